@@ -1,0 +1,114 @@
+import * as z from 'zod';
+import { Citation, DateTime } from './common.ts';
+import { Memory } from './memory.ts';
+
+export const includeValues = ['memories', 'citations', 'unknowns', 'conflicts', 'explain'] as const;
+
+export const ContextRequest = z
+  .strictObject({
+    query: z.string().trim().min(1, 'must not be empty').max(4_000, 'must be at most 4,000 characters'),
+    purpose: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be one lower-case word')
+      .optional()
+      .describe('One word naming the class of task; recorded on the trace.'),
+    as_of: DateTime.optional(),
+    budget: z
+      .strictObject({
+        tokens: z.int().min(1).max(100_000).optional(),
+        ms: z.int().min(1).max(60_000).optional(),
+      })
+      .optional(),
+    include: z.array(z.enum(includeValues)).max(includeValues.length).optional(),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    filter: z
+      .strictObject({
+        subjects: z.array(z.string()).optional(),
+        owner: z.string().optional(),
+        sources: z.array(z.string()).optional(),
+        since: DateTime.optional(),
+        until: DateTime.optional(),
+        sensitivity_lte: z.string().nullable().optional(),
+      })
+      .optional(),
+    mode: z.enum(['fast', 'thorough']).optional(),
+  })
+  .meta({ id: 'ContextRequest' });
+export type ContextRequest = z.infer<typeof ContextRequest>;
+
+export const ConflictValue = z.object({
+  memory_id: z.string(),
+  statement: z.string(),
+  valid_from: DateTime,
+  citations: z.array(Citation),
+});
+
+export const Conflict = z
+  .object({
+    subject: z.string(),
+    predicate: z.string(),
+    values: z.array(ConflictValue).min(2),
+  })
+  .meta({
+    id: 'Conflict',
+    description: 'One slot holding two or more active values from sources that neither supersedes.',
+  });
+export type Conflict = z.infer<typeof Conflict>;
+
+export const Cost = z
+  .object({
+    generative_calls: z.int().min(0),
+    processing_units: z.number().min(0),
+    model_calls_total: z.int().min(0),
+    embedding_calls: z.int().min(0),
+  })
+  .meta({ id: 'Cost' });
+export type Cost = z.infer<typeof Cost>;
+
+export const AbstainReason = z.enum(['no_evidence', 'conflicting_evidence', 'no_attribution', 'out_of_policy']);
+
+export const ContextReady = z
+  .object({
+    id: z.string().regex(/^ctx_/),
+    object: z.literal('context'),
+    status: z.literal('ready'),
+    query: z.string(),
+    watermark: z.string(),
+    text: z.string().nullable(),
+    citations: z.array(Citation),
+    conflicts: z.array(Conflict),
+    unknowns: z.array(z.string()),
+    abstained: z.object({ reason: AbstainReason }).optional(),
+    budget: z.object({
+      requested_tokens: z.int(),
+      estimated_tokens: z.int(),
+      truncated: z.boolean(),
+      ms: z.int().optional().describe('The requested time budget, echoed when sent.'),
+      ms_exceeded: z.boolean().optional().describe('true when the time budget ran out and the best found so far was returned.'),
+    }),
+    cost: Cost,
+    memories: z.array(Memory).optional(),
+    explain: z.record(z.string(), z.unknown()).optional(),
+    structured: z
+      .object({ available: z.literal(false), reason: z.string() })
+      .optional()
+      .describe('Present when a schema was sent. This version composes no structured output.'),
+  })
+  .meta({ id: 'Context' });
+export type ContextReady = z.infer<typeof ContextReady>;
+
+export const ContextProcessing = z
+  .object({
+    id: z.string().regex(/^ctx_/),
+    object: z.literal('context'),
+    status: z.literal('processing'),
+    query: z.string(),
+    watermark: z.string(),
+    citations: z.array(Citation).max(0),
+    unknowns: z.array(z.string()),
+    budget: z.object({ estimated_tokens: z.int(), truncated: z.boolean() }),
+  })
+  .meta({ id: 'ContextProcessing' });
+export type ContextProcessing = z.infer<typeof ContextProcessing>;
+
+export type Context = ContextReady | ContextProcessing;

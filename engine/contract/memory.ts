@@ -1,0 +1,88 @@
+import * as z from 'zod';
+import { Citation, DateTime, pageLimit } from './common.ts';
+
+export const MemoryStatus = z
+  .enum(['active', 'superseded', 'retracted'])
+  .meta({ id: 'MemoryStatus', description: 'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.' });
+export type MemoryStatus = z.infer<typeof MemoryStatus>;
+
+export const Owner = z
+  .object({
+    state: z.enum(['self', 'other', 'unresolved']),
+    entity: z.string().optional().describe('Name of the owner; present when resolved.'),
+  })
+  .meta({ id: 'Owner' });
+export type Owner = z.infer<typeof Owner>;
+
+export const Memory = z
+  .object({
+    id: z.string().regex(/^mem_/),
+    object: z.literal('memory'),
+    statement: z.string(),
+    subject: z.string(),
+    predicate: z.string().nullable().describe('The slot within the subject, when the Memory holds one (facts); null otherwise.'),
+    owner: Owner,
+    valid_from: DateTime,
+    valid_to: DateTime.nullable().describe('null means current.'),
+    version: z.int().min(1),
+    status: MemoryStatus,
+    citations: z.array(Citation).min(1),
+  })
+  .meta({ id: 'Memory' });
+export type Memory = z.infer<typeof Memory>;
+
+export const MemoryRevision = z
+  .object({
+    id: z.string(),
+    version: z.int().min(1),
+    statement: z.string(),
+    status: MemoryStatus,
+    valid_from: DateTime,
+    valid_to: DateTime.nullable(),
+    learned_at: DateTime.describe('Transaction time: when the Brain learned this version.'),
+    cause: z.enum(['derived', 'superseded_by_record', 'correction', 'rederived']),
+  })
+  .meta({ id: 'MemoryRevision' });
+export type MemoryRevision = z.infer<typeof MemoryRevision>;
+
+export const Evidence = z
+  .object({
+    record_id: z.string(),
+    quote: z.string(),
+    text: z.string().describe('The full text of the cited Record, so the quote can be shown in place.'),
+    kind: z.string(),
+    speaker: z.string().nullable(),
+    source_name: z.string().nullable(),
+    occurred_at: DateTime,
+  })
+  .meta({ id: 'Evidence' });
+export type Evidence = z.infer<typeof Evidence>;
+
+export const MemoryDetail = Memory.extend({
+  revisions: z.array(MemoryRevision).describe('Every version of this Memory\'s slot, oldest first.'),
+  evidence: z.array(Evidence),
+}).meta({ id: 'MemoryDetail' });
+export type MemoryDetail = z.infer<typeof MemoryDetail>;
+
+export const MemoryPage = z
+  .object({
+    data: z.array(Memory),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+    watermark: z.string().optional().describe('Present on delta reads: send it back as since_watermark.'),
+  })
+  .meta({ id: 'MemoryPage' });
+export type MemoryPage = z.infer<typeof MemoryPage>;
+
+export const MemoryListQuery = z.strictObject({
+  subject: z.string().min(1).optional(),
+  owner: z.string().min(1).optional(),
+  as_of: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time with an offset' }).optional(),
+  since_watermark: z.string().min(1).optional(),
+  cursor: z.string().min(1).optional(),
+  limit: pageLimit(50, 200),
+  q: z.string().min(1).max(500).optional(),
+  status: z.enum(['active', 'superseded', 'retracted', 'all']).optional(),
+});
+export type MemoryListQuery = z.infer<typeof MemoryListQuery>;
+export const memoryListParams = Object.keys(MemoryListQuery.shape);

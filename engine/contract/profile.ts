@@ -1,0 +1,49 @@
+import * as z from 'zod';
+import { Citation, DateTime, SelfEntity, pageLimit } from './common.ts';
+
+export const ProfileLine = z.object({
+  memory_id: z.string(),
+  statement: z.string(),
+  subject: z.string(),
+  valid_from: DateTime,
+  citations: z.array(Citation).min(1),
+});
+
+export const Profile = z
+  .object({
+    object: z.literal('profile'),
+    brain_id: z.string(),
+    self: SelfEntity.nullable(),
+    watermark: z.string(),
+    lines: z.array(ProfileLine).describe('Current Memories owned by self, newest first; every line cited.'),
+    has_more: z.boolean(),
+  })
+  .meta({ id: 'Profile' });
+export type Profile = z.infer<typeof Profile>;
+export const ProfileQuery = z.strictObject({ limit: pageLimit(50, 200) });
+
+export const NoiseItem = z.object({
+  kind: z.enum(['duplicates', 'conflicts', 'unresolved_owner', 'pending_rederivation', 'low_trust_source', 'retracted']),
+  count: z.int().min(0),
+  description: z.string(),
+  examples: z.array(z.string()).describe('Up to five ids (Memory or Record) that show the problem.'),
+});
+
+export const Census = z
+  .object({
+    object: z.literal('census'),
+    brain_id: z.string(),
+    watermark: z.string(),
+    generated_at: DateTime,
+    counts: z.object({
+      records: z.int().min(0),
+      records_processing: z.int().min(0),
+      memories_active: z.int().min(0),
+      memories_superseded: z.int().min(0),
+      memories_pending_rederivation: z.int().min(0),
+      objects: z.int().min(0),
+    }),
+    noise: z.array(NoiseItem).describe('What is noisy in this Brain\'s own data, noisiest first.'),
+  })
+  .meta({ id: 'Census' });
+export type Census = z.infer<typeof Census>;

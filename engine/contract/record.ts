@@ -1,0 +1,120 @@
+import * as z from 'zod';
+import { DateTime, Visibility, pageLimit } from './common.ts';
+
+const text = z.string().min(1, 'must not be empty').max(1_000_000, 'must be at most 1,000,000 characters');
+const shortText = z.string().min(1, 'must not be empty').max(2_000, 'must be at most 2,000 characters');
+
+export const MessageContent = z
+  .strictObject({
+    kind: z.literal('message'),
+    text,
+    speaker: shortText.optional(),
+    thread: shortText.optional().describe('A thread is what a session is; it is never created separately.'),
+  })
+  .meta({ id: 'MessageContent' });
+
+export const DocumentContent = z
+  .strictObject({ kind: z.literal('document'), text, title: shortText.optional() })
+  .meta({ id: 'DocumentContent' });
+
+export const EventContent = z
+  .strictObject({
+    kind: z.literal('event'),
+    title: shortText,
+    starts_at: DateTime.optional(),
+    ends_at: DateTime.optional(),
+    participants: z.array(shortText).max(500).optional(),
+    place: shortText.optional(),
+  })
+  .meta({ id: 'EventContent' });
+
+export const FactValue = z.union([z.string().min(1).max(10_000), z.number(), z.boolean()]);
+
+export const FactContent = z
+  .strictObject({
+    kind: z.literal('fact'),
+    subject: shortText,
+    predicate: shortText,
+    value: FactValue,
+  })
+  .meta({ id: 'FactContent' });
+
+export const CorrectionContent = z
+  .strictObject({
+    kind: z.literal('correction'),
+    corrects: z.string().regex(/^mem_[A-Za-z0-9]+$/, 'must be a Memory id (mem_...)'),
+    statement: text
+      .optional()
+      .describe('The corrected statement. Without it the corrected Memory is retracted: closed, with no successor.'),
+    reason: shortText.optional(),
+  })
+  .meta({ id: 'CorrectionContent' });
+
+export const TypedContent = z
+  .discriminatedUnion('kind', [MessageContent, DocumentContent, EventContent, FactContent, CorrectionContent])
+  .meta({ id: 'TypedContent' });
+export type TypedContent = z.infer<typeof TypedContent>;
+export type Kind = TypedContent['kind'];
+export const allKinds = ['message', 'document', 'event', 'fact', 'correction'] as const satisfies readonly Kind[];
+
+export const SourceTrust = z.enum(['high', 'medium', 'low']).meta({ id: 'SourceTrust' });
+
+export const RecordSource = z
+  .strictObject({
+    name: shortText.optional(),
+    external_id: shortText
+      .optional()
+      .describe('Identity of the item in an external system. Records carrying one are reconciled from that source and are not erasable one by one.'),
+    trust: SourceTrust.optional().describe('How far this source is trusted; default medium.'),
+  })
+  .meta({ id: 'RecordSource' });
+export type RecordSource = z.infer<typeof RecordSource>;
+
+export const RecordCreate = z
+  .strictObject({
+    content: z.union([text, TypedContent]).describe('A plain string is stored as a document and loses structure.'),
+    source: RecordSource.optional(),
+    visibility: Visibility.optional(),
+    occurred_at: DateTime.optional(),
+  })
+  .meta({ id: 'RecordCreate' });
+export type RecordCreate = z.infer<typeof RecordCreate>;
+
+export const RecordStatus = z.enum(['processing', 'ready']);
+
+export const MnemoRecord = z
+  .object({
+    id: z.string().regex(/^rec_/),
+    object: z.literal('record'),
+    status: RecordStatus,
+    kind: z.enum(allKinds),
+    content: TypedContent.describe('The content as stored; a plain string appears as a document.'),
+    source: z
+      .object({ name: z.string().nullable(), external_id: z.string().nullable(), trust: SourceTrust })
+      .describe('Where it came from; trust defaults to medium.'),
+    visibility: Visibility,
+    erasable: z.boolean().describe('false for Records reconciled from an external source (forgetRecord answers record_not_erasable).'),
+    occurred_at: DateTime,
+    memory_ids: z.array(z.string()).describe('Memories derived from it; empty while processing.'),
+    created_at: DateTime,
+  })
+  .meta({ id: 'Record' });
+export type MnemoRecord = z.infer<typeof MnemoRecord>;
+
+export const RecordPage = z
+  .object({ data: z.array(MnemoRecord), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .meta({ id: 'RecordPage' });
+export type RecordPage = z.infer<typeof RecordPage>;
+
+/** listRecords (additive to the spec): newest first, filtered. */
+export const RecordListQuery = z.strictObject({
+  kind: z.enum(allKinds).optional(),
+  source: z.string().optional(),
+  visibility: Visibility.optional(),
+  status: RecordStatus.optional(),
+  since: DateTime.optional(),
+  until: DateTime.optional(),
+  cursor: z.string().optional(),
+  limit: pageLimit(50, 200),
+});
+export type RecordListQuery = z.infer<typeof RecordListQuery>;

@@ -1,0 +1,73 @@
+import * as z from 'zod';
+import { Citation, DateTime, pageLimit } from './common.ts';
+import { Cost } from './context.ts';
+
+export const TraceCandidate = z.object({
+  record_id: z.string(),
+  memory_id: z.string().nullable(),
+  rank: z.int().min(1),
+  score: z.number(),
+  reason: z.string().describe('Why this lane matched, e.g. the shared words.'),
+});
+
+export const TraceLane = z.object({
+  name: z.string().describe('lexical, semantic, time, entity or substring'),
+  candidates: z.array(TraceCandidate),
+  ms: z.number(),
+});
+
+export const Trace = z
+  .object({
+    id: z.string().describe('The Context id (ctx_...) or, for a failed request, trc_...'),
+    object: z.literal('trace'),
+    brain_id: z.string(),
+    request_id: z.string(),
+    created_at: DateTime,
+    query: z.string(),
+    mode: z.enum(['fast', 'thorough']),
+    purpose: z.string().nullable(),
+    status: z.enum(['ready', 'processing', 'failed']),
+    watermark: z.string().nullable(),
+    request: z.record(z.string(), z.unknown()).describe('The request body as received, with filters the engine records but does not enforce.'),
+    lanes: z.array(TraceLane),
+    fusion: z.object({
+      method: z.string(),
+      results: z.array(z.object({ record_id: z.string(), score: z.number(), lanes: z.array(z.string()) })),
+    }),
+    budget: z.object({
+      requested_tokens: z.int(),
+      estimated_tokens: z.int(),
+      truncated: z.boolean(),
+      cut: z.array(z.object({ record_id: z.string(), tokens: z.int() })).describe('Passages left out to fit the budget.'),
+    }),
+    citations: z.array(Citation),
+    abstained: z.string().nullable(),
+    timings_ms: z.record(z.string(), z.number()),
+    cost: Cost,
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'Trace' });
+export type Trace = z.infer<typeof Trace>;
+
+export const TraceSummary = z
+  .object({
+    id: z.string(),
+    object: z.literal('trace'),
+    created_at: DateTime,
+    query: z.string(),
+    mode: z.enum(['fast', 'thorough']),
+    status: z.enum(['ready', 'processing', 'failed']),
+    abstained: z.string().nullable(),
+    citations: z.int().min(0),
+    total_ms: z.number(),
+    error_code: z.string().nullable(),
+  })
+  .meta({ id: 'TraceSummary' });
+export type TraceSummary = z.infer<typeof TraceSummary>;
+
+export const TracePage = z
+  .object({ data: z.array(TraceSummary), has_more: z.boolean(), next_cursor: z.null() })
+  .meta({ id: 'TracePage', description: 'Newest first. Traces live in a bounded recent-only buffer.' });
+export type TracePage = z.infer<typeof TracePage>;
+
+export const TraceListQuery = z.strictObject({ limit: pageLimit(20, 100) });

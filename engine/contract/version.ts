@@ -1,0 +1,1 @@
+export const contractVersion = '0.1.0';

@@ -1,0 +1,37 @@
+import { errorCodes, type ErrorCode, type ErrorType } from './codes.ts';
+
+/** Additive fields an error body may carry besides the five fixed ones. */
+export interface ErrorExtra {
+  current_version?: number;
+  retry_after_seconds?: number;
+  trace_id?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The one error the engine and the HTTP adapter throw. The adapter turns it into the spec's flat body
+ * `{type, code, message, request_id, docs_url, ...extra}`; anything else thrown becomes `internal_error`.
+ */
+export class MnemoError extends Error {
+  readonly code: ErrorCode;
+  readonly extra: ErrorExtra;
+
+  constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
+    super(message);
+    this.name = 'MnemoError';
+    this.code = code;
+    this.extra = extra;
+  }
+
+  get status(): number {
+    return errorCodes[this.code].status;
+  }
+
+  get type(): ErrorType {
+    return errorCodes[this.code].type;
+  }
+}
+
+export function isMnemoError(e: unknown): e is MnemoError {
+  return e instanceof MnemoError;
+}

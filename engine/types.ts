@@ -1,0 +1,107 @@
+import type {
+  AcceptedObject,
+  Brain,
+  BrainCreate,
+  Census,
+  Context,
+  ContextRequest,
+  DeletionReceipt,
+  Kind,
+  MemoryDetail,
+  MemoryListQuery,
+  MemoryPage,
+  MnemoRecord,
+  ObjectAccept,
+  Profile,
+  RecordCreate,
+  RecordListQuery,
+  RecordPage,
+  Trace,
+  TracePage,
+} from './contract/index.ts';
+
+/** The namespace a credential selects: its project and environment. Nothing else selects it. */
+export interface Tenant {
+  project: string;
+  env: 'test' | 'live';
+}
+
+export type Deployment = 'local' | 'hosted';
+
+export interface WriteOptions {
+  idempotencyKey?: string | undefined;
+}
+
+export interface ContextOptions {
+  /** The Brain-Watermark request header, verbatim. */
+  watermark?: string | undefined;
+  requestId: string;
+  /** Set for `Accept: text/event-stream` on a thorough request: receives stage events as they happen. */
+  onEvent?: ((event: ContextEvent) => void) | undefined;
+}
+
+export interface ContextEvent {
+  event: 'stage' | 'context';
+  data: Record<string, unknown>;
+}
+
+export interface FailedRequest {
+  requestId: string;
+  query: string;
+  mode: 'fast' | 'thorough';
+  request: Record<string, unknown>;
+  error: { code: string; message: string };
+}
+
+export interface EngineInfo {
+  name: 'reference' | 'local';
+  /** Kinds rememberRecord accepts. */
+  kinds: readonly Kind[];
+  /**
+   * How an unaccepted kind is reported: the reference engine lists its four kinds in an
+   * invalid_request_body message; the local engine answers unknown_kind.
+   */
+  unknownKindCode: 'invalid_request_body' | 'unknown_kind';
+  deployment: Deployment;
+}
+
+/**
+ * The memory engine: every operation of the spec. Both the reference engine and the local engine
+ * implement it and pass one contract suite. Operations throw MnemoError for every spec'd failure.
+ */
+export interface Engine {
+  readonly info: EngineInfo;
+
+  listBrains(t: Tenant): Promise<Brain[]>;
+  createBrain(t: Tenant, body: BrainCreate): Promise<Brain>;
+  getBrain(t: Tenant, brainId: string): Promise<Brain>;
+  forgetBrain(t: Tenant, brainId: string): Promise<DeletionReceipt>;
+  getProfile(t: Tenant, brainId: string, q: { limit: number }): Promise<Profile>;
+  getCensus(t: Tenant, brainId: string): Promise<Census>;
+
+  rememberRecord(
+    t: Tenant,
+    brainId: string,
+    body: RecordCreate,
+    opts: WriteOptions,
+  ): Promise<{ record: MnemoRecord; watermark: string }>;
+  getRecord(t: Tenant, brainId: string, recordId: string): Promise<MnemoRecord>;
+  listRecords(t: Tenant, brainId: string, q: RecordListQuery): Promise<RecordPage>;
+  forgetRecord(t: Tenant, brainId: string, recordId: string): Promise<DeletionReceipt>;
+
+  listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
+  getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;
+
+  acceptObject(t: Tenant, brainId: string, body: ObjectAccept, opts: WriteOptions): Promise<AcceptedObject>;
+  getObject(t: Tenant, brainId: string, type: string, key: string): Promise<AcceptedObject>;
+
+  createContext(t: Tenant, brainId: string, body: ContextRequest, opts: ContextOptions): Promise<Context>;
+  /** Keeps a trace of a failed createContext; returns its trc_ id (null when the Brain is unknown). */
+  recordFailedContext(t: Tenant, brainId: string, failure: FailedRequest): Promise<string | null>;
+  listTraces(t: Tenant, brainId: string, q: { limit: number }): Promise<TracePage>;
+  getTrace(t: Tenant, brainId: string, traceId: string): Promise<Trace>;
+
+  /** Resolves when every Record accepted so far has been derived (tests and benchmarks use it). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}

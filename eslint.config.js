@@ -1,0 +1,63 @@
+// Lint, plus the layering rules of docs/architecture: arrows go one way and this file enforces them.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const noUpward = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'test-results/**', 'docs/openapi.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        { group: ['**/server/**', '**/renderer/**', '**/electron/**'], message: 'The engine imports nothing of ours above it.' },
+        { group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'], message: 'The engine is a library: no HTTP framework, React or Electron.' },
+      ]),
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        { group: ['**/renderer/**', '**/electron/**'], message: 'The server does not import the UI or the shell.' },
+        { group: ['react', 'react-dom', 'electron'], message: 'The server has no React or Electron.' },
+      ]),
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': noUpward([
+        {
+          group: ['**/engine/**', '!**/engine/contract/**', '!**/engine/errors/**'],
+          message: 'The renderer talks to the engine over HTTP only; it may import contract types.',
+        },
+        { group: ['**/server/**', '!**/server/client/**'], message: 'The renderer may use the typed client only.' },
+        { group: ['**/electron/**', 'node:*', 'electron'], message: 'The renderer has no Node or Electron.' },
+      ]),
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([{ group: ['**/renderer/**', 'react'], message: 'The shell does not import the UI.' }]),
+    },
+  },
+  prettier,
+);

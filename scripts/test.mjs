@@ -1,0 +1,71 @@
+// `npm test`: typecheck, lint, build the UI, then every *.test.ts under node:test, ending with one
+// "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const args = process.argv.slice(2);
+const onlyTests = args.includes('--only-tests');
+const filters = args.filter((a) => !a.startsWith('--'));
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+function step(name, cmd, cmdArgs) {
+  const started = Date.now();
+  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
+  const ok = r.status === 0;
+  console.log(`${ok ? 'ok' : 'FAILED'}: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (ok) passed += 1;
+  else failed += 1;
+}
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.') || name === 'dist') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findTests(p, out);
+    else if (name.endsWith('.test.ts') || name.endsWith('.test.tsx')) out.push(relative('.', p));
+  }
+  return out;
+}
+
+if (!onlyTests) {
+  step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
+  step('lint', 'npm', ['run', '--silent', 'lint']);
+  step('build ui', process.execPath, ['scripts/build-ui.mjs', '--force']);
+}
+
+const files = findTests('.').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
+const started = Date.now();
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/summary-reporter.mjs',
+    `--test-reporter-destination=${summaryFile}`,
+    ...files,
+  ],
+  { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
+);
+try {
+  const s = JSON.parse(readFileSync(summaryFile, 'utf8'));
+  passed += s.passed;
+  failed += s.failed;
+  skipped += s.skipped;
+} catch {
+  failed += 1;
+  console.log('FAILED: the test runner produced no summary');
+}
+if (r.status !== 0 && failed === 0) failed += 1;
+console.log(`tests: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 ? 0 : 1);

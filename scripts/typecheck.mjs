@@ -1,0 +1,12 @@
+// One tsc run per environment, so the engine never sees DOM types and the renderer never sees Node's.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const projects = ['tsconfig.json', 'engine/tsconfig.json', 'renderer/tsconfig.json', 'electron/tsconfig.json'];
+let failed = false;
+for (const project of projects.filter((p) => existsSync(p))) {
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { stdio: 'inherit' });
+  if (r.status !== 0) failed = true;
+  console.error(`typecheck ${project}: ${r.status === 0 ? 'ok' : 'failed'}`);
+}
+process.exit(failed ? 1 : 0);
