@@ -1,0 +1,86 @@
+import type { Context, Hono } from 'hono';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { uiSecurityHeaders } from './csp.ts';
+import { readStaticFile } from './static-files.ts';
+
+export interface UiOptions {
+  /** Directory holding the built renderer (index.html and assets). */
+  distDir: string;
+  /** Trades the one-time token printed on the `ui:` line for an API key; null when unknown or used. */
+  exchangeToken: (token: string) => string | null;
+}
+
+const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Mnemo</title>
+<body><main><h1>The Mnemo UI is not built yet</h1><p>Run <code>npm run build:ui</code>, then reload this page.
+The API under <code>/v1</code> works without it.</p></main></body></html>`;
+
+function secure(c: Context): void {
+  for (const [name, value] of Object.entries(uiSecurityHeaders)) c.header(name, value);
+}
+
+/** Paths the UI must never answer: the API and its own exchange endpoint have their own handlers. */
+function isReserved(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/') || path === '/ui/session';
+}
+
+/**
+ * Serves the built renderer at `/` (never under /v1) and the one-time token exchange.
+ * Client-side routes (e.g. /brains/b1/memories) fall back to index.html so a reload or a pasted link
+ * opens the same screen; paths that look like files (have an extension) 404 instead, so a missing
+ * asset is not answered with HTML. Failures of the exchange throw MnemoError, so the app's one error
+ * handler writes them in the spec's shape.
+ */
+export function mountUi(app: Hono, options: UiOptions): void {
+  const { distDir, exchangeToken } = options;
+
+  app.post('/ui/session', async (c) => {
+    secure(c);
+    c.header('Cache-Control', 'no-store');
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+      throw new MnemoError('unsupported_media_type', 'Send the token as JSON: {"token": "..."}.');
+    }
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
+    }
+    const token = body && typeof body === 'object' ? (body as { token?: unknown }).token : undefined;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
+      throw new MnemoError('invalid_request_body', 'token: must be the non-empty string printed on the ui: line');
+    }
+    const apiKey = exchangeToken(token);
+    if (apiKey === null) {
+      throw new MnemoError(
+        'http_401',
+        'This sign-in link was already used or is unknown. Restart `mnemo serve --ui` for a new one, or paste an API key.',
+      );
+    }
+    return c.json({ api_key: apiKey });
+  });
+
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const path = c.req.path;
+    if (isReserved(path)) return next();
+    const indexPath = join(distDir, 'index.html');
+    const looksLikeFile = /\.[A-Za-z0-9]+$/.test(path.split('/').pop() ?? '');
+    const file = path === '/' ? null : await readStaticFile(distDir, path);
+    if (file) {
+      secure(c);
+      c.header('Content-Type', file.contentType);
+      c.header('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return c.body(new Uint8Array(file.body));
+    }
+    if (looksLikeFile) return next();
+    secure(c);
+    c.header('Cache-Control', 'no-store');
+    if (!existsSync(indexPath)) return c.html(notBuilt, 503);
+    const index = await readStaticFile(distDir, '/index.html');
+    if (!index) return c.html(notBuilt, 503);
+    c.header('Content-Type', index.contentType);
+    return c.body(new Uint8Array(index.body));
+  });
+}
