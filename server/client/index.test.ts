@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { MnemoApiError, createMnemoClient } from './index.ts';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+type Handler = (req: Seen, res: ServerResponse) => void;
+
+// A tiny real HTTP server whose next answers each test scripts.
+let handlers: Handler[] = [];
+let seen: Seen[] = [];
+let baseUrl = '';
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+  req.on('end', () => {
+    const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+    seen.push(s);
+    const h = handlers.shift();
+    if (h) h(s, res);
+    else
+      sendJson(res, 500, {
+        type: 'internal',
+        code: 'internal_error',
+        message: 'no handler',
+        request_id: 'req_x',
+      });
+  });
+});
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+const err = (code: string, type: string, extra: Record<string, unknown> = {}) => ({
+  type,
+  code,
+  message: `${code} happened`,
+  request_id: 'req_1',
+  docs_url: `http://docs/errors/${code}`,
+  ...extra,
+});
+
+before(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+});
+after(() => new Promise<void>((r) => server.close(() => r())));
+beforeEach(() => {
+  handlers = [];
+  seen = [];
+});
+
+const delays: number[] = [];
+const client = () =>
+  createMnemoClient({
+    baseUrl,
+    apiKey: 'sk_test_proj_secret',
+    retry: {
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    },
+  });
+
+describe('typed client', () => {
+  test('rememberRecord sends the key and an Idempotency-Key, returns the watermark', async () => {
+    handlers.push((_req, res) =>
+      sendJson(res, 202, { id: 'rec_1', object: 'record' }, { 'brain-watermark': 'wm_9' }),
+    );
+    const out = await client().rememberRecord('b 1', { content: 'hello' });
+    assert.equal(out.record.id, 'rec_1');
+    assert.equal(out.watermark, 'wm_9');
+    const req = seen[0]!;
+    assert.equal(req.method, 'POST');
+    assert.equal(req.url, '/v1/brains/b%201/records');
+    assert.equal(req.headers.authorization, 'Bearer sk_test_proj_secret');
+    assert.match(String(req.headers['idempotency-key']), /^idem_/);
+    assert.deepEqual(JSON.parse(req.body), { content: 'hello' });
+  });
+
+  test('one retry on internal resends the same Idempotency-Key', async () => {
+    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_2' }, { 'brain-watermark': 'wm_1' }));
+    const out = await client().rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-1' });
+    assert.equal(out.record.id, 'rec_2');
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0]!.headers['idempotency-key'], 'k-1');
+    assert.equal(seen[1]!.headers['idempotency-key'], 'k-1');
+  });
+
+  test('a generated Idempotency-Key is reused on the retry too', async () => {
+    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }));
+    await client().rememberRecord('b', { content: 'x' });
+    assert.equal(seen[0]!.headers['idempotency-key'], seen[1]!.headers['idempotency-key']);
+  });
+
+  test('internal is retried only once', async () => {
+    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+    await assert.rejects(
+      client().getBrain('b'),
+      (e: unknown) => e instanceof MnemoApiError && e.code === 'internal_error',
+    );
+    assert.equal(seen.length, 2);
+  });
+
+  test('not_implemented and memory_without_lineage are never retried', async () => {
+    for (const code of ['not_implemented', 'memory_without_lineage']) {
+      seen = [];
+      handlers.push((_r, res) =>
+        sendJson(res, code === 'not_implemented' ? 501 : 500, err(code, 'internal')),
+      );
+      await assert.rejects(
+        client().getMemory('b', 'mem_1'),
+        (e: unknown) => e instanceof MnemoApiError && e.code === code,
+      );
+      assert.equal(seen.length, 1, code);
+    }
+  });
+
+  test('rate_limit backs off exponentially, never shorter than retry_after_seconds', async () => {
+    delays.length = 0;
+    handlers.push((_r, res) =>
+      sendJson(res, 429, err('too_many_requests', 'rate_limit', { retry_after_seconds: 2 })),
+    );
+    handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
+    handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
+    handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
+    const page = await client().listBrains();
+    assert.deepEqual(page.data, []);
+    assert.deepEqual(delays, [2000, 500, 1000]);
+  });
+
+  test('errors carry status, type, code, request id, body and retry-after', async () => {
+    handlers.push((_r, res) => sendJson(res, 409, err('stale_version', 'conflict', { current_version: 3 })));
+    const e = await client()
+      .acceptObject('b', { type: 't', key: 'k', value: 1, if_version: 1 })
+      .catch((x: unknown) => x);
+    assert.ok(e instanceof MnemoApiError);
+    assert.equal(e.status, 409);
+    assert.equal(e.type, 'conflict');
+    assert.equal(e.code, 'stale_version');
+    assert.equal(e.requestId, 'req_1');
+    assert.equal(e.body.current_version, 3);
+    assert.equal(e.message, 'stale_version happened');
+    assert.equal(seen.length, 1, 'conflict is not retried automatically');
+  });
+
+  test('a non-JSON error body still becomes a typed error', async () => {
+    const badGateway: Handler = (_r, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<h1>bad gateway</h1>');
+    };
+    handlers.push(badGateway, badGateway);
+    const e = await client()
+      .getCensus('b', {})
+      .catch((x: unknown) => x);
+    assert.ok(e instanceof MnemoApiError);
+    assert.equal(e.status, 502);
+    assert.equal(e.type, 'internal');
+    assert.equal(e.code, 'http_502');
+    assert.equal(seen.length, 2, 'a 5xx counts as internal: retried once');
+  });
+
+  test('query parameters and Brain-Watermark; 202 Context is reported as such', async () => {
+    handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
+    await client().listMemories('b', { subject: 'record', limit: 5, cursor: undefined });
+    assert.equal(seen[0]!.url, '/v1/brains/b/memories?subject=record&limit=5');
+    handlers.push((_r, res) => sendJson(res, 202, { id: 'ctx_1', status: 'processing' }));
+    const out = await client().createContext('b', { query: 'q' }, { watermark: 'wm_5' });
+    assert.equal(out.status, 202);
+    assert.equal(out.context.status, 'processing');
+    assert.equal(seen[1]!.headers['brain-watermark'], 'wm_5');
+  });
+
+  test('streamContext yields stage frames then the context frame', async () => {
+    handlers.push((req, res) => {
+      assert.equal(req.headers.accept, 'text/event-stream');
+      assert.equal(JSON.parse(req.body).mode, 'thorough');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': keep-alive\r\n\r\nevent: stage\r\ndata: {"stage":"retrieve"}\r\n\r\n');
+      res.write('event: stage\ndata: {"stage":');
+      setTimeout(() => res.end('"fuse"}\n\nevent: context\ndata: {"id":"ctx_2"}\n\n'), 10);
+    });
+    const frames = [];
+    for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
+    assert.deepEqual(frames, [
+      { event: 'stage', data: { stage: 'retrieve' } },
+      { event: 'stage', data: { stage: 'fuse' } },
+      { event: 'context', data: { id: 'ctx_2' } },
+    ]);
+  });
+
+  test('streamContext throws the typed error of a refused stream', async () => {
+    handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
+    const it = client().streamContext('b', { query: 'q' });
+    await assert.rejects(it.next(), (e: unknown) => e instanceof MnemoApiError && e.status === 406);
+  });
+
+  test('an aborted signal rejects without retrying', async () => {
+    handlers.push((_r, res) => setTimeout(() => sendJson(res, 200, {}), 500));
+    const ac = new AbortController();
+    const p = client().getBrain('b', { signal: ac.signal });
+    setTimeout(() => ac.abort(), 20);
+    await assert.rejects(p, (e: unknown) => !(e instanceof MnemoApiError));
+    assert.equal(seen.length, 1);
+  });
+
+  test('an unreachable server is a network_error after one retry', async () => {
+    const c = createMnemoClient({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      apiKey: 'k',
+      retry: { sleep: async () => {} },
+    });
+    await assert.rejects(
+      c.listKeys(),
+      (e: unknown) => e instanceof MnemoApiError && e.code === 'network_error' && e.status === 0,
+    );
+  });
+
+  test('retry: false turns retries off', async () => {
+    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+    const c = createMnemoClient({ baseUrl, apiKey: 'k', retry: false });
+    await assert.rejects(c.getTrace('b', 'ctx_1'));
+    assert.equal(seen.length, 1);
+  });
+});

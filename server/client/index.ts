@@ -1,0 +1,255 @@
+/**
+ * The typed client for Mnemo's /v1 API. Uses only the global `fetch` and WHATWG streams, so the same
+ * file serves Node (CLI, importers, MCP bridge) and the renderer. Types come from the contract.
+ */
+import type * as z from 'zod';
+import type {
+  AcceptedObject,
+  Brain,
+  BrainCreate,
+  BrainList,
+  Census,
+  Context,
+  ContextRequest,
+  DeletionReceipt,
+  KeyCreate,
+  KeyCreated,
+  KeyInfo,
+  KeyList,
+  MemoryDetail,
+  MemoryListQuery,
+  MemoryPage,
+  MnemoRecord,
+  ObjectAccept,
+  Profile,
+  RecordCreate,
+  RecordListQuery,
+  RecordPage,
+  Trace,
+  TracePage,
+} from '../../engine/contract/index.ts';
+import { MnemoApiError, errorFromResponse } from './mnemo-api-error.ts';
+import { withRetry, type RetryOptions } from './retry.ts';
+import { parseEventStream, type StreamFrame } from './sse.ts';
+
+export { MnemoApiError, isMnemoApiError } from './mnemo-api-error.ts';
+export type { RetryOptions } from './retry.ts';
+export type { StreamFrame } from './sse.ts';
+
+export interface MnemoClientOptions {
+  /** The base the server's listening line prints, ending in `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+  /** Retry guidance of the spec; `false` turns every retry off. */
+  retry?: RetryOptions | false;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+export interface WriteCallOptions extends CallOptions {
+  idempotencyKey?: string;
+}
+export interface ContextCallOptions extends CallOptions {
+  /** Sent as `Brain-Watermark`: answer at or after this boundary, else 202 processing. */
+  watermark?: string;
+}
+
+export type MemoryListParams = Omit<z.input<typeof MemoryListQuery>, 'limit'> & { limit?: number };
+export type RecordListParams = Omit<z.input<typeof RecordListQuery>, 'limit'> & { limit?: number };
+export type KeyCreatedInfo = z.infer<typeof KeyCreated>;
+export type KeyListPage = z.infer<typeof KeyList>;
+
+interface RequestSpec extends CallOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+  retry?: RetryOptions | false;
+}
+
+/** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
+export function createMnemoClient(options: MnemoClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const retry = options.retry;
+  const seg = (s: string) => encodeURIComponent(s);
+  const brainPath = (brainId: string) => `/brains/${seg(brainId)}`;
+
+  async function once(spec: RequestSpec): Promise<Response> {
+    const url = new URL(base + spec.path);
+    for (const [k, v] of Object.entries(spec.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json',
+      ...spec.headers,
+    };
+    const init: RequestInit = { method: spec.method, headers };
+    if (spec.signal) init.signal = spec.signal;
+    if (spec.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(spec.body);
+    }
+    let res: Response;
+    try {
+      res = await doFetch(url, init);
+    } catch (e) {
+      if (spec.signal?.aborted) throw e;
+      // A dropped connection is retried like `internal` (once), hence that type.
+      throw new MnemoApiError(0, {
+        type: 'internal',
+        code: 'network_error',
+        message: `cannot reach ${base}: ${e instanceof Error ? e.message : String(e)}`,
+      });
+    }
+    if (!res.ok) throw await errorFromResponse(res);
+    return res;
+  }
+
+  const send = (spec: RequestSpec) => withRetry(() => once(spec), spec.retry ?? retry, spec.signal);
+  const json = async <T>(spec: RequestSpec): Promise<T> => (await (await send(spec)).json()) as T;
+
+  return {
+    baseUrl: base,
+
+    listBrains: (o: CallOptions = {}) => json<BrainList>({ method: 'GET', path: '/brains', ...o }),
+    /** Not retried on `internal`: creation is deliberately not idempotent (a retry could see brain_exists). */
+    createBrain: (body: BrainCreate, o: WriteCallOptions = {}) =>
+      json<Brain>({
+        method: 'POST',
+        path: '/brains',
+        body,
+        signal: o.signal,
+        headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : {},
+        retry: retry === false ? false : { ...retry, maxInternalRetries: 0 },
+      }),
+    getBrain: (brainId: string, o: CallOptions = {}) =>
+      json<Brain>({ method: 'GET', path: brainPath(brainId), ...o }),
+    forgetBrain: (brainId: string, o: CallOptions = {}) =>
+      json<DeletionReceipt>({ method: 'DELETE', path: brainPath(brainId), ...o }),
+    getProfile: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>
+      json<Profile>({ method: 'GET', path: `${brainPath(brainId)}/profile`, query: q, ...o }),
+    getCensus: (brainId: string, o: CallOptions = {}) =>
+      json<Census>({ method: 'GET', path: `${brainPath(brainId)}/census`, ...o }),
+
+    /**
+     * Writes a Record. A retry (after `internal` or a dropped connection) resends the same
+     * Idempotency-Key, generated here when the caller gave none, so it returns the original Record.
+     */
+    async rememberRecord(
+      brainId: string,
+      body: RecordCreate,
+      o: WriteCallOptions = {},
+    ): Promise<{ record: MnemoRecord; watermark: string | null }> {
+      const res = await send({
+        method: 'POST',
+        path: `${brainPath(brainId)}/records`,
+        body,
+        signal: o.signal,
+        headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
+      });
+      return { record: (await res.json()) as MnemoRecord, watermark: res.headers.get('brain-watermark') };
+    },
+    getRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
+      json<MnemoRecord>({ method: 'GET', path: `${brainPath(brainId)}/records/${seg(recordId)}`, ...o }),
+    listRecords: (brainId: string, q: RecordListParams = {}, o: CallOptions = {}) =>
+      json<RecordPage>({ method: 'GET', path: `${brainPath(brainId)}/records`, query: q, ...o }),
+    forgetRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
+      json<DeletionReceipt>({
+        method: 'DELETE',
+        path: `${brainPath(brainId)}/records/${seg(recordId)}`,
+        ...o,
+      }),
+
+    listMemories: (brainId: string, q: MemoryListParams = {}, o: CallOptions = {}) =>
+      json<MemoryPage>({ method: 'GET', path: `${brainPath(brainId)}/memories`, query: q, ...o }),
+    getMemory: (brainId: string, memoryId: string, o: CallOptions = {}) =>
+      json<MemoryDetail>({ method: 'GET', path: `${brainPath(brainId)}/memories/${seg(memoryId)}`, ...o }),
+
+    /** For the application's own code only: a model may never call acceptObject. */
+    acceptObject: (brainId: string, body: ObjectAccept, o: WriteCallOptions = {}) =>
+      json<AcceptedObject>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/objects`,
+        body,
+        signal: o.signal,
+        headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    getObject: (brainId: string, type: string, key: string, o: CallOptions = {}) =>
+      json<AcceptedObject>({
+        method: 'GET',
+        path: `${brainPath(brainId)}/objects/${seg(type)}/${seg(key)}`,
+        ...o,
+      }),
+
+    /** 200 with a ready Context, or 202 with `status: processing` (retry later with the same watermark). */
+    async createContext(
+      brainId: string,
+      body: ContextRequest,
+      o: ContextCallOptions = {},
+    ): Promise<{ status: 200 | 202; context: Context }> {
+      const res = await send({
+        method: 'POST',
+        path: `${brainPath(brainId)}/context`,
+        body,
+        signal: o.signal,
+        headers: o.watermark ? { 'brain-watermark': o.watermark } : {},
+      });
+      return { status: res.status === 202 ? 202 : 200, context: (await res.json()) as Context };
+    },
+    /**
+     * A thorough Context as an event stream: `stage` frames while it works, then one `context` frame.
+     * The request is made (and errors thrown) on the first `next()`.
+     */
+    async *streamContext(
+      brainId: string,
+      body: ContextRequest,
+      o: ContextCallOptions = {},
+    ): AsyncGenerator<StreamFrame> {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (o.watermark) headers['brain-watermark'] = o.watermark;
+      const res = await send({
+        method: 'POST',
+        path: `${brainPath(brainId)}/context`,
+        body: { ...body, mode: 'thorough' },
+        signal: o.signal,
+        headers,
+      });
+      const type = res.headers.get('content-type') ?? '';
+      if (!type.includes('text/event-stream') || !res.body) {
+        // A server may answer a plain JSON Context (202 processing, say): surface it as the final frame.
+        yield { event: 'context', data: await res.json() };
+        return;
+      }
+      yield* parseEventStream(res.body);
+    },
+
+    listTraces: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>
+      json<TracePage>({ method: 'GET', path: `${brainPath(brainId)}/traces`, query: q, ...o }),
+    getTrace: (brainId: string, traceId: string, o: CallOptions = {}) =>
+      json<Trace>({ method: 'GET', path: `${brainPath(brainId)}/traces/${seg(traceId)}`, ...o }),
+
+    /** Key management (additive /v1/keys routes; needs an admin key). */
+    listKeys: (o: CallOptions = {}) => json<KeyListPage>({ method: 'GET', path: '/keys', ...o }),
+    createKey: (body: KeyCreate, o: CallOptions = {}) =>
+      json<KeyCreatedInfo>({
+        method: 'POST',
+        path: '/keys',
+        body,
+        ...o,
+        retry: retry === false ? false : { ...retry, maxInternalRetries: 0 },
+      }),
+    revokeKey: (keyId: string, o: CallOptions = {}) =>
+      json<KeyInfo>({ method: 'DELETE', path: `/keys/${seg(keyId)}`, ...o }),
+  };
+}
+
+export type MnemoClient = ReturnType<typeof createMnemoClient>;
+
+/** A random Idempotency-Key; importers derive theirs from the item instead. */
+export function newIdempotencyKey(): string {
+  return `idem_${globalThis.crypto.randomUUID()}`;
+}

@@ -1,0 +1,47 @@
+import type { ErrorBody } from '../../engine/contract/index.ts';
+
+/**
+ * A failure answered by the /v1 API in the spec's one error shape, or a transport failure dressed in it
+ * (status 0, code `network_error`) so callers branch on one class. Branch on `type`; `code` is exact.
+ */
+export class MnemoApiError extends Error {
+  readonly status: number;
+  readonly type: string;
+  readonly code: string;
+  readonly requestId: string | null;
+  /** The whole error body, including additive fields such as `current_version`. */
+  readonly body: Record<string, unknown>;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(status: number, body: Partial<Record<keyof ErrorBody, unknown>> & Record<string, unknown>) {
+    super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
+    this.name = 'MnemoApiError';
+    this.status = status;
+    this.type = typeof body.type === 'string' ? body.type : status >= 500 ? 'internal' : 'invalid_request';
+    this.code = typeof body.code === 'string' ? body.code : `http_${status}`;
+    this.requestId = typeof body.request_id === 'string' ? body.request_id : null;
+    this.body = body;
+    this.retryAfterSeconds = typeof body.retry_after_seconds === 'number' ? body.retry_after_seconds : null;
+  }
+}
+
+export function isMnemoApiError(e: unknown): e is MnemoApiError {
+  return e instanceof MnemoApiError;
+}
+
+/** Reads an error response; a body that is not the spec's shape still yields a typed error. */
+export async function errorFromResponse(res: Response): Promise<MnemoApiError> {
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(await res.text());
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON (a proxy page, say): keep the status, synthesize the rest.
+  }
+  if (body.retry_after_seconds === undefined) {
+    const header = Number(res.headers.get('retry-after'));
+    if (Number.isFinite(header) && header > 0) body = { ...body, retry_after_seconds: header };
+  }
+  return new MnemoApiError(res.status, body);
+}
