@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 let lastTime = 0;
-let lastRandom = new Uint8Array(10);
+let lastRandom: Uint8Array = new Uint8Array(10);
 
 /**
  * ULID-style ids (time then randomness, Crockford base32), monotonic within a millisecond, so sorting

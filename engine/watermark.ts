@@ -17,8 +17,7 @@ export class WatermarkCodec {
 
   /** Returns the sequence, or throws invalid_watermark. */
   decode(watermark: string, brainUid: string, what = 'since_watermark'): number {
-    const fail = () =>
-      new MnemoError('invalid_watermark', `${what}: not a watermark issued by this Brain`);
+    const fail = () => new MnemoError('invalid_watermark', `${what}: not a watermark issued by this Brain`);
     if (!watermark.startsWith('wm_')) throw fail();
     const raw = Buffer.from(watermark.slice(3), 'base64url').toString('utf8');
     const parts = raw.split('.');

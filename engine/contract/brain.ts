@@ -15,7 +15,9 @@ export const Brain = z
     id: Slug,
     object: z.literal('brain'),
     name: z.string().nullable().describe('null when created without a name.'),
-    self: SelfEntity.nullable().describe('null when created without self: possessive questions then abstain.'),
+    self: SelfEntity.nullable().describe(
+      'null when created without self: possessive questions then abstain.',
+    ),
     created_at: DateTime,
   })
   .meta({ id: 'Brain' });
@@ -38,7 +40,10 @@ export const DeletionReceipt = z
     rederiving: z.object({
       memories: z.int().min(0).describe('Memories put into pending re-derivation by this deletion.'),
     }),
-    watermark: z.string().nullable().describe('Boundary after the deletion; null when the Brain itself was deleted.'),
+    watermark: z
+      .string()
+      .nullable()
+      .describe('Boundary after the deletion; null when the Brain itself was deleted.'),
     deleted_at: DateTime,
   })
   .meta({ id: 'DeletionReceipt' });

@@ -65,7 +65,12 @@ export const Cost = z
   .meta({ id: 'Cost' });
 export type Cost = z.infer<typeof Cost>;
 
-export const AbstainReason = z.enum(['no_evidence', 'conflicting_evidence', 'no_attribution', 'out_of_policy']);
+export const AbstainReason = z.enum([
+  'no_evidence',
+  'conflicting_evidence',
+  'no_attribution',
+  'out_of_policy',
+]);
 
 export const ContextReady = z
   .object({
@@ -84,7 +89,10 @@ export const ContextReady = z
       estimated_tokens: z.int(),
       truncated: z.boolean(),
       ms: z.int().optional().describe('The requested time budget, echoed when sent.'),
-      ms_exceeded: z.boolean().optional().describe('true when the time budget ran out and the best found so far was returned.'),
+      ms_exceeded: z
+        .boolean()
+        .optional()
+        .describe('true when the time budget ran out and the best found so far was returned.'),
     }),
     cost: Cost,
     memories: z.array(Memory).optional(),

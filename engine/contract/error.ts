@@ -10,7 +10,10 @@ export const ErrorBody = z
     docs_url: z.string(),
     current_version: z.int().optional().describe('On stale_version.'),
     retry_after_seconds: z.int().optional().describe('On too_many_requests.'),
-    trace_id: z.string().optional().describe('On a failed createContext: the trc_ id its Trace is kept under.'),
+    trace_id: z
+      .string()
+      .optional()
+      .describe('On a failed createContext: the trc_ id its Trace is kept under.'),
   })
   .meta({ id: 'Error', description: 'The one error shape. Unknown extra fields are additive; ignore them.' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

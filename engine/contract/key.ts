@@ -28,7 +28,9 @@ export const KeyInfo = z
   .meta({ id: 'Key' });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
-export const KeyCreated = KeyInfo.extend({ secret: z.string().describe('The whole key. Shown once, never stored.') }).meta({
+export const KeyCreated = KeyInfo.extend({
+  secret: z.string().describe('The whole key. Shown once, never stored.'),
+}).meta({
   id: 'KeyCreated',
 });
 export const KeyList = z.object({ data: z.array(KeyInfo) }).meta({ id: 'KeyList' });

@@ -3,7 +3,11 @@ import { Citation, DateTime, pageLimit } from './common.ts';
 
 export const MemoryStatus = z
   .enum(['active', 'superseded', 'retracted'])
-  .meta({ id: 'MemoryStatus', description: 'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.' });
+  .meta({
+    id: 'MemoryStatus',
+    description:
+      'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
+  });
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 
 export const Owner = z
@@ -20,7 +24,10 @@ export const Memory = z
     object: z.literal('memory'),
     statement: z.string(),
     subject: z.string(),
-    predicate: z.string().nullable().describe('The slot within the subject, when the Memory holds one (facts); null otherwise.'),
+    predicate: z
+      .string()
+      .nullable()
+      .describe('The slot within the subject, when the Memory holds one (facts); null otherwise.'),
     owner: Owner,
     valid_from: DateTime,
     valid_to: DateTime.nullable().describe('null means current.'),
@@ -59,7 +66,7 @@ export const Evidence = z
 export type Evidence = z.infer<typeof Evidence>;
 
 export const MemoryDetail = Memory.extend({
-  revisions: z.array(MemoryRevision).describe('Every version of this Memory\'s slot, oldest first.'),
+  revisions: z.array(MemoryRevision).describe("Every version of this Memory's slot, oldest first."),
   evidence: z.array(Evidence),
 }).meta({ id: 'MemoryDetail' });
 export type MemoryDetail = z.infer<typeof MemoryDetail>;

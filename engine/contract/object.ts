@@ -1,12 +1,17 @@
 import * as z from 'zod';
-import { DateTime, Slug } from './common.ts';
+import { DateTime, JsonValue, Slug } from './common.ts';
 
 export const ObjectAccept = z
   .strictObject({
     type: Slug,
     key: Slug,
-    value: z.json().refine((v) => v !== undefined, 'is required'),
-    if_version: z.int().min(0).nullable().optional().describe('Optimistic concurrency: 0 means "must not exist yet".'),
+    value: JsonValue,
+    if_version: z
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .describe('Optimistic concurrency: 0 means "must not exist yet".'),
   })
   .meta({ id: 'ObjectAccept' });
 export type ObjectAccept = z.infer<typeof ObjectAccept>;
@@ -18,7 +23,7 @@ export const AcceptedObject = z
     type: Slug,
     key: Slug,
     version: z.int().min(1),
-    value: z.json(),
+    value: JsonValue,
     accepted_at: DateTime,
   })
   .meta({ id: 'Object' });

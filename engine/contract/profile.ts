@@ -23,7 +23,14 @@ export type Profile = z.infer<typeof Profile>;
 export const ProfileQuery = z.strictObject({ limit: pageLimit(50, 200) });
 
 export const NoiseItem = z.object({
-  kind: z.enum(['duplicates', 'conflicts', 'unresolved_owner', 'pending_rederivation', 'low_trust_source', 'retracted']),
+  kind: z.enum([
+    'duplicates',
+    'conflicts',
+    'unresolved_owner',
+    'pending_rederivation',
+    'low_trust_source',
+    'retracted',
+  ]),
   count: z.int().min(0),
   description: z.string(),
   examples: z.array(z.string()).describe('Up to five ids (Memory or Record) that show the problem.'),
@@ -43,7 +50,7 @@ export const Census = z
       memories_pending_rederivation: z.int().min(0),
       objects: z.int().min(0),
     }),
-    noise: z.array(NoiseItem).describe('What is noisy in this Brain\'s own data, noisiest first.'),
+    noise: z.array(NoiseItem).describe("What is noisy in this Brain's own data, noisiest first."),
   })
   .meta({ id: 'Census' });
 export type Census = z.infer<typeof Census>;

@@ -45,7 +45,9 @@ export const CorrectionContent = z
     corrects: z.string().regex(/^mem_[A-Za-z0-9]+$/, 'must be a Memory id (mem_...)'),
     statement: text
       .optional()
-      .describe('The corrected statement. Without it the corrected Memory is retracted: closed, with no successor.'),
+      .describe(
+        'The corrected statement. Without it the corrected Memory is retracted: closed, with no successor.',
+      ),
     reason: shortText.optional(),
   })
   .meta({ id: 'CorrectionContent' });
@@ -55,7 +57,13 @@ export const TypedContent = z
   .meta({ id: 'TypedContent' });
 export type TypedContent = z.infer<typeof TypedContent>;
 export type Kind = TypedContent['kind'];
-export const allKinds = ['message', 'document', 'event', 'fact', 'correction'] as const satisfies readonly Kind[];
+export const allKinds = [
+  'message',
+  'document',
+  'event',
+  'fact',
+  'correction',
+] as const satisfies readonly Kind[];
 
 export const SourceTrust = z.enum(['high', 'medium', 'low']).meta({ id: 'SourceTrust' });
 
@@ -64,7 +72,9 @@ export const RecordSource = z
     name: shortText.optional(),
     external_id: shortText
       .optional()
-      .describe('Identity of the item in an external system. Records carrying one are reconciled from that source and are not erasable one by one.'),
+      .describe(
+        'Identity of the item in an external system. Records carrying one are reconciled from that source and are not erasable one by one.',
+      ),
     trust: SourceTrust.optional().describe('How far this source is trusted; default medium.'),
   })
   .meta({ id: 'RecordSource' });
@@ -72,7 +82,9 @@ export type RecordSource = z.infer<typeof RecordSource>;
 
 export const RecordCreate = z
   .strictObject({
-    content: z.union([text, TypedContent]).describe('A plain string is stored as a document and loses structure.'),
+    content: z
+      .union([text, TypedContent])
+      .describe('A plain string is stored as a document and loses structure.'),
     source: RecordSource.optional(),
     visibility: Visibility.optional(),
     occurred_at: DateTime.optional(),
@@ -93,7 +105,11 @@ export const MnemoRecord = z
       .object({ name: z.string().nullable(), external_id: z.string().nullable(), trust: SourceTrust })
       .describe('Where it came from; trust defaults to medium.'),
     visibility: Visibility,
-    erasable: z.boolean().describe('false for Records reconciled from an external source (forgetRecord answers record_not_erasable).'),
+    erasable: z
+      .boolean()
+      .describe(
+        'false for Records reconciled from an external source (forgetRecord answers record_not_erasable).',
+      ),
     occurred_at: DateTime,
     memory_ids: z.array(z.string()).describe('Memories derived from it; empty while processing.'),
     created_at: DateTime,

@@ -28,7 +28,9 @@ export const Trace = z
     purpose: z.string().nullable(),
     status: z.enum(['ready', 'processing', 'failed']),
     watermark: z.string().nullable(),
-    request: z.record(z.string(), z.unknown()).describe('The request body as received, with filters the engine records but does not enforce.'),
+    request: z
+      .record(z.string(), z.unknown())
+      .describe('The request body as received, with filters the engine records but does not enforce.'),
     lanes: z.array(TraceLane),
     fusion: z.object({
       method: z.string(),
@@ -38,7 +40,9 @@ export const Trace = z
       requested_tokens: z.int(),
       estimated_tokens: z.int(),
       truncated: z.boolean(),
-      cut: z.array(z.object({ record_id: z.string(), tokens: z.int() })).describe('Passages left out to fit the budget.'),
+      cut: z
+        .array(z.object({ record_id: z.string(), tokens: z.int() }))
+        .describe('Passages left out to fit the budget.'),
     }),
     citations: z.array(Citation),
     abstained: z.string().nullable(),

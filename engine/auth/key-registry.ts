@@ -1,0 +1,141 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MnemoError } from '../errors/mnemo-error.ts';
+import { newId } from '../ids.ts';
+import { hashKey, parseApiKey, type ParsedKey } from './api-key.ts';
+import { allScopes, type Scope } from './scopes.ts';
+
+/** One registry row. The key itself is never stored: only its hash, prefix and last four characters. */
+export interface KeyEntry {
+  id: string;
+  hash: string;
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  brain: string | null;
+  label: string | null;
+  /** Admin keys may manage keys over /v1/keys (the desktop UI's key). */
+  admin: boolean;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+interface RegistryFile {
+  version: 1;
+  keys: KeyEntry[];
+}
+
+export interface NewKey {
+  env: 'test' | 'live';
+  project: string;
+  scopes?: Scope[] | undefined;
+  brain?: string | null | undefined;
+  label?: string | null | undefined;
+  admin?: boolean | undefined;
+}
+
+export type Verdict = { ok: true; entry: KeyEntry } | { ok: false; code: 'invalid_api_key' | 'key_revoked' };
+
+/**
+ * The key registry: a JSON file of hashes, read again whenever it changes on disk, so a revocation by
+ * `mnemo keys revoke` in another process takes effect on the next request without a restart.
+ */
+export class KeyRegistry {
+  private cache: { mtimeMs: number; size: number; file: RegistryFile } | null = null;
+
+  constructor(readonly path: string) {}
+
+  /** Creates an empty registry file (mode 0600) if none exists. */
+  static ensure(path: string): KeyRegistry {
+    const registry = new KeyRegistry(path);
+    try {
+      statSync(path);
+    } catch {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      registry.write({ version: 1, keys: [] });
+    }
+    return registry;
+  }
+
+  /** Checks a well-formed key; throws key_registry_unreadable when the file cannot be read. */
+  verify(key: string, parsed: ParsedKey): Verdict {
+    const file = this.read();
+    const hash = Buffer.from(hashKey(key), 'hex');
+    for (const entry of file.keys) {
+      if (entry.prefix !== parsed.prefix || entry.last4 !== parsed.last4) continue;
+      const stored = Buffer.from(entry.hash, 'hex');
+      if (stored.length === hash.length && timingSafeEqual(stored, hash)) {
+        return entry.revoked_at ? { ok: false, code: 'key_revoked' } : { ok: true, entry };
+      }
+    }
+    return { ok: false, code: 'invalid_api_key' };
+  }
+
+  list(): KeyEntry[] {
+    return this.read().keys;
+  }
+
+  /** Mints a key and stores its hash; returns the secret, which exists only in this return value. */
+  create(spec: NewKey): { key: string; entry: KeyEntry } {
+    const secret = randomBytes(24).toString('base64url').replace(/[-_]/g, 'x');
+    const key = `sk_${spec.env}_${spec.project}_${secret}`;
+    const parsed = parseApiKey(key);
+    if (!parsed)
+      throw new Error(`project "${spec.project}" cannot form a key: use letters, digits, "-" or "."`);
+    const entry: KeyEntry = {
+      id: newId('key'),
+      hash: hashKey(key),
+      prefix: parsed.prefix,
+      last4: parsed.last4,
+      scopes: spec.scopes && spec.scopes.length > 0 ? spec.scopes : [...allScopes],
+      brain: spec.brain ?? null,
+      label: spec.label ?? null,
+      admin: spec.admin ?? false,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    const file = this.read();
+    this.write({ version: 1, keys: [...file.keys, entry] });
+    return { key, entry };
+  }
+
+  /** Revokes by the whole key or by registry id. Returns the entry, or null when it is not in the registry. */
+  revoke(keyOrId: string): KeyEntry | null {
+    const file = this.read();
+    const parsed = parseApiKey(keyOrId);
+    const hash = parsed ? hashKey(keyOrId) : null;
+    let found: KeyEntry | null = null;
+    const keys = file.keys.map((e) => {
+      if (e.id !== keyOrId && e.hash !== hash) return e;
+      found = e.revoked_at ? e : { ...e, revoked_at: new Date().toISOString() };
+      return found;
+    });
+    if (found) this.write({ version: 1, keys });
+    return found;
+  }
+
+  private read(): RegistryFile {
+    try {
+      const st = statSync(this.path);
+      if (this.cache && this.cache.mtimeMs === st.mtimeMs && this.cache.size === st.size)
+        return this.cache.file;
+      const file = JSON.parse(readFileSync(this.path, 'utf8')) as RegistryFile;
+      if (file.version !== 1 || !Array.isArray(file.keys)) throw new Error('unknown registry format');
+      this.cache = { mtimeMs: st.mtimeMs, size: st.size, file };
+      return file;
+    } catch (e) {
+      throw new MnemoError(
+        'key_registry_unreadable',
+        `The key registry could not be read: ${(e as Error).message}`,
+      );
+    }
+  }
+
+  private write(file: RegistryFile): void {
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, this.path);
+    this.cache = null;
+  }
+}

@@ -1,0 +1,152 @@
+import * as z from 'zod';
+import { errorCodes } from '../errors/codes.ts';
+import * as contract from './index.ts';
+import { operations, type Operation } from './operations.ts';
+import { contractVersion } from './version.ts';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function idOf(schema: z.ZodType): string | undefined {
+  return (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
+}
+
+/** Every schema the operations reach, keyed by its contract id, as JSON Schema 2020-12. */
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  const add = (s: z.ZodType | undefined) => {
+    const id = s && idOf(s);
+    if (s && id && !registry.has(s)) registry.add(s, { id });
+  };
+  for (const value of Object.values(contract)) {
+    if (value instanceof z.ZodType) add(value);
+  }
+  const out = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Json> };
+  for (const schema of Object.values(out.schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return out.schemas;
+}
+
+function queryParameters(op: Operation): Json[] {
+  if (!op.query) return [];
+  return Object.entries(op.query.shape).map(([name, schema]) => {
+    const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Json;
+    delete json.$schema;
+    return { name, in: 'query', required: false, schema: json };
+  });
+}
+
+function pathParameters(op: Operation): Json[] {
+  return [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema:
+      m[1] === 'brain_id' || m[1] === 'object_type' || m[1] === 'object_key'
+        ? ref('Slug')
+        : { type: 'string' },
+  }));
+}
+
+const headerParams: Record<string, Json> = {
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A replay with identical content returns the original result; different content is idempotency_conflict.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  'Brain-Watermark': {
+    name: 'Brain-Watermark',
+    in: 'header',
+    required: false,
+    description: 'Answer at or after this boundary, else 202 with status processing.',
+    schema: { type: 'string' },
+  },
+};
+
+function operationObject(op: Operation): Json {
+  const responses: Json = {};
+  for (const r of op.success) {
+    const id = idOf(r.schema);
+    const content: Json = { 'application/json': { schema: id ? ref(id) : {} } };
+    if (op.id === 'createContext' && r.status === 200) {
+      content['text/event-stream'] = {
+        schema: { type: 'string' },
+        description:
+          'mode thorough with Accept: text/event-stream: `event: stage` frames, then one `event: context` frame.',
+      };
+    }
+    responses[String(r.status)] = {
+      description: r.description,
+      headers: {
+        'X-Request-Id': { schema: { type: 'string' } },
+        ...(op.responseHeaders?.includes('Brain-Watermark')
+          ? { 'Brain-Watermark': { schema: { type: 'string' } } }
+          : {}),
+      },
+      content,
+    };
+  }
+  responses.default = {
+    description: 'Error (the one error shape)',
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.scope && op.scope !== 'admin' ? { 'x-required-scope': op.scope } : {}),
+    ...(op.scope === 'admin' ? { 'x-requires-admin-key': true } : {}),
+    ...(op.additive ? { 'x-additive': true } : {}),
+    parameters: [
+      ...pathParameters(op),
+      ...queryParameters(op),
+      ...(op.headers ?? []).map((h) => headerParams[h]),
+    ],
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(idOf(op.body) ?? '') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The machine-readable contract (OpenAPI 3.1), generated from the schemas; committed as docs/openapi.json. */
+export function buildOpenApi(): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of operations) {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method.toLowerCase()] = operationObject(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Mnemo memory service',
+      version: contractVersion,
+      description:
+        'The /v1 memory API served on localhost. Decisions the spec leaves open are in docs/decisions.md. ' +
+        `Error codes: ${Object.keys(errorCodes).join(', ')}.`,
+    },
+    servers: [{ url: 'http://127.0.0.1:7821/v1' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'sk_<env>_<project>_<secret>' },
+      },
+      schemas: componentSchemas(),
+    },
+  };
+}

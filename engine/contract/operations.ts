@@ -1,0 +1,221 @@
+import type * as z from 'zod';
+import { AcceptedObject, ObjectAccept } from './object.ts';
+import { Brain, BrainCreate, BrainList, DeletionReceipt } from './brain.ts';
+import type { Scope } from './common.ts';
+import { ContextProcessing, ContextReady, ContextRequest } from './context.ts';
+import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
+import { MemoryDetail, MemoryListQuery, MemoryPage } from './memory.ts';
+import { Census, Profile, ProfileQuery } from './profile.ts';
+import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
+import { Trace, TraceListQuery, TracePage } from './trace.ts';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+/** One operation of /v1: the single table the router, the scope check and openapi.json are built from. */
+export interface Operation {
+  id: string;
+  method: Method;
+  /** Relative to /v1, with `{param}` placeholders. */
+  path: string;
+  summary: string;
+  /** null: any valid key (Brain-level reads); 'admin': key management. */
+  scope: Scope | null | 'admin';
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  success: { status: number; schema: z.ZodType; description: string }[];
+  /** Request headers the operation reads. */
+  headers?: ('Idempotency-Key' | 'Brain-Watermark')[];
+  /** Response headers besides X-Request-Id. */
+  responseHeaders?: 'Brain-Watermark'[];
+  additive?: boolean;
+}
+
+export const operations: Operation[] = [
+  {
+    id: 'listBrains',
+    method: 'GET',
+    path: '/brains',
+    summary: 'List the Brains this key can see (additive).',
+    scope: null,
+    success: [{ status: 200, schema: BrainList, description: 'Brains, oldest first' }],
+    additive: true,
+  },
+  {
+    id: 'createBrain',
+    method: 'POST',
+    path: '/brains',
+    summary: 'Create a Brain. Not idempotent: a repeated id is brain_exists.',
+    scope: 'records:write',
+    body: BrainCreate,
+    headers: ['Idempotency-Key'],
+    success: [{ status: 201, schema: Brain, description: 'Created' }],
+  },
+  {
+    id: 'getBrain',
+    method: 'GET',
+    path: '/brains/{brain_id}',
+    summary: 'Read a Brain.',
+    scope: null,
+    success: [{ status: 200, schema: Brain, description: 'The Brain' }],
+  },
+  {
+    id: 'forgetBrain',
+    method: 'DELETE',
+    path: '/brains/{brain_id}',
+    summary: 'Delete a Brain and everything derived from it.',
+    scope: 'records:write',
+    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+  },
+  {
+    id: 'getProfile',
+    method: 'GET',
+    path: '/brains/{brain_id}/profile',
+    summary: 'The always-fresh self card, every line cited.',
+    scope: 'memories:read',
+    query: ProfileQuery,
+    success: [{ status: 200, schema: Profile, description: 'Profile' }],
+  },
+  {
+    id: 'getCensus',
+    method: 'GET',
+    path: '/brains/{brain_id}/census',
+    summary: "What is noisy in this Brain's own data.",
+    scope: 'memories:read',
+    success: [{ status: 200, schema: Census, description: 'Census' }],
+  },
+  {
+    id: 'listTraces',
+    method: 'GET',
+    path: '/brains/{brain_id}/traces',
+    summary: 'Recent Context requests, newest first.',
+    scope: 'context:read',
+    query: TraceListQuery,
+    success: [{ status: 200, schema: TracePage, description: 'Traces' }],
+  },
+  {
+    id: 'getTrace',
+    method: 'GET',
+    path: '/brains/{brain_id}/traces/{trace_id}',
+    summary: 'One Context request: lanes, scores, citations, budget, cost.',
+    scope: 'context:read',
+    success: [{ status: 200, schema: Trace, description: 'Trace' }],
+  },
+  {
+    id: 'rememberRecord',
+    method: 'POST',
+    path: '/brains/{brain_id}/records',
+    summary: 'Write a Record.',
+    scope: 'records:write',
+    body: RecordCreate,
+    headers: ['Idempotency-Key'],
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 202, schema: MnemoRecord, description: 'Accepted; poll getRecord while processing' }],
+  },
+  {
+    id: 'listRecords',
+    method: 'GET',
+    path: '/brains/{brain_id}/records',
+    summary: 'Records, newest first (additive).',
+    scope: 'records:read',
+    query: RecordListQuery,
+    success: [{ status: 200, schema: RecordPage, description: 'Records' }],
+    additive: true,
+  },
+  {
+    id: 'getRecord',
+    method: 'GET',
+    path: '/brains/{brain_id}/records/{record_id}',
+    summary: 'Read a Record.',
+    scope: 'records:read',
+    success: [{ status: 200, schema: MnemoRecord, description: 'Record' }],
+  },
+  {
+    id: 'forgetRecord',
+    method: 'DELETE',
+    path: '/brains/{brain_id}/records/{record_id}',
+    summary: 'Delete a Record; cascades to derived data.',
+    scope: 'records:write',
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+  },
+  {
+    id: 'listMemories',
+    method: 'GET',
+    path: '/brains/{brain_id}/memories',
+    summary: 'Memories: a full read by id, or a delta read since a watermark.',
+    scope: 'memories:read',
+    query: MemoryListQuery,
+    success: [{ status: 200, schema: MemoryPage, description: 'Page' }],
+  },
+  {
+    id: 'getMemory',
+    method: 'GET',
+    path: '/brains/{brain_id}/memories/{memory_id}',
+    summary: 'A Memory with its revisions and evidence.',
+    scope: 'memories:read',
+    success: [{ status: 200, schema: MemoryDetail, description: 'Memory' }],
+  },
+  {
+    id: 'acceptObject',
+    method: 'POST',
+    path: '/brains/{brain_id}/objects',
+    summary: "Accept a value as the application's own truth. Never callable by a model.",
+    scope: 'objects:write',
+    body: ObjectAccept,
+    headers: ['Idempotency-Key'],
+    success: [{ status: 201, schema: AcceptedObject, description: 'Accepted version' }],
+  },
+  {
+    id: 'getObject',
+    method: 'GET',
+    path: '/brains/{brain_id}/objects/{object_type}/{object_key}',
+    summary: 'The current version of an accepted Object.',
+    scope: 'objects:read',
+    success: [{ status: 200, schema: AcceptedObject, description: 'Object' }],
+  },
+  {
+    id: 'createContext',
+    method: 'POST',
+    path: '/brains/{brain_id}/context',
+    summary: 'Cited, budgeted Context for a task.',
+    scope: 'context:read',
+    body: ContextRequest,
+    headers: ['Brain-Watermark'],
+    success: [
+      { status: 200, schema: ContextReady, description: 'Ready' },
+      {
+        status: 202,
+        schema: ContextProcessing,
+        description: 'Not yet at the requested watermark, or thorough over its synchronous budget: retry',
+      },
+    ],
+  },
+  {
+    id: 'listKeys',
+    method: 'GET',
+    path: '/keys',
+    summary: 'Keys in the registry (admin key; additive).',
+    scope: 'admin',
+    success: [{ status: 200, schema: KeyList, description: 'Keys' }],
+    additive: true,
+  },
+  {
+    id: 'createKey',
+    method: 'POST',
+    path: '/keys',
+    summary: 'Mint a key; the secret is shown once (admin key; additive).',
+    scope: 'admin',
+    body: KeyCreate,
+    success: [{ status: 201, schema: KeyCreated, description: 'Created' }],
+    additive: true,
+  },
+  {
+    id: 'revokeKey',
+    method: 'DELETE',
+    path: '/keys/{key_id}',
+    summary: 'Revoke a key (admin key; additive).',
+    scope: 'admin',
+    success: [{ status: 200, schema: KeyInfo, description: 'Revoked' }],
+    additive: true,
+  },
+];

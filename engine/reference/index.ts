@@ -1,0 +1,1 @@
+export { createReferenceEngine, type ReferenceEngineOptions } from './reference-engine.ts';

@@ -1,0 +1,171 @@
+import type { ContextReady, ContextRequest, Memory, Trace } from '../contract/index.ts';
+import { newId } from '../ids.ts';
+import { assembleText, defaultBudgetTokens, type Passage } from '../shared/assemble-text.ts';
+import type { ContextOptions, Deployment } from '../types.ts';
+import type { BrainState, StoredRecord } from './state.ts';
+
+const stopwords = new Set(
+  'a an and are as at be but by do does did for from had has have how i in is it its of on or so that the their them they this to was were what when where which who whom why will with you your'.split(
+    ' ',
+  ),
+);
+
+/** Lower-case words of two or more letters or digits, minus the commonest function words. */
+export function words(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    if (w.length > 1 && !stopwords.has(w)) out.add(w);
+  return out;
+}
+
+const possessive = /\b(my|mine|myself)\b/i;
+const zeroCost = { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 };
+
+/** The reference engine's Context: a substring scan that needs a shared word, ranked by shared words. */
+export function referenceContext(
+  s: BrainState,
+  body: ContextRequest,
+  opts: ContextOptions,
+  env: { deployment: Deployment; now: () => string; watermark: string },
+): ContextReady {
+  const started = performance.now();
+  const mode = body.mode ?? 'fast';
+  const requested = body.budget?.tokens ?? defaultBudgetTokens;
+  const id = newId('ctx');
+  const include = new Set(body.include ?? []);
+  opts.onEvent?.({ event: 'stage', data: { stage: 'retrieve', lane: 'substring' } });
+
+  const base = {
+    id,
+    object: 'context' as const,
+    status: 'ready' as const,
+    query: body.query,
+    watermark: env.watermark,
+    conflicts: [],
+    cost: zeroCost,
+    ...(body.schema
+      ? {
+          structured: {
+            available: false as const,
+            reason: 'The reference engine composes no structured output.',
+          },
+        }
+      : {}),
+  };
+
+  const trace = (ctx: ContextReady, lane: Trace['lanes'][number], cut: Trace['budget']['cut']): void => {
+    s.traces.add({
+      id,
+      object: 'trace',
+      brain_id: s.brain.id,
+      request_id: opts.requestId,
+      created_at: env.now(),
+      query: body.query,
+      mode,
+      purpose: body.purpose ?? null,
+      status: 'ready',
+      watermark: env.watermark,
+      request: body as Record<string, unknown>,
+      lanes: [lane],
+      fusion: {
+        method: 'single-lane',
+        results: lane.candidates.map((c) => ({
+          record_id: c.record_id,
+          score: c.score,
+          lanes: ['substring'],
+        })),
+      },
+      budget: {
+        requested_tokens: requested,
+        estimated_tokens: ctx.budget.estimated_tokens,
+        truncated: ctx.budget.truncated,
+        cut,
+      },
+      citations: ctx.citations,
+      abstained: ctx.abstained?.reason ?? null,
+      timings_ms: { total: performance.now() - started },
+      cost: zeroCost,
+      error: null,
+    });
+  };
+
+  if (possessive.test(body.query) && !s.brain.self) {
+    const ctx: ContextReady = {
+      ...base,
+      text: null,
+      citations: [],
+      unknowns: [`ownership of: ${body.query}`],
+      abstained: { reason: 'no_attribution' },
+      budget: { requested_tokens: requested, estimated_tokens: 0, truncated: false },
+      memories: [],
+    };
+    trace(ctx, { name: 'substring', candidates: [], ms: 0 }, []);
+    return ctx;
+  }
+
+  const queryWords = words(body.query);
+  const eligible = (r: StoredRecord) => {
+    if (env.deployment === 'hosted' && r.record.visibility === 'local_only') return false;
+    const at = Date.parse(r.record.occurred_at);
+    if (body.filter?.since && at < Date.parse(body.filter.since)) return false;
+    if (body.filter?.until && at >= Date.parse(body.filter.until)) return false;
+    if (body.filter?.sources && !body.filter.sources.includes(r.record.source.name ?? '')) return false;
+    return true;
+  };
+  const scored: { r: StoredRecord; shared: string[] }[] = [];
+  for (const r of s.records.values()) {
+    if (!eligible(r)) continue;
+    const haystack = r.text.toLowerCase();
+    const shared = [...queryWords].filter((w) => haystack.includes(w));
+    if (shared.length > 0) scored.push({ r, shared });
+  }
+  scored.sort(
+    (a, b) => b.shared.length - a.shared.length || (a.r.record.occurred_at < b.r.record.occurred_at ? 1 : -1),
+  );
+  const lane: Trace['lanes'][number] = {
+    name: 'substring',
+    ms: performance.now() - started,
+    candidates: scored.map((c, i) => ({
+      record_id: c.r.record.id,
+      memory_id: c.r.record.memory_ids[0] ?? null,
+      rank: i + 1,
+      score: c.shared.length,
+      reason: `shares ${c.shared.join(', ')}`,
+    })),
+  };
+  const passages: Passage[] = scored.map(({ r }) => ({
+    record_id: r.record.id,
+    quote: r.text,
+    occurred_at: r.record.occurred_at,
+    speaker: r.content.kind === 'message' ? (r.content.speaker ?? null) : null,
+    source_name: r.record.source.name,
+    kind: r.record.kind,
+  }));
+  const assembled = assembleText(passages, requested);
+  const selected = new Set(assembled.citations.map((c) => c.record_id));
+  const memories: Memory[] = [...s.memories.values()]
+    .map((m) => m.memory)
+    .filter((m) => m.citations.every((c) => selected.has(c.record_id)))
+    .filter((m) => !body.as_of || Date.parse(m.valid_from) <= Date.parse(body.as_of));
+  const miss = assembled.text === null;
+  const ctx: ContextReady = {
+    ...base,
+    text: assembled.text,
+    citations: assembled.citations,
+    unknowns: miss ? [body.query] : [],
+    ...(miss ? { abstained: { reason: 'no_evidence' as const } } : {}),
+    budget: {
+      requested_tokens: requested,
+      estimated_tokens: assembled.estimated_tokens,
+      truncated: assembled.truncated,
+      ...(body.budget?.ms !== undefined ? { ms: body.budget.ms, ms_exceeded: false } : {}),
+    },
+    ...(include.has('memories') || miss ? { memories: miss ? [] : memories } : {}),
+    ...(include.has('explain')
+      ? { explain: { engine: 'reference', lanes: ['substring'], trace_id: id, query_words: [...queryWords] } }
+      : {}),
+  };
+  opts.onEvent?.({ event: 'stage', data: { stage: 'assembled', citations: ctx.citations.length } });
+  trace(ctx, lane, assembled.cut);
+  return ctx;
+}

@@ -1,0 +1,480 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  AcceptedObject,
+  Brain,
+  Census,
+  DeletionReceipt,
+  Memory,
+  MemoryPage,
+  MnemoRecord,
+  RecordPage,
+} from '../contract/index.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
+import { newId } from '../ids.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
+import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { normalizeContent, recordText } from '../shared/record-text.ts';
+import { TraceBuffer } from '../shared/trace-buffer.ts';
+import type { Deployment, Engine, Tenant } from '../types.ts';
+import { WatermarkCodec } from '../watermark.ts';
+import { referenceContext } from './reference-context.ts';
+import type { BrainState, StoredRecord } from './state.ts';
+
+export interface ReferenceEngineOptions {
+  deployment?: Deployment;
+  traceBufferSize?: number;
+  clock?: () => Date;
+}
+
+const referenceKinds = ['message', 'document', 'event', 'fact'] as const;
+
+/**
+ * The spec's conformance engine: in-process and empty after restart; one Memory per Record with subject
+ * `record`; retrieval is a substring scan needing a shared word; no extraction, entity resolution,
+ * supersession or conflicts; no model calls, so every cost is 0; thorough returns what fast returns.
+ */
+export function createReferenceEngine(options: ReferenceEngineOptions = {}): Engine {
+  const deployment = options.deployment ?? 'local';
+  const traceCapacity = options.traceBufferSize ?? 1000;
+  const now = () => (options.clock ?? (() => new Date()))().toISOString();
+  const codec = new WatermarkCodec(randomBytes(32));
+  const brains = new Map<string, BrainState>();
+
+  const keyOf = (t: Tenant, id: string) => `${t.env}\u0000${t.project}\u0000${id}`;
+  function state(t: Tenant, brainId: string): BrainState {
+    const s = brains.get(keyOf(t, brainId));
+    if (!s) throw new MnemoError('brain_not_found', `brain_id: no Brain "${brainId}" in this project`);
+    return s;
+  }
+  const watermark = (s: BrainState) => codec.encode(s.uid, s.seq);
+
+  function visibleRecord(s: BrainState, recordId: string): StoredRecord {
+    const r = s.records.get(recordId);
+    if (!r) throw new MnemoError('record_not_found', `record_id: no Record "${recordId}" in this Brain`);
+    if (deployment === 'hosted' && r.record.visibility === 'local_only') {
+      throw new MnemoError(
+        'local_only_record',
+        `record_id: "${recordId}" is local_only and stays on its device`,
+      );
+    }
+    return r;
+  }
+
+  function checkIdempotency(s: BrainState, scope: string, key: string | undefined, body: unknown) {
+    if (!key) return null;
+    const prior = s.idempotency.get(`${scope}:${key}`);
+    const fingerprint = canonicalJson(body);
+    if (!prior)
+      return {
+        remember: (resultId: string) => s.idempotency.set(`${scope}:${key}`, { fingerprint, resultId }),
+      };
+    if (prior.fingerprint !== fingerprint) {
+      throw new MnemoError(
+        'idempotency_conflict',
+        `Idempotency-Key: "${key}" was already used with different content`,
+      );
+    }
+    return { replay: prior.resultId };
+  }
+
+  function receipt(
+    target: DeletionReceipt['target'],
+    counts: DeletionReceipt['deleted'],
+    wm: string | null,
+  ): DeletionReceipt {
+    return {
+      object: 'deletion_receipt',
+      target,
+      deleted: counts,
+      rederiving: { memories: 0 },
+      watermark: wm,
+      deleted_at: now(),
+    };
+  }
+
+  const engine: Engine = {
+    info: { name: 'reference', kinds: referenceKinds, unknownKindCode: 'invalid_request_body', deployment },
+
+    async listBrains(t) {
+      return [...brains.values()].filter((s) => brains.get(keyOf(t, s.brain.id)) === s).map((s) => s.brain);
+    },
+
+    async createBrain(t, body) {
+      const key = keyOf(t, body.id);
+      if (brains.has(key)) throw new MnemoError('brain_exists', `id: a Brain "${body.id}" already exists`);
+      const brain: Brain = {
+        id: body.id,
+        object: 'brain',
+        name: body.name ?? null,
+        self: body.self ?? null,
+        created_at: now(),
+      };
+      brains.set(key, {
+        brain,
+        uid: randomBytes(9).toString('base64url'),
+        seq: 0,
+        records: new Map(),
+        memories: new Map(),
+        objects: new Map(),
+        idempotency: new Map(),
+        traces: new TraceBuffer(traceCapacity),
+      });
+      return brain;
+    },
+
+    async getBrain(t, brainId) {
+      return state(t, brainId).brain;
+    },
+
+    async forgetBrain(t, brainId) {
+      const s = state(t, brainId);
+      brains.delete(keyOf(t, brainId));
+      const objects = [...s.objects.values()].reduce((n, v) => n + v.length, 0);
+      return receipt(
+        { type: 'brain', id: brainId },
+        { records: s.records.size, memories: s.memories.size, objects },
+        null,
+      );
+    },
+
+    async getProfile(t, brainId, q) {
+      const s = state(t, brainId);
+      const own = [...s.memories.values()]
+        .map((m) => m.memory)
+        .filter((m) => m.owner.state === 'self')
+        .reverse();
+      return {
+        object: 'profile',
+        brain_id: brainId,
+        self: s.brain.self,
+        watermark: watermark(s),
+        lines: own.slice(0, q.limit).map((m) => ({
+          memory_id: m.id,
+          statement: m.statement,
+          subject: m.subject,
+          valid_from: m.valid_from,
+          citations: m.citations,
+        })),
+        has_more: own.length > q.limit,
+      };
+    },
+
+    async getCensus(t, brainId): Promise<Census> {
+      const s = state(t, brainId);
+      const byText = new Map<string, string[]>();
+      for (const { memory } of s.memories.values())
+        byText.set(memory.statement, [...(byText.get(memory.statement) ?? []), memory.id]);
+      const dupes = [...byText.values()].filter((ids) => ids.length > 1);
+      const lowTrust = [...s.records.values()].filter((r) => r.record.source.trust === 'low');
+      const noise: Census['noise'] = [
+        {
+          kind: 'duplicates',
+          count: dupes.reduce((n, ids) => n + ids.length - 1, 0),
+          description: 'Memories stating exactly what another Memory states.',
+          examples: dupes.flat().slice(0, 5),
+        },
+        {
+          kind: 'unresolved_owner',
+          count: s.memories.size,
+          description: 'Memories whose owner is unresolved (this engine resolves no owners).',
+          examples: [...s.memories.keys()].slice(0, 5),
+        },
+        {
+          kind: 'low_trust_source',
+          count: lowTrust.length,
+          description: 'Records from sources marked low trust.',
+          examples: lowTrust.slice(0, 5).map((r) => r.record.id),
+        },
+      ];
+      return {
+        object: 'census',
+        brain_id: brainId,
+        watermark: watermark(s),
+        generated_at: now(),
+        counts: {
+          records: s.records.size,
+          records_processing: 0,
+          memories_active: s.memories.size,
+          memories_superseded: 0,
+          memories_pending_rederivation: 0,
+          objects: s.objects.size,
+        },
+        noise: noise.filter((n) => n.count > 0).sort((a, b) => b.count - a.count),
+      };
+    },
+
+    async rememberRecord(t, brainId, body, opts) {
+      const s = state(t, brainId);
+      if (deployment === 'hosted' && body.visibility === 'local_only') {
+        throw new MnemoError(
+          'local_only_record',
+          'visibility: local_only Records are not accepted by a hosted deployment',
+        );
+      }
+      const idem = checkIdempotency(s, 'records', opts.idempotencyKey, body);
+      if (idem && 'replay' in idem && idem.replay) {
+        const prior = s.records.get(idem.replay);
+        if (prior) return { record: prior.record, watermark: watermark(s) };
+      }
+      const content = normalizeContent(body.content);
+      const text = recordText(content);
+      const created = now();
+      const recordId = newId('rec');
+      const memoryId = newId('mem');
+      s.seq += 1;
+      const record: MnemoRecord = {
+        id: recordId,
+        object: 'record',
+        status: 'ready',
+        kind: content.kind,
+        content,
+        source: {
+          name: body.source?.name ?? null,
+          external_id: body.source?.external_id ?? null,
+          trust: body.source?.trust ?? 'medium',
+        },
+        visibility: body.visibility ?? 'shareable',
+        erasable: !body.source?.external_id,
+        occurred_at: body.occurred_at ?? created,
+        memory_ids: [memoryId],
+        created_at: created,
+      };
+      const memory: Memory = {
+        id: memoryId,
+        object: 'memory',
+        statement: text,
+        subject: 'record',
+        predicate: null,
+        owner: { state: 'unresolved' },
+        valid_from: record.occurred_at,
+        valid_to: null,
+        version: 1,
+        status: 'active',
+        citations: [{ record_id: recordId, quote: text }],
+      };
+      s.records.set(recordId, { record, text, content, seq: s.seq });
+      s.memories.set(memoryId, { memory, seq: s.seq });
+      if (idem && 'remember' in idem) idem.remember?.(recordId);
+      return { record, watermark: watermark(s) };
+    },
+
+    async getRecord(t, brainId, recordId) {
+      return visibleRecord(state(t, brainId), recordId).record;
+    },
+
+    async listRecords(t, brainId, q): Promise<RecordPage> {
+      const s = state(t, brainId);
+      const before = q.cursor ? decodeCursor(q.cursor) : null;
+      const rows = [...s.records.values()]
+        .map((r) => r.record)
+        .filter((r) => !(deployment === 'hosted' && r.visibility === 'local_only'))
+        .filter((r) => (!q.kind || r.kind === q.kind) && (!q.source || r.source.name === q.source))
+        .filter(
+          (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
+        )
+        .filter((r) => (!q.since || r.occurred_at >= q.since) && (!q.until || r.occurred_at < q.until))
+        .sort((a, b) => (a.id < b.id ? 1 : -1))
+        .filter((r) => !before || r.id < before);
+      const data = rows.slice(0, q.limit);
+      const hasMore = rows.length > q.limit;
+      return {
+        data,
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null,
+      };
+    },
+
+    async forgetRecord(t, brainId, recordId) {
+      const s = state(t, brainId);
+      const r = visibleRecord(s, recordId);
+      if (!r.record.erasable) {
+        throw new MnemoError(
+          'record_not_erasable',
+          `record_id: "${recordId}" is reconciled from ${r.record.source.name ?? 'an external source'}; remove the import instead`,
+        );
+      }
+      s.records.delete(recordId);
+      for (const id of r.record.memory_ids) s.memories.delete(id);
+      for (const [k, v] of s.idempotency) if (v.resultId === recordId) s.idempotency.delete(k);
+      s.seq += 1;
+      return receipt(
+        { type: 'record', id: recordId },
+        { records: 1, memories: r.record.memory_ids.length, objects: 0 },
+        watermark(s),
+      );
+    },
+
+    async listMemories(t, brainId, q): Promise<MemoryPage> {
+      const s = state(t, brainId);
+      if (q.since_watermark && q.cursor) {
+        throw new MnemoError(
+          'conflicting_parameters',
+          'since_watermark, cursor: a delta read and a full read cannot be combined',
+        );
+      }
+      const hidden = (m: Memory) =>
+        deployment === 'hosted' &&
+        m.citations.some((c) => s.records.get(c.record_id)?.record.visibility === 'local_only');
+      let rows = [...s.memories.values()].filter(({ memory: m }) => {
+        if (hidden(m)) return false;
+        if (q.status && q.status !== 'all' && m.status !== q.status) return false;
+        if (q.subject && m.subject !== q.subject) return false;
+        if (q.owner && m.owner.state !== q.owner && m.owner.entity?.toLowerCase() !== q.owner.toLowerCase())
+          return false;
+        if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
+        if (q.q && !m.statement.toLowerCase().includes(q.q.toLowerCase())) return false;
+        return true;
+      });
+      if (q.since_watermark) {
+        const since = codec.decode(q.since_watermark, s.uid);
+        rows = rows.filter((m) => m.seq > since).sort((a, b) => a.seq - b.seq);
+        const data = rows.slice(0, q.limit);
+        const hasMore = rows.length > q.limit;
+        const mark = hasMore ? codec.encode(s.uid, data[data.length - 1]!.seq) : watermark(s);
+        return { data: data.map((m) => m.memory), has_more: hasMore, next_cursor: null, watermark: mark };
+      }
+      const after = q.cursor ? decodeCursor(q.cursor) : null;
+      const ordered = rows
+        .map((m) => m.memory)
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .filter((m) => !after || m.id > after);
+      const data = ordered.slice(0, q.limit);
+      const hasMore = ordered.length > q.limit;
+      return {
+        data,
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null,
+      };
+    },
+
+    async getMemory(t, brainId, memoryId) {
+      const s = state(t, brainId);
+      const m = s.memories.get(memoryId)?.memory;
+      if (!m) throw new MnemoError('memory_not_found', `memory_id: no Memory "${memoryId}" in this Brain`);
+      const record = s.records.get(m.citations[0]!.record_id);
+      if (!record)
+        throw new MnemoError('memory_without_lineage', `memory_id: "${memoryId}" has no supporting Record`);
+      if (deployment === 'hosted' && record.record.visibility === 'local_only') {
+        throw new MnemoError('memory_not_found', `memory_id: no Memory "${memoryId}" in this Brain`);
+      }
+      return {
+        ...m,
+        revisions: [
+          {
+            id: m.id,
+            version: 1,
+            statement: m.statement,
+            status: m.status,
+            valid_from: m.valid_from,
+            valid_to: null,
+            learned_at: record.record.created_at,
+            cause: 'derived',
+          },
+        ],
+        evidence: m.citations.map((c) => ({
+          record_id: c.record_id,
+          quote: c.quote,
+          text: record.text,
+          kind: record.record.kind,
+          speaker: record.content.kind === 'message' ? (record.content.speaker ?? null) : null,
+          source_name: record.record.source.name,
+          occurred_at: record.record.occurred_at,
+        })),
+      };
+    },
+
+    async acceptObject(t, brainId, body, opts) {
+      const s = state(t, brainId);
+      const slot = `${body.type}\u0000${body.key}`;
+      const idem = checkIdempotency(s, 'objects', opts.idempotencyKey, body);
+      const versions = s.objects.get(slot) ?? [];
+      if (idem && 'replay' in idem && idem.replay) {
+        const prior = versions.find((v) => `${v.type}\u0000${v.key}\u0000${v.version}` === idem.replay);
+        if (prior) return prior;
+      }
+      const current = versions.length;
+      if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {
+        throw new MnemoError(
+          'stale_version',
+          `if_version: ${body.if_version} is not the current version ${current}`,
+          { current_version: current },
+        );
+      }
+      const accepted: AcceptedObject = {
+        object: 'object',
+        brain_id: brainId,
+        type: body.type,
+        key: body.key,
+        version: current + 1,
+        value: body.value,
+        accepted_at: now(),
+      };
+      s.objects.set(slot, [...versions, accepted]);
+      s.seq += 1;
+      if (idem && 'remember' in idem) idem.remember?.(`${slot}\u0000${accepted.version}`);
+      return accepted;
+    },
+
+    async getObject(t, brainId, type, key) {
+      const versions = state(t, brainId).objects.get(`${type}\u0000${key}`);
+      const last = versions?.[versions.length - 1];
+      if (!last)
+        throw new MnemoError('object_not_found', `object: nothing accepted at type "${type}", key "${key}"`);
+      return last;
+    },
+
+    async createContext(t, brainId, body, opts) {
+      const s = state(t, brainId);
+      if (opts.watermark !== undefined) codec.decode(opts.watermark, s.uid, 'Brain-Watermark');
+      return referenceContext(s, body, opts, { deployment, now, watermark: watermark(s) });
+    },
+
+    async recordFailedContext(t, brainId, failure) {
+      const s = brains.get(keyOf(t, brainId));
+      if (!s) return null;
+      const id = newId('trc');
+      s.traces.add({
+        id,
+        object: 'trace',
+        brain_id: brainId,
+        request_id: failure.requestId,
+        created_at: now(),
+        query: failure.query,
+        mode: failure.mode,
+        purpose: null,
+        status: 'failed',
+        watermark: null,
+        request: failure.request,
+        lanes: [],
+        fusion: { method: 'none', results: [] },
+        budget: { requested_tokens: 0, estimated_tokens: 0, truncated: false, cut: [] },
+        citations: [],
+        abstained: null,
+        timings_ms: {},
+        cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
+        error: failure.error,
+      });
+      return id;
+    },
+
+    async listTraces(t, brainId, q) {
+      return { ...state(t, brainId).traces.list(q.limit), next_cursor: null };
+    },
+
+    async getTrace(t, brainId, traceId) {
+      const trace = state(t, brainId).traces.get(traceId);
+      if (!trace)
+        throw new MnemoError(
+          'trace_not_found',
+          `trace_id: "${traceId}" is not held (the buffer keeps recent traces only)`,
+        );
+      return trace;
+    },
+
+    async idle() {},
+    async close() {
+      brains.clear();
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,26 @@
+import type { AcceptedObject, Brain, Memory, MnemoRecord, TypedContent } from '../contract/index.ts';
+import type { TraceBuffer } from '../shared/trace-buffer.ts';
+
+export interface StoredRecord {
+  record: MnemoRecord;
+  text: string;
+  content: TypedContent;
+  seq: number;
+}
+
+export interface StoredMemory {
+  memory: Memory;
+  seq: number;
+}
+
+export interface BrainState {
+  brain: Brain;
+  /** Unique per Brain incarnation: watermarks of a deleted Brain never validate on its successor. */
+  uid: string;
+  seq: number;
+  records: Map<string, StoredRecord>;
+  memories: Map<string, StoredMemory>;
+  objects: Map<string, AcceptedObject[]>;
+  idempotency: Map<string, { fingerprint: string; resultId: string }>;
+  traces: TraceBuffer;
+}

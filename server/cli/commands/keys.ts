@@ -1,0 +1,89 @@
+import { Option, type Command } from 'commander';
+import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { parseScopes } from '../../../engine/auth/scopes.ts';
+import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
+
+interface Where {
+  dataDir?: string;
+  keyRegistry?: string;
+}
+
+function registryFrom(where: Where, create: boolean): KeyRegistry {
+  const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());
+  return create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
+}
+
+const whereOptions = (cmd: Command) =>
+  cmd
+    .option('--data-dir <dir>', 'the data dir whose registry to use (default: the per-user data directory)')
+    .option('--key-registry <path>', 'a registry file instead of <data-dir>/keys.json');
+
+export function register(program: Command): void {
+  const keys = program
+    .command('keys')
+    .description('create, revoke and list API keys (the registry keeps only hashes)');
+
+  whereOptions(
+    keys
+      .command('create')
+      .description('mint a key; prints it alone on one line (it is not stored and cannot be shown again)')
+      .requiredOption('--project <project>', 'project the key selects')
+      .addOption(new Option('--env <env>', 'namespace').choices(['test', 'live']).makeOptionMandatory())
+      .option('--scopes <list>', 'comma-separated scopes (default: all six)')
+      .option('--brain <brain>', 'bind the key to one Brain (needed for hosted /mcp)')
+      .option('--label <label>', 'a note to recognise the key by')
+      .option('--admin', 'may manage keys over /v1/keys', false),
+  ).action(
+    (
+      o: Where & {
+        project: string;
+        env: 'test' | 'live';
+        scopes?: string;
+        brain?: string;
+        label?: string;
+        admin: boolean;
+      },
+    ) => {
+      const { key } = registryFrom(o, true).create({
+        env: o.env,
+        project: o.project,
+        scopes: o.scopes ? parseScopes(o.scopes) : undefined,
+        brain: o.brain,
+        label: o.label,
+        admin: o.admin,
+      });
+      process.stdout.write(`${key}\n`);
+    },
+  );
+
+  whereOptions(
+    keys
+      .command('revoke')
+      .description('revoke a key (the whole key or its registry id); effective on the next request')
+      .argument('<key>'),
+  ).action((key: string, o: Where) => {
+    const entry = registryFrom(o, false).revoke(key);
+    if (!entry) {
+      console.error('mnemo keys revoke: no such key in the registry');
+      process.exitCode = 1;
+      return;
+    }
+    console.error(`revoked ${entry.prefix}_…${entry.last4} (${entry.id})`);
+  });
+
+  whereOptions(keys.command('list').description('list keys: prefix, last four, scopes, binding, state'))
+    .option('--json', 'one JSON object per key')
+    .action((o: Where & { json?: boolean }) => {
+      for (const e of registryFrom(o, false).list()) {
+        if (o.json) {
+          const { hash: _hash, ...shown } = e;
+          process.stdout.write(`${JSON.stringify(shown)}\n`);
+          continue;
+        }
+        const state = e.revoked_at ? `revoked ${e.revoked_at}` : 'active';
+        process.stdout.write(
+          `${e.id}  ${e.prefix}_…${e.last4}  ${state}  scopes=${e.scopes.join(',')}${e.brain ? `  brain=${e.brain}` : ''}${e.admin ? '  admin' : ''}${e.label ? `  "${e.label}"` : ''}\n`,
+        );
+      }
+    });
+}

@@ -1,0 +1,80 @@
+import { Option, type Command } from 'commander';
+import { defaultDataDir } from '../../data-dir.ts';
+import { startServer } from '../../start-server.ts';
+import { nonNegativeInt } from '../options.ts';
+
+interface ServeFlags {
+  engine: 'local' | 'reference';
+  deployment: 'local' | 'hosted';
+  host: string;
+  port: number;
+  dataDir?: string;
+  keyRegistry?: string;
+  rateLimit: number;
+  docsUrlBase?: string;
+  thoroughSyncMs: number;
+  traceBuffer: number;
+  ui: boolean;
+  dbKeyFile?: string;
+  embeddingModel?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the /v1 API (and the UI with --ui) on this machine')
+    .addOption(
+      new Option('--engine <engine>', 'memory engine').choices(['local', 'reference']).default('local'),
+    )
+    .addOption(
+      new Option('--deployment <deployment>', 'local keeps local_only Records; hosted refuses them')
+        .choices(['local', 'hosted'])
+        .default('local'),
+    )
+    .option('--host <host>', 'address to bind (loopback unless you mean otherwise)', '127.0.0.1')
+    .option('--port <port>', 'port; 0 picks a free one', nonNegativeInt, 7821)
+    .option('--data-dir <dir>', 'where the encrypted store lives (default: the per-user data directory)')
+    .option('--key-registry <path>', 'key registry file (local engine default: <data-dir>/keys.json)')
+    .option('--rate-limit <n>', 'requests per key per minute, fixed window; 0 = off', nonNegativeInt, 20_000)
+    .option('--docs-url-base <url>', "base of docs_url in errors (default: this server's /docs)")
+    .option(
+      '--thorough-sync-ms <n>',
+      'synchronous budget of a thorough Context before it answers 202',
+      nonNegativeInt,
+      2_000,
+    )
+    .option('--trace-buffer <n>', 'how many recent traces to keep per Brain', nonNegativeInt, 1_000)
+    .option('--ui', 'serve the UI at / and print its one-time address', false)
+    .option('--no-ui', 'do not serve the UI')
+    .option(
+      '--db-key-file <path>',
+      'file holding the database key (else MNEMO_DB_KEY, else a key in the config dir)',
+    )
+    .option(
+      '--embedding-model <dir>',
+      'sentence-transformers ONNX model directory (model.onnx + tokenizer.json)',
+    )
+    .action(async (flags: ServeFlags) => {
+      const quiet = process.env.MNEMO_LOG === 'silent';
+      const log = (line: string) => {
+        if (!quiet) process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      };
+      const dataDir = flags.engine === 'local' ? (flags.dataDir ?? defaultDataDir()) : flags.dataDir;
+      const server = await startServer({ ...flags, dataDir, log });
+      process.stdout.write(`listening on ${server.url}\n`);
+      log(`engine ${flags.engine}, deployment ${flags.deployment}${dataDir ? `, data dir ${dataDir}` : ''}`);
+      if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          log(`${signal}: finishing in-flight requests and closing the store`);
+          server.close().then(resolve, (e: unknown) => {
+            log(`error while closing: ${(e as Error).message}`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+    });
+}

@@ -1,0 +1,148 @@
+import { Hono, type Context as HonoContext } from 'hono';
+import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { buildOpenApi } from '../../engine/contract/openapi.ts';
+import { operations, type Operation } from '../../engine/contract/operations.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { newId } from '../../engine/ids.ts';
+import type { Engine } from '../../engine/types.ts';
+import type { AppEnv } from './app-env.ts';
+import { authenticate } from './authenticate.ts';
+import { errorIndexPage, errorPage } from './docs-pages.ts';
+import { coerceError, errorResponse } from './error-response.ts';
+import { handlers } from './handlers.ts';
+import { hostAllowed, originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
+import { FixedWindowLimiter } from './rate-limiter.ts';
+import { readInput } from './read-input.ts';
+
+export interface AppOptions {
+  engine: Engine;
+  /** null: no registry configured, so every well-formed key is accepted. */
+  registry: KeyRegistry | null;
+  /** Requests per key per minute; 0 turns the limit off. */
+  rateLimit: number;
+  /** Base of docs_url; a function because the real port is known only after listening. */
+  docsUrlBase: () => string;
+  loopback: LoopbackPolicy;
+  logger?: (line: string) => void;
+  /** Extra routes outside /v1 (the UI, /mcp), mounted after the guards. */
+  mounts?: ((app: Hono<AppEnv>) => void)[];
+  now?: () => number;
+}
+
+interface CompiledOp {
+  op: Operation;
+  regex: RegExp;
+}
+
+const compiled: CompiledOp[] = operations.map((op) => ({
+  op,
+  regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
+}));
+
+/** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
+function allowedMethods(path: string): string[] {
+  return [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
+}
+
+/**
+ * The /v1 HTTP adapter. Order of checks: request id; Host and Origin guards (before auth); auth (before
+ * routing, so an unknown path without a key is 401); rate limit; route or 404/405; scope; media type;
+ * body and query validation; the engine. Every failure leaves through one error writer.
+ */
+export function createApp(options: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const limiter = new FixedWindowLimiter(options.rateLimit, options.now);
+  const openapi = JSON.stringify(buildOpenApi(), null, 2);
+  const log = options.logger ?? (() => {});
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', newId('req'));
+    c.set('docsUrlBase', options.docsUrlBase);
+    c.header('X-Request-Id', c.get('requestId'));
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cache-Control', 'no-store');
+    if (!hostAllowed(options.loopback, c.req.header('host'))) {
+      throw new MnemoError(
+        'http_403',
+        'Host: this server answers only to its loopback address (DNS-rebinding protection)',
+      );
+    }
+    if (!originAllowed(options.loopback, c.req.header('origin'), c.req.header('sec-fetch-site'))) {
+      throw new MnemoError('http_403', 'Origin: cross-origin browser requests are refused');
+    }
+    await next();
+  });
+
+  app.get('/v1/openapi.json', (c) =>
+    c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' }),
+  );
+  app.get('/docs', (c) => c.html(errorIndexPage()));
+  app.get('/docs/errors', (c) => c.html(errorIndexPage()));
+  app.get('/docs/errors/:code', (c) => {
+    const html = errorPage(c.req.param('code'));
+    if (!html) throw new MnemoError('http_404', 'The requested path does not exist.');
+    return c.html(html);
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    const principal = authenticate(c.req.header('authorization'), options.registry);
+    c.set('principal', principal);
+    const wait = limiter.hit(principal.rateKey);
+    if (wait !== null) {
+      throw new MnemoError(
+        'too_many_requests',
+        `Rate limit of ${options.rateLimit} requests per minute for this key exceeded`,
+        {
+          retry_after_seconds: wait,
+        },
+      );
+    }
+    await next();
+  });
+
+  for (const { op } of compiled) {
+    const honoPath = `/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
+    app.on(op.method, [honoPath, `${honoPath}/`], async (c: HonoContext<AppEnv>) => {
+      const principal = c.get('principal');
+      if (op.scope === 'admin' && !principal.admin) {
+        throw new MnemoError('http_403', "Authorization: key management needs the app's admin key");
+      }
+      if (op.scope && op.scope !== 'admin' && !principal.scopes.includes(op.scope)) {
+        throw new MnemoError(
+          'missing_scope',
+          `Authorization: this key lacks the scope "${op.scope}" that ${op.id} needs`,
+        );
+      }
+      const input = await readInput(c, op, options.engine);
+      return handlers[op.id]!(c, input, { engine: options.engine, registry: options.registry });
+    });
+  }
+
+  for (const mount of options.mounts ?? []) mount(app);
+
+  app.notFound((c) => {
+    const allow = allowedMethods(c.req.path);
+    if (allow.length > 0) {
+      return errorResponse(
+        c,
+        new MnemoError(
+          'http_405',
+          `Method ${c.req.method} is not allowed here; allowed: ${allow.join(', ')}`,
+        ),
+        {
+          Allow: allow.join(', '),
+        },
+      );
+    }
+    return errorResponse(c, new MnemoError('http_404', 'The requested path does not exist.'));
+  });
+
+  app.onError((e, c) => {
+    const err = coerceError(e);
+    if (err.code === 'internal_error')
+      log(`internal_error ${c.get('requestId')}: ${(e as Error).stack ?? String(e)}`);
+    return errorResponse(c, err);
+  });
+
+  return app;
+}

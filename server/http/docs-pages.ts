@@ -1,0 +1,50 @@
+import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
+
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d2430}' +
+  'code{background:#eef1f5;padding:.1rem .3rem;border-radius:4px}td,th{padding:.3rem .6rem;text-align:left;border-bottom:1px solid #dde2ea}</style>' +
+  `</head><body>${body}</body></html>`;
+
+const retry: Record<string, string> = {
+  invalid_request: 'No. Fix the request.',
+  authentication: 'No. Fix the credential.',
+  permission: 'No.',
+  not_found: 'No (except memory_not_found while the Record is still processing).',
+  conflict: 'Once, after re-reading and re-applying; never by removing if_version.',
+  rate_limit: 'Yes, with exponential backoff, after retry_after_seconds.',
+  policy: 'No.',
+  internal:
+    'Once; a rememberRecord retry must resend the same Idempotency-Key. Never for not_implemented or memory_without_lineage.',
+};
+
+/** The human-readable page behind every error's docs_url. */
+export function errorPage(code: string): string | null {
+  if (!isErrorCode(code)) return null;
+  const info = errorCodes[code];
+  return page(
+    `Mnemo error ${code}`,
+    `<h1><code>${code}</code></h1><p>${esc(info.summary)}</p>` +
+      `<table><tr><th>HTTP status</th><td>${info.status}</td></tr><tr><th>type</th><td><code>${info.type}</code></td></tr>` +
+      `<tr><th>Retry?</th><td>${esc(retry[info.type] ?? 'No.')}</td></tr></table>` +
+      '<p>Every error has the body <code>{type, code, message, request_id, docs_url}</code>, plus additive fields. ' +
+      'Branch on <code>type</code> and <code>code</code>; <code>message</code> is for people.</p><p><a href="/docs">All error codes</a></p>',
+  );
+}
+
+export function errorIndexPage(): string {
+  const rows = Object.entries(errorCodes)
+    .map(
+      ([code, i]) =>
+        `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${i.status}</td><td>${i.type}</td></tr>`,
+    )
+    .join('');
+  return page(
+    'Mnemo error codes',
+    `<h1>Mnemo error codes</h1><table><tr><th>code</th><th>status</th><th>type</th></tr>${rows}</table>`,
+  );
+}

@@ -1,0 +1,38 @@
+import type { Context } from 'hono';
+import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
+import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { AppEnv } from './app-env.ts';
+
+/** Anything thrown becomes a MnemoError; what is not one already is an unhandled failure. */
+export function coerceError(e: unknown): MnemoError {
+  if (isMnemoError(e)) return e;
+  return new MnemoError('internal_error', 'An unhandled failure occurred; it was logged on the server.');
+}
+
+export function errorBody(c: Context<AppEnv>, e: MnemoError): Record<string, unknown> {
+  const base = c.get('docsUrlBase')?.() ?? '';
+  return {
+    type: e.type,
+    code: e.code,
+    message: e.message,
+    request_id: c.get('requestId'),
+    docs_url: `${base.replace(/\/$/, '')}/errors/${e.code}`,
+    ...e.extra,
+  };
+}
+
+/** Writes the one error shape; the status comes from the code table, never from the thrower. */
+export function errorResponse(
+  c: Context<AppEnv>,
+  e: MnemoError,
+  headers: Record<string, string> = {},
+): Response {
+  if (e.code === 'too_many_requests' && typeof e.extra.retry_after_seconds === 'number') {
+    headers['Retry-After'] = String(e.extra.retry_after_seconds);
+  }
+  return c.json(errorBody(c, e), errorCodes[e.code].status as 400, headers);
+}
+
+export function fail(code: ErrorCode, message: string): never {
+  throw new MnemoError(code, message);
+}

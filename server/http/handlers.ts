@@ -1,0 +1,214 @@
+import type { Context as HonoContext } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import type {
+  BrainCreate,
+  ContextRequest,
+  KeyCreate,
+  KeyInfo,
+  MemoryListQuery,
+  ObjectAccept,
+  RecordCreate,
+  RecordListQuery,
+} from '../../engine/contract/index.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Engine } from '../../engine/types.ts';
+import type { AppEnv, Principal } from './app-env.ts';
+import { errorBody } from './error-response.ts';
+
+export interface CallInput {
+  principal: Principal;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  idempotencyKey: string | undefined;
+  watermark: string | undefined;
+  wantsStream: boolean;
+}
+
+export interface HandlerDeps {
+  engine: Engine;
+  registry: KeyRegistry | null;
+}
+
+type Handler = (c: HonoContext<AppEnv>, input: CallInput, deps: HandlerDeps) => Promise<Response>;
+
+/** A key bound to one Brain sees only that Brain; any other id does not exist for it. */
+function brainOf(input: CallInput): string {
+  const id = input.params.brain_id!;
+  if (input.principal.brain && input.principal.brain !== id) {
+    throw new MnemoError('brain_not_found', `brain_id: no Brain "${id}" in this project`);
+  }
+  return id;
+}
+
+function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
+  return {
+    id: e.id,
+    object: 'key',
+    prefix: e.prefix,
+    last4: e.last4,
+    scopes: e.scopes,
+    brain: e.brain,
+    label: e.label,
+    created_at: e.created_at,
+    revoked_at: e.revoked_at,
+  };
+}
+
+function registryOf(deps: HandlerDeps): KeyRegistry {
+  if (!deps.registry)
+    throw new MnemoError('not_implemented', 'keys: this server runs without a key registry');
+  return deps.registry;
+}
+
+/** The HTTP adapter only translates: validated input in, engine call, shaped result out. */
+export const handlers: Record<string, Handler> = {
+  async listBrains(c, i, { engine }) {
+    const all = await engine.listBrains(i.principal.tenant);
+    const data = i.principal.brain ? all.filter((b) => b.id === i.principal.brain) : all;
+    return c.json({ data, has_more: false, next_cursor: null });
+  },
+  async createBrain(c, i, { engine }) {
+    const body = i.body as BrainCreate;
+    if (i.principal.brain && i.principal.brain !== body.id) {
+      throw new MnemoError(
+        'http_403',
+        `id: this key is bound to Brain "${i.principal.brain}" and cannot create another`,
+      );
+    }
+    return c.json(await engine.createBrain(i.principal.tenant, body), 201);
+  },
+  async getBrain(c, i, { engine }) {
+    return c.json(await engine.getBrain(i.principal.tenant, brainOf(i)));
+  },
+  async forgetBrain(c, i, { engine }) {
+    return c.json(await engine.forgetBrain(i.principal.tenant, brainOf(i)));
+  },
+  async getProfile(c, i, { engine }) {
+    return c.json(await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number }));
+  },
+  async getCensus(c, i, { engine }) {
+    return c.json(await engine.getCensus(i.principal.tenant, brainOf(i)));
+  },
+  async listTraces(c, i, { engine }) {
+    return c.json(await engine.listTraces(i.principal.tenant, brainOf(i), i.query as { limit: number }));
+  },
+  async getTrace(c, i, { engine }) {
+    return c.json(await engine.getTrace(i.principal.tenant, brainOf(i), i.params.trace_id!));
+  },
+  async rememberRecord(c, i, { engine }) {
+    const { record, watermark } = await engine.rememberRecord(
+      i.principal.tenant,
+      brainOf(i),
+      i.body as RecordCreate,
+      {
+        idempotencyKey: i.idempotencyKey,
+      },
+    );
+    return c.json(record, 202, { 'Brain-Watermark': watermark });
+  },
+  async listRecords(c, i, { engine }) {
+    return c.json(await engine.listRecords(i.principal.tenant, brainOf(i), i.query as RecordListQuery));
+  },
+  async getRecord(c, i, { engine }) {
+    return c.json(await engine.getRecord(i.principal.tenant, brainOf(i), i.params.record_id!));
+  },
+  async forgetRecord(c, i, { engine }) {
+    const receipt = await engine.forgetRecord(i.principal.tenant, brainOf(i), i.params.record_id!);
+    return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
+  },
+  async listMemories(c, i, { engine }) {
+    const q = i.query as MemoryListQuery;
+    if (q.since_watermark && q.cursor) {
+      throw new MnemoError(
+        'conflicting_parameters',
+        'since_watermark, cursor: a delta read and a full read cannot be combined',
+      );
+    }
+    return c.json(await engine.listMemories(i.principal.tenant, brainOf(i), q));
+  },
+  async getMemory(c, i, { engine }) {
+    return c.json(await engine.getMemory(i.principal.tenant, brainOf(i), i.params.memory_id!));
+  },
+  async acceptObject(c, i, { engine }) {
+    const obj = await engine.acceptObject(i.principal.tenant, brainOf(i), i.body as ObjectAccept, {
+      idempotencyKey: i.idempotencyKey,
+    });
+    return c.json(obj, 201);
+  },
+  async getObject(c, i, { engine }) {
+    return c.json(
+      await engine.getObject(i.principal.tenant, brainOf(i), i.params.object_type!, i.params.object_key!),
+    );
+  },
+  async createContext(c, i, deps) {
+    const body = i.body as ContextRequest;
+    const brainId = brainOf(i);
+    const t = i.principal.tenant;
+    if (i.wantsStream && body.mode !== 'thorough') {
+      throw new MnemoError(
+        'streaming_not_applicable',
+        'Accept: only mode "thorough" streams; send Accept: application/json',
+      );
+    }
+    const requestId = c.get('requestId');
+    const run = (onEvent?: Parameters<Engine['createContext']>[3]['onEvent']) =>
+      deps.engine
+        .createContext(t, brainId, body, { watermark: i.watermark, requestId, onEvent })
+        .catch(async (e: unknown) => {
+          if (e instanceof MnemoError && e.code !== 'brain_not_found') {
+            const traceId = await deps.engine.recordFailedContext(t, brainId, {
+              requestId,
+              query: body.query,
+              mode: body.mode ?? 'fast',
+              request: body as Record<string, unknown>,
+              error: { code: e.code, message: e.message },
+            });
+            if (traceId) throw new MnemoError(e.code, e.message, { ...e.extra, trace_id: traceId });
+          }
+          throw e;
+        });
+    if (!i.wantsStream) {
+      const ctx = await run();
+      return c.json(ctx, ctx.status === 'processing' ? 202 : 200);
+    }
+    // Validate the Brain before committing to a 200 event stream, so "no such Brain" stays a plain 404.
+    await deps.engine.getBrain(t, brainId);
+    return streamSSE(c, async (stream) => {
+      let chain = Promise.resolve();
+      const send = (event: string, data: unknown) => {
+        chain = chain.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
+        return chain;
+      };
+      try {
+        const ctx = await run((ev) => void send(ev.event, ev.data));
+        await send('context', ctx);
+      } catch (e) {
+        const err =
+          e instanceof MnemoError ? e : new MnemoError('internal_error', 'An unhandled failure occurred.');
+        await send('error', errorBody(c, err));
+      }
+    });
+  },
+  async listKeys(c, _i, deps) {
+    return c.json({ data: registryOf(deps).list().map(keyInfo) });
+  },
+  async createKey(c, i, deps) {
+    const body = i.body as KeyCreate;
+    const project = body.project ?? i.principal.tenant.project;
+    const { key, entry } = registryOf(deps).create({
+      env: body.env,
+      project,
+      scopes: body.scopes,
+      brain: body.brain,
+      label: body.label,
+    });
+    return c.json({ ...keyInfo(entry), secret: key }, 201);
+  },
+  async revokeKey(c, i, deps) {
+    const entry = registryOf(deps).revoke(i.params.key_id!);
+    if (!entry) throw new MnemoError('http_404', `key_id: no key "${i.params.key_id}" in the registry`);
+    return c.json(keyInfo(entry));
+  },
+};

@@ -1,0 +1,114 @@
+import type { Context as HonoContext } from 'hono';
+import type { Operation } from '../../engine/contract/operations.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Engine } from '../../engine/types.ts';
+import type { AppEnv } from './app-env.ts';
+import type { CallInput } from './handlers.ts';
+import { parseWith } from './validate.ts';
+
+const maxBodyBytes = 4 * 1024 * 1024;
+
+function isJsonMediaType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Accept asks for a stream when it names text/event-stream and does not also accept JSON. */
+function wantsEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === '*/*');
+}
+
+function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknown> {
+  const all = c.req.queries();
+  const declared = op.query ? Object.keys(op.query.shape) : [];
+  const unknown = Object.keys(all).filter((k) => !declared.includes(k));
+  if (unknown.length > 0) {
+    throw new MnemoError(
+      'unknown_query_parameter',
+      `Unknown query parameter(s): ${unknown.join(', ')}${declared.length ? `; declared: ${declared.join(', ')}` : ''}`,
+    );
+  }
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) {
+    if (v.length > 1) throw new MnemoError('invalid_request_body', `${k}: must be given once`);
+    flat[k] = v[0]!;
+  }
+  return op.query ? parseWith(op.query, flat, 'query') : {};
+}
+
+async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<unknown> {
+  if (!op.body) return undefined;
+  if (!isJsonMediaType(c.req.header('content-type'))) {
+    throw new MnemoError(
+      'unsupported_media_type',
+      'Content-Type: send the body as application/json (any +json type is accepted)',
+    );
+  }
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > maxBodyBytes)
+    throw new MnemoError('invalid_request_body', `body: must be at most ${maxBodyBytes} bytes`);
+  const raw = await c.req.text();
+  if (Buffer.byteLength(raw) > maxBodyBytes)
+    throw new MnemoError('invalid_request_body', `body: must be at most ${maxBodyBytes} bytes`);
+  if (raw.trim() === '') throw new MnemoError('invalid_request_body', 'body: is required (a JSON object)');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw new MnemoError('invalid_request_body', `body: is not valid JSON (${(e as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
+  }
+  if (op.id === 'rememberRecord') checkKind(parsed as Record<string, unknown>, engine);
+  return parseWith(op.body, parsed);
+}
+
+/** Kinds differ by engine, and so does the code for an unaccepted one (spec: Typed content). */
+function checkKind(body: Record<string, unknown>, engine: Engine): void {
+  const content = body.content;
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) return;
+  const kind = (content as Record<string, unknown>).kind;
+  if (kind === undefined)
+    throw new MnemoError(
+      'invalid_request_body',
+      `content.kind: is required (one of ${engine.info.kinds.join(', ')})`,
+    );
+  if (typeof kind === 'string' && (engine.info.kinds as readonly string[]).includes(kind)) return;
+  const message = `content.kind: must be one of ${engine.info.kinds.join(', ')}; got ${JSON.stringify(kind)}`;
+  throw new MnemoError(engine.info.unknownKindCode, message);
+}
+
+function readHeader(c: HonoContext<AppEnv>, name: string): string | undefined {
+  const v = c.req.header(name);
+  if (v === undefined) return undefined;
+  if (v.length < 1 || v.length > 255 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw new MnemoError('invalid_request_body', `${name}: must be 1-255 visible ASCII characters`);
+  }
+  return v;
+}
+
+/** Everything a handler needs, validated against the contract; throws the spec's 4xx codes. */
+export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<CallInput> {
+  const wantsStream = wantsEventStream(c.req.header('accept'));
+  if (wantsStream && op.id !== 'createContext') {
+    throw new MnemoError(
+      'streaming_not_applicable',
+      `Accept: ${op.id} does not stream; only a thorough createContext does`,
+    );
+  }
+  const query = readQuery(c, op);
+  const body = await readBody(c, op, engine);
+  return {
+    principal: c.get('principal'),
+    params: c.req.param() as Record<string, string>,
+    query,
+    body,
+    idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'idempotency-key') : undefined,
+    watermark: op.headers?.includes('Brain-Watermark') ? readHeader(c, 'brain-watermark') : undefined,
+    wantsStream,
+  };
+}

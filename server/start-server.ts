@@ -1,0 +1,128 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KeyRegistry } from '../engine/auth/key-registry.ts';
+import { createReferenceEngine } from '../engine/reference/index.ts';
+import type { Deployment, Engine } from '../engine/types.ts';
+import { createApp } from './http/app.ts';
+import { loopbackHosts } from './http/loopback-guard.ts';
+import { registryPathFor } from './data-dir.ts';
+import { mountUi } from './ui/index.ts';
+import { createLocalEngineFromOptions } from './local-engine-factory.ts';
+
+export interface ServerOptions {
+  engine: 'local' | 'reference';
+  deployment?: Deployment;
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  keyRegistry?: string;
+  rateLimit?: number;
+  docsUrlBase?: string;
+  thoroughSyncMs?: number;
+  traceBuffer?: number;
+  ui?: boolean;
+  dbKeyFile?: string;
+  configDir?: string;
+  embeddingModel?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** Base URL ending in /v1, as printed on the listening line. */
+  url: string;
+  origin: string;
+  port: number;
+  engine: Engine;
+  registry: KeyRegistry | null;
+  /** The address that opens the UI with its one-time token, when the UI is on. */
+  uiUrl: string | null;
+  close(): Promise<void>;
+}
+
+export const defaultRateLimit = 20_000;
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts an engine and the /v1 server on loopback. The one place the pieces are put together. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const deployment = options.deployment ?? 'local';
+  const log = options.log ?? (() => {});
+  const registryPath =
+    options.keyRegistry ??
+    (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
+  const registry = registryPath
+    ? options.keyRegistry
+      ? new KeyRegistry(registryPath)
+      : KeyRegistry.ensure(registryPath)
+    : null;
+  const engine: Engine =
+    options.engine === 'reference'
+      ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
+      : await createLocalEngineFromOptions(options, deployment);
+
+  let port = 0;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const origin = () => `http://${hostForUrl}:${port}`;
+  const uiTokens = new Set<string>();
+  const app = createApp({
+    engine,
+    registry,
+    rateLimit: options.rateLimit ?? defaultRateLimit,
+    docsUrlBase: () => options.docsUrlBase ?? `${origin()}/docs`,
+    loopback: { hosts: () => loopbackHosts(host, port) },
+    logger: log,
+    mounts: options.ui
+      ? [
+          (a) =>
+            mountUi(a as never, {
+              distDir: join(repoRoot, 'dist', 'renderer'),
+              exchangeToken: (token) => {
+                if (!uiTokens.delete(token)) return null;
+                return mintUiKey(registry);
+              },
+            }),
+        ]
+      : [],
+  });
+
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 7821 }, () => resolve(s));
+    s.once('error', reject);
+  });
+  port = (server.address() as AddressInfo).port;
+  let uiUrl: string | null = null;
+  if (options.ui) {
+    const token = randomBytes(24).toString('base64url');
+    uiTokens.add(token);
+    uiUrl = `${origin()}/#ui_token=${token}`;
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `${origin()}/v1`,
+    origin: origin(),
+    port,
+    engine,
+    registry,
+    uiUrl,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        });
+        await engine.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The UI's key: admin (it manages keys), project `local`, live. With no registry any well-formed key works. */
+function mintUiKey(registry: KeyRegistry | null): string {
+  if (!registry) return `sk_live_local_${randomBytes(18).toString('hex')}`;
+  return registry.create({ env: 'live', project: 'local', admin: true, label: 'desktop UI session' }).key;
+}
