@@ -70,7 +70,11 @@ test('never answers under /v1 and refuses paths leaving the dist dir', async () 
   const unknown = await app.request('/v1/nowhere');
   assert.equal(unknown.status, 404);
   assert.deepEqual(await unknown.json(), { code: 'http_404' });
-  for (const p of ['/../secret-outside.txt', '/%2e%2e/secret-outside.txt', '/assets/..%2f..%2fsecret-outside.txt']) {
+  for (const p of [
+    '/../secret-outside.txt',
+    '/%2e%2e/secret-outside.txt',
+    '/assets/..%2f..%2fsecret-outside.txt',
+  ]) {
     const res = await app.request(p);
     assert.notEqual(await res.text(), 'nope', p);
   }

@@ -50,7 +50,10 @@ export function mountUi(app: Hono, options: UiOptions): void {
     }
     const token = body && typeof body === 'object' ? (body as { token?: unknown }).token : undefined;
     if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
-      throw new MnemoError('invalid_request_body', 'token: must be the non-empty string printed on the ui: line');
+      throw new MnemoError(
+        'invalid_request_body',
+        'token: must be the non-empty string printed on the ui: line',
+      );
     }
     const apiKey = exchangeToken(token);
     if (apiKey === null) {

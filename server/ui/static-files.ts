@@ -41,7 +41,10 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
     const s = await stat(full);
     if (!s.isFile()) return null;
     const body = await readFile(full);
-    const rel = full.slice(base.length + 1).split(sep).join('/');
+    const rel = full
+      .slice(base.length + 1)
+      .split(sep)
+      .join('/');
     return {
       body,
       contentType: types[extname(full).toLowerCase()] ?? 'application/octet-stream',

@@ -1,0 +1,149 @@
+/**
+ * Writes. Removals and revocations update the screen at once (cancel, snapshot, set, roll back on
+ * error, invalidate when settled); creations wait for the server, whose answer carries the ids.
+ */
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type {
+  BrainCreate,
+  BrainList,
+  KeyCreate,
+  ObjectAccept,
+  RecordCreate,
+  RecordPage,
+} from '../../engine/contract/index.ts';
+import type { KeyListPage } from '../../server/client/index.ts';
+import { useClient } from './client.ts';
+import { keys } from './queries.ts';
+
+export function useCreateBrain() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BrainCreate) => client.createBrain(body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.brains }),
+  });
+}
+
+export function useForgetBrain() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (brainId: string) => client.forgetBrain(brainId),
+    onMutate: async (brainId) => {
+      await qc.cancelQueries({ queryKey: keys.brains });
+      const previous = qc.getQueryData<BrainList>(keys.brains);
+      if (previous)
+        qc.setQueryData<BrainList>(keys.brains, {
+          ...previous,
+          data: previous.data.filter((b) => b.id !== brainId),
+        });
+      return { previous };
+    },
+    onError: (_e, _id, ctx) => {
+      if (ctx?.previous) qc.setQueryData(keys.brains, ctx.previous);
+    },
+    onSettled: (_r, _e, brainId) => {
+      qc.removeQueries({ queryKey: keys.brain(brainId) });
+      return qc.invalidateQueries({ queryKey: keys.brains });
+    },
+  });
+}
+
+/** Everything a Record feeds: its Memories, the Brain's profile, census and conflicts. */
+function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: string) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: keys.records(brainId) }),
+    qc.invalidateQueries({ queryKey: keys.memories(brainId) }),
+    qc.invalidateQueries({ queryKey: keys.profile(brainId) }),
+    qc.invalidateQueries({ queryKey: keys.census(brainId) }),
+  ]);
+}
+
+export function useRememberRecord(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RecordCreate) => client.rememberRecord(brainId, body),
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
+export function useForgetRecord(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (recordId: string) => client.forgetRecord(brainId, recordId),
+    onMutate: async (recordId) => {
+      await qc.cancelQueries({ queryKey: keys.records(brainId) });
+      const previous = qc.getQueriesData<InfiniteData<RecordPage>>({ queryKey: keys.records(brainId) });
+      for (const [key, data] of previous) {
+        if (!data) continue;
+        qc.setQueryData<InfiniteData<RecordPage>>(key, {
+          ...data,
+          pages: data.pages.map((p) => ({ ...p, data: p.data.filter((r) => r.id !== recordId) })),
+        });
+      }
+      return { previous };
+    },
+    onError: (_e, _id, ctx) => {
+      for (const [key, data] of ctx?.previous ?? []) qc.setQueryData(key, data);
+    },
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
+/** A correction is a Record like any other: `statement` supersedes, no statement retracts. */
+export function useCorrectMemory(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (c: { memoryId: string; statement?: string; reason?: string }) =>
+      client.rememberRecord(brainId, {
+        content: {
+          kind: 'correction',
+          corrects: c.memoryId,
+          ...(c.statement ? { statement: c.statement } : {}),
+          ...(c.reason ? { reason: c.reason } : {}),
+        },
+        source: { name: 'Mnemo app', trust: 'high' },
+      }),
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
+export function useAcceptObject(brainId: string) {
+  const client = useClient();
+  return useMutation({ mutationFn: (body: ObjectAccept) => client.acceptObject(brainId, body) });
+}
+
+export function useCreateKey() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: KeyCreate) => client.createKey(body),
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.keys }),
+  });
+}
+
+export function useRevokeKey() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) => client.revokeKey(keyId),
+    onMutate: async (keyId) => {
+      await qc.cancelQueries({ queryKey: keys.keys });
+      const previous = qc.getQueryData<KeyListPage>(keys.keys);
+      if (previous) {
+        const now = new Date().toISOString();
+        qc.setQueryData<KeyListPage>(keys.keys, {
+          data: previous.data.map((k) => (k.id === keyId ? { ...k, revoked_at: k.revoked_at ?? now } : k)),
+        });
+      }
+      return { previous };
+    },
+    onError: (_e, _id, ctx) => {
+      if (ctx?.previous) qc.setQueryData(keys.keys, ctx.previous);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.keys }),
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * TanStack Query factories: one per read, each passing the query's `signal` so leaving a screen
+ * cancels its requests. Components call `useQuery(memoryListOptions(client, ...))`.
+ */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { Memory } from '../../engine/contract/index.ts';
+import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
+import { findConflicts } from './conflicts.ts';
+
+export const keys = {
+  brains: ['brains'] as const,
+  brain: (brainId: string) => ['brain', brainId] as const,
+  records: (brainId: string) => ['records', brainId] as const,
+  memories: (brainId: string) => ['memories', brainId] as const,
+  memory: (brainId: string, memoryId: string) => ['memories', brainId, 'detail', memoryId] as const,
+  traces: (brainId: string) => ['traces', brainId] as const,
+  trace: (brainId: string, traceId: string) => ['traces', brainId, traceId] as const,
+  profile: (brainId: string) => ['profile', brainId] as const,
+  census: (brainId: string) => ['census', brainId] as const,
+  keys: ['keys'] as const,
+};
+
+export const brainListOptions = (client: MnemoClient) =>
+  queryOptions({ queryKey: keys.brains, queryFn: ({ signal }) => client.listBrains({ signal }) });
+
+export const brainOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.brain(brainId),
+    queryFn: ({ signal }) => client.getBrain(brainId, { signal }),
+  });
+
+export const recordListOptions = (client: MnemoClient, brainId: string, filters: RecordListParams) =>
+  infiniteQueryOptions({
+    queryKey: [...keys.records(brainId), filters] as const,
+    queryFn: ({ signal, pageParam }) =>
+      client.listRecords(brainId, { ...filters, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+    // Records still processing turn ready in the background: look again until none are left.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.data.some((r) => r.status === 'processing')) ? 1000 : false,
+  });
+
+export const memoryListOptions = (client: MnemoClient, brainId: string, params: MemoryListParams) =>
+  infiniteQueryOptions({
+    queryKey: [...keys.memories(brainId), 'list', params] as const,
+    queryFn: ({ signal, pageParam }) =>
+      client.listMemories(brainId, { ...params, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+  });
+
+export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string) =>
+  queryOptions({
+    queryKey: keys.memory(brainId, memoryId),
+    queryFn: ({ signal }) => client.getMemory(brainId, memoryId, { signal }),
+  });
+
+/** Up to this many active Memories are scanned for contested slots. */
+const conflictScanLimit = 2000;
+
+export const conflictsOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: [...keys.memories(brainId), 'conflicts'] as const,
+    queryFn: async ({ signal }) => {
+      const all: Memory[] = [];
+      let cursor: string | undefined;
+      let complete = true;
+      for (;;) {
+        const page = await client.listMemories(
+          brainId,
+          { status: 'active', limit: 200, ...(cursor ? { cursor } : {}) },
+          { signal },
+        );
+        all.push(...page.data);
+        if (!page.has_more || !page.next_cursor) break;
+        if (all.length >= conflictScanLimit) {
+          complete = false;
+          break;
+        }
+        cursor = page.next_cursor;
+      }
+      return { conflicts: findConflicts(all), scanned: all.length, complete };
+    },
+  });
+
+export const traceListOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.traces(brainId),
+    queryFn: ({ signal }) => client.listTraces(brainId, { limit: 50 }, { signal }),
+  });
+
+export const traceOptions = (client: MnemoClient, brainId: string, traceId: string) =>
+  queryOptions({
+    queryKey: keys.trace(brainId, traceId),
+    queryFn: ({ signal }) => client.getTrace(brainId, traceId, { signal }),
+    staleTime: Infinity, // A trace never changes once written.
+  });
+
+export const profileOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.profile(brainId),
+    queryFn: ({ signal }) => client.getProfile(brainId, { limit: 100 }, { signal }),
+  });
+
+export const censusOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.census(brainId),
+    queryFn: ({ signal }) => client.getCensus(brainId, { signal }),
+  });
+
+export const keyListOptions = (client: MnemoClient) =>
+  queryOptions({ queryKey: keys.keys, queryFn: ({ signal }) => client.listKeys({ signal }) });

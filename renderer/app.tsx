@@ -1,0 +1,184 @@
+import { useEffect, useMemo, useState } from 'react';
+import { QueryCache, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } from './api/client.ts';
+import { bridge } from './api/bridge.ts';
+import { brainOptions } from './api/queries.ts';
+import { forgetSession, loadSession, type Session } from './api/session.ts';
+import { brainTabs } from './nav.ts';
+import { Link, useLocation } from './router.tsx';
+import { parseRoute, paths, type Route } from './routes.ts';
+import { AskScreen } from './screens/ask.tsx';
+import { BrainsScreen } from './screens/brains.tsx';
+import { ConflictsScreen } from './screens/conflicts.tsx';
+import { KeysScreen } from './screens/keys.tsx';
+import { MemoriesScreen } from './screens/memories.tsx';
+import { MemoryScreen } from './screens/memory.tsx';
+import { ProfileScreen } from './screens/profile.tsx';
+import { RecordsScreen } from './screens/records.tsx';
+import { SignIn } from './screens/sign-in.tsx';
+import { TraceScreen } from './screens/trace.tsx';
+import { TracesScreen } from './screens/traces.tsx';
+import { Loading } from './components/status.tsx';
+
+type State =
+  { phase: 'loading' } | { phase: 'signed-out'; reason?: unknown } | { phase: 'ready'; session: Session };
+
+export function App() {
+  const [state, setState] = useState<State>({ phase: 'loading' });
+  useEffect(() => {
+    loadSession().then(
+      (s) => setState(s ? { phase: 'ready', session: s } : { phase: 'signed-out' }),
+      (e: unknown) => setState({ phase: 'signed-out', reason: e }),
+    );
+  }, []);
+  if (state.phase === 'loading') return <Loading what="Mnemo" />;
+  if (state.phase === 'signed-out')
+    return <SignIn reason={state.reason} onSession={(session) => setState({ phase: 'ready', session })} />;
+  return (
+    <Connected
+      session={state.session}
+      onSignedOut={(reason) => {
+        forgetSession();
+        setState({ phase: 'signed-out', reason });
+      }}
+    />
+  );
+}
+
+function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (reason: unknown) => void }) {
+  const client = useMemo(() => makeClient(session), [session]);
+  const queryClient = useMemo(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({
+          // A revoked or unknown UI key cannot recover by retrying: ask for a new one.
+          onError: (e) => {
+            if (isMnemoApiError(e) && e.type === 'authentication') onSignedOut(e);
+          },
+        }),
+        defaultOptions: {
+          queries: { retry: (n, e) => n < 2 && isRetryable(e), staleTime: 2000, refetchOnWindowFocus: true },
+          mutations: { retry: false },
+        },
+      }),
+    [onSignedOut],
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ClientContext.Provider value={client}>
+        <Shell />
+      </ClientContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+function Shell() {
+  const location = useLocation();
+  const route = parseRoute(location.split('?')[0] ?? '/');
+  const [warnings, setWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    void bridge()?.getWarnings().then(setWarnings);
+  }, []);
+  useEffect(() => {
+    // Move focus to the new page's heading so keyboard and screen-reader users land on it.
+    const h1 = document.querySelector<HTMLElement>('main h1');
+    (h1 ?? document.getElementById('main'))?.focus({ preventScroll: false });
+  }, [location]);
+  const brainId = 'brainId' in route ? route.brainId : null;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to={paths.brains()} className="brand">
+          Mnemo
+        </Link>
+        <nav aria-label="Main">
+          <Link to={paths.brains()} aria-current={route.name === 'brains' ? 'page' : undefined}>
+            Brains
+          </Link>
+          <Link to={paths.keys()} aria-current={route.name === 'keys' ? 'page' : undefined}>
+            Keys
+          </Link>
+        </nav>
+      </header>
+      {warnings.map((w) => (
+        <div key={w} className="banner warn" role="alert">
+          {w}
+        </div>
+      ))}
+      <div className="layout">
+        {brainId ? <BrainNav brainId={brainId} route={route} /> : null}
+        <main id="main" tabIndex={-1}>
+          <Screen route={route} />
+        </main>
+      </div>
+    </>
+  );
+}
+
+function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
+  const client = useClient();
+  const brain = useQuery(brainOptions(client, brainId));
+  const active =
+    route.name === 'brain'
+      ? route.tab
+      : route.name === 'memory'
+        ? 'memories'
+        : route.name === 'trace'
+          ? 'traces'
+          : null;
+  return (
+    <nav className="sidebar" aria-label={`Brain ${brainId}`}>
+      <p className="sidebar-title">{brain.data?.name ?? brainId}</p>
+      {brain.data?.self ? <p className="muted small">memory of {brain.data.self.name}</p> : null}
+      <ul>
+        {brainTabs.map((t) => (
+          <li key={t.tab}>
+            <Link to={paths.brain(brainId, t.tab)} aria-current={active === t.tab ? 'page' : undefined}>
+              {t.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'brains':
+      return <BrainsScreen />;
+    case 'keys':
+      return <KeysScreen />;
+    case 'memory':
+      return <MemoryScreen key={route.memoryId} brainId={route.brainId} memoryId={route.memoryId} />;
+    case 'trace':
+      return <TraceScreen brainId={route.brainId} traceId={route.traceId} />;
+    case 'not-found':
+      return (
+        <>
+          <h1 tabIndex={-1}>Page not found</h1>
+          <p>
+            Nothing lives at <code>{route.path}</code>. <Link to={paths.brains()}>Go to your Brains</Link>.
+          </p>
+        </>
+      );
+    case 'brain':
+      switch (route.tab) {
+        case 'records':
+          return <RecordsScreen key={route.brainId} brainId={route.brainId} />;
+        case 'memories':
+          return <MemoriesScreen key={route.brainId} brainId={route.brainId} />;
+        case 'conflicts':
+          return <ConflictsScreen brainId={route.brainId} />;
+        case 'ask':
+          return <AskScreen key={route.brainId} brainId={route.brainId} />;
+        case 'traces':
+          return <TracesScreen brainId={route.brainId} />;
+        case 'profile':
+          return <ProfileScreen brainId={route.brainId} />;
+      }
+  }
+}

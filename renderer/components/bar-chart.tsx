@@ -1,0 +1,55 @@
+export interface Bar {
+  label: string;
+  value: number;
+  /** Shown after the bar instead of the raw value. */
+  note?: string;
+  tone?: 'default' | 'muted' | 'warn';
+}
+
+/**
+ * Horizontal bars in plain SVG with a text alternative: the chart is labelled for assistive tech
+ * and every value is also written as text beside its bar.
+ */
+export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; title: string; unit?: string }) {
+  const rowH = 26;
+  const labelW = 190;
+  const barW = 320;
+  const width = labelW + barW + 120;
+  const max = Math.max(...bars.map((b) => Math.abs(b.value)), 1e-9);
+  const height = Math.max(bars.length, 1) * rowH + 4;
+  return (
+    <figure className="chart">
+      <figcaption>{title}</figcaption>
+      <svg
+        role="img"
+        aria-label={title}
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        preserveAspectRatio="xMinYMin meet"
+      >
+        {bars.map((b, i) => {
+          const y = i * rowH + 2;
+          const w = Math.max((Math.abs(b.value) / max) * barW, b.value === 0 ? 0 : 2);
+          return (
+            <g key={`${b.label}-${i}`}>
+              <text x={labelW - 8} y={y + rowH / 2 + 4} textAnchor="end" className="chart-label">
+                {b.label.length > 28 ? `${b.label.slice(0, 27)}…` : b.label}
+              </text>
+              <rect
+                x={labelW}
+                y={y + 4}
+                width={w}
+                height={rowH - 8}
+                rx={3}
+                className={`chart-bar ${b.tone ?? 'default'}`}
+              />
+              <text x={labelW + w + 6} y={y + rowH / 2 + 4} className="chart-value">
+                {b.note ?? `${Number.isInteger(b.value) ? b.value : b.value.toFixed(3)}${unit}`}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}

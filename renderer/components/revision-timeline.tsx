@@ -1,0 +1,99 @@
+import type { MemoryRevision } from '../../engine/contract/index.ts';
+import { formatDate, formatDateTime, validitySpan } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+const causes: Record<MemoryRevision['cause'], string> = {
+  derived: 'worked out from a Record',
+  superseded_by_record: 'replaced by a newer Record',
+  correction: 'corrected by a person',
+  rederived: 'worked out again after a Record was forgotten',
+};
+
+/**
+ * Every version of the slot on one world-time axis (when each value held true), then the same as a
+ * list with the transaction time (when the Brain learned it). The list is the accessible version.
+ */
+export function RevisionTimeline({
+  brainId,
+  revisions,
+  currentId,
+}: {
+  brainId: string;
+  revisions: MemoryRevision[];
+  currentId: string;
+}) {
+  // An open-ended version runs to the last moment anything was learned (the axis then ends in "now").
+  const now = Math.max(
+    ...revisions.map((r) => Date.parse(r.learned_at)),
+    ...revisions.map((r) => Date.parse(r.valid_from)),
+  );
+  const starts = revisions.map((r) => Date.parse(r.valid_from));
+  const ends = revisions.map((r) => (r.valid_to ? Date.parse(r.valid_to) : now));
+  const min = Math.min(...starts);
+  const max = Math.max(...ends, min + 1);
+  const W = 600;
+  const rowH = 22;
+  const x = (t: number) => 10 + ((t - min) / (max - min)) * (W - 20);
+  return (
+    <div className="timeline">
+      <svg
+        viewBox={`0 0 ${W} ${revisions.length * rowH + 24}`}
+        width="100%"
+        aria-hidden="true"
+        focusable="false"
+      >
+        {revisions.map((r, i) => {
+          const x0 = x(starts[i] ?? min);
+          const x1 = Math.max(x(ends[i] ?? max), x0 + 4);
+          return (
+            <g key={r.id}>
+              <rect
+                x={x0}
+                y={i * rowH + 4}
+                width={x1 - x0}
+                height={rowH - 8}
+                rx={4}
+                className={`timeline-bar ${r.id === currentId ? 'current' : r.status}`}
+              />
+              <text x={x0 + 4} y={i * rowH + rowH / 2 + 4} className="timeline-text">
+                v{r.version}
+              </text>
+            </g>
+          );
+        })}
+        <text x={10} y={revisions.length * rowH + 18} className="chart-label">
+          {formatDate(new Date(min).toISOString())}
+        </text>
+        <text x={W - 10} y={revisions.length * rowH + 18} textAnchor="end" className="chart-label">
+          {revisions.some((r) => r.valid_to === null) ? 'now' : formatDate(new Date(max).toISOString())}
+        </text>
+      </svg>
+      <ol className="revisions" aria-label="Versions, oldest first">
+        {revisions.map((r) => (
+          <li
+            key={r.id}
+            aria-current={r.id === currentId ? 'true' : undefined}
+            className={r.id === currentId ? 'current' : ''}
+          >
+            <p>
+              <strong>Version {r.version}</strong>
+              {r.id === currentId ? <span className="badge">shown here</span> : null}
+              <span className={`badge ${r.status === 'active' ? 'ok' : 'muted'}`}>
+                {r.status === 'active' ? 'Current' : r.status === 'superseded' ? 'Replaced' : 'Withdrawn'}
+              </span>
+            </p>
+            <p>
+              {r.id === currentId ? r.statement : <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>}
+            </p>
+            <p className="meta">
+              <span>True {validitySpan(r.valid_from, r.valid_to)}</span>
+              <span>learned {formatDateTime(r.learned_at)}</span>
+              <span>{causes[r.cause]}</span>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

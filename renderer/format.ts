@@ -1,0 +1,36 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
+}
+
+/** "since 3 May 2024" or "3 May 2024 – 9 Jun 2024": a Memory's world-time validity in words. */
+export function validitySpan(from: string, to: string | null): string {
+  return to ? `${formatDate(from)} – ${formatDate(to)}` : `since ${formatDate(from)}`;
+}
+
+export function ownerLabel(owner: { state: string; entity?: string | undefined }): string {
+  if (owner.state === 'self') return owner.entity ? `${owner.entity} (you)` : 'you';
+  if (owner.state === 'other') return owner.entity ?? 'someone else';
+  return 'not sure whose';
+}
+
+/** A datetime-local input value (no zone) to RFC 3339 in the person's own zone. */
+export function localInputToIso(value: string): string | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,33 @@
+import type { TypedContent } from '../engine/contract/index.ts';
+
+/** One line of plain words for a Record's content, whatever its kind. */
+export function recordSummary(content: TypedContent): string {
+  switch (content.kind) {
+    case 'message':
+      return content.speaker ? `${content.speaker}: ${content.text}` : content.text;
+    case 'document':
+      return content.title ? `${content.title} — ${content.text}` : content.text;
+    case 'event':
+      return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
+    case 'fact':
+      return `${content.subject} ${content.predicate}: ${String(content.value)}`;
+    case 'correction':
+      return content.statement
+        ? `Correction of ${content.corrects}: ${content.statement}`
+        : `Retraction of ${content.corrects}`;
+  }
+}
+
+export const kindLabels: Record<TypedContent['kind'], string> = {
+  message: 'Message',
+  document: 'Document',
+  event: 'Event',
+  fact: 'Fact',
+  correction: 'Correction',
+};
+
+export const visibilityLabels = {
+  shareable: 'Shareable',
+  redacted_summary: 'Summary only',
+  local_only: 'This device only',
+} as const;

@@ -1,0 +1,45 @@
+/** The app's addresses. Pure, so tests can check parsing and building round-trip. */
+export type BrainTab = 'records' | 'memories' | 'conflicts' | 'ask' | 'traces' | 'profile';
+
+export type Route =
+  | { name: 'brains' }
+  | { name: 'keys' }
+  | { name: 'brain'; brainId: string; tab: BrainTab }
+  | { name: 'memory'; brainId: string; memoryId: string }
+  | { name: 'trace'; brainId: string; traceId: string }
+  | { name: 'not-found'; path: string };
+
+const tabs: readonly BrainTab[] = ['records', 'memories', 'conflicts', 'ask', 'traces', 'profile'];
+
+function decode(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+export function parseRoute(pathname: string): Route {
+  const parts = pathname.split('/').filter(Boolean).map(decode);
+  if (parts.some((p) => p === null)) return { name: 'not-found', path: pathname };
+  const [a, brainId, tab, id, ...rest] = parts as string[];
+  if (!a) return { name: 'brains' };
+  if (a === 'keys' && !brainId) return { name: 'keys' };
+  if (a !== 'brains' || !brainId || rest.length > 0) return { name: 'not-found', path: pathname };
+  if (!tab) return { name: 'brain', brainId, tab: 'memories' };
+  if (tab === 'memories' && id) return { name: 'memory', brainId, memoryId: id };
+  if (tab === 'traces' && id) return { name: 'trace', brainId, traceId: id };
+  if (!id && (tabs as readonly string[]).includes(tab))
+    return { name: 'brain', brainId, tab: tab as BrainTab };
+  return { name: 'not-found', path: pathname };
+}
+
+const seg = encodeURIComponent;
+
+export const paths = {
+  brains: () => '/',
+  keys: () => '/keys',
+  brain: (brainId: string, tab: BrainTab = 'memories') => `/brains/${seg(brainId)}/${tab}`,
+  memory: (brainId: string, memoryId: string) => `/brains/${seg(brainId)}/memories/${seg(memoryId)}`,
+  trace: (brainId: string, traceId: string) => `/brains/${seg(brainId)}/traces/${seg(traceId)}`,
+};

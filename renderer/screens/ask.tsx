@@ -1,0 +1,218 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ContextReady, ContextRequest } from '../../engine/contract/index.ts';
+import { useClient } from '../api/client.ts';
+import { keys } from '../api/queries.ts';
+import { ErrorNotice } from '../components/status.tsx';
+import { localInputToIso } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+const abstainWords: Record<string, string> = {
+  no_evidence: 'Nothing in this Brain answers it.',
+  conflicting_evidence: 'The sources disagree, so no single answer is given.',
+  no_attribution: 'The question says “my”, but this Brain does not know whose memory it is.',
+  out_of_policy: 'Answering is not allowed for this purpose.',
+};
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+export function AskScreen({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const qc = useQueryClient();
+  const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<'fast' | 'thorough'>('fast');
+  const [tokens, setTokens] = useState('4000');
+  const [asOf, setAsOf] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const [sources, setSources] = useState('');
+  const [purpose, setPurpose] = useState('');
+  const ask = useMutation({
+    mutationFn: async (body: ContextRequest) => {
+      // 202 means "not ready at that boundary yet": ask again with the same watermark a few times.
+      let { context } = await client.createContext(brainId, body);
+      for (let i = 0; i < 10 && context.status === 'processing'; i += 1) {
+        await sleep(500);
+        ({ context } = await client.createContext(brainId, body, { watermark: context.watermark }));
+      }
+      return context;
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body: ContextRequest = {
+      query: query.trim(),
+      mode,
+      include: ['memories', 'citations', 'unknowns', 'conflicts'],
+    };
+    const n = Number(tokens);
+    if (tokens && Number.isInteger(n) && n > 0) body.budget = { tokens: n };
+    const asOfIso = localInputToIso(asOf);
+    if (asOfIso) body.as_of = asOfIso;
+    if (purpose.trim()) body.purpose = purpose.trim();
+    const filter: NonNullable<ContextRequest['filter']> = {};
+    const s = localInputToIso(since);
+    const u = localInputToIso(until);
+    if (s) filter.since = s;
+    if (u) filter.until = u;
+    const list = sources
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    if (list.length) filter.sources = list;
+    if (Object.keys(filter).length) body.filter = filter;
+    ask.mutate(body);
+  };
+  return (
+    <>
+      <h1 tabIndex={-1}>Ask</h1>
+      <p className="lead">See exactly what an agent would be told for a question, and why.</p>
+      <form className="form card" onSubmit={submit} aria-label="Ask this Brain">
+        <label>
+          Question
+          <input
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            required
+            name="query"
+            placeholder="e.g. Where does Ana live?"
+          />
+        </label>
+        <div className="row">
+          <label>
+            How hard to look
+            <select value={mode} onChange={(e) => setMode(e.target.value as 'fast' | 'thorough')}>
+              <option value="fast">Fast</option>
+              <option value="thorough">Thorough</option>
+            </select>
+          </label>
+          <label>
+            Size limit (tokens)
+            <input
+              type="number"
+              min={1}
+              max={100000}
+              value={tokens}
+              onChange={(e) => setTokens(e.target.value)}
+            />
+          </label>
+          <label>
+            As it was on
+            <input type="datetime-local" value={asOf} onChange={(e) => setAsOf(e.target.value)} />
+          </label>
+        </div>
+        <details>
+          <summary>More filters</summary>
+          <div className="row">
+            <label>
+              Records from
+              <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+            </label>
+            <label>
+              Records until
+              <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+            </label>
+            <label>
+              Only these sources <span className="hint">comma-separated</span>
+              <input value={sources} onChange={(e) => setSources(e.target.value)} />
+            </label>
+            <label>
+              Purpose <span className="hint">one word</span>
+              <input
+                value={purpose}
+                onChange={(e) => setPurpose(e.target.value)}
+                pattern="[a-z][a-z0-9_\-]{0,39}"
+              />
+            </label>
+          </div>
+        </details>
+        <button type="submit" className="primary" disabled={ask.isPending || !query.trim()}>
+          {ask.isPending ? 'Asking…' : 'Ask'}
+        </button>
+      </form>
+      <div aria-live="polite">
+        {ask.isError ? <ErrorNotice error={ask.error} /> : null}
+        {ask.data?.status === 'processing' ? (
+          <p className="notice">Still catching up with the latest writes. Ask again in a moment.</p>
+        ) : null}
+        {ask.data?.status === 'ready' ? <Answer brainId={brainId} c={ask.data} /> : null}
+      </div>
+    </>
+  );
+}
+
+function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
+  return (
+    <section className="card answer" aria-labelledby="answer">
+      <h2 id="answer">What an agent would be told</h2>
+      {c.abstained ? (
+        <p className="notice">
+          <strong>No answer given.</strong> {abstainWords[c.abstained.reason] ?? c.abstained.reason}
+        </p>
+      ) : null}
+      {c.text !== null ? (
+        <pre className="context-text">{c.text}</pre>
+      ) : (
+        <p className="muted">Nothing answers this question.</p>
+      )}
+      {c.citations.length > 0 ? (
+        <>
+          <h3>Cited words</h3>
+          <ul className="list compact">
+            {c.citations.map((x, i) => (
+              <li key={i}>
+                <mark>{x.quote}</mark> <span className="mono muted small">{x.record_id}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {c.conflicts.length > 0 ? (
+        <>
+          <h3>Disagreements</h3>
+          <ul className="list compact">
+            {c.conflicts.map((k, i) => (
+              <li key={i}>
+                {k.subject} · {k.predicate}: {k.values.map((v) => `“${v.statement}”`).join(' vs ')}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {c.unknowns.length > 0 ? (
+        <>
+          <h3>Could not be answered</h3>
+          <ul className="list compact">
+            {c.unknowns.map((u, i) => (
+              <li key={i}>{u}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <dl className="facts">
+        <dt>Size</dt>
+        <dd>
+          {c.budget.estimated_tokens.toLocaleString()} of {c.budget.requested_tokens.toLocaleString()} tokens
+          {c.budget.truncated ? ' — cut to fit' : ''}
+        </dd>
+        <dt>Cost</dt>
+        <dd>
+          {c.cost.generative_calls} generative calls, {c.cost.embedding_calls} embedding calls,{' '}
+          {c.cost.processing_units} processing units
+        </dd>
+      </dl>
+      <p>
+        <Link to={paths.trace(brainId, c.id)}>See how this answer was put together</Link>
+      </p>
+    </section>
+  );
+}

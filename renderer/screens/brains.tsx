@@ -1,0 +1,179 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { BrainCreate } from '../../engine/contract/index.ts';
+import { useClient } from '../api/client.ts';
+import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
+import { brainListOptions, censusOptions } from '../api/queries.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDateTime, plural } from '../format.ts';
+import { Link, navigate } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+export function BrainsScreen() {
+  const client = useClient();
+  const brains = useQuery(brainListOptions(client));
+  const [forgetting, setForgetting] = useState<string | null>(null);
+  return (
+    <>
+      <h1 tabIndex={-1}>Brains</h1>
+      <p className="lead">
+        A Brain is one memory: everything written into it stays inside it. Open one to see what it remembers.
+      </p>
+      <section aria-labelledby="brain-list">
+        <h2 id="brain-list">Your Brains</h2>
+        {brains.isPending ? (
+          <Loading what="Brains" />
+        ) : brains.isError ? (
+          <ErrorNotice error={brains.error} />
+        ) : brains.data.data.length === 0 ? (
+          <Empty title="No Brains yet">Create your first one below.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Brain</th>
+                <th scope="col">Whose memory</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {brains.data.data.map((b) => (
+                <tr key={b.id}>
+                  <td>
+                    <Link to={paths.brain(b.id)} className="strong">
+                      {b.name ?? b.id}
+                    </Link>
+                    {b.name ? <div className="muted mono">{b.id}</div> : null}
+                  </td>
+                  <td>
+                    {b.self ? (
+                      `${b.self.name} (${b.self.type === 'org' ? 'organisation' : 'person'})`
+                    ) : (
+                      <span className="muted">not set</span>
+                    )}
+                  </td>
+                  <td>{formatDateTime(b.created_at)}</td>
+                  <td className="actions">
+                    <button type="button" className="danger subtle" onClick={() => setForgetting(b.id)}>
+                      Forget<span className="visually-hidden"> {b.id}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <CreateBrainForm />
+      {forgetting ? <ForgetBrainDialog brainId={forgetting} onClose={() => setForgetting(null)} /> : null}
+    </>
+  );
+}
+
+function CreateBrainForm() {
+  const create = useCreateBrain();
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [selfType, setSelfType] = useState<'' | 'person' | 'org'>('');
+  const [selfName, setSelfName] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body: BrainCreate = { id: id.trim() };
+    if (name.trim()) body.name = name.trim();
+    if (selfType && selfName.trim()) body.self = { type: selfType, name: selfName.trim() };
+    create.mutate(body, { onSuccess: (b) => navigate(paths.brain(b.id)) });
+  };
+  return (
+    <section aria-labelledby="new-brain" className="card">
+      <h2 id="new-brain">Create a Brain</h2>
+      <form onSubmit={submit} className="form">
+        <label>
+          Short id <span className="hint">letters, digits, dots, dashes; used in addresses</span>
+          <input
+            value={id}
+            onChange={(e) => setId(e.target.value)}
+            required
+            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,127}"
+            name="id"
+          />
+        </label>
+        <label>
+          Name <span className="hint">optional</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} name="name" />
+        </label>
+        <fieldset>
+          <legend>Whose memory is it? (optional)</legend>
+          <p className="hint">
+            Without this, questions that say “my …” cannot be answered, because nothing is known to belong to
+            you.
+          </p>
+          <div className="row">
+            <label>
+              Kind
+              <select
+                value={selfType}
+                onChange={(e) => setSelfType(e.target.value as '' | 'person' | 'org')}
+                name="self-type"
+              >
+                <option value="">Not set</option>
+                <option value="person">A person</option>
+                <option value="org">An organisation</option>
+              </select>
+            </label>
+            <label>
+              Their name
+              <input
+                value={selfName}
+                onChange={(e) => setSelfName(e.target.value)}
+                disabled={!selfType}
+                required={!!selfType}
+                name="self-name"
+              />
+            </label>
+          </div>
+        </fieldset>
+        {create.isError ? <ErrorNotice error={create.error} /> : null}
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create Brain'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function ForgetBrainDialog({ brainId, onClose }: { brainId: string; onClose: () => void }) {
+  const client = useClient();
+  const census = useQuery(censusOptions(client, brainId));
+  const forget = useForgetBrain();
+  const c = census.data?.counts;
+  return (
+    <ConfirmDialog
+      open
+      title={`Forget the Brain “${brainId}”?`}
+      confirmLabel="Forget this Brain"
+      busy={forget.isPending}
+      onCancel={onClose}
+      onConfirm={() => forget.mutate(brainId, { onSuccess: onClose })}
+    >
+      <p>This removes everything in it, for good. It cannot be undone.</p>
+      {c ? (
+        <ul>
+          <li>{plural(c.records, 'Record')} (everything written into it)</li>
+          <li>
+            {plural(c.memories_active + c.memories_superseded, 'Memory', 'Memories')}, including their history
+          </li>
+          <li>{plural(c.objects, 'accepted Object')}</li>
+        </ul>
+      ) : census.isError ? (
+        <p className="muted">(The counts could not be read; everything is still removed.)</p>
+      ) : (
+        <Loading what="what it holds" />
+      )}
+      {forget.isError ? <ErrorNotice error={forget.error} /> : null}
+    </ConfirmDialog>
+  );
+}

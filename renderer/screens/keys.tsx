@@ -1,0 +1,200 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { KeyCreate, KeyInfo, Scope } from '../../engine/contract/index.ts';
+import type { KeyCreatedInfo } from '../../server/client/index.ts';
+import { useClient } from '../api/client.ts';
+import { useCreateKey, useRevokeKey } from '../api/mutations.ts';
+import { brainListOptions, keyListOptions } from '../api/queries.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDateTime } from '../format.ts';
+
+const scopeWords: Record<Scope, string> = {
+  'records:write': 'Write Records',
+  'records:read': 'Read Records',
+  'memories:read': 'Read Memories',
+  'objects:write': 'Accept Objects',
+  'objects:read': 'Read Objects',
+  'context:read': 'Ask for Context',
+};
+const allScopes = Object.keys(scopeWords) as Scope[];
+
+export function KeysScreen() {
+  const client = useClient();
+  const list = useQuery(keyListOptions(client));
+  const [revoking, setRevoking] = useState<KeyInfo | null>(null);
+  return (
+    <>
+      <h1 tabIndex={-1}>Keys</h1>
+      <p className="lead">
+        Keys let agents and applications use your Brains. Revoke a key and it stops working at once.
+      </p>
+      <CreateKeyForm />
+      <section aria-labelledby="key-list">
+        <h2 id="key-list">All keys</h2>
+        {list.isPending ? (
+          <Loading what="keys" />
+        ) : list.isError ? (
+          <ErrorNotice error={list.error} />
+        ) : list.data.data.length === 0 ? (
+          <Empty title="No keys yet" />
+        ) : (
+          <table className="table" aria-label="Keys">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Label</th>
+                <th scope="col">Can</th>
+                <th scope="col">Brain</th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((k) => (
+                <tr key={k.id}>
+                  <td className="mono">
+                    {k.prefix}_…{k.last4}
+                  </td>
+                  <td>{k.label ?? <span className="muted">—</span>}</td>
+                  <td className="small">
+                    {k.scopes.length === allScopes.length
+                      ? 'Everything'
+                      : k.scopes.map((s) => scopeWords[s]).join(', ')}
+                  </td>
+                  <td>{k.brain ?? <span className="muted">any</span>}</td>
+                  <td>{formatDateTime(k.created_at)}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      <span className="badge muted">Revoked {formatDateTime(k.revoked_at)}</span>
+                    ) : (
+                      <button type="button" className="danger subtle" onClick={() => setRevoking(k)}>
+                        Revoke<span className="visually-hidden"> key ending {k.last4}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {revoking ? <RevokeDialog k={revoking} onClose={() => setRevoking(null)} /> : null}
+    </>
+  );
+}
+
+function CreateKeyForm() {
+  const client = useClient();
+  const brains = useQuery(brainListOptions(client));
+  const create = useCreateKey();
+  const [env, setEnv] = useState<'test' | 'live'>('live');
+  const [label, setLabel] = useState('');
+  const [brain, setBrain] = useState('');
+  const [scopes, setScopes] = useState<Set<Scope>>(new Set(allScopes));
+  const [created, setCreated] = useState<KeyCreatedInfo | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body: KeyCreate = { env, scopes: allScopes.filter((s) => scopes.has(s)) };
+    if (label.trim()) body.label = label.trim();
+    if (brain) body.brain = brain;
+    create.mutate(body, { onSuccess: setCreated });
+  };
+  const toggle = (s: Scope) =>
+    setScopes((prev) => {
+      const next = new Set(prev);
+      if (next.has(s)) next.delete(s);
+      else next.add(s);
+      return next;
+    });
+  return (
+    <section className="card" aria-labelledby="new-key">
+      <h2 id="new-key">Create a key</h2>
+      {created ? (
+        <div className="secret" role="status">
+          <p>
+            <strong>Copy this key now.</strong> It is shown only once and cannot be seen again.
+          </p>
+          <p>
+            <code className="secret-value" data-testid="new-key-secret">
+              {created.secret}
+            </code>
+          </p>
+          <div className="row">
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
+              Copy
+            </button>
+            <button type="button" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form className="form" onSubmit={submit}>
+          <div className="row">
+            <label>
+              Label <span className="hint">so you know what uses it</span>
+              <input value={label} onChange={(e) => setLabel(e.target.value)} name="label" />
+            </label>
+            <label>
+              Environment
+              <select value={env} onChange={(e) => setEnv(e.target.value as 'test' | 'live')}>
+                <option value="live">Live</option>
+                <option value="test">Test (sees only test Brains)</option>
+              </select>
+            </label>
+            <label>
+              Only this Brain
+              <select value={brain} onChange={(e) => setBrain(e.target.value)}>
+                <option value="">Any Brain</option>
+                {brains.data?.data.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name ?? b.id}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <fieldset>
+            <legend>What it may do</legend>
+            <div className="checks">
+              {allScopes.map((s) => (
+                <label key={s} className="check">
+                  <input type="checkbox" checked={scopes.has(s)} onChange={() => toggle(s)} />
+                  {scopeWords[s]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {create.isError ? <ErrorNotice error={create.error} /> : null}
+          <button type="submit" className="primary" disabled={create.isPending || scopes.size === 0}>
+            {create.isPending ? 'Creating…' : 'Create key'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function RevokeDialog({ k, onClose }: { k: KeyInfo; onClose: () => void }) {
+  const revoke = useRevokeKey();
+  return (
+    <ConfirmDialog
+      open
+      title="Revoke this key?"
+      confirmLabel="Revoke key"
+      busy={revoke.isPending}
+      onCancel={onClose}
+      onConfirm={() => revoke.mutate(k.id, { onSuccess: onClose })}
+    >
+      <p>
+        Anything using{' '}
+        <code>
+          {k.prefix}_…{k.last4}
+        </code>
+        {k.label ? ` (${k.label})` : ''} loses access immediately. A revoked key never works again.
+      </p>
+      {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { MemoryListParams } from '../../server/client/index.ts';
+import { useClient } from '../api/client.ts';
+import { memoryListOptions } from '../api/queries.ts';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { ownerLabel, validitySpan } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+export const statusLabels = { active: 'Current', superseded: 'Replaced', retracted: 'Withdrawn' } as const;
+
+export function MemoriesScreen({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const [params, setParams] = useState<MemoryListParams>({ status: 'active' });
+  const memories = useInfiniteQuery({
+    ...memoryListOptions(client, brainId, params),
+    // New Records turn into Memories in the background; keep the list fresh while it is shown.
+    refetchInterval: 3000,
+  });
+  const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <>
+      <h1 tabIndex={-1}>Memories</h1>
+      <p className="lead">
+        What this Brain has worked out from its Records. Each one cites the words it came from.
+      </p>
+      <MemorySearch onChange={setParams} />
+      {memories.isPending ? (
+        <Loading what="Memories" />
+      ) : memories.isError ? (
+        <ErrorNotice error={memories.error} />
+      ) : rows.length === 0 ? (
+        <Empty title={params.q ? `Nothing matches “${params.q}”` : 'No Memories yet'}>
+          {params.q ? 'Try other words.' : 'Memories appear here once Records are written and processed.'}
+        </Empty>
+      ) : (
+        <table className="table" aria-label="Memories">
+          <thead>
+            <tr>
+              <th scope="col">Statement</th>
+              <th scope="col">Whose</th>
+              <th scope="col">About</th>
+              <th scope="col">True</th>
+              <th scope="col">Version</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
+                </td>
+                <td>{ownerLabel(m.owner)}</td>
+                <td>{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</td>
+                <td>{validitySpan(m.valid_from, m.valid_to)}</td>
+                <td>{m.version}</td>
+                <td>
+                  <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
+                    {statusLabels[m.status]}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {memories.hasNextPage ? (
+        <button
+          type="button"
+          onClick={() => void memories.fetchNextPage()}
+          disabled={memories.isFetchingNextPage}
+        >
+          {memories.isFetchingNextPage ? 'Loading…' : 'Show more'}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function MemorySearch({ onChange }: { onChange: (p: MemoryListParams) => void }) {
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>('active');
+  const [subject, setSubject] = useState('');
+  const [owner, setOwner] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p: MemoryListParams = { status };
+    if (q.trim()) p.q = q.trim();
+    if (subject.trim()) p.subject = subject.trim();
+    if (owner.trim()) p.owner = owner.trim();
+    onChange(p);
+  };
+  return (
+    <form className="filters" role="search" onSubmit={submit} aria-label="Search Memories">
+      <label className="grow">
+        Search
+        <input
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="Words in the statement"
+        />
+      </label>
+      <label>
+        Show
+        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          <option value="active">Current only</option>
+          <option value="all">All versions</option>
+          <option value="superseded">Replaced</option>
+          <option value="retracted">Withdrawn</option>
+        </select>
+      </label>
+      <label>
+        About
+        <input value={subject} onChange={(e) => setSubject(e.target.value)} placeholder="subject" />
+      </label>
+      <label>
+        Whose
+        <input value={owner} onChange={(e) => setOwner(e.target.value)} placeholder="self, or a name" />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}

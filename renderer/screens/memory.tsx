@@ -1,0 +1,259 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { AcceptedObject, MemoryDetail } from '../../engine/contract/index.ts';
+import { isMnemoApiError, useClient } from '../api/client.ts';
+import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
+import { memoryOptions } from '../api/queries.ts';
+import { QuotedText } from '../components/quoted-text.tsx';
+import { RevisionTimeline } from '../components/revision-timeline.tsx';
+import { ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+import { statusLabels } from './memories.tsx';
+
+export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
+  const client = useClient();
+  const memory = useQuery(memoryOptions(client, brainId, memoryId));
+  if (memory.isPending) return <Loading what="this Memory" />;
+  if (memory.isError) {
+    const gone = isMnemoApiError(memory.error) && memory.error.code === 'memory_not_found';
+    const pending = isMnemoApiError(memory.error) && memory.error.code === 'memory_pending_rederivation';
+    return (
+      <>
+        <h1 tabIndex={-1}>
+          {gone ? 'This Memory is gone' : pending ? 'This Memory is being worked out again' : 'Memory'}
+        </h1>
+        {gone ? (
+          <p className="lead">
+            The Records it came from were forgotten, so the Memory was removed with them.
+          </p>
+        ) : null}
+        {pending ? (
+          <p className="lead">
+            A Record it rested on was forgotten. It comes back once it has been worked out from what remains.
+          </p>
+        ) : null}
+        <ErrorNotice error={memory.error} />
+        <p>
+          <Link to={paths.brain(brainId, 'memories')}>Back to Memories</Link>
+        </p>
+      </>
+    );
+  }
+  return <MemoryView brainId={brainId} m={memory.data} />;
+}
+
+function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
+  const newer = m.revisions.filter((r) => r.version > m.version && r.status === 'active').at(-1);
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
+      </p>
+      <h1 tabIndex={-1} className="statement">
+        {m.statement}
+      </h1>
+      {newer ? (
+        <div className="notice" role="status">
+          A newer version replaces this one:{' '}
+          <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
+        </div>
+      ) : null}
+      <dl className="facts">
+        <dt>Whose</dt>
+        <dd>{ownerLabel(m.owner)}</dd>
+        <dt>About</dt>
+        <dd>{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</dd>
+        <dt>True</dt>
+        <dd>{validitySpan(m.valid_from, m.valid_to)}</dd>
+        <dt>Version</dt>
+        <dd>{m.version}</dd>
+        <dt>Status</dt>
+        <dd>{statusLabels[m.status]}</dd>
+      </dl>
+
+      <section aria-labelledby="evidence">
+        <h2 id="evidence">Where this comes from</h2>
+        {m.evidence.length === 0 ? (
+          <ul className="list">
+            {m.citations.map((c, i) => (
+              <li key={i} className="list-item">
+                <blockquote className="quote">
+                  <mark>{c.quote}</mark>
+                </blockquote>
+                <p className="meta mono">{c.record_id}</p>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <ul className="list">
+            {m.evidence.map((e, i) => (
+              <li key={`${e.record_id}-${i}`} className="list-item evidence">
+                <QuotedText text={e.text} quotes={[e.quote]} />
+                <p className="meta">
+                  <span className="badge">{e.kind}</span>
+                  {e.speaker ? <span>said by {e.speaker}</span> : null}
+                  {e.source_name ? <span>from {e.source_name}</span> : null}
+                  <span>{formatDateTime(e.occurred_at)}</span>
+                  <span className="mono muted">{e.record_id}</span>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="history">
+        <h2 id="history">History</h2>
+        {m.revisions.length > 0 ? (
+          <RevisionTimeline brainId={brainId} revisions={m.revisions} currentId={m.id} />
+        ) : (
+          <p className="muted">Only this version exists.</p>
+        )}
+      </section>
+
+      {m.status === 'active' ? (
+        <div className="two-col">
+          <CorrectForm brainId={brainId} m={m} />
+          <AcceptForm brainId={brainId} m={m} />
+        </div>
+      ) : (
+        <p className="muted">Only the current version can be corrected or accepted.</p>
+      )}
+    </>
+  );
+}
+
+function CorrectForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
+  const correct = useCorrectMemory(brainId);
+  const [statement, setStatement] = useState(m.statement);
+  const [withdraw, setWithdraw] = useState(false);
+  const [reason, setReason] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    correct.mutate({
+      memoryId: m.id,
+      ...(withdraw ? {} : { statement: statement.trim() }),
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+    });
+  };
+  return (
+    <section className="card" aria-labelledby="correct">
+      <h2 id="correct">Correct</h2>
+      <p className="hint">
+        Your correction is kept as a Record of its own; the old version stays in the history.
+      </p>
+      <form className="form" onSubmit={submit}>
+        <label>
+          What is actually true
+          <textarea
+            value={statement}
+            onChange={(e) => setStatement(e.target.value)}
+            rows={2}
+            disabled={withdraw}
+            required={!withdraw}
+            name="statement"
+          />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={withdraw} onChange={(e) => setWithdraw(e.target.checked)} />
+          It is simply wrong: withdraw it without a replacement
+        </label>
+        <label>
+          Why <span className="hint">optional</span>
+          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" />
+        </label>
+        {correct.isError ? <ErrorNotice error={correct.error} /> : null}
+        {correct.isSuccess ? (
+          <p className="notice" role="status">
+            Saved.{' '}
+            {correct.data.record.status === 'processing'
+              ? 'It is being applied now.'
+              : 'The history below shows the new version.'}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          className="primary"
+          disabled={correct.isPending || (!withdraw && statement.trim() === m.statement)}
+        >
+          {correct.isPending ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+|-+$/g, '')
+    .slice(0, 64) || 'item';
+
+function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
+  const accept = useAcceptObject(brainId);
+  const [type, setType] = useState(slug(m.subject));
+  const [key, setKey] = useState(slug(m.predicate ?? 'statement'));
+  const [value, setValue] = useState(JSON.stringify(m.statement));
+  const [parseError, setParseError] = useState<string | null>(null);
+  const [done, setDone] = useState<AcceptedObject | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      setParseError('The value must be JSON: put text in double quotes, e.g. "Lisbon".');
+      return;
+    }
+    setParseError(null);
+    accept.mutate({ type, key, value: parsed as never }, { onSuccess: setDone });
+  };
+  return (
+    <section className="card" aria-labelledby="accept">
+      <h2 id="accept">Accept as Object</h2>
+      <p className="hint">
+        An Object is what your application takes as true from now on. Only a person can accept one, never an
+        AI model.
+      </p>
+      <form className="form" onSubmit={submit}>
+        <div className="row">
+          <label>
+            Type
+            <input value={type} onChange={(e) => setType(e.target.value)} required name="object-type" />
+          </label>
+          <label>
+            Key
+            <input value={key} onChange={(e) => setKey(e.target.value)} required name="object-key" />
+          </label>
+        </div>
+        <label>
+          Value (JSON)
+          <textarea
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            rows={2}
+            className="mono"
+            name="object-value"
+          />
+        </label>
+        {parseError ? (
+          <p className="field-error" role="alert">
+            {parseError}
+          </p>
+        ) : null}
+        {accept.isError ? <ErrorNotice error={accept.error} /> : null}
+        {done ? (
+          <p className="notice" role="status">
+            Accepted as {done.type}/{done.key}, version {done.version}.
+          </p>
+        ) : null}
+        <button type="submit" disabled={accept.isPending}>
+          {accept.isPending ? 'Accepting…' : 'Accept as Object'}
+        </button>
+      </form>
+    </section>
+  );
+}

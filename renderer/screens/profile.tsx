@@ -1,0 +1,131 @@
+import { useQuery } from '@tanstack/react-query';
+import { useClient } from '../api/client.ts';
+import { censusOptions, profileOptions } from '../api/queries.ts';
+import { BarChart } from '../components/bar-chart.tsx';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDate, formatDateTime } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+const noiseNames: Record<string, string> = {
+  duplicates: 'Said more than once',
+  conflicts: 'Sources disagree',
+  unresolved_owner: 'Not sure whose',
+  pending_rederivation: 'Being worked out again',
+  low_trust_source: 'From less trusted sources',
+  retracted: 'Withdrawn',
+};
+
+export function ProfileScreen({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const profile = useQuery(profileOptions(client, brainId));
+  const census = useQuery(censusOptions(client, brainId));
+  return (
+    <>
+      <h1 tabIndex={-1}>Profile and Census</h1>
+      <section aria-labelledby="profile">
+        <h2 id="profile">Profile</h2>
+        <p className="lead">
+          What this Brain currently knows about its owner, newest first. Every line cites its source.
+        </p>
+        {profile.isPending ? (
+          <Loading what="the profile" />
+        ) : profile.isError ? (
+          <ErrorNotice error={profile.error} />
+        ) : !profile.data.self ? (
+          <Empty title="This Brain does not know whose memory it is">
+            It was created without an owner, so nothing can be said about “you”.
+          </Empty>
+        ) : profile.data.lines.length === 0 ? (
+          <Empty title={`Nothing known about ${profile.data.self.name} yet`} />
+        ) : (
+          <ul className="list">
+            {profile.data.lines.map((l) => (
+              <li key={l.memory_id} className="list-item">
+                <p>
+                  <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
+                </p>
+                <p className="meta">
+                  <span>since {formatDate(l.valid_from)}</span>
+                  {l.citations.map((c, i) => (
+                    <span key={i}>
+                      “<mark>{c.quote}</mark>”
+                    </span>
+                  ))}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="census">
+        <h2 id="census">Census</h2>
+        <p className="lead">How much this Brain holds, and what in it is noisy.</p>
+        {census.isPending ? (
+          <Loading what="the census" />
+        ) : census.isError ? (
+          <ErrorNotice error={census.error} />
+        ) : (
+          <>
+            <dl className="facts">
+              <dt>Records</dt>
+              <dd>
+                {census.data.counts.records.toLocaleString()}
+                {census.data.counts.records_processing
+                  ? ` (${census.data.counts.records_processing} processing)`
+                  : ''}
+              </dd>
+              <dt>Current Memories</dt>
+              <dd>{census.data.counts.memories_active.toLocaleString()}</dd>
+              <dt>Replaced versions</dt>
+              <dd>{census.data.counts.memories_superseded.toLocaleString()}</dd>
+              <dt>Being worked out again</dt>
+              <dd>{census.data.counts.memories_pending_rederivation.toLocaleString()}</dd>
+              <dt>Accepted Objects</dt>
+              <dd>{census.data.counts.objects.toLocaleString()}</dd>
+              <dt>Counted</dt>
+              <dd>{formatDateTime(census.data.generated_at)}</dd>
+            </dl>
+            {census.data.noise.length === 0 || census.data.noise.every((n) => n.count === 0) ? (
+              <Empty title="Nothing noisy">No duplicates, disagreements or unclear owners were found.</Empty>
+            ) : (
+              <>
+                <BarChart
+                  title="What is noisy, noisiest first"
+                  bars={census.data.noise.map((n) => ({
+                    label: noiseNames[n.kind] ?? n.kind,
+                    value: n.count,
+                    tone: 'warn',
+                  }))}
+                />
+                <ul className="list compact">
+                  {census.data.noise.map((n) => (
+                    <li key={n.kind}>
+                      <strong>{noiseNames[n.kind] ?? n.kind}</strong> ({n.count}): {n.description}
+                      {n.examples.length ? (
+                        <span className="muted small">
+                          {' '}
+                          e.g.{' '}
+                          {n.examples.map((x, i) => (
+                            <span key={x}>
+                              {i ? ', ' : ''}
+                              {x.startsWith('mem_') ? (
+                                <Link to={paths.memory(brainId, x)}>{x}</Link>
+                              ) : (
+                                <span className="mono">{x}</span>
+                              )}
+                            </span>
+                          ))}
+                        </span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,223 @@
+import { useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { MnemoRecord, Visibility } from '../../engine/contract/index.ts';
+import type { RecordListParams } from '../../server/client/index.ts';
+import { useClient } from '../api/client.ts';
+import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
+import { recordListOptions } from '../api/queries.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDateTime, localInputToIso, plural } from '../format.ts';
+import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
+
+const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
+
+export function RecordsScreen({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const [filters, setFilters] = useState<RecordListParams>({});
+  const records = useInfiniteQuery(recordListOptions(client, brainId, filters));
+  const [forgetting, setForgetting] = useState<MnemoRecord | null>(null);
+  const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <>
+      <h1 tabIndex={-1}>Records</h1>
+      <p className="lead">
+        Everything that was written into this Brain, newest first. Records never change; they can only be
+        forgotten.
+      </p>
+      <RecordFilters onChange={setFilters} />
+      {records.isPending ? (
+        <Loading what="Records" />
+      ) : records.isError ? (
+        <ErrorNotice error={records.error} />
+      ) : rows.length === 0 ? (
+        <Empty title={Object.keys(filters).length ? 'No Records match these filters' : 'Nothing written yet'}>
+          {Object.keys(filters).length
+            ? 'Try fewer filters.'
+            : 'Add a note below, or write Records through the API.'}
+        </Empty>
+      ) : (
+        <ul className="list" aria-label="Records">
+          {rows.map((r) => (
+            <li key={r.id} className="list-item">
+              <div className="item-main">
+                <p className="record-line">{recordSummary(r.content)}</p>
+                <p className="meta">
+                  <span className="badge">{kindLabels[r.kind]}</span>
+                  {r.status === 'processing' ? (
+                    <span className="badge warn">Processing</span>
+                  ) : (
+                    <span className="badge ok">Ready</span>
+                  )}
+                  <span>{formatDateTime(r.occurred_at)}</span>
+                  {r.source.name ? <span>from {r.source.name}</span> : null}
+                  <span>{visibilityLabels[r.visibility]}</span>
+                  <span>{plural(r.memory_ids.length, 'Memory', 'Memories')}</span>
+                  <span className="mono muted">{r.id}</span>
+                </p>
+              </div>
+              <div className="item-actions">
+                {r.erasable ? (
+                  <button type="button" className="danger subtle" onClick={() => setForgetting(r)}>
+                    Forget<span className="visually-hidden"> record {r.id}</span>
+                  </button>
+                ) : (
+                  <span className="muted small">Imported: remove it at its source</span>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {records.hasNextPage ? (
+        <button
+          type="button"
+          onClick={() => void records.fetchNextPage()}
+          disabled={records.isFetchingNextPage}
+        >
+          {records.isFetchingNextPage ? 'Loading…' : 'Show older Records'}
+        </button>
+      ) : null}
+      <AddNote brainId={brainId} />
+      {forgetting ? (
+        <ForgetRecordDialog brainId={brainId} record={forgetting} onClose={() => setForgetting(null)} />
+      ) : null}
+    </>
+  );
+}
+
+function RecordFilters({ onChange }: { onChange: (f: RecordListParams) => void }) {
+  const [kind, setKind] = useState('');
+  const [source, setSource] = useState('');
+  const [visibility, setVisibility] = useState('');
+  const [status, setStatus] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    const f: RecordListParams = {};
+    if (kind) f.kind = kind as RecordListParams['kind'];
+    if (source.trim()) f.source = source.trim();
+    if (visibility) f.visibility = visibility as Visibility;
+    if (status) f.status = status as 'processing' | 'ready';
+    const s = localInputToIso(since);
+    const u = localInputToIso(until);
+    if (s) f.since = s;
+    if (u) f.until = u;
+    onChange(f);
+  };
+  return (
+    <form className="filters" onSubmit={apply} aria-label="Filter Records">
+      <label>
+        Kind
+        <select value={kind} onChange={(e) => setKind(e.target.value)}>
+          <option value="">Any</option>
+          {kinds.map((k) => (
+            <option key={k} value={k}>
+              {kindLabels[k]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Source
+        <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="e.g. mail" />
+      </label>
+      <label>
+        Visibility
+        <select value={visibility} onChange={(e) => setVisibility(e.target.value)}>
+          <option value="">Any</option>
+          {Object.entries(visibilityLabels).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Status
+        <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">Any</option>
+          <option value="processing">Processing</option>
+          <option value="ready">Ready</option>
+        </select>
+      </label>
+      <label>
+        From
+        <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+      </label>
+      <label>
+        Until
+        <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+      </label>
+      <button type="submit">Apply filters</button>
+    </form>
+  );
+}
+
+function AddNote({ brainId }: { brainId: string }) {
+  const remember = useRememberRecord(brainId);
+  const [text, setText] = useState('');
+  const [kind, setKind] = useState<'message' | 'document'>('document');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    remember.mutate(
+      { content: { kind, text: text.trim() }, source: { name: 'Mnemo app' } },
+      { onSuccess: () => setText('') },
+    );
+  };
+  return (
+    <section className="card" aria-labelledby="add-note">
+      <h2 id="add-note">Add a note</h2>
+      <form className="form" onSubmit={submit}>
+        <label>
+          What should this Brain remember?
+          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} required />
+        </label>
+        <label>
+          Kind
+          <select value={kind} onChange={(e) => setKind(e.target.value as 'message' | 'document')}>
+            <option value="document">Note</option>
+            <option value="message">Message</option>
+          </select>
+        </label>
+        {remember.isError ? <ErrorNotice error={remember.error} /> : null}
+        <button type="submit" className="primary" disabled={remember.isPending || !text.trim()}>
+          {remember.isPending ? 'Saving…' : 'Remember this'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function ForgetRecordDialog({
+  brainId,
+  record,
+  onClose,
+}: {
+  brainId: string;
+  record: MnemoRecord;
+  onClose: () => void;
+}) {
+  const forget = useForgetRecord(brainId);
+  return (
+    <ConfirmDialog
+      open
+      title="Forget this Record?"
+      confirmLabel="Forget Record"
+      busy={forget.isPending}
+      onCancel={onClose}
+      onConfirm={() => forget.mutate(record.id, { onSuccess: onClose })}
+    >
+      <blockquote className="quote">{recordSummary(record.content)}</blockquote>
+      <p>
+        Its text is removed for good. Memories that rest only on it are removed too
+        {record.memory_ids.length
+          ? ` (this Record supports ${plural(record.memory_ids.length, 'Memory', 'Memories')})`
+          : ''}
+        ; Memories with other support are worked out again from what remains.
+      </p>
+      {forget.isError ? <ErrorNotice error={forget.error} /> : null}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,100 @@
+// The renderer's pure logic, tested under Node: addresses, quote highlighting, conflict grouping.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Memory } from '../../engine/contract/index.ts';
+import { findConflicts } from '../../renderer/api/conflicts.ts';
+import { tokenFromLocation } from '../../renderer/api/token.ts';
+import { highlightQuotes } from '../../renderer/highlight.ts';
+import { parseRoute, paths } from '../../renderer/routes.ts';
+
+test('routes parse and build round-trip, unknown paths are not-found', () => {
+  assert.deepEqual(parseRoute('/'), { name: 'brains' });
+  assert.deepEqual(parseRoute('/keys'), { name: 'keys' });
+  assert.deepEqual(parseRoute('/brains/b.1'), { name: 'brain', brainId: 'b.1', tab: 'memories' });
+  for (const tab of ['records', 'memories', 'conflicts', 'ask', 'traces', 'profile'] as const) {
+    assert.deepEqual(parseRoute(paths.brain('b1', tab)), { name: 'brain', brainId: 'b1', tab });
+  }
+  assert.deepEqual(parseRoute(paths.memory('b1', 'mem_01')), {
+    name: 'memory',
+    brainId: 'b1',
+    memoryId: 'mem_01',
+  });
+  assert.deepEqual(parseRoute(paths.trace('b1', 'ctx_9')), {
+    name: 'trace',
+    brainId: 'b1',
+    traceId: 'ctx_9',
+  });
+  assert.equal(parseRoute('/brains/b1/nope').name, 'not-found');
+  assert.equal(parseRoute('/brains/b1/memories/m/extra').name, 'not-found');
+  assert.equal(parseRoute('/brains/%E0%A4%A').name, 'not-found');
+  assert.equal(parseRoute('/v1/brains').name, 'not-found');
+});
+
+test('quotes are marked in place, overlapping ones merged, near-misses found', () => {
+  const text = 'Ana moved to Lisbon in May. Ana likes Lisbon.';
+  assert.deepEqual(highlightQuotes(text, ['moved to Lisbon']), [
+    { text: 'Ana ', mark: false },
+    { text: 'moved to Lisbon', mark: true },
+    { text: ' in May. Ana likes Lisbon.', mark: false },
+  ]);
+  const marked = (segs: ReturnType<typeof highlightQuotes>) => segs.filter((s) => s.mark).map((s) => s.text);
+  assert.deepEqual(marked(highlightQuotes(text, ['Lisbon'])), ['Lisbon', 'Lisbon']);
+  assert.deepEqual(marked(highlightQuotes(text, ['moved to', 'to Lisbon'])), ['moved to Lisbon']);
+  assert.deepEqual(marked(highlightQuotes('Ana  moved\nto Lisbon', ['moved to lisbon'])), [
+    'moved\nto Lisbon',
+  ]);
+  assert.deepEqual(marked(highlightQuotes(text, ['Porto (north)'])), []);
+  assert.equal(
+    highlightQuotes(text, ['Lisbon'])
+      .map((s) => s.text)
+      .join(''),
+    text,
+  );
+});
+
+function mem(
+  id: string,
+  subject: string,
+  predicate: string | null,
+  statement: string,
+  status: Memory['status'] = 'active',
+): Memory {
+  return {
+    id,
+    object: 'memory',
+    statement,
+    subject,
+    predicate,
+    owner: { state: 'self' },
+    valid_from: '2024-01-01T00:00:00Z',
+    valid_to: null,
+    version: 1,
+    status,
+    citations: [{ record_id: 'rec_1', quote: statement }],
+  };
+}
+
+test('conflicts are active slots with more than one distinct value', () => {
+  const found = findConflicts([
+    mem('mem_1', 'ana', 'city', 'Ana lives in Lisbon'),
+    mem('mem_2', 'ana', 'city', 'Ana lives in Porto'),
+    mem('mem_3', 'ana', 'city', 'Ana lived in Faro', 'superseded'),
+    mem('mem_4', 'ana', 'job', 'Ana is a nurse'),
+    mem('mem_5', 'bo', 'job', 'Bo cooks'),
+    mem('mem_6', 'bo', 'job', 'Bo cooks'),
+    mem('mem_7', 'note', null, 'x'),
+    mem('mem_8', 'note', null, 'y'),
+  ]);
+  assert.equal(found.length, 1);
+  assert.equal(found[0]?.predicate, 'city');
+  assert.deepEqual(
+    found[0]?.values.map((v) => v.id),
+    ['mem_1', 'mem_2'],
+  );
+});
+
+test('the one-time token is read from the fragment or the query', () => {
+  assert.equal(tokenFromLocation({ hash: '#token=abc', search: '' }), 'abc');
+  assert.equal(tokenFromLocation({ hash: '', search: '?token=xyz' }), 'xyz');
+  assert.equal(tokenFromLocation({ hash: '', search: '' }), null);
+});
