@@ -200,6 +200,25 @@ describe('typed client', () => {
     ]);
   });
 
+  test('an error frame in the stream throws a typed error', async () => {
+    handlers.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        'event: stage\ndata: {"stage":"retrieve"}\n\nevent: error\ndata: ' +
+          JSON.stringify(err('brain_not_found', 'not_found')) +
+          '\n\n',
+      );
+    });
+    const frames: unknown[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
+      })(),
+      (e: unknown) => e instanceof MnemoApiError && e.code === 'brain_not_found' && e.status === 404,
+    );
+    assert.equal(frames.length, 1);
+  });
+
   test('streamContext throws the typed error of a refused stream', async () => {
     handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
     const it = client().streamContext('b', { query: 'q' });

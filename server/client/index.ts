@@ -28,7 +28,7 @@ import type {
   Trace,
   TracePage,
 } from '../../engine/contract/index.ts';
-import { MnemoApiError, errorFromResponse } from './mnemo-api-error.ts';
+import { MnemoApiError, errorFromFrame, errorFromResponse } from './mnemo-api-error.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 import { parseEventStream, type StreamFrame } from './sse.ts';
 
@@ -202,7 +202,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
     },
     /**
      * A thorough Context as an event stream: `stage` frames while it works, then one `context` frame.
-     * The request is made (and errors thrown) on the first `next()`.
+     * The request is made (and errors thrown) on the first `next()`; an `error` frame throws too.
      */
     async *streamContext(
       brainId: string,
@@ -224,7 +224,11 @@ export function createMnemoClient(options: MnemoClientOptions) {
         yield { event: 'context', data: await res.json() };
         return;
       }
-      yield* parseEventStream(res.body);
+      for await (const frame of parseEventStream(res.body)) {
+        // A failure after the stream began arrives as an `error` frame carrying the error body.
+        if (frame.event === 'error') throw errorFromFrame(frame.data);
+        yield frame;
+      }
     },
 
     listTraces: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>

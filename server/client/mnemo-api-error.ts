@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../../engine/contract/index.ts';
+import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 
 /**
  * A failure answered by the /v1 API in the spec's one error shape, or a transport failure dressed in it
@@ -44,4 +45,12 @@ export async function errorFromResponse(res: Response): Promise<MnemoApiError> {
     if (Number.isFinite(header) && header > 0) body = { ...body, retry_after_seconds: header };
   }
   return new MnemoApiError(res.status, body);
+}
+
+/** The error frame of an event stream: its status comes from the code table, as the body has none. */
+export function errorFromFrame(data: unknown): MnemoApiError {
+  const body =
+    data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const code = typeof body.code === 'string' ? body.code : 'internal_error';
+  return new MnemoApiError(isErrorCode(code) ? errorCodes[code].status : 500, { type: 'internal', ...body });
 }

@@ -1,13 +1,151 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import cliProgress from 'cli-progress';
+import { Slug } from '../../../engine/contract/index.ts';
+import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
+import { importFormats, type ImportFormat } from '../../import/import-item.ts';
+import { runImport, type ImportProgress, type ImportSummary } from '../../import/run-import.ts';
+import { isTimeZone } from '../../import/zoned-time.ts';
+import { nonNegativeInt } from '../options.ts';
 
-/** Placeholder until the import command lands: registered so `mnemo --help` lists it. */
+/** The local app's address when neither --url nor MNEMO_URL says otherwise. */
+export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
+
+interface ImportFlags {
+  brain: string;
+  format: ImportFormat | 'auto';
+  url?: string;
+  key?: string;
+  concurrency: number;
+  timeZone?: string;
+  self?: string;
+  dateOrder?: 'dmy' | 'mdy';
+  since?: Date;
+  until?: Date;
+  json: boolean;
+}
+
+function dateArg(v: string): Date {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) throw new InvalidArgumentError('must be a date, e.g. 2023-01-01');
+  return d;
+}
+
+/** Human summary: counts, then skip reasons grouped with a few examples each. */
+export function formatSummary(s: ImportSummary): string {
+  const lines = [
+    `${s.format} -> brain "${s.brain}"${s.brainCreated ? ' (created)' : ''}: imported ${s.imported}, unchanged ${s.unchanged}, ` +
+      `skipped ${s.skipped}, failed ${s.failed} in ${(s.elapsedMs / 1000).toFixed(1)} s`,
+  ];
+  const byReason = new Map<string, string[]>();
+  for (const k of s.skippedItems) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k.ref]);
+  if (byReason.size) lines.push('skipped:');
+  for (const [reason, refs] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
+    const shown = refs.slice(0, 3).join('; ');
+    lines.push(
+      `  ${refs.length} x ${reason} (${shown}${refs.length > 3 ? `; +${refs.length - 3} more` : ''})`,
+    );
+  }
+  if (s.failedItems.length) lines.push('failed:');
+  for (const f of s.failedItems.slice(0, 20)) lines.push(`  ${f.ref}: ${f.code}: ${f.reason}`);
+  if (s.failedItems.length > 20) lines.push(`  +${s.failedItems.length - 20} more`);
+  return lines.join('\n');
+}
+
+function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format:
+        'importing [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted} | skipped {skipped}, failed {failed}',
+      etaBuffer: 200,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = Date.now();
+  let begun = false;
+  return {
+    update(p) {
+      const rate = (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
+      if (!begun) {
+        bar.start(p.total, p.done, { rate, skipped: p.skipped, failed: p.failed });
+        begun = true;
+      } else bar.update(p.done, { rate, skipped: p.skipped, failed: p.failed });
+    },
+    stop: () => begun && bar.stop(),
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('import')
-    .description('not available in this build yet')
-    .allowUnknownOption(true)
-    .action(() => {
-      console.error('mnemo import: not available in this build yet');
-      process.exitCode = 2;
+    .description("import notes, chats, mail, calendars or contacts through a running server's /v1 API")
+    .argument('<path>', 'file or folder of the export')
+    .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', (v: string) => {
+      if (!Slug.safeParse(v).success)
+        throw new InvalidArgumentError('must be a Brain id (letters, digits, ".", "_", "-")');
+      return v;
+    })
+    .addOption(
+      new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
+    )
+    .option('--url <url>', `server base ending in /v1 (env MNEMO_URL; default ${defaultBaseUrl})`)
+    .option('--key <key>', 'API key (env MNEMO_KEY)')
+    .option('--concurrency <n>', 'requests in flight at once', nonNegativeInt, 8)
+    .option(
+      '--time-zone <zone>',
+      'IANA zone of times written without an offset (WhatsApp, floating calendar times)',
+      (v: string) => {
+        if (!isTimeZone(v)) throw new InvalidArgumentError('must be an IANA time zone, e.g. Europe/Berlin');
+        return v;
+      },
+    )
+    .option(
+      '--self <name>',
+      'the sender name that is you (WhatsApp, Slack, mail): recorded as speaker "self"',
+    )
+    .addOption(
+      new Option('--date-order <order>', 'WhatsApp dates when the file cannot tell').choices(['dmy', 'mdy']),
+    )
+    .option('--since <date>', 'recurring events: expand from this date (default: two years ago)', dateArg)
+    .option('--until <date>', 'recurring events: expand until this date (default: a year from now)', dateArg)
+    .option('--json', 'print the summary as JSON', false)
+    .action(async (path: string, flags: ImportFlags) => {
+      const baseUrl = flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl;
+      const apiKey = flags.key ?? process.env.MNEMO_KEY;
+      if (!apiKey) {
+        console.error(
+          'mnemo import: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
+        );
+        process.exitCode = 2;
+        return;
+      }
+      const display = progressDisplay();
+      try {
+        const summary = await runImport({
+          client: createMnemoClient({ baseUrl, apiKey }),
+          brainId: flags.brain,
+          path,
+          format: flags.format,
+          concurrency: Math.max(1, flags.concurrency),
+          timeZone: flags.timeZone,
+          selfName: flags.self,
+          dateOrder: flags.dateOrder,
+          windowStart: flags.since,
+          windowEnd: flags.until,
+          onProgress: display.update,
+        });
+        display.stop();
+        process.stdout.write(`${flags.json ? JSON.stringify(summary) : formatSummary(summary)}\n`);
+        process.exitCode = summary.failed === 0 ? 0 : 1;
+      } catch (e) {
+        display.stop();
+        const detail =
+          e instanceof MnemoApiError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+        console.error(`mnemo import: ${detail}`);
+        process.exitCode = 1;
+      }
     });
 }

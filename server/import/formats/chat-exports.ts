@@ -1,0 +1,156 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readText } from '../decode-text.ts';
+import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { epochSecondsToIso, toIso } from '../zoned-time.ts';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+/** `conversations.json` itself, or an export folder holding it. */
+export async function readConversations(path: string): Promise<unknown[]> {
+  const file = (await stat(path)).isDirectory() ? join(path, 'conversations.json') : path;
+  const data: unknown = JSON.parse(await readText(file));
+  if (!Array.isArray(data)) throw new Error('conversations.json: expected an array of conversations');
+  return data;
+}
+
+function threadName(title: string | undefined, id: string): string {
+  return (title ? `${title.trim()} (${id})` : id).slice(0, 2000);
+}
+
+/** The text of a ChatGPT message; non-text parts (images, files) become `[attachment: ...]`. */
+function chatgptText(content: unknown): string {
+  if (!isObj(content)) return '';
+  if (typeof content.text === 'string') return content.text;
+  const parts = Array.isArray(content.parts) ? content.parts : [];
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      if (isObj(p)) {
+        if (typeof p.text === 'string') return p.text;
+        const name = str(p.name) ?? str(p.content_type) ?? 'file';
+        return `[attachment: ${name}]`;
+      }
+      return '';
+    })
+    .filter((t) => t.trim())
+    .join('\n');
+}
+
+/** ChatGPT nodes on the branch the user last saw (root to current_node); other edits are drafts. */
+function chatgptBranch(mapping: Json, current: unknown): Json[] {
+  const nodes: Json[] = [];
+  let id = typeof current === 'string' ? current : undefined;
+  const seen = new Set<string>();
+  while (id && !seen.has(id) && isObj(mapping[id])) {
+    seen.add(id);
+    const node = mapping[id] as Json;
+    nodes.push(node);
+    id = typeof node.parent === 'string' ? node.parent : undefined;
+  }
+  if (nodes.length > 0) return nodes.reverse();
+  // No current_node: every node, in time order.
+  return Object.values(mapping)
+    .filter(isObj)
+    .sort(
+      (a, b) =>
+        Number((a.message as Json | null)?.create_time ?? 0) -
+        Number((b.message as Json | null)?.create_time ?? 0),
+    );
+}
+
+/** One `message` Record per ChatGPT message (user as `self`); threads are conversations. */
+export async function* parseChatgpt(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
+  const conversations = await readConversations(path);
+  for (const [i, conv] of conversations.entries()) {
+    const convId = isObj(conv) ? (str(conv.conversation_id) ?? str(conv.id)) : undefined;
+    if (!isObj(conv) || !convId || !isObj(conv.mapping)) {
+      yield skip(`conversation #${i + 1}`, 'not a ChatGPT conversation (no id or mapping)');
+      continue;
+    }
+    const thread = threadName(str(conv.title), convId);
+    for (const node of chatgptBranch(conv.mapping, conv.current_node)) {
+      const m = node.message;
+      if (!isObj(m)) continue; // the synthetic root carries no message
+      const ref = `${convId}/${str(m.id) ?? str(node.id) ?? '?'}`;
+      const role = isObj(m.author) ? m.author.role : undefined;
+      if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
+      if (isObj(m.metadata) && m.metadata.is_visually_hidden_from_conversation) continue;
+      const text = chatgptText(m.content).trim();
+      if (!text) {
+        yield skip(ref, 'message has no text');
+        continue;
+      }
+      yield {
+        type: 'record',
+        ref,
+        body: {
+          content: { kind: 'message', text, speaker: role === 'user' ? 'self' : 'ChatGPT', thread },
+          source: { name: 'chatgpt', external_id: `chatgpt:${ref}` },
+          occurred_at:
+            epochSecondsToIso(m.create_time) ??
+            epochSecondsToIso(conv.create_time) ??
+            epochSecondsToIso(conv.update_time) ??
+            undefined,
+        },
+      };
+    }
+  }
+}
+
+function claudeText(m: Json): string {
+  let text = typeof m.text === 'string' ? m.text : '';
+  if (!text.trim() && Array.isArray(m.content)) {
+    text = m.content
+      .filter(isObj)
+      .map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : ''))
+      .filter(Boolean)
+      .join('\n');
+  }
+  const files = [
+    ...(Array.isArray(m.attachments) ? m.attachments : []),
+    ...(Array.isArray(m.files) ? m.files : []),
+  ]
+    .filter(isObj)
+    .map((f) => str(f.file_name) ?? str(f.name))
+    .filter((n): n is string => Boolean(n));
+  const unique = [...new Set(files)];
+  return [text.trim(), ...unique.map((n) => `[attachment: ${n}]`)].filter(Boolean).join('\n');
+}
+
+/** One `message` Record per Claude message (the human as `self`); threads are conversations. */
+export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
+  const conversations = await readConversations(path);
+  for (const [i, conv] of conversations.entries()) {
+    const convId = isObj(conv) ? str(conv.uuid) : undefined;
+    if (!isObj(conv) || !convId || !Array.isArray(conv.chat_messages)) {
+      yield skip(`conversation #${i + 1}`, 'not a Claude conversation (no uuid or chat_messages)');
+      continue;
+    }
+    const thread = threadName(str(conv.name), convId);
+    for (const [j, m] of conv.chat_messages.entries()) {
+      const msgId = isObj(m) ? str(m.uuid) : undefined;
+      const ref = `${convId}/${msgId ?? `#${j + 1}`}`;
+      if (!isObj(m) || !msgId) {
+        yield skip(ref, 'message has no uuid');
+        continue;
+      }
+      const text = claudeText(m);
+      if (!text) {
+        yield skip(ref, 'message has no text');
+        continue;
+      }
+      yield {
+        type: 'record',
+        ref,
+        body: {
+          content: { kind: 'message', text, speaker: m.sender === 'human' ? 'self' : 'Claude', thread },
+          source: { name: 'claude', external_id: `claude:${ref}` },
+          occurred_at: toIso(m.created_at) ?? toIso(conv.created_at) ?? undefined,
+        },
+      };
+    }
+  }
+}

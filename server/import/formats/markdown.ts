@@ -1,0 +1,117 @@
+import matter from 'gray-matter';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { readText } from '../decode-text.ts';
+import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { toIso } from '../zoned-time.ts';
+
+/** Folders that hold tool state, not notes. */
+const ignoredDirs = new Set(['.obsidian', '.trash', '.git', 'node_modules']);
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (e.name.startsWith('.') || ignoredDirs.has(e.name)) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.isFile() && /\.(md|markdown)$/i.test(e.name)) yield p;
+  }
+}
+
+// gray-matter can eval `---js` front matter; an imported note must never run code.
+const refuseEngine = () => {
+  throw new Error('only YAML front matter is read');
+};
+const matterOptions = { engines: { js: refuseEngine, javascript: refuseEngine, coffee: refuseEngine } };
+
+function asStringList(v: unknown): string[] {
+  if (typeof v === 'string') return v.split(/[,\s]+/).filter(Boolean);
+  if (Array.isArray(v))
+    return v.filter((x): x is string | number => typeof x === 'string' || typeof x === 'number').map(String);
+  return [];
+}
+
+/** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
+export function inlineTags(body: string): string[] {
+  const withoutCode = body.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const tags = new Set<string>();
+  for (const m of withoutCode.matchAll(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
+    if (!/^\d+$/.test(m[1]!)) tags.add(m[1]!);
+  }
+  return [...tags];
+}
+
+/** Targets of `[[Note]]`, `[[Note|alias]]` and `[[Note#Heading]]`. */
+export function wikilinks(body: string): string[] {
+  const out = new Set<string>();
+  for (const m of body.matchAll(/!?\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g))
+    out.add(m[1]!.trim());
+  return [...out];
+}
+
+/**
+ * One `document` Record per note: title from front matter, else the first heading, else the file name;
+ * occurred_at from front matter (`date`, `created`, `updated`), else the file's modification time.
+ * Tags (front matter and inline) and wikilink targets are appended as a footer so they stay searchable.
+ */
+export async function* parseMarkdown(
+  path: string,
+  _o: ParseOptions,
+  sourceName: 'markdown' | 'obsidian',
+): AsyncGenerator<ImportItem> {
+  const info = await stat(path);
+  const files = info.isDirectory()
+    ? walk(path)
+    : (async function* () {
+        yield path;
+      })();
+  const root = info.isDirectory() ? path : join(path, '..');
+  for await (const file of files) {
+    const rel = relative(root, file).split(sep).join('/');
+    let parsed: { data: Record<string, unknown>; content: string };
+    try {
+      parsed = matter(await readText(file), matterOptions);
+    } catch (e) {
+      yield skip(
+        rel,
+        `unreadable front matter: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
+      continue;
+    }
+    const body = parsed.content.trim();
+    if (!body) {
+      yield skip(rel, 'empty note');
+      continue;
+    }
+    const fm = parsed.data;
+    const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+    const title =
+      (typeof fm.title === 'string' && fm.title.trim()) ||
+      heading ||
+      basename(file).replace(/\.(md|markdown)$/i, '');
+    const tags = [...new Set([...asStringList(fm.tags), ...asStringList(fm.tag), ...inlineTags(body)])].map(
+      (t) => t.replace(/^#/, ''),
+    );
+    const links = wikilinks(body);
+    const footer = [
+      tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
+      links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
+    ].filter(Boolean);
+    const occurred =
+      toIso(fm.date) ?? toIso(fm.created) ?? toIso(fm.updated) ?? (await stat(file)).mtime.toISOString();
+    yield {
+      type: 'record',
+      ref: rel,
+      body: {
+        content: {
+          kind: 'document',
+          title: title.slice(0, 2000),
+          text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
+        },
+        source: { name: sourceName, external_id: rel },
+        occurred_at: occurred,
+      },
+    };
+  }
+}

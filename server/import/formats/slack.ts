@@ -1,0 +1,170 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readText } from '../decode-text.ts';
+import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { epochSecondsToIso } from '../zoned-time.ts';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+async function readJsonArray(path: string): Promise<unknown[]> {
+  try {
+    const v: unknown = JSON.parse(await readText(path));
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Subtypes that are Slack's own notices, not something a person said. */
+const noticeSubtypes = new Set([
+  'channel_join',
+  'channel_leave',
+  'channel_topic',
+  'channel_purpose',
+  'channel_name',
+  'channel_archive',
+  'channel_unarchive',
+  'group_join',
+  'group_leave',
+  'pinned_item',
+  'unpinned_item',
+  'bot_add',
+  'bot_remove',
+  'tombstone',
+]);
+
+/** Slack markup to readable text: `<@U1>` to `@Name`, `<#C1|general>` to `#general`, links to `label (url)`. */
+export function slackText(text: string, users: Map<string, string>): string {
+  return text
+    .replace(
+      /<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g,
+      (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
+    )
+    .replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, (_m, name: string) => `#${name}`)
+    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1')
+    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
+    .replace(/<(https?:[^>]+)>/g, '$1')
+    .replace(/<mailto:([^|>]+)(?:\|[^>]+)?>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * Slack workspace export folder: users.json names people; channels.json, groups.json, dms.json and
+ * mpims.json name conversations; each conversation folder holds one JSON array per day. One `message`
+ * Record per message; a thread reply's thread names its parent.
+ */
+export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  const users = new Map<string, string>();
+  for (const u of await readJsonArray(join(path, 'users.json'))) {
+    if (!isObj(u) || !str(u.id)) continue;
+    const profile = isObj(u.profile) ? u.profile : {};
+    users.set(
+      u.id as string,
+      str(profile.display_name) ??
+        str(u.real_name) ??
+        str(profile.real_name) ??
+        str(u.name) ??
+        (u.id as string),
+    );
+  }
+  const conversations = new Map<string, string>(); // folder name -> conversation id
+  for (const file of ['channels.json', 'groups.json', 'dms.json', 'mpims.json']) {
+    for (const c of await readJsonArray(join(path, file))) {
+      if (isObj(c) && str(c.id)) conversations.set(str(c.name) ?? (c.id as string), c.id as string);
+    }
+  }
+  const entries = await readdir(path, { withFileTypes: true });
+  const folders = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+  if (folders.length === 0) {
+    yield skip(path, 'no conversation folders: not a Slack export');
+    return;
+  }
+  for (const folder of folders) {
+    const channelId = conversations.get(folder) ?? folder;
+    const days = (await readdir(join(path, folder)))
+      .filter((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f))
+      .sort();
+    for (const day of days) {
+      const file = join(path, folder, day);
+      let messages: unknown;
+      try {
+        messages = JSON.parse(await readText(file));
+      } catch (e) {
+        yield skip(`${folder}/${day}`, `unreadable JSON: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+      if (!Array.isArray(messages)) {
+        yield skip(`${folder}/${day}`, 'expected an array of messages');
+        continue;
+      }
+      for (const [i, m] of messages.entries()) {
+        const ts = isObj(m) ? str(m.ts) : undefined;
+        const ref = `${folder}/${day}#${ts ?? i + 1}`;
+        if (!isObj(m) || !ts) {
+          yield skip(ref, 'message has no ts');
+          continue;
+        }
+        const subtype = str(m.subtype);
+        if (subtype && noticeSubtypes.has(subtype)) {
+          yield skip(ref, `Slack notice (${subtype})`);
+          continue;
+        }
+        const files = (Array.isArray(m.files) ? m.files : [])
+          .filter(isObj)
+          .map((f) => `[attachment: ${str(f.name) ?? str(f.title) ?? 'file'}]`);
+        const text = [slackText(typeof m.text === 'string' ? m.text : '', users).trim(), ...files]
+          .filter(Boolean)
+          .join('\n');
+        const at = epochSecondsToIso(ts);
+        if (!text || !at) {
+          yield skip(ref, text ? 'unreadable ts' : 'message has no text');
+          continue;
+        }
+        const profile = isObj(m.user_profile) ? m.user_profile : {};
+        const userId = str(m.user);
+        const speaker =
+          (userId && users.get(userId)) ??
+          str(profile.display_name) ??
+          str(profile.real_name) ??
+          str(m.username) ??
+          userId ??
+          'unknown';
+        const isSelf =
+          o.selfName !== undefined &&
+          [speaker, userId].some((v) => v?.toLowerCase() === o.selfName!.toLowerCase());
+        const threadTs = str(m.thread_ts);
+        yield {
+          type: 'record',
+          ref,
+          body: {
+            content: {
+              kind: 'message',
+              text,
+              speaker: isSelf ? 'self' : speaker.slice(0, 2000),
+              thread: `#${folder}${threadTs ? ` thread ${threadTs}` : ''}`.slice(0, 2000),
+            },
+            source: { name: 'slack', external_id: `slack:${channelId}:${ts}` },
+            occurred_at: at,
+          },
+        };
+      }
+    }
+  }
+}
+
+export async function isSlackExport(path: string): Promise<boolean> {
+  try {
+    return (
+      (await stat(join(path, 'users.json'))).isFile() && (await stat(join(path, 'channels.json'))).isFile()
+    );
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,166 @@
+import ICAL from 'ical.js';
+import { readText } from '../decode-text.ts';
+import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { toIso } from '../zoned-time.ts';
+
+/** vCard properties that become facts, and the predicate each is recorded under. */
+const predicates: Record<string, string> = {
+  email: 'email',
+  tel: 'phone',
+  bday: 'birthday',
+  anniversary: 'anniversary',
+  adr: 'address',
+  org: 'organization',
+  title: 'job title',
+  role: 'role',
+  url: 'website',
+  note: 'note',
+  nickname: 'nickname',
+  impp: 'instant messaging',
+  'x-socialprofile': 'social profile',
+  gender: 'gender',
+};
+/** Binary or bulky properties never read (dropped before parsing, continuation lines included). */
+const bulky = /^(PHOTO|LOGO|SOUND|KEY)[;:]/i;
+
+/** Splits a .vcf into cards, so one broken card is skipped alone. */
+export function splitCards(text: string): { line: number; lines: string[] }[] {
+  const cards: { line: number; lines: string[] }[] = [];
+  let current: { line: number; lines: string[] } | null = null;
+  for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
+    if (/^BEGIN:VCARD\s*$/i.test(line)) current = { line: i + 1, lines: [] };
+    if (current) current.lines.push(line);
+    if (current && /^END:VCARD\s*$/i.test(line)) {
+      cards.push(current);
+      current = null;
+    }
+  }
+  return cards;
+}
+
+function decodeQuotedPrintable(value: string, charset: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const hex = value.slice(i + 1, i + 3);
+    if (value[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...new TextEncoder().encode(value[i]!));
+  }
+  try {
+    return new TextDecoder(charset).decode(new Uint8Array(bytes));
+  } catch {
+    return new TextDecoder('utf-8').decode(new Uint8Array(bytes));
+  }
+}
+
+/**
+ * vCard 2.1 written by phones is not something ical.js reads: bare type parameters (`TEL;CELL:`) and
+ * quoted-printable values with a CHARSET. This rewrites such lines into vCard 3.0 form; other cards
+ * pass through unchanged apart from dropping bulky binary properties.
+ */
+export function normalizeCard(lines: string[]): string {
+  const out: string[] = [];
+  let dropping = false;
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (bulky.test(line)) {
+      dropping = true;
+      continue;
+    }
+    if (dropping && (/^[ \t]/.test(line) || (line.trim() !== '' && !line.includes(':')))) continue;
+    dropping = false;
+    const colon = line.indexOf(':');
+    if (colon < 0 || /^[ \t]/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const [name, ...params] = line.slice(0, colon).split(';');
+    const isQp = params.some((p) => /^(ENCODING=)?QUOTED-PRINTABLE$/i.test(p));
+    if (isQp) while (line.endsWith('=') && i + 1 < lines.length) line = line.slice(0, -1) + lines[++i]!;
+    let value = line.slice(colon + 1);
+    const charset = params.find((p) => /^CHARSET=/i.test(p))?.slice(8) ?? 'utf-8';
+    if (isQp) {
+      value = decodeQuotedPrintable(value, charset)
+        .replace(/\r\n|\r|\n/g, '\\n')
+        .replace(/,/g, '\\,');
+    }
+    const kept = params
+      .filter((p) => !/^(ENCODING|CHARSET)=/i.test(p) && !/^QUOTED-PRINTABLE$/i.test(p))
+      .map((p) => (p.includes('=') ? p : `TYPE=${p}`));
+    out.push([name, ...kept].join(';') + ':' + value);
+  }
+  return out.join('\r\n') + '\r\n';
+}
+
+function textOf(value: unknown): string {
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join(', ');
+  if (value && typeof value === 'object' && 'toString' in value) return String(value);
+  return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+}
+
+function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
+  const t = p.getParameter('type');
+  const types = (Array.isArray(t) ? t : t ? [t] : [])
+    .flatMap((x) => String(x).split(','))
+    .map((x) => x.toLowerCase())
+    .filter((x) => !['internet', 'pref', 'voice', 'x400'].includes(x))
+    .map((x) => (x === 'cell' ? 'mobile' : x));
+  return types.length ? ` (${types.join(', ')})` : '';
+}
+
+/** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
+export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
+  const cards = splitCards(await readText(path));
+  if (cards.length === 0) {
+    yield skip(path, 'no BEGIN:VCARD ... END:VCARD block: not a vCard file');
+    return;
+  }
+  for (const card of cards) {
+    const ref = `card at line ${card.line}`;
+    let c: InstanceType<typeof ICAL.Component>;
+    try {
+      c = new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never);
+    } catch (e) {
+      yield skip(ref, `unreadable card: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    const n = c.getFirstPropertyValue('n');
+    const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
+    const name = (
+      textOf(c.getFirstPropertyValue('fn')) ||
+      nameFromN ||
+      textOf(c.getFirstPropertyValue('org'))
+    ).slice(0, 2000);
+    if (!name) {
+      yield skip(ref, 'card has no name (FN, N or ORG)');
+      continue;
+    }
+    const uid = textOf(c.getFirstPropertyValue('uid')) || name;
+    const rev = toIso(textOf(c.getFirstPropertyValue('rev')));
+    const used = new Map<string, number>();
+    let facts = 0;
+    for (const p of c.getAllProperties()) {
+      const base = predicates[p.name];
+      if (!base) continue;
+      const value = p.getValues().map(textOf).filter(Boolean).join(', ');
+      if (!value) continue;
+      // Two work emails are two slots, not one superseding the other.
+      const label = `${base}${typeLabel(p)}`;
+      const k = (used.get(label) ?? 0) + 1;
+      used.set(label, k);
+      const predicate = k > 1 ? `${label} ${k}` : label;
+      facts += 1;
+      yield {
+        type: 'record',
+        ref: `${name}: ${predicate}`,
+        body: {
+          content: { kind: 'fact', subject: name, predicate, value: value.slice(0, 10_000) },
+          source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
+          ...(rev ? { occurred_at: rev } : {}),
+        },
+      };
+    }
+    if (facts === 0) yield skip(ref, `card "${name}" has no fields to record beyond its name`);
+  }
+}

@@ -1,0 +1,142 @@
+import { basename, dirname } from 'node:path';
+import { readText } from '../decode-text.ts';
+import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { isValidWallTime, wallTimeToDate } from '../zoned-time.ts';
+
+/**
+ * A message header in either export style, with the invisible marks WhatsApp sprinkles in:
+ *   iOS      `[31/12/2023, 21:04:05] Anna: text`   or `[12/31/23, 9:04:05 PM] Anna: text`
+ *   Android  `31/12/2023, 21:04 - Anna: text`      or `12/31/23, 9:04 PM - Anna: text`, `31.12.23, 21:04 - ...`
+ */
+const header =
+  /^[\u200e\u200f\ufeff]*\[?(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\]\s*|\s+-\s+)(.*)$/;
+
+interface Raw {
+  line: number;
+  a: number;
+  b: number;
+  c: number;
+  hour: number;
+  minute: number;
+  second: number;
+  rest: string[];
+}
+
+/** Which of the first two date fields is the day: decided by any value over 12, else by the option. */
+function dateOrder(msgs: Raw[], fallback: 'dmy' | 'mdy' | 'ymd'): 'dmy' | 'mdy' | 'ymd' {
+  if (msgs.some((m) => m.a > 31)) return 'ymd';
+  if (msgs.some((m) => m.a > 12)) return 'dmy';
+  if (msgs.some((m) => m.b > 12)) return 'mdy';
+  return fallback;
+}
+
+function chatName(path: string): string {
+  const file = basename(path).replace(/\.txt$/i, '');
+  if (file === '_chat' || file.toLowerCase() === 'chat')
+    return basename(dirname(path)).replace(/^WhatsApp Chat - /i, '');
+  return file.replace(/^WhatsApp Chat (with|mit|con|avec|com) /i, '');
+}
+
+function cleanText(text: string): string {
+  return text
+    .replace(/[\u200e\u200f]/g, '')
+    .replace(/<attached: ([^>]+)>/gi, '[attachment: $1]')
+    .replace(
+      /^<Media omitted>$|^(image|video|audio|sticker|GIF|document) omitted$/gim,
+      '[attachment: omitted media]',
+    )
+    .replace(/<This message was edited>$/i, '')
+    .trim();
+}
+
+/**
+ * One `message` Record per chat message; continuation lines belong to the message above. Times carry no
+ * offset in these exports: they are read in `timeZone` (default: this machine's zone).
+ */
+export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  const lines = (await readText(path)).split(/\r\n|\r|\n/);
+  const msgs: Raw[] = [];
+  const leading: number[] = [];
+  for (const [i, line] of lines.entries()) {
+    const m = header.exec(line);
+    if (m) {
+      let hour = Number(m[4]);
+      if (m[7]) hour = (hour % 12) + (m[7].toLowerCase() === 'p' ? 12 : 0);
+      msgs.push({
+        line: i + 1,
+        a: Number(m[1]),
+        b: Number(m[2]),
+        c: Number(m[3]),
+        hour,
+        minute: Number(m[5]),
+        second: Number(m[6] ?? 0),
+        rest: [m[8]!],
+      });
+    } else if (msgs.length > 0) msgs[msgs.length - 1]!.rest.push(line);
+    else if (line.trim()) leading.push(i + 1);
+  }
+  if (msgs.length === 0) {
+    yield skip(path, 'no WhatsApp message lines found');
+    return;
+  }
+  for (const line of leading) yield skip(`line ${line}`, 'text before the first message');
+  const order = dateOrder(msgs, o.dateOrder ?? 'dmy');
+  const chat = chatName(path);
+  const ordinals = new Map<string, number>();
+  for (const m of msgs) {
+    const ref = `line ${m.line}`;
+    const [day, month, y] =
+      order === 'dmy' ? [m.a, m.b, m.c] : order === 'mdy' ? [m.b, m.a, m.c] : [m.c, m.b, m.a];
+    const year = y < 100 ? 2000 + y : y;
+    const wall = { year, month, day, hour: m.hour, minute: m.minute, second: m.second };
+    if (!isValidWallTime(wall)) {
+      yield skip(ref, 'invalid date or time in the message header');
+      continue;
+    }
+    const full = m.rest.join('\n');
+    const colon = full.indexOf(': ');
+    if (colon <= 0 || full.slice(0, colon).includes('\n')) {
+      yield skip(ref, 'system message (no sender)');
+      continue;
+    }
+    const sender = full
+      .slice(0, colon)
+      .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
+      .trim();
+    const rawText = full.slice(colon + 2);
+    // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading LRM.
+    if (/^\u200e/.test(rawText) && !/^\u200e\s*(<attached:|[\w ]+ omitted$)/i.test(rawText)) {
+      yield skip(ref, 'system message');
+      continue;
+    }
+    const text = cleanText(rawText);
+    if (!text) {
+      yield skip(ref, 'empty message');
+      continue;
+    }
+    if (/^(This message was deleted|You deleted this message)\.?$/i.test(text)) {
+      yield skip(ref, 'deleted message');
+      continue;
+    }
+    const at = wallTimeToDate(wall, o.timeZone).toISOString();
+    // No message ids in these exports: time, sender and position among equals identify a message.
+    const slot = `${at}|${sender}`;
+    const n = (ordinals.get(slot) ?? 0) + 1;
+    ordinals.set(slot, n);
+    const isSelf = o.selfName !== undefined && sender.toLowerCase() === o.selfName.toLowerCase();
+    yield {
+      type: 'record',
+      ref,
+      body: {
+        content: {
+          kind: 'message',
+          text,
+          speaker: isSelf ? 'self' : sender.slice(0, 2000),
+          thread: `WhatsApp: ${chat}`.slice(0, 2000),
+        },
+        source: { name: 'whatsapp', external_id: `whatsapp:${chat}:${at}:${sender}:${n}`.slice(0, 2000) },
+        occurred_at: at,
+      },
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import type { RecordCreate } from '../../engine/contract/index.ts';
+
+/** The formats `mnemo import` reads. */
+export const importFormats = [
+  'markdown',
+  'obsidian',
+  'chatgpt',
+  'claude',
+  'mbox',
+  'whatsapp',
+  'slack',
+  'ics',
+  'vcf',
+] as const;
+export type ImportFormat = (typeof importFormats)[number];
+
+/** A Record ready to send: it always carries `source.name` and a stable `source.external_id`. */
+export interface ImportRecord {
+  type: 'record';
+  /** Human-readable pointer for the report (file and line, message id, ...). */
+  ref: string;
+  body: RecordCreate & { source: { name: string; external_id: string } };
+}
+
+/** An item the parser could not turn into a Record, and why. Skips never stop the rest. */
+export interface ImportSkip {
+  type: 'skip';
+  ref: string;
+  reason: string;
+}
+
+export type ImportItem = ImportRecord | ImportSkip;
+
+/** Options every parser may read; each ignores what does not apply to its format. */
+export interface ParseOptions {
+  /** IANA zone for formats whose times carry no offset (WhatsApp, floating iCalendar times). */
+  timeZone?: string;
+  /** A speaker name to record as `self` (WhatsApp, Slack, mbox): the person whose memory this is. */
+  selfName?: string;
+  /** Recurring events are expanded within [windowStart, windowEnd). */
+  windowStart?: Date;
+  windowEnd?: Date;
+  /** The WhatsApp date order when the file alone cannot tell: day-month (default) or month-day. */
+  dateOrder?: 'dmy' | 'mdy';
+  /** Wall clock, replaceable in tests (recurrence window defaults). */
+  now?: () => Date;
+}
+
+export type Parser = (
+  path: string,
+  options: ParseOptions,
+) => AsyncIterable<ImportItem> | Iterable<ImportItem>;
+
+export const skip = (ref: string, reason: string): ImportSkip => ({ type: 'skip', ref, reason });

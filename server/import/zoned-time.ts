@@ -1,0 +1,84 @@
+/** Wall-clock fields as written in an export that carries no offset. */
+export interface WallTime {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour?: number;
+  minute?: number;
+  second?: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetMs(utcMs: number, timeZone: string): number {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(utcMs)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return asUtc - Math.floor(utcMs / 1000) * 1000;
+}
+
+/** True when `timeZone` is an IANA zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The instant a wall-clock time denotes in `timeZone` (IANA), or in the machine's own zone when none is
+ * given. Times in a DST gap resolve forward; times in a repeated hour take the first occurrence.
+ */
+export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
+  const { year, month, day, hour = 0, minute = 0, second = 0 } = t;
+  if (!timeZone) return new Date(year, month - 1, day, hour, minute, second);
+  const guess = Date.UTC(year, month - 1, day, hour, minute, second);
+  const first = guess - offsetMs(guess, timeZone);
+  const second_ = guess - offsetMs(first, timeZone);
+  return new Date(Math.min(first, second_));
+}
+
+/** Valid calendar fields (Date would silently roll 31 February into March). */
+export function isValidWallTime(t: WallTime): boolean {
+  const d = new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour ?? 0, t.minute ?? 0, t.second ?? 0));
+  return (
+    d.getUTCFullYear() === t.year &&
+    d.getUTCMonth() === t.month - 1 &&
+    d.getUTCDate() === t.day &&
+    (t.hour ?? 0) < 24 &&
+    (t.minute ?? 0) < 60 &&
+    (t.second ?? 0) < 60
+  );
+}
+
+/** RFC 3339 from epoch seconds (ChatGPT, Slack); null when not a usable number. */
+export function epochSecondsToIso(v: unknown): string | null {
+  const n = typeof v === 'string' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return null;
+  return new Date(Math.round(n * 1000)).toISOString();
+}
+
+/** RFC 3339 from anything Date can read; null when it cannot. */
+export function toIso(v: unknown): string | null {
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+  if (typeof v !== 'string' && typeof v !== 'number') return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
