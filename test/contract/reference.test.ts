@@ -1,0 +1,11 @@
+import { startServer } from '../../server/start-server.ts';
+import { runContractSuite } from './suite.ts';
+
+runContractSuite(
+  {
+    name: 'reference',
+    kinds: ['message', 'document', 'event', 'fact'],
+    unknownKindCode: 'invalid_request_body',
+  },
+  (o = {}) => startServer({ engine: 'reference', port: 0, rateLimit: 0, ...o }),
+);

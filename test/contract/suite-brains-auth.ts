@@ -1,0 +1,253 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Brain, BrainList, DeletionReceipt } from '../../engine/contract/index.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
+
+export function brainAndAuthChecks(factory: ServerFactory): void {
+  describe('brains', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('createBrain returns 201 Brain; getBrain and listBrains return it', async () => {
+      const api = client(server, freshKey(server));
+      const created = await api.post('/brains', {
+        id: 'b-1',
+        name: 'Ana',
+        self: { type: 'person', name: 'Ana' },
+      });
+      assert.equal(created.status, 201);
+      const brain = assertShape(Brain, created.body);
+      assert.deepEqual(
+        [brain.id, brain.object, brain.name, brain.self?.name],
+        ['b-1', 'brain', 'Ana', 'Ana'],
+      );
+      assert.deepEqual((await api.get('/brains/b-1')).body, created.body);
+      const list = assertShape(BrainList, (await api.get('/brains')).body);
+      assert.deepEqual(
+        list.data.map((b) => b.id),
+        ['b-1'],
+      );
+    });
+
+    it('a repeated create is brain_exists even with the same Idempotency-Key', async () => {
+      const api = client(server, freshKey(server));
+      const h = { 'Idempotency-Key': 'same' };
+      assert.equal((await api.post('/brains', { id: 'dup' }, h)).status, 201);
+      assertError(await api.post('/brains', { id: 'dup' }, h), 409, 'conflict', 'brain_exists');
+    });
+
+    it('getBrain of an unknown id is brain_not_found', async () => {
+      assertError(
+        await client(server, freshKey(server)).get('/brains/nope'),
+        404,
+        'not_found',
+        'brain_not_found',
+      );
+    });
+
+    it('forgetBrain returns a receipt and the Brain is gone', async () => {
+      const api = client(server, freshKey(server));
+      await api.post('/brains', { id: 'gone' });
+      await api.post('/brains/gone/records', { content: 'a note to forget' });
+      const r = await api.del('/brains/gone');
+      assert.equal(r.status, 200);
+      const receipt = assertShape(DeletionReceipt, r.body);
+      assert.equal(receipt.target.type, 'brain');
+      assert.equal(receipt.deleted.records, 1);
+      assertError(await api.get('/brains/gone'), 404, 'not_found', 'brain_not_found');
+    });
+
+    it('invalid slugs and unknown fields are invalid_request_body naming the field', async () => {
+      const api = client(server, freshKey(server));
+      for (const body of [
+        { id: 'has space' },
+        { id: '' },
+        { id: 'x'.repeat(129) },
+        { id: '-lead' },
+        { id: 5 },
+      ]) {
+        const e = assertError(
+          await api.post('/brains', body),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.match(String(e.message), /^id: /);
+      }
+      const e = assertError(
+        await api.post('/brains', { id: 'ok', colour: 'red' }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(e.message), /colour: unknown field/);
+      const s = assertError(
+        await api.post('/brains', { id: 'ok', self: { type: 'robot', name: 'x' } }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(s.message), /^self\.type: /);
+    });
+  });
+
+  describe('authentication and tenancy', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('no header, a non-Bearer credential or a malformed key is 401 invalid_api_key, even on unknown paths', async () => {
+      const anon = client(server, null);
+      assertError(await anon.get('/brains'), 401, 'authentication', 'invalid_api_key');
+      assertError(await anon.get('/no/such/path'), 401, 'authentication', 'invalid_api_key');
+      for (const auth of [
+        'Basic abc',
+        'Bearer',
+        'Bearer sk_test_p',
+        'Bearer sk_prod_p_s',
+        'Bearer sk_test__s',
+        'Bearer sk_test_p_',
+        'Bearer sk_test_p_s_extra',
+        'Bearer pk_test_p_s',
+      ]) {
+        assertError(
+          await anon.get('/brains', { Authorization: auth }),
+          401,
+          'authentication',
+          'invalid_api_key',
+        );
+      }
+    });
+
+    it('another project, or the other environment, cannot see a Brain: 404 brain_not_found, never 403', async () => {
+      const owner = client(server, freshKey(server, 'alpha', 'test'));
+      await owner.post('/brains', { id: 'private' });
+      assertError(
+        await client(server, freshKey(server, 'beta', 'test')).get('/brains/private'),
+        404,
+        'not_found',
+        'brain_not_found',
+      );
+      assertError(
+        await client(server, freshKey(server, 'alpha', 'live')).get('/brains/private'),
+        404,
+        'not_found',
+        'brain_not_found',
+      );
+      assert.deepEqual((await client(server, freshKey(server, 'alpha', 'live')).get('/brains')).body, {
+        data: [],
+        has_more: false,
+        next_cursor: null,
+      });
+      assert.equal(
+        (await client(server, freshKey(server, 'alpha', 'test')).get('/brains/private')).status,
+        200,
+      );
+    });
+  });
+
+  describe('key registry, scopes and binding', () => {
+    let server: RunningServer;
+    let registryPath: string;
+    before(async () => {
+      registryPath = join(mkdtempSync(join(tmpdir(), 'mnemo-reg-')), 'keys.json');
+      writeFileSync(registryPath, JSON.stringify({ version: 1, keys: [] }));
+      server = await factory({ keyRegistry: registryPath });
+    });
+    after(() => server.close());
+
+    it('a well-formed key the registry never issued is invalid_api_key', async () => {
+      assertError(
+        await client(server, 'sk_test_proj_neverissued1234').get('/brains'),
+        401,
+        'authentication',
+        'invalid_api_key',
+      );
+    });
+
+    it('revocation by `mnemo keys revoke` in another process applies on the next request', async () => {
+      const key = server.registry!.create({ env: 'test', project: 'rev' }).key;
+      const api = client(server, key);
+      assert.equal((await api.get('/brains')).status, 200);
+      const r = spawnSync(
+        process.execPath,
+        ['bin/mnemo.mjs', 'keys', 'revoke', key, '--key-registry', registryPath],
+        { encoding: 'utf8' },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      assertError(await api.get('/brains'), 401, 'authentication', 'key_revoked');
+      assertError(await api.get('/brains'), 401, 'authentication', 'key_revoked');
+    });
+
+    it('a narrowed key gets 403 missing_scope naming the scope; headers cannot escalate', async () => {
+      const key = server.registry!.create({ env: 'test', project: 'narrow', scopes: ['records:read'] }).key;
+      const api = client(server, key);
+      const e = assertError(
+        await api.post('/brains', { id: 'x' }, { 'X-Scopes': 'records:write' }),
+        403,
+        'permission',
+        'missing_scope',
+      );
+      assert.match(String(e.message), /records:write/);
+      const c = assertError(
+        await api.post('/brains/x/context', { query: 'q' }),
+        403,
+        'permission',
+        'missing_scope',
+      );
+      assert.match(String(c.message), /context:read/);
+    });
+
+    it('a key bound to one Brain sees only that Brain', async () => {
+      const full = client(server, server.registry!.create({ env: 'test', project: 'bind' }).key);
+      await full.post('/brains', { id: 'mine' });
+      await full.post('/brains', { id: 'theirs' });
+      const bound = client(
+        server,
+        server.registry!.create({ env: 'test', project: 'bind', brain: 'mine' }).key,
+      );
+      assert.equal((await bound.get('/brains/mine')).status, 200);
+      assertError(await bound.get('/brains/theirs'), 404, 'not_found', 'brain_not_found');
+      assert.deepEqual(
+        ((await bound.get('/brains')).body as { data: { id: string }[] }).data.map((b) => b.id),
+        ['mine'],
+      );
+    });
+
+    it('an unreadable registry refuses every key with 500 key_registry_unreadable', async () => {
+      const key = server.registry!.create({ env: 'test', project: 'broken' }).key;
+      writeFileSync(registryPath, '{ not json');
+      try {
+        assertError(await client(server, key).get('/brains'), 500, 'internal', 'key_registry_unreadable');
+      } finally {
+        writeFileSync(registryPath, JSON.stringify({ version: 1, keys: [] }));
+      }
+    });
+  });
+
+  describe('rate limit', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory({ rateLimit: 3 })));
+    after(() => server.close());
+
+    it('past the per-key limit: 429 too_many_requests with retry_after_seconds and Retry-After; other keys unaffected', async () => {
+      const api = client(server, freshKey(server));
+      for (let i = 0; i < 3; i += 1) assert.equal((await api.get('/brains')).status, 200);
+      const r = await api.get('/brains');
+      const e = assertError(r, 429, 'rate_limit', 'too_many_requests');
+      assert.ok(
+        Number.isInteger(e.retry_after_seconds) &&
+          (e.retry_after_seconds as number) >= 1 &&
+          (e.retry_after_seconds as number) <= 60,
+      );
+      assert.equal(r.headers.get('retry-after'), String(e.retry_after_seconds));
+      assert.equal((await client(server, freshKey(server)).get('/brains')).status, 200);
+    });
+  });
+}

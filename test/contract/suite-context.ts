@@ -1,0 +1,308 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import {
+  Census,
+  ContextProcessing,
+  ContextReady,
+  Profile,
+  Trace,
+  TracePage,
+} from '../../engine/contract/index.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import {
+  assertError,
+  assertShape,
+  client,
+  eventually,
+  freshKey,
+  type Client,
+  type ServerFactory,
+} from './harness.ts';
+import { brainWithKey, ready, remember } from './suite-records.ts';
+
+async function context(api: Client, body: unknown, headers?: Record<string, string>) {
+  const r = await api.post('/brains/b/context', body, headers);
+  assert.ok(r.status === 200 || r.status === 202, r.text);
+  return r.status === 200 ? assertShape(ContextReady, r.body) : null;
+}
+
+export function contextChecks(factory: ServerFactory): void {
+  describe('context', () => {
+    let server: RunningServer;
+    let api: Client;
+    let recordId: string;
+    before(async () => {
+      server = await factory();
+      api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', {
+        content: {
+          kind: 'message',
+          text: 'Ana moved to Porto in 2021 for the sailing club.',
+          speaker: 'Ana',
+        },
+        source: { name: 'chat' },
+        occurred_at: '2023-05-01T12:00:00Z',
+      });
+      recordId = record.id;
+      await ready(api, 'b', recordId);
+    });
+    after(() => server.close());
+
+    it('a hit returns cited text within the default 4000-token budget; every citation is fetchable and quoted exactly', async () => {
+      const ctx = (await context(api, { query: 'Where did Ana move for sailing?' }))!;
+      assert.equal(ctx.status, 'ready');
+      assert.match(ctx.id, /^ctx_/);
+      assert.ok(ctx.text && ctx.text.includes('Porto'));
+      assert.equal(ctx.budget.requested_tokens, 4000);
+      assert.equal(ctx.budget.truncated, false);
+      assert.ok(ctx.budget.estimated_tokens > 0 && ctx.budget.estimated_tokens <= 4000);
+      assert.ok(ctx.citations.length >= 1);
+      for (const c of ctx.citations) {
+        const rec = await api.get<{ content: { text: string } }>(`/brains/b/records/${c.record_id}`);
+        assert.equal(rec.status, 200);
+        assert.ok(rec.body.content.text.includes(c.quote));
+      }
+      assert.deepEqual(ctx.conflicts, []);
+      for (const v of Object.values(ctx.cost)) assert.equal(typeof v, 'number');
+    });
+
+    it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
+      const ctx = (await context(api, { query: 'xylophone quartz' }))!;
+      assert.equal(ctx.text, null);
+      assert.deepEqual(ctx.unknowns, ['xylophone quartz']);
+      assert.deepEqual(ctx.abstained, { reason: 'no_evidence' });
+      assert.deepEqual(ctx.citations, []);
+    });
+
+    it('a possessive question in a Brain without self abstains with no_attribution', async () => {
+      const anon = client(server, freshKey(server));
+      await anon.post('/brains', { id: 'b' });
+      await remember(anon, 'b', { content: 'The favourite colour is green.' });
+      const r = await anon.post('/brains/b/context', { query: 'what is my favourite colour?' });
+      const ctx = assertShape(ContextReady, r.body);
+      assert.equal(ctx.text, null);
+      assert.deepEqual(ctx.abstained, { reason: 'no_attribution' });
+      assert.deepEqual(ctx.unknowns, ['ownership of: what is my favourite colour?']);
+    });
+
+    it('a tiny budget reports truncation', async () => {
+      const ctx = (await context(api, { query: 'Ana Porto sailing', budget: { tokens: 5 } }))!;
+      assert.equal(ctx.budget.truncated, true);
+      assert.ok(ctx.budget.estimated_tokens <= 5);
+    });
+
+    it('filter.sources, since and until are enforced', async () => {
+      assert.equal(
+        (await context(api, { query: 'Ana Porto', filter: { sources: ['mail'] } }))!.citations.length,
+        0,
+      );
+      assert.equal(
+        (await context(api, { query: 'Ana Porto', filter: { sources: ['chat'] } }))!.citations.length,
+        1,
+      );
+      assert.equal(
+        (await context(api, { query: 'Ana Porto', filter: { since: '2024-01-01T00:00:00Z' } }))!.citations
+          .length,
+        0,
+      );
+      assert.equal(
+        (await context(api, { query: 'Ana Porto', filter: { until: '2023-01-01T00:00:00Z' } }))!.citations
+          .length,
+        0,
+      );
+    });
+
+    it('include memories returns cited Memory atoms', async () => {
+      const ctx = (await context(api, {
+        query: 'Ana Porto sailing',
+        include: ['memories', 'citations', 'unknowns', 'explain'],
+      }))!;
+      assert.ok(Array.isArray(ctx.memories));
+      for (const m of ctx.memories!) assert.ok(m.citations.length > 0);
+      assertError(
+        await api.post('/brains/b/context', { query: 'q', include: ['everything'] }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+
+    it("Brain-Watermark: answered at or after it (200), or 202 processing with the spec's reduced shape", async () => {
+      const { watermark } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'Ana bought a red kayak.', speaker: 'Ana' },
+      });
+      const r = await api.post('/brains/b/context', { query: 'red kayak' }, { 'Brain-Watermark': watermark });
+      if (r.status === 202) {
+        const p = assertShape(ContextProcessing, r.body);
+        assert.deepEqual([p.status, p.citations, p.unknowns], ['processing', [], ['red kayak']]);
+      }
+      const ctx = await eventually('context at the watermark', async () => {
+        const again = await api.post(
+          '/brains/b/context',
+          { query: 'red kayak' },
+          { 'Brain-Watermark': watermark },
+        );
+        return again.status === 200 ? assertShape(ContextReady, again.body) : null;
+      });
+      assert.ok(ctx.text?.includes('kayak'), 'read-your-write');
+      assertError(
+        await api.post('/brains/b/context', { query: 'q' }, { 'Brain-Watermark': 'wm_forged' }),
+        400,
+        'invalid_request',
+        'invalid_watermark',
+      );
+    });
+
+    it('only thorough streams: text/event-stream on fast is 406 streaming_not_applicable; thorough streams stages and the Context', async () => {
+      assertError(
+        await api.post('/brains/b/context', { query: 'Porto' }, { Accept: 'text/event-stream' }),
+        406,
+        'invalid_request',
+        'streaming_not_applicable',
+      );
+      assertError(
+        await api.get('/brains/b', { Accept: 'text/event-stream' }),
+        406,
+        'invalid_request',
+        'streaming_not_applicable',
+      );
+      const r = await api.post(
+        '/brains/b/context',
+        { query: 'Porto sailing', mode: 'thorough' },
+        { Accept: 'text/event-stream' },
+      );
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /text\/event-stream/);
+      const frames = r.text.split('\n\n').filter(Boolean);
+      const last = frames[frames.length - 1]!;
+      assert.match(last, /^event: context\n/m);
+      const data = JSON.parse(
+        last
+          .split('\n')
+          .find((l) => l.startsWith('data: '))!
+          .slice(6),
+      );
+      assertShape(ContextReady, data);
+      const plain = (await context(api, { query: 'Porto sailing', mode: 'thorough' }))!;
+      assert.ok(plain.citations.length > 0);
+    });
+
+    it('every Context request leaves a Trace; listTraces is newest first; failed requests leave a trc_ trace', async () => {
+      const a = (await context(api, { query: 'first trace Porto' }))!;
+      const b = (await context(api, { query: 'second trace Porto' }))!;
+      const page = assertShape(TracePage, (await api.get('/brains/b/traces?limit=2')).body);
+      assert.deepEqual(
+        page.data.map((t) => t.id),
+        [b.id, a.id],
+      );
+      const trace = assertShape(Trace, (await api.get(`/brains/b/traces/${a.id}`)).body);
+      assert.equal(trace.query, 'first trace Porto');
+      assert.ok(trace.lanes.length >= 1);
+      assertError(await api.get('/brains/b/traces/ctx_gone'), 404, 'not_found', 'trace_not_found');
+      const failed = assertError(
+        await api.post('/brains/b/context', { query: 'q' }, { 'Brain-Watermark': 'wm_bad' }),
+        400,
+        'invalid_request',
+        'invalid_watermark',
+      );
+      assert.match(String(failed.trace_id), /^trc_/);
+      const ft = assertShape(Trace, (await api.get(`/brains/b/traces/${failed.trace_id}`)).body);
+      assert.equal(ft.status, 'failed');
+      assert.equal(ft.error?.code, 'invalid_watermark');
+    });
+
+    it('profile and census answer in their documented shapes', async () => {
+      assertShape(Profile, (await api.get('/brains/b/profile?limit=5')).body);
+      const census = assertShape(Census, (await api.get('/brains/b/census')).body);
+      assert.ok(census.counts.records >= 1);
+      assertError(
+        await api.get('/brains/b/profile?limit=1000'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+  });
+
+  describe('trace buffer', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory({ traceBuffer: 2 })));
+    after(() => server.close());
+
+    it('is bounded: the oldest trace is evicted', async () => {
+      const api = await brainWithKey(server);
+      const ids: string[] = [];
+      for (const q of ['one', 'two', 'three'])
+        ids.push(((await api.post('/brains/b/context', { query: q })).body as { id: string }).id);
+      assertError(await api.get(`/brains/b/traces/${ids[0]}`), 404, 'not_found', 'trace_not_found');
+      assert.equal((await api.get(`/brains/b/traces/${ids[2]}`)).status, 200);
+    });
+  });
+
+  describe('framework and localhost safety', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('unknown paths are http_404; wrong methods are http_405 with Allow', async () => {
+      const api = client(server, freshKey(server));
+      assertError(await api.get('/nothing/here'), 404, 'not_found', 'http_404');
+      const r = await api.call('PUT', '/brains');
+      assertError(r, 405, 'invalid_request', 'http_405');
+      assert.deepEqual(r.headers.get('allow')?.split(', ').sort(), ['GET', 'POST']);
+      const p = await api.call('PATCH', '/brains/b/records/rec_1');
+      assertError(p, 405, 'invalid_request', 'http_405');
+      assert.deepEqual(p.headers.get('allow')?.split(', ').sort(), ['DELETE', 'GET']);
+    });
+
+    it('docs_url pages exist for error codes', async () => {
+      const r = await client(server, null).get('/brains');
+      const res = await fetch(String((r.body as { docs_url: string }).docs_url));
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /invalid_api_key/);
+    });
+
+    it('GET /v1/openapi.json serves the committed contract', async () => {
+      const res = await fetch(`${server.url}/openapi.json`);
+      assert.equal(res.status, 200);
+      const served = await res.json();
+      const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+      assert.deepEqual(served, committed);
+      assert.equal(served.openapi, '3.1.0');
+    });
+
+    it('a Host that is not this loopback server is refused before auth (DNS rebinding)', async () => {
+      const { request } = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            path: '/v1/brains',
+            headers: { Host: `attacker.example:${server.port}` },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(status, 403);
+    });
+
+    it("cross-origin browser requests are refused; the server's own origin is allowed", async () => {
+      const api = client(server, freshKey(server));
+      assertError(
+        await api.get('/brains', { Origin: 'https://evil.example' }),
+        403,
+        'permission',
+        'http_403',
+      );
+      assertError(await api.get('/brains', { Origin: 'null' }), 403, 'permission', 'http_403');
+      assert.equal((await api.get('/brains', { Origin: server.origin })).status, 200);
+    });
+  });
+}

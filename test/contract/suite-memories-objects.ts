@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AcceptedObject, MemoryDetail, MemoryPage } from '../../engine/contract/index.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { assertError, assertShape, type ServerFactory } from './harness.ts';
+import { brainWithKey, ready, remember } from './suite-records.ts';
+
+export function memoryAndObjectChecks(factory: ServerFactory): void {
+  describe('memories', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('every Memory is cited; getMemory returns revisions and evidence whose quote is in the Record text', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'The boat is called Wanda.', speaker: 'Bo' },
+      });
+      const done = await ready(api, 'b', record.id);
+      const page = assertShape(MemoryPage, (await api.get('/brains/b/memories')).body);
+      assert.ok(page.data.length >= 1);
+      for (const m of page.data) assert.ok(m.citations.length > 0);
+      const detail = assertShape(
+        MemoryDetail,
+        (await api.get(`/brains/b/memories/${done.memory_ids[0]}`)).body,
+      );
+      assert.ok(detail.revisions.length >= 1);
+      for (const ev of detail.evidence) assert.ok(ev.text.includes(ev.quote), 'quote is an exact substring');
+      assert.ok(detail.citations.some((c) => c.record_id === record.id));
+    });
+
+    it('getMemory of an unknown id, or after its only Record is forgotten, is memory_not_found', async () => {
+      const api = await brainWithKey(server);
+      assertError(await api.get('/brains/b/memories/mem_nope'), 404, 'not_found', 'memory_not_found');
+      const { record } = await remember(api, 'b', { content: 'A lone note about kayaks.' });
+      const done = await ready(api, 'b', record.id);
+      await api.del(`/brains/b/records/${record.id}`);
+      for (const id of done.memory_ids)
+        assertError(await api.get(`/brains/b/memories/${id}`), 404, 'not_found', 'memory_not_found');
+    });
+
+    it('a full read pages by id with next_cursor until has_more is false', async () => {
+      const api = await brainWithKey(server);
+      for (const t of ['Alpha note one.', 'Beta note two.', 'Gamma note three.'])
+        await ready(api, 'b', (await remember(api, 'b', { content: t })).record.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 20; i += 1) {
+        const page: MemoryPage = assertShape(
+          MemoryPage,
+          (await api.get(`/brains/b/memories?limit=1${cursor ? `&cursor=${cursor}` : ''}`)).body,
+        );
+        seen.push(...page.data.map((m) => m.id));
+        if (!page.has_more) {
+          assert.equal(page.next_cursor, null);
+          break;
+        }
+        cursor = page.next_cursor;
+      }
+      assert.ok(seen.length >= 3);
+      assert.deepEqual([...seen].sort(), seen, 'ordered by id');
+      assert.equal(new Set(seen).size, seen.length, 'no repeats');
+    });
+
+    it('a delta read returns only what changed after the watermark, oldest first, with a watermark to send back', async () => {
+      const api = await brainWithKey(server);
+      const first = await remember(api, 'b', { content: 'Before the mark.' });
+      await ready(api, 'b', first.record.id);
+      const mark = assertShape(
+        MemoryPage,
+        (await api.get('/brains/b/memories?since_watermark=' + encodeURIComponent(first.watermark))).body,
+      );
+      const second = await remember(api, 'b', { content: 'After the mark.' });
+      const done = await ready(api, 'b', second.record.id);
+      const delta = assertShape(
+        MemoryPage,
+        (await api.get(`/brains/b/memories?since_watermark=${encodeURIComponent(mark.watermark!)}`)).body,
+      );
+      assert.equal(delta.next_cursor, null);
+      assert.match(delta.watermark ?? '', /^wm_/);
+      const ids = delta.data.map((m) => m.id);
+      for (const id of done.memory_ids) assert.ok(ids.includes(id));
+      assert.ok(!delta.data.some((m) => m.statement.includes('Before the mark')));
+      const empty = assertShape(
+        MemoryPage,
+        (await api.get(`/brains/b/memories?since_watermark=${encodeURIComponent(delta.watermark!)}`)).body,
+      );
+      assert.equal(empty.data.length, 0);
+    });
+
+    it('since_watermark with cursor is conflicting_parameters; undeclared parameters are unknown_query_parameter listing them', async () => {
+      const api = await brainWithKey(server);
+      const { watermark } = await remember(api, 'b', { content: 'x marks' });
+      assertError(
+        await api.get(`/brains/b/memories?since_watermark=${watermark}&cursor=abc`),
+        400,
+        'invalid_request',
+        'conflicting_parameters',
+      );
+      const e = assertError(
+        await api.get('/brains/b/memories?colour=red&size=2'),
+        400,
+        'invalid_request',
+        'unknown_query_parameter',
+      );
+      assert.match(String(e.message), /colour/);
+      assert.match(String(e.message), /size/);
+      const l = assertError(
+        await api.get('/brains/b/memories?limit=0'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(l.message), /^limit: /);
+      assertError(
+        await api.get('/brains/b/memories?as_of=yesterday'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+
+    it('constructed, truncated and foreign watermarks are invalid_watermark', async () => {
+      const api = await brainWithKey(server);
+      await api.post('/brains', { id: 'other' });
+      const mine = await remember(api, 'b', { content: 'mine' });
+      const theirs = await remember(api, 'other', { content: 'theirs' });
+      const forged = `wm_${Buffer.from('b.999.AAAAAAAAAAAAAAAAAAAAAA').toString('base64url')}`;
+      for (const wm of [forged, mine.watermark.slice(0, -4), theirs.watermark, 'wm_', 'nonsense']) {
+        assertError(
+          await api.get(`/brains/b/memories?since_watermark=${encodeURIComponent(wm)}`),
+          400,
+          'invalid_request',
+          'invalid_watermark',
+        );
+      }
+    });
+  });
+
+  describe('objects', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('acceptObject appends versions; getObject returns the current one', async () => {
+      const api = await brainWithKey(server);
+      const v1 = await api.post('/brains/b/objects', {
+        type: 'preference',
+        key: 'Theme',
+        value: { mode: 'dark' },
+      });
+      assert.equal(v1.status, 201);
+      assert.equal(assertShape(AcceptedObject, v1.body).version, 1);
+      const v2 = assertShape(
+        AcceptedObject,
+        (
+          await api.post('/brains/b/objects', {
+            type: 'preference',
+            key: 'Theme',
+            value: { mode: 'light' },
+            if_version: 1,
+          })
+        ).body,
+      );
+      assert.equal(v2.version, 2);
+      const got = assertShape(AcceptedObject, (await api.get('/brains/b/objects/preference/Theme')).body);
+      assert.deepEqual([got.version, got.value], [2, { mode: 'light' }]);
+      assertError(await api.get('/brains/b/objects/preference/theme'), 404, 'not_found', 'object_not_found');
+    });
+
+    it('a stale if_version is 409 stale_version with current_version', async () => {
+      const api = await brainWithKey(server);
+      await api.post('/brains/b/objects', { type: 't', key: 'k', value: 1 });
+      const e = assertError(
+        await api.post('/brains/b/objects', { type: 't', key: 'k', value: 2, if_version: 0 }),
+        409,
+        'conflict',
+        'stale_version',
+      );
+      assert.equal(e.current_version, 1);
+      assert.equal(
+        (await api.get<{ version: number }>('/brains/b/objects/t/k')).body.version,
+        1,
+        'nothing written',
+      );
+    });
+
+    it('Idempotency-Key replays the accepted version; null and false are values, a missing value is not', async () => {
+      const api = await brainWithKey(server);
+      const h = { 'Idempotency-Key': 'obj-1' };
+      const a = await api.post('/brains/b/objects', { type: 't', key: 'flag', value: false }, h);
+      const b = await api.post('/brains/b/objects', { type: 't', key: 'flag', value: false }, h);
+      assert.deepEqual(a.body, b.body);
+      assertError(
+        await api.post('/brains/b/objects', { type: 't', key: 'flag', value: true }, h),
+        409,
+        'conflict',
+        'idempotency_conflict',
+      );
+      assert.equal((await api.post('/brains/b/objects', { type: 't', key: 'nil', value: null })).status, 201);
+      const e = assertError(
+        await api.post('/brains/b/objects', { type: 't', key: 'k' }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(e.message), /^value: /);
+    });
+  });
+}

@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DeletionReceipt, MnemoRecord } from '../../engine/contract/index.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import {
+  assertError,
+  assertShape,
+  client,
+  eventually,
+  freshKey,
+  type Client,
+  type ServerFactory,
+} from './harness.ts';
+
+export interface EngineTraits {
+  name: 'reference' | 'local';
+  kinds: string[];
+  unknownKindCode: 'invalid_request_body' | 'unknown_kind';
+}
+
+export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {
+  const api = client(server, freshKey(server));
+  assert.equal((await api.post('/brains', { id, self: { type: 'person', name: 'Ana' } })).status, 201);
+  return api;
+}
+
+export async function remember(api: Client, brain: string, body: unknown, headers?: Record<string, string>) {
+  const r = await api.post(`/brains/${brain}/records`, body, headers);
+  assert.equal(r.status, 202, r.text);
+  return { record: assertShape(MnemoRecord, r.body), watermark: r.headers.get('brain-watermark')! };
+}
+
+export async function ready(api: Client, brain: string, recordId: string) {
+  return eventually(`record ${recordId} ready`, async () => {
+    const r = await api.get(`/brains/${brain}/records/${recordId}`);
+    const rec = assertShape(MnemoRecord, r.body);
+    return rec.status === 'ready' ? rec : null;
+  });
+}
+
+export function recordChecks(factory: ServerFactory, traits: EngineTraits): void {
+  describe('records', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('rememberRecord is 202 with a Record and a Brain-Watermark; getRecord reaches ready with memory_ids', async () => {
+      const api = await brainWithKey(server);
+      const { record, watermark } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'We adopted a cat named Miso', speaker: 'Ana' },
+        occurred_at: '2024-03-01T10:00:00+01:00',
+      });
+      assert.match(watermark, /^wm_/);
+      assert.match(record.id, /^rec_/);
+      assert.equal(record.visibility, 'shareable');
+      assert.equal(Date.parse(record.occurred_at), Date.parse('2024-03-01T09:00:00Z'));
+      const done = await ready(api, 'b', record.id);
+      assert.ok(done.memory_ids.length >= 1);
+    });
+
+    it('a plain string is stored as a document; occurred_at defaults to now', async () => {
+      const api = await brainWithKey(server);
+      const before = Date.now();
+      const { record } = await remember(api, 'b', { content: 'just some text' });
+      assert.equal(record.kind, 'document');
+      assert.deepEqual(record.content, { kind: 'document', text: 'just some text' });
+      assert.ok(Math.abs(Date.parse(record.occurred_at) - before) < 60_000);
+    });
+
+    it('each accepted kind is accepted', async () => {
+      const api = await brainWithKey(server);
+      const samples: Record<string, unknown> = {
+        message: { kind: 'message', text: 'hello there', speaker: 'Bo', thread: 't1' },
+        document: { kind: 'document', text: 'A page of notes', title: 'Notes' },
+        event: {
+          kind: 'event',
+          title: 'Dentist',
+          starts_at: '2024-05-01T09:00:00Z',
+          ends_at: '2024-05-01T10:00:00Z',
+          participants: ['Ana'],
+          place: 'Lisbon',
+        },
+        fact: { kind: 'fact', subject: 'user', predicate: 'favourite_colour', value: 'green' },
+      };
+      for (const kind of traits.kinds.filter((k) => k !== 'correction')) {
+        const { record } = await remember(api, 'b', { content: samples[kind] });
+        assert.equal(record.kind, kind);
+      }
+    });
+
+    it(`an unaccepted kind is ${traits.unknownKindCode} listing the ${traits.kinds.length} kinds`, async () => {
+      const api = await brainWithKey(server);
+      const e = assertError(
+        await api.post('/brains/b/records', { content: { kind: 'poem', text: 'x' } }),
+        400,
+        'invalid_request',
+        traits.unknownKindCode,
+      );
+      for (const k of traits.kinds) assert.ok(String(e.message).includes(k), `message lists ${k}`);
+      assert.match(String(e.message), /^content\.kind: /);
+    });
+
+    it('strict types: booleans are not integers, date-times are RFC 3339, bodies are JSON objects', async () => {
+      const api = await brainWithKey(server);
+      const bad: [unknown, RegExp][] = [
+        [{ content: 'x', occurred_at: '2024-05-01' }, /^occurred_at: /],
+        [{ content: 'x', occurred_at: '2024-05-01T10:00:00' }, /^occurred_at: /],
+        [{ content: 'x', occurred_at: 1714557600 }, /^occurred_at: /],
+        [{ content: 'x', visibility: 'public' }, /^visibility: /],
+        [{ content: { kind: 'event', title: 'x', participants: [true] } }, /^content\.participants\[0\]: /],
+        [{ content: { kind: 'fact', subject: 's', predicate: 'p' } }, /^content\.value: is required/],
+        [{ content: '' }, /^content: /],
+        [{}, /^content: is required/],
+        [[1, 2], /^body: /],
+        ['"a string"', /^body: /],
+        ['null', /^body: /],
+        [{ content: 'x', extra: 1 }, /^extra: unknown field/],
+      ];
+      for (const [body, message] of bad) {
+        const e = assertError(
+          await api.post('/brains/b/records', body),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.match(String(e.message), message, JSON.stringify(body));
+      }
+      const ctx = assertError(
+        await api.post('/brains/b/context', { query: 'q', budget: { tokens: true } }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(ctx.message), /^budget\.tokens: /);
+    });
+
+    it('malformed JSON and empty bodies are invalid_request_body; non-JSON is 415 unsupported_media_type; +json is accepted', async () => {
+      const api = await brainWithKey(server);
+      assertError(
+        await api.post('/brains/b/records', '{"content": '),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assertError(await api.post('/brains/b/records', ''), 400, 'invalid_request', 'invalid_request_body');
+      assertError(
+        await api.post('/brains/b/records', 'content=x', {
+          'Content-Type': 'application/x-www-form-urlencoded',
+        }),
+        415,
+        'invalid_request',
+        'unsupported_media_type',
+      );
+      assertError(
+        await api.post('/brains/b/records', 'hello', { 'Content-Type': 'text/plain' }),
+        415,
+        'invalid_request',
+        'unsupported_media_type',
+      );
+      assertError(
+        await api.call('POST', '/brains/b/records', undefined),
+        415,
+        'invalid_request',
+        'unsupported_media_type',
+      );
+      const ok = await api.post(
+        '/brains/b/records',
+        { content: 'vendor json' },
+        { 'Content-Type': 'application/vnd.mnemo+json; charset=utf-8' },
+      );
+      assert.equal(ok.status, 202);
+    });
+
+    it('Idempotency-Key: a replay returns the original Record; different content is idempotency_conflict', async () => {
+      const api = await brainWithKey(server);
+      const h = { 'Idempotency-Key': 'k-1' };
+      const first = await remember(api, 'b', { content: 'remember me once' }, h);
+      const again = await remember(api, 'b', { content: 'remember me once' }, h);
+      assert.equal(again.record.id, first.record.id);
+      assertError(
+        await api.post('/brains/b/records', { content: 'something else' }, h),
+        409,
+        'conflict',
+        'idempotency_conflict',
+      );
+      await ready(api, 'b', first.record.id);
+      const page = await api.get<{ data: unknown[] }>('/brains/b/memories?q=remember%20me%20once');
+      assert.equal(page.body.data.length, 1, 'no second Memory');
+    });
+
+    it('getRecord and forgetRecord of unknown ids are record_not_found; forgetting is permanent', async () => {
+      const api = await brainWithKey(server);
+      assertError(await api.get('/brains/b/records/rec_nope'), 404, 'not_found', 'record_not_found');
+      assertError(await api.del('/brains/b/records/rec_nope'), 404, 'not_found', 'record_not_found');
+      const { record } = await remember(api, 'b', { content: 'short-lived' });
+      await ready(api, 'b', record.id);
+      const r = await api.del(`/brains/b/records/${record.id}`);
+      assert.equal(r.status, 200);
+      const receipt = assertShape(DeletionReceipt, r.body);
+      assert.equal(receipt.deleted.records, 1);
+      assert.equal(typeof receipt.rederiving.memories, 'number');
+      assertError(await api.get(`/brains/b/records/${record.id}`), 404, 'not_found', 'record_not_found');
+      assertError(await api.del(`/brains/b/records/${record.id}`), 404, 'not_found', 'record_not_found');
+    });
+
+    it('a Record reconciled from an external source is 403 record_not_erasable', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', {
+        content: 'from my notes',
+        source: { name: 'obsidian', external_id: 'notes/a.md' },
+      });
+      assert.equal(record.erasable, false);
+      assertError(await api.del(`/brains/b/records/${record.id}`), 403, 'policy', 'record_not_erasable');
+      assert.equal((await api.get(`/brains/b/records/${record.id}`)).status, 200);
+    });
+
+    it('listRecords is newest first and filters by kind', async () => {
+      const api = await brainWithKey(server);
+      const a = await remember(api, 'b', { content: { kind: 'message', text: 'first message' } });
+      const b = await remember(api, 'b', { content: 'second, a document' });
+      const all = await api.get<{ data: { id: string }[] }>('/brains/b/records');
+      assert.deepEqual(all.body.data.map((r) => r.id).slice(0, 2), [b.record.id, a.record.id]);
+      const msgs = await api.get<{ data: { id: string }[] }>('/brains/b/records?kind=message');
+      assert.deepEqual(
+        msgs.body.data.map((r) => r.id),
+        [a.record.id],
+      );
+    });
+
+    it('local deployment keeps local_only Records and serves them on this device', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', { content: 'my diary', visibility: 'local_only' });
+      assert.equal(record.visibility, 'local_only');
+      assert.equal((await api.get(`/brains/b/records/${record.id}`)).status, 200);
+    });
+  });
+
+  describe('hosted deployment', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory({ deployment: 'hosted' })));
+    after(() => server.close());
+
+    it('rememberRecord with local_only is 403 local_only_record; Context never shows local_only evidence', async () => {
+      const api = await brainWithKey(server);
+      assertError(
+        await api.post('/brains/b/records', { content: 'secret diary', visibility: 'local_only' }),
+        403,
+        'policy',
+        'local_only_record',
+      );
+      const { record } = await remember(api, 'b', { content: 'shared zebra fact' });
+      await ready(api, 'b', record.id);
+      const ctx = await api.post<{ citations: { record_id: string }[] }>('/brains/b/context', {
+        query: 'zebra',
+      });
+      assert.deepEqual(
+        ctx.body.citations.map((c) => c.record_id),
+        [record.id],
+      );
+    });
+  });
+}

@@ -1,0 +1,19 @@
+import { describe } from 'node:test';
+import type { ServerFactory } from './harness.ts';
+import { brainAndAuthChecks } from './suite-brains-auth.ts';
+import { contextChecks } from './suite-context.ts';
+import { memoryAndObjectChecks } from './suite-memories-objects.ts';
+import { recordChecks, type EngineTraits } from './suite-records.ts';
+
+/**
+ * The contract suite: every endpoint's success path and every error code an engine can produce,
+ * over a real HTTP socket on 127.0.0.1. Each engine runs the very same checks.
+ */
+export function runContractSuite(traits: EngineTraits, factory: ServerFactory): void {
+  describe(`contract (${traits.name} engine)`, () => {
+    brainAndAuthChecks(factory);
+    recordChecks(factory, traits);
+    memoryAndObjectChecks(factory);
+    contextChecks(factory);
+  });
+}
