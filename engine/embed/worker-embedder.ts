@@ -1,0 +1,80 @@
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbedderSpec } from './embedder.ts';
+import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
+
+/**
+ * Runs a provider in a worker thread so that loading a model and embedding never block the server's
+ * event loop. Resolves once the model has loaded (rejects with the loader's message if it fails).
+ */
+export function createWorkerEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+  const worker = new Worker(new URL('./embed-worker-entry.mjs', import.meta.url), { workerData: spec });
+  const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let closed = false;
+  let failure: Error | null = null;
+
+  function failAll(e: Error): void {
+    failure = e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  }
+
+  return new Promise<Embedder>((resolveReady, rejectReady) => {
+    worker.on('error', (e) => {
+      failAll(e);
+      rejectReady(e);
+    });
+    worker.on('exit', (code) => {
+      const e = new Error(`embedding worker exited (code ${code})`);
+      if (!closed) failAll(e);
+      rejectReady(e);
+    });
+    worker.on('message', (msg: WorkerReply) => {
+      switch (msg.type) {
+        case 'ready': {
+          const embedder: Embedder = {
+            provider: msg.provider,
+            model: msg.model,
+            dims: msg.dims,
+            embed(texts) {
+              if (failure) return Promise.reject(failure);
+              if (closed) return Promise.reject(new Error('embedder closed'));
+              if (texts.length === 0) return Promise.resolve([]);
+              const id = nextId++;
+              return new Promise<Float32Array[]>((resolve, reject) => {
+                pending.set(id, { resolve, reject });
+                worker.postMessage({ type: 'embed', id, texts: [...texts] } satisfies WorkerRequest);
+              });
+            },
+            async close() {
+              if (closed) return;
+              closed = true;
+              const exited = new Promise<void>((r) => worker.once('exit', () => r()));
+              worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+              // A model that will not let go must not hold the process open.
+              const timer = setTimeout(() => void worker.terminate(), 5_000);
+              await exited;
+              clearTimeout(timer);
+            },
+          };
+          resolveReady(embedder);
+          return;
+        }
+        case 'fatal': {
+          const e = new Error(msg.message);
+          rejectReady(e);
+          void worker.terminate();
+          return;
+        }
+        case 'result':
+          pending.get(msg.id)?.resolve(msg.vectors);
+          pending.delete(msg.id);
+          return;
+        case 'error':
+          pending.get(msg.id)?.reject(new Error(msg.message));
+          pending.delete(msg.id);
+          return;
+      }
+    });
+  });
+}
