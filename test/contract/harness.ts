@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type * as z from 'zod';
-import { ErrorBody } from '../../engine/contract/index.ts';
+import { ErrorBody, type Scope } from '../../engine/contract/index.ts';
 import type { Deployment } from '../../engine/types.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 
@@ -27,7 +27,7 @@ export function freshKey(
   server: RunningServer,
   project = `p${Date.now().toString(36)}${(counter += 1)}`,
   env: 'test' | 'live' = 'test',
-  extra: { scopes?: import('../../engine/contract/index.ts').Scope[]; brain?: string } = {},
+  extra: { scopes?: Scope[]; brain?: string } = {},
 ): string {
   if (server.registry) return server.registry.create({ env, project, ...extra }).key;
   return `sk_${env}_${project}_${Math.random().toString(36).slice(2)}x${counter}`;

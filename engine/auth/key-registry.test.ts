@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseApiKey } from './api-key.ts';
+import { KeyRegistry } from './key-registry.ts';
+
+const fresh = () => KeyRegistry.ensure(join(mkdtempSync(join(tmpdir(), 'mnemo-keys-')), 'keys.json'));
+
+describe('KeyRegistry', () => {
+  it('stores only hash, prefix, last four, scopes and binding, in a 0600 file', () => {
+    const reg = fresh();
+    const { key, entry } = reg.create({
+      env: 'test',
+      project: 'acme',
+      brain: 'b1',
+      scopes: ['records:read'],
+    });
+    const raw = readFileSync(reg.path, 'utf8');
+    assert.ok(!raw.includes(key), 'the key itself is never stored');
+    assert.ok(!raw.includes(parseApiKey(key)!.secret));
+    assert.equal(entry.prefix, 'sk_test_acme');
+    assert.equal(entry.last4, key.slice(-4));
+    assert.equal(statSync(reg.path).mode & 0o777, 0o600);
+  });
+
+  it('verifies issued keys, refuses others, and reports revocation', () => {
+    const reg = fresh();
+    const { key } = reg.create({ env: 'live', project: 'acme' });
+    assert.equal(reg.verify(key, parseApiKey(key)!).ok, true);
+    const forged = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    assert.deepEqual(reg.verify(forged, parseApiKey(forged)!), { ok: false, code: 'invalid_api_key' });
+    assert.ok(reg.revoke(key));
+    assert.deepEqual(reg.verify(key, parseApiKey(key)!), { ok: false, code: 'key_revoked' });
+    assert.equal(reg.revoke('sk_test_x_nothere'), null);
+  });
+
+  it('sees a revocation written by another registry object (another process) without restart', () => {
+    const a = fresh();
+    const b = new KeyRegistry(a.path);
+    const { key, entry } = a.create({ env: 'test', project: 'p' });
+    assert.equal(b.verify(key, parseApiKey(key)!).ok, true);
+    a.revoke(entry.id);
+    assert.equal(b.verify(key, parseApiKey(key)!).ok, false);
+  });
+
+  it('throws key_registry_unreadable for a missing or corrupt file', () => {
+    const reg = new KeyRegistry('/nonexistent/dir/keys.json');
+    assert.throws(() => reg.verify('sk_test_p_s', parseApiKey('sk_test_p_s')!), {
+      code: 'key_registry_unreadable',
+    });
+  });
+});

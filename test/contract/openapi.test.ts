@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { buildOpenApi } from '../../engine/contract/openapi.ts';
+import { operations } from '../../engine/contract/operations.ts';
+import { errorCodes } from '../../engine/errors/codes.ts';
+
+describe('openapi.json', () => {
+  it('the committed docs/openapi.json is what the schemas generate (run `npm run openapi` after changing them)', () => {
+    const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+    assert.deepEqual(committed, JSON.parse(JSON.stringify(buildOpenApi())));
+  });
+
+  it('declares the 15 operations of the spec with their methods and paths', () => {
+    const doc = buildOpenApi() as { paths: Record<string, Record<string, { operationId: string }>> };
+    const declared = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([m, op]) => `${op.operationId} ${m.toUpperCase()} ${path}`),
+    );
+    for (const expected of [
+      'createBrain POST /brains',
+      'getBrain GET /brains/{brain_id}',
+      'forgetBrain DELETE /brains/{brain_id}',
+      'getProfile GET /brains/{brain_id}/profile',
+      'getCensus GET /brains/{brain_id}/census',
+      'listTraces GET /brains/{brain_id}/traces',
+      'getTrace GET /brains/{brain_id}/traces/{trace_id}',
+      'rememberRecord POST /brains/{brain_id}/records',
+      'getRecord GET /brains/{brain_id}/records/{record_id}',
+      'forgetRecord DELETE /brains/{brain_id}/records/{record_id}',
+      'listMemories GET /brains/{brain_id}/memories',
+      'getMemory GET /brains/{brain_id}/memories/{memory_id}',
+      'acceptObject POST /brains/{brain_id}/objects',
+      'getObject GET /brains/{brain_id}/objects/{object_type}/{object_key}',
+      'createContext POST /brains/{brain_id}/context',
+    ]) {
+      assert.ok(declared.includes(expected), `missing ${expected}`);
+    }
+    assert.equal(new Set(operations.map((o) => o.id)).size, operations.length);
+  });
+
+  it('every operation declares the Error shape as its default response, with every code in the enum', () => {
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { properties: { code: { enum: string[] } } }> };
+    };
+    for (const methods of Object.values(doc.paths)) {
+      for (const op of Object.values(methods)) assert.ok(op.responses.default);
+    }
+    assert.deepEqual(
+      [...doc.components.schemas.Error!.properties.code.enum].sort(),
+      Object.keys(errorCodes).sort(),
+    );
+  });
+});
