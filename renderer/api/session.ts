@@ -44,6 +44,7 @@ export async function loadSession(): Promise<Session | null> {
   if (token) {
     const url = new URL(window.location.href);
     url.searchParams.delete('token');
+    url.searchParams.delete('ui_token');
     url.hash = '';
     window.history.replaceState(null, '', url.pathname + url.search);
     const res = await fetch('/ui/session', {

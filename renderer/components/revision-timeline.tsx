@@ -23,15 +23,10 @@ export function RevisionTimeline({
   revisions: MemoryRevision[];
   currentId: string;
 }) {
-  // An open-ended version runs to the last moment anything was learned (the axis then ends in "now").
-  const now = Math.max(
-    ...revisions.map((r) => Date.parse(r.learned_at)),
-    ...revisions.map((r) => Date.parse(r.valid_from)),
-  );
   const starts = revisions.map((r) => Date.parse(r.valid_from));
-  const ends = revisions.map((r) => (r.valid_to ? Date.parse(r.valid_to) : now));
+  const closedEnds = revisions.map((r) => (r.valid_to ? Date.parse(r.valid_to) : null));
   const min = Math.min(...starts);
-  const max = Math.max(...ends, min + 1);
+  const max = Math.max(...starts, ...closedEnds.filter((t): t is number => t !== null), min + 1);
   const W = 600;
   const rowH = 22;
   const x = (t: number) => 10 + ((t - min) / (max - min)) * (W - 20);
@@ -45,7 +40,9 @@ export function RevisionTimeline({
       >
         {revisions.map((r, i) => {
           const x0 = x(starts[i] ?? min);
-          const x1 = Math.max(x(ends[i] ?? max), x0 + 4);
+          const end = closedEnds[i];
+          // An open-ended version (still true) runs to the right edge, labelled "now".
+          const x1 = Math.max(end == null ? W - 10 : x(end), x0 + 4);
           return (
             <g key={r.id}>
               <rect

@@ -16,7 +16,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   const memories = useInfiniteQuery({
     ...memoryListOptions(client, brainId, params),
     // New Records turn into Memories in the background; keep the list fresh while it is shown.
-    refetchInterval: 3000,
+    refetchInterval: 2000,
   });
   const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];
   return (

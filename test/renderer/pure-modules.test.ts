@@ -94,7 +94,8 @@ test('conflicts are active slots with more than one distinct value', () => {
 });
 
 test('the one-time token is read from the fragment or the query', () => {
-  assert.equal(tokenFromLocation({ hash: '#token=abc', search: '' }), 'abc');
+  assert.equal(tokenFromLocation({ hash: '#ui_token=abc', search: '' }), 'abc');
+  assert.equal(tokenFromLocation({ hash: '#token=abd', search: '' }), 'abd');
   assert.equal(tokenFromLocation({ hash: '', search: '?token=xyz' }), 'xyz');
   assert.equal(tokenFromLocation({ hash: '', search: '' }), null);
 });

@@ -1,0 +1,115 @@
+/**
+ * End-to-end harness: Debian's Chromium driven by playwright-core against the real headless server
+ * (`startServer`, the function `mnemo serve --ui` runs), each test on its own temp data dir.
+ * One browser per test file; a fresh page per test.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+export const chromiumPath = '/usr/bin/chromium';
+export const resultsDir = join(import.meta.dirname, '..', '..', 'test-results');
+
+export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  context.setDefaultTimeout(10_000);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningApp {
+  server: RunningServer;
+  /** A key of the same project as the UI's, for writing Records "through the API". */
+  api: MnemoClient;
+  uiUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startApp(engine: 'reference' | 'local'): Promise<RunningApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), `mnemo-e2e-${engine}-`));
+  const keyRegistry = join(dataDir, 'keys.json');
+  KeyRegistry.ensure(keyRegistry);
+  const server = await startServer({
+    engine,
+    port: 0,
+    ui: true,
+    dataDir,
+    keyRegistry,
+    configDir: join(dataDir, 'config'),
+  });
+  assert.ok(server.uiUrl, 'the server prints a UI address');
+  // The UI's key is project `local`, live; an API key of the same namespace sees the same Brains.
+  assert.ok(server.registry);
+  const apiKey = server.registry.create({ env: 'live', project: 'local', label: 'e2e' }).key;
+  return {
+    server,
+    api: createMnemoClient({ baseUrl: server.url, apiKey, retry: false }),
+    uiUrl: server.uiUrl,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the UI through its one-time address and waits for the app to be signed in. */
+export async function openUi(
+  context: BrowserContext,
+  app: RunningApp,
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  // A CSP violation or an uncaught error is a failure even when the screen looks right.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(app.uiUrl);
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  assert.doesNotMatch(page.url(), /ui_token/, 'the one-time token is removed from the address bar');
+  return { page, problems };
+}
+
+/**
+ * Saves a full-page screenshot to test-results/<name>.png and fails on serious or critical axe-core
+ * violations of WCAG 2.x A/AA.
+ */
+export async function checkScreen(page: Page, name: string): Promise<string> {
+  mkdirSync(resultsDir, { recursive: true });
+  const path = join(resultsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    [],
+    `accessibility violations on ${name}`,
+  );
+  return path;
+}

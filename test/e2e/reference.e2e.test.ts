@@ -1,0 +1,157 @@
+// The UI against `mnemo serve --ui --engine reference`: one Memory per Record, substring retrieval.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext } from 'playwright-core';
+import { createMnemoClient, isMnemoApiError } from '../../server/client/index.ts';
+import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+before(async () => {
+  ({ context, close: closeBrowser } = await launchBrowser());
+});
+after(async () => closeBrowser());
+
+test('create a Brain, watch Memories appear, see the quote in place, forget the Record', async () => {
+  const app = await startApp('reference');
+  try {
+    const { page, problems } = await openUi(context, app);
+    await page.getByText('No Brains yet').waitFor();
+    await checkScreen(page, 'brains-empty');
+
+    await page.getByLabel('Short id').fill('home');
+    await page.getByLabel('Name', { exact: false }).first().fill('Home');
+    await page.getByLabel('Kind').selectOption('person');
+    await page.getByLabel('Their name').fill('Ana');
+    await page.getByRole('button', { name: 'Create Brain' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+    await page.getByText('No Memories yet').waitFor();
+
+    const { record } = await app.api.rememberRecord('home', {
+      content: { kind: 'message', text: 'Ana moved to Lisbon in May and loves the trams.', speaker: 'Ana' },
+      source: { name: 'chat' },
+    });
+    await app.api.rememberRecord('home', { content: 'The dentist appointment is on Friday.' });
+
+    // No reload: the list notices the new Memories itself.
+    const link = page.getByRole('link', { name: /Lisbon/ });
+    await link.waitFor();
+    await checkScreen(page, 'memories');
+
+    await link.click();
+    const mark = page.locator('.evidence mark').first();
+    await mark.waitFor();
+    assert.match((await mark.textContent()) ?? '', /Lisbon/);
+    // The quote sits inside the full Record text, not on its own.
+    assert.match(
+      (await page.locator('.evidence .record-text').first().textContent()) ?? '',
+      /loves the trams/,
+    );
+    await checkScreen(page, 'memory');
+    const memoryUrl = page.url();
+
+    await page.getByRole('link', { name: 'Records' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+    await page.getByText('Ana: Ana moved to Lisbon').waitFor();
+    await checkScreen(page, 'records');
+    await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
+    await dialog.waitFor();
+    await checkScreen(page, 'records-forget-dialog');
+    await dialog.getByRole('button', { name: 'Forget Record' }).click();
+    await page.getByText('Ana: Ana moved to Lisbon').waitFor({ state: 'detached' });
+
+    await page.goto(memoryUrl);
+    await page.getByRole('heading', { level: 1, name: 'This Memory is gone' }).waitFor();
+    await page.getByText('memory_not_found').waitFor();
+    await page.getByRole('link', { name: 'Memories' }).first().click();
+    await page.getByRole('link', { name: /dentist/ }).waitFor();
+    assert.equal(await page.getByRole('link', { name: /Lisbon/ }).count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('ask a question, open its Trace; Profile, Census and Conflicts render', async () => {
+  const app = await startApp('reference');
+  try {
+    await app.api.createBrain({ id: 'work', name: 'Work', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('work', {
+      content: { kind: 'document', title: 'Standup', text: 'The release ships on Thursday.' },
+    });
+    await app.api.rememberRecord('work', {
+      content: { kind: 'fact', subject: 'release', predicate: 'owner', value: 'Bo' },
+    });
+    const { page, problems } = await openUi(context, app);
+    await page.getByRole('link', { name: 'Work' }).click();
+    await page.getByRole('link', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('When does the release ship?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
+    await page.locator('.context-text').waitFor();
+    assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
+    await checkScreen(page, 'ask');
+
+    await page.getByRole('link', { name: 'See how this answer was put together' }).click();
+    await page.getByRole('heading', { level: 1, name: /When does the release ship/ }).waitFor();
+    await page.getByRole('heading', { name: 'Where the time went' }).waitFor();
+    assert.ok((await page.locator('svg[role="img"]').count()) >= 1, 'the trace has at least one chart');
+    await checkScreen(page, 'trace');
+
+    await page.getByRole('link', { name: 'Traces' }).first().click();
+    await page.getByRole('link', { name: 'When does the release ship?' }).waitFor();
+    await checkScreen(page, 'traces');
+
+    // A miss: nothing shares a word with the question.
+    await page.getByRole('link', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('Favourite colour?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.getByText('Nothing answers this question.').waitFor();
+
+    await page.getByRole('link', { name: 'Profile & Census' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
+    await page.locator('.facts').first().waitFor();
+    await checkScreen(page, 'profile-census');
+
+    await page.getByRole('link', { name: 'Conflicts' }).click();
+    await page.getByText('No conflicts').waitFor();
+    await checkScreen(page, 'conflicts-empty');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('create a key (secret shown once), then revoke it', async () => {
+  const app = await startApp('reference');
+  try {
+    const { page, problems } = await openUi(context, app);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+    await page.getByLabel('Label').fill('calendar agent');
+    await page.getByLabel('Accept Objects').uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-key-secret').textContent())?.trim() ?? '';
+    assert.match(secret, /^sk_live_local_/);
+    await checkScreen(page, 'keys-created');
+
+    const agent = createMnemoClient({ baseUrl: app.server.url, apiKey: secret, retry: false });
+    await agent.listBrains();
+    await page.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await page.getByTestId('new-key-secret').count(), 0, 'the secret is gone once dismissed');
+
+    const row = page.getByRole('row', { name: /calendar agent/ });
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke this key?' })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
+    await row.getByText(/Revoked/).waitFor();
+    await checkScreen(page, 'keys');
+    await assert.rejects(agent.listBrains(), (e) => isMnemoApiError(e) && e.code === 'key_revoked');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
