@@ -1,13 +1,108 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { runLocomo } from '../../bench/locomo-bench.ts';
+import { runScale } from '../../bench/scale-bench.ts';
+import { runWrite } from '../../bench/write-bench.ts';
+import { nonNegativeInt } from '../options.ts';
 
-/** Placeholder until the bench command lands: registered so `mnemo --help` lists it. */
+/** JSON lines on stdout (the fixed output of cli-and-harness.md); progress on stderr. */
+const out = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const progress = (line: string) => {
+  if (process.env.MNEMO_LOG !== 'silent') process.stderr.write(`${line}\n`);
+};
+
+function kList(value: string): number[] {
+  const ks = value.split(',').map((s) => Number(s.trim()));
+  if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1))
+    throw new InvalidArgumentError('must be a comma-separated list of positive integers');
+  return ks;
+}
+
+function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n < 1) throw new InvalidArgumentError('must be at least 1');
+  return n;
+}
+
+const engineOption = () =>
+  new Option('--engine <engine>', 'engine under test').choices(['local', 'reference']).default('local');
+const modelOption = () =>
+  new Option(
+    '--embedding-model <dir>',
+    'sentence-transformers ONNX model directory (default: the offline embedder)',
+  );
+
+/** `mnemo bench locomo|scale|write`: each starts its own server on 127.0.0.1 over a temp data dir. */
 export function register(program: Command): void {
-  program
+  const bench = program
     .command('bench')
-    .description('not available in this build yet')
-    .allowUnknownOption(true)
-    .action(() => {
-      console.error('mnemo bench: not available in this build yet');
-      process.exitCode = 2;
-    });
+    .description('benchmarks: retrieval quality (locomo), scale, write throughput');
+
+  bench
+    .command('locomo')
+    .description('LoCoMo retrieval: frac/any/all@k per category, createContext latency, ingest time')
+    .requiredOption('--data <file>', 'a file in LoCoMo format (e.g. ../shared/data/locomo/locomo-dev.json)')
+    .option('--k <list>', 'cut-offs', kList, [5, 10, 25])
+    .addOption(engineOption())
+    .addOption(modelOption())
+    .addOption(
+      new Option('--mode <mode>', 'createContext mode').choices(['fast', 'thorough']).default('fast'),
+    )
+    .option('--limit <n>', 'only the first n conversations', positiveInt)
+    .action(
+      async (f: {
+        data: string;
+        k: number[];
+        engine: 'local' | 'reference';
+        embeddingModel?: string;
+        mode: 'fast' | 'thorough';
+        limit?: number;
+      }) => {
+        await runLocomo({
+          data: f.data,
+          ks: f.k,
+          engine: f.engine,
+          embeddingModel: f.embeddingModel,
+          mode: f.mode,
+          limit: f.limit,
+          out,
+          progress,
+        });
+      },
+    );
+
+  bench
+    .command('scale')
+    .description('createContext fast latency and peak RSS over a Brain of N synthetic Records')
+    .option('--records <n>', 'Records in the Brain', positiveInt, 100_000)
+    .option('--queries <n>', 'timed createContext calls', positiveInt, 300)
+    .addOption(engineOption())
+    .addOption(modelOption())
+    .action(
+      async (f: {
+        records: number;
+        queries: number;
+        engine: 'local' | 'reference';
+        embeddingModel?: string;
+      }) => {
+        await runScale({ ...f, out, progress });
+      },
+    );
+
+  bench
+    .command('write')
+    .description('rememberRecord throughput over HTTP, and derive throughput')
+    .option('--records <n>', 'Records to write', positiveInt, 2_000)
+    .option('--concurrency <n>', 'requests in flight', positiveInt, 8)
+    .addOption(engineOption())
+    .addOption(modelOption())
+    .action(
+      async (f: {
+        records: number;
+        concurrency: number;
+        engine: 'local' | 'reference';
+        embeddingModel?: string;
+      }) => {
+        await runWrite({ ...f, out, progress });
+      },
+    );
 }

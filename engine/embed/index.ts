@@ -1,0 +1,17 @@
+import type { Embedder } from './embedder.ts';
+import { resolveEmbedderSpec, type EmbedderChoice } from './resolve-embedder.ts';
+import { createWorkerEmbedder } from './worker-embedder.ts';
+
+export type { Embedder, EmbedderSpec, EmbedderIdentity } from './embedder.ts';
+export { dot, normalize } from './embedder.ts';
+export type { EmbedderChoice, ProviderName } from './resolve-embedder.ts';
+export { resolveEmbedderSpec } from './resolve-embedder.ts';
+export { createWorkerEmbedder } from './worker-embedder.ts';
+
+/**
+ * The engine's embedder for a command-line choice, running in a worker thread: glove-sif by default,
+ * onnx with `--embedding-model DIR` (or the downloaded default model when onnx is asked for by name).
+ */
+export async function createEmbedder(choice: EmbedderChoice): Promise<Embedder> {
+  return createWorkerEmbedder(await resolveEmbedderSpec(choice));
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMnemoClient } from '../client/index.ts';
+import { startServer, type RunningServer } from '../start-server.ts';
+
+export type BenchEngine = 'local' | 'reference';
+
+export interface BenchServerOptions {
+  engine: BenchEngine;
+  embeddingModel?: string | undefined;
+  /** Keep the temp data dir after closing (to inspect it). */
+  keep?: boolean | undefined;
+  log?: ((line: string) => void) | undefined;
+}
+
+export interface BenchServer {
+  server: RunningServer;
+  client: ReturnType<typeof createMnemoClient>;
+  dataDir: string;
+  /** The embedder the engine reports, or `none`. */
+  embedder: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server of its own on 127.0.0.1 (any free port) over a fresh temp data dir, and a client
+ * with a key it accepts: minted in the registry for the local engine; for the reference engine
+ * without a registry any well-formed key is accepted.
+ */
+export async function startBenchServer(o: BenchServerOptions): Promise<BenchServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
+  const server = await startServer({
+    engine: o.engine,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    configDir: join(dataDir, 'config'),
+    rateLimit: 0,
+    traceBuffer: 100,
+    ui: false,
+    ...(o.embeddingModel ? { embeddingModel: o.embeddingModel } : {}),
+    log: o.log,
+  });
+  const apiKey = server.registry
+    ? server.registry.create({ env: 'test', project: 'bench', label: 'benchmark' }).key
+    : 'sk_test_bench_benchmarksecret0000';
+  const client = createMnemoClient({ baseUrl: server.url, apiKey, retry: false });
+  const info = server.engine.info as { embedder?: string };
+  return {
+    server,
+    client,
+    dataDir,
+    embedder: info.embedder ?? 'none',
+    async close() {
+      await server.close();
+      if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

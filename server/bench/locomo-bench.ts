@@ -1,0 +1,114 @@
+import type { ContextReady } from '../../engine/contract/index.ts';
+import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
+import { loadLocomo } from './locomo-data.ts';
+import { aggregate, percentile, round, type ScoredQuestion } from './locomo-metrics.ts';
+
+export interface LocomoOptions {
+  data: string;
+  ks: number[];
+  engine: BenchEngine;
+  embeddingModel?: string | undefined;
+  mode?: 'fast' | 'thorough' | undefined;
+  /** Only the first N conversations (quick checks). */
+  limit?: number | undefined;
+  out: (line: Record<string, unknown>) => void;
+  progress: (line: string) => void;
+}
+
+/** Budget large enough that the top 25 turns (LoCoMo turns are short) always fit. */
+const BUDGET_TOKENS = 12_000;
+
+/**
+ * LoCoMo retrieval: one Brain per conversation, one `message` Record per turn, every question sent to
+ * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
+ * distinct Records the Context cites.
+ */
+export async function runLocomo(o: LocomoOptions): Promise<void> {
+  const convs = loadLocomo(o.data).slice(0, o.limit ?? Infinity);
+  const bench = await startBenchServer({
+    engine: o.engine,
+    embeddingModel: o.embeddingModel,
+    log: undefined,
+  });
+  const scored: Array<ScoredQuestion & { ms: number }> = [];
+  let ingestMs = 0;
+  try {
+    const { client } = bench;
+    for (const [ci, conv] of convs.entries()) {
+      const brain = `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      await client.createBrain({ id: brain, name: `LoCoMo ${conv.sampleId}` });
+      const byRecord = new Map<string, string>();
+      const started = performance.now();
+      let watermark: string | null = null;
+      // Turns go in session order, a few in flight: the order of ids does not matter, occurred_at does.
+      const written = await mapLimit(conv.turns, 4, (t) =>
+        client.rememberRecord(brain, {
+          content: { kind: 'message', text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
+          occurred_at: t.occurredAt,
+        }),
+      );
+      written.forEach((w, i) => {
+        byRecord.set(w.record.id, conv.turns[i]!.diaId);
+        watermark = w.watermark ?? watermark;
+      });
+      await bench.server.engine.idle();
+      ingestMs += performance.now() - started;
+      for (const q of conv.questions) {
+        const t0 = performance.now();
+        let res = await client.createContext(
+          brain,
+          { query: q.question, mode: o.mode ?? 'fast', budget: { tokens: BUDGET_TOKENS } },
+          watermark ? { watermark } : {},
+        );
+        for (let tries = 0; res.status === 202 && tries < 100; tries++) {
+          await new Promise((r) => setTimeout(r, 50));
+          res = await client.createContext(
+            brain,
+            { query: q.question, mode: o.mode ?? 'fast', budget: { tokens: BUDGET_TOKENS } },
+            watermark ? { watermark } : {},
+          );
+        }
+        const ms = performance.now() - t0;
+        const ctx = res.context as ContextReady;
+        const ranked: string[] = [];
+        for (const c of ctx.citations ?? []) {
+          const dia = byRecord.get(c.record_id);
+          if (dia && !ranked.includes(dia)) ranked.push(dia);
+        }
+        scored.push({ category: q.category, evidence: q.evidence, ranked, ms });
+      }
+      o.progress(
+        `locomo: ${conv.sampleId} (${ci + 1}/${convs.length}): ${conv.turns.length} turns, ${conv.questions.length} questions`,
+      );
+    }
+  } finally {
+    await bench.close();
+  }
+  const common = {
+    ingest_s: round(ingestMs / 1000, 2),
+    embedder: bench.embedder,
+    engine: o.engine,
+    mode: o.mode ?? 'fast',
+  };
+  const line = (scope: string, qs: Array<ScoredQuestion & { ms: number }>) => {
+    const ms = qs.map((q) => q.ms);
+    const latency = { p50_ms: percentile(ms, 50), p95_ms: percentile(ms, 95), p99_ms: percentile(ms, 99) };
+    o.out({
+      benchmark: 'locomo',
+      scope,
+      questions: qs.length,
+      ...aggregate(qs, o.ks),
+      ...latency,
+      ...common,
+    });
+  };
+  line(
+    'cat1-4',
+    scored.filter((q) => q.category >= 1 && q.category <= 4),
+  );
+  for (const cat of [1, 2, 3, 4, 5])
+    line(
+      `cat${cat}`,
+      scored.filter((q) => q.category === cat),
+    );
+}

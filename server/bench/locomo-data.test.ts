@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { normaliseEvidence, parseSessionDate } from './locomo-data.ts';
+import { aggregate, percentile, recallAt } from './locomo-metrics.ts';
+
+describe('LoCoMo data and metrics', () => {
+  it('parses session dates as h:mm a on d MMMM, yyyy', () => {
+    assert.equal(parseSessionDate('1:56 pm on 8 May, 2023'), '2023-05-08T13:56:00.000Z');
+    assert.equal(parseSessionDate('12:04 am on 19 January, 2024'), '2024-01-19T00:04:00.000Z');
+    assert.equal(parseSessionDate('12:30 pm on 1 June, 2023'), '2023-06-01T12:30:00.000Z');
+    assert.throws(() => parseSessionDate('yesterday'), /unreadable/);
+  });
+
+  it('normalises evidence ids and drops those naming no turn', () => {
+    const known = new Set(['D1:3', 'D2:1', 'D10:12']);
+    assert.deepEqual(normaliseEvidence(['D1:3; D2:1', 'D:10:012', 'D1:03', 'D9:9', 'junk'], known), [
+      'D1:3',
+      'D2:1',
+      'D10:12',
+    ]);
+    assert.deepEqual(normaliseEvidence(undefined, known), []);
+  });
+
+  it('computes frac/any/all at k over distinct ranked turns', () => {
+    const q = { category: 1, evidence: ['a', 'b'], ranked: ['x', 'a', 'y', 'b'] };
+    assert.deepEqual(recallAt(q, 1), { frac: 0, any: 0, all: 0 });
+    assert.deepEqual(recallAt(q, 2), { frac: 0.5, any: 1, all: 0 });
+    assert.deepEqual(recallAt(q, 4), { frac: 1, any: 1, all: 1 });
+    const agg = aggregate([q, { category: 1, evidence: ['z'], ranked: ['z'] }], [2]);
+    assert.deepEqual(agg, { 'frac@2': 0.75, 'any@2': 1, 'all@2': 0.5 });
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
+    assert.equal(percentile(xs, 50), 50);
+    assert.equal(percentile(xs, 95), 95);
+    assert.equal(percentile(xs, 99), 99);
+    assert.equal(percentile([], 95), 0);
+  });
+});

@@ -1,0 +1,63 @@
+import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
+import { percentile, round } from './locomo-metrics.ts';
+import { syntheticQuery, syntheticRecord } from './synthetic.ts';
+
+export interface ScaleOptions {
+  records: number;
+  queries: number;
+  engine: BenchEngine;
+  embeddingModel?: string | undefined;
+  out: (line: Record<string, unknown>) => void;
+  progress: (line: string) => void;
+}
+
+/**
+ * A Brain of N synthetic Records written over HTTP, then `fast` createContext timed over HTTP (after a
+ * short warm-up), with the process's peak RSS (server and benchmark share the process).
+ */
+export async function runScale(o: ScaleOptions): Promise<void> {
+  const bench = await startBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel });
+  try {
+    const { client } = bench;
+    await client.createBrain({ id: 'scale', name: 'scale benchmark' });
+    const started = performance.now();
+    const batch = 1_000;
+    for (let from = 0; from < o.records; from += batch) {
+      const ids = Array.from({ length: Math.min(batch, o.records - from) }, (_, j) => from + j);
+      await mapLimit(ids, 8, (i) => {
+        const r = syntheticRecord(i);
+        return client.rememberRecord('scale', {
+          content: { kind: 'message', text: r.text, speaker: r.speaker },
+          occurred_at: r.occurredAt,
+        });
+      });
+      o.progress(`scale: ${from + ids.length}/${o.records} records written`);
+    }
+    await bench.server.engine.idle();
+    const ingestS = (performance.now() - started) / 1000;
+    o.progress(`scale: ingest ${ingestS.toFixed(1)} s; querying`);
+    for (let i = 0; i < 20; i++)
+      await client.createContext('scale', { query: syntheticQuery(100_000 + i), mode: 'fast' });
+    const ms: number[] = [];
+    for (let i = 0; i < o.queries; i++) {
+      const t0 = performance.now();
+      await client.createContext('scale', { query: syntheticQuery(i), mode: 'fast' });
+      ms.push(performance.now() - t0);
+    }
+    o.out({
+      benchmark: 'scale',
+      scope: 'context-fast',
+      records: o.records,
+      queries: o.queries,
+      p50_ms: percentile(ms, 50),
+      p95_ms: percentile(ms, 95),
+      p99_ms: percentile(ms, 99),
+      rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
+      ingest_s: round(ingestS, 2),
+      embedder: bench.embedder,
+      engine: o.engine,
+    });
+  } finally {
+    await bench.close();
+  }
+}
