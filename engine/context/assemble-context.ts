@@ -1,0 +1,273 @@
+import type {
+  Citation,
+  Context,
+  ContextProcessing,
+  ContextReady,
+  ContextRequest,
+  SelfEntity,
+  Trace,
+} from '../contract/index.ts';
+import { newId } from '../ids.ts';
+import type { Deployment, ContextOptions } from '../types.ts';
+import { fuse, type LaneResult } from '../retrieve/fuse.ts';
+import type { Eligibility, Lane } from '../retrieve/lane.ts';
+import { queryTerms } from '../retrieve/query-terms.ts';
+import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
+import type { Store } from '../store/store.ts';
+import type { WatermarkCodec } from '../watermark.ts';
+import { createCostLedger } from './cost-ledger.ts';
+import { findConflicts } from './find-conflicts.ts';
+import { fitBudget } from './fit-budget.ts';
+import { selectEvidence } from './select-evidence.ts';
+import type { TraceBuffer } from './trace-buffer.ts';
+
+export interface ContextDeps {
+  store: Store;
+  codec: WatermarkCodec;
+  deployment: Deployment;
+  lanes: Lane[];
+  traces: TraceBuffer;
+  now: () => Date;
+}
+
+export interface ContextBrain {
+  uid: string;
+  id: string;
+  self: SelfEntity | null;
+}
+
+export const defaultBudgetTokens = 4000;
+const candidatesPerLane = 50;
+const maxEvidenceRecords = 24;
+const possessive = /\b(my|mine|myself)\b/iu;
+
+/**
+ * Assembles one Context: cited evidence within a token budget, conflicts, unknowns and abstention,
+ * asserting nothing of its own (fast mode composes no answer; thorough reuses it for now). Every
+ * request, answered or not, leaves a Trace.
+ */
+export function assembleContext(
+  deps: ContextDeps,
+  brain: ContextBrain,
+  body: ContextRequest,
+  opts: ContextOptions,
+): Context {
+  const started = performance.now();
+  const { store, codec } = deps;
+  const id = newId('ctx');
+  const mode = body.mode ?? 'fast';
+  const requested = body.budget?.tokens ?? defaultBudgetTokens;
+  const emit = (stage: string, data: Record<string, unknown> = {}) =>
+    opts.onEvent?.({ event: 'stage', data: { stage, ...data } });
+  const ledger = createCostLedger();
+  const current = () => codec.encode(brain.uid, store.currentSeq(brain.uid));
+  const baseTrace = (): Trace => ({
+    id,
+    object: 'trace',
+    brain_id: brain.id,
+    request_id: opts.requestId,
+    created_at: deps.now().toISOString(),
+    query: body.query,
+    mode,
+    purpose: body.purpose ?? null,
+    status: 'ready',
+    watermark: null,
+    request: body as Record<string, unknown>,
+    lanes: [],
+    fusion: { method: 'reciprocal_rank_fusion(k=60)', results: [] },
+    budget: { requested_tokens: requested, estimated_tokens: 0, truncated: false, cut: [] },
+    citations: [],
+    abstained: null,
+    timings_ms: {},
+    cost: ledger.snapshot(),
+    error: null,
+  });
+
+  if (opts.watermark !== undefined) {
+    const seq = codec.decode(opts.watermark, brain.uid, 'Brain-Watermark');
+    const behind = store.get<{ n: number }>(
+      "SELECT n FROM derive_queue WHERE brain_uid = ? AND job = 'derive' AND record_seq <= ? LIMIT 1",
+      brain.uid,
+      seq,
+    );
+    if (behind) {
+      const processing: ContextProcessing = {
+        id,
+        object: 'context',
+        status: 'processing',
+        query: body.query,
+        watermark: current(),
+        citations: [],
+        unknowns: [body.query],
+        budget: { estimated_tokens: 0, truncated: false },
+      };
+      deps.traces.add(brain.uid, {
+        ...baseTrace(),
+        status: 'processing',
+        watermark: processing.watermark,
+        timings_ms: { total: performance.now() - started },
+      });
+      return processing;
+    }
+  }
+  const watermark = current();
+  const asOfMs = body.as_of ? Date.parse(body.as_of) : undefined;
+  const base = {
+    id,
+    object: 'context' as const,
+    status: 'ready' as const,
+    query: body.query,
+    watermark,
+  };
+  const finish = (ctx: ContextReady, trace: Partial<Trace>): ContextReady => {
+    const total = performance.now() - started;
+    if (body.budget?.ms !== undefined) {
+      ctx.budget.ms = body.budget.ms;
+      ctx.budget.ms_exceeded = total > body.budget.ms;
+    }
+    if (body.schema !== undefined) {
+      ctx.structured = {
+        available: false,
+        reason: 'this version composes no structured output; use text and citations',
+      };
+    }
+    ctx.cost = ledger.snapshot();
+    deps.traces.add(brain.uid, {
+      ...baseTrace(),
+      ...trace,
+      watermark,
+      citations: ctx.citations,
+      abstained: ctx.abstained?.reason ?? null,
+      cost: ctx.cost,
+      timings_ms: { ...(trace.timings_ms ?? {}), total },
+    });
+    emit('done');
+    opts.onEvent?.({ event: 'context', data: ctx as unknown as Record<string, unknown> });
+    return ctx;
+  };
+  const include = new Set(body.include ?? []);
+  const miss = (
+    reason: 'no_evidence' | 'no_attribution',
+    unknown: string,
+    truncated = false,
+  ): ContextReady => ({
+    ...base,
+    text: null,
+    citations: [],
+    conflicts: [],
+    unknowns: [unknown],
+    abstained: { reason },
+    budget: { requested_tokens: requested, estimated_tokens: 0, truncated },
+    cost: ledger.snapshot(),
+    ...(include.has('memories') ? { memories: [] } : {}),
+  });
+
+  if (brain.self === null && possessive.test(body.query)) {
+    return finish(miss('no_attribution', `ownership of: ${body.query}`), {});
+  }
+
+  emit('retrieve');
+  const eligibility: Eligibility = {
+    brainUid: brain.uid,
+    excludeLocalOnly: deps.deployment === 'hosted',
+    sinceMs: body.filter?.since ? Date.parse(body.filter.since) : undefined,
+    untilMs: body.filter?.until ? Date.parse(body.filter.until) : undefined,
+    sources: body.filter?.sources,
+    asOfMs,
+  };
+  const terms = queryTerms(body.query);
+  const laneResults: LaneResult[] = deps.lanes.map((lane) => {
+    const t0 = performance.now();
+    const candidates = lane.search({
+      store,
+      query: body.query,
+      terms,
+      eligibility,
+      limit: candidatesPerLane,
+      ledger,
+    });
+    return { lane: lane.name, candidates, ms: performance.now() - t0 };
+  });
+  const fused = fuse(laneResults);
+  const tRetrieve = performance.now() - started;
+
+  emit('assemble');
+  const { evidence, dropped } = selectEvidence(store, fused, terms, asOfMs, maxEvidenceRecords);
+  const fitted = fitBudget(evidence, requested);
+  ledger.charge('processing', fitted.estimatedTokens / 1000);
+  const citations: Citation[] = fitted.blocks.map((b) => ({
+    record_id: b.evidence.recordId,
+    quote: b.quote,
+  }));
+  const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
+  const { conflicts, conflicted } = findConflicts(store, servedIds, asOfMs);
+  const top = fitted.blocks[0]?.evidence;
+  const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
+
+  const trace: Partial<Trace> = {
+    lanes: laneResults.map((r) => ({
+      name: r.lane,
+      ms: r.ms,
+      candidates: r.candidates.map((c, i) => ({
+        record_id: c.recordId,
+        memory_id: null,
+        rank: i + 1,
+        score: c.score,
+        reason: c.reason,
+      })),
+    })),
+    fusion: {
+      method: 'reciprocal_rank_fusion(k=60)',
+      results: fused.map((f) => ({ record_id: f.recordId, score: f.score, lanes: f.lanes })),
+    },
+    budget: {
+      requested_tokens: requested,
+      estimated_tokens: fitted.estimatedTokens,
+      truncated: fitted.truncated,
+      cut: fitted.cut,
+    },
+    timings_ms: { retrieve: tRetrieve, assemble: performance.now() - started - tRetrieve },
+  };
+  if (fitted.blocks.length === 0) return finish(miss('no_evidence', body.query, fitted.truncated), trace);
+
+  const ctx: ContextReady = {
+    ...base,
+    text: fitted.text,
+    citations,
+    conflicts,
+    unknowns: aboutConflict ? [body.query] : [],
+    ...(aboutConflict ? { abstained: { reason: 'conflicting_evidence' as const } } : {}),
+    budget: {
+      requested_tokens: requested,
+      estimated_tokens: fitted.estimatedTokens,
+      truncated: fitted.truncated,
+    },
+    cost: ledger.snapshot(),
+  };
+  if (include.has('memories')) {
+    const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
+    const served = servedSql(asOfMs);
+    const rows = store.all<MemoryRow>(
+      `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql} ORDER BY m.id`,
+      JSON.stringify(servedIds),
+      ...served.params,
+    );
+    ctx.memories = toMemories(store, rows).filter((m) =>
+      m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
+    );
+  }
+  if (include.has('explain')) {
+    ctx.explain = {
+      terms,
+      lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
+      fusion: 'reciprocal_rank_fusion(k=60)',
+      dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),
+      evidence: fitted.blocks.map((b) => ({
+        record_id: b.evidence.recordId,
+        lanes: b.evidence.lanes,
+        score: b.evidence.score,
+      })),
+    };
+  }
+  return finish(ctx, trace);
+}

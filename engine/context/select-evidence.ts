@@ -1,0 +1,110 @@
+import { passages, type Span } from '../derive/split-text.ts';
+import type { Fused } from '../retrieve/fuse.ts';
+import { matchedTerms, stemPrefix } from '../retrieve/query-terms.ts';
+import { servedSql } from '../store/memory-view.ts';
+import type { Store } from '../store/store.ts';
+
+export interface EvidencePassage {
+  recordId: string;
+  /** Exact substring of the Record's text. */
+  passage: string;
+  kind: string;
+  title: string | null;
+  speaker: string | null;
+  source: string | null;
+  occurredAt: string;
+  /** Memories served at the read time that this Record supports. */
+  memoryIds: string[];
+  lanes: string[];
+  score: number;
+}
+
+export interface Dropped {
+  recordId: string;
+  reason: string;
+}
+
+interface RecordRow {
+  id: string;
+  kind: string;
+  content: string;
+  text: string;
+  source_name: string | null;
+  occurred_at: string;
+}
+
+const windowChars = 1500;
+
+/**
+ * From fused candidates to evidence: a Record whose Memories have all been superseded or retracted
+ * (at the read time) is dropped, so older evidence is never presented as current; from each kept
+ * Record the passage sharing the most query words is chosen.
+ */
+export function selectEvidence(
+  store: Store,
+  fused: Fused[],
+  terms: string[],
+  asOfMs: number | undefined,
+  maxRecords: number,
+): { evidence: EvidencePassage[]; dropped: Dropped[] } {
+  const evidence: EvidencePassage[] = [];
+  const dropped: Dropped[] = [];
+  const served = servedSql(asOfMs);
+  for (const f of fused) {
+    if (evidence.length >= maxRecords) break;
+    const r = store.get<RecordRow>(
+      'SELECT id, kind, content, text, source_name, occurred_at FROM records WHERE id = ?',
+      f.recordId,
+    );
+    if (!r) continue;
+    const mems = store.all<{ id: string; served: number; pending: number }>(
+      `SELECT m.id, (${served.sql}) AS served, m.pending FROM citations c JOIN memories m ON m.id = c.memory_id
+       WHERE c.record_id = ?`,
+      ...served.params,
+      r.id,
+    );
+    if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
+      dropped.push({ recordId: r.id, reason: 'superseded: every Memory it supports has a newer version' });
+      continue;
+    }
+    const content = JSON.parse(r.content) as { speaker?: string; title?: string };
+    evidence.push({
+      recordId: r.id,
+      passage: bestPassage(r.text, terms),
+      kind: r.kind,
+      title: r.kind === 'document' ? (content.title ?? null) : null,
+      speaker: content.speaker ?? null,
+      source: r.source_name,
+      occurredAt: r.occurred_at,
+      memoryIds: mems.filter((m) => m.served).map((m) => m.id),
+      lanes: f.lanes,
+      score: f.score,
+    });
+  }
+  return { evidence, dropped };
+}
+
+/** The passage with the most query words; long texts are only segmented around the first hit. */
+export function bestPassage(text: string, terms: string[]): string {
+  let base = 0;
+  let scope = text;
+  if (text.length > windowChars * 4) {
+    const lower = text.toLowerCase();
+    const hits = terms.map((t) => lower.indexOf(stemPrefix(t))).filter((i) => i >= 0);
+    const at = hits.length > 0 ? Math.min(...hits) : 0;
+    base = Math.max(0, at - windowChars);
+    scope = text.slice(base, Math.min(text.length, at + windowChars));
+  }
+  const spans: Span[] = passages(scope);
+  if (spans.length === 0) return text;
+  let best = spans[0]!;
+  let bestScore = -1;
+  for (const s of spans) {
+    const score = matchedTerms(s.value, terms).length;
+    if (score > bestScore) {
+      best = s;
+      bestScore = score;
+    }
+  }
+  return text.slice(base + best.start, base + best.end);
+}

@@ -1,0 +1,47 @@
+import type { Trace, TraceSummary } from '../contract/index.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
+
+/** Recent traces, bounded (oldest evicted first) and in memory only: a restart clears them. */
+export interface TraceBuffer {
+  add(brainUid: string, trace: Trace): void;
+  list(brainUid: string, limit: number): { data: TraceSummary[]; has_more: boolean };
+  get(brainUid: string, id: string): Trace;
+  purge(brainUid: string): void;
+}
+
+export function createTraceBuffer(size: number): TraceBuffer {
+  let items: { brainUid: string; trace: Trace }[] = [];
+  return {
+    add(brainUid, trace) {
+      items.push({ brainUid, trace });
+      if (items.length > size) items.splice(0, items.length - size);
+    },
+    list(brainUid, limit) {
+      const mine = items.filter((i) => i.brainUid === brainUid).reverse();
+      return { data: mine.slice(0, limit).map((i) => summarize(i.trace)), has_more: mine.length > limit };
+    },
+    get(brainUid, id) {
+      const hit = items.find((i) => i.brainUid === brainUid && i.trace.id === id);
+      if (!hit) throw new MnemoError('trace_not_found', `trace_id: no trace ${id} is held for this Brain`);
+      return hit.trace;
+    },
+    purge(brainUid) {
+      items = items.filter((i) => i.brainUid !== brainUid);
+    },
+  };
+}
+
+function summarize(t: Trace): TraceSummary {
+  return {
+    id: t.id,
+    object: 'trace',
+    created_at: t.created_at,
+    query: t.query,
+    mode: t.mode,
+    status: t.status,
+    abstained: t.abstained,
+    citations: t.citations.length,
+    total_ms: t.timings_ms.total ?? 0,
+    error_code: t.error?.code ?? null,
+  };
+}

@@ -1,0 +1,130 @@
+import { newId } from '../ids.ts';
+import type { Store } from '../store/store.ts';
+import type { Claim } from './deriver.ts';
+import { addCitation, insertMemory, nextVersion } from './insert-memory.ts';
+import { normalizeStatement } from './record-text.ts';
+import { settleLineage } from './settle-lineage.ts';
+
+export interface AdmittedRecord {
+  id: string;
+  occurredAt: string;
+  occurredMs: number;
+  sourceName: string | null;
+}
+
+export function slotKey(subject: string, predicate: string): string {
+  return `${normalizeStatement(subject)}\u001f${normalizeStatement(predicate)}`;
+}
+
+interface SlotVersion {
+  id: string;
+  lineage: string;
+  norm: string;
+  valid_from_ms: number;
+  status: string;
+}
+
+/**
+ * Turns a Record's claims into Memory versions:
+ * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
+ *   value as the current one, only adds a citation; a different value is a new version, and the
+ *   lineage is settled (supersession by world time, or a conflict);
+ * - any other claim adds a citation to an identical current statement with the same owner and
+ *   subject, else starts a lineage of its own.
+ * Returns the ids of the Memories the Record now supports.
+ */
+export function admitClaims(
+  store: Store,
+  brainUid: string,
+  record: AdmittedRecord,
+  claims: Claim[],
+  seq: number,
+  now: string,
+): string[] {
+  const ids: string[] = [];
+  const sourceKey = record.sourceName ?? '';
+  for (const claim of claims) {
+    const norm = normalizeStatement(claim.statement);
+    const citation = { recordId: record.id, quote: claim.quote };
+    if (claim.predicate !== null) {
+      const slot = slotKey(claim.subject, claim.predicate);
+      const versions = store.all<SlotVersion>(
+        'SELECT id, lineage, norm, valid_from_ms, status FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n',
+        brainUid,
+        slot,
+      );
+      const same =
+        versions.find(
+          (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
+        ) ??
+        versions.find(
+          (v) => v.norm === norm && v.status === 'active' && v.valid_from_ms <= record.occurredMs,
+        );
+      if (same) {
+        addCitation(store, same.id, record.id, claim.quote, seq);
+        ids.push(same.id);
+        continue;
+      }
+      const lineage = versions[0]?.lineage ?? newId('lin');
+      ids.push(
+        insertMemory(store, {
+          brainUid,
+          lineage,
+          slot,
+          version: nextVersion(store, lineage),
+          statement: claim.statement,
+          norm,
+          subject: claim.subject,
+          predicate: claim.predicate,
+          owner: claim.owner,
+          sourceKey,
+          validFrom: record.occurredAt,
+          validFromMs: record.occurredMs,
+          corrects: null,
+          seq,
+          learnedAt: now,
+          cause: versions.length > 0 ? 'superseded_by_record' : 'derived',
+          citations: [citation],
+        }),
+      );
+      settleLineage(store, lineage, seq);
+      continue;
+    }
+    const same = store.get<{ id: string }>(
+      `SELECT id FROM memories WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
+         AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`,
+      brainUid,
+      norm,
+      claim.subject,
+      claim.owner.state,
+      claim.owner.entity ?? null,
+    );
+    if (same) {
+      addCitation(store, same.id, record.id, claim.quote, seq);
+      ids.push(same.id);
+      continue;
+    }
+    ids.push(
+      insertMemory(store, {
+        brainUid,
+        lineage: newId('lin'),
+        slot: null,
+        version: 1,
+        statement: claim.statement,
+        norm,
+        subject: claim.subject,
+        predicate: null,
+        owner: claim.owner,
+        sourceKey,
+        validFrom: record.occurredAt,
+        validFromMs: record.occurredMs,
+        corrects: null,
+        seq,
+        learnedAt: now,
+        cause: 'derived',
+        citations: [citation],
+      }),
+    );
+  }
+  return [...new Set(ids)];
+}

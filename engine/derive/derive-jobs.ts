@@ -1,0 +1,119 @@
+import type { SelfEntity, TypedContent } from '../contract/index.ts';
+import type { Store } from '../store/store.ts';
+import { admitClaims } from './admit-claims.ts';
+import type { Deriver } from './deriver.ts';
+import { normalizeStatement } from './record-text.ts';
+import { settleLineage } from './settle-lineage.ts';
+
+export interface QueuedJob {
+  n: number;
+  brain_uid: string;
+  job: 'derive' | 'rederive';
+  record_id: string | null;
+  memory_id: string | null;
+}
+
+interface RecordRow {
+  id: string;
+  kind: string;
+  content: string;
+  text: string;
+  source_name: string | null;
+  occurred_at: string;
+  occurred_ms: number;
+}
+
+function brainSelf(store: Store, brainUid: string): SelfEntity | null {
+  const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
+    'SELECT self_type, self_name FROM brains WHERE uid = ?',
+    brainUid,
+  );
+  return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
+}
+
+function loadRecord(store: Store, id: string): RecordRow | undefined {
+  return store.get<RecordRow>(
+    'SELECT id, kind, content, text, source_name, occurred_at, occurred_ms FROM records WHERE id = ?',
+    id,
+  );
+}
+
+/**
+ * Runs one queued job inside the caller's transaction and removes it from the queue.
+ * derive: Record -> claims -> Memories (one sequence step for the whole Record).
+ * rederive: a Memory that lost some support is re-derived from its surviving Records only: citations
+ * a survivor no longer supports are dropped, world time restarts at the earliest survivor, and it is
+ * served again (or deleted if nothing supports it any more).
+ */
+export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now: () => string): void {
+  store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+  if (job.job === 'derive') {
+    const r = job.record_id ? loadRecord(store, job.record_id) : undefined;
+    if (!r) return;
+    const content = JSON.parse(r.content) as TypedContent;
+    const claims = deriver.derive(
+      { id: r.id, content, text: r.text, sourceName: r.source_name, occurredAt: r.occurred_at },
+      { self: brainSelf(store, job.brain_uid) },
+    );
+    const seq = store.nextSeq(job.brain_uid);
+    admitClaims(
+      store,
+      job.brain_uid,
+      { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+      claims,
+      seq,
+      now(),
+    );
+    return;
+  }
+  const m = job.memory_id
+    ? store.get<{ id: string; lineage: string; norm: string; cause: string; pending: number }>(
+        'SELECT id, lineage, norm, cause, pending FROM memories WHERE id = ?',
+        job.memory_id,
+      )
+    : undefined;
+  if (!m || !m.pending) return;
+  const seq = store.nextSeq(job.brain_uid);
+  const self = brainSelf(store, job.brain_uid);
+  const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
+  const kept: RecordRow[] = [];
+  const dropped: string[] = [];
+  for (const c of cites) {
+    const r = loadRecord(store, c.record_id)!;
+    // A correction Record supports its version by fiat, not by derivation.
+    const supports =
+      r.kind === 'correction' ||
+      deriver
+        .derive(
+          {
+            id: r.id,
+            content: JSON.parse(r.content) as TypedContent,
+            text: r.text,
+            sourceName: r.source_name,
+            occurredAt: r.occurred_at,
+          },
+          { self },
+        )
+        .some((claim) => normalizeStatement(claim.statement) === m.norm);
+    if (supports) kept.push(r);
+    else dropped.push(r.id);
+  }
+  if (kept.length === 0) {
+    store.run('DELETE FROM memories WHERE id = ?', m.id);
+  } else {
+    for (const id of dropped)
+      store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, id);
+    if (m.cause !== 'correction') {
+      const first = kept.reduce((a, b) => (b.occurred_ms < a.occurred_ms ? b : a));
+      store.run(
+        'UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ? WHERE id = ?',
+        first.occurred_at,
+        first.occurred_ms,
+        first.source_name ?? '',
+        m.id,
+      );
+    }
+    store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
+  }
+  settleLineage(store, m.lineage, seq);
+}

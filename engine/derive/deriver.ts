@@ -1,0 +1,40 @@
+import type { SelfEntity, TypedContent } from '../contract/index.ts';
+
+/** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
+export interface DerivableRecord {
+  id: string;
+  content: TypedContent;
+  text: string;
+  sourceName: string | null;
+  occurredAt: string;
+}
+
+export interface OwnerClaim {
+  state: 'self' | 'other' | 'unresolved';
+  entity?: string;
+}
+
+/** One statement a Record supports. World time (valid_from) is the Record's occurred_at. */
+export interface Claim {
+  statement: string;
+  subject: string;
+  /** Set for slot-holding claims (facts): at most one current value per (subject, predicate). */
+  predicate: string | null;
+  owner: OwnerClaim;
+  /** Exact substring of the Record's text. */
+  quote: string;
+}
+
+export interface DeriveContext {
+  self: SelfEntity | null;
+}
+
+/**
+ * Record -> claims. Deterministic for a given Record and Brain. The rule-based deriver is the first;
+ * a model-backed one can implement the same interface (admission, supersession and conflicts stay
+ * outside it). Corrections are not derived: they are applied at write time.
+ */
+export interface Deriver {
+  readonly name: string;
+  derive(record: DerivableRecord, ctx: DeriveContext): Claim[];
+}

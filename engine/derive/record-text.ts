@@ -1,0 +1,45 @@
+import type { TypedContent } from '../contract/index.ts';
+
+/** Facts' predicates are slugs; people read "favourite colour", not "favourite_colour". */
+export function humanize(predicate: string): string {
+  return predicate.replaceAll('_', ' ').trim();
+}
+
+/**
+ * The citable text of a Record: what is indexed, shown as evidence, and what every citation's quote
+ * is an exact substring of. Free-text kinds keep their text verbatim; structured kinds get one
+ * deterministic line.
+ */
+export function recordText(content: TypedContent): string {
+  switch (content.kind) {
+    case 'message':
+    case 'document':
+      return content.text;
+    case 'fact':
+      return `${content.subject} ${humanize(content.predicate)}: ${String(content.value)}`;
+    case 'event': {
+      const parts = [content.title];
+      if (content.starts_at)
+        parts.push(`when: ${content.starts_at}${content.ends_at ? ` to ${content.ends_at}` : ''}`);
+      else if (content.ends_at) parts.push(`until: ${content.ends_at}`);
+      if (content.place) parts.push(`where: ${content.place}`);
+      if (content.participants && content.participants.length > 0)
+        parts.push(`who: ${content.participants.join(', ')}`);
+      return parts.join('; ');
+    }
+    case 'correction':
+      return (
+        content.statement ?? `retracted ${content.corrects}${content.reason ? `: ${content.reason}` : ''}`
+      );
+  }
+}
+
+/** Lower-case, single-spaced, without trailing punctuation: how duplicate statements are recognised. */
+export function normalizeStatement(s: string): string {
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.!;,:]+$/u, '');
+}

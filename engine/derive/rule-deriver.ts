@@ -1,0 +1,68 @@
+import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
+import { resolveOwner } from './resolve-owner.ts';
+import { passages, sentences } from './split-text.ts';
+
+/** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
+function isStatement(s: string): boolean {
+  return !s.endsWith('?') && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+}
+
+/**
+ * The deterministic, model-free deriver:
+ * - fact: one claim on the (subject, predicate) slot;
+ * - message: one claim per stating sentence, owned by the speaker;
+ * - event: one what/when/where/who claim;
+ * - document: one claim per passage (~800 characters of whole sentences).
+ * Every Record yields at least one claim, so every Record is represented by a Memory.
+ */
+export function createRuleDeriver(): Deriver {
+  return {
+    name: 'rules-v1',
+    derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+      const c = record.content;
+      const whole = record.text.trim() || record.text;
+      switch (c.kind) {
+        case 'fact':
+          return [
+            {
+              statement: record.text,
+              subject: c.subject,
+              predicate: c.predicate,
+              owner: resolveOwner(c.subject, ctx.self),
+              quote: record.text,
+            },
+          ];
+        case 'message': {
+          const owner = resolveOwner(c.speaker, ctx.self);
+          const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
+          const stated = sentences(record.text).filter((s) => isStatement(s.value));
+          const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
+          return unique(spans).map((s) => ({ statement: s, subject, predicate: null, owner, quote: s }));
+        }
+        case 'event': {
+          const people = c.participants ?? [];
+          const selfIn = people.some((p) => resolveOwner(p, ctx.self).state === 'self');
+          const owner = selfIn ? resolveOwner('self', ctx.self) : { state: 'unresolved' as const };
+          return [{ statement: whole, subject: c.title, predicate: null, owner, quote: whole }];
+        }
+        case 'document': {
+          const subject = c.title ?? record.sourceName ?? 'document';
+          const ps = passages(record.text).map((p) => p.value);
+          return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
+            statement: p,
+            subject,
+            predicate: null,
+            owner: { state: 'unresolved' as const },
+            quote: p,
+          }));
+        }
+        case 'correction':
+          return [];
+      }
+    },
+  };
+}
+
+function unique(xs: string[]): string[] {
+  return [...new Set(xs)].filter((x) => x.length > 0);
+}

@@ -1,0 +1,86 @@
+import type { Store } from '../store/store.ts';
+
+interface VersionRow {
+  n: number;
+  id: string;
+  valid_from: string;
+  valid_from_ms: number;
+  valid_to: string | null;
+  status: string;
+  corrects: string | null;
+  retracted_by: string | null;
+  source_key: string;
+}
+
+interface Target {
+  status: 'active' | 'superseded' | 'retracted';
+  validTo: string | null;
+  validToMs: number | null;
+}
+
+/**
+ * Recomputes the lifecycle (status, valid_to) of every version in one lineage from what supports it,
+ * and writes only what changed (bumping those versions' transaction sequence to `seq`):
+ * - a version retracted by a surviving correction Record is `retracted`, closed at its own start;
+ * - a version named by a surviving correction version is `superseded`, closed where its successor starts;
+ * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
+ *   at the latest start, one value per source stays active (the last written), and values from
+ *   different sources that neither supersedes all stay active: that is a conflict.
+ * Forgetting a correction or a newer fact therefore re-opens what it had closed.
+ * Returns the number of versions changed.
+ */
+export function settleLineage(store: Store, lineage: string, seq: number): number {
+  const rows = store.all<VersionRow>(
+    `SELECT n, id, valid_from, valid_from_ms, valid_to, status, corrects, retracted_by, source_key
+     FROM memories WHERE lineage = ? ORDER BY n`,
+    lineage,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const targets = new Map<string, Target>();
+  const correctedBy = new Map<string, VersionRow>();
+  for (const r of rows) if (r.corrects && byId.has(r.corrects)) correctedBy.set(r.corrects, r);
+
+  const timeline: VersionRow[] = [];
+  for (const r of rows) {
+    const successor = correctedBy.get(r.id);
+    if (r.retracted_by)
+      targets.set(r.id, { status: 'retracted', validTo: r.valid_from, validToMs: r.valid_from_ms });
+    else if (successor)
+      targets.set(r.id, {
+        status: 'superseded',
+        validTo: successor.valid_from,
+        validToMs: successor.valid_from_ms,
+      });
+    else timeline.push(r);
+  }
+  timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
+  const latest = timeline.length > 0 ? timeline[timeline.length - 1]!.valid_from_ms : 0;
+  const winners = new Map<string, VersionRow>();
+  for (const r of timeline) if (r.valid_from_ms === latest) winners.set(r.source_key, r);
+  for (const r of timeline) {
+    if (r.valid_from_ms < latest) {
+      const next = timeline.find((x) => x.valid_from_ms > r.valid_from_ms)!;
+      targets.set(r.id, { status: 'superseded', validTo: next.valid_from, validToMs: next.valid_from_ms });
+    } else if (winners.get(r.source_key) === r) {
+      targets.set(r.id, { status: 'active', validTo: null, validToMs: null });
+    } else {
+      const w = winners.get(r.source_key)!;
+      targets.set(r.id, { status: 'superseded', validTo: w.valid_from, validToMs: w.valid_from_ms });
+    }
+  }
+  let changed = 0;
+  for (const r of rows) {
+    const t = targets.get(r.id)!;
+    if (t.status === r.status && t.validTo === r.valid_to) continue;
+    store.run(
+      'UPDATE memories SET status = ?, valid_to = ?, valid_to_ms = ?, seq = ? WHERE id = ?',
+      t.status,
+      t.validTo,
+      t.validToMs,
+      seq,
+      r.id,
+    );
+    changed += 1;
+  }
+  return changed;
+}

@@ -1,0 +1,73 @@
+/** A span of the source text: text.slice(start, end) === value, trimmed. */
+export interface Span {
+  start: number;
+  end: number;
+  value: string;
+}
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+function trimmedSpan(text: string, start: number, end: number): Span | null {
+  while (start < end && /\s/u.test(text[start]!)) start += 1;
+  while (end > start && /\s/u.test(text[end - 1]!)) end -= 1;
+  return end > start ? { start, end, value: text.slice(start, end) } : null;
+}
+
+/** Sentences as exact, trimmed substrings of text (Intl.Segmenter, so abbreviations are mostly safe). */
+export function sentences(text: string): Span[] {
+  const out: Span[] = [];
+  for (const seg of segmenter.segment(text)) {
+    // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
+    let offset = seg.index;
+    for (const line of seg.segment.split('\n')) {
+      const span = trimmedSpan(text, offset, offset + line.length);
+      if (span) out.push(span);
+      offset += line.length + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Passages of at most ~maxChars, made of whole sentences where possible and never spanning a blank
+ * line (paragraph break). Each is an exact substring of text, so it can be quoted as is.
+ */
+export function passages(text: string, maxChars = 800): Span[] {
+  const out: Span[] = [];
+  let cur: Span | null = null;
+  const flush = () => {
+    if (cur) out.push(cur);
+    cur = null;
+  };
+  for (const s of sentences(text)) {
+    for (const piece of hardSplit(text, s, maxChars)) {
+      const paragraphBreak = cur !== null && /\n\s*\n/.test(text.slice(cur.end, piece.start));
+      if (cur && !paragraphBreak && piece.end - cur.start <= maxChars) {
+        cur = { start: cur.start, end: piece.end, value: text.slice(cur.start, piece.end) };
+      } else {
+        flush();
+        cur = piece;
+      }
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Splits an over-long sentence at whitespace so no passage exceeds maxChars. */
+function hardSplit(text: string, s: Span, maxChars: number): Span[] {
+  if (s.end - s.start <= maxChars) return [s];
+  const out: Span[] = [];
+  let start = s.start;
+  while (start < s.end) {
+    let end = Math.min(start + maxChars, s.end);
+    if (end < s.end) {
+      const ws = text.lastIndexOf(' ', end);
+      if (ws > start + maxChars / 2) end = ws;
+    }
+    const span = trimmedSpan(text, start, end);
+    if (span) out.push(span);
+    start = end;
+  }
+  return out;
+}

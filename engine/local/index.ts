@@ -1,0 +1,175 @@
+import { MnemoError } from '../errors/mnemo-error.ts';
+import { allKinds } from '../contract/index.ts';
+import { assembleContext } from '../context/assemble-context.ts';
+import { createTraceBuffer } from '../context/trace-buffer.ts';
+import { runDeriveJob } from '../derive/derive-jobs.ts';
+import { createDeriveWorker } from '../derive/derive-worker.ts';
+import type { Deriver } from '../derive/deriver.ts';
+import { createRuleDeriver } from '../derive/rule-deriver.ts';
+import { newId } from '../ids.ts';
+import type { Lane } from '../retrieve/lane.ts';
+import { createLexicalLane } from '../retrieve/lexical-lane.ts';
+import { openStore, type Store } from '../store/store.ts';
+import type { Deployment, Engine } from '../types.ts';
+import { WatermarkCodec } from '../watermark.ts';
+import { createBrain, forgetBrain, listBrains } from './brains.ts';
+import { forgetRecord } from './forget-record.ts';
+import { requireBrain, selfOf, type LocalCtx, type Logger } from './local-ctx.ts';
+import { getMemory, listMemories } from './memories.ts';
+import { acceptObject, getObject } from './objects.ts';
+import { getCensus, getProfile } from './profile-census.ts';
+import { getRecord, listRecords, rememberRecord } from './records.ts';
+
+export type { Logger } from './local-ctx.ts';
+
+export interface LocalEngineOptions {
+  /** Directory of the store (mnemo.db and its WAL). The key never lives here. */
+  dataDir: string;
+  /** Database key (see resolveDbKey). null = unencrypted, for diagnostics and secure-delete tests only. */
+  dbKey: string | Buffer | null;
+  deployment?: Deployment;
+  /** Traces kept in memory (oldest evicted). Default 500. */
+  traceBufferSize?: number;
+  /** Synchronous budget of thorough Context (thorough reuses fast for now). */
+  thoroughSyncMs?: number;
+  /** 'full' (default): every acknowledged write survives power loss; 'normal': process crashes only. */
+  durability?: 'full' | 'normal';
+  /** Delay before re-deriving Memories that lost some support. Default 0. */
+  rederiveDelayMs?: number;
+  clock?: () => Date;
+  logger?: Logger;
+  /** Extra retrieval lanes, fused with the lexical lane. */
+  lanes?: Lane[];
+  deriver?: Deriver;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+/**
+ * The local engine: an encrypted SQLite store in dataDir that derives Memories in the background.
+ * Opening fails with a clear error on a wrong key. Every operation of the Engine interface.
+ */
+export async function createLocalEngine(options: LocalEngineOptions): Promise<Engine> {
+  const clock = options.clock ?? (() => new Date());
+  const logger = options.logger ?? silent;
+  const store: Store = openStore({
+    dataDir: options.dataDir,
+    key: options.dbKey,
+    durability: options.durability,
+  });
+  const deriver = options.deriver ?? createRuleDeriver();
+  const worker = createDeriveWorker({
+    store,
+    now: () => clock().getTime(),
+    run: (job) => runDeriveJob(store, deriver, job, () => clock().toISOString()),
+    onError: (job, error) =>
+      logger.error('derivation failed; job dropped', {
+        job: job.job,
+        record_id: job.record_id,
+        memory_id: job.memory_id,
+        error: String(error),
+      }),
+  });
+  const deployment = options.deployment ?? 'local';
+  const ctx: LocalCtx = {
+    store,
+    codec: new WatermarkCodec(store.watermarkSecret),
+    deployment,
+    deriver,
+    worker,
+    lanes: [createLexicalLane(), ...(options.lanes ?? [])],
+    traces: createTraceBuffer(options.traceBufferSize ?? 500),
+    clock,
+    logger,
+    rederiveDelayMs: options.rederiveDelayMs ?? 0,
+  };
+  // Work queued before a crash or shutdown resumes now.
+  worker.kick();
+  let closed = false;
+  const op =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      if (closed) throw new Error('the local engine is closed');
+      return fn(...args);
+    };
+
+  const engine: Engine = {
+    info: { name: 'local', kinds: allKinds, unknownKindCode: 'unknown_kind', deployment },
+    listBrains: op((t) => listBrains(ctx, t)),
+    createBrain: op((t, body) => createBrain(ctx, t, body)),
+    getBrain: op((t, id) => requireBrainAsBrain(ctx, t, id)),
+    forgetBrain: op((t, id) => forgetBrain(ctx, t, id)),
+    getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
+    getCensus: op((t, id) => getCensus(ctx, t, id)),
+    rememberRecord: op((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
+    getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
+    listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
+    forgetRecord: op((t, id, rid) => forgetRecord(ctx, t, id, rid)),
+    listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
+    getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
+    acceptObject: op((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
+    getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
+    createContext: op((t, id, body, o) => {
+      const b = requireBrain(ctx, t, id);
+      return assembleContext(
+        { store, codec: ctx.codec, deployment, lanes: ctx.lanes, traces: ctx.traces, now: clock },
+        { uid: b.uid, id: b.id, self: selfOf(b) },
+        body,
+        o,
+      );
+    }),
+    recordFailedContext: op((t, id, failure) => {
+      let b;
+      try {
+        b = requireBrain(ctx, t, id);
+      } catch (e) {
+        if (e instanceof MnemoError) return null;
+        throw e;
+      }
+      const traceId = newId('trc');
+      ctx.traces.add(b.uid, {
+        id: traceId,
+        object: 'trace',
+        brain_id: b.id,
+        request_id: failure.requestId,
+        created_at: clock().toISOString(),
+        query: failure.query,
+        mode: failure.mode,
+        purpose: typeof failure.request.purpose === 'string' ? failure.request.purpose : null,
+        status: 'failed',
+        watermark: null,
+        request: failure.request,
+        lanes: [],
+        fusion: { method: 'none', results: [] },
+        budget: { requested_tokens: 0, estimated_tokens: 0, truncated: false, cut: [] },
+        citations: [],
+        abstained: null,
+        timings_ms: { total: 0 },
+        cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
+        error: failure.error,
+      });
+      return traceId;
+    }),
+    listTraces: op((t, id, q) => {
+      const b = requireBrain(ctx, t, id);
+      return { ...ctx.traces.list(b.uid, q.limit), next_cursor: null };
+    }),
+    getTrace: op((t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
+    idle: () => (closed ? Promise.resolve() : worker.idle()),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      worker.stop();
+      store.close();
+    },
+  };
+  void options.thoroughSyncMs;
+  return engine;
+}
+
+function requireBrainAsBrain(ctx: LocalCtx, t: Parameters<typeof requireBrain>[1], id: string) {
+  const b = requireBrain(ctx, t, id);
+  return { id: b.id, object: 'brain' as const, name: b.name, self: selfOf(b), created_at: b.created_at };
+}
+
+export { locateDbKey, resolveDbKey } from '../store/resolve-db-key.ts';

@@ -1,0 +1,70 @@
+import type { Brain, SelfEntity } from '../contract/index.ts';
+import type { TraceBuffer } from '../context/trace-buffer.ts';
+import type { DeriveWorker } from '../derive/derive-worker.ts';
+import type { Deriver } from '../derive/deriver.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
+import type { Lane } from '../retrieve/lane.ts';
+import type { Store } from '../store/store.ts';
+import type { Deployment, Tenant } from '../types.ts';
+import type { WatermarkCodec } from '../watermark.ts';
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Everything the local engine's operations share; built once by createLocalEngine. */
+export interface LocalCtx {
+  store: Store;
+  codec: WatermarkCodec;
+  deployment: Deployment;
+  deriver: Deriver;
+  worker: DeriveWorker;
+  lanes: Lane[];
+  traces: TraceBuffer;
+  clock: () => Date;
+  logger: Logger;
+  /** Delay before a Memory that lost some support is re-derived (it is hidden meanwhile). */
+  rederiveDelayMs: number;
+}
+
+export interface BrainRow {
+  uid: string;
+  project: string;
+  env: string;
+  id: string;
+  name: string | null;
+  self_type: 'person' | 'org' | null;
+  self_name: string | null;
+  created_at: string;
+  seq: number;
+}
+
+/** The Brain in this tenant; another tenant's Brain is indistinguishable from none. */
+export function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): BrainRow {
+  const b = ctx.store.get<BrainRow>(
+    'SELECT * FROM brains WHERE project = ? AND env = ? AND id = ?',
+    t.project,
+    t.env,
+    brainId,
+  );
+  if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${brainId} in this project`);
+  return b;
+}
+
+export function selfOf(b: BrainRow): SelfEntity | null {
+  return b.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
+}
+
+export function toBrain(b: BrainRow): Brain {
+  return { id: b.id, object: 'brain', name: b.name, self: selfOf(b), created_at: b.created_at };
+}
+
+export function watermarkOf(ctx: LocalCtx, b: BrainRow, seq?: number): string {
+  return ctx.codec.encode(b.uid, seq ?? ctx.store.currentSeq(b.uid));
+}
+
+export function nowIso(ctx: LocalCtx): string {
+  return ctx.clock().toISOString();
+}

@@ -1,0 +1,201 @@
+import type {
+  MnemoRecord,
+  RecordCreate,
+  RecordListQuery,
+  RecordPage,
+  TypedContent,
+} from '../contract/index.ts';
+import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
+import { recordText } from '../derive/record-text.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
+import { newId } from '../ids.ts';
+import type { SqlParam } from '../store/store.ts';
+import type { Tenant, WriteOptions } from '../types.ts';
+import { canonicalHash } from './canonical-hash.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+
+export interface RecordRow {
+  n: number;
+  id: string;
+  brain_uid: string;
+  seq: number;
+  kind: MnemoRecord['kind'];
+  content: string;
+  text: string;
+  source_name: string | null;
+  external_id: string | null;
+  trust: 'high' | 'medium' | 'low';
+  visibility: MnemoRecord['visibility'];
+  occurred_at: string;
+  occurred_ms: number;
+  created_at: string;
+}
+
+export function toRecord(ctx: LocalCtx, r: RecordRow): MnemoRecord {
+  const processing = ctx.store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", r.id);
+  const memoryIds = processing
+    ? []
+    : ctx.store
+        .all<{ memory_id: string }>(
+          'SELECT memory_id FROM citations WHERE record_id = ? ORDER BY memory_id',
+          r.id,
+        )
+        .map((m) => m.memory_id);
+  return {
+    id: r.id,
+    object: 'record',
+    status: processing ? 'processing' : 'ready',
+    kind: r.kind,
+    content: JSON.parse(r.content) as TypedContent,
+    source: { name: r.source_name, external_id: r.external_id, trust: r.trust },
+    visibility: r.visibility,
+    erasable: r.external_id === null,
+    occurred_at: r.occurred_at,
+    memory_ids: memoryIds,
+    created_at: r.created_at,
+  };
+}
+
+/**
+ * Appends a Record (immutable from then on) and queues its derivation, returning at once with
+ * status processing and the watermark after the write. A correction is checked and applied inside
+ * the same transaction instead (nothing is written if it fails), so it returns ready. An
+ * Idempotency-Key replays the original Record for the identical body, even after a restart.
+ */
+export function rememberRecord(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  body: RecordCreate,
+  opts: WriteOptions,
+): { record: MnemoRecord; watermark: string } {
+  const b = requireBrain(ctx, t, brainId);
+  const { store } = ctx;
+  const visibility = body.visibility ?? 'shareable';
+  if (visibility === 'local_only' && ctx.deployment === 'hosted') {
+    throw new MnemoError(
+      'local_only_record',
+      'visibility: local_only Records are not accepted by a hosted deployment',
+    );
+  }
+  const content: TypedContent =
+    typeof body.content === 'string' ? { kind: 'document', text: body.content } : body.content;
+  const hash = canonicalHash(body);
+  const out = store.tx(() => {
+    if (opts.idempotencyKey !== undefined) {
+      const prior = store.get<{ body_hash: string; record_id: string }>(
+        "SELECT body_hash, record_id FROM idempotency WHERE brain_uid = ? AND operation = 'rememberRecord' AND key = ?",
+        b.uid,
+        opts.idempotencyKey,
+      );
+      if (prior) {
+        if (prior.body_hash !== hash) {
+          throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
+        }
+        const r = store.get<RecordRow>('SELECT * FROM records WHERE id = ?', prior.record_id)!;
+        return { row: r, seq: r.seq, queued: false };
+      }
+    }
+    const target = content.kind === 'correction' ? checkCorrection(store, b.uid, content.corrects) : null;
+    const seq = store.nextSeq(b.uid);
+    const id = newId('rec');
+    const now = nowIso(ctx);
+    const occurredAt = body.occurred_at ?? now;
+    const text = recordText(content);
+    const { lastInsertRowid } = store.db
+      .prepare(
+        `INSERT INTO records (id, brain_uid, seq, kind, content, text, source_name, external_id, trust, visibility,
+           occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        b.uid,
+        seq,
+        content.kind,
+        JSON.stringify(content),
+        text,
+        body.source?.name ?? null,
+        body.source?.external_id ?? null,
+        body.source?.trust ?? 'medium',
+        visibility,
+        occurredAt,
+        Date.parse(occurredAt),
+        now,
+      );
+    store.run('INSERT INTO records_fts (rowid, text) VALUES (?, ?)', Number(lastInsertRowid), text);
+    if (target && content.kind === 'correction') {
+      applyCorrection(store, target, { id, text }, content.statement, seq, now);
+    } else {
+      store.run(
+        "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
+        b.uid,
+        id,
+        seq,
+      );
+    }
+    if (opts.idempotencyKey !== undefined) {
+      store.run(
+        "INSERT INTO idempotency (brain_uid, operation, key, body_hash, record_id) VALUES (?, 'rememberRecord', ?, ?, ?)",
+        b.uid,
+        opts.idempotencyKey,
+        hash,
+        id,
+      );
+    }
+    return {
+      row: store.get<RecordRow>('SELECT * FROM records WHERE id = ?', id)!,
+      seq,
+      queued: target === null,
+    };
+  });
+  if (out.queued) ctx.worker.kick();
+  return { record: toRecord(ctx, out.row), watermark: watermarkOf(ctx, b, out.seq) };
+}
+
+export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): MnemoRecord {
+  const b = requireBrain(ctx, t, brainId);
+  const r = ctx.store.get<RecordRow>('SELECT * FROM records WHERE id = ? AND brain_uid = ?', recordId, b.uid);
+  if (!r) throw new MnemoError('record_not_found', `record_id: no Record ${recordId} in this Brain`);
+  if (r.visibility === 'local_only' && ctx.deployment === 'hosted') {
+    throw new MnemoError(
+      'local_only_record',
+      `record_id: ${recordId} is local_only and not served by a hosted deployment`,
+    );
+  }
+  return toRecord(ctx, r);
+}
+
+/** Newest first, filtered; the cursor is the last id seen. */
+export function listRecords(ctx: LocalCtx, t: Tenant, brainId: string, q: RecordListQuery): RecordPage {
+  const b = requireBrain(ctx, t, brainId);
+  const conds = ['r.brain_uid = ?'];
+  const params: SqlParam[] = [b.uid];
+  const add = (cond: string, ...p: SqlParam[]) => {
+    conds.push(cond);
+    params.push(...p);
+  };
+  if (ctx.deployment === 'hosted') add("r.visibility <> 'local_only'");
+  if (q.kind) add('r.kind = ?', q.kind);
+  if (q.source) add('r.source_name = ?', q.source);
+  if (q.visibility) add('r.visibility = ?', q.visibility);
+  if (q.status === 'processing')
+    add("EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
+  if (q.status === 'ready')
+    add("NOT EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
+  if (q.since) add('r.occurred_ms >= ?', Date.parse(q.since));
+  if (q.until) add('r.occurred_ms <= ?', Date.parse(q.until));
+  if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
+  const rows = ctx.store.all<RecordRow>(
+    `SELECT r.* FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
+    ...params,
+    q.limit + 1,
+  );
+  const hasMore = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  return {
+    data: page.map((r) => toRecord(ctx, r)),
+    has_more: hasMore,
+    next_cursor: hasMore ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}

@@ -1,0 +1,32 @@
+import type { LaneCandidate } from './lane.ts';
+
+export interface LaneResult {
+  lane: string;
+  candidates: LaneCandidate[];
+  ms: number;
+}
+
+export interface Fused {
+  recordId: string;
+  score: number;
+  lanes: string[];
+  reasons: string[];
+}
+
+/**
+ * Reciprocal rank fusion (k = 60): each lane contributes 1 / (k + rank). Rank-based, so lanes with
+ * incomparable scores (BM25, cosine, recency) combine without calibration.
+ */
+export function fuse(results: LaneResult[], k = 60): Fused[] {
+  const byRecord = new Map<string, Fused>();
+  for (const r of results) {
+    r.candidates.forEach((c, i) => {
+      const f = byRecord.get(c.recordId) ?? { recordId: c.recordId, score: 0, lanes: [], reasons: [] };
+      f.score += 1 / (k + i + 1);
+      f.lanes.push(r.lane);
+      f.reasons.push(`${r.lane}: ${c.reason}`);
+      byRecord.set(c.recordId, f);
+    });
+  }
+  return [...byRecord.values()].sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,67 @@
+import type { CostLedger } from '../context/cost-ledger.ts';
+import type { SqlParam, Store } from '../store/store.ts';
+
+/** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */
+export interface Eligibility {
+  brainUid: string;
+  /** Hosted deployments never serve local_only Records. */
+  excludeLocalOnly: boolean;
+  sinceMs?: number | undefined;
+  untilMs?: number | undefined;
+  sources?: string[] | undefined;
+  /** World-time boundary: Records that occurred after it are not evidence. */
+  asOfMs?: number | undefined;
+}
+
+export interface LaneInput {
+  store: Store;
+  query: string;
+  /** The query's content words, lower-cased (see queryTerms). */
+  terms: string[];
+  eligibility: Eligibility;
+  limit: number;
+  ledger: CostLedger;
+}
+
+/** One Record a lane found, with its lane-local score (higher is better) and why it matched. */
+export interface LaneCandidate {
+  recordId: string;
+  score: number;
+  reason: string;
+}
+
+/**
+ * A retrieval lane: lexical (FTS5) now; semantic, time and entity lanes plug in beside it. Lanes are
+ * independent and return their own ranked candidates; fuse() merges them into one list.
+ */
+export interface Lane {
+  readonly name: string;
+  search(input: LaneInput): LaneCandidate[];
+}
+
+/** SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence. */
+export function eligibilitySql(e: Eligibility, alias = 'r'): { sql: string; params: SqlParam[] } {
+  const conds = [
+    `${alias}.brain_uid = ?`,
+    `NOT (${alias}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.record_id = ${alias}.id))`,
+  ];
+  const params: SqlParam[] = [e.brainUid];
+  if (e.excludeLocalOnly) conds.push(`${alias}.visibility <> 'local_only'`);
+  if (e.sinceMs !== undefined) {
+    conds.push(`${alias}.occurred_ms >= ?`);
+    params.push(e.sinceMs);
+  }
+  if (e.untilMs !== undefined) {
+    conds.push(`${alias}.occurred_ms <= ?`);
+    params.push(e.untilMs);
+  }
+  if (e.asOfMs !== undefined) {
+    conds.push(`${alias}.occurred_ms <= ?`);
+    params.push(e.asOfMs);
+  }
+  if (e.sources !== undefined) {
+    conds.push(`${alias}.source_name IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(e.sources));
+  }
+  return { sql: conds.join(' AND '), params };
+}

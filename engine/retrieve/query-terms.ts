@@ -1,0 +1,33 @@
+const stopwords = new Set(
+  `a an and are as at be been but by can could did do does for from had has have he her hers him his how i
+   if in into is it its me my mine of on or our ours she so than that the their them then there these they
+   this those to us was we were what when where which who whom whose why will with would you your yours
+   about any all also just not no yes tell know`.split(/\s+/),
+);
+
+/** The query's content words: lower-cased, de-duplicated, stopwords dropped (unless nothing else is left). */
+export function queryTerms(query: string): string[] {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const content = words.filter((w) => !stopwords.has(w));
+  return content.length > 0 ? content : words;
+}
+
+/** A crude stem (suffix-stripped prefix) for matching query words in text outside FTS5. */
+export function stemPrefix(term: string): string {
+  const stripped = term.replace(/(ing|edly|ed|es|s|ly|ies)$/u, '');
+  return stripped.length >= 3 ? stripped : term;
+}
+
+/** Which of the terms occur in text (by stem prefix at a word start). */
+export function matchedTerms(text: string, terms: string[]): string[] {
+  const lower = text.toLowerCase();
+  return terms.filter((t) => {
+    const p = stemPrefix(t);
+    let i = lower.indexOf(p);
+    while (i !== -1) {
+      if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) return true;
+      i = lower.indexOf(p, i + 1);
+    }
+    return false;
+  });
+}

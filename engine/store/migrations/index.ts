@@ -1,0 +1,15 @@
+import { initial } from './001-initial.ts';
+import { recordsFts } from './002-records-fts.ts';
+
+export interface Migration {
+  /** Consecutive from 1; stored in PRAGMA user_version once applied. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every schema version, in order. Append only: never edit a released migration; add the next number
+ * (the retrieval lanes add theirs here).
+ */
+export const migrations: readonly Migration[] = [initial, recordsFts];

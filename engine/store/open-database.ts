@@ -1,0 +1,65 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  file: string;
+  /**
+   * The database key. null opens the file unencrypted: only for diagnostics and the tests that prove
+   * secure deletion on plaintext bytes; the engine's callers always pass a key.
+   */
+  key: string | Buffer | null;
+  /** 'full' (default) fsyncs the WAL on every commit; 'normal' survives process crashes only. */
+  durability?: 'full' | 'normal';
+}
+
+/**
+ * Opens (creating if needed) the store's SQLite file with the connection settings the engine relies
+ * on: ChaCha20-Poly1305 page encryption, WAL, synchronous=FULL, foreign keys, secure_delete.
+ * A wrong key is a startup error with a clear message, never a silent empty store.
+ */
+export function openDatabase(opts: OpenDatabaseOptions): Db {
+  mkdirSync(dirname(opts.file), { recursive: true, mode: 0o700 });
+  const db = new Database(opts.file);
+  try {
+    if (opts.key !== null) {
+      // Why ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather
+      // than read as garbage; fast in software without AES-NI; the library's default, best tested.
+      db.pragma(`cipher='chacha20'`);
+      if (typeof opts.key === 'string') {
+        if (opts.key.length === 0) throw new Error('the database key is empty');
+        db.pragma(`key='${opts.key.replaceAll("'", "''")}'`);
+      } else {
+        if (opts.key.length === 0) throw new Error('the database key is empty');
+        db.pragma(`hexkey='${opts.key.toString('hex')}'`);
+      }
+    }
+    try {
+      // The first read decrypts page 1: a wrong key (or a plaintext/foreign file) fails here.
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'SQLITE_NOTADB') {
+        throw new Error(
+          `cannot open the Mnemo database ${opts.file}: the database key is wrong (or the file is not a ` +
+            'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
+            'in the config directory); refusing to start rather than showing an empty store.',
+        );
+      }
+      throw e;
+    }
+    db.pragma('journal_mode = WAL');
+    // FULL in WAL mode fsyncs the WAL at every commit: an acknowledged write survives a process crash
+    // and, on hardware that honours fsync, a power loss too. NORMAL would survive process crashes only.
+    db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma('secure_delete = ON');
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ResolveDbKeyOptions {
+  env?: Record<string, string | undefined>;
+  /** --db-key-file: a file holding the key (its trimmed text). */
+  dbKeyFile?: string | undefined;
+  /** Where a generated key file lives; default $XDG_CONFIG_HOME/mnemo or ~/.config/mnemo. */
+  configDir?: string | undefined;
+}
+
+export interface ResolvedDbKey {
+  key: string;
+  source: 'env' | 'file' | 'generated' | 'config';
+  /** The key file used or created (not for 'env'). */
+  path?: string;
+}
+
+/** The default config directory for the key file: never the data directory. */
+export function defaultConfigDir(env: Record<string, string | undefined> = process.env): string {
+  const base =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'mnemo');
+}
+
+/**
+ * Finds the headless database key: MNEMO_DB_KEY, else the --db-key-file, else `db.key` in the user's
+ * config directory, created (32 random bytes, hex, mode 0600) on first use. The key is never kept
+ * beside the database, so copying the data directory alone does not copy the means to read it.
+ */
+export function resolveDbKey(opts: ResolveDbKeyOptions = {}): string {
+  return locateDbKey(opts).key;
+}
+
+/** resolveDbKey, also saying where the key came from (for a startup log line). */
+export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
+  const env = opts.env ?? process.env;
+  const fromEnv = env.MNEMO_DB_KEY;
+  if (fromEnv !== undefined && fromEnv.length > 0) return { key: fromEnv, source: 'env' };
+  if (opts.dbKeyFile) {
+    const key = readKeyFile(opts.dbKeyFile);
+    return { key, source: 'file', path: opts.dbKeyFile };
+  }
+  const dir = opts.configDir ?? defaultConfigDir(env);
+  const path = join(dir, 'db.key');
+  if (existsSync(path)) return { key: readKeyFile(path), source: 'config', path };
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = randomBytes(32).toString('hex');
+  // 'wx' fails if another process created it meanwhile: then read theirs instead of clobbering it.
+  try {
+    writeFileSync(path, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+      return { key: readKeyFile(path), source: 'config', path };
+    throw e;
+  }
+  chmodSync(path, 0o600);
+  return { key, source: 'generated', path };
+}
+
+function readKeyFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    throw new Error(`cannot read the database key file ${path}: ${(e as Error).message}`);
+  }
+  if (text.length === 0) throw new Error(`the database key file ${path} is empty`);
+  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
+    process.emitWarning(`database key file ${path} is readable by other users; chmod 600 it`);
+  }
+  return text;
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import { migrate } from './migrate.ts';
+import { openDatabase, type Db } from './open-database.ts';
+
+export type SqlParam = string | number | bigint | Buffer | null;
+
+/** The opened, migrated store: cached statements, transactions, the per-Brain sequence. */
+export interface Store {
+  readonly db: Db;
+  readonly file: string;
+  run(sql: string, ...params: SqlParam[]): { changes: number };
+  get<T>(sql: string, ...params: SqlParam[]): T | undefined;
+  all<T>(sql: string, ...params: SqlParam[]): T[];
+  /** Runs fn in a transaction (a savepoint when nested); throws roll it back whole. */
+  tx<T>(fn: () => T): T;
+  /** Advances and returns the Brain's transaction sequence (call inside the write's transaction). */
+  nextSeq(brainUid: string): number;
+  currentSeq(brainUid: string): number;
+  /** Secret for signing watermarks, created with the store and kept inside it (encrypted). */
+  readonly watermarkSecret: Buffer;
+  /** Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL. */
+  checkpoint(): void;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  key: string | Buffer | null;
+  durability?: 'full' | 'normal';
+}
+
+export const storeFileName = 'mnemo.db';
+
+/** Opens the encrypted store in dataDir, migrating it to the newest schema. */
+export function openStore(opts: OpenStoreOptions): Store {
+  const file = join(opts.dataDir, storeFileName);
+  const db = openDatabase({ file, key: opts.key, durability: opts.durability ?? 'full' });
+  try {
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const cache = new Map<string, Statement>();
+  const prep = (sql: string): Statement => {
+    let s = cache.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(
+    'watermark_secret',
+    randomBytes(32).toString('hex'),
+  );
+  const secretHex = (
+    db.prepare('SELECT value FROM meta WHERE key = ?').get('watermark_secret') as { value: string }
+  ).value;
+  return {
+    db,
+    file,
+    run: (sql, ...params) => prep(sql).run(...params),
+    get: <T>(sql: string, ...params: SqlParam[]) => prep(sql).get(...params) as T | undefined,
+    all: <T>(sql: string, ...params: SqlParam[]) => prep(sql).all(...params) as T[],
+    tx: (fn) => db.transaction(fn)(),
+    nextSeq: (brainUid) => {
+      const row = prep('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as
+        { seq: number } | undefined;
+      if (!row) throw new Error(`no brain ${brainUid}`);
+      return row.seq;
+    },
+    currentSeq: (brainUid) =>
+      (prep('SELECT seq FROM brains WHERE uid = ?').get(brainUid) as { seq: number }).seq,
+    watermarkSecret: Buffer.from(secretHex, 'hex'),
+    checkpoint: () => {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+    close: () => {
+      if (db.open) {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        db.close();
+      }
+    },
+  };
+}
