@@ -1,13 +1,34 @@
 import type { Command } from 'commander';
+import { runStdioBridge } from '../../mcp/stdio-bridge.ts';
+import { defaultBaseUrl } from './import.ts';
 
-/** Placeholder until the mcp command lands: registered so `mnemo --help` lists it. */
+/** Everything a library might print goes to stderr: stdout carries JSON-RPC and nothing else. */
+function keepStdoutForJsonRpc(): void {
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+}
+
 export function register(program: Command): void {
   program
     .command('mcp')
-    .description('not available in this build yet')
-    .allowUnknownOption(true)
-    .action(() => {
-      console.error('mnemo mcp: not available in this build yet');
-      process.exitCode = 2;
+    .description(
+      'MCP server over stdio for one Brain (MNEMO_PROJECT, MNEMO_BRAIN, MNEMO_KEY, MNEMO_URL), through a running server',
+    )
+    .action(async () => {
+      keepStdoutForJsonRpc();
+      // A client that goes away mid-write must not crash the bridge with EPIPE.
+      process.stdout.on('error', (e) => process.stderr.write(`mnemo mcp: stdout: ${e.message}\n`));
+      await runStdioBridge({
+        env: process.env,
+        input: process.stdin,
+        output: process.stdout,
+        log: (line) => process.stderr.write(`${line}\n`),
+        defaultUrl: defaultBaseUrl,
+      });
+      // stdin closed: the client is gone. Sockets kept alive by fetch must not hold the process open.
+      process.exit(0);
     });
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { test } from 'node:test';
+import { LineTransport } from './line-transport.ts';
+
+function setup(maxLineBytes: number) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const logs: string[] = [];
+  const got: unknown[] = [];
+  const t = new LineTransport(input, output, (l) => logs.push(l), maxLineBytes);
+  t.onmessage = (m) => got.push(m);
+  return { input, output, logs, got, t };
+}
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('messages split across chunks, CRLF and blank lines are read', async () => {
+  const { input, got, t } = setup(1024);
+  await t.start();
+  input.write('{"jsonrpc":"2.0","id":1,');
+  input.write('"method":"ping"}\r\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  await tick();
+  assert.deepEqual(got, [
+    { jsonrpc: '2.0', id: 1, method: 'ping' },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  ]);
+});
+
+test('garbage and over-long lines are dropped, and reading goes on', async () => {
+  const { input, got, logs, t } = setup(64);
+  let closed = false;
+  t.onclose = () => (closed = true);
+  await t.start();
+  input.write('not json\n{"jsonrpc":"1.0","id":2}\n');
+  input.write('x'.repeat(50));
+  input.write('y'.repeat(50)); // over the limit without a newline yet
+  input.write('z'.repeat(500) + '\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+  await tick();
+  assert.deepEqual(got, [{ jsonrpc: '2.0', id: 3, method: 'ping' }]);
+  assert.equal(closed, false);
+  assert.equal(logs.length, 3, logs.join('\n'));
+  input.end();
+  await tick();
+  assert.equal(closed, true, 'end of input closes the transport');
+});
+
+test('send writes one newline-terminated JSON message and nothing after close', async () => {
+  const { output, t } = setup(1024);
+  let written = '';
+  output.on('data', (c: Buffer) => (written += c.toString()));
+  await t.start();
+  await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+  await t.close();
+  await t.send({ jsonrpc: '2.0', id: 2, result: {} });
+  await tick();
+  assert.equal(written, '{"jsonrpc":"2.0","id":1,"result":{}}\n');
+});

@@ -1,0 +1,92 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams, hardened for stdio: a line that is not JSON-RPC,
+ * or is longer than `maxLineBytes`, is dropped with a note on `log` (stderr) and the transport keeps
+ * going. The SDK's StdioServerTransport closes itself on an over-long line; a bridge must not die.
+ * Nothing but serialized messages is ever written to `output`.
+ */
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly log: (line: string) => void,
+    private readonly maxLineBytes = 16 * 1024 * 1024,
+  ) {}
+
+  private readonly onData = (chunk: Buffer | string) => {
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
+      const tail = buf.subarray(0, nl);
+      buf = buf.subarray(nl + 1);
+      if (this.discarding) {
+        this.discarding = false;
+        continue;
+      }
+      this.chunks.push(tail);
+      const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
+      this.chunks = [];
+      this.size = 0;
+      this.handleLine(line);
+    }
+    if (buf.length === 0 || this.discarding) return;
+    this.size += buf.length;
+    if (this.size > this.maxLineBytes) {
+      this.log(`mcp: dropped an input line longer than ${this.maxLineBytes} bytes`);
+      this.chunks = [];
+      this.size = 0;
+      this.discarding = true;
+    } else this.chunks.push(buf);
+  };
+
+  private readonly onEnd = () => void this.close();
+  private readonly onStreamError = (e: Error) => this.onerror?.(e);
+
+  private handleLine(line: string): void {
+    if (!line.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch (e) {
+      this.log(`mcp: ignored an input line that is not a JSON-RPC message (${(e as Error).name})`);
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (e) {
+      this.onerror?.(e as Error);
+    }
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onStreamError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    const line = `${JSON.stringify(message)}\n`;
+    if (!this.output.write(line)) await new Promise<void>((r) => this.output.once('drain', () => r()));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onStreamError);
+    this.onclose?.();
+  }
+}

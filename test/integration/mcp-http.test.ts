@@ -1,0 +1,210 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { createReferenceEngine } from '../../engine/reference/index.ts';
+import { createApp } from '../../server/http/app.ts';
+import { loopbackHosts } from '../../server/http/loopback-guard.ts';
+import { mountMcp } from '../../server/mcp/mount-mcp.ts';
+import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
+
+// The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-http-'));
+const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const engine = createReferenceEngine({ deployment: 'local' });
+let port = 0;
+let server: ServerType;
+let origin = '';
+
+before(async () => {
+  const app = createApp({
+    engine,
+    registry,
+    rateLimit: 0,
+    docsUrlBase: () => `${origin}/docs`,
+    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  await engine.createBrain(
+    { project: 'acme', env: 'test' },
+    { id: 'notes', self: { type: 'person', name: 'Ana' } },
+  );
+});
+
+after(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
+  (r.content as { type: string; text: string }[])[0]!.text;
+
+async function rawPost(headers: Record<string, string>) {
+  const res = await fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
+  test('a Brain-bound key lists exactly the five tools, never acceptObject', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...mcpToolNames].sort());
+    assert.ok(
+      tools.every((t) => !/object|accept/i.test(t.name)),
+      'acceptObject is never exposed',
+    );
+    for (const t of tools) {
+      assert.ok((t.description ?? '').length > 40, `${t.name} has a real description`);
+      assert.equal(t.inputSchema.type, 'object');
+    }
+    const remember = tools.find((t) => t.name === 'remember')!;
+    assert.ok(remember.inputSchema.required?.includes('content'));
+    await client.close();
+  });
+
+  test('remember then recall through the tools, reading its own write', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const client = await connect(key);
+    const written = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'remember',
+          arguments: {
+            content: { kind: 'message', text: 'My dentist is Dr. Okafor on Elm Street', speaker: 'self' },
+          },
+        }),
+      ),
+    ) as { record: { id: string; source: { name: string }; erasable: boolean }; watermark: string };
+    assert.match(written.record.id, /^rec_/);
+    assert.equal(written.record.source.name, 'mcp');
+    assert.equal(written.record.erasable, true, 'agent-written Records are API-origin, so erasable');
+
+    const ctx = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'get_context',
+          arguments: { query: 'dentist', watermark: written.watermark },
+        }),
+      ),
+    ) as { status: number; context: { text: string | null; citations: { record_id: string }[] } };
+    assert.equal(ctx.status, 200);
+    assert.match(ctx.context.text ?? '', /Okafor/);
+    assert.ok(ctx.context.citations.some((c) => c.record_id === written.record.id));
+
+    const page = JSON.parse(
+      textOf(await client.callTool({ name: 'list_memories', arguments: { q: 'Okafor', limit: 5 } })),
+    ) as {
+      data: { id: string }[];
+    };
+    assert.ok(page.data.length >= 1);
+    const memory = JSON.parse(
+      textOf(await client.callTool({ name: 'get_memory', arguments: { memory_id: page.data[0]!.id } })),
+    ) as {
+      citations: { record_id: string }[];
+    };
+    assert.equal(memory.citations[0]!.record_id, written.record.id);
+    const record = JSON.parse(
+      textOf(await client.callTool({ name: 'get_record', arguments: { record_id: written.record.id } })),
+    ) as {
+      content: { text: string };
+    };
+    assert.match(record.content.text, /Elm Street/);
+    await client.close();
+  });
+
+  test('engine errors come back as tool errors with the code', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const client = await connect(key);
+    const r = await client.callTool({
+      name: 'get_record',
+      arguments: { record_id: 'rec_00000000000000000000000000' },
+    });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^record_not_found \(404 not_found\)/);
+    await client.close();
+  });
+
+  test('a narrowed key gets missing_scope from the tool that needs more', async () => {
+    const key = registry.create({
+      env: 'test',
+      project: 'acme',
+      brain: 'notes',
+      scopes: ['memories:read'],
+    }).key;
+    const client = await connect(key);
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'x' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^missing_scope \(403 permission\).*records:write/);
+    await client.close();
+  });
+
+  test('a key bound to a Brain of another project sees no such Brain', async () => {
+    const key = registry.create({ env: 'test', project: 'other', brain: 'notes' }).key;
+    const client = await connect(key);
+    const r = await client.callTool({ name: 'get_context', arguments: { query: 'dentist' } });
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /^brain_not_found/);
+    await client.close();
+  });
+
+  test('403 mcp_brain_unbound for a key not bound to one Brain', async () => {
+    const key = registry.create({ env: 'test', project: 'acme' }).key;
+    const raw = await rawPost({ authorization: `Bearer ${key}` });
+    assert.equal(raw.status, 403);
+    assert.equal(raw.body.code, 'mcp_brain_unbound');
+    assert.equal(raw.body.type, 'permission');
+    assert.match(String(raw.body.request_id), /^req_/);
+    await assert.rejects(connect(key), /403|mcp_brain_unbound/);
+  });
+
+  test('401 without a key, http_403 for a foreign Origin', async () => {
+    const none = await rawPost({});
+    assert.equal(none.status, 401);
+    assert.equal(none.body.code, 'invalid_api_key');
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const evil = await rawPost({ authorization: `Bearer ${key}`, origin: 'http://evil.example' });
+    assert.equal(evil.status, 403);
+    assert.equal(evil.body.code, 'http_403');
+    const same = await rawPost({ authorization: `Bearer ${key}`, origin });
+    assert.equal(same.status, 200, "the server's own origin is allowed");
+  });
+
+  test('a revoked key is refused on its next request', async () => {
+    const { key, entry } = registry.create({ env: 'test', project: 'acme', brain: 'notes' });
+    assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);
+    registry.revoke(entry.id);
+    const after = await rawPost({ authorization: `Bearer ${key}` });
+    assert.equal(after.status, 401);
+    assert.equal(after.body.code, 'key_revoked');
+  });
+});

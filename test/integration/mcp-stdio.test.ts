@@ -1,0 +1,118 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createMnemoClient } from '../../server/client/index.ts';
+import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
+import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+// `mnemo mcp` spawned as a real child process, driven by the SDK's own client over stdio, reaching a
+// real server on loopback (reference engine: no registry, so any well-formed key of the project works).
+let server: RunningServer;
+const key = 'sk_test_household_bridgesecret';
+
+before(async () => {
+  server = await startServer({ engine: 'reference', port: 0 });
+  await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({
+    id: 'family',
+    self: { type: 'person', name: 'Sam' },
+  });
+});
+after(() => server.close());
+
+function bridge(env: Record<string, string>): {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+} {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/mnemo.mjs', 'mcp'],
+    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  return { client: new Client({ name: 'mcp-stdio-test', version: '1.0.0' }), transport, stderr: () => err };
+}
+
+const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
+  (r.content as { type: string; text: string }[])[0]!.text;
+
+describe('mnemo mcp (stdio bridge)', () => {
+  test('an SDK client remembers and recalls through the bridge', async () => {
+    const { client, transport } = bridge({
+      MNEMO_PROJECT: 'household',
+      MNEMO_BRAIN: 'family',
+      MNEMO_KEY: key,
+      MNEMO_URL: server.url,
+    });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...mcpToolNames].sort());
+
+    const wrote = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'remember',
+          arguments: {
+            content: { kind: 'fact', subject: 'Sam', predicate: 'allergy', value: 'penicillin' },
+            occurred_at: '2024-02-01T10:00:00Z',
+          },
+        }),
+      ),
+    ) as { record: { id: string }; watermark: string };
+    assert.match(wrote.watermark, /^wm_/);
+
+    const ctx = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'get_context',
+          arguments: { query: 'penicillin allergy', watermark: wrote.watermark },
+        }),
+      ),
+    ) as { context: { text: string; citations: { record_id: string }[] } };
+    assert.match(ctx.context.text, /penicillin/);
+    assert.equal(ctx.context.citations[0]!.record_id, wrote.record.id);
+
+    // The Record went through the server: visible over /v1 too.
+    const rec = await createMnemoClient({ baseUrl: server.url, apiKey: key }).getRecord(
+      'family',
+      wrote.record.id,
+    );
+    assert.equal(rec.source.name, 'mcp');
+
+    const bad = await client.callTool({
+      name: 'get_memory',
+      arguments: { memory_id: 'mem_0000000000000000000000000' },
+    });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /^memory_not_found \(404 not_found\)/);
+    await client.close();
+  });
+
+  for (const [label, env] of [
+    ['MNEMO_BRAIN missing', { MNEMO_PROJECT: 'household', MNEMO_KEY: key }],
+    ['MNEMO_PROJECT missing', { MNEMO_BRAIN: 'family', MNEMO_KEY: key }],
+    ['key of another project', { MNEMO_PROJECT: 'elsewhere', MNEMO_BRAIN: 'family', MNEMO_KEY: key }],
+  ] as const) {
+    test(`401 mcp_identity_unconfigured as an MCP error: ${label}`, async () => {
+      const { client, transport, stderr } = bridge({ ...env, MNEMO_URL: server.url });
+      const e = await client.connect(transport).then(
+        () => null,
+        (x: unknown) => x,
+      );
+      assert.ok(e instanceof McpError, `expected an McpError, got ${String(e)}`);
+      assert.equal(e.code, mnemoJsonRpcError);
+      assert.match(e.message, /mcp_identity_unconfigured/);
+      assert.deepEqual(
+        { status: (e.data as { status: number }).status, code: (e.data as { code: string }).code },
+        { status: 401, code: 'mcp_identity_unconfigured' },
+      );
+      assert.match(stderr(), /mcp_identity_unconfigured/, 'the reason is logged on stderr too');
+      await transport.close();
+    });
+  }
+});
