@@ -1,0 +1,199 @@
+// The shell's decisions, tested without the Electron binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FuseV1Options } from '@electron/fuses';
+import { withCsp, uiCsp } from './csp.ts';
+import { loadOrCreateDbKey, type SafeStorageLike } from './db-key.ts';
+import { createKeyHandoff } from './key-handoff.ts';
+import { chooseLaunch } from './launch-mode.ts';
+import { externalUrlAllowed, isAppUrl, navigationDecision } from './url-trust.ts';
+import { windowOptions } from './window-options.ts';
+
+const origin = 'http://127.0.0.1:43123';
+
+test('the window is isolated, sandboxed and has no Node', () => {
+  const o = windowOptions('/app/electron/preload.cjs');
+  assert.equal(o.webPreferences?.preload, '/app/electron/preload.cjs');
+  assert.equal(o.webPreferences?.contextIsolation, true);
+  assert.equal(o.webPreferences?.sandbox, true);
+  assert.equal(o.webPreferences?.nodeIntegration, false);
+  assert.equal(o.webPreferences?.nodeIntegrationInSubFrames, false);
+  assert.equal(o.webPreferences?.webSecurity, true);
+  assert.equal(o.webPreferences?.webviewTag, false);
+  assert.equal(o.webPreferences?.allowRunningInsecureContent, false);
+});
+
+test('only the local server is the app; other ports, hosts and schemes are not', () => {
+  assert.equal(isAppUrl(`${origin}/brains/b1/memories`, origin), true);
+  assert.equal(isAppUrl('http://127.0.0.1:43124/', origin), false);
+  assert.equal(isAppUrl('http://localhost:43123/', origin), false);
+  assert.equal(isAppUrl('https://127.0.0.1:43123/', origin), false);
+  assert.equal(isAppUrl('http://user:pw@127.0.0.1:43123/', origin), false);
+  assert.equal(isAppUrl('file:///etc/passwd', origin), false);
+  assert.equal(isAppUrl('not a url', origin), false);
+});
+
+test('external links: ordinary web addresses only', () => {
+  for (const ok of ['https://example.com/docs', 'http://example.org', 'https://192.0.2.10/x']) {
+    assert.equal(externalUrlAllowed(ok), true, ok);
+  }
+  for (const bad of [
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://server/share',
+    'ms-settings:',
+    'https://user:pw@example.com',
+    'http://localhost:8080',
+    'http://127.0.0.1:9/',
+    'http://[::1]/',
+    'http://intranet/',
+    'data:text/html,hi',
+    '',
+  ]) {
+    assert.equal(externalUrlAllowed(bad), false, bad);
+  }
+  assert.equal(navigationDecision(`${origin}/keys`, origin), 'allow');
+  assert.equal(navigationDecision('https://example.com', origin), 'open-external');
+  assert.equal(navigationDecision('file:///tmp/x.html', origin), 'deny');
+});
+
+test('the CSP is forced onto the app server responses and nothing else', () => {
+  const h = withCsp(`${origin}/`, origin, {
+    'content-security-policy': ['default-src *'],
+    'Content-Type': ['text/html'],
+  });
+  assert.deepEqual(h['Content-Security-Policy'], [uiCsp]);
+  assert.equal(h['content-security-policy'], undefined);
+  assert.deepEqual(h['Content-Type'], ['text/html']);
+  const other = withCsp('https://example.com/', origin, { 'X-Test': ['1'] });
+  assert.deepEqual(other, { 'X-Test': ['1'] });
+  assert.doesNotMatch(uiCsp, /unsafe-(inline|eval)/);
+  assert.match(uiCsp, /frame-ancestors 'none'/);
+});
+
+test('the UI key is handed only to the app page', () => {
+  const handoff = createKeyHandoff({ baseUrl: `${origin}/v1`, apiKey: 'sk_live_local_x' }, origin);
+  assert.deepEqual(handoff.sessionFor(`${origin}/brains`), {
+    baseUrl: `${origin}/v1`,
+    apiKey: 'sk_live_local_x',
+  });
+  assert.throws(() => handoff.sessionFor('https://evil.example/'));
+  assert.throws(() => handoff.sessionFor(undefined));
+  assert.throws(() => handoff.sessionFor('http://127.0.0.1:1/'));
+});
+
+/** Reversible stand-in for safeStorage; the real one needs Electron and an OS keychain. */
+function fakeSafe(opts: { available: boolean; backend?: string }): SafeStorageLike {
+  return {
+    isEncryptionAvailable: () => opts.available,
+    encryptString: (s) => Buffer.from([...Buffer.from(s)].map((b) => b ^ 0x5a)),
+    decryptString: (b) => Buffer.from([...b].map((x) => x ^ 0x5a)).toString(),
+    ...(opts.backend ? { getSelectedStorageBackend: () => opts.backend! } : {}),
+  };
+}
+
+test('the database key lives encrypted by the keychain and is stable across starts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-dbkey-'));
+  try {
+    const file = join(dir, 'sub', 'db-key');
+    const safe = fakeSafe({ available: true, backend: 'gnome_libsecret' });
+    const first = loadOrCreateDbKey(file, safe);
+    assert.match(first.key, /^[0-9a-f]{64}$/);
+    assert.equal(first.warning, null);
+    const stored = readFileSync(file, 'utf8');
+    assert.match(stored, /^enc:/);
+    assert.ok(!stored.includes(first.key), 'the key is not stored in the clear');
+    if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(loadOrCreateDbKey(file, safe).key, first.key);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a plain-text keychain backend gives a visible warning; a later keychain takes the key over', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-dbkey-'));
+  try {
+    const file = join(dir, 'db-key');
+    const basic = loadOrCreateDbKey(file, fakeSafe({ available: true, backend: 'basic_text' }));
+    assert.match(basic.warning ?? '', /not protected by a system keychain/);
+    const none = join(dir, 'db-key-2');
+    const plain = loadOrCreateDbKey(none, fakeSafe({ available: false }), () => 'k'.repeat(64));
+    assert.ok(plain.warning);
+    assert.equal(readFileSync(none, 'utf8').trim(), `plain:${'k'.repeat(64)}`);
+    const moved = loadOrCreateDbKey(none, fakeSafe({ available: true, backend: 'kwallet6' }));
+    assert.equal(moved.key, 'k'.repeat(64));
+    assert.equal(moved.warning, null);
+    assert.match(readFileSync(none, 'utf8'), /^enc:/);
+    writeFileSync(none, 'garbage');
+    assert.throws(() => loadOrCreateDbKey(none, fakeSafe({ available: true })), /not in a format/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('npm start picks Electron only with a binary and a display', () => {
+  const present = { electron: { path: '/x/electron' }, binaryExists: () => true };
+  assert.deepEqual(chooseLaunch({ ...present, platform: 'linux', env: { DISPLAY: ':0' } }), {
+    mode: 'electron',
+    binary: '/x/electron',
+  });
+  assert.equal(chooseLaunch({ ...present, platform: 'darwin', env: {} }).mode, 'electron');
+  assert.match(JSON.stringify(chooseLaunch({ ...present, platform: 'linux', env: {} })), /no display/);
+  assert.match(
+    JSON.stringify(
+      chooseLaunch({
+        electron: { error: 'Electron failed to install correctly' },
+        binaryExists: () => true,
+        platform: 'linux',
+        env: { DISPLAY: ':0' },
+      }),
+    ),
+    /not installed/,
+  );
+  assert.match(
+    JSON.stringify(chooseLaunch({ ...present, binaryExists: () => false, platform: 'win32', env: {} })),
+    /missing/,
+  );
+  assert.equal(
+    chooseLaunch({ ...present, platform: 'linux', env: { DISPLAY: ':0', MNEMO_HEADLESS: '1' } }).mode,
+    'headless',
+  );
+});
+
+test('the packaged binary has RunAsNode, NODE_OPTIONS and inspect off and asar integrity on', () => {
+  const require = createRequire(import.meta.url);
+  const { fuseConfig, binaryPath } = require('./fuses.cjs') as {
+    fuseConfig: () => Record<number, unknown>;
+    binaryPath: (c: unknown) => string;
+  };
+  const c = fuseConfig();
+  assert.equal(c[FuseV1Options.RunAsNode], false);
+  assert.equal(c[FuseV1Options.EnableNodeOptionsEnvironmentVariable], false);
+  assert.equal(c[FuseV1Options.EnableNodeCliInspectArguments], false);
+  assert.equal(c[FuseV1Options.EnableEmbeddedAsarIntegrityValidation], true);
+  assert.equal(c[FuseV1Options.OnlyLoadAppFromAsar], true);
+  const ctx = (platform: string) => ({
+    appOutDir: '/out',
+    electronPlatformName: platform,
+    packager: { appInfo: { productFilename: 'Mnemo' }, executableName: 'mnemo' },
+  });
+  assert.equal(binaryPath(ctx('darwin')), join('/out', 'Mnemo.app'));
+  assert.equal(binaryPath(ctx('win32')), join('/out', 'Mnemo.exe'));
+  assert.equal(binaryPath(ctx('linux')), join('/out', 'mnemo'));
+});
+
+test('the preload exposes exactly the bridge the renderer expects', () => {
+  const preload = readFileSync(join(import.meta.dirname, 'preload.cjs'), 'utf8');
+  const bridge = readFileSync(join(import.meta.dirname, '..', 'renderer', 'api', 'bridge.ts'), 'utf8');
+  for (const name of ['getSession', 'getWarnings', 'openExternal']) {
+    assert.match(preload, new RegExp(`${name}:`), `preload exposes ${name}`);
+    assert.match(bridge, new RegExp(`${name}\\(`), `bridge.ts declares ${name}`);
+  }
+  for (const ch of ['mnemo:session', 'mnemo:warnings', 'mnemo:open-external'])
+    assert.match(preload, new RegExp(ch));
+  assert.ok(existsSync(join(import.meta.dirname, 'main.cjs')));
+});

@@ -1,0 +1,40 @@
+// `npm start`: the desktop app where Electron is installed and a display exists, else the headless
+// server with the UI (`mnemo serve --ui`). Says which it did and why. Extra arguments go to `serve`.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+const { chooseLaunch } = await import('../electron/launch-mode.ts');
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+let electron;
+try {
+  electron = { path: require('electron') };
+} catch (e) {
+  electron = { error: e instanceof Error ? e.message : String(e) };
+}
+
+const choice = chooseLaunch({
+  electron,
+  platform: process.platform,
+  env: process.env,
+  binaryExists: existsSync,
+});
+const child =
+  choice.mode === 'electron'
+    ? (console.log('npm start: launching the Mnemo desktop app (Electron)'),
+      spawn(choice.binary, [root], { stdio: 'inherit' }))
+    : (console.log(
+        `npm start: ${choice.reason}, so running the headless server with the UI (mnemo serve --ui)`,
+      ),
+      spawn(process.execPath, [join(root, 'bin', 'mnemo.mjs'), 'serve', '--ui', ...process.argv.slice(2)], {
+        stdio: 'inherit',
+      }));
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
