@@ -97,8 +97,8 @@ export function useCorrectMemory(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (c: { memoryId: string; statement?: string; reason?: string }) =>
-      client.rememberRecord(brainId, {
+    mutationFn: async (c: { memoryId: string; statement?: string; reason?: string }) => {
+      const written = await client.rememberRecord(brainId, {
         content: {
           kind: 'correction',
           corrects: c.memoryId,
@@ -106,7 +106,15 @@ export function useCorrectMemory(brainId: string) {
           ...(c.reason ? { reason: c.reason } : {}),
         },
         source: { name: 'Mnemo app', trust: 'high' },
-      }),
+      });
+      // Wait (briefly) for the correction to be applied, so the screen shows the new version at once.
+      let record = written.record;
+      for (let i = 0; i < 40 && record.status === 'processing'; i += 1) {
+        await new Promise((r) => setTimeout(r, 250));
+        record = await client.getRecord(brainId, record.id);
+      }
+      return { ...written, record };
+    },
     onSettled: () => invalidateBrainData(qc, brainId),
   });
 }

@@ -1,0 +1,71 @@
+// The UI against `mnemo serve --ui` with the local engine: derivation, correction, Objects, forgetting.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext } from 'playwright-core';
+import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+before(async () => {
+  ({ context, close: closeBrowser } = await launchBrowser());
+});
+after(async () => closeBrowser());
+
+test('correct a Memory and see the new version; accept it as an Object; forget a Record and its Memory goes', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+      source: { name: 'mail' },
+    });
+    const { record: note } = await app.api.rememberRecord('me', {
+      content: { kind: 'message', text: 'I started learning the cello last winter.', speaker: 'Ana' },
+    });
+    const { page, problems } = await openUi(context, app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+    const fact = page.getByRole('link', { name: /Lisbon/ });
+    await fact.waitFor();
+    await page.getByRole('link', { name: /cello/ }).waitFor();
+    await checkScreen(page, 'local-memories');
+
+    await fact.click();
+    await page.locator('.evidence mark').first().waitFor();
+    assert.match((await page.locator('.evidence mark').first().textContent()) ?? '', /Lisbon/);
+    await page.getByLabel('What is actually true').fill('Ana lives in Faro');
+    await page.getByLabel('Why').fill('moved in March');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    // The old version now points at its replacement, and the history holds both.
+    const newer = page.getByRole('status').getByRole('link', { name: 'Ana lives in Faro' });
+    await newer.waitFor();
+    await page.getByRole('list', { name: 'Versions, oldest first' }).getByText('Version 2').waitFor();
+    await checkScreen(page, 'local-memory-corrected');
+    await newer.click();
+    await page.getByRole('heading', { level: 1, name: 'Ana lives in Faro' }).waitFor();
+
+    await page.getByRole('button', { name: 'Accept as Object' }).click();
+    await page.getByText(/Accepted as .*, version 1\./).waitFor();
+    await checkScreen(page, 'local-memory-accepted');
+
+    await page.getByRole('link', { name: 'Memories' }).first().click();
+    await page.getByRole('link', { name: /cello/ }).click();
+    const celloUrl = page.url();
+    await page.getByRole('link', { name: 'Records' }).click();
+    await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
+    await page.getByText(/cello/).waitFor({ state: 'detached' });
+    await page.goto(celloUrl);
+    await page
+      .getByRole('heading', { level: 1, name: /This Memory is gone|being worked out again/ })
+      .waitFor();
+
+    await page.getByRole('link', { name: 'Profile & Census' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
+    await page.locator('.facts').first().waitFor();
+    await checkScreen(page, 'local-profile-census');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
