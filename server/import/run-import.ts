@@ -93,7 +93,12 @@ function validate(item: ImportRecord): string | null {
   return `${issue.path.join('.') || 'body'}: ${issue.message}`;
 }
 
-async function ensureBrain(client: MnemoClient, brainId: string, signal?: AbortSignal): Promise<boolean> {
+async function ensureBrain(
+  client: MnemoClient,
+  brainId: string,
+  selfName?: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   try {
     await client.getBrain(brainId, { signal });
     return false;
@@ -101,7 +106,11 @@ async function ensureBrain(client: MnemoClient, brainId: string, signal?: AbortS
     if (!(e instanceof MnemoApiError) || e.code !== 'brain_not_found') throw e;
   }
   try {
-    await client.createBrain({ id: brainId }, { signal });
+    // With --self the new Brain knows whose memory it is, so "self" speakers resolve to that person.
+    await client.createBrain(
+      { id: brainId, ...(selfName ? { self: { type: 'person', name: selfName } } : {}) },
+      { signal },
+    );
     return true;
   } catch (e) {
     if (e instanceof MnemoApiError && e.code === 'brain_exists') return false; // created meanwhile
@@ -144,7 +153,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     keys.push(key);
   }
 
-  const brainCreated = await ensureBrain(o.client, o.brainId, o.signal);
+  const brainCreated = await ensureBrain(o.client, o.brainId, o.selfName, o.signal);
   const progress: ImportProgress = {
     total: records.length + skippedItems.length,
     done: skippedItems.length,

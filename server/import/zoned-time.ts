@@ -72,7 +72,7 @@ export function isValidWallTime(t: WallTime): boolean {
 export function epochSecondsToIso(v: unknown): string | null {
   const n = typeof v === 'string' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return null;
-  return new Date(Math.round(n * 1000)).toISOString();
+  return new Date(Math.floor(n * 1000)).toISOString();
 }
 
 /** RFC 3339 from anything Date can read; null when it cannot. */

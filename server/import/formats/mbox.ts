@@ -61,7 +61,13 @@ function htmlToText(html: string): string {
 }
 
 /** The Record of one parsed mail: headers a reader needs, then the body, then attachment names. */
-export function mailToRecord(email: Email, raw: Buffer, ref: string, o: ParseOptions): ImportItem {
+export function mailToRecord(
+  email: Email,
+  raw: Buffer,
+  ref: string,
+  o: ParseOptions,
+  subjects: Map<string, string> = new Map(),
+): ImportItem {
   const from = mailboxes(email.from)[0];
   const to = mailboxes(email.to);
   const cc = mailboxes(email.cc);
@@ -98,7 +104,10 @@ export function mailToRecord(email: Email, raw: Buffer, ref: string, o: ParseOpt
         kind: 'message',
         text,
         ...(from ? { speaker: isSelf ? 'self' : show(from).slice(0, 2000) } : {}),
-        thread: `${baseSubject(subject) || '(no subject)'} ${rootId}`.trim().slice(0, 2000),
+        // Named after the thread's first mail when the file holds it, so a changed "Re:" subject stays in.
+        thread: `${baseSubject(subjects.get(rootId) ?? subject) || '(no subject)'} ${rootId}`
+          .trim()
+          .slice(0, 2000),
       },
       source: { name: 'mbox', external_id: `mbox:${externalId}`.slice(0, 2000) },
       occurred_at: toIso(email.date) ?? undefined,
@@ -113,15 +122,22 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     yield skip(path, 'no "From " separator line: not an mbox file');
     return;
   }
+  const parsed: { ref: string; raw: Buffer; email: Email | null; error?: string }[] = [];
+  const subjects = new Map<string, string>();
   for (const { line, raw } of messages) {
     const ref = `line ${line}`;
-    let email: Email;
     try {
-      email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+      const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+      const id = email.messageId?.trim();
+      if (id && email.subject && !subjects.has(id)) subjects.set(id, email.subject);
+      parsed.push({ ref: email.messageId ? `${ref} ${email.messageId}` : ref, raw, email });
     } catch (e) {
-      yield skip(ref, `unreadable message: ${e instanceof Error ? e.message : String(e)}`);
-      continue;
+      parsed.push({ ref, raw, email: null, error: e instanceof Error ? e.message : String(e) });
     }
-    yield mailToRecord(email, raw, email.messageId ? `${ref} ${email.messageId}` : ref, o);
+  }
+  for (const p of parsed) {
+    yield p.email
+      ? mailToRecord(p.email, p.raw, p.ref, o, subjects)
+      : skip(p.ref, `unreadable message: ${p.error}`);
   }
 }

@@ -59,16 +59,18 @@ export function slackText(text: string, users: Map<string, string>): string {
  */
 export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const users = new Map<string, string>();
+  const aliases = new Map<string, string[]>(); // user id -> every name --self may use
   for (const u of await readJsonArray(join(path, 'users.json'))) {
     if (!isObj(u) || !str(u.id)) continue;
+    const id = u.id as string;
     const profile = isObj(u.profile) ? u.profile : {};
-    users.set(
-      u.id as string,
-      str(profile.display_name) ??
-        str(u.real_name) ??
-        str(profile.real_name) ??
-        str(u.name) ??
-        (u.id as string),
+    const names = [str(profile.display_name), str(u.real_name), str(profile.real_name), str(u.name)].filter(
+      (n): n is string => !!n,
+    );
+    users.set(id, names[0] ?? id);
+    aliases.set(
+      id,
+      [id, ...names].map((n) => n.toLowerCase()),
     );
   }
   const conversations = new Map<string, string>(); // folder name -> conversation id
@@ -136,9 +138,10 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
           str(m.username) ??
           userId ??
           'unknown';
+        const self = o.selfName?.toLowerCase();
         const isSelf =
-          o.selfName !== undefined &&
-          [speaker, userId].some((v) => v?.toLowerCase() === o.selfName!.toLowerCase());
+          self !== undefined &&
+          (speaker.toLowerCase() === self || (userId !== undefined && !!aliases.get(userId)?.includes(self)));
         const threadTs = str(m.thread_ts);
         yield {
           type: 'record',

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { collect, writeTree } from '../test-support.ts';
+import { parseChatgpt, parseClaude } from './chat-exports.ts';
+
+const node = (id: string, parent: string | null, children: string[], message: unknown) => ({
+  id,
+  parent,
+  children,
+  message,
+});
+const msg = (id: string, role: string, t: number, content: unknown, extra: Record<string, unknown> = {}) => ({
+  id,
+  author: { role },
+  create_time: t,
+  content,
+  ...extra,
+});
+
+const chatgptExport = [
+  {
+    title: 'Trip to Porto',
+    create_time: 1709550000.5,
+    conversation_id: 'c-porto',
+    current_node: 'm4',
+    mapping: {
+      root: node('root', null, ['m0'], null),
+      m0: node('m0', 'root', ['m1'], msg('m0', 'system', 1709550001, { content_type: 'text', parts: [''] })),
+      m1: node(
+        'm1',
+        'm0',
+        ['m2', 'm2b'],
+        msg('m1', 'user', 1709550002.25, {
+          content_type: 'text',
+          parts: ['I fly to Porto on May 3.\nHotel near Ribeira?'],
+        }),
+      ),
+      m2b: node(
+        'm2b',
+        'm1',
+        [],
+        msg('m2b', 'assistant', 1709550003, { content_type: 'text', parts: ['(regenerated draft)'] }),
+      ),
+      m2: node(
+        'm2',
+        'm1',
+        ['m3'],
+        msg('m2', 'assistant', 1709550004, { content_type: 'text', parts: ['Try Pestana Vintage.'] }),
+      ),
+      m3: node(
+        'm3',
+        'm2',
+        ['m4'],
+        msg('m3', 'user', 1709550005, {
+          content_type: 'multimodal_text',
+          parts: [
+            { content_type: 'image_asset_pointer', asset_pointer: 'file-service://file-abc' },
+            'Is this the hotel?',
+          ],
+        }),
+      ),
+      m4: node('m4', 'm3', [], msg('m4', 'assistant', 1709550006, { content_type: 'text', parts: [''] })),
+    },
+  },
+  { title: 'broken', mapping: null },
+];
+
+test('ChatGPT conversations.json: the current branch, user as self, attachments named', async () => {
+  const t = writeTree({ 'export/conversations.json': JSON.stringify(chatgptExport) });
+  try {
+    const { records, skips } = await collect(parseChatgpt(join(t.root, 'export'), {}));
+    assert.deepEqual(
+      records.map((r) => r.body.source.external_id),
+      ['chatgpt:c-porto/m1', 'chatgpt:c-porto/m2', 'chatgpt:c-porto/m3'],
+      'system scaffolding and the unchosen regenerated draft are not imported',
+    );
+    const [m1, m2, m3] = records.map((r) => r.body);
+    assert.deepEqual(m1!.content, {
+      kind: 'message',
+      text: 'I fly to Porto on May 3.\nHotel near Ribeira?',
+      speaker: 'self',
+      thread: 'Trip to Porto (c-porto)',
+    });
+    assert.equal(m1!.occurred_at, '2024-03-04T11:00:02.250Z');
+    assert.equal(m2!.source.name, 'chatgpt');
+    assert.ok(
+      typeof m2!.content === 'object' && m2!.content.kind === 'message' && m2!.content.speaker === 'ChatGPT',
+    );
+    assert.ok(typeof m3!.content === 'object' && m3!.content.kind === 'message');
+    assert.equal(m3!.content.text, '[attachment: image_asset_pointer]\nIs this the hotel?');
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['message has no text', 'not a ChatGPT conversation (no id or mapping)'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('Claude conversations.json: content blocks, attachments, human as self', async () => {
+  const claude = [
+    {
+      uuid: 'conv-1',
+      name: 'Garden planning',
+      created_at: '2024-04-01T09:00:00.000000+02:00',
+      chat_messages: [
+        {
+          uuid: 'u1',
+          sender: 'human',
+          text: '',
+          content: [{ type: 'text', text: 'Which tomatoes grow well on a north balcony?' }],
+          created_at: '2024-04-01T09:00:05.123456+02:00',
+          attachments: [{ file_name: 'balcony.txt', extracted_content: '2 m²' }],
+          files: [{ file_name: 'photo.jpg' }],
+        },
+        {
+          uuid: 'a1',
+          sender: 'assistant',
+          text: 'Cherry tomatoes such as "Sungold".',
+          created_at: '2024-04-01T09:00:09Z',
+        },
+        { sender: 'human', text: 'lost uuid' },
+        { uuid: 'a2', sender: 'assistant', text: '   ', created_at: '2024-04-01T09:01:00Z' },
+      ],
+    },
+  ];
+  const t = writeTree({ 'conversations.json': JSON.stringify(claude) });
+  try {
+    const { records, skips } = await collect(parseClaude(join(t.root, 'conversations.json'), {}));
+    assert.equal(records.length, 2);
+    assert.deepEqual(records[0]!.body, {
+      content: {
+        kind: 'message',
+        text: 'Which tomatoes grow well on a north balcony?\n[attachment: balcony.txt]\n[attachment: photo.jpg]',
+        speaker: 'self',
+        thread: 'Garden planning (conv-1)',
+      },
+      source: { name: 'claude', external_id: 'claude:conv-1/u1' },
+      occurred_at: '2024-04-01T07:00:05.123Z',
+    });
+    assert.equal((records[1]!.body.content as { speaker: string }).speaker, 'Claude');
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['message has no uuid', 'message has no text'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { collect, writeTree } from '../test-support.ts';
+import { parseSlack } from './slack.ts';
+
+const users = [
+  { id: 'U01', name: 'sam', real_name: 'Sam Lee', profile: { display_name: '', real_name: 'Sam Lee' } },
+  { id: 'U02', name: 'ana', real_name: 'Ana Souza', profile: { display_name: 'ana.s' } },
+];
+const channels = [{ id: 'C0GEN', name: 'general' }];
+const day = [
+  {
+    type: 'message',
+    subtype: 'channel_join',
+    user: 'U02',
+    text: '<@U02> has joined the channel',
+    ts: '1705312800.000100',
+  },
+  {
+    type: 'message',
+    user: 'U01',
+    text: 'Launch moved to *Feb 2* — <@U02> can you update <https://wiki.example/launch|the plan>? cc <!here> &amp; <#C0GEN|general>',
+    ts: '1705312860.000200',
+    thread_ts: '1705312860.000200',
+    reply_count: 1,
+  },
+  {
+    type: 'message',
+    user: 'U02',
+    text: 'Done.\nAlso moved the demo.',
+    ts: '1705312920.000300',
+    thread_ts: '1705312860.000200',
+    parent_user_id: 'U01',
+  },
+  {
+    type: 'message',
+    user: 'U02',
+    text: '',
+    files: [{ id: 'F1', name: 'roadmap.pdf', title: 'Roadmap' }],
+    ts: '1705313000.000400',
+  },
+  {
+    type: 'message',
+    bot_id: 'B1',
+    username: 'deploybot',
+    subtype: 'bot_message',
+    text: 'Deployed v1.4',
+    ts: '1705313100.000500',
+  },
+  { type: 'message', user: 'U01', text: 'no timestamp' },
+];
+
+test('Slack export folder: names, markup, threads, files, notices skipped', async () => {
+  const t = writeTree({
+    'users.json': JSON.stringify(users),
+    'channels.json': JSON.stringify(channels),
+    'general/2024-01-15.json': JSON.stringify(day),
+    'general/2024-01-16.json': '[{"type": "message", "user": "U01", "text": "truncated',
+    'general/notes.txt': 'not a day file',
+  });
+  try {
+    const { records, skips } = await collect(parseSlack(t.root, { selfName: 'sam' }));
+    assert.deepEqual(
+      records.map((r) => r.body),
+      [
+        {
+          content: {
+            kind: 'message',
+            text: 'Launch moved to *Feb 2* — @ana.s can you update the plan (https://wiki.example/launch)? cc @here & #general',
+            speaker: 'self',
+            thread: '#general thread 1705312860.000200',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705312860.000200' },
+          occurred_at: '2024-01-15T10:01:00.000Z',
+        },
+        {
+          content: {
+            kind: 'message',
+            text: 'Done.\nAlso moved the demo.',
+            speaker: 'ana.s',
+            thread: '#general thread 1705312860.000200',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705312920.000300' },
+          occurred_at: '2024-01-15T10:02:00.000Z',
+        },
+        {
+          content: {
+            kind: 'message',
+            text: '[attachment: roadmap.pdf]',
+            speaker: 'ana.s',
+            thread: '#general',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705313000.000400' },
+          occurred_at: '2024-01-15T10:03:20.000Z',
+        },
+        {
+          content: { kind: 'message', text: 'Deployed v1.4', speaker: 'deploybot', thread: '#general' },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705313100.000500' },
+          occurred_at: '2024-01-15T10:05:00.000Z',
+        },
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason.replace(/:.*/, '')),
+      ['Slack notice (channel_join)', 'message has no ts', 'unreadable JSON'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { collect, writeTree } from '../test-support.ts';
+import { parseVcf } from './vcf.ts';
+
+const cards = [
+  // vCard 3.0 from macOS Contacts: two work emails, a folded note, UTF-8, a photo to drop.
+  'BEGIN:VCARD',
+  'VERSION:3.0',
+  'PRODID:-//Apple Inc.//macOS 14.4//EN',
+  'N:Müller;Zoë;;;',
+  'FN:Zoë Müller',
+  'ORG:Acme GmbH;R&D',
+  'TITLE:Head of Research',
+  'EMAIL;type=INTERNET;type=WORK;type=pref:zoe@acme.example',
+  'EMAIL;type=INTERNET;type=WORK:z.mueller@acme.example',
+  'EMAIL;type=INTERNET;type=HOME:zoe@home.example',
+  'TEL;type=CELL;type=VOICE;type=pref:+49 170 1234567',
+  'ADR;type=HOME:;;Hauptstr. 5;Berlin;;10115;Germany',
+  'BDAY:1990-04-12',
+  'NOTE:Met at the Lisbon confer',
+  ' ence in 2019. Vegetarian.',
+  'PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD',
+  ' /2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL',
+  'UID:5C1F0F37-1111-4C3B-9C4E-ABCDEF012345',
+  'REV:2024-02-10T08:00:00Z',
+  'END:VCARD',
+  // vCard 2.1 from an old Android phone: bare types, quoted-printable with a soft line break.
+  'BEGIN:VCARD',
+  'VERSION:2.1',
+  'N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=C3=BCrgen;;;',
+  'FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:J=C3=BCrgen M=C3=BCller',
+  'TEL;CELL:+49 151 7654321',
+  'TEL;HOME;VOICE:+49 30 123456',
+  'NOTE;ENCODING=QUOTED-PRINTABLE;CHARSET=ISO-8859-1:Kocht gern; mag K=E4se=',
+  '=0D=0Aund Wein.',
+  'END:VCARD',
+  // No name at all.
+  'BEGIN:VCARD',
+  'VERSION:3.0',
+  'TEL:+1 555 0100',
+  'END:VCARD',
+  // Broken line: skipped alone.
+  'BEGIN:VCARD',
+  'VERSION:3.0',
+  'FN:Broken',
+  'EMAIL;;;=:x',
+  'END:VCARD',
+  // A name and nothing else.
+  'BEGIN:VCARD',
+  'VERSION:4.0',
+  'FN:Just A Name',
+  'END:VCARD',
+].join('\r\n');
+
+test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken cards skipped alone', async () => {
+  const t = writeTree({ 'contacts.vcf': cards });
+  try {
+    const { records, skips } = await collect(parseVcf(join(t.root, 'contacts.vcf'), {}));
+    const facts = records.map((r) => r.body.content as { subject: string; predicate: string; value: string });
+    const zoe = Object.fromEntries(
+      facts.filter((f) => f.subject === 'Zoë Müller').map((f) => [f.predicate, f.value]),
+    );
+    assert.deepEqual(zoe, {
+      organization: 'Acme GmbH, R&D',
+      'job title': 'Head of Research',
+      'email (work)': 'zoe@acme.example',
+      'email (work) 2': 'z.mueller@acme.example',
+      'email (home)': 'zoe@home.example',
+      'phone (mobile)': '+49 170 1234567',
+      'address (home)': 'Hauptstr. 5, Berlin, 10115, Germany',
+      birthday: '1990-04-12',
+      note: 'Met at the Lisbon conference in 2019. Vegetarian.',
+    });
+    const zoeRecord = records.find((r) => r.ref === 'Zoë Müller: birthday')!.body;
+    assert.equal(zoeRecord.source.name, 'vcf');
+    assert.equal(zoeRecord.source.external_id, 'vcf:5C1F0F37-1111-4C3B-9C4E-ABCDEF012345:birthday');
+    assert.equal(zoeRecord.occurred_at, '2024-02-10T08:00:00.000Z', "REV is the card's own time");
+
+    const jurgen = Object.fromEntries(
+      facts.filter((f) => f.subject === 'Jürgen Müller').map((f) => [f.predicate, f.value]),
+    );
+    assert.deepEqual(jurgen, {
+      'phone (mobile)': '+49 151 7654321',
+      'phone (home)': '+49 30 123456',
+      note: 'Kocht gern; mag Käse\nund Wein.',
+    });
+    const jr = records.find((r) => r.ref === 'Jürgen Müller: note')!.body;
+    assert.equal(jr.occurred_at, undefined, 'no REV: the write time');
+    assert.deepEqual(
+      skips.map((s) => s.reason.replace(/:.*/, '')),
+      [
+        'card has no name (FN, N or ORG)',
+        'unreadable card',
+        'card "Just A Name" has no fields to record beyond its name',
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { collect, writeTree } from '../test-support.ts';
+import { parseWhatsapp } from './whatsapp.ts';
+
+// Android export, day-month order, 24 h, CRLF, a BOM; Berlin summer and winter time.
+const android = [
+  '\ufeff02/01/2024, 09:15 - Messages and calls are end-to-end encrypted. No one outside of this chat, not even WhatsApp, can read or listen to them.',
+  '02/01/2024, 09:15 - Anna: Happy new year!!',
+  '02/01/2024, 09:16 - Sam Lee: Same to you',
+  'Dinner on the 14th?',
+  '',
+  'I booked Tasca do Chico.',
+  '02/01/2024, 09:16 - Sam Lee: Same to you',
+  '15/07/2024, 21:40 - Anna: <Media omitted>',
+  '15/07/2024, 21:41 - Anna: This message was deleted',
+  '31/02/2024, 10:00 - Anna: impossible date',
+  '16/07/2024, 08:00 - Anna: See you there <This message was edited>',
+].join('\r\n');
+
+test('Android export: multi-line messages, notices, media, time zone, duplicate lines', async () => {
+  const t = writeTree({ 'WhatsApp Chat with Anna.txt': android });
+  try {
+    const { records, skips } = await collect(
+      parseWhatsapp(join(t.root, 'WhatsApp Chat with Anna.txt'), {
+        timeZone: 'Europe/Berlin',
+        selfName: 'Sam Lee',
+      }),
+    );
+    const bodies = records.map((r) => r.body);
+    assert.equal(bodies.length, 5);
+    assert.deepEqual(bodies[0], {
+      content: { kind: 'message', text: 'Happy new year!!', speaker: 'Anna', thread: 'WhatsApp: Anna' },
+      source: { name: 'whatsapp', external_id: 'whatsapp:Anna:2024-01-02T08:15:00.000Z:Anna:1' },
+      occurred_at: '2024-01-02T08:15:00.000Z',
+    });
+    assert.deepEqual(bodies[1]!.content, {
+      kind: 'message',
+      text: 'Same to you\nDinner on the 14th?\n\nI booked Tasca do Chico.',
+      speaker: 'self',
+      thread: 'WhatsApp: Anna',
+    });
+    assert.equal(
+      bodies[2]!.source.external_id,
+      'whatsapp:Anna:2024-01-02T08:16:00.000Z:Sam Lee:2',
+      'same minute, same sender: ordinal',
+    );
+    assert.equal(bodies[3]!.occurred_at, '2024-07-15T19:40:00.000Z', 'summer time is UTC+2');
+    assert.equal((bodies[3]!.content as { text: string }).text, '[attachment: omitted media]');
+    assert.equal((bodies[4]!.content as { text: string }).text, 'See you there');
+    assert.deepEqual(
+      skips.map((s) => `${s.ref}: ${s.reason}`),
+      [
+        'line 1: system message (no sender)',
+        'line 9: deleted message',
+        'line 10: invalid date or time in the message header',
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+// iOS export of a group, US month-day order with AM/PM and a narrow no-break space, bracketed headers.
+const ios = [
+  '[1/5/24, 9:04:05\u202fPM] Book club: \u200eMessages and calls are end-to-end encrypted.',
+  '[1/5/24, 9:04:05\u202fPM] Book club: \u200eAnna added Ben',
+  '[1/5/24, 9:05:10\u202fPM] Ben Ortiz: Next book: Piranesi',
+  '[1/13/24, 12:01:00\u202fAM] \u200eAnna: \u200e<attached: 00000012-PHOTO-2024-01-13-00-01-00.jpg>',
+  '[1/13/24, 12:30:00\u202fPM] Anna: \u200eimage omitted',
+].join('\n');
+
+test('iOS export: bracketed headers, month-day order found from the data, AM/PM, attachments', async () => {
+  const t = writeTree({ 'Book club/_chat.txt': ios });
+  try {
+    const { records, skips } = await collect(
+      parseWhatsapp(join(t.root, 'Book club/_chat.txt'), { timeZone: 'America/New_York' }),
+    );
+    assert.deepEqual(
+      records.map((r) => [
+        r.body.occurred_at,
+        (r.body.content as { speaker: string }).speaker,
+        (r.body.content as { text: string }).text,
+      ]),
+      [
+        ['2024-01-06T02:05:10.000Z', 'Ben Ortiz', 'Next book: Piranesi'],
+        ['2024-01-13T05:01:00.000Z', 'Anna', '[attachment: 00000012-PHOTO-2024-01-13-00-01-00.jpg]'],
+        ['2024-01-13T17:30:00.000Z', 'Anna', '[attachment: omitted media]'],
+      ],
+    );
+    assert.equal(
+      (records[0]!.body.content as { thread: string }).thread,
+      'WhatsApp: Book club',
+      'chat named after its folder',
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['system message', 'system message'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('not a chat export: one skip with a reason', async () => {
+  const t = writeTree({ 'notes.txt': 'just some text\nno headers\n' });
+  try {
+    const { records, skips } = await collect(parseWhatsapp(join(t.root, 'notes.txt'), {}));
+    assert.equal(records.length, 0);
+    assert.match(skips[0]!.reason, /no WhatsApp message lines/);
+  } finally {
+    t.remove();
+  }
+});
