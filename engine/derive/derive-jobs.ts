@@ -4,6 +4,7 @@ import { admitClaims } from './admit-claims.ts';
 import type { Deriver } from './deriver.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
+import { supersedeOlderRevisions } from './supersede-revisions.ts';
 
 export interface QueuedJob {
   n: number;
@@ -14,6 +15,8 @@ export interface QueuedJob {
 }
 
 interface RecordRow {
+  n: number;
+  external_id: string | null;
   id: string;
   kind: string;
   content: string;
@@ -33,7 +36,7 @@ function brainSelf(store: Store, brainUid: string): SelfEntity | null {
 
 function loadRecord(store: Store, id: string): RecordRow | undefined {
   return store.get<RecordRow>(
-    'SELECT id, kind, content, text, source_name, occurred_at, occurred_ms FROM records WHERE id = ?',
+    'SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records WHERE id = ?',
     id,
   );
 }
@@ -63,6 +66,12 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
       claims,
       seq,
       now(),
+    );
+    supersedeOlderRevisions(
+      store,
+      job.brain_uid,
+      { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
+      seq,
     );
     return;
   }

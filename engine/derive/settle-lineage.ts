@@ -10,6 +10,9 @@ interface VersionRow {
   corrects: string | null;
   retracted_by: string | null;
   source_key: string;
+  revised_by: string | null;
+  revised_at: string | null;
+  revised_ms: number | null;
 }
 
 interface Target {
@@ -23,6 +26,8 @@ interface Target {
  * and writes only what changed (bumping those versions' transaction sequence to `seq`):
  * - a version retracted by a surviving correction Record is `retracted`, closed at its own start;
  * - a version named by a surviving correction version is `superseded`, closed where its successor starts;
+ * - a version whose only support was replaced by a newer revision of the same external item is
+ *   `superseded`, closed when the revision occurred;
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
  *   at the latest start, one value per source stays active (the last written), and values from
  *   different sources that neither supersedes all stay active: that is a conflict.
@@ -31,8 +36,9 @@ interface Target {
  */
 export function settleLineage(store: Store, lineage: string, seq: number): number {
   const rows = store.all<VersionRow>(
-    `SELECT n, id, valid_from, valid_from_ms, valid_to, status, corrects, retracted_by, source_key
-     FROM memories WHERE lineage = ? ORDER BY n`,
+    `SELECT m.n, m.id, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.corrects, m.retracted_by,
+            m.source_key, m.revised_by, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
+     FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by WHERE m.lineage = ? ORDER BY m.n`,
     lineage,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -50,6 +56,12 @@ export function settleLineage(store: Store, lineage: string, seq: number): numbe
         status: 'superseded',
         validTo: successor.valid_from,
         validToMs: successor.valid_from_ms,
+      });
+    else if (r.revised_at !== null && r.revised_ms !== null)
+      targets.set(r.id, {
+        status: 'superseded',
+        validTo: r.revised_at,
+        validToMs: Math.max(r.revised_ms, r.valid_from_ms),
       });
     else timeline.push(r);
   }

@@ -63,6 +63,8 @@ CREATE TABLE memories (
   pending INTEGER NOT NULL DEFAULT 0 CHECK (pending IN (0, 1)),
   corrects TEXT REFERENCES memories(id) ON DELETE SET NULL,
   retracted_by TEXT REFERENCES records(id) ON DELETE SET NULL,
+  -- A newer revision (same source name and external_id) of the only Record(s) supporting it.
+  revised_by TEXT REFERENCES records(id) ON DELETE SET NULL,
   seq INTEGER NOT NULL,
   learned_at TEXT NOT NULL,
   cause TEXT NOT NULL CHECK (cause IN ('derived', 'superseded_by_record', 'correction', 'rederived')),
@@ -74,6 +76,7 @@ CREATE INDEX memories_brain_norm ON memories (brain_uid, norm);
 CREATE INDEX memories_brain_subject ON memories (brain_uid, subject);
 CREATE INDEX memories_corrects ON memories (corrects) WHERE corrects IS NOT NULL;
 CREATE INDEX memories_retracted_by ON memories (retracted_by) WHERE retracted_by IS NOT NULL;
+CREATE INDEX memories_revised_by ON memories (revised_by) WHERE revised_by IS NOT NULL;
 
 -- A Memory cannot exist without lineage: citations are inserted first (the deferred foreign key
 -- allows it inside the transaction), the Memory insert is refused without one, and deleting the last

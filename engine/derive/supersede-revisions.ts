@@ -1,0 +1,39 @@
+import type { Store } from '../store/store.ts';
+import { settleLineage } from './settle-lineage.ts';
+
+/**
+ * A Record carrying (source.name, external_id) is a newer revision of the item older Records with
+ * the same pair described. Memories supported only by those older revisions, and not re-derived from
+ * this one, are superseded by it (closed at its occurred_at). Call after the Record's claims are
+ * admitted, in the same transaction.
+ */
+export function supersedeOlderRevisions(
+  store: Store,
+  brainUid: string,
+  record: { id: string; n: number; sourceName: string | null; externalId: string | null },
+  seq: number,
+): number {
+  if (record.externalId === null) return 0;
+  const stale = store.all<{ id: string; lineage: string }>(
+    `SELECT DISTINCT m.id, m.lineage FROM memories m JOIN citations c ON c.memory_id = m.id
+     JOIN records old ON old.id = c.record_id
+     WHERE m.brain_uid = ? AND m.revised_by IS NULL AND old.n < ? AND old.external_id = ? AND old.source_name IS ?
+       AND NOT EXISTS (SELECT 1 FROM citations keep JOIN records k ON k.id = keep.record_id
+                       WHERE keep.memory_id = m.id
+                         AND NOT (k.n < ? AND k.external_id IS ? AND k.source_name IS ?))`,
+    brainUid,
+    record.n,
+    record.externalId,
+    record.sourceName,
+    record.n,
+    record.externalId,
+    record.sourceName,
+  );
+  const lineages = new Set<string>();
+  for (const m of stale) {
+    store.run('UPDATE memories SET revised_by = ? WHERE id = ?', record.id, m.id);
+    lineages.add(m.lineage);
+  }
+  for (const l of lineages) settleLineage(store, l, seq);
+  return stale.length;
+}

@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ContextProcessing, ContextReady, MemoryPage, Trace } from '../../engine/contract/index.ts';
+import type { Context } from '../../engine/contract/index.ts';
+import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { tenant, withBrain } from './local-helpers.ts';
+
+const ready = (c: Context) => {
+  assert.equal(c.status, 'ready');
+  return ContextReady.parse(c);
+};
+const opts = { requestId: 'req_test' };
+
+describe('local engine: context', () => {
+  it('honours Brain-Watermark: processing until derivation reaches it, then ready with cited evidence', async () => {
+    const { engine } = await withBrain();
+    const w = await engine.rememberRecord(
+      tenant,
+      'b',
+      {
+        content: { kind: 'message', text: 'Our wifi password is on the fridge.', speaker: 'user' },
+        source: { name: 'chat' },
+      },
+      {},
+    );
+    // No macrotask has run since the write, so derivation cannot have reached it.
+    const early = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'wifi password' },
+      { ...opts, watermark: w.watermark },
+    );
+    assert.equal(early.status, 'processing');
+    ContextProcessing.parse(early);
+    assert.deepEqual(early.unknowns, ['wifi password']);
+    await engine.idle();
+    const ctx = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'wifi password' },
+        { ...opts, watermark: w.watermark },
+      ),
+    );
+    assert.deepEqual(ctx.citations, [
+      { record_id: w.record.id, quote: 'Our wifi password is on the fridge.' },
+    ]);
+    assert.match(ctx.text!, /speaker: user/);
+    assert.match(ctx.text!, /source: chat/);
+    assert.match(ctx.text!, /date: \d{4}-/);
+    assert.equal(ctx.cost.model_calls_total, 0);
+    assert.ok(ctx.budget.estimated_tokens > 0 && ctx.budget.requested_tokens === 4000);
+    await engine.createBrain(tenant, { id: 'other' });
+    await assert.rejects(
+      engine.createContext(tenant, 'other', { query: 'wifi' }, { ...opts, watermark: w.watermark }),
+      (e: MnemoError) => e.code === 'invalid_watermark',
+    );
+  });
+
+  it('reports conflicts and abstains with conflicting_evidence when the query is about the slot', async () => {
+    const { engine, remember } = await withBrain();
+    const at = '2024-03-01T00:00:00Z';
+    const a = await remember({
+      content: { kind: 'fact', subject: 'Ana', predicate: 'home_city', value: 'Porto' },
+      occurred_at: at,
+      source: { name: 'crm' },
+    });
+    const b = await remember({
+      content: { kind: 'fact', subject: 'Ana', predicate: 'home_city', value: 'Braga' },
+      occurred_at: at,
+      source: { name: 'email' },
+    });
+    const ctx = ready(await engine.createContext(tenant, 'b', { query: 'Ana home city' }, opts));
+    assert.deepEqual(ctx.abstained, { reason: 'conflicting_evidence' });
+    assert.equal(ctx.conflicts.length, 1);
+    const c = ctx.conflicts[0]!;
+    assert.deepEqual([c.subject, c.predicate], ['Ana', 'home_city']);
+    assert.deepEqual(c.values.map((v) => v.memory_id).sort(), [...a.memory_ids, ...b.memory_ids].sort());
+    assert.ok(c.values.every((v) => v.citations.length === 1 && v.valid_from === at));
+  });
+
+  it('a superseded fact is not presented as current evidence; as_of brings it back', async () => {
+    const { engine, remember } = await withBrain();
+    const old = await remember({
+      content: { kind: 'fact', subject: 'user', predicate: 'employer', value: 'Globex' },
+      occurred_at: '2020-01-01T00:00:00Z',
+    });
+    const neu = await remember({
+      content: { kind: 'fact', subject: 'user', predicate: 'employer', value: 'Initech' },
+      occurred_at: '2023-01-01T00:00:00Z',
+    });
+    const now = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'user employer', include: ['memories', 'explain'] },
+        opts,
+      ),
+    );
+    assert.deepEqual(
+      now.citations.map((c) => c.record_id),
+      [neu.id],
+    );
+    assert.deepEqual(
+      now.memories?.map((m) => m.id),
+      neu.memory_ids,
+    );
+    assert.ok(JSON.stringify(now.explain).includes(old.id), 'explain says why the old Record was dropped');
+    const then = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'user employer', as_of: '2021-06-01T00:00:00Z', include: ['memories'] },
+        opts,
+      ),
+    );
+    assert.deepEqual(
+      then.citations.map((c) => c.record_id),
+      [old.id],
+    );
+    assert.deepEqual(
+      then.memories?.map((m) => m.id),
+      old.memory_ids,
+    );
+  });
+
+  it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
+    const anon = await withBrain({}, false);
+    await anon.remember({ content: 'My dentist is Dr. Costa.' });
+    const abst = ready(await anon.engine.createContext(tenant, 'b', { query: 'who is my dentist' }, opts));
+    assert.equal(abst.text, null);
+    assert.deepEqual(abst.abstained, { reason: 'no_attribution' });
+    assert.deepEqual(abst.unknowns, ['ownership of: who is my dentist']);
+
+    const { engine, remember } = await withBrain();
+    const r1 = await remember({
+      content: 'My dentist is Dr. Costa.',
+      source: { name: 'notes' },
+      occurred_at: '2022-01-01T00:00:00Z',
+    });
+    const r2 = await remember({
+      content: 'The dentist moved to Braga.',
+      source: { name: 'mail' },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+    const both = ready(await engine.createContext(tenant, 'b', { query: 'who is my dentist' }, opts));
+    assert.equal(both.citations.length, 2);
+    const bySource = ready(
+      await engine.createContext(tenant, 'b', { query: 'dentist', filter: { sources: ['mail'] } }, opts),
+    );
+    assert.deepEqual(
+      bySource.citations.map((c) => c.record_id),
+      [r2.id],
+    );
+    const bySince = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'dentist', filter: { until: '2023-01-01T00:00:00Z' } },
+        opts,
+      ),
+    );
+    assert.deepEqual(
+      bySince.citations.map((c) => c.record_id),
+      [r1.id],
+    );
+    const miss = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'dentist', filter: { since: '2025-01-01T00:00:00Z' } },
+        opts,
+      ),
+    );
+    assert.deepEqual([miss.text, miss.unknowns, miss.abstained?.reason], [null, ['dentist'], 'no_evidence']);
+  });
+
+  it('a small budget truncates with exact-substring quotes; traces are kept, bounded and list newest first', async () => {
+    const { engine, remember } = await withBrain({ traceBufferSize: 3 });
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Harbour note ${i}: the ferry schedule changes in spring.`,
+    ).join(' ');
+    const recs = [];
+    for (let i = 0; i < 4; i += 1) recs.push(await remember({ content: `${long} Part ${i}.` }));
+    const ctx = ready(
+      await engine.createContext(tenant, 'b', { query: 'ferry schedule', budget: { tokens: 300 } }, opts),
+    );
+    assert.equal(ctx.budget.truncated, true);
+    assert.ok(ctx.budget.estimated_tokens <= 300);
+    for (const c of ctx.citations) {
+      const rec = await engine.getRecord(tenant, 'b', c.record_id);
+      assert.ok(rec.content.kind === 'document' && rec.content.text.includes(c.quote));
+    }
+    const trace = Trace.parse(await engine.getTrace(tenant, 'b', ctx.id));
+    assert.equal(trace.lanes[0]?.name, 'lexical');
+    assert.match(trace.lanes[0]!.candidates[0]!.reason, /shared words: ferry, schedule/);
+    assert.ok(trace.budget.cut.length > 0);
+    const failed = await engine.recordFailedContext(tenant, 'b', {
+      requestId: 'req_x',
+      query: 'q',
+      mode: 'fast',
+      request: { query: 'q' },
+      error: { code: 'invalid_request_body', message: 'budget.tokens: must be an integer' },
+    });
+    assert.match(failed!, /^trc_/);
+    assert.equal((await engine.getTrace(tenant, 'b', failed!)).status, 'failed');
+    for (let i = 0; i < 3; i += 1) await engine.createContext(tenant, 'b', { query: `ferry ${i}` }, opts);
+    const page = await engine.listTraces(tenant, 'b', { limit: 10 });
+    assert.deepEqual(
+      page.data.map((t) => t.query),
+      ['ferry 2', 'ferry 1', 'ferry 0'],
+    );
+    await assert.rejects(
+      engine.getTrace(tenant, 'b', ctx.id),
+      (e: MnemoError) => e.code === 'trace_not_found',
+    );
+    assert.equal(
+      await engine.recordFailedContext(tenant, 'nope', {
+        requestId: 'r',
+        query: 'q',
+        mode: 'fast',
+        request: {},
+        error: { code: 'x', message: 'y' },
+      }),
+      null,
+    );
+  });
+
+  it('hosted deployment: local_only refused on write and absent from evidence', async () => {
+    const { engine, remember } = await withBrain({ deployment: 'hosted' });
+    await assert.rejects(
+      engine.rememberRecord(tenant, 'b', { content: 'diary', visibility: 'local_only' }, {}),
+      (e: MnemoError) => e.code === 'local_only_record',
+    );
+    await remember({ content: 'The diary is shareable now.' });
+    const ctx = ready(await engine.createContext(tenant, 'b', { query: 'diary' }, opts));
+    assert.equal(ctx.citations.length, 1);
+  });
+
+  it('delta reads: oldest change first, pages end on whole sequence steps, the watermark chains', async () => {
+    const { engine, remember } = await withBrain();
+    const start = (await engine.getCensus(tenant, 'b')).watermark;
+    // One Record derives three Memories in one sequence step.
+    await remember({
+      content: { kind: 'message', text: 'I cook pasta. I run daily. I read novels.', speaker: 'user' },
+    });
+    await remember({
+      content: { kind: 'fact', subject: 'user', predicate: 'pet', value: 'cat' },
+      occurred_at: '2020-01-01T00:00:00Z',
+    });
+    await remember({
+      content: { kind: 'fact', subject: 'user', predicate: 'pet', value: 'dog' },
+      occurred_at: '2022-01-01T00:00:00Z',
+    });
+    await assert.rejects(
+      engine.listMemories(tenant, 'b', { limit: 2, since_watermark: start, cursor: 'x' }),
+      (e: MnemoError) => e.code === 'conflicting_parameters',
+    );
+    await assert.rejects(
+      engine.listMemories(tenant, 'b', { limit: 2, since_watermark: 'wm_forged' }),
+      (e: MnemoError) => e.code === 'invalid_watermark',
+    );
+    const seen: string[] = [];
+    let wm = start;
+    for (let guard = 0; guard < 10; guard += 1) {
+      const page = MemoryPage.parse(
+        await engine.listMemories(tenant, 'b', { limit: 2, since_watermark: wm }),
+      );
+      assert.equal(page.next_cursor, null);
+      seen.push(...page.data.map((m) => `${m.statement}|${m.status}`));
+      wm = page.watermark!;
+      if (!page.has_more) break;
+    }
+    assert.deepEqual(seen.slice(0, 3).sort(), [
+      'I cook pasta.|active',
+      'I read novels.|active',
+      'I run daily.|active',
+    ]);
+    // The cat version changed twice (learned, then superseded): a delta reader sees its latest state.
+    assert.ok(seen.includes('user pet: cat|superseded') && seen.includes('user pet: dog|active'));
+    const empty = await engine.listMemories(tenant, 'b', { limit: 2, since_watermark: wm });
+    assert.deepEqual([empty.data.length, empty.has_more], [0, false]);
+    // Full read by cursor.
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await engine.listMemories(tenant, 'b', { limit: 2, status: 'all', cursor });
+      ids.push(...p.data.map((m) => m.id));
+      cursor = p.next_cursor ?? undefined;
+    } while (cursor);
+    assert.equal(ids.length, 5);
+    assert.deepEqual([...ids].sort(), ids);
+  });
+});

@@ -1,0 +1,25 @@
+// Child process of local-crash.test.ts: writes Records as fast as it can and prints "ack <id>" only
+// after rememberRecord has returned (acknowledged). The parent SIGKILLs it mid-burst.
+import { createLocalEngine } from '../../engine/local/index.ts';
+
+const [dataDir, key, run] = process.argv.slice(2) as [string, string, string];
+const tenant = { project: 'crash', env: 'test' as const };
+const engine = await createLocalEngine({ dataDir, dbKey: key });
+if ((await engine.listBrains(tenant)).length === 0) await engine.createBrain(tenant, { id: 'b' });
+process.stdout.write('ready\n');
+for (let i = 0; ; i += 1) {
+  const body =
+    i % 3 === 0
+      ? { content: { kind: 'fact' as const, subject: 'counter', predicate: `p${i % 7}`, value: i } }
+      : {
+          content: {
+            kind: 'message' as const,
+            text: `Burst message ${i}. It has two sentences.`,
+            speaker: 'user',
+          },
+        };
+  const { record } = await engine.rememberRecord(tenant, 'b', body, { idempotencyKey: `${run}-${i}` });
+  process.stdout.write(`ack ${record.id}\n`);
+  // Let derivation interleave with writes, as it does under a server.
+  if (i % 5 === 0) await new Promise((r) => setImmediate(r));
+}

@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryDetail, type Memory } from '../../engine/contract/index.ts';
+import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { tenant, withBrain } from './local-helpers.ts';
+
+const fact = (value: string, occurred_at: string, source?: string) => ({
+  content: { kind: 'fact' as const, subject: 'user', predicate: 'favourite_colour', value },
+  occurred_at,
+  ...(source ? { source: { name: source } } : {}),
+});
+
+describe('local engine: derivation', () => {
+  it('a newer fact supersedes the slot: one active version 2, the old one kept and closed; as_of reads both', async () => {
+    const { engine, remember } = await withBrain();
+    const green = await remember(fact('green', '2020-01-01T00:00:00Z'));
+    const blue = await remember(fact('blue', '2023-06-01T00:00:00Z'));
+    const current = await engine.listMemories(tenant, 'b', { subject: 'user', limit: 50 });
+    assert.equal(current.data.length, 1);
+    const active = current.data[0]!;
+    assert.equal(active.version, 2);
+    assert.equal(active.statement, 'user favourite colour: blue');
+    assert.deepEqual(active.owner, { state: 'self', entity: 'Ana' });
+    assert.equal(active.predicate, 'favourite_colour');
+    assert.deepEqual(active.citations, [{ record_id: blue.id, quote: 'user favourite colour: blue' }]);
+
+    const old = await engine.getMemory(tenant, 'b', green.memory_ids[0]!);
+    assert.equal(old.status, 'superseded');
+    assert.equal(old.valid_to, '2023-06-01T00:00:00Z');
+    assert.deepEqual(
+      old.revisions.map((r) => [r.version, r.status, r.cause]),
+      [
+        [1, 'superseded', 'derived'],
+        [2, 'active', 'superseded_by_record'],
+      ],
+    );
+    MemoryDetail.parse(old);
+
+    const in2021 = await engine.listMemories(tenant, 'b', { as_of: '2021-01-01T00:00:00Z', limit: 50 });
+    assert.deepEqual(
+      in2021.data.map((m) => m.statement),
+      ['user favourite colour: green'],
+    );
+    const in2019 = await engine.listMemories(tenant, 'b', { as_of: '2019-01-01T00:00:00Z', limit: 50 });
+    assert.equal(in2019.data.length, 0);
+    const all = await engine.listMemories(tenant, 'b', { status: 'all', limit: 50 });
+    assert.equal(all.data.length, 2);
+    const superseded = await engine.listMemories(tenant, 'b', { status: 'superseded', limit: 50 });
+    assert.deepEqual(
+      superseded.data.map((m) => m.id),
+      green.memory_ids,
+    );
+  });
+
+  it('a fact written late about the past does not supersede the newer one', async () => {
+    const { engine, remember } = await withBrain();
+    await remember(fact('blue', '2023-06-01T00:00:00Z'));
+    const late = await remember(fact('red', '2021-01-01T00:00:00Z'));
+    const current = await engine.listMemories(tenant, 'b', { limit: 50 });
+    assert.deepEqual(
+      current.data.map((m) => m.statement),
+      ['user favourite colour: blue'],
+    );
+    const red = await engine.getMemory(tenant, 'b', late.memory_ids[0]!);
+    assert.equal(red.status, 'superseded');
+    assert.equal(red.valid_to, '2023-06-01T00:00:00Z');
+    const in2022 = await engine.listMemories(tenant, 'b', { as_of: '2022-01-01T00:00:00Z', limit: 50 });
+    assert.deepEqual(
+      in2022.data.map((m) => m.statement),
+      ['user favourite colour: red'],
+    );
+  });
+
+  it('equal world time from different sources is a conflict: both stay active; the same value twice is one Memory', async () => {
+    const { engine, remember } = await withBrain();
+    const a = await remember(fact('green', '2024-01-01T00:00:00Z', 'phone'));
+    const b = await remember(fact('purple', '2024-01-01T00:00:00Z', 'laptop'));
+    const again = await remember(fact('green', '2024-01-01T00:00:00Z', 'tablet'));
+    assert.deepEqual(again.memory_ids, a.memory_ids);
+    const current = await engine.listMemories(tenant, 'b', { limit: 50 });
+    assert.equal(current.data.length, 2);
+    const green = current.data.find((m) => m.id === a.memory_ids[0])!;
+    assert.deepEqual(green.citations.map((c) => c.record_id).sort(), [a.id, again.id].sort());
+    assert.ok(current.data.some((m) => m.id === b.memory_ids[0]));
+    const census = await engine.getCensus(tenant, 'b');
+    assert.equal(census.noise.find((n) => n.kind === 'conflicts')?.count, 2);
+  });
+
+  it('corrections: supersede, retract, and their two error codes leave nothing written', async () => {
+    const { engine, remember } = await withBrain();
+    const rec = await remember({ content: { kind: 'message', text: 'I work at Globex.', speaker: 'Ana' } });
+    const target = rec.memory_ids[0]!;
+    const before = await engine.listRecords(tenant, 'b', { limit: 200 });
+
+    await assert.rejects(
+      engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: 'mem_NOPE', statement: 'x' } },
+        {},
+      ),
+      (e: MnemoError) => e.code === 'corrected_memory_not_found',
+    );
+    const fixed = await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'correction', corrects: target, statement: 'I work at Initech.' } },
+      {},
+    );
+    assert.equal(fixed.record.status, 'ready');
+    const successor = fixed.record.memory_ids[0]!;
+    const detail = await engine.getMemory(tenant, 'b', successor);
+    assert.equal(detail.version, 2);
+    assert.equal(detail.statement, 'I work at Initech.');
+    assert.deepEqual(detail.owner, { state: 'self', entity: 'Ana' });
+    assert.equal((await engine.getMemory(tenant, 'b', target)).status, 'superseded');
+
+    const countBefore = (await engine.listRecords(tenant, 'b', { limit: 200 })).data.length;
+    await assert.rejects(
+      engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: target, statement: 'again' } },
+        {},
+      ),
+      (e: MnemoError) => e.code === 'correction_conflict' && e.message.includes(successor),
+    );
+    assert.equal((await engine.listRecords(tenant, 'b', { limit: 200 })).data.length, countBefore);
+    assert.equal(countBefore, before.data.length + 1);
+
+    // Retraction: no statement closes the Memory with no successor.
+    const retract = await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'correction', corrects: successor } },
+      {},
+    );
+    assert.deepEqual(retract.record.memory_ids, []);
+    const retracted = await engine.getMemory(tenant, 'b', successor);
+    assert.equal(retracted.status, 'retracted');
+    assert.notEqual(retracted.valid_to, null);
+    assert.equal((await engine.listMemories(tenant, 'b', { limit: 50 })).data.length, 0);
+
+    // Forgetting the retraction re-opens what it closed.
+    await engine.forgetRecord(tenant, 'b', retract.record.id);
+    assert.equal((await engine.getMemory(tenant, 'b', successor)).status, 'active');
+    // Forgetting the correction deletes its version and re-opens the original.
+    await engine.forgetRecord(tenant, 'b', fixed.record.id);
+    await assert.rejects(
+      engine.getMemory(tenant, 'b', successor),
+      (e: MnemoError) => e.code === 'memory_not_found',
+    );
+    const reopened = await engine.getMemory(tenant, 'b', target);
+    assert.equal(reopened.status, 'active');
+    assert.equal(reopened.valid_to, null);
+  });
+
+  it('messages: sentences attributed to the speaker (self, other, unresolved); questions are not statements', async () => {
+    const { engine, remember } = await withBrain();
+    const mine = await remember({
+      content: {
+        kind: 'message',
+        text: 'I live in Porto. Do you like it? My sister is a nurse.',
+        speaker: 'user',
+      },
+    });
+    const byId = async (ids: string[]) => Promise.all(ids.map((id) => engine.getMemory(tenant, 'b', id)));
+    const ms = await byId(mine.memory_ids);
+    assert.deepEqual(ms.map((m) => m.statement).sort(), ['I live in Porto.', 'My sister is a nurse.']);
+    assert.ok(ms.every((m) => m.owner.state === 'self' && m.owner.entity === 'Ana'));
+    const other = await remember({
+      content: { kind: 'message', text: 'I prefer tea over coffee.', speaker: 'Ben' },
+    });
+    const [ben] = await byId(other.memory_ids);
+    assert.deepEqual(ben!.owner, { state: 'other', entity: 'Ben' });
+    assert.equal(ben!.subject, 'Ben');
+    const anon = await remember({ content: { kind: 'message', text: 'The meeting moved to Friday.' } });
+    assert.equal((await byId(anon.memory_ids))[0]!.owner.state, 'unresolved');
+    const selfList = await engine.listMemories(tenant, 'b', { owner: 'self', limit: 50 });
+    assert.equal(selfList.data.length, 2);
+    const benList = await engine.listMemories(tenant, 'b', { owner: 'ben', limit: 50 });
+    assert.deepEqual(
+      benList.data.map((m) => m.id),
+      other.memory_ids,
+    );
+    const profile = await engine.getProfile(tenant, 'b', { limit: 50 });
+    assert.equal(profile.lines.length, 2);
+    assert.ok(profile.lines.every((l) => l.citations.length > 0));
+  });
+
+  it('documents become passage Memories citing exact quotes; events one what/when/where/who Memory', async () => {
+    const { engine, remember } = await withBrain();
+    const paragraph = (i: number) =>
+      Array.from(
+        { length: 12 },
+        (_, j) => `Paragraph ${i} sentence ${j} talks about topic ${i * 100 + j}.`,
+      ).join(' ');
+    const text = [paragraph(1), paragraph(2), paragraph(3)].join('\n\n');
+    const doc = await remember({ content: { kind: 'document', text, title: 'Notes' } });
+    assert.ok(doc.memory_ids.length >= 3);
+    const page = await engine.listMemories(tenant, 'b', { subject: 'Notes', limit: 50 });
+    const quotes = page.data.flatMap((m: Memory) => m.citations.map((c) => c.quote));
+    assert.ok(quotes.every((q) => text.includes(q) && q.length <= 800));
+    assert.ok(
+      quotes.join(' ').length >= text.replace(/\s+/g, ' ').length - 10,
+      'passages cover the document',
+    );
+
+    const ev = await remember({
+      content: {
+        kind: 'event',
+        title: 'Dentist',
+        starts_at: '2024-05-02T09:00:00Z',
+        place: 'Rua Augusta 12',
+        participants: ['Ana', 'Dr. Costa'],
+      },
+    });
+    const [m] = await Promise.all(ev.memory_ids.map((id) => engine.getMemory(tenant, 'b', id)));
+    assert.equal(
+      m!.statement,
+      'Dentist; when: 2024-05-02T09:00:00Z; where: Rua Augusta 12; who: Ana, Dr. Costa',
+    );
+    assert.equal(m!.owner.state, 'self');
+  });
+
+  it('a newer revision of an external item supersedes the Memories of the old one', async () => {
+    const { engine, remember } = await withBrain();
+    const v1 = await remember({
+      content: { kind: 'fact', subject: 'Ben', predicate: 'phone', value: '+351 900 000 001' },
+      source: { name: 'contacts', external_id: 'vcard-ben' },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+    await remember({
+      content: { kind: 'fact', subject: 'Ben', predicate: 'phone', value: '+351 900 000 002' },
+      source: { name: 'contacts', external_id: 'vcard-ben' },
+      occurred_at: '2024-02-01T00:00:00Z',
+    });
+    assert.equal((await engine.getMemory(tenant, 'b', v1.memory_ids[0]!)).status, 'superseded');
+    await assert.rejects(
+      engine.forgetRecord(tenant, 'b', v1.id),
+      (e: MnemoError) => e.code === 'record_not_erasable',
+    );
+
+    // A re-imported note: the unchanged paragraph stays one active Memory, the edited one is superseded.
+    const note = (second: string) => ({
+      content: {
+        kind: 'document' as const,
+        text: `Keep the spare key under the blue pot.\n\n${second}`,
+        title: 'house',
+      },
+      source: { name: 'obsidian', external_id: 'house.md' },
+    });
+    const old = await remember(note('The boiler is serviced every March.'));
+    const neu = await remember(note('The boiler is serviced every October.'));
+    const oldMs = await Promise.all(old.memory_ids.map((id) => engine.getMemory(tenant, 'b', id)));
+    const kept = oldMs.find((m) => m.statement.startsWith('Keep'))!;
+    const edited = oldMs.find((m) => m.statement.includes('March'))!;
+    assert.equal(kept.status, 'active');
+    assert.ok(neu.memory_ids.includes(kept.id));
+    assert.equal(edited.status, 'superseded');
+    assert.equal(edited.valid_to, neu.occurred_at);
+    const current = await engine.listMemories(tenant, 'b', { subject: 'house', limit: 50 });
+    assert.deepEqual(current.data.map((m) => m.statement).sort(), [
+      'Keep the spare key under the blue pot.',
+      'The boiler is serviced every October.',
+    ]);
+  });
+});

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import { latestSchemaVersion, migrate } from '../../engine/store/migrate.ts';
+import { migrations } from '../../engine/store/migrations/index.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { key, tempDir, tenant } from './local-helpers.ts';
+
+describe('local engine: migrations', () => {
+  it('upgrades a schema-version-1 file: its Records get indexed, queued derivation runs, data is kept', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    assert.deepEqual(migrate(db, migrations.slice(0, 1)), [1]);
+    // A Brain and a Record as version 1 wrote them (no full-text index existed then).
+    db.prepare(
+      `INSERT INTO brains (uid, project, env, id, name, created_at, seq) VALUES ('brn_old', 'acme', 'test', 'b', 'Old', '2024-01-01T00:00:00Z', 1)`,
+    ).run();
+    const content = { kind: 'message', text: 'The lighthouse keeper retired in 1999.', speaker: 'Ben' };
+    db.prepare(
+      `INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES ('rec_OLD1', 'brn_old', 1, 'message', ?, ?, 'medium', 'shareable', '2024-01-01T00:00:00Z', ?, '2024-01-01T00:00:00Z')`,
+    ).run(JSON.stringify(content), content.text, Date.parse('2024-01-01T00:00:00Z'));
+    db.prepare(
+      `INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES ('brn_old', 'derive', 'rec_OLD1', 1)`,
+    ).run();
+    assert.equal(db.pragma('user_version', { simple: true }), 1);
+    db.close();
+
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      assert.equal((await engine.getBrain(tenant, 'b')).name, 'Old');
+      const rec = await engine.getRecord(tenant, 'b', 'rec_OLD1');
+      assert.equal(rec.status, 'ready');
+      const ctx = await engine.createContext(
+        tenant,
+        'b',
+        { query: 'lighthouse keeper' },
+        { requestId: 'req_m' },
+      );
+      assert.ok(ctx.status === 'ready');
+      assert.deepEqual(ctx.citations, [{ record_id: 'rec_OLD1', quote: content.text }]);
+      const mems = await engine.listMemories(tenant, 'b', { limit: 10 });
+      assert.deepEqual(mems.data[0]?.owner, { state: 'other', entity: 'Ben' });
+    } finally {
+      await engine.close();
+    }
+    const after = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    assert.equal(after.pragma('user_version', { simple: true }), latestSchemaVersion);
+    after.close();
+  });
+
+  it('refuses a file written by a newer Mnemo', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    db.pragma(`user_version = ${latestSchemaVersion + 1}`);
+    db.close();
+    await assert.rejects(createLocalEngine({ dataDir, dbKey: key }), /newer than this Mnemo understands/);
+  });
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { locateDbKey, resolveDbKey } from '../../engine/local/index.ts';
+import { filesContaining, key, open, tempDir, tenant } from './local-helpers.ts';
+
+describe('local engine: persistence and encryption at rest', () => {
+  it('keeps Brains, Records, Memories, Objects and idempotency keys across a restart', async () => {
+    const dir = tempDir();
+    let engine = await open(dir);
+    await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const first = await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'message', text: 'I moved to Lisbon in May.', speaker: 'Ana' } },
+      { idempotencyKey: 'k1' },
+    );
+    assert.equal(first.record.status, 'processing');
+    await engine.acceptObject(tenant, 'b', { type: 'task', key: 't1', value: { done: false } }, {});
+    await engine.idle();
+    const memories = await engine.listMemories(tenant, 'b', { limit: 50 });
+    await engine.close();
+
+    engine = await open(dir);
+    try {
+      assert.equal((await engine.getBrain(tenant, 'b')).self?.name, 'Ana');
+      const rec = await engine.getRecord(tenant, 'b', first.record.id);
+      assert.equal(rec.status, 'ready');
+      assert.deepEqual(await engine.listMemories(tenant, 'b', { limit: 50 }), memories);
+      assert.equal((await engine.getObject(tenant, 'b', 'task', 't1')).version, 1);
+      // The replay after restart returns the original Record and derives nothing new.
+      const replay = await engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'message', text: 'I moved to Lisbon in May.', speaker: 'Ana' } },
+        { idempotencyKey: 'k1' },
+      );
+      assert.equal(replay.record.id, first.record.id);
+      await engine.idle();
+      assert.equal((await engine.listMemories(tenant, 'b', { limit: 50 })).data.length, memories.data.length);
+      await assert.rejects(
+        engine.rememberRecord(tenant, 'b', { content: 'something else' }, { idempotencyKey: 'k1' }),
+        (e: MnemoError) => e.code === 'idempotency_conflict',
+      );
+      // Watermarks issued before the restart still decode (the secret is persisted in the store).
+      await engine.listMemories(tenant, 'b', { limit: 5, since_watermark: first.watermark });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('no Record text appears in plaintext in any file under the data dir, and a wrong key is refused', async () => {
+    const dir = tempDir();
+    const marker = 'zebracrossing4417plaintextmarker';
+    let engine = await open(dir);
+    await engine.createBrain(tenant, { id: 'b' });
+    await engine.rememberRecord(tenant, 'b', { content: `The code word is ${marker}.` }, {});
+    await engine.idle();
+    // Scan while open too: the WAL holds the latest pages before a checkpoint.
+    assert.deepEqual(filesContaining(dir, marker), []);
+    await engine.close();
+    assert.deepEqual(filesContaining(dir, marker), []);
+    assert.notEqual(
+      readFileSync(join(dir, 'mnemo.db')).subarray(0, 15).toString('latin1'),
+      'SQLite format 3',
+    );
+
+    await assert.rejects(open(dir, { dbKey: 'not-the-key' }), /database key is wrong/);
+    await assert.rejects(open(dir, { dbKey: null }), /database key is wrong/);
+    engine = await open(dir, { dbKey: key });
+    assert.equal((await engine.listBrains(tenant)).length, 1);
+    await engine.close();
+  });
+
+  it('resolveDbKey: MNEMO_DB_KEY, else --db-key-file, else a 0600 key file created in the config dir', () => {
+    const dir = tempDir();
+    assert.equal(resolveDbKey({ env: { MNEMO_DB_KEY: 'from-env' }, configDir: dir }), 'from-env');
+    const file = join(dir, 'given.key');
+    writeFileSync(file, 'from-file\n', { mode: 0o600 });
+    assert.equal(resolveDbKey({ env: {}, dbKeyFile: file, configDir: dir }), 'from-file');
+    const configDir = join(dir, 'config', 'mnemo');
+    const made = locateDbKey({ env: {}, configDir });
+    assert.equal(made.source, 'generated');
+    assert.match(made.key, /^[0-9a-f]{64}$/);
+    assert.equal(statSync(made.path!).mode & 0o777, 0o600);
+    const again = locateDbKey({ env: {}, configDir });
+    assert.deepEqual([again.source, again.key], ['config', made.key]);
+    assert.throws(
+      () => resolveDbKey({ env: {}, dbKeyFile: join(dir, 'missing.key') }),
+      /cannot read the database key file/,
+    );
+    assert.ok(!existsSync(join(dir, 'mnemo.db')));
+  });
+});
