@@ -3,6 +3,7 @@
  * (`startServer`, the function `mnemo serve --ui` runs), each test on its own temp data dir.
  * One browser per test file; a fresh page per test.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +15,13 @@ import { createMnemoClient, type MnemoClient } from '../../server/client/index.t
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
 export const chromiumPath = '/usr/bin/chromium';
-export const resultsDir = join(import.meta.dirname, '..', '..', 'test-results');
+const repoRoot = join(import.meta.dirname, '..', '..');
+export const resultsDir = join(repoRoot, 'test-results');
 
 export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  // `npm test` builds the UI first; run alone, the e2e files build it if it is missing or stale.
+  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-ui.mjs')], { stdio: 'ignore' });
+  assert.equal(built.status, 0, 'scripts/build-ui.mjs failed');
   const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
