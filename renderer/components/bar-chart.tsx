@@ -14,7 +14,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
   const rowH = 26;
   const labelW = 190;
   const barW = 320;
-  const width = labelW + barW + 120;
+  const width = labelW + barW + 260;
   const max = Math.max(...bars.map((b) => Math.abs(b.value)), 1e-9);
   const height = Math.max(bars.length, 1) * rowH + 4;
   return (
@@ -33,7 +33,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
           return (
             <g key={`${b.label}-${i}`}>
               <text x={labelW - 8} y={y + rowH / 2 + 4} textAnchor="end" className="chart-label">
-                {b.label.length > 28 ? `${b.label.slice(0, 27)}…` : b.label}
+                {b.label.length > 24 ? `${b.label.slice(0, 23)}…` : b.label}
               </text>
               <rect
                 x={labelW}

@@ -8,6 +8,9 @@ import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
+/** Record ids share their time prefix; the tail tells them apart in a chart label. */
+const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+
 export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: string }) {
   const client = useClient();
   const trace = useQuery(traceOptions(client, brainId, traceId));
@@ -73,7 +76,7 @@ function TraceView({ t }: { t: Trace }) {
                 <BarChart
                   title={`${lane.name} search: ${lane.candidates.length} candidates in ${lane.ms.toFixed(1)} ms`}
                   bars={lane.candidates.map((c) => ({
-                    label: `#${c.rank} ${c.record_id}`,
+                    label: `#${c.rank} ${shortId(c.record_id)}`,
                     value: c.score,
                     note: `${c.score.toFixed(3)} · ${c.reason}`,
                   }))}
@@ -92,7 +95,7 @@ function TraceView({ t }: { t: Trace }) {
           <BarChart
             title="Combined score per Record; grey bars were cut to fit the size limit"
             bars={t.fusion.results.map((r) => ({
-              label: r.record_id,
+              label: shortId(r.record_id),
               value: r.score,
               note: `${r.score.toFixed(3)} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
               tone: cut.has(r.record_id) ? 'muted' : 'default',
