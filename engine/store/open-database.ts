@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
@@ -22,7 +22,10 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(opts: OpenDatabaseOptions): Db {
   mkdirSync(dirname(opts.file), { recursive: true, mode: 0o700 });
+  const fresh = !existsSync(opts.file);
   const db = new Database(opts.file);
+  // Owner-only, like the key file: SQLite gives the WAL and shm files the main file's mode.
+  if (fresh && process.platform !== 'win32') chmodSync(opts.file, 0o600);
   try {
     if (opts.key !== null) {
       // Why ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather

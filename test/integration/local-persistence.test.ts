@@ -66,6 +66,7 @@ describe('local engine: persistence and encryption at rest', () => {
       readFileSync(join(dir, 'mnemo.db')).subarray(0, 15).toString('latin1'),
       'SQLite format 3',
     );
+    assert.equal(statSync(join(dir, 'mnemo.db')).mode & 0o777, 0o600);
 
     await assert.rejects(open(dir, { dbKey: 'not-the-key' }), /database key is wrong/);
     await assert.rejects(open(dir, { dbKey: null }), /database key is wrong/);

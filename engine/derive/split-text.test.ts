@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { passages, sentences } from './split-text.ts';
+
+const words = fc.constantFrom(
+  'Ana',
+  'sailed',
+  'to',
+  'Porto.',
+  'Did',
+  'she?',
+  'Yes!',
+  '\n',
+  '\n\n',
+  'Dr.',
+  'Costa',
+  'x'.repeat(120),
+);
+const texts = fc.array(words, { maxLength: 80 }).map((ws) => ws.join(' '));
+
+describe('split-text', () => {
+  it('sentences and passages are exact, trimmed substrings; passages respect the size limit', () => {
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 40, max: 400 }), (text, max) => {
+        for (const s of [...sentences(text), ...passages(text, max)]) {
+          assert.equal(text.slice(s.start, s.end), s.value);
+          assert.equal(s.value, s.value.trim());
+          assert.ok(s.value.length > 0);
+        }
+        for (const p of passages(text, max)) assert.ok(p.value.length <= max, `${p.value.length} > ${max}`);
+      }),
+    );
+  });
+
+  it('splits on sentence ends and lines, and never joins across a blank line', () => {
+    assert.deepEqual(
+      sentences('I live in Porto. Do you?\nok then').map((s) => s.value),
+      ['I live in Porto.', 'Do you?', 'ok then'],
+    );
+    assert.deepEqual(
+      passages('One. Two.\n\nThree.').map((p) => p.value),
+      ['One. Two.', 'Three.'],
+    );
+  });
+});
