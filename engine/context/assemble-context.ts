@@ -46,12 +46,12 @@ const possessive = /\b(my|mine|myself)\b/iu;
  * asserting nothing of its own (fast mode composes no answer; thorough reuses it for now). Every
  * request, answered or not, leaves a Trace.
  */
-export function assembleContext(
+export async function assembleContext(
   deps: ContextDeps,
   brain: ContextBrain,
   body: ContextRequest,
   opts: ContextOptions,
-): Context {
+): Promise<Context> {
   const started = performance.now();
   const { store, codec } = deps;
   const id = newId('ctx');
@@ -176,18 +176,20 @@ export function assembleContext(
     asOfMs,
   };
   const terms = queryTerms(body.query);
-  const laneResults: LaneResult[] = deps.lanes.map((lane) => {
-    const t0 = performance.now();
-    const candidates = lane.search({
-      store,
-      query: body.query,
-      terms,
-      eligibility,
-      limit: candidatesPerLane,
-      ledger,
-    });
-    return { lane: lane.name, candidates, ms: performance.now() - t0 };
-  });
+  const laneResults: LaneResult[] = await Promise.all(
+    deps.lanes.map(async (lane) => {
+      const t0 = performance.now();
+      const candidates = await lane.search({
+        store,
+        query: body.query,
+        terms,
+        eligibility,
+        limit: candidatesPerLane,
+        ledger,
+      });
+      return { lane: lane.name, candidates, ms: performance.now() - t0 };
+    }),
+  );
   const fused = fuse(laneResults);
   const tRetrieve = performance.now() - started;
 

@@ -88,9 +88,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   let closed = false;
   const op =
     <A extends unknown[], R>(fn: (...args: A) => R) =>
-    async (...args: A): Promise<R> => {
+    async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      return fn(...args);
+      return await fn(...args);
     };
 
   const engine: Engine = {

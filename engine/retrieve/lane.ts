@@ -36,7 +36,8 @@ export interface LaneCandidate {
  */
 export interface Lane {
   readonly name: string;
-  search(input: LaneInput): LaneCandidate[];
+  /** May be async (an embedding lane awaits its worker); lanes of one request run concurrently. */
+  search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
 /** SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence. */
