@@ -18,22 +18,16 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 async function openEngine(): Promise<{ server: RunningServer; warnings: string[] }> {
   const userData = app.getPath('userData');
   const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
-  // The server reads MNEMO_DB_KEY while opening the store; it is removed again before any window
-  // (and so any child process) exists, so the key never sits in a renderer's environment.
-  process.env.MNEMO_DB_KEY = dbKey.key;
-  try {
-    const server = await startServer({
-      engine: 'local',
-      port: 0,
-      host: '127.0.0.1',
-      ui: true,
-      dataDir: join(userData, 'data'),
-      configDir: userData,
-    });
-    return { server, warnings: dbKey.warning ? [dbKey.warning] : [] };
-  } finally {
-    delete process.env.MNEMO_DB_KEY;
-  }
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    host: '127.0.0.1',
+    ui: true,
+    dataDir: join(userData, 'data'),
+    configDir: userData,
+    dbKey: dbKey.key,
+  });
+  return { server, warnings: dbKey.warning ? [dbKey.warning] : [] };
 }
 
 function harden(contents: WebContents, appOrigin: string): void {

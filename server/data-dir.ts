@@ -9,14 +9,6 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'mnemo');
 }
 
-/** The per-user config directory: where the headless database key lives, never beside the database. */
-export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'Mnemo');
-  if (platform === 'win32')
-    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Mnemo', 'config');
-  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'mnemo');
-}
-
 export function registryPathFor(dataDir: string): string {
   return join(dataDir, 'keys.json');
 }

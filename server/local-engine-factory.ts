@@ -1,33 +1,40 @@
+import { createLocalEngine } from '../engine/local/index.ts';
+import { locateDbKey } from '../engine/store/resolve-db-key.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
+import { defaultDataDir } from './data-dir.ts';
 import type { ServerOptions } from './start-server.ts';
-import { defaultConfigDir, defaultDataDir } from './data-dir.ts';
 
-/** Opens the local (encrypted SQLite) engine. */
+/**
+ * Opens the local (encrypted SQLite) engine. The key comes from the caller (the desktop shell's
+ * keychain), else MNEMO_DB_KEY, else --db-key-file, else a 0600 key file in the config directory.
+ */
 export async function createLocalEngineFromOptions(
   options: ServerOptions,
   deployment: Deployment,
 ): Promise<Engine> {
-  // The local engine lands in engine/local (issue 3); loaded lazily so the reference engine starts without it.
-  const path = '../engine/local/index.ts';
-  const mod = (await import(path)) as {
-    createLocalEngine?: (o: Record<string, unknown>) => Promise<Engine>;
-    resolveDbKey?: (o: Record<string, unknown>) => string | Buffer;
-    locateDbKey?: (o: Record<string, unknown>) => { key: string; source: string; path?: string };
-  };
-  if (!mod.createLocalEngine)
-    throw new Error('the local engine is not available in this build; use --engine reference');
   const dataDir = options.dataDir ?? defaultDataDir();
-  const dbKey = mod.locateDbKey!({
-    env: process.env,
-    dbKeyFile: options.dbKeyFile,
-    configDir: options.configDir ?? defaultConfigDir(),
-  });
-  if (dbKey.source === 'generated') options.log?.(`created a new database key at ${dbKey.path}`);
-  return mod.createLocalEngine({
+  let dbKey = options.dbKey;
+  if (dbKey === undefined) {
+    const found = locateDbKey({
+      env: process.env,
+      dbKeyFile: options.dbKeyFile,
+      configDir: options.configDir,
+    });
+    if (found.source === 'generated') options.log?.(`created a new database key at ${found.path}`);
+    dbKey = found.key;
+  }
+  return createLocalEngine({
     dataDir,
-    dbKey: dbKey.key,
+    dbKey,
     deployment,
     traceBufferSize: options.traceBuffer,
     thoroughSyncMs: options.thoroughSyncMs,
+    logger: options.log
+      ? {
+          info: (m) => options.log!(m),
+          warn: (m, f) => options.log!(`warn: ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
+          error: (m, f) => options.log!(`error: ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
+        }
+      : undefined,
   });
 }

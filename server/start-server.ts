@@ -9,6 +9,7 @@ import type { Deployment, Engine } from '../engine/types.ts';
 import { createApp } from './http/app.ts';
 import { loopbackHosts } from './http/loopback-guard.ts';
 import { registryPathFor } from './data-dir.ts';
+import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 
@@ -25,6 +26,8 @@ export interface ServerOptions {
   traceBuffer?: number;
   ui?: boolean;
   dbKeyFile?: string;
+  /** The database key itself (the desktop shell passes the one its keychain holds). */
+  dbKey?: string;
   configDir?: string;
   embeddingModel?: string;
   log?: (line: string) => void;
@@ -74,18 +77,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     docsUrlBase: () => options.docsUrlBase ?? `${origin()}/docs`,
     loopback: { hosts: () => loopbackHosts(host, port) },
     logger: log,
-    mounts: options.ui
-      ? [
-          (a) =>
-            mountUi(a as never, {
-              distDir: join(repoRoot, 'dist', 'renderer'),
-              exchangeToken: (token) => {
-                if (!uiTokens.delete(token)) return null;
-                return mintUiKey(registry);
-              },
-            }),
-        ]
-      : [],
+    mounts: [
+      (a) => mountMcp(a, { engine, registry }),
+      ...(options.ui
+        ? [
+            (a: Parameters<typeof mountMcp>[0]) =>
+              mountUi(a, {
+                distDir: join(repoRoot, 'dist', 'renderer'),
+                exchangeToken: (token) => (uiTokens.delete(token) ? mintUiKey(registry) : null),
+              }),
+          ]
+        : []),
+    ],
   });
 
   const server: ServerType = await new Promise((resolve, reject) => {

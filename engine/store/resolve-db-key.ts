@@ -18,8 +18,14 @@ export interface ResolvedDbKey {
   path?: string;
 }
 
-/** The default config directory for the key file: never the data directory. */
-export function defaultConfigDir(env: Record<string, string | undefined> = process.env): string {
+/** The per-user config directory for the key file: never the data directory. */
+export function defaultConfigDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'Mnemo');
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Mnemo', 'config');
   const base =
     env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'mnemo');

@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -32,7 +32,7 @@ function isReserved(path: string): boolean {
  * asset is not answered with HTML. Failures of the exchange throw MnemoError, so the app's one error
  * handler writes them in the spec's shape.
  */
-export function mountUi(app: Hono, options: UiOptions): void {
+export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
   const { distDir, exchangeToken } = options;
 
   app.post('/ui/session', async (c) => {
