@@ -1,13 +1,11 @@
 import * as z from 'zod';
 import { Citation, DateTime, pageLimit } from './common.ts';
 
-export const MemoryStatus = z
-  .enum(['active', 'superseded', 'retracted'])
-  .meta({
-    id: 'MemoryStatus',
-    description:
-      'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
-  });
+export const MemoryStatus = z.enum(['active', 'superseded', 'retracted']).meta({
+  id: 'MemoryStatus',
+  description:
+    'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
+});
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 
 export const Owner = z

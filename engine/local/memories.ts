@@ -9,7 +9,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
 import type { Tenant } from '../types.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 /**

@@ -7,12 +7,13 @@ import type {
 } from '../contract/index.ts';
 import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
 import { recordText } from '../derive/record-text.ts';
+import { normalizeContent } from '../shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { SqlParam } from '../store/store.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 export interface RecordRow {
@@ -79,8 +80,7 @@ export function rememberRecord(
       'visibility: local_only Records are not accepted by a hosted deployment',
     );
   }
-  const content: TypedContent =
-    typeof body.content === 'string' ? { kind: 'document', text: body.content } : body.content;
+  const content: TypedContent = normalizeContent(body.content);
   const hash = canonicalHash(body);
   const out = store.tx(() => {
     if (opts.idempotencyKey !== undefined) {

@@ -10,11 +10,12 @@ import type {
   RecordPage,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { createTraceBuffer } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
-import { normalizeContent, recordText } from '../shared/record-text.ts';
-import { TraceBuffer } from '../shared/trace-buffer.ts';
+import { recordText } from '../derive/record-text.ts';
+import { normalizeContent } from '../shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { referenceContext } from './reference-context.ts';
@@ -39,6 +40,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   const now = () => (options.clock ?? (() => new Date()))().toISOString();
   const codec = new WatermarkCodec(randomBytes(32));
   const brains = new Map<string, BrainState>();
+  const traceBuffer = createTraceBuffer(traceCapacity);
 
   const keyOf = (t: Tenant, id: string) => `${t.env}\u0000${t.project}\u0000${id}`;
   function state(t: Tenant, brainId: string): BrainState {
@@ -109,15 +111,20 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         self: body.self ?? null,
         created_at: now(),
       };
+      const uid = randomBytes(9).toString('base64url');
       brains.set(key, {
         brain,
-        uid: randomBytes(9).toString('base64url'),
+        uid,
         seq: 0,
         records: new Map(),
         memories: new Map(),
         objects: new Map(),
         idempotency: new Map(),
-        traces: new TraceBuffer(traceCapacity),
+        traces: {
+          add: (trace) => traceBuffer.add(uid, trace),
+          list: (limit) => traceBuffer.list(uid, limit),
+          get: (id) => traceBuffer.get(uid, id),
+        },
       });
       return brain;
     },
@@ -129,6 +136,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async forgetBrain(t, brainId) {
       const s = state(t, brainId);
       brains.delete(keyOf(t, brainId));
+      traceBuffer.purge(s.uid);
       const objects = [...s.objects.values()].reduce((n, v) => n + v.length, 0);
       return receipt(
         { type: 'brain', id: brainId },
@@ -462,13 +470,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async getTrace(t, brainId, traceId) {
-      const trace = state(t, brainId).traces.get(traceId);
-      if (!trace)
-        throw new MnemoError(
-          'trace_not_found',
-          `trace_id: "${traceId}" is not held (the buffer keeps recent traces only)`,
-        );
-      return trace;
+      return state(t, brainId).traces.get(traceId);
     },
 
     async idle() {},

@@ -1,5 +1,12 @@
-import type { AcceptedObject, Brain, Memory, MnemoRecord, TypedContent } from '../contract/index.ts';
-import type { TraceBuffer } from '../shared/trace-buffer.ts';
+import type {
+  AcceptedObject,
+  Brain,
+  Memory,
+  MnemoRecord,
+  Trace,
+  TraceSummary,
+  TypedContent,
+} from '../contract/index.ts';
 
 export interface StoredRecord {
   record: MnemoRecord;
@@ -22,5 +29,10 @@ export interface BrainState {
   memories: Map<string, StoredMemory>;
   objects: Map<string, AcceptedObject[]>;
   idempotency: Map<string, { fingerprint: string; resultId: string }>;
-  traces: TraceBuffer;
+  /** This Brain's view of the engine-wide trace buffer. */
+  traces: {
+    add(trace: Trace): void;
+    list(limit: number): { data: TraceSummary[]; has_more: boolean };
+    get(id: string): Trace;
+  };
 }
