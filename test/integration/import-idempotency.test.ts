@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { runImport, waitForDerivation } from '../../server/import/run-import.ts';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+// Imports through a real server on loopback with the local engine on an encrypted SQLite file.
+const root = mkdtempSync(join(tmpdir(), 'mnemo-import-it-'));
+let server: RunningServer;
+let client: MnemoClient;
+let key: string;
+
+const chat = (lastLine: string) =>
+  [
+    '03/02/2024, 18:01 - Ana: Are you coming to Lisbon in May?',
+    '03/02/2024, 18:02 - Sam: Yes, 3rd to 10th',
+    'staying at the usual place',
+    '03/02/2024, 18:05 - Ana: Mum says the flat is free',
+    lastLine,
+    'this line has no header but follows a message',
+  ].join('\n');
+
+before(async () => {
+  const keyFile = join(root, 'db.key');
+  writeFileSync(keyFile, 'import-integration-test-key\n', { mode: 0o600 });
+  server = await startServer({
+    engine: 'local',
+    port: 0,
+    rateLimit: 0,
+    dataDir: join(root, 'data'),
+    dbKeyFile: keyFile,
+    configDir: join(root, 'config'),
+  });
+  key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  client = createMnemoClient({ baseUrl: server.url, apiKey: key });
+});
+after(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('import through the /v1 API', () => {
+  test('re-import is idempotent; a changed item supersedes; imported Records are not erasable', async () => {
+    const file = join(root, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(file, chat('03/02/2024, 18:06 - Sam: Great, I will bring the pastéis'));
+    const opts = { client, brainId: 'sam', path: file, timeZone: 'Europe/Lisbon', selfName: 'Sam' };
+
+    const first = await runImport(opts);
+    assert.equal(first.brainCreated, true);
+    assert.deepEqual([first.imported, first.unchanged, first.skipped, first.failed], [4, 0, 0, 0]);
+    const brain = await client.getBrain('sam');
+    assert.deepEqual(brain.self, { type: 'person', name: 'Sam' }, "--self names the new Brain's principal");
+    await waitForDerivation(client, 'sam');
+    const census = await client.getCensus('sam');
+
+    const again = await runImport(opts);
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 4, 0]);
+    await waitForDerivation(client, 'sam');
+    assert.equal(
+      (await client.getCensus('sam')).counts.records,
+      census.counts.records,
+      'nothing new was stored',
+    );
+
+    const page = await client.listRecords('sam', { source: 'whatsapp', limit: 50 });
+    const pastries = page.data.find(
+      (r) => r.content.kind === 'message' && r.content.text.includes('pastéis'),
+    )!;
+    assert.equal(pastries.erasable, false);
+    assert.equal(pastries.occurred_at, '2024-02-03T18:06:00.000Z', 'Lisbon is UTC+0 in winter');
+    const refused = await client.forgetRecord('sam', pastries.id).catch((e: unknown) => e);
+    assert.ok(refused instanceof MnemoApiError);
+    assert.deepEqual([refused.status, refused.code], [403, 'record_not_erasable']);
+
+    // The same message edited in a newer export: same external_id, new content, new Record.
+    writeFileSync(file, chat('03/02/2024, 18:06 - Sam: Great, I will bring the queijadas'));
+    const changed = await runImport(opts);
+    assert.deepEqual([changed.imported, changed.unchanged, changed.failed], [1, 3, 0]);
+    await waitForDerivation(client, 'sam');
+    const newer = (await client.listRecords('sam', { source: 'whatsapp', limit: 50 })).data.find(
+      (r) => r.content.kind === 'message' && r.content.text.includes('queijadas'),
+    )!;
+    assert.equal(newer.source.external_id, pastries.source.external_id);
+    assert.notEqual(newer.id, pastries.id);
+    // What only the older revision said is superseded; what the newer one says again stays, citing both.
+    const olds = await Promise.all(pastries.memory_ids.map((id) => client.getMemory('sam', id)));
+    const gone = olds.filter((m) => m.statement.includes('pastéis'));
+    assert.equal(gone.length, 1);
+    assert.equal(gone[0]!.status, 'superseded');
+    for (const kept of olds.filter((m) => !m.statement.includes('pastéis'))) {
+      assert.equal(kept.status, 'active');
+      assert.ok(kept.citations.some((c) => c.record_id === newer.id));
+    }
+    const active = await client.listMemories('sam', { q: 'queijadas' });
+    assert.ok(active.data.some((m) => m.citations.some((c) => c.record_id === newer.id)));
+  });
+
+  test('malformed items are skipped with a reason and never stop the rest', async () => {
+    const file = join(root, 'people.vcf');
+    writeFileSync(
+      file,
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Broken\r\nEMAIL;;;=:x\r\nEND:VCARD\r\n' +
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Rui Costa\r\nTEL;TYPE=CELL:+351 912 345 678\r\nEND:VCARD\r\n',
+    );
+    const s = await runImport({ client, brainId: 'contacts', path: file });
+    assert.deepEqual([s.imported, s.skipped, s.failed], [1, 1, 0]);
+    assert.match(s.skippedItems[0]!.reason, /^unreadable card/);
+  });
+
+  test('mnemo import from the command line: summary, exit codes, no TTY progress', async () => {
+    const dir = join(root, 'vault');
+    const note = join(dir, 'Recipes', 'Bacalhau.md');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'Recipes'), { recursive: true });
+    mkdirSync(join(dir, '.obsidian'), { recursive: true });
+    writeFileSync(note, '---\ntags: [food]\n---\nSoak the cod for 48 hours, change the water 3 times.\n');
+    writeFileSync(join(dir, 'Empty.md'), '');
+    // Asynchronous: the server answering the child lives in this very process.
+    const run = (k: string) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['bin/mnemo.mjs', 'import', dir, '--brain', 'kitchen'], {
+          env: { ...process.env, MNEMO_URL: server.url, MNEMO_KEY: k },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    const first = await run(key);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      /^obsidian -> brain "kitchen" \(created\): imported 1, unchanged 0, skipped 1, failed 0/,
+    );
+    assert.match(first.stdout, /1 x empty note \(Empty\.md\)/);
+    assert.doesNotMatch(first.stderr, /importing \[/, 'no progress bar without a TTY');
+    const second = await run(key);
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stdout, /imported 0, unchanged 1, skipped 1, failed 0/);
+    const denied = await run('sk_test_home_notissuedbythisregistry');
+    assert.equal(denied.status, 1);
+    assert.match(denied.stderr, /invalid_api_key/);
+  });
+});
