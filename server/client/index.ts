@@ -52,8 +52,8 @@ export interface WriteCallOptions extends CallOptions {
   idempotencyKey?: string;
 }
 export interface ContextCallOptions extends CallOptions {
-  /** Sent as `Brain-Watermark`: answer at or after this boundary, else 202 processing. */
-  watermark?: string;
+  /** Sent as `Brain-Watermark`: answer at or after this boundary, else 202 processing. null: omitted. */
+  watermark?: string | null;
 }
 
 export type MemoryListParams = Omit<z.input<typeof MemoryListQuery>, 'limit'> & { limit?: number };
