@@ -14,17 +14,24 @@ export function supersedeOlderRevisions(
   seq: number,
 ): number {
   if (record.externalId === null) return 0;
+  // Older revisions first, through the (brain, source, external id) index: a fresh import has none,
+  // so the common case costs one index probe instead of a scan of every Memory in the Brain.
+  const older = store.all<{ id: string }>(
+    `SELECT id FROM records INDEXED BY records_external
+     WHERE brain_uid = ? AND source_name IS ? AND external_id = ? AND n < ?`,
+    brainUid,
+    record.sourceName,
+    record.externalId,
+    record.n,
+  );
+  if (older.length === 0) return 0;
   const stale = store.all<{ id: string; lineage: string }>(
-    `SELECT DISTINCT m.id, m.lineage FROM memories m JOIN citations c ON c.memory_id = m.id
-     JOIN records old ON old.id = c.record_id
-     WHERE m.brain_uid = ? AND m.revised_by IS NULL AND old.n < ? AND old.external_id = ? AND old.source_name IS ?
+    `SELECT DISTINCT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
+     WHERE c.record_id IN (SELECT value FROM json_each(?)) AND m.revised_by IS NULL
        AND NOT EXISTS (SELECT 1 FROM citations keep JOIN records k ON k.id = keep.record_id
                        WHERE keep.memory_id = m.id
                          AND NOT (k.n < ? AND k.external_id IS ? AND k.source_name IS ?))`,
-    brainUid,
-    record.n,
-    record.externalId,
-    record.sourceName,
+    JSON.stringify(older.map((r) => r.id)),
     record.n,
     record.externalId,
     record.sourceName,
