@@ -27,9 +27,9 @@ const choice = chooseLaunch({
 });
 const child =
   choice.mode === 'electron'
-    ? (console.log('npm start: launching the Mnemo desktop app (Electron)'),
+    ? (console.error('npm start: launching the Mnemo desktop app (Electron)'),
       spawn(choice.binary, [root], { stdio: 'inherit' }))
-    : (console.log(
+    : (console.error(
         `npm start: ${choice.reason}, so running the headless server with the UI (mnemo serve --ui)`,
       ),
       spawn(process.execPath, [join(root, 'bin', 'mnemo.mjs'), 'serve', '--ui', ...process.argv.slice(2)], {
