@@ -63,6 +63,8 @@ export interface EngineInfo {
    */
   unknownKindCode: 'invalid_request_body' | 'unknown_kind';
   deployment: Deployment;
+  /** The embedder behind the semantic lane, `provider:model`, or `none`. */
+  readonly embedder?: string;
 }
 
 /**

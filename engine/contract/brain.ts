@@ -31,7 +31,12 @@ export type BrainList = z.infer<typeof BrainList>;
 export const DeletionReceipt = z
   .object({
     object: z.literal('deletion_receipt'),
-    target: z.object({ type: z.enum(['brain', 'record']), id: z.string() }),
+    target: z.object({
+      type: z
+        .enum(['brain', 'record', 'source'])
+        .describe('source (additive): every Record of one source.name.'),
+      id: z.string(),
+    }),
     deleted: z.object({
       records: z.int().min(0),
       memories: z.int().min(0),

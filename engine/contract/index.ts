@@ -9,4 +9,5 @@ export * from './trace.ts';
 export * from './profile.ts';
 export * from './error.ts';
 export * from './key.ts';
+export * from './source.ts';
 export { contractVersion } from './version.ts';

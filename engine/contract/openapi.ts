@@ -106,6 +106,7 @@ function operationObject(op: Operation): Json {
     ...(op.scope && op.scope !== 'admin' ? { 'x-required-scope': op.scope } : {}),
     ...(op.scope === 'admin' ? { 'x-requires-admin-key': true } : {}),
     ...(op.additive ? { 'x-additive': true } : {}),
+    ...(op.maxBodyBytes ? { 'x-max-body-bytes': op.maxBodyBytes } : {}),
     parameters: [
       ...pathParameters(op),
       ...queryParameters(op),

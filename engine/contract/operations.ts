@@ -7,6 +7,7 @@ import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
 import { MemoryDetail, MemoryListQuery, MemoryPage } from './memory.ts';
 import { Census, Profile, ProfileQuery } from './profile.ts';
 import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
+import { ImportRequest, ImportResult, SourceList } from './source.ts';
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -28,7 +29,12 @@ export interface Operation {
   /** Response headers besides X-Request-Id. */
   responseHeaders?: 'Brain-Watermark'[];
   additive?: boolean;
+  /** A larger body limit than the server's default (bytes), for the one route that carries files. */
+  maxBodyBytes?: number;
 }
+
+/** 32 MiB: about 24 MiB of files once base64-encoded; larger exports go through `mnemo import`. */
+export const importMaxBodyBytes = 32 * 1024 * 1024;
 
 export const operations: Operation[] = [
   {
@@ -137,6 +143,39 @@ export const operations: Operation[] = [
     scope: 'records:write',
     responseHeaders: ['Brain-Watermark'],
     success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+  },
+  {
+    id: 'listSources',
+    method: 'GET',
+    path: '/brains/{brain_id}/sources',
+    summary: "The source.name values of this Brain's Records, with counts and time span (additive).",
+    scope: 'records:read',
+    success: [{ status: 200, schema: SourceList, description: 'Sources, by name' }],
+    additive: true,
+  },
+  {
+    id: 'forgetSource',
+    method: 'DELETE',
+    path: '/brains/{brain_id}/sources/{source_name}',
+    summary:
+      'Forget every Record of one source.name (removing a whole import); cascades as forgetRecord (additive).',
+    scope: 'records:write',
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+    additive: true,
+  },
+  {
+    id: 'importFiles',
+    method: 'POST',
+    path: '/brains/{brain_id}/imports',
+    summary:
+      'Import export files (notes, chats, mail, calendars, contacts) through the same importers as `mnemo import`; re-importing adds nothing (additive).',
+    scope: 'records:write',
+    body: ImportRequest,
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: ImportResult, description: 'What was imported, unchanged or skipped' }],
+    additive: true,
+    maxBodyBytes: importMaxBodyBytes,
   },
   {
     id: 'listMemories',

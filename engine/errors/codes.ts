@@ -93,6 +93,11 @@ export const errorCodes = {
     type: 'not_found',
     summary: 'No Record with this id is in the Brain (forgetting a Record is permanent).',
   },
+  source_not_found: {
+    status: 404,
+    type: 'not_found',
+    summary: 'No Record of the Brain carries this source.name (additive: forgetSource).',
+  },
   record_not_erasable: {
     status: 403,
     type: 'policy',

@@ -1,7 +1,7 @@
 import type { DeletionReceipt } from '../contract/index.ts';
-import { settleLineage } from '../derive/settle-lineage.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant } from '../types.ts';
+import { forgetRecordRows } from './forget-cascade.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 /**
@@ -14,8 +14,13 @@ import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts
 export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): DeletionReceipt {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const r = store.get<{ n: number; external_id: string | null; visibility: string }>(
-    'SELECT n, external_id, visibility FROM records WHERE id = ? AND brain_uid = ?',
+  const r = store.get<{
+    n: number;
+    external_id: string | null;
+    source_name: string | null;
+    visibility: string;
+  }>(
+    'SELECT n, external_id, source_name, visibility FROM records WHERE id = ? AND brain_uid = ?',
     recordId,
     b.uid,
   );
@@ -29,50 +34,11 @@ export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId
   if (r.external_id !== null) {
     throw new MnemoError(
       'record_not_erasable',
-      `record_id: ${recordId} was reconciled from an external source; remove it at the source or forget the import`,
+      `record_id: ${recordId} was reconciled from an external source; remove it at the source, or remove ` +
+        `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name ?? '')}`,
     );
   }
-  const result = store.tx(() => {
-    const seq = store.nextSeq(b.uid);
-    const cited = store.all<{ id: string; lineage: string; others: number }>(
-      `SELECT m.id, m.lineage,
-         (SELECT count(*) FROM citations o WHERE o.memory_id = m.id AND o.record_id <> c.record_id) AS others
-       FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
-      recordId,
-    );
-    const lineages = new Set<string>();
-    let deleted = 0;
-    let pending = 0;
-    const due = ctx.clock().getTime() + ctx.rederiveDelayMs;
-    for (const m of cited) {
-      lineages.add(m.lineage);
-      if (m.others === 0) {
-        store.run('DELETE FROM memories WHERE id = ?', m.id);
-        deleted += 1;
-      } else {
-        store.run('UPDATE memories SET pending = 1, seq = ? WHERE id = ?', seq, m.id);
-        store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, recordId);
-        store.run(
-          "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
-          b.uid,
-          m.id,
-          seq,
-          due,
-        );
-        pending += 1;
-      }
-    }
-    for (const m of store.all<{ lineage: string }>(
-      'SELECT lineage FROM memories WHERE retracted_by = ?',
-      recordId,
-    )) {
-      lineages.add(m.lineage);
-    }
-    store.run('DELETE FROM records_fts WHERE rowid = ?', r.n);
-    store.run('DELETE FROM records WHERE id = ?', recordId);
-    for (const l of lineages) settleLineage(store, l, seq);
-    return { deleted, pending, seq };
-  });
+  const result = store.tx(() => forgetRecordRows(ctx, b.uid, [{ id: recordId, n: r.n }]));
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();
   return {

@@ -8,7 +8,13 @@ import type { Deriver } from '../derive/deriver.ts';
 import { createRuleDeriver } from '../derive/rule-deriver.ts';
 import { newId } from '../ids.ts';
 import type { Lane } from '../retrieve/lane.ts';
-import { createLexicalLane } from '../retrieve/lexical-lane.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
+import { createEntityLane } from '../retrieve/entity-lane.ts';
+import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
+import { createSemanticLane } from '../retrieve/semantic-lane.ts';
+import { createTimeLane } from '../retrieve/time-lane.ts';
+import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { openStore, type Store } from '../store/store.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
@@ -38,7 +44,12 @@ export interface LocalEngineOptions {
   rederiveDelayMs?: number;
   clock?: () => Date;
   logger?: Logger;
-  /** Extra retrieval lanes, fused with the lexical lane. */
+  /**
+   * The embedder of the semantic lane: a command-line choice (loaded in a worker thread in the
+   * background), a ready Embedder, or null/absent for none (the lexical, entity and time lanes still run).
+   */
+  embedder?: EmbedderChoice | Embedder | Promise<Embedder> | null;
+  /** Extra retrieval lanes, fused with the built-in ones. */
   lanes?: Lane[];
   deriver?: Deriver;
 }
@@ -71,13 +82,28 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       }),
   });
   const deployment = options.deployment ?? 'local';
+  const indexer = createRetrievalIndexer({
+    store,
+    embedder: loadEmbedder(options.embedder),
+    now: () => clock().toISOString(),
+    logger,
+  });
+  // Derivation inserts Memories (queued by trigger) without telling anyone: look now and then.
+  const indexTimer = setInterval(() => indexer.kick(), 250);
+  indexTimer.unref();
   const ctx: LocalCtx = {
     store,
     codec: new WatermarkCodec(store.watermarkSecret),
     deployment,
     deriver,
     worker,
-    lanes: [createLexicalLane(), ...(options.lanes ?? [])],
+    lanes: [
+      createTurnLexicalLane(),
+      createEntityLane(),
+      createTimeLane(clock),
+      createSemanticLane(),
+      ...(options.lanes ?? []),
+    ],
     traces: createTraceBuffer(options.traceBufferSize ?? 500),
     clock,
     logger,
@@ -94,14 +120,27 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     };
 
   const engine: Engine = {
-    info: { name: 'local', kinds: allKinds, unknownKindCode: 'unknown_kind', deployment },
+    info: {
+      name: 'local',
+      kinds: allKinds,
+      unknownKindCode: 'unknown_kind',
+      deployment,
+      get embedder() {
+        const e = indexer.embedder();
+        return e ? `${e.provider}:${e.model}` : 'none';
+      },
+    },
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
     getBrain: op((t, id) => requireBrainAsBrain(ctx, t, id)),
     forgetBrain: op((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
-    rememberRecord: op((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
+    rememberRecord: op((t, id, body, o) => {
+      const out = rememberRecord(ctx, t, id, body, o);
+      indexer.kick();
+      return out;
+    }),
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
     forgetRecord: op((t, id, rid) => forgetRecord(ctx, t, id, rid)),
@@ -112,7 +151,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     createContext: op((t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
       return assembleContext(
-        { store, codec: ctx.codec, deployment, lanes: ctx.lanes, traces: ctx.traces, now: clock },
+        { store, codec: ctx.codec, deployment, lanes: ctx.lanes, indexer, traces: ctx.traces, now: clock },
         { uid: b.uid, id: b.id, self: selfOf(b) },
         body,
         o,
@@ -155,16 +194,31 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       return { ...ctx.traces.list(b.uid, q.limit), next_cursor: null };
     }),
     getTrace: op((t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
-    idle: () => (closed ? Promise.resolve() : worker.idle()),
+    idle: async () => {
+      if (closed) return;
+      await worker.idle();
+      await indexer.idle();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      clearInterval(indexTimer);
       worker.stop();
+      await indexer.close();
       store.close();
     },
   };
   void options.thoroughSyncMs;
   return engine;
+}
+
+function loadEmbedder(
+  e: LocalEngineOptions['embedder'],
+): ((signal: AbortSignal) => Promise<Embedder>) | null {
+  if (!e) return null;
+  if (e instanceof Promise) return () => e;
+  if ('embed' in e) return () => Promise.resolve(e);
+  return (signal) => createEmbedder(e, signal);
 }
 
 function requireBrainAsBrain(ctx: LocalCtx, t: Parameters<typeof requireBrain>[1], id: string) {

@@ -8,6 +8,7 @@ import type {
   MemoryPage,
   MnemoRecord,
   RecordPage,
+  SourceSummary,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { createTraceBuffer } from '../context/trace-buffer.ts';
@@ -308,6 +309,60 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       return receipt(
         { type: 'record', id: recordId },
         { records: 1, memories: r.record.memory_ids.length, objects: 0 },
+        watermark(s),
+      );
+    },
+
+    async listSources(t, brainId) {
+      const s = state(t, brainId);
+      const by = new Map<string, SourceSummary>();
+      for (const { record: r } of s.records.values()) {
+        if (r.source.name === null || (deployment === 'hosted' && r.visibility === 'local_only')) continue;
+        const cur = by.get(r.source.name);
+        const at = new Date(r.occurred_at).toISOString();
+        if (!cur) {
+          by.set(r.source.name, {
+            object: 'source',
+            name: r.source.name,
+            records: 1,
+            reconciled_records: r.source.external_id === null ? 0 : 1,
+            first_occurred_at: at,
+            last_occurred_at: at,
+          });
+          continue;
+        }
+        cur.records += 1;
+        if (r.source.external_id !== null) cur.reconciled_records += 1;
+        if (at < cur.first_occurred_at) cur.first_occurred_at = at;
+        if (at > cur.last_occurred_at) cur.last_occurred_at = at;
+      }
+      return { data: [...by.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+    },
+
+    async forgetSource(t, brainId, sourceName) {
+      const s = state(t, brainId);
+      const doomed = [...s.records.values()].filter(
+        (r) =>
+          r.record.source.name === sourceName &&
+          !(deployment === 'hosted' && r.record.visibility === 'local_only'),
+      );
+      if (doomed.length === 0) {
+        throw new MnemoError(
+          'source_not_found',
+          `source_name: no Record in this Brain has source.name ${JSON.stringify(sourceName)}`,
+        );
+      }
+      let memories = 0;
+      const ids = new Set(doomed.map((r) => r.record.id));
+      for (const r of doomed) {
+        s.records.delete(r.record.id);
+        for (const id of r.record.memory_ids) if (s.memories.delete(id)) memories += 1;
+      }
+      for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
+      s.seq += 1;
+      return receipt(
+        { type: 'source', id: sourceName },
+        { records: doomed.length, memories, objects: 0 },
         watermark(s),
       );
     },

@@ -12,6 +12,8 @@ import type {
   Context,
   ContextRequest,
   DeletionReceipt,
+  ImportRequest,
+  ImportResult,
   KeyCreate,
   KeyCreated,
   KeyInfo,
@@ -25,6 +27,7 @@ import type {
   RecordCreate,
   RecordListQuery,
   RecordPage,
+  SourceList,
   Trace,
   TracePage,
 } from '../../engine/contract/index.ts';
@@ -163,6 +166,23 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/records/${seg(recordId)}`,
         ...o,
       }),
+
+    /** The source.name values of the Brain's Records, with counts and time span (additive). */
+    listSources: (brainId: string, o: CallOptions = {}) =>
+      json<SourceList>({ method: 'GET', path: `${brainPath(brainId)}/sources`, ...o }),
+    /** Forgets every Record of one source.name: removes a whole import (additive). */
+    forgetSource: (brainId: string, sourceName: string, o: CallOptions = {}) =>
+      json<DeletionReceipt>({
+        method: 'DELETE',
+        path: `${brainPath(brainId)}/sources/${seg(sourceName)}`,
+        ...o,
+      }),
+    /**
+     * Imports export files server-side with the `mnemo import` parsers (additive). Safe to retry:
+     * every item's Idempotency-Key derives from its content, so a repeat writes nothing new.
+     */
+    importFiles: (brainId: string, body: ImportRequest, o: CallOptions = {}) =>
+      json<ImportResult>({ method: 'POST', path: `${brainPath(brainId)}/imports`, body, ...o }),
 
     listMemories: (brainId: string, q: MemoryListParams = {}, o: CallOptions = {}) =>
       json<MemoryPage>({ method: 'GET', path: `${brainPath(brainId)}/memories`, query: q, ...o }),

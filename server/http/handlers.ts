@@ -4,6 +4,7 @@ import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import type {
   BrainCreate,
   ContextRequest,
+  ImportRequest,
   KeyCreate,
   KeyInfo,
   MemoryListQuery,
@@ -13,6 +14,7 @@ import type {
 } from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
+import { importFiles } from '../import/import-files.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { errorBody } from './error-response.ts';
 
@@ -117,6 +119,17 @@ export const handlers: Record<string, Handler> = {
   async forgetRecord(c, i, { engine }) {
     const receipt = await engine.forgetRecord(i.principal.tenant, brainOf(i), i.params.record_id!);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
+  },
+  async listSources(c, i, { engine }) {
+    return c.json(await engine.listSources(i.principal.tenant, brainOf(i)));
+  },
+  async forgetSource(c, i, { engine }) {
+    const receipt = await engine.forgetSource(i.principal.tenant, brainOf(i), i.params.source_name!);
+    return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
+  },
+  async importFiles(c, i, { engine }) {
+    const result = await importFiles(engine, i.principal.tenant, brainOf(i), i.body as ImportRequest);
+    return c.json(result, 200, result.watermark ? { 'Brain-Watermark': result.watermark } : {});
   },
   async listMemories(c, i, { engine }) {
     const q = i.query as MemoryListQuery;

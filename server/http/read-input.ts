@@ -47,12 +47,12 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
       'Content-Type: send the body as application/json (any +json type is accepted)',
     );
   }
+  const limit = op.maxBodyBytes ?? maxBodyBytes;
   const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxBodyBytes)
-    throw new MnemoError('invalid_request_body', `body: must be at most ${maxBodyBytes} bytes`);
+  if (declared > limit) throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
   const raw = await c.req.text();
-  if (Buffer.byteLength(raw) > maxBodyBytes)
-    throw new MnemoError('invalid_request_body', `body: must be at most ${maxBodyBytes} bytes`);
+  if (Buffer.byteLength(raw) > limit)
+    throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
   if (raw.trim() === '') throw new MnemoError('invalid_request_body', 'body: is required (a JSON object)');
   let parsed: unknown;
   try {

@@ -67,7 +67,8 @@ function isFatal(e: unknown): boolean {
   );
 }
 
-async function resolveInput(
+/** The format and file to read: detected for `auto`; a WhatsApp folder resolves to its chat .txt. */
+export async function resolveInput(
   path: string,
   format: ImportFormat | 'auto',
 ): Promise<{ format: ImportFormat; path: string }> {
@@ -91,6 +92,51 @@ function validate(item: ImportRecord): string | null {
   if (r.success) return null;
   const issue = r.error.issues[0]!;
   return `${issue.path.join('.') || 'body'}: ${issue.message}`;
+}
+
+export interface CollectedRecords {
+  records: ImportRecord[];
+  /** The Idempotency-Key of each record, index for index. */
+  keys: string[];
+  skippedItems: { ref: string; reason: string }[];
+}
+
+/**
+ * Parses PATH in FORMAT into Records ready to send: each validated against the contract (a malformed
+ * item becomes a skip with the reason) and keyed by its derived Idempotency-Key; an item identical to
+ * an earlier one (same key) is a skip "duplicate of ...". `seenKeys` may be shared across several
+ * calls so one import of many files sends each item once.
+ */
+export async function collectRecords(
+  format: ImportFormat,
+  path: string,
+  o: ParseOptions,
+  seenKeys: Map<string, string> = new Map(),
+): Promise<CollectedRecords> {
+  const skippedItems: CollectedRecords['skippedItems'] = [];
+  const records: ImportRecord[] = [];
+  const keys: string[] = [];
+  for await (const item of parsers[format](path, o) as AsyncIterable<ImportItem>) {
+    if (item.type === 'skip') {
+      skippedItems.push({ ref: item.ref, reason: item.reason });
+      continue;
+    }
+    const invalid = validate(item);
+    if (invalid) {
+      skippedItems.push({ ref: item.ref, reason: invalid });
+      continue;
+    }
+    const key = importIdempotencyKey(item.body);
+    const twin = seenKeys.get(key);
+    if (twin !== undefined) {
+      skippedItems.push({ ref: item.ref, reason: `duplicate of ${twin} in this export` });
+      continue;
+    }
+    seenKeys.set(key, item.ref);
+    records.push(item);
+    keys.push(key);
+  }
+  return { records, keys, skippedItems };
 }
 
 async function ensureBrain(
@@ -127,31 +173,8 @@ async function ensureBrain(
 export async function runImport(o: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
   const { format, path } = await resolveInput(o.path, o.format ?? 'auto');
-  const skippedItems: ImportSummary['skippedItems'] = [];
+  const { records, keys, skippedItems } = await collectRecords(format, path, o);
   const failedItems: ImportSummary['failedItems'] = [];
-  const records: ImportRecord[] = [];
-  const seenKeys = new Map<string, string>();
-  const keys: string[] = [];
-  for await (const item of parsers[format](path, o) as AsyncIterable<ImportItem>) {
-    if (item.type === 'skip') {
-      skippedItems.push({ ref: item.ref, reason: item.reason });
-      continue;
-    }
-    const invalid = validate(item);
-    if (invalid) {
-      skippedItems.push({ ref: item.ref, reason: invalid });
-      continue;
-    }
-    const key = importIdempotencyKey(item.body);
-    const twin = seenKeys.get(key);
-    if (twin !== undefined) {
-      skippedItems.push({ ref: item.ref, reason: `duplicate of ${twin} in this export` });
-      continue;
-    }
-    seenKeys.set(key, item.ref);
-    records.push(item);
-    keys.push(key);
-  }
 
   const brainCreated = await ensureBrain(o.client, o.brainId, o.selfName, o.signal);
   const progress: ImportProgress = {

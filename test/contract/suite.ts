@@ -4,6 +4,7 @@ import { brainAndAuthChecks } from './suite-brains-auth.ts';
 import { contextChecks } from './suite-context.ts';
 import { memoryAndObjectChecks } from './suite-memories-objects.ts';
 import { recordChecks, type EngineTraits } from './suite-records.ts';
+import { sourceChecks } from './suite-sources.ts';
 
 /**
  * The contract suite: every endpoint's success path and every error code an engine can produce,
@@ -15,5 +16,6 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
     recordChecks(factory, traits);
     memoryAndObjectChecks(factory);
     contextChecks(factory);
+    sourceChecks(factory);
   });
 }

@@ -1,0 +1,107 @@
+import * as z from 'zod';
+import { DateTime } from './common.ts';
+
+/** One source of a Brain's Records (additive): what `source.name` they share, how many, and when. */
+export const SourceSummary = z
+  .object({
+    object: z.literal('source'),
+    name: z.string(),
+    records: z.int().min(0),
+    reconciled_records: z
+      .int()
+      .min(0)
+      .describe('Records carrying a source.external_id (imported, not erasable one by one).'),
+    first_occurred_at: DateTime,
+    last_occurred_at: DateTime,
+  })
+  .meta({ id: 'Source' });
+export type SourceSummary = z.infer<typeof SourceSummary>;
+
+export const SourceList = z
+  .object({ data: z.array(SourceSummary).describe('By name; Records without a source.name are not listed.') })
+  .meta({ id: 'SourceList' });
+export type SourceList = z.infer<typeof SourceList>;
+
+/** The formats an import reads (the same as `mnemo import --format`). */
+export const ImportFormat = z
+  .enum(['markdown', 'obsidian', 'chatgpt', 'claude', 'mbox', 'whatsapp', 'slack', 'ics', 'vcf'])
+  .meta({ id: 'ImportFormat' });
+export type ImportFormat = z.infer<typeof ImportFormat>;
+
+export const ImportFile = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(1000, 'must be at most 1,000 characters')
+      .describe(
+        'Path relative to what was chosen, "/"-separated (a folder arrives as many files: "Vault/notes/a.md").',
+      ),
+    content_base64: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be standard base64')
+      .describe('The file bytes, base64.'),
+    last_modified: DateTime.optional().describe(
+      "The file's modification time: a note without a date in its front matter occurred then.",
+    ),
+  })
+  .meta({ id: 'ImportFile' });
+export type ImportFile = z.infer<typeof ImportFile>;
+
+export const ImportRequest = z
+  .strictObject({
+    format: z
+      .union([z.literal('auto'), ImportFormat])
+      .optional()
+      .describe('auto (default) tells each chosen file or folder by its name and first bytes.'),
+    files: z
+      .array(ImportFile)
+      .min(1, 'must hold at least one file')
+      .max(10_000, 'must be at most 10,000 files'),
+    time_zone: z
+      .string()
+      .max(100)
+      .optional()
+      .describe('IANA zone of times written without an offset (WhatsApp, floating calendar times).'),
+    self_name: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
+    date_order: z.enum(['dmy', 'mdy']).optional().describe('WhatsApp dates when the file cannot tell.'),
+  })
+  .meta({ id: 'ImportRequest' });
+export type ImportRequest = z.infer<typeof ImportRequest>;
+
+const ImportPart = z.object({
+  name: z.string().describe('The chosen file or folder (or "(all files)" when they were read together).'),
+  format: ImportFormat.nullable().describe('null when the format could not be told.'),
+  imported: z.int().min(0),
+  unchanged: z.int().min(0),
+  skipped: z.int().min(0),
+  failed: z.int().min(0),
+});
+
+export const ImportResult = z
+  .object({
+    object: z.literal('import'),
+    brain_id: z.string(),
+    imported: z.int().min(0).describe('New Records written.'),
+    unchanged: z.int().min(0).describe('Items already stored by an earlier import (nothing written).'),
+    skipped: z
+      .array(z.object({ item: z.string(), reason: z.string() }))
+      .describe('Items not written and why (at most 500 listed; skipped_count has them all).'),
+    skipped_count: z.int().min(0),
+    failed: z.int().min(0).describe('Items the engine failed to store.'),
+    failures: z.array(z.object({ item: z.string(), code: z.string(), message: z.string() })),
+    parts: z.array(ImportPart).describe('How each chosen file or folder was read.'),
+    watermark: z
+      .string()
+      .nullable()
+      .describe(
+        'Boundary after the last write (also the Brain-Watermark header); null when nothing was sent.',
+      ),
+  })
+  .meta({ id: 'ImportResult' });
+export type ImportResult = z.infer<typeof ImportResult>;

@@ -1,0 +1,85 @@
+import { settleLineage } from '../derive/settle-lineage.ts';
+import type { LocalCtx } from './local-ctx.ts';
+
+export interface ForgottenCounts {
+  /** Memories deleted because every Record supporting them was forgotten. */
+  deleted: number;
+  /** Memories that keep other support: hidden and queued for re-derivation from the survivors. */
+  pending: number;
+  /** The Brain's sequence after the deletion. */
+  seq: number;
+}
+
+/**
+ * Deletes Records and cascades, inside the caller's transaction: a Memory cited only by Records of
+ * this set is deleted; one that keeps other support becomes pending re-derivation (hidden from every
+ * read, re-derived in the background after `rederiveDelayMs`); every lineage the set touched
+ * (citations, retractions, revisions) is settled again so what it had closed re-opens. The Records'
+ * full-text rows go with them (FTS5 secure-delete); retrieval-index and vector rows go by trigger.
+ * The caller checkpoints the WAL after the transaction commits.
+ */
+export function forgetRecordRows(
+  ctx: LocalCtx,
+  brainUid: string,
+  records: readonly { id: string; n: number }[],
+): ForgottenCounts {
+  const { store } = ctx;
+  const seq = store.nextSeq(brainUid);
+  const inSet = new Set(records.map((r) => r.id));
+  const cited = new Map<string, { lineage: string; fromSet: number }>();
+  for (const r of records) {
+    for (const m of store.all<{ id: string; lineage: string }>(
+      'SELECT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?',
+      r.id,
+    )) {
+      const entry = cited.get(m.id) ?? { lineage: m.lineage, fromSet: 0 };
+      entry.fromSet += 1;
+      cited.set(m.id, entry);
+    }
+  }
+  const lineages = new Set<string>();
+  let deleted = 0;
+  let pending = 0;
+  const due = ctx.clock().getTime() + ctx.rederiveDelayMs;
+  for (const [memoryId, m] of cited) {
+    lineages.add(m.lineage);
+    const total = store.get<{ c: number }>(
+      'SELECT count(*) AS c FROM citations WHERE memory_id = ?',
+      memoryId,
+    )!.c;
+    if (total - m.fromSet === 0) {
+      store.run('DELETE FROM memories WHERE id = ?', memoryId);
+      deleted += 1;
+      continue;
+    }
+    store.run('UPDATE memories SET pending = 1, seq = ? WHERE id = ?', seq, memoryId);
+    for (const c of store.all<{ record_id: string }>(
+      'SELECT record_id FROM citations WHERE memory_id = ?',
+      memoryId,
+    )) {
+      if (inSet.has(c.record_id))
+        store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', memoryId, c.record_id);
+    }
+    store.run(
+      "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
+      brainUid,
+      memoryId,
+      seq,
+      due,
+    );
+    pending += 1;
+  }
+  for (const r of records) {
+    for (const m of store.all<{ lineage: string }>(
+      'SELECT lineage FROM memories WHERE retracted_by = ? OR revised_by = ?',
+      r.id,
+      r.id,
+    )) {
+      lineages.add(m.lineage);
+    }
+    store.run('DELETE FROM records_fts WHERE rowid = ?', r.n);
+    store.run('DELETE FROM records WHERE id = ?', r.id);
+  }
+  for (const l of lineages) settleLineage(store, l, seq);
+  return { deleted, pending, seq };
+}

@@ -1,0 +1,246 @@
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type {
+  ImportFormat as ContractFormat,
+  ImportRequest,
+  ImportResult,
+} from '../../engine/contract/index.ts';
+import { errorCodes } from '../../engine/errors/codes.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Engine, Tenant } from '../../engine/types.ts';
+import { detectFormat } from './detect-format.ts';
+import type { ImportFormat, ParseOptions } from './import-item.ts';
+import { collectRecords, resolveInput } from './run-import.ts';
+import { isTimeZone } from './zoned-time.ts';
+
+// The contract's list of formats and the importers' must be the same list.
+export const sameFormats: [ImportFormat, ContractFormat] extends [ContractFormat, ImportFormat]
+  ? true
+  : never = true;
+
+/** Skips and failures listed in the result; the counts always cover them all. */
+const listedSkips = 500;
+const listedFailures = 100;
+/** Formats whose parser walks a folder; the others read one file each. */
+const folderFormats = new Set<ImportFormat>(['markdown', 'obsidian', 'slack']);
+
+/** A relative path as segments, or null when it could escape the folder or cannot be a file name. */
+function safeSegments(name: string): string[] | null {
+  const parts = name.split(/[/\\]/);
+  if (parts.some((p) => p === '' || p === '.' || p === '..' || [...p].some((ch) => ch.charCodeAt(0) < 0x20)))
+    return null;
+  return parts;
+}
+
+/**
+ * Writes the files under a private temporary folder (0700, files 0600), keeping their relative paths
+ * and modification times, so the importers read them exactly as `mnemo import` reads a folder.
+ */
+async function materialize(files: ImportRequest['files'], root: string): Promise<void> {
+  const seen = new Set<string>();
+  for (const [i, f] of files.entries()) {
+    const parts = safeSegments(f.name);
+    if (!parts) {
+      throw new MnemoError(
+        'invalid_request_body',
+        `files[${i}].name: must be a relative path without empty, "." or ".." parts`,
+      );
+    }
+    const rel = parts.join('/');
+    if (seen.has(rel))
+      throw new MnemoError('invalid_request_body', `files[${i}].name: "${rel}" is given twice`);
+    seen.add(rel);
+    const path = join(root, ...parts);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(path, Buffer.from(f.content_base64, 'base64'), { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      throw new MnemoError(
+        'invalid_request_body',
+        `files[${i}].name: "${rel}" cannot be stored (${(e as NodeJS.ErrnoException).code ?? 'error'}); is it both a file and a folder?`,
+      );
+    }
+    if (f.last_modified) {
+      const at = new Date(f.last_modified);
+      await utimes(path, at, at);
+    }
+  }
+}
+
+interface Target {
+  name: string;
+  format: ImportFormat | null;
+  path: string;
+}
+
+/**
+ * What to read. With a format: one folder-walking read of everything, or each chosen file in that
+ * format. With auto: an export folder recognised by its marker files (Slack, Obsidian, conversations,
+ * WhatsApp) is read whole; otherwise each chosen file or folder is told apart on its own.
+ */
+async function targets(root: string, format: ImportFormat | 'auto'): Promise<Target[]> {
+  const entries = (await readdir(root)).sort();
+  const each = async (f: ImportFormat | 'auto'): Promise<Target[]> =>
+    Promise.all(
+      entries.map(async (name) => {
+        const path = join(root, name);
+        if (f !== 'auto') return { name, ...(await resolveInput(path, f)) };
+        const d = await detectFormat(path);
+        return d ? { name, ...d } : { name, format: null, path };
+      }),
+    );
+  if (format !== 'auto') {
+    if (entries.length === 1 || !folderFormats.has(format)) return each(format);
+    return [{ name: '(all files)', format, path: root }];
+  }
+  if (entries.length === 1) return each('auto');
+  const whole = await detectFormat(root);
+  if (whole && whole.format !== 'markdown') return [{ name: '(all files)', ...whole }];
+  return each('auto');
+}
+
+/** How an item is named in the result: under its chosen file, never by the temporary folder's path. */
+function itemLabel(part: string, root: string): (ref: string) => string {
+  return (ref) => {
+    const inner = ref.startsWith(root) ? ref.slice(root.length + 1) : ref;
+    return part === '(all files)' || inner === part || inner.startsWith(`${part}/`)
+      ? inner
+      : `${part}: ${inner}`;
+  };
+}
+
+const isInvalidRequest = (e: MnemoError) => errorCodes[e.code].type === 'invalid_request';
+
+/** Lets other requests in between writes: a large import must not hold the server for seconds. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Imports uploaded export files into a Brain through the engine, with the same parsers, validation,
+ * derived Idempotency-Keys and skip rules as `mnemo import`: re-importing the same files writes
+ * nothing (each item is "unchanged"), a changed item writes a new Record that supersedes the old, and
+ * a malformed item is skipped with its reason without stopping the rest. The temporary copies are
+ * removed before this returns, whatever happens.
+ */
+export async function importFiles(
+  engine: Engine,
+  t: Tenant,
+  brainId: string,
+  body: ImportRequest,
+  now: () => number = Date.now,
+): Promise<ImportResult> {
+  await engine.getBrain(t, brainId);
+  if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
+    throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');
+  }
+  const options: ParseOptions = {
+    ...(body.time_zone ? { timeZone: body.time_zone } : {}),
+    ...(body.self_name ? { selfName: body.self_name } : {}),
+    ...(body.date_order ? { dateOrder: body.date_order } : {}),
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'mnemo-import-'));
+  try {
+    // The folder's name is what a lone WhatsApp `_chat.txt` is named after (as its folder is on the CLI).
+    const root = join(dir, 'upload');
+    await mkdir(root, { mode: 0o700 });
+    await materialize(body.files, root);
+    return await importTargets(
+      engine,
+      t,
+      brainId,
+      root,
+      await targets(root, body.format ?? 'auto'),
+      options,
+      now,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function importTargets(
+  engine: Engine,
+  t: Tenant,
+  brainId: string,
+  root: string,
+  parts: Target[],
+  options: ParseOptions,
+  now: () => number,
+): Promise<ImportResult> {
+  const started = now();
+  const seenKeys = new Map<string, string>();
+  const skipped: ImportResult['skipped'] = [];
+  const failures: ImportResult['failures'] = [];
+  const result: ImportResult = {
+    object: 'import',
+    brain_id: brainId,
+    imported: 0,
+    unchanged: 0,
+    skipped,
+    skipped_count: 0,
+    failed: 0,
+    failures,
+    parts: [],
+    watermark: null,
+  };
+  const skip = (item: string, reason: string) => {
+    result.skipped_count += 1;
+    if (skipped.length < listedSkips) skipped.push({ item, reason });
+  };
+  for (const target of parts) {
+    const part = {
+      name: target.name,
+      format: target.format,
+      imported: 0,
+      unchanged: 0,
+      skipped: 0,
+      failed: 0,
+    };
+    result.parts.push(part);
+    if (!target.format) {
+      part.skipped += 1;
+      skip(target.name, 'cannot tell the format of this file; choose the format and import it again');
+      continue;
+    }
+    let collected;
+    try {
+      collected = await collectRecords(target.format, target.path, options, seenKeys);
+    } catch (e) {
+      // A file the parser cannot open at all (a folder given as a single-file format, say).
+      part.skipped += 1;
+      skip(target.name, `cannot be read as ${target.format}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    const label = itemLabel(target.name, root);
+    for (const s of collected.skippedItems) {
+      part.skipped += 1;
+      skip(label(s.ref), s.reason);
+    }
+    for (const [i, item] of collected.records.entries()) {
+      if (i % 200 === 199) await breathe();
+      try {
+        const { record, watermark } = await engine.rememberRecord(t, brainId, item.body, {
+          idempotencyKey: collected.keys[i],
+        });
+        result.watermark = watermark;
+        // A replay returns the Record an earlier import wrote, created before this one began.
+        if (Date.parse(record.created_at) < started) part.unchanged += 1;
+        else part.imported += 1;
+      } catch (e) {
+        if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;
+        if (isInvalidRequest(e)) {
+          part.skipped += 1;
+          skip(label(item.ref), `rejected: ${e.code}: ${e.message}`);
+        } else {
+          part.failed += 1;
+          if (failures.length < listedFailures)
+            failures.push({ item: label(item.ref), code: e.code, message: e.message });
+        }
+      }
+    }
+    result.imported += part.imported;
+    result.unchanged += part.unchanged;
+    result.failed += part.failed;
+  }
+  return result;
+}
