@@ -16,6 +16,7 @@ import type {
   RecordCreate,
   RecordListQuery,
   RecordPage,
+  SourceList,
   Trace,
   TracePage,
 } from './contract/index.ts';
@@ -90,6 +91,14 @@ export interface Engine {
   getRecord(t: Tenant, brainId: string, recordId: string): Promise<MnemoRecord>;
   listRecords(t: Tenant, brainId: string, q: RecordListQuery): Promise<RecordPage>;
   forgetRecord(t: Tenant, brainId: string, recordId: string): Promise<DeletionReceipt>;
+
+  /** The source.name values of the Brain's Records, with counts and time span (additive). */
+  listSources(t: Tenant, brainId: string): Promise<SourceList>;
+  /**
+   * Forgets every Record of one source.name, reconciled or not: the explicit "remove a whole import".
+   * Cascades as forgetRecord does for each; source_not_found when no Record carries the name (additive).
+   */
+  forgetSource(t: Tenant, brainId: string, sourceName: string): Promise<DeletionReceipt>;
 
   listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
   getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;

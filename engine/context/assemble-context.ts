@@ -9,8 +9,9 @@ import type {
 } from '../contract/index.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
-import { fuse, type LaneResult } from '../retrieve/fuse.ts';
 import type { Eligibility, Lane } from '../retrieve/lane.ts';
+import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
+import { retrieve } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../retrieve/query-terms.ts';
 import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
@@ -26,6 +27,8 @@ export interface ContextDeps {
   codec: WatermarkCodec;
   deployment: Deployment;
   lanes: Lane[];
+  /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
+  indexer?: RetrievalIndexer | null;
   traces: TraceBuffer;
   now: () => Date;
 }
@@ -37,8 +40,8 @@ export interface ContextBrain {
 }
 
 export const defaultBudgetTokens = 4000;
-const candidatesPerLane = 50;
-const maxEvidenceRecords = 24;
+// Enough distinct Records for a top-25 (the LoCoMo benchmark's deepest cut) when the budget allows.
+const maxEvidenceRecords = 40;
 const possessive = /\b(my|mine|myself)\b/iu;
 
 /**
@@ -74,7 +77,7 @@ export async function assembleContext(
     watermark: null,
     request: body as Record<string, unknown>,
     lanes: [],
-    fusion: { method: 'reciprocal_rank_fusion(k=60)', results: [] },
+    fusion: { method: 'weighted_reciprocal_rank_fusion(k=60)', results: [] },
     budget: { requested_tokens: requested, estimated_tokens: 0, truncated: false, cut: [] },
     citations: [],
     abstained: null,
@@ -119,11 +122,13 @@ export async function assembleContext(
     query: body.query,
     watermark,
   };
+  // Stages budget.ms left out: the Context is the best found before the deadline, and says so.
+  let skippedStages: string[] = [];
   const finish = (ctx: ContextReady, trace: Partial<Trace>): ContextReady => {
     const total = performance.now() - started;
     if (body.budget?.ms !== undefined) {
       ctx.budget.ms = body.budget.ms;
-      ctx.budget.ms_exceeded = total > body.budget.ms;
+      ctx.budget.ms_exceeded = total > body.budget.ms || skippedStages.length > 0;
     }
     if (body.schema !== undefined) {
       ctx.structured = {
@@ -176,21 +181,20 @@ export async function assembleContext(
     asOfMs,
   };
   const terms = queryTerms(body.query);
-  const laneResults: LaneResult[] = await Promise.all(
-    deps.lanes.map(async (lane) => {
-      const t0 = performance.now();
-      const candidates = await lane.search({
-        store,
-        query: body.query,
-        terms,
-        eligibility,
-        limit: candidatesPerLane,
-        ledger,
-      });
-      return { lane: lane.name, candidates, ms: performance.now() - t0 };
-    }),
-  );
-  const fused = fuse(laneResults);
+  const retrieved = await retrieve({
+    store,
+    lanes: deps.lanes,
+    indexer: deps.indexer ?? null,
+    query: body.query,
+    terms,
+    eligibility,
+    ledger,
+    mode,
+    deadline: body.budget?.ms !== undefined ? started + body.budget.ms : undefined,
+    emit,
+  });
+  const { laneResults, fused } = retrieved;
+  skippedStages = retrieved.skipped;
   const tRetrieve = performance.now() - started;
 
   emit('assemble');
@@ -207,19 +211,27 @@ export async function assembleContext(
   const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
 
   const trace: Partial<Trace> = {
-    lanes: laneResults.map((r) => ({
-      name: r.lane,
-      ms: r.ms,
-      candidates: r.candidates.map((c, i) => ({
-        record_id: c.recordId,
-        memory_id: null,
-        rank: i + 1,
-        score: c.score,
-        reason: c.reason,
-      })),
-    })),
+    lanes: laneResults
+      .map((r) => ({
+        name: r.lane,
+        ms: r.ms,
+        candidates: r.candidates.map((c, i) => ({
+          record_id: c.recordId,
+          memory_id: null,
+          rank: i + 1,
+          score: c.score,
+          reason: c.reason,
+        })),
+      }))
+      .concat(
+        retrieved.skipped.map((name) => ({
+          name: `${name} (skipped: budget.ms ran out)`,
+          ms: 0,
+          candidates: [],
+        })),
+      ),
     fusion: {
-      method: 'reciprocal_rank_fusion(k=60)',
+      method: 'weighted_reciprocal_rank_fusion(k=60)',
       results: fused.map((f) => ({ record_id: f.recordId, score: f.score, lanes: f.lanes })),
     },
     budget: {
@@ -228,7 +240,11 @@ export async function assembleContext(
       truncated: fitted.truncated,
       cut: fitted.cut,
     },
-    timings_ms: { retrieve: tRetrieve, assemble: performance.now() - started - tRetrieve },
+    timings_ms: {
+      ...retrieved.timings,
+      retrieve: tRetrieve,
+      assemble: performance.now() - started - tRetrieve,
+    },
   };
   if (fitted.blocks.length === 0) return finish(miss('no_evidence', body.query, fitted.truncated), trace);
 
@@ -262,7 +278,9 @@ export async function assembleContext(
     ctx.explain = {
       terms,
       lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
-      fusion: 'reciprocal_rank_fusion(k=60)',
+      fusion: 'weighted_reciprocal_rank_fusion(k=60)',
+      expansion: retrieved.expansion,
+      skipped: retrieved.skipped,
       dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),
       evidence: fitted.blocks.map((b) => ({
         record_id: b.evidence.recordId,

@@ -12,6 +12,6 @@ export { createWorkerEmbedder } from './worker-embedder.ts';
  * The engine's embedder for a command-line choice, running in a worker thread: glove-sif by default,
  * onnx with `--embedding-model DIR` (or the downloaded default model when onnx is asked for by name).
  */
-export async function createEmbedder(choice: EmbedderChoice): Promise<Embedder> {
-  return createWorkerEmbedder(await resolveEmbedderSpec(choice));
+export async function createEmbedder(choice: EmbedderChoice, signal?: AbortSignal): Promise<Embedder> {
+  return createWorkerEmbedder(await resolveEmbedderSpec({ ...choice, signal }), signal);
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { defaultCacheDir } from './cache-dir.ts';
 import type { EmbedderSpec } from './embedder.ts';
 import { ensureModel, MINILM_L6_V2, type Progress } from './model-download.ts';
 
@@ -9,9 +10,12 @@ export interface EmbedderChoice {
   provider?: ProviderName | undefined;
   /** `--embedding-model DIR`: an ONNX sentence-transformers export; implies provider onnx. */
   modelDir?: string | undefined;
-  /** Where downloaded models and the word-vector cache live. */
+  /** Where downloaded models live (`<dataDir>/models`). */
   dataDir: string;
+  /** Where the word-vector table's binary form is kept; default: the per-user cache dir. */
+  cacheDir?: string | undefined;
   onProgress?: ((p: Progress) => void) | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -24,12 +28,15 @@ export async function resolveEmbedderSpec(choice: EmbedderChoice): Promise<Embed
     case 'onnx': {
       const modelDir =
         choice.modelDir ??
-        (await ensureModel(MINILM_L6_V2, join(choice.dataDir, 'models'), { onProgress: choice.onProgress }));
+        (await ensureModel(MINILM_L6_V2, join(choice.dataDir, 'models'), {
+          onProgress: choice.onProgress,
+          signal: choice.signal,
+        }));
       return { provider: 'onnx', modelDir };
     }
     case 'hash':
       return { provider: 'hash' };
     case 'glove-sif':
-      return { provider: 'glove-sif', cacheDir: join(choice.dataDir, 'cache') };
+      return { provider: 'glove-sif', cacheDir: choice.cacheDir ?? defaultCacheDir() };
   }
 }

@@ -6,7 +6,7 @@ import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
  * Runs a provider in a worker thread so that loading a model and embedding never block the server's
  * event loop. Resolves once the model has loaded (rejects with the loader's message if it fails).
  */
-export function createWorkerEmbedder(spec: EmbedderSpec): Promise<Embedder> {
+export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): Promise<Embedder> {
   const worker = new Worker(new URL('./embed-worker-entry.mjs', import.meta.url), { workerData: spec });
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let nextId = 1;
@@ -20,6 +20,14 @@ export function createWorkerEmbedder(spec: EmbedderSpec): Promise<Embedder> {
   }
 
   return new Promise<Embedder>((resolveReady, rejectReady) => {
+    // Closing while the model still loads (seconds for a big one) must not wait for it.
+    const abort = () => {
+      closed = true;
+      rejectReady(new Error('embedder load aborted'));
+      void worker.terminate();
+    };
+    if (signal?.aborted) abort();
+    signal?.addEventListener('abort', abort, { once: true });
     worker.on('error', (e) => {
       failAll(e);
       rejectReady(e);
@@ -32,6 +40,7 @@ export function createWorkerEmbedder(spec: EmbedderSpec): Promise<Embedder> {
     worker.on('message', (msg: WorkerReply) => {
       switch (msg.type) {
         case 'ready': {
+          signal?.removeEventListener('abort', abort);
           const embedder: Embedder = {
             provider: msg.provider,
             model: msg.model,

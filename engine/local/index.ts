@@ -20,6 +20,7 @@ import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
+import { forgetSource, listSources } from './sources.ts';
 import { requireBrain, selfOf, type LocalCtx, type Logger } from './local-ctx.ts';
 import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject } from './objects.ts';
@@ -144,6 +145,8 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
     forgetRecord: op((t, id, rid) => forgetRecord(ctx, t, id, rid)),
+    listSources: op((t, id) => listSources(ctx, t, id)),
+    forgetSource: op((t, id, name) => forgetSource(ctx, t, id, name)),
     listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
     getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
     acceptObject: op((t, id, body, o) => acceptObject(ctx, t, id, body, o)),

@@ -14,15 +14,15 @@ export interface Fused {
 }
 
 /**
- * Reciprocal rank fusion (k = 60): each lane contributes 1 / (k + rank). Rank-based, so lanes with
- * incomparable scores (BM25, cosine, recency) combine without calibration.
+ * Reciprocal rank fusion (k = 60): each lane contributes weight / (k + rank), weight 1 unless given.
+ * Rank-based, so lanes with incomparable scores (BM25, cosine, recency) combine without calibration.
  */
-export function fuse(results: LaneResult[], k = 60): Fused[] {
+export function fuse(results: LaneResult[], k = 60, weights: Readonly<Record<string, number>> = {}): Fused[] {
   const byRecord = new Map<string, Fused>();
   for (const r of results) {
     r.candidates.forEach((c, i) => {
       const f = byRecord.get(c.recordId) ?? { recordId: c.recordId, score: 0, lanes: [], reasons: [] };
-      f.score += 1 / (k + i + 1);
+      f.score += (weights[r.lane] ?? 1) / (k + i + 1);
       f.lanes.push(r.lane);
       f.reasons.push(`${r.lane}: ${c.reason}`);
       byRecord.set(c.recordId, f);

@@ -1,5 +1,6 @@
 import type { CostLedger } from '../context/cost-ledger.ts';
 import type { SqlParam, Store } from '../store/store.ts';
+import type { VectorModel } from './vector-store.ts';
 
 /** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */
 export interface Eligibility {
@@ -21,6 +22,9 @@ export interface LaneInput {
   eligibility: Eligibility;
   limit: number;
   ledger: CostLedger;
+  /** The query's embedding (computed once per request) and the model whose vectors it may meet. */
+  queryVector?: Float32Array | null | undefined;
+  vectorModel?: VectorModel | null | undefined;
 }
 
 /** One Record a lane found, with its lane-local score (higher is better) and why it matched. */

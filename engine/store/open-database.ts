@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3-multiple-ciphers';
+import * as sqliteVec from 'sqlite-vec';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -60,6 +61,12 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('secure_delete = ON');
     db.pragma('busy_timeout = 5000');
+    // Vector tables (engine/retrieve/vector-store.ts) and their delete triggers need sqlite-vec on every
+    // connection. Pages are decrypted on every read, so a KNN scan over 100k vectors re-decrypts 40 MB
+    // unless the pages stay cached: a 256 MB ceiling (used only as pages are read) keeps them
+    // (docs/decisions/retrieval.md: 174 ms -> 19 ms per scan).
+    sqliteVec.load(db);
+    db.pragma('cache_size = -262144');
     return db;
   } catch (e) {
     db.close();

@@ -19,7 +19,7 @@ export interface BenchServer {
   client: ReturnType<typeof createMnemoClient>;
   dataDir: string;
   /** The embedder the engine reports, or `none`. */
-  embedder: string;
+  readonly embedder: string;
   close(): Promise<void>;
 }
 
@@ -46,12 +46,14 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     ? server.registry.create({ env: 'test', project: 'bench', label: 'benchmark' }).key
     : 'sk_test_bench_benchmarksecret0000';
   const client = createMnemoClient({ baseUrl: server.url, apiKey, retry: false });
-  const info = server.engine.info as { embedder?: string };
   return {
     server,
     client,
     dataDir,
-    embedder: info.embedder ?? 'none',
+    // Read when asked: the engine loads its embedder in the background.
+    get embedder() {
+      return server.engine.info.embedder ?? 'none';
+    },
     async close() {
       await server.close();
       if (!o.keep) rmSync(dataDir, { recursive: true, force: true });

@@ -32,6 +32,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
   });
   const scored: Array<ScoredQuestion & { ms: number }> = [];
   let ingestMs = 0;
+  let embedder = 'none';
   try {
     const { client } = bench;
     for (const [ci, conv] of convs.entries()) {
@@ -82,11 +83,12 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
       );
     }
   } finally {
+    embedder = bench.embedder;
     await bench.close();
   }
   const common = {
     ingest_s: round(ingestMs / 1000, 2),
-    embedder: bench.embedder,
+    embedder,
     engine: o.engine,
     mode: o.mode ?? 'fast',
   };

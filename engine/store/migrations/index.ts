@@ -1,5 +1,6 @@
 import { initial } from './001-initial.ts';
 import { recordsFts } from './002-records-fts.ts';
+import { retrievalIndex } from './003-retrieval-index.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -12,4 +13,4 @@ export interface Migration {
  * Every schema version, in order. Append only: never edit a released migration; add the next number
  * (the retrieval lanes add theirs here).
  */
-export const migrations: readonly Migration[] = [initial, recordsFts];
+export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex];

@@ -1,0 +1,239 @@
+import type { Embedder } from '../embed/embedder.ts';
+import type { Store } from '../store/store.ts';
+import { affectedBy, writeTurnRow } from './thread-context.ts';
+import { ensureVectorModel, putVectors, type VectorModel } from './vector-store.ts';
+
+export interface IndexerLogger {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface RetrievalIndexer {
+  /** Something was written: make sure a pass is scheduled. */
+  kick(): void;
+  /** Resolves when the queue is empty (every Record indexed and, with an embedder, embedded). */
+  idle(): Promise<void>;
+  /**
+   * Indexes, now and synchronously, the queued Records of one Brain for the lexical lanes, so a
+   * Context sees every Record written before it (read-your-write); embedding stays in the background.
+   */
+  catchUp(brainUid: string): void;
+  /** The active model's vector tables, once the embedder has loaded; null without one. */
+  vectorModel(): VectorModel | null;
+  embedder(): Embedder | null;
+  close(): Promise<void>;
+}
+
+export interface IndexerOptions {
+  store: Store;
+  /**
+   * Loads in the background; lexical indexing does not wait for it. Given the AbortSignal that
+   * close() fires, so closing never waits for a model still loading.
+   */
+  embedder?: ((signal: AbortSignal) => Promise<Embedder>) | null;
+  now: () => string;
+  logger: IndexerLogger;
+  batchSize?: number;
+}
+
+interface QueueItem {
+  owner: 'record' | 'memory';
+  owner_n: number;
+}
+
+/** Normalised speaker name: how the entity lane matches a name in a query. */
+export const normName = (s: string) => s.trim().toLowerCase();
+
+function parseThreadSpeaker(
+  kind: string,
+  content: string,
+): { thread: string | null; speaker: string | null } {
+  if (kind !== 'message') return { thread: null, speaker: null };
+  const c = JSON.parse(content) as { thread?: string; speaker?: string };
+  return { thread: c.thread ?? null, speaker: c.speaker ?? null };
+}
+
+/**
+ * Keeps the retrieval indexes in step with the store, in the background: turn_fts rows (text,
+ * speaker, thread neighbours) and one vector per Record and Memory for the active embedding model.
+ * Triggers fill index_queue on every insert, so writers need not know about it; on start, anything
+ * the active model has not embedded yet (a new install, or a model change) is queued again.
+ */
+export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
+  const { store, logger } = o;
+  const batchSize = o.batchSize ?? 64;
+  let model: VectorModel | null = null;
+  let embedder: Embedder | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  let waiters: Array<() => void> = [];
+
+  const aborter = new AbortController();
+  const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
+    (e) => {
+      if (!e || closed) return;
+      embedder = e;
+      model = store.tx(() => {
+        const m = ensureVectorModel(store, e, o.now());
+        // Whatever this model has not embedded yet: everything after a model change.
+        store.run(
+          `INSERT OR IGNORE INTO index_queue (owner, owner_n)
+           SELECT 'record', n FROM records WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'record' AND model_id = ?)`,
+          m.id,
+        );
+        store.run(
+          `INSERT OR IGNORE INTO index_queue (owner, owner_n)
+           SELECT 'memory', n FROM memories WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'memory' AND model_id = ?)`,
+          m.id,
+        );
+        return m;
+      });
+      kick();
+    },
+    (e: unknown) => {
+      if (!closed) logger.error('embedder failed to load; semantic retrieval is off', { error: String(e) });
+    },
+  );
+
+  function indexLexical(items: QueueItem[]): void {
+    store.tx(() => {
+      const touched = new Set<number>();
+      for (const it of items) {
+        if (it.owner !== 'record') continue;
+        const r = store.get<{
+          n: number;
+          brain_uid: string;
+          kind: string;
+          content: string;
+          occurred_ms: number;
+        }>('SELECT n, brain_uid, kind, content, occurred_ms FROM records WHERE n = ?', it.owner_n);
+        if (!r) continue;
+        const { thread, speaker } = parseThreadSpeaker(r.kind, r.content);
+        store.run(
+          `INSERT OR REPLACE INTO retrieval_index (record_n, brain_uid, thread, speaker, speaker_norm, occurred_ms)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+          r.n,
+          r.brain_uid,
+          thread,
+          speaker,
+          speaker ? normName(speaker) : null,
+          r.occurred_ms,
+        );
+        for (const n of affectedBy(store, r.n)) touched.add(n);
+      }
+      for (const n of touched) writeTurnRow(store, n);
+    });
+  }
+
+  async function embedBatch(items: QueueItem[]): Promise<void> {
+    if (!embedder || !model) return;
+    const m = model;
+    const rows: Array<{ owner: 'record' | 'memory'; n: number; brainUid: string; text: string }> = [];
+    for (const it of items) {
+      if (it.owner === 'record') {
+        const r = store.get<{ brain_uid: string; text: string; speaker: string | null }>(
+          'SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, ri.speaker FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n WHERE r.n = ?',
+          it.owner_n,
+        );
+        if (r)
+          rows.push({
+            owner: 'record',
+            n: it.owner_n,
+            brainUid: r.brain_uid,
+            text: r.speaker ? `${r.speaker}: ${r.text}` : r.text,
+          });
+      } else {
+        const r = store.get<{ brain_uid: string; statement: string }>(
+          'SELECT brain_uid, statement FROM memories WHERE n = ?',
+          it.owner_n,
+        );
+        if (r) rows.push({ owner: 'memory', n: it.owner_n, brainUid: r.brain_uid, text: r.statement });
+      }
+    }
+    if (rows.length === 0) return;
+    const vectors = await embedder.embed(rows.map((r) => r.text));
+    store.tx(() => {
+      for (const [i, r] of rows.entries()) {
+        // It may have been forgotten while the worker embedded it.
+        const table = r.owner === 'record' ? 'records' : 'memories';
+        if (!store.get(`SELECT 1 FROM ${table} WHERE n = ?`, r.n)) continue;
+        putVectors(store, m, r.owner, [{ n: r.n, brainUid: r.brainUid, vector: vectors[i]! }]);
+      }
+    });
+  }
+
+  async function drain(): Promise<void> {
+    for (;;) {
+      if (closed) return;
+      const items = store.all<QueueItem>(
+        'SELECT owner, owner_n FROM index_queue ORDER BY owner DESC, owner_n LIMIT ?',
+        batchSize,
+      );
+      if (items.length === 0) return;
+      indexLexical(items);
+      try {
+        await embedBatch(items);
+      } catch (e) {
+        // Left unembedded until the next start re-queues it; lexical retrieval already has it.
+        logger.warn('embedding a batch failed', { error: String(e), items: items.length });
+      }
+      if (closed) return;
+      store.tx(() => {
+        for (const it of items)
+          store.run('DELETE FROM index_queue WHERE owner = ? AND owner_n = ?', it.owner, it.owner_n);
+      });
+      // Let requests through between batches.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  function kick(): void {
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((e: unknown) => logger.error('retrieval indexing failed', { error: String(e) }))
+      .finally(() => {
+        running = null;
+        if (again && !closed) {
+          again = false;
+          kick();
+          return;
+        }
+        const w = waiters;
+        waiters = [];
+        for (const resolve of w) resolve();
+      });
+  }
+
+  return {
+    kick,
+    catchUp(brainUid: string) {
+      const items = store.all<QueueItem>(
+        `SELECT q.owner, q.owner_n FROM index_queue q JOIN records r ON r.n = q.owner_n
+         WHERE q.owner = 'record' AND r.brain_uid = ?
+           AND NOT EXISTS (SELECT 1 FROM retrieval_index ri WHERE ri.record_n = q.owner_n)`,
+        brainUid,
+      );
+      if (items.length > 0) indexLexical(items);
+    },
+    async idle() {
+      await ready;
+      if (!running) kick();
+      if (!running) return;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    vectorModel: () => model,
+    embedder: () => embedder,
+    async close() {
+      closed = true;
+      aborter.abort();
+      await running;
+      await ready;
+      await embedder?.close();
+    },
+  };
+}

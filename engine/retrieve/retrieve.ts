@@ -1,0 +1,137 @@
+import type { CostLedger } from '../context/cost-ledger.ts';
+import type { Store } from '../store/store.ts';
+import { feedbackTerms } from './expand-query.ts';
+import { fuse, type Fused, type LaneResult } from './fuse.ts';
+import type { Eligibility, Lane, LaneInput } from './lane.ts';
+import type { RetrievalIndexer } from './retrieval-indexer.ts';
+import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
+
+/**
+ * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
+ * weigh 1.
+ */
+export const laneWeights: Readonly<Record<string, number>> = {
+  lexical: 1,
+  entity: 1,
+  time: 0.5,
+  semantic: 0.3,
+  feedback: 0.3,
+};
+
+export interface RetrieveInput {
+  store: Store;
+  lanes: readonly Lane[];
+  indexer: RetrievalIndexer | null;
+  query: string;
+  terms: string[];
+  eligibility: Eligibility;
+  ledger: CostLedger;
+  mode: 'fast' | 'thorough';
+  /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
+  deadline?: number | undefined;
+  emit: (stage: string, data?: Record<string, unknown>) => void;
+}
+
+export interface Retrieved {
+  laneResults: LaneResult[];
+  fused: Fused[];
+  /** Words added by pseudo-relevance feedback (thorough only). */
+  expansion: string[];
+  /** Stages left out because budget.ms ran out. */
+  skipped: string[];
+  timings: Record<string, number>;
+}
+
+const candidates = { fast: 50, thorough: 150 } as const;
+
+function timeout(ms: number): Promise<'timeout'> {
+  return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
+}
+
+/**
+ * Runs the lanes of one Context request: brings the lexical index up to date for the Brain, embeds
+ * the query once (the request's only model call in fast mode), runs every lane, and fuses them by
+ * weighted RRF. Thorough adds more candidates per lane and a pseudo-relevance-feedback pass.
+ */
+export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
+  const timings: Record<string, number> = {};
+  const skipped: string[] = [];
+  const over = () => o.deadline !== undefined && performance.now() >= o.deadline;
+  let t = performance.now();
+  o.indexer?.catchUp(o.eligibility.brainUid);
+  timings['index_catch_up'] = performance.now() - t;
+
+  let queryVector: Float32Array | null = null;
+  const embedder = o.indexer?.embedder() ?? null;
+  const vectorModel = o.indexer?.vectorModel() ?? null;
+  if (embedder && vectorModel) {
+    t = performance.now();
+    o.emit('embed', { provider: embedder.provider, model: embedder.model });
+    const call = embedder.embed([o.query]);
+    o.ledger.charge('embedding', 1);
+    const got =
+      o.deadline === undefined
+        ? await call
+        : await Promise.race([call, timeout(o.deadline - performance.now())]);
+    if (got === 'timeout') skipped.push('semantic');
+    else queryVector = got[0] ?? null;
+    timings['embed'] = performance.now() - t;
+  }
+
+  const limit = candidates[o.mode];
+  const base: Omit<LaneInput, 'terms'> = {
+    store: o.store,
+    query: o.query,
+    eligibility: o.eligibility,
+    limit,
+    ledger: o.ledger,
+    queryVector,
+    vectorModel,
+  };
+  const laneResults: LaneResult[] = [];
+  for (const lane of o.lanes) {
+    if (over() && laneResults.length > 0) {
+      skipped.push(lane.name);
+      continue;
+    }
+    t = performance.now();
+    o.emit('lane', { lane: lane.name });
+    const found = await lane.search({ ...base, terms: o.terms });
+    laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - t });
+  }
+  let fused = fuse(laneResults, 60, laneWeights);
+
+  const expansion: string[] = [];
+  if (o.mode === 'thorough' && !over() && fused.length > 0) {
+    t = performance.now();
+    const top = o.store.all<{ text: string }>(
+      'SELECT substr(text, 1, 2000) AS text FROM records WHERE id IN (SELECT value FROM json_each(?))',
+      JSON.stringify(fused.slice(0, 5).map((f) => f.recordId)),
+    );
+    expansion.push(
+      ...feedbackTerms(
+        o.store,
+        o.eligibility.brainUid,
+        top.map((r) => r.text),
+        o.terms,
+      ),
+    );
+    o.emit('expand', { method: 'pseudo_relevance_feedback', terms: expansion });
+    if (expansion.length > 0) {
+      const rows = searchTurns({ ...base, terms: o.terms }, { terms: [...o.terms, ...expansion], limit });
+      laneResults.push({
+        lane: 'feedback',
+        candidates: rows.map((r) => ({
+          recordId: r.id,
+          score: r.score,
+          reason: sharedReason(r.text, [...o.terms, ...expansion]),
+        })),
+        ms: performance.now() - t,
+      });
+      fused = fuse(laneResults, 60, laneWeights);
+    }
+    timings['expand'] = performance.now() - t;
+  } else if (o.mode === 'thorough' && over()) skipped.push('feedback');
+  o.emit('fuse', { method: 'weighted_reciprocal_rank_fusion(k=60)', candidates: fused.length });
+  return { laneResults, fused, expansion, skipped, timings };
+}

@@ -1,0 +1,54 @@
+import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
+import { eligibilitySql } from './lane.ts';
+import { nearest, type VectorModel } from './vector-store.ts';
+
+/**
+ * Semantic lane: sqlite-vec KNN of the query's embedding over the Brain's Record vectors and Memory
+ * vectors (a Memory hit stands for the Records it cites), filtered by the eligibility rules. Only
+ * vectors of the active model are compared with the query.
+ */
+export function createSemanticLane(): Lane {
+  return {
+    name: 'semantic',
+    search(input: LaneInput): LaneCandidate[] {
+      const q = input.queryVector;
+      const m: VectorModel | null | undefined = input.vectorModel;
+      if (!q || !m) return [];
+      const k = Math.min(4 * input.limit, 1000);
+      const el = eligibilitySql(input.eligibility);
+      const best = new Map<number, { sim: number; via: string }>();
+      for (const hit of nearest(input.store, m, 'record', input.eligibility.brainUid, q, k)) {
+        best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
+      }
+      const memHits = nearest(input.store, m, 'memory', input.eligibility.brainUid, q, input.limit);
+      if (memHits.length > 0) {
+        const cited = input.store.all<{ mn: number; rn: number }>(
+          `SELECT m.n AS mn, r.n AS rn FROM memories m JOIN citations c ON c.memory_id = m.id JOIN records r ON r.id = c.record_id
+           WHERE m.n IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(memHits.map((h) => h.n)),
+        );
+        const sim = new Map(memHits.map((h) => [h.n, 1 - h.distance]));
+        for (const c of cited) {
+          const s = sim.get(c.mn) ?? 0;
+          if ((best.get(c.rn)?.sim ?? -Infinity) < s) best.set(c.rn, { sim: s, via: 'memory' });
+        }
+      }
+      if (best.size === 0) return [];
+      const rows = input.store.all<{ id: string; n: number }>(
+        `SELECT r.id AS id, r.n AS n FROM records r WHERE r.n IN (SELECT value FROM json_each(?)) AND ${el.sql}`,
+        JSON.stringify([...best.keys()]),
+        ...el.params,
+      );
+      input.ledger.charge('processing', (k + memHits.length) / 1000);
+      return rows
+        .map((r) => ({ r, b: best.get(r.n)! }))
+        .sort((a, b) => b.b.sim - a.b.sim)
+        .slice(0, input.limit)
+        .map(({ r, b }) => ({
+          recordId: r.id,
+          score: b.sim,
+          reason: `cosine ${b.sim.toFixed(3)} (${m.provider} ${m.model}${b.via === 'memory' ? ', via a Memory' : ''})`,
+        }));
+    },
+  };
+}

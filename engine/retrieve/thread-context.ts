@@ -1,0 +1,73 @@
+import type { Store } from '../store/store.ts';
+
+/** Neighbours that make a message understandable: the two before it and the one after, same thread. */
+export const contextBefore = 2;
+export const contextAfter = 1;
+const maxNeighbourChars = 1_000;
+
+interface Row {
+  record_n: number;
+  brain_uid: string;
+  thread: string | null;
+  speaker: string | null;
+  occurred_ms: number;
+}
+
+function neighbours(
+  store: Store,
+  r: Row,
+  dir: 'before' | 'after',
+  limit: number,
+): Array<{ n: number; text: string }> {
+  if (r.thread === null || limit === 0) return [];
+  const cmp = dir === 'before' ? '<' : '>';
+  const order = dir === 'before' ? 'DESC' : 'ASC';
+  return store.all<{ n: number; text: string }>(
+    `SELECT ri.record_n AS n, substr(rec.text, 1, ${maxNeighbourChars}) AS text
+     FROM retrieval_index ri JOIN records rec ON rec.n = ri.record_n
+     WHERE ri.brain_uid = ? AND ri.thread = ? AND (ri.occurred_ms, ri.record_n) ${cmp} (?, ?)
+     ORDER BY ri.occurred_ms ${order}, ri.record_n ${order} LIMIT ?`,
+    r.brain_uid,
+    r.thread,
+    r.occurred_ms,
+    r.record_n,
+    limit,
+  );
+}
+
+/**
+ * Rewrites the turn_fts row of each given Record from its text, speaker and current neighbours, and
+ * returns the Records whose rows depend on them (so a message arriving out of order refreshes the
+ * context of the messages around it).
+ */
+export function affectedBy(store: Store, n: number): number[] {
+  const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);
+  if (!r) return [];
+  return [
+    n,
+    ...neighbours(store, r, 'before', contextAfter).map((x) => x.n),
+    ...neighbours(store, r, 'after', contextBefore).map((x) => x.n),
+  ];
+}
+
+export function writeTurnRow(store: Store, n: number): void {
+  const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);
+  const rec = store.get<{ text: string }>('SELECT text FROM records WHERE n = ?', n);
+  store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
+  if (!r || !rec) return;
+  const before = neighbours(store, r, 'before', contextBefore)
+    .reverse()
+    .map((x) => x.text)
+    .join('\n');
+  const after = neighbours(store, r, 'after', contextAfter)
+    .map((x) => x.text)
+    .join('\n');
+  store.run(
+    'INSERT INTO turn_fts (rowid, text, speaker, before, after) VALUES (?, ?, ?, ?, ?)',
+    n,
+    rec.text,
+    r.speaker ?? '',
+    before,
+    after,
+  );
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { timeIntent } from './time-expressions.ts';
+
+const ref = Date.UTC(2023, 6, 15, 12); // 15 July 2023, noon
+const iso = (ms: number | undefined) =>
+  ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10);
+
+describe('time expressions in queries', () => {
+  it('says nothing for a query without time', () => {
+    assert.equal(timeIntent('What does Melanie paint?', ref), null);
+    // "When" asks for a date; it does not restrict one.
+    assert.equal(timeIntent('When did Caroline go to the support group?', ref), null);
+  });
+
+  it('reads explicit dates, months and years', () => {
+    const d = timeIntent('what happened on 8 May, 2023?', ref)!;
+    assert.deepEqual([iso(d.fromMs), iso(d.toMs)], ['2023-05-08', '2023-05-09']);
+    const d2 = timeIntent('notes from May 8th 2023', ref)!;
+    assert.deepEqual([iso(d2.fromMs), iso(d2.toMs)], ['2023-05-08', '2023-05-09']);
+    const m = timeIntent('trips in August 2022', ref)!;
+    assert.deepEqual([iso(m.fromMs), iso(m.toMs)], ['2022-08-01', '2022-09-01']);
+    assert.ok(m.timeWords.includes('august') && m.timeWords.includes('2022'));
+    const y = timeIntent('books read in 2021', ref)!;
+    assert.deepEqual([iso(y.fromMs), iso(y.toMs)], ['2021-01-01', '2022-01-01']);
+    const iso8601 = timeIntent('meeting 2023-03-02', ref)!;
+    assert.deepEqual([iso(iso8601.fromMs), iso(iso8601.toMs)], ['2023-03-02', '2023-03-03']);
+  });
+
+  it('places a bare month at its latest occurrence before the reference time', () => {
+    assert.equal(iso(timeIntent('dinner plans in March', ref)!.fromMs), '2023-03-01');
+    assert.equal(iso(timeIntent('what did we do in September', ref)!.fromMs), '2022-09-01');
+    // "may" is a verb far more often than a month.
+    assert.equal(timeIntent('in may be late', ref), null);
+  });
+
+  it('counts relative times from the reference (as_of or now)', () => {
+    const y = timeIntent('what did Bob say yesterday', ref)!;
+    assert.deepEqual([iso(y.fromMs), iso(y.toMs)], ['2023-07-14', '2023-07-15']);
+    const w = timeIntent('anything from last week?', ref)!;
+    assert.ok(w.fromMs! <= Date.UTC(2023, 6, 8) && w.toMs! >= Date.UTC(2023, 6, 15));
+    const ago = timeIntent('the trip two weeks ago', ref)!;
+    assert.ok(ago.fromMs! <= Date.UTC(2023, 6, 1) && ago.toMs! >= Date.UTC(2023, 6, 8));
+  });
+
+  it('recognises asking for the newest or the oldest', () => {
+    assert.equal(timeIntent("What is Ana's latest hobby?", ref)!.order, 'newest');
+    assert.equal(timeIntent('Where does he live currently?', ref)!.order, 'newest');
+    assert.equal(timeIntent('When did they first meet, the first time?', ref)!.order, 'oldest');
+  });
+});

@@ -1,0 +1,119 @@
+/** What a query says about time: a world-time range it points at, and whether it asks for the newest or oldest. */
+export interface TimeIntent {
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  order?: 'newest' | 'oldest' | undefined;
+  /** Query words that only express the time (left out of the text match inside the range). */
+  timeWords: string[];
+  label: string;
+}
+
+const months = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const monthAbbr = months.map((m) => m.slice(0, 3));
+const DAY = 86_400_000;
+
+function monthIndex(w: string): number {
+  const i = months.indexOf(w);
+  return i >= 0 ? i : monthAbbr.indexOf(w);
+}
+
+function startOfDay(ms: number): number {
+  return ms - (((ms % DAY) + DAY) % DAY);
+}
+
+/**
+ * Reads time expressions in English: explicit dates (2023-05-08, 8 May 2023, May 8, 2023), months
+ * with or without a year, years, and expressions relative to `refMs` (as_of or now): yesterday,
+ * today, last/this week/month/year, N days/weeks/months/years ago; and recency words (latest,
+ * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
+ * Returns null when the query says nothing about time. All in UTC.
+ */
+export function timeIntent(query: string, refMs: number): TimeIntent | null {
+  const q = query.toLowerCase();
+  const words: string[] = [];
+  let fromMs: number | undefined;
+  let toMs: number | undefined;
+  let label = '';
+  const ref = new Date(refMs);
+  const set = (from: number, to: number, l: string, ...ws: string[]) => {
+    if (fromMs === undefined) {
+      fromMs = from;
+      toMs = to;
+      label = l;
+    }
+    words.push(...ws);
+  };
+
+  let m: RegExpExecArray | null;
+  if ((m = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(q))) {
+    const d = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
+  }
+  const monthRe =
+    '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+  if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
+    const d = Date.UTC(Number(m[3]), monthIndex(m[2]!.slice(0, 3)), Number(m[1]));
+    set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
+  } else if ((m = new RegExp(`\\b${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`).exec(q))) {
+    const d = Date.UTC(Number(m[3]), monthIndex(m[1]!.slice(0, 3)), Number(m[2]));
+    set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
+  } else if ((m = new RegExp(`\\b${monthRe}\\s+(?:of\\s+)?(\\d{4})\\b`).exec(q))) {
+    const mi = monthIndex(m[1]!.slice(0, 3));
+    set(Date.UTC(Number(m[2]), mi, 1), Date.UTC(Number(m[2]), mi + 1, 1), m[0], m[1]!, m[2]!);
+  } else if ((m = /\b(?:in|during|since)\s+(19\d{2}|20\d{2})\b/.exec(q))) {
+    set(Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1), m[0], m[1]!);
+  } else if ((m = new RegExp(`\\b(?:in|during|last)\\s+${monthRe}\\b`).exec(q)) && m[1] !== 'may') {
+    // A bare month: its latest occurrence not after the reference time.
+    const mi = monthIndex(m[1]!.slice(0, 3));
+    const y = mi <= ref.getUTCMonth() ? ref.getUTCFullYear() : ref.getUTCFullYear() - 1;
+    set(Date.UTC(y, mi, 1), Date.UTC(y, mi + 1, 1), m[0], m[1]!);
+  }
+
+  const today = startOfDay(refMs);
+  if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
+  if (/\btoday\b/.test(q)) set(today, today + DAY, 'today', 'today');
+  if ((m = /\b(last|this|past)\s+(week|month|year)\b/.exec(q))) {
+    const span = m[2] === 'week' ? 7 * DAY : m[2] === 'month' ? 31 * DAY : 366 * DAY;
+    if (m[1] === 'this') set(today - span, today + DAY, m[0], m[2]!);
+    else set(today - 2 * span, today + DAY, m[0], m[2]!);
+  }
+  if ((m = /\b(\d+|a|an|one|two|three|few|couple of)\s+(day|week|month|year)s?\s+ago\b/.exec(q))) {
+    const n = /^\d+$/.test(m[1]!)
+      ? Number(m[1])
+      : m[1] === 'two' || m[1] === 'couple of'
+        ? 2
+        : m[1] === 'three' || m[1] === 'few'
+          ? 3
+          : 1;
+    const unit = m[2] === 'day' ? DAY : m[2] === 'week' ? 7 * DAY : m[2] === 'month' ? 30 * DAY : 365 * DAY;
+    // Loose on purpose: people round ("a few weeks ago").
+    set(today - (n + 1) * unit, today - Math.max(0, n - 1) * unit + DAY, m[0], m[2]!, 'ago');
+  }
+
+  let order: TimeIntent['order'];
+  if (/\b(latest|most recent(ly)?|recently|lately|currently|newest|last time|these days|nowadays)\b/.test(q))
+    order = 'newest';
+  else if (/\b(first time|earliest|originally|at first|oldest)\b/.test(q)) order = 'oldest';
+
+  if (fromMs === undefined && order === undefined) return null;
+  return {
+    fromMs,
+    toMs,
+    order,
+    timeWords: words,
+    label: label || (order === 'newest' ? 'most recent first' : 'oldest first'),
+  };
+}

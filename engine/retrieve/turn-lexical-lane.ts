@@ -1,0 +1,77 @@
+import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
+import { eligibilitySql } from './lane.ts';
+import { matchedTerms } from './query-terms.ts';
+
+const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+
+/**
+ * Column weights of turn_fts for BM25: the Record's own text counts fully, its speaker half, the two
+ * messages before it 0.6 and the one after 0.2 (tuned on the LoCoMo dev half: docs/decisions/retrieval.md).
+ */
+export const turnWeights = [1, 0.5, 0.6, 0.2] as const;
+
+export interface TurnSearch {
+  terms: string[];
+  limit: number;
+  /** Only Records spoken by this (normalised) speaker. */
+  speakerNorm?: string | undefined;
+  /** Only Records that occurred in [fromMs, toMs). */
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+}
+
+/** One BM25 search of turn_fts under the eligibility rules; shared by the lexical, entity and time lanes. */
+export function searchTurns(
+  input: LaneInput,
+  s: TurnSearch,
+): Array<{ id: string; n: number; text: string; score: number }> {
+  if (s.terms.length === 0) return [];
+  const el = eligibilitySql(input.eligibility);
+  const extra: string[] = [];
+  const params: Array<string | number> = [];
+  if (s.speakerNorm !== undefined) {
+    extra.push('ri.speaker_norm = ?');
+    params.push(s.speakerNorm);
+  }
+  if (s.fromMs !== undefined) {
+    extra.push('r.occurred_ms >= ?');
+    params.push(s.fromMs);
+  }
+  if (s.toMs !== undefined) {
+    extra.push('r.occurred_ms < ?');
+    params.push(s.toMs);
+  }
+  const w = turnWeights.join(', ');
+  return input.store.all<{ id: string; n: number; text: string; score: number }>(
+    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, -bm25(turn_fts, ${w}) AS score
+     FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
+     ${s.speakerNorm !== undefined ? 'JOIN retrieval_index ri ON ri.record_n = r.n' : ''}
+     WHERE turn_fts MATCH ? AND ${el.sql} ${extra.map((e) => `AND ${e}`).join(' ')}
+     ORDER BY bm25(turn_fts, ${w}) LIMIT ?`,
+    s.terms.map(quote).join(' OR '),
+    ...el.params,
+    ...params,
+    s.limit,
+  );
+}
+
+/** The reason a person checks first: the query words the Record shares, or that its neighbours do. */
+export function sharedReason(text: string, terms: string[]): string {
+  const own = matchedTerms(text, terms);
+  return own.length > 0 ? `shared words: ${own.join(', ')}` : 'shared words in the surrounding messages';
+}
+
+/**
+ * Lexical lane: FTS5 BM25 (porter stemming) over each Record with its speaker and thread neighbours,
+ * so a reply is found through the question it answers.
+ */
+export function createTurnLexicalLane(): Lane {
+  return {
+    name: 'lexical',
+    search(input: LaneInput): LaneCandidate[] {
+      const rows = searchTurns(input, { terms: input.terms, limit: input.limit });
+      input.ledger.charge('processing', rows.length / 1000);
+      return rows.map((r) => ({ recordId: r.id, score: r.score, reason: sharedReason(r.text, input.terms) }));
+    },
+  };
+}
