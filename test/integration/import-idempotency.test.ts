@@ -120,9 +120,9 @@ describe('import through the /v1 API', () => {
     writeFileSync(note, '---\ntags: [food]\n---\nSoak the cod for 48 hours, change the water 3 times.\n');
     writeFileSync(join(dir, 'Empty.md'), '');
     // Asynchronous: the server answering the child lives in this very process.
-    const run = (k: string) =>
+    const run = (k: string, args: string[] = [dir]) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['bin/mnemo.mjs', 'import', dir, '--brain', 'kitchen'], {
+        const child = spawn(process.execPath, ['bin/mnemo.mjs', 'import', ...args, '--brain', 'kitchen'], {
           env: { ...process.env, MNEMO_URL: server.url, MNEMO_KEY: k },
         });
         let stdout = '';
@@ -145,5 +145,23 @@ describe('import through the /v1 API', () => {
     const denied = await run('sk_test_home_notissuedbythisregistry');
     assert.equal(denied.status, 1);
     assert.match(denied.stderr, /invalid_api_key/);
+
+    // --list names the import; --remove forgets it whole; a second --remove finds nothing.
+    const listed = await run(key, ['--list']);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.match(listed.stdout, /^obsidian\t1 Records \(1 imported\)\t/);
+    const removed = await run(key, ['--remove', 'obsidian']);
+    assert.equal(removed.status, 0, removed.stderr);
+    assert.match(
+      removed.stdout,
+      /^removed source "obsidian" from brain "kitchen": 1 Records and \d+ Memories forgotten/,
+    );
+    assert.equal((await client.listRecords('kitchen')).data.length, 0);
+    const again = await run(key, ['--remove', 'obsidian']);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /source_not_found/);
+    const both = await run(key, [dir, '--remove', 'obsidian']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /exactly one of PATH, --remove SOURCE or --list/);
   });
 });

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { Slug } from '../../../engine/contract/index.ts';
-import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import { runImport, type ImportProgress, type ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
@@ -23,6 +23,8 @@ interface ImportFlags {
   since?: Date;
   until?: Date;
   json: boolean;
+  remove?: string;
+  list: boolean;
 }
 
 function dateArg(v: string): Date {
@@ -78,11 +80,44 @@ function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => v
   };
 }
 
+/** `--list` and `--remove`: what was imported into a Brain, and removing one import whole. */
+async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<void> {
+  try {
+    if (flags.list) {
+      const { data } = await client.listSources(flags.brain);
+      if (flags.json) process.stdout.write(`${JSON.stringify(data)}\n`);
+      else if (data.length === 0) process.stdout.write(`brain "${flags.brain}" has no sources\n`);
+      else
+        for (const s of data)
+          process.stdout.write(
+            `${s.name}\t${s.records} Records (${s.reconciled_records} imported)\t` +
+              `${s.first_occurred_at.slice(0, 10)} .. ${s.last_occurred_at.slice(0, 10)}\n`,
+          );
+      return;
+    }
+    const receipt = await client.forgetSource(flags.brain, flags.remove!);
+    process.stdout.write(
+      flags.json
+        ? `${JSON.stringify(receipt)}\n`
+        : `removed source "${flags.remove}" from brain "${flags.brain}": ${receipt.deleted.records} Records and ` +
+            `${receipt.deleted.memories} Memories forgotten, ${receipt.rederiving.memories} Memories being worked out again from what remains\n`,
+    );
+  } catch (e) {
+    const detail =
+      e instanceof MnemoApiError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+    console.error(`mnemo import: ${detail}`);
+    process.exitCode = 1;
+  }
+}
+
 export function register(program: Command): void {
   program
     .command('import')
-    .description("import notes, chats, mail, calendars or contacts through a running server's /v1 API")
-    .argument('<path>', 'file or folder of the export')
+    .description(
+      "import notes, chats, mail, calendars or contacts through a running server's /v1 API; " +
+        'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE)',
+    )
+    .argument('[path]', 'file or folder of the export')
     .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', (v: string) => {
       if (!Slug.safeParse(v).success)
         throw new InvalidArgumentError('must be a Brain id (letters, digits, ".", "_", "-")');
@@ -112,14 +147,29 @@ export function register(program: Command): void {
     .option('--since <date>', 'recurring events: expand from this date (default: two years ago)', dateArg)
     .option('--until <date>', 'recurring events: expand until this date (default: a year from now)', dateArg)
     .option('--json', 'print the summary as JSON', false)
-    .action(async (path: string, flags: ImportFlags) => {
+    .option(
+      '--remove <source>',
+      'forget every Record of this source name (e.g. whatsapp, obsidian) in the Brain, and what was derived from them',
+    )
+    .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
+    .action(async (path: string | undefined, flags: ImportFlags) => {
       const baseUrl = flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl;
       const apiKey = flags.key ?? process.env.MNEMO_KEY;
+      const modes = [path !== undefined, flags.remove !== undefined, flags.list].filter(Boolean).length;
+      if (modes !== 1) {
+        console.error('mnemo import: give exactly one of PATH, --remove SOURCE or --list');
+        process.exitCode = 2;
+        return;
+      }
       if (!apiKey) {
         console.error(
           'mnemo import: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
         );
         process.exitCode = 2;
+        return;
+      }
+      if (path === undefined) {
+        await manageSources(createMnemoClient({ baseUrl, apiKey }), flags);
         return;
       }
       const display = progressDisplay();
