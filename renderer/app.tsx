@@ -9,6 +9,7 @@ import { Link, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
 import { AskScreen } from './screens/ask.tsx';
 import { BrainsScreen } from './screens/brains.tsx';
+import { ImportScreen } from './screens/import.tsx';
 import { ConflictsScreen } from './screens/conflicts.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { MemoriesScreen } from './screens/memories.tsx';
@@ -179,6 +180,8 @@ function Screen({ route }: { route: Route }) {
           return <TracesScreen brainId={route.brainId} />;
         case 'profile':
           return <ProfileScreen brainId={route.brainId} />;
+        case 'import':
+          return <ImportScreen key={route.brainId} brainId={route.brainId} />;
       }
   }
 }

@@ -1,9 +1,6 @@
 import type { BrainTab } from './routes.ts';
 
-/**
- * The tabs of a Brain, in order. The Import screen (issue: importers) slots in here: add
- * `{ tab: 'import', label: 'Import' }`, the 'import' BrainTab in routes.ts, and its screen in app.tsx.
- */
+/** The tabs of a Brain, in order. */
 export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
   { tab: 'memories', label: 'Memories' },
   { tab: 'records', label: 'Records' },
@@ -11,4 +8,5 @@ export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
   { tab: 'ask', label: 'Ask' },
   { tab: 'traces', label: 'Traces' },
   { tab: 'profile', label: 'Profile & Census' },
+  { tab: 'import', label: 'Import' },
 ];

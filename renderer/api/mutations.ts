@@ -6,6 +6,7 @@ import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-
 import type {
   BrainCreate,
   BrainList,
+  ImportRequest,
   KeyCreate,
   ObjectAccept,
   RecordCreate,
@@ -56,6 +57,7 @@ function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: str
     qc.invalidateQueries({ queryKey: keys.memories(brainId) }),
     qc.invalidateQueries({ queryKey: keys.profile(brainId) }),
     qc.invalidateQueries({ queryKey: keys.census(brainId) }),
+    qc.invalidateQueries({ queryKey: keys.sources(brainId) }),
   ]);
 }
 
@@ -88,6 +90,26 @@ export function useForgetRecord(brainId: string) {
     onError: (_e, _id, ctx) => {
       for (const [key, data] of ctx?.previous ?? []) qc.setQueryData(key, data);
     },
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
+/** Export files imported server-side with the `mnemo import` parsers; the summary comes back. */
+export function useImportFiles(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ImportRequest) => client.importFiles(brainId, body),
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
+/** Removes a whole import: every Record of one source name, and what rests only on them. */
+export function useForgetSource(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (sourceName: string) => client.forgetSource(brainId, sourceName),
     onSettled: () => invalidateBrainData(qc, brainId),
   });
 }

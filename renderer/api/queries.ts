@@ -17,6 +17,7 @@ export const keys = {
   trace: (brainId: string, traceId: string) => ['traces', brainId, traceId] as const,
   profile: (brainId: string) => ['profile', brainId] as const,
   census: (brainId: string) => ['census', brainId] as const,
+  sources: (brainId: string) => ['sources', brainId] as const,
   keys: ['keys'] as const,
 };
 
@@ -107,6 +108,12 @@ export const censusOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: keys.census(brainId),
     queryFn: ({ signal }) => client.getCensus(brainId, { signal }),
+  });
+
+export const sourceListOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.sources(brainId),
+    queryFn: ({ signal }) => client.listSources(brainId, { signal }),
   });
 
 export const keyListOptions = (client: MnemoClient) =>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { Memory } from '../../engine/contract/index.ts';
 import type { ContestedSlot } from '../api/conflicts.ts';
 import { useClient } from '../api/client.ts';
 import { useCorrectMemory } from '../api/mutations.ts';
-import { conflictsOptions } from '../api/queries.ts';
+import { conflictsOptions, memoryOptions } from '../api/queries.ts';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
-import { ownerLabel, validitySpan } from '../format.ts';
+import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -77,11 +78,7 @@ function SlotCard({ brainId, slot }: { brainId: string; slot: ContestedSlot }) {
               <span>{ownerLabel(v.owner)}</span>
               <span>true {validitySpan(v.valid_from, v.valid_to)}</span>
             </p>
-            {v.citations.map((c, i) => (
-              <blockquote key={i} className="quote">
-                <mark>{c.quote}</mark> <span className="mono muted small">{c.record_id}</span>
-              </blockquote>
-            ))}
+            <ValueEvidence brainId={brainId} memory={v} />
             <button type="button" onClick={() => void keep(v.id)} disabled={working}>
               Keep this one<span className="visually-hidden">: {v.statement}</span>
             </button>
@@ -91,4 +88,31 @@ function SlotCard({ brainId, slot }: { brainId: string; slot: ContestedSlot }) {
       {error ? <ErrorNotice error={error} /> : null}
     </li>
   );
+}
+
+/**
+ * Each value's evidence: the quote, and where and when it was said (read from the Memory's page
+ * data). Until that arrives, or if it fails, the quotes alone still show.
+ */
+function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory }) {
+  const client = useClient();
+  const detail = useQuery(memoryOptions(client, brainId, memory.id));
+  const evidence = detail.data?.evidence;
+  if (!evidence) {
+    return memory.citations.map((c, i) => (
+      <blockquote key={i} className="quote">
+        <mark>{c.quote}</mark> <span className="mono muted small">{c.record_id}</span>
+      </blockquote>
+    ));
+  }
+  return evidence.map((e) => (
+    <blockquote key={e.record_id} className="quote">
+      <mark>{e.quote}</mark>
+      <span className="meta small">
+        <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
+        <span>{formatDateTime(e.occurred_at)}</span>
+        <span className="mono muted">{e.record_id}</span>
+      </span>
+    </blockquote>
+  ));
 }

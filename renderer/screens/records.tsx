@@ -9,6 +9,8 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, localInputToIso, plural } from '../format.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
@@ -62,7 +64,12 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                     Forget<span className="visually-hidden"> record {r.id}</span>
                   </button>
                 ) : (
-                  <span className="muted small">Imported: remove it at its source</span>
+                  <span className="muted small">
+                    Imported:{' '}
+                    <Link to={paths.brain(brainId, 'import')}>
+                      remove the whole import<span className="visually-hidden"> of {r.source.name}</span>
+                    </Link>
+                  </span>
                 )}
               </div>
             </li>

@@ -1,0 +1,107 @@
+/**
+ * Files a person chose or dropped for an import: their paths inside what was chosen, which of them
+ * are worth sending (export formats hold text; pictures and attachments are left behind), and their
+ * bytes as base64 for the import request.
+ */
+import type { ImportFile } from '../engine/contract/index.ts';
+
+export interface ChosenFile {
+  /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */
+  path: string;
+  file: File;
+}
+
+/** Extensions the importers read; files without one are sent too (mbox files often have none). */
+const textExtensions = new Set([
+  'md',
+  'markdown',
+  'txt',
+  'json',
+  'mbox',
+  'mbx',
+  'ics',
+  'ical',
+  'ifb',
+  'vcf',
+  'vcard',
+]);
+
+/**
+ * Raw bytes sent at most in one import: the server takes 32 MiB of JSON, and base64 grows bytes by a
+ * third, so about 23 MiB of files leaves room for names and the rest of the request.
+ */
+export const maxImportBytes = 23 * 1024 * 1024;
+
+/** Whether a file belongs in an import: export text, not hidden, not inside a hidden folder (except Obsidian's marker folder). */
+export function isImportable(path: string): boolean {
+  const parts = path.split('/');
+  const name = parts[parts.length - 1]!;
+  if (parts.slice(0, -1).some((p) => p.startsWith('.') && p !== '.obsidian')) return false;
+  if (name.startsWith('.')) return false;
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 || textExtensions.has(name.slice(dot + 1).toLowerCase());
+}
+
+/** Files from an <input type="file">, with their folder path when a folder was chosen. */
+export function fromInput(list: FileList | null): ChosenFile[] {
+  return [...(list ?? [])].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+}
+
+function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
+  return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+}
+
+async function walk(entry: FileSystemEntry, out: ChosenFile[]): Promise<void> {
+  if (entry.isFile) {
+    const file = await new Promise<File>((resolve, reject) =>
+      (entry as FileSystemFileEntry).file(resolve, reject),
+    );
+    out.push({ path: entry.fullPath.replace(/^\/+/, ''), file });
+    return;
+  }
+  if (!entry.isDirectory) return;
+  const reader = (entry as FileSystemDirectoryEntry).createReader();
+  // readEntries answers in batches (about 100 at a time) until it returns none.
+  for (let batch = await readEntries(reader); batch.length > 0; batch = await readEntries(reader)) {
+    for (const child of batch) await walk(child, out);
+  }
+}
+
+/** Files and whole folders dropped on the page. */
+export async function fromDrop(data: DataTransfer): Promise<ChosenFile[]> {
+  const entries = [...data.items]
+    .filter((i) => i.kind === 'file')
+    .map((i) => i.webkitGetAsEntry())
+    .filter((e): e is FileSystemEntry => e !== null);
+  if (entries.length === 0) return fromInput(data.files);
+  const out: ChosenFile[] = [];
+  for (const e of entries) await walk(e, out);
+  return out;
+}
+
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onerror = () => reject(reader.error ?? new Error(`${file.name}: cannot be read`));
+    // A data: URL is the browser's own base64 encoder: "data:<type>;base64,<bytes>".
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** The request's files: each path with its bytes and modification time. */
+export async function toImportFiles(files: readonly ChosenFile[]): Promise<ImportFile[]> {
+  return Promise.all(
+    files.map(async (f) => ({
+      name: f.path,
+      content_base64: await base64Of(f.file),
+      ...(f.file.lastModified ? { last_modified: new Date(f.file.lastModified).toISOString() } : {}),
+    })),
+  );
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { DeletionReceipt, SourceSummary } from '../../engine/contract/index.ts';
+import { useClient } from '../api/client.ts';
+import { useForgetSource } from '../api/mutations.ts';
+import { sourceListOptions } from '../api/queries.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { formatDate, plural } from '../format.ts';
+
+/** What each importer names its source, in words. */
+const sourceLabels: Record<string, string> = {
+  markdown: 'Markdown notes',
+  obsidian: 'Obsidian vault',
+  chatgpt: 'ChatGPT conversations',
+  claude: 'Claude conversations',
+  mbox: 'Mail',
+  whatsapp: 'WhatsApp chats',
+  slack: 'Slack messages',
+  ics: 'Calendar events',
+  vcf: 'Contacts',
+};
+const labelOf = (name: string) => sourceLabels[name] ?? name;
+
+function span(s: SourceSummary): string {
+  const from = formatDate(s.first_occurred_at);
+  const to = formatDate(s.last_occurred_at);
+  return from === to ? from : `${from} – ${to}`;
+}
+
+/** Imports held by the Brain (sources with reconciled Records), each removable as a whole. */
+export function ImportedSources({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const sources = useQuery(sourceListOptions(client, brainId));
+  const [removing, setRemoving] = useState<SourceSummary | null>(null);
+  const [removed, setRemoved] = useState<DeletionReceipt | null>(null);
+  const imports = sources.data?.data.filter((s) => s.reconciled_records > 0) ?? [];
+  return (
+    <section aria-labelledby="imported">
+      <h2 id="imported">What has been imported</h2>
+      <p className="muted">
+        Imported items cannot be forgotten one by one (they would come back with the next import); remove a
+        whole import here instead.
+      </p>
+      {removed ? (
+        <p className="notice" role="status">
+          Removed “{labelOf(removed.target.id)}”: {plural(removed.deleted.records, 'Record')} and{' '}
+          {plural(removed.deleted.memories, 'Memory', 'Memories')} forgotten
+          {removed.rederiving.memories
+            ? `; ${plural(removed.rederiving.memories, 'Memory', 'Memories')} that other Records also support ${removed.rederiving.memories === 1 ? 'is' : 'are'} being worked out again`
+            : ''}
+          .
+        </p>
+      ) : null}
+      {sources.isPending ? (
+        <Loading what="imports" />
+      ) : sources.isError ? (
+        <ErrorNotice error={sources.error} />
+      ) : imports.length === 0 ? (
+        <Empty title="Nothing imported yet">Choose or drop export files above.</Empty>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Import</th>
+              <th scope="col">Records</th>
+              <th scope="col">Covers</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {imports.map((s) => (
+              <tr key={s.name}>
+                <td>
+                  <span className="strong">{labelOf(s.name)}</span>
+                  <div className="muted mono small">{s.name}</div>
+                </td>
+                <td>{s.records.toLocaleString()}</td>
+                <td>{span(s)}</td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="danger subtle"
+                    onClick={() => {
+                      setRemoved(null);
+                      setRemoving(s);
+                    }}
+                  >
+                    Remove this import<span className="visually-hidden"> of {labelOf(s.name)}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {removing ? (
+        <RemoveImportDialog
+          brainId={brainId}
+          source={removing}
+          onClose={() => setRemoving(null)}
+          onRemoved={(receipt) => {
+            setRemoving(null);
+            setRemoved(receipt);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function RemoveImportDialog(props: {
+  brainId: string;
+  source: SourceSummary;
+  onClose: () => void;
+  onRemoved: (receipt: DeletionReceipt) => void;
+}) {
+  const { brainId, source, onClose, onRemoved } = props;
+  const forget = useForgetSource(brainId);
+  return (
+    <ConfirmDialog
+      open
+      title={`Remove the import “${labelOf(source.name)}”?`}
+      confirmLabel="Remove import"
+      busy={forget.isPending}
+      onCancel={onClose}
+      onConfirm={() => forget.mutate(source.name, { onSuccess: onRemoved })}
+    >
+      <p>
+        This forgets all {plural(source.records, 'Record')} from “{source.name}” ({span(source)}), for good —
+        everything imported under that name into this Brain, not only the last import.
+      </p>
+      <ul>
+        <li>Memories that rest only on them are removed too.</li>
+        <li>Memories that other Records also support stay, and are worked out again from what remains.</li>
+        <li>The files on your computer are not touched: importing them again brings them back.</li>
+      </ul>
+      {forget.isError ? <ErrorNotice error={forget.error} /> : null}
+    </ConfirmDialog>
+  );
+}

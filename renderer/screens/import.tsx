@@ -1,0 +1,274 @@
+import { useState, type DragEvent, type FormEvent } from 'react';
+import type { ImportFormat, ImportResult } from '../../engine/contract/index.ts';
+import { useImportFiles } from '../api/mutations.ts';
+import {
+  formatBytes,
+  fromDrop,
+  fromInput,
+  isImportable,
+  maxImportBytes,
+  toImportFiles,
+  type ChosenFile,
+} from '../chosen-files.ts';
+import { ErrorNotice } from '../components/status.tsx';
+import { plural } from '../format.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+import { ImportedSources } from './import-sources.tsx';
+
+export const formatLabels: Record<ImportFormat, string> = {
+  markdown: 'Markdown notes (.md files or a folder of them)',
+  obsidian: 'Obsidian vault (its folder)',
+  chatgpt: 'ChatGPT export (conversations.json)',
+  claude: 'Claude export (conversations.json)',
+  mbox: 'Mail (an mbox file)',
+  whatsapp: 'WhatsApp chat (the exported .txt)',
+  slack: 'Slack export (its folder)',
+  ics: 'Calendar (.ics)',
+  vcf: 'Contacts (.vcf)',
+};
+
+/** The same formats in a few words, for the summary. */
+const formatNames: Record<ImportFormat, string> = {
+  markdown: 'Markdown notes',
+  obsidian: 'an Obsidian vault',
+  chatgpt: 'a ChatGPT export',
+  claude: 'a Claude export',
+  mbox: 'mail',
+  whatsapp: 'a WhatsApp chat',
+  slack: 'a Slack export',
+  ics: 'a calendar',
+  vcf: 'contacts',
+};
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return '';
+  }
+}
+
+export function ImportScreen({ brainId }: { brainId: string }) {
+  return (
+    <>
+      <h1 tabIndex={-1}>Import</h1>
+      <p className="lead">
+        Bring in what you already have: notes, chats, mail, calendars and contacts, from the files their apps
+        export. Importing the same files again adds nothing new; a note that changed replaces its old version.
+      </p>
+      <ImportForm brainId={brainId} />
+      <ImportedSources brainId={brainId} />
+    </>
+  );
+}
+
+function ImportForm({ brainId }: { brainId: string }) {
+  const importFiles = useImportFiles(brainId);
+  const [chosen, setChosen] = useState<ChosenFile[]>([]);
+  const [leftOut, setLeftOut] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const [format, setFormat] = useState<ImportFormat | 'auto'>('auto');
+  const [timeZone, setTimeZone] = useState(browserTimeZone);
+  const [selfName, setSelfName] = useState('');
+  const [readError, setReadError] = useState<unknown>(null);
+  const size = chosen.reduce((n, f) => n + f.file.size, 0);
+  const tooBig = size > maxImportBytes;
+
+  const choose = (files: ChosenFile[]) => {
+    const keep = files.filter((f) => isImportable(f.path));
+    setChosen(keep);
+    setLeftOut(files.length - keep.length);
+    setReadError(null);
+    importFiles.reset();
+  };
+  const drop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    fromDrop(e.dataTransfer).then(choose, setReadError);
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setReadError(null);
+    let files;
+    try {
+      files = await toImportFiles(chosen);
+    } catch (err) {
+      setReadError(err);
+      return;
+    }
+    importFiles.mutate({
+      files,
+      format,
+      ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
+      ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
+    });
+  };
+
+  return (
+    <section className="card" aria-labelledby="import-choose">
+      <h2 id="import-choose">Choose what to import</h2>
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        <div
+          className={`dropzone${dragging ? ' dragging' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={drop}
+        >
+          <p className="strong">Drop files or folders here, or choose them:</p>
+          <div className="row">
+            <label>
+              Files
+              <input type="file" multiple onChange={(e) => choose(fromInput(e.target.files))} />
+            </label>
+            <label>
+              A folder (a vault, a Slack export)
+              <input
+                type="file"
+                ref={(el) => el?.setAttribute('webkitdirectory', '')}
+                onChange={(e) => choose(fromInput(e.target.files))}
+              />
+            </label>
+          </div>
+        </div>
+        <ChosenList chosen={chosen} leftOut={leftOut} size={size} onClear={() => choose([])} />
+        {tooBig ? (
+          <p className="field-error" role="alert">
+            These files are {formatBytes(size)} together; the app imports up to {formatBytes(maxImportBytes)}{' '}
+            at once. Choose fewer files, or use <code>mnemo import</code> from a terminal for large exports.
+          </p>
+        ) : null}
+        <label>
+          What kind of export is it?
+          <select value={format} onChange={(e) => setFormat(e.target.value as ImportFormat | 'auto')}>
+            <option value="auto">Tell from the files</option>
+            {Object.entries(formatLabels).map(([f, label]) => (
+              <option key={f} value={f}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Time zone <span className="hint">WhatsApp and some calendars write times without one</span>
+          <input
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+            placeholder="e.g. Europe/Lisbon"
+          />
+        </label>
+        <label>
+          Your name in chats and mail{' '}
+          <span className="hint">optional: your own messages are then known to be yours</span>
+          <input value={selfName} onChange={(e) => setSelfName(e.target.value)} />
+        </label>
+        {readError ? <ErrorNotice error={readError} /> : null}
+        {importFiles.isError ? <ErrorNotice error={importFiles.error} /> : null}
+        <button
+          type="submit"
+          className="primary"
+          disabled={chosen.length === 0 || tooBig || importFiles.isPending}
+        >
+          {importFiles.isPending
+            ? 'Importing…'
+            : chosen.length
+              ? `Import ${plural(chosen.length, 'file')}`
+              : 'Import'}
+        </button>
+        {importFiles.isPending ? (
+          <p className="status loading" role="status">
+            Reading and importing {plural(chosen.length, 'file')}. Large exports take a while.
+          </p>
+        ) : null}
+      </form>
+      {importFiles.data ? <ImportSummary brainId={brainId} result={importFiles.data} /> : null}
+    </section>
+  );
+}
+
+function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number; onClear: () => void }) {
+  const { chosen, leftOut, size, onClear } = props;
+  if (chosen.length === 0 && leftOut === 0) return <p className="muted">Nothing chosen yet.</p>;
+  return (
+    <div aria-live="polite">
+      <p>
+        {chosen.length
+          ? `${plural(chosen.length, 'file')} chosen (${formatBytes(size)})`
+          : 'No file to import.'}{' '}
+        <button type="button" onClick={onClear}>
+          Clear
+        </button>
+      </p>
+      <ul className="list compact small mono" aria-label="Chosen files">
+        {chosen.slice(0, 8).map((f) => (
+          <li key={f.path}>{f.path}</li>
+        ))}
+        {chosen.length > 8 ? <li>and {chosen.length - 8} more</li> : null}
+      </ul>
+      {leftOut ? (
+        <p className="muted small">
+          {plural(leftOut, 'file')} left out: pictures, attachments and other files that hold nothing to
+          import.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ImportSummary({ brainId, result }: { brainId: string; result: ImportResult }) {
+  const nothing = result.imported === 0 && result.unchanged === 0;
+  return (
+    <div className="import-summary" role="status" aria-labelledby="import-result">
+      <h3 id="import-result">{nothing ? 'Nothing was imported' : 'Import finished'}</h3>
+      <p>
+        {plural(result.imported, 'new item')} imported, {plural(result.unchanged, 'item')} already here
+        {result.skipped_count ? `, ${plural(result.skipped_count, 'item')} skipped` : ''}
+        {result.failed ? `, ${plural(result.failed, 'item')} could not be stored` : ''}.
+      </p>
+      {result.imported ? (
+        <p>
+          New items are worked into Memories in the background: see{' '}
+          <Link to={paths.brain(brainId, 'records')}>Records</Link> and{' '}
+          <Link to={paths.brain(brainId, 'memories')}>Memories</Link>.
+        </p>
+      ) : null}
+      <ul className="list compact small" aria-label="How each choice was read">
+        {result.parts.map((p) => (
+          <li key={p.name}>
+            <span className="mono">{p.name}</span>:{' '}
+            {p.format ? `read as ${formatNames[p.format]}` : 'not a format Mnemo can read'} — {p.imported}{' '}
+            new, {p.unchanged} already here, {p.skipped} skipped
+            {p.failed ? `, ${p.failed} failed` : ''}
+          </li>
+        ))}
+      </ul>
+      {result.skipped.length ? (
+        <details>
+          <summary>Why items were skipped</summary>
+          <ul className="list compact small">
+            {result.skipped.map((s, i) => (
+              <li key={i}>
+                <span className="mono">{s.item}</span>: {s.reason}
+              </li>
+            ))}
+            {result.skipped_count > result.skipped.length ? (
+              <li>and {result.skipped_count - result.skipped.length} more</li>
+            ) : null}
+          </ul>
+        </details>
+      ) : null}
+      {result.failures.length ? (
+        <ul className="list compact small" aria-label="Items that could not be stored">
+          {result.failures.map((f, i) => (
+            <li key={i}>
+              <span className="mono">{f.item}</span>: {f.message} (<code>{f.code}</code>)
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

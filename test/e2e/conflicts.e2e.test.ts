@@ -1,0 +1,84 @@
+// A real conflict with the local engine: two sources state different values for one slot at the same
+// time, the Conflicts screen shows both with their evidence, and keeping one resolves it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext } from 'playwright-core';
+import type { Memory } from '../../engine/contract/index.ts';
+import { checkScreen, launchBrowser, openUi, startApp, type RunningApp } from './harness.ts';
+
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+before(async () => {
+  ({ context, close: closeBrowser } = await launchBrowser());
+});
+after(async () => closeBrowser());
+
+async function activeHomeCities(app: RunningApp): Promise<Memory[]> {
+  const page = await app.api.listMemories('me', { status: 'active', limit: 200 });
+  return page.data.filter((m) => m.predicate === 'home_city');
+}
+
+test('two sources disagree at the same time: the Conflicts screen shows both with evidence; keeping one resolves it', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    const at = '2024-01-01T00:00:00Z';
+    for (const [value, source] of [
+      ['Porto', 'phone'],
+      ['Lisbon', 'laptop'],
+    ] as const) {
+      await app.api.rememberRecord('me', {
+        content: { kind: 'fact', subject: 'user', predicate: 'home_city', value },
+        source: { name: source },
+        occurred_at: at,
+      });
+    }
+    const deadline = Date.now() + 10_000;
+    let contested = await activeHomeCities(app);
+    while (contested.length < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      contested = await activeHomeCities(app);
+    }
+    assert.equal(contested.length, 2, 'the engine keeps both values active: a conflict');
+    const porto = contested.find((m) => m.statement.includes('Porto'))!;
+    const lisbon = contested.find((m) => m.statement.includes('Lisbon'))!;
+
+    const { page, problems } = await openUi(context, app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    const nav = page.getByRole('navigation', { name: 'Brain me' });
+    await nav.getByRole('link', { name: 'Conflicts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
+    const slot = page.getByRole('listitem').filter({
+      has: page.getByRole('heading', { level: 2, name: /home_city/ }),
+    });
+    await slot.getByRole('link', { name: porto.statement }).waitFor();
+    await slot.getByRole('link', { name: lisbon.statement }).waitFor();
+    // Each value with its evidence: the quote, the source it came from and when.
+    await slot.getByText('from phone').waitFor();
+    await slot.getByText('from laptop').waitFor();
+    assert.deepEqual(
+      await slot.locator('.quote mark').allTextContents(),
+      [porto, lisbon]
+        .sort((a, b) => contested.indexOf(a) - contested.indexOf(b))
+        .map((m) => m.citations[0]!.quote),
+    );
+    await checkScreen(page, 'conflicts');
+
+    await slot.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).click();
+    await page.getByText('No conflicts').waitFor();
+
+    const current = await activeHomeCities(app);
+    assert.deepEqual(
+      current.map((m) => m.id),
+      [lisbon.id],
+      'the chosen value is the one current value',
+    );
+    assert.equal((await app.api.getMemory('me', porto.id)).status, 'retracted');
+    await nav.getByRole('link', { name: 'Memories' }).click();
+    await page.getByRole('link', { name: lisbon.statement }).waitFor();
+    assert.equal(await page.getByRole('link', { name: porto.statement }).count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});

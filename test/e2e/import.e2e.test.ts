@@ -1,0 +1,122 @@
+// The Import screen against `mnemo serve --ui` with the local engine: choose files, drop files, the
+// summary, re-import adding nothing, and removing a whole import.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-'));
+before(async () => {
+  ({ context, close: closeBrowser } = await launchBrowser());
+});
+after(async () => {
+  await closeBrowser();
+  rmSync(samples, { recursive: true, force: true });
+});
+
+const noteText =
+  '---\ndate: 2024-02-03\ntags: [garden]\n---\n# Garden\n\nThe quince tree was planted by the shed.\n';
+const chatText =
+  '12/01/2024, 09:15 - Bo: Lunch at the harbour on Friday?\n' +
+  '12/01/2024, 09:16 - Ana: Yes, and bring the kayak maps\n' +
+  'they are in the blue folder\n';
+
+/** Drops files on the drop zone the way a browser does, with a DataTransfer holding them. */
+async function dropFiles(page: Page, files: { name: string; text: string }[]): Promise<void> {
+  const transfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+    return dt;
+  }, files);
+  await page.locator('.dropzone').dispatchEvent('dragover', { dataTransfer: transfer });
+  await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+test('import a note and a WhatsApp chat from the screen; re-import adds nothing; remove the imports and they go', async () => {
+  const app = await startApp('local');
+  try {
+    const notePath = join(samples, 'Garden.md');
+    const chatPath = join(samples, 'WhatsApp Chat with Bo.txt');
+    writeFileSync(notePath, noteText);
+    writeFileSync(chatPath, chatText);
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    const { page, problems } = await openUi(context, app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    const nav = page.getByRole('navigation', { name: 'Brain me' });
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    await page.getByText('Nothing imported yet').waitFor();
+
+    await page.getByLabel('Files', { exact: true }).setInputFiles([notePath, chatPath]);
+    await page.getByRole('list', { name: 'Chosen files' }).getByText('WhatsApp Chat with Bo.txt').waitFor();
+    await page.getByLabel('Time zone').fill('Europe/Lisbon');
+    await page.getByRole('button', { name: 'Import 2 files' }).click();
+    const summary = page.locator('.import-summary');
+    await summary.getByRole('heading', { name: 'Import finished' }).waitFor();
+    assert.match((await summary.textContent()) ?? '', /3 new items imported, 0 items already here/);
+    await summary.getByText(/Garden\.md: read as Markdown notes/).waitFor();
+    await summary.getByText(/WhatsApp Chat with Bo\.txt: read as a WhatsApp chat/).waitFor();
+    const imports = page.getByRole('table');
+    await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
+    await imports.getByText('Markdown notes', { exact: true }).waitFor();
+    await checkScreen(page, 'import');
+
+    await nav.getByRole('link', { name: 'Records' }).click();
+    await page
+      .getByText(/quince tree/)
+      .first()
+      .waitFor();
+    await page
+      .getByText(/kayak maps/)
+      .first()
+      .waitFor();
+    await nav.getByRole('link', { name: 'Memories' }).click();
+    await page
+      .getByRole('link', { name: /quince tree/ })
+      .first()
+      .waitFor();
+    await page
+      .getByRole('link', { name: /kayak maps/ })
+      .first()
+      .waitFor();
+
+    // The same files again, dropped this time: nothing new.
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await dropFiles(page, [
+      { name: 'Garden.md', text: noteText },
+      { name: 'WhatsApp Chat with Bo.txt', text: chatText },
+    ]);
+    await page.getByRole('list', { name: 'Chosen files' }).getByText('Garden.md').waitFor();
+    await page.getByLabel('Time zone').fill('Europe/Lisbon');
+    await page.getByRole('button', { name: 'Import 2 files' }).click();
+    await summary.getByText(/0 new items imported, 3 items already here/).waitFor();
+    const records = await app.api.listRecords('me');
+    assert.equal(records.data.length, 3, 're-importing wrote no Record');
+
+    for (const label of ['WhatsApp chats', 'Markdown notes']) {
+      await page.getByRole('button', { name: `Remove this import of ${label}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Remove the import “${label}”?` });
+      await dialog.getByText(/Memories that rest only on them are removed too/).waitFor();
+      await dialog.getByRole('button', { name: 'Remove import' }).click();
+      await page
+        .getByRole('status')
+        .getByText(new RegExp(`Removed “${label}”`))
+        .waitFor();
+    }
+    await page.getByText('Nothing imported yet').waitFor();
+    await nav.getByRole('link', { name: 'Records' }).click();
+    await page.getByText('Nothing written yet').waitFor();
+    await nav.getByRole('link', { name: 'Memories' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+    await page.getByText('No Memories yet').waitFor();
+    assert.equal(await page.getByText(/quince|kayak/).count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
