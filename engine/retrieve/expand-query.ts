@@ -25,17 +25,20 @@ export function feedbackTerms(
   const total =
     store.get<{ c: number }>('SELECT count(*) AS c FROM retrieval_index WHERE brain_uid = ?', brainUid)?.c ??
     1;
+  const cap = 500;
   const scored: Array<[string, number]> = [];
   for (const [w, tf] of counts) {
-    // Document frequency over the whole index (all Brains): cheap, and close enough for ranking rare words.
+    // Document frequency in this Brain, counted up to a cap: a word that common is no clue anyway.
     const df =
       store.get<{ c: number }>(
-        'SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT 200)',
+        `SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
+           WHERE turn_fts MATCH ? AND r.brain_uid = ? LIMIT ${cap})`,
         `text: "${w.replaceAll('"', '""')}"`,
-      )?.c ?? 1;
-    const idf = Math.log((total + 1) / (df + 0.5));
-    if (idf < 1.5) continue;
-    scored.push([w, tf * idf]);
+        brainUid,
+      )?.c ?? 0;
+    // Rarer than in half the Brain's Records, else it says nothing about this query.
+    if (df === 0 || df >= cap || df > total / 2) continue;
+    scored.push([w, tf * Math.log((total + 1) / df)]);
   }
   return scored
     .sort((a, b) => b[1] - a[1])

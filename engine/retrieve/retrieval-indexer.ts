@@ -39,6 +39,7 @@ export interface IndexerOptions {
 interface QueueItem {
   owner: 'record' | 'memory';
   owner_n: number;
+  lexical: number;
 }
 
 /** Normalised speaker name: how the entity lane matches a name in a query. */
@@ -100,7 +101,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     store.tx(() => {
       const touched = new Set<number>();
       for (const it of items) {
-        if (it.owner !== 'record') continue;
+        if (it.owner !== 'record' || it.lexical === 1) continue;
         const r = store.get<{
           n: number;
           brain_uid: string;
@@ -123,6 +124,10 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         for (const n of affectedBy(store, r.n)) touched.add(n);
       }
       for (const n of touched) writeTurnRow(store, n);
+      for (const it of items) {
+        if (it.owner === 'record')
+          store.run("UPDATE index_queue SET lexical = 1 WHERE owner = 'record' AND owner_n = ?", it.owner_n);
+      }
     });
   }
 
@@ -167,7 +172,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     for (;;) {
       if (closed) return;
       const items = store.all<QueueItem>(
-        'SELECT owner, owner_n FROM index_queue ORDER BY owner DESC, owner_n LIMIT ?',
+        'SELECT owner, owner_n, lexical FROM index_queue ORDER BY owner DESC, owner_n LIMIT ?',
         batchSize,
       );
       if (items.length === 0) return;
@@ -181,7 +186,12 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       if (closed) return;
       store.tx(() => {
         for (const it of items)
-          store.run('DELETE FROM index_queue WHERE owner = ? AND owner_n = ?', it.owner, it.owner_n);
+          // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
+          store.run(
+            "DELETE FROM index_queue WHERE owner = ? AND owner_n = ? AND (owner = 'memory' OR lexical = 1)",
+            it.owner,
+            it.owner_n,
+          );
       });
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));
@@ -213,9 +223,8 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     kick,
     catchUp(brainUid: string) {
       const items = store.all<QueueItem>(
-        `SELECT q.owner, q.owner_n FROM index_queue q JOIN records r ON r.n = q.owner_n
-         WHERE q.owner = 'record' AND r.brain_uid = ?
-           AND NOT EXISTS (SELECT 1 FROM retrieval_index ri WHERE ri.record_n = q.owner_n)`,
+        `SELECT q.owner, q.owner_n, q.lexical FROM index_queue q JOIN records r ON r.n = q.owner_n
+         WHERE q.owner = 'record' AND q.lexical = 0 AND r.brain_uid = ?`,
         brainUid,
       );
       if (items.length > 0) indexLexical(items);

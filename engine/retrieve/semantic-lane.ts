@@ -3,6 +3,17 @@ import { eligibilitySql } from './lane.ts';
 import { nearest, type VectorModel } from './vector-store.ts';
 
 /**
+ * Below this cosine a vector neighbour is not evidence: KNN always returns k neighbours, relevant or
+ * not, and a Context must still be able to say it found nothing. Calibrated per provider on the LoCoMo
+ * dev half (glove-sif: unrelated questions score 0.07-0.25, a quarter of the evidence under 0.42).
+ */
+export function similarityFloor(provider: string): number {
+  if (provider === 'glove-sif') return 0.35;
+  if (provider === 'hash') return 0.2;
+  return 0.3;
+}
+
+/**
  * Semantic lane: sqlite-vec KNN of the query's embedding over the Brain's Record vectors and Memory
  * vectors (a Memory hit stands for the Records it cites), filtered by the eligibility rules. Only
  * vectors of the active model are compared with the query.
@@ -16,9 +27,10 @@ export function createSemanticLane(): Lane {
       if (!q || !m) return [];
       const k = Math.min(4 * input.limit, 1000);
       const el = eligibilitySql(input.eligibility);
+      const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
       for (const hit of nearest(input.store, m, 'record', input.eligibility.brainUid, q, k)) {
-        best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
+        if (1 - hit.distance >= floor) best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
       }
       const memHits = nearest(input.store, m, 'memory', input.eligibility.brainUid, q, input.limit);
       if (memHits.length > 0) {
@@ -30,7 +42,7 @@ export function createSemanticLane(): Lane {
         const sim = new Map(memHits.map((h) => [h.n, 1 - h.distance]));
         for (const c of cited) {
           const s = sim.get(c.mn) ?? 0;
-          if ((best.get(c.rn)?.sim ?? -Infinity) < s) best.set(c.rn, { sim: s, via: 'memory' });
+          if (s >= floor && (best.get(c.rn)?.sim ?? -Infinity) < s) best.set(c.rn, { sim: s, via: 'memory' });
         }
       }
       if (best.size === 0) return [];

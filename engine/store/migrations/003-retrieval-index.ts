@@ -43,9 +43,11 @@ CREATE TABLE embeddings (
   PRIMARY KEY (owner, owner_n, model_id)
 ) STRICT, WITHOUT ROWID;
 
+-- lexical = 0 until the Record's turn_fts row is written (a Context catches those up first).
 CREATE TABLE index_queue (
   owner TEXT NOT NULL CHECK (owner IN ('record', 'memory')),
   owner_n INTEGER NOT NULL,
+  lexical INTEGER NOT NULL DEFAULT 0 CHECK (lexical IN (0, 1)),
   PRIMARY KEY (owner, owner_n)
 ) STRICT, WITHOUT ROWID;
 
@@ -55,8 +57,22 @@ BEGIN INSERT OR IGNORE INTO index_queue (owner, owner_n) VALUES ('record', NEW.n
 CREATE TRIGGER memories_enqueue_index AFTER INSERT ON memories
 BEGIN INSERT OR IGNORE INTO index_queue (owner, owner_n) VALUES ('memory', NEW.n); END;
 
+-- A forgotten Record's text also sits in its thread neighbours' context columns: their rows go now
+-- (secure-delete overwrites the bytes) and they are queued to be indexed again without it.
 CREATE TRIGGER records_drop_index BEFORE DELETE ON records
 BEGIN
+  INSERT OR REPLACE INTO index_queue (owner, owner_n, lexical)
+  SELECT 'record', nb.record_n, 0 FROM retrieval_index me JOIN retrieval_index nb
+    ON nb.brain_uid = me.brain_uid AND nb.thread = me.thread AND nb.record_n <> me.record_n
+  WHERE me.record_n = OLD.n AND nb.record_n IN (
+    SELECT x.record_n FROM retrieval_index x
+    WHERE x.brain_uid = me.brain_uid AND x.thread = me.thread AND (x.occurred_ms, x.record_n) > (me.occurred_ms, me.record_n)
+    ORDER BY x.occurred_ms, x.record_n LIMIT 2)
+  OR me.record_n = OLD.n AND nb.record_n IN (
+    SELECT x.record_n FROM retrieval_index x
+    WHERE x.brain_uid = me.brain_uid AND x.thread = me.thread AND (x.occurred_ms, x.record_n) < (me.occurred_ms, me.record_n)
+    ORDER BY x.occurred_ms DESC, x.record_n DESC LIMIT 1);
+  DELETE FROM turn_fts WHERE rowid IN (SELECT owner_n FROM index_queue WHERE owner = 'record' AND lexical = 0);
   DELETE FROM turn_fts WHERE rowid = OLD.n;
   DELETE FROM index_queue WHERE owner = 'record' AND owner_n = OLD.n;
   DELETE FROM embeddings WHERE owner = 'record' AND owner_n = OLD.n;

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3-multiple-ciphers';
+import type { ContextReady, RecordCreate } from '../contract/index.ts';
+import type { ContextEvent, Engine, Tenant } from '../types.ts';
+import { createHashModel } from '../embed/hash-model.ts';
+import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
+
+const tenant: Tenant = { project: 'acme', env: 'test' };
+const opts = { requestId: 'req_test' };
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-retrieval-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function engineWith(
+  extra: Partial<LocalEngineOptions> = {},
+  dir = tempDir(),
+): Promise<{ engine: Engine; dir: string }> {
+  const engine = await createLocalEngine({
+    dataDir: dir,
+    dbKey: 'retrieval-test-key',
+    embedder: { provider: 'hash', dataDir: dir },
+    ...extra,
+  });
+  after(() => engine.close());
+  return { engine, dir };
+}
+
+async function write(engine: Engine, brain: string, items: RecordCreate[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const body of items) ids.push((await engine.rememberRecord(tenant, brain, body, {})).record.id);
+  await engine.idle();
+  return ids;
+}
+
+const msg = (text: string, speaker: string, at: string, thread = 't1'): RecordCreate => ({
+  content: { kind: 'message', text, speaker, thread },
+  occurred_at: at,
+});
+
+async function ask(
+  engine: Engine,
+  brain: string,
+  query: string,
+  more: Record<string, unknown> = {},
+  onEvent?: (e: ContextEvent) => void,
+) {
+  const ctx = await engine.createContext(
+    tenant,
+    brain,
+    { query, budget: { tokens: 8000 }, ...more },
+    { ...opts, onEvent },
+  );
+  assert.equal(ctx.status, 'ready');
+  return ctx as ContextReady;
+}
+
+describe('retrieval lanes (local engine, hash embedder)', () => {
+  it('finds a reply through the message it answers (thread context), not across threads', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [, reply, , other] = await write(engine, 'b', [
+      msg('Where did you spend the summer holiday?', 'Bob', '2023-05-01T10:00:00Z'),
+      msg('Lisbon, with my sister. It was lovely.', 'Ana', '2023-05-01T10:01:00Z'),
+      msg('Where did you spend the summer holiday?', 'Bob', '2023-06-01T10:00:00Z', 't2'),
+      msg('Nowhere special.', 'Ana', '2023-06-01T10:01:00Z', 't3'),
+    ]);
+    const ctx = await ask(engine, 'b', 'summer holiday');
+    const cited = ctx.citations.map((c) => c.record_id);
+    assert.ok(cited.includes(reply!), 'the reply in the same thread is cited');
+    assert.ok(!cited.includes(other!), 'a message of another thread gains nothing');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const lexical = trace.lanes.find((l) => l.name === 'lexical')!;
+    assert.match(lexical.candidates.find((c) => c.record_id === reply)!.reason, /surrounding messages/);
+  });
+
+  it("ranks the named person's own words first (entity lane)", async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [bobs, anas] = await write(engine, 'b', [
+      msg('I love pottery classes.', 'Bob', '2023-05-01T10:00:00Z', 'a'),
+      msg('I love pottery classes.', 'Ana', '2023-05-02T10:00:00Z', 'b'),
+    ]);
+    const ctx = await ask(engine, 'b', 'Does Ana like pottery?');
+    assert.equal(ctx.citations[0]!.record_id, anas);
+    assert.ok(ctx.citations.some((c) => c.record_id === bobs));
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.match(trace.lanes.find((l) => l.name === 'entity')!.candidates[0]!.reason, /said by ana/);
+  });
+
+  it('searches inside a named month (time lane) and counts relative times from as_of', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [, march] = await write(engine, 'b', [
+      msg('Dinner at the new ramen place.', 'Ana', '2023-02-10T19:00:00Z', 'x'),
+      msg('Dinner at the old pizza place.', 'Ana', '2023-03-10T19:00:00Z', 'y'),
+    ]);
+    const ctx = await ask(engine, 'b', 'dinner in March 2023');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const time = trace.lanes.find((l) => l.name === 'time')!;
+    assert.deepEqual(
+      time.candidates.map((c) => c.record_id),
+      [march],
+    );
+    assert.equal(ctx.citations[0]!.record_id, march);
+    const rel = await engine.getTrace(
+      tenant,
+      'b',
+      (await ask(engine, 'b', 'dinner yesterday', { as_of: '2023-03-11T08:00:00Z' })).id,
+    );
+    assert.deepEqual(
+      rel.lanes.find((l) => l.name === 'time')!.candidates.map((c) => c.record_id),
+      [march],
+    );
+  });
+
+  it('fast makes exactly one embedding call, counted by the ledger; without an embedder, none', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [msg('The wifi password is on the fridge.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const ctx = await ask(engine, 'b', 'wifi password');
+    assert.deepEqual(ctx.cost, {
+      ...ctx.cost,
+      embedding_calls: 1,
+      model_calls_total: 1,
+      generative_calls: 0,
+    });
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const sem = trace.lanes.find((l) => l.name === 'semantic')!;
+    assert.match(sem.candidates[0]!.reason, /cosine .*hash hash-64/);
+    assert.equal(engine.info.embedder, 'hash:hash-64');
+
+    const { engine: plain } = await engineWith({ embedder: null });
+    await plain.createBrain(tenant, { id: 'b' });
+    await write(plain, 'b', [msg('The wifi password is on the fridge.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const c2 = await ask(plain, 'b', 'wifi password');
+    assert.equal(c2.cost.embedding_calls, 0);
+    assert.equal(c2.citations.length, 1);
+  });
+
+  it('thorough expands the query and reports its stages; a tiny budget.ms returns the best so far, flagged', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [
+      msg('I signed up for a pottery class, it is like therapy.', 'Ana', '2023-05-01T10:00:00Z', 'a'),
+      msg('Pottery again today; clay everywhere, glazing next week.', 'Ana', '2023-05-08T10:00:00Z', 'b'),
+      msg('Glazing went well, the kiln was hot.', 'Ana', '2023-05-15T10:00:00Z', 'c'),
+    ]);
+    const events: ContextEvent[] = [];
+    const ctx = await ask(engine, 'b', 'pottery class', { mode: 'thorough', include: ['explain'] }, (e) =>
+      events.push(e),
+    );
+    const stages = events.filter((e) => e.event === 'stage').map((e) => e.data['stage']);
+    for (const s of ['embed', 'lane', 'expand', 'fuse'])
+      assert.ok(stages.includes(s), `stage ${s} in ${stages.join(',')}`);
+    const explain = ctx.explain as { expansion: string[] };
+    assert.ok(explain.expansion.length > 0);
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.ok(trace.lanes.some((l) => l.name === 'feedback'));
+
+    const hurried = await ask(engine, 'b', 'pottery class', { budget: { tokens: 8000, ms: 1 } });
+    assert.equal(hurried.budget.ms, 1);
+    assert.equal(hurried.budget.ms_exceeded, true);
+    assert.ok(hurried.citations.length > 0, 'still returns what it found');
+  });
+
+  it('forgetting a Record removes its vector bytes and its text from its neighbours’ index rows', async () => {
+    const dir = tempDir();
+    // Unencrypted, so the file's bytes can be scanned for the vector and the text.
+    const engine = await createLocalEngine({
+      dataDir: dir,
+      dbKey: null,
+      embedder: { provider: 'hash', dataDir: dir },
+    });
+    await engine.createBrain(tenant, { id: 'b' });
+    const secret = 'zanzibarquokka';
+    const [, gone] = await write(engine, 'b', [
+      msg('What was the code name?', 'Bob', '2023-05-01T10:00:00Z'),
+      msg(`It was ${secret} all along`, 'Ana', '2023-05-01T10:01:00Z'),
+      msg('Thanks, noted.', 'Bob', '2023-05-01T10:02:00Z'),
+    ]);
+    const vector = Buffer.from(createHashModel(64).embedOne(`Ana: It was ${secret} all along`).buffer);
+    const chunks = () => {
+      const db = new Database(join(dir, 'mnemo.db'), { readonly: true });
+      try {
+        return (
+          db.prepare('SELECT vectors FROM vec_record_1_vector_chunks00').all() as Array<{ vectors: Buffer }>
+        ).map((r) => r.vectors);
+      } finally {
+        db.close();
+      }
+    };
+    assert.ok(
+      chunks().some((b) => b.includes(vector)),
+      'the vector is stored (sanity check)',
+    );
+    await engine.forgetRecord(tenant, 'b', gone!);
+    await engine.idle();
+    assert.ok(!chunks().some((b) => b.includes(vector)), 'vector overwritten in its chunk');
+    const ctx = await ask(engine, 'b', 'code name');
+    assert.ok(ctx.citations.length >= 1, 'neighbours are indexed again');
+    await engine.close();
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith('mnemo.db'))
+      .map((f) => readFileSync(join(dir, f)));
+    assert.ok(!files.some((b) => b.includes(vector)), 'vector bytes gone from the files');
+    assert.ok(!files.some((b) => b.includes(Buffer.from(secret))), 'text gone, neighbours’ rows included');
+  });
+
+  it('a change of model re-embeds everything in the background and never mixes spaces', async () => {
+    const dir = tempDir();
+    const first = await createLocalEngine({
+      dataDir: dir,
+      dbKey: 'k',
+      embedder: { provider: 'hash', dataDir: dir },
+    });
+    await first.createBrain(tenant, { id: 'b' });
+    await write(first, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
+    await first.close();
+    const { engine } = await engineWith({ dbKey: 'k', embedder: createHashModelEmbedder(32) }, dir);
+    await engine.idle();
+    const ctx = await ask(engine, 'b', 'tea lemon');
+    const sem = (await engine.getTrace(tenant, 'b', ctx.id)).lanes.find((l) => l.name === 'semantic')!;
+    assert.equal(sem.candidates.length, 1);
+    assert.match(sem.candidates[0]!.reason, /hash-32/);
+  });
+});
+
+/** An in-thread Embedder over the hash model (a different model id from the default 64-d one). */
+function createHashModelEmbedder(dims: number) {
+  const m = createHashModel(dims);
+  return {
+    provider: 'hash',
+    model: `hash-${dims}`,
+    dims,
+    embed: async (t: readonly string[]) => t.map((x) => m.embedOne(x)),
+    close: async () => {},
+  };
+}
