@@ -77,6 +77,21 @@ test('the typed client drives every /v1 operation of the real server', async () 
   const e = await revoked.getBrain('life').catch((x: unknown) => x);
   assert.ok(e instanceof MnemoApiError && e.code === 'key_revoked' && e.status === 401);
 
+  const imported = await mnemo.importFiles('life', {
+    files: [
+      {
+        name: 'Cello.md',
+        content_base64: Buffer.from('# Cello\n\nPractice scales daily.\n').toString('base64'),
+      },
+    ],
+  });
+  assert.deepEqual([imported.imported, imported.parts[0]!.format], [1, 'markdown']);
+  assert.deepEqual(
+    (await mnemo.listSources('life')).data.map((s) => [s.name, s.records]),
+    [['markdown', 1]],
+  );
+  assert.equal((await mnemo.forgetSource('life', 'markdown')).target.type, 'source');
+
   assert.equal((await mnemo.forgetRecord('life', record.id)).deleted.records, 1);
   assert.equal((await mnemo.forgetBrain('life')).target.id, 'life');
   const gone = await mnemo.getBrain('life').catch((x: unknown) => x);
