@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ImportRequest } from '../../engine/contract/index.ts';
+import { createReferenceEngine } from '../../engine/reference/index.ts';
+import { importFiles } from './import-files.ts';
+
+const t = { project: 'p', env: 'test' as const };
+const file = (name: string, text: string, lastModified?: string): ImportRequest['files'][number] => ({
+  name,
+  content_base64: Buffer.from(text, 'utf8').toString('base64'),
+  ...(lastModified ? { last_modified: lastModified } : {}),
+});
+
+async function brain() {
+  const engine = createReferenceEngine();
+  await engine.createBrain(t, { id: 'b' });
+  return engine;
+}
+
+test('folders arrive as files with relative paths: an Obsidian vault and a Slack export are each read whole', async () => {
+  const engine = await brain();
+  const vault = await importFiles(engine, t, 'b', {
+    files: [
+      file('Vault/.obsidian/app.json', '{}'),
+      file('Vault/Recipes/Bacalhau.md', 'Soak the cod for 48 hours.\n', '2024-03-04T05:06:07Z'),
+      file('Vault/Home.md', '# Home\n\nSee [[Bacalhau]].\n', '2024-01-01T00:00:00Z'),
+    ],
+  });
+  assert.deepEqual(
+    vault.parts.map((p) => [p.name, p.format, p.imported]),
+    [['Vault', 'obsidian', 2]],
+  );
+  const notes = (await engine.listRecords(t, 'b', { limit: 50, source: 'obsidian' })).data;
+  assert.deepEqual(notes.map((r) => r.source.external_id).sort(), ['Home.md', 'Recipes/Bacalhau.md']);
+  // Without a date in front matter, a note occurred when its file was last changed (as on the CLI).
+  assert.equal(
+    notes.find((r) => r.source.external_id === 'Recipes/Bacalhau.md')!.occurred_at,
+    '2024-03-04T05:06:07.000Z',
+  );
+
+  const slack = await importFiles(engine, t, 'b', {
+    files: [
+      file('Export/users.json', JSON.stringify([{ id: 'U1', name: 'sam', real_name: 'Sam' }])),
+      file('Export/channels.json', JSON.stringify([{ id: 'C1', name: 'general' }])),
+      file(
+        'Export/general/2024-01-15.json',
+        JSON.stringify([
+          { type: 'message', user: 'U1', text: 'Launch moved to Feb 2', ts: '1705312860.000200' },
+        ]),
+      ),
+    ],
+  });
+  assert.deepEqual(
+    slack.parts.map((p) => [p.name, p.format, p.imported]),
+    [['Export', 'slack', 1]],
+  );
+});
+
+test('an explicit format reads each chosen file in it; items listed by their file, never by the temporary path', async () => {
+  const engine = await brain();
+  const r = await importFiles(engine, t, 'b', {
+    format: 'whatsapp',
+    time_zone: 'UTC',
+    files: [
+      file('chat-a.txt', '01/02/2024, 10:00 - Ana: hello\n'),
+      file('chat-b.txt', 'this is not a chat at all\n'),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+    [
+      ['chat-a.txt', 'whatsapp', 1, 0],
+      ['chat-b.txt', 'whatsapp', 0, 1],
+    ],
+  );
+  assert.deepEqual(r.skipped, [{ item: 'chat-b.txt', reason: 'no WhatsApp message lines found' }]);
+  await assert.rejects(
+    importFiles(engine, t, 'b', { files: [file('a.md', 'x'), file('a.md', 'y')] }),
+    /files\[1\]\.name: "a\.md" is given twice/,
+  );
+});
