@@ -78,4 +78,8 @@ test('an explicit format reads each chosen file in it; items listed by their fil
     importFiles(engine, t, 'b', { files: [file('a.md', 'x'), file('a.md', 'y')] }),
     /files\[1\]\.name: "a\.md" is given twice/,
   );
+  await assert.rejects(
+    importFiles(engine, t, 'b', { files: [file('a', 'x'), file('a/b.md', 'y')] }),
+    /files\[1\]\.name: "a\/b\.md" cannot be stored \(\w+\); is it both a file and a folder\?/,
+  );
 });

@@ -52,8 +52,8 @@ async function materialize(files: ImportRequest['files'], root: string): Promise
       throw new MnemoError('invalid_request_body', `files[${i}].name: "${rel}" is given twice`);
     seen.add(rel);
     const path = join(root, ...parts);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     try {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await writeFile(path, Buffer.from(f.content_base64, 'base64'), { mode: 0o600, flag: 'wx' });
     } catch (e) {
       throw new MnemoError(
