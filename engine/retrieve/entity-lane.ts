@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
+import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** Query words (and adjacent pairs, for full names) that name a speaker of this Brain. */
 export function namedSpeakers(input: LaneInput): string[] {
@@ -23,9 +23,9 @@ export function namedSpeakers(input: LaneInput): string[] {
 }
 
 /**
- * Entity lane: when the query names someone who speaks in this Brain, that person's own Records that
- * match the query, ranked by BM25. On the LoCoMo dev half 96% of the evidence for a question naming
- * one speaker was said by that speaker.
+ * Entity lane: when the query names someone who speaks in this Brain, that person's own Records among
+ * the query's lexical matches, in BM25 order (fused, it lifts them above other people's). On the
+ * LoCoMo dev half 96% of the evidence for a question naming one speaker was said by that speaker.
  */
 export function createEntityLane(): Lane {
   return {
@@ -33,26 +33,16 @@ export function createEntityLane(): Lane {
     search(input: LaneInput): LaneCandidate[] {
       const names = namedSpeakers(input);
       if (names.length === 0) return [];
-      const out: LaneCandidate[] = [];
-      const seen = new Set<string>();
-      const terms = input.terms.filter((t) => !names.includes(t));
-      for (const name of names) {
-        for (const r of searchTurns(input, {
-          terms: terms.length > 0 ? terms : input.terms,
-          limit: input.limit,
-          speakerNorm: name,
-        })) {
-          if (seen.has(r.id)) continue;
-          seen.add(r.id);
-          out.push({
-            recordId: r.id,
-            score: r.score,
-            reason: `said by ${name}; ${sharedReason(r.text, input.terms)}`,
-          });
-        }
-      }
+      const out = searchQuery(input)
+        .filter((r) => r.speakerNorm !== null && names.includes(r.speakerNorm))
+        .slice(0, input.limit)
+        .map((r) => ({
+          recordId: r.id,
+          score: r.score,
+          reason: `said by ${r.speakerNorm}; ${sharedReason(r.text, input.terms)}`,
+        }));
       input.ledger.charge('processing', out.length / 1000);
-      return out.sort((a, b) => b.score - a.score).slice(0, input.limit);
+      return out;
     },
   };
 }

@@ -25,6 +25,8 @@ export interface LaneInput {
   /** The query's embedding (computed once per request) and the model whose vectors it may meet. */
   queryVector?: Float32Array | null | undefined;
   vectorModel?: VectorModel | null | undefined;
+  /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */
+  memo?: Map<string, unknown> | undefined;
 }
 
 /** One Record a lane found, with its lane-local score (higher is better) and why it matched. */

@@ -135,6 +135,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     if (!embedder || !model) return;
     const m = model;
     const rows: Array<{ owner: 'record' | 'memory'; n: number; brainUid: string; text: string }> = [];
+    const skipped: number[] = [];
     for (const it of items) {
       if (it.owner === 'record') {
         const r = store.get<{ brain_uid: string; text: string; speaker: string | null }>(
@@ -149,12 +150,27 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
             text: r.speaker ? `${r.speaker}: ${r.text}` : r.text,
           });
       } else {
+        // A Memory that restates one of its Records word for word would only duplicate that vector.
         const r = store.get<{ brain_uid: string; statement: string }>(
-          'SELECT brain_uid, statement FROM memories WHERE n = ?',
+          `SELECT m.brain_uid, m.statement FROM memories m WHERE m.n = ? AND NOT EXISTS (
+             SELECT 1 FROM citations c JOIN records rec ON rec.id = c.record_id
+             WHERE c.memory_id = m.id AND rec.text = m.statement)`,
           it.owner_n,
         );
         if (r) rows.push({ owner: 'memory', n: it.owner_n, brainUid: r.brain_uid, text: r.statement });
+        else if (store.get('SELECT 1 FROM memories WHERE n = ?', it.owner_n)) skipped.push(it.owner_n);
       }
+    }
+    if (skipped.length > 0) {
+      // Marked as handled by this model (its Record's vector stands for it), so a restart does not queue it again.
+      store.tx(() => {
+        for (const n of skipped)
+          store.run(
+            "INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES ('memory', ?, ?)",
+            n,
+            m.id,
+          );
+      });
     }
     if (rows.length === 0) return;
     const vectors = await embedder.embed(rows.map((r) => r.text));

@@ -12,10 +12,10 @@ import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
  */
 export const laneWeights: Readonly<Record<string, number>> = {
   lexical: 1,
-  entity: 1,
+  entity: 0.5,
   time: 0.5,
   semantic: 0.3,
-  feedback: 0.3,
+  feedback: 0.5,
 };
 
 export interface RetrieveInput {
@@ -87,6 +87,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     ledger: o.ledger,
     queryVector,
     vectorModel,
+    memo: new Map(),
   };
   const laneResults: LaneResult[] = [];
   for (const lane of o.lanes) {

@@ -21,11 +21,19 @@ export interface TurnSearch {
 }
 
 /** One BM25 search of turn_fts under the eligibility rules; shared by the lexical, entity and time lanes. */
-export function searchTurns(
-  input: LaneInput,
-  s: TurnSearch,
-): Array<{ id: string; n: number; text: string; score: number }> {
+export interface TurnRow {
+  id: string;
+  n: number;
+  text: string;
+  score: number;
+  speakerNorm: string | null;
+}
+
+export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   if (s.terms.length === 0) return [];
+  const key = JSON.stringify(['turns', s]);
+  const hit = input.memo?.get(key) as TurnRow[] | undefined;
+  if (hit) return hit;
   const el = eligibilitySql(input.eligibility);
   const extra: string[] = [];
   const params: Array<string | number> = [];
@@ -42,10 +50,11 @@ export function searchTurns(
     params.push(s.toMs);
   }
   const w = turnWeights.join(', ');
-  return input.store.all<{ id: string; n: number; text: string; score: number }>(
-    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, -bm25(turn_fts, ${w}) AS score
+  const rows = input.store.all<TurnRow>(
+    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, -bm25(turn_fts, ${w}) AS score,
+       ri.speaker_norm AS speakerNorm
      FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
-     ${s.speakerNorm !== undefined ? 'JOIN retrieval_index ri ON ri.record_n = r.n' : ''}
+     LEFT JOIN retrieval_index ri ON ri.record_n = r.n
      WHERE turn_fts MATCH ? AND ${el.sql} ${extra.map((e) => `AND ${e}`).join(' ')}
      ORDER BY bm25(turn_fts, ${w}) LIMIT ?`,
     s.terms.map(quote).join(' OR '),
@@ -53,6 +62,13 @@ export function searchTurns(
     ...params,
     s.limit,
   );
+  input.memo?.set(key, rows);
+  return rows;
+}
+
+/** The lexical search the lexical and entity lanes share (run once per request through the memo). */
+export function searchQuery(input: LaneInput): TurnRow[] {
+  return searchTurns(input, { terms: input.terms, limit: 3 * input.limit });
 }
 
 /** The reason a person checks first: the query words the Record shares, or that its neighbours do. */
@@ -69,7 +85,7 @@ export function createTurnLexicalLane(): Lane {
   return {
     name: 'lexical',
     search(input: LaneInput): LaneCandidate[] {
-      const rows = searchTurns(input, { terms: input.terms, limit: input.limit });
+      const rows = searchQuery(input).slice(0, input.limit);
       input.ledger.charge('processing', rows.length / 1000);
       return rows.map((r) => ({ recordId: r.id, score: r.score, reason: sharedReason(r.text, input.terms) }));
     },
