@@ -1,12 +1,14 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
-import { allKinds } from '../contract/index.ts';
+import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
+import { createThoroughSync } from '../context/thorough-sync.ts';
 import { createTraceBuffer } from '../context/trace-buffer.ts';
 import { runDeriveJob } from '../derive/derive-jobs.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { createRuleDeriver } from '../derive/rule-deriver.ts';
 import { newId } from '../ids.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
@@ -21,7 +23,7 @@ import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
 import { forgetSource, listSources } from './sources.ts';
-import { requireBrain, selfOf, type LocalCtx, type Logger } from './local-ctx.ts';
+import { requireBrain, selfOf, watermarkOf, type BrainRow, type LocalCtx, type Logger } from './local-ctx.ts';
 import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
@@ -83,6 +85,10 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       }),
   });
   const deployment = options.deployment ?? 'local';
+  const thorough =
+    options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0
+      ? createThoroughSync({ syncMs: options.thoroughSyncMs })
+      : null;
   const indexer = createRetrievalIndexer({
     store,
     embedder: loadEmbedder(options.embedder),
@@ -153,12 +159,17 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
     createContext: op((t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
-      return assembleContext(
-        { store, codec: ctx.codec, deployment, lanes: ctx.lanes, indexer, traces: ctx.traces, now: clock },
-        { uid: b.uid, id: b.id, self: selfOf(b) },
-        body,
-        o,
-      );
+      const assemble = () =>
+        assembleContext(
+          { store, codec: ctx.codec, deployment, lanes: ctx.lanes, indexer, traces: ctx.traces, now: clock },
+          { uid: b.uid, id: b.id, self: selfOf(b) },
+          body,
+          o,
+        );
+      // Streams report progress instead; fast never waits long enough to matter.
+      if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
+      const key = [b.uid, o.watermark ?? '', canonicalJson(body)].join('\n');
+      return thorough.run(key, assemble, () => thoroughProcessing(ctx, b, body, o.requestId));
     }),
     recordFailedContext: op((t, id, failure) => {
       let b;
@@ -211,8 +222,52 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       store.close();
     },
   };
-  void options.thoroughSyncMs;
   return engine;
+}
+
+/** The 202 answer of a thorough request over its synchronous budget, with its Trace. */
+function thoroughProcessing(
+  ctx: LocalCtx,
+  b: BrainRow,
+  body: ContextRequest,
+  requestId: string,
+): ContextProcessing {
+  const watermark = watermarkOf(ctx, b);
+  const out: ContextProcessing = {
+    id: newId('ctx'),
+    object: 'context',
+    status: 'processing',
+    query: body.query,
+    watermark,
+    citations: [],
+    unknowns: [body.query],
+    budget: { estimated_tokens: 0, truncated: false },
+  };
+  ctx.traces.add(b.uid, {
+    id: out.id,
+    object: 'trace',
+    brain_id: b.id,
+    request_id: requestId,
+    created_at: ctx.clock().toISOString(),
+    query: body.query,
+    mode: 'thorough',
+    purpose: body.purpose ?? null,
+    status: 'processing',
+    watermark,
+    request: body as Record<string, unknown>,
+    lanes: [],
+    fusion: {
+      method: 'none: over the synchronous budget; assembly continues, send the request again',
+      results: [],
+    },
+    budget: { requested_tokens: body.budget?.tokens ?? 4000, estimated_tokens: 0, truncated: false, cut: [] },
+    citations: [],
+    abstained: null,
+    timings_ms: { total: 0 },
+    cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
+    error: null,
+  });
+  return out;
 }
 
 function loadEmbedder(

@@ -170,6 +170,26 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(hurried.citations.length > 0, 'still returns what it found');
   });
 
+  it('a thorough request over --thorough-sync-ms answers processing, then the finished Context when sent again', async () => {
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 60)), []) };
+    const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const first = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(first.status, 'processing');
+    assert.deepEqual(first.unknowns, ['spare key']);
+    assert.equal((await engine.getTrace(tenant, 'b', first.id)).status, 'processing');
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(again.status, 'ready');
+    assert.equal(again.citations.length, 1);
+    // Fast is never deferred, and a stream reports progress instead of deferring.
+    assert.equal((await engine.createContext(tenant, 'b', { query: 'spare key' }, opts)).status, 'ready');
+    const streamed = await engine.createContext(tenant, 'b', body, { ...opts, onEvent: () => {} });
+    assert.equal(streamed.status, 'ready');
+  });
+
   it('forgetting a Record removes its vector bytes and its text from its neighbours’ index rows', async () => {
     const dir = tempDir();
     // Unencrypted, so the file's bytes can be scanned for the vector and the text.
