@@ -8,7 +8,9 @@ import globals from 'globals';
 const noUpward = (patterns) => ['error', { patterns }];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'test-results/**', 'docs/openapi.json'] },
+  {
+    ignores: ['node_modules/**', 'dist/**', 'test-results/**', 'docs/openapi.json', 'tmp/**', '.scratch*/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,6 +29,10 @@ const chatText =
 /** Drops files on the drop zone the way a browser does, with a DataTransfer holding them. */
 async function dropFiles(page: Page, files: { name: string; text: string }[]): Promise<void> {
   const transfer = await page.evaluateHandle((list) => {
+    // Runs in the page; the test project has Node's types, not the DOM's, so name the one DOM class used.
+    const { DataTransfer } = globalThis as unknown as {
+      DataTransfer: new () => { items: { add(file: File): void } };
+    };
     const dt = new DataTransfer();
     for (const f of list) dt.items.add(new File([f.text], f.name, { type: 'text/plain' }));
     return dt;
