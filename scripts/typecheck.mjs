@@ -2,10 +2,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const projects = ['tsconfig.json', 'engine/tsconfig.json', 'renderer/tsconfig.json', 'electron/tsconfig.json'];
+const projects = [
+  'tsconfig.json',
+  'engine/tsconfig.json',
+  'renderer/tsconfig.json',
+  'electron/tsconfig.json',
+];
 let failed = false;
 for (const project of projects.filter((p) => existsSync(p))) {
-  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) failed = true;
   console.error(`typecheck ${project}: ${r.status === 0 ? 'ok' : 'failed'}`);
 }

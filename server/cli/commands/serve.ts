@@ -43,7 +43,12 @@ export function register(program: Command): void {
       nonNegativeInt,
       2_000,
     )
-    .option('--trace-buffer <n>', 'how many recent traces to keep in memory (all Brains)', nonNegativeInt, 1_000)
+    .option(
+      '--trace-buffer <n>',
+      'how many recent traces to keep in memory (all Brains)',
+      nonNegativeInt,
+      1_000,
+    )
     .option('--ui', 'serve the UI at / and print its one-time address', false)
     .option('--no-ui', 'do not serve the UI')
     .option(
