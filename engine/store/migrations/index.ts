@@ -1,6 +1,7 @@
 import { initial } from './001-initial.ts';
 import { recordsFts } from './002-records-fts.ts';
 import { retrievalIndex } from './003-retrieval-index.ts';
+import { neighbourRequeue } from './004-neighbour-requeue.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -13,4 +14,4 @@ export interface Migration {
  * Every schema version, in order. Append only: never edit a released migration; add the next number
  * (the retrieval lanes add theirs here).
  */
-export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex];
+export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex, neighbourRequeue];
