@@ -147,7 +147,7 @@ export async function assembleContext(
       timings_ms: { ...(trace.timings_ms ?? {}), total },
     });
     emit('done');
-    opts.onEvent?.({ event: 'context', data: ctx as unknown as Record<string, unknown> });
+    // The final `context` frame is the HTTP layer's to send (once); the engine reports stages only.
     return ctx;
   };
   const include = new Set(body.include ?? []);

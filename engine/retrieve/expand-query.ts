@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
 import { queryTerms } from './query-terms.ts';
+import { scopeToken } from './thread-context.ts';
 
 /**
  * Pseudo-relevance feedback for thorough mode: the rarest content words of the top-ranked Records
@@ -31,10 +32,8 @@ export function feedbackTerms(
     // Document frequency in this Brain, counted up to a cap: a word that common is no clue anyway.
     const df =
       store.get<{ c: number }>(
-        `SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
-           WHERE turn_fts MATCH ? AND r.brain_uid = ? LIMIT ${cap})`,
-        `text: "${w.replaceAll('"', '""')}"`,
-        brainUid,
+        `SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT ${cap})`,
+        `scope:${scopeToken(brainUid)} AND text:"${w.replaceAll('"', '""')}"`,
       )?.c ?? 0;
     // Rarer than in half the Brain's Records, else it says nothing about this query.
     if (df === 0 || df >= cap || df > total / 2) continue;

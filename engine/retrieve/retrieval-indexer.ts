@@ -42,6 +42,12 @@ interface QueueItem {
   lexical: number;
 }
 
+/**
+ * Most Records a Context indexes synchronously before it retrieves. Enough for any burst of writes;
+ * after a schema rebuild or a huge import the rest follows in the background within seconds.
+ */
+const catchUpMax = 5_000;
+
 /** Normalised speaker name: how the entity lane matches a name in a query. */
 export const normName = (s: string) => s.trim().toLowerCase();
 
@@ -62,7 +68,7 @@ function parseThreadSpeaker(
  */
 export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   const { store, logger } = o;
-  const batchSize = o.batchSize ?? 64;
+  const batchSize = o.batchSize ?? 256;
   let model: VectorModel | null = null;
   let embedder: Embedder | null = null;
   let running: Promise<void> | null = null;
@@ -131,16 +137,21 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     });
   }
 
-  async function embedBatch(items: QueueItem[]): Promise<void> {
-    if (!embedder || !model) return;
+  /** Embeds the batch off-thread; returns the writes to run in the transaction that dequeues it. */
+  async function embedBatch(items: QueueItem[]): Promise<(() => void) | null> {
+    if (!embedder || !model) return null;
     const m = model;
     const rows: Array<{ owner: 'record' | 'memory'; n: number; brainUid: string; text: string }> = [];
     const skipped: number[] = [];
     for (const it of items) {
       if (it.owner === 'record') {
+        // Queued again only to refresh its index row (a neighbour changed): its vector is still good.
         const r = store.get<{ brain_uid: string; text: string; speaker: string | null }>(
-          'SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, ri.speaker FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n WHERE r.n = ?',
+          `SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, ri.speaker FROM records r
+           LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+           WHERE r.n = ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner = 'record' AND e.owner_n = r.n AND e.model_id = ?)`,
           it.owner_n,
+          m.id,
         );
         if (r)
           rows.push({
@@ -161,46 +172,49 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         else if (store.get('SELECT 1 FROM memories WHERE n = ?', it.owner_n)) skipped.push(it.owner_n);
       }
     }
-    if (skipped.length > 0) {
-      // Marked as handled by this model (its Record's vector stands for it), so a restart does not queue it again.
-      store.tx(() => {
-        for (const n of skipped)
-          store.run(
-            "INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES ('memory', ?, ?)",
-            n,
-            m.id,
-          );
-      });
-    }
-    if (rows.length === 0) return;
+    // Memories left out are marked as handled by this model (their Record's vector stands for them),
+    // so a restart does not queue them again.
+    const markSkipped = () => {
+      for (const n of skipped)
+        store.run(
+          "INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES ('memory', ?, ?)",
+          n,
+          m.id,
+        );
+    };
+    if (rows.length === 0) return markSkipped;
     const vectors = await embedder.embed(rows.map((r) => r.text));
-    store.tx(() => {
+    return () => {
+      markSkipped();
       for (const [i, r] of rows.entries()) {
         // It may have been forgotten while the worker embedded it.
         const table = r.owner === 'record' ? 'records' : 'memories';
         if (!store.get(`SELECT 1 FROM ${table} WHERE n = ?`, r.n)) continue;
         putVectors(store, m, r.owner, [{ n: r.n, brainUid: r.brainUid, vector: vectors[i]! }]);
       }
-    });
+    };
   }
 
   async function drain(): Promise<void> {
     for (;;) {
       if (closed) return;
       const items = store.all<QueueItem>(
-        'SELECT owner, owner_n, lexical FROM index_queue ORDER BY owner DESC, owner_n LIMIT ?',
+        // In primary-key order: no sort of a queue that may hold a whole import.
+        'SELECT owner, owner_n, lexical FROM index_queue ORDER BY owner, owner_n LIMIT ?',
         batchSize,
       );
       if (items.length === 0) return;
       indexLexical(items);
+      let writeVectors: (() => void) | null = null;
       try {
-        await embedBatch(items);
+        writeVectors = await embedBatch(items);
       } catch (e) {
         // Left unembedded until the next start re-queues it; lexical retrieval already has it.
         logger.warn('embedding a batch failed', { error: String(e), items: items.length });
       }
       if (closed) return;
       store.tx(() => {
+        writeVectors?.();
         for (const it of items)
           // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
           store.run(
@@ -240,8 +254,9 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     catchUp(brainUid: string) {
       const items = store.all<QueueItem>(
         `SELECT q.owner, q.owner_n, q.lexical FROM index_queue q JOIN records r ON r.n = q.owner_n
-         WHERE q.owner = 'record' AND q.lexical = 0 AND r.brain_uid = ?`,
+         WHERE q.owner = 'record' AND q.lexical = 0 AND r.brain_uid = ? LIMIT ?`,
         brainUid,
+        catchUpMax,
       );
       if (items.length > 0) indexLexical(items);
     },

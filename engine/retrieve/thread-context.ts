@@ -50,6 +50,11 @@ export function affectedBy(store: Store, n: number): number[] {
   ];
 }
 
+/** The Brain as one full-text token (letters and digits only, so the tokenizer keeps it whole). */
+export function scopeToken(brainUid: string): string {
+  return `s${brainUid.replace(/[^A-Za-z0-9]/g, '').toLowerCase()}`;
+}
+
 export function writeTurnRow(store: Store, n: number): void {
   const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);
   const rec = store.get<{ text: string }>('SELECT text FROM records WHERE n = ?', n);
@@ -63,11 +68,12 @@ export function writeTurnRow(store: Store, n: number): void {
     .map((x) => x.text)
     .join('\n');
   store.run(
-    'INSERT INTO turn_fts (rowid, text, speaker, before, after) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
     n,
     rec.text,
     r.speaker ?? '',
     before,
     after,
+    scopeToken(r.brain_uid),
   );
 }

@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { timeIntent } from './time-expressions.ts';
-import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
+import { searchQuery, searchTurns, sharedReason } from './turn-lexical-lane.ts';
 
 /**
  * Time lane: a query that names a time ("in May 2023", "last week", "yesterday") is searched inside
@@ -15,12 +15,23 @@ export function createTimeLane(now: () => Date): Lane {
       const intent = timeIntent(input.query, ref);
       if (!intent) return [];
       const terms = input.terms.filter((t) => !intent.timeWords.includes(t));
-      let rows = searchTurns(input, {
-        terms: terms.length > 0 ? terms : input.terms,
-        limit: input.limit,
-        fromMs: intent.fromMs,
-        toMs: intent.toMs,
-      });
+      // The query's own lexical matches (shared with the other lanes) filtered to the window are
+      // exact when they are all the matches there are; only a saturated pool needs its own search.
+      const pool = searchQuery(input);
+      const inWindow = pool.filter(
+        (r) =>
+          (intent.fromMs === undefined || r.occurredMs >= intent.fromMs) &&
+          (intent.toMs === undefined || r.occurredMs < intent.toMs),
+      );
+      let rows =
+        pool.length < 3 * input.limit || inWindow.length >= input.limit
+          ? inWindow.slice(0, input.limit)
+          : searchTurns(input, {
+              terms: terms.length > 0 ? terms : input.terms,
+              limit: input.limit,
+              fromMs: intent.fromMs,
+              toMs: intent.toMs,
+            });
       if (intent.order) {
         const when = new Map(
           input.store

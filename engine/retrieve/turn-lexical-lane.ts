@@ -1,14 +1,16 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
 import { matchedTerms } from './query-terms.ts';
+import { scopeToken } from './thread-context.ts';
 
 const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
 
 /**
  * Column weights of turn_fts for BM25: the Record's own text counts fully, its speaker half, the two
- * messages before it 0.6 and the one after 0.2 (tuned on the LoCoMo dev half: docs/decisions/retrieval.md).
+ * messages before it 0.6 and the one after 0.2 (tuned on the LoCoMo dev half: docs/decisions/retrieval.md);
+ * the Brain's scope token 0.
  */
-export const turnWeights = [1, 0.5, 0.6, 0.2] as const;
+export const turnWeights = [1, 0.5, 0.6, 0.2, 0] as const;
 
 export interface TurnSearch {
   terms: string[];
@@ -27,6 +29,7 @@ export interface TurnRow {
   text: string;
   score: number;
   speakerNorm: string | null;
+  occurredMs: number;
 }
 
 export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
@@ -50,18 +53,29 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
     params.push(s.toMs);
   }
   const w = turnWeights.join(', ');
-  const rows = input.store.all<TurnRow>(
-    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, -bm25(turn_fts, ${w}) AS score,
-       ri.speaker_norm AS speakerNorm
-     FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
-     LEFT JOIN retrieval_index ri ON ri.record_n = r.n
-     WHERE turn_fts MATCH ? AND ${el.sql} ${extra.map((e) => `AND ${e}`).join(' ')}
-     ORDER BY bm25(turn_fts, ${w}) LIMIT ?`,
-    s.terms.map(quote).join(' OR '),
-    ...el.params,
-    ...params,
-    s.limit,
-  );
+  const match = `scope:${scopeToken(input.eligibility.brainUid)} AND (${s.terms.map(quote).join(' OR ')})`;
+  const cols = `r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, t.score AS score, ri.speaker_norm AS speakerNorm, r.occurred_ms AS occurredMs`;
+  const where = `${el.sql} ${extra.map((e) => `AND ${e}`).join(' ')}`;
+  // Rank inside the index first (restricted to the Brain by its scope token), then read the few
+  // Records that made it. Filters that may reject many of them get a deeper cut (10 x limit): a filter
+  // keeping almost nothing in a huge Brain then finds only what is among those, a bounded cost. CROSS JOIN
+  // keeps the ranked rows as the outer loop (the planner otherwise scans the Brain's Records).
+  const deep = extra.length > 0 || el.params.length > 1 || input.eligibility.excludeLocalOnly;
+  const cut = deep ? 10 * s.limit : s.limit;
+  const ranked = (limit: number) =>
+    input.store.all<TurnRow>(
+      `SELECT ${cols}
+       FROM (SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
+             ORDER BY bm25(turn_fts, ${w}) LIMIT ?) t
+       CROSS JOIN records r ON r.n = t.n LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+       WHERE ${where} ORDER BY t.score DESC LIMIT ?`,
+      match,
+      limit,
+      ...el.params,
+      ...params,
+      s.limit,
+    );
+  const rows = ranked(cut);
   input.memo?.set(key, rows);
   return rows;
 }

@@ -1,6 +1,7 @@
 import { initial } from './001-initial.ts';
 import { recordsFts } from './002-records-fts.ts';
 import { retrievalIndex } from './003-retrieval-index.ts';
+import { turnScope } from './005-turn-scope.ts';
 import { neighbourRequeue } from './004-neighbour-requeue.ts';
 
 export interface Migration {
@@ -14,4 +15,4 @@ export interface Migration {
  * Every schema version, in order. Append only: never edit a released migration; add the next number
  * (the retrieval lanes add theirs here).
  */
-export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex, neighbourRequeue];
+export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex, neighbourRequeue, turnScope];
