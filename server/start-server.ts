@@ -70,6 +70,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = () => `http://${hostForUrl}:${port}`;
   const uiTokens = new Set<string>();
+  // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
+  const uiKeys: string[] = [];
   const app = createApp({
     engine,
     registry,
@@ -84,7 +86,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             (a: Parameters<typeof mountMcp>[0]) =>
               mountUi(a, {
                 distDir: join(repoRoot, 'dist', 'renderer'),
-                exchangeToken: (token) => (uiTokens.delete(token) ? mintUiKey(registry) : null),
+                exchangeToken: (token) => {
+                  if (!uiTokens.delete(token)) return null;
+                  const key = mintUiKey(registry);
+                  uiKeys.push(key);
+                  return key;
+                },
               }),
           ]
         : []),
@@ -118,6 +125,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
         });
         await engine.close();
+        for (const key of uiKeys) {
+          try {
+            registry?.revoke(key);
+          } catch {
+            // An unreadable registry refuses every key anyway.
+          }
+        }
       })();
       return closing;
     },
