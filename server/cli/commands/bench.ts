@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runLocomo } from '../../bench/locomo-bench.ts';
 import { runScale } from '../../bench/scale-bench.ts';
+import { runImportBench } from '../../bench/import-bench.ts';
 import { runWrite } from '../../bench/write-bench.ts';
 import { nonNegativeInt } from '../options.ts';
 
@@ -103,6 +104,24 @@ export function register(program: Command): void {
         embeddingModel?: string;
       }) => {
         await runWrite({ ...f, out, progress });
+      },
+    );
+
+  bench
+    .command('import')
+    .description('importer throughput: a synthetic WhatsApp export through /v1, derivation included')
+    .option('--messages <n>', 'messages in the export', positiveInt, 10_000)
+    .option('--concurrency <n>', 'requests in flight', positiveInt, 8)
+    .addOption(engineOption())
+    .addOption(modelOption())
+    .action(
+      async (f: {
+        messages: number;
+        concurrency: number;
+        engine: 'local' | 'reference';
+        embeddingModel?: string;
+      }) => {
+        await runImportBench({ ...f, out, progress });
       },
     );
 }
