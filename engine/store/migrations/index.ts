@@ -15,4 +15,10 @@ export interface Migration {
  * Every schema version, in order. Append only: never edit a released migration; add the next number
  * (the retrieval lanes add theirs here).
  */
-export const migrations: readonly Migration[] = [initial, recordsFts, retrievalIndex, neighbourRequeue, turnScope];
+export const migrations: readonly Migration[] = [
+  initial,
+  recordsFts,
+  retrievalIndex,
+  neighbourRequeue,
+  turnScope,
+];
