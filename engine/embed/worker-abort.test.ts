@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
 import { test } from 'node:test';
 import { createEmbedder } from './index.ts';
 
@@ -8,7 +9,7 @@ import { createEmbedder } from './index.ts';
 test('closing while the default embedder still loads never takes the process down', async () => {
   for (let i = 0; i < 15; i++) {
     const abort = new AbortController();
-    const loading = createEmbedder({ provider: 'glove-sif' }, abort.signal).then(
+    const loading = createEmbedder({ provider: 'glove-sif', dataDir: tmpdir() }, abort.signal).then(
       (e) => e,
       (e: Error) => e,
     );
