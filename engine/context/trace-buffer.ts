@@ -1,5 +1,7 @@
 import type { Trace, TraceSummary } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { newId } from '../ids.ts';
+import type { FailedRequest } from '../types.ts';
 
 /** Recent traces, bounded (oldest evicted first) and in memory only: a restart clears them. */
 export interface TraceBuffer {
@@ -43,5 +45,30 @@ function summarize(t: Trace): TraceSummary {
     citations: t.citations.length,
     total_ms: t.timings_ms.total ?? 0,
     error_code: t.error?.code ?? null,
+  };
+}
+
+/** The Trace a failed createContext leaves under a `trc_` id: the request and its error, nothing retrieved. */
+export function failedTrace(brainId: string, failure: FailedRequest, createdAt: string): Trace {
+  return {
+    id: newId('trc'),
+    object: 'trace',
+    brain_id: brainId,
+    request_id: failure.requestId,
+    created_at: createdAt,
+    query: failure.query,
+    mode: failure.mode,
+    purpose: typeof failure.request.purpose === 'string' ? failure.request.purpose : null,
+    status: 'failed',
+    watermark: null,
+    request: failure.request,
+    lanes: [],
+    fusion: { method: 'none', results: [] },
+    budget: { requested_tokens: 0, estimated_tokens: 0, truncated: false, cut: [] },
+    citations: [],
+    abstained: null,
+    timings_ms: { total: 0 },
+    cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
+    error: failure.error,
   };
 }

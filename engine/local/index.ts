@@ -2,7 +2,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../context/thorough-sync.ts';
-import { createTraceBuffer } from '../context/trace-buffer.ts';
+import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { runDeriveJob } from '../derive/derive-jobs.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
@@ -179,29 +179,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
         if (e instanceof MnemoError) return null;
         throw e;
       }
-      const traceId = newId('trc');
-      ctx.traces.add(b.uid, {
-        id: traceId,
-        object: 'trace',
-        brain_id: b.id,
-        request_id: failure.requestId,
-        created_at: clock().toISOString(),
-        query: failure.query,
-        mode: failure.mode,
-        purpose: typeof failure.request.purpose === 'string' ? failure.request.purpose : null,
-        status: 'failed',
-        watermark: null,
-        request: failure.request,
-        lanes: [],
-        fusion: { method: 'none', results: [] },
-        budget: { requested_tokens: 0, estimated_tokens: 0, truncated: false, cut: [] },
-        citations: [],
-        abstained: null,
-        timings_ms: { total: 0 },
-        cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
-        error: failure.error,
-      });
-      return traceId;
+      const trace = failedTrace(b.id, failure, clock().toISOString());
+      ctx.traces.add(b.uid, trace);
+      return trace.id;
     }),
     listTraces: op((t, id, q) => {
       const b = requireBrain(ctx, t, id);

@@ -11,7 +11,7 @@ import type {
   SourceSummary,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
-import { createTraceBuffer } from '../context/trace-buffer.ts';
+import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
@@ -495,29 +495,9 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async recordFailedContext(t, brainId, failure) {
       const s = brains.get(keyOf(t, brainId));
       if (!s) return null;
-      const id = newId('trc');
-      s.traces.add({
-        id,
-        object: 'trace',
-        brain_id: brainId,
-        request_id: failure.requestId,
-        created_at: now(),
-        query: failure.query,
-        mode: failure.mode,
-        purpose: null,
-        status: 'failed',
-        watermark: null,
-        request: failure.request,
-        lanes: [],
-        fusion: { method: 'none', results: [] },
-        budget: { requested_tokens: 0, estimated_tokens: 0, truncated: false, cut: [] },
-        citations: [],
-        abstained: null,
-        timings_ms: {},
-        cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
-        error: failure.error,
-      });
-      return id;
+      const trace = failedTrace(brainId, failure, now());
+      s.traces.add(trace);
+      return trace.id;
     },
 
     async listTraces(t, brainId, q) {
