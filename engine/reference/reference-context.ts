@@ -108,7 +108,7 @@ export function referenceContext(
     if (env.deployment === 'hosted' && r.record.visibility === 'local_only') return false;
     const at = Date.parse(r.record.occurred_at);
     if (body.filter?.since && at < Date.parse(body.filter.since)) return false;
-    if (body.filter?.until && at >= Date.parse(body.filter.until)) return false;
+    if (body.filter?.until && at > Date.parse(body.filter.until)) return false;
     if (body.filter?.sources && !body.filter.sources.includes(r.record.source.name ?? '')) return false;
     return true;
   };

@@ -14,7 +14,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
 import { recordText } from '../derive/record-text.ts';
 import { normalizeContent } from '../shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
@@ -26,6 +26,12 @@ export interface ReferenceEngineOptions {
   deployment?: Deployment;
   traceBufferSize?: number;
   clock?: () => Date;
+}
+
+/** since and until are inclusive bounds on world time, compared as instants (offsets differ). */
+function inSpan(at: string, since: string | undefined, until: string | undefined): boolean {
+  const t = Date.parse(at);
+  return (!since || t >= Date.parse(since)) && (!until || t <= Date.parse(until));
 }
 
 const referenceKinds = ['message', 'document', 'event', 'fact'] as const;
@@ -281,16 +287,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         .filter(
           (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
         )
-        .filter((r) => (!q.since || r.occurred_at >= q.since) && (!q.until || r.occurred_at < q.until))
+        .filter((r) => inSpan(r.occurred_at, q.since, q.until))
         .sort((a, b) => (a.id < b.id ? 1 : -1))
         .filter((r) => !before || r.id < before);
-      const data = rows.slice(0, q.limit);
-      const hasMore = rows.length > q.limit;
-      return {
-        data,
-        has_more: hasMore,
-        next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null,
-      };
+      return pageOf(rows, q.limit);
     },
 
     async forgetRecord(t, brainId, recordId) {
@@ -401,13 +401,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         .map((m) => m.memory)
         .sort((a, b) => (a.id < b.id ? -1 : 1))
         .filter((m) => !after || m.id > after);
-      const data = ordered.slice(0, q.limit);
-      const hasMore = ordered.length > q.limit;
-      return {
-        data,
-        has_more: hasMore,
-        next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null,
-      };
+      return pageOf(ordered, q.limit);
     },
 
     async getMemory(t, brainId, memoryId) {

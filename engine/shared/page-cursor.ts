@@ -11,3 +11,16 @@ export function decodeCursor(cursor: string): string {
     throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
   return raw.slice(3);
 }
+
+/**
+ * One page of rows already in cursor order and past the cursor: at most `limit` of them, with
+ * `next_cursor` naming the last id served when more remain. Pass at least limit + 1 rows to detect more.
+ */
+export function pageOf<T extends { id: string }>(
+  rows: T[],
+  limit: number,
+): { data: T[]; has_more: boolean; next_cursor: string | null } {
+  const data = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null };
+}

@@ -111,6 +111,12 @@ export function contextChecks(factory: ServerFactory): void {
           .length,
         0,
       );
+      // Both bounds are inclusive instants: the Record occurred at 12:00Z, written here as 13:00+01:00.
+      const at = '2023-05-01T13:00:00+01:00';
+      for (const filter of [{ since: at }, { until: at }, { since: at, until: at }]) {
+        const ctx = (await context(api, { query: 'Ana Porto', filter }))!;
+        assert.equal(ctx.citations.length, 1, JSON.stringify(filter));
+      }
     });
 
     it('include memories returns cited Memory atoms', async () => {

@@ -214,15 +214,26 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.equal((await api.get(`/brains/b/records/${record.id}`)).status, 200);
     });
 
-    it('listRecords is newest first and filters by kind', async () => {
+    it('listRecords is newest first and filters by kind and by an inclusive since/until span', async () => {
       const api = await brainWithKey(server);
-      const a = await remember(api, 'b', { content: { kind: 'message', text: 'first message' } });
+      const a = await remember(api, 'b', {
+        content: { kind: 'message', text: 'first message' },
+        occurred_at: '2024-05-01T09:00:00+02:00',
+      });
       const b = await remember(api, 'b', { content: 'second, a document' });
       const all = await api.get<{ data: { id: string }[] }>('/brains/b/records');
       assert.deepEqual(all.body.data.map((r) => r.id).slice(0, 2), [b.record.id, a.record.id]);
       const msgs = await api.get<{ data: { id: string }[] }>('/brains/b/records?kind=message');
       assert.deepEqual(
         msgs.body.data.map((r) => r.id),
+        [a.record.id],
+      );
+      // 07:00Z is 09:00+02:00: instants are compared, not strings, and both bounds are inclusive.
+      const span = await api.get<{ data: { id: string }[] }>(
+        '/brains/b/records?since=2024-05-01T07:00:00Z&until=2024-05-01T07:00:00Z',
+      );
+      assert.deepEqual(
+        span.body.data.map((r) => r.id),
         [a.record.id],
       );
     });
