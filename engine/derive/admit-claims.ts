@@ -45,75 +45,49 @@ export function admitClaims(
   const sourceKey = record.sourceName ?? '';
   for (const claim of claims) {
     const norm = normalizeStatement(claim.statement);
-    const citation = { recordId: record.id, quote: claim.quote };
-    if (claim.predicate !== null) {
-      const slot = slotKey(claim.subject, claim.predicate);
-      const versions = store.all<SlotVersion>(
-        'SELECT id, lineage, norm, valid_from_ms, status FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n',
-        brainUid,
-        slot,
-      );
-      const same =
-        versions.find(
-          (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
-        ) ??
-        versions.find(
-          (v) => v.norm === norm && v.status === 'active' && v.valid_from_ms <= record.occurredMs,
-        );
-      if (same) {
-        addCitation(store, same.id, record.id, claim.quote, seq);
-        ids.push(same.id);
-        continue;
-      }
-      const lineage = versions[0]?.lineage ?? newId('lin');
-      ids.push(
-        insertMemory(store, {
-          brainUid,
-          lineage,
-          slot,
-          version: nextVersion(store, lineage),
-          statement: claim.statement,
-          norm,
-          subject: claim.subject,
-          predicate: claim.predicate,
-          owner: claim.owner,
-          sourceKey,
-          validFrom: record.occurredAt,
-          validFromMs: record.occurredMs,
-          corrects: null,
-          seq,
-          learnedAt: now,
-          cause: versions.length > 0 ? 'superseded_by_record' : 'derived',
-          citations: [citation],
-        }),
-      );
-      settleLineage(store, lineage, seq);
-      continue;
-    }
-    const same = store.get<{ id: string }>(
-      `SELECT id FROM memories WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
-         AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`,
-      brainUid,
-      norm,
-      claim.subject,
-      claim.owner.state,
-      claim.owner.entity ?? null,
-    );
+    const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate) : null;
+    const versions =
+      slot !== null
+        ? store.all<SlotVersion>(
+            'SELECT id, lineage, norm, valid_from_ms, status FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n',
+            brainUid,
+            slot,
+          )
+        : [];
+    const same =
+      slot !== null
+        ? (versions.find(
+            (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
+          ) ??
+          versions.find(
+            (v) => v.norm === norm && v.status === 'active' && v.valid_from_ms <= record.occurredMs,
+          ))
+        : store.get<{ id: string }>(
+            `SELECT id FROM memories WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
+               AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`,
+            brainUid,
+            norm,
+            claim.subject,
+            claim.owner.state,
+            claim.owner.entity ?? null,
+          );
     if (same) {
       addCitation(store, same.id, record.id, claim.quote, seq);
       ids.push(same.id);
       continue;
     }
+    // A slot claim joins its slot's lineage (a new version); any other claim starts a lineage of its own.
+    const lineage = versions[0]?.lineage ?? newId('lin');
     ids.push(
       insertMemory(store, {
         brainUid,
-        lineage: newId('lin'),
-        slot: null,
-        version: 1,
+        lineage,
+        slot,
+        version: versions.length > 0 ? nextVersion(store, lineage) : 1,
         statement: claim.statement,
         norm,
         subject: claim.subject,
-        predicate: null,
+        predicate: claim.predicate,
         owner: claim.owner,
         sourceKey,
         validFrom: record.occurredAt,
@@ -121,10 +95,11 @@ export function admitClaims(
         corrects: null,
         seq,
         learnedAt: now,
-        cause: 'derived',
-        citations: [citation],
+        cause: versions.length > 0 ? 'superseded_by_record' : 'derived',
+        citations: [{ recordId: record.id, quote: claim.quote }],
       }),
     );
+    if (slot !== null) settleLineage(store, lineage, seq);
   }
   return [...new Set(ids)];
 }
