@@ -2,11 +2,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { isObj, str, type Json } from './json-fields.ts';
 import { epochSecondsToIso, toIso } from '../zoned-time.ts';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /** `conversations.json` itself, or an export folder holding it. */
 export async function readConversations(path: string): Promise<unknown[]> {

@@ -2,11 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { isObj, str } from './json-fields.ts';
 import { epochSecondsToIso } from '../zoned-time.ts';
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 async function readJsonArray(path: string): Promise<unknown[]> {
   try {
