@@ -8,7 +8,8 @@ export interface TimeIntent {
   label: string;
 }
 
-const months = [
+/** English month names, lower case, January first (index = JavaScript month number). */
+export const months = [
   'january',
   'february',
   'march',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { months } from '../../engine/retrieve/time-expressions.ts';
 
 /** One turn of a LoCoMo conversation, ready to be written as a `message` Record. */
 export interface LocomoTurn {
@@ -24,21 +25,6 @@ export interface LocomoConversation {
   turns: LocomoTurn[];
   questions: LocomoQuestion[];
 }
-
-const months = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 /**
  * Parses LoCoMo's session dates (`h:mm a 'on' d MMMM, yyyy`, e.g. "1:56 pm on 8 May, 2023") as UTC;
