@@ -1,17 +1,11 @@
 // A real conflict with the local engine: two sources state different values for one slot at the same
 // time, the Conflicts screen shows both with their evidence, and keeping one resolves it.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext } from 'playwright-core';
 import type { Memory } from '../../engine/contract/index.ts';
-import { checkScreen, launchBrowser, openUi, startApp, type RunningApp } from './harness.ts';
+import { checkScreen, browserPerFile, openUi, startApp, type RunningApp } from './harness.ts';
 
-let context: BrowserContext;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  ({ context, close: closeBrowser } = await launchBrowser());
-});
-after(async () => closeBrowser());
+const context = browserPerFile();
 
 async function activeHomeCities(app: RunningApp): Promise<Memory[]> {
   const page = await app.api.listMemories('me', { status: 'active', limit: 200 });
@@ -43,7 +37,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     const porto = contested.find((m) => m.statement.includes('Porto'))!;
     const lisbon = contested.find((m) => m.statement.includes('Lisbon'))!;
 
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Me' }).click();
     const nav = page.getByRole('navigation', { name: 'Brain me' });
     await nav.getByRole('link', { name: 'Conflicts' }).click();

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
@@ -18,7 +19,7 @@ export const chromiumPath = '/usr/bin/chromium';
 const repoRoot = join(import.meta.dirname, '..', '..');
 export const resultsDir = join(repoRoot, 'test-results');
 
-export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   // `npm test` builds the UI first; run alone, the e2e files build it if it is missing or stale.
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-ui.mjs')], { stdio: 'ignore' });
   assert.equal(built.status, 0, 'scripts/build-ui.mjs failed');
@@ -43,6 +44,22 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close:
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One browser for the calling test file: launched in `before`, closed in `after`. Returns the
+ * context getter to pass to `openUi` (valid once `before` has run).
+ */
+export function browserPerFile(): () => BrowserContext {
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => browser?.close());
+  return () => {
+    assert.ok(browser, 'the browser is launched in before()');
+    return browser.context;
   };
 }
 

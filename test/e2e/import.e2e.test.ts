@@ -1,23 +1,16 @@
 // The Import screen against `mnemo serve --ui` with the local engine: choose files, drop files, the
 // summary, re-import adding nothing, and removing a whole import.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
 
-let context: BrowserContext;
-let closeBrowser: () => Promise<void>;
+const context = browserPerFile();
 const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-'));
-before(async () => {
-  ({ context, close: closeBrowser } = await launchBrowser());
-});
-after(async () => {
-  await closeBrowser();
-  rmSync(samples, { recursive: true, force: true });
-});
+after(() => rmSync(samples, { recursive: true, force: true }));
 
 const noteText =
   '---\ndate: 2024-02-03\ntags: [garden]\n---\n# Garden\n\nThe quince tree was planted by the shed.\n';
@@ -49,7 +42,7 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
     writeFileSync(notePath, noteText);
     writeFileSync(chatPath, chatText);
     await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Me' }).click();
     const nav = page.getByRole('navigation', { name: 'Brain me' });
     await nav.getByRole('link', { name: 'Import' }).click();

@@ -1,15 +1,9 @@
 // The UI against `mnemo serve --ui` with the local engine: derivation, correction, Objects, forgetting.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext } from 'playwright-core';
-import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
 
-let context: BrowserContext;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  ({ context, close: closeBrowser } = await launchBrowser());
-});
-after(async () => closeBrowser());
+const context = browserPerFile();
 
 test('correct a Memory and see the new version; accept it as an Object; forget a Record and its Memory goes', async () => {
   const app = await startApp('local');
@@ -22,7 +16,7 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
     const { record: note } = await app.api.rememberRecord('me', {
       content: { kind: 'message', text: 'I started learning the cello last winter.', speaker: 'Ana' },
     });
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Me' }).click();
     await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
     const fact = page.getByRole('link', { name: /Lisbon/ });

@@ -1,21 +1,15 @@
 // The UI against `mnemo serve --ui --engine reference`: one Memory per Record, substring retrieval.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext } from 'playwright-core';
 import { createMnemoClient, isMnemoApiError } from '../../server/client/index.ts';
-import { checkScreen, launchBrowser, openUi, startApp } from './harness.ts';
+import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
 
-let context: BrowserContext;
-let closeBrowser: () => Promise<void>;
-before(async () => {
-  ({ context, close: closeBrowser } = await launchBrowser());
-});
-after(async () => closeBrowser());
+const context = browserPerFile();
 
 test('create a Brain, watch Memories appear, see the quote in place, forget the Record', async () => {
   const app = await startApp('reference');
   try {
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByText('No Brains yet').waitFor();
     await checkScreen(page, 'brains-empty');
 
@@ -83,7 +77,7 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
     await app.api.rememberRecord('work', {
       content: { kind: 'fact', subject: 'release', predicate: 'owner', value: 'Bo' },
     });
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Work' }).click();
     await page.getByRole('link', { name: 'Ask' }).click();
     await page.getByLabel('Question').fill('When does the release ship?');
@@ -126,7 +120,7 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
 test('create a key (secret shown once), then revoke it', async () => {
   const app = await startApp('reference');
   try {
-    const { page, problems } = await openUi(context, app);
+    const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Keys' }).click();
     await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await page.getByLabel('Label').fill('calendar agent');
