@@ -77,13 +77,8 @@ export function enginePort(
     },
     async listMemories(q) {
       need('memories:read', 'listMemories');
+      // The engine itself refuses since_watermark with cursor (conflicting_parameters).
       const parsed: MemoryListQuery = MemoryListQuerySchema.parse(q);
-      if (parsed.since_watermark && parsed.cursor) {
-        throw new MnemoError(
-          'conflicting_parameters',
-          'since_watermark, cursor: a delta read and a full read cannot be combined',
-        );
-      }
       return engine.listMemories(tenant, brainId, parsed);
     },
     async getMemory(id) {
