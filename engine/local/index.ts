@@ -23,7 +23,15 @@ import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
 import { forgetSource, listSources } from './sources.ts';
-import { requireBrain, selfOf, watermarkOf, type BrainRow, type LocalCtx, type Logger } from './local-ctx.ts';
+import {
+  requireBrain,
+  selfOf,
+  toBrain,
+  watermarkOf,
+  type BrainRow,
+  type LocalCtx,
+  type Logger,
+} from './local-ctx.ts';
 import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
@@ -139,7 +147,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     },
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
-    getBrain: op((t, id) => requireBrainAsBrain(ctx, t, id)),
+    getBrain: op((t, id) => toBrain(requireBrain(ctx, t, id))),
     forgetBrain: op((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
@@ -257,11 +265,6 @@ function loadEmbedder(
   if (e instanceof Promise) return () => e;
   if ('embed' in e) return () => Promise.resolve(e);
   return (signal) => createEmbedder(e, signal);
-}
-
-function requireBrainAsBrain(ctx: LocalCtx, t: Parameters<typeof requireBrain>[1], id: string) {
-  const b = requireBrain(ctx, t, id);
-  return { id: b.id, object: 'brain' as const, name: b.name, self: selfOf(b), created_at: b.created_at };
 }
 
 export { locateDbKey, resolveDbKey } from '../store/resolve-db-key.ts';
