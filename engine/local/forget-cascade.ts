@@ -25,7 +25,7 @@ export function forgetRecordRows(
 ): ForgottenCounts {
   const { store } = ctx;
   const seq = store.nextSeq(brainUid);
-  const inSet = new Set(records.map((r) => r.id));
+  const setIds = JSON.stringify(records.map((r) => r.id));
   const cited = new Map<string, { lineage: string; fromSet: number }>();
   for (const r of records) {
     for (const m of store.all<{ id: string; lineage: string }>(
@@ -53,13 +53,11 @@ export function forgetRecordRows(
       continue;
     }
     store.run('UPDATE memories SET pending = 1, seq = ? WHERE id = ?', seq, memoryId);
-    for (const c of store.all<{ record_id: string }>(
-      'SELECT record_id FROM citations WHERE memory_id = ?',
+    store.run(
+      'DELETE FROM citations WHERE memory_id = ? AND record_id IN (SELECT value FROM json_each(?))',
       memoryId,
-    )) {
-      if (inSet.has(c.record_id))
-        store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', memoryId, c.record_id);
-    }
+      setIds,
+    );
     store.run(
       "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
       brainUid,
