@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -175,12 +176,16 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       const key = server.registry!.create({ env: 'test', project: 'rev' }).key;
       const api = client(server, key);
       assert.equal((await api.get('/brains')).status, 200);
-      const r = spawnSync(
-        process.execPath,
-        ['bin/mnemo.mjs', 'keys', 'revoke', key, '--key-registry', registryPath],
-        { encoding: 'utf8' },
-      );
-      assert.equal(r.status, 0, r.stderr);
+      // Asynchronously: a blocked event loop would also block this in-process server, and its keep-alive
+      // timer would then race the next request for the same socket.
+      await promisify(execFile)(process.execPath, [
+        'bin/mnemo.mjs',
+        'keys',
+        'revoke',
+        key,
+        '--key-registry',
+        registryPath,
+      ]);
       assertError(await api.get('/brains'), 401, 'authentication', 'key_revoked');
       assertError(await api.get('/brains'), 401, 'authentication', 'key_revoked');
     });

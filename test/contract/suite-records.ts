@@ -238,11 +238,22 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       );
     });
 
-    it('local deployment keeps local_only Records and serves them on this device', async () => {
+    it('local deployment keeps local_only Records and serves them on this device, Context included', async () => {
       const api = await brainWithKey(server);
-      const { record } = await remember(api, 'b', { content: 'my diary', visibility: 'local_only' });
+      const { record } = await remember(api, 'b', {
+        content: 'the diary of walrus',
+        visibility: 'local_only',
+      });
       assert.equal(record.visibility, 'local_only');
       assert.equal((await api.get(`/brains/b/records/${record.id}`)).status, 200);
+      await ready(api, 'b', record.id);
+      const ctx = await api.post<{ citations: { record_id: string }[] }>('/brains/b/context', {
+        query: 'walrus diary',
+      });
+      assert.deepEqual(
+        ctx.body.citations.map((c) => c.record_id),
+        [record.id],
+      );
     });
   });
 
@@ -251,10 +262,10 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     before(async () => (server = await factory({ deployment: 'hosted' })));
     after(() => server.close());
 
-    it('rememberRecord with local_only is 403 local_only_record; Context never shows local_only evidence', async () => {
+    it('rememberRecord with local_only is 403 local_only_record and writes nothing Context could cite', async () => {
       const api = await brainWithKey(server);
       assertError(
-        await api.post('/brains/b/records', { content: 'secret diary', visibility: 'local_only' }),
+        await api.post('/brains/b/records', { content: 'secret zebra diary', visibility: 'local_only' }),
         403,
         'policy',
         'local_only_record',
@@ -262,7 +273,7 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       const { record } = await remember(api, 'b', { content: 'shared zebra fact' });
       await ready(api, 'b', record.id);
       const ctx = await api.post<{ citations: { record_id: string }[] }>('/brains/b/context', {
-        query: 'zebra',
+        query: 'zebra diary',
       });
       assert.deepEqual(
         ctx.body.citations.map((c) => c.record_id),
