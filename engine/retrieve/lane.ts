@@ -37,12 +37,12 @@ export interface LaneCandidate {
 }
 
 /**
- * A retrieval lane: lexical (FTS5) now; semantic, time and entity lanes plug in beside it. Lanes are
- * independent and return their own ranked candidates; fuse() merges them into one list.
+ * A retrieval lane (lexical, entity, time, semantic). Lanes are independent and return their own
+ * ranked candidates; fuse() merges them into one list.
  */
 export interface Lane {
   readonly name: string;
-  /** May be async (an embedding lane awaits its worker); lanes of one request run concurrently. */
+  /** May be async (an embedding lane awaits its worker); retrieve() runs a request's lanes one after another. */
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
