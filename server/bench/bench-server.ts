@@ -61,6 +61,19 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   };
 }
 
+/** Runs `fn` against a bench server of its own, closed afterwards whatever happens. */
+export async function withBenchServer<T>(
+  o: BenchServerOptions,
+  fn: (bench: BenchServer) => Promise<T>,
+): Promise<T> {
+  const bench = await startBenchServer(o);
+  try {
+    return await fn(bench);
+  } finally {
+    await bench.close();
+  }
+}
+
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
 export async function mapLimit<T, R>(
   items: readonly T[],

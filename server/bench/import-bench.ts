@@ -1,5 +1,5 @@
 import { benchImport } from '../import/bench-import.ts';
-import { startBenchServer, type BenchEngine } from './bench-server.ts';
+import { withBenchServer, type BenchEngine } from './bench-server.ts';
 
 export interface ImportOptions {
   messages: number;
@@ -12,8 +12,7 @@ export interface ImportOptions {
 
 /** Import throughput: a synthetic WhatsApp export of N messages through /v1, timed until derived. */
 export async function runImportBench(o: ImportOptions): Promise<void> {
-  const bench = await startBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel });
-  try {
+  await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
     o.progress(`importing ${o.messages} chat messages`);
     const result = await benchImport({
       client: bench.client,
@@ -21,7 +20,5 @@ export async function runImportBench(o: ImportOptions): Promise<void> {
       concurrency: o.concurrency,
     });
     o.out({ ...result, engine: o.engine, embedder: bench.embedder });
-  } finally {
-    await bench.close();
-  }
+  });
 }

@@ -1,4 +1,4 @@
-import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
+import { mapLimit, withBenchServer, type BenchEngine } from './bench-server.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { syntheticQuery, syntheticRecord } from './synthetic.ts';
 
@@ -16,21 +16,14 @@ export interface ScaleOptions {
  * short warm-up), with the process's peak RSS (server and benchmark share the process).
  */
 export async function runScale(o: ScaleOptions): Promise<void> {
-  const bench = await startBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel });
-  try {
+  await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
     const { client } = bench;
     await client.createBrain({ id: 'scale', name: 'scale benchmark' });
     const started = performance.now();
     const batch = 1_000;
     for (let from = 0; from < o.records; from += batch) {
       const ids = Array.from({ length: Math.min(batch, o.records - from) }, (_, j) => from + j);
-      await mapLimit(ids, 8, (i) => {
-        const r = syntheticRecord(i);
-        return client.rememberRecord('scale', {
-          content: { kind: 'message', text: r.text, speaker: r.speaker },
-          occurred_at: r.occurredAt,
-        });
-      });
+      await mapLimit(ids, 8, (i) => client.rememberRecord('scale', syntheticRecord(i)));
       o.progress(`scale: ${from + ids.length}/${o.records} records written`);
     }
     await bench.server.engine.idle();
@@ -57,7 +50,5 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       embedder: bench.embedder,
       engine: o.engine,
     });
-  } finally {
-    await bench.close();
-  }
+  });
 }

@@ -1,3 +1,5 @@
+import type { RecordCreate } from '../../engine/contract/index.ts';
+
 /**
  * Deterministic synthetic Records for the scale and write benchmarks: short messages between a cast
  * of people about places, things and plans, spread over two years, so every lane has work to do.
@@ -99,19 +101,14 @@ export function rng(seed: number): () => number {
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
-export interface SyntheticRecord {
-  speaker: string;
-  text: string;
-  occurredAt: string;
-}
-
-export function syntheticRecord(i: number, seed = 1): SyntheticRecord {
+/** The rememberRecord body of synthetic message `i`: a speaker, a sentence and a date in 2023-2024. */
+export function syntheticRecord(i: number, seed = 1): RecordCreate {
   const r = rng(seed * 1_000_003 + i);
   const speaker = pick(r, people);
   const other = pick(r, people);
   const text = `${other} ${pick(r, verbs)} ${pick(r, things)} ${pick(r, places)} ${pick(r, tails)} (note ${i}).`;
   const at = Date.UTC(2023, 0, 1) + Math.floor(r() * 730 * 86_400_000);
-  return { speaker, text, occurredAt: new Date(at).toISOString() };
+  return { content: { kind: 'message', text, speaker }, occurred_at: new Date(at).toISOString() };
 }
 
 /** Questions in the shape agents ask, over the same vocabulary. */

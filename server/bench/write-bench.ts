@@ -1,4 +1,4 @@
-import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
+import { mapLimit, withBenchServer, type BenchEngine } from './bench-server.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { syntheticRecord } from './synthetic.ts';
 
@@ -16,20 +16,16 @@ export interface WriteOptions {
  * each write), then derive: from the first write until the engine reports every Record derived.
  */
 export async function runWrite(o: WriteOptions): Promise<void> {
-  const bench = await startBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel });
-  try {
+  await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
     const { client } = bench;
     await client.createBrain({ id: 'write', name: 'write benchmark' });
     const ids = Array.from({ length: o.records }, (_, i) => i);
     const ms: number[] = [];
     const started = performance.now();
     await mapLimit(ids, o.concurrency, async (i) => {
-      const r = syntheticRecord(i, 3);
+      const body = syntheticRecord(i, 3);
       const t0 = performance.now();
-      await client.rememberRecord('write', {
-        content: { kind: 'message', text: r.text, speaker: r.speaker },
-        occurred_at: r.occurredAt,
-      });
+      await client.rememberRecord('write', body);
       ms.push(performance.now() - t0);
     });
     const writeS = (performance.now() - started) / 1000;
@@ -50,7 +46,5 @@ export async function runWrite(o: WriteOptions): Promise<void> {
       ...common,
     });
     o.out({ benchmark: 'write', scope: 'derive', records_per_s: round(o.records / deriveS, 1), ...common });
-  } finally {
-    await bench.close();
-  }
+  });
 }
