@@ -41,6 +41,17 @@ function loadRecord(store: Store, id: string): RecordRow | undefined {
   );
 }
 
+/** What the Deriver reads of a stored Record. */
+function deriverInput(r: RecordRow) {
+  return {
+    id: r.id,
+    content: JSON.parse(r.content) as TypedContent,
+    text: r.text,
+    sourceName: r.source_name,
+    occurredAt: r.occurred_at,
+  };
+}
+
 /**
  * Runs one queued job inside the caller's transaction and removes it from the queue.
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
@@ -53,11 +64,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
   if (job.job === 'derive') {
     const r = job.record_id ? loadRecord(store, job.record_id) : undefined;
     if (!r) return;
-    const content = JSON.parse(r.content) as TypedContent;
-    const claims = deriver.derive(
-      { id: r.id, content, text: r.text, sourceName: r.source_name, occurredAt: r.occurred_at },
-      { self: brainSelf(store, job.brain_uid) },
-    );
+    const claims = deriver.derive(deriverInput(r), { self: brainSelf(store, job.brain_uid) });
     const seq = store.nextSeq(job.brain_uid);
     admitClaims(
       store,
@@ -93,16 +100,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     const supports =
       r.kind === 'correction' ||
       deriver
-        .derive(
-          {
-            id: r.id,
-            content: JSON.parse(r.content) as TypedContent,
-            text: r.text,
-            sourceName: r.source_name,
-            occurredAt: r.occurred_at,
-          },
-          { self },
-        )
+        .derive(deriverInput(r), { self })
         .some((claim) => normalizeStatement(claim.statement) === m.norm);
     if (supports) kept.push(r);
     else dropped.push(r.id);
