@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { memoryListOptions } from '../api/queries.ts';
+import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
 import { ownerLabel, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -66,15 +67,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
           </tbody>
         </table>
       )}
-      {memories.hasNextPage ? (
-        <button
-          type="button"
-          onClick={() => void memories.fetchNextPage()}
-          disabled={memories.isFetchingNextPage}
-        >
-          {memories.isFetchingNextPage ? 'Loading…' : 'Show more'}
-        </button>
-      ) : null}
+      <ShowMore list={memories} label="Show more" />
     </>
   );
 }

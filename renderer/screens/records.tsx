@@ -6,6 +6,7 @@ import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
 import { recordListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, localInputToIso, plural } from '../format.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
@@ -76,15 +77,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           ))}
         </ul>
       )}
-      {records.hasNextPage ? (
-        <button
-          type="button"
-          onClick={() => void records.fetchNextPage()}
-          disabled={records.isFetchingNextPage}
-        >
-          {records.isFetchingNextPage ? 'Loading…' : 'Show older Records'}
-        </button>
-      ) : null}
+      <ShowMore list={records} label="Show older Records" />
       <AddNote brainId={brainId} />
       {forgetting ? (
         <ForgetRecordDialog brainId={brainId} record={forgetting} onClose={() => setForgetting(null)} />
