@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RecordCreate } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
+import { validationMessage } from '../http/validate.ts';
 import { detectFormat } from './detect-format.ts';
 import { parseChatgpt, parseClaude } from './formats/chat-exports.ts';
 import { parseIcs } from './formats/ics.ts';
@@ -86,12 +87,13 @@ export async function resolveInput(
   return { format, path };
 }
 
-/** Validated against the contract before sending, so a malformed item is a skip with a reason, not a 400. */
+/**
+ * Validated against the contract before sending, so a malformed item is a skip with a reason, not a 400;
+ * the reason is the message the server's 400 would carry.
+ */
 function validate(item: ImportRecord): string | null {
   const r = RecordCreate.safeParse(item.body);
-  if (r.success) return null;
-  const issue = r.error.issues[0]!;
-  return `${issue.path.join('.') || 'body'}: ${issue.message}`;
+  return r.success ? null : validationMessage(r.error, item.body);
 }
 
 export interface CollectedRecords {
