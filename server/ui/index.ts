@@ -1,6 +1,4 @@
 import type { Context, Env, Hono } from 'hono';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { uiSecurityHeaders } from './csp.ts';
 import { readStaticFile } from './static-files.ts';
@@ -68,7 +66,6 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
   app.on(['GET', 'HEAD'], '*', async (c, next) => {
     const path = c.req.path;
     if (isReserved(path)) return next();
-    const indexPath = join(distDir, 'index.html');
     const looksLikeFile = /\.[A-Za-z0-9]+$/.test(path.split('/').pop() ?? '');
     const file = path === '/' ? null : await readStaticFile(distDir, path);
     if (file) {
@@ -80,7 +77,6 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
     if (looksLikeFile) return next();
     secure(c);
     c.header('Cache-Control', 'no-store');
-    if (!existsSync(indexPath)) return c.html(notBuilt, 503);
     const index = await readStaticFile(distDir, '/index.html');
     if (!index) return c.html(notBuilt, 503);
     c.header('Content-Type', index.contentType);
