@@ -132,14 +132,8 @@ export const handlers: Record<string, Handler> = {
     return c.json(result, 200, result.watermark ? { 'Brain-Watermark': result.watermark } : {});
   },
   async listMemories(c, i, { engine }) {
-    const q = i.query as MemoryListQuery;
-    if (q.since_watermark && q.cursor) {
-      throw new MnemoError(
-        'conflicting_parameters',
-        'since_watermark, cursor: a delta read and a full read cannot be combined',
-      );
-    }
-    return c.json(await engine.listMemories(i.principal.tenant, brainOf(i), q));
+    // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).
+    return c.json(await engine.listMemories(i.principal.tenant, brainOf(i), i.query as MemoryListQuery));
   },
   async getMemory(c, i, { engine }) {
     return c.json(await engine.getMemory(i.principal.tenant, brainOf(i), i.params.memory_id!));
