@@ -16,6 +16,7 @@ import { createEntityLane } from '../retrieve/entity-lane.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
+import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { openStore, type Store } from '../store/store.ts';
 import type { Deployment, Engine } from '../types.ts';
@@ -116,6 +117,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       createTurnLexicalLane(),
       createEntityLane(),
       createTimeLane(clock),
+      createWhenLane(),
       createSemanticLane(),
       ...(options.lanes ?? []),
     ],

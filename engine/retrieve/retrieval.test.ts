@@ -120,6 +120,58 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it('a question asking when prefers the matches that say when (when lane); others do not run it', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [said, dated] = await write(engine, 'b', [
+      msg('Lisbon is my favourite city, the light there is wonderful.', 'Ana', '2023-05-01T10:00:00Z', 'a'),
+      msg('I went to Lisbon last week with my sister.', 'Ana', '2023-05-02T10:00:00Z', 'b'),
+    ]);
+    const ctx = await ask(engine, 'b', 'When did Ana go to Lisbon?');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const when = trace.lanes.find((l) => l.name === 'when')!;
+    assert.deepEqual(
+      when.candidates.map((c) => c.record_id),
+      [dated],
+    );
+    assert.match(when.candidates[0]!.reason, /says when \("last week"\)/);
+    assert.equal(ctx.citations[0]!.record_id, dated);
+    assert.ok(ctx.citations.some((c) => c.record_id === said));
+
+    const other = await engine.getTrace(
+      tenant,
+      'b',
+      (await ask(engine, 'b', 'What does Ana love about Lisbon?')).id,
+    );
+    assert.deepEqual(other.lanes.find((l) => l.name === 'when')!.candidates, []);
+  });
+
+  it('brings in the message that prompted a strong match (prompt lane), within the filters', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [, prompt, answer, later] = await write(engine, 'b', [
+      msg('Nope, never been to one of those.', 'Bob', '2023-05-01T10:00:00Z'),
+      msg('What was it about? What made it so special?', 'Bob', '2023-05-01T10:01:00Z'),
+      msg('The poetry reading was about loss, identity and connection.', 'Ana', '2023-05-01T10:02:00Z'),
+      msg('Sounds wonderful.', 'Bob', '2023-05-01T10:03:00Z'),
+    ]);
+    const ctx = await ask(engine, 'b', 'poetry reading');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const lane = trace.lanes.find((l) => l.name === 'prompt')!;
+    assert.equal(lane.candidates[0]!.record_id, prompt);
+    assert.match(lane.candidates[0]!.reason, /just before a strong match/);
+    assert.ok(!lane.candidates.some((c) => c.record_id === later), 'only the message before, not after');
+    const cited = ctx.citations.map((c) => c.record_id);
+    assert.equal(cited[0], answer);
+    assert.ok(cited.includes(prompt!));
+
+    // A prompt outside the requested window is not evidence, however strong its answer.
+    const since = await ask(engine, 'b', 'poetry reading', { filter: { since: '2023-05-01T10:02:00Z' } });
+    const t2 = await engine.getTrace(tenant, 'b', since.id);
+    assert.ok(!t2.lanes.find((l) => l.name === 'prompt')!.candidates.some((c) => c.record_id === prompt));
+    assert.ok(!since.citations.some((c) => c.record_id === prompt));
+  });
+
   it('fast makes exactly one embedding call, counted by the ledger; without an embedder, none', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });

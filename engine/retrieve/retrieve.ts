@@ -1,6 +1,7 @@
 import type { CostLedger } from '../context/cost-ledger.ts';
 import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
+import { promptCandidates } from './prompt-lane.ts';
 import { fuse, type Fused, type LaneResult } from './fuse.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
@@ -16,6 +17,8 @@ export const laneWeights: Readonly<Record<string, number>> = {
   time: 0.5,
   semantic: 0.3,
   feedback: 0.5,
+  when: 0.5,
+  prompt: 0.4,
 };
 
 export interface RetrieveInput {
@@ -51,7 +54,8 @@ function timeout(ms: number): Promise<'timeout'> {
 /**
  * Runs the lanes of one Context request: brings the lexical index up to date for the Brain, embeds
  * the query once (the request's only model call in fast mode), runs every lane, and fuses them by
- * weighted RRF. Thorough adds more candidates per lane and a pseudo-relevance-feedback pass.
+ * weighted RRF. Thorough adds more candidates per lane and a pseudo-relevance-feedback pass. Last, the
+ * prompt lane adds the message before each of the best candidates, and everything is fused again.
  */
 export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const timings: Record<string, number> = {};
@@ -133,6 +137,16 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     }
     timings['expand'] = performance.now() - t;
   } else if (o.mode === 'thorough' && over()) skipped.push('feedback');
+
+  if (over()) skipped.push('prompt');
+  else if (fused.length > 0) {
+    t = performance.now();
+    o.emit('lane', { lane: 'prompt' });
+    const prompts = promptCandidates(o.store, o.eligibility, fused);
+    o.ledger.charge('processing', prompts.length / 1000);
+    laneResults.push({ lane: 'prompt', candidates: prompts, ms: performance.now() - t });
+    fused = fuse(laneResults, 60, laneWeights);
+  }
   o.emit('fuse', { method: 'weighted_reciprocal_rank_fusion(k=60)', candidates: fused.length });
   return { laneResults, fused, expansion, skipped, timings };
 }

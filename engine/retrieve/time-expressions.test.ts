@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { timeIntent } from './time-expressions.ts';
+import { asksWhen, statesTime, timeIntent } from './time-expressions.ts';
 
 const ref = Date.UTC(2023, 6, 15, 12); // 15 July 2023, noon
 const iso = (ms: number | undefined) =>
@@ -47,5 +47,26 @@ describe('time expressions in queries', () => {
     assert.equal(timeIntent("What is Ana's latest hobby?", ref)!.order, 'newest');
     assert.equal(timeIntent('Where does he live currently?', ref)!.order, 'newest');
     assert.equal(timeIntent('When did they first meet, the first time?', ref)!.order, 'oldest');
+  });
+
+  it('tells a question asking when from one that only has a when-clause', () => {
+    for (const q of [
+      'When did Caroline go to the parade?',
+      'how long has Jon danced',
+      'Which year did he move?',
+      'What date was the party?',
+    ])
+      assert.ok(asksWhen(q), q);
+    for (const q of ['What does she do when she is stressed?', 'Where did Ana go?', 'What time-saving tips?'])
+      assert.ok(!asksWhen(q), q);
+  });
+
+  it('finds where a text says when, and not the verb "may"', () => {
+    assert.equal(statesTime('I went there last week with my sister'), 'last week');
+    assert.equal(statesTime('Back in May it rained'), 'in May');
+    assert.equal(statesTime('We moved in 2019.'), '2019');
+    assert.equal(statesTime('for 3 years now'), '3 years');
+    assert.equal(statesTime('I may go, it may rain'), null);
+    assert.equal(statesTime('Lisbon is lovely'), null);
   });
 });

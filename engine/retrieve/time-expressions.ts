@@ -118,3 +118,31 @@ export function timeIntent(query: string, refMs: number): TimeIntent | null {
     label: label || (order === 'newest' ? 'most recent first' : 'oldest first'),
   };
 }
+
+/**
+ * Does the query ask when something happened (or for how long)? "When did ..." does; "what does she do
+ * when she is stressed" does not (a clause, not the question).
+ */
+export function asksWhen(query: string): boolean {
+  return (
+    /^\s*when\b/i.test(query) ||
+    /\b(when (did|does|do|is|was|were|will|has|have|had|are)|how long|(what|which) (date|day|week|month|year|time))\b(?!-)/i.test(
+      query,
+    )
+  );
+}
+
+const timeStatement = new RegExp(
+  [
+    String.raw`\b(yesterday|today|tonight|tomorrow|recently|lately|ago|since|weekend|(last|next|this|past) (night|week|month|year|summer|winter|spring|fall|autumn|weekend|time)`,
+    // "may" is mostly the verb: only "in May" or "May 8" count.
+    `${months.filter((m) => m !== 'may').join('|')}|in may|may \\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday`,
+    String.raw`(19|20)\d{2}|\d+ (days?|weeks?|months?|years?))\b`,
+  ].join('|'),
+  'i',
+);
+
+/** Does the text say when something happened ("last week", "yesterday", "in May", "2019", "3 years")? */
+export function statesTime(text: string): string | null {
+  return timeStatement.exec(text)?.[0] ?? null;
+}
