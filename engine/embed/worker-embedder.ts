@@ -20,11 +20,18 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
   }
 
   return new Promise<Embedder>((resolveReady, rejectReady) => {
-    // Closing while the model still loads (seconds for a big one) must not wait for it.
+    // Closing while the model still loads (seconds for a big one) must not wait for it, and must not
+    // terminate the worker either: terminating a thread that holds onnxruntime's addon aborts the whole
+    // process. The worker is asked to close, finishes loading, lets go of the model and exits on its own.
+    const release = () => {
+      worker.unref();
+      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+    };
     const abort = () => {
+      if (closed) return;
       closed = true;
       rejectReady(new Error('embedder load aborted'));
-      void worker.terminate();
+      release();
     };
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
@@ -41,6 +48,7 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
       switch (msg.type) {
         case 'ready': {
           signal?.removeEventListener('abort', abort);
+          if (closed) return;
           const embedder: Embedder = {
             provider: msg.provider,
             model: msg.model,
@@ -59,10 +67,11 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
               if (closed) return;
               closed = true;
               const exited = new Promise<void>((r) => worker.once('exit', () => r()));
-              worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-              // A model that will not let go must not hold the process open.
-              const timer = setTimeout(() => void worker.terminate(), 5_000);
-              await exited;
+              release();
+              // A model that will not let go must not hold close() or the process (the worker is unref'd)
+              // up; it is still never terminated, for the reason above.
+              let timer: NodeJS.Timeout | undefined;
+              await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, 5_000)))]);
               clearTimeout(timer);
             },
           };
@@ -70,9 +79,9 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
           return;
         }
         case 'fatal': {
-          const e = new Error(msg.message);
-          rejectReady(e);
-          void worker.terminate();
+          closed = true;
+          rejectReady(new Error(msg.message));
+          release();
           return;
         }
         case 'result':
