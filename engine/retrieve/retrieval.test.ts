@@ -8,6 +8,7 @@ import type { ContextReady, RecordCreate } from '../contract/index.ts';
 import type { ContextEvent, Engine, Tenant } from '../types.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
+import { quantize } from './vector-store.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 const opts = { requestId: 'req_test' };
@@ -257,12 +258,12 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       msg(`It was ${secret} all along`, 'Ana', '2023-05-01T10:01:00Z'),
       msg('Thanks, noted.', 'Bob', '2023-05-01T10:02:00Z'),
     ]);
-    const vector = Buffer.from(createHashModel(64).embedOne(`Ana: It was ${secret} all along`).buffer);
+    const vector = quantize(createHashModel(64).embedOne(`Ana: It was ${secret} all along`))!;
     const chunks = () => {
       const db = new Database(join(dir, 'mnemo.db'), { readonly: true });
       try {
         return (
-          db.prepare('SELECT vectors FROM vec_record_1_vector_chunks00').all() as Array<{ vectors: Buffer }>
+          db.prepare('SELECT vectors FROM vec8_record_1_vector_chunks00').all() as Array<{ vectors: Buffer }>
         ).map((r) => r.vectors);
       } finally {
         db.close();

@@ -16,15 +16,57 @@ export type VectorOwner = 'record' | 'memory';
 const tableOf = (m: VectorModel, owner: VectorOwner) => (owner === 'record' ? m.recordTable : m.memoryTable);
 
 /**
- * The vector tables of a model, created on first use: sqlite-vec vec0 tables of float32 vectors with
- * cosine distance, partitioned by Brain (a KNN scans only that Brain's vectors). Triggers overwrite a
- * vector with zeros before deleting it, because vec0 only clears a validity bit on delete and the
- * bytes would otherwise stay in the file after forgetting. (int8 would scan ~1.5x faster at 100k
- * Records, but sqlite-vec 0.1.9 cannot overwrite an int8 vector in place; docs/decisions/retrieval.md.)
+ * int8 units per unit of a unit-length vector's component: components beyond ±0.5 clip (2 in 10 million
+ * on the 100k GloVe-SIF benchmark store). One scale for every vector, so the L2 distance of two
+ * quantised vectors stays the chord of their angle: cosine = 1 - (d / scale)² / 2.
+ */
+export const int8Scale = 254;
+
+/**
+ * A vector as stored and searched: normalised to unit length, times int8Scale, rounded into int8.
+ * Null for a vector with no direction (all zeros), which no query can be near.
+ */
+export function quantize(vector: Float32Array): Buffer | null {
+  let sq = 0;
+  for (const x of vector) sq += x * x;
+  if (!(sq > 0) || !Number.isFinite(sq)) return null;
+  const k = int8Scale / Math.sqrt(sq);
+  const out = Buffer.alloc(vector.length);
+  for (let i = 0; i < vector.length; i++)
+    out.writeInt8(Math.max(-127, Math.min(127, Math.round(vector[i]! * k))), i);
+  return out;
+}
+
+/** 1 - cosine of two quantised vectors from their L2 distance in int8 units. */
+const cosineDistance = (l2: number) => (l2 / int8Scale) ** 2 / 2;
+
+/**
+ * SQL that overwrites one stored vector with zeros where vec0 keeps it, in `<table>_vector_chunks00`
+ * at the row's chunk offset (`rowid` is an SQL expression for the owner's n). vec0 only clears a
+ * validity bit on delete, and sqlite-vec 0.1.9 refuses to UPDATE an int8 vector in place ("expected
+ * int8, but a float32 vector was provided"), so the bytes are spliced in the shadow table itself.
+ */
+function zeroVectorSql(table: string, dims: number, rowid: string): string {
+  return `UPDATE ${table}_vector_chunks00 SET vectors = CAST(
+    substr(vectors, 1, x.chunk_offset * ${dims}) || zeroblob(${dims}) || substr(vectors, (x.chunk_offset + 1) * ${dims} + 1) AS BLOB)
+  FROM (SELECT chunk_id, chunk_offset FROM ${table}_rowids WHERE rowid = ${rowid}) AS x
+  WHERE ${table}_vector_chunks00.rowid = x.chunk_id`;
+}
+
+const tableExists = (store: Store, name: string) =>
+  store.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name) !== undefined;
+
+/**
+ * The vector tables of a model, created on first use: sqlite-vec vec0 tables of int8 vectors
+ * (quantize) with L2 distance, which on unit vectors ranks exactly as cosine and is read back as one,
+ * partitioned by Brain (a KNN scans only that Brain's vectors). A quarter of float32's bytes: at 100,000
+ * Records the KNN reads 10 MB instead of 40 MB per query (docs/decisions/retrieval.md, Quantisation).
+ * Triggers zero a vector in its chunk before deleting it (zeroVectorSql), so forgetting leaves no bytes.
+ * A model first stored as float32 (before schema 6) is converted here, once, in the caller's transaction.
  */
 export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now: string): VectorModel {
-  const found = store.get<{ id: number; dims: number }>(
-    'SELECT id, dims FROM embedding_models WHERE provider = ? AND model = ?',
+  const found = store.get<{ id: number; dims: number; element: string }>(
+    'SELECT id, dims, element FROM embedding_models WHERE provider = ? AND model = ?',
     identity.provider,
     identity.model,
   );
@@ -38,58 +80,116 @@ export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now:
     Number(
       store.db
         .prepare(
-          "INSERT INTO embedding_models (provider, model, dims, element, created_at) VALUES (?, ?, ?, 'float', ?)",
+          "INSERT INTO embedding_models (provider, model, dims, element, created_at) VALUES (?, ?, ?, 'int8', ?)",
         )
         .run(identity.provider, identity.model, identity.dims, now).lastInsertRowid,
     );
   const m: VectorModel = {
     id,
     ...identity,
-    recordTable: `vec_record_${id}`,
-    memoryTable: `vec_memory_${id}`,
+    recordTable: `vec8_record_${id}`,
+    memoryTable: `vec8_memory_${id}`,
   };
-  const zero = `zeroblob(${identity.dims * 4})`;
   for (const [table, parent] of [
     [m.recordTable, 'records'],
     [m.memoryTable, 'memories'],
   ] as const) {
     store.db.exec(`
-CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(brain_uid text partition key, embedding float[${identity.dims}] distance_metric=cosine);
+CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(brain_uid text partition key, embedding int8[${identity.dims}] distance_metric=l2);
 CREATE TRIGGER IF NOT EXISTS ${table}_forget BEFORE DELETE ON ${parent}
 BEGIN
-  UPDATE ${table} SET embedding = ${zero} WHERE rowid = OLD.n;
+  ${zeroVectorSql(table, identity.dims, 'OLD.n')};
   DELETE FROM ${table} WHERE rowid = OLD.n;
 END;`);
   }
+  if (found?.element === 'float') convertFloatTables(store, m);
   return m;
 }
 
-/** Stores vectors (and which model made them) for Records or Memories, replacing any earlier ones. */
+/**
+ * Moves a model's float32 vectors (vec_record_<id>, vec_memory_<id>, schema 3-5) into its int8 tables
+ * and drops the float tables and their triggers; secure_delete zeroes the freed pages. Quantising a
+ * stored vector is what embedding the text again would store, without the model calls.
+ */
+function convertFloatTables(store: Store, m: VectorModel): void {
+  for (const owner of ['record', 'memory'] as const) {
+    const legacy = `vec_${owner}_${m.id}`;
+    if (tableExists(store, legacy)) {
+      let after = -1;
+      for (;;) {
+        const ns = store
+          .all<{ n: number }>(
+            `SELECT rowid AS n FROM ${legacy}_rowids WHERE rowid > ? ORDER BY rowid LIMIT 500`,
+            after,
+          )
+          .map((r) => r.n);
+        if (ns.length === 0) break;
+        after = ns[ns.length - 1]!;
+        const rows = ns.flatMap((n) =>
+          store.all<{ brainUid: string; embedding: Buffer }>(
+            `SELECT brain_uid AS brainUid, embedding FROM ${legacy} WHERE rowid = ?`,
+            n,
+          ),
+        );
+        insertVectors(
+          store,
+          tableOf(m, owner),
+          rows.map((r, i) => ({
+            n: ns[i]!,
+            brainUid: r.brainUid,
+            vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4),
+          })),
+          m.dims,
+        );
+      }
+    }
+    store.db.exec(`DROP TRIGGER IF EXISTS ${legacy}_forget; DROP TABLE IF EXISTS ${legacy};`);
+  }
+  store.run("UPDATE embedding_models SET element = 'int8' WHERE id = ?", m.id);
+}
+
+function insertVectors(
+  store: Store,
+  table: string,
+  rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
+  dims: number,
+): void {
+  for (const r of rows) {
+    // A vector replaced in place must not leave its old bytes behind either.
+    store.run(zeroVectorSql(table, dims, '?'), r.n);
+    store.run(`DELETE FROM ${table} WHERE rowid = ?`, r.n);
+    const q = quantize(r.vector);
+    if (q)
+      store.run(
+        `INSERT INTO ${table} (rowid, brain_uid, embedding) VALUES (?, ?, vec_int8(?))`,
+        BigInt(r.n),
+        r.brainUid,
+        q,
+      );
+  }
+}
+
+/**
+ * Stores vectors (and which model made them) for Records or Memories, replacing any earlier ones. A
+ * vector of zeros is recorded as embedded but not stored: it has no direction to be near.
+ */
 export function putVectors(
   store: Store,
   m: VectorModel,
   owner: VectorOwner,
   rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
 ): void {
-  const table = tableOf(m, owner);
-  for (const r of rows) {
-    store.run(`DELETE FROM ${table} WHERE rowid = ?`, r.n);
-    store.run(
-      `INSERT INTO ${table} (rowid, brain_uid, embedding) VALUES (?, ?, ?)`,
-      BigInt(r.n),
-      r.brainUid,
-      Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength),
-    );
+  insertVectors(store, tableOf(m, owner), rows, m.dims);
+  for (const r of rows)
     store.run(
       'INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES (?, ?, ?)',
       owner,
       r.n,
       m.id,
     );
-  }
 }
 
-/** The k nearest vectors of one Brain, nearest first (distance = 1 - cosine). */
+/** The k nearest vectors of one Brain, nearest first (distance = 1 - cosine, of the quantised vectors). */
 export function nearest(
   store: Store,
   m: VectorModel,
@@ -98,10 +198,14 @@ export function nearest(
   vector: Float32Array,
   k: number,
 ): Array<{ n: number; distance: number }> {
-  return store.all<{ n: number; distance: number }>(
-    `SELECT rowid AS n, distance FROM ${tableOf(m, owner)} WHERE embedding MATCH ? AND k = ? AND brain_uid = ?`,
-    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
-    k,
-    brainUid,
-  );
+  const q = quantize(vector);
+  if (!q) return [];
+  return store
+    .all<{ n: number; l2: number }>(
+      `SELECT rowid AS n, distance AS l2 FROM ${tableOf(m, owner)} WHERE embedding MATCH vec_int8(?) AND k = ? AND brain_uid = ?`,
+      q,
+      k,
+      brainUid,
+    )
+    .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
 }
