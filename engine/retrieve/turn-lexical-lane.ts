@@ -52,6 +52,10 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
     extra.push('r.occurred_ms < ?');
     params.push(s.toMs);
   }
+  if (emptyWindow(input, s)) {
+    input.memo?.set(key, []);
+    return [];
+  }
   const w = turnWeights.join(', ');
   const match = `scope:${scopeToken(input.eligibility.brainUid)} AND (${s.terms.map(quote).join(' OR ')})`;
   const cols = `r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, t.score AS score, ri.speaker_norm AS speakerNorm, r.occurred_ms AS occurredMs`;
@@ -78,6 +82,39 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   const rows = ranked(cut);
   input.memo?.set(key, rows);
   return rows;
+}
+
+/**
+ * True when the search's time window (its own, intersected with since/until/as_of) holds none of the
+ * Brain's Records: the ranked search would score every lexical match of the Brain only to discard them
+ * all (at 100,000 Records a "last month" before the first Record cost a full BM25 pass, ~20 ms). One
+ * probe of records_brain_occurred answers it.
+ */
+function emptyWindow(input: LaneInput, s: TurnSearch): boolean {
+  const e = input.eligibility;
+  const from = Math.max(s.fromMs ?? -Infinity, e.sinceMs ?? -Infinity);
+  // toMs is exclusive; until and as_of are inclusive.
+  const untilIncl = Math.min(e.untilMs ?? Infinity, e.asOfMs ?? Infinity);
+  if (from === -Infinity && s.toMs === undefined && untilIncl === Infinity) return false;
+  const conds = ['brain_uid = ?'];
+  const params: number[] = [];
+  if (from !== -Infinity) {
+    conds.push('occurred_ms >= ?');
+    params.push(from);
+  }
+  if (s.toMs !== undefined) {
+    conds.push('occurred_ms < ?');
+    params.push(s.toMs);
+  }
+  if (untilIncl !== Infinity) {
+    conds.push('occurred_ms <= ?');
+    params.push(untilIncl);
+  }
+  return !input.store.get(
+    `SELECT 1 FROM records WHERE ${conds.join(' AND ')} LIMIT 1`,
+    e.brainUid,
+    ...params,
+  );
 }
 
 /** The lexical search the lexical and entity lanes share (run once per request through the memo). */

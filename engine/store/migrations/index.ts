@@ -3,6 +3,7 @@ import { recordsFts } from './002-records-fts.ts';
 import { retrievalIndex } from './003-retrieval-index.ts';
 import { turnScope } from './005-turn-scope.ts';
 import { neighbourRequeue } from './004-neighbour-requeue.ts';
+import { recordsTimeIndex } from './006-records-time-index.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   retrievalIndex,
   neighbourRequeue,
   turnScope,
+  recordsTimeIndex,
 ];

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createCostLedger } from '../context/cost-ledger.ts';
+import { openStore, type Store } from '../store/store.ts';
+import type { Eligibility, LaneInput } from './lane.ts';
+import { createRetrievalIndexer } from './retrieval-indexer.ts';
+import { searchTurns } from './turn-lexical-lane.ts';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const day = 86_400_000;
+const t0 = Date.UTC(2023, 4, 1);
+
+function brainStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-lex-'));
+  dirs.push(dir);
+  const store = openStore({ dataDir: dir, key: null });
+  const now = new Date(t0).toISOString();
+  store.run(
+    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_a', 'p', 'test', 'a', ?)",
+    now,
+  );
+  const texts = ['the kayak trip to Porto', 'a kayak lesson', 'kayak repairs', 'bread recipe'];
+  texts.forEach((text, i) => {
+    const at = t0 + i * day;
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES (?, ?, 'brn_a', ?, 'message', ?, ?, 'high', 'shareable', ?, ?, ?)`,
+      i + 1,
+      `rec_${i + 1}`,
+      i + 1,
+      JSON.stringify({ kind: 'message', speaker: 'Ana', text }),
+      text,
+      new Date(at).toISOString(),
+      at,
+      now,
+    );
+  });
+  createRetrievalIndexer({ store, now: () => now, logger: { warn() {}, error() {} } }).catchUp('brn_a');
+  return store;
+}
+
+/** The store, counting the full-text searches run through it. */
+function spying(store: Store): { store: Store; searches: () => number } {
+  let n = 0;
+  const all: Store['all'] = (sql, ...params) => {
+    if (sql.includes('turn_fts MATCH')) n++;
+    return store.all(sql, ...params);
+  };
+  return { store: { ...store, all }, searches: () => n };
+}
+
+function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
+  return {
+    store,
+    query: 'kayak',
+    terms: ['kayak'],
+    eligibility: { brainUid: 'brn_a', excludeLocalOnly: false, ...e },
+    limit: 10,
+    ledger: createCostLedger(),
+  };
+}
+
+describe('searchTurns time windows', () => {
+  it('a window holding none of the Brain’s Records answers nothing without a full-text search', () => {
+    const base = brainStore();
+    const { store, searches } = spying(base);
+    const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id).sort();
+    assert.deepEqual(ids(searchTurns(input(store), { terms: ['kayak'], limit: 10 })), [
+      'rec_1',
+      'rec_2',
+      'rec_3',
+    ]);
+    assert.equal(searches(), 1);
+    // A window with Records in it still searches (and filters) as before.
+    const inWindow = searchTurns(input(store), {
+      terms: ['kayak'],
+      limit: 10,
+      fromMs: t0 + day,
+      toMs: t0 + 3 * day,
+    });
+    assert.deepEqual(ids(inWindow), ['rec_2', 'rec_3']);
+    assert.equal(searches(), 2);
+    // Empty windows: before the first Record, toMs exclusive, and the eligibility's since/until/as_of.
+    for (const [e, s] of [
+      [{}, { fromMs: t0 - 30 * day, toMs: t0 }],
+      [{}, { fromMs: t0 + 10 * day }],
+      [{ sinceMs: t0 + 10 * day }, {}],
+      [{ untilMs: t0 - 1 }, {}],
+      [{ asOfMs: t0 - 1 }, {}],
+      [{ sinceMs: t0 + 2 * day }, { toMs: t0 + 2 * day }],
+    ] as const) {
+      assert.deepEqual(searchTurns(input(store, e), { terms: ['kayak'], limit: 10, ...s }), []);
+    }
+    assert.equal(searches(), 2);
+    // until and as_of are inclusive: the Record at that instant counts.
+    assert.deepEqual(ids(searchTurns(input(store, { untilMs: t0 }), { terms: ['kayak'], limit: 10 })), [
+      'rec_1',
+    ]);
+    assert.deepEqual(ids(searchTurns(input(store, { asOfMs: t0 }), { terms: ['kayak'], limit: 10 })), [
+      'rec_1',
+    ]);
+    base.close();
+  });
+});
