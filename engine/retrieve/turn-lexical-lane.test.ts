@@ -108,3 +108,30 @@ describe('searchTurns time windows', () => {
     base.close();
   });
 });
+
+describe('searchTurns scope', () => {
+  it('ranks the same without the Brain’s scope token when the store holds no other Brain, and keeps to the Brain when it does', () => {
+    const store = brainStore();
+    const search = () =>
+      searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 }).map((r) => [r.id, r.score]);
+    const alone = search();
+    assert.equal(alone.length, 3);
+    store.run(
+      "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_b', 'p', 'test', 'b', '2023-01-01T00:00:00Z')",
+    );
+    assert.deepEqual(search(), alone, 'same rows and scores through the scope token');
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES (9, 'rec_b', 'brn_b', 1, 'message', '{}', 'kayak kayak to Porto', 'high', 'shareable', '2023-05-01T00:00:00Z', ?, '2023-05-01T00:00:00Z')`,
+      t0,
+    );
+    createRetrievalIndexer({ store, now: () => '', logger: { warn() {}, error() {} } }).catchUp('brn_b');
+    assert.deepEqual(
+      searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 })
+        .map((r) => r.id)
+        .sort(),
+      ['rec_1', 'rec_2', 'rec_3'],
+    );
+    store.close();
+  });
+});
