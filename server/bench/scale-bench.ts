@@ -13,7 +13,8 @@ export interface ScaleOptions {
 
 /**
  * A Brain of N synthetic Records written over HTTP, then `fast` createContext timed over HTTP (after a
- * short warm-up), with the process's peak RSS (server and benchmark share the process).
+ * short warm-up), with the process's peak RSS (server and benchmark share the process) and the p50/p95
+ * of every Trace stage and lane (`stages_ms`), read after each timed call.
  */
 export async function runScale(o: ScaleOptions): Promise<void> {
   await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
@@ -32,10 +33,16 @@ export async function runScale(o: ScaleOptions): Promise<void> {
     for (let i = 0; i < 20; i++)
       await client.createContext('scale', { query: syntheticQuery(100_000 + i), mode: 'fast' });
     const ms: number[] = [];
+    // Where the time goes: each Context's Trace (read after the timed call) has its stage and lane times.
+    const stages = new Map<string, number[]>();
+    const add = (name: string, v: number) => stages.set(name, [...(stages.get(name) ?? []), v]);
     for (let i = 0; i < o.queries; i++) {
       const t0 = performance.now();
-      await client.createContext('scale', { query: syntheticQuery(i), mode: 'fast' });
+      const ctx = await client.createContext('scale', { query: syntheticQuery(i), mode: 'fast' });
       ms.push(performance.now() - t0);
+      const trace = await client.getTrace('scale', ctx.context.id);
+      for (const [name, v] of Object.entries(trace.timings_ms)) add(name, v);
+      for (const lane of trace.lanes) add(`lane:${lane.name}`, lane.ms);
     }
     o.out({
       benchmark: 'scale',
@@ -45,6 +52,9 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       p50_ms: percentile(ms, 50),
       p95_ms: percentile(ms, 95),
       p99_ms: percentile(ms, 99),
+      stages_ms: Object.fromEntries(
+        [...stages].map(([name, v]) => [name, { p50: percentile(v, 50), p95: percentile(v, 95) }]),
+      ),
       rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
       ingest_s: round(ingestS, 2),
       embedder: bench.embedder,
