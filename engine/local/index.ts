@@ -15,6 +15,7 @@ import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
 import { createEntityLane } from '../retrieve/entity-lane.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
+import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
@@ -117,6 +118,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       createTurnLexicalLane(),
       createEntityLane(),
       createTimeLane(clock),
+      createRecencyLane(clock),
       createWhenLane(),
       createSemanticLane(),
       ...(options.lanes ?? []),

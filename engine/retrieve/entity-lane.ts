@@ -3,6 +3,8 @@ import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** Query words (and adjacent pairs, for full names) that name a speaker of this Brain. */
 export function namedSpeakers(input: LaneInput): string[] {
+  const memo = input.memo?.get('namedSpeakers') as string[] | undefined;
+  if (memo) return memo;
   const words = input.query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
   const tokens = words.map((w) => w.replace(/['’]s$/u, ''));
   const candidates = new Set<string>();
@@ -19,6 +21,7 @@ export function namedSpeakers(input: LaneInput): string[] {
     );
     if (hit) found.push(c);
   }
+  input.memo?.set('namedSpeakers', found);
   return found;
 }
 

@@ -121,6 +121,69 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it("a question about a date finds what was told of it later, and the window's Records that share no word", async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [told, before, quiet, othersQuiet, far] = await write(engine, 'b', [
+      msg('Yesterday I met some incredible artists in Boston.', 'Calvin', '2023-10-04T14:00:00Z', 'a'),
+      msg('Boston is next on my list of cities.', 'Calvin', '2023-09-01T10:00:00Z', 'b'),
+      msg('Long day in the studio, mixing all night.', 'Calvin', '2023-10-03T22:00:00Z', 'c'),
+      msg('Long day at the garage with the old Mustang.', 'Dave', '2023-10-03T21:00:00Z', 'c'),
+      msg('Studio again, a month later.', 'Calvin', '2023-11-20T10:00:00Z', 'd'),
+    ]);
+    const ctx = await ask(engine, 'b', 'Which city was Calvin in on October 3, 2023?');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const time = trace.lanes.find((l) => l.name === 'time')!;
+    const ids = time.candidates.map((c) => c.record_id);
+    assert.equal(ids[0], told, 'the Record telling of that day ("yesterday", said the next day) first');
+    assert.match(time.candidates[0]!.reason, /tells of october 3, 2023 \("yesterday", on 2023-10-04\)/);
+    assert.deepEqual(
+      ids.slice(1),
+      [quiet, othersQuiet],
+      "then the day's own Records, the named person's first",
+    );
+    assert.match(time.candidates[1]!.reason, /occurred october 3, 2023 \(2023-10-03\)/);
+    assert.ok(!ids.includes(before) && !ids.includes(far));
+    assert.equal(ctx.citations[0]!.record_id, told);
+
+    const range = await engine.getTrace(
+      tenant,
+      'b',
+      (await ask(engine, 'b', 'Where was Calvin between 2 October and 4 October 2023?')).id,
+    );
+    assert.deepEqual(
+      new Set(range.lanes.find((l) => l.name === 'time')!.candidates.map((c) => c.record_id)),
+      new Set([told, quiet, othersQuiet]),
+    );
+  });
+
+  it('a query asking for the latest orders its matches newest first (recency lane)', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [old, mid, newest] = await write(engine, 'b', [
+      msg('My phone number is 555-0100.', 'Ana', '2021-01-01T10:00:00Z', 'a'),
+      msg('New phone number: 555-0199.', 'Ana', '2022-01-01T10:00:00Z', 'b'),
+      msg('Changed my phone number again, now 555-0142.', 'Ana', '2023-01-01T10:00:00Z', 'c'),
+    ]);
+    const ctx = await ask(engine, 'b', 'What is the most recent phone number?');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    const lane = trace.lanes.find((l) => l.name === 'recency')!;
+    assert.deepEqual(
+      lane.candidates.map((c) => c.record_id),
+      [newest, mid, old],
+    );
+    assert.match(lane.candidates[0]!.reason, /most recent first/);
+    const first = await engine.getTrace(
+      tenant,
+      'b',
+      (await ask(engine, 'b', 'the earliest phone number')).id,
+    );
+    assert.deepEqual(
+      first.lanes.find((l) => l.name === 'recency')!.candidates.map((c) => c.record_id),
+      [old, mid, newest],
+    );
+  });
+
   it('a question asking when prefers the matches that say when (when lane); others do not run it', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });

@@ -14,7 +14,8 @@ import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 export const laneWeights: Readonly<Record<string, number>> = {
   lexical: 1,
   entity: 0.5,
-  time: 0.5,
+  time: 1.5,
+  recency: 0.5,
   semantic: 0.3,
   feedback: 0.5,
   when: 0.5,

@@ -69,4 +69,19 @@ describe('time expressions in queries', () => {
     assert.equal(statesTime('I may go, it may rain'), null);
     assert.equal(statesTime('Lisbon is lovely'), null);
   });
+
+  it('reads what a text tells of, counted from when it was said', () => {
+    const said = Date.UTC(2023, 9, 4, 15); // Wednesday 4 October 2023
+    const range = (t: string) => {
+      const i = timeIntent(t, said)!;
+      return [iso(i.fromMs), iso(i.toMs)];
+    };
+    assert.deepEqual(range('Yesterday I met artists in Boston'), ['2023-10-03', '2023-10-04']);
+    assert.deepEqual(range('Last Friday I went to the car show'), ['2023-09-28', '2023-10-01']);
+    assert.deepEqual(range('last weekend we hiked'), ['2023-09-29', '2023-10-02']);
+    assert.deepEqual(range('last night was fun'), ['2023-10-03', '2023-10-05']);
+    assert.deepEqual(range('I went there a few days ago'), ['2023-09-27', '2023-10-04']);
+    assert.deepEqual(range('between August 11 and August 15 2023'), ['2023-08-11', '2023-08-16']);
+    assert.deepEqual(range('from 28 December 2022 to 2 January 2023'), ['2022-12-28', '2023-01-03']);
+  });
 });

@@ -24,6 +24,7 @@ export const months = [
   'december',
 ];
 const monthAbbr = months.map((m) => m.slice(0, 3));
+const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY = 86_400_000;
 
 function monthIndex(w: string): number {
@@ -65,7 +66,19 @@ export function timeIntent(query: string, refMs: number): TimeIntent | null {
   }
   const monthRe =
     '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-  if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
+  const dayMonth = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe}|${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?)`;
+  if (
+    (m = new RegExp(
+      `\\b(?:between|from)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?\\s+(?:and|to|until|till)\\s+${dayMonth},?\\s+(\\d{4})\\b`,
+    ).exec(q))
+  ) {
+    // "between August 11 and August 15 2023": both days, the first taking the second's year if it has none.
+    const at = (day: string, month: string, year: string) =>
+      Date.UTC(Number(year), monthIndex(month.slice(0, 3)), Number(day));
+    const end = at(m[6] ?? m[9]!, m[7] ?? m[8]!, m[10]!);
+    const start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, m[5] ?? m[10]!);
+    set(start, end + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
+  } else if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
     const d = Date.UTC(Number(m[3]), monthIndex(m[2]!.slice(0, 3)), Number(m[1]));
     set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
   } else if ((m = new RegExp(`\\b${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`).exec(q))) {
@@ -85,7 +98,21 @@ export function timeIntent(query: string, refMs: number): TimeIntent | null {
 
   const today = startOfDay(refMs);
   if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
-  if (/\btoday\b/.test(q)) set(today, today + DAY, 'today', 'today');
+  if ((m = /\blast night\b/.exec(q))) set(today - DAY, today + DAY, m[0], 'night');
+  if ((m = /\b(today|tonight|this (morning|afternoon|evening))\b/.exec(q)))
+    set(today, today + DAY, m[0], ...m[0].split(' '));
+  if ((m = /\blast (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q))) {
+    // The latest such day strictly before the reference day, give or take a day (people round).
+    const back = (new Date(today).getUTCDay() - weekdays.indexOf(m[1]!) + 7) % 7 || 7;
+    set(today - (back + 1) * DAY, today - (back - 2) * DAY, m[0], m[1]!);
+  }
+  if ((m = /\blast weekend\b/.exec(q))) {
+    // The Saturday and Sunday before the reference day (a Sunday or Monday looks back one day less).
+    const sinceSat = (new Date(today).getUTCDay() + 1) % 7 || 7;
+    set(today - (sinceSat + 1) * DAY, today - Math.max(0, sinceSat - 2) * DAY, m[0], 'weekend');
+  }
+  if ((m = /\b(a few|few|couple of|couple) days ago\b|\bthe other day\b/.exec(q)))
+    set(today - 7 * DAY, today, m[0], 'days', 'ago', 'day');
   if ((m = /\b(last|this|past)\s+(week|month|year)\b/.exec(q))) {
     const span = m[2] === 'week' ? 7 * DAY : m[2] === 'month' ? 31 * DAY : 366 * DAY;
     if (m[1] === 'this') set(today - span, today + DAY, m[0], m[2]!);

@@ -1,11 +1,68 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { timeIntent } from './time-expressions.ts';
-import { searchQuery, searchTurns, sharedReason } from './turn-lexical-lane.ts';
+import { eligibilitySql } from './lane.ts';
+import { timeIntent, type TimeIntent } from './time-expressions.ts';
+import { namedSpeakers } from './entity-lane.ts';
+import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
+
+const DAY = 86_400_000;
+/** People tell of things some time after they happen ("two weeks ago"): Records this much later may too. */
+const tellingLag = 15 * DAY;
+/** At most this many Records of the window are read when the query's words alone find too few. */
+const windowScan = 400;
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Time lane: a query that names a time ("in May 2023", "last week", "yesterday") is searched inside
- * that window of world time; one that asks for the latest or the first gets the matching Records in
- * that order. Relative times count from `as_of` when the request sets it, else from now.
+ * When a Record's text says something happened ("yesterday", "last Friday", "two weeks ago", "in May"),
+ * the world-time range it points at, counted from when the Record occurred.
+ */
+export function eventRange(
+  text: string,
+  occurredMs: number,
+): { fromMs: number; toMs: number; said: string } | null {
+  const t = timeIntent(text, occurredMs);
+  if (!t || t.fromMs === undefined || t.toMs === undefined) return null;
+  return { fromMs: t.fromMs, toMs: t.toMs, said: t.label };
+}
+
+type Placed = { row: TurnRow; how: 'told' | 'occurred' };
+
+/**
+ * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
+ * the day after), or it occurred inside it; or neither.
+ */
+function place(row: TurnRow, intent: TimeIntent): Placed | null {
+  const from = intent.fromMs ?? -Infinity;
+  const to = intent.toMs ?? Infinity;
+  const ev = eventRange(row.text, row.occurredMs);
+  if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told' };
+  if (row.occurredMs >= from && row.occurredMs < to) return { row, how: 'occurred' };
+  return null;
+}
+
+/** Records of the Brain that occurred in [fromMs, toMs), earliest first, under the eligibility rules. */
+function recordsBetween(input: LaneInput, fromMs: number, toMs: number): TurnRow[] {
+  const el = eligibilitySql(input.eligibility);
+  return input.store.all<TurnRow>(
+    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, 0 AS score, ri.speaker_norm AS speakerNorm,
+            r.occurred_ms AS occurredMs
+     FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+     WHERE ${el.sql} AND r.occurred_ms >= ? AND r.occurred_ms < ?
+     ORDER BY r.occurred_ms LIMIT ?`,
+    ...el.params,
+    fromMs,
+    toMs,
+    windowScan,
+  );
+}
+
+/**
+ * Time lane: a query that names a time ("on 3 October 2023", "in May", "last week") finds what happened
+ * then: Records whose text tells of that time ("yesterday I met ...", said the next day) and Records that
+ * occurred then, among the query's other words first; when those are too few, the window's own Records
+ * (the named person's first), because a question about a date may share no other word with its answer.
+ * "The latest in May" orders them newest first. Relative times count from `as_of` when the request
+ * sets it, else from now. (Queries that only ask for the latest or the first: the recency lane.)
  */
 export function createTimeLane(now: () => Date): Lane {
   return {
@@ -13,43 +70,64 @@ export function createTimeLane(now: () => Date): Lane {
     search(input: LaneInput): LaneCandidate[] {
       const ref = input.eligibility.asOfMs ?? now().getTime();
       const intent = timeIntent(input.query, ref);
-      if (!intent) return [];
+      if (!intent || intent.fromMs === undefined) return [];
       const terms = input.terms.filter((t) => !intent.timeWords.includes(t));
-      // The query's own lexical matches (shared with the other lanes) filtered to the window are
-      // exact when they are all the matches there are; only a saturated pool needs its own search.
+      const fromMs = intent.fromMs;
+      const toMs = (intent.toMs ?? ref) + tellingLag;
+      const placed: Placed[] = [];
+      const seen = new Set<number>();
+      const keep = (rows: TurnRow[]) => {
+        for (const r of rows) {
+          if (seen.has(r.n)) continue;
+          const p = place(r, intent);
+          if (p) {
+            seen.add(r.n);
+            placed.push(p);
+          }
+        }
+      };
+      // The query's own lexical matches (shared with the other lanes) are all there is when they do not
+      // fill the pool; only a saturated pool needs a search of its own inside the window.
       const pool = searchQuery(input);
-      const inWindow = pool.filter(
-        (r) =>
-          (intent.fromMs === undefined || r.occurredMs >= intent.fromMs) &&
-          (intent.toMs === undefined || r.occurredMs < intent.toMs),
-      );
-      let rows =
-        pool.length < 3 * input.limit || inWindow.length >= input.limit
-          ? inWindow.slice(0, input.limit)
+      keep(
+        pool.length < 3 * input.limit
+          ? pool
           : searchTurns(input, {
               terms: terms.length > 0 ? terms : input.terms,
               limit: input.limit,
-              fromMs: intent.fromMs,
-              toMs: intent.toMs,
-            });
-      if (intent.order) {
-        const when = new Map(
-          input.store
-            .all<{ id: string; ms: number }>(
-              'SELECT id, occurred_ms AS ms FROM records WHERE id IN (SELECT value FROM json_each(?))',
-              JSON.stringify(rows.map((r) => r.id)),
-            )
-            .map((r) => [r.id, r.ms]),
+              fromMs,
+              toMs,
+            }),
+      );
+      if (placed.length < input.limit) {
+        const names = namedSpeakers(input);
+        const window = recordsBetween(input, fromMs, toMs)
+          .map((r) => place(r, intent))
+          .filter((p) => p !== null);
+        // Told-of first (a Record saying what happened then), the named person's first within each.
+        const rank = (p: Placed) =>
+          (p.how === 'told' ? 0 : 2) + (names.length > 0 && !names.includes(p.row.speakerNorm ?? '') ? 1 : 0);
+        keep(
+          window
+            .sort((a, b) => rank(a) - rank(b))
+            .slice(0, input.limit)
+            .map((p) => p.row),
         );
-        const dir = intent.order === 'newest' ? -1 : 1;
-        rows = [...rows].sort((a, b) => dir * ((when.get(a.id) ?? 0) - (when.get(b.id) ?? 0)));
       }
-      input.ledger.charge('processing', rows.length / 1000);
-      return rows.map((r, i) => ({
-        recordId: r.id,
-        score: intent.order ? rows.length - i : r.score,
-        reason: `${intent.label}; ${sharedReason(r.text, input.terms)}`,
+      if (intent.order) {
+        const dir = intent.order === 'newest' ? -1 : 1;
+        placed.sort((a, b) => dir * (a.row.occurredMs - b.row.occurredMs));
+      }
+      const out = placed.slice(0, input.limit).map((p, i) => ({
+        recordId: p.row.id,
+        score: placed.length - i,
+        reason:
+          p.how === 'told'
+            ? `tells of ${intent.label} ("${eventRange(p.row.text, p.row.occurredMs)!.said}", on ${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`
+            : `occurred ${intent.label} (${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
+      input.ledger.charge('processing', (out.length + seen.size) / 1000);
+      return out;
     },
   };
 }

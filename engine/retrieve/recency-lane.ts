@@ -1,0 +1,26 @@
+import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
+import { timeIntent } from './time-expressions.ts';
+import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
+
+/**
+ * Recency lane: a query asking for the latest ("most recently", "currently", "these days") or the first
+ * ("earliest", "originally") gets its lexical matches ordered by when they occurred.
+ */
+export function createRecencyLane(now: () => Date): Lane {
+  return {
+    name: 'recency',
+    search(input: LaneInput): LaneCandidate[] {
+      const intent = timeIntent(input.query, input.eligibility.asOfMs ?? now().getTime());
+      if (!intent?.order) return [];
+      const rows = searchQuery(input).slice(0, input.limit);
+      const dir = intent.order === 'newest' ? -1 : 1;
+      rows.sort((a, b) => dir * (a.occurredMs - b.occurredMs));
+      input.ledger.charge('processing', rows.length / 1000);
+      return rows.map((r, i) => ({
+        recordId: r.id,
+        score: rows.length - i,
+        reason: `${intent.order === 'newest' ? 'most recent first' : 'oldest first'}; ${sharedReason(r.text, input.terms)}`,
+      }));
+    },
+  };
+}
