@@ -143,7 +143,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       "then the day's own Records, the named person's first",
     );
     assert.match(time.candidates[1]!.reason, /occurred october 3, 2023 \(2023-10-03\)/);
-    assert.ok(!ids.includes(before) && !ids.includes(far));
+    assert.ok(!ids.includes(before!) && !ids.includes(far!));
     assert.equal(ctx.citations[0]!.record_id, told);
 
     const range = await engine.getTrace(
