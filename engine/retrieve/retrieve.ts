@@ -17,7 +17,7 @@ export const laneWeights: Readonly<Record<string, number>> = {
   time: 1.5,
   recency: 0.5,
   semantic: 0.3,
-  feedback: 0.5,
+  feedback: 0.25,
   when: 0.5,
   prompt: 0.4,
 };
