@@ -25,7 +25,7 @@ export function eventRange(
   return { fromMs: t.fromMs, toMs: t.toMs, said: t.label };
 }
 
-type Placed = { row: TurnRow; how: 'told' | 'occurred' };
+type Placed = { row: TurnRow; how: 'told'; said: string } | { row: TurnRow; how: 'occurred' };
 
 /**
  * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
@@ -35,7 +35,7 @@ function place(row: TurnRow, intent: TimeIntent): Placed | null {
   const from = intent.fromMs ?? -Infinity;
   const to = intent.toMs ?? Infinity;
   const ev = eventRange(row.text, row.occurredMs);
-  if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told' };
+  if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told', said: ev.said };
   if (row.occurredMs >= from && row.occurredMs < to) return { row, how: 'occurred' };
   return null;
 }
@@ -123,7 +123,7 @@ export function createTimeLane(now: () => Date): Lane {
         score: placed.length - i,
         reason:
           p.how === 'told'
-            ? `tells of ${intent.label} ("${eventRange(p.row.text, p.row.occurredMs)!.said}", on ${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`
+            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`
             : `occurred ${intent.label} (${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
       input.ledger.charge('processing', (out.length + seen.size) / 1000);
