@@ -21,6 +21,7 @@ import { findConflicts } from './find-conflicts.ts';
 import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceBuffer } from './trace-buffer.ts';
+import type { KnnThread } from '../retrieve/knn-thread.ts';
 
 export interface ContextDeps {
   store: Store;
@@ -29,6 +30,8 @@ export interface ContextDeps {
   lanes: Lane[];
   /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexer | null;
+  /** The KNN thread (started on first use); absent, vectors are scanned on the calling thread. */
+  knn?: (() => KnnThread) | undefined;
   traces: TraceBuffer;
   now: () => Date;
 }
@@ -185,6 +188,7 @@ export async function assembleContext(
     store,
     lanes: deps.lanes,
     indexer: deps.indexer ?? null,
+    knn: deps.knn,
     query: body.query,
     terms,
     eligibility,

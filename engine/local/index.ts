@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
@@ -19,7 +20,8 @@ import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { openStore, type Store } from '../store/store.ts';
+import { openStore, storeFileName, type Store } from '../store/store.ts';
+import { createKnnThread, type KnnThread } from '../retrieve/knn-thread.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -106,6 +108,11 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     logger,
   });
   // Derivation inserts Memories (queued by trigger) without telling anyone: look now and then.
+  // The vector scan runs on a thread of its own (its own read connection), started with the first
+  // Context that has vectors to search; until it is up, the scan runs on this thread.
+  let knn: KnnThread | null = null;
+  const knnThread = () =>
+    (knn ??= createKnnThread({ file: join(options.dataDir, storeFileName), key: options.dbKey }));
   const indexTimer = setInterval(() => indexer.kick(), 250);
   indexTimer.unref();
   const ctx: LocalCtx = {
@@ -173,7 +180,16 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       const b = requireBrain(ctx, t, id);
       const assemble = () =>
         assembleContext(
-          { store, codec: ctx.codec, deployment, lanes: ctx.lanes, indexer, traces: ctx.traces, now: clock },
+          {
+            store,
+            codec: ctx.codec,
+            deployment,
+            lanes: ctx.lanes,
+            indexer,
+            knn: knnThread,
+            traces: ctx.traces,
+            now: clock,
+          },
           { uid: b.uid, id: b.id, self: selfOf(b) },
           body,
           o,
@@ -211,6 +227,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       clearInterval(indexTimer);
       worker.stop();
       await indexer.close();
+      await knn?.close();
       store.close();
     },
   };

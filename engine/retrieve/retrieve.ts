@@ -3,7 +3,8 @@ import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, type Fused, type LaneResult } from './fuse.ts';
-import type { Eligibility, Lane, LaneInput } from './lane.ts';
+import type { KnnThread } from './knn-thread.ts';
+import type { Eligibility, Lane, LaneCandidate, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 
@@ -26,6 +27,8 @@ export interface RetrieveInput {
   store: Store;
   lanes: readonly Lane[];
   indexer: RetrievalIndexer | null;
+  /** Starts (or returns) the KNN thread; absent, the semantic lane scans on this thread. */
+  knn?: (() => KnnThread) | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -47,6 +50,9 @@ export interface Retrieved {
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
+
+/** The KNN thread once it can answer; while it starts, the semantic lane scans on this thread. */
+const readyOrNull = (k: KnnThread) => (k.ready ? k : null);
 
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
@@ -93,9 +99,25 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     queryVector,
     vectorModel,
     memo: new Map(),
+    knn: queryVector && vectorModel && o.knn ? readyOrNull(o.knn()) : null,
   };
   const laneResults: LaneResult[] = [];
+  // Lanes that wait on another thread start first, so the main thread's lanes run meanwhile.
+  const early = new Map<Lane, { started: number; found: Promise<LaneCandidate[]> }>();
+  for (const lane of o.lanes.filter((l) => l.offThread)) {
+    o.emit('lane', { lane: lane.name });
+    early.set(lane, {
+      started: performance.now(),
+      found: Promise.resolve(lane.search({ ...base, terms: o.terms })),
+    });
+  }
   for (const lane of o.lanes) {
+    const running = early.get(lane);
+    if (running) {
+      const found = await running.found;
+      laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - running.started });
+      continue;
+    }
     if (over() && laneResults.length > 0) {
       skipped.push(lane.name);
       continue;

@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
-import { nearest, type VectorModel } from './vector-store.ts';
+import { nearest, nearestOffThread, type VectorModel } from './vector-store.ts';
 
 /**
  * Below this cosine a vector neighbour is not evidence: KNN always returns k neighbours, relevant or
@@ -21,12 +21,14 @@ export function similarityFloor(provider: string): number {
 export function createSemanticLane(): Lane {
   return {
     name: 'semantic',
-    search(input: LaneInput): LaneCandidate[] {
+    offThread: true,
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       const q = input.queryVector;
       const m: VectorModel | null | undefined = input.vectorModel;
       if (!q || !m) return [];
-      // sqlite-vec's KNN cost grows with k (10k vectors: 2 ms at k=50, 7 ms at k=200): ask for more
-      // only when filters will drop some of the neighbours.
+      // sqlite-vec's KNN cost grows with k (100k int8 vectors: 9.9 ms at k=25, 11.9 at 50, 24 at 100): ask
+      // for more only when filters will drop some of the neighbours. (Half the depth would save ~2 ms at
+      // 100k but cost 0.005 of LoCoMo dev frac@10, 0.781 -> 0.776.)
       const e = input.eligibility;
       const filtered =
         e.excludeLocalOnly ||
@@ -38,10 +40,24 @@ export function createSemanticLane(): Lane {
       const el = eligibilitySql(input.eligibility);
       const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
-      for (const hit of nearest(input.store, m, 'record', input.eligibility.brainUid, q, k)) {
+      const brain = input.eligibility.brainUid;
+      // Both scans are asked for before the first await, so they run while the other lanes do.
+      const knn = input.knn;
+      const here = () =>
+        [
+          nearest(input.store, m, 'record', brain, q, k),
+          nearest(input.store, m, 'memory', brain, q, input.limit),
+        ] as const;
+      // A KNN thread that has died is not worth failing the Context over: scan here instead.
+      const [recHits, memHits] = knn
+        ? await Promise.all([
+            nearestOffThread(knn, m, 'record', brain, q, k),
+            nearestOffThread(knn, m, 'memory', brain, q, input.limit),
+          ]).catch(here)
+        : here();
+      for (const hit of recHits) {
         if (1 - hit.distance >= floor) best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
       }
-      const memHits = nearest(input.store, m, 'memory', input.eligibility.brainUid, q, input.limit);
       if (memHits.length > 0) {
         const cited = input.store.all<{ mn: number; rn: number }>(
           `SELECT m.n AS mn, r.n AS rn FROM memories m JOIN citations c ON c.memory_id = m.id JOIN records r ON r.id = c.record_id

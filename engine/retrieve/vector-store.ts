@@ -1,5 +1,6 @@
 import type { EmbedderIdentity } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
+import type { KnnThread } from './knn-thread.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */
 export interface VectorModel {
@@ -208,4 +209,19 @@ export function nearest(
       brainUid,
     )
     .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
+}
+
+/** nearest() on the KNN thread (its own read connection), so the scan overlaps the main thread's work. */
+export async function nearestOffThread(
+  knn: KnnThread,
+  m: VectorModel,
+  owner: VectorOwner,
+  brainUid: string,
+  vector: Float32Array,
+  k: number,
+): Promise<Array<{ n: number; distance: number }>> {
+  const q = quantize(vector);
+  if (!q) return [];
+  const rows = await knn.nearest(tableOf(m, owner), brainUid, q, k);
+  return rows.map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
 }
