@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { createEmbedder } from './index.ts';
 import { writeTinyModel } from './testing/tiny-onnx-model.ts';
@@ -42,6 +44,36 @@ test('closing while an onnx model still loads never takes the process down', asy
       const r = await loading;
       if (r instanceof Error) assert.match(r.message, /aborted/);
       else await r.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// And if the process runs out of work while the aborted load still runs, it waits for the thread
+// instead of stopping it at exit (the same teardown as terminate: exit code 134 before the fix).
+test('a process that aborts an onnx load and ends exits cleanly, whenever it aborts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-onnx-exit-'));
+  const modelDir = writeTinyModel(join(dir, 'tiny'), 8);
+  const child = fileURLToPath(new URL('./testing/abort-load-then-exit.ts', import.meta.url));
+  const run = (delay: number) =>
+    new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', child, modelDir, String(delay)], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      p.on('exit', (code, signal) => resolve({ code, signal, stderr }));
+    });
+  try {
+    for (const delays of [
+      [0, 50],
+      [100, 150],
+      [200, 250],
+      [300, 400],
+    ]) {
+      for (const [i, r] of (await Promise.all(delays.map(run))).entries())
+        assert.deepEqual([r.code, r.signal], [0, null], `abort at ${delays[i]} ms: ${r.stderr}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -23,8 +23,10 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
     // Closing while the model still loads (seconds for a big one) must not wait for it, and must not
     // terminate the worker either: terminating a thread that holds onnxruntime's addon aborts the whole
     // process. The worker is asked to close, finishes loading, lets go of the model and exits on its own.
+    // It stays ref'd until then: if the process ran out of work first, Node would stop the thread at exit,
+    // which is the same teardown as terminate(). Loading takes a bounded time, so exit waits for it.
     const release = () => {
-      worker.unref();
+      worker.ref();
       worker.postMessage({ type: 'close' } satisfies WorkerRequest);
     };
     const abort = () => {
@@ -68,8 +70,8 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
               closed = true;
               const exited = new Promise<void>((r) => worker.once('exit', () => r()));
               release();
-              // A model that will not let go must not hold close() or the process (the worker is unref'd)
-              // up; it is still never terminated, for the reason above.
+              // A model that will not let go must not hold close() up for long; the thread is still never
+              // terminated, for the reason above, and stays ref'd until it exits.
               let timer: NodeJS.Timeout | undefined;
               await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, 5_000)))]);
               clearTimeout(timer);
