@@ -83,5 +83,7 @@ describe('time expressions in queries', () => {
     assert.deepEqual(range('I went there a few days ago'), ['2023-09-27', '2023-10-04']);
     assert.deepEqual(range('between August 11 and August 15 2023'), ['2023-08-11', '2023-08-16']);
     assert.deepEqual(range('from 28 December 2022 to 2 January 2023'), ['2022-12-28', '2023-01-03']);
+    assert.deepEqual(range('between December 28 and January 3 2024'), ['2023-12-28', '2024-01-04']);
+    assert.deepEqual(range('between 15 August and 11 August 2023'), ['2023-08-11', '2023-08-16']);
   });
 });

@@ -76,8 +76,13 @@ export function timeIntent(query: string, refMs: number): TimeIntent | null {
     const at = (day: string, month: string, year: string) =>
       Date.UTC(Number(year), monthIndex(month.slice(0, 3)), Number(day));
     const end = at(m[6] ?? m[9]!, m[7] ?? m[8]!, m[10]!);
-    const start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, m[5] ?? m[10]!);
-    set(start, end + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
+    let start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, m[5] ?? m[10]!);
+    // "between December 28 and January 3 2024" starts the year before; a range written backwards is
+    // still the same range.
+    if (start > end && m[5] === undefined && new Date(start).getUTCMonth() > new Date(end).getUTCMonth())
+      start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, String(Number(m[10]) - 1));
+    const [lo, hi] = start <= end ? [start, end] : [end, start];
+    set(lo, hi + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
   } else if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
     const d = Date.UTC(Number(m[3]), monthIndex(m[2]!.slice(0, 3)), Number(m[1]));
     set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
