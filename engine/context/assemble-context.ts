@@ -31,7 +31,7 @@ export interface ContextDeps {
   /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexer | null;
   /** The KNN thread (started on first use); absent, vectors are scanned on the calling thread. */
-  knn?: (() => KnnThread) | undefined;
+  knn?: (() => KnnThread | null) | undefined;
   traces: TraceBuffer;
   now: () => Date;
 }

@@ -111,8 +111,11 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   // The vector scan runs on a thread of its own (its own read connection), started with the first
   // Context that has vectors to search; until it is up, the scan runs on this thread.
   let knn: KnnThread | null = null;
-  const knnThread = () =>
-    (knn ??= createKnnThread({ file: join(options.dataDir, storeFileName), key: options.dbKey }));
+  // Never started once the engine is closing: a Context still in flight must not leave a thread behind.
+  const knnThread = () => {
+    if (closed) return null;
+    return (knn ??= createKnnThread({ file: join(options.dataDir, storeFileName), key: options.dbKey }));
+  };
   const indexTimer = setInterval(() => indexer.kick(), 250);
   indexTimer.unref();
   const ctx: LocalCtx = {

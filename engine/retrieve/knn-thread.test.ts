@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openStore, storeFileName } from '../store/store.ts';
+import { createCostLedger } from '../context/cost-ledger.ts';
 import { createKnnThread } from './knn-thread.ts';
+import { createSemanticLane } from './semantic-lane.ts';
 import { ensureVectorModel, nearest, nearestOffThread, putVectors } from './vector-store.ts';
 
 const now = '2024-01-01T00:00:00.000Z';
@@ -69,6 +71,24 @@ test('the KNN thread reads the encrypted store on its own connection and finds w
   store.tx(() => putVectors(store, m, 'record', [late]));
   const [top] = await nearestOffThread(knn, m, 'record', 'brn_a', vec(1000, dims), 1);
   assert.equal(top!.n, 301);
+  // The semantic lane, given the thread, is answered by it, with what it finds on its own.
+  const lane = createSemanticLane();
+  const input = {
+    store,
+    query: 'q',
+    terms: ['q'],
+    eligibility: { brainUid: 'brn_a', excludeLocalOnly: false },
+    limit: 10,
+    ledger: createCostLedger(),
+    queryVector: vec(5, dims),
+    vectorModel: m,
+    memo: new Map(),
+  };
+  const before = knn.answered;
+  const offThread = await lane.search({ ...input, knn });
+  assert.equal(knn.answered, before + 2, 'the Record and Memory scans ran on the thread');
+  assert.deepEqual(offThread, await lane.search({ ...input, knn: null }));
+  assert.equal(offThread[0]!.recordId, 'rec_5');
   // Only the engine's vector tables can be named.
   await assert.rejects(
     knn.nearest('records; DROP TABLE records', 'brn_a', Buffer.alloc(dims), 1),

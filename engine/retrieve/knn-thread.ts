@@ -18,6 +18,8 @@ export type KnnReply =
 export interface KnnThread {
   /** True once the thread has opened its connection; until then callers scan on their own thread. */
   readonly ready: boolean;
+  /** How many scans the thread has answered (so tests can tell it served, not the fallback). */
+  readonly answered: number;
   /** The k nearest rows of one Brain in an int8 vec0 table (L2 distance of the quantised vectors). */
   nearest(
     table: string,
@@ -43,6 +45,8 @@ export function createKnnThread(opts: KnnThreadOptions): KnnThread {
   let nextId = 1;
   let failure: Error | null = null;
   let ready = false;
+  let closing = false;
+  let answered = 0;
   const failAll = (e: Error) => {
     failure = e;
     for (const p of pending.values()) p.reject(e);
@@ -57,17 +61,23 @@ export function createKnnThread(opts: KnnThreadOptions): KnnThread {
     }
     const p = pending.get(msg.id);
     pending.delete(msg.id);
-    // Idle, the thread must not keep the process alive; waited on, it must.
-    if (pending.size === 0) worker.unref();
-    if (msg.type === 'result') p?.resolve(msg.rows);
-    else p?.reject(new Error(msg.message));
+    // Idle, the thread must not keep the process alive; waited on (or closing), it must.
+    if (pending.size === 0 && !closing) worker.unref();
+    if (msg.type === 'result') {
+      answered++;
+      p?.resolve(msg.rows);
+    } else p?.reject(new Error(msg.message));
   });
   return {
     get ready() {
-      return ready && failure === null;
+      return ready && failure === null && !closing;
+    },
+    get answered() {
+      return answered;
     },
     nearest(table, brainUid, vector, k) {
       if (failure) return Promise.reject(failure);
+      if (closing) return Promise.reject(new Error('the KNN thread is closing'));
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
@@ -76,7 +86,8 @@ export function createKnnThread(opts: KnnThreadOptions): KnnThread {
       });
     },
     async close() {
-      if (failure) return;
+      if (failure || closing) return;
+      closing = true;
       const exited = new Promise<void>((r) => worker.once('exit', () => r()));
       worker.ref();
       worker.postMessage({ type: 'close' } satisfies KnnRequest);

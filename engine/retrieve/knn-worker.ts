@@ -35,8 +35,6 @@ port.on('message', (msg: KnnRequest) => {
     const rows = st.all(Buffer.from(msg.vector), msg.k, msg.brainUid) as Array<{ n: number; l2: number }>;
     port.postMessage({ type: 'result', id: msg.id, rows } satisfies KnnReply);
   } catch (e) {
-    // A table created after this connection last looked is found once the schema is re-read.
-    if (e instanceof Error && /no such table/.test(e.message)) statements.clear();
     port.postMessage({
       type: 'error',
       id: msg.id,

@@ -50,7 +50,10 @@ export interface Lane {
    * while it waits. Its results still fuse in the lane's place in the list.
    */
   readonly offThread?: boolean;
-  /** May be async (an embedding lane awaits its worker); retrieve() runs a request's lanes one after another. */
+  /**
+   * May be async. retrieve() starts the offThread lanes first, then runs the others one after another
+   * while those wait.
+   */
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 

@@ -28,7 +28,7 @@ export interface RetrieveInput {
   lanes: readonly Lane[];
   indexer: RetrievalIndexer | null;
   /** Starts (or returns) the KNN thread; absent, the semantic lane scans on this thread. */
-  knn?: (() => KnnThread) | undefined;
+  knn?: (() => KnnThread | null) | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -52,7 +52,7 @@ export interface Retrieved {
 const candidates = { fast: 50, thorough: 150 } as const;
 
 /** The KNN thread once it can answer; while it starts, the semantic lane scans on this thread. */
-const readyOrNull = (k: KnnThread) => (k.ready ? k : null);
+const readyOrNull = (k: KnnThread | null) => (k?.ready ? k : null);
 
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
@@ -106,10 +106,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const early = new Map<Lane, { started: number; found: Promise<LaneCandidate[]> }>();
   for (const lane of o.lanes.filter((l) => l.offThread)) {
     o.emit('lane', { lane: lane.name });
-    early.set(lane, {
-      started: performance.now(),
-      found: Promise.resolve(lane.search({ ...base, terms: o.terms })),
-    });
+    const started = performance.now();
+    const found = Promise.resolve(lane.search({ ...base, terms: o.terms }));
+    // Awaited below, but a lane before it may throw first: its rejection must not go unhandled.
+    found.catch(() => {});
+    early.set(lane, { started, found });
   }
   for (const lane of o.lanes) {
     const running = early.get(lane);
