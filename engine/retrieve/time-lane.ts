@@ -76,16 +76,15 @@ export function createTimeLane(now: () => Date): Lane {
       const toMs = (intent.toMs ?? ref) + tellingLag;
       const placed: Placed[] = [];
       const seen = new Set<number>();
-      const keep = (rows: TurnRow[]) => {
-        for (const r of rows) {
-          if (seen.has(r.n)) continue;
-          const p = place(r, intent);
-          if (p) {
-            seen.add(r.n);
-            placed.push(p);
-          }
+      const keepPlaced = (ps: Placed[]) => {
+        for (const p of ps) {
+          if (seen.has(p.row.n)) continue;
+          seen.add(p.row.n);
+          placed.push(p);
         }
       };
+      const keep = (rows: TurnRow[]) =>
+        keepPlaced(rows.map((r) => place(r, intent)).filter((p) => p !== null));
       // The query's own lexical matches (shared with the other lanes) are all there is when they do not
       // fill the pool; only a saturated pool needs a search of its own inside the window.
       const pool = searchQuery(input);
@@ -107,12 +106,7 @@ export function createTimeLane(now: () => Date): Lane {
         // Told-of first (a Record saying what happened then), the named person's first within each.
         const rank = (p: Placed) =>
           (p.how === 'told' ? 0 : 2) + (names.length > 0 && !names.includes(p.row.speakerNorm ?? '') ? 1 : 0);
-        keep(
-          window
-            .sort((a, b) => rank(a) - rank(b))
-            .slice(0, input.limit)
-            .map((p) => p.row),
-        );
+        keepPlaced(window.sort((a, b) => rank(a) - rank(b)).slice(0, input.limit));
       }
       if (intent.order) {
         const dir = intent.order === 'newest' ? -1 : 1;
