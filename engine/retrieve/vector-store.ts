@@ -126,17 +126,18 @@ function convertFloatTables(store: Store, m: VectorModel): void {
           .map((r) => r.n);
         if (ns.length === 0) break;
         after = ns[ns.length - 1]!;
+        // Each row carries its own rowid: a rowid without a readable row must not shift the others.
         const rows = ns.flatMap((n) =>
-          store.all<{ brainUid: string; embedding: Buffer }>(
-            `SELECT brain_uid AS brainUid, embedding FROM ${legacy} WHERE rowid = ?`,
+          store.all<{ n: number; brainUid: string; embedding: Buffer }>(
+            `SELECT rowid AS n, brain_uid AS brainUid, embedding FROM ${legacy} WHERE rowid = ?`,
             n,
           ),
         );
         insertVectors(
           store,
           tableOf(m, owner),
-          rows.map((r, i) => ({
-            n: ns[i]!,
+          rows.map((r) => ({
+            n: r.n,
             brainUid: r.brainUid,
             vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4),
           })),
