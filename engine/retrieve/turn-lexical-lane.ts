@@ -15,8 +15,6 @@ export const turnWeights = [1, 0.5, 0.6, 0.2, 0] as const;
 export interface TurnSearch {
   terms: string[];
   limit: number;
-  /** Only Records spoken by this (normalised) speaker. */
-  speakerNorm?: string | undefined;
   /** Only Records that occurred in [fromMs, toMs). */
   fromMs?: number | undefined;
   toMs?: number | undefined;
@@ -40,10 +38,6 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   const el = eligibilitySql(input.eligibility);
   const extra: string[] = [];
   const params: Array<string | number> = [];
-  if (s.speakerNorm !== undefined) {
-    extra.push('ri.speaker_norm = ?');
-    params.push(s.speakerNorm);
-  }
   if (s.fromMs !== undefined) {
     extra.push('r.occurred_ms >= ?');
     params.push(s.fromMs);
@@ -71,20 +65,18 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   // keeps the ranked rows as the outer loop (the planner otherwise scans the Brain's Records).
   const deep = extra.length > 0 || el.params.length > 1 || input.eligibility.excludeLocalOnly;
   const cut = deep ? 10 * s.limit : s.limit;
-  const ranked = (limit: number) =>
-    input.store.all<TurnRow>(
-      `SELECT ${cols}
-       FROM (SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
-             ORDER BY bm25(turn_fts, ${w}) LIMIT ?) t
-       CROSS JOIN records r ON r.n = t.n LEFT JOIN retrieval_index ri ON ri.record_n = r.n
-       WHERE ${where} ORDER BY t.score DESC LIMIT ?`,
-      match,
-      limit,
-      ...el.params,
-      ...params,
-      s.limit,
-    );
-  const rows = ranked(cut);
+  const rows = input.store.all<TurnRow>(
+    `SELECT ${cols}
+     FROM (SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
+           ORDER BY bm25(turn_fts, ${w}) LIMIT ?) t
+     CROSS JOIN records r ON r.n = t.n LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+     WHERE ${where} ORDER BY t.score DESC LIMIT ?`,
+    match,
+    cut,
+    ...el.params,
+    ...params,
+    s.limit,
+  );
   input.memo?.set(key, rows);
   return rows;
 }
