@@ -12,15 +12,15 @@ export function namedSpeakers(input: LaneInput): string[] {
     if (t.length > 1) candidates.add(t);
     if (i + 1 < tokens.length) candidates.add(`${t} ${tokens[i + 1]}`);
   });
-  const found: string[] = [];
-  for (const c of candidates) {
-    const hit = input.store.get<{ x: number }>(
-      'SELECT 1 AS x FROM retrieval_index WHERE brain_uid = ? AND speaker_norm = ? LIMIT 1',
+  // One probe of the speaker index for every candidate at once (retrieval_index_speaker).
+  const found = input.store
+    .all<{ name: string }>(
+      `SELECT DISTINCT speaker_norm AS name FROM retrieval_index
+       WHERE brain_uid = ? AND speaker_norm IN (SELECT value FROM json_each(?))`,
       input.eligibility.brainUid,
-      c,
-    );
-    if (hit) found.push(c);
-  }
+      JSON.stringify([...candidates]),
+    )
+    .map((r) => r.name);
   input.memo?.set('namedSpeakers', found);
   return found;
 }
