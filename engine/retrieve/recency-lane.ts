@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { timeIntent } from './time-expressions.ts';
+import { queryTimeIntent } from './time-lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /**
@@ -10,7 +10,7 @@ export function createRecencyLane(now: () => Date): Lane {
   return {
     name: 'recency',
     search(input: LaneInput): LaneCandidate[] {
-      const intent = timeIntent(input.query, input.eligibility.asOfMs ?? now().getTime());
+      const intent = queryTimeIntent(input, now);
       if (!intent?.order) return [];
       const rows = searchQuery(input).slice(0, input.limit);
       const dir = intent.order === 'newest' ? -1 : 1;

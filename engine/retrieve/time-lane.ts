@@ -13,6 +13,18 @@ const windowScan = 400;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
+ * What the query says about time, counted from `as_of` when the request sets it, else from now; read
+ * once per request (the time and recency lanes both need it).
+ */
+export function queryTimeIntent(input: LaneInput, now: () => Date): TimeIntent | null {
+  const memo = input.memo?.get('timeIntent') as TimeIntent | null | undefined;
+  if (memo !== undefined) return memo;
+  const intent = timeIntent(input.query, input.eligibility.asOfMs ?? now().getTime());
+  input.memo?.set('timeIntent', intent);
+  return intent;
+}
+
+/**
  * When a Record's text says something happened ("yesterday", "last Friday", "two weeks ago", "in May"),
  * the world-time range it points at, counted from when the Record occurred.
  */
@@ -68,12 +80,11 @@ export function createTimeLane(now: () => Date): Lane {
   return {
     name: 'time',
     search(input: LaneInput): LaneCandidate[] {
-      const ref = input.eligibility.asOfMs ?? now().getTime();
-      const intent = timeIntent(input.query, ref);
+      const intent = queryTimeIntent(input, now);
       if (!intent || intent.fromMs === undefined) return [];
       const terms = input.terms.filter((t) => !intent.timeWords.includes(t));
       const fromMs = intent.fromMs;
-      const toMs = (intent.toMs ?? ref) + tellingLag;
+      const toMs = (intent.toMs ?? input.eligibility.asOfMs ?? now().getTime()) + tellingLag;
       const placed: Placed[] = [];
       const seen = new Set<number>();
       const keepPlaced = (ps: Placed[]) => {
