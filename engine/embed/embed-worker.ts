@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
 import { createEmbedderInThread } from './create-embedder-in-thread.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 /** Messages the worker answers: one embed request per id, and a close. */
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
@@ -24,7 +25,7 @@ const loading: Promise<Embedder | null> = createEmbedderInThread(workerData as E
   (e: unknown) => {
     port.postMessage({
       type: 'fatal',
-      message: e instanceof Error ? e.message : String(e),
+      message: errorMessage(e),
     } satisfies WorkerReply);
     return null;
   },
@@ -49,7 +50,7 @@ port.on('message', (msg: WorkerRequest) => {
       port.postMessage({
         type: 'error',
         id: msg.id,
-        message: e instanceof Error ? e.message : String(e),
+        message: errorMessage(e),
       } satisfies WorkerReply);
     }
   });

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { openDatabase } from '../store/open-database.ts';
 import type { KnnReply, KnnRequest, KnnThreadOptions } from './knn-thread.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 const port = parentPort!;
 const opts = workerData as KnnThreadOptions;
@@ -38,7 +39,7 @@ port.on('message', (msg: KnnRequest) => {
     port.postMessage({
       type: 'error',
       id: msg.id,
-      message: e instanceof Error ? e.message : String(e),
+      message: errorMessage(e),
     } satisfies KnnReply);
   }
 });

@@ -34,6 +34,7 @@ import type {
 import { MnemoApiError, errorFromFrame, errorFromResponse } from './mnemo-api-error.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 import { parseEventStream, type StreamFrame } from './sse.ts';
+import { errorMessage } from '../../engine/shared/error-message.ts';
 
 export { MnemoApiError, isMnemoApiError } from './mnemo-api-error.ts';
 export type { RetryOptions } from './retry.ts';
@@ -105,7 +106,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       throw new MnemoApiError(0, {
         type: 'internal',
         code: 'network_error',
-        message: `cannot reach ${base}: ${e instanceof Error ? e.message : String(e)}`,
+        message: `cannot reach ${base}: ${errorMessage(e)}`,
       });
     }
     if (!res.ok) throw await errorFromResponse(res);

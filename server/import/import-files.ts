@@ -13,6 +13,7 @@ import { detectFormat } from './detect-format.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { collectRecords, resolveInput } from './run-import.ts';
 import { isTimeZone } from './zoned-time.ts';
+import { errorMessage } from '../../engine/shared/error-message.ts';
 
 // The contract's list of formats and the importers' must be the same list.
 export const sameFormats: [ImportFormat, ContractFormat] extends [ContractFormat, ImportFormat]
@@ -208,7 +209,7 @@ async function importTargets(
     } catch (e) {
       // A file the parser cannot open at all (a folder given as a single-file format, say).
       part.skipped += 1;
-      skip(target.name, `cannot be read as ${target.format}: ${e instanceof Error ? e.message : String(e)}`);
+      skip(target.name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
       continue;
     }
     const label = itemLabel(target.name, root);

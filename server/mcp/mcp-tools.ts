@@ -5,6 +5,7 @@ import { ContextRequest, MemoryListQuery, RecordCreate } from '../../engine/cont
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import type { MemoryPort } from './memory-port.ts';
+import { errorMessage } from '../../engine/shared/error-message.ts';
 
 /** The tools a model gets. acceptObject is absent on purpose: a model may never call it. */
 export const mcpToolNames = ['remember', 'get_context', 'list_memories', 'get_memory', 'get_record'] as const;
@@ -17,7 +18,7 @@ function ok(value: unknown): CallToolResult {
 export function toolError(e: unknown): CallToolResult {
   const code =
     e && typeof e === 'object' && 'code' in e && typeof e.code === 'string' ? e.code : 'internal_error';
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorMessage(e);
   const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: 'internal' };
   return {
     isError: true,

@@ -7,6 +7,7 @@ import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import { runImport, type ImportProgress, type ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
 import { nonNegativeInt } from '../options.ts';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
 export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
@@ -103,8 +104,7 @@ async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<v
             `${receipt.deleted.memories} Memories forgotten, ${receipt.rederiving.memories} Memories being worked out again from what remains\n`,
     );
   } catch (e) {
-    const detail =
-      e instanceof MnemoApiError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+    const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
     console.error(`mnemo import: ${detail}`);
     process.exitCode = 1;
   }
@@ -192,8 +192,7 @@ export function register(program: Command): void {
         process.exitCode = summary.failed === 0 ? 0 : 1;
       } catch (e) {
         display.stop();
-        const detail =
-          e instanceof MnemoApiError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+        const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
         console.error(`mnemo import: ${detail}`);
         process.exitCode = 1;
       }

@@ -3,6 +3,7 @@ import ICAL from 'ical.js';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
 type IcalEvent = InstanceType<typeof ICAL.Event>;
@@ -94,7 +95,7 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
     const parsed: unknown = ICAL.parse(await readText(path));
     roots = Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[]);
   } catch (e) {
-    yield skip(path, `not an iCalendar file: ${e instanceof Error ? e.message : String(e)}`);
+    yield skip(path, `not an iCalendar file: ${errorMessage(e)}`);
     return;
   }
   const now = (o.now ?? (() => new Date()))();

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** An mbox separator: `From <sender> <asctime date>`; a body line "From here on..." is not one. */
 const fromLine = /^From \S+ .*\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b\d{4}\s*$/;
@@ -132,7 +133,7 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
       if (id && email.subject && !subjects.has(id)) subjects.set(id, email.subject);
       parsed.push({ ref: email.messageId ? `${ref} ${email.messageId}` : ref, raw, email });
     } catch (e) {
-      parsed.push({ ref, raw, email: null, error: e instanceof Error ? e.message : String(e) });
+      parsed.push({ ref, raw, email: null, error: errorMessage(e) });
     }
   }
   for (const p of parsed) {

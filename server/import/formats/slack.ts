@@ -4,6 +4,7 @@ import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str } from './json-fields.ts';
 import { epochSecondsToIso } from '../zoned-time.ts';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 async function readJsonArray(path: string): Promise<unknown[]> {
   try {
@@ -96,7 +97,7 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
       try {
         messages = JSON.parse(await readText(file));
       } catch (e) {
-        yield skip(`${folder}/${day}`, `unreadable JSON: ${e instanceof Error ? e.message : String(e)}`);
+        yield skip(`${folder}/${day}`, `unreadable JSON: ${errorMessage(e)}`);
         continue;
       }
       if (!Array.isArray(messages)) {

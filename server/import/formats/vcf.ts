@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** vCard properties that become facts, and the predicate each is recorded under. */
 const predicates: Record<string, string> = {
@@ -122,7 +123,7 @@ export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<
     try {
       c = new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never);
     } catch (e) {
-      yield skip(ref, `unreadable card: ${e instanceof Error ? e.message : String(e)}`);
+      yield skip(ref, `unreadable card: ${errorMessage(e)}`);
       continue;
     }
     const n = c.getFirstPropertyValue('n');
