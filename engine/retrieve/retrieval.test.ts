@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
-import type { ContextReady, RecordCreate } from '../contract/index.ts';
+import type { ContextReady, RecordCreate, Trace } from '../contract/index.ts';
 import type { ContextEvent, Engine, Tenant } from '../types.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
@@ -45,6 +45,13 @@ const msg = (text: string, speaker: string, at: string, thread = 't1'): RecordCr
   occurred_at: at,
 });
 
+/** One lane of a Trace (it must be there). */
+function laneOf(trace: Trace, name: string): Trace['lanes'][number] {
+  const found = trace.lanes.find((l) => l.name === name);
+  assert.ok(found, `the Trace has a ${name} lane`);
+  return found;
+}
+
 async function ask(
   engine: Engine,
   brain: string,
@@ -77,7 +84,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(cited.includes(reply!), 'the reply in the same thread is cited');
     assert.ok(!cited.includes(other!), 'a message of another thread gains nothing');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const lexical = trace.lanes.find((l) => l.name === 'lexical')!;
+    const lexical = laneOf(trace, 'lexical');
     assert.match(lexical.candidates.find((c) => c.record_id === reply)!.reason, /surrounding messages/);
   });
 
@@ -92,7 +99,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.equal(ctx.citations[0]!.record_id, anas);
     assert.ok(ctx.citations.some((c) => c.record_id === bobs));
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    assert.match(trace.lanes.find((l) => l.name === 'entity')!.candidates[0]!.reason, /said by ana/);
+    assert.match(laneOf(trace, 'entity').candidates[0]!.reason, /said by ana/);
   });
 
   it('searches inside a named month (time lane) and counts relative times from as_of', async () => {
@@ -104,7 +111,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     ]);
     const ctx = await ask(engine, 'b', 'dinner in March 2023');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const time = trace.lanes.find((l) => l.name === 'time')!;
+    const time = laneOf(trace, 'time');
     assert.deepEqual(
       time.candidates.map((c) => c.record_id),
       [march],
@@ -116,7 +123,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       (await ask(engine, 'b', 'dinner yesterday', { as_of: '2023-03-11T08:00:00Z' })).id,
     );
     assert.deepEqual(
-      rel.lanes.find((l) => l.name === 'time')!.candidates.map((c) => c.record_id),
+      laneOf(rel, 'time').candidates.map((c) => c.record_id),
       [march],
     );
   });
@@ -133,7 +140,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     ]);
     const ctx = await ask(engine, 'b', 'Which city was Calvin in on October 3, 2023?');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const time = trace.lanes.find((l) => l.name === 'time')!;
+    const time = laneOf(trace, 'time');
     const ids = time.candidates.map((c) => c.record_id);
     assert.equal(ids[0], told, 'the Record telling of that day ("yesterday", said the next day) first');
     assert.match(time.candidates[0]!.reason, /tells of october 3, 2023 \("yesterday", on 2023-10-04\)/);
@@ -152,7 +159,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       (await ask(engine, 'b', 'Where was Calvin between 2 October and 4 October 2023?')).id,
     );
     assert.deepEqual(
-      new Set(range.lanes.find((l) => l.name === 'time')!.candidates.map((c) => c.record_id)),
+      new Set(laneOf(range, 'time').candidates.map((c) => c.record_id)),
       new Set([told, quiet, othersQuiet]),
     );
   });
@@ -167,7 +174,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     ]);
     const ctx = await ask(engine, 'b', 'What is the most recent phone number?');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const lane = trace.lanes.find((l) => l.name === 'recency')!;
+    const lane = laneOf(trace, 'recency');
     assert.deepEqual(
       lane.candidates.map((c) => c.record_id),
       [newest, mid, old],
@@ -179,7 +186,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       (await ask(engine, 'b', 'the earliest phone number')).id,
     );
     assert.deepEqual(
-      first.lanes.find((l) => l.name === 'recency')!.candidates.map((c) => c.record_id),
+      laneOf(first, 'recency').candidates.map((c) => c.record_id),
       [old, mid, newest],
     );
   });
@@ -193,7 +200,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     ]);
     const ctx = await ask(engine, 'b', 'When did Ana go to Lisbon?');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const when = trace.lanes.find((l) => l.name === 'when')!;
+    const when = laneOf(trace, 'when');
     assert.deepEqual(
       when.candidates.map((c) => c.record_id),
       [dated],
@@ -207,7 +214,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       'b',
       (await ask(engine, 'b', 'What does Ana love about Lisbon?')).id,
     );
-    assert.deepEqual(other.lanes.find((l) => l.name === 'when')!.candidates, []);
+    assert.deepEqual(laneOf(other, 'when').candidates, []);
   });
 
   it('brings in the message that prompted a strong match (prompt lane), within the filters', async () => {
@@ -221,7 +228,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     ]);
     const ctx = await ask(engine, 'b', 'poetry reading');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const lane = trace.lanes.find((l) => l.name === 'prompt')!;
+    const lane = laneOf(trace, 'prompt');
     assert.equal(lane.candidates[0]!.record_id, prompt);
     assert.match(lane.candidates[0]!.reason, /just before a strong match/);
     assert.ok(!lane.candidates.some((c) => c.record_id === later), 'only the message before, not after');
@@ -232,7 +239,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     // A prompt outside the requested window is not evidence, however strong its answer.
     const since = await ask(engine, 'b', 'poetry reading', { filter: { since: '2023-05-01T10:02:00Z' } });
     const t2 = await engine.getTrace(tenant, 'b', since.id);
-    assert.ok(!t2.lanes.find((l) => l.name === 'prompt')!.candidates.some((c) => c.record_id === prompt));
+    assert.ok(!laneOf(t2, 'prompt').candidates.some((c) => c.record_id === prompt));
     assert.ok(!since.citations.some((c) => c.record_id === prompt));
   });
 
@@ -252,9 +259,8 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       ),
     );
     const semantic = async () =>
-      (await engine.getTrace(tenant, 'b', (await ask(engine, 'b', 'garden water')).id)).lanes.find(
-        (l) => l.name === 'semantic',
-      )!.candidates;
+      laneOf(await engine.getTrace(tenant, 'b', (await ask(engine, 'b', 'garden water')).id), 'semantic')
+        .candidates;
     const first = await semantic();
     await new Promise((r) => setTimeout(r, 1500));
     const later = await semantic();
@@ -277,7 +283,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       generative_calls: 0,
     });
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
-    const sem = trace.lanes.find((l) => l.name === 'semantic')!;
+    const sem = laneOf(trace, 'semantic');
     assert.match(sem.candidates[0]!.reason, /cosine .*hash hash-64/);
     assert.equal(engine.info.embedder, 'hash:hash-64');
 
@@ -391,7 +397,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const { engine } = await engineWith({ dbKey: 'k', embedder: createHashModelEmbedder(32) }, dir);
     await engine.idle();
     const ctx = await ask(engine, 'b', 'tea lemon');
-    const sem = (await engine.getTrace(tenant, 'b', ctx.id)).lanes.find((l) => l.name === 'semantic')!;
+    const sem = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'semantic');
     assert.equal(sem.candidates.length, 1);
     assert.match(sem.candidates[0]!.reason, /hash-32/);
   });
