@@ -1,5 +1,4 @@
 import type { EmbedderChoice, ProviderName } from '../engine/embed/index.ts';
-import { createLocalEngine } from '../engine/local/index.ts';
 import { locateDbKey } from '../engine/store/resolve-db-key.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
 import { defaultDataDir } from './data-dir.ts';
@@ -48,6 +47,9 @@ export async function createLocalEngineFromOptions(
     if (found.source === 'generated') options.log?.(`created a new database key at ${found.path}`);
     dbKey = found.key;
   }
+  // Loaded here, not at the top: every `mnemo` command and the reference engine load this module, and
+  // the local engine brings SQLite, derivation and retrieval with it (~0.5 s of start-up).
+  const { createLocalEngine } = await import('../engine/local/index.ts');
   return createLocalEngine({
     dataDir,
     dbKey,
