@@ -1,11 +1,7 @@
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type {
-  ImportFormat as ContractFormat,
-  ImportRequest,
-  ImportResult,
-} from '../../engine/contract/index.ts';
+import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
 import { errorCodes } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
@@ -14,11 +10,6 @@ import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { collectRecords, resolveInput } from './run-import.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
-
-// The contract's list of formats and the importers' must be the same list.
-export const sameFormats: [ImportFormat, ContractFormat] extends [ContractFormat, ImportFormat]
-  ? true
-  : never = true;
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -128,7 +119,6 @@ export async function importFiles(
   t: Tenant,
   brainId: string,
   body: ImportRequest,
-  now: () => number = Date.now,
 ): Promise<ImportResult> {
   await engine.getBrain(t, brainId);
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
@@ -145,15 +135,7 @@ export async function importFiles(
     const root = join(dir, 'upload');
     await mkdir(root, { mode: 0o700 });
     await materialize(body.files, root);
-    return await importTargets(
-      engine,
-      t,
-      brainId,
-      root,
-      await targets(root, body.format ?? 'auto'),
-      options,
-      now,
-    );
+    return await importTargets(engine, t, brainId, root, await targets(root, body.format ?? 'auto'), options);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -166,9 +148,8 @@ async function importTargets(
   root: string,
   parts: Target[],
   options: ParseOptions,
-  now: () => number,
 ): Promise<ImportResult> {
-  const started = now();
+  const started = Date.now();
   const seenKeys = new Map<string, string>();
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];

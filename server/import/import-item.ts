@@ -1,18 +1,12 @@
-import type { RecordCreate } from '../../engine/contract/index.ts';
+import {
+  ImportFormat as ImportFormatSchema,
+  type ImportFormat as ContractImportFormat,
+  type RecordCreate,
+} from '../../engine/contract/index.ts';
 
-/** The formats `mnemo import` reads. */
-export const importFormats = [
-  'markdown',
-  'obsidian',
-  'chatgpt',
-  'claude',
-  'mbox',
-  'whatsapp',
-  'slack',
-  'ics',
-  'vcf',
-] as const;
-export type ImportFormat = (typeof importFormats)[number];
+/** The formats `mnemo import` reads: the contract's list, so the two cannot drift apart. */
+export const importFormats = ImportFormatSchema.options;
+export type ImportFormat = ContractImportFormat;
 
 /** A Record ready to send: it always carries `source.name` and a stable `source.external_id`. */
 export interface ImportRecord {
