@@ -10,6 +10,13 @@ import { nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
+
+/** Reports a failed import or removal on stderr (the API's code when there is one) and fails the command. */
+function fail(e: unknown): void {
+  const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
+  console.error(`mnemo import: ${detail}`);
+  process.exitCode = 1;
+}
 export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
 
 interface ImportFlags {
@@ -104,9 +111,7 @@ async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<v
             `${receipt.deleted.memories} Memories forgotten, ${receipt.rederiving.memories} Memories being worked out again from what remains\n`,
     );
   } catch (e) {
-    const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
-    console.error(`mnemo import: ${detail}`);
-    process.exitCode = 1;
+    fail(e);
   }
 }
 
@@ -192,9 +197,7 @@ export function register(program: Command): void {
         process.exitCode = summary.failed === 0 ? 0 : 1;
       } catch (e) {
         display.stop();
-        const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
-        console.error(`mnemo import: ${detail}`);
-        process.exitCode = 1;
+        fail(e);
       }
     });
 }
