@@ -35,7 +35,11 @@ export async function runScale(o: ScaleOptions): Promise<void> {
     const ms: number[] = [];
     // Where the time goes: each Context's Trace (read after the timed call) has its stage and lane times.
     const stages = new Map<string, number[]>();
-    const add = (name: string, v: number) => stages.set(name, [...(stages.get(name) ?? []), v]);
+    const add = (name: string, v: number) => {
+      const seen = stages.get(name);
+      if (seen) seen.push(v);
+      else stages.set(name, [v]);
+    };
     for (let i = 0; i < o.queries; i++) {
       const t0 = performance.now();
       const ctx = await client.createContext('scale', { query: syntheticQuery(i), mode: 'fast' });
