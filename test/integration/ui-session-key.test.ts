@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { parseApiKey } from '../../engine/auth/api-key.ts';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { startServer } from '../../server/start-server.ts';
@@ -10,6 +10,11 @@ import { startServer } from '../../server/start-server.ts';
 test('the one-time UI token yields an admin key once, and that key is revoked when the server stops', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
   const server = await startServer({ engine: 'local', port: 0, dataDir, dbKey: 'a'.repeat(64), ui: true });
+  // A failed assertion must not leave the server listening (closing twice is harmless), nor its data.
+  after(async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   const token = new URL(server.uiUrl!).hash.replace('#ui_token=', '');
   const exchange = () =>
     fetch(`${server.origin}/ui/session`, {
