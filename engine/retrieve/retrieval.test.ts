@@ -243,34 +243,6 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(!since.citations.some((c) => c.record_id === prompt));
   });
 
-  it('the semantic lane finds the same whether it scans here or, once started, on the KNN thread', async () => {
-    const { engine } = await engineWith();
-    await engine.createBrain(tenant, { id: 'b' });
-    await write(
-      engine,
-      'b',
-      Array.from({ length: 40 }, (_, i) =>
-        msg(
-          `note ${i}: the garden needs water ${i % 7} times`,
-          'Ana',
-          `2023-05-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`,
-          `t${i}`,
-        ),
-      ),
-    );
-    const semantic = async () =>
-      laneOf(await engine.getTrace(tenant, 'b', (await ask(engine, 'b', 'garden water')).id), 'semantic')
-        .candidates;
-    const first = await semantic();
-    await new Promise((r) => setTimeout(r, 1500));
-    const later = await semantic();
-    assert.ok(first.length > 0);
-    assert.deepEqual(
-      later.map((c) => [c.record_id, c.score]),
-      first.map((c) => [c.record_id, c.score]),
-    );
-  });
-
   it('fast makes exactly one embedding call, counted by the ledger; without an embedder, none', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });
