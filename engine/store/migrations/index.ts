@@ -4,6 +4,7 @@ import { retrievalIndex } from './003-retrieval-index.ts';
 import { turnScope } from './005-turn-scope.ts';
 import { neighbourRequeue } from './004-neighbour-requeue.ts';
 import { recordsTimeIndex } from './006-records-time-index.ts';
+import { neighbourRows } from './007-neighbour-rows.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   neighbourRequeue,
   turnScope,
   recordsTimeIndex,
+  neighbourRows,
 ];
