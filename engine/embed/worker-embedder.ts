@@ -23,12 +23,9 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
     // Closing while the model still loads (seconds for a big one) must not wait for it, and must not
     // terminate the worker either: terminating a thread that holds onnxruntime's addon aborts the whole
     // process. The worker is asked to close, finishes loading, lets go of the model and exits on its own.
-    // It stays ref'd until then: if the process ran out of work first, Node would stop the thread at exit,
-    // which is the same teardown as terminate(). Loading takes a bounded time, so exit waits for it.
-    const release = () => {
-      worker.ref();
-      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-    };
+    // It is never unref'd: if the process ran out of work first, Node would stop the thread at exit, which
+    // is the same teardown as terminate(). Loading takes a bounded time, so exit waits for it.
+    const release = () => worker.postMessage({ type: 'close' } satisfies WorkerRequest);
     const abort = () => {
       if (closed) return;
       closed = true;
