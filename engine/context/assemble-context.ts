@@ -21,6 +21,7 @@ import { findConflicts } from './find-conflicts.ts';
 import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceBuffer } from './trace-buffer.ts';
+import { fusionMethod } from '../retrieve/fuse.ts';
 import type { KnnThread } from '../retrieve/knn-thread.ts';
 
 export interface ContextDeps {
@@ -80,7 +81,7 @@ export async function assembleContext(
     watermark: null,
     request: body as Record<string, unknown>,
     lanes: [],
-    fusion: { method: 'weighted_reciprocal_rank_fusion(k=60)', results: [] },
+    fusion: { method: fusionMethod, results: [] },
     budget: { requested_tokens: requested, estimated_tokens: 0, truncated: false, cut: [] },
     citations: [],
     abstained: null,
@@ -235,7 +236,7 @@ export async function assembleContext(
         })),
       ),
     fusion: {
-      method: 'weighted_reciprocal_rank_fusion(k=60)',
+      method: fusionMethod,
       results: fused.map((f) => ({ record_id: f.recordId, score: f.score, lanes: f.lanes })),
     },
     budget: {
@@ -282,7 +283,7 @@ export async function assembleContext(
     ctx.explain = {
       terms,
       lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
-      fusion: 'weighted_reciprocal_rank_fusion(k=60)',
+      fusion: fusionMethod,
       expansion: retrieved.expansion,
       skipped: retrieved.skipped,
       dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),

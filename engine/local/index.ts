@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { defaultBudgetTokens } from '../shared/assemble-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
@@ -272,7 +273,12 @@ function thoroughProcessing(
       method: 'none: over the synchronous budget; assembly continues, send the request again',
       results: [],
     },
-    budget: { requested_tokens: body.budget?.tokens ?? 4000, estimated_tokens: 0, truncated: false, cut: [] },
+    budget: {
+      requested_tokens: body.budget?.tokens ?? defaultBudgetTokens,
+      estimated_tokens: 0,
+      truncated: false,
+      cut: [],
+    },
     citations: [],
     abstained: null,
     timings_ms: { total: 0 },

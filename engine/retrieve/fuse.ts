@@ -17,7 +17,15 @@ export interface Fused {
  * Reciprocal rank fusion (k = 60): each lane contributes weight / (k + rank), weight 1 unless given.
  * Rank-based, so lanes with incomparable scores (BM25, cosine, recency) combine without calibration.
  */
-export function fuse(results: LaneResult[], k = 60, weights: Readonly<Record<string, number>> = {}): Fused[] {
+/** The k of reciprocal rank fusion, and how Traces name the method. */
+export const rrfK = 60;
+export const fusionMethod = `weighted_reciprocal_rank_fusion(k=${rrfK})`;
+
+export function fuse(
+  results: LaneResult[],
+  k = rrfK,
+  weights: Readonly<Record<string, number>> = {},
+): Fused[] {
   const byRecord = new Map<string, Fused>();
   for (const r of results) {
     r.candidates.forEach((c, i) => {

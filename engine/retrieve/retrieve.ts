@@ -2,7 +2,7 @@ import type { CostLedger } from '../context/cost-ledger.ts';
 import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
-import { fuse, type Fused, type LaneResult } from './fuse.ts';
+import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
 import type { KnnThread } from './knn-thread.ts';
 import type { Eligibility, Lane, LaneCandidate, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
@@ -128,7 +128,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     const found = await lane.search({ ...base, terms: o.terms });
     laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - t });
   }
-  let fused = fuse(laneResults, 60, laneWeights);
+  let fused = fuse(laneResults, rrfK, laneWeights);
 
   const expansion: string[] = [];
   if (o.mode === 'thorough' && !over() && fused.length > 0) {
@@ -157,7 +157,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
         })),
         ms: performance.now() - t,
       });
-      fused = fuse(laneResults, 60, laneWeights);
+      fused = fuse(laneResults, rrfK, laneWeights);
     }
     timings['expand'] = performance.now() - t;
   } else if (o.mode === 'thorough' && over()) skipped.push('feedback');
@@ -169,8 +169,8 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     const prompts = promptCandidates(o.store, o.eligibility, fused);
     o.ledger.charge('processing', prompts.length / 1000);
     laneResults.push({ lane: 'prompt', candidates: prompts, ms: performance.now() - t });
-    fused = fuse(laneResults, 60, laneWeights);
+    fused = fuse(laneResults, rrfK, laneWeights);
   }
-  o.emit('fuse', { method: 'weighted_reciprocal_rank_fusion(k=60)', candidates: fused.length });
+  o.emit('fuse', { method: fusionMethod, candidates: fused.length });
   return { laneResults, fused, expansion, skipped, timings };
 }
