@@ -234,7 +234,10 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       again = true;
       return;
     }
-    running = drain()
+    // Started on the next turn of the event loop, not inside the write that kicked it: a rememberRecord
+    // must not index a batch of 256 before it answers (a Context catches up on its own Brain anyway).
+    running = new Promise((r) => setImmediate(r))
+      .then(drain)
       .catch((e: unknown) => logger.error('retrieval indexing failed', { error: String(e) }))
       .finally(() => {
         running = null;
