@@ -2,6 +2,7 @@ import type { ContextReady, ContextRequest, Memory, Trace } from '../contract/in
 import { newId } from '../ids.ts';
 import { assembleText, defaultBudgetTokens, type Passage } from '../shared/assemble-text.ts';
 import type { ContextOptions, Deployment } from '../types.ts';
+import { hiddenHere, inSpan } from './eligible.ts';
 import type { BrainState, StoredRecord } from './state.ts';
 
 const stopwords = new Set(
@@ -105,10 +106,8 @@ export function referenceContext(
 
   const queryWords = words(body.query);
   const eligible = (r: StoredRecord) => {
-    if (env.deployment === 'hosted' && r.record.visibility === 'local_only') return false;
-    const at = Date.parse(r.record.occurred_at);
-    if (body.filter?.since && at < Date.parse(body.filter.since)) return false;
-    if (body.filter?.until && at > Date.parse(body.filter.until)) return false;
+    if (hiddenHere(env.deployment, r.record.visibility)) return false;
+    if (!inSpan(r.record.occurred_at, body.filter?.since, body.filter?.until)) return false;
     if (body.filter?.sources && !body.filter.sources.includes(r.record.source.name ?? '')) return false;
     return true;
   };

@@ -19,6 +19,7 @@ import { recordText } from '../derive/record-text.ts';
 import { normalizeContent } from '../shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
+import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
 import type { BrainState, StoredRecord } from './state.ts';
 
@@ -26,12 +27,6 @@ export interface ReferenceEngineOptions {
   deployment?: Deployment;
   traceBufferSize?: number;
   clock?: () => Date;
-}
-
-/** since and until are inclusive bounds on world time, compared as instants (offsets differ). */
-function inSpan(at: string, since: string | undefined, until: string | undefined): boolean {
-  const t = Date.parse(at);
-  return (!since || t >= Date.parse(since)) && (!until || t <= Date.parse(until));
 }
 
 const referenceKinds = ['message', 'document', 'event', 'fact'] as const;
@@ -60,7 +55,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   function visibleRecord(s: BrainState, recordId: string): StoredRecord {
     const r = s.records.get(recordId);
     if (!r) throw new MnemoError('record_not_found', `record_id: no Record "${recordId}" in this Brain`);
-    if (deployment === 'hosted' && r.record.visibility === 'local_only') {
+    if (hiddenHere(deployment, r.record.visibility)) {
       throw new MnemoError(
         'local_only_record',
         `record_id: "${recordId}" is local_only and stays on its device`,
@@ -220,7 +215,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async rememberRecord(t, brainId, body, opts) {
       const s = state(t, brainId);
-      if (deployment === 'hosted' && body.visibility === 'local_only') {
+      if (hiddenHere(deployment, body.visibility)) {
         throw new MnemoError(
           'local_only_record',
           'visibility: local_only Records are not accepted by a hosted deployment',
@@ -282,7 +277,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const before = q.cursor ? decodeCursor(q.cursor) : null;
       const rows = [...s.records.values()]
         .map((r) => r.record)
-        .filter((r) => !(deployment === 'hosted' && r.visibility === 'local_only'))
+        .filter((r) => !hiddenHere(deployment, r.visibility))
         .filter((r) => (!q.kind || r.kind === q.kind) && (!q.source || r.source.name === q.source))
         .filter(
           (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
@@ -317,7 +312,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const s = state(t, brainId);
       const by = new Map<string, SourceSummary>();
       for (const { record: r } of s.records.values()) {
-        if (r.source.name === null || (deployment === 'hosted' && r.visibility === 'local_only')) continue;
+        if (r.source.name === null || hiddenHere(deployment, r.visibility)) continue;
         const cur = by.get(r.source.name);
         const at = new Date(r.occurred_at).toISOString();
         if (!cur) {
@@ -342,9 +337,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async forgetSource(t, brainId, sourceName) {
       const s = state(t, brainId);
       const doomed = [...s.records.values()].filter(
-        (r) =>
-          r.record.source.name === sourceName &&
-          !(deployment === 'hosted' && r.record.visibility === 'local_only'),
+        (r) => r.record.source.name === sourceName && !hiddenHere(deployment, r.record.visibility),
       );
       if (doomed.length === 0) {
         throw new MnemoError(
@@ -376,8 +369,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         );
       }
       const hidden = (m: Memory) =>
-        deployment === 'hosted' &&
-        m.citations.some((c) => s.records.get(c.record_id)?.record.visibility === 'local_only');
+        m.citations.some((c) => hiddenHere(deployment, s.records.get(c.record_id)?.record.visibility));
       let rows = [...s.memories.values()].filter(({ memory: m }) => {
         if (hidden(m)) return false;
         if (q.status && q.status !== 'all' && m.status !== q.status) return false;
@@ -411,7 +403,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const record = s.records.get(m.citations[0]!.record_id);
       if (!record)
         throw new MnemoError('memory_without_lineage', `memory_id: "${memoryId}" has no supporting Record`);
-      if (deployment === 'hosted' && record.record.visibility === 'local_only') {
+      if (hiddenHere(deployment, record.record.visibility)) {
         throw new MnemoError('memory_not_found', `memory_id: no Memory "${memoryId}" in this Brain`);
       }
       return {
