@@ -4,6 +4,7 @@
  * bytes as base64 for the import request.
  */
 import type { ImportFile } from '../engine/contract/index.ts';
+import { importMaxBodyBytes } from '../engine/contract/limits.ts';
 
 export interface ChosenFile {
   /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */
@@ -27,10 +28,11 @@ const textExtensions = new Set([
 ]);
 
 /**
- * Raw bytes sent at most in one import: the server takes 32 MiB of JSON, and base64 grows bytes by a
- * third, so about 23 MiB of files leaves room for names and the rest of the request.
+ * Raw bytes sent at most in one import: base64 grows bytes by a third, and 1 MiB of the server's body
+ * limit is left for names, JSON and the rest of the request (32 MiB -> 23 MiB of files).
  */
-export const maxImportBytes = 23 * 1024 * 1024;
+export const maxImportBytes =
+  Math.floor(((importMaxBodyBytes - 1024 * 1024) * 3) / 4 / (1024 * 1024)) * 1024 * 1024;
 
 /** Whether a file belongs in an import: export text, not hidden, not inside a hidden folder (except Obsidian's marker folder). */
 export function isImportable(path: string): boolean {

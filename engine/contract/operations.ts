@@ -33,8 +33,7 @@ export interface Operation {
   maxBodyBytes?: number;
 }
 
-/** 32 MiB: about 24 MiB of files once base64-encoded; larger exports go through `mnemo import`. */
-export const importMaxBodyBytes = 32 * 1024 * 1024;
+import { importMaxBodyBytes } from './limits.ts';
 
 export const operations: Operation[] = [
   {
