@@ -1,26 +1,16 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { DeletionReceipt, SourceSummary } from '../../engine/contract/index.ts';
+import type { DeletionReceipt, ImportFormat, SourceSummary } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetSource } from '../api/mutations.ts';
 import { sourceListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
+import { importFormatText } from '../import-formats.ts';
 
-/** What each importer names its source, in words. */
-const sourceLabels: Record<string, string> = {
-  markdown: 'Markdown notes',
-  obsidian: 'Obsidian vault',
-  chatgpt: 'ChatGPT conversations',
-  claude: 'Claude conversations',
-  mbox: 'Mail',
-  whatsapp: 'WhatsApp chats',
-  slack: 'Slack messages',
-  ics: 'Calendar events',
-  vcf: 'Contacts',
-};
-const labelOf = (name: string) => sourceLabels[name] ?? name;
+const labelOf = (name: string) =>
+  Object.hasOwn(importFormatText, name) ? importFormatText[name as ImportFormat].source : name;
 
 function span(s: SourceSummary): string {
   const from = formatDate(s.first_occurred_at);

@@ -15,31 +15,7 @@ import { plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ImportedSources } from './import-sources.tsx';
-
-export const formatLabels: Record<ImportFormat, string> = {
-  markdown: 'Markdown notes (.md files or a folder of them)',
-  obsidian: 'Obsidian vault (its folder)',
-  chatgpt: 'ChatGPT export (conversations.json)',
-  claude: 'Claude export (conversations.json)',
-  mbox: 'Mail (an mbox file)',
-  whatsapp: 'WhatsApp chat (the exported .txt)',
-  slack: 'Slack export (its folder)',
-  ics: 'Calendar (.ics)',
-  vcf: 'Contacts (.vcf)',
-};
-
-/** The same formats in a few words, for the summary. */
-const formatNames: Record<ImportFormat, string> = {
-  markdown: 'Markdown notes',
-  obsidian: 'an Obsidian vault',
-  chatgpt: 'a ChatGPT export',
-  claude: 'a Claude export',
-  mbox: 'mail',
-  whatsapp: 'a WhatsApp chat',
-  slack: 'a Slack export',
-  ics: 'a calendar',
-  vcf: 'contacts',
-};
+import { importFormatText } from '../import-formats.ts';
 
 function browserTimeZone(): string {
   try {
@@ -145,7 +121,7 @@ function ImportForm({ brainId }: { brainId: string }) {
           What kind of export is it?
           <select value={format} onChange={(e) => setFormat(e.target.value as ImportFormat | 'auto')}>
             <option value="auto">Tell from the files</option>
-            {Object.entries(formatLabels).map(([f, label]) => (
+            {Object.entries(importFormatText).map(([f, { choice: label }]) => (
               <option key={f} value={f}>
                 {label}
               </option>
@@ -239,8 +215,8 @@ function ImportSummary({ brainId, result }: { brainId: string; result: ImportRes
         {result.parts.map((p) => (
           <li key={p.name}>
             <span className="mono">{p.name}</span>:{' '}
-            {p.format ? `read as ${formatNames[p.format]}` : 'not a format Mnemo can read'} — {p.imported}{' '}
-            new, {p.unchanged} already here, {p.skipped} skipped
+            {p.format ? `read as ${importFormatText[p.format].phrase}` : 'not a format Mnemo can read'} —{' '}
+            {p.imported} new, {p.unchanged} already here, {p.skipped} skipped
             {p.failed ? `, ${p.failed} failed` : ''}
           </li>
         ))}
