@@ -121,8 +121,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          const http = server as unknown as {
+            closeIdleConnections?: () => void;
+            closeAllConnections?: () => void;
+          };
+          // In-flight requests get a moment to finish; a client that keeps its connection busy (a browser
+          // tab left open on the UI) must not hold the shutdown forever.
+          const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          http.closeIdleConnections?.();
         });
         await engine.close();
         for (const key of uiKeys) {
