@@ -1,3 +1,4 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ContextReady } from '../../engine/contract/index.ts';
 import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
 import { loadLocomo } from './locomo-data.ts';
@@ -11,6 +12,8 @@ export interface LocomoOptions {
   mode?: 'fast' | 'thorough' | undefined;
   /** Only the first N conversations (quick checks). */
   limit?: number | undefined;
+  /** Writes one JSON line per question (evidence, the ranked turns, hits) to this file, for error analysis. */
+  dump?: string | undefined;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -33,6 +36,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
   const scored: Array<ScoredQuestion & { ms: number }> = [];
   let ingestMs = 0;
   let embedder = 'none';
+  if (o.dump) writeFileSync(o.dump, '');
   try {
     const { client } = bench;
     for (const [ci, conv] of convs.entries()) {
@@ -75,6 +79,19 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
           if (dia && !ranked.includes(dia)) ranked.push(dia);
         }
         scored.push({ category: q.category, evidence: q.evidence, ranked, ms });
+        if (o.dump) {
+          const top = new Set(ranked.slice(0, 10));
+          const row = {
+            sample: conv.sampleId,
+            category: q.category,
+            question: q.question,
+            evidence: q.evidence,
+            missed_at_10: q.evidence.filter((e) => !top.has(e)),
+            ranked: ranked.slice(0, 25),
+            ms: round(ms, 2),
+          };
+          appendFileSync(o.dump, `${JSON.stringify(row)}\n`);
+        }
       }
       o.progress(
         `locomo: ${conv.sampleId} (${ci + 1}/${convs.length}): ${conv.turns.length} turns, ${conv.questions.length} questions`,

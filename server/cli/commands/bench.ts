@@ -49,6 +49,7 @@ export function register(program: Command): void {
       new Option('--mode <mode>', 'createContext mode').choices(['fast', 'thorough']).default('fast'),
     )
     .option('--limit <n>', 'only the first n conversations', positiveInt)
+    .option('--dump <file>', 'write one JSON line per question (evidence, ranked turns, misses at 10)')
     .action(
       async (f: {
         data: string;
@@ -57,6 +58,7 @@ export function register(program: Command): void {
         embeddingModel?: string;
         mode: 'fast' | 'thorough';
         limit?: number;
+        dump?: string;
       }) => {
         await runLocomo({
           data: f.data,
@@ -65,6 +67,7 @@ export function register(program: Command): void {
           embeddingModel: f.embeddingModel,
           mode: f.mode,
           limit: f.limit,
+          dump: f.dump,
           out,
           progress,
         });
