@@ -66,6 +66,8 @@ export interface EngineInfo {
   deployment: Deployment;
   /** The embedder behind the semantic lane, `provider:model`, or `none`. */
   readonly embedder?: string;
+  /** The IANA time zone whose calendar days time expressions in queries are read in (local engine). */
+  readonly timeZone?: string;
 }
 
 /**

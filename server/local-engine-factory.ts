@@ -57,6 +57,7 @@ export async function createLocalEngineFromOptions(
     traceBufferSize: options.traceBuffer,
     thoroughSyncMs: options.thoroughSyncMs,
     embedder: embedderChoice(options, dataDir),
+    timeZone: options.timeZone,
     logger: options.log
       ? {
           info: (m) => options.log!(m),

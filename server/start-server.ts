@@ -30,6 +30,8 @@ export interface ServerOptions {
   dbKey?: string;
   configDir?: string;
   embeddingModel?: string;
+  /** IANA zone of the local engine's calendar (default: this machine's). */
+  timeZone?: string;
   log?: (line: string) => void;
 }
 

@@ -19,6 +19,7 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
+import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { openStore, storeFileName, type Store } from '../store/store.ts';
@@ -67,6 +68,11 @@ export interface LocalEngineOptions {
   embedder?: EmbedderChoice | Embedder | Promise<Embedder> | null;
   /** Extra retrieval lanes, fused with the built-in ones. */
   lanes?: Lane[];
+  /**
+   * IANA time zone of the person whose memory this is: "yesterday" and "on 3 October" in a query are
+   * days of this calendar. Default: this machine's zone (TZ, else the system's). An unknown name throws.
+   */
+  timeZone?: string;
   deriver?: Deriver;
 }
 
@@ -79,6 +85,8 @@ const silent: Logger = { info() {}, warn() {}, error() {} };
 export async function createLocalEngine(options: LocalEngineOptions): Promise<Engine> {
   const clock = options.clock ?? (() => new Date());
   const logger = options.logger ?? silent;
+  // Checked before the store opens: a typo in a zone name must not leave a half-started engine.
+  const zone = timeZone(options.timeZone ?? systemTimeZone());
   const store: Store = openStore({
     dataDir: options.dataDir,
     key: options.dbKey,
@@ -128,8 +136,8 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     lanes: [
       createTurnLexicalLane(),
       createEntityLane(),
-      createTimeLane(clock),
-      createRecencyLane(clock),
+      createTimeLane(clock, zone),
+      createRecencyLane(clock, zone),
       createWhenLane(),
       createSemanticLane(),
       ...(options.lanes ?? []),
@@ -155,6 +163,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       kinds: allKinds,
       unknownKindCode: 'unknown_kind',
       deployment,
+      timeZone: zone.name,
       get embedder() {
         const e = indexer.embedder();
         return e ? `${e.provider}:${e.model}` : 'none';

@@ -128,6 +128,43 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it('reads "yesterday" in the calendar of the engine\'s time zone, not UTC', async () => {
+    // 21:00 on 4 October in Los Angeles (5 October in UTC): yesterday is 3 October there.
+    const asOf = { as_of: '2023-10-05T04:00:00Z' };
+    const records = [
+      msg('Dinner at the ramen place.', 'Ana', '2023-10-04T03:00:00Z', 'x'), // 3 Oct, 20:00 in LA
+      msg('Dinner at the pizza place.', 'Ana', '2023-10-04T19:00:00Z', 'y'), // 4 Oct, 12:00 in LA
+    ];
+    const { engine: la } = await engineWith({ timeZone: 'America/Los_Angeles' });
+    assert.equal(la.info.timeZone, 'America/Los_Angeles');
+    await la.createBrain(tenant, { id: 'b' });
+    const [ramen] = await write(la, 'b', records);
+    const local = laneOf(
+      await la.getTrace(tenant, 'b', (await ask(la, 'b', 'dinner yesterday', asOf)).id),
+      'time',
+    );
+    assert.deepEqual(
+      local.candidates.map((c) => c.record_id),
+      [ramen],
+    );
+    assert.match(local.candidates[0]!.reason, /occurred yesterday \(2023-10-03\)/);
+
+    const { engine: inUtc } = await engineWith({ timeZone: 'UTC' });
+    await inUtc.createBrain(tenant, { id: 'b' });
+    const [ramenUtc, pizzaUtc] = await write(inUtc, 'b', records);
+    const utcLane = laneOf(
+      await inUtc.getTrace(tenant, 'b', (await ask(inUtc, 'b', 'dinner yesterday', asOf)).id),
+      'time',
+    );
+    assert.deepEqual(new Set(utcLane.candidates.map((c) => c.record_id)), new Set([ramenUtc, pizzaUtc]));
+  });
+
+  it('refuses an unknown time zone before opening the store', async () => {
+    const dir = tempDir();
+    await assert.rejects(engineWith({ timeZone: 'Mars/Olympus_Mons' }, dir), /unknown time zone/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
   it("a question about a date finds what was told of it later, and the window's Records that share no word", async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });

@@ -1,3 +1,5 @@
+import { utc, type TimeZone } from './time-zone.ts';
+
 /** What a query says about time: a world-time range it points at, and whether it asks for the newest or oldest. */
 export interface TimeIntent {
   fromMs?: number | undefined;
@@ -41,9 +43,21 @@ function startOfDay(ms: number): number {
  * with or without a year, years, and expressions relative to `refMs` (as_of or now): yesterday,
  * today, last/this week/month/year, N days/weeks/months/years ago; and recency words (latest,
  * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
- * Returns null when the query says nothing about time. All in UTC.
+ * Returns null when the query says nothing about time. Days are the calendar days of `zone` (default
+ * UTC): "yesterday" in Lisbon starts at midnight in Lisbon.
  */
-export function timeIntent(query: string, refMs: number): TimeIntent | null {
+export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): TimeIntent | null {
+  const wall = wallTimeIntent(query, zone.toWall(refMs));
+  if (wall === null) return null;
+  return {
+    ...wall,
+    fromMs: wall.fromMs === undefined ? undefined : zone.toInstant(wall.fromMs),
+    toMs: wall.toMs === undefined ? undefined : zone.toInstant(wall.toMs),
+  };
+}
+
+/** timeIntent on wall-clock time: `refMs` and the bounds returned are read with UTC arithmetic. */
+function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   const q = query.toLowerCase();
   const words: string[] = [];
   let fromMs: number | undefined;

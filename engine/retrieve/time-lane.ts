@@ -1,6 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
 import { timeIntent, type TimeIntent } from './time-expressions.ts';
+import { utc, type TimeZone } from './time-zone.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 
@@ -10,16 +11,17 @@ const tellingLag = 15 * DAY;
 /** At most this many Records of the window are read when the query's words alone find too few. */
 const windowScan = 400;
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The calendar day of an instant where the person lives, as the Trace shows it. */
+const day = (ms: number, zone: TimeZone) => new Date(zone.toWall(ms)).toISOString().slice(0, 10);
 
 /**
- * What the query says about time, counted from `as_of` when the request sets it, else from now; read
- * once per request (the time and recency lanes both need it).
+ * What the query says about time, counted from `as_of` when the request sets it, else from now, in
+ * the calendar of `zone`; read once per request (the time and recency lanes both need it).
  */
-export function queryTimeIntent(input: LaneInput, now: () => Date): TimeIntent | null {
+export function queryTimeIntent(input: LaneInput, now: () => Date, zone: TimeZone): TimeIntent | null {
   const memo = input.memo?.get('timeIntent') as TimeIntent | null | undefined;
   if (memo !== undefined) return memo;
-  const intent = timeIntent(input.query, input.eligibility.asOfMs ?? now().getTime());
+  const intent = timeIntent(input.query, input.eligibility.asOfMs ?? now().getTime(), zone);
   input.memo?.set('timeIntent', intent);
   return intent;
 }
@@ -31,8 +33,9 @@ export function queryTimeIntent(input: LaneInput, now: () => Date): TimeIntent |
 export function eventRange(
   text: string,
   occurredMs: number,
+  zone: TimeZone,
 ): { fromMs: number; toMs: number; said: string } | null {
-  const t = timeIntent(text, occurredMs);
+  const t = timeIntent(text, occurredMs, zone);
   if (!t || t.fromMs === undefined || t.toMs === undefined) return null;
   return { fromMs: t.fromMs, toMs: t.toMs, said: t.label };
 }
@@ -43,10 +46,10 @@ type Placed = { row: TurnRow; how: 'told'; said: string } | { row: TurnRow; how:
  * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
  * the day after), or it occurred inside it; or neither.
  */
-function place(row: TurnRow, intent: TimeIntent): Placed | null {
+function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null {
   const from = intent.fromMs ?? -Infinity;
   const to = intent.toMs ?? Infinity;
-  const ev = eventRange(row.text, row.occurredMs);
+  const ev = eventRange(row.text, row.occurredMs, zone);
   if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told', said: ev.said };
   if (row.occurredMs >= from && row.occurredMs < to) return { row, how: 'occurred' };
   return null;
@@ -74,13 +77,14 @@ function recordsBetween(input: LaneInput, fromMs: number, toMs: number): TurnRow
  * occurred then, among the query's other words first; when those are too few, the window's own Records
  * (the named person's first), because a question about a date may share no other word with its answer.
  * "The latest in May" orders them newest first. Relative times count from `as_of` when the request
- * sets it, else from now. (Queries that only ask for the latest or the first: the recency lane.)
+ * sets it, else from now; days are those of `zone`, where the person lives. (Queries that only ask for
+ * the latest or the first: the recency lane.)
  */
-export function createTimeLane(now: () => Date): Lane {
+export function createTimeLane(now: () => Date, zone: TimeZone = utc): Lane {
   return {
     name: 'time',
     search(input: LaneInput): LaneCandidate[] {
-      const intent = queryTimeIntent(input, now);
+      const intent = queryTimeIntent(input, now, zone);
       if (!intent || intent.fromMs === undefined) return [];
       const terms = input.terms.filter((t) => !intent.timeWords.includes(t));
       const fromMs = intent.fromMs;
@@ -95,7 +99,7 @@ export function createTimeLane(now: () => Date): Lane {
         }
       };
       const keep = (rows: TurnRow[]) =>
-        keepPlaced(rows.map((r) => place(r, intent)).filter((p) => p !== null));
+        keepPlaced(rows.map((r) => place(r, intent, zone)).filter((p) => p !== null));
       // The query's own lexical matches (shared with the other lanes) are all there is when they do not
       // fill the pool; only a saturated pool needs a search of its own inside the window.
       const pool = searchQuery(input);
@@ -112,7 +116,7 @@ export function createTimeLane(now: () => Date): Lane {
       if (placed.length < input.limit) {
         const names = namedSpeakers(input);
         const window = recordsBetween(input, fromMs, toMs)
-          .map((r) => place(r, intent))
+          .map((r) => place(r, intent, zone))
           .filter((p) => p !== null);
         // Told-of first (a Record saying what happened then), the named person's first within each.
         const rank = (p: Placed) =>
@@ -128,8 +132,8 @@ export function createTimeLane(now: () => Date): Lane {
         score: placed.length - i,
         reason:
           p.how === 'told'
-            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`
-            : `occurred ${intent.label} (${day(p.row.occurredMs)}); ${sharedReason(p.row.text, input.terms)}`,
+            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row.occurredMs, zone)}); ${sharedReason(p.row.text, input.terms)}`
+            : `occurred ${intent.label} (${day(p.row.occurredMs, zone)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
       input.ledger.charge('processing', (out.length + seen.size) / 1000);
       return out;

@@ -39,6 +39,9 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     rateLimit: 0,
     traceBuffer: 100,
     ui: false,
+    // Benchmark dates are wall times with no zone (LoCoMo's "1:56 pm on 8 May, 2023"), read as UTC:
+    // the engine's calendar must be the same on every machine.
+    timeZone: 'UTC',
     ...(o.embeddingModel ? { embeddingModel: o.embeddingModel } : {}),
     log: o.log,
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -64,10 +64,12 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
 
   it('prints one line per scope with the fixed fields, scoring cited turns by dia_id', async () => {
     const lines: Array<Record<string, unknown>> = [];
+    const dump = join(dir, 'dump.jsonl');
     await runLocomo({
       data: file,
       ks: [1, 5, 10, 25],
       engine: 'reference',
+      dump,
       out: (l) => lines.push(l),
       progress: () => {},
     });
@@ -106,6 +108,26 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
     assert.equal(by['cat1']!['frac@1'], 0.5);
     assert.equal(by['cat1']!['any@1'], 1);
     assert.equal(by['cat1']!['all@1'], 0);
+
+    // --dump: one line per scored question, with what was missed at 10.
+    const rows = readFileSync(dump, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            sample: string;
+            category: number;
+            evidence: string[];
+            ranked: string[];
+            missed_at_10: string[];
+          },
+      );
+    assert.equal(rows.length, 8);
+    const cello = rows.find((r) => r.sample === 'conv-b' && r.category === 4)!;
+    assert.deepEqual(cello.evidence, ['D2:1']);
+    assert.equal(cello.ranked[0], 'D2:1');
+    assert.deepEqual(cello.missed_at_10, []);
   });
 
   it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr', () => {

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { defaultDataDir } from '../../data-dir.ts';
 import { startServer } from '../../start-server.ts';
-import { nonNegativeInt } from '../options.ts';
+import { nonNegativeInt, timeZoneName } from '../options.ts';
 
 interface ServeFlags {
   engine: 'local' | 'reference';
@@ -17,6 +17,7 @@ interface ServeFlags {
   ui: boolean;
   dbKeyFile?: string;
   embeddingModel?: string;
+  timeZone?: string;
 }
 
 export function register(program: Command): void {
@@ -59,6 +60,11 @@ export function register(program: Command): void {
       '--embedding-model <dir>',
       'sentence-transformers ONNX model directory (model.onnx + tokenizer.json)',
     )
+    .option(
+      '--time-zone <zone>',
+      'IANA zone whose days "yesterday" or "on 3 May" mean in queries (default: this machine\'s)',
+      timeZoneName,
+    )
     .action(async (flags: ServeFlags) => {
       const quiet = process.env.MNEMO_LOG === 'silent';
       const log = (line: string) => {
@@ -67,7 +73,10 @@ export function register(program: Command): void {
       const dataDir = flags.engine === 'local' ? (flags.dataDir ?? defaultDataDir()) : flags.dataDir;
       const server = await startServer({ ...flags, dataDir, log });
       process.stdout.write(`listening on ${server.url}\n`);
-      log(`engine ${flags.engine}, deployment ${flags.deployment}${dataDir ? `, data dir ${dataDir}` : ''}`);
+      const zone = server.engine.info.timeZone;
+      log(
+        `engine ${flags.engine}, deployment ${flags.deployment}${dataDir ? `, data dir ${dataDir}` : ''}${zone ? `, time zone ${zone}` : ''}`,
+      );
       if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
