@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { EmbedderIdentity } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import type { KnnThread } from './knn-thread.ts';
+import { createVectorCopy, type VectorCopy } from './vector-copy.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */
 export interface VectorModel {
@@ -54,6 +57,39 @@ function zeroVectorSql(table: string, dims: number, rowid: string): string {
   WHERE ${table}_vector_chunks00.rowid = x.chunk_id`;
 }
 
+/**
+ * Which state of a Brain's vectors in a vector table an in-memory copy reflects (see syncedCopy): every
+ * change to them, in the same transaction, sets `version` to a fresh random 64-bit value, so a copy
+ * whose version still equals the committed one is exact, whatever rolled back in between. A Brain
+ * deleted takes its rows with it.
+ */
+const vectorVersionsSql = `
+CREATE TABLE IF NOT EXISTS vector_versions (
+  tbl TEXT NOT NULL,
+  brain_uid TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (tbl, brain_uid)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS vector_versions_brain_gone AFTER DELETE ON brains
+BEGIN
+  DELETE FROM vector_versions WHERE brain_uid = OLD.uid;
+END;`;
+
+/**
+ * Deleting a Record or Memory moves its Brain's version (if it had a vector here), zeroes the vector in
+ * its chunk (zeroVectorSql) and deletes it. The exact text is compared with the stored trigger, so a
+ * change here replaces the trigger of existing stores.
+ */
+const forgetTriggerSql = (table: string, parent: string, dims: number) =>
+  `CREATE TRIGGER ${table}_forget BEFORE DELETE ON ${parent}
+BEGIN
+  INSERT INTO vector_versions (tbl, brain_uid, version)
+    SELECT '${table}', OLD.brain_uid, random() WHERE EXISTS (SELECT 1 FROM ${table}_rowids WHERE rowid = OLD.n)
+    ON CONFLICT DO UPDATE SET version = excluded.version;
+  ${zeroVectorSql(table, dims, 'OLD.n')};
+  DELETE FROM ${table} WHERE rowid = OLD.n;
+END`;
+
 const tableExists = (store: Store, name: string) =>
   store.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name) !== undefined;
 
@@ -91,17 +127,24 @@ export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now:
     recordTable: `vec8_record_${id}`,
     memoryTable: `vec8_memory_${id}`,
   };
+  store.db.exec(vectorVersionsSql);
   for (const [table, parent] of [
     [m.recordTable, 'records'],
     [m.memoryTable, 'memories'],
   ] as const) {
-    store.db.exec(`
-CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(brain_uid text partition key, embedding int8[${identity.dims}] distance_metric=l2);
-CREATE TRIGGER IF NOT EXISTS ${table}_forget BEFORE DELETE ON ${parent}
-BEGIN
-  ${zeroVectorSql(table, identity.dims, 'OLD.n')};
-  DELETE FROM ${table} WHERE rowid = OLD.n;
-END;`);
+    store.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(brain_uid text partition key, embedding int8[${identity.dims}] distance_metric=l2)`,
+    );
+    // Stores written before the in-memory copies have a trigger that does not move the version: replaced.
+    const trigger = forgetTriggerSql(table, parent, identity.dims);
+    const existing = store.get<{ sql: string }>(
+      "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+      `${table}_forget`,
+    );
+    if (existing?.sql !== trigger) {
+      store.db.exec(`DROP TRIGGER IF EXISTS ${table}_forget`);
+      store.db.exec(trigger);
+    }
   }
   if (found?.element === 'float') convertFloatTables(store, m);
   return m;
@@ -156,6 +199,7 @@ function insertVectors(
   rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
   dims: number,
 ): void {
+  const changed = new Map<string, JournalOp[]>();
   for (const r of rows) {
     // A vector replaced in place must not leave its old bytes behind either.
     store.run(zeroVectorSql(table, dims, '?'), r.n);
@@ -168,7 +212,11 @@ function insertVectors(
         r.brainUid,
         q,
       );
+    let ops = changed.get(r.brainUid);
+    if (!ops) changed.set(r.brainUid, (ops = []));
+    ops.push({ n: r.n, vector: q, position: null });
   }
+  for (const [brainUid, ops] of changed) changedVectors(store, table, brainUid, ops);
 }
 
 /**
@@ -191,8 +239,27 @@ export function putVectors(
     );
 }
 
-/** The k nearest vectors of one Brain, nearest first (distance = 1 - cosine, of the quantised vectors). */
+/**
+ * The k nearest vectors of one Brain, nearest first (distance = 1 - cosine, of the quantised vectors):
+ * vec0's KNN, answered from the Brain's in-memory copy (loaded on first use, see syncedCopy).
+ */
 export function nearest(
+  store: Store,
+  m: VectorModel,
+  owner: VectorOwner,
+  brainUid: string,
+  vector: Float32Array,
+  k: number,
+): Array<{ n: number; distance: number }> {
+  const q = quantize(vector);
+  if (!q) return [];
+  return syncedCopy(store, tableOf(m, owner), brainUid, m.dims)
+    .nearest(q, k)
+    .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
+}
+
+/** The same search run by sqlite-vec itself: what the in-memory copies must reproduce (tests). */
+export function nearestInSqlite(
   store: Store,
   m: VectorModel,
   owner: VectorOwner,
@@ -210,6 +277,212 @@ export function nearest(
       brainUid,
     )
     .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
+}
+
+// ---- In-memory copies of the vectors --------------------------------------------------------------
+//
+// At 100,000 Records sqlite-vec's KNN takes 12-20 ms (a scalar int8 loop, and each chunk's top k by k
+// passes over its 1,024 distances); the same exact scan over an in-memory copy with a WebAssembly SIMD
+// kernel takes ~1 ms (docs/decisions/retrieval.md, Latency). A copy per (vector table, Brain), loaded
+// on the Brain's first search, kept coherent through vector_versions:
+// - this module's writes (putVectors) set a fresh version in their transaction and journal what they
+//   changed, under that version and the one it replaced;
+// - the delete triggers set a fresh version too (nothing journaled);
+// - before a search, the committed version is read. Equal: the copy is exact. Otherwise the journal is
+//   replayed if it links the copy's version to the committed one (each link is a version this process
+//   set, and a random 64-bit version set in a transaction that rolled back is never committed later);
+//   if it does not (a deletion, or a write by another connection), the copy is reloaded from vec0's
+//   chunks. A replayed entry re-reads nothing: it carries the bytes and vec0 positions it wrote.
+// Forgetting: a dropped or reloaded copy is zeroed first; syncVectorCopies (after every forget, and
+// periodically for what derivation deletes) drops the copies a deletion made stale, so forgotten
+// vectors do not stay in memory until the Brain's next search.
+
+interface JournalOp {
+  n: number;
+  /** The int8 bytes stored, or null when the row was only deleted (a vector with no direction). */
+  vector: Buffer | null;
+  /** vec0's (chunk_id, chunk_offset) of the stored row, read when a copy is loaded to receive it. */
+  position: { chunkId: number; chunkOffset: number } | null;
+}
+
+interface CopyState {
+  table: string;
+  brainUid: string;
+  copy: VectorCopy;
+  version: bigint | null;
+  /** Versions this process set since the copy's, each with the one it replaced and what it changed. */
+  journal: Map<bigint, { prev: bigint | null; ops: JournalOp[] }>;
+  journalOps: number;
+}
+
+/** More journaled changes than this (a bulk import without a search) and a reload is cheaper. */
+const journalMaxOps = 50_000;
+
+const copies = new WeakMap<Store, Map<string, CopyState>>();
+/** How many copies each store has loaded from vec0 (a first search, or a catch-up the journal could not do). */
+const loads = new WeakMap<Store, number>();
+const versionStatements = new WeakMap<Store, Statement>();
+
+const copyKey = (table: string, brainUid: string) => `${table}\n${brainUid}`;
+
+function readVersion(store: Store, table: string, brainUid: string): bigint | null {
+  let st = versionStatements.get(store);
+  if (!st) {
+    // 64-bit versions: read as BigInt, which plain numbers would round.
+    st = store.db
+      .prepare('SELECT version FROM vector_versions WHERE tbl = ? AND brain_uid = ?')
+      .safeIntegers(true);
+    versionStatements.set(store, st);
+  }
+  const row = st.get(table, brainUid) as { version: bigint } | undefined;
+  return row?.version ?? null;
+}
+
+/** Called in the transaction that changed a Brain's vectors in `table`: a new version, journaled. */
+function changedVectors(store: Store, table: string, brainUid: string, ops: JournalOp[]): void {
+  const prev = readVersion(store, table, brainUid);
+  const version = randomBytes(8).readBigInt64LE();
+  store.run(
+    `INSERT INTO vector_versions (tbl, brain_uid, version) VALUES (?, ?, ?)
+     ON CONFLICT DO UPDATE SET version = excluded.version`,
+    table,
+    brainUid,
+    version,
+  );
+  const state = copies.get(store)?.get(copyKey(table, brainUid));
+  if (!state) return;
+  for (const op of ops) {
+    if (!op.vector) continue;
+    const p = store.get<{ chunkId: number; chunkOffset: number }>(
+      `SELECT chunk_id AS chunkId, chunk_offset AS chunkOffset FROM ${table}_rowids WHERE rowid = ?`,
+      op.n,
+    );
+    op.position = p ?? null;
+  }
+  state.journal.set(version, { prev, ops });
+  state.journalOps += ops.length;
+  if (state.journalOps > journalMaxOps) dropCopy(store, state);
+}
+
+/** Brings a copy to `target` from its journal; false when the journal does not link the two. */
+function replay(state: CopyState, target: bigint | null): boolean {
+  const chain: JournalOp[][] = [];
+  for (let v = target; v !== state.version;) {
+    const entry = v === null ? undefined : state.journal.get(v);
+    if (!entry || chain.length > state.journal.size) return false;
+    if (entry.ops.some((op) => op.vector && !op.position)) return false;
+    chain.push(entry.ops);
+    v = entry.prev;
+  }
+  for (const ops of chain.reverse())
+    for (const op of ops) {
+      if (op.vector && op.position)
+        state.copy.set(op.n, op.vector, op.position.chunkId, op.position.chunkOffset);
+      else state.copy.remove(op.n);
+    }
+  state.version = target;
+  state.journal.clear();
+  state.journalOps = 0;
+  return true;
+}
+
+function dropCopy(store: Store, state: CopyState): void {
+  state.copy.dispose();
+  state.journal.clear();
+  copies.get(store)?.delete(copyKey(state.table, state.brainUid));
+}
+
+/** Reads a Brain's vectors straight from vec0's chunks (sqlite-vec 0.1.9 layout), in one snapshot. */
+function loadCopy(store: Store, table: string, brainUid: string, dims: number): CopyState {
+  return store.tx(() => {
+    const version = readVersion(store, table, brainUid);
+    const chunks = store.all<{ chunkId: number; validity: Buffer; rowids: Buffer; vectors: Buffer }>(
+      `SELECT c.chunk_id AS chunkId, c.validity, c.rowids, v.vectors FROM ${table}_chunks c
+       JOIN ${table}_vector_chunks00 v ON v.rowid = c.chunk_id
+       WHERE c.partition00 = ? ORDER BY c.chunk_id`,
+      brainUid,
+    );
+    let live = 0;
+    for (const c of chunks) for (const byte of c.validity) live += popcount(byte);
+    const copy = createVectorCopy(dims, Math.ceil(live * 1.25) + 64);
+    for (const c of chunks) {
+      const slots = c.rowids.length / 8;
+      for (let i = 0; i < slots; i++) {
+        if ((c.validity[i >> 3]! & (1 << (i & 7))) === 0) continue;
+        copy.set(
+          Number(c.rowids.readBigInt64LE(8 * i)),
+          c.vectors.subarray(i * dims, (i + 1) * dims),
+          c.chunkId,
+          i,
+        );
+      }
+    }
+    return { table, brainUid, copy, version, journal: new Map(), journalOps: 0 };
+  });
+}
+
+function popcount(byte: number): number {
+  let c = 0;
+  for (let b = byte; b !== 0; b &= b - 1) c++;
+  return c;
+}
+
+/** The Brain's copy of `table`, exact as of the last committed write (loaded or caught up here). */
+function syncedCopy(store: Store, table: string, brainUid: string, dims: number): VectorCopy {
+  let byKey = copies.get(store);
+  if (!byKey) copies.set(store, (byKey = new Map()));
+  const key = copyKey(table, brainUid);
+  let state = byKey.get(key);
+  if (state) {
+    const version = readVersion(store, table, brainUid);
+    if (version !== state.version && !replay(state, version)) {
+      dropCopy(store, state);
+      state = undefined;
+    }
+  }
+  if (!state) {
+    state = loadCopy(store, table, brainUid, dims);
+    loads.set(store, (loads.get(store) ?? 0) + 1);
+    byKey.set(key, state);
+  }
+  return state.copy;
+}
+
+/**
+ * Catches every loaded copy up with its journal and drops (zeroing it) each one a deletion made stale,
+ * so what was forgotten leaves memory now rather than at the Brain's next search.
+ */
+export function syncVectorCopies(store: Store): void {
+  for (const state of [...(copies.get(store)?.values() ?? [])]) {
+    const version = readVersion(store, state.table, state.brainUid);
+    if (version !== state.version && !replay(state, version)) dropCopy(store, state);
+  }
+}
+
+/** Zeroes and drops every copy of the store's vectors (the store is closing). */
+export function releaseVectorCopies(store: Store): void {
+  for (const state of [...(copies.get(store)?.values() ?? [])]) dropCopy(store, state);
+  copies.delete(store);
+}
+
+/**
+ * What the store's copies hold now (vectors, and bytes of WebAssembly memory and per-slot arrays), and
+ * how many times a copy was loaded from vec0 so far.
+ */
+export function vectorCopyUsage(store: Store): {
+  copies: number;
+  vectors: number;
+  bytes: number;
+  loads: number;
+} {
+  let vectors = 0;
+  let bytes = 0;
+  const all = [...(copies.get(store)?.values() ?? [])];
+  for (const s of all) {
+    vectors += s.copy.count;
+    bytes += s.copy.bytes;
+  }
+  return { copies: all.length, vectors, bytes, loads: loads.get(store) ?? 0 };
 }
 
 /** nearest() on the KNN thread (its own read connection), so the scan overlaps the main thread's work. */
