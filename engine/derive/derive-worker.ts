@@ -6,6 +6,8 @@ export interface DeriveWorkerOptions {
   run: (job: QueuedJob) => void;
   now: () => number;
   onError: (job: QueuedJob, error: unknown) => void;
+  /** After a batch that ran jobs has committed: what it wrote is there for others to read. */
+  onCommitted?: () => void;
   /** Longest stretch of work before yielding the event loop. */
   sliceMs?: number;
   /** Most jobs committed in one transaction. */
@@ -45,8 +47,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     scheduled = null;
     if (stopped) return;
     const started = performance.now();
+    let ran = 0;
     store.tx(() => {
       for (const job of next(batchSize)) {
+        ran++;
         try {
           store.tx(() => opts.run(job));
         } catch (e) {
@@ -56,6 +60,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         if (performance.now() - started > sliceMs) break;
       }
     });
+    if (ran > 0) opts.onCommitted?.();
     plan();
   };
 

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { defaultBudgetTokens } from '../shared/assemble-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
@@ -22,8 +21,8 @@ import { createTimeLane } from '../retrieve/time-lane.ts';
 import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { openStore, storeFileName, type Store } from '../store/store.ts';
-import { createKnnThread, type KnnThread } from '../retrieve/knn-thread.ts';
+import { openStore, type Store } from '../store/store.ts';
+import { releaseVectorCopies } from '../retrieve/vector-store.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -97,6 +96,8 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     store,
     now: () => clock().getTime(),
     run: (job) => runDeriveJob(store, deriver, job, () => clock().toISOString()),
+    // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
+    onCommitted: () => indexer.kick(),
     onError: (job, error) =>
       logger.error('derivation failed; job dropped', {
         job: job.job,
@@ -116,17 +117,6 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     now: () => clock().toISOString(),
     logger,
   });
-  // Derivation inserts Memories (queued by trigger) without telling anyone: look now and then.
-  // The vector scan runs on a thread of its own (its own read connection), started with the first
-  // Context that has vectors to search; until it is up, the scan runs on this thread.
-  let knn: KnnThread | null = null;
-  // Never started once the engine is closing: a Context still in flight must not leave a thread behind.
-  const knnThread = () => {
-    if (closed) return null;
-    return (knn ??= createKnnThread({ file: join(options.dataDir, storeFileName), key: options.dbKey }));
-  };
-  const indexTimer = setInterval(() => indexer.kick(), 250);
-  indexTimer.unref();
   const ctx: LocalCtx = {
     store,
     codec: new WatermarkCodec(store.watermarkSecret),
@@ -156,6 +146,18 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       if (closed) throw new Error('the local engine is closed');
       return await fn(...args);
     };
+  // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
+  // on a timer that would also wake an idle device four times a second.
+  const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    const run = op(fn);
+    return async (...args: A): Promise<Awaited<R>> => {
+      try {
+        return await run(...args);
+      } finally {
+        if (!closed) indexer.kick();
+      }
+    };
+  };
 
   const engine: Engine = {
     info: {
@@ -172,22 +174,18 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
     getBrain: op((t, id) => toBrain(requireBrain(ctx, t, id))),
-    forgetBrain: op((t, id) => forgetBrain(ctx, t, id)),
+    forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
-    rememberRecord: op((t, id, body, o) => {
-      const out = rememberRecord(ctx, t, id, body, o);
-      indexer.kick();
-      return out;
-    }),
+    rememberRecord: write((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
-    forgetRecord: op((t, id, rid) => forgetRecord(ctx, t, id, rid)),
+    forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
     listSources: op((t, id) => listSources(ctx, t, id)),
-    forgetSource: op((t, id, name) => forgetSource(ctx, t, id, name)),
+    forgetSource: write((t, id, name) => forgetSource(ctx, t, id, name)),
     listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
     getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
-    acceptObject: op((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
+    acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
     createContext: op((t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
@@ -199,7 +197,6 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
             deployment,
             lanes: ctx.lanes,
             indexer,
-            knn: knnThread,
             traces: ctx.traces,
             now: clock,
           },
@@ -237,10 +234,10 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     close: async () => {
       if (closed) return;
       closed = true;
-      clearInterval(indexTimer);
       worker.stop();
       await indexer.close();
-      await knn?.close();
+      // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
+      releaseVectorCopies(store);
       store.close();
     },
   };
