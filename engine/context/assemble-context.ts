@@ -22,7 +22,6 @@ import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceBuffer } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
-import type { KnnThread } from '../retrieve/knn-thread.ts';
 
 export interface ContextDeps {
   store: Store;
@@ -31,8 +30,6 @@ export interface ContextDeps {
   lanes: Lane[];
   /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexer | null;
-  /** The KNN thread (started on first use); absent, vectors are scanned on the calling thread. */
-  knn?: (() => KnnThread | null) | undefined;
   traces: TraceBuffer;
   now: () => Date;
 }
@@ -189,7 +186,6 @@ export async function assembleContext(
     store,
     lanes: deps.lanes,
     indexer: deps.indexer ?? null,
-    knn: deps.knn,
     query: body.query,
     terms,
     eligibility,

@@ -1,6 +1,5 @@
 import type { CostLedger } from '../context/cost-ledger.ts';
 import type { SqlParam, Store } from '../store/store.ts';
-import type { KnnThread } from './knn-thread.ts';
 import type { VectorModel } from './vector-store.ts';
 
 /** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */
@@ -28,8 +27,6 @@ export interface LaneInput {
   vectorModel?: VectorModel | null | undefined;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */
   memo?: Map<string, unknown> | undefined;
-  /** The KNN thread, when the engine runs one (else lanes scan vectors on the calling thread). */
-  knn?: KnnThread | null | undefined;
 }
 
 /** One Record a lane found, with its lane-local score (higher is better) and why it matched. */
@@ -45,15 +42,7 @@ export interface LaneCandidate {
  */
 export interface Lane {
   readonly name: string;
-  /**
-   * Its search waits mostly on another thread: retrieve() starts it before the other lanes, so they run
-   * while it waits. Its results still fuse in the lane's place in the list.
-   */
-  readonly offThread?: boolean;
-  /**
-   * May be async. retrieve() starts the offThread lanes first, then runs the others one after another
-   * while those wait.
-   */
+  /** May be async; retrieve() runs a request's lanes one after another. */
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 

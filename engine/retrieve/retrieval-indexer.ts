@@ -1,7 +1,7 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
-import { ensureVectorModel, putVectors, type VectorModel } from './vector-store.ts';
+import { ensureVectorModel, putVectors, syncVectorCopies, type VectorModel } from './vector-store.ts';
 
 export interface IndexerLogger {
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -9,7 +9,10 @@ export interface IndexerLogger {
 }
 
 export interface RetrievalIndexer {
-  /** Something was written: make sure a pass is scheduled. */
+  /**
+   * Something was written: make sure a pass is scheduled. In-memory vector copies a deletion made stale
+   * are dropped here and now (syncVectorCopies), so forgotten vectors do not wait for the next search.
+   */
   kick(): void;
   /** Resolves when the queue is empty (every Record indexed and, with an embedder, embedded). */
   idle(): Promise<void>;
@@ -230,6 +233,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   function kick(): void {
     if (closed) return;
+    syncVectorCopies(store);
     if (running) {
       again = true;
       return;

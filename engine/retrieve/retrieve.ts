@@ -3,8 +3,7 @@ import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
-import type { KnnThread } from './knn-thread.ts';
-import type { Eligibility, Lane, LaneCandidate, LaneInput } from './lane.ts';
+import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 
@@ -27,8 +26,6 @@ export interface RetrieveInput {
   store: Store;
   lanes: readonly Lane[];
   indexer: RetrievalIndexer | null;
-  /** Starts (or returns) the KNN thread; absent, the semantic lane scans on this thread. */
-  knn?: (() => KnnThread | null) | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -50,9 +47,6 @@ export interface Retrieved {
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
-
-/** The KNN thread once it can answer; while it starts, the semantic lane scans on this thread. */
-const readyOrNull = (k: KnnThread | null) => (k?.ready ? k : null);
 
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
@@ -99,26 +93,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     queryVector,
     vectorModel,
     memo: new Map(),
-    knn: queryVector && vectorModel && o.knn ? readyOrNull(o.knn()) : null,
   };
   const laneResults: LaneResult[] = [];
-  // Lanes that wait on another thread start first, so the main thread's lanes run meanwhile.
-  const early = new Map<Lane, { started: number; found: Promise<LaneCandidate[]> }>();
-  for (const lane of o.lanes.filter((l) => l.offThread)) {
-    o.emit('lane', { lane: lane.name });
-    const started = performance.now();
-    const found = Promise.resolve(lane.search({ ...base, terms: o.terms }));
-    // Awaited below, but a lane before it may throw first: its rejection must not go unhandled.
-    found.catch(() => {});
-    early.set(lane, { started, found });
-  }
   for (const lane of o.lanes) {
-    const running = early.get(lane);
-    if (running) {
-      const found = await running.found;
-      laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - running.started });
-      continue;
-    }
     if (over() && laneResults.length > 0) {
       skipped.push(lane.name);
       continue;

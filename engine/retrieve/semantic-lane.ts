@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
-import { nearest, nearestOffThread, type VectorModel } from './vector-store.ts';
+import { nearest, type VectorModel } from './vector-store.ts';
 
 /**
  * Below this cosine a vector neighbour is not evidence: KNN always returns k neighbours, relevant or
@@ -14,21 +14,20 @@ export function similarityFloor(provider: string): number {
 }
 
 /**
- * Semantic lane: sqlite-vec KNN of the query's embedding over the Brain's Record vectors and Memory
- * vectors (a Memory hit stands for the Records it cites), filtered by the eligibility rules. Only
- * vectors of the active model are compared with the query.
+ * Semantic lane: exact KNN (sqlite-vec's, answered from the Brain's in-memory copy, see nearest) of the
+ * query's embedding over the Brain's Record vectors and Memory vectors (a Memory hit stands for the
+ * Records it cites), filtered by the eligibility rules. Only vectors of the active model are compared
+ * with the query.
  */
 export function createSemanticLane(): Lane {
   return {
     name: 'semantic',
-    offThread: true,
-    async search(input: LaneInput): Promise<LaneCandidate[]> {
+    search(input: LaneInput): LaneCandidate[] {
       const q = input.queryVector;
       const m: VectorModel | null | undefined = input.vectorModel;
       if (!q || !m) return [];
-      // sqlite-vec's KNN cost grows with k (100k int8 vectors: 9.9 ms at k=25, 11.9 at 50, 24 at 100): ask
-      // for more only when filters will drop some of the neighbours. (Half the depth would save ~2 ms at
-      // 100k but cost 0.005 of LoCoMo dev frac@10, 0.781 -> 0.776.)
+      // Ask for more neighbours only when filters will drop some of them. (The scan costs the same at any
+      // k; the selection of the best k a little more per extra neighbour.)
       const e = input.eligibility;
       const filtered =
         e.excludeLocalOnly ||
@@ -41,20 +40,8 @@ export function createSemanticLane(): Lane {
       const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
       const brain = input.eligibility.brainUid;
-      // Both scans are asked for before the first await, so they run while the other lanes do.
-      const knn = input.knn;
-      const here = () =>
-        [
-          nearest(input.store, m, 'record', brain, q, k),
-          nearest(input.store, m, 'memory', brain, q, input.limit),
-        ] as const;
-      // A KNN thread that has died is not worth failing the Context over: scan here instead.
-      const [recHits, memHits] = knn
-        ? await Promise.all([
-            nearestOffThread(knn, m, 'record', brain, q, k),
-            nearestOffThread(knn, m, 'memory', brain, q, input.limit),
-          ]).catch(here)
-        : here();
+      const recHits = nearest(input.store, m, 'record', brain, q, k);
+      const memHits = nearest(input.store, m, 'memory', brain, q, input.limit);
       for (const hit of recHits) {
         if (1 - hit.distance >= floor) best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
       }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { openStore, type Store } from '../store/store.ts';
+import { createRetrievalIndexer } from './retrieval-indexer.ts';
 import { createVectorCopy } from './vector-copy.ts';
 import {
   ensureVectorModel,
@@ -255,6 +256,29 @@ describe('in-memory vector copies', () => {
   });
 });
 
+describe('the retrieval indexer', () => {
+  it('drops the copies a forget made stale whenever it is kicked (after every write), before any search', async () => {
+    const dims = 8;
+    const { store, m } = encryptedStore(3, dims);
+    const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(i + j));
+    putVectors(
+      store,
+      m,
+      'record',
+      [0, 1, 2].map((s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
+    );
+    nearest(store, m, 'record', 'brn_a', v(0), 3);
+    const indexer = createRetrievalIndexer({ store, now: () => now, logger: { warn() {}, error() {} } });
+    indexer.kick();
+    assert.equal(vectorCopyUsage(store).copies, 1, 'nothing stale: kept');
+    store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 1)));
+    indexer.kick();
+    assert.equal(vectorCopyUsage(store).copies, 0);
+    await indexer.close();
+    store.close();
+  });
+});
+
 describe('VectorCopy', () => {
   const bytesOf = (xs: number[]) => Uint8Array.from(xs.map((x) => x & 0xff));
 
@@ -304,7 +328,7 @@ describe('VectorCopy', () => {
         // Few distinct components in some cases, so that equal distances happen.
         vectors: fc.oneof(
           fc.array(v, { minLength: 1, maxLength: 200 }),
-          fc.array(fc.array(fc.constantFrom(-127, 0, 127), { minLength: dims, maxLength: dims }), {
+          fc.array(fc.array(fc.constantFrom<number>(-127, 0, 127), { minLength: dims, maxLength: dims }), {
             minLength: 1,
             maxLength: 200,
           }),

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { EmbedderIdentity } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
-import type { KnnThread } from './knn-thread.ts';
 import { createVectorCopy, type VectorCopy } from './vector-copy.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */
@@ -483,19 +482,4 @@ export function vectorCopyUsage(store: Store): {
     bytes += s.copy.bytes;
   }
   return { copies: all.length, vectors, bytes, loads: loads.get(store) ?? 0 };
-}
-
-/** nearest() on the KNN thread (its own read connection), so the scan overlaps the main thread's work. */
-export async function nearestOffThread(
-  knn: KnnThread,
-  m: VectorModel,
-  owner: VectorOwner,
-  brainUid: string,
-  vector: Float32Array,
-  k: number,
-): Promise<Array<{ n: number; distance: number }>> {
-  const q = quantize(vector);
-  if (!q) return [];
-  const rows = await knn.nearest(tableOf(m, owner), brainUid, q, k);
-  return rows.map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
 }
