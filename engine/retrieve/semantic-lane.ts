@@ -58,8 +58,11 @@ export function createSemanticLane(): Lane {
         }
       }
       if (best.size === 0) return [];
+      // The neighbours first, each looked up by rowid: left to itself the planner walks the Brain's whole
+      // (brain_uid, occurred_ms) index instead (100k Records: 6.6 ms instead of 0.07). Equal similarities
+      // keep the KNN's order.
       const rows = input.store.all<{ id: string; n: number }>(
-        `SELECT r.id AS id, r.n AS n FROM records r WHERE r.n IN (SELECT value FROM json_each(?)) AND ${el.sql}`,
+        `SELECT r.id AS id, r.n AS n FROM json_each(?) j CROSS JOIN records r ON r.n = j.value WHERE ${el.sql}`,
         JSON.stringify([...best.keys()]),
         ...el.params,
       );
