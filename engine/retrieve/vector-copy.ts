@@ -57,6 +57,10 @@ function maxSquareFor(d: number): number {
   return s;
 }
 
+/** Bytes held by every live copy in this process (the scale benchmark reports it). */
+let heldInProcess = 0;
+export const vectorCopyBytesInProcess = () => heldInProcess;
+
 export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCopy {
   const stride = strideOf(dims);
   let a = arena(stride, Math.max(16, initialCapacity));
@@ -65,6 +69,8 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
   const slotOf = new Map<number, number>();
   let count = 0;
   let disposed = false;
+  const held = () => a.memory.buffer.byteLength + ns.byteLength + ties.byteLength;
+  heldInProcess += held();
 
   const bytes = () => new Uint8Array(a.memory.buffer);
   const zeroSlot = (slot: number) =>
@@ -72,6 +78,7 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
 
   /** A bigger arena, with the vectors copied over and the old memory zeroed before it is dropped. */
   function grow(): void {
+    heldInProcess -= held();
     const next = arena(stride, a.capacity * 2);
     const old = bytes();
     new Uint8Array(next.memory.buffer).set(
@@ -87,6 +94,7 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
     const grownTies = new Float64Array(a.capacity);
     grownTies.set(ties);
     ties = grownTies;
+    heldInProcess += held();
   }
 
   return {
@@ -95,7 +103,7 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
       return count;
     },
     get bytes() {
-      return a.memory.buffer.byteLength + ns.byteLength + ties.byteLength;
+      return disposed ? 0 : held();
     },
     has: (n) => slotOf.has(n),
     set(n, vector, chunkId, chunkOffset) {
@@ -202,6 +210,7 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
     heldMemory: () => bytes(),
     dispose() {
       if (disposed) return;
+      heldInProcess -= held();
       disposed = true;
       bytes().fill(0);
       ns.fill(0);
