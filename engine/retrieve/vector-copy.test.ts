@@ -195,6 +195,33 @@ describe('in-memory vector copies', () => {
     store.close();
   });
 
+  it('a store whose delete trigger predates the versions gets the new trigger when the model loads', () => {
+    const dims = 8;
+    const { store, m } = encryptedStore(4, dims);
+    // The trigger as stores had it before: it deletes (zeroing left out here) but moves no version.
+    store.db.exec(`DROP TRIGGER ${m.recordTable}_forget;
+CREATE TRIGGER ${m.recordTable}_forget BEFORE DELETE ON records
+BEGIN
+  DELETE FROM ${m.recordTable} WHERE rowid = OLD.n;
+END;`);
+    const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 5 + j));
+    putVectors(
+      store,
+      m,
+      'record',
+      [0, 1, 2, 3].map((s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
+    );
+    store.tx(() => ensureVectorModel(store, { provider: 'test', model: 'copy', dims }, now));
+    assert.equal(nearest(store, m, 'record', 'brn_a', v(1), 1)[0]!.n, recordN(0, 1));
+    store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 1)));
+    assert.deepEqual(
+      nearest(store, m, 'record', 'brn_a', v(1), 4),
+      nearestInSqlite(store, m, 'record', 'brn_a', v(1), 4),
+    );
+    assert.equal(nearest(store, m, 'record', 'brn_a', v(1), 4).length, 3);
+    store.close();
+  });
+
   it('read-your-write: a vector committed after the copy loaded is found without a reload', () => {
     const dims = 8;
     const { store, m } = encryptedStore(10, dims);
