@@ -2,7 +2,7 @@ import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** Query words (and adjacent pairs, for full names) that name a speaker of this Brain. */
-export function namedSpeakers(input: LaneInput): string[] {
+export function namedSpeakers(input: Pick<LaneInput, 'store' | 'query' | 'eligibility' | 'memo'>): string[] {
   const memo = input.memo?.get('namedSpeakers') as string[] | undefined;
   if (memo) return memo;
   const words = input.query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
@@ -23,6 +23,23 @@ export function namedSpeakers(input: LaneInput): string[] {
     .map((r) => r.name);
   input.memo?.set('namedSpeakers', found);
   return found;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The query without the names of the Brain's speakers it mentions (and their possessive 's), for the
+ * query embedding: a rare name weighs as much as any word in a sentence vector, so "What does Melanie
+ * paint?" would find whatever Melanie said before what was painted. Who said it is the entity lane's
+ * job. A query that is nothing but names is kept whole.
+ */
+export function withoutSpeakers(query: string, names: readonly string[]): string {
+  let out = query;
+  for (const name of names) {
+    const pattern = name.split(/\s+/).map(escapeRegExp).join('\\s+');
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu'), ' ');
+  }
+  return /[\p{L}\p{N}]/u.test(out) ? out.replace(/\s+/g, ' ').trim() : query;
 }
 
 /**

@@ -280,6 +280,25 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(!since.citations.some((c) => c.record_id === prompt));
   });
 
+  it('embeds the query without the speakers it names: the semantic lane looks for the topic', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    const [pasta] = await write(engine, 'b', [
+      msg('Pasta with basil.', 'Ben', '2024-03-01T19:00:00Z', 'x'),
+      msg('Sailing today.', 'Ana', '2024-03-02T10:00:00Z', 'y'),
+      msg('Long day.', 'Ana', '2024-03-03T10:00:00Z', 'z'),
+    ]);
+    const events: ContextEvent[] = [];
+    const ctx = await ask(engine, 'b', 'What pasta does Ana like?', { mode: 'thorough' }, (e) =>
+      events.push(e),
+    );
+    const semantic = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'semantic');
+    // Ana's short messages share only her name with the query; in the query vector it would outweigh "pasta".
+    assert.equal(semantic.candidates[0]?.record_id, pasta);
+    const embed = events.find((e) => e.event === 'stage' && e.data['stage'] === 'embed');
+    assert.equal(embed?.data['text'], 'What pasta does like?');
+  });
+
   it('fast makes exactly one embedding call, counted by the ledger; without an embedder, none', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
+import { namedSpeakers, withoutSpeakers } from './entity-lane.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
@@ -69,10 +70,13 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   let queryVector: Float32Array | null = null;
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
+  const memo = new Map<string, unknown>();
   if (embedder && vectorModel) {
     t = performance.now();
-    o.emit('embed', { provider: embedder.provider, model: embedder.model });
-    const call = embedder.embed([o.query]);
+    // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
+    const text = withoutSpeakers(o.query, namedSpeakers({ ...o, memo }));
+    o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
+    const call = embedder.embed([text]);
     o.ledger.charge('embedding', 1);
     const got =
       o.deadline === undefined
@@ -92,7 +96,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     ledger: o.ledger,
     queryVector,
     vectorModel,
-    memo: new Map(),
+    memo,
   };
   const laneResults: LaneResult[] = [];
   for (const lane of o.lanes) {
