@@ -275,6 +275,15 @@ END;`);
     const after = nearest(store, m, 'record', 'brn_a', v(2), 5).map((h) => h.n);
     assert.equal(after.length, 4);
     assert.ok(!after.includes(recordN(0, 2)));
+    // Released (the engine is closing): zeroed, and a search still in flight loads no new copy.
+    nearest(store, m, 'record', 'brn_a', v(2), 5);
+    assert.equal(vectorCopyUsage(store).copies, 1);
+    releaseVectorCopies(store);
+    assert.deepEqual(
+      nearest(store, m, 'record', 'brn_a', v(2), 5).map((h) => h.n),
+      after,
+    );
+    assert.equal(vectorCopyUsage(store).copies, 0);
     // Deleting the Brain takes its version rows with it.
     store.tx(() => store.run("DELETE FROM brains WHERE uid = 'brn_a'"));
     assert.equal(store.get("SELECT 1 FROM vector_versions WHERE brain_uid = 'brn_a'"), undefined);

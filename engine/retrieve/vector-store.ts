@@ -250,6 +250,8 @@ export function nearest(
   vector: Float32Array,
   k: number,
 ): Array<{ n: number; distance: number }> {
+  // A search still in flight when the store closes must not load a copy nobody would release.
+  if (released.has(store)) return nearestInSqlite(store, m, owner, brainUid, vector, k);
   const q = quantize(vector);
   if (!q) return [];
   return syncedCopy(store, tableOf(m, owner), brainUid, m.dims)
@@ -257,7 +259,7 @@ export function nearest(
     .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
 }
 
-/** The same search run by sqlite-vec itself: what the in-memory copies must reproduce (tests). */
+/** The same search run by sqlite-vec itself: what the in-memory copies must reproduce. */
 export function nearestInSqlite(
   store: Store,
   m: VectorModel,
@@ -318,6 +320,8 @@ interface CopyState {
 const journalMaxOps = 50_000;
 
 const copies = new WeakMap<Store, Map<string, CopyState>>();
+/** Stores whose copies were released (closing): searched in vec0 from then on. */
+const released = new WeakSet<Store>();
 /** How many copies each store has loaded from vec0 (a first search, or a catch-up the journal could not do). */
 const loads = new WeakMap<Store, number>();
 const versionStatements = new WeakMap<Store, Statement>();
@@ -458,8 +462,9 @@ export function syncVectorCopies(store: Store): void {
   }
 }
 
-/** Zeroes and drops every copy of the store's vectors (the store is closing). */
+/** Zeroes and drops every copy of the store's vectors, for good (the store is closing). */
 export function releaseVectorCopies(store: Store): void {
+  released.add(store);
   for (const state of [...(copies.get(store)?.values() ?? [])]) dropCopy(store, state);
   copies.delete(store);
 }
