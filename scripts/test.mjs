@@ -39,6 +39,12 @@ if (!onlyTests) {
 }
 
 const files = findTests('.').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+if (files.length === 0) {
+  // node --test with no file runs its own discovery, which is not this suite.
+  console.log(`FAILED: no test file matches ${filters.map((x) => JSON.stringify(x)).join(' or ')}`);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+}
 const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
 const started = Date.now();
 const r = spawnSync(
