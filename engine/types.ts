@@ -68,6 +68,8 @@ export interface EngineInfo {
   readonly embedder?: string;
   /** The IANA time zone whose calendar days time expressions in queries are read in (local engine). */
   readonly timeZone?: string;
+  /** Bytes the in-memory copies of the vectors hold now (local engine; only searched Brains are loaded). */
+  readonly vectorCopyBytes?: number;
 }
 
 /**

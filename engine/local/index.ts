@@ -22,7 +22,7 @@ import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { openStore, type Store } from '../store/store.ts';
-import { releaseVectorCopies } from '../retrieve/vector-store.ts';
+import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -166,6 +166,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       unknownKindCode: 'unknown_kind',
       deployment,
       timeZone: zone.name,
+      get vectorCopyBytes() {
+        return vectorCopyUsage(store).bytes;
+      },
       get embedder() {
         const e = indexer.embedder();
         return e ? `${e.provider}:${e.model}` : 'none';

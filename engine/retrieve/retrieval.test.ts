@@ -303,7 +303,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });
     await write(engine, 'b', [msg('The wifi password is on the fridge.', 'Ana', '2023-05-01T10:00:00Z')]);
+    assert.equal(engine.info.vectorCopyBytes, 0, 'no Brain searched yet: no copy loaded');
     const ctx = await ask(engine, 'b', 'wifi password');
+    assert.ok(engine.info.vectorCopyBytes! > 0, 'the searched Brain has its vectors in memory');
     assert.deepEqual(ctx.cost, {
       ...ctx.cost,
       embedding_calls: 1,

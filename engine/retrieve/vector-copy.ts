@@ -57,10 +57,6 @@ function maxSquareFor(d: number): number {
   return s;
 }
 
-/** Bytes held by every live copy in this process (the scale benchmark reports it). */
-let heldInProcess = 0;
-export const vectorCopyBytesInProcess = () => heldInProcess;
-
 export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCopy {
   const stride = strideOf(dims);
   let a = arena(stride, Math.max(16, initialCapacity));
@@ -70,7 +66,6 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
   let count = 0;
   let disposed = false;
   const held = () => a.memory.buffer.byteLength + ns.byteLength + ties.byteLength;
-  heldInProcess += held();
 
   const bytes = () => new Uint8Array(a.memory.buffer);
   const zeroSlot = (slot: number) =>
@@ -78,7 +73,6 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
 
   /** A bigger arena, with the vectors copied over and the old memory zeroed before it is dropped. */
   function grow(): void {
-    heldInProcess -= held();
     const next = arena(stride, a.capacity * 2);
     const old = bytes();
     new Uint8Array(next.memory.buffer).set(
@@ -94,7 +88,6 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
     const grownTies = new Float64Array(a.capacity);
     grownTies.set(ties);
     ties = grownTies;
-    heldInProcess += held();
   }
 
   return {
@@ -210,7 +203,6 @@ export function createVectorCopy(dims: number, initialCapacity = 1024): VectorCo
     heldMemory: () => bytes(),
     dispose() {
       if (disposed) return;
-      heldInProcess -= held();
       disposed = true;
       bytes().fill(0);
       ns.fill(0);

@@ -1,4 +1,3 @@
-import { vectorCopyBytesInProcess } from '../../engine/retrieve/vector-copy.ts';
 import { mapLimit, withBenchServer, type BenchEngine } from './bench-server.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { syntheticQuery, syntheticRecord } from './synthetic.ts';
@@ -15,7 +14,7 @@ export interface ScaleOptions {
 /**
  * A Brain of N synthetic Records written over HTTP, then `fast` createContext timed over HTTP (after a
  * short warm-up), with the process's peak RSS (server and benchmark share the process), what the
- * in-memory vector copies hold (`vector_copies_mb`, engine/retrieve/vector-copy.ts) and the p50/p95 of
+ * in-memory vector copies hold (`vector_copies_mb`, the engine's `info.vectorCopyBytes`) and the p50/p95 of
  * every Trace stage and lane (`stages_ms`), read after each timed call.
  */
 export async function runScale(o: ScaleOptions): Promise<void> {
@@ -62,7 +61,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
         [...stages].map(([name, v]) => [name, { p50: percentile(v, 50), p95: percentile(v, 95) }]),
       ),
       rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
-      vector_copies_mb: round(vectorCopyBytesInProcess() / 2 ** 20, 1),
+      vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
       ingest_s: round(ingestS, 2),
       embedder: bench.embedder,
       engine: o.engine,
