@@ -1,13 +1,13 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { queryTimeIntent } from './time-lane.ts';
-import { utc, type TimeZone } from './time-zone.ts';
+import type { TimeZone } from './time-zone.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /**
  * Recency lane: a query asking for the latest ("most recently", "currently", "these days") or the first
  * ("earliest", "originally") gets its lexical matches ordered by when they occurred.
  */
-export function createRecencyLane(now: () => Date, zone: TimeZone = utc): Lane {
+export function createRecencyLane(now: () => Date, zone: TimeZone): Lane {
   return {
     name: 'recency',
     search(input: LaneInput): LaneCandidate[] {

@@ -1,7 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
 import { timeIntent, type TimeIntent } from './time-expressions.ts';
-import { utc, type TimeZone } from './time-zone.ts';
+import type { TimeZone } from './time-zone.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 
@@ -80,7 +80,7 @@ function recordsBetween(input: LaneInput, fromMs: number, toMs: number): TurnRow
  * sets it, else from now; days are those of `zone`, where the person lives. (Queries that only ask for
  * the latest or the first: the recency lane.)
  */
-export function createTimeLane(now: () => Date, zone: TimeZone = utc): Lane {
+export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
   return {
     name: 'time',
     search(input: LaneInput): LaneCandidate[] {

@@ -294,9 +294,9 @@ export function nearestInSqlite(
 //   set, and a random 64-bit version set in a transaction that rolled back is never committed later);
 //   if it does not (a deletion, or a write by another connection), the copy is reloaded from vec0's
 //   chunks. A replayed entry re-reads nothing: it carries the bytes and vec0 positions it wrote.
-// Forgetting: a dropped or reloaded copy is zeroed first; syncVectorCopies (after every forget, and
-// periodically for what derivation deletes) drops the copies a deletion made stale, so forgotten
-// vectors do not stay in memory until the Brain's next search.
+// Forgetting: a dropped or reloaded copy is zeroed first; syncVectorCopies (the retrieval indexer's
+// kick, after every write and every committed batch of derivation) drops the copies a deletion made
+// stale, so forgotten vectors do not stay in memory until the Brain's next search.
 
 interface JournalOp {
   n: number;
