@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
@@ -37,4 +37,24 @@ test('electron-builder.yml is valid and complete', async () => {
     );
   }
   assert.equal(cfg.afterPack, 'electron/fuses.cjs');
+});
+
+test('the packaged app carries every file the engine and server load at run time', () => {
+  const yaml = require(require.resolve('js-yaml', { paths: [require.resolve('app-builder-lib')] })) as {
+    load: (s: string) => { files: string[] };
+  };
+  const { files } = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
+  // Not loaded at run time: documentation, the type checker's project files, tests.
+  const devOnly = (f: string) => /\.test\.ts$|(^|\/)README\.md$|(^|\/)tsconfig\.json$/.test(f);
+  for (const dir of ['engine', 'server']) {
+    const pattern = files.find((p) => p.startsWith(`${dir}/**/*.`));
+    assert.ok(pattern, `${dir}/ is packaged`);
+    const exts = /\*\.\{?([^{}]+)\}?$/.exec(pattern)![1]!.split(',');
+    for (const f of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!f.isFile()) continue;
+      const rel = relative(root, join(f.parentPath, f.name));
+      if (devOnly(rel)) continue;
+      assert.ok(exts.includes(extname(rel).slice(1)), `${rel} is in the package (${pattern})`);
+    }
+  }
 });
