@@ -22,12 +22,15 @@ import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceBuffer } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
+import type { Reranker } from '../retrieve/reranker.ts';
 
 export interface ContextDeps {
   store: Store;
   codec: WatermarkCodec;
   deployment: Deployment;
   lanes: Lane[];
+  /** Reorders the best fused candidates; null or absent keeps the fusion's order. */
+  reranker?: Reranker | null;
   /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexer | null;
   traces: TraceBuffer;
@@ -185,6 +188,7 @@ export async function assembleContext(
   const retrieved = await retrieve({
     store,
     lanes: deps.lanes,
+    reranker: deps.reranker ?? null,
     indexer: deps.indexer ?? null,
     query: body.query,
     terms,
@@ -232,7 +236,7 @@ export async function assembleContext(
         })),
       ),
     fusion: {
-      method: fusionMethod,
+      method: retrieved.method,
       results: fused.map((f) => ({ record_id: f.recordId, score: f.score, lanes: f.lanes })),
     },
     budget: {
@@ -279,7 +283,7 @@ export async function assembleContext(
     ctx.explain = {
       terms,
       lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
-      fusion: fusionMethod,
+      fusion: retrieved.method,
       expansion: retrieved.expansion,
       skipped: retrieved.skipped,
       dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),

@@ -18,6 +18,7 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
+import { loadShippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
@@ -72,6 +73,11 @@ export interface LocalEngineOptions {
    * days of this calendar. Default: this machine's zone (TZ, else the system's). An unknown name throws.
    */
   timeZone?: string;
+  /**
+   * Reorders each Context's best candidates after fusion. Default: the shipped learned reranker
+   * (engine/retrieve/reranker-model.json); null: the fusion's order.
+   */
+  reranker?: Reranker | null;
   deriver?: Deriver;
 }
 
@@ -132,6 +138,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       createSemanticLane(),
       ...(options.lanes ?? []),
     ],
+    reranker: options.reranker === undefined ? loadShippedReranker() : options.reranker,
     traces: createTraceBuffer(options.traceBufferSize ?? 500),
     clock,
     logger,
@@ -199,6 +206,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
             codec: ctx.codec,
             deployment,
             lanes: ctx.lanes,
+            reranker: ctx.reranker,
             indexer,
             traces: ctx.traces,
             now: clock,

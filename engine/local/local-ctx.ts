@@ -3,6 +3,7 @@ import type { TraceBuffer } from '../context/trace-buffer.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import type { Reranker } from '../retrieve/reranker.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../store/store.ts';
 import type { Deployment, Tenant } from '../types.ts';
@@ -22,6 +23,8 @@ export interface LocalCtx {
   deriver: Deriver;
   worker: DeriveWorker;
   lanes: Lane[];
+  /** Reorders each Context's best fused candidates; null keeps the fusion's order. */
+  reranker: Reranker | null;
   traces: TraceBuffer;
   clock: () => Date;
   logger: Logger;

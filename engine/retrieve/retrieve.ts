@@ -7,6 +7,8 @@ import { namedSpeakers, withoutSpeakers } from './entity-lane.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
+import { rerankFeatures } from './rerank-features.ts';
+import type { Reranker } from './reranker.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -32,6 +34,8 @@ export interface RetrieveInput {
   eligibility: Eligibility;
   ledger: CostLedger;
   mode: 'fast' | 'thorough';
+  /** Reorders the best fused candidates last; null keeps the fusion's order. */
+  reranker?: Reranker | null | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
   deadline?: number | undefined;
   emit: (stage: string, data?: Record<string, unknown>) => void;
@@ -40,6 +44,8 @@ export interface RetrieveInput {
 export interface Retrieved {
   laneResults: LaneResult[];
   fused: Fused[];
+  /** How the final order was made, as Traces name it. */
+  method: string;
   /** Words added by pseudo-relevance feedback (thorough only). */
   expansion: string[];
   /** Stages left out because budget.ms ran out. */
@@ -153,5 +159,44 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = fuse(laneResults, rrfK, laneWeights);
   }
   o.emit('fuse', { method: fusionMethod, candidates: fused.length });
-  return { laneResults, fused, expansion, skipped, timings };
+
+  let method = fusionMethod;
+  if (o.reranker && fused.length > 1) {
+    if (over()) skipped.push('rerank');
+    else {
+      t = performance.now();
+      fused = reranked(o, o.reranker, laneResults, fused, memo);
+      method = `${fusionMethod}, then ${o.reranker.id} over the best ${o.reranker.depth}`;
+      timings['rerank'] = performance.now() - t;
+      o.emit('rerank', { model: o.reranker.id, candidates: Math.min(o.reranker.depth, fused.length) });
+    }
+  }
+  return { laneResults, fused, method, expansion, skipped, timings };
+}
+
+/** The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their order). */
+function reranked(
+  o: RetrieveInput,
+  reranker: Reranker,
+  laneResults: LaneResult[],
+  fused: Fused[],
+  memo: Map<string, unknown>,
+): Fused[] {
+  const { ids, rows } = rerankFeatures({
+    store: o.store,
+    query: o.query,
+    terms: o.terms,
+    names: namedSpeakers({ ...o, memo }),
+    laneResults,
+    fused,
+    depth: reranker.depth,
+  });
+  const scores = reranker.score(ids, rows);
+  o.ledger.charge('processing', ids.length / 1000);
+  const byId = new Map(fused.map((f) => [f.recordId, f]));
+  const order = ids
+    .map((id, i) => ({ f: byId.get(id)!, s: scores[i]!, i }))
+    .sort((a, b) => b.s - a.s || a.i - b.i);
+  const moved = new Set(ids);
+  return [...order.map((x) => x.f), ...fused.filter((f) => !moved.has(f.recordId))];
 }

@@ -1,0 +1,149 @@
+import type { Store } from '../store/store.ts';
+import type { Fused, LaneResult } from './fuse.ts';
+
+/** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
+const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;
+const questionWords = ['what', 'which', 'how', 'why', 'who', 'where', 'when'] as const;
+/** Thread neighbours whose place in the fusion says something about a candidate (before: -, after: +). */
+const neighbourOffsets = [-2, -1, 1, 2] as const;
+
+/**
+ * The features of one candidate, in the order the model was trained on. Changing a name, its meaning
+ * or the order needs a retrained model (scripts/reranker/); the model file lists the names it expects
+ * and loading refuses a mismatch.
+ */
+export const rerankFeatureNames: readonly string[] = [
+  'frank',
+  'fscore',
+  ...rankedLanes.flatMap((l) => [`r_${l}`, `on_${l}`]),
+  'lexnorm',
+  'cos',
+  ...neighbourOffsets.map((o) => `nb${o}`),
+  'same_thread_top10',
+  'len',
+  'has_q',
+  'opener',
+  'speaker_named',
+  'names',
+  'wh',
+  'nterms',
+  'overlap',
+];
+
+export interface RerankInput {
+  store: Store;
+  query: string;
+  /** The query's content words (queryTerms). */
+  terms: readonly string[];
+  /** The Brain's speakers the query names (namedSpeakers). */
+  names: readonly string[];
+  laneResults: readonly LaneResult[];
+  fused: readonly Fused[];
+  /** How many of the best fused candidates get features. */
+  depth: number;
+}
+
+interface CandidateRow {
+  id: string;
+  n: number;
+  len: number;
+  hasQ: number;
+  speaker: string | null;
+  thread: string | null;
+  text: string;
+  /** Thread neighbours (record_n) by offset; null where there is none. */
+  p2: number | null;
+  p1: number | null;
+  n1: number | null;
+  n2: number | null;
+}
+
+/** One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order. */
+const neighbour = (dir: 'prev' | 'next', offset: number) => {
+  const cmp = dir === 'prev' ? '<' : '>';
+  const order = dir === 'prev' ? 'DESC' : 'ASC';
+  return `CASE WHEN ri.thread IS NULL THEN NULL ELSE (SELECT x.record_n FROM retrieval_index x
+            WHERE x.brain_uid = ri.brain_uid AND x.thread = ri.thread
+              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n)
+            ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
+};
+
+const prefixes = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.slice(0, 5)));
+
+/**
+ * Features of the best `depth` fused candidates for the learned reranker: where each lane and the
+ * fusion put it, how strongly the lexical and semantic lanes matched, where its thread neighbours
+ * landed among the candidates (an answer sits next to the question that drew it out), and a few plain facts about its text
+ * against the query. Everything comes from this request's lanes and one query for the candidates'
+ * texts and neighbours.
+ */
+export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Array[] } {
+  const top = o.fused.slice(0, o.depth);
+  if (top.length === 0) return { ids: [], rows: [] };
+  const position = new Map(top.map((f, i) => [f.recordId, i + 1]));
+  const lanes = new Map(o.laneResults.map((r) => [r.lane, r]));
+  const rankIn = new Map<string, Map<string, number>>();
+  for (const l of rankedLanes) {
+    const m = new Map<string, number>();
+    lanes.get(l)?.candidates.forEach((c, i) => {
+      if (!m.has(c.recordId)) m.set(c.recordId, i + 1);
+    });
+    rankIn.set(l, m);
+  }
+  const lexical = lanes.get('lexical')?.candidates ?? [];
+  const bestLexical = lexical[0]?.score ?? 0;
+  const lexScore = new Map(lexical.map((c) => [c.recordId, c.score]));
+  const cosine = new Map((lanes.get('semantic')?.candidates ?? []).map((c) => [c.recordId, c.score]));
+
+  const rows = o.store.all<CandidateRow>(
+    `SELECT r.id AS id, r.n AS n, length(r.text) AS len, instr(r.text, '?') > 0 AS hasQ,
+            ri.speaker_norm AS speaker, ri.thread AS thread, substr(r.text, 1, 2000) AS text,
+            ${neighbour('prev', 1)} AS p2, ${neighbour('prev', 0)} AS p1,
+            ${neighbour('next', 0)} AS n1, ${neighbour('next', 1)} AS n2
+     FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
+     LEFT JOIN retrieval_index ri ON ri.record_n = r.n`,
+    JSON.stringify(top.map((f) => f.recordId)),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // A neighbour counts where it stands among the candidates; one further down the fusion, as absent.
+  const positionOfN = new Map(rows.map((r) => [r.n, position.get(r.id)!]));
+  const threadOfTop10 = o.fused.slice(0, 10).map((f) => byId.get(f.recordId)?.thread ?? null);
+
+  const words = o.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const wh = questionWords.indexOf(words[0] as (typeof questionWords)[number]);
+  const topicTerms = o.terms.filter((t) => !o.names.includes(t));
+  const inverse = (n: number | undefined) => (n ? 1 / n : 0);
+
+  const ids: string[] = [];
+  const out: Float64Array[] = [];
+  for (const [i, f] of top.entries()) {
+    const r = byId.get(f.recordId);
+    if (!r) continue;
+    const own = prefixes(r.text);
+    const shared = topicTerms.filter((t) => own.has(t.slice(0, 5))).length;
+    const x = [
+      i + 1,
+      f.score * 100,
+      ...rankedLanes.flatMap((l) => [
+        inverse(rankIn.get(l)!.get(f.recordId)),
+        (lanes.get(l)?.candidates.length ?? 0) > 0 ? 1 : 0,
+      ]),
+      bestLexical > 0 ? (lexScore.get(f.recordId) ?? 0) / bestLexical : 0,
+      cosine.get(f.recordId) ?? 0,
+      ...[r.p2, r.p1, r.n1, r.n2].map((n) => (n === null ? 0 : inverse(positionOfN.get(n)))),
+      r.thread === null ? 0 : threadOfTop10.filter((t) => t === r.thread).length,
+      Math.log(1 + r.len),
+      r.hasQ ? 1 : 0,
+      r.thread !== null && r.p1 === null ? 1 : 0,
+      r.speaker !== null && o.names.includes(r.speaker) ? 1 : 0,
+      o.names.length,
+      wh,
+      topicTerms.length,
+      topicTerms.length > 0 ? shared / topicTerms.length : 0,
+    ];
+    ids.push(f.recordId);
+    out.push(Float64Array.from(x));
+  }
+  return { ids, rows: out };
+}

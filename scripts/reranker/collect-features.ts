@@ -1,0 +1,88 @@
+/**
+ * Training data for the learned reranker: runs every question of a LoCoMo-format file (categories 1-4)
+ * through the local engine, in process, with a reranker that only records the features of the best
+ * candidates and leaves the fusion's order alone. Writes one CSV row per (question, candidate):
+ * question id, conversation, category, number of evidence turns, label (the candidate is evidence),
+ * then the features in rerankFeatureNames order.
+ *
+ *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/features.csv
+ *
+ * Then scripts/reranker/train.py (docs/decisions/retrieval.md, "Learned reranker").
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import { rerankFeatureNames } from '../../engine/retrieve/rerank-features.ts';
+import type { Reranker } from '../../engine/retrieve/reranker.ts';
+import { loadLocomo } from '../../server/bench/locomo-data.ts';
+
+const [data, out] = process.argv.slice(2);
+if (!data || !out) {
+  console.error('usage: collect-features.ts LOCOMO_JSON OUT_CSV');
+  process.exit(2);
+}
+const depth = Number(process.env.RERANK_DEPTH ?? 150);
+let captured: { ids: string[]; rows: Float64Array[] } | null = null;
+const recorder: Reranker = {
+  id: 'feature-recorder',
+  depth,
+  score(ids, rows) {
+    captured = { ids: [...ids], rows: [...rows] };
+    return ids.map((_, i) => -i);
+  },
+};
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-rerank-'));
+const engine = await createLocalEngine({
+  dataDir: dir,
+  dbKey: 'k'.repeat(64),
+  durability: 'normal',
+  embedder: { provider: 'glove-sif', dataDir: dir },
+  // LoCoMo's dates carry no zone; the benchmark reads them as UTC too.
+  timeZone: 'UTC',
+  reranker: recorder,
+});
+const tenant = { project: 'rerank', env: 'test' } as const;
+const lines = [['qid', 'conv', 'cat', 'nev', 'label', ...rerankFeatureNames].join(',')];
+let qid = 0;
+try {
+  for (const conv of loadLocomo(data)) {
+    const brain = `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
+    await engine.createBrain(tenant, { id: brain, name: conv.sampleId });
+    const dia = new Map<string, string>();
+    for (const t of conv.turns) {
+      const { record } = await engine.rememberRecord(
+        tenant,
+        brain,
+        {
+          content: { kind: 'message', text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
+          occurred_at: t.occurredAt,
+        },
+        {},
+      );
+      dia.set(record.id, t.diaId);
+    }
+    await engine.idle();
+    for (const q of conv.questions.filter((x) => x.category <= 4)) {
+      captured = null;
+      await engine.createContext(
+        tenant,
+        brain,
+        { query: q.question, mode: 'fast', budget: { tokens: 12_000 } },
+        { requestId: `q${qid}` },
+      );
+      const got = captured as { ids: string[]; rows: Float64Array[] } | null;
+      for (const [i, id] of (got?.ids ?? []).entries()) {
+        const label = q.evidence.includes(dia.get(id) ?? '') ? 1 : 0;
+        lines.push([qid, conv.sampleId, q.category, q.evidence.length, label, ...got!.rows[i]!].join(','));
+      }
+      qid++;
+    }
+    console.error(`${conv.sampleId}: ${qid} questions so far`);
+  }
+} finally {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+writeFileSync(out, lines.join('\n') + '\n');
+console.error(`${lines.length - 1} rows, ${qid} questions -> ${out}`);
