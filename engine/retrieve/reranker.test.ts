@@ -108,8 +108,10 @@ describe('learned reranker', () => {
     const shipped = loadShippedReranker();
     assert.match(shipped.id, /^gbdt-rerank-/);
     const zero = new Float64Array(rerankFeatureNames.length);
-    const [s] = shipped.score(['x'], [zero]);
-    assert.ok(Number.isFinite(s));
+    for (const mode of ['fast', 'thorough'] as const) {
+      const [s] = shipped.score(['x'], [zero], mode);
+      assert.ok(Number.isFinite(s), mode);
+    }
   });
 
   it('computes each candidate’s features from the lanes, the fusion and its thread', async () => {

@@ -191,7 +191,7 @@ function reranked(
     fused,
     depth: reranker.depth,
   });
-  const scores = reranker.score(ids, rows);
+  const scores = reranker.score(ids, rows, o.mode);
   o.ledger.charge('processing', ids.length / 1000);
   const byId = new Map(fused.map((f) => [f.recordId, f]));
   const order = ids

@@ -5,7 +5,8 @@
  * question id, conversation, category, number of evidence turns, label (the candidate is evidence),
  * then the features in rerankFeatureNames order.
  *
- *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/features.csv
+ *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/fast.csv
+ *   RERANK_MODE=thorough node --import tsx scripts/reranker/collect-features.ts ... /tmp/thorough.csv
  *
  * Then scripts/reranker/train.py (docs/decisions/retrieval.md, "Learned reranker").
  */
@@ -23,6 +24,7 @@ if (!data || !out) {
   process.exit(2);
 }
 const depth = Number(process.env.RERANK_DEPTH ?? 150);
+const mode = process.env.RERANK_MODE === 'thorough' ? 'thorough' : 'fast';
 let captured: { ids: string[]; rows: Float64Array[] } | null = null;
 const recorder: Reranker = {
   id: 'feature-recorder',
@@ -68,7 +70,7 @@ try {
       await engine.createContext(
         tenant,
         brain,
-        { query: q.question, mode: 'fast', budget: { tokens: 12_000 } },
+        { query: q.question, mode, budget: { tokens: 12_000 } },
         { requestId: `q${qid}` },
       );
       const got = captured as { ids: string[]; rows: Float64Array[] } | null;

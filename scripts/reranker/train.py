@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""Trains the learned reranker (engine/retrieve/reranker-model.json) from collect-features.ts output.
+"""Trains the learned reranker of one mode (fast or thorough: their lanes differ) in
+engine/retrieve/reranker-model.json from collect-features.ts output, keeping the other mode's model.
 
 A maintainer's tool, not part of the build or the tests: it needs XGBoost (Debian: apt-get install
 python3-xgboost; run it with /usr/bin/python3). First it reports leave-one-conversation-out frac@10
 (each conversation ranked by a model trained on the others) against the fusion's own order, then it
 trains on everything and writes the model in the engine's format (engine/retrieve/gbdt.ts).
 
-  /usr/bin/python3 scripts/reranker/train.py /tmp/features.csv engine/retrieve/reranker-model.json
+  /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv engine/retrieve/reranker-model.json
 """
 import csv
 import json
@@ -83,10 +84,12 @@ def to_engine(bst, feats):
         walk(root)
         trees.append(nodes)
     # binary:logistic with XGBoost's default base_score 0.5: the margin starts at logit(0.5) = 0.
-    return {'id': MODEL_ID, 'model': {'format': 'mnemo-gbdt/1', 'features': feats, 'base_margin': 0.0, 'trees': trees}}
+    return {'format': 'mnemo-gbdt/1', 'features': feats, 'base_margin': 0.0, 'trees': trees}
 
 
-def main(src, dst):
+def main(mode, src, dst):
+    if mode not in ('fast', 'thorough'):
+        sys.exit('usage: train.py fast|thorough FEATURES.csv MODEL.json')
     feats, qid, conv, cat, nev, y, x = load(src)
     fused_order = -x[:, feats.index('frank')]
     tot_b = tot_r = n_all = 0
@@ -106,8 +109,8 @@ def main(src, dst):
     model = to_engine(bst, feats)
     margins = bst.predict(xgb.DMatrix(x[:2000]), output_margin=True)
     for row, want in zip(x[:2000], margins):
-        got = model['model']['base_margin']
-        for tree in model['model']['trees']:
+        got = model['base_margin']
+        for tree in model['trees']:
             i = 0
             while 'leaf' not in tree[i]:
                 n = tree[i]
@@ -115,11 +118,18 @@ def main(src, dst):
             got += tree[i]['leaf']
         if abs(got - want) > 1e-3:
             sys.exit(f'export check failed: {got} != {want}')
+    try:
+        with open(dst) as f:
+            out = json.load(f)
+    except FileNotFoundError:
+        out = {'id': MODEL_ID, 'models': {}}
+    out['id'] = MODEL_ID
+    out['models'][mode] = model
     with open(dst, 'w') as f:
-        json.dump(model, f, separators=(',', ':'))
+        json.dump(out, f, separators=(',', ':'))
         f.write('\n')
-    print(f'wrote {dst}: {len(model["model"]["trees"])} trees')
+    print(f'wrote the {mode} model into {dst}: {len(model["trees"])} trees')
 
 
 if __name__ == '__main__':
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])
