@@ -33,8 +33,12 @@ export const Trace = z
       .describe('The request body as received, with filters the engine records but does not enforce.'),
     lanes: z.array(TraceLane),
     fusion: z.object({
-      method: z.string(),
-      results: z.array(z.object({ record_id: z.string(), score: z.number(), lanes: z.array(z.string()) })),
+      method: z
+        .string()
+        .describe('How the lanes were combined, and the reranker that ordered the result if one did.'),
+      results: z
+        .array(z.object({ record_id: z.string(), score: z.number(), lanes: z.array(z.string()) }))
+        .describe('In the final order; score is the fused (RRF) score, lanes the lanes that found it.'),
     }),
     budget: z.object({
       requested_tokens: z.int(),
