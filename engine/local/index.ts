@@ -18,7 +18,7 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
-import { loadShippedReranker, type Reranker } from '../retrieve/reranker.ts';
+import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
@@ -92,6 +92,8 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   const logger = options.logger ?? silent;
   // Checked before the store opens: a typo in a zone name must not leave a half-started engine.
   const zone = timeZone(options.timeZone ?? systemTimeZone());
+  // So is the reranker's model file: a broken install fails here, holding nothing.
+  const reranker = options.reranker === undefined ? shippedReranker() : options.reranker;
   const store: Store = openStore({
     dataDir: options.dataDir,
     key: options.dbKey,
@@ -138,7 +140,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       createSemanticLane(),
       ...(options.lanes ?? []),
     ],
-    reranker: options.reranker === undefined ? loadShippedReranker() : options.reranker,
+    reranker,
     traces: createTraceBuffer(options.traceBufferSize ?? 500),
     clock,
     logger,

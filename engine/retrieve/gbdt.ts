@@ -21,10 +21,15 @@ export function validateGbdt(m: unknown, expectedFeatures: readonly string[]): G
   if (JSON.stringify(model.features) !== JSON.stringify(expectedFeatures)) {
     throw new Error('reranker model: trained on other features than this code computes; retrain it');
   }
+  if (!Number.isFinite(model.base_margin)) throw new Error('reranker model: base_margin is not a number');
   for (const tree of model.trees) {
     if (tree.length === 0) throw new Error('reranker model: empty tree');
     for (const [i, n] of tree.entries()) {
-      if ('leaf' in n) continue;
+      if ('leaf' in n) {
+        if (!Number.isFinite(n.leaf)) throw new Error('reranker model: a leaf is not a number');
+        continue;
+      }
+      if (!Number.isFinite(n.threshold)) throw new Error('reranker model: a threshold is not a number');
       const ok =
         Number.isInteger(n.feature) &&
         n.feature >= 0 &&

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { Fused, LaneResult } from './fuse.ts';
+import { eligibilitySql, type Eligibility } from './lane.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
 const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;
@@ -37,6 +38,8 @@ export interface RerankInput {
   terms: readonly string[];
   /** The Brain's speakers the query names (namedSpeakers). */
   names: readonly string[];
+  /** The request's eligibility: a neighbour it may not see is no neighbour (it must not shape the order). */
+  eligibility: Eligibility;
   laneResults: readonly LaneResult[];
   fused: readonly Fused[];
   /** How many of the best fused candidates get features. */
@@ -58,13 +61,17 @@ interface CandidateRow {
   n2: number | null;
 }
 
-/** One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order. */
-const neighbour = (dir: 'prev' | 'next', offset: number) => {
+/**
+ * One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order,
+ * skipping the Records the request may not see (`eligible`, conditions on r2).
+ */
+const neighbour = (dir: 'prev' | 'next', offset: number, eligible: string) => {
   const cmp = dir === 'prev' ? '<' : '>';
   const order = dir === 'prev' ? 'DESC' : 'ASC';
   return `CASE WHEN ri.thread IS NULL THEN NULL ELSE (SELECT x.record_n FROM retrieval_index x
+            CROSS JOIN records r2 ON r2.n = x.record_n
             WHERE x.brain_uid = ri.brain_uid AND x.thread = ri.thread
-              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n)
+              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n) AND ${eligible}
             ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
 };
 
@@ -96,13 +103,18 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
   const lexScore = new Map(lexical.map((c) => [c.recordId, c.score]));
   const cosine = new Map((lanes.get('semantic')?.candidates ?? []).map((c) => [c.recordId, c.score]));
 
+  const el = eligibilitySql(o.eligibility, 'r2');
   const rows = o.store.all<CandidateRow>(
     `SELECT r.id AS id, r.n AS n, length(r.text) AS len, instr(r.text, '?') > 0 AS hasQ,
             ri.speaker_norm AS speaker, ri.thread AS thread, substr(r.text, 1, 2000) AS text,
-            ${neighbour('prev', 1)} AS p2, ${neighbour('prev', 0)} AS p1,
-            ${neighbour('next', 0)} AS n1, ${neighbour('next', 1)} AS n2
+            ${neighbour('prev', 1, el.sql)} AS p2, ${neighbour('prev', 0, el.sql)} AS p1,
+            ${neighbour('next', 0, el.sql)} AS n1, ${neighbour('next', 1, el.sql)} AS n2
      FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
      LEFT JOIN retrieval_index ri ON ri.record_n = r.n`,
+    ...el.params,
+    ...el.params,
+    ...el.params,
+    ...el.params,
     JSON.stringify(top.map((f) => f.recordId)),
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -112,7 +124,8 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
 
   const words = o.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const wh = questionWords.indexOf(words[0] as (typeof questionWords)[number]);
-  const topicTerms = o.terms.filter((t) => !o.names.includes(t));
+  const nameWords = new Set(o.names.flatMap((n) => n.split(/\s+/)));
+  const topicTerms = o.terms.filter((t) => !nameWords.has(t));
   const inverse = (n: number | undefined) => (n ? 1 / n : 0);
 
   const ids: string[] = [];

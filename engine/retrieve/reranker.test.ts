@@ -8,7 +8,7 @@ import type { Engine, Tenant } from '../types.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
 import { rerankFeatureNames } from './rerank-features.ts';
-import { loadShippedReranker, type Reranker } from './reranker.ts';
+import { readShippedModelFile, shippedReranker, type Reranker } from './reranker.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 
@@ -104,14 +104,35 @@ describe('learned reranker', () => {
     assert.throws(() => validateGbdt(loop, ['a', 'b']), /outside its tree/);
   });
 
-  it('the shipped model matches the features this code computes', () => {
-    const shipped = loadShippedReranker();
+  it('the shipped models give XGBoost’s own margins for the rows it recorded, in both modes', () => {
+    const shipped = shippedReranker();
     assert.match(shipped.id, /^gbdt-rerank-/);
-    const zero = new Float64Array(rerankFeatureNames.length);
+    assert.equal(shipped.embedder, 'glove-sif');
+    const { checks } = readShippedModelFile();
     for (const mode of ['fast', 'thorough'] as const) {
-      const [s] = shipped.score(['x'], [zero], mode);
-      assert.ok(Number.isFinite(s), mode);
+      const rows = (checks ?? []).filter((c) => c.mode === mode);
+      assert.ok(rows.length >= 4, `${mode} rows to replay`);
+      const got = shipped.score(
+        rows.map((_, i) => `r${i}`),
+        rows.map((r) => Float64Array.from(r.x)),
+        mode,
+      );
+      rows.forEach((r, i) =>
+        assert.ok(Math.abs(got[i]! - r.margin) < 1e-4, `${mode} row ${i}: ${got[i]} vs ${r.margin}`),
+      );
     }
+  });
+
+  it('is not applied over cosines of an embedder it was not trained on, and the Trace says so', async () => {
+    const engine = await engineWith({}); // the shipped reranker; this engine embeds with the hash model
+    await conversation(engine);
+    const ctx = await ask(engine, 'Why did Jon pick the spot for his store?');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.match(
+      trace.fusion.method,
+      /gbdt-rerank-\S+ not applied: trained on glove-sif cosines, the semantic lane has hash/,
+    );
+    assert.equal(trace.timings_ms['rerank'], undefined);
   });
 
   it('computes each candidate’s features from the lanes, the fusion and its thread', async () => {
@@ -165,14 +186,22 @@ describe('learned reranker', () => {
     const plainTrace = await plain.getTrace(tenant, 'b', fused.id);
     assert.doesNotMatch(plainTrace.fusion.method, /rerank/);
     assert.equal(plainTrace.timings_ms['rerank'], undefined);
-
-    const reverse: Reranker = { id: 'reverse-test', depth: 150, score: (ids) => ids.map((_, i) => i) };
-    const engine = await engineWith({ reranker: reverse });
-    const ids = await conversation(engine);
-    const reversed = await ask(engine, 'Why did Jon pick the spot for his store?');
     // The same messages in both Brains: compare which message each citation is, by writing order.
     const order = fused.citations.map((c) => plainIds.indexOf(c.record_id));
-    assert.ok(order.length >= 3);
+    assert.ok(order.length >= 4);
+
+    const modes: string[] = [];
+    const reverse = (depth: number): Reranker => ({
+      id: 'reverse-test',
+      depth,
+      score: (ids, _rows, mode) => {
+        modes.push(mode);
+        return ids.map((_, i) => i);
+      },
+    });
+    const engine = await engineWith({ reranker: reverse(150) });
+    const ids = await conversation(engine);
+    const reversed = await ask(engine, 'Why did Jon pick the spot for his store?');
     assert.deepEqual(
       reversed.citations.map((c) => ids.indexOf(c.record_id)),
       [...order].reverse(),
@@ -180,5 +209,80 @@ describe('learned reranker', () => {
     const trace = await engine.getTrace(tenant, 'b', reversed.id);
     assert.match(trace.fusion.method, /then reverse-test over the best 150/);
     assert.ok(trace.timings_ms['rerank']! >= 0);
+    await engine.createContext(tenant, 'b', { query: 'the store', mode: 'thorough' }, { requestId: 'req_t' });
+    assert.deepEqual(modes, ['fast', 'thorough']);
+
+    const shallow = await engineWith({ reranker: reverse(2) });
+    const shallowIds = await conversation(shallow);
+    const two = await ask(shallow, 'Why did Jon pick the spot for his store?');
+    assert.deepEqual(
+      two.citations.map((c) => shallowIds.indexOf(c.record_id)),
+      [order[1], order[0], ...order.slice(2)],
+      'only the best two are reordered; the rest keep the fusion’s order',
+    );
+  });
+
+  it('skips reranking when budget.ms has run out, and says so', async () => {
+    let called = 0;
+    const slow = {
+      name: 'slow',
+      search: () => {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        return [];
+      },
+    };
+    const engine = await engineWith({
+      lanes: [slow],
+      reranker: { id: 'counting', depth: 150, score: (ids) => (called++, ids.map(() => 0)) },
+    });
+    await conversation(engine);
+    const ctx = (await engine.createContext(
+      tenant,
+      'b',
+      { query: 'Why did Jon pick the spot for his store?', budget: { tokens: 8000, ms: 10 } },
+      { requestId: 'req_test' },
+    )) as ContextReady;
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.equal(called, 0);
+    assert.ok(trace.lanes.some((l) => l.name === 'rerank (skipped: budget.ms ran out)'));
+  });
+
+  it('a neighbour the request may not see is no neighbour', async () => {
+    const seen: { ids: string[]; rows: Float64Array[] }[] = [];
+    const recorder: Reranker = {
+      id: 'recorder',
+      depth: 150,
+      score: (ids, rows) => (seen.push({ ids: [...ids], rows: [...rows] }), ids.map((_, i) => -i)),
+    };
+    const engine = await engineWith({ reranker: recorder });
+    await engine.createBrain(tenant, { id: 'b' });
+    const write = async (text: string, at: string, source: string) =>
+      (
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          { ...msg(text, 'Jon', at, 's1'), source: { name: source } },
+          {},
+        )
+      ).record.id;
+    const question = await write('Where did you pick for the store?', '2023-05-01T09:00:00Z', 'chat');
+    await write('Private aside, not for this agent.', '2023-05-01T09:01:00Z', 'diary');
+    const answer = await write(
+      'Downtown, by the station: the store spot is perfect.',
+      '2023-05-01T09:02:00Z',
+      'chat',
+    );
+    await engine.idle();
+    await engine.createContext(
+      tenant,
+      'b',
+      { query: 'Where is the store spot?', filter: { sources: ['chat'] } },
+      { requestId: 'req_test' },
+    );
+    const { ids, rows } = seen[0]!;
+    const nbBefore = rows[ids.indexOf(answer)]![rerankFeatureNames.indexOf('nb-1')];
+    assert.equal(nbBefore, 1 / (ids.indexOf(question) + 1), 'the message before it that the request can see');
+    assert.equal(rows[ids.indexOf(answer)]![rerankFeatureNames.indexOf('nb-2')], 0);
   });
 });

@@ -168,14 +168,13 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
   it("a question about a date finds what was told of it later, and the window's Records that share no word", async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });
-    const records = [
+    const [told, before, quiet, othersQuiet, far] = await write(engine, 'b', [
       msg('Yesterday I met some incredible artists in Boston.', 'Calvin', '2023-10-04T14:00:00Z', 'a'),
       msg('Boston is next on my list of cities.', 'Calvin', '2023-09-01T10:00:00Z', 'b'),
       msg('Long day in the studio, mixing all night.', 'Calvin', '2023-10-03T22:00:00Z', 'c'),
       msg('Long day at the garage with the old Mustang.', 'Dave', '2023-10-03T21:00:00Z', 'c'),
       msg('Studio again, a month later.', 'Calvin', '2023-11-20T10:00:00Z', 'd'),
-    ];
-    const [told, before, quiet, othersQuiet, far] = await write(engine, 'b', records);
+    ]);
     const ctx = await ask(engine, 'b', 'Which city was Calvin in on October 3, 2023?');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
     const time = laneOf(trace, 'time');
@@ -189,18 +188,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
     assert.match(time.candidates[1]!.reason, /occurred october 3, 2023 \(2023-10-03\)/);
     assert.ok(!ids.includes(before!) && !ids.includes(far!));
-    // Where it lands in the Context is the learned reranker's call (in this five-Record Brain it puts the
-    // lexical match "Boston ... cities" first); that it is there is the lane's doing.
-    assert.ok(ctx.citations.some((c) => c.record_id === told));
-    const { engine: fusionOnly } = await engineWith({ reranker: null });
-    await fusionOnly.createBrain(tenant, { id: 'b' });
-    const [toldAgain] = await write(fusionOnly, 'b', records);
-    const fusedCtx = await ask(fusionOnly, 'b', 'Which city was Calvin in on October 3, 2023?');
-    assert.equal(
-      fusedCtx.citations[0]!.record_id,
-      toldAgain,
-      'the fusion alone puts it first (time weighs 1.5)',
-    );
+    assert.equal(ctx.citations[0]!.record_id, told);
 
     const range = await engine.getTrace(
       tenant,

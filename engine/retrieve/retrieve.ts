@@ -161,7 +161,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   o.emit('fuse', { method: fusionMethod, candidates: fused.length });
 
   let method = fusionMethod;
-  if (o.reranker && fused.length > 1) {
+  const trainedOn = o.reranker?.embedder;
+  if (o.reranker && trainedOn !== undefined && vectorModel?.provider !== trainedOn) {
+    // Cosines of another model (or none yet) are inputs the model never saw: keep the fusion's order.
+    method = `${fusionMethod} (${o.reranker.id} not applied: trained on ${trainedOn} cosines, the semantic lane has ${vectorModel?.provider ?? 'no embedder loaded'})`;
+  } else if (o.reranker && fused.length > 1) {
     if (over()) skipped.push('rerank');
     else {
       t = performance.now();
@@ -187,6 +191,7 @@ function reranked(
     query: o.query,
     terms: o.terms,
     names: namedSpeakers({ ...o, memo }),
+    eligibility: o.eligibility,
     laneResults,
     fused,
     depth: reranker.depth,

@@ -30,6 +30,9 @@ INCREASING = {'lexnorm', 'cos'}
 def monotone(feats):
     return '(' + ','.join('1' if f in INCREASING or f.startswith('r_') else '0' for f in feats) + ')'
 MODEL_ID = 'gbdt-rerank-locomo-dev-v1'
+# What collect-features.ts ran with: the depth (RERANK_DEPTH) and the embedder whose cosines it saw.
+DEPTH = 150
+EMBEDDER = 'glove-sif'
 
 
 def load(path):
@@ -62,6 +65,13 @@ def train(x, y, qid, mask, feats):
     return xgb.train(params, xgb.DMatrix(x[mask], label=y[mask]), ROUNDS)
 
 
+def base_margin(bst):
+    """The margin every prediction starts from: logit(base_score) for binary:logistic (0 with XGBoost
+    1.x's fixed 0.5; XGBoost 2 estimates base_score from the labels)."""
+    p = float(json.loads(bst.save_config())['learner']['learner_model_param']['base_score'])
+    return float(np.log(p / (1 - p)))
+
+
 def to_engine(bst, feats):
     trees = []
     for text in bst.get_dump(dump_format='json'):
@@ -83,8 +93,7 @@ def to_engine(bst, feats):
 
         walk(root)
         trees.append(nodes)
-    # binary:logistic with XGBoost's default base_score 0.5: the margin starts at logit(0.5) = 0.
-    return {'format': 'mnemo-gbdt/1', 'features': feats, 'base_margin': 0.0, 'trees': trees}
+    return {'format': 'mnemo-gbdt/1', 'features': feats, 'base_margin': base_margin(bst), 'trees': trees}
 
 
 def main(mode, src, dst):
@@ -105,10 +114,11 @@ def main(mode, src, dst):
         n_all += n
     print(f'all: frac@10 fusion {tot_b / n_all:.4f}, reranked leave-one-conversation-out {tot_r / n_all:.4f}')
     bst = train(x, y, qid, np.ones(len(y), dtype=bool), feats)
-    # Checks the export: the engine's tree walk must give XGBoost's own margins.
+    # Checks the export: the engine's tree walk (replayed here) must give XGBoost's own margins.
     model = to_engine(bst, feats)
-    margins = bst.predict(xgb.DMatrix(x[:2000]), output_margin=True)
-    for row, want in zip(x[:2000], margins):
+    rows = np.random.default_rng(1).choice(len(y), size=min(5000, len(y)), replace=False)
+    margins = bst.predict(xgb.DMatrix(x[rows]), output_margin=True)
+    for row, want in zip(x[rows], margins):
         got = model['base_margin']
         for tree in model['trees']:
             i = 0
@@ -116,15 +126,18 @@ def main(mode, src, dst):
                 n = tree[i]
                 i = n['yes'] if np.float32(row[n['feature']]) < np.float32(n['threshold']) else n['no']
             got += tree[i]['leaf']
-        if abs(got - want) > 1e-3:
+        if abs(got - want) > 1e-4:
             sys.exit(f'export check failed: {got} != {want}')
     try:
         with open(dst) as f:
             out = json.load(f)
     except FileNotFoundError:
-        out = {'id': MODEL_ID, 'models': {}}
-    out['id'] = MODEL_ID
+        out = {'id': MODEL_ID, 'models': {}, 'checks': []}
+    out.update(id=MODEL_ID, depth=DEPTH, embedder=EMBEDDER)
     out['models'][mode] = model
+    # A few rows with XGBoost's margins, for the engine's tests to replay (engine/retrieve/reranker.test.ts).
+    out['checks'] = [c for c in out.get('checks', []) if c['mode'] != mode] + [
+        {'mode': mode, 'x': [float(v) for v in x[r]], 'margin': float(m)} for r, m in zip(rows[:8], margins[:8])]
     with open(dst, 'w') as f:
         json.dump(out, f, separators=(',', ':'))
         f.write('\n')
