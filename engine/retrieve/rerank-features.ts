@@ -81,9 +81,9 @@ const prefixes = (text: string) =>
 /**
  * Features of the best `depth` fused candidates for the learned reranker: where each lane and the
  * fusion put it, how strongly the lexical and semantic lanes matched, where its thread neighbours
- * landed among the candidates (an answer sits next to the question that drew it out), and a few plain facts about its text
- * against the query. Everything comes from this request's lanes and one query for the candidates'
- * texts and neighbours.
+ * landed among the candidates (an answer sits next to the question that drew it out), and a few plain
+ * facts about its text against the query. Everything comes from this request's lanes and one query
+ * for the candidates' texts and neighbours.
  */
 export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Array[] } {
   const top = o.fused.slice(0, o.depth);
