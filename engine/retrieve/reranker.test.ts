@@ -179,6 +179,38 @@ describe('learned reranker', () => {
     assert.ok(f(ids[0], 'lexnorm')! <= 1);
   });
 
+  it('the words of a two-word speaker name are a name, not topic words', async () => {
+    const seen: Float64Array[][] = [];
+    const recorder: Reranker = {
+      id: 'recorder',
+      depth: 150,
+      score: (ids, rows) => (seen.push([...rows]), ids.map((_, i) => -i)),
+    };
+    const engine = await engineWith({ reranker: recorder });
+    await engine.createBrain(tenant, { id: 'b' });
+    await engine.rememberRecord(
+      tenant,
+      'b',
+      msg('I love how tomatoes taste straight from the vine.', 'Mary Ann', '2023-05-01T09:00:00Z', 's1'),
+      {},
+    );
+    // A second candidate: a single one has no order to change, and is not reranked.
+    await engine.rememberRecord(
+      tenant,
+      'b',
+      msg('Tomatoes again? You love them.', 'Bob', '2023-05-01T09:01:00Z', 's1'),
+      {},
+    );
+    await engine.idle();
+    await ask(engine, 'What does Mary Ann love about tomatoes?');
+    const row = seen[0]!.find((r) => r[rerankFeatureNames.indexOf('speaker_named')] === 1)!;
+    const at = (name: string) => row[rerankFeatureNames.indexOf(name)];
+    assert.equal(at('names'), 1);
+    assert.equal(at('speaker_named'), 1);
+    assert.equal(at('nterms'), 2, 'love, tomatoes');
+    assert.equal(at('overlap'), 1);
+  });
+
   it('orders the Context by the reranker’s scores and names it in the Trace; null keeps the fusion', async () => {
     const plain = await engineWith({ reranker: null });
     const plainIds = await conversation(plain);
