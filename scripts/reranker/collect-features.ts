@@ -16,7 +16,12 @@ import { join } from 'node:path';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { rerankFeatureNames } from '../../engine/retrieve/rerank-features.ts';
 import type { Reranker } from '../../engine/retrieve/reranker.ts';
-import { loadLocomo } from '../../server/bench/locomo-data.ts';
+import {
+  loadLocomo,
+  locomoBrainId,
+  locomoBudgetTokens,
+  locomoTurnRecord,
+} from '../../server/bench/locomo-data.ts';
 
 const [data, out] = process.argv.slice(2);
 if (!data || !out) {
@@ -49,19 +54,11 @@ const lines = [['qid', 'conv', 'cat', 'nev', 'label', ...rerankFeatureNames].joi
 let qid = 0;
 try {
   for (const conv of loadLocomo(data)) {
-    const brain = `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
+    const brain = locomoBrainId(conv);
     await engine.createBrain(tenant, { id: brain, name: conv.sampleId });
     const dia = new Map<string, string>();
     for (const t of conv.turns) {
-      const { record } = await engine.rememberRecord(
-        tenant,
-        brain,
-        {
-          content: { kind: 'message', text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
-          occurred_at: t.occurredAt,
-        },
-        {},
-      );
+      const { record } = await engine.rememberRecord(tenant, brain, locomoTurnRecord(t), {});
       dia.set(record.id, t.diaId);
     }
     await engine.idle();
@@ -70,7 +67,7 @@ try {
       await engine.createContext(
         tenant,
         brain,
-        { query: q.question, mode, budget: { tokens: 12_000 } },
+        { query: q.question, mode, budget: { tokens: locomoBudgetTokens } },
         { requestId: `q${qid}` },
       );
       const got = captured as { ids: string[]; rows: Float64Array[] } | null;

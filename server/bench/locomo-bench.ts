@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ContextReady } from '../../engine/contract/index.ts';
 import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
-import { loadLocomo } from './locomo-data.ts';
+import { loadLocomo, locomoBrainId, locomoBudgetTokens, locomoTurnRecord } from './locomo-data.ts';
 import { aggregate, percentile, round, type ScoredQuestion } from './locomo-metrics.ts';
 
 export interface LocomoOptions {
@@ -17,9 +17,6 @@ export interface LocomoOptions {
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
-
-/** Budget large enough that the top 25 turns (LoCoMo turns are short) always fit. */
-const BUDGET_TOKENS = 12_000;
 
 /**
  * LoCoMo retrieval: one Brain per conversation, one `message` Record per turn, every question sent to
@@ -40,18 +37,13 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
   try {
     const { client } = bench;
     for (const [ci, conv] of convs.entries()) {
-      const brain = `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
+      const brain = locomoBrainId(conv);
       await client.createBrain({ id: brain, name: `LoCoMo ${conv.sampleId}` });
       const byRecord = new Map<string, string>();
       const started = performance.now();
       let watermark: string | null = null;
       // Turns go in session order, a few in flight: the order of ids does not matter, occurred_at does.
-      const written = await mapLimit(conv.turns, 4, (t) =>
-        client.rememberRecord(brain, {
-          content: { kind: 'message', text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
-          occurred_at: t.occurredAt,
-        }),
-      );
+      const written = await mapLimit(conv.turns, 4, (t) => client.rememberRecord(brain, locomoTurnRecord(t)));
       written.forEach((w, i) => {
         byRecord.set(w.record.id, conv.turns[i]!.diaId);
         watermark = w.watermark ?? watermark;
@@ -62,7 +54,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
         const ask = () =>
           client.createContext(
             brain,
-            { query: q.question, mode: o.mode ?? 'fast', budget: { tokens: BUDGET_TOKENS } },
+            { query: q.question, mode: o.mode ?? 'fast', budget: { tokens: locomoBudgetTokens } },
             watermark ? { watermark } : {},
           );
         const t0 = performance.now();

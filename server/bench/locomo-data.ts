@@ -26,6 +26,19 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
 }
 
+/** Budget large enough that the top 25 turns (LoCoMo turns are short) always fit. */
+export const locomoBudgetTokens = 12_000;
+
+/** The Brain of one conversation (a slug). */
+export const locomoBrainId = (conv: LocomoConversation) =>
+  `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
+
+/** A turn as the Record the benchmark writes: a message in its session's thread, at the session's date. */
+export const locomoTurnRecord = (t: LocomoTurn) => ({
+  content: { kind: 'message' as const, text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
+  occurred_at: t.occurredAt,
+});
+
 /**
  * Parses LoCoMo's session dates (`h:mm a 'on' d MMMM, yyyy`, e.g. "1:56 pm on 8 May, 2023") as UTC;
  * the benchmark has no time zones, and UTC keeps the calendar day the same.
