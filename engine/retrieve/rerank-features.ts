@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { Fused, LaneResult } from './fuse.ts';
 import { eligibilitySql, type Eligibility } from './lane.ts';
+import { matchedTerms } from './query-terms.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
 const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;
@@ -75,9 +76,6 @@ const neighbour = (dir: 'prev' | 'next', offset: number, eligible: string) => {
             ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
 };
 
-const prefixes = (text: string) =>
-  new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.slice(0, 5)));
-
 /**
  * Features of the best `depth` fused candidates for the learned reranker: where each lane and the
  * fusion put it, how strongly the lexical and semantic lanes matched, where its thread neighbours
@@ -133,8 +131,7 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
   for (const [i, f] of top.entries()) {
     const r = byId.get(f.recordId);
     if (!r) continue;
-    const own = prefixes(r.text);
-    const shared = topicTerms.filter((t) => own.has(t.slice(0, 5))).length;
+    const shared = matchedTerms(r.text, topicTerms).length;
     const x = [
       i + 1,
       f.score * 100,
