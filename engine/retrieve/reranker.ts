@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import type { ContextRequest } from '../contract/index.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
 import { rerankFeatureNames } from './rerank-features.ts';
 
-export type RetrievalMode = 'fast' | 'thorough';
+/** A Context request's mode, which decides the lanes' depth (and so the model). */
+export type RetrievalMode = NonNullable<ContextRequest['mode']>;
 
 /**
  * Reorders the best fused candidates of a request from their features (rerank-features.ts). The

@@ -8,7 +8,7 @@ import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 import { rerankFeatures } from './rerank-features.ts';
-import type { Reranker } from './reranker.ts';
+import type { Reranker, RetrievalMode } from './reranker.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -33,7 +33,7 @@ export interface RetrieveInput {
   terms: string[];
   eligibility: Eligibility;
   ledger: CostLedger;
-  mode: 'fast' | 'thorough';
+  mode: RetrievalMode;
   /** Reorders the best fused candidates last; null keeps the fusion's order. */
   reranker?: Reranker | null | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
