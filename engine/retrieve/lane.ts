@@ -46,6 +46,21 @@ export interface Lane {
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
+/**
+ * True when the request hides some of the Brain's Records from itself (filters, as_of, hosted
+ * local_only); without these every Record of the Brain is visible, bare corrections included (they are
+ * only not evidence).
+ */
+export function hidesRecords(e: Eligibility): boolean {
+  return (
+    e.excludeLocalOnly ||
+    e.sinceMs !== undefined ||
+    e.untilMs !== undefined ||
+    e.sources !== undefined ||
+    e.asOfMs !== undefined
+  );
+}
+
 /** SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence. */
 export function eligibilitySql(e: Eligibility, alias = 'r'): { sql: string; params: SqlParam[] } {
   const conds = [

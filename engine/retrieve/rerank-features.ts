@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { Fused, LaneResult } from './fuse.ts';
-import { eligibilitySql, type Eligibility } from './lane.ts';
+import { eligibilitySql, hidesRecords, type Eligibility } from './lane.ts';
 import { matchedTerms } from './query-terms.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
@@ -64,15 +64,16 @@ interface CandidateRow {
 
 /**
  * One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order,
- * skipping the Records the request may not see (`eligible`, conditions on r2).
+ * skipping the Records the request may not see (`visible`: conditions on r2, or null when it sees the
+ * whole Brain, which spares a join per step on the hot path).
  */
-const neighbour = (dir: 'prev' | 'next', offset: number, eligible: string) => {
+const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null) => {
   const cmp = dir === 'prev' ? '<' : '>';
   const order = dir === 'prev' ? 'DESC' : 'ASC';
   return `CASE WHEN ri.thread IS NULL THEN NULL ELSE (SELECT x.record_n FROM retrieval_index x
-            CROSS JOIN records r2 ON r2.n = x.record_n
+            ${visible === null ? '' : 'CROSS JOIN records r2 ON r2.n = x.record_n'}
             WHERE x.brain_uid = ri.brain_uid AND x.thread = ri.thread
-              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n) AND ${eligible}
+              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n) ${visible === null ? '' : `AND ${visible}`}
             ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
 };
 
@@ -101,7 +102,7 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
   const lexScore = new Map(lexical.map((c) => [c.recordId, c.score]));
   const cosine = new Map((lanes.get('semantic')?.candidates ?? []).map((c) => [c.recordId, c.score]));
 
-  const el = eligibilitySql(o.eligibility, 'r2');
+  const el = hidesRecords(o.eligibility) ? eligibilitySql(o.eligibility, 'r2') : { sql: null, params: [] };
   const rows = o.store.all<CandidateRow>(
     `SELECT r.id AS id, r.n AS n, length(r.text) AS len, instr(r.text, '?') > 0 AS hasQ,
             ri.speaker_norm AS speaker, ri.thread AS thread, substr(r.text, 1, 2000) AS text,

@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { eligibilitySql } from './lane.ts';
+import { eligibilitySql, hidesRecords } from './lane.ts';
 import { nearest, type VectorModel } from './vector-store.ts';
 
 /**
@@ -28,14 +28,7 @@ export function createSemanticLane(): Lane {
       if (!q || !m) return [];
       // Ask for more neighbours only when filters will drop some of them. (The scan costs the same at any
       // k; the selection of the best k a little more per extra neighbour.)
-      const e = input.eligibility;
-      const filtered =
-        e.excludeLocalOnly ||
-        e.sinceMs !== undefined ||
-        e.untilMs !== undefined ||
-        e.sources !== undefined ||
-        e.asOfMs !== undefined;
-      const k = Math.min(filtered ? 4 * input.limit : input.limit, 1000);
+      const k = Math.min(hidesRecords(input.eligibility) ? 4 * input.limit : input.limit, 1000);
       const el = eligibilitySql(input.eligibility);
       const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
