@@ -86,12 +86,16 @@ export interface Engine {
   getProfile(t: Tenant, brainId: string, q: { limit: number }): Promise<Profile>;
   getCensus(t: Tenant, brainId: string): Promise<Census>;
 
+  /**
+   * `replayed`: an Idempotency-Key returned an earlier write's result and nothing was written (HTTP
+   * sends it as Idempotent-Replayed, so an importer counts unchanged items without comparing clocks).
+   */
   rememberRecord(
     t: Tenant,
     brainId: string,
     body: RecordCreate,
     opts: WriteOptions,
-  ): Promise<{ record: MnemoRecord; watermark: string }>;
+  ): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }>;
   getRecord(t: Tenant, brainId: string, recordId: string): Promise<MnemoRecord>;
   listRecords(t: Tenant, brainId: string, q: RecordListQuery): Promise<RecordPage>;
   forgetRecord(t: Tenant, brainId: string, recordId: string): Promise<DeletionReceipt>;
@@ -107,7 +111,12 @@ export interface Engine {
   listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
   getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;
 
-  acceptObject(t: Tenant, brainId: string, body: ObjectAccept, opts: WriteOptions): Promise<AcceptedObject>;
+  acceptObject(
+    t: Tenant,
+    brainId: string,
+    body: ObjectAccept,
+    opts: WriteOptions,
+  ): Promise<{ object: AcceptedObject; replayed: boolean }>;
   getObject(t: Tenant, brainId: string, type: string, key: string): Promise<AcceptedObject>;
 
   createContext(t: Tenant, brainId: string, body: ContextRequest, opts: ContextOptions): Promise<Context>;

@@ -92,6 +92,16 @@ function operationObject(op: Operation): Json {
         ...(op.responseHeaders?.includes('Brain-Watermark')
           ? { 'Brain-Watermark': { schema: { type: 'string' } } }
           : {}),
+        ...(op.responseHeaders?.includes('Idempotent-Replayed')
+          ? {
+              'Idempotent-Replayed': {
+                description:
+                  'Sent when the request carried an Idempotency-Key: true when the key returned an earlier ' +
+                  'result and nothing was written, false when this request wrote.',
+                schema: { type: 'string', enum: ['true', 'false'] },
+              },
+            }
+          : {}),
       },
       content,
     };

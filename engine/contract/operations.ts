@@ -27,7 +27,7 @@ export interface Operation {
   /** Request headers the operation reads. */
   headers?: ('Idempotency-Key' | 'Brain-Watermark')[];
   /** Response headers besides X-Request-Id. */
-  responseHeaders?: 'Brain-Watermark'[];
+  responseHeaders?: ('Brain-Watermark' | 'Idempotent-Replayed')[];
   additive?: boolean;
   /** A larger body limit than the server's default (bytes), for the one route that carries files. */
   maxBodyBytes?: number;
@@ -113,7 +113,7 @@ export const operations: Operation[] = [
     scope: 'records:write',
     body: RecordCreate,
     headers: ['Idempotency-Key'],
-    responseHeaders: ['Brain-Watermark'],
+    responseHeaders: ['Brain-Watermark', 'Idempotent-Replayed'],
     success: [{ status: 202, schema: MnemoRecord, description: 'Accepted; poll getRecord while processing' }],
   },
   {
@@ -201,6 +201,7 @@ export const operations: Operation[] = [
     scope: 'objects:write',
     body: ObjectAccept,
     headers: ['Idempotency-Key'],
+    responseHeaders: ['Idempotent-Replayed'],
     success: [{ status: 201, schema: AcceptedObject, description: 'Accepted version' }],
   },
   {

@@ -36,11 +36,11 @@ export function acceptObject(
   brainId: string,
   body: ObjectAccept,
   opts: WriteOptions,
-): AcceptedObject {
+): { object: AcceptedObject; replayed: boolean } {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const hash = canonicalHash(body);
-  const row = store.tx(() => {
+  const out = store.tx(() => {
     if (opts.idempotencyKey !== undefined) {
       const prior = store.get<{ body_hash: string; object_n: number }>(
         "SELECT body_hash, object_n FROM idempotency WHERE brain_uid = ? AND operation = 'acceptObject' AND key = ?",
@@ -51,7 +51,10 @@ export function acceptObject(
         if (prior.body_hash !== hash) {
           throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
         }
-        return store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', prior.object_n)!;
+        return {
+          row: store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', prior.object_n)!,
+          replayed: true,
+        };
       }
     }
     const current =
@@ -83,9 +86,12 @@ export function acceptObject(
         Number(lastInsertRowid),
       );
     }
-    return store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', Number(lastInsertRowid))!;
+    return {
+      row: store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', Number(lastInsertRowid))!,
+      replayed: false,
+    };
   });
-  return toObject(brainId, row);
+  return { object: toObject(brainId, out.row), replayed: out.replayed };
 }
 
 export function getObject(

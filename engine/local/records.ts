@@ -70,7 +70,7 @@ export function rememberRecord(
   brainId: string,
   body: RecordCreate,
   opts: WriteOptions,
-): { record: MnemoRecord; watermark: string } {
+): { record: MnemoRecord; watermark: string; replayed: boolean } {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const visibility = body.visibility ?? 'shareable';
@@ -94,7 +94,7 @@ export function rememberRecord(
           throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
         }
         const r = store.get<RecordRow>('SELECT * FROM records WHERE id = ?', prior.record_id)!;
-        return { row: r, seq: r.seq, queued: false };
+        return { row: r, seq: r.seq, queued: false, replayed: true };
       }
     }
     const target = content.kind === 'correction' ? checkCorrection(store, b.uid, content.corrects) : null;
@@ -147,10 +147,11 @@ export function rememberRecord(
       row: store.get<RecordRow>('SELECT * FROM records WHERE id = ?', id)!,
       seq,
       queued: target === null,
+      replayed: false,
     };
   });
   if (out.queued) ctx.worker.kick();
-  return { record: toRecord(ctx, out.row), watermark: watermarkOf(ctx, b, out.seq) };
+  return { record: toRecord(ctx, out.row), watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
 }
 
 export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): MnemoRecord {

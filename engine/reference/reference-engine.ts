@@ -224,7 +224,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const idem = checkIdempotency(s, 'records', opts.idempotencyKey, body);
       if (idem && 'replay' in idem && idem.replay) {
         const prior = s.records.get(idem.replay);
-        if (prior) return { record: prior.record, watermark: watermark(s) };
+        if (prior) return { record: prior.record, watermark: watermark(s), replayed: true };
       }
       const content = normalizeContent(body.content);
       const text = recordText(content);
@@ -265,7 +265,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       s.records.set(recordId, { record, text, content, seq: s.seq });
       s.memories.set(memoryId, { memory, seq: s.seq });
       if (idem && 'remember' in idem) idem.remember?.(recordId);
-      return { record, watermark: watermark(s) };
+      return { record, watermark: watermark(s), replayed: false };
     },
 
     async getRecord(t, brainId, recordId) {
@@ -439,7 +439,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const versions = s.objects.get(slot) ?? [];
       if (idem && 'replay' in idem && idem.replay) {
         const prior = versions.find((v) => `${v.type}\u0000${v.key}\u0000${v.version}` === idem.replay);
-        if (prior) return prior;
+        if (prior) return { object: prior, replayed: true };
       }
       const current = versions.length;
       if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {
@@ -461,7 +461,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       s.objects.set(slot, [...versions, accepted]);
       s.seq += 1;
       if (idem && 'remember' in idem) idem.remember?.(`${slot}\u0000${accepted.version}`);
-      return accepted;
+      return { object: accepted, replayed: false };
     },
 
     async getObject(t, brainId, type, key) {

@@ -78,6 +78,7 @@ describe('typed client', () => {
     const out = await client().rememberRecord('b 1', { content: 'hello' });
     assert.equal(out.record.id, 'rec_1');
     assert.equal(out.watermark, 'wm_9');
+    assert.equal(out.replayed, null, 'a server that does not send Idempotent-Replayed');
     const req = seen[0]!;
     assert.equal(req.method, 'POST');
     assert.equal(req.url, '/v1/brains/b%201/records');
@@ -88,9 +89,12 @@ describe('typed client', () => {
 
   test('one retry on internal resends the same Idempotency-Key', async () => {
     handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_2' }, { 'brain-watermark': 'wm_1' }));
+    handlers.push((_r, res) =>
+      sendJson(res, 202, { id: 'rec_2' }, { 'brain-watermark': 'wm_1', 'idempotent-replayed': 'true' }),
+    );
     const out = await client().rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-1' });
     assert.equal(out.record.id, 'rec_2');
+    assert.equal(out.replayed, true);
     assert.equal(seen.length, 2);
     assert.equal(seen[0]!.headers['idempotency-key'], 'k-1');
     assert.equal(seen[1]!.headers['idempotency-key'], 'k-1');

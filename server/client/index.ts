@@ -142,12 +142,14 @@ export function createMnemoClient(options: MnemoClientOptions) {
     /**
      * Writes a Record. A retry (after `internal` or a dropped connection) resends the same
      * Idempotency-Key, generated here when the caller gave none, so it returns the original Record.
+     * `replayed`: the server's Idempotent-Replayed (the key returned an earlier Record, nothing was
+     * written); null when the server does not send it.
      */
     async rememberRecord(
       brainId: string,
       body: RecordCreate,
       o: WriteCallOptions = {},
-    ): Promise<{ record: MnemoRecord; watermark: string | null }> {
+    ): Promise<{ record: MnemoRecord; watermark: string | null; replayed: boolean | null }> {
       const res = await send({
         method: 'POST',
         path: `${brainPath(brainId)}/records`,
@@ -155,7 +157,12 @@ export function createMnemoClient(options: MnemoClientOptions) {
         signal: o.signal,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
       });
-      return { record: (await res.json()) as MnemoRecord, watermark: res.headers.get('brain-watermark') };
+      const replayed = res.headers.get('idempotent-replayed');
+      return {
+        record: (await res.json()) as MnemoRecord,
+        watermark: res.headers.get('brain-watermark'),
+        replayed: replayed === null ? null : replayed === 'true',
+      };
     },
     getRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
       json<MnemoRecord>({ method: 'GET', path: `${brainPath(brainId)}/records/${seg(recordId)}`, ...o }),

@@ -44,6 +44,15 @@ function brainOf(input: CallInput): string {
   return id;
 }
 
+/**
+ * Idempotent-Replayed (true or false) answers every write that carried an Idempotency-Key: true when an
+ * earlier write's result came back and nothing was written. Absent without a key, so a client can tell
+ * "not replayed" from "this server does not say".
+ */
+function replayHeader(input: CallInput, replayed: boolean): Record<string, string> {
+  return input.idempotencyKey === undefined ? {} : { 'Idempotent-Replayed': String(replayed) };
+}
+
 function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
   return {
     id: e.id,
@@ -100,7 +109,7 @@ export const handlers: Record<string, Handler> = {
     return c.json(await engine.getTrace(i.principal.tenant, brainOf(i), i.params.trace_id!));
   },
   async rememberRecord(c, i, { engine }) {
-    const { record, watermark } = await engine.rememberRecord(
+    const { record, watermark, replayed } = await engine.rememberRecord(
       i.principal.tenant,
       brainOf(i),
       i.body as RecordCreate,
@@ -108,7 +117,7 @@ export const handlers: Record<string, Handler> = {
         idempotencyKey: i.idempotencyKey,
       },
     );
-    return c.json(record, 202, { 'Brain-Watermark': watermark });
+    return c.json(record, 202, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async listRecords(c, i, { engine }) {
     return c.json(await engine.listRecords(i.principal.tenant, brainOf(i), i.query as RecordListQuery));
@@ -139,10 +148,13 @@ export const handlers: Record<string, Handler> = {
     return c.json(await engine.getMemory(i.principal.tenant, brainOf(i), i.params.memory_id!));
   },
   async acceptObject(c, i, { engine }) {
-    const obj = await engine.acceptObject(i.principal.tenant, brainOf(i), i.body as ObjectAccept, {
-      idempotencyKey: i.idempotencyKey,
-    });
-    return c.json(obj, 201);
+    const { object, replayed } = await engine.acceptObject(
+      i.principal.tenant,
+      brainOf(i),
+      i.body as ObjectAccept,
+      { idempotencyKey: i.idempotencyKey },
+    );
+    return c.json(object, 201, replayHeader(i, replayed));
   },
   async getObject(c, i, { engine }) {
     return c.json(

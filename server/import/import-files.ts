@@ -149,7 +149,6 @@ async function importTargets(
   parts: Target[],
   options: ParseOptions,
 ): Promise<ImportResult> {
-  const started = Date.now();
   const seenKeys = new Map<string, string>();
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];
@@ -201,12 +200,11 @@ async function importTargets(
     for (const [i, item] of collected.records.entries()) {
       if (i % 200 === 199) await breathe();
       try {
-        const { record, watermark } = await engine.rememberRecord(t, brainId, item.body, {
+        const { watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
           idempotencyKey: collected.keys[i],
         });
         result.watermark = watermark;
-        // A replay returns the Record an earlier import wrote, created before this one began.
-        if (Date.parse(record.created_at) < started) part.unchanged += 1;
+        if (replayed) part.unchanged += 1;
         else part.imported += 1;
       } catch (e) {
         if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;

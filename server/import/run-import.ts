@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RecordCreate } from '../../engine/contract/index.ts';
+import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { detectFormat } from './detect-format.ts';
@@ -167,6 +167,14 @@ async function ensureBrain(
 }
 
 /**
+ * For a server that does not send Idempotent-Replayed: a replayed Record was created before this run
+ * began. created_at is the server's clock, so a remote server with a skewed clock blurs the split.
+ */
+function replayedByClock(record: MnemoRecord, started: number, brainCreated: boolean): boolean {
+  return !brainCreated && Date.parse(record.created_at) < started;
+}
+
+/**
  * Reads PATH in its format and sends every item as a Record through the /v1 API, a few requests in
  * flight at a time. Idempotency-Keys derive from each item, so a re-import stores nothing new; an item
  * whose Record already existed before this run counts as unchanged. Throws only for failures that would
@@ -188,8 +196,6 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     failed: 0,
   };
   o.onProgress?.({ ...progress });
-  // A replayed Record was created before this run began. created_at is the server's clock: on this
-  // machine it is ours; a remote server with a skewed clock only blurs the imported/unchanged split.
   let next = 0;
   let fatal: unknown = null;
   const worker = async () => {
@@ -197,11 +203,11 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
       const i = next++;
       const item = records[i]!;
       try {
-        const { record } = await o.client.rememberRecord(o.brainId, item.body, {
+        const { record, replayed } = await o.client.rememberRecord(o.brainId, item.body, {
           idempotencyKey: keys[i]!,
           signal: o.signal,
         });
-        if (!brainCreated && Date.parse(record.created_at) < started) progress.unchanged += 1;
+        if (replayed ?? replayedByClock(record, started, brainCreated)) progress.unchanged += 1;
         else progress.imported += 1;
       } catch (e) {
         if (isFatal(e) || !(e instanceof MnemoApiError)) {

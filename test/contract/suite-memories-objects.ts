@@ -191,6 +191,10 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const a = await api.post('/brains/b/objects', { type: 't', key: 'flag', value: false }, h);
       const b = await api.post('/brains/b/objects', { type: 't', key: 'flag', value: false }, h);
       assert.deepEqual(a.body, b.body);
+      assert.deepEqual(
+        [a.headers.get('idempotent-replayed'), b.headers.get('idempotent-replayed')],
+        ['false', 'true'],
+      );
       assertError(
         await api.post('/brains/b/objects', { type: 't', key: 'flag', value: true }, h),
         409,
