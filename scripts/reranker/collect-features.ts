@@ -7,6 +7,7 @@
  *
  *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/fast.csv
  *   RERANK_MODE=thorough node --import tsx scripts/reranker/collect-features.ts ... /tmp/thorough.csv
+ *   RECORDS=documents ... (turns stored as dated notes, as `bench locomo --records documents` does)
  *
  * Then scripts/reranker/train.py (docs/decisions/retrieval.md, "Learned reranker").
  */
@@ -30,6 +31,7 @@ if (!data || !out) {
 }
 const depth = Number(process.env.RERANK_DEPTH ?? 150);
 const mode = process.env.RERANK_MODE === 'thorough' ? 'thorough' : 'fast';
+const form = process.env.RECORDS === 'documents' ? 'documents' : 'messages';
 let captured: { ids: string[]; rows: Float64Array[] } | null = null;
 const recorder: Reranker = {
   id: 'feature-recorder',
@@ -58,7 +60,7 @@ try {
     await engine.createBrain(tenant, { id: brain, name: conv.sampleId });
     const dia = new Map<string, string>();
     for (const t of conv.turns) {
-      const { record } = await engine.rememberRecord(tenant, brain, locomoTurnRecord(t), {});
+      const { record } = await engine.rememberRecord(tenant, brain, locomoTurnRecord(t, form), {});
       dia.set(record.id, t.diaId);
     }
     await engine.idle();

@@ -7,7 +7,11 @@ python3-xgboost; run it with /usr/bin/python3). First it reports leave-one-conve
 (each conversation ranked by a model trained on the others) against the fusion's own order, then it
 trains on everything and writes the model in the engine's format (engine/retrieve/gbdt.ts).
 
-  /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv engine/retrieve/reranker-model.json
+FEATURES may name several files, comma-separated: the same questions collected with the turns stored in
+different forms (collect-features.ts, RECORDS=messages|documents). One model learns them all; the
+cross-validation holds a conversation out in every form at once and reports each form on its own.
+
+  /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv,/tmp/fast-docs.csv engine/retrieve/reranker-model.json
 """
 import csv
 import json
@@ -29,7 +33,7 @@ INCREASING = {'lexnorm', 'cos'}
 
 def monotone(feats):
     return '(' + ','.join('1' if f in INCREASING or f.startswith('r_') else '0' for f in feats) + ')'
-MODEL_ID = 'gbdt-rerank-locomo-dev-v1'
+MODEL_ID = 'gbdt-rerank-locomo-dev-v2'
 # What collect-features.ts ran with: the depth (RERANK_DEPTH) and the embedder whose cosines it saw.
 DEPTH = 150
 EMBEDDER = 'glove-sif'
@@ -96,23 +100,40 @@ def to_engine(bst, feats):
     return {'format': 'mnemo-gbdt/1', 'features': feats, 'base_margin': base_margin(bst), 'trees': trees}
 
 
+def load_all(srcs):
+    """Several feature files as one set: question ids made distinct per file, and each row's file kept."""
+    parts = [load(s) for s in srcs]
+    feats = parts[0][0]
+    if any(p[0] != feats for p in parts):
+        sys.exit('feature files disagree on the features')
+    offset = [i * 1_000_000 for i in range(len(parts))]
+    qid = np.concatenate([p[1] + o for p, o in zip(parts, offset)])
+    nev = {q + o: n for p, o in zip(parts, offset) for q, n in p[4].items()}
+    form = np.concatenate([np.full(len(p[5]), i) for i, p in enumerate(parts)])
+    conv, y, x = (np.concatenate([p[k] for p in parts]) for k in (2, 5, 6))
+    return feats, qid, conv, nev, y, x, form
+
+
 def main(mode, src, dst):
     if mode not in ('fast', 'thorough'):
-        sys.exit('usage: train.py fast|thorough FEATURES.csv MODEL.json')
-    feats, qid, conv, cat, nev, y, x = load(src)
+        sys.exit('usage: train.py fast|thorough FEATURES.csv[,FEATURES.csv...] MODEL.json')
+    srcs = src.split(',')
+    feats, qid, conv, nev, y, x, form = load_all(srcs)
     fused_order = -x[:, feats.index('frank')]
-    tot_b = tot_r = n_all = 0
+    totals = {f: [0.0, 0.0, 0] for f in range(len(srcs))}
     for c in sorted(set(conv)):
         test = conv == c
         pred = np.zeros(len(y))
         pred[test] = train(x, y, qid, ~test, feats).predict(xgb.DMatrix(x[test]), output_margin=True)
-        b, n = frac_at_10(test, fused_order, qid, y, nev)
-        r, _ = frac_at_10(test, pred, qid, y, nev)
-        print(f'{c}: {n} questions, frac@10 fusion {b:.4f}, reranked (trained on the others) {r:.4f}')
-        tot_b += b * n
-        tot_r += r * n
-        n_all += n
-    print(f'all: frac@10 fusion {tot_b / n_all:.4f}, reranked leave-one-conversation-out {tot_r / n_all:.4f}')
+        for f, t in totals.items():
+            b, n = frac_at_10(test & (form == f), fused_order, qid, y, nev)
+            r, _ = frac_at_10(test & (form == f), pred, qid, y, nev)
+            print(f'{c} ({srcs[f]}): {n} questions, frac@10 fusion {b:.4f}, reranked (trained on the others) {r:.4f}')
+            t[0] += b * n
+            t[1] += r * n
+            t[2] += n
+    for f, (b, r, n) in totals.items():
+        print(f'all ({srcs[f]}): frac@10 fusion {b / n:.4f}, reranked leave-one-conversation-out {r / n:.4f}')
     bst = train(x, y, qid, np.ones(len(y), dtype=bool), feats)
     # Checks the export: the engine's tree walk (replayed here) must give XGBoost's own margins.
     model = to_engine(bst, feats)

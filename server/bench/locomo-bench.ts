@@ -1,7 +1,13 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ContextReady } from '../../engine/contract/index.ts';
 import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
-import { loadLocomo, locomoBrainId, locomoBudgetTokens, locomoTurnRecord } from './locomo-data.ts';
+import {
+  loadLocomo,
+  locomoBrainId,
+  locomoBudgetTokens,
+  locomoTurnRecord,
+  type LocomoRecordForm,
+} from './locomo-data.ts';
 import { aggregate, percentile, round, type ScoredQuestion } from './locomo-metrics.ts';
 
 export interface LocomoOptions {
@@ -12,6 +18,8 @@ export interface LocomoOptions {
   mode?: 'fast' | 'thorough' | undefined;
   /** Only the first N conversations (quick checks). */
   limit?: number | undefined;
+  /** How turns are stored (locomo-data.ts): messages (default) or documents. */
+  records?: LocomoRecordForm | undefined;
   /** Writes one JSON line per question (evidence, the ranked turns, hits) to this file, for error analysis. */
   dump?: string | undefined;
   out: (line: Record<string, unknown>) => void;
@@ -19,7 +27,8 @@ export interface LocomoOptions {
 }
 
 /**
- * LoCoMo retrieval: one Brain per conversation, one `message` Record per turn, every question sent to
+ * LoCoMo retrieval: one Brain per conversation, one Record per turn (a `message`, or with records
+ * `documents` a note), every question sent to
  * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
  * distinct Records the Context cites.
  */
@@ -43,7 +52,9 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
       const started = performance.now();
       let watermark: string | null = null;
       // Turns go in session order, a few in flight: the order of ids does not matter, occurred_at does.
-      const written = await mapLimit(conv.turns, 4, (t) => client.rememberRecord(brain, locomoTurnRecord(t)));
+      const written = await mapLimit(conv.turns, 4, (t) =>
+        client.rememberRecord(brain, locomoTurnRecord(t, o.records)),
+      );
       written.forEach((w, i) => {
         byRecord.set(w.record.id, conv.turns[i]!.diaId);
         watermark = w.watermark ?? watermark;
@@ -98,6 +109,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
     embedder,
     engine: o.engine,
     mode: o.mode ?? 'fast',
+    records: o.records ?? 'messages',
   };
   const line = (scope: string, qs: Array<ScoredQuestion & { ms: number }>) => {
     const ms = qs.map((q) => q.ms);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normaliseEvidence, parseSessionDate } from './locomo-data.ts';
+import { RecordCreate } from '../../engine/contract/index.ts';
+import { locomoTurnRecord, normaliseEvidence, parseSessionDate } from './locomo-data.ts';
 import { aggregate, percentile, recallAt } from './locomo-metrics.ts';
 
 describe('LoCoMo data and metrics', () => {
@@ -19,6 +20,26 @@ describe('LoCoMo data and metrics', () => {
       'D10:12',
     ]);
     assert.deepEqual(normaliseEvidence(undefined, known), []);
+  });
+
+  it('stores a turn as a threaded message, or as a dated note naming its speaker', () => {
+    const turn = {
+      diaId: 'D2:5',
+      speaker: 'Ana',
+      text: 'Back from Lisbon',
+      session: 2,
+      occurredAt: '2023-05-08T13:56:04.000Z',
+    };
+    const message = RecordCreate.parse(locomoTurnRecord(turn));
+    assert.deepEqual(message.content, {
+      kind: 'message',
+      text: 'Back from Lisbon',
+      speaker: 'Ana',
+      thread: 'session_2',
+    });
+    const note = RecordCreate.parse(locomoTurnRecord(turn, 'documents'));
+    assert.deepEqual(note.content, { kind: 'document', text: 'Ana: Back from Lisbon' });
+    assert.equal(note.occurred_at, turn.occurredAt);
   });
 
   it('computes frac/any/all at k over distinct ranked turns', () => {

@@ -33,9 +33,20 @@ export const locomoBudgetTokens = 12_000;
 export const locomoBrainId = (conv: LocomoConversation) =>
   `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
 
-/** A turn as the Record the benchmark writes: a message in its session's thread, at the session's date. */
-export const locomoTurnRecord = (t: LocomoTurn) => ({
-  content: { kind: 'message' as const, text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
+/**
+ * How the benchmark stores turns: `messages` (the default: each a message with its speaker, in its
+ * session's thread) or `documents` (each a dated note "Speaker: text", no speaker field and no thread),
+ * which measures retrieval over a Brain of notes, where the entity lane and thread features are silent.
+ */
+export type LocomoRecordForm = 'messages' | 'documents';
+export const locomoRecordForms: readonly LocomoRecordForm[] = ['messages', 'documents'];
+
+/** A turn as the Record the benchmark writes, at its session's date. */
+export const locomoTurnRecord = (t: LocomoTurn, form: LocomoRecordForm = 'messages') => ({
+  content:
+    form === 'documents'
+      ? { kind: 'document' as const, text: `${t.speaker}: ${t.text}` }
+      : { kind: 'message' as const, text: t.text, speaker: t.speaker, thread: `session_${t.session}` },
   occurred_at: t.occurredAt,
 });
 

@@ -98,6 +98,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
           assert.ok((v as number) >= 0 && (v as number) <= 1, `${k}=${String(v)}`);
     }
     const by = Object.fromEntries(lines.map((l) => [l['scope'], l]));
+    assert.equal(by['cat1-4']!['records'], 'messages');
     // The question with evidence naming no turn is skipped: 4 scored per conversation, 3 of them cat1-4.
     assert.equal(by['cat1-4']!['questions'], 6);
     assert.equal(by['cat3']!['questions'], 0);
@@ -130,10 +131,22 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
     assert.deepEqual(cello.missed_at_10, []);
   });
 
-  it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr', () => {
+  it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr; --records documents', () => {
     const r = spawnSync(
       process.execPath,
-      ['bin/mnemo.mjs', 'bench', 'locomo', '--data', file, '--engine', 'reference', '--k', '5,10'],
+      [
+        'bin/mnemo.mjs',
+        'bench',
+        'locomo',
+        '--data',
+        file,
+        '--engine',
+        'reference',
+        '--k',
+        '5,10',
+        '--records',
+        'documents',
+      ],
       {
         encoding: 'utf8',
         env: { ...process.env, MNEMO_LOG: '' },
@@ -147,6 +160,9 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 6);
     assert.ok('frac@10' in lines[0]! && !('frac@25' in lines[0]!));
+    assert.equal(lines[0]!['records'], 'documents');
+    // Stored as notes ("Ben: I started learning the cello..."), the turn is still found and scored.
+    assert.equal(lines.find((l) => l['scope'] === 'cat4')!['frac@5'], 1);
     assert.match(r.stderr, /locomo: conv-b \(2\/2\)/);
   });
 });

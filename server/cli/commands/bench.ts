@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runLocomo } from '../../bench/locomo-bench.ts';
+import { locomoRecordForms, type LocomoRecordForm } from '../../bench/locomo-data.ts';
 import { runScale } from '../../bench/scale-bench.ts';
 import { runImportBench } from '../../bench/import-bench.ts';
 import { runWrite } from '../../bench/write-bench.ts';
@@ -48,6 +49,11 @@ export function register(program: Command): void {
     .addOption(
       new Option('--mode <mode>', 'createContext mode').choices(['fast', 'thorough']).default('fast'),
     )
+    .addOption(
+      new Option('--records <form>', 'store each turn as a message (speaker, thread) or as a dated note')
+        .choices(locomoRecordForms)
+        .default('messages'),
+    )
     .option('--limit <n>', 'only the first n conversations', positiveInt)
     .option('--dump <file>', 'write one JSON line per question (evidence, ranked turns, misses at 10)')
     .action(
@@ -57,6 +63,7 @@ export function register(program: Command): void {
         engine: 'local' | 'reference';
         embeddingModel?: string;
         mode: 'fast' | 'thorough';
+        records: LocomoRecordForm;
         limit?: number;
         dump?: string;
       }) => {
@@ -66,6 +73,7 @@ export function register(program: Command): void {
           engine: f.engine,
           embeddingModel: f.embeddingModel,
           mode: f.mode,
+          records: f.records,
           limit: f.limit,
           dump: f.dump,
           out,
