@@ -237,7 +237,12 @@ export async function assembleContext(
       ),
     fusion: {
       method: retrieved.method,
-      results: fused.map((f) => ({ record_id: f.recordId, score: f.score, lanes: f.lanes })),
+      results: fused.map((f) => ({
+        record_id: f.recordId,
+        score: f.score,
+        rerank_score: f.rerankScore ?? null,
+        lanes: f.lanes,
+      })),
     },
     budget: {
       requested_tokens: requested,

@@ -37,8 +37,24 @@ export const Trace = z
         .string()
         .describe('How the lanes were combined, and the reranker that ordered the result if one did.'),
       results: z
-        .array(z.object({ record_id: z.string(), score: z.number(), lanes: z.array(z.string()) }))
-        .describe('In the final order; score is the fused (RRF) score, lanes the lanes that found it.'),
+        .array(
+          z.object({
+            record_id: z.string(),
+            score: z.number(),
+            rerank_score: z
+              .number()
+              .nullable()
+              .describe(
+                "The reranker's score when it ordered this Record (a log-odds margin: higher is more " +
+                  'likely evidence); null when no reranker ran or the Record was beyond its depth.',
+              ),
+            lanes: z.array(z.string()),
+          }),
+        )
+        .describe(
+          'In the final order; score is the fused (RRF) score, which a reranker may overrule ' +
+            '(rerank_score then gives the order), lanes the lanes that found it.',
+        ),
     }),
     budget: z.object({
       requested_tokens: z.int(),

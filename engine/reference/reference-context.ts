@@ -73,6 +73,7 @@ export function referenceContext(
         results: lane.candidates.map((c) => ({
           record_id: c.record_id,
           score: c.score,
+          rerank_score: null,
           lanes: ['substring'],
         })),
       },

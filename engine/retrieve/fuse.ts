@@ -11,6 +11,8 @@ export interface Fused {
   score: number;
   lanes: string[];
   reasons: string[];
+  /** Set when a reranker ordered this candidate (retrieve.ts). */
+  rerankScore?: number;
 }
 
 /**

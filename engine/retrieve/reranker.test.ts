@@ -241,6 +241,13 @@ describe('learned reranker', () => {
     const trace = await engine.getTrace(tenant, 'b', reversed.id);
     assert.match(trace.fusion.method, /then reverse-test over the best 150/);
     assert.ok(trace.timings_ms['rerank']! >= 0);
+    // The Trace lists the final order with the scores that set it: the reranker's, descending.
+    const scored = trace.fusion.results.map((r) => r.rerank_score);
+    assert.deepEqual(
+      scored,
+      [...scored].sort((a, b) => b! - a!),
+    );
+    assert.equal(scored[0], order.length - 1);
     await engine.createContext(tenant, 'b', { query: 'the store', mode: 'thorough' }, { requestId: 'req_t' });
     assert.deepEqual(modes, ['fast', 'thorough']);
 
@@ -251,6 +258,12 @@ describe('learned reranker', () => {
       two.citations.map((c) => shallowIds.indexOf(c.record_id)),
       [order[1], order[0], ...order.slice(2)],
       'only the best two are reordered; the rest keep the fusion’s order',
+    );
+    const shallowTrace = await shallow.getTrace(tenant, 'b', two.id);
+    assert.deepEqual(
+      shallowTrace.fusion.results.map((r) => r.rerank_score),
+      [1, 0, ...order.slice(2).map(() => null)],
+      'beyond the depth there is no reranker score',
     );
   });
 

@@ -203,5 +203,8 @@ function reranked(
     .map((id, i) => ({ f: byId.get(id)!, s: scores[i]!, i }))
     .sort((a, b) => b.s - a.s || a.i - b.i);
   const moved = new Set(ids);
-  return [...order.map((x) => x.f), ...fused.filter((f) => !moved.has(f.recordId))];
+  return [
+    ...order.map((x) => ({ ...x.f, rerankScore: x.s })),
+    ...fused.filter((f) => !moved.has(f.recordId)),
+  ];
 }

@@ -93,11 +93,11 @@ function TraceView({ t }: { t: Trace }) {
           <Empty title="Nothing to combine" />
         ) : (
           <BarChart
-            title="Combined score per Record; grey bars were cut to fit the size limit"
+            title="Records in their final order; bars show the combined score, the reranker (when it ran) set the order; grey bars were cut to fit the size limit"
             bars={t.fusion.results.map((r) => ({
               label: shortId(r.record_id),
               value: r.score,
-              note: `${r.score.toFixed(3)} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
+              note: `${r.score.toFixed(3)}${r.rerank_score === null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
               tone: cut.has(r.record_id) ? 'muted' : 'default',
             }))}
           />
