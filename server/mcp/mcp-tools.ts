@@ -58,7 +58,8 @@ export function createMcpServer(port: MemoryPort): McpServer {
         'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
         'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
         'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
-        'get_context to read your own write. Records are immutable; nothing is updated in place.',
+        'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
+        'and nothing new was written). Records are immutable; nothing is updated in place.',
       inputSchema: {
         content: RecordCreate.shape.content,
         occurred_at: RecordCreate.shape.occurred_at,

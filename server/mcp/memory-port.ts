@@ -23,7 +23,7 @@ export interface MemoryPort {
   remember(
     body: RecordCreate,
     idempotencyKey?: string,
-  ): Promise<{ record: MnemoRecord; watermark: string | null }>;
+  ): Promise<{ record: MnemoRecord; watermark: string | null; replayed: boolean | null }>;
   context(body: ContextRequest, watermark?: string): Promise<{ status: 200 | 202; context: Context }>;
   listMemories(q: MemoryListParams): Promise<MemoryPage>;
   getMemory(memoryId: string): Promise<MemoryDetail>;

@@ -142,6 +142,25 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     await client.close();
   });
 
+  test('remember retried with its idempotency_key returns the original Record, flagged as replayed', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const client = await connect(key);
+    const call = async () =>
+      JSON.parse(
+        textOf(
+          await client.callTool({
+            name: 'remember',
+            arguments: { content: 'The spare key is under the blue pot', idempotency_key: 'spare-key-1' },
+          }),
+        ),
+      ) as { record: { id: string }; replayed: boolean };
+    const first = await call();
+    const again = await call();
+    assert.equal(again.record.id, first.record.id);
+    assert.deepEqual([first.replayed, again.replayed], [false, true]);
+    await client.close();
+  });
+
   test('engine errors come back as tool errors with the code', async () => {
     const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
     const client = await connect(key);
