@@ -7,7 +7,7 @@
  *
  *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/fast.csv
  *   RERANK_MODE=thorough node --import tsx scripts/reranker/collect-features.ts ... /tmp/thorough.csv
- *   RECORDS=documents ... (turns stored as dated notes, as `bench locomo --records documents` does)
+ *   TURNS_AS=documents ... (turns stored as dated documents, as `bench locomo --turns-as documents` does)
  *
  * Then scripts/reranker/train.py (docs/decisions/retrieval.md, "Learned reranker").
  */
@@ -21,6 +21,7 @@ import {
   loadLocomo,
   locomoBrainId,
   locomoBudgetTokens,
+  locomoTurnForms,
   locomoTurnRecord,
 } from '../../server/bench/locomo-data.ts';
 
@@ -30,8 +31,17 @@ if (!data || !out) {
   process.exit(2);
 }
 const depth = Number(process.env.RERANK_DEPTH ?? 150);
-const mode = process.env.RERANK_MODE === 'thorough' ? 'thorough' : 'fast';
-const form = process.env.RECORDS === 'documents' ? 'documents' : 'messages';
+// A typo here would silently collect another training set than the one meant: refuse unknown values.
+function choice<T extends string>(name: string, allowed: readonly T[]): T {
+  const value = process.env[name] ?? allowed[0]!;
+  if (!(allowed as readonly string[]).includes(value)) {
+    console.error(`${name}: "${value}" is not one of ${allowed.join(', ')}`);
+    process.exit(2);
+  }
+  return value as T;
+}
+const mode = choice('RERANK_MODE', ['fast', 'thorough'] as const);
+const form = choice('TURNS_AS', locomoTurnForms);
 let captured: { ids: string[]; rows: Float64Array[] } | null = null;
 const recorder: Reranker = {
   id: 'feature-recorder',

@@ -8,7 +8,7 @@ python3-xgboost; run it with /usr/bin/python3). First it reports leave-one-conve
 trains on everything and writes the model in the engine's format (engine/retrieve/gbdt.ts).
 
 FEATURES may name several files, comma-separated: the same questions collected with the turns stored in
-different forms (collect-features.ts, RECORDS=messages|documents). One model learns them all; the
+different forms (collect-features.ts, TURNS_AS=messages|documents). One model learns them all; the
 cross-validation holds a conversation out in every form at once and reports each form on its own.
 
   /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv,/tmp/fast-docs.csv engine/retrieve/reranker-model.json
@@ -107,6 +107,8 @@ def load_all(srcs):
     if any(p[0] != feats for p in parts):
         sys.exit('feature files disagree on the features')
     offset = [i * 1_000_000 for i in range(len(parts))]
+    if any(p[1].max() >= 1_000_000 for p in parts):
+        sys.exit('a feature file has a question id of 1,000,000 or more; the ids of several files would clash')
     qid = np.concatenate([p[1] + o for p, o in zip(parts, offset)])
     nev = {q + o: n for p, o in zip(parts, offset) for q, n in p[4].items()}
     form = np.concatenate([np.full(len(p[5]), i) for i, p in enumerate(parts)])

@@ -6,7 +6,7 @@ import {
   locomoBrainId,
   locomoBudgetTokens,
   locomoTurnRecord,
-  type LocomoRecordForm,
+  type LocomoTurnForm,
 } from './locomo-data.ts';
 import { aggregate, percentile, round, type ScoredQuestion } from './locomo-metrics.ts';
 
@@ -19,7 +19,7 @@ export interface LocomoOptions {
   /** Only the first N conversations (quick checks). */
   limit?: number | undefined;
   /** How turns are stored (locomo-data.ts): messages (default) or documents. */
-  records?: LocomoRecordForm | undefined;
+  turnsAs?: LocomoTurnForm | undefined;
   /** Writes one JSON line per question (evidence, the ranked turns, hits) to this file, for error analysis. */
   dump?: string | undefined;
   out: (line: Record<string, unknown>) => void;
@@ -27,8 +27,8 @@ export interface LocomoOptions {
 }
 
 /**
- * LoCoMo retrieval: one Brain per conversation, one Record per turn (a `message`, or with records
- * `documents` a note), every question sent to
+ * LoCoMo retrieval: one Brain per conversation, one Record per turn (a `message`, or with turnsAs
+ * `documents` a dated note), every question sent to
  * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
  * distinct Records the Context cites.
  */
@@ -53,7 +53,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
       let watermark: string | null = null;
       // Turns go in session order, a few in flight: the order of ids does not matter, occurred_at does.
       const written = await mapLimit(conv.turns, 4, (t) =>
-        client.rememberRecord(brain, locomoTurnRecord(t, o.records)),
+        client.rememberRecord(brain, locomoTurnRecord(t, o.turnsAs)),
       );
       written.forEach((w, i) => {
         byRecord.set(w.record.id, conv.turns[i]!.diaId);
@@ -109,7 +109,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
     embedder,
     engine: o.engine,
     mode: o.mode ?? 'fast',
-    records: o.records ?? 'messages',
+    turns_as: o.turnsAs ?? 'messages',
   };
   const line = (scope: string, qs: Array<ScoredQuestion & { ms: number }>) => {
     const ms = qs.map((q) => q.ms);

@@ -34,15 +34,15 @@ export const locomoBrainId = (conv: LocomoConversation) =>
   `locomo-${conv.sampleId}`.replace(/[^A-Za-z0-9._-]/g, '-');
 
 /**
- * How the benchmark stores turns: `messages` (the default: each a message with its speaker, in its
+ * How the benchmark stores turns (`--turns-as`): `messages` (the default: each a message with its speaker, in its
  * session's thread) or `documents` (each a dated note "Speaker: text", no speaker field and no thread),
  * which measures retrieval over a Brain of notes, where the entity lane and thread features are silent.
  */
-export type LocomoRecordForm = 'messages' | 'documents';
-export const locomoRecordForms: readonly LocomoRecordForm[] = ['messages', 'documents'];
+export type LocomoTurnForm = 'messages' | 'documents';
+export const locomoTurnForms: readonly LocomoTurnForm[] = ['messages', 'documents'];
 
 /** A turn as the Record the benchmark writes, at its session's date. */
-export const locomoTurnRecord = (t: LocomoTurn, form: LocomoRecordForm = 'messages') => ({
+export const locomoTurnRecord = (t: LocomoTurn, form: LocomoTurnForm = 'messages') => ({
   content:
     form === 'documents'
       ? { kind: 'document' as const, text: `${t.speaker}: ${t.text}` }

@@ -98,7 +98,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
           assert.ok((v as number) >= 0 && (v as number) <= 1, `${k}=${String(v)}`);
     }
     const by = Object.fromEntries(lines.map((l) => [l['scope'], l]));
-    assert.equal(by['cat1-4']!['records'], 'messages');
+    assert.equal(by['cat1-4']!['turns_as'], 'messages');
     // The question with evidence naming no turn is skipped: 4 scored per conversation, 3 of them cat1-4.
     assert.equal(by['cat1-4']!['questions'], 6);
     assert.equal(by['cat3']!['questions'], 0);
@@ -131,7 +131,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
     assert.deepEqual(cello.missed_at_10, []);
   });
 
-  it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr; --records documents', () => {
+  it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr; --turns-as documents', () => {
     const r = spawnSync(
       process.execPath,
       [
@@ -144,7 +144,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
         'reference',
         '--k',
         '5,10',
-        '--records',
+        '--turns-as',
         'documents',
       ],
       {
@@ -160,7 +160,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 6);
     assert.ok('frac@10' in lines[0]! && !('frac@25' in lines[0]!));
-    assert.equal(lines[0]!['records'], 'documents');
+    assert.equal(lines[0]!['turns_as'], 'documents');
     // Stored as notes ("Ben: I started learning the cello..."), the turn is still found and scored.
     assert.equal(lines.find((l) => l['scope'] === 'cat4')!['frac@5'], 1);
     assert.match(r.stderr, /locomo: conv-b \(2\/2\)/);

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runLocomo } from '../../bench/locomo-bench.ts';
-import { locomoRecordForms, type LocomoRecordForm } from '../../bench/locomo-data.ts';
+import { locomoTurnForms, type LocomoTurnForm } from '../../bench/locomo-data.ts';
 import { runScale } from '../../bench/scale-bench.ts';
 import { runImportBench } from '../../bench/import-bench.ts';
 import { runWrite } from '../../bench/write-bench.ts';
@@ -50,8 +50,8 @@ export function register(program: Command): void {
       new Option('--mode <mode>', 'createContext mode').choices(['fast', 'thorough']).default('fast'),
     )
     .addOption(
-      new Option('--records <form>', 'store each turn as a message (speaker, thread) or as a dated note')
-        .choices(locomoRecordForms)
+      new Option('--turns-as <form>', 'store each turn as a message (speaker, thread) or as a dated document')
+        .choices(locomoTurnForms)
         .default('messages'),
     )
     .option('--limit <n>', 'only the first n conversations', positiveInt)
@@ -63,7 +63,7 @@ export function register(program: Command): void {
         engine: 'local' | 'reference';
         embeddingModel?: string;
         mode: 'fast' | 'thorough';
-        records: LocomoRecordForm;
+        turnsAs: LocomoTurnForm;
         limit?: number;
         dump?: string;
       }) => {
@@ -73,7 +73,7 @@ export function register(program: Command): void {
           engine: f.engine,
           embeddingModel: f.embeddingModel,
           mode: f.mode,
-          records: f.records,
+          turnsAs: f.turnsAs,
           limit: f.limit,
           dump: f.dump,
           out,
