@@ -87,6 +87,14 @@ describe('typed client', () => {
     assert.deepEqual(JSON.parse(req.body), { content: 'hello' });
   });
 
+  test('replayed is the server’s Idempotent-Replayed when no attempt of the call failed', async () => {
+    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }, { 'idempotent-replayed': 'true' }));
+    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_4' }, { 'idempotent-replayed': 'false' }));
+    const c = client();
+    assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-3' })).replayed, true);
+    assert.equal((await c.rememberRecord('b', { content: 'y' })).replayed, false);
+  });
+
   test('one retry on internal resends the same Idempotency-Key', async () => {
     handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
     handlers.push((_r, res) =>
@@ -94,7 +102,7 @@ describe('typed client', () => {
     );
     const out = await client().rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-1' });
     assert.equal(out.record.id, 'rec_2');
-    assert.equal(out.replayed, true);
+    assert.equal(out.replayed, null, 'the failed attempt may have written what the retry replays');
     assert.equal(seen.length, 2);
     assert.equal(seen[0]!.headers['idempotency-key'], 'k-1');
     assert.equal(seen[1]!.headers['idempotency-key'], 'k-1');

@@ -143,25 +143,42 @@ export function createMnemoClient(options: MnemoClientOptions) {
      * Writes a Record. A retry (after `internal` or a dropped connection) resends the same
      * Idempotency-Key, generated here when the caller gave none, so it returns the original Record.
      * `replayed`: the server's Idempotent-Replayed (the key returned an earlier Record, nothing was
-     * written); null when the server does not send it.
+     * written); null when the server does not send it, and when it says true after an attempt of this
+     * very call failed on `internal` or a dropped connection (that attempt may have written the Record
+     * being replayed, so whether this call wrote it is unknown).
      */
     async rememberRecord(
       brainId: string,
       body: RecordCreate,
       o: WriteCallOptions = {},
     ): Promise<{ record: MnemoRecord; watermark: string | null; replayed: boolean | null }> {
-      const res = await send({
+      const spec: RequestSpec = {
         method: 'POST',
         path: `${brainPath(brainId)}/records`,
         body,
         signal: o.signal,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
-      });
-      const replayed = res.headers.get('idempotent-replayed');
+      };
+      let failedAttemptMayHaveWritten = false;
+      const res = await withRetry(
+        async () => {
+          try {
+            return await once(spec);
+          } catch (e) {
+            // rate_limit and validation answers come before any write; internal and dropped ones may not.
+            if (e instanceof MnemoApiError && e.type === 'internal') failedAttemptMayHaveWritten = true;
+            throw e;
+          }
+        },
+        retry,
+        o.signal,
+      );
+      const header = res.headers.get('idempotent-replayed');
       return {
         record: (await res.json()) as MnemoRecord,
         watermark: res.headers.get('brain-watermark'),
-        replayed: replayed === null ? null : replayed === 'true',
+        replayed:
+          header === null || (header === 'true' && failedAttemptMayHaveWritten) ? null : header === 'true',
       };
     },
     getRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
@@ -197,7 +214,10 @@ export function createMnemoClient(options: MnemoClientOptions) {
     getMemory: (brainId: string, memoryId: string, o: CallOptions = {}) =>
       json<MemoryDetail>({ method: 'GET', path: `${brainPath(brainId)}/memories/${seg(memoryId)}`, ...o }),
 
-    /** For the application's own code only: a model may never call acceptObject. */
+    /**
+     * For the application's own code only: a model may never call acceptObject. Returns the accepted
+     * version; the server's Idempotent-Replayed is not surfaced here (a replay returns the same version).
+     */
     acceptObject: (brainId: string, body: ObjectAccept, o: WriteCallOptions = {}) =>
       json<AcceptedObject>({
         method: 'POST',

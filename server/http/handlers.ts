@@ -45,9 +45,9 @@ function brainOf(input: CallInput): string {
 }
 
 /**
- * Idempotent-Replayed (true or false) answers every write that carried an Idempotency-Key: true when an
- * earlier write's result came back and nothing was written. Absent without a key, so a client can tell
- * "not replayed" from "this server does not say".
+ * Idempotent-Replayed (true or false) answers rememberRecord and acceptObject when they carried an
+ * Idempotency-Key: true when an earlier write's result came back and nothing was written. Without a key
+ * nothing can be replayed, so the header is left out. (createBrain accepts a key but never replays.)
  */
 function replayHeader(input: CallInput, replayed: boolean): Record<string, string> {
   return input.idempotencyKey === undefined ? {} : { 'Idempotent-Replayed': String(replayed) };
