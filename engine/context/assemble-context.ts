@@ -296,6 +296,7 @@ export async function assembleContext(
         record_id: b.evidence.recordId,
         lanes: b.evidence.lanes,
         score: b.evidence.score,
+        rerank_score: b.evidence.rerankScore,
       })),
     };
   }

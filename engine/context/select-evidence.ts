@@ -17,6 +17,8 @@ export interface EvidencePassage {
   memoryIds: string[];
   lanes: string[];
   score: number;
+  /** The reranker's score when it ordered this Record (the order follows it, not `score`). */
+  rerankScore: number | null;
 }
 
 export interface Dropped {
@@ -79,6 +81,7 @@ export function selectEvidence(
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),
       lanes: f.lanes,
       score: f.score,
+      rerankScore: f.rerankScore ?? null,
     });
   }
   return { evidence, dropped };

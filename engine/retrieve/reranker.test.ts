@@ -250,6 +250,18 @@ describe('learned reranker', () => {
     assert.equal(scored[0], order.length - 1);
     await engine.createContext(tenant, 'b', { query: 'the store', mode: 'thorough' }, { requestId: 'req_t' });
     assert.deepEqual(modes, ['fast', 'thorough']);
+    const explained = (await engine.createContext(
+      tenant,
+      'b',
+      { query: 'Why did Jon pick the spot for his store?', budget: { tokens: 8000 }, include: ['explain'] },
+      { requestId: 'req_explain' },
+    )) as ContextReady;
+    const evidence = (explained.explain as { evidence: { rerank_score: number | null }[] }).evidence;
+    assert.deepEqual(
+      evidence.map((e) => e.rerank_score),
+      evidence.map((_, i) => order.length - 1 - i),
+      'explain shows the scores that ordered the evidence',
+    );
 
     const shallow = await engineWith({ reranker: reverse(2) });
     const shallowIds = await conversation(shallow);

@@ -97,7 +97,7 @@ function TraceView({ t }: { t: Trace }) {
             bars={t.fusion.results.map((r) => ({
               label: shortId(r.record_id),
               value: r.score,
-              note: `${r.score.toFixed(3)}${r.rerank_score === null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
+              note: `${r.score.toFixed(3)}${r.rerank_score == null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
               tone: cut.has(r.record_id) ? 'muted' : 'default',
             }))}
           />
