@@ -42,7 +42,8 @@ export const ImportFile = z
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be standard base64')
       .describe('The file bytes, base64.'),
     last_modified: DateTime.optional().describe(
-      "The file's modification time: a note without a date in its front matter occurred then.",
+      "The file's modification time: a note without a date in its front matter occurred then. " +
+        'Without it such a note occurred when first imported, and sending the file again writes nothing.',
     ),
   })
   .meta({ id: 'ImportFile' });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
@@ -26,11 +26,13 @@ function safeSegments(name: string): string[] | null {
 }
 
 /**
- * Writes the files under a private temporary folder (0700, files 0600), keeping their relative paths
- * and modification times, so the importers read them exactly as `mnemo import` reads a folder.
+ * Writes the files under a private temporary folder (0700, files 0600), keeping their relative paths,
+ * so the importers read them exactly as `mnemo import` reads a folder. Returns each file's
+ * last_modified by path: a copy's own modification time is the upload's, which no note occurred at.
  */
-async function materialize(files: ImportRequest['files'], root: string): Promise<void> {
+async function materialize(files: ImportRequest['files'], root: string): Promise<Map<string, Date>> {
   const seen = new Set<string>();
+  const times = new Map<string, Date>();
   for (const [i, f] of files.entries()) {
     const parts = safeSegments(f.name);
     if (!parts) {
@@ -53,11 +55,9 @@ async function materialize(files: ImportRequest['files'], root: string): Promise
         `files[${i}].name: "${rel}" cannot be stored (${(e as NodeJS.ErrnoException).code ?? 'error'}); is it both a file and a folder?`,
       );
     }
-    if (f.last_modified) {
-      const at = new Date(f.last_modified);
-      await utimes(path, at, at);
-    }
+    if (f.last_modified) times.set(path, new Date(f.last_modified));
   }
+  return times;
 }
 
 interface Target {
@@ -124,17 +124,19 @@ export async function importFiles(
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
     throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');
   }
-  const options: ParseOptions = {
-    ...(body.time_zone ? { timeZone: body.time_zone } : {}),
-    ...(body.self_name ? { selfName: body.self_name } : {}),
-    ...(body.date_order ? { dateOrder: body.date_order } : {}),
-  };
   const dir = await mkdtemp(join(tmpdir(), 'mnemo-import-'));
   try {
     // The folder's name is what a lone WhatsApp `_chat.txt` is named after (as its folder is on the CLI).
     const root = join(dir, 'upload');
     await mkdir(root, { mode: 0o700 });
-    await materialize(body.files, root);
+    const times = await materialize(body.files, root);
+    const options: ParseOptions = {
+      ...(body.time_zone ? { timeZone: body.time_zone } : {}),
+      ...(body.self_name ? { selfName: body.self_name } : {}),
+      ...(body.date_order ? { dateOrder: body.date_order } : {}),
+      // Without last_modified, the time is unknown: the same file sent again is then the same item.
+      fileTime: (path) => Promise.resolve(times.get(path) ?? null),
+    };
     return await importTargets(engine, t, brainId, root, await targets(root, body.format ?? 'auto'), options);
   } finally {
     await rm(dir, { recursive: true, force: true });

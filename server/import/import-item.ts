@@ -38,6 +38,12 @@ export interface ParseOptions {
   dateOrder?: 'dmy' | 'mdy';
   /** Wall clock, replaceable in tests (recurrence window defaults). */
   now?: () => Date;
+  /**
+   * When a note without a date of its own occurred: default, its file's modification time. null: not
+   * known, so the Record carries no occurred_at (the server records the first write's time, and the same
+   * file sent again is the same item).
+   */
+  fileTime?: (path: string) => Promise<Date | null>;
 }
 
 export type Parser = (

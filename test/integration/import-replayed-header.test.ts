@@ -64,5 +64,14 @@ describe('imported / unchanged split', () => {
     const again = await runImport({ client, brainId: 'notes', path: file });
     assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 1, 0]);
     assert.equal((await client.listRecords('notes')).data.length, 1);
+
+    // The server-side import (the UI's) counts by the engine's own flag.
+    const files = [
+      { name: 'Plans.md', content_base64: Buffer.from('# Plans\n\nRepaint the gate.\n').toString('base64') },
+    ];
+    const uploaded = await client.importFiles('notes', { files });
+    assert.deepEqual([uploaded.imported, uploaded.unchanged], [1, 0]);
+    const reuploaded = await client.importFiles('notes', { files });
+    assert.deepEqual([reuploaded.imported, reuploaded.unchanged], [0, 1]);
   });
 });

@@ -52,14 +52,16 @@ export function wikilinks(body: string): string[] {
 
 /**
  * One `document` Record per note: title from front matter, else the first heading, else the file name;
- * occurred_at from front matter (`date`, `created`, `updated`), else the file's modification time.
+ * occurred_at from front matter (`date`, `created`, `updated`), else the file's time (`fileTime`: by
+ * default its modification time; none when that is not known).
  * Tags (front matter and inline) and wikilink targets are appended as a footer so they stay searchable.
  */
 export async function* parseMarkdown(
   path: string,
-  _o: ParseOptions,
+  o: ParseOptions,
   sourceName: 'markdown' | 'obsidian',
 ): AsyncGenerator<ImportItem> {
+  const fileTime = o.fileTime ?? (async (file: string) => (await stat(file)).mtime);
   const info = await stat(path);
   const files = info.isDirectory()
     ? walk(path)
@@ -99,7 +101,7 @@ export async function* parseMarkdown(
       links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
     ].filter(Boolean);
     const occurred =
-      toIso(fm.date) ?? toIso(fm.created) ?? toIso(fm.updated) ?? (await stat(file)).mtime.toISOString();
+      toIso(fm.date) ?? toIso(fm.created) ?? toIso(fm.updated) ?? (await fileTime(file))?.toISOString();
     yield {
       type: 'record',
       ref: rel,
@@ -110,7 +112,7 @@ export async function* parseMarkdown(
           text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
         },
         source: { name: sourceName, external_id: rel },
-        occurred_at: occurred,
+        ...(occurred ? { occurred_at: occurred } : {}),
       },
     };
   }
