@@ -46,6 +46,16 @@ function encryptedStore(perBrain: number, dims: number): { store: Store; dir: st
 
 const recordN = (brain: number, slot: number) => 1000 * brain + slot + 1;
 
+/** Vectors v(0) .. v(count - 1) for the first Brain's first `count` Records. */
+function putFirstSlots(store: Store, m: VectorModel, count: number, v: (slot: number) => Float32Array): void {
+  putVectors(
+    store,
+    m,
+    'record',
+    Array.from({ length: count }, (_, s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
+  );
+}
+
 function insertRecord(store: Store, n: number, brainUid: string): void {
   store.run(
     `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
@@ -205,12 +215,7 @@ BEGIN
   DELETE FROM ${m.recordTable} WHERE rowid = OLD.n;
 END;`);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 5 + j));
-    putVectors(
-      store,
-      m,
-      'record',
-      [0, 1, 2, 3].map((s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
-    );
+    putFirstSlots(store, m, 4, v);
     store.tx(() => ensureVectorModel(store, { provider: 'test', model: 'copy', dims }, now));
     assert.equal(nearest(store, m, 'record', 'brn_a', v(1), 1)[0]!.n, recordN(0, 1));
     store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 1)));
@@ -226,12 +231,7 @@ END;`);
     const dims = 8;
     const { store, m } = encryptedStore(10, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(i * 7 + j));
-    putVectors(
-      store,
-      m,
-      'record',
-      Array.from({ length: 9 }, (_, s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
-    );
+    putFirstSlots(store, m, 9, v);
     assert.equal(nearest(store, m, 'record', 'brn_a', v(9), 1)[0]!.n !== recordN(0, 9), true);
     const loaded = vectorCopyUsage(store);
     assert.equal(loaded.vectors, 9);
@@ -261,12 +261,7 @@ END;`);
     const dims = 8;
     const { store, m } = encryptedStore(5, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 3 + j));
-    putVectors(
-      store,
-      m,
-      'record',
-      Array.from({ length: 5 }, (_, s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
-    );
+    putFirstSlots(store, m, 5, v);
     assert.equal(nearest(store, m, 'record', 'brn_a', v(2), 1)[0]!.n, recordN(0, 2));
     store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 2)));
     syncVectorCopies(store);
@@ -297,12 +292,7 @@ describe('the retrieval indexer', () => {
     const dims = 8;
     const { store, m } = encryptedStore(3, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(i + j));
-    putVectors(
-      store,
-      m,
-      'record',
-      [0, 1, 2].map((s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
-    );
+    putFirstSlots(store, m, 3, v);
     nearest(store, m, 'record', 'brn_a', v(0), 3);
     const indexer = createRetrievalIndexer({ store, now: () => now, logger: { warn() {}, error() {} } });
     indexer.kick();
