@@ -7,11 +7,12 @@ python3-xgboost; run it with /usr/bin/python3). First it reports leave-one-conve
 (each conversation ranked by a model trained on the others) against the fusion's own order, then it
 trains on everything and writes the model in the engine's format (engine/retrieve/gbdt.ts).
 
-FEATURES may name several files, comma-separated: the same questions collected with the turns stored in
-different forms (collect-features.ts, TURNS_AS=messages|documents). One model learns them all; the
-cross-validation holds a conversation out in every form at once and reports each form on its own.
+FEATURES may name several files, comma-separated, each as PATH or PATH:WEIGHT (the weight of its rows in
+training, default 1): the same questions collected with the turns stored in different forms
+(collect-features.ts, TURNS_AS=messages|documents). One model learns them all; the cross-validation holds
+a conversation out in every form at once and reports each form on its own. The shipped models:
 
-  /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv,/tmp/fast-docs.csv engine/retrieve/reranker-model.json
+  /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv,/tmp/fast-docs.csv:0.5 engine/retrieve/reranker-model.json
 """
 import csv
 import json
@@ -33,7 +34,7 @@ INCREASING = {'lexnorm', 'cos'}
 
 def monotone(feats):
     return '(' + ','.join('1' if f in INCREASING or f.startswith('r_') else '0' for f in feats) + ')'
-MODEL_ID = 'gbdt-rerank-locomo-dev-v2'
+MODEL_ID = 'gbdt-rerank-locomo-dev-v3'
 # What collect-features.ts ran with: the depth (RERANK_DEPTH) and the embedder whose cosines it saw.
 DEPTH = 150
 EMBEDDER = 'glove-sif'
@@ -64,9 +65,9 @@ def frac_at_10(mask, scores, qid, y, nev):
     return float(np.mean(vals)), len(vals)
 
 
-def train(x, y, qid, mask, feats):
+def train(x, y, weight, mask, feats):
     params = dict(PARAMS, monotone_constraints=monotone(feats))
-    return xgb.train(params, xgb.DMatrix(x[mask], label=y[mask]), ROUNDS)
+    return xgb.train(params, xgb.DMatrix(x[mask], label=y[mask], weight=weight[mask]), ROUNDS)
 
 
 def base_margin(bst):
@@ -101,8 +102,11 @@ def to_engine(bst, feats):
 
 
 def load_all(srcs):
-    """Several feature files as one set: question ids made distinct per file, and each row's file kept."""
-    parts = [load(s) for s in srcs]
+    """Several feature files (PATH or PATH:WEIGHT) as one set: question ids made distinct per file, each
+    row's file and training weight kept."""
+    paths = [s.rsplit(':', 1)[0] if ':' in s else s for s in srcs]
+    weights = [float(s.rsplit(':', 1)[1]) if ':' in s else 1.0 for s in srcs]
+    parts = [load(p) for p in paths]
     feats = parts[0][0]
     if any(p[0] != feats for p in parts):
         sys.exit('feature files disagree on the features')
@@ -112,21 +116,22 @@ def load_all(srcs):
     qid = np.concatenate([p[1] + o for p, o in zip(parts, offset)])
     nev = {q + o: n for p, o in zip(parts, offset) for q, n in p[4].items()}
     form = np.concatenate([np.full(len(p[5]), i) for i, p in enumerate(parts)])
+    weight = np.concatenate([np.full(len(p[5]), w, dtype=np.float32) for p, w in zip(parts, weights)])
     conv, y, x = (np.concatenate([p[k] for p in parts]) for k in (2, 5, 6))
-    return feats, qid, conv, nev, y, x, form
+    return feats, qid, conv, nev, y, x, form, weight
 
 
 def main(mode, src, dst):
     if mode not in ('fast', 'thorough'):
         sys.exit('usage: train.py fast|thorough FEATURES.csv[,FEATURES.csv...] MODEL.json')
     srcs = src.split(',')
-    feats, qid, conv, nev, y, x, form = load_all(srcs)
+    feats, qid, conv, nev, y, x, form, weight = load_all(srcs)
     fused_order = -x[:, feats.index('frank')]
     totals = {f: [0.0, 0.0, 0] for f in range(len(srcs))}
     for c in sorted(set(conv)):
         test = conv == c
         pred = np.zeros(len(y))
-        pred[test] = train(x, y, qid, ~test, feats).predict(xgb.DMatrix(x[test]), output_margin=True)
+        pred[test] = train(x, y, weight, ~test, feats).predict(xgb.DMatrix(x[test]), output_margin=True)
         for f, t in totals.items():
             b, n = frac_at_10(test & (form == f), fused_order, qid, y, nev)
             r, _ = frac_at_10(test & (form == f), pred, qid, y, nev)
@@ -136,7 +141,7 @@ def main(mode, src, dst):
             t[2] += n
     for f, (b, r, n) in totals.items():
         print(f'all ({srcs[f]}): frac@10 fusion {b / n:.4f}, reranked leave-one-conversation-out {r / n:.4f}')
-    bst = train(x, y, qid, np.ones(len(y), dtype=bool), feats)
+    bst = train(x, y, weight, np.ones(len(y), dtype=bool), feats)
     # Checks the export: the engine's tree walk (replayed here) must give XGBoost's own margins.
     model = to_engine(bst, feats)
     rows = np.random.default_rng(1).choice(len(y), size=min(5000, len(y)), replace=False)
