@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RecordCreate } from '../../engine/contract/index.ts';
-import { locomoTurnRecord, normaliseEvidence, parseSessionDate } from './locomo-data.ts';
+import { loadLocomo, locomoTurnRecord, normaliseEvidence, parseSessionDate } from './locomo-data.ts';
 import { aggregate, percentile, recallAt } from './locomo-metrics.ts';
 
 describe('LoCoMo data and metrics', () => {
@@ -20,6 +23,45 @@ describe('LoCoMo data and metrics', () => {
       'D10:12',
     ]);
     assert.deepEqual(normaliseEvidence(undefined, known), []);
+  });
+
+  it('skips a turn with no text and no image, and the evidence naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'locomo-'));
+    try {
+      const path = join(dir, 'sample.json');
+      const session = [
+        { speaker: 'Ana', dia_id: 'D1:1', text: 'I adopted a cat' },
+        { speaker: 'Ben', dia_id: 'D1:2', text: '  ' },
+        { speaker: 'Ben', dia_id: 'D1:3', text: '', blip_caption: 'a photo of a cat' },
+      ];
+      const qa = [
+        { question: 'What pet?', answer: 'cat', evidence: ['D1:1', 'D1:2'], category: 4 },
+        { question: 'Who said nothing?', evidence: ['D1:2'], category: 5 },
+      ];
+      const conversation = {
+        speaker_a: 'Ana',
+        speaker_b: 'Ben',
+        session_1: session,
+        session_1_date_time: '1:56 pm on 8 May, 2023',
+        session_2_date_time: '2:00 pm on 9 May, 2023',
+      };
+      writeFileSync(path, JSON.stringify([{ sample_id: 's1', conversation, qa }]));
+      const [conv] = loadLocomo(path);
+      assert.deepEqual(
+        conv?.turns.map((t) => [t.diaId, t.text]),
+        [
+          ['D1:1', 'I adopted a cat'],
+          ['D1:3', ' [shares image: a photo of a cat]'],
+        ],
+      );
+      assert.deepEqual(
+        conv?.questions.map((q) => q.evidence),
+        [['D1:1']],
+        'the question left with no evidence is skipped',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stores a turn as a threaded message, or as a dated note naming its speaker', () => {

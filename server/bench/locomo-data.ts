@@ -94,7 +94,7 @@ export function normaliseEvidence(raw: unknown, known: ReadonlySet<string>): str
 interface RawTurn {
   speaker: string;
   dia_id: string;
-  text: string;
+  text?: unknown;
   blip_caption?: string;
 }
 
@@ -118,11 +118,15 @@ export function loadLocomo(path: string): LocomoConversation[] {
       const raw = conv[`session_${n}`] as RawTurn[];
       raw.forEach((t, j) => {
         const caption = t.blip_caption ? ` [shares image: ${t.blip_caption}]` : '';
+        const text = `${typeof t.text === 'string' ? t.text : ''}${caption}`;
+        // A turn with nothing in it cannot be a Record (content text must not be empty); evidence naming
+        // it is then dropped like any id that names no turn, instead of the whole run failing on a write.
+        if (text.trim() === '') return;
         // Turns a second apart keep their order in time-sorted views without moving the calendar day.
         const at = new Date(Date.parse(occurredAt) + j * 1000).toISOString();
         const m = /D:?(\d+):0*(\d+)/.exec(t.dia_id);
         const diaId = m ? `D${Number(m[1])}:${Number(m[2])}` : t.dia_id;
-        turns.push({ diaId, speaker: t.speaker, text: `${t.text}${caption}`, session: n, occurredAt: at });
+        turns.push({ diaId, speaker: t.speaker, text, session: n, occurredAt: at });
       });
     }
     const known = new Set(turns.map((t) => t.diaId));
