@@ -211,7 +211,7 @@ export async function assembleContext(
     quote: b.quote,
   }));
   const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
-  const { conflicts, conflicted } = findConflicts(store, servedIds, asOfMs);
+  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility);
   const top = fitted.blocks[0]?.evidence;
   const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
 

@@ -1,4 +1,5 @@
 import type { Conflict } from '../contract/index.ts';
+import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
 import { citationsOf, servedSql } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
 
@@ -6,12 +7,17 @@ import type { Store } from '../store/store.ts';
  * Slots (subject, predicate) touched by the given Memories that hold two or more served values at the
  * read time: sources that neither supersedes. Returns one Conflict per slot, with each value cited,
  * and the Memory ids involved.
+ *
+ * A value counts only through the Records this request may see (filters, as_of, hosted local_only):
+ * its other citations are left out and a value with none is no value here. Otherwise a conflict would
+ * quote a Record the filter excluded, or a local_only one on a hosted deployment, and abstain over it.
  */
 export function findConflicts(
   store: Store,
   memoryIds: string[],
-  asOfMs: number | undefined,
+  eligibility: Eligibility,
 ): { conflicts: Conflict[]; conflicted: Set<string> } {
+  const asOfMs = eligibility.asOfMs;
   const conflicts: Conflict[] = [];
   const conflicted = new Set<string>();
   if (memoryIds.length === 0) return { conflicts, conflicted };
@@ -38,17 +44,32 @@ export function findConflicts(
       store,
       values.map((v) => v.id),
     );
-    conflicts.push({
-      subject: values[0]!.subject,
-      predicate: values[0]!.predicate,
-      values: values.map((v) => ({
+    const visible = visibleRecords(
+      store,
+      [...cites.values()].flat().map((c) => c.record_id),
+      eligibility,
+    );
+    const shown = values
+      .map((v) => ({
         memory_id: v.id,
         statement: v.statement,
         valid_from: v.valid_from,
-        citations: cites.get(v.id) ?? [],
-      })),
-    });
-    for (const v of values) conflicted.add(v.id);
+        citations: (cites.get(v.id) ?? []).filter((c) => visible.has(c.record_id)),
+      }))
+      .filter((v) => v.citations.length > 0);
+    if (shown.length < 2) continue;
+    conflicts.push({ subject: values[0]!.subject, predicate: values[0]!.predicate, values: shown });
+    for (const v of shown) conflicted.add(v.memory_id);
   }
   return { conflicts, conflicted };
+}
+
+function visibleRecords(store: Store, recordIds: string[], eligibility: Eligibility): Set<string> {
+  const el = eligibilitySql(eligibility);
+  const rows = store.all<{ id: string }>(
+    `SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND ${el.sql}`,
+    JSON.stringify(recordIds),
+    ...el.params,
+  );
+  return new Set(rows.map((r) => r.id));
 }

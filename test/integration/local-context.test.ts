@@ -79,6 +79,36 @@ describe('local engine: context', () => {
     assert.ok(c.values.every((v) => v.citations.length === 1 && v.valid_from === at));
   });
 
+  it('a conflict shows only the values the request may see: filtered-out sources neither appear nor abstain', async () => {
+    const { engine, remember } = await withBrain();
+    const at = '2024-03-01T00:00:00Z';
+    const fact = (value: string, source: string) =>
+      remember({
+        content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value },
+        occurred_at: at,
+        source: { name: source },
+      });
+    const crm = await fact('Acme', 'crm');
+    const hr = await fact('Globex', 'hr');
+    const diary = await fact('Initech', 'diary');
+    const ask = (sources: string[]) =>
+      engine.createContext(tenant, 'b', { query: 'Ana employer', filter: { sources } }, opts).then(ready);
+
+    const one = await ask(['crm']);
+    assert.deepEqual(one.conflicts, []);
+    assert.equal(one.abstained, undefined);
+    assert.deepEqual(
+      one.citations.map((c) => c.record_id),
+      [crm.id],
+    );
+
+    const two = await ask(['crm', 'hr']);
+    assert.deepEqual(two.abstained, { reason: 'conflicting_evidence' });
+    const cited = two.conflicts.flatMap((c) => c.values.flatMap((v) => v.citations.map((x) => x.record_id)));
+    assert.deepEqual(cited.sort(), [crm.id, hr.id].sort());
+    assert.ok(!cited.includes(diary.id));
+  });
+
   it('a superseded fact is not presented as current evidence; as_of brings it back', async () => {
     const { engine, remember } = await withBrain();
     const old = await remember({
