@@ -8,6 +8,11 @@ import type { Context } from '../contract/index.ts';
  */
 export interface ThoroughSync {
   run(key: string, compute: () => Promise<Context>, processing: () => Context): Promise<Context>;
+  /**
+   * Drops every entry whose key starts with the prefix (a Brain's), finished or still assembling: after
+   * a forget, a kept Context may cite what no longer exists and must not be served.
+   */
+  forget(prefix: string): void;
 }
 
 interface Entry {
@@ -63,6 +68,9 @@ export function createThoroughSync(o: {
         return first;
       }
       return processing();
+    },
+    forget(prefix) {
+      for (const k of [...entries.keys()]) if (k.startsWith(prefix)) entries.delete(k);
     },
   };
 }

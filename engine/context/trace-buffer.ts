@@ -9,6 +9,11 @@ export interface TraceBuffer {
   list(brainUid: string, limit: number): { data: TraceSummary[]; has_more: boolean };
   get(brainUid: string, id: string): Trace;
   purge(brainUid: string): void;
+  /**
+   * Drops the Brain's traces that name any of these Records (a candidate, a citation, a cut): forgetting
+   * a Record cascades to what was derived from it, and a trace quotes and ranks its text.
+   */
+  forgetRecords(brainUid: string, recordIds: readonly string[]): void;
 }
 
 export function createTraceBuffer(size: number): TraceBuffer {
@@ -30,7 +35,19 @@ export function createTraceBuffer(size: number): TraceBuffer {
     purge(brainUid) {
       items = items.filter((i) => i.brainUid !== brainUid);
     },
+    forgetRecords(brainUid, recordIds) {
+      if (recordIds.length === 0) return;
+      const gone = new Set(recordIds);
+      items = items.filter((i) => i.brainUid !== brainUid || !namesAny(i.trace, gone));
+    },
   };
+}
+
+// Every record id in the trace, wherever a field holds one: new trace fields are covered without a list.
+const recordIdPattern = /rec_[0-9A-Z]+/g;
+function namesAny(trace: Trace, ids: ReadonlySet<string>): boolean {
+  for (const m of JSON.stringify(trace).matchAll(recordIdPattern)) if (ids.has(m[0])) return true;
+  return false;
 }
 
 function summarize(t: Trace): TraceSummary {

@@ -2,7 +2,7 @@ import type { Brain, BrainCreate, DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
-import { nowIso, requireBrain, toBrain, type BrainRow, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, toBrain, type BrainRow, type LocalCtx } from './local-ctx.ts';
 
 export function listBrains(ctx: LocalCtx, t: Tenant): Brain[] {
   return ctx.store
@@ -59,7 +59,7 @@ export function forgetBrain(ctx: LocalCtx, t: Tenant, brainId: string): Deletion
     store.run('DELETE FROM brains WHERE uid = ?', b.uid);
     return c;
   });
-  ctx.traces.purge(b.uid);
+  afterForget(ctx, b.uid, null);
   store.checkpoint();
   return {
     object: 'deletion_receipt',

@@ -2,7 +2,7 @@ import type { DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 /**
  * Forgets one API-origin Record and cascades: Memories it alone supported are deleted; Memories that
@@ -39,6 +39,7 @@ export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId
     );
   }
   const result = store.tx(() => forgetRecordRows(ctx, b.uid, [{ id: recordId, n: r.n }]));
+  afterForget(ctx, b.uid, [recordId]);
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();
   return {

@@ -32,6 +32,7 @@ import { forgetSource, listSources } from './sources.ts';
 import {
   requireBrain,
   selfOf,
+  thoroughKeyPrefix,
   toBrain,
   watermarkOf,
   type BrainRow,
@@ -142,6 +143,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     ],
     reranker,
     traces: createTraceBuffer(options.traceBufferSize ?? 500),
+    thorough,
     clock,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
@@ -219,7 +221,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
         );
       // Streams report progress instead; fast never waits long enough to matter.
       if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
-      const key = [b.uid, o.watermark ?? '', canonicalJson(body)].join('\n');
+      const key = thoroughKeyPrefix(b.uid) + [o.watermark ?? '', canonicalJson(body)].join('\n');
       return thorough.run(key, assemble, () => thoroughProcessing(ctx, b, body, o.requestId));
     }),
     recordFailedContext: op((t, id, failure) => {

@@ -1,4 +1,5 @@
 import type { Brain, SelfEntity } from '../contract/index.ts';
+import type { ThoroughSync } from '../context/thorough-sync.ts';
 import type { TraceBuffer } from '../context/trace-buffer.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
@@ -26,6 +27,8 @@ export interface LocalCtx {
   /** Reorders each Context's best fused candidates; null keeps the fusion's order. */
   reranker: Reranker | null;
   traces: TraceBuffer;
+  /** Thorough Contexts kept for the retry after a 202; null when thorough answers synchronously. */
+  thorough: ThoroughSync | null;
   clock: () => Date;
   logger: Logger;
   /** Delay before a Memory that lost some support is re-derived (it is hidden meanwhile). */
@@ -66,6 +69,19 @@ export function toBrain(b: BrainRow): Brain {
 
 export function watermarkOf(ctx: LocalCtx, b: BrainRow, seq?: number): string {
   return ctx.codec.encode(b.uid, seq ?? ctx.store.currentSeq(b.uid));
+}
+
+/** The key prefix of a Brain's entries in the thorough cache. */
+export const thoroughKeyPrefix = (brainUid: string) => `${brainUid}\n`;
+
+/**
+ * What a forget must clear outside the store, once its transaction committed: traces that name the
+ * forgotten Records, and the Brain's kept thorough Contexts (any may cite them). recordIds null: all.
+ */
+export function afterForget(ctx: LocalCtx, brainUid: string, recordIds: readonly string[] | null): void {
+  if (recordIds === null) ctx.traces.purge(brainUid);
+  else ctx.traces.forgetRecords(brainUid, recordIds);
+  ctx.thorough?.forget(thoroughKeyPrefix(brainUid));
 }
 
 export function nowIso(ctx: LocalCtx): string {

@@ -2,7 +2,7 @@ import type { DeletionReceipt, SourceList } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 /** A hosted deployment neither holds nor shows local_only Records, so it does not count them either. */
 const visibleClause = (ctx: LocalCtx) =>
@@ -57,8 +57,9 @@ export function forgetSource(ctx: LocalCtx, t: Tenant, brainId: string, sourceNa
         `source_name: no Record in this Brain has source.name ${JSON.stringify(sourceName)}`,
       );
     }
-    return { records: rows.length, ...forgetRecordRows(ctx, b.uid, rows) };
+    return { ids: rows.map((r) => r.id), records: rows.length, ...forgetRecordRows(ctx, b.uid, rows) };
   });
+  afterForget(ctx, b.uid, result.ids);
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();
   return {

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import type { ContextReady, RecordCreate, Trace } from '../contract/index.ts';
 import type { ContextEvent, Engine, Tenant } from '../types.ts';
+import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { quantize } from './vector-store.ts';
@@ -369,6 +370,59 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.equal((await engine.createContext(tenant, 'b', { query: 'spare key' }, opts)).status, 'ready');
     const streamed = await engine.createContext(tenant, 'b', body, { ...opts, onEvent: () => {} });
     assert.equal(streamed.status, 'ready');
+  });
+
+  it('the synchronous budget holds when the lanes are synchronous work that never awaits', async () => {
+    const busy = {
+      name: 'busy',
+      search: () => {
+        const until = performance.now() + 40;
+        while (performance.now() < until) {
+          // Stands for a long SQLite scan: CPU work that gives the event loop no turn.
+        }
+        return [];
+      },
+    };
+    const { engine } = await engineWith({ thoroughSyncMs: 5, lanes: [busy] });
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    assert.equal((await engine.createContext(tenant, 'b', body, opts)).status, 'processing');
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal((await engine.createContext(tenant, 'b', body, opts)).status, 'ready');
+  });
+
+  it('a forget drops kept thorough Contexts and the traces that name the forgotten Record', async () => {
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 40)), []) };
+    const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
+    await engine.createBrain(tenant, { id: 'b' });
+    const [key, pot] = await write(engine, 'b', [
+      msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z'),
+      msg('The blue pot has a spare key sticker.', 'Bob', '2023-05-01T10:01:00Z'),
+    ]);
+    const fast = await engine.createContext(tenant, 'b', { query: 'spare key' }, opts);
+    assert.ok(fast.citations.some((c) => c.record_id === key!));
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    assert.equal((await engine.createContext(tenant, 'b', body, opts)).status, 'processing');
+    await new Promise((r) => setTimeout(r, 150)); // the kept Context is finished, citing both
+    await engine.forgetRecord(tenant, 'b', key!);
+    await assert.rejects(
+      engine.getTrace(tenant, 'b', fast.id),
+      (e: MnemoError) => e.code === 'trace_not_found',
+    );
+    const listed = await engine.listTraces(tenant, 'b', { limit: 100 });
+    assert.ok(listed.data.every((t) => t.id !== fast.id));
+    // Assembled afresh over what is left: never the kept Context that cites the forgotten Record.
+    let again = await engine.createContext(tenant, 'b', body, opts);
+    for (let i = 0; again.status === 'processing' && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      again = await engine.createContext(tenant, 'b', body, opts);
+    }
+    assert.equal(again.status, 'ready');
+    assert.deepEqual(
+      again.citations.map((c) => c.record_id),
+      [pot!],
+    );
   });
 
   it('forgetting a Record removes its vector bytes and its text from its neighbours’ index rows', async () => {

@@ -69,6 +69,10 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const timings: Record<string, number> = {};
   const skipped: string[] = [];
   const over = () => o.deadline !== undefined && performance.now() >= o.deadline;
+  // Thorough hands the event loop back between stages: its lanes are synchronous SQLite work, and
+  // without a turn of the loop the synchronous budget's timer could not fire until assembly ended (so
+  // it would never answer 202). Fast is short enough not to pay for it.
+  const pause = o.mode === 'thorough' ? () => new Promise<void>((r) => setImmediate(r)) : async () => {};
   let t = performance.now();
   o.indexer?.catchUp(o.eligibility.brainUid);
   timings['index_catch_up'] = performance.now() - t;
@@ -114,6 +118,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     o.emit('lane', { lane: lane.name });
     const found = await lane.search({ ...base, terms: o.terms });
     laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - t });
+    await pause();
   }
   let fused = fuse(laneResults, rrfK, laneWeights);
 
@@ -147,6 +152,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       fused = fuse(laneResults, rrfK, laneWeights);
     }
     timings['expand'] = performance.now() - t;
+    await pause();
   } else if (o.mode === 'thorough' && over()) skipped.push('feedback');
 
   if (over()) skipped.push('prompt');
@@ -159,6 +165,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = fuse(laneResults, rrfK, laneWeights);
   }
   o.emit('fuse', { method: fusionMethod, candidates: fused.length });
+  await pause();
 
   let method = fusionMethod;
   const trainedOn = o.reranker?.embedder;
