@@ -13,7 +13,7 @@ import type {
   RecordListQuery,
 } from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import type { Engine } from '../../engine/types.ts';
+import type { ContextEvent, Engine } from '../../engine/types.ts';
 import { importFiles } from '../import/import-files.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { errorBody } from './error-response.ts';
@@ -192,16 +192,38 @@ export const handlers: Record<string, Handler> = {
       const ctx = await run();
       return c.json(ctx, ctx.status === 'processing' ? 202 : 200);
     }
-    // Validate the Brain before committing to a 200 event stream, so "no such Brain" stays a plain 404.
-    await deps.engine.getBrain(t, brainId);
+    // The stream (a 200) is opened only once assembly has started, i.e. reported its first stage: what
+    // fails before that (no such Brain, a bad or foreign Brain-Watermark) keeps its own status and plain
+    // error body, and a watermark not yet reached answers 202 processing, as without the stream.
+    const early: ContextEvent[] = [];
+    let forward: ((ev: ContextEvent) => void) | null = null;
+    let began = () => {};
+    const beginning = new Promise<'began'>((r) => (began = () => r('began')));
+    const assembly = run((ev) => {
+      if (forward) forward(ev);
+      else {
+        early.push(ev);
+        began();
+      }
+    });
+    const settled = assembly.then(
+      () => 'settled' as const,
+      () => 'settled' as const,
+    );
+    if ((await Promise.race([beginning, settled])) === 'settled' && early.length === 0) {
+      const ctx = await assembly;
+      if (ctx.status === 'processing') return c.json(ctx, 202);
+    }
     return streamSSE(c, async (stream) => {
       let chain = Promise.resolve();
       const send = (event: string, data: unknown) => {
         chain = chain.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
         return chain;
       };
+      for (const ev of early) void send(ev.event, ev.data);
+      forward = (ev) => void send(ev.event, ev.data);
       try {
-        const ctx = await run((ev) => void send(ev.event, ev.data));
+        const ctx = await assembly;
         await send('context', ctx);
       } catch (e) {
         const err =

@@ -192,6 +192,22 @@ export function contextChecks(factory: ServerFactory): void {
       assertShape(ContextReady, data);
       const plain = (await context(api, { query: 'Porto sailing', mode: 'thorough' }))!;
       assert.ok(plain.citations.length > 0);
+      // What fails before assembly starts keeps its status and plain error body: no 200 stream.
+      const stream = { Accept: 'text/event-stream' };
+      const thorough = { query: 'Porto sailing', mode: 'thorough' };
+      const bad = assertError(
+        await api.post('/brains/b/context', thorough, { ...stream, 'Brain-Watermark': 'wm_bad' }),
+        400,
+        'invalid_request',
+        'invalid_watermark',
+      );
+      assert.match(String(bad.trace_id), /^trc_/);
+      assertError(
+        await api.post('/brains/nobody/context', thorough, stream),
+        404,
+        'not_found',
+        'brain_not_found',
+      );
     });
 
     it('every Context request leaves a Trace; listTraces is newest first; failed requests leave a trc_ trace', async () => {
