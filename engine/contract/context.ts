@@ -6,7 +6,12 @@ export const includeValues = ['memories', 'citations', 'unknowns', 'conflicts', 
 
 export const ContextRequest = z
   .strictObject({
-    query: z.string().trim().min(1, 'must not be empty').max(4_000, 'must be at most 4,000 characters'),
+    // Not trimmed: the Context echoes the query exactly as sent; blank is refused all the same.
+    query: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(4_000, 'must be at most 4,000 characters')
+      .refine((q) => q.trim().length > 0, 'must not be blank'),
     purpose: z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be one lower-case word')

@@ -134,6 +134,17 @@ export function contextChecks(factory: ServerFactory): void {
       );
     });
 
+    it('echoes the query exactly as sent, and refuses a blank one', async () => {
+      const ctx = (await context(api, { query: '  Ana Porto  ' }))!;
+      assert.equal(ctx.query, '  Ana Porto  ');
+      assertError(
+        await api.post('/brains/b/context', { query: ' \n ' }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+
     it("Brain-Watermark: answered at or after it (200), or 202 processing with the spec's reduced shape", async () => {
       const { watermark } = await remember(api, 'b', {
         content: { kind: 'message', text: 'Ana bought a red kayak.', speaker: 'Ana' },
