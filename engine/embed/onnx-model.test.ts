@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Embedder } from './embedder.ts';
 import { dot } from './embedder.ts';
 import { TINY_VOCAB, tinyEmbeddingRow, writeTinyModel } from './testing/tiny-onnx-model.ts';
+import { onnxModelId } from './onnx-files.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
 const DIMS = 8;
@@ -42,7 +43,16 @@ describe('onnx embedder (tiny generated model, in a worker thread)', () => {
   });
 
   it('announces provider, model id and the output width it found', () => {
-    assert.deepEqual([e.provider, e.model, e.dims], ['onnx', 'tiny-model', DIMS]);
+    assert.deepEqual([e.provider, e.dims], ['onnx', DIMS]);
+    assert.match(e.model, /^tiny-model@sha256:[0-9a-f]{12}$/);
+  });
+
+  it('names a model by its directory and its content: same name, other weights, another id', () => {
+    const same = onnxModelId(writeTinyModel(join(dir, 'copy', 'tiny-model'), DIMS));
+    const wider = onnxModelId(writeTinyModel(join(dir, 'other', 'tiny-model'), DIMS + 4));
+    assert.equal(same, e.model);
+    assert.notEqual(wider, e.model);
+    assert.match(wider, /^tiny-model@sha256:/);
   });
 
   it('tokenizes with WordPiece, mean-pools over the tokens and normalises', async () => {

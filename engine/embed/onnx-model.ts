@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { normalize } from './embedder.ts';
+import { findModelFile, onnxModelId } from './onnx-files.ts';
 
 /**
  * A sentence-transformers model exported to ONNX: tokenizer.json (WordPiece for BERT-family models,
@@ -21,12 +22,6 @@ export interface OnnxModelOptions {
   modelId?: string | undefined;
   maxTokens?: number | undefined;
   threads?: number | undefined;
-}
-
-/** model.onnx at the top of the directory or under onnx/, as Hugging Face repositories lay it out. */
-export function findModelFile(dir: string): string {
-  for (const p of [join(dir, 'model.onnx'), join(dir, 'onnx', 'model.onnx')]) if (existsSync(p)) return p;
-  throw new Error(`${dir}: no model.onnx (looked in the directory and in onnx/)`);
 }
 
 function readJson(path: string): Record<string, unknown> {
@@ -101,7 +96,7 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
 
   const probe = await run(['dimension probe']);
   return {
-    modelId: opts.modelId ?? basename(dir),
+    modelId: opts.modelId ?? onnxModelId(dir),
     dims: probe[0]!.length,
     embed: run,
     close: async () => {

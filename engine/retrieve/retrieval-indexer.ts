@@ -83,28 +83,41 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
     (e) => {
       if (!e || closed) return;
+      try {
+        model = vectorModelFor(e);
+      } catch (err) {
+        // Thrown here it would be an unhandled rejection, and take the server down after it listened.
+        logger.error('embedder cannot be used with this store; semantic retrieval is off', {
+          error: String(err),
+        });
+        e.close().catch(() => {});
+        return;
+      }
       embedder = e;
-      model = store.tx(() => {
-        const m = ensureVectorModel(store, e, o.now());
-        // Whatever this model has not embedded yet: everything after a model change.
-        store.run(
-          `INSERT OR IGNORE INTO index_queue (owner, owner_n)
-           SELECT 'record', n FROM records WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'record' AND model_id = ?)`,
-          m.id,
-        );
-        store.run(
-          `INSERT OR IGNORE INTO index_queue (owner, owner_n)
-           SELECT 'memory', n FROM memories WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'memory' AND model_id = ?)`,
-          m.id,
-        );
-        return m;
-      });
       kick();
     },
     (e: unknown) => {
       if (!closed) logger.error('embedder failed to load; semantic retrieval is off', { error: String(e) });
     },
   );
+
+  function vectorModelFor(e: Embedder): VectorModel {
+    return store.tx(() => {
+      const m = ensureVectorModel(store, e, o.now());
+      // Whatever this model has not embedded yet: everything after a model change.
+      store.run(
+        `INSERT OR IGNORE INTO index_queue (owner, owner_n)
+           SELECT 'record', n FROM records WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'record' AND model_id = ?)`,
+        m.id,
+      );
+      store.run(
+        `INSERT OR IGNORE INTO index_queue (owner, owner_n)
+           SELECT 'memory', n FROM memories WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'memory' AND model_id = ?)`,
+        m.id,
+      );
+      return m;
+    });
+  }
 
   function indexLexical(items: QueueItem[]): void {
     store.tx(() => {

@@ -485,6 +485,27 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.equal(sem.candidates.length, 1);
     assert.match(sem.candidates[0]!.reason, /hash-32/);
   });
+
+  it('a model id that comes back with another width turns semantic retrieval off, logged, not the engine down', async () => {
+    const dir = tempDir();
+    const first = await createLocalEngine({
+      dataDir: dir,
+      dbKey: 'k',
+      embedder: createHashModelEmbedder(32),
+    });
+    await first.createBrain(tenant, { id: 'b' });
+    await write(first, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
+    await first.close();
+    const errors: string[] = [];
+    const logger = { info: () => {}, warn: () => {}, error: (m: string) => void errors.push(m) };
+    const clash = { ...createHashModelEmbedder(48), model: 'hash-32' };
+    const { engine } = await engineWith({ dbKey: 'k', embedder: clash, logger }, dir);
+    await engine.idle();
+    const ctx = await ask(engine, 'b', 'tea lemon');
+    assert.equal(ctx.citations.length, 1, 'lexical retrieval still answers');
+    assert.equal(ctx.cost.embedding_calls, 0);
+    assert.deepEqual(errors, ['embedder cannot be used with this store; semantic retrieval is off']);
+  });
 });
 
 /** An in-thread Embedder over the hash model (a different model id from the default 64-d one). */
