@@ -486,6 +486,23 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.match(sem.candidates[0]!.reason, /hash-32/);
   });
 
+  it('processing_units count the rows ranked: a filter that hides nothing costs what no filter costs', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const plain = await ask(engine, 'b', 'tea lemon');
+    const filtered = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'tea lemon', filter: { since: '2000-01-01T00:00:00Z' } },
+      opts,
+    );
+    assert.equal(filtered.citations.length, 1);
+    assert.equal(plain.cost.embedding_calls, 1);
+    assert.equal(filtered.cost.processing_units, plain.cost.processing_units);
+    assert.ok(plain.cost.processing_units < 0.05, `one Record, ${plain.cost.processing_units} units`);
+  });
+
   it('a model id that comes back with another width turns semantic retrieval off, logged, not the engine down', async () => {
     const dir = tempDir();
     const first = await createLocalEngine({

@@ -35,6 +35,8 @@ export function createSemanticLane(): Lane {
       const brain = input.eligibility.brainUid;
       const recHits = nearest(input.store, m, 'record', brain, q, k);
       const memHits = nearest(input.store, m, 'memory', brain, q, input.limit);
+      // The neighbours the scan ranked, not the k asked for: a Brain of three Records costs three.
+      input.ledger.charge('processing', (recHits.length + memHits.length) / 1000);
       for (const hit of recHits) {
         if (1 - hit.distance >= floor) best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
       }
@@ -59,7 +61,6 @@ export function createSemanticLane(): Lane {
         JSON.stringify([...best.keys()]),
         ...el.params,
       );
-      input.ledger.charge('processing', (k + memHits.length) / 1000);
       return rows
         .map((r) => ({ r, b: best.get(r.n)! }))
         .sort((a, b) => b.b.sim - a.b.sim)
