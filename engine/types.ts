@@ -122,7 +122,11 @@ export interface Engine {
   createContext(t: Tenant, brainId: string, body: ContextRequest, opts: ContextOptions): Promise<Context>;
   /** Keeps a trace of a failed createContext; returns its trc_ id (null when the Brain is unknown). */
   recordFailedContext(t: Tenant, brainId: string, failure: FailedRequest): Promise<string | null>;
-  listTraces(t: Tenant, brainId: string, q: { limit: number }): Promise<TracePage>;
+  listTraces(
+    t: Tenant,
+    brainId: string,
+    q: { limit: number; cursor?: string | undefined },
+  ): Promise<TracePage>;
   getTrace(t: Tenant, brainId: string, traceId: string): Promise<Trace>;
 
   /** Resolves when every Record accepted so far has been derived (tests and benchmarks use it). */

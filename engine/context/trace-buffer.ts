@@ -1,4 +1,5 @@
-import type { Trace, TraceSummary } from '../contract/index.ts';
+import type { Trace, TracePage, TraceSummary } from '../contract/index.ts';
+import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { FailedRequest } from '../types.ts';
@@ -6,7 +7,8 @@ import type { FailedRequest } from '../types.ts';
 /** Recent traces, bounded (oldest evicted first) and in memory only: a restart clears them. */
 export interface TraceBuffer {
   add(brainUid: string, trace: Trace): void;
-  list(brainUid: string, limit: number): { data: TraceSummary[]; has_more: boolean };
+  /** Newest first; `cursor` (a page's next_cursor) continues with the traces older than that page. */
+  list(brainUid: string, limit: number, cursor?: string | undefined): TracePage;
   get(brainUid: string, id: string): Trace;
   purge(brainUid: string): void;
   /**
@@ -17,15 +19,24 @@ export interface TraceBuffer {
 }
 
 export function createTraceBuffer(size: number): TraceBuffer {
-  let items: { brainUid: string; trace: Trace }[] = [];
+  // n orders the traces and names a page's end: it stays valid however many are evicted meanwhile.
+  let items: { brainUid: string; trace: Trace; n: number }[] = [];
+  let added = 0;
   return {
     add(brainUid, trace) {
-      items.push({ brainUid, trace });
+      items.push({ brainUid, trace, n: ++added });
       if (items.length > size) items.splice(0, items.length - size);
     },
-    list(brainUid, limit) {
-      const mine = items.filter((i) => i.brainUid === brainUid).reverse();
-      return { data: mine.slice(0, limit).map((i) => summarize(i.trace)), has_more: mine.length > limit };
+    list(brainUid, limit, cursor) {
+      const before = cursor === undefined ? Infinity : traceCursor(cursor);
+      const mine = items.filter((i) => i.brainUid === brainUid && i.n < before).reverse();
+      const page = mine.slice(0, limit);
+      const hasMore = mine.length > limit;
+      return {
+        data: page.map((i) => summarize(i.trace)),
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(String(page[page.length - 1]!.n)) : null,
+      };
     },
     get(brainUid, id) {
       const hit = items.find((i) => i.brainUid === brainUid && i.trace.id === id);
@@ -48,6 +59,13 @@ const recordIdPattern = /rec_[0-9A-Z]+/g;
 function namesAny(trace: Trace, ids: ReadonlySet<string>): boolean {
   for (const m of JSON.stringify(trace).matchAll(recordIdPattern)) if (ids.has(m[0])) return true;
   return false;
+}
+
+function traceCursor(cursor: string): number {
+  const n = Number(decodeCursor(cursor));
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
+  return n;
 }
 
 function summarize(t: Trace): TraceSummary {

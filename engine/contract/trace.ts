@@ -90,8 +90,16 @@ export const TraceSummary = z
 export type TraceSummary = z.infer<typeof TraceSummary>;
 
 export const TracePage = z
-  .object({ data: z.array(TraceSummary), has_more: z.boolean(), next_cursor: z.null() })
-  .meta({ id: 'TracePage', description: 'Newest first. Traces live in a bounded recent-only buffer.' });
+  .object({ data: z.array(TraceSummary), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .meta({
+    id: 'TracePage',
+    description:
+      'Newest first. Traces live in a bounded recent-only buffer. next_cursor (additive) is set when has_more ' +
+      'is: pass it as `cursor` for the next older page; traces evicted meanwhile are simply not on it.',
+  });
 export type TracePage = z.infer<typeof TracePage>;
 
-export const TraceListQuery = z.strictObject({ limit: pageLimit(20, 100) });
+export const TraceListQuery = z.strictObject({
+  limit: pageLimit(20, 100),
+  cursor: z.string().min(1).optional().describe("Additive: a page's next_cursor, for the next older page."),
+});

@@ -238,7 +238,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     }),
     listTraces: op((t, id, q) => {
       const b = requireBrain(ctx, t, id);
-      return { ...ctx.traces.list(b.uid, q.limit), next_cursor: null };
+      return ctx.traces.list(b.uid, q.limit, q.cursor);
     }),
     getTrace: op((t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
     idle: async () => {

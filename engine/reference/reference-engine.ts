@@ -124,7 +124,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         idempotency: new Map(),
         traces: {
           add: (trace) => traceBuffer.add(uid, trace),
-          list: (limit) => traceBuffer.list(uid, limit),
+          list: (limit, cursor) => traceBuffer.list(uid, limit, cursor),
           get: (id) => traceBuffer.get(uid, id),
         },
       });
@@ -487,7 +487,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async listTraces(t, brainId, q) {
-      return { ...state(t, brainId).traces.list(q.limit), next_cursor: null };
+      return state(t, brainId).traces.list(q.limit, q.cursor);
     },
 
     async getTrace(t, brainId, traceId) {

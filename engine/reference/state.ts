@@ -1,10 +1,10 @@
 import type {
+  TracePage,
   AcceptedObject,
   Brain,
   Memory,
   MnemoRecord,
   Trace,
-  TraceSummary,
   TypedContent,
 } from '../contract/index.ts';
 
@@ -32,7 +32,7 @@ export interface BrainState {
   /** This Brain's view of the engine-wide trace buffer. */
   traces: {
     add(trace: Trace): void;
-    list(limit: number): { data: TraceSummary[]; has_more: boolean };
+    list(limit: number, cursor?: string | undefined): TracePage;
     get(id: string): Trace;
   };
 }

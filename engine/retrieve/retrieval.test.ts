@@ -491,12 +491,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     await engine.createBrain(tenant, { id: 'b' });
     await write(engine, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
     const plain = await ask(engine, 'b', 'tea lemon');
-    const filtered = await engine.createContext(
-      tenant,
-      'b',
-      { query: 'tea lemon', filter: { since: '2000-01-01T00:00:00Z' } },
-      opts,
-    );
+    const filtered = await ask(engine, 'b', 'tea lemon', { filter: { since: '2000-01-01T00:00:00Z' } });
     assert.equal(filtered.citations.length, 1);
     assert.equal(plain.cost.embedding_calls, 1);
     assert.equal(filtered.cost.processing_units, plain.cost.processing_units);

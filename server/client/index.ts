@@ -279,7 +279,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       }
     },
 
-    listTraces: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>
+    listTraces: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>
       json<TracePage>({ method: 'GET', path: `${brainPath(brainId)}/traces`, query: q, ...o }),
     getTrace: (brainId: string, traceId: string, o: CallOptions = {}) =>
       json<Trace>({ method: 'GET', path: `${brainPath(brainId)}/traces/${seg(traceId)}`, ...o }),

@@ -97,7 +97,9 @@ export const handlers: Record<string, Handler> = {
     return c.json(await engine.forgetBrain(i.principal.tenant, brainOf(i)));
   },
   async getProfile(c, i, { engine }) {
-    return c.json(await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number }));
+    return c.json(
+      await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number; cursor?: string }),
+    );
   },
   async getCensus(c, i, { engine }) {
     return c.json(await engine.getCensus(i.principal.tenant, brainOf(i)));

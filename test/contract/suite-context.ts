@@ -229,6 +229,29 @@ export function contextChecks(factory: ServerFactory): void {
         page.data.map((t) => t.id),
         [b.id, a.id],
       );
+      assert.equal(page.has_more, true);
+      // Every page after the first continues with older traces, until next_cursor is null.
+      const seen = page.data.map((t) => t.id);
+      for (let cursor = page.next_cursor, guard = 0; cursor !== null && guard < 100; guard++) {
+        const next = assertShape(
+          TracePage,
+          (await api.get(`/brains/b/traces?limit=2&cursor=${encodeURIComponent(cursor)}`)).body,
+        );
+        assert.equal(next.has_more, next.next_cursor !== null);
+        seen.push(...next.data.map((t) => t.id));
+        cursor = next.next_cursor;
+      }
+      const all = assertShape(TracePage, (await api.get('/brains/b/traces?limit=100')).body);
+      assert.deepEqual(
+        seen,
+        all.data.map((t) => t.id),
+      );
+      assertError(
+        await api.get('/brains/b/traces?cursor=bm90LWEtY3Vyc29y'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
       const trace = assertShape(Trace, (await api.get(`/brains/b/traces/${a.id}`)).body);
       assert.equal(trace.query, 'first trace Porto');
       assert.ok(trace.lanes.length >= 1);
