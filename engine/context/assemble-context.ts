@@ -234,6 +234,11 @@ export async function assembleContext(
           ms: 0,
           candidates: [],
         })),
+        retrieved.unavailable.map((u) => ({
+          name: `${u.lane} (not run: ${u.reason})`,
+          ms: 0,
+          candidates: [],
+        })),
       ),
     fusion: {
       method: retrieved.method,

@@ -24,6 +24,8 @@ export interface RetrievalIndexer {
   /** The active model's vector tables, once the embedder has loaded; null without one. */
   vectorModel(): VectorModel | null;
   embedder(): Embedder | null;
+  /** While the embedder is still loading: settles when it has loaded (or failed to). Else null. */
+  loading(): Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   let waiters: Array<() => void> = [];
 
   const aborter = new AbortController();
+  let loaded = !o.embedder;
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
     (e) => {
       if (!e || closed) return;
@@ -100,6 +103,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       if (!closed) logger.error('embedder failed to load; semantic retrieval is off', { error: String(e) });
     },
   );
+  void ready.finally(() => (loaded = true));
 
   function vectorModelFor(e: Embedder): VectorModel {
     return store.tx(() => {
@@ -288,6 +292,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     },
     vectorModel: () => model,
     embedder: () => embedder,
+    loading: () => (loaded ? null : ready),
     async close() {
       closed = true;
       aborter.abort();

@@ -498,6 +498,50 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(plain.cost.processing_units < 0.05, `one Record, ${plain.cost.processing_units} units`);
   });
 
+  it('an embedder still loading: a Context waits for it within budget.ms, and past that says the lane did not run', async () => {
+    const slowLoad = (ms: number) =>
+      new Promise<ReturnType<typeof createHashModelEmbedder>>((r) =>
+        setTimeout(() => r(createHashModelEmbedder(16)), ms),
+      );
+    const { engine } = await engineWith({ embedder: slowLoad(300) });
+    await engine.createBrain(tenant, { id: 'b' });
+    await engine.rememberRecord(
+      tenant,
+      'b',
+      msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z'),
+      {},
+    );
+    const hurried = await ask(engine, 'b', 'tea lemon', { budget: { ms: 20 } });
+    assert.equal(hurried.cost.embedding_calls, 0);
+    assert.ok(hurried.citations.length === 1, 'lexical retrieval answers meanwhile');
+    const lanes = (await engine.getTrace(tenant, 'b', hurried.id)).lanes.map((l) => l.name);
+    assert.ok(lanes.includes('semantic (not run: the embedder is still loading)'), lanes.join(', '));
+    const patient = await ask(engine, 'b', 'tea lemon');
+    assert.equal(patient.cost.embedding_calls, 1, 'waited for the model, then made the one call');
+  });
+
+  it('a failing query embedding costs the semantic lane, not the Context', async () => {
+    const broken = {
+      ...createHashModelEmbedder(16),
+      embed: async () => Promise.reject(new Error('embedding worker exited')),
+    };
+    const { engine } = await engineWith({ embedder: broken });
+    await engine.createBrain(tenant, { id: 'b' });
+    await engine.rememberRecord(
+      tenant,
+      'b',
+      msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z'),
+      {},
+    );
+    const ctx = await ask(engine, 'b', 'tea lemon');
+    assert.equal(ctx.citations.length, 1);
+    const lanes = (await engine.getTrace(tenant, 'b', ctx.id)).lanes.map((l) => l.name);
+    assert.ok(
+      lanes.includes('semantic (not run: the query embedding failed: Error: embedding worker exited)'),
+      lanes.join(', '),
+    );
+  });
+
   it('a model id that comes back with another width turns semantic retrieval off, logged, not the engine down', async () => {
     const dir = tempDir();
     const first = await createLocalEngine({

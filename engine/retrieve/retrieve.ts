@@ -50,10 +50,14 @@ export interface Retrieved {
   expansion: string[];
   /** Stages left out because budget.ms ran out. */
   skipped: string[];
+  /** Lanes that could not run, and why (the embedder still loading, or its call failing). */
+  unavailable: Array<{ lane: string; reason: string }>;
   timings: Record<string, number>;
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
+/** How long a Context without budget.ms waits for an embedder that is still loading. */
+const embedderLoadWaitMs = 1000;
 
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
@@ -78,6 +82,17 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   timings['index_catch_up'] = performance.now() - t;
 
   let queryVector: Float32Array | null = null;
+  // Just after start the model may still be loading (the GloVe table from its cache in ~0.4 s): wait a
+  // little, within budget.ms, rather than answer without the semantic lane; past that, say so.
+  const loading = o.indexer?.loading() ?? null;
+  const unavailable: Array<{ lane: string; reason: string }> = [];
+  if (loading) {
+    t = performance.now();
+    const wait = o.deadline === undefined ? embedderLoadWaitMs : o.deadline - performance.now();
+    await Promise.race([loading, timeout(Math.max(0, wait))]);
+    timings['embedder_load_wait'] = performance.now() - t;
+    if (o.indexer?.loading()) unavailable.push({ lane: 'semantic', reason: 'the embedder is still loading' });
+  }
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
   const memo = new Map<string, unknown>();
@@ -86,13 +101,16 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
     const text = withoutSpeakers(o.query, namedSpeakers({ ...o, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
-    const call = embedder.embed([text]);
+    // A failed call (the worker gone, say) costs the semantic lane, not the Context.
+    const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
     o.ledger.charge('embedding', 1);
     const got =
       o.deadline === undefined
         ? await call
         : await Promise.race([call, timeout(o.deadline - performance.now())]);
     if (got === 'timeout') skipped.push('semantic');
+    else if ('failed' in got)
+      unavailable.push({ lane: 'semantic', reason: `the query embedding failed: ${got.failed}` });
     else queryVector = got[0] ?? null;
     timings['embed'] = performance.now() - t;
   }
@@ -182,7 +200,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       o.emit('rerank', { model: o.reranker.id, candidates: Math.min(o.reranker.depth, fused.length) });
     }
   }
-  return { laneResults, fused, method, expansion, skipped, timings };
+  return { laneResults, fused, method, expansion, skipped, unavailable, timings };
 }
 
 /** The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their order). */
