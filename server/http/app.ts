@@ -139,8 +139,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.onError((e, c) => {
     const err = coerceError(e);
-    if (err.code === 'internal_error')
-      log(`internal_error ${c.get('requestId')}: ${(e as Error).stack ?? String(e)}`);
+    if (err.code === 'internal_error') {
+      // A fault wrapped to carry its trace_id keeps the original as its cause: that stack is the one to see.
+      const fault = e instanceof Error && e.cause !== undefined ? e.cause : e;
+      log(`internal_error ${c.get('requestId')}: ${(fault as Error).stack ?? String(fault)}`);
+    }
     return errorResponse(c, err);
   });
 

@@ -16,7 +16,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { ContextEvent, Engine } from '../../engine/types.ts';
 import { importFiles } from '../import/import-files.ts';
 import type { AppEnv, Principal } from './app-env.ts';
-import { errorBody } from './error-response.ts';
+import { coerceError, errorBody } from './error-response.ts';
 
 export interface CallInput {
   principal: Principal;
@@ -167,29 +167,36 @@ export const handlers: Record<string, Handler> = {
     const body = i.body as ContextRequest;
     const brainId = brainOf(i);
     const t = i.principal.tenant;
+    const requestId = c.get('requestId');
+    // A failed request leaves a trc_ Trace named in the error body, whatever failed: the engine, the
+    // Accept header, or an unhandled fault (whose stack the app's error handler logs from `cause`).
+    const failed = async (e: unknown): Promise<never> => {
+      if (e instanceof MnemoError && e.code === 'brain_not_found') throw e;
+      const err = coerceError(e);
+      const traceId = await deps.engine.recordFailedContext(t, brainId, {
+        requestId,
+        query: body.query,
+        mode: body.mode ?? 'fast',
+        request: body as Record<string, unknown>,
+        error: { code: err.code, message: err.message },
+      });
+      if (!traceId) throw e;
+      const withTrace = new MnemoError(err.code, err.message, { ...err.extra, trace_id: traceId });
+      if (err !== e) withTrace.cause = e;
+      throw withTrace;
+    };
     if (i.wantsStream && body.mode !== 'thorough') {
-      throw new MnemoError(
-        'streaming_not_applicable',
-        'Accept: only mode "thorough" streams; send Accept: application/json',
+      await failed(
+        new MnemoError(
+          'streaming_not_applicable',
+          'Accept: only mode "thorough" streams; send Accept: application/json',
+        ),
       );
     }
-    const requestId = c.get('requestId');
     const run = (onEvent?: Parameters<Engine['createContext']>[3]['onEvent']) =>
       deps.engine
         .createContext(t, brainId, body, { watermark: i.watermark, requestId, onEvent })
-        .catch(async (e: unknown) => {
-          if (e instanceof MnemoError && e.code !== 'brain_not_found') {
-            const traceId = await deps.engine.recordFailedContext(t, brainId, {
-              requestId,
-              query: body.query,
-              mode: body.mode ?? 'fast',
-              request: body as Record<string, unknown>,
-              error: { code: e.code, message: e.message },
-            });
-            if (traceId) throw new MnemoError(e.code, e.message, { ...e.extra, trace_id: traceId });
-          }
-          throw e;
-        });
+        .catch(failed);
     if (!i.wantsStream) {
       const ctx = await run();
       return c.json(ctx, ctx.status === 'processing' ? 202 : 200);
