@@ -46,7 +46,8 @@ export interface ContextBrain {
 export const defaultBudgetTokens = 4000;
 // Enough distinct Records for a top-25 (the LoCoMo benchmark's deepest cut) when the budget allows.
 const maxEvidenceRecords = 40;
-const possessive = /\b(my|mine|myself)\b/iu;
+// First person, singular or plural: "our dog" needs to know who "we" are as much as "my dog" does.
+const possessive = /\b(my|mine|myself|our|ours|ourselves)\b/iu;
 
 /**
  * Assembles one Context: cited evidence within a token budget, conflicts, unknowns and abstention,

@@ -19,7 +19,7 @@ export function words(text: string): Set<string> {
   return out;
 }
 
-const possessive = /\b(my|mine|myself)\b/i;
+const possessive = /\b(my|mine|myself|our|ours|ourselves)\b/i;
 const zeroCost = { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 };
 
 /** The reference engine's Context: a substring scan that needs a shared word, ranked by shared words. */

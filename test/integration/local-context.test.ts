@@ -161,6 +161,8 @@ describe('local engine: context', () => {
     assert.equal(abst.text, null);
     assert.deepEqual(abst.abstained, { reason: 'no_attribution' });
     assert.deepEqual(abst.unknowns, ['ownership of: who is my dentist']);
+    const ours = ready(await anon.engine.createContext(tenant, 'b', { query: 'who is our dentist' }, opts));
+    assert.deepEqual(ours.abstained, { reason: 'no_attribution' });
 
     const { engine, remember } = await withBrain();
     const r1 = await remember({
