@@ -32,6 +32,13 @@ export interface LocomoOptions {
  * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
  * distinct Records the Context cites.
  */
+/** The cut-offs whose fields the output must always have (cli-and-harness.md, Benchmark output). */
+const fixedCutOffs = [5, 10, 25];
+
+/** The requested cut-offs and the fixed ones, ascending: `--k 3` adds frac@3, it removes nothing. */
+export const cutOffs = (ks: readonly number[]): number[] =>
+  [...new Set([...fixedCutOffs, ...ks])].sort((a, b) => a - b);
+
 export async function runLocomo(o: LocomoOptions): Promise<void> {
   const convs = loadLocomo(o.data).slice(0, o.limit ?? Infinity);
   const bench = await startBenchServer({
@@ -118,7 +125,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
       benchmark: 'locomo',
       scope,
       questions: qs.length,
-      ...aggregate(qs, o.ks),
+      ...aggregate(qs, cutOffs(o.ks)),
       ...latency,
       ...common,
     });
