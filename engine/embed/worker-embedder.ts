@@ -3,6 +3,13 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
 
 /**
+ * Texts per message to the worker. The worker answers one message at a time, so a query embedding
+ * (one text, on a Context's critical path) sent while the indexer embeds a batch of 256 would wait for
+ * all of it; sent in chunks, one after another, a batch lets a query in after at most one chunk.
+ */
+const chunkTexts = 16;
+
+/**
  * Runs a provider in a worker thread so that loading a model and embedding never block the server's
  * event loop. Resolves once the model has loaded (rejects with the loader's message if it fails).
  */
@@ -12,6 +19,17 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
   let nextId = 1;
   let closed = false;
   let failure: Error | null = null;
+
+  function post(texts: readonly string[]): Promise<Float32Array[]> {
+    if (failure) return Promise.reject(failure);
+    if (closed) return Promise.reject(new Error('embedder closed'));
+    if (texts.length === 0) return Promise.resolve([]);
+    const id = nextId++;
+    return new Promise<Float32Array[]>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'embed', id, texts: [...texts] } satisfies WorkerRequest);
+    });
+  }
 
   function failAll(e: Error): void {
     failure = e;
@@ -53,14 +71,13 @@ export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): 
             model: msg.model,
             dims: msg.dims,
             embed(texts) {
-              if (failure) return Promise.reject(failure);
-              if (closed) return Promise.reject(new Error('embedder closed'));
-              if (texts.length === 0) return Promise.resolve([]);
-              const id = nextId++;
-              return new Promise<Float32Array[]>((resolve, reject) => {
-                pending.set(id, { resolve, reject });
-                worker.postMessage({ type: 'embed', id, texts: [...texts] } satisfies WorkerRequest);
-              });
+              if (texts.length <= chunkTexts) return post(texts);
+              return (async () => {
+                const out: Float32Array[] = [];
+                for (let i = 0; i < texts.length; i += chunkTexts)
+                  out.push(...(await post(texts.slice(i, i + chunkTexts))));
+                return out;
+              })();
             },
             async close() {
               if (closed) return;

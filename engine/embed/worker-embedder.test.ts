@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createWorkerEmbedder } from './worker-embedder.ts';
+
+describe('worker embedder', () => {
+  it('a query sent during a large batch is answered before the batch ends, with the same vectors', async () => {
+    const e = await createWorkerEmbedder({ provider: 'hash', dims: 32 });
+    try {
+      const texts = Array.from({ length: 400 }, (_, i) => `record number ${i} about tea`);
+      let batchDone = false;
+      const batch = e.embed(texts).then((v) => ((batchDone = true), v));
+      const [query] = await e.embed(['tea with lemon']);
+      assert.equal(batchDone, false, 'the query waited for the whole batch');
+      const vectors = await batch;
+      assert.equal(vectors.length, texts.length);
+      // Chunking keeps the order: each text gets the vector it gets alone.
+      const [alone] = await e.embed([texts[123]!]);
+      assert.deepEqual([...vectors[123]!], [...alone!]);
+      assert.equal(query!.length, 32);
+    } finally {
+      await e.close();
+    }
+  });
+});
