@@ -59,10 +59,11 @@ export async function assembleContext(
   brain: ContextBrain,
   body: ContextRequest,
   opts: ContextOptions,
+  /** Given when the Context's id was announced before assembly (a thorough 202). */
+  id: string = newId('ctx'),
 ): Promise<Context> {
   const started = performance.now();
   const { store, codec } = deps;
-  const id = newId('ctx');
   const mode = body.mode ?? 'fast';
   const requested = body.budget?.tokens ?? defaultBudgetTokens;
   const emit = (stage: string, data: Record<string, unknown> = {}) =>

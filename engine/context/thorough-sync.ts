@@ -5,9 +5,16 @@ import type { Context } from '../contract/index.ts';
  * the caller gets `202 processing` at once while assembly finishes in the background, and the same
  * request sent again (same Brain, body and Brain-Watermark) gets the finished Context. Finished
  * results are kept briefly (`ttlMs`) and few (`maxEntries`, oldest dropped).
+ *
+ * One assembly has one Context id (`newId`), given to both callbacks: every 202 for it and the finished
+ * Context carry the same id, so a client polling sees one Context and its Trace ends `ready`.
  */
 export interface ThoroughSync {
-  run(key: string, compute: () => Promise<Context>, processing: () => Context): Promise<Context>;
+  run(
+    key: string,
+    compute: (id: string) => Promise<Context>,
+    processing: (id: string) => Context,
+  ): Promise<Context>;
   /**
    * Drops every entry whose key starts with the prefix (a Brain's), finished or still assembling: after
    * a forget, a kept Context may cite what no longer exists and must not be served.
@@ -16,6 +23,7 @@ export interface ThoroughSync {
 }
 
 interface Entry {
+  id: string;
   promise: Promise<Context>;
   done: Context | null;
   at: number;
@@ -23,6 +31,7 @@ interface Entry {
 
 export function createThoroughSync(o: {
   syncMs: number;
+  newId: () => string;
   ttlMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -46,7 +55,8 @@ export function createThoroughSync(o: {
         return entry.done;
       }
       if (!entry) {
-        const e: Entry = { promise: compute(), done: null, at: now() };
+        const id = o.newId();
+        const e: Entry = { id, promise: compute(id), done: null, at: now() };
         entry = e;
         entries.set(key, e);
         e.promise.then(
@@ -67,7 +77,7 @@ export function createThoroughSync(o: {
         entries.delete(key);
         return first;
       }
-      return processing();
+      return processing(entry.id);
     },
     forget(prefix) {
       for (const k of [...entries.keys()]) if (k.startsWith(prefix)) entries.delete(k);

@@ -24,6 +24,8 @@ export function createTraceBuffer(size: number): TraceBuffer {
   let added = 0;
   return {
     add(brainUid, trace) {
+      // A thorough Context's Trace replaces the one its 202 left under the same id.
+      items = items.filter((i) => i.trace.id !== trace.id || i.brainUid !== brainUid);
       items.push({ brainUid, trace, n: ++added });
       if (items.length > size) items.splice(0, items.length - size);
     },

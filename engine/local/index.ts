@@ -118,7 +118,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   const deployment = options.deployment ?? 'local';
   const thorough =
     options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0
-      ? createThoroughSync({ syncMs: options.thoroughSyncMs })
+      ? createThoroughSync({ syncMs: options.thoroughSyncMs, newId: () => newId('ctx') })
       : null;
   const indexer = createRetrievalIndexer({
     store,
@@ -203,7 +203,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
     createContext: op((t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
-      const assemble = () =>
+      const assemble = (id?: string) =>
         assembleContext(
           {
             store,
@@ -218,11 +218,12 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
           { uid: b.uid, id: b.id, self: selfOf(b) },
           body,
           o,
+          id,
         );
       // Streams report progress instead; fast never waits long enough to matter.
       if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
       const key = thoroughKeyPrefix(b.uid) + [o.watermark ?? '', canonicalJson(body)].join('\n');
-      return thorough.run(key, assemble, () => thoroughProcessing(ctx, b, body, o.requestId));
+      return thorough.run(key, assemble, (id) => thoroughProcessing(ctx, b, body, o.requestId, id));
     }),
     recordFailedContext: op((t, id, failure) => {
       let b;
@@ -265,10 +266,11 @@ function thoroughProcessing(
   b: BrainRow,
   body: ContextRequest,
   requestId: string,
+  id: string,
 ): ContextProcessing {
   const watermark = watermarkOf(ctx, b);
   const out: ContextProcessing = {
-    id: newId('ctx'),
+    id,
     object: 'context',
     status: 'processing',
     query: body.query,

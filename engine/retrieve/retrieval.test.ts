@@ -366,6 +366,15 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const again = await engine.createContext(tenant, 'b', body, opts);
     assert.equal(again.status, 'ready');
     assert.equal(again.citations.length, 1);
+    // One Context: the id the 202 announced, whose Trace now tells the finished story.
+    assert.equal(again.id, first.id);
+    const trace = await engine.getTrace(tenant, 'b', first.id);
+    assert.equal(trace.status, 'ready');
+    assert.equal(trace.citations.length, 1);
+    assert.equal(
+      (await engine.listTraces(tenant, 'b', { limit: 100 })).data.filter((t) => t.id === first.id).length,
+      1,
+    );
     // Fast is never deferred, and a stream reports progress instead of deferring.
     assert.equal((await engine.createContext(tenant, 'b', { query: 'spare key' }, opts)).status, 'ready');
     const streamed = await engine.createContext(tenant, 'b', body, { ...opts, onEvent: () => {} });
