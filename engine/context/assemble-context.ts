@@ -205,7 +205,14 @@ export async function assembleContext(
   const tRetrieve = performance.now() - started;
 
   emit('assemble');
-  const { evidence, dropped } = selectEvidence(store, fused, terms, asOfMs, maxEvidenceRecords);
+  // What was current is read at as_of, or at the end of a filter.until window in the past: a Memory
+  // superseded only by what came after the window was still current within it, and is evidence there.
+  const untilMs =
+    eligibility.untilMs !== undefined && eligibility.untilMs < deps.now().getTime()
+      ? eligibility.untilMs
+      : undefined;
+  const readMs = asOfMs === undefined ? untilMs : untilMs === undefined ? asOfMs : Math.min(asOfMs, untilMs);
+  const { evidence, dropped } = selectEvidence(store, fused, terms, readMs, maxEvidenceRecords);
   const fitted = fitBudget(evidence, requested);
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
@@ -213,7 +220,7 @@ export async function assembleContext(
     quote: b.quote,
   }));
   const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
-  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility);
+  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility, readMs);
   const top = fitted.blocks[0]?.evidence;
   const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
 
@@ -281,7 +288,7 @@ export async function assembleContext(
   };
   if (include.has('memories')) {
     const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
-    const served = servedSql(asOfMs);
+    const served = servedSql(readMs);
     const rows = store.all<MemoryRow>(
       `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql} ORDER BY m.id`,
       JSON.stringify(servedIds),

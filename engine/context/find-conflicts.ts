@@ -16,8 +16,9 @@ export function findConflicts(
   store: Store,
   memoryIds: string[],
   eligibility: Eligibility,
+  /** When values are read as current (as_of, or a past filter.until); undefined: now. */
+  readMs: number | undefined,
 ): { conflicts: Conflict[]; conflicted: Set<string> } {
-  const asOfMs = eligibility.asOfMs;
   const conflicts: Conflict[] = [];
   const conflicted = new Set<string>();
   if (memoryIds.length === 0) return { conflicts, conflicted };
@@ -25,7 +26,7 @@ export function findConflicts(
     `SELECT DISTINCT lineage FROM memories WHERE slot IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
     JSON.stringify(memoryIds),
   );
-  const served = servedSql(asOfMs);
+  const served = servedSql(readMs);
   for (const { lineage } of lineages) {
     const values = store.all<{
       id: string;

@@ -152,6 +152,23 @@ describe('local engine: context', () => {
       then.memories?.map((m) => m.id),
       old.memory_ids,
     );
+    // A window that ends before the newer fact: within it the old one was current, so it is evidence.
+    const window = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'user employer', filter: { until: '2021-06-01T00:00:00Z' }, include: ['memories'] },
+        opts,
+      ),
+    );
+    assert.deepEqual(
+      window.citations.map((c) => c.record_id),
+      [old.id],
+    );
+    assert.deepEqual(
+      window.memories?.map((m) => m.id),
+      old.memory_ids,
+    );
   });
 
   it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
