@@ -50,9 +50,13 @@ export function useForgetBrain() {
   });
 }
 
-/** Everything a Record feeds: its Memories, the Brain's profile, census and conflicts. */
+/**
+ * Everything a Record feeds: its Memories, the Brain's profile, census and conflicts, and the traces
+ * (forgetting a Record drops the traces that quote it).
+ */
 function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: string) {
   return Promise.all([
+    qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
     qc.invalidateQueries({ queryKey: keys.records(brainId) }),
     qc.invalidateQueries({ queryKey: keys.memories(brainId) }),
     qc.invalidateQueries({ queryKey: keys.profile(brainId) }),

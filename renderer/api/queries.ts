@@ -86,16 +86,24 @@ export const conflictsOptions = (client: MnemoClient, brainId: string) =>
   });
 
 export const traceListOptions = (client: MnemoClient, brainId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: keys.traces(brainId),
-    queryFn: ({ signal }) => client.listTraces(brainId, { limit: 50 }, { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      client.listTraces(brainId, { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+    // A thorough question answered 202 is assembled in the background: look again until it is done.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.data.some((t) => t.status === 'processing')) ? 2000 : false,
   });
 
 export const traceOptions = (client: MnemoClient, brainId: string, traceId: string) =>
   queryOptions({
     queryKey: keys.trace(brainId, traceId),
     queryFn: ({ signal }) => client.getTrace(brainId, traceId, { signal }),
-    staleTime: Infinity, // A trace never changes once written.
+    // A finished trace never changes; a processing one (a thorough 202) is replaced when assembly ends.
+    staleTime: (q) => (q.state.data?.status === 'processing' ? 0 : Infinity),
+    refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2000 : false),
   });
 
 export const profileOptions = (client: MnemoClient, brainId: string) =>

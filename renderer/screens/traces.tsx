@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { traceListOptions } from '../api/queries.ts';
+import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -8,7 +9,8 @@ import { paths } from '../routes.ts';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const traces = useQuery(traceListOptions(client, brainId));
+  const traces = useInfiniteQuery(traceListOptions(client, brainId));
+  const rows = traces.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
       <h1 tabIndex={-1}>Traces</h1>
@@ -19,45 +21,48 @@ export function TracesScreen({ brainId }: { brainId: string }) {
         <Loading what="traces" />
       ) : traces.isError ? (
         <ErrorNotice error={traces.error} />
-      ) : traces.data.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <Empty title="No questions asked yet">
           Use <Link to={paths.brain(brainId, 'ask')}>Ask</Link> to try one.
         </Empty>
       ) : (
-        <table className="table" aria-label="Recent questions">
-          <thead>
-            <tr>
-              <th scope="col">Question</th>
-              <th scope="col">When</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Cited</th>
-              <th scope="col">Time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {traces.data.data.map((t) => (
-              <tr key={t.id}>
-                <td>
-                  <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
-                </td>
-                <td>{formatDateTime(t.created_at)}</td>
-                <td>{t.mode}</td>
-                <td>
-                  {t.status === 'failed' ? (
-                    <span className="badge warn">Failed: {t.error_code}</span>
-                  ) : t.abstained ? (
-                    <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
-                  ) : (
-                    <span className="badge ok">{t.status === 'ready' ? 'Answered' : 'Processing'}</span>
-                  )}
-                </td>
-                <td>{t.citations}</td>
-                <td>{t.total_ms.toFixed(1)} ms</td>
+        <>
+          <table className="table" aria-label="Recent questions">
+            <thead>
+              <tr>
+                <th scope="col">Question</th>
+                <th scope="col">When</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Cited</th>
+                <th scope="col">Time</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
+                  </td>
+                  <td>{formatDateTime(t.created_at)}</td>
+                  <td>{t.mode}</td>
+                  <td>
+                    {t.status === 'failed' ? (
+                      <span className="badge warn">Failed: {t.error_code}</span>
+                    ) : t.abstained ? (
+                      <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
+                    ) : (
+                      <span className="badge ok">{t.status === 'ready' ? 'Answered' : 'Processing'}</span>
+                    )}
+                  </td>
+                  <td>{t.citations}</td>
+                  <td>{t.total_ms.toFixed(1)} ms</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ShowMore list={traces} label="Show older questions" />
+        </>
       )}
     </>
   );

@@ -117,6 +117,29 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
   }
 });
 
+test('the Traces list pages back to older questions', async () => {
+  const app = await startApp('reference');
+  try {
+    await app.api.createBrain({ id: 'log', name: 'Log' });
+    await app.api.rememberRecord('log', { content: 'The boiler was serviced in March.' });
+    for (let i = 1; i <= 53; i++) await app.api.createContext('log', { query: `boiler question ${i}` });
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Log' }).click();
+    await page.getByRole('link', { name: 'Traces' }).first().click();
+    await page.getByRole('link', { name: 'boiler question 53' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Recent questions' }).locator('tbody tr');
+    assert.equal(await rows.count(), 50);
+    assert.equal(await page.getByRole('link', { name: 'boiler question 1', exact: true }).count(), 0);
+    await page.getByRole('button', { name: 'Show older questions' }).click();
+    await page.getByRole('link', { name: 'boiler question 1', exact: true }).waitFor();
+    assert.equal(await rows.count(), 53);
+    assert.equal(await page.getByRole('button', { name: 'Show older questions' }).count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
 test('create a key (secret shown once), then revoke it', async () => {
   const app = await startApp('reference');
   try {
