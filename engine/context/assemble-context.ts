@@ -20,7 +20,7 @@ import { createCostLedger } from './cost-ledger.ts';
 import { findConflicts } from './find-conflicts.ts';
 import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
-import type { TraceBuffer } from './trace-buffer.ts';
+import { recordIdsOf, type TraceBuffer } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
@@ -35,6 +35,8 @@ export interface ContextDeps {
   indexer?: RetrievalIndexer | null;
   traces: TraceBuffer;
   now: () => Date;
+  /** Counts forgets in this engine: a Trace finished after one may name what is gone. */
+  forgets?: () => number;
 }
 
 export interface ContextBrain {
@@ -64,6 +66,7 @@ export async function assembleContext(
 ): Promise<Context> {
   const started = performance.now();
   const { store, codec } = deps;
+  const forgetsAtStart = deps.forgets?.() ?? 0;
   const mode = body.mode ?? 'fast';
   const requested = body.budget?.tokens ?? defaultBudgetTokens;
   const emit = (stage: string, data: Record<string, unknown> = {}) =>
@@ -143,7 +146,7 @@ export async function assembleContext(
       };
     }
     ctx.cost = ledger.snapshot();
-    deps.traces.add(brain.uid, {
+    const full: Trace = {
       ...baseTrace(),
       ...trace,
       watermark,
@@ -151,7 +154,12 @@ export async function assembleContext(
       abstained: ctx.abstained?.reason ?? null,
       cost: ctx.cost,
       timings_ms: { ...(trace.timings_ms ?? {}), total },
-    });
+    };
+    // A Record forgotten while this assembly ran took its traces with it; this one must not bring its
+    // text back. (The Context itself is answered: the request began before the forget.)
+    if ((deps.forgets?.() ?? 0) !== forgetsAtStart && namesForgotten(store, full))
+      deps.traces.remove(brain.uid, id);
+    else deps.traces.add(brain.uid, full);
     emit('done');
     // The final `context` frame is the HTTP layer's to send (once); the engine reports stages only.
     return ctx;
@@ -315,4 +323,13 @@ export async function assembleContext(
     };
   }
   return finish(ctx, trace);
+}
+
+function namesForgotten(store: Store, trace: Trace): boolean {
+  const ids = [...recordIdsOf(trace)];
+  const found = store.get<{ c: number }>(
+    'SELECT count(*) AS c FROM records WHERE id IN (SELECT value FROM json_each(?))',
+    JSON.stringify(ids),
+  )!.c;
+  return found < ids.length;
 }

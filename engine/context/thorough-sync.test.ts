@@ -39,14 +39,46 @@ describe('thorough synchronous budget', () => {
     assert.equal(calls, 2);
   });
 
-  it('forgets a failed assembly so the next request tries again', async () => {
+  it('a failure its caller awaits is thrown to it, and nothing is kept', async () => {
+    const s = createThoroughSync({ syncMs: 200, newId });
+    await assert.rejects(
+      s.run('k', async () => Promise.reject(new Error('at once')), processing),
+      /at once/,
+    );
+    assert.equal((await s.run('k', async (id) => ctx(id), processing)).status, 'ready');
+  });
+
+  it('an assembly that fails after its 202 is told to the next identical request, once', async () => {
     const s = createThoroughSync({ syncMs: 10, newId });
+    const told: string[] = [];
     const failing = async () => {
       await delay(30);
-      throw new Error('boom');
+      throw new Error('lane exploded');
     };
-    assert.equal((await s.run('k', failing, processing)).status, 'processing');
-    await delay(50);
-    assert.equal((await s.run('k', async () => ctx('ctx_ok'), processing)).id, 'ctx_ok');
+    const first = await s.run('k', failing, processing, (id) => void told.push(id));
+    assert.equal(first.status, 'processing');
+    await delay(60);
+    assert.deepEqual(told, [first.id]);
+    await assert.rejects(s.run('k', failing, processing), /lane exploded/);
+    assert.equal((await s.run('k', async (id) => ctx(id), processing)).status, 'ready');
+  });
+
+  it('a forgotten assembly settling late never disturbs the newer one under its key', async () => {
+    const s = createThoroughSync({ syncMs: 10, newId });
+    const old = async () => {
+      await delay(40);
+      throw new Error('old one failed');
+    };
+    const fresh = async (id: string) => {
+      await delay(60);
+      return ctx(id);
+    };
+    assert.equal((await s.run('k', old, processing)).status, 'processing');
+    s.forget('k');
+    const second = await s.run('k', fresh, processing);
+    assert.equal(second.status, 'processing');
+    await delay(100);
+    const done = await s.run('k', fresh, processing);
+    assert.deepEqual([done.status, done.id], ['ready', second.id]);
   });
 });

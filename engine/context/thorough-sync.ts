@@ -14,6 +14,8 @@ export interface ThoroughSync {
     key: string,
     compute: (id: string) => Promise<Context>,
     processing: (id: string) => Context,
+    /** The assembly a 202 announced has failed, and nobody awaits it: leave word of it (its Trace). */
+    failedAfter202?: (id: string, error: unknown) => void,
   ): Promise<Context>;
   /**
    * Drops every entry whose key starts with the prefix (a Brain's), finished or still assembling: after
@@ -26,6 +28,10 @@ interface Entry {
   id: string;
   promise: Promise<Context>;
   done: Context | null;
+  /** How the assembly failed after a 202 announced it: the retry is told, once. */
+  failed: { error: unknown } | null;
+  /** A 202 named this assembly's id, so nobody is waiting on its promise any more. */
+  announced: boolean;
   at: number;
 }
 
@@ -42,29 +48,42 @@ export function createThoroughSync(o: {
   const entries = new Map<string, Entry>();
 
   const sweep = () => {
-    for (const [k, e] of entries) if (e.done && now() - e.at > ttl) entries.delete(k);
+    for (const [k, e] of entries) if ((e.done || e.failed) && now() - e.at > ttl) entries.delete(k);
     while (entries.size > max) entries.delete(entries.keys().next().value!);
   };
 
   return {
-    async run(key, compute, processing) {
+    async run(key, compute, processing, failedAfter202) {
       sweep();
       let entry = entries.get(key);
-      if (entry?.done) {
+      if (entry?.done || entry?.failed) {
         entries.delete(key);
-        return entry.done;
+        if (entry.failed) throw entry.failed.error;
+        return entry.done!;
       }
       if (!entry) {
         const id = o.newId();
-        const e: Entry = { id, promise: compute(id), done: null, at: now() };
+        const e: Entry = { id, promise: compute(id), done: null, failed: null, announced: false, at: now() };
         entry = e;
         entries.set(key, e);
+        // Settlements only ever touch their own entry: after a forget or an eviction, a newer assembly
+        // may sit under the same key.
+        const mine = () => entries.get(key) === e;
         e.promise.then(
           (c) => {
             e.done = c;
             e.at = now();
           },
-          () => entries.delete(key),
+          (error: unknown) => {
+            if (!e.announced) {
+              // Its caller is still waiting and hears of the failure itself.
+              if (mine()) entries.delete(key);
+              return;
+            }
+            failedAfter202?.(e.id, error);
+            e.failed = { error };
+            e.at = now();
+          },
         );
       }
       let timer: NodeJS.Timeout | undefined;
@@ -74,9 +93,10 @@ export function createThoroughSync(o: {
       const first = await Promise.race([entry.promise, late]);
       clearTimeout(timer);
       if (first !== null) {
-        entries.delete(key);
+        if (entries.get(key) === entry) entries.delete(key);
         return first;
       }
+      entry.announced = true;
       return processing(entry.id);
     },
     forget(prefix) {

@@ -16,17 +16,36 @@ export interface TraceBuffer {
    * a Record cascades to what was derived from it, and a trace quotes and ranks its text.
    */
   forgetRecords(brainUid: string, recordIds: readonly string[]): void;
+  /** Drops one trace (a Context whose assembly outlived a forget of what it names). */
+  remove(brainUid: string, id: string): void;
+}
+
+/** Every Record a trace names: lane candidates, fused results, citations, budget cuts. */
+export function recordIdsOf(trace: Trace): Set<string> {
+  const ids = new Set<string>();
+  for (const l of trace.lanes) for (const c of l.candidates) ids.add(c.record_id);
+  for (const r of trace.fusion.results) ids.add(r.record_id);
+  for (const c of trace.citations) ids.add(c.record_id);
+  for (const c of trace.budget.cut) ids.add(c.record_id);
+  return ids;
 }
 
 export function createTraceBuffer(size: number): TraceBuffer {
   // n orders the traces and names a page's end: it stays valid however many are evicted meanwhile.
-  let items: { brainUid: string; trace: Trace; n: number }[] = [];
+  // ids are the Records each trace names, gathered once, so a forget is a set lookup per trace.
+  let items: { brainUid: string; trace: Trace; n: number; ids: Set<string> }[] = [];
   let added = 0;
   return {
     add(brainUid, trace) {
-      // A thorough Context's Trace replaces the one its 202 left under the same id.
-      items = items.filter((i) => i.trace.id !== trace.id || i.brainUid !== brainUid);
-      items.push({ brainUid, trace, n: ++added });
+      const ids = recordIdsOf(trace);
+      // A thorough Context's Trace replaces, in place, the one its 202 left under the same id.
+      const same = items.find((i) => i.trace.id === trace.id && i.brainUid === brainUid);
+      if (same) {
+        same.trace = trace;
+        same.ids = ids;
+        return;
+      }
+      items.push({ brainUid, trace, n: ++added, ids });
       if (items.length > size) items.splice(0, items.length - size);
     },
     list(brainUid, limit, cursor) {
@@ -50,17 +69,12 @@ export function createTraceBuffer(size: number): TraceBuffer {
     },
     forgetRecords(brainUid, recordIds) {
       if (recordIds.length === 0) return;
-      const gone = new Set(recordIds);
-      items = items.filter((i) => i.brainUid !== brainUid || !namesAny(i.trace, gone));
+      items = items.filter((i) => i.brainUid !== brainUid || !recordIds.some((id) => i.ids.has(id)));
+    },
+    remove(brainUid, id) {
+      items = items.filter((i) => i.brainUid !== brainUid || i.trace.id !== id);
     },
   };
-}
-
-// Every record id in the trace, wherever a field holds one: new trace fields are covered without a list.
-const recordIdPattern = /rec_[0-9A-Z]+/g;
-function namesAny(trace: Trace, ids: ReadonlySet<string>): boolean {
-  for (const m of JSON.stringify(trace).matchAll(recordIdPattern)) if (ids.has(m[0])) return true;
-  return false;
 }
 
 function traceCursor(cursor: string): number {
@@ -86,9 +100,15 @@ function summarize(t: Trace): TraceSummary {
 }
 
 /** The Trace a failed createContext leaves under a `trc_` id: the request and its error, nothing retrieved. */
-export function failedTrace(brainId: string, failure: FailedRequest, createdAt: string): Trace {
+export function failedTrace(
+  brainId: string,
+  failure: FailedRequest,
+  createdAt: string,
+  /** A thorough Context's id, when the failure came after a 202 had announced it. */
+  id: string = newId('trc'),
+): Trace {
   return {
-    id: newId('trc'),
+    id,
     object: 'trace',
     brain_id: brainId,
     request_id: failure.requestId,

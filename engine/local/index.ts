@@ -144,6 +144,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     reranker,
     traces: createTraceBuffer(options.traceBufferSize ?? 500),
     thorough,
+    forgets: 0,
     clock,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
@@ -214,6 +215,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
             indexer,
             traces: ctx.traces,
             now: clock,
+            forgets: () => ctx.forgets,
           },
           { uid: b.uid, id: b.id, self: selfOf(b) },
           body,
@@ -223,7 +225,31 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       // Streams report progress instead; fast never waits long enough to matter.
       if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
       const key = thoroughKeyPrefix(b.uid) + [o.watermark ?? '', canonicalJson(body)].join('\n');
-      return thorough.run(key, assemble, (id) => thoroughProcessing(ctx, b, body, o.requestId, id));
+      return thorough.run(
+        key,
+        assemble,
+        (id) => thoroughProcessing(ctx, b, body, o.requestId, id),
+        (id, error) => {
+          // Nobody awaits this assembly any more: its Trace (replacing the processing one) and the log
+          // keep the failure, and the next identical request is answered with the error itself.
+          const e = error instanceof MnemoError ? error : null;
+          if (!e)
+            logger.error('thorough Context failed after its 202', { context_id: id, error: String(error) });
+          const failure = {
+            requestId: o.requestId,
+            query: body.query,
+            mode: 'thorough' as const,
+            request: body as Record<string, unknown>,
+            error: e
+              ? { code: e.code, message: e.message }
+              : {
+                  code: 'internal_error',
+                  message: 'An unhandled failure occurred; it was logged on the server.',
+                },
+          };
+          ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
+        },
+      );
     }),
     recordFailedContext: op((t, id, failure) => {
       let b;

@@ -300,6 +300,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       s.records.delete(recordId);
       for (const id of r.record.memory_ids) s.memories.delete(id);
       for (const [k, v] of s.idempotency) if (v.resultId === recordId) s.idempotency.delete(k);
+      traceBuffer.forgetRecords(s.uid, [recordId]);
       s.seq += 1;
       return receipt(
         { type: 'record', id: recordId },
@@ -352,6 +353,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         for (const id of r.record.memory_ids) if (s.memories.delete(id)) memories += 1;
       }
       for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
+      traceBuffer.forgetRecords(s.uid, [...ids]);
       s.seq += 1;
       return receipt(
         { type: 'source', id: sourceName },

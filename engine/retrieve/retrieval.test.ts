@@ -434,6 +434,58 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it('a Record forgotten while a thorough assembly runs: its Trace is not kept, and no kept Context cites it', async () => {
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 60)), []) };
+    const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
+    await engine.createBrain(tenant, { id: 'b' });
+    const [key] = await write(engine, 'b', [
+      msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z'),
+    ]);
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const first = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(first.status, 'processing');
+    await engine.forgetRecord(tenant, 'b', key!); // the assembly has read the Record already
+    await new Promise((r) => setTimeout(r, 200));
+    await assert.rejects(
+      engine.getTrace(tenant, 'b', first.id),
+      (e: MnemoError) => e.code === 'trace_not_found',
+    );
+    let again = await engine.createContext(tenant, 'b', body, opts);
+    for (let i = 0; again.status === 'processing' && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      again = await engine.createContext(tenant, 'b', body, opts);
+    }
+    assert.deepEqual(again.citations, []);
+  });
+
+  it('a thorough assembly failing after its 202 leaves a failed Trace under the announced id, and tells the retry', async () => {
+    let calls = 0;
+    const flaky = {
+      name: 'flaky',
+      search: async () => {
+        calls += 1;
+        await new Promise((r) => setTimeout(r, 40));
+        if (calls === 1) throw new Error('lane exploded');
+        return [];
+      },
+    };
+    const errors: string[] = [];
+    const logger = { info: () => {}, warn: () => {}, error: (m: string) => void errors.push(m) };
+    const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [flaky], logger });
+    await engine.createBrain(tenant, { id: 'b' });
+    await write(engine, 'b', [msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z')]);
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const first = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(first.status, 'processing');
+    await new Promise((r) => setTimeout(r, 150));
+    const trace = await engine.getTrace(tenant, 'b', first.id);
+    assert.deepEqual([trace.status, trace.error?.code], ['failed', 'internal_error']);
+    assert.deepEqual(errors, ['thorough Context failed after its 202']);
+    await assert.rejects(engine.createContext(tenant, 'b', body, opts), /lane exploded/);
+    // Told once; the next request assembles afresh.
+    assert.equal((await engine.createContext(tenant, 'b', body, opts)).status, 'processing');
+  });
+
   it('forgetting a Record removes its vector bytes and its text from its neighbours’ index rows', async () => {
     const dir = tempDir();
     // Unencrypted, so the file's bytes can be scanned for the vector and the text.
@@ -495,7 +547,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.match(sem.candidates[0]!.reason, /hash-32/);
   });
 
-  it('processing_units count the rows ranked: a filter that hides nothing costs what no filter costs', async () => {
+  it('processing_units count the neighbours the semantic scan ranked, not the k it asked for', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });
     await write(engine, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
@@ -503,6 +555,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const filtered = await ask(engine, 'b', 'tea lemon', { filter: { since: '2000-01-01T00:00:00Z' } });
     assert.equal(filtered.citations.length, 1);
     assert.equal(plain.cost.embedding_calls, 1);
+    // One Record: one neighbour whatever k (50, or 200 with a filter); a larger Brain ranks more with one.
     assert.equal(filtered.cost.processing_units, plain.cost.processing_units);
     assert.ok(plain.cost.processing_units < 0.05, `one Record, ${plain.cost.processing_units} units`);
   });
@@ -525,6 +578,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(hurried.citations.length === 1, 'lexical retrieval answers meanwhile');
     const lanes = (await engine.getTrace(tenant, 'b', hurried.id)).lanes.map((l) => l.name);
     assert.ok(lanes.includes('semantic (not run: the embedder is still loading)'), lanes.join(', '));
+    assert.ok(!lanes.includes('semantic'), 'listed once, as not run');
     const patient = await ask(engine, 'b', 'tea lemon');
     assert.equal(patient.cost.embedding_calls, 1, 'waited for the model, then made the one call');
   });

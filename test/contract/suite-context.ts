@@ -268,6 +268,23 @@ export function contextChecks(factory: ServerFactory): void {
       assert.equal(ft.error?.code, 'invalid_watermark');
     });
 
+    it('forgetting a Record drops the traces that name it; others stay', async () => {
+      const { record } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'The spare key hides under the geranium pot.', speaker: 'Ana' },
+        source: { name: 'chat' },
+      });
+      await ready(api, 'b', record.id);
+      const hit = (await context(api, { query: 'spare key geranium' }))!;
+      assert.ok(hit.citations.some((c) => c.record_id === record.id));
+      const other = (await context(api, { query: 'Porto sailing club' }))!;
+      assert.ok(other.citations.every((c) => c.record_id !== record.id));
+      assert.equal((await api.get(`/brains/b/traces/${hit.id}`)).status, 200);
+      assert.equal((await api.del(`/brains/b/records/${record.id}`)).status, 200);
+      assertError(await api.get(`/brains/b/traces/${hit.id}`), 404, 'not_found', 'trace_not_found');
+      const kept = assertShape(Trace, (await api.get(`/brains/b/traces/${other.id}`)).body);
+      assert.ok(!JSON.stringify(kept).includes(record.id), 'a kept trace never named the forgotten Record');
+    });
+
     it('profile and census answer in their documented shapes', async () => {
       assertShape(Profile, (await api.get('/brains/b/profile?limit=5')).body);
       const census = assertShape(Census, (await api.get('/brains/b/census')).body);
