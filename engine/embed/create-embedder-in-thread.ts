@@ -13,12 +13,18 @@ import { createHashModel } from './hash-model.ts';
 export function gloveModelId(vectorsPath: string = defaultGlovePath()): string {
   const pkgPath = join(dirname(vectorsPath), 'package.json');
   const pkg = existsSync(pkgPath)
-    ? (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: unknown; version?: unknown })
+    ? (JSON.parse(readFileSync(pkgPath, 'utf8')) as { name?: unknown; version?: unknown; main?: unknown })
     : {};
-  const source =
-    typeof pkg.name === 'string' && typeof pkg.version === 'string'
-      ? `${pkg.name}@${pkg.version}`
-      : `${basename(vectorsPath)}@${statSync(vectorsPath).size}b`;
+  // Only the package's own vectors file is named by the package: any other file beside a package.json
+  // (a project's) would otherwise take that project's name and keep it when the file is replaced.
+  const packaged =
+    typeof pkg.name === 'string' &&
+    typeof pkg.version === 'string' &&
+    typeof pkg.main === 'string' &&
+    join(dirname(vectorsPath), pkg.main) === vectorsPath;
+  const source = packaged
+    ? `${String(pkg.name)}@${String(pkg.version)}`
+    : `${basename(vectorsPath)}@${statSync(vectorsPath).size}b`;
   return `${source}/sif-a1e-3-content-words-rc1`;
 }
 

@@ -33,7 +33,7 @@ export type EmbedderSpec =
       provider: 'onnx';
       /** A directory holding model.onnx (or onnx/model.onnx) and tokenizer.json. */
       modelDir: string;
-      /** Model id recorded per vector; default: the directory's base name. */
+      /** Model id recorded per vector; default: the directory's base name and a fingerprint of its files (onnxModelId). */
       modelId?: string | undefined;
       /** Longest input in tokens; longer inputs are cut. Default 256. */
       maxTokens?: number | undefined;

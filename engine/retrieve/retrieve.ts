@@ -128,6 +128,8 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   };
   const laneResults: LaneResult[] = [];
   for (const lane of o.lanes) {
+    // Already reported as not run (no query vector): running it would list it a second time, empty.
+    if (unavailable.some((u) => u.lane === lane.name)) continue;
     if (over() && laneResults.length > 0) {
       skipped.push(lane.name);
       continue;

@@ -114,7 +114,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         );
       }
       const input = await readInput(c, op, options.engine);
-      return handlers[op.id]!(c, input, { engine: options.engine, registry: options.registry });
+      return handlers[op.id]!(c, input, { engine: options.engine, registry: options.registry, log });
     });
   }
 
@@ -141,7 +141,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const err = coerceError(e);
     if (err.code === 'internal_error') {
       // A fault wrapped to carry its trace_id keeps the original as its cause: that stack is the one to see.
-      const fault = e instanceof Error && e.cause !== undefined ? e.cause : e;
+      const fault = e instanceof MnemoError && e.cause !== undefined ? e.cause : e;
       log(`internal_error ${c.get('requestId')}: ${(fault as Error).stack ?? String(fault)}`);
     }
     return errorResponse(c, err);

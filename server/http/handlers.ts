@@ -31,6 +31,8 @@ export interface CallInput {
 export interface HandlerDeps {
   engine: Engine;
   registry: KeyRegistry | null;
+  /** The server log, for faults that never reach the app's error handler (inside an open stream). */
+  log?: (line: string) => void;
 }
 
 type Handler = (c: HonoContext<AppEnv>, input: CallInput, deps: HandlerDeps) => Promise<Response>;
@@ -235,8 +237,13 @@ export const handlers: Record<string, Handler> = {
         const ctx = await assembly;
         await send('context', ctx);
       } catch (e) {
-        const err =
-          e instanceof MnemoError ? e : new MnemoError('internal_error', 'An unhandled failure occurred.');
+        const err = coerceError(e);
+        if (err.code === 'internal_error') {
+          const fault = e instanceof Error && e.cause !== undefined ? e.cause : e;
+          deps.log?.(
+            `internal_error ${requestId} (in an event stream): ${(fault as Error).stack ?? String(fault)}`,
+          );
+        }
         await send('error', errorBody(c, err));
       }
     });

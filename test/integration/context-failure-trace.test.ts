@@ -27,10 +27,15 @@ before(async () => {
   const faulty = new Proxy(engine, {
     get(target, prop, receiver) {
       if (prop !== 'createContext') return Reflect.get(target, prop, receiver) as unknown;
-      const real: Engine['createContext'] = (...args) =>
-        args[2].query === 'explode'
-          ? Promise.reject(new TypeError('boom in assembly'))
-          : target.createContext(...args);
+      const real: Engine['createContext'] = (...args) => {
+        if (args[2].query === 'explode') return Promise.reject(new TypeError('boom in assembly'));
+        if (args[2].query === 'explode later') {
+          // Fails once the stream is open: after its first stage.
+          args[3].onEvent?.({ event: 'stage', data: { stage: 'retrieve' } });
+          return new Promise((_, reject) => setTimeout(() => reject(new RangeError('boom mid-stream')), 5));
+        }
+        return target.createContext(...args);
+      };
       return real;
     },
   });
@@ -93,5 +98,25 @@ describe('failed Context requests leave a trc_ Trace', () => {
     const body = (await r.json()) as Record<string, unknown>;
     assert.equal(body.code, 'streaming_not_applicable');
     assert.equal((await traceOf(body.trace_id)).error?.code, 'streaming_not_applicable');
+  });
+
+  test('a fault once the event stream is open: an error frame with trace_id, and the stack logged', async () => {
+    const r = await post({ query: 'explode later', mode: 'thorough' }, { accept: 'text/event-stream' });
+    assert.equal(r.status, 200);
+    const frames = (await r.text()).split('\n\n').filter(Boolean);
+    const last = frames[frames.length - 1]!;
+    assert.match(last, /^event: error$/m);
+    const data = JSON.parse(
+      last
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6),
+    ) as Record<string, unknown>;
+    assert.equal(data.code, 'internal_error');
+    assert.equal((await traceOf(data.trace_id)).error?.code, 'internal_error');
+    assert.ok(
+      logged.some((l) => l.includes('in an event stream') && l.includes('RangeError: boom mid-stream')),
+      logged.join('\n'),
+    );
   });
 });
