@@ -52,19 +52,38 @@ export function selectEvidence(
   const evidence: EvidencePassage[] = [];
   const dropped: Dropped[] = [];
   const served = servedSql(asOfMs);
-  for (const f of fused) {
-    if (evidence.length >= maxRecords) break;
-    const r = store.get<RecordRow>(
-      'SELECT id, kind, content, text, source_name, occurred_at FROM records WHERE id = ?',
-      f.recordId,
-    );
-    if (!r) continue;
-    const mems = store.all<{ id: string; served: number; pending: number }>(
-      `SELECT m.id, (${served.sql}) AS served, m.pending FROM citations c JOIN memories m ON m.id = c.memory_id
-       WHERE c.record_id = ?`,
+  // Read in chunks of as many candidates as may be kept (two queries a chunk, not two a candidate); a
+  // further chunk only when drops left room.
+  const records = new Map<string, RecordRow>();
+  const memsOf = new Map<string, Array<{ id: string; served: number; pending: number }>>();
+  const load = (ids: string[]) => {
+    const json = JSON.stringify(ids);
+    for (const r of store.all<RecordRow>(
+      'SELECT id, kind, content, text, source_name, occurred_at FROM records WHERE id IN (SELECT value FROM json_each(?))',
+      json,
+    ))
+      records.set(r.id, r);
+    for (const m of store.all<{ record_id: string; id: string; served: number; pending: number }>(
+      `SELECT c.record_id, m.id, (${served.sql}) AS served, m.pending FROM citations c JOIN memories m ON m.id = c.memory_id
+       WHERE c.record_id IN (SELECT value FROM json_each(?))`,
       ...served.params,
-      r.id,
-    );
+      json,
+    )) {
+      const list = memsOf.get(m.record_id) ?? [];
+      list.push({ id: m.id, served: m.served, pending: m.pending });
+      memsOf.set(m.record_id, list);
+    }
+  };
+  let loaded = 0;
+  for (const [i, f] of fused.entries()) {
+    if (evidence.length >= maxRecords) break;
+    if (i >= loaded) {
+      loaded = i + maxRecords;
+      load(fused.slice(i, loaded).map((x) => x.recordId));
+    }
+    const r = records.get(f.recordId);
+    if (!r) continue;
+    const mems = memsOf.get(r.id) ?? [];
     if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
       dropped.push({ recordId: r.id, reason: 'superseded: every Memory it supports has a newer version' });
       continue;

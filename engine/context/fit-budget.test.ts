@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { countTokens } from 'gpt-tokenizer';
+import { fitBudget } from './fit-budget.ts';
+import type { EvidencePassage } from './select-evidence.ts';
+
+const passage = (i: number, text: string): EvidencePassage => ({
+  recordId: `rec_${i}`,
+  passage: text,
+  kind: 'message',
+  title: null,
+  speaker: 'Ana',
+  source: 'chat',
+  occurredAt: '2023-05-01T10:00:00.000Z',
+  memoryIds: [],
+  lanes: ['lexical'],
+  score: 1 / i,
+  rerankScore: null,
+});
+
+const texts = [
+  'I went to a support group yesterday and it was so powerful.',
+  'The spare key is under the blue pot, next to the door.',
+  'We adopted a kitten last week! Her name is Miso.',
+  'Pottery class again on Friday; I am making a bowl for Mum.',
+];
+
+describe('fitBudget', () => {
+  it('reports exactly what the real tokenizer counts for the joined text', () => {
+    const fitted = fitBudget(
+      texts.map((t, i) => passage(i + 1, t)),
+      4000,
+    );
+    assert.equal(fitted.blocks.length, texts.length);
+    assert.equal(fitted.truncated, false);
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+  });
+
+  it('never goes over the budget: what does not fit is cut and listed, the estimate stays exact', () => {
+    const all = fitBudget(
+      texts.map((t, i) => passage(i + 1, t)),
+      4000,
+    );
+    const requested = all.estimatedTokens - 5;
+    const fitted = fitBudget(
+      texts.map((t, i) => passage(i + 1, t)),
+      requested,
+    );
+    assert.equal(fitted.truncated, true);
+    assert.ok(fitted.cut.length >= 1);
+    assert.ok(fitted.estimatedTokens <= requested, `${fitted.estimatedTokens} > ${requested}`);
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+  });
+
+  it('a budget smaller than the best passage gets its longest fitting prefix, an exact substring', () => {
+    const fitted = fitBudget([passage(1, texts[0]!)], 8);
+    assert.equal(fitted.blocks.length, 1);
+    const quote = fitted.blocks[0]!.quote;
+    assert.ok(texts[0]!.startsWith(quote) && quote.length < texts[0]!.length);
+    assert.ok(fitted.estimatedTokens <= 8);
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+  });
+});
