@@ -99,15 +99,15 @@ export const handlers: Record<string, Handler> = {
     return c.json(await engine.forgetBrain(i.principal.tenant, brainOf(i)));
   },
   async getProfile(c, i, { engine }) {
-    return c.json(
-      await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number; cursor?: string }),
-    );
+    return c.json(await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number }));
   },
   async getCensus(c, i, { engine }) {
     return c.json(await engine.getCensus(i.principal.tenant, brainOf(i)));
   },
   async listTraces(c, i, { engine }) {
-    return c.json(await engine.listTraces(i.principal.tenant, brainOf(i), i.query as { limit: number }));
+    return c.json(
+      await engine.listTraces(i.principal.tenant, brainOf(i), i.query as { limit: number; cursor?: string }),
+    );
   },
   async getTrace(c, i, { engine }) {
     return c.json(await engine.getTrace(i.principal.tenant, brainOf(i), i.params.trace_id!));
