@@ -37,11 +37,13 @@ export function AskScreen({ brainId }: { brainId: string }) {
   const [purpose, setPurpose] = useState('');
   const ask = useMutation({
     mutationFn: async (body: ContextRequest) => {
-      // 202 means "not ready at that boundary yet": ask again with the same watermark a few times.
+      // Sent without a watermark, only a thorough question over the server's synchronous budget is
+      // answered 202: the very same request, sent again, gets the finished Context (a watermark added
+      // to the retry would make it another request, assembled afresh).
       let { context } = await client.createContext(brainId, body);
-      for (let i = 0; i < 10 && context.status === 'processing'; i += 1) {
+      for (let i = 0; i < 20 && context.status === 'processing'; i += 1) {
         await sleep(500);
-        ({ context } = await client.createContext(brainId, body, { watermark: context.watermark }));
+        ({ context } = await client.createContext(brainId, body));
       }
       return context;
     },
@@ -142,7 +144,7 @@ export function AskScreen({ brainId }: { brainId: string }) {
       <div aria-live="polite">
         {ask.isError ? <ErrorNotice error={ask.error} /> : null}
         {ask.data?.status === 'processing' ? (
-          <p className="notice">Still catching up with the latest writes. Ask again in a moment.</p>
+          <p className="notice">Still putting a thorough answer together. Ask again in a moment.</p>
         ) : null}
         {ask.data?.status === 'ready' ? <Answer brainId={brainId} c={ask.data} /> : null}
       </div>

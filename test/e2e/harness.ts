@@ -71,7 +71,10 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export async function startApp(engine: 'reference' | 'local'): Promise<RunningApp> {
+export async function startApp(
+  engine: 'reference' | 'local',
+  extra: { thoroughSyncMs?: number } = {},
+): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `mnemo-e2e-${engine}-`));
   const keyRegistry = join(dataDir, 'keys.json');
   KeyRegistry.ensure(keyRegistry);
@@ -82,6 +85,7 @@ export async function startApp(engine: 'reference' | 'local'): Promise<RunningAp
     dataDir,
     keyRegistry,
     configDir: join(dataDir, 'config'),
+    ...extra,
   });
   assert.ok(server.uiUrl, 'the server prints a UI address');
   // The UI's key is project `local`, live; an API key of the same namespace sees the same Brains.

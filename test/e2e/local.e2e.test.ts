@@ -63,3 +63,27 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
     await app.close();
   }
 });
+
+test('a thorough question over the synchronous budget is answered once its assembly ends', async () => {
+  // 1 ms: every thorough assembly outlasts it, so the first answer is always a 202.
+  const app = await startApp('local', { thoroughSyncMs: 1 });
+  try {
+    await app.api.createBrain({ id: 'home', name: 'Home' });
+    await app.api.rememberRecord('home', {
+      content: { kind: 'message', text: 'The boiler was serviced in March by Rui.', speaker: 'Ana' },
+    });
+    const first = await app.api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
+    assert.equal(first.status, 202, 'the server answers 202 at this budget');
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'Ask' }).click();
+    await page.getByLabel('Question').fill('Who serviced the boiler?');
+    await page.getByLabel('How hard to look').selectOption('thorough');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.locator('.context-text').waitFor();
+    assert.match((await page.locator('.context-text').textContent()) ?? '', /Rui/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
