@@ -99,7 +99,8 @@ export function createMcpServer(port: MemoryPort): McpServer {
       description:
         'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
         '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-        'reason. status "processing" means the watermark is not reached yet: call again shortly.',
+        'reason. status "processing" means the watermark is not reached yet, or a thorough answer is still being put ' +
+        'together: call again shortly with exactly the same arguments.',
       inputSchema: {
         query: req.query,
         purpose: req.purpose,
