@@ -60,4 +60,34 @@ describe('fitBudget', () => {
     assert.ok(fitted.estimatedTokens <= 8);
     assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
   });
+
+  it('passages that fit exactly all go in whole: the last one pays for no separator', () => {
+    const all = fitBudget(
+      texts.map((t, i) => passage(i + 1, t)),
+      4000,
+    );
+    const exact = fitBudget(
+      texts.map((t, i) => passage(i + 1, t)),
+      all.estimatedTokens,
+    );
+    assert.equal(exact.blocks.length, texts.length);
+    assert.equal(exact.truncated, false);
+    const one = fitBudget(
+      [passage(1, texts[0]!)],
+      all.blocks.length > 0 ? countTokens(all.blocks[0]!.text) : 0,
+    );
+    assert.equal(one.blocks[0]!.quote, texts[0], 'whole, not a prefix');
+    assert.equal(one.truncated, false);
+  });
+
+  it('passages ending in whitespace never take the text over the budget', () => {
+    for (const tail of ['\n ', '  \n  ', '\t', ' \n\n ']) {
+      const ev = [passage(1, `Hello${tail}`), passage(2, `The spare key${tail}`)];
+      for (let requested = 20; requested <= 80; requested++) {
+        const fitted = fitBudget(ev, requested);
+        assert.ok(fitted.estimatedTokens <= requested, `${JSON.stringify(tail)} at ${requested}`);
+        assert.equal(fitted.estimatedTokens, fitted.text === null ? 0 : countTokens(fitted.text));
+      }
+    }
+  });
 });

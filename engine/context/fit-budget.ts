@@ -39,39 +39,51 @@ const separator = '\n\n';
 export function fitBudget(evidence: EvidencePassage[], requested: number): Fitted {
   const blocks: Block[] = [];
   const cut: Fitted['cut'] = [];
-  // Each block is counted once, with the separator that would follow it: BPE merges a block's last
-  // character with the separator (".\n\n" is one token), so counting parts apart over-counts (~1.5%),
-  // while block+separator pieces sum exactly to the joined text less the last separator. Fitting on
-  // these counts is conservative by at most that one separator; the total is exact.
+  // Each block is counted once with the separator that follows it: block+separator pieces sum exactly
+  // to the joined text, where counting the parts apart over-counts (BPE merges a block's last character
+  // with the separator, ".\n\n" being one token; ~1.5% in all). The last block is counted once more
+  // without it. A block that fits only without a separator after it goes in last.
   let used = 0;
+  let final = false;
   for (const e of evidence) {
     const text = formatBlock(blocks.length + 1, e, e.passage);
-    const tokens = countTokens(text + separator);
-    if (used + tokens <= requested) {
-      blocks.push({ evidence: e, quote: e.passage, text, tokens });
-      used += tokens;
+    const withSeparator = countTokens(text + separator);
+    if (!final && used + withSeparator <= requested) {
+      blocks.push({ evidence: e, quote: e.passage, text, tokens: withSeparator });
+      used += withSeparator;
       continue;
     }
-    if (blocks.length === 0) {
-      const prefix = longestFittingPrefix(e, requested);
-      if (prefix) {
-        // Counted like every block, with its separator (the total below takes it off again).
-        const tokens = countTokens(prefix.text + separator);
-        blocks.push({ ...prefix, tokens });
-        used += tokens;
+    if (!final) {
+      const alone = countTokens(text);
+      if (used + alone <= requested) {
+        blocks.push({ evidence: e, quote: e.passage, text, tokens: alone });
+        used += alone;
+        final = true;
+        continue;
+      }
+      if (blocks.length === 0) {
+        const prefix = longestFittingPrefix(e, requested);
+        if (prefix) {
+          blocks.push(prefix);
+          used += prefix.tokens;
+          final = true;
+        }
       }
     }
-    cut.push({ record_id: e.recordId, tokens });
+    // What it would have cost, separator included.
+    cut.push({ record_id: e.recordId, tokens: withSeparator });
+  }
+  let estimatedTokens = used;
+  const last = blocks[blocks.length - 1];
+  if (last && !final) estimatedTokens = used - last.tokens + countTokens(last.text);
+  // A passage ending in whitespace can count more alone than before a separator: never over the budget.
+  while (estimatedTokens > requested && blocks.length > 0) {
+    const dropped = blocks.pop()!;
+    cut.push({ record_id: dropped.evidence.recordId, tokens: dropped.tokens });
+    estimatedTokens = blocks.length > 0 ? countTokens(blocks.map((b) => b.text).join(separator)) : 0;
   }
   const text = blocks.length > 0 ? blocks.map((b) => b.text).join(separator) : null;
-  const last = blocks[blocks.length - 1];
-  return {
-    blocks,
-    text,
-    estimatedTokens: last === undefined ? 0 : used - last.tokens + countTokens(last.text),
-    truncated: cut.length > 0,
-    cut,
-  };
+  return { blocks, text, estimatedTokens, truncated: cut.length > 0, cut };
 }
 
 /** The longest prefix of the passage that fits with its header, or failing that bare (tiny budgets). */
