@@ -75,6 +75,11 @@ test('a thorough question over the synchronous budget is answered once its assem
     const first = await app.api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
     assert.equal(first.status, 202, 'the server answers 202 at this budget');
     const { page, problems } = await openUi(context(), app);
+    const asked: Array<{ body: string | null; watermark: string | undefined }> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/context'))
+        asked.push({ body: r.postData(), watermark: r.headers()['brain-watermark'] });
+    });
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('link', { name: 'Ask' }).click();
     await page.getByLabel('Question').fill('Who serviced the boiler?');
@@ -82,6 +87,12 @@ test('a thorough question over the synchronous budget is answered once its assem
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.locator('.context-text').waitFor();
     assert.match((await page.locator('.context-text').textContent()) ?? '', /Rui/);
+    // The retry is the very same request, so the server hands over the assembly the 202 announced.
+    assert.ok(asked.length >= 2, `${asked.length} requests`);
+    assert.ok(
+      asked.every((a) => a.body === asked[0]!.body && a.watermark === undefined),
+      JSON.stringify(asked),
+    );
     assert.deepEqual(problems, []);
   } finally {
     await app.close();
