@@ -35,8 +35,6 @@ export interface ContextDeps {
   indexer?: RetrievalIndexer | null;
   traces: TraceBuffer;
   now: () => Date;
-  /** Counts forgets in this engine: a Trace finished after one may name what is gone. */
-  forgets?: () => number;
 }
 
 export interface ContextBrain {
@@ -66,7 +64,7 @@ export async function assembleContext(
 ): Promise<Context> {
   const started = performance.now();
   const { store, codec } = deps;
-  const forgetsAtStart = deps.forgets?.() ?? 0;
+  const forgetsAtStart = deps.traces.forgets();
   const mode = body.mode ?? 'fast';
   const requested = body.budget?.tokens ?? defaultBudgetTokens;
   const emit = (stage: string, data: Record<string, unknown> = {}) =>
@@ -157,7 +155,7 @@ export async function assembleContext(
     };
     // A Record forgotten while this assembly ran took its traces with it; this one must not bring its
     // text back. (The Context itself is answered: the request began before the forget.)
-    if ((deps.forgets?.() ?? 0) !== forgetsAtStart && namesForgotten(store, full))
+    if (deps.traces.forgets() !== forgetsAtStart && namesForgotten(store, full))
       deps.traces.remove(brain.uid, id);
     else deps.traces.add(brain.uid, full);
     emit('done');

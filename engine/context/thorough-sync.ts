@@ -66,9 +66,6 @@ export function createThoroughSync(o: {
         const e: Entry = { id, promise: compute(id), done: null, failed: null, announced: false, at: now() };
         entry = e;
         entries.set(key, e);
-        // Settlements only ever touch their own entry: after a forget or an eviction, a newer assembly
-        // may sit under the same key.
-        const mine = () => entries.get(key) === e;
         e.promise.then(
           (c) => {
             e.done = c;
@@ -76,8 +73,9 @@ export function createThoroughSync(o: {
           },
           (error: unknown) => {
             if (!e.announced) {
-              // Its caller is still waiting and hears of the failure itself.
-              if (mine()) entries.delete(key);
+              // Its caller is still waiting and hears of the failure itself. (Only its own entry: after a
+              // forget or an eviction, a newer assembly may sit under the same key.)
+              if (entries.get(key) === e) entries.delete(key);
               return;
             }
             failedAfter202?.(e.id, error);

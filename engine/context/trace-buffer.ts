@@ -18,6 +18,8 @@ export interface TraceBuffer {
   forgetRecords(brainUid: string, recordIds: readonly string[]): void;
   /** Drops one trace (a Context whose assembly outlived a forget of what it names). */
   remove(brainUid: string, id: string): void;
+  /** How many forgets (purge, forgetRecords) so far: a Trace finished after one may name what is gone. */
+  forgets(): number;
 }
 
 /** Every Record a trace names: lane candidates, fused results, citations, budget cuts. */
@@ -35,6 +37,7 @@ export function createTraceBuffer(size: number): TraceBuffer {
   // ids are the Records each trace names, gathered once, so a forget is a set lookup per trace.
   let items: { brainUid: string; trace: Trace; n: number; ids: Set<string> }[] = [];
   let added = 0;
+  let forgets = 0;
   return {
     add(brainUid, trace) {
       const ids = recordIdsOf(trace);
@@ -65,15 +68,18 @@ export function createTraceBuffer(size: number): TraceBuffer {
       return hit.trace;
     },
     purge(brainUid) {
+      forgets += 1;
       items = items.filter((i) => i.brainUid !== brainUid);
     },
     forgetRecords(brainUid, recordIds) {
+      forgets += 1;
       if (recordIds.length === 0) return;
       items = items.filter((i) => i.brainUid !== brainUid || !recordIds.some((id) => i.ids.has(id)));
     },
     remove(brainUid, id) {
       items = items.filter((i) => i.brainUid !== brainUid || i.trace.id !== id);
     },
+    forgets: () => forgets,
   };
 }
 

@@ -29,8 +29,6 @@ export interface LocalCtx {
   traces: TraceBuffer;
   /** Thorough Contexts kept for the retry after a 202; null when thorough answers synchronously. */
   thorough: ThoroughSync | null;
-  /** Forgets so far (see afterForget): a Context that outlived one checks its Trace. */
-  forgets: number;
   clock: () => Date;
   logger: Logger;
   /** Delay before a Memory that lost some support is re-derived (it is hidden meanwhile). */
@@ -81,7 +79,6 @@ export const thoroughKeyPrefix = (brainUid: string) => `${brainUid}\n`;
  * forgotten Records, and the Brain's kept thorough Contexts (any may cite them). recordIds null: all.
  */
 export function afterForget(ctx: LocalCtx, brainUid: string, recordIds: readonly string[] | null): void {
-  ctx.forgets += 1;
   if (recordIds === null) ctx.traces.purge(brainUid);
   else ctx.traces.forgetRecords(brainUid, recordIds);
   ctx.thorough?.forget(thoroughKeyPrefix(brainUid));
