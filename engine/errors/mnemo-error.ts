@@ -35,3 +35,9 @@ export class MnemoError extends Error {
 export function isMnemoError(e: unknown): e is MnemoError {
   return e instanceof MnemoError;
 }
+
+/** Anything thrown becomes a MnemoError; what is not one already is an unhandled failure. */
+export function coerceError(e: unknown): MnemoError {
+  if (isMnemoError(e)) return e;
+  return new MnemoError('internal_error', 'An unhandled failure occurred; it was logged on the server.');
+}

@@ -1,5 +1,5 @@
 import { defaultBudgetTokens } from '../shared/assemble-text.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
+import { coerceError, MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../context/thorough-sync.ts';
@@ -230,20 +230,15 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
         (id, error) => {
           // Nobody awaits this assembly any more: its Trace (replacing the processing one) and the log
           // keep the failure, and the next identical request is answered with the error itself.
-          const e = error instanceof MnemoError ? error : null;
-          if (!e)
+          const e = coerceError(error);
+          if (e.code === 'internal_error')
             logger.error('thorough Context failed after its 202', { context_id: id, error: String(error) });
           const failure = {
             requestId: o.requestId,
             query: body.query,
             mode: 'thorough' as const,
             request: body as Record<string, unknown>,
-            error: e
-              ? { code: e.code, message: e.message }
-              : {
-                  code: 'internal_error',
-                  message: 'An unhandled failure occurred; it was logged on the server.',
-                },
+            error: { code: e.code, message: e.message },
           };
           ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
         },

@@ -8,7 +8,7 @@ import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
-import { coerceError, errorResponse } from './error-response.ts';
+import { coerceError, errorResponse, faultReport } from './error-response.ts';
 import { handlers } from './handlers.ts';
 import { hostAllowed, originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
 import { FixedWindowLimiter } from './rate-limiter.ts';
@@ -138,13 +138,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   app.onError((e, c) => {
-    const err = coerceError(e);
-    if (err.code === 'internal_error') {
-      // A fault wrapped to carry its trace_id keeps the original as its cause: that stack is the one to see.
-      const fault = e instanceof MnemoError && e.cause !== undefined ? e.cause : e;
-      log(`internal_error ${c.get('requestId')}: ${(fault as Error).stack ?? String(fault)}`);
-    }
-    return errorResponse(c, err);
+    const report = faultReport(e, c.get('requestId'));
+    if (report) log(report);
+    return errorResponse(c, coerceError(e));
   });
 
   return app;

@@ -1,12 +1,18 @@
 import type { Context } from 'hono';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
-import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { AppEnv } from './app-env.ts';
 
-/** Anything thrown becomes a MnemoError; what is not one already is an unhandled failure. */
-export function coerceError(e: unknown): MnemoError {
-  if (isMnemoError(e)) return e;
-  return new MnemoError('internal_error', 'An unhandled failure occurred; it was logged on the server.');
+export { coerceError };
+
+/**
+ * The log line of an unhandled fault (null for a MnemoError the engine meant): its stack, or that of
+ * its cause when it was wrapped to carry a trace_id.
+ */
+export function faultReport(e: unknown, requestId: string): string | null {
+  if (coerceError(e).code !== 'internal_error') return null;
+  const fault = e instanceof MnemoError && e.cause !== undefined ? e.cause : e;
+  return `internal_error ${requestId}: ${(fault as Error).stack ?? String(fault)}`;
 }
 
 export function errorBody(c: Context<AppEnv>, e: MnemoError): Record<string, unknown> {

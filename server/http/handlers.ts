@@ -16,7 +16,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { ContextEvent, Engine } from '../../engine/types.ts';
 import { importFiles } from '../import/import-files.ts';
 import type { AppEnv, Principal } from './app-env.ts';
-import { coerceError, errorBody } from './error-response.ts';
+import { coerceError, errorBody, faultReport } from './error-response.ts';
 
 export interface CallInput {
   principal: Principal;
@@ -237,14 +237,10 @@ export const handlers: Record<string, Handler> = {
         const ctx = await assembly;
         await send('context', ctx);
       } catch (e) {
-        const err = coerceError(e);
-        if (err.code === 'internal_error') {
-          const fault = e instanceof Error && e.cause !== undefined ? e.cause : e;
-          deps.log?.(
-            `internal_error ${requestId} (in an event stream): ${(fault as Error).stack ?? String(fault)}`,
-          );
-        }
-        await send('error', errorBody(c, err));
+        // Inside an open stream the app's error handler never sees it: log here.
+        const report = faultReport(e, requestId);
+        if (report) deps.log?.(`${report} (in an event stream)`);
+        await send('error', errorBody(c, coerceError(e)));
       }
     });
   },
