@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { eligibilitySql } from './lane.ts';
+import { eligibilitySql, hidesRecords } from './lane.ts';
 import { matchedTerms } from './query-terms.ts';
 import { scopeToken } from './thread-context.ts';
 
@@ -63,7 +63,7 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   // Records that made it. Filters that may reject many of them get a deeper cut (10 x limit): a filter
   // keeping almost nothing in a huge Brain then finds only what is among those, a bounded cost. CROSS JOIN
   // keeps the ranked rows as the outer loop (the planner otherwise scans the Brain's Records).
-  const deep = extra.length > 0 || el.params.length > 1 || input.eligibility.excludeLocalOnly;
+  const deep = extra.length > 0 || hidesRecords(input.eligibility);
   const cut = deep ? 10 * s.limit : s.limit;
   const rows = input.store.all<TurnRow>(
     `SELECT ${cols}
