@@ -13,14 +13,20 @@ function reason(issue: z.core.$ZodIssue, input: unknown): string {
       const got = valueAt(input, issue.path);
       if (got === undefined) return 'is required';
       if (!issue.message.startsWith('Invalid input')) return issue.message;
-      return `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}, got ${describe(got)}`;
+      return `must be ${expectedText(issue.expected)}, got ${describe(got)}`;
     }
     case 'unrecognized_keys':
       return 'unknown field';
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'invalid_union':
-      return valueAt(input, issue.path) === undefined ? 'is required' : 'has the wrong shape or type';
+    case 'invalid_union': {
+      if (valueAt(input, issue.path) === undefined) return 'is required';
+      // A discriminated union whose tag matched no option lists its tags (zod adds `options`, untyped).
+      const options = (issue as { options?: unknown }).options;
+      if (Array.isArray(options) && options.length > 0)
+        return `must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
+      return 'has the wrong shape or type';
+    }
     case 'too_small':
     case 'too_big':
     case 'invalid_format':
@@ -39,6 +45,11 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+function expectedText(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -46,9 +57,43 @@ function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/** "a string", "a string or a number", "a string, a number or a boolean". */
+function oneOf(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/**
+ * Branches that failed equally far, each on one value or type check at the same place, are one
+ * problem with several allowed answers: `z.union([z.literal('auto'), ImportFormat])` must list every
+ * value, not only the first branch's "auto". Returns null when the branches failed differently.
+ */
+function mergeAlternatives(branches: z.core.$ZodIssue[][], input: unknown): z.core.$ZodIssue | null {
+  const issues = branches.map((b) => (b.length === 1 ? b[0]! : null));
+  const first = issues[0];
+  if (!first || issues.length < 2) return null;
+  const samePlace = (i: z.core.$ZodIssue | null): i is z.core.$ZodIssue =>
+    i !== null && i.code === first.code && pathText(i.path) === pathText(first.path);
+  if (!issues.every(samePlace)) return null;
+  if (first.code === 'invalid_value') {
+    const values = [...new Set(issues.flatMap((i) => (i.code === 'invalid_value' ? i.values : [])))];
+    return { ...first, values };
+  }
+  // Only zod's own type messages are merged; a schema's custom message is kept as it is.
+  if (first.code === 'invalid_type' && issues.every((i) => i.message.startsWith('Invalid input'))) {
+    const got = valueAt(input, first.path);
+    if (got === undefined) return first;
+    const expected = [
+      ...new Set(issues.map((i) => (i.code === 'invalid_type' ? expectedText(i.expected) : ''))),
+    ];
+    return { code: 'custom', path: first.path, message: `must be ${oneOf(expected)}, got ${describe(got)}` };
+  }
+  return null;
+}
+
 /**
  * A union that failed is reported through the branch that got furthest (its first issue is deepest),
- * so `content: {kind: 'event'}` without a title says `content.title: is required`.
+ * so `content: {kind: 'event'}` without a title says `content.title: is required`; branches that tie
+ * on one value or type check are reported together (mergeAlternatives).
  */
 function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
   return issues.flatMap((issue) => {
@@ -62,11 +107,12 @@ function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[]
       Math.max(
         ...branch.map((i) => i.path.length + (i.code === 'invalid_type' && i.path.length === 0 ? -1 : 0)),
       );
-    const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0]!;
-    return flatten(
-      best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue),
-      input,
-    );
+    const within = (branch: z.core.$ZodIssue[]) =>
+      branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue);
+    const deepest = Math.max(...issue.errors.map(depth));
+    const tied = issue.errors.filter((b) => depth(b) === deepest).map(within);
+    const merged = mergeAlternatives(tied, input);
+    return merged ? [merged] : flatten(tied[0]!, input);
   });
 }
 

@@ -7,11 +7,28 @@ import { readFile } from 'node:fs/promises';
 export function decodeText(buf: Uint8Array): string {
   if (buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
   if (buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
-  const body = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
+  return utf8OrWindows1252(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf);
+}
+
+/**
+ * Windows-1252's 0x80-0x9F, by the WHATWG table (the five bytes it leaves undefined stand for
+ * themselves). Node 20's TextDecoder('windows-1252') gives the C1 controls of Latin-1 there, so
+ * curly quotes, dashes and the euro sign of an old file came out as invisible control characters.
+ */
+const cp1252High =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** Bytes as UTF-8 when they are valid UTF-8, else as Windows-1252 (which maps every byte). */
+export function utf8OrWindows1252(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+    // ignoreBOM keeps a leading U+FEFF as content: decodeText drops a file's BOM itself, and a mail
+    // header line must come back byte for byte (mail-headers.ts).
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(body);
+    return new TextDecoder('windows-1252')
+      .decode(bytes)
+      .replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80]!);
   }
 }
 

@@ -31,10 +31,14 @@ test('folders arrive as files with relative paths: an Obsidian vault and a Slack
     [['Vault', 'obsidian', 2]],
   );
   const notes = (await engine.listRecords(t, 'b', { limit: 50, source: 'obsidian' })).data;
-  assert.deepEqual(notes.map((r) => r.source.external_id).sort(), ['Home.md', 'Recipes/Bacalhau.md']);
+  // The vault's folder name and the path in the vault, as `mnemo import` names the vault's notes.
+  assert.deepEqual(notes.map((r) => r.source.external_id).sort(), [
+    'Vault/Home.md',
+    'Vault/Recipes/Bacalhau.md',
+  ]);
   // Without a date in front matter, a note occurred when its file was last changed (as on the CLI).
   assert.equal(
-    notes.find((r) => r.source.external_id === 'Recipes/Bacalhau.md')!.occurred_at,
+    notes.find((r) => r.source.external_id === 'Vault/Recipes/Bacalhau.md')!.occurred_at,
     '2024-03-04T05:06:07.000Z',
   );
 
@@ -82,4 +86,31 @@ test('an explicit format reads each chosen file in it; items listed by their fil
     importFiles(engine, t, 'b', { files: [file('a', 'x'), file('a/b.md', 'y')] }),
     /files\[1\]\.name: "a\/b\.md" cannot be stored \(\w+\); is it both a file and a folder\?/,
   );
+});
+
+test('uploaded notes go by their names as chosen, never by the temporary folder: same-named notes stay apart', async () => {
+  const engine = await brain();
+  // Two folders dropped at once, each holding a todo.md.
+  const first = await importFiles(engine, t, 'b', {
+    files: [file('a/todo.md', 'Buy oat milk ALPHAITEM'), file('b/todo.md', 'Call the plumber BETAITEM')],
+  });
+  assert.deepEqual(
+    first.parts.map((p) => [p.name, p.format, p.imported]),
+    [
+      ['a', 'markdown', 1],
+      ['b', 'markdown', 1],
+    ],
+  );
+  const ids = async () =>
+    (await engine.listRecords(t, 'b', { limit: 50 })).data.map((r) => [r.source.name, r.source.external_id]);
+  assert.deepEqual((await ids()).sort(), [
+    ['markdown', 'a/todo.md'],
+    ['markdown', 'b/todo.md'],
+  ]);
+  // The same file sent again beside a new one: the same item, so nothing is written for it.
+  const again = await importFiles(engine, t, 'b', {
+    files: [file('a/todo.md', 'Buy oat milk ALPHAITEM'), file('c.md', 'New note')],
+  });
+  assert.deepEqual([again.imported, again.unchanged], [1, 1]);
+  assert.equal((await ids()).length, 3);
 });

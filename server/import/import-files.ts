@@ -136,6 +136,8 @@ export async function importFiles(
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
       // Without last_modified, the time is unknown: the same file sent again is then the same item.
       fileTime: (path) => Promise.resolve(times.get(path) ?? null),
+      // Notes go by their names as chosen, never by this temporary folder's path.
+      uploadRoot: root,
     };
     return await importTargets(engine, t, brainId, root, await targets(root, body.format ?? 'auto'), options);
   } finally {

@@ -44,6 +44,12 @@ export interface ParseOptions {
    * file sent again is the same item).
    */
   fileTime?: (path: string) => Promise<Date | null>;
+  /**
+   * The folder uploaded files were written to (the HTTP import). Those copies have no place of their
+   * own: a note is then named by its path under this folder, as chosen, and no vault is looked for
+   * above it (note-identity.ts).
+   */
+  uploadRoot?: string;
 }
 
 export type Parser = (

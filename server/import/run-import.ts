@@ -15,8 +15,9 @@ import { importIdempotencyKey } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
 
 export const parsers: Record<ImportFormat, Parser> = {
-  markdown: (p, o) => parseMarkdown(p, o, 'markdown'),
-  obsidian: (p, o) => parseMarkdown(p, o, 'obsidian'),
+  // One reader: a note's source name says whether it lies in a vault, not which of the two was asked.
+  markdown: parseMarkdown,
+  obsidian: parseMarkdown,
   chatgpt: parseChatgpt,
   claude: parseClaude,
   mbox: parseMbox,

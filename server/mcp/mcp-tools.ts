@@ -1,9 +1,23 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { ContextRequest, MemoryListQuery, RecordCreate } from '../../engine/contract/index.ts';
+import {
+  allKinds,
+  ContextRequest,
+  MemoryListQuery,
+  RecordCreate,
+  type RecordCreate as RecordBody,
+} from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 
@@ -34,24 +48,57 @@ const run = async (f: () => Promise<unknown>): Promise<CallToolResult> => {
   }
 };
 
+interface ToolSpec<S extends z.ZodRawShape> {
+  title: string;
+  description: string;
+  /** The arguments: contract fields, so a message names the field as /v1 would. */
+  input: S;
+  annotations: ToolAnnotations;
+  /**
+   * Arguments that only the store can judge, before they are validated here: returns the call to
+   * make instead, or null to go on.
+   */
+  storeJudges?: (args: Record<string, unknown>) => Promise<unknown> | null;
+  call: (args: z.output<z.ZodObject<S>>) => Promise<unknown>;
+}
+
+interface McpTool {
+  definition: Tool;
+  call: (args: Record<string, unknown>) => Promise<CallToolResult>;
+}
+
+/**
+ * A tool whose arguments are validated here, not by the SDK: McpServer (1.32) parses them before the
+ * handler runs and answers a failure with its own text ("MCP error -32602: Input validation error:
+ * ... Invalid input at content"), while a failure must read `<code> (<status> <type>): <message>`
+ * with the field and what it allows, as /v1 says it (`invalid_request_body`, validate.ts). Unknown
+ * arguments are dropped, as the SDK did (the listed schema does not forbid them).
+ */
+function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): McpTool {
+  const schema = z.object(spec.input);
+  return {
+    definition: {
+      name,
+      title: spec.title,
+      description: spec.description,
+      // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
+      inputSchema: z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+      annotations: spec.annotations,
+    },
+    call: (args) => run(() => spec.storeJudges?.(args) ?? spec.call(parseWith(schema, args, 'arguments'))),
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 const req = ContextRequest.shape;
 const mem = MemoryListQuery.shape;
 
 /** An MCP server over one Brain. Input schemas are the contract's own fields. */
-export function createMcpServer(port: MemoryPort): McpServer {
-  const server = new McpServer(
-    { name: 'mnemo', version: contractVersion },
-    {
-      instructions:
-        `Mnemo is the user's memory (Brain "${port.brainId}"). Call get_context before answering anything that may ` +
-        'depend on what the user said, did or decided before; cite its record ids. Call remember to keep something ' +
-        'worth recalling later. Memories are inferences from Records; a miss is not a denial.',
-    },
-  );
-
-  server.registerTool(
-    'remember',
-    {
+export function createMcpServer(port: MemoryPort): Server {
+  const tools: McpTool[] = [
+    defineTool('remember', {
       title: 'Remember a Record',
       description:
         'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
@@ -60,14 +107,14 @@ export function createMcpServer(port: MemoryPort): McpServer {
         'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
         'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
         'and nothing new was written). Records are immutable; nothing is updated in place.',
-      inputSchema: {
+      input: {
         content: RecordCreate.shape.content,
         occurred_at: RecordCreate.shape.occurred_at,
         visibility: RecordCreate.shape.visibility,
         idempotency_key: z
           .string()
-          .min(1)
-          .max(200)
+          .min(1, 'must not be empty')
+          .max(200, 'must be at most 200 characters')
           .optional()
           .describe('Resend the same key when retrying, so a retry returns the original Record.'),
       },
@@ -77,9 +124,13 @@ export function createMcpServer(port: MemoryPort): McpServer {
         idempotentHint: false,
         openWorldHint: false,
       },
-    },
-    (a) =>
-      run(() =>
+      // Which kinds a Brain takes, and the code for one it does not, are the engine's (as on /v1, which
+      // checks the kind first): a kind no engine has goes to the store, which refuses it in its own words.
+      storeJudges: ({ content }) =>
+        isObject(content) && !(allKinds as readonly unknown[]).includes(content.kind)
+          ? port.remember({ content: content as RecordBody['content'], source: { name: 'mcp' } })
+          : null,
+      call: (a) =>
         port.remember(
           {
             content: a.content,
@@ -89,19 +140,16 @@ export function createMcpServer(port: MemoryPort): McpServer {
           },
           a.idempotency_key,
         ),
-      ),
-  );
+    }),
 
-  server.registerTool(
-    'get_context',
-    {
+    defineTool('get_context', {
       title: 'Get Context for a task',
       description:
         'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
         '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
         'reason. status "processing" means the watermark is not reached yet, or a thorough answer is still being put ' +
         'together: call again shortly with exactly the same arguments.',
-      inputSchema: {
+      input: {
         query: req.query,
         purpose: req.purpose,
         as_of: req.as_of,
@@ -111,58 +159,76 @@ export function createMcpServer(port: MemoryPort): McpServer {
         mode: req.mode,
         watermark: z
           .string()
-          .min(1)
+          .min(1, 'must not be empty')
           .optional()
           .describe('A watermark from remember: answer at or after that write.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ watermark, ...body }) => run(() => port.context(body, watermark)),
-  );
+      call: ({ watermark, ...body }) => port.context(body, watermark),
+    }),
 
-  server.registerTool(
-    'list_memories',
-    {
+    defineTool('list_memories', {
       title: 'List or search Memories',
       description:
         'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
         'filtering by subject, owner (self, other or unresolved), status or as_of. Page with cursor / next_cursor.',
-      inputSchema: {
+      input: {
         q: mem.q,
         subject: mem.subject,
         owner: mem.owner,
         status: mem.status,
         as_of: mem.as_of,
         cursor: mem.cursor,
-        limit: z.int().min(1).max(200).optional().describe('Page size, default 50.'),
+        // The query's own limit coerces strings (it reads a URL); a tool argument is a JSON number.
+        limit: z
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(200, 'must be at most 200')
+          .optional()
+          .describe('Page size, default 50.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (q) => run(() => port.listMemories(q)),
-  );
+      call: (q) => port.listMemories(q),
+    }),
 
-  server.registerTool(
-    'get_memory',
-    {
+    defineTool('get_memory', {
       title: 'Get a Memory',
       description:
         'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
-      inputSchema: { memory_id: z.string().regex(/^mem_/, 'must be a Memory id (mem_...)') },
+      input: { memory_id: z.string().regex(/^mem_/, 'must be a Memory id (mem_...)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ memory_id }) => run(() => port.getMemory(memory_id)),
-  );
+      call: ({ memory_id }) => port.getMemory(memory_id),
+    }),
 
-  server.registerTool(
-    'get_record',
-    {
+    defineTool('get_record', {
       title: 'Get a Record',
       description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
-      inputSchema: { record_id: z.string().regex(/^rec_/, 'must be a Record id (rec_...)') },
+      input: { record_id: z.string().regex(/^rec_/, 'must be a Record id (rec_...)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    ({ record_id }) => run(() => port.getRecord(record_id)),
-  );
+      call: ({ record_id }) => port.getRecord(record_id),
+    }),
+  ];
 
+  const server = new Server(
+    { name: 'mnemo', version: contractVersion },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        `Mnemo is the user's memory (Brain "${port.brainId}"). Call get_context before answering anything that may ` +
+        'depend on what the user said, did or decided before; cite its record ids. Call remember to keep something ' +
+        'worth recalling later. Memories are inferences from Records; a miss is not a denial.',
+    },
+  );
+  const byName = new Map(tools.map((t) => [t.definition.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    // A tool error, as McpServer answered one, but in the form of every other failure.
+    if (!tool) {
+      const names = tools.map((t) => JSON.stringify(t.definition.name)).join(', ');
+      return toolError(new MnemoError('invalid_request_body', `name: must be one of ${names}`));
+    }
+    return tool.call(request.params.arguments ?? {});
+  });
   return server;
 }

@@ -44,6 +44,24 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
 }
 
 /**
+ * The kind check /v1 makes before it reads the rest of a Record (server/http/read-input.ts): the kinds
+ * a Brain takes, and the code for one it does not, are the engine's. The stdio bridge's port gets it
+ * from the server itself.
+ */
+function checkKind(engine: Engine, content: unknown): void {
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) return;
+  const kind = (content as Record<string, unknown>).kind;
+  const kinds = engine.info.kinds.join(', ');
+  if (kind === undefined)
+    throw new MnemoError('invalid_request_body', `content.kind: is required (one of ${kinds})`);
+  if (typeof kind === 'string' && (engine.info.kinds as readonly string[]).includes(kind)) return;
+  throw new MnemoError(
+    engine.info.unknownKindCode,
+    `content.kind: must be one of ${kinds}; got ${JSON.stringify(kind)}`,
+  );
+}
+
+/**
  * The hosted /mcp endpoint's port: the engine in-process for the key's tenant and bound Brain, with the
  * key's scopes checked per operation exactly as the /v1 routes check them.
  */
@@ -65,6 +83,7 @@ export function enginePort(
     brainId,
     async remember(body, idempotencyKey) {
       need('records:write', 'rememberRecord');
+      checkKind(engine, body.content);
       return engine.rememberRecord(tenant, brainId, body, { idempotencyKey });
     },
     async context(body, watermark) {

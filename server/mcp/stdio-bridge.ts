@@ -112,7 +112,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
   const client = createMnemoClient({ baseUrl, apiKey: identity.key });
   const server = createMcpServer(clientPort(client, identity.brain));
-  server.server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
+  server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
   o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
   return closed;

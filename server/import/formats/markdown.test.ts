@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync, utimesSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
+import { importIdempotencyKey } from '../idempotency-key.ts';
+import { parsers } from '../run-import.ts';
 import { collect, writeTree } from '../test-support.ts';
 import { parseMarkdown } from './markdown.ts';
 
@@ -25,7 +27,7 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
     new Date('2023-11-02T10:00:00Z'),
   );
   try {
-    const { records, skips } = await collect(parseMarkdown(vault.root, {}, 'obsidian'));
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
     assert.deepEqual(records.map((r) => r.ref).sort(), [
       'Daily/2024-03-04.md',
       'Legacy.md',
@@ -33,7 +35,9 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
     ]);
     const daily = records.find((r) => r.ref === 'Daily/2024-03-04.md')!.body;
     assert.equal(daily.source.name, 'obsidian');
-    assert.equal(daily.source.external_id, 'Daily/2024-03-04.md');
+    // A vault's note goes by the vault's folder name and its path in the vault.
+    const vaultName = basename(realpathSync(vault.root));
+    assert.equal(daily.source.external_id, `${vaultName}/Daily/2024-03-04.md`);
     assert.equal(daily.occurred_at, '2024-03-04T07:15:00.000Z', 'front matter date, converted to UTC');
     assert.ok(typeof daily.content === 'object' && daily.content.kind === 'document');
     assert.equal(daily.content.title, 'Monday');
@@ -66,10 +70,58 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
 test('a single Markdown file', async () => {
   const t = writeTree({ 'note.md': 'Buy oat milk' });
   try {
-    const { records } = await collect(parseMarkdown(join(t.root, 'note.md'), {}, 'markdown'));
+    const { records } = await collect(parseMarkdown(join(t.root, 'note.md'), {}));
     assert.equal(records.length, 1);
+    assert.equal(records[0]!.ref, 'note.md');
     assert.equal(records[0]!.body.source.name, 'markdown');
-    assert.equal(records[0]!.body.source.external_id, 'note.md');
+    assert.equal(records[0]!.body.source.external_id, realpathSync(join(t.root, 'note.md')));
+  } finally {
+    t.remove();
+  }
+});
+
+test('a note is one item however it is imported; two notes of one name are two items', async () => {
+  const t = writeTree({
+    'a/todo.md': '# Todo\nBuy oat milk ALPHAITEM\n',
+    'b/todo.md': '# Todo\nCall the plumber BETAITEM\n',
+    'folder/sub/n.md': 'A plain note\n',
+    'Vault/.obsidian/app.json': '{}',
+    'Vault/sub/n.md': 'A vault note\n',
+  });
+  // [source.name, external_id, Idempotency-Key] of each note read from PATH in FORMAT.
+  const read = async (path: string, format: 'markdown' | 'obsidian' = 'markdown') =>
+    (await collect(parsers[format](join(t.root, path), {}))).records.map((r) => [
+      r.body.source.name,
+      r.body.source.external_id,
+      importIdempotencyKey(r.body),
+    ]);
+  try {
+    const [a] = await read('a/todo.md');
+    const [b] = await read('b/todo.md');
+    assert.equal(a![1], realpathSync(join(t.root, 'a/todo.md')));
+    assert.equal(b![1], realpathSync(join(t.root, 'b/todo.md')));
+    assert.notEqual(a![1], b![1], 'same name, different files');
+
+    const plain = [realpathSync(join(t.root, 'folder/sub/n.md'))];
+    for (const ways of [
+      await read('folder/sub/n.md'),
+      await read('folder/sub'),
+      await read('folder'),
+      await read('folder', 'obsidian'),
+    ])
+      assert.deepEqual(
+        ways.map(([source, id]) => [source, id]),
+        [['markdown', ...plain]],
+      );
+
+    const inVault = await read('Vault/sub/n.md');
+    assert.deepEqual(
+      inVault.map(([source, id]) => [source, id]),
+      [['obsidian', 'Vault/sub/n.md']],
+      'in a vault: the vault folder name and the path in the vault, even for the file alone',
+    );
+    for (const ways of [await read('Vault/sub'), await read('Vault'), await read('Vault', 'obsidian')])
+      assert.deepEqual(ways, inVault, 'the same Record, so a re-import replays it');
   } finally {
     t.remove();
   }

@@ -1,9 +1,10 @@
 import matter from 'gray-matter';
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
+import { noteIdentities } from './note-identity.ts';
 
 /** Folders that hold tool state, not notes. */
 const ignoredDirs = new Set(['.obsidian', '.trash', '.git', 'node_modules']);
@@ -55,22 +56,24 @@ export function wikilinks(body: string): string[] {
  * occurred_at from front matter (`date`, `created`, `updated`), else the file's time (`fileTime`: by
  * default its modification time; none when that is not known).
  * Tags (front matter and inline) and wikilink targets are appended as a footer so they stay searchable.
+ * `source` and `external_id` follow from where the note lives (note-identity.ts), whether it was asked
+ * for as `markdown` or `obsidian`; the report names notes by their path in what was imported.
  */
-export async function* parseMarkdown(
-  path: string,
-  o: ParseOptions,
-  sourceName: 'markdown' | 'obsidian',
-): AsyncGenerator<ImportItem> {
+export async function* parseMarkdown(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const fileTime = o.fileTime ?? (async (file: string) => (await stat(file)).mtime);
-  const info = await stat(path);
-  const files = info.isDirectory()
+  const isDir = (await stat(path)).isDirectory();
+  const files = isDir
     ? walk(path)
     : (async function* () {
         yield path;
       })();
-  const root = info.isDirectory() ? path : join(path, '..');
+  const root = isDir ? path : dirname(path);
+  const realRoot = isDir ? await realpath(path) : null;
+  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
   for await (const file of files) {
     const rel = relative(root, file).split(sep).join('/');
+    // walk() passes no symlinks, so only a lone file needs resolving on its own.
+    const id = await identify(realRoot ? join(realRoot, rel) : await realpath(file));
     let parsed: { data: Record<string, unknown>; content: string };
     try {
       parsed = matter(await readText(file), matterOptions);
@@ -111,7 +114,7 @@ export async function* parseMarkdown(
           title: title.slice(0, 2000),
           text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
         },
-        source: { name: sourceName, external_id: rel },
+        source: { name: id.source, external_id: id.externalId },
         ...(occurred ? { occurred_at: occurred } : {}),
       },
     };

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
+import { headersToUtf8 } from './mail-headers.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** An mbox separator: `From <sender> <asctime date>`; a body line "From here on..." is not one. */
@@ -128,7 +129,9 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
   for (const { line, raw } of messages) {
     const ref = `line ${line}`;
     try {
-      const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer' });
+      // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
+      // the untouched bytes still name a message without a Message-ID.
+      const email = await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' });
       const id = email.messageId?.trim();
       if (id && email.subject && !subjects.has(id)) subjects.set(id, email.subject);
       parsed.push({ ref: email.messageId ? `${ref} ${email.messageId}` : ref, raw, email });

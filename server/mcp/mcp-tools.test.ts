@@ -1,0 +1,167 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { createApp } from '../http/app.ts';
+import { loopbackHosts } from '../http/loopback-guard.ts';
+import { mountMcp } from './mount-mcp.ts';
+
+// The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
+// against it. Each bad tool call must read as the documented tool error, as /v1 words the same input.
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-args-'));
+const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const tenant = { project: 'home', env: 'test' } as const;
+let engine: Engine;
+let server: ServerType;
+let origin = '';
+let key = '';
+let bridge: Client;
+let hosted: Client;
+
+before(async () => {
+  engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'm'.repeat(64), reranker: null });
+  let port = 0;
+  const app = createApp({
+    engine,
+    registry,
+    rateLimit: 0,
+    docsUrlBase: () => `${origin}/docs`,
+    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  await engine.createBrain(tenant, { id: 'me' });
+  key = registry.create({ ...tenant, brain: 'me' }).key;
+
+  bridge = new Client({ name: 'mcp-args-test', version: '1.0.0' });
+  await bridge.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['bin/mnemo.mjs', 'mcp'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        MNEMO_LOG: 'silent',
+        MNEMO_PROJECT: tenant.project,
+        MNEMO_BRAIN: 'me',
+        MNEMO_KEY: key,
+        MNEMO_URL: `${origin}/v1`,
+      },
+      stderr: 'ignore',
+    }),
+  );
+  hosted = new Client({ name: 'mcp-args-test', version: '1.0.0' });
+  await hosted.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+});
+
+after(async () => {
+  await bridge.close();
+  await hosted.close();
+  await new Promise<void>((r) => server.close(() => r()));
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What /v1 answers, as the tool error text docs/agents.md promises: `<code> (<status> <type>): <message>`. */
+async function v1(method: 'GET' | 'POST', path: string, body?: unknown): Promise<string> {
+  const res = await fetch(`${origin}/v1/brains/me${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const e = (await res.json()) as { code: ErrorCode; message: string };
+  assert.equal(res.status, errorCodes[e.code].status);
+  return `${e.code} (${res.status} ${errorCodes[e.code].type}): ${e.message}`;
+}
+
+async function toolText(client: Client, name: string, args?: Record<string, unknown>) {
+  const r = await client.callTool({ name, ...(args ? { arguments: args } : {}) });
+  assert.equal(r.isError, true, JSON.stringify(r.content));
+  return (r.content as { text: string }[])[0]!.text;
+}
+
+const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise<string>; says: RegExp }[] = [
+  {
+    tool: 'remember',
+    args: { content: { kind: 'bogus', text: 'x' } },
+    http: () => v1('POST', '/records', { content: { kind: 'bogus', text: 'x' } }),
+    says: /^unknown_kind \(400 invalid_request\): content\.kind: must be one of message, document, event, fact, correction; got "bogus"$/,
+  },
+  {
+    tool: 'remember',
+    http: () => v1('POST', '/records', {}),
+    says: /^invalid_request_body \(400 invalid_request\): content: is required$/,
+  },
+  {
+    tool: 'remember',
+    args: { content: 'x', occurred_at: 'yesterday' },
+    http: () => v1('POST', '/records', { content: 'x', occurred_at: 'yesterday' }),
+    says: /^invalid_request_body \(400 invalid_request\): occurred_at: must be an RFC 3339 date-time/,
+  },
+  {
+    tool: 'remember',
+    args: { content: { kind: 'fact', subject: 'Ana', predicate: 'age', value: null } },
+    http: () =>
+      v1('POST', '/records', { content: { kind: 'fact', subject: 'Ana', predicate: 'age', value: null } }),
+    says: /: content\.value: must be a string, a number or a boolean, got null$/,
+  },
+  {
+    tool: 'list_memories',
+    args: { limit: 0 },
+    http: () => v1('GET', '/memories?limit=0'),
+    says: /^invalid_request_body \(400 invalid_request\): limit: must be at least 1$/,
+  },
+  {
+    tool: 'get_context',
+    args: { query: 'dentist', mode: 'slow' },
+    http: () => v1('POST', '/context', { query: 'dentist', mode: 'slow' }),
+    says: /^invalid_request_body \(400 invalid_request\): mode: must be one of "fast", "thorough"$/,
+  },
+  {
+    tool: 'get_context',
+    args: {},
+    http: () => v1('POST', '/context', {}),
+    says: /^invalid_request_body \(400 invalid_request\): query: is required$/,
+  },
+];
+
+for (const c of cases) {
+  test(`${c.tool} ${JSON.stringify(c.args ?? null)}: a tool error worded as /v1 words it`, async () => {
+    const http = await c.http();
+    assert.match(http, c.says);
+    assert.equal(await toolText(bridge, c.tool, c.args), http, 'mnemo mcp (stdio bridge)');
+    assert.equal(await toolText(hosted, c.tool, c.args), http, 'hosted /mcp');
+  });
+}
+
+test('an unknown tool is a tool error naming the tools', async () => {
+  assert.match(
+    await toolText(bridge, 'forget_everything', {}),
+    /^invalid_request_body \(400 invalid_request\): name: must be one of "remember", "get_context", /,
+  );
+});
+
+test('valid arguments still reach the store', async () => {
+  const r = await bridge.callTool({
+    name: 'remember',
+    arguments: { content: { kind: 'fact', subject: 'Ana', predicate: 'dentist', value: 'Dr. Reis' } },
+  });
+  assert.equal(r.isError, undefined, JSON.stringify(r.content));
+});
