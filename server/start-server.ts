@@ -1,6 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KeyRegistry } from '../engine/auth/key-registry.ts';
@@ -12,6 +10,7 @@ import { registryPathFor } from './data-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
+import { listen } from './listen.ts';
 
 export interface ServerOptions {
   engine: 'local' | 'reference';
@@ -32,6 +31,8 @@ export interface ServerOptions {
   embeddingModel?: string;
   /** IANA zone of the local engine's calendar (default: this machine's). */
   timeZone?: string;
+  /** How long close() lets in-flight requests finish before answering them 500 (default 30 s). */
+  shutdownGraceMs?: number;
   log?: (line: string) => void;
 }
 
@@ -44,10 +45,16 @@ export interface RunningServer {
   registry: KeyRegistry | null;
   /** The address that opens the UI with its one-time token, when the UI is on. */
   uiUrl: string | null;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (up to the shutdown grace), then closes the store.
+   * Called again with `force` while closing, it stops waiting for in-flight requests. Idempotent.
+   */
+  close(options?: { force?: boolean }): Promise<void>;
 }
 
 export const defaultRateLimit = 20_000;
+/** Long enough for a big import to finish; short enough that a stuck request cannot hold a stop forever. */
+export const defaultShutdownGraceMs = 30_000;
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Starts an engine and the /v1 server on loopback. The one place the pieces are put together. */
@@ -71,6 +78,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let port = 0;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = () => `http://${hostForUrl}:${port}`;
+  const docsUrlBase = () => options.docsUrlBase ?? `${origin()}/docs`;
+  const loopback = { hosts: () => loopbackHosts(host, port) };
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
@@ -78,8 +87,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     engine,
     registry,
     rateLimit: options.rateLimit ?? defaultRateLimit,
-    docsUrlBase: () => options.docsUrlBase ?? `${origin()}/docs`,
-    loopback: { hosts: () => loopbackHosts(host, port) },
+    docsUrlBase,
+    loopback,
     logger: log,
     mounts: [
       (a) => mountMcp(a, { engine, registry }),
@@ -100,11 +109,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ],
   });
 
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 7821 }, () => resolve(s));
-    s.once('error', reject);
+  const listener = await listen({
+    fetch: app.fetch,
+    host,
+    port: options.port ?? 7821,
+    loopback,
+    docsUrlBase,
+    log,
   });
-  port = (server.address() as AddressInfo).port;
+  port = listener.port;
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
@@ -112,6 +125,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     uiUrl = `${origin()}/#ui_token=${token}`;
   }
 
+  const graceMs = options.shutdownGraceMs ?? defaultShutdownGraceMs;
+  let forceNow = () => {};
+  const forced = new Promise<void>((resolve) => (forceNow = resolve));
   let closing: Promise<void> | null = null;
   return {
     url: `${origin()}/v1`,
@@ -120,22 +136,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     engine,
     registry,
     uiUrl,
-    close() {
+    close(closeOptions = {}) {
+      if (closeOptions.force) forceNow();
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          const http = server as unknown as {
-            closeIdleConnections?: () => void;
-            closeAllConnections?: () => void;
-          };
-          // In-flight requests get a moment to finish; a client that keeps its connection busy (a browser
-          // tab left open on the UI) must not hold the shutdown forever.
-          const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
-          server.close(() => {
-            clearTimeout(force);
-            resolve();
-          });
-          http.closeIdleConnections?.();
-        });
+        // The store closes only after the handlers that use it are done (or were cut off).
+        const cut = await listener.shutdown(graceMs, forced);
+        if (cut > 0) {
+          log(`shutdown: ${cut} request(s) still running were answered 500 internal_error`);
+        }
         await engine.close();
         for (const key of uiKeys) {
           try {

@@ -1,9 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { KeyProject } from '../contract/key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import { hashKey, parseApiKey, type ParsedKey } from './api-key.ts';
+import { withFileLock } from './file-lock.ts';
 import { allScopes, type Scope } from './scopes.ts';
 
 /** One registry row. The key itself is never stored: only its hash, prefix and last four characters. */
@@ -29,6 +31,7 @@ interface RegistryFile {
 export interface NewKey {
   env: 'test' | 'live';
   project: string;
+  /** Absent: all six. Never empty: a key with no scope is a mistake, not a request for all. */
   scopes?: Scope[] | undefined;
   brain?: string | null | undefined;
   label?: string | null | undefined;
@@ -39,7 +42,8 @@ export type Verdict = { ok: true; entry: KeyEntry } | { ok: false; code: 'invali
 
 /**
  * The key registry: a JSON file of hashes, read again whenever it changes on disk, so a revocation by
- * `mnemo keys revoke` in another process takes effect on the next request without a restart.
+ * `mnemo keys revoke` in another process takes effect on the next request without a restart. Every
+ * change is a read-modify-write under a lock file, as the server and the CLI both write it.
  */
 export class KeyRegistry {
   private cache: { mtimeMs: number; size: number; file: RegistryFile } | null = null;
@@ -49,12 +53,12 @@ export class KeyRegistry {
   /** Creates an empty registry file (mode 0600) if none exists. */
   static ensure(path: string): KeyRegistry {
     const registry = new KeyRegistry(path);
-    try {
-      statSync(path);
-    } catch {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      registry.write({ version: 1, keys: [] });
-    }
+    if (existsSync(path)) return registry;
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Under the lock, so a registry another process just created (and wrote a key to) is never reset.
+    withFileLock(path, () => {
+      if (!existsSync(path)) registry.write({ version: 1, keys: [] });
+    });
     return registry;
   }
 
@@ -78,41 +82,59 @@ export class KeyRegistry {
 
   /** Mints a key and stores its hash; returns the secret, which exists only in this return value. */
   create(spec: NewKey): { key: string; entry: KeyEntry } {
+    const project = KeyProject.safeParse(spec.project);
+    if (!project.success) {
+      throw new MnemoError('invalid_request_body', `project: ${project.error.issues[0]!.message}`);
+    }
+    if (spec.scopes?.length === 0) {
+      throw new MnemoError(
+        'invalid_request_body',
+        'scopes: name at least one scope (or leave it out for all)',
+      );
+    }
     const secret = randomBytes(24).toString('base64url').replace(/[-_]/g, 'x');
     const key = `sk_${spec.env}_${spec.project}_${secret}`;
-    const parsed = parseApiKey(key);
-    if (!parsed)
-      throw new Error(`project "${spec.project}" cannot form a key: use letters, digits, "-" or "."`);
+    const parsed = parseApiKey(key)!;
     const entry: KeyEntry = {
       id: newId('key'),
       hash: hashKey(key),
       prefix: parsed.prefix,
       last4: parsed.last4,
-      scopes: spec.scopes && spec.scopes.length > 0 ? spec.scopes : [...allScopes],
+      scopes: spec.scopes ? [...spec.scopes] : [...allScopes],
       brain: spec.brain ?? null,
       label: spec.label ?? null,
       admin: spec.admin ?? false,
       created_at: new Date().toISOString(),
       revoked_at: null,
     };
-    const file = this.read();
-    this.write({ version: 1, keys: [...file.keys, entry] });
+    this.update((keys) => [...keys, entry]);
     return { key, entry };
   }
 
   /** Revokes by the whole key or by registry id. Returns the entry, or null when it is not in the registry. */
   revoke(keyOrId: string): KeyEntry | null {
-    const file = this.read();
     const parsed = parseApiKey(keyOrId);
     const hash = parsed ? hashKey(keyOrId) : null;
     let found: KeyEntry | null = null;
-    const keys = file.keys.map((e) => {
-      if (e.id !== keyOrId && e.hash !== hash) return e;
-      found = e.revoked_at ? e : { ...e, revoked_at: new Date().toISOString() };
-      return found;
+    this.update((keys) => {
+      const next = keys.map((e) => {
+        if (e.id !== keyOrId && e.hash !== hash) return e;
+        found = e.revoked_at ? e : { ...e, revoked_at: new Date().toISOString() };
+        return found;
+      });
+      return found ? next : null;
     });
-    if (found) this.write({ version: 1, keys });
     return found;
+  }
+
+  /** One read-modify-write under the lock; `change` returns null when there is nothing to write. */
+  private update(change: (keys: KeyEntry[]) => KeyEntry[] | null): void {
+    this.read(); // a missing or corrupt registry is key_registry_unreadable, before any lock file is made
+    withFileLock(this.path, () => {
+      this.cache = null;
+      const keys = change(this.read().keys);
+      if (keys) this.write({ version: 1, keys });
+    });
   }
 
   private read(): RegistryFile {

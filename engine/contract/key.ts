@@ -1,11 +1,23 @@
 import * as z from 'zod';
 import { DateTime, Scope, Slug } from './common.ts';
 
+/**
+ * A key's project: one segment of `sk_<env>_<project>_<secret>`, so no `_` (the separator), unlike a Slug.
+ */
+export const KeyProject = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9.-]{0,127}$/,
+    'must be 1-128 characters of letters, digits, "." or "-", starting with a letter or digit ("_" separates the parts of a key)',
+  );
+
 /** Key management (additive to the spec; used by the desktop UI, needs an admin key). */
 export const KeyCreate = z
   .strictObject({
     env: z.enum(['test', 'live']),
-    project: Slug.optional().describe('Defaults to the project of the calling key.'),
+    project: KeyProject.optional().describe(
+      "The calling key's project, which is also the default: the project comes from the credential only, so any other is refused with 403 http_403.",
+    ),
     scopes: z.array(Scope).min(1).optional(),
     brain: Slug.optional(),
     label: z.string().max(200).optional(),

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { newId } from '../../engine/ids.ts';
 import type { AppEnv } from './app-env.ts';
 
 export { coerceError };
@@ -16,14 +17,40 @@ export function faultReport(e: unknown, requestId: string): string | null {
 }
 
 export function errorBody(c: Context<AppEnv>, e: MnemoError): Record<string, unknown> {
-  const base = c.get('docsUrlBase')?.() ?? '';
+  return errorBodyFor(e, c.get('requestId'), c.get('docsUrlBase')?.() ?? '');
+}
+
+/** The one error body, for failures met outside the app, where there is no Hono context. */
+export function errorBodyFor(e: MnemoError, requestId: string, docsUrlBase: string): Record<string, unknown> {
   return {
     type: e.type,
     code: e.code,
     message: e.message,
-    request_id: c.get('requestId'),
-    docs_url: `${base.replace(/\/$/, '')}/errors/${e.code}`,
+    request_id: requestId,
+    docs_url: `${docsUrlBase.replace(/\/$/, '')}/errors/${e.code}`,
     ...e.extra,
+  };
+}
+
+/** Headers every response carries besides X-Request-Id (the app's first middleware sets the same). */
+export const standardHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+
+/** A whole error response (status, headers, body) for writers outside the app. */
+export function frameworkError(
+  e: MnemoError,
+  docsUrlBase: string,
+): { status: number; headers: Record<string, string>; body: string } {
+  const requestId = newId('req');
+  const body = JSON.stringify(errorBodyFor(e, requestId, docsUrlBase));
+  return {
+    status: errorCodes[e.code].status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'X-Request-Id': requestId,
+      ...standardHeaders,
+    },
+    body,
   };
 }
 

@@ -39,9 +39,19 @@ function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknow
   return op.query ? parseWith(op.query, flat, 'query') : {};
 }
 
+/** Nothing was sent: no length, or a zero one, and no chunked body. */
+function hasNoBody(c: HonoContext<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  return !c.req.header('transfer-encoding') && (length === undefined || Number(length) === 0);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<unknown> {
   if (!op.body) return undefined;
+  // Spec: "no body" is invalid_request_body; the media type only matters for a body that was sent.
   if (!isJsonMediaType(c.req.header('content-type'))) {
+    if (hasNoBody(c)) throw new MnemoError('invalid_request_body', 'body: is required (a JSON object)');
     throw new MnemoError(
       'unsupported_media_type',
       'Content-Type: send the body as application/json (any +json type is accepted)',
@@ -50,9 +60,16 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   const limit = op.maxBodyBytes ?? maxBodyBytes;
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > limit) throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
-  const raw = await c.req.text();
-  if (Buffer.byteLength(raw) > limit)
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > limit)
     throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
+  let raw: string;
+  try {
+    // Fatal: a lenient decoder would turn bad bytes into U+FFFD and store text nobody sent.
+    raw = utf8.decode(bytes);
+  } catch {
+    throw new MnemoError('invalid_request_body', 'body: is not valid UTF-8');
+  }
   if (raw.trim() === '') throw new MnemoError('invalid_request_body', 'body: is required (a JSON object)');
   let parsed: unknown;
   try {

@@ -157,11 +157,12 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         'invalid_request',
         'unsupported_media_type',
       );
+      // No body at all (and so no Content-Type): the spec lists "no body" under invalid_request_body.
       assertError(
         await api.call('POST', '/brains/b/records', undefined),
-        415,
+        400,
         'invalid_request',
-        'unsupported_media_type',
+        'invalid_request_body',
       );
       const ok = await api.post(
         '/brains/b/records',

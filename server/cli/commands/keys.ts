@@ -1,6 +1,9 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type * as z from 'zod';
 import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
-import { parseScopes } from '../../../engine/auth/scopes.ts';
+import { parseScopes, type Scope } from '../../../engine/auth/scopes.ts';
+import { Slug } from '../../../engine/contract/common.ts';
+import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
 
 interface Where {
@@ -13,10 +16,40 @@ function registryFrom(where: Where, create: boolean): KeyRegistry {
   return create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
 }
 
+// The spec writes them as alternatives ([--data-dir DIR | --key-registry PATH]): given both, one would be
+// silently ignored, and a key minted into a registry the server does not read.
 const whereOptions = (cmd: Command) =>
   cmd
-    .option('--data-dir <dir>', 'the data dir whose registry to use (default: the per-user data directory)')
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'the data dir whose registry to use (default: the per-user data directory)',
+      ).conflicts('keyRegistry'),
+    )
     .option('--key-registry <path>', 'a registry file instead of <data-dir>/keys.json');
+
+/** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses. */
+const bySchema =
+  (schema: z.ZodType<string>) =>
+  (value: string): string => {
+    const r = schema.safeParse(value);
+    if (!r.success) throw new InvalidArgumentError(r.error.issues[0]!.message);
+    return value;
+  };
+
+/** An empty list is refused: it would otherwise read as "not given" and issue all six scopes. */
+function scopeList(value: string): Scope[] {
+  let scopes: Scope[];
+  try {
+    scopes = parseScopes(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  if (scopes.length === 0) {
+    throw new InvalidArgumentError('name at least one scope (leave --scopes out for all six)');
+  }
+  return scopes;
+}
 
 export function register(program: Command): void {
   const keys = program
@@ -27,10 +60,10 @@ export function register(program: Command): void {
     keys
       .command('create')
       .description('mint a key; prints it alone on one line (it is not stored and cannot be shown again)')
-      .requiredOption('--project <project>', 'project the key selects')
+      .requiredOption('--project <project>', 'project the key selects', bySchema(KeyProject))
       .addOption(new Option('--env <env>', 'namespace').choices(['test', 'live']).makeOptionMandatory())
-      .option('--scopes <list>', 'comma-separated scopes (default: all six)')
-      .option('--brain <brain>', 'bind the key to one Brain (needed for hosted /mcp)')
+      .option('--scopes <list>', 'comma-separated scopes (default: all six)', scopeList)
+      .option('--brain <brain>', 'bind the key to one Brain (needed for hosted /mcp)', bySchema(Slug))
       .option('--label <label>', 'a note to recognise the key by')
       .option('--admin', 'may manage keys over /v1/keys', false),
   ).action(
@@ -38,7 +71,7 @@ export function register(program: Command): void {
       o: Where & {
         project: string;
         env: 'test' | 'live';
-        scopes?: string;
+        scopes?: Scope[];
         brain?: string;
         label?: string;
         admin: boolean;
@@ -47,7 +80,7 @@ export function register(program: Command): void {
       const { key } = registryFrom(o, true).create({
         env: o.env,
         project: o.project,
-        scopes: o.scopes ? parseScopes(o.scopes) : undefined,
+        scopes: o.scopes,
         brain: o.brain,
         label: o.label,
         admin: o.admin,

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { defaultDataDir } from '../../data-dir.ts';
-import { startServer } from '../../start-server.ts';
+import { defaultShutdownGraceMs, startServer } from '../../start-server.ts';
 import { nonNegativeInt, timeZoneName } from '../options.ts';
 
 interface ServeFlags {
@@ -18,7 +18,11 @@ interface ServeFlags {
   dbKeyFile?: string;
   embeddingModel?: string;
   timeZone?: string;
+  shutdownGraceMs: number;
 }
+
+/** A repeat closer than this is the same stop (a terminal's Ctrl-C reaches `npm start` too, which forwards it). */
+const repeatWindowMs = 1_000;
 
 export function register(program: Command): void {
   program
@@ -65,6 +69,12 @@ export function register(program: Command): void {
       'IANA zone whose days "yesterday" or "on 3 May" mean in queries (default: this machine\'s)',
       timeZoneName,
     )
+    .option(
+      '--shutdown-grace-ms <n>',
+      'on SIGTERM/SIGINT, how long in-flight requests may finish before they are answered 500 (a second signal stops waiting)',
+      nonNegativeInt,
+      defaultShutdownGraceMs,
+    )
     .action(async (flags: ServeFlags) => {
       const quiet = process.env.MNEMO_LOG === 'silent';
       const log = (line: string) => {
@@ -79,16 +89,27 @@ export function register(program: Command): void {
       );
       if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
       await new Promise<void>((resolve) => {
+        let firstAt: number | null = null;
         const stop = (signal: string) => {
-          log(`${signal}: finishing in-flight requests and closing the store`);
-          server.close().then(resolve, (e: unknown) => {
-            log(`error while closing: ${(e as Error).message}`);
-            process.exitCode = 1;
-            resolve();
-          });
+          if (firstAt === null) {
+            firstAt = Date.now();
+            log(
+              `${signal}: finishing in-flight requests and closing the store (${signal} again to stop waiting)`,
+            );
+            server.close().then(resolve, (e: unknown) => {
+              log(`error while closing: ${(e as Error).message}`);
+              process.exitCode = 1;
+              resolve();
+            });
+            return;
+          }
+          if (Date.now() - firstAt < repeatWindowMs) return;
+          log(`${signal} again: not waiting for in-flight requests`);
+          void server.close({ force: true });
         };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
+        // Listeners stay on: a second signal must reach stop(), not Node's default (exit at once).
+        process.on('SIGTERM', () => stop('SIGTERM'));
+        process.on('SIGINT', () => stop('SIGINT'));
       });
     });
 }

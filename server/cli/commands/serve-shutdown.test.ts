@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { registryPathFor } from '../../data-dir.ts';
+
+const env = {
+  ...process.env,
+  MNEMO_LOG: '',
+  MNEMO_EMBEDDER: 'none',
+  MNEMO_DB_KEY: 'serve-shutdown-test-key',
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function serve(extra: string[] = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-serve-stop-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const child = spawn(
+    process.execPath,
+    ['bin/mnemo.mjs', 'serve', '--port', '0', '--data-dir', dir, '--no-ui', ...extra],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  after(() => child.kill('SIGKILL'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on/.test(stdout) && Date.now() < deadline) await sleep(50);
+  const port = Number(/:(\d+)\/v1/.exec(stdout)?.[1]);
+  assert.ok(port > 0, `serve did not start: ${stderr}`);
+  const key = new KeyRegistry(registryPathFor(dir)).create({ env: 'test', project: 'stop' }).key;
+  return { child, port, key, exited, stderr: () => stderr };
+}
+
+/** POST /v1/brains whose body arrives only when finish() is called: a request in flight. */
+async function slowCreateBrain(port: number, key: string, id: string) {
+  const body = JSON.stringify({ id });
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let out = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (d: string) => (out += d));
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(out)));
+  socket.write(
+    `POST /v1/brains HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 3)}`,
+  );
+  await sleep(300);
+  const reply = closed.then((text) => {
+    const [head = '', json = '{}'] = text.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), body: JSON.parse(json) as Record<string, unknown> };
+  });
+  return { reply, finish: () => socket.write(body.slice(3)) };
+}
+
+describe('mnemo serve stops cleanly on SIGTERM', () => {
+  it('finishes the request in flight, then closes the store and exits 0', async () => {
+    const server = await serve();
+    const slow = await slowCreateBrain(server.port, server.key, 'inflight');
+    server.child.kill('SIGTERM');
+    // Past the old fixed 2 s after which connections were dropped.
+    await sleep(2_500);
+    assert.equal(server.child.exitCode, null, 'still serving the request in flight');
+    slow.finish();
+    const reply = await slow.reply;
+    assert.equal(reply.status, 201);
+    assert.equal(reply.body.id, 'inflight');
+    assert.equal(await server.exited, 0);
+    assert.doesNotMatch(server.stderr(), /internal_error|engine is closed/);
+  });
+
+  it('a second signal stops waiting: the request gets a 500 error body and the exit code is 0', async () => {
+    const server = await serve();
+    const slow = await slowCreateBrain(server.port, server.key, 'cut');
+    server.child.kill('SIGINT');
+    // A repeat within a second is the same Ctrl-C seen twice (npm start forwards it), not a second one.
+    await sleep(100);
+    server.child.kill('SIGINT');
+    await sleep(1_500);
+    assert.equal(server.child.exitCode, null, 'the echo of the first signal did not force the stop');
+    server.child.kill('SIGINT');
+    const reply = await slow.reply;
+    assert.equal(reply.status, 500);
+    assert.equal(reply.body.code, 'internal_error');
+    assert.equal(await server.exited, 0);
+    assert.match(server.stderr(), /SIGINT again: not waiting/);
+  });
+});

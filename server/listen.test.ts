@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type RunningServer } from './start-server.ts';
+
+interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
+function raw(port: number, request: string): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (out += d));
+    socket.on('error', reject);
+    const stuck = setTimeout(() => reject(new Error(`the server kept the connection open: ${out}`)), 10_000);
+    socket.on('close', () => {
+      clearTimeout(stuck);
+      const [head = '', body = ''] = out.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
+      }
+      try {
+        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
+      } catch {
+        reject(new Error(`not a JSON error reply: ${JSON.stringify(out)}`));
+      }
+    });
+    socket.write(request);
+  });
+}
+
+function assertErrorShape(reply: RawReply, status: number, code: string): void {
+  assert.equal(reply.status, status);
+  assert.match(reply.headers['content-type'] ?? '', /^application\/json/);
+  assert.match(reply.headers['x-request-id'] ?? '', /^req_/);
+  assert.equal(reply.body.code, code);
+  assert.equal(reply.body.type, status === 403 ? 'permission' : 'invalid_request');
+  assert.equal(reply.body.request_id, reply.headers['x-request-id']);
+  assert.equal(typeof reply.body.message, 'string');
+  assert.match(String(reply.body.docs_url), new RegExp(`/errors/${code}$`));
+}
+
+describe('failures before the app runs answer in the one error shape', () => {
+  let server: RunningServer;
+  let host: string;
+  before(async () => {
+    server = await startServer({ engine: 'reference', port: 0 });
+    host = `127.0.0.1:${server.port}`;
+  });
+  after(() => server.close());
+
+  // Node's HTTP parser (clientError): no request object exists, the reply is written to the socket.
+  const parserCases: [string, (host: string) => string][] = [
+    [
+      'an oversized header',
+      (h) => `GET /v1/brains HTTP/1.1\r\nHost: ${h}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ],
+    ['bytes that are not HTTP', () => 'GARBAGE\r\n\r\n'],
+    [
+      'a Content-Length that is not a number',
+      (h) => `POST /v1/brains HTTP/1.1\r\nHost: ${h}\r\nContent-Length: abc\r\n\r\n`,
+    ],
+    [
+      'chunked together with Content-Length',
+      (h) =>
+        `POST /v1/brains HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+  ];
+  for (const [name, request] of parserCases) {
+    it(`${name}: 400 http_400, then the connection closes`, async () => {
+      const reply = await raw(server.port, request(host));
+      assertErrorShape(reply, 400, 'http_400');
+      assert.equal(reply.headers.connection, 'close');
+    });
+  }
+
+  // Requests Node parses but Node or @hono/node-server refuse before the app sees them.
+  const requestCases: [string, (host: string) => string, number, string][] = [
+    ['no Host header', () => 'GET /v1/brains HTTP/1.1\r\n', 400, 'http_400'],
+    ['an empty Host header', () => 'GET /v1/brains HTTP/1.1\r\nHost:\r\n', 400, 'http_400'],
+    ['a backslash in the path', (h) => `GET /v1\\brains HTTP/1.1\r\nHost: ${h}\r\n`, 400, 'http_400'],
+    [
+      'Host 127.1',
+      (h) => `GET /v1/brains HTTP/1.1\r\nHost: ${h.replace('127.0.0.1', '127.1')}\r\n`,
+      403,
+      'http_403',
+    ],
+    ['Host with a trailing dot', (h) => `GET /v1/brains HTTP/1.1\r\nHost: ${h}.\r\n`, 403, 'http_403'],
+    ['Host with a user part', (h) => `GET /v1/brains HTTP/1.1\r\nHost: user@${h}\r\n`, 403, 'http_403'],
+    [
+      'Host as a long IPv6 loopback',
+      (h) => `GET /v1/brains HTTP/1.1\r\nHost: [0:0:0:0:0:0:0:1]:${h.split(':')[1]}\r\n`,
+      403,
+      'http_403',
+    ],
+  ];
+  for (const [name, request, status, code] of requestCases) {
+    it(`${name}: ${status} ${code}`, async () => {
+      const reply = await raw(server.port, `${request(host)}Connection: close\r\n\r\n`);
+      assertErrorShape(reply, status, code);
+    });
+  }
+
+  it('a Host in capitals is this server (host names are case-insensitive) and reaches the app', async () => {
+    const reply = await raw(
+      server.port,
+      `GET /v1/brains HTTP/1.1\r\nHost: LOCALHOST:${server.port}\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(reply.status, 401);
+    assert.equal(reply.body.code, 'invalid_api_key');
+  });
+
+  it('a client that resets the connection mid-request does not disturb the server', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`GET /v1/brains HTTP/1.1\r\nHost: ${host}\r\nX-Half`);
+    socket.resetAndDestroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const reply = await raw(server.port, 'GARBAGE\r\n\r\n');
+    assertErrorShape(reply, 400, 'http_400');
+  });
+});

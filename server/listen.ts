@@ -1,0 +1,203 @@
+import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { MnemoError } from '../engine/errors/mnemo-error.ts';
+import { hostRefused } from './http/app.ts';
+import { faultReport, frameworkError } from './http/error-response.ts';
+import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
+
+export interface ListenOptions {
+  /** The app's fetch (Hono's `app.fetch`). */
+  fetch: (request: Request, env: HttpBindings) => Response | Promise<Response>;
+  host: string;
+  port: number;
+  loopback: LoopbackPolicy;
+  docsUrlBase: () => string;
+  log: (line: string) => void;
+}
+
+export interface Listener {
+  server: Server;
+  port: number;
+  /**
+   * Stops accepting, closes idle connections at once, lets in-flight requests finish for up to
+   * `graceMs` (or until `force` settles), answers any still running with a 500, and resolves once every
+   * connection is gone. Returns how many requests were cut off.
+   */
+  shutdown(graceMs: number, force: Promise<void>): Promise<number>;
+}
+
+/** Thrown through @hono/node-server so it writes nothing for a request shutdown already answered. */
+const alreadyAnswered = new Error('answered by shutdown');
+
+/** How long a connection the parser gave up on may stay open to read our answer before it is dropped. */
+const lingerMs = 2_000;
+
+/**
+ * The HTTP/1.1 server under the app: @hono/node-server's request listener on node:http, with what
+ * that pair leaves to its user. Failures before the app runs (Node's parser, node-server's own request
+ * checks, the Host guard) still answer in the spec's one error shape; and shutdown drains in-flight
+ * requests instead of dropping them.
+ */
+export async function listen(options: ListenOptions): Promise<Listener> {
+  const inflight = new Set<ServerResponse>();
+  const cut = new WeakSet<ServerResponse>();
+  /** Sockets with a response under way: a parser error there must not write into that response. */
+  const busySockets = new WeakMap<Socket, number>();
+  let closing = false;
+  let onDrained: (() => void) | null = null;
+
+  const reply = (e: MnemoError) => frameworkError(e, options.docsUrlBase());
+  const asResponse = (r: ReturnType<typeof reply>) =>
+    new Response(r.body, { status: r.status, headers: r.headers });
+  const writeError = (res: ServerResponse, e: MnemoError, extra: Record<string, string> = {}) => {
+    const r = reply(e);
+    res.writeHead(r.status, { ...r.headers, ...extra });
+    res.end(r.body);
+  };
+
+  const fetch = async (request: Request, env: HttpBindings) => {
+    const response = await options.fetch(request, env);
+    if (cut.has(env.outgoing)) throw alreadyAnswered;
+    return response;
+  };
+  const nodeServerListener = getRequestListener(fetch as Parameters<typeof getRequestListener>[0], {
+    // Its default answers a bad request with an empty text/plain 400 and no request id.
+    errorHandler: (e) => {
+      if (e === alreadyAnswered) return;
+      if (e instanceof RequestError)
+        return asResponse(reply(new MnemoError('http_400', requestErrorMessage(e))));
+      const r = reply(
+        new MnemoError('internal_error', 'An unhandled failure occurred; it was logged on the server.'),
+      );
+      options.log(faultReport(e, r.headers['X-Request-Id']!) ?? String(e));
+      return asResponse(r);
+    },
+  });
+
+  const track = (res: ServerResponse) => {
+    inflight.add(res);
+    const socket = res.socket;
+    if (socket) busySockets.set(socket, (busySockets.get(socket) ?? 0) + 1);
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inflight.delete(res);
+      if (socket) busySockets.set(socket, (busySockets.get(socket) ?? 1) - 1);
+      if (inflight.size === 0) onDrained?.();
+    });
+  };
+
+  const server = createServer(
+    // A missing Host is answered below in the error shape, not by Node with an empty 400.
+    { requireHostHeader: false },
+    (req: IncomingMessage, res: ServerResponse) => {
+      track(res);
+      const host = req.headers.host;
+      if (!host) return writeError(res, new MnemoError('http_400', 'Host: the header is required'));
+      // Before node-server, which refuses some Hosts itself (a user@ part, a non-canonical address)
+      // with a bare 400: whatever is not this server's own name gets the guard's answer.
+      if (!hostAllowed(options.loopback, host))
+        return writeError(res, new MnemoError('http_403', hostRefused));
+      // Host names are case-insensitive; node-server accepts only the canonical (lower-case) spelling.
+      req.headers.host = host.toLowerCase();
+      void nodeServerListener(req, res);
+    },
+  );
+
+  // Node's parser gave up: there is no request or response object, so the answer goes on the socket.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const peerGone = err.code === 'ECONNRESET' || err.code === 'EPIPE';
+    if (peerGone || !socket.writable || (busySockets.get(socket) ?? 0) > 0) {
+      socket.destroy();
+      return;
+    }
+    const r = reply(new MnemoError('http_400', clientErrorMessage(err)));
+    const head = Object.entries({ ...r.headers, Connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${r.status} ${STATUS_CODES[r.status]}\r\n${head}\r\n${r.body}`);
+    // Keep reading what the client still sends (the rest of an oversized header): closing with unread
+    // data resets the connection, and the client may lose the answer before it reads it.
+    socket.resume();
+    const drop = setTimeout(() => socket.destroy(), lingerMs);
+    drop.unref();
+    socket.once('close', () => clearTimeout(drop));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      if (inflight.size === 0) resolve();
+      else onDrained = resolve;
+    });
+
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    async shutdown(graceMs, force) {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections answer their current request and then close; idle ones close now.
+      for (const res of inflight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      server.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        drained(),
+        force,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+      const stillRunning = [...inflight];
+      for (const res of stillRunning) {
+        cut.add(res);
+        if (res.headersSent) {
+          // A stream already under way cannot change its status.
+          res.destroy();
+          continue;
+        }
+        const unfinished = new MnemoError(
+          'internal_error',
+          'The server stopped before this request finished; part of it may have been applied.',
+        );
+        writeError(res, unfinished, { Connection: 'close' });
+      }
+      if (stillRunning.length > 0) {
+        await Promise.race([drained(), new Promise((resolve) => setTimeout(resolve, lingerMs).unref())]);
+      }
+      // What is left is idle, or a request whose headers never finished: it never reached the app.
+      server.closeAllConnections();
+      await stopped;
+      return stillRunning.length;
+    },
+  };
+}
+
+function requestErrorMessage(e: RequestError): string {
+  if (/host/i.test(e.message)) return 'Host: not a valid host name and port';
+  return 'The request target is not a valid path.';
+}
+
+/** Generic messages (spec: http_* codes carry generic messages), by what Node's parser reported. */
+function clientErrorMessage(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'The request headers are larger than this server accepts.';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 'The request did not arrive in full in time.';
+    default:
+      return 'The request is not valid HTTP/1.1.';
+  }
+}
