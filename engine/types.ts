@@ -80,7 +80,8 @@ export interface Engine {
   readonly info: EngineInfo;
 
   listBrains(t: Tenant): Promise<Brain[]>;
-  createBrain(t: Tenant, body: BrainCreate): Promise<Brain>;
+  /** `watermark`: the new Brain's first boundary (a write returns one; HTTP sends Brain-Watermark). */
+  createBrain(t: Tenant, body: BrainCreate): Promise<{ brain: Brain; watermark: string }>;
   getBrain(t: Tenant, brainId: string): Promise<Brain>;
   forgetBrain(t: Tenant, brainId: string): Promise<DeletionReceipt>;
   getProfile(t: Tenant, brainId: string, q: { limit: number }): Promise<Profile>;
@@ -111,12 +112,13 @@ export interface Engine {
   listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
   getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;
 
+  /** `watermark`: the boundary after the accept (of the original accept when `replayed`). */
   acceptObject(
     t: Tenant,
     brainId: string,
     body: ObjectAccept,
     opts: WriteOptions,
-  ): Promise<{ object: AcceptedObject; replayed: boolean }>;
+  ): Promise<{ object: AcceptedObject; watermark: string; replayed: boolean }>;
   getObject(t: Tenant, brainId: string, type: string, key: string): Promise<AcceptedObject>;
 
   createContext(t: Tenant, brainId: string, body: ContextRequest, opts: ContextOptions): Promise<Context>;

@@ -53,6 +53,7 @@ export const operations: Operation[] = [
     scope: 'records:write',
     body: BrainCreate,
     headers: ['Idempotency-Key'],
+    responseHeaders: ['Brain-Watermark'],
     success: [{ status: 201, schema: Brain, description: 'Created' }],
   },
   {
@@ -201,7 +202,7 @@ export const operations: Operation[] = [
     scope: 'objects:write',
     body: ObjectAccept,
     headers: ['Idempotency-Key'],
-    responseHeaders: ['Idempotent-Replayed'],
+    responseHeaders: ['Brain-Watermark', 'Idempotent-Replayed'],
     success: [{ status: 201, schema: AcceptedObject, description: 'Accepted version' }],
   },
   {

@@ -21,14 +21,29 @@ interface SlotVersion {
   lineage: string;
   norm: string;
   valid_from_ms: number;
+  valid_to_ms: number | null;
   status: string;
+  revised_by: string | null;
+}
+
+/**
+ * The version holds the slot at world time `ms`: not retracted or replaced by a revision, begun, and
+ * not yet closed (by world time, so a value closed by a later-scheduled one still holds before then).
+ */
+function inForceAt(v: SlotVersion, ms: number): boolean {
+  return (
+    v.status !== 'retracted' &&
+    v.revised_by === null &&
+    v.valid_from_ms <= ms &&
+    (v.valid_to_ms === null || v.valid_to_ms > ms)
+  );
 }
 
 /**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
- *   value as the current one, only adds a citation; a different value is a new version, and the
- *   lineage is settled (supersession by world time, or a conflict);
+ *   value as the one holding the slot at the Record's world time, only adds a citation; a different
+ *   value is a new version, and the lineage is settled (supersession by world time, or a conflict);
  * - any other claim adds a citation to an identical current statement with the same owner and
  *   subject, else starts a lineage of its own.
  * Returns the ids of the Memories the Record now supports.
@@ -49,7 +64,8 @@ export function admitClaims(
     const versions =
       slot !== null
         ? store.all<SlotVersion>(
-            'SELECT id, lineage, norm, valid_from_ms, status FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n',
+            `SELECT id, lineage, norm, valid_from_ms, valid_to_ms, status, revised_by
+             FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n`,
             brainUid,
             slot,
           )
@@ -58,10 +74,7 @@ export function admitClaims(
       slot !== null
         ? (versions.find(
             (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
-          ) ??
-          versions.find(
-            (v) => v.norm === norm && v.status === 'active' && v.valid_from_ms <= record.occurredMs,
-          ))
+          ) ?? versions.find((v) => v.norm === norm && inForceAt(v, record.occurredMs)))
         : store.get<{ id: string }>(
             `SELECT id FROM memories WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
                AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`,

@@ -1,11 +1,13 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Store } from '../store/store.ts';
+import { inForceSql } from '../store/memory-view.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 interface TargetRow {
   id: string;
+  version: number;
   lineage: string;
   slot: string | null;
   subject: string;
@@ -16,19 +18,33 @@ interface TargetRow {
   valid_from: string;
   valid_from_ms: number;
   status: string;
+  in_force: number;
   pending: number;
 }
 
 /**
  * Checks a correction before anything is written: the corrected Memory must exist in this Brain
- * (corrected_memory_not_found) and still be the current value of its slot (correction_conflict
- * names the value that replaced it). Returns the target for applyCorrection.
+ * (corrected_memory_not_found) and not be pending re-derivation. A Memory in force now (the current
+ * value, or one scheduled to start later) can always be corrected. One that is no longer in force is
+ * correction_conflict when its slot has a newer value in force, newer by version or by world time (the
+ * spec's condition; the message names it), or when the correction would retract what is already
+ * retracted (nothing would change).
+ * Otherwise a correction of a retracted or superseded Memory with nothing newer in force restates it:
+ * its successor takes the corrected version's world time. Returns the target for applyCorrection.
  */
-export function checkCorrection(store: Store, brainUid: string, corrects: string): TargetRow {
+export function checkCorrection(
+  store: Store,
+  brainUid: string,
+  corrects: string,
+  retraction: boolean,
+  nowMs: number,
+): TargetRow {
+  const inForce = inForceSql(nowMs);
   const t = store.get<TargetRow>(
-    `SELECT id, lineage, slot, subject, predicate, owner_state, owner_entity, source_key, valid_from,
-            valid_from_ms, status, pending
-     FROM memories WHERE id = ? AND brain_uid = ?`,
+    `SELECT m.id, m.version, m.lineage, m.slot, m.subject, m.predicate, m.owner_state, m.owner_entity,
+            m.source_key, m.valid_from, m.valid_from_ms, m.status, m.pending, ${inForce.sql} AS in_force
+     FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
+    ...inForce.params,
     corrects,
     brainUid,
   );
@@ -43,15 +59,24 @@ export function checkCorrection(store: Store, brainUid: string, corrects: string
       `content.corrects: Memory ${corrects} is pending re-derivation`,
     );
   }
-  if (t.status !== 'active') {
-    const current = store.get<{ id: string }>(
-      "SELECT id FROM memories WHERE lineage = ? AND status = 'active' ORDER BY version DESC LIMIT 1",
-      t.lineage,
-    );
+  if (t.in_force) return t;
+  const newer = store.get<{ id: string }>(
+    `SELECT m.id FROM memories m
+     WHERE m.lineage = ? AND m.id <> ? AND (m.version > ? OR m.valid_from_ms > ?) AND m.pending = 0
+       AND ${inForce.sql}
+     ORDER BY m.version DESC LIMIT 1`,
+    t.lineage,
+    t.id,
+    t.version,
+    t.valid_from_ms,
+    ...inForce.params,
+  );
+  if (newer || (retraction && t.status === 'retracted')) {
+    const state = t.status === 'retracted' ? 'retracted' : 'superseded';
     throw new MnemoError(
       'correction_conflict',
-      `content.corrects: Memory ${corrects} is already ${t.status}` +
-        (current ? `; the current value is ${current.id}` : '') +
+      `content.corrects: Memory ${corrects} is already ${state}` +
+        (newer ? `; the current value is ${newer.id}` : ' and there is nothing left to retract') +
         '. Nothing was written.',
     );
   }

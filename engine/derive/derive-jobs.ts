@@ -110,13 +110,18 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
   } else {
     for (const id of dropped)
       store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, id);
+    // A correction version stands on its correction Record by fiat: it keeps its world time and its
+    // cause. Anything else now rests on the survivors only, and its revision entry says so: cause
+    // `rederived`, learned (again) now.
     if (m.cause !== 'correction') {
       const first = kept.reduce((a, b) => (b.occurred_ms < a.occurred_ms ? b : a));
       store.run(
-        'UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ? WHERE id = ?',
+        `UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ?, cause = 'rederived', learned_at = ?
+         WHERE id = ?`,
         first.occurred_at,
         first.occurred_ms,
         first.source_name ?? '',
+        now(),
         m.id,
       );
     }

@@ -32,6 +32,12 @@ interface Target {
  *   at the latest start, one value per source stays active (the last written), and values from
  *   different sources that neither supersedes all stay active: that is a conflict.
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
+ *
+ * The result does not depend on the clock: a value that starts in the future closes its predecessor
+ * at that start, and the stored status is the lifecycle once every known version has begun. Readers
+ * take what holds at an instant from the interval (engine/store/memory-view.ts: a predecessor closed
+ * at a future start is still in force and current until then; the scheduled value is not current
+ * yet), so nothing has to be rewritten when the clock passes a start.
  * Returns the number of versions changed.
  */
 export function settleLineage(store: Store, lineage: string, seq: number): number {

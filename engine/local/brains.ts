@@ -2,7 +2,15 @@ import type { Brain, BrainCreate, DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
-import { afterForget, nowIso, requireBrain, toBrain, type BrainRow, type LocalCtx } from './local-ctx.ts';
+import {
+  afterForget,
+  nowIso,
+  requireBrain,
+  toBrain,
+  watermarkOf,
+  type BrainRow,
+  type LocalCtx,
+} from './local-ctx.ts';
 
 export function listBrains(ctx: LocalCtx, t: Tenant): Brain[] {
   return ctx.store
@@ -10,7 +18,12 @@ export function listBrains(ctx: LocalCtx, t: Tenant): Brain[] {
     .map(toBrain);
 }
 
-export function createBrain(ctx: LocalCtx, t: Tenant, body: BrainCreate): Brain {
+/** Creates a Brain at sequence 0 and returns it with the watermark of that first boundary. */
+export function createBrain(
+  ctx: LocalCtx,
+  t: Tenant,
+  body: BrainCreate,
+): { brain: Brain; watermark: string } {
   return ctx.store.tx(() => {
     const exists = ctx.store.get(
       'SELECT 1 FROM brains WHERE project = ? AND env = ? AND id = ?',
@@ -33,7 +46,8 @@ export function createBrain(ctx: LocalCtx, t: Tenant, body: BrainCreate): Brain 
       body.self?.name ?? null,
       nowIso(ctx),
     );
-    return toBrain(ctx.store.get<BrainRow>('SELECT * FROM brains WHERE uid = ?', uid)!);
+    const row = ctx.store.get<BrainRow>('SELECT * FROM brains WHERE uid = ?', uid)!;
+    return { brain: toBrain(row), watermark: watermarkOf(ctx, row, row.seq) };
   });
 }
 

@@ -9,28 +9,21 @@ import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from '.
  * keep other support become pending re-derivation (hidden from every read) and are re-derived in the
  * background from the survivors; lineages it touched (supersession, corrections, retractions) are
  * settled again, so what it had closed re-opens. Its bytes are removed from the table, the full-text
- * index (secure-delete) and, by a WAL checkpoint, from the log.
+ * index (secure-delete) and, by a WAL checkpoint, from the log. A local_only Record is erased on a
+ * hosted deployment too.
  */
 export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): DeletionReceipt {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const r = store.get<{
-    n: number;
-    external_id: string | null;
-    source_name: string | null;
-    visibility: string;
-  }>(
-    'SELECT n, external_id, source_name, visibility FROM records WHERE id = ? AND brain_uid = ?',
+  const r = store.get<{ n: number; external_id: string | null; source_name: string | null }>(
+    'SELECT n, external_id, source_name FROM records WHERE id = ? AND brain_uid = ?',
     recordId,
     b.uid,
   );
   if (!r) throw new MnemoError('record_not_found', `record_id: no Record ${recordId} in this Brain`);
-  if (r.visibility === 'local_only' && ctx.deployment === 'hosted') {
-    throw new MnemoError(
-      'local_only_record',
-      `record_id: ${recordId} is local_only and not served by a hosted deployment`,
-    );
-  }
+  // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
+  // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
+  // over where the request came from.
   if (r.external_id !== null) {
     throw new MnemoError(
       'record_not_erasable',

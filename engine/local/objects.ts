@@ -2,7 +2,7 @@ import type { AcceptedObject, ObjectAccept } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
 interface VersionRow {
   n: number;
@@ -11,6 +11,7 @@ interface VersionRow {
   version: number;
   value: string;
   accepted_at: string;
+  seq: number;
 }
 
 function toObject(brainId: string, v: VersionRow): AcceptedObject {
@@ -28,7 +29,9 @@ function toObject(brainId: string, v: VersionRow): AcceptedObject {
 /**
  * Appends a version of the application's own truth at (type, key). if_version (0 = must not exist
  * yet) is optimistic concurrency: a mismatch is stale_version with current_version. An
- * Idempotency-Key replays the original version for the identical body.
+ * Idempotency-Key replays the original version for the identical body. Accepting advances the Brain's
+ * sequence, so it returns the watermark after it (after the original accept, for a replay), as every
+ * write does.
  */
 export function acceptObject(
   ctx: LocalCtx,
@@ -36,7 +39,7 @@ export function acceptObject(
   brainId: string,
   body: ObjectAccept,
   opts: WriteOptions,
-): { object: AcceptedObject; replayed: boolean } {
+): { object: AcceptedObject; watermark: string; replayed: boolean } {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const hash = canonicalHash(body);
@@ -91,7 +94,11 @@ export function acceptObject(
       replayed: false,
     };
   });
-  return { object: toObject(brainId, out.row), replayed: out.replayed };
+  return {
+    object: toObject(brainId, out.row),
+    watermark: watermarkOf(ctx, b, out.row.seq),
+    replayed: out.replayed,
+  };
 }
 
 export function getObject(

@@ -1,19 +1,36 @@
 import type { Census, Profile } from '../contract/index.ts';
-import { memoryColumns, toMemories, type MemoryRow } from '../store/memory-view.ts';
+import {
+  currentSql,
+  inForceSql,
+  memoryColumns,
+  shareableSql,
+  statusSql,
+  toMemories,
+  type MemoryRow,
+} from '../store/memory-view.ts';
+import type { SqlParam } from '../store/store.ts';
 import type { Tenant } from '../types.ts';
 import { nowIso, requireBrain, selfOf, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
-/** The self card: current Memories owned by self, newest (world time) first, each cited. */
+/**
+ * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
+ * newest (world time) first, each cited. A hosted deployment shows only lines with a supporting Record
+ * that is not local_only, citing only those.
+ */
 export function getProfile(ctx: LocalCtx, t: Tenant, brainId: string, q: { limit: number }): Profile {
   const b = requireBrain(ctx, t, brainId);
+  const nowMs = ctx.clock().getTime();
+  const hosted = ctx.deployment === 'hosted';
+  const current = currentSql(nowMs);
   const rows = ctx.store.all<MemoryRow>(
     `SELECT ${memoryColumns} FROM memories m
-     WHERE m.brain_uid = ? AND m.owner_state = 'self' AND m.status = 'active' AND m.valid_to IS NULL AND m.pending = 0
+     WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current.sql}${hosted ? ` AND ${shareableSql()}` : ''}
      ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
     b.uid,
+    ...current.params,
     q.limit + 1,
   );
-  const page = toMemories(ctx.store, rows.slice(0, q.limit));
+  const page = toMemories(ctx.store, rows.slice(0, q.limit), { nowMs, shareableOnly: hosted });
   return {
     object: 'profile',
     brain_id: b.id,
@@ -32,58 +49,95 @@ export function getProfile(ctx: LocalCtx, t: Tenant, brainId: string, q: { limit
 
 type NoiseKind = Census['noise'][number]['kind'];
 
-const noiseQueries: { kind: NoiseKind; description: string; sql: string }[] = [
-  {
-    kind: 'duplicates',
-    description: 'Records whose text repeats an earlier Record word for word',
-    sql: `SELECT id FROM records WHERE brain_uid = ?
-            AND n NOT IN (SELECT min(n) FROM records WHERE brain_uid = ? GROUP BY text) ORDER BY id`,
-  },
-  {
-    kind: 'conflicts',
-    description: 'Current Memories sharing a slot with another current value from a different source',
-    sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.status = 'active' AND m.pending = 0 AND m.slot IS NOT NULL
-            AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage AND o.id <> m.id
-                        AND o.status = 'active' AND o.pending = 0) ORDER BY m.id`,
-  },
-  {
-    kind: 'unresolved_owner',
-    description: 'Current Memories whose owner could not be attributed',
-    sql: `SELECT id FROM memories WHERE brain_uid = ? AND status = 'active' AND pending = 0 AND owner_state = 'unresolved' ORDER BY id`,
-  },
-  {
-    kind: 'pending_rederivation',
-    description: 'Memories that lost some supporting Records and wait to be derived again',
-    sql: 'SELECT id FROM memories WHERE brain_uid = ? AND pending = 1 ORDER BY id',
-  },
-  {
-    kind: 'low_trust_source',
-    description: 'Records from sources marked low trust',
-    sql: "SELECT id FROM records WHERE brain_uid = ? AND trust = 'low' ORDER BY id",
-  },
-  {
-    kind: 'retracted',
-    description: 'Memories retracted by a correction',
-    sql: "SELECT id FROM memories WHERE brain_uid = ? AND status = 'retracted' ORDER BY id",
-  },
-];
+/**
+ * What the census reads, as SQL over records (alias r) and memories (alias m): a hosted deployment
+ * counts and names only what it serves (no local_only Record, no Memory without shareable support),
+ * and "current" / "active" are read at now, as listMemories reads them.
+ */
+interface CensusView {
+  rec: string;
+  mem: string;
+  memOther: string;
+  current: { sql: string; params: SqlParam[] };
+  inForce: { sql: string; params: SqlParam[] };
+  superseded: { sql: string; params: SqlParam[] };
+  currentOther: { sql: string; params: SqlParam[] };
+}
+
+function censusView(ctx: LocalCtx): CensusView {
+  const nowMs = ctx.clock().getTime();
+  const hosted = ctx.deployment === 'hosted';
+  return {
+    rec: hosted ? "AND r.visibility <> 'local_only'" : '',
+    mem: hosted ? `AND ${shareableSql('m')}` : '',
+    memOther: hosted ? `AND ${shareableSql('o')}` : '',
+    current: currentSql(nowMs, 'm'),
+    inForce: inForceSql(nowMs, 'm'),
+    superseded: statusSql('superseded', nowMs, 'm'),
+    currentOther: currentSql(nowMs, 'o'),
+  };
+}
+
+function noiseQueries(v: CensusView): {
+  kind: NoiseKind;
+  description: string;
+  sql: string;
+  params: (brainUid: string) => SqlParam[];
+}[] {
+  return [
+    {
+      kind: 'duplicates',
+      description: 'Records whose text repeats an earlier Record word for word',
+      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec}
+              AND r.n NOT IN (SELECT min(r.n) FROM records r WHERE r.brain_uid = ? ${v.rec} GROUP BY r.text)
+            ORDER BY r.id`,
+      params: (uid) => [uid, uid],
+    },
+    {
+      kind: 'conflicts',
+      description: 'Current Memories sharing a slot with another current value from a different source',
+      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${v.current.sql} ${v.mem}
+              AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage AND o.id <> m.id
+                          AND ${v.currentOther.sql} ${v.memOther}) ORDER BY m.id`,
+      params: (uid) => [uid, ...v.current.params, ...v.currentOther.params],
+    },
+    {
+      kind: 'unresolved_owner',
+      description: 'Current Memories whose owner could not be attributed',
+      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND ${v.current.sql} ${v.mem}
+              AND m.owner_state = 'unresolved' ORDER BY m.id`,
+      params: (uid) => [uid, ...v.current.params],
+    },
+    {
+      kind: 'pending_rederivation',
+      description: 'Memories that lost some supporting Records and wait to be derived again',
+      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.pending = 1 ${v.mem} ORDER BY m.id`,
+      params: (uid) => [uid],
+    },
+    {
+      kind: 'low_trust_source',
+      description: 'Records from sources marked low trust',
+      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec} AND r.trust = 'low' ORDER BY r.id`,
+      params: (uid) => [uid],
+    },
+    {
+      kind: 'retracted',
+      description: 'Memories retracted by a correction',
+      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.status = 'retracted' ${v.mem} ORDER BY m.id`,
+      params: (uid) => [uid],
+    },
+  ];
+}
 
 /** Counts, and what is noisy in this Brain's own data, noisiest first (kinds with nothing are left out). */
 export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const count = (sql: string) => store.get<{ c: number }>(sql, b.uid)!.c;
-  const noise = noiseQueries
+  const v = censusView(ctx);
+  const count = (sql: string, ...params: SqlParam[]) => store.get<{ c: number }>(sql, b.uid, ...params)!.c;
+  const noise = noiseQueries(v)
     .map((q) => {
-      const ids = store
-        .all<{ id: string }>(
-          q.sql,
-          ...q.sql
-            .split('?')
-            .slice(1)
-            .map(() => b.uid),
-        )
-        .map((r) => r.id);
+      const ids = store.all<{ id: string }>(q.sql, ...q.params(b.uid)).map((r) => r.id);
       return { kind: q.kind, count: ids.length, description: q.description, examples: ids.slice(0, 5) };
     })
     .filter((n) => n.count > 0)
@@ -94,18 +148,21 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
     watermark: watermarkOf(ctx, b),
     generated_at: nowIso(ctx),
     counts: {
-      records: count('SELECT count(*) AS c FROM records WHERE brain_uid = ?'),
+      records: count(`SELECT count(*) AS c FROM records r WHERE r.brain_uid = ? ${v.rec}`),
       records_processing: count(
-        "SELECT count(*) AS c FROM derive_queue WHERE brain_uid = ? AND job = 'derive'",
+        `SELECT count(*) AS c FROM derive_queue d JOIN records r ON r.id = d.record_id
+         WHERE d.brain_uid = ? AND d.job = 'derive' ${v.rec}`,
       ),
       memories_active: count(
-        "SELECT count(*) AS c FROM memories WHERE brain_uid = ? AND status = 'active' AND pending = 0",
+        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND m.pending = 0 AND ${v.inForce.sql} ${v.mem}`,
+        ...v.inForce.params,
       ),
       memories_superseded: count(
-        "SELECT count(*) AS c FROM memories WHERE brain_uid = ? AND status = 'superseded'",
+        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND ${v.superseded.sql} ${v.mem}`,
+        ...v.superseded.params,
       ),
       memories_pending_rederivation: count(
-        'SELECT count(*) AS c FROM memories WHERE brain_uid = ? AND pending = 1',
+        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND m.pending = 1 ${v.mem}`,
       ),
       objects: count(
         'SELECT count(*) AS c FROM (SELECT DISTINCT type, key FROM object_versions WHERE brain_uid = ?)',

@@ -97,7 +97,16 @@ export function rememberRecord(
         return { row: r, seq: r.seq, queued: false, replayed: true };
       }
     }
-    const target = content.kind === 'correction' ? checkCorrection(store, b.uid, content.corrects) : null;
+    const target =
+      content.kind === 'correction'
+        ? checkCorrection(
+            store,
+            b.uid,
+            content.corrects,
+            content.statement === undefined,
+            ctx.clock().getTime(),
+          )
+        : null;
     const seq = store.nextSeq(b.uid);
     const id = newId('rec');
     const now = nowIso(ctx);

@@ -4,7 +4,7 @@ import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
-/** A hosted deployment neither holds nor shows local_only Records, so it does not count them either. */
+/** A hosted deployment does not show local_only Records, so it does not count them either. */
 const visibleClause = (ctx: LocalCtx) =>
   ctx.deployment === 'hosted' ? "AND visibility <> 'local_only'" : '';
 
@@ -47,7 +47,8 @@ export function forgetSource(ctx: LocalCtx, t: Tenant, brainId: string, sourceNa
   const { store } = ctx;
   const result = store.tx(() => {
     const rows = store.all<{ id: string; n: number }>(
-      `SELECT id, n FROM records WHERE brain_uid = ? AND source_name = ? ${visibleClause(ctx)} ORDER BY n`,
+      // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
+      'SELECT id, n FROM records WHERE brain_uid = ? AND source_name = ? ORDER BY n',
       b.uid,
       sourceName,
     );

@@ -114,7 +114,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         created_at: now(),
       };
       const uid = randomBytes(9).toString('base64url');
-      brains.set(key, {
+      const created: BrainState = {
         brain,
         uid,
         seq: 0,
@@ -127,8 +127,9 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           list: (limit, cursor) => traceBuffer.list(uid, limit, cursor),
           get: (id) => traceBuffer.get(uid, id),
         },
-      });
-      return brain;
+      };
+      brains.set(key, created);
+      return { brain, watermark: watermark(created) };
     },
 
     async getBrain(t, brainId) {
@@ -290,7 +291,9 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async forgetRecord(t, brainId, recordId) {
       const s = state(t, brainId);
-      const r = visibleRecord(s, recordId);
+      // Erasure is not serving: a hosted deployment erases a local_only Record too.
+      const r = s.records.get(recordId);
+      if (!r) throw new MnemoError('record_not_found', `record_id: no Record "${recordId}" in this Brain`);
       if (!r.record.erasable) {
         throw new MnemoError(
           'record_not_erasable',
@@ -337,9 +340,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async forgetSource(t, brainId, sourceName) {
       const s = state(t, brainId);
-      const doomed = [...s.records.values()].filter(
-        (r) => r.record.source.name === sourceName && !hiddenHere(deployment, r.record.visibility),
-      );
+      const doomed = [...s.records.values()].filter((r) => r.record.source.name === sourceName);
       if (doomed.length === 0) {
         throw new MnemoError(
           'source_not_found',
@@ -375,7 +376,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       let rows = [...s.memories.values()].filter(({ memory: m }) => {
         if (hidden(m)) return false;
         if (q.status && q.status !== 'all' && m.status !== q.status) return false;
-        if (q.subject && m.subject !== q.subject) return false;
+        if (q.subject && m.subject.toLowerCase() !== q.subject.toLowerCase()) return false;
         if (q.owner && m.owner.state !== q.owner && m.owner.entity?.toLowerCase() !== q.owner.toLowerCase())
           return false;
         if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
@@ -406,7 +407,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       if (!record)
         throw new MnemoError('memory_without_lineage', `memory_id: "${memoryId}" has no supporting Record`);
       if (hiddenHere(deployment, record.record.visibility)) {
-        throw new MnemoError('memory_not_found', `memory_id: no Memory "${memoryId}" in this Brain`);
+        // As getRecord answers for its Record: it exists, and this deployment does not serve it.
+        throw new MnemoError(
+          'local_only_record',
+          `memory_id: "${memoryId}" is derived only from local_only Records, which stay on their device`,
+        );
       }
       return {
         ...m,
@@ -441,7 +446,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const versions = s.objects.get(slot) ?? [];
       if (idem && 'replay' in idem && idem.replay) {
         const prior = versions.find((v) => `${v.type}\u0000${v.key}\u0000${v.version}` === idem.replay);
-        if (prior) return { object: prior, replayed: true };
+        if (prior) return { object: prior, watermark: watermark(s), replayed: true };
       }
       const current = versions.length;
       if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {
@@ -463,7 +468,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       s.objects.set(slot, [...versions, accepted]);
       s.seq += 1;
       if (idem && 'remember' in idem) idem.remember?.(`${slot}\u0000${accepted.version}`);
-      return { object: accepted, replayed: false };
+      return { object: accepted, watermark: watermark(s), replayed: false };
     },
 
     async getObject(t, brainId, type, key) {

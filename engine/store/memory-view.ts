@@ -1,4 +1,4 @@
-import type { Citation, Memory } from '../contract/index.ts';
+import type { Citation, Memory, MemoryStatus } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { SqlParam, Store } from './store.ts';
 
@@ -17,7 +17,11 @@ export interface MemoryRow {
   valid_from: string;
   valid_from_ms: number;
   valid_to: string | null;
+  valid_to_ms: number | null;
+  /** The stored lifecycle: what holds once every known version has begun (see settleLineage). */
   status: 'active' | 'superseded' | 'retracted';
+  /** 1 when a newer revision of the same external item replaced it (closed whatever its dates). */
+  revised: number;
   pending: number;
   seq: number;
   learned_at: string;
@@ -25,20 +29,88 @@ export interface MemoryRow {
 }
 
 export const memoryColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.subject,
-  m.predicate, m.owner_state, m.owner_entity, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.pending,
-  m.seq, m.learned_at, m.cause`;
+  m.predicate, m.owner_state, m.owner_entity, m.valid_from, m.valid_from_ms, m.valid_to, m.valid_to_ms, m.status,
+  m.revised_by IS NOT NULL AS revised, m.pending, m.seq, m.learned_at, m.cause`;
+
+/*
+ * Time. A version's world-time interval [valid_from, valid_to) is settled once, independent of the
+ * clock (settleLineage): a slot value is closed where the next value starts, even when that start is
+ * in the future. What a reader sees *now* is then read from the interval, so nothing has to be
+ * rewritten when the clock passes a scheduled start:
+ * - in force (status `active`): not retracted, not replaced by a newer revision, and its interval has
+ *   not ended (a corrected version's interval is empty: it never held);
+ * - current: in force and, for a slot value, already begun. A slot value that starts in the future is
+ *   scheduled: in force, not current, and it does not displace the value that holds until it starts.
+ *   A statement that is not a slot value (an event, a message, a passage) is current from the moment
+ *   it is known, whatever date it is about: an appointment next week is something known today.
+ * The engine's clock reaches SQL as mnemo_now_ms() (attachClock), so Context, which asks for "now"
+ * without a time, reads the same instant as listMemories and the profile.
+ */
+
+const clocks = new WeakMap<Store['db'], () => number>();
+
+/** Makes the engine's clock the "now" of this store's Memory reads, in SQL (mnemo_now_ms()) and JS. */
+export function attachClock(store: Store, nowMs: () => number): void {
+  clocks.set(store.db, nowMs);
+  store.db.function('mnemo_now_ms', { deterministic: false }, () => nowMs());
+}
+
+export function storeNowMs(store: Store): number {
+  return (clocks.get(store.db) ?? Date.now)();
+}
+
+/** SQL for "now": a bound parameter when the caller has the time, else the attached clock. */
+function nowTerm(nowMs: number | undefined): { term: string; params: SqlParam[] } {
+  return nowMs === undefined ? { term: 'mnemo_now_ms()', params: [] } : { term: '?', params: [nowMs] };
+}
+
+/** In force at nowMs (the effective status `active`); undefined = the attached clock. */
+export function inForceSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
+  const now = nowTerm(nowMs);
+  return {
+    sql: `(${alias}.status <> 'retracted' AND ${alias}.revised_by IS NULL
+           AND (${alias}.valid_to_ms IS NULL OR ${alias}.valid_to_ms > max(${alias}.valid_from_ms, ${now.term})))`,
+    params: now.params,
+  };
+}
+
+/** Current at nowMs: in force, and begun if it is a slot value. Never pending. */
+export function currentSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
+  const now = nowTerm(nowMs);
+  const f = inForceSql(nowMs, alias);
+  return {
+    sql: `${alias}.pending = 0 AND ${f.sql} AND (${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ${now.term})`,
+    params: [...f.params, ...now.params],
+  };
+}
+
+/** The effective status at nowMs as SQL: `active` (in force), `superseded`, `retracted`. */
+export function statusSql(
+  status: MemoryStatus,
+  nowMs: number | undefined,
+  alias = 'm',
+): { sql: string; params: SqlParam[] } {
+  if (status === 'retracted') return { sql: `${alias}.status = 'retracted'`, params: [] };
+  const f = inForceSql(nowMs, alias);
+  return status === 'active'
+    ? f
+    : { sql: `(${alias}.status <> 'retracted' AND NOT ${f.sql})`, params: f.params };
+}
+
+/** The effective status of one row at nowMs (the JS twin of statusSql). */
+export function statusAt(r: MemoryRow, nowMs: number): MemoryStatus {
+  if (r.status === 'retracted') return 'retracted';
+  if (r.revised) return 'superseded';
+  return r.valid_to_ms === null || r.valid_to_ms > Math.max(r.valid_from_ms, nowMs) ? 'active' : 'superseded';
+}
 
 /**
- * The condition "served at this world time" for alias m: current (active, open) when asOfMs is
- * undefined, else valid at asOfMs; never pending re-derivation, never retracted.
+ * The condition "served at this world time" for alias m: current at the engine's clock when asOfMs
+ * is undefined (see above), else valid at asOfMs (its interval contains it); never pending
+ * re-derivation, never retracted.
  */
 export function servedSql(asOfMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
-  if (asOfMs === undefined) {
-    return {
-      sql: `${alias}.pending = 0 AND ${alias}.status = 'active' AND ${alias}.valid_to IS NULL`,
-      params: [],
-    };
-  }
+  if (asOfMs === undefined) return currentSql(undefined, alias);
   return {
     sql: `${alias}.pending = 0 AND ${alias}.status <> 'retracted' AND ${alias}.valid_from_ms <= ?
           AND (${alias}.valid_to_ms IS NULL OR ${alias}.valid_to_ms > ?)`,
@@ -46,12 +118,29 @@ export function servedSql(asOfMs: number | undefined, alias = 'm'): { sql: strin
   };
 }
 
-export function citationsOf(store: Store, ids: string[]): Map<string, Citation[]> {
+/**
+ * A hosted deployment serves a Memory only through Records it may show: the Memory must have at
+ * least one supporting Record that is not local_only (its other citations are then left out).
+ */
+export function shareableSql(alias = 'm'): string {
+  return `EXISTS (SELECT 1 FROM citations hc JOIN records hr ON hr.id = hc.record_id
+                  WHERE hc.memory_id = ${alias}.id AND hr.visibility <> 'local_only')`;
+}
+
+export function citationsOf(
+  store: Store,
+  ids: string[],
+  opts: { shareableOnly?: boolean } = {},
+): Map<string, Citation[]> {
   const out = new Map<string, Citation[]>();
   if (ids.length === 0) return out;
   const rows = store.all<{ memory_id: string; record_id: string; quote: string }>(
-    `SELECT memory_id, record_id, quote FROM citations
-     WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, record_id`,
+    opts.shareableOnly
+      ? `SELECT c.memory_id, c.record_id, c.quote FROM citations c JOIN records r ON r.id = c.record_id
+         WHERE c.memory_id IN (SELECT value FROM json_each(?)) AND r.visibility <> 'local_only'
+         ORDER BY c.memory_id, c.record_id`
+      : `SELECT memory_id, record_id, quote FROM citations
+         WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, record_id`,
     JSON.stringify(ids),
   );
   for (const r of rows) {
@@ -62,11 +151,24 @@ export function citationsOf(store: Store, ids: string[]): Map<string, Citation[]
   return out;
 }
 
-/** Serializes Memory rows; a row without citations is a bug and is never served. */
-export function toMemories(store: Store, rows: MemoryRow[]): Memory[] {
+export interface MemoryViewOptions {
+  /** The instant statuses are read at; default the store's attached clock. */
+  nowMs?: number;
+  /** Hosted deployment: cite only Records that are not local_only. */
+  shareableOnly?: boolean;
+}
+
+/**
+ * Serializes Memory rows with their status at nowMs. A row without citations is a bug and is never
+ * served; with shareableOnly the caller must have selected rows with shareableSql, so a row left with
+ * no shareable citation is the same bug.
+ */
+export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOptions = {}): Memory[] {
+  const nowMs = opts.nowMs ?? storeNowMs(store);
   const cites = citationsOf(
     store,
     rows.map((r) => r.id),
+    { shareableOnly: opts.shareableOnly === true },
   );
   return rows.map((r) => {
     const citations = cites.get(r.id) ?? [];
@@ -84,7 +186,7 @@ export function toMemories(store: Store, rows: MemoryRow[]): Memory[] {
       valid_from: r.valid_from,
       valid_to: r.valid_to,
       version: r.version,
-      status: r.status,
+      status: statusAt(r, nowMs),
       citations,
     };
   });

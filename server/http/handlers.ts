@@ -90,7 +90,8 @@ export const handlers: Record<string, Handler> = {
         `id: this key is bound to Brain "${i.principal.brain}" and cannot create another`,
       );
     }
-    return c.json(await engine.createBrain(i.principal.tenant, body), 201);
+    const { brain, watermark } = await engine.createBrain(i.principal.tenant, body);
+    return c.json(brain, 201, { 'Brain-Watermark': watermark });
   },
   async getBrain(c, i, { engine }) {
     return c.json(await engine.getBrain(i.principal.tenant, brainOf(i)));
@@ -152,13 +153,13 @@ export const handlers: Record<string, Handler> = {
     return c.json(await engine.getMemory(i.principal.tenant, brainOf(i), i.params.memory_id!));
   },
   async acceptObject(c, i, { engine }) {
-    const { object, replayed } = await engine.acceptObject(
+    const { object, watermark, replayed } = await engine.acceptObject(
       i.principal.tenant,
       brainOf(i),
       i.body as ObjectAccept,
       { idempotencyKey: i.idempotencyKey },
     );
-    return c.json(object, 201, replayHeader(i, replayed));
+    return c.json(object, 201, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async getObject(c, i, { engine }) {
     return c.json(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AcceptedObject, MemoryDetail, MemoryPage } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
-import { assertError, assertShape, type ServerFactory } from './harness.ts';
+import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember } from './suite-records.ts';
 
 export function memoryAndObjectChecks(factory: ServerFactory): void {
@@ -37,6 +37,27 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       await api.del(`/brains/b/records/${record.id}`);
       for (const id of done.memory_ids)
         assertError(await api.get(`/brains/b/memories/${id}`), 404, 'not_found', 'memory_not_found');
+    });
+
+    it('the subject filter ignores case, as supersession does', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'The kettle is blue.', speaker: 'Bo' },
+      });
+      const done = await ready(api, 'b', record.id);
+      const mine = assertShape(MemoryPage, (await api.get('/brains/b/memories')).body).data.find(
+        (m) => m.id === done.memory_ids[0],
+      )!;
+      for (const subject of [mine.subject.toUpperCase(), mine.subject.toLowerCase()]) {
+        const page = assertShape(
+          MemoryPage,
+          (await api.get(`/brains/b/memories?subject=${encodeURIComponent(subject)}`)).body,
+        );
+        assert.ok(
+          page.data.some((m) => m.id === mine.id),
+          `subject=${subject} finds ${mine.subject}`,
+        );
+      }
     });
 
     it('a full read pages by id with next_cursor until has_more is false', async () => {
@@ -166,6 +187,37 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const got = assertShape(AcceptedObject, (await api.get('/brains/b/objects/preference/Theme')).body);
       assert.deepEqual([got.version, got.value], [2, { mode: 'light' }]);
       assertError(await api.get('/brains/b/objects/preference/theme'), 404, 'not_found', 'object_not_found');
+    });
+
+    it('createBrain and acceptObject are writes: each returns a Brain-Watermark, and accepting advances it', async () => {
+      const api = client(server, freshKey(server));
+      const created = await api.post('/brains', { id: 'w' });
+      assert.equal(created.status, 201);
+      const first = created.headers.get('brain-watermark') ?? '';
+      assert.match(first, /^wm_/);
+      const before = await remember(api, 'w', { content: 'Written before the object.' });
+      await ready(api, 'w', before.record.id);
+      const sinceCreate = assertShape(
+        MemoryPage,
+        (await api.get(`/brains/w/memories?since_watermark=${encodeURIComponent(first)}`)).body,
+      );
+      assert.ok(sinceCreate.data.some((m) => m.statement.includes('before the object')));
+
+      const h = { 'Idempotency-Key': 'wm-obj' };
+      const accepted = await api.post('/brains/w/objects', { type: 't', key: 'k', value: 1 }, h);
+      assert.equal(accepted.status, 201);
+      const mark = accepted.headers.get('brain-watermark') ?? '';
+      assert.match(mark, /^wm_/);
+      assert.notEqual(mark, before.watermark, 'the accept advanced the sequence');
+      const replay = await api.post('/brains/w/objects', { type: 't', key: 'k', value: 1 }, h);
+      assert.equal(replay.headers.get('brain-watermark'), mark, 'a replay returns the original boundary');
+      const delta = assertShape(
+        MemoryPage,
+        (await api.get(`/brains/w/memories?since_watermark=${encodeURIComponent(mark)}`)).body,
+      );
+      assert.deepEqual(delta.data, [], 'nothing derived before the accept is after its boundary');
+      const ctx = await api.post('/brains/w/context', { query: 'object' }, { 'Brain-Watermark': mark });
+      assert.equal(ctx.status, 200, ctx.text);
     });
 
     it('a stale if_version is 409 stale_version with current_version', async () => {

@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { tenant, withBrain } from './local-helpers.ts';
+
+const employer = (value: string, occurred_at: string): RecordCreate => ({
+  content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value },
+  occurred_at,
+});
+const statements = (ms: { statement: string }[]) => ms.map((m) => m.statement);
+const byStatement = (ms: Memory[], s: string) => ms.find((m) => m.statement === s);
+
+describe('local engine: a value dated in the future is scheduled, not current', () => {
+  it('current, as_of now, profile, corrections and Context agree until the clock reaches its start', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    const acme = await remember(employer('Acme', '2024-01-01T00:00:00Z'));
+    const globex = await remember(employer('Globex', '2031-01-01T00:00:00Z'));
+    const dentist = await remember({
+      content: { kind: 'event', title: 'Dentist', starts_at: '2031-05-01T09:00:00Z', participants: ['Ana'] },
+      occurred_at: '2031-05-01T09:00:00Z',
+    });
+    const acmeId = acme.memory_ids[0]!;
+    const globexId = globex.memory_ids[0]!;
+
+    const current = await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 });
+    assert.deepEqual(statements(current.data), ['Ana employer: Acme']);
+    assert.equal(current.data[0]!.status, 'active');
+    assert.equal(current.data[0]!.valid_to, '2031-01-01T00:00:00Z', 'it holds until the scheduled start');
+    const asOfNow = await engine.listMemories(tenant, 'b', {
+      subject: 'Ana',
+      as_of: new Date(now).toISOString(),
+      limit: 50,
+    });
+    assert.deepEqual(asOfNow.data, current.data, 'the current view and as_of now are one view');
+    const later = await engine.listMemories(tenant, 'b', { as_of: '2032-01-01T00:00:00Z', limit: 50 });
+    assert.ok(statements(later.data).includes('Ana employer: Globex'));
+    assert.ok(!statements(later.data).includes('Ana employer: Acme'));
+    const scheduled = await engine.getMemory(tenant, 'b', globexId);
+    assert.deepEqual([scheduled.status, scheduled.valid_from], ['active', '2031-01-01T00:00:00Z']);
+
+    // A statement that is not a slot value is known now, whatever date it is about.
+    assert.ok(
+      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.some(
+        (m) => m.id === dentist.memory_ids[0],
+      ),
+    );
+
+    const profile = await engine.getProfile(tenant, 'b', { limit: 50 });
+    assert.ok(statements(profile.lines).includes('Ana employer: Acme'));
+    assert.ok(!statements(profile.lines).includes('Ana employer: Globex'));
+
+    const ctx = await engine.createContext(tenant, 'b', { query: 'Ana employer' }, { requestId: 'req_1' });
+    assert.ok(ctx.status === 'ready');
+    const cited = ctx.citations.map((c) => c.record_id);
+    assert.ok(cited.includes(acme.id), 'the current value is evidence');
+    assert.ok(!cited.includes(globex.id), 'the scheduled value is not presented as current');
+
+    // The current value can be corrected; its successor holds the same span, up to the scheduled start.
+    const fixed = await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'correction', corrects: acmeId, statement: 'Ana employer: Initech' } },
+      {},
+    );
+    const initechId = fixed.record.memory_ids[0]!;
+    const afterFix = await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 });
+    assert.deepEqual(
+      afterFix.data.map((m) => [m.id, m.valid_from, m.valid_to]),
+      [[initechId, '2024-01-01T00:00:00Z', '2031-01-01T00:00:00Z']],
+    );
+
+    // The clock passes the start: Globex becomes current with nothing written.
+    now = Date.parse('2031-06-01T00:00:00Z');
+    const then = await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 });
+    assert.deepEqual(
+      then.data.map((m) => m.id),
+      [globexId],
+    );
+    assert.equal((await engine.getMemory(tenant, 'b', initechId)).status, 'superseded');
+    const all = await engine.listMemories(tenant, 'b', { subject: 'Ana', status: 'all', limit: 50 });
+    assert.equal(byStatement(all.data, 'Ana employer: Acme')!.status, 'superseded');
+    assert.ok(
+      statements((await engine.getProfile(tenant, 'b', { limit: 50 })).lines).includes(
+        'Ana employer: Globex',
+      ),
+    );
+    await assert.rejects(
+      engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: initechId, statement: 'Ana employer: Umbrella' } },
+        {},
+      ),
+      (e: MnemoError) => e.code === 'correction_conflict' && e.message.includes(globexId),
+    );
+  });
+
+  it('the same value as the one holding the slot at that world time adds a citation, not a version', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-01-01T00:00:00Z') });
+    const acme = await remember(employer('Acme', '2024-01-01T00:00:00Z'));
+    await remember(employer('Globex', '2031-01-01T00:00:00Z'));
+    const again = await remember(employer('Acme', '2025-06-01T00:00:00Z'));
+    assert.deepEqual(again.memory_ids, acme.memory_ids);
+    const all = await engine.listMemories(tenant, 'b', { subject: 'Ana', status: 'all', limit: 50 });
+    assert.equal(all.data.length, 2);
+  });
+});
+
+describe('local engine: listMemories subject filter', () => {
+  it('matches a slot however its subject was cased, as supersession does; other subjects case-insensitively', async () => {
+    const { engine, remember } = await withBrain();
+    await remember({
+      content: { kind: 'fact', subject: 'Bob', predicate: 'age', value: 30 },
+      occurred_at: '2020-01-01T00:00:00Z',
+    });
+    const newer = await remember({
+      content: { kind: 'fact', subject: 'bob', predicate: 'Age', value: 31 },
+      occurred_at: '2021-01-01T00:00:00Z',
+    });
+    for (const subject of ['Bob', 'bob', 'BOB', 'Bob.']) {
+      const page = await engine.listMemories(tenant, 'b', { subject, limit: 50 });
+      assert.deepEqual(
+        page.data.map((m) => m.id),
+        newer.memory_ids,
+        `subject=${subject}`,
+      );
+      assert.equal(
+        (await engine.listMemories(tenant, 'b', { subject, status: 'all', limit: 50 })).data.length,
+        2,
+      );
+    }
+    const carol = await remember({ content: { kind: 'message', text: 'I keep bees.', speaker: 'Carol' } });
+    assert.deepEqual(
+      (await engine.listMemories(tenant, 'b', { subject: 'carol', limit: 50 })).data.map((m) => m.id),
+      carol.memory_ids,
+    );
+    assert.deepEqual((await engine.listMemories(tenant, 'b', { subject: 'Bo', limit: 50 })).data, []);
+  });
+});
+
+describe('local engine: correcting a retracted Memory, and re-derivation in the revisions', () => {
+  it('a retracted Memory with nothing newer in force can be restated; retracting it again is a conflict', async () => {
+    const { engine, remember } = await withBrain();
+    const rec = await remember({ content: { kind: 'message', text: 'I work at Globex.', speaker: 'Ana' } });
+    const target = rec.memory_ids[0]!;
+    await engine.rememberRecord(tenant, 'b', { content: { kind: 'correction', corrects: target } }, {});
+    assert.equal((await engine.getMemory(tenant, 'b', target)).status, 'retracted');
+
+    await assert.rejects(
+      engine.rememberRecord(tenant, 'b', { content: { kind: 'correction', corrects: target } }, {}),
+      (e: MnemoError) => e.code === 'correction_conflict' && e.message.includes('retracted'),
+    );
+    const restated = await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'correction', corrects: target, statement: 'I work at Initech.' } },
+      {},
+    );
+    const successor = restated.record.memory_ids[0]!;
+    const current = await engine.listMemories(tenant, 'b', { limit: 50 });
+    assert.deepEqual(
+      current.data.map((m) => [m.id, m.statement]),
+      [[successor, 'I work at Initech.']],
+    );
+    assert.equal((await engine.getMemory(tenant, 'b', target)).status, 'retracted');
+    // Now the slot has a newer value in force: the spec's correction_conflict.
+    await assert.rejects(
+      engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: target, statement: 'I work at Hooli.' } },
+        {},
+      ),
+      (e: MnemoError) => e.code === 'correction_conflict' && e.message.includes(successor),
+    );
+  });
+
+  it('a Memory re-derived after a forget says so in its revisions (cause rederived)', async () => {
+    const { engine, remember } = await withBrain();
+    const a = await remember({
+      content: { kind: 'message', text: 'I like sailing. I hate rain.', speaker: 'user' },
+    });
+    await remember({ content: { kind: 'message', text: 'I like sailing.', speaker: 'user' } });
+    const sailing = (await engine.listMemories(tenant, 'b', { q: 'sailing', limit: 50 })).data[0]!.id;
+    assert.ok(a.memory_ids.includes(sailing), 'one Memory supported by both Records');
+    assert.deepEqual(
+      (await engine.getMemory(tenant, 'b', sailing)).revisions.map((r) => r.cause),
+      ['derived'],
+    );
+    await engine.forgetRecord(tenant, 'b', a.id);
+    await engine.idle();
+    const rederived = await engine.getMemory(tenant, 'b', sailing);
+    assert.deepEqual(
+      rederived.revisions.map((r) => [r.id, r.cause]),
+      [[sailing, 'rederived']],
+    );
+  });
+});
