@@ -69,12 +69,41 @@ export const MemoryDetail = Memory.extend({
 }).meta({ id: 'MemoryDetail' });
 export type MemoryDetail = z.infer<typeof MemoryDetail>;
 
+export const MemoryRemoval = z
+  .object({
+    id: z.string().regex(/^mem_/),
+    reason: z
+      .enum(['deleted', 'pending_rederivation'])
+      .describe(
+        'deleted: its supporting Records were forgotten, or re-derivation found none left (the id ' +
+          'never comes back). pending_rederivation: some supporting Records were forgotten; the Memory ' +
+          'is excluded from every read until it is derived again, when it returns in `data` of a later ' +
+          'delta read under the same id (or is reported again as deleted).',
+      ),
+  })
+  .meta({
+    id: 'MemoryRemoval',
+    description:
+      'A Memory that left the served set after the delta boundary: drop it. Ids only, never content.',
+  });
+export type MemoryRemoval = z.infer<typeof MemoryRemoval>;
+
 export const MemoryPage = z
   .object({
     data: z.array(Memory),
     has_more: z.boolean(),
     next_cursor: z.string().nullable(),
     watermark: z.string().optional().describe('Present on delta reads: send it back as since_watermark.'),
+    removed: z
+      .array(MemoryRemoval)
+      .optional()
+      .describe(
+        'Present on delta reads (additive): Memories that left the served set after the boundary, in the ' +
+          'same transaction-time order as `data` and paged with it (a page ends on a whole step, and ' +
+          'the watermark covers both). An id is in at most one of `data` and `removed` of a page: the ' +
+          'later of its changes. Not narrowed by subject, owner, q, status or as_of (a removal carries ' +
+          'no content to match): ignore ids you do not hold.',
+      ),
   })
   .meta({ id: 'MemoryPage' });
 export type MemoryPage = z.infer<typeof MemoryPage>;
@@ -82,7 +111,7 @@ export type MemoryPage = z.infer<typeof MemoryPage>;
 export const MemoryListQuery = z.strictObject({
   subject: z.string().min(1).optional(),
   owner: z.string().min(1).optional(),
-  as_of: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time with an offset' }).optional(),
+  as_of: DateTime.optional(),
   since_watermark: z.string().min(1).optional(),
   cursor: z.string().min(1).optional(),
   limit: pageLimit(50, 200),

@@ -1,4 +1,5 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
+import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
 import type { Deriver } from './deriver.ts';
@@ -106,6 +107,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
+    recordRemoval(store, job.brain_uid, m.id, seq, 'deleted');
     store.run('DELETE FROM memories WHERE id = ?', m.id);
   } else {
     for (const id of dropped)

@@ -1,4 +1,5 @@
 import { settleLineage } from '../derive/settle-lineage.ts';
+import { recordRemoval } from '../store/memory-removals.ts';
 import type { LocalCtx } from './local-ctx.ts';
 
 export interface ForgottenCounts {
@@ -16,6 +17,7 @@ export interface ForgottenCounts {
  * read, re-derived in the background after `rederiveDelayMs`); every lineage the set touched
  * (citations, retractions, revisions) is settled again so what it had closed re-opens. The Records'
  * full-text rows go with them (FTS5 secure-delete); retrieval-index and vector rows go by trigger.
+ * Each Memory deleted or made pending leaves a tombstone (id and step only) for delta reads.
  * The caller checkpoints the WAL after the transaction commits.
  */
 export function forgetRecordRows(
@@ -48,10 +50,12 @@ export function forgetRecordRows(
       memoryId,
     )!.c;
     if (total - m.fromSet === 0) {
+      recordRemoval(store, brainUid, memoryId, seq, 'deleted');
       store.run('DELETE FROM memories WHERE id = ?', memoryId);
       deleted += 1;
       continue;
     }
+    recordRemoval(store, brainUid, memoryId, seq, 'pending_rederivation');
     store.run('UPDATE memories SET pending = 1, seq = ? WHERE id = ?', seq, memoryId);
     store.run(
       'DELETE FROM citations WHERE memory_id = ? AND record_id IN (SELECT value FROM json_each(?))',

@@ -3,6 +3,7 @@ import type {
   MemoryDetail,
   MemoryListQuery,
   MemoryPage,
+  MemoryRemoval,
   MemoryRevision,
 } from '../contract/index.ts';
 import { normalizeStatement } from '../derive/record-text.ts';
@@ -17,20 +18,25 @@ import {
   toMemories,
   type MemoryRow,
 } from '../store/memory-view.ts';
+import type { RemovalReason } from '../store/memory-removals.ts';
 import type { SqlParam } from '../store/store.ts';
 import type { Tenant } from '../types.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+
+/** One item of a delta read: a changed Memory, or one that left the served set (a tombstone). */
+type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };
 
 /**
  * Memories of a Brain. Default: current ones (in force now and, for a slot value, begun: a value
  * scheduled to start later does not replace the one that holds until then). `as_of`: versions valid at
  * that world time. `status` widens or narrows, read at now (`active` = in force, current or
  * scheduled); `since_watermark`: everything changed after that transaction sequence, oldest change
- * first (all statuses unless `status` says otherwise). Pending re-derivation is never served. A hosted
- * deployment serves only Memories with a supporting Record that is not local_only, and cites only such
- * Records: the filter is part of the query, so pages, cursors, has_more and delta watermarks count only
- * what is served.
+ * first (all statuses unless `status` says otherwise), and in `removed` the Memories that left the
+ * served set since (deleted, or pending re-derivation), in the same order. Pending re-derivation is
+ * never served. A hosted deployment serves only Memories with a supporting Record that is not
+ * local_only, and cites only such Records: the filter is part of the query, so pages, cursors,
+ * has_more and delta watermarks count only what is served (and `removed` only what it could serve).
  */
 export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: MemoryListQuery): MemoryPage {
   const b = requireBrain(ctx, t, brainId);
@@ -85,39 +91,70 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
   if (sinceSeq !== undefined) {
     add('m.seq > ?', sinceSeq);
     const where = conds.join(' AND ');
-    let rows = ctx.store.all<MemoryRow>(
-      `SELECT ${memoryColumns} FROM memories m WHERE ${where} ORDER BY m.seq, m.n LIMIT ?`,
-      ...params,
+    // Removals (tombstones: deleted, or pending re-derivation) are one stream with the changes, by
+    // transaction time. They carry no content, so the content filters do not narrow them; a hosted
+    // deployment reports only Memories it could have served.
+    const gone = `r.brain_uid = ? AND r.seq > ?${hosted ? ' AND r.shareable = 1' : ''}`;
+    const goneParams: SqlParam[] = [b.uid, sinceSeq];
+    const changedRows = (extra: string, p: SqlParam[], limit?: number) =>
+      ctx.store
+        .all<MemoryRow>(
+          `SELECT ${memoryColumns} FROM memories m WHERE ${where}${extra} ORDER BY m.seq, m.n${limit ? ' LIMIT ?' : ''}`,
+          ...params,
+          ...p,
+          ...(limit ? [limit] : []),
+        )
+        .map((row): DeltaEntry => ({ seq: row.seq, row }));
+    const goneRows = (extra: string, p: SqlParam[], limit?: number) =>
+      ctx.store
+        .all<{ memory_id: string; seq: number; reason: RemovalReason }>(
+          `SELECT r.memory_id, r.seq, r.reason FROM memory_removals r WHERE ${gone}${extra}
+           ORDER BY r.seq, r.memory_id${limit ? ' LIMIT ?' : ''}`,
+          ...goneParams,
+          ...p,
+          ...(limit ? [limit] : []),
+        )
+        .map((r): DeltaEntry => ({ seq: r.seq, removal: { id: r.memory_id, reason: r.reason } }));
+    // Each side stops at limit + 1 on its (brain, seq) index; merged by step, removals of a step first.
+    const merge = (a: DeltaEntry[], c: DeltaEntry[]) =>
+      [...a, ...c].sort((x, y) => x.seq - y.seq || (x.removal ? 0 : 1) - (y.removal ? 0 : 1));
+    let entries = merge(goneRows('', [], q.limit + 1), changedRows('', [], q.limit + 1)).slice(
+      0,
       q.limit + 1,
     );
-    if (rows.length > q.limit) {
+    if (entries.length > q.limit) {
       // A page must end on a whole sequence step, or the next page (seq > last) would skip the rest
       // of that step: drop the split step, or if the page is one step only, take all of it.
-      const last = rows[q.limit - 1]!.seq;
-      const split = rows[q.limit]!.seq === last;
-      rows = rows.slice(0, q.limit);
+      const last = entries[q.limit - 1]!.seq;
+      const split = entries[q.limit]!.seq === last;
+      entries = entries.slice(0, q.limit);
       if (split) {
-        const whole = rows.filter((r) => r.seq !== last);
-        rows =
+        const whole = entries.filter((e) => e.seq !== last);
+        entries =
           whole.length > 0
             ? whole
-            : ctx.store.all<MemoryRow>(
-                `SELECT ${memoryColumns} FROM memories m WHERE ${where} AND m.seq <= ? ORDER BY m.seq, m.n`,
-                ...params,
-                last,
-              );
+            : merge(goneRows(' AND r.seq <= ?', [last]), changedRows(' AND m.seq <= ?', [last]));
       }
     }
-    const lastSeq = rows[rows.length - 1]?.seq;
+    const lastSeq = entries[entries.length - 1]?.seq;
     const hasMore =
       lastSeq !== undefined &&
-      ctx.store.get(`SELECT 1 FROM memories m WHERE ${where} AND m.seq > ? LIMIT 1`, ...params, lastSeq) !==
-        undefined;
+      (ctx.store.get(`SELECT 1 FROM memories m WHERE ${where} AND m.seq > ? LIMIT 1`, ...params, lastSeq) !==
+        undefined ||
+        ctx.store.get(
+          `SELECT 1 FROM memory_removals r WHERE ${gone} AND r.seq > ? LIMIT 1`,
+          ...goneParams,
+          lastSeq,
+        ) !== undefined);
+    const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
+    // A Memory removed and served again within the page (re-derived) is reported once, as it is now.
+    const served = new Set(rows.map((r) => r.id));
     return {
       data: toMemories(ctx.store, rows, { nowMs, shareableOnly: hosted }),
       has_more: hasMore,
       next_cursor: null,
       watermark: hasMore ? watermarkOf(ctx, b, lastSeq) : watermarkOf(ctx, b),
+      removed: entries.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : [])),
     };
   }
   if (q.cursor !== undefined) add('m.id > ?', decodeCursor(q.cursor));

@@ -6,6 +6,7 @@ import type {
   DeletionReceipt,
   Memory,
   MemoryPage,
+  MemoryRemoval,
   MnemoRecord,
   RecordPage,
   SourceSummary,
@@ -51,6 +52,13 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     return s;
   }
   const watermark = (s: BrainState) => codec.encode(s.uid, s.seq);
+
+  /** Deletes a Memory at the current step, leaving a tombstone (id only) for delta reads. */
+  function removeMemory(s: BrainState, memoryId: string, visibility: string): boolean {
+    if (!s.memories.delete(memoryId)) return false;
+    s.removals.set(memoryId, { seq: s.seq, reason: 'deleted', visibility });
+    return true;
+  }
 
   function visibleRecord(s: BrainState, recordId: string): StoredRecord {
     const r = s.records.get(recordId);
@@ -120,6 +128,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         seq: 0,
         records: new Map(),
         memories: new Map(),
+        removals: new Map(),
         objects: new Map(),
         idempotency: new Map(),
         traces: {
@@ -300,11 +309,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           `record_id: "${recordId}" is reconciled from ${r.record.source.name ?? 'an external source'}; remove the import instead`,
         );
       }
+      s.seq += 1;
       s.records.delete(recordId);
-      for (const id of r.record.memory_ids) s.memories.delete(id);
+      for (const id of r.record.memory_ids) removeMemory(s, id, r.record.visibility);
       for (const [k, v] of s.idempotency) if (v.resultId === recordId) s.idempotency.delete(k);
       traceBuffer.forgetRecords(s.uid, [recordId]);
-      s.seq += 1;
       return receipt(
         { type: 'record', id: recordId },
         { records: 1, memories: r.record.memory_ids.length, objects: 0 },
@@ -349,13 +358,13 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       }
       let memories = 0;
       const ids = new Set(doomed.map((r) => r.record.id));
+      s.seq += 1;
       for (const r of doomed) {
         s.records.delete(r.record.id);
-        for (const id of r.record.memory_ids) if (s.memories.delete(id)) memories += 1;
+        for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
       }
       for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
       traceBuffer.forgetRecords(s.uid, [...ids]);
-      s.seq += 1;
       return receipt(
         { type: 'source', id: sourceName },
         { records: doomed.length, memories, objects: 0 },
@@ -373,7 +382,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       }
       const hidden = (m: Memory) =>
         m.citations.some((c) => hiddenHere(deployment, s.records.get(c.record_id)?.record.visibility));
-      let rows = [...s.memories.values()].filter(({ memory: m }) => {
+      const rows = [...s.memories.values()].filter(({ memory: m }) => {
         if (hidden(m)) return false;
         if (q.status && q.status !== 'all' && m.status !== q.status) return false;
         if (q.subject && m.subject.toLowerCase() !== q.subject.toLowerCase()) return false;
@@ -385,11 +394,33 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       });
       if (q.since_watermark) {
         const since = codec.decode(q.since_watermark, s.uid);
-        rows = rows.filter((m) => m.seq > since).sort((a, b) => a.seq - b.seq);
-        const data = rows.slice(0, q.limit);
-        const hasMore = rows.length > q.limit;
-        const mark = hasMore ? codec.encode(s.uid, data[data.length - 1]!.seq) : watermark(s);
-        return { data: data.map((m) => m.memory), has_more: hasMore, next_cursor: null, watermark: mark };
+        // Changes and removals in one stream by transaction time (removals of a step first); removals
+        // carry no content, so only the deployment narrows them.
+        const stream: { seq: number; memory?: Memory; removal?: MemoryRemoval }[] = [
+          ...[...s.removals]
+            .filter(([, r]) => r.seq > since && !hiddenHere(deployment, r.visibility))
+            .map(([id, r]) => ({ seq: r.seq, removal: { id, reason: r.reason } })),
+          ...rows.filter((m) => m.seq > since).map((m) => ({ seq: m.seq, memory: m.memory })),
+        ];
+        stream.sort((a, b) => a.seq - b.seq || (a.removal ? 0 : 1) - (b.removal ? 0 : 1));
+        // A page ends on a whole step (one forgetSource removes many Memories in one step): drop a
+        // step the limit splits, or take all of it when it is the page's only step.
+        let page = stream.slice(0, q.limit);
+        const hasMore = stream.length > q.limit;
+        if (hasMore && stream[q.limit]!.seq === page[page.length - 1]!.seq) {
+          const last = page[page.length - 1]!.seq;
+          const whole = page.filter((e) => e.seq !== last);
+          page = whole.length > 0 ? whole : stream.filter((e) => e.seq <= last);
+        }
+        const lastSeq = page[page.length - 1]?.seq;
+        const more = lastSeq !== undefined && stream.some((e) => e.seq > lastSeq);
+        return {
+          data: page.flatMap((e) => (e.memory ? [e.memory] : [])),
+          has_more: more,
+          next_cursor: null,
+          watermark: more ? codec.encode(s.uid, lastSeq) : watermark(s),
+          removed: page.flatMap((e) => (e.removal ? [e.removal] : [])),
+        };
       }
       const after = q.cursor ? decodeCursor(q.cursor) : null;
       const ordered = rows

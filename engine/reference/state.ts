@@ -3,6 +3,7 @@ import type {
   AcceptedObject,
   Brain,
   Memory,
+  MemoryRemoval,
   MnemoRecord,
   Trace,
   TypedContent,
@@ -27,6 +28,11 @@ export interface BrainState {
   seq: number;
   records: Map<string, StoredRecord>;
   memories: Map<string, StoredMemory>;
+  /**
+   * Tombstones for delta reads: Memories that left the served set, by id (ids are never reused), at
+   * the step that removed them, with the visibility of the Record that supported them. Ids only.
+   */
+  removals: Map<string, { seq: number; reason: MemoryRemoval['reason']; visibility: string }>;
   objects: Map<string, AcceptedObject[]>;
   idempotency: Map<string, { fingerprint: string; resultId: string }>;
   /** This Brain's view of the engine-wide trace buffer. */

@@ -2,6 +2,7 @@ import { describe } from 'node:test';
 import type { ServerFactory } from './harness.ts';
 import { brainAndAuthChecks } from './suite-brains-auth.ts';
 import { contextChecks } from './suite-context.ts';
+import { deltaRemovalChecks } from './suite-delta-removals.ts';
 import { memoryAndObjectChecks } from './suite-memories-objects.ts';
 import { recordChecks, type EngineTraits } from './suite-records.ts';
 import { sourceChecks } from './suite-sources.ts';
@@ -15,6 +16,7 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
     brainAndAuthChecks(factory);
     recordChecks(factory, traits);
     memoryAndObjectChecks(factory);
+    deltaRemovalChecks(factory);
     contextChecks(factory);
     sourceChecks(factory);
   });

@@ -5,6 +5,7 @@ import { turnScope } from './005-turn-scope.ts';
 import { neighbourRequeue } from './004-neighbour-requeue.ts';
 import { recordsTimeIndex } from './006-records-time-index.ts';
 import { neighbourRows } from './007-neighbour-rows.ts';
+import { memoryRemovals } from './008-memory-removals.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   turnScope,
   recordsTimeIndex,
   neighbourRows,
+  memoryRemovals,
 ];

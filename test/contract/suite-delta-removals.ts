@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DeletionReceipt, MemoryPage } from '../../engine/contract/index.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { assertShape, eventually, type Client, type ServerFactory } from './harness.ts';
+import { brainWithKey, ready, remember } from './suite-records.ts';
+
+/** Follows the spec's delta loop from `since` to the end: every page, and the watermark to keep. */
+async function drain(api: Client, since: string, limit = 50) {
+  const pages: MemoryPage[] = [];
+  let mark = since;
+  for (let i = 0; i < 50; i += 1) {
+    const page = assertShape(
+      MemoryPage,
+      (await api.get(`/brains/b/memories?limit=${limit}&since_watermark=${encodeURIComponent(mark)}`)).body,
+    );
+    assert.ok(Array.isArray(page.removed), 'a delta read always carries removed');
+    pages.push(page);
+    mark = page.watermark!;
+    if (!page.has_more) {
+      return {
+        pages,
+        watermark: mark,
+        data: pages.flatMap((p) => p.data),
+        removed: pages.flatMap((p) => p.removed ?? []),
+      };
+    }
+  }
+  throw new Error('the delta read did not end');
+}
+
+async function forget(api: Client, path: string) {
+  const r = await api.del(path);
+  assert.equal(r.status, 200, r.text);
+  return assertShape(DeletionReceipt, r.body);
+}
+
+const said = (text: string) => ({ content: { kind: 'message', text, speaker: 'user' } });
+
+/**
+ * Removals in delta reads (additive `removed`): a sync client that follows the spec's delta loop must
+ * learn that a Memory it holds left the served set, or it keeps a forgotten Memory for ever.
+ */
+export function deltaRemovalChecks(factory: ServerFactory): void {
+  describe('delta reads: removals', () => {
+    let server: RunningServer;
+    before(async () => (server = await factory()));
+    after(() => server.close());
+
+    it('a Memory whose last supporting Record is forgotten is reported once in removed (deleted)', async () => {
+      const api = await brainWithKey(server);
+      const kept = await remember(api, 'b', { content: 'The canoe stays in the barn.' });
+      await ready(api, 'b', kept.record.id);
+      const gone = await remember(api, 'b', { content: 'The spare key is under the third pot.' });
+      const done = await ready(api, 'b', gone.record.id);
+      const mark = (await drain(api, kept.watermark)).watermark;
+
+      const receipt = await forget(api, `/brains/b/records/${gone.record.id}`);
+      assert.equal(receipt.deleted.memories, done.memory_ids.length);
+      const delta = await drain(api, mark);
+      assert.deepEqual(delta.removed.map((x) => x.id).sort(), [...done.memory_ids].sort());
+      for (const x of delta.removed) assert.deepEqual(Object.keys(x).sort(), ['id', 'reason']);
+      assert.ok(delta.removed.every((x) => x.reason === 'deleted'));
+      assert.ok(!delta.data.some((m) => done.memory_ids.includes(m.id)));
+
+      // Once applied, it is not reported again: neither from the page's watermark nor the receipt's.
+      assert.deepEqual((await drain(api, delta.watermark)).removed, []);
+      assert.deepEqual((await drain(api, receipt.watermark!)).removed, []);
+      const full = assertShape(MemoryPage, (await api.get('/brains/b/memories')).body);
+      assert.equal(full.removed, undefined, 'a full read lists what is served, not what went');
+      assert.ok(!full.data.some((m) => done.memory_ids.includes(m.id)));
+    });
+
+    it('removals and changes come in one transaction-time order, page by page', async () => {
+      const api = await brainWithKey(server);
+      const a = await remember(api, 'b', { content: 'Alpha: the red kite is in the attic.' });
+      const ra = await ready(api, 'b', a.record.id);
+      const b = await remember(api, 'b', { content: 'Bravo: the green kite is in the garage.' });
+      const rb = await ready(api, 'b', b.record.id);
+      const mark = (await drain(api, a.watermark)).watermark;
+
+      await forget(api, `/brains/b/records/${a.record.id}`);
+      const c = await remember(api, 'b', { content: 'Charlie: the blue kite is at the beach.' });
+      const rc = await ready(api, 'b', c.record.id);
+      await forget(api, `/brains/b/records/${b.record.id}`);
+
+      const delta = await drain(api, mark, 1);
+      const events = delta.pages.flatMap((p) => [
+        ...(p.removed ?? []).map((x) => `-${x.id}`),
+        ...p.data.map((m) => `+${m.id}`),
+      ]);
+      assert.deepEqual(events, [
+        ...ra.memory_ids.map((id) => `-${id}`),
+        ...rc.memory_ids.map((id) => `+${id}`),
+        ...rb.memory_ids.map((id) => `-${id}`),
+      ]);
+      assert.ok(delta.pages.length >= 3, 'limit=1 pages through each step');
+      assert.ok(delta.pages.slice(0, -1).every((p) => p.has_more));
+    });
+
+    it('a step that removes more than the limit comes whole in one page', async () => {
+      const api = await brainWithKey(server);
+      const first = await remember(api, 'b', { content: 'Before the trip.' });
+      await ready(api, 'b', first.record.id);
+      const ids: string[] = [];
+      for (const text of ['Day one: we hiked.', 'Day two: it rained.', 'Day three: we swam.']) {
+        const r = await remember(api, 'b', { content: text, source: { name: 'trip' } });
+        ids.push(...(await ready(api, 'b', r.record.id)).memory_ids);
+      }
+      const mark = (await drain(api, first.watermark)).watermark;
+      const receipt = await forget(api, '/brains/b/sources/trip');
+      assert.equal(receipt.deleted.memories, ids.length);
+      const delta = await drain(api, mark, 2);
+      assert.equal(delta.pages.length, 1, 'one step, one page');
+      assert.deepEqual(delta.removed.map((x) => x.id).sort(), [...ids].sort());
+    });
+
+    it('a Memory that keeps other support is reported as pending_rederivation, and comes back under its id', async () => {
+      const api = await brainWithKey(server);
+      const a = await remember(api, 'b', said('I like sailing. The locker code is 7731.'));
+      const ra = await ready(api, 'b', a.record.id);
+      const b = await remember(api, 'b', said('I like sailing.'));
+      const rb = await ready(api, 'b', b.record.id);
+      const mark = (await drain(api, a.watermark)).watermark;
+
+      const receipt = await forget(api, `/brains/b/records/${a.record.id}`);
+      const delta = await drain(api, mark);
+      const shared = ra.memory_ids.filter((id) => rb.memory_ids.includes(id));
+      // An engine that re-derives at once may already serve it again: then it is a change, not a removal.
+      const rederived = shared.filter((id) => delta.data.some((m) => m.id === id));
+      for (const id of ra.memory_ids) {
+        const x = delta.removed.find((r) => r.id === id);
+        if (rederived.includes(id)) assert.equal(x, undefined, `${id}: reported once, as it is now`);
+        else if (shared.includes(id)) assert.equal(x?.reason, 'pending_rederivation', id);
+        else assert.equal(x?.reason, 'deleted', id);
+      }
+      assert.equal(shared.length, receipt.rederiving.memories);
+      for (const id of shared) {
+        await eventually(`${id} served again`, async () =>
+          (await drain(api, receipt.watermark!)).data.some((m) => m.id === id),
+        );
+      }
+    });
+  });
+}
