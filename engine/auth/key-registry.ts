@@ -80,6 +80,11 @@ export class KeyRegistry {
     return this.read().keys;
   }
 
+  /** The project a registry entry's key belongs to: the third segment of its `sk_<env>_<project>` prefix. */
+  static projectOf(e: KeyEntry): string {
+    return e.prefix.split('_')[2] ?? '';
+  }
+
   /** Mints a key and stores its hash; returns the secret, which exists only in this return value. */
   create(spec: NewKey): { key: string; entry: KeyEntry } {
     const project = KeyProject.safeParse(spec.project);
@@ -111,14 +116,17 @@ export class KeyRegistry {
     return { key, entry };
   }
 
-  /** Revokes by the whole key or by registry id. Returns the entry, or null when it is not in the registry. */
-  revoke(keyOrId: string): KeyEntry | null {
+  /**
+   * Revokes by the whole key or by registry id. Returns the entry, or null when it is not in the registry
+   * or `within` excludes it (then nothing is written: to the caller it does not exist).
+   */
+  revoke(keyOrId: string, within: (e: KeyEntry) => boolean = () => true): KeyEntry | null {
     const parsed = parseApiKey(keyOrId);
     const hash = parsed ? hashKey(keyOrId) : null;
     let found: KeyEntry | null = null;
     this.update((keys) => {
       const next = keys.map((e) => {
-        if (e.id !== keyOrId && e.hash !== hash) return e;
+        if ((e.id !== keyOrId && e.hash !== hash) || !within(e)) return e;
         found = e.revoked_at ? e : { ...e, revoked_at: new Date().toISOString() };
         return found;
       });

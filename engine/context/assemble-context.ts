@@ -13,7 +13,7 @@ import type { Eligibility, Lane } from '../retrieve/lane.ts';
 import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { retrieve } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../retrieve/query-terms.ts';
-import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
+import { memoryColumns, servedSql, shareableSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from './cost-ledger.ts';
@@ -295,12 +295,16 @@ export async function assembleContext(
   if (include.has('memories')) {
     const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
     const served = servedSql(readMs);
+    // Hosted: a Memory also supported by local_only Records is served citing only its shareable ones
+    // (memory-view.ts), as listMemories serves it; citing all of them left it out of the window check.
+    const hosted = eligibility.excludeLocalOnly;
     const rows = store.all<MemoryRow>(
-      `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql} ORDER BY m.id`,
+      `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql}
+       ${hosted ? `AND ${shareableSql()}` : ''} ORDER BY m.id`,
       JSON.stringify(servedIds),
       ...served.params,
     );
-    ctx.memories = toMemories(store, rows).filter((m) =>
+    ctx.memories = toMemories(store, rows, { shareableOnly: hosted }).filter((m) =>
       m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
     );
   }

@@ -38,8 +38,9 @@ interface RecordRow {
 const windowChars = 1500;
 
 /**
- * From fused candidates to evidence: a Record whose Memories have all been superseded or retracted
- * (at the read time) is dropped, so older evidence is never presented as current; from each kept
+ * From fused candidates to evidence: a Record none of whose Memories is served at the read time
+ * (superseded, retracted, or scheduled to start later) is dropped, with the reason, so older or future
+ * evidence is never presented as current; from each kept
  * Record the passage sharing the most query words is chosen.
  */
 export function selectEvidence(
@@ -55,7 +56,12 @@ export function selectEvidence(
   // Read in chunks of as many candidates as may be kept (two queries a chunk, not two a candidate); a
   // further chunk only when drops left room.
   const records = new Map<string, RecordRow>();
-  const memsOf = new Map<string, Array<{ id: string; served: number; pending: number }>>();
+  const memsOf = new Map<string, MemState[]>();
+  // Scheduled: a slot value in force that starts after the read time (memory-view.ts, "Time"). It is
+  // not served, yet it was not replaced by anything either: the drop reason must not say superseded.
+  const readTerm = asOfMs === undefined ? 'mnemo_now_ms()' : '?';
+  const laterSql = `(m.status <> 'retracted' AND m.revised_by IS NULL AND m.valid_from_ms > ${readTerm}
+    AND (m.valid_to_ms IS NULL OR m.valid_to_ms > m.valid_from_ms))`;
   const load = (ids: string[]) => {
     const json = JSON.stringify(ids);
     for (const r of store.all<RecordRow>(
@@ -63,14 +69,17 @@ export function selectEvidence(
       json,
     ))
       records.set(r.id, r);
-    for (const m of store.all<{ record_id: string; id: string; served: number; pending: number }>(
-      `SELECT c.record_id, m.id, (${served.sql}) AS served, m.pending FROM citations c JOIN memories m ON m.id = c.memory_id
+    for (const m of store.all<MemState & { record_id: string }>(
+      `SELECT c.record_id, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
+         ${laterSql} AS later
+       FROM citations c JOIN memories m ON m.id = c.memory_id
        WHERE c.record_id IN (SELECT value FROM json_each(?))`,
       ...served.params,
+      ...(asOfMs === undefined ? [] : [asOfMs]),
       json,
     )) {
       const list = memsOf.get(m.record_id) ?? [];
-      list.push({ id: m.id, served: m.served, pending: m.pending });
+      list.push({ id: m.id, served: m.served, pending: m.pending, retracted: m.retracted, later: m.later });
       memsOf.set(m.record_id, list);
     }
   };
@@ -85,7 +94,7 @@ export function selectEvidence(
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
     if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
-      dropped.push({ recordId: r.id, reason: 'superseded: every Memory it supports has a newer version' });
+      dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
@@ -104,6 +113,24 @@ export function selectEvidence(
     });
   }
   return { evidence, dropped };
+}
+
+interface MemState {
+  id: string;
+  served: number;
+  pending: number;
+  retracted: number;
+  later: number;
+}
+
+/** Why a Record none of whose Memories is served at the read time is not evidence. */
+export function dropReason(mems: MemState[], asOfMs: number | undefined): string {
+  const when = asOfMs === undefined ? 'now' : 'the read time (as_of, or the end of filter.until)';
+  if (mems.every((m) => m.later)) return `scheduled: every Memory it supports starts later than ${when}`;
+  if (mems.every((m) => m.retracted)) return 'retracted: every Memory it supports was retracted';
+  if (mems.some((m) => m.later))
+    return `not current: every Memory it supports is superseded, retracted or starts later than ${when}`;
+  return 'superseded: every Memory it supports has a newer version';
 }
 
 /** The passage with the most query words; long texts are only segmented around the first hit. */

@@ -12,11 +12,20 @@ export const Slug = z
   )
   .meta({ id: 'Slug' });
 
-/** RFC 3339 date-time with a `Z` or numeric offset; local times without an offset are rejected. */
-export const DateTime = z.iso.datetime({
+/**
+ * RFC 3339 date-time with a `Z` or numeric offset; local times without an offset are rejected. A
+ * lower-case `t` or `z` is accepted (RFC 3339 5.6, NOTE) and read as upper case, so what is stored and
+ * echoed is the canonical form. The space separator stays refused (RFC 3339 leaves it to applications).
+ */
+const rfc3339 = z.iso.datetime({
   offset: true,
   message: 'must be an RFC 3339 date-time with an offset, e.g. 2024-05-01T09:30:00Z',
 });
+// Typed as taking a string (what a caller sends), though any value reaches it and only a string changes.
+export const DateTime = z.preprocess<unknown, typeof rfc3339, string>(
+  (v: unknown) => (typeof v === 'string' ? v.replace(/[tz]/g, (c) => c.toUpperCase()) : v),
+  rfc3339,
+);
 
 export const Visibility = z.enum(['local_only', 'redacted_summary', 'shareable']).meta({ id: 'Visibility' });
 export type Visibility = z.infer<typeof Visibility>;
@@ -43,14 +52,22 @@ export const Scope = z
 export type Scope = z.infer<typeof Scope>;
 export const allScopes = Scope.options;
 
-/** Positive page sizes with a per-operation default and maximum. */
+/** A page size as a JSON number (an MCP tool argument): an integer from 1 to max, one message for all. */
+export function pageSize(max: number) {
+  const message = `must be an integer between 1 and ${max}`;
+  return z.int({ error: message }).min(1, message).max(max, message);
+}
+
+/**
+ * Positive page sizes with a per-operation default and maximum, read from a URL query: only a plain
+ * decimal integer string (`limit=10`). `1e1`, `0x10`, ` 1`, `1.0`, `+1` and an empty `limit=` are
+ * refused with the same message as an out-of-range number (z.coerce took the first four as numbers).
+ * A number is taken as it is, for callers that pass the parsed query on.
+ */
 export function pageLimit(defaultValue: number, max: number) {
-  return z.coerce
-    .number({ message: 'must be an integer' })
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(max, `must be at most ${max}`)
-    .default(defaultValue);
+  return z
+    .preprocess((v) => (typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v), pageSize(max))
+    .prefault(defaultValue); // prefault, not default: openapi.json then still shows the default
 }
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

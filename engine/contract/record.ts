@@ -1,8 +1,22 @@
 import * as z from 'zod';
 import { DateTime, Visibility, pageLimit } from './common.ts';
 
-const text = z.string().min(1, 'must not be empty').max(1_000_000, 'must be at most 1,000,000 characters');
 const shortText = z.string().min(1, 'must not be empty').max(2_000, 'must be at most 2,000 characters');
+
+/**
+ * What a Memory's statement is made of must hold something besides whitespace: "   " or a fact of " "s
+ * made a blank Memory (`pattern: \S` in openapi.json). An empty string still reads "must not be empty".
+ * Optional labels (speaker, title, place, ...) are left as they were: a blank one says nothing, but it
+ * should not cost an imported message its place.
+ */
+const blankRefused = (max: number, maxText: string) =>
+  z
+    .string()
+    .min(1, { error: 'must not be empty', abort: true })
+    .regex(/\S/, 'must not be blank')
+    .max(max, `must be at most ${maxText} characters`);
+const text = blankRefused(1_000_000, '1,000,000');
+const statementShortText = blankRefused(2_000, '2,000');
 
 export const MessageContent = z
   .strictObject({
@@ -20,7 +34,7 @@ export const DocumentContent = z
 export const EventContent = z
   .strictObject({
     kind: z.literal('event'),
-    title: shortText,
+    title: statementShortText,
     starts_at: DateTime.optional(),
     ends_at: DateTime.optional(),
     participants: z.array(shortText).max(500).optional(),
@@ -28,13 +42,13 @@ export const EventContent = z
   })
   .meta({ id: 'EventContent' });
 
-export const FactValue = z.union([z.string().min(1).max(10_000), z.number(), z.boolean()]);
+export const FactValue = z.union([blankRefused(10_000, '10,000'), z.number(), z.boolean()]);
 
 export const FactContent = z
   .strictObject({
     kind: z.literal('fact'),
-    subject: shortText,
-    predicate: shortText,
+    subject: statementShortText,
+    predicate: statementShortText,
     value: FactValue,
   })
   .meta({ id: 'FactContent' });

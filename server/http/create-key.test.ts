@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 
-describe('POST /v1/keys', () => {
+describe('/v1/keys', () => {
   let server: RunningServer;
   let admin: string;
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-create-key-'));
@@ -40,6 +40,51 @@ describe('POST /v1/keys', () => {
     assert.equal(r.body.code, 'http_403');
     assert.match(String(r.body.message), /^project: /);
     assert.equal(server.registry!.list().filter((e) => e.prefix.endsWith('_p2')).length, 0);
+  });
+
+  it("GET /v1/keys lists only the admin key's own project (both envs), never another project's", async () => {
+    const foreign = server.registry!.create({ env: 'live', project: 'p2' }).entry;
+    const ownTest = server.registry!.create({ env: 'test', project: 'p1' }).entry;
+    const res = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${admin}` } });
+    assert.equal(res.status, 200);
+    const ids = ((await res.json()) as { data: { id: string; prefix: string }[] }).data.map((k) => k.id);
+    assert.ok(ids.includes(ownTest.id));
+    assert.ok(!ids.includes(foreign.id), 'a key of project p2 is listed to an admin key of p1');
+  });
+
+  it("DELETE /v1/keys/{id} of another project's key is 404 http_404, as an unknown id, and revokes nothing", async () => {
+    const foreign = server.registry!.create({ env: 'live', project: 'p2' });
+    for (const keyId of [foreign.entry.id, encodeURIComponent(foreign.key)]) {
+      const res = await fetch(`${server.url}/keys/${keyId}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${admin}` },
+      });
+      assert.equal(res.status, 404);
+      const body = (await res.json()) as Record<string, unknown>;
+      assert.equal(body.code, 'http_404');
+      assert.match(String(body.message), /^key_id: no key /);
+    }
+    const unknown = await fetch(`${server.url}/keys/key_nope`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${admin}` },
+    });
+    assert.equal(unknown.status, 404);
+    const stored = server.registry!.list().find((e) => e.id === foreign.entry.id)!;
+    assert.equal(stored.revoked_at, null);
+    const still = await fetch(`${server.url}/brains`, {
+      headers: { Authorization: `Bearer ${foreign.key}` },
+    });
+    assert.equal(still.status, 200);
+  });
+
+  it('DELETE /v1/keys/{id} of its own project revokes it', async () => {
+    const own = server.registry!.create({ env: 'test', project: 'p1' });
+    const res = await fetch(`${server.url}/keys/${own.entry.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${admin}` },
+    });
+    assert.equal(res.status, 200);
+    assert.notEqual(((await res.json()) as { revoked_at: unknown }).revoked_at, null);
   });
 
   it('its own project, named or not, is minted', async () => {

@@ -1,6 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { KeyRegistry, type KeyEntry } from '../../engine/auth/key-registry.ts';
 import type {
   BrainCreate,
   ContextRequest,
@@ -67,6 +67,16 @@ function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
     created_at: e.created_at,
     revoked_at: e.revoked_at,
   };
+}
+
+/**
+ * The project is taken from the credential only (spec, Authentication 3): an admin key sees and revokes
+ * the keys of its own project (both envs, as it may mint both), never another's. A key of another
+ * project is answered as one that does not exist (404, as a foreign Brain is), so existence is not
+ * disclosed.
+ */
+function ownKeys(principal: Principal): (e: KeyEntry) => boolean {
+  return (e) => KeyRegistry.projectOf(e) === principal.tenant.project;
 }
 
 function registryOf(deps: HandlerDeps): KeyRegistry {
@@ -245,8 +255,9 @@ export const handlers: Record<string, Handler> = {
       }
     });
   },
-  async listKeys(c, _i, deps) {
-    return c.json({ data: registryOf(deps).list().map(keyInfo) });
+  async listKeys(c, i, deps) {
+    const own = ownKeys(i.principal);
+    return c.json({ data: registryOf(deps).list().filter(own).map(keyInfo) });
   },
   async createKey(c, i, deps) {
     const body = i.body as KeyCreate;
@@ -261,7 +272,7 @@ export const handlers: Record<string, Handler> = {
     return c.json({ ...keyInfo(entry), secret: key }, 201);
   },
   async revokeKey(c, i, deps) {
-    const entry = registryOf(deps).revoke(i.params.key_id!);
+    const entry = registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));
     if (!entry) throw new MnemoError('http_404', `key_id: no key "${i.params.key_id}" in the registry`);
     return c.json(keyInfo(entry));
   },

@@ -1,5 +1,15 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+
+/** zod's own English wording, to tell a message zod made up from one a schema chose. */
+const zodWording = z.locales.en().localeError;
+
+function isZodWording(issue: z.core.$ZodIssue, input: unknown): boolean {
+  // zod words some issues by the value it saw, which a finished issue no longer carries.
+  const raw = { ...issue, input: valueAt(input, issue.path) } as unknown as z.core.$ZodRawIssue;
+  const text = zodWording(raw);
+  return (typeof text === 'string' ? text : text?.message) === issue.message;
+}
 
 function pathText(path: PropertyKey[]): string {
   let out = '';
@@ -7,13 +17,18 @@ function pathText(path: PropertyKey[]): string {
   return out;
 }
 
-function reason(issue: z.core.$ZodIssue, input: unknown): string {
+function reason(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType | undefined): string {
+  // A schema's own message is kept as it is; zod's wording is replaced by the project's phrasing.
+  const custom = !isZodWording(issue, input);
   switch (issue.code) {
     case 'invalid_type': {
       const got = valueAt(input, issue.path);
       if (got === undefined) return 'is required';
-      if (!issue.message.startsWith('Invalid input')) return issue.message;
-      return `must be ${expectedText(issue.expected)}, got ${describe(got)}`;
+      if (custom) return issue.message;
+      // What the whole schema at that place accepts (null too, every branch of a union), not only the
+      // one type zod checked last.
+      const accepted = schema ? acceptedAt(schema, issue.path, input) : null;
+      return `must be ${oneOf(accepted ?? [expectedText(issue.expected)])}, got ${describe(got)}`;
     }
     case 'unrecognized_keys':
       return 'unknown field';
@@ -29,11 +44,141 @@ function reason(issue: z.core.$ZodIssue, input: unknown): string {
     }
     case 'too_small':
     case 'too_big':
+      return custom ? issue.message : sizeText(issue);
     case 'invalid_format':
+      if (custom) return issue.message;
+      return issue.format === 'regex'
+        ? `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trimEnd()
+        : `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return custom ? issue.message : `must be a multiple of ${String(issue.divisor)}`;
     case 'custom':
     default:
-      return issue.message.replace(/^Invalid input: /, '');
+      return custom ? issue.message : 'is not valid';
   }
+}
+
+const grouped = (n: number | bigint) => n.toLocaleString('en-US');
+
+/** "must be at least 0", "must not be empty", "must be at most 2,000 characters", "must hold at most 5 items". */
+function sizeText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  const small = issue.code === 'too_small';
+  const bound = small ? issue.minimum : issue.maximum;
+  const inclusive = issue.inclusive !== false;
+  const relation = small ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'less than';
+  switch (issue.origin) {
+    case 'string':
+      if (small && inclusive && Number(bound) === 1) return 'must not be empty';
+      return `must be ${relation} ${grouped(bound)} characters`;
+    case 'array':
+    case 'set':
+      if (small && inclusive && Number(bound) === 1) return 'must hold at least one item';
+      return `must hold ${relation} ${grouped(bound)} items`;
+    case 'date':
+      return `must be ${small ? (inclusive ? 'at or after' : 'after') : inclusive ? 'at or before' : 'before'} ${String(bound)}`;
+    default:
+      if (!inclusive) return `must be ${small ? 'greater' : 'less'} than ${String(bound)}`;
+      return `must be ${relation} ${String(bound)}`;
+  }
+}
+
+type Def = { type: string; [k: string]: unknown };
+const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
+
+/** What a schema accepts, as "a string", "an integer", "null", ...; null when it cannot be told. */
+function acceptedBy(schema: unknown, depth = 0): string[] | null {
+  if (depth > 20) return null;
+  const d = defOf(schema);
+  switch (d.type) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return acceptedBy(d.innerType, depth + 1);
+    case 'nullable': {
+      const inner = acceptedBy(d.innerType, depth + 1);
+      return inner ? [...new Set([...inner, 'null'])] : null;
+    }
+    case 'pipe':
+      // A preprocess reads anything and hands it on: what the next schema accepts is what counts.
+      return defOf(d.in).type === 'transform' ? acceptedBy(d.out, depth + 1) : acceptedBy(d.in, depth + 1);
+    case 'lazy':
+      return acceptedBy((d.getter as () => unknown)(), depth + 1);
+    case 'union': {
+      const all = (d.options as unknown[]).map((o) => acceptedBy(o, depth + 1));
+      return all.every((a) => a !== null) ? [...new Set(all.flat() as string[])] : null;
+    }
+    case 'object':
+    case 'record':
+      return ['an object'];
+    case 'array':
+    case 'tuple':
+      return ['an array'];
+    case 'number':
+      return d.format && /int/.test(String(d.format)) ? ['an integer'] : ['a number'];
+    case 'string':
+    case 'boolean':
+    case 'null':
+    case 'bigint':
+      return [expectedText(d.type)];
+    default:
+      return null;
+  }
+}
+
+/** The schema at a path of the input, following the branch of a union the input took where it can. */
+function schemaAt(schema: unknown, path: PropertyKey[], input: unknown, depth = 0): unknown {
+  if (path.length === 0 || depth > 50) return path.length === 0 ? schema : null;
+  const d = defOf(schema);
+  const [key, ...rest] = path as [PropertyKey, ...PropertyKey[]];
+  switch (d.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return schemaAt(d.innerType, path, input, depth + 1);
+    case 'pipe':
+      return schemaAt(defOf(d.in).type === 'transform' ? d.out : d.in, path, input, depth + 1);
+    case 'lazy':
+      return schemaAt((d.getter as () => unknown)(), path, input, depth + 1);
+    case 'union': {
+      let options = d.options as unknown[];
+      const tag = typeof d.discriminator === 'string' ? d.discriminator : null;
+      const value = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : null;
+      if (tag && value && tag in value) {
+        options = options.filter((o) => {
+          const shape = defOf(o).shape as Record<string, unknown> | undefined;
+          const lit = shape?.[tag] ? defOf(shape[tag]) : null;
+          return lit?.type === 'literal' && (lit.values as unknown[]).includes(value[tag]);
+        });
+      }
+      for (const o of options) {
+        const found = schemaAt(o, path, input, depth + 1);
+        if (found) return found;
+      }
+      return null;
+    }
+    case 'object': {
+      const child = (d.shape as Record<string, unknown>)[String(key)];
+      return child ? schemaAt(child, rest, valueAt(input, [key]), depth + 1) : null;
+    }
+    case 'record':
+      return schemaAt(d.valueType, rest, valueAt(input, [key]), depth + 1);
+    case 'array':
+      return typeof key === 'number' ? schemaAt(d.element, rest, valueAt(input, [key]), depth + 1) : null;
+    default:
+      return null;
+  }
+}
+
+function acceptedAt(schema: z.ZodType, path: PropertyKey[], input: unknown): string[] | null {
+  const at = schemaAt(schema, path, input);
+  return at ? acceptedBy(at) : null;
 }
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
@@ -54,7 +199,7 @@ function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'number' && Number.isInteger(v)) return 'an integer';
-  return `a ${typeof v}`;
+  return expectedText(typeof v);
 }
 
 /** "a string", "a string or a number", "a string, a number or a boolean". */
@@ -91,12 +236,22 @@ function mergeAlternatives(branches: z.core.$ZodIssue[][], input: unknown): z.co
 }
 
 /**
+ * zod 4 runs a length check even on a value of the wrong type (`include: "memories"` failed both
+ * "expected array" and "at most 5 items", counting the string's characters): where the type is wrong,
+ * that is the one problem at that place.
+ */
+function typeFirst(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => pathText(i.path)));
+  return issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(pathText(i.path)));
+}
+
+/**
  * A union that failed is reported through the branch that got furthest (its first issue is deepest),
  * so `content: {kind: 'event'}` without a title says `content.title: is required`; branches that tie
  * on one value or type check are reported together (mergeAlternatives).
  */
 function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[] {
-  return issues.flatMap((issue) => {
+  return typeFirst(issues).flatMap((issue) => {
     if (
       issue.code !== 'invalid_union' ||
       issue.errors.length === 0 ||
@@ -109,22 +264,31 @@ function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[]
       );
     const within = (branch: z.core.$ZodIssue[]) =>
       branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue);
-    const deepest = Math.max(...issue.errors.map(depth));
-    const tied = issue.errors.filter((b) => depth(b) === deepest).map(within);
+    const branches = issue.errors.map(typeFirst);
+    const deepest = Math.max(...branches.map(depth));
+    const tied = branches.filter((b) => depth(b) === deepest).map(within);
     const merged = mergeAlternatives(tied, input);
     return merged ? [merged] : flatten(tied[0]!, input);
   });
 }
 
-/** The spec's validation message: `<field path>: <reason>`, one clause per problem. */
-export function validationMessage(error: z.ZodError, input: unknown, root = 'body'): string {
+/**
+ * The spec's validation message: `<field path>: <reason>`, one clause per problem. With the schema
+ * that failed, a wrong type names everything the field accepts (`must be an integer or null`).
+ */
+export function validationMessage(
+  error: z.ZodError,
+  input: unknown,
+  root = 'body',
+  schema?: z.ZodType,
+): string {
   const clauses = flatten(error.issues, input)
     .slice(0, 5)
     .flatMap((issue) => {
       if (issue.code === 'unrecognized_keys') {
         return issue.keys.map((k) => `${pathText([...issue.path, k])}: unknown field`);
       }
-      return [`${pathText(issue.path) || root}: ${reason(issue, input)}`];
+      return [`${pathText(issue.path) || root}: ${reason(issue, input, schema)}`];
     });
   return clauses.join('; ');
 }
@@ -132,6 +296,8 @@ export function validationMessage(error: z.ZodError, input: unknown, root = 'bod
 /** Parses with a contract schema or throws invalid_request_body with the spec's message shape. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.infer<S> {
   const r = schema.safeParse(input);
-  if (!r.success) throw new MnemoError('invalid_request_body', validationMessage(r.error, input, root));
+  if (!r.success) {
+    throw new MnemoError('invalid_request_body', validationMessage(r.error, input, root, schema));
+  }
   return r.data;
 }

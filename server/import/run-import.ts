@@ -94,7 +94,7 @@ export async function resolveInput(
  */
 function validate(item: ImportRecord): string | null {
   const r = RecordCreate.safeParse(item.body);
-  return r.success ? null : validationMessage(r.error, item.body);
+  return r.success ? null : validationMessage(r.error, item.body, 'body', RecordCreate);
 }
 
 export interface CollectedRecords {

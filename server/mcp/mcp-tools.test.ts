@@ -126,7 +126,7 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     tool: 'list_memories',
     args: { limit: 0 },
     http: () => v1('GET', '/memories?limit=0'),
-    says: /^invalid_request_body \(400 invalid_request\): limit: must be at least 1$/,
+    says: /^invalid_request_body \(400 invalid_request\): limit: must be an integer between 1 and 200$/,
   },
   {
     tool: 'get_context',
@@ -140,6 +140,31 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     http: () => v1('POST', '/context', {}),
     says: /^invalid_request_body \(400 invalid_request\): query: is required$/,
   },
+  {
+    tool: 'remember',
+    args: { content: '   ' },
+    http: () => v1('POST', '/records', { content: '   ' }),
+    says: /^invalid_request_body \(400 invalid_request\): content: must not be blank$/,
+  },
+  {
+    tool: 'remember',
+    args: { content: { kind: 'fact', subject: ' ', predicate: ' ', value: ' ' } },
+    http: () =>
+      v1('POST', '/records', { content: { kind: 'fact', subject: ' ', predicate: ' ', value: ' ' } }),
+    says: /: content\.subject: must not be blank; content\.predicate: must not be blank; content\.value: must not be blank$/,
+  },
+  {
+    tool: 'remember',
+    args: { content: 'x', ocurred_at: '2024-05-01T09:30:00Z' },
+    http: () => v1('POST', '/records', { content: 'x', ocurred_at: '2024-05-01T09:30:00Z' }),
+    says: /^invalid_request_body \(400 invalid_request\): ocurred_at: unknown field$/,
+  },
+  {
+    tool: 'get_context',
+    args: { query: 'dentist', top_k: 3 },
+    http: () => v1('POST', '/context', { query: 'dentist', top_k: 3 }),
+    says: /^invalid_request_body \(400 invalid_request\): top_k: unknown field$/,
+  },
 ];
 
 for (const c of cases) {
@@ -150,6 +175,16 @@ for (const c of cases) {
     assert.equal(await toolText(hosted, c.tool, c.args), http, 'hosted /mcp');
   });
 }
+
+test('unknown arguments of every tool are a tool error naming them, and the listed schemas forbid them', async () => {
+  const { tools } = await hosted.listTools();
+  for (const t of tools) {
+    assert.equal(t.inputSchema.additionalProperties, false, `${t.name} inputSchema`);
+    const text = await toolText(hosted, t.name, { bogus_argument: 1 });
+    assert.match(text, /^invalid_request_body \(400 invalid_request\): /, t.name);
+    assert.match(text, /(: |; )bogus_argument: unknown field(;|$)/, t.name);
+  }
+});
 
 test('an unknown tool is a tool error naming the tools', async () => {
   assert.match(

@@ -11,6 +11,7 @@ import {
   allKinds,
   ContextRequest,
   MemoryListQuery,
+  pageSize,
   RecordCreate,
   type RecordCreate as RecordBody,
 } from '../../engine/contract/index.ts';
@@ -71,11 +72,12 @@ interface McpTool {
  * A tool whose arguments are validated here, not by the SDK: McpServer (1.32) parses them before the
  * handler runs and answers a failure with its own text ("MCP error -32602: Input validation error:
  * ... Invalid input at content"), while a failure must read `<code> (<status> <type>): <message>`
- * with the field and what it allows, as /v1 says it (`invalid_request_body`, validate.ts). Unknown
- * arguments are dropped, as the SDK did (the listed schema does not forbid them).
+ * with the field and what it allows, as /v1 says it (`invalid_request_body`, validate.ts). An unknown
+ * argument is an error naming it (`<name>: unknown field`), as an unknown body field is on /v1, and the
+ * listed schema says so (`additionalProperties: false`).
  */
 function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): McpTool {
-  const schema = z.object(spec.input);
+  const schema = z.strictObject(spec.input);
   return {
     definition: {
       name,
@@ -179,13 +181,8 @@ export function createMcpServer(port: MemoryPort): Server {
         status: mem.status,
         as_of: mem.as_of,
         cursor: mem.cursor,
-        // The query's own limit coerces strings (it reads a URL); a tool argument is a JSON number.
-        limit: z
-          .int('must be an integer')
-          .min(1, 'must be at least 1')
-          .max(200, 'must be at most 200')
-          .optional()
-          .describe('Page size, default 50.'),
+        // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
+        limit: pageSize(200).optional().describe('Page size, default 50.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
       call: (q) => port.listMemories(q),

@@ -1,0 +1,73 @@
+import { serve, type ServerType } from '@hono/node-server';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { createApp } from './app.ts';
+import { loopbackHosts } from './loopback-guard.ts';
+
+// The local engine (SQLite) behind a real server on loopback: what is stored and echoed is canonical.
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-date-time-'));
+const auth = { authorization: 'Bearer sk_test_p_datetimesecret', 'content-type': 'application/json' };
+let engine: Engine;
+let server: ServerType;
+let base = '';
+
+before(async () => {
+  engine = await createLocalEngine({ dataDir: dir, dbKey: 'd'.repeat(64), reranker: null });
+  let port = 0;
+  const app = createApp({
+    engine,
+    registry: null,
+    rateLimit: 0,
+    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
+    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
+  });
+  server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}/v1`;
+  await fetch(`${base}/brains`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'b' }) });
+});
+
+after(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${base}/brains/b${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+
+test('a lower-case t and z (RFC 3339 5.6) are accepted, stored and echoed in upper case', async () => {
+  const res = await post('/records', {
+    content: { kind: 'event', title: 'Dentist', starts_at: '2024-05-03t09:00:00+01:00' },
+    occurred_at: '2024-05-01t09:30:00z',
+  });
+  assert.equal(res.status, 202);
+  const written = (await res.json()) as { id: string; occurred_at: string };
+  assert.equal(written.occurred_at, '2024-05-01T09:30:00Z');
+  const read = (await (await fetch(`${base}/brains/b/records/${written.id}`, { headers: auth })).json()) as {
+    occurred_at: string;
+    content: { starts_at: string };
+  };
+  assert.equal(read.occurred_at, '2024-05-01T09:30:00Z');
+  assert.equal(read.content.starts_at, '2024-05-03T09:00:00+01:00');
+  const ctx = await post('/context', { query: 'dentist', as_of: '2024-06-01t00:00:00z' });
+  assert.equal(ctx.status, 200);
+  const list = await fetch(`${base}/brains/b/memories?as_of=2024-06-01t00:00:00z`, { headers: auth });
+  assert.equal(list.status, 200);
+});
+
+test('the space separator is still refused (RFC 3339 leaves it to the application)', async () => {
+  const res = await post('/records', { content: 'x', occurred_at: '2024-05-01 09:30:00Z' });
+  assert.equal(res.status, 400);
+  const body = (await res.json()) as { code: string; message: string };
+  assert.equal(body.code, 'invalid_request_body');
+  assert.match(body.message, /^occurred_at: must be an RFC 3339 date-time with an offset/);
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ContextReady, type Context, type RecordCreate } from '../../engine/contract/index.ts';
+import { open, tempDir, tenant, withBrain } from './local-helpers.ts';
+
+const ready = (c: Context) => {
+  assert.equal(c.status, 'ready');
+  return ContextReady.parse(c);
+};
+const employer = (value: string, occurred_at: string): RecordCreate => ({
+  content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value },
+  occurred_at,
+});
+const opts = { requestId: 'req_drops' };
+
+describe('local engine: Context says why a Record is not evidence, and serves what a hosted deployment may', () => {
+  it('a Record whose Memories are all scheduled is dropped as scheduled, not superseded', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-01-01T00:00:00Z') });
+    const acme = await remember(employer('Acme', '2024-01-01T00:00:00Z'));
+    const globex = await remember(employer('Globex', '2031-01-01T00:00:00Z'));
+    const initech = await remember(employer('Initech', '2020-01-01T00:00:00Z'));
+    const ctx = ready(
+      await engine.createContext(tenant, 'b', { query: 'Ana employer', include: ['explain'] }, opts),
+    );
+    assert.deepEqual(
+      ctx.citations.map((c) => c.record_id),
+      [acme.id],
+    );
+    const explain = ctx.explain as { dropped: { record_id: string; reason: string }[] };
+    const dropped = new Map(explain.dropped.map((d) => [d.record_id, d.reason]));
+    assert.match(dropped.get(globex.id) ?? '', /^scheduled: every Memory it supports starts later than now$/);
+    assert.match(
+      dropped.get(initech.id) ?? '',
+      /^superseded: /,
+      'a value replaced since is still superseded',
+    );
+  });
+
+  it('hosted: include memories serves a Memory with mixed local_only/shareable support, citing only the shareable Record', async () => {
+    const dir = tempDir();
+    const local = await open(dir);
+    await local.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const write = async (body: RecordCreate) => {
+      const r = await local.rememberRecord(tenant, 'b', body, {});
+      await local.idle();
+      return local.getRecord(tenant, 'b', r.record.id);
+    };
+    const said = { kind: 'message', text: 'I like sailing.', speaker: 'user' } as const;
+    const shared = await write({ content: said });
+    const privateTwin = await write({ content: said, visibility: 'local_only' });
+    const mixedId = shared.memory_ids[0]!;
+    assert.deepEqual(privateTwin.memory_ids, [mixedId], 'one Memory supported by both Records');
+    await local.close();
+    const hosted = await open(dir, { deployment: 'hosted' });
+    try {
+      const ctx = ready(
+        await hosted.createContext(tenant, 'b', { query: 'sailing', include: ['memories'] }, opts),
+      );
+      assert.deepEqual(
+        ctx.citations.map((c) => c.record_id),
+        [shared.id],
+      );
+      assert.deepEqual(
+        ctx.memories?.map((m) => m.id),
+        [mixedId],
+        'the Memory is served, not dropped for its local_only support',
+      );
+      assert.deepEqual(
+        ctx.memories![0]!.citations.map((c) => c.record_id),
+        [shared.id],
+        'it cites only the shareable Record',
+      );
+    } finally {
+      await hosted.close();
+    }
+  });
+});
