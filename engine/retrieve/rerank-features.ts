@@ -32,6 +32,18 @@ export const rerankFeatureNames: readonly string[] = [
   'overlap',
 ];
 
+/**
+ * What the reranker gets for one request: per candidate (best fused first) its id, its features, the
+ * indices into these rows of its thread neighbours at neighbourOffsets (-1: none among the candidates,
+ * or no such neighbour) and its thread (null: not in a thread).
+ */
+export interface RerankCandidates {
+  ids: string[];
+  rows: Float64Array[];
+  neighbours: Int32Array[];
+  threads: (string | null)[];
+}
+
 export interface RerankInput {
   store: Store;
   query: string;
@@ -84,9 +96,9 @@ const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null)
  * facts about its text against the query. Everything comes from this request's lanes and one query
  * for the candidates' texts and neighbours.
  */
-export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Array[] } {
+export function rerankFeatures(o: RerankInput): RerankCandidates {
   const top = o.fused.slice(0, o.depth);
-  if (top.length === 0) return { ids: [], rows: [] };
+  if (top.length === 0) return { ids: [], rows: [], neighbours: [], threads: [] };
   const position = new Map(top.map((f, i) => [f.recordId, i + 1]));
   const lanes = new Map(o.laneResults.map((r) => [r.lane, r]));
   const rankIn = new Map<string, Map<string, number>>();
@@ -129,9 +141,11 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
 
   const ids: string[] = [];
   const out: Float64Array[] = [];
+  const kept: CandidateRow[] = [];
   for (const [i, f] of top.entries()) {
     const r = byId.get(f.recordId);
     if (!r) continue;
+    kept.push(r);
     const shared = matchedTerms(r.text, topicTerms).length;
     const x = [
       i + 1,
@@ -156,5 +170,58 @@ export function rerankFeatures(o: RerankInput): { ids: string[]; rows: Float64Ar
     ids.push(f.recordId);
     out.push(Float64Array.from(x));
   }
-  return { ids, rows: out };
+  const rowOfN = new Map(kept.map((r, i) => [r.n, i]));
+  const neighbours = kept.map((r) =>
+    Int32Array.from([r.p2, r.p1, r.n1, r.n2], (n) => (n === null ? -1 : (rowOfN.get(n) ?? -1))),
+  );
+  return { ids, rows: out, neighbours, threads: kept.map((r) => r.thread) };
+}
+
+/** What the stacked model (stage 2) adds to the features: the stage-1 scores of a candidate and its thread. */
+export const stackFeatureNames: readonly string[] = [
+  's1',
+  's1_inv_rank',
+  's1_gap',
+  ...neighbourOffsets.map((o) => `s1_nb${o}`),
+  's1_thread_max',
+  's1_nb_max',
+];
+
+/** Stands for the stage-1 score of a neighbour that is not among the candidates (or of none). */
+export const stackMissing = -8;
+
+/**
+ * Stage 2's rows: each candidate's features, then its stage-1 score `s`, 1 / its place by s (ties keep
+ * the fused order), s minus the best s of the request, the s of its thread neighbours at
+ * neighbourOffsets (stackMissing where there is none among the candidates), the best s of the other
+ * candidates in its thread (stackMissing if none) and the best of the four neighbours'. As
+ * scripts/reranker/train.py computes them.
+ */
+export function stackFeatures(c: RerankCandidates, s: readonly number[]): Float64Array[] {
+  const order = s.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
+  const place = new Int32Array(s.length);
+  order.forEach((i, k) => (place[i] = k + 1));
+  const best = s[order[0]!]!;
+  // The best two scores per thread: a candidate's "other" best is the second when it is the first.
+  const top2 = new Map<string, [number, number]>();
+  c.threads.forEach((t, i) => {
+    if (t === null) return;
+    const b = top2.get(t);
+    if (!b) top2.set(t, [i, -1]);
+    else if (s[i]! > s[b[0]]!) top2.set(t, [i, b[0]]);
+    else if (b[1] < 0 || s[i]! > s[b[1]]!) b[1] = i;
+  });
+  return c.rows.map((x, i) => {
+    const nb = Array.from(c.neighbours[i]!, (j) => (j < 0 ? stackMissing : s[j]!));
+    const t = c.threads[i] ?? null;
+    const b = t === null ? undefined : top2.get(t)!;
+    const other = b === undefined ? -1 : b[0] === i ? b[1] : b[0];
+    const out = new Float64Array(x.length + stackFeatureNames.length);
+    out.set(x);
+    out.set(
+      [s[i]!, 1 / place[i]!, s[i]! - best, ...nb, other < 0 ? stackMissing : s[other]!, Math.max(...nb)],
+      x.length,
+    );
+    return out;
+  });
 }

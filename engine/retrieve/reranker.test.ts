@@ -7,8 +7,20 @@ import type { ContextReady, RecordCreate } from '../contract/index.ts';
 import type { Engine, Tenant } from '../types.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
-import { rerankFeatureNames } from './rerank-features.ts';
-import { readShippedModelFile, shippedReranker, type Reranker } from './reranker.ts';
+import {
+  rerankFeatureNames,
+  stackFeatureNames,
+  stackFeatures,
+  stackMissing,
+  type RerankCandidates,
+} from './rerank-features.ts';
+import {
+  createGbdtReranker,
+  readShippedModelFile,
+  shippedReranker,
+  validateStages,
+  type Reranker,
+} from './reranker.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 
@@ -104,7 +116,7 @@ describe('learned reranker', () => {
     assert.throws(() => validateGbdt(loop, ['a', 'b']), /outside its tree/);
   });
 
-  it('the shipped models give XGBoost’s own margins for the rows it recorded, in both modes', () => {
+  it('the shipped stage 1 gives XGBoost’s own margins for the rows it recorded, in both modes', () => {
     const shipped = shippedReranker();
     assert.match(shipped.id, /^gbdt-rerank-/);
     assert.equal(shipped.embedder, 'glove-sif');
@@ -112,15 +124,155 @@ describe('learned reranker', () => {
     for (const mode of ['fast', 'thorough'] as const) {
       const rows = (checks ?? []).filter((c) => c.mode === mode);
       assert.ok(rows.length >= 4, `${mode} rows to replay`);
-      const got = shipped.score(
-        rows.map((_, i) => `r${i}`),
-        rows.map((r) => Float64Array.from(r.x)),
+      // Rows of no thread: stage 2 does not apply, the scores are stage 1's.
+      const { scores: got, by } = shipped.score(
+        {
+          ids: rows.map((_, i) => `r${i}`),
+          rows: rows.map((r) => Float64Array.from(r.x)),
+          neighbours: rows.map(() => Int32Array.from([-1, -1, -1, -1])),
+          threads: rows.map(() => null),
+        },
         mode,
       );
+      assert.match(by!, /stage 2 skipped: candidates outside threads/);
       rows.forEach((r, i) =>
         assert.ok(Math.abs(got[i]! - r.margin) < 1e-4, `${mode} row ${i}: ${got[i]} vs ${r.margin}`),
       );
     }
+  });
+
+  it('the shipped stage 2 gives XGBoost’s own margins over whole requests, in both modes, and is not skipped', () => {
+    const shipped = shippedReranker();
+    const file = readShippedModelFile();
+    for (const mode of ['fast', 'thorough'] as const) {
+      const requests = (file.request_checks ?? []).filter((c) => c.mode === mode);
+      assert.deepEqual(
+        requests.map((r) => r.stage2_applies),
+        [true, false],
+        `${mode}: a request of thread messages and one of documents`,
+      );
+      // Both stages are in the file: one that lost its stage 2 would still load and silently rank by stage 1.
+      const stages = validateStages(file.models[mode]);
+      assert.ok(stages.stage2, `${mode} has a stage 2`);
+      for (const r of requests) {
+        const c: RerankCandidates = {
+          ids: r.rows.map((_, i) => `r${i}`),
+          rows: r.rows.map((x) => Float64Array.from(x)),
+          neighbours: r.neighbours.map((n) => Int32Array.from(n)),
+          threads: r.threads,
+        };
+        const { scores, by } = shipped.score(c, mode);
+        assert.match(by!, r.stage2_applies ? /\(stage 1, then stage 2\)$/ : /stage 2 skipped/);
+        r.final.forEach((want, i) =>
+          assert.ok(Math.abs(scores[i]! - want) < 1e-4, `${mode} row ${i}: ${scores[i]} vs ${want}`),
+        );
+        if (r.stage2_applies) {
+          // Stage 2 moves the scores away from stage 1's: equal scores would mean it did not run.
+          assert.ok(r.final.some((f, i) => Math.abs(f - r.stage1[i]!) > 0.01));
+        }
+      }
+    }
+  });
+
+  it('stacks stage 1’s scores by place, thread neighbours and thread, as train.py does', () => {
+    const row = (v: number) => Float64Array.from([v]);
+    // Rows 0-2 in thread a (row 1 between 0 and 2), row 3 alone in thread b, row 4 in no thread.
+    const c: RerankCandidates = {
+      ids: ['a0', 'a1', 'a2', 'b0', 'd'],
+      rows: [row(10), row(11), row(12), row(13), row(14)],
+      neighbours: [
+        Int32Array.from([-1, -1, 1, 2]),
+        Int32Array.from([-1, 0, 2, -1]),
+        Int32Array.from([0, 1, -1, -1]),
+        Int32Array.from([-1, -1, -1, -1]),
+        Int32Array.from([-1, -1, -1, -1]),
+      ],
+      threads: ['a', 'a', 'a', 'b', null],
+    };
+    const s = [0.5, 2, 0.5, -1, 1];
+    const got = stackFeatures(c, s).map((x) => Array.from(x));
+    const m = stackMissing;
+    assert.deepEqual(stackFeatureNames, [
+      's1',
+      's1_inv_rank',
+      's1_gap',
+      's1_nb-2',
+      's1_nb-1',
+      's1_nb1',
+      's1_nb2',
+      's1_thread_max',
+      's1_nb_max',
+    ]);
+    // Places by s: row 1 (2), row 4 (1), row 0 (0.5, first of the tie), row 2 (0.5), row 3 (-1).
+    assert.deepEqual(got, [
+      [10, 0.5, 1 / 3, -1.5, m, m, 2, 0.5, 2, 2],
+      [11, 2, 1, 0, m, 0.5, 0.5, m, 0.5, 0.5],
+      [12, 0.5, 1 / 4, -1.5, 0.5, 2, m, m, 2, 2],
+      [13, -1, 1 / 5, -3, m, m, m, m, m, m],
+      [14, 1, 1 / 2, -1, m, m, m, m, m, m],
+    ]);
+  });
+
+  it('runs stage 2 on stage 1’s scores where every candidate is in a thread, and the Trace says so', async () => {
+    const nStack = rerankFeatureNames.length + stackFeatureNames.length;
+    const leafOnly = (features: readonly string[], leaf: number): GbdtModel => ({
+      format: 'mnemo-gbdt/1',
+      features: [...features],
+      base_margin: 0,
+      trees: [[{ leaf }]],
+    });
+    // Stage 1 scores every candidate 1; stage 2 sends the fusion's first (frank < 1.5) to the bottom.
+    const stage2: GbdtModel = {
+      ...leafOnly([...rerankFeatureNames, ...stackFeatureNames], 0),
+      trees: [
+        [{ feature: 0, threshold: 1.5, yes: 1, no: 2 }, { leaf: -5 }, { leaf: 0 }],
+        // s1 is 1 for all: + 1 if stage 2 saw it.
+        [{ feature: rerankFeatureNames.length, threshold: 0.5, yes: 1, no: 2 }, { leaf: 0 }, { leaf: 1 }],
+      ],
+    };
+    assert.equal(stage2.features.length, nStack);
+    const stages = { stage1: leafOnly(rerankFeatureNames, 1), stage2 };
+    const reranker = createGbdtReranker('stacked-test', { fast: stages, thorough: stages }, 150);
+    const plain = await engineWith({ reranker: null });
+    const plainIds = await conversation(plain);
+    const fused = await ask(plain, 'Why did Jon pick the spot for his store?');
+    const first = plainIds.indexOf(fused.citations[0]!.record_id);
+
+    const engine = await engineWith({ reranker });
+    const ids = await conversation(engine);
+    const ctx = await ask(engine, 'Why did Jon pick the spot for his store?');
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.match(trace.fusion.method, /then stacked-test \(stage 1, then stage 2\) over the best 150/);
+    const last = trace.fusion.results.at(-1)!;
+    assert.equal(ids.indexOf(last.record_id), first, 'the fusion’s first goes last');
+    assert.equal(last.rerank_score, -5 + 1);
+    assert.ok(trace.fusion.results.slice(0, -1).every((r) => r.rerank_score === 1));
+
+    // A candidate outside any thread (a document): stage 1 alone, and the Trace says so.
+    await engine.rememberRecord(
+      tenant,
+      'b',
+      { content: { kind: 'document', text: 'Why Jon picked the store spot: notes.' } },
+      {},
+    );
+    await engine.idle();
+    const mixed = await ask(engine, 'Why did Jon pick the spot for his store?');
+    const mixedTrace = await engine.getTrace(tenant, 'b', mixed.id);
+    assert.match(
+      mixedTrace.fusion.method,
+      /stacked-test \(stage 1; stage 2 skipped: candidates outside threads\)/,
+    );
+    assert.ok(mixedTrace.fusion.results.every((r) => r.rerank_score === 1));
+  });
+
+  it('refuses a model file whose modes are not {stage1, stage2?} or whose stage 2 has other features', () => {
+    const m = (features: readonly string[]): GbdtModel => ({ ...tiny, features: [...features] });
+    assert.throws(() => validateStages(m(rerankFeatureNames)), /expected \{stage1, stage2\?\}/);
+    assert.ok(validateStages({ stage1: m(rerankFeatureNames) }));
+    assert.throws(
+      () => validateStages({ stage1: m(rerankFeatureNames), stage2: m(rerankFeatureNames) }),
+      /other features/,
+    );
   });
 
   it('is not applied over cosines of an embedder it was not trained on, and the Trace says so', async () => {
@@ -136,19 +288,19 @@ describe('learned reranker', () => {
   });
 
   it('computes each candidate’s features from the lanes, the fusion and its thread', async () => {
-    const seen: { ids: string[]; rows: Float64Array[] }[] = [];
+    const seen: RerankCandidates[] = [];
     const recorder: Reranker = {
       id: 'recorder',
       depth: 150,
-      score: (ids, rows) => {
-        seen.push({ ids: [...ids], rows: [...rows] });
-        return ids.map((_, i) => -i);
+      score: (c) => {
+        seen.push(c);
+        return { scores: c.ids.map((_, i) => -i) };
       },
     };
     const engine = await engineWith({ reranker: recorder });
     const [opener, store, question, answer, other] = await conversation(engine);
     const ctx = await ask(engine, 'Why did Jon pick the spot for his store?');
-    const { ids, rows } = seen[0]!;
+    const { ids, rows, neighbours, threads } = seen[0]!;
     const f = (id: string | undefined, name: string) => {
       const row = rows[ids.indexOf(id!)];
       assert.ok(row, `a candidate ${id}`);
@@ -173,6 +325,13 @@ describe('learned reranker', () => {
     // The answer's neighbour before it is the question: its feature is 1 / the question's place.
     assert.equal(f(answer, 'nb-1'), 1 / (ids.indexOf(question!) + 1));
     assert.equal(f(answer, 'nb1'), 0, 'nothing after it in its thread');
+    // And stage 2 gets the neighbours as indices into the rows, -1 where there is none among them.
+    const at = (id: string | undefined) => ids.indexOf(id!);
+    assert.deepEqual(Array.from(neighbours[at(answer)]!), [at(store), at(question), -1, -1]);
+    assert.deepEqual(Array.from(neighbours[at(opener)]!), [-1, -1, at(store), at(question)]);
+    assert.equal(threads[at(answer)], threads[at(opener)]);
+    assert.notEqual(threads[at(answer)], null);
+    if (ids.includes(other!)) assert.notEqual(threads[at(other)], threads[at(answer)]);
     assert.equal(f(question, 'same_thread_top10'), ids.slice(0, 10).filter((id) => id !== other).length);
     assert.equal(f(question, 'on_lexical'), 1);
     assert.equal(f(question, 'on_time'), 0, 'no date in the question');
@@ -184,7 +343,7 @@ describe('learned reranker', () => {
     const recorder: Reranker = {
       id: 'recorder',
       depth: 150,
-      score: (ids, rows) => (seen.push([...rows]), ids.map((_, i) => -i)),
+      score: (c) => (seen.push([...c.rows]), { scores: c.ids.map((_, i) => -i) }),
     };
     const engine = await engineWith({ reranker: recorder });
     await engine.createBrain(tenant, { id: 'b' });
@@ -226,9 +385,9 @@ describe('learned reranker', () => {
     const reverse = (depth: number): Reranker => ({
       id: 'reverse-test',
       depth,
-      score: (ids, _rows, mode) => {
+      score: (c, mode) => {
         modes.push(mode);
-        return ids.map((_, i) => i);
+        return { scores: c.ids.map((_, i) => i) };
       },
     });
     const engine = await engineWith({ reranker: reverse(150) });
@@ -289,7 +448,7 @@ describe('learned reranker', () => {
     };
     const engine = await engineWith({
       lanes: [slow],
-      reranker: { id: 'counting', depth: 150, score: (ids) => (called++, ids.map(() => 0)) },
+      reranker: { id: 'counting', depth: 150, score: (c) => (called++, { scores: c.ids.map(() => 0) }) },
     });
     await conversation(engine);
     const ctx = (await engine.createContext(
@@ -304,11 +463,11 @@ describe('learned reranker', () => {
   });
 
   it('a neighbour the request may not see is no neighbour', async () => {
-    const seen: { ids: string[]; rows: Float64Array[] }[] = [];
+    const seen: RerankCandidates[] = [];
     const recorder: Reranker = {
       id: 'recorder',
       depth: 150,
-      score: (ids, rows) => (seen.push({ ids: [...ids], rows: [...rows] }), ids.map((_, i) => -i)),
+      score: (c) => (seen.push(c), { scores: c.ids.map((_, i) => -i) }),
     };
     const engine = await engineWith({ reranker: recorder });
     await engine.createBrain(tenant, { id: 'b' });
@@ -335,7 +494,12 @@ describe('learned reranker', () => {
       { query: 'Where is the store spot?', filter: { sources: ['chat'] } },
       { requestId: 'req_test' },
     );
-    const { ids, rows } = seen[0]!;
+    const { ids, rows, neighbours } = seen[0]!;
+    assert.equal(
+      neighbours[ids.indexOf(answer)]![1],
+      ids.indexOf(question),
+      'the same neighbour for stage 2',
+    );
     const nbBefore = rows[ids.indexOf(answer)]![rerankFeatureNames.indexOf('nb-1')];
     assert.equal(nbBefore, 1 / (ids.indexOf(question) + 1), 'the message before it that the request can see');
     assert.equal(rows[ids.indexOf(answer)]![rerankFeatureNames.indexOf('nb-2')], 0);

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { ContextRequest } from '../contract/index.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
-import { rerankFeatureNames } from './rerank-features.ts';
+import {
+  rerankFeatureNames,
+  stackFeatureNames,
+  stackFeatures,
+  type RerankCandidates,
+} from './rerank-features.ts';
 
 /** A Context request's mode, which decides the lanes' depth (and so the model). */
 export type RetrievalMode = NonNullable<ContextRequest['mode']>;
@@ -21,24 +26,60 @@ export interface Reranker {
    * engine keeps the fusion's order rather than feed it inputs it never saw. Absent: any.
    */
   readonly embedder?: string;
-  /** One score per row, higher first. The mode matters: thorough's lanes return three times as many. */
-  score(ids: readonly string[], rows: readonly Float64Array[], mode: RetrievalMode): number[];
+  /** One score per candidate, higher first. The mode matters: thorough's lanes return three times as many. */
+  score(candidates: RerankCandidates, mode: RetrievalMode): Reranking;
 }
 
-/** A reranker scoring with one tree ensemble per mode. */
+export interface Reranking {
+  scores: number[];
+  /** What ran, for the Trace's fusion.method; absent: the reranker's id. */
+  by?: string;
+}
+
+/** One mode's models: stage 1 scores the candidates' features; stage 2, stacked on it, rescores. */
+export interface GbdtStages<M = GbdtModel> {
+  stage1: M;
+  /** Sees the features plus stackFeatures of stage 1's scores; only where every candidate is in a thread. */
+  stage2?: M;
+}
+
+/**
+ * Stage 2 was trained (scripts/reranker/train.py) on the requests whose candidates are all thread
+ * messages, and applies to those alone: a candidate outside any thread has no neighbours by
+ * construction, not by retrieval, which its training rows never showed it. Elsewhere stage 1 stands.
+ */
+export const stage2Applies = (c: RerankCandidates): boolean =>
+  c.threads.length > 0 && c.threads.every((t) => t !== null);
+
+/** A reranker scoring with tree ensembles per mode: stage 1, then stage 2 where it applies. */
 export function createGbdtReranker(
   id: string,
-  models: Record<RetrievalMode, GbdtModel>,
+  models: Record<RetrievalMode, GbdtStages>,
   depth: number,
   embedder?: string,
 ): Reranker {
-  const fast = compileGbdt(models.fast);
-  const thorough = compileGbdt(models.thorough);
+  const compile = (m: GbdtStages) => ({
+    stage1: compileGbdt(m.stage1),
+    stage2: m.stage2 ? compileGbdt(m.stage2) : undefined,
+  });
+  const fast = compile(models.fast);
+  const thorough = compile(models.thorough);
   return {
     id,
     depth,
     ...(embedder ? { embedder } : {}),
-    score: (_ids, rows, mode) => rows.map((x) => gbdtMargin(mode === 'thorough' ? thorough : fast, x)),
+    score: (c, mode) => {
+      const m = mode === 'thorough' ? thorough : fast;
+      const s1 = c.rows.map((x) => gbdtMargin(m.stage1, x));
+      if (!m.stage2) return { scores: s1, by: `${id} (stage 1; no stage 2 for ${mode})` };
+      if (!stage2Applies(c))
+        return { scores: s1, by: `${id} (stage 1; stage 2 skipped: candidates outside threads)` };
+      const s2 = m.stage2;
+      return {
+        scores: stackFeatures(c, s1).map((x) => gbdtMargin(s2, x)),
+        by: `${id} (stage 1, then stage 2)`,
+      };
+    },
   };
 }
 
@@ -52,9 +93,35 @@ interface ModelFile {
   depth: number;
   /** Embedding provider of the cosines it saw. */
   embedder: string;
+  /** Per mode, {stage1, stage2?} (GbdtStages). */
   models: Record<RetrievalMode, unknown>;
-  /** Rows with XGBoost's own margins, which the tests replay through gbdt.ts. */
+  /** Rows with XGBoost's own stage-1 margins, which the tests replay through gbdt.ts. */
   checks?: Array<{ mode: RetrievalMode; x: number[]; margin: number }>;
+  /**
+   * Whole requests (stage 2 sees all of a request's candidates): the engine's stage-1 margins as
+   * train.py replays its tree walk, and the final scores (XGBoost's own stage-2 margins where stage 2
+   * applies, else stage 1's), for the tests.
+   */
+  request_checks?: Array<{
+    mode: RetrievalMode;
+    rows: number[][];
+    neighbours: number[][];
+    threads: (string | null)[];
+    stage1: number[];
+    stage2_applies: boolean;
+    final: number[];
+  }>;
+}
+
+/** Checks one mode's {stage1, stage2?}: stage 1 on the features, stage 2 on them plus the stacked ones. */
+export function validateStages(m: unknown): GbdtStages {
+  const stages = m as Partial<GbdtStages<unknown>> | null;
+  if (typeof stages !== 'object' || stages === null || !('stage1' in stages)) {
+    throw new Error('reranker model: expected {stage1, stage2?} per mode; retrain it');
+  }
+  const stage1 = validateGbdt(stages.stage1, rerankFeatureNames);
+  if (stages.stage2 === undefined) return { stage1 };
+  return { stage1, stage2: validateGbdt(stages.stage2, [...rerankFeatureNames, ...stackFeatureNames]) };
 }
 
 /** Reads and checks the shipped model file. */
@@ -75,10 +142,7 @@ export function shippedReranker(): Reranker {
   const raw = readShippedModelFile();
   shipped = createGbdtReranker(
     raw.id,
-    {
-      fast: validateGbdt(raw.models.fast, rerankFeatureNames),
-      thorough: validateGbdt(raw.models.thorough, rerankFeatureNames),
-    },
+    { fast: validateStages(raw.models.fast), thorough: validateStages(raw.models.thorough) },
     raw.depth,
     raw.embedder,
   );

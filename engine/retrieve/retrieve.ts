@@ -196,8 +196,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     if (over()) skipped.push('rerank');
     else {
       t = performance.now();
-      fused = reranked(o, o.reranker, laneResults, fused, memo);
-      method = `${fusionMethod}, then ${o.reranker.id} over the best ${o.reranker.depth}`;
+      const r = reranked(o, o.reranker, laneResults, fused, memo);
+      fused = r.fused;
+      method = `${fusionMethod}, then ${r.by} over the best ${o.reranker.depth}`;
       timings['rerank'] = performance.now() - t;
       o.emit('rerank', { model: o.reranker.id, candidates: Math.min(o.reranker.depth, fused.length) });
     }
@@ -205,15 +206,18 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   return { laneResults, fused, method, expansion, skipped, unavailable, timings };
 }
 
-/** The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their order). */
+/**
+ * The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their
+ * order), and what ran (for the Trace).
+ */
 function reranked(
   o: RetrieveInput,
   reranker: Reranker,
   laneResults: LaneResult[],
   fused: Fused[],
   memo: Map<string, unknown>,
-): Fused[] {
-  const { ids, rows } = rerankFeatures({
+): { fused: Fused[]; by: string } {
+  const candidates = rerankFeatures({
     store: o.store,
     query: o.query,
     terms: o.terms,
@@ -223,15 +227,19 @@ function reranked(
     fused,
     depth: reranker.depth,
   });
-  const scores = reranker.score(ids, rows, o.mode);
+  const { ids } = candidates;
+  const { scores, by } = reranker.score(candidates, o.mode);
   o.ledger.charge('processing', ids.length / 1000);
   const byId = new Map(fused.map((f) => [f.recordId, f]));
   const order = ids
     .map((id, i) => ({ f: byId.get(id)!, s: scores[i]!, i }))
     .sort((a, b) => b.s - a.s || a.i - b.i);
   const moved = new Set(ids);
-  return [
-    ...order.map((x) => ({ ...x.f, rerankScore: x.s })),
-    ...fused.filter((f) => !moved.has(f.recordId)),
-  ];
+  return {
+    fused: [
+      ...order.map((x) => ({ ...x.f, rerankScore: x.s })),
+      ...fused.filter((f) => !moved.has(f.recordId)),
+    ],
+    by: by ?? reranker.id,
+  };
 }

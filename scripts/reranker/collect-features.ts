@@ -1,9 +1,12 @@
 /**
  * Training data for the learned reranker: runs every question of a LoCoMo-format file (categories 1-4)
  * through the local engine, in process, with a reranker that only records the features of the best
- * candidates and leaves the fusion's order alone. Writes one CSV row per (question, candidate):
- * question id, conversation, category, number of evidence turns, label (the candidate is evidence),
- * then the features in rerankFeatureNames order.
+ * candidates and leaves the fusion's order alone. Writes one CSV row per (question, candidate), in the
+ * fusion's order: question id, conversation, category, number of evidence turns, label (the candidate is
+ * evidence), its thread (a number per distinct thread of the question, -1 for none) and the row numbers
+ * within the question of its thread neighbours at -2, -1, +1, +2 among the candidates (-1 for none), as
+ * the engine hands them to the reranker (stage 2 is computed from them), then the features in
+ * rerankFeatureNames order.
  *
  *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/fast.csv
  *   RERANK_MODE=thorough node --import tsx scripts/reranker/collect-features.ts ... /tmp/thorough.csv
@@ -16,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { rerankFeatureNames } from '../../engine/retrieve/rerank-features.ts';
+import type { RerankCandidates } from '../../engine/retrieve/rerank-features.ts';
 import type { Reranker } from '../../engine/retrieve/reranker.ts';
 import {
   loadLocomo,
@@ -42,13 +46,13 @@ function choice<T extends string>(name: string, allowed: readonly T[]): T {
 }
 const mode = choice('RERANK_MODE', ['fast', 'thorough'] as const);
 const form = choice('TURNS_AS', locomoTurnForms);
-let captured: { ids: string[]; rows: Float64Array[] } | null = null;
+let captured: RerankCandidates | null = null;
 const recorder: Reranker = {
   id: 'feature-recorder',
   depth,
-  score(ids, rows) {
-    captured = { ids: [...ids], rows: [...rows] };
-    return ids.map((_, i) => -i);
+  score(c) {
+    captured = c;
+    return { scores: c.ids.map((_, i) => -i) };
   },
 };
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-rerank-'));
@@ -62,7 +66,21 @@ const engine = await createLocalEngine({
   reranker: recorder,
 });
 const tenant = { project: 'rerank', env: 'test' } as const;
-const lines = [['qid', 'conv', 'cat', 'nev', 'label', ...rerankFeatureNames].join(',')];
+const lines = [
+  [
+    'qid',
+    'conv',
+    'cat',
+    'nev',
+    'label',
+    'thread',
+    'i_nb-2',
+    'i_nb-1',
+    'i_nb1',
+    'i_nb2',
+    ...rerankFeatureNames,
+  ].join(','),
+];
 let qid = 0;
 try {
   for (const conv of loadLocomo(data)) {
@@ -82,10 +100,25 @@ try {
         { query: q.question, mode, budget: { tokens: locomoBudgetTokens } },
         { requestId: `q${qid}` },
       );
-      const got = captured as { ids: string[]; rows: Float64Array[] } | null;
+      const got = captured as RerankCandidates | null;
+      const threadNo = new Map<string, number>();
       for (const [i, id] of (got?.ids ?? []).entries()) {
         const label = q.evidence.includes(dia.get(id) ?? '') ? 1 : 0;
-        lines.push([qid, conv.sampleId, q.category, q.evidence.length, label, ...got!.rows[i]!].join(','));
+        const t = got!.threads[i]!;
+        if (t !== null && !threadNo.has(t)) threadNo.set(t, threadNo.size);
+        const thread = t === null ? -1 : threadNo.get(t)!;
+        lines.push(
+          [
+            qid,
+            conv.sampleId,
+            q.category,
+            q.evidence.length,
+            label,
+            thread,
+            ...got!.neighbours[i]!,
+            ...got!.rows[i]!,
+          ].join(','),
+        );
       }
       qid++;
     }
