@@ -1,42 +1,28 @@
-import { serve, type ServerType } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import { createApp } from './app.ts';
-import { loopbackHosts } from './loopback-guard.ts';
+import { serveApp, type ServedApp } from './testing/serve-app.ts';
 
 // The local engine (SQLite) behind a real server on loopback: what is stored and echoed is canonical.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-date-time-'));
 const auth = { authorization: 'Bearer sk_test_p_datetimesecret', 'content-type': 'application/json' };
 let engine: Engine;
-let server: ServerType;
+let server: ServedApp;
 let base = '';
 
 before(async () => {
   engine = await createLocalEngine({ dataDir: dir, dbKey: 'd'.repeat(64), reranker: null });
-  let port = 0;
-  const app = createApp({
-    engine,
-    registry: null,
-    rateLimit: 0,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}/v1`;
+  server = await serveApp({ engine, registry: null });
+  base = `${server.origin}/v1`;
   await fetch(`${base}/brains`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'b' }) });
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

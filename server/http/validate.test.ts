@@ -1,7 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import type * as z from 'zod';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import {
   BrainCreate,
@@ -12,9 +10,8 @@ import {
   RecordCreate,
 } from '../../engine/contract/index.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
-import { createApp } from './app.ts';
-import { loopbackHosts } from './loopback-guard.ts';
 import { validationMessage } from './validate.ts';
+import { serveApp, type ServedApp } from './testing/serve-app.ts';
 
 const message = (schema: z.ZodType, input: unknown) =>
   validationMessage(schema.safeParse(input).error!, input, 'body', schema);
@@ -147,27 +144,16 @@ test('RFC 3339 date-times with a lower-case t or z are read as upper case; a spa
 });
 
 // The same through the import endpoint of a real server on loopback.
-let server: ServerType;
+let server: ServedApp;
 let base = '';
 
 before(async () => {
   const engine = createReferenceEngine();
-  let port = 0;
-  const app = createApp({
-    engine,
-    registry: null,
-    rateLimit: 0,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}/v1`;
+  server = await serveApp({ engine, registry: null });
+  base = `${server.origin}/v1`;
 });
 
-after(() => new Promise<void>((r) => server.close(() => r())));
+after(() => server.close());
 
 test('POST /imports with an unknown format lists every format in its 400', async () => {
   const res = await fetch(`${base}/brains/imp1/imports`, {

@@ -1,7 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -9,37 +7,25 @@ import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient, type MnemoClient } from '../client/index.ts';
-import { createApp } from '../http/app.ts';
-import { loopbackHosts } from '../http/loopback-guard.ts';
 import { runImport } from './run-import.ts';
+import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
 // `mnemo import` of notes against the local engine (an encrypted SQLite file) over /v1 on loopback.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-note-identity-'));
 const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
-let server: ServerType;
+let server: ServedApp;
 let client: MnemoClient;
 
 before(async () => {
   engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'n'.repeat(64), reranker: null });
-  let port = 0;
-  const app = createApp({
-    engine,
-    registry,
-    rateLimit: 0,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
-  client = createMnemoClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: registry.create(tenant).key });
+  server = await serveApp({ engine, registry });
+  client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: registry.create(tenant).key });
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

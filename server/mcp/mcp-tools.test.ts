@@ -1,10 +1,8 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -12,9 +10,8 @@ import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import { createApp } from '../http/app.ts';
-import { loopbackHosts } from '../http/loopback-guard.ts';
 import { mountMcp } from './mount-mcp.ts';
+import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
 // The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
 // against it. Each bad tool call must read as the documented tool error, as /v1 words the same input.
@@ -22,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-args-'));
 const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
-let server: ServerType;
+let server: ServedApp;
 let origin = '';
 let key = '';
 let bridge: Client;
@@ -30,20 +27,8 @@ let hosted: Client;
 
 before(async () => {
   engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'm'.repeat(64), reranker: null });
-  let port = 0;
-  const app = createApp({
-    engine,
-    registry,
-    rateLimit: 0,
-    docsUrlBase: () => `${origin}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-    mounts: [(a) => mountMcp(a, { engine, registry })],
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  server = await serveApp({ engine, registry, mounts: [(a) => mountMcp(a, { engine, registry })] });
+  origin = server.origin;
   await engine.createBrain(tenant, { id: 'me' });
   key = registry.create({ ...tenant, brain: 'me' }).key;
 
@@ -74,7 +59,7 @@ before(async () => {
 after(async () => {
   await bridge.close();
   await hosted.close();
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,15 +1,12 @@
-import { serve, type ServerType } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import { createApp } from '../../server/http/app.ts';
-import { loopbackHosts } from '../../server/http/loopback-guard.ts';
+import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // A real engine behind a real server, except that one query makes createContext fault the way a bug
 // would (a TypeError, not a MnemoError): the failure must still leave a trc_ Trace and log its stack.
@@ -18,7 +15,7 @@ const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 const logged: string[] = [];
 let engine: Engine;
-let server: ServerType;
+let server: ServedApp;
 let port = 0;
 let key = '';
 
@@ -39,24 +36,14 @@ before(async () => {
       return real;
     },
   });
-  const app = createApp({
-    engine: faulty,
-    registry,
-    rateLimit: 0,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-    logger: (line: string) => void logged.push(line),
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
+  server = await serveApp({ engine: faulty, registry, logger: (line: string) => void logged.push(line) });
+  port = server.port;
   await engine.createBrain(tenant, { id: 'b' });
   key = registry.create(tenant).key;
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,7 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -9,9 +7,8 @@ import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient } from '../../server/client/index.ts';
-import { createApp } from '../../server/http/app.ts';
-import { loopbackHosts } from '../../server/http/loopback-guard.ts';
 import { runImport } from '../../server/import/run-import.ts';
+import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // A server whose clock runs an hour behind this machine's: every Record it writes looks older than the
 // import that sent it. The importer must count by the server's Idempotent-Replayed, not by created_at.
@@ -19,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mnemo-import-replayed-'));
 const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
-let server: ServerType;
+let server: ServedApp;
 let port = 0;
 
 before(async () => {
@@ -29,21 +26,12 @@ before(async () => {
     clock: () => new Date(Date.now() - 3_600_000),
     reranker: null,
   });
-  const app = createApp({
-    engine,
-    registry,
-    rateLimit: 0,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
+  server = await serveApp({ engine, registry });
+  port = server.port;
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,41 +1,26 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
-import { createApp } from '../../server/http/app.ts';
-import { loopbackHosts } from '../../server/http/loopback-guard.ts';
 import { mountMcp } from '../../server/mcp/mount-mcp.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
+import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-http-'));
 const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const engine = createReferenceEngine({ deployment: 'local' });
-let port = 0;
-let server: ServerType;
+let server: ServedApp;
 let origin = '';
 
 before(async () => {
-  const app = createApp({
-    engine,
-    registry,
-    rateLimit: 0,
-    docsUrlBase: () => `${origin}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
-    mounts: [(a) => mountMcp(a, { engine, registry })],
-  });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  server = await serveApp({ engine, registry, mounts: [(a) => mountMcp(a, { engine, registry })] });
+  origin = server.origin;
   await engine.createBrain(
     { project: 'acme', env: 'test' },
     { id: 'notes', self: { type: 'person', name: 'Ana' } },
@@ -43,7 +28,7 @@ before(async () => {
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });
