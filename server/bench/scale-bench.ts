@@ -5,6 +5,8 @@ import { syntheticQuery, syntheticRecord } from './synthetic.ts';
 export interface ScaleOptions {
   records: number;
   queries: number;
+  /** Messages per thread; 0: none (the corpus of earlier rounds' figures). */
+  threadSize: number;
   engine: BenchEngine;
   embeddingModel?: string | undefined;
   out: (line: Record<string, unknown>) => void;
@@ -25,7 +27,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
     const batch = 1_000;
     for (let from = 0; from < o.records; from += batch) {
       const ids = Array.from({ length: Math.min(batch, o.records - from) }, (_, j) => from + j);
-      await mapLimit(ids, 8, (i) => client.rememberRecord('scale', syntheticRecord(i)));
+      await mapLimit(ids, 8, (i) => client.rememberRecord('scale', syntheticRecord(i, 1, o.threadSize)));
       o.progress(`scale: ${from + ids.length}/${o.records} records written`);
     }
     await bench.server.engine.idle();
@@ -54,6 +56,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       scope: 'context-fast',
       records: o.records,
       queries: o.queries,
+      thread_size: o.threadSize,
       p50_ms: percentile(ms, 50),
       p95_ms: percentile(ms, 95),
       p99_ms: percentile(ms, 99),

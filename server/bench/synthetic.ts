@@ -101,14 +101,19 @@ export function rng(seed: number): () => number {
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
-/** The rememberRecord body of synthetic message `i`: a speaker, a sentence and a date in 2023-2024. */
-export function syntheticRecord(i: number, seed = 1): RecordCreate {
+/**
+ * The rememberRecord body of synthetic message `i`: a speaker, a sentence and a date in 2023-2024;
+ * with `threadSize` > 0, every `threadSize` consecutive messages share a thread, as a chat export's
+ * do (the prompt lane, the reranker's thread features and its second stage then have work to do).
+ */
+export function syntheticRecord(i: number, seed = 1, threadSize = 0): RecordCreate {
   const r = rng(seed * 1_000_003 + i);
   const speaker = pick(r, people);
   const other = pick(r, people);
   const text = `${other} ${pick(r, verbs)} ${pick(r, things)} ${pick(r, places)} ${pick(r, tails)} (note ${i}).`;
   const at = Date.UTC(2023, 0, 1) + Math.floor(r() * 730 * 86_400_000);
-  return { content: { kind: 'message', text, speaker }, occurred_at: new Date(at).toISOString() };
+  const thread = threadSize > 0 ? { thread: `chat ${Math.floor(i / threadSize)}` } : {};
+  return { content: { kind: 'message', text, speaker, ...thread }, occurred_at: new Date(at).toISOString() };
 }
 
 /** Questions in the shape agents ask, over the same vocabulary. */

@@ -87,12 +87,14 @@ export function register(program: Command): void {
     .description('createContext fast latency and peak RSS over a Brain of N synthetic Records')
     .option('--records <n>', 'Records in the Brain', positiveInt, 100_000)
     .option('--queries <n>', 'timed createContext calls', positiveInt, 300)
+    .option('--thread-size <n>', 'messages per chat thread (0: no threads)', nonNegativeInt, 0)
     .addOption(engineOption())
     .addOption(modelOption())
     .action(
       async (f: {
         records: number;
         queries: number;
+        threadSize: number;
         engine: 'local' | 'reference';
         embeddingModel?: string;
       }) => {

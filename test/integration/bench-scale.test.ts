@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runScale } from '../../server/bench/scale-bench.ts';
+import { syntheticRecord } from '../../server/bench/synthetic.ts';
+
+describe('bench scale', () => {
+  it('threads the synthetic messages only when asked, every thread-size consecutive ones together', () => {
+    const flat = syntheticRecord(5).content as { thread?: string };
+    assert.equal(flat.thread, undefined);
+    const thread = (i: number) => (syntheticRecord(i, 1, 40).content as { thread?: string }).thread;
+    assert.equal(thread(0), 'chat 0');
+    assert.equal(thread(39), 'chat 0');
+    assert.equal(thread(40), 'chat 1');
+    // The thread changes nothing else: the same corpus, threaded.
+    const { thread: _t, ...rest } = syntheticRecord(7, 1, 40).content as Record<string, unknown>;
+    assert.deepEqual(rest, syntheticRecord(7).content);
+  });
+
+  it('prints the fixed fields with the thread size it ran with (local engine, over HTTP)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    await runScale({
+      records: 60,
+      queries: 3,
+      threadSize: 20,
+      engine: 'local',
+      out: (l) => lines.push(l),
+      progress: () => {},
+    });
+    assert.equal(lines.length, 1);
+    const l = lines[0]!;
+    assert.equal(l['benchmark'], 'scale');
+    assert.equal(l['records'], 60);
+    assert.equal(l['thread_size'], 20);
+    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb']) assert.equal(typeof l[k], 'number', k);
+  });
+});
