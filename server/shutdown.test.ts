@@ -2,35 +2,10 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { startServer, type RunningServer } from './start-server.ts';
+import { slowCreateBrain } from './http/testing/slow-request.ts';
+import { startServer } from './start-server.ts';
 
 const key = 'sk_test_shutdown_secret1';
-
-/**
- * A request the server is busy with for as long as the test likes: its body arrives in two parts, so
- * the handler waits for the second (a slow upload; no sleep in the server is needed).
- */
-async function slowCreateBrain(server: RunningServer, id: string) {
-  const body = JSON.stringify({ id });
-  const socket = connect(server.port, '127.0.0.1');
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  let out = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (d: string) => (out += d));
-  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(out)));
-  socket.write(
-    `POST /v1/brains HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${key}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 3)}`,
-  );
-  // The app has the request once the headers are parsed; give the event loop a moment to get there.
-  await new Promise((r) => setTimeout(r, 200));
-  return { socket, closed, finish: () => socket.write(body.slice(3)) };
-}
-
-function parse(reply: string) {
-  const [head = '', body = ''] = reply.split('\r\n\r\n');
-  return { status: Number(head.split(' ')[1]), head, body: JSON.parse(body) as Record<string, unknown> };
-}
 
 const settled = async (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
@@ -52,7 +27,7 @@ describe('close() drains in-flight requests before closing the store', () => {
       events.push('engine closed');
       await close();
     };
-    const slow = await slowCreateBrain(server, 'slow');
+    const slow = await slowCreateBrain(server.port, key, 'slow');
     const closing = server.close();
     // Longer than any fixed "moment" a close might give before dropping connections (it once was 2 s).
     assert.equal(await settled(closing, 2_500), false, 'close waits for the request in flight');
@@ -64,7 +39,7 @@ describe('close() drains in-flight requests before closing the store', () => {
     });
     assert.ok(refused, 'no new connections once closing');
     slow.finish();
-    const reply = parse(await slow.closed);
+    const reply = await slow.reply;
     assert.equal(reply.status, 201, reply.head);
     assert.equal(reply.body.id, 'slow');
     assert.match(reply.head, /\r\nConnection: close\r\n/i);
@@ -90,11 +65,11 @@ describe('close() drains in-flight requests before closing the store', () => {
 
   it('past the grace, a request still running gets a 500 in the error shape, not a dropped socket', async () => {
     const server = await startServer({ engine: 'reference', port: 0, shutdownGraceMs: 300 });
-    const slow = await slowCreateBrain(server, 'never-finished');
+    const slow = await slowCreateBrain(server.port, key, 'never-finished');
     const started = Date.now();
     await server.close();
     assert.ok(Date.now() - started < 5_000);
-    const reply = parse(await slow.closed);
+    const reply = await slow.reply;
     assert.equal(reply.status, 500);
     assert.equal(reply.body.code, 'internal_error');
     assert.match(String(reply.body.request_id), /^req_/);
@@ -102,11 +77,11 @@ describe('close() drains in-flight requests before closing the store', () => {
 
   it('close({ force: true }) stops waiting at once', async () => {
     const server = await startServer({ engine: 'reference', port: 0, shutdownGraceMs: 60_000 });
-    const slow = await slowCreateBrain(server, 'forced');
+    const slow = await slowCreateBrain(server.port, key, 'forced');
     const closing = server.close();
     assert.equal(await settled(closing, 300), false);
     void server.close({ force: true });
     assert.equal(await settled(closing, 3_000), true);
-    assert.equal(parse(await slow.closed).status, 500);
+    assert.equal((await slow.reply).status, 500);
   });
 });

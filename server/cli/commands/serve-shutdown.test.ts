@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
 import { registryPathFor } from '../../data-dir.ts';
+import { slowCreateBrain } from '../../http/testing/slow-request.ts';
 
 const env = {
   ...process.env,
@@ -36,27 +36,6 @@ async function serve(extra: string[] = []) {
   assert.ok(port > 0, `serve did not start: ${stderr}`);
   const key = new KeyRegistry(registryPathFor(dir)).create({ env: 'test', project: 'stop' }).key;
   return { child, port, key, exited, stderr: () => stderr };
-}
-
-/** POST /v1/brains whose body arrives only when finish() is called: a request in flight. */
-async function slowCreateBrain(port: number, key: string, id: string) {
-  const body = JSON.stringify({ id });
-  const socket = connect(port, '127.0.0.1');
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  let out = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (d: string) => (out += d));
-  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(out)));
-  socket.write(
-    `POST /v1/brains HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 3)}`,
-  );
-  await sleep(300);
-  const reply = closed.then((text) => {
-    const [head = '', json = '{}'] = text.split('\r\n\r\n');
-    return { status: Number(head.split(' ')[1]), body: JSON.parse(json) as Record<string, unknown> };
-  });
-  return { reply, finish: () => socket.write(body.slice(3)) };
 }
 
 describe('mnemo serve stops cleanly on SIGTERM', () => {
