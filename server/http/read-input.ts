@@ -80,13 +80,15 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
   }
-  if (op.id === 'rememberRecord') checkKind(parsed as Record<string, unknown>, engine);
+  if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);
   return parseWith(op.body, parsed);
 }
 
-/** Kinds differ by engine, and so does the code for an unaccepted one (spec: Typed content). */
-function checkKind(body: Record<string, unknown>, engine: Engine): void {
-  const content = body.content;
+/**
+ * Kinds differ by engine, and so does the code for an unaccepted one (spec: Typed content): checked
+ * before the rest of a Record is read, here and by the hosted /mcp endpoint.
+ */
+export function checkKind(engine: Engine, content: unknown): void {
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return;
   const kind = (content as Record<string, unknown>).kind;
   if (kind === undefined)

@@ -13,6 +13,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/ids.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
 import type { MemoryListParams, MnemoClient } from '../client/index.ts';
+import { checkKind } from '../http/read-input.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
@@ -41,24 +42,6 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
     getMemory: (id) => client.getMemory(brainId, id),
     getRecord: (id) => client.getRecord(brainId, id),
   };
-}
-
-/**
- * The kind check /v1 makes before it reads the rest of a Record (server/http/read-input.ts): the kinds
- * a Brain takes, and the code for one it does not, are the engine's. The stdio bridge's port gets it
- * from the server itself.
- */
-function checkKind(engine: Engine, content: unknown): void {
-  if (content === null || typeof content !== 'object' || Array.isArray(content)) return;
-  const kind = (content as Record<string, unknown>).kind;
-  const kinds = engine.info.kinds.join(', ');
-  if (kind === undefined)
-    throw new MnemoError('invalid_request_body', `content.kind: is required (one of ${kinds})`);
-  if (typeof kind === 'string' && (engine.info.kinds as readonly string[]).includes(kind)) return;
-  throw new MnemoError(
-    engine.info.unknownKindCode,
-    `content.kind: must be one of ${kinds}; got ${JSON.stringify(kind)}`,
-  );
 }
 
 /**
