@@ -76,17 +76,31 @@ interface McpTool {
  * argument is an error naming it (`<name>: unknown field`), as an unknown body field is on /v1, and the
  * listed schema says so (`additionalProperties: false`).
  */
+/**
+ * Each tool's schema and listing, built on first use: the hosted /mcp endpoint creates a server per
+ * request, and converting the five schemas to JSON Schema took ~14 ms of every one. Only the calls,
+ * which close over the request's port, are made per server.
+ */
+const compiled = new Map<string, { schema: z.ZodObject; definition: Tool }>();
+
 function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): McpTool {
-  const schema = z.strictObject(spec.input);
-  return {
-    definition: {
+  let built = compiled.get(name) as { schema: z.ZodObject<S>; definition: Tool } | undefined;
+  if (!built) {
+    const schema = z.strictObject(spec.input);
+    const definition: Tool = {
       name,
       title: spec.title,
       description: spec.description,
       // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
       inputSchema: z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
       annotations: spec.annotations,
-    },
+    };
+    built = { schema, definition };
+    compiled.set(name, built);
+  }
+  const { schema, definition } = built;
+  return {
+    definition,
     call: (args) => run(() => spec.storeJudges?.(args) ?? spec.call(parseWith(schema, args, 'arguments'))),
   };
 }
