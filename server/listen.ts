@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { MnemoError } from '../engine/errors/mnemo-error.ts';
+import { coerceError, MnemoError } from '../engine/errors/mnemo-error.ts';
 import { hostRefused } from './http/app.ts';
 import { faultReport, frameworkError } from './http/error-response.ts';
 import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
@@ -73,9 +73,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       if (e === alreadyAnswered) return;
       if (e instanceof RequestError)
         return asResponse(reply(new MnemoError('http_400', requestErrorMessage(e))));
-      const r = reply(
-        new MnemoError('internal_error', 'An unhandled failure occurred; it was logged on the server.'),
-      );
+      const r = reply(coerceError(e));
       options.log(faultReport(e, r.headers['X-Request-Id']!) ?? String(e));
       return asResponse(r);
     },

@@ -2,14 +2,13 @@ import { Hono, type Context as HonoContext } from 'hono';
 import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { buildOpenApi } from '../../engine/contract/openapi.ts';
 import { operations, type Operation } from '../../engine/contract/operations.ts';
-import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/ids.ts';
 import type { Engine } from '../../engine/types.ts';
-import type { KeyCreate } from '../../engine/contract/key.ts';
-import type { AppEnv, Principal } from './app-env.ts';
+import type { AppEnv } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
-import { coerceError, errorResponse, faultReport, standardHeaders } from './error-response.ts';
+import { errorResponse, faultReport, standardHeaders } from './error-response.ts';
 import { handlers } from './handlers.ts';
 import { hostAllowed, originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
 import { FixedWindowLimiter } from './rate-limiter.ts';
@@ -43,20 +42,6 @@ const compiled: CompiledOp[] = operations.map((op) => ({
 /** The refusal of a Host that is not this server's loopback name (the node listener says the same). */
 export const hostRefused =
   'Host: this server answers only to its loopback address (DNS-rebinding protection)';
-
-/**
- * The project is taken from the credential only (spec, Authentication 3): even an admin key mints keys
- * for its own project, never another's. `mnemo keys create`, with the registry file in hand, can.
- */
-function ownProjectOnly(body: KeyCreate, principal: Principal): void {
-  const own = principal.tenant.project;
-  if (body.project !== undefined && body.project !== own) {
-    throw new MnemoError(
-      'http_403',
-      `project: an admin key mints keys only for its own project ("${own}"), not "${body.project}"`,
-    );
-  }
-}
 
 /** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
 function allowedMethods(path: string): string[] {
@@ -127,7 +112,6 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         );
       }
       const input = await readInput(c, op, options.engine);
-      if (op.id === 'createKey') ownProjectOnly(input.body as KeyCreate, principal);
       return handlers[op.id]!(c, input, { engine: options.engine, registry: options.registry, log });
     });
   }

@@ -4,8 +4,6 @@ import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/ids.ts';
 import type { AppEnv } from './app-env.ts';
 
-export { coerceError };
-
 /**
  * The log line of an unhandled fault (null for a MnemoError the engine meant): its stack, or that of
  * its cause when it was wrapped to carry a trace_id.

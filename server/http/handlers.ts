@@ -12,11 +12,11 @@ import type {
   RecordCreate,
   RecordListQuery,
 } from '../../engine/contract/index.ts';
-import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { ContextEvent, Engine } from '../../engine/types.ts';
 import { importFiles } from '../import/import-files.ts';
 import type { AppEnv, Principal } from './app-env.ts';
-import { coerceError, errorBody, faultReport } from './error-response.ts';
+import { errorBody, faultReport } from './error-response.ts';
 
 export interface CallInput {
   principal: Principal;
@@ -261,7 +261,15 @@ export const handlers: Record<string, Handler> = {
   },
   async createKey(c, i, deps) {
     const body = i.body as KeyCreate;
-    const project = body.project ?? i.principal.tenant.project;
+    // Even an admin key mints keys for its own project only (ownKeys); `mnemo keys create`, with the
+    // registry file in hand, can mint for any.
+    const project = i.principal.tenant.project;
+    if (body.project !== undefined && body.project !== project) {
+      throw new MnemoError(
+        'http_403',
+        `project: an admin key mints keys only for its own project ("${project}"), not "${body.project}"`,
+      );
+    }
     const { key, entry } = registryOf(deps).create({
       env: body.env,
       project,

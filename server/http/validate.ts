@@ -224,7 +224,7 @@ function mergeAlternatives(branches: z.core.$ZodIssue[][], input: unknown): z.co
     return { ...first, values };
   }
   // Only zod's own type messages are merged; a schema's custom message is kept as it is.
-  if (first.code === 'invalid_type' && issues.every((i) => i.message.startsWith('Invalid input'))) {
+  if (first.code === 'invalid_type' && issues.every((i) => isZodWording(i, input))) {
     const got = valueAt(input, first.path);
     if (got === undefined) return first;
     const expected = [
