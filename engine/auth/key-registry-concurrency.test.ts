@@ -10,10 +10,14 @@ import { KeyRegistry } from './key-registry.ts';
 
 const registryModule = join(dirname(fileURLToPath(import.meta.url)), 'key-registry.ts');
 
-/** One process that creates `count` keys (or revokes the given ids) on the registry at `path`. */
-function worker(path: string, script: string): Promise<string> {
+/**
+ * One process running `script` on the registry at `path`, from `startAt` (epoch ms) on: each pays ~1 s
+ * of start-up, so without a common start the workers' few milliseconds of writes would rarely overlap.
+ */
+function worker(path: string, script: string, startAt: number): Promise<string> {
   const code = `import { KeyRegistry } from ${JSON.stringify(registryModule)};
 const registry = new KeyRegistry(${JSON.stringify(path)});
+while (Date.now() < ${startAt});
 ${script}`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
@@ -37,11 +41,13 @@ describe('KeyRegistry across processes', () => {
   it('loses no key when six processes create keys at once', async () => {
     const path = freshPath();
     const perWorker = 10;
+    const startAt = Date.now() + 4_000;
     const outputs = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         worker(
           path,
           `for (let n = 0; n < ${perWorker}; n++) console.log(registry.create({ env: 'test', project: 'w${i}' }).entry.id);`,
+          startAt,
         ),
       ),
     );
@@ -59,15 +65,16 @@ describe('KeyRegistry across processes', () => {
   it('loses no revocation racing with creates in other processes', async () => {
     const path = freshPath();
     const registry = new KeyRegistry(path);
-    const ids = Array.from({ length: 20 }, () => registry.create({ env: 'test', project: 'r' }).entry.id);
+    const ids = Array.from({ length: 40 }, () => registry.create({ env: 'test', project: 'r' }).entry.id);
+    const startAt = Date.now() + 4_000;
     await Promise.all([
-      worker(path, `for (const id of ${JSON.stringify(ids.slice(0, 10))}) registry.revoke(id);`),
-      worker(path, `for (const id of ${JSON.stringify(ids.slice(10))}) registry.revoke(id);`),
-      worker(path, `for (let n = 0; n < 10; n++) registry.create({ env: 'test', project: 'c' });`),
+      worker(path, `for (const id of ${JSON.stringify(ids.slice(0, 20))}) registry.revoke(id);`, startAt),
+      worker(path, `for (const id of ${JSON.stringify(ids.slice(20))}) registry.revoke(id);`, startAt),
+      worker(path, `for (let n = 0; n < 20; n++) registry.create({ env: 'test', project: 'c' });`, startAt),
     ]);
     const after = new KeyRegistry(path).list();
-    assert.equal(after.length, 30);
-    assert.equal(after.filter((e) => e.revoked_at).length, 20);
+    assert.equal(after.length, 60);
+    assert.equal(after.filter((e) => e.revoked_at).length, 40);
   });
 
   it("takes over a lock whose process is gone or which is old, and waits for a live holder's", () => {
