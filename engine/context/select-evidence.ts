@@ -1,7 +1,7 @@
 import { passages, type Span } from '../derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, stemPrefix } from '../retrieve/query-terms.ts';
-import { servedSql } from '../store/memory-view.ts';
+import { scheduledSql, servedSql } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
 
 export interface EvidencePassage {
@@ -57,11 +57,8 @@ export function selectEvidence(
   // further chunk only when drops left room.
   const records = new Map<string, RecordRow>();
   const memsOf = new Map<string, MemState[]>();
-  // Scheduled: a slot value in force that starts after the read time (memory-view.ts, "Time"). It is
-  // not served, yet it was not replaced by anything either: the drop reason must not say superseded.
-  const readTerm = asOfMs === undefined ? 'mnemo_now_ms()' : '?';
-  const laterSql = `(m.status <> 'retracted' AND m.revised_by IS NULL AND m.valid_from_ms > ${readTerm}
-    AND (m.valid_to_ms IS NULL OR m.valid_to_ms > m.valid_from_ms))`;
+  // Scheduled (memory-view.ts, "Time"): the drop reason must not say superseded.
+  const later = scheduledSql(asOfMs);
   const load = (ids: string[]) => {
     const json = JSON.stringify(ids);
     for (const r of store.all<RecordRow>(
@@ -71,11 +68,11 @@ export function selectEvidence(
       records.set(r.id, r);
     for (const m of store.all<MemState & { record_id: string }>(
       `SELECT c.record_id, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
-         ${laterSql} AS later
+         ${later.sql} AS later
        FROM citations c JOIN memories m ON m.id = c.memory_id
        WHERE c.record_id IN (SELECT value FROM json_each(?))`,
       ...served.params,
-      ...(asOfMs === undefined ? [] : [asOfMs]),
+      ...later.params,
       json,
     )) {
       const list = memsOf.get(m.record_id) ?? [];
@@ -124,7 +121,7 @@ interface MemState {
 }
 
 /** Why a Record none of whose Memories is served at the read time is not evidence. */
-export function dropReason(mems: MemState[], asOfMs: number | undefined): string {
+function dropReason(mems: MemState[], asOfMs: number | undefined): string {
   const when = asOfMs === undefined ? 'now' : 'the read time (as_of, or the end of filter.until)';
   if (mems.every((m) => m.later)) return `scheduled: every Memory it supports starts later than ${when}`;
   if (mems.every((m) => m.retracted)) return 'retracted: every Memory it supports was retracted';

@@ -12,8 +12,13 @@ export interface AdmittedRecord {
   sourceName: string | null;
 }
 
+/** The part of a slot key its subject decides: every slot of that subject starts with it. */
+export function slotPrefix(subject: string): string {
+  return `${normalizeStatement(subject)}\u001f`;
+}
+
 export function slotKey(subject: string, predicate: string): string {
-  return `${normalizeStatement(subject)}\u001f${normalizeStatement(predicate)}`;
+  return `${slotPrefix(subject)}${normalizeStatement(predicate)}`;
 }
 
 interface SlotVersion {

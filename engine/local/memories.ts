@@ -6,7 +6,7 @@ import type {
   MemoryRemoval,
   MemoryRevision,
 } from '../contract/index.ts';
-import { normalizeStatement } from '../derive/record-text.ts';
+import { slotPrefix } from '../derive/admit-claims.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import {
   currentSql,
@@ -70,7 +70,7 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
     // "Bob"/age and "bob"/Age are one lineage, and one filter: slot values match on the slot's subject
     // part (a range on the (brain, slot) index); other Memories compare the subject case-insensitively
     // (ASCII, as lower() does, like the owner filter) through seeks on the (brain, subject) index.
-    const norm = `${normalizeStatement(q.subject)}\u001f`;
+    const norm = slotPrefix(q.subject);
     add(
       `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
                 UNION ALL

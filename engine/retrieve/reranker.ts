@@ -48,7 +48,7 @@ export interface GbdtStages<M = GbdtModel> {
  * messages, and applies to those alone: a candidate outside any thread has no neighbours by
  * construction, not by retrieval, which its training rows never showed it. Elsewhere stage 1 stands.
  */
-export const stage2Applies = (c: RerankCandidates): boolean =>
+const stage2Applies = (c: RerankCandidates): boolean =>
   c.threads.length > 0 && c.threads.every((t) => t !== null);
 
 /** A reranker scoring with tree ensembles per mode: stage 1, then stage 2 where it applies. */

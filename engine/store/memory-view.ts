@@ -55,7 +55,7 @@ export function attachClock(store: Store, nowMs: () => number): void {
   store.db.function('mnemo_now_ms', { deterministic: false }, () => nowMs());
 }
 
-export function storeNowMs(store: Store): number {
+function storeNowMs(store: Store): number {
   return (clocks.get(store.db) ?? Date.now)();
 }
 
@@ -82,6 +82,16 @@ export function currentSql(nowMs: number | undefined, alias = 'm'): { sql: strin
     sql: `${alias}.pending = 0 AND ${f.sql} AND (${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ${now.term})`,
     params: [...f.params, ...now.params],
   };
+}
+
+/**
+ * Scheduled at nowMs: in force, but starting later. Not served, yet replaced by nothing either (a
+ * Context's drop reason says so rather than "superseded").
+ */
+export function scheduledSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
+  const now = nowTerm(nowMs);
+  const f = inForceSql(nowMs, alias);
+  return { sql: `(${f.sql} AND ${alias}.valid_from_ms > ${now.term})`, params: [...f.params, ...now.params] };
 }
 
 /** The effective status at nowMs as SQL: `active` (in force), `superseded`, `retracted`. */

@@ -279,7 +279,7 @@ def main(mode, src, dst):
         idx = qrows[qs[len(qs) // 2]]
         s1 = np.array([walk(model, x[i]) for i in idx])
         sub = {0: np.arange(len(idx))}
-        local = np.where(nbr[idx] >= 0, nbr[idx], -1)
+        local = nbr[idx]  # collect-features.ts writes -1 for none
         feats_s = stack_features(sub, s1, thread[idx], local)
         final = (b2.predict(xgb.DMatrix(np.hstack([x[idx], feats_s]).astype(np.float32)), output_margin=True)
                  if want else s1)

@@ -26,12 +26,6 @@ export interface LocomoOptions {
   progress: (line: string) => void;
 }
 
-/**
- * LoCoMo retrieval: one Brain per conversation, one Record per turn (a `message`, or with turnsAs
- * `documents` a dated note), every question sent to
- * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
- * distinct Records the Context cites.
- */
 /** The cut-offs whose fields the output must always have (cli-and-harness.md, Benchmark output). */
 const fixedCutOffs = [5, 10, 25];
 
@@ -39,6 +33,12 @@ const fixedCutOffs = [5, 10, 25];
 export const cutOffs = (ks: readonly number[]): number[] =>
   [...new Set([...fixedCutOffs, ...ks])].sort((a, b) => a - b);
 
+/**
+ * LoCoMo retrieval: one Brain per conversation, one Record per turn (a `message`, or with turnsAs
+ * `documents` a dated note), every question sent to
+ * createContext over HTTP; a turn counts as retrieved at k when its Record is among the first k
+ * distinct Records the Context cites.
+ */
 export async function runLocomo(o: LocomoOptions): Promise<void> {
   const convs = loadLocomo(o.data).slice(0, o.limit ?? Infinity);
   const bench = await startBenchServer({

@@ -19,16 +19,17 @@ const cp1252High =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
   '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
+// ignoreBOM keeps a leading U+FEFF as content: decodeText drops a file's BOM itself, and a mail header
+// line must come back byte for byte (mail-headers.ts). One decoder each: this runs per header line.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const windows1252 = new TextDecoder('windows-1252');
+
 /** Bytes as UTF-8 when they are valid UTF-8, else as Windows-1252 (which maps every byte). */
 export function utf8OrWindows1252(bytes: Uint8Array): string {
   try {
-    // ignoreBOM keeps a leading U+FEFF as content: decodeText drops a file's BOM itself, and a mail
-    // header line must come back byte for byte (mail-headers.ts).
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return strictUtf8.decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252')
-      .decode(bytes)
-      .replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80]!);
+    return windows1252.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80]!);
   }
 }
 

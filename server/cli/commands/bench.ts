@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .command('locomo')
     .description('LoCoMo retrieval: frac/any/all@k per category, createContext latency, ingest time')
     .requiredOption('--data <file>', 'a file in LoCoMo format (e.g. ../shared/data/locomo/locomo-dev.json)')
-    .option('--k <list>', 'cut-offs, in addition to the fixed 5, 10 and 25', kList, [5, 10, 25])
+    .option('--k <list>', 'cut-offs, in addition to the fixed 5, 10 and 25', kList, [])
     .addOption(engineOption())
     .addOption(modelOption())
     .addOption(
