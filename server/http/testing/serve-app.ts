@@ -1,5 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../listen.ts';
 import { createApp, type AppOptions } from '../app.ts';
 import { loopbackHosts } from '../loopback-guard.ts';
 
@@ -12,26 +11,30 @@ export interface ServedApp {
 }
 
 /**
- * For tests: the app on a real loopback socket (port 0), answering to its own address only, with
- * docs_url pointing at itself and no rate limit unless one is given.
+ * For tests: the app on a real loopback socket (port 0) through the same listener as `mnemo serve`
+ * (listen.ts), answering to its own address only, with docs_url pointing at itself and no rate limit
+ * unless one is given.
  */
 export async function serveApp(
   options: Omit<AppOptions, 'docsUrlBase' | 'loopback' | 'rateLimit'> & { rateLimit?: number },
 ): Promise<ServedApp> {
   let port = 0;
-  const app = createApp({
-    rateLimit: 0,
-    ...options,
-    docsUrlBase: () => `http://127.0.0.1:${port}/docs`,
-    loopback: { hosts: () => loopbackHosts('127.0.0.1', port) },
+  const docsUrlBase = () => `http://127.0.0.1:${port}/docs`;
+  const loopback = { hosts: () => loopbackHosts('127.0.0.1', port) };
+  const app = createApp({ rateLimit: 0, ...options, docsUrlBase, loopback });
+  const listener = await listen({
+    fetch: app.fetch,
+    host: '127.0.0.1',
+    port: 0,
+    loopback,
+    docsUrlBase,
+    log: options.logger ?? (() => {}),
   });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
+  port = listener.port;
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Requests still open at the end of a test are the test's own fault: a second to finish, then cut.
+    close: async () => void (await listener.shutdown(1_000, new Promise(() => {}))),
   };
 }
