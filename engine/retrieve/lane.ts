@@ -42,6 +42,11 @@ export interface LaneCandidate {
  */
 export interface Lane {
   readonly name: string;
+  /**
+   * Needs the query's embedding: retrieve() runs such lanes after the others, which overlap the
+   * embedding call.
+   */
+  readonly needsQueryVector?: boolean;
   /** May be async; retrieve() runs a request's lanes one after another. */
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }

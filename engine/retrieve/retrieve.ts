@@ -81,7 +81,6 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   o.indexer?.catchUp(o.eligibility.brainUid);
   timings['index_catch_up'] = performance.now() - t;
 
-  let queryVector: Float32Array | null = null;
   // Just after start the model may still be loading (the GloVe table from its cache in ~0.4 s): wait a
   // little, within budget.ms, rather than answer without the semantic lane; past that, say so.
   const loading = o.indexer?.loading() ?? null;
@@ -96,6 +95,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
   const memo = new Map<string, unknown>();
+  // The query is embedded in a worker thread while this one runs the lanes that do not need its
+  // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
+  let embedding: Promise<Float32Array | null> | null = null;
   if (embedder && vectorModel) {
     t = performance.now();
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
@@ -104,15 +106,20 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     // A failed call (the worker gone, say) costs the semantic lane, not the Context.
     const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
     o.ledger.charge('embedding', 1);
-    const got =
-      o.deadline === undefined
-        ? await call
-        : await Promise.race([call, timeout(o.deadline - performance.now())]);
-    if (got === 'timeout') skipped.push('semantic');
-    else if ('failed' in got)
-      unavailable.push({ lane: 'semantic', reason: `the query embedding failed: ${got.failed}` });
-    else queryVector = got[0] ?? null;
-    timings['embed'] = performance.now() - t;
+    const started = t;
+    embedding = (async () => {
+      const got =
+        o.deadline === undefined
+          ? await call
+          : await Promise.race([call, timeout(o.deadline - performance.now())]);
+      // From the call to its answer being taken up: it overlaps the lanes before it.
+      timings['embed'] = performance.now() - started;
+      if (got === 'timeout') skipped.push('semantic');
+      else if ('failed' in got)
+        unavailable.push({ lane: 'semantic', reason: `the query embedding failed: ${got.failed}` });
+      else return got[0] ?? null;
+      return null;
+    })();
   }
 
   const limit = candidates[o.mode];
@@ -122,24 +129,29 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     eligibility: o.eligibility,
     limit,
     ledger: o.ledger,
-    queryVector,
+    queryVector: null,
     vectorModel,
     memo,
   };
-  const laneResults: LaneResult[] = [];
-  for (const lane of o.lanes) {
+  const results = new Map<Lane, LaneResult>();
+  const runLane = async (lane: Lane, queryVector: Float32Array | null) => {
     // Already reported as not run (no query vector): running it would list it a second time, empty.
-    if (unavailable.some((u) => u.lane === lane.name)) continue;
-    if (over() && laneResults.length > 0) {
+    if (unavailable.some((u) => u.lane === lane.name)) return;
+    if (over() && results.size > 0) {
       skipped.push(lane.name);
-      continue;
+      return;
     }
     t = performance.now();
     o.emit('lane', { lane: lane.name });
-    const found = await lane.search({ ...base, terms: o.terms });
-    laneResults.push({ lane: lane.name, candidates: found, ms: performance.now() - t });
+    const found = await lane.search({ ...base, queryVector, terms: o.terms });
+    results.set(lane, { lane: lane.name, candidates: found, ms: performance.now() - t });
     await pause();
-  }
+  };
+  for (const lane of o.lanes) if (!lane.needsQueryVector) await runLane(lane, null);
+  const queryVector = embedding ? await embedding : null;
+  for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
+  // The Trace lists the lanes in their configured order, whichever ran first.
+  const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
 
   const expansion: string[] = [];

@@ -22,6 +22,7 @@ export function similarityFloor(provider: string): number {
 export function createSemanticLane(): Lane {
   return {
     name: 'semantic',
+    needsQueryVector: true,
     search(input: LaneInput): LaneCandidate[] {
       const q = input.queryVector;
       const m: VectorModel | null | undefined = input.vectorModel;
