@@ -162,7 +162,10 @@ describe('learned reranker', () => {
           threads: r.threads,
         };
         const { scores, by } = shipped.score(c, mode);
-        assert.match(by!, r.stage2_applies ? /\(stage 1, then stage 2\)$/ : /stage 2 skipped/);
+        assert.match(
+          by!,
+          r.stage2_applies ? /\(stage 1, then stage 2( over the best \d+ by stage 1)?\)$/ : /stage 2 skipped/,
+        );
         r.final.forEach((want, i) =>
           assert.ok(Math.abs(scores[i]! - want) < 1e-4, `${mode} row ${i}: ${scores[i]} vs ${want}`),
         );
@@ -211,6 +214,39 @@ describe('learned reranker', () => {
       [13, -1, 1 / 5, -3, m, m, m, m, m, m],
       [14, 1, 1 / 2, -1, m, m, m, m, m, m],
     ]);
+  });
+
+  it('stage 2 rescores only the best stage2Depth by stage 1; the rest follow in stage 1’s order', () => {
+    const step = (feature: number, threshold: number, no: number) => [
+      { feature, threshold, yes: 1, no: 2 },
+      { leaf: 0 },
+      { leaf: no },
+    ];
+    const model = (trees: GbdtModel['trees']): GbdtModel => ({
+      format: 'mnemo-gbdt/1',
+      features: [],
+      base_margin: 0,
+      trees,
+    });
+    // Stage 1: how many of 1.5, 2.5, 3.5 feature 0 reaches. Stage 2: minus that (s1 is at index 1).
+    const stage1 = model([step(0, 1.5, 1), step(0, 2.5, 1), step(0, 3.5, 1)]);
+    const stage2 = model([step(1, 0.5, -1), step(1, 1.5, -1), step(1, 2.5, -1)]);
+    const c: RerankCandidates = {
+      ids: ['a', 'b', 'c', 'd'],
+      rows: [1, 4, 3, 2].map((v) => Float64Array.of(v)),
+      neighbours: [0, 1, 2, 3].map(() => Int32Array.of(-1, -1, -1, -1)),
+      threads: ['t', 't', 't', 't'],
+    };
+    const stages = { stage1, stage2 };
+    const r = createGbdtReranker('depth-test', { fast: stages, thorough: stages }, 150, undefined, 2);
+    // Stage 1: a 0, b 3, c 2, d 1. Stage 2 reverses b and c, the best two; d and a keep stage 1's scores.
+    const got = r.score(c, 'fast');
+    assert.deepEqual(got.scores, [0, -3, -2, 1]);
+    assert.deepEqual(got.tiers, [1, 0, 0, 1]);
+    assert.equal(got.by, 'depth-test (stage 1, then stage 2 over the best 2 by stage 1)');
+    const all = createGbdtReranker('all', { fast: stages, thorough: stages }, 150).score(c, 'fast');
+    assert.deepEqual(all.scores, [0, -3, -2, -1]);
+    assert.deepEqual(all.tiers, [0, 0, 0, 0]);
   });
 
   it('runs stage 2 on stage 1’s scores where every candidate is in a thread, and the Trace says so', async () => {

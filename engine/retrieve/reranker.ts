@@ -31,7 +31,13 @@ export interface Reranker {
 }
 
 export interface Reranking {
+  /** Each candidate's score from the last stage that scored it (the Trace's rerank_score). */
   scores: number[];
+  /**
+   * Per candidate, the order's first key: a candidate of a lower tier goes before any of a higher one
+   * (stage 2's candidates before those only stage 1 scored); by score within a tier. Absent: one tier.
+   */
+  tiers?: number[];
   /** What ran, for the Trace's fusion.method; absent: the reranker's id. */
   by?: string;
 }
@@ -51,12 +57,16 @@ export interface GbdtStages<M = GbdtModel> {
 const stage2Applies = (c: RerankCandidates): boolean =>
   c.threads.length > 0 && c.threads.every((t) => t !== null);
 
-/** A reranker scoring with tree ensembles per mode: stage 1, then stage 2 where it applies. */
+/**
+ * A reranker scoring with tree ensembles per mode: stage 1, then stage 2 where it applies, over the
+ * best `stage2Depth` by stage 1; the rest follow them in stage 1's order.
+ */
 export function createGbdtReranker(
   id: string,
   models: Record<RetrievalMode, GbdtStages>,
   depth: number,
   embedder?: string,
+  stage2Depth = depth,
 ): Reranker {
   const compile = (m: GbdtStages) => ({
     stage1: compileGbdt(m.stage1),
@@ -75,10 +85,15 @@ export function createGbdtReranker(
       if (!stage2Applies(c))
         return { scores: s1, by: `${id} (stage 1; stage 2 skipped: candidates outside threads)` };
       const s2 = m.stage2;
-      return {
-        scores: stackFeatures(c, s1).map((x) => gbdtMargin(s2, x)),
-        by: `${id} (stage 1, then stage 2)`,
-      };
+      // The stacked features need every candidate's stage-1 score; the second walk of 400 trees only
+      // the candidates that can still reach the top.
+      const byStage1 = s1.map((_, i) => i).sort((a, b) => s1[b]! - s1[a]! || a - b);
+      const tiers = new Array<number>(s1.length).fill(1);
+      for (const i of byStage1.slice(0, stage2Depth)) tiers[i] = 0;
+      const stacked = stackFeatures(c, s1);
+      const scores = s1.map((v, i) => (tiers[i] === 0 ? gbdtMargin(s2, stacked[i]!) : v));
+      const over = s1.length > stage2Depth ? ` over the best ${stage2Depth} by stage 1` : '';
+      return { scores, tiers, by: `${id} (stage 1, then stage 2${over})` };
     },
   };
 }
@@ -93,6 +108,8 @@ interface ModelFile {
   depth: number;
   /** Embedding provider of the cosines it saw. */
   embedder: string;
+  /** How many of the best by stage 1 stage 2 rescores (train.py's STAGE2_DEPTH); absent: all. */
+  stage2_depth?: number;
   /** Per mode, {stage1, stage2?} (GbdtStages). */
   models: Record<RetrievalMode, unknown>;
   /** Rows with XGBoost's own stage-1 margins, which the tests replay through gbdt.ts. */
@@ -130,6 +147,9 @@ export function readShippedModelFile(): ModelFile {
   if (!Number.isInteger(raw.depth) || raw.depth < 1 || typeof raw.embedder !== 'string') {
     throw new Error('reranker model: depth or embedder missing');
   }
+  if (raw.stage2_depth !== undefined && !(Number.isInteger(raw.stage2_depth) && raw.stage2_depth >= 1)) {
+    throw new Error('reranker model: stage2_depth must be a positive integer');
+  }
   return raw;
 }
 
@@ -145,6 +165,7 @@ export function shippedReranker(): Reranker {
     { fast: validateStages(raw.models.fast), thorough: validateStages(raw.models.thorough) },
     raw.depth,
     raw.embedder,
+    raw.stage2_depth,
   );
   return shipped;
 }

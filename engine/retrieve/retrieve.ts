@@ -240,12 +240,12 @@ function reranked(
     depth: reranker.depth,
   });
   const { ids } = candidates;
-  const { scores, by } = reranker.score(candidates, o.mode);
+  const { scores, tiers, by } = reranker.score(candidates, o.mode);
   o.ledger.charge('processing', ids.length / 1000);
   const byId = new Map(fused.map((f) => [f.recordId, f]));
   const order = ids
-    .map((id, i) => ({ f: byId.get(id)!, s: scores[i]!, i }))
-    .sort((a, b) => b.s - a.s || a.i - b.i);
+    .map((id, i) => ({ f: byId.get(id)!, s: scores[i]!, tier: tiers?.[i] ?? 0, i }))
+    .sort((a, b) => a.tier - b.tier || b.s - a.s || a.i - b.i);
   const moved = new Set(ids);
   return {
     fused: [
