@@ -139,6 +139,15 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   const topicTerms = o.terms.filter((t) => !nameWords.has(t));
   const inverse = (n: number | undefined) => (n ? 1 / n : 0);
 
+  // Per request, not per candidate: which lanes ran, each lane's ranks, how many of the best ten each
+  // thread holds. The row is written in place (150 candidates a request; arrays spread into arrays
+  // cost as much as the rest of the function).
+  const laneRanks = rankedLanes.map((l) => rankIn.get(l)!);
+  const laneRan = rankedLanes.map((l) => ((lanes.get(l)?.candidates.length ?? 0) > 0 ? 1 : 0));
+  const top10PerThread = new Map<string, number>();
+  for (const t of threadOfTop10) if (t !== null) top10PerThread.set(t, (top10PerThread.get(t) ?? 0) + 1);
+  const nbInverse = (n: number | null) => (n === null ? 0 : inverse(positionOfN.get(n)));
+
   const ids: string[] = [];
   const out: Float64Array[] = [];
   const kept: CandidateRow[] = [];
@@ -147,28 +156,32 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
     if (!r) continue;
     kept.push(r);
     const shared = matchedTerms(r.text, topicTerms).length;
-    const x = [
-      i + 1,
-      f.score * 100,
-      ...rankedLanes.flatMap((l) => [
-        inverse(rankIn.get(l)!.get(f.recordId)),
-        (lanes.get(l)?.candidates.length ?? 0) > 0 ? 1 : 0,
-      ]),
-      bestLexical > 0 ? (lexScore.get(f.recordId) ?? 0) / bestLexical : 0,
-      cosine.get(f.recordId) ?? 0,
-      ...[r.p2, r.p1, r.n1, r.n2].map((n) => (n === null ? 0 : inverse(positionOfN.get(n)))),
-      r.thread === null ? 0 : threadOfTop10.filter((t) => t === r.thread).length,
-      Math.log(1 + r.len),
-      r.hasQ ? 1 : 0,
-      r.thread !== null && r.p1 === null ? 1 : 0,
-      r.speaker !== null && o.names.includes(r.speaker) ? 1 : 0,
-      o.names.length,
-      wh,
-      topicTerms.length,
-      topicTerms.length > 0 ? shared / topicTerms.length : 0,
-    ];
+    const x = new Float64Array(rerankFeatureNames.length);
+    let k = 0;
+    x[k++] = i + 1;
+    x[k++] = f.score * 100;
+    for (let l = 0; l < rankedLanes.length; l++) {
+      x[k++] = inverse(laneRanks[l]!.get(f.recordId));
+      x[k++] = laneRan[l]!;
+    }
+    x[k++] = bestLexical > 0 ? (lexScore.get(f.recordId) ?? 0) / bestLexical : 0;
+    x[k++] = cosine.get(f.recordId) ?? 0;
+    x[k++] = nbInverse(r.p2);
+    x[k++] = nbInverse(r.p1);
+    x[k++] = nbInverse(r.n1);
+    x[k++] = nbInverse(r.n2);
+    x[k++] = r.thread === null ? 0 : (top10PerThread.get(r.thread) ?? 0);
+    x[k++] = Math.log(1 + r.len);
+    x[k++] = r.hasQ ? 1 : 0;
+    x[k++] = r.thread !== null && r.p1 === null ? 1 : 0;
+    x[k++] = r.speaker !== null && o.names.includes(r.speaker) ? 1 : 0;
+    x[k++] = o.names.length;
+    x[k++] = wh;
+    x[k++] = topicTerms.length;
+    x[k++] = topicTerms.length > 0 ? shared / topicTerms.length : 0;
+    if (k !== x.length) throw new Error('rerank features: a row does not match rerankFeatureNames');
     ids.push(f.recordId);
-    out.push(Float64Array.from(x));
+    out.push(x);
   }
   const rowOfN = new Map(kept.map((r, i) => [r.n, i]));
   const neighbours = kept.map((r) =>
