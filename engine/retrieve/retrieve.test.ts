@@ -16,21 +16,47 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+function setup(embed: Embedder['embed']) {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-retrieve-'));
+  dirs.push(dir);
+  const store = openStore({ dataDir: dir, key: null });
+  const identity = { provider: 'test', model: 'deferred', dims: 4 };
+  const model = ensureVectorModel(store, identity, '2024-01-01T00:00:00.000Z');
+  const embedder: Embedder = { ...identity, embed, close: async () => {} };
+  const indexer: RetrievalIndexer = {
+    kick: () => {},
+    idle: async () => {},
+    catchUp: () => {},
+    vectorModel: () => model,
+    embedder: () => embedder,
+    loading: () => null,
+    close: async () => {},
+  };
+  const input = (lanes: Lane[], deadline?: number) => ({
+    store,
+    lanes,
+    indexer,
+    query: 'what about it',
+    terms: ['it'],
+    eligibility: { brainUid: 'brn_none', excludeLocalOnly: false },
+    ledger: createCostLedger(),
+    mode: 'fast' as const,
+    reranker: null,
+    deadline,
+    emit: () => {},
+  });
+  return { store, input };
+}
+
 describe('retrieve', () => {
   it('runs the lanes that need no query vector while the query is being embedded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mnemo-retrieve-'));
-    dirs.push(dir);
-    const store = openStore({ dataDir: dir, key: null });
-    const identity = { provider: 'test', model: 'deferred', dims: 4 };
-    const model = ensureVectorModel(store, identity, '2024-01-01T00:00:00.000Z');
     const events: string[] = [];
     const vector = Float32Array.from([1, 0, 0, 0]);
     // The embedding answers only when released: a retrieve() that awaited it before any lane would
     // run the lexical lane after the release (the timer below), which the order of events shows.
     let release: () => void = () => {};
-    const embedder: Embedder = {
-      ...identity,
-      embed: () =>
+    const { store, input } = setup(
+      () =>
         new Promise((resolve) => {
           events.push('embed called');
           release = () => {
@@ -38,41 +64,20 @@ describe('retrieve', () => {
             resolve([vector]);
           };
         }),
-      close: async () => {},
-    };
+    );
     const fallback = setTimeout(() => release(), 50);
-    const indexer: RetrievalIndexer = {
-      kick: () => {},
-      idle: async () => {},
-      catchUp: () => {},
-      vectorModel: () => model,
-      embedder: () => embedder,
-      loading: () => null,
-      close: async () => {},
-    };
     const seen: Array<Float32Array | null | undefined> = [];
     const lane = (name: string, needsQueryVector: boolean): Lane => ({
       name,
       needsQueryVector,
-      search(input: LaneInput) {
+      search(i: LaneInput) {
         events.push(`${name} ran`);
-        seen.push(input.queryVector);
+        seen.push(i.queryVector);
         if (name === 'lexical') release();
         return [{ recordId: `rec_${name}`, score: 1, reason: name }];
       },
     });
-    const out = await retrieve({
-      store,
-      lanes: [lane('semantic', true), lane('lexical', false)],
-      indexer,
-      query: 'what about it',
-      terms: ['it'],
-      eligibility: { brainUid: 'brn_none', excludeLocalOnly: false },
-      ledger: createCostLedger(),
-      mode: 'fast',
-      reranker: null,
-      emit: () => {},
-    });
+    const out = await retrieve(input([lane('semantic', true), lane('lexical', false)]));
     clearTimeout(fallback);
     store.close();
     assert.deepEqual(events, ['embed called', 'lexical ran', 'embedding released', 'semantic ran']);
@@ -83,5 +88,26 @@ describe('retrieve', () => {
       ['semantic', 'lexical', 'prompt'],
     );
     assert.ok((out.timings['embed'] ?? -1) >= 0, 'the embedding is timed');
+  });
+
+  it('an embedding that outlasts budget.ms skips the semantic lane once, and keeps what the others found', async () => {
+    const { store, input } = setup(() => new Promise(() => {}));
+    const lane = (name: string, needsQueryVector: boolean): Lane => ({
+      name,
+      needsQueryVector,
+      search: () => [{ recordId: `rec_${name}`, score: 1, reason: name }],
+    });
+    // retrieve()'s budget timer is unref'd (it must not hold a server's exit); this one keeps the test alive.
+    const alive = setTimeout(() => {}, 1_000);
+    const out = await retrieve(
+      input([lane('lexical', false), lane('semantic', true)], performance.now() + 20),
+    );
+    clearTimeout(alive);
+    store.close();
+    assert.deepEqual(out.skipped, ['semantic', 'prompt']);
+    assert.deepEqual(
+      out.laneResults.map((r) => r.lane),
+      ['lexical'],
+    );
   });
 });

@@ -135,8 +135,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   };
   const results = new Map<Lane, LaneResult>();
   const runLane = async (lane: Lane, queryVector: Float32Array | null) => {
-    // Already reported as not run (no query vector): running it would list it a second time, empty.
-    if (unavailable.some((u) => u.lane === lane.name)) return;
+    // Already reported as not run (no query vector, or none in time): running it would list it a
+    // second time, empty.
+    if (unavailable.some((u) => u.lane === lane.name) || skipped.includes(lane.name)) return;
     if (over() && results.size > 0) {
       skipped.push(lane.name);
       return;
