@@ -43,10 +43,11 @@ export function validateGbdt(m: unknown, expectedFeatures: readonly string[]): G
 }
 
 /**
- * The ensemble laid out flat for scoring (every node of every tree in typed arrays, children as
- * absolute indices, -1 for a leaf): ~60,000 tree walks per Context at the reranker's depth.
+ * The ensemble laid out flat for walking (every node of every tree in typed arrays, children as
+ * absolute indices, -1 for a leaf): the reference scorer, and the one for trees too big for the
+ * QuickScorer layout below.
  */
-export interface CompiledGbdt {
+export interface WalkedGbdt {
   baseMargin: number;
   roots: Int32Array;
   feature: Int32Array;
@@ -56,9 +57,38 @@ export interface CompiledGbdt {
   leaf: Float64Array;
 }
 
-export function compileGbdt(model: GbdtModel): CompiledGbdt {
+/**
+ * QuickScorer's layout (Lucchese et al., SIGIR 2015): a tree's leaves are numbered left to right, and
+ * the tree's state is a bitmask of the leaves still reachable. For each feature, its splits sorted by
+ * threshold; every split whose test fails for the row (x >= threshold: the row goes to `no`) clears
+ * the leaves of its `yes` side, and the exit leaf is then the lowest bit left. Per row that is one
+ * scan per feature up to x instead of a chain of unpredictable branches per tree: ~3 times faster on
+ * the shipped model (~60,000 tree evaluations per Context), with the same sum in the same order.
+ */
+export interface QuickScoredGbdt {
+  baseMargin: number;
+  trees: number;
+  /** Per feature f, its splits are [featureStart[f], featureStart[f + 1]). */
+  featureStart: Int32Array;
+  /** The splits' thresholds, ascending within each feature. */
+  threshold: Float32Array;
+  /** Per split, its tree and the mask clearing the leaves of its `yes` side: [tree, mask] pairs. */
+  treeMask: Int32Array;
+  /** Per tree, where its leaves start in `leaves`. */
+  leafStart: Int32Array;
+  leaves: Float64Array;
+  /** Each tree's reachable leaves while scoring a row (scoring is synchronous, so one per model). */
+  state: Int32Array;
+}
+
+export type CompiledGbdt = { walk: WalkedGbdt; quick: QuickScoredGbdt | null };
+
+/** A mask per tree has 32 bits: trees with more leaves are walked. */
+const maxQuickLeaves = 32;
+
+function compileWalk(model: GbdtModel): WalkedGbdt {
   const size = model.trees.reduce((n, t) => n + t.length, 0);
-  const c: CompiledGbdt = {
+  const c: WalkedGbdt = {
     baseMargin: model.base_margin,
     roots: new Int32Array(model.trees.length),
     feature: new Int32Array(size).fill(-1),
@@ -84,8 +114,58 @@ export function compileGbdt(model: GbdtModel): CompiledGbdt {
   return c;
 }
 
+function compileQuick(model: GbdtModel): QuickScoredGbdt | null {
+  const splits: Array<{ feature: number; threshold: number; tree: number; mask: number }> = [];
+  const leafStart = new Int32Array(model.trees.length);
+  const leaves: number[] = [];
+  for (const [t, tree] of model.trees.entries()) {
+    // Leaves numbered left (yes) to right (no); each split's mask clears its yes side's leaves.
+    const first = leaves.length;
+    const visit = (i: number): [number, number] => {
+      const n = tree[i]!;
+      if ('leaf' in n) {
+        leaves.push(n.leaf);
+        return [leaves.length - 1 - first, leaves.length - first];
+      }
+      const [from, mid] = visit(n.yes);
+      const [, to] = visit(n.no);
+      let mask = -1;
+      for (let l = from; l < mid; l++) mask &= ~(1 << l);
+      splits.push({ feature: n.feature, threshold: Math.fround(n.threshold), tree: t, mask });
+      return [from, to];
+    };
+    visit(0);
+    if (leaves.length - first > maxQuickLeaves) return null;
+    leafStart[t] = first;
+  }
+  const features = Math.max(model.features.length, ...splits.map((s) => s.feature + 1));
+  splits.sort((a, b) => a.feature - b.feature || a.threshold - b.threshold);
+  const featureStart = new Int32Array(features + 1);
+  for (const s of splits) featureStart[s.feature + 1]!++;
+  for (let f = 0; f < features; f++) featureStart[f + 1]! += featureStart[f]!;
+  return {
+    baseMargin: model.base_margin,
+    trees: model.trees.length,
+    featureStart,
+    threshold: Float32Array.from(splits, (s) => s.threshold),
+    treeMask: Int32Array.from(splits.flatMap((s) => [s.tree, s.mask])),
+    leafStart,
+    leaves: Float64Array.from(leaves),
+    state: new Int32Array(model.trees.length),
+  };
+}
+
+export function compileGbdt(model: GbdtModel): CompiledGbdt {
+  return { walk: compileWalk(model), quick: compileQuick(model) };
+}
+
 /** The ensemble's margin for one row of features. */
 export function gbdtMargin(m: CompiledGbdt, x: Float64Array): number {
+  return m.quick ? quickMargin(m.quick, x) : walkMargin(m.walk, x);
+}
+
+/** The margin by walking each tree from its root: the reference the QuickScorer layout must equal. */
+export function walkMargin(m: WalkedGbdt, x: Float64Array): number {
   let sum = m.baseMargin;
   for (let t = 0; t < m.roots.length; t++) {
     let i = m.roots[t]!;
@@ -93,6 +173,25 @@ export function gbdtMargin(m: CompiledGbdt, x: Float64Array): number {
       i = Math.fround(x[f]!) < m.threshold[i]! ? m.yes[i]! : m.no[i]!;
     }
     sum += m.leaf[i]!;
+  }
+  return sum;
+}
+
+function quickMargin(m: QuickScoredGbdt, x: Float64Array): number {
+  const { featureStart, threshold, treeMask, state } = m;
+  state.fill(-1);
+  const features = featureStart.length - 1;
+  for (let f = 0; f < features; f++) {
+    const xf = Math.fround(x[f]!);
+    const end = featureStart[f + 1]!;
+    // A split fails when the walk would not take `yes`: !(x < threshold), NaN included.
+    for (let k = featureStart[f]!; k < end && !(xf < threshold[k]!); k++)
+      state[treeMask[2 * k]!]! &= treeMask[2 * k + 1]!;
+  }
+  let sum = m.baseMargin;
+  for (let t = 0; t < m.trees; t++) {
+    const reachable = state[t]!;
+    sum += m.leaves[m.leafStart[t]! + 31 - Math.clz32(reachable & -reachable)]!;
   }
   return sum;
 }
