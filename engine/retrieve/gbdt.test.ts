@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileGbdt, gbdtMargin, walkMargin, type GbdtModel, type GbdtNode } from './gbdt.ts';
 import { readShippedModelFile } from './reranker.ts';
-import { rng } from '../../server/bench/synthetic.ts';
+
+/** A seeded PRNG (mulberry32), so a failure reproduces. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** A random tree of the given depth over `features` features, its thresholds from `cuts`. */
 function randomTree(r: () => number, depth: number, features: number, cuts: number[]): GbdtNode[] {
