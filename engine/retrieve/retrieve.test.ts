@@ -87,7 +87,10 @@ describe('retrieve', () => {
       out.laneResults.map((r) => r.lane),
       ['semantic', 'lexical', 'prompt'],
     );
-    assert.ok((out.timings['embed'] ?? -1) >= 0, 'the embedding is timed');
+    assert.ok(
+      'embed' in out.timings && 'embed_wait' in out.timings,
+      'the embedding and the wait for it are timed',
+    );
   });
 
   it('an embedding that outlasts budget.ms skips the semantic lane once, and keeps what the others found', async () => {
@@ -104,10 +107,13 @@ describe('retrieve', () => {
     );
     clearTimeout(alive);
     store.close();
-    assert.deepEqual(out.skipped, ['semantic', 'prompt']);
+    // A timer may fire a little before performance.now() reaches the deadline, so the prompt lane may
+    // still run: what must hold is that the semantic lane is skipped once and never run.
     assert.deepEqual(
-      out.laneResults.map((r) => r.lane),
-      ['lexical'],
+      out.skipped.filter((l) => l === 'semantic'),
+      ['semantic'],
     );
+    assert.ok(!out.laneResults.some((r) => r.lane === 'semantic'));
+    assert.equal(out.laneResults[0]?.lane, 'lexical');
   });
 });

@@ -85,12 +85,15 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   // little, within budget.ms, rather than answer without the semantic lane; past that, say so.
   const loading = o.indexer?.loading() ?? null;
   const unavailable: Array<{ lane: string; reason: string }> = [];
+  // The lanes that need the query's vector (the semantic lane, and any custom one that says so).
+  const vectorLanes = o.lanes.filter((l) => l.needsQueryVector).map((l) => l.name);
   if (loading) {
     t = performance.now();
     const wait = o.deadline === undefined ? embedderLoadWaitMs : o.deadline - performance.now();
     await Promise.race([loading, timeout(Math.max(0, wait))]);
     timings['embedder_load_wait'] = performance.now() - t;
-    if (o.indexer?.loading()) unavailable.push({ lane: 'semantic', reason: 'the embedder is still loading' });
+    if (o.indexer?.loading())
+      for (const lane of vectorLanes) unavailable.push({ lane, reason: 'the embedder is still loading' });
   }
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
@@ -103,7 +106,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
     const text = withoutSpeakers(o.query, namedSpeakers({ ...o, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
-    // A failed call (the worker gone, say) costs the semantic lane, not the Context.
+    // A failed call (the worker gone, say) costs the lanes that need the vector, not the Context.
     const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
     o.ledger.charge('embedding', 1);
     const started = t;
@@ -112,11 +115,14 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
         o.deadline === undefined
           ? await call
           : await Promise.race([call, timeout(o.deadline - performance.now())]);
-      // From the call to its answer being taken up: it overlaps the lanes before it.
+      // From the call to its answer being taken up, which happens once the thread is free: in fast mode
+      // after every lane that needs no vector (they never yield), so it includes them; embed_wait is
+      // what the request waited for it alone.
       timings['embed'] = performance.now() - started;
-      if (got === 'timeout') skipped.push('semantic');
+      if (got === 'timeout') skipped.push(...vectorLanes);
       else if ('failed' in got)
-        unavailable.push({ lane: 'semantic', reason: `the query embedding failed: ${got.failed}` });
+        for (const lane of vectorLanes)
+          unavailable.push({ lane, reason: `the query embedding failed: ${got.failed}` });
       else return got[0] ?? null;
       return null;
     })();
@@ -149,7 +155,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     await pause();
   };
   for (const lane of o.lanes) if (!lane.needsQueryVector) await runLane(lane, null);
+  t = performance.now();
   const queryVector = embedding ? await embedding : null;
+  if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
