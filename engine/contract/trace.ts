@@ -46,14 +46,17 @@ export const Trace = z
               .nullable()
               .describe(
                 "The reranker's score when it ordered this Record (a log-odds margin: higher is more " +
-                  'likely evidence); null when no reranker ran or the Record was beyond its depth.',
+                  'likely evidence); null when no reranker ran or the Record was beyond its depth. A ' +
+                  'two-stage reranker gives the Records its second stage rescored their second-stage ' +
+                  'score and places them first; the others keep their first-stage score and follow ' +
+                  '(fusion.method says how many were rescored).',
               ),
             lanes: z.array(z.string()),
           }),
         )
         .describe(
           'In the final order; score is the fused (RRF) score, which a reranker may overrule ' +
-            '(rerank_score then gives the order), lanes the lanes that found it.',
+            '(rerank_score then gives the order within each of its stages), lanes the lanes that found it.',
         ),
     }),
     budget: z.object({

@@ -472,6 +472,28 @@ describe('learned reranker', () => {
     );
   });
 
+  it('puts a lower tier first whatever the scores (stage 2’s candidates before the rest)', async () => {
+    const q = 'Why did Jon pick the spot for his store?';
+    const plain = await engineWith({ reranker: null });
+    const plainIds = await conversation(plain);
+    const order = (await ask(plain, q)).citations.map((c) => plainIds.indexOf(c.record_id));
+    assert.ok(order.length >= 4);
+    // Scores rise down the fusion; every other candidate is in the later tier.
+    const tiered: Reranker = {
+      id: 'tier-test',
+      depth: 150,
+      score: (c) => ({ scores: c.ids.map((_, i) => i), tiers: c.ids.map((_, i) => i % 2) }),
+    };
+    const engine = await engineWith({ reranker: tiered });
+    const ids = await conversation(engine);
+    const ctx = await ask(engine, q);
+    const byScore = (tier: number) => order.filter((_, i) => i % 2 === tier).reverse();
+    assert.deepEqual(
+      ctx.citations.map((c) => ids.indexOf(c.record_id)),
+      [...byScore(0), ...byScore(1)],
+    );
+  });
+
   it('skips reranking when budget.ms has run out, and says so', async () => {
     let called = 0;
     const slow = {

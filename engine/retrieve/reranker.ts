@@ -26,7 +26,10 @@ export interface Reranker {
    * engine keeps the fusion's order rather than feed it inputs it never saw. Absent: any.
    */
   readonly embedder?: string;
-  /** One score per candidate, higher first. The mode matters: thorough's lanes return three times as many. */
+  /**
+   * One score per candidate, higher first within a tier (Reranking.tiers). The mode matters:
+   * thorough's lanes return three times as many.
+   */
   score(candidates: RerankCandidates, mode: RetrievalMode): Reranking;
 }
 
@@ -116,8 +119,8 @@ interface ModelFile {
   checks?: Array<{ mode: RetrievalMode; x: number[]; margin: number }>;
   /**
    * Whole requests (stage 2 sees all of a request's candidates): the engine's stage-1 margins as
-   * train.py replays its tree walk, and the final scores (XGBoost's own stage-2 margins where stage 2
-   * applies, else stage 1's), for the tests.
+   * train.py replays its tree walk, and the final scores (XGBoost's own stage-2 margins for the best
+   * stage2_depth by stage 1 where stage 2 applies, stage 1's for the rest), for the tests.
    */
   request_checks?: Array<{
     mode: RetrievalMode;
