@@ -247,7 +247,8 @@ def main(mode, src, dst):
         final = s1.copy()
         m = test & applies & stage2_rows(qrows, s1)
         if m.any():
-            final[m] = b2.predict(xgb.DMatrix(x2[m]), output_margin=True) + TIER_LEAD
+            # In float64: XGBoost's float32 margins plus the lead would keep only steps of 1/16.
+            final[m] = b2.predict(xgb.DMatrix(x2[m]), output_margin=True).astype(np.float64) + TIER_LEAD
         for f, t in totals.items():
             mk = test & (form == f)
             b, n = frac_at_10(mk, fused_order, qid, y, nev)
