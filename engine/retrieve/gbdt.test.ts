@@ -43,13 +43,16 @@ describe('gbdt scoring', () => {
     const r = rng(42);
     // Thresholds a float64 row can sit on, just under, or round onto in float32.
     const cuts = [-1, 0, 0.1, 0.25, 1 / 3, 0.5, 2, 7.5];
+    // Full trees of depth 5 use all 32 bits of a tree's mask (the last one is the sign bit).
+    const full = () => Math.max(0.3, r());
     for (const depth of [1, 3, 5]) {
       const model: GbdtModel = {
         format: 'mnemo-gbdt/1',
         features: ['a', 'b', 'c', 'd'],
         base_margin: 0.125,
-        trees: Array.from({ length: 60 }, () => randomTree(r, depth, 4, cuts)),
+        trees: Array.from({ length: 60 }, (_, t) => randomTree(t % 2 ? r : full, depth, 4, cuts)),
       };
+      if (depth === 5) assert.ok(model.trees.some((t) => t.filter((n) => 'leaf' in n).length === 32));
       const m = compileGbdt(model);
       assert.ok(m.quick, `depth ${depth} fits the QuickScorer layout`);
       for (let i = 0; i < 2_000; i++) {
@@ -65,13 +68,20 @@ describe('gbdt scoring', () => {
 
   it('scores the shipped models’ check rows as the walk does, in both modes and stages', () => {
     const file = readShippedModelFile();
+    const r = rng(3);
     for (const check of file.request_checks ?? []) {
-      const stages = file.models[check.mode] as { stage1: GbdtModel };
-      const m = compileGbdt(stages.stage1);
-      assert.ok(m.quick);
-      for (const row of check.rows) {
-        const x = Float64Array.from(row);
-        assert.equal(gbdtMargin(m, x), walkMargin(m.walk, x));
+      const stages = file.models[check.mode] as { stage1: GbdtModel; stage2: GbdtModel };
+      for (const model of [stages.stage1, stages.stage2]) {
+        const m = compileGbdt(model);
+        assert.ok(m.quick);
+        for (const row of check.rows) {
+          // Stage 2's extra inputs (stacked stage-1 scores) drawn at random around their range.
+          const x = Float64Array.from(
+            { length: model.features.length },
+            (_, i) => row[i] ?? (r() - 0.7) * 12,
+          );
+          assert.equal(gbdtMargin(m, x), walkMargin(m.walk, x));
+        }
       }
     }
   });
@@ -88,5 +98,13 @@ describe('gbdt scoring', () => {
     const m = compileGbdt(model);
     assert.equal(m.quick, null);
     assert.equal(gbdtMargin(m, Float64Array.of(3)), walkMargin(m.walk, Float64Array.of(3)));
+    // A chain 5,000 splits deep: laid out without recursing through it (the 33rd leaf stops it).
+    const chain: GbdtNode[] = [];
+    for (let i = 0; i < 5_000; i++)
+      chain.push({ feature: 0, threshold: i, yes: 2 * i + 1, no: 2 * i + 2 }, { leaf: i });
+    chain.splice(-2, 2, { leaf: -1 });
+    const deep = compileGbdt({ format: 'mnemo-gbdt/1', features: ['a'], base_margin: 0, trees: [chain] });
+    assert.equal(deep.quick, null);
+    assert.equal(gbdtMargin(deep, Float64Array.of(4_321.5)), 4_322);
   });
 });

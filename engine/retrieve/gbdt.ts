@@ -24,6 +24,7 @@ export function validateGbdt(m: unknown, expectedFeatures: readonly string[]): G
   if (!Number.isFinite(model.base_margin)) throw new Error('reranker model: base_margin is not a number');
   for (const tree of model.trees) {
     if (tree.length === 0) throw new Error('reranker model: empty tree');
+    const parented = new Set<number>();
     for (const [i, n] of tree.entries()) {
       if ('leaf' in n) {
         if (!Number.isFinite(n.leaf)) throw new Error('reranker model: a leaf is not a number');
@@ -34,9 +35,13 @@ export function validateGbdt(m: unknown, expectedFeatures: readonly string[]): G
         Number.isInteger(n.feature) &&
         n.feature >= 0 &&
         n.feature < model.features.length &&
-        [n.yes, n.no].every((c) => Number.isInteger(c) && c > i && c < tree.length);
-      // Children after their parent: a walk always ends at a leaf.
-      if (!ok) throw new Error('reranker model: a split points outside its tree');
+        n.yes !== n.no &&
+        [n.yes, n.no].every((c) => Number.isInteger(c) && c > i && c < tree.length && !parented.has(c));
+      // Children after their parent: a walk always ends at a leaf. One parent each: a tree, not a graph
+      // (which the QuickScorer layout would unfold, exponentially).
+      if (!ok) throw new Error('reranker model: a split points outside its tree, or to a shared child');
+      parented.add(n.yes);
+      parented.add(n.no);
     }
   }
   return model;
@@ -121,24 +126,28 @@ function compileQuick(model: GbdtModel): QuickScoredGbdt | null {
   for (const [t, tree] of model.trees.entries()) {
     // Leaves numbered left (yes) to right (no); each split's mask clears its yes side's leaves.
     const first = leaves.length;
-    const visit = (i: number): [number, number] => {
+    // Stops at the 33rd leaf: the recursion then never goes deeper than 32 levels, however deep the
+    // tree (such a tree is walked instead).
+    const visit = (i: number): [number, number] | null => {
       const n = tree[i]!;
       if ('leaf' in n) {
+        if (leaves.length - first >= maxQuickLeaves) return null;
         leaves.push(n.leaf);
         return [leaves.length - 1 - first, leaves.length - first];
       }
-      const [from, mid] = visit(n.yes);
-      const [, to] = visit(n.no);
+      const left = visit(n.yes);
+      const right = left && visit(n.no);
+      if (!left || !right) return null;
       let mask = -1;
-      for (let l = from; l < mid; l++) mask &= ~(1 << l);
+      for (let l = left[0]; l < left[1]; l++) mask &= ~(1 << l);
       splits.push({ feature: n.feature, threshold: Math.fround(n.threshold), tree: t, mask });
-      return [from, to];
+      return [left[0], right[1]];
     };
-    visit(0);
-    if (leaves.length - first > maxQuickLeaves) return null;
+    if (!visit(0)) return null;
     leafStart[t] = first;
   }
-  const features = Math.max(model.features.length, ...splits.map((s) => s.feature + 1));
+  let features = model.features.length;
+  for (const s of splits) features = Math.max(features, s.feature + 1);
   splits.sort((a, b) => a.feature - b.feature || a.threshold - b.threshold);
   const featureStart = new Int32Array(features + 1);
   for (const s of splits) featureStart[s.feature + 1]!++;

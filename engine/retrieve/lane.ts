@@ -44,7 +44,8 @@ export interface Lane {
   readonly name: string;
   /**
    * Needs the query's embedding: retrieve() runs such lanes after the others, which overlap the
-   * embedding call.
+   * embedding call. Without an embedder they still run, with queryVector null; when the embedding
+   * fails or runs out of budget.ms they are listed as not run instead.
    */
   readonly needsQueryVector?: boolean;
   /** May be async; retrieve() runs a request's lanes one after another. */

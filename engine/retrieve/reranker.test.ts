@@ -114,6 +114,20 @@ describe('learned reranker', () => {
     assert.throws(() => validateGbdt({ ...tiny, format: 'xgboost' }, ['a', 'b']), /unknown format/);
     const loop = { ...tiny, trees: [[{ feature: 0, threshold: 1, yes: 0, no: 1 }, { leaf: 1 }]] };
     assert.throws(() => validateGbdt(loop, ['a', 'b']), /outside its tree/);
+    // A graph rather than a tree: a walk would end, but the scorer's layout would unfold it.
+    const shared = {
+      ...tiny,
+      trees: [
+        [
+          { feature: 0, threshold: 1, yes: 1, no: 2 },
+          { feature: 1, threshold: 1, yes: 3, no: 3 },
+          { feature: 1, threshold: 2, yes: 3, no: 4 },
+          { leaf: 1 },
+          { leaf: 2 },
+        ],
+      ],
+    };
+    assert.throws(() => validateGbdt(shared, ['a', 'b']), /shared child/);
   });
 
   it('the shipped stage 1 gives XGBoost’s own margins for the rows it recorded, in both modes', () => {
