@@ -101,14 +101,15 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   if (top.length === 0) return { ids: [], rows: [], neighbours: [], threads: [] };
   const position = new Map(top.map((f, i) => [f.recordId, i + 1]));
   const lanes = new Map(o.laneResults.map((r) => [r.lane, r]));
-  const rankIn = new Map<string, Map<string, number>>();
-  for (const l of rankedLanes) {
+  // Per request, not per candidate: each lane's ranks, and whether it ran.
+  const laneRanks = rankedLanes.map((l) => {
     const m = new Map<string, number>();
     lanes.get(l)?.candidates.forEach((c, i) => {
       if (!m.has(c.recordId)) m.set(c.recordId, i + 1);
     });
-    rankIn.set(l, m);
-  }
+    return m;
+  });
+  const laneRan = rankedLanes.map((l) => ((lanes.get(l)?.candidates.length ?? 0) > 0 ? 1 : 0));
   const lexical = lanes.get('lexical')?.candidates ?? [];
   const bestLexical = lexical[0]?.score ?? 0;
   const lexScore = new Map(lexical.map((c) => [c.recordId, c.score]));
@@ -131,7 +132,12 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   const byId = new Map(rows.map((r) => [r.id, r]));
   // A neighbour counts where it stands among the candidates; one further down the fusion, as absent.
   const positionOfN = new Map(rows.map((r) => [r.n, position.get(r.id)!]));
-  const threadOfTop10 = o.fused.slice(0, 10).map((f) => byId.get(f.recordId)?.thread ?? null);
+  // How many of the fusion's best ten each thread holds.
+  const top10PerThread = new Map<string, number>();
+  for (const f of o.fused.slice(0, 10)) {
+    const t = byId.get(f.recordId)?.thread;
+    if (t != null) top10PerThread.set(t, (top10PerThread.get(t) ?? 0) + 1);
+  }
 
   const words = o.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const wh = questionWords.indexOf(words[0] as (typeof questionWords)[number]);
@@ -139,13 +145,6 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   const topicTerms = o.terms.filter((t) => !nameWords.has(t));
   const inverse = (n: number | undefined) => (n ? 1 / n : 0);
 
-  // Per request, not per candidate: which lanes ran, each lane's ranks, how many of the best ten each
-  // thread holds. The row is written in place (150 candidates a request; arrays spread into arrays
-  // cost as much as the rest of the function).
-  const laneRanks = rankedLanes.map((l) => rankIn.get(l)!);
-  const laneRan = rankedLanes.map((l) => ((lanes.get(l)?.candidates.length ?? 0) > 0 ? 1 : 0));
-  const top10PerThread = new Map<string, number>();
-  for (const t of threadOfTop10) if (t !== null) top10PerThread.set(t, (top10PerThread.get(t) ?? 0) + 1);
   const nbInverse = (n: number | null) => (n === null ? 0 : inverse(positionOfN.get(n)));
 
   const ids: string[] = [];
@@ -156,6 +155,7 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
     if (!r) continue;
     kept.push(r);
     const shared = matchedTerms(r.text, topicTerms).length;
+    // Written in place: arrays spread into arrays cost as much as the rest of the function.
     const x = new Float64Array(rerankFeatureNames.length);
     let k = 0;
     x[k++] = i + 1;
