@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileGbdt, gbdtMargin, walkMargin, type GbdtModel, type GbdtNode } from './gbdt.ts';
+import { compileGbdt, compileWalk, gbdtMargin, walkMargin, type GbdtModel, type GbdtNode } from './gbdt.ts';
 import { readShippedModelFile } from './reranker.ts';
 
 /** A seeded PRNG (mulberry32), so a failure reproduces. */
@@ -54,14 +54,15 @@ describe('gbdt scoring', () => {
       };
       if (depth === 5) assert.ok(model.trees.some((t) => t.filter((n) => 'leaf' in n).length === 32));
       const m = compileGbdt(model);
-      assert.ok(m.quick, `depth ${depth} fits the QuickScorer layout`);
+      assert.ok('quick' in m, `depth ${depth} fits the QuickScorer layout`);
+      const walk = compileWalk(model);
       for (let i = 0; i < 2_000; i++) {
         const x = Float64Array.from({ length: 4 }, () => {
           const c = cuts[Math.floor(r() * cuts.length)]!;
           const p = r();
           return p < 0.3 ? c : p < 0.4 ? c + 1e-9 : p < 0.5 ? c - 1e-9 : p < 0.55 ? NaN : (r() - 0.3) * 10;
         });
-        assert.equal(gbdtMargin(m, x), walkMargin(m.walk, x), `depth ${depth}, row ${x.join(', ')}`);
+        assert.equal(gbdtMargin(m, x), walkMargin(walk, x), `depth ${depth}, row ${x.join(', ')}`);
       }
     }
   });
@@ -73,14 +74,15 @@ describe('gbdt scoring', () => {
       const stages = file.models[check.mode] as { stage1: GbdtModel; stage2: GbdtModel };
       for (const model of [stages.stage1, stages.stage2]) {
         const m = compileGbdt(model);
-        assert.ok(m.quick);
+        assert.ok('quick' in m);
+        const walk = compileWalk(model);
         for (const row of check.rows) {
           // Stage 2's extra inputs (stacked stage-1 scores) drawn at random around their range.
           const x = Float64Array.from(
             { length: model.features.length },
             (_, i) => row[i] ?? (r() - 0.7) * 12,
           );
-          assert.equal(gbdtMargin(m, x), walkMargin(m.walk, x));
+          assert.equal(gbdtMargin(m, x), walkMargin(walk, x));
         }
       }
     }
@@ -96,15 +98,15 @@ describe('gbdt scoring', () => {
       trees: [randomTree(() => Math.max(0.3, r()), 6, 1, [0, 1, 2, 3, 4, 5, 6, 7])],
     };
     const m = compileGbdt(model);
-    assert.equal(m.quick, null);
-    assert.equal(gbdtMargin(m, Float64Array.of(3)), walkMargin(m.walk, Float64Array.of(3)));
+    assert.ok('walk' in m, 'walked');
+    assert.equal(gbdtMargin(m, Float64Array.of(3)), walkMargin(compileWalk(model), Float64Array.of(3)));
     // A chain 5,000 splits deep: laid out without recursing through it (the 33rd leaf stops it).
     const chain: GbdtNode[] = [];
     for (let i = 0; i < 5_000; i++)
       chain.push({ feature: 0, threshold: i, yes: 2 * i + 1, no: 2 * i + 2 }, { leaf: i });
     chain.splice(-2, 2, { leaf: -1 });
     const deep = compileGbdt({ format: 'mnemo-gbdt/1', features: ['a'], base_margin: 0, trees: [chain] });
-    assert.equal(deep.quick, null);
+    assert.ok('walk' in deep, 'walked');
     assert.equal(gbdtMargin(deep, Float64Array.of(4_321.5)), 4_322);
   });
 });

@@ -86,12 +86,13 @@ export interface QuickScoredGbdt {
   state: Int32Array;
 }
 
-export type CompiledGbdt = { walk: WalkedGbdt; quick: QuickScoredGbdt | null };
+/** One layout per model: QuickScorer's where every tree fits it, else the walk's. */
+export type CompiledGbdt = { quick: QuickScoredGbdt } | { walk: WalkedGbdt };
 
 /** A mask per tree has 32 bits: trees with more leaves are walked. */
 const maxQuickLeaves = 32;
 
-function compileWalk(model: GbdtModel): WalkedGbdt {
+export function compileWalk(model: GbdtModel): WalkedGbdt {
   const size = model.trees.reduce((n, t) => n + t.length, 0);
   const c: WalkedGbdt = {
     baseMargin: model.base_margin,
@@ -165,12 +166,13 @@ function compileQuick(model: GbdtModel): QuickScoredGbdt | null {
 }
 
 export function compileGbdt(model: GbdtModel): CompiledGbdt {
-  return { walk: compileWalk(model), quick: compileQuick(model) };
+  const quick = compileQuick(model);
+  return quick ? { quick } : { walk: compileWalk(model) };
 }
 
 /** The ensemble's margin for one row of features. */
 export function gbdtMargin(m: CompiledGbdt, x: Float64Array): number {
-  return m.quick ? quickMargin(m.quick, x) : walkMargin(m.walk, x);
+  return 'quick' in m ? quickMargin(m.quick, x) : walkMargin(m.walk, x);
 }
 
 /** The margin by walking each tree from its root: the reference the QuickScorer layout must equal. */
