@@ -8,9 +8,8 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { coerceError, MnemoError } from '../engine/errors/mnemo-error.ts';
-import { hostRefused } from './http/app.ts';
 import { faultReport, frameworkError } from './http/error-response.ts';
-import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
+import { hostAllowed, hostRefused, type LoopbackPolicy } from './http/loopback-guard.ts';
 
 export interface ListenOptions {
   /** The app's fetch (Hono's `app.fetch`). */

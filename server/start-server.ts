@@ -5,7 +5,7 @@ import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../engine/reference/index.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
 import { createApp } from './http/app.ts';
-import { loopbackHosts } from './http/loopback-guard.ts';
+import { loopbackPolicy } from './http/loopback-guard.ts';
 import { registryPathFor } from './data-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
@@ -79,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = () => `http://${hostForUrl}:${port}`;
   const docsUrlBase = () => options.docsUrlBase ?? `${origin()}/docs`;
-  const loopback = { hosts: () => loopbackHosts(host, port) };
+  const loopback = loopbackPolicy(host, () => port);
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];

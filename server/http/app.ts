@@ -10,7 +10,7 @@ import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
 import { errorResponse, faultReport, standardHeaders } from './error-response.ts';
 import { handlers } from './handlers.ts';
-import { hostAllowed, originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
+import { originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
 import { FixedWindowLimiter } from './rate-limiter.ts';
 import { readInput } from './read-input.ts';
 
@@ -39,10 +39,6 @@ const compiled: CompiledOp[] = operations.map((op) => ({
   regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
 }));
 
-/** The refusal of a Host that is not this server's loopback name (the node listener says the same). */
-export const hostRefused =
-  'Host: this server answers only to its loopback address (DNS-rebinding protection)';
-
 /** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
 function allowedMethods(path: string): string[] {
   return [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
@@ -64,7 +60,6 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     c.set('docsUrlBase', options.docsUrlBase);
     c.header('X-Request-Id', c.get('requestId'));
     for (const [name, value] of Object.entries(standardHeaders)) c.header(name, value);
-    if (!hostAllowed(options.loopback, c.req.header('host'))) throw new MnemoError('http_403', hostRefused);
     if (!originAllowed(options.loopback, c.req.header('origin'), c.req.header('sec-fetch-site'))) {
       throw new MnemoError('http_403', 'Origin: cross-origin browser requests are refused');
     }

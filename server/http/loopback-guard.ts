@@ -19,6 +19,25 @@ export function loopbackHosts(boundHost: string, port: number): Set<string> {
   return new Set([...names].map((n) => `${n}:${port}`));
 }
 
+/**
+ * The policy of a server bound to `boundHost`, its port read when first needed (it is known only once
+ * the socket listens) and its host names built once per port, not per request.
+ */
+export function loopbackPolicy(boundHost: string, port: () => number): LoopbackPolicy {
+  let built: { port: number; hosts: Set<string> } | null = null;
+  return {
+    hosts() {
+      const p = port();
+      if (built?.port !== p) built = { port: p, hosts: loopbackHosts(boundHost, p) };
+      return built.hosts;
+    },
+  };
+}
+
+/** The refusal of a Host that is not this server's loopback name (listen.ts answers it, before the app). */
+export const hostRefused =
+  'Host: this server answers only to its loopback address (DNS-rebinding protection)';
+
 export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): boolean {
   return !!host && policy.hosts().has(host.toLowerCase());
 }

@@ -1,6 +1,6 @@
 import { listen } from '../../listen.ts';
 import { createApp, type AppOptions } from '../app.ts';
-import { loopbackHosts } from '../loopback-guard.ts';
+import { loopbackPolicy } from '../loopback-guard.ts';
 
 /** The /v1 app listening on 127.0.0.1 at a free port; `close` stops it. */
 export interface ServedApp {
@@ -20,7 +20,7 @@ export async function serveApp(
 ): Promise<ServedApp> {
   let port = 0;
   const docsUrlBase = () => `http://127.0.0.1:${port}/docs`;
-  const loopback = { hosts: () => loopbackHosts('127.0.0.1', port) };
+  const loopback = loopbackPolicy('127.0.0.1', () => port);
   const app = createApp({ rateLimit: 0, ...options, docsUrlBase, loopback });
   const listener = await listen({
     fetch: app.fetch,
