@@ -17,7 +17,7 @@ function pathText(path: PropertyKey[]): string {
   return out;
 }
 
-function reason(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType | undefined): string {
+function reason(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string {
   // A schema's own message is kept as it is; zod's wording is replaced by the project's phrasing.
   const custom = !isZodWording(issue, input);
   switch (issue.code) {
@@ -27,7 +27,7 @@ function reason(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType | und
       if (custom) return issue.message;
       // What the whole schema at that place accepts (null too, every branch of a union), not only the
       // one type zod checked last.
-      const accepted = schema ? acceptedAt(schema, issue.path, input) : null;
+      const accepted = acceptedAt(schema, issue.path, input);
       return `must be ${oneOf(accepted ?? [expectedText(issue.expected)])}, got ${describe(got)}`;
     }
     case 'unrecognized_keys':
@@ -212,27 +212,17 @@ function oneOf(items: string[]): string {
  * problem with several allowed answers: `z.union([z.literal('auto'), ImportFormat])` must list every
  * value, not only the first branch's "auto". Returns null when the branches failed differently.
  */
-function mergeAlternatives(branches: z.core.$ZodIssue[][], input: unknown): z.core.$ZodIssue | null {
+function mergeAlternatives(branches: z.core.$ZodIssue[][]): z.core.$ZodIssue | null {
   const issues = branches.map((b) => (b.length === 1 ? b[0]! : null));
   const first = issues[0];
   if (!first || issues.length < 2) return null;
   const samePlace = (i: z.core.$ZodIssue | null): i is z.core.$ZodIssue =>
     i !== null && i.code === first.code && pathText(i.path) === pathText(first.path);
   if (!issues.every(samePlace)) return null;
-  if (first.code === 'invalid_value') {
-    const values = [...new Set(issues.flatMap((i) => (i.code === 'invalid_value' ? i.values : [])))];
-    return { ...first, values };
-  }
-  // Only zod's own type messages are merged; a schema's custom message is kept as it is.
-  if (first.code === 'invalid_type' && issues.every((i) => isZodWording(i, input))) {
-    const got = valueAt(input, first.path);
-    if (got === undefined) return first;
-    const expected = [
-      ...new Set(issues.map((i) => (i.code === 'invalid_type' ? expectedText(i.expected) : ''))),
-    ];
-    return { code: 'custom', path: first.path, message: `must be ${oneOf(expected)}, got ${describe(got)}` };
-  }
-  return null;
+  // Branches that failed on the type need no merging: reason() names every type the schema accepts.
+  if (first.code !== 'invalid_value') return null;
+  const values = [...new Set(issues.flatMap((i) => (i.code === 'invalid_value' ? i.values : [])))];
+  return { ...first, values };
 }
 
 /**
@@ -267,7 +257,7 @@ function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[]
     const branches = issue.errors.map(typeFirst);
     const deepest = Math.max(...branches.map(depth));
     const tied = branches.filter((b) => depth(b) === deepest).map(within);
-    const merged = mergeAlternatives(tied, input);
+    const merged = mergeAlternatives(tied);
     return merged ? [merged] : flatten(tied[0]!, input);
   });
 }
@@ -279,8 +269,8 @@ function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[]
 export function validationMessage(
   error: z.ZodError,
   input: unknown,
-  root = 'body',
-  schema?: z.ZodType,
+  root: string,
+  schema: z.ZodType,
 ): string {
   const clauses = flatten(error.issues, input)
     .slice(0, 5)
