@@ -24,12 +24,21 @@ const cp1252High =
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const windows1252 = new TextDecoder('windows-1252');
 
+/**
+ * Text Node decoded as Windows-1252 or Latin-1 (here, in postal-mime, in a vCard's charset), with the
+ * C1 controls it gave for 0x80-0x9F read as Windows-1252 meant them. No export or mail means those
+ * controls as text, so this is applied to whatever was decoded, whatever its declared charset.
+ */
+export function c1AsWindows1252(text: string): string {
+  return text.replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80]!);
+}
+
 /** Bytes as UTF-8 when they are valid UTF-8, else as Windows-1252 (which maps every byte). */
 export function utf8OrWindows1252(bytes: Uint8Array): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    return windows1252.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => cp1252High[c.charCodeAt(0) - 0x80]!);
+    return c1AsWindows1252(windows1252.decode(bytes));
   }
 }
 

@@ -126,7 +126,7 @@ test('baseSubject strips reply and forward prefixes', () => {
   assert.equal(baseSubject('AW: Termin'), 'Termin');
 });
 
-test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252; UTF-8 and encoded-words unchanged', async () => {
+test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do Latin-1 bodies and Windows-1252 encoded-words; UTF-8 unchanged', async () => {
   const latin1 = (s: string) => Buffer.from(s, 'latin1');
   const file = Buffer.concat([
     latin1('From old@example.org Mon Mar  4 09:00:00 2024\n'),
@@ -135,12 +135,16 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252; UTF-8 and
     latin1('Message-ID: <latin@example.org>\nMIME-Version: 1.0\n'),
     latin1('Content-Type: multipart/mixed; boundary="=_b"\n\n'),
     latin1('--=_b\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n\n'),
-    latin1('D\xe9j\xe0 vu.\n'),
+    // Quotes and the euro sign at 0x80-0x9F: what a body declared Latin-1 by Windows means.
+    latin1('D\xe9j\xe0 vu \x93\x80\x94.\n'),
     latin1('--=_b\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="re\xe7u.pdf"\n'),
     latin1('Content-Transfer-Encoding: base64\n\nJVBERi0=\n--=_b--\n\n'),
     latin1('From new@example.org Tue Mar  5 09:00:00 2024\n'),
     // A current one: raw UTF-8 in one header, an RFC 2047 encoded-word in another.
-    Buffer.from('From: Zoë <new@example.org>\nSubject: =?UTF-8?Q?na=C3=AFve?= über\n', 'utf8'),
+    Buffer.from(
+      'From: Zoë <new@example.org>\nSubject: =?UTF-8?Q?na=C3=AFve?= über =?windows-1252?Q?=93ok=94?=\n',
+      'utf8',
+    ),
     Buffer.from(
       'Message-ID: <utf8@example.org>\nContent-Type: text/plain; charset=utf-8\n\nSchön.\n',
       'utf8',
@@ -153,11 +157,11 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252; UTF-8 and
     assert.ok(typeof old === 'object' && old.kind === 'message');
     assert.equal(old.speaker, 'André Dupont <old@example.org>');
     assert.match(old.text, /^Subject: café € crème\n/);
-    assert.match(old.text, /\n\nDéjà vu\.\n\n\[attachment: reçu\.pdf \(application\/pdf\)\]$/);
+    assert.match(old.text, /\n\nDéjà vu “€”\.\n\n\[attachment: reçu\.pdf \(application\/pdf\)\]$/);
     assert.equal(old.thread, 'café € crème <latin@example.org>');
     assert.ok(typeof current === 'object' && current.kind === 'message');
     assert.equal(current.speaker, 'Zoë <new@example.org>');
-    assert.match(current.text, /^Subject: naïve über\n[\s\S]*\n\nSchön\.$/);
+    assert.match(current.text, /^Subject: naïve über “ok”\n[\s\S]*\n\nSchön\.$/);
   } finally {
     t.remove();
   }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
+import { c1AsWindows1252 } from '../decode-text.ts';
 import { headersToUtf8 } from './mail-headers.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
@@ -118,6 +119,25 @@ export function mailToRecord(
 }
 
 /** One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by References. */
+/**
+ * postal-mime decodes windows-1252 and Latin-1 parts and encoded words with Node's TextDecoder, which
+ * gives C1 controls for 0x80-0x9F (decode-text.ts): the text a Record keeps is read as the sender meant.
+ */
+function c1Repaired(email: Email): Email {
+  const fix = (s: string | undefined) => (s === undefined ? s : c1AsWindows1252(s));
+  const address = (a: Address): Address =>
+    ({ ...a, name: c1AsWindows1252(a.name), ...(a.group ? { group: a.group.map(address) } : {}) }) as Address;
+  return {
+    ...email,
+    subject: fix(email.subject),
+    text: fix(email.text),
+    html: fix(email.html),
+    from: email.from && address(email.from),
+    to: email.to?.map(address),
+    cc: email.cc?.map(address),
+  };
+}
+
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const messages = splitMbox(await readFile(path));
   if (messages.length === 0) {
@@ -131,7 +151,9 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     try {
       // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
       // the untouched bytes still name a message without a Message-ID.
-      const email = await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' });
+      const email = c1Repaired(
+        await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' }),
+      );
       const id = email.messageId?.trim();
       if (id && email.subject && !subjects.has(id)) subjects.set(id, email.subject);
       parsed.push({ ref: email.messageId ? `${ref} ${email.messageId}` : ref, raw, email });

@@ -34,7 +34,7 @@ const cards = [
   'TEL;CELL:+49 151 7654321',
   'TEL;HOME;VOICE:+49 30 123456',
   'NOTE;ENCODING=QUOTED-PRINTABLE;CHARSET=ISO-8859-1:Kocht gern; mag K=E4se=',
-  '=0D=0Aund Wein.',
+  '=0D=0Aund Wein =93Bordeaux=94 f=FCr 20 =80.',
   'END:VCARD',
   // No name at all.
   'BEGIN:VCARD',
@@ -84,7 +84,7 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
     assert.deepEqual(jurgen, {
       'phone (mobile)': '+49 151 7654321',
       'phone (home)': '+49 30 123456',
-      note: 'Kocht gern; mag Käse\nund Wein.',
+      note: 'Kocht gern; mag Käse\nund Wein “Bordeaux” für 20 €.',
     });
     const jr = records.find((r) => r.ref === 'Jürgen Müller: note')!.body;
     assert.equal(jr.occurred_at, undefined, 'no REV: the write time');

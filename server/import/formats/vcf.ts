@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { readText } from '../decode-text.ts';
+import { c1AsWindows1252, readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
@@ -49,7 +49,7 @@ function decodeQuotedPrintable(value: string, charset: string): string {
     } else bytes.push(...new TextEncoder().encode(value[i]!));
   }
   try {
-    return new TextDecoder(charset).decode(new Uint8Array(bytes));
+    return c1AsWindows1252(new TextDecoder(charset).decode(new Uint8Array(bytes)));
   } catch {
     return new TextDecoder('utf-8').decode(new Uint8Array(bytes));
   }
