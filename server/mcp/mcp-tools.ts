@@ -59,13 +59,14 @@ interface ToolSpec<S extends z.ZodRawShape> {
    * Arguments that only the store can judge, before they are validated here: returns the call to
    * make instead, or null to go on.
    */
-  storeJudges?: (args: Record<string, unknown>) => Promise<unknown> | null;
-  call: (args: z.output<z.ZodObject<S>>) => Promise<unknown>;
+  storeJudges?: (port: MemoryPort, args: Record<string, unknown>) => Promise<unknown> | null;
+  call: (port: MemoryPort, args: z.output<z.ZodObject<S>>) => Promise<unknown>;
 }
 
 interface McpTool {
-  definition: Tool;
-  call: (args: Record<string, unknown>) => Promise<CallToolResult>;
+  readonly name: string;
+  readonly definition: Tool;
+  call: (port: MemoryPort, args: Record<string, unknown>) => Promise<CallToolResult>;
 }
 
 /**
@@ -76,32 +77,26 @@ interface McpTool {
  * argument is an error naming it (`<name>: unknown field`), as an unknown body field is on /v1, and the
  * listed schema says so (`additionalProperties: false`).
  */
-/**
- * Each tool's schema and listing, built on first use: the hosted /mcp endpoint creates a server per
- * request, and converting the five schemas to JSON Schema took ~14 ms of every one. Only the calls,
- * which close over the request's port, are made per server.
- */
-const compiled = new Map<string, { schema: z.ZodObject; definition: Tool }>();
-
 function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): McpTool {
-  let built = compiled.get(name) as { schema: z.ZodObject<S>; definition: Tool } | undefined;
-  if (!built) {
-    const schema = z.strictObject(spec.input);
-    const definition: Tool = {
-      name,
-      title: spec.title,
-      description: spec.description,
-      // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
-      inputSchema: z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
-      annotations: spec.annotations,
-    };
-    built = { schema, definition };
-    compiled.set(name, built);
-  }
-  const { schema, definition } = built;
+  const schema = z.strictObject(spec.input);
+  // Built on first listing, once per process: the hosted /mcp endpoint creates a server per request,
+  // and converting the five schemas to JSON Schema took ~14 ms (so not at start-up either).
+  let definition: Tool | null = null;
   return {
-    definition,
-    call: (args) => run(() => spec.storeJudges?.(args) ?? spec.call(parseWith(schema, args, 'arguments'))),
+    name,
+    get definition() {
+      definition ??= {
+        name,
+        title: spec.title,
+        description: spec.description,
+        // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
+        inputSchema: z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+        annotations: spec.annotations,
+      };
+      return definition;
+    },
+    call: (port, args) =>
+      run(() => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments'))),
   };
 }
 
@@ -111,115 +106,124 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const req = ContextRequest.shape;
 const mem = MemoryListQuery.shape;
 
-/** An MCP server over one Brain. Input schemas are the contract's own fields. */
+const rememberInput = {
+  content: RecordCreate.shape.content,
+  occurred_at: RecordCreate.shape.occurred_at,
+  visibility: RecordCreate.shape.visibility,
+  idempotency_key: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('Resend the same key when retrying, so a retry returns the original Record.'),
+};
+
+/** remember's arguments as the Record and key the port writes, whichever side validated them. */
+function remembered(port: MemoryPort, a: Record<string, unknown>): Promise<unknown> {
+  return port.remember(
+    {
+      content: a['content'] as RecordBody['content'],
+      source: { name: 'mcp' },
+      ...(a['occurred_at'] ? { occurred_at: a['occurred_at'] as string } : {}),
+      ...(a['visibility'] ? { visibility: a['visibility'] as RecordBody['visibility'] } : {}),
+    },
+    a['idempotency_key'] as string | undefined,
+  );
+}
+
+/** The tools, their input schemas the contract's own fields. */
+const tools: McpTool[] = [
+  defineTool('remember', {
+    title: 'Remember a Record',
+    description:
+      'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
+      'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
+      'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
+      'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
+      'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
+      'and nothing new was written). Records are immutable; nothing is updated in place.',
+    input: rememberInput,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    // Which kinds a Brain takes, and the code for one it does not, are the engine's (as on /v1, which
+    // checks the kind first): a kind no engine has goes to the store, which refuses it in its own
+    // words, or (a newer /v1 behind the bridge) takes it with every other argument.
+    storeJudges: (port, args) =>
+      isObject(args['content']) && !(allKinds as readonly unknown[]).includes(args['content'].kind)
+        ? remembered(port, args)
+        : null,
+    call: remembered,
+  }),
+
+  defineTool('get_context', {
+    title: 'Get Context for a task',
+    description:
+      'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
+      '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
+      'reason. status "processing" means the watermark is not reached yet, or a thorough answer is still being put ' +
+      'together: call again shortly with exactly the same arguments.',
+    input: {
+      query: req.query,
+      purpose: req.purpose,
+      as_of: req.as_of,
+      budget: req.budget,
+      include: req.include,
+      filter: req.filter,
+      mode: req.mode,
+      watermark: z
+        .string()
+        .min(1, 'must not be empty')
+        .optional()
+        .describe('A watermark from remember: answer at or after that write.'),
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, { watermark, ...body }) => port.context(body, watermark),
+  }),
+
+  defineTool('list_memories', {
+    title: 'List or search Memories',
+    description:
+      'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
+      'filtering by subject, owner (self, other or unresolved), status or as_of. Page with cursor / next_cursor.',
+    input: {
+      q: mem.q,
+      subject: mem.subject,
+      owner: mem.owner,
+      status: mem.status,
+      as_of: mem.as_of,
+      cursor: mem.cursor,
+      // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
+      limit: pageSize(200).optional().describe('Page size, default 50.'),
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, q) => port.listMemories(q),
+  }),
+
+  defineTool('get_memory', {
+    title: 'Get a Memory',
+    description:
+      'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
+    input: { memory_id: z.string().regex(/^mem_/, 'must be a Memory id (mem_...)') },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, { memory_id }) => port.getMemory(memory_id),
+  }),
+
+  defineTool('get_record', {
+    title: 'Get a Record',
+    description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
+    input: { record_id: z.string().regex(/^rec_/, 'must be a Record id (rec_...)') },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, { record_id }) => port.getRecord(record_id),
+  }),
+];
+const byName = new Map(tools.map((t) => [t.name, t]));
+
+/** An MCP server over one Brain. */
 export function createMcpServer(port: MemoryPort): Server {
-  const tools: McpTool[] = [
-    defineTool('remember', {
-      title: 'Remember a Record',
-      description:
-        'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
-        'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
-        'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
-        'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
-        'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
-        'and nothing new was written). Records are immutable; nothing is updated in place.',
-      input: {
-        content: RecordCreate.shape.content,
-        occurred_at: RecordCreate.shape.occurred_at,
-        visibility: RecordCreate.shape.visibility,
-        idempotency_key: z
-          .string()
-          .min(1, 'must not be empty')
-          .max(200, 'must be at most 200 characters')
-          .optional()
-          .describe('Resend the same key when retrying, so a retry returns the original Record.'),
-      },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-      // Which kinds a Brain takes, and the code for one it does not, are the engine's (as on /v1, which
-      // checks the kind first): a kind no engine has goes to the store, which refuses it in its own words.
-      storeJudges: ({ content }) =>
-        isObject(content) && !(allKinds as readonly unknown[]).includes(content.kind)
-          ? port.remember({ content: content as RecordBody['content'], source: { name: 'mcp' } })
-          : null,
-      call: (a) =>
-        port.remember(
-          {
-            content: a.content,
-            source: { name: 'mcp' },
-            ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
-            ...(a.visibility ? { visibility: a.visibility } : {}),
-          },
-          a.idempotency_key,
-        ),
-    }),
-
-    defineTool('get_context', {
-      title: 'Get Context for a task',
-      description:
-        'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
-        '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-        'reason. status "processing" means the watermark is not reached yet, or a thorough answer is still being put ' +
-        'together: call again shortly with exactly the same arguments.',
-      input: {
-        query: req.query,
-        purpose: req.purpose,
-        as_of: req.as_of,
-        budget: req.budget,
-        include: req.include,
-        filter: req.filter,
-        mode: req.mode,
-        watermark: z
-          .string()
-          .min(1, 'must not be empty')
-          .optional()
-          .describe('A watermark from remember: answer at or after that write.'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      call: ({ watermark, ...body }) => port.context(body, watermark),
-    }),
-
-    defineTool('list_memories', {
-      title: 'List or search Memories',
-      description:
-        'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
-        'filtering by subject, owner (self, other or unresolved), status or as_of. Page with cursor / next_cursor.',
-      input: {
-        q: mem.q,
-        subject: mem.subject,
-        owner: mem.owner,
-        status: mem.status,
-        as_of: mem.as_of,
-        cursor: mem.cursor,
-        // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
-        limit: pageSize(200).optional().describe('Page size, default 50.'),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      call: (q) => port.listMemories(q),
-    }),
-
-    defineTool('get_memory', {
-      title: 'Get a Memory',
-      description:
-        'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
-      input: { memory_id: z.string().regex(/^mem_/, 'must be a Memory id (mem_...)') },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      call: ({ memory_id }) => port.getMemory(memory_id),
-    }),
-
-    defineTool('get_record', {
-      title: 'Get a Record',
-      description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
-      input: { record_id: z.string().regex(/^rec_/, 'must be a Record id (rec_...)') },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      call: ({ record_id }) => port.getRecord(record_id),
-    }),
-  ];
-
   const server = new Server(
     { name: 'mnemo', version: contractVersion },
     {
@@ -230,16 +234,15 @@ export function createMcpServer(port: MemoryPort): Server {
         'worth recalling later. Memories are inferences from Records; a miss is not a denial.',
     },
   );
-  const byName = new Map(tools.map((t) => [t.definition.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     // A tool error, as McpServer answered one, but in the form of every other failure.
     if (!tool) {
-      const names = tools.map((t) => JSON.stringify(t.definition.name)).join(', ');
+      const names = tools.map((t) => JSON.stringify(t.name)).join(', ');
       return toolError(new MnemoError('invalid_request_body', `name: must be one of ${names}`));
     }
-    return tool.call(request.params.arguments ?? {});
+    return tool.call(port, request.params.arguments ?? {});
   });
   return server;
 }

@@ -1,0 +1,46 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { MemoryPort } from './memory-port.ts';
+import { createMcpServer } from './mcp-tools.ts';
+
+// What remember hands the port (the bridge's goes to a /v1 server as it is): a kind this build does not
+// know is the store's to judge, and must reach it with every other argument, as a known kind does. The
+// port records instead of writing: no server here knows a kind this build does not.
+test('remember passes occurred_at, visibility and the idempotency key to the store, whatever the kind', async () => {
+  const calls: unknown[] = [];
+  const refuse = () => Promise.reject(new Error('not used'));
+  const port: MemoryPort = {
+    brainId: 'me',
+    remember: (body, key) => {
+      calls.push({ body, key });
+      return Promise.resolve({ record: {} as never, watermark: null, replayed: null });
+    },
+    context: refuse,
+    listMemories: refuse,
+    getMemory: refuse,
+    getRecord: refuse,
+  };
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(port).connect(a);
+  const client = new Client({ name: 'remember-args-test', version: '1.0.0' });
+  await client.connect(b);
+  const rest = { occurred_at: '2024-03-01T10:00:00Z', visibility: 'local_only', idempotency_key: 'k1' };
+  for (const content of [
+    { kind: 'message', text: 'hello' },
+    { kind: 'voice_note', text: 'from a newer build' },
+  ]) {
+    const r = await client.callTool({ name: 'remember', arguments: { content, ...rest } });
+    assert.ok(!r.isError, JSON.stringify(r.content));
+  }
+  await client.close();
+  const body = (content: unknown) => ({
+    body: { content, source: { name: 'mcp' }, occurred_at: rest.occurred_at, visibility: rest.visibility },
+    key: 'k1',
+  });
+  assert.deepEqual(calls, [
+    body({ kind: 'message', text: 'hello' }),
+    body({ kind: 'voice_note', text: 'from a newer build' }),
+  ]);
+});
