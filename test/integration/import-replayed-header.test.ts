@@ -17,7 +17,6 @@ const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
 let server: ServedApp;
-let port = 0;
 
 before(async () => {
   engine = await createLocalEngine({
@@ -27,7 +26,6 @@ before(async () => {
     reranker: null,
   });
   server = await serveApp({ engine, registry });
-  port = server.port;
 });
 
 after(async () => {
@@ -41,7 +39,7 @@ describe('imported / unchanged split', () => {
     // The Brain exists before the import, so created_at is all an importer without the header could use.
     await engine.createBrain(tenant, { id: 'notes' });
     const { key } = registry.create(tenant);
-    const client = createMnemoClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: key });
+    const client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
     const file = join(dir, 'Ideas.md');
     writeFileSync(file, '# Ideas\n\nA tide-clock for the hallway.\n');
 
