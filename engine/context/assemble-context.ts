@@ -213,12 +213,12 @@ export async function assembleContext(
   emit('assemble');
   // What was current is read at as_of, or at the end of a filter.until window in the past: a Memory
   // superseded only by what came after the window was still current within it, and is evidence there.
+  // The engine's clock, read once: every Memory of this Context is read at the same instant.
+  const nowMs = deps.now().getTime();
   const untilMs =
-    eligibility.untilMs !== undefined && eligibility.untilMs < deps.now().getTime()
-      ? eligibility.untilMs
-      : undefined;
+    eligibility.untilMs !== undefined && eligibility.untilMs < nowMs ? eligibility.untilMs : undefined;
   const readMs = asOfMs === undefined ? untilMs : untilMs === undefined ? asOfMs : Math.min(asOfMs, untilMs);
-  const { evidence, dropped } = selectEvidence(store, fused, terms, readMs, maxEvidenceRecords);
+  const { evidence, dropped } = selectEvidence(store, fused, terms, readMs, nowMs, maxEvidenceRecords);
   const fitted = fitBudget(evidence, requested);
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
@@ -226,7 +226,7 @@ export async function assembleContext(
     quote: b.quote,
   }));
   const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
-  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility, readMs);
+  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility, readMs, nowMs);
   const top = fitted.blocks[0]?.evidence;
   const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
 
@@ -294,7 +294,7 @@ export async function assembleContext(
   };
   if (include.has('memories')) {
     const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
-    const served = servedSql(readMs);
+    const served = servedSql(readMs, nowMs);
     // Hosted: a Memory also supported by local_only Records is served citing only its shareable ones
     // (memory-view.ts), as listMemories serves it; citing all of them left it out of the window check.
     const hosted = eligibility.excludeLocalOnly;
@@ -304,7 +304,7 @@ export async function assembleContext(
       JSON.stringify(servedIds),
       ...served.params,
     );
-    ctx.memories = toMemories(store, rows, { shareableOnly: hosted }).filter((m) =>
+    ctx.memories = toMemories(store, rows, { nowMs, shareableOnly: hosted }).filter((m) =>
       m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
     );
   }

@@ -18,6 +18,8 @@ export function findConflicts(
   eligibility: Eligibility,
   /** When values are read as current (as_of, or a past filter.until); undefined: now. */
   readMs: number | undefined,
+  /** The engine's clock, read once for the request. */
+  nowMs: number,
 ): { conflicts: Conflict[]; conflicted: Set<string> } {
   const conflicts: Conflict[] = [];
   const conflicted = new Set<string>();
@@ -26,7 +28,7 @@ export function findConflicts(
     `SELECT DISTINCT lineage FROM memories WHERE slot IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
     JSON.stringify(memoryIds),
   );
-  const served = servedSql(readMs);
+  const served = servedSql(readMs, nowMs);
   for (const { lineage } of lineages) {
     const values = store.all<{
       id: string;

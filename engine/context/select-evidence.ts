@@ -48,17 +48,19 @@ export function selectEvidence(
   fused: Fused[],
   terms: string[],
   asOfMs: number | undefined,
+  /** The engine's clock, read once for the request. */
+  nowMs: number,
   maxRecords: number,
 ): { evidence: EvidencePassage[]; dropped: Dropped[] } {
   const evidence: EvidencePassage[] = [];
   const dropped: Dropped[] = [];
-  const served = servedSql(asOfMs);
+  const served = servedSql(asOfMs, nowMs);
   // Read in chunks of as many candidates as may be kept (two queries a chunk, not two a candidate); a
   // further chunk only when drops left room.
   const records = new Map<string, RecordRow>();
   const memsOf = new Map<string, MemState[]>();
   // Scheduled (memory-view.ts, "Time"): the drop reason must not say superseded.
-  const later = scheduledSql(asOfMs);
+  const later = scheduledSql(asOfMs ?? nowMs);
   const load = (ids: string[]) => {
     const json = JSON.stringify(ids);
     for (const r of store.all<RecordRow>(

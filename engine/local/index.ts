@@ -22,7 +22,6 @@ import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { attachClock } from '../store/memory-view.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import type { Deployment, Engine } from '../types.ts';
@@ -101,8 +100,6 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     key: options.dbKey,
     durability: options.durability,
   });
-  // "Now" of every Memory read, Context's included, is this engine's clock (current vs scheduled).
-  attachClock(store, () => clock().getTime());
   const deriver = options.deriver ?? createRuleDeriver();
   const worker = createDeriveWorker({
     store,

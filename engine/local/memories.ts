@@ -57,7 +57,7 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
   };
   if (hosted) add(shareableSql());
   if (q.as_of !== undefined) {
-    const s = servedSql(Date.parse(q.as_of));
+    const s = servedSql(Date.parse(q.as_of), nowMs);
     add(s.sql, ...s.params);
   }
   const status = q.status ?? (q.as_of !== undefined || sinceSeq !== undefined ? 'all' : 'current');

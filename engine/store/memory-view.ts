@@ -43,44 +43,25 @@ export const memoryColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.versi
  *   scheduled: in force, not current, and it does not displace the value that holds until it starts.
  *   A statement that is not a slot value (an event, a message, a passage) is current from the moment
  *   it is known, whatever date it is about: an appointment next week is something known today.
- * The engine's clock reaches SQL as mnemo_now_ms() (attachClock), so Context, which asks for "now"
- * without a time, reads the same instant as listMemories and the profile.
+ * "Now" is the engine's clock, read once by each operation and bound as a parameter, so one request
+ * reads every Memory at the same instant (Context, listMemories and the profile alike).
  */
 
-const clocks = new WeakMap<Store['db'], () => number>();
-
-/** Makes the engine's clock the "now" of this store's Memory reads, in SQL (mnemo_now_ms()) and JS. */
-export function attachClock(store: Store, nowMs: () => number): void {
-  clocks.set(store.db, nowMs);
-  store.db.function('mnemo_now_ms', { deterministic: false }, () => nowMs());
-}
-
-function storeNowMs(store: Store): number {
-  return (clocks.get(store.db) ?? Date.now)();
-}
-
-/** SQL for "now": a bound parameter when the caller has the time, else the attached clock. */
-function nowTerm(nowMs: number | undefined): { term: string; params: SqlParam[] } {
-  return nowMs === undefined ? { term: 'mnemo_now_ms()', params: [] } : { term: '?', params: [nowMs] };
-}
-
-/** In force at nowMs (the effective status `active`); undefined = the attached clock. */
-export function inForceSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
-  const now = nowTerm(nowMs);
+/** In force at nowMs (the effective status `active`). */
+export function inForceSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   return {
     sql: `(${alias}.status <> 'retracted' AND ${alias}.revised_by IS NULL
-           AND (${alias}.valid_to_ms IS NULL OR ${alias}.valid_to_ms > max(${alias}.valid_from_ms, ${now.term})))`,
-    params: now.params,
+           AND (${alias}.valid_to_ms IS NULL OR ${alias}.valid_to_ms > max(${alias}.valid_from_ms, ?)))`,
+    params: [nowMs],
   };
 }
 
 /** Current at nowMs: in force, and begun if it is a slot value. Never pending. */
-export function currentSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
-  const now = nowTerm(nowMs);
+export function currentSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   const f = inForceSql(nowMs, alias);
   return {
-    sql: `${alias}.pending = 0 AND ${f.sql} AND (${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ${now.term})`,
-    params: [...f.params, ...now.params],
+    sql: `${alias}.pending = 0 AND ${f.sql} AND (${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ?)`,
+    params: [...f.params, nowMs],
   };
 }
 
@@ -88,16 +69,15 @@ export function currentSql(nowMs: number | undefined, alias = 'm'): { sql: strin
  * Scheduled at nowMs: in force, but starting later. Not served, yet replaced by nothing either (a
  * Context's drop reason says so rather than "superseded").
  */
-export function scheduledSql(nowMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
-  const now = nowTerm(nowMs);
+export function scheduledSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   const f = inForceSql(nowMs, alias);
-  return { sql: `(${f.sql} AND ${alias}.valid_from_ms > ${now.term})`, params: [...f.params, ...now.params] };
+  return { sql: `(${f.sql} AND ${alias}.valid_from_ms > ?)`, params: [...f.params, nowMs] };
 }
 
 /** The effective status at nowMs as SQL: `active` (in force), `superseded`, `retracted`. */
 export function statusSql(
   status: MemoryStatus,
-  nowMs: number | undefined,
+  nowMs: number,
   alias = 'm',
 ): { sql: string; params: SqlParam[] } {
   if (status === 'retracted') return { sql: `${alias}.status = 'retracted'`, params: [] };
@@ -115,12 +95,16 @@ export function statusAt(r: MemoryRow, nowMs: number): MemoryStatus {
 }
 
 /**
- * The condition "served at this world time" for alias m: current at the engine's clock when asOfMs
- * is undefined (see above), else valid at asOfMs (its interval contains it); never pending
+ * The condition "served at this world time" for alias m: current at nowMs (the engine's clock) when
+ * asOfMs is undefined (see above), else valid at asOfMs (its interval contains it); never pending
  * re-derivation, never retracted.
  */
-export function servedSql(asOfMs: number | undefined, alias = 'm'): { sql: string; params: SqlParam[] } {
-  if (asOfMs === undefined) return currentSql(undefined, alias);
+export function servedSql(
+  asOfMs: number | undefined,
+  nowMs: number,
+  alias = 'm',
+): { sql: string; params: SqlParam[] } {
+  if (asOfMs === undefined) return currentSql(nowMs, alias);
   return {
     sql: `${alias}.pending = 0 AND ${alias}.status <> 'retracted' AND ${alias}.valid_from_ms <= ?
           AND (${alias}.valid_to_ms IS NULL OR ${alias}.valid_to_ms > ?)`,
@@ -162,8 +146,8 @@ export function citationsOf(
 }
 
 export interface MemoryViewOptions {
-  /** The instant statuses are read at; default the store's attached clock. */
-  nowMs?: number;
+  /** The instant statuses are read at: the engine's clock. */
+  nowMs: number;
   /** Hosted deployment: cite only Records that are not local_only. */
   shareableOnly?: boolean;
 }
@@ -173,8 +157,8 @@ export interface MemoryViewOptions {
  * served; with shareableOnly the caller must have selected rows with shareableSql, so a row left with
  * no shareable citation is the same bug.
  */
-export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOptions = {}): Memory[] {
-  const nowMs = opts.nowMs ?? storeNowMs(store);
+export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOptions): Memory[] {
+  const { nowMs } = opts;
   const cites = citationsOf(
     store,
     rows.map((r) => r.id),
