@@ -13,11 +13,11 @@ import type { Eligibility, Lane } from '../retrieve/lane.ts';
 import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { retrieve } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../retrieve/query-terms.ts';
-import { memoryColumns, servedSql, shareableSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
+import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from './cost-ledger.ts';
-import { findConflicts } from './find-conflicts.ts';
+import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget } from './fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import { recordIdsOf, type TraceBuffer } from './trace-buffer.ts';
@@ -295,18 +295,27 @@ export async function assembleContext(
   if (include.has('memories')) {
     const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
     const served = servedSql(readMs, nowMs);
-    // Hosted: a Memory also supported by local_only Records is served citing only its shareable ones
-    // (memory-view.ts), as listMemories serves it; citing all of them left it out of the window check.
-    const hosted = eligibility.excludeLocalOnly;
     const rows = store.all<MemoryRow>(
       `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql}
-       ${hosted ? `AND ${shareableSql()}` : ''} ORDER BY m.id`,
+       ORDER BY m.id`,
       JSON.stringify(servedIds),
       ...served.params,
     );
-    ctx.memories = toMemories(store, rows, { nowMs, shareableOnly: hosted }).filter((m) =>
-      m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
+    // A Memory is shown citing only the Records this request may see (as findConflicts counts values):
+    // citations a filter, as_of or hosted local_only excludes are left out, not a reason to drop it.
+    const memories = toMemories(store, rows, { nowMs });
+    const visible = visibleRecords(
+      store,
+      memories.flatMap((m) => m.citations.map((c) => c.record_id)),
+      eligibility,
     );
+    ctx.memories = memories
+      .map((m) => ({ ...m, citations: m.citations.filter((c) => visible.has(c.record_id)) }))
+      .filter(
+        (m) =>
+          m.citations.length > 0 &&
+          m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
+      );
   }
   if (include.has('explain')) {
     ctx.explain = {

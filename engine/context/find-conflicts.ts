@@ -67,7 +67,8 @@ export function findConflicts(
   return { conflicts, conflicted };
 }
 
-function visibleRecords(store: Store, recordIds: string[], eligibility: Eligibility): Set<string> {
+/** Which of the Records the request may see (filters, as_of, hosted local_only). */
+export function visibleRecords(store: Store, recordIds: string[], eligibility: Eligibility): Set<string> {
   const el = eligibilitySql(eligibility);
   const rows = store.all<{ id: string }>(
     `SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND ${el.sql}`,

@@ -36,6 +36,31 @@ describe('local engine: Context says why a Record is not evidence, and serves wh
     );
   });
 
+  it('include memories serves a Memory also supported by a Record the filter excludes, citing only what it may see', async () => {
+    const { engine, remember } = await withBrain({});
+    const said = { kind: 'message', text: 'I like sailing.', speaker: 'user' } as const;
+    const chat = await remember({ content: said, source: { name: 'chat' } });
+    const mail = await remember({ content: said, source: { name: 'mail' } });
+    const memoryId = chat.memory_ids[0]!;
+    assert.deepEqual(mail.memory_ids, [memoryId], 'one Memory supported by both Records');
+    const ctx = ready(
+      await engine.createContext(
+        tenant,
+        'b',
+        { query: 'sailing', include: ['memories'], filter: { sources: ['chat'] } },
+        opts,
+      ),
+    );
+    assert.deepEqual(
+      ctx.citations.map((c) => c.record_id),
+      [chat.id],
+    );
+    assert.deepEqual(
+      ctx.memories?.map((m) => [m.id, m.citations.map((c) => c.record_id)]),
+      [[memoryId, [chat.id]]],
+    );
+  });
+
   it('hosted: include memories serves a Memory with mixed local_only/shareable support, citing only the shareable Record', async () => {
     const dir = tempDir();
     const local = await open(dir);
