@@ -78,7 +78,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     const fingerprint = canonicalJson(body);
     if (!prior)
       return {
-        remember: (resultId: string) => s.idempotency.set(`${scope}:${key}`, { fingerprint, resultId }),
+        remember: (resultId: string) => s.idempotency.set(`${scope}:${key}`, { fingerprint, resultId, seq: s.seq }),
       };
     if (prior.fingerprint !== fingerprint) {
       throw new MnemoError(
@@ -86,7 +86,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         `Idempotency-Key: "${key}" was already used with different content`,
       );
     }
-    return { replay: prior.resultId };
+    return { replay: prior.resultId, seq: prior.seq };
   }
 
   function receipt(
@@ -477,7 +477,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const versions = s.objects.get(slot) ?? [];
       if (idem && 'replay' in idem && idem.replay) {
         const prior = versions.find((v) => `${v.type}\u0000${v.key}\u0000${v.version}` === idem.replay);
-        if (prior) return { object: prior, watermark: watermark(s), replayed: true };
+        // The original accept's boundary (types.ts), not the Brain's current one.
+        if (prior) return { object: prior, watermark: codec.encode(s.uid, idem.seq), replayed: true };
       }
       const current = versions.length;
       if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {

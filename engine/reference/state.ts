@@ -34,7 +34,8 @@ export interface BrainState {
    */
   removals: Map<string, { seq: number; reason: MemoryRemoval['reason']; visibility: string }>;
   objects: Map<string, AcceptedObject[]>;
-  idempotency: Map<string, { fingerprint: string; resultId: string }>;
+  /** Per scoped key: the body's fingerprint, what it made, and the sequence after it (its boundary). */
+  idempotency: Map<string, { fingerprint: string; resultId: string; seq: number }>;
   /** This Brain's view of the engine-wide trace buffer. */
   traces: {
     add(trace: Trace): void;

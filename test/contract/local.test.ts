@@ -14,6 +14,7 @@ runContractSuite(
     name: 'local',
     kinds: ['message', 'document', 'event', 'fact', 'correction'],
     unknownKindCode: 'unknown_kind',
+    sharesMemories: true,
   },
   (o = {}) => {
     n += 1;

@@ -6,6 +6,7 @@ runContractSuite(
     name: 'reference',
     kinds: ['message', 'document', 'event', 'fact'],
     unknownKindCode: 'invalid_request_body',
+    sharesMemories: false,
   },
   (o = {}) => startServer({ engine: 'reference', port: 0, rateLimit: 0, ...o }),
 );

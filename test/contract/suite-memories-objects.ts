@@ -209,8 +209,6 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const mark = accepted.headers.get('brain-watermark') ?? '';
       assert.match(mark, /^wm_/);
       assert.notEqual(mark, before.watermark, 'the accept advanced the sequence');
-      const replay = await api.post('/brains/w/objects', { type: 't', key: 'k', value: 1 }, h);
-      assert.equal(replay.headers.get('brain-watermark'), mark, 'a replay returns the original boundary');
       const delta = assertShape(
         MemoryPage,
         (await api.get(`/brains/w/memories?since_watermark=${encodeURIComponent(mark)}`)).body,
@@ -218,6 +216,11 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       assert.deepEqual(delta.data, [], 'nothing derived before the accept is after its boundary');
       const ctx = await api.post('/brains/w/context', { query: 'object' }, { 'Brain-Watermark': mark });
       assert.equal(ctx.status, 200, ctx.text);
+      // A write after the accept moves the Brain on: a replay must still name the accept's own boundary.
+      const after = await remember(api, 'w', { content: 'Written after the object.' });
+      assert.notEqual(after.watermark, mark);
+      const replay = await api.post('/brains/w/objects', { type: 't', key: 'k', value: 1 }, h);
+      assert.equal(replay.headers.get('brain-watermark'), mark, 'a replay returns the original boundary');
     });
 
     it('a stale if_version is 409 stale_version with current_version', async () => {

@@ -16,6 +16,8 @@ export interface EngineTraits {
   name: 'reference' | 'local';
   kinds: string[];
   unknownKindCode: 'invalid_request_body' | 'unknown_kind';
+  /** Records that say the same thing support one Memory (the reference engine gives each its own). */
+  sharesMemories: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {

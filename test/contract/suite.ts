@@ -16,7 +16,7 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
     brainAndAuthChecks(factory);
     recordChecks(factory, traits);
     memoryAndObjectChecks(factory);
-    deltaRemovalChecks(factory);
+    deltaRemovalChecks(factory, traits);
     contextChecks(factory);
     sourceChecks(factory);
   });
