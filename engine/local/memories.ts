@@ -122,7 +122,10 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
       0,
       q.limit + 1,
     );
-    if (entries.length > q.limit) {
+    // Whether anything follows the page is known from what was read, except after a page that is one
+    // whole step longer than the limit: only then is there something left to ask.
+    let hasMore = entries.length > q.limit;
+    if (hasMore) {
       // A page must end on a whole sequence step, or the next page (seq > last) would skip the rest
       // of that step: drop the split step, or if the page is one step only, take all of it.
       const last = entries[q.limit - 1]!.seq;
@@ -130,22 +133,24 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
       entries = entries.slice(0, q.limit);
       if (split) {
         const whole = entries.filter((e) => e.seq !== last);
-        entries =
-          whole.length > 0
-            ? whole
-            : merge(goneRows(' AND r.seq <= ?', [last]), changedRows(' AND m.seq <= ?', [last]));
+        if (whole.length > 0) entries = whole;
+        else {
+          entries = merge(goneRows(' AND r.seq <= ?', [last]), changedRows(' AND m.seq <= ?', [last]));
+          hasMore =
+            ctx.store.get(
+              `SELECT 1 FROM memories m WHERE ${where} AND m.seq > ? LIMIT 1`,
+              ...params,
+              last,
+            ) !== undefined ||
+            ctx.store.get(
+              `SELECT 1 FROM memory_removals r WHERE ${gone} AND r.seq > ? LIMIT 1`,
+              ...goneParams,
+              last,
+            ) !== undefined;
+        }
       }
     }
     const lastSeq = entries[entries.length - 1]?.seq;
-    const hasMore =
-      lastSeq !== undefined &&
-      (ctx.store.get(`SELECT 1 FROM memories m WHERE ${where} AND m.seq > ? LIMIT 1`, ...params, lastSeq) !==
-        undefined ||
-        ctx.store.get(
-          `SELECT 1 FROM memory_removals r WHERE ${gone} AND r.seq > ? LIMIT 1`,
-          ...goneParams,
-          lastSeq,
-        ) !== undefined);
     const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
     // A Memory removed and served again within the page (re-derived) is reported once, as it is now.
     const served = new Set(rows.map((r) => r.id));
