@@ -69,18 +69,16 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
     // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation), so
     // "Bob"/age and "bob"/Age are one lineage, and one filter: slot values match on the slot's subject
     // part (a range on the (brain, slot) index); other Memories compare the subject case-insensitively
-    // (ASCII, as lower() does, like the owner filter) through seeks on the (brain, subject) index.
+    // (ASCII, as lower() does, like the owner filter) on the (brain, subject NOCASE) index.
     const norm = slotPrefix(q.subject);
     add(
       `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
                 UNION ALL
-                SELECT s.id FROM json_each(?) j
-                  JOIN memories s ON s.brain_uid = ? AND s.subject BETWEEN j.value ->> 0 AND j.value ->> 1
-                WHERE s.slot IS NULL AND lower(s.subject) = lower(?))`,
+                SELECT s.id FROM memories s
+                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE AND s.slot IS NULL)`,
       b.uid,
       norm,
       `${norm.slice(0, -1)}\u0020`,
-      JSON.stringify(caseRanges(q.subject)),
       b.uid,
       q.subject,
     );
@@ -247,26 +245,4 @@ export function getMemory(ctx: LocalCtx, t: Tenant, brainId: string, memoryId: s
       occurred_at: e.occurred_at,
     }));
   return { ...memory!, revisions, evidence };
-}
-
-const upper = (s: string) => s.replace(/[a-z]/g, (c) => c.toUpperCase());
-const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/**
- * Byte ranges of the (brain, subject) index that hold every ASCII-case variant of `s`, so a
- * case-insensitive match seeks instead of scanning the Brain: with a fixed prefix, the variants of
- * the rest lie between its all-upper and all-lower forms (upper-case letters sort first). The first
- * few letters are fixed both ways (at most 2^6 ranges), which keeps each range narrow.
- */
-export function caseRanges(s: string, fixedLetters = 6): [string, string][] {
-  let prefixes = [''];
-  let i = 0;
-  for (let letters = 0; i < s.length && letters < fixedLetters; i += 1) {
-    const c = s[i]!;
-    const both = upper(c) !== lower(c);
-    if (both) letters += 1;
-    prefixes = prefixes.flatMap((p) => (both ? [p + upper(c), p + lower(c)] : [p + c]));
-  }
-  const rest = s.slice(i);
-  return prefixes.map((p) => [p + upper(rest), p + lower(rest)]);
 }

@@ -6,6 +6,7 @@ import { neighbourRequeue } from './004-neighbour-requeue.ts';
 import { recordsTimeIndex } from './006-records-time-index.ts';
 import { neighbourRows } from './007-neighbour-rows.ts';
 import { memoryRemovals } from './008-memory-removals.ts';
+import { memoriesSubjectNocase } from './009-memories-subject-nocase.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   recordsTimeIndex,
   neighbourRows,
   memoryRemovals,
+  memoriesSubjectNocase,
 ];
