@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 export interface LockOptions {
@@ -33,15 +33,22 @@ export function withFileLock<T>(path: string, fn: () => T, options: LockOptions 
   const content = JSON.stringify(mine);
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   const staleMs = options.staleMs ?? 30_000;
+  // The complete lock file, written once and linked to the lock name at each try.
+  const draft = `${lockPath}.${mine.token}`;
+  writeFileSync(draft, content, { mode: 0o600 });
   let wait = 1;
-  for (;;) {
-    if (tryLock(lockPath, content, mine.token)) break;
-    if (setAsideIfStale(lockPath, staleMs, mine.token)) continue;
-    if (Date.now() > deadline) {
-      throw new Error(`${path} is locked by another process (lock file ${lockPath})`);
+  try {
+    for (;;) {
+      if (tryLock(lockPath, draft)) break;
+      if (setAsideIfStale(lockPath, staleMs, mine.token)) continue;
+      if (Date.now() > deadline) {
+        throw new Error(`${path} is locked by another process (lock file ${lockPath})`);
+      }
+      sleepSync(wait + Math.random() * wait);
+      wait = Math.min(wait * 2, 50);
     }
-    sleepSync(wait + Math.random() * wait);
-    wait = Math.min(wait * 2, 50);
+  } finally {
+    unlinkSync(draft);
   }
   try {
     return fn();
@@ -50,17 +57,16 @@ export function withFileLock<T>(path: string, fn: () => T, options: LockOptions 
   }
 }
 
-function tryLock(lockPath: string, content: string, token: string): boolean {
-  const draft = `${lockPath}.${token}`;
-  writeFileSync(draft, content, { mode: 0o600 });
+function tryLock(lockPath: string, draft: string): boolean {
+  // Its age is what others judge staleness by: taken now, it is as old as now.
+  const now = new Date();
+  utimesSync(draft, now, now);
   try {
     linkSync(draft, lockPath);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
-  } finally {
-    unlinkSync(draft);
   }
 }
 
