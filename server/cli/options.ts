@@ -1,5 +1,15 @@
 import { InvalidArgumentError } from 'commander';
+import type * as z from 'zod';
 import { isTimeZone } from '../../engine/retrieve/time-zone.ts';
+
+/** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
+export const bySchema =
+  (schema: z.ZodType<string>) =>
+  (value: string): string => {
+    const r = schema.safeParse(value);
+    if (!r.success) throw new InvalidArgumentError(r.error.issues[0]!.message);
+    return value;
+  };
 
 /** commander parser for non-negative integers ("--port 0" is meaningful). */
 export function nonNegativeInt(value: string): number {

@@ -6,7 +6,7 @@ import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import { runImport, type ImportProgress, type ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
-import { nonNegativeInt } from '../options.ts';
+import { bySchema, nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
@@ -123,11 +123,7 @@ export function register(program: Command): void {
         'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE)',
     )
     .argument('[path]', 'file or folder of the export')
-    .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', (v: string) => {
-      if (!Slug.safeParse(v).success)
-        throw new InvalidArgumentError('must be a Brain id (letters, digits, ".", "_", "-")');
-      return v;
-    })
+    .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', bySchema(Slug))
     .addOption(
       new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
     )

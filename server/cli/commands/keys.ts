@@ -1,10 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type * as z from 'zod';
 import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
 import { parseScopes, type Scope } from '../../../engine/auth/scopes.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
+import { bySchema } from '../options.ts';
 
 interface Where {
   dataDir?: string;
@@ -27,15 +27,6 @@ const whereOptions = (cmd: Command) =>
       ).conflicts('keyRegistry'),
     )
     .option('--key-registry <path>', 'a registry file instead of <data-dir>/keys.json');
-
-/** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses. */
-const bySchema =
-  (schema: z.ZodType<string>) =>
-  (value: string): string => {
-    const r = schema.safeParse(value);
-    if (!r.success) throw new InvalidArgumentError(r.error.issues[0]!.message);
-    return value;
-  };
 
 /** An empty list is refused: it would otherwise read as "not given" and issue all six scopes. */
 function scopeList(value: string): Scope[] {
