@@ -9,7 +9,9 @@ export interface RawReply {
 /**
  * For tests: a POST /v1/brains the server is busy with for as long as the test likes. Its body
  * arrives in two parts, so the handler waits for the second (a slow upload; no sleep in the server).
- * `reply` is what came back on the raw socket once it closed.
+ * It asks `Expect: 100-continue`: Node answers `100 Continue` as it hands the request to the app, so
+ * once that line is back the request is in flight, however busy the machine. `reply` is what came back
+ * on the raw socket once it closed (the final response, after the 100).
  */
 export async function slowCreateBrain(
   port: number,
@@ -22,9 +24,18 @@ export async function slowCreateBrain(
   let out = '';
   socket.setEncoding('utf8');
   socket.on('data', (d: string) => (out += d));
+  const continued = new Promise<void>((resolve) => {
+    const seen = () => {
+      if (!out.includes('\r\n\r\n')) return;
+      socket.off('data', seen);
+      resolve();
+    };
+    socket.on('data', seen);
+  });
   const reply = new Promise<RawReply>((resolve) =>
     socket.once('close', () => {
-      const [head = '', json = '{}'] = out.split('\r\n\r\n');
+      const final = out.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+      const [head = '', json = '{}'] = final.split('\r\n\r\n');
       resolve({
         status: Number(head.split(' ')[1]),
         head,
@@ -34,9 +45,10 @@ export async function slowCreateBrain(
   );
   socket.write(
     `POST /v1/brains HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 3)}`,
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Expect: 100-continue\r\n\r\n',
   );
-  // The app has the request once the headers are parsed; give the event loop (or the child) time.
-  await new Promise((r) => setTimeout(r, 300));
+  await continued;
+  socket.write(body.slice(0, 3));
   return { reply, finish: () => void socket.write(body.slice(3)) };
 }
