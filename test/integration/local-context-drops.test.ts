@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ContextReady, type Context, type RecordCreate } from '../../engine/contract/index.ts';
-import { open, tempDir, tenant, withBrain } from './local-helpers.ts';
+import { open, rememberReady, tempDir, tenant, withBrain } from './local-helpers.ts';
 
 const ready = (c: Context) => {
   assert.equal(c.status, 'ready');
@@ -65,11 +65,7 @@ describe('local engine: Context says why a Record is not evidence, and serves wh
     const dir = tempDir();
     const local = await open(dir);
     await local.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
-    const write = async (body: RecordCreate) => {
-      const r = await local.rememberRecord(tenant, 'b', body, {});
-      await local.idle();
-      return local.getRecord(tenant, 'b', r.record.id);
-    };
+    const write = (body: RecordCreate) => rememberReady(local, body);
     const said = { kind: 'message', text: 'I like sailing.', speaker: 'user' } as const;
     const shared = await write({ content: said });
     const privateTwin = await write({ content: said, visibility: 'local_only' });

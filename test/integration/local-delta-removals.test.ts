@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { MemoryPage, RecordCreate } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import type { Engine } from '../../engine/types.ts';
-import { key, open, tempDir, tenant } from './local-helpers.ts';
+import { key, open, rememberReady, tempDir, tenant } from './local-helpers.ts';
 
 const said = (text: string, visibility?: RecordCreate['visibility']): RecordCreate => ({
   content: { kind: 'message', text, speaker: 'user' },
@@ -29,12 +29,6 @@ async function drain(engine: Engine, since: string, limit = 50) {
     }
   }
   throw new Error('the delta read did not end');
-}
-
-async function write(engine: Engine, body: RecordCreate) {
-  const r = await engine.rememberRecord(tenant, 'b', body, {});
-  await engine.idle();
-  return engine.getRecord(tenant, 'b', r.record.id);
 }
 
 function tombstones(dir: string) {
@@ -62,8 +56,8 @@ describe('local engine: delta reads report removals', () => {
         id: 'b',
         self: { type: 'person', name: 'Ana' },
       });
-      const a = await write(engine, said('I like sailing. The locker code is 7731.'));
-      const b = await write(engine, said('I like sailing.'));
+      const a = await rememberReady(engine, said('I like sailing. The locker code is 7731.'));
+      const b = await rememberReady(engine, said('I like sailing.'));
       shared = b.memory_ids[0]!;
       lost = a.memory_ids.find((id) => id !== shared)!;
       mark = (await drain(engine, start)).watermark;
@@ -119,9 +113,9 @@ describe('local engine: delta reads report removals', () => {
       id: 'b',
       self: { type: 'person', name: 'Ana' },
     });
-    const shared = await write(local, said('I like sailing.'));
-    const twin = await write(local, said('I like sailing.', 'local_only'));
-    const pin = await write(local, said('My bank PIN is 9911.', 'local_only'));
+    const shared = await rememberReady(local, said('I like sailing.'));
+    const twin = await rememberReady(local, said('I like sailing.', 'local_only'));
+    const pin = await rememberReady(local, said('My bank PIN is 9911.', 'local_only'));
     const mixed = shared.memory_ids[0]!;
     assert.deepEqual(twin.memory_ids, [mixed]);
     await local.close();

@@ -20,17 +20,21 @@ export function open(dataDir: string, extra: Partial<LocalEngineOptions> = {}): 
   return createLocalEngine({ dataDir, dbKey: key, ...extra });
 }
 
+/** Remembers a Record in Brain `b`, waits for derivation and indexing, and reads it back (with its Memories). */
+export async function rememberReady(engine: Engine, body: RecordCreate, idempotencyKey?: string) {
+  const r = await engine.rememberRecord(tenant, 'b', body, { idempotencyKey });
+  await engine.idle();
+  return engine.getRecord(tenant, 'b', r.record.id);
+}
+
 /** A fresh engine on a fresh data dir with one Brain `b` (self Ana unless told otherwise). */
 export async function withBrain(extra: Partial<LocalEngineOptions> = {}, self: boolean = true) {
   const dir = tempDir();
   const engine = await open(dir, extra);
   after(() => engine.close());
   await engine.createBrain(tenant, { id: 'b', ...(self ? { self: { type: 'person', name: 'Ana' } } : {}) });
-  const remember = async (body: RecordCreate, idempotencyKey?: string) => {
-    const r = await engine.rememberRecord(tenant, 'b', body, { idempotencyKey });
-    await engine.idle();
-    return engine.getRecord(tenant, 'b', r.record.id);
-  };
+  const remember = (body: RecordCreate, idempotencyKey?: string) =>
+    rememberReady(engine, body, idempotencyKey);
   return { dir, engine, remember };
 }
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MemoryDetail, type Memory, type RecordCreate } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
 
 const said = (text: string, visibility?: RecordCreate['visibility']): RecordCreate => ({
   content: { kind: 'message', text, speaker: 'user' },
@@ -21,11 +21,7 @@ async function localThenHosted() {
     id: 'b',
     self: { type: 'person', name: 'Ana' },
   });
-  const write = async (body: RecordCreate) => {
-    const r = await local.rememberRecord(tenant, 'b', body, {});
-    await local.idle();
-    return local.getRecord(tenant, 'b', r.record.id);
-  };
+  const write = (body: RecordCreate) => rememberReady(local, body);
   // Order matters for the delta read below: the last changes are local_only only.
   const shared = await write(said('I like sailing.'));
   const privateTwin = await write(said('I like sailing.', 'local_only'));
