@@ -85,27 +85,42 @@ function sizeText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): str
 type Def = { type: string; [k: string]: unknown };
 const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
 
-/** What a schema accepts, as "a string", "an integer", "null", ...; null when it cannot be told. */
-function acceptedBy(schema: unknown, depth = 0): string[] | null {
-  if (depth > 20) return null;
-  const d = defOf(schema);
+/**
+ * The schema a wrapper stands for (optional, default, a preprocess pipe, lazy, ...), or null when
+ * the schema is no wrapper. `nullable` is one too, for a caller that does not care about null.
+ */
+function unwrapped(d: Def, nullable: boolean): unknown {
   switch (d.type) {
+    case 'nullable':
+      return nullable ? d.innerType : null;
     case 'optional':
     case 'default':
     case 'prefault':
     case 'readonly':
     case 'nonoptional':
     case 'catch':
-      return acceptedBy(d.innerType, depth + 1);
+      return d.innerType;
+    case 'pipe':
+      // A preprocess reads anything and hands it on: what the next schema accepts is what counts.
+      return defOf(d.in).type === 'transform' ? d.out : d.in;
+    case 'lazy':
+      return (d.getter as () => unknown)();
+    default:
+      return null;
+  }
+}
+
+/** What a schema accepts, as "a string", "an integer", "null", ...; null when it cannot be told. */
+function acceptedBy(schema: unknown, depth = 0): string[] | null {
+  if (depth > 20) return null;
+  const d = defOf(schema);
+  const inner = unwrapped(d, false);
+  if (inner) return acceptedBy(inner, depth + 1);
+  switch (d.type) {
     case 'nullable': {
       const inner = acceptedBy(d.innerType, depth + 1);
       return inner ? [...new Set([...inner, 'null'])] : null;
     }
-    case 'pipe':
-      // A preprocess reads anything and hands it on: what the next schema accepts is what counts.
-      return defOf(d.in).type === 'transform' ? acceptedBy(d.out, depth + 1) : acceptedBy(d.in, depth + 1);
-    case 'lazy':
-      return acceptedBy((d.getter as () => unknown)(), depth + 1);
     case 'union': {
       const all = (d.options as unknown[]).map((o) => acceptedBy(o, depth + 1));
       return all.every((a) => a !== null) ? [...new Set(all.flat() as string[])] : null;
@@ -133,19 +148,9 @@ function schemaAt(schema: unknown, path: PropertyKey[], input: unknown, depth = 
   if (path.length === 0 || depth > 50) return path.length === 0 ? schema : null;
   const d = defOf(schema);
   const [key, ...rest] = path as [PropertyKey, ...PropertyKey[]];
+  const inner = unwrapped(d, true);
+  if (inner) return schemaAt(inner, path, input, depth + 1);
   switch (d.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'nonoptional':
-    case 'catch':
-      return schemaAt(d.innerType, path, input, depth + 1);
-    case 'pipe':
-      return schemaAt(defOf(d.in).type === 'transform' ? d.out : d.in, path, input, depth + 1);
-    case 'lazy':
-      return schemaAt((d.getter as () => unknown)(), path, input, depth + 1);
     case 'union': {
       let options = d.options as unknown[];
       const tag = typeof d.discriminator === 'string' ? d.discriminator : null;
