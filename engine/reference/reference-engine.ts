@@ -78,7 +78,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     const fingerprint = canonicalJson(body);
     if (!prior)
       return {
-        remember: (resultId: string) => s.idempotency.set(`${scope}:${key}`, { fingerprint, resultId, seq: s.seq }),
+        remember: (resultId: string) =>
+          s.idempotency.set(`${scope}:${key}`, { fingerprint, resultId, seq: s.seq }),
       };
     if (prior.fingerprint !== fingerprint) {
       throw new MnemoError(
