@@ -45,6 +45,16 @@ function inForceAt(v: SlotVersion, ms: number): boolean {
 }
 
 /**
+ * The current Memory with the same statement, owner and subject as a claim without a slot. The
+ * statement picks out at most a few rows, and the index on it says so; without table statistics the
+ * planner would read every Memory about the subject instead: thousands in a large Brain, for every
+ * claim (at 100,000 Records writes slowed from 193 to 74 per second).
+ */
+export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
+  WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
+    AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
+
+/**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
  *   value as the one holding the slot at the Record's world time, only adds a citation; a different
@@ -81,8 +91,7 @@ export function admitClaims(
             (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
           ) ?? versions.find((v) => v.norm === norm && inForceAt(v, record.occurredMs)))
         : store.get<{ id: string }>(
-            `SELECT id FROM memories WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
-               AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`,
+            sameStatementSql,
             brainUid,
             norm,
             claim.subject,
