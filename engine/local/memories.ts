@@ -161,17 +161,26 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
     };
   }
   if (q.cursor !== undefined) add('m.id > ?', decodeCursor(q.cursor));
-  const rows = ctx.store.all<MemoryRow>(
-    `SELECT ${memoryColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id LIMIT ?`,
-    ...params,
-    q.limit + 1,
-  );
+  const page = memoryPageSql(conds.join(' AND '), params, q.limit);
+  const rows = ctx.store.all<MemoryRow>(page.sql, ...page.params);
   const hasMore = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
+  const shown = rows.slice(0, q.limit);
   return {
-    data: toMemories(ctx.store, page, { nowMs, shareableOnly: hosted }),
+    data: toMemories(ctx.store, shown, { nowMs, shareableOnly: hosted }),
     has_more: hasMore,
-    next_cursor: hasMore ? encodeCursor(page[page.length - 1]!.id) : null,
+    next_cursor: hasMore ? encodeCursor(shown[shown.length - 1]!.id) : null,
+  };
+}
+
+/** One page of a full listMemories read (limit + 1 rows, to tell whether more follow), by id. */
+export function memoryPageSql(
+  where: string,
+  params: SqlParam[],
+  limit: number,
+): { sql: string; params: SqlParam[] } {
+  return {
+    sql: `SELECT ${memoryColumns} FROM memories m WHERE ${where} ORDER BY m.id LIMIT ?`,
+    params: [...params, limit + 1],
   };
 }
 

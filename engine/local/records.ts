@@ -179,13 +179,30 @@ export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: s
 /** Newest first, filtered; the cursor is the last id seen. */
 export function listRecords(ctx: LocalCtx, t: Tenant, brainId: string, q: RecordListQuery): RecordPage {
   const b = requireBrain(ctx, t, brainId);
+  const { sql, params } = recordPageSql(b.uid, ctx.deployment === 'hosted', q);
+  const rows = ctx.store.all<RecordRow>(sql, ...params);
+  const hasMore = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  return {
+    data: page.map((r) => toRecord(ctx, r)),
+    has_more: hasMore,
+    next_cursor: hasMore ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}
+
+/** One page of listRecords (limit + 1 rows, to tell whether more follow), newest id first. */
+export function recordPageSql(
+  brainUid: string,
+  hosted: boolean,
+  q: RecordListQuery,
+): { sql: string; params: SqlParam[] } {
   const conds = ['r.brain_uid = ?'];
-  const params: SqlParam[] = [b.uid];
+  const params: SqlParam[] = [brainUid];
   const add = (cond: string, ...p: SqlParam[]) => {
     conds.push(cond);
     params.push(...p);
   };
-  if (ctx.deployment === 'hosted') add("r.visibility <> 'local_only'");
+  if (hosted) add("r.visibility <> 'local_only'");
   if (q.kind) add('r.kind = ?', q.kind);
   if (q.source) add('r.source_name = ?', q.source);
   if (q.visibility) add('r.visibility = ?', q.visibility);
@@ -196,16 +213,8 @@ export function listRecords(ctx: LocalCtx, t: Tenant, brainId: string, q: Record
   if (q.since) add('r.occurred_ms >= ?', Date.parse(q.since));
   if (q.until) add('r.occurred_ms <= ?', Date.parse(q.until));
   if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
-  const rows = ctx.store.all<RecordRow>(
-    `SELECT r.* FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
-    ...params,
-    q.limit + 1,
-  );
-  const hasMore = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
   return {
-    data: page.map((r) => toRecord(ctx, r)),
-    has_more: hasMore,
-    next_cursor: hasMore ? encodeCursor(page[page.length - 1]!.id) : null,
+    sql: `SELECT r.* FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
+    params: [...params, q.limit + 1],
   };
 }

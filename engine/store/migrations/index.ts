@@ -7,6 +7,7 @@ import { recordsTimeIndex } from './006-records-time-index.ts';
 import { neighbourRows } from './007-neighbour-rows.ts';
 import { memoryRemovals } from './008-memory-removals.ts';
 import { memoriesSubjectNocase } from './009-memories-subject-nocase.ts';
+import { listOrderIndexes } from './010-list-order-indexes.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   neighbourRows,
   memoryRemovals,
   memoriesSubjectNocase,
+  listOrderIndexes,
 ];
