@@ -8,7 +8,9 @@ import { encodeCursor } from '../shared/page-cursor.ts';
 import { currentSql } from '../store/memory-view.ts';
 import { openStore, type SqlParam } from '../store/store.ts';
 import { memoryPageSql } from './memories.ts';
+import { profileSql } from './profile-census.ts';
 import { recordPageSql } from './records.ts';
+import { sourceListSql } from './sources.ts';
 
 /**
  * A page of Records or Memories must be a range read of an index in the page's order, stopping at the
@@ -49,6 +51,41 @@ describe('list pages read an index in page order', () => {
       const p = plan(memoryPageSql(w, [...params], 50));
       assert.match(p, /USING INDEX memories_brain_id/, p);
       assert.doesNotMatch(p, /TEMP B-TREE/, p);
+    }
+  });
+});
+
+describe('reads of one part of a Brain use an index of that part', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-parts-'));
+  const store = openStore({ dataDir: dir, key: null });
+  after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const plan = (sql: string, ...params: SqlParam[]) =>
+    store
+      .all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
+      .map((r) => r.detail)
+      .join('\n');
+
+  it('listRecords of one source, and listSources', () => {
+    const q = recordPageSql('brn_a', false, { limit: 50, source: 'notes' } as RecordListQuery);
+    const bySource = plan(q.sql, ...q.params);
+    assert.match(bySource, /USING INDEX records_brain_source \(brain_uid=\? AND source_name=\?\)/, bySource);
+    assert.doesNotMatch(bySource, /TEMP B-TREE/, bySource);
+    for (const hosted of [false, true]) {
+      const sources = plan(sourceListSql(hosted), 'brn_a');
+      assert.match(sources, /USING INDEX records_brain_source \(brain_uid=\? AND source_name>\?\)/, sources);
+      assert.doesNotMatch(sources, /TEMP B-TREE/, sources);
+    }
+  });
+
+  it('the profile: the self’s current Memories, newest first', () => {
+    const now = currentSql(Date.UTC(2026, 0, 1));
+    for (const hosted of [false, true]) {
+      const p = plan(profileSql(hosted, now.sql), 'brn_a', ...now.params, 50);
+      assert.match(p, /USING INDEX memories_self_from \(brain_uid=\?\)/, p);
+      assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
     }
   });
 });

@@ -12,6 +12,12 @@ import type { SqlParam } from '../store/store.ts';
 import type { Tenant } from '../types.ts';
 import { nowIso, requireBrain, selfOf, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
+/** The self's current Memories, newest (world time) first: brain uid, `current`'s params, limit. */
+export const profileSql = (hosted: boolean, current: string) =>
+  `SELECT ${memoryColumns} FROM memories m
+   WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current}${hosted ? ` AND ${shareableSql()}` : ''}
+   ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`;
+
 /**
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
  * newest (world time) first, each cited. A hosted deployment shows only lines with a supporting Record
@@ -23,9 +29,7 @@ export function getProfile(ctx: LocalCtx, t: Tenant, brainId: string, q: { limit
   const hosted = ctx.deployment === 'hosted';
   const current = currentSql(nowMs);
   const rows = ctx.store.all<MemoryRow>(
-    `SELECT ${memoryColumns} FROM memories m
-     WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current.sql}${hosted ? ` AND ${shareableSql()}` : ''}
-     ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
+    profileSql(hosted, current.sql),
     b.uid,
     ...current.params,
     q.limit + 1,

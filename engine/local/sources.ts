@@ -4,9 +4,15 @@ import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
-/** A hosted deployment does not show local_only Records, so it does not count them either. */
-const visibleClause = (ctx: LocalCtx) =>
-  ctx.deployment === 'hosted' ? "AND visibility <> 'local_only'" : '';
+/**
+ * Per source.name of a Brain's Records: its counts and the span of occurred_at, by name. A hosted
+ * deployment does not show local_only Records, so it does not count them either.
+ */
+export const sourceListSql = (hosted: boolean) =>
+  `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
+          min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
+   FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hosted ? "AND visibility <> 'local_only'" : ''}
+   GROUP BY source_name ORDER BY source_name`;
 
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
 export function listSources(ctx: LocalCtx, t: Tenant, brainId: string): SourceList {
@@ -17,13 +23,7 @@ export function listSources(ctx: LocalCtx, t: Tenant, brainId: string): SourceLi
     reconciled: number;
     first_ms: number;
     last_ms: number;
-  }>(
-    `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
-            min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
-     FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${visibleClause(ctx)}
-     GROUP BY source_name ORDER BY source_name`,
-    b.uid,
-  );
+  }>(sourceListSql(ctx.deployment === 'hosted'), b.uid);
   return {
     data: rows.map((r) => ({
       object: 'source',
