@@ -38,6 +38,17 @@ function randomTree(r: () => number, depth: number, features: number, cuts: numb
   return nodes;
 }
 
+/** The margin by following each tree's nodes as the model file gives them: a reference of its own. */
+function treeByTree(model: GbdtModel, x: Float64Array): number {
+  let sum = model.base_margin;
+  for (const tree of model.trees) {
+    let n = tree[0]!;
+    while (!('leaf' in n)) n = tree[Math.fround(x[n.feature]!) < Math.fround(n.threshold) ? n.yes : n.no]!;
+    sum += n.leaf;
+  }
+  return sum;
+}
+
 describe('gbdt scoring', () => {
   it('the QuickScorer layout gives the tree walk’s margin bit for bit, ties and NaN included', () => {
     const r = rng(42);
@@ -99,14 +110,33 @@ describe('gbdt scoring', () => {
     };
     const m = compileGbdt(model);
     assert.ok('walk' in m, 'walked');
-    assert.equal(gbdtMargin(m, Float64Array.of(3)), walkMargin(compileWalk(model), Float64Array.of(3)));
-    // A chain 5,000 splits deep: laid out without recursing through it (the 33rd leaf stops it).
-    const chain: GbdtNode[] = [];
-    for (let i = 0; i < 5_000; i++)
-      chain.push({ feature: 0, threshold: i, yes: 2 * i + 1, no: 2 * i + 2 }, { leaf: i });
-    chain.splice(-2, 2, { leaf: -1 });
-    const deep = compileGbdt({ format: 'mnemo-gbdt/1', features: ['a'], base_margin: 0, trees: [chain] });
-    assert.ok('walk' in deep, 'walked');
-    assert.equal(gbdtMargin(deep, Float64Array.of(4_321.5)), 4_322);
+    for (const v of [-1, 0, 0.5, 2.5, 3, 7.9, NaN])
+      assert.equal(gbdtMargin(m, Float64Array.of(v)), treeByTree(model, Float64Array.of(v)), `x = ${v}`);
+  });
+
+  it('lays out a chain 50,000 splits deep without recursing through it, leaning either way', () => {
+    const chain = (yesIsNext: boolean) => {
+      const nodes: GbdtNode[] = [];
+      for (let i = 0; i < 50_000; i++) {
+        // Split i at 2i, its leaf at 2i + 1, the next split at 2i + 2; a row goes on while x is below
+        // (leaning left) or at least (leaning right) the threshold.
+        const next = 2 * i + 2;
+        const leaf = 2 * i + 1;
+        const threshold = yesIsNext ? 50_000 - i : i;
+        nodes.push(
+          { feature: 0, threshold, yes: yesIsNext ? next : leaf, no: yesIsNext ? leaf : next },
+          { leaf: i },
+        );
+      }
+      nodes.push({ leaf: -1 });
+      return { format: 'mnemo-gbdt/1', features: ['a'], base_margin: 0, trees: [nodes] } satisfies GbdtModel;
+    };
+    const left = chain(true);
+    const right = chain(false);
+    // Right-leaning: leaves at the yes sides, so the 33rd leaf is met early. Left-leaning: every leaf
+    // hangs off the no side, after the whole chain below it, so only the depth bound stops it.
+    for (const model of [left, right]) assert.ok('walk' in compileGbdt(model), 'walked');
+    assert.equal(gbdtMargin(compileGbdt(left), Float64Array.of(4_321.5)), 45_679);
+    assert.equal(gbdtMargin(compileGbdt(right), Float64Array.of(4_321.5)), 4_322);
   });
 });

@@ -127,24 +127,26 @@ function compileQuick(model: GbdtModel): QuickScoredGbdt | null {
   for (const [t, tree] of model.trees.entries()) {
     // Leaves numbered left (yes) to right (no); each split's mask clears its yes side's leaves.
     const first = leaves.length;
-    // Stops at the 33rd leaf: the recursion then never goes deeper than 32 levels, however deep the
-    // tree (such a tree is walked instead).
-    const visit = (i: number): [number, number] | null => {
+    // Stops at the 33rd leaf, or below 32 levels of splits (a path that long has 33 leaves or more
+    // beside it): the recursion never goes deeper than 33 frames, however deep the tree or whichever
+    // side it leans to (such a tree is walked instead).
+    const visit = (i: number, depth: number): [number, number] | null => {
+      if (depth > maxQuickLeaves) return null;
       const n = tree[i]!;
       if ('leaf' in n) {
         if (leaves.length - first >= maxQuickLeaves) return null;
         leaves.push(n.leaf);
         return [leaves.length - 1 - first, leaves.length - first];
       }
-      const left = visit(n.yes);
-      const right = left && visit(n.no);
+      const left = visit(n.yes, depth + 1);
+      const right = left && visit(n.no, depth + 1);
       if (!left || !right) return null;
       let mask = -1;
       for (let l = left[0]; l < left[1]; l++) mask &= ~(1 << l);
       splits.push({ feature: n.feature, threshold: Math.fround(n.threshold), tree: t, mask });
       return [left[0], right[1]];
     };
-    if (!visit(0)) return null;
+    if (!visit(0, 0)) return null;
     leafStart[t] = first;
   }
   let features = model.features.length;
