@@ -208,10 +208,16 @@ export const stackMissing = -8;
  * the fused order), s minus the best s of the request, the s of its thread neighbours at
  * neighbourOffsets (stackMissing where there is none among the candidates), the best s of the other
  * candidates in its thread (stackMissing if none) and the best of the four neighbours'. As
- * scripts/reranker/train.py computes them.
+ * scripts/reranker/train.py computes them. `order` is stage1Order(s); only the rows of the candidates
+ * `which` (by default all, in the candidates' order) are built, in that order (stage 2 rescores only the
+ * best few).
  */
-export function stackFeatures(c: RerankCandidates, s: readonly number[]): Float64Array[] {
-  const order = s.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
+export function stackFeatures(
+  c: RerankCandidates,
+  s: readonly number[],
+  order: readonly number[] = stage1Order(s),
+  which: readonly number[] = s.map((_, i) => i),
+): Float64Array[] {
   const place = new Int32Array(s.length);
   order.forEach((i, k) => (place[i] = k + 1));
   const best = s[order[0]!]!;
@@ -224,17 +230,30 @@ export function stackFeatures(c: RerankCandidates, s: readonly number[]): Float6
     else if (s[i]! > s[b[0]]!) top2.set(t, [i, b[0]]);
     else if (b[1] < 0 || s[i]! > s[b[1]]!) b[1] = i;
   });
-  return c.rows.map((x, i) => {
-    const nb = Array.from(c.neighbours[i]!, (j) => (j < 0 ? stackMissing : s[j]!));
+  const width = c.rows[0]?.length ?? 0;
+  return which.map((i) => {
+    const out = new Float64Array(width + stackFeatureNames.length);
+    out.set(c.rows[i]!);
+    let k = width;
+    out[k++] = s[i]!;
+    out[k++] = 1 / place[i]!;
+    out[k++] = s[i]! - best;
+    let nbMax = -Infinity;
+    for (const j of c.neighbours[i]!) {
+      const v = j < 0 ? stackMissing : s[j]!;
+      out[k++] = v;
+      if (v > nbMax) nbMax = v;
+    }
     const t = c.threads[i] ?? null;
     const b = t === null ? undefined : top2.get(t)!;
     const other = b === undefined ? -1 : b[0] === i ? b[1] : b[0];
-    const out = new Float64Array(x.length + stackFeatureNames.length);
-    out.set(x);
-    out.set(
-      [s[i]!, 1 / place[i]!, s[i]! - best, ...nb, other < 0 ? stackMissing : s[other]!, Math.max(...nb)],
-      x.length,
-    );
+    out[k++] = other < 0 ? stackMissing : s[other]!;
+    out[k] = nbMax;
     return out;
   });
+}
+
+/** Candidate indices by stage-1 score, best first; ties keep the fused order. */
+export function stage1Order(s: readonly number[]): number[] {
+  return s.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
 }

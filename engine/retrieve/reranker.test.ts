@@ -228,6 +228,11 @@ describe('learned reranker', () => {
       [13, -1, 1 / 5, -3, m, m, m, m, m, m],
       [14, 1, 1 / 2, -1, m, m, m, m, m, m],
     ]);
+    // Only the rows asked for, in the order asked.
+    assert.deepEqual(
+      stackFeatures(c, s, undefined, [3, 1]).map((x) => Array.from(x)),
+      [got[3], got[1]],
+    );
   });
 
   it('stage 2 rescores only the best stage2Depth by stage 1; the rest follow in stage 1’s order', () => {

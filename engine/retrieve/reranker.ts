@@ -5,6 +5,7 @@ import {
   rerankFeatureNames,
   stackFeatureNames,
   stackFeatures,
+  stage1Order,
   type RerankCandidates,
 } from './rerank-features.ts';
 
@@ -90,11 +91,14 @@ export function createGbdtReranker(
       const s2 = m.stage2;
       // The stacked features need every candidate's stage-1 score; the second walk of 400 trees only
       // the candidates that can still reach the top.
-      const byStage1 = s1.map((_, i) => i).sort((a, b) => s1[b]! - s1[a]! || a - b);
+      const byStage1 = stage1Order(s1);
+      const rescored = byStage1.slice(0, stage2Depth);
       const tiers = new Array<number>(s1.length).fill(1);
-      for (const i of byStage1.slice(0, stage2Depth)) tiers[i] = 0;
-      const stacked = stackFeatures(c, s1);
-      const scores = s1.map((v, i) => (tiers[i] === 0 ? gbdtMargin(s2, stacked[i]!) : v));
+      const scores = [...s1];
+      stackFeatures(c, s1, byStage1, rescored).forEach((x, k) => {
+        tiers[rescored[k]!] = 0;
+        scores[rescored[k]!] = gbdtMargin(s2, x);
+      });
       const over = s1.length > stage2Depth ? ` over the best ${stage2Depth} by stage 1` : '';
       return { scores, tiers, by: `${id} (stage 1, then stage 2${over})` };
     },
