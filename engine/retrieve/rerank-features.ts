@@ -147,7 +147,6 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
 
   const nbInverse = (n: number | null) => (n === null ? 0 : inverse(positionOfN.get(n)));
 
-  const ids: string[] = [];
   const out: Float64Array[] = [];
   const kept: CandidateRow[] = [];
   for (const [i, f] of top.entries()) {
@@ -180,14 +179,13 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
     x[k++] = topicTerms.length;
     x[k++] = topicTerms.length > 0 ? shared / topicTerms.length : 0;
     if (k !== x.length) throw new Error('rerank features: a row does not match rerankFeatureNames');
-    ids.push(f.recordId);
     out.push(x);
   }
   const rowOfN = new Map(kept.map((r, i) => [r.n, i]));
   const neighbours = kept.map((r) =>
     Int32Array.from([r.p2, r.p1, r.n1, r.n2], (n) => (n === null ? -1 : (rowOfN.get(n) ?? -1))),
   );
-  return { ids, rows: out, neighbours, threads: kept.map((r) => r.thread) };
+  return { ids: kept.map((r) => r.id), rows: out, neighbours, threads: kept.map((r) => r.thread) };
 }
 
 /** What the stacked model (stage 2) adds to the features: the stage-1 scores of a candidate and its thread. */
