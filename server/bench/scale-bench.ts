@@ -17,7 +17,8 @@ export interface ScaleOptions {
  * A Brain of N synthetic Records written over HTTP, then `fast` createContext timed over HTTP (after a
  * short warm-up), with the process's peak RSS (server and benchmark share the process), what the
  * in-memory vector copies hold (`vector_copies_mb`, the engine's `info.vectorCopyBytes`) and the p50/p95 of
- * every Trace stage and lane (`stages_ms`), read after each timed call.
+ * every Trace stage and lane (`stages_ms`) and how many Contexts each ordering ran for (`ordered_by`: the
+ * Trace's fusion.method, which says whether the reranker's second stage ran), read after each timed call.
  */
 export async function runScale(o: ScaleOptions): Promise<void> {
   await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
@@ -38,6 +39,8 @@ export async function runScale(o: ScaleOptions): Promise<void> {
     const ms: number[] = [];
     // Where the time goes: each Context's Trace (read after the timed call) has its stage and lane times.
     const stages = new Map<string, number[]>();
+    // How each Context was ordered (fusion.method): whether the reranker, and its stage 2, ran.
+    const orderedBy = new Map<string, number>();
     const add = (name: string, v: number) => {
       const seen = stages.get(name);
       if (seen) seen.push(v);
@@ -50,6 +53,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       const trace = await client.getTrace('scale', ctx.context.id);
       for (const [name, v] of Object.entries(trace.timings_ms)) add(name, v);
       for (const lane of trace.lanes) add(`lane:${lane.name}`, lane.ms);
+      orderedBy.set(trace.fusion.method, (orderedBy.get(trace.fusion.method) ?? 0) + 1);
     }
     o.out({
       benchmark: 'scale',
@@ -63,6 +67,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       stages_ms: Object.fromEntries(
         [...stages].map(([name, v]) => [name, { p50: percentile(v, 50), p95: percentile(v, 95) }]),
       ),
+      ordered_by: Object.fromEntries(orderedBy),
       rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
       vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
       ingest_s: round(ingestS, 2),

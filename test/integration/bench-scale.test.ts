@@ -16,7 +16,7 @@ describe('bench scale', () => {
     assert.deepEqual(rest, syntheticRecord(7).content);
   });
 
-  it('prints the fixed fields with the thread size it ran with (local engine, over HTTP)', async () => {
+  it('prints the fixed fields; threaded, every Context is reranked through stage 2 (local engine, over HTTP)', async () => {
     const lines: Record<string, unknown>[] = [];
     await runScale({
       records: 60,
@@ -32,5 +32,13 @@ describe('bench scale', () => {
     assert.equal(l['records'], 60);
     assert.equal(l['thread_size'], 20);
     for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb']) assert.equal(typeof l[k], 'number', k);
+    // Stage 2 runs only where every candidate is in a thread: the Records were written threaded.
+    const orderedBy = Object.entries(l['ordered_by'] as Record<string, number>);
+    assert.deepEqual(
+      orderedBy.map(([, n]) => n),
+      [3],
+      JSON.stringify(orderedBy),
+    );
+    assert.match(orderedBy[0]![0], /stage 1, then stage 2/);
   });
 });
