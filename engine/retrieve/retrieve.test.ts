@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCostLedger } from '../context/cost-ledger.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import { openStore } from '../store/store.ts';
+import { tempStore } from '../store/testing.ts';
 import type { Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { retrieve } from './retrieve.ts';
 import { ensureVectorModel } from './vector-store.ts';
 
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
 function setup(embed: Embedder['embed']) {
-  const dir = mkdtempSync(join(tmpdir(), 'mnemo-retrieve-'));
-  dirs.push(dir);
-  const store = openStore({ dataDir: dir, key: null });
+  const store = tempStore('mnemo-retrieve-');
   const identity = { provider: 'test', model: 'deferred', dims: 4 };
   const model = ensureVectorModel(store, identity, '2024-01-01T00:00:00.000Z');
   const embedder: Embedder = { ...identity, embed, close: async () => {} };
@@ -45,7 +35,7 @@ function setup(embed: Embedder['embed']) {
     deadline,
     emit: () => {},
   });
-  return { store, input };
+  return { input };
 }
 
 describe('retrieve', () => {
@@ -55,7 +45,7 @@ describe('retrieve', () => {
     // The embedding answers only when released: a retrieve() that awaited it before any lane would
     // run the lexical lane after the release (the timer below), which the order of events shows.
     let release: () => void = () => {};
-    const { store, input } = setup(
+    const { input } = setup(
       () =>
         new Promise((resolve) => {
           events.push('embed called');
@@ -79,7 +69,6 @@ describe('retrieve', () => {
     });
     const out = await retrieve(input([lane('semantic', true), lane('lexical', false)]));
     clearTimeout(fallback);
-    store.close();
     assert.deepEqual(events, ['embed called', 'lexical ran', 'embedding released', 'semantic ran']);
     assert.deepEqual(seen, [null, vector], 'the lexical lane gets no vector; the semantic lane the query’s');
     // The Trace keeps the configured order, whichever lane ran first.
@@ -94,7 +83,7 @@ describe('retrieve', () => {
   });
 
   it('an embedding that outlasts budget.ms skips the semantic lane once, and keeps what the others found', async () => {
-    const { store, input } = setup(() => new Promise(() => {}));
+    const { input } = setup(() => new Promise(() => {}));
     const lane = (name: string, needsQueryVector: boolean): Lane => ({
       name,
       needsQueryVector,
@@ -106,7 +95,6 @@ describe('retrieve', () => {
       input([lane('lexical', false), lane('semantic', true)], performance.now() + 20),
     );
     clearTimeout(alive);
-    store.close();
     // A timer may fire a little before performance.now() reaches the deadline, so the prompt lane may
     // still run: what must hold is that the semantic lane is skipped once and never run.
     assert.deepEqual(
