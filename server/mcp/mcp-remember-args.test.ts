@@ -8,7 +8,7 @@ import { createMcpServer } from './mcp-tools.ts';
 // What remember hands the port (the bridge's goes to a /v1 server as it is): a kind this build does not
 // know is the store's to judge, and must reach it with every other argument, as a known kind does. The
 // port records instead of writing: no server here knows a kind this build does not.
-test('remember passes occurred_at, visibility and the idempotency key to the store, whatever the kind', async () => {
+test('remember checks and passes occurred_at, visibility and the idempotency key to the store, whatever the kind', async () => {
   const calls: unknown[] = [];
   const refuse = () => Promise.reject(new Error('not used'));
   const port: MemoryPort = {
@@ -34,6 +34,22 @@ test('remember passes occurred_at, visibility and the idempotency key to the sto
     const r = await client.callTool({ name: 'remember', arguments: { content, ...rest } });
     assert.ok(!r.isError, JSON.stringify(r.content));
   }
+  // The other arguments are checked here whatever the kind, in the same words: an empty key is no key
+  // to retry with, and an unknown field is refused rather than dropped.
+  const bad = { occurred_at: '', idempotency_key: '', bogus: 1 };
+  const refusals = [];
+  for (const kind of ['message', 'voice_note']) {
+    const r = await client.callTool({
+      name: 'remember',
+      arguments: { content: { kind, text: 'hi' }, ...bad },
+    });
+    assert.ok(r.isError, JSON.stringify(r.content));
+    refusals.push(JSON.stringify(r.content));
+  }
+  assert.match(refusals[0]!, /occurred_at/);
+  assert.match(refusals[0]!, /idempotency_key/);
+  assert.match(refusals[0]!, /bogus/);
+  assert.equal(refusals[1], refusals[0]);
   await client.close();
   const body = (content: unknown) => ({
     body: { content, source: { name: 'mcp' }, occurred_at: rest.occurred_at, visibility: rest.visibility },

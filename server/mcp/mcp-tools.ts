@@ -118,16 +118,19 @@ const rememberInput = {
     .describe('Resend the same key when retrying, so a retry returns the original Record.'),
 };
 
-/** remember's arguments as the Record and key the port writes, whichever side validated them. */
-function remembered(port: MemoryPort, a: Record<string, unknown>): Promise<unknown> {
+/** remember's arguments with content left to the store: a kind no engine has is the store's to judge. */
+const rememberForStore = z.strictObject({ ...rememberInput, content: z.unknown() });
+
+/** remember's arguments as the Record and key the port writes, whichever side judged the content. */
+function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
   return port.remember(
     {
-      content: a['content'] as RecordBody['content'],
+      content: a.content as RecordBody['content'],
       source: { name: 'mcp' },
-      ...(a['occurred_at'] ? { occurred_at: a['occurred_at'] as string } : {}),
-      ...(a['visibility'] ? { visibility: a['visibility'] as RecordBody['visibility'] } : {}),
+      ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
+      ...(a.visibility ? { visibility: a.visibility } : {}),
     },
-    a['idempotency_key'] as string | undefined,
+    a.idempotency_key,
   );
 }
 
@@ -151,10 +154,11 @@ const tools: McpTool[] = [
     },
     // Which kinds a Brain takes, and the code for one it does not, are the engine's (as on /v1, which
     // checks the kind first): a kind no engine has goes to the store, which refuses it in its own
-    // words, or (a newer /v1 behind the bridge) takes it with every other argument.
+    // words, or (a newer /v1 behind the bridge) takes it with every other argument, checked here as
+    // for any kind.
     storeJudges: (port, args) =>
       isObject(args['content']) && !(allKinds as readonly unknown[]).includes(args['content'].kind)
-        ? remembered(port, args)
+        ? remembered(port, parseWith(rememberForStore, args, 'arguments'))
         : null,
     call: remembered,
   }),
