@@ -138,6 +138,11 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do
     // Quotes and the euro sign at 0x80-0x9F: what a body declared Latin-1 by Windows means.
     latin1('D\xe9j\xe0 vu \x93\x80\x94.\n'),
     latin1('--=_b\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="re\xe7u.pdf"\n'),
+    latin1('Content-Transfer-Encoding: base64\n\nJVBERi0=\n'),
+    // A Windows-1252 encoded-word in an attachment's name.
+    latin1(
+      '--=_b\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="=?windows-1252?Q?=93r=94.pdf?="\n',
+    ),
     latin1('Content-Transfer-Encoding: base64\n\nJVBERi0=\n--=_b--\n\n'),
     latin1('From new@example.org Tue Mar  5 09:00:00 2024\n'),
     // A current one: raw UTF-8 in one header, an RFC 2047 encoded-word in another.
@@ -157,7 +162,10 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do
     assert.ok(typeof old === 'object' && old.kind === 'message');
     assert.equal(old.speaker, 'André Dupont <old@example.org>');
     assert.match(old.text, /^Subject: café € crème\n/);
-    assert.match(old.text, /\n\nDéjà vu “€”\.\n\n\[attachment: reçu\.pdf \(application\/pdf\)\]$/);
+    assert.match(
+      old.text,
+      /\n\nDéjà vu “€”\.\n\n\[attachment: reçu\.pdf \(application\/pdf\)\]\n\n\[attachment: “r”\.pdf \(application\/pdf\)\]$/,
+    );
     assert.equal(old.thread, 'café € crème <latin@example.org>');
     assert.ok(typeof current === 'object' && current.kind === 'message');
     assert.equal(current.speaker, 'Zoë <new@example.org>');

@@ -118,26 +118,21 @@ export function mailToRecord(
   };
 }
 
-/** One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by References. */
 /**
  * postal-mime decodes windows-1252 and Latin-1 parts and encoded words with Node's TextDecoder, which
- * gives C1 controls for 0x80-0x9F (decode-text.ts): the text a Record keeps is read as the sender meant.
+ * gives C1 controls for 0x80-0x9F (decode-text.ts): every string of the parsed mail (subject, bodies,
+ * names, attachment names, any field postal-mime adds) is read as the sender meant. Attachment bytes
+ * (ArrayBuffers) are left alone.
  */
-function c1Repaired(email: Email): Email {
-  const fix = (s: string | undefined) => (s === undefined ? s : c1AsWindows1252(s));
-  const address = (a: Address): Address =>
-    ({ ...a, name: c1AsWindows1252(a.name), ...(a.group ? { group: a.group.map(address) } : {}) }) as Address;
-  return {
-    ...email,
-    subject: fix(email.subject),
-    text: fix(email.text),
-    html: fix(email.html),
-    from: email.from && address(email.from),
-    to: email.to?.map(address),
-    cc: email.cc?.map(address),
-  };
+function c1Repaired<T>(v: T): T {
+  if (typeof v === 'string') return c1AsWindows1252(v) as T;
+  if (Array.isArray(v)) return v.map(c1Repaired) as T;
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, c1Repaired(x)])) as T;
+  return v;
 }
 
+/** One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by References. */
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const messages = splitMbox(await readFile(path));
   if (messages.length === 0) {
