@@ -11,24 +11,47 @@ import { KeyRegistry } from './key-registry.ts';
 const registryModule = join(dirname(fileURLToPath(import.meta.url)), 'key-registry.ts');
 
 /**
- * One process running `script` on the registry at `path`, from `startAt` (epoch ms) on: each pays ~1 s
- * of start-up, so without a common start the workers' few milliseconds of writes would rarely overlap.
+ * Processes running each script on the registry at `path`, released together: each pays ~1 s of
+ * start-up, so without a common start their few milliseconds of writes would rarely overlap. Each says
+ * `ready` once loaded and waits on stdin; all are told to go once every one is ready. Resolves to what
+ * each printed after that.
  */
-function worker(path: string, script: string, startAt: number): Promise<string> {
-  const code = `import { KeyRegistry } from ${JSON.stringify(registryModule)};
+async function workers(path: string, scripts: string[]): Promise<string[]> {
+  const children = scripts.map((script) => {
+    const code = `import { KeyRegistry } from ${JSON.stringify(registryModule)};
 const registry = new KeyRegistry(${JSON.stringify(path)});
-while (Date.now() < ${startAt});
+process.stdout.write('ready\\n');
+await new Promise((go) => process.stdin.once('data', go));
+process.stdin.destroy();
 ${script}`;
-  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let ready: () => void = () => {};
+    const isReady = new Promise<void>((r) => (ready = r));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.startsWith('ready\n')) ready();
+    });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`worker failed: ${err}`))));
+    const done = new Promise<string>((resolve, reject) =>
+      child.on('exit', (c) =>
+        c === 0 ? resolve(out.slice('ready\n'.length)) : reject(new Error(`worker failed: ${err}`)),
+      ),
+    );
+    // A worker that dies before it is ready fails the wait instead of hanging it.
+    return { child, ready: Promise.race([isReady, done.then(() => {})]), done };
   });
+  try {
+    await Promise.all(children.map((c) => c.ready));
+  } catch (e) {
+    for (const c of children) c.child.kill();
+    throw e;
+  }
+  for (const c of children) c.child.stdin.end('go\n');
+  return Promise.all(children.map((c) => c.done));
 }
 
 function freshPath(): string {
@@ -41,14 +64,12 @@ describe('KeyRegistry across processes', () => {
   it('loses no key when six processes create keys at once', async () => {
     const path = freshPath();
     const perWorker = 10;
-    const startAt = Date.now() + 4_000;
-    const outputs = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        worker(
-          path,
+    const outputs = await workers(
+      path,
+      Array.from(
+        { length: 6 },
+        (_, i) =>
           `for (let n = 0; n < ${perWorker}; n++) console.log(registry.create({ env: 'test', project: 'w${i}' }).entry.id);`,
-          startAt,
-        ),
       ),
     );
     const printed = outputs.flatMap((o) => o.trim().split('\n'));
@@ -66,11 +87,10 @@ describe('KeyRegistry across processes', () => {
     const path = freshPath();
     const registry = new KeyRegistry(path);
     const ids = Array.from({ length: 40 }, () => registry.create({ env: 'test', project: 'r' }).entry.id);
-    const startAt = Date.now() + 4_000;
-    await Promise.all([
-      worker(path, `for (const id of ${JSON.stringify(ids.slice(0, 20))}) registry.revoke(id);`, startAt),
-      worker(path, `for (const id of ${JSON.stringify(ids.slice(20))}) registry.revoke(id);`, startAt),
-      worker(path, `for (let n = 0; n < 20; n++) registry.create({ env: 'test', project: 'c' });`, startAt),
+    await workers(path, [
+      `for (const id of ${JSON.stringify(ids.slice(0, 20))}) registry.revoke(id);`,
+      `for (const id of ${JSON.stringify(ids.slice(20))}) registry.revoke(id);`,
+      `for (let n = 0; n < 20; n++) registry.create({ env: 'test', project: 'c' });`,
     ]);
     const after = new KeyRegistry(path).list();
     assert.equal(after.length, 60);
