@@ -4,13 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../engine/reference/index.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
-import { createApp } from './http/app.ts';
-import { loopbackPolicy } from './http/loopback-guard.ts';
 import { registryPathFor } from './data-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
-import { listen } from './listen.ts';
+import { serveOn } from './serve-on.ts';
 
 export interface ServerOptions {
   engine: 'local' | 'reference';
@@ -75,20 +73,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
       : await createLocalEngineFromOptions(options, deployment);
 
-  let port = 0;
-  const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const origin = () => `http://${hostForUrl}:${port}`;
-  const docsUrlBase = () => options.docsUrlBase ?? `${origin()}/docs`;
-  const loopback = loopbackPolicy(host, () => port);
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
-  const app = createApp({
+  const { listener, origin } = await serveOn({
+    host,
+    port: options.port ?? 7821,
+    docsUrlBase: options.docsUrlBase,
     engine,
     registry,
     rateLimit: options.rateLimit ?? defaultRateLimit,
-    docsUrlBase,
-    loopback,
     logger: log,
     mounts: [
       (a) => mountMcp(a, { engine, registry }),
@@ -108,21 +102,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         : []),
     ],
   });
-
-  const listener = await listen({
-    fetch: app.fetch,
-    host,
-    port: options.port ?? 7821,
-    loopback,
-    docsUrlBase,
-    log,
-  });
-  port = listener.port;
+  const { port } = listener;
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
     uiTokens.add(token);
-    uiUrl = `${origin()}/#ui_token=${token}`;
+    uiUrl = `${origin}/#ui_token=${token}`;
   }
 
   const graceMs = options.shutdownGraceMs ?? defaultShutdownGraceMs;
@@ -130,8 +115,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const forced = new Promise<void>((resolve) => (forceNow = resolve));
   let closing: Promise<void> | null = null;
   return {
-    url: `${origin()}/v1`,
-    origin: origin(),
+    url: `${origin}/v1`,
+    origin,
     port,
     engine,
     registry,

@@ -45,9 +45,10 @@ function allowedMethods(path: string): string[] {
 }
 
 /**
- * The /v1 HTTP adapter. Order of checks: request id; Host and Origin guards (before auth); auth (before
- * routing, so an unknown path without a key is 401); rate limit; route or 404/405; scope; media type;
- * body and query validation; the engine. Every failure leaves through one error writer.
+ * The /v1 HTTP adapter. Order of checks (the Host guard runs before them, in listen.ts): request id;
+ * Origin guard (before auth); auth (before routing, so an unknown path without a key is 401); rate limit;
+ * route or 404/405; scope; media type; body and query validation; the engine. Every failure leaves
+ * through one error writer.
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -1,0 +1,35 @@
+import { createApp, type AppOptions } from './http/app.ts';
+import { loopbackPolicy } from './http/loopback-guard.ts';
+import { listen, type Listener } from './listen.ts';
+
+export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopback'> {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  /** Base of docs_url; by default this server's own /docs. */
+  docsUrlBase?: string | undefined;
+}
+
+/**
+ * The /v1 app on a socket through listen.ts, answering to its own address only: the Host check and
+ * docs_url need the port the socket got, so both are bound late. What `mnemo serve` (startServer) and
+ * the tests' serveApp share.
+ */
+export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; origin: string }> {
+  const { host, port: wanted, docsUrlBase: docsBase, ...app } = o;
+  let port = 0;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const origin = () => `http://${hostForUrl}:${port}`;
+  const docsUrlBase = () => docsBase ?? `${origin()}/docs`;
+  const loopback = loopbackPolicy(host, () => port);
+  const listener = await listen({
+    fetch: createApp({ ...app, docsUrlBase, loopback }).fetch,
+    host,
+    port: wanted,
+    loopback,
+    docsUrlBase,
+    log: app.logger ?? (() => {}),
+  });
+  port = listener.port;
+  return { listener, origin: origin() };
+}
