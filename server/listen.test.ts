@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
 import { startServer, type RunningServer } from './start-server.ts';
-
-interface RawReply {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
 
 /** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
 function raw(port: number, request: string): Promise<RawReply> {
@@ -20,17 +15,10 @@ function raw(port: number, request: string): Promise<RawReply> {
     const stuck = setTimeout(() => reject(new Error(`the server kept the connection open: ${out}`)), 10_000);
     socket.on('close', () => {
       clearTimeout(stuck);
-      const [head = '', body = ''] = out.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const at = line.indexOf(':');
-        headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
-      }
       try {
-        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
-      } catch {
-        reject(new Error(`not a JSON error reply: ${JSON.stringify(out)}`));
+        resolve(parseRawReply(out));
+      } catch (e) {
+        reject(e as Error);
       }
     });
     socket.write(request);

@@ -1,10 +1,5 @@
 import { connect } from 'node:net';
-
-export interface RawReply {
-  status: number;
-  head: string;
-  body: Record<string, unknown>;
-}
+import { parseRawReply, type RawReply } from './raw-reply.ts';
 
 /**
  * For tests: a POST /v1/brains the server is busy with for as long as the test likes. Its body
@@ -32,15 +27,13 @@ export async function slowCreateBrain(
     };
     socket.on('data', seen);
   });
-  const reply = new Promise<RawReply>((resolve) =>
+  const reply = new Promise<RawReply>((resolve, reject) =>
     socket.once('close', () => {
-      const final = out.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
-      const [head = '', json = '{}'] = final.split('\r\n\r\n');
-      resolve({
-        status: Number(head.split(' ')[1]),
-        head,
-        body: JSON.parse(json) as Record<string, unknown>,
-      });
+      try {
+        resolve(parseRawReply(out));
+      } catch (e) {
+        reject(e as Error);
+      }
     }),
   );
   socket.write(
