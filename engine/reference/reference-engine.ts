@@ -87,7 +87,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         `Idempotency-Key: "${key}" was already used with different content`,
       );
     }
-    return { replay: prior.resultId, seq: prior.seq };
+    // A replay answers with the original write's boundary (types.ts), not the Brain's current one.
+    return { replay: prior.resultId, watermark: codec.encode(s.uid, prior.seq) };
   }
 
   function receipt(
@@ -235,7 +236,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const idem = checkIdempotency(s, 'records', opts.idempotencyKey, body);
       if (idem && 'replay' in idem && idem.replay) {
         const prior = s.records.get(idem.replay);
-        if (prior) return { record: prior.record, watermark: watermark(s), replayed: true };
+        if (prior) return { record: prior.record, watermark: idem.watermark, replayed: true };
       }
       const content = normalizeContent(body.content);
       const text = recordText(content);
@@ -478,8 +479,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const versions = s.objects.get(slot) ?? [];
       if (idem && 'replay' in idem && idem.replay) {
         const prior = versions.find((v) => `${v.type}\u0000${v.key}\u0000${v.version}` === idem.replay);
-        // The original accept's boundary (types.ts), not the Brain's current one.
-        if (prior) return { object: prior, watermark: codec.encode(s.uid, idem.seq), replayed: true };
+        if (prior) return { object: prior, watermark: idem.watermark, replayed: true };
       }
       const current = versions.length;
       if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {

@@ -178,7 +178,12 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       const api = await brainWithKey(server);
       const h = { 'Idempotency-Key': 'k-1' };
       const first = await api.post('/brains/b/records', { content: 'remember me once' }, h);
+      // A write in between moves the Brain on: the replay must still name the original write's boundary.
+      const between = await api.post('/brains/b/records', { content: 'written in between' });
+      assert.notEqual(between.headers.get('brain-watermark'), first.headers.get('brain-watermark'));
       const again = await api.post('/brains/b/records', { content: 'remember me once' }, h);
+      assert.match(first.headers.get('brain-watermark') ?? '', /^wm_/);
+      assert.equal(again.headers.get('brain-watermark'), first.headers.get('brain-watermark'));
       assert.equal(again.status, 202);
       assert.equal(assertShape(MnemoRecord, again.body).id, assertShape(MnemoRecord, first.body).id);
       // Idempotent-Replayed tells a replay (nothing written) from a write; without a key it is absent.
