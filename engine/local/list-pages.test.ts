@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecordListQuery } from '../contract/index.ts';
+import type { MemoryListQuery, RecordListQuery } from '../contract/index.ts';
 import { encodeCursor } from '../shared/page-cursor.ts';
 import { currentSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
@@ -34,16 +34,25 @@ describe('list reads use an index of what they read, in their order', () => {
     assert.doesNotMatch(hosted, /TEMP B-TREE/, hosted);
   });
 
-  it('listMemories, current ones by id, with and without a cursor', () => {
-    const where = `m.brain_uid = ? AND m.pending = 0 AND ${now.sql}`;
-    for (const [w, params] of [
-      [where, ['brn_a', ...now.params]],
-      [`${where} AND m.id > ?`, ['brn_a', ...now.params, 'mem_01']],
-    ] as const) {
-      const p = plan(memoryPageSql(w, [...params], 50));
-      assert.match(p, /USING INDEX memories_brain_id/, p);
-      assert.doesNotMatch(p, /TEMP B-TREE/, p);
-    }
+  it('listMemories by id, whatever it filters by, as it serves locally or hosted', () => {
+    const queries: Array<Partial<MemoryListQuery>> = [
+      {},
+      { cursor: encodeCursor('mem_01') },
+      { subject: 'Alice' },
+      { owner: 'self' },
+      { q: 'kayak' },
+      { status: 'all' },
+      { status: 'superseded' },
+      { as_of: '2024-01-01T00:00:00Z' },
+    ];
+    for (const hosted of [false, true])
+      for (const q of queries) {
+        const p = plan(
+          memoryPageSql('brn_a', hosted, { limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1)),
+        );
+        assert.match(p, /USING INDEX memories_brain_id/, `${JSON.stringify(q)}\n${p}`);
+        assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, `${JSON.stringify(q)}\n${p}`);
+      }
   });
 
   it('listRecords of one source, and listSources', () => {

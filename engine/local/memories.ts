@@ -49,46 +49,10 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
   const sinceSeq = q.since_watermark !== undefined ? ctx.codec.decode(q.since_watermark, b.uid) : undefined;
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
-  const conds = ['m.brain_uid = ?', 'm.pending = 0'];
-  const params: SqlParam[] = [b.uid];
-  const add = (cond: string, ...p: SqlParam[]) => {
-    conds.push(cond);
-    params.push(...p);
-  };
-  if (hosted) add(shareableSql());
-  if (q.as_of !== undefined) {
-    const s = servedSql(Date.parse(q.as_of), nowMs);
-    add(s.sql, ...s.params);
-  }
-  const status = q.status ?? (q.as_of !== undefined || sinceSeq !== undefined ? 'all' : 'current');
-  if (status !== 'all') {
-    const s = status === 'current' ? currentSql(nowMs) : statusSql(status, nowMs);
-    add(s.sql, ...s.params);
-  }
-  if (q.subject !== undefined) {
-    // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation), so
-    // "Bob"/age and "bob"/Age are one lineage, and one filter: slot values match on the slot's subject
-    // part (a range on the (brain, slot) index); other Memories compare the subject case-insensitively
-    // (ASCII, as lower() does, like the owner filter) on the (brain, subject NOCASE) index.
-    const norm = slotPrefix(q.subject);
-    add(
-      `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
-                UNION ALL
-                SELECT s.id FROM memories s
-                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE AND s.slot IS NULL)`,
-      b.uid,
-      norm,
-      `${norm.slice(0, -1)}\u0020`,
-      b.uid,
-      q.subject,
-    );
-  }
-  if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
-  if (q.q !== undefined) add('instr(lower(m.statement), lower(?)) > 0', q.q);
-
   if (sinceSeq !== undefined) {
-    add('m.seq > ?', sinceSeq);
-    const where = conds.join(' AND ');
+    const { conds, params } = memoryFilter(b.uid, hosted, q, nowMs, true);
+    const where = [...conds, 'm.seq > ?'].join(' AND ');
+    params.push(sinceSeq);
     // Removals (tombstones: deleted, or pending re-derivation) are one stream with the changes, by
     // transaction time. They carry no content, so the content filters do not narrow them; a hosted
     // deployment reports only Memories it could have served.
@@ -160,8 +124,7 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
       removed: entries.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : [])),
     };
   }
-  if (q.cursor !== undefined) add('m.id > ?', decodeCursor(q.cursor));
-  const page = memoryPageSql(conds.join(' AND '), params, q.limit);
+  const page = memoryPageSql(b.uid, hosted, q, nowMs);
   const rows = ctx.store.all<MemoryRow>(page.sql, ...page.params);
   const hasMore = rows.length > q.limit;
   const shown = rows.slice(0, q.limit);
@@ -172,15 +135,73 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
   };
 }
 
+/**
+ * What a listMemories read serves, as SQL over memories (alias m): the Brain's Memories not pending
+ * re-derivation, as the deployment serves them, at `as_of`, of the status asked (by default current;
+ * every status for a delta read or at `as_of`), of the subject, owner and words asked.
+ */
+export function memoryFilter(
+  brainUid: string,
+  hosted: boolean,
+  q: MemoryListQuery,
+  nowMs: number,
+  delta: boolean,
+): { conds: string[]; params: SqlParam[] } {
+  const conds = ['m.brain_uid = ?', 'm.pending = 0'];
+  const params: SqlParam[] = [brainUid];
+  const add = (cond: string, ...p: SqlParam[]) => {
+    conds.push(cond);
+    params.push(...p);
+  };
+  if (hosted) add(shareableSql());
+  if (q.as_of !== undefined) {
+    const s = servedSql(Date.parse(q.as_of), nowMs);
+    add(s.sql, ...s.params);
+  }
+  const status = q.status ?? (q.as_of !== undefined || delta ? 'all' : 'current');
+  if (status !== 'all') {
+    const s = status === 'current' ? currentSql(nowMs) : statusSql(status, nowMs);
+    add(s.sql, ...s.params);
+  }
+  if (q.subject !== undefined) {
+    // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation), so
+    // "Bob"/age and "bob"/Age are one lineage, and one filter: slot values match on the slot's subject
+    // part (a range on the (brain, slot) index); other Memories compare the subject case-insensitively
+    // (ASCII, as lower() does, like the owner filter) on the (brain, subject NOCASE) index.
+    const norm = slotPrefix(q.subject);
+    add(
+      `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
+                UNION ALL
+                SELECT s.id FROM memories s
+                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE AND s.slot IS NULL)`,
+      brainUid,
+      norm,
+      `${norm.slice(0, -1)}\u0020`,
+      brainUid,
+      q.subject,
+    );
+  }
+  if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
+  if (q.q !== undefined) add('instr(lower(m.statement), lower(?)) > 0', q.q);
+
+  return { conds, params };
+}
+
 /** One page of a full listMemories read (limit + 1 rows, to tell whether more follow), by id. */
 export function memoryPageSql(
-  where: string,
-  params: SqlParam[],
-  limit: number,
+  brainUid: string,
+  hosted: boolean,
+  q: MemoryListQuery,
+  nowMs: number,
 ): { sql: string; params: SqlParam[] } {
+  const { conds, params } = memoryFilter(brainUid, hosted, q, nowMs, false);
+  if (q.cursor !== undefined) {
+    conds.push('m.id > ?');
+    params.push(decodeCursor(q.cursor));
+  }
   return {
-    sql: `SELECT ${memoryColumns} FROM memories m WHERE ${where} ORDER BY m.id LIMIT ?`,
-    params: [...params, limit + 1],
+    sql: `SELECT ${memoryColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id LIMIT ?`,
+    params: [...params, q.limit + 1],
   };
 }
 
