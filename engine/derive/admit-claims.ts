@@ -46,9 +46,10 @@ function inForceAt(v: SlotVersion, ms: number): boolean {
 
 /**
  * The current Memory with the same statement, owner and subject as a claim without a slot. The
- * statement picks out at most a few rows, and the index on it says so; without table statistics the
- * planner would read every Memory about the subject instead: thousands in a large Brain, for every
- * claim (at 100,000 Records writes slowed from 193 to 74 per second).
+ * statement picks out at most a few rows, and the query names its index: the store keeps no table
+ * statistics, so the planner's pick among fitting indexes is arbitrary, and the `(brain_uid, subject)`
+ * index it once took (dropped in migration 010) read every Memory about the subject, for every claim
+ * (at 100,000 Records writes slowed from 193 to 74 per second).
  */
 export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
   WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?

@@ -6,7 +6,7 @@ import { currentSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
 import { queryPlan, tempStore } from '../store/testing.ts';
 import { memoryPageSql } from './memories.ts';
-import { profileSql } from './profile-census.ts';
+import { censusView, noiseQueries, profileSql } from './profile-census.ts';
 import { recordPageSql } from './records.ts';
 import { sourceListSql } from './sources.ts';
 
@@ -63,6 +63,14 @@ describe('list reads use an index of what they read, in their order', () => {
       const sources = plan({ sql: sourceListSql(hosted), params: ['brn_a'] });
       assert.match(sources, /USING INDEX records_brain_source \(brain_uid=\? AND source_name>\?\)/, sources);
       assert.doesNotMatch(sources, /TEMP B-TREE/, sources);
+    }
+  });
+
+  it('the census’s conflicts: only slot values are read', () => {
+    for (const hosted of [false, true]) {
+      const q = noiseQueries(censusView(Date.UTC(2026, 0, 1), hosted)).find((n) => n.kind === 'conflicts')!;
+      const p = plan({ sql: q.sql, params: q.params('brn_a') });
+      assert.match(p, /SEARCH m USING INDEX memories_brain_slot/, p);
     }
   });
 

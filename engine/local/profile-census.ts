@@ -68,9 +68,7 @@ interface CensusView {
   currentOther: { sql: string; params: SqlParam[] };
 }
 
-function censusView(ctx: LocalCtx): CensusView {
-  const nowMs = ctx.clock().getTime();
-  const hosted = ctx.deployment === 'hosted';
+export function censusView(nowMs: number, hosted: boolean): CensusView {
   return {
     rec: hosted ? "AND r.visibility <> 'local_only'" : '',
     mem: hosted ? `AND ${shareableSql('m')}` : '',
@@ -82,7 +80,7 @@ function censusView(ctx: LocalCtx): CensusView {
   };
 }
 
-function noiseQueries(v: CensusView): {
+export function noiseQueries(v: CensusView): {
   kind: NoiseKind;
   description: string;
   sql: string;
@@ -100,7 +98,9 @@ function noiseQueries(v: CensusView): {
     {
       kind: 'conflicts',
       description: 'Current Memories sharing a slot with another current value from a different source',
-      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${v.current.sql} ${v.mem}
+      // Only slot values can conflict: read those (the index by id would walk every Memory to save a sort).
+      sql: `SELECT m.id FROM memories m INDEXED BY memories_brain_slot
+            WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${v.current.sql} ${v.mem}
               AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage AND o.id <> m.id
                           AND ${v.currentOther.sql} ${v.memOther}) ORDER BY m.id`,
       params: (uid) => [uid, ...v.current.params, ...v.currentOther.params],
@@ -137,7 +137,7 @@ function noiseQueries(v: CensusView): {
 export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const v = censusView(ctx);
+  const v = censusView(ctx.clock().getTime(), ctx.deployment === 'hosted');
   const count = (sql: string, ...params: SqlParam[]) => store.get<{ c: number }>(sql, b.uid, ...params)!.c;
   const noise = noiseQueries(v)
     .map((q) => {

@@ -8,6 +8,10 @@
  * - The profile: the self's Memories, newest first (30 ms when the Brain had none). The index holds
  *   only those, so no read of the whole Brain takes it for a Brain index (without table statistics,
  *   the census's counts did, and read the table in valid_from order: 30 -> 110 ms each).
+ * Two indexes no query reads go, as every write updated them: `records (brain_uid, seq)`, and
+ * `memories (brain_uid, subject)`, which the subject filter's NOCASE index (009) replaced, and which the
+ * planner, having no table statistics, took for admitClaims' lookup of a statement (reading every Memory
+ * about the subject, per claim).
  */
 export const listOrderIndexes = {
   version: 10,
@@ -17,5 +21,7 @@ CREATE INDEX records_brain_id ON records (brain_uid, id);
 CREATE INDEX memories_brain_id ON memories (brain_uid, id);
 CREATE INDEX records_brain_source ON records (brain_uid, source_name, id) WHERE source_name IS NOT NULL;
 CREATE INDEX memories_self_from ON memories (brain_uid, valid_from_ms) WHERE owner_state = 'self';
+DROP INDEX records_brain_seq;
+DROP INDEX memories_brain_subject;
 `,
 };
