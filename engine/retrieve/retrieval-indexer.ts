@@ -1,6 +1,8 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
+import { turnWeights } from './turn-lexical-lane.ts';
+import { loadTurnCopy, pruneTurnLog, releaseTurnCopy, syncTurnCopy } from './turn-copies.ts';
 import { ensureVectorModel, putVectors, syncVectorCopies, type VectorModel } from './vector-store.ts';
 
 export interface IndexerLogger {
@@ -81,6 +83,12 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   let closed = false;
   let waiters: Array<() => void> = [];
 
+  // The in-memory copy of turn_fts loads in the background; searches use FTS5 until it is ready.
+  const turnCopyLoaded = loadTurnCopy(store, turnWeights).catch((e: unknown) =>
+    logger.error('loading the lexical index into memory failed; searching it in SQLite', {
+      error: String(e),
+    }),
+  );
   const aborter = new AbortController();
   let loaded = !o.embedder;
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
@@ -150,6 +158,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         for (const n of affectedBy(store, r.n)) touched.add(n);
       }
       for (const n of touched) writeTurnRow(store, n);
+      pruneTurnLog(store);
       for (const it of items) {
         if (it.owner === 'record')
           store.run("UPDATE index_queue SET lexical = 1 WHERE owner = 'record' AND owner_n = ?", it.owner_n);
@@ -243,6 +252,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
             it.owner_n,
           );
       });
+      syncTurnCopy(store, turnWeights);
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));
     }
@@ -286,6 +296,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     },
     async idle() {
       await ready;
+      await turnCopyLoaded;
       if (!running) kick();
       if (!running) return;
       await new Promise<void>((resolve) => waiters.push(resolve));
@@ -295,6 +306,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     loading: () => (loaded ? null : ready),
     async close() {
       closed = true;
+      releaseTurnCopy(store);
       aborter.abort();
       await running;
       await ready;

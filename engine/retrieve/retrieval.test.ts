@@ -9,6 +9,8 @@ import type { ContextEvent, Engine, Tenant } from '../types.ts';
 import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
+import { scopeToken } from './thread-context.ts';
+import { turnWeights } from './turn-lexical-lane.ts';
 import { quantize } from './vector-store.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
@@ -527,6 +529,64 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       .map((f) => readFileSync(join(dir, f)));
     assert.ok(!files.some((b) => b.includes(vector)), 'vector bytes gone from the files');
     assert.ok(!files.some((b) => b.includes(Buffer.from(secret))), 'text gone, neighbours’ rows included');
+  });
+
+  it('the lexical lane scores as FTS5 does from its in-memory copy, before and after a forget', async () => {
+    const dir = tempDir();
+    const engine = await createLocalEngine({ dataDir: dir, dbKey: null, embedder: null });
+    after(() => engine.close());
+    for (const b of ['b', 'other']) await engine.createBrain(tenant, { id: b });
+    const words = 'garden tomato lake painting beach trip sister'.split(' ');
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      msg(
+        `${words[i % 7]} and ${words[(i * 3) % 7]} ${i % 4 === 0 ? words[(i + 2) % 7] : ''}`,
+        i % 2 ? 'Ana' : 'Bob',
+        `2023-05-01T10:${String(i).padStart(2, '0')}:00Z`,
+        i < 20 ? 't1' : 't2',
+      ),
+    );
+    const ids = await write(engine, 'b', lines);
+    await write(engine, 'other', lines.slice(0, 10));
+    const file = new Database(join(dir, 'mnemo.db'), { readonly: true });
+    after(() => file.close());
+    const w = turnWeights.join(', ');
+    /** FTS5's own ranking of the Brain's rows, by Record id (read through a second connection). */
+    const ftsScores = (query: string, brainUid: string) =>
+      new Map(
+        (
+          file
+            .prepare(
+              `SELECT r.id AS id, -bm25(turn_fts, ${w}) AS score FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
+               WHERE turn_fts MATCH ? ORDER BY bm25(turn_fts, ${w}) LIMIT 100`,
+            )
+            .all(`scope:${scopeToken(brainUid)} AND (${query.split(' ').join(' OR ')})`) as Array<{
+            id: string;
+            score: number;
+          }>
+        ).map((r) => [r.id, r.score]),
+      );
+    const brainUid = (
+      file.prepare('SELECT brain_uid AS u FROM records WHERE id = ?').get(ids[0]) as { u: string }
+    ).u;
+    const assertFtsScores = async (query: string) => {
+      const ctx = await ask(engine, 'b', query);
+      const lexical = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'lexical').candidates;
+      assert.ok(lexical.length > 5);
+      const fts = ftsScores(query, brainUid);
+      for (const c of lexical) assert.equal(c.score, fts.get(c.record_id), c.record_id);
+    };
+    await assertFtsScores('tomato sister');
+    // The delete trigger names the Record and the neighbours whose rows carried its words.
+    const logged = () =>
+      (file.prepare('SELECT n FROM turn_log').all() as Array<{ n: number }>).map((r) => r.n);
+    const nOf = (id: string) =>
+      (file.prepare('SELECT n FROM records WHERE id = ?').get(id) as { n: number }).n;
+    const expected = [4, 5, 6, 7].map((i) => nOf(ids[i]!)); // one before it, it, two after it
+    const was = logged().length;
+    await engine.forgetRecord(tenant, 'b', ids[5]!);
+    assert.deepEqual(logged().slice(was).sort(), expected.sort());
+    await assertFtsScores('tomato sister');
+    await assertFtsScores('lake');
   });
 
   it('a change of model re-embeds everything in the background and never mixes spaces', async () => {

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createCostLedger } from '../context/cost-ledger.ts';
 import { openStore, type Store } from '../store/store.ts';
-import type { Eligibility, LaneInput } from './lane.ts';
+import { queryPlan } from '../store/testing.ts';
+import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
-import { searchTurns } from './turn-lexical-lane.ts';
+import { rankedRowsSql, searchTurns } from './turn-lexical-lane.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -132,6 +133,25 @@ describe('searchTurns scope', () => {
         .sort(),
       ['rec_1', 'rec_2', 'rec_3'],
     );
+    store.close();
+  });
+});
+
+describe('the Records of a ranking', () => {
+  it('are read by rowid from the ranked list, whatever the request filters (never a scan of the Brain)', () => {
+    const store = brainStore();
+    for (const e of [
+      {},
+      { excludeLocalOnly: true },
+      { sinceMs: t0, untilMs: t0 + day, asOfMs: t0 + day },
+      { sources: ['notes'] },
+    ]) {
+      const el = eligibilitySql({ brainUid: 'brn_a', excludeLocalOnly: false, ...e });
+      const plan = queryPlan(store, rankedRowsSql(el.sql), '[1, 2]', ...el.params);
+      assert.match(plan, /^SCAN j VIRTUAL TABLE/, plan);
+      assert.match(plan, /SEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\)/, plan);
+      assert.doesNotMatch(plan, /records_brain/, plan);
+    }
     store.close();
   });
 });

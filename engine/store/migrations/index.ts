@@ -8,6 +8,7 @@ import { neighbourRows } from './007-neighbour-rows.ts';
 import { memoryRemovals } from './008-memory-removals.ts';
 import { memoriesSubjectNocase } from './009-memories-subject-nocase.ts';
 import { listOrderIndexes } from './010-list-order-indexes.ts';
+import { turnLog } from './011-turn-log.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   memoryRemovals,
   memoriesSubjectNocase,
   listOrderIndexes,
+  turnLog,
 ];

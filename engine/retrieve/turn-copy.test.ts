@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Store } from '../store/store.ts';
+import { tempStore } from '../store/testing.ts';
+import { scopeToken } from './thread-context.ts';
+import { loadTurnCopy, pruneTurnLog, rankTurns, releaseTurnCopy, turnCopyUsage } from './turn-copies.ts';
+import { turnWeights } from './turn-lexical-lane.ts';
+import { turnColumns, turnTokenizer } from './turn-tokens.ts';
+
+// Words that stem together (run, runs, running), fold (Café, cafe), repeat and collide, so scores tie
+// and frequencies sum over columns.
+const vocabulary = `run runs running runner walk walked walking café Cafe CAFE dance dancing danced
+  tomato tomatoes garden gardens paint painted painting trip trips travel travelled beach beaches
+  store stores shop shopping dog dogs cat cats read reading book books cook cooking cooked
+  sister brother mother father friend friends school work job jobs city cities lake lakes`.split(/\s+/);
+
+/** A deterministic generator (mulberry32), so a failure replays. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sentence(rand: () => number, words: number): string {
+  return Array.from({ length: words }, () => vocabulary[Math.floor(rand() * vocabulary.length)]!).join(' ');
+}
+
+/** Brains whose scope tokens the stemmer shortens ("...s", "...ing") and one it keeps. */
+const brains = ['brn_01stores', 'brn_02running', 'brn_03lake'];
+
+function writeRow(store: Store, rand: () => number, n: number): void {
+  store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
+  store.run(
+    'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
+    n,
+    sentence(rand, 1 + Math.floor(rand() * 12)),
+    rand() < 0.5 ? 'Mary Ann' : 'Bob',
+    rand() < 0.7 ? sentence(rand, Math.floor(rand() * 20)) : '',
+    rand() < 0.5 ? sentence(rand, Math.floor(rand() * 8)) : '',
+    scopeToken(brains[n % brains.length]!),
+  );
+  store.run('INSERT INTO turn_log (n) VALUES (?)', n);
+}
+
+function deleteRow(store: Store, n: number): void {
+  store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
+  store.run('INSERT INTO turn_log (n) VALUES (?)', n);
+}
+
+/** FTS5's own answer, as the lexical lane asks it. */
+function ftsRanking(store: Store, words: string[], scope: string | null, cut: number) {
+  const w = turnWeights.join(', ');
+  const any = `(${words.map((t) => `"${t}"`).join(' OR ')})`;
+  return store.all<{ n: number; score: number }>(
+    `SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
+     ORDER BY bm25(turn_fts, ${w}) LIMIT ?`,
+    scope === null ? any : `scope:${scope} AND ${any}`,
+    cut,
+  );
+}
+
+/** Every query: the copy's ranking equals FTS5's, rowid for rowid and score for score (no tolerance). */
+function assertSameRankings(store: Store, rand: () => number, queries: number): number {
+  let compared = 0;
+  for (let q = 0; q < queries; q++) {
+    const words = [
+      ...new Set(
+        sentence(rand, 1 + Math.floor(rand() * 5))
+          .toLowerCase()
+          .split(' '),
+      ),
+    ];
+    const scope = rand() < 0.3 ? null : scopeToken(brains[Math.floor(rand() * brains.length)]!);
+    const cut = [1, 5, 30, 200][Math.floor(rand() * 4)]!;
+    const copy = rankTurns(store, turnWeights, words, scope, cut);
+    assert.ok(copy, 'the copy answers');
+    assert.deepEqual(
+      copy,
+      ftsRanking(store, words, scope, cut),
+      `${words.join(' ')} in ${scope}, cut ${cut}`,
+    );
+    compared += copy.length;
+  }
+  return compared;
+}
+
+describe('the in-memory copy of turn_fts', () => {
+  it('ranks exactly as FTS5 bm25() does, through writes, rewrites and deletes', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(7);
+    for (let n = 1; n <= 400; n++) writeRow(store, rand, n);
+    await loadTurnCopy(store, turnWeights);
+    assert.equal(turnCopyUsage(store).rows, 400);
+    assert.ok(assertSameRankings(store, rand, 150) > 1000, 'the queries found rows to compare');
+
+    // Rewrites (a neighbour changed), deletes and new rows, then a catch-up from turn_log only.
+    for (let i = 0; i < 300; i++) {
+      const n = 1 + Math.floor(rand() * 500);
+      if (rand() < 0.25) deleteRow(store, n);
+      else writeRow(store, rand, n);
+    }
+    assertSameRankings(store, rand, 150);
+    assert.equal(turnCopyUsage(store).loads, 1, 'caught up from the log, not reloaded');
+    const live = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts')!.c;
+    assert.equal(turnCopyUsage(store).rows, live);
+
+    // Enough deletes that the copy compacts its postings, and it still agrees.
+    for (let n = 1; n <= 500; n++) if (n % 5 !== 0) deleteRow(store, n);
+    for (let n = 501; n <= 1900; n++) writeRow(store, rand, n);
+    for (let n = 501; n <= 1700; n++) deleteRow(store, n);
+    assertSameRankings(store, rand, 100);
+    releaseTurnCopy(store);
+  });
+
+  it('loads in slices while rows are written, and re-reads those rows at the end', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(11);
+    for (let n = 1; n <= 300; n++) writeRow(store, rand, n);
+    let done = false;
+    const load = loadTurnCopy(store, turnWeights, { slice: 200 }).then(() => (done = true));
+    let writes = 0;
+    while (!done) {
+      // Between the load's slices: rows it has read and rows it has not.
+      const n = 1 + Math.floor(rand() * 350);
+      if (rand() < 0.2) deleteRow(store, n);
+      else writeRow(store, rand, n);
+      writes++;
+      await new Promise((r) => setImmediate(r));
+    }
+    await load;
+    assert.ok(writes > 3, `writes landed during the load (${writes})`);
+    assertSameRankings(store, rand, 150);
+    releaseTurnCopy(store);
+  });
+
+  it('leaves to FTS5 a word it reads as several tokens, and answers nothing while not loaded', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(3);
+    for (let n = 1; n <= 20; n++) writeRow(store, rand, n);
+    assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'not loaded yet');
+    await loadTurnCopy(store, turnWeights);
+    assert.ok(rankTurns(store, turnWeights, ['run'], null, 5));
+    // The lexical lane's words are letters and digits; a character unicode61 splits on makes two.
+    assert.equal(rankTurns(store, turnWeights, ['run\u2019s'], null, 5), null);
+    store.tx(() => {
+      writeRow(store, rand, 21);
+      assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'not inside a transaction');
+    });
+    releaseTurnCopy(store);
+    assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'released');
+  });
+
+  it('prunes turn_log up to what the copy has applied, and all of it without a copy', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(5);
+    for (let n = 1; n <= 10; n++) writeRow(store, rand, n);
+    const logged = () => store.get<{ c: number }>('SELECT count(*) AS c FROM turn_log')!.c;
+    pruneTurnLog(store);
+    assert.equal(logged(), 0, 'no copy: nothing needs the log');
+    await loadTurnCopy(store, turnWeights);
+    for (let n = 11; n <= 15; n++) writeRow(store, rand, n);
+    pruneTurnLog(store);
+    assert.equal(logged(), 5, 'the copy has not applied these yet');
+    assert.ok(rankTurns(store, turnWeights, ['run'], null, 5));
+    pruneTurnLog(store);
+    assert.equal(logged(), 0);
+    // A pruned log does not restart its numbering (AUTOINCREMENT): a new change is still new.
+    writeRow(store, rand, 16);
+    assert.equal(assertSameRankings(store, rand, 20) > 0, true);
+    releaseTurnCopy(store);
+  });
+
+  it('tokenizes with the columns and tokenizer turn_fts declares', () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const sql = store.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'turn_fts'")!.sql;
+    assert.ok(sql.includes(`fts5(${turnColumns.join(', ')}, tokenize = '${turnTokenizer}')`), sql);
+    assert.equal(turnWeights.length, turnColumns.length);
+  });
+});
