@@ -70,6 +70,8 @@ export interface EngineInfo {
   readonly timeZone?: string;
   /** Bytes the in-memory copies of the vectors hold now (local engine; only searched Brains are loaded). */
   readonly vectorCopyBytes?: number;
+  /** Bytes the in-memory copy of the lexical index holds now (local engine; loaded in the background). */
+  readonly lexicalCopyBytes?: number;
 }
 
 /**

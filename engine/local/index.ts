@@ -24,6 +24,7 @@ import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
+import { turnCopyUsage } from '../retrieve/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -179,6 +180,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       timeZone: zone.name,
       get vectorCopyBytes() {
         return vectorCopyUsage(store).bytes;
+      },
+      get lexicalCopyBytes() {
+        return turnCopyUsage(store).bytes;
       },
       get embedder() {
         const e = indexer.embedder();
