@@ -13,7 +13,8 @@ export interface IndexerLogger {
 export interface RetrievalIndexer {
   /**
    * Something was written: make sure a pass is scheduled. In-memory vector copies a deletion made stale
-   * are dropped here and now (syncVectorCopies), so forgotten vectors do not wait for the next search.
+   * are dropped here and now (syncVectorCopies), so forgotten vectors do not wait for the next search;
+   * the in-memory lexical index lets go of forgotten words here too (syncTurnCopy).
    */
   kick(): void;
   /** Resolves when the queue is empty (every Record indexed and, with an embedder, embedded). */
@@ -261,6 +262,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   function kick(): void {
     if (closed) return;
     syncVectorCopies(store);
+    syncTurnCopy(store, turnWeights);
     if (running) {
       again = true;
       return;

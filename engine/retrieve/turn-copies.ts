@@ -21,7 +21,7 @@ import { createTurnTokens, turnColumns, type TurnTokens } from './turn-tokens.ts
 export interface TurnCopyState {
   copy: TurnCopy;
   tokens: TurnTokens;
-  /** The last turn_log sequence number applied (during a load: the one it started from). */
+  /** The last turn_log sequence number applied (during a load: the one it started from; 0 before). */
   seen: number;
   ready: boolean;
   loading: Promise<void> | null;
@@ -66,7 +66,7 @@ export function loadTurnCopy(
   state = {
     copy: createTurnCopy(weights, Math.ceil(rows * 1.25) + 64),
     tokens: state?.tokens ?? createTurnTokens(),
-    seen: lastSeq(store),
+    seen: 0,
     ready: false,
     loading: null,
     released: false,
@@ -79,12 +79,25 @@ export function loadTurnCopy(
   return s.loading;
 }
 
+/**
+ * Waits for the next turn of the event loop at which no transaction is open (one might still roll back
+ * what a slice would read); false when the copy was released meanwhile.
+ */
+async function betweenTransactions(store: Store, s: TurnCopyState): Promise<boolean> {
+  do await new Promise((r) => setImmediate(r));
+  while (store.db.inTransaction && !s.released);
+  return !s.released;
+}
+
 async function load(
   store: Store,
   s: TurnCopyState,
   weights: readonly number[],
   slice: number,
 ): Promise<void> {
+  // Started outside any transaction: one still open might roll back the log entries counted in `seen`.
+  if (!(await betweenTransactions(store, s))) return;
+  s.seen = lastSeq(store);
   store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_terms USING fts5vocab(main, turn_fts, instance);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_term_rows USING fts5vocab(main, turn_fts, row);`);
   // The ranges of terms to read, each about loadSlice instances, fixed up front (one pass over the
@@ -110,10 +123,7 @@ async function load(
   const counts = turnColumns.map(() => 0);
   let after = '';
   for (let i = 0; i <= bounds.length; i++) {
-    // Between slices; never inside a transaction, whose writes might still roll back.
-    do await new Promise((r) => setImmediate(r));
-    while (store.db.inTransaction && !s.released);
-    if (s.released) return;
+    if (!(await betweenTransactions(store, s))) return;
     const range = i < bounds.length ? ranges.iterate(after, bounds[i]) : lastRange.iterate(after);
     for (const [term, list] of range as Iterable<[string, string]>) addPostings(s.copy, term, list, counts);
     if (i < bounds.length) after = bounds[i]!;
@@ -158,6 +168,7 @@ function catchUp(store: Store, s: TurnCopyState, most: number): 'done' | 'later'
     .map((r) => r.n);
   if (ns.length > replayMax) return 'reload';
   if (ns.length > most) return 'later';
+  let forgotten = false;
   for (let i = 0; i < ns.length; i += 500) {
     const batch = ns.slice(i, i + 500);
     const rows = store.all<Record<string, string | number>>(
@@ -170,8 +181,17 @@ function catchUp(store: Store, s: TurnCopyState, most: number): 'done' | 'later'
     for (const n of batch) {
       const t = terms.get(n);
       if (t) s.copy.set(n, t);
-      else s.copy.remove(n);
+      else if (s.copy.has(n)) {
+        s.copy.remove(n);
+        forgotten = true;
+      }
     }
+  }
+  // A Record was forgotten (or its Brain deleted): its words leave memory now, not at some later
+  // compaction or eviction (the terms only it held, the lines it shared with its neighbours' rows).
+  if (forgotten) {
+    s.copy.compact();
+    s.tokens.forget();
   }
   s.seen = last;
   return 'done';
@@ -285,10 +305,19 @@ export function releaseTurnCopy(store: Store): void {
   s.tokens.close();
 }
 
-export function turnCopyUsage(store: Store): { rows: number; bytes: number; ready: boolean; loads: number } {
+export function turnCopyUsage(store: Store): {
+  rows: number;
+  terms: number;
+  lines: number;
+  bytes: number;
+  ready: boolean;
+  loads: number;
+} {
   const s = states.get(store);
   return {
     rows: s?.copy.rows ?? 0,
+    terms: s?.copy.terms ?? 0,
+    lines: s?.tokens.lines ?? 0,
     bytes: s?.copy.bytes ?? 0,
     ready: s?.ready ?? false,
     loads: loads.get(store) ?? 0,

@@ -3,7 +3,14 @@ import { describe, it } from 'node:test';
 import type { Store } from '../store/store.ts';
 import { tempStore } from '../store/testing.ts';
 import { scopeToken } from './thread-context.ts';
-import { loadTurnCopy, pruneTurnLog, rankTurns, releaseTurnCopy, turnCopyUsage } from './turn-copies.ts';
+import {
+  loadTurnCopy,
+  pruneTurnLog,
+  rankTurns,
+  releaseTurnCopy,
+  syncTurnCopy,
+  turnCopyUsage,
+} from './turn-copies.ts';
 import { turnWeights } from './turn-lexical-lane.ts';
 import { turnColumns, turnTokenizer } from './turn-tokens.ts';
 
@@ -180,6 +187,41 @@ describe('the in-memory copy of turn_fts', () => {
     // A pruned log does not restart its numbering (AUTOINCREMENT): a new change is still new.
     writeRow(store, rand, 16);
     assert.equal(assertSameRankings(store, rand, 20) > 0, true);
+    releaseTurnCopy(store);
+  });
+
+  it('lets go of a forgotten row’s words at the catch-up: its own terms and the lines kept for neighbours', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(9);
+    for (let n = 1; n <= 30; n++) writeRow(store, rand, n);
+    await loadTurnCopy(store, turnWeights);
+    const secret = (n: number) => {
+      store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
+      store.run(
+        "INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, 'it was zanzibarquokka', 'Ana', 'run\ncafe', '', ?)",
+        n,
+        scopeToken(brains[0]!),
+      );
+      store.run('INSERT INTO turn_log (n) VALUES (?)', n);
+    };
+    secret(31);
+    syncTurnCopy(store, turnWeights);
+    const withSecret = turnCopyUsage(store);
+    assert.ok(withSecret.lines > 0, 'lines kept from the catch-up');
+    assert.equal(rankTurns(store, turnWeights, ['zanzibarquokka'], null, 5)?.length, 1);
+    // A neighbour's rewrite keeps the lines; a deletion drops them, and the term only it held.
+    writeRow(store, rand, 5);
+    syncTurnCopy(store, turnWeights);
+    assert.ok(turnCopyUsage(store).lines > 0);
+    deleteRow(store, 31);
+    syncTurnCopy(store, turnWeights);
+    const after = turnCopyUsage(store);
+    assert.equal(after.lines, 0);
+    const indexed = () => store.get<{ c: number }>('SELECT count(*) AS c FROM temp.turn_term_rows')!.c;
+    assert.ok(after.terms < withSecret.terms);
+    assert.equal(after.terms, indexed(), 'the terms FTS5 still holds, no more');
+    assert.deepEqual(rankTurns(store, turnWeights, ['zanzibarquokka'], null, 5), []);
+    assertSameRankings(store, rand, 30);
     releaseTurnCopy(store);
   });
 

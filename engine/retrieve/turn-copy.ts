@@ -23,6 +23,8 @@ export interface TurnCopy {
   /** Live rows, and their tokens in all columns. */
   readonly rows: number;
   readonly tokens: number;
+  /** Distinct terms with postings (dead ones included until a compaction). */
+  readonly terms: number;
   /** Bytes of typed arrays held (postings and per-row arrays). */
   readonly bytes: number;
   has(n: number): boolean;
@@ -34,6 +36,8 @@ export interface TurnCopy {
    */
   addTerm(n: number, term: string, counts: readonly number[]): void;
   remove(n: number): void;
+  /** Drops removed rows' postings now, and the terms only they held. */
+  compact(): void;
   /** Live rows containing the term in any column (FTS5's hits for a one-token phrase). */
   hits(term: string): number;
   /**
@@ -210,6 +214,9 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
     get tokens() {
       return tokens;
     },
+    get terms() {
+      return postings.size;
+    },
     get bytes() {
       let held = ns.byteLength + lens.byteLength + scopes.byteLength + alive.byteLength + freqs.byteLength;
       held += acc.byteLength + seen.byteLength + touched.byteLength;
@@ -224,6 +231,9 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
     },
     addTerm,
     remove,
+    compact: () => {
+      if (dead > 0) compact();
+    },
     hits(term) {
       const p = postings.get(term);
       if (!p) return 0;

@@ -11,9 +11,12 @@ export type RowTerms = Map<string, number[]>;
 export interface TurnTokens {
   /** The terms of each row, as FTS5 itself tokenizes them for turn_fts. */
   rows(rows: ReadonlyArray<{ n: number; cols: readonly string[] }>): Map<number, RowTerms>;
+  /** Lines whose tokens are kept now. */
+  readonly lines: number;
+  /** Lets go of every line kept and of the scratch table (text was forgotten). */
+  forget(): void;
   close(): void;
 }
-
 
 /** Lines indexed before the scratch table is recreated (FTS5 keeps merging the segments it leaves). */
 const recreateAfter = 50_000;
@@ -104,6 +107,17 @@ export function createTurnTokens(): TurnTokens {
       }
       return out;
     },
-    close: () => db.close(),
+    get lines() {
+      return cache.size;
+    },
+    forget() {
+      cache.clear();
+      st = create();
+      indexed = 0;
+    },
+    close: () => {
+      cache.clear();
+      db.close();
+    },
   };
 }
