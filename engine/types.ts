@@ -70,8 +70,10 @@ export interface EngineInfo {
   readonly timeZone?: string;
   /** Bytes the in-memory copies of the vectors hold now (local engine; only searched Brains are loaded). */
   readonly vectorCopyBytes?: number;
-  /** Bytes the in-memory copy of the lexical index holds now (local engine; loaded in the background). */
+  /** Bytes of typed arrays the in-memory copy of the lexical index holds (local engine; loaded in the background). */
   readonly lexicalCopyBytes?: number;
+  /** Lexical searches the in-memory copy answered so far (the others went to SQLite's FTS5). */
+  readonly lexicalCopyAnswers?: number;
 }
 
 /**

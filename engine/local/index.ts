@@ -184,6 +184,9 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       get lexicalCopyBytes() {
         return turnCopyUsage(store).bytes;
       },
+      get lexicalCopyAnswers() {
+        return turnCopyUsage(store).answers;
+      },
       get embedder() {
         const e = indexer.embedder();
         return e ? `${e.provider}:${e.model}` : 'none';

@@ -1,7 +1,6 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../store/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
-import { turnWeights } from './turn-lexical-lane.ts';
 import { loadTurnCopy, pruneTurnLog, releaseTurnCopy, syncTurnCopy } from './turn-copies.ts';
 import { ensureVectorModel, putVectors, syncVectorCopies, type VectorModel } from './vector-store.ts';
 
@@ -85,11 +84,9 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   let waiters: Array<() => void> = [];
 
   // The in-memory copy of turn_fts loads in the background; searches use FTS5 until it is ready.
-  const turnCopyLoaded = loadTurnCopy(store, turnWeights).catch((e: unknown) =>
-    logger.error('loading the lexical index into memory failed; searching it in SQLite', {
-      error: String(e),
-    }),
-  );
+  const turnCopyLoaded = loadTurnCopy(store, {
+    onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
+  });
   const aborter = new AbortController();
   let loaded = !o.embedder;
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
@@ -253,7 +250,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
             it.owner_n,
           );
       });
-      syncTurnCopy(store, turnWeights);
+      syncTurnCopy(store);
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));
     }
@@ -262,7 +259,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   function kick(): void {
     if (closed) return;
     syncVectorCopies(store);
-    syncTurnCopy(store, turnWeights);
+    syncTurnCopy(store);
     if (running) {
       again = true;
       return;

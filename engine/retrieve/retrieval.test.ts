@@ -10,7 +10,7 @@ import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { scopeToken } from './thread-context.ts';
-import { turnWeights } from './turn-lexical-lane.ts';
+import { turnWeights } from './turn-table.ts';
 import { quantize } from './vector-store.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
@@ -569,11 +569,16 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       file.prepare('SELECT brain_uid AS u FROM records WHERE id = ?').get(ids[0]) as { u: string }
     ).u;
     const assertFtsScores = async (query: string) => {
+      const answers = engine.info.lexicalCopyAnswers ?? 0;
       const ctx = await ask(engine, 'b', query);
+      assert.ok((engine.info.lexicalCopyAnswers ?? 0) > answers, 'the copy answered');
       const lexical = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'lexical').candidates;
       assert.ok(lexical.length > 5);
-      const fts = ftsScores(query, brainUid);
-      for (const c of lexical) assert.equal(c.score, fts.get(c.record_id), c.record_id);
+      const fts = [...ftsScores(query, brainUid)];
+      assert.deepEqual(
+        lexical.map((c) => [c.record_id, c.score]),
+        fts.slice(0, lexical.length),
+      );
     };
     await assertFtsScores('tomato sister');
     // The delete trigger names the Record and the neighbours whose rows carried its words.

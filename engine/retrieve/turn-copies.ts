@@ -1,45 +1,66 @@
 import type { Store } from '../store/store.ts';
 import { createTurnCopy, type TurnCopy } from './turn-copy.ts';
-import { createTurnTokens, turnColumns, type TurnTokens } from './turn-tokens.ts';
+import { turnColumns, turnWeights } from './turn-table.ts';
+import { createTurnTokens, type TurnTokens } from './turn-tokens.ts';
 
 // ---- The in-memory copy of turn_fts --------------------------------------------------------------
 //
 // One copy per store (turn_fts holds every Brain; BM25's statistics are the whole table's), loaded in
 // the background when the retrieval indexer starts, kept exact through turn_log (migration 011):
 // - every change of a turn_fts row names the row in turn_log, in the same transaction;
-// - the copy remembers the last sequence number it applied; to catch up it re-reads only the rows named
-//   since, tokenized by FTS5 itself (turn-tokens.ts);
-// - it catches up before each search and after each batch the indexer commits; never inside a
-//   transaction, which might still roll back what it would read;
-// - a load reads FTS5's index one range of terms at a time, yielding between ranges, so requests go on
-//   (searched in FTS5 meanwhile); the rows written during the load are named in turn_log and re-read at
-//   its end, whatever parts of them the ranges saw;
-// - the indexer prunes turn_log as the copy passes it.
-// The copy is a cache: when it is not loaded or is behind a long log, searches go to FTS5, which gives
-// the same results.
+// - the copy remembers the last sequence number it applied and re-reads only the rows named since,
+//   tokenized by FTS5 itself (turn-tokens.ts): before each search (at most requestReplayMax rows; past
+//   that FTS5 answers and the copy catches up on the next turns of the event loop, syncSlice rows a
+//   turn), after each indexer batch and at every kick(); never inside a transaction, which might still
+//   roll back what it would read;
+// - committed sequence numbers have no gaps (AUTOINCREMENT, and a rollback rolls sqlite_sequence back
+//   too): a gap means entries were pruned before this copy read them (another connection's copy, or one
+//   with none, prunes as it goes), and the copy is loaded again, as it is when it is further behind
+//   than replayMax;
+// - a load reads FTS5's index one range of terms at a time, yielding between ranges; the rows written
+//   meanwhile are named in turn_log and re-read once it is done;
+// - once caught up after a load, the copy checks itself against FTS5 on one query; should it ever
+//   disagree (a platform whose SQLite fuses multiply-adds, say) it stays off, and says so.
+// The copy is a cache: whenever it cannot answer, FTS5 does, with the same results.
 
-export interface TurnCopyState {
+interface CopyState {
   copy: TurnCopy;
   tokens: TurnTokens;
   /** The last turn_log sequence number applied (during a load: the one it started from; 0 before). */
   seen: number;
-  ready: boolean;
-  loading: Promise<void> | null;
+  /** loading, then ready; off after a failure or a failed check (FTS5 answers; the log is not kept). */
+  status: 'loading' | 'ready' | 'off';
+  /** Checked against FTS5 after its load; not used before. */
+  checked: boolean;
+  loading: Promise<void>;
+  /** Replaced or closed: its load and catch-ups stop. */
   released: boolean;
-  /** A catch-up too long for a request is queued for the next turn of the event loop. */
   syncQueued: boolean;
   /** Query words already tokenized (a request's lanes search the same words several times). */
   phrases: Map<string, string[] | null>;
+  answers: number;
+  /** The load's most frequent terms (by instances), which the self-check searches. */
+  common: Array<{ term: string; instances: number }>;
+  opts: TurnCopyOptions;
 }
 
-/** Changes to re-read at a catch-up beyond which a reload (in the background) is cheaper. */
+export interface TurnCopyOptions {
+  /** Told why the copy went off (FTS5 answers from then on). */
+  onError?: ((message: string, error?: unknown) => void) | undefined;
+  /** Token instances read per slice of a load (tests use small slices). */
+  slice?: number | undefined;
+}
+
+/** Logged changes beyond which loading again is cheaper than re-reading them (~0.1 ms a row). */
 const replayMax = 20_000;
-/** Changes a request re-reads before it searches; past that FTS5 answers it, and the copy catches up after. */
+/** Logged changes a request re-reads before it searches. */
 const requestReplayMax = 1_000;
-/** FTS5 index entries (token instances) read per slice of a load, between yields (~50 ms). */
+/** Logged changes re-read per turn of the event loop in the background. */
+const syncSlice = 2_000;
+/** Token instances read per slice of a load, between yields (~50 ms). */
 const loadSlice = 50_000;
 
-const states = new WeakMap<Store, TurnCopyState>();
+const states = new WeakMap<Store, CopyState>();
 /** How many loads each store has run (tests check that a catch-up did not reload). */
 const loads = new WeakMap<Store, number>();
 
@@ -51,57 +72,70 @@ function lastSeq(store: Store): number {
 const columnCase = `CASE col ${turnColumns.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} END`;
 
 /**
- * Starts loading the store's copy (once; later calls return the same load). Resolves when the copy is
- * ready, or when it was released first.
+ * Starts loading the store's copy, unless one is loaded or loading. Resolves when that load is done
+ * (whether the copy came up, went off, or was replaced or released first); never rejects.
  */
-export function loadTurnCopy(
-  store: Store,
-  weights: readonly number[],
-  opts: { slice?: number } = {},
-): Promise<void> {
-  let state = states.get(store);
-  if (state?.loading) return state.loading;
-  if (state?.ready) return Promise.resolve();
+export function loadTurnCopy(store: Store, opts: TurnCopyOptions = {}): Promise<void> {
+  const s = states.get(store);
+  if (s && !s.released) return s.loading;
+  return start(store, opts, null).loading;
+}
+
+function start(store: Store, opts: TurnCopyOptions, previous: CopyState | null): CopyState {
   const rows = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts_docsize')?.c ?? 0;
-  state = {
-    copy: createTurnCopy(weights, Math.ceil(rows * 1.25) + 64),
-    tokens: state?.tokens ?? createTurnTokens(),
+  const s: CopyState = {
+    copy: createTurnCopy(turnWeights, Math.ceil(rows * 1.25) + 64),
+    tokens: previous?.tokens ?? createTurnTokens(),
     seen: 0,
-    ready: false,
-    loading: null,
+    status: 'loading',
+    checked: false,
+    loading: Promise.resolve(),
     released: false,
     syncQueued: false,
-    phrases: state?.phrases ?? new Map(),
+    phrases: previous?.phrases ?? new Map(),
+    answers: previous?.answers ?? 0,
+    common: [],
+    opts,
   };
-  states.set(store, state);
-  const s = state;
-  s.loading = load(store, s, weights, opts.slice ?? loadSlice).finally(() => (s.loading = null));
-  return s.loading;
+  states.set(store, s);
+  s.loading = load(store, s).catch((e: unknown) =>
+    goOff(s, 'loading the lexical index into memory failed', e),
+  );
+  return s;
+}
+
+/** Loads again from FTS5 (behind too far, or entries pruned before it read them). */
+function restart(store: Store, s: CopyState): void {
+  s.released = true;
+  // A catch-up that would have let go of forgotten lines will not run: let go of every line now.
+  s.tokens.forget();
+  start(store, s.opts, s);
+}
+
+function goOff(s: CopyState, message: string, error?: unknown): void {
+  s.status = 'off';
+  s.opts.onError?.(`${message}; FTS5 answers lexical searches`, error);
 }
 
 /**
  * Waits for the next turn of the event loop at which no transaction is open (one might still roll back
  * what a slice would read); false when the copy was released meanwhile.
  */
-async function betweenTransactions(store: Store, s: TurnCopyState): Promise<boolean> {
+async function betweenTransactions(store: Store, s: CopyState): Promise<boolean> {
   do await new Promise((r) => setImmediate(r));
   while (store.db.inTransaction && !s.released);
   return !s.released;
 }
 
-async function load(
-  store: Store,
-  s: TurnCopyState,
-  weights: readonly number[],
-  slice: number,
-): Promise<void> {
+async function load(store: Store, s: CopyState): Promise<void> {
   // Started outside any transaction: one still open might roll back the log entries counted in `seen`.
   if (!(await betweenTransactions(store, s))) return;
   s.seen = lastSeq(store);
   store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_terms USING fts5vocab(main, turn_fts, instance);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_term_rows USING fts5vocab(main, turn_fts, row);`);
-  // The ranges of terms to read, each about loadSlice instances, fixed up front (one pass over the
-  // terms, ~0.15 s at 100,000 threaded Records): terms a write adds later belong to rows turn_log names.
+  // The ranges of terms to read, each about `slice` instances, fixed up front (one pass over the terms,
+  // ~0.15 s at 100,000 threaded Records): terms a write adds later belong to rows turn_log names.
+  const slice = s.opts.slice ?? loadSlice;
   const bounds: string[] = [];
   let count = 0;
   for (const [term, cnt] of store.db
@@ -115,8 +149,8 @@ async function load(
     }
   }
   // One row per term: its instances as "row * 8 + column", in the index's order (row, column, offset);
-  // 30 times fewer rows to cross into JavaScript than one per instance (1.7 s against 5.4 s at 100,000
-  // threaded Records).
+  // 30 times fewer rows to cross into JavaScript than one per instance (4.6 s against 8.9 s for a whole
+  // load at 100,000 threaded Records).
   const select = `SELECT term, group_concat(doc * 8 + ${columnCase}, ' ') FROM temp.turn_terms`;
   const ranges = store.db.prepare(`${select} WHERE term > ? AND term <= ? GROUP BY term`).raw(true);
   const lastRange = store.db.prepare(`${select} WHERE term > ? GROUP BY term`).raw(true);
@@ -125,17 +159,25 @@ async function load(
   for (let i = 0; i <= bounds.length; i++) {
     if (!(await betweenTransactions(store, s))) return;
     const range = i < bounds.length ? ranges.iterate(after, bounds[i]) : lastRange.iterate(after);
-    for (const [term, list] of range as Iterable<[string, string]>) addPostings(s.copy, term, list, counts);
+    for (const [term, list] of range as Iterable<[string, string]>) {
+      const instances = addPostings(s.copy, term, list, counts);
+      if (s.common.length < 3 || instances > s.common[2]!.instances) {
+        s.common = [...s.common, { term, instances }].sort((a, b) => b.instances - a.instances).slice(0, 3);
+      }
+    }
     if (i < bounds.length) after = bounds[i]!;
   }
   loads.set(store, (loads.get(store) ?? 0) + 1);
-  s.ready = true;
-  // Rows written while the ranges were read: re-read whole.
-  syncTurnCopy(store, weights);
+  s.status = 'ready';
+  // Rows written while the ranges were read are re-read, then the copy checks itself.
+  while (!s.released && s.status === 'ready' && !s.checked) {
+    syncTurnCopy(store);
+    if (!s.checked) await betweenTransactions(store, s);
+  }
 }
 
-/** Adds one term's postings from its "row * 8 + column" list (one posting per row). */
-function addPostings(copy: TurnCopy, term: string, list: string, counts: number[]): void {
+/** Adds one term's postings from its "row * 8 + column" list (one posting per row); its instances. */
+function addPostings(copy: TurnCopy, term: string, list: string, counts: number[]): number {
   const codes = list.split(' ').map(Number);
   // fts5vocab lists a term's instances row by row; should an aggregate ever reorder them, sort.
   for (let i = 1; i < codes.length; i++)
@@ -154,20 +196,27 @@ function addPostings(copy: TurnCopy, term: string, list: string, counts: number[
     counts[code % 8]!++;
   }
   if (doc >= 0) copy.addTerm(doc, term, counts);
+  return codes.length;
 }
 
 /**
- * Re-reads the rows turn_log names past the copy's sequence number, when there are at most `most`
- * ('later' past that); 'reload' when a reload is cheaper than the catch-up.
+ * How many logged changes the copy has not applied; 'lost' when some of them were pruned before it
+ * read them (the committed sequence has no gaps, so fewer entries than numbers means that).
  */
-function catchUp(store: Store, s: TurnCopyState, most: number): 'done' | 'later' | 'reload' {
-  const last = lastSeq(store);
-  if (last === s.seen) return 'done';
-  const ns = store
-    .all<{ n: number }>('SELECT DISTINCT n FROM turn_log WHERE seq > ?', s.seen)
-    .map((r) => r.n);
-  if (ns.length > replayMax) return 'reload';
-  if (ns.length > most) return 'later';
+function pending(store: Store, s: CopyState, last: number): number | 'lost' {
+  const c = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_log WHERE seq > ?', s.seen)!.c;
+  return c === last - s.seen ? c : 'lost';
+}
+
+/** Re-reads the rows named by the next `most` log entries past the copy's sequence number. */
+function applyLog(store: Store, s: CopyState, most: number): void {
+  const entries = store.all<{ seq: number; n: number }>(
+    'SELECT seq, n FROM turn_log WHERE seq > ? ORDER BY seq LIMIT ?',
+    s.seen,
+    most,
+  );
+  if (entries.length === 0) return;
+  const ns = [...new Set(entries.map((e) => e.n))];
   let forgotten = false;
   for (let i = 0; i < ns.length; i += 500) {
     const batch = ns.slice(i, i + 500);
@@ -193,105 +242,163 @@ function catchUp(store: Store, s: TurnCopyState, most: number): 'done' | 'later'
     s.copy.compact();
     s.tokens.forget();
   }
-  s.seen = last;
-  return 'done';
+  s.seen = entries[entries.length - 1]!.seq;
+}
+
+/** Runs fn; an error turns the copy off (FTS5 answers) instead of failing a request or the process. */
+function guarded<T>(s: CopyState, what: string, fn: () => T): T | null {
+  try {
+    return fn();
+  } catch (e) {
+    goOff(s, what, e);
+    return null;
+  }
+}
+
+function queueSync(store: Store, s: CopyState): void {
+  if (s.syncQueued) return;
+  s.syncQueued = true;
+  setImmediate(() => {
+    s.syncQueued = false;
+    syncTurnCopy(store);
+  });
 }
 
 /**
- * The store's copy, caught up with every committed change; null while it loads, inside a transaction,
- * or when it is further behind than a request should wait for (~0.1 ms a row): the catch-up then runs
- * on the next turn of the event loop, or a reload in the background when that is cheaper.
+ * Catches the copy up in the background: the indexer after each batch, kick() after each write, and
+ * the next turns of the event loop while it is behind (syncSlice changes a turn).
  */
-export function turnCopyFor(
-  store: Store,
-  weights: readonly number[],
-  most = requestReplayMax,
-): TurnCopy | null {
+export function syncTurnCopy(store: Store): void {
   const s = states.get(store);
-  if (!s?.ready || s.released || store.db.inTransaction) return null;
-  const caught = catchUp(store, s, most);
-  if (caught === 'done') return s.copy;
-  if (caught === 'later') {
-    if (!s.syncQueued) {
-      s.syncQueued = true;
-      setImmediate(() => {
-        s.syncQueued = false;
-        syncTurnCopy(store, weights);
-      });
+  if (!s || s.released || s.status !== 'ready' || store.db.inTransaction) return;
+  guarded(s, 'catching up the in-memory lexical index failed', () => {
+    const last = lastSeq(store);
+    if (last !== s.seen) {
+      const behind = pending(store, s, last);
+      if (behind === 'lost' || behind > replayMax) return restart(store, s);
+      applyLog(store, s, syncSlice);
+      if (s.seen !== last) return queueSync(store, s);
     }
-    return null;
-  }
-  s.ready = false;
-  void loadTurnCopy(store, weights);
-  return null;
+    if (!s.checked) selfCheck(store, s);
+  });
+}
+
+/**
+ * The copy's ranking of the load's most frequent terms against FTS5's own, once caught up after a load
+ * (one ranking of most of the rows: ~0.1 s at 100,000 threaded Records, once): the tests prove the
+ * arithmetic on the build they run on; this proves it on the user's.
+ */
+function selfCheck(store: Store, s: CopyState): void {
+  s.checked = true;
+  const terms = s.common.map((c) => c.term);
+  if (terms.length === 0) return;
+  const w = turnWeights.join(', ');
+  const fts = store.all<{ n: number; score: number }>(
+    `SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
+     ORDER BY bm25(turn_fts, ${w}) LIMIT 50`,
+    terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR '),
+  );
+  const mine = rankPhrases(store, s.copy, terms, null, 50);
+  const same =
+    mine.length === fts.length && mine.every((r, i) => r.n === fts[i]!.n && r.score === fts[i]!.score);
+  if (!same) goOff(s, 'the in-memory lexical index does not rank as FTS5 does on this platform');
+}
+
+/**
+ * The store's copy, caught up with every committed change, for a request; null while it loads, inside
+ * a transaction, when it is off, or when it is further behind than a request should wait for.
+ */
+function copyForRequest(store: Store, s: CopyState): TurnCopy | null {
+  if (s.released || s.status !== 'ready' || !s.checked || store.db.inTransaction) return null;
+  return guarded(s, 'catching up the in-memory lexical index failed', () => {
+    const last = lastSeq(store);
+    if (last === s.seen) return s.copy;
+    const behind = pending(store, s, last);
+    if (behind === 'lost' || behind > replayMax) {
+      restart(store, s);
+      return null;
+    }
+    if (behind > requestReplayMax) {
+      queueSync(store, s);
+      return null;
+    }
+    applyLog(store, s, behind);
+    return s.copy;
+  });
 }
 
 /**
  * The query words as turn_fts phrases (each word tokenized by FTS5: one token, stemmed); null when a
  * word is not exactly one token (FTS5 would make it a multi-token phrase, or none): FTS5 ranks those.
  */
-function phrasesOf(s: TurnCopyState, words: readonly string[]): string[] | null {
-  const key = words.join('\n');
+function phrasesOf(s: CopyState, words: readonly string[]): string[] | null {
+  const key = JSON.stringify(words);
   const hit = s.phrases.get(key);
   if (hit !== undefined) return hit;
+  if (s.phrases.size >= 512) s.phrases.clear();
   const terms = s.tokens.rows(words.map((w, i) => ({ n: i + 1, cols: [w] })));
   const phrases: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    const t = terms.get(i + 1)!;
-    const [only, more] = [...t.entries()];
+    const [only, more] = [...terms.get(i + 1)!];
     if (!only || more || only[1][0] !== 1) {
       s.phrases.set(key, null);
       return null;
     }
     phrases.push(only[0]);
   }
-  if (s.phrases.size >= 512) s.phrases.clear();
   s.phrases.set(key, phrases);
   return phrases;
 }
 
-/**
- * FTS5's ranking of turn_fts for an OR of the words (restricted to rows holding the scope token),
- * from the copy: the best `cut` rowids with their bm25 scores (negated, higher is better), in FTS5's
- * order. null when the copy cannot answer (not loaded, or a word FTS5 would not read as one token).
- */
-export function rankTurns(
+/** The copy's ranking of one-token phrases, with fts5_aux.c's IDF (SQLite's ln(): the C library's log). */
+function rankPhrases(
   store: Store,
-  weights: readonly number[],
-  words: readonly string[],
-  scope: string | null,
+  copy: TurnCopy,
+  phrases: readonly string[],
+  scopeTerm: string | null,
   cut: number,
-): Array<{ n: number; score: number }> | null {
-  const copy = turnCopyFor(store, weights);
-  const s = states.get(store);
-  if (!copy || !s) return null;
-  const phrases = phrasesOf(s, words);
-  // The scope token is stemmed like any word (a Brain uid ending in "s" loses it).
-  const scopeTerm = scope === null ? null : phrasesOf(s, [scope])?.[0];
-  if (!phrases || scopeTerm === undefined) return null;
+): Array<{ n: number; score: number }> {
   const rows = copy.rows;
-  // fts5_aux.c's IDF, with SQLite's ln() (the C library's log, as FTS5 uses), not Math.log.
   const idf = phrases.map((p) => {
     const hits = copy.hits(p);
-    const x = (rows - hits + 0.5) / (hits + 0.5);
-    const l = store.get<{ l: number }>('SELECT ln(?) AS l', x)!.l;
+    const l = store.get<{ l: number }>('SELECT ln(?) AS l', (rows - hits + 0.5) / (hits + 0.5))!.l;
     return l <= 0 ? 1e-6 : l;
   });
   return copy.rank(phrases, idf, scopeTerm, cut);
 }
 
-/** Catches the copy up now (the indexer, after each batch it commits). */
-export function syncTurnCopy(store: Store, weights: readonly number[]): void {
-  turnCopyFor(store, weights, replayMax);
+/**
+ * FTS5's ranking of turn_fts for an OR of the words (restricted to rows holding the scope token),
+ * from the copy: the best `cut` rowids with their bm25 scores (negated, higher is better), in FTS5's
+ * order. null when the copy cannot answer (see copyForRequest, or a word FTS5 would not read as one
+ * token).
+ */
+export function rankTurns(
+  store: Store,
+  words: readonly string[],
+  scope: string | null,
+  cut: number,
+): Array<{ n: number; score: number }> | null {
+  const s = states.get(store);
+  const copy = s ? copyForRequest(store, s) : null;
+  if (!s || !copy) return null;
+  return guarded(s, 'ranking in the in-memory lexical index failed', () => {
+    const phrases = phrasesOf(s, words);
+    // The scope token is stemmed like any word (a Brain uid ending in "s" loses it).
+    const scopeTerm = scope === null ? null : phrasesOf(s, [scope])?.[0];
+    if (!phrases || scopeTerm === undefined) return null;
+    s.answers++;
+    return rankPhrases(store, copy, phrases, scopeTerm, cut);
+  });
 }
 
 /**
- * Drops the turn_log entries every copy has applied (all of them when no copy is loaded or loading);
- * called inside the indexer's write transactions.
+ * Drops the turn_log entries the copy has applied; all of them when there is no copy to keep them for
+ * (none, or off). Called inside the indexer's write transactions.
  */
 export function pruneTurnLog(store: Store): void {
   const s = states.get(store);
-  if (s && !s.released) store.run('DELETE FROM turn_log WHERE seq <= ?', s.seen);
+  if (s && !s.released && s.status !== 'off') store.run('DELETE FROM turn_log WHERE seq <= ?', s.seen);
   else store.run('DELETE FROM turn_log');
 }
 
@@ -300,7 +407,6 @@ export function releaseTurnCopy(store: Store): void {
   const s = states.get(store);
   if (!s) return;
   s.released = true;
-  s.ready = false;
   states.delete(store);
   s.tokens.close();
 }
@@ -312,6 +418,8 @@ export function turnCopyUsage(store: Store): {
   bytes: number;
   ready: boolean;
   loads: number;
+  /** Searches the copy answered (the others went to FTS5). */
+  answers: number;
 } {
   const s = states.get(store);
   return {
@@ -319,7 +427,8 @@ export function turnCopyUsage(store: Store): {
     terms: s?.copy.terms ?? 0,
     lines: s?.tokens.lines ?? 0,
     bytes: s?.copy.bytes ?? 0,
-    ready: s?.ready ?? false,
+    ready: s?.status === 'ready' && s.checked,
     loads: loads.get(store) ?? 0,
+    answers: s?.answers ?? 0,
   };
 }

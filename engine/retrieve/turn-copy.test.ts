@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Store } from '../store/store.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openStore, type Store } from '../store/store.ts';
 import { tempStore } from '../store/testing.ts';
 import { scopeToken } from './thread-context.ts';
 import {
@@ -11,8 +14,7 @@ import {
   syncTurnCopy,
   turnCopyUsage,
 } from './turn-copies.ts';
-import { turnWeights } from './turn-lexical-lane.ts';
-import { turnColumns, turnTokenizer } from './turn-tokens.ts';
+import { turnColumns, turnTokenizer, turnWeights } from './turn-table.ts';
 
 // Words that stem together (run, runs, running), fold (Café, cafe), repeat and collide, so scores tie
 // and frequencies sum over columns.
@@ -83,7 +85,7 @@ function assertSameRankings(store: Store, rand: () => number, queries: number): 
     ];
     const scope = rand() < 0.3 ? null : scopeToken(brains[Math.floor(rand() * brains.length)]!);
     const cut = [1, 5, 30, 200][Math.floor(rand() * 4)]!;
-    const copy = rankTurns(store, turnWeights, words, scope, cut);
+    const copy = rankTurns(store, words, scope, cut);
     assert.ok(copy, 'the copy answers');
     assert.deepEqual(
       copy,
@@ -100,7 +102,7 @@ describe('the in-memory copy of turn_fts', () => {
     const store = tempStore('mnemo-turn-copy-');
     const rand = random(7);
     for (let n = 1; n <= 400; n++) writeRow(store, rand, n);
-    await loadTurnCopy(store, turnWeights);
+    await loadTurnCopy(store);
     assert.equal(turnCopyUsage(store).rows, 400);
     assert.ok(assertSameRankings(store, rand, 150) > 1000, 'the queries found rows to compare');
 
@@ -125,7 +127,7 @@ describe('the in-memory copy of turn_fts', () => {
     for (let n = 501; n <= 1900; n++) writeRow(store, rand, n);
     for (let n = 501; n <= 1700; n++) deleteRow(store, n);
     // Too many rows for a request to re-read first: FTS5 answers it, and the copy catches up right after.
-    assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null);
+    assert.equal(rankTurns(store, ['run'], null, 5), null);
     await new Promise((r) => setImmediate(r));
     assertSameRankings(store, rand, 100);
     assert.equal(turnCopyUsage(store).loads, 1, 'still caught up from the log');
@@ -137,7 +139,7 @@ describe('the in-memory copy of turn_fts', () => {
     const rand = random(11);
     for (let n = 1; n <= 300; n++) writeRow(store, rand, n);
     let done = false;
-    const load = loadTurnCopy(store, turnWeights, { slice: 200 }).then(() => (done = true));
+    const load = loadTurnCopy(store, { slice: 200 }).then(() => (done = true));
     let writes = 0;
     while (!done) {
       // Between the load's slices: rows it has read and rows it has not.
@@ -157,17 +159,17 @@ describe('the in-memory copy of turn_fts', () => {
     const store = tempStore('mnemo-turn-copy-');
     const rand = random(3);
     for (let n = 1; n <= 20; n++) writeRow(store, rand, n);
-    assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'not loaded yet');
-    await loadTurnCopy(store, turnWeights);
-    assert.ok(rankTurns(store, turnWeights, ['run'], null, 5));
+    assert.equal(rankTurns(store, ['run'], null, 5), null, 'not loaded yet');
+    await loadTurnCopy(store);
+    assert.ok(rankTurns(store, ['run'], null, 5));
     // The lexical lane's words are letters and digits; a character unicode61 splits on makes two.
-    assert.equal(rankTurns(store, turnWeights, ['run\u2019s'], null, 5), null);
+    assert.equal(rankTurns(store, ['run\u2019s'], null, 5), null);
     store.tx(() => {
       writeRow(store, rand, 21);
-      assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'not inside a transaction');
+      assert.equal(rankTurns(store, ['run'], null, 5), null, 'not inside a transaction');
     });
     releaseTurnCopy(store);
-    assert.equal(rankTurns(store, turnWeights, ['run'], null, 5), null, 'released');
+    assert.equal(rankTurns(store, ['run'], null, 5), null, 'released');
   });
 
   it('prunes turn_log up to what the copy has applied, and all of it without a copy', async () => {
@@ -177,11 +179,11 @@ describe('the in-memory copy of turn_fts', () => {
     const logged = () => store.get<{ c: number }>('SELECT count(*) AS c FROM turn_log')!.c;
     pruneTurnLog(store);
     assert.equal(logged(), 0, 'no copy: nothing needs the log');
-    await loadTurnCopy(store, turnWeights);
+    await loadTurnCopy(store);
     for (let n = 11; n <= 15; n++) writeRow(store, rand, n);
     pruneTurnLog(store);
     assert.equal(logged(), 5, 'the copy has not applied these yet');
-    assert.ok(rankTurns(store, turnWeights, ['run'], null, 5));
+    assert.ok(rankTurns(store, ['run'], null, 5));
     pruneTurnLog(store);
     assert.equal(logged(), 0);
     // A pruned log does not restart its numbering (AUTOINCREMENT): a new change is still new.
@@ -194,7 +196,7 @@ describe('the in-memory copy of turn_fts', () => {
     const store = tempStore('mnemo-turn-copy-');
     const rand = random(9);
     for (let n = 1; n <= 30; n++) writeRow(store, rand, n);
-    await loadTurnCopy(store, turnWeights);
+    await loadTurnCopy(store);
     const secret = (n: number) => {
       store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
       store.run(
@@ -205,23 +207,88 @@ describe('the in-memory copy of turn_fts', () => {
       store.run('INSERT INTO turn_log (n) VALUES (?)', n);
     };
     secret(31);
-    syncTurnCopy(store, turnWeights);
+    syncTurnCopy(store);
     const withSecret = turnCopyUsage(store);
     assert.ok(withSecret.lines > 0, 'lines kept from the catch-up');
-    assert.equal(rankTurns(store, turnWeights, ['zanzibarquokka'], null, 5)?.length, 1);
+    assert.equal(rankTurns(store, ['zanzibarquokka'], null, 5)?.length, 1);
     // A neighbour's rewrite keeps the lines; a deletion drops them, and the term only it held.
     writeRow(store, rand, 5);
-    syncTurnCopy(store, turnWeights);
+    syncTurnCopy(store);
     assert.ok(turnCopyUsage(store).lines > 0);
     deleteRow(store, 31);
-    syncTurnCopy(store, turnWeights);
+    syncTurnCopy(store);
     const after = turnCopyUsage(store);
     assert.equal(after.lines, 0);
     const indexed = () => store.get<{ c: number }>('SELECT count(*) AS c FROM temp.turn_term_rows')!.c;
     assert.ok(after.terms < withSecret.terms);
     assert.equal(after.terms, indexed(), 'the terms FTS5 still holds, no more');
-    assert.deepEqual(rankTurns(store, turnWeights, ['zanzibarquokka'], null, 5), []);
+    assert.deepEqual(rankTurns(store, ['zanzibarquokka'], null, 5), []);
     assertSameRankings(store, rand, 30);
+    releaseTurnCopy(store);
+  });
+
+  it('loads again when entries it had not read were pruned (another connection), or it is far behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-turn-copy-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = openStore({ dataDir: dir, key: null });
+    const other = openStore({ dataDir: dir, key: null });
+    const rand = random(13);
+    for (let n = 1; n <= 40; n++) writeRow(store, rand, n);
+    await loadTurnCopy(store);
+    // The other connection has no copy: it prunes the whole log as it writes.
+    for (let n = 41; n <= 60; n++) writeRow(other, rand, n);
+    pruneTurnLog(other);
+    assert.equal(rankTurns(store, ['run'], null, 5), null, 'entries lost: the copy does not answer');
+    await loadTurnCopy(store);
+    assert.equal(turnCopyUsage(store).loads, 2);
+    assertSameRankings(store, rand, 30);
+
+    // Further behind than a catch-up is worth (20,000 changes): a reload, whose tokenizer keeps no line.
+    store.tx(() => {
+      for (let i = 0; i < 20_001; i++) store.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 60));
+    });
+    syncTurnCopy(store);
+    assert.equal(turnCopyUsage(store).lines, 0);
+    await loadTurnCopy(store);
+    assert.equal(turnCopyUsage(store).loads, 3);
+    assertSameRankings(store, rand, 30);
+
+    // Far behind at the end of a load (written between its slices): it loads again rather than stalling.
+    releaseTurnCopy(store);
+    const first = loadTurnCopy(store, { slice: 50 });
+    await new Promise((r) => setImmediate(r));
+    store.tx(() => {
+      for (let i = 0; i < 20_001; i++) store.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 60));
+    });
+    await first;
+    await loadTurnCopy(store);
+    assert.ok(turnCopyUsage(store).ready);
+    assertSameRankings(store, rand, 30);
+    releaseTurnCopy(store);
+    other.close();
+    store.close();
+  });
+
+  it('checks itself against FTS5 once loaded, and stays off (FTS5 answers, the log is not kept) if they differ', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const rand = random(17);
+    for (let n = 1; n <= 40; n++) writeRow(store, rand, n);
+    const errors: string[] = [];
+    const load = loadTurnCopy(store, { slice: 50, onError: (m) => errors.push(m) });
+    // Past the load's first slices (~30 in all), which read the terms before "bob".
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    // A row written behind the log's back: the copy cannot know of it, and its check must notice.
+    store.run(
+      "INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (99, 'run run run', 'Bob', '', '', 'sx')",
+    );
+    await load;
+    assert.deepEqual(errors, [
+      'the in-memory lexical index does not rank as FTS5 does on this platform; FTS5 answers lexical searches',
+    ]);
+    assert.equal(rankTurns(store, ['run'], null, 5), null);
+    writeRow(store, rand, 41);
+    pruneTurnLog(store);
+    assert.equal(store.get<{ c: number }>('SELECT count(*) AS c FROM turn_log')!.c, 0);
     releaseTurnCopy(store);
   });
 

@@ -20,9 +20,8 @@ const b = 0.75;
  * - each row's score adds the phrases' terms in phrase order; ties keep FTS5's order (lower rowid).
  */
 export interface TurnCopy {
-  /** Live rows, and their tokens in all columns. */
+  /** Live rows. */
   readonly rows: number;
-  readonly tokens: number;
   /** Distinct terms with postings (dead ones included until a compaction). */
   readonly terms: number;
   /** Bytes of typed arrays held (postings and per-row arrays). */
@@ -210,9 +209,6 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
   return {
     get rows() {
       return live;
-    },
-    get tokens() {
-      return tokens;
     },
     get terms() {
       return postings.size;

@@ -4,15 +4,9 @@ import { matchedTerms } from './query-terms.ts';
 import type { SqlParam } from '../store/store.ts';
 import { scopeToken } from './thread-context.ts';
 import { rankTurns } from './turn-copies.ts';
+import { turnWeights } from './turn-table.ts';
 
 const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
-
-/**
- * Column weights of turn_fts for BM25: the Record's own text counts fully, its speaker half, the two
- * messages before it 0.6 and the one after 0.2 (tuned on the LoCoMo dev half: docs/decisions/retrieval.md);
- * the Brain's scope token 0.
- */
-export const turnWeights = [1, 0.5, 0.6, 0.2, 0] as const;
 
 export interface TurnSearch {
   terms: string[];
@@ -57,11 +51,16 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
   // almost nothing in a huge Brain then finds only what is among those, a bounded cost.
   const deep = extra.length > 0 || hidesRecords(input.eligibility);
   const cut = deep ? 10 * s.limit : s.limit;
-  const scope = scopeToken(input.eligibility.brainUid);
-  const ranked = rankTurns(input.store, turnWeights, s.terms, scope, cut);
-  const rows = ranked
-    ? readRanked(input, ranked, where, [...el.params, ...params], s.limit)
-    : searchFts(input, s.terms, scope, cut, where, [...el.params, ...params], s.limit);
+  const q: RankedQuery = {
+    terms: s.terms,
+    scope: scopeToken(input.eligibility.brainUid),
+    cut,
+    where,
+    params: [...el.params, ...params],
+    limit: s.limit,
+  };
+  const ranked = rankTurns(input.store, q.terms, q.scope, q.cut);
+  const rows = ranked ? readRanked(input, ranked, q) : searchFts(input, q);
   input.memo?.set(key, rows);
   return rows;
 }
@@ -71,25 +70,40 @@ const cols = `r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, ri.speaker_
 /**
  * The Records of the ranked rowids (a JSON array) that pass the request's conditions. CROSS JOIN keeps
  * the rowids as the outer loop: with `r.n IN (...)` the planner reads the whole Brain by its
- * brain_uid index instead (12 ms at 100,000 Records, against 0.3).
+ * brain_uid index instead (12 ms at 100,000 Records, against 0.2).
  */
 export function rankedRowsSql(where: string): string {
   return `SELECT ${cols} FROM json_each(?) j CROSS JOIN records r ON r.n = j.value
           LEFT JOIN retrieval_index ri ON ri.record_n = r.n WHERE ${where}`;
 }
 
+/**
+ * One ranked search: the words, the Brain's scope token, how many of the best rows to rank, then the
+ * request's conditions on the Records (SQL on alias r, with their parameters) and how many to keep.
+ */
+interface RankedQuery {
+  terms: readonly string[];
+  scope: string;
+  cut: number;
+  where: string;
+  params: SqlParam[];
+  limit: number;
+}
+
 /** The ranked rows that pass the request's conditions, best first, with their scores. */
 function readRanked(
   input: LaneInput,
   ranked: Array<{ n: number; score: number }>,
-  where: string,
-  params: SqlParam[],
-  limit: number,
+  q: RankedQuery,
 ): TurnRow[] {
   if (ranked.length === 0) return [];
   const found = new Map(
     input.store
-      .all<Omit<TurnRow, 'score'>>(rankedRowsSql(where), JSON.stringify(ranked.map((r) => r.n)), ...params)
+      .all<Omit<TurnRow, 'score'>>(
+        rankedRowsSql(q.where),
+        JSON.stringify(ranked.map((r) => r.n)),
+        ...q.params,
+      )
       .map((r) => [r.n, r]),
   );
   const out: TurnRow[] = [];
@@ -97,7 +111,7 @@ function readRanked(
     const r = found.get(n);
     if (!r) continue;
     out.push({ ...r, score });
-    if (out.length === limit) break;
+    if (out.length === q.limit) break;
   }
   return out;
 }
@@ -106,22 +120,14 @@ function readRanked(
  * The same search in FTS5 itself, while the in-memory copy is not ready (or for a word FTS5 would
  * read as several tokens).
  */
-function searchFts(
-  input: LaneInput,
-  terms: readonly string[],
-  scope: string,
-  cut: number,
-  where: string,
-  params: SqlParam[],
-  limit: number,
-): TurnRow[] {
+function searchFts(input: LaneInput, q: RankedQuery): TurnRow[] {
   const w = turnWeights.join(', ');
   // The scope token keeps the ranking inside the Brain; in a store that holds no other Brain it
   // restricts nothing, and intersecting with a posting list as long as the Brain costs ~5 ms at 100,000
   // Records. The scope column weighs 0, so the scores are the same either way.
-  const any = `(${terms.map(quote).join(' OR ')})`;
+  const any = `(${q.terms.map(quote).join(' OR ')})`;
   const alone = !input.store.get('SELECT 1 FROM brains WHERE uid <> ? LIMIT 1', input.eligibility.brainUid);
-  const match = alone ? any : `scope:${scope} AND ${any}`;
+  const match = alone ? any : `scope:${q.scope} AND ${any}`;
   // Rank inside the index first, then read the few Records that made it. CROSS JOIN keeps the ranked
   // rows as the outer loop (the planner otherwise scans the Brain's Records).
   return input.store.all<TurnRow>(
@@ -129,11 +135,11 @@ function searchFts(
      FROM (SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
            ORDER BY bm25(turn_fts, ${w}) LIMIT ?) t
      CROSS JOIN records r ON r.n = t.n LEFT JOIN retrieval_index ri ON ri.record_n = r.n
-     WHERE ${where} ORDER BY t.score DESC LIMIT ?`,
+     WHERE ${q.where} ORDER BY t.score DESC LIMIT ?`,
     match,
-    cut,
-    ...params,
-    limit,
+    q.cut,
+    ...q.params,
+    q.limit,
   );
 }
 

@@ -1,9 +1,6 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 
-/** turn_fts's columns, in table order (migration 005). */
-export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as const;
-/** turn_fts's tokenizer (migration 005); a test checks the store's table still declares it. */
-export const turnTokenizer = 'porter unicode61 remove_diacritics 2';
+import { turnColumns, turnTokenizer } from './turn-table.ts';
 
 /** A row's tokens: for each term, how many times it occurs in each column (turnColumns order). */
 export type RowTerms = Map<string, number[]>;

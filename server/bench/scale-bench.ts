@@ -17,7 +17,8 @@ export interface ScaleOptions {
  * A Brain of N synthetic Records written over HTTP, then `fast` createContext timed over HTTP (after a
  * short warm-up), with the process's peak RSS (server and benchmark share the process), what the
  * in-memory vector copies hold (`vector_copies_mb`, the engine's `info.vectorCopyBytes`), what the
- * in-memory copy of the lexical index holds (`lexical_copy_mb`, `info.lexicalCopyBytes`) and the p50/p95 of
+ * in-memory copy of the lexical index holds (`lexical_copy_mb`, `info.lexicalCopyBytes`; typed arrays) and
+ * how many lexical searches it answered (`lexical_copy_answers`; the others went to FTS5), and the p50/p95 of
  * every Trace stage and lane (`stages_ms`) and how many Contexts each ordering ran for (`ordered_by`: the
  * Trace's fusion.method, which says whether the reranker's second stage ran), read after each timed call.
  */
@@ -72,6 +73,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
       rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
       vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
       lexical_copy_mb: round((bench.server.engine.info.lexicalCopyBytes ?? 0) / 2 ** 20, 1),
+      lexical_copy_answers: bench.server.engine.info.lexicalCopyAnswers ?? 0,
       ingest_s: round(ingestS, 2),
       embedder: bench.embedder,
       engine: o.engine,

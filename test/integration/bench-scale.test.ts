@@ -34,6 +34,10 @@ describe('bench scale', () => {
     for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb']) assert.equal(typeof l[k], 'number', k);
     // The lexical searches ran from the in-memory copy of the index, loaded before the timed queries.
     assert.ok((l['lexical_copy_mb'] as number) > 0, `lexical_copy_mb ${String(l['lexical_copy_mb'])}`);
+    assert.ok(
+      (l['lexical_copy_answers'] as number) >= 3,
+      `lexical_copy_answers ${String(l['lexical_copy_answers'])}`,
+    );
     // Stage 2 runs only where every candidate is in a thread: the Records were written threaded.
     const orderedBy = Object.entries(l['ordered_by'] as Record<string, number>);
     assert.deepEqual(
