@@ -45,8 +45,6 @@ function choice<T extends string>(name: string, allowed: readonly T[]): T {
   return value as T;
 }
 const mode = choice('RERANK_MODE', ['fast', 'thorough'] as const);
-/** Categories 1-4 by default (the benchmark's target); MAX_CATEGORY=5 adds the adversarial questions. */
-const maxCategory = Number(process.env.MAX_CATEGORY ?? 4);
 const form = choice('TURNS_AS', locomoTurnForms);
 let captured: RerankCandidates | null = null;
 const recorder: Reranker = {
@@ -94,7 +92,7 @@ try {
       dia.set(record.id, t.diaId);
     }
     await engine.idle();
-    for (const q of conv.questions.filter((x) => x.category <= maxCategory)) {
+    for (const q of conv.questions.filter((x) => x.category <= 4)) {
       captured = null;
       await engine.createContext(
         tenant,
