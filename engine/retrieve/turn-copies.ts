@@ -68,6 +68,7 @@ function lastSeq(store: Store): number {
   return store.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'turn_log'")?.seq ?? 0;
 }
 
+const scopeColumn = turnColumns.indexOf('scope');
 /** fts5vocab names an instance's column; the copy counts by position. */
 const columnCase = `CASE col ${turnColumns.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} END`;
 
@@ -77,8 +78,14 @@ const columnCase = `CASE col ${turnColumns.map((c, i) => `WHEN '${c}' THEN ${i}`
  */
 export function loadTurnCopy(store: Store, opts: TurnCopyOptions = {}): Promise<void> {
   const s = states.get(store);
-  if (s && !s.released) return s.loading;
-  return start(store, opts, null).loading;
+  return settled(store, s && !s.released ? s : start(store, opts, null));
+}
+
+/** Resolves once the store's current load is done, following the loads that replaced it. */
+async function settled(store: Store, s: CopyState): Promise<void> {
+  await s.loading;
+  const next = states.get(store);
+  if (next && next !== s && !next.released) await settled(store, next);
 }
 
 function start(store: Store, opts: TurnCopyOptions, previous: CopyState | null): CopyState {
@@ -165,9 +172,15 @@ async function load(store: Store, s: CopyState): Promise<void> {
     if (!(await betweenTransactions(store, s))) return;
     const range = i < bounds.length ? ranges.iterate(after, bounds[i]) : lastRange.iterate(after);
     for (const [term, list] of range as Iterable<[string, string]>) {
-      const instances = addPostings(s.copy, term, list, counts);
-      if (instances <= checkCap && (s.common.length < 3 || instances > s.common[2]!.instances)) {
-        s.common = [...s.common, { term, instances }].sort((a, b) => b.instances - a.instances).slice(0, 3);
+      const { instances, weightless } = addPostings(s.copy, term, list, counts);
+      // Candidates for the self-check: frequent terms, but not in every row, and never in the scope
+      // column (it weighs 0: a check of scope tokens alone would compare zeros).
+      if (
+        !weightless &&
+        instances <= checkCap &&
+        (s.common.length < 20 || instances > s.common[19]!.instances)
+      ) {
+        s.common = [...s.common, { term, instances }].sort((a, b) => b.instances - a.instances).slice(0, 20);
       }
     }
     if (i < bounds.length) after = bounds[i]!;
@@ -181,8 +194,16 @@ async function load(store: Store, s: CopyState): Promise<void> {
   }
 }
 
-/** Adds one term's postings from its "row * 8 + column" list (one posting per row); its instances. */
-function addPostings(copy: TurnCopy, term: string, list: string, counts: number[]): number {
+/**
+ * Adds one term's postings from its "row * 8 + column" list (one posting per row); its instances, and
+ * whether any is in the scope column.
+ */
+function addPostings(
+  copy: TurnCopy,
+  term: string,
+  list: string,
+  counts: number[],
+): { instances: number; weightless: boolean } {
   const codes = list.split(' ').map(Number);
   // fts5vocab lists a term's instances row by row; should an aggregate ever reorder them, sort.
   for (let i = 1; i < codes.length; i++)
@@ -201,7 +222,7 @@ function addPostings(copy: TurnCopy, term: string, list: string, counts: number[
     counts[code % 8]!++;
   }
   if (doc >= 0) copy.addTerm(doc, term, counts);
-  return codes.length;
+  return { instances: codes.length, weightless: codes.some((c) => c % 8 === scopeColumn) };
 }
 
 /**
@@ -221,6 +242,9 @@ function applyLog(store: Store, s: CopyState, most: number): void {
     most,
   );
   if (entries.length === 0) return;
+  // Pruning removes a prefix of a gapless sequence: anything else means entries this copy had not read
+  // are gone (another connection's commit between the counts in `pending` and this read).
+  if (entries.some((e, i) => e.seq !== s.seen + 1 + i)) throw new LostEntries();
   const ns = [...new Set(entries.map((e) => e.n))];
   let forgotten = false;
   for (let i = 0; i < ns.length; i += 500) {
@@ -250,11 +274,17 @@ function applyLog(store: Store, s: CopyState, most: number): void {
   s.seen = entries[entries.length - 1]!.seq;
 }
 
+class LostEntries extends Error {}
+
 /** Runs fn; an error turns the copy off (FTS5 answers) instead of failing a request or the process. */
-function guarded<T>(s: CopyState, what: string, fn: () => T): T | null {
+function guarded<T>(store: Store, s: CopyState, what: string, fn: () => T): T | null {
   try {
     return fn();
   } catch (e) {
+    if (e instanceof LostEntries) {
+      restart(store, s);
+      return null;
+    }
     goOff(s, what, e);
     return null;
   }
@@ -276,26 +306,33 @@ function queueSync(store: Store, s: CopyState): void {
 export function syncTurnCopy(store: Store): void {
   const s = states.get(store);
   if (!s || s.released || s.status !== 'ready' || store.db.inTransaction) return;
-  guarded(s, 'catching up the in-memory lexical index failed', () => {
+  guarded(store, s, 'catching up the in-memory lexical index failed', () => {
     const last = lastSeq(store);
     if (last !== s.seen) {
       const behind = pending(store, s, last);
-      if (behind === 'lost' || behind > replayMax) return restart(store, s);
+      // Far behind just after a load (written while it read), catching up beats loading again, which
+      // writes as busy would leave as far behind.
+      if (behind === 'lost' || (behind > replayMax && s.checked)) return restart(store, s);
       applyLog(store, s, syncSlice);
       if (s.seen !== last) return queueSync(store, s);
     }
-    if (!s.checked) selfCheck(store, s);
+    if (!s.checked) store.tx(() => (lastSeq(store) === s.seen ? selfCheck(store, s) : queueSync(store, s)));
   });
 }
 
 /**
- * The copy's ranking of the load's most frequent terms against FTS5's own, once caught up after a load
- * (one ranking of most of the rows: ~0.1 s at 100,000 threaded Records, once): the tests prove the
- * arithmetic on the build they run on; this proves it on the user's.
+ * The copy's ranking of three of the load's frequent terms against FTS5's own, once caught up after a
+ * load, in one read transaction (a snapshot: another connection's commit cannot land between the two):
+ * the tests prove the arithmetic on the build they run on; this proves it on the user's.
  */
 function selfCheck(store: Store, s: CopyState): void {
   s.checked = true;
-  const terms = s.common.map((c) => c.term);
+  // A stored term is already stemmed, and a query is stemmed again: porter takes "hous" (house) on to
+  // "hou". Only terms that come back as themselves search what the copy ranks.
+  const terms = s.common
+    .map((c) => c.term)
+    .filter((t) => phrasesOf(s, [t])?.[0] === t)
+    .slice(0, 3);
   if (terms.length === 0) return;
   const w = turnWeights.join(', ');
   const fts = store.all<{ n: number; score: number }>(
@@ -315,7 +352,7 @@ function selfCheck(store: Store, s: CopyState): void {
  */
 function copyForRequest(store: Store, s: CopyState): TurnCopy | null {
   if (s.released || s.status !== 'ready' || !s.checked || store.db.inTransaction) return null;
-  return guarded(s, 'catching up the in-memory lexical index failed', () => {
+  return guarded(store, s, 'catching up the in-memory lexical index failed', () => {
     const last = lastSeq(store);
     if (last === s.seen) return s.copy;
     const behind = pending(store, s, last);
@@ -387,7 +424,7 @@ export function rankTurns(
   const s = states.get(store);
   const copy = s ? copyForRequest(store, s) : null;
   if (!s || !copy) return null;
-  return guarded(s, 'ranking in the in-memory lexical index failed', () => {
+  return guarded(store, s, 'ranking in the in-memory lexical index failed', () => {
     const phrases = phrasesOf(s, words);
     // The scope token is stemmed like any word (a Brain uid ending in "s" loses it).
     const scopeTerm = scope === null ? null : phrasesOf(s, [scope])?.[0];
@@ -398,13 +435,16 @@ export function rankTurns(
 }
 
 /**
- * Drops the turn_log entries the copy has applied; all of them when there is no copy to keep them for
- * (none, or off). Called inside the indexer's write transactions.
+ * Drops the turn_log entries the copy has applied (all but the last replayMax when there is no copy to
+ * keep them for: none, or off). Called inside the indexer's write transactions.
  */
 export function pruneTurnLog(store: Store): void {
   const s = states.get(store);
-  if (s && !s.released && s.status !== 'off') store.run('DELETE FROM turn_log WHERE seq <= ?', s.seen);
-  else store.run('DELETE FROM turn_log');
+  // The last replayMax entries stay either way: another process's copy (a second server on the data
+  // directory) catches up from them rather than loading again each time this one writes.
+  const keep = lastSeq(store) - replayMax;
+  const upTo = s && !s.released && s.status !== 'off' ? Math.min(s.seen, keep) : keep;
+  if (upTo > 0) store.run('DELETE FROM turn_log WHERE seq <= ?', upTo);
 }
 
 /** Stops any load and lets go of the copy (the store is closing). */
