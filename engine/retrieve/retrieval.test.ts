@@ -10,7 +10,7 @@ import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { scopeToken } from './thread-context.ts';
-import { turnWeights } from './turn-table.ts';
+import { ftsRankingSql } from './turn-table.ts';
 import { quantize } from './vector-store.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
@@ -549,17 +549,15 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     await write(engine, 'other', lines.slice(0, 10));
     const file = new Database(join(dir, 'mnemo.db'), { readonly: true });
     after(() => file.close());
-    const w = turnWeights.join(', ');
     /** FTS5's own ranking of the Brain's rows, by Record id (read through a second connection). */
     const ftsScores = (query: string, brainUid: string) =>
       new Map(
         (
           file
             .prepare(
-              `SELECT r.id AS id, -bm25(turn_fts, ${w}) AS score FROM turn_fts JOIN records r ON r.n = turn_fts.rowid
-               WHERE turn_fts MATCH ? ORDER BY bm25(turn_fts, ${w}) LIMIT 100`,
+              `SELECT r.id AS id, t.score AS score FROM (${ftsRankingSql}) t CROSS JOIN records r ON r.n = t.n`,
             )
-            .all(`scope:${scopeToken(brainUid)} AND (${query.split(' ').join(' OR ')})`) as Array<{
+            .all(`scope:${scopeToken(brainUid)} AND (${query.split(' ').join(' OR ')})`, 100) as Array<{
             id: string;
             score: number;
           }>

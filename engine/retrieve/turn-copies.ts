@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import { createTurnCopy, type TurnCopy } from './turn-copy.ts';
-import { turnColumns, turnWeights } from './turn-table.ts';
+import { ftsPhrase, ftsRankingSql, turnColumns, turnWeights } from './turn-table.ts';
 import { createTurnTokens, type TurnTokens } from './turn-tokens.ts';
 
 // ---- The in-memory copy of turn_fts --------------------------------------------------------------
@@ -334,12 +334,7 @@ function selfCheck(store: Store, s: CopyState): void {
     .filter((t) => phrasesOf(s, [t])?.[0] === t)
     .slice(0, 3);
   if (terms.length === 0) return;
-  const w = turnWeights.join(', ');
-  const fts = store.all<{ n: number; score: number }>(
-    `SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
-     ORDER BY bm25(turn_fts, ${w}) LIMIT 50`,
-    terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR '),
-  );
+  const fts = store.all<{ n: number; score: number }>(ftsRankingSql, terms.map(ftsPhrase).join(' OR '), 50);
   const mine = rankPhrases(store, s.copy, terms, null, 50);
   const same =
     mine.length === fts.length && mine.every((r, i) => r.n === fts[i]!.n && r.score === fts[i]!.score);

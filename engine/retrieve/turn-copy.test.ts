@@ -14,7 +14,7 @@ import {
   syncTurnCopy,
   turnCopyUsage,
 } from './turn-copies.ts';
-import { turnColumns, turnTokenizer, turnWeights } from './turn-table.ts';
+import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizer, turnWeights } from './turn-table.ts';
 
 // Words that stem together (run, runs, running), fold (Café, cafe), repeat and collide, so scores tie
 // and frequencies sum over columns.
@@ -62,11 +62,9 @@ function deleteRow(store: Store, n: number): void {
 
 /** FTS5's own answer, as the lexical lane asks it. */
 function ftsRanking(store: Store, words: string[], scope: string | null, cut: number) {
-  const w = turnWeights.join(', ');
-  const any = `(${words.map((t) => `"${t}"`).join(' OR ')})`;
+  const any = `(${words.map(ftsPhrase).join(' OR ')})`;
   return store.all<{ n: number; score: number }>(
-    `SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
-     ORDER BY bm25(turn_fts, ${w}) LIMIT ?`,
+    ftsRankingSql,
     scope === null ? any : `scope:${scope} AND ${any}`,
     cut,
   );

@@ -4,9 +4,7 @@ import { matchedTerms } from './query-terms.ts';
 import type { SqlParam } from '../store/store.ts';
 import { scopeToken } from './thread-context.ts';
 import { rankTurns } from './turn-copies.ts';
-import { turnWeights } from './turn-table.ts';
-
-const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+import { ftsPhrase, ftsRankingSql } from './turn-table.ts';
 
 export interface TurnSearch {
   terms: string[];
@@ -121,19 +119,17 @@ function readRanked(
  * read as several tokens).
  */
 function searchFts(input: LaneInput, q: RankedQuery): TurnRow[] {
-  const w = turnWeights.join(', ');
   // The scope token keeps the ranking inside the Brain; in a store that holds no other Brain it
   // restricts nothing, and intersecting with a posting list as long as the Brain costs ~5 ms at 100,000
   // Records. The scope column weighs 0, so the scores are the same either way.
-  const any = `(${q.terms.map(quote).join(' OR ')})`;
+  const any = `(${q.terms.map(ftsPhrase).join(' OR ')})`;
   const alone = !input.store.get('SELECT 1 FROM brains WHERE uid <> ? LIMIT 1', input.eligibility.brainUid);
   const match = alone ? any : `scope:${q.scope} AND ${any}`;
   // Rank inside the index first, then read the few Records that made it. CROSS JOIN keeps the ranked
   // rows as the outer loop (the planner otherwise scans the Brain's Records).
   return input.store.all<TurnRow>(
     `SELECT ${cols}, t.score AS score
-     FROM (SELECT rowid AS n, -bm25(turn_fts, ${w}) AS score FROM turn_fts WHERE turn_fts MATCH ?
-           ORDER BY bm25(turn_fts, ${w}) LIMIT ?) t
+     FROM (${ftsRankingSql}) t
      CROSS JOIN records r ON r.n = t.n LEFT JOIN retrieval_index ri ON ri.record_n = r.n
      WHERE ${q.where} ORDER BY t.score DESC LIMIT ?`,
     match,

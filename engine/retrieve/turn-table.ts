@@ -10,3 +10,14 @@ export const turnTokenizer = 'porter unicode61 remove_diacritics 2';
  * the Brain's scope token 0.
  */
 export const turnWeights = [1, 0.5, 0.6, 0.2, 0] as const;
+
+/** A word as an FTS5 phrase: quoted, so FTS5's query syntax in it is only text. */
+export const ftsPhrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
+
+/**
+ * FTS5's own ranking of turn_fts for a MATCH expression (the first parameter): the best rowids (as many
+ * as the second) with their bm25() scores negated, higher first. The lexical lane searches with it while
+ * the in-memory copy is not ready, the copy's self-check and the tests compare the copy with it.
+ */
+export const ftsRankingSql = `SELECT rowid AS n, -bm25(turn_fts, ${turnWeights.join(', ')}) AS score
+  FROM turn_fts WHERE turn_fts MATCH ? ORDER BY bm25(turn_fts, ${turnWeights.join(', ')}) LIMIT ?`;
