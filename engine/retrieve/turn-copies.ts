@@ -89,9 +89,8 @@ async function settled(store: Store, s: CopyState): Promise<void> {
 }
 
 function start(store: Store, opts: TurnCopyOptions, previous: CopyState | null): CopyState {
-  const rows = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts_docsize')?.c ?? 0;
   const s: CopyState = {
-    copy: createTurnCopy(turnWeights, Math.ceil(rows * 1.25) + 64),
+    copy: createTurnCopy(turnWeights),
     tokens: previous?.tokens ?? createTurnTokens(),
     seen: 0,
     status: 'loading',
@@ -138,6 +137,8 @@ async function load(store: Store, s: CopyState): Promise<void> {
   // Started outside any transaction: one still open might roll back the log entries counted in `seen`.
   if (!(await betweenTransactions(store, s))) return;
   s.seen = lastSeq(store);
+  const rows = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts_docsize')?.c ?? 0;
+  s.copy = createTurnCopy(turnWeights, Math.ceil(rows * 1.25) + 64);
   store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_terms USING fts5vocab(main, turn_fts, instance);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_term_rows USING fts5vocab(main, turn_fts, row);`);
   // The ranges of terms to read, each about `slice` instances, fixed up front (one pass over the terms,
@@ -165,7 +166,6 @@ async function load(store: Store, s: CopyState): Promise<void> {
   // The self-check searches the most frequent terms with at most one instance per 25 rows: the
   // arithmetic is the same for every term, and FTS5 then ranks a few thousand rows at 100k rather than
   // all of them (0.27 s for "the", "note" and "a").
-  const rows = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts_docsize')?.c ?? 0;
   const checkCap = Math.max(50, rows / 25);
   let after = '';
   for (let i = 0; i <= bounds.length; i++) {
