@@ -1,8 +1,10 @@
+// The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
+// apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
 const stopwords = new Set(
   `a an and are as at be been but by can could did do does for from had has have he her hers him his how i
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
    this those to us was we were what when where which who whom whose why will with would you your yours
-   about any all also just not no yes tell know`.split(/\s+/),
+   about any all also just not no yes tell know s t m d ll re ve`.split(/\s+/),
 );
 
 /** The query's content words: lower-cased, de-duplicated, stopwords dropped (unless nothing else is left). */

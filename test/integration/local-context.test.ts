@@ -224,6 +224,25 @@ describe('local engine: context', () => {
     assert.deepEqual([miss.text, miss.unknowns, miss.abstained?.reason], [null, ['dentist'], 'no_evidence']);
   });
 
+  it('a contraction\'s tail is no search word: "What\'s ..." misses when nothing else matches', async () => {
+    const { engine, remember } = await withBrain();
+    await remember({ content: "It's raining again, that's the third day." });
+    const hit = await remember({ content: "Ana's bike is the blue one, she'll ride it to work." });
+    // The tokenizer splits "What's" into "what" and "s"; as a term, "s" matched both Records above.
+    const miss = ready(
+      await engine.createContext(tenant, 'b', { query: "What's the capital of France?" }, opts),
+    );
+    assert.deepEqual(
+      [miss.text, miss.unknowns, miss.abstained?.reason],
+      [null, ["What's the capital of France?"], 'no_evidence'],
+    );
+    const bike = ready(await engine.createContext(tenant, 'b', { query: "Where's Ana's bike?" }, opts));
+    assert.deepEqual(
+      bike.citations.map((c) => c.record_id),
+      [hit.id],
+    );
+  });
+
   it('a small budget truncates with exact-substring quotes; traces are kept, bounded and list newest first', async () => {
     const { engine, remember } = await withBrain({ traceBufferSize: 3 });
     const long = Array.from(
