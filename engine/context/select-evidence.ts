@@ -132,8 +132,22 @@ function dropReason(mems: MemState[], asOfMs: number | undefined): string {
   return 'superseded: every Memory it supports has a newer version';
 }
 
-/** The passage with the most query words; long texts are only segmented around the first hit. */
+/** A quote is at most about this long: a short Record is quoted whole, a long one by a window of it. */
+export const quoteChars = 800;
+
+const isHeading = (s: Span) => /^#{1,6}\s/u.test(s.value) && !s.value.includes('\n');
+
+/**
+ * The quote from a Record's text, an exact substring of it. A text of up to quoteChars is quoted whole:
+ * a note of a few lines reads best whole, and split at its blank lines "# Japan trip" alone was quoted for
+ * "When is my flight to Japan?" while the flights were in the next paragraph. A longer text gives the
+ * passage sharing the most query words, widened by the passages next to it that share words it lacks and
+ * by the heading just above it, while the quote stays within quoteChars. Very long texts are only
+ * segmented around the first hit.
+ */
 export function bestPassage(text: string, terms: string[]): string {
+  const whole = text.trim();
+  if (whole.length <= quoteChars) return whole.length > 0 ? whole : text;
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
@@ -145,14 +159,25 @@ export function bestPassage(text: string, terms: string[]): string {
   }
   const spans: Span[] = passages(scope);
   if (spans.length === 0) return text;
-  let best = spans[0]!;
-  let bestScore = -1;
-  for (const s of spans) {
-    const score = matchedTerms(s.value, terms).length;
-    if (score > bestScore) {
-      best = s;
-      bestScore = score;
-    }
+  const matched = spans.map((s) => matchedTerms(s.value, terms));
+  let best = 0;
+  for (let i = 1; i < spans.length; i++) if (matched[i]!.length > matched[best]!.length) best = i;
+  let lo = best;
+  let hi = best;
+  const covered = new Set(matched[best]);
+  const fits = (from: number, to: number) => spans[to]!.end - spans[from]!.start <= quoteChars;
+  const adds = (i: number) => matched[i]!.filter((t) => !covered.has(t)).length;
+  for (;;) {
+    const before = lo > 0 && fits(lo - 1, hi) ? adds(lo - 1) : -1;
+    const after = hi + 1 < spans.length && fits(lo, hi + 1) ? adds(hi + 1) : -1;
+    // A heading alone says what follows but not what it says: it takes the passage after it.
+    const bare = lo === hi && isHeading(spans[lo]!) && after >= 0;
+    let added: number;
+    if (bare || (after > 0 && after >= before)) added = ++hi;
+    else if (before > 0) added = --lo;
+    else break;
+    for (const t of matched[added]!) covered.add(t);
   }
-  return text.slice(base + best.start, base + best.end);
+  if (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
+  return text.slice(base + spans[lo]!.start, base + spans[hi]!.end);
 }

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bestPassage, quoteChars } from './select-evidence.ts';
+
+const filler = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');
+
+describe('bestPassage', () => {
+  it('quotes a short note whole, headings and every paragraph', () => {
+    const note =
+      '# Japan trip\n\nFlights booked with ANA, leaving 14 April.\n\nHotel in Kyoto: Ryokan Yachiyo.\n';
+    assert.equal(bestPassage(note, ['hotel']), note.trim());
+    assert.equal(bestPassage(`  ${note}`, ['nothing']), note.trim());
+  });
+
+  it('in a long text: the best paragraph, with the heading above it, and not the rest', () => {
+    const text = [
+      '# Garden',
+      filler('roses', 8),
+      '# Travel',
+      'Flights to Lisbon leave on 3 May from gate 12.',
+      filler('budgets', 8),
+    ].join('\n\n');
+    assert.ok(text.length > quoteChars);
+    const got = bestPassage(text, ['flights', 'lisbon']);
+    assert.equal(got, '# Travel\n\nFlights to Lisbon leave on 3 May from gate 12.');
+    assert.ok(text.includes(got));
+  });
+
+  it('widens to a neighbouring paragraph that shares words the best one lacks, within the size', () => {
+    const text = [
+      filler('roses', 8),
+      'The hotel is Ryokan Yachiyo in Kyoto.',
+      'Breakfast there is served at seven.',
+      filler('budgets', 8),
+    ].join('\n\n');
+    assert.ok(text.length > quoteChars);
+    assert.equal(
+      bestPassage(text, ['hotel', 'kyoto', 'breakfast']),
+      'The hotel is Ryokan Yachiyo in Kyoto.\n\nBreakfast there is served at seven.',
+    );
+    // A neighbour that adds no query word stays out.
+    assert.equal(bestPassage(text, ['hotel', 'kyoto']), 'The hotel is Ryokan Yachiyo in Kyoto.');
+  });
+
+  it('never grows past the quote size: a far match is left to its own quote', () => {
+    const text = ['Kyoto hotel booked.', `Breakfast at seven. ${filler('roses', 20)}`].join('\n\n');
+    assert.ok(text.length > quoteChars);
+    assert.equal(bestPassage(text, ['kyoto', 'hotel', 'breakfast']), 'Kyoto hotel booked.');
+  });
+
+  it('a heading that matches best takes the paragraph under it', () => {
+    const text = ['# Japan trip', 'Flights leave on 14 April.', filler('roses', 20)].join('\n\n');
+    assert.ok(text.length > quoteChars);
+    assert.equal(bestPassage(text, ['japan']), '# Japan trip\n\nFlights leave on 14 April.');
+  });
+});
