@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bestPassage, quoteChars } from './select-evidence.ts';
+import { bestPassage, densestHits, quoteChars } from './select-evidence.ts';
 
 const filler = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');
@@ -53,5 +53,27 @@ describe('bestPassage', () => {
     const text = ['# Japan trip', 'Flights leave on 14 April.', filler('roses', 20)].join('\n\n');
     assert.ok(text.length > quoteChars);
     assert.equal(bestPassage(text, ['japan']), '# Japan trip\n\nFlights leave on 14 April.');
+  });
+
+  it('in a very long text, looks where the query words gather, not at their first occurrence', () => {
+    const answer =
+      '**Database key (desktop).** 32 random bytes, stored in the db-key file, encrypted by safeStorage.';
+    const text = [
+      '# Desktop app and UI',
+      filler('windows', 60),
+      'The key of the API is shown once.',
+      filler('menus', 60),
+      answer,
+      filler('packaging', 60),
+    ].join('\n\n');
+    assert.ok(text.length > 8 * quoteChars); // past the 6,000 characters below which texts are segmented whole
+    assert.equal(densestHits(text, ['database', 'key', 'stored', 'desktop']), text.indexOf(answer) + 2);
+    assert.equal(bestPassage(text, ['database', 'key', 'stored', 'desktop']), answer);
+    assert.equal(densestHits(text, ['nowhere']), 0);
+    // Only at a word start, as matchedTerms matches: "monkey" is not "key".
+    assert.equal(
+      densestHits(`a monkey ${filler('x', 3)} key`, ['key']),
+      `a monkey ${filler('x', 3)} `.length,
+    );
   });
 });

@@ -132,6 +132,47 @@ function dropReason(mems: MemState[], asOfMs: number | undefined): string {
   return 'superseded: every Memory it supports has a newer version';
 }
 
+/** Occurrences of one term looked at in a long text: enough for any real document, bounded for any input. */
+const maxHitsPerTerm = 5_000;
+
+/**
+ * Where in a long text the query's words gather: the start of the windowChars-wide stretch holding the
+ * most distinct query words (then the most occurrences), each found as matchedTerms finds them, at a
+ * word start. Segmenting a whole long text into sentences would cost more than the rest of the Context;
+ * the first hit alone is often a title ("# Desktop app" for "How is the database key stored on the
+ * desktop?", whose answer sits pages below). 0 when no word occurs.
+ */
+export function densestHits(text: string, terms: string[]): number {
+  const lower = text.toLowerCase();
+  const hits: Array<{ at: number; term: number }> = [];
+  terms.forEach((t, term) => {
+    const p = stemPrefix(t);
+    let found = 0;
+    for (let i = lower.indexOf(p); i !== -1 && found < maxHitsPerTerm; i = lower.indexOf(p, i + 1)) {
+      if (i > 0 && /[\p{L}\p{N}]/u.test(lower[i - 1]!)) continue;
+      hits.push({ at: i, term });
+      found += 1;
+    }
+  });
+  if (hits.length === 0) return 0;
+  hits.sort((a, b) => a.at - b.at);
+  const inWindow = new Array<number>(terms.length).fill(0);
+  let distinct = 0;
+  let best = { distinct: -1, count: -1, at: 0 };
+  let lo = 0;
+  for (let hi = 0; hi < hits.length; hi++) {
+    if (inWindow[hits[hi]!.term]!++ === 0) distinct += 1;
+    while (hits[hi]!.at - hits[lo]!.at >= windowChars) {
+      if (--inWindow[hits[lo]!.term]! === 0) distinct -= 1;
+      lo += 1;
+    }
+    const count = hi - lo + 1;
+    if (distinct > best.distinct || (distinct === best.distinct && count > best.count))
+      best = { distinct, count, at: hits[lo]!.at };
+  }
+  return best.at;
+}
+
 /** A quote is at most about this long: a short Record is quoted whole, a long one by a window of it. */
 export const quoteChars = 800;
 
@@ -143,7 +184,7 @@ const isHeading = (s: Span) => /^#{1,6}\s/u.test(s.value) && !s.value.includes('
  * "When is my flight to Japan?" while the flights were in the next paragraph. A longer text gives the
  * passage sharing the most query words, widened by the passages next to it that share words it lacks and
  * by the heading just above it, while the quote stays within quoteChars. Very long texts are only
- * segmented around the first hit.
+ * segmented around where the query's words gather (densestHits).
  */
 export function bestPassage(text: string, terms: string[]): string {
   const whole = text.trim();
@@ -151,11 +192,9 @@ export function bestPassage(text: string, terms: string[]): string {
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
-    const lower = text.toLowerCase();
-    const hits = terms.map((t) => lower.indexOf(stemPrefix(t))).filter((i) => i >= 0);
-    const at = hits.length > 0 ? Math.min(...hits) : 0;
-    base = Math.max(0, at - windowChars);
-    scope = text.slice(base, Math.min(text.length, at + windowChars));
+    const at = densestHits(text, terms);
+    base = Math.max(0, at - windowChars / 2);
+    scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
   const spans: Span[] = passages(scope);
   if (spans.length === 0) return text;
