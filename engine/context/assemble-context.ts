@@ -219,7 +219,7 @@ export async function assembleContext(
     eligibility.untilMs !== undefined && eligibility.untilMs < nowMs ? eligibility.untilMs : undefined;
   const readMs = asOfMs === undefined ? untilMs : untilMs === undefined ? asOfMs : Math.min(asOfMs, untilMs);
   const { evidence, dropped } = selectEvidence(store, fused, terms, readMs, nowMs, maxEvidenceRecords);
-  const fitted = fitBudget(evidence, requested);
+  const fitted = fitBudget(evidence, requested, brain.self);
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
     record_id: b.evidence.recordId,

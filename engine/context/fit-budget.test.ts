@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from 'gpt-tokenizer';
-import { fitBudget } from './fit-budget.ts';
+import { fitBudget, shownDate, shownSpeaker } from './fit-budget.ts';
 import type { EvidencePassage } from './select-evidence.ts';
 
 const passage = (i: number, text: string): EvidencePassage => ({
@@ -89,5 +89,29 @@ describe('fitBudget', () => {
         assert.equal(fitted.estimatedTokens, fitted.text === null ? 0 : countTokens(fitted.text));
       }
     }
+  });
+});
+
+describe('passage headers', () => {
+  const self = { type: 'person' as const, name: 'Ana' };
+
+  it("name the Brain's own person whatever the Record calls her, and anyone else as written", () => {
+    for (const said of ['self', 'me', 'Ana', ' ana '])
+      assert.equal(shownSpeaker(said, self), 'Ana (self)', said);
+    assert.equal(shownSpeaker('Rui', self), 'Rui');
+    assert.equal(shownSpeaker('self', null), 'self');
+    assert.equal(shownSpeaker(null, self), 'unknown');
+    const fitted = fitBudget([{ ...passage(1, texts[0]!), speaker: 'self' }], 4000, self);
+    assert.match(
+      fitted.text!,
+      /^\[1\] message · date: 2023-05-01T10:00:00Z · speaker: Ana \(self\) · source: chat\n/,
+    );
+  });
+
+  it('show the time as written, without a zero fraction of a second', () => {
+    assert.equal(shownDate('2024-03-12T09:15:00.000Z'), '2024-03-12T09:15:00Z');
+    assert.equal(shownDate('2024-03-12T09:15:00.000+01:00'), '2024-03-12T09:15:00+01:00');
+    assert.equal(shownDate('2024-03-12T09:15:00.250Z'), '2024-03-12T09:15:00.250Z');
+    assert.equal(shownDate('2024-03-12T09:15:00Z'), '2024-03-12T09:15:00Z');
   });
 });

@@ -1,4 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
+import type { SelfEntity } from '../contract/index.ts';
+import { resolveOwner } from '../derive/resolve-owner.ts';
 import type { EvidencePassage } from './select-evidence.ts';
 
 export interface Block {
@@ -17,12 +19,36 @@ export interface Fitted {
   cut: { record_id: string; tokens: number }[];
 }
 
+/**
+ * A Record's time as the prompt reads it: as written, without a fraction of a second that is zero
+ * (importers write "2024-03-12T09:15:00.000Z", a person "2023-05-01T12:00:00Z"; the offset, which tells
+ * the hour where it happened, is kept).
+ */
+export function shownDate(occurredAt: string): string {
+  return occurredAt.replace(/\.0+(?=Z$|[+-]\d{2}:\d{2}$)/u, '');
+}
+
+/**
+ * The speaker as the prompt reads it: the Brain's own person by name and marked as such, whether the
+ * Record says "self" or "me" (as importers and agents write it) or the name itself; anyone else as
+ * written.
+ */
+export function shownSpeaker(speaker: string | null, self: SelfEntity | null): string {
+  if (!speaker) return 'unknown';
+  return self && resolveOwner(speaker, self).state === 'self' ? `${self.name} (self)` : speaker;
+}
+
 /** One passage as it appears in the prompt block: numbered, with its date, speaker and source. */
-export function formatBlock(i: number, e: EvidencePassage, quote: string): string {
+export function formatBlock(
+  i: number,
+  e: EvidencePassage,
+  quote: string,
+  self: SelfEntity | null = null,
+): string {
   const meta = [
     e.kind,
-    `date: ${e.occurredAt}`,
-    `speaker: ${e.speaker ?? 'unknown'}`,
+    `date: ${shownDate(e.occurredAt)}`,
+    `speaker: ${shownSpeaker(e.speaker, self)}`,
     `source: ${e.source ?? 'unknown'}`,
     ...(e.title ? [`title: ${e.title}`] : []),
   ];
@@ -36,7 +62,12 @@ const separator = '\n\n';
  * fit and reporting them as cut. If not even the best passage fits, its longest prefix that does is
  * used (still an exact substring of the Record). truncated says whether anything was left out.
  */
-export function fitBudget(evidence: EvidencePassage[], requested: number): Fitted {
+export function fitBudget(
+  evidence: EvidencePassage[],
+  requested: number,
+  /** The Brain's own person, named in the headers of what they said. */
+  self: SelfEntity | null = null,
+): Fitted {
   const blocks: Block[] = [];
   const cut: Fitted['cut'] = [];
   // Each block is counted once with the separator that follows it: block+separator pieces sum exactly
@@ -46,7 +77,7 @@ export function fitBudget(evidence: EvidencePassage[], requested: number): Fitte
   let used = 0;
   let final = false;
   for (const e of evidence) {
-    const text = formatBlock(blocks.length + 1, e, e.passage);
+    const text = formatBlock(blocks.length + 1, e, e.passage, self);
     const withSeparator = countTokens(text + separator);
     if (!final && used + withSeparator <= requested) {
       blocks.push({ evidence: e, quote: e.passage, text, tokens: withSeparator });
@@ -62,7 +93,7 @@ export function fitBudget(evidence: EvidencePassage[], requested: number): Fitte
         continue;
       }
       if (blocks.length === 0) {
-        const prefix = longestFittingPrefix(e, requested);
+        const prefix = longestFittingPrefix(e, requested, self);
         if (prefix) {
           blocks.push(prefix);
           used += prefix.tokens;
@@ -87,8 +118,8 @@ export function fitBudget(evidence: EvidencePassage[], requested: number): Fitte
 }
 
 /** The longest prefix of the passage that fits with its header, or failing that bare (tiny budgets). */
-function longestFittingPrefix(e: EvidencePassage, requested: number): Block | null {
-  return prefixBlock(e, requested, (q) => formatBlock(1, e, q)) ?? prefixBlock(e, requested, (q) => q);
+function longestFittingPrefix(e: EvidencePassage, requested: number, self: SelfEntity | null): Block | null {
+  return prefixBlock(e, requested, (q) => formatBlock(1, e, q, self)) ?? prefixBlock(e, requested, (q) => q);
 }
 
 function prefixBlock(e: EvidencePassage, requested: number, format: (quote: string) => string): Block | null {
