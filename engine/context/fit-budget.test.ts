@@ -7,6 +7,7 @@ import type { EvidencePassage } from './select-evidence.ts';
 const passage = (i: number, text: string): EvidencePassage => ({
   recordId: `rec_${i}`,
   passage: text,
+  wide: text,
   kind: 'message',
   title: null,
   speaker: 'Ana',
@@ -113,5 +114,46 @@ describe('passage headers', () => {
     assert.equal(shownDate('2024-03-12T09:15:00.000+01:00'), '2024-03-12T09:15:00+01:00');
     assert.equal(shownDate('2024-03-12T09:15:00.250Z'), '2024-03-12T09:15:00.250Z');
     assert.equal(shownDate('2024-03-12T09:15:00Z'), '2024-03-12T09:15:00Z');
+  });
+});
+
+describe('fitBudget: wider quotes with the room left', () => {
+  const note = (i: number) => {
+    const core = `Hotel ${i} in Kyoto: Ryokan Yachiyo, check-in at 15:00.`;
+    const wide = `# Trip ${i}\n\nPacking list: passport, adapters, rain jacket, ${'walking shoes, '.repeat(25)}camera.\n\n${core}`;
+    return { ...passage(i, core), wide };
+  };
+
+  it('every Record that fits by its best passage is still cited; quotes widen best first while room is left', () => {
+    const notes = Array.from({ length: 40 }, (_, i) => note(i + 1));
+    const fitted = fitBudget(notes, 4000);
+    assert.equal(fitted.blocks.length, 40);
+    assert.equal(fitted.truncated, false);
+    assert.ok(fitted.estimatedTokens <= 4000);
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+    const widened = fitted.blocks.map((b) => b.quote === b.evidence.wide);
+    assert.ok(widened[0] && !widened[39], widened.join());
+    // Best first: once one could not widen, a later one widens only if it is cheaper, and these cost the same.
+    assert.deepEqual(
+      widened,
+      [...widened].sort((a, b) => Number(b) - Number(a)),
+    );
+  });
+
+  it('with room for all, every quote is the wide one and the count stays exact', () => {
+    const fitted = fitBudget([note(1), note(2)], 4000);
+    assert.deepEqual(
+      fitted.blocks.map((b) => b.quote),
+      [note(1).wide, note(2).wide],
+    );
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+  });
+
+  it('a budget that fits only the best passage keeps it, never the wide quote cut short', () => {
+    const one = note(1);
+    const tight = countTokens(fitBudget([one], 4000).blocks[0]!.text.replace(one.wide, one.passage));
+    const fitted = fitBudget([one], tight);
+    assert.equal(fitted.blocks[0]!.quote, one.passage);
+    assert.equal(fitted.truncated, false);
   });
 });

@@ -59,8 +59,9 @@ const separator = '\n\n';
 
 /**
  * Fits passages into the token budget (gpt-tokenizer counts), best first, skipping any that do not
- * fit and reporting them as cut. If not even the best passage fits, its longest prefix that does is
- * used (still an exact substring of the Record). truncated says whether anything was left out.
+ * fit and reporting them as cut; then widens the quotes that went in while room is left. If not even the
+ * best passage fits, its longest prefix that does is used (still an exact substring of the Record).
+ * truncated says whether any Record was left out.
  */
 export function fitBudget(
   evidence: EvidencePassage[],
@@ -103,6 +104,17 @@ export function fitBudget(
     }
     // What it would have cost, separator included.
     cut.push({ record_id: e.recordId, tokens: withSeparator });
+  }
+  // Room left over: each cited quote, best first, grows to its wider form (a whole short note, a paragraph
+  // with its heading and neighbours) where that still fits. Widening never costs a Record its place:
+  // forty notes of 530 characters each fit a 4,000-token budget by their best paragraphs, 29 whole.
+  for (const [i, b] of blocks.entries()) {
+    if (b.quote !== b.evidence.passage || b.evidence.wide === b.quote) continue;
+    const text = formatBlock(i + 1, b.evidence, b.evidence.wide, self);
+    const tokens = countTokens(final && i === blocks.length - 1 ? text : text + separator);
+    if (used - b.tokens + tokens > requested) continue;
+    used += tokens - b.tokens;
+    blocks[i] = { ...b, quote: b.evidence.wide, text, tokens };
   }
   let estimatedTokens = used;
   const last = blocks[blocks.length - 1];

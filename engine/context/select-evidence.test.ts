@@ -5,15 +5,44 @@ import { bestPassage, densestHits, quoteChars } from './select-evidence.ts';
 const filler = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');
 
+/** Both forms must be exact substrings, the narrow one inside the wide one. */
+function quoteOf(text: string, terms: string[]) {
+  const q = bestPassage(text, terms);
+  assert.ok(text.includes(q.wide) && q.wide.includes(q.core), JSON.stringify(q));
+  return q;
+}
+
 describe('bestPassage', () => {
-  it('quotes a short note whole, headings and every paragraph', () => {
+  it('a short note: its best paragraph, and the whole note when there is room', () => {
     const note =
       '# Japan trip\n\nFlights booked with ANA, leaving 14 April.\n\nHotel in Kyoto: Ryokan Yachiyo.\n';
-    assert.equal(bestPassage(note, ['hotel']), note.trim());
-    assert.equal(bestPassage(`  ${note}`, ['nothing']), note.trim());
+    assert.deepEqual(quoteOf(note, ['hotel']), {
+      core: 'Hotel in Kyoto: Ryokan Yachiyo.',
+      wide: note.trim(),
+    });
+    // The heading matches as well as the flights do; alone it would say nothing.
+    assert.deepEqual(
+      quoteOf(note, ['flight', 'japan']).core,
+      '# Japan trip\n\nFlights booked with ANA, leaving 14 April.',
+    );
+    assert.deepEqual(quoteOf(`  ${note}`, ['nothing']).wide, note.trim());
   });
 
-  it('in a long text: the best paragraph, with the heading above it, and not the rest', () => {
+  it('headings, one or several, give way to what is under them; without the heading when both do not fit', () => {
+    const under = 'Flights leave on 14 April.';
+    assert.equal(
+      quoteOf(`# Japan trip\n## Flights\n\n${under}`, ['japan']).core,
+      `# Japan trip\n## Flights\n\n${under}`,
+    );
+    assert.equal(
+      quoteOf(`# Japan trip\n\n## Flights\n\n${under}`, ['japan', 'flight']).core,
+      `# Japan trip\n\n## Flights\n\n${under}`,
+    );
+    const long = `Flights ${filler('flights', 20)}`.slice(0, quoteChars - 5).trimEnd();
+    assert.equal(quoteOf(`# Japan trip\n\n${long}\n\n${filler('x', 30)}`, ['japan']).core, long);
+  });
+
+  it('in a long text: the best paragraph, widened by the heading above it, not by the rest', () => {
     const text = [
       '# Garden',
       filler('roses', 8),
@@ -22,9 +51,10 @@ describe('bestPassage', () => {
       filler('budgets', 8),
     ].join('\n\n');
     assert.ok(text.length > quoteChars);
-    const got = bestPassage(text, ['flights', 'lisbon']);
-    assert.equal(got, '# Travel\n\nFlights to Lisbon leave on 3 May from gate 12.');
-    assert.ok(text.includes(got));
+    assert.deepEqual(quoteOf(text, ['flights', 'lisbon']), {
+      core: 'Flights to Lisbon leave on 3 May from gate 12.',
+      wide: '# Travel\n\nFlights to Lisbon leave on 3 May from gate 12.',
+    });
   });
 
   it('widens to a neighbouring paragraph that shares words the best one lacks, within the size', () => {
@@ -35,31 +65,26 @@ describe('bestPassage', () => {
       filler('budgets', 8),
     ].join('\n\n');
     assert.ok(text.length > quoteChars);
-    assert.equal(
-      bestPassage(text, ['hotel', 'kyoto', 'breakfast']),
-      'The hotel is Ryokan Yachiyo in Kyoto.\n\nBreakfast there is served at seven.',
-    );
+    assert.deepEqual(quoteOf(text, ['hotel', 'kyoto', 'breakfast']), {
+      core: 'The hotel is Ryokan Yachiyo in Kyoto.',
+      wide: 'The hotel is Ryokan Yachiyo in Kyoto.\n\nBreakfast there is served at seven.',
+    });
     // A neighbour that adds no query word stays out.
-    assert.equal(bestPassage(text, ['hotel', 'kyoto']), 'The hotel is Ryokan Yachiyo in Kyoto.');
+    assert.equal(quoteOf(text, ['hotel', 'kyoto']).wide, 'The hotel is Ryokan Yachiyo in Kyoto.');
   });
 
-  it('never grows past the quote size: a far match is left to its own quote', () => {
+  it('never grows past the quote size', () => {
     const text = ['Kyoto hotel booked.', `Breakfast at seven. ${filler('roses', 20)}`].join('\n\n');
     assert.ok(text.length > quoteChars);
-    assert.equal(bestPassage(text, ['kyoto', 'hotel', 'breakfast']), 'Kyoto hotel booked.');
-  });
-
-  it('a heading that matches best takes the paragraph under it', () => {
-    const text = ['# Japan trip', 'Flights leave on 14 April.', filler('roses', 20)].join('\n\n');
-    assert.ok(text.length > quoteChars);
-    assert.equal(bestPassage(text, ['japan']), '# Japan trip\n\nFlights leave on 14 April.');
+    assert.equal(quoteOf(text, ['kyoto', 'hotel', 'breakfast']).wide, 'Kyoto hotel booked.');
   });
 
   it('in a very long text, looks where the query words gather, not at their first occurrence', () => {
     const answer =
       '**Database key (desktop).** 32 random bytes, stored in the db-key file, encrypted by safeStorage.';
+    const terms = ['database', 'key', 'stored', 'desktop'];
     const text = [
-      '# Desktop app and UI',
+      '# The desktop app and its database',
       filler('windows', 60),
       'The key of the API is shown once.',
       filler('menus', 60),
@@ -67,13 +92,20 @@ describe('bestPassage', () => {
       filler('packaging', 60),
     ].join('\n\n');
     assert.ok(text.length > 8 * quoteChars); // past the 6,000 characters below which texts are segmented whole
-    assert.equal(densestHits(text, ['database', 'key', 'stored', 'desktop']), text.indexOf(answer) + 2);
-    assert.equal(bestPassage(text, ['database', 'key', 'stored', 'desktop']), answer);
+    assert.equal(densestHits(text, terms), text.indexOf(answer) + 2);
+    assert.equal(quoteOf(text, terms).core, answer);
     assert.equal(densestHits(text, ['nowhere']), 0);
+    // "İ" lower-cases to two code units: the offset is still the original text's.
+    assert.equal(densestHits(`${'İ'.repeat(7000)} Key`, ['key']), 7001);
     // Only at a word start, as matchedTerms matches: "monkey" is not "key".
     assert.equal(
       densestHits(`a monkey ${filler('x', 3)} key`, ['key']),
       `a monkey ${filler('x', 3)} `.length,
     );
+  });
+
+  it('CRLF line ends: quotes stay exact', () => {
+    const note = '# Japan trip\r\n\r\nFlights leave on 14 April.\r\n\r\nHotel in Kyoto.\r\n';
+    assert.deepEqual(quoteOf(note, ['hotel']), { core: 'Hotel in Kyoto.', wide: note.trim() });
   });
 });

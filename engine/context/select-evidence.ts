@@ -6,8 +6,10 @@ import type { Store } from '../store/store.ts';
 
 export interface EvidencePassage {
   recordId: string;
-  /** Exact substring of the Record's text. */
+  /** Exact substring of the Record's text: the quote every cited Record gets (Quote.core). */
   passage: string;
+  /** Contains passage: the quote when the budget has room to spare (Quote.wide). */
+  wide: string;
   kind: string;
   title: string | null;
   speaker: string | null;
@@ -97,9 +99,11 @@ export function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
+    const quote = bestPassage(r.text, terms);
     evidence.push({
       recordId: r.id,
-      passage: bestPassage(r.text, terms),
+      passage: quote.core,
+      wide: quote.wide,
       kind: r.kind,
       title: r.kind === 'document' ? (content.title ?? null) : null,
       speaker: content.speaker ?? null,
@@ -132,6 +136,19 @@ function dropReason(mems: MemState[], asOfMs: number | undefined): string {
   return 'superseded: every Memory it supports has a newer version';
 }
 
+/**
+ * text lower-cased character for character: "İ" lower-cases to two code units, and the offsets found in
+ * the lowered text would drift from the original's, so such characters are left as they are.
+ */
+function sameLengthLower(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  return text.replace(/[^]/gu, (c) => {
+    const l = c.toLowerCase();
+    return l.length === c.length ? l : c;
+  });
+}
+
 /** Occurrences of one term looked at in a long text: enough for any real document, bounded for any input. */
 const maxHitsPerTerm = 5_000;
 
@@ -143,7 +160,7 @@ const maxHitsPerTerm = 5_000;
  * desktop?", whose answer sits pages below). 0 when no word occurs.
  */
 export function densestHits(text: string, terms: string[]): number {
-  const lower = text.toLowerCase();
+  const lower = sameLengthLower(text);
   const hits: Array<{ at: number; term: number }> = [];
   terms.forEach((t, term) => {
     const p = stemPrefix(t);
@@ -176,19 +193,30 @@ export function densestHits(text: string, terms: string[]): number {
 /** A quote is at most about this long: a short Record is quoted whole, a long one by a window of it. */
 export const quoteChars = 800;
 
-const isHeading = (s: Span) => /^#{1,6}\s/u.test(s.value) && !s.value.includes('\n');
+/** A span made only of markdown headings: it says what follows, not what it says. */
+const isHeading = (s: Span) => s.value.split('\n').every((line) => /^#{1,6}\s/u.test(line.trim()));
+
+/** A Record's quote two ways: the narrow one every cited Record gets, and the wider one room allows. */
+export interface Quote {
+  /**
+   * The passage sharing the most query words (a heading-only passage gives way to the passage under it,
+   * with the heading when both fit in quoteChars).
+   */
+  core: string;
+  /**
+   * Contains core: the whole text when it is at most quoteChars (a note of a few lines reads best
+   * whole); else core widened by the passages next to it that share query words it lacks and by the
+   * heading just above it, within quoteChars.
+   */
+  wide: string;
+}
 
 /**
- * The quote from a Record's text, an exact substring of it. A text of up to quoteChars is quoted whole:
- * a note of a few lines reads best whole, and split at its blank lines "# Japan trip" alone was quoted for
- * "When is my flight to Japan?" while the flights were in the next paragraph. A longer text gives the
- * passage sharing the most query words, widened by the passages next to it that share words it lacks and
- * by the heading just above it, while the quote stays within quoteChars. Very long texts are only
- * segmented around where the query's words gather (densestHits).
+ * The quote from a Record's text; both forms are exact substrings of it. Split at its blank lines, a
+ * note's "# Japan trip" alone was quoted for "When is my flight to Japan?" while the flights were in the
+ * next paragraph. Very long texts are only segmented around where the query's words gather (densestHits).
  */
-export function bestPassage(text: string, terms: string[]): string {
-  const whole = text.trim();
-  if (whole.length <= quoteChars) return whole.length > 0 ? whole : text;
+export function bestPassage(text: string, terms: string[]): Quote {
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
@@ -197,26 +225,31 @@ export function bestPassage(text: string, terms: string[]): string {
     scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
   const spans: Span[] = passages(scope);
-  if (spans.length === 0) return text;
+  if (spans.length === 0) return { core: text, wide: text };
+  const quote = (lo: number, hi: number) => text.slice(base + spans[lo]!.start, base + spans[hi]!.end);
+  const fits = (from: number, to: number) => spans[to]!.end - spans[from]!.start <= quoteChars;
   const matched = spans.map((s) => matchedTerms(s.value, terms));
   let best = 0;
   for (let i = 1; i < spans.length; i++) if (matched[i]!.length > matched[best]!.length) best = i;
+  // Headings take the first passage under them that is not one; kept with it when both fit.
   let lo = best;
   let hi = best;
-  const covered = new Set(matched[best]);
-  const fits = (from: number, to: number) => spans[to]!.end - spans[from]!.start <= quoteChars;
+  while (isHeading(spans[hi]!) && hi + 1 < spans.length) hi += 1;
+  if (!fits(lo, hi)) lo = hi;
+  const core = quote(lo, hi);
+  const whole = text.trim();
+  if (whole.length <= quoteChars) return { core, wide: whole };
+  const covered = new Set(matched.slice(lo, hi + 1).flat());
   const adds = (i: number) => matched[i]!.filter((t) => !covered.has(t)).length;
   for (;;) {
-    const before = lo > 0 && fits(lo - 1, hi) ? adds(lo - 1) : -1;
-    const after = hi + 1 < spans.length && fits(lo, hi + 1) ? adds(hi + 1) : -1;
-    // A heading alone says what follows but not what it says: it takes the passage after it.
-    const bare = lo === hi && isHeading(spans[lo]!) && after >= 0;
+    const before = lo > 0 && fits(lo - 1, hi) ? adds(lo - 1) : 0;
+    const after = hi + 1 < spans.length && fits(lo, hi + 1) ? adds(hi + 1) : 0;
     let added: number;
-    if (bare || (after > 0 && after >= before)) added = ++hi;
+    if (after > 0 && after >= before) added = ++hi;
     else if (before > 0) added = --lo;
     else break;
     for (const t of matched[added]!) covered.add(t);
   }
-  if (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
-  return text.slice(base + spans[lo]!.start, base + spans[hi]!.end);
+  while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
+  return { core, wide: quote(lo, hi) };
 }
