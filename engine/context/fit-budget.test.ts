@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from 'gpt-tokenizer';
-import { fitBudget, shownDate, shownSpeaker } from './fit-budget.ts';
+import { fitBudget, formatBlock, shownDate, shownSpeaker } from './fit-budget.ts';
 import type { EvidencePassage } from './select-evidence.ts';
 
 const passage = (i: number, text: string): EvidencePassage => ({
@@ -146,6 +146,13 @@ describe('fitBudget: wider quotes with the room left', () => {
       fitted.blocks.map((b) => b.quote),
       [note(1).wide, note(2).wide],
     );
+    assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+  });
+
+  it('the last quote widens when it fits without the separator it will not have', () => {
+    const e = { ...passage(1, 'Hotel in Kyoto'), wide: '# Japan\n\nHotel in Kyoto' };
+    const fitted = fitBudget([e], countTokens(formatBlock(1, e, e.wide)));
+    assert.equal(fitted.blocks[0]!.quote, e.wide);
     assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
   });
 

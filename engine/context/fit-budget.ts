@@ -111,8 +111,11 @@ export function fitBudget(
   for (const [i, b] of blocks.entries()) {
     if (b.quote !== b.evidence.passage || b.evidence.wide === b.quote) continue;
     const text = formatBlock(i + 1, b.evidence, b.evidence.wide, self);
-    const tokens = countTokens(final && i === blocks.length - 1 ? text : text + separator);
-    if (used - b.tokens + tokens > requested) continue;
+    const last = i === blocks.length - 1;
+    const tokens = countTokens(final && last ? text : text + separator);
+    // The last block is reported without its separator (below), so that is what must fit.
+    const cost = last && !final ? countTokens(text) : tokens;
+    if (used - b.tokens + cost > requested) continue;
     used += tokens - b.tokens;
     blocks[i] = { ...b, quote: b.evidence.wide, text, tokens };
   }

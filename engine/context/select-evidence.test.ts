@@ -42,6 +42,20 @@ describe('bestPassage', () => {
     assert.equal(quoteOf(`# Japan trip\n\n${long}\n\n${filler('x', 30)}`, ['japan']).core, long);
   });
 
+  it('an outline (headings longer than a quote): the matching heading, not a later one or far text', () => {
+    const chapters = Array.from({ length: 40 }, (_, i) => `## Chapter ${i} of the long outline`);
+    const outline = ['# Japan trip', ...chapters].join('\n\n');
+    assert.equal(quoteOf(outline, ['japan']).core, '# Japan trip');
+    assert.equal(quoteOf(`${outline}\n\nFlights leave on 14 April.`, ['japan']).core, '# Japan trip');
+    assert.match(quoteOf(`${filler('x', 150)}\n\n${outline}`, ['japan']).wide, /# Japan trip/);
+  });
+
+  it('a long text with nothing where its words would be: its first passage, not the whole text', () => {
+    const text = `${' '.repeat(3000)}${filler('opening', 3)}\n\n${filler('rest', 120)}`;
+    assert.ok(text.length > 6000);
+    assert.deepEqual(quoteOf(text, ['absent']), { core: filler('opening', 3), wide: filler('opening', 3) });
+  });
+
   it('in a long text: the best paragraph, widened by the heading above it, not by the rest', () => {
     const text = [
       '# Garden',

@@ -225,17 +225,22 @@ export function bestPassage(text: string, terms: string[]): Quote {
     scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
   const spans: Span[] = passages(scope);
-  if (spans.length === 0) return { core: text, wide: text };
+  if (spans.length === 0) return firstPassage(text);
   const quote = (lo: number, hi: number) => text.slice(base + spans[lo]!.start, base + spans[hi]!.end);
   const fits = (from: number, to: number) => spans[to]!.end - spans[from]!.start <= quoteChars;
   const matched = spans.map((s) => matchedTerms(s.value, terms));
   let best = 0;
   for (let i = 1; i < spans.length; i++) if (matched[i]!.length > matched[best]!.length) best = i;
-  // Headings take the first passage under them that is not one; kept with it when both fit.
+  // Headings take the first passage under them that is not one: with it when both fit, else it alone.
+  // A run of headings longer than a quote is an outline; the matching heading stays the quote.
   let lo = best;
   let hi = best;
-  while (isHeading(spans[hi]!) && hi + 1 < spans.length) hi += 1;
-  if (!fits(lo, hi)) lo = hi;
+  let body = best;
+  while (isHeading(spans[body]!) && body + 1 < spans.length && fits(best, body)) body += 1;
+  if (!isHeading(spans[body]!) && body > best && fits(best, body - 1)) {
+    hi = body;
+    if (!fits(lo, hi)) lo = hi;
+  }
   const core = quote(lo, hi);
   const whole = text.trim();
   if (whole.length <= quoteChars) return { core, wide: whole };
@@ -252,4 +257,12 @@ export function bestPassage(text: string, terms: string[]): Quote {
   }
   while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
   return { core, wide: quote(lo, hi) };
+}
+
+/** The first passage of a text whose window around the query's words holds only whitespace. */
+function firstPassage(text: string): Quote {
+  const from = text.length - text.trimStart().length;
+  const first = passages(text.slice(from, from + windowChars * 2))[0];
+  const q = first ? text.slice(from + first.start, from + first.end) : text;
+  return { core: q, wide: q };
 }
