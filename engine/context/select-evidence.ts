@@ -200,7 +200,8 @@ const isHeading = (s: Span) => s.value.split('\n').every((line) => /^#{1,6}\s/u.
 export interface Quote {
   /**
    * The passage sharing the most query words (a heading-only passage gives way to the passage under it,
-   * with the heading when both fit in quoteChars).
+   * with the heading when both fit in quoteChars; an outline of headings longer than that keeps the
+   * matching one).
    */
   core: string;
   /**
