@@ -1,6 +1,6 @@
 import { passages, type Span } from '../derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
-import { matchedTerms, stemPrefix } from '../retrieve/query-terms.ts';
+import { matchedTerms, termStarts } from '../retrieve/query-terms.ts';
 import { scheduledSql, servedSql } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
 
@@ -42,8 +42,8 @@ const windowChars = 1500;
 /**
  * From fused candidates to evidence: a Record none of whose Memories is served at the read time
  * (superseded, retracted, or scheduled to start later) is dropped, with the reason, so older or future
- * evidence is never presented as current; from each kept
- * Record the passage sharing the most query words is chosen.
+ * evidence is never presented as current; each kept Record is quoted
+ * by bestPassage (its best passage, and a wider quote for when the budget has room).
  */
 export function selectEvidence(
   store: Store,
@@ -163,12 +163,10 @@ export function densestHits(text: string, terms: string[]): number {
   const lower = sameLengthLower(text);
   const hits: Array<{ at: number; term: number }> = [];
   terms.forEach((t, term) => {
-    const p = stemPrefix(t);
     let found = 0;
-    for (let i = lower.indexOf(p); i !== -1 && found < maxHitsPerTerm; i = lower.indexOf(p, i + 1)) {
-      if (i > 0 && /[\p{L}\p{N}]/u.test(lower[i - 1]!)) continue;
-      hits.push({ at: i, term });
-      found += 1;
+    for (const at of termStarts(lower, t)) {
+      hits.push({ at, term });
+      if (++found === maxHitsPerTerm) break;
     }
   });
   if (hits.length === 0) return 0;

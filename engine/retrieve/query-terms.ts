@@ -20,16 +20,15 @@ export function stemPrefix(term: string): string {
   return stripped.length >= 3 ? stripped : term;
 }
 
+/** Where a term occurs in lower-cased text: each offset of its stem prefix at a word start. */
+export function* termStarts(lower: string, term: string): Generator<number> {
+  const p = stemPrefix(term);
+  for (let i = lower.indexOf(p); i !== -1; i = lower.indexOf(p, i + 1))
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) yield i;
+}
+
 /** Which of the terms occur in text (by stem prefix at a word start). */
 export function matchedTerms(text: string, terms: string[]): string[] {
   const lower = text.toLowerCase();
-  return terms.filter((t) => {
-    const p = stemPrefix(t);
-    let i = lower.indexOf(p);
-    while (i !== -1) {
-      if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) return true;
-      i = lower.indexOf(p, i + 1);
-    }
-    return false;
-  });
+  return terms.filter((t) => !termStarts(lower, t).next().done);
 }

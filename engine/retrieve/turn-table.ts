@@ -19,5 +19,6 @@ export const ftsPhrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
  * as the second) with their bm25() scores negated, higher first. The lexical lane searches with it while
  * the in-memory copy is not ready, the copy's self-check and the tests compare the copy with it.
  */
-export const ftsRankingSql = `SELECT rowid AS n, -bm25(turn_fts, ${turnWeights.join(', ')}) AS score
-  FROM turn_fts WHERE turn_fts MATCH ? ORDER BY bm25(turn_fts, ${turnWeights.join(', ')}) LIMIT ?`;
+const bm25 = `bm25(turn_fts, ${turnWeights.join(', ')})`;
+export const ftsRankingSql = `SELECT rowid AS n, -${bm25} AS score
+  FROM turn_fts WHERE turn_fts MATCH ? ORDER BY ${bm25} LIMIT ?`;
