@@ -6,7 +6,7 @@ import { currentSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
 import { queryPlan, tempStore } from '../store/testing.ts';
 import { memoryPageSql } from './memories.ts';
-import { censusView, noiseQueries, profileSql } from './profile-census.ts';
+import { censusView, memoryTallySql, noiseQueries, profileSql } from './profile-census.ts';
 import { recordPageSql } from './records.ts';
 import { sourceListSql } from './sources.ts';
 
@@ -71,6 +71,31 @@ describe('list reads use an index of what they read, in their order', () => {
       const q = noiseQueries(censusView(Date.UTC(2026, 0, 1), hosted)).find((n) => n.kind === 'conflicts')!;
       const p = plan({ sql: q.sql, params: q.params('brn_a') });
       assert.match(p, /SEARCH m USING INDEX memories_brain_slot/, p);
+    }
+  });
+
+  it('the census’s duplicates, low-trust Records and Memory counts: no read of every text', () => {
+    for (const hosted of [false, true]) {
+      const v = censusView(Date.UTC(2026, 0, 1), hosted);
+      const kind = (k: string) => {
+        const q = noiseQueries(v).find((n) => n.kind === k)!;
+        return plan({ sql: q.sql, params: q.params('brn_a') });
+      };
+      const dup = kind('duplicates');
+      // The repeated keys from the index alone; each Record of one compared only with its equals.
+      assert.match(dup, /SEARCH records USING COVERING INDEX records_brain_text_key \(brain_uid=\?\)/, dup);
+      assert.match(dup, /SEARCH r USING INDEX records_brain_text_key \(brain_uid=\? AND text_key=\?\)/, dup);
+      assert.match(
+        dup,
+        /SEARCH e EXISTS USING INDEX records_brain_text_key \(brain_uid=\? AND text_key=\?/,
+        dup,
+      );
+      assert.doesNotMatch(dup, /GROUP BY/, dup);
+      const low = kind('low_trust_source');
+      assert.match(low, /USING (COVERING )?INDEX records_brain_low_trust \(brain_uid=\?\)/, low);
+      const tally = memoryTallySql(v);
+      const t = plan({ sql: tally.sql, params: tally.params('brn_a') });
+      assert.equal(t.match(/SEARCH m /g)?.length, 1, t);
     }
   });
 

@@ -59,7 +59,7 @@ type NoiseKind = Census['noise'][number]['kind'];
  * and "current" / "active" are read at now, as listMemories reads them.
  */
 interface CensusView {
-  rec: string;
+  rec: (alias?: string) => string;
   mem: string;
   memOther: string;
   current: { sql: string; params: SqlParam[] };
@@ -70,7 +70,7 @@ interface CensusView {
 
 export function censusView(nowMs: number, hosted: boolean): CensusView {
   return {
-    rec: hosted ? "AND r.visibility <> 'local_only'" : '',
+    rec: (alias = 'r') => (hosted ? `AND ${alias}.visibility <> 'local_only'` : ''),
     mem: hosted ? `AND ${shareableSql('m')}` : '',
     memOther: hosted ? `AND ${shareableSql('o')}` : '',
     current: currentSql(nowMs, 'm'),
@@ -80,18 +80,53 @@ export function censusView(nowMs: number, hosted: boolean): CensusView {
   };
 }
 
+/** The census's counts of Memories, read in one pass over the Brain's Memories. */
+interface MemoryTally {
+  active: number;
+  superseded: number;
+  pending: number;
+  unresolved: number;
+  retracted: number;
+}
+
+export function memoryTallySql(v: CensusView): { sql: string; params: (brainUid: string) => SqlParam[] } {
+  return {
+    sql: `SELECT coalesce(sum(m.pending = 0 AND ${v.inForce.sql}), 0) AS active,
+                 coalesce(sum(${v.superseded.sql}), 0) AS superseded,
+                 coalesce(sum(m.pending = 1), 0) AS pending,
+                 coalesce(sum(${v.current.sql} AND m.owner_state = 'unresolved'), 0) AS unresolved,
+                 coalesce(sum(m.status = 'retracted'), 0) AS retracted
+          FROM memories m WHERE m.brain_uid = ? ${v.mem}`,
+    params: (uid) => [...v.inForce.params, ...v.superseded.params, ...v.current.params, uid],
+  };
+}
+
+/**
+ * Each kind of noise: the ids it names, in id order. A kind with a `tally` is counted by the one pass
+ * over the Memories, and only its first examples are read; the others are read whole from an index of
+ * what they look for.
+ */
 export function noiseQueries(v: CensusView): {
   kind: NoiseKind;
   description: string;
   sql: string;
   params: (brainUid: string) => SqlParam[];
+  tally?: keyof MemoryTally;
 }[] {
   return [
     {
       kind: 'duplicates',
       description: 'Records whose text repeats an earlier Record word for word',
-      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec}
-              AND r.n NOT IN (SELECT min(r.n) FROM records r WHERE r.brain_uid = ? ${v.rec} GROUP BY r.text)
+      // The keys that repeat come from the index alone; each of their Records is then compared with the
+      // earlier ones by text (equal keys of different texts are not duplicates). Hosted, the keys of
+      // local_only Records only widen what is compared.
+      sql: `SELECT r.id FROM records r INDEXED BY records_brain_text_key
+            WHERE r.brain_uid = ? ${v.rec()}
+              AND r.text_key IN (SELECT text_key FROM records WHERE brain_uid = ?
+                                 GROUP BY text_key HAVING count(*) > 1)
+              AND EXISTS (SELECT 1 FROM records e INDEXED BY records_brain_text_key
+                          WHERE e.brain_uid = r.brain_uid AND e.text_key = r.text_key AND e.n < r.n
+                            AND e.text = r.text ${v.rec('e')})
             ORDER BY r.id`,
       params: (uid) => [uid, uid],
     },
@@ -111,17 +146,19 @@ export function noiseQueries(v: CensusView): {
       sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND ${v.current.sql} ${v.mem}
               AND m.owner_state = 'unresolved' ORDER BY m.id`,
       params: (uid) => [uid, ...v.current.params],
+      tally: 'unresolved',
     },
     {
       kind: 'pending_rederivation',
       description: 'Memories that lost some supporting Records and wait to be derived again',
       sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.pending = 1 ${v.mem} ORDER BY m.id`,
       params: (uid) => [uid],
+      tally: 'pending',
     },
     {
       kind: 'low_trust_source',
       description: 'Records from sources marked low trust',
-      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec} AND r.trust = 'low' ORDER BY r.id`,
+      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec()} AND r.trust = 'low' ORDER BY r.id`,
       params: (uid) => [uid],
     },
     {
@@ -129,9 +166,12 @@ export function noiseQueries(v: CensusView): {
       description: 'Memories retracted by a correction',
       sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.status = 'retracted' ${v.mem} ORDER BY m.id`,
       params: (uid) => [uid],
+      tally: 'retracted',
     },
   ];
 }
+
+const examplesShown = 5;
 
 /** Counts, and what is noisy in this Brain's own data, noisiest first (kinds with nothing are left out). */
 export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
@@ -139,10 +179,19 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
   const { store } = ctx;
   const v = censusView(ctx.clock().getTime(), ctx.deployment === 'hosted');
   const count = (sql: string, ...params: SqlParam[]) => store.get<{ c: number }>(sql, b.uid, ...params)!.c;
+  const tallySql = memoryTallySql(v);
+  const tally = store.get<MemoryTally>(tallySql.sql, ...tallySql.params(b.uid))!;
+  const ids = (sql: string, params: SqlParam[]) => store.all<{ id: string }>(sql, ...params).map((r) => r.id);
   const noise = noiseQueries(v)
     .map((q) => {
-      const ids = store.all<{ id: string }>(q.sql, ...q.params(b.uid)).map((r) => r.id);
-      return { kind: q.kind, count: ids.length, description: q.description, examples: ids.slice(0, 5) };
+      const description = q.description;
+      if (q.tally === undefined) {
+        const all = ids(q.sql, q.params(b.uid));
+        return { kind: q.kind, count: all.length, description, examples: all.slice(0, examplesShown) };
+      }
+      const count = tally[q.tally];
+      const examples = count > 0 ? ids(`${q.sql} LIMIT ${examplesShown}`, q.params(b.uid)) : [];
+      return { kind: q.kind, count, description, examples };
     })
     .filter((n) => n.count > 0)
     .sort((a, c) => c.count - a.count);
@@ -152,22 +201,14 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
     watermark: watermarkOf(ctx, b),
     generated_at: nowIso(ctx),
     counts: {
-      records: count(`SELECT count(*) AS c FROM records r WHERE r.brain_uid = ? ${v.rec}`),
+      records: count(`SELECT count(*) AS c FROM records r WHERE r.brain_uid = ? ${v.rec()}`),
       records_processing: count(
         `SELECT count(*) AS c FROM derive_queue d JOIN records r ON r.id = d.record_id
-         WHERE d.brain_uid = ? AND d.job = 'derive' ${v.rec}`,
+         WHERE d.brain_uid = ? AND d.job = 'derive' ${v.rec()}`,
       ),
-      memories_active: count(
-        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND m.pending = 0 AND ${v.inForce.sql} ${v.mem}`,
-        ...v.inForce.params,
-      ),
-      memories_superseded: count(
-        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND ${v.superseded.sql} ${v.mem}`,
-        ...v.superseded.params,
-      ),
-      memories_pending_rederivation: count(
-        `SELECT count(*) AS c FROM memories m WHERE m.brain_uid = ? AND m.pending = 1 ${v.mem}`,
-      ),
+      memories_active: tally.active,
+      memories_superseded: tally.superseded,
+      memories_pending_rederivation: tally.pending,
       objects: count(
         'SELECT count(*) AS c FROM (SELECT DISTINCT type, key FROM object_versions WHERE brain_uid = ?)',
       ),

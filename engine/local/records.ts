@@ -11,6 +11,7 @@ import { normalizeContent } from '../shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { SqlParam } from '../store/store.ts';
+import { textKey } from '../store/text-key.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
@@ -114,8 +115,8 @@ export function rememberRecord(
     const text = recordText(content);
     const { lastInsertRowid } = store.db
       .prepare(
-        `INSERT INTO records (id, brain_uid, seq, kind, content, text, source_name, external_id, trust, visibility,
-           occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
+           visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -124,6 +125,7 @@ export function rememberRecord(
         content.kind,
         JSON.stringify(content),
         text,
+        textKey(text),
         body.source?.name ?? null,
         body.source?.external_id ?? null,
         body.source?.trust ?? 'medium',

@@ -22,6 +22,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
   for (const m of migrations.slice(current)) {
     db.transaction(() => {
       db.exec(m.sql);
+      m.after?.(db);
       db.pragma(`user_version = ${m.version}`);
     })();
     applied.push(m.version);

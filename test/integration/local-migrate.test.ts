@@ -5,6 +5,7 @@ import { createLocalEngine } from '../../engine/local/index.ts';
 import { latestSchemaVersion, migrate } from '../../engine/store/migrate.ts';
 import { migrations } from '../../engine/store/migrations/index.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
+import { textKey } from '../../engine/store/text-key.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 describe('local engine: migrations', () => {
@@ -48,6 +49,12 @@ describe('local engine: migrations', () => {
     }
     const after = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
     assert.equal(after.pragma('user_version', { simple: true }), latestSchemaVersion);
+    // Migration 12 gave the Record written before it its text's key, as a write now does.
+    after.defaultSafeIntegers(true);
+    const row = after.prepare("SELECT text_key FROM records WHERE id = 'rec_OLD1'").get() as {
+      text_key: bigint;
+    };
+    assert.equal(row.text_key, textKey(content.text));
     after.close();
   });
 

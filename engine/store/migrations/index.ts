@@ -9,12 +9,16 @@ import { memoryRemovals } from './008-memory-removals.ts';
 import { memoriesSubjectNocase } from './009-memories-subject-nocase.ts';
 import { listOrderIndexes } from './010-list-order-indexes.ts';
 import { turnLog } from './011-turn-log.ts';
+import { recordsTextKey } from './012-records-text-key.ts';
+import type { Db } from '../open-database.ts';
 
 export interface Migration {
   /** Consecutive from 1; stored in PRAGMA user_version once applied. */
   version: number;
   name: string;
   sql: string;
+  /** Data the SQL cannot compute, written by the engine's code in the same transaction. */
+  after?: (db: Db) => void;
 }
 
 /**
@@ -33,4 +37,5 @@ export const migrations: readonly Migration[] = [
   memoriesSubjectNocase,
   listOrderIndexes,
   turnLog,
+  recordsTextKey,
 ];
