@@ -14,12 +14,22 @@ export const KeyProject = z
 /** Key management (additive to the spec; used by the desktop UI, needs an admin key). */
 export const KeyCreate = z
   .strictObject({
-    env: z.enum(['test', 'live']),
+    env: z
+      .enum(['test', 'live'])
+      .describe('A test key mints test keys only (403 http_403): a live key would reach the live data.'),
     project: KeyProject.optional().describe(
       "The calling key's project, which is also the default: the project comes from the credential only, so any other is refused with 403 http_403.",
     ),
-    scopes: z.array(Scope).min(1).optional(),
-    brain: Slug.optional(),
+    scopes: z
+      .array(Scope)
+      .min(1)
+      .optional()
+      .describe(
+        "At most the calling key's own scopes, which are the default; one it does not hold is 403 http_403.",
+      ),
+    brain: Slug.optional().describe(
+      'Binds the key to one Brain. A Brain-bound caller mints keys for its own Brain only, which is the default (another is 403 http_403).',
+    ),
     label: z.string().max(200).optional(),
   })
   .meta({ id: 'KeyCreate' });

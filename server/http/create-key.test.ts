@@ -18,10 +18,10 @@ describe('/v1/keys', () => {
   });
   after(() => server.close());
 
-  const post = async (body: unknown) => {
+  const post = async (body: unknown, as = admin) => {
     const res = await fetch(`${server.url}/keys`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${as}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -93,5 +93,64 @@ describe('/v1/keys', () => {
       assert.equal(r.status, 201);
       assert.equal(r.body.prefix, 'sk_test_p1');
     }
+  });
+
+  describe('a key never mints a key wider than itself (spec, Authentication 6)', () => {
+    const narrowAdmin = () =>
+      server.registry!.create({ env: 'live', project: 'p1', admin: true, scopes: ['context:read'] }).key;
+    const boundAdmin = () =>
+      server.registry!.create({ env: 'live', project: 'p1', admin: true, brain: 'ana' }).key;
+
+    it('scopes it does not hold are 403 naming them; left out, the new key gets its own', async () => {
+      const narrow = narrowAdmin();
+      const before = server.registry!.list().length;
+      const wider = await post({ env: 'test', scopes: ['context:read', 'records:write'] }, narrow);
+      assert.equal(wider.status, 403);
+      assert.equal(wider.body.code, 'http_403');
+      assert.match(String(wider.body.message), /^scopes: .*records:write/);
+      assert.equal(server.registry!.list().length, before, 'nothing was minted');
+      const same = await post({ env: 'test' }, narrow);
+      assert.equal(same.status, 201);
+      assert.deepEqual(same.body.scopes, ['context:read']);
+      const write = await fetch(`${server.url}/brains`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${String(same.body.secret)}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ id: 'escalated' }),
+      });
+      assert.equal(write.status, 403);
+    });
+
+    it('a Brain-bound key mints keys bound to its Brain, and sees and revokes only those', async () => {
+      const bound = boundAdmin();
+      const other = await post({ env: 'test', brain: 'zzz' }, bound);
+      assert.equal(other.status, 403);
+      assert.match(String(other.body.message), /^brain: /);
+      const minted = await post({ env: 'test' }, bound);
+      assert.equal(minted.status, 201);
+      assert.equal(minted.body.brain, 'ana');
+      const unbound = server.registry!.create({ env: 'live', project: 'p1' }).entry;
+      const list = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${bound}` } });
+      const listed = ((await list.json()) as { data: { id: string; brain: string | null }[] }).data;
+      assert.ok(listed.length > 0);
+      assert.ok(
+        listed.every((k) => k.brain === 'ana'),
+        JSON.stringify(listed),
+      );
+      const revoke = await fetch(`${server.url}/keys/${unbound.id}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${bound}` },
+      });
+      assert.equal(revoke.status, 404);
+      assert.equal(server.registry!.list().find((e) => e.id === unbound.id)!.revoked_at, null);
+    });
+
+    it('a test key mints test keys only', async () => {
+      const testAdmin = server.registry!.create({ env: 'test', project: 'p1', admin: true }).key;
+      const live = await post({ env: 'live' }, testAdmin);
+      assert.equal(live.status, 403);
+      assert.match(String(live.body.message), /^env: /);
+      assert.equal((await post({ env: 'test' }, testAdmin)).status, 201);
+      assert.equal((await post({ env: 'test' })).status, 201, 'a live admin key mints both');
+    });
   });
 });

@@ -11,6 +11,7 @@ import type {
   ObjectAccept,
   RecordCreate,
   RecordListQuery,
+  Scope,
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { ContextEvent, Engine } from '../../engine/types.ts';
@@ -71,12 +72,36 @@ function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
 
 /**
  * The project is taken from the credential only (spec, Authentication 3): an admin key sees and revokes
- * the keys of its own project (both envs, as it may mint both), never another's. A key of another
- * project is answered as one that does not exist (404, as a foreign Brain is), so existence is not
- * disclosed.
+ * the keys of its own project (both envs, as a live admin key may mint both), never another's; a key
+ * bound to one Brain, only the keys bound to that Brain. A key outside that is answered as one that
+ * does not exist (404, as a foreign Brain is), so existence is not disclosed.
  */
 function ownKeys(principal: Principal): (e: KeyEntry) => boolean {
-  return (e) => KeyRegistry.projectOf(e) === principal.tenant.project;
+  return (e) =>
+    KeyRegistry.projectOf(e) === principal.tenant.project &&
+    (principal.brain === null || e.brain === principal.brain);
+}
+
+/**
+ * What a key minted by this principal may do: never more than the principal itself (spec,
+ * Authentication 6: scopes cannot be escalated by a body field). Its scopes and Brain default to the
+ * caller's; a test key mints test keys only (a live key would reach the live tenant's data).
+ */
+function mintable(principal: Principal, body: KeyCreate): { scopes: Scope[]; brain: string | undefined } {
+  const wider = (body.scopes ?? []).filter((s) => !principal.scopes.includes(s));
+  if (wider.length > 0)
+    throw new MnemoError(
+      'http_403',
+      `scopes: this key cannot grant ${wider.join(', ')}, which it does not hold itself`,
+    );
+  if (principal.brain !== null && body.brain !== undefined && body.brain !== principal.brain)
+    throw new MnemoError(
+      'http_403',
+      `brain: this key is bound to Brain "${principal.brain}" and mints keys for that Brain only`,
+    );
+  if (principal.tenant.env === 'test' && body.env === 'live')
+    throw new MnemoError('http_403', 'env: a test key mints test keys only');
+  return { scopes: body.scopes ?? [...principal.scopes], brain: body.brain ?? principal.brain ?? undefined };
 }
 
 function registryOf(deps: HandlerDeps): KeyRegistry {
@@ -270,11 +295,12 @@ export const handlers: Record<string, Handler> = {
         `project: an admin key mints keys only for its own project ("${project}"), not "${body.project}"`,
       );
     }
+    const { scopes, brain } = mintable(i.principal, body);
     const { key, entry } = registryOf(deps).create({
       env: body.env,
       project,
-      scopes: body.scopes,
-      brain: body.brain,
+      scopes,
+      brain,
       label: body.label,
     });
     return c.json({ ...keyInfo(entry), secret: key }, 201);
