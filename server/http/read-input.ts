@@ -4,6 +4,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
+import { readLimited } from './read-limited.ts';
 import { parseWith } from './validate.ts';
 
 const maxBodyBytes = 4 * 1024 * 1024;
@@ -58,11 +59,7 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
     );
   }
   const limit = op.maxBodyBytes ?? maxBodyBytes;
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > limit) throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > limit)
-    throw new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
+  const bytes = await readLimited(c.req.raw, limit);
   let raw: string;
   try {
     // Fatal: a lenient decoder would turn bad bytes into U+FFFD and store text nobody sent.

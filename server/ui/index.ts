@@ -1,5 +1,6 @@
 import type { Context, Env, Hono } from 'hono';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { readLimited } from '../http/read-limited.ts';
 import { uiSecurityHeaders } from './csp.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -40,9 +41,11 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
     if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
       throw new MnemoError('unsupported_media_type', 'Send the token as JSON: {"token": "..."}.');
     }
+    // Unauthenticated: read no more than a token needs.
+    const bytes = await readLimited(c.req.raw, 4096);
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
       throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
     }
