@@ -18,5 +18,10 @@ export interface AppEnv {
     requestId: string;
     principal: Principal;
     docsUrlBase: () => string;
+    /**
+     * Counts one request of this key against its rate limit, throwing `too_many_requests` past it:
+     * every endpoint a key reaches (/v1 and /mcp) counts against the same limit.
+     */
+    countRequest: (principal: Principal) => void;
   };
 }

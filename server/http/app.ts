@@ -5,7 +5,7 @@ import { operations, type Operation } from '../../engine/contract/operations.ts'
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/ids.ts';
 import type { Engine } from '../../engine/types.ts';
-import type { AppEnv } from './app-env.ts';
+import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
 import { errorResponse, faultReport, standardHeaders } from './error-response.ts';
@@ -55,10 +55,21 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const limiter = new FixedWindowLimiter(options.rateLimit, options.now);
   const openapi = JSON.stringify(buildOpenApi(), null, 2);
   const log = options.logger ?? (() => {});
+  const countRequest = (principal: Principal) => {
+    const wait = limiter.hit(principal.rateKey);
+    if (wait !== null) {
+      throw new MnemoError(
+        'too_many_requests',
+        `Rate limit of ${options.rateLimit} requests per minute for this key exceeded`,
+        { retry_after_seconds: wait },
+      );
+    }
+  };
 
   app.use('*', async (c, next) => {
     c.set('requestId', newId('req'));
     c.set('docsUrlBase', options.docsUrlBase);
+    c.set('countRequest', countRequest);
     c.header('X-Request-Id', c.get('requestId'));
     for (const [name, value] of Object.entries(standardHeaders)) c.header(name, value);
     if (!originAllowed(options.loopback, c.req.header('origin'), c.req.header('sec-fetch-site'))) {
@@ -81,16 +92,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use('/v1/*', async (c, next) => {
     const principal = authenticate(c.req.header('authorization'), options.registry);
     c.set('principal', principal);
-    const wait = limiter.hit(principal.rateKey);
-    if (wait !== null) {
-      throw new MnemoError(
-        'too_many_requests',
-        `Rate limit of ${options.rateLimit} requests per minute for this key exceeded`,
-        {
-          retry_after_seconds: wait,
-        },
-      );
-    }
+    countRequest(principal);
     await next();
   });
 

@@ -51,6 +51,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     }
     const principal = authenticate(c.req.header('authorization'), deps.registry);
     c.set('principal', principal);
+    c.get('countRequest')(principal);
     if (!principal.brain) {
       throw new MnemoError(
         'mcp_brain_unbound',

@@ -212,3 +212,37 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.equal(after.body.code, 'key_revoked');
   });
 });
+
+test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 cannot go on through /mcp', async () => {
+  const limited = await serveApp({
+    engine,
+    registry,
+    rateLimit: 3,
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  try {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const auth = { Authorization: `Bearer ${key}` };
+    const mcp = () =>
+      fetch(`${limited.origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...auth,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    assert.equal((await mcp()).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await fetch(`${limited.origin}/v1/brains/notes`, { headers: auth })).status, 200);
+    const over = await mcp();
+    assert.equal(over.status, 429);
+    const body = (await over.json()) as { code: string; request_id: string };
+    assert.equal(body.code, 'too_many_requests');
+    assert.match(body.request_id, /^req_/);
+    assert.equal((await fetch(`${limited.origin}/v1/brains/notes`, { headers: auth })).status, 429);
+  } finally {
+    await limited.close();
+  }
+});

@@ -12,12 +12,17 @@ export interface ServedApp {
 /**
  * For tests: the app on a real loopback socket (port 0), set up as `mnemo serve` sets it up
  * (serveOn, through listen.ts), answering to its own address only, with docs_url pointing at itself and
- * no rate limit.
+ * no rate limit unless one is given.
  */
 export async function serveApp(
-  options: Omit<AppOptions, 'docsUrlBase' | 'loopback' | 'rateLimit'>,
+  options: Omit<AppOptions, 'docsUrlBase' | 'loopback' | 'rateLimit'> & { rateLimit?: number },
 ): Promise<ServedApp> {
-  const { listener, origin } = await serveOn({ ...options, rateLimit: 0, host: '127.0.0.1', port: 0 });
+  const { listener, origin } = await serveOn({
+    ...options,
+    rateLimit: options.rateLimit ?? 0,
+    host: '127.0.0.1',
+    port: 0,
+  });
   return {
     port: listener.port,
     origin,
