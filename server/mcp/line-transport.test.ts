@@ -3,12 +3,12 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { LineTransport } from './line-transport.ts';
 
-function setup(maxLineBytes: number) {
+function setup(maxLineBytes: number, drainMs?: number) {
   const input = new PassThrough();
   const output = new PassThrough();
   const logs: string[] = [];
   const got: unknown[] = [];
-  const t = new LineTransport(input, output, (l) => logs.push(l), maxLineBytes);
+  const t = new LineTransport(input, output, (l) => logs.push(l), maxLineBytes, drainMs);
   t.onmessage = (m) => got.push(m);
   return { input, output, logs, got, t };
 }
@@ -39,6 +39,7 @@ test('garbage and over-long lines are dropped, and reading goes on', async () =>
   assert.deepEqual(got, [{ jsonrpc: '2.0', id: 3, method: 'ping' }]);
   assert.equal(closed, false);
   assert.equal(logs.length, 3, logs.join('\n'));
+  await t.send({ jsonrpc: '2.0', id: 3, result: {} });
   input.end();
   await tick();
   assert.equal(closed, true, 'end of input closes the transport');
@@ -54,4 +55,35 @@ test('send writes one newline-terminated JSON message and nothing after close', 
   await t.send({ jsonrpc: '2.0', id: 2, result: {} });
   await tick();
   assert.equal(written, '{"jsonrpc":"2.0","id":1,"result":{}}\n');
+});
+
+test('requests read before the input ends are still answered, then the transport closes', async () => {
+  const { input, output, t } = setup(1024);
+  let written = '';
+  output.on('data', (c: Buffer) => (written += c.toString()));
+  let closed = false;
+  t.onclose = () => (closed = true);
+  await t.start();
+  input.end('{"jsonrpc":"2.0","id":7,"method":"tools/call"}\n{"jsonrpc":"2.0","id":"b","method":"ping"}\n');
+  await tick();
+  assert.equal(closed, false, 'two answers are owed');
+  await t.send({ jsonrpc: '2.0', id: 7, result: {} });
+  assert.equal(closed, false, 'one answer is still owed');
+  await t.send({ jsonrpc: '2.0', id: 'b', error: { code: -1, message: 'no' } });
+  await tick();
+  assert.equal(closed, true);
+  assert.equal(written.trim().split('\n').length, 2);
+});
+
+test('an answer that never comes does not keep the transport open past drainMs', async () => {
+  const { input, logs, t } = setup(1024, 20);
+  let closed = false;
+  t.onclose = () => (closed = true);
+  await t.start();
+  input.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+  await tick();
+  assert.equal(closed, false);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(closed, true);
+  assert.match(logs.at(-1)!, /1 request\(s\) still unanswered/);
 });

@@ -1,12 +1,20 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCError,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams, hardened for stdio: a line that is not JSON-RPC,
  * or is longer than `maxLineBytes`, is dropped with a note on `log` (stderr) and the transport keeps
  * going. The SDK's StdioServerTransport closes itself on an over-long line; a bridge must not die.
- * Nothing but serialized messages is ever written to `output`.
+ * Nothing but serialized messages is ever written to `output`. When the input ends, requests already
+ * read are still answered before the transport closes (`echo REQUEST | mnemo mcp` gets its answer; a
+ * write answered by nothing would be retried and written twice), for at most `drainMs`.
  */
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -17,12 +25,17 @@ export class LineTransport implements Transport {
   private size = 0;
   private discarding = false;
   private closed = false;
+  private ended = false;
+  /** Ids of requests read and not yet answered. */
+  private readonly pending = new Set<string | number>();
+  private drainTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly log: (line: string) => void,
     private readonly maxLineBytes = 16 * 1024 * 1024,
+    private readonly drainMs = 60_000,
   ) {}
 
   private readonly onData = (chunk: Buffer | string) => {
@@ -50,7 +63,15 @@ export class LineTransport implements Transport {
     } else this.chunks.push(buf);
   };
 
-  private readonly onEnd = () => void this.close();
+  private readonly onEnd = () => {
+    this.ended = true;
+    if (this.pending.size === 0) return void this.close();
+    this.drainTimer = setTimeout(() => {
+      this.log(`mcp: input ended; ${this.pending.size} request(s) still unanswered after ${this.drainMs} ms`);
+      void this.close();
+    }, this.drainMs);
+    this.drainTimer.unref();
+  };
   private readonly onStreamError = (e: Error) => this.onerror?.(e);
 
   private handleLine(line: string): void {
@@ -62,6 +83,7 @@ export class LineTransport implements Transport {
       this.log(`mcp: ignored an input line that is not a JSON-RPC message (${(e as Error).name})`);
       return;
     }
+    if (isJSONRPCRequest(message)) this.pending.add(message.id);
     try {
       this.onmessage?.(message);
     } catch (e) {
@@ -79,11 +101,16 @@ export class LineTransport implements Transport {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
     if (!this.output.write(line)) await new Promise<void>((r) => this.output.once('drain', () => r()));
+    if (isJSONRPCResponse(message) || isJSONRPCError(message)) {
+      if (message.id !== undefined) this.pending.delete(message.id);
+      if (this.ended && this.pending.size === 0) await this.close();
+    }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.drainTimer);
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('error', this.onStreamError);

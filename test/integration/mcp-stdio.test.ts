@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
@@ -42,6 +43,51 @@ const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
   (r.content as { type: string; text: string }[])[0]!.text;
 
 describe('mnemo mcp (stdio bridge)', () => {
+  test('piped input that ends at once still gets every answer (echo REQUEST | mnemo mcp)', async () => {
+    const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        MNEMO_LOG: 'silent',
+        MNEMO_PROJECT: 'household',
+        MNEMO_BRAIN: 'family',
+        MNEMO_KEY: key,
+        MNEMO_URL: server.url,
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    const line = (m: object) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`;
+    child.stdin.end(
+      line({
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      }) +
+        line({ method: 'notifications/initialized' }) +
+        line({
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'remember', arguments: { content: 'Sam takes the 7:40 train on Mondays.' } },
+        }),
+    );
+    assert.equal(await exited, 0);
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: unknown });
+    assert.deepEqual(
+      answers.map((a) => a.id),
+      [1, 2],
+    );
+    assert.match(JSON.stringify(answers[1]!.result), /rec_/, 'the write was answered with its Record');
+  });
+
   test('an SDK client remembers and recalls through the bridge', async () => {
     const { client, transport } = bridge({
       MNEMO_PROJECT: 'household',
