@@ -27,7 +27,12 @@ export const DateTime = z.preprocess<unknown, typeof rfc3339, string>(
   rfc3339,
 );
 
-export const Visibility = z.enum(['local_only', 'redacted_summary', 'shareable']).meta({ id: 'Visibility' });
+export const Visibility = z
+  .enum(['local_only', 'redacted_summary', 'shareable'])
+  .describe(
+    '`local_only`: kept and served on this device only; a hosted deployment refuses it (`local_only_record`) and serves nothing of it. `redacted_summary`: stored and reported as written, and served as `shareable` is: Mnemo has no summariser to make a redaction, so the label is kept for the client that reads it. `shareable`: the default.',
+  )
+  .meta({ id: 'Visibility' });
 export type Visibility = z.infer<typeof Visibility>;
 
 export const SelfEntity = z

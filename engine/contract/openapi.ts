@@ -12,6 +12,16 @@ function idOf(schema: z.ZodType): string | undefined {
   return (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
 }
 
+/**
+ * DateTime reads a lower-case `t` or `z` as upper case before it checks the string (common.ts), but
+ * zod's pattern for the check knows only upper case: the document says what the server accepts.
+ */
+function acceptedDateTime(ctx: { jsonSchema: Json }): void {
+  const s = ctx.jsonSchema;
+  if (s.format !== 'date-time' || typeof s.pattern !== 'string') return;
+  s.pattern = s.pattern.replace(')))T(?:', ')))[Tt](?:').replace('(?:Z|', '(?:[Zz]|');
+}
+
 /** Every schema the operations reach, keyed by its contract id, as JSON Schema 2020-12. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
@@ -26,6 +36,7 @@ function componentSchemas(): Record<string, Json> {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
+    override: acceptedDateTime,
   }) as { schemas: Record<string, Json> };
   for (const schema of Object.values(out.schemas)) {
     delete schema.$schema;
@@ -37,7 +48,11 @@ function componentSchemas(): Record<string, Json> {
 function queryParameters(op: Operation): Json[] {
   if (!op.query) return [];
   return Object.entries(op.query.shape).map(([name, schema]) => {
-    const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Json;
+    const json = z.toJSONSchema(schema as z.ZodType, {
+      io: 'input',
+      unrepresentable: 'any',
+      override: acceptedDateTime,
+    }) as Json;
     delete json.$schema;
     return { name, in: 'query', required: false, schema: json };
   });

@@ -39,8 +39,12 @@ const compiled: CompiledOp[] = operations.map((op) => ({
   regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
 }));
 
+/** Paths registered outside the operations table, all read-only. */
+const getOnly = /^\/(?:v1\/openapi\.json|docs(?:\/errors(?:\/[^/]+)?)?)\/?$/;
+
 /** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
 function allowedMethods(path: string): string[] {
+  if (getOnly.test(path)) return ['GET'];
   return [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
 }
 

@@ -11,6 +11,23 @@ describe('openapi.json', () => {
     assert.deepEqual(committed, JSON.parse(JSON.stringify(buildOpenApi())));
   });
 
+  it('every date-time pattern accepts what the server accepts: a lower-case t or z, not a space', () => {
+    const patterns = new Set<string>();
+    JSON.stringify(buildOpenApi(), (_k, v: unknown) => {
+      const s = v as { format?: unknown; pattern?: unknown } | null;
+      if (s && s.format === 'date-time' && typeof s.pattern === 'string') patterns.add(s.pattern);
+      return v;
+    });
+    assert.ok(patterns.size > 0);
+    for (const p of patterns) {
+      const re = new RegExp(p);
+      for (const ok of ['2024-05-01T09:30:00Z', '2024-05-01t09:30:00.5z', '2024-05-01T09:30:00+01:00'])
+        assert.ok(re.test(ok), `${ok} against ${p}`);
+      for (const bad of ['2024-05-01 09:30:00Z', '2024-05-01T09:30:00', '2024-02-30T09:30:00Z'])
+        assert.ok(!re.test(bad), `${bad} against ${p}`);
+    }
+  });
+
   it('declares the 15 operations of the spec with their methods and paths', () => {
     const doc = buildOpenApi() as { paths: Record<string, Record<string, { operationId: string }>> };
     const declared = Object.entries(doc.paths).flatMap(([path, methods]) =>

@@ -327,6 +327,9 @@ export function contextChecks(factory: ServerFactory): void {
       const p = await api.call('PATCH', '/brains/b/records/rec_1');
       assertError(p, 405, 'invalid_request', 'http_405');
       assert.deepEqual(p.headers.get('allow')?.split(', ').sort(), ['DELETE', 'GET']);
+      const doc = await api.call('POST', '/openapi.json');
+      assertError(doc, 405, 'invalid_request', 'http_405');
+      assert.equal(doc.headers.get('allow'), 'GET');
     });
 
     it('docs_url pages exist for error codes', async () => {
