@@ -1,5 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { QueryCache, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import {
+  QueryCache,
+  QueryClient,
+  QueryClientProvider,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } from './api/client.ts';
 import { bridge } from './api/bridge.ts';
 import { brainOptions } from './api/queries.ts';
@@ -48,6 +54,8 @@ export function App() {
 
 function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (reason: unknown) => void }) {
   const client = useMemo(() => makeClient(session), [session]);
+  // Screens keep showing what they loaded while the server is away; this says it is stale.
+  const [unreachable, setUnreachable] = useState(false);
   const queryClient = useMemo(
     () =>
       new QueryClient({
@@ -55,7 +63,9 @@ function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (r
           // A revoked or unknown UI key cannot recover by retrying: ask for a new one.
           onError: (e) => {
             if (isMnemoApiError(e) && e.type === 'authentication') onSignedOut(e);
+            if (isMnemoApiError(e) && e.code === 'network_error') setUnreachable(true);
           },
+          onSuccess: () => setUnreachable(false),
         }),
         defaultOptions: {
           queries: { retry: (n, e) => n < 2 && isRetryable(e), staleTime: 2000, refetchOnWindowFocus: true },
@@ -67,14 +77,15 @@ function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (r
   return (
     <QueryClientProvider client={queryClient}>
       <ClientContext.Provider value={client}>
-        <Shell />
+        <Shell unreachable={unreachable} />
       </ClientContext.Provider>
     </QueryClientProvider>
   );
 }
 
-function Shell() {
+function Shell({ unreachable }: { unreachable: boolean }) {
   const location = useLocation();
+  const queryClient = useQueryClient();
   const route = parseRoute(location.split('?')[0] ?? '/');
   const [warnings, setWarnings] = useState<string[]>([]);
   useEffect(() => {
@@ -104,6 +115,14 @@ function Shell() {
           </Link>
         </nav>
       </header>
+      {unreachable ? (
+        <div className="banner warn" role="alert">
+          Mnemo cannot be reached: what you see was loaded before and may be out of date.{' '}
+          <button type="button" onClick={() => void queryClient.refetchQueries({ type: 'active' })}>
+            Try again
+          </button>
+        </div>
+      ) : null}
       {warnings.map((w) => (
         <div key={w} className="banner warn" role="alert">
           {w}

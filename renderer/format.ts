@@ -13,9 +13,21 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
 }
 
-/** "since 3 May 2024" or "3 May 2024 – 9 Jun 2024": a Memory's world-time validity in words. */
+/**
+ * When a Memory held, in the world: "since …", "… – …", "on …" within one day, or "never" for a
+ * version closed where it began (a correction or withdrawal says it was never right).
+ */
 export function validitySpan(from: string, to: string | null): string {
-  return to ? `${formatDate(from)} – ${formatDate(to)}` : `since ${formatDate(from)}`;
+  if (to === null) return `since ${formatDate(from)}`;
+  if (Date.parse(to) <= Date.parse(from)) return 'never';
+  const [a, b] = [formatDate(from), formatDate(to)];
+  return a === b ? `on ${a}` : `${a} – ${b}`;
+}
+
+/** validitySpan as a phrase: "true since …", or "never true". */
+export function truthPhrase(from: string, to: string | null): string {
+  const span = validitySpan(from, to);
+  return span === 'never' ? 'never true' : `true ${span}`;
 }
 
 export function ownerLabel(owner: { state: string; entity?: string | undefined }): string {

@@ -12,9 +12,10 @@ export function recordSummary(content: TypedContent): string {
     case 'fact':
       return `${content.subject} ${content.predicate}: ${String(content.value)}`;
     case 'correction':
-      return content.statement
-        ? `Correction of ${content.corrects}: ${content.statement}`
-        : `Retraction of ${content.corrects}`;
+      return (
+        (content.statement !== undefined ? `Correction: ${content.statement}` : 'Withdrawal of a Memory') +
+        (content.reason ? ` (why: ${content.reason})` : '')
+      );
   }
 }
 

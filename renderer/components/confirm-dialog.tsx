@@ -11,20 +11,46 @@ interface Props {
 }
 
 /**
+ * Where focus goes when a dialog goes away: back to what opened it, or, when that is gone (the row it
+ * acted on was removed), to the page's heading, never to <body>.
+ */
+function refocus(opener: HTMLElement | null): void {
+  const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('main h1');
+  target?.focus();
+}
+
+/**
  * A modal confirmation on the native <dialog>: the browser traps focus, Escape cancels, and focus
- * returns to the opener. The safe choice (Cancel) has focus first.
+ * returns to the opener. The safe choice (Cancel) has focus first. Callers usually unmount the dialog
+ * when it closes, before the browser could restore focus itself, so it is restored here.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, busy, onConfirm, onCancel }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       d.showModal();
       cancelRef.current?.focus();
-    } else if (!open && d.open) d.close();
+    } else if (!open && d.open) {
+      d.close();
+      refocus(opener.current);
+      opener.current = null;
+    }
   }, [open]);
+  useEffect(
+    () => () => {
+      // Unmounted while open: the opener may be removed in the same render, so wait for it to settle.
+      if (opener.current) {
+        const o = opener.current;
+        setTimeout(() => refocus(o), 0);
+      }
+    },
+    [],
+  );
   return (
     <dialog
       ref={ref}

@@ -1,5 +1,5 @@
 import type { MemoryRevision } from '../../engine/contract/index.ts';
-import { formatDate, formatDateTime, validitySpan } from '../format.ts';
+import { formatDate, formatDateTime, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -84,7 +84,7 @@ export function RevisionTimeline({
               {r.id === currentId ? r.statement : <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>}
             </p>
             <p className="meta">
-              <span>True {validitySpan(r.valid_from, r.valid_to)}</span>
+              <span className="capitalize-first">{truthPhrase(r.valid_from, r.valid_to)}</span>
               <span>learned {formatDateTime(r.learned_at)}</span>
               <span>{causes[r.cause]}</span>
             </p>

@@ -23,19 +23,41 @@ const headings: Record<string, string> = {
   authentication: 'Your key was not accepted',
   permission: 'This key is not allowed to do that',
   not_found: 'Not found',
-  conflict: 'That clashes with something newer',
+  conflict: 'That clashes with what is already there',
   rate_limit: 'Too many requests just now',
   policy: 'Not allowed by policy',
   internal: 'Something went wrong on the server',
 };
 
+/**
+ * Codes whose plain meaning is not the server's message: the server cannot be reached (it is not
+ * broken), and a key revoked because the server stopped (the UI's session key is revoked on exit).
+ */
+const explained: Record<string, { title: string; help: string }> = {
+  network_error: {
+    title: 'Mnemo cannot be reached',
+    help: 'Is it still running? Start the app (or `mnemo serve --ui`) again; this page retries by itself.',
+  },
+  key_revoked: {
+    title: 'This sign-in has ended',
+    help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key.',
+  },
+};
+
+/** Text whose `quoted` parts are commands or names: shown as code, not as literal backticks. */
+function withCode(text: string): ReactNode[] {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
+}
+
 /** Shows the spec's `message` and `code` (and the request id, for a bug report). */
 export function ErrorNotice({ error, action }: { error: unknown; action?: ReactNode }) {
   if (isMnemoApiError(error)) {
+    const plain = explained[error.code];
     return (
       <div className="status error" role="alert">
-        <p className="error-title">{headings[error.type] ?? 'Something went wrong'}</p>
-        <p>{error.message}</p>
+        <p className="error-title">{plain?.title ?? headings[error.type] ?? 'Something went wrong'}</p>
+        {plain ? <p>{withCode(plain.help)}</p> : null}
+        <p>{withCode(error.message)}</p>
         <p className="error-meta">
           Code <code>{error.code}</code>
           {error.requestId ? (
@@ -57,4 +79,13 @@ export function ErrorNotice({ error, action }: { error: unknown; action?: ReactN
       {action}
     </div>
   );
+}
+
+/**
+ * Whether a screen that has data shows its query's error instead: not when the error only says the
+ * server cannot be reached right now. Then the rows already loaded stay, and the app's banner says
+ * they may be out of date.
+ */
+export function errorHidesData(q: { isError: boolean; error: unknown }): boolean {
+  return q.isError && !(isMnemoApiError(q.error) && q.error.code === 'network_error');
 }

@@ -5,7 +5,7 @@ import { useClient } from '../api/client.ts';
 import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
 import { brainListOptions, censusOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -24,7 +24,7 @@ export function BrainsScreen() {
         <h2 id="brain-list">Your Brains</h2>
         {brains.isPending ? (
           <Loading what="Brains" />
-        ) : brains.isError ? (
+        ) : brains.data === undefined || errorHidesData(brains) ? (
           <ErrorNotice error={brains.error} />
         ) : brains.data.data.length === 0 ? (
           <Empty title="No Brains yet">Create your first one below.</Empty>
@@ -168,7 +168,7 @@ function ForgetBrainDialog({ brainId, onClose }: { brainId: string; onClose: () 
           </li>
           <li>{plural(c.objects, 'accepted Object')}</li>
         </ul>
-      ) : census.isError ? (
+      ) : census.data === undefined || errorHidesData(census) ? (
         <p className="muted">(The counts could not be read; everything is still removed.)</p>
       ) : (
         <Loading what="what it holds" />

@@ -5,14 +5,17 @@ import type { ContestedSlot } from '../api/conflicts.ts';
 import { useClient } from '../api/client.ts';
 import { useCorrectMemory } from '../api/mutations.ts';
 import { conflictsOptions, memoryOptions } from '../api/queries.ts';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
-import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { formatDateTime, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 export function ConflictsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const conflicts = useQuery(conflictsOptions(client, brainId));
+  // The card a choice resolved goes away: what was kept and withdrawn is said here instead.
+  const [resolved, setResolved] = useState<{ kept: Memory; withdrawn: Memory[] } | null>(null);
   return (
     <>
       <h1 tabIndex={-1}>Conflicts</h1>
@@ -20,9 +23,25 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
         Places where sources disagree and neither replaces the other. Agents are told about the disagreement
         until you pick what is right.
       </p>
+      <div role="status">
+        {resolved ? (
+          <p className="notice">
+            Kept <Link to={paths.memory(brainId, resolved.kept.id)}>“{resolved.kept.statement}”</Link>;
+            withdrew{' '}
+            {resolved.withdrawn.map((w, i) => (
+              <span key={w.id}>
+                {i > 0 ? ', ' : ''}
+                <Link to={paths.memory(brainId, w.id)}>“{w.statement}”</Link>
+              </span>
+            ))}
+            . Agents are no longer told of the withdrawn{' '}
+            {resolved.withdrawn.length === 1 ? 'value' : 'values'}.
+          </p>
+        ) : null}
+      </div>
       {conflicts.isPending ? (
         <Loading what="conflicts" />
-      ) : conflicts.isError ? (
+      ) : conflicts.data === undefined || errorHidesData(conflicts) ? (
         <ErrorNotice error={conflicts.error} />
       ) : conflicts.data.conflicts.length === 0 ? (
         <Empty title="No conflicts">Every current Memory agrees with the others.</Empty>
@@ -35,7 +54,12 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
           ) : null}
           <ul className="list">
             {conflicts.data.conflicts.map((slot) => (
-              <SlotCard key={`${slot.subject}/${slot.predicate}`} brainId={brainId} slot={slot} />
+              <SlotCard
+                key={`${slot.subject}/${slot.predicate}`}
+                brainId={brainId}
+                slot={slot}
+                onResolved={setResolved}
+              />
             ))}
           </ul>
         </>
@@ -44,19 +68,35 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
   );
 }
 
-function SlotCard({ brainId, slot }: { brainId: string; slot: ContestedSlot }) {
+function SlotCard({
+  brainId,
+  slot,
+  onResolved,
+}: {
+  brainId: string;
+  slot: ContestedSlot;
+  onResolved: (r: { kept: Memory; withdrawn: Memory[] }) => void;
+}) {
   const correct = useCorrectMemory(brainId);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [choosing, setChoosing] = useState<Memory | null>(null);
+  const others = (keep: Memory) => slot.values.filter((x) => x.id !== keep.id);
   /** Keeping one value withdraws the others, each by its own correction Record. */
-  const keep = async (keepId: string) => {
+  const keep = async (kept: Memory) => {
     setWorking(true);
     setError(null);
     try {
-      for (const v of slot.values.filter((x) => x.id !== keepId)) {
-        await correct.mutateAsync({ memoryId: v.id, reason: `Resolved in Conflicts: kept ${keepId}` });
+      for (const v of others(kept)) {
+        await correct.mutateAsync({
+          memoryId: v.id,
+          reason: `Resolved in Conflicts: kept “${kept.statement}”`,
+        });
       }
+      setChoosing(null);
+      onResolved({ kept, withdrawn: others(kept) });
     } catch (e) {
+      setChoosing(null);
       setError(e);
     } finally {
       setWorking(false);
@@ -76,16 +116,36 @@ function SlotCard({ brainId, slot }: { brainId: string; slot: ContestedSlot }) {
             </p>
             <p className="meta">
               <span>{ownerLabel(v.owner)}</span>
-              <span>true {validitySpan(v.valid_from, v.valid_to)}</span>
+              <span>{truthPhrase(v.valid_from, v.valid_to)}</span>
             </p>
             <ValueEvidence brainId={brainId} memory={v} />
-            <button type="button" onClick={() => void keep(v.id)} disabled={working}>
+            <button type="button" onClick={() => setChoosing(v)} disabled={working}>
               Keep this one<span className="visually-hidden">: {v.statement}</span>
             </button>
           </li>
         ))}
       </ul>
       {error ? <ErrorNotice error={error} /> : null}
+      {choosing ? (
+        <ConfirmDialog
+          open
+          title={`Keep “${choosing.statement}”?`}
+          confirmLabel={
+            others(choosing).length === 1 ? 'Keep it, withdraw the other' : 'Keep it, withdraw the others'
+          }
+          busy={working}
+          onCancel={() => setChoosing(null)}
+          onConfirm={() => void keep(choosing)}
+        >
+          <p>This withdraws, for good:</p>
+          <ul>
+            {others(choosing).map((o) => (
+              <li key={o.id}>{o.statement}</li>
+            ))}
+          </ul>
+          <p>A withdrawn value is kept in its Memory’s history, but agents are no longer told of it.</p>
+        </ConfirmDialog>
+      ) : null}
     </li>
   );
 }

@@ -5,7 +5,7 @@ import { useClient } from '../api/client.ts';
 import { useForgetSource } from '../api/mutations.ts';
 import { sourceListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
 import { importFormatText } from '../import-formats.ts';
 
@@ -44,7 +44,7 @@ export function ImportedSources({ brainId }: { brainId: string }) {
       ) : null}
       {sources.isPending ? (
         <Loading what="imports" />
-      ) : sources.isError ? (
+      ) : sources.data === undefined || errorHidesData(sources) ? (
         <ErrorNotice error={sources.error} />
       ) : imports.length === 0 ? (
         <Empty title="Nothing imported yet">Choose or drop export files above.</Empty>

@@ -6,7 +6,7 @@ import { useClient } from '../api/client.ts';
 import { useCreateKey, useRevokeKey } from '../api/mutations.ts';
 import { brainListOptions, keyListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 
 const scopeWords: Record<Scope, string> = {
@@ -34,7 +34,7 @@ export function KeysScreen() {
         <h2 id="key-list">All keys</h2>
         {list.isPending ? (
           <Loading what="keys" />
-        ) : list.isError ? (
+        ) : list.data === undefined || errorHidesData(list) ? (
           <ErrorNotice error={list.error} />
         ) : list.data.data.length === 0 ? (
           <Empty title="No keys yet" />

@@ -4,7 +4,7 @@ import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { memoryListOptions } from '../api/queries.ts';
 import { ShowMore } from '../components/show-more.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { ownerLabel, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -29,7 +29,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       <MemorySearch onChange={setParams} />
       {memories.isPending ? (
         <Loading what="Memories" />
-      ) : memories.isError ? (
+      ) : memories.data === undefined || errorHidesData(memories) ? (
         <ErrorNotice error={memories.error} />
       ) : rows.length === 0 ? (
         <Empty title={params.q ? `Nothing matches “${params.q}”` : 'No Memories yet'}>
@@ -50,7 +50,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
           <tbody>
             {rows.map((m) => (
               <tr key={m.id}>
-                <td>
+                <td className="wrap-anywhere">
                   <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
                 </td>
                 <td>{ownerLabel(m.owner)}</td>

@@ -6,7 +6,7 @@ import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
 import { memoryOptions } from '../api/queries.ts';
 import { QuotedText } from '../components/quoted-text.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
-import { ErrorNotice, Loading } from '../components/status.tsx';
+import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -16,7 +16,7 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
   const client = useClient();
   const memory = useQuery(memoryOptions(client, brainId, memoryId));
   if (memory.isPending) return <Loading what="this Memory" />;
-  if (memory.isError) {
+  if (memory.data === undefined || errorHidesData(memory)) {
     const gone = isMnemoApiError(memory.error) && memory.error.code === 'memory_not_found';
     const pending = isMnemoApiError(memory.error) && memory.error.code === 'memory_pending_rederivation';
     return (

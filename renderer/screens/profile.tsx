@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { censusOptions, profileOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -30,7 +30,7 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
         </p>
         {profile.isPending ? (
           <Loading what="the profile" />
-        ) : profile.isError ? (
+        ) : profile.data === undefined || errorHidesData(profile) ? (
           <ErrorNotice error={profile.error} />
         ) : !profile.data.self ? (
           <Empty title="This Brain does not know whose memory it is">
@@ -63,7 +63,7 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
         <p className="lead">How much this Brain holds, and what in it is noisy.</p>
         {census.isPending ? (
           <Loading what="the census" />
-        ) : census.isError ? (
+        ) : census.data === undefined || errorHidesData(census) ? (
           <ErrorNotice error={census.error} />
         ) : (
           <>

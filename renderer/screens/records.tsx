@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { MnemoRecord, Visibility } from '../../engine/contract/index.ts';
+import type { MnemoRecord, TypedContent, Visibility } from '../../engine/contract/index.ts';
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
 import { recordListOptions } from '../api/queries.ts';
+import { ClampedText } from '../components/clamped-text.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, localInputToIso, plural } from '../format.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link } from '../router.tsx';
@@ -31,7 +32,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
       <RecordFilters onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
-      ) : records.isError ? (
+      ) : records.data === undefined || errorHidesData(records) ? (
         <ErrorNotice error={records.error} />
       ) : rows.length === 0 ? (
         <Empty title={Object.keys(filters).length ? 'No Records match these filters' : 'Nothing written yet'}>
@@ -44,7 +45,13 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           {rows.map((r) => (
             <li key={r.id} className="list-item">
               <div className="item-main">
-                <p className="record-line">{recordSummary(r.content)}</p>
+                <p className="record-line">
+                  {r.content.kind === 'correction' ? (
+                    <CorrectionLine brainId={brainId} content={r.content} />
+                  ) : (
+                    <ClampedText text={recordSummary(r.content)} />
+                  )}
+                </p>
                 <p className="meta">
                   <span className="badge">{kindLabels[r.kind]}</span>
                   {r.status === 'processing' ? (
@@ -55,7 +62,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   <span>{formatDateTime(r.occurred_at)}</span>
                   {r.source.name ? <span>from {r.source.name}</span> : null}
                   <span>{visibilityLabels[r.visibility]}</span>
-                  <span>{plural(r.memory_ids.length, 'Memory', 'Memories')}</span>
+                  <MemoryLinks brainId={brainId} ids={r.memory_ids} />
                   <span className="mono muted">{r.id}</span>
                 </p>
               </div>
@@ -219,5 +226,53 @@ function ForgetRecordDialog({
       </p>
       {forget.isError ? <ErrorNotice error={forget.error} /> : null}
     </ConfirmDialog>
+  );
+}
+
+/** A correction, with the Memory it corrects linked and its reason shown. */
+function CorrectionLine({
+  brainId,
+  content,
+}: {
+  brainId: string;
+  content: Extract<TypedContent, { kind: 'correction' }>;
+}) {
+  const target = <Link to={paths.memory(brainId, content.corrects)}>a Memory</Link>;
+  return (
+    <>
+      {content.statement !== undefined ? (
+        <>
+          Corrected {target} to: {content.statement}
+        </>
+      ) : (
+        <>Withdrew {target}</>
+      )}
+      {content.reason ? <span className="muted"> — why: {content.reason}</span> : null}
+    </>
+  );
+}
+
+/** The Memories a Record supports, each a link. */
+function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }) {
+  if (ids.length === 0) return <span>no Memories</span>;
+  if (ids.length === 1)
+    return (
+      <span>
+        <Link to={paths.memory(brainId, ids[0]!)}>1 Memory</Link>
+      </span>
+    );
+  return (
+    <span>
+      {ids.length} Memories:{' '}
+      {ids.map((id, i) => (
+        <span key={id}>
+          {i > 0 ? ', ' : ''}
+          <Link to={paths.memory(brainId, id)}>
+            {i + 1}
+            <span className="visually-hidden"> of {ids.length}</span>
+          </Link>
+        </span>
+      ))}
+    </span>
   );
 }

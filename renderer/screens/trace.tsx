@@ -3,7 +3,7 @@ import type { Trace } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { traceOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -21,7 +21,7 @@ export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: st
       </p>
       {trace.isPending ? (
         <Loading what="this trace" />
-      ) : trace.isError ? (
+      ) : trace.data === undefined || errorHidesData(trace) ? (
         <>
           <h1 tabIndex={-1}>Trace</h1>
           <ErrorNotice error={trace.error} />

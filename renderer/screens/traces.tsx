@@ -2,7 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { traceListOptions } from '../api/queries.ts';
 import { ShowMore } from '../components/show-more.tsx';
-import { Empty, ErrorNotice, Loading } from '../components/status.tsx';
+import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -19,7 +19,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
       </p>
       {traces.isPending ? (
         <Loading what="traces" />
-      ) : traces.isError ? (
+      ) : traces.data === undefined || errorHidesData(traces) ? (
         <ErrorNotice error={traces.error} />
       ) : rows.length === 0 ? (
         <Empty title="No questions asked yet">

@@ -58,8 +58,31 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     );
     await checkScreen(page, 'conflicts');
 
-    await slot.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).click();
+    // Keeping asks first and names what it withdraws; Cancel changes nothing and gives focus back.
+    const keepLisbon = slot.getByRole('button', { name: /^Keep this one.*Lisbon$/ });
+    await keepLisbon.click();
+    const dialog = page.getByRole('dialog', { name: `Keep “${lisbon.statement}”?` });
+    await dialog.getByText(porto.statement).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(
+      await keepLisbon.evaluate((b) => b === document.activeElement),
+      true,
+      'focus is back on Keep',
+    );
+    assert.equal((await activeHomeCities(app)).length, 2, 'Cancel withdrew nothing');
+    await keepLisbon.click();
+    await dialog.getByRole('button', { name: 'Keep it, withdraw the other' }).click();
     await page.getByText('No conflicts').waitFor();
+    // What happened is said, with links to both values, where the card was.
+    const done = page.getByRole('status').filter({ hasText: 'Kept' });
+    await done.getByRole('link', { name: `“${lisbon.statement}”` }).waitFor();
+    await done.getByRole('link', { name: `“${porto.statement}”` }).waitFor();
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.tagName),
+      'H1',
+      'focus falls to the heading, not to <body>, when the opener is gone',
+    );
 
     const current = await activeHomeCities(app);
     assert.deepEqual(

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import type { Memory } from '../../engine/contract/index.ts';
 import { findConflicts } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
+import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
+import { recordSummary } from '../../renderer/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 
 test('routes parse and build round-trip, unknown paths are not-found', () => {
@@ -98,4 +100,22 @@ test('the one-time token is read from the fragment or the query', () => {
   assert.equal(tokenFromLocation({ hash: '#token=abd', search: '' }), 'abd');
   assert.equal(tokenFromLocation({ hash: '', search: '?token=xyz' }), 'xyz');
   assert.equal(tokenFromLocation({ hash: '', search: '' }), null);
+});
+
+test('validity reads as a person would say it: since, a span, one day, or never', () => {
+  const from = '2023-01-10T09:00:00Z';
+  assert.match(validitySpan(from, null), /^since /);
+  assert.equal(validitySpan(from, from), 'never', 'closed where it began: a correction says never');
+  assert.equal(truthPhrase(from, '2023-01-09T09:00:00Z'), 'never true');
+  assert.match(validitySpan(from, '2023-01-10T10:00:00Z'), /^on /, 'within one day, one date');
+  assert.match(validitySpan(from, '2024-03-02T00:00:00Z'), / – /);
+  assert.match(truthPhrase(from, null), /^true since /);
+});
+
+test('a correction Record reads as words, with its reason', () => {
+  assert.equal(
+    recordSummary({ kind: 'correction', corrects: 'mem_1', statement: 'I live in Porto.', reason: 'Moved' }),
+    'Correction: I live in Porto. (why: Moved)',
+  );
+  assert.equal(recordSummary({ kind: 'correction', corrects: 'mem_1' }), 'Withdrawal of a Memory');
 });
