@@ -66,7 +66,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal(
-      await keepLisbon.evaluate((b) => b === document.activeElement),
+      (await keepLisbon.evaluate('(b) => b === document.activeElement')) as boolean,
       true,
       'focus is back on Keep',
     );
@@ -79,7 +79,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await done.getByRole('link', { name: `“${lisbon.statement}”` }).waitFor();
     await done.getByRole('link', { name: `“${porto.statement}”` }).waitFor();
     assert.equal(
-      await page.evaluate(() => document.activeElement?.tagName),
+      await page.evaluate<string>('document.activeElement?.tagName'),
       'H1',
       'focus falls to the heading, not to <body>, when the opener is gone',
     );

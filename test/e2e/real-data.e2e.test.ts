@@ -31,13 +31,13 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
     await page.goto(new URL('/brains/me/memories', app.uiUrl).href);
     await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
     await page.locator('table[aria-label="Memories"] a').first().waitFor();
-    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    const widths = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
     assert.ok(widths[0]! <= widths[1]!, `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
 
     // The withdrawn version never held: it says so rather than "Jan 10 – Jan 10".
     await page.goto(new URL(`/brains/me/memories/${memoryId}`, app.uiUrl).href);
     await page.getByText('Never true').first().waitFor();
-    const memoryWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const memoryWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(memoryWidth <= widths[1]!, `the Memory page is ${memoryWidth} px wide`);
 
     await page.goto(new URL('/brains/me/records', app.uiUrl).href);
