@@ -1,15 +1,26 @@
+import { hasUnspaced, segmentWords } from './segment-words.ts';
+
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
+// So do the particles of Japanese and the commonest function characters of Chinese once their text is
+// cut into words (segment-words.ts).
 const stopwords = new Set(
   `a an and are as at be been but by can could did do does for from had has have he her hers him his how i
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
    this those to us was we were what when where which who whom whose why will with would you your yours
-   about any all also just not no yes tell know s t m d ll re ve`.split(/\s+/),
+   about any all also just not no yes tell know s t m d ll re ve
+   の に は を が で と も へ や か ね よ 的 了 是`.split(/\s+/),
 );
 
 /** The query's content words: lower-cased, de-duplicated, stopwords dropped (unless nothing else is left). */
 export function queryTerms(query: string): string[] {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const words = [
+    ...new Set(
+      segmentWords(query)
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? [],
+    ),
+  ];
   const content = words.filter((w) => !stopwords.has(w));
   return content.length > 0 ? content : words;
 }
@@ -20,11 +31,15 @@ export function stemPrefix(term: string): string {
   return stripped.length >= 3 ? stripped : term;
 }
 
-/** Where a term occurs in lower-cased text: each offset of its stem prefix at a word start. */
+/**
+ * Where a term occurs in lower-cased text: each offset of its stem prefix at a word start. A word of a
+ * script written without spaces (京都) starts wherever it occurs: its neighbours are letters too.
+ */
 export function* termStarts(lower: string, term: string): Generator<number> {
   const p = stemPrefix(term);
+  const anywhere = hasUnspaced(p[0] ?? '');
   for (let i = lower.indexOf(p); i !== -1; i = lower.indexOf(p, i + 1))
-    if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) yield i;
+    if (anywhere || i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) yield i;
 }
 
 /** Which of the terms occur in text (by stem prefix at a word start). */

@@ -1,3 +1,4 @@
+import { segmentWords } from './segment-words.ts';
 import type { Store } from '../store/store.ts';
 
 /** Neighbours that make a message understandable: the two before it and the one after, same thread. */
@@ -64,15 +65,15 @@ export function writeTurnRow(store: Store, n: number): void {
   if (!r || !rec) return;
   const before = neighbours(store, r, 'before', contextBefore)
     .reverse()
-    .map((x) => x.text)
+    .map((x) => segmentWords(x.text))
     .join('\n');
   const after = neighbours(store, r, 'after', contextAfter)
-    .map((x) => x.text)
+    .map((x) => segmentWords(x.text))
     .join('\n');
   store.run(
     'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
     n,
-    rec.text,
+    segmentWords(rec.text),
     r.speaker ?? '',
     before,
     after,

@@ -244,6 +244,26 @@ describe('local engine: context', () => {
     );
   });
 
+  it('Japanese, Chinese and Thai are searched by word, though they are written without spaces', async () => {
+    const { engine, remember } = await withBrain();
+    const kyoto = await remember({ content: '先週、京都に行きました。紅葉がとてもきれいでした。' });
+    const beijing = await remember({ content: '我明天去北京开会，下周回来。' });
+    const chiangMai = await remember({ content: 'ฉันไปเชียงใหม่เมื่อวาน' });
+    await remember({ content: 'The ferry to Porto leaves at nine.' });
+    const ask = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
+    // Each was one unbroken token before: nothing but the whole sentence found it.
+    assert.deepEqual(await ask('京都'), [kyoto.id]);
+    assert.deepEqual(await ask('京都の紅葉はどうでしたか'), [kyoto.id]);
+    assert.deepEqual(await ask('北京'), [beijing.id]);
+    assert.deepEqual(await ask('เชียงใหม่'), [chiangMai.id]);
+    const ctx = ready(await engine.createContext(tenant, 'b', { query: '紅葉' }, opts));
+    assert.match(ctx.citations[0]!.quote, /紅葉/, 'the quote is where the word is');
+    // A particle alone is no search word, as "s" is not: a question about Tokyo misses.
+    const miss = ready(await engine.createContext(tenant, 'b', { query: '東京の天気' }, opts));
+    assert.deepEqual([miss.text, miss.abstained?.reason], [null, 'no_evidence']);
+  });
+
   it('a small budget truncates with exact-substring quotes; traces are kept, bounded and list newest first', async () => {
     const { engine, remember } = await withBrain({ traceBufferSize: 3 });
     const long = Array.from(

@@ -65,4 +65,37 @@ describe('local engine: migrations', () => {
     db.close();
     await assert.rejects(createLocalEngine({ dataDir, dbKey: key }), /newer than this Mnemo understands/);
   });
+
+  it('13: Records in scripts without spaces, indexed whole by an older version, are indexed again by word', async () => {
+    const dataDir = tempDir();
+    const text = '先週、京都に行きました。';
+    let n: number;
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      const rec = await engine.rememberRecord(tenant, 'b', { content: text }, {});
+      await engine.idle();
+      await engine.close();
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      n = (db.prepare('SELECT n FROM records WHERE id = ?').get(rec.record.id) as { n: number }).n;
+      // The row as version 12 wrote it: the sentence as one token.
+      db.prepare('UPDATE turn_fts SET text = ? WHERE rowid = ?').run(text, n);
+      db.prepare('DELETE FROM index_queue').run();
+      db.pragma('user_version = 12');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      const ctx = await engine.createContext(tenant, 'b', { query: '京都' }, { requestId: 'req_m13' });
+      assert.ok(ctx.status === 'ready');
+      assert.equal(ctx.citations.length, 1, 'found by the word once the row is indexed again');
+    } finally {
+      await engine.close();
+    }
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    const row = db.prepare('SELECT text FROM turn_fts WHERE rowid = ?').get(n) as { text: string };
+    assert.equal(row.text, '先週、京都 に 行き ま した。');
+    db.close();
+  });
 });
