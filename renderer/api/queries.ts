@@ -13,6 +13,7 @@ export const keys = {
   records: (brainId: string) => ['records', brainId] as const,
   memories: (brainId: string) => ['memories', brainId] as const,
   memory: (brainId: string, memoryId: string) => ['memories', brainId, 'detail', memoryId] as const,
+  record: (brainId: string, recordId: string) => ['records', brainId, 'detail', recordId] as const,
   traces: (brainId: string) => ['traces', brainId] as const,
   trace: (brainId: string, traceId: string) => ['traces', brainId, traceId] as const,
   profile: (brainId: string) => ['profile', brainId] as const,
@@ -55,6 +56,15 @@ export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: st
   queryOptions({
     queryKey: keys.memory(brainId, memoryId),
     queryFn: ({ signal }) => client.getMemory(brainId, memoryId, { signal }),
+  });
+
+/** One Record: it never changes (it can only be forgotten, which invalidates every read of Records). */
+export const recordOptions = (client: MnemoClient, brainId: string, recordId: string) =>
+  queryOptions({
+    queryKey: keys.record(brainId, recordId),
+    queryFn: ({ signal }) => client.getRecord(brainId, recordId, { signal }),
+    staleTime: Infinity,
+    retry: false,
   });
 
 /** Up to this many active Memories are scanned for contested slots. */

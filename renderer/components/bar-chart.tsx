@@ -6,6 +6,15 @@ export interface Bar {
   tone?: 'default' | 'muted' | 'warn';
 }
 
+/** About how many characters of chart text fit in a width (the chart's font is ~0.8rem). */
+const charsIn = (px: number) => Math.max(4, Math.floor(px / 6.6));
+
+/** Text cut to fit a width, with an ellipsis: SVG text does not wrap, and the rest would be clipped. */
+function fit(text: string, px: number): string {
+  const n = charsIn(px);
+  return text.length > n ? `${text.slice(0, n - 1)}…` : text;
+}
+
 /**
  * Horizontal bars in plain SVG with a text alternative: the chart is labelled for assistive tech
  * and every value is also written as text beside its bar.
@@ -17,6 +26,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
   const width = labelW + barW + 260;
   const max = Math.max(...bars.map((b) => Math.abs(b.value)), 1e-9);
   const height = Math.max(bars.length, 1) * rowH + 4;
+  const note = (b: Bar) => b.note ?? `${Number.isInteger(b.value) ? b.value : b.value.toFixed(3)}${unit}`;
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
@@ -33,7 +43,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
           return (
             <g key={`${b.label}-${i}`}>
               <text x={labelW - 8} y={y + rowH / 2 + 4} textAnchor="end" className="chart-label">
-                {b.label.length > 24 ? `${b.label.slice(0, 23)}…` : b.label}
+                {fit(b.label, labelW - 8)}
               </text>
               <rect
                 x={labelW}
@@ -44,8 +54,10 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
                 className={`chart-bar ${b.tone ?? 'default'}`}
               />
               <text x={labelW + w + 6} y={y + rowH / 2 + 4} className="chart-value">
-                {b.note ?? `${Number.isInteger(b.value) ? b.value : b.value.toFixed(3)}${unit}`}
+                {fit(note(b), width - (labelW + w + 6))}
               </text>
+              {/* The whole label and note, as a tooltip, where the chart had to shorten them. */}
+              <title>{`${b.label}: ${note(b)}`}</title>
             </g>
           );
         })}

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContextReady, ContextRequest } from '../../engine/contract/index.ts';
+import type { ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
-import { localInputToIso } from '../format.ts';
+import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -153,6 +153,10 @@ export function AskScreen({ brainId }: { brainId: string }) {
 }
 
 function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
+  // A cited Record's Memory, when the answer carries Memories: the quote links to what was learned.
+  const memoryOf = new Map<string, Memory>();
+  for (const m of c.memories ?? [])
+    for (const cit of m.citations) if (!memoryOf.has(cit.record_id)) memoryOf.set(cit.record_id, m);
   return (
     <section className="card answer" aria-labelledby="answer">
       <h2 id="answer">What an agent would be told</h2>
@@ -170,9 +174,34 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
         <>
           <h3>Cited words</h3>
           <ul className="list compact">
-            {c.citations.map((x, i) => (
-              <li key={i}>
-                <mark>{x.quote}</mark> <span className="mono muted small">{x.record_id}</span>
+            {c.citations.map((x, i) => {
+              const memory = memoryOf.get(x.record_id);
+              return (
+                <li key={i}>
+                  <mark>{x.quote}</mark>{' '}
+                  {memory ? (
+                    <Link to={paths.memory(brainId, memory.id)}>
+                      the Memory<span className="visually-hidden">: {memory.statement}</span>
+                    </Link>
+                  ) : (
+                    <span className="mono muted small">{x.record_id}</span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      ) : null}
+      {c.memories && c.memories.length > 0 ? (
+        <>
+          <h3>Memories an agent would be given</h3>
+          <ul className="list compact">
+            {c.memories.map((m) => (
+              <li key={m.id}>
+                <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>{' '}
+                <span className="muted small">
+                  {ownerLabel(m.owner)} · {truthPhrase(m.valid_from, m.valid_to)}
+                </span>
               </li>
             ))}
           </ul>
@@ -184,7 +213,14 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           <ul className="list compact">
             {c.conflicts.map((k, i) => (
               <li key={i}>
-                {k.subject} · {k.predicate}: {k.values.map((v) => `“${v.statement}”`).join(' vs ')}
+                {k.subject} · {k.predicate}:{' '}
+                {k.values.map((v, j) => (
+                  <span key={v.memory_id}>
+                    {j > 0 ? ' vs ' : ''}
+                    <Link to={paths.memory(brainId, v.memory_id)}>“{v.statement}”</Link>
+                  </span>
+                ))}{' '}
+                (<Link to={paths.brain(brainId, 'conflicts')}>pick one in Conflicts</Link>)
               </li>
             ))}
           </ul>

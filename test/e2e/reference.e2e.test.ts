@@ -85,12 +85,21 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
     await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
     await page.locator('.context-text').waitFor();
     assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
+    // What the agent would be given beside the text: its Memories, and the cited words link to theirs.
+    await page.getByRole('heading', { name: 'Memories an agent would be given' }).waitFor();
+    await page
+      .locator('.answer')
+      .getByRole('link', { name: /the Memory/ })
+      .first()
+      .waitFor();
     await checkScreen(page, 'ask');
 
     await page.getByRole('link', { name: 'See how this answer was put together' }).click();
     await page.getByRole('heading', { level: 1, name: /When does the release ship/ }).waitFor();
     await page.getByRole('heading', { name: 'Where the time went' }).waitFor();
     assert.ok((await page.locator('svg[role="img"]').count()) >= 1, 'the trace has at least one chart');
+    // Candidates are named by their words, read live from the Records, not by a cut-off id.
+    await page.locator('svg .chart-label', { hasText: 'Standup' }).first().waitFor();
     await checkScreen(page, 'trace');
 
     await page.getByRole('link', { name: 'Traces' }).first().click();
