@@ -10,7 +10,7 @@ import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } fr
 import { bridge } from './api/bridge.ts';
 import { brainOptions } from './api/queries.ts';
 import { forgetSession, loadSession, type Session } from './api/session.ts';
-import { brainTabs } from './nav.ts';
+import { brainTabs, pageTitle } from './nav.ts';
 import { Link, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
 import { AskScreen } from './screens/ask.tsx';
@@ -91,6 +91,10 @@ function Shell({ unreachable }: { unreachable: boolean }) {
   useEffect(() => {
     void bridge()?.getWarnings().then(setWarnings);
   }, []);
+  const title = pageTitle(route);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   useEffect(() => {
     // Move focus to the new page's heading so keyboard and screen-reader users land on it.
     const h1 = document.querySelector<HTMLElement>('main h1');

@@ -1,4 +1,4 @@
-import type { BrainTab } from './routes.ts';
+import type { BrainTab, Route } from './routes.ts';
 
 /** The tabs of a Brain, in order. */
 export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
@@ -10,3 +10,24 @@ export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
   { tab: 'profile', label: 'Profile & Census' },
   { tab: 'import', label: 'Import' },
 ];
+
+/** The window's title for a page, so tabs, history and window switchers tell pages apart. */
+export function pageTitle(route: Route): string {
+  const page = (() => {
+    switch (route.name) {
+      case 'brains':
+        return 'Brains';
+      case 'keys':
+        return 'Keys';
+      case 'brain':
+        return `${brainTabs.find((t) => t.tab === route.tab)?.label ?? route.tab} · ${route.brainId}`;
+      case 'memory':
+        return `Memory · ${route.brainId}`;
+      case 'trace':
+        return `Trace · ${route.brainId}`;
+      case 'not-found':
+        return 'Not found';
+    }
+  })();
+  return `${page} — Mnemo`;
+}

@@ -116,6 +116,18 @@ export const traceOptions = (client: MnemoClient, brainId: string, traceId: stri
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2000 : false),
   });
 
+/**
+ * The Brain's watermark, polled: it moves on every change, so a list refetches only when something
+ * changed rather than every page of it every few seconds. Read from the profile (one cheap indexed
+ * read; the Brain itself carries no watermark).
+ */
+export const watermarkOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: ['watermark', brainId] as const,
+    queryFn: async ({ signal }) => (await client.getProfile(brainId, { limit: 1 }, { signal })).watermark,
+    refetchInterval: 2000,
+  });
+
 export const profileOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: keys.profile(brainId),

@@ -166,7 +166,9 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
         </p>
       ) : null}
       {c.text !== null ? (
-        <pre className="context-text">{c.text}</pre>
+        <pre className="context-text" dir="auto">
+          {c.text}
+        </pre>
       ) : (
         <p className="muted">Nothing answers this question.</p>
       )}

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
-import { memoryListOptions } from '../api/queries.ts';
+import { memoryListOptions, watermarkOptions } from '../api/queries.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { ownerLabel, validitySpan } from '../format.ts';
@@ -14,11 +14,16 @@ export const statusLabels = { active: 'Current', superseded: 'Replaced', retract
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const [params, setParams] = useState<MemoryListParams>({ status: 'active' });
-  const memories = useInfiniteQuery({
-    ...memoryListOptions(client, brainId, params),
-    // New Records turn into Memories in the background; keep the list fresh while it is shown.
-    refetchInterval: 2000,
-  });
+  const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
+  // New Records turn into Memories in the background: look again whenever the Brain has changed.
+  const watermark = useQuery(watermarkOptions(client, brainId)).data;
+  const seen = useRef(watermark);
+  const { refetch } = memories;
+  useEffect(() => {
+    if (watermark === undefined || watermark === seen.current) return;
+    if (seen.current !== undefined) void refetch();
+    seen.current = watermark;
+  }, [watermark, refetch]);
   const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
@@ -50,7 +55,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
           <tbody>
             {rows.map((m) => (
               <tr key={m.id}>
-                <td className="wrap-anywhere">
+                <td className="wrap-anywhere" dir="auto">
                   <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
                 </td>
                 <td>{ownerLabel(m.owner)}</td>

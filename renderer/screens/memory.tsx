@@ -51,7 +51,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
       <p className="crumbs">
         <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
       </p>
-      <h1 tabIndex={-1} className="statement">
+      <h1 tabIndex={-1} className="statement" dir="auto">
         {m.statement}
       </h1>
       {newer ? (

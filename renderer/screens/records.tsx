@@ -45,7 +45,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           {rows.map((r) => (
             <li key={r.id} className="list-item">
               <div className="item-main">
-                <p className="record-line">
+                <p className="record-line" dir="auto">
                   {r.content.kind === 'correction' ? (
                     <CorrectionLine brainId={brainId} content={r.content} />
                   ) : (

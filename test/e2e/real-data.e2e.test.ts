@@ -65,6 +65,12 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
 
     await page.goto(new URL('/brains/me/memories', app.uiUrl).href);
     await page.locator('table[aria-label="Memories"] a').first().waitFor();
+    assert.equal(await page.title(), 'Memories · me — Mnemo');
+    // A Memory learned while the list is open shows up (the list looks again when the Brain changes).
+    await app.api.rememberRecord('me', {
+      content: { kind: 'message', speaker: 'Ana', text: 'I adopted a cat.' },
+    });
+    await page.getByRole('link', { name: 'I adopted a cat.' }).waitFor({ timeout: 15_000 });
     await app.server.close();
     // The list polls; once a read fails for want of a server, the page says so and keeps the rows.
     await page
