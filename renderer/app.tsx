@@ -95,11 +95,13 @@ function Shell({ unreachable }: { unreachable: boolean }) {
   useEffect(() => {
     document.title = title;
   }, [title]);
+  const path = location.split('?')[0] ?? '/';
   useEffect(() => {
-    // Move focus to the new page's heading so keyboard and screen-reader users land on it.
+    // Move focus to the new page's heading so keyboard and screen-reader users land on it; a new
+    // search on the same page (only the query changed) leaves focus where the person is.
     const h1 = document.querySelector<HTMLElement>('main h1');
     (h1 ?? document.getElementById('main'))?.focus({ preventScroll: false });
-  }, [location]);
+  }, [path]);
   const brainId = 'brainId' in route ? route.brainId : null;
   return (
     <>

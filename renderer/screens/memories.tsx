@@ -6,14 +6,42 @@ import { memoryListOptions, watermarkOptions } from '../api/queries.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { ownerLabel, validitySpan } from '../format.ts';
-import { Link } from '../router.tsx';
+import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 export const statusLabels = { active: 'Current', superseded: 'Replaced', retracted: 'Withdrawn' } as const;
 
+const statuses = ['active', 'all', 'superseded', 'retracted'] as const;
+
+/** The search is in the address, so Back, reload and a copied link keep it. */
+export function memorySearchFrom(search: string): MemoryListParams {
+  const q = new URLSearchParams(search);
+  const status = q.get('status');
+  const p: MemoryListParams = {
+    status: statuses.includes(status as (typeof statuses)[number])
+      ? (status as MemoryListParams['status'])
+      : 'active',
+  };
+  for (const k of ['q', 'subject', 'owner'] as const) {
+    const v = q.get(k)?.trim();
+    if (v) p[k] = v;
+  }
+  return p;
+}
+
+function searchQuery(p: MemoryListParams): string {
+  const q = new URLSearchParams();
+  for (const k of ['q', 'subject', 'owner'] as const) if (p[k]) q.set(k, p[k]);
+  if (p.status && p.status !== 'active') q.set('status', p.status);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const [params, setParams] = useState<MemoryListParams>({ status: 'active' });
+  const search = useLocation().split('?')[1] ?? '';
+  const params = memorySearchFrom(search);
+  const setParams = (p: MemoryListParams) => navigate(`${paths.brain(brainId, 'memories')}${searchQuery(p)}`);
   const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
   // New Records turn into Memories in the background: look again whenever the Brain has changed.
   const watermark = useQuery(watermarkOptions(client, brainId)).data;
@@ -31,7 +59,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       <p className="lead">
         What this Brain has worked out from its Records. Each one cites the words it came from.
       </p>
-      <MemorySearch onChange={setParams} />
+      <MemorySearch key={search} initial={params} onChange={setParams} />
       {memories.isPending ? (
         <Loading what="Memories" />
       ) : memories.data === undefined || errorHidesData(memories) ? (
@@ -77,11 +105,17 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   );
 }
 
-function MemorySearch({ onChange }: { onChange: (p: MemoryListParams) => void }) {
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>('active');
-  const [subject, setSubject] = useState('');
-  const [owner, setOwner] = useState('');
+function MemorySearch({
+  initial,
+  onChange,
+}: {
+  initial: MemoryListParams;
+  onChange: (p: MemoryListParams) => void;
+}) {
+  const [q, setQ] = useState(initial.q ?? '');
+  const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
+  const [subject, setSubject] = useState(initial.subject ?? '');
+  const [owner, setOwner] = useState(initial.owner ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const p: MemoryListParams = { status };

@@ -71,6 +71,16 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
       content: { kind: 'message', speaker: 'Ana', text: 'I adopted a cat.' },
     });
     await page.getByRole('link', { name: 'I adopted a cat.' }).waitFor({ timeout: 15_000 });
+    // A search is in the address: Back from a result comes back to it, box filled, list filtered.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('cat');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(/\/memories\?q=cat$/);
+    await page.getByRole('link', { name: 'I adopted a cat.' }).click();
+    await page.getByRole('heading', { level: 1, name: 'I adopted a cat.' }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'I adopted a cat.' }).waitFor();
+    assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'cat');
+    assert.equal(await page.locator('table[aria-label="Memories"] tbody tr').count(), 1);
     await app.server.close();
     // The list polls; once a read fails for want of a server, the page says so and keeps the rows.
     await page
