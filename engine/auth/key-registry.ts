@@ -80,6 +80,11 @@ export class KeyRegistry {
     return this.read().keys;
   }
 
+  /** The env a registry entry's key belongs to: the second segment of its `sk_<env>_<project>` prefix. */
+  static envOf(e: KeyEntry): string {
+    return e.prefix.split('_')[1] ?? '';
+  }
+
   /** The project a registry entry's key belongs to: the third segment of its `sk_<env>_<project>` prefix. */
   static projectOf(e: KeyEntry): string {
     return e.prefix.split('_')[2] ?? '';

@@ -40,7 +40,7 @@ const compiled: CompiledOp[] = operations.map((op) => ({
 }));
 
 /** Paths registered outside the operations table, all read-only. */
-const getOnly = /^\/(?:v1\/openapi\.json|docs(?:\/errors(?:\/[^/]+)?)?)\/?$/;
+const getOnly = /^\/(?:v1\/openapi\.json|docs(?:\/errors(?:\/[^/]+)?)?)$/;
 
 /** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
 function allowedMethods(path: string): string[] {

@@ -151,6 +151,17 @@ describe('/v1/keys', () => {
       assert.match(String(live.body.message), /^env: /);
       assert.equal((await post({ env: 'test' }, testAdmin)).status, 201);
       assert.equal((await post({ env: 'test' })).status, 201, 'a live admin key mints both');
+      // Nor does it see or revoke live keys, the live admin key among them.
+      const listed = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${testAdmin}` } });
+      const prefixes = ((await listed.json()) as { data: { prefix: string }[] }).data.map((k) => k.prefix);
+      assert.ok(prefixes.length > 0 && prefixes.every((p) => p.startsWith('sk_test_')), prefixes.join());
+      const liveAdmin = server.registry!.list().find((e) => e.admin && e.prefix === 'sk_live_p1')!;
+      const revoke = await fetch(`${server.url}/keys/${liveAdmin.id}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Bearer ${testAdmin}` },
+      });
+      assert.equal(revoke.status, 404);
+      assert.equal(server.registry!.list().find((e) => e.id === liveAdmin.id)!.revoked_at, null);
     });
   });
 });

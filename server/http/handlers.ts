@@ -72,13 +72,15 @@ function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
 
 /**
  * The project is taken from the credential only (spec, Authentication 3): an admin key sees and revokes
- * the keys of its own project (both envs, as a live admin key may mint both), never another's; a key
- * bound to one Brain, only the keys bound to that Brain. A key outside that is answered as one that
- * does not exist (404, as a foreign Brain is), so existence is not disclosed.
+ * the keys of its own project, never another's: a live key those of both envs (it may mint both), a
+ * test key test keys only, and a key bound to one Brain only the keys bound to that Brain. A key
+ * outside that is answered as one that does not exist (404, as a foreign Brain is), so existence is
+ * not disclosed.
  */
 function ownKeys(principal: Principal): (e: KeyEntry) => boolean {
   return (e) =>
     KeyRegistry.projectOf(e) === principal.tenant.project &&
+    (principal.tenant.env === 'live' || KeyRegistry.envOf(e) === 'test') &&
     (principal.brain === null || e.brain === principal.brain);
 }
 

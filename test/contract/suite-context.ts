@@ -330,6 +330,7 @@ export function contextChecks(factory: ServerFactory): void {
       const doc = await api.call('POST', '/openapi.json');
       assertError(doc, 405, 'invalid_request', 'http_405');
       assert.equal(doc.headers.get('allow'), 'GET');
+      assertError(await api.get('/openapi.json/'), 404, 'not_found', 'http_404');
     });
 
     it('docs_url pages exist for error codes', async () => {
