@@ -87,3 +87,16 @@ test('an answer that never comes does not keep the transport open past drainMs',
   assert.equal(closed, true);
   assert.match(logs.at(-1)!, /1 request\(s\) still unanswered/);
 });
+
+test('a request cancelled after the input ended is owed no answer: the transport closes', async () => {
+  const { input, t } = setup(1024);
+  let closed = false;
+  t.onclose = () => (closed = true);
+  await t.start();
+  input.end(
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call"}\n' +
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"user"}}\n',
+  );
+  await tick();
+  assert.equal(closed, true);
+});

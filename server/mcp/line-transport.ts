@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCError,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResponse,
   JSONRPCMessageSchema,
@@ -66,12 +67,18 @@ export class LineTransport implements Transport {
   private readonly onEnd = () => {
     this.ended = true;
     if (this.pending.size === 0) return void this.close();
+    // Not unref'd: an empty event loop would end the process with the bridge's promise unsettled.
     this.drainTimer = setTimeout(() => {
       this.log(`mcp: input ended; ${this.pending.size} request(s) still unanswered after ${this.drainMs} ms`);
       void this.close();
     }, this.drainMs);
-    this.drainTimer.unref();
   };
+
+  /** A request needs no more answer (answered, cancelled, or failed unanswered). */
+  private settle(id: string | number): void {
+    this.pending.delete(id);
+    if (this.ended && this.pending.size === 0) void this.close();
+  }
   private readonly onStreamError = (e: Error) => this.onerror?.(e);
 
   private handleLine(line: string): void {
@@ -87,7 +94,13 @@ export class LineTransport implements Transport {
     try {
       this.onmessage?.(message);
     } catch (e) {
+      if (isJSONRPCRequest(message)) this.settle(message.id);
       this.onerror?.(e as Error);
+    }
+    // A cancelled request is never answered (MCP): nothing is owed for it any more.
+    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.settle(id);
     }
   }
 
@@ -101,10 +114,8 @@ export class LineTransport implements Transport {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
     if (!this.output.write(line)) await new Promise<void>((r) => this.output.once('drain', () => r()));
-    if (isJSONRPCResponse(message) || isJSONRPCError(message)) {
-      if (message.id !== undefined) this.pending.delete(message.id);
-      if (this.ended && this.pending.size === 0) await this.close();
-    }
+    if ((isJSONRPCResponse(message) || isJSONRPCError(message)) && message.id !== undefined)
+      this.settle(message.id);
   }
 
   async close(): Promise<void> {
