@@ -74,7 +74,7 @@ export function writeTurnRow(store: Store, n: number): void {
     'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
     n,
     segmentWords(rec.text),
-    r.speaker ?? '',
+    segmentWords(r.speaker ?? ''),
     before,
     after,
     scopeToken(r.brain_uid),

@@ -244,11 +244,14 @@ describe('local engine: context', () => {
     );
   });
 
-  it('Japanese, Chinese and Thai are searched by word, though they are written without spaces', async () => {
+  it('Japanese and Chinese are searched by word, though they are written without spaces', async () => {
     const { engine, remember } = await withBrain();
     const kyoto = await remember({ content: '先週、京都に行きました。紅葉がとてもきれいでした。' });
     const beijing = await remember({ content: '我明天去北京开会，下周回来。' });
-    const chiangMai = await remember({ content: 'ฉันไปเชียงใหม่เมื่อวาน' });
+    const phone = await remember({ content: '新しいiPhoneを大阪で買った。' });
+    const tanaka = await remember({
+      content: { kind: 'message', speaker: '田中太郎', text: 'See you at the station.' },
+    });
     await remember({ content: 'The ferry to Porto leaves at nine.' });
     const ask = async (query: string) =>
       ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
@@ -256,7 +259,8 @@ describe('local engine: context', () => {
     assert.deepEqual(await ask('京都'), [kyoto.id]);
     assert.deepEqual(await ask('京都の紅葉はどうでしたか'), [kyoto.id]);
     assert.deepEqual(await ask('北京'), [beijing.id]);
-    assert.deepEqual(await ask('เชียงใหม่'), [chiangMai.id]);
+    assert.deepEqual(await ask('大阪'), [phone.id], 'a word glued to Latin letters is a word of its own');
+    assert.deepEqual(await ask('田中太郎'), [tanaka.id], 'a speaker written in Han is found by name');
     const ctx = ready(await engine.createContext(tenant, 'b', { query: '紅葉' }, opts));
     assert.match(ctx.citations[0]!.quote, /紅葉/, 'the quote is where the word is');
     // A particle alone is no search word, as "s" is not: a question about Tokyo misses.

@@ -74,12 +74,21 @@ describe('local engine: migrations', () => {
       const engine = await createLocalEngine({ dataDir, dbKey: key });
       await engine.createBrain(tenant, { id: 'b' });
       const rec = await engine.rememberRecord(tenant, 'b', { content: text }, {});
+      const spoken = await engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'message', speaker: '田中太郎', text: 'See you at the station.' } },
+        {},
+      );
       await engine.idle();
       await engine.close();
       const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
-      n = (db.prepare('SELECT n FROM records WHERE id = ?').get(rec.record.id) as { n: number }).n;
-      // The row as version 12 wrote it: the sentence as one token.
+      const nOf = (id: string) =>
+        (db.prepare('SELECT n FROM records WHERE id = ?').get(id) as { n: number }).n;
+      n = nOf(rec.record.id);
+      // The rows as version 12 wrote them: the sentence, and the speaker's name, as one token each.
       db.prepare('UPDATE turn_fts SET text = ? WHERE rowid = ?').run(text, n);
+      db.prepare('UPDATE turn_fts SET speaker = ? WHERE rowid = ?').run('田中太郎', nOf(spoken.record.id));
       db.prepare('DELETE FROM index_queue').run();
       db.pragma('user_version = 12');
       db.close();
@@ -90,12 +99,20 @@ describe('local engine: migrations', () => {
       const ctx = await engine.createContext(tenant, 'b', { query: '京都' }, { requestId: 'req_m13' });
       assert.ok(ctx.status === 'ready');
       assert.equal(ctx.citations.length, 1, 'found by the word once the row is indexed again');
+      const byName = await engine.createContext(
+        tenant,
+        'b',
+        { query: '田中太郎' },
+        { requestId: 'req_m13b' },
+      );
+      assert.ok(byName.status === 'ready');
+      assert.match(byName.citations[0]?.quote ?? '', /station/, 'a speaker indexed again, by word');
     } finally {
       await engine.close();
     }
     const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
     const row = db.prepare('SELECT text FROM turn_fts WHERE rowid = ?').get(n) as { text: string };
-    assert.equal(row.text, '先週、京都 に 行き ま した。');
+    assert.equal(row.text, ' 先週 、 京都 に 行き ま した 。');
     db.close();
   });
 });
