@@ -67,7 +67,6 @@ export function forgetBrain(ctx: LocalCtx, t: Tenant, brainId: string): Deletion
         b.uid,
       )!.c,
     };
-    store.run('DELETE FROM records_fts WHERE rowid IN (SELECT n FROM records WHERE brain_uid = ?)', b.uid);
     // Memories before Records: a live Memory may never lose its last citation.
     store.run('DELETE FROM memories WHERE brain_uid = ?', b.uid);
     store.run('DELETE FROM brains WHERE uid = ?', b.uid);

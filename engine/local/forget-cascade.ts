@@ -79,7 +79,6 @@ export function forgetRecordRows(
     )) {
       lineages.add(m.lineage);
     }
-    store.run('DELETE FROM records_fts WHERE rowid = ?', r.n);
     store.run('DELETE FROM records WHERE id = ?', r.id);
   }
   for (const l of lineages) settleLineage(store, l, seq);

@@ -113,28 +113,24 @@ export function rememberRecord(
     const now = nowIso(ctx);
     const occurredAt = body.occurred_at ?? now;
     const text = recordText(content);
-    const { lastInsertRowid } = store.db
-      .prepare(
-        `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
+    store.run(
+      `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
            visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        b.uid,
-        seq,
-        content.kind,
-        JSON.stringify(content),
-        text,
-        textKey(text),
-        body.source?.name ?? null,
-        body.source?.external_id ?? null,
-        body.source?.trust ?? 'medium',
-        visibility,
-        occurredAt,
-        Date.parse(occurredAt),
-        now,
-      );
-    store.run('INSERT INTO records_fts (rowid, text) VALUES (?, ?)', Number(lastInsertRowid), text);
+      id,
+      b.uid,
+      seq,
+      content.kind,
+      JSON.stringify(content),
+      text,
+      textKey(text),
+      body.source?.name ?? null,
+      body.source?.external_id ?? null,
+      body.source?.trust ?? 'medium',
+      visibility,
+      occurredAt,
+      Date.parse(occurredAt),
+      now,
+    );
     if (target && content.kind === 'correction') {
       applyCorrection(store, target, { id, text }, content.statement, seq, now);
     } else {

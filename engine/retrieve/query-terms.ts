@@ -18,7 +18,7 @@ export function queryTerms(query: string): string[] {
     ...new Set(
       segmentWords(query)
         .toLowerCase()
-        .match(/[\p{L}\p{N}]+/gu) ?? [],
+        .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [],
     ),
   ];
   const content = words.filter((w) => !stopwords.has(w));

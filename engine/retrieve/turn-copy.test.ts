@@ -14,7 +14,7 @@ import {
   syncTurnCopy,
   turnCopyUsage,
 } from './turn-copies.ts';
-import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizer, turnWeights } from './turn-table.ts';
+import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizerSql, turnWeights } from './turn-table.ts';
 
 // Words that stem together (run, runs, running), fold (Café, cafe), repeat and collide, so scores tie
 // and frequencies sum over columns.
@@ -331,7 +331,7 @@ describe('the in-memory copy of turn_fts', () => {
   it('tokenizes with the columns and tokenizer turn_fts declares', () => {
     const store = tempStore('mnemo-turn-copy-');
     const sql = store.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'turn_fts'")!.sql;
-    assert.ok(sql.includes(`fts5(${turnColumns.join(', ')}, tokenize = '${turnTokenizer}')`), sql);
+    assert.ok(sql.includes(`fts5(${turnColumns.join(', ')}, tokenize = '${turnTokenizerSql}')`), sql);
     assert.equal(turnWeights.length, turnColumns.length);
   });
 });

@@ -2,7 +2,10 @@
 export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as const;
 
 /** turn_fts's tokenizer (migration 005); a test checks the store's table still declares it. */
-export const turnTokenizer = 'porter unicode61 remove_diacritics 2';
+/** Combining marks belong to words (Thai, Devanagari and Tamil vowel signs are marks): see migration 013. */
+export const turnTokenizer = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'";
+/** turnTokenizer as the body of an SQL string literal. */
+export const turnTokenizerSql = turnTokenizer.replaceAll("'", "''");
 
 /**
  * Column weights of turn_fts for BM25: the Record's own text counts fully, its speaker half, the two

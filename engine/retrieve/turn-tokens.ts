@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 
-import { turnColumns, turnTokenizer } from './turn-table.ts';
+import { turnColumns, turnTokenizerSql } from './turn-table.ts';
 
 /** A row's tokens: for each term, how many times it occurs in each column (turnColumns order). */
 export type RowTerms = Map<string, number[]>;
@@ -38,7 +38,7 @@ export function createTurnTokens(): TurnTokens {
   let indexed = 0;
   const create = () => {
     db.exec(`DROP TABLE IF EXISTS scratch; DROP TABLE IF EXISTS scratch_terms;
-      CREATE VIRTUAL TABLE scratch USING fts5(line, tokenize = '${turnTokenizer}', content = '');
+      CREATE VIRTUAL TABLE scratch USING fts5(line, tokenize = '${turnTokenizerSql}', content = '');
       CREATE VIRTUAL TABLE scratch_terms USING fts5vocab(scratch, instance);`);
     return {
       insert: db.prepare('INSERT INTO scratch (rowid, line) VALUES (?, ?)'),

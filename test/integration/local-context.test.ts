@@ -244,11 +244,14 @@ describe('local engine: context', () => {
     );
   });
 
-  it('Japanese and Chinese are searched by word, though they are written without spaces', async () => {
+  it('Japanese, Chinese, Thai and Hindi are searched by word: unspaced runs cut, vowel signs kept', async () => {
     const { engine, remember } = await withBrain();
     const kyoto = await remember({ content: '先週、京都に行きました。紅葉がとてもきれいでした。' });
     const beijing = await remember({ content: '我明天去北京开会，下周回来。' });
     const phone = await remember({ content: '新しいiPhoneを大阪で買った。' });
+    const chiangMai = await remember({ content: 'ฉันไปเชียงใหม่เมื่อวาน' });
+    const eat = await remember({ content: 'ฉันกินข้าวกับแม่' });
+    const hindi = await remember({ content: 'मैं कल दिल्ली जाऊँगा' });
     const tanaka = await remember({
       content: { kind: 'message', speaker: '田中太郎', text: 'See you at the station.' },
     });
@@ -261,6 +264,11 @@ describe('local engine: context', () => {
     assert.deepEqual(await ask('北京'), [beijing.id]);
     assert.deepEqual(await ask('大阪'), [phone.id], 'a word glued to Latin letters is a word of its own');
     assert.deepEqual(await ask('田中太郎'), [tanaka.id], 'a speaker written in Han is found by name');
+    // Thai and Hindi vowel signs are combining marks: a word keeps them, so it is not matched by the
+    // loose letters it shares with other words (กิน "eat" against the Chiang Mai trip).
+    assert.deepEqual(await ask('เชียงใหม่'), [chiangMai.id]);
+    assert.deepEqual(await ask('กิน'), [eat.id]);
+    assert.deepEqual(await ask('दिल्ली'), [hindi.id]);
     const ctx = ready(await engine.createContext(tenant, 'b', { query: '紅葉' }, opts));
     assert.match(ctx.citations[0]!.quote, /紅葉/, 'the quote is where the word is');
     // A particle alone is no search word, as "s" is not: a question about Tokyo misses.

@@ -66,7 +66,7 @@ describe('local engine: migrations', () => {
     await assert.rejects(createLocalEngine({ dataDir, dbKey: key }), /newer than this Mnemo understands/);
   });
 
-  it('13: Records in scripts without spaces, indexed whole by an older version, are indexed again by word', async () => {
+  it('13: a store indexed by version 12 (words of unspaced scripts whole) is indexed again by word', async () => {
     const dataDir = tempDir();
     const text = '先週、京都に行きました。';
     let n: number;
@@ -74,7 +74,7 @@ describe('local engine: migrations', () => {
       const engine = await createLocalEngine({ dataDir, dbKey: key });
       await engine.createBrain(tenant, { id: 'b' });
       const rec = await engine.rememberRecord(tenant, 'b', { content: text }, {});
-      const spoken = await engine.rememberRecord(
+      await engine.rememberRecord(
         tenant,
         'b',
         { content: { kind: 'message', speaker: '田中太郎', text: 'See you at the station.' } },
@@ -83,12 +83,21 @@ describe('local engine: migrations', () => {
       await engine.idle();
       await engine.close();
       const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
-      const nOf = (id: string) =>
-        (db.prepare('SELECT n FROM records WHERE id = ?').get(id) as { n: number }).n;
-      n = nOf(rec.record.id);
-      // The rows as version 12 wrote them: the sentence, and the speaker's name, as one token each.
-      db.prepare('UPDATE turn_fts SET text = ? WHERE rowid = ?').run(text, n);
-      db.prepare('UPDATE turn_fts SET speaker = ? WHERE rowid = ?').run('田中太郎', nOf(spoken.record.id));
+      n = (db.prepare('SELECT n FROM records WHERE id = ?').get(rec.record.id) as { n: number }).n;
+      // The store as version 12 left it: turn_fts with unicode61's default categories, holding the
+      // sentence and the speaker's name as one token each, and the records_fts nothing read.
+      const rows = db.prepare('SELECT rowid AS n, * FROM turn_fts').all() as Record<string, string>[];
+      db.exec(`DROP TABLE turn_fts;
+        CREATE VIRTUAL TABLE turn_fts USING fts5(text, speaker, before, after, scope,
+          tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE records_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');`);
+      const put = db.prepare(
+        'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      // Neither Record has a thread, so neither row holds neighbours' text.
+      for (const r of rows)
+        if (Number(r.n) === n) put.run(n, text, '', '', '', r.scope!);
+        else put.run(r.n, 'See you at the station.', '田中太郎', '', '', r.scope!);
       db.prepare('DELETE FROM index_queue').run();
       db.pragma('user_version = 12');
       db.close();
@@ -112,6 +121,10 @@ describe('local engine: migrations', () => {
     }
     const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
     const row = db.prepare('SELECT text FROM turn_fts WHERE rowid = ?').get(n) as { text: string };
+    assert.equal(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'records_fts'").get(), undefined);
+    const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'turn_fts'").get() as { sql: string })
+      .sql;
+    assert.match(sql, /categories ''L\* N\* Co M\*''/);
     assert.equal(row.text, ' 先週 、 京都 に 行き ま した 。');
     db.close();
   });

@@ -10,7 +10,7 @@ import { memoriesSubjectNocase } from './009-memories-subject-nocase.ts';
 import { listOrderIndexes } from './010-list-order-indexes.ts';
 import { turnLog } from './011-turn-log.ts';
 import { recordsTextKey } from './012-records-text-key.ts';
-import { segmentUnspaced } from './013-segment-unspaced.ts';
+import { wordsOfEveryScript } from './013-words-of-every-script.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -39,5 +39,5 @@ export const migrations: readonly Migration[] = [
   listOrderIndexes,
   turnLog,
   recordsTextKey,
-  segmentUnspaced,
+  wordsOfEveryScript,
 ];
