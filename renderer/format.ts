@@ -36,6 +36,14 @@ export function ownerLabel(owner: { state: string; entity?: string | undefined }
   return 'not sure whose';
 }
 
+/** An RFC 3339 time as a datetime-local input value in the person's own zone ('' when there is none). */
+export function isoToLocalInput(iso: string | undefined): string {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 /** A datetime-local input value (no zone) to RFC 3339 in the person's own zone. */
 export function localInputToIso(value: string): string | undefined {
   if (!value) return undefined;

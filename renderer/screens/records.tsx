@@ -9,16 +9,39 @@ import { ClampedText } from '../components/clamped-text.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { formatDateTime, localInputToIso, plural } from '../format.ts';
+import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../format.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
-import { Link } from '../router.tsx';
+import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
+const filterNames = ['kind', 'source', 'visibility', 'status', 'since', 'until'] as const;
+
+/** The filters are in the address, so Back, reload and a copied link keep them. */
+export function recordFiltersFrom(search: string): RecordListParams {
+  const q = new URLSearchParams(search);
+  const f: Record<string, string> = {};
+  for (const k of filterNames) {
+    const v = q.get(k)?.trim();
+    if (v) f[k] = v;
+  }
+  // Checked by the server like any filter: a hand-edited address gets its 400, shown on the screen.
+  return f as RecordListParams;
+}
+
+function filterQuery(f: RecordListParams): string {
+  const q = new URLSearchParams();
+  for (const k of filterNames) if (f[k]) q.set(k, String(f[k]));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export function RecordsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const [filters, setFilters] = useState<RecordListParams>({});
+  const search = useLocation().split('?')[1] ?? '';
+  const filters = recordFiltersFrom(search);
+  const setFilters = (f: RecordListParams) => navigate(`${paths.brain(brainId, 'records')}${filterQuery(f)}`);
   const records = useInfiniteQuery(recordListOptions(client, brainId, filters));
   const [forgetting, setForgetting] = useState<MnemoRecord | null>(null);
   const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
@@ -29,7 +52,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         Everything that was written into this Brain, newest first. Records never change; they can only be
         forgotten.
       </p>
-      <RecordFilters onChange={setFilters} />
+      <RecordFilters key={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
       ) : records.data === undefined || errorHidesData(records) ? (
@@ -93,13 +116,19 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
   );
 }
 
-function RecordFilters({ onChange }: { onChange: (f: RecordListParams) => void }) {
-  const [kind, setKind] = useState('');
-  const [source, setSource] = useState('');
-  const [visibility, setVisibility] = useState('');
-  const [status, setStatus] = useState('');
-  const [since, setSince] = useState('');
-  const [until, setUntil] = useState('');
+function RecordFilters({
+  initial,
+  onChange,
+}: {
+  initial: RecordListParams;
+  onChange: (f: RecordListParams) => void;
+}) {
+  const [kind, setKind] = useState<string>(initial.kind ?? '');
+  const [source, setSource] = useState(initial.source ?? '');
+  const [visibility, setVisibility] = useState<string>(initial.visibility ?? '');
+  const [status, setStatus] = useState<string>(initial.status ?? '');
+  const [since, setSince] = useState(isoToLocalInput(initial.since));
+  const [until, setUntil] = useState(isoToLocalInput(initial.until));
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const f: RecordListParams = {};

@@ -49,6 +49,17 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
     await showAll.click();
     await records.getByText(/Paragraph 119 of the garden plan\./).waitFor();
     await checkScreen(page, 'records-real-data');
+    // Filters are in the address: reload keeps them, and the form shows them.
+    const filters = page.getByRole('form', { name: 'Filter Records' });
+    await filters.getByLabel('Kind').selectOption('document');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/\/records\?kind=document$/);
+    await page.reload();
+    await records.getByText(/^Garden — Paragraph 0/).waitFor();
+    assert.equal(await records.getByRole('listitem').count(), 1);
+    assert.equal(await filters.getByLabel('Kind').inputValue(), 'document');
+    await page.goBack();
+    await records.getByText('— why: I rotated it').waitFor();
     // A Record's Memory is one click away.
     await records
       .getByRole('listitem')
