@@ -39,44 +39,46 @@ export function KeysScreen() {
         ) : list.data.data.length === 0 ? (
           <Empty title="No keys yet" />
         ) : (
-          <table className="table" aria-label="Keys">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Label</th>
-                <th scope="col">Can</th>
-                <th scope="col">Brain</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((k) => (
-                <tr key={k.id}>
-                  <td className="mono">
-                    {k.prefix}_…{k.last4}
-                  </td>
-                  <td>{k.label ?? <span className="muted">—</span>}</td>
-                  <td className="small">
-                    {k.scopes.length === allScopes.length
-                      ? 'Everything'
-                      : k.scopes.map((s) => scopeWords[s]).join(', ')}
-                  </td>
-                  <td>{k.brain ?? <span className="muted">any</span>}</td>
-                  <td>{formatDateTime(k.created_at)}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      <span className="badge muted">Revoked {formatDateTime(k.revoked_at)}</span>
-                    ) : (
-                      <button type="button" className="danger subtle" onClick={() => setRevoking(k)}>
-                        Revoke<span className="visually-hidden"> key ending {k.last4}</span>
-                      </button>
-                    )}
-                  </td>
+          <div className="table-scroll">
+            <table className="table" aria-label="Keys">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Label</th>
+                  <th scope="col">Can</th>
+                  <th scope="col">Brain</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Status</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {list.data.data.map((k) => (
+                  <tr key={k.id}>
+                    <td className="mono">
+                      {k.prefix}_…{k.last4}
+                    </td>
+                    <td>{k.label ?? <span className="muted">—</span>}</td>
+                    <td className="small">
+                      {k.scopes.length === allScopes.length
+                        ? 'Everything'
+                        : k.scopes.map((s) => scopeWords[s]).join(', ')}
+                    </td>
+                    <td>{k.brain ?? <span className="muted">any</span>}</td>
+                    <td>{formatDateTime(k.created_at)}</td>
+                    <td>
+                      {k.revoked_at ? (
+                        <span className="badge muted">Revoked {formatDateTime(k.revoked_at)}</span>
+                      ) : (
+                        <button type="button" className="danger subtle" onClick={() => setRevoking(k)}>
+                          Revoke<span className="visually-hidden"> key ending {k.last4}</span>
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       {revoking ? <RevokeDialog k={revoking} onClose={() => setRevoking(null)} /> : null}
