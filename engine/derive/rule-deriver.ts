@@ -1,5 +1,6 @@
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { resolveOwner } from './resolve-owner.ts';
+import { slotSentence } from './slot-sentences.ts';
 import { passages, sentences } from './split-text.ts';
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
@@ -10,14 +11,15 @@ function isStatement(s: string): boolean {
 /**
  * The deterministic, model-free deriver:
  * - fact: one claim on the (subject, predicate) slot;
- * - message: one claim per stating sentence, owned by the speaker;
+ * - message: one claim per stating sentence, owned by the speaker; where a known speaker says where
+ *   they live or work (slot-sentences.ts), the claim holds that slot, so a later value replaces it;
  * - event: one what/when/where/who claim;
  * - document: one claim per passage (~800 characters of whole sentences).
  * Every Record yields at least one claim, so every Record is represented by a Memory.
  */
 export function createRuleDeriver(): Deriver {
   return {
-    name: 'rules-v1',
+    name: 'rules-v2',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -37,7 +39,19 @@ export function createRuleDeriver(): Deriver {
           const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
           const stated = sentences(record.text).filter((s) => isStatement(s.value));
           const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
-          return unique(spans).map((s) => ({ statement: s, subject, predicate: null, owner, quote: s }));
+          return unique(spans).map((s) => {
+            // A home or an employer said by someone known holds a slot: a new one replaces the old.
+            const slot = owner.state === 'unresolved' ? null : slotSentence(s);
+            return slot
+              ? {
+                  statement: `${subject} ${slot.predicate} ${slot.value}`,
+                  subject,
+                  predicate: slot.predicate,
+                  owner,
+                  quote: s,
+                }
+              : { statement: s, subject, predicate: null, owner, quote: s };
+          });
         }
         case 'event': {
           const people = c.participants ?? [];

@@ -160,13 +160,13 @@ describe('local engine: derivation', () => {
     const mine = await remember({
       content: {
         kind: 'message',
-        text: 'I live in Porto. Do you like it? My sister is a nurse.',
+        text: 'I like Porto. Do you like it? My sister is a nurse.',
         speaker: 'user',
       },
     });
     const byId = async (ids: string[]) => Promise.all(ids.map((id) => engine.getMemory(tenant, 'b', id)));
     const ms = await byId(mine.memory_ids);
-    assert.deepEqual(ms.map((m) => m.statement).sort(), ['I live in Porto.', 'My sister is a nurse.']);
+    assert.deepEqual(ms.map((m) => m.statement).sort(), ['I like Porto.', 'My sister is a nurse.']);
     assert.ok(ms.every((m) => m.owner.state === 'self' && m.owner.entity === 'Ana'));
     const other = await remember({
       content: { kind: 'message', text: 'I prefer tea over coffee.', speaker: 'Ben' },
@@ -186,6 +186,58 @@ describe('local engine: derivation', () => {
     const profile = await engine.getProfile(tenant, 'b', { limit: 50 });
     assert.equal(profile.lines.length, 2);
     assert.ok(profile.lines.every((l) => l.citations.length > 0));
+  });
+
+  it('saying where you live or work holds a slot: a move replaces the old home, as a fact would', async () => {
+    const { engine, remember } = await withBrain();
+    const said = (text: string, at: string, speaker = 'user', source?: string) =>
+      remember({
+        content: { kind: 'message', text, speaker },
+        occurred_at: at,
+        ...(source ? { source: { name: source } } : {}),
+      });
+    const lisbon = await said('I live in Lisbon. I love the trams.', '2022-03-01T10:00:00Z');
+    const again = await said("I'm living in Lisbon, near the river.", '2022-06-01T10:00:00Z');
+    const porto = await said('I moved to Porto last month!', '2024-02-01T10:00:00Z');
+    const job = await said('I work at Globex.', '2024-02-02T10:00:00Z');
+    const bo = await said('I live in Berlin.', '2024-02-03T10:00:00Z', 'Bo');
+    await said('I live in fear of the dentist.', '2024-02-04T10:00:00Z');
+    const home = async (id: string) => engine.getMemory(tenant, 'b', id);
+    const lisbonHome = (await Promise.all(lisbon.memory_ids.map(home))).find(
+      (m) => m.predicate === 'lives in',
+    )!;
+    assert.equal(lisbonHome.statement, 'Ana lives in Lisbon');
+    assert.deepEqual(again.memory_ids, [lisbonHome.id], 'the same home said again only cites');
+    const portoHome = await home(porto.memory_ids[0]!);
+    assert.equal(portoHome.statement, 'Ana lives in Porto');
+    assert.equal((await home(lisbonHome.id)).status, 'superseded', 'the move replaced the old home');
+    assert.equal(portoHome.status, 'active');
+    assert.equal((await home(job.memory_ids[0]!)).statement, 'Ana works at Globex');
+    const boHome = await home(bo.memory_ids[0]!);
+    assert.deepEqual(
+      [boHome.subject, boHome.statement, boHome.status],
+      ['Bo', 'Bo lives in Berlin', 'active'],
+    );
+    const current = await engine.listMemories(tenant, 'b', { q: 'lives in', limit: 50 });
+    assert.deepEqual(current.data.map((m) => m.statement).sort(), [
+      'Ana lives in Porto',
+      'Bo lives in Berlin',
+    ]);
+    const fear = await engine.listMemories(tenant, 'b', { q: 'fear', limit: 5 });
+    assert.deepEqual(
+      fear.data.map((m) => [m.statement, m.predicate]),
+      [['I live in fear of the dentist.', null]],
+    );
+    // As of 2023 the old home is what held.
+    const then = await engine.listMemories(tenant, 'b', {
+      q: 'lives in',
+      as_of: '2023-01-01T00:00:00Z',
+      limit: 50,
+    });
+    assert.deepEqual(
+      then.data.map((m) => m.statement),
+      ['Ana lives in Lisbon'],
+    );
   });
 
   it('documents become passage Memories citing exact quotes; events one what/when/where/who Memory', async () => {
