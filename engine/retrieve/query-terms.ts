@@ -18,7 +18,7 @@ export function queryTerms(query: string): string[] {
     ...new Set(
       segmentWords(query)
         .toLowerCase()
-        .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [],
+        .match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [],
     ),
   ];
   const content = words.filter((w) => !stopwords.has(w));
@@ -39,7 +39,7 @@ export function* termStarts(lower: string, term: string): Generator<number> {
   const p = stemPrefix(term);
   const anywhere = hasUnspaced(p[0] ?? '');
   for (let i = lower.indexOf(p); i !== -1; i = lower.indexOf(p, i + 1))
-    if (anywhere || i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) yield i;
+    if (anywhere || i === 0 || !/[\p{L}\p{M}\p{N}]/u.test(lower[i - 1]!)) yield i;
 }
 
 /** Which of the terms occur in text (by stem prefix at a word start). */

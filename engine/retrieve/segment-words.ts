@@ -5,8 +5,9 @@
  * turn_fts counts marks as token characters: migration 013.)
  */
 const scripts =
-  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
-const unspacedRun = new RegExp(`[${scripts}]+`, 'gu');
+  '\\p{Script_Extensions=Han}\\p{Script_Extensions=Hiragana}\\p{Script_Extensions=Katakana}\\p{Script_Extensions=Thai}\\p{Script_Extensions=Lao}\\p{Script_Extensions=Khmer}\\p{Script_Extensions=Myanmar}';
+// Marks ride along with their letters (a voicing mark written apart, "ケ\u3099", stays with its kana).
+const unspacedRun = new RegExp(`(?:[${scripts}]\\p{M}*)+`, 'gu');
 const unspacedChar = new RegExp(`[${scripts}]`, 'u');
 
 const words = new Intl.Segmenter('und', { granularity: 'word' });
@@ -17,14 +18,24 @@ export function hasUnspaced(text: string): boolean {
 }
 
 /**
- * The text with a space between the words of every unspaced run, found by ICU's dictionary word
- * breaking (" 京都 に 行き ま した "); other text is left as it is. Applied to what is indexed and to the
- * query alike, so both are cut into the same words.
+ * Marks that follow no letter or digit: a lone accent, or the emoji presentation selector (U+FE0F in
+ * "❤️"). With marks counted as token characters, each would be a token of its own, empty once
+ * diacritics are removed (which the in-memory index copy cannot count) or meaningless ("️" matched
+ * every Record with an emoji).
+ */
+const loneMarks = /(^|[^\p{L}\p{N}\p{M}])\p{M}+/gu;
+
+/**
+ * The text as the full-text index and the query read it: composed (NFC), without lone marks, and with
+ * a space between the words of every unspaced run, found by ICU's dictionary word breaking
+ * (" 京都 に 行き ま した "); other text is left as it is. Applied to what is indexed and to the query
+ * alike, so both are cut into the same words.
  */
 export function segmentWords(text: string): string {
-  if (!hasUnspaced(text)) return text;
+  const clean = text.normalize('NFC').replace(loneMarks, '$1');
+  if (!hasUnspaced(clean)) return clean;
   // Spaced on both sides too: a run glued to Latin letters or digits ("iPhone京都") is words of its own.
-  return text.replace(
+  return clean.replace(
     unspacedRun,
     (run) => ` ${Array.from(words.segment(run), (s) => s.segment).join(' ')} `,
   );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore, type Store } from '../store/store.ts';
 import { tempStore } from '../store/testing.ts';
+import { segmentWords } from './segment-words.ts';
 import { scopeToken } from './thread-context.ts';
 import {
   loadTurnCopy,
@@ -16,9 +17,11 @@ import {
 } from './turn-copies.ts';
 import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizerSql, turnWeights } from './turn-table.ts';
 
-// Words that stem together (run, runs, running), fold (Café, cafe), repeat and collide, so scores tie
-// and frequencies sum over columns.
-const vocabulary = `run runs running runner walk walked walking café Cafe CAFE dance dancing danced
+// Words that stem together (run, runs, running), fold (Café, cafe, a combining accent), repeat and
+// collide, so scores tie and frequencies sum over columns; words whose vowel signs are combining marks
+// (Hindi, Thai), which are token characters.
+const vocabulary = `run runs running runner walk walked walking café Cafe CAFE Cafe\u0301 dance dancing danced
+  हिन्दी जाना ฉัน กิน ゲーム
   tomato tomatoes garden gardens paint painted painting trip trips travel travelled beach beaches
   store stores shop shopping dog dogs cat cats read reading book books cook cooking cooked
   sister brother mother father friend friends school work job jobs city cities lake lakes`.split(/\s+/);
@@ -325,6 +328,43 @@ describe('the in-memory copy of turn_fts', () => {
     assert.deepEqual(errors, []);
     assert.ok(turnCopyUsage(store).ready);
     assert.ok(assertSameRankings(store, random(1), 10) >= 0);
+    releaseTurnCopy(store);
+  });
+
+  it('rows as writeTurnRow writes them: lone marks and emoji selectors leave no empty or stray token', async () => {
+    const store = tempStore('mnemo-turn-copy-');
+    const texts = [
+      'garden \u0301 party',
+      'Do I ❤️ sushi?',
+      'Thanks for the ride ✌️',
+      'Cafe\u0301 au lait in the garden',
+      'मैं कल दिल्ली जाऊँगा',
+      'テレビゲームをした',
+      'ฉันกินข้าวกับแม่',
+    ];
+    const put = (n: number, text: string) => {
+      store.run(
+        'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
+        n,
+        segmentWords(text),
+        '',
+        '',
+        '',
+        scopeToken(brains[0]!),
+      );
+      store.run('INSERT INTO turn_log (n) VALUES (?)', n);
+    };
+    texts.slice(0, 4).forEach((t, i) => put(i + 1, t));
+    const errors: string[] = [];
+    await loadTurnCopy(store, { onError: (m) => errors.push(m) });
+    texts.slice(4).forEach((t, i) => put(i + 5, t));
+    for (const words of [['garden'], ['cafe', 'lait'], ['sushi'], ['दिल्ली'], ['ゲーム'], ['กิน'], ['ride']]) {
+      const copy = rankTurns(store, words, null, 10);
+      assert.ok(copy, `the copy answers ${words.join(' ')}`);
+      assert.deepEqual(copy, ftsRanking(store, words, null, 10), words.join(' '));
+    }
+    assert.deepEqual(errors, []);
+    assert.ok(turnCopyUsage(store).ready);
     releaseTurnCopy(store);
   });
 

@@ -276,6 +276,16 @@ describe('local engine: context', () => {
     assert.deepEqual([miss.text, miss.abstained?.reason], [null, 'no_evidence']);
   });
 
+  it('an emoji selector or a lone accent is no search word: "Do I ❤️ sushi?" misses', async () => {
+    const { engine, remember } = await withBrain();
+    await remember({ content: 'Thanks for the ride ✌️' });
+    await remember({ content: 'Happy birthday ☺️ and a lone accent \u0301 here' });
+    for (const query of ['Do I ❤️ sushi?', 'sushi \u0301']) {
+      const miss = ready(await engine.createContext(tenant, 'b', { query }, opts));
+      assert.deepEqual([miss.text, miss.abstained?.reason], [null, 'no_evidence'], query);
+    }
+  });
+
   it('a small budget truncates with exact-substring quotes; traces are kept, bounded and list newest first', async () => {
     const { engine, remember } = await withBrain({ traceBufferSize: 3 });
     const long = Array.from(

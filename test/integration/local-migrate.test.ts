@@ -125,7 +125,7 @@ describe('local engine: migrations', () => {
     const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'turn_fts'").get() as { sql: string })
       .sql;
     assert.match(sql, /categories ''L\* N\* Co M\*''/);
-    assert.equal(row.text, ' 先週 、 京都 に 行き ま した 。');
+    assert.equal(row.text, ' 先週 、 京都 に 行き ま した 。 ');
     db.close();
   });
 });
