@@ -1,6 +1,6 @@
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { resolveOwner } from './resolve-owner.ts';
-import { slotSentence } from './slot-sentences.ts';
+import { slotSentences } from './slot-sentences.ts';
 import { passages, sentences } from './split-text.ts';
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
@@ -39,18 +39,20 @@ export function createRuleDeriver(): Deriver {
           const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
           const stated = sentences(record.text).filter((s) => isStatement(s.value));
           const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
-          return unique(spans).map((s) => {
+          return unique(spans).flatMap((s) => {
+            const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
-            const slot = owner.state === 'unresolved' ? null : slotSentence(s);
-            return slot
-              ? {
-                  statement: `${subject} ${slot.predicate} ${slot.value}`,
-                  subject,
-                  predicate: slot.predicate,
-                  owner,
-                  quote: s,
-                }
-              : { statement: s, subject, predicate: null, owner, quote: s };
+            const slots = owner.state === 'unresolved' ? [] : slotSentences(s);
+            if (slots.length === 0) return [plain];
+            const held = slots.map((slot) => ({
+              statement: `${subject} ${slot.predicate} ${slot.value}`,
+              subject,
+              predicate: slot.predicate,
+              owner,
+              quote: s,
+            }));
+            // "I moved to Porto and opened a bakery": the bakery is a Memory of its own.
+            return slots[0]!.rest >= 3 ? [...held, plain] : held;
           });
         }
         case 'event': {
