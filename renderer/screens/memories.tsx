@@ -59,7 +59,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       <p className="lead">
         What this Brain has worked out from its Records. Each one cites the words it came from.
       </p>
-      <MemorySearch key={search} initial={params} onChange={setParams} />
+      <MemorySearch search={search} initial={params} onChange={setParams} />
       {memories.isPending ? (
         <Loading what="Memories" />
       ) : memories.data === undefined || errorHidesData(memories) ? (
@@ -106,9 +106,11 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
 }
 
 function MemorySearch({
+  search,
   initial,
   onChange,
 }: {
+  search: string;
   initial: MemoryListParams;
   onChange: (p: MemoryListParams) => void;
 }) {
@@ -116,6 +118,16 @@ function MemorySearch({
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
   const [owner, setOwner] = useState(initial.owner ?? '');
+  // Back or forward to another search: show it. Set during render, not by remounting the form, so the
+  // field or button in use keeps focus when a search is applied.
+  const [shown, setShown] = useState(search);
+  if (shown !== search) {
+    setShown(search);
+    setQ(initial.q ?? '');
+    setStatus(initial.status ?? 'active');
+    setSubject(initial.subject ?? '');
+    setOwner(initial.owner ?? '');
+  }
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const p: MemoryListParams = { status };

@@ -52,7 +52,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         Everything that was written into this Brain, newest first. Records never change; they can only be
         forgotten.
       </p>
-      <RecordFilters key={search} initial={filters} onChange={setFilters} />
+      <RecordFilters search={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
       ) : records.data === undefined || errorHidesData(records) ? (
@@ -117,9 +117,11 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
 }
 
 function RecordFilters({
+  search,
   initial,
   onChange,
 }: {
+  search: string;
   initial: RecordListParams;
   onChange: (f: RecordListParams) => void;
 }) {
@@ -129,6 +131,17 @@ function RecordFilters({
   const [status, setStatus] = useState<string>(initial.status ?? '');
   const [since, setSince] = useState(isoToLocalInput(initial.since));
   const [until, setUntil] = useState(isoToLocalInput(initial.until));
+  // Back or forward to other filters: show them, without remounting the form (focus stays put).
+  const [shown, setShown] = useState(search);
+  if (shown !== search) {
+    setShown(search);
+    setKind(initial.kind ?? '');
+    setSource(initial.source ?? '');
+    setVisibility(initial.visibility ?? '');
+    setStatus(initial.status ?? '');
+    setSince(isoToLocalInput(initial.since));
+    setUntil(isoToLocalInput(initial.until));
+  }
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const f: RecordListParams = {};

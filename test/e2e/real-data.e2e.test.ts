@@ -54,6 +54,11 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
     await filters.getByLabel('Kind').selectOption('document');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/\/records\?kind=document$/);
+    assert.equal(
+      await page.evaluate<string>('document.activeElement?.textContent ?? ""'),
+      'Apply filters',
+      'focus stays on the button that applied them',
+    );
     await page.reload();
     await records.getByText(/^Garden — Paragraph 0/).waitFor();
     assert.equal(await records.getByRole('listitem').count(), 1);
@@ -86,6 +91,7 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
     await page.getByRole('searchbox', { name: 'Search' }).fill('cat');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/\/memories\?q=cat$/);
+    assert.equal(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), 'Search');
     await page.getByRole('link', { name: 'I adopted a cat.' }).click();
     await page.getByRole('heading', { level: 1, name: 'I adopted a cat.' }).waitFor();
     await page.goBack();
