@@ -82,6 +82,12 @@ describe('failures before the app runs answer in the one error shape', () => {
       'http_403',
     ],
     ['Host with a trailing dot', (h) => `GET /v1/brains HTTP/1.1\r\nHost: ${h}.\r\n`, 403, 'http_403'],
+    [
+      'two Host headers, this server first (Node would keep the first)',
+      (h) => `GET /v1/brains HTTP/1.1\r\nHost: ${h}\r\nHost: evil.example\r\n`,
+      400,
+      'http_400',
+    ],
     ['Host with a user part', (h) => `GET /v1/brains HTTP/1.1\r\nHost: user@${h}\r\n`, 403, 'http_403'],
     [
       'Host as a long IPv6 loopback',

@@ -97,6 +97,9 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       track(res);
       const host = req.headers.host;
       if (!host) return writeError(res, new MnemoError('http_400', 'Host: the header is required'));
+      // Node keeps the first of several Host headers; RFC 9112 says such a request is refused.
+      if (req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length > 1)
+        return writeError(res, new MnemoError('http_400', 'Host: send the header once'));
       // Before node-server, which refuses some Hosts itself (a user@ part, a non-canonical address)
       // with a bare 400: whatever is not this server's own name gets the guard's answer.
       if (!hostAllowed(options.loopback, host))

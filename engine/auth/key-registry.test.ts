@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { MnemoError } from '../errors/mnemo-error.ts';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,8 +48,13 @@ describe('KeyRegistry', () => {
 
   it('throws key_registry_unreadable for a missing or corrupt file', () => {
     const reg = new KeyRegistry('/nonexistent/dir/keys.json');
-    assert.throws(() => reg.verify('sk_test_p_s', parseApiKey('sk_test_p_s')!), {
-      code: 'key_registry_unreadable',
-    });
+    assert.throws(
+      () => reg.verify('sk_test_p_s', parseApiKey('sk_test_p_s')!),
+      (e: MnemoError) =>
+        e.code === 'key_registry_unreadable' &&
+        /keys\.json/.test(e.message) &&
+        !e.message.includes('/nonexistent'),
+      'the message names the file, not where it is',
+    );
   });
 });

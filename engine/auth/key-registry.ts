@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { KeyProject } from '../contract/key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
@@ -162,7 +162,8 @@ export class KeyRegistry {
     } catch (e) {
       throw new MnemoError(
         'key_registry_unreadable',
-        `The key registry could not be read: ${(e as Error).message}`,
+        // Named by its file name: the answer goes to API clients, who need not learn the path.
+        `The key registry could not be read: ${(e as Error).message.replaceAll(this.path, basename(this.path))}`,
       );
     }
   }
