@@ -12,6 +12,8 @@ import type {
   MemoryPage,
   MnemoRecord,
   ObjectAccept,
+  ObjectListQuery,
+  ObjectPage,
   Profile,
   RecordCreate,
   RecordListQuery,
@@ -124,6 +126,8 @@ export interface Engine {
     opts: WriteOptions,
   ): Promise<{ object: AcceptedObject; watermark: string; replayed: boolean }>;
   getObject(t: Tenant, brainId: string, type: string, key: string): Promise<AcceptedObject>;
+  /** The current version of every Object, by type then key, paged (additive). */
+  listObjects(t: Tenant, brainId: string, q: ObjectListQuery): Promise<ObjectPage>;
 
   createContext(t: Tenant, brainId: string, body: ContextRequest, opts: ContextOptions): Promise<Context>;
   /** Keeps a trace of a failed createContext; returns its trc_ id (null when the Brain is unknown). */

@@ -20,6 +20,7 @@ import { ConflictsScreen } from './screens/conflicts.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { MemoriesScreen } from './screens/memories.tsx';
 import { MemoryScreen } from './screens/memory.tsx';
+import { ObjectsScreen } from './screens/objects.tsx';
 import { ProfileScreen } from './screens/profile.tsx';
 import { RecordsScreen } from './screens/records.tsx';
 import { SignIn } from './screens/sign-in.tsx';
@@ -199,6 +200,8 @@ function Screen({ route }: { route: Route }) {
           return <MemoriesScreen key={route.brainId} brainId={route.brainId} />;
         case 'conflicts':
           return <ConflictsScreen brainId={route.brainId} />;
+        case 'objects':
+          return <ObjectsScreen brainId={route.brainId} />;
         case 'ask':
           return <AskScreen key={route.brainId} brainId={route.brainId} />;
         case 'traces':

@@ -5,6 +5,7 @@ export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
   { tab: 'memories', label: 'Memories' },
   { tab: 'records', label: 'Records' },
   { tab: 'conflicts', label: 'Conflicts' },
+  { tab: 'objects', label: 'Objects' },
   { tab: 'ask', label: 'Ask' },
   { tab: 'traces', label: 'Traces' },
   { tab: 'profile', label: 'Profile & Census' },

@@ -1,5 +1,6 @@
 /** The app's addresses. Pure, so tests can check parsing and building round-trip. */
-export type BrainTab = 'records' | 'memories' | 'conflicts' | 'ask' | 'traces' | 'profile' | 'import';
+export type BrainTab =
+  'records' | 'memories' | 'conflicts' | 'objects' | 'ask' | 'traces' | 'profile' | 'import';
 
 export type Route =
   | { name: 'brains' }
@@ -9,7 +10,16 @@ export type Route =
   | { name: 'trace'; brainId: string; traceId: string }
   | { name: 'not-found'; path: string };
 
-const tabs: readonly BrainTab[] = ['records', 'memories', 'conflicts', 'ask', 'traces', 'profile', 'import'];
+const tabs: readonly BrainTab[] = [
+  'records',
+  'memories',
+  'conflicts',
+  'objects',
+  'ask',
+  'traces',
+  'profile',
+  'import',
+];
 
 function decode(s: string): string | null {
   try {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DateTime, JsonValue, Slug } from './common.ts';
+import { DateTime, JsonValue, pageLimit, Slug } from './common.ts';
 
 export const ObjectAccept = z
   .strictObject({
@@ -28,3 +28,20 @@ export const AcceptedObject = z
   })
   .meta({ id: 'Object' });
 export type AcceptedObject = z.infer<typeof AcceptedObject>;
+
+/** listObjects (additive): the current version of every Object, by type then key. */
+export const ObjectListQuery = z.strictObject({
+  type: Slug.optional(),
+  cursor: z.string().optional(),
+  limit: pageLimit(100, 500),
+});
+export type ObjectListQuery = z.infer<typeof ObjectListQuery>;
+
+export const ObjectPage = z
+  .object({
+    data: z.array(AcceptedObject).describe('The current version of each Object, by type, then key.'),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: 'ObjectPage' });
+export type ObjectPage = z.infer<typeof ObjectPage>;

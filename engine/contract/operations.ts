@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { AcceptedObject, ObjectAccept } from './object.ts';
+import { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from './object.ts';
 import { Brain, BrainCreate, BrainList, DeletionReceipt } from './brain.ts';
 import type { Scope } from './common.ts';
 import { ContextProcessing, ContextReady, ContextRequest } from './context.ts';
@@ -204,6 +204,17 @@ export const operations: Operation[] = [
     headers: ['Idempotency-Key'],
     responseHeaders: ['Brain-Watermark', 'Idempotent-Replayed'],
     success: [{ status: 201, schema: AcceptedObject, description: 'Accepted version' }],
+  },
+  {
+    id: 'listObjects',
+    method: 'GET',
+    path: '/brains/{brain_id}/objects',
+    summary:
+      'The current version of every accepted Object, by type then key; `type` narrows to one type (additive).',
+    scope: 'objects:read',
+    query: ObjectListQuery,
+    success: [{ status: 200, schema: ObjectPage, description: 'Page' }],
+    additive: true,
   },
   {
     id: 'getObject',

@@ -41,7 +41,7 @@ import {
   type Logger,
 } from './local-ctx.ts';
 import { getMemory, listMemories } from './memories.ts';
-import { acceptObject, getObject } from './objects.ts';
+import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
 import { getRecord, listRecords, rememberRecord } from './records.ts';
 
@@ -208,6 +208,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
     acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
+    listObjects: op((t, id, q) => listObjects(ctx, t, id, q)),
     createContext: op((t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
       const assemble = (id?: string) =>

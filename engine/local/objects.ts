@@ -1,4 +1,5 @@
-import type { AcceptedObject, ObjectAccept } from '../contract/index.ts';
+import type { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from '../contract/index.ts';
+import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
@@ -117,4 +118,36 @@ export function getObject(
   );
   if (!v) throw new MnemoError('object_not_found', `object: nothing accepted at ${type}/${key}`);
   return toObject(brainId, v);
+}
+
+/** A cursor names the last (type, key) served; neither holds this separator (both are slugs). */
+const cursorSep = '\u001f';
+
+/**
+ * The current version of every Object of the Brain, by type then key (`type` narrows to one), paged by
+ * an opaque cursor. A range read of the `(brain_uid, type, key, version)` key, newest version of each.
+ */
+export function listObjects(ctx: LocalCtx, t: Tenant, brainId: string, q: ObjectListQuery): ObjectPage {
+  const b = requireBrain(ctx, t, brainId);
+  const [afterType, afterKey] = q.cursor ? decodeCursor(q.cursor).split(cursorSep) : ['', ''];
+  const rows = ctx.store.all<VersionRow>(
+    `SELECT v.* FROM object_versions v
+     WHERE v.brain_uid = ? AND (v.type, v.key) > (?, ?) ${q.type !== undefined ? 'AND v.type = ?' : ''}
+       AND v.version = (SELECT max(o.version) FROM object_versions o
+                        WHERE o.brain_uid = v.brain_uid AND o.type = v.type AND o.key = v.key)
+     ORDER BY v.type, v.key LIMIT ?`,
+    b.uid,
+    afterType ?? '',
+    afterKey ?? '',
+    ...(q.type !== undefined ? [q.type] : []),
+    q.limit + 1,
+  );
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > q.limit && last !== undefined;
+  return {
+    data: page.map((r) => toObject(b.id, r)),
+    has_more: hasMore,
+    next_cursor: hasMore ? encodeCursor(`${last.type}${cursorSep}${last.key}`) : null,
+  };
 }

@@ -15,7 +15,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
+import { decodeCursor, encodeCursor, pageOf } from '../shared/page-cursor.ts';
 import { recordText } from '../derive/record-text.ts';
 import { normalizeContent } from '../shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
@@ -510,6 +510,23 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       if (!last)
         throw new MnemoError('object_not_found', `object: nothing accepted at type "${type}", key "${key}"`);
       return last;
+    },
+
+    async listObjects(t, brainId, q) {
+      const s = state(t, brainId);
+      const after = q.cursor ? decodeCursor(q.cursor) : '';
+      // Slot keys are `type\u0000key`: their order is (type, key) order, as the local engine's.
+      const current = [...s.objects.entries()]
+        .filter(([slot, versions]) => versions.length > 0 && slot > after)
+        .filter(([, versions]) => q.type === undefined || versions[0]!.type === q.type)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const page = current.slice(0, q.limit);
+      const hasMore = current.length > q.limit;
+      return {
+        data: page.map(([, versions]) => versions[versions.length - 1]!),
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(page[page.length - 1]![0]) : null,
+      };
     },
 
     async createContext(t, brainId, body, opts) {

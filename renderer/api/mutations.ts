@@ -62,6 +62,7 @@ function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: str
     qc.invalidateQueries({ queryKey: keys.profile(brainId) }),
     qc.invalidateQueries({ queryKey: keys.census(brainId) }),
     qc.invalidateQueries({ queryKey: keys.sources(brainId) }),
+    qc.invalidateQueries({ queryKey: keys.objects(brainId) }),
   ]);
 }
 

@@ -19,6 +19,7 @@ export const keys = {
   profile: (brainId: string) => ['profile', brainId] as const,
   census: (brainId: string) => ['census', brainId] as const,
   sources: (brainId: string) => ['sources', brainId] as const,
+  objects: (brainId: string) => ['objects', brainId] as const,
   keys: ['keys'] as const,
 };
 
@@ -93,6 +94,15 @@ export const conflictsOptions = (client: MnemoClient, brainId: string) =>
       }
       return { conflicts: findConflicts(all), scanned: all.length, complete };
     },
+  });
+
+export const objectListOptions = (client: MnemoClient, brainId: string) =>
+  infiniteQueryOptions({
+    queryKey: keys.objects(brainId),
+    queryFn: ({ signal, pageParam }) =>
+      client.listObjects(brainId, { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
   });
 
 export const traceListOptions = (client: MnemoClient, brainId: string) =>

@@ -21,6 +21,8 @@ import type {
   MemoryDetail,
   MemoryListQuery,
   MemoryPage,
+  ObjectListQuery,
+  ObjectPage,
   MnemoRecord,
   ObjectAccept,
   Profile,
@@ -62,6 +64,7 @@ export interface ContextCallOptions extends CallOptions {
 
 export type MemoryListParams = Omit<z.input<typeof MemoryListQuery>, 'limit'> & { limit?: number };
 export type RecordListParams = Omit<z.input<typeof RecordListQuery>, 'limit'> & { limit?: number };
+export type ObjectListParams = Omit<z.input<typeof ObjectListQuery>, 'limit'> & { limit?: number };
 export type KeyCreatedInfo = z.infer<typeof KeyCreated>;
 export type KeyListPage = z.infer<typeof KeyList>;
 
@@ -226,6 +229,8 @@ export function createMnemoClient(options: MnemoClientOptions) {
         signal: o.signal,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
       }),
+    listObjects: (brainId: string, q: ObjectListParams = {}, o: CallOptions = {}) =>
+      json<ObjectPage>({ method: 'GET', path: `${brainPath(brainId)}/objects`, query: q, ...o }),
     getObject: (brainId: string, type: string, key: string, o: CallOptions = {}) =>
       json<AcceptedObject>({
         method: 'GET',

@@ -9,6 +9,7 @@ import type {
   KeyInfo,
   MemoryListQuery,
   ObjectAccept,
+  ObjectListQuery,
   RecordCreate,
   RecordListQuery,
   Scope,
@@ -197,6 +198,9 @@ export const handlers: Record<string, Handler> = {
       { idempotencyKey: i.idempotencyKey },
     );
     return c.json(object, 201, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
+  },
+  async listObjects(c, i, { engine }) {
+    return c.json(await engine.listObjects(i.principal.tenant, brainOf(i), i.query as ObjectListQuery));
   },
   async getObject(c, i, { engine }) {
     return c.json(

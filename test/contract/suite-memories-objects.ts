@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AcceptedObject, MemoryDetail, MemoryPage } from '../../engine/contract/index.ts';
+import { AcceptedObject, MemoryDetail, MemoryPage, ObjectPage } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember } from './suite-records.ts';
@@ -187,6 +187,46 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const got = assertShape(AcceptedObject, (await api.get('/brains/b/objects/preference/Theme')).body);
       assert.deepEqual([got.version, got.value], [2, { mode: 'light' }]);
       assertError(await api.get('/brains/b/objects/preference/theme'), 404, 'not_found', 'object_not_found');
+    });
+
+    it('listObjects: the current version of each Object, by type then key, paged; type narrows it', async () => {
+      const api = await brainWithKey(server);
+      const empty = assertShape(ObjectPage, (await api.get('/brains/b/objects')).body);
+      assert.deepEqual([empty.data, empty.has_more, empty.next_cursor], [[], false, null]);
+      const accept = async (type: string, key: string, value: unknown) =>
+        assert.equal((await api.post('/brains/b/objects', { type, key, value })).status, 201);
+      await accept('preference', 'theme', 'dark');
+      await accept('person', 'home_city', 'Lisbon');
+      await accept('preference', 'theme', 'light');
+      await accept('preference', 'font', 'serif');
+      await accept('person', 'home_city', 'Porto');
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await api.get(`/brains/b/objects?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(res.status, 200);
+        const page = assertShape(ObjectPage, res.body);
+        assert.ok(page.data.length <= 2);
+        seen.push(...page.data.map((o) => `${o.type}/${o.key}@${o.version}=${JSON.stringify(o.value)}`));
+        cursor = page.has_more ? page.next_cursor : null;
+      } while (cursor);
+      assert.deepEqual(seen, [
+        'person/home_city@2="Porto"',
+        'preference/font@1="serif"',
+        'preference/theme@2="light"',
+      ]);
+      const prefs = assertShape(ObjectPage, (await api.get('/brains/b/objects?type=preference')).body);
+      assert.deepEqual(
+        prefs.data.map((o) => o.key),
+        ['font', 'theme'],
+      );
+      assertError(
+        await api.get('/brains/b/objects?cursor=nope'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assertError(await api.get('/brains/b/objects?limit=0'), 400, 'invalid_request', 'invalid_request_body');
     });
 
     it('createBrain and acceptObject are writes: each returns a Brain-Watermark, and accepting advances it', async () => {

@@ -41,6 +41,12 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
     await page.getByRole('button', { name: 'Accept as Object' }).click();
     await page.getByText(/Accepted as .*, version 1\./).waitFor();
     await checkScreen(page, 'local-memory-accepted');
+    // The Objects tab lists what was accepted, at its current version.
+    await page.getByRole('link', { name: 'Objects' }).click();
+    const objects = page.getByRole('table', { name: 'Objects' });
+    await objects.getByText('"Ana lives in Faro"').waitFor();
+    assert.equal(await objects.locator('tbody tr').count(), 1);
+    await checkScreen(page, 'local-objects');
 
     await page.getByRole('link', { name: 'Memories' }).first().click();
     await page.getByRole('link', { name: /cello/ }).click();
