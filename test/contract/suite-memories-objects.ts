@@ -203,9 +203,10 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res = await api.get(`/brains/b/objects?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const path: string = `/brains/b/objects?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+        const res = await api.get(path);
         assert.equal(res.status, 200);
-        const page = assertShape(ObjectPage, res.body);
+        const page: ObjectPage = assertShape(ObjectPage, res.body);
         assert.ok(page.data.length <= 2);
         seen.push(...page.data.map((o) => `${o.type}/${o.key}@${o.version}=${JSON.stringify(o.value)}`));
         cursor = page.has_more ? page.next_cursor : null;
