@@ -329,7 +329,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
   });
 
   it('thorough expands the query and reports its stages; a tiny budget.ms returns the best so far, flagged', async () => {
-    const { engine } = await engineWith();
+    // A lane that always outlasts 1 ms: three Records alone can be searched within it on a quick run.
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 5)), []) };
+    const { engine } = await engineWith({ lanes: [slow] });
     await engine.createBrain(tenant, { id: 'b' });
     await write(engine, 'b', [
       msg('I signed up for a pottery class, it is like therapy.', 'Ana', '2023-05-01T10:00:00Z', 'a'),

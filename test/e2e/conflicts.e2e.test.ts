@@ -65,10 +65,13 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await dialog.getByText(porto.statement).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal(
-      /^Keep this one.*Lisbon/.test(await page.evaluate<string>('document.activeElement?.textContent ?? ""')),
-      true,
-      'focus is back on Keep',
+    // Focus comes back on the next turn of the event loop (the dialog is unmounted first): wait for it.
+    await page.waitForFunction(
+      '/^Keep this one.*Lisbon/.test(document.activeElement?.textContent ?? "")',
+      null,
+      {
+        timeout: 2_000,
+      },
     );
     assert.equal((await activeHomeCities(app)).length, 2, 'Cancel withdrew nothing');
     await keepLisbon.click();
@@ -78,11 +81,8 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     const done = page.getByRole('status').filter({ hasText: 'Kept' });
     await done.getByRole('link', { name: `“${lisbon.statement}”` }).waitFor();
     await done.getByRole('link', { name: `“${porto.statement}”` }).waitFor();
-    assert.equal(
-      await page.evaluate<string>('document.activeElement?.tagName'),
-      'H1',
-      'focus falls to the heading, not to <body>, when the opener is gone',
-    );
+    // Focus falls to the heading, not to <body>, when the opener is gone.
+    await page.waitForFunction("document.activeElement?.tagName === 'H1'", null, { timeout: 2_000 });
 
     const current = await activeHomeCities(app);
     assert.deepEqual(
