@@ -80,24 +80,40 @@ export function censusView(nowMs: number, hosted: boolean): CensusView {
   };
 }
 
-/** The census's counts of Memories, read in one pass over the Brain's Memories. */
-interface MemoryTally {
-  active: number;
-  superseded: number;
-  pending: number;
-  unresolved: number;
-  retracted: number;
+type Condition = { sql: string; params: SqlParam[] };
+
+/**
+ * What the census counts among Memories, each condition written once: the tally counts them all in one
+ * pass over the Brain's Memories, and the noise kinds among them list their ids by the same condition.
+ */
+function memoryConditions(v: CensusView) {
+  return {
+    active: { sql: `m.pending = 0 AND ${v.inForce.sql}`, params: v.inForce.params },
+    superseded: v.superseded,
+    pending: { sql: 'm.pending = 1', params: [] },
+    unresolved: { sql: `${v.current.sql} AND m.owner_state = 'unresolved'`, params: v.current.params },
+    retracted: { sql: "m.status = 'retracted'", params: [] },
+  } satisfies Record<string, Condition>;
 }
 
+type MemoryTally = Record<keyof ReturnType<typeof memoryConditions>, number>;
+
 export function memoryTallySql(v: CensusView): { sql: string; params: (brainUid: string) => SqlParam[] } {
+  const conditions = Object.entries(memoryConditions(v));
   return {
-    sql: `SELECT coalesce(sum(m.pending = 0 AND ${v.inForce.sql}), 0) AS active,
-                 coalesce(sum(${v.superseded.sql}), 0) AS superseded,
-                 coalesce(sum(m.pending = 1), 0) AS pending,
-                 coalesce(sum(${v.current.sql} AND m.owner_state = 'unresolved'), 0) AS unresolved,
-                 coalesce(sum(m.status = 'retracted'), 0) AS retracted
+    sql: `SELECT ${conditions.map(([name, c]) => `coalesce(sum(${c.sql}), 0) AS ${name}`).join(', ')}
           FROM memories m WHERE m.brain_uid = ? ${v.mem}`,
-    params: (uid) => [...v.inForce.params, ...v.superseded.params, ...v.current.params, uid],
+    params: (uid) => [...conditions.flatMap(([, c]) => c.params), uid],
+  };
+}
+
+/** The ids of the Memories a tallied condition counts, in id order. */
+function memoryIds(v: CensusView, tally: keyof MemoryTally) {
+  const c = memoryConditions(v)[tally];
+  return {
+    sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND ${c.sql} ${v.mem} ORDER BY m.id`,
+    params: (uid: string) => [uid, ...c.params],
+    tally,
   };
 }
 
@@ -143,17 +159,12 @@ export function noiseQueries(v: CensusView): {
     {
       kind: 'unresolved_owner',
       description: 'Current Memories whose owner could not be attributed',
-      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND ${v.current.sql} ${v.mem}
-              AND m.owner_state = 'unresolved' ORDER BY m.id`,
-      params: (uid) => [uid, ...v.current.params],
-      tally: 'unresolved',
+      ...memoryIds(v, 'unresolved'),
     },
     {
       kind: 'pending_rederivation',
       description: 'Memories that lost some supporting Records and wait to be derived again',
-      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.pending = 1 ${v.mem} ORDER BY m.id`,
-      params: (uid) => [uid],
-      tally: 'pending',
+      ...memoryIds(v, 'pending'),
     },
     {
       kind: 'low_trust_source',
@@ -164,9 +175,7 @@ export function noiseQueries(v: CensusView): {
     {
       kind: 'retracted',
       description: 'Memories retracted by a correction',
-      sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND m.status = 'retracted' ${v.mem} ORDER BY m.id`,
-      params: (uid) => [uid],
-      tally: 'retracted',
+      ...memoryIds(v, 'retracted'),
     },
   ];
 }
@@ -184,14 +193,14 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
   const ids = (sql: string, params: SqlParam[]) => store.all<{ id: string }>(sql, ...params).map((r) => r.id);
   const noise = noiseQueries(v)
     .map((q) => {
-      const description = q.description;
+      const { kind, description } = q;
       if (q.tally === undefined) {
         const all = ids(q.sql, q.params(b.uid));
-        return { kind: q.kind, count: all.length, description, examples: all.slice(0, examplesShown) };
+        return { kind, count: all.length, description, examples: all.slice(0, examplesShown) };
       }
       const count = tally[q.tally];
       const examples = count > 0 ? ids(`${q.sql} LIMIT ${examplesShown}`, q.params(b.uid)) : [];
-      return { kind: q.kind, count, description, examples };
+      return { kind, count, description, examples };
     })
     .filter((n) => n.count > 0)
     .sort((a, c) => c.count - a.count);
