@@ -1,5 +1,5 @@
 import type { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from '../contract/index.ts';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
@@ -142,12 +142,9 @@ export function listObjects(ctx: LocalCtx, t: Tenant, brainId: string, q: Object
     ...(q.type !== undefined ? [q.type] : []),
     q.limit + 1,
   );
-  const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  const hasMore = rows.length > q.limit && last !== undefined;
-  return {
-    data: page.map((r) => toObject(b.id, r)),
-    has_more: hasMore,
-    next_cursor: hasMore ? encodeCursor(`${last.type}${cursorSep}${last.key}`) : null,
-  };
+  const page = pageOf(
+    rows.map((r) => ({ id: `${r.type}${cursorSep}${r.key}`, r })),
+    q.limit,
+  );
+  return { ...page, data: page.data.map(({ r }) => toObject(b.id, r)) };
 }

@@ -15,7 +15,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import { decodeCursor, encodeCursor, pageOf } from '../shared/page-cursor.ts';
+import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
 import { recordText } from '../derive/record-text.ts';
 import { normalizeContent } from '../shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
@@ -520,13 +520,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         .filter(([slot, versions]) => versions.length > 0 && slot > after)
         .filter(([, versions]) => q.type === undefined || versions[0]!.type === q.type)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      const page = current.slice(0, q.limit);
-      const hasMore = current.length > q.limit;
-      return {
-        data: page.map(([, versions]) => versions[versions.length - 1]!),
-        has_more: hasMore,
-        next_cursor: hasMore ? encodeCursor(page[page.length - 1]![0]) : null,
-      };
+      const page = pageOf(
+        current.map(([id, versions]) => ({ id, current: versions[versions.length - 1]! })),
+        q.limit,
+      );
+      return { ...page, data: page.data.map((o) => o.current) };
     },
 
     async createContext(t, brainId, body, opts) {
