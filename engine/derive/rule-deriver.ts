@@ -42,7 +42,7 @@ export function createRuleDeriver(): Deriver {
           return unique(spans).flatMap((s) => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
-            const slots = owner.state === 'unresolved' ? [] : slotSentences(s);
+            const { slots, rest } = owner.state === 'unresolved' ? { slots: [], rest: 0 } : slotSentences(s);
             if (slots.length === 0) return [plain];
             const held = slots.map((slot) => ({
               statement: `${subject} ${slot.predicate} ${slot.value}`,
@@ -52,7 +52,7 @@ export function createRuleDeriver(): Deriver {
               quote: s,
             }));
             // "I moved to Porto and opened a bakery": the bakery is a Memory of its own.
-            return slots[0]!.rest >= 3 ? [...held, plain] : held;
+            return rest >= 3 ? [...held, plain] : held;
           });
         }
         case 'event': {

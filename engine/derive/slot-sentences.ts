@@ -10,8 +10,6 @@
 export interface SlotSentence {
   predicate: 'lives in' | 'works at';
   value: string;
-  /** Words of the sentence beyond the statement of the slot ("... and opened a bakery"). */
-  rest: number;
 }
 
 /** A name: up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
@@ -52,25 +50,23 @@ const words = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(
 
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
- * twice: "I moved to Porto in 2019 and now I live in Braga"), each with the words left beyond them.
+ * twice: "I moved to Porto in 2019 and now I live in Braga"), and how many words the sentence says
+ * beyond them ("... and opened a bakery").
  */
-export function slotSentences(sentence: string): SlotSentence[] {
-  if (notNow.test(sentence)) return [];
-  const spans: Array<{ at: number; end: number }> = [];
-  const found: Array<{ predicate: SlotSentence['predicate']; value: string }> = [];
+export function slotSentences(sentence: string): { slots: SlotSentence[]; rest: number } {
+  const none = { slots: [], rest: 0 };
+  if (notNow.test(sentence)) return none;
+  const found: Array<SlotSentence & { at: number; end: number }> = [];
   for (const { predicate, re } of patterns) {
-    let last: { value: string; at: number; end: number } | null = null;
+    let last: (SlotSentence & { at: number; end: number }) | null = null;
     for (const m of sentence.matchAll(re)) {
       const value = m[1]!.replace(/[.’']+$/u, '');
-      if (notName(value)) continue;
-      last = { value, at: m.index, end: m.index + m[0].length };
+      if (!notName(value)) last = { predicate, value, at: m.index, end: m.index + m[0].length };
     }
-    if (!last || notLasting.test(sentence.slice(last.end))) continue;
-    spans.push(last);
-    found.push({ predicate, value: last.value });
+    if (last && !notLasting.test(sentence.slice(last.end))) found.push(last);
   }
   let rest = sentence;
-  for (const { at, end } of [...spans].sort((a, b) => b.at - a.at))
+  for (const { at, end } of [...found].sort((a, b) => b.at - a.at))
     rest = rest.slice(0, at) + ' ' + rest.slice(end);
-  return found.map((f) => ({ ...f, rest: words(rest) }));
+  return { slots: found.map(({ predicate, value }) => ({ predicate, value })), rest: words(rest) };
 }

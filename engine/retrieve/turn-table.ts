@@ -1,8 +1,10 @@
 /** turn_fts's columns, in table order (migration 005). */
 export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as const;
 
-/** turn_fts's tokenizer (migration 005); a test checks the store's table still declares it. */
-/** Combining marks belong to words (Thai, Devanagari and Tamil vowel signs are marks): see migration 013. */
+/**
+ * turn_fts's tokenizer (migration 013); a test checks the store's table still declares it. Combining
+ * marks belong to words: Thai, Devanagari and Tamil vowel signs are marks.
+ */
 export const turnTokenizer = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'";
 /** turnTokenizer as the body of an SQL string literal. */
 export const turnTokenizerSql = turnTokenizer.replaceAll("'", "''");

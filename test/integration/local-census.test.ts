@@ -55,7 +55,6 @@ describe('local engine: the census', () => {
       assert.equal(noise(c, 'pending_rederivation'), undefined, 'a kind with nothing is left out');
       const listed = await local.listMemories(tenant, 'b', { limit: 100 });
       assert.equal(c.counts.memories_active, listed.data.length);
-      assert.ok(first.memory_ids.length > 0);
     } finally {
       await local.close();
     }

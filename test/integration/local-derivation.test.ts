@@ -190,12 +190,8 @@ describe('local engine: derivation', () => {
 
   it('saying where you live or work holds a slot: a move replaces the old home, as a fact would', async () => {
     const { engine, remember } = await withBrain();
-    const said = (text: string, at: string, speaker = 'user', source?: string) =>
-      remember({
-        content: { kind: 'message', text, speaker },
-        occurred_at: at,
-        ...(source ? { source: { name: source } } : {}),
-      });
+    const said = (text: string, at: string, speaker = 'user') =>
+      remember({ content: { kind: 'message', text, speaker }, occurred_at: at });
     const lisbon = await said('I live in Lisbon. I love the trams.', '2022-03-01T10:00:00Z');
     const again = await said("I'm living in Lisbon, near the river.", '2022-06-01T10:00:00Z');
     const porto = await said('I moved to Porto last month!', '2024-02-01T10:00:00Z');
