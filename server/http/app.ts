@@ -39,12 +39,15 @@ const compiled: CompiledOp[] = operations.map((op) => ({
   regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
 }));
 
-/** Paths registered outside the operations table, all read-only. */
-const getOnly = /^\/(?:v1\/openapi\.json|docs(?:\/errors(?:\/[^/]+)?)?)$/;
+/** Pages registered outside the operations table, all read-only (GET); registered and matched from here. */
+const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code'] as const;
+const pageRegexes = pagePaths.map(
+  (p) => new RegExp(`^${p.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`),
+);
 
 /** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
 function allowedMethods(path: string): string[] {
-  if (getOnly.test(path)) return ['GET'];
+  if (pageRegexes.some((r) => r.test(path))) return ['GET'];
   return [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
 }
 
@@ -82,12 +85,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     await next();
   });
 
-  app.get('/v1/openapi.json', (c) =>
-    c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' }),
-  );
-  app.get('/docs', (c) => c.html(errorIndexPage()));
-  app.get('/docs/errors', (c) => c.html(errorIndexPage()));
-  app.get('/docs/errors/:code', (c) => {
+  const [openapiPath, docsPath, errorsPath, errorPath] = pagePaths;
+  app.get(openapiPath, (c) => c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
+  app.get(docsPath, (c) => c.html(errorIndexPage()));
+  app.get(errorsPath, (c) => c.html(errorIndexPage()));
+  app.get(errorPath, (c) => {
     const html = errorPage(c.req.param('code'));
     if (!html) throw new MnemoError('http_404', 'The requested path does not exist.');
     return c.html(html);
