@@ -6,7 +6,14 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } from './api/client.ts';
+import {
+  ClientContext,
+  isMnemoApiError,
+  isNetworkError,
+  isRetryable,
+  makeClient,
+  useClient,
+} from './api/client.ts';
 import { bridge } from './api/bridge.ts';
 import { brainOptions } from './api/queries.ts';
 import { forgetSession, loadSession, type Session } from './api/session.ts';
@@ -64,7 +71,7 @@ function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (r
           // A revoked or unknown UI key cannot recover by retrying: ask for a new one.
           onError: (e) => {
             if (isMnemoApiError(e) && e.type === 'authentication') onSignedOut(e);
-            if (isMnemoApiError(e) && e.code === 'network_error') setUnreachable(true);
+            if (isNetworkError(e)) setUnreachable(true);
           },
           onSuccess: () => setUnreachable(false),
         }),
@@ -87,7 +94,8 @@ function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (r
 function Shell({ unreachable }: { unreachable: boolean }) {
   const location = useLocation();
   const queryClient = useQueryClient();
-  const route = parseRoute(location.split('?')[0] ?? '/');
+  const path = location.split('?')[0] ?? '/';
+  const route = parseRoute(path);
   const [warnings, setWarnings] = useState<string[]>([]);
   useEffect(() => {
     void bridge()?.getWarnings().then(setWarnings);
@@ -96,7 +104,6 @@ function Shell({ unreachable }: { unreachable: boolean }) {
   useEffect(() => {
     document.title = title;
   }, [title]);
-  const path = location.split('?')[0] ?? '/';
   useEffect(() => {
     // Move focus to the new page's heading so keyboard and screen-reader users land on it; a new
     // search on the same page (only the query changed) leaves focus where the person is.

@@ -1,6 +1,6 @@
 /** The app's addresses. Pure, so tests can check parsing and building round-trip. */
-export type BrainTab =
-  'records' | 'memories' | 'conflicts' | 'objects' | 'ask' | 'traces' | 'profile' | 'import';
+const tabs = ['records', 'memories', 'conflicts', 'objects', 'ask', 'traces', 'profile', 'import'] as const;
+export type BrainTab = (typeof tabs)[number];
 
 export type Route =
   | { name: 'brains' }
@@ -9,17 +9,6 @@ export type Route =
   | { name: 'memory'; brainId: string; memoryId: string }
   | { name: 'trace'; brainId: string; traceId: string }
   | { name: 'not-found'; path: string };
-
-const tabs: readonly BrainTab[] = [
-  'records',
-  'memories',
-  'conflicts',
-  'objects',
-  'ask',
-  'traces',
-  'profile',
-  'import',
-];
 
 function decode(s: string): string | null {
   try {

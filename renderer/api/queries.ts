@@ -20,8 +20,17 @@ export const keys = {
   census: (brainId: string) => ['census', brainId] as const,
   sources: (brainId: string) => ['sources', brainId] as const,
   objects: (brainId: string) => ['objects', brainId] as const,
+  watermark: (brainId: string) => ['watermark', brainId] as const,
   keys: ['keys'] as const,
 };
+
+/** Cursor paging, as every list of the API pages: each page starts after the previous one's cursor. */
+const byCursor = {
+  initialPageParam: null as string | null,
+  getNextPageParam: (page: { has_more: boolean; next_cursor: string | null }) =>
+    page.has_more ? page.next_cursor : null,
+};
+const after = (cursor: string | null) => (cursor ? { cursor } : {});
 
 export const brainListOptions = (client: MnemoClient) =>
   queryOptions({ queryKey: keys.brains, queryFn: ({ signal }) => client.listBrains({ signal }) });
@@ -36,9 +45,8 @@ export const recordListOptions = (client: MnemoClient, brainId: string, filters:
   infiniteQueryOptions({
     queryKey: [...keys.records(brainId), filters] as const,
     queryFn: ({ signal, pageParam }) =>
-      client.listRecords(brainId, { ...filters, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+      client.listRecords(brainId, { ...filters, ...after(pageParam) }, { signal }),
+    ...byCursor,
     // Records still processing turn ready in the background: look again until none are left.
     refetchInterval: (q) =>
       q.state.data?.pages.some((p) => p.data.some((r) => r.status === 'processing')) ? 1000 : false,
@@ -48,9 +56,8 @@ export const memoryListOptions = (client: MnemoClient, brainId: string, params: 
   infiniteQueryOptions({
     queryKey: [...keys.memories(brainId), 'list', params] as const,
     queryFn: ({ signal, pageParam }) =>
-      client.listMemories(brainId, { ...params, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+      client.listMemories(brainId, { ...params, ...after(pageParam) }, { signal }),
+    ...byCursor,
   });
 
 export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string) =>
@@ -100,18 +107,16 @@ export const objectListOptions = (client: MnemoClient, brainId: string) =>
   infiniteQueryOptions({
     queryKey: keys.objects(brainId),
     queryFn: ({ signal, pageParam }) =>
-      client.listObjects(brainId, { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+      client.listObjects(brainId, { limit: 100, ...after(pageParam) }, { signal }),
+    ...byCursor,
   });
 
 export const traceListOptions = (client: MnemoClient, brainId: string) =>
   infiniteQueryOptions({
     queryKey: keys.traces(brainId),
     queryFn: ({ signal, pageParam }) =>
-      client.listTraces(brainId, { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+      client.listTraces(brainId, { limit: 50, ...after(pageParam) }, { signal }),
+    ...byCursor,
     // A thorough question answered 202 is assembled in the background: look again until it is done.
     refetchInterval: (q) =>
       q.state.data?.pages.some((p) => p.data.some((t) => t.status === 'processing')) ? 2000 : false,
@@ -133,7 +138,7 @@ export const traceOptions = (client: MnemoClient, brainId: string, traceId: stri
  */
 export const watermarkOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
-    queryKey: ['watermark', brainId] as const,
+    queryKey: keys.watermark(brainId),
     queryFn: async ({ signal }) => (await client.getProfile(brainId, { limit: 1 }, { signal })).watermark,
     refetchInterval: 2000,
   });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { isMnemoApiError } from '../api/client.ts';
+import { isMnemoApiError, isNetworkError } from '../api/client.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -36,7 +36,7 @@ const headings: Record<string, string> = {
 const explained: Record<string, { title: string; help: string }> = {
   network_error: {
     title: 'Mnemo cannot be reached',
-    help: 'Is it still running? Start the app (or `mnemo serve --ui`) again; this page retries by itself.',
+    help: 'Is it still running? Start the app (or `mnemo serve --ui`) again, then choose Try again above.',
   },
   key_revoked: {
     title: 'This sign-in has ended',
@@ -87,5 +87,5 @@ export function ErrorNotice({ error, action }: { error: unknown; action?: ReactN
  * they may be out of date.
  */
 export function errorHidesData(q: { isError: boolean; error: unknown }): boolean {
-  return q.isError && !(isMnemoApiError(q.error) && q.error.code === 'network_error');
+  return q.isError && !isNetworkError(q.error);
 }

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { memoryListOptions, watermarkOptions } from '../api/queries.ts';
+import { readSearch, useFollowSearch, writeSearch } from '../address-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { ownerLabel, validitySpan } from '../format.ts';
@@ -11,37 +12,15 @@ import { paths } from '../routes.ts';
 
 export const statusLabels = { active: 'Current', superseded: 'Replaced', retracted: 'Withdrawn' } as const;
 
-const statuses = ['active', 'all', 'superseded', 'retracted'] as const;
-
-/** The search is in the address, so Back, reload and a copied link keep it. */
-export function memorySearchFrom(search: string): MemoryListParams {
-  const q = new URLSearchParams(search);
-  const status = q.get('status');
-  const p: MemoryListParams = {
-    status: statuses.includes(status as (typeof statuses)[number])
-      ? (status as MemoryListParams['status'])
-      : 'active',
-  };
-  for (const k of ['q', 'subject', 'owner'] as const) {
-    const v = q.get(k)?.trim();
-    if (v) p[k] = v;
-  }
-  return p;
-}
-
-function searchQuery(p: MemoryListParams): string {
-  const q = new URLSearchParams();
-  for (const k of ['q', 'subject', 'owner'] as const) if (p[k]) q.set(k, p[k]);
-  if (p.status && p.status !== 'active') q.set('status', p.status);
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
+const searchNames = ['q', 'status', 'subject', 'owner'] as const;
+const searchDefaults = { status: 'active' } as const;
 
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const search = useLocation().split('?')[1] ?? '';
-  const params = memorySearchFrom(search);
-  const setParams = (p: MemoryListParams) => navigate(`${paths.brain(brainId, 'memories')}${searchQuery(p)}`);
+  const params = { ...searchDefaults, ...readSearch(search, searchNames) } as MemoryListParams;
+  const setParams = (p: MemoryListParams) =>
+    navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
   const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
   // New Records turn into Memories in the background: look again whenever the Brain has changed.
   const watermark = useQuery(watermarkOptions(client, brainId)).data;
@@ -118,16 +97,12 @@ function MemorySearch({
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
   const [owner, setOwner] = useState(initial.owner ?? '');
-  // Back or forward to another search: show it. Set during render, not by remounting the form, so the
-  // field or button in use keeps focus when a search is applied.
-  const [shown, setShown] = useState(search);
-  if (shown !== search) {
-    setShown(search);
+  useFollowSearch(search, () => {
     setQ(initial.q ?? '');
     setStatus(initial.status ?? 'active');
     setSubject(initial.subject ?? '');
     setOwner(initial.owner ?? '');
-  }
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const p: MemoryListParams = { status };

@@ -5,6 +5,7 @@ import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
 import { recordListOptions } from '../api/queries.ts';
+import { readSearch, useFollowSearch, writeSearch } from '../address-search.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
@@ -18,30 +19,12 @@ const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
 const filterNames = ['kind', 'source', 'visibility', 'status', 'since', 'until'] as const;
 
-/** The filters are in the address, so Back, reload and a copied link keep them. */
-export function recordFiltersFrom(search: string): RecordListParams {
-  const q = new URLSearchParams(search);
-  const f: Record<string, string> = {};
-  for (const k of filterNames) {
-    const v = q.get(k)?.trim();
-    if (v) f[k] = v;
-  }
-  // Checked by the server like any filter: a hand-edited address gets its 400, shown on the screen.
-  return f as RecordListParams;
-}
-
-function filterQuery(f: RecordListParams): string {
-  const q = new URLSearchParams();
-  for (const k of filterNames) if (f[k]) q.set(k, String(f[k]));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
 export function RecordsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const search = useLocation().split('?')[1] ?? '';
-  const filters = recordFiltersFrom(search);
-  const setFilters = (f: RecordListParams) => navigate(`${paths.brain(brainId, 'records')}${filterQuery(f)}`);
+  const filters = readSearch(search, filterNames) as RecordListParams;
+  const setFilters = (f: RecordListParams) =>
+    navigate(`${paths.brain(brainId, 'records')}${writeSearch(f, filterNames)}`);
   const records = useInfiniteQuery(recordListOptions(client, brainId, filters));
   const [forgetting, setForgetting] = useState<MnemoRecord | null>(null);
   const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
@@ -131,17 +114,14 @@ function RecordFilters({
   const [status, setStatus] = useState<string>(initial.status ?? '');
   const [since, setSince] = useState(isoToLocalInput(initial.since));
   const [until, setUntil] = useState(isoToLocalInput(initial.until));
-  // Back or forward to other filters: show them, without remounting the form (focus stays put).
-  const [shown, setShown] = useState(search);
-  if (shown !== search) {
-    setShown(search);
+  useFollowSearch(search, () => {
     setKind(initial.kind ?? '');
     setSource(initial.source ?? '');
     setVisibility(initial.visibility ?? '');
     setStatus(initial.status ?? '');
     setSince(isoToLocalInput(initial.since));
     setUntil(isoToLocalInput(initial.until));
-  }
+  });
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const f: RecordListParams = {};

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Memory } from '../../engine/contract/index.ts';
+import { readSearch, writeSearch } from '../../renderer/address-search.ts';
 import { findConflicts } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { truthPhrase, validitySpan } from '../../renderer/format.ts';
@@ -118,4 +119,15 @@ test('a correction Record reads as words, with its reason', () => {
     'Correction: I live in Porto. (why: Moved)',
   );
   assert.equal(recordSummary({ kind: 'correction', corrects: 'mem_1' }), 'Withdrawal of a Memory');
+});
+
+test('filters read from and written to the address round-trip; defaults and empty values stay out', () => {
+  const names = ['q', 'status', 'since'] as const;
+  const written = writeSearch({ q: 'sailing club', status: 'active', since: '' }, names, {
+    status: 'active',
+  });
+  assert.equal(written, '?q=sailing+club');
+  assert.deepEqual(readSearch(written.slice(1), names), { q: 'sailing club' });
+  assert.equal(writeSearch({}, names), '');
+  assert.deepEqual(readSearch('q=%20+&status=all&other=x', names), { status: 'all' });
 });
