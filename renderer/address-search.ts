@@ -1,5 +1,3 @@
-import { useState } from 'react';
-
 /**
  * A screen's filters live in its address (`?q=…&status=…`), so Back, reload and a copied link keep
  * them. Values are passed as written: the server checks them as it checks any filter, and a
@@ -31,17 +29,4 @@ export function writeSearch<K extends string>(
   }
   const s = q.toString();
   return s ? `?${s}` : '';
-}
-
-/**
- * A filter form shows what the address says: when the search changes (Back, forward), `reset` sets the
- * fields from it, during render rather than by remounting the form, so the field or button in use keeps
- * its focus when the person applies a search.
- */
-export function useFollowSearch(search: string, reset: () => void): void {
-  const [shown, setShown] = useState(search);
-  if (shown !== search) {
-    setShown(search);
-    reset();
-  }
 }
