@@ -26,6 +26,9 @@ async function openEngine(): Promise<{ server: RunningServer; warnings: string[]
     dataDir: join(userData, 'data'),
     configDir: userData,
     dbKey: dbKey.key,
+    // A person who quits expects the window to go now; an agent's request still running after 5 s is
+    // answered 500 (and retried by the agent), rather than holding the app open for the server's 30 s.
+    shutdownGraceMs: 5_000,
   });
   return { server, warnings: dbKey.warning ? [dbKey.warning] : [] };
 }
