@@ -203,6 +203,61 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.equal(same.status, 200, "the server's own origin is allowed");
   });
 
+  test('the transport refusals have the one error shape, and only POST is served', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const send = async (method: string, headers: Record<string, string>, body?: string) => {
+      const res = await fetch(`${origin}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
+      const json = (await res.json()) as { code?: unknown; message?: unknown };
+      assert.deepEqual(Object.keys(json).sort(), ['code', 'docs_url', 'message', 'request_id', 'type']);
+      return { status: res.status, allow: res.headers.get('allow'), ...json };
+    };
+    const jsonAccept = { accept: 'application/json, text/event-stream' };
+    for (const method of ['GET', 'DELETE', 'PUT']) {
+      const r = await send(method, { accept: 'text/event-stream' });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.code, 'http_405');
+      assert.equal(r.allow, 'POST');
+    }
+    const html = await send('POST', { accept: 'text/html', 'content-type': 'application/json' }, '{}');
+    assert.equal(html.status, 406);
+    assert.equal(html.code, 'http_406');
+    assert.match(String(html.message), /^Accept: .*text\/event-stream/);
+    const text = await send('POST', { ...jsonAccept, 'content-type': 'text/plain' }, '{}');
+    assert.equal(text.status, 415);
+    assert.equal(text.code, 'unsupported_media_type');
+    const bad = await send('POST', { ...jsonAccept, 'content-type': 'application/json' }, '{"jsonrpc":');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.code, 'invalid_request_body');
+    assert.match(String(bad.message), /^body: .*JSON/);
+    const notRpc = await send('POST', { ...jsonAccept, 'content-type': 'application/json' }, '{}');
+    assert.equal(notRpc.code, 'invalid_request_body');
+    const huge = await send(
+      'POST',
+      { ...jsonAccept, 'content-type': 'application/json' },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { pad: 'x'.repeat(5 * 1024 * 1024) },
+      }),
+    );
+    assert.equal(huge.code, 'invalid_request_body');
+    // A JSON-RPC error inside a served exchange stays JSON-RPC: it is the protocol's answer, not a failure.
+    const res = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...jsonAccept },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'no/such/method' }),
+    });
+    assert.equal(res.status, 200);
+    const rpc = (await res.json()) as { id: number; error: { code: number } };
+    assert.equal(rpc.id, 7);
+    assert.equal(rpc.error.code, -32601);
+  });
+
   test('a revoked key is refused on its next request', async () => {
     const { key, entry } = registry.create({ env: 'test', project: 'acme', brain: 'notes' });
     assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);
