@@ -139,12 +139,14 @@ export type RecordPage = z.infer<typeof RecordPage>;
 /** listRecords (additive to the spec): newest first, filtered. */
 export const RecordListQuery = z.strictObject({
   kind: z.enum(allKinds).optional(),
-  source: z.string().optional(),
+  // An empty name would otherwise read as "no filter" and hand a client with an unset variable the
+  // whole Brain; the other filters refuse empty values the same way.
+  source: z.string().min(1, 'must not be empty').optional(),
   visibility: Visibility.optional(),
   status: RecordStatus.optional(),
   since: DateTime.optional(),
   until: DateTime.optional(),
-  cursor: z.string().optional(),
+  cursor: z.string().min(1, 'must not be empty').optional(),
   limit: pageLimit(50, 200),
 });
 export type RecordListQuery = z.infer<typeof RecordListQuery>;

@@ -250,6 +250,11 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         span.body.data.map((r) => r.id),
         [a.record.id],
       );
+      for (const empty of ['source=', 'cursor=']) {
+        const r = await api.get(`/brains/b/records?${empty}`);
+        const e = assertError(r, 400, 'invalid_request', 'invalid_request_body');
+        assert.match(String(e.message), /must not be empty/);
+      }
     });
 
     it('local deployment keeps local_only Records and serves them on this device, Context included', async () => {
