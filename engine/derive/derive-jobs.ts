@@ -1,4 +1,5 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
+import { dropVectors } from '../retrieve/vector-store.ts';
 import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
@@ -84,26 +85,33 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     return;
   }
   const m = job.memory_id
-    ? store.get<{ id: string; lineage: string; norm: string; cause: string; pending: number }>(
-        'SELECT id, lineage, norm, cause, pending FROM memories WHERE id = ?',
-        job.memory_id,
-      )
+    ? store.get<{
+        n: number;
+        id: string;
+        lineage: string;
+        norm: string;
+        cause: string;
+        pending: number;
+        statement: string;
+      }>('SELECT n, id, lineage, norm, cause, pending, statement FROM memories WHERE id = ?', job.memory_id)
     : undefined;
   if (!m || !m.pending) return;
   const seq = store.nextSeq(job.brain_uid);
   const self = brainSelf(store, job.brain_uid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
-  const kept: RecordRow[] = [];
+  const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
   for (const c of cites) {
     const r = loadRecord(store, c.record_id)!;
     // A correction Record supports its version by fiat, not by derivation.
-    const supports =
-      r.kind === 'correction' ||
-      deriver
-        .derive(deriverInput(r), { self })
-        .some((claim) => normalizeStatement(claim.statement) === m.norm);
-    if (supports) kept.push(r);
+    if (r.kind === 'correction') {
+      kept.push({ ...r, statement: null });
+      continue;
+    }
+    const claim = deriver
+      .derive(deriverInput(r), { self })
+      .find((x) => normalizeStatement(x.statement) === m.norm);
+    if (claim) kept.push({ ...r, statement: claim.statement });
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
@@ -115,17 +123,23 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     // A correction version stands on its correction Record by fiat: it keeps its world time and its
     // cause. Anything else now rests on the survivors only, and its revision entry says so: cause
     // `rederived`, learned (again) now.
+    // Its words are the first survivor's too: Records whose statements differ only in case or
+    // punctuation share a Memory, which spoke in the words of the first, and those may be the ones
+    // just forgotten.
     if (m.cause !== 'correction') {
       const first = kept.reduce((a, b) => (b.occurred_ms < a.occurred_ms ? b : a));
+      const statement = first.statement ?? m.statement;
       store.run(
-        `UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ?, cause = 'rederived', learned_at = ?
-         WHERE id = ?`,
+        `UPDATE memories SET statement = ?, valid_from = ?, valid_from_ms = ?, source_key = ?, cause = 'rederived',
+         learned_at = ? WHERE id = ?`,
+        statement,
         first.occurred_at,
         first.occurred_ms,
         first.source_name ?? '',
         now(),
         m.id,
       );
+      if (statement !== m.statement) dropVectors(store, 'memory', m.n, job.brain_uid);
     }
     store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
   }

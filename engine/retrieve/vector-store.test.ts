@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore, type Store } from '../store/store.ts';
-import { ensureVectorModel, int8Scale, nearest, putVectors, quantize } from './vector-store.ts';
+import { dropVectors, ensureVectorModel, int8Scale, nearest, putVectors, quantize } from './vector-store.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -146,6 +146,30 @@ describe('int8 vector store', () => {
     assert.equal(ns[0], 8);
     assert.equal(ns.length, 29);
     assert.ok(!ns.includes(7));
+    store.close();
+  });
+
+  it('dropVectors removes a vector whose text changed (bytes too, loaded copy too) and queues it again', () => {
+    const { store, dir } = storeWithRecords(10);
+    const m = ensureVectorModel(store, identity, now);
+    putVectors(
+      store,
+      m,
+      'record',
+      Array.from({ length: 10 }, (_, i) => ({ n: i + 1, brainUid: 'brn_a', vector: vec(i + 1) })),
+    );
+    // Load the in-memory copy first: it must follow the drop, not keep answering with the old vector.
+    assert.equal(nearest(store, m, 'record', 'brn_a', vec(4), 1)[0]!.n, 4);
+    store.run('DELETE FROM index_queue');
+    store.tx(() => dropVectors(store, 'record', 4, 'brn_a'));
+    store.checkpoint();
+    assert.ok(!fileBytes(dir).some((b) => b.includes(quantize(vec(4))!)), 'old bytes zeroed');
+    assert.ok(!nearest(store, m, 'record', 'brn_a', vec(4), 10).some((h) => h.n === 4));
+    assert.equal(
+      store.get("SELECT 1 AS x FROM embeddings WHERE owner = 'record' AND owner_n = 4"),
+      undefined,
+    );
+    assert.deepEqual(store.all('SELECT owner, owner_n FROM index_queue'), [{ owner: 'record', owner_n: 4 }]);
     store.close();
   });
 

@@ -239,6 +239,24 @@ export function putVectors(
 }
 
 /**
+ * Removes one Record's or Memory's vectors under every model, bytes zeroed as a forget does, and queues
+ * it to be embedded again: its text changed in place (a Memory re-derived in the words of a surviving
+ * Record), so the old vector would find it by words that are no longer there, maybe forgotten ones.
+ */
+export function dropVectors(store: Store, owner: VectorOwner, n: number, brainUid: string): void {
+  for (const m of store.all<{ id: number; dims: number }>('SELECT id, dims FROM embedding_models')) {
+    const table = `vec8_${owner}_${m.id}`;
+    if (!tableExists(store, table)) continue;
+    if (!store.get(`SELECT 1 FROM ${table}_rowids WHERE rowid = ?`, n)) continue;
+    store.run(zeroVectorSql(table, m.dims, '?'), n);
+    store.run(`DELETE FROM ${table} WHERE rowid = ?`, n);
+    changedVectors(store, table, brainUid, [{ n, vector: null, position: null }]);
+  }
+  store.run('DELETE FROM embeddings WHERE owner = ? AND owner_n = ?', owner, n);
+  store.run('INSERT OR REPLACE INTO index_queue (owner, owner_n) VALUES (?, ?)', owner, n);
+}
+
+/**
  * The k nearest vectors of one Brain, nearest first (distance = 1 - cosine, of the quantised vectors):
  * vec0's KNN, answered from the Brain's in-memory copy (loaded on first use, see syncedCopy).
  */

@@ -70,6 +70,46 @@ describe('local engine: forgetting', () => {
     assert.deepEqual(filesContaining(dir, 'quokka7731forgetmarker'), []);
   });
 
+  it('a Memory re-derived after a forget speaks in the words of a surviving Record, not the forgotten one', async () => {
+    const dir = tempDir();
+    const engine = await open(dir, { dbKey: null, embedder: { provider: 'hash', dataDir: dir } });
+    try {
+      await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      // The two statements differ only in case and punctuation, so they are one Memory, worded as the first.
+      const loud = await engine.rememberRecord(
+        tenant,
+        'b',
+        said('I ADORE PURPLE TULIPS SAID WALRUSCASE!!'),
+        {},
+      );
+      const quiet = await engine.rememberRecord(
+        tenant,
+        'b',
+        said('i adore purple tulips said walruscase'),
+        {},
+      );
+      await engine.idle();
+      const shared = (await engine.getRecord(tenant, 'b', quiet.record.id)).memory_ids[0]!;
+      assert.equal(
+        (await engine.getMemory(tenant, 'b', shared)).statement,
+        'I ADORE PURPLE TULIPS SAID WALRUSCASE!!',
+      );
+      await engine.forgetRecord(tenant, 'b', loud.record.id);
+      await engine.idle();
+      const m = await engine.getMemory(tenant, 'b', shared);
+      assert.equal(m.statement, 'i adore purple tulips said walruscase');
+      assert.deepEqual(
+        m.citations.map((c) => c.record_id),
+        [quiet.record.id],
+      );
+      const profile = JSON.stringify(await engine.getProfile(tenant, 'b', { limit: 50 }));
+      assert.ok(!profile.includes('WALRUSCASE'), profile);
+    } finally {
+      await engine.close();
+    }
+    assert.deepEqual(filesContaining(dir, 'WALRUSCASE'), []);
+  });
+
   it('forgetBrain removes everything; a recreated Brain refuses the old watermarks', async () => {
     const dir = tempDir();
     const engine = await open(dir, { dbKey: null });
