@@ -2,7 +2,7 @@ import { newId } from '../ids.ts';
 import type { Store } from '../store/store.ts';
 import type { Claim } from './deriver.ts';
 import { addCitation, insertMemory, nextVersion } from './insert-memory.ts';
-import { normalizeStatement } from './record-text.ts';
+import { humanize, normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 export interface AdmittedRecord {
@@ -17,8 +17,18 @@ export function slotPrefix(subject: string): string {
   return `${normalizeStatement(subject)}\u001f`;
 }
 
-export function slotKey(subject: string, predicate: string): string {
-  return `${slotPrefix(subject)}${normalizeStatement(predicate)}`;
+/**
+ * The key of the slot a claim holds, one per (who, what): "me" and the Brain's own name are one person
+ * (the owner the claim resolved to), and `lives_in`, `Lives In` and the "lives in" of a message are one
+ * predicate (as people read it). Keyed by the raw subject and slug, a Brain held three current homes.
+ */
+export function slotKey(
+  subject: string,
+  predicate: string,
+  owner: { state: string; entity?: string | null | undefined },
+): string {
+  const who = owner.state === 'self' && owner.entity ? owner.entity : subject;
+  return `${slotPrefix(who)}${normalizeStatement(humanize(predicate))}`;
 }
 
 interface SlotVersion {
@@ -76,7 +86,7 @@ export function admitClaims(
   const sourceKey = record.sourceName ?? '';
   for (const claim of claims) {
     const norm = normalizeStatement(claim.statement);
-    const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate) : null;
+    const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate, claim.owner) : null;
     const versions =
       slot !== null
         ? store.all<SlotVersion>(

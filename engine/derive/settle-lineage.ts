@@ -40,7 +40,7 @@ interface Target {
  * yet), so nothing has to be rewritten when the clock passes a start.
  * Returns the number of versions changed.
  */
-export function settleLineage(store: Store, lineage: string, seq: number): number {
+export function settleLineage(store: Pick<Store, 'all' | 'run'>, lineage: string, seq: number): number {
   const rows = store.all<VersionRow>(
     `SELECT m.n, m.id, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.corrects, m.retracted_by,
             m.source_key, m.revised_by, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms

@@ -164,16 +164,17 @@ export function memoryFilter(
     add(s.sql, ...s.params);
   }
   if (q.subject !== undefined) {
-    // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation), so
-    // "Bob"/age and "bob"/Age are one lineage, and one filter: slot values match on the slot's subject
-    // part (a range on the (brain, slot) index); other Memories compare the subject case-insensitively
-    // (ASCII, as lower() does, like the owner filter) on the (brain, subject NOCASE) index.
+    // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation; the
+    // Brain's own name for "me"), so "Bob"/age and "bob"/Age are one lineage, and one filter: slot values
+    // match on the slot's subject part (a range on the (brain, slot) index); every Memory also matches
+    // its own subject case-insensitively (ASCII, as lower() does, like the owner filter) on the
+    // (brain, subject NOCASE) index, so `subject=me` still finds the facts written about "me".
     const norm = slotPrefix(q.subject);
     add(
       `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
                 UNION ALL
                 SELECT s.id FROM memories s
-                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE AND s.slot IS NULL)`,
+                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE)`,
       brainUid,
       norm,
       `${norm.slice(0, -1)}\u0020`,

@@ -241,6 +241,48 @@ describe('local engine: derivation', () => {
     );
   });
 
+  it('one slot per person and predicate however it is written: "me" and the self name, lives_in and "lives in"', async () => {
+    const { engine, remember } = await withBrain();
+    const fact = (subject: string, predicate: string, value: string, at: string) =>
+      remember({ content: { kind: 'fact', subject, predicate, value }, occurred_at: at });
+    const old = await fact('me', 'phone', '+351 111', '2020-01-01T00:00:00Z');
+    const now = await fact('Ana', 'phone', '+351 222', '2023-01-01T00:00:00Z');
+    const phone = await engine.getMemory(tenant, 'b', old.memory_ids[0]!);
+    assert.equal(phone.status, 'superseded', 'the newer number about Ana replaced the one about "me"');
+    assert.equal(phone.valid_to, '2023-01-01T00:00:00Z');
+    assert.equal((await engine.getMemory(tenant, 'b', now.memory_ids[0]!)).version, 2);
+    // The fact keeps the subject it was written with, and a filter by either name finds it.
+    assert.equal(phone.subject, 'me');
+    const byName = await engine.listMemories(tenant, 'b', { subject: 'Ana', status: 'all', limit: 50 });
+    assert.equal(byName.data.length, 2);
+    const byMe = await engine.listMemories(tenant, 'b', { subject: 'me', status: 'all', limit: 50 });
+    assert.deepEqual(
+      byMe.data.map((m) => m.id),
+      [phone.id],
+    );
+
+    await fact('Ana', 'lives_in', 'Lisbon', '2020-01-01T00:00:00Z');
+    await remember({
+      content: { kind: 'message', speaker: 'Ana', text: 'I moved to Porto.' },
+      occurred_at: '2022-01-01T00:00:00Z',
+    });
+    await fact('ana', 'Lives In', 'Braga', '2023-01-01T00:00:00Z');
+    await fact('self', 'lives in', 'Faro', '2024-01-01T00:00:00Z');
+    const homes = await engine.listMemories(tenant, 'b', { q: 'lives in', limit: 50 });
+    assert.deepEqual(
+      homes.data.map((m) => m.statement),
+      ['self lives in: Faro'],
+    );
+    const ctx = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'Where does Ana live?' },
+      { requestId: 'req_s' },
+    );
+    assert.ok(ctx.status === 'ready');
+    assert.deepEqual(ctx.conflicts, []);
+  });
+
   it('documents become passage Memories citing exact quotes; events one what/when/where/who Memory', async () => {
     const { engine, remember } = await withBrain();
     const paragraph = (i: number) =>

@@ -128,4 +128,52 @@ describe('local engine: migrations', () => {
     assert.equal(row.text, ' 先週 、 京都 に 行き ま した 。 ');
     db.close();
   });
+
+  it('14: slots split by how they were written are keyed again and joined into one lineage, settled', async () => {
+    const dataDir = tempDir();
+    const ids: string[] = [];
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      for (const [subject, value, at] of [
+        ['me', '+351 111', '2020-01-01T00:00:00Z'],
+        ['Ana', '+351 222', '2023-01-01T00:00:00Z'],
+      ] as const) {
+        const r = await engine.rememberRecord(
+          tenant,
+          'b',
+          { content: { kind: 'fact', subject, predicate: 'phone', value }, occurred_at: at },
+          {},
+        );
+        await engine.idle();
+        ids.push((await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!);
+      }
+      await engine.close();
+      // As version 13 left them: the "me" fact in a slot and lineage of its own, both numbers current.
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      db.prepare(
+        `UPDATE memories SET slot = 'me' || char(31) || 'phone', lineage = 'lin_old', version = 1,
+         status = 'active', valid_to = NULL, valid_to_ms = NULL WHERE id = ?`,
+      ).run(ids[0]);
+      db.prepare("UPDATE memories SET version = 1, cause = 'derived' WHERE id = ?").run(ids[1]);
+      db.pragma('user_version = 13');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      const [old, now] = [
+        await engine.getMemory(tenant, 'b', ids[0]!),
+        await engine.getMemory(tenant, 'b', ids[1]!),
+      ];
+      assert.deepEqual([old.status, old.valid_to, old.version], ['superseded', '2023-01-01T00:00:00Z', 1]);
+      assert.deepEqual([now.status, now.valid_to, now.version], ['active', null, 2]);
+      const current = await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 });
+      assert.deepEqual(
+        current.data.map((m) => m.statement),
+        ['Ana phone: +351 222'],
+      );
+    } finally {
+      await engine.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import { listOrderIndexes } from './010-list-order-indexes.ts';
 import { turnLog } from './011-turn-log.ts';
 import { recordsTextKey } from './012-records-text-key.ts';
 import { wordsOfEveryScript } from './013-words-of-every-script.ts';
+import { slotsByOwner } from './014-slots-by-owner.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   turnLog,
   recordsTextKey,
   wordsOfEveryScript,
+  slotsByOwner,
 ];
