@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { importIdempotencyKey } from '../idempotency-key.ts';
+import type { ParseOptions } from '../import-item.ts';
 import { collect, writeTree } from '../test-support.ts';
-import { parseIcs } from './ics.ts';
+import { maxOccurrencesPerSeries, maxRuleSteps, parseIcs } from './ics.ts';
 
 const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
 const berlin = [
@@ -122,10 +124,10 @@ test('iCalendar: zones, recurrence with EXDATE and an override, all-day, partici
       bday.title,
       "Ana's birthday dinner at Tasca do Chico with the whole family and a few friends from Lisbon",
     );
-    assert.equal(
-      bday.starts_at,
-      '2024-05-11T23:00:00.000Z',
-      'all-day starts at midnight in --time-zone (Lisbon, UTC+1)',
+    assert.deepEqual(
+      [bday.starts_at, bday.ends_at],
+      ['2024-05-12T00:00:00.000Z', '2024-05-13T00:00:00.000Z'],
+      'all-day: the day at 00:00 UTC, whatever --time-zone says',
     );
     assert.equal(
       (byId.get('ics:ny-call')!.content as { starts_at: string }).starts_at,
@@ -158,4 +160,316 @@ test('not iCalendar: one skip with a reason', async () => {
   } finally {
     t.remove();
   }
+});
+
+const vcalendar = (...lines: string[]) => crlf(['BEGIN:VCALENDAR', 'VERSION:2.0', ...lines, 'END:VCALENDAR']);
+
+async function parse(text: string, o: ParseOptions = {}) {
+  const t = writeTree({ 'cal.ics': text });
+  try {
+    return await collect(parseIcs(join(t.root, 'cal.ics'), o));
+  } finally {
+    t.remove();
+  }
+}
+
+test('a value that cannot be read skips its event alone, named by UID and title', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:good-1',
+      'SUMMARY:Good event',
+      'DTSTART:20240101T100000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:bad-start',
+      'SUMMARY:Bad date event',
+      'DTSTART:2024-01-02 10:00',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'SUMMARY:No UID and a bad end',
+      'DTSTART:20240103T100000Z',
+      'DTEND:2024-01-03 11:00',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:bad-exdate',
+      'SUMMARY:Series with a bad EXDATE',
+      'DTSTART:20240104T100000Z',
+      'RRULE:FREQ=DAILY;COUNT=3',
+      'EXDATE:2024-01-05 10',
+      'END:VEVENT',
+      // A broken override is skipped; its series keeps the rule's own occurrence.
+      'BEGIN:VEVENT',
+      'UID:daily',
+      'SUMMARY:Daily',
+      'DTSTART:20240110T100000Z',
+      'RRULE:FREQ=DAILY;COUNT=3',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:daily',
+      'RECURRENCE-ID:20240111T100000Z',
+      'SUMMARY:Daily (moved)',
+      'DTSTART:2024-01-11 15:00',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:good-2',
+      'SUMMARY:Another good event',
+      'DTSTART:20240120T100000Z',
+      'END:VEVENT',
+    ),
+    { windowStart: new Date('2024-01-01T00:00:00Z'), windowEnd: new Date('2024-02-01T00:00:00Z') },
+  );
+  assert.deepEqual(
+    records.map((r) => [r.body.source.external_id, (r.body.content as { title: string }).title]),
+    [
+      ['ics:good-1', 'Good event'],
+      ['ics:daily@2024-01-10T10:00:00Z', 'Daily'],
+      ['ics:daily@2024-01-11T10:00:00Z', 'Daily'],
+      ['ics:daily@2024-01-12T10:00:00Z', 'Daily'],
+      ['ics:good-2', 'Another good event'],
+    ],
+  );
+  assert.deepEqual(
+    skips.map((s) => [s.ref, s.reason]),
+    [
+      ['daily', 'event "Daily (moved)" cannot be read: DTSTART: Could not extract integer from ":0"'],
+      ['bad-start', 'event "Bad date event" cannot be read: DTSTART: Could not extract integer from ":0"'],
+      [
+        'event "No UID and a bad end"',
+        'event "No UID and a bad end" cannot be read: DTEND or DURATION: Could not extract integer from ":0"',
+      ],
+      [
+        'bad-exdate',
+        'event "Series with a bad EXDATE" cannot be read: RRULE, RDATE or EXDATE: invalid date-time value: ' +
+          '"2024--0-1-T5 :10:"',
+      ],
+    ],
+  );
+});
+
+// "W. Europe Standard Time" is no IANA name: a right time proves the file's VTIMEZONE was used.
+const westEurope = berlin.map((l) => (l === 'TZID:Europe/Berlin' ? 'TZID:W. Europe Standard Time' : l));
+const damaged = vcalendar(
+  ...westEurope,
+  'BEGIN:VEVENT',
+  'UID:weekly',
+  'SUMMARY:Weekly',
+  'DTSTART;TZID=W. Europe Standard Time:20240108T093000',
+  'RRULE:FREQ=WEEKLY;COUNT=2',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:stray',
+  'SUMMARY:Bad line',
+  '  event',
+  'DTSTART:20240109T100000Z',
+  'this line has no colon',
+  'END:VEVENT',
+  // The override comes after the damage and still replaces its occurrence.
+  'BEGIN:VEVENT',
+  'UID:weekly',
+  'RECURRENCE-ID;TZID=W. Europe Standard Time:20240115T093000',
+  'SUMMARY:Weekly (moved)',
+  'DTSTART;TZID=W. Europe Standard Time:20240115T140000',
+  'END:VEVENT',
+  'BEGIN:VEVENT',
+  'UID:after',
+  'SUMMARY:After the damage',
+  'DTSTART;VALUE=DATE:20240120',
+  'END:VEVENT',
+);
+
+test('a malformed line or a cut-off download loses only the events it damages', async () => {
+  const window = {
+    windowStart: new Date('2024-01-01T00:00:00Z'),
+    windowEnd: new Date('2024-02-01T00:00:00Z'),
+  };
+  const cut = damaged + crlf(['BEGIN:VEVENT', 'UID:cut', 'SUMMARY:Trip to Po']).slice(0, -2);
+  const { records, skips } = await parse(cut.replace('END:VCALENDAR\r\n', ''), window);
+  assert.deepEqual(
+    records.map((r) => {
+      const c = r.body.content as { title: string; starts_at: string };
+      return [r.body.source.external_id, c.title, c.starts_at];
+    }),
+    [
+      ['ics:weekly@2024-01-08T09:30:00', 'Weekly', '2024-01-08T08:30:00.000Z'],
+      ['ics:weekly@2024-01-15T09:30:00', 'Weekly (moved)', '2024-01-15T13:00:00.000Z'],
+      ['ics:after', 'After the damage', '2024-01-20T00:00:00.000Z'],
+    ],
+  );
+  assert.deepEqual(
+    skips.map((s) => [s.ref, s.reason]),
+    [
+      [
+        'stray',
+        'event "Bad line event" at line 24 cannot be read: invalid line (no token ";" or ":") "this line has no colon"',
+      ],
+      ['cut', 'event "Trip to Po" at line 42 is cut off: no END:VEVENT (is the file truncated?)'],
+    ],
+  );
+
+  const nothing = await parse(vcalendar(...westEurope).slice(0, 200));
+  assert.equal(nothing.records.length, 0);
+  assert.equal(nothing.skips.length, 1, 'nothing readable: one skip for the file');
+  assert.match(nothing.skips[0]!.reason, /^not an iCalendar file: /);
+});
+
+test("all-day events are the same Records whatever the machine's or the import's zone", async () => {
+  const text = vcalendar(
+    'BEGIN:VEVENT',
+    'UID:party',
+    "SUMMARY:Mum's birthday party",
+    'DTSTART;VALUE=DATE:20240615',
+    'DTEND;VALUE=DATE:20240616',
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    'UID:bday',
+    'SUMMARY:Ana turns a year older',
+    'DTSTART;VALUE=DATE:20200101',
+    'RRULE:FREQ=YEARLY',
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    'SUMMARY:No UID',
+    'DTSTART;VALUE=DATE:20240301',
+    'END:VEVENT',
+  );
+  const window = {
+    windowStart: new Date('2023-06-01T00:00:00Z'),
+    windowEnd: new Date('2025-06-01T00:00:00Z'),
+  };
+  const machineZone = process.env.TZ;
+  const runs: string[][] = [];
+  try {
+    for (const tz of ['America/Los_Angeles', 'Europe/Berlin', 'Pacific/Kiritimati']) {
+      process.env.TZ = tz;
+      for (const timeZone of [undefined, 'Asia/Tokyo']) {
+        const { records } = await parse(text, { ...window, ...(timeZone ? { timeZone } : {}) });
+        runs.push(records.map((r) => importIdempotencyKey(r.body)));
+        if (runs.length > 1) continue;
+        assert.deepEqual(
+          records.map((r) => {
+            const c = r.body.content as { starts_at: string; ends_at?: string };
+            return [r.body.source.external_id, c.starts_at, c.ends_at, r.body.occurred_at];
+          }),
+          [
+            ['ics:party', '2024-06-15T00:00:00.000Z', '2024-06-16T00:00:00.000Z', '2024-06-15T00:00:00.000Z'],
+            [
+              'ics:bday@2024-01-01',
+              '2024-01-01T00:00:00.000Z',
+              '2024-01-02T00:00:00.000Z',
+              '2024-01-01T00:00:00.000Z',
+            ],
+            [
+              'ics:bday@2025-01-01',
+              '2025-01-01T00:00:00.000Z',
+              '2025-01-02T00:00:00.000Z',
+              '2025-01-01T00:00:00.000Z',
+            ],
+            [
+              records[3]!.body.source.external_id,
+              '2024-03-01T00:00:00.000Z',
+              '2024-03-02T00:00:00.000Z',
+              '2024-03-01T00:00:00.000Z',
+            ],
+          ],
+        );
+      }
+    }
+  } finally {
+    if (machineZone === undefined) delete process.env.TZ;
+    else process.env.TZ = machineZone;
+  }
+  assert.equal(runs.length, 6);
+  for (const keys of runs.slice(1))
+    assert.deepEqual(keys, runs[0], 'same Idempotency-Keys: a re-import is unchanged');
+});
+
+test('a series over the cap keeps the occurrences nearest to now and says what it left out', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:pills',
+      'SUMMARY:Vitamins',
+      'DTSTART:20200101T080000Z',
+      'RRULE:FREQ=DAILY',
+      'END:VEVENT',
+    ),
+    {
+      windowStart: new Date('2020-01-01T00:00:00Z'),
+      windowEnd: new Date('2024-01-01T00:00:00Z'),
+      now: () => new Date('2022-01-01T12:00:00Z'),
+    },
+  );
+  assert.equal(records.length, maxOccurrencesPerSeries);
+  assert.equal(records[0]!.body.source.external_id, 'ics:pills@2020-08-20T08:00:00Z', '500 days up to now');
+  assert.equal(records.at(-1)!.body.source.external_id, 'ics:pills@2023-05-16T08:00:00Z', 'and 500 after');
+  assert.deepEqual(
+    skips.map((s) => [s.ref, s.reason]),
+    [
+      [
+        'pills',
+        'series "Vitamins": 1461 occurrences in the import window, over the 1000 kept per series: kept those ' +
+          'nearest to now (2020-08-20 to 2023-05-16), left out 232 earlier and 229 later',
+      ],
+    ],
+  );
+});
+
+test('a rule walked to its step limit before the window ends says so', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:tick',
+      'SUMMARY:Every minute',
+      'DTSTART:20230101T000000Z',
+      'RRULE:FREQ=MINUTELY',
+      'END:VEVENT',
+    ),
+    { windowStart: new Date('2024-01-01T00:00:00Z'), windowEnd: new Date('2024-02-01T00:00:00Z') },
+  );
+  assert.equal(records.length, 0);
+  assert.deepEqual(
+    skips.map((s) => [s.ref, s.reason]),
+    [
+      [
+        'tick',
+        `series "Every minute": its rule was followed for ${maxRuleSteps} repetitions, up to 2023-03-11; ` +
+          'occurrences after that are left out',
+      ],
+    ],
+  );
+});
+
+test('an override replaces an occurrence of its own series only', async () => {
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:a',
+      'SUMMARY:Series A',
+      'DTSTART:20240108T093000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=2',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:b',
+      'SUMMARY:Series B',
+      'DTSTART:20240108T093000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=2',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:b',
+      'RECURRENCE-ID:20240115T093000Z',
+      'SUMMARY:Series B (moved)',
+      'DTSTART:20240115T150000Z',
+      'END:VEVENT',
+    ),
+    { windowStart: new Date('2024-01-01T00:00:00Z'), windowEnd: new Date('2024-02-01T00:00:00Z') },
+  );
+  assert.deepEqual(
+    records.map((r) => [r.body.source.external_id, (r.body.content as { title: string }).title]),
+    [
+      ['ics:a@2024-01-08T09:30:00Z', 'Series A'],
+      ['ics:a@2024-01-15T09:30:00Z', 'Series A'],
+      ['ics:b@2024-01-08T09:30:00Z', 'Series B'],
+      ['ics:b@2024-01-15T09:30:00Z', 'Series B (moved)'],
+    ],
+  );
 });

@@ -12,22 +12,50 @@ type IcalComponent = InstanceType<typeof ICAL.Component>;
 const yearMs = 365.25 * 24 * 3600 * 1000;
 /** Recurring events are expanded from two years before the import to one year after it, by default. */
 export const defaultRecurrenceWindow = { yearsBack: 2, yearsAhead: 1 };
-/** Upper bound of occurrences taken from one series, whatever the window (a daily rule over decades). */
+/**
+ * Upper bound of occurrences taken from one series, whatever the window (a daily rule over decades).
+ * The ones nearest to the import's time are kept, and the summary says how many were left out.
+ */
 export const maxOccurrencesPerSeries = 1000;
+/** Upper bound of a series' rule steps walked, inside the window or not (a minutely rule begun decades ago). */
+export const maxRuleSteps = 100_000;
+
+interface RecurrenceWindow {
+  start: Date;
+  end: Date;
+  now: Date;
+}
 
 /**
- * An ICAL.Time as an instant. Times with a zone the file defines (VTIMEZONE) or UTC are exact; a TZID
- * the file does not define is read as an IANA name when it is one; floating times use `timeZone`
- * (default: this machine's zone). All-day dates start at midnight in that zone.
+ * An ICAL.Time as an instant. An all-day date is 00:00 UTC of its day. Times with a zone the file
+ * defines (VTIMEZONE) or UTC are exact; a TZID the file does not define is read as an IANA name when
+ * it is one; floating times use `timeZone` (default: this machine's zone).
  */
 function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
+  if (t.isDate) {
+    // A date names a day, not an instant. A zone here (the machine's, --time-zone, the app's browser
+    // zone) would enter the Record and so its Idempotency-Key, which hashes the whole body: the same
+    // file imported elsewhere would write every all-day event again. 00:00Z keeps the date readable.
+    const d = new Date(0);
+    d.setUTCFullYear(t.year, t.month - 1, t.day);
+    return d;
+  }
   const zone = t.zone?.tzid;
-  if (!t.isDate && zone && zone !== 'floating') return t.toJSDate();
+  if (zone && zone !== 'floating') return t.toJSDate();
   const tz = tzid && isTimeZone(tzid) ? tzid : o.timeZone;
   return wallTimeToDate(
     { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
     tz,
   );
+}
+
+/** ical.js decodes values lazily and throws on one it cannot read; this names the property. */
+function read<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new Error(`${what}: ${errorMessage(e)}`);
+  }
 }
 
 function participants(c: IcalComponent): string[] {
@@ -41,6 +69,11 @@ function participants(c: IcalComponent): string[] {
   return [...out].slice(0, 500);
 }
 
+function tzidOf(c: IcalComponent, property: string): string | undefined {
+  const tzid = c.getFirstProperty(property)?.getParameter('tzid');
+  return typeof tzid === 'string' ? tzid : undefined;
+}
+
 function toRecord(
   ev: IcalEvent,
   start: IcalTime,
@@ -52,11 +85,10 @@ function toRecord(
   const c = ev.component;
   if (String(c.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED')
     return skip(ref, 'cancelled event');
-  const startTz = c.getFirstProperty('dtstart')?.getParameter('tzid');
-  const endTz = c.getFirstProperty('dtend')?.getParameter('tzid') ?? startTz;
-  const startsAt = instant(start, typeof startTz === 'string' ? startTz : undefined, o);
+  const startTz = tzidOf(c, 'dtstart');
+  const startsAt = instant(start, startTz, o);
   if (Number.isNaN(startsAt.getTime())) return skip(ref, 'unreadable DTSTART');
-  const endsAt = end ? instant(end, typeof endTz === 'string' ? endTz : undefined, o) : null;
+  const endsAt = end ? instant(end, tzidOf(c, 'dtend') ?? startTz, o) : null;
   const place = ev.location?.trim();
   const people = participants(c);
   return {
@@ -85,74 +117,290 @@ function uidOf(c: IcalComponent): string {
   return `sha256:${createHash('sha256').update(basis).digest('hex').slice(0, 32)}`;
 }
 
+/** A text property of an event that may be broken elsewhere; '' when it cannot be read either. */
+function textOf(c: IcalComponent, property: string): string {
+  try {
+    const v = c.getFirstPropertyValue(property);
+    return typeof v === 'string' ? v.trim() : '';
+  } catch {
+    return '';
+  }
+}
+
+const quoted = (title: string) => (title ? ` "${title.slice(0, 200)}"` : '');
+
+/** An event's items, or one skip naming it (UID, title) when a value of it cannot be read. */
+function itemsOrSkip(c: IcalComponent, f: () => ImportItem[]): ImportItem[] {
+  try {
+    return f();
+  } catch (e) {
+    const title = textOf(c, 'summary');
+    const ref = textOf(c, 'uid') || `event${quoted(title) || ' without UID or SUMMARY'}`;
+    return [skip(ref, `event${quoted(title)} cannot be read: ${errorMessage(e)}`)];
+  }
+}
+
+/** An overridden occurrence (RECURRENCE-ID): related to its series, or a Record of its own. */
+function overrideItems(c: IcalComponent, masters: Map<string, IcalEvent>, o: ParseOptions): ImportItem[] {
+  const uid = uidOf(c);
+  const ev = new ICAL.Event(c);
+  // Read now, so a broken override is skipped alone rather than failing its series when expanded.
+  const rid = read('RECURRENCE-ID', () => ev.recurrenceId.toString());
+  const start = read('DTSTART', () => ev.startDate);
+  const end = read('DTEND or DURATION', () => ev.endDate);
+  if (!start) return [skip(uid, 'event has no DTSTART')];
+  const master = masters.get(uid);
+  if (master?.isRecurring()) {
+    master.relateException(ev);
+    return [];
+  }
+  // An override whose series is not in this file stands alone.
+  return [toRecord(ev, start, end, `ics:${uid}@${rid}`, uid, o)];
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The occurrences of a series inside the window: at most maxOccurrencesPerSeries, those nearest to
+ * `now` (the recent past and what is coming matter more than the window's far ends), plus a skip
+ * saying what a cap left out. Built whole before anything is returned, so a series whose rule fails
+ * part way is one skip, not a silently shortened series.
+ */
+function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOptions): ImportItem[] {
+  const cap = maxOccurrencesPerSeries;
+  const tzid = tzidOf(ev.component, 'dtstart');
+  const recurrence = 'RRULE, RDATE or EXDATE';
+  const it = read(recurrence, () => ev.iterator());
+  const next = () => read(recurrence, () => it.next());
+  // Walked in time order: of those before now only the last `cap` can be kept, of those after only the first.
+  let before: { t: IcalTime; at: Date }[] = [];
+  const after: { t: IcalTime; at: Date }[] = [];
+  let inWindowBefore = 0;
+  let inWindowAfter = 0;
+  let steps = 0;
+  let stoppedAt: Date | null = null;
+  for (let t = next(); t; t = next()) {
+    const at = instant(t, tzid, o);
+    if (at >= w.end) break;
+    if (++steps > maxRuleSteps) {
+      stoppedAt = at;
+      break;
+    }
+    if (at < w.start) continue;
+    if (at < w.now) {
+      inWindowBefore += 1;
+      before.push({ t: t.clone(), at });
+      if (before.length >= 2 * cap) before = before.slice(-cap);
+    } else {
+      inWindowAfter += 1;
+      if (after.length < cap) after.push({ t: t.clone(), at });
+    }
+  }
+  before = before.slice(-cap);
+  let i = before.length; // kept: before[i..], after[..j]
+  let j = 0;
+  while (before.length - i + j < cap && (i > 0 || j < after.length)) {
+    const past = i > 0 ? w.now.getTime() - before[i - 1]!.at.getTime() : Infinity;
+    const coming = j < after.length ? after[j]!.at.getTime() - w.now.getTime() : Infinity;
+    if (past < coming) i -= 1;
+    else j += 1;
+  }
+  const kept = [...before.slice(i), ...after.slice(0, j)];
+  const items: ImportItem[] = kept.map(({ t }) => {
+    const d = ev.getOccurrenceDetails(t);
+    const rid = d.recurrenceId.toString();
+    return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, o);
+  });
+  const title = quoted(textOf(ev.component, 'summary'));
+  const earlier = inWindowBefore - (before.length - i);
+  const later = inWindowAfter - j;
+  if (earlier + later > 0) {
+    items.push(
+      skip(
+        uid,
+        `series${title}: ${inWindowBefore + inWindowAfter} occurrences in the import window, over the ` +
+          `${cap} kept per series: kept those nearest to now (${day(kept[0]!.at)} to ` +
+          `${day(kept.at(-1)!.at)}), left out ${earlier} earlier and ${later} later`,
+      ),
+    );
+  }
+  if (stoppedAt) {
+    items.push(
+      skip(
+        uid,
+        `series${title}: its rule was followed for ${maxRuleSteps} repetitions, up to ${day(stoppedAt)}; ` +
+          `occurrences after that are left out`,
+      ),
+    );
+  }
+  return items;
+}
+
+function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOptions): ImportItem[] {
+  const start = read('DTSTART', () => ev.startDate);
+  if (!start) return [skip(uid, 'event has no DTSTART')];
+  if (!ev.isRecurring()) {
+    const end = read('DTEND or DURATION', () => ev.endDate);
+    return [toRecord(ev, start, end, `ics:${uid}`, uid, o)];
+  }
+  return occurrenceItems(ev, uid, w, o);
+}
+
+/**
+ * One `event` Record per VEVENT of one VCALENDAR; a recurring series gives one Record per occurrence
+ * inside the window (overridden occurrences, RECURRENCE-ID, replace the rule's instance). An event
+ * with a value that cannot be read is one skip; the others are still read.
+ */
+function* calendarItems(cal: IcalComponent, w: RecurrenceWindow, o: ParseOptions): Generator<ImportItem> {
+  const masters = new Map<string, IcalEvent>();
+  const overrides: IcalComponent[] = [];
+  for (const c of cal.getAllSubcomponents('vevent')) {
+    yield* itemsOrSkip(c, () => {
+      if (c.hasProperty('recurrence-id')) overrides.push(c);
+      // `exceptions: []`: left alone, ical.js relates every override in the calendar to each series,
+      // whatever its UID (another series' override at the same time replaced this one's occurrence),
+      // and one override with a broken RECURRENCE-ID failed every series. overrideItems relates them.
+      else if (!masters.has(uidOf(c))) masters.set(uidOf(c), new ICAL.Event(c, { exceptions: [] }));
+      return [];
+    });
+  }
+  for (const c of overrides) yield* itemsOrSkip(c, () => overrideItems(c, masters, o));
+  for (const [uid, ev] of masters) yield* itemsOrSkip(ev.component, () => masterItems(ev, uid, w, o));
+}
+
+interface CalendarBlock {
+  name: 'VEVENT' | 'VTIMEZONE';
+  /** 1-based line of its BEGIN. */
+  line: number;
+  lines: string[];
+  /** False when the file ends, or another block begins, before its END. */
+  complete: boolean;
+}
+
+/**
+ * The VTIMEZONE and VEVENT blocks of each VCALENDAR, found line by line without parsing: for a file
+ * ical.js cannot read whole, so each block is read on its own. Anything else is left out (VTODO and
+ * the like are not imported anyway; a calendar's own properties are not used).
+ */
+function splitCalendars(text: string): CalendarBlock[][] {
+  const calendars: CalendarBlock[][] = [];
+  let calendar: CalendarBlock[] | null = null;
+  let open: CalendarBlock | null = null;
+  const close = (complete: boolean) => {
+    if (!open) return;
+    open.complete = complete;
+    if (!calendar) calendars.push((calendar = []));
+    calendar.push(open);
+    open = null;
+  };
+  for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
+    const m = /^(BEGIN|END):(VCALENDAR|VEVENT|VTIMEZONE)\s*$/i.exec(line);
+    const verb = m?.[1]?.toUpperCase();
+    const name = m?.[2]?.toUpperCase();
+    if (name === 'VCALENDAR') {
+      close(false);
+      calendar = null;
+      if (verb === 'BEGIN') calendars.push((calendar = []));
+    } else if (verb === 'BEGIN') {
+      // Neither nests, so a BEGIN inside one means the one before lost its END.
+      close(false);
+      open = { name: name as CalendarBlock['name'], line: i + 1, lines: [line], complete: false };
+    } else if (open) {
+      open.lines.push(line);
+      if (verb === 'END' && name === open.name) close(true);
+    }
+  }
+  close(false);
+  return calendars;
+}
+
+/** A property's text as written in a block ical.js cannot read ('' when absent). */
+function rawText(lines: string[], property: string): string {
+  const unfolded = lines
+    .join('\n')
+    .replace(/\n[ \t]/g, '')
+    .split('\n');
+  const re = new RegExp(`^${property}(?:;(?:[^:"]|"[^"]*")*)?:(.*)$`, 'i');
+  for (const line of unfolded) {
+    const m = re.exec(line);
+    if (m)
+      return m[1]!
+        .replace(/\\[nN]/g, ' ')
+        .replace(/\\(.)/g, '$1')
+        .trim();
+  }
+  return '';
+}
+
+/**
+ * For a file ical.js cannot read whole (one malformed line, a download cut off): each VEVENT is read
+ * on its own with its calendar's VTIMEZONEs, and only the ones that cannot be read are skipped, each
+ * named. A file without a single VEVENT block is one skip, as before.
+ */
+function* recoveredItems(
+  text: string,
+  path: string,
+  parseError: string,
+  w: RecurrenceWindow,
+  o: ParseOptions,
+): Generator<ImportItem> {
+  const calendars = splitCalendars(text);
+  if (!calendars.some((blocks) => blocks.some((b) => b.name === 'VEVENT'))) {
+    yield skip(path, `not an iCalendar file: ${parseError}`);
+    return;
+  }
+  for (const blocks of calendars) {
+    const components: unknown[] = [];
+    for (const b of blocks) {
+      const isEvent = b.name === 'VEVENT';
+      const id = rawText(b.lines, isEvent ? 'UID' : 'TZID');
+      const ref = isEvent ? id || `event at line ${b.line}` : `VTIMEZONE ${id || `at line ${b.line}`}`;
+      const what = isEvent
+        ? `event${quoted(rawText(b.lines, 'SUMMARY'))} at line ${b.line}`
+        : `time zone${quoted(id)} at line ${b.line}`;
+      const after = isEvent ? '' : '; times in it are read as the IANA zone of that name, else as floating';
+      if (!b.complete) {
+        yield skip(ref, `${what} is cut off: no END:${b.name} (is the file truncated?)${after}`);
+        continue;
+      }
+      try {
+        const parsed: unknown = ICAL.parse(b.lines.join('\r\n'));
+        if (!Array.isArray(parsed) || parsed[0] !== b.name.toLowerCase())
+          throw new Error(`not one ${b.name}`);
+        components.push(parsed);
+      } catch (e) {
+        yield skip(ref, `${what} cannot be read: ${errorMessage(e)}${after}`);
+      }
+    }
+    yield* calendarItems(new ICAL.Component(['vcalendar', [], components] as never), w, o);
+  }
+}
+
 /**
  * One `event` Record per VEVENT; a recurring series gives one Record per occurrence inside the
  * recurrence window (overridden occurrences, RECURRENCE-ID, replace the rule's instance).
  */
 export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  const now = (o.now ?? (() => new Date()))();
+  const w: RecurrenceWindow = {
+    start: o.windowStart ?? new Date(now.getTime() - defaultRecurrenceWindow.yearsBack * yearMs),
+    end: o.windowEnd ?? new Date(now.getTime() + defaultRecurrenceWindow.yearsAhead * yearMs),
+    now,
+  };
+  let text: string;
   let roots: unknown[];
   try {
-    const parsed: unknown = ICAL.parse(await readText(path));
-    roots = Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[]);
+    text = await readText(path);
   } catch (e) {
     yield skip(path, `not an iCalendar file: ${errorMessage(e)}`);
     return;
   }
-  const now = (o.now ?? (() => new Date()))();
-  const windowStart = o.windowStart ?? new Date(now.getTime() - defaultRecurrenceWindow.yearsBack * yearMs);
-  const windowEnd = o.windowEnd ?? new Date(now.getTime() + defaultRecurrenceWindow.yearsAhead * yearMs);
-  for (const root of roots) {
-    const cal = new ICAL.Component(root as never);
-    const vevents = cal.getAllSubcomponents('vevent');
-    const masters = new Map<string, IcalEvent>();
-    const exceptions: IcalComponent[] = [];
-    for (const c of vevents) {
-      if (c.hasProperty('recurrence-id')) exceptions.push(c);
-      else if (!masters.has(uidOf(c))) masters.set(uidOf(c), new ICAL.Event(c));
-    }
-    for (const c of exceptions) {
-      const master = masters.get(uidOf(c));
-      if (master?.isRecurring()) master.relateException(c);
-      else {
-        // An override whose series is not in this file stands alone.
-        const ev = new ICAL.Event(c);
-        yield toRecord(
-          ev,
-          ev.startDate,
-          ev.endDate,
-          `ics:${uidOf(c)}@${ev.recurrenceId.toString()}`,
-          uidOf(c),
-          o,
-        );
-      }
-    }
-    for (const [uid, ev] of masters) {
-      if (!ev.startDate) {
-        yield skip(uid, 'event has no DTSTART');
-        continue;
-      }
-      if (!ev.isRecurring()) {
-        yield toRecord(ev, ev.startDate, ev.endDate, `ics:${uid}`, uid, o);
-        continue;
-      }
-      const it = ev.iterator();
-      const tzid = ev.component.getFirstProperty('dtstart')?.getParameter('tzid');
-      let taken = 0;
-      let steps = 0;
-      // steps bounds the walk to the window too (a minutely rule begun decades ago).
-      for (
-        let next = it.next();
-        next && taken < maxOccurrencesPerSeries && steps < 100_000;
-        next = it.next(), steps++
-      ) {
-        const at = instant(next, typeof tzid === 'string' ? tzid : undefined, o);
-        if (at >= windowEnd) break;
-        if (at < windowStart) continue;
-        const d = ev.getOccurrenceDetails(next);
-        const rid = d.recurrenceId.toString();
-        taken += 1;
-        yield toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, o);
-      }
-    }
+  try {
+    const parsed: unknown = ICAL.parse(text);
+    roots = Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[]);
+  } catch (e) {
+    yield* recoveredItems(text, path, errorMessage(e), w, o);
+    return;
   }
+  for (const root of roots) yield* calendarItems(new ICAL.Component(root as never), w, o);
 }

@@ -100,3 +100,50 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
     t.remove();
   }
 });
+
+test('a date value that cannot be read loses only that field, named by card', async () => {
+  const t = writeTree({
+    'odd.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Odd Birthday',
+      'BDAY:12.04.1985',
+      'EMAIL:odd@example.com',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Odd Rev',
+      'REV:20240101T10',
+      'EMAIL:rev@example.com',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Good Person',
+      'BDAY:1990-04-12',
+      'REV:2024-02-10T08:00:00Z',
+      'END:VCARD',
+    ].join('\r\n'),
+  });
+  try {
+    const { records, skips } = await collect(parseVcf(join(t.root, 'odd.vcf'), {}));
+    assert.deepEqual(
+      records.map((r) => [r.ref, (r.body.content as { value: string }).value, r.body.occurred_at]),
+      [
+        ['Odd Birthday: email', 'odd@example.com', undefined],
+        ['Odd Rev: email', 'rev@example.com', undefined], // an unreadable REV: the write time
+        ['Good Person: birthday', '1990-04-12', '2024-02-10T08:00:00.000Z'],
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'Odd Birthday: birthday',
+          'card "Odd Birthday" at line 1: its BDAY cannot be read and is left out: Could not extract integer from ".1"',
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

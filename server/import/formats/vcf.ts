@@ -110,6 +110,65 @@ function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
   return types.length ? ` (${types.join(', ')})` : '';
 }
 
+/**
+ * The facts of one parsed card. ical.js decodes values lazily and throws on one it cannot read (a
+ * BDAY of "12.04.1985"), so each value is read on its own: a field that cannot be read is skipped
+ * alone, named by card and field, and an unreadable REV only costs the facts the card's own time.
+ */
+function cardItems(c: InstanceType<typeof ICAL.Component>, line: number): ImportItem[] {
+  const ref = `card at line ${line}`;
+  const n = c.getFirstPropertyValue('n');
+  const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
+  const name = (
+    textOf(c.getFirstPropertyValue('fn')) ||
+    nameFromN ||
+    textOf(c.getFirstPropertyValue('org'))
+  ).slice(0, 2000);
+  if (!name) return [skip(ref, 'card has no name (FN, N or ORG)')];
+  const uid = textOf(c.getFirstPropertyValue('uid')) || name;
+  let rev: string | null = null;
+  try {
+    rev = toIso(textOf(c.getFirstPropertyValue('rev')));
+  } catch {
+    // Its facts then carry the time they are written, as a card without REV does.
+  }
+  const items: ImportItem[] = [];
+  const used = new Map<string, number>();
+  for (const p of c.getAllProperties()) {
+    const base = predicates[p.name];
+    if (!base) continue;
+    let value: string;
+    try {
+      value = p.getValues().map(textOf).filter(Boolean).join(', ');
+    } catch (e) {
+      items.push(
+        skip(
+          `${name}: ${base}`,
+          `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${errorMessage(e)}`,
+        ),
+      );
+      continue;
+    }
+    if (!value) continue;
+    // Two work emails are two slots, not one superseding the other.
+    const label = `${base}${typeLabel(p)}`;
+    const k = (used.get(label) ?? 0) + 1;
+    used.set(label, k);
+    const predicate = k > 1 ? `${label} ${k}` : label;
+    items.push({
+      type: 'record',
+      ref: `${name}: ${predicate}`,
+      body: {
+        content: { kind: 'fact', subject: name, predicate, value: value.slice(0, 10_000) },
+        source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
+        ...(rev ? { occurred_at: rev } : {}),
+      },
+    });
+  }
+  if (items.length === 0) items.push(skip(ref, `card "${name}" has no fields to record beyond its name`));
+  return items;
+}
+
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
 export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
   const cards = splitCards(await readText(path));
@@ -118,50 +177,12 @@ export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<
     return;
   }
   for (const card of cards) {
-    const ref = `card at line ${card.line}`;
-    let c: InstanceType<typeof ICAL.Component>;
+    let items: ImportItem[];
     try {
-      c = new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never);
+      items = cardItems(new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never), card.line);
     } catch (e) {
-      yield skip(ref, `unreadable card: ${errorMessage(e)}`);
-      continue;
+      items = [skip(`card at line ${card.line}`, `unreadable card: ${errorMessage(e)}`)];
     }
-    const n = c.getFirstPropertyValue('n');
-    const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
-    const name = (
-      textOf(c.getFirstPropertyValue('fn')) ||
-      nameFromN ||
-      textOf(c.getFirstPropertyValue('org'))
-    ).slice(0, 2000);
-    if (!name) {
-      yield skip(ref, 'card has no name (FN, N or ORG)');
-      continue;
-    }
-    const uid = textOf(c.getFirstPropertyValue('uid')) || name;
-    const rev = toIso(textOf(c.getFirstPropertyValue('rev')));
-    const used = new Map<string, number>();
-    let facts = 0;
-    for (const p of c.getAllProperties()) {
-      const base = predicates[p.name];
-      if (!base) continue;
-      const value = p.getValues().map(textOf).filter(Boolean).join(', ');
-      if (!value) continue;
-      // Two work emails are two slots, not one superseding the other.
-      const label = `${base}${typeLabel(p)}`;
-      const k = (used.get(label) ?? 0) + 1;
-      used.set(label, k);
-      const predicate = k > 1 ? `${label} ${k}` : label;
-      facts += 1;
-      yield {
-        type: 'record',
-        ref: `${name}: ${predicate}`,
-        body: {
-          content: { kind: 'fact', subject: name, predicate, value: value.slice(0, 10_000) },
-          source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
-          ...(rev ? { occurred_at: rev } : {}),
-        },
-      };
-    }
-    if (facts === 0) yield skip(ref, `card "${name}" has no fields to record beyond its name`);
+    yield* items;
   }
 }
