@@ -1,6 +1,6 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Store } from '../store/store.ts';
-import { inForceSql } from '../store/memory-view.ts';
+import { inForceSql, shareableSql } from '../store/memory-view.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -20,6 +20,7 @@ interface TargetRow {
   status: string;
   in_force: number;
   pending: number;
+  shareable: number;
 }
 
 /**
@@ -31,6 +32,8 @@ interface TargetRow {
  * retracted (nothing would change).
  * Otherwise a correction of a retracted or superseded Memory with nothing newer in force restates it:
  * its successor takes the corrected version's world time. Returns the target for applyCorrection.
+ * A hosted deployment cannot correct what it does not serve: a Memory derived only from local_only
+ * Records is `local_only_record`, as getMemory answers, and a newer value of that kind is not named.
  */
 export function checkCorrection(
   store: Store,
@@ -38,11 +41,13 @@ export function checkCorrection(
   corrects: string,
   retraction: boolean,
   nowMs: number,
+  hosted: boolean,
 ): TargetRow {
   const inForce = inForceSql(nowMs);
   const t = store.get<TargetRow>(
     `SELECT m.id, m.version, m.lineage, m.slot, m.subject, m.predicate, m.owner_state, m.owner_entity,
-            m.source_key, m.valid_from, m.valid_from_ms, m.status, m.pending, ${inForce.sql} AS in_force
+            m.source_key, m.valid_from, m.valid_from_ms, m.status, m.pending, ${inForce.sql} AS in_force,
+            ${shareableSql()} AS shareable
      FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
     ...inForce.params,
     corrects,
@@ -59,9 +64,15 @@ export function checkCorrection(
       `content.corrects: Memory ${corrects} is pending re-derivation`,
     );
   }
+  if (hosted && !t.shareable) {
+    throw new MnemoError(
+      'local_only_record',
+      `content.corrects: Memory ${corrects} is derived only from local_only Records, which a hosted deployment does not serve. Nothing was written.`,
+    );
+  }
   if (t.in_force) return t;
-  const newer = store.get<{ id: string }>(
-    `SELECT m.id FROM memories m
+  const newer = store.get<{ id: string; shareable: number }>(
+    `SELECT m.id, ${shareableSql()} AS shareable FROM memories m
      WHERE m.lineage = ? AND m.id <> ? AND (m.version > ? OR m.valid_from_ms > ?) AND m.pending = 0
        AND ${inForce.sql}
      ORDER BY m.version DESC LIMIT 1`,
@@ -76,7 +87,11 @@ export function checkCorrection(
     throw new MnemoError(
       'correction_conflict',
       `content.corrects: Memory ${corrects} is already ${state}` +
-        (newer ? `; the current value is ${newer.id}` : ' and there is nothing left to retract') +
+        (newer
+          ? hosted && !newer.shareable
+            ? '; a newer value this deployment does not serve is in force'
+            : `; the current value is ${newer.id}`
+          : ' and there is nothing left to retract') +
         '. Nothing was written.',
     );
   }

@@ -106,6 +106,7 @@ export function rememberRecord(
             content.corrects,
             content.statement === undefined,
             ctx.clock().getTime(),
+            ctx.deployment === 'hosted',
           )
         : null;
     const seq = store.nextSeq(b.uid);

@@ -164,4 +164,44 @@ describe('local engine: a hosted deployment serves no local_only content through
       await local.close();
     }
   });
+
+  it('a hosted deployment cannot correct what it does not serve, nor learn the id of a hidden newer value', async () => {
+    const dir = tempDir();
+    const local = await open(dir);
+    await local.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const fact = (value: string, at: string, visibility?: RecordCreate['visibility']) =>
+      rememberReady(local, {
+        content: { kind: 'fact', subject: 'Ana', predicate: 'phone', value },
+        occurred_at: at,
+        ...(visibility ? { visibility } : {}),
+      });
+    const shared = await fact('+351 111', '2020-01-01T00:00:00Z');
+    const hidden = await fact('+351 222', '2023-01-01T00:00:00Z', 'local_only');
+    await local.close();
+    const hosted = await open(dir, { deployment: 'hosted' });
+    try {
+      const correct = (corrects: string) =>
+        hosted.rememberRecord(tenant, 'b', { content: { kind: 'correction', corrects } }, {});
+      await assert.rejects(
+        correct(hidden.memory_ids[0]!),
+        (e: MnemoError) => e.code === 'local_only_record' && /Nothing was written/.test(e.message),
+      );
+      await assert.rejects(
+        correct(shared.memory_ids[0]!),
+        (e: MnemoError) =>
+          e.code === 'correction_conflict' &&
+          !e.message.includes(hidden.memory_ids[0]!) &&
+          /does not serve/.test(e.message),
+      );
+    } finally {
+      await hosted.close();
+    }
+    const again = await open(dir);
+    try {
+      assert.equal((await again.getMemory(tenant, 'b', hidden.memory_ids[0]!)).status, 'active');
+      assert.equal((await again.getCensus(tenant, 'b')).counts.records, 2, 'nothing was written');
+    } finally {
+      await again.close();
+    }
+  });
 });
