@@ -53,13 +53,27 @@ describe('fitBudget', () => {
     assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
   });
 
-  it('a budget smaller than the best passage gets its longest fitting prefix, an exact substring', () => {
-    const fitted = fitBudget([passage(1, texts[0]!)], 8);
+  it('a budget smaller than the best passage gets its first whole sentences that fit, never part of one', () => {
+    const long =
+      'I am allergic to nothing except, according to my doctor, penicillin. The spare key is under the pot.';
+    const first = 'I am allergic to nothing except, according to my doctor, penicillin.';
+    const whole = countTokens(formatBlock(1, passage(1, long), long));
+    const fitted = fitBudget([passage(1, long)], whole - 3);
     assert.equal(fitted.blocks.length, 1);
-    const quote = fitted.blocks[0]!.quote;
-    assert.ok(texts[0]!.startsWith(quote) && quote.length < texts[0]!.length);
-    assert.ok(fitted.estimatedTokens <= 8);
+    assert.equal(fitted.blocks[0]!.quote, first, 'the first sentence whole, an exact substring');
+    assert.match(fitted.text!, /Ana/, 'with its header');
     assert.equal(fitted.estimatedTokens, countTokens(fitted.text!));
+    // Where not even one sentence fits, nothing is cited: a cut sentence could say the opposite.
+    for (const requested of [3, 6, 10]) {
+      const tiny = fitBudget([passage(1, first)], requested);
+      assert.deepEqual(tiny.blocks, [], `at ${requested}`);
+      assert.equal(tiny.text, null);
+      assert.equal(tiny.truncated, true);
+      assert.deepEqual(
+        tiny.cut.map((c) => c.record_id),
+        ['rec_1'],
+      );
+    }
   });
 
   it('passages that fit exactly all go in whole: the last one pays for no separator', () => {

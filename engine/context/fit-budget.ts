@@ -1,11 +1,12 @@
 import { countTokens } from 'gpt-tokenizer';
 import type { SelfEntity } from '../contract/index.ts';
 import { resolveOwner } from '../derive/resolve-owner.ts';
+import { sentences } from '../derive/split-text.ts';
 import type { EvidencePassage } from './select-evidence.ts';
 
 export interface Block {
   evidence: EvidencePassage;
-  /** The quote actually included (a prefix of the passage when the budget forced a cut). */
+  /** The quote actually included (its first whole sentences when the budget forced a cut). */
   quote: string;
   text: string;
   tokens: number;
@@ -60,7 +61,9 @@ const separator = '\n\n';
 /**
  * Fits passages into the token budget (gpt-tokenizer counts), best first, skipping any that do not
  * fit and reporting them as cut; then widens the quotes that went in while room is left. If not even the
- * best passage fits, its longest prefix that does is used (still an exact substring of the Record).
+ * best passage fits, its longest run of whole sentences from the start that does is used (still an exact
+ * substring of the Record), and failing that nothing: part of a sentence can say the opposite of the
+ * whole ("I am allergic to nothing except" of "...except, according to my doctor, penicillin").
  * truncated says whether any Record was left out.
  */
 export function fitBudget(
@@ -132,24 +135,31 @@ export function fitBudget(
   return { blocks, text, estimatedTokens, truncated: cut.length > 0, cut };
 }
 
-/** The longest prefix of the passage that fits with its header, or failing that bare (tiny budgets). */
+/**
+ * The longest run of the passage's first whole sentences that fits with its header, or failing that
+ * bare (tiny budgets); null when not even its first sentence fits.
+ */
 function longestFittingPrefix(e: EvidencePassage, requested: number, self: SelfEntity | null): Block | null {
-  return prefixBlock(e, requested, (q) => formatBlock(1, e, q, self)) ?? prefixBlock(e, requested, (q) => q);
+  const ends = sentences(e.passage).map((s) => s.end);
+  return (
+    prefixBlock(e, ends, requested, (q) => formatBlock(1, e, q, self)) ??
+    prefixBlock(e, ends, requested, (q) => q)
+  );
 }
 
-function prefixBlock(e: EvidencePassage, requested: number, format: (quote: string) => string): Block | null {
-  let lo = 0;
-  let hi = e.passage.length;
+function prefixBlock(
+  e: EvidencePassage,
+  ends: number[],
+  requested: number,
+  format: (quote: string) => string,
+): Block | null {
   let best: Block | null = null;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    const quote = e.passage.slice(0, mid).trimEnd();
+  for (const end of ends) {
+    const quote = e.passage.slice(0, end);
     const text = format(quote);
     const tokens = countTokens(text);
-    if (tokens <= requested && quote.length > 0) {
-      best = { evidence: e, quote, text, tokens };
-      lo = mid;
-    } else hi = mid - 1;
+    if (tokens > requested) break;
+    best = { evidence: e, quote, text, tokens };
   }
   return best;
 }
