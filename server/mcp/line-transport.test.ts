@@ -26,19 +26,36 @@ test('messages split across chunks, CRLF and blank lines are read', async () => 
   ]);
 });
 
-test('garbage and over-long lines are dropped, and reading goes on', async () => {
-  const { input, got, logs, t } = setup(64);
+test('garbage and over-long lines are dropped and answered with JSON-RPC errors, and reading goes on', async () => {
+  const { input, output, got, logs, t } = setup(64);
+  let written = '';
+  output.on('data', (c: Buffer) => (written += c.toString()));
   let closed = false;
   t.onclose = () => (closed = true);
   await t.start();
-  input.write('not json\n{"jsonrpc":"1.0","id":2}\n');
+  input.write('not json\n{"jsonrpc":"1.0","id":2}\n[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n');
   input.write('x'.repeat(50));
   input.write('y'.repeat(50)); // over the limit without a newline yet
   input.write('z'.repeat(500) + '\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
   await tick();
   assert.deepEqual(got, [{ jsonrpc: '2.0', id: 3, method: 'ping' }]);
   assert.equal(closed, false);
-  assert.equal(logs.length, 3, logs.join('\n'));
+  assert.equal(logs.length, 4, logs.join('\n'));
+  // Each one is told, with its id when it has one: a client must not wait forever for an answer.
+  const errors = written
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: unknown; error: { code: number; message: string } });
+  assert.deepEqual(
+    errors.map((e) => [e.id, e.error.code]),
+    [
+      [null, -32700],
+      [2, -32600],
+      [null, -32600],
+      [null, -32700],
+    ],
+  );
+  assert.match(errors[2]!.error.message, /batches/);
   await t.send({ jsonrpc: '2.0', id: 3, result: {} });
   input.end();
   await tick();

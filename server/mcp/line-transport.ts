@@ -11,7 +11,9 @@ import type { Readable, Writable } from 'node:stream';
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams, hardened for stdio: a line that is not JSON-RPC,
- * or is longer than `maxLineBytes`, is dropped with a note on `log` (stderr) and the transport keeps
+ * or is longer than `maxLineBytes`, is dropped with a note on `log` (stderr) and answered with the
+ * JSON-RPC error the spec names for it (-32700 parse error, -32600 invalid request; its id when one can
+ * be read, else null), so a client waiting on it is told instead of waiting forever; the transport keeps
  * going. The SDK's StdioServerTransport closes itself on an over-long line; a bridge must not die.
  * Nothing but serialized messages is ever written to `output`. When the input ends, requests already
  * read are still answered before the transport closes (`echo REQUEST | mnemo mcp` gets its answer; a
@@ -58,6 +60,7 @@ export class LineTransport implements Transport {
     this.size += buf.length;
     if (this.size > this.maxLineBytes) {
       this.log(`mcp: dropped an input line longer than ${this.maxLineBytes} bytes`);
+      this.refuse(null, -32700, `Parse error: a line longer than ${this.maxLineBytes} bytes is not read`);
       this.chunks = [];
       this.size = 0;
       this.discarding = true;
@@ -83,13 +86,22 @@ export class LineTransport implements Transport {
 
   private handleLine(line: string): void {
     if (!line.trim()) return;
-    let message: JSONRPCMessage;
+    let json: unknown;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
-    } catch (e) {
-      this.log(`mcp: ignored an input line that is not a JSON-RPC message (${(e as Error).name})`);
-      return;
+      json = JSON.parse(line);
+    } catch {
+      this.log('mcp: ignored an input line that is not JSON');
+      return this.refuse(null, -32700, 'Parse error: the line is not JSON');
     }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.log('mcp: ignored an input line that is not a JSON-RPC message');
+      const id = (json as { id?: unknown } | null)?.id;
+      const known = typeof id === 'string' || typeof id === 'number' ? id : null;
+      const why = Array.isArray(json) ? 'batches are not supported' : 'not a JSON-RPC 2.0 request';
+      return this.refuse(known, -32600, `Invalid Request: ${why}`);
+    }
+    const message = parsed.data;
     if (isJSONRPCRequest(message)) this.pending.add(message.id);
     try {
       this.onmessage?.(message);
@@ -102,6 +114,12 @@ export class LineTransport implements Transport {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id === 'string' || typeof id === 'number') this.settle(id);
     }
+  }
+
+  /** A JSON-RPC error for a line that never became a message (so nothing else will answer it). */
+  private refuse(id: string | number | null, code: number, message: string): void {
+    if (this.closed) return;
+    this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
   }
 
   async start(): Promise<void> {
