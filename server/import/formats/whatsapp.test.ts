@@ -103,6 +103,26 @@ test('iOS export: bracketed headers, month-day order found from the data, AM/PM,
   }
 });
 
+test('a second download saved as "… (1)" is the same chat: same thread, same message identities', async () => {
+  const t = writeTree({
+    'WhatsApp Chat with Anna.txt': android,
+    'WhatsApp Chat with Anna (1).txt': android,
+    'Book club (2)/_chat.txt': android,
+  });
+  try {
+    const ids = async (path: string) =>
+      (await collect(parseWhatsapp(join(t.root, path), { timeZone: 'Europe/Berlin' }))).records.map((r) => [
+        (r.body.content as { thread: string }).thread,
+        r.body.source?.external_id,
+      ]);
+    const first = await ids('WhatsApp Chat with Anna.txt');
+    assert.deepEqual(await ids('WhatsApp Chat with Anna (1).txt'), first);
+    assert.equal((await ids('Book club (2)/_chat.txt'))[0]![0], 'WhatsApp: Book club');
+  } finally {
+    t.remove();
+  }
+});
+
 test('not a chat export: one skip with a reason', async () => {
   const t = writeTree({ 'notes.txt': 'just some text\nno headers\n' });
   try {

@@ -30,10 +30,19 @@ function dateOrder(msgs: Raw[], fallback: 'dmy' | 'mdy' | 'ymd'): 'dmy' | 'mdy' 
   return fallback;
 }
 
+/**
+ * The chat's name, from the export's file (or, for iOS's `_chat.txt`, folder) name. A browser saves a
+ * second download of the same export as "… (1).txt": that copy is the same chat, and a name with the
+ * counter would give every message a new identity and import the chat again.
+ */
 function chatName(path: string): string {
-  const file = basename(path).replace(/\.txt$/i, '');
+  const file = basename(path)
+    .replace(/\.txt$/i, '')
+    .replace(/ \(\d+\)$/, '');
   if (file === '_chat' || file.toLowerCase() === 'chat')
-    return basename(dirname(path)).replace(/^WhatsApp Chat - /i, '');
+    return basename(dirname(path))
+      .replace(/ \(\d+\)$/, '')
+      .replace(/^WhatsApp Chat - /i, '');
   return file.replace(/^WhatsApp Chat (with|mit|con|avec|com) /i, '');
 }
 
