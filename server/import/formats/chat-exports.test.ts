@@ -98,6 +98,55 @@ test('ChatGPT conversations.json: the current branch, user as self, attachments 
   }
 });
 
+test('ChatGPT: a call to a tool is not something it said, and an untimed answer is not dated before its question', async () => {
+  const conv = {
+    title: 'Hotels',
+    create_time: 1709550000,
+    conversation_id: 'c-tools',
+    current_node: 'a2',
+    mapping: {
+      root: node('root', null, ['q'], null),
+      q: node(
+        'q',
+        'root',
+        ['a1'],
+        msg('q', 'user', 1709550100, { content_type: 'text', parts: ['Hotels in Porto?'] }),
+      ),
+      a1: node(
+        'a1',
+        'q',
+        ['t'],
+        msg(
+          'a1',
+          'assistant',
+          1709550101,
+          { content_type: 'code', text: 'search("Porto hotels")' },
+          { recipient: 'browser' },
+        ),
+      ),
+      t: node('t', 'a1', ['a2'], msg('t', 'tool', 1709550102, { content_type: 'text', parts: ['results'] })),
+      a2: node('a2', 't', [], {
+        ...msg('a2', 'assistant', 0, { content_type: 'text', parts: ['Try Pestana Vintage.'] }),
+        create_time: null,
+        recipient: 'all',
+      }),
+    },
+  };
+  const t = writeTree({ 'export/conversations.json': JSON.stringify([conv]) });
+  try {
+    const { records } = await collect(parseChatgpt(join(t.root, 'export'), {}));
+    assert.deepEqual(
+      records.map((r) => [(r.body.content as { text: string }).text, r.body.occurred_at]),
+      [
+        ['Hotels in Porto?', '2024-03-04T11:01:40.000Z'],
+        ['Try Pestana Vintage.', '2024-03-04T11:01:42.000Z'],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
 test('Claude conversations.json: content blocks, attachments, human as self', async () => {
   const claude = [
     {

@@ -68,12 +68,18 @@ export async function* parseChatgpt(path: string, _o: ParseOptions): AsyncGenera
       continue;
     }
     const thread = threadName(str(conv.title), convId);
+    // A message without a time of its own is dated with the one before it, not the conversation's
+    // start: an answer must not be dated before the question it answers.
+    let last = epochSecondsToIso(conv.create_time) ?? epochSecondsToIso(conv.update_time);
     for (const node of chatgptBranch(conv.mapping, conv.current_node)) {
       const m = node.message;
       if (!isObj(m)) continue; // the synthetic root carries no message
       const ref = `${convId}/${str(m.id) ?? str(node.id) ?? '?'}`;
       const role = isObj(m.author) ? m.author.role : undefined;
+      last = epochSecondsToIso(m.create_time) ?? last;
       if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
+      // The assistant addressing a tool (a search, code to run) is a step, not something it said.
+      if (typeof m.recipient === 'string' && m.recipient !== 'all') continue;
       if (isObj(m.metadata) && m.metadata.is_visually_hidden_from_conversation) continue;
       const text = chatgptText(m.content).trim();
       if (!text) {
@@ -86,11 +92,7 @@ export async function* parseChatgpt(path: string, _o: ParseOptions): AsyncGenera
         body: {
           content: { kind: 'message', text, speaker: role === 'user' ? 'self' : 'ChatGPT', thread },
           source: { name: 'chatgpt', external_id: `chatgpt:${ref}` },
-          occurred_at:
-            epochSecondsToIso(m.create_time) ??
-            epochSecondsToIso(conv.create_time) ??
-            epochSecondsToIso(conv.update_time) ??
-            undefined,
+          occurred_at: last ?? undefined,
         },
       };
     }
