@@ -1,17 +1,32 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
+import { decodeText } from './decode-text.ts';
 import type { ImportFormat } from './import-item.ts';
 import { isSlackExport } from './formats/slack.ts';
 
+/**
+ * Bytes up to the last whole UTF-8 character. A head cut inside a character is not valid UTF-8, and
+ * decodeText would then read all of it as Windows-1252, turning the U+200E marks that lead some
+ * WhatsApp lines into mojibake the detection patterns do not match.
+ */
+function wholeUtf8(buf: Buffer): Buffer {
+  let lead = buf.length - 1;
+  while (lead >= 0 && buf.length - lead <= 4 && (buf[lead]! & 0xc0) === 0x80) lead -= 1;
+  if (lead < 0 || buf.length - lead > 4) return buf;
+  const b = buf[lead]!;
+  const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return buf.length - lead < size ? buf.subarray(0, lead) : buf;
+}
+
+/** The start of a file as the parsers will read it (decodeText: UTF-8, UTF-16 with a BOM, Windows-1252). */
 async function head(path: string, bytes = 4096): Promise<string> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .replace(/^\ufeff/, '');
+    const start = buf.subarray(0, bytesRead);
+    const utf16 = (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff);
+    return decodeText(utf16 ? start.subarray(0, bytesRead - (bytesRead % 2)) : wholeUtf8(start));
   } finally {
     await fh.close();
   }
@@ -39,24 +54,31 @@ export interface Detected {
 }
 
 /**
- * Guesses the format of PATH: folders by their marker files (Slack's users.json and channels.json,
- * Obsidian's .obsidian, conversations.json, WhatsApp's _chat.txt, else Markdown notes), files by name
- * and first bytes. Returns null when nothing fits; the caller then asks for --format.
+ * The export a folder is by its marker files: Slack's users.json and channels.json, Obsidian's
+ * .obsidian, a ChatGPT or Claude conversations.json, WhatsApp's _chat.txt. Such a folder is read whole
+ * by its format (its other files are the export's own: attachments, media, settings); null for any
+ * other folder.
+ */
+export async function exportFolder(path: string): Promise<Detected | null> {
+  if (await isSlackExport(path)) return { format: 'slack', path };
+  if (await exists(join(path, '.obsidian'))) return { format: 'obsidian', path };
+  const conv = join(path, 'conversations.json');
+  if (await exists(conv)) {
+    const f = await conversationsFormat(conv);
+    if (f) return { format: f, path: conv };
+  }
+  const names = await readdir(path);
+  if (names.includes('_chat.txt')) return { format: 'whatsapp', path: join(path, '_chat.txt') };
+  return null;
+}
+
+/**
+ * Guesses the format of PATH: folders by their marker files (exportFolder), else Markdown notes; files
+ * by name and first bytes. Returns null when nothing fits; the caller then asks for --format.
  */
 export async function detectFormat(path: string): Promise<Detected | null> {
   const info = await stat(path);
-  if (info.isDirectory()) {
-    if (await isSlackExport(path)) return { format: 'slack', path };
-    if (await exists(join(path, '.obsidian'))) return { format: 'obsidian', path };
-    const conv = join(path, 'conversations.json');
-    if (await exists(conv)) {
-      const f = await conversationsFormat(conv);
-      if (f) return { format: f, path: conv };
-    }
-    const names = await readdir(path);
-    if (names.includes('_chat.txt')) return { format: 'whatsapp', path: join(path, '_chat.txt') };
-    return { format: 'markdown', path };
-  }
+  if (info.isDirectory()) return (await exportFolder(path)) ?? { format: 'markdown', path };
   const ext = extname(path).toLowerCase();
   if (ext === '.md' || ext === '.markdown') return { format: 'markdown', path };
   if (ext === '.ics' || ext === '.ical' || ext === '.ifb') return { format: 'ics', path };

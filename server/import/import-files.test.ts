@@ -114,3 +114,45 @@ test('uploaded notes go by their names as chosen, never by the temporary folder:
   assert.deepEqual([again.imported, again.unchanged], [1, 1]);
   assert.equal((await ids()).length, 3);
 });
+
+test('a chosen folder of mixed files is read file by file, as `mnemo import` reads one', async () => {
+  const engine = await brain();
+  const ics =
+    'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist-1\r\nDTSTART:20240310T090000Z\r\n' +
+    'SUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
+  const r = await importFiles(engine, t, 'b', {
+    time_zone: 'UTC',
+    files: [
+      file('Stuff/todo.md', '# Todo\nCall the plumber\n'),
+      file('Stuff/deep/idea.md', 'An idea\n'),
+      file('Stuff/calendar/cal.ics', ics),
+      file('Stuff/picture.png', 'not an export'),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+    [
+      ['Stuff', 'markdown', 2, 0],
+      ['Stuff/calendar/cal.ics', 'ics', 1, 0],
+      ['Stuff/picture.png', null, 0, 1],
+    ],
+  );
+  assert.deepEqual(r.skipped, [
+    {
+      item: 'Stuff/picture.png',
+      reason: 'cannot tell the format of this file; choose the format and import it again',
+    },
+  ]);
+});
+
+test('a note sent again with a later last_modified and the same text is unchanged', async () => {
+  const engine = await brain();
+  const send = (text: string, lastModified: string) =>
+    importFiles(engine, t, 'b', { files: [file('Notes/plan.md', text, lastModified)] });
+  assert.equal((await send('Book the ferry\n', '2024-01-01T00:00:00Z')).imported, 1);
+  const touched = await send('Book the ferry\n', '2024-05-05T00:00:00Z');
+  assert.deepEqual([touched.imported, touched.unchanged, touched.failed], [0, 1, 0]);
+  const edited = await send('Book the ferry and the hotel\n', '2024-05-06T00:00:00Z');
+  assert.deepEqual([edited.imported, edited.unchanged], [1, 0]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});

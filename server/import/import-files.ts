@@ -5,9 +5,11 @@ import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts
 import { errorCodes } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
-import { detectFormat } from './detect-format.ts';
+import { exportFolder } from './detect-format.ts';
+import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
-import { collectRecords, resolveInput } from './run-import.ts';
+import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
+import { collectTarget, type CollectedRecords } from './run-import.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 
@@ -60,46 +62,30 @@ async function materialize(files: ImportRequest['files'], root: string): Promise
   return times;
 }
 
-interface Target {
-  name: string;
-  format: ImportFormat | null;
-  path: string;
-}
+/** Why an uploaded file is not read: the person chose it, so choosing the format is the remedy. */
+const unknownReason = 'cannot tell the format of this file; choose the format and import it again';
 
 /**
- * What to read. With a format: one folder-walking read of everything, or each chosen file in that
- * format. With auto: an export folder recognised by its marker files (Slack, Obsidian, conversations,
- * WhatsApp) is read whole; otherwise each chosen file or folder is told apart on its own.
+ * What to read. With auto: an export folder recognised by its marker files (Slack, Obsidian,
+ * conversations, WhatsApp) is read whole; otherwise each chosen file or folder is planned on its own
+ * (plan-import.ts): a file by its format, a folder file by file. With a format: each chosen file in
+ * it, each chosen folder for the files of it, or, for a folder format and several chosen entries, all
+ * of them together (a vault's or Slack export's contents chosen without their folder).
  */
-async function targets(root: string, format: ImportFormat | 'auto'): Promise<Target[]> {
+async function targets(root: string, format: ImportFormat | 'auto'): Promise<ImportTarget[]> {
   const entries = (await readdir(root)).sort();
-  const each = async (f: ImportFormat | 'auto'): Promise<Target[]> =>
-    Promise.all(
-      entries.map(async (name) => {
-        const path = join(root, name);
-        if (f !== 'auto') return { name, ...(await resolveInput(path, f)) };
-        const d = await detectFormat(path);
-        return d ? { name, ...d } : { name, format: null, path };
-      }),
-    );
+  const each = async (f: ImportFormat | 'auto') =>
+    (
+      await Promise.all(entries.map((name) => planImport(join(root, name), f, { name, unknownReason })))
+    ).flat();
   if (format !== 'auto') {
     if (entries.length === 1 || !folderFormats.has(format)) return each(format);
-    return [{ name: '(all files)', format, path: root }];
+    return planImport(root, format, { unknownReason });
   }
   if (entries.length === 1) return each('auto');
-  const whole = await detectFormat(root);
-  if (whole && whole.format !== 'markdown') return [{ name: '(all files)', ...whole }];
+  const whole = await exportFolder(root);
+  if (whole) return [{ name: '', ...whole }];
   return each('auto');
-}
-
-/** How an item is named in the result: under its chosen file, never by the temporary folder's path. */
-function itemLabel(part: string, root: string): (ref: string) => string {
-  return (ref) => {
-    const inner = ref.startsWith(root) ? ref.slice(root.length + 1) : ref;
-    return part === '(all files)' || inner === part || inner.startsWith(`${part}/`)
-      ? inner
-      : `${part}: ${inner}`;
-  };
 }
 
 const isInvalidRequest = (e: MnemoError) => errorCodes[e.code].type === 'invalid_request';
@@ -150,7 +136,7 @@ async function importTargets(
   t: Tenant,
   brainId: string,
   root: string,
-  parts: Target[],
+  parts: ImportTarget[],
   options: ParseOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
@@ -173,8 +159,9 @@ async function importTargets(
     if (skipped.length < listedSkips) skipped.push({ item, reason });
   };
   for (const target of parts) {
+    const name = target.name || '(all files)';
     const part = {
-      name: target.name,
+      name,
       format: target.format,
       imported: 0,
       unchanged: 0,
@@ -182,21 +169,21 @@ async function importTargets(
       failed: 0,
     };
     result.parts.push(part);
-    if (!target.format) {
+    if (target.format === null) {
       part.skipped += 1;
-      skip(target.name, 'cannot tell the format of this file; choose the format and import it again');
+      skip(name, target.reason);
       continue;
     }
-    let collected;
+    const label = itemLabel(target, root);
+    let collected: CollectedRecords;
     try {
-      collected = await collectRecords(target.format, target.path, options, seenKeys);
+      collected = await collectTarget(target, options, seenKeys, label);
     } catch (e) {
       // A file the parser cannot open at all (a folder given as a single-file format, say).
       part.skipped += 1;
-      skip(target.name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
+      skip(name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
       continue;
     }
-    const label = itemLabel(target.name, root);
     for (const s of collected.skippedItems) {
       part.skipped += 1;
       skip(label(s.ref), s.reason);
@@ -212,7 +199,8 @@ async function importTargets(
         else part.imported += 1;
       } catch (e) {
         if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;
-        if (isInvalidRequest(e)) {
+        if (isUnchangedConflict(item, e.code)) part.unchanged += 1;
+        else if (isInvalidRequest(e)) {
           part.skipped += 1;
           skip(label(item.ref), `rejected: ${e.code}: ${e.message}`);
         } else {

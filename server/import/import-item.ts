@@ -14,6 +14,14 @@ export interface ImportRecord {
   /** Human-readable pointer for the report (file and line, message id, ...). */
   ref: string;
   body: RecordCreate & { source: { name: string; external_id: string } };
+  /**
+   * occurred_at is not the item's own date but its file's modification time (a note without a date in
+   * its front matter). A sync, a restore, `git checkout` or `touch` changes that time and nothing the
+   * note says, so it is left out of the Idempotency-Key (idempotency-key.ts).
+   */
+  occurredAtIsFileTime?: boolean;
+  /** Something the person should know about how the item was read, e.g. front matter that was not. */
+  note?: string;
 }
 
 /** An item the parser could not turn into a Record, and why. Skips never stop the rest. */

@@ -1,18 +1,17 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { errorMessage } from '../../engine/shared/error-message.ts';
 import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
-import { detectFormat } from './detect-format.ts';
 import { parseChatgpt, parseClaude } from './formats/chat-exports.ts';
 import { parseIcs } from './formats/ics.ts';
-import { parseMarkdown } from './formats/markdown.ts';
+import { parseMarkdown, parseNoteFiles } from './formats/markdown.ts';
 import { parseMbox } from './formats/mbox.ts';
 import { parseSlack } from './formats/slack.ts';
 import { parseVcf } from './formats/vcf.ts';
 import { parseWhatsapp } from './formats/whatsapp.ts';
-import { importIdempotencyKey } from './idempotency-key.ts';
+import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
+import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 
 export const parsers: Record<ImportFormat, Parser> = {
   // One reader: a note's source name says whether it lies in a vault, not which of the two was asked.
@@ -36,14 +35,33 @@ export interface ImportProgress {
   failed: number;
 }
 
+/** How one file or export found under PATH was read. */
+export interface ImportPartSummary {
+  /** Its path under PATH ('.' for PATH itself, and for the notes found in the folder PATH). */
+  name: string;
+  /** null: it could not be read (a file of no format mnemo reads, a broken link). */
+  format: ImportFormat | null;
+  imported: number;
+  unchanged: number;
+  skipped: number;
+  failed: number;
+}
+
 export interface ImportSummary extends ImportProgress {
-  format: ImportFormat;
+  /** The format read; 'mixed' when a folder held files of several. */
+  format: ImportFormat | 'mixed';
   brain: string;
   brainCreated: boolean;
+  /** One per file or export read: a file or an export folder is one part; a folder of files, several. */
+  parts: ImportPartSummary[];
   /** Items not sent, each with the reason (malformed, empty, a notice, rejected by the server). */
   skippedItems: { ref: string; reason: string }[];
   /** Items the server failed to store after the client's retries. */
   failedItems: { ref: string; reason: string; code: string }[];
+  /** Items imported with a caveat, e.g. a note whose front matter could not be read. */
+  notes: { ref: string; note: string }[];
+  /** PATH held nothing to send: no Brain was looked up or created, and nothing was written. */
+  nothingToImport: boolean;
   elapsedMs: number;
 }
 
@@ -69,25 +87,6 @@ function isFatal(e: unknown): boolean {
   );
 }
 
-/** The format and file to read: detected for `auto`; a WhatsApp folder resolves to its chat .txt. */
-export async function resolveInput(
-  path: string,
-  format: ImportFormat | 'auto',
-): Promise<{ format: ImportFormat; path: string }> {
-  if (format === 'auto') {
-    const d = await detectFormat(path);
-    if (!d) throw new Error(`${path}: cannot tell the format; pass --format`);
-    return d;
-  }
-  if (format === 'whatsapp' && (await stat(path)).isDirectory()) {
-    const txt = (await readdir(path)).filter((n) => n.endsWith('.txt')).sort();
-    const file = txt.includes('_chat.txt') ? '_chat.txt' : txt[0];
-    if (!file) throw new Error(`${path}: no .txt chat export in this folder`);
-    return { format, path: join(path, file) };
-  }
-  return { format, path };
-}
-
 /**
  * Validated against the contract before sending, so a malformed item is a skip with a reason, not a 400;
  * the reason is the message the server's 400 would carry.
@@ -102,6 +101,43 @@ export interface CollectedRecords {
   /** The Idempotency-Key of each record, index for index. */
   keys: string[];
   skippedItems: { ref: string; reason: string }[];
+  /** Records imported with a caveat (RecordAnnotations.note). */
+  notes: { ref: string; note: string }[];
+}
+
+async function collectItems(
+  items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
+  seenKeys: Map<string, string>,
+  label: (ref: string) => string,
+): Promise<CollectedRecords> {
+  const skippedItems: CollectedRecords['skippedItems'] = [];
+  const notes: CollectedRecords['notes'] = [];
+  const records: ImportRecord[] = [];
+  const keys: string[] = [];
+  for await (const item of items) {
+    if (item.type === 'skip') {
+      skippedItems.push({ ref: item.ref, reason: item.reason });
+      continue;
+    }
+    const invalid = validate(item);
+    if (invalid) {
+      skippedItems.push({ ref: item.ref, reason: invalid });
+      continue;
+    }
+    const key = importItemKey(item);
+    const twin = seenKeys.get(key);
+    if (twin !== undefined) {
+      skippedItems.push({ ref: item.ref, reason: `duplicate of ${twin} in this export` });
+      continue;
+    }
+    // Kept as the report names it: the twin may lie in another file of the same import.
+    seenKeys.set(key, label(item.ref));
+    records.push(item);
+    keys.push(key);
+    const note = item.note;
+    if (note) notes.push({ ref: item.ref, note });
+  }
+  return { records, keys, skippedItems, notes };
 }
 
 /**
@@ -116,30 +152,23 @@ export async function collectRecords(
   o: ParseOptions,
   seenKeys: Map<string, string> = new Map(),
 ): Promise<CollectedRecords> {
-  const skippedItems: CollectedRecords['skippedItems'] = [];
-  const records: ImportRecord[] = [];
-  const keys: string[] = [];
-  for await (const item of parsers[format](path, o) as AsyncIterable<ImportItem>) {
-    if (item.type === 'skip') {
-      skippedItems.push({ ref: item.ref, reason: item.reason });
-      continue;
-    }
-    const invalid = validate(item);
-    if (invalid) {
-      skippedItems.push({ ref: item.ref, reason: invalid });
-      continue;
-    }
-    const key = importIdempotencyKey(item.body);
-    const twin = seenKeys.get(key);
-    if (twin !== undefined) {
-      skippedItems.push({ ref: item.ref, reason: `duplicate of ${twin} in this export` });
-      continue;
-    }
-    seenKeys.set(key, item.ref);
-    records.push(item);
-    keys.push(key);
-  }
-  return { records, keys, skippedItems };
+  return collectItems(parsers[format](path, o), seenKeys, (ref) => ref);
+}
+
+/**
+ * collectRecords for one planned target: a file, an export folder, or notes found among other files.
+ * `label` names an item in the report (itemLabel), which is how a later twin's skip names it.
+ */
+export async function collectTarget(
+  target: ImportTarget & { format: ImportFormat },
+  o: ParseOptions,
+  seenKeys: Map<string, string>,
+  label: (ref: string) => string,
+): Promise<CollectedRecords> {
+  const items = target.notes
+    ? parseNoteFiles(target.path, target.notes, o)
+    : parsers[target.format](target.path, o);
+  return collectItems(items, seenKeys, label);
 }
 
 async function ensureBrain(
@@ -176,51 +205,132 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
 }
 
 /**
- * Reads PATH in its format and sends every item as a Record through the /v1 API, a few requests in
- * flight at a time. Idempotency-Keys derive from each item, so a re-import stores nothing new; an item
- * whose Record already existed before this run counts as unchanged. Throws only for failures that would
- * hit every item (credential, unreachable server); per-item problems land in the summary.
+ * Reads PATH and sends every item as a Record through the /v1 API, a few requests in flight at a time.
+ * A file is read in its format; a folder as planImport says: an export folder whole, any other folder
+ * file by file, each in its own format, with what cannot be read reported as skipped. Idempotency-Keys
+ * derive from each item, so a re-import stores nothing new; an item whose Record already existed
+ * before this run counts as unchanged. When nothing can be sent, no Brain is created
+ * (`nothingToImport`). Throws only for failures that would hit every item (credential, unreachable
+ * server) or when PATH itself cannot be read; per-item and per-file problems land in the summary.
  */
 export async function runImport(o: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
-  const { format, path } = await resolveInput(o.path, o.format ?? 'auto');
-  const { records, keys, skippedItems } = await collectRecords(format, path, o);
-  const failedItems: ImportSummary['failedItems'] = [];
+  const asked = o.format ?? 'auto';
+  const targets = await planImport(o.path, asked);
+  // PATH read as one file or one export, as opposed to a folder of files found by a walk.
+  const only = targets.length === 1 ? targets[0]! : null;
+  const lone = only !== null && only.name === '' && !(only.format !== null && only.notes);
+  if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
 
-  const brainCreated = await ensureBrain(o.client, o.brainId, o.selfName, o.signal);
+  const seenKeys = new Map<string, string>();
+  const parts: ImportPartSummary[] = [];
+  const skippedItems: ImportSummary['skippedItems'] = [];
+  const notes: ImportSummary['notes'] = [];
+  const queue: {
+    item: ImportRecord;
+    key: string;
+    part: ImportPartSummary;
+    label: (ref: string) => string;
+  }[] = [];
+  for (const target of targets) {
+    const part: ImportPartSummary = {
+      name: target.name || '.',
+      format: target.format,
+      imported: 0,
+      unchanged: 0,
+      skipped: 0,
+      failed: 0,
+    };
+    parts.push(part);
+    if (target.format === null) {
+      part.skipped += 1;
+      skippedItems.push({ ref: target.name, reason: target.reason });
+      continue;
+    }
+    const label = itemLabel(target, o.path);
+    let collected: CollectedRecords;
+    try {
+      collected = await collectTarget(target, o, seenKeys, label);
+    } catch (e) {
+      // PATH itself failing is the command failing; one file among many is one skip.
+      if (lone) throw e;
+      part.skipped += 1;
+      skippedItems.push({
+        ref: target.name,
+        reason: `cannot be read as ${target.format}: ${errorMessage(e)}`,
+      });
+      continue;
+    }
+    for (const s of collected.skippedItems) skippedItems.push({ ref: label(s.ref), reason: s.reason });
+    for (const n of collected.notes) notes.push({ ref: label(n.ref), note: n.note });
+    part.skipped += collected.skippedItems.length;
+    for (const [i, item] of collected.records.entries())
+      queue.push({ item, key: collected.keys[i]!, part, label });
+  }
+  const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
+  const format = formats.length === 1 ? formats[0]! : asked === 'auto' ? 'mixed' : asked;
+  const failedItems: ImportSummary['failedItems'] = [];
   const progress: ImportProgress = {
-    total: records.length + skippedItems.length,
+    total: queue.length + skippedItems.length,
     done: skippedItems.length,
     imported: 0,
     unchanged: 0,
     skipped: skippedItems.length,
     failed: 0,
   };
+  const summary = (brainCreated: boolean): ImportSummary => ({
+    ...progress,
+    format,
+    brain: o.brainId,
+    brainCreated,
+    parts,
+    skippedItems,
+    failedItems,
+    notes,
+    nothingToImport: queue.length === 0,
+    elapsedMs: Date.now() - started,
+  });
+  // An empty Brain made for nothing would outlive the mistake (a wrong folder, a typo in --format).
+  if (queue.length === 0) return summary(false);
+
+  const brainCreated = await ensureBrain(o.client, o.brainId, o.selfName, o.signal);
   o.onProgress?.({ ...progress });
   let next = 0;
   let fatal: unknown = null;
   const worker = async () => {
-    while (fatal === null && next < records.length && !o.signal?.aborted) {
-      const i = next++;
-      const item = records[i]!;
+    while (fatal === null && next < queue.length && !o.signal?.aborted) {
+      const { item, key, part, label } = queue[next++]!;
       try {
         const { record, replayed } = await o.client.rememberRecord(o.brainId, item.body, {
-          idempotencyKey: keys[i]!,
+          idempotencyKey: key,
           signal: o.signal,
         });
-        if (replayed ?? replayedByClock(record, started, brainCreated)) progress.unchanged += 1;
-        else progress.imported += 1;
+        if (replayed ?? replayedByClock(record, started, brainCreated)) {
+          progress.unchanged += 1;
+          part.unchanged += 1;
+        } else {
+          progress.imported += 1;
+          part.imported += 1;
+        }
       } catch (e) {
         if (isFatal(e) || !(e instanceof MnemoApiError)) {
           fatal ??= e;
           return;
         }
-        if (e.type === 'invalid_request') {
+        if (isUnchangedConflict(item, e.code)) {
+          progress.unchanged += 1;
+          part.unchanged += 1;
+        } else if (e.type === 'invalid_request') {
           progress.skipped += 1;
-          skippedItems.push({ ref: item.ref, reason: `rejected by the server: ${e.code}: ${e.message}` });
+          part.skipped += 1;
+          skippedItems.push({
+            ref: label(item.ref),
+            reason: `rejected by the server: ${e.code}: ${e.message}`,
+          });
         } else {
           progress.failed += 1;
-          failedItems.push({ ref: item.ref, reason: e.message, code: e.code });
+          part.failed += 1;
+          failedItems.push({ ref: label(item.ref), reason: e.message, code: e.code });
         }
       }
       progress.done += 1;
@@ -230,15 +340,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
   if (fatal !== null) throw fatal;
   if (o.signal?.aborted) throw o.signal.reason;
-  return {
-    ...progress,
-    format,
-    brain: o.brainId,
-    brainCreated,
-    skippedItems,
-    failedItems,
-    elapsedMs: Date.now() - started,
-  };
+  return summary(brainCreated);
 }
 
 /** Resolves once the Brain has derived every Record it accepted (census reports none processing). */

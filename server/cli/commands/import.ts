@@ -41,21 +41,42 @@ function dateArg(v: string): Date {
   return d;
 }
 
-/** Human summary: counts, then skip reasons grouped with a few examples each. */
-export function formatSummary(s: ImportSummary): string {
-  const lines = [
-    `${s.format} -> brain "${s.brain}"${s.brainCreated ? ' (created)' : ''}: imported ${s.imported}, unchanged ${s.unchanged}, ` +
-      `skipped ${s.skipped}, failed ${s.failed} in ${(s.elapsedMs / 1000).toFixed(1)} s`,
-  ];
+/** `  N x REASON (examples)` lines, most frequent reason first. */
+function grouped(items: { ref: string; reason: string }[]): string[] {
   const byReason = new Map<string, string[]>();
-  for (const k of s.skippedItems) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k.ref]);
-  if (byReason.size) lines.push('skipped:');
-  for (const [reason, refs] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
-    const shown = refs.slice(0, 3).join('; ');
-    lines.push(
-      `  ${refs.length} x ${reason} (${shown}${refs.length > 3 ? `; +${refs.length - 3} more` : ''})`,
-    );
+  for (const k of items) byReason.set(k.reason, [...(byReason.get(k.reason) ?? []), k.ref]);
+  return [...byReason]
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([reason, refs]) => {
+      const shown = refs.slice(0, 3).join('; ');
+      return `  ${refs.length} x ${reason} (${shown}${refs.length > 3 ? `; +${refs.length - 3} more` : ''})`;
+    });
+}
+
+/**
+ * Human summary: counts, then each file's counts when a folder held several, skip reasons grouped with
+ * a few examples each, notes on what was imported with a caveat, failures.
+ */
+export function formatSummary(s: ImportSummary): string {
+  const counts = `imported ${s.imported}, unchanged ${s.unchanged}, skipped ${s.skipped}, failed ${s.failed}`;
+  const readable = s.parts.filter((p) => p.format !== null);
+  const formats = [...new Set(readable.map((p) => p.format))].join(', ');
+  const lines = s.nothingToImport
+    ? [`nothing to import: brain "${s.brain}" was not touched; skipped ${s.skipped}`]
+    : [
+        `${s.format === 'mixed' ? formats : s.format} -> brain "${s.brain}"${s.brainCreated ? ' (created)' : ''}: ${counts} ` +
+          `in ${(s.elapsedMs / 1000).toFixed(1)} s`,
+      ];
+  if (readable.length > 1) {
+    lines.push('files:');
+    for (const p of readable)
+      lines.push(
+        `  ${p.name} (${p.format}): imported ${p.imported}, unchanged ${p.unchanged}, skipped ${p.skipped}, failed ${p.failed}`,
+      );
   }
+  if (s.skippedItems.length) lines.push('skipped:', ...grouped(s.skippedItems));
+  if (s.notes.length)
+    lines.push('imported with a note:', ...grouped(s.notes.map((n) => ({ ref: n.ref, reason: n.note }))));
   if (s.failedItems.length) lines.push('failed:');
   for (const f of s.failedItems.slice(0, 20)) lines.push(`  ${f.ref}: ${f.code}: ${f.reason}`);
   if (s.failedItems.length > 20) lines.push(`  +${s.failedItems.length - 20} more`);
@@ -122,7 +143,7 @@ export function register(program: Command): void {
       "import notes, chats, mail, calendars or contacts through a running server's /v1 API; " +
         'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE)',
     )
-    .argument('[path]', 'file or folder of the export')
+    .argument('[path]', 'file or folder of the export; a folder of several files is read file by file')
     .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', bySchema(Slug))
     .addOption(
       new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
@@ -132,7 +153,7 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'requests in flight at once', nonNegativeInt, 8)
     .option(
       '--time-zone <zone>',
-      'IANA zone of times written without an offset (WhatsApp, floating calendar times)',
+      'IANA zone of times written without an offset (WhatsApp, floating calendar times, note front matter)',
       (v: string) => {
         if (!isTimeZone(v)) throw new InvalidArgumentError('must be an IANA time zone, e.g. Europe/Berlin');
         return v;
@@ -190,7 +211,12 @@ export function register(program: Command): void {
         });
         display.stop();
         process.stdout.write(`${flags.json ? JSON.stringify(summary) : formatSummary(summary)}\n`);
-        process.exitCode = summary.failed === 0 ? 0 : 1;
+        if (summary.nothingToImport)
+          console.error(
+            `mnemo import: nothing in ${path} can be imported${flags.format === 'auto' ? '' : ` as ${flags.format}`}; ` +
+              `no Brain was created (${summary.skipped ? 'the skipped list says why' : 'it holds no files to read'})`,
+          );
+        process.exitCode = summary.failed === 0 && !summary.nothingToImport ? 0 : 1;
       } catch (e) {
         display.stop();
         fail(e);

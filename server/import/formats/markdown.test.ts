@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { realpathSync, utimesSync } from 'node:fs';
+import { realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { importIdempotencyKey } from '../idempotency-key.ts';
+import { importIdempotencyKey, importItemKey } from '../idempotency-key.ts';
 import { parsers } from '../run-import.ts';
 import { collect, writeTree } from '../test-support.ts';
 import { parseMarkdown } from './markdown.ts';
@@ -30,6 +30,7 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
     const { records, skips } = await collect(parseMarkdown(vault.root, {}));
     assert.deepEqual(records.map((r) => r.ref).sort(), [
       'Daily/2024-03-04.md',
+      'Danger.md',
       'Legacy.md',
       'People/Ana Souza.md',
     ]);
@@ -58,10 +59,16 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
     assert.equal(legacy.content.text, 'Café crème');
     assert.equal(legacy.content.title, 'Legacy');
 
-    assert.deepEqual(skips.map((s) => [s.ref, s.reason.split(':')[0]]).sort(), [
-      ['Danger.md', 'unreadable front matter'],
-      ['Empty.md', 'empty note'],
-    ]);
+    // A `---js` block is never run: the note comes without it, saying so.
+    const danger = records.find((r) => r.ref === 'Danger.md')!;
+    assert.ok(typeof danger.body.content === 'object' && danger.body.content.kind === 'document');
+    assert.equal(danger.body.content.text, 'body');
+    assert.equal(danger.note, 'front matter not read (only YAML front matter is read); imported without it');
+
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [['Empty.md', 'empty note']],
+    );
   } finally {
     vault.remove();
   }
@@ -122,6 +129,157 @@ test('a note is one item however it is imported; two notes of one name are two i
     );
     for (const ways of [await read('Vault/sub'), await read('Vault'), await read('Vault', 'obsidian')])
       assert.deepEqual(ways, inVault, 'the same Record, so a re-import replays it');
+  } finally {
+    t.remove();
+  }
+});
+
+test('a note dated only by its file: the file time is not content, so touching the file keeps its key', async () => {
+  const t = writeTree({
+    'plain.md': '# Plain\nNo date of its own.\n',
+    'dated.md': '---\ndate: 2024-02-01T09:00:00Z\n---\nDated in its front matter.\n',
+  });
+  const file = (name: string) => join(t.root, name);
+  const read = async (name: string) => (await collect(parseMarkdown(file(name), {}))).records[0]!;
+  const touch = (name: string, iso: string) => utimesSync(file(name), new Date(iso), new Date(iso));
+  try {
+    touch('plain.md', '2024-01-01T00:00:00Z');
+    const first = await read('plain.md');
+    assert.equal(first.body.occurred_at, '2024-01-01T00:00:00.000Z', 'still dated by the file');
+    assert.equal(first.occurredAtIsFileTime, true);
+
+    touch('plain.md', '2025-06-01T12:00:00Z');
+    const touched = await read('plain.md');
+    assert.equal(touched.body.occurred_at, '2025-06-01T12:00:00.000Z');
+    assert.equal(importItemKey(touched), importItemKey(first), 'same note, same key');
+
+    writeFileSync(file('plain.md'), '# Plain\nNo date of its own, and now edited.\n');
+    touch('plain.md', '2025-06-01T12:00:00Z');
+    assert.notEqual(importItemKey(await read('plain.md')), importItemKey(first), 'new text, new key');
+
+    // A date the note writes itself is content: changing it is a change.
+    const dated = await read('dated.md');
+    assert.equal(dated.occurredAtIsFileTime, undefined);
+    writeFileSync(file('dated.md'), '---\ndate: 2024-02-02T09:00:00Z\n---\nDated in its front matter.\n');
+    assert.notEqual(importItemKey(await read('dated.md')), importItemKey(dated));
+  } finally {
+    t.remove();
+  }
+});
+
+test('front-matter times without an offset are wall-clock time in the import zone, parsed by YAML or not', async () => {
+  const t = writeTree({
+    'yaml-timestamp.md': '---\ncreated: 2024-01-05 10:30:00\n---\nA\n',
+    'string.md': '---\ncreated: 2024-01-05 10:30\n---\nB\n',
+    'quoted.md': '---\n"date": "2024-01-05T10:30"   # as typed\n---\nC\n',
+    'date-only.md': '---\ndate: 2024-01-05\n---\nD\n',
+    'offset.md': '---\ndate: 2024-01-05T10:30:00+01:00\n---\nE\n',
+    'utc.md': '---\nupdated: 2024-01-05 10:30:00.250Z\n---\nF\n',
+    'impossible.md': '---\ndate: 2024-02-30\ncreated: 2024-01-05 10:30\n---\nG\n',
+  });
+  const machineZone = process.env.TZ;
+  const times = async (o: { timeZone?: string }) =>
+    Object.fromEntries(
+      (await collect(parseMarkdown(t.root, o))).records.map((r) => [r.ref, r.body.occurred_at]),
+    );
+  try {
+    assert.deepEqual(await times({ timeZone: 'America/New_York' }), {
+      'date-only.md': '2024-01-05T05:00:00.000Z',
+      'impossible.md': '2024-01-05T15:30:00.000Z',
+      'offset.md': '2024-01-05T09:30:00.000Z',
+      'quoted.md': '2024-01-05T15:30:00.000Z',
+      'string.md': '2024-01-05T15:30:00.000Z',
+      'utc.md': '2024-01-05T10:30:00.250Z',
+      'yaml-timestamp.md': '2024-01-05T15:30:00.000Z',
+    });
+    // Without --time-zone, this machine's zone, for both spellings alike (a zone that is not UTC, so
+    // the UTC js-yaml gives a timestamp would show).
+    process.env.TZ = 'Asia/Kolkata';
+    const local = await times({});
+    assert.deepEqual(
+      [local['yaml-timestamp.md'], local['string.md'], local['date-only.md']],
+      ['2024-01-05T05:00:00.000Z', '2024-01-05T05:00:00.000Z', '2024-01-04T18:30:00.000Z'],
+    );
+  } finally {
+    if (machineZone === undefined) delete process.env.TZ;
+    else process.env.TZ = machineZone;
+    t.remove();
+  }
+});
+
+test('a note with front matter that is not valid YAML is imported without it, with a note saying so', async () => {
+  const t = writeTree({
+    'broken.md': '---\ntitle: "unterminated\ntags: [a, b\n---\nReal content survives.\n',
+    'rule.md': '---\nA note that opens with a rule and never closes it.\n',
+    'scalar.md': '---\nJust a line between rules\n---\nThe body.\n',
+  });
+  try {
+    const { records, skips } = await collect(parseMarkdown(t.root, {}));
+    assert.deepEqual(skips, []);
+    const broken = records.find((r) => r.ref === 'broken.md')!;
+    assert.ok(typeof broken.body.content === 'object' && broken.body.content.kind === 'document');
+    assert.equal(broken.body.content.text, 'Real content survives.');
+    assert.equal(broken.body.content.title, 'broken');
+    assert.match(broken.note!, /^front matter not read \(.+\); imported without it$/);
+    // Without a closing line there is no front matter: the rule is part of the text.
+    const rule = records.find((r) => r.ref === 'rule.md')!;
+    assert.ok(typeof rule.body.content === 'object' && rule.body.content.kind === 'document');
+    assert.equal(rule.body.content.text, '---\nA note that opens with a rule and never closes it.');
+    assert.equal(rule.note, undefined);
+    const scalar = records.find((r) => r.ref === 'scalar.md')!;
+    assert.ok(typeof scalar.body.content === 'object' && scalar.body.content.kind === 'document');
+    assert.equal(scalar.body.content.text, 'The body.');
+    assert.equal(scalar.note, 'front matter not read (it is not a list of properties); imported without it');
+  } finally {
+    t.remove();
+  }
+});
+
+test('CRLF and CR line ends become \\n in the note text', async () => {
+  const t = writeTree({
+    'win.md': '---\r\ntitle: Win\r\n---\r\nFirst line\r\nSecond line #tag\r\n',
+    'mac.md': 'Old Mac\rline ends\r',
+  });
+  try {
+    const { records } = await collect(parseMarkdown(t.root, {}));
+    const text = (ref: string) => {
+      const c = records.find((r) => r.ref === ref)!.body.content;
+      return typeof c === 'object' && c.kind === 'document' ? c.text : '';
+    };
+    assert.equal(text('win.md'), 'First line\nSecond line #tag\n\nTags: #tag');
+    assert.equal(text('mac.md'), 'Old Mac\nline ends');
+  } finally {
+    t.remove();
+  }
+});
+
+test('a folder of notes is walked through its links, each real note once, a looping link reported', async () => {
+  const t = writeTree({
+    'Vault/.obsidian/app.json': '{}',
+    'Vault/home.md': 'Home\n',
+    'elsewhere/shared/idea.md': 'An idea kept outside the vault\n',
+    'elsewhere/single.md': 'A note linked in alone\n',
+  });
+  try {
+    symlinkSync(join(t.root, 'elsewhere/shared'), join(t.root, 'Vault/Shared'));
+    symlinkSync(join(t.root, 'elsewhere/single.md'), join(t.root, 'Vault/single.md'));
+    symlinkSync(join(t.root, 'Vault'), join(t.root, 'Vault/loop'));
+    symlinkSync(join(t.root, 'nowhere.md'), join(t.root, 'Vault/gone.md'));
+    const { records, skips } = await collect(parseMarkdown(join(t.root, 'Vault'), {}));
+    assert.deepEqual(records.map((r) => r.ref).sort(), ['Shared/idea.md', 'home.md', 'single.md']);
+    // A linked note is known by its real place, as when it is imported on its own.
+    const idea = records.find((r) => r.ref === 'Shared/idea.md')!.body.source;
+    assert.deepEqual(
+      [idea.name, idea.external_id],
+      ['markdown', realpathSync(join(t.root, 'elsewhere/shared/idea.md'))],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        ['gone.md', 'broken link: its target does not exist'],
+        ['loop', 'link back to the folder being read: not followed again'],
+      ],
+    );
   } finally {
     t.remove();
   }

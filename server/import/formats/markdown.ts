@@ -1,24 +1,15 @@
 import matter from 'gray-matter';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { basename, relative, sep } from 'node:path';
+import { errorMessage } from '../../../engine/shared/error-message.ts';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
-import { toIso } from '../zoned-time.ts';
-import { noteIdentities } from './note-identity.ts';
+import { walkFolder } from '../walk-folder.ts';
+import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
+import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 
-/** Folders that hold tool state, not notes. */
-const ignoredDirs = new Set(['.obsidian', '.trash', '.git', 'node_modules']);
-
-async function* walk(dir: string): AsyncGenerator<string> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    if (e.name.startsWith('.') || ignoredDirs.has(e.name)) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (e.isFile() && /\.(md|markdown)$/i.test(e.name)) yield p;
-  }
-}
+/** A file name a note may have. */
+const isNoteFile = (name: string) => /\.(md|markdown)$/i.test(name);
 
 // gray-matter can eval `---js` front matter; an imported note must never run code.
 const refuseEngine = () => {
@@ -52,71 +43,198 @@ export function wikilinks(body: string): string[] {
 }
 
 /**
+ * A front-matter block: `---` (or `---yaml`, `---js`, …) as the first line, closed by a line `---`.
+ * Returns where the note's body begins, or null when the file has no such block: without its closing
+ * line, a leading `---` is a rule in the text, as Obsidian shows it (gray-matter would take the whole
+ * file for front matter).
+ */
+function frontMatterEnd(text: string): number | null {
+  const open = /^---(?:[^\n-][^\n]*)?\n/.exec(text);
+  if (!open) return null;
+  const close = /\n---[ \t]*(?:\n|$)/g;
+  close.lastIndex = open[0].length - 1;
+  const m = close.exec(text);
+  return m ? m.index + m[0].length : null;
+}
+
+interface FrontMatter {
+  data: Record<string, unknown>;
+  /** The block as written, for what parsing loses (whether a time carried an offset). */
+  raw: string;
+  body: string;
+  /** Why a block that is there was not read. */
+  problem?: string;
+}
+
+/**
+ * Front matter and body. A block that cannot be read (invalid YAML, or a `---js` block, which is
+ * never run) is dropped and the body kept: the note is what matters, and Obsidian still shows it;
+ * `problem` says what was lost.
+ */
+function readFrontMatter(text: string): FrontMatter {
+  const end = frontMatterEnd(text);
+  if (end === null) return { data: {}, raw: '', body: text };
+  try {
+    const parsed = matter(text, matterOptions);
+    const data = parsed.data as unknown;
+    if (data === null || (typeof data === 'object' && !Array.isArray(data)))
+      return { data: (data ?? {}) as Record<string, unknown>, raw: parsed.matter, body: parsed.content };
+    // Valid YAML, but a line of text or a list: nothing Obsidian would show as properties.
+    return { data: {}, raw: '', body: parsed.content, problem: 'it is not a list of properties' };
+  } catch (e) {
+    return {
+      data: {},
+      raw: '',
+      body: text.slice(end),
+      problem: errorMessage(e).split('\n')[0]!.replace(/:$/, ''),
+    };
+  }
+}
+
+/**
+ * A date or date-time as a note's front matter writes it, with an optional offset. js-yaml's own
+ * timestamps are a subset, so a value it turned into a Date is read from its text again here.
+ */
+const writtenTime =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:[ \t]*(Z|z|[+-]\d{1,2}(?::?\d{2})?))?)?$/;
+
+/** The text of a top-level `key: value` line of the block, comment dropped. */
+function rawValue(raw: string, key: string): string | undefined {
+  const m = new RegExp(`^(?:${key}|"${key}"|'${key}')[ \\t]*:[ \\t]*(.*)$`, 'm').exec(raw);
+  return m?.[1]!.replace(/[ \t]+#.*$/, '').trim();
+}
+
+/**
+ * When a front-matter date says the note occurred. A time without an offset is wall-clock time in
+ * `timeZone` (the import's, else this machine's), whether js-yaml parsed it (`2024-01-05 10:30:00`,
+ * which it reads as UTC) or left it a string (`2024-01-05 10:30`); a date alone is that day's start
+ * there. Other strings are read as JavaScript's Date reads them; null when not a date.
+ */
+export function frontMatterTime(
+  value: unknown,
+  written: string | undefined,
+  timeZone?: string,
+): string | null {
+  const text = typeof value === 'string' ? value.trim() : value instanceof Date ? written : undefined;
+  const m = text === undefined ? null : writtenTime.exec(text);
+  if (!m) return toIso(value);
+  const t = {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4] ?? 0),
+    minute: Number(m[5] ?? 0),
+    second: Number(m[6] ?? 0),
+  };
+  if (!isValidWallTime(t)) return null;
+  const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  const zone = m[8];
+  if (zone === undefined) return new Date(wallTimeToDate(t, timeZone).getTime() + ms).toISOString();
+  const [, sign, hh, mm] = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone) ?? [];
+  const offsetMin = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm ?? 0)) : 0;
+  const utc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, ms);
+  return new Date(utc - offsetMin * 60_000).toISOString();
+}
+
+/** A note's time from the first of `date`, `created`, `updated` its front matter gives as a date. */
+function writtenNoteTime(fm: FrontMatter, timeZone?: string): string | null {
+  for (const key of ['date', 'created', 'updated']) {
+    const t =
+      fm.data[key] === undefined ? null : frontMatterTime(fm.data[key], rawValue(fm.raw, key), timeZone);
+    if (t) return t;
+  }
+  return null;
+}
+
+type FileTime = (file: string) => Promise<Date | null>;
+
+/** One note file as a Record, or a skip with the reason. */
+async function readNote(
+  file: string,
+  ref: string,
+  identify: (realFile: string) => Promise<NoteIdentity>,
+  fileTime: FileTime,
+  o: ParseOptions,
+): Promise<ImportItem> {
+  let id: NoteIdentity;
+  let text: string;
+  try {
+    id = await identify(await realpath(file));
+    // Line ends are one `\n`, as every other format's text is and as the footer below writes them.
+    text = (await readText(file)).replace(/\r\n?/g, '\n');
+  } catch (e) {
+    return skip(ref, `cannot be read: ${errorMessage(e)}`);
+  }
+  const fm = readFrontMatter(text);
+  const body = fm.body.trim();
+  if (!body) return skip(ref, 'empty note');
+  const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+  const title =
+    (typeof fm.data.title === 'string' && fm.data.title.trim()) ||
+    heading ||
+    basename(file).replace(/\.(md|markdown)$/i, '');
+  const tags = [
+    ...new Set([...asStringList(fm.data.tags), ...asStringList(fm.data.tag), ...inlineTags(body)]),
+  ].map((t) => t.replace(/^#/, ''));
+  const links = wikilinks(body);
+  const footer = [
+    tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
+    links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
+  ].filter(Boolean);
+  const written = writtenNoteTime(fm, o.timeZone);
+  const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
+  const occurred = written ?? fromFile;
+  return {
+    type: 'record',
+    ref,
+    body: {
+      content: {
+        kind: 'document',
+        title: title.slice(0, 2000),
+        text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
+      },
+      source: { name: id.source, external_id: id.externalId },
+      ...(occurred ? { occurred_at: occurred } : {}),
+    },
+    ...(fromFile ? { occurredAtIsFileTime: true } : {}),
+    ...(fm.problem ? { note: `front matter not read (${fm.problem}); imported without it` } : {}),
+  };
+}
+
+async function reader(o: ParseOptions) {
+  const fileTime: FileTime = o.fileTime ?? (async (file) => (await stat(file)).mtime);
+  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
+  return (file: string, ref: string) => readNote(file, ref, identify, fileTime, o);
+}
+
+/**
  * One `document` Record per note: title from front matter, else the first heading, else the file name;
- * occurred_at from front matter (`date`, `created`, `updated`), else the file's time (`fileTime`: by
- * default its modification time; none when that is not known).
+ * occurred_at from front matter (`date`, `created`, `updated`; times without an offset in
+ * `o.timeZone`), else the file's time (`fileTime`: by default its modification time; none when that is
+ * not known), which then does not count as content (RecordAnnotations.occurredAtIsFileTime).
  * Tags (front matter and inline) and wikilink targets are appended as a footer so they stay searchable.
  * `source` and `external_id` follow from where the note lives (note-identity.ts), whether it was asked
  * for as `markdown` or `obsidian`; the report names notes by their path in what was imported.
+ * A folder is walked with its links followed (walk-folder.ts); files other than notes are not read.
  */
 export async function* parseMarkdown(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const fileTime = o.fileTime ?? (async (file: string) => (await stat(file)).mtime);
-  const isDir = (await stat(path)).isDirectory();
-  const files = isDir
-    ? walk(path)
-    : (async function* () {
-        yield path;
-      })();
-  const root = isDir ? path : dirname(path);
-  const realRoot = isDir ? await realpath(path) : null;
-  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
-  for await (const file of files) {
-    const rel = relative(root, file).split(sep).join('/');
-    // walk() passes no symlinks, so only a lone file needs resolving on its own.
-    const id = await identify(realRoot ? join(realRoot, rel) : await realpath(file));
-    let parsed: { data: Record<string, unknown>; content: string };
-    try {
-      parsed = matter(await readText(file), matterOptions);
-    } catch (e) {
-      yield skip(
-        rel,
-        `unreadable front matter: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-      );
-      continue;
-    }
-    const body = parsed.content.trim();
-    if (!body) {
-      yield skip(rel, 'empty note');
-      continue;
-    }
-    const fm = parsed.data;
-    const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
-    const title =
-      (typeof fm.title === 'string' && fm.title.trim()) ||
-      heading ||
-      basename(file).replace(/\.(md|markdown)$/i, '');
-    const tags = [...new Set([...asStringList(fm.tags), ...asStringList(fm.tag), ...inlineTags(body)])].map(
-      (t) => t.replace(/^#/, ''),
-    );
-    const links = wikilinks(body);
-    const footer = [
-      tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
-      links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
-    ].filter(Boolean);
-    const occurred =
-      toIso(fm.date) ?? toIso(fm.created) ?? toIso(fm.updated) ?? (await fileTime(file))?.toISOString();
-    yield {
-      type: 'record',
-      ref: rel,
-      body: {
-        content: {
-          kind: 'document',
-          title: title.slice(0, 2000),
-          text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
-        },
-        source: { name: id.source, external_id: id.externalId },
-        ...(occurred ? { occurred_at: occurred } : {}),
-      },
-    };
+  const read = await reader(o);
+  if (!(await stat(path)).isDirectory()) {
+    yield await read(path, basename(path));
+    return;
   }
+  for await (const e of walkFolder(path)) {
+    if (e.type === 'skip') yield skip(e.rel, e.reason);
+    else if (e.type === 'file' && isNoteFile(e.rel)) yield await read(e.path, e.rel);
+  }
+}
+
+/** The given note files, each named by its path under ROOT (a folder that also holds other files). */
+export async function* parseNoteFiles(
+  root: string,
+  files: readonly string[],
+  o: ParseOptions,
+): AsyncGenerator<ImportItem> {
+  const read = await reader(o);
+  for (const file of files) yield await read(file, relative(root, file).split(sep).join('/'));
 }

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { planImport, type ImportTarget } from './plan-import.ts';
+import { writeTree } from './test-support.ts';
+
+const ics = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n';
+const vcf = 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Rui\r\nEND:VCARD\r\n';
+
+/** [name, format, notes or path under ROOT, reason]: what a plan says, without the temp folder. */
+const shown = (root: string, targets: ImportTarget[]) =>
+  targets.map((t) =>
+    t.format === null
+      ? [t.name, null, t.reason]
+      : [
+          t.name,
+          t.format,
+          t.notes ? t.notes.map((n) => n.slice(root.length + 1)) : t.path.slice(root.length + 1),
+        ],
+  );
+
+test('a folder of mixed files: each file in its format, exports inside read whole, the rest reported', async () => {
+  const t = writeTree({
+    'in/plan.md': '# Plan',
+    'in/deep/more.md': 'More',
+    'in/cal.ics': ics,
+    'in/people.vcf': vcf,
+    'in/mail.mbox': 'From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\nhi\n',
+    'in/WhatsApp Chat with Ana.txt': '05/01/2024, 21:04 - Ana: hi\n',
+    'in/notes.txt': 'plain text',
+    'in/.DS_Store': 'x',
+    'in/.git/config': 'x',
+    'in/Vault/.obsidian/app.json': '{}',
+    'in/Vault/v.md': 'In the vault',
+    'in/Vault/picture.png': 'png',
+    'in/Chat/_chat.txt': '[05/01/2024, 21:04:05] Bo: hi\n',
+    'in/Chat/photo.jpg': 'jpg',
+    'elsewhere/linked.md': 'Linked',
+    'elsewhere/sub/x.ics': ics,
+  });
+  const root = join(t.root, 'in');
+  symlinkSync(join(t.root, 'elsewhere/linked.md'), join(root, 'linked.md'));
+  symlinkSync(join(t.root, 'elsewhere'), join(root, 'linkdir'));
+  symlinkSync(root, join(root, 'deep/up'));
+  symlinkSync(join(t.root, 'missing'), join(root, 'dangling'));
+  try {
+    assert.deepEqual(shown(root, await planImport(root, 'auto')), [
+      ['', 'markdown', ['deep/more.md', 'linkdir/linked.md', 'plan.md']],
+      ['cal.ics', 'ics', 'cal.ics'],
+      ['Chat', 'whatsapp', 'Chat/_chat.txt'],
+      ['dangling', null, 'broken link: its target does not exist'],
+      ['deep/up', null, 'link back to the folder being read: not followed again'],
+      ['linkdir/sub/x.ics', 'ics', 'linkdir/sub/x.ics'],
+      ['linked.md', null, 'same file as linkdir/linked.md, already read'],
+      ['mail.mbox', 'mbox', 'mail.mbox'],
+      ['notes.txt', null, 'cannot tell the format of this file; import it on its own with --format'],
+      ['people.vcf', 'vcf', 'people.vcf'],
+      ['Vault', 'obsidian', 'Vault'],
+      ['WhatsApp Chat with Ana.txt', 'whatsapp', 'WhatsApp Chat with Ana.txt'],
+    ]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('a format given for a folder reads the files of that format and says why the others are not read', async () => {
+  const t = writeTree({
+    'a.ics': ics,
+    'b/c.ics': ics,
+    'note.md': '# Note',
+    'chat.txt': 'not recognisably a chat',
+    'Vault/.obsidian/app.json': '{}',
+    'Vault/v.md': 'In the vault',
+  });
+  try {
+    assert.deepEqual(shown(t.root, await planImport(t.root, 'ics')), [
+      ['a.ics', 'ics', 'a.ics'],
+      ['b/c.ics', 'ics', 'b/c.ics'],
+      ['chat.txt', null, 'not ics'],
+      ['note.md', null, 'not ics (it looks like markdown)'],
+      ['Vault/v.md', null, 'not ics (it looks like markdown)'],
+    ]);
+    // Asked for WhatsApp, a .txt is read as a chat even when its lines are not recognised.
+    assert.deepEqual(
+      shown(t.root, await planImport(t.root, 'whatsapp')).filter(([, f]) => f !== null),
+      [['chat.txt', 'whatsapp', 'chat.txt']],
+    );
+    // Notes: a vault inside stays one vault.
+    assert.deepEqual(
+      shown(t.root, await planImport(t.root, 'markdown')).filter(([, f]) => f !== null),
+      [
+        ['', 'markdown', ['note.md']],
+        ['Vault', 'markdown', 'Vault'],
+      ],
+    );
+    assert.deepEqual(shown(t.root, await planImport(join(t.root, 'Vault'), 'auto')), [
+      ['', 'obsidian', 'Vault'],
+    ]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('links to a folder above and to a folder read elsewhere are each reported once, never followed again', async () => {
+  const t = writeTree({ 'a/b/n.md': 'N', 'c/m.md': 'M' });
+  symlinkSync(join(t.root, 'a'), join(t.root, 'a/b/up'));
+  symlinkSync(join(t.root, 'c'), join(t.root, 'a/see-c'));
+  try {
+    assert.deepEqual(shown(t.root, await planImport(t.root, 'auto')), [
+      ['', 'markdown', ['a/b/n.md', 'a/see-c/m.md']],
+      ['a/b/up', null, 'link back to a, a folder above it: not followed again'],
+      ['c', null, 'same folder as a/see-c, already read'],
+    ]);
+  } finally {
+    t.remove();
+  }
+});

@@ -1,0 +1,130 @@
+import { stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
+import type { ImportFormat } from './import-item.ts';
+import { walkFolder } from './walk-folder.ts';
+import { errorMessage } from '../../engine/shared/error-message.ts';
+
+/**
+ * One thing to read, or one that cannot be read. `name` is its path under what was imported ('' for
+ * all of it); `path` is what the parser reads. Notes found among other files are one target whose
+ * `notes` lists them (read relative to `path`, the folder they were found in), so a folder of notes
+ * reports as one part, not one per note. A target without a format is a file that cannot be
+ * imported, and `reason` says why.
+ */
+export type ImportTarget =
+  | { name: string; format: ImportFormat; path: string; notes?: string[] }
+  | { name: string; format: null; path: string; reason: string };
+
+export interface PlanOptions {
+  /** The name of PATH itself in the report ('' when it is what was imported). */
+  name?: string;
+  /** Why a file whose format cannot be told is not imported: how to import it is the caller's. */
+  unknownReason?: string;
+}
+
+const defaultUnknown = 'cannot tell the format of this file; import it on its own with --format';
+
+/** Formats whose parser reads a whole export folder. */
+const wholeFolderFormats = new Set<ImportFormat>(['slack', 'chatgpt', 'claude']);
+
+const joinName = (name: string, rel: string) => (name ? `${name}/${rel}` : rel);
+
+/**
+ * What importing a folder in FORMAT reads, when the folder is itself an export of that format:
+ * a Slack export, a ChatGPT or Claude export (or conversations.json), an Obsidian vault for
+ * notes, a WhatsApp export folder (its `_chat.txt`). Null: the folder is walked.
+ */
+async function wholeFolder(dir: string, format: ImportFormat | 'auto'): Promise<Detected | null> {
+  if (format === 'auto') return exportFolder(dir);
+  if (wholeFolderFormats.has(format)) return { format, path: dir };
+  const found = await exportFolder(dir);
+  if (!found) return null;
+  if (format === 'markdown' || format === 'obsidian')
+    return found.format === 'obsidian' ? { format, path: dir } : null;
+  return found.format === format ? found : null;
+}
+
+/** How a file found in a folder is read with FORMAT asked for, or why it is not. */
+async function fileFormat(
+  path: string,
+  format: ImportFormat | 'auto',
+  unknownReason: string,
+): Promise<{ format: ImportFormat; path: string } | { reason: string }> {
+  let found: Detected | null;
+  try {
+    found = await detectFormat(path);
+  } catch (e) {
+    return { reason: `cannot be read: ${errorMessage(e)}` };
+  }
+  if (format === 'auto') return found ?? { reason: unknownReason };
+  const notes = format === 'markdown' || format === 'obsidian';
+  if (found && (found.format === format || (notes && found.format === 'markdown'))) return { format, path };
+  // WhatsApp's line format varies with the phone's language, so detection can miss a real chat:
+  // asked for WhatsApp, a .txt is read as one (the parser says so when it finds no messages).
+  if (!found && format === 'whatsapp' && extname(path).toLowerCase() === '.txt') return { format, path };
+  return { reason: found ? `not ${format} (it looks like ${found.format})` : `not ${format}` };
+}
+
+/**
+ * What to read for PATH in FORMAT. A file: itself, detected or as asked (null format when it cannot
+ * be told). A folder that is an export (wholeFolder): the folder, as its parser reads it. Any other
+ * folder is walked, links followed (walk-folder.ts): each file is detected on its own and read in its
+ * format (with a FORMAT given, only the files of that format), an export folder inside is read whole,
+ * and what cannot be read is a target with the reason, so nothing is left out silently. Hidden files
+ * and folders are not looked at.
+ */
+export async function planImport(
+  path: string,
+  format: ImportFormat | 'auto',
+  opts: PlanOptions = {},
+): Promise<ImportTarget[]> {
+  const name = opts.name ?? '';
+  const unknownReason = opts.unknownReason ?? defaultUnknown;
+  if (!(await stat(path)).isDirectory()) {
+    if (format !== 'auto') return [{ name, format, path }];
+    const found = await detectFormat(path);
+    return [found ? { name, ...found } : { name, format: null, path, reason: unknownReason }];
+  }
+  const whole = await wholeFolder(path, format);
+  if (whole) return [{ name, ...whole }];
+
+  const notes: string[] = [];
+  const found: ImportTarget[] = [];
+  const claimed = new Map<string, Detected>();
+  const claims = async (dir: string) => {
+    const d = await wholeFolder(dir, format);
+    if (d) claimed.set(dir, d);
+    return d !== null;
+  };
+  for await (const e of walkFolder(path, claims)) {
+    const entryName = joinName(name, e.rel);
+    if (e.type === 'skip') {
+      found.push({ name: entryName, format: null, path: join(path, ...e.rel.split('/')), reason: e.reason });
+    } else if (e.type === 'folder') {
+      found.push({ name: entryName, ...claimed.get(e.path)! });
+    } else {
+      const f = await fileFormat(e.path, format, unknownReason);
+      if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
+      else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
+      else found.push({ name: entryName, ...f });
+    }
+  }
+  const noteFormat: ImportFormat = format === 'auto' ? 'markdown' : format;
+  return notes.length ? [{ name, format: noteFormat, path, notes }, ...found] : found;
+}
+
+/**
+ * How an item is named in a report: by its path under what was imported. ROOT is the folder the
+ * targets were planned in. A parser names items inside its own file ("line 12", a message id) or by
+ * the path it was given; under a target that is one file, the file's name comes first.
+ */
+export function itemLabel(target: { name: string }, root: string): (ref: string) => string {
+  // join normalises as the walk's own paths were built (`./a/` and `a` alike).
+  const prefix = join(root, sep);
+  return (ref) => {
+    const inner = (ref.startsWith(prefix) ? ref.slice(prefix.length) : ref).split(sep).join('/');
+    const part = target.name;
+    return part === '' || inner === part || inner.startsWith(`${part}/`) ? inner : `${part}: ${inner}`;
+  };
+}

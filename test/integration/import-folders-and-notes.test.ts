@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { runImport } from '../../server/import/run-import.ts';
+import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
+
+// `mnemo import` of notes and of mixed folders against the local engine (encrypted SQLite) over /v1.
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-import-folders-'));
+const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+let engine: Engine;
+let server: ServedApp;
+let client: MnemoClient;
+let key: string;
+
+before(async () => {
+  engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'f'.repeat(64), reranker: null });
+  server = await serveApp({ engine, registry });
+  key = registry.create({ project: 'home', env: 'test' }).key;
+  client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
+});
+
+after(async () => {
+  await server.close();
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function write(path: string, content: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  return path;
+}
+
+const touch = (path: string, iso: string) => utimesSync(path, new Date(iso), new Date(iso));
+
+const counts = (s: { imported: number; unchanged: number; skipped: number; failed: number }) => [
+  s.imported,
+  s.unchanged,
+  s.skipped,
+  s.failed,
+];
+
+/** `mnemo import ARGS` as a child process against this server. */
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/mnemo.mjs', 'import', ...args], {
+      env: { ...process.env, MNEMO_URL: `${server.origin}/v1`, MNEMO_KEY: key },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('notes: what counts as a change', () => {
+  test('a note whose file was only touched is unchanged; an edited one is a new revision of the same item', async () => {
+    const note = write(join(dir, 'touched', 'groceries.md'), '# Groceries\nOat milk, rye bread.\n');
+    touch(note, '2024-01-10T08:00:00Z');
+    const opts = { client, brainId: 'touched', path: note };
+    assert.deepEqual(counts(await runImport(opts)), [1, 0, 0, 0]);
+
+    // A sync, a restore or `git checkout` gives the same bytes a new modification time.
+    touch(note, '2024-06-01T12:00:00Z');
+    assert.deepEqual(counts(await runImport(opts)), [0, 1, 0, 0]);
+    const once = (await client.listRecords('touched')).data;
+    assert.equal(once.length, 1, 'no second Record of the same note');
+    assert.equal(
+      once[0]!.occurred_at,
+      '2024-01-10T08:00:00.000Z',
+      'the note keeps the time it was first seen at',
+    );
+
+    writeFileSync(note, '# Groceries\nOat milk, rye bread, coffee.\n');
+    touch(note, '2024-06-02T12:00:00Z');
+    assert.deepEqual(counts(await runImport(opts)), [1, 0, 0, 0]);
+    const twice = (await client.listRecords('touched')).data;
+    assert.equal(twice.length, 2);
+    assert.equal(new Set(twice.map((r) => r.source.external_id)).size, 1, 'the same item, revised');
+  });
+});
+
+describe('a folder of mixed files', () => {
+  test('each file is read in its own format; what cannot be read is listed; a re-import is unchanged', async () => {
+    const root = join(dir, 'mixed');
+    write(join(root, 'plan.md'), '---\ndate: 2024-03-05\n---\n# Trip\r\nVisit [[Porto]].\r\n');
+    write(join(root, 'broken-fm.md'), '---\ntitle: "unterminated\n---\nThe body is kept.\n');
+    write(
+      join(root, 'cal.ics'),
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist-1\r\nDTSTART:20240310T090000Z\r\n' +
+        'DTEND:20240310T093000Z\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    );
+    write(
+      join(root, 'contacts', 'people.vcf'),
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Rui Costa\r\nTEL;TYPE=CELL:+351 912 345 678\r\nEND:VCARD\r\n',
+    );
+    write(join(root, 'WhatsApp Chat with Ana.txt'), '03/02/2024, 18:01 - Ana: See you in Lisbon\n');
+    write(join(root, 'notes.txt'), 'just some text\n');
+    write(join(dir, 'outside', 'linked.md'), 'A note linked into the folder\n');
+    symlinkSync(join(dir, 'outside'), join(root, 'linked'));
+    symlinkSync(root, join(root, 'contacts', 'loop'));
+
+    const first = await runImport({ client, brainId: 'mixed', path: root, timeZone: 'UTC' });
+    assert.equal(first.format, 'mixed');
+    assert.equal(first.brainCreated, true);
+    assert.deepEqual(
+      first.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+      [
+        ['.', 'markdown', 3, 0],
+        ['cal.ics', 'ics', 1, 0],
+        ['contacts/loop', null, 0, 1],
+        ['contacts/people.vcf', 'vcf', 1, 0],
+        ['notes.txt', null, 0, 1],
+        ['WhatsApp Chat with Ana.txt', 'whatsapp', 1, 0],
+      ],
+    );
+    assert.deepEqual(
+      first.skippedItems.map((s) => [s.ref, s.reason]),
+      [
+        ['contacts/loop', 'link back to the folder being read: not followed again'],
+        ['notes.txt', 'cannot tell the format of this file; import it on its own with --format'],
+      ],
+    );
+    assert.deepEqual(first.notes, [
+      {
+        ref: 'broken-fm.md',
+        note: 'front matter not read (unexpected end of the stream within a double quoted scalar at line 3, column 1); imported without it',
+      },
+    ]);
+    const sources = (await client.listRecords('mixed', { limit: 50 })).data.map((r) => r.source.name).sort();
+    assert.deepEqual(sources, ['ics', 'markdown', 'markdown', 'markdown', 'vcf', 'whatsapp']);
+
+    const again = await runImport({ client, brainId: 'mixed', path: root, timeZone: 'UTC' });
+    assert.deepEqual(counts(again), [0, 6, 2, 0]);
+
+    const onlyIcs = await runImport({ client, brainId: 'mixed', path: root, format: 'ics' });
+    assert.equal(onlyIcs.format, 'ics');
+    assert.deepEqual([onlyIcs.imported, onlyIcs.unchanged], [0, 1]);
+    assert.ok(
+      onlyIcs.skippedItems.some(
+        (s) => s.ref === 'plan.md' && s.reason === 'not ics (it looks like markdown)',
+      ),
+    );
+  });
+
+  test('a folder with nothing to import says so, exits 1 and creates no Brain', async () => {
+    const root = join(dir, 'nothing');
+    write(join(root, 'readme.txt'), 'nothing mnemo reads\n');
+    const s = await runImport({ client, brainId: 'never', path: root });
+    assert.equal(s.nothingToImport, true);
+    assert.deepEqual(counts(s), [0, 0, 1, 0]);
+    const missing = await client.getBrain('never').catch((e: unknown) => e);
+    assert.ok(missing instanceof MnemoApiError && missing.code === 'brain_not_found');
+
+    const out = await cli([root, '--brain', 'never']);
+    assert.equal(out.status, 1);
+    assert.match(out.stdout, /^nothing to import: brain "never" was not touched; skipped 1\n/);
+    assert.match(
+      out.stdout,
+      /1 x cannot tell the format of this file; import it on its own with --format \(readme\.txt\)/,
+    );
+    assert.match(out.stderr, /nothing in .*nothing can be imported; no Brain was created/);
+    assert.ok((await client.getBrain('never').catch((e: unknown) => e)) instanceof MnemoApiError);
+
+    // A folder of calendars imported as such, from the command line, names each file.
+    const cals = join(dir, 'cals');
+    for (const n of ['a', 'b'])
+      write(
+        join(cals, `${n}.ics`),
+        `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:${n}\r\nDTSTART:20240310T090000Z\r\n` +
+          `SUMMARY:Event ${n}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`,
+      );
+    const cal = await cli([cals, '--brain', 'calendars']);
+    assert.equal(cal.status, 0, cal.stderr);
+    assert.match(
+      cal.stdout,
+      /^ics -> brain "calendars" \(created\): imported 2, unchanged 0, skipped 0, failed 0/,
+    );
+    assert.match(cal.stdout, /\n {2}a\.ics \(ics\): imported 1.*\n {2}b\.ics \(ics\): imported 1/);
+  });
+});
