@@ -156,3 +156,22 @@ test('a note sent again with a later last_modified and the same text is unchange
   assert.deepEqual([edited.imported, edited.unchanged], [1, 0]);
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
+
+test('a lone iOS _chat.txt uploaded on its own is named after its people, so two chats stay two', async () => {
+  const engine = await brain();
+  const chat = (who: string, text: string) =>
+    `[31/12/2023, 21:04:05] ${who}: ${text}\n[31/12/2023, 21:05:00] Me: ok\n`;
+  for (const [who, text] of [
+    ['Anna', 'Happy new year!'],
+    ['Boss', 'Report due Monday.'],
+  ] as const)
+    await importFiles(engine, t, 'b', { files: [file('_chat.txt', chat(who, text))], self_name: 'Me' });
+  const records = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  const threads = new Set(records.map((r) => (r.content as { thread?: string }).thread));
+  assert.deepEqual([...threads].sort(), ['WhatsApp: Anna', 'WhatsApp: Boss']);
+  assert.equal(
+    new Set(records.map((r) => r.source.external_id)).size,
+    4,
+    "no message takes another's identity",
+  );
+});

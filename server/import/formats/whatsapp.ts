@@ -1,4 +1,4 @@
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isValidWallTime, wallTimeToDate } from '../zoned-time.ts';
@@ -46,6 +46,31 @@ function chatName(path: string): string {
   return file.replace(/^WhatsApp Chat (with|mit|con|avec|com) /i, '');
 }
 
+const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
+
+/** Who wrote a message, or null for a notice with no sender ("Anna added Ben"). */
+function senderOf(m: Raw): string | null {
+  const full = m.rest.join('\n');
+  const colon = full.indexOf(': ');
+  if (colon <= 0 || full.slice(0, colon).includes('\n')) return null;
+  return full
+    .slice(0, colon)
+    .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
+    .trim();
+}
+
+/** The chat's people other than the user, in the order they first wrote (at most five named). */
+function peopleOf(msgs: Raw[], selfName: string | undefined): string {
+  const seen = new Set<string>();
+  for (const m of msgs) {
+    const s = senderOf(m);
+    if (s && s.toLowerCase() !== selfName?.toLowerCase()) seen.add(s);
+  }
+  const people = [...seen];
+  if (people.length === 0) return 'chat';
+  return people.length > 5 ? `${people.slice(0, 5).join(', ')} and others` : people.join(', ');
+}
+
 function cleanText(text: string): string {
   return text
     .replace(/[\u200e\u200f]/g, '')
@@ -90,7 +115,12 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
   }
   for (const line of leading) yield skip(`line ${line}`, 'text before the first message');
   const order = dateOrder(msgs, o.dateOrder ?? 'dmy');
-  const chat = chatName(path);
+  // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
+  // its name, or every such chat would be one thread ("upload") and share message identities.
+  const chat =
+    o.uploadRoot !== undefined && resolve(dirname(path)) === resolve(o.uploadRoot) && isBareChatFile(path)
+      ? peopleOf(msgs, o.selfName)
+      : chatName(path);
   const ordinals = new Map<string, number>();
   for (const m of msgs) {
     const ref = `line ${m.line}`;
@@ -104,14 +134,11 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
     }
     const full = m.rest.join('\n');
     const colon = full.indexOf(': ');
-    if (colon <= 0 || full.slice(0, colon).includes('\n')) {
+    const sender = senderOf(m);
+    if (sender === null) {
       yield skip(ref, 'system message (no sender)');
       continue;
     }
-    const sender = full
-      .slice(0, colon)
-      .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
-      .trim();
     const rawText = full.slice(colon + 2);
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading LRM.
     if (/^\u200e/.test(rawText) && !/^\u200e\s*(<attached:|[\w ]+ omitted$)/i.test(rawText)) {
