@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { collect, writeTree } from '../test-support.ts';
-import { baseSubject, parseMbox, splitMbox } from './mbox.ts';
+import { baseSubject, parseMbox, separatorDate } from './mbox.ts';
+import { MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
+
+/** The messages of BUF fed to a splitter CHUNK bytes at a time. */
+function split(buf: Buffer, chunk = buf.length, limit?: number): MboxMessage[] {
+  const s = new MboxSplitter(limit);
+  const out: MboxMessage[] = [];
+  for (let i = 0; i < buf.length; i += Math.max(1, chunk)) out.push(...s.push(buf.subarray(i, i + chunk)));
+  return [...out, ...s.end()];
+}
 
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');
 const pdf = Buffer.from('%PDF-1.4 fake').toString('base64');
@@ -61,10 +71,10 @@ Content-Type: text/html; charset=utf-8
   '',
 ].join('\n');
 
-test('splitMbox: separators only after a blank line, >From unquoted once', () => {
-  const parts = splitMbox(Buffer.from(mbox, 'latin1'));
+test('split: separators only after a blank line, >From unquoted once', () => {
+  const parts = split(Buffer.from(mbox, 'latin1'));
   assert.equal(parts.length, 4);
-  const first = parts[0]!.raw.toString('latin1');
+  const first = parts[0]!.raw!.toString('latin1');
   assert.match(first, /\nFrom the budget side/, '>From is unquoted');
   assert.match(
     first,
@@ -170,6 +180,241 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do
     assert.ok(typeof current === 'object' && current.kind === 'message');
     assert.equal(current.speaker, 'Zoë <new@example.org>');
     assert.match(current.text, /^Subject: naïve über “ok”\n[\s\S]*\n\nSchön\.$/);
+  } finally {
+    t.remove();
+  }
+});
+
+/**
+ * The whole-file split of earlier versions. Its bytes name a mail without a Message-ID (content
+ * hash), so the streaming split must give the very same bytes or a re-import would duplicate them.
+ */
+function wholeFileSplit(buf: Buffer): { line: number; raw: string }[] {
+  const fromLine = /^From \S+ .*\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b\d{4}\s*$/;
+  const lines = buf.toString('latin1').split('\n');
+  const out: { line: number; raw: string }[] = [];
+  let current: string[] | null = null;
+  let start = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.replace(/\r$/, '');
+    const prevBlank = i === 0 || lines[i - 1]!.replace(/\r$/, '') === '';
+    if (prevBlank && fromLine.test(l)) {
+      if (current) out.push({ line: start + 1, raw: current.join('\n') });
+      current = [];
+      start = i;
+      continue;
+    }
+    if (current) current.push(/^>+From /.test(lines[i]!) ? lines[i]!.slice(1) : lines[i]!);
+  }
+  if (current) out.push({ line: start + 1, raw: current.join('\n') });
+  return out;
+}
+
+const crlfMbox = Buffer.from(
+  crlf(
+    [
+      'From a@example.org Mon Jan  1 10:00:00 2024',
+      'Subject: one',
+      '',
+      '>From the top.',
+      '>>From a quoted quote.',
+      'From here on, a body line.',
+      '',
+      'From b@example.org Tue Jan  2 10:00:00 2024',
+      'Subject: two',
+      '',
+      'Last line without a newline',
+    ].join('\n'),
+  ),
+  'latin1',
+);
+
+test('split: chunks cut anywhere (inside a CRLF, a separator, a >From) give the same messages', () => {
+  const whole = split(crlfMbox);
+  assert.deepEqual(
+    whole.map((m) => [m.line, m.separator, m.raw!.toString('latin1')]),
+    [
+      [
+        1,
+        'From a@example.org Mon Jan  1 10:00:00 2024',
+        'Subject: one\r\n\r\nFrom the top.\r\n>From a quoted quote.\r\nFrom here on, a body line.\r\n\r',
+      ],
+      [8, 'From b@example.org Tue Jan  2 10:00:00 2024', 'Subject: two\r\n\r\nLast line without a newline'],
+    ],
+  );
+  for (const size of [1, 2, 3, 5, 7, 13, 64])
+    assert.deepEqual(split(crlfMbox, size), whole, `chunks of ${size}`);
+});
+
+test('split: the same bytes as the whole-file split, for any input and any chunking', () => {
+  const line = fc.constantFrom(
+    '',
+    '\r',
+    'From a@b Mon Jan  1 10:00:00 2024',
+    'From a@b Mon Jan  1 10:00:00 2024\r',
+    'From here on',
+    '>From x',
+    '>>From y\r',
+    '>Fro',
+    'Subject: s',
+    'body text',
+    'x'.repeat(300),
+  );
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 40 }), fc.integer({ min: 1, max: 50 }), (lines, chunk) => {
+      const buf = Buffer.from(lines.join('\n'), 'latin1');
+      const got = split(buf, chunk).map((m) => ({ line: m.line, raw: m.raw!.toString('latin1') }));
+      assert.deepEqual(got, wholeFileSplit(buf));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('mboxMessages hands each message on before the rest of the file is read', async () => {
+  let read = 0;
+  async function* chunks() {
+    for (let i = 0; i < 1000; i++) {
+      read++;
+      yield Buffer.from(`From a@b Mon Jan  1 10:00:00 2024\nSubject: ${i}\n\nbody ${i}\n\n`, 'latin1');
+    }
+  }
+  const it = mboxMessages(chunks());
+  const first = await it.next();
+  assert.equal(first.done, false);
+  assert.equal(first.value!.raw!.toString('latin1'), 'Subject: 0\n\nbody 0\n');
+  assert.ok(read <= 2, `read ${read} chunks for the first message`);
+  await it.return(undefined);
+});
+
+test('split: a message over the size limit is reported, not kept; the next one is intact', () => {
+  const big = `From a@b Mon Jan  1 10:00:00 2024\nSubject: big\n\n${'y'.repeat(500)}\n\n`;
+  const small = 'From c@d Tue Jan  2 10:00:00 2024\nSubject: small\n\nok\n';
+  for (const chunk of [7, 4096]) {
+    const [a, b] = split(Buffer.from(big + small, 'latin1'), chunk, 100);
+    assert.equal(a!.raw, null);
+    assert.equal(a!.size, `Subject: big\n\n${'y'.repeat(500)}\n`.length);
+    assert.equal(b!.raw!.toString('latin1'), 'Subject: small\n\nok\n');
+    assert.equal(b!.line, 6);
+  }
+});
+
+test('split: a line far longer than a separator, fed in small chunks, is kept whole (and unquoted)', () => {
+  const long = 'z'.repeat(200_000);
+  const buf = Buffer.from(
+    `From a@b Mon Jan  1 10:00:00 2024\nSubject: long\n\n>From ${long}\n${long}\nend\n`,
+    'latin1',
+  );
+  const [m] = split(buf, 1000);
+  assert.equal(m!.raw!.toString('latin1'), `Subject: long\n\nFrom ${long}\n${long}\nend\n`);
+});
+
+test('mbox: an HTML-only mail becomes clean text: entities decoded, no head, title, comments or style', async () => {
+  const file = [
+    'From news@shop.example Wed Jan  3 10:00:00 2024',
+    'From: Shop <news@shop.example>',
+    'Subject: Your order',
+    'Date: Wed, 3 Jan 2024 08:00:00 -0800',
+    'Message-ID: <m3@example.com>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/alternative; boundary="BB"',
+    '',
+    '--BB',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    '<html><head><title>Newsletter title</title><style>p{color:red}</style></head><body>' +
+      '<!--[if mso]><p>MSO only</p><![endif]--><!-- tracking note -->' +
+      '<p>It&#39;s shipped &quot;today&quot; &eacute;t&eacute; &#8212; order&nbsp;#42 &mdash; &hellip;</p>' +
+      '<p>Total: &euro;12<br>VAT: &#x20AC;2</p>' +
+      '<table><tr><td>Item</td><td>Qty 1</td></tr></table>' +
+      '<p><a href="https://t.example/x?id=1">Track it</a><img src="https://t.example/p.gif" alt="pixel"></p>' +
+      '<script>track()</script></body></html>',
+    '--BB--',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Shop.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Shop.mbox'), {}));
+    const c = records[0]!.body.content;
+    assert.ok(typeof c === 'object' && c.kind === 'message');
+    assert.equal(
+      c.text,
+      'Subject: Your order\nFrom: Shop <news@shop.example>\n\n' +
+        'It\'s shipped "today" été — order #42 — …\n\nTotal: €12\nVAT: €2\n\nItem\nQty 1\n\nTrack it',
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('mbox: a mail without a usable Date: header is dated by its separator line, not the import', async () => {
+  const file = [
+    'From carol@example.com Thu Jan  4 10:00:00 2024',
+    'From: Carol <carol@example.com>',
+    'Subject: No date here',
+    'Message-ID: <m4@example.com>',
+    '',
+    'Plain body without a date header.',
+    '',
+    'From 1787396749018367432@xxx Fri Jan 05 23:30:00 -0500 2024',
+    'From: Dan <dan@example.com>',
+    'Subject: Unreadable date',
+    'Date: sometime last week',
+    'Message-ID: <m5@example.com>',
+    '',
+    'Gmail Takeout writes the zone before the year.',
+    '',
+    'From eve@example.com Sat Jan  6 09:00:00 2024',
+    'From: Eve <eve@example.com>',
+    'Subject: Has a date',
+    'Date: Sat, 6 Jan 2024 08:15:00 +0000',
+    '',
+    'The header wins.',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Dates.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Dates.mbox'), {}));
+    assert.deepEqual(
+      records.map((r) => r.body.occurred_at),
+      ['2024-01-04T10:00:00.000Z', '2024-01-06T04:30:00.000Z', '2024-01-06T08:15:00.000Z'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('separatorDate reads asctime, Gmail Takeout and RFC 5322 style separators; null without a date', () => {
+  assert.equal(separatorDate('From a@b Thu Jan  4 10:00:00 2024'), '2024-01-04T10:00:00.000Z');
+  assert.equal(separatorDate('From - Thu Jan 04 10:00 2024'), '2024-01-04T10:00:00.000Z');
+  assert.equal(separatorDate('From 17873@xxx Thu Jan 04 10:00:00 +0100 2024'), '2024-01-04T09:00:00.000Z');
+  assert.equal(separatorDate('From a@b Thu, 4 Jan 2024 10:00:00 -0230'), '2024-01-04T12:30:00.000Z');
+  assert.equal(separatorDate('From a@b Thu Feb 30 10:00:00 2024'), null);
+  assert.equal(separatorDate('From a@b here 10:00:00 2024'), null);
+});
+
+test("mbox: a reply that comes before its thread's first mail is still named after that mail", async () => {
+  const file = [
+    'From b@example.org Tue Mar  5 18:30:00 2024',
+    'From: b@example.org',
+    'Subject: Re: venue changed',
+    'Message-ID: <reply@example.org>',
+    'References: <root@example.org>',
+    '',
+    'See you there.',
+    '',
+    'From a@example.org Mon Mar  4 09:00:00 2024',
+    'From: a@example.org',
+    'Subject: Offsite in Porto',
+    'Message-ID: <root@example.org>',
+    '',
+    'Plans.',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Order.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Order.mbox'), {}));
+    const threads = records.map((r) => (r.body.content as { thread?: string }).thread);
+    assert.deepEqual(threads, ['Offsite in Porto <root@example.org>', 'Offsite in Porto <root@example.org>']);
   } finally {
     t.remove();
   }

@@ -1,40 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
-import { toIso } from '../zoned-time.ts';
+import { isValidWallTime, toIso } from '../zoned-time.ts';
 import { c1AsWindows1252 } from '../decode-text.ts';
 import { headersToUtf8 } from './mail-headers.ts';
+import { htmlToText } from './html-text.ts';
+import { maxMessageBytes, readMbox } from './mbox-split.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
-
-/** An mbox separator: `From <sender> <asctime date>`; a body line "From here on..." is not one. */
-const fromLine = /^From \S+ .*\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b\d{4}\s*$/;
-
-/**
- * Splits an mbox into raw messages. The file is handled as latin1 so bytes survive untouched (each
- * message's own charset is postal-mime's business). A separator must start the file or follow a blank
- * line; `>From ` quoting (mboxo and mboxrd) loses one `>`.
- */
-export function splitMbox(buf: Buffer): { line: number; raw: Buffer }[] {
-  const text = buf.toString('latin1');
-  const lines = text.split('\n');
-  const out: { line: number; raw: Buffer }[] = [];
-  let current: string[] | null = null;
-  let start = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!.replace(/\r$/, '');
-    const prevBlank = i === 0 || lines[i - 1]!.replace(/\r$/, '') === '';
-    if (prevBlank && fromLine.test(l)) {
-      if (current) out.push({ line: start + 1, raw: Buffer.from(current.join('\n'), 'latin1') });
-      current = [];
-      start = i;
-      continue;
-    }
-    if (current) current.push(/^>+From /.test(lines[i]!) ? lines[i]!.slice(1) : lines[i]!);
-  }
-  if (current) out.push({ line: start + 1, raw: Buffer.from(current.join('\n'), 'latin1') });
-  return out;
-}
 
 function mailboxes(list: Address[] | Address | undefined): { name: string; address: string }[] {
   const arr = list === undefined ? [] : Array.isArray(list) ? list : [list];
@@ -50,26 +22,49 @@ export function baseSubject(subject: string): string {
   return subject.replace(/^(\s*(re|fw|fwd|aw|sv|wg)(\[\d+\])?\s*:\s*)+/i, '').trim();
 }
 
-function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * The date of an mbox `From ` separator line as RFC 3339, or null. Writers differ in field order and
+ * zone: asctime `Thu Jan  4 10:00:00 2024`, Gmail Takeout `Thu Jan 04 10:00:00 +0000 2024`, some an
+ * RFC 5322 date. A numeric offset is honoured. asctime carries no zone, and the writer's zone is
+ * unknown (Thunderbird writes local time, Gmail UTC), so it is read as UTC: never the importing
+ * machine's zone or --time-zone, so the same file always gives the same Records.
+ */
+export function separatorDate(line: string): string | null {
+  let year: number | undefined;
+  let month: number | undefined;
+  let day: number | undefined;
+  let clock: [number, number, number] | undefined;
+  let offsetMin = 0;
+  // The first word after "From " is the sender; a word of digits there is not the day.
+  for (const word of line.split(/[\s,]+/).slice(2)) {
+    const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(word);
+    if (m) clock = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+    else if (/^[+-]\d{4}$/.test(word))
+      offsetMin = (word[0] === '-' ? -1 : 1) * (Number(word.slice(1, 3)) * 60 + Number(word.slice(3)));
+    else if (/^\d{4}$/.test(word)) year = Number(word);
+    else if (/^\d{1,2}$/.test(word)) day = Number(word);
+    else if (/^[a-z]{3,}$/i.test(word) && months.includes(word.slice(0, 3).toLowerCase()))
+      month = months.indexOf(word.slice(0, 3).toLowerCase()) + 1;
+  }
+  if (year === undefined || month === undefined || day === undefined || !clock) return null;
+  const [hour, minute, second] = clock;
+  if (!isValidWallTime({ year, month, day, hour, minute, second })) return null;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMin * 60_000).toISOString();
 }
 
-/** The Record of one parsed mail: headers a reader needs, then the body, then attachment names. */
+/**
+ * The Record of one parsed mail: headers a reader needs, then the body, then attachment names.
+ * `receivedAt` (the mbox separator's date) dates a mail whose Date: header is missing or unreadable.
+ */
 export function mailToRecord(
   email: Email,
   raw: Buffer,
   ref: string,
   o: ParseOptions,
-  subjects: Map<string, string> = new Map(),
+  subjects: ReadonlyMap<string, string> = new Map(),
+  receivedAt: string | null = null,
 ): ImportItem {
   const from = mailboxes(email.from)[0];
   const to = mailboxes(email.to);
@@ -113,7 +108,7 @@ export function mailToRecord(
           .slice(0, 2000),
       },
       source: { name: 'mbox', external_id: `mbox:${externalId}`.slice(0, 2000) },
-      occurred_at: toIso(email.date) ?? undefined,
+      occurred_at: toIso(email.date) ?? receivedAt ?? undefined,
     },
   };
 }
@@ -132,33 +127,78 @@ function c1Repaired<T>(v: T): T {
   return v;
 }
 
-/** One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by References. */
+/** The header block of a raw message: up to and including the blank line that ends it. */
+function headerBlock(raw: Buffer): Buffer {
+  let start = 0;
+  for (let nl = raw.indexOf(0x0a); nl !== -1; nl = raw.indexOf(0x0a, start)) {
+    if (nl === start || (nl === start + 1 && raw[start] === 0x0d)) return raw.subarray(0, nl + 1);
+    start = nl + 1;
+  }
+  return raw;
+}
+
+/**
+ * A string that holds only its own characters: V8 keeps a substring as a view of the string it was
+ * cut from, and the subject map below lives for the whole import (a fifth smaller this way). A
+ * JSON round trip copies every string exactly, lone surrogates included.
+ */
+const ownCopy = (s: string) => JSON.parse(JSON.stringify(s)) as string;
+
+/**
+ * First pass: the subject of every mail with a Message-ID (the first mail wins), so a reply is named
+ * after its thread's first mail wherever in the file that mail lies; Takeout files are not in thread
+ * order. Only header blocks are parsed; the map (an id and a subject per mail) is what stays in
+ * memory. null when the file holds no message at all.
+ */
+async function threadSubjects(path: string): Promise<Map<string, string> | null> {
+  const subjects = new Map<string, string>();
+  let messages = 0;
+  for await (const { raw } of readMbox(path)) {
+    messages++;
+    if (!raw) continue;
+    try {
+      const head = await PostalMime.parse(headersToUtf8(headerBlock(raw)));
+      const id = head.messageId?.trim();
+      if (id && head.subject && !subjects.has(id))
+        subjects.set(ownCopy(id), ownCopy(c1Repaired(head.subject)));
+    } catch {
+      // The second pass parses the whole message and reports it as unreadable.
+    }
+  }
+  return messages === 0 ? null : subjects;
+}
+
+/**
+ * One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by
+ * References. The file is read as a stream, twice (thread subjects, then the mails), and each mail is
+ * handed on as soon as it is parsed, so memory follows the largest mail rather than the file.
+ */
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const messages = splitMbox(await readFile(path));
-  if (messages.length === 0) {
+  const subjects = await threadSubjects(path);
+  if (!subjects) {
     yield skip(path, 'no "From " separator line: not an mbox file');
     return;
   }
-  const parsed: { ref: string; raw: Buffer; email: Email | null; error?: string }[] = [];
-  const subjects = new Map<string, string>();
-  for (const { line, raw } of messages) {
+  for await (const { line, separator, raw, size } of readMbox(path)) {
     const ref = `line ${line}`;
+    if (!raw) {
+      yield skip(
+        ref,
+        `message of ${Math.round(size / 2 ** 20)} MiB is over the ${maxMessageBytes / 2 ** 20} MiB limit ` +
+          '(or the separator line of the next one was not recognised)',
+      );
+      continue;
+    }
+    let email: Email;
     try {
       // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
       // the untouched bytes still name a message without a Message-ID.
-      const email = c1Repaired(
-        await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' }),
-      );
-      const id = email.messageId?.trim();
-      if (id && email.subject && !subjects.has(id)) subjects.set(id, email.subject);
-      parsed.push({ ref: email.messageId ? `${ref} ${email.messageId}` : ref, raw, email });
+      email = c1Repaired(await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' }));
     } catch (e) {
-      parsed.push({ ref, raw, email: null, error: errorMessage(e) });
+      yield skip(ref, `unreadable message: ${errorMessage(e)}`);
+      continue;
     }
-  }
-  for (const p of parsed) {
-    yield p.email
-      ? mailToRecord(p.email, p.raw, p.ref, o, subjects)
-      : skip(p.ref, `unreadable message: ${p.error}`);
+    const named = email.messageId ? `${ref} ${email.messageId}` : ref;
+    yield mailToRecord(email, raw, named, o, subjects, separatorDate(separator));
   }
 }
