@@ -9,6 +9,7 @@ import { parseMbox } from './formats/mbox.ts';
 import { parseSlack } from './formats/slack.ts';
 import { parseVcf } from './formats/vcf.ts';
 import { parseWhatsapp } from './formats/whatsapp.ts';
+import { BoundedQueue } from './bounded-queue.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
@@ -105,40 +106,61 @@ export interface CollectedRecords {
   notes: { ref: string; note: string }[];
 }
 
-async function collectItems(
+type Screened =
+  { type: 'skip'; ref: string; reason: string } | { type: 'record'; item: ImportRecord; key: string };
+
+/**
+ * Each parsed item as it comes, checked: validated against the contract (a malformed item is a skip with
+ * the reason), keyed by its Idempotency-Key, and a skip "duplicate of ..." when an earlier item had the
+ * same key. Nothing is held but the keys seen.
+ */
+async function* screenItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
-): Promise<CollectedRecords> {
-  const skippedItems: CollectedRecords['skippedItems'] = [];
-  const notes: CollectedRecords['notes'] = [];
-  const records: ImportRecord[] = [];
-  const keys: string[] = [];
+): AsyncGenerator<Screened> {
   for await (const item of items) {
     if (item.type === 'skip') {
-      skippedItems.push({ ref: item.ref, reason: item.reason });
+      yield item;
       continue;
     }
     const invalid = validate(item);
     if (invalid) {
-      skippedItems.push({ ref: item.ref, reason: invalid });
+      yield { type: 'skip', ref: item.ref, reason: invalid };
       continue;
     }
     const key = importItemKey(item);
     const twin = seenKeys.get(key);
     if (twin !== undefined) {
-      skippedItems.push({ ref: item.ref, reason: `duplicate of ${twin} in this export` });
+      yield { type: 'skip', ref: item.ref, reason: `duplicate of ${twin} in this export` };
       continue;
     }
     // Kept as the report names it: the twin may lie in another file of the same import.
     seenKeys.set(key, label(item.ref));
-    records.push(item);
-    keys.push(key);
-    const note = item.note;
-    if (note) notes.push({ ref: item.ref, note });
+    yield { type: 'record', item, key };
   }
-  return { records, keys, skippedItems, notes };
 }
+
+async function collectItems(
+  items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
+  seenKeys: Map<string, string>,
+  label: (ref: string) => string,
+): Promise<CollectedRecords> {
+  const out: CollectedRecords = { records: [], keys: [], skippedItems: [], notes: [] };
+  for await (const x of screenItems(items, seenKeys, label)) {
+    if (x.type === 'skip') {
+      out.skippedItems.push({ ref: x.ref, reason: x.reason });
+      continue;
+    }
+    out.records.push(x.item);
+    out.keys.push(x.key);
+    if (x.item.note) out.notes.push({ ref: x.item.ref, note: x.item.note });
+  }
+  return out;
+}
+
+const targetItems = (target: ImportTarget & { format: ImportFormat }, o: ParseOptions) =>
+  target.notes ? parseNoteFiles(target.path, target.notes, o) : parsers[target.format](target.path, o);
 
 /**
  * Parses PATH in FORMAT into Records ready to send: each validated against the contract (a malformed
@@ -165,10 +187,7 @@ export async function collectTarget(
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
 ): Promise<CollectedRecords> {
-  const items = target.notes
-    ? parseNoteFiles(target.path, target.notes, o)
-    : parsers[target.format](target.path, o);
-  return collectItems(items, seenKeys, label);
+  return collectItems(targetItems(target, o), seenKeys, label);
 }
 
 async function ensureBrain(
@@ -223,83 +242,89 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
   if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
 
   const seenKeys = new Map<string, string>();
-  const parts: ImportPartSummary[] = [];
+  const parts: ImportPartSummary[] = targets.map((t) => ({
+    name: t.name || '.',
+    format: t.format,
+    imported: 0,
+    unchanged: 0,
+    skipped: 0,
+    failed: 0,
+  }));
   const skippedItems: ImportSummary['skippedItems'] = [];
+  const failedItems: ImportSummary['failedItems'] = [];
   const notes: ImportSummary['notes'] = [];
-  const queue: {
+  // `total` grows as the export is read: Records are sent while it is still being read, so a mailbox of
+  // several GB never has to fit in memory (at most `queued` parsed Records wait to be sent).
+  const progress: ImportProgress = { total: 0, done: 0, imported: 0, unchanged: 0, skipped: 0, failed: 0 };
+  const report = () => o.onProgress?.({ ...progress });
+  const skipped = (part: ImportPartSummary, ref: string, reason: string) => {
+    skippedItems.push({ ref, reason });
+    part.skipped += 1;
+    progress.skipped += 1;
+    progress.total += 1;
+    progress.done += 1;
+    report();
+  };
+  interface Job {
     item: ImportRecord;
     key: string;
     part: ImportPartSummary;
     label: (ref: string) => string;
-  }[] = [];
-  for (const target of targets) {
-    const part: ImportPartSummary = {
-      name: target.name || '.',
-      format: target.format,
-      imported: 0,
-      unchanged: 0,
-      skipped: 0,
-      failed: 0,
-    };
-    parts.push(part);
-    if (target.format === null) {
-      part.skipped += 1;
-      skippedItems.push({ ref: target.name, reason: target.reason });
-      continue;
-    }
-    const label = itemLabel(target, o.path);
-    let collected: CollectedRecords;
-    try {
-      collected = await collectTarget(target, o, seenKeys, label);
-    } catch (e) {
-      // PATH itself failing is the command failing; one file among many is one skip.
-      if (lone) throw e;
-      part.skipped += 1;
-      skippedItems.push({
-        ref: target.name,
-        reason: `cannot be read as ${target.format}: ${errorMessage(e)}`,
-      });
-      continue;
-    }
-    for (const s of collected.skippedItems) skippedItems.push({ ref: label(s.ref), reason: s.reason });
-    for (const n of collected.notes) notes.push({ ref: label(n.ref), note: n.note });
-    part.skipped += collected.skippedItems.length;
-    for (const [i, item] of collected.records.entries())
-      queue.push({ item, key: collected.keys[i]!, part, label });
   }
-  const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
-  const format = formats.length === 1 ? formats[0]! : asked === 'auto' ? 'mixed' : asked;
-  const failedItems: ImportSummary['failedItems'] = [];
-  const progress: ImportProgress = {
-    total: queue.length + skippedItems.length,
-    done: skippedItems.length,
-    imported: 0,
-    unchanged: 0,
-    skipped: skippedItems.length,
-    failed: 0,
-  };
-  const summary = (brainCreated: boolean): ImportSummary => ({
-    ...progress,
-    format,
-    brain: o.brainId,
-    brainCreated,
-    parts,
-    skippedItems,
-    failedItems,
-    notes,
-    nothingToImport: queue.length === 0,
-    elapsedMs: Date.now() - started,
-  });
-  // An empty Brain made for nothing would outlive the mistake (a wrong folder, a typo in --format).
-  if (queue.length === 0) return summary(false);
-
-  const brainCreated = await ensureBrain(o.client, o.brainId, o.selfName, o.signal);
-  o.onProgress?.({ ...progress });
-  let next = 0;
+  const queue = new BoundedQueue<Job>(256);
+  let sent = 0;
   let fatal: unknown = null;
-  const worker = async () => {
-    while (fatal === null && next < queue.length && !o.signal?.aborted) {
-      const { item, key, part, label } = queue[next++]!;
+  // An empty Brain made for nothing would outlive the mistake (a wrong folder, a typo in --format): it is
+  // made when the first Record is about to be sent.
+  let brain: Promise<boolean> | null = null;
+
+  const read = async () => {
+    try {
+      for (const [i, target] of targets.entries()) {
+        const part = parts[i]!;
+        if (target.format === null) {
+          skipped(part, target.name, target.reason);
+          continue;
+        }
+        const label = itemLabel(target, o.path);
+        try {
+          for await (const x of screenItems(
+            targetItems({ ...target, format: target.format }, o),
+            seenKeys,
+            label,
+          )) {
+            if (fatal !== null || o.signal?.aborted) return;
+            if (x.type === 'skip') skipped(part, label(x.ref), x.reason);
+            else {
+              if (x.item.note) notes.push({ ref: label(x.item.ref), note: x.item.note });
+              progress.total += 1;
+              sent += 1;
+              if (!(await queue.put({ item: x.item, key: x.key, part, label }))) return;
+            }
+          }
+        } catch (e) {
+          // PATH itself failing is the command failing; one file among many is one skip.
+          if (lone) throw e;
+          skipped(part, target.name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
+        }
+      }
+    } finally {
+      queue.close();
+    }
+  };
+
+  const send = async () => {
+    for (let job = await queue.take(); job !== undefined; job = await queue.take()) {
+      const { item, key, part, label } = job;
+      let brainCreated: boolean;
+      try {
+        brainCreated = await (brain ??= ensureBrain(o.client, o.brainId, o.selfName, o.signal));
+      } catch (e) {
+        // No Brain, nothing can be sent: the run fails as a whole, as it did before anything was read.
+        fatal ??= e;
+        queue.abort();
+        return;
+      }
       try {
         const { record, replayed } = await o.client.rememberRecord(o.brainId, item.body, {
           idempotencyKey: key,
@@ -315,6 +340,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
       } catch (e) {
         if (isFatal(e) || !(e instanceof MnemoApiError)) {
           fatal ??= e;
+          queue.abort();
           return;
         }
         if (isUnchangedConflict(item, e.code)) {
@@ -334,13 +360,31 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
         }
       }
       progress.done += 1;
-      o.onProgress?.({ ...progress });
+      report();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
+
+  const reading = read();
+  const [readOutcome] = await Promise.allSettled([
+    reading,
+    ...Array.from({ length: Math.max(1, o.concurrency ?? 8) }, send),
+  ]);
   if (fatal !== null) throw fatal;
+  if (readOutcome.status === 'rejected') throw readOutcome.reason;
   if (o.signal?.aborted) throw o.signal.reason;
-  return summary(brainCreated);
+  const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
+  return {
+    ...progress,
+    format: formats.length === 1 ? formats[0]! : asked === 'auto' ? 'mixed' : asked,
+    brain: o.brainId,
+    brainCreated: brain !== null && (await brain),
+    parts,
+    skippedItems,
+    failedItems,
+    notes,
+    nothingToImport: sent === 0,
+    elapsedMs: Date.now() - started,
+  };
 }
 
 /** Resolves once the Brain has derived every Record it accepted (census reports none processing). */

@@ -103,7 +103,11 @@ function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => v
       if (!begun) {
         bar.start(p.total, p.done, { rate, skipped: p.skipped, failed: p.failed });
         begun = true;
-      } else bar.update(p.done, { rate, skipped: p.skipped, failed: p.failed });
+      } else {
+        // The total grows while the export is still being read (Records are sent as they are parsed).
+        bar.setTotal(p.total);
+        bar.update(p.done, { rate, skipped: p.skipped, failed: p.failed });
+      }
     },
     stop: () => begun && bar.stop(),
   };
