@@ -13,12 +13,15 @@ function store() {
     s.db.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  stores.set(s, dir);
   s.run(
     "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('u1', 'p', 'test', 'b', '2024-01-01T00:00:00Z')",
   );
   s.run('CREATE TABLE marks (n INTEGER)');
   return s;
 }
+
+const stores = new Map<ReturnType<typeof openStore>, string>();
 
 const enqueue = (s: ReturnType<typeof store>, count: number) => {
   for (let i = 0; i < count; i++)
@@ -59,5 +62,77 @@ describe('derive worker', () => {
     assert.ok(seen.length >= 1, 'the batch was announced');
     for (const x of seen) assert.equal(x.inTransaction, false, 'announced after the commit, not inside it');
     assert.equal(seen.at(-1)!.marks, 3, "every job's writes were there to read");
+  });
+
+  it('a batch the store refuses (another connection wrote meanwhile) is retried whole, not dropped and not thrown', async () => {
+    const s = store();
+    // A second connection to the same file: what a second process on the data dir did.
+    const other = openStore({ dataDir: stores.get(s)!, key: null });
+    after(() => other.db.close());
+    enqueue(s, 3);
+    const ran: number[] = [];
+    const dropped: unknown[] = [];
+    const retries: Array<{ error: unknown; delayMs: number }> = [];
+    let interfered = false;
+    const worker = createDeriveWorker({
+      store: s,
+      now: () => Date.now(),
+      run: (job) => {
+        if (!interfered) {
+          // The batch's transaction has read already: its first write now fails at once with
+          // SQLITE_BUSY_SNAPSHOT (busy_timeout does not help a snapshot that is out of date).
+          interfered = true;
+          other.run('INSERT INTO marks (n) VALUES (-1)');
+        }
+        s.run('INSERT INTO marks (n) VALUES (?)', job.n);
+        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+        ran.push(job.n);
+      },
+      onError: (_job, e) => dropped.push(e),
+      onRetry: (error, delayMs) => retries.push({ error, delayMs }),
+    });
+    after(() => worker.stop());
+    // An exception out of the worker's setImmediate would be uncaught: the test runner fails the file.
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    after(() => process.off('uncaughtException', onUncaught));
+
+    worker.kick();
+    await worker.idle();
+    assert.deepEqual(uncaught, []);
+    assert.deepEqual(dropped, [], 'no job was dropped for a failure that was not its own');
+    assert.equal(retries.length, 1);
+    assert.match(String((retries[0]!.error as { code?: string }).code), /^SQLITE_BUSY/);
+    assert.ok(retries[0]!.delayMs > 0);
+    assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
+    assert.equal(
+      s.get<{ n: number }>('SELECT count(*) AS n FROM marks WHERE n >= 0')!.n,
+      3,
+      'every job ran, once, after the retry',
+    );
+  });
+
+  it('a job that fails on its own is dropped and logged; the others run', async () => {
+    const s = store();
+    enqueue(s, 3);
+    const dropped: number[] = [];
+    const worker = createDeriveWorker({
+      store: s,
+      now: () => Date.now(),
+      run: (job) => {
+        if (job.n === 2) throw new Error('a bug in this job');
+        s.run('INSERT INTO marks (n) VALUES (?)', job.n);
+        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+      },
+      onError: (job) => dropped.push(job.n),
+      onRetry: (e) => assert.fail(`not a store failure: ${String(e)}`),
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await worker.idle();
+    assert.deepEqual(dropped, [2]);
+    assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
+    assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM marks')!.n, 2);
   });
 });

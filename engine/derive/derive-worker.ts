@@ -5,7 +5,13 @@ export interface DeriveWorkerOptions {
   store: Store;
   run: (job: QueuedJob) => void;
   now: () => number;
+  /** A job failed on its own and was dropped, so it cannot wedge the queue. */
   onError: (job: QueuedJob, error: unknown) => void;
+  /**
+   * A batch failed for a reason that is not its jobs' (the store was busy or could not be written):
+   * it was rolled back whole, nothing was dropped, and it runs again after `delayMs`.
+   */
+  onRetry?: (error: unknown, delayMs: number) => void;
   /** After a batch that ran jobs has committed: what it wrote is there for others to read. */
   onCommitted?: () => void;
   /** Longest stretch of work before yielding the event loop. */
@@ -25,8 +31,25 @@ export interface DeriveWorker {
 /**
  * Drains the persisted derive_queue in order, in batches of one transaction each, yielding to the
  * event loop between slices so HTTP requests keep flowing. A job that throws is rolled back alone
- * (a savepoint), logged and dropped so it cannot wedge the queue.
+ * (a savepoint), logged and dropped so it cannot wedge the queue; unless the store itself failed (see
+ * storeFailure): then the batch is rolled back and tried again later, with a growing pause.
  */
+const retryBaseMs = 100;
+const retryMaxMs = 30_000;
+
+/**
+ * SQLite failures of the store rather than of a job: another connection holds the write lock (or wrote
+ * since this batch began reading), the disk is full or failing, memory ran out. The same job succeeds
+ * once they pass.
+ */
+export function storeFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|PROTOCOL|INTERRUPT|CANTOPEN)(_|$)/.test(code)
+  );
+}
+
 export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const sliceMs = opts.sliceMs ?? 20;
   const batchSize = opts.batchSize ?? 200;
@@ -35,6 +58,9 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let waiters: (() => void)[] = [];
+  /** Consecutive batches that failed on the store, and when the next may run. */
+  let failures = 0;
+  let pausedUntil = 0;
 
   const next = (limit: number) =>
     store.all<QueuedJob>(
@@ -48,24 +74,78 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     if (stopped) return;
     const started = performance.now();
     let ran = 0;
-    store.tx(() => {
-      for (const job of next(batchSize)) {
-        ran++;
-        try {
-          store.tx(() => opts.run(job));
-        } catch (e) {
-          opts.onError(job, e);
-          store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+    // Runs from setImmediate: a failure escaping here would be an uncaught exception, ending the
+    // process with the store open and the batch lost. It pauses the worker instead.
+    try {
+      store.tx(() => {
+        for (const job of next(batchSize)) {
+          ran++;
+          try {
+            store.tx(() => opts.run(job));
+          } catch (e) {
+            // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
+            if (storeFailure(e)) throw e;
+            opts.onError(job, e);
+            store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+          }
+          if (performance.now() - started > sliceMs) break;
         }
-        if (performance.now() - started > sliceMs) break;
+      });
+    } catch (e) {
+      // A failed COMMIT can leave the transaction open; every later write would nest inside it and
+      // never commit. (tick runs from setImmediate, so the transaction can only be this batch's.)
+      if (store.db.inTransaction) {
+        try {
+          store.db.exec('ROLLBACK');
+        } catch {
+          // Gone already.
+        }
       }
-    });
+      pause(e);
+      return;
+    }
+    failures = 0;
     if (ran > 0) opts.onCommitted?.();
-    plan();
+    planSafely();
+  };
+
+  const pause = (e: unknown) => {
+    if (stopped) return;
+    failures++;
+    const delay = Math.min(retryBaseMs * 2 ** (failures - 1), retryMaxMs);
+    pausedUntil = performance.now() + delay;
+    opts.onRetry?.(e, delay);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      planSafely();
+    }, delay);
+  };
+
+  /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
+  const planSafely = () => {
+    try {
+      plan();
+    } catch (e) {
+      pause(e);
+    }
   };
 
   const plan = () => {
     if (stopped || scheduled) return;
+    // A kick (every write) must not cut a pause short, or a busy store would be retried per request.
+    if (performance.now() < pausedUntil) {
+      if (!timer) {
+        timer = setTimeout(
+          () => {
+            timer = null;
+            planSafely();
+          },
+          Math.max(1, pausedUntil - performance.now()),
+        );
+      }
+      return;
+    }
     if (next(1).length > 0) {
       scheduled = setImmediate(tick);
       return;
@@ -77,7 +157,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         timer = setTimeout(
           () => {
             timer = null;
-            plan();
+            planSafely();
           },
           Math.max(1, later - opts.now()),
         );
@@ -91,7 +171,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
 
   return {
     kick: () => {
-      if (timer) {
+      if (timer && performance.now() >= pausedUntil) {
         clearTimeout(timer);
         timer = null;
       }

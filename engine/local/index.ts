@@ -22,6 +22,7 @@ import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
+import { lockDataDir } from '../store/data-dir-lock.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
@@ -96,11 +97,16 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   const zone = timeZone(options.timeZone ?? systemTimeZone());
   // So is the reranker's model file: a broken install fails here, holding nothing.
   const reranker = options.reranker === undefined ? shippedReranker() : options.reranker;
-  const store: Store = openStore({
-    dataDir: options.dataDir,
-    key: options.dbKey,
-    durability: options.durability,
-  });
+  // Before the store opens: a second engine on this data dir is refused, not left to race this one.
+  const lock = lockDataDir(options.dataDir);
+  const store: Store = (() => {
+    try {
+      return openStore({ dataDir: options.dataDir, key: options.dbKey, durability: options.durability });
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  })();
   const deriver = options.deriver ?? createRuleDeriver();
   const worker = createDeriveWorker({
     store,
@@ -113,6 +119,11 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
         job: job.job,
         record_id: job.record_id,
         memory_id: job.memory_id,
+        error: String(error),
+      }),
+    onRetry: (error, delayMs) =>
+      logger.warn('derivation paused: the store could not take the batch; it runs again', {
+        retry_in_ms: delayMs,
         error: String(error),
       }),
   });
@@ -281,7 +292,11 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
       releaseVectorCopies(store);
-      store.close();
+      try {
+        store.close();
+      } finally {
+        lock.release();
+      }
     },
   };
   return engine;
