@@ -1,8 +1,22 @@
 #!/usr/bin/env node
 // The `mnemo` command. TypeScript sources run through tsx's loader, so a checkout works right after
 // `npm ci` with no build step to remember.
-import { register } from 'tsx/esm/api';
 
+// Loading the modules takes over a second. A SIGTERM or SIGINT in that time is held for the command
+// (`mnemo serve` then stops cleanly, exit code 0) instead of killing the process half-started; the
+// other commands get it back as if it had just arrived. Hence dynamic imports: static ones would load
+// before these listeners exist.
+const held = [];
+const hold = (signal) => held.push(signal);
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, hold);
+const heldSignals = {
+  release() {
+    for (const signal of ['SIGTERM', 'SIGINT']) process.off(signal, hold);
+    return held.splice(0);
+  },
+};
+
+const { register } = await import('tsx/esm/api');
 register();
 const { main } = await import('../server/cli/main.ts');
-await main(process.argv.slice(2));
+await main(process.argv.slice(2), heldSignals);

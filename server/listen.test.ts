@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { loopbackPolicy } from './http/loopback-guard.ts';
 import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
+import { listen, type Listener } from './listen.ts';
 import { startServer, type RunningServer } from './start-server.ts';
 
 /** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
@@ -120,5 +122,70 @@ describe('failures before the app runs answer in the one error shape', () => {
     await new Promise((r) => setTimeout(r, 50));
     const reply = await raw(server.port, 'GARBAGE\r\n\r\n');
     assertErrorShape(reply, 400, 'http_400');
+  });
+});
+
+describe('the Host check of a server bound to every interface (--host 0.0.0.0 or ::)', () => {
+  // The socket stays on loopback (a test exposes nothing); the policy is the one a 0.0.0.0 bind gets.
+  const servers: Record<string, { listener: Listener; port: number }> = {};
+  before(async () => {
+    for (const bound of ['0.0.0.0', '::', '127.0.0.1']) {
+      let port = 0;
+      const listener = await listen({
+        fetch: () => Response.json({ reached: 'app' }),
+        host: '127.0.0.1',
+        port: 0,
+        loopback: loopbackPolicy(bound, () => port),
+        docsUrlBase: () => 'http://127.0.0.1/docs',
+        log: () => {},
+      });
+      port = listener.port;
+      servers[bound] = { listener, port };
+    }
+  });
+  after(async () => {
+    for (const { listener } of Object.values(servers)) await listener.shutdown(0, Promise.resolve());
+  });
+  const get = (bound: string, host: (port: number) => string) => {
+    const { port } = servers[bound]!;
+    return raw(port, `GET /v1/brains HTTP/1.1\r\nHost: ${host(port)}\r\nConnection: close\r\n\r\n`);
+  };
+
+  for (const bound of ['0.0.0.0', '::']) {
+    it(`bound to ${bound}: the printed address and any other IP literal reach the app`, async () => {
+      for (const host of [
+        (p: number) => `0.0.0.0:${p}`,
+        (p: number) => `[::]:${p}`,
+        (p: number) => `192.168.1.5:${p}`,
+        (p: number) => `[fd00::5]:${p}`,
+        (p: number) => `127.0.0.1:${p}`,
+        (p: number) => `localhost:${p}`,
+      ]) {
+        const reply = await get(bound, host);
+        assert.equal(reply.status, 200, host(0));
+        assert.equal(reply.body.reached, 'app');
+      }
+    });
+
+    it(`bound to ${bound}: a host name other than localhost is still refused (DNS rebinding)`, async () => {
+      for (const host of [
+        (p: number) => `evil.example:${p}`,
+        (p: number) => `192.168.1.5.nip.io:${p}`,
+        (p: number) => `192.168.1.5:${p + 1}`,
+      ]) {
+        const reply = await get(bound, host);
+        assertErrorShape(reply, 403, 'http_403');
+        assert.match(String(reply.body.message), /DNS-rebinding/);
+      }
+    });
+  }
+
+  it('bound to 127.0.0.1 (the default): an IP literal other than loopback is refused, as before', async () => {
+    for (const host of [(p: number) => `0.0.0.0:${p}`, (p: number) => `192.168.1.5:${p}`]) {
+      const reply = await get('127.0.0.1', host);
+      assertErrorShape(reply, 403, 'http_403');
+      assert.match(String(reply.body.message), /only to its loopback address/);
+    }
+    assert.equal((await get('127.0.0.1', (p) => `127.0.0.1:${p}`)).status, 200);
   });
 });

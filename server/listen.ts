@@ -9,7 +9,7 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { coerceError, MnemoError } from '../engine/errors/mnemo-error.ts';
 import { faultReport, frameworkError } from './http/error-response.ts';
-import { hostAllowed, hostRefused, type LoopbackPolicy } from './http/loopback-guard.ts';
+import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
 
 export interface ListenOptions {
   /** The app's fetch (Hono's `app.fetch`). */
@@ -103,7 +103,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       // Before node-server, which refuses some Hosts itself (a user@ part, a non-canonical address)
       // with a bare 400: whatever is not this server's own name gets the guard's answer.
       if (!hostAllowed(options.loopback, host))
-        return writeError(res, new MnemoError('http_403', hostRefused));
+        return writeError(res, new MnemoError('http_403', options.loopback.refusal));
       // Host names are case-insensitive; node-server accepts only the canonical (lower-case) spelling.
       req.headers.host = host.toLowerCase();
       void nodeServerListener(req, res);

@@ -60,6 +60,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? '127.0.0.1';
   const deployment = options.deployment ?? 'local';
   const log = options.log ?? (() => {});
+  const wantedPort = options.port ?? 7821;
+  // Before anything is created in the data dir or opened: Node would refuse it only at listen().
+  if (!Number.isInteger(wantedPort) || wantedPort < 0 || wantedPort > 65_535) {
+    throw new RangeError(`port must be an integer from 0 to 65535, not ${wantedPort}`);
+  }
   const registryPath =
     options.keyRegistry ??
     (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
@@ -68,6 +73,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? new KeyRegistry(registryPath)
       : KeyRegistry.ensure(registryPath)
     : null;
+  if (registry) warnIfUnreadable(registry, log);
   const engine: Engine =
     options.engine === 'reference'
       ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
@@ -76,9 +82,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
-  const { listener, origin } = await serveOn({
+  const serving = serveOn({
     host,
-    port: options.port ?? 7821,
+    port: wantedPort,
     docsUrlBase: options.docsUrlBase,
     engine,
     registry,
@@ -102,6 +108,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         : []),
     ],
   });
+  let served: Awaited<typeof serving>;
+  try {
+    served = await serving;
+  } catch (e) {
+    // The engine's threads and store would keep the process alive after the error was reported.
+    await engine.close().catch((closeError: unknown) => {
+      log(`error while closing the engine: ${(closeError as Error).message}`);
+    });
+    throw e;
+  }
+  const { listener, origin } = served;
   const { port } = listener;
   let uiUrl: string | null = null;
   if (options.ui) {
@@ -141,6 +158,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return closing;
     },
   };
+}
+
+/**
+ * A registry that cannot be read answers every request 500 key_registry_unreadable, whose message
+ * leaves out the path and the details: this is where whoever started the server learns them.
+ */
+function warnIfUnreadable(registry: KeyRegistry, log: (line: string) => void): void {
+  try {
+    registry.list();
+  } catch (e) {
+    const cause = (e as Error).cause;
+    log(
+      `warn: ${(e as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}; every request ` +
+        'with a key gets 500 key_registry_unreadable until it can be read',
+    );
+  }
 }
 
 /** The UI's key: admin (it manages keys), project `local`, live. With no registry any well-formed key works. */

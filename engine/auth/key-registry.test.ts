@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { MnemoError } from '../errors/mnemo-error.ts';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -56,5 +56,37 @@ describe('KeyRegistry', () => {
         !e.message.includes('/nonexistent'),
       'the message names the file, not where it is',
     );
+  });
+
+  it('an unreadable registry is described without a byte of it; the path and details are only in the cause', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-keys-'));
+    const cases: Array<[string, string | null, RegExp]> = [
+      // A parser's message quotes the start of the file: these bytes must not reach an API client.
+      ['text.json', 'hash=fcadcf3344d648250af11944c0a0c5988630dbf4 sk_live_x', /it is not valid JSON/],
+      ['literal.json', 'null', /it is not a key registry/],
+      ['v2.json', '{"version":2,"keys":[]}', /it is not a key registry/],
+      ['missing.json', null, /it does not exist/],
+    ];
+    for (const [name, content, kind] of cases) {
+      const path = join(dir, name);
+      if (content !== null) writeFileSync(path, content);
+      assert.throws(
+        () => new KeyRegistry(path).verify('sk_test_p_abcd1234', parseApiKey('sk_test_p_abcd1234')!),
+        (e: MnemoError) => {
+          assert.equal(e.code, 'key_registry_unreadable');
+          assert.match(
+            e.message,
+            new RegExp(`^The key registry ${name.replace('.', '\\.')} could not be read: `),
+          );
+          assert.match(e.message, kind);
+          assert.ok(!e.message.includes(dir), 'no path');
+          for (const word of ['hash', 'fcadc', 'sk_live', 'null', 'version'])
+            assert.ok(!e.message.includes(word), `no content: ${word} in ${e.message}`);
+          assert.ok(e.cause instanceof Error);
+          assert.ok(e.cause.message.startsWith(`${path}: `), 'the cause has the full path, for the CLI');
+          return true;
+        },
+      );
+    }
   });
 });

@@ -160,11 +160,15 @@ export class KeyRegistry {
       this.cache = { mtimeMs: st.mtimeMs, size: st.size, file };
       return file;
     } catch (e) {
-      throw new MnemoError(
+      // The message goes to API clients, unauthenticated ones included: it names the file by its name
+      // and the kind of failure, never the path or a byte of the file (a parser's message quotes it).
+      // The full story rides along as the cause, for whoever runs this process (the CLI prints it).
+      const err = new MnemoError(
         'key_registry_unreadable',
-        // Named by its file name: the answer goes to API clients, who need not learn the path.
-        `The key registry could not be read: ${(e as Error).message.replaceAll(this.path, basename(this.path))}`,
+        `The key registry ${basename(this.path)} could not be read: ${failureKind(e)}.`,
       );
+      err.cause = new Error(`${this.path}: ${(e as Error).message}`);
+      throw err;
     }
   }
 
@@ -173,5 +177,22 @@ export class KeyRegistry {
     writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.path);
     this.cache = null;
+  }
+}
+
+function failureKind(e: unknown): string {
+  if (e instanceof SyntaxError) return 'it is not valid JSON';
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'it does not exist';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    case undefined:
+      return 'it is not a key registry';
+    default:
+      return (e as NodeJS.ErrnoException).code!;
   }
 }

@@ -30,7 +30,31 @@ export interface BenchServer {
  */
 export async function startBenchServer(o: BenchServerOptions): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
-  const server = await startServer({
+  const removeDataDir = () => {
+    if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
+  };
+  // An interrupted run (Ctrl-C, a harness's SIGTERM) would leave an encrypted store and its key file in
+  // the temp dir: the server is stopped and the dir removed first, then the signal ends the process as
+  // it would have (exit status 130 or 143: the run did not complete).
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopListening();
+    void (async () => {
+      try {
+        await (await started).close({ force: true });
+      } catch {
+        // Removing the dir is what matters now.
+      }
+      removeDataDir();
+      process.kill(process.pid, signal);
+    })();
+  };
+  const stopListening = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const started = startServer({
     engine: o.engine,
     host: '127.0.0.1',
     port: 0,
@@ -45,21 +69,30 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     ...(o.embeddingModel ? { embeddingModel: o.embeddingModel } : {}),
     log: o.log,
   });
-  const apiKey = server.registry
-    ? server.registry.create({ env: 'test', project: 'bench', label: 'benchmark' }).key
+  let running: RunningServer;
+  try {
+    running = await started;
+  } catch (e) {
+    stopListening();
+    removeDataDir();
+    throw e;
+  }
+  const apiKey = running.registry
+    ? running.registry.create({ env: 'test', project: 'bench', label: 'benchmark' }).key
     : 'sk_test_bench_benchmarksecret0000';
-  const client = createMnemoClient({ baseUrl: server.url, apiKey, retry: false });
+  const client = createMnemoClient({ baseUrl: running.url, apiKey, retry: false });
   return {
-    server,
+    server: running,
     client,
     dataDir,
     // Read when asked: the engine loads its embedder in the background.
     get embedder() {
-      return server.engine.info.embedder ?? 'none';
+      return running.engine.info.embedder ?? 'none';
     },
     async close() {
-      await server.close();
-      if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
+      stopListening();
+      await running.close();
+      removeDataDir();
     },
   };
 }

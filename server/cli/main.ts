@@ -4,16 +4,27 @@ import { register as registerImport } from './commands/import.ts';
 import { register as registerKeys } from './commands/keys.ts';
 import { register as registerMcp } from './commands/mcp.ts';
 import { register as registerServe } from './commands/serve.ts';
+import { noHeldSignals, type CommandContext, type HeldSignals } from './held-signals.ts';
 
 /** `mnemo`: the command line fixed by cli-and-harness.md. */
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], heldSignals: HeldSignals = noHeldSignals): Promise<void> {
   const program = new Command('mnemo')
     .description('Mnemo: local-first memory for people and their AI agents')
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [registerServe, registerKeys, registerImport, registerMcp, registerBench])
-    register(program);
+  const commands: Array<(program: Command, context: CommandContext) => void> = [
+    registerServe,
+    registerKeys,
+    registerImport,
+    registerMcp,
+    registerBench,
+  ];
+  for (const register of commands) register(program, { heldSignals });
+  // Only `serve` stops on a signal of its own; the others get one held during start-up back now.
+  program.hook('preAction', (_program, action) => {
+    if (action.name() !== 'serve' || action.parent !== program) reraise(heldSignals);
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -21,7 +32,18 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode;
       return;
     }
+    const cause = (e as Error).cause;
     console.error(`mnemo: ${(e as Error).message}`);
+    // Local detail an API client must not see (a file's path or contents): here the user is at home.
+    if (cause instanceof Error) console.error(`mnemo: (${cause.message})`);
     process.exitCode = 1;
+  } finally {
+    reraise(heldSignals);
   }
+}
+
+/** Node's default for a signal held while nothing could act on it: the process ends by it. */
+function reraise(heldSignals: HeldSignals): void {
+  const [first] = heldSignals.release();
+  if (first) process.kill(process.pid, first);
 }

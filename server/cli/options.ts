@@ -23,3 +23,23 @@ export function timeZoneName(value: string): string {
     throw new InvalidArgumentError('must be an IANA time zone name, e.g. Europe/Lisbon or UTC');
   return value;
 }
+
+/** commander parser for a TCP port: 0 (any free one) to 65535, checked before anything is opened. */
+export function port(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n > 65_535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
+  return n;
+}
+
+/** commander parser for an absolute http: or https: URL (a base that links are built on). */
+export function httpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  return value;
+}

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hostAllowed, loopbackHosts, originAllowed } from './loopback-guard.ts';
+import {
+  hostAllowed,
+  isLoopbackHost,
+  loopbackHosts,
+  loopbackPolicy,
+  originAllowed,
+} from './loopback-guard.ts';
 
 describe('loopback guard', () => {
-  const policy = { hosts: () => loopbackHosts('127.0.0.1', 7821) };
+  const policy = loopbackPolicy('127.0.0.1', () => 7821);
 
   it('accepts loopback names with this port only', () => {
     for (const h of ['127.0.0.1:7821', 'localhost:7821', 'LOCALHOST:7821', '[::1]:7821'])
@@ -14,6 +20,10 @@ describe('loopback guard', () => {
       '127.0.0.1:80',
       'evil.example:7821',
       'localhost.evil.example:7821',
+      // Bound to loopback, an address is not this server's name however it is spelt.
+      '192.168.1.5:7821',
+      '0.0.0.0:7821',
+      '[::]:7821',
     ])
       assert.ok(!hostAllowed(policy, h), String(h));
   });
@@ -25,10 +35,51 @@ describe('loopback guard', () => {
     assert.ok(!originAllowed(policy, 'https://evil.example', undefined));
     assert.ok(!originAllowed(policy, 'null', undefined));
     assert.ok(!originAllowed(policy, 'http://127.0.0.1:9999', undefined));
+    assert.ok(!originAllowed(policy, 'http://192.168.1.5:7821', undefined));
   });
 
   it('adds an explicitly bound non-loopback host', () => {
     assert.ok(loopbackHosts('192.168.1.5', 80).has('192.168.1.5:80'));
     assert.ok(!loopbackHosts('0.0.0.0', 80).has('0.0.0.0:80'));
+  });
+
+  for (const bound of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan']) {
+    it(`bound to ${bound}: any IP literal with this port, the bound name and localhost; no other name`, () => {
+      const p = loopbackPolicy(bound, () => 7821);
+      for (const h of [
+        '0.0.0.0:7821',
+        '[::]:7821',
+        '192.168.1.5:7821',
+        '10.0.0.7:7821',
+        '[fe80::1]:7821',
+        '127.0.0.1:7821',
+        'localhost:7821',
+        '[::1]:7821',
+      ])
+        assert.ok(hostAllowed(p, h), h);
+      if (bound === 'mnemo.lan') assert.ok(hostAllowed(p, 'MNEMO.lan:7821'));
+      for (const h of [
+        'evil.example:7821',
+        '10.0.0.7.nip.io:7821',
+        '10.0.0.7:80',
+        '10.0.0.7',
+        '10.0.0.7:07821',
+        // Spellings a URL would normalise: whatever they are, they are not how clients name a server.
+        '127.1:7821',
+        '[0:0:0:0:0:0:0:1]:7821',
+        'user@10.0.0.7:7821',
+      ])
+        assert.ok(!hostAllowed(p, h), h);
+      assert.ok(originAllowed(p, 'http://192.168.1.5:7821', 'same-origin'));
+      assert.ok(!originAllowed(p, 'http://evil.example:7821', undefined));
+      assert.match(p.refusal, /IP address/);
+    });
+  }
+
+  it('tells loopback hosts from others', () => {
+    for (const h of ['127.0.0.1', '127.0.0.2', 'localhost', 'LocalHost', '::1', '[::1]', '0:0:0:0:0:0:0:1'])
+      assert.ok(isLoopbackHost(h), h);
+    for (const h of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan', 'localhost.evil.example', 'fe80::1'])
+      assert.ok(!isLoopbackHost(h), h);
   });
 });

@@ -1,14 +1,37 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
 /**
- * DNS-rebinding and cross-origin protection for a server on loopback. A page on evil.example that
- * resolves its name to 127.0.0.1 still sends `Host: evil.example`, so only loopback names with this
- * server's port are accepted; and a browser request whose Origin is not this server's own is refused.
+ * DNS-rebinding and cross-origin protection. A page on evil.example that resolves its name to this
+ * machine still sends `Host: evil.example`, so only this server's own names with its port are
+ * accepted; and a browser request whose Origin is not this server's own is refused.
+ *
+ * Bound to loopback (the default), the names are the loopback ones. Bound on purpose to a wildcard or
+ * another address (`--host 0.0.0.0`), clients reach it by whatever address they see it at, so any IP
+ * literal is accepted too: a rebinding attack needs a host name of the attacker's, never an address.
+ * Host names other than localhost and the bound one stay refused.
  */
 export interface LoopbackPolicy {
-  /** `host:port` strings (lower case) this server answers to. */
-  hosts(): Set<string>;
+  /** Whether `host:port` (lower case, as in a Host header) names this server. */
+  allows(hostAndPort: string): boolean;
+  /** The message of the 403 for a Host it does not allow (listen.ts answers it, before the app). */
+  readonly refusal: string;
 }
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** localhost, 127.0.0.0/8 or ::1: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost') return true;
+  if (isIPv4(h)) return h.startsWith('127.');
+  if (!isIPv6(h)) return false;
+  try {
+    const canonical = new URL(`http://[${h}]/`).hostname;
+    return canonical === '[::1]' || canonical.startsWith('[::ffff:7f');
+  } catch {
+    return false;
+  }
+}
 
 export function loopbackHosts(boundHost: string, port: number): Set<string> {
   const names = new Set(loopbackNames);
@@ -19,27 +42,40 @@ export function loopbackHosts(boundHost: string, port: number): Set<string> {
   return new Set([...names].map((n) => `${n}:${port}`));
 }
 
+/** `1.2.3.4:PORT` or `[v6]:PORT`, spelt as a URL spells it (so `127.1` or a long IPv6 form is not). */
+function isIpLiteralWithPort(hostAndPort: string, port: number): boolean {
+  const m = /^(\[[^\]]+\]|[^:[\]]+):(\d+)$/.exec(hostAndPort);
+  if (!m || Number(m[2]) !== port || String(port) !== m[2]) return false;
+  const host = m[1]!;
+  if (!(host.startsWith('[') ? isIPv6(host.slice(1, -1)) : isIPv4(host))) return false;
+  try {
+    return new URL(`http://${hostAndPort}/`).host === hostAndPort;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The policy of a server bound to `boundHost`, its port read when first needed (it is known only once
  * the socket listens) and its host names built once per port, not per request.
  */
 export function loopbackPolicy(boundHost: string, port: () => number): LoopbackPolicy {
+  const anyAddress = !isLoopbackHost(boundHost);
   let built: { port: number; hosts: Set<string> } | null = null;
   return {
-    hosts() {
+    refusal: anyAddress
+      ? 'Host: this server answers only to an IP address or to its own name (DNS-rebinding protection)'
+      : 'Host: this server answers only to its loopback address (DNS-rebinding protection)',
+    allows(hostAndPort) {
       const p = port();
       if (built?.port !== p) built = { port: p, hosts: loopbackHosts(boundHost, p) };
-      return built.hosts;
+      return built.hosts.has(hostAndPort) || (anyAddress && isIpLiteralWithPort(hostAndPort, p));
     },
   };
 }
 
-/** The refusal of a Host that is not this server's loopback name (listen.ts answers it, before the app). */
-export const hostRefused =
-  'Host: this server answers only to its loopback address (DNS-rebinding protection)';
-
 export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): boolean {
-  return !!host && policy.hosts().has(host.toLowerCase());
+  return !!host && policy.allows(host.toLowerCase());
 }
 
 /** Requests without an Origin (curl, agents, same-origin GET navigations) pass; others must be ours. */
@@ -53,7 +89,7 @@ export function originAllowed(
   if (origin === 'null') return false;
   try {
     const u = new URL(origin);
-    return u.protocol === 'http:' && policy.hosts().has(u.host.toLowerCase());
+    return u.protocol === 'http:' && policy.allows(u.host.toLowerCase());
   } catch {
     return false;
   }

@@ -53,3 +53,14 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
     assert.equal(entry?.brain, 'life');
   });
 });
+
+describe('mnemo keys on a registry that cannot be read', () => {
+  it('names the file with its full path on stderr (an API client gets neither)', () => {
+    const missing = join(dir, 'nowhere', 'keys.json');
+    const r = mnemo('keys', 'list', '--key-registry', missing);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^mnemo: The key registry keys\.json could not be read: it does not exist\.\n/);
+    assert.ok(r.stderr.includes(`(${missing}: ENOENT`), r.stderr);
+  });
+});

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { defaultDataDir } from '../../data-dir.ts';
-import { defaultShutdownGraceMs, startServer } from '../../start-server.ts';
-import { nonNegativeInt, timeZoneName } from '../options.ts';
+import { isLoopbackHost } from '../../http/loopback-guard.ts';
+import { defaultShutdownGraceMs, startServer, type RunningServer } from '../../start-server.ts';
+import type { CommandContext } from '../held-signals.ts';
+import { httpUrl, nonNegativeInt, port, timeZoneName } from '../options.ts';
 
 interface ServeFlags {
   engine: 'local' | 'reference';
@@ -24,7 +26,7 @@ interface ServeFlags {
 /** A repeat closer than this is the same stop (a terminal's Ctrl-C reaches `npm start` too, which forwards it). */
 const repeatWindowMs = 1_000;
 
-export function register(program: Command): void {
+export function register(program: Command, { heldSignals }: CommandContext): void {
   program
     .command('serve')
     .description('serve the /v1 API (and the UI with --ui) on this machine')
@@ -37,14 +39,19 @@ export function register(program: Command): void {
         .default('local'),
     )
     .option('--host <host>', 'address to bind (loopback unless you mean otherwise)', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', nonNegativeInt, 7821)
+    .option('--port <port>', 'port (0-65535); 0 picks a free one', port, 7821)
     .option('--data-dir <dir>', 'where the encrypted store lives (default: the per-user data directory)')
     .option('--key-registry <path>', 'key registry file (local engine default: <data-dir>/keys.json)')
     .option('--rate-limit <n>', 'requests per key per minute, fixed window; 0 = off', nonNegativeInt, 20_000)
-    .option('--docs-url-base <url>', "base of docs_url in errors (default: this server's /docs)")
+    .option(
+      '--docs-url-base <url>',
+      "http(s) base of docs_url in errors (default: this server's /docs)",
+      httpUrl,
+    )
     .option(
       '--thorough-sync-ms <n>',
-      'synchronous budget of a thorough Context before it answers 202',
+      'how long a thorough Context may take before it answers 202 and goes on in the background; ' +
+        '0 = no limit, it always answers 200 when done (the reference engine always answers at once)',
       nonNegativeInt,
       2_000,
     )
@@ -80,36 +87,75 @@ export function register(program: Command): void {
       const log = (line: string) => {
         if (!quiet) process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       };
+      // Listening from the start (and taking over what bin/mnemo.mjs held while the modules loaded): a
+      // stop asked for during start-up is carried out once there is a server to stop, exit code 0.
+      let server: RunningServer | null = null;
+      let firstAt: number | null = null;
+      let stopped = () => {};
+      const done = new Promise<void>((resolve) => (stopped = resolve));
+      const close = (s: RunningServer) =>
+        s.close().then(stopped, (e: unknown) => {
+          log(`error while closing: ${(e as Error).message}`);
+          process.exitCode = 1;
+          stopped();
+        });
+      const stop = (signal: string) => {
+        if (firstAt === null) {
+          firstAt = Date.now();
+          if (!server) {
+            log(`${signal}: stopping as soon as start-up is done`);
+            return;
+          }
+          log(
+            `${signal}: finishing in-flight requests and closing the store (${signal} again to stop waiting)`,
+          );
+          void close(server);
+          return;
+        }
+        if (Date.now() - firstAt < repeatWindowMs || !server) return;
+        log(`${signal} again: not waiting for in-flight requests`);
+        void server.close({ force: true });
+      };
+      // Listeners stay on: a second signal must reach stop(), not Node's default (exit at once).
+      const onTerm = () => stop('SIGTERM');
+      const onInt = () => stop('SIGINT');
+      process.on('SIGTERM', onTerm);
+      process.on('SIGINT', onInt);
+      for (const signal of heldSignals.release()) stop(signal);
+
       const dataDir = flags.engine === 'local' ? (flags.dataDir ?? defaultDataDir()) : flags.dataDir;
-      const server = await startServer({ ...flags, dataDir, log });
+      try {
+        server = await startServer({ ...flags, dataDir, log });
+      } catch (e) {
+        // Nothing to stop: a signal now should end the process as usual.
+        process.off('SIGTERM', onTerm);
+        process.off('SIGINT', onInt);
+        throw e;
+      }
+      if (firstAt !== null) {
+        log('start-up done: closing the store');
+        void close(server);
+        await done;
+        return;
+      }
       process.stdout.write(`listening on ${server.url}\n`);
       const zone = server.engine.info.timeZone;
       log(
         `engine ${flags.engine}, deployment ${flags.deployment}${dataDir ? `, data dir ${dataDir}` : ''}${zone ? `, time zone ${zone}` : ''}`,
       );
+      const exposed = exposureWarning(flags.host);
+      // Not a log line: it shows with MNEMO_LOG=silent too.
+      if (exposed) process.stderr.write(`${exposed}\n`);
       if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
-      await new Promise<void>((resolve) => {
-        let firstAt: number | null = null;
-        const stop = (signal: string) => {
-          if (firstAt === null) {
-            firstAt = Date.now();
-            log(
-              `${signal}: finishing in-flight requests and closing the store (${signal} again to stop waiting)`,
-            );
-            server.close().then(resolve, (e: unknown) => {
-              log(`error while closing: ${(e as Error).message}`);
-              process.exitCode = 1;
-              resolve();
-            });
-            return;
-          }
-          if (Date.now() - firstAt < repeatWindowMs) return;
-          log(`${signal} again: not waiting for in-flight requests`);
-          void server.close({ force: true });
-        };
-        // Listeners stay on: a second signal must reach stop(), not Node's default (exit at once).
-        process.on('SIGTERM', () => stop('SIGTERM'));
-        process.on('SIGINT', () => stop('SIGINT'));
-      });
+      await done;
     });
+}
+
+/** What `serve` says on stderr when --host is not loopback-only, or null. */
+export function exposureWarning(host: string): string | null {
+  if (isLoopbackHost(host)) return null;
+  return (
+    `warning: bound to ${host}, so this server is reachable from other machines on the network ` +
+    '(every /v1 request still needs an API key; --host 127.0.0.1 keeps it to this machine)'
+  );
 }

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { registryPathFor } from '../../data-dir.ts';
+import { exposureWarning } from './serve.ts';
+
+const env = {
+  ...process.env,
+  MNEMO_LOG: '',
+  MNEMO_EMBEDDER: 'none',
+  MNEMO_DB_KEY: 'serve-start-test-key',
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-serve-start-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function mnemo(args: string[], extraEnv: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  after(() => child.kill('SIGKILL'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** The base URL of the listening line, once it is printed. */
+    async url(): Promise<string> {
+      const deadline = Date.now() + 60_000;
+      while (!/listening on/.test(stdout) && child.exitCode === null && Date.now() < deadline)
+        await sleep(25);
+      const url = /listening on (\S+)/.exec(stdout)?.[1];
+      assert.ok(url, `serve did not start: ${stderr}`);
+      return url;
+    },
+  };
+}
+
+/** Settles with what `p` gave, or with 'timeout' after `ms`. */
+const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, sleep(ms).then(() => 'timeout' as const)]);
+
+describe('mnemo serve on a data dir another server has open', () => {
+  it('refuses to start, naming the dir and the other pid; the first keeps serving; free once it is gone', async () => {
+    const dir = tempDir();
+    const first = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    const url = await first.url();
+
+    const second = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    const result = await within(second.exited, 60_000);
+    assert.deepEqual(result, { code: 1, signal: null }, `the second server: ${second.stdout()}`);
+    assert.equal(second.stdout(), '', 'no listening line');
+    assert.match(second.stderr(), new RegExp(`data directory ${dir} is in use`));
+    assert.match(second.stderr(), new RegExp(`\\(pid ${first.child.pid}\\b`));
+
+    const answer = await fetch(`${url}/brains`, { headers: { Authorization: 'Bearer sk_test_p_abcd1234' } });
+    assert.equal(answer.status, 401, 'the first server still answers (an unissued key)');
+
+    // Killed outright: no clean-up runs, and the OS still lets go of its lock.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const third = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    await third.url();
+    third.child.kill('SIGTERM');
+    assert.equal((await third.exited).code, 0);
+  });
+});
+
+describe('mnemo serve start-up failures exit 1 promptly', () => {
+  it('a port in use: exit 1, even with the embedder thread loading', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    after(() => blocker.close());
+    const { port } = blocker.address() as { port: number };
+    // The default embedder: its worker thread is what kept the process alive before.
+    const serve = mnemo(['serve', '--port', String(port), '--data-dir', join(tempDir(), 'data')], {
+      MNEMO_EMBEDDER: '',
+    });
+    const result = await within(serve.exited, 45_000);
+    assert.notEqual(result, 'timeout', `still running 45 s later: ${serve.stderr()}`);
+    assert.deepEqual(result, { code: 1, signal: null });
+    assert.match(serve.stderr(), /EADDRINUSE/);
+  });
+
+  for (const port of ['65536', '70000']) {
+    it(`--port ${port}: a usage error, and nothing is created`, async () => {
+      const dir = join(tempDir(), 'data');
+      const serve = mnemo(['serve', '--port', port, '--data-dir', dir]);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null }, serve.stderr());
+      assert.match(serve.stderr(), /must be a port number from 0 to 65535/);
+      assert.equal(existsSync(dir), false);
+    });
+  }
+
+  for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
+    it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
+      const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+      assert.match(serve.stderr(), /--docs-url-base.*must be an absolute http:\/\/ or https:\/\/ URL/);
+      assert.equal(serve.stdout(), '');
+    });
+  }
+});
+
+describe('SIGTERM during start-up', () => {
+  it('while the modules load: start-up finishes, the store closes, exit 0, no listening line', async () => {
+    const dir = tempDir();
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    // Well inside the second or more the modules take to load, past Node's own start.
+    await sleep(400);
+    serve.child.kill('SIGTERM');
+    assert.deepEqual(await within(serve.exited, 60_000), { code: 0, signal: null }, serve.stderr());
+    assert.equal(serve.stdout(), '');
+    assert.match(serve.stderr(), /SIGTERM: stopping as soon as start-up is done/);
+  });
+
+  it('while the engine opens: exit 0 after closing it', async () => {
+    const dir = tempDir();
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    // The key registry is made just before the local engine is loaded (half a second) and opened.
+    while (!existsSync(registryPathFor(dir)) && serve.child.exitCode === null) await sleep(2);
+    serve.child.kill('SIGINT');
+    assert.deepEqual(await within(serve.exited, 60_000), { code: 0, signal: null }, serve.stderr());
+    assert.match(serve.stderr(), /SIGINT: stopping as soon as start-up is done/);
+    assert.match(serve.stderr(), /start-up done: closing the store/);
+  });
+
+  it('other commands still end on a signal held while the modules loaded', async () => {
+    const keys = mnemo(['keys', 'list', '--key-registry', join(tempDir(), 'keys.json')]);
+    await sleep(400);
+    keys.child.kill('SIGTERM');
+    assert.deepEqual(await keys.exited, { code: null, signal: 'SIGTERM' });
+  });
+});
+
+describe('mnemo serve help and warnings', () => {
+  it('--help says what --thorough-sync-ms 0 means', async () => {
+    const help = mnemo(['serve', '--help']);
+    assert.equal((await help.exited).code, 0);
+    assert.match(help.stdout().replace(/\s+/g, ' '), /0 = no limit, it always answers 200 when done/);
+  });
+
+  it('warns when bound beyond loopback, and only then', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan'])
+      assert.match(exposureWarning(host) ?? '', /reachable from other machines/, host);
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2'])
+      assert.equal(exposureWarning(host), null);
+  });
+});

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `mnemo bench write` with its own TMPDIR, so what it leaves there can be seen. */
+function bench(tmp: string) {
+  const child = spawn(
+    process.execPath,
+    ['bin/mnemo.mjs', 'bench', 'write', '--records', '1000000', '--concurrency', '4'],
+    {
+      env: { ...process.env, TMPDIR: tmp, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  after(() => child.kill('SIGKILL'));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const benchDirs = () => readdirSync(tmp).filter((n) => n.startsWith('mnemo-bench-'));
+  return { child, exited, benchDirs };
+}
+
+describe('an interrupted mnemo bench removes its temp data dir', () => {
+  for (const [signal, when] of [
+    ['SIGTERM', 'while it writes'],
+    ['SIGINT', 'while its server starts'],
+  ] as const) {
+    it(`${signal} ${when}: the dir is gone, and the process still ends by the signal`, async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-interrupt-'));
+      after(() => rmSync(tmp, { recursive: true, force: true }));
+      const b = bench(tmp);
+      const deadline = Date.now() + 60_000;
+      while (b.benchDirs().length === 0 && b.child.exitCode === null && Date.now() < deadline) await sleep(5);
+      const [dir] = b.benchDirs();
+      assert.ok(dir, 'the benchmark made its temp data dir');
+      if (when === 'while it writes') {
+        // Its store is open and Records are going in.
+        while (!existsSync(join(tmp, dir, 'mnemo.db')) && Date.now() < deadline) await sleep(10);
+        await sleep(1_000);
+        assert.equal(b.child.exitCode, null, 'a million Records take longer than this');
+      }
+      b.child.kill(signal);
+      const result = await Promise.race([b.exited, sleep(60_000).then(() => 'timeout' as const)]);
+      assert.deepEqual(result, { code: null, signal });
+      assert.deepEqual(b.benchDirs(), [], 'no store or database key left in the temp dir');
+    });
+  }
+});
