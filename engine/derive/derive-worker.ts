@@ -175,12 +175,13 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         clearTimeout(timer);
         timer = null;
       }
-      plan();
+      // Called after every write: a store that cannot even be read pauses the worker, not the write.
+      planSafely();
     },
     idle: () =>
       new Promise<void>((resolve) => {
         waiters.push(resolve);
-        plan();
+        planSafely();
       }),
     stop: () => {
       stopped = true;

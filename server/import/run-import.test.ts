@@ -49,3 +49,33 @@ test('Records are sent while the export is still being read, never more than a q
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a failure outside the per-item handling ends the run with that error instead of leaving it waiting', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const file = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(
+      file,
+      Array.from({ length: 1000 }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n'),
+    );
+    const client = {
+      getBrain: () => Promise.resolve({}),
+      rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
+    } as unknown as MnemoClient;
+    let calls = 0;
+    await assert.rejects(
+      runImport({
+        client,
+        brainId: 'b',
+        path: file,
+        timeZone: 'UTC',
+        onProgress: (p) => {
+          if (p.imported > 0 && ++calls > 3) throw new Error('the display broke');
+        },
+      }),
+      /the display broke/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -364,10 +364,16 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     }
   };
 
-  const reading = read();
+  // A sender that fails outside its per-item handling (a progress callback that throws) must not leave
+  // the reader waiting for room that no one will make: it ends the run like any fatal failure.
+  const sender = () =>
+    send().catch((e: unknown) => {
+      fatal ??= e;
+      queue.abort();
+    });
   const [readOutcome] = await Promise.allSettled([
-    reading,
-    ...Array.from({ length: Math.max(1, o.concurrency ?? 8) }, send),
+    read(),
+    ...Array.from({ length: Math.max(1, o.concurrency ?? 8) }, sender),
   ]);
   if (fatal !== null) throw fatal;
   if (readOutcome.status === 'rejected') throw readOutcome.reason;

@@ -176,4 +176,65 @@ describe('local engine: migrations', () => {
       await engine.close();
     }
   });
+
+  it('14: an old slot whose versions now belong to two people splits, and each new slot is one lineage', async () => {
+    const dataDir = tempDir();
+    const ids: string[] = [];
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      // "me" is the self; "Me." (written so by some import) is a person of that name.
+      for (const [subject, predicate, value, at] of [
+        ['Ana', 'lives in', 'Lisbon', '2020-01-01T00:00:00Z'],
+        ['me', 'lives in', 'Porto', '2021-01-01T00:00:00Z'],
+        ['Me.', 'lives in', 'Faro', '2022-01-01T00:00:00Z'],
+        ['Me.', 'lives_in', 'Braga', '2023-01-01T00:00:00Z'],
+      ] as const) {
+        const r = await engine.rememberRecord(
+          tenant,
+          'b',
+          { content: { kind: 'fact', subject, predicate, value }, occurred_at: at },
+          {},
+        );
+        await engine.idle();
+        ids.push((await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!);
+      }
+      await engine.close();
+      // As version 13 keyed them: "me" and "Me." one slot (one lineage, L2), lives_in another (L3).
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      const old = [
+        ['ana\u001flives in', 'L1', 1],
+        ['me\u001flives in', 'L2', 1],
+        ['me\u001flives in', 'L2', 2],
+        ['me\u001flives_in', 'L3', 1],
+      ] as const;
+      old.forEach(([slot, lineage], i) =>
+        db
+          .prepare(
+            "UPDATE memories SET slot = ?, lineage = ?, version = ?, status = 'active', valid_to = NULL, valid_to_ms = NULL WHERE id = ?",
+          )
+          .run(slot, lineage, 100 + i, ids[i]),
+      );
+      old.forEach(([, , version], i) =>
+        db.prepare('UPDATE memories SET version = ? WHERE id = ?').run(version, ids[i]),
+      );
+      db.pragma('user_version = 13');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      const m = await Promise.all(ids.map((id) => engine.getMemory(tenant, 'b', id)));
+      assert.deepEqual(
+        m.map((x) => [x.statement, x.status, x.version]),
+        [
+          ['Ana lives in: Lisbon', 'superseded', 1],
+          ['me lives in: Porto', 'active', 2],
+          ['Me. lives in: Faro', 'superseded', 1],
+          ['Me. lives in: Braga', 'active', 2],
+        ],
+      );
+    } finally {
+      await engine.close();
+    }
+  });
 });

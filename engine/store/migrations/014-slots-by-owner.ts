@@ -1,5 +1,6 @@
 import { slotKey } from '../../derive/admit-claims.ts';
 import { settleLineage } from '../../derive/settle-lineage.ts';
+import { newId } from '../../ids.ts';
 import type { Db } from '../open-database.ts';
 import type { SqlParam } from '../store.ts';
 
@@ -18,9 +19,11 @@ interface SlotRow {
  * Slots keyed by who and what, not by how it was written (admit-claims.ts `slotKey`): until now a fact
  * about "me" and one about the Brain's own name, or `lives_in` and the "lives in" of a message, held
  * different slots, so one person could have two current phone numbers or three homes, with no
- * conflict shown. Every slot is keyed again; where that joins slots, their versions become one lineage
- * (numbered again in the order they were written) and its lifecycle is settled as a new version would
- * settle it, at a new step of the Brain's sequence so delta reads see what changed.
+ * conflict shown. Every slot is keyed again, and a lineage is made to be exactly the versions of one
+ * slot: slots that are now one join (a lineage of several old ones), and an old lineage whose versions
+ * now belong to different slots ("me" resolved to the self, "Me." written by someone else) splits. Each
+ * lineage that changed is numbered again in the order its versions were written and settled as a new
+ * version would settle it, at a new step of the Brain's sequence so delta reads see what changed.
  */
 export const slotsByOwner = {
   version: 14,
@@ -34,40 +37,48 @@ export const slotsByOwner = {
       )
       .all() as SlotRow[];
     const setSlot = db.prepare('UPDATE memories SET slot = ? WHERE n = ?');
-    const lineagesOf = new Map<string, string[]>();
-    const brainOf = new Map<string, string>();
+    const slots = new Map<string, { brainUid: string; rows: SlotRow[] }>();
+    const perLineage = new Map<string, number>();
     for (const r of rows) {
       const slot = slotKey(r.subject, r.predicate, { state: r.owner_state, entity: r.owner_entity });
       if (slot !== r.slot) setSlot.run(slot, r.n);
       const key = `${r.brain_uid}\u0000${slot}`;
-      const lineages = lineagesOf.get(key) ?? [];
-      if (!lineages.includes(r.lineage)) lineages.push(r.lineage);
-      lineagesOf.set(key, lineages);
-      brainOf.set(key, r.brain_uid);
+      const group = slots.get(key) ?? { brainUid: r.brain_uid, rows: [] };
+      group.rows.push(r);
+      slots.set(key, group);
+      perLineage.set(r.lineage, (perLineage.get(r.lineage) ?? 0) + 1);
     }
     const store = {
       all: <T>(sql: string, ...p: SqlParam[]) => db.prepare(sql).all(...p) as T[],
       run: (sql: string, ...p: SqlParam[]) => db.prepare(sql).run(...p),
     };
-    for (const [key, lineages] of lineagesOf) {
-      if (lineages.length < 2) continue;
-      const [first, ...others] = lineages as [string, ...string[]];
-      const seq = (
-        db.prepare('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainOf.get(key)) as {
-          seq: number;
-        }
-      ).seq;
-      const marks = others.map(() => '?').join(', ');
-      // (lineage, version) is unique: out of the way first, then numbered in the order written.
-      db.prepare(
-        `UPDATE memories SET lineage = ?, version = 1000000000 + n, seq = ? WHERE lineage IN (?, ${marks})`,
-      ).run(first, seq, first, ...others);
-      const ns = db.prepare('SELECT n FROM memories WHERE lineage = ? ORDER BY n').all(first) as {
-        n: number;
-      }[];
+    const seqOf = new Map<string, number>();
+    const claimed = new Set<string>();
+    // Groups in the order of their first version (rows are read by n), so the oldest keeps its lineage id.
+    for (const { brainUid, rows: members } of slots.values()) {
+      const first = members[0]!.lineage;
+      const id = claimed.has(first) ? newId('lin') : first;
+      claimed.add(id);
+      const unchanged =
+        id === first && members.every((m) => m.lineage === first) && perLineage.get(first) === members.length;
+      if (unchanged) continue;
+      let seq = seqOf.get(brainUid);
+      if (seq === undefined) {
+        seq = (
+          db.prepare('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as {
+            seq: number;
+          }
+        ).seq;
+        seqOf.set(brainUid, seq);
+      }
+      // (lineage, version) is unique: each version is moved out of the way first, then numbered in order.
+      const move = db.prepare(
+        'UPDATE memories SET lineage = ?, version = 1000000000 + n, seq = ? WHERE n = ?',
+      );
+      for (const m of members) move.run(id, seq, m.n);
       const number = db.prepare('UPDATE memories SET version = ? WHERE n = ?');
-      ns.forEach((r, i) => number.run(i + 1, r.n));
-      settleLineage(store, first, seq);
+      members.forEach((m, i) => number.run(i + 1, m.n));
+      settleLineage(store, id, seq);
     }
   },
 };

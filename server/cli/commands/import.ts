@@ -220,7 +220,9 @@ export function register(program: Command): void {
             `mnemo import: nothing in ${path} can be imported${flags.format === 'auto' ? '' : ` as ${flags.format}`}; ` +
               `no Brain was created (${summary.skipped ? 'the skipped list says why' : 'it holds no files to read'})`,
           );
-        process.exitCode = summary.failed === 0 && !summary.nothingToImport ? 0 : 1;
+        // The command line's spec: exit 0 when every item was imported, unchanged or skipped with a
+        // reason, which holds for an export with nothing to import too (each file's reason is listed).
+        process.exitCode = summary.failed === 0 ? 0 : 1;
       } catch (e) {
         display.stop();
         fail(e);
