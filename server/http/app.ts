@@ -79,7 +79,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     c.set('countRequest', countRequest);
     c.header('X-Request-Id', c.get('requestId'));
     for (const [name, value] of Object.entries(standardHeaders)) c.header(name, value);
-    if (!originAllowed(options.loopback, c.req.header('origin'), c.req.header('sec-fetch-site'))) {
+    if (
+      !originAllowed(
+        options.loopback,
+        c.req.header('origin'),
+        c.req.header('sec-fetch-site'),
+        c.req.header('host'),
+      )
+    ) {
       throw new MnemoError('http_403', 'Origin: cross-origin browser requests are refused');
     }
     await next();

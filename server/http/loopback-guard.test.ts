@@ -71,6 +71,9 @@ describe('loopback guard', () => {
       ])
         assert.ok(!hostAllowed(p, h), h);
       assert.ok(originAllowed(p, 'http://192.168.1.5:7821', 'same-origin'));
+      assert.ok(originAllowed(p, 'http://192.168.1.5:7821', undefined, '192.168.1.5:7821'));
+      // Another machine's address on the same port is another origin, though both are IP literals.
+      assert.ok(!originAllowed(p, 'http://192.168.1.5:7821', undefined, '10.0.0.2:7821'));
       assert.ok(!originAllowed(p, 'http://evil.example:7821', undefined));
       assert.match(p.refusal, /IP address/);
     });

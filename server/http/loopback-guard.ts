@@ -78,18 +78,26 @@ export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): b
   return !!host && policy.allows(host.toLowerCase());
 }
 
-/** Requests without an Origin (curl, agents, same-origin GET navigations) pass; others must be ours. */
+/**
+ * Requests without an Origin (curl, agents, same-origin GET navigations) pass; others must be ours: a
+ * name this server answers to and, when the request's Host is given, that very name. Bound beyond
+ * loopback the server answers to any IP literal, and a page served from another machine's address on
+ * the same port is another origin.
+ */
 export function originAllowed(
   policy: LoopbackPolicy,
   origin: string | undefined,
   secFetchSite: string | undefined,
+  host?: string,
 ): boolean {
   if (secFetchSite === 'cross-site') return false;
   if (origin === undefined) return true;
   if (origin === 'null') return false;
   try {
     const u = new URL(origin);
-    return u.protocol === 'http:' && policy.allows(u.host.toLowerCase());
+    const name = u.host.toLowerCase();
+    if (host !== undefined && name !== host.toLowerCase()) return false;
+    return u.protocol === 'http:' && policy.allows(name);
   } catch {
     return false;
   }
