@@ -8,6 +8,7 @@ import { authenticate } from '../http/authenticate.ts';
 import { errorResponse } from '../http/error-response.ts';
 import { enginePort } from './memory-port.ts';
 import { createMcpServer } from './mcp-tools.ts';
+import { guardToolCalls } from './tool-call-params.ts';
 
 export interface McpDeps {
   engine: Engine;
@@ -76,6 +77,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
       enableJsonResponse: true,
     });
     await server.connect(transport);
+    guardToolCalls(transport);
     try {
       const res = await transport.handleRequest(c.req.raw);
       if (res.status < 400) return res;

@@ -7,6 +7,7 @@ import { createMnemoClient } from '../client/index.ts';
 import { LineTransport } from './line-transport.ts';
 import { clientPort } from './memory-port.ts';
 import { createMcpServer } from './mcp-tools.ts';
+import { guardToolCalls } from './tool-call-params.ts';
 
 /** JSON-RPC error code (implementation-defined server range) carrying a Mnemo error. */
 export const mnemoJsonRpcError = -32001;
@@ -114,6 +115,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   const server = createMcpServer(clientPort(client, identity.brain));
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
+  guardToolCalls(transport);
   o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
   return closed;
 }

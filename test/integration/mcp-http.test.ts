@@ -258,6 +258,32 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.equal(rpc.error.code, -32601);
   });
 
+  test('tools/call with arguments that are not an object is -32602 naming the field, not an internal error', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    for (const params of [{ name: 'recall', arguments: 'rec_x' }, { arguments: {} }, 'recall']) {
+      const res = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+      });
+      const body = (await res.json()) as { id?: number; error?: { code: number; message: string } };
+      if (typeof params === 'string') {
+        // Not a JSON-RPC request at all (params must be structured): the transport refuses it.
+        assert.equal(res.status, 400);
+        continue;
+      }
+      assert.equal(res.status, 200);
+      assert.equal(body.id, 9);
+      assert.equal(body.error?.code, -32602, JSON.stringify(body));
+      assert.match(body.error!.message, /^Invalid params: params\.(arguments|name): /);
+      assert.doesNotMatch(body.error!.message, /invalid_type|expected/);
+    }
+  });
+
   test('a revoked key is refused on its next request', async () => {
     const { key, entry } = registry.create({ env: 'test', project: 'acme', brain: 'notes' });
     assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);

@@ -74,18 +74,21 @@ describe('mnemo mcp (stdio bridge)', () => {
           id: 2,
           method: 'tools/call',
           params: { name: 'remember', arguments: { content: 'Sam takes the 7:40 train on Mondays.' } },
-        }),
+        }) +
+        line({ id: 3, method: 'tools/call', params: { name: 'recall', arguments: 'rec_x' } }),
     );
     assert.equal(await exited, 0);
     const answers = out
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { id: number; result?: unknown });
-    assert.deepEqual(
-      answers.map((a) => a.id),
-      [1, 2],
-    );
-    assert.match(JSON.stringify(answers[1]!.result), /rec_/, 'the write was answered with its Record');
+      .map(
+        (l) => JSON.parse(l) as { id: number; result?: unknown; error?: { code: number; message: string } },
+      );
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3]);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    assert.match(JSON.stringify(byId.get(2)!.result), /rec_/, 'the write was answered with its Record');
+    assert.equal(byId.get(3)!.error?.code, -32602, 'arguments that are not an object: invalid params');
+    assert.match(byId.get(3)!.error!.message, /^Invalid params: params\.arguments: /);
   });
 
   test('an SDK client remembers and recalls through the bridge', async () => {
