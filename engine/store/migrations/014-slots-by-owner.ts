@@ -54,6 +54,10 @@ export const slotsByOwner = {
     };
     const seqOf = new Map<string, number>();
     const claimed = new Set<string>();
+    const nextSeq = db.prepare('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq');
+    // (lineage, version) is unique: each version is moved out of the way first, then numbered in order.
+    const move = db.prepare('UPDATE memories SET lineage = ?, version = 1000000000 + n, seq = ? WHERE n = ?');
+    const number = db.prepare('UPDATE memories SET version = ? WHERE n = ?');
     // Groups in the order of their first version (rows are read by n), so the oldest keeps its lineage id.
     for (const { brainUid, rows: members } of slots.values()) {
       const first = members[0]!.lineage;
@@ -64,19 +68,10 @@ export const slotsByOwner = {
       if (unchanged) continue;
       let seq = seqOf.get(brainUid);
       if (seq === undefined) {
-        seq = (
-          db.prepare('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as {
-            seq: number;
-          }
-        ).seq;
+        seq = (nextSeq.get(brainUid) as { seq: number }).seq;
         seqOf.set(brainUid, seq);
       }
-      // (lineage, version) is unique: each version is moved out of the way first, then numbered in order.
-      const move = db.prepare(
-        'UPDATE memories SET lineage = ?, version = 1000000000 + n, seq = ? WHERE n = ?',
-      );
       for (const m of members) move.run(id, seq, m.n);
-      const number = db.prepare('UPDATE memories SET version = ? WHERE n = ?');
       members.forEach((m, i) => number.run(i + 1, m.n));
       settleLineage(store, id, seq);
     }

@@ -48,22 +48,23 @@ function chatName(path: string): string {
 
 const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
 
-/** Who wrote a message, or null for a notice with no sender ("Anna added Ben"). */
-function senderOf(m: Raw): string | null {
+/** Who wrote a message and what, or null for a notice with no sender ("Anna added Ben"). */
+function split(m: Raw): { sender: string; text: string } | null {
   const full = m.rest.join('\n');
   const colon = full.indexOf(': ');
   if (colon <= 0 || full.slice(0, colon).includes('\n')) return null;
-  return full
+  const sender = full
     .slice(0, colon)
     .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
     .trim();
+  return { sender, text: full.slice(colon + 2) };
 }
 
 /** The chat's people other than the user, in the order they first wrote (at most five named). */
 function peopleOf(msgs: Raw[], selfName: string | undefined): string {
   const seen = new Set<string>();
   for (const m of msgs) {
-    const s = senderOf(m);
+    const s = split(m)?.sender;
     if (s && s.toLowerCase() !== selfName?.toLowerCase()) seen.add(s);
   }
   const people = [...seen];
@@ -132,14 +133,12 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
       yield skip(ref, 'invalid date or time in the message header');
       continue;
     }
-    const full = m.rest.join('\n');
-    const colon = full.indexOf(': ');
-    const sender = senderOf(m);
-    if (sender === null) {
+    const said = split(m);
+    if (said === null) {
       yield skip(ref, 'system message (no sender)');
       continue;
     }
-    const rawText = full.slice(colon + 2);
+    const { sender, text: rawText } = said;
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading LRM.
     if (/^\u200e/.test(rawText) && !/^\u200e\s*(<attached:|[\w ]+ omitted$)/i.test(rawText)) {
       yield skip(ref, 'system message');
