@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
-import { runImport } from './run-import.ts';
+import { parsers, runImport } from './run-import.ts';
+import { formatSummary } from '../cli/commands/import.ts';
 
 test('Records are sent while the export is still being read, never more than a queue ahead', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
@@ -76,6 +77,50 @@ test('a failure outside the per-item handling ends the run with that error inste
       /the display broke/,
     );
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file that stops reading part way is a failure in the summary, after what it read was sent', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  const real = parsers.whatsapp;
+  // A disk or network share failing mid-file: the real parser's first items, then the read error.
+  parsers.whatsapp = async function* (path, options) {
+    let n = 0;
+    for await (const item of real(path, options)) {
+      if (++n > 3) throw new Error('EIO: i/o error, read');
+      yield item;
+    }
+  };
+  try {
+    const file = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(
+      file,
+      Array.from({ length: 10 }, (_, i) => `01/02/2024, 10:0${i} - Ana: message ${i}`).join('\n'),
+    );
+    const sent: string[] = [];
+    const client = {
+      getBrain: () => Promise.resolve({}),
+      rememberRecord: (_b: string, body: { content: { text: string } }) => {
+        sent.push(body.content.text);
+        return Promise.resolve({ record: {}, replayed: false });
+      },
+    } as unknown as MnemoClient;
+    const summary = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' });
+    assert.deepEqual(sent, ['message 0', 'message 1', 'message 2']);
+    assert.equal(summary.imported, 3);
+    assert.equal(summary.failed, 1, 'the unread rest fails the run (exit 1), it is not a skip');
+    assert.equal(summary.failedItems[0]!.code, 'read_failed');
+    assert.match(summary.failedItems[0]!.reason, /stopped reading after 3 items: EIO/);
+    assert.match(formatSummary(summary), /imported 3, unchanged 0, skipped 0, failed 1[\s\S]*read_failed/);
+
+    // Failing before the first item is still the command's own error: nothing was sent.
+    parsers.whatsapp = () => {
+      throw new Error('EACCES: permission denied');
+    };
+    await assert.rejects(runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' }), /EACCES/);
+  } finally {
+    parsers.whatsapp = real;
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -57,7 +57,10 @@ export interface ImportSummary extends ImportProgress {
   parts: ImportPartSummary[];
   /** Items not sent, each with the reason (malformed, empty, a notice, rejected by the server). */
   skippedItems: { ref: string; reason: string }[];
-  /** Items the server failed to store after the client's retries. */
+  /**
+   * Items the server failed to store after the client's retries, and files that stopped reading part way
+   * (code `read_failed`: what was read before the error was sent, the rest was not).
+   */
   failedItems: { ref: string; reason: string; code: string }[];
   /** Items imported with a caveat, e.g. a note whose front matter could not be read. */
   notes: { ref: string; note: string }[];
@@ -230,7 +233,8 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
  * derive from each item, so a re-import stores nothing new; an item whose Record already existed
  * before this run counts as unchanged. When nothing can be sent, no Brain is created
  * (`nothingToImport`). Throws only for failures that would hit every item (credential, unreachable
- * server) or when PATH itself cannot be read; per-item and per-file problems land in the summary.
+ * server) or when PATH itself cannot be read at all; per-item and per-file problems, and a file that
+ * stops reading part way, land in the summary.
  */
 export async function runImport(o: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
@@ -265,6 +269,20 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     progress.done += 1;
     report();
   };
+  const stoppedReading = (part: ImportPartSummary, ref: string, read: number, e: unknown) => {
+    failedItems.push({
+      ref,
+      code: 'read_failed',
+      reason:
+        `stopped reading after ${read} item${read === 1 ? '' : 's'}: ${errorMessage(e)}; ` +
+        'what was read before is imported, the rest is not (run the import again once the file reads)',
+    });
+    part.failed += 1;
+    progress.failed += 1;
+    progress.total += 1;
+    progress.done += 1;
+    report();
+  };
   interface Job {
     item: ImportRecord;
     key: string;
@@ -287,6 +305,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
           continue;
         }
         const label = itemLabel(target, o.path);
+        let readHere = 0;
         try {
           for await (const x of screenItems(
             targetItems({ ...target, format: target.format }, o),
@@ -294,6 +313,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
             label,
           )) {
             if (fatal !== null || o.signal?.aborted) return;
+            readHere += 1;
             if (x.type === 'skip') skipped(part, label(x.ref), x.reason);
             else {
               if (x.item.note) notes.push({ ref: label(x.item.ref), note: x.item.note });
@@ -303,6 +323,12 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
             }
           }
         } catch (e) {
+          if (readHere > 0) {
+            // Part of it is already on its way: the summary must say so, and that the rest was not read,
+            // whether it was PATH itself or one file among many (a skip would pass for "nothing taken").
+            stoppedReading(part, target.name || o.path, readHere, e);
+            continue;
+          }
           // PATH itself failing is the command failing; one file among many is one skip.
           if (lone) throw e;
           skipped(part, target.name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
