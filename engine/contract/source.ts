@@ -63,7 +63,9 @@ export const ImportRequest = z
       .string()
       .max(100)
       .optional()
-      .describe('IANA zone of times written without an offset (WhatsApp, floating calendar times).'),
+      .describe(
+        "IANA zone of times written without an offset (WhatsApp, floating calendar times). Absent: the server machine's zone, except that a WhatsApp chat imported before is read in the zone its earlier import used (its messages' identities include their instants).",
+      ),
     self_name: z
       .string()
       .min(1)
@@ -82,6 +84,12 @@ const ImportPart = z.object({
   unchanged: z.int().min(0),
   skipped: z.int().min(0),
   failed: z.int().min(0),
+  note: z
+    .string()
+    .optional()
+    .describe(
+      'How it was read, when that needs saying: e.g. a WhatsApp chat imported before is read in the time zone that import used.',
+    ),
 });
 
 export const ImportResult = z

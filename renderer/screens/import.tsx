@@ -45,7 +45,9 @@ function ImportForm({ brainId }: { brainId: string }) {
   const [leftOut, setLeftOut] = useState(0);
   const [dragging, setDragging] = useState(false);
   const [format, setFormat] = useState<ImportFormat | 'auto'>('auto');
-  const [timeZone, setTimeZone] = useState(browserTimeZone);
+  // Left empty, times are read in this computer's zone, except for a chat imported before, which is
+  // read in the zone that import used (so its messages keep their identity after a trip).
+  const [timeZone, setTimeZone] = useState('');
   const [selfName, setSelfName] = useState('');
   const [readError, setReadError] = useState<unknown>(null);
   const size = chosen.reduce((n, f) => n + f.file.size, 0);
@@ -129,11 +131,15 @@ function ImportForm({ brainId }: { brainId: string }) {
           </select>
         </label>
         <label>
-          Time zone <span className="hint">WhatsApp and some calendars write times without one</span>
+          Time zone{' '}
+          <span className="hint">
+            WhatsApp and some calendars write times without one; empty: this computer&apos;s, or for a chat
+            imported before, the one used then
+          </span>
           <input
             value={timeZone}
             onChange={(e) => setTimeZone(e.target.value)}
-            placeholder="e.g. Europe/Lisbon"
+            placeholder={browserTimeZone() || 'e.g. Europe/Lisbon'}
           />
         </label>
         <label>
@@ -218,6 +224,7 @@ function ImportSummary({ brainId, result }: { brainId: string; result: ImportRes
             {p.format ? `read as ${importFormatText[p.format].phrase}` : 'not a format Mnemo can read'} —{' '}
             {p.imported} new, {p.unchanged} already here, {p.skipped} skipped
             {p.failed ? `, ${p.failed} failed` : ''}
+            {p.note ? <span className="hint"> ({p.note})</span> : null}
           </li>
         ))}
       </ul>

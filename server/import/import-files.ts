@@ -9,7 +9,8 @@ import { exportFolder } from './detect-format.ts';
 import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
-import { collectTarget, type CollectedRecords } from './run-import.ts';
+import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
+import type { EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 
@@ -131,6 +132,26 @@ export async function importFiles(
   }
 }
 
+/** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */
+function earlierInEngine(engine: Engine, t: Tenant, brainId: string): EarlierRecords {
+  return async function* (since, until) {
+    let cursor: string | undefined;
+    do {
+      const page = await engine.listRecords(t, brainId, {
+        source: 'whatsapp',
+        since,
+        until,
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const r of page.data)
+        if (r.source?.external_id && r.content.kind === 'message')
+          yield { externalId: r.source.external_id, text: r.content.text };
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  };
+}
+
 async function importTargets(
   engine: Engine,
   t: Tenant,
@@ -160,7 +181,7 @@ async function importTargets(
   };
   for (const target of parts) {
     const name = target.name || '(all files)';
-    const part = {
+    const part: ImportResult['parts'][number] = {
       name,
       format: target.format,
       imported: 0,
@@ -177,7 +198,9 @@ async function importTargets(
     const label = itemLabel(target, root);
     let collected: CollectedRecords;
     try {
-      collected = await collectTarget(target, options, seenKeys, label);
+      const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId));
+      if (reading.note !== null) part.note = reading.note;
+      collected = await collectTarget(target, reading.options, seenKeys, label);
     } catch (e) {
       // A file the parser cannot open at all (a folder given as a single-file format, say).
       part.skipped += 1;

@@ -10,6 +10,8 @@ import { parseSlack } from './formats/slack.ts';
 import { parseVcf } from './formats/vcf.ts';
 import { parseWhatsapp } from './formats/whatsapp.ts';
 import { BoundedQueue } from './bounded-queue.ts';
+import { earlierImportZone, type EarlierRecords } from './earlier-zone.ts';
+import { systemTimeZone } from '../../engine/retrieve/time-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
@@ -193,6 +195,51 @@ export async function collectTarget(
   return collectItems(targetItems(target, o), seenKeys, label);
 }
 
+/**
+ * The Brain's WhatsApp Records in a time range, read through the API. A Brain that does not exist yet, or
+ * a key that may write but not read Records, has nothing to show: the import then reads times as asked.
+ */
+function earlierThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): EarlierRecords {
+  return async function* (since, until) {
+    let cursor: string | undefined;
+    do {
+      let page;
+      try {
+        page = await client.listRecords(
+          brainId,
+          { source: 'whatsapp', since, until, limit: 200, ...(cursor ? { cursor } : {}) },
+          { signal },
+        );
+      } catch (e) {
+        if (e instanceof MnemoApiError) return;
+        throw e;
+      }
+      for (const r of page.data)
+        if (r.source?.external_id && r.content.kind === 'message')
+          yield { externalId: r.source.external_id, text: r.content.text };
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  };
+}
+
+/**
+ * The options to read a target with: a WhatsApp chat imported before is read in the zone that import
+ * used unless a zone was asked for (earlierImportZone), and says so in `note`.
+ */
+export async function readingOptions(
+  target: ImportTarget & { format: ImportFormat },
+  o: ParseOptions,
+  earlier: EarlierRecords,
+): Promise<{ options: ParseOptions; note: string | null }> {
+  if (target.format !== 'whatsapp' || o.timeZone !== undefined) return { options: o, note: null };
+  const zone = await earlierImportZone(parsers.whatsapp, target.path, o, earlier, systemTimeZone());
+  if (zone === null) return { options: o, note: null };
+  return {
+    options: { ...o, timeZone: zone },
+    note: `times read in ${zone}, the zone its earlier import used, so its messages keep their identity (a time zone given for the import overrides it)`,
+  };
+}
+
 async function ensureBrain(
   client: MnemoClient,
   brainId: string,
@@ -307,11 +354,14 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
         const label = itemLabel(target, o.path);
         let readHere = 0;
         try {
-          for await (const x of screenItems(
-            targetItems({ ...target, format: target.format }, o),
-            seenKeys,
-            label,
-          )) {
+          const readable = { ...target, format: target.format };
+          const { options, note } = await readingOptions(
+            readable,
+            o,
+            earlierThroughApi(o.client, o.brainId, o.signal),
+          );
+          if (note !== null) notes.push({ ref: target.name || o.path, note });
+          for await (const x of screenItems(targetItems(readable, options), seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;
             if (x.type === 'skip') skipped(part, label(x.ref), x.reason);

@@ -99,6 +99,47 @@ describe('import through the /v1 API', () => {
     assert.ok(active.data.some((m) => m.citations.some((c) => c.record_id === newer.id)));
   });
 
+  test('a chat imported before is read in the zone that import used, on the command line and in the app', async () => {
+    // Winter and summer times (DST in both zones), a text said twice in one minute (told apart by order).
+    const text = [
+      '15/01/2024, 09:30 - Ana: ok',
+      '15/01/2024, 09:30 - Ana: ok',
+      '15/01/2024, 09:31 - Rui: See you at the market',
+      '20/07/2024, 22:10 - Ana: The ferry leaves at 8',
+      '20/07/2024, 22:12 - Rui: I will be there',
+    ].join('\n');
+    const file = join(root, 'WhatsApp Chat with Ana and Rui.txt');
+    writeFileSync(file, text);
+    const machine = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const earlier = machine === 'America/Chicago' ? 'Asia/Kathmandu' : 'America/Chicago';
+    const first = await runImport({ client, brainId: 'travel', path: file, timeZone: earlier });
+    assert.deepEqual([first.imported, first.unchanged, first.failed], [5, 0, 0]);
+
+    // Back on this machine's zone, with no zone given: the earlier one is followed and said so.
+    const again = await runImport({ client, brainId: 'travel', path: file });
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 5, 0]);
+    assert.match(again.notes[0]!.note, new RegExp(`times read in ${earlier}`));
+    const times = (await client.listRecords('travel')).data.map((r) => r.occurred_at).sort();
+    assert.equal(
+      times[0],
+      earlier === 'America/Chicago' ? '2024-01-15T15:30:00.000Z' : '2024-01-15T03:45:00.000Z',
+    );
+
+    // The app's upload without a zone does the same.
+    const uploaded = await client.importFiles('travel', {
+      files: [
+        { name: 'WhatsApp Chat with Ana and Rui.txt', content_base64: Buffer.from(text).toString('base64') },
+      ],
+    });
+    assert.deepEqual([uploaded.imported, uploaded.unchanged, uploaded.failed], [0, 5, 0]);
+    assert.match(uploaded.parts[0]!.note ?? '', new RegExp(`times read in ${earlier}`));
+
+    // A zone asked for is a zone used: the same chat read in UTC is other messages.
+    const utc = await runImport({ client, brainId: 'travel', path: file, timeZone: 'UTC' });
+    assert.deepEqual([utc.imported, utc.unchanged], [5, 0]);
+    assert.equal(utc.notes.length, 0);
+  });
+
   test('malformed items are skipped with a reason and never stop the rest', async () => {
     const file = join(root, 'people.vcf');
     writeFileSync(
