@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../start-server.ts';
+import { wantsEventStream } from './read-input.ts';
 
 describe('request bodies', () => {
   let server: RunningServer;
@@ -54,5 +55,43 @@ describe('request bodies', () => {
     const r = await post(bytes, { 'Content-Type': 'application/json' });
     assert.equal(r.status, 201);
     assert.equal(r.body.name, 'café');
+  });
+});
+
+describe('Accept: a stream is what the client prefers by q-value, named outright', () => {
+  it('reads q-values and the most specific range, a tie being JSON', () => {
+    const cases: [string | undefined, boolean][] = [
+      [undefined, false],
+      ['text/event-stream', true],
+      ['TEXT/Event-Stream', true],
+      ['application/json, text/event-stream', false],
+      ['text/event-stream, application/json;q=0.5', true],
+      ['text/event-stream;q=0.5, application/json', false],
+      ['application/json;q=0, text/event-stream;q=0.1', true],
+      ['text/event-stream, */*', false],
+      ['text/event-stream, */*;q=0.1', true],
+      ['text/event-stream, application/json;q=0, */*', true],
+      ['text/event-stream;q=0', false],
+      ['*/*', false],
+      ['text/*', false],
+    ];
+    for (const [accept, stream] of cases) assert.equal(wantsEventStream(accept), stream, String(accept));
+  });
+
+  it('a fast Context asked as a preferred stream is streaming_not_applicable over HTTP', async () => {
+    const server = await startServer({ engine: 'reference', port: 0 });
+    try {
+      const auth = { Authorization: 'Bearer sk_test_accept_secret1', 'Content-Type': 'application/json' };
+      await fetch(`${server.url}/brains`, { method: 'POST', headers: auth, body: '{"id":"a"}' });
+      const res = await fetch(`${server.url}/brains/a/context`, {
+        method: 'POST',
+        headers: { ...auth, Accept: 'text/event-stream, application/json;q=0.5' },
+        body: '{"query":"tea"}',
+      });
+      assert.equal(res.status, 406);
+      assert.equal(((await res.json()) as { code: string }).code, 'streaming_not_applicable');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { parseAccept } from 'hono/utils/accept';
 import type { Context as HonoContext } from 'hono';
 import type { Operation } from '../../engine/contract/operations.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -15,11 +16,25 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return type === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** Accept asks for a stream when it names text/event-stream and does not also accept JSON. */
-function wantsEventStream(accept: string | undefined): boolean {
+/**
+ * Accept asks for a stream when it prefers text/event-stream to JSON by its q-values (RFC 9110 12.5.1):
+ * the stream's q is above 0 and above JSON's, where JSON is also matched by application/* and *\/*. A
+ * tie is JSON, so a client that names both without preference still gets the plain answer.
+ */
+export function wantsEventStream(accept: string | undefined): boolean {
   if (!accept) return false;
-  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === '*/*');
+  const ranges = parseAccept(accept).map(({ type, q }) => ({ type: type.toLowerCase(), q }));
+  // The most specific range that matches a type sets its q (`application/json;q=0, */*` refuses JSON).
+  const qOf = (...mostSpecificFirst: string[]) => {
+    for (const type of mostSpecificFirst) {
+      const named = ranges.filter((r) => r.type === type);
+      if (named.length) return Math.max(...named.map((r) => r.q));
+    }
+    return 0;
+  };
+  // Only a stream named outright is asked for: `*/*` alone is the plain JSON answer.
+  const stream = qOf('text/event-stream');
+  return stream > 0 && stream > qOf('application/json', 'application/*', '*/*');
 }
 
 function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknown> {
