@@ -41,5 +41,5 @@ export function normalizeStatement(s: string): string {
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\s.!;,:]+$/u, '');
+    .replace(/(?<![\s.!;,:])[\s.!;,:]+$/u, '');
 }

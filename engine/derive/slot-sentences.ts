@@ -25,7 +25,7 @@ const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
     predicate: 'works at',
     // Not "joined": one joins Reddit or a choir as often as an employer.
     re: new RegExp(
-      `${lead}(?:work|working|started\\s+(?:a\\s+new\\s+job\\s+|working\\s+)?)\\s*(?:at|for)\\s+${name}`,
+      `${lead}(?:work|working|started(?:\\s+a\\s+new\\s+job|\\s+working)?(?=\\s))\\s*(?:at|for)\\s+${name}`,
       'gu',
     ),
   },
@@ -60,7 +60,7 @@ export function slotSentences(sentence: string): { slots: SlotSentence[]; rest: 
   for (const { predicate, re } of patterns) {
     let last: (SlotSentence & { at: number; end: number }) | null = null;
     for (const m of sentence.matchAll(re)) {
-      const value = m[1]!.replace(/[.’']+$/u, '');
+      const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
       if (!notName(value)) last = { predicate, value, at: m.index, end: m.index + m[0].length };
     }
     if (last && !notLasting.test(sentence.slice(last.end))) found.push(last);

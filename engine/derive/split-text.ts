@@ -1,3 +1,5 @@
+import { segmentInWindows } from '../shared/segment-in-windows.ts';
+
 /** A span of the source text: text.slice(start, end) === value, trimmed. */
 export interface Span {
   start: number;
@@ -16,7 +18,7 @@ function trimmedSpan(text: string, start: number, end: number): Span | null {
 /** Sentences as exact, trimmed substrings of text (Intl.Segmenter, so abbreviations are mostly safe). */
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
-  for (const seg of segmenter.segment(text)) {
+  for (const seg of segmentInWindows(segmenter, text)) {
     // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
     let offset = seg.index;
     for (const line of seg.segment.split('\n')) {

@@ -1,3 +1,5 @@
+import { segmentInWindows } from '../shared/segment-in-windows.ts';
+
 /**
  * Scripts written without spaces between words. FTS5's unicode61 tokenizer takes a run of their
  * letters for one token, so "京都に行きました" was one word and a question about 京都 found nothing.
@@ -37,6 +39,6 @@ export function segmentWords(text: string): string {
   // Spaced on both sides too: a run glued to Latin letters or digits ("iPhone京都") is words of its own.
   return clean.replace(
     unspacedRun,
-    (run) => ` ${Array.from(words.segment(run), (s) => s.segment).join(' ')} `,
+    (run) => ` ${Array.from(segmentInWindows(words, run), (s) => s.segment).join(' ')} `,
   );
 }

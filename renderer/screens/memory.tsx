@@ -189,7 +189,7 @@ const slug = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+|-+$/g, '')
+    .replace(/^[^a-z0-9]+|(?<!-)-+$/g, '')
     .slice(0, 64) || 'item';
 
 function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {

@@ -79,7 +79,7 @@ interface RequestSpec extends CallOptions {
 
 /** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
 export function createMnemoClient(options: MnemoClientOptions) {
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = options.baseUrl.replace(/(?<!\/)\/+$/, '');
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const retry = options.retry;
   const seg = (s: string) => encodeURIComponent(s);

@@ -40,7 +40,7 @@ const maxHtml = 2 ** 24;
 export function htmlToText(html: string): string {
   return convert(html.length > maxHtml ? html.slice(0, maxHtml) : html)
     .replace(/\u00a0/g, ' ') // &nbsp; spacing is layout, not content
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

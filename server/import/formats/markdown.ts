@@ -37,7 +37,7 @@ export function inlineTags(body: string): string[] {
 /** Targets of `[[Note]]`, `[[Note|alias]]` and `[[Note#Heading]]`. */
 export function wikilinks(body: string): string[] {
   const out = new Set<string>();
-  for (const m of body.matchAll(/!?\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g))
+  for (const m of body.matchAll(/!?\[\[([^[\]|#\n]+)(?:#[^[\]|\n]*)?(?:\|[^[\]\n]*)?\]\]/g))
     out.add(m[1]!.trim());
   return [...out];
 }
@@ -101,7 +101,7 @@ const writtenTime =
 /** The text of a top-level `key: value` line of the block, comment dropped. */
 function rawValue(raw: string, key: string): string | undefined {
   const m = new RegExp(`^(?:${key}|"${key}"|'${key}')[ \\t]*:[ \\t]*(.*)$`, 'm').exec(raw);
-  return m?.[1]!.replace(/[ \t]+#.*$/, '').trim();
+  return m?.[1]!.replace(/(?<![ \t])[ \t]+#.*$/, '').trim();
 }
 
 /**
@@ -168,7 +168,7 @@ async function readNote(
   const fm = readFrontMatter(text);
   const body = fm.body.trim();
   if (!body) return skip(ref, 'empty note');
-  const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+  const heading = /^#[ \t]+(\S.*)$/m.exec(body)?.[1]?.trim();
   const title =
     (typeof fm.data.title === 'string' && fm.data.title.trim()) ||
     heading ||

@@ -19,7 +19,7 @@ const ids = (v: string | undefined) => (v ?? '').match(/<[^<>\s]+>/g) ?? [];
 
 /** Subject without `Re:`/`Fwd:` prefixes, so a thread keeps one name. */
 export function baseSubject(subject: string): string {
-  return subject.replace(/^(\s*(re|fw|fwd|aw|sv|wg)(\[\d+\])?\s*:\s*)+/i, '').trim();
+  return subject.replace(/^(?:\s*(?:re|fw|fwd|aw|sv|wg)(?:\[\d+\])?\s*:)+/i, '').trim();
 }
 
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

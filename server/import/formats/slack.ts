@@ -37,14 +37,14 @@ const noticeSubtypes = new Set([
 export function slackText(text: string, users: Map<string, string>): string {
   return text
     .replace(
-      /<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g,
+      /<@([UW][A-Z0-9]+)(?:\|([^<>]+))?>/g,
       (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
     )
-    .replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, (_m, name: string) => `#${name}`)
-    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1')
-    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
-    .replace(/<(https?:[^>]+)>/g, '$1')
-    .replace(/<mailto:([^|>]+)(?:\|[^>]+)?>/g, '$1')
+    .replace(/<#[CG][A-Z0-9]+\|([^<>]*)>/g, (_m, name: string) => `#${name}`)
+    .replace(/<!(here|channel|everyone)(?:\|[^<>]*)?>/g, '@$1')
+    .replace(/<(https?:[^<|>]+)\|([^<>]+)>/g, '$2 ($1)')
+    .replace(/<(https?:[^<>]+)>/g, '$1')
+    .replace(/<mailto:([^<|>]+)(?:\|[^<>]+)?>/g, '$1')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');

@@ -9,7 +9,7 @@ import { isValidWallTime, wallTimeToDate } from '../zoned-time.ts';
  *   Android  `31/12/2023, 21:04 - Anna: text`      or `12/31/23, 9:04 PM - Anna: text`, `31.12.23, 21:04 - ...`
  */
 const header =
-  /^[\u200e\u200f\ufeff]*\[?(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\]\s*|\s+-\s+)(.*)$/;
+  /^[\u200e\u200f\ufeff]*\[?(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\]|\s+-\s)\s*(\S.*)?$/;
 
 interface Raw {
   line: number;
@@ -105,7 +105,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
         hour,
         minute: Number(m[5]),
         second: Number(m[6] ?? 0),
-        rest: [m[8]!],
+        rest: [m[8] ?? ''],
       });
     } else if (msgs.length > 0) msgs[msgs.length - 1]!.rest.push(line);
     else if (line.trim()) leading.push(i + 1);
@@ -140,7 +140,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
     }
     const { sender, text: rawText } = said;
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading LRM.
-    if (/^\u200e/.test(rawText) && !/^\u200e\s*(<attached:|[\w ]+ omitted$)/i.test(rawText)) {
+    if (/^\u200e/.test(rawText) && !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(rawText)) {
       yield skip(ref, 'system message');
       continue;
     }

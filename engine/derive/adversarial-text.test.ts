@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TypedContent } from '../contract/index.ts';
+import { normalizeStatement, recordText } from './record-text.ts';
+import { createRuleDeriver } from './rule-deriver.ts';
+import { slotSentences } from './slot-sentences.ts';
+
+// Derivation runs on the server's event loop: a Record whose text makes a regex backtrack
+// quadratically froze every request (a run of 160,000 commas: 30 s; the 1,000,000 characters a Record
+// may hold: some 20 minutes). These texts are the shapes that make regexes backtrack: long runs of one
+// character class followed by something that fails the match. Linear work takes milliseconds here; the
+// bound only tells a hang from a pass, it is no performance target (ESLint's regexp rules guard the
+// patterns themselves).
+const n = 200_000;
+const shapes: Record<string, string> = {
+  commas: `a${','.repeat(n)}b`,
+  'sentence ends': `a${'.!;:'.repeat(n / 4)}b`,
+  spaces: `a${' '.repeat(n)}b`,
+  'spaces after a verb': `I started${' '.repeat(n)}x`,
+  'spaces then at': `I started${' '.repeat(n)}at`,
+  quotes: `I live in Lisbon${"'’.".repeat(n / 3)}x`,
+  'repeated lead': `I ${'just '.repeat(n / 5)}x`,
+  'capitalised words': `I moved to ${'Aa '.repeat(n / 3)}.`,
+  newlines: `a${'\n'.repeat(n)}b`,
+  'short sentences': 'A. '.repeat(n / 3),
+};
+
+const me = { type: 'person' as const, name: 'Ana' };
+
+for (const [shape, text] of Object.entries(shapes)) {
+  test(`derivation of ${shape} (${text.length.toLocaleString('en')} characters) takes linear time`, () => {
+    const started = Date.now();
+    const contents: TypedContent[] = [
+      { kind: 'message', text, speaker: 'Ana' },
+      { kind: 'document', text },
+      { kind: 'fact', subject: text.slice(0, 2000), predicate: 'note', value: text },
+    ];
+    for (const content of contents) {
+      const record = {
+        id: 'rec_1',
+        content,
+        text: recordText(content),
+        sourceName: null,
+        occurredAt: '2024-01-01T00:00:00Z',
+      };
+      const claims = createRuleDeriver().derive(record, { self: me });
+      for (const c of claims) normalizeStatement(c.statement);
+      slotSentences(text);
+    }
+    const ms = Date.now() - started;
+    assert.ok(ms < 10_000, `${shape}: ${ms} ms`);
+  });
+}
