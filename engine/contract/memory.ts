@@ -115,7 +115,12 @@ export const MemoryListQuery = z.strictObject({
   since_watermark: z.string().min(1).optional(),
   cursor: z.string().min(1).optional(),
   limit: pageLimit(50, 200),
-  q: z.string().min(1).max(500).optional(),
+  q: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Words that must all occur in the statement, in any order; case and accents are ignored.'),
   status: z.enum(['active', 'superseded', 'retracted', 'all']).optional(),
 });
 export type MemoryListQuery = z.infer<typeof MemoryListQuery>;

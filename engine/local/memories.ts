@@ -23,6 +23,7 @@ import type { SqlParam } from '../store/store.ts';
 import type { Tenant } from '../types.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { searchWords } from '../shared/fold-text.ts';
 
 /** One item of a delta read: a changed Memory, or one that left the served set (a tombstone). */
 type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };
@@ -183,7 +184,9 @@ export function memoryFilter(
     );
   }
   if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
-  if (q.q !== undefined) add('instr(lower(m.statement), lower(?)) > 0', q.q);
+  // Every word of the search, in any order, case and accents ignored in every script.
+  if (q.q !== undefined)
+    for (const word of searchWords(q.q)) add('instr(mnemo_fold(m.statement), ?) > 0', word);
 
   return { conds, params };
 }

@@ -23,6 +23,7 @@ import { WatermarkCodec } from '../watermark.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
 import type { BrainState, StoredRecord } from './state.ts';
+import { foldText, searchWords } from '../shared/fold-text.ts';
 
 export interface ReferenceEngineOptions {
   deployment?: Deployment;
@@ -391,7 +392,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         if (q.owner && m.owner.state !== q.owner && m.owner.entity?.toLowerCase() !== q.owner.toLowerCase())
           return false;
         if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
-        if (q.q && !m.statement.toLowerCase().includes(q.q.toLowerCase())) return false;
+        if (q.q && !searchWords(q.q).every((w) => foldText(m.statement).includes(w))) return false;
         return true;
       });
       if (q.since_watermark) {

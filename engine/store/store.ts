@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
 import { openDatabase, type Db } from './open-database.ts';
+import { foldText } from '../shared/fold-text.ts';
 
 export type SqlParam = string | number | bigint | Buffer | null;
 
@@ -43,6 +44,10 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
+  // Searches of Memories compare folded text (foldText): Unicode case and accents, which SQL cannot.
+  db.function('mnemo_fold', { deterministic: true }, (s: unknown) =>
+    typeof s === 'string' ? foldText(s) : s,
+  );
   const cache = new Map<string, Statement>();
   const prep = (sql: string): Statement => {
     let s = cache.get(sql);
