@@ -19,7 +19,12 @@ export const Slug = z
  */
 const rfc3339 = z.iso.datetime({
   offset: true,
-  message: 'must be an RFC 3339 date-time with an offset, e.g. 2024-05-01T09:30:00Z',
+  // RFC 3339 allows a leap second (23:59:60); a JavaScript Date, and so every time this engine
+  // compares, cannot hold one, so it is refused by name rather than called "not RFC 3339".
+  error: (issue) =>
+    typeof issue.input === 'string' && /T\d\d:\d\d:60/i.test(issue.input)
+      ? 'is a leap second (:60), which is not accepted: send :59 or the next minute'
+      : 'must be an RFC 3339 date-time with an offset, e.g. 2024-05-01T09:30:00Z',
 });
 // Typed as taking a string (what a caller sends), though any value reaches it and only a string changes.
 export const DateTime = z.preprocess<unknown, typeof rfc3339, string>(

@@ -11,7 +11,8 @@ export const ContextRequest = z
       .string()
       .min(1, 'must not be empty')
       .max(4_000, 'must be at most 4,000 characters')
-      .refine((q) => q.trim().length > 0, 'must not be blank'),
+      // A pattern, not a refinement, so that openapi.json says so too.
+      .regex(/\S/, 'must not be blank'),
     purpose: z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be one lower-case word')

@@ -77,7 +77,7 @@ const headerParams: Record<string, Json> = {
     required: false,
     description:
       'A replay with identical content returns the original result; different content is idempotency_conflict.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   },
   'Brain-Watermark': {
     name: 'Brain-Watermark',
@@ -135,7 +135,16 @@ function operationObject(op: Operation): Json {
     parameters: [
       ...pathParameters(op),
       ...queryParameters(op),
-      ...(op.headers ?? []).map((h) => headerParams[h]),
+      ...(op.headers ?? []).map((h) =>
+        // The spec: createBrain accepts the header, but creation is deliberately not idempotent.
+        h === 'Idempotency-Key' && op.id === 'createBrain'
+          ? {
+              ...headerParams[h],
+              description:
+                'Accepted and not used: creating a Brain is not idempotent, and a repeated id is brain_exists (409) whatever the key.',
+            }
+          : headerParams[h],
+      ),
     ],
     ...(op.body
       ? {

@@ -57,3 +57,11 @@ test('the space separator is still refused (RFC 3339 leaves it to the applicatio
   assert.equal(body.code, 'invalid_request_body');
   assert.match(body.message, /^occurred_at: must be an RFC 3339 date-time with an offset/);
 });
+
+test('a leap second is refused by name, not as "not an RFC 3339 date-time"', async () => {
+  const res = await post('/records', { content: 'leap', occurred_at: '2016-12-31T23:59:60Z' });
+  assert.equal(res.status, 400);
+  const err = (await res.json()) as { code: string; message: string };
+  assert.equal(err.code, 'invalid_request_body');
+  assert.match(err.message, /^occurred_at: is a leap second \(:60\), which is not accepted/);
+});

@@ -28,6 +28,28 @@ describe('openapi.json', () => {
     }
   });
 
+  it('refuses what the server refuses: a blank query, an Idempotency-Key beyond visible ASCII', () => {
+    const doc = buildOpenApi() as {
+      components: { schemas: Record<string, { properties: Record<string, { pattern?: string }> }> };
+      paths: Record<
+        string,
+        Record<string, { parameters: { name: string; description?: string; schema: { pattern?: string } }[] }>
+      >;
+    };
+    const query = new RegExp(doc.components.schemas.ContextRequest!.properties.query!.pattern!);
+    for (const blank of ['   ', '\t\n', '\u3000', '\u00a0', '\ufeff'])
+      assert.ok(!query.test(blank), JSON.stringify(blank));
+    assert.ok(query.test(' tea '));
+    const key = (path: string) =>
+      doc.paths[path]!.post!.parameters.find((p) => p.name === 'Idempotency-Key')!;
+    const pattern = new RegExp(key('/brains/{brain_id}/records').schema.pattern!);
+    assert.ok(pattern.test('order-42_é'.slice(0, 8)));
+    for (const bad of ['order 42', 'ключ', 'a\tb']) assert.ok(!pattern.test(bad), bad);
+    // The spec: createBrain takes the header, but a repeated id is brain_exists, never a replay.
+    assert.match(key('/brains').description!, /not idempotent.*brain_exists/);
+    assert.match(key('/brains/{brain_id}/records').description!, /replay/);
+  });
+
   it('declares the 15 operations of the spec with their methods and paths', () => {
     const doc = buildOpenApi() as { paths: Record<string, Record<string, { operationId: string }>> };
     const declared = Object.entries(doc.paths).flatMap(([path, methods]) =>
