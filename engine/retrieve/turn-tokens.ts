@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 
+import { keepTempDataInMemory } from '../store/temp-store.ts';
 import { turnColumns, turnTokenizerSql } from './turn-table.ts';
 
 /** A row's tokens: for each term, how many times it occurs in each column (turnColumns order). */
@@ -33,6 +34,8 @@ const cachedLines = 8_192;
  */
 export function createTurnTokens(): TurnTokens {
   const db = new Database(':memory:');
+  // An in-memory database still sorts its GROUP BY in a temporary file unless told otherwise.
+  keepTempDataInMemory(db);
   // Freed pages of the scratch table held Record text: zeroed, as in the store.
   db.pragma('secure_delete = ON');
   let indexed = 0;

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { keepTempDataInMemory } from './temp-store.ts';
 
 export const lockFileName = 'mnemo.lock';
 /** Who holds the lock, for the refusal's message only: the lock itself is the OS lock on mnemo.lock. */
@@ -49,6 +50,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
     throw new Error(`cannot open ${lockPath}: ${(e as Error).message}`);
   }
   try {
+    // It holds no data, but every connection gets the setting: no exception to reason about.
+    keepTempDataInMemory(db);
     db.exec('BEGIN IMMEDIATE');
   } catch (e) {
     db.close();

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import * as sqliteVec from 'sqlite-vec';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { keepTempDataInMemory } from './temp-store.ts';
 
 export type Db = Database.Database;
 
@@ -18,7 +19,8 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens (creating if needed) the store's SQLite file with the connection settings the engine relies
- * on: ChaCha20-Poly1305 page encryption, WAL, synchronous=FULL, foreign keys, secure_delete.
+ * on: ChaCha20-Poly1305 page encryption, temporary data in memory (temp-store.ts), WAL, synchronous=FULL,
+ * foreign keys, secure_delete.
  * A wrong key is a startup error with a clear message, never a silent empty store.
  */
 export function openDatabase(opts: OpenDatabaseOptions): Db {
@@ -40,6 +42,8 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
         db.pragma(`hexkey='${opts.key.toString('hex')}'`);
       }
     }
+    // Before anything sorts or journals: temporary files are never encrypted.
+    keepTempDataInMemory(db);
     try {
       // The first read decrypts page 1: a wrong key (or a plaintext/foreign file) fails here.
       db.prepare('SELECT count(*) FROM sqlite_master').get();
