@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../start-server.ts';
+import { maxJsonDepth } from './json-depth.ts';
 import { wantsEventStream } from './read-input.ts';
 
 describe('request bodies', () => {
@@ -45,6 +46,34 @@ describe('request bodies', () => {
     assert.equal(r.status, 400);
     assert.equal(r.body.code, 'invalid_request_body');
     assert.equal(r.body.message, 'body: is not valid UTF-8');
+  });
+
+  it('JSON nested deeper than the limit is invalid_request_body naming it, not a 500 from a stack overflow', async () => {
+    const auth = { Authorization: 'Bearer sk_test_bodies_secret1', 'Content-Type': 'application/json' };
+    await fetch(`${server.url}/brains`, { method: 'POST', headers: auth, body: '{"id":"deep"}' });
+    const acceptObject = async (key: string, levels: number) => {
+      // The body is level 1, so its value may nest one level less than the limit.
+      const value = '['.repeat(levels) + ']'.repeat(levels);
+      const res = await fetch(`${server.url}/brains/deep/objects`, {
+        method: 'POST',
+        headers: auth,
+        body: `{"type":"t","key":"${key}","value":${value}}`,
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    for (const levels of [maxJsonDepth, 10_000]) {
+      const r = await acceptObject(`k${levels}`, levels);
+      assert.equal(r.status, 400, `${levels} levels`);
+      assert.equal(r.body.code, 'invalid_request_body');
+      assert.equal(r.body.message, `body: nests arrays and objects more than ${maxJsonDepth} levels deep`);
+    }
+    assert.equal((await acceptObject('at-the-limit', maxJsonDepth - 1)).status, 201);
+    // Checked before any field is: createBrain's `name` would otherwise be "must be a string".
+    const r = await post(`{"id":"d","name":${'{"a":'.repeat(200)}1${'}'.repeat(200)}}`, {
+      'Content-Type': 'application/json',
+    });
+    assert.equal(r.status, 400, 'whatever the operation');
+    assert.match(String(r.body.message), /^body: nests arrays and objects more than \d+ levels deep$/);
   });
 
   it('valid UTF-8, with a byte order mark, is read as before', async () => {

@@ -5,6 +5,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
+import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
 import { readLimited } from './read-limited.ts';
 import { parseWith } from './validate.ts';
 
@@ -92,6 +93,8 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
   }
+  // Before validation, which would overflow the stack on it (JSON.parse itself does not).
+  if (nestedDeeperThan(parsed)) throw new MnemoError('invalid_request_body', tooDeepMessage('body'));
   if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);
   return parseWith(op.body, parsed);
 }

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -14,6 +15,9 @@ export function toolCallParamsProblem(params: unknown): string | null {
   if (typeof params.name !== 'string') return "params.name: must be a string, the tool's name";
   if (params.arguments !== undefined && !isObject(params.arguments))
     return 'params.arguments: must be an object of the tool arguments';
+  // As for /v1 bodies (read-input.ts), counted from the arguments object: a tool's validation must
+  // not meet a value deep enough to overflow the stack.
+  if (nestedDeeperThan(params.arguments, maxJsonDepth)) return tooDeepMessage('params.arguments');
   return null;
 }
 

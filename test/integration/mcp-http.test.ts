@@ -9,6 +9,7 @@ import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { mountMcp } from '../../server/mcp/mount-mcp.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
+import { maxJsonDepth } from '../../server/http/json-depth.ts';
 import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
@@ -282,6 +283,27 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
       assert.match(body.error!.message, /^Invalid params: params\.(arguments|name): /);
       assert.doesNotMatch(body.error!.message, /invalid_type|expected/);
     }
+  });
+
+  test('tools/call with arguments nested past the JSON depth limit is -32602 naming the limit', async () => {
+    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const res = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"remember","arguments":{"content":${deep}}}}`,
+    });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { id?: number; error?: { code: number; message: string } };
+    assert.equal(body.error?.code, -32602, JSON.stringify(body).slice(0, 300));
+    assert.equal(
+      body.error!.message,
+      `Invalid params: params.arguments: nests arrays and objects more than ${maxJsonDepth} levels deep`,
+    );
   });
 
   test('a revoked key is refused on its next request', async () => {
