@@ -59,14 +59,9 @@ async function run(): Promise<void> {
   const { server, warnings } = await openEngine();
   const appOrigin = server.origin;
 
-  // The UI's key: admin (it manages keys), minted per run and revoked on quit.
-  const minted = server.registry?.create({
-    env: 'live',
-    project: 'local',
-    admin: true,
-    label: 'desktop app',
-  });
-  const apiKey = minted?.key ?? `sk_live_local_${crypto.randomUUID().replace(/-/g, '')}`;
+  // The UI's key: admin (it manages keys), minted per run; the server revokes it when it closes on
+  // quit, or at the next start if the app never got to quit (a crash, a kill, a power loss).
+  const apiKey = server.mintSessionKey('desktop app');
   const handoff = createKeyHandoff({ baseUrl: server.url, apiKey }, appOrigin);
 
   ipcMain.handle(sessionChannel, (event) => handoff.sessionFor(event.senderFrame?.url));
@@ -101,7 +96,6 @@ async function run(): Promise<void> {
     closed = true;
     void (async () => {
       try {
-        if (minted) server.registry?.revoke(minted.entry.id);
         await server.close();
       } finally {
         app.quit();

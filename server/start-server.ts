@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../engine/reference/index.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
-import { registryPathFor } from './data-dir.ts';
+import { defaultDataDir, registryPathFor } from './data-dir.ts';
+import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
@@ -44,6 +46,11 @@ export interface RunningServer {
   /** The address that opens the UI with its one-time token, when the UI is on. */
   uiUrl: string | null;
   /**
+   * Mints an admin key for this server's own UI (the desktop shell's window): revoked when the server
+   * closes or, if it never gets to (a crash, kill -9), when the next server on its data dir starts.
+   */
+  mintSessionKey(label: string): string;
+  /**
    * Stops accepting, lets in-flight requests finish (up to the shutdown grace), then closes the store.
    * Called again with `force` while closing, it stops waiting for in-flight requests. Idempotent.
    */
@@ -74,20 +81,47 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : KeyRegistry.ensure(registryPath)
     : null;
   if (registry) warnIfUnreadable(registry, log);
+  // The local engine's store; the reference engine keeps nothing on disk.
+  const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   const engine: Engine =
     options.engine === 'reference'
       ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
-      : await createLocalEngineFromOptions(options, deployment);
+      : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
+
+  // From here the engine holds the data dir's lock: no other server runs on it, so what an earlier one
+  // left behind when it died (UI session keys, upload copies) can go.
+  let sessionOwner: string | undefined;
+  let uploadParent: string | undefined;
+  try {
+    if (dataDir) {
+      sessionOwner = realpathSync(dataDir);
+      if (registry) revokeLeftoverSessionKeys(registry, sessionOwner, log);
+      const uploads = prepareUploadParent(dataDir);
+      uploadParent = uploads.dir;
+      if (uploads.removed > 0) {
+        log(`removed ${uploads.removed} upload copy folder(s) an interrupted import left in ${uploads.dir}`);
+      }
+    }
+  } catch (e) {
+    await engine.close().catch(() => {});
+    throw e;
+  }
 
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
+  const mintSessionKey = (label: string) => {
+    const key = mintUiKey(registry, label, sessionOwner);
+    uiKeys.push(key);
+    return key;
+  };
   const serving = serveOn({
     host,
     port: wantedPort,
     docsUrlBase: options.docsUrlBase,
     engine,
     registry,
+    uploadParent,
     rateLimit: options.rateLimit ?? defaultRateLimit,
     logger: log,
     mounts: [
@@ -97,12 +131,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             (a: Parameters<typeof mountMcp>[0]) =>
               mountUi(a, {
                 distDir: join(repoRoot, 'dist', 'renderer'),
-                exchangeToken: (token) => {
-                  if (!uiTokens.delete(token)) return null;
-                  const key = mintUiKey(registry);
-                  uiKeys.push(key);
-                  return key;
-                },
+                exchangeToken: (token) =>
+                  uiTokens.delete(token) ? mintSessionKey('desktop UI session') : null,
               }),
           ]
         : []),
@@ -138,6 +168,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     engine,
     registry,
     uiUrl,
+    mintSessionKey,
     close(closeOptions = {}) {
       if (closeOptions.force) forceNow();
       closing ??= (async () => {
@@ -176,8 +207,33 @@ function warnIfUnreadable(registry: KeyRegistry, log: (line: string) => void): v
   }
 }
 
-/** The UI's key: admin (it manages keys), project `local`, live. With no registry any well-formed key works. */
-function mintUiKey(registry: KeyRegistry | null): string {
+/**
+ * The UI's key: admin (it manages keys), project `local`, live, marked with the data dir it belongs to
+ * (KeyEntry.session_of; none with the reference engine, which has no data dir to own). With no registry
+ * any well-formed key works.
+ */
+function mintUiKey(registry: KeyRegistry | null, label: string, sessionOf: string | undefined): string {
   if (!registry) return `sk_live_local_${randomBytes(18).toString('hex')}`;
-  return registry.create({ env: 'live', project: 'local', admin: true, label: 'desktop UI session' }).key;
+  return registry.create({ env: 'live', project: 'local', admin: true, label, sessionOf }).key;
+}
+
+/**
+ * Revokes the UI session keys a server on this data dir minted and, stopped without closing (a crash,
+ * kill -9, a power loss), never revoked: otherwise each stays a working admin key, also in any browser
+ * tab that kept it. Keys of servers on other data dirs that share the registry are left alone.
+ */
+function revokeLeftoverSessionKeys(
+  registry: KeyRegistry,
+  dataDir: string,
+  log: (line: string) => void,
+): void {
+  try {
+    const revoked = registry.revokeSessionsOf(dataDir);
+    if (revoked.length > 0) {
+      log(`revoked ${revoked.length} UI session key(s) left active by a server that stopped without closing`);
+    }
+  } catch (e) {
+    // An unreadable registry refuses every key anyway (warnIfUnreadable said why).
+    log(`warn: could not revoke leftover UI session keys: ${(e as Error).message}`);
+  }
 }

@@ -21,6 +21,13 @@ export interface KeyEntry {
   admin: boolean;
   created_at: string;
   revoked_at: string | null;
+  /**
+   * Only on a key a server minted for its own UI (the /ui/session exchange, the desktop shell's
+   * window): the real path of the data dir that server had open. Such a key lives as long as that
+   * server; one a crash left active is revoked by the next server to take that data dir. Absent on
+   * every other key, and on every key written before the field existed (version 1 either way).
+   */
+  session_of?: string;
 }
 
 interface RegistryFile {
@@ -36,6 +43,8 @@ export interface NewKey {
   brain?: string | null | undefined;
   label?: string | null | undefined;
   admin?: boolean | undefined;
+  /** The data dir of the server minting a key for its own UI (KeyEntry.session_of). */
+  sessionOf?: string | undefined;
 }
 
 export type Verdict = { ok: true; entry: KeyEntry } | { ok: false; code: 'invalid_api_key' | 'key_revoked' };
@@ -116,6 +125,7 @@ export class KeyRegistry {
       admin: spec.admin ?? false,
       created_at: new Date().toISOString(),
       revoked_at: null,
+      ...(spec.sessionOf !== undefined ? { session_of: spec.sessionOf } : {}),
     };
     this.update((keys) => [...keys, entry]);
     return { key, entry };
@@ -138,6 +148,27 @@ export class KeyRegistry {
       return found ? next : null;
     });
     return found;
+  }
+
+  /**
+   * Revokes the UI session keys still active that a server on `dataDir` minted (KeyEntry.session_of).
+   * Only for the server that has just taken that data dir's lock: no other server on it is running, so
+   * every such key was left by one that stopped without revoking it (a crash, kill -9, a power loss).
+   * Keys of servers on other data dirs sharing this registry are not touched. Returns those revoked.
+   */
+  revokeSessionsOf(dataDir: string): KeyEntry[] {
+    const revoked: KeyEntry[] = [];
+    const now = new Date().toISOString();
+    this.update((keys) => {
+      const next = keys.map((e) => {
+        if (e.session_of !== dataDir || e.revoked_at) return e;
+        const entry = { ...e, revoked_at: now };
+        revoked.push(entry);
+        return entry;
+      });
+      return revoked.length > 0 ? next : null;
+    });
+    return revoked;
   }
 
   /** One read-modify-write under the lock; `change` returns null when there is nothing to write. */

@@ -20,6 +20,8 @@ export interface AppOptions {
   registry: KeyRegistry | null;
   /** Requests per key per minute; 0 turns the limit off. */
   rateLimit: number;
+  /** Where uploaded files are copied while they are imported; absent: the OS temp dir. */
+  uploadParent?: string | undefined;
   /** Base of docs_url; a function because the real port is known only after listening. */
   docsUrlBase: () => string;
   loopback: LoopbackPolicy;
@@ -123,7 +125,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         );
       }
       const input = await readInput(c, op, options.engine);
-      return handlers[op.id]!(c, input, { engine: options.engine, registry: options.registry, log });
+      return handlers[op.id]!(c, input, {
+        engine: options.engine,
+        registry: options.registry,
+        uploadParent: options.uploadParent,
+        log,
+      });
     });
   }
 

@@ -33,6 +33,8 @@ export interface CallInput {
 export interface HandlerDeps {
   engine: Engine;
   registry: KeyRegistry | null;
+  /** Where uploaded files are copied while they are imported (see import-files.ts); absent: the OS temp dir. */
+  uploadParent?: string | undefined;
   /** The server log, for faults that never reach the app's error handler (inside an open stream). */
   log?: (line: string) => void;
 }
@@ -179,8 +181,9 @@ export const handlers: Record<string, Handler> = {
     const receipt = await engine.forgetSource(i.principal.tenant, brainOf(i), i.params.source_name!);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
-  async importFiles(c, i, { engine }) {
-    const result = await importFiles(engine, i.principal.tenant, brainOf(i), i.body as ImportRequest);
+  async importFiles(c, i, { engine, uploadParent }) {
+    const body = i.body as ImportRequest;
+    const result = await importFiles(engine, i.principal.tenant, brainOf(i), body, uploadParent);
     return c.json(result, 200, result.watermark ? { 'Brain-Watermark': result.watermark } : {});
   },
   async listMemories(c, i, { engine }) {

@@ -13,6 +13,7 @@ import { collectTarget, readingOptions, type CollectedRecords } from './run-impo
 import type { EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
+import { uploadFolderPrefix } from './upload-dir.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -99,19 +100,24 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
  * derived Idempotency-Keys and skip rules as `mnemo import`: re-importing the same files writes
  * nothing (each item is "unchanged"), a changed item writes a new Record that supersedes the old, and
  * a malformed item is skipped with its reason without stopping the rest. The temporary copies are
- * removed before this returns, whatever happens.
+ * removed before this returns, whatever happens; they are made under `uploadParent` (a server on a data
+ * dir passes its upload-dir.ts folder, which its next start sweeps if this process dies mid-import),
+ * else under the OS temp dir.
  */
 export async function importFiles(
   engine: Engine,
   t: Tenant,
   brainId: string,
   body: ImportRequest,
+  uploadParent: string = tmpdir(),
 ): Promise<ImportResult> {
   await engine.getBrain(t, brainId);
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
     throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');
   }
-  const dir = await mkdtemp(join(tmpdir(), 'mnemo-import-'));
+  // Made again if it was removed while the server ran (its mode matters less: each upload's is 0700).
+  await mkdir(uploadParent, { recursive: true, mode: 0o700 });
+  const dir = await mkdtemp(join(uploadParent, uploadFolderPrefix));
   try {
     // The folder's name is what a lone WhatsApp `_chat.txt` is named after (as its folder is on the CLI).
     const root = join(dir, 'upload');

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parseApiKey } from '../../engine/auth/api-key.ts';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { registryPathFor } from '../../server/data-dir.ts';
 import { startServer } from '../../server/start-server.ts';
 
 test('the one-time UI token yields an admin key once, and that key is revoked when the server stops', async () => {
@@ -31,4 +33,94 @@ test('the one-time UI token yields an admin key once, and that key is revoked wh
   await server.close();
   const registry = new KeyRegistry(server.registry!.path);
   assert.deepEqual(registry.verify(key, parseApiKey(key)!), { ok: false, code: 'key_revoked' });
+});
+
+const cliEnv = { ...process.env, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none', MNEMO_DB_KEY: 'b'.repeat(64) };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `mnemo serve` in a child process, as a person runs it; killed when the test file ends. */
+async function serveProcess(args: string[]) {
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'serve', '--port', '0', ...args], {
+    env: cliEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  after(() => child.kill('SIGKILL'));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on \S+\n/.test(stdout) && child.exitCode === null && Date.now() < deadline)
+    await sleep(25);
+  const url = /listening on (\S+)\n/.exec(stdout)?.[1];
+  assert.ok(url, `serve did not start: ${stderr}`);
+  // The ui: line follows the listening line on stderr.
+  while (args.includes('--ui') && !/ui_token=\S+\n/.test(stderr) && Date.now() < deadline) await sleep(25);
+  return { child, exited, url, stderr: () => stderr };
+}
+
+test('a UI key left active by a server killed with SIGKILL is revoked when the next server starts on that data dir', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-crash-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await serveProcess(['--data-dir', dataDir, '--ui']);
+  const token = /ui_token=(\S+)\n/.exec(first.stderr())![1]!;
+  const origin = new URL(first.url).origin;
+  const exchanged = await fetch(`${origin}/ui/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  const { api_key: key } = (await exchanged.json()) as { api_key: string };
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const registry = new KeyRegistry(registryPathFor(dataDir));
+  assert.equal(registry.verify(key, parseApiKey(key)!).ok, true, 'no clean-up ran: the key is still active');
+  // A key someone made by hand is not a session key, whatever its label says.
+  const handMade = registry.create({
+    env: 'live',
+    project: 'local',
+    admin: true,
+    label: 'desktop UI session',
+  });
+
+  const second = await serveProcess(['--data-dir', dataDir]);
+  const refused = await fetch(`${second.url}/keys`, { headers: { Authorization: `Bearer ${key}` } });
+  assert.equal(refused.status, 401);
+  assert.equal(((await refused.json()) as { code: string }).code, 'key_revoked');
+  const kept = await fetch(`${second.url}/keys`, { headers: { Authorization: `Bearer ${handMade.key}` } });
+  assert.equal(kept.status, 200, 'the hand-made key still works');
+  second.child.kill('SIGTERM');
+  await second.exited;
+});
+
+test("starting a server never revokes a running server's session keys", async () => {
+  const mine = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-live-'));
+  const other = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-other-'));
+  after(() => {
+    rmSync(mine, { recursive: true, force: true });
+    rmSync(other, { recursive: true, force: true });
+  });
+  const dbKey = 'c'.repeat(64);
+  const running = await startServer({ engine: 'local', port: 0, dataDir: mine, dbKey });
+  after(() => running.close());
+  const key = running.mintSessionKey('desktop app');
+  const works = async () =>
+    (await fetch(`${running.url}/keys`, { headers: { Authorization: `Bearer ${key}` } })).status;
+  assert.equal(await works(), 200);
+
+  // A second server on the same data dir is refused before it touches anything.
+  await assert.rejects(startServer({ engine: 'local', port: 0, dataDir: mine, dbKey }), /is in use/);
+  assert.equal(await works(), 200);
+
+  // One on another data dir sharing the registry revokes only the leftovers of its own data dir.
+  const beside = await startServer({
+    engine: 'local',
+    port: 0,
+    dataDir: other,
+    dbKey,
+    keyRegistry: running.registry!.path,
+  });
+  await beside.close();
+  assert.equal(await works(), 200);
 });
