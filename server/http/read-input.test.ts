@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../start-server.ts';
 import { maxJsonDepth } from './json-depth.ts';
@@ -122,5 +123,46 @@ describe('Accept: a stream is what the client prefers by q-value, named outright
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('bodies the server cannot read as sent', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ engine: 'reference', port: 0 });
+  });
+  after(() => server.close());
+
+  it('a compressed body is 415 naming the encoding, not "not valid UTF-8"', async () => {
+    const res = await fetch(`${server.url}/brains`, {
+      method: 'POST',
+      headers: {
+        Authorization: 'Bearer sk_test_bodies_secret1',
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      },
+      body: gzipSync('{"id":"zipped"}'),
+    });
+    assert.equal(res.status, 415);
+    const err = (await res.json()) as { code: string; message: string };
+    assert.equal(err.code, 'unsupported_media_type');
+    assert.match(err.message, /^Content-Encoding: gzip is not accepted/);
+  });
+
+  it('a header that is not visible ASCII is named as it is spelled', async () => {
+    const res = await fetch(`${server.url}/brains`, {
+      method: 'POST',
+      headers: {
+        Authorization: 'Bearer sk_test_bodies_secret1',
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'order 42',
+      },
+      body: '{"id":"spaced"}',
+    });
+    assert.equal(res.status, 400);
+    assert.match(
+      ((await res.json()) as { message: string }).message,
+      /^Idempotency-Key: must be 1-255 visible/,
+    );
   });
 });

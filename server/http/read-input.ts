@@ -74,6 +74,14 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
       'Content-Type: send the body as application/json (any +json type is accepted)',
     );
   }
+  // A compressed body would otherwise be reported as JSON that is not UTF-8 (RFC 9110 15.5.16: 415).
+  const coding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new MnemoError(
+      'unsupported_media_type',
+      `Content-Encoding: ${coding} is not accepted; send the body uncompressed`,
+    );
+  }
   const limit = op.maxBodyBytes ?? maxBodyBytes;
   const bytes = await readLimited(c.req.raw, limit);
   let raw: string;
@@ -141,8 +149,8 @@ export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: E
     params: c.req.param() as Record<string, string>,
     query,
     body,
-    idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'idempotency-key') : undefined,
-    watermark: op.headers?.includes('Brain-Watermark') ? readHeader(c, 'brain-watermark') : undefined,
+    idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'Idempotency-Key') : undefined,
+    watermark: op.headers?.includes('Brain-Watermark') ? readHeader(c, 'Brain-Watermark') : undefined,
     wantsStream,
   };
 }
