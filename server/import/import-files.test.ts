@@ -140,7 +140,7 @@ test('a chosen folder of mixed files is read file by file, as `mnemo import` rea
   assert.deepEqual(r.skipped, [
     {
       item: 'Stuff/picture.png',
-      reason: 'cannot tell the format of this file; choose the format and import it again',
+      reason: 'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
     },
   ]);
 });
@@ -173,5 +173,29 @@ test('a lone iOS _chat.txt uploaded on its own is named after its people, so two
     new Set(records.map((r) => r.source.external_id)).size,
     4,
     "no message takes another's identity",
+  );
+});
+
+test('a vault chosen with other files in it: each is read in its format or reported, none is silently ignored', async () => {
+  const engine = await brain();
+  const r = await importFiles(engine, t, 'b', {
+    files: [
+      file('Vault/.obsidian/app.json', '{}'),
+      file('Vault/Home.md', '# Home\n\nWelcome.\n', '2024-01-01T00:00:00Z'),
+      file('Vault/notes.txt', 'plain text'),
+      file('Vault/attachments/scan', 'no extension'),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+    [
+      ['Vault', 'obsidian', 1, 0],
+      ['Vault/attachments/scan', null, 0, 1],
+      ['Vault/notes.txt', null, 0, 1],
+    ],
+  );
+  assert.deepEqual(
+    r.skipped.map((s) => s.item),
+    ['Vault/attachments/scan', 'Vault/notes.txt'],
   );
 });

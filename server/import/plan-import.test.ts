@@ -57,6 +57,11 @@ test('a folder of mixed files: each file in its format, exports inside read whol
       ['notes.txt', null, 'cannot tell the format of this file; import it on its own with --format'],
       ['people.vcf', 'vcf', 'people.vcf'],
       ['Vault', 'obsidian', 'Vault'],
+      [
+        'Vault/picture.png',
+        null,
+        'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+      ],
       ['WhatsApp Chat with Ana.txt', 'whatsapp', 'WhatsApp Chat with Ana.txt'],
     ]);
   } finally {
@@ -112,6 +117,48 @@ test('links to a folder above and to a folder read elsewhere are each reported o
       ['a/b/up', null, 'link back to a, a folder above it: not followed again'],
       ['c', null, 'same folder as a/see-c, already read'],
     ]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('a vault is read whole, and its other files each in their format or listed with the reason', async () => {
+  const t = writeTree({
+    'Vault/.obsidian/app.json': '{}',
+    'Vault/Home.md': '# Home',
+    'Vault/notes.txt': 'plain text',
+    'Vault/Trips/cal.ics': ics,
+    'Vault/attachments/scan': 'no extension',
+    'Vault/attachments/photo.JPG': 'jpg',
+  });
+  try {
+    const vault = join(t.root, 'Vault');
+    assert.deepEqual(shown(t.root, await planImport(vault, 'auto')), [
+      ['', 'obsidian', 'Vault'],
+      [
+        'attachments/photo.JPG',
+        null,
+        'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+      ],
+      ['attachments/scan', null, 'cannot tell the format of this file; import it on its own with --format'],
+      ['notes.txt', null, 'cannot tell the format of this file; import it on its own with --format'],
+      ['Trips/cal.ics', 'ics', 'Vault/Trips/cal.ics'],
+    ]);
+    // Asked for notes, the rest is named as what it is not.
+    assert.deepEqual(
+      shown(t.root, await planImport(vault, 'obsidian')).map(([n, f, r]) => [n, f, f === null ? r : '']),
+      [
+        ['', 'obsidian', ''],
+        [
+          'attachments/photo.JPG',
+          null,
+          'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+        ],
+        ['attachments/scan', null, 'not obsidian'],
+        ['notes.txt', null, 'not obsidian'],
+        ['Trips/cal.ics', null, 'not obsidian (it looks like ics)'],
+      ],
+    );
   } finally {
     t.remove();
   }

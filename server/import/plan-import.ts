@@ -24,6 +24,11 @@ export interface PlanOptions {
 }
 
 const defaultUnknown = 'cannot tell the format of this file; import it on its own with --format';
+// Files that are not text at all: no --format would read them, so saying to try one would mislead.
+const attachment =
+  /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|canvas|excalidraw)$/i;
+const attachmentReason = 'not text mnemo reads (images, PDFs, media and other attachments are not imported)';
+const isNoteFile = (path: string) => /\.(?:md|markdown)$/i.test(path);
 
 /** Formats whose parser reads a whole export folder. */
 const wholeFolderFormats = new Set<ImportFormat>(['slack', 'chatgpt', 'claude']);
@@ -57,6 +62,7 @@ async function fileFormat(
   } catch (e) {
     return { reason: `cannot be read: ${errorMessage(e)}` };
   }
+  if (!found && attachment.test(path)) return { reason: attachmentReason };
   if (format === 'auto') return found ?? { reason: unknownReason };
   const notes = format === 'markdown' || format === 'obsidian';
   if (found && (found.format === format || (notes && found.format === 'markdown'))) return { format, path };
@@ -87,7 +93,7 @@ export async function planImport(
     return [found ? { name, ...found } : { name, format: null, path, reason: unknownReason }];
   }
   const whole = await wholeFolder(path, format);
-  if (whole) return [{ name, ...whole }];
+  if (whole) return [{ name, ...whole }, ...(await besideTheNotes(whole, name, format, unknownReason))];
 
   const notes: string[] = [];
   const found: ImportTarget[] = [];
@@ -102,7 +108,8 @@ export async function planImport(
     if (e.type === 'skip') {
       found.push({ name: entryName, format: null, path: join(path, ...e.rel.split('/')), reason: e.reason });
     } else if (e.type === 'folder') {
-      found.push({ name: entryName, ...claimed.get(e.path)! });
+      const d = claimed.get(e.path)!;
+      found.push({ name: entryName, ...d }, ...(await besideTheNotes(d, entryName, format, unknownReason)));
     } else {
       const f = await fileFormat(e.path, format, unknownReason);
       if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
@@ -112,6 +119,39 @@ export async function planImport(
   }
   const noteFormat: ImportFormat = format === 'auto' ? 'markdown' : format;
   return notes.length ? [{ name, format: noteFormat, path, notes }, ...found] : found;
+}
+
+/**
+ * The files of a vault read whole that its notes' reader does not read: without these, a `notes.txt`
+ * or a calendar kept in the vault was sent and silently ignored. Each is read in its own format (with a
+ * FORMAT given, only in that one), or listed with the reason it is not. Other exports are their
+ * parsers' to read as they are.
+ */
+async function besideTheNotes(
+  whole: Detected,
+  name: string,
+  format: ImportFormat | 'auto',
+  unknownReason: string,
+): Promise<ImportTarget[]> {
+  if (whole.format !== 'obsidian' && whole.format !== 'markdown') return [];
+  const out: ImportTarget[] = [];
+  for await (const e of walkFolder(whole.path)) {
+    const entryName = joinName(name, e.rel);
+    if (e.type === 'skip') {
+      out.push({
+        name: entryName,
+        format: null,
+        path: join(whole.path, ...e.rel.split('/')),
+        reason: e.reason,
+      });
+      continue;
+    }
+    if (e.type !== 'file' || isNoteFile(e.path)) continue;
+    const f = await fileFormat(e.path, format, unknownReason);
+    if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, reason: f.reason });
+    else if (f.format !== 'markdown' && f.format !== 'obsidian') out.push({ name: entryName, ...f });
+  }
+  return out;
 }
 
 /**
