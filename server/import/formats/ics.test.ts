@@ -473,3 +473,22 @@ test('an override replaces an occurrence of its own series only', async () => {
     ],
   );
 });
+
+test('an event without a start is skipped by its title, also when it has no UID to name it by', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'SUMMARY:Dentist',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:u-1',
+      'SUMMARY:Gym',
+      'END:VEVENT',
+    ),
+  );
+  assert.equal(records.length, 0);
+  assert.deepEqual(
+    skips.map((s) => s.reason),
+    ['event "Dentist" has no DTSTART', 'event "Gym" has no DTSTART'],
+  );
+});

@@ -148,7 +148,7 @@ function overrideItems(c: IcalComponent, masters: Map<string, IcalEvent>, o: Par
   const rid = read('RECURRENCE-ID', () => ev.recurrenceId.toString());
   const start = read('DTSTART', () => ev.startDate);
   const end = read('DTEND or DURATION', () => ev.endDate);
-  if (!start) return [skip(uid, 'event has no DTSTART')];
+  if (!start) return [skip(uid, `event${quoted(textOf(c, 'summary'))} has no DTSTART`)];
   const master = masters.get(uid);
   if (master?.isRecurring()) {
     master.relateException(ev);
@@ -238,7 +238,7 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
 
 function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOptions): ImportItem[] {
   const start = read('DTSTART', () => ev.startDate);
-  if (!start) return [skip(uid, 'event has no DTSTART')];
+  if (!start) return [skip(uid, `event${quoted(textOf(ev.component, 'summary'))} has no DTSTART`)];
   if (!ev.isRecurring()) {
     const end = read('DTEND or DURATION', () => ev.endDate);
     return [toRecord(ev, start, end, `ics:${uid}`, uid, o)];
