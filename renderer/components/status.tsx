@@ -40,8 +40,10 @@ const explained: Record<string, { title: string; help: string }> = {
   },
   key_revoked: {
     title: 'This sign-in has ended',
-    help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key.',
+    help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key (`mnemo keys create --project local --env live --admin` makes one).',
   },
+  // The one-time sign-in link, used a second time (a closed tab, a bookmark): the server says what to do.
+  http_401: { title: 'This sign-in link has been used', help: '' },
 };
 
 /** Text whose `quoted` parts are commands or names: shown as code, not as literal backticks. */
@@ -56,7 +58,7 @@ export function ErrorNotice({ error, action }: { error: unknown; action?: ReactN
     return (
       <div className="status error" role="alert">
         <p className="error-title">{plain?.title ?? headings[error.type] ?? 'Something went wrong'}</p>
-        {plain ? <p>{withCode(plain.help)}</p> : null}
+        {plain?.help ? <p>{withCode(plain.help)}</p> : null}
         <p>{withCode(error.message)}</p>
         <p className="error-meta">
           Code <code>{error.code}</code>
@@ -72,10 +74,13 @@ export function ErrorNotice({ error, action }: { error: unknown; action?: ReactN
     );
   }
   const message = error instanceof Error ? error.message : String(error);
+  // A sign-in that failed before any API call (SessionError) carries the server's code too.
+  const code = (error as { code?: unknown } | null)?.code;
+  const plain = typeof code === 'string' ? explained[code] : undefined;
   return (
     <div className="status error" role="alert">
-      <p className="error-title">Something went wrong</p>
-      <p>{message}</p>
+      <p className="error-title">{plain?.title ?? 'Something went wrong'}</p>
+      <p>{withCode(message)}</p>
       {action}
     </div>
   );

@@ -29,7 +29,8 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
     <main id="main" className="sign-in">
       <h1 tabIndex={-1}>Open Mnemo</h1>
       <p className="lead">
-        Use the address <code>mnemo serve --ui</code> printed (it signs you in once), or paste an API key.
+        Use the address <code>mnemo serve --ui</code> printed (it signs you in once), or paste an API key:{' '}
+        <code>mnemo keys create --project local --env live --admin</code> makes one.
       </p>
       <form className="form card" onSubmit={(e) => void submit(e)}>
         <label>

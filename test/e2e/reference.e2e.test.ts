@@ -181,3 +181,21 @@ test('create a key (secret shown once), then revoke it', async () => {
     await app.close();
   }
 });
+
+test('the sign-in link opened a second time says it was used and how to get in without a restart', async () => {
+  const app = await startApp('reference');
+  try {
+    await openUi(context(), app);
+    // Another tab (a closed one reopened from history, a bookmark): the token has been spent.
+    const again = await context().newPage();
+    await again.goto(app.uiUrl);
+    await again.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
+    const alert = again.getByRole('alert');
+    await alert.getByText('This sign-in link has been used').waitFor();
+    await alert.getByText('mnemo keys create --project local --env live --admin').waitFor();
+    await checkScreen(again, 'sign-in-link-used');
+    await again.close();
+  } finally {
+    await app.close();
+  }
+});
