@@ -15,6 +15,7 @@ import {
   useClient,
 } from './api/client.ts';
 import { bridge } from './api/bridge.ts';
+import { useFollowBrain } from './api/follow-brain.ts';
 import { brainOptions } from './api/queries.ts';
 import { forgetSession, loadSession, type Session } from './api/session.ts';
 import { brainTabs, pageTitle } from './nav.ts';
@@ -155,6 +156,8 @@ function Shell({ unreachable }: { unreachable: boolean }) {
 function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
   const client = useClient();
   const brain = useQuery(brainOptions(client, brainId));
+  // Every screen of the Brain follows what agents write, through this one shared poll.
+  useFollowBrain(brainId);
   const active =
     route.name === 'brain'
       ? route.tab

@@ -2,11 +2,18 @@
  * Writes. Removals and revocations update the screen at once (cancel, snapshot, set, roll back on
  * error, invalidate when settled); creations wait for the server, whose answer carries the ids.
  */
-import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type {
   BrainCreate,
   BrainList,
   ImportRequest,
+  ImportResult,
   KeyCreate,
   ObjectAccept,
   RecordCreate,
@@ -99,12 +106,39 @@ export function useForgetRecord(brainId: string) {
   });
 }
 
+/** The latest import into a Brain: running, finished or failed. */
+export interface ImportRun {
+  status: 'pending' | 'success' | 'error';
+  files: number;
+  result?: ImportResult;
+  error?: unknown;
+}
+
+/**
+ * The latest import's state lives in the query cache, not in the Import screen: an import goes on
+ * when the person looks at another tab meanwhile, and its summary is there when they come back.
+ */
+export const importRunOptions = (qc: QueryClient, brainId: string) =>
+  queryOptions({
+    queryKey: keys.importRun(brainId),
+    queryFn: () => qc.getQueryData<ImportRun | null>(keys.importRun(brainId)) ?? null,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+
 /** Export files imported server-side with the `mnemo import` parsers; the summary comes back. */
 export function useImportFiles(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
+  const key = keys.importRun(brainId);
+  qc.setQueryDefaults(key, { gcTime: Infinity });
   return useMutation({
     mutationFn: (body: ImportRequest) => client.importFiles(brainId, body),
+    onMutate: (body) => qc.setQueryData<ImportRun>(key, { status: 'pending', files: body.files.length }),
+    onSuccess: (result, body) =>
+      qc.setQueryData<ImportRun>(key, { status: 'success', files: body.files.length, result }),
+    onError: (error, body) =>
+      qc.setQueryData<ImportRun>(key, { status: 'error', files: body.files.length, error }),
     onSettled: () => invalidateBrainData(qc, brainId),
   });
 }

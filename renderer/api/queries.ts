@@ -21,7 +21,10 @@ export const keys = {
   sources: (brainId: string) => ['sources', brainId] as const,
   objects: (brainId: string) => ['objects', brainId] as const,
   watermark: (brainId: string) => ['watermark', brainId] as const,
+  /** The watermark whose changes the cached reads of a Brain were last brought up to. */
+  applied: (brainId: string) => ['watermark-applied', brainId] as const,
   keys: ['keys'] as const,
+  importRun: (brainId: string) => ['import-run', brainId] as const,
 };
 
 /** Cursor paging, as every list of the API pages: each page starts after the previous one's cursor. */
@@ -32,8 +35,13 @@ const byCursor = {
 };
 const after = (cursor: string | null) => (cursor ? { cursor } : {});
 
+/** The Brains list is short: while it is on screen, it is simply read again every few seconds. */
 export const brainListOptions = (client: MnemoClient) =>
-  queryOptions({ queryKey: keys.brains, queryFn: ({ signal }) => client.listBrains({ signal }) });
+  queryOptions({
+    queryKey: keys.brains,
+    queryFn: ({ signal }) => client.listBrains({ signal }),
+    refetchInterval: 5000,
+  });
 
 export const brainOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
@@ -75,32 +83,91 @@ export const recordOptions = (client: MnemoClient, brainId: string, recordId: st
     retry: false,
   });
 
-/** Up to this many active Memories are scanned for contested slots. */
-const conflictScanLimit = 2000;
+/** Up to this many active Memories are scanned for contested slots at a time. */
+export const conflictScanLimit = 2000;
+
+/**
+ * What the Conflicts screen knows: the current Memories read so far (the scan, kept up to date by the
+ * Brain's changes, which also adds every Memory that changed since, however new) and where the scan
+ * stopped. The API lists Memories oldest first and has no list of contested slots, so a large Brain is
+ * read in steps; `cursor` is null once every Memory was read.
+ */
+export interface ConflictScan {
+  memories: Memory[];
+  scanned: number;
+  cursor: string | null;
+}
+
+/** Reads up to `conflictScanLimit` more active Memories from `cursor` (null: from the start). */
+export async function scanMemories(
+  client: MnemoClient,
+  brainId: string,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<{ memories: Memory[]; cursor: string | null }> {
+  const memories: Memory[] = [];
+  let next = cursor;
+  for (;;) {
+    const page = await client.listMemories(
+      brainId,
+      { status: 'active', limit: 200, ...after(next) },
+      signal ? { signal } : {},
+    );
+    memories.push(...page.data);
+    next = page.has_more ? page.next_cursor : null;
+    if (next === null || memories.length >= conflictScanLimit) return { memories, cursor: next };
+  }
+}
+
+export const conflictScanKey = (brainId: string) => [...keys.memories(brainId), 'conflicts'] as const;
 
 export const conflictsOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
-    queryKey: [...keys.memories(brainId), 'conflicts'] as const,
-    queryFn: async ({ signal }) => {
-      const all: Memory[] = [];
-      let cursor: string | undefined;
-      let complete = true;
-      for (;;) {
-        const page = await client.listMemories(
-          brainId,
-          { status: 'active', limit: 200, ...(cursor ? { cursor } : {}) },
-          { signal },
-        );
-        all.push(...page.data);
-        if (!page.has_more || !page.next_cursor) break;
-        if (all.length >= conflictScanLimit) {
-          complete = false;
-          break;
-        }
-        cursor = page.next_cursor;
-      }
-      return { conflicts: findConflicts(all), scanned: all.length, complete };
+    queryKey: conflictScanKey(brainId),
+    queryFn: async ({ signal }): Promise<ConflictScan> => {
+      const { memories, cursor } = await scanMemories(client, brainId, null, signal);
+      return { memories, scanned: memories.length, cursor };
     },
+    // Kept current by the Brain's changes (useFollowBrain), not read again from the start: a scan
+    // continued past the first step, and what changed since, would be lost.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    select: (scan) => ({ ...scan, conflicts: findConflicts(scan.memories) }),
+  });
+
+/**
+ * The contested slots of some Memories (the census's examples the scan has not reached): the Memories
+ * themselves, and when the others of a slot are not among them, that slot read by its subject (a few
+ * pages at most). Used only after an incomplete scan.
+ */
+export const conflictExamplesOptions = (client: MnemoClient, brainId: string, memoryIds: string[]) =>
+  queryOptions({
+    queryKey: [...keys.memories(brainId), 'conflict-examples', memoryIds] as const,
+    queryFn: async ({ signal }) => {
+      const found = new Map<string, Memory>();
+      for (const id of memoryIds) {
+        const { revisions: _r, evidence: _e, ...m } = await client.getMemory(brainId, id, { signal });
+        if (m.status === 'active') found.set(m.id, m);
+      }
+      const slotOf = (m: Memory) => `${m.subject}\u0000${m.predicate}`;
+      for (const m of [...found.values()]) {
+        if (m.predicate === null) continue;
+        if ([...found.values()].filter((x) => slotOf(x) === slotOf(m)).length > 1) continue;
+        let cursor: string | null = null;
+        for (let i = 0; i < 5; i += 1) {
+          const page = await client.listMemories(
+            brainId,
+            { subject: m.subject, status: 'active', limit: 200, ...after(cursor) },
+            { signal },
+          );
+          for (const x of page.data) if (slotOf(x) === slotOf(m)) found.set(x.id, x);
+          cursor = page.has_more ? page.next_cursor : null;
+          if (cursor === null) break;
+        }
+      }
+      return [...found.values()];
+    },
+    enabled: memoryIds.length > 0,
   });
 
 export const objectListOptions = (client: MnemoClient, brainId: string) =>

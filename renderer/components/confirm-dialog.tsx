@@ -46,7 +46,11 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, onCon
       // Unmounted while open: the opener may be removed in the same render, so wait for it to settle.
       if (opener.current) {
         const o = opener.current;
-        setTimeout(() => refocus(o), 0);
+        setTimeout(() => {
+          // Unless the page has put focus somewhere on purpose meanwhile (a confirmation to read).
+          const now = document.activeElement;
+          if (!now || now === document.body || !now.isConnected) refocus(o);
+        }, 0);
       }
     },
     [],

@@ -1,15 +1,48 @@
-/** The "next page" button under an infinite list; renders nothing once the last page is in. */
+import { useEffect, useRef } from 'react';
+
+/**
+ * The "next page" button under an infinite list. While a page loads it stays focusable (aria-disabled,
+ * not disabled: a disabled button drops keyboard focus to <body>). Once the last page is in it gives
+ * way to a short "end of the list" line, which takes focus if the button had it.
+ */
 export function ShowMore({
   list,
   label,
 }: {
-  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+  list: {
+    hasNextPage: boolean;
+    isFetchingNextPage: boolean;
+    fetchNextPage: () => Promise<unknown>;
+    data?: { pages: unknown[] } | undefined;
+  };
   label: string;
 }) {
-  if (!list.hasNextPage) return null;
+  const hadFocus = useRef(false);
+  const end = useRef<HTMLParagraphElement>(null);
+  const done = !list.hasNextPage;
+  useEffect(() => {
+    if (done && hadFocus.current) end.current?.focus();
+    hadFocus.current = false;
+  }, [done]);
+  if (done) {
+    return (list.data?.pages.length ?? 0) > 1 ? (
+      <p className="muted small" tabIndex={-1} ref={end}>
+        That is the whole list.
+      </p>
+    ) : null;
+  }
+  const busy = list.isFetchingNextPage;
   return (
-    <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-      {list.isFetchingNextPage ? 'Loading…' : label}
+    <button
+      type="button"
+      aria-disabled={busy || undefined}
+      onClick={(e) => {
+        if (busy) return;
+        hadFocus.current = document.activeElement === e.currentTarget;
+        void list.fetchNextPage();
+      }}
+    >
+      {busy ? 'Loading…' : label}
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
@@ -14,6 +14,9 @@ const abstainWords: Record<string, string> = {
   no_attribution: 'The question says “my”, but this Brain does not know whose memory it is.',
   out_of_policy: 'Answering is not allowed for this purpose.',
 };
+
+/** What the API takes as a purpose: one lower-case word. */
+const purposePattern = /^[a-z][a-z0-9_-]{0,39}$/;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -49,8 +52,20 @@ export function AskScreen({ brainId }: { brainId: string }) {
     },
     onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
   });
+  const [purposeError, setPurposeError] = useState<string | null>(null);
+  const moreFilters = useRef<HTMLDetailsElement>(null);
+  const purposeInput = useRef<HTMLInputElement>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (ask.isPending || !query.trim()) return;
+    // Checked here, not by the browser: a field inside folded "More filters" cannot show its message.
+    if (purpose.trim() && !purposePattern.test(purpose.trim())) {
+      setPurposeError('Purpose is one lower-case word (letters, digits, - or _), e.g. support.');
+      if (moreFilters.current) moreFilters.current.open = true;
+      purposeInput.current?.focus();
+      return;
+    }
+    setPurposeError(null);
     const body: ContextRequest = {
       query: query.trim(),
       mode,
@@ -112,7 +127,7 @@ export function AskScreen({ brainId }: { brainId: string }) {
             <input type="datetime-local" value={asOf} onChange={(e) => setAsOf(e.target.value)} />
           </label>
         </div>
-        <details>
+        <details ref={moreFilters}>
           <summary>More filters</summary>
           <div className="row">
             <label>
@@ -130,14 +145,22 @@ export function AskScreen({ brainId }: { brainId: string }) {
             <label>
               Purpose <span className="hint">one word</span>
               <input
+                ref={purposeInput}
                 value={purpose}
                 onChange={(e) => setPurpose(e.target.value)}
-                pattern="[a-z][a-z0-9_\-]{0,39}"
+                aria-invalid={purposeError ? true : undefined}
+                aria-describedby={purposeError ? 'purpose-error' : undefined}
               />
             </label>
+            {purposeError ? (
+              <p className="field-error" id="purpose-error" role="alert">
+                {purposeError}
+              </p>
+            ) : null}
           </div>
         </details>
-        <button type="submit" className="primary" disabled={ask.isPending || !query.trim()}>
+        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+        <button type="submit" className="primary" aria-disabled={ask.isPending || !query.trim() || undefined}>
           {ask.isPending ? 'Asking…' : 'Ask'}
         </button>
       </form>

@@ -1,21 +1,81 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
-import type { ContestedSlot } from '../api/conflicts.ts';
+import { findConflicts, type ContestedSlot } from '../api/conflicts.ts';
 import { useClient } from '../api/client.ts';
 import { useCorrectMemory } from '../api/mutations.ts';
-import { conflictsOptions, memoryOptions } from '../api/queries.ts';
+import {
+  censusOptions,
+  conflictExamplesOptions,
+  conflictScanKey,
+  conflictScanLimit,
+  conflictsOptions,
+  memoryOptions,
+  scanMemories,
+  type ConflictScan,
+} from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { formatDateTime, ownerLabel, truthPhrase } from '../format.ts';
+import { formatDateTime, ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 export function ConflictsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const conflicts = useQuery(conflictsOptions(client, brainId));
+  const qc = useQueryClient();
+  const scan = useQuery(conflictsOptions(client, brainId));
+  // The census counts the conflicting Memories of the whole Brain, however large: the scan is checked
+  // against it, and its examples are looked up when the scan has not reached them.
+  const census = useQuery(censusOptions(client, brainId));
+  const noise = census.data?.noise.find((n) => n.kind === 'conflicts');
+  const counted = noise?.count ?? null;
+  const complete = scan.data ? scan.data.cursor === null : false;
+  const listedIds = new Set(scan.data?.conflicts.flatMap((s) => s.values.map((v) => v.id)) ?? []);
+  const missing = complete ? [] : (noise?.examples.filter((id) => !listedIds.has(id)) ?? []);
+  const examples = useQuery(conflictExamplesOptions(client, brainId, missing));
+  const conflicts = scan.data
+    ? examples.data
+      ? findConflicts(uniqueById([...scan.data.memories, ...examples.data]))
+      : scan.data.conflicts
+    : [];
+  const listed = conflicts.reduce((n, s) => n + s.values.length, 0);
+  // Reading on past where the scan stopped.
+  const more = useMutation({
+    mutationFn: async () => {
+      const from = scan.data?.cursor ?? null;
+      if (from === null) return;
+      const next = await scanMemories(client, brainId, from);
+      qc.setQueryData<ConflictScan>(conflictScanKey(brainId), (old) =>
+        old
+          ? {
+              memories: uniqueById([...old.memories, ...next.memories]),
+              scanned: old.scanned + next.memories.length,
+              cursor: next.cursor,
+            }
+          : old,
+      );
+    },
+  });
   // The card a choice resolved goes away: what was kept and withdrawn is said here instead.
   const [resolved, setResolved] = useState<{ kept: Memory; withdrawn: Memory[] } | null>(null);
+  const total = census.data?.counts.memories_active;
+  const checked = scan.data ? (
+    <>
+      Only the first {scan.data.scanned.toLocaleString()}
+      {total !== undefined ? ` of ${total.toLocaleString()}` : ''} current Memories were checked
+      {counted !== null && counted > listed
+        ? `; the Census counts ${plural(counted, 'Memory', 'Memories')} that disagree with another current value`
+        : ''}
+      .{' '}
+      <button
+        type="button"
+        aria-disabled={more.isPending || undefined}
+        onClick={() => more.isPending || more.mutate()}
+      >
+        {more.isPending ? 'Checking…' : `Check the next ${conflictScanLimit.toLocaleString()}`}
+      </button>
+    </>
+  ) : null;
   return (
     <>
       <h1 tabIndex={-1}>Conflicts</h1>
@@ -39,34 +99,42 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
           </p>
         ) : null}
       </div>
-      {conflicts.isPending ? (
+      {scan.isPending ? (
         <Loading what="conflicts" />
-      ) : conflicts.data === undefined || errorHidesData(conflicts) ? (
-        <ErrorNotice error={conflicts.error} />
-      ) : conflicts.data.conflicts.length === 0 ? (
-        <Empty title="No conflicts">Every current Memory agrees with the others.</Empty>
+      ) : scan.data === undefined || errorHidesData(scan) ? (
+        <ErrorNotice error={scan.error} />
       ) : (
         <>
-          {!conflicts.data.complete ? (
-            <p className="notice">
-              Only the first {conflicts.data.scanned.toLocaleString()} Memories were checked.
-            </p>
-          ) : null}
-          <ul className="list">
-            {conflicts.data.conflicts.map((slot) => (
-              <SlotCard
-                key={`${slot.subject}/${slot.predicate}`}
-                brainId={brainId}
-                slot={slot}
-                onResolved={setResolved}
-              />
-            ))}
-          </ul>
+          {more.isError ? <ErrorNotice error={more.error} /> : null}
+          {conflicts.length === 0 ? (
+            complete ? (
+              <Empty title="No conflicts">Every current Memory agrees with the others.</Empty>
+            ) : (
+              // An incomplete scan never claims there are none.
+              <Empty title="No conflicts found so far">{checked}</Empty>
+            )
+          ) : (
+            <>
+              {!complete ? <p className="notice">{checked}</p> : null}
+              <ul className="list">
+                {conflicts.map((slot) => (
+                  <SlotCard
+                    key={`${slot.subject}/${slot.predicate}`}
+                    brainId={brainId}
+                    slot={slot}
+                    onResolved={setResolved}
+                  />
+                ))}
+              </ul>
+            </>
+          )}
         </>
       )}
     </>
   );
 }
+
+const uniqueById = (ms: Memory[]) => [...new Map(ms.map((m) => [m.id, m])).values()];
 
 function SlotCard({
   brainId,

@@ -1,6 +1,8 @@
 import { useState, type DragEvent, type FormEvent } from 'react';
 import type { ImportFormat, ImportResult } from '../../engine/contract/index.ts';
-import { useImportFiles } from '../api/mutations.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { importRunOptions, useImportFiles } from '../api/mutations.ts';
+import { keys } from '../api/queries.ts';
 import {
   formatBytes,
   fromDrop,
@@ -40,7 +42,11 @@ export function ImportScreen({ brainId }: { brainId: string }) {
 }
 
 function ImportForm({ brainId }: { brainId: string }) {
+  const qc = useQueryClient();
   const importFiles = useImportFiles(brainId);
+  // The latest import of this Brain, started here or before the person looked at another tab.
+  const run = useQuery(importRunOptions(qc, brainId)).data ?? null;
+  const running = run?.status === 'pending';
   const [chosen, setChosen] = useState<ChosenFile[]>([]);
   const [leftOut, setLeftOut] = useState(0);
   const [dragging, setDragging] = useState(false);
@@ -58,7 +64,8 @@ function ImportForm({ brainId }: { brainId: string }) {
     setChosen(keep);
     setLeftOut(files.length - keep.length);
     setReadError(null);
-    importFiles.reset();
+    // New files: the last import's summary (not a running one) gives way.
+    if (!running) qc.setQueryData(keys.importRun(brainId), null);
   };
   const drop = (e: DragEvent) => {
     e.preventDefault();
@@ -67,6 +74,7 @@ function ImportForm({ brainId }: { brainId: string }) {
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (running || chosen.length === 0 || tooBig) return;
     setReadError(null);
     let files;
     try {
@@ -148,25 +156,25 @@ function ImportForm({ brainId }: { brainId: string }) {
           <input value={selfName} onChange={(e) => setSelfName(e.target.value)} />
         </label>
         {readError ? <ErrorNotice error={readError} /> : null}
-        {importFiles.isError ? <ErrorNotice error={importFiles.error} /> : null}
+        {run?.status === 'error' ? <ErrorNotice error={run.error} /> : null}
+        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
         <button
           type="submit"
           className="primary"
-          disabled={chosen.length === 0 || tooBig || importFiles.isPending}
+          aria-disabled={chosen.length === 0 || tooBig || running || undefined}
         >
-          {importFiles.isPending
-            ? 'Importing…'
-            : chosen.length
-              ? `Import ${plural(chosen.length, 'file')}`
-              : 'Import'}
+          {running ? 'Importing…' : chosen.length ? `Import ${plural(chosen.length, 'file')}` : 'Import'}
         </button>
-        {importFiles.isPending ? (
+        {running ? (
           <p className="status loading" role="status">
-            Reading and importing {plural(chosen.length, 'file')}. Large exports take a while.
+            Reading and importing {plural(run.files, 'file')}. Large exports take a while; you can look at
+            other tabs meanwhile.
           </p>
         ) : null}
       </form>
-      {importFiles.data ? <ImportSummary brainId={brainId} result={importFiles.data} /> : null}
+      {run?.status === 'success' && run.result ? (
+        <ImportSummary brainId={brainId} result={run.result} />
+      ) : null}
     </section>
   );
 }

@@ -123,9 +123,7 @@ function CreateKeyForm() {
             </code>
           </p>
           <div className="row">
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
-              Copy
-            </button>
+            <CopyButton text={created.secret} />
             <button type="button" onClick={() => setCreated(null)}>
               Done
             </button>
@@ -198,5 +196,32 @@ function RevokeDialog({ k, onClose }: { k: KeyInfo; onClose: () => void }) {
       </p>
       {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
     </ConfirmDialog>
+  );
+}
+
+/**
+ * Copies, and says so (or says it could not: there is no clipboard on a page not served from this
+ * computer or over https, e.g. opened by a LAN address).
+ */
+function CopyButton({ text }: { text: string }) {
+  const [said, setSaid] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      setSaid('Copied.');
+    } catch {
+      setSaid('Could not copy here: select the key and copy it yourself.');
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void copy()}>
+        Copy
+      </button>
+      <span role="status" className="small">
+        {said}
+      </span>
+    </>
   );
 }

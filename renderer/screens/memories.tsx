@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
-import { memoryListOptions, watermarkOptions } from '../api/queries.ts';
+import { memoryListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
@@ -23,15 +23,8 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   const setParams = (p: MemoryListParams) =>
     navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
   const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
-  // New Records turn into Memories in the background: look again whenever the Brain has changed.
-  const watermark = useQuery(watermarkOptions(client, brainId)).data;
-  const seen = useRef(watermark);
-  const { refetch } = memories;
-  useEffect(() => {
-    if (watermark === undefined || watermark === seen.current) return;
-    if (seen.current !== undefined) void refetch();
-    seen.current = watermark;
-  }, [watermark, refetch]);
+  // New Records turn into Memories in the background: the Brain's navigation follows its changes
+  // (useFollowBrain) and applies them to this list.
   const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
@@ -49,7 +42,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
           {params.q ? 'Try other words.' : 'Memories appear here once Records are written and processed.'}
         </Empty>
       ) : (
-        <table className="table" aria-label="Memories">
+        <table className="table memories-table" aria-label="Memories">
           <thead>
             <tr>
               <th scope="col">Statement</th>
@@ -66,8 +59,8 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                 <td className="wrap-anywhere" dir="auto">
                   <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
                 </td>
-                <td>{ownerLabel(m.owner)}</td>
-                <td>{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</td>
+                <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
+                <td className="wrap-anywhere">{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</td>
                 <td>{validitySpan(m.valid_from, m.valid_to)}</td>
                 <td>{m.version}</td>
                 <td>
@@ -115,12 +108,12 @@ function MemorySearch({
   return (
     <form className="filters" role="search" onSubmit={submit} aria-label="Search Memories">
       <label className="grow">
-        Search
+        Search <span className="hint">every word, in any order; case and accents do not matter</span>
         <input
           type="search"
           value={q}
           onChange={(e) => setQ(e.target.value)}
-          placeholder="Words in the statement"
+          placeholder="e.g. sister nurse"
         />
       </label>
       <label>

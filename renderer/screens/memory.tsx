@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { AcceptedObject, MemoryDetail } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
 import { memoryOptions } from '../api/queries.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { QuotedText } from '../components/quoted-text.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
@@ -46,6 +47,14 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
 
 function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   const newer = m.revisions.filter((r) => r.version > m.version && r.status === 'active').at(-1);
+  // The correction lives here, not in its form: once saved, the page shows the replaced version and
+  // the form goes away, so the confirmation is said (and focused) in the notice that stays.
+  const correct = useCorrectMemory(brainId);
+  const saved = correct.isSuccess;
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (saved) notice.current?.focus();
+  }, [saved]);
   return (
     <>
       <p className="crumbs">
@@ -54,12 +63,23 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
       <h1 tabIndex={-1} className="statement" dir="auto">
         {m.statement}
       </h1>
-      {newer ? (
-        <div className="notice" role="status">
-          A newer version replaces this one:{' '}
-          <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
-        </div>
-      ) : null}
+      <div role="status" ref={notice} tabIndex={-1}>
+        {newer ? (
+          <p className="notice">
+            {saved ? 'Saved. ' : ''}A newer version replaces this one:{' '}
+            <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
+          </p>
+        ) : saved ? (
+          <p className="notice">
+            Saved.{' '}
+            {correct.data.record.status === 'processing'
+              ? 'It is being applied now.'
+              : m.status === 'retracted'
+                ? 'This Memory is withdrawn: agents are no longer told of it.'
+                : 'The history below shows the new version.'}
+          </p>
+        ) : null}
+      </div>
       <dl className="facts">
         <dt>Whose</dt>
         <dd>{ownerLabel(m.owner)}</dd>
@@ -115,7 +135,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
 
       {m.status === 'active' ? (
         <div className="two-col">
-          <CorrectForm brainId={brainId} m={m} />
+          <CorrectForm m={m} correct={correct} />
           <AcceptForm brainId={brainId} m={m} />
         </div>
       ) : (
@@ -125,18 +145,27 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   );
 }
 
-function CorrectForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
-  const correct = useCorrectMemory(brainId);
+function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<typeof useCorrectMemory> }) {
   const [statement, setStatement] = useState(m.statement);
   const [withdraw, setWithdraw] = useState(false);
   const [reason, setReason] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const unchanged = !withdraw && statement.trim() === m.statement;
+  const save = () =>
+    correct.mutate(
+      {
+        memoryId: m.id,
+        ...(withdraw ? {} : { statement: statement.trim() }),
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      },
+      { onSettled: () => setConfirming(false) },
+    );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    correct.mutate({
-      memoryId: m.id,
-      ...(withdraw ? {} : { statement: statement.trim() }),
-      ...(reason.trim() ? { reason: reason.trim() } : {}),
-    });
+    if (correct.isPending || unchanged) return;
+    // Withdrawing leaves no value in the slot: asked first, as on Conflicts.
+    if (withdraw) setConfirming(true);
+    else save();
   };
   return (
     <section className="card" aria-labelledby="correct">
@@ -165,22 +194,27 @@ function CorrectForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" />
         </label>
         {correct.isError ? <ErrorNotice error={correct.error} /> : null}
-        {correct.isSuccess ? (
-          <p className="notice" role="status">
-            Saved.{' '}
-            {correct.data.record.status === 'processing'
-              ? 'It is being applied now.'
-              : 'The history below shows the new version.'}
-          </p>
-        ) : null}
-        <button
-          type="submit"
-          className="primary"
-          disabled={correct.isPending || (!withdraw && statement.trim() === m.statement)}
-        >
-          {correct.isPending ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
+        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+        <button type="submit" className="primary" aria-disabled={correct.isPending || unchanged || undefined}>
+          {correct.isPending && !confirming ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
         </button>
       </form>
+      {confirming ? (
+        <ConfirmDialog
+          open
+          title="Withdraw this Memory?"
+          confirmLabel="Withdraw Memory"
+          busy={correct.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={save}
+        >
+          <blockquote className="quote">{m.statement}</blockquote>
+          <p>
+            It stays in its history, but agents are no longer told of it, and nothing takes its place.
+            Forgetting the correction Record later (on Records) would bring it back.
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

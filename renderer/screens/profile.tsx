@@ -42,17 +42,19 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
           <ul className="list">
             {profile.data.lines.map((l) => (
               <li key={l.memory_id} className="list-item">
-                <p>
-                  <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
-                </p>
-                <p className="meta">
-                  <span>since {formatDate(l.valid_from)}</span>
-                  {l.citations.map((c, i) => (
-                    <span key={i}>
-                      “<mark>{c.quote}</mark>”
-                    </span>
-                  ))}
-                </p>
+                <div className="item-main">
+                  <p dir="auto">
+                    <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
+                  </p>
+                  <p className="meta">
+                    <span>since {formatDate(l.valid_from)}</span>
+                    {l.citations.map((c, i) => (
+                      <span key={i} dir="auto">
+                        “<mark>{c.quote}</mark>”
+                      </span>
+                    ))}
+                  </p>
+                </div>
               </li>
             ))}
           </ul>

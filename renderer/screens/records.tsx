@@ -189,11 +189,19 @@ function AddNote({ brainId }: { brainId: string }) {
   const remember = useRememberRecord(brainId);
   const [text, setText] = useState('');
   const [kind, setKind] = useState<'message' | 'document'>('document');
+  const [saved, setSaved] = useState<MnemoRecord | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (remember.isPending || !text.trim()) return;
+    setSaved(null);
     remember.mutate(
       { content: { kind, text: text.trim() }, source: { name: 'Mnemo app' } },
-      { onSuccess: () => setText('') },
+      {
+        onSuccess: (r) => {
+          setText('');
+          setSaved(r.record);
+        },
+      },
     );
   };
   return (
@@ -202,7 +210,15 @@ function AddNote({ brainId }: { brainId: string }) {
       <form className="form" onSubmit={submit}>
         <label>
           What should this Brain remember?
-          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} required />
+          <textarea
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (saved) setSaved(null);
+            }}
+            rows={3}
+            required
+          />
         </label>
         <label>
           Kind
@@ -212,7 +228,20 @@ function AddNote({ brainId }: { brainId: string }) {
           </select>
         </label>
         {remember.isError ? <ErrorNotice error={remember.error} /> : null}
-        <button type="submit" className="primary" disabled={remember.isPending || !text.trim()}>
+        <div role="status">
+          {saved ? (
+            <p className="notice">
+              Note saved: it is at the top of the list above
+              {saved.status === 'processing' ? ' and is being worked into Memories' : ''}.
+            </p>
+          ) : null}
+        </div>
+        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+        <button
+          type="submit"
+          className="primary"
+          aria-disabled={remember.isPending || !text.trim() || undefined}
+        >
           {remember.isPending ? 'Saving…' : 'Remember this'}
         </button>
       </form>

@@ -1,0 +1,232 @@
+/**
+ * Following a Brain while agents write to it: one poll of the Brain's watermark (shared by every
+ * screen of the Brain; mounted once, by the Brain's navigation), and when it moves, only what changed
+ * is read again:
+ * - Memories: one delta read (`since_watermark`) is applied to every loaded list and to the Conflicts
+ *   scan, so a list with many pages shown is not read again page by page;
+ * - Records and Traces (newest first): the first page is read and put on top of what is loaded;
+ * - the profile, census, sources, Objects and the Brain itself: read again if on screen, else marked stale.
+ */
+import { useEffect } from 'react';
+import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
+import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
+import { useClient } from './client.ts';
+import { conflictScanKey, keys, watermarkOptions, type ConflictScan } from './queries.ts';
+
+/** A delta larger than this (a big import) is not applied piecewise: every Memory read is refetched. */
+const maxDeltaPages = 3;
+
+export function useFollowBrain(brainId: string): void {
+  const client = useClient();
+  const qc = useQueryClient();
+  const watermark = useQuery(watermarkOptions(client, brainId));
+  const { data: now, dataUpdatedAt } = watermark;
+  useEffect(() => {
+    if (now === undefined) return;
+    // Kept as long as what it describes (the Conflicts scan is kept current, never re-read).
+    qc.setQueryDefaults(keys.applied(brainId), { gcTime: Infinity });
+    const seen = qc.getQueryData<string>(keys.applied(brainId));
+    qc.setQueryData(keys.applied(brainId), now);
+    if (seen !== undefined && seen !== now) void applyChanges(qc, client, brainId, seen);
+    // Traces do not move the watermark (asking writes no Record): an open Traces list looks at its
+    // first page on each poll instead.
+    else void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }), true);
+  }, [now, dataUpdatedAt, qc, client, brainId]);
+}
+
+async function applyChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
+  for (const key of [
+    keys.profile(brainId),
+    keys.census(brainId),
+    keys.sources(brainId),
+    keys.objects(brainId),
+    keys.brain(brainId),
+  ])
+    void qc.invalidateQueries({ queryKey: key });
+  void refreshHeads(qc, keys.records(brainId), (key) =>
+    client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
+  );
+  void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }));
+  try {
+    await applyMemoryChanges(qc, client, brainId, since);
+  } catch {
+    void qc.invalidateQueries({ queryKey: keys.memories(brainId) });
+  }
+}
+
+interface Delta {
+  changed: Memory[];
+  removed: Set<string>;
+}
+
+async function readDelta(
+  client: MnemoClient,
+  brainId: string,
+  since: string,
+  filters: MemoryListParams,
+): Promise<Delta | null> {
+  const changed = new Map<string, Memory>();
+  const removed = new Set<string>();
+  let mark = since;
+  for (let i = 0; i < maxDeltaPages; i += 1) {
+    const page: MemoryPage = await client.listMemories(brainId, {
+      ...filters,
+      status: 'all',
+      since_watermark: mark,
+      limit: 200,
+    });
+    // Oldest change first: a later change of the same Memory wins.
+    for (const m of page.data) {
+      changed.set(m.id, m);
+      removed.delete(m.id);
+    }
+    for (const r of page.removed ?? []) {
+      removed.add(r.id);
+      changed.delete(r.id);
+    }
+    if (!page.has_more || !page.watermark) return { changed: [...changed.values()], removed };
+    mark = page.watermark;
+  }
+  return null;
+}
+
+const matchesStatus = (m: Memory, status: MemoryListParams['status']) =>
+  status === 'all' || m.status === (status ?? 'active');
+
+/** A Memory list (ordered by id) with a delta applied: changed rows replaced in place, new ones inserted. */
+export function applyDeltaToList(
+  data: InfiniteData<MemoryPage>,
+  delta: Delta,
+  status: MemoryListParams['status'],
+): InfiniteData<MemoryPage> {
+  const changed = new Map(delta.changed.map((m) => [m.id, m]));
+  const last = data.pages.at(-1);
+  const lastId = last?.data.at(-1)?.id;
+  const complete = last ? !last.has_more : true;
+  const pages = data.pages.map((p) => ({
+    ...p,
+    data: p.data.flatMap((m) => {
+      if (delta.removed.has(m.id)) return [];
+      const c = changed.get(m.id);
+      changed.delete(m.id);
+      if (!c) return [m];
+      return matchesStatus(c, status) ? [c] : [];
+    }),
+  }));
+  // New rows: those inside the loaded range go where the id order puts them; past its end, only when
+  // the list is complete (otherwise "Show more" brings them).
+  for (const m of changed.values()) {
+    if (!matchesStatus(m, status)) continue;
+    if (!complete && (lastId === undefined || m.id > lastId)) continue;
+    const page = pages.find((p) => p.data.length && p.data.at(-1)!.id > m.id) ?? pages.at(-1);
+    if (!page) continue;
+    const at = page.data.findIndex((x) => x.id > m.id);
+    if (at === -1) page.data.push(m);
+    else page.data.splice(at, 0, m);
+  }
+  return { ...data, pages };
+}
+
+async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
+  const all = await readDelta(client, brainId, since, {});
+  if (!all) {
+    await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
+    return;
+  }
+  // The Conflicts scan: every Memory that is current now is known, every other one dropped.
+  qc.setQueryData<ConflictScan>(conflictScanKey(brainId), (scan) => {
+    if (!scan) return scan;
+    const byId = new Map(scan.memories.map((m) => [m.id, m]));
+    for (const id of all.removed) byId.delete(id);
+    for (const m of all.changed) {
+      if (m.status === 'active') byId.set(m.id, m);
+      else byId.delete(m.id);
+    }
+    return { ...scan, memories: [...byId.values()] };
+  });
+  // A Memory's own page: read again if it changed.
+  for (const id of [...all.changed.map((m) => m.id), ...all.removed])
+    void qc.invalidateQueries({ queryKey: keys.memory(brainId, id) });
+  void qc.invalidateQueries({ queryKey: [...keys.memories(brainId), 'conflict-examples'] });
+  // The lists: an unfiltered one takes the delta as read; a filtered one on screen reads its own
+  // (the server matches the words); one not on screen is read again when shown.
+  const lists = qc.getQueryCache().findAll({ queryKey: [...keys.memories(brainId), 'list'] });
+  for (const q of lists) {
+    const params = (q.queryKey[3] ?? {}) as MemoryListParams;
+    const { q: words, subject, owner } = params;
+    const filtered = Boolean(words || subject || owner);
+    if (filtered && q.getObserversCount() === 0) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true, refetchType: 'none' });
+      continue;
+    }
+    const delta = filtered
+      ? await readDelta(client, brainId, since, {
+          ...(words ? { q: words } : {}),
+          ...(subject ? { subject } : {}),
+          ...(owner ? { owner } : {}),
+        })
+      : all;
+    if (!delta) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    qc.setQueryData<InfiniteData<MemoryPage>>(q.queryKey, (data) =>
+      data ? applyDeltaToList(data, delta, params.status) : data,
+    );
+  }
+}
+
+interface Page<T extends { id: string }> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Newest-first lists: the first page is read again and the rows loaded below it kept, so a change
+ * costs one request however many pages are shown. If the first page does not reach what was loaded
+ * (more new rows than a page), the list is read again whole. `onlyActive`: lists on screen only.
+ */
+async function refreshHeads<T extends { id: string }>(
+  qc: QueryClient,
+  prefix: readonly unknown[],
+  readFirst: (key: readonly unknown[]) => Promise<Page<T>>,
+  onlyActive = false,
+) {
+  const lists = qc
+    .getQueryCache()
+    .findAll({ queryKey: prefix, ...(onlyActive ? { type: 'active' as const } : {}) })
+    .filter((q) => (q.state.data as { pages?: unknown } | undefined)?.pages !== undefined);
+  for (const q of lists) {
+    const data = q.state.data as InfiniteData<Page<T>, string | null>;
+    if (q.getObserversCount() === 0) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true, refetchType: 'none' });
+      continue;
+    }
+    if (data.pages.length <= 1) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    let fresh: Page<T>;
+    try {
+      fresh = await readFirst(q.queryKey);
+    } catch {
+      continue;
+    }
+    const loaded = data.pages.flatMap((p) => p.data);
+    const tail = fresh.data.at(-1);
+    const at = tail ? loaded.findIndex((r) => r.id === tail.id) : -1;
+    if (!fresh.has_more || at === -1) {
+      if (!fresh.has_more) qc.setQueryData(q.queryKey, { pages: [fresh], pageParams: [null] });
+      else void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    const older = new Set(loaded.slice(at + 1).map((r) => r.id));
+    const pages = [
+      fresh,
+      ...data.pages.slice(1).map((p) => ({ ...p, data: p.data.filter((r) => older.has(r.id)) })),
+    ];
+    qc.setQueryData(q.queryKey, { pages, pageParams: data.pageParams });
+  }
+}

@@ -1,0 +1,322 @@
+// Findings of the session-15 UI audit, each checked in the real UI: a large Brain's conflicts past the
+// first scan step (H1), screens following what an agent writes (M1) without re-reading every loaded
+// page (L3), long unbroken text staying inside the window (M3), keyboard focus and confirmations after
+// actions (M4, L4, L5, Keys "Copied"), and an import's summary surviving a look at another tab (M5).
+// One server, one browser and one signed-in page for the file; each test on its own Brain.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Memory } from '../../engine/contract/index.ts';
+import { browserPerFile, checkScreen, openUi, startApp, type RunningApp } from './harness.ts';
+
+const context = browserPerFile();
+let app: RunningApp;
+
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
+/** The UI's sign-in address works once: every test uses the one signed-in page, from a fresh start. */
+async function ui() {
+  opened ??= await openUi(context(), app);
+  opened.problems.length = 0;
+  await opened.page.setViewportSize({ width: 1280, height: 900 });
+  return opened;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for a page expression to be true (waitForFunction's string form is refused by the UI's CSP). */
+async function until(page: Page, expression: string, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${expression}`);
+    await sleep(50);
+  }
+}
+
+/** Navigates in place, as a click on a link does (a reload would start a new session). */
+async function go(page: Page, path: string) {
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)});
+    dispatchEvent(new Event('mnemo:navigate'));`);
+}
+
+async function settled(brainId: string) {
+  const deadline = Date.now() + 15_000;
+  while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
+    assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
+    await sleep(100);
+  }
+}
+
+/** Two sources state different values for one slot at the same time: a conflict. */
+async function disagree(brainId: string, subject: string, values: [string, string]) {
+  for (const [value, source] of [
+    [values[0], 'phone'],
+    [values[1], 'laptop'],
+  ] as const) {
+    await app.api.rememberRecord(brainId, {
+      content: { kind: 'fact', subject, predicate: 'lives in', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+}
+
+const activeElement = (page: Page) =>
+  page.evaluate<string>(`(() => {
+    const a = document.activeElement;
+    return a ? a.tagName + ' ' + (a.textContent ?? '').trim().slice(0, 60) : '';
+  })()`);
+
+before(async () => {
+  app = await startApp('local');
+  // A large Brain: 2,010 messages (one import, the fastest way to write them), then a conflict that is
+  // newer than all of them.
+  await app.api.createBrain({ id: 'big', name: 'Big', self: { type: 'person', name: 'Bo' } });
+  const lines = Array.from(
+    { length: 2010 },
+    (_, i) => `[01/02/2024, 10:${String(i % 60).padStart(2, '0')}:00] Bo: note number ${i}`,
+  );
+  await app.api.importFiles('big', {
+    format: 'whatsapp',
+    time_zone: 'UTC',
+    files: [{ name: 'WhatsApp Chat.txt', content_base64: Buffer.from(lines.join('\n')).toString('base64') }],
+  });
+  await disagree('big', 'Bo', ['Porto', 'Lisbon']);
+  await settled('big');
+});
+after(async () => app?.close());
+
+test('H1: a conflict past the first 2,000 Memories is listed, and an incomplete scan never says "No conflicts"', async () => {
+  const { page, problems } = await ui();
+  await go(page, '/brains/big/conflicts');
+  await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
+  const slot = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 2, name: /lives in/ }) });
+  await slot.getByRole('link', { name: /Porto/ }).waitFor();
+  await slot.getByRole('link', { name: /Lisbon/ }).waitFor();
+  await page.getByText(/Only the first 2,000 of 2,012 current Memories were checked/).waitFor();
+  assert.equal(await page.getByText('No conflicts').count(), 0);
+  // Reading on finishes the scan; the note goes, the conflict stays.
+  await page.getByRole('button', { name: 'Check the next 2,000' }).click();
+  await page.getByText(/Only the first/).waitFor({ state: 'detached' });
+  await slot.getByRole('link', { name: /Lisbon/ }).waitFor();
+  assert.deepEqual(problems, []);
+});
+
+test('M1, L3, M4: Show more keeps focus; an agent write reaches the list with one delta read, not every page again', async () => {
+  const { page, problems } = await ui();
+  await go(page, '/brains/big/memories');
+  await page.getByRole('table', { name: 'Memories' }).waitFor();
+  const rows = page.getByRole('table', { name: 'Memories' }).locator('tbody tr');
+  const more = page.getByRole('button', { name: 'Show more' });
+  for (let pages = 2; pages <= 4; pages += 1) {
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await until(page, `document.querySelectorAll('main tbody tr').length === ${pages * 50}`);
+    // Focus stays on the button, not on <body> (the next Tab would go to "Skip to content").
+    assert.equal(await activeElement(page), 'BUTTON Show more');
+  }
+  assert.equal(await rows.count(), 200);
+  // Count what the list reads when the Brain changes.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (/\/brains\/big\/memories(\?|$)/.test(r.url())) reads.push(new URL(r.url()).search);
+  });
+  const first = (await app.api.listMemories('big', { limit: 1 })).data[0]!;
+  await app.api.rememberRecord('big', {
+    content: { kind: 'correction', corrects: first.id, statement: 'Bo wrote note number zero' },
+  });
+  // The corrected first row leaves the list of current Memories (its new version, newest, is at the
+  // end of the list, which "Show more" reaches), and nothing else moves.
+  await page
+    .getByRole('link', { name: first.statement, exact: true })
+    .waitFor({ state: 'detached', timeout: 8_000 });
+  await sleep(500);
+  assert.ok(reads.length > 0, 'the change was read');
+  assert.ok(
+    reads.every((s) => s.includes('since_watermark') && !s.includes('cursor')),
+    `only delta reads, no loaded page read again: ${reads.join(' ')}`,
+  );
+  assert.ok(reads.length <= 3, `a delta read per change, not one read per page: ${reads.length}`);
+  assert.equal(await rows.count(), 199);
+  assert.deepEqual(problems, []);
+});
+
+test('M1: Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
+  await app.api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
+  const { page, problems } = await ui();
+  await go(page, '/brains/follow/records');
+  await page.getByText('Nothing written yet').waitFor();
+  await app.api.rememberRecord('follow', {
+    content: { kind: 'message', speaker: 'Cy', text: 'I keep bees on the roof.' },
+  });
+  await page.getByText('I keep bees on the roof.').waitFor({ timeout: 8_000 });
+
+  await go(page, '/brains/follow/conflicts');
+  await page.getByText('No conflicts').waitFor();
+  await disagree('follow', 'Cy', ['Faro', 'Braga']);
+  await page.getByRole('heading', { level: 2, name: /lives in/ }).waitFor({ timeout: 8_000 });
+
+  await go(page, '/brains/follow/profile');
+  await page.locator('dl.facts dt:has-text("Records") + dd').filter({ hasText: /^3/ }).waitFor();
+  await app.api.rememberRecord('follow', {
+    content: { kind: 'message', speaker: 'Cy', text: 'Bees again.' },
+  });
+  await page
+    .locator('dl.facts dt:has-text("Records") + dd')
+    .filter({ hasText: /^4/ })
+    .waitFor({ timeout: 8_000 });
+
+  await go(page, '/');
+  await page.getByRole('link', { name: 'Follow' }).waitFor();
+  await app.api.createBrain({ id: 'later', name: 'Made by an agent' });
+  await page.getByRole('link', { name: 'Made by an agent' }).waitFor({ timeout: 8_000 });
+  assert.deepEqual(problems, []);
+});
+
+test('M3: long URLs, snake_case names and Brain ids stay inside the window at 1280 and 800 px', async () => {
+  const url =
+    'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ1a2B3c4D5e6F7g8H9i0JkLmNoPq/edit?usp=sharing_eil_m&ts=65f0c1d2';
+  await app.api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
+  await app.api.createBrain({ id: `agent-memory.${'x'.repeat(90)}` });
+  const fact = await app.api.rememberRecord('long', {
+    content: {
+      kind: 'fact',
+      subject: 'Ana',
+      predicate: 'preferred_contact_method_for_urgent_work_matters',
+      value: 'phone',
+    },
+    source: { name: url },
+  });
+  await app.api.rememberRecord('long', {
+    content: { kind: 'message', speaker: 'Ana', text: `My reading list is at ${url}` },
+  });
+  await disagree('long', 'Ana', ['Porto', 'Lisbon']);
+  await settled('long');
+  const memoryId = (await app.api.getRecord('long', fact.record.id)).memory_ids[0]!;
+  const { page, problems } = await ui();
+  const screens = {
+    brains: '/',
+    keys: '/keys',
+    memories: '/brains/long/memories',
+    memory: `/brains/long/memories/${memoryId}`,
+    conflicts: '/brains/long/conflicts',
+    profile: '/brains/long/profile',
+  };
+  const wide: string[] = [];
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [name, path] of Object.entries(screens)) {
+      await go(page, path);
+      await page.locator('main h1').waitFor();
+      await page.locator('main .loading').waitFor({ state: 'detached' });
+      if (name === 'profile') await page.getByRole('link', { name: /My reading list/ }).waitFor();
+      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+      if (scrollWidth > width) wide.push(`${name}@${width}: ${scrollWidth}px`);
+    }
+  }
+  assert.deepEqual(wide, [], 'no page is wider than the window');
+  // The statement keeps its room next to a long "About".
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await go(page, screens.memories);
+  const statementWidth = await page
+    .getByRole('table', { name: 'Memories' })
+    .locator('th')
+    .first()
+    .evaluate((th) => th.getBoundingClientRect().width);
+  assert.ok(statementWidth > 380, `Statement column ${statementWidth}px`);
+  await go(page, screens.profile);
+  await page.getByRole('link', { name: /My reading list/ }).waitFor();
+  await checkScreen(page, 'audit-long-profile-1280');
+  await page.setViewportSize({ width: 800, height: 900 });
+  await checkScreen(page, 'audit-long-profile-800');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(problems, []);
+});
+
+test('M4, L4, L5: confirmations are said and focus stays where the person is', async () => {
+  await app.api.createBrain({ id: 'keys', name: 'Keyboard', self: { type: 'person', name: 'Di' } });
+  await app.api.rememberRecord('keys', {
+    content: { kind: 'fact', subject: 'Di', predicate: 'city', value: 'Lisbon' },
+  });
+  await app.api.rememberRecord('keys', {
+    content: { kind: 'fact', subject: 'Di', predicate: 'pet', value: 'a cat' },
+  });
+  await settled('keys');
+  const memories = (await app.api.listMemories('keys')).data;
+  const city = memories.find((m: Memory) => m.predicate === 'city')!;
+  const pet = memories.find((m: Memory) => m.predicate === 'pet')!;
+  const { page, problems } = await ui();
+
+  // Remember this: a note saved is said, and focus stays on the button.
+  await go(page, '/brains/keys/records');
+  await page.getByLabel('What should this Brain remember?').fill('Di plays the oboe.');
+  await page.getByRole('button', { name: 'Remember this' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Note saved' }).waitFor();
+  assert.equal(await activeElement(page), 'BUTTON Remember this');
+
+  // Save correction: "Saved." is said with the new version, and focus is on that message.
+  await go(page, `/brains/keys/memories/${city.id}`);
+  await page.getByLabel('What is actually true').fill('Di lives in Faro');
+  await page.getByRole('button', { name: 'Save correction' }).focus();
+  await page.keyboard.press('Enter');
+  const saved = page.getByRole('status').filter({ hasText: 'Saved.' });
+  await saved.getByRole('link', { name: 'Di lives in Faro' }).waitFor();
+  await until(page, "document.activeElement?.textContent?.startsWith('Saved.')");
+
+  // Withdrawing asks first; Cancel keeps the Memory.
+  await go(page, `/brains/keys/memories/${pet.id}`);
+  await page.getByLabel(/withdraw it without a replacement/).check();
+  await page.getByRole('button', { name: 'Withdraw Memory' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal((await app.api.getMemory('keys', pet.id)).status, 'active');
+  await page.getByRole('button', { name: 'Withdraw Memory' }).click();
+  await dialog.getByRole('button', { name: 'Withdraw Memory' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved. This Memory is withdrawn' }).waitFor();
+  assert.equal((await app.api.getMemory('keys', pet.id)).status, 'retracted');
+
+  // Ask: an invalid Purpose in folded "More filters" is said, not silently ignored.
+  await go(page, '/brains/keys/ask');
+  await page.getByLabel('Question').fill('Where does Di live?');
+  await page.getByText('More filters').click();
+  await page.getByLabel(/Purpose/).fill('Customer support');
+  await page.getByText('More filters').click();
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'Purpose is one lower-case word' }).waitFor();
+  assert.equal(await page.locator('details').getAttribute('open'), '');
+  await page.getByLabel(/Purpose/).fill('support');
+  await page.getByRole('button', { name: 'Ask', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
+  assert.equal(await activeElement(page), 'BUTTON Ask');
+
+  // Keys: Copy says what happened.
+  await go(page, '/keys');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByText(/^(Copied\.|Could not copy)/).waitFor();
+  assert.deepEqual(problems, []);
+});
+
+test('M5: an import finished while the person looked at another tab still shows its summary', async () => {
+  await app.api.createBrain({ id: 'imp', name: 'Imports' });
+  const { page, problems } = await ui();
+  await go(page, '/brains/imp/import');
+  await page.getByLabel('Files', { exact: true }).setInputFiles({
+    name: 'notes.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# Garden\n\nThe tomatoes go in after the last frost.\n'),
+  });
+  await page.getByRole('button', { name: 'Import 1 file' }).click();
+  // Off to Records at once, then back.
+  await page.getByRole('navigation', { name: 'Brain imp' }).getByRole('link', { name: 'Records' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+  await page.getByRole('navigation', { name: 'Brain imp' }).getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  await page.getByRole('heading', { name: 'Import finished' }).waitFor();
+  await page.getByText('1 new item imported').waitFor();
+  assert.deepEqual(problems, []);
+});
