@@ -27,7 +27,10 @@ export interface CallInput {
   body: unknown;
   idempotencyKey: string | undefined;
   watermark: string | undefined;
+  /** A thorough Context is to stream (Accept prefers text/event-stream to JSON). */
   wantsStream: boolean;
+  /** Accept names the stream and refuses JSON: 406 wherever there is no stream to give. */
+  refusesJson: boolean;
 }
 
 export interface HandlerDeps {
@@ -232,7 +235,7 @@ export const handlers: Record<string, Handler> = {
       if (err !== e) withTrace.cause = e;
       throw withTrace;
     };
-    if (i.wantsStream && body.mode !== 'thorough') {
+    if (i.refusesJson && body.mode !== 'thorough') {
       await failed(
         new MnemoError(
           'streaming_not_applicable',

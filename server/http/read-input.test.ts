@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../start-server.ts';
 import { maxJsonDepth } from './json-depth.ts';
-import { wantsEventStream } from './read-input.ts';
+import { readAccept } from './read-input.ts';
 
 describe('request bodies', () => {
   let server: RunningServer;
@@ -88,38 +88,46 @@ describe('request bodies', () => {
   });
 });
 
-describe('Accept: a stream is what the client prefers by q-value, named outright', () => {
-  it('reads q-values and the most specific range, a tie being JSON', () => {
-    const cases: [string | undefined, boolean][] = [
-      [undefined, false],
-      ['text/event-stream', true],
-      ['TEXT/Event-Stream', true],
-      ['application/json, text/event-stream', false],
-      ['text/event-stream, application/json;q=0.5', true],
-      ['text/event-stream;q=0.5, application/json', false],
-      ['application/json;q=0, text/event-stream;q=0.1', true],
-      ['text/event-stream, */*', false],
-      ['text/event-stream, */*;q=0.1', true],
-      ['text/event-stream, application/json;q=0, */*', true],
-      ['text/event-stream;q=0', false],
-      ['*/*', false],
-      ['text/*', false],
+describe('Accept: q-values choose between the stream and JSON', () => {
+  it('a stream is what the client prefers, named outright; JSON is refused only when it is not acceptable', () => {
+    // [Accept, a thorough Context streams, 406 where nothing streams]
+    const cases: [string | undefined, boolean, boolean][] = [
+      [undefined, false, false],
+      ['text/event-stream', true, true],
+      ['TEXT/Event-Stream', true, true],
+      ['application/json, text/event-stream', false, false],
+      ['text/event-stream, application/json;q=0.5', true, false],
+      ['text/event-stream;q=0.5, application/json', false, false],
+      ['application/json;q=0, text/event-stream;q=0.1', true, true],
+      ['text/event-stream, */*', false, false],
+      ['text/event-stream, */*;q=0.1', true, false],
+      ['text/event-stream, application/*;q=0.5', true, false],
+      ['text/event-stream, application/json;q=0, */*', true, true],
+      ['text/event-stream;q=0', false, false],
+      ['*/*', false, false],
+      ['text/*', false, false],
     ];
-    for (const [accept, stream] of cases) assert.equal(wantsEventStream(accept), stream, String(accept));
+    for (const [accept, streams, refuses] of cases)
+      assert.deepEqual(readAccept(accept), { prefersStream: streams, refusesJson: refuses }, String(accept));
   });
 
-  it('a fast Context asked as a preferred stream is streaming_not_applicable over HTTP', async () => {
+  it('over HTTP: preferring the stream but accepting JSON gets JSON where nothing streams; refusing JSON is 406', async () => {
     const server = await startServer({ engine: 'reference', port: 0 });
     try {
       const auth = { Authorization: 'Bearer sk_test_accept_secret1', 'Content-Type': 'application/json' };
       await fetch(`${server.url}/brains`, { method: 'POST', headers: auth, body: '{"id":"a"}' });
-      const res = await fetch(`${server.url}/brains/a/context`, {
-        method: 'POST',
-        headers: { ...auth, Accept: 'text/event-stream, application/json;q=0.5' },
-        body: '{"query":"tea"}',
-      });
-      assert.equal(res.status, 406);
-      assert.equal(((await res.json()) as { code: string }).code, 'streaming_not_applicable');
+      const ask = (accept: string, path = '/brains/a/context') =>
+        fetch(`${server.url}${path}`, {
+          method: path.endsWith('context') ? 'POST' : 'GET',
+          headers: { ...auth, Accept: accept },
+          ...(path.endsWith('context') ? { body: '{"query":"tea"}' } : {}),
+        });
+      assert.equal((await ask('text/event-stream, application/json;q=0.5')).status, 200);
+      assert.equal((await ask('text/event-stream, application/json;q=0.9', '/brains')).status, 200);
+      const refused = await ask('text/event-stream, application/json;q=0');
+      assert.equal(refused.status, 406);
+      assert.equal(((await refused.json()) as { code: string }).code, 'streaming_not_applicable');
+      assert.equal((await ask('text/event-stream', '/brains')).status, 406);
     } finally {
       await server.close();
     }

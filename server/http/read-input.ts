@@ -17,15 +17,23 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return type === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/** What `Accept` asks of an operation that can answer with JSON and, for one, with an event stream. */
+export interface AcceptReading {
+  /** A thorough Context streams: text/event-stream named outright, with a q above 0 and above JSON's. */
+  prefersStream: boolean;
+  /** The stream is named and JSON is not acceptable (q=0, or not matched): 406 where nothing streams. */
+  refusesJson: boolean;
+}
+
 /**
- * Accept asks for a stream when it prefers text/event-stream to JSON by its q-values (RFC 9110 12.5.1):
- * the stream's q is above 0 and above JSON's, where JSON is also matched by application/* and *\/*. A
- * tie is JSON, so a client that names both without preference still gets the plain answer.
+ * Reads Accept by its q-values (RFC 9110 12.5.1). JSON's q is set by the most specific range that
+ * matches it (`application/json`, else `application/*`, else `*\/*`: `application/json;q=0, *\/*`
+ * refuses JSON). Only a stream named outright is asked for: `*\/*` alone is the plain JSON answer, and
+ * a tie is JSON. A client that prefers the stream but accepts JSON gets JSON wherever nothing streams.
  */
-export function wantsEventStream(accept: string | undefined): boolean {
-  if (!accept) return false;
+export function readAccept(accept: string | undefined): AcceptReading {
+  if (!accept) return { prefersStream: false, refusesJson: false };
   const ranges = parseAccept(accept).map(({ type, q }) => ({ type: type.toLowerCase(), q }));
-  // The most specific range that matches a type sets its q (`application/json;q=0, */*` refuses JSON).
   const qOf = (...mostSpecificFirst: string[]) => {
     for (const type of mostSpecificFirst) {
       const named = ranges.filter((r) => r.type === type);
@@ -33,9 +41,9 @@ export function wantsEventStream(accept: string | undefined): boolean {
     }
     return 0;
   };
-  // Only a stream named outright is asked for: `*/*` alone is the plain JSON answer.
   const stream = qOf('text/event-stream');
-  return stream > 0 && stream > qOf('application/json', 'application/*', '*/*');
+  const json = qOf('application/json', 'application/*', '*/*');
+  return { prefersStream: stream > 0 && stream > json, refusesJson: stream > 0 && json === 0 };
 }
 
 function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknown> {
@@ -135,8 +143,8 @@ function readHeader(c: HonoContext<AppEnv>, name: string): string | undefined {
 
 /** Everything a handler needs, validated against the contract; throws the spec's 4xx codes. */
 export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<CallInput> {
-  const wantsStream = wantsEventStream(c.req.header('accept'));
-  if (wantsStream && op.id !== 'createContext') {
+  const accept = readAccept(c.req.header('accept'));
+  if (accept.refusesJson && op.id !== 'createContext') {
     throw new MnemoError(
       'streaming_not_applicable',
       `Accept: ${op.id} does not stream; only a thorough createContext does`,
@@ -151,6 +159,7 @@ export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: E
     body,
     idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'Idempotency-Key') : undefined,
     watermark: op.headers?.includes('Brain-Watermark') ? readHeader(c, 'Brain-Watermark') : undefined,
-    wantsStream,
+    wantsStream: accept.prefersStream,
+    refusesJson: accept.refusesJson,
   };
 }
