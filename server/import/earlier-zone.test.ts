@@ -25,9 +25,13 @@ test('the zone of an earlier import is found across a DST change; none when ther
     const path = `${root}/WhatsApp Chat with Ana.txt`;
     // New York moved its clocks on 10 March 2024: a fixed offset cannot place both messages.
     const earlier = await recordsOf(path, 'America/New_York');
-    const zone = await earlierImportZone(parseWhatsapp, path, {}, from(earlier), 'UTC');
-    assert.ok(zone !== null);
-    assert.deepEqual(await recordsOf(path, zone), earlier, `${zone} reads the chat as New York did`);
+    const found = await earlierImportZone(parseWhatsapp, path, {}, from(earlier), 'UTC');
+    assert.ok(found !== null);
+    assert.deepEqual(
+      await recordsOf(path, found.zone),
+      earlier,
+      `${found.zone} reads the chat as New York did`,
+    );
 
     assert.equal(await earlierImportZone(parseWhatsapp, path, {}, from(earlier), 'America/New_York'), null);
     assert.equal(await earlierImportZone(parseWhatsapp, path, {}, from([]), 'UTC'), null);
@@ -35,5 +39,25 @@ test('the zone of an earlier import is found across a DST change; none when ther
     assert.equal(await earlierImportZone(parseWhatsapp, path, {}, from(otherChat), 'UTC'), null);
   } finally {
     remove();
+  }
+});
+
+test('an earlier import of winter messages only: the zone chosen keeps daylight saving time as the machine’s does, and says it guessed', async () => {
+  const winter = ['15/01/2024, 09:30 - Ana: Bom dia', '16/01/2024, 10:00 - Ana: Cold today'];
+  const t = writeTree({
+    'before/WhatsApp Chat with Ana.txt': winter.join('\n'),
+    'now/WhatsApp Chat with Ana.txt': [...winter, '20/07/2024, 09:00 - Ana: Beach day'].join('\n'),
+  });
+  try {
+    const earlier = await recordsOf(`${t.root}/before/WhatsApp Chat with Ana.txt`, 'Europe/Lisbon');
+    const path = `${t.root}/now/WhatsApp Chat with Ana.txt`;
+    const found = await earlierImportZone(parseWhatsapp, path, {}, from(earlier), 'America/New_York');
+    assert.ok(found !== null);
+    assert.equal(found.ambiguous, true, 'UTC, Lisbon, London and others fit January alike');
+    // Read as Lisbon reads it: 09:00 in July is 08:00Z (UTC would give 09:00Z, an hour off).
+    const july = (await recordsOf(path, found.zone)).find((r) => r.text === 'Beach day')!;
+    assert.match(july.externalId, /2024-07-20T08:00:00\.000Z/, found.zone);
+  } finally {
+    t.remove();
   }
 });

@@ -15,6 +15,8 @@ export type EarlierRecords = (since: string, until: string) => AsyncIterable<Ear
 const whatsappId = /^whatsapp:(.*):(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z):(.*):(\d+)$/;
 const slack = 15 * 3_600_000; // every UTC offset in use lies within ±14 h
 const mostPairs = 500;
+/** The Brain's Records read at most: a chat imported for the first time beside many others pairs none. */
+const mostScanned = 20_000;
 
 /**
  * WhatsApp exports carry no UTC offset and a message's instant is part of its identity, so reading an
@@ -23,7 +25,8 @@ const mostPairs = 500;
  * the export is read as if its wall times were UTC, its messages are paired with the Brain's Records
  * of the same chat, sender, ordinal and text, and the zone that maps the most wall times onto those
  * Records' instants wins. `null`: nothing to follow (no earlier import of this chat, or `preferred`
- * already matches it).
+ * already matches it). `ambiguous`: other zones fit the earlier import as well but read some of the
+ * export's messages differently (an hour apart across daylight saving time).
  */
 export async function earlierImportZone(
   parse: Parser,
@@ -31,7 +34,7 @@ export async function earlierImportZone(
   o: ParseOptions,
   earlier: EarlierRecords,
   preferred: string,
-): Promise<string | null> {
+): Promise<{ zone: string; ambiguous: boolean } | null> {
   const walls = new Map<string, number[]>();
   let first = Infinity;
   let last = -Infinity;
@@ -52,7 +55,9 @@ export async function earlierImportZone(
   const pairs: { wall: number; instant: number }[] = [];
   const since = new Date(first - slack).toISOString();
   const until = new Date(last + slack).toISOString();
+  let scanned = 0;
   for await (const r of earlier(since, until)) {
+    if (++scanned > mostScanned) break;
     const id = whatsappId.exec(r.externalId);
     if (!id) continue;
     const instant = Date.parse(id[2]!);
@@ -62,9 +67,9 @@ export async function earlierImportZone(
   }
   if (pairs.length === 0) return null;
 
-  const fits = (zone: string, p: { wall: number; instant: number }) => {
-    const w = new Date(p.wall);
-    const at = wallTimeToDate(
+  const instantIn = (zone: string, wall: number) => {
+    const w = new Date(wall);
+    return wallTimeToDate(
       {
         year: w.getUTCFullYear(),
         month: w.getUTCMonth() + 1,
@@ -74,21 +79,50 @@ export async function earlierImportZone(
         second: w.getUTCSeconds(),
       },
       zone,
-    );
-    return at.getTime() === p.instant;
+    ).getTime();
   };
+  const fits = (zone: string, p: { wall: number; instant: number }) => instantIn(zone, p.wall) === p.instant;
   const score = (zone: string) => pairs.reduce((n, p) => n + (fits(zone, p) ? 1 : 0), 0);
   const preferredScore = score(preferred);
   if (preferredScore === pairs.length) return null;
-  // Zones that place the first pair right, then the one that places most (the first such in the list
-  // on a tie: zones that agree on every instant here read this chat alike).
-  let best: { zone: string; n: number } | null = null;
+  // Zones that place the first or last pair right, then those that place most.
+  let best: string[] = [];
+  let bestN = 0;
   for (const zone of ['UTC', ...Intl.supportedValuesOf('timeZone')]) {
-    if (!fits(zone, pairs[0]!) && pairs.length > 1 && !fits(zone, pairs[pairs.length - 1]!)) continue;
+    if (!fits(zone, pairs[0]!) && !fits(zone, pairs[pairs.length - 1]!)) continue;
     const n = score(zone);
-    if (!best || n > best.n) best = { zone, n };
+    if (n > bestN) [best, bestN] = [[zone], n];
+    else if (n === bestN) best.push(zone);
   }
-  return best && best.n > preferredScore ? best.zone : null;
+  if (best.length === 0 || bestN <= preferredScore) return null;
+
+  // Several zones fit when the earlier import held only winter (or only summer) messages: Lisbon,
+  // London and UTC agree in January. They may read the export's other messages differently. The ones
+  // that keep daylight saving time as the machine's own zone does are taken first (a guess, said in
+  // the note), then the reading most of them share.
+  const sample = spread([...walls.values()].flat(), 200);
+  const reading = (zone: string) => sample.map((w) => instantIn(zone, w)).join(',');
+  const readings = new Map<string, string[]>();
+  for (const zone of best) readings.set(reading(zone), [...(readings.get(reading(zone)) ?? []), zone]);
+  const keepsDst = (zone: string) => {
+    const year = new Date(first).getUTCFullYear();
+    return (
+      instantIn(zone, Date.UTC(year, 0, 15, 12)) - Date.UTC(year, 0, 15, 12) !==
+      instantIn(zone, Date.UTC(year, 6, 15, 12)) - Date.UTC(year, 6, 15, 12)
+    );
+  };
+  const likeMachine = best.filter((z) => keepsDst(z) === keepsDst(preferred));
+  const pool = likeMachine.length > 0 ? likeMachine : best;
+  const chosen = [...readings.values()]
+    .map((zones) => zones.filter((z) => pool.includes(z)))
+    .sort((a, b) => b.length - a.length)[0]![0]!;
+  return { zone: chosen, ambiguous: readings.size > 1 };
+}
+
+/** At most `n` of `xs`, evenly spread (all of them when there are fewer). */
+function spread<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  return Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]!);
 }
 
 const pairKey = (chat: string, sender: string, n: string, text: string) =>

@@ -106,7 +106,8 @@ test('a file that stops reading part way is a failure in the summary, after what
         return Promise.resolve({ record: {}, replayed: false });
       },
     } as unknown as MnemoClient;
-    const summary = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' });
+    // No time zone: the look for an earlier import's zone reads the file first, and meets the error first.
+    const summary = await runImport({ client, brainId: 'b', path: file });
     assert.deepEqual(sent, ['message 0', 'message 1', 'message 2']);
     assert.equal(summary.imported, 3);
     assert.equal(summary.failed, 1, 'the unread rest fails the run (exit 1), it is not a skip');

@@ -232,11 +232,23 @@ export async function readingOptions(
   earlier: EarlierRecords,
 ): Promise<{ options: ParseOptions; note: string | null }> {
   if (target.format !== 'whatsapp' || o.timeZone !== undefined) return { options: o, note: null };
-  const zone = await earlierImportZone(parsers.whatsapp, target.path, o, earlier, systemTimeZone());
-  if (zone === null) return { options: o, note: null };
+  let found;
+  try {
+    found = await earlierImportZone(parsers.whatsapp, target.path, o, earlier, systemTimeZone());
+  } catch {
+    // The file itself failing is for the import's own read to report (read_failed, a skip); the API
+    // failing leaves the zone as asked.
+    return { options: o, note: null };
+  }
+  if (found === null) return { options: o, note: null };
+  const { zone, ambiguous } = found;
   return {
     options: { ...o, timeZone: zone },
-    note: `times read in ${zone}, the zone its earlier import used, so its messages keep their identity (a time zone given for the import overrides it)`,
+    note:
+      `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
+      (ambiguous
+        ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
+        : ' (a time zone given for the import overrides it)'),
   };
 }
 
