@@ -121,11 +121,27 @@ export async function scanMemories(
 
 export const conflictScanKey = (brainId: string) => [...keys.memories(brainId), 'conflicts'] as const;
 
-export const conflictsOptions = (client: MnemoClient, brainId: string) =>
+/**
+ * `previous`: the scan on screen. A write made in the app reads the scan again (what it changed must
+ * show at once), and it must reach as far as "Check the next" had taken it (to the end, if it had got
+ * there), or the conflicts found past its first step would vanish.
+ */
+export const conflictsOptions = (
+  client: MnemoClient,
+  brainId: string,
+  previous: () => ConflictScan | undefined = () => undefined,
+) =>
   queryOptions({
     queryKey: conflictScanKey(brainId),
     queryFn: async ({ signal }): Promise<ConflictScan> => {
-      const { memories, cursor } = await scanMemories(client, brainId, null, signal);
+      let { memories, cursor } = await scanMemories(client, brainId, null, signal);
+      const before = previous();
+      const want = before === undefined ? 0 : before.cursor === null ? Infinity : before.scanned;
+      while (cursor !== null && memories.length < want) {
+        const more = await scanMemories(client, brainId, cursor, signal);
+        memories = [...memories, ...more.memories];
+        cursor = more.cursor;
+      }
       return { memories, scanned: memories.length, cursor };
     },
     // Kept current by the Brain's changes (useFollowBrain), not read again from the start: a scan

@@ -23,7 +23,9 @@ import { paths } from '../routes.ts';
 export function ConflictsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const qc = useQueryClient();
-  const scan = useQuery(conflictsOptions(client, brainId));
+  const scan = useQuery(
+    conflictsOptions(client, brainId, () => qc.getQueryData<ConflictScan>(conflictScanKey(brainId))),
+  );
   // The census counts the conflicting Memories of the whole Brain, however large: the scan is checked
   // against it, and its examples are looked up when the scan has not reached them.
   const census = useQuery(censusOptions(client, brainId));

@@ -100,6 +100,22 @@ test('H1: a conflict past the first 2,000 Memories is listed, and an incomplete 
   await page.getByRole('button', { name: 'Check the next 2,000' }).click();
   await page.getByText(/Only the first/).waitFor({ state: 'detached' });
   await slot.getByRole('link', { name: /Lisbon/ }).waitFor();
+  // A write made in the app does not send the scan back to its first 2,000 Memories.
+  await go(page, '/brains/big/records');
+  await page.getByLabel('What should this Brain remember?').fill('The boiler was serviced today.');
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  await page.getByText(/Note saved/).waitFor();
+  await go(page, '/brains/big/conflicts');
+  await slot.getByRole('link', { name: /Lisbon/ }).waitFor();
+  // A scan read again from the start would say so within a moment of coming back.
+  const restarted = await page
+    .getByText(/Only the first/)
+    .waitFor({ timeout: 4000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  assert.equal(restarted, false, 'the scan started over after a write made in the app');
   assert.deepEqual(problems, []);
 });
 
