@@ -7,13 +7,19 @@ export interface Segment {
 
 /** Long enough for any sentence worth the name, short enough that each step stays cheap. */
 const defaultWindow = 2048;
+/**
+ * How near a window's end a boundary is not trusted: ICU decides some breaks by looking past them
+ * (after "e.g." it looks ahead for a lower-case letter), and near the end that look is cut short.
+ */
+const lookahead = 256;
 
 /**
  * Intl.Segmenter's segments of `text`, found window by window. V8's segment iterator (Node 20) costs
  * time in proportion to the whole string at every step, so one pass over a long text is quadratic:
  * 200,000 characters of short sentences took over two minutes, 120,000 of Japanese three, all of it on
- * the server's event loop. A window's last segment may be cut by the window's end, so it is left for
- * the next window, which starts where it does: the segments are the ones the whole text gives, except
+ * the server's event loop. The segments that end near a window's end are left for the next window,
+ * which starts where the first of them does, so each boundary is decided with as much text after it
+ * as the whole text gives (up to `lookahead` characters): the segments are the whole text's, except
  * that a segment longer than a window is cut at the window's end.
  */
 export function* segmentInWindows(
@@ -21,26 +27,27 @@ export function* segmentInWindows(
   text: string,
   windowChars = defaultWindow,
 ): Generator<Segment> {
+  const margin = Math.min(lookahead, Math.floor(windowChars / 4));
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + windowChars);
     // Never between the two halves of a surrogate pair.
     if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
-    const atEnd = end === text.length;
-    let held: Intl.SegmentData | null = null;
-    let gave = false;
-    for (const s of segmenter.segment(text.slice(start, end))) {
-      if (held) {
-        yield { segment: held.segment, index: start + held.index, isWordLike: held.isWordLike };
-        gave = true;
-      }
-      held = s;
+    const found = Array.from(segmenter.segment(text.slice(start, end)));
+    const at = (s: Intl.SegmentData): Segment => ({
+      segment: s.segment,
+      index: start + s.index,
+      isWordLike: s.isWordLike,
+    });
+    if (end === text.length) {
+      yield* found.map(at);
+      break;
     }
-    if (!held) break;
-    if (atEnd || !gave) {
-      // The text's last segment, or one segment filling the whole window: taken as it is.
-      yield { segment: held.segment, index: start + held.index, isWordLike: held.isWordLike };
-      start = end;
-    } else start += held.index;
+    const settled = found.filter((s) => start + s.index + s.segment.length <= end - margin);
+    // One segment filling (nearly) the whole window: taken as it is, cut at the window's end if so.
+    const taken = settled.length > 0 ? settled : found.slice(0, 1);
+    yield* taken.map(at);
+    const last = taken[taken.length - 1]!;
+    start += last.index + last.segment.length;
   }
 }
