@@ -185,8 +185,10 @@ export function memoryFilter(
   }
   if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
   // Every word of the search, in any order, case and accents ignored in every script.
-  if (q.q !== undefined)
-    for (const word of searchWords(q.q)) add('instr(mnemo_fold(m.statement), ?) > 0', word);
+  if (q.q !== undefined) {
+    const words = searchWords(q.q);
+    if (words.length > 0) add('mnemo_has_words(m.statement, ?) = 1', words.join('\u0000'));
+  }
 
   return { conds, params };
 }

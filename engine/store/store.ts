@@ -44,10 +44,14 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
-  // Searches of Memories compare folded text (foldText): Unicode case and accents, which SQL cannot.
-  db.function('mnemo_fold', { deterministic: true }, (s: unknown) =>
-    typeof s === 'string' ? foldText(s) : s,
-  );
+  // Searches of Memories compare folded text (foldText: Unicode case and accents, which SQL cannot):
+  // mnemo_has_words(text, words) is 1 when every word (folded, NUL-separated) occurs in the folded
+  // text, which is folded once per row whatever the number of words.
+  db.function('mnemo_has_words', { deterministic: true }, (text: unknown, words: unknown) => {
+    if (typeof text !== 'string' || typeof words !== 'string') return 0;
+    const folded = foldText(text);
+    return words.split('\u0000').every((w) => folded.includes(w)) ? 1 : 0;
+  });
   const cache = new Map<string, Statement>();
   const prep = (sql: string): Statement => {
     let s = cache.get(sql);
