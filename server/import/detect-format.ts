@@ -56,8 +56,8 @@ export interface Detected {
 /**
  * The export a folder is by its marker files: Slack's users.json and channels.json, Obsidian's
  * .obsidian, a ChatGPT or Claude conversations.json, WhatsApp's _chat.txt. Such a folder is read whole
- * by its format (its other files are the export's own: attachments, media, settings); null for any
- * other folder.
+ * by its format (its other files are the export's own: attachments, media, settings; a vault's are
+ * then planned one by one, plan-import.ts); null for any other folder.
  */
 export async function exportFolder(path: string): Promise<Detected | null> {
   if (await isSlackExport(path)) return { format: 'slack', path };

@@ -58,9 +58,9 @@ test('a folder of mixed files: each file in its format, exports inside read whol
       ['people.vcf', 'vcf', 'people.vcf'],
       ['Vault', 'obsidian', 'Vault'],
       [
-        'Vault/picture.png',
+        'Vault/1 attachment (picture.png)',
         null,
-        'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+        'not text mnemo reads (images, PDFs, media and other attachments are not imported); the notes that link them keep their names',
       ],
       ['WhatsApp Chat with Ana.txt', 'whatsapp', 'WhatsApp Chat with Ana.txt'],
     ]);
@@ -130,15 +130,16 @@ test('a vault is read whole, and its other files each in their format or listed 
     'Vault/Trips/cal.ics': ics,
     'Vault/attachments/scan': 'no extension',
     'Vault/attachments/photo.JPG': 'jpg',
+    'Vault/attachments/report.pdf': '%PDF',
   });
   try {
     const vault = join(t.root, 'Vault');
     assert.deepEqual(shown(t.root, await planImport(vault, 'auto')), [
       ['', 'obsidian', 'Vault'],
       [
-        'attachments/photo.JPG',
+        '2 attachments (attachments/photo.JPG, attachments/report.pdf)',
         null,
-        'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+        'not text mnemo reads (images, PDFs, media and other attachments are not imported); the notes that link them keep their names',
       ],
       ['attachments/scan', null, 'cannot tell the format of this file; import it on its own with --format'],
       ['notes.txt', null, 'cannot tell the format of this file; import it on its own with --format'],
@@ -150,9 +151,9 @@ test('a vault is read whole, and its other files each in their format or listed 
       [
         ['', 'obsidian', ''],
         [
-          'attachments/photo.JPG',
+          '2 attachments (attachments/photo.JPG, attachments/report.pdf)',
           null,
-          'not text mnemo reads (images, PDFs, media and other attachments are not imported)',
+          'not text mnemo reads (images, PDFs, media and other attachments are not imported); the notes that link them keep their names',
         ],
         ['attachments/scan', null, 'not obsidian'],
         ['notes.txt', null, 'not obsidian'],

@@ -135,6 +135,8 @@ async function besideTheNotes(
 ): Promise<ImportTarget[]> {
   if (whole.format !== 'obsidian' && whole.format !== 'markdown') return [];
   const out: ImportTarget[] = [];
+  // A vault's pasted images and PDFs are many and all alike: one line for them, not one per file.
+  const attachments: string[] = [];
   for await (const e of walkFolder(whole.path)) {
     const entryName = joinName(name, e.rel);
     if (e.type === 'skip') {
@@ -147,9 +149,25 @@ async function besideTheNotes(
       continue;
     }
     if (e.type !== 'file' || isNoteFile(e.path)) continue;
+    if (attachment.test(e.path)) {
+      attachments.push(e.rel);
+      continue;
+    }
     const f = await fileFormat(e.path, format, unknownReason);
     if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, reason: f.reason });
     else if (f.format !== 'markdown' && f.format !== 'obsidian') out.push({ name: entryName, ...f });
+  }
+  if (attachments.length > 0) {
+    const shown = attachments.slice(0, 3).join(', ') + (attachments.length > 3 ? ', …' : '');
+    out.unshift({
+      name: joinName(
+        name,
+        `${attachments.length} attachment${attachments.length === 1 ? '' : 's'} (${shown})`,
+      ),
+      format: null,
+      path: whole.path,
+      reason: `${attachmentReason}; the notes that link them keep their names`,
+    });
   }
   return out;
 }
