@@ -122,6 +122,12 @@ export const MemoryListQuery = z.strictObject({
     .optional()
     .describe('Words that must all occur in the statement, in any order; case and accents are ignored.'),
   status: z.enum(['active', 'superseded', 'retracted', 'all']).optional(),
+  contested: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'true: only current Memories that share their slot with another current value (the conflicts a person or an agent should settle); false or absent: no such filter.',
+    ),
 });
 export type MemoryListQuery = z.infer<typeof MemoryListQuery>;
 export const memoryListParams = Object.keys(MemoryListQuery.shape);

@@ -185,6 +185,18 @@ export function memoryFilter(
   }
   if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
   // Every word of the search, in any order, case and accents ignored in every script.
+  if (q.contested === 'true') {
+    // A conflict: current now, and another value of its slot current too (as the census counts them;
+    // hosted, the other value must be one hosted serves).
+    const mine = currentSql(nowMs, 'm');
+    const other = currentSql(nowMs, 'o');
+    add(
+      `m.slot IS NOT NULL AND ${mine.sql} AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage
+         AND o.id <> m.id AND ${other.sql} ${hosted ? `AND ${shareableSql('o')}` : ''})`,
+      ...mine.params,
+      ...other.params,
+    );
+  }
   if (q.q !== undefined) {
     const words = searchWords(q.q);
     if (words.length > 0) add('mnemo_has_words(m.statement, ?) = 1', words.join('\u0000'));

@@ -393,6 +393,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           return false;
         if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
         if (q.q && !searchWords(q.q).every((w) => foldText(m.statement).includes(w))) return false;
+        // One Memory per Record, none in a slot: nothing here is ever contested.
+        if (q.contested === 'true') return false;
         return true;
       });
       if (q.since_watermark) {
