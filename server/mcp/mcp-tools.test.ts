@@ -114,6 +114,12 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     says: /^invalid_request_body \(400 invalid_request\): limit: must be an integer between 1 and 200$/,
   },
   {
+    tool: 'list_memories',
+    args: { contested: 'maybe' },
+    http: () => v1('GET', '/memories?contested=maybe'),
+    says: /^invalid_request_body \(400 invalid_request\): contested: must be one of "true", "false"$/,
+  },
+  {
     tool: 'get_context',
     args: { query: 'dentist', mode: 'slow' },
     http: () => v1('POST', '/context', { query: 'dentist', mode: 'slow' }),

@@ -192,9 +192,11 @@ const tools: McpTool[] = [
     title: 'List or search Memories',
     description:
       'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
-      'filtering by subject, owner (self, other or unresolved), status or as_of. Page with cursor / next_cursor.',
+      'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
+      'conflicts (current values sharing a slot with another). Page with cursor / next_cursor.',
     input: {
       q: mem.q,
+      contested: mem.contested,
       subject: mem.subject,
       owner: mem.owner,
       status: mem.status,
