@@ -46,7 +46,10 @@ async function connect(key: string): Promise<Client> {
 const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
   (r.content as { type: string; text: string }[])[0]!.text;
 
-async function rawPost(headers: Record<string, string>) {
+async function rawPost(
+  headers: Record<string, string>,
+  body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+) {
   const res = await fetch(`${origin}/mcp`, {
     method: 'POST',
     headers: {
@@ -54,7 +57,7 @@ async function rawPost(headers: Record<string, string>) {
       accept: 'application/json, text/event-stream',
       ...headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    body,
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -262,16 +265,11 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   test('tools/call with arguments that are not an object is -32602 naming the field, not an internal error', async () => {
     const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
     for (const params of [{ name: 'recall', arguments: 'rec_x' }, { arguments: {} }, 'recall']) {
-      const res = await fetch(`${origin}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
-      });
-      const body = (await res.json()) as { id?: number; error?: { code: number; message: string } };
+      const res = await rawPost(
+        { authorization: `Bearer ${key}` },
+        JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+      );
+      const body = res.body as { id?: number; error?: { code: number; message: string } };
       if (typeof params === 'string') {
         // Not a JSON-RPC request at all (params must be structured): the transport refuses it.
         assert.equal(res.status, 400);
@@ -288,17 +286,12 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   test('tools/call with arguments nested past the JSON depth limit is -32602 naming the limit', async () => {
     const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    const res = await fetch(`${origin}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"remember","arguments":{"content":${deep}}}}`,
-    });
+    const res = await rawPost(
+      { authorization: `Bearer ${key}` },
+      `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"remember","arguments":{"content":${deep}}}}`,
+    );
     assert.equal(res.status, 200);
-    const body = (await res.json()) as { id?: number; error?: { code: number; message: string } };
+    const body = res.body as { id?: number; error?: { code: number; message: string } };
     assert.equal(body.error?.code, -32602, JSON.stringify(body).slice(0, 300));
     assert.equal(
       body.error!.message,
