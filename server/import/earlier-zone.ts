@@ -1,3 +1,4 @@
+import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem, ParseOptions, Parser } from './import-item.ts';
 import { wallTimeToDate } from './zoned-time.ts';
 
@@ -9,6 +10,39 @@ export interface EarlierRecord {
 
 /** The Brain's WhatsApp Records whose occurred_at lies in [since, until] (ISO instants). */
 export type EarlierRecords = (since: string, until: string) => AsyncIterable<EarlierRecord>;
+
+/** The listRecords query an EarlierRecords reads with, page by page. */
+export interface EarlierQuery {
+  source: 'whatsapp';
+  since: string;
+  until: string;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * EarlierRecords over a listRecords of the caller's (the API client, the engine): every page of the
+ * Brain's WhatsApp messages in the range. A page read as null ends it (nothing that may be read).
+ */
+export function earlierRecords(listPage: (q: EarlierQuery) => Promise<RecordPage | null>): EarlierRecords {
+  return async function* (since, until) {
+    let cursor: string | undefined;
+    do {
+      const page = await listPage({
+        source: 'whatsapp',
+        since,
+        until,
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (page === null) return;
+      for (const r of page.data)
+        if (r.source?.external_id && r.content.kind === 'message')
+          yield { externalId: r.source.external_id, text: r.content.text };
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  };
+}
 
 // `whatsapp:<chat>:<instant>:<sender>:<n>`: the instant is ISO with milliseconds and Z, which the chat
 // name and the sender (text before the first ': ' of a line) cannot hide.

@@ -10,7 +10,7 @@ import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
-import type { EarlierRecords } from './earlier-zone.ts';
+import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
@@ -140,22 +140,7 @@ export async function importFiles(
 
 /** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */
 function earlierInEngine(engine: Engine, t: Tenant, brainId: string): EarlierRecords {
-  return async function* (since, until) {
-    let cursor: string | undefined;
-    do {
-      const page = await engine.listRecords(t, brainId, {
-        source: 'whatsapp',
-        since,
-        until,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      for (const r of page.data)
-        if (r.source?.external_id && r.content.kind === 'message')
-          yield { externalId: r.source.external_id, text: r.content.text };
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-  };
+  return earlierRecords((q) => engine.listRecords(t, brainId, q));
 }
 
 async function importTargets(

@@ -3,6 +3,7 @@ import { extname, join, sep } from 'node:path';
 import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
+import { isNoteFile } from './formats/markdown.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 
 /**
@@ -28,7 +29,6 @@ const defaultUnknown = 'cannot tell the format of this file; import it on its ow
 const attachment =
   /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|canvas|excalidraw)$/i;
 const attachmentReason = 'not text mnemo reads (images, PDFs, media and other attachments are not imported)';
-const isNoteFile = (path: string) => /\.(?:md|markdown)$/i.test(path);
 
 /** Formats whose parser reads a whole export folder. */
 const wholeFolderFormats = new Set<ImportFormat>(['slack', 'chatgpt', 'claude']);

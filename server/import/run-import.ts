@@ -10,7 +10,7 @@ import { parseSlack } from './formats/slack.ts';
 import { parseVcf } from './formats/vcf.ts';
 import { parseWhatsapp } from './formats/whatsapp.ts';
 import { BoundedQueue } from './bounded-queue.ts';
-import { earlierImportZone, type EarlierRecords } from './earlier-zone.ts';
+import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { systemTimeZone } from '../../engine/retrieve/time-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
@@ -200,26 +200,12 @@ export async function collectTarget(
  * a key that may write but not read Records, has nothing to show: the import then reads times as asked.
  */
 function earlierThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): EarlierRecords {
-  return async function* (since, until) {
-    let cursor: string | undefined;
-    do {
-      let page;
-      try {
-        page = await client.listRecords(
-          brainId,
-          { source: 'whatsapp', since, until, limit: 200, ...(cursor ? { cursor } : {}) },
-          { signal },
-        );
-      } catch (e) {
-        if (e instanceof MnemoApiError) return;
-        throw e;
-      }
-      for (const r of page.data)
-        if (r.source?.external_id && r.content.kind === 'message')
-          yield { externalId: r.source.external_id, text: r.content.text };
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-  };
+  return earlierRecords((q) =>
+    client.listRecords(brainId, q, { signal }).catch((e: unknown) => {
+      if (e instanceof MnemoApiError) return null;
+      throw e;
+    }),
+  );
 }
 
 /**

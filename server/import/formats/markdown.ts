@@ -9,7 +9,8 @@ import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 
 /** A file name a note may have. */
-const isNoteFile = (name: string) => /\.(md|markdown)$/i.test(name);
+/** A file the notes' reader reads: Markdown by its extension. */
+export const isNoteFile = (name: string) => /\.(md|markdown)$/i.test(name);
 
 // gray-matter can eval `---js` front matter; an imported note must never run code.
 const refuseEngine = () => {
