@@ -26,6 +26,12 @@ export const Memory = z
       .string()
       .nullable()
       .describe('The slot within the subject, when the Memory holds one (facts); null otherwise.'),
+    slot: z
+      .string()
+      .nullable()
+      .describe(
+        'Opaque key of the slot the Memory holds (who, resolved to the owner, and what), the same for every value and version of that slot however its subject and predicate are spelled: two current Memories with one slot disagree. null when the Memory holds no slot.',
+      ),
     owner: Owner,
     valid_from: DateTime,
     valid_to: DateTime.nullable().describe('null means current.'),
@@ -101,7 +107,7 @@ export const MemoryPage = z
         'Present on delta reads (additive): Memories that left the served set after the boundary, in the ' +
           'same transaction-time order as `data` and paged with it (a page ends on a whole step, and ' +
           'the watermark covers both). An id is in at most one of `data` and `removed` of a page: the ' +
-          'later of its changes. Not narrowed by subject, owner, q, status or as_of (a removal carries ' +
+          'later of its changes. Not narrowed by subject, owner, q, status, as_of, contested or slot (a removal carries ' +
           'no content to match): ignore ids you do not hold.',
       ),
   })
@@ -126,7 +132,15 @@ export const MemoryListQuery = z.strictObject({
     .enum(['true', 'false'])
     .optional()
     .describe(
-      'true: only current Memories that share their slot with another current value (the conflicts a person or an agent should settle); false or absent: no such filter.',
+      'true: only current Memories that share their slot with another current value (the conflicts a person or an agent should settle); false or absent: no such filter. Group them by `slot`.',
+    ),
+  slot: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Only the Memories of this slot (a Memory's `slot`): its current values, or with `status=all` every version it has held.",
     ),
 });
 export type MemoryListQuery = z.infer<typeof MemoryListQuery>;

@@ -184,7 +184,6 @@ export function memoryFilter(
     );
   }
   if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
-  // Every word of the search, in any order, case and accents ignored in every script.
   if (q.contested === 'true') {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).
@@ -197,6 +196,12 @@ export function memoryFilter(
       ...other.params,
     );
   }
+  // A lineage is exactly the versions of one slot (migration 014): its id is the slot's key. Read on
+  // the (lineage, version) index, not by walking the Brain.
+  if (q.slot !== undefined) {
+    add('m.id IN (SELECT s.id FROM memories s WHERE s.lineage = ? AND s.slot IS NOT NULL)', q.slot);
+  }
+  // Every word of the search, in any order, case and accents ignored in every script.
   if (q.q !== undefined) {
     const words = searchWords(q.q);
     if (words.length > 0) add('mnemo_has_words(m.statement, ?) = 1', words.join('\u0000'));

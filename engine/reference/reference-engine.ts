@@ -268,6 +268,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         statement: text,
         subject: 'record',
         predicate: null,
+        slot: null,
         owner: { state: 'unresolved' },
         valid_from: record.occurred_at,
         valid_to: null,
@@ -394,7 +395,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
         if (q.q && !searchWords(q.q).every((w) => foldText(m.statement).includes(w))) return false;
         // One Memory per Record, none in a slot: nothing here is ever contested.
-        if (q.contested === 'true') return false;
+        if (q.contested === 'true' || q.slot !== undefined) return false;
         return true;
       });
       if (q.since_watermark) {

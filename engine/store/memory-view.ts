@@ -175,6 +175,8 @@ export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOpti
       statement: r.statement,
       subject: r.subject,
       predicate: r.predicate,
+      // A lineage is exactly the versions of one slot (migration 014), so its id names the slot.
+      slot: r.slot !== null ? r.lineage : null,
       owner:
         r.owner_entity !== null ? { state: r.owner_state, entity: r.owner_entity } : { state: r.owner_state },
       valid_from: r.valid_from,

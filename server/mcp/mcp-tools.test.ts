@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { KeyRegistry } from '../../engine/auth/key-registry.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
+import type { Memory } from '../../engine/contract/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { mountMcp } from './mount-mcp.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
@@ -190,4 +191,40 @@ test('valid arguments still reach the store', async () => {
     arguments: { content: { kind: 'fact', subject: 'Ana', predicate: 'dentist', value: 'Dr. Reis' } },
   });
   assert.equal(r.isError, undefined, JSON.stringify(r.content));
+});
+
+test('list_memories takes contested as a model writes it (a JSON boolean) or as the URL does, and slot', async () => {
+  const at = '2024-01-01T00:00:00Z';
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      {
+        content: { kind: 'fact', subject: 'Bo', predicate: 'lives in', value },
+        source: { name: source },
+        occurred_at: at,
+      },
+      {},
+    );
+  }
+  const listed = async (client: Client, args: Record<string, unknown>) => {
+    for (let i = 0; i < 100; i += 1) {
+      const r = await client.callTool({ name: 'list_memories', arguments: args });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      const page = JSON.parse((r.content as { text: string }[])[0]!.text) as { data: Memory[] };
+      if (page.data.length === 2) return page.data;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`list_memories ${JSON.stringify(args)}: not two values`);
+  };
+  for (const client of [bridge, hosted]) {
+    const asBoolean = await listed(client, { contested: true });
+    const asString = await listed(client, { contested: 'true' });
+    assert.deepEqual(asBoolean, asString);
+    const slot = asBoolean[0]!.slot!;
+    assert.deepEqual(await listed(client, { slot }), asBoolean, 'the slot lists its two values');
+  }
 });

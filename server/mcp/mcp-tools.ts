@@ -193,10 +193,16 @@ const tools: McpTool[] = [
     description:
       'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
       'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
-      'conflicts (current values sharing a slot with another). Page with cursor / next_cursor.',
+      'conflicts (current values sharing a slot with another; values with the same slot disagree), and slot ' +
+      "lists one slot's values (with status all, its history). Page with cursor / next_cursor.",
     input: {
       q: mem.q,
-      contested: mem.contested,
+      // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
+      contested: z
+        .union([z.boolean(), z.enum(['true', 'false'])])
+        .optional()
+        .describe(mem.contested.description ?? ''),
+      slot: mem.slot,
       subject: mem.subject,
       owner: mem.owner,
       status: mem.status,
@@ -206,7 +212,11 @@ const tools: McpTool[] = [
       limit: pageSize(200).optional().describe('Page size, default 50.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, q) => port.listMemories(q),
+    call: (port, { contested, ...q }) =>
+      port.listMemories({
+        ...q,
+        ...(contested === undefined ? {} : { contested: String(contested) as 'true' | 'false' }),
+      }),
   }),
 
   defineTool('get_memory', {

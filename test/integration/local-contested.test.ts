@@ -4,8 +4,8 @@ import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { tenant, withBrain } from './local-helpers.ts';
 
 const at = '2024-01-01T00:00:00Z';
-const fact = (predicate: string, value: string, source: string) => ({
-  content: { kind: 'fact' as const, subject: 'user', predicate, value },
+const fact = (predicate: string, value: string, source: string, subject = 'user') => ({
+  content: { kind: 'fact' as const, subject, predicate, value },
   source: { name: source },
   occurred_at: at,
 });
@@ -34,11 +34,49 @@ describe('listMemories contested=true: the conflicts, as the census counts them'
     assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
   });
 
+  it('values of one slot spelled differently share its `slot`, and `slot=` lists that slot alone', async () => {
+    const { engine, remember } = await withBrain();
+    // "user"/"home_city", "User"/"Home City" and the Brain's own name (the owner "user" resolves to)
+    // are one slot: grouping by the spelling showed none of these as a conflict.
+    await remember(fact('home_city', 'Porto', 'phone'));
+    await remember(fact('Home City', 'Lisbon', 'laptop', 'User'));
+    await remember(fact('home city', 'Faro', 'tablet', 'Ana'));
+    const note = await remember({ content: { kind: 'message', speaker: 'Ana', text: 'I like tea.' } });
+
+    const contested = await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 });
+    assert.equal(contested.data.length, 3);
+    const slot = contested.data[0]!.slot;
+    assert.match(slot ?? '', /./);
+    assert.ok(
+      contested.data.every((m) => m.slot === slot),
+      'one slot, however it is spelled',
+    );
+    const tea = await engine.getMemory(tenant, 'b', note.memory_ids[0]!);
+    assert.equal(tea.slot, null, 'a message holds no slot');
+
+    const one = await engine.listMemories(tenant, 'b', { slot: slot!, limit: 50 });
+    assert.deepEqual(one.data.map((m) => m.id).sort(), contested.data.map((m) => m.id).sort());
+    // Settling the slot: its current value is the kept one, and its history keeps the withdrawn ones.
+    for (const m of contested.data.slice(1)) {
+      await remember({ content: { kind: 'correction', corrects: m.id } });
+    }
+    assert.deepEqual(
+      (await engine.listMemories(tenant, 'b', { slot: slot!, limit: 50 })).data.map((m) => m.id),
+      [contested.data[0]!.id],
+    );
+    const history = await engine.listMemories(tenant, 'b', { slot: slot!, status: 'all', limit: 50 });
+    assert.ok(history.data.length >= 3, 'every version the slot has held');
+    assert.deepEqual((await engine.listMemories(tenant, 'b', { slot: 'lin_nope', limit: 50 })).data, []);
+  });
+
   it('the reference engine has no slots, so nothing is contested there', async () => {
     const engine = createReferenceEngine();
     await engine.createBrain(tenant, { id: 'b' });
     await engine.rememberRecord(tenant, 'b', fact('home_city', 'Porto', 'phone'), {});
     await engine.rememberRecord(tenant, 'b', fact('home_city', 'Lisbon', 'laptop'), {});
     assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
+    const all = await engine.listMemories(tenant, 'b', { limit: 50 });
+    assert.ok(all.data.every((m) => m.slot === null));
+    assert.deepEqual((await engine.listMemories(tenant, 'b', { slot: 'lin_x', limit: 50 })).data, []);
   });
 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Memory } from '../../engine/contract/index.ts';
 import { readSearch, writeSearch } from '../../renderer/address-search.ts';
-import { findConflicts } from '../../renderer/api/conflicts.ts';
+import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
@@ -61,6 +61,7 @@ function mem(
   predicate: string | null,
   statement: string,
   status: Memory['status'] = 'active',
+  slot: string | null = predicate === null ? null : `lin_${subject}_${predicate}`,
 ): Memory {
   return {
     id,
@@ -68,6 +69,7 @@ function mem(
     statement,
     subject,
     predicate,
+    slot,
     owner: { state: 'self' },
     valid_from: '2024-01-01T00:00:00Z',
     valid_to: null,
@@ -94,6 +96,24 @@ test('conflicts are active slots with more than one distinct value', () => {
     found[0]?.values.map((v) => v.id),
     ['mem_1', 'mem_2'],
   );
+});
+
+test('a slot is what the engine keys it by, not how its subject and predicate are spelled', () => {
+  const found = findConflicts([
+    mem('mem_1', 'user', 'home_city', 'user home city: Porto', 'active', 'lin_A'),
+    mem('mem_2', 'User', 'Home City', 'User Home City: Lisbon', 'active', 'lin_A'),
+    mem('mem_3', 'Ana', 'home city', 'Ana home city: Faro', 'active', 'lin_A'),
+    // Spelled alike, but two slots (two people called Bo): no conflict.
+    mem('mem_4', 'Bo', 'job', 'Bo cooks', 'active', 'lin_B1'),
+    mem('mem_5', 'Bo', 'job', 'Bo sails', 'active', 'lin_B2'),
+  ]);
+  assert.deepEqual(
+    found.map((s) => s.values.map((v) => v.id)),
+    [['mem_1', 'mem_2', 'mem_3']],
+  );
+  // Read in steps, the values whose other side is not read yet wait for it.
+  assert.equal(valuesAwaitingOthers([found[0]!.values[0]!, mem('mem_4', 'Bo', 'job', 'Bo cooks')]), 2);
+  assert.equal(valuesAwaitingOthers(found[0]!.values), 0);
 });
 
 test('the one-time token is read from the fragment or the query', () => {
