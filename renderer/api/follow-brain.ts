@@ -2,8 +2,8 @@
  * Following a Brain while agents write to it: one poll of the Brain's watermark (shared by every
  * screen of the Brain; mounted once, by the Brain's navigation), and when it moves, only what changed
  * is read again:
- * - Memories: one delta read (`since_watermark`) is applied to every loaded list and to the Conflicts
- *   scan, so a list with many pages shown is not read again page by page;
+ * - Memories: one delta read (`since_watermark`) is applied to every loaded list, so a list with many
+ *   pages shown is not read again page by page; the Conflicts list reads again the slots it touched;
  * - Records and Traces (newest first): the first page is read and put on top of what is loaded;
  * - the profile, census, sources, Objects and the Brain itself: read again if on screen, else marked stale.
  */
@@ -12,10 +12,12 @@ import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@
 import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
-import { conflictScanKey, keys, watermarkOptions, type ConflictScan } from './queries.ts';
+import { conflictListKey, keys, readContestedSlot, watermarkOptions, type ConflictList } from './queries.ts';
 
 /** A delta larger than this (a big import) is not applied piecewise: every Memory read is refetched. */
 const maxDeltaPages = 3;
+/** A change touching more slots than this is not applied slot by slot: the Conflicts list is read again. */
+const maxSlotReads = 10;
 
 export function useFollowBrain(brainId: string): void {
   const client = useClient();
@@ -134,21 +136,13 @@ async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId:
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;
   }
-  // The Conflicts scan: every Memory that is current now is known, every other one dropped.
-  qc.setQueryData<ConflictScan>(conflictScanKey(brainId), (scan) => {
-    if (!scan) return scan;
-    const byId = new Map(scan.memories.map((m) => [m.id, m]));
-    for (const id of all.removed) byId.delete(id);
-    for (const m of all.changed) {
-      if (m.status === 'active') byId.set(m.id, m);
-      else byId.delete(m.id);
-    }
-    return { ...scan, memories: [...byId.values()] };
-  });
+  // Alongside the lists, which need not wait for its slot reads.
+  void applyConflictChanges(qc, client, brainId, all).catch(() =>
+    qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }),
+  );
   // A Memory's own page: read again if it changed.
   for (const id of [...all.changed.map((m) => m.id), ...all.removed])
     void qc.invalidateQueries({ queryKey: keys.memory(brainId, id) });
-  void qc.invalidateQueries({ queryKey: [...keys.memories(brainId), 'conflict-examples'] });
   // The lists: an unfiltered one takes the delta as read; a filtered one on screen reads its own
   // (the server matches the words); one not on screen is read again when shown.
   const lists = qc.getQueryCache().findAll({ queryKey: [...keys.memories(brainId), 'list'] });
@@ -229,4 +223,42 @@ async function refreshHeads<T extends { id: string }>(
     ];
     qc.setQueryData(q.queryKey, { pages, pageParams: data.pageParams });
   }
+}
+
+/**
+ * The Conflicts list: a change to one value can make another, unchanged, value contested (a new
+ * source disagrees with it) or settle it, so each slot a change touched is read again whole (its
+ * contested values now, none once settled) and replaces what was known of it.
+ */
+async function applyConflictChanges(qc: QueryClient, client: MnemoClient, brainId: string, delta: Delta) {
+  const key = conflictListKey(brainId);
+  const list = qc.getQueryData<ConflictList>(key);
+  if (!list) return;
+  const known = new Map(list.memories.map((m) => [m.id, m]));
+  const touched = new Set<string>();
+  for (const m of delta.changed) if (m.slot !== null) touched.add(m.slot);
+  for (const id of delta.removed) {
+    const slot = known.get(id)?.slot;
+    if (slot) touched.add(slot);
+  }
+  if (touched.size === 0) return;
+  const fresh = new Map<string, Memory[]>();
+  for (const slot of touched.size > maxSlotReads ? [] : touched) {
+    const values = await readContestedSlot(client, brainId, slot);
+    if (values === null) break;
+    fresh.set(slot, values);
+  }
+  if (fresh.size < touched.size) {
+    // Read again as far as it had been read (the screen's query passes the list it had).
+    await qc.invalidateQueries({ queryKey: key, exact: true });
+    return;
+  }
+  qc.setQueryData<ConflictList>(key, (old) => {
+    if (!old) return old;
+    const kept = old.memories.filter(
+      (m) => !delta.removed.has(m.id) && (m.slot === null || !fresh.has(m.slot)),
+    );
+    const memories = [...kept, ...[...fresh.values()].flat()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    return { ...old, memories };
+  });
 }

@@ -5,7 +5,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
-import { findConflicts } from './conflicts.ts';
+import { findConflicts, valuesAwaitingOthers } from './conflicts.ts';
 
 export const keys = {
   brains: ['brains'] as const,
@@ -83,107 +83,103 @@ export const recordOptions = (client: MnemoClient, brainId: string, recordId: st
     retry: false,
   });
 
-/** Up to this many active Memories are scanned for contested slots at a time. */
-export const conflictScanLimit = 2000;
+/**
+ * Contested Memories are read this many at a time ("Show the next …"): each value shown reads its
+ * Memory's evidence, so a Brain with thousands of conflicts is not read, or drawn, all at once.
+ */
+export const conflictStep = 100;
 
 /**
- * What the Conflicts screen knows: the current Memories read so far (the scan, kept up to date by the
- * Brain's changes, which also adds every Memory that changed since, however new) and where the scan
- * stopped. The API lists Memories oldest first and has no list of contested slots, so a large Brain is
- * read in steps; `cursor` is null once every Memory was read.
+ * What the Conflicts screen knows: the contested Memories read so far (the server lists them, oldest
+ * first; kept current by the Brain's changes, which read again every slot a change touches) and
+ * where reading stopped: `cursor` is null once every one was read.
  */
-export interface ConflictScan {
+export interface ConflictList {
   memories: Memory[];
-  scanned: number;
   cursor: string | null;
 }
 
-/** Reads up to `conflictScanLimit` more active Memories from `cursor` (null: from the start). */
-export async function scanMemories(
+/** Reads contested Memories from `cursor` (null: from the start) until `want` more or the end. */
+export async function readContested(
   client: MnemoClient,
   brainId: string,
   cursor: string | null,
+  want: number,
   signal?: AbortSignal,
-): Promise<{ memories: Memory[]; cursor: string | null }> {
+): Promise<ConflictList> {
   const memories: Memory[] = [];
   let next = cursor;
   for (;;) {
     const page = await client.listMemories(
       brainId,
-      { status: 'active', limit: 200, ...after(next) },
+      { contested: 'true', limit: Math.min(200, want - memories.length), ...after(next) },
       signal ? { signal } : {},
     );
     memories.push(...page.data);
     next = page.has_more ? page.next_cursor : null;
-    if (next === null || memories.length >= conflictScanLimit) return { memories, cursor: next };
+    if (next === null || memories.length >= want) return { memories, cursor: next };
   }
 }
 
-export const conflictScanKey = (brainId: string) => [...keys.memories(brainId), 'conflicts'] as const;
+/**
+ * The contested values of one slot now (none once it is settled), or null when there are too many to
+ * read piecewise (the caller reads the list again instead).
+ */
+export async function readContestedSlot(
+  client: MnemoClient,
+  brainId: string,
+  slot: string,
+): Promise<Memory[] | null> {
+  const found: Memory[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 3; i += 1) {
+    const page = await client.listMemories(brainId, {
+      slot,
+      contested: 'true',
+      limit: 200,
+      ...after(cursor),
+    });
+    found.push(...page.data);
+    cursor = page.has_more ? page.next_cursor : null;
+    if (cursor === null) return found;
+  }
+  return null;
+}
+
+export const conflictListKey = (brainId: string) => [...keys.memories(brainId), 'conflicts'] as const;
 
 /**
- * `previous`: the scan on screen. A write made in the app reads the scan again (what it changed must
- * show at once), and it must reach as far as "Check the next" had taken it (to the end, if it had got
+ * `previous`: the list on screen. A write made in the app reads the list again (what it changed must
+ * show at once), and it must reach as far as "Show the next" had taken it (to the end, if it had got
  * there), or the conflicts found past its first step would vanish.
  */
 export const conflictsOptions = (
   client: MnemoClient,
   brainId: string,
-  previous: () => ConflictScan | undefined = () => undefined,
+  previous: () => ConflictList | undefined = () => undefined,
 ) =>
   queryOptions({
-    queryKey: conflictScanKey(brainId),
-    queryFn: async ({ signal }): Promise<ConflictScan> => {
-      let { memories, cursor } = await scanMemories(client, brainId, null, signal);
+    queryKey: conflictListKey(brainId),
+    queryFn: ({ signal }): Promise<ConflictList> => {
       const before = previous();
-      const want = before === undefined ? 0 : before.cursor === null ? Infinity : before.scanned;
-      while (cursor !== null && memories.length < want) {
-        const more = await scanMemories(client, brainId, cursor, signal);
-        memories = [...memories, ...more.memories];
-        cursor = more.cursor;
-      }
-      return { memories, scanned: memories.length, cursor };
+      const want =
+        before === undefined
+          ? conflictStep
+          : before.cursor === null
+            ? Infinity
+            : Math.max(conflictStep, before.memories.length);
+      return readContested(client, brainId, null, want, signal);
     },
-    // Kept current by the Brain's changes (useFollowBrain), not read again from the start: a scan
-    // continued past the first step, and what changed since, would be lost.
+    // Kept current by the Brain's changes (useFollowBrain), not read again from the start: a list
+    // read on past its first step would be cut back.
     staleTime: Infinity,
     refetchOnWindowFocus: false,
-    select: (scan) => ({ ...scan, conflicts: findConflicts(scan.memories) }),
-  });
-
-/**
- * The contested slots of some Memories (the census's examples the scan has not reached): the Memories
- * themselves, and when the others of a slot are not among them, that slot read by its subject (a few
- * pages at most). Used only after an incomplete scan.
- */
-export const conflictExamplesOptions = (client: MnemoClient, brainId: string, memoryIds: string[]) =>
-  queryOptions({
-    queryKey: [...keys.memories(brainId), 'conflict-examples', memoryIds] as const,
-    queryFn: async ({ signal }) => {
-      const found = new Map<string, Memory>();
-      for (const id of memoryIds) {
-        const { revisions: _r, evidence: _e, ...m } = await client.getMemory(brainId, id, { signal });
-        if (m.status === 'active') found.set(m.id, m);
-      }
-      const slotOf = (m: Memory) => `${m.subject}\u0000${m.predicate}`;
-      for (const m of [...found.values()]) {
-        if (m.predicate === null) continue;
-        if ([...found.values()].filter((x) => slotOf(x) === slotOf(m)).length > 1) continue;
-        let cursor: string | null = null;
-        for (let i = 0; i < 5; i += 1) {
-          const page = await client.listMemories(
-            brainId,
-            { subject: m.subject, status: 'active', limit: 200, ...after(cursor) },
-            { signal },
-          );
-          for (const x of page.data) if (slotOf(x) === slotOf(m)) found.set(x.id, x);
-          cursor = page.has_more ? page.next_cursor : null;
-          if (cursor === null) break;
-        }
-      }
-      return [...found.values()];
-    },
-    enabled: memoryIds.length > 0,
+    select: (list) => ({
+      ...list,
+      conflicts: findConflicts(list.memories),
+      // Only while more is to be read can a slot's other values be further on.
+      waiting: list.cursor === null ? 0 : valuesAwaitingOthers(list.memories),
+    }),
   });
 
 export const objectListOptions = (client: MnemoClient, brainId: string) =>

@@ -1,18 +1,17 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
-import { findConflicts, type ContestedSlot } from '../api/conflicts.ts';
+import type { ContestedSlot } from '../api/conflicts.ts';
 import { useClient } from '../api/client.ts';
 import { useCorrectMemory } from '../api/mutations.ts';
 import {
   censusOptions,
-  conflictExamplesOptions,
-  conflictScanKey,
-  conflictScanLimit,
+  conflictListKey,
+  conflictStep,
   conflictsOptions,
   memoryOptions,
-  scanMemories,
-  type ConflictScan,
+  readContested,
+  type ConflictList,
 } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
@@ -23,50 +22,34 @@ import { paths } from '../routes.ts';
 export function ConflictsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const qc = useQueryClient();
-  const scan = useQuery(
-    conflictsOptions(client, brainId, () => qc.getQueryData<ConflictScan>(conflictScanKey(brainId))),
+  // The server lists the contested values themselves (however large the Brain), oldest first.
+  const list = useQuery(
+    conflictsOptions(client, brainId, () => qc.getQueryData<ConflictList>(conflictListKey(brainId))),
   );
-  // The census counts the conflicting Memories of the whole Brain, however large: the scan is checked
-  // against it, and its examples are looked up when the scan has not reached them.
+  // The census counts every contested value: how many there are in all, while the list is partial.
   const census = useQuery(censusOptions(client, brainId));
-  const noise = census.data?.noise.find((n) => n.kind === 'conflicts');
-  const counted = noise?.count ?? null;
-  const complete = scan.data ? scan.data.cursor === null : false;
-  const listedIds = new Set(scan.data?.conflicts.flatMap((s) => s.values.map((v) => v.id)) ?? []);
-  const missing = complete ? [] : (noise?.examples.filter((id) => !listedIds.has(id)) ?? []);
-  const examples = useQuery(conflictExamplesOptions(client, brainId, missing));
-  const conflicts = scan.data
-    ? examples.data
-      ? findConflicts(uniqueById([...scan.data.memories, ...examples.data]))
-      : scan.data.conflicts
-    : [];
-  const listed = conflicts.reduce((n, s) => n + s.values.length, 0);
-  // Reading on past where the scan stopped.
+  const counted = census.data?.noise.find((n) => n.kind === 'conflicts')?.count ?? null;
+  const complete = list.data ? list.data.cursor === null : false;
+  const conflicts = list.data?.conflicts ?? [];
   const more = useMutation({
     mutationFn: async () => {
-      const from = scan.data?.cursor ?? null;
+      const from = list.data?.cursor ?? null;
       if (from === null) return;
-      const next = await scanMemories(client, brainId, from);
-      qc.setQueryData<ConflictScan>(conflictScanKey(brainId), (old) =>
-        old
-          ? {
-              memories: uniqueById([...old.memories, ...next.memories]),
-              scanned: old.scanned + next.memories.length,
-              cursor: next.cursor,
-            }
-          : old,
+      const next = await readContested(client, brainId, from, conflictStep);
+      qc.setQueryData<ConflictList>(conflictListKey(brainId), (old) =>
+        old ? { memories: byId([...old.memories, ...next.memories]), cursor: next.cursor } : old,
       );
     },
   });
   // The card a choice resolved goes away: what was kept and withdrawn is said here instead.
   const [resolved, setResolved] = useState<{ kept: Memory; withdrawn: Memory[] } | null>(null);
-  const total = census.data?.counts.memories_active;
-  const checked = scan.data ? (
+  const partial = list.data ? (
     <>
-      Only the first {scan.data.scanned.toLocaleString()}
-      {total !== undefined ? ` of ${total.toLocaleString()}` : ''} current Memories were checked
-      {counted !== null && counted > listed
-        ? `; the Census counts ${plural(counted, 'Memory', 'Memories')} that disagree with another current value`
+      Only the first {plural(list.data.memories.length, 'disagreeing value')}
+      {counted !== null && counted > list.data.memories.length ? ` of ${counted.toLocaleString()}` : ''} are
+      shown
+      {list.data.waiting > 0
+        ? `; ${plural(list.data.waiting, 'value')} whose other side comes later ${list.data.waiting === 1 ? 'waits' : 'wait'} for it`
         : ''}
       .{' '}
       <button
@@ -74,7 +57,7 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
         aria-disabled={more.isPending || undefined}
         onClick={() => more.isPending || more.mutate()}
       >
-        {more.isPending ? 'Checking…' : `Check the next ${conflictScanLimit.toLocaleString()}`}
+        {more.isPending ? 'Reading…' : `Show the next ${conflictStep.toLocaleString()}`}
       </button>
     </>
   ) : null;
@@ -101,10 +84,10 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
           </p>
         ) : null}
       </div>
-      {scan.isPending ? (
+      {list.isPending ? (
         <Loading what="conflicts" />
-      ) : scan.data === undefined || errorHidesData(scan) ? (
-        <ErrorNotice error={scan.error} />
+      ) : list.data === undefined || errorHidesData(list) ? (
+        <ErrorNotice error={list.error} />
       ) : (
         <>
           {more.isError ? <ErrorNotice error={more.error} /> : null}
@@ -112,20 +95,15 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
             complete ? (
               <Empty title="No conflicts">Every current Memory agrees with the others.</Empty>
             ) : (
-              // An incomplete scan never claims there are none.
-              <Empty title="No conflicts found so far">{checked}</Empty>
+              // A partial list never claims there are none.
+              <Empty title="No conflicts shown yet">{partial}</Empty>
             )
           ) : (
             <>
-              {!complete ? <p className="notice">{checked}</p> : null}
+              {!complete ? <p className="notice">{partial}</p> : null}
               <ul className="list">
                 {conflicts.map((slot) => (
-                  <SlotCard
-                    key={`${slot.subject}/${slot.predicate}`}
-                    brainId={brainId}
-                    slot={slot}
-                    onResolved={setResolved}
-                  />
+                  <SlotCard key={slot.slot} brainId={brainId} slot={slot} onResolved={setResolved} />
                 ))}
               </ul>
             </>
@@ -136,7 +114,9 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
   );
 }
 
-const uniqueById = (ms: Memory[]) => [...new Map(ms.map((m) => [m.id, m])).values()];
+/** Without repeats (a slot read again after a change can reach past where the list stopped), by id. */
+const byId = (ms: Memory[]) =>
+  [...new Map(ms.map((m) => [m.id, m])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 function SlotCard({
   brainId,
@@ -172,7 +152,7 @@ function SlotCard({
       setWorking(false);
     }
   };
-  const headingId = `slot-${slot.subject}-${slot.predicate}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const headingId = `slot-${slot.slot}`.replace(/[^A-Za-z0-9_-]/g, '_');
   return (
     <li className="list-item card" aria-labelledby={headingId}>
       <h2 id={headingId}>
