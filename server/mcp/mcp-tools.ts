@@ -168,8 +168,10 @@ const tools: McpTool[] = [
     description:
       'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
       '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-      'reason. status "processing" means the watermark is not reached yet, or a thorough answer is still being put ' +
-      'together: call again shortly with exactly the same arguments.',
+      'reason (no_evidence with budget.truncated true: evidence was found but none fitted the budget; ask with a ' +
+      'larger budget.tokens). The result is the Context itself; its status "processing" means the watermark is not ' +
+      'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
+      'arguments, until status is "ready".',
     input: {
       query: req.query,
       purpose: req.purpose,
@@ -185,7 +187,8 @@ const tools: McpTool[] = [
         .describe('A watermark from remember: answer at or after that write.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { watermark, ...body }) => port.context(body, watermark),
+    // The Context as /v1 serves it; its own status says ready or processing (the HTTP 200/202 adds nothing).
+    call: async (port, { watermark, ...body }) => (await port.context(body, watermark)).context,
   }),
 
   defineTool('list_memories', {

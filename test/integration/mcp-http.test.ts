@@ -105,10 +105,12 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
           arguments: { query: 'dentist', watermark: written.watermark },
         }),
       ),
-    ) as { status: number; context: { text: string | null; citations: { record_id: string }[] } };
-    assert.equal(ctx.status, 200);
-    assert.match(ctx.context.text ?? '', /Okafor/);
-    assert.ok(ctx.context.citations.some((c) => c.record_id === written.record.id));
+    ) as { object: string; status: string; text: string | null; citations: { record_id: string }[] };
+    // The Context itself, as its description says and /v1 serves it (not wrapped with an HTTP status).
+    assert.equal(ctx.object, 'context');
+    assert.equal(ctx.status, 'ready');
+    assert.match(ctx.text ?? '', /Okafor/);
+    assert.ok(ctx.citations.some((c) => c.record_id === written.record.id));
 
     const page = JSON.parse(
       textOf(await client.callTool({ name: 'list_memories', arguments: { q: 'Okafor', limit: 5 } })),

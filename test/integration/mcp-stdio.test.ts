@@ -122,9 +122,11 @@ describe('mnemo mcp (stdio bridge)', () => {
           arguments: { query: 'penicillin allergy', watermark: wrote.watermark },
         }),
       ),
-    ) as { context: { text: string; citations: { record_id: string }[] } };
-    assert.match(ctx.context.text, /penicillin/);
-    assert.equal(ctx.context.citations[0]!.record_id, wrote.record.id);
+    ) as { object: string; status: string; text: string; citations: { record_id: string }[] };
+    assert.equal(ctx.object, 'context');
+    assert.equal(ctx.status, 'ready');
+    assert.match(ctx.text, /penicillin/);
+    assert.equal(ctx.citations[0]!.record_id, wrote.record.id);
 
     // The Record went through the server: visible over /v1 too.
     const rec = await createMnemoClient({ baseUrl: server.url, apiKey: key }).getRecord(
