@@ -43,4 +43,25 @@ describe('split-text', () => {
       ['One. Two.', 'Three.'],
     );
   });
+
+  it('a title or abbreviation before a capital does not end the sentence; a real end still does', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    assert.deepEqual(split('My dentist is Dr. Silva in Braga. She is kind.'), [
+      'My dentist is Dr. Silva in Braga.',
+      'She is kind.',
+    ]);
+    assert.deepEqual(split('I met Mr. and Mrs. Smith at St. John church.'), [
+      'I met Mr. and Mrs. Smith at St. John church.',
+    ]);
+    assert.deepEqual(split('Prof. Lima vs. Capt. Reis'), ['Prof. Lima vs. Capt. Reis']);
+    // Not a title: a word that merely ends in one ("Odr."), or a line break after it.
+    assert.deepEqual(split('He said no. Then he left.'), ['He said no.', 'Then he left.']);
+    assert.deepEqual(split('It went to Odr. Silva took it.'), ['It went to Odr.', 'Silva took it.']);
+    assert.deepEqual(split('Call Dr.\nSilva later'), ['Call Dr.', 'Silva later']);
+  });
+
+  // The bound tells a hang from a pass (joining by string concatenation took 100 s here).
+  it('a chain of titles as long as a Record may be is joined in linear time', { timeout: 10_000 }, () => {
+    assert.equal(sentences('Dr. '.repeat(100_000)).length, 1);
+  });
 });

@@ -15,10 +15,41 @@ function trimmedSpan(text: string, start: number, end: number): Span | null {
   return end > start ? { start, end, value: text.slice(start, end) } : null;
 }
 
-/** Sentences as exact, trimmed substrings of text (Intl.Segmenter, so abbreviations are mostly safe). */
+/**
+ * Titles and abbreviations that Node's ICU segmenter (it has no abbreviation suppressions) takes for a
+ * sentence's end before a capital: "My dentist is Dr. Silva in Braga." was two Memories, "My dentist is
+ * Dr." and "Silva in Braga.", and correcting the first left the second current. A segment ending in one
+ * is joined to the next on the same line. That errs the other way for a sentence that really ends in
+ * one ("… on Oak St. Then …" stays one sentence), which keeps every statement whole rather than cutting
+ * one in two. ("No. 5", "p. 12": the segmenter does not cut before a digit.)
+ */
+const title =
+  /(?:^|[^\p{L}\p{N}.])(?:Mrs|Mr|Ms|Mx|Dr|Prof|Rev|Fr|St|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Hon|Sen|Rep|Gov|Insp|Det|Supt|vs|approx|cf)\.[ \t\u00a0]*$/u;
+
+/** The segmenter's sentences as [start, end) of text, with those cut after a title joined again. */
+function* wholeSentences(text: string): Generator<{ index: number; segment: string }> {
+  let held: { start: number; end: number } | null = null;
+  for (const seg of segmentInWindows(segmenter, text)) {
+    const end = seg.index + seg.segment.length;
+    // Only the held sentence's end can hold the title: a bounded tail keeps a chain of joins linear.
+    if (
+      held &&
+      title.test(text.slice(Math.max(held.start, held.end - 24), held.end)) &&
+      /^[\p{L}\p{N}]/u.test(seg.segment)
+    ) {
+      held.end = end;
+      continue;
+    }
+    if (held) yield { index: held.start, segment: text.slice(held.start, held.end) };
+    held = { start: seg.index, end };
+  }
+  if (held) yield { index: held.start, segment: text.slice(held.start, held.end) };
+}
+
+/** Sentences as exact, trimmed substrings of text (Intl.Segmenter, with titles and abbreviations kept in). */
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
-  for (const seg of segmentInWindows(segmenter, text)) {
+  for (const seg of wholeSentences(text)) {
     // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
     let offset = seg.index;
     for (const line of seg.segment.split('\n')) {

@@ -360,4 +360,24 @@ describe('local engine: derivation', () => {
       'The boiler is serviced every October.',
     ]);
   });
+
+  it('a sentence with a title ("Dr. Silva") is one Memory, so correcting it leaves no part of it current', async () => {
+    const { engine, remember } = await withBrain();
+    const said = await remember({
+      content: { kind: 'message', speaker: 'Ana', text: 'My dentist is Dr. Silva in Braga.' },
+      occurred_at: '2024-01-10T10:00:00Z',
+    });
+    const [only, ...rest] = said.memory_ids;
+    assert.deepEqual(rest, [], 'cut after "Dr." it was "My dentist is Dr." and "Silva in Braga."');
+    assert.equal((await engine.getMemory(tenant, 'b', only!)).statement, 'My dentist is Dr. Silva in Braga.');
+    await remember({
+      content: { kind: 'correction', corrects: only!, statement: 'My dentist is Dr. Costa in Porto.' },
+    });
+    const ctx = await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, {});
+    assert.ok(
+      ctx.citations.every((c) => c.record_id !== said.id),
+      `the corrected Record is not served as current: ${ctx.text}`,
+    );
+    assert.match(ctx.text ?? '', /Dr\. Costa in Porto/);
+  });
 });
