@@ -88,6 +88,37 @@ const headerParams: Record<string, Json> = {
   },
 };
 
+/** Every failure, of every route: the one error shape, and the headers the server sends with it. */
+const errorResponse: Json = {
+  description:
+    'Error (the one error shape). A 405 (http_405) also carries an Allow header naming the methods the path answers to.',
+  headers: {
+    'X-Request-Id': { schema: { type: 'string' }, description: 'The request id, as in the body.' },
+    'Retry-After': {
+      schema: { type: 'string' },
+      description: 'On 429 (too_many_requests) only: seconds to wait, as retry_after_seconds in the body.',
+    },
+    Allow: { schema: { type: 'string' }, description: 'On 405 (http_405) only.' },
+  },
+  content: { 'application/json': { schema: ref('Error') } },
+};
+
+/** The document itself, served without a key (registered before the auth check in server/http/app.ts). */
+const getOpenApi: Json = {
+  operationId: 'getOpenApi',
+  summary: 'This OpenAPI document (no key needed)',
+  security: [],
+  parameters: [],
+  responses: {
+    '200': {
+      description: 'The contract, as committed in docs/openapi.json',
+      headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+      content: { 'application/json': { schema: { type: 'object' } } },
+    },
+    default: errorResponse,
+  },
+};
+
 function operationObject(op: Operation): Json {
   const responses: Json = {};
   for (const r of op.success) {
@@ -121,10 +152,7 @@ function operationObject(op: Operation): Json {
       content,
     };
   }
-  responses.default = {
-    description: 'Error (the one error shape)',
-    content: { 'application/json': { schema: ref('Error') } },
-  };
+  responses.default = errorResponse;
   return {
     operationId: op.id,
     summary: op.summary,
@@ -165,6 +193,7 @@ export function buildOpenApi(): Json {
     paths[op.path] ??= {};
     paths[op.path]![op.method.toLowerCase()] = operationObject(op);
   }
+  paths['/openapi.json'] = { get: getOpenApi };
   return {
     openapi: '3.1.0',
     info: {

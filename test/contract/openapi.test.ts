@@ -83,8 +83,15 @@ describe('openapi.json', () => {
       components: { schemas: Record<string, { properties: { code: { enum: string[] } } }> };
     };
     for (const methods of Object.values(doc.paths)) {
-      for (const op of Object.values(methods)) assert.ok(op.responses.default);
+      for (const op of Object.values(methods)) {
+        const error = op.responses.default as { headers: Record<string, unknown> };
+        // What the server sends with a failure: a generated client or a validating proxy keeps only these.
+        assert.deepEqual(Object.keys(error.headers).sort(), ['Allow', 'Retry-After', 'X-Request-Id']);
+      }
     }
+    // The document itself is a path too, read without a key.
+    const self = doc.paths['/openapi.json']!.get as unknown as { security: unknown[]; operationId: string };
+    assert.deepEqual(self.security, []);
     assert.deepEqual(
       [...doc.components.schemas.Error!.properties.code.enum].sort(),
       Object.keys(errorCodes).sort(),
