@@ -265,3 +265,48 @@ describe('typed client', () => {
     assert.equal(seen.length, 1);
   });
 });
+
+describe('answers a caller could misread', () => {
+  const client = () => createMnemoClient({ baseUrl, apiKey: 'k', retry: { sleep: async () => {} } });
+
+  test('a success body that is not JSON is a MnemoApiError, not a SyntaxError, and is not retried', async () => {
+    handlers.push((_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>captive portal</html>');
+    });
+    await assert.rejects(
+      client().getBrain('b'),
+      (e: unknown) =>
+        e instanceof MnemoApiError &&
+        e.code === 'internal_error' &&
+        e.status === 200 &&
+        /not JSON/.test(e.message),
+    );
+    assert.equal(seen.length, 1);
+  });
+
+  test('a forget whose answer was lost and whose retry finds it gone says so, not that it never existed', async () => {
+    // The first attempt is applied and its connection dropped before the answer; the retry finds it gone.
+    handlers.push((_r, res) => res.socket?.destroy());
+    handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+    await assert.rejects(
+      client().forgetRecord('b', 'rec_1'),
+      (e: unknown) =>
+        e instanceof MnemoApiError &&
+        e.code === 'network_error' &&
+        /retried, the server answered record_not_found: the first attempt most likely forgot it/.test(
+          e.message,
+        ),
+    );
+    assert.deepEqual(
+      seen.map((s) => s.method),
+      ['DELETE', 'DELETE'],
+    );
+    // Asked once, a Record that is not there is still record_not_found.
+    handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+    await assert.rejects(
+      client().forgetRecord('b', 'rec_2'),
+      (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
+    );
+  });
+});

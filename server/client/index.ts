@@ -117,7 +117,54 @@ export function createMnemoClient(options: MnemoClientOptions) {
   }
 
   const send = (spec: RequestSpec) => withRetry(() => once(spec), spec.retry ?? retry, spec.signal);
-  const json = async <T>(spec: RequestSpec): Promise<T> => (await (await send(spec)).json()) as T;
+  const json = async <T>(spec: RequestSpec): Promise<T> => readJson<T>(await send(spec));
+
+  /** A success body that is not JSON (a proxy's page, a cut stream) is a MnemoApiError too, not retried. */
+  async function readJson<T>(res: Response): Promise<T> {
+    const text = await res.text();
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new MnemoApiError(res.status, {
+        type: 'internal',
+        code: 'internal_error',
+        message: `${res.status} response from ${base} is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
+      });
+    }
+  }
+
+  /**
+   * A forget whose first attempt failed on `internal` or a dropped connection may have been applied
+   * there, its receipt lost: a retry answering that the thing is not found would then read as "it never
+   * existed". That answer is reported as the first failure, saying what the retry found.
+   */
+  async function forget(spec: RequestSpec, notFound: string): Promise<DeletionReceipt> {
+    let first: MnemoApiError | null = null;
+    try {
+      const res = await withRetry(
+        async () => {
+          try {
+            return await once(spec);
+          } catch (e) {
+            if (e instanceof MnemoApiError && e.type === 'internal') first ??= e;
+            throw e;
+          }
+        },
+        spec.retry ?? retry,
+        spec.signal,
+      );
+      return await readJson<DeletionReceipt>(res);
+    } catch (e) {
+      const failed: MnemoApiError | null = first;
+      if (failed === null || !(e instanceof MnemoApiError) || e.code !== notFound) throw e;
+      throw new MnemoApiError(failed.status, {
+        ...failed.body,
+        message:
+          `${failed.message}; retried, the server answered ${notFound}: the first attempt most likely ` +
+          'forgot it, but its deletion receipt was lost',
+      });
+    }
+  }
 
   return {
     baseUrl: base,
@@ -136,7 +183,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
     getBrain: (brainId: string, o: CallOptions = {}) =>
       json<Brain>({ method: 'GET', path: brainPath(brainId), ...o }),
     forgetBrain: (brainId: string, o: CallOptions = {}) =>
-      json<DeletionReceipt>({ method: 'DELETE', path: brainPath(brainId), ...o }),
+      forget({ method: 'DELETE', path: brainPath(brainId), ...o }, 'brain_not_found'),
     getProfile: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>
       json<Profile>({ method: 'GET', path: `${brainPath(brainId)}/profile`, query: q, ...o }),
     getCensus: (brainId: string, o: CallOptions = {}) =>
@@ -178,7 +225,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       );
       const header = res.headers.get('idempotent-replayed');
       return {
-        record: (await res.json()) as MnemoRecord,
+        record: await readJson<MnemoRecord>(res),
         watermark: res.headers.get('brain-watermark'),
         replayed:
           header === null || (header === 'true' && failedAttemptMayHaveWritten) ? null : header === 'true',
@@ -189,22 +236,20 @@ export function createMnemoClient(options: MnemoClientOptions) {
     listRecords: (brainId: string, q: RecordListParams = {}, o: CallOptions = {}) =>
       json<RecordPage>({ method: 'GET', path: `${brainPath(brainId)}/records`, query: q, ...o }),
     forgetRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
-      json<DeletionReceipt>({
-        method: 'DELETE',
-        path: `${brainPath(brainId)}/records/${seg(recordId)}`,
-        ...o,
-      }),
+      forget(
+        { method: 'DELETE', path: `${brainPath(brainId)}/records/${seg(recordId)}`, ...o },
+        'record_not_found',
+      ),
 
     /** The source.name values of the Brain's Records, with counts and time span (additive). */
     listSources: (brainId: string, o: CallOptions = {}) =>
       json<SourceList>({ method: 'GET', path: `${brainPath(brainId)}/sources`, ...o }),
     /** Forgets every Record of one source.name: removes a whole import (additive). */
     forgetSource: (brainId: string, sourceName: string, o: CallOptions = {}) =>
-      json<DeletionReceipt>({
-        method: 'DELETE',
-        path: `${brainPath(brainId)}/sources/${seg(sourceName)}`,
-        ...o,
-      }),
+      forget(
+        { method: 'DELETE', path: `${brainPath(brainId)}/sources/${seg(sourceName)}`, ...o },
+        'source_not_found',
+      ),
     /**
      * Imports export files server-side with the `mnemo import` parsers (additive). Safe to retry:
      * every item's Idempotency-Key derives from its content, so a repeat writes nothing new.
@@ -251,7 +296,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         signal: o.signal,
         headers: o.watermark ? { 'brain-watermark': o.watermark } : {},
       });
-      return { status: res.status === 202 ? 202 : 200, context: (await res.json()) as Context };
+      return { status: res.status === 202 ? 202 : 200, context: await readJson<Context>(res) };
     },
     /**
      * A thorough Context as an event stream: `stage` frames while it works, then one `context` frame.
@@ -274,7 +319,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       const type = res.headers.get('content-type') ?? '';
       if (!type.includes('text/event-stream') || !res.body) {
         // A server may answer a plain JSON Context (202 processing, say): surface it as the final frame.
-        yield { event: 'context', data: await res.json() };
+        yield { event: 'context', data: await readJson(res) };
         return;
       }
       for await (const frame of parseEventStream(res.body)) {
