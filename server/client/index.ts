@@ -139,14 +139,14 @@ export function createMnemoClient(options: MnemoClientOptions) {
    * existed". That answer is reported as the first failure, saying what the retry found.
    */
   async function forget(spec: RequestSpec, notFound: string): Promise<DeletionReceipt> {
-    let first: MnemoApiError | null = null;
+    const attempts: { failed: MnemoApiError | null } = { failed: null };
     try {
       const res = await withRetry(
         async () => {
           try {
             return await once(spec);
           } catch (e) {
-            if (e instanceof MnemoApiError && e.type === 'internal') first ??= e;
+            if (e instanceof MnemoApiError && e.type === 'internal') attempts.failed ??= e;
             throw e;
           }
         },
@@ -155,7 +155,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       );
       return await readJson<DeletionReceipt>(res);
     } catch (e) {
-      const failed: MnemoApiError | null = first;
+      const failed = attempts.failed;
       if (failed === null || !(e instanceof MnemoApiError) || e.code !== notFound) throw e;
       throw new MnemoApiError(failed.status, {
         ...failed.body,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryDetail, type Memory } from '../../engine/contract/index.ts';
+import { ContextReady, MemoryDetail, type Memory } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { tenant, withBrain } from './local-helpers.ts';
 
@@ -373,7 +373,9 @@ describe('local engine: derivation', () => {
     await remember({
       content: { kind: 'correction', corrects: only!, statement: 'My dentist is Dr. Costa in Porto.' },
     });
-    const ctx = await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, {});
+    const ctx = ContextReady.parse(
+      await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, { requestId: 'req_test' }),
+    );
     assert.ok(
       ctx.citations.every((c) => c.record_id !== said.id),
       `the corrected Record is not served as current: ${ctx.text}`,
