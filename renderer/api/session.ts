@@ -7,6 +7,15 @@ export interface Session {
 }
 
 const storageKey = 'mnemo.session';
+/** Why this tab was signed out on purpose, said on the sign-in screen until a new key is kept. */
+const signOutKey = 'mnemo.signed-out';
+
+/** The key this window is signed in with, so the Keys screen can tell it apart from the others. */
+let current: string | null = null;
+
+export function currentApiKey(): string | null {
+  return current;
+}
 
 function apiBase(): string {
   return `${window.location.origin}/v1`;
@@ -15,11 +24,35 @@ function apiBase(): string {
 function remember(session: Session): Session {
   // sessionStorage: survives a reload of this tab (the token is one-time) and dies with the tab.
   window.sessionStorage.setItem(storageKey, JSON.stringify(session));
+  current = session.apiKey;
   return session;
 }
 
 export function forgetSession(): void {
   window.sessionStorage.removeItem(storageKey);
+  current = null;
+}
+
+export type SignOutReason = 'own-key-revoked';
+
+/**
+ * Signs this window out on purpose (its own key was just revoked) by loading the app afresh: every
+ * query of the old session goes with the page, so none of them answers with a 401 meanwhile, and the
+ * sign-in screen says why it is shown rather than reporting an error.
+ */
+export function endSession(reason: SignOutReason): void {
+  forgetSession();
+  window.sessionStorage.setItem(signOutKey, reason);
+  window.location.replace('/');
+}
+
+export function signOutReason(): SignOutReason | null {
+  return window.sessionStorage.getItem(signOutKey) === 'own-key-revoked' ? 'own-key-revoked' : null;
+}
+
+/** Signed in again: the reason for the last sign-out is no longer news. */
+export function clearSignOutReason(): void {
+  window.sessionStorage.removeItem(signOutKey);
 }
 
 export class SessionError extends Error {
@@ -37,6 +70,13 @@ export class SessionError extends Error {
  * earlier exchange. Null means the person has to paste a key.
  */
 export async function loadSession(): Promise<Session | null> {
+  const session = await findSession();
+  current = session?.apiKey ?? null;
+  if (session) clearSignOutReason();
+  return session;
+}
+
+async function findSession(): Promise<Session | null> {
   const shell = bridge();
   if (shell) return shell.getSession();
 

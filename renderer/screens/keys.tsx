@@ -4,7 +4,10 @@ import type { KeyCreate, KeyInfo, Scope } from '../../engine/contract/index.ts';
 import type { KeyCreatedInfo } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useCreateKey, useRevokeKey } from '../api/mutations.ts';
+import { isOwnKey } from '../api/own-key.ts';
 import { brainListOptions, keyListOptions } from '../api/queries.ts';
+import { useRevokeOwnKey } from '../api/revoke-own-key.ts';
+import { currentApiKey } from '../api/session.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
@@ -23,6 +26,8 @@ export function KeysScreen() {
   const client = useClient();
   const list = useQuery(keyListOptions(client));
   const [revoking, setRevoking] = useState<KeyInfo | null>(null);
+  const ownKey = currentApiKey();
+  const isOwn = (k: KeyInfo) => ownKey !== null && isOwnKey(k, ownKey);
   return (
     <>
       <h1 tabIndex={-1}>Keys</h1>
@@ -57,7 +62,15 @@ export function KeysScreen() {
                     <td className="mono">
                       {k.prefix}_…{k.last4}
                     </td>
-                    <td>{k.label ?? <span className="muted">—</span>}</td>
+                    <td>
+                      {k.label ?? <span className="muted">—</span>}
+                      {isOwn(k) ? (
+                        <>
+                          {' '}
+                          <span className="badge warn">this window</span>
+                        </>
+                      ) : null}
+                    </td>
                     <td className="small">
                       {k.scopes.length === allScopes.length
                         ? 'Everything'
@@ -81,7 +94,11 @@ export function KeysScreen() {
           </div>
         )}
       </section>
-      {revoking ? <RevokeDialog k={revoking} onClose={() => setRevoking(null)} /> : null}
+      {revoking === null ? null : isOwn(revoking) ? (
+        <RevokeOwnKeyDialog k={revoking} onClose={() => setRevoking(null)} />
+      ) : (
+        <RevokeDialog k={revoking} onClose={() => setRevoking(null)} />
+      )}
     </>
   );
 }
@@ -193,6 +210,36 @@ function RevokeDialog({ k, onClose }: { k: KeyInfo; onClose: () => void }) {
           {k.prefix}_…{k.last4}
         </code>
         {k.label ? ` (${k.label})` : ''} loses access immediately. A revoked key never works again.
+      </p>
+      {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
+    </ConfirmDialog>
+  );
+}
+
+/** Revoking the key this window runs on signs it out: said before it is done, with the way back in. */
+function RevokeOwnKeyDialog({ k, onClose }: { k: KeyInfo; onClose: () => void }) {
+  const revoke = useRevokeOwnKey();
+  return (
+    <ConfirmDialog
+      open
+      title="Revoke the key this window uses?"
+      confirmLabel="Revoke and sign out"
+      busy={revoke.isPending}
+      onCancel={onClose}
+      onConfirm={() => revoke.mutate(k.id)}
+    >
+      <p>
+        <code>
+          {k.prefix}_…{k.last4}
+        </code>
+        {k.label ? ` (${k.label})` : ''} is the key this window is signed in with.{' '}
+        <strong>Revoking it signs this window out at once</strong>, and anything else using it loses access
+        too. A revoked key never works again.
+      </p>
+      <p>
+        To come back in you will need a new key: run{' '}
+        <code>mnemo keys create --project local --env live --admin</code> in a terminal and paste the key it
+        prints on the sign-in screen.
       </p>
       {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
     </ConfirmDialog>

@@ -1,6 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { makeClient } from '../api/client.ts';
-import { sessionFromKey, forgetSession, type Session } from '../api/session.ts';
+import {
+  clearSignOutReason,
+  forgetSession,
+  sessionFromKey,
+  signOutReason,
+  type Session,
+} from '../api/session.ts';
 import { ErrorNotice } from '../components/status.tsx';
 
 /**
@@ -17,6 +23,7 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
     const session = sessionFromKey(key);
     try {
       await makeClient(session).listBrains();
+      clearSignOutReason();
       onSession(session);
     } catch (err) {
       forgetSession();
@@ -32,6 +39,13 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
         Use the address <code>mnemo serve --ui</code> printed (it signs you in once), or paste an API key:{' '}
         <code>mnemo keys create --project local --env live --admin</code> makes one.
       </p>
+      {signOutReason() === 'own-key-revoked' ? (
+        <p className="notice" role="status">
+          You revoked the key this window was signed in with, so it signed out. To come back in, run{' '}
+          <code>mnemo keys create --project local --env live --admin</code> (with the server’s{' '}
+          <code>--data-dir</code>, if it was given one) and paste the key it prints.
+        </p>
+      ) : null}
       <form className="form card" onSubmit={(e) => void submit(e)}>
         <label>
           API key
