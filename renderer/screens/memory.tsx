@@ -5,7 +5,7 @@ import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
 import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { QuotedText } from '../components/quoted-text.tsx';
+import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
@@ -110,7 +110,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <ul className="list">
             {m.evidence.map((e, i) => (
               <li key={`${e.record_id}-${i}`} className="list-item evidence">
-                <QuotedText text={e.text} quotes={[e.quote]} />
+                <QuoteInContext text={e.text} quote={e.quote} />
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
                   {e.speaker ? <span>said by {e.speaker}</span> : null}
