@@ -1,8 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
+import { contestedOptions } from '../api/profile-contested.ts';
 import { censusOptions, profileOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { disagreements } from '../disagreements.ts';
 import { formatDate, formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -15,6 +18,71 @@ const noiseNames: Record<string, string> = {
   low_trust_source: 'From less trusted sources',
   retracted: 'Withdrawn',
 };
+
+/**
+ * The owner's current Memories. A line whose slot holds another current value is marked, with the
+ * other values and the way to Conflicts: stated side by side as plain facts, "lives in Lisbon" and
+ * "lives in Porto" read as two truths.
+ */
+function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lines'] }) {
+  const client = useClient();
+  const contested = useQuery(contestedOptions(client, brainId));
+  const disputed = disagreements(contested.data ?? []);
+  const marked = lines.filter((l) => disputed.has(l.memory_id)).length;
+  return (
+    <>
+      {marked > 0 ? (
+        <p className="notice">
+          {marked === 1 ? '1 line disagrees' : `${marked} lines disagree`} with another current value.{' '}
+          <Link to={paths.brain(brainId, 'conflicts')}>Settle them on Conflicts</Link>.
+        </p>
+      ) : null}
+      <ul className="list">
+        {lines.map((l) => {
+          const others = disputed.get(l.memory_id);
+          return (
+            <li key={l.memory_id} className="list-item">
+              <div className="item-main">
+                <p dir="auto">
+                  <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
+                </p>
+                <p className="meta">
+                  <span>since {formatDate(l.valid_from)}</span>
+                  {l.citations.map((c, i) => (
+                    <span key={i} dir="auto">
+                      “<mark>{c.quote}</mark>”
+                    </span>
+                  ))}
+                </p>
+                {others ? <Disagreement brainId={brainId} others={others} /> : null}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }) {
+  return (
+    <p className="meta">
+      <span className="badge warn">Sources disagree</span>
+      {others.length > 0 ? (
+        <span dir="auto">
+          also said:{' '}
+          {others.map((o, i) => (
+            <span key={o.id}>
+              {i > 0 ? ', ' : ''}
+              <Link to={paths.memory(brainId, o.id)}>{o.statement}</Link>
+            </span>
+          ))}
+        </span>
+      ) : null}
+      <Link to={paths.brain(brainId, 'conflicts')}>Pick one on Conflicts</Link>
+    </p>
+  );
+}
 
 export function ProfileScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -39,25 +107,7 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
         ) : profile.data.lines.length === 0 ? (
           <Empty title={`Nothing known about ${profile.data.self.name} yet`} />
         ) : (
-          <ul className="list">
-            {profile.data.lines.map((l) => (
-              <li key={l.memory_id} className="list-item">
-                <div className="item-main">
-                  <p dir="auto">
-                    <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
-                  </p>
-                  <p className="meta">
-                    <span>since {formatDate(l.valid_from)}</span>
-                    {l.citations.map((c, i) => (
-                      <span key={i} dir="auto">
-                        “<mark>{c.quote}</mark>”
-                      </span>
-                    ))}
-                  </p>
-                </div>
-              </li>
-            ))}
-          </ul>
+          <ProfileLines brainId={brainId} lines={profile.data.lines} />
         )}
       </section>
       <section aria-labelledby="census">
