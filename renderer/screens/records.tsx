@@ -15,6 +15,7 @@ import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../for
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { SourceSelect } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
@@ -36,7 +37,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         Everything that was written into this Brain, newest first. Records never change; they can only be
         forgotten.
       </p>
-      <RecordFilters search={search} initial={filters} onChange={setFilters} />
+      <RecordFilters brainId={brainId} search={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
       ) : records.data === undefined || errorHidesData(records) ? (
@@ -101,10 +102,12 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
 }
 
 function RecordFilters({
+  brainId,
   search,
   initial,
   onChange,
 }: {
+  brainId: string;
   search: string;
   initial: RecordListParams;
   onChange: (f: RecordListParams) => void;
@@ -149,10 +152,7 @@ function RecordFilters({
           ))}
         </select>
       </label>
-      <label>
-        Source
-        <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="e.g. mail" />
-      </label>
+      <SourceSelect brainId={brainId} value={source} onChange={setSource} />
       <label>
         Visibility
         <select value={visibility} onChange={(e) => setVisibility(e.target.value)}>
