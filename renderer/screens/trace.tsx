@@ -1,14 +1,16 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Trace } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
-import { recordOptions, traceOptions } from '../api/queries.ts';
+import { traceOptions } from '../api/queries.ts';
+import { useRecordWords } from '../api/record-words.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
-import { recordSummary } from '../record-text.ts';
 import { paths } from '../routes.ts';
+import { useSeen } from '../use-seen.ts';
 
 /** Record ids share their time prefix; the tail tells them apart in a chart label. */
 const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
@@ -18,31 +20,46 @@ const laneBars = 15;
 const rankingBars = 40;
 
 /**
- * The words of the Records a trace names, so its charts say what each candidate is. Read live:
- * a trace holds ids only, and a Record forgotten since shows as its id.
+ * Ids of Records whose words are wanted: those of the parts of the page that have come into view.
+ * A trace holds ids only, and the API reads Records one by one, so a trace of 50 candidates would
+ * otherwise cost 50 requests before anyone scrolled.
  */
-function useRecordWords(brainId: string, t: Trace | undefined): Map<string, string> {
-  const client = useClient();
-  const ids = t
-    ? [
-        ...new Set([
-          ...t.fusion.results.slice(0, rankingBars).map((r) => r.record_id),
-          ...t.lanes.flatMap((l) => l.candidates.slice(0, laneBars).map((c) => c.record_id)),
-        ]),
-      ]
-    : [];
-  const records = useQueries({ queries: ids.map((id) => recordOptions(client, brainId, id)) });
-  const words = new Map<string, string>();
-  records.forEach((r, i) => {
-    if (r.data) words.set(ids[i]!, recordSummary(r.data.content));
-  });
-  return words;
+function useWanted(): [string[], (ids: readonly string[]) => void] {
+  const [wanted, setWanted] = useState<string[]>([]);
+  const want = useCallback(
+    (ids: readonly string[]) =>
+      setWanted((prev) => {
+        const more = ids.filter((id) => !prev.includes(id));
+        return more.length ? [...prev, ...more] : prev;
+      }),
+    [],
+  );
+  return [wanted, want];
+}
+
+/** A part of the page that asks for the words of its Records once it comes into view. */
+function Wants({
+  ids,
+  want,
+  children,
+}: {
+  ids: readonly string[];
+  want: (ids: readonly string[]) => void;
+  children: ReactNode;
+}) {
+  const [ref, seen] = useSeen<HTMLDivElement>();
+  const key = ids.join(' ');
+  useEffect(() => {
+    if (seen) want(key ? key.split(' ') : []);
+  }, [seen, key, want]);
+  return <div ref={ref}>{children}</div>;
 }
 
 export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: string }) {
   const client = useClient();
   const trace = useQuery(traceOptions(client, brainId, traceId));
-  const words = useRecordWords(brainId, trace.data);
+  const [wanted, want] = useWanted();
+  const words = useRecordWords(brainId, wanted);
   return (
     <>
       <p className="crumbs">
@@ -56,13 +73,21 @@ export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: st
           <ErrorNotice error={trace.error} />
         </>
       ) : (
-        <TraceView t={trace.data} words={words} />
+        <TraceView t={trace.data} words={words} want={want} />
       )}
     </>
   );
 }
 
-function TraceView({ t, words }: { t: Trace; words: Map<string, string> }) {
+function TraceView({
+  t,
+  words,
+  want,
+}: {
+  t: Trace;
+  words: Map<string, string>;
+  want: (ids: readonly string[]) => void;
+}) {
   const timings = Object.entries(t.timings_ms);
   const cut = new Set(t.budget.cut.map((c) => c.record_id));
   const name = (id: string) => words.get(id) ?? shortId(id);
@@ -98,22 +123,28 @@ function TraceView({ t, words }: { t: Trace; words: Map<string, string> }) {
           <Empty title="No search ran" />
         ) : (
           t.lanes.map((lane) => (
-            <div key={lane.name} className="lane">
-              {lane.candidates.length === 0 ? (
-                <p>
-                  <strong>{lane.name}</strong>: nothing found ({lane.ms.toFixed(1)} ms)
-                </p>
-              ) : (
-                <BarChart
-                  title={`${lane.name} search: ${lane.candidates.length} candidates in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
-                  bars={lane.candidates.slice(0, laneBars).map((c) => ({
-                    label: `#${c.rank} ${name(c.record_id)}`,
-                    value: c.score,
-                    note: `${c.score.toFixed(3)} · ${c.reason}`,
-                  }))}
-                />
-              )}
-            </div>
+            <Wants
+              key={lane.name}
+              ids={lane.candidates.slice(0, laneBars).map((c) => c.record_id)}
+              want={want}
+            >
+              <div className="lane">
+                {lane.candidates.length === 0 ? (
+                  <p>
+                    <strong>{lane.name}</strong>: nothing found ({lane.ms.toFixed(1)} ms)
+                  </p>
+                ) : (
+                  <BarChart
+                    title={`${lane.name} search: ${lane.candidates.length} candidates in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
+                    bars={lane.candidates.slice(0, laneBars).map((c) => ({
+                      label: `#${c.rank} ${name(c.record_id)}`,
+                      value: c.score,
+                      note: `${c.score.toFixed(3)} · ${c.reason}`,
+                    }))}
+                  />
+                )}
+              </div>
+            </Wants>
           ))
         )}
       </section>
@@ -124,15 +155,17 @@ function TraceView({ t, words }: { t: Trace; words: Map<string, string> }) {
         {t.fusion.results.length === 0 ? (
           <Empty title="Nothing to combine" />
         ) : (
-          <BarChart
-            title={`Records in their final order; bars show the combined score, the reranker (when it ran) set the order; grey bars were cut to fit the size limit${best(rankingBars, t.fusion.results.length)}`}
-            bars={t.fusion.results.slice(0, rankingBars).map((r) => ({
-              label: name(r.record_id),
-              value: r.score,
-              note: `${r.score.toFixed(3)}${r.rerank_score == null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
-              tone: cut.has(r.record_id) ? 'muted' : 'default',
-            }))}
-          />
+          <Wants ids={t.fusion.results.slice(0, rankingBars).map((r) => r.record_id)} want={want}>
+            <BarChart
+              title={`Records in their final order; bars show the combined score, the reranker (when it ran) set the order; grey bars were cut to fit the size limit${best(rankingBars, t.fusion.results.length)}`}
+              bars={t.fusion.results.slice(0, rankingBars).map((r) => ({
+                label: name(r.record_id),
+                value: r.score,
+                note: `${r.score.toFixed(3)}${r.rerank_score == null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
+                tone: cut.has(r.record_id) ? 'muted' : 'default',
+              }))}
+            />
+          </Wants>
         )}
       </section>
 
@@ -141,18 +174,20 @@ function TraceView({ t, words }: { t: Trace; words: Map<string, string> }) {
         {t.budget.cut.length === 0 ? (
           <p className="muted">Nothing was cut.</p>
         ) : (
-          <ul className="list compact">
-            {t.budget.cut.map((c) => (
-              <li key={c.record_id}>
-                {words.has(c.record_id) ? (
-                  <ClampedText text={words.get(c.record_id)!} limit={200} />
-                ) : (
-                  <span className="mono">{c.record_id}</span>
-                )}{' '}
-                ({c.tokens} tokens)
-              </li>
-            ))}
-          </ul>
+          <Wants ids={t.budget.cut.map((c) => c.record_id)} want={want}>
+            <ul className="list compact">
+              {t.budget.cut.map((c) => (
+                <li key={c.record_id}>
+                  {words.has(c.record_id) ? (
+                    <ClampedText text={words.get(c.record_id)!} limit={200} />
+                  ) : (
+                    <span className="mono">{c.record_id}</span>
+                  )}{' '}
+                  ({c.tokens} tokens)
+                </li>
+              ))}
+            </ul>
+          </Wants>
         )}
       </section>
 

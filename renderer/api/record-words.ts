@@ -1,0 +1,31 @@
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { readsToStart } from '../reads-to-start.ts';
+import { recordSummary } from '../record-text.ts';
+import { useClient } from './client.ts';
+import { recordOptions } from './queries.ts';
+
+/** Records read at once: the API has no read of several Records by id, so each is its own request. */
+const maxRecordReads = 4;
+
+/**
+ * The words of some Records, by id, read a few at a time through the shared Record cache (a Record
+ * never changes, so one read serves every screen for good). An id missing from the result is still
+ * being read, or was forgotten.
+ */
+export function useRecordWords(brainId: string, ids: readonly string[]): Map<string, string> {
+  const client = useClient();
+  const qc = useQueryClient();
+  const options = ids.map((id) => recordOptions(client, brainId, id));
+  const settled = (id: string) => {
+    const status = qc.getQueryState(recordOptions(client, brainId, id).queryKey)?.status;
+    return status === 'success' || status === 'error';
+  };
+  const start = readsToStart(ids, settled, maxRecordReads);
+  // A disabled query still gives what the cache holds, so only the reads to start are enabled.
+  const records = useQueries({ queries: options.map((o, i) => ({ ...o, enabled: start.has(ids[i]!) })) });
+  const words = new Map<string, string>();
+  records.forEach((r, i) => {
+    if (r.data) words.set(ids[i]!, recordSummary(r.data.content));
+  });
+  return words;
+}
