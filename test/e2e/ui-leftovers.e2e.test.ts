@@ -1,0 +1,282 @@
+// The session-15 audit's leftovers, on one local server and one browser: revoking the window's own key,
+// a Memory cited from a long document, disagreeing Profile lines, the Records source filter, and how a
+// Trace reads the Records it names.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Memory } from '../../engine/contract/index.ts';
+import { checkScreen, browserPerFile, openUi, startApp, type RunningApp } from './harness.ts';
+
+const context = browserPerFile();
+let app: RunningApp;
+const doc = { text: '', memory: null as Memory | null };
+let traceId = '';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** A fresh admin key of the UI's project, as one pasted on the sign-in screen would be. */
+function adminKey(): string {
+  assert.ok(app.server.registry);
+  return app.server.registry.create({ env: 'live', project: 'local', admin: true, label: 'e2e admin' }).key;
+}
+
+/** A page signed in with its own key (the one-time address serves one page only), opened at `path`. */
+async function openAt(
+  path: string,
+  watch: (page: Page) => Promise<void> | void = () => {},
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await context().newPage();
+  await watch(page);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const origin = new URL(app.uiUrl).origin;
+  const session = JSON.stringify({ baseUrl: `${origin}/v1`, apiKey: adminKey() });
+  await page.addInitScript({
+    content: `sessionStorage.setItem('mnemo.session', ${JSON.stringify(session)});`,
+  });
+  await page.goto(new URL(path, origin).href);
+  return { page, problems };
+}
+
+async function seedLongDocument() {
+  await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
+  const topics = ['budget', 'hiring', 'office', 'garden', 'kitchen', 'travel', 'music', 'library'];
+  doc.text = Array.from(
+    { length: 600 },
+    (_, i) => `Note ${i}: the ${topics[i % 8]} review number ${i} went as planned.`,
+  ).join('\n');
+  const { record } = await app.api.rememberRecord('ana', {
+    content: { kind: 'document', title: 'Review log', text: doc.text },
+  });
+  const ids = await until(async () => {
+    const r = await app.api.getRecord('ana', record.id);
+    return r.status === 'ready' ? r.memory_ids : undefined;
+  }, 'the long document');
+  // A Memory quoting the middle of the document: its page must not print the other 35,000 characters.
+  const memories = (await app.api.listMemories('ana', { limit: 200 })).data.filter((m) => ids.includes(m.id));
+  doc.memory = memories.find((m) => doc.text.indexOf(m.citations[0]!.quote) > doc.text.length / 3) ?? null;
+}
+
+async function seedConflict() {
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await app.api.rememberRecord('ana', {
+      content: { kind: 'fact', subject: 'user', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+  await until(async () => {
+    const page = await app.api.listMemories('ana', { contested: 'true' });
+    return page.data.length >= 2 ? true : undefined;
+  }, 'the two values to disagree');
+}
+
+async function seedTrace() {
+  await app.api.createBrain({ id: 'talk', name: 'Talk' });
+  const topics = ['garden', 'kitchen', 'travel', 'music', 'library', 'bicycle'];
+  const written = await Promise.all(
+    Array.from({ length: 60 }, (_, i) =>
+      app.api.rememberRecord('talk', {
+        content: {
+          kind: 'message',
+          speaker: 'Bo',
+          text: `Message ${i}: we talked about the ${topics[i % 6]} plans and the ${topics[(i + 1) % 6]} ideas.`,
+        },
+        source: { name: 'chat' },
+      }),
+    ),
+  );
+  const last = written.at(-1)!;
+  const { context: ctx } = await app.api.createContext(
+    'talk',
+    { query: 'garden plans and music ideas' },
+    last.watermark ? { watermark: last.watermark } : {},
+  );
+  traceId = ctx.id;
+  await until(async () => {
+    const t = await app.api.getTrace('talk', traceId);
+    return t.status === 'ready' ? true : undefined;
+  }, 'the trace');
+}
+
+before(async () => {
+  app = await startApp('local');
+  await Promise.all([seedLongDocument().then(seedConflict), seedTrace()]);
+});
+after(async () => app?.close());
+
+test('revoking the key this window runs on says it signs the window out, then lands on sign-in calmly', async () => {
+  const { page, problems } = await openUi(context(), app);
+  await page.getByRole('link', { name: 'Keys' }).click();
+  const table = page.getByRole('table', { name: 'Keys' });
+  await table.waitFor();
+  const own = table.getByRole('row').filter({ hasText: 'this window' });
+  assert.equal(await own.count(), 1, 'exactly one key is marked as this window’s');
+  assert.equal(
+    await own.filter({ hasText: 'desktop UI session' }).count(),
+    1,
+    'the key the sign-in link minted, not the API key of the same project',
+  );
+  await own.getByRole('button', { name: /^Revoke/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke the key this window uses?' });
+  await dialog.waitFor();
+  const said = await dialog.innerText();
+  assert.match(said, /signs this window out/);
+  assert.match(said, /mnemo keys create --project local --env live --admin/);
+  await checkScreen(page, 'keys-revoke-own');
+
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() === 401) refused.push(r.url());
+  });
+  await dialog.getByRole('button', { name: 'Revoke and sign out' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'You revoked the key this window was signed in with' })
+    .waitFor();
+  assert.equal(await page.locator('.status.error').count(), 0, 'an explanation, not an error');
+  await sleep(300);
+  assert.deepEqual(refused, [], 'no read went out on the revoked key');
+
+  // The way back in works: a new key, pasted.
+  await page.getByLabel('API key').fill(adminKey());
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a Memory from a long document shows its quote in context, and the whole Record on request', async () => {
+  assert.ok(doc.memory, 'a Memory quotes the middle of the document');
+  const { page, problems } = await openAt(`/brains/ana/memories/${doc.memory.id}`);
+  await page.getByRole('heading', { level: 2, name: 'Where this comes from' }).waitFor();
+  const evidence = page.locator('.evidence').first();
+  const quote = doc.memory.citations[0]!.quote;
+  const shown = await evidence.locator('.record-text').innerText();
+  assert.ok(
+    shown.length < quote.length + 800,
+    `${shown.length} characters shown for a ${quote.length}-character quote`,
+  );
+  assert.equal((await evidence.locator('mark').innerText()).trim(), quote.trim());
+  assert.match(shown, /^… /);
+  assert.match(shown, / …$/);
+  const more = evidence.getByRole('button', { name: /^Show the whole Record \([\d,]+ characters\)$/ });
+  await more.click();
+  await evidence.getByText('Note 599:', { exact: false }).waitFor();
+  assert.equal((await evidence.locator('.record-text').innerText()).length, doc.text.length);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Profile marks the values that disagree and leads to Conflicts', async () => {
+  const { page, problems } = await openAt('/brains/ana/profile');
+  const profile = page.locator('section[aria-labelledby="profile"]');
+  await profile.getByRole('link', { name: /Porto/ }).first().waitFor();
+  const lines = profile.getByRole('listitem').filter({ hasText: 'Sources disagree' });
+  await lines.first().waitFor();
+  assert.equal(await lines.count(), 2, 'both values are marked');
+  const porto = lines.filter({ has: page.getByRole('link', { name: /Porto/ }) }).first();
+  await porto.getByText('also said:').waitFor();
+  assert.ok(
+    await porto.getByRole('link', { name: /Lisbon/ }).count(),
+    'each names the value it disagrees with',
+  );
+  await porto.getByRole('link', { name: 'Pick one on Conflicts' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Records offer the Brain’s own sources to filter by', async () => {
+  const { page, problems } = await openAt('/brains/ana/records');
+  const records = page.getByRole('list', { name: 'Records' });
+  await records.getByRole('listitem').first().waitFor();
+  const source = page.getByRole('form', { name: 'Filter Records' }).getByLabel('Source');
+  await source.locator('option[value="phone"]').waitFor({ state: 'attached' });
+  const choices = await source.locator('option').allTextContents();
+  assert.ok(
+    choices.some((c) => c.startsWith('laptop')),
+    choices.join(' | '),
+  );
+  await source.selectOption('phone');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.waitForURL(/\/records\?source=phone$/);
+  await records.getByText(/Porto/).waitFor();
+  assert.equal(await records.getByRole('listitem').count(), 1);
+  await page.reload();
+  await records.getByText(/Porto/).waitFor();
+  assert.equal(await source.inputValue(), 'phone', 'the applied source is shown after a reload');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a Trace reads only the Records on screen, a few at a time', async () => {
+  const trace = await app.api.getTrace('talk', traceId);
+  const named = new Set([
+    ...trace.fusion.results.slice(0, 40).map((r) => r.record_id),
+    ...trace.lanes.flatMap((l) => l.candidates.slice(0, 15).map((c) => c.record_id)),
+  ]);
+  assert.ok(named.size >= 30, `the trace names ${named.size} Records`);
+  const reads: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const isRead = (url: string) => /\/v1\/brains\/talk\/records\/rec_/.test(url);
+  const done = (r: { url(): string }) => {
+    if (isRead(r.url())) inFlight -= 1;
+  };
+  const { page: p, problems } = await openAt(`/brains/talk/traces/${traceId}`, async (page) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    page.on('request', (r) => {
+      if (!isRead(r.url())) return;
+      reads.push(r.url());
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+    });
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+  });
+  await p.getByRole('heading', { level: 1, name: /garden plans/ }).waitFor();
+  // The first chart names its Records by their words...
+  await p
+    .locator('figure.chart')
+    .first()
+    .getByText(/Message \d+/)
+    .first()
+    .waitFor();
+  await sleep(500);
+  assert.ok(
+    reads.length * 2 <= named.size,
+    `${reads.length} Records read with the top of the page shown, of ${named.size} named`,
+  );
+  assert.ok(most <= 4, `${most} reads at once`);
+  // ...and the ranking further down is read when scrolled to.
+  await p.getByRole('heading', { level: 2, name: 'Combined ranking' }).scrollIntoViewIfNeeded();
+  const ranking = p.locator('section[aria-labelledby="fusion"] figure.chart');
+  await ranking.scrollIntoViewIfNeeded();
+  await ranking
+    .locator('text.chart-label')
+    .first()
+    .filter({ hasText: /Message \d+/ })
+    .waitFor();
+  assert.ok(most <= 4, `${most} reads at once`);
+  assert.equal(new Set(reads).size, reads.length, 'no Record is read twice');
+  assert.deepEqual(problems, []);
+  await p.close();
+});
