@@ -122,4 +122,19 @@ describe('bestPassage', () => {
     const note = '# Japan trip\r\n\r\nFlights leave on 14 April.\r\n\r\nHotel in Kyoto.\r\n';
     assert.deepEqual(quoteOf(note, ['hotel']), { core: 'Hotel in Kyoto.', wide: note.trim() });
   });
+
+  it('words no longer so (stale) are left out of both quotes, and no quote reaches across them', () => {
+    const text = 'I live in Braga with my two cats. My dentist is Carla Silva. Her clinic is by the river.';
+    const stale = ['My dentist is Carla Silva.'];
+    const q = bestPassage(text, ['dentist', 'clinic'], stale);
+    assert.ok(text.includes(q.wide) && q.wide.includes(q.core), JSON.stringify(q));
+    assert.ok(!q.core.includes('Carla') && !q.wide.includes('Carla'), JSON.stringify(q));
+    assert.equal(q.core, 'Her clinic is by the river.');
+    // Without stale words, the whole short note is the wide quote, as before.
+    assert.equal(bestPassage(text, ['dentist'], []).wide, text);
+    // Every occurrence is left out; a stale quote holding nothing else leaves the Record quoted whole.
+    const twice = `${stale[0]} I like tea. ${stale[0]}`;
+    assert.equal(bestPassage(twice, ['dentist'], stale).wide, 'I like tea.');
+    assert.equal(bestPassage(stale[0]!, ['dentist'], stale).core, stale[0]);
+  });
 });

@@ -71,7 +71,7 @@ export function selectEvidence(
     ))
       records.set(r.id, r);
     for (const m of store.all<MemState & { record_id: string }>(
-      `SELECT c.record_id, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
+      `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
          ${later.sql} AS later
        FROM citations c JOIN memories m ON m.id = c.memory_id
        WHERE c.record_id IN (SELECT value FROM json_each(?))`,
@@ -80,7 +80,14 @@ export function selectEvidence(
       json,
     )) {
       const list = memsOf.get(m.record_id) ?? [];
-      list.push({ id: m.id, served: m.served, pending: m.pending, retracted: m.retracted, later: m.later });
+      list.push({
+        id: m.id,
+        quote: m.quote,
+        served: m.served,
+        pending: m.pending,
+        retracted: m.retracted,
+        later: m.later,
+      });
       memsOf.set(m.record_id, list);
     }
   };
@@ -99,7 +106,7 @@ export function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
-    const quote = bestPassage(r.text, terms);
+    const quote = bestPassage(r.text, terms, staleQuotes(mems));
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -120,10 +127,23 @@ export function selectEvidence(
 
 interface MemState {
   id: string;
+  quote: string;
   served: number;
   pending: number;
   retracted: number;
   later: number;
+}
+
+/**
+ * What a kept Record says that is no longer so: the quotes of its Memories not served at the read
+ * time (a corrected or superseded sentence of a Record whose other sentences still hold), unless they
+ * hold words a served Memory quotes. "I live in Braga. My dentist is Carla Silva." with the dentist
+ * corrected was quoted whole for "Who is my dentist?", the old dentist presented as current.
+ */
+function staleQuotes(mems: MemState[]): string[] {
+  const live = mems.filter((m) => m.served || m.pending).map((m) => m.quote);
+  const stale = mems.filter((m) => !m.served && !m.pending).map((m) => m.quote);
+  return [...new Set(stale)].filter((q) => !live.some((l) => q.includes(l)));
 }
 
 /** Why a Record none of whose Memories is served at the read time is not evidence. */
@@ -214,8 +234,9 @@ export interface Quote {
  * The quote from a Record's text; both forms are exact substrings of it. Split at its blank lines, a
  * note's "# Japan trip" alone was quoted for "When is my flight to Japan?" while the flights were in the
  * next paragraph. Very long texts are only segmented around where the query's words gather (densestHits).
+ * `stale`: words of the text that are no longer so (staleQuotes); neither quote contains them.
  */
-export function bestPassage(text: string, terms: string[]): Quote {
+export function bestPassage(text: string, terms: string[], stale: readonly string[] = []): Quote {
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
@@ -223,10 +244,19 @@ export function bestPassage(text: string, terms: string[]): Quote {
     base = Math.max(0, at - windowChars / 2);
     scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
-  const spans: Span[] = passages(scope);
-  if (spans.length === 0) return firstPassage(text);
-  const quote = (lo: number, hi: number) => text.slice(base + spans[lo]!.start, base + spans[hi]!.end);
-  const fits = (from: number, to: number) => spans[to]!.end - spans[from]!.start <= quoteChars;
+  const gone = staleRanges(text, stale);
+  const { spans, cut } = leavingOut(
+    text,
+    passages(scope).map((p) => ({ start: base + p.start, end: base + p.end, value: p.value })),
+    gone,
+  );
+  // Nothing but stale words is left where the query's words gather: quoted as if none were stale, as
+  // the Record is still kept for a Memory it serves.
+  if (spans.length === 0) return gone.length > 0 ? bestPassage(text, terms) : firstPassage(text);
+  const quote = (lo: number, hi: number) => text.slice(spans[lo]!.start, spans[hi]!.end);
+  // A quote never reaches across words that are no longer so.
+  const fits = (from: number, to: number) =>
+    spans[to]!.end - spans[from]!.start <= quoteChars && !cut.slice(from + 1, to + 1).includes(true);
   const matched = spans.map((s) => matchedTerms(s.value, terms));
   let best = 0;
   for (let i = 1; i < spans.length; i++) if (matched[i]!.length > matched[best]!.length) best = i;
@@ -242,7 +272,7 @@ export function bestPassage(text: string, terms: string[]): Quote {
   }
   const core = quote(lo, hi);
   const whole = text.trim();
-  if (whole.length <= quoteChars) return { core, wide: whole };
+  if (whole.length <= quoteChars && gone.length === 0) return { core, wide: whole };
   const covered = new Set(matched.slice(lo, hi + 1).flat());
   const adds = (i: number) => matched[i]!.filter((t) => !covered.has(t)).length;
   for (;;) {
@@ -256,6 +286,55 @@ export function bestPassage(text: string, terms: string[]): Quote {
   }
   while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
   return { core, wide: quote(lo, hi) };
+}
+
+/** Where the stale words occur in text (every occurrence, a bounded number each), merged and ordered. */
+function staleRanges(text: string, stale: readonly string[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const q of stale) {
+    for (let at = text.indexOf(q), n = 0; at !== -1 && n < 100; at = text.indexOf(q, at + q.length), n++)
+      found.push([at, at + q.length]);
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of found) {
+    const last = merged.at(-1);
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  return merged;
+}
+
+/**
+ * Spans (offsets in text) with the stale ranges taken out of them, each piece trimmed; `cut[i]`: a stale
+ * range lies between span i - 1 and span i, so no quote may join them.
+ */
+function leavingOut(
+  text: string,
+  spans: Span[],
+  gone: Array<[number, number]>,
+): { spans: Span[]; cut: boolean[] } {
+  if (gone.length === 0) return { spans, cut: spans.map(() => false) };
+  const pieces: Span[] = [];
+  for (const s of spans) {
+    let from = s.start;
+    for (const [a, b] of gone) {
+      if (b <= from || a >= s.end) continue;
+      pushTrimmed(text, pieces, from, a);
+      from = Math.max(from, b);
+    }
+    pushTrimmed(text, pieces, from, s.end);
+  }
+  const cut = pieces.map((p, i) => i > 0 && gone.some(([a, b]) => a < p.start && b > pieces[i - 1]!.end));
+  return { spans: pieces, cut };
+}
+
+function pushTrimmed(text: string, into: Span[], start: number, end: number) {
+  while (start < end && /\s/u.test(text[start]!)) start += 1;
+  while (end > start && /\s/u.test(text[end - 1]!)) end -= 1;
+  // A piece of punctuation left between two stale sentences says nothing.
+  if (end > start && /[\p{L}\p{N}]/u.test(text.slice(start, end)))
+    into.push({ start, end, value: text.slice(start, end) });
 }
 
 /** The first passage of a text whose window around the query's words holds only whitespace. */

@@ -403,4 +403,27 @@ describe('local engine: context', () => {
     assert.equal(ids.length, 5);
     assert.deepEqual([...ids].sort(), ids);
   });
+
+  it('a Record whose other sentences still hold is quoted without the sentence a correction replaced', async () => {
+    const { engine, remember } = await withBrain();
+    const said = await remember({
+      content: {
+        kind: 'message',
+        speaker: 'Ana',
+        text: 'I live in Braga with my two cats. My dentist is Carla Silva, her clinic is near the river.',
+      },
+      occurred_at: '2024-01-10T10:00:00Z',
+    });
+    const listed = await engine.listMemories(tenant, 'b', { q: 'dentist', limit: 50 });
+    const dentist = listed.data[0]!;
+    await remember({
+      content: { kind: 'correction', corrects: dentist.id, statement: 'My dentist is Rui Costa in Porto.' },
+    });
+    const ctx = ready(await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, opts));
+    // The Record is still evidence (Ana still lives in Braga), but not of the old dentist.
+    assert.doesNotMatch(ctx.text ?? '', /Carla Silva/);
+    assert.match(ctx.text ?? '', /Rui Costa/);
+    for (const c of ctx.citations.filter((x) => x.record_id === said.id))
+      assert.doesNotMatch(c.quote, /Carla/);
+  });
 });
