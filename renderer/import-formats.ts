@@ -32,3 +32,7 @@ export const importFormatText: Record<ImportFormat, { choice: string; phrase: st
   ics: { choice: 'Calendar (.ics)', phrase: 'a calendar', source: 'Calendar events' },
   vcf: { choice: 'Contacts (.vcf)', phrase: 'contacts', source: 'Contacts' },
 };
+
+/** An importer's source as a person knows it (`mbox` is "Mail"); any other source name as it is. */
+export const sourceTitle = (name: string): string =>
+  Object.hasOwn(importFormatText, name) ? importFormatText[name as ImportFormat].source : name;

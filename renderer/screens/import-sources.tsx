@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { DeletionReceipt, ImportFormat, SourceSummary } from '../../engine/contract/index.ts';
+import type { DeletionReceipt, SourceSummary } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetSource } from '../api/mutations.ts';
 import { sourceListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
-import { importFormatText } from '../import-formats.ts';
+import { sourceTitle } from '../import-formats.ts';
 
-const labelOf = (name: string) =>
-  Object.hasOwn(importFormatText, name) ? importFormatText[name as ImportFormat].source : name;
+const labelOf = sourceTitle;
 
 function span(s: SourceSummary): string {
   const from = formatDate(s.first_occurred_at);

@@ -1,16 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ImportFormat, SourceSummary } from '../../engine/contract/index.ts';
+import type { SourceSummary } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { sourceListOptions } from '../api/queries.ts';
 import { plural } from '../format.ts';
-import { importFormatText } from '../import-formats.ts';
+import { sourceTitle } from '../import-formats.ts';
 
 /** An importer names its source after its format (`mbox`); the person knows it as "Mail". */
 function sourceLabel(s: SourceSummary): string {
-  const known = Object.hasOwn(importFormatText, s.name)
-    ? importFormatText[s.name as ImportFormat].source
-    : null;
-  return `${known ? `${known} (${s.name})` : s.name}, ${plural(s.records, 'Record')}`;
+  const title = sourceTitle(s.name);
+  return `${title === s.name ? s.name : `${title} (${s.name})`}, ${plural(s.records, 'Record')}`;
 }
 
 /**
