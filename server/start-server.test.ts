@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { KeyRegistry } from '../engine/auth/key-registry.ts';
+import { parseApiKey } from '../engine/auth/api-key.ts';
 import { lockDataDir } from '../engine/store/data-dir-lock.ts';
-import { startServer } from './start-server.ts';
+import { registryPathFor } from './data-dir.ts';
+import { startServer, type ServerOptions } from './start-server.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
 process.env.MNEMO_EMBEDDER = 'none';
@@ -48,5 +60,119 @@ describe('startServer when start-up fails', () => {
     lockDataDir(dir).release();
     const again = await startServer({ ...local(dir), port: 0 });
     await again.close();
+  });
+});
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+/** Starts and closes a server, returning what it logged. */
+async function startAndClose(options: ServerOptions): Promise<string[]> {
+  const lines: string[] = [];
+  const server = await startServer({ ...options, port: 0, log: (line) => lines.push(line) });
+  await server.close();
+  return lines;
+}
+
+describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
+  it('a new data dir and everything in it are owner-only', async () => {
+    const dir = join(tempDir(), 'data');
+    await startAndClose(local(dir));
+    assert.equal(modeOf(dir), 0o700);
+    for (const name of readdirSync(dir)) {
+      assert.equal(modeOf(join(dir, name)) & 0o077, 0, `${name} is ${modeOf(join(dir, name)).toString(8)}`);
+    }
+  });
+
+  it('an existing data dir open to others is made owner-only at start, and said once', async () => {
+    const dir = join(tempDir(), 'data');
+    await startAndClose(local(dir));
+    // As an older Mnemo, or mkdir and cp with umask 022, left them.
+    chmodSync(dir, 0o755);
+    for (const name of ['mnemo.db', 'keys.json', 'mnemo.lock']) chmodSync(join(dir, name), 0o644);
+    chmodSync(join(dir, 'tmp'), 0o755);
+
+    const lines = (await startAndClose(local(dir))).filter((l) => /owner-only/.test(l));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    for (const name of ['mnemo.db', 'keys.json', 'mnemo.lock']) {
+      assert.equal(modeOf(join(dir, name)), 0o600, name);
+      assert.match(lines[0]!, new RegExp(`${join(dir, name)} \\(was 0644\\)`));
+    }
+    assert.equal(modeOf(join(dir, 'tmp')), 0o700);
+    assert.equal(modeOf(dir), 0o700);
+    assert.match(lines[0]!, new RegExp(`${dir} \\(was 0755\\)`));
+    assert.deepEqual(
+      (await startAndClose(local(dir))).filter((l) => /owner-only/.test(l)),
+      [],
+      'once',
+    );
+  });
+
+  it("a dir shared with other files keeps its mode (with a warning); Mnemo's files in it do not", async () => {
+    const dir = join(tempDir(), 'shared');
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'notes.txt'), 'not Mnemo');
+    await startAndClose(local(dir));
+    chmodSync(join(dir, 'mnemo.db'), 0o644);
+    const lines = await startAndClose(local(dir));
+    assert.equal(modeOf(dir), 0o755, 'not ours to close to others');
+    assert.equal(modeOf(join(dir, 'mnemo.db')), 0o600);
+    assert.ok(
+      lines.some((l) =>
+        /^warn: the data directory .* holds files that are not Mnemo's \(notes\.txt\)/.test(l),
+      ),
+      lines.join('\n'),
+    );
+  });
+
+  it('the generated database key file in the config dir is made owner-only too', async () => {
+    const saved = process.env.MNEMO_DB_KEY;
+    delete process.env.MNEMO_DB_KEY;
+    after(() => (saved === undefined ? undefined : (process.env.MNEMO_DB_KEY = saved)));
+    const root = tempDir();
+    const configDir = join(root, 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    writeFileSync(join(configDir, 'db.key'), `${'a'.repeat(64)}\n`, { mode: 0o644 });
+    chmodSync(join(configDir, 'db.key'), 0o644);
+    const { dbKey: _none, ...options } = local(join(root, 'data'));
+    const lines = await startAndClose({ ...options, configDir });
+    assert.equal(modeOf(join(configDir, 'db.key')), 0o600);
+    assert.ok(
+      lines.some((l) => l.includes(`${join(configDir, 'db.key')} (was 0644)`)),
+      lines.join('\n'),
+    );
+  });
+});
+
+describe('UI session keys of a Mnemo from before they were marked', () => {
+  const legacyKey = (registry: KeyRegistry, label: string) =>
+    registry.create({ env: 'live', project: 'local', admin: true, label });
+
+  it('are named on stderr but never revoked: a key someone made by hand looks the same', async () => {
+    const dir = join(tempDir(), 'data');
+    await startAndClose(local(dir));
+    const registry = new KeyRegistry(registryPathFor(dir));
+    const headless = legacyKey(registry, 'desktop UI session');
+    const desktop = legacyKey(registry, 'desktop app');
+    const agent = legacyKey(registry, 'my agent');
+
+    const lines = await startAndClose(local(dir));
+    const warning = lines.find((l) => /look like UI session keys/.test(l));
+    assert.ok(warning, lines.join('\n'));
+    assert.match(warning, new RegExp(`${headless.entry.id}, ${desktop.entry.id}\\)`));
+    assert.doesNotMatch(warning, new RegExp(agent.entry.id));
+    for (const { key } of [headless, desktop, agent]) {
+      assert.equal(registry.verify(key, parseApiKey(key)!).ok, true, 'still active');
+    }
+
+    // Once a server has marked its session keys in this registry, a key made later with such a label
+    // is a person's: not named.
+    const server = await startServer({ ...local(dir), port: 0 });
+    server.mintSessionKey('desktop app');
+    await server.close();
+    const later = legacyKey(registry, 'desktop UI session');
+    const again = (await startAndClose(local(dir))).find((l) => /look like UI session keys/.test(l)) ?? '';
+    assert.match(again, new RegExp(headless.entry.id));
+    assert.doesNotMatch(again, new RegExp(later.entry.id));
   });
 });

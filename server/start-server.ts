@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../engine/reference/index.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
+import { defaultConfigDir } from '../engine/store/resolve-db-key.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
+import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { serveOn } from './serve-on.ts';
 
 export interface ServerOptions {
@@ -72,6 +74,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!Number.isInteger(wantedPort) || wantedPort < 0 || wantedPort > 65_535) {
     throw new RangeError(`port must be an integer from 0 to 65535, not ${wantedPort}`);
   }
+  // The local engine's store; the reference engine keeps nothing on disk.
+  const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
+  // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
+  if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
   const registryPath =
     options.keyRegistry ??
     (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
@@ -81,8 +87,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : KeyRegistry.ensure(registryPath)
     : null;
   if (registry) warnIfUnreadable(registry, log);
-  // The local engine's store; the reference engine keeps nothing on disk.
-  const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   const engine: Engine =
     options.engine === 'reference'
       ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
@@ -95,7 +99,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     if (dataDir) {
       sessionOwner = realpathSync(dataDir);
-      if (registry) revokeLeftoverSessionKeys(registry, sessionOwner, log);
+      if (registry) {
+        revokeLeftoverSessionKeys(registry, sessionOwner, log);
+        warnOfLegacySessionKeys(registry, log);
+      }
       const uploads = prepareUploadParent(dataDir);
       uploadParent = uploads.dir;
       if (uploads.removed > 0) {
@@ -146,7 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await engine.close().catch((closeError: unknown) => {
       log(`error while closing the engine: ${(closeError as Error).message}`);
     });
-    throw e;
+    throw listenError(e, host, wantedPort);
   }
   const { listener, origin } = served;
   const { port } = listener;
@@ -236,4 +243,79 @@ function revokeLeftoverSessionKeys(
     // An unreadable registry refuses every key anyway (warnIfUnreadable said why).
     log(`warn: could not revoke leftover UI session keys: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Makes the data dir and the files Mnemo made owner-only (secure-data-dir.ts), saying so once: the data
+ * dir's own files, a --key-registry file, and the database key file Mnemo generated in the config dir.
+ * A --db-key-file is the user's own (a secrets mount may be read-only): it is only warned about
+ * (engine/store/resolve-db-key.ts).
+ */
+function secureFilesOf(
+  dataDir: string | undefined,
+  options: ServerOptions,
+  log: (line: string) => void,
+): void {
+  const extra = options.keyRegistry ? [options.keyRegistry] : [];
+  const generatedKey =
+    dataDir && options.dbKey === undefined && !options.dbKeyFile && !process.env.MNEMO_DB_KEY;
+  if (generatedKey) extra.push(join(options.configDir ?? defaultConfigDir(), 'db.key'));
+  const report = secureDataDir(dataDir, extra);
+  const line = tightenedLine(report);
+  if (line) log(line);
+  for (const warning of report.warnings) log(`warn: ${warning}`);
+}
+
+/** What the one error line says when the socket cannot be had (Node's own names only the errno). */
+function listenError(e: unknown, host: string, port: number): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const why =
+    code === 'EADDRINUSE'
+      ? `another program is using port ${port} there (EADDRINUSE): stop it, or choose another --port (--port 0 takes any free one)`
+      : code === 'EACCES'
+        ? `permission denied (EACCES): ports below 1024 need privileges; choose another --port`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine (EADDRNOTAVAIL); choose another --host`
+          : null;
+  if (!why) return e;
+  return Object.assign(new Error(`cannot listen on ${where}: ${why}`), { code });
+}
+
+/** The labels UI session keys had before they were marked with their data dir (KeyEntry.session_of). */
+const legacySessionLabels = new Set(['desktop UI session', 'desktop app']);
+
+/**
+ * Names the keys that look like UI session keys of a Mnemo from before session keys were marked: never
+ * revoked by any later start, as nothing tells them from a key a person made with the same label
+ * (`mnemo keys create --label`, the Keys screen), which must keep working. Only those made before the
+ * first marked key in this registry: any made since are a person's.
+ */
+function warnOfLegacySessionKeys(registry: KeyRegistry, log: (line: string) => void): void {
+  let keys;
+  try {
+    keys = registry.list();
+  } catch {
+    return; // warnIfUnreadable said why.
+  }
+  const firstMarked = keys
+    .filter((k) => k.session_of !== undefined)
+    .reduce<string | null>((min, k) => (min === null || k.created_at < min ? k.created_at : min), null);
+  const legacy = keys.filter(
+    (k) =>
+      k.session_of === undefined &&
+      !k.revoked_at &&
+      k.admin &&
+      k.prefix === 'sk_live_local' &&
+      k.brain === null &&
+      k.label !== null &&
+      legacySessionLabels.has(k.label) &&
+      (firstMarked === null || k.created_at < firstMarked),
+  );
+  if (legacy.length === 0) return;
+  log(
+    `warn: ${legacy.length} active admin key(s) (${legacy.map((k) => k.id).join(', ')}) look like UI ` +
+      'session keys an earlier Mnemo left behind; they are not revoked for you, as a key you made ' +
+      'with the same label looks the same. If you did not make them: mnemo keys revoke KEY_ID',
+  );
 }

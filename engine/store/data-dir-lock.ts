@@ -1,5 +1,13 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { keepTempDataInMemory } from './temp-store.ts';
@@ -41,6 +49,7 @@ export class DataDirInUseError extends Error {
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockPath = join(dataDir, lockFileName);
+  const fresh = !existsSync(lockPath);
   let db: Database.Database;
   try {
     // timeout 0: a held lock is an answer, not something to wait for.
@@ -49,6 +58,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
     // SQLite's own message ("unable to open database file") names no file.
     throw new Error(`cannot open ${lockPath}: ${(e as Error).message}`);
   }
+  // Owner-only like every file of the data dir (SQLite makes it 0644); empty, but not for others to open.
+  if (fresh && process.platform !== 'win32') chmodSync(lockPath, 0o600);
   try {
     // It holds no data, but every connection gets the setting: no exception to reason about.
     keepTempDataInMemory(db);

@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { holderFileName, lockDataDir } from '../../../engine/store/data-dir-lock.ts';
+import { openStore } from '../../../engine/store/store.ts';
 import { registryPathFor } from '../../data-dir.ts';
 import { exposureWarning } from './serve.ts';
 
@@ -22,8 +24,8 @@ function tempDir(): string {
   return dir;
 }
 
-function mnemo(args: string[], extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
+function mnemo(args: string[], extraEnv: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/mnemo.mjs', ...args], {
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -52,8 +54,12 @@ function mnemo(args: string[], extraEnv: Record<string, string> = {}) {
   };
 }
 
-/** Settles with what `p` gave, or with 'timeout' after `ms`. */
-const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, sleep(ms).then(() => 'timeout' as const)]);
+/** Settles with what `p` gave, or with 'timeout' after `ms` (the timer is cleared: it held the file open). */
+const within = <T>(p: Promise<T>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+};
 
 describe('mnemo serve on a data dir another server has open', () => {
   it('refuses to start, naming the dir and the other pid; the first keeps serving; free once it is gone', async () => {
@@ -95,6 +101,27 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     assert.notEqual(result, 'timeout', `still running 45 s later: ${serve.stderr()}`);
     assert.deepEqual(result, { code: 1, signal: null });
     assert.match(serve.stderr(), /EADDRINUSE/);
+  });
+
+  it('a port in use after the store opened: one clear error line, nothing left held or half-written', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    after(() => blocker.close());
+    const { port } = blocker.address() as { port: number };
+    const dir = join(tempDir(), 'data');
+    const serve = mnemo(['serve', '--port', String(port), '--data-dir', dir]);
+    assert.deepEqual(await within(serve.exited, 45_000), { code: 1, signal: null });
+    assert.deepEqual(serve.stderr().trimEnd().split('\n'), [
+      `mnemo: cannot listen on 127.0.0.1:${port}: another program is using port ${port} there (EADDRINUSE): ` +
+        'stop it, or choose another --port (--port 0 takes any free one)',
+    ]);
+    // The store was made and closed whole: no holder file, WAL checkpointed, the lock free.
+    assert.equal(existsSync(join(dir, holderFileName)), false);
+    assert.equal(existsSync(join(dir, 'mnemo.db-wal')), false);
+    lockDataDir(dir).release();
+    const store = openStore({ dataDir: dir, key: env.MNEMO_DB_KEY });
+    assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+    store.close();
   });
 
   for (const port of ['65536', '70000']) {
@@ -140,6 +167,30 @@ describe('SIGTERM during start-up', () => {
     assert.deepEqual(await within(serve.exited, 60_000), { code: 0, signal: null }, serve.stderr());
     assert.match(serve.stderr(), /SIGINT: stopping as soon as start-up is done/);
     assert.match(serve.stderr(), /start-up done: closing the store/);
+  });
+
+  it('a second SIGINT while start-up is stuck exits at once (130); the store opens fine afterwards', async () => {
+    const dir = tempDir();
+    // Start-up stalls at listen(), after the store opened and the data dir was locked.
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir], { MNEMO_TEST_SLOW_LISTEN_MS: '30000' }, [
+      '--import',
+      './server/testing/slow-listen.mjs',
+    ]);
+    // tmp/ is made after the engine opened, just before listening.
+    while (!existsSync(join(dir, 'tmp')) && serve.child.exitCode === null) await sleep(5);
+    serve.child.kill('SIGINT');
+    // Past the window in which a repeat is the same Ctrl-C forwarded twice.
+    await sleep(1_200);
+    assert.equal(serve.child.exitCode, null, 'the first SIGINT waits for start-up');
+    serve.child.kill('SIGINT');
+    assert.deepEqual(await within(serve.exited, 3_000), { code: 130, signal: null }, serve.stderr());
+    assert.match(serve.stderr(), /SIGINT again: exiting now, before start-up finished \(exit code 130\)/);
+    assert.equal(serve.stdout(), '');
+    // The OS let go of the lock; the store is whole.
+    lockDataDir(dir).release();
+    const store = openStore({ dataDir: dir, key: env.MNEMO_DB_KEY });
+    assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+    store.close();
   });
 
   it('other commands still end on a signal held while the modules loaded', async () => {

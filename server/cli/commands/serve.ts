@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
 import { isLoopbackHost } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs, startServer, type RunningServer } from '../../start-server.ts';
@@ -99,11 +100,11 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
           process.exitCode = 1;
           stopped();
         });
-      const stop = (signal: string) => {
+      const stop = (signal: NodeJS.Signals) => {
         if (firstAt === null) {
           firstAt = Date.now();
           if (!server) {
-            log(`${signal}: stopping as soon as start-up is done`);
+            log(`${signal}: stopping as soon as start-up is done (${signal} again to exit at once)`);
             return;
           }
           log(
@@ -112,7 +113,16 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
           void close(server);
           return;
         }
-        if (Date.now() - firstAt < repeatWindowMs || !server) return;
+        if (Date.now() - firstAt < repeatWindowMs) return;
+        if (!server) {
+          // Start-up is stuck (a slow disk, a listen that waits on DNS): the person asked twice. Nothing
+          // is mid-write between two event-loop turns (each SQLite transaction is one synchronous call),
+          // so this leaves the store as a crash would, which SQLite recovers on the next open; the OS
+          // lets go of the data dir's lock. Not a clean stop, so not exit code 0.
+          const code = 128 + osConstants.signals[signal];
+          log(`${signal} again: exiting now, before start-up finished (exit code ${code})`);
+          process.exit(code);
+        }
         log(`${signal} again: not waiting for in-flight requests`);
         void server.close({ force: true });
       };

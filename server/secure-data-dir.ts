@@ -1,0 +1,121 @@
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
+import { join } from 'node:path';
+
+/** What Mnemo keeps at the top of a data dir, and what its owner needs at least (engine/store, keys.json, tmp/). */
+const ownEntries = new Map<string, number>([
+  ['mnemo.db', 0o600],
+  ['mnemo.db-wal', 0o600],
+  ['mnemo.db-shm', 0o600],
+  ['mnemo.db-journal', 0o600],
+  ['keys.json', 0o600],
+  ['keys.json.lock', 0o600],
+  ['mnemo.lock', 0o600],
+  ['mnemo.lock.json', 0o600],
+  // Plaintext copies of uploaded files while an import reads them.
+  ['tmp', 0o700],
+]);
+/** Also Mnemo's, left at their mode: the downloaded embedding model is public data; Finder's index. */
+const alsoOwn = new Set(['models', '.DS_Store']);
+/** Drafts renamed into place (`keys.json.<pid>.tmp`, `mnemo.lock.json.<pid>.tmp`, lock drafts). */
+const ownDraft = (name: string) => name.startsWith('keys.json.') || name.startsWith('mnemo.lock.json.');
+
+export interface SecureReport {
+  /** What was open to other users and is owner-only now: path and its mode before. */
+  tightened: Array<{ path: string; was: number }>;
+  /** What could not be made owner-only, and why (one line each). */
+  warnings: string[];
+}
+
+/**
+ * Makes a local engine's data dir and Mnemo's files in it owner-only (dir 0700, files 0600), plus
+ * `extraFiles` (a registry or key file Mnemo made elsewhere), when another user could read or change them:
+ * older versions and hand-made dirs left them 0755/0644. The store is encrypted, but `keys.json` (key
+ * hashes; whoever can replace it chooses which keys work), `tmp/` (plaintext upload copies) and the
+ * holder file are not.
+ *
+ * The dir itself is tightened only when it holds nothing but Mnemo's files: a dir shared with other
+ * things (a home dir, `/srv`, `/tmp`, which root could otherwise lock everyone out of) keeps its mode,
+ * with a warning. Symlinks are never followed. Nothing here throws: what cannot be changed (another
+ * owner, a file system without Unix modes) is a warning, not a refusal to start. No-op on Windows.
+ */
+export function secureDataDir(dataDir: string | undefined, extraFiles: readonly string[] = []): SecureReport {
+  const report: SecureReport = { tightened: [], warnings: [] };
+  if (process.platform === 'win32') return report;
+  for (const file of extraFiles) tighten(file, 0o600, report);
+  if (dataDir === undefined) return report;
+  let names: string[];
+  let dirStat: Stats;
+  try {
+    dirStat = statSync(dataDir);
+    names = readdirSync(dataDir);
+  } catch {
+    return report; // Not made yet: it will be, owner-only.
+  }
+  for (const name of names) {
+    const mode = ownEntries.get(name);
+    if (mode !== undefined) tighten(join(dataDir, name), mode, report);
+  }
+  if ((dirStat.mode & 0o077) !== 0) {
+    const foreign = names.filter((n) => !ownEntries.has(n) && !alsoOwn.has(n) && !ownDraft(n));
+    // A data dir given as a symlink is the dir it points to.
+    if (foreign.length === 0) tighten(realpathSync(dataDir), 0o700, report);
+    else
+      report.warnings.push(
+        `the data directory ${dataDir} is open to other users (mode ${octal(dirStat.mode)}) and holds ` +
+          `files that are not Mnemo's (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}), so ` +
+          `its mode is left as it is; Mnemo's own files in it are owner-only. Give Mnemo a directory of its ` +
+          `own, or chmod 700 ${dataDir}`,
+      );
+  }
+  return report;
+}
+
+/** The one stderr line saying what secureDataDir changed, or null when nothing was. */
+export function tightenedLine(report: SecureReport): string | null {
+  if (report.tightened.length === 0) return null;
+  const what = report.tightened.map((t) => `${t.path} (was ${octal(t.was)})`).join(', ');
+  return `made owner-only, as other users could read or change them: ${what}`;
+}
+
+function tighten(path: string, mode: number, report: SecureReport): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  // A symlink's target is not ours to change (chmod follows links: keys.json -> /etc/passwd).
+  if (st.isSymbolicLink() || (!st.isFile() && !st.isDirectory())) return;
+  if ((st.mode & 0o077) === 0) return;
+  try {
+    // Through a descriptor opened without following links: a link swapped in since lstat is refused.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      // The owner keeps what it had (and at least read-write, or rwx on a dir); nobody else keeps anything.
+      fchmodSync(fd, (st.mode & 0o700) | mode);
+      if ((fstatSync(fd).mode & 0o077) !== 0)
+        throw new Error('its file system does not keep Unix permissions');
+    } finally {
+      closeSync(fd);
+    }
+    report.tightened.push({ path, was: st.mode & 0o777 });
+  } catch (e) {
+    report.warnings.push(
+      `${path} is open to other users (mode ${octal(st.mode)}) and could not ` +
+        `be made owner-only: ${(e as Error).message}`,
+    );
+  }
+}
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
