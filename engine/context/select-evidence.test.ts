@@ -123,18 +123,31 @@ describe('bestPassage', () => {
     assert.deepEqual(quoteOf(note, ['hotel']), { core: 'Hotel in Kyoto.', wide: note.trim() });
   });
 
-  it('words no longer so (stale) are left out of both quotes, and no quote reaches across them', () => {
+  it('words no longer so are left out of both quotes, and no quote reaches across them', () => {
     const text = 'I live in Braga with my two cats. My dentist is Carla Silva. Her clinic is by the river.';
-    const stale = ['My dentist is Carla Silva.'];
-    const q = bestPassage(text, ['dentist', 'clinic'], stale);
+    const gone = ['My dentist is Carla Silva.'];
+    const said = { gone, held: ['I live in Braga with my two cats.', 'Her clinic is by the river.'] };
+    const q = bestPassage(text, ['dentist', 'clinic'], said);
     assert.ok(text.includes(q.wide) && q.wide.includes(q.core), JSON.stringify(q));
     assert.ok(!q.core.includes('Carla') && !q.wide.includes('Carla'), JSON.stringify(q));
     assert.equal(q.core, 'Her clinic is by the river.');
-    // Without stale words, the whole short note is the wide quote, as before.
-    assert.equal(bestPassage(text, ['dentist'], []).wide, text);
-    // Every occurrence is left out; a stale quote holding nothing else leaves the Record quoted whole.
-    const twice = `${stale[0]} I like tea. ${stale[0]}`;
-    assert.equal(bestPassage(twice, ['dentist'], stale).wide, 'I like tea.');
-    assert.equal(bestPassage(stale[0]!, ['dentist'], stale).core, stale[0]);
+    // Without such words, the whole short note is the wide quote, as before.
+    assert.equal(bestPassage(text, ['dentist']).wide, text);
+    // Every occurrence is left out.
+    const twice = `${gone[0]} I like tea. ${gone[0]}`;
+    assert.equal(bestPassage(twice, ['dentist'], { gone, held: ['I like tea.'] }).wide, 'I like tea.');
+    // Nothing else near the query's words: the words of a Memory still served, which keep the Record.
+    assert.deepEqual(bestPassage(`${gone[0]}\n\nTea.`, ['dentist'], { gone, held: ['Tea.'] }), {
+      core: 'Tea.',
+      wide: 'Tea.',
+    });
+  });
+
+  it('words no longer so that are part of words still held stay in the quote', () => {
+    const text = 'I work at Acme. My boss tells everyone "I work at Acme." as a joke about my dentist.';
+    const held = 'My boss tells everyone "I work at Acme." as a joke about my dentist.';
+    const q = bestPassage(text, ['boss', 'dentist'], { gone: ['I work at Acme.'], held: [held] });
+    assert.equal(q.core, held);
+    assert.equal(q.wide, held);
   });
 });

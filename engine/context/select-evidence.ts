@@ -106,7 +106,7 @@ export function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
-    const quote = bestPassage(r.text, terms, staleQuotes(mems));
+    const quote = bestPassage(r.text, terms, saidOf(mems));
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -135,15 +135,15 @@ interface MemState {
 }
 
 /**
- * What a kept Record says that is no longer so: the quotes of its Memories not served at the read
- * time (a corrected or superseded sentence of a Record whose other sentences still hold), unless they
- * hold words a served Memory quotes. "I live in Braga. My dentist is Carla Silva." with the dentist
- * corrected was quoted whole for "Who is my dentist?", the old dentist presented as current.
+ * What a kept Record says that is no longer so, and what still holds: the quotes of its Memories not
+ * served at the read time (a corrected or superseded sentence of a Record whose other sentences still
+ * hold), and of those served. "I live in Braga. My dentist is Carla Silva." with the dentist corrected
+ * was quoted whole for "Who is my dentist?", the old dentist presented as current.
  */
-function staleQuotes(mems: MemState[]): string[] {
-  const live = mems.filter((m) => m.served || m.pending).map((m) => m.quote);
-  const stale = mems.filter((m) => !m.served && !m.pending).map((m) => m.quote);
-  return [...new Set(stale)].filter((q) => !live.some((l) => q.includes(l)));
+function saidOf(mems: MemState[]): Said {
+  const held = [...new Set(mems.filter((m) => m.served || m.pending).map((m) => m.quote))];
+  const gone = [...new Set(mems.filter((m) => !m.served && !m.pending).map((m) => m.quote))];
+  return { gone: gone.filter((q) => !held.includes(q)), held };
 }
 
 /** Why a Record none of whose Memories is served at the read time is not evidence. */
@@ -230,13 +230,21 @@ export interface Quote {
   wide: string;
 }
 
+/** Quotes of a Record's Memories: those no longer so at the read time, and those that still hold. */
+export interface Said {
+  gone: readonly string[];
+  held: readonly string[];
+}
+
 /**
  * The quote from a Record's text; both forms are exact substrings of it. Split at its blank lines, a
  * note's "# Japan trip" alone was quoted for "When is my flight to Japan?" while the flights were in the
  * next paragraph. Very long texts are only segmented around where the query's words gather (densestHits).
- * `stale`: words of the text that are no longer so (staleQuotes); neither quote contains them.
+ * `said.gone`: words of the text no longer so (saidOf); neither quote contains them, except where they
+ * are part of words that still hold (`said.held`: "My boss says \"I work at Acme.\"" keeps its words
+ * when the employer it quotes was corrected).
  */
-export function bestPassage(text: string, terms: string[], stale: readonly string[] = []): Quote {
+export function bestPassage(text: string, terms: string[], said: Said = { gone: [], held: [] }): Quote {
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
@@ -244,15 +252,18 @@ export function bestPassage(text: string, terms: string[], stale: readonly strin
     base = Math.max(0, at - windowChars / 2);
     scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
-  const gone = staleRanges(text, stale);
+  const gone = goneRanges(text, said);
   const { spans, cut } = leavingOut(
     text,
     passages(scope).map((p) => ({ start: base + p.start, end: base + p.end, value: p.value })),
     gone,
   );
-  // Nothing but stale words is left where the query's words gather: quoted as if none were stale, as
-  // the Record is still kept for a Memory it serves.
-  if (spans.length === 0) return gone.length > 0 ? bestPassage(text, terms) : firstPassage(text);
+  // Nothing but words no longer so where the query's words gather: the words of a Memory it still
+  // serves (the reason it is kept), else the first passage.
+  if (spans.length === 0) {
+    const held = said.held.find((q) => text.includes(q));
+    return held ? { core: held, wide: held } : firstPassage(text);
+  }
   const quote = (lo: number, hi: number) => text.slice(spans[lo]!.start, spans[hi]!.end);
   // A quote never reaches across words that are no longer so.
   const fits = (from: number, to: number) =>
@@ -288,16 +299,23 @@ export function bestPassage(text: string, terms: string[], stale: readonly strin
   return { core, wide: quote(lo, hi) };
 }
 
-/** Where the stale words occur in text (every occurrence, a bounded number each), merged and ordered. */
-function staleRanges(text: string, stale: readonly string[]): Array<[number, number]> {
+/** Every occurrence (a bounded number each) of some words in text, as [start, end), ordered. */
+function occurrences(text: string, words: readonly string[]): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  for (const q of stale) {
+  for (const q of words) {
     for (let at = text.indexOf(q), n = 0; at !== -1 && n < 100; at = text.indexOf(q, at + q.length), n++)
       found.push([at, at + q.length]);
   }
-  found.sort((a, b) => a[0] - b[0]);
+  return found.sort((a, b) => a[0] - b[0]);
+}
+
+/** Where the words no longer so occur in text, outside any words that still hold; merged and ordered. */
+function goneRanges(text: string, said: Said): Array<[number, number]> {
+  if (said.gone.length === 0) return [];
+  const held = occurrences(text, said.held);
   const merged: Array<[number, number]> = [];
-  for (const r of found) {
+  for (const r of occurrences(text, said.gone)) {
+    if (held.some(([a, b]) => r[0] < b && r[1] > a)) continue;
     const last = merged.at(-1);
     if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
     else merged.push([...r]);
@@ -306,8 +324,8 @@ function staleRanges(text: string, stale: readonly string[]): Array<[number, num
 }
 
 /**
- * Spans (offsets in text) with the stale ranges taken out of them, each piece trimmed; `cut[i]`: a stale
- * range lies between span i - 1 and span i, so no quote may join them.
+ * Spans (offsets in text) with the ranges no longer so taken out of them, each piece trimmed;
+ * `cut[i]`: such a range lies between span i - 1 and span i, so no quote may join them.
  */
 function leavingOut(
   text: string,
@@ -332,7 +350,7 @@ function leavingOut(
 function pushTrimmed(text: string, into: Span[], start: number, end: number) {
   while (start < end && /\s/u.test(text[start]!)) start += 1;
   while (end > start && /\s/u.test(text[end - 1]!)) end -= 1;
-  // A piece of punctuation left between two stale sentences says nothing.
+  // A piece of punctuation left between two such sentences says nothing.
   if (end > start && /[\p{L}\p{N}]/u.test(text.slice(start, end)))
     into.push({ start, end, value: text.slice(start, end) });
 }
