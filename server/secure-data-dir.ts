@@ -62,19 +62,24 @@ export function secureDataDir(dataDir: string | undefined, extraFiles: readonly 
   } catch {
     return report; // Not made yet: it will be, owner-only.
   }
+  const foreign = names.filter((n) => !ownEntries.has(n) && !alsoOwn.has(n) && !ownDraft(n));
   for (const name of names) {
     const mode = ownEntries.get(name);
-    if (mode !== undefined) tighten(join(dataDir, name), mode, report);
+    if (mode === undefined) continue;
+    // In a dir shared with other things, a `tmp/` or `keys.json` may well be theirs (`--data-dir /var`
+    // would take /var/tmp's sticky bit): only the unmistakably named `mnemo.*` files are changed there.
+    if (foreign.length > 0 && !name.startsWith('mnemo.')) continue;
+    tighten(join(dataDir, name), mode, report);
   }
   if ((dirStat.mode & 0o077) !== 0) {
-    const foreign = names.filter((n) => !ownEntries.has(n) && !alsoOwn.has(n) && !ownDraft(n));
     // A data dir given as a symlink is the dir it points to.
     if (foreign.length === 0) tighten(realpathSync(dataDir), 0o700, report);
     else
       report.warnings.push(
         `the data directory ${dataDir} is open to other users (mode ${octal(dirStat.mode)}) and holds ` +
           `files that are not Mnemo's (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}), so ` +
-          `its mode is left as it is; Mnemo's own files in it are owner-only. Give Mnemo a directory of its ` +
+          `its mode is left as it is, and so are a tmp/ and keys.json in it (they may not be Mnemo's); ` +
+          `its mnemo.* files are owner-only. Give Mnemo a directory of its ` +
           `own, or chmod 700 ${dataDir}`,
       );
   }
@@ -98,6 +103,15 @@ function tighten(path: string, mode: number, report: SecureReport): void {
   // A symlink's target is not ours to change (chmod follows links: keys.json -> /etc/passwd).
   if (st.isSymbolicLink() || (!st.isFile() && !st.isDirectory())) return;
   if ((st.mode & 0o077) === 0) return;
+  // A sticky dir (a shared tmp) or another user's file is not this process's to close, even as root.
+  const uid = process.getuid?.();
+  if ((st.mode & 0o1000) !== 0 || (uid !== undefined && st.uid !== uid)) {
+    report.warnings.push(
+      `${path} is open to other users (mode ${octal(st.mode)}) and is left as it is: ` +
+        ((st.mode & 0o1000) !== 0 ? 'it is a shared (sticky) directory' : 'it belongs to another user'),
+    );
+    return;
+  }
   try {
     // Through a descriptor opened without following links: a link swapped in since lstat is refused.
     const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -114,9 +114,14 @@ describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
     writeFileSync(join(dir, 'notes.txt'), 'not Mnemo');
     await startAndClose(local(dir));
     chmodSync(join(dir, 'mnemo.db'), 0o644);
+    // In a shared dir a tmp/ or keys.json may be someone else's (--data-dir /var: /var/tmp is 1777).
+    chmodSync(join(dir, 'tmp'), 0o1777);
+    chmodSync(join(dir, 'keys.json'), 0o644);
     const lines = await startAndClose(local(dir));
     assert.equal(modeOf(dir), 0o755, 'not ours to close to others');
     assert.equal(modeOf(join(dir, 'mnemo.db')), 0o600);
+    assert.equal(statSync(join(dir, 'tmp')).mode & 0o7777, 0o1777, 'a shared tmp/ keeps its sticky bit');
+    assert.equal(modeOf(join(dir, 'keys.json')), 0o644);
     assert.ok(
       lines.some((l) =>
         /^warn: the data directory .* holds files that are not Mnemo's \(notes\.txt\)/.test(l),
