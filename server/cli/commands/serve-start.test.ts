@@ -174,7 +174,7 @@ describe('SIGTERM during start-up', () => {
     // Start-up stalls at listen(), after the store opened and the data dir was locked.
     const serve = mnemo(['serve', '--port', '0', '--data-dir', dir], { MNEMO_TEST_SLOW_LISTEN_MS: '30000' }, [
       '--import',
-      './server/testing/slow-listen.mjs',
+      './test/support/slow-listen.mjs',
     ]);
     // tmp/ is made after the engine opened, just before listening.
     while (!existsSync(join(dir, 'tmp')) && serve.child.exitCode === null) await sleep(5);

@@ -1,4 +1,4 @@
-// Fault injection for start-up tests, loaded with `node --import ./server/testing/slow-listen.mjs`:
+// Fault injection for start-up tests, loaded with `node --import ./test/support/slow-listen.mjs`:
 // every listen() starts MNEMO_TEST_SLOW_LISTEN_MS later, as when the address waits on a slow DNS lookup.
 // Start-up then stalls with the store open and the data dir locked, in a real process.
 import { Server } from 'node:net';
