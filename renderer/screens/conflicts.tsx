@@ -11,6 +11,7 @@ import {
   conflictsOptions,
   memoryOptions,
   readContested,
+  readContestedSlot,
   type ConflictList,
 } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -127,24 +128,44 @@ function SlotCard({
   slot: ContestedSlot;
   onResolved: (r: { kept: Memory; withdrawn: Memory[] }) => void;
 }) {
+  const client = useClient();
   const correct = useCorrectMemory(brainId);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [choosing, setChoosing] = useState<Memory | null>(null);
-  const others = (keep: Memory) => slot.values.filter((x) => x.id !== keep.id);
-  /** Keeping one value withdraws the others, each by its own correction Record. */
-  const keep = async (kept: Memory) => {
+  const [choosing, setChoosing] = useState<{ kept: Memory; others: Memory[] } | null>(null);
+  /**
+   * What keeping a value withdraws is read from the slot as it is now, not from the card: a list read
+   * in steps can show two of a slot's three values, and an agent can add one while the card is open.
+   */
+  const choose = async (kept: Memory) => {
     setWorking(true);
     setError(null);
     try {
-      for (const v of others(kept)) {
+      const now = (await readContestedSlot(client, brainId, slot.slot)) ?? slot.values;
+      if (!now.some((x) => x.id === kept.id))
+        throw new Error(
+          `“${kept.statement}” is no longer one of the disagreeing values; the list is being updated.`,
+        );
+      setChoosing({ kept, others: now.filter((x) => x.id !== kept.id) });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setWorking(false);
+    }
+  };
+  /** Keeping one value withdraws the others, each by its own correction Record. */
+  const keep = async ({ kept, others }: { kept: Memory; others: Memory[] }) => {
+    setWorking(true);
+    setError(null);
+    try {
+      for (const v of others) {
         await correct.mutateAsync({
           memoryId: v.id,
           reason: `Resolved in Conflicts: kept “${kept.statement}”`,
         });
       }
       setChoosing(null);
-      onResolved({ kept, withdrawn: others(kept) });
+      onResolved({ kept, withdrawn: others });
     } catch (e) {
       setChoosing(null);
       setError(e);
@@ -169,7 +190,11 @@ function SlotCard({
               <span>{truthPhrase(v.valid_from, v.valid_to)}</span>
             </p>
             <ValueEvidence brainId={brainId} memory={v} />
-            <button type="button" onClick={() => setChoosing(v)} disabled={working}>
+            <button
+              type="button"
+              aria-disabled={working || undefined}
+              onClick={() => working || void choose(v)}
+            >
               Keep this one<span className="visually-hidden">: {v.statement}</span>
             </button>
           </li>
@@ -179,9 +204,9 @@ function SlotCard({
       {choosing ? (
         <ConfirmDialog
           open
-          title={`Keep “${choosing.statement}”?`}
+          title={`Keep “${choosing.kept.statement}”?`}
           confirmLabel={
-            others(choosing).length === 1 ? 'Keep it, withdraw the other' : 'Keep it, withdraw the others'
+            choosing.others.length === 1 ? 'Keep it, withdraw the other' : 'Keep it, withdraw the others'
           }
           busy={working}
           onCancel={() => setChoosing(null)}
@@ -189,7 +214,7 @@ function SlotCard({
         >
           <p>This withdraws, for good:</p>
           <ul>
-            {others(choosing).map((o) => (
+            {choosing.others.map((o) => (
               <li key={o.id}>{o.statement}</li>
             ))}
           </ul>

@@ -110,11 +110,12 @@ test("H1: a conflict among 2,000 older Memories is listed at once, from the serv
 });
 
 test('H1: more conflicts than one step: the rest wait for "Show the next", and a partial list never says "No conflicts"', async () => {
-  // 60 people, each with two current homes from two sources at the same time: 120 contested values,
-  // more than the first step of 100 (whose last 40 values are the first of their slot read).
+  // 60 people, each with two current homes from two sources at the same time, and Person 0 a third
+  // from a third source, written last: 121 contested values, more than the first step of 100 (whose
+  // last 40 values are the first of their slot read; Person 0's third is past it).
   await app.api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ed' } });
   const writes = Array.from(
-    { length: 1200 },
+    { length: 120 },
     (_, i) => () =>
       app.api.rememberRecord('many', {
         content: {
@@ -128,14 +129,27 @@ test('H1: more conflicts than one step: the rest wait for "Show the next", and a
       }),
   );
   for (let i = 0; i < writes.length; i += 24) await Promise.all(writes.slice(i, i + 24).map((w) => w()));
+  await app.api.rememberRecord('many', {
+    content: { kind: 'fact', subject: 'Person 0', predicate: 'lives in', value: 'West 0' },
+    source: { name: 'tablet' },
+    occurred_at: '2024-01-01T00:00:00Z',
+  });
   await settled('many');
   const { page, problems } = await ui();
   await go(page, '/brains/many/conflicts');
-  const note = page.getByText(/Only the first 100 disagreeing values of 120 are shown; 20 values/);
+  const note = page.getByText(/Only the first 100 disagreeing values of 121 are shown; 20 values/);
   await note.waitFor();
   assert.equal(await page.getByText('No conflicts').count(), 0);
   const cards = page.locator('main ul.list > li');
   assert.equal(await cards.count(), 40, 'the slots whose two values were both read');
+  // Person 0's card shows two of its three values; keeping one withdraws both others, as the dialog says.
+  const person0 = cards.filter({ has: page.getByRole('heading', { level: 2, name: /^Person 0 ·/ }) });
+  assert.equal(await person0.getByRole('button', { name: /Keep this one/ }).count(), 2);
+  await person0.getByRole('button', { name: /Keep this one.*North 0$/ }).click();
+  const dialog = page.getByRole('dialog', { name: /Keep “Person 0 lives in: North 0”/ });
+  await dialog.getByText('Person 0 lives in: West 0').waitFor();
+  await dialog.getByText('Person 0 lives in: South 0').waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Show the next 100' }).click();
   await note.waitFor({ state: 'detached' });
   await until(page, "document.querySelectorAll('main ul.list > li').length === 60");
