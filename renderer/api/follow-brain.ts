@@ -18,6 +18,8 @@ import { conflictListKey, keys, readContestedSlot, watermarkOptions, type Confli
 const maxDeltaPages = 3;
 /** A change touching more slots than this is not applied slot by slot: the Conflicts list is read again. */
 const maxSlotReads = 10;
+/** The last update of each Brain's Conflicts list: the next one starts when it ends. */
+const conflictUpdates = new Map<string, Promise<unknown>>();
 
 export function useFollowBrain(brainId: string): void {
   const client = useClient();
@@ -136,9 +138,14 @@ async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId:
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;
   }
-  // Alongside the lists, which need not wait for its slot reads.
-  void applyConflictChanges(qc, client, brainId, all).catch(() =>
-    qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }),
+  // Alongside the lists, which need not wait for its slot reads; after the Brain's previous update of
+  // it, as two overlapping reads of one slot could land out of order and put back what was settled.
+  const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
+  conflictUpdates.set(
+    brainId,
+    previous
+      .then(() => applyConflictChanges(qc, client, brainId, all))
+      .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true })),
   );
   // A Memory's own page: read again if it changed.
   for (const id of [...all.changed.map((m) => m.id), ...all.removed])
