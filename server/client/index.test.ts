@@ -309,4 +309,23 @@ describe('answers a caller could misread', () => {
       (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
     );
   });
+
+  test('a forget refused before it reached the server, then not found on the retry, is not found', async () => {
+    // A free port with nothing on it: the first attempt is refused; the server comes up before the retry.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const late = createServer((_req, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+    after(() => new Promise<void>((r) => late.close(() => r())));
+    const c = createMnemoClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: 'k',
+      retry: { sleep: () => new Promise<void>((r) => late.listen(port, '127.0.0.1', r)) },
+    });
+    await assert.rejects(
+      c.forgetRecord('b', 'rec_1'),
+      (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
+    );
+  });
 });

@@ -12,6 +12,7 @@ import type {
   Context,
   ContextRequest,
   DeletionReceipt,
+  ImportProgress,
   ImportRequest,
   ImportResult,
   KeyCreate,
@@ -57,6 +58,10 @@ export interface CallOptions {
 export interface WriteCallOptions extends CallOptions {
   idempotencyKey?: string;
 }
+export interface ImportProgressOptions extends CallOptions {
+  /** Each progress frame: once when the server has planned the import, then every 250 ms at most. */
+  onProgress?: (progress: ImportProgress) => void;
+}
 export interface ContextCallOptions extends CallOptions {
   /** Sent as `Brain-Watermark`: answer at or after this boundary, else 202 processing. null: omitted. */
   watermark?: string | null;
@@ -76,6 +81,9 @@ interface RequestSpec extends CallOptions {
   headers?: Record<string, string>;
   retry?: RetryOptions | false;
 }
+
+/** Connection errors that mean the request never left this machine or was refused before any of it was read. */
+const neverSent = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
 export function createMnemoClient(options: MnemoClientOptions) {
@@ -106,10 +114,13 @@ export function createMnemoClient(options: MnemoClientOptions) {
     } catch (e) {
       if (spec.signal?.aborted) throw e;
       // A dropped connection is retried like `internal` (once), hence that type.
+      const cause = ((e as { cause?: { code?: unknown } }).cause?.code ?? null) as string | null;
       throw new MnemoApiError(0, {
         type: 'internal',
         code: 'network_error',
-        message: `cannot reach ${base}: ${errorMessage(e)}`,
+        message: `cannot reach ${base}: ${errorMessage(e)}${cause ? ` (${cause})` : ''}`,
+        // Refused or unroutable: the request never reached the server, so nothing of it was applied.
+        reached_server: cause !== null && neverSent.has(cause) ? false : null,
       });
     }
     if (!res.ok) throw await errorFromResponse(res);
@@ -146,7 +157,8 @@ export function createMnemoClient(options: MnemoClientOptions) {
           try {
             return await once(spec);
           } catch (e) {
-            if (e instanceof MnemoApiError && e.type === 'internal') attempts.failed ??= e;
+            if (e instanceof MnemoApiError && e.type === 'internal' && e.body.reached_server !== false)
+              attempts.failed ??= e;
             throw e;
           }
         },
@@ -256,6 +268,40 @@ export function createMnemoClient(options: MnemoClientOptions) {
      */
     importFiles: (brainId: string, body: ImportRequest, o: CallOptions = {}) =>
       json<ImportResult>({ method: 'POST', path: `${brainPath(brainId)}/imports`, body, ...o }),
+    /**
+     * importFiles as an event stream (additive): `onProgress` hears each `progress` frame and this
+     * resolves with the `result` frame, the ImportResult importFiles returns; an `error` frame throws
+     * MnemoApiError. Aborting `signal` closes the connection, which cancels the import on the server
+     * between items: what was written stays, and the same files imported again write the rest without
+     * duplicates. A server that answers plain JSON is read as importFiles reads it.
+     */
+    async importFilesWithProgress(
+      brainId: string,
+      body: ImportRequest,
+      o: ImportProgressOptions = {},
+    ): Promise<ImportResult> {
+      const res = await send({
+        method: 'POST',
+        path: `${brainPath(brainId)}/imports`,
+        body,
+        signal: o.signal,
+        headers: { accept: 'text/event-stream' },
+      });
+      if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body)
+        return readJson<ImportResult>(res);
+      for await (const frame of parseEventStream(res.body)) {
+        if (frame.event === 'error') throw errorFromFrame(frame.data);
+        if (frame.event === 'result') return frame.data as ImportResult;
+        if (frame.event === 'progress') o.onProgress?.(frame.data as ImportProgress);
+      }
+      // The connection ended without a result (the server stopped, a proxy cut it): what was written
+      // stays, and importing the same files again finishes it.
+      throw new MnemoApiError(0, {
+        type: 'internal',
+        code: 'network_error',
+        message: `the import stream from ${base} ended without a result; import the same files again to finish it`,
+      });
+    },
 
     listMemories: (brainId: string, q: MemoryListParams = {}, o: CallOptions = {}) =>
       json<MemoryPage>({ method: 'GET', path: `${brainPath(brainId)}/memories`, query: q, ...o }),
