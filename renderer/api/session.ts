@@ -9,6 +9,8 @@ export interface Session {
 const storageKey = 'mnemo.session';
 /** Why this tab was signed out on purpose, said on the sign-in screen until a new key is kept. */
 const signOutKey = 'mnemo.signed-out';
+/** The desktop shell's key was revoked in this window: the shell would hand the same dead key back. */
+const shellKeyRevoked = 'mnemo.shell-key-revoked';
 
 /** The key this window is signed in with, so the Keys screen can tell it apart from the others. */
 let current: string | null = null;
@@ -41,6 +43,9 @@ export type SignOutReason = 'own-key-revoked';
  * sign-in screen says why it is shown rather than reporting an error.
  */
 export function endSession(reason: SignOutReason): void {
+  // The shell mints its key once per run; until the app is started again, a key pasted here is used.
+  if (bridge() && current !== null && readStored() === null)
+    window.sessionStorage.setItem(shellKeyRevoked, '1');
   forgetSession();
   window.sessionStorage.setItem(signOutKey, reason);
   window.location.replace('/');
@@ -78,7 +83,7 @@ export async function loadSession(): Promise<Session | null> {
 
 async function findSession(): Promise<Session | null> {
   const shell = bridge();
-  if (shell) return shell.getSession();
+  if (shell && window.sessionStorage.getItem(shellKeyRevoked) === null) return shell.getSession();
 
   const token = tokenFromLocation(window.location);
   if (token) {

@@ -163,6 +163,43 @@ test('revoking the key this window runs on says it signs the window out, then la
   await page.close();
 });
 
+test('in the desktop app, a revoked shell key is not taken back from the shell: sign-in says why, and a pasted key lasts', async () => {
+  // The desktop shell's bridge as electron/preload.cjs exposes it: the key minted for this run.
+  const origin = new URL(app.uiUrl).origin;
+  const shellKey = app.server.registry!.create({
+    env: 'live',
+    project: 'local',
+    admin: true,
+    label: 'desktop app',
+  }).key;
+  const page = await context().newPage();
+  await page.addInitScript({
+    content: `window.mnemo = {
+      getSession: async () => ({ baseUrl: ${JSON.stringify(`${origin}/v1`)}, apiKey: ${JSON.stringify(shellKey)} }),
+      getWarnings: async () => [],
+      openExternal: async () => false,
+    };`,
+  });
+  await page.goto(`${origin}/keys`);
+  const own = page.getByRole('table', { name: 'Keys' }).getByRole('row').filter({ hasText: 'this window' });
+  await own.filter({ hasText: 'desktop app' }).waitFor();
+  await own.getByRole('button', { name: /^Revoke/ }).click();
+  await page.getByRole('button', { name: 'Revoke and sign out' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'You revoked the key this window was signed in with' })
+    .waitFor();
+  assert.equal(await page.locator('.status.error').count(), 0, 'the shell’s dead key was not used again');
+  await page.getByLabel('API key').fill(adminKey());
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  // A reload keeps the pasted key, not the shell's revoked one.
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  assert.equal(await page.locator('.status.error').count(), 0);
+  await page.close();
+});
+
 test('a Memory from a long document shows its quote in context, and the whole Record on request', async () => {
   assert.ok(doc.memory, 'a Memory quotes the middle of the document');
   const { page, problems } = await openAt(`/brains/ana/memories/${doc.memory.id}`);
