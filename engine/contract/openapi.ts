@@ -124,11 +124,15 @@ function operationObject(op: Operation): Json {
   for (const r of op.success) {
     const id = idOf(r.schema);
     const content: Json = { 'application/json': { schema: id ? ref(id) : {} } };
-    if (op.id === 'createContext' && r.status === 200) {
+    if (op.eventStream && r.status === 200) {
+      const events = Object.entries(op.eventStream.events ?? {});
       content['text/event-stream'] = {
         schema: { type: 'string' },
-        description:
-          'mode thorough with Accept: text/event-stream: `event: stage` frames, then one `event: context` frame.',
+        description: op.eventStream.description,
+        // The data of each event by its name (OpenAPI 3.1 cannot describe the frames themselves).
+        ...(events.length
+          ? { 'x-event-data': Object.fromEntries(events.map(([name, s]) => [name, ref(idOf(s) ?? '')])) }
+          : {}),
       };
     }
     responses[String(r.status)] = {

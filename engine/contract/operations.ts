@@ -7,7 +7,8 @@ import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
 import { MemoryDetail, MemoryListQuery, MemoryPage } from './memory.ts';
 import { Census, Profile, ProfileQuery } from './profile.ts';
 import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
-import { ImportRequest, ImportResult, SourceList } from './source.ts';
+import { ImportProgress, ImportRequest, ImportResult, SourceList } from './source.ts';
+import { ErrorBody } from './error.ts';
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -31,6 +32,11 @@ export interface Operation {
   additive?: boolean;
   /** A larger body limit than the server's default (bytes), for the one route that carries files. */
   maxBodyBytes?: number;
+  /**
+   * The operation can answer 200 as `text/event-stream` when Accept prefers it: what its frames are.
+   * Every other operation answers Accept that refuses JSON with 406 streaming_not_applicable.
+   */
+  eventStream?: { description: string; events?: Record<string, z.ZodType> };
 }
 
 import { importMaxBodyBytes } from './limits.ts';
@@ -176,6 +182,16 @@ export const operations: Operation[] = [
     success: [{ status: 200, schema: ImportResult, description: 'What was imported, unchanged or skipped' }],
     additive: true,
     maxBodyBytes: importMaxBodyBytes,
+    eventStream: {
+      description:
+        'With Accept: text/event-stream (additive): `event: progress` frames (ImportProgress; one when planning ' +
+        'ends, then at most every 250 ms), then one `event: result` frame whose data is the ImportResult, or one ' +
+        '`event: error` frame (the Error shape) if the import fails after the stream began. What fails before ' +
+        'it (validation, no such Brain, a bad time zone or file name) is the plain JSON error with its status. ' +
+        'Closing the connection cancels the import between items: what was written stays, and the same ' +
+        'request again writes the rest without duplicates.',
+      events: { progress: ImportProgress, result: ImportResult, error: ErrorBody },
+    },
   },
   {
     id: 'listMemories',
@@ -240,6 +256,10 @@ export const operations: Operation[] = [
         description: 'Not yet at the requested watermark, or thorough over its synchronous budget: retry',
       },
     ],
+    eventStream: {
+      description:
+        'mode thorough with Accept: text/event-stream: `event: stage` frames, then one `event: context` frame.',
+    },
   },
   {
     id: 'listKeys',

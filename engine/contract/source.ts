@@ -114,3 +114,36 @@ export const ImportResult = z
   })
   .meta({ id: 'ImportResult' });
 export type ImportResult = z.infer<typeof ImportResult>;
+
+/**
+ * One `event: progress` frame of an import answered as an event stream (Accept: text/event-stream):
+ * what is known so far. Sent once when planning ends, then at most every 250 ms while items are read
+ * and written; the stream ends with one `event: result` frame carrying the ImportResult.
+ */
+export const ImportProgress = z
+  .object({
+    object: z.literal('import_progress'),
+    files: z.int().min(0).describe('Files sent in the request.'),
+    parts_planned: z
+      .int()
+      .min(0)
+      .describe('Chosen files, folders or exports to read (the parts of the ImportResult).'),
+    parts_done: z.int().min(0).describe('Parts read and written completely.'),
+    current: z
+      .string()
+      .nullable()
+      .describe('The part being read or written, named as the ImportResult names it; null before the first.'),
+    current_item: z
+      .string()
+      .nullable()
+      .describe(
+        "The item being written (a note's path, a message), named as skipped items are; null between parts.",
+      ),
+    items_read: z.int().min(0).describe('Items read from the files so far (to write or skipped).'),
+    imported: z.int().min(0).describe('New Records written so far.'),
+    unchanged: z.int().min(0).describe('Items found already stored so far (nothing written).'),
+    skipped: z.int().min(0),
+    failed: z.int().min(0),
+  })
+  .meta({ id: 'ImportProgress' });
+export type ImportProgress = z.infer<typeof ImportProgress>;

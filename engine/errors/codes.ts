@@ -81,7 +81,8 @@ export const errorCodes = {
   streaming_not_applicable: {
     status: 406,
     type: 'invalid_request',
-    summary: 'Only a thorough createContext streams; Accept: text/event-stream was sent on another call.',
+    summary:
+      'Only a thorough createContext and importFiles stream; Accept: text/event-stream was sent on another call.',
   },
   brain_not_found: {
     status: 404,

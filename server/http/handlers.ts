@@ -4,7 +4,6 @@ import { KeyRegistry, type KeyEntry } from '../../engine/auth/key-registry.ts';
 import type {
   BrainCreate,
   ContextRequest,
-  ImportRequest,
   KeyCreate,
   KeyInfo,
   MemoryListQuery,
@@ -16,7 +15,7 @@ import type {
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { ContextEvent, Engine } from '../../engine/types.ts';
-import { importFiles } from '../import/import-files.ts';
+import { importResponse } from './import-response.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { errorBody, faultReport } from './error-response.ts';
 
@@ -27,7 +26,7 @@ export interface CallInput {
   body: unknown;
   idempotencyKey: string | undefined;
   watermark: string | undefined;
-  /** A thorough Context is to stream (Accept prefers text/event-stream to JSON). */
+  /** A thorough Context or an import is to stream (Accept prefers text/event-stream to JSON). */
   wantsStream: boolean;
   /** Accept names the stream and refuses JSON: 406 wherever there is no stream to give. */
   refusesJson: boolean;
@@ -184,10 +183,8 @@ export const handlers: Record<string, Handler> = {
     const receipt = await engine.forgetSource(i.principal.tenant, brainOf(i), i.params.source_name!);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
-  async importFiles(c, i, { engine, uploadParent }) {
-    const body = i.body as ImportRequest;
-    const result = await importFiles(engine, i.principal.tenant, brainOf(i), body, uploadParent);
-    return c.json(result, 200, result.watermark ? { 'Brain-Watermark': result.watermark } : {});
+  async importFiles(c, i, deps) {
+    return importResponse(c, i, deps, brainOf(i));
   },
   async listMemories(c, i, { engine }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).

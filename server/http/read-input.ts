@@ -19,7 +19,7 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 
 /** What `Accept` asks of an operation that can answer with JSON and, for one, with an event stream. */
 export interface AcceptReading {
-  /** A thorough Context streams: text/event-stream named outright, with a q above 0 and above JSON's. */
+  /** Where the operation streams: text/event-stream named outright, with a q above 0 and above JSON's. */
   prefersStream: boolean;
   /** The stream is named and JSON is not acceptable (q=0, or not matched): 406 where nothing streams. */
   refusesJson: boolean;
@@ -144,10 +144,10 @@ function readHeader(c: HonoContext<AppEnv>, name: string): string | undefined {
 /** Everything a handler needs, validated against the contract; throws the spec's 4xx codes. */
 export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<CallInput> {
   const accept = readAccept(c.req.header('accept'));
-  if (accept.refusesJson && op.id !== 'createContext') {
+  if (accept.refusesJson && !op.eventStream) {
     throw new MnemoError(
       'streaming_not_applicable',
-      `Accept: ${op.id} does not stream; only a thorough createContext does`,
+      `Accept: ${op.id} does not stream; only a thorough createContext and importFiles do`,
     );
   }
   const query = readQuery(c, op);

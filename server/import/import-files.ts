@@ -14,6 +14,8 @@ import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
+import { ImportCancelled } from './import-cancelled.ts';
+import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -92,9 +94,6 @@ async function targets(root: string, format: ImportFormat | 'auto'): Promise<Imp
 
 const isInvalidRequest = (e: MnemoError) => errorCodes[e.code].type === 'invalid_request';
 
-/** Lets other requests in between writes: a large import must not hold the server for seconds. */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Imports uploaded export files into a Brain through the engine, with the same parsers, validation,
  * derived Idempotency-Keys and skip rules as `mnemo import`: re-importing the same files writes
@@ -103,6 +102,10 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
  * removed before this returns, whatever happens; they are made under `uploadParent` (a server on a data
  * dir passes its upload-dir.ts folder, which its next start sweeps if this process dies mid-import),
  * else under the OS temp dir.
+ *
+ * `watch.onProgress` hears what is known (once planning ends, then every 250 ms at most); when
+ * `watch.signal` aborts, the import stops between items and throws ImportCancelled: each item is one
+ * engine write, whole or not at all, and what was written stays (the same import again writes the rest).
  */
 export async function importFiles(
   engine: Engine,
@@ -110,6 +113,7 @@ export async function importFiles(
   brainId: string,
   body: ImportRequest,
   uploadParent: string = tmpdir(),
+  watch: ImportWatchOptions = {},
 ): Promise<ImportResult> {
   await engine.getBrain(t, brainId);
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
@@ -132,7 +136,8 @@ export async function importFiles(
       // Notes go by their names as chosen, never by this temporary folder's path.
       uploadRoot: root,
     };
-    return await importTargets(engine, t, brainId, root, await targets(root, body.format ?? 'auto'), options);
+    const planned = await targets(root, body.format ?? 'auto');
+    return await importTargets(engine, t, brainId, root, planned, options, body.files.length, watch);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -150,6 +155,8 @@ async function importTargets(
   root: string,
   parts: ImportTarget[],
   options: ParseOptions,
+  files: number,
+  watchOptions: ImportWatchOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
   const skipped: ImportResult['skipped'] = [];
@@ -170,8 +177,11 @@ async function importTargets(
     result.skipped_count += 1;
     if (skipped.length < listedSkips) skipped.push({ item, reason });
   };
-  for (const target of parts) {
+  const watch = new ImportWatch(result, files, watchOptions);
+  watch.planned(parts.length);
+  for (const [index, target] of parts.entries()) {
     const name = target.name || '(all files)';
+    watch.startPart(index, name);
     const part: ImportResult['parts'][number] = {
       name,
       format: target.format,
@@ -191,8 +201,9 @@ async function importTargets(
     try {
       const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId));
       if (reading.note !== null) part.note = reading.note;
-      collected = await collectTarget(target, reading.options, seenKeys, label);
+      collected = await collectTarget(target, reading.options, seenKeys, label, watch.itemRead);
     } catch (e) {
+      if (e instanceof ImportCancelled) throw e;
       // A file the parser cannot open at all (a folder given as a single-file format, say).
       part.skipped += 1;
       skip(name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
@@ -203,7 +214,8 @@ async function importTargets(
       skip(label(s.ref), s.reason);
     }
     for (const [i, item] of collected.records.entries()) {
-      if (i % 200 === 199) await breathe();
+      // Between items only: a cancel never leaves one half-written (each is one engine transaction).
+      await watch.beforeWrite(label(item.ref));
       try {
         const { watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
           idempotencyKey: collected.keys[i],

@@ -146,13 +146,18 @@ async function* screenItems(
   }
 }
 
+/** Called after each item is read (to write or skipped); it may throw to stop reading, e.g. on a cancel. */
+export type OnItemRead = () => void | Promise<void>;
+
 async function collectItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
+  onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
   const out: CollectedRecords = { records: [], keys: [], skippedItems: [], notes: [] };
   for await (const x of screenItems(items, seenKeys, label)) {
+    await onItem?.();
     if (x.type === 'skip') {
       out.skippedItems.push({ ref: x.ref, reason: x.reason });
       continue;
@@ -191,8 +196,9 @@ export async function collectTarget(
   o: ParseOptions,
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
+  onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
-  return collectItems(targetItems(target, o), seenKeys, label);
+  return collectItems(targetItems(target, o), seenKeys, label, onItem);
 }
 
 /**
