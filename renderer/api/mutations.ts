@@ -12,6 +12,7 @@ import {
 import type {
   BrainCreate,
   BrainList,
+  ImportProgress,
   ImportRequest,
   ImportResult,
   KeyCreate,
@@ -106,12 +107,23 @@ export function useForgetRecord(brainId: string) {
   });
 }
 
-/** The latest import into a Brain: running, finished or failed. */
+/** The latest import into a Brain: running, finished, failed or stopped by the person. */
 export interface ImportRun {
-  status: 'pending' | 'success' | 'error';
+  status: 'pending' | 'success' | 'error' | 'cancelled';
   files: number;
+  /** What the server last reported (null until it has planned the import); kept when cancelled. */
+  progress: ImportProgress | null;
+  /** While pending: stops the import (its request is closed; the server stops between items). */
+  cancel?: () => void;
   result?: ImportResult;
   error?: unknown;
+}
+
+/** The person stopped the import: the request was aborted on purpose, which is not a failure. */
+class ImportStopped extends Error {
+  constructor(readonly progress: ImportProgress | null) {
+    super('import stopped');
+  }
 }
 
 /**
@@ -126,19 +138,54 @@ export const importRunOptions = (qc: QueryClient, brainId: string) =>
     gcTime: Infinity,
   });
 
-/** Export files imported server-side with the `mnemo import` parsers; the summary comes back. */
+/**
+ * Export files imported server-side with the `mnemo import` parsers, its progress streamed into the
+ * import's state as the server reports it; the summary comes back. The state carries `cancel`, so the
+ * import can be stopped from wherever it is shown, also after the person came back from another tab.
+ */
 export function useImportFiles(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
   const key = keys.importRun(brainId);
   qc.setQueryDefaults(key, { gcTime: Infinity });
   return useMutation({
-    mutationFn: (body: ImportRequest) => client.importFiles(brainId, body),
-    onMutate: (body) => qc.setQueryData<ImportRun>(key, { status: 'pending', files: body.files.length }),
+    mutationFn: async (body: ImportRequest) => {
+      const controller = new AbortController();
+      let progress: ImportProgress | null = null;
+      const pending = () =>
+        qc.setQueryData<ImportRun>(key, {
+          status: 'pending',
+          files: body.files.length,
+          progress,
+          cancel: () => controller.abort(),
+        });
+      pending();
+      try {
+        return await client.importFilesWithProgress(brainId, body, {
+          signal: controller.signal,
+          onProgress: (p) => {
+            progress = p;
+            pending();
+          },
+        });
+      } catch (e) {
+        throw controller.signal.aborted ? new ImportStopped(progress) : e;
+      }
+    },
     onSuccess: (result, body) =>
-      qc.setQueryData<ImportRun>(key, { status: 'success', files: body.files.length, result }),
+      qc.setQueryData<ImportRun>(key, {
+        status: 'success',
+        files: body.files.length,
+        progress: null,
+        result,
+      }),
     onError: (error, body) =>
-      qc.setQueryData<ImportRun>(key, { status: 'error', files: body.files.length, error }),
+      qc.setQueryData<ImportRun>(
+        key,
+        error instanceof ImportStopped
+          ? { status: 'cancelled', files: body.files.length, progress: error.progress }
+          : { status: 'error', files: body.files.length, progress: null, error },
+      ),
     onSettled: () => invalidateBrainData(qc, brainId),
   });
 }

@@ -18,6 +18,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ImportedSources } from './import-sources.tsx';
 import { importFormatText } from '../import-formats.ts';
+import { ImportRunning, ImportStoppedNotice } from './import-progress.tsx';
 
 function browserTimeZone(): string {
   try {
@@ -165,12 +166,8 @@ function ImportForm({ brainId }: { brainId: string }) {
         >
           {running ? 'Importing…' : chosen.length ? `Import ${plural(chosen.length, 'file')}` : 'Import'}
         </button>
-        {running ? (
-          <p className="status loading" role="status">
-            Reading and importing {plural(run.files, 'file')}. Large exports take a while; you can look at
-            other tabs meanwhile.
-          </p>
-        ) : null}
+        {running ? <ImportRunning run={run} /> : null}
+        {run?.status === 'cancelled' ? <ImportStoppedNotice run={run} /> : null}
       </form>
       {run?.status === 'success' && run.result ? (
         <ImportSummary brainId={brainId} result={run.result} />

@@ -1,0 +1,108 @@
+// The Import screen's progress and Cancel against `mnemo serve --ui` with the local engine: a
+// multi-file import shows a bar, counts and the file being read; Cancel stops it, says what happened,
+// and importing the same files again finishes the rest without duplicates.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { browserPerFile, openUi, resultsDir, startApp } from './harness.ts';
+
+const context = browserPerFile();
+const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-progress-'));
+after(() => rmSync(samples, { recursive: true, force: true }));
+
+// Many small notes: each is a file of its own and one write, so the import lasts seconds, long
+// enough to watch and stop (each note costs the local engine several milliseconds).
+const total = 250;
+const paths = Array.from({ length: total }, (_, i) => {
+  const path = join(samples, `note-${String(i).padStart(4, '0')}.md`);
+  writeFileSync(path, `# Note ${i}\n\nThe heron came back to pond ${i}.\n`);
+  return path;
+});
+
+/** The bar's value reached n (runs in the page; the test project has Node's types, not the DOM's). */
+const barValueAtLeast = (n: number) => {
+  const { document } = globalThis as unknown as {
+    document: { querySelector(selector: string): { value: number } | null };
+  };
+  return (document.querySelector('progress[aria-label="Import progress"]')?.value ?? 0) >= n;
+};
+
+test('a multi-file import shows progress; Cancel stops it and says so; importing again finishes it', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me' });
+    const records = async () => (await app.api.getCensus('me')).counts.records;
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    const nav = page.getByRole('navigation', { name: 'Brain me' });
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+
+    await page.getByLabel('Files', { exact: true }).setInputFiles(paths);
+    await page.getByText(`${total} files chosen`).waitFor();
+    await page.getByRole('button', { name: `Import ${total} files` }).click();
+
+    // Progress: a labelled bar that moves, the counts, and the file being read.
+    const bar = page.getByRole('progressbar', { name: 'Import progress' });
+    await bar.waitFor();
+    await page.waitForFunction(barValueAtLeast, 3);
+    assert.equal(await bar.getAttribute('max'), String(total));
+    await page
+      .getByText(new RegExp(`^\\d+ of ${total} files read: \\d+ new items?, 0 already here$`))
+      .waitFor();
+    await page.getByText(/^Now: note-\d{4}\.md$/).waitFor();
+    mkdirSync(resultsDir, { recursive: true });
+    await page.screenshot({ path: join(resultsDir, 'import-progress.png') });
+    // WCAG A/AA on the running import's part of the screen (the whole screen is checked in import.e2e).
+    const axe = await new AxeBuilder({ page })
+      .include('.import-progress')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    assert.deepEqual(
+      axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+      [],
+    );
+
+    await page.getByRole('button', { name: 'Cancel import' }).click();
+    const stopped = page.getByRole('status').filter({ hasText: /^Stopped\./ });
+    await stopped.waitFor();
+    const message = (await stopped.textContent()) ?? '';
+    const said = Number(
+      /^Stopped\. At least ([\d,]+) items were written; importing the same files again finishes the rest without duplicates\.$/
+        .exec(message)?.[1]
+        ?.replace(/,/g, ''),
+    );
+    assert.ok(said >= 3, message);
+    assert.equal(await bar.count(), 0, 'the bar goes with the import');
+    assert.equal(await page.getByRole('button', { name: 'Cancel import' }).count(), 0);
+
+    // The server stopped: what was written stays, and nothing more arrives.
+    await new Promise((r) => setTimeout(r, 300));
+    const written = await records();
+    assert.ok(written >= said && written < total, `stopped part way (${written} of ${total}, said ${said})`);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await records(), written, 'no Record arrives after the cancel');
+
+    // The same files again: the rest is written, nothing twice. Its progress survives a look elsewhere.
+    await page.getByRole('button', { name: `Import ${total} files` }).click();
+    await bar.waitFor();
+    await nav.getByRole('link', { name: 'Records' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+    await nav.getByRole('link', { name: 'Import' }).click();
+    const summary = page.locator('.import-summary');
+    await summary.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 20_000 });
+    assert.match(
+      (await summary.textContent()) ?? '',
+      new RegExp(
+        `${(total - written).toLocaleString('en-US')} new items imported, ${written} items already here`,
+      ),
+    );
+    assert.equal(await records(), total, 'every note once');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
