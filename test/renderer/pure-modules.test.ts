@@ -1,7 +1,6 @@
 // The renderer's pure logic, tested under Node: addresses, quote highlighting, conflict grouping.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Memory } from '../../engine/contract/index.ts';
 import { readSearch, writeSearch } from '../../renderer/address-search.ts';
 import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
@@ -9,6 +8,7 @@ import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { recordSummary } from '../../renderer/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { mem } from './memory-fixture.ts';
 
 test('routes parse and build round-trip, unknown paths are not-found', () => {
   assert.deepEqual(parseRoute('/'), { name: 'brains' });
@@ -54,30 +54,6 @@ test('quotes are marked in place, overlapping ones merged, near-misses found', (
     text,
   );
 });
-
-function mem(
-  id: string,
-  subject: string,
-  predicate: string | null,
-  statement: string,
-  status: Memory['status'] = 'active',
-  slot: string | null = predicate === null ? null : `lin_${subject}_${predicate}`,
-): Memory {
-  return {
-    id,
-    object: 'memory',
-    statement,
-    subject,
-    predicate,
-    slot,
-    owner: { state: 'self' },
-    valid_from: '2024-01-01T00:00:00Z',
-    valid_to: null,
-    version: 1,
-    status,
-    citations: [{ record_id: 'rec_1', quote: statement }],
-  };
-}
 
 test('conflicts are active slots with more than one distinct value', () => {
   const found = findConflicts([

@@ -2,11 +2,11 @@
 // context, disagreeing profile lines, and how many Records a trace reads at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Memory } from '../../engine/contract/index.ts';
 import { isOwnKey } from '../../renderer/api/own-key.ts';
 import { disagreements } from '../../renderer/disagreements.ts';
 import { quoteExcerpt } from '../../renderer/excerpt.ts';
 import { readsToStart } from '../../renderer/reads-to-start.ts';
+import { mem } from './memory-fixture.ts';
 
 test('the own key is told by its prefix and last four characters, and only while it works', () => {
   const key = 'sk_live_local_AbCdEfGh1234';
@@ -61,27 +61,10 @@ test('a cut never splits a surrogate pair', () => {
   assert.ok(shown.length > 500);
 });
 
-function mem(id: string, subject: string, predicate: string | null, statement: string, slot: string): Memory {
-  return {
-    id,
-    object: 'memory',
-    statement,
-    subject,
-    predicate,
-    slot,
-    owner: { state: 'self' },
-    valid_from: '2024-01-01T00:00:00Z',
-    valid_to: null,
-    version: 1,
-    status: 'active',
-    citations: [{ record_id: 'rec_1', quote: statement }],
-  };
-}
-
 test('each contested Memory is paired with the other values of its slot, however they are spelled', () => {
-  const lisbon = mem('mem_1', 'Ana', 'lives_in', 'Ana lives in Lisbon', 'lin_home');
-  const porto = mem('mem_2', 'me', 'Lives In', 'me lives in: Porto', 'lin_home');
-  const lone = mem('mem_3', 'Ana', 'works_as', 'Ana works as a nurse', 'lin_work');
+  const lisbon = mem('mem_1', 'Ana', 'lives_in', 'Ana lives in Lisbon', 'active', 'lin_home');
+  const porto = mem('mem_2', 'me', 'Lives In', 'me lives in: Porto', 'active', 'lin_home');
+  const lone = mem('mem_3', 'Ana', 'works_as', 'Ana works as a nurse', 'active', 'lin_work');
   const d = disagreements([lisbon, porto, lone]);
   assert.deepEqual(
     d.get('mem_1')?.map((m) => m.id),
