@@ -1,5 +1,5 @@
 /**
- * SIGTERM/SIGINT received before a command could handle them (bin/mnemo.mjs holds them while the
+ * SIGTERM/SIGINT/SIGHUP received before a command could handle them (bin/mnemo.mjs holds them while the
  * modules load). `release()` stops holding and returns what arrived, oldest first; later calls
  * return nothing.
  */

@@ -193,6 +193,18 @@ describe('SIGTERM during start-up', () => {
     store.close();
   });
 
+  it('SIGHUP (its terminal closed) stops a running server as cleanly as SIGTERM: exit 0, store closed', async () => {
+    const dir = tempDir();
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    await serve.url();
+    serve.child.kill('SIGHUP');
+    assert.deepEqual(await within(serve.exited, 30_000), { code: 0, signal: null }, serve.stderr());
+    assert.match(serve.stderr(), /SIGHUP: finishing in-flight requests/);
+    // Closed, not killed: the WAL was checkpointed away and the holder file removed.
+    assert.equal(existsSync(join(dir, 'mnemo.db-wal')), false, 'no WAL left');
+    assert.equal(existsSync(join(dir, holderFileName)), false, 'no holder file left');
+  });
+
   it('other commands still end on a signal held while the modules loaded', async () => {
     const keys = mnemo(['keys', 'list', '--key-registry', join(tempDir(), 'keys.json')]);
     await sleep(400);

@@ -79,7 +79,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     )
     .option(
       '--shutdown-grace-ms <n>',
-      'on SIGTERM/SIGINT, how long in-flight requests may finish before they are answered 500 (a second signal stops waiting)',
+      'on SIGTERM/SIGINT/SIGHUP, how long in-flight requests may finish before they are answered 500 (a second signal stops waiting)',
       nonNegativeInt,
       defaultShutdownGraceMs,
     )
@@ -129,8 +129,12 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       // Listeners stay on: a second signal must reach stop(), not Node's default (exit at once).
       const onTerm = () => stop('SIGTERM');
       const onInt = () => stop('SIGINT');
+      // The terminal it runs in was closed: stop as cleanly as for SIGTERM (Node's default would end
+      // the process at once, leaving the WAL and the holder file for the next start to deal with).
+      const onHup = () => stop('SIGHUP');
       process.on('SIGTERM', onTerm);
       process.on('SIGINT', onInt);
+      process.on('SIGHUP', onHup);
       for (const signal of heldSignals.release()) stop(signal);
 
       const dataDir = flags.engine === 'local' ? (flags.dataDir ?? defaultDataDir()) : flags.dataDir;
@@ -140,6 +144,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         // Nothing to stop: a signal now should end the process as usual.
         process.off('SIGTERM', onTerm);
         process.off('SIGINT', onInt);
+        process.off('SIGHUP', onHup);
         throw e;
       }
       if (firstAt !== null) {
