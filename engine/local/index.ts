@@ -19,10 +19,10 @@ import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
-import { systemTimeZone, timeZone } from '../retrieve/time-zone.ts';
+import { systemTimeZone, timeZone, type TimeZone } from '../retrieve/time-zone.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { lockDataDir } from '../store/data-dir-lock.ts';
+import { lockDataDir, type DataDirLock } from '../store/data-dir-lock.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
@@ -107,6 +107,32 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
       throw e;
     }
   })();
+  try {
+    return engineOver(store, lock, options, { clock, logger, zone, reranker });
+  } catch (e) {
+    // Whatever fails once the store is open (a lane, the indexer) must not keep it and the data dir's
+    // lock in this process: the desktop app, or a test, would find the dir "in use" on the next try.
+    try {
+      store.close();
+    } finally {
+      lock.release();
+    }
+    throw e;
+  }
+}
+
+/** The engine over an open store and its data dir's lock, which its close() gives back. */
+function engineOver(
+  store: Store,
+  lock: DataDirLock,
+  options: LocalEngineOptions,
+  {
+    clock,
+    logger,
+    zone,
+    reranker,
+  }: { clock: () => Date; logger: Logger; zone: TimeZone; reranker: Reranker | null },
+): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const worker = createDeriveWorker({
     store,

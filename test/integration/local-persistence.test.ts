@@ -3,10 +3,26 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Lane } from '../../engine/retrieve/lane.ts';
 import { locateDbKey, resolveDbKey } from '../../engine/local/index.ts';
 import { filesContaining, key, open, tempDir, tenant } from './local-helpers.ts';
 
 describe('local engine: persistence and encryption at rest', () => {
+  it('an engine that fails to start after its store opened gives the store and the data dir back', async () => {
+    const dir = tempDir();
+    // A lane list that cannot be read: something failing once the store is open.
+    const broken = {
+      [Symbol.iterator]() {
+        throw new Error('lane set-up failed');
+      },
+    } as unknown as Lane[];
+    await assert.rejects(open(dir, { lanes: broken }), /lane set-up failed/);
+    // The same process opens it again at once (the desktop app retrying), not "in use" by itself.
+    const engine = await open(dir);
+    await engine.createBrain(tenant, { id: 'b' });
+    await engine.close();
+  });
+
   it('keeps Brains, Records, Memories, Objects and idempotency keys across a restart', async () => {
     const dir = tempDir();
     let engine = await open(dir);
