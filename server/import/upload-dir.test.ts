@@ -88,3 +88,14 @@ test("a server on a data dir copies uploads into the data dir's tmp, and its sta
   );
   assert.deepEqual(readdirSync(parent), ['keep-me.txt'], 'and removed after the import');
 });
+
+test("a file where the data dir's upload folder goes: start-up says what the folder is for, and lets the dir go", async () => {
+  const dataDir = tempDir();
+  writeFileSync(uploadParentFor(dataDir), 'a file in the way');
+  const options = { engine: 'local' as const, port: 0, dataDir, dbKey: 'd'.repeat(64), timeZone: 'UTC' };
+  await assert.rejects(startServer(options), /tmp must be a folder \(Mnemo copies uploaded files there/);
+  // The store was closed and the lock released: moved away, the next start works in this process.
+  rmSync(uploadParentFor(dataDir));
+  const server = await startServer(options);
+  await server.close();
+});

@@ -22,7 +22,18 @@ export function uploadParentFor(dataDir: string): string {
  */
 export function prepareUploadParent(dataDir: string): { dir: string; removed: number } {
   const dir = uploadParentFor(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    // Node's own line ("EEXIST: file already exists, mkdir …") does not say what the folder is for.
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `${dir} must be a folder (Mnemo copies uploaded files there while an import reads them), but a file is in its place: move it away`
+        : `cannot make ${dir}, where uploaded files are read from during an import: ${(e as Error).message}`,
+      { cause: e },
+    );
+  }
   let removed = 0;
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(uploadFolderPrefix)) continue;
