@@ -13,6 +13,7 @@ import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { serveOn } from './serve-on.ts';
+import { defaultShutdownGraceMs } from './shutdown-grace.ts';
 
 export interface ServerOptions {
   engine: 'local' | 'reference';
@@ -60,8 +61,7 @@ export interface RunningServer {
 }
 
 export const defaultRateLimit = 20_000;
-/** Long enough for a big import to finish; short enough that a stuck request cannot hold a stop forever. */
-export const defaultShutdownGraceMs = 30_000;
+export { defaultShutdownGraceMs };
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Starts an engine and the /v1 server on loopback. The one place the pieces are put together. */

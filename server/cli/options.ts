@@ -43,3 +43,6 @@ export function httpUrl(value: string): string {
     throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
   return value;
 }
+
+/** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */
+export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';

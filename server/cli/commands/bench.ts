@@ -1,9 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { runLocomo } from '../../bench/locomo-bench.ts';
 import { locomoTurnForms, type LocomoTurnForm } from '../../bench/locomo-data.ts';
-import { runScale } from '../../bench/scale-bench.ts';
-import { runImportBench } from '../../bench/import-bench.ts';
-import { runWrite } from '../../bench/write-bench.ts';
 import { nonNegativeInt } from '../options.ts';
 
 /** JSON lines on stdout (the fixed output of cli-and-harness.md); progress on stderr. */
@@ -67,6 +63,8 @@ export function register(program: Command): void {
         limit?: number;
         dump?: string;
       }) => {
+        // The benchmarks load the engine: only when one runs, not with the command line.
+        const { runLocomo } = await import('../../bench/locomo-bench.ts');
         await runLocomo({
           data: f.data,
           ks: f.k,
@@ -98,6 +96,7 @@ export function register(program: Command): void {
         engine: 'local' | 'reference';
         embeddingModel?: string;
       }) => {
+        const { runScale } = await import('../../bench/scale-bench.ts');
         await runScale({ ...f, out, progress });
       },
     );
@@ -116,6 +115,7 @@ export function register(program: Command): void {
         engine: 'local' | 'reference';
         embeddingModel?: string;
       }) => {
+        const { runWrite } = await import('../../bench/write-bench.ts');
         await runWrite({ ...f, out, progress });
       },
     );
@@ -134,6 +134,7 @@ export function register(program: Command): void {
         engine: 'local' | 'reference';
         embeddingModel?: string;
       }) => {
+        const { runImportBench } = await import('../../bench/import-bench.ts');
         await runImportBench({ ...f, out, progress });
       },
     );

@@ -4,9 +4,9 @@ import cliProgress from 'cli-progress';
 import { Slug } from '../../../engine/contract/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
-import { runImport, type ImportProgress, type ImportSummary } from '../../import/run-import.ts';
+import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
-import { bySchema, nonNegativeInt } from '../options.ts';
+import { bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
@@ -17,7 +17,6 @@ function fail(e: unknown): void {
   console.error(`mnemo import: ${detail}`);
   process.exitCode = 1;
 }
-export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
 
 interface ImportFlags {
   brain: string;
@@ -200,6 +199,7 @@ export function register(program: Command): void {
       }
       const display = progressDisplay();
       try {
+        const { runImport } = await import('../../import/run-import.ts');
         const summary = await runImport({
           client: createMnemoClient({ baseUrl, apiKey }),
           brainId: flags.brain,

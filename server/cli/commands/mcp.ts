@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { runStdioBridge } from '../../mcp/stdio-bridge.ts';
-import { defaultBaseUrl } from './import.ts';
+import { defaultBaseUrl } from '../options.ts';
 
 /** Everything a library might print goes to stderr: stdout carries JSON-RPC and nothing else. */
 function keepStdoutForJsonRpc(): void {
@@ -21,6 +20,7 @@ export function register(program: Command): void {
       keepStdoutForJsonRpc();
       // A client that goes away mid-write must not crash the bridge with EPIPE.
       process.stdout.on('error', (e) => process.stderr.write(`mnemo mcp: stdout: ${e.message}\n`));
+      const { runStdioBridge } = await import('../../mcp/stdio-bridge.ts');
       await runStdioBridge({
         env: process.env,
         input: process.stdin,

@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
 import { isLoopbackHost } from '../../http/loopback-guard.ts';
-import { defaultShutdownGraceMs, startServer, type RunningServer } from '../../start-server.ts';
+import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
+import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
 import { httpUrl, nonNegativeInt, port, timeZoneName } from '../options.ts';
 
@@ -139,6 +140,8 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
 
       const dataDir = flags.engine === 'local' ? (flags.dataDir ?? defaultDataDir()) : flags.dataDir;
       try {
+        // Loaded here, not with the command line: every other command starts without the engine.
+        const { startServer } = await import('../../start-server.ts');
         server = await startServer({ ...flags, dataDir, log });
       } catch (e) {
         // Nothing to stop: a signal now should end the process as usual.
