@@ -54,6 +54,10 @@ describe('split-text', () => {
       'I met Mr. and Mrs. Smith at St. John church.',
     ]);
     assert.deepEqual(split('Prof. Lima vs. Capt. Reis'), ['Prof. Lima vs. Capt. Reis']);
+    assert.deepEqual(split('My dentist is Dr. "Silva" in Braga. Ask Mr. (Bo) Reis.'), [
+      'My dentist is Dr. "Silva" in Braga.',
+      'Ask Mr. (Bo) Reis.',
+    ]);
     // Not a title: a word that merely ends in one ("Odr."), or a line break after it.
     assert.deepEqual(split('He said no. Then he left.'), ['He said no.', 'Then he left.']);
     assert.deepEqual(split('It went to Odr. Silva took it.'), ['It went to Odr.', 'Silva took it.']);

@@ -35,7 +35,8 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
     if (
       held &&
       title.test(text.slice(Math.max(held.start, held.end - 24), held.end)) &&
-      /^[\p{L}\p{N}]/u.test(seg.segment)
+      // The next word, or one opening a quote or a bracket ("Dr. \"Silva\"", "Mr. (Bo) Reis").
+      /^[\p{Pi}\p{Ps}"']?[\p{L}\p{N}]/u.test(seg.segment)
     ) {
       held.end = end;
       continue;
