@@ -1,4 +1,5 @@
 import type { Memory } from '../engine/contract/index.ts';
+import { slotsOf } from './api/conflicts.ts';
 
 /**
  * For each contested Memory, the other values of its slot (grouped by `slot`, so "user · home_city"
@@ -6,12 +7,11 @@ import type { Memory } from '../engine/contract/index.ts';
  * contested).
  */
 export function disagreements(contested: readonly Memory[]): Map<string, Memory[]> {
-  const bySlot = new Map<string, Memory[]>();
-  for (const m of contested) if (m.slot !== null) bySlot.set(m.slot, [...(bySlot.get(m.slot) ?? []), m]);
+  const slots = slotsOf(contested);
   return new Map(
     contested.map((m) => [
       m.id,
-      (m.slot === null ? [] : (bySlot.get(m.slot) ?? [])).filter(
+      (m.slot === null ? [] : (slots.get(m.slot)?.values ?? [])).filter(
         (o) => o.id !== m.id && o.statement !== m.statement,
       ),
     ]),

@@ -31,7 +31,8 @@ export function valuesAwaitingOthers(memories: readonly Memory[]): number {
   return waiting;
 }
 
-function slotsOf(memories: readonly Memory[]): Map<string, ContestedSlot> {
+/** Active Memories by the slot they hold (those holding none left out). */
+export function slotsOf(memories: readonly Memory[]): Map<string, ContestedSlot> {
   const slots = new Map<string, ContestedSlot>();
   for (const m of memories) {
     if (m.status !== 'active' || m.slot === null || m.predicate === null) continue;

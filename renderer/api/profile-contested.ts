@@ -3,12 +3,11 @@
  * Profile: the server lists them (`contested=true`), so nothing is scanned here.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { Memory } from '../../engine/contract/index.ts';
 import type { MnemoClient } from '../../server/client/index.ts';
-import { keys } from './queries.ts';
+import { keys, readContested } from './queries.ts';
 
-/** Disagreements are few; this many pages of them is more than a profile of 100 lines can show. */
-const maxPages = 5;
+/** Disagreements are few; this many is more than a profile of 100 lines can show. */
+const maxShown = 1000;
 
 /**
  * Under the profile's key, so whatever refreshes the profile (a change in the Brain) refreshes this
@@ -17,19 +16,6 @@ const maxPages = 5;
 export const contestedOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: [...keys.profile(brainId), 'contested'] as const,
-    queryFn: async ({ signal }) => {
-      const found: Memory[] = [];
-      let cursor: string | null = null;
-      for (let i = 0; i < maxPages; i += 1) {
-        const page = await client.listMemories(
-          brainId,
-          { contested: 'true', owner: 'self', limit: 200, ...(cursor ? { cursor } : {}) },
-          { signal },
-        );
-        found.push(...page.data);
-        cursor = page.has_more ? page.next_cursor : null;
-        if (cursor === null) break;
-      }
-      return found;
-    },
+    queryFn: async ({ signal }) =>
+      (await readContested(client, brainId, null, maxShown, signal, { owner: 'self' })).memories,
   });

@@ -99,20 +99,24 @@ export interface ConflictList {
   cursor: string | null;
 }
 
-/** Reads contested Memories from `cursor` (null: from the start) until `want` more or the end. */
+/**
+ * Reads contested Memories from `cursor` (null: from the start) until `want` more or the end;
+ * `filters` narrow them (the Profile's: the owner's only).
+ */
 export async function readContested(
   client: MnemoClient,
   brainId: string,
   cursor: string | null,
   want: number,
   signal?: AbortSignal,
+  filters: Pick<MemoryListParams, 'owner'> = {},
 ): Promise<ConflictList> {
   const memories: Memory[] = [];
   let next = cursor;
   for (;;) {
     const page = await client.listMemories(
       brainId,
-      { contested: 'true', limit: Math.min(200, want - memories.length), ...after(next) },
+      { ...filters, contested: 'true', limit: Math.min(200, want - memories.length), ...after(next) },
       signal ? { signal } : {},
     );
     memories.push(...page.data);
