@@ -1,4 +1,4 @@
-import { passages, type Span } from '../derive/split-text.ts';
+import { passages, trimmedSpan, type Span } from '../derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../retrieve/query-terms.ts';
 import { scheduledSql, servedSql } from '../store/memory-view.ts';
@@ -348,11 +348,9 @@ function leavingOut(
 }
 
 function pushTrimmed(text: string, into: Span[], start: number, end: number) {
-  while (start < end && /\s/u.test(text[start]!)) start += 1;
-  while (end > start && /\s/u.test(text[end - 1]!)) end -= 1;
+  const piece = trimmedSpan(text, start, end);
   // A piece of punctuation left between two such sentences says nothing.
-  if (end > start && /[\p{L}\p{N}]/u.test(text.slice(start, end)))
-    into.push({ start, end, value: text.slice(start, end) });
+  if (piece && /[\p{L}\p{N}]/u.test(piece.value)) into.push(piece);
 }
 
 /** The first passage of a text whose window around the query's words holds only whitespace. */

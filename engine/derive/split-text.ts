@@ -9,7 +9,8 @@ export interface Span {
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
-function trimmedSpan(text: string, start: number, end: number): Span | null {
+/** text[start, end) without its surrounding whitespace, as a Span; null when nothing else is left. */
+export function trimmedSpan(text: string, start: number, end: number): Span | null {
   while (start < end && /\s/u.test(text[start]!)) start += 1;
   while (end > start && /\s/u.test(text[end - 1]!)) end -= 1;
   return end > start ? { start, end, value: text.slice(start, end) } : null;
