@@ -310,22 +310,34 @@ describe('answers a caller could misread', () => {
     );
   });
 
-  test('a forget refused before it reached the server, then not found on the retry, is not found', async () => {
-    // A free port with nothing on it: the first attempt is refused; the server comes up before the retry.
+  /** A client whose first attempt is refused (nothing listens), with `answer` listening before the retry. */
+  async function refusedFirst(answer: (res: ServerResponse) => void) {
     const probe = createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const late = createServer((_req, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+    const late = createServer((_req, res) => answer(res));
     after(() => new Promise<void>((r) => late.close(() => r())));
-    const c = createMnemoClient({
+    return createMnemoClient({
       baseUrl: `http://127.0.0.1:${port}/v1`,
       apiKey: 'k',
       retry: { sleep: () => new Promise<void>((r) => late.listen(port, '127.0.0.1', r)) },
     });
+  }
+
+  test('a forget refused before it reached the server, then not found on the retry, is not found', async () => {
+    const c = await refusedFirst((res) => sendJson(res, 404, err('record_not_found', 'not_found')));
     await assert.rejects(
       c.forgetRecord('b', 'rec_1'),
       (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
     );
+  });
+
+  test('a write refused before it reached the server, then replayed on the retry, was written earlier', async () => {
+    // The refused attempt sent nothing, so the replay is of an earlier call's write: replayed, not unknown.
+    const c = await refusedFirst((res) =>
+      sendJson(res, 202, { id: 'rec_9' }, { 'idempotent-replayed': 'true' }),
+    );
+    assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-9' })).replayed, true);
   });
 });

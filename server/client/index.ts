@@ -145,29 +145,38 @@ export function createMnemoClient(options: MnemoClientOptions) {
   }
 
   /**
-   * A forget whose first attempt failed on `internal` or a dropped connection may have been applied
-   * there, its receipt lost: a retry answering that the thing is not found would then read as "it never
-   * existed". That answer is reported as the first failure, saying what the retry found.
+   * send(), noting in `noted` the first failed attempt that may have been applied on the server: an
+   * `internal` answer or a connection dropped after the request went out. Not rate_limit or validation
+   * answers, which come before any write, nor a refused connection, which sent nothing. A write's
+   * retry is read knowing it (a replay, a not-found).
+   */
+  function sendNoting(spec: RequestSpec, noted: { failed: MnemoApiError | null }): Promise<Response> {
+    return withRetry(
+      async () => {
+        try {
+          return await once(spec);
+        } catch (e) {
+          if (e instanceof MnemoApiError && e.type === 'internal' && e.body.reached_server !== false)
+            noted.failed ??= e;
+          throw e;
+        }
+      },
+      spec.retry ?? retry,
+      spec.signal,
+    );
+  }
+
+  /**
+   * A forget whose first attempt may have been applied, its receipt lost: a retry answering that the
+   * thing is not found would then read as "it never existed". That answer is reported as the first
+   * failure, saying what the retry found.
    */
   async function forget(spec: RequestSpec, notFound: string): Promise<DeletionReceipt> {
-    const attempts: { failed: MnemoApiError | null } = { failed: null };
+    const noted: { failed: MnemoApiError | null } = { failed: null };
     try {
-      const res = await withRetry(
-        async () => {
-          try {
-            return await once(spec);
-          } catch (e) {
-            if (e instanceof MnemoApiError && e.type === 'internal' && e.body.reached_server !== false)
-              attempts.failed ??= e;
-            throw e;
-          }
-        },
-        spec.retry ?? retry,
-        spec.signal,
-      );
-      return await readJson<DeletionReceipt>(res);
+      return await readJson<DeletionReceipt>(await sendNoting(spec, noted));
     } catch (e) {
-      const failed = attempts.failed;
+      const failed = noted.failed;
       if (failed === null || !(e instanceof MnemoApiError) || e.code !== notFound) throw e;
       throw new MnemoApiError(failed.status, {
         ...failed.body,
@@ -221,26 +230,13 @@ export function createMnemoClient(options: MnemoClientOptions) {
         signal: o.signal,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
       };
-      let failedAttemptMayHaveWritten = false;
-      const res = await withRetry(
-        async () => {
-          try {
-            return await once(spec);
-          } catch (e) {
-            // rate_limit and validation answers come before any write; internal and dropped ones may not.
-            if (e instanceof MnemoApiError && e.type === 'internal') failedAttemptMayHaveWritten = true;
-            throw e;
-          }
-        },
-        retry,
-        o.signal,
-      );
+      const noted: { failed: MnemoApiError | null } = { failed: null };
+      const res = await sendNoting(spec, noted);
       const header = res.headers.get('idempotent-replayed');
       return {
         record: await readJson<MnemoRecord>(res),
         watermark: res.headers.get('brain-watermark'),
-        replayed:
-          header === null || (header === 'true' && failedAttemptMayHaveWritten) ? null : header === 'true',
+        replayed: header === null || (header === 'true' && noted.failed !== null) ? null : header === 'true',
       };
     },
     getRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
