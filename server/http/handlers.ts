@@ -1,5 +1,4 @@
 import type { Context as HonoContext } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { KeyRegistry, type KeyEntry } from '../../engine/auth/key-registry.ts';
 import type {
   BrainCreate,
@@ -14,10 +13,10 @@ import type {
   Scope,
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import type { ContextEvent, Engine } from '../../engine/types.ts';
+import type { Engine } from '../../engine/types.ts';
 import { importResponse } from './import-response.ts';
+import { streamOnceStarted } from './stream-once-started.ts';
 import type { AppEnv, Principal } from './app-env.ts';
-import { errorBody, faultReport } from './error-response.ts';
 
 export interface CallInput {
   principal: Principal;
@@ -251,42 +250,14 @@ export const handlers: Record<string, Handler> = {
     // The stream (a 200) is opened only once assembly has started, i.e. reported its first stage: what
     // fails before that (no such Brain, a bad or foreign Brain-Watermark) keeps its own status and plain
     // error body, and a watermark not yet reached answers 202 processing, as without the stream.
-    const early: ContextEvent[] = [];
-    let forward: ((ev: ContextEvent) => void) | null = null;
-    let began = () => {};
-    const beginning = new Promise<'began'>((r) => (began = () => r('began')));
-    const assembly = run((ev) => {
-      if (forward) forward(ev);
-      else {
-        early.push(ev);
-        began();
-      }
-    });
-    const settled = assembly.then(
-      () => 'settled' as const,
-      () => 'settled' as const,
-    );
-    if ((await Promise.race([beginning, settled])) === 'settled' && early.length === 0) {
-      const ctx = await assembly;
-      if (ctx.status === 'processing') return c.json(ctx, 202);
-    }
-    return streamSSE(c, async (stream) => {
-      let chain = Promise.resolve();
-      const send = (event: string, data: unknown) => {
-        chain = chain.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
-        return chain;
-      };
-      for (const ev of early) void send(ev.event, ev.data);
-      forward = (ev) => void send(ev.event, ev.data);
-      try {
+    return streamOnceStarted(c, {
+      run: (emit) => run((ev) => emit(ev.event, ev.data)),
+      final: 'context',
+      plain: async (assembly) => {
         const ctx = await assembly;
-        await send('context', ctx);
-      } catch (e) {
-        // Inside an open stream the app's error handler never sees it: log here.
-        const report = faultReport(e, requestId);
-        if (report) deps.log?.(`${report} (in an event stream)`);
-        await send('error', errorBody(c, coerceError(e)));
-      }
+        return ctx.status === 'processing' ? c.json(ctx, 202) : null;
+      },
+      log: deps.log,
     });
   },
   async listKeys(c, i, deps) {

@@ -1,12 +1,10 @@
 import type { Context as HonoContext } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import type { ImportProgress, ImportRequest } from '../../engine/contract/index.ts';
-import { coerceError } from '../../engine/errors/mnemo-error.ts';
+import type { ImportProgress, ImportRequest, ImportResult } from '../../engine/contract/index.ts';
 import { ImportCancelled } from '../import/import-cancelled.ts';
 import { importFiles } from '../import/import-files.ts';
 import type { AppEnv } from './app-env.ts';
-import { errorBody, faultReport } from './error-response.ts';
 import type { CallInput, HandlerDeps } from './handlers.ts';
+import { streamOnceStarted } from './stream-once-started.ts';
 
 /**
  * importFiles over HTTP. Plain: the ImportResult as JSON. With Accept preferring text/event-stream:
@@ -30,60 +28,32 @@ export async function importResponse(
     // No one reads this answer: the connection is gone.
     return c.body(null, 204);
   };
-  const progressSeen: ImportProgress[] = [];
-  let onProgress = (p: ImportProgress) => void progressSeen.splice(0, 1, p);
-  const run = importFiles(
-    deps.engine,
-    i.principal.tenant,
-    brainId,
-    i.body as ImportRequest,
-    deps.uploadParent,
-    { signal: c.req.raw.signal, onProgress: i.wantsStream ? (p) => onProgress(p) : undefined },
-  );
-  const settle = async () => {
+  const run = (onProgress?: (p: ImportProgress) => void) =>
+    importFiles(deps.engine, i.principal.tenant, brainId, i.body as ImportRequest, deps.uploadParent, {
+      signal: c.req.raw.signal,
+      onProgress,
+    });
+  const answer = async (result: Promise<ImportResult>) => {
     try {
-      const result = await run;
-      return c.json(result, 200, result.watermark ? { 'Brain-Watermark': result.watermark } : {});
+      const r = await result;
+      return c.json(r, 200, r.watermark ? { 'Brain-Watermark': r.watermark } : {});
     } catch (e) {
       if (e instanceof ImportCancelled) return cancelled(e);
       throw e;
     }
   };
-  if (!i.wantsStream) return settle();
-
+  if (!i.wantsStream) return answer(run());
   // The stream (a 200) opens once planning has ended (the first progress): what fails before that (no
   // such Brain, a bad time zone or file name) keeps its own status and plain JSON error.
-  const planned = new Promise<'planned'>((resolve) => {
-    onProgress = (p) => {
-      progressSeen.splice(0, 1, p);
-      resolve('planned');
-    };
-  });
-  const settled = run.then(
-    () => 'settled' as const,
-    () => 'settled' as const,
-  );
-  if ((await Promise.race([planned, settled])) === 'settled' && progressSeen.length === 0) return settle();
-  return streamSSE(c, async (stream) => {
-    let chain = Promise.resolve();
-    // Frames go out in order; the import never waits for a slow reader (progress is throttled).
-    const send = (event: string, data: unknown) => {
-      chain = chain.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
-      return chain;
-    };
-    for (const p of progressSeen) void send('progress', p);
-    onProgress = (p) => void send('progress', p);
-    try {
-      await send('result', await run);
-    } catch (e) {
-      if (e instanceof ImportCancelled) {
-        cancelled(e);
-        return;
-      }
-      // Inside an open stream the app's error handler never sees it: log here.
-      const report = faultReport(e, requestId);
-      if (report) deps.log?.(`${report} (in an event stream)`);
-      await send('error', errorBody(c, coerceError(e)));
-    }
+  return streamOnceStarted(c, {
+    run: (emit) => run((p) => emit('progress', p)),
+    final: 'result',
+    plain: answer,
+    quiet: (e) => {
+      if (!(e instanceof ImportCancelled)) return false;
+      cancelled(e);
+      return true;
+    },
+    log: deps.log,
   });
 }
