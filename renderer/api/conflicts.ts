@@ -47,3 +47,10 @@ export function slotsOf(memories: readonly Memory[]): Map<string, ContestedSlot>
   }
   return slots;
 }
+
+/**
+ * The contested list's Memories once more read is added: each once (a slot read again after a change
+ * can reach past where the list stopped), in the list's order, by id.
+ */
+export const inListOrder = (ms: readonly Memory[]): Memory[] =>
+  [...new Map(ms.map((m) => [m.id, m])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));

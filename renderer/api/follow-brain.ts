@@ -11,6 +11,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
+import { inListOrder } from './conflicts.ts';
 import { useClient } from './client.ts';
 import { conflictListKey, keys, readContestedSlot, watermarkOptions, type ConflictList } from './queries.ts';
 
@@ -265,7 +266,7 @@ async function applyConflictChanges(qc: QueryClient, client: MnemoClient, brainI
     const kept = old.memories.filter(
       (m) => !delta.removed.has(m.id) && (m.slot === null || !fresh.has(m.slot)),
     );
-    const memories = [...kept, ...[...fresh.values()].flat()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const memories = inListOrder([...kept, ...[...fresh.values()].flat()]);
     return { ...old, memories };
   });
 }

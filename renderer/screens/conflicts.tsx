@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
-import type { ContestedSlot } from '../api/conflicts.ts';
+import { inListOrder, type ContestedSlot } from '../api/conflicts.ts';
 import { useClient } from '../api/client.ts';
 import { useCorrectMemory } from '../api/mutations.ts';
 import {
@@ -38,7 +38,7 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
       if (from === null) return;
       const next = await readContested(client, brainId, from, conflictStep);
       qc.setQueryData<ConflictList>(conflictListKey(brainId), (old) =>
-        old ? { memories: byId([...old.memories, ...next.memories]), cursor: next.cursor } : old,
+        old ? { memories: inListOrder([...old.memories, ...next.memories]), cursor: next.cursor } : old,
       );
     },
   });
@@ -114,10 +114,6 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
     </>
   );
 }
-
-/** Without repeats (a slot read again after a change can reach past where the list stopped), by id. */
-const byId = (ms: Memory[]) =>
-  [...new Map(ms.map((m) => [m.id, m])).values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 function SlotCard({
   brainId,
