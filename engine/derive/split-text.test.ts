@@ -64,6 +64,16 @@ describe('split-text', () => {
     assert.deepEqual(split('Call Dr.\nSilva later'), ['Call Dr.', 'Silva later']);
   });
 
+  it('a title in capitals is a title too; another mix of cases is not', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    assert.deepEqual(split('MY DENTIST IS DR. SILVA IN BRAGA. SHE IS KIND.'), [
+      'MY DENTIST IS DR. SILVA IN BRAGA.',
+      'SHE IS KIND.',
+    ]);
+    assert.deepEqual(split('Ask MRS. Reis. Then go.'), ['Ask MRS. Reis.', 'Then go.']);
+    assert.deepEqual(split('It was dR. Silva took it.'), ['It was dR.', 'Silva took it.']);
+  });
+
   // The bound tells a hang from a pass (joining by string concatenation took 100 s here).
   it('a chain of titles as long as a Record may be is joined in linear time', { timeout: 10_000 }, () => {
     assert.equal(sentences('Dr. '.repeat(100_000)).length, 1);

@@ -22,10 +22,14 @@ export function trimmedSpan(text: string, start: number, end: number): Span | nu
  * Dr." and "Silva in Braga.", and correcting the first left the second current. A segment ending in one
  * is joined to the next on the same line. That errs the other way for a sentence that really ends in
  * one ("… on Oak St. Then …" stays one sentence), which keeps every statement whole rather than cutting
- * one in two. ("No. 5", "p. 12": the segmenter does not cut before a digit.)
+ * one in two. ("No. 5", "p. 12": the segmenter does not cut before a digit.) Written as usual or in
+ * capitals ("DR. SILVA", a form's or an old system's export), not in any other mix.
  */
-const title =
-  /(?:^|[^\p{L}\p{N}.])(?:Mrs|Mr|Ms|Mx|Dr|Prof|Rev|Fr|St|Mt|Ft|Gen|Col|Capt|Lt|Sgt|Hon|Sen|Rep|Gov|Insp|Det|Supt|vs|approx|cf)\.[ \t\u00a0]*$/u;
+const titles = [
+  ...['Mrs', 'Mr', 'Ms', 'Mx', 'Dr', 'Prof', 'Rev', 'Fr', 'St', 'Mt', 'Ft', 'Gen', 'Col', 'Capt', 'Lt'],
+  ...['Sgt', 'Hon', 'Sen', 'Rep', 'Gov', 'Insp', 'Det', 'Supt', 'vs', 'approx', 'cf'],
+].flatMap((t) => [t, t.toUpperCase()]);
+const title = new RegExp(`(?:^|[^\\p{L}\\p{N}.])(?:${titles.join('|')})\\.[ \\t\\u00a0]*$`, 'u');
 
 /** The segmenter's sentences as [start, end) of text, with those cut after a title joined again. */
 function* wholeSentences(text: string): Generator<{ index: number; segment: string }> {
