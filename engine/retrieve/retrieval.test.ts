@@ -626,11 +626,10 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
   });
 
   it('an embedder still loading: a Context waits for it within budget.ms, and past that says the lane did not run', async () => {
-    const slowLoad = (ms: number) =>
-      new Promise<ReturnType<typeof createHashModelEmbedder>>((r) =>
-        setTimeout(() => r(createHashModelEmbedder(16)), ms),
-      );
-    const { engine } = await engineWith({ embedder: slowLoad(300) });
+    // Loaded when the test says, not after a delay a busy machine can outlast before the first ask.
+    let loaded!: (embedder: ReturnType<typeof createHashModelEmbedder>) => void;
+    const loading = new Promise<ReturnType<typeof createHashModelEmbedder>>((r) => (loaded = r));
+    const { engine } = await engineWith({ embedder: loading });
     await engine.createBrain(tenant, { id: 'b' });
     await engine.rememberRecord(
       tenant,
@@ -644,7 +643,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const lanes = (await engine.getTrace(tenant, 'b', hurried.id)).lanes.map((l) => l.name);
     assert.ok(lanes.includes('semantic (not run: the embedder is still loading)'), lanes.join(', '));
     assert.ok(!lanes.includes('semantic'), 'listed once, as not run');
-    const patient = await ask(engine, 'b', 'tea lemon');
+    const asked = ask(engine, 'b', 'tea lemon');
+    setTimeout(() => loaded(createHashModelEmbedder(16)), 100);
+    const patient = await asked;
     assert.equal(patient.cost.embedding_calls, 1, 'waited for the model, then made the one call');
   });
 
