@@ -16,7 +16,7 @@ export interface QueuedJob {
   memory_id: string | null;
 }
 
-interface RecordRow {
+export interface RecordRow {
   n: number;
   external_id: string | null;
   id: string;
@@ -28,7 +28,7 @@ interface RecordRow {
   occurred_ms: number;
 }
 
-function brainSelf(store: Store, brainUid: string): SelfEntity | null {
+export function brainSelf(store: Store, brainUid: string): SelfEntity | null {
   const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
     'SELECT self_type, self_name FROM brains WHERE uid = ?',
     brainUid,
@@ -36,7 +36,7 @@ function brainSelf(store: Store, brainUid: string): SelfEntity | null {
   return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
 }
 
-function loadRecord(store: Store, id: string): RecordRow | undefined {
+export function loadRecord(store: Store, id: string): RecordRow | undefined {
   return store.get<RecordRow>(
     'SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records WHERE id = ?',
     id,
@@ -44,7 +44,7 @@ function loadRecord(store: Store, id: string): RecordRow | undefined {
 }
 
 /** What the Deriver reads of a stored Record. */
-function deriverInput(r: RecordRow) {
+export function deriverInput(r: RecordRow) {
   return {
     id: r.id,
     content: JSON.parse(r.content) as TypedContent,
@@ -54,12 +54,15 @@ function deriverInput(r: RecordRow) {
   };
 }
 
+/** The Record's Memories are this deriver's (migration 015): an upgrade pass leaves it alone. */
+export function markDerived(store: Store, recordN: number, deriver: Deriver): void {
+  store.run('UPDATE records SET derived_by = ? WHERE n = ?', deriver.name, recordN);
+}
+
 /**
  * Runs one queued job inside the caller's transaction and removes it from the queue.
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
- * rederive: a Memory that lost some support is re-derived from its surviving Records only: citations
- * a survivor no longer supports are dropped, world time restarts at the earliest survivor, and it is
- * served again (or deleted if nothing supports it any more).
+ * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
  */
 export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now: () => string): void {
   store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
@@ -82,22 +85,45 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
+    markDerived(store, r.n, deriver);
     return;
   }
-  const m = job.memory_id
-    ? store.get<{
-        n: number;
-        id: string;
-        lineage: string;
-        norm: string;
-        cause: string;
-        pending: number;
-        statement: string;
-      }>('SELECT n, id, lineage, norm, cause, pending, statement FROM memories WHERE id = ?', job.memory_id)
-    : undefined;
+  const m = job.memory_id ? loadRestingMemory(store, job.memory_id) : undefined;
   if (!m || !m.pending) return;
-  const seq = store.nextSeq(job.brain_uid);
-  const self = brainSelf(store, job.brain_uid);
+  restOnSurvivors(store, deriver, job.brain_uid, m, store.nextSeq(job.brain_uid), now);
+}
+
+export interface RestingMemory {
+  n: number;
+  id: string;
+  lineage: string;
+  norm: string;
+  cause: string;
+  pending: number;
+  statement: string;
+}
+
+function loadRestingMemory(store: Store, id: string): RestingMemory | undefined {
+  return store.get<RestingMemory>(
+    'SELECT n, id, lineage, norm, cause, pending, statement FROM memories WHERE id = ?',
+    id,
+  );
+}
+
+/**
+ * A Memory that lost some support is derived again from the Records still citing it: citations a
+ * Record no longer supports (under the deriver as it is now) are dropped, world time restarts at the
+ * earliest survivor, and it is served again (or deleted if nothing supports it any more).
+ */
+export function restOnSurvivors(
+  store: Store,
+  deriver: Deriver,
+  brainUid: string,
+  m: RestingMemory,
+  seq: number,
+  now: () => string,
+): void {
+  const self = brainSelf(store, brainUid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
   const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
@@ -115,7 +141,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
-    recordRemoval(store, job.brain_uid, m.id, seq, 'deleted');
+    recordRemoval(store, brainUid, m.id, seq, 'deleted');
     store.run('DELETE FROM memories WHERE id = ?', m.id);
   } else {
     for (const id of dropped)
@@ -139,7 +165,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
         now(),
         m.id,
       );
-      if (statement !== m.statement) dropVectors(store, 'memory', m.n, job.brain_uid);
+      if (statement !== m.statement) dropVectors(store, 'memory', m.n, brainUid);
     }
     store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
   }

@@ -135,4 +135,80 @@ describe('derive worker', () => {
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM marks')!.n, 2);
   });
+
+  it('upkeep runs only while no queued job is ready, a queued job first; idle() waits for both', async () => {
+    const s = store();
+    enqueue(s, 2);
+    const order: string[] = [];
+    let steps = 0;
+    const worker = createDeriveWorker({
+      store: s,
+      now: () => Date.now(),
+      run: (job) => {
+        order.push('job');
+        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+        // A write while the upkeep has work left: its job still comes before the next upkeep step.
+        if (order.length === 2)
+          s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES ('u1', 'rederive', 9)");
+      },
+      onError: (_job, e) => assert.fail(String(e)),
+      upkeep: {
+        step: () => {
+          steps += 1;
+          const queued = s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n;
+          order.push(`upkeep ${steps} (${queued} queued)`);
+          return { ran: 1, changed: 1, more: steps < 3 };
+        },
+        reset: () => assert.fail('nothing failed'),
+      },
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await worker.idle();
+    assert.deepEqual(order, [
+      'job',
+      'job',
+      'job',
+      'upkeep 1 (0 queued)',
+      'upkeep 2 (0 queued)',
+      'upkeep 3 (0 queued)',
+    ]);
+  });
+
+  it('an upkeep step the store refuses is rolled back and the upkeep starts again from the top', async () => {
+    const s = store();
+    const other = openStore({ dataDir: stores.get(s)!, key: null });
+    after(() => other.db.close());
+    let calls = 0;
+    let resets = 0;
+    const worker = createDeriveWorker({
+      store: s,
+      now: () => Date.now(),
+      run: () => assert.fail('no job was queued'),
+      onError: (_job, e) => assert.fail(String(e)),
+      onRetry: () => {},
+      upkeep: {
+        step: () => {
+          calls += 1;
+          s.get('SELECT count(*) FROM marks');
+          if (calls === 1) other.run('INSERT INTO marks (n) VALUES (-1)');
+          s.run('INSERT INTO marks (n) VALUES (?)', calls);
+          return { ran: 1, changed: 1, more: false };
+        },
+        reset: () => {
+          resets += 1;
+        },
+      },
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await worker.idle();
+    assert.equal(resets, 1);
+    assert.equal(calls, 2, 'stepped again after the pause');
+    assert.deepEqual(
+      s.all<{ n: number }>('SELECT n FROM marks WHERE n >= 0'),
+      [{ n: 2 }],
+      'the refused step left nothing',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { QueuedJob } from './derive-jobs.ts';
+import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
 export interface DeriveWorkerOptions {
   store: Store;
@@ -14,6 +15,11 @@ export interface DeriveWorkerOptions {
   onRetry?: (error: unknown, delayMs: number) => void;
   /** After a batch that ran jobs has committed: what it wrote is there for others to read. */
   onCommitted?: () => void;
+  /**
+   * Work of the lowest priority, run in the same slices when no queued job is ready: Records derived
+   * by an earlier deriver are derived again. idle() waits for it too.
+   */
+  upkeep?: DerivationUpgrade;
   /** Longest stretch of work before yielding the event loop. */
   sliceMs?: number;
   /** Most jobs committed in one transaction. */
@@ -61,6 +67,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   /** Consecutive batches that failed on the store, and when the next may run. */
   let failures = 0;
   let pausedUntil = 0;
+  let upkeepLeft = opts.upkeep !== undefined;
 
   const next = (limit: number) =>
     store.all<QueuedJob>(
@@ -78,7 +85,13 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     // process with the store open and the batch lost. It pauses the worker instead.
     try {
       store.tx(() => {
-        for (const job of next(batchSize)) {
+        const jobs = next(batchSize);
+        if (jobs.length === 0 && upkeepLeft && opts.upkeep) {
+          const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
+          ran += step.changed;
+          upkeepLeft = step.more;
+        }
+        for (const job of jobs) {
           ran++;
           try {
             store.tx(() => opts.run(job));
@@ -100,6 +113,11 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         } catch {
           // Gone already.
         }
+      }
+      // What the upkeep did in this batch is gone with it: it looks again from the start.
+      if (opts.upkeep) {
+        opts.upkeep.reset();
+        upkeepLeft = true;
       }
       pause(e);
       return;
@@ -146,7 +164,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       }
       return;
     }
-    if (next(1).length > 0) {
+    if (next(1).length > 0 || upkeepLeft) {
       scheduled = setImmediate(tick);
       return;
     }

@@ -35,6 +35,10 @@ export interface DeriveContext {
  * outside it). Corrections are not derived: they are applied at write time.
  */
 export interface Deriver {
+  /**
+   * Names what it derives: stored with each Record it derived, and a Record derived under another
+   * name is derived again in the background (upgrade-derivation.ts). A new version is a new name.
+   */
   readonly name: string;
   derive(record: DerivableRecord, ctx: DeriveContext): Claim[];
 }

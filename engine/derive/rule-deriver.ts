@@ -19,7 +19,10 @@ function isStatement(s: string): boolean {
  */
 export function createRuleDeriver(): Deriver {
   return {
-    name: 'rules-v2',
+    // Recorded with each Record derived (migration 015). Change it whenever the same Record would
+    // give other claims, and Records derived before are derived again in the background
+    // (upgrade-derivation.ts). v3: sentences are no longer cut after a title ("Dr. Silva", "DR. SILVA").
+    name: 'rules-v3',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

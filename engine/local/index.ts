@@ -8,6 +8,7 @@ import { runDeriveJob } from '../derive/derive-jobs.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { createRuleDeriver } from '../derive/rule-deriver.ts';
+import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type { Lane } from '../retrieve/lane.ts';
@@ -138,6 +139,22 @@ function engineOver(
     store,
     now: () => clock().getTime(),
     run: (job) => runDeriveJob(store, deriver, job, () => clock().toISOString()),
+    // A fix to the rules reaches what was written before it, in the background.
+    upkeep: createDerivationUpgrade({
+      store,
+      deriver,
+      now: () => clock().toISOString(),
+      onError: (recordId, error) =>
+        logger.error('deriving a Record again failed; it is left as it was', {
+          record_id: recordId,
+          error: String(error),
+        }),
+      onFinished: (counts) =>
+        logger.info('Records derived by an earlier deriver were derived again', {
+          deriver: deriver.name,
+          ...counts,
+        }),
+    }),
     // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
     onCommitted: () => indexer.kick(),
     onError: (job, error) =>

@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/derive/rule-deriver.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Engine } from '../../engine/types.ts';
+import { key, open, tempDir, tenant } from './local-helpers.ts';
+
+const rules = createRuleDeriver();
+
+/**
+ * The rules as version 2 derived: Node's segmenter cut a sentence after "Dr." ("My dentist is Dr." and
+ * "Silva in Braga."). Every other claim is today's.
+ */
+const rulesV2: Deriver = {
+  name: 'rules-v2',
+  derive(record, ctx) {
+    return rules.derive(record, ctx).flatMap((c) => {
+      const at = c.statement.indexOf('Dr. ');
+      if (c.predicate !== null || at < 0) return [c];
+      const head = c.statement.slice(0, at + 3);
+      const tail = c.statement.slice(at + 4);
+      return [
+        { ...c, statement: head, quote: head },
+        { ...c, statement: tail, quote: tail },
+      ];
+    });
+  },
+};
+
+const said = (text: string, extra: Partial<RecordCreate> = {}): RecordCreate => ({
+  content: { kind: 'message', text, speaker: 'user' },
+  ...extra,
+});
+
+interface Logged {
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+function capture() {
+  const lines: Logged[] = [];
+  const log = (message: string, fields: Record<string, unknown> = {}) => lines.push({ message, fields });
+  return { lines, logger: { debug: log, info: log, warn: log, error: log } };
+}
+
+const upgrades = (lines: Logged[]) => lines.filter((l) => /derived again/.test(l.message));
+
+async function current(engine: Engine): Promise<Map<string, Memory>> {
+  const page = await engine.listMemories(tenant, 'b', { limit: 100 });
+  return new Map(page.data.map((m) => [m.statement, m]));
+}
+
+/** A data dir written by version 2 of the rules: `write` runs against it, then it is closed. */
+async function writtenByV2(write: (engine: Engine, start: string) => Promise<void>) {
+  const dir = tempDir();
+  const old = await open(dir, { deriver: rulesV2 });
+  try {
+    const brain = await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    await write(old, brain.watermark);
+    await old.idle();
+  } finally {
+    await old.close();
+  }
+  return dir;
+}
+
+async function reopened<T>(dir: string, fn: (engine: Engine, lines: Logged[]) => Promise<T>): Promise<T> {
+  const { lines, logger } = capture();
+  const engine = await open(dir, { logger });
+  try {
+    await engine.idle();
+    return await fn(engine, lines);
+  } finally {
+    await engine.close();
+  }
+}
+
+describe('local engine: Records derived by an earlier deriver are derived again', () => {
+  it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
+    let before!: Map<string, Memory>;
+    let mark!: string;
+    const dir = await writtenByV2(async (engine, start) => {
+      await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga. She is kind.'), {});
+      await engine.rememberRecord(tenant, 'b', said('I like green tea.'), {});
+      await engine.idle();
+      before = await current(engine);
+      const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
+      assert.equal(delta.has_more, false);
+      mark = delta.watermark!;
+    });
+    assert.deepEqual(
+      [...before.keys()].sort(),
+      ['I like green tea.', 'My dentist is Dr.', 'She is kind.', 'Silva in Braga.'],
+      'the store as version 2 left it',
+    );
+
+    await reopened(dir, async (engine, lines) => {
+      const now = await current(engine);
+      assert.deepEqual([...now.keys()].sort(), [
+        'I like green tea.',
+        'My dentist is Dr. Silva in Braga.',
+        'She is kind.',
+      ]);
+      assert.equal(now.get('She is kind.')!.id, before.get('She is kind.')!.id);
+      assert.equal(now.get('I like green tea.')!.id, before.get('I like green tea.')!.id);
+      const whole = now.get('My dentist is Dr. Silva in Braga.')!;
+      assert.deepEqual(
+        whole.citations.map((c) => c.quote),
+        ['My dentist is Dr. Silva in Braga.'],
+      );
+      for (const gone of ['My dentist is Dr.', 'Silva in Braga.'])
+        await assert.rejects(engine.getMemory(tenant, 'b', before.get(gone)!.id), {
+          code: 'memory_not_found',
+        });
+
+      const ctx = await engine.createContext(
+        tenant,
+        'b',
+        { query: 'Who is my dentist?' },
+        { requestId: 'req_u1' },
+      );
+      assert.ok(ctx.status === 'ready');
+      assert.ok(
+        ctx.citations.some((c) => c.quote.includes('Dr. Silva in Braga')),
+        `the whole sentence is quoted: ${JSON.stringify(ctx.citations)}`,
+      );
+      assert.deepEqual(
+        upgrades(lines).map((l) => l.fields),
+        [{ deriver: 'rules-v3', looked: 2, changed: 1, kept: 0, left: 0 }],
+      );
+      const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
+      assert.deepEqual(
+        (delta.removed ?? []).map((r) => r.id).sort(),
+        [before.get('My dentist is Dr.')!.id, before.get('Silva in Braga.')!.id].sort(),
+        'a sync client learns the fragments went',
+      );
+      assert.deepEqual(
+        (delta.removed ?? []).map((r) => r.reason),
+        ['deleted', 'deleted'],
+      );
+      assert.deepEqual(
+        delta.data.map((m) => m.id),
+        [whole.id],
+      );
+      // Written now: derived by the current rules, so never looked at again.
+      await engine.rememberRecord(tenant, 'b', said('I walk to work.'), {});
+      await engine.idle();
+    });
+
+    const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
+    try {
+      assert.deepEqual(db.prepare('SELECT DISTINCT derived_by FROM records').all(), [
+        { derived_by: 'rules-v3' },
+      ]);
+      assert.deepEqual(db.prepare("SELECT value FROM meta WHERE key = 'derived_by'").get(), {
+        value: 'rules-v3',
+      });
+    } finally {
+      db.close();
+    }
+    // Nothing is left to do: the next start looks at no Record.
+    await reopened(dir, async (engine, lines) => {
+      assert.deepEqual(upgrades(lines), []);
+      assert.equal((await current(engine)).size, 4);
+    });
+  });
+
+  it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
+    let fragment!: Memory;
+    const dir = await writtenByV2(async (engine) => {
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        said('My dentist is Dr. Silva in Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
+        {},
+      );
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        said('Silva in Braga.', { occurred_at: '2024-03-01T00:00:00Z' }),
+        {},
+      );
+      await engine.idle();
+      fragment = (await current(engine)).get('Silva in Braga.')!;
+    });
+    assert.equal(fragment.citations.length, 2, 'two Records stated it under version 2');
+    assert.equal(fragment.valid_from, '2024-01-01T00:00:00Z');
+
+    await reopened(dir, async (engine) => {
+      const now = await current(engine);
+      assert.deepEqual([...now.keys()].sort(), ['My dentist is Dr. Silva in Braga.', 'Silva in Braga.']);
+      const kept = now.get('Silva in Braga.')!;
+      assert.equal(kept.id, fragment.id);
+      assert.equal(kept.citations.length, 1);
+      assert.equal(kept.valid_from, '2024-03-01T00:00:00Z', 'true since the Record that still says so');
+      assert.notEqual(
+        kept.citations[0]!.record_id,
+        now.get('My dentist is Dr. Silva in Braga.')!.citations[0]!.record_id,
+      );
+    });
+  });
+
+  it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
+    let corrected!: string;
+    const dir = await writtenByV2(async (engine) => {
+      await engine.rememberRecord(tenant, 'b', said('My doctor is Dr. Reis in Porto.'), {});
+      await engine.idle();
+      const fragment = (await current(engine)).get('My doctor is Dr.')!;
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: fragment.id, statement: 'My doctor is Dr. Reis.' } },
+        {},
+      );
+      await engine.idle();
+      corrected = (await current(engine)).get('My doctor is Dr. Reis.')!.id;
+    });
+
+    await reopened(dir, async (engine, lines) => {
+      const now = await current(engine);
+      assert.deepEqual([...now.keys()].sort(), ['My doctor is Dr. Reis.', 'Reis in Porto.']);
+      assert.equal(now.get('My doctor is Dr. Reis.')!.id, corrected);
+      assert.deepEqual(
+        upgrades(lines).map((l) => l.fields),
+        [{ deriver: 'rules-v3', looked: 1, changed: 0, kept: 1, left: 0 }],
+      );
+    });
+  });
+
+  it('an older revision of an item stays history: only the newest revision is current', async () => {
+    const dir = await writtenByV2(async (engine) => {
+      const note = { source: { name: 'notes', external_id: 'dentist.md' } };
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        said('My dentist is Dr. Silva in Braga.', { ...note, occurred_at: '2024-01-01T00:00:00Z' }),
+        {},
+      );
+      await engine.idle();
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        said('My dentist is Dr. Costa in Porto.', { ...note, occurred_at: '2024-06-01T00:00:00Z' }),
+        {},
+      );
+    });
+
+    await reopened(dir, async (engine) => {
+      assert.deepEqual([...(await current(engine)).keys()], ['My dentist is Dr. Costa in Porto.']);
+      const all = await engine.listMemories(tenant, 'b', { limit: 100, status: 'all' });
+      const old = all.data.find((m) => m.statement === 'My dentist is Dr. Silva in Braga.');
+      assert.equal(old?.status, 'superseded', JSON.stringify(all.data.map((m) => [m.statement, m.status])));
+    });
+  });
+});
