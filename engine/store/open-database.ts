@@ -30,34 +30,7 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
   // Owner-only, like the key file: SQLite gives the WAL and shm files the main file's mode.
   if (fresh && process.platform !== 'win32') chmodSync(opts.file, 0o600);
   try {
-    if (opts.key !== null) {
-      // Why ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather
-      // than read as garbage; fast in software without AES-NI; the library's default, best tested.
-      db.pragma(`cipher='chacha20'`);
-      if (typeof opts.key === 'string') {
-        if (opts.key.length === 0) throw new Error('the database key is empty');
-        db.pragma(`key='${opts.key.replaceAll("'", "''")}'`);
-      } else {
-        if (opts.key.length === 0) throw new Error('the database key is empty');
-        db.pragma(`hexkey='${opts.key.toString('hex')}'`);
-      }
-    }
-    // Before anything sorts or journals: temporary files are never encrypted.
-    keepTempDataInMemory(db);
-    try {
-      // The first read decrypts page 1: a wrong key (or a plaintext/foreign file) fails here.
-      db.prepare('SELECT count(*) FROM sqlite_master').get();
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB') {
-        throw new Error(
-          `cannot open the Mnemo database ${opts.file}: the database key is wrong (or the file is not a ` +
-            'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
-            'in the config directory); refusing to start rather than showing an empty store.',
-        );
-      }
-      throw e;
-    }
+    unlockDatabase(db, opts.file, opts.key);
     db.pragma('journal_mode = WAL');
     // FULL in WAL mode fsyncs the WAL at every commit: an acknowledged write survives a process crash
     // and, on hardware that honours fsync, a power loss too. NORMAL would survive process crashes only.
@@ -74,6 +47,41 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     return db;
   } catch (e) {
     db.close();
+    throw e;
+  }
+}
+
+/**
+ * Gives a connection the store's key (ChaCha20-Poly1305 page encryption, temporary data in memory) and
+ * proves it with a first read. A wrong key is a clear error, never a silent empty store.
+ */
+export function unlockDatabase(db: Db, file: string, key: string | Buffer | null): void {
+  if (key !== null) {
+    // Why ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather
+    // than read as garbage; fast in software without AES-NI; the library's default, best tested.
+    db.pragma(`cipher='chacha20'`);
+    if (typeof key === 'string') {
+      if (key.length === 0) throw new Error('the database key is empty');
+      db.pragma(`key='${key.replaceAll("'", "''")}'`);
+    } else {
+      if (key.length === 0) throw new Error('the database key is empty');
+      db.pragma(`hexkey='${key.toString('hex')}'`);
+    }
+  }
+  // Before anything sorts or journals: temporary files are never encrypted.
+  keepTempDataInMemory(db);
+  try {
+    // The first read decrypts page 1: a wrong key (or a plaintext/foreign file) fails here.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB') {
+      throw new Error(
+        `cannot open the Mnemo database ${file}: the database key is wrong (or the file is not a ` +
+          'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
+          'in the config directory); refusing to start rather than showing an empty store.',
+      );
+    }
     throw e;
   }
 }

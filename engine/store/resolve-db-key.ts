@@ -9,6 +9,11 @@ export interface ResolveDbKeyOptions {
   dbKeyFile?: string | undefined;
   /** Where a generated key file lives; default $XDG_CONFIG_HOME/mnemo or ~/.config/mnemo. */
   configDir?: string | undefined;
+  /**
+   * false: finding no key is an error, not a reason to make one (reading a store that exists, whose
+   * key a new one cannot be). Default true.
+   */
+  create?: boolean;
 }
 
 export interface ResolvedDbKey {
@@ -52,6 +57,8 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   const dir = opts.configDir ?? defaultConfigDir(env);
   const path = join(dir, 'db.key');
   if (existsSync(path)) return { key: readKeyFile(path), source: 'config', path };
+  if (opts.create === false)
+    throw new Error(`no database key: set MNEMO_DB_KEY, pass --db-key-file, or put the key in ${path}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
   // 'wx' fails if another process created it meanwhile: then read theirs instead of clobbering it.

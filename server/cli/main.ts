@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { register as registerBackup } from './commands/backup.ts';
 import { register as registerBench } from './commands/bench.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerKeys } from './commands/keys.ts';
@@ -18,6 +19,7 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     registerKeys,
     registerImport,
     registerMcp,
+    registerBackup,
     registerBench,
   ];
   for (const register of commands) register(program, { heldSignals });

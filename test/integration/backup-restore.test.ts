@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+// `mnemo backup` and `mnemo restore` as a person runs them: a real server on loopback with the local
+// engine on an encrypted SQLite file, and the command in another process.
+const root = mkdtempSync(join(tmpdir(), 'mnemo-backup-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const keyFile = join(root, 'db.key');
+writeFileSync(keyFile, 'backup-test-key\n', { mode: 0o600 });
+const marker = 'Zanzibar-lighthouse-7731';
+
+function mnemo(...args: string[]) {
+  // No MNEMO_DB_KEY from the environment: the key is the file named on the command line.
+  const env = { ...process.env, MNEMO_DB_KEY: '', XDG_CONFIG_HOME: join(root, 'config') };
+  return spawnSync(process.execPath, ['bin/mnemo.mjs', ...args], { encoding: 'utf8', timeout: 60_000, env });
+}
+
+async function serve(dataDir: string) {
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    rateLimit: 0,
+    dataDir,
+    dbKeyFile: keyFile,
+    configDir: join(root, 'config'),
+    log: () => {},
+  });
+  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { server, call };
+}
+
+const remember = (text: string) => ({ content: { kind: 'message', speaker: 'user', text } });
+
+async function recordTexts(call: Awaited<ReturnType<typeof serve>>['call']): Promise<string[]> {
+  const page = await call('GET', '/brains/life/records?limit=50');
+  assert.equal(page.status, 200, JSON.stringify(page.body));
+  return (page.body.data as { content: { text: string } }[]).map((r) => r.content.text).sort();
+}
+
+describe('mnemo backup and mnemo restore', () => {
+  const dataDir = join(root, 'data');
+  const backup = join(root, 'life.mnemo-backup');
+  let running: RunningServer | null = null;
+  after(async () => running?.close());
+
+  it('backs up a store a server is using, encrypted, consistent, and never over a file', async () => {
+    const { server, call } = await serve(dataDir);
+    running = server;
+    assert.equal((await call('POST', '/brains', { id: 'life' })).status, 201);
+    for (const text of [`My locker code is ${marker}.`, 'I like green tea.'])
+      assert.equal((await call('POST', '/brains/life/records', remember(text))).status, 202);
+    await server.engine.idle();
+
+    const r = mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^backed up 1 Brain, 2 Records, 2 Memories to .*life\.mnemo-backup \([\d.]+ MB, encrypted/,
+    );
+    const bytes = readFileSync(backup);
+    assert.ok(!bytes.includes(marker), 'no plaintext in the backup');
+    assert.ok(!bytes.subarray(0, 16).toString('latin1').startsWith('SQLite format 3'));
+    if (process.platform !== 'win32') assert.equal(statSync(backup).mode & 0o777, 0o600);
+    assert.deepEqual(
+      readdirSync(root).filter((f) => f.includes('partial')),
+      [],
+      'no draft left behind',
+    );
+
+    // Written after the backup: not in it.
+    assert.equal((await call('POST', '/brains/life/records', remember('I moved the bike.'))).status, 202);
+    await server.engine.idle();
+
+    const again = mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /exists already: a backup never overwrites a file/);
+    assert.deepEqual(readFileSync(backup), bytes, 'the first backup is untouched');
+
+    const wrongKey = join(root, 'wrong.key');
+    writeFileSync(wrongKey, 'not-the-key\n', { mode: 0o600 });
+    const refused = mnemo(
+      'backup',
+      '--data-dir',
+      dataDir,
+      '--db-key-file',
+      wrongKey,
+      '--out',
+      join(root, 'x'),
+    );
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /the database key is wrong/);
+    assert.ok(!existsSync(join(root, 'x')));
+
+    const noKey = mnemo('backup', '--data-dir', dataDir, '--out', join(root, 'y'));
+    assert.equal(noKey.status, 1);
+    assert.match(noKey.stderr, /no database key: set MNEMO_DB_KEY, pass --db-key-file/);
+    assert.ok(!existsSync(join(root, 'config', 'mnemo', 'db.key')), 'no new key was made up for it');
+  });
+
+  it('refuses to restore over a store a server is using, and changes nothing', () => {
+    const before = readFileSync(join(dataDir, 'mnemo.db'));
+    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /in use|another process/i);
+    assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before);
+  });
+
+  it('restores into a new data dir: the server there serves what the backup held', async () => {
+    await running!.close();
+    running = null;
+    const fresh = join(root, 'elsewhere');
+    const r = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', backup);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^restored 1 Brain, 2 Records, 2 Memories from /);
+    assert.doesNotMatch(r.stdout, /replaced/);
+    const { server, call } = await serve(fresh);
+    try {
+      assert.deepEqual(await recordTexts(call), ['I like green tea.', `My locker code is ${marker}.`]);
+      const ctx = await call('POST', '/brains/life/context', { query: 'locker code' });
+      assert.equal(ctx.status, 200);
+      assert.match(JSON.stringify(ctx.body.citations), new RegExp(marker));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('restores over a stopped store, keeping the one it replaced beside it', async () => {
+    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
+    assert.equal(r.status, 0, r.stderr);
+    const replaced = /the store it replaced is at (\S+)\n$/.exec(r.stdout)?.[1];
+    assert.ok(replaced && existsSync(replaced), r.stdout);
+    const { server, call } = await serve(dataDir);
+    try {
+      assert.deepEqual(await recordTexts(call), ['I like green tea.', `My locker code is ${marker}.`]);
+    } finally {
+      await server.close();
+    }
+    // The replaced store still opens and holds the Record written after the backup.
+    const moved = join(root, 'moved');
+    const back = mnemo('restore', '--data-dir', moved, '--db-key-file', keyFile, '--from', replaced!);
+    assert.equal(back.status, 0, back.stderr);
+    assert.match(back.stdout, /3 Records/);
+  });
+
+  it('refuses a file that is not a Mnemo store, or one read with another key, and leaves the store', () => {
+    const junk = join(root, 'junk.bin');
+    writeFileSync(junk, 'just some text, not a database at all');
+    const before = readFileSync(join(dataDir, 'mnemo.db'));
+    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', junk);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /key is wrong \(or the file is not a Mnemo database\)/);
+    const wrongKey = join(root, 'wrong.key');
+    const w = mnemo('restore', '--data-dir', dataDir, '--db-key-file', wrongKey, '--from', backup);
+    assert.equal(w.status, 1);
+    assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before, 'the store is as it was');
+    assert.equal(readdirSync(dataDir).filter((f) => f.includes('restoring')).length, 0);
+  });
+});
