@@ -54,11 +54,6 @@ export function deriverInput(r: RecordRow) {
   };
 }
 
-/** The Record's Memories are this deriver's (migration 015): an upgrade pass leaves it alone. */
-export function markDerived(store: Store, recordN: number, deriver: Deriver): void {
-  store.run('UPDATE records SET derived_by = ? WHERE n = ?', deriver.name, recordN);
-}
-
 /**
  * Runs one queued job inside the caller's transaction and removes it from the queue.
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
@@ -85,7 +80,6 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
-    markDerived(store, r.n, deriver);
     return;
   }
   const m = job.memory_id ? loadRestingMemory(store, job.memory_id) : undefined;
@@ -114,6 +108,8 @@ function loadRestingMemory(store: Store, id: string): RestingMemory | undefined 
  * A Memory that lost some support is derived again from the Records still citing it: citations a
  * Record no longer supports (under the deriver as it is now) are dropped, world time restarts at the
  * earliest survivor, and it is served again (or deleted if nothing supports it any more).
+ * `judged: false` keeps every survivor's citation as it is (the upgrade pass: each Record is judged
+ * on its own turn, and one a person corrected never is).
  */
 export function restOnSurvivors(
   store: Store,
@@ -122,6 +118,7 @@ export function restOnSurvivors(
   m: RestingMemory,
   seq: number,
   now: () => string,
+  judged = true,
 ): void {
   const self = brainSelf(store, brainUid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
@@ -130,7 +127,7 @@ export function restOnSurvivors(
   for (const c of cites) {
     const r = loadRecord(store, c.record_id)!;
     // A correction Record supports its version by fiat, not by derivation.
-    if (r.kind === 'correction') {
+    if (r.kind === 'correction' || !judged) {
       kept.push({ ...r, statement: null });
       continue;
     }

@@ -1,10 +1,10 @@
 import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
+import { shareableSql } from '../store/memory-view.ts';
 import {
   brainSelf,
   deriverInput,
-  markDerived,
   restOnSurvivors,
   type RecordRow,
   type RestingMemory,
@@ -14,6 +14,10 @@ import { storeFailure } from './derive-worker.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
+
+const shared = (store: Store, memoryId: string) =>
+  store.get<{ s: number }>(`SELECT ${shareableSql('m')} AS s FROM memories m WHERE m.id = ?`, memoryId)?.s ===
+  1;
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -72,7 +76,6 @@ export function rederiveRecord(
       store.run('UPDATE citations SET quote = ? WHERE memory_id = ? AND record_id = ?', quote, m.id, r.id);
       store.run('UPDATE memories SET seq = ? WHERE id = ?', step(), m.id);
     }
-    markDerived(store, r.n, deriver);
     return 'same';
   }
   const personSaid = store.get(
@@ -80,10 +83,7 @@ export function rederiveRecord(
        AND (corrects IS NOT NULL OR retracted_by IS NOT NULL) LIMIT 1`,
     JSON.stringify([...new Set(cited.map((m) => m.lineage))]),
   );
-  if (personSaid) {
-    markDerived(store, r.n, deriver);
-    return 'kept';
-  }
+  if (personSaid) return 'kept';
 
   for (const m of lost) {
     if (m.citations <= 1) {
@@ -92,8 +92,13 @@ export function rederiveRecord(
       settleLineage(store, m.lineage, step());
       continue;
     }
+    const wasShared = shared(store, m.id);
     store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, r.id);
-    restOnSurvivors(store, deriver, brainUid, m, step(), now);
+    // The others are judged on their own turn, and one a person corrected never is: here each only
+    // keeps its citation.
+    restOnSurvivors(store, deriver, brainUid, m, step(), now, false);
+    // Served to hosted readers until now through this Record alone: they are told it went.
+    if (wasShared && !shared(store, m.id)) recordRemoval(store, brainUid, m.id, step(), 'deleted', true);
   }
   admitClaims(
     store,
@@ -103,24 +108,6 @@ export function rederiveRecord(
     step(),
     now(),
   );
-  // An older revision of an item: what it states now is history too, closed by the newest revision.
-  if (r.external_id !== null) {
-    const newest = store.get<{ id: string; n: number }>(
-      `SELECT id, n FROM records INDEXED BY records_external
-       WHERE brain_uid = ? AND source_name IS ? AND external_id = ? ORDER BY n DESC LIMIT 1`,
-      brainUid,
-      r.source_name,
-      r.external_id,
-    );
-    if (newest && newest.n > r.n)
-      supersedeOlderRevisions(
-        store,
-        brainUid,
-        { id: newest.id, n: newest.n, sourceName: r.source_name, externalId: r.external_id },
-        step(),
-      );
-  }
-  markDerived(store, r.n, deriver);
   return 'changed';
 }
 
@@ -153,39 +140,81 @@ export interface DerivationUpgradeOptions {
 const metaKey = 'derived_by';
 const pageSize = 32;
 
+type Row = RecordRow & { brain_uid: string };
+const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.source_name, r.external_id,
+  r.occurred_at, r.occurred_ms`;
+
 /**
- * The background pass that brings every Record to the current deriver (see rederiveRecord): Records
- * derived under another name, or before names were recorded, in the order written. The store notes
- * the name once a pass has left none behind, so a start with nothing to do reads one row. Corrections
- * are applied at write time, not derived, and are not looked at; neither are Records whose first
- * derivation is still queued. The caller runs each step in a transaction and after its queued jobs,
- * so a Record just written is never made to wait for the pass.
+ * The background pass that brings every Record to the current deriver (see rederiveRecord). When the
+ * deriver's name differs from the one the store last listed Records for (`meta.derived_by`; none in a
+ * store older than migration 015), every Record is listed in `derive_upgrade` (from an index: no
+ * Record is read) and the name is stored, in one transaction at start. The pass takes the list in the
+ * order written, a page of numbers at a time, and removes each Record it has done. An item's revisions
+ * (one source and external id) are derived again together, oldest first, each closing what the older
+ * ones stated as a first derivation does, so the store ends as one derived under the new rules from the
+ * start would. Corrections are applied at write time and are not derived; a Record whose first
+ * derivation is still queued gets the new rules from that. A Record left for later (deferred, or failed)
+ * stays listed and is looked at again at the next start. The caller runs each step in a transaction
+ * after its queued jobs, so a Record just written is never made to wait for the pass.
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
   const { store, deriver } = opts;
-  let after = 0;
-  let done =
-    store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value === deriver.name;
-  const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
-
-  const page = () =>
-    store.all<RecordRow & { brain_uid: string }>(
-      `SELECT r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.source_name, r.external_id, r.occurred_at,
-              r.occurred_ms
-       FROM records r
-       WHERE r.n > ? AND r.kind <> 'correction' AND r.derived_by IS NOT ?
-         AND NOT EXISTS (SELECT 1 FROM derive_queue q WHERE q.record_id = r.id)
-       ORDER BY r.n LIMIT ?`,
-      after,
-      deriver.name,
-      pageSize,
-    );
-
-  const finish = () => {
-    done = true;
-    if (counts.left === 0)
+  if (store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value !== deriver.name) {
+    store.tx(() => {
+      store.run(
+        'INSERT OR IGNORE INTO derive_upgrade (n) SELECT n FROM records INDEXED BY records_brain_occurred',
+      );
       store.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', metaKey, deriver.name);
-    if (counts.looked > 0) opts.onFinished?.({ ...counts });
+    });
+  }
+  let after = 0;
+  let done = false;
+  const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
+  const tally = (outcome: Rederived | 'failed') => {
+    counts.looked += 1;
+    if (outcome === 'changed') counts.changed += 1;
+    else if (outcome === 'kept') counts.kept += 1;
+    else if (outcome === 'deferred' || outcome === 'failed') counts.left += 1;
+  };
+  const finished = (n: number) => store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
+
+  /** One listed Record, or every revision of its item: what each came to. */
+  const upgrade = (n: number): Rederived[] => {
+    const r = store.get<Row>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n);
+    const queued =
+      r !== undefined &&
+      store.get('SELECT 1 FROM derive_queue WHERE record_id = ? LIMIT 1', r.id) !== undefined;
+    if (!r || r.kind === 'correction' || queued) {
+      finished(n);
+      return [];
+    }
+    const revisions =
+      r.external_id === null
+        ? [r]
+        : store.all<Row>(
+            `SELECT ${recordColumns} FROM records r INDEXED BY records_external
+             WHERE r.brain_uid = ? AND r.source_name IS ? AND r.external_id = ? AND r.kind <> 'correction'
+             ORDER BY r.n`,
+            r.brain_uid,
+            r.source_name,
+            r.external_id,
+          );
+    let changedSoFar = false;
+    return revisions.map((rev) => {
+      const outcome = rederiveRecord(store, deriver, rev.brain_uid, rev, opts.now);
+      changedSoFar ||= outcome === 'changed';
+      // What older revisions state now and this one does not is closed by it, as at its first
+      // derivation (also when this one itself is unchanged).
+      if (rev.external_id !== null && changedSoFar)
+        supersedeOlderRevisions(
+          store,
+          rev.brain_uid,
+          { id: rev.id, n: rev.n, sourceName: rev.source_name, externalId: rev.external_id },
+          store.nextSeq(rev.brain_uid),
+        );
+      if (outcome !== 'deferred') finished(rev.n);
+      return outcome;
+    });
   };
 
   return {
@@ -193,29 +222,33 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       let ran = 0;
       let changed = 0;
       while (!done && keepGoing()) {
-        const rows = page();
-        if (rows.length === 0) {
-          finish();
+        const page = store.all<{ n: number }>(
+          'SELECT n FROM derive_upgrade WHERE n > ? ORDER BY n LIMIT ?',
+          after,
+          pageSize,
+        );
+        if (page.length === 0) {
+          done = true;
+          if (counts.looked > 0) opts.onFinished?.({ ...counts });
           break;
         }
-        for (const r of rows) {
-          after = r.n;
-          ran += 1;
-          counts.looked += 1;
-          let outcome: Rederived | 'failed';
+        for (const { n } of page) {
+          after = n;
+          let outcomes: (Rederived | 'failed')[];
           try {
-            outcome = store.tx(() => rederiveRecord(store, deriver, r.brain_uid, r, opts.now));
+            outcomes = store.tx(() => upgrade(n));
           } catch (e) {
             // The store's failure, not the Record's: the caller rolls the step back and tries later.
             if (storeFailure(e)) throw e;
-            opts.onError(r.id, e);
-            outcome = 'failed';
+            opts.onError(
+              store.get<{ id: string }>('SELECT id FROM records WHERE n = ?', n)?.id ?? `#${n}`,
+              e,
+            );
+            outcomes = ['failed'];
           }
-          if (outcome === 'changed') {
-            changed += 1;
-            counts.changed += 1;
-          } else if (outcome === 'kept') counts.kept += 1;
-          else if (outcome === 'deferred' || outcome === 'failed') counts.left += 1;
+          for (const o of outcomes) tally(o);
+          ran += outcomes.length;
+          changed += outcomes.filter((o) => o === 'changed').length;
           if (!keepGoing()) break;
         }
       }

@@ -18,10 +18,12 @@ export function recordRemoval(
   memoryId: string,
   seq: number,
   reason: RemovalReason,
+  /** Hosted readers are told even though the Memory is no longer shareable: it was, until this step. */
+  wasShareable = false,
 ): void {
   store.run(
     `INSERT INTO memory_removals (memory_id, brain_uid, seq, reason, shareable)
-     SELECT m.id, ?, ?, ?, ${shareableSql('m')} FROM memories m WHERE m.id = ?
+     SELECT m.id, ?, ?, ?, ${wasShareable ? '1' : shareableSql('m')} FROM memories m WHERE m.id = ?
      ON CONFLICT (memory_id) DO UPDATE SET
        seq = excluded.seq, reason = excluded.reason, shareable = max(shareable, excluded.shareable)`,
     brainUid,

@@ -152,9 +152,11 @@ describe('local engine: Records derived by an earlier deriver are derived again'
 
     const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
     try {
-      assert.deepEqual(db.prepare('SELECT DISTINCT derived_by FROM records').all(), [
-        { derived_by: 'rules-v3' },
-      ]);
+      assert.deepEqual(
+        db.prepare('SELECT count(*) AS n FROM derive_upgrade').get(),
+        { n: 0 },
+        'nothing left',
+      );
       assert.deepEqual(db.prepare("SELECT value FROM meta WHERE key = 'derived_by'").get(), {
         value: 'rules-v3',
       });
@@ -255,4 +257,113 @@ describe('local engine: Records derived by an earlier deriver are derived again'
       assert.equal(old?.status, 'superseded', JSON.stringify(all.data.map((m) => [m.statement, m.status])));
     });
   });
+
+  it('a Record a person corrected keeps the Memory it shares with a Record that changed', async () => {
+    let shared!: Memory;
+    const dir = await writtenByV2(async (engine) => {
+      await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
+      await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Costa in Porto.'), {});
+      await engine.idle();
+      const before = await current(engine);
+      shared = before.get('My dentist is Dr.')!;
+      assert.equal(shared.citations.length, 2);
+      // The person fixes the second Record's other fragment: that Record is theirs now.
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        {
+          content: {
+            kind: 'correction',
+            corrects: before.get('Costa in Porto.')!.id,
+            statement: 'Dr. Costa in Porto.',
+          },
+        },
+        {},
+      );
+    });
+    await reopened(dir, async (engine) => {
+      const now = await current(engine);
+      assert.deepEqual([...now.keys()].sort(), [
+        'Dr. Costa in Porto.',
+        'My dentist is Dr.',
+        'My dentist is Dr. Silva in Braga.',
+      ]);
+      const kept = now.get('My dentist is Dr.')!;
+      assert.equal(kept.id, shared.id);
+      assert.equal(kept.citations.length, 1, 'only the Record that changed let it go');
+    });
+  });
+
+  it("an item's revisions end as if the new rules had derived them from the start", async () => {
+    const revision = (text: string, occurred_at: string): RecordCreate =>
+      said(text, { source: { name: 'notes', external_id: 'dentist.md' }, occurred_at });
+    const write = async (engine: Engine) => {
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        revision('My dentist is Dr. Silva in Braga.', '2024-01-01T00:00:00Z'),
+        {},
+      );
+      await engine.idle();
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        revision('My dentist is Dr. Silva in Braga. I floss daily.', '2024-06-01T00:00:00Z'),
+        {},
+      );
+    };
+    const state = (dir: string) =>
+      reopened(dir, async (engine) =>
+        (await engine.listMemories(tenant, 'b', { limit: 100, status: 'all' })).data
+          .map((m) => `${m.statement} | ${m.status} | ${m.valid_from} | ${m.citations.length} cited`)
+          .sort(),
+      );
+    const upgraded = await state(await writtenByV2(write));
+    const freshDir = tempDir();
+    const fresh = await open(freshDir);
+    try {
+      await fresh.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      await write(fresh);
+      await fresh.idle();
+    } finally {
+      await fresh.close();
+    }
+    assert.deepEqual(upgraded, await state(freshDir));
+    assert.deepEqual(upgraded, [
+      'I floss daily. | active | 2024-06-01T00:00:00Z | 1 cited',
+      'My dentist is Dr. Silva in Braga. | active | 2024-01-01T00:00:00Z | 2 cited',
+    ]);
+  });
+
+  for (const survivor of ['My dentist is Dr.', 'My dentist is Dr. Costa.'])
+    it(`a hosted reader is told of a Memory it no longer sees (the local_only Record says "${survivor}")`, async () => {
+      let start!: string;
+      const dir = await writtenByV2(async (engine, brainStart) => {
+        start = brainStart;
+        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
+        await engine.rememberRecord(tenant, 'b', said(survivor, { visibility: 'local_only' }), {});
+      });
+      const hostedV2 = await open(dir, { deployment: 'hosted', deriver: rulesV2 });
+      let fragment!: string;
+      let mark!: string;
+      try {
+        const first = await hostedV2.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
+        fragment = first.data.find((m) => m.statement === 'My dentist is Dr.')!.id;
+        mark = first.watermark!;
+      } finally {
+        await hostedV2.close();
+      }
+      const hosted = await open(dir, { deployment: 'hosted' });
+      try {
+        await hosted.idle();
+        const delta = await hosted.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
+        assert.ok(!delta.data.some((m) => m.id === fragment), 'no longer served here');
+        assert.deepEqual(
+          (delta.removed ?? []).filter((r) => r.id === fragment),
+          [{ id: fragment, reason: 'deleted' }],
+        );
+      } finally {
+        await hosted.close();
+      }
+    });
 });

@@ -100,7 +100,7 @@ describe('local engine: migrations', () => {
         else put.run(r.n, 'See you at the station.', '田中太郎', '', '', r.scope!);
       db.prepare('DELETE FROM index_queue').run();
       // Migration 15's column is not there yet.
-      db.exec('ALTER TABLE records DROP COLUMN derived_by');
+      db.exec('DROP TABLE derive_upgrade');
       db.pragma('user_version = 12');
       db.close();
     }
@@ -159,7 +159,7 @@ describe('local engine: migrations', () => {
       ).run(ids[0]);
       db.prepare("UPDATE memories SET version = 1, cause = 'derived' WHERE id = ?").run(ids[1]);
       // Migration 15's column is not there yet.
-      db.exec('ALTER TABLE records DROP COLUMN derived_by');
+      db.exec('DROP TABLE derive_upgrade');
       db.pragma('user_version = 13');
       db.close();
     }
@@ -223,7 +223,7 @@ describe('local engine: migrations', () => {
         db.prepare('UPDATE memories SET version = ? WHERE id = ?').run(version, ids[i]),
       );
       // Migration 15's column is not there yet.
-      db.exec('ALTER TABLE records DROP COLUMN derived_by');
+      db.exec('DROP TABLE derive_upgrade');
       db.pragma('user_version = 13');
       db.close();
     }

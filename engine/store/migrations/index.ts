@@ -12,7 +12,7 @@ import { turnLog } from './011-turn-log.ts';
 import { recordsTextKey } from './012-records-text-key.ts';
 import { wordsOfEveryScript } from './013-words-of-every-script.ts';
 import { slotsByOwner } from './014-slots-by-owner.ts';
-import { recordsDerivedBy } from './015-records-derived-by.ts';
+import { deriveUpgrade } from './015-derive-upgrade.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -43,5 +43,5 @@ export const migrations: readonly Migration[] = [
   recordsTextKey,
   wordsOfEveryScript,
   slotsByOwner,
-  recordsDerivedBy,
+  deriveUpgrade,
 ];
