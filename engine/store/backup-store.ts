@@ -12,6 +12,7 @@ import {
   statSync,
   unlinkSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { lockDataDir } from './data-dir-lock.ts';
 import { latestSchemaVersion } from './migrate.ts';
@@ -65,7 +66,8 @@ function inspect(file: string, key: string | Buffer): BackupSummary {
 }
 
 function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r');
+  // Read-write: Windows refuses to flush a handle opened for reading only.
+  const fd = openSync(path, 'r+');
   try {
     fsyncSync(fd);
   } finally {
@@ -76,7 +78,42 @@ function fsyncFile(path: string): void {
 /** The directory entry of a file just renamed or linked there survives a power loss too. */
 function fsyncDir(path: string): void {
   if (process.platform === 'win32') return;
-  fsyncFile(path);
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Gives `draft` the name `out` unless a file of that name exists: a hard link fails rather than replace
+ * one that appeared meanwhile; where the file system has no hard links (FAT, exFAT, some network
+ * shares) a rename after a last look.
+ */
+function nameWithoutReplacing(draft: string, out: string): void {
+  try {
+    linkSync(draft, out);
+    unlinkSync(draft);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST')
+      throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EINVAL'].includes(code ?? '')) throw e;
+    if (existsSync(out))
+      throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
+    renameSync(draft, out);
+  }
+}
+
+/** A self-contained copy of a store file (with what its WAL holds, if one is beside it) into an empty `draft`. */
+function copyStore(from: string, draft: string, key: string | Buffer): void {
+  const db = openReadOnly(from, key);
+  try {
+    db.prepare('VACUUM INTO ?').run(draft);
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -99,17 +136,10 @@ export function backupStore(opts: { dataDir: string; key: string | Buffer; out: 
   // Created empty and owner-only first: VACUUM INTO fills an empty file and keeps its mode.
   closeSync(openSync(draft, 'wx', 0o600));
   try {
-    const db = openReadOnly(source, opts.key);
-    try {
-      db.prepare('VACUUM INTO ?').run(draft);
-    } finally {
-      db.close();
-    }
+    copyStore(source, draft, opts.key);
     const summary = inspect(draft, opts.key);
     fsyncFile(draft);
-    // A hard link, not a rename: it fails rather than replace a file that appeared meanwhile.
-    linkSync(draft, out);
-    unlinkSync(draft);
+    nameWithoutReplacing(draft, out);
     fsyncDir(dirname(out));
     return { ...summary, file: out };
   } catch (e) {
@@ -127,11 +157,38 @@ export interface RestoreSummary extends BackupSummary {
   replaced: string | null;
 }
 
+const sidecars = ['-wal', '-shm', '-journal'];
+
+/**
+ * Folds the WAL of the store being replaced into its main file, so that file alone is the whole store
+ * and the swap below is one rename. Best effort: a store that cannot be opened (another key, damaged)
+ * keeps its WAL, which then moves aside beside it.
+ */
+function foldWal(file: string, key: string | Buffer): void {
+  try {
+    const db = new Database(file, { fileMustExist: true });
+    try {
+      unlockDatabase(db, file, key);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Moved aside as it is.
+  }
+}
+
 /**
  * Puts a backup in place as the data dir's store. Only while no server has the data dir (its lock is
- * taken for the whole restore); the backup is checked whole with the key first, and one written by a
- * newer Mnemo is refused. The store it replaces is not deleted: it is moved aside with its WAL, so a
- * restore of the wrong file loses nothing. The next start migrates an older backup as any older store.
+ * taken for the whole restore). The backup is copied with VACUUM INTO, like a backup (so what a WAL
+ * beside it holds comes too), checked whole with the key, and one written by a newer Mnemo is refused.
+ * The copy gets a new watermark secret: watermarks a client got from the store after this backup was
+ * taken name steps the restored store will reuse for other changes, so every earlier watermark is
+ * refused (`invalid_watermark`) and delta readers read afresh rather than silently miss changes.
+ * The store it replaces is not deleted: its WAL is folded in and it is kept under another name (hard
+ * link, or a copy), any WAL, shm or journal left beside the store moves aside too, and the copy takes the
+ * store's name in one rename: a crash at any point leaves the old store or the new one in place.
+ * The next start migrates an older backup as any older store.
  */
 export function restoreStore(opts: {
   dataDir: string;
@@ -141,20 +198,21 @@ export function restoreStore(opts: {
 }): RestoreSummary {
   const from = resolve(opts.from);
   if (!existsSync(from)) throw new Error(`there is no backup at ${from}`);
-  const checked = inspect(from, opts.key);
-  if (checked.schemaVersion > latestSchemaVersion)
-    throw new Error(
-      `${from} was written by a newer Mnemo (schema ${checked.schemaVersion}; this one knows up to ` +
-        `${latestSchemaVersion}): restore it with that version`,
-    );
   const lock = lockDataDir(opts.dataDir);
   try {
     const target = join(opts.dataDir, storeFileName);
-    // The copy is whole before anything of the current store moves.
     const draft = `${target}.restoring-${process.pid}`;
+    let checked: BackupSummary;
     try {
-      copyFileSync(from, draft);
-      if (process.platform !== 'win32') chmodSync(draft, 0o600);
+      closeSync(openSync(draft, 'w', 0o600));
+      copyStore(from, draft, opts.key);
+      checked = inspect(draft, opts.key);
+      if (checked.schemaVersion > latestSchemaVersion)
+        throw new Error(
+          `${from} was written by a newer Mnemo (schema ${checked.schemaVersion}; this one knows up to ` +
+            `${latestSchemaVersion}): restore it with that version`,
+        );
+      newWatermarkSecret(draft, opts.key);
       fsyncFile(draft);
     } catch (e) {
       try {
@@ -165,33 +223,38 @@ export function restoreStore(opts: {
       throw e;
     }
     let replaced: string | null = null;
-    const moved: string[] = [];
-    try {
+    const present = ['', ...sidecars].filter((suffix) => existsSync(`${target}${suffix}`));
+    if (present.length > 0) {
+      const stamp = (opts.now?.() ?? new Date()).toISOString().replaceAll(':', '-');
+      replaced = `${target}.replaced-${stamp}`;
+      if (present.includes('')) foldWal(target, opts.key);
+      // Under the names SQLite looks for beside the kept file (a WAL that could not be folded in).
+      for (const suffix of sidecars)
+        if (existsSync(`${target}${suffix}`)) renameSync(`${target}${suffix}`, `${replaced}${suffix}`);
       if (existsSync(target)) {
-        const stamp = (opts.now?.() ?? new Date()).toISOString().replaceAll(':', '-');
-        replaced = `${target}.replaced-${stamp}`;
-        // The WAL may hold committed transactions not yet in the main file: it moves with it, under
-        // the name SQLite looks for beside the moved file.
-        for (const suffix of ['-wal', '-shm', '']) {
-          if (!existsSync(`${target}${suffix}`)) continue;
-          renameSync(`${target}${suffix}`, `${replaced}${suffix}`);
-          moved.push(suffix);
+        try {
+          linkSync(target, replaced);
+        } catch {
+          copyFileSync(target, replaced);
         }
       }
-      renameSync(draft, target);
-    } catch (e) {
-      // Put back what had moved: a failed restore leaves the store as it was.
-      for (const suffix of moved) renameSync(`${replaced}${suffix}`, `${target}${suffix}`);
-      try {
-        unlinkSync(draft);
-      } catch {
-        // Gone already.
-      }
-      throw e;
     }
+    renameSync(draft, target);
     fsyncDir(opts.dataDir);
     return { ...checked, file: target, bytes: statSync(target).size, replaced };
   } finally {
     lock.release();
+  }
+}
+
+function newWatermarkSecret(file: string, key: string | Buffer): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    unlockDatabase(db, file, key);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'watermark_secret'").run(
+      randomBytes(32).toString('hex'),
+    );
+  } finally {
+    db.close();
   }
 }

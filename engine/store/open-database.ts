@@ -79,7 +79,7 @@ export function unlockDatabase(db: Db, file: string, key: string | Buffer | null
       throw new Error(
         `cannot open the Mnemo database ${file}: the database key is wrong (or the file is not a ` +
           'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
-          'in the config directory); refusing to start rather than showing an empty store.',
+          'in the config directory); refusing it rather than showing an empty store.',
       );
     }
     throw e;

@@ -22,7 +22,8 @@ export interface Store {
   /** Secret for signing watermarks, created with the store and kept inside it (encrypted). */
   readonly watermarkSecret: Buffer;
   /** Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL. */
-  checkpoint(): void;
+  /** true when the WAL was emptied now; else it is tried again until it can be. */
+  checkpoint(): boolean;
   close(): void;
 }
 
@@ -68,6 +69,35 @@ export function openStore(opts: OpenStoreOptions): Store {
   const secretHex = (
     db.prepare('SELECT value FROM meta WHERE key = ?').get('watermark_secret') as { value: string }
   ).value;
+  /**
+   * Moves the WAL into the main file and empties it, so forgotten bytes leave the log. A reader holding
+   * an older snapshot (a `mnemo backup` running, another process) keeps the log from being emptied:
+   * then it is tried again each second until it can be, rather than waited for on the event loop
+   * (busy_timeout would hold every request for up to 5 s).
+   */
+  let retry: NodeJS.Timeout | null = null;
+  const checkpoint = (): boolean => {
+    if (!db.open) return false;
+    db.pragma('busy_timeout = 0');
+    let emptied: boolean;
+    try {
+      const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      emptied = r?.busy === 0;
+    } catch (e) {
+      if (!(e as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw e;
+      emptied = false;
+    } finally {
+      db.pragma('busy_timeout = 5000');
+    }
+    if (!emptied && !retry) {
+      retry = setTimeout(() => {
+        retry = null;
+        checkpoint();
+      }, 1000);
+      retry.unref();
+    }
+    return emptied;
+  };
   return {
     db,
     file,
@@ -84,10 +114,10 @@ export function openStore(opts: OpenStoreOptions): Store {
     currentSeq: (brainUid) =>
       (prep('SELECT seq FROM brains WHERE uid = ?').get(brainUid) as { seq: number }).seq,
     watermarkSecret: Buffer.from(secretHex, 'hex'),
-    checkpoint: () => {
-      db.pragma('wal_checkpoint(TRUNCATE)');
-    },
+    checkpoint,
     close: () => {
+      if (retry) clearTimeout(retry);
+      retry = null;
       if (db.open) {
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();

@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import { restoreStore } from '../../engine/store/backup-store.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { tenant } from './local-helpers.ts';
 
 // `mnemo backup` and `mnemo restore` as a person runs them: a real server on loopback with the local
 // engine on an encrypted SQLite file, and the command in another process.
@@ -168,5 +180,49 @@ describe('mnemo backup and mnemo restore', () => {
     assert.equal(w.status, 1);
     assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before, 'the store is as it was');
     assert.equal(readdirSync(dataDir).filter((f) => f.includes('restoring')).length, 0);
+  });
+});
+
+describe('restoreStore', () => {
+  const key = 'restore-test-key';
+  const said = (text: string) => ({ content: { kind: 'message' as const, speaker: 'user', text } });
+
+  it('restores what a WAL beside the file holds, refuses watermarks of before, and moves a stray WAL aside', async () => {
+    const live = join(root, 'live');
+    const engine = await createLocalEngine({ dataDir: live, dbKey: key });
+    let mark: string;
+    try {
+      const brain = await engine.createBrain(tenant, { id: 'life' });
+      for (const text of ['I keep bees.', 'The hive is blue.'])
+        await engine.rememberRecord(tenant, 'life', said(text), {});
+      await engine.idle();
+      mark = (await engine.listMemories(tenant, 'life', { limit: 10, since_watermark: brain.watermark }))
+        .watermark!;
+      assert.ok(readFileSync(join(live, 'mnemo.db-wal')).length > 0, 'the writes are in the WAL still');
+
+      // The data dir a person restores into has only a WAL left of its store (the file was deleted).
+      const target = join(root, 'stray');
+      mkdirSync(target, { recursive: true });
+      writeFileSync(join(target, 'mnemo.db-wal'), 'a WAL of some other store');
+      // Restoring the live store's file while it runs, as a crashed server would leave it.
+      const restored = restoreStore({ dataDir: target, key, from: join(live, 'mnemo.db') });
+      assert.deepEqual([restored.brains, restored.records], [1, 2]);
+      assert.ok(restored.replaced && existsSync(`${restored.replaced}-wal`), 'the stray WAL moved aside');
+
+      const back = await createLocalEngine({ dataDir: target, dbKey: key });
+      try {
+        const page = await back.listRecords(tenant, 'life', { limit: 10 });
+        assert.equal(page.data.length, 2, 'what the WAL held came with the file');
+        await assert.rejects(
+          back.listMemories(tenant, 'life', { limit: 10, since_watermark: mark }),
+          { code: 'invalid_watermark' },
+          'a watermark from the store as it went on after the backup names steps the restored one reuses',
+        );
+      } finally {
+        await back.close();
+      }
+    } finally {
+      await engine.close();
+    }
   });
 });

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { unlockDatabase } from './open-database.ts';
+import { openStore, storeFileName } from './store.ts';
+
+const walSize = (file: string) => statSync(`${file}-wal`).size;
+
+describe('store checkpoint', () => {
+  it('a reader holding the log (a backup running) is not waited for: the log is emptied once it is done', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
+    const store = openStore({ dataDir: dir, key: 'k' });
+    after(() => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const file = join(dir, storeFileName);
+    store.run('CREATE TABLE notes (t TEXT)');
+    store.run("INSERT INTO notes VALUES ('before the reader')");
+    // What `mnemo backup` is: another connection's read transaction on the WAL.
+    const reader = new Database(file, { readonly: true });
+    unlockDatabase(reader, file, 'k');
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM notes').get();
+    store.run("INSERT INTO notes VALUES ('after it')");
+
+    const started = Date.now();
+    assert.equal(store.checkpoint(), false, 'the log could not be emptied while the reader uses it');
+    // The busy timeout (5 s) would have held the event loop, and every request with it.
+    assert.ok(Date.now() - started < 2500, `returned after ${Date.now() - started} ms`);
+    assert.ok(walSize(file) > 0);
+
+    reader.exec('COMMIT');
+    reader.close();
+    const deadline = Date.now() + 10_000;
+    while (walSize(file) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(walSize(file), 0, 'tried again and emptied once the reader was gone');
+    assert.equal(store.checkpoint(), true);
+  });
+});
