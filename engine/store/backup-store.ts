@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import * as sqliteVec from 'sqlite-vec';
 import {
-  chmodSync,
   closeSync,
   copyFileSync,
   existsSync,
