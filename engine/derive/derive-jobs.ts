@@ -108,8 +108,6 @@ function loadRestingMemory(store: Store, id: string): RestingMemory | undefined 
  * A Memory that lost some support is derived again from the Records still citing it: citations a
  * Record no longer supports (under the deriver as it is now) are dropped, world time restarts at the
  * earliest survivor, and it is served again (or deleted if nothing supports it any more).
- * `judged: false` keeps every survivor's citation as it is (the upgrade pass: each Record is judged
- * on its own turn, and one a person corrected never is).
  */
 export function restOnSurvivors(
   store: Store,
@@ -118,7 +116,6 @@ export function restOnSurvivors(
   m: RestingMemory,
   seq: number,
   now: () => string,
-  judged = true,
 ): void {
   const self = brainSelf(store, brainUid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
@@ -127,7 +124,7 @@ export function restOnSurvivors(
   for (const c of cites) {
     const r = loadRecord(store, c.record_id)!;
     // A correction Record supports its version by fiat, not by derivation.
-    if (r.kind === 'correction' || !judged) {
+    if (r.kind === 'correction') {
       kept.push({ ...r, statement: null });
       continue;
     }

@@ -2,13 +2,7 @@ import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
 import { shareableSql } from '../store/memory-view.ts';
-import {
-  brainSelf,
-  deriverInput,
-  restOnSurvivors,
-  type RecordRow,
-  type RestingMemory,
-} from './derive-jobs.ts';
+import { brainSelf, deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from './deriver.ts';
 import { storeFailure } from './derive-worker.ts';
 import { normalizeStatement } from './record-text.ts';
@@ -30,7 +24,13 @@ export type Rederived =
   /** One of its Memories waits for re-derivation after a forget: left for the next pass. */
   | 'deferred';
 
-interface CitedMemory extends RestingMemory {
+interface CitedMemory {
+  id: string;
+  lineage: string;
+  norm: string;
+  cause: string;
+  pending: number;
+  valid_from_ms: number;
   quote: string;
   citations: number;
 }
@@ -51,7 +51,7 @@ export function rederiveRecord(
   now: () => string,
 ): Rederived {
   const cited = store.all<CitedMemory>(
-    `SELECT m.n, m.id, m.lineage, m.norm, m.cause, m.pending, m.statement, c.quote,
+    `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote,
             (SELECT count(*) FROM citations o WHERE o.memory_id = m.id) AS citations
      FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
     r.id,
@@ -94,9 +94,7 @@ export function rederiveRecord(
     }
     const wasShared = shared(store, m.id);
     store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, r.id);
-    // The others are judged on their own turn, and one a person corrected never is: here each only
-    // keeps its citation.
-    restOnSurvivors(store, deriver, brainUid, m, step(), now, false);
+    restOnOthers(store, m, r, step(), now);
     // Served to hosted readers until now through this Record alone: they are told it went.
     if (wasShared && !shared(store, m.id)) recordRemoval(store, brainUid, m.id, step(), 'deleted', true);
   }
@@ -109,6 +107,36 @@ export function rederiveRecord(
     now(),
   );
   return 'changed';
+}
+
+/**
+ * A Memory that lost the Record `r` rests on the Records still citing it. They keep their citations:
+ * each is judged on its own turn, and one a person corrected never is (restOnSurvivors would judge them
+ * all now, and read every one: a Memory cited by thousands of Records made the pass quadratic). Its
+ * world time restarts at the earliest of them when `r` was where it began.
+ */
+function restOnOthers(store: Store, m: CitedMemory, r: RecordRow, seq: number, now: () => string): void {
+  if (m.cause !== 'correction') {
+    const first =
+      m.valid_from_ms < r.occurred_ms
+        ? undefined
+        : store.get<{ occurred_at: string; occurred_ms: number; source_name: string | null }>(
+            `SELECT x.occurred_at, x.occurred_ms, x.source_name FROM citations c JOIN records x ON x.id = c.record_id
+             WHERE c.memory_id = ? ORDER BY x.occurred_ms, x.n LIMIT 1`,
+            m.id,
+          );
+    if (first)
+      store.run(
+        'UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ? WHERE id = ?',
+        first.occurred_at,
+        first.occurred_ms,
+        first.source_name ?? '',
+        m.id,
+      );
+    store.run("UPDATE memories SET cause = 'rederived', learned_at = ? WHERE id = ?", now(), m.id);
+  }
+  store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, m.id);
+  settleLineage(store, m.lineage, seq);
 }
 
 export interface UpgradeStep {
