@@ -1,3 +1,6 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
@@ -10,6 +13,7 @@ import { parseSlack } from './formats/slack.ts';
 import { parseVcf } from './formats/vcf.ts';
 import { parseWhatsapp } from './formats/whatsapp.ts';
 import { BoundedQueue } from './bounded-queue.ts';
+import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { systemTimeZone } from '../../engine/retrieve/time-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
@@ -288,6 +292,22 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
  * stops reading part way, land in the summary.
  */
 export async function runImport(o: ImportOptions): Promise<ImportSummary> {
+  // An export as its archive (a Slack, ChatGPT or Takeout download, a zipped vault): unpacked into a
+  // private temporary folder and read as the folder it was made from. Notes are named inside it, so the
+  // same archive imported again is the same items.
+  if (isZipName(o.path) && (await stat(o.path)).isFile()) {
+    const dir = await mkdtemp(join(tmpdir(), 'mnemo-zip-'));
+    try {
+      const { path } = await unpackArchive(o.path, dir);
+      return await importPath({ ...o, path, uploadRoot: dirname(path) });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return importPath(o);
+}
+
+async function importPath(o: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
   const asked = o.format ?? 'auto';
   const targets = await planImport(o.path, asked);

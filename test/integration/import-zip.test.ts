@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import yazl from 'yazl';
+import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { runImport } from '../../server/import/run-import.ts';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+// `mnemo import export.zip` through a real server on loopback with the local engine on an encrypted
+// SQLite file: an archive reads as the folder it was made from.
+const root = mkdtempSync(join(tmpdir(), 'mnemo-import-zip-'));
+let server: RunningServer;
+let client: MnemoClient;
+
+const vault: Record<string, string> = {
+  'Vault/.obsidian/app.json': '{}',
+  'Vault/Daily/2024-03-04.md': '---\ndate: 2024-03-04\n---\n# Tuesday\n\nI met Ana at the harbour.\n',
+  'Vault/People/Ana.md': '# Ana\n\nAna keeps bees in Braga.\n',
+};
+
+async function zipOf(files: Record<string, string>, name: string): Promise<string> {
+  const z = new yazl.ZipFile();
+  const when = new Date(2024, 2, 5, 9, 0, 0);
+  for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path, { mtime: when });
+  z.end();
+  const chunks: Buffer[] = [];
+  for await (const c of z.outputStream) chunks.push(c as Buffer);
+  const file = join(root, name);
+  writeFileSync(file, Buffer.concat(chunks));
+  return file;
+}
+
+before(async () => {
+  const keyFile = join(root, 'db.key');
+  writeFileSync(keyFile, 'import-zip-test-key\n', { mode: 0o600 });
+  server = await startServer({
+    engine: 'local',
+    port: 0,
+    rateLimit: 0,
+    dataDir: join(root, 'data'),
+    dbKeyFile: keyFile,
+    configDir: join(root, 'config'),
+  });
+  client = createMnemoClient({
+    baseUrl: server.url,
+    apiKey: server.registry!.create({ env: 'test', project: 'home' }).key,
+  });
+});
+after(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function externalIds(brain: string): Promise<string[]> {
+  const page = await client.listRecords(brain, { limit: 50 });
+  return page.data.map((r) => `${r.source?.name}:${r.source?.external_id}`).sort();
+}
+
+describe('importing an archive', () => {
+  test('a zipped vault is the vault: its notes, named as in the vault, and the same archive again is unchanged', async () => {
+    const file = await zipOf(vault, 'Vault.zip');
+    const first = await runImport({ client, brainId: 'notes', path: file });
+    assert.deepEqual([first.imported, first.unchanged, first.failed], [2, 0, 0]);
+    assert.deepEqual(await externalIds('notes'), [
+      'obsidian:Vault/Daily/2024-03-04.md',
+      'obsidian:Vault/People/Ana.md',
+    ]);
+    const again = await runImport({ client, brainId: 'notes', path: file });
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 2, 0]);
+
+    // The folder it was made from, imported from disk, is the same items too.
+    for (const [path, text] of Object.entries(vault)) {
+      mkdirSync(join(root, 'disk', path, '..'), { recursive: true });
+      writeFileSync(join(root, 'disk', path), text);
+    }
+    const fromDisk = await runImport({ client, brainId: 'notes', path: join(root, 'disk', 'Vault') });
+    assert.equal(fromDisk.imported + fromDisk.unchanged, 2);
+    assert.deepEqual(await externalIds('notes'), [
+      'obsidian:Vault/Daily/2024-03-04.md',
+      'obsidian:Vault/People/Ana.md',
+    ]);
+  });
+
+  test('an archive of loose notes reads as a folder named after it; nothing is left in the temp dir', async () => {
+    const file = await zipOf(
+      { 'todo.md': '# Todo\n\nCall the plumber on Monday.\n', 'ideas.md': 'A boat named Ana.\n' },
+      'loose.zip',
+    );
+    const unpacked = () => readdirSync(tmpdir()).filter((n) => n.startsWith('mnemo-zip-'));
+    const before = unpacked();
+    const r = await runImport({ client, brainId: 'loose', path: file });
+    assert.deepEqual(unpacked(), before, 'the unpacked copy is gone');
+    assert.deepEqual([r.imported, r.failed], [2, 0]);
+    assert.deepEqual(await externalIds('loose'), ['markdown:loose/ideas.md', 'markdown:loose/todo.md']);
+  });
+
+  test('an archive that is not one is a clear error, and no Brain is made', async () => {
+    const file = join(root, 'broken.zip');
+    writeFileSync(file, 'not a zip');
+    await assert.rejects(
+      runImport({ client, brainId: 'broken', path: file }),
+      /broken\.zip cannot be read as a zip archive/,
+    );
+    await assert.rejects(client.getBrain('broken'), { code: 'brain_not_found' });
+  });
+});
