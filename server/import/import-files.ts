@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
 import { errorCodes } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -14,6 +14,7 @@ import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
+import { materialize } from './materialize-upload.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 
@@ -22,49 +23,6 @@ const listedSkips = 500;
 const listedFailures = 100;
 /** Formats whose parser walks a folder; the others read one file each. */
 const folderFormats = new Set<ImportFormat>(['markdown', 'obsidian', 'slack']);
-
-/** A relative path as segments, or null when it could escape the folder or cannot be a file name. */
-function safeSegments(name: string): string[] | null {
-  const parts = name.split(/[/\\]/);
-  if (parts.some((p) => p === '' || p === '.' || p === '..' || [...p].some((ch) => ch.charCodeAt(0) < 0x20)))
-    return null;
-  return parts;
-}
-
-/**
- * Writes the files under a private temporary folder (0700, files 0600), keeping their relative paths,
- * so the importers read them exactly as `mnemo import` reads a folder. Returns each file's
- * last_modified by path: a copy's own modification time is the upload's, which no note occurred at.
- */
-async function materialize(files: ImportRequest['files'], root: string): Promise<Map<string, Date>> {
-  const seen = new Set<string>();
-  const times = new Map<string, Date>();
-  for (const [i, f] of files.entries()) {
-    const parts = safeSegments(f.name);
-    if (!parts) {
-      throw new MnemoError(
-        'invalid_request_body',
-        `files[${i}].name: must be a relative path without empty, "." or ".." parts`,
-      );
-    }
-    const rel = parts.join('/');
-    if (seen.has(rel))
-      throw new MnemoError('invalid_request_body', `files[${i}].name: "${rel}" is given twice`);
-    seen.add(rel);
-    const path = join(root, ...parts);
-    try {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      await writeFile(path, Buffer.from(f.content_base64, 'base64'), { mode: 0o600, flag: 'wx' });
-    } catch (e) {
-      throw new MnemoError(
-        'invalid_request_body',
-        `files[${i}].name: "${rel}" cannot be stored (${(e as NodeJS.ErrnoException).code ?? 'error'}); is it both a file and a folder?`,
-      );
-    }
-    if (f.last_modified) times.set(path, new Date(f.last_modified));
-  }
-  return times;
-}
 
 /** Why an uploaded file is not read: the person chose it, so choosing the format is the remedy. */
 const unknownReason = 'cannot tell the format of this file; choose the format and import it again';

@@ -4,10 +4,11 @@ import { errorMessage } from '../../engine/shared/error-message.ts';
 
 /**
  * What a walk finds: a file to read, a folder `stopAt` claimed (read whole by the caller), or an entry
- * that cannot be read, with the reason. `rel` is the path under the walked folder, with `/`.
+ * that cannot be read, with the reason. `rel` is the path under the walked folder, with `/`; a file's
+ * `real` is its path with every link resolved (what `realpath` would answer, known from the walk).
  */
 export type WalkEntry =
-  | { type: 'file'; path: string; rel: string }
+  | { type: 'file'; path: string; rel: string; real: string }
   | { type: 'folder'; path: string; rel: string }
   | { type: 'skip'; rel: string; reason: string };
 
@@ -88,7 +89,7 @@ export async function* walkFolder(
           continue;
         }
         seenFiles.set(real, rel);
-        yield { type: 'file', path, rel };
+        yield { type: 'file', path, rel, real };
       } else {
         yield { type: 'skip', rel, reason: 'not a file or folder' };
       }

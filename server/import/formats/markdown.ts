@@ -4,6 +4,7 @@ import { basename, relative, sep } from 'node:path';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { readAhead } from '../read-ahead.ts';
 import { walkFolder } from '../walk-folder.ts';
 import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
@@ -149,9 +150,13 @@ function writtenNoteTime(fm: FrontMatter, timeZone?: string): string | null {
 
 type FileTime = (file: string) => Promise<Date | null>;
 
-/** One note file as a Record, or a skip with the reason. */
+/** Notes read at once (each a few file-system calls): enough to keep the thread pool busy. */
+const readAheadNotes = 16;
+
+/** One note file as a Record, or a skip with the reason. `real`: its real path, when the walk knows it. */
 async function readNote(
   file: string,
+  real: string | null,
   ref: string,
   identify: (realFile: string) => Promise<NoteIdentity>,
   fileTime: FileTime,
@@ -160,7 +165,7 @@ async function readNote(
   let id: NoteIdentity;
   let text: string;
   try {
-    id = await identify(await realpath(file));
+    id = await identify(real ?? (await realpath(file)));
     // Line ends are one `\n`, as every other format's text is and as the footer below writes them.
     text = (await readText(file)).replace(/\r\n?/g, '\n');
   } catch (e) {
@@ -205,7 +210,8 @@ async function readNote(
 async function reader(o: ParseOptions) {
   const fileTime: FileTime = o.fileTime ?? (async (file) => (await stat(file)).mtime);
   const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
-  return (file: string, ref: string) => readNote(file, ref, identify, fileTime, o);
+  return (file: string, ref: string, real: string | null = null) =>
+    readNote(file, real, ref, identify, fileTime, o);
 }
 
 /**
@@ -224,10 +230,10 @@ export async function* parseMarkdown(path: string, o: ParseOptions): AsyncGenera
     yield await read(path, basename(path));
     return;
   }
-  for await (const e of walkFolder(path)) {
-    if (e.type === 'skip') yield skip(e.rel, e.reason);
-    else if (e.type === 'file' && isNoteFile(e.rel)) yield await read(e.path, e.rel);
-  }
+  yield* readAhead(walkFolder(path), readAheadNotes, async (e) => {
+    if (e.type === 'skip') return skip(e.rel, e.reason);
+    return e.type === 'file' && isNoteFile(e.rel) ? read(e.path, e.rel, e.real) : null;
+  });
 }
 
 /** The given note files, each named by its path under ROOT (a folder that also holds other files). */
@@ -237,5 +243,5 @@ export async function* parseNoteFiles(
   o: ParseOptions,
 ): AsyncGenerator<ImportItem> {
   const read = await reader(o);
-  for (const file of files) yield await read(file, relative(root, file).split(sep).join('/'));
+  yield* readAhead(files, readAheadNotes, (file) => read(file, relative(root, file).split(sep).join('/')));
 }
