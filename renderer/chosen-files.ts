@@ -5,6 +5,7 @@
  */
 import type { ImportFile } from '../engine/contract/index.ts';
 import { importMaxBodyBytes } from '../engine/contract/limits.ts';
+export { isImportable } from './importable.ts';
 
 export interface ChosenFile {
   /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */
@@ -12,37 +13,12 @@ export interface ChosenFile {
   file: File;
 }
 
-/** Extensions the importers read; files without one are sent too (mbox files often have none). */
-const textExtensions = new Set([
-  'md',
-  'markdown',
-  'txt',
-  'json',
-  'mbox',
-  'mbx',
-  'ics',
-  'ical',
-  'ifb',
-  'vcf',
-  'vcard',
-]);
-
 /**
  * Raw bytes sent at most in one import: base64 grows bytes by a third, and 1 MiB of the server's body
  * limit is left for names, JSON and the rest of the request (32 MiB -> 23 MiB of files).
  */
 export const maxImportBytes =
   Math.floor(((importMaxBodyBytes - 1024 * 1024) * 3) / 4 / (1024 * 1024)) * 1024 * 1024;
-
-/** Whether a file belongs in an import: export text, not hidden, not inside a hidden folder (except Obsidian's marker folder). */
-export function isImportable(path: string): boolean {
-  const parts = path.split('/');
-  const name = parts[parts.length - 1]!;
-  if (parts.slice(0, -1).some((p) => p.startsWith('.') && p !== '.obsidian')) return false;
-  if (name.startsWith('.')) return false;
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 || textExtensions.has(name.slice(dot + 1).toLowerCase());
-}
 
 /** Files from an <input type="file">, with their folder path when a folder was chosen. */
 export function fromInput(list: FileList | null): ChosenFile[] {

@@ -105,7 +105,7 @@ function ImportForm({ brainId }: { brainId: string }) {
           onDragLeave={() => setDragging(false)}
           onDrop={drop}
         >
-          <p className="strong">Drop files or folders here, or choose them:</p>
+          <p className="strong">Drop files or folders here (an export&apos;s .zip too), or choose them:</p>
           <div className="row">
             <label>
               Files

@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
 import { errorCodes } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -15,6 +15,7 @@ import { isTimeZone } from './zoned-time.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
+import { isZipName, unpackArchive } from './expand-zip.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 
@@ -85,12 +86,15 @@ export async function importFiles(
     const root = join(dir, 'upload');
     await mkdir(root, { mode: 0o700 });
     const times = await materialize(body.files, root);
+    const unpacked = await unpackArchives(body.files, root);
+    const fromArchive = (path: string) => unpacked.some((u) => path === u || path.startsWith(u + sep));
     const options: ParseOptions = {
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
       ...(body.self_name ? { selfName: body.self_name } : {}),
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
       // Without last_modified, the time is unknown: the same file sent again is then the same item.
-      fileTime: (path) => Promise.resolve(times.get(path) ?? null),
+      // A file from an archive has the archive's time for it.
+      fileTime: async (path) => times.get(path) ?? (fromArchive(path) ? (await stat(path)).mtime : null),
       // Notes go by their names as chosen, never by this temporary folder's path.
       uploadRoot: root,
     };
@@ -99,6 +103,28 @@ export async function importFiles(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Unpacked, an upload archive may hold at most this (an upload is at most 32 MiB). */
+const uploadZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
+
+/**
+ * Each uploaded `.zip` (an export as downloaded) is unpacked where it was, as the folder it was made
+ * from (expand-zip.ts), and removed. Returns the paths of what was unpacked.
+ */
+async function unpackArchives(files: ImportRequest['files'], root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const [i, f] of files.entries()) {
+    if (!isZipName(f.name)) continue;
+    const zip = join(root, ...f.name.split('/'));
+    try {
+      out.push((await unpackArchive(zip, dirname(zip), uploadZipLimits)).path);
+    } catch (e) {
+      throw new MnemoError('invalid_request_body', `files[${i}].name: ${errorMessage(e)}`);
+    }
+    await rm(zip);
+  }
+  return out;
 }
 
 /** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */

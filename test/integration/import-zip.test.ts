@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../server/start-server.ts';
 const root = mkdtempSync(join(tmpdir(), 'mnemo-import-zip-'));
 let server: RunningServer;
 let client: MnemoClient;
+let apiKey: string;
 
 const vault: Record<string, string> = {
   'Vault/.obsidian/app.json': '{}',
@@ -43,10 +44,8 @@ before(async () => {
     dbKeyFile: keyFile,
     configDir: join(root, 'config'),
   });
-  client = createMnemoClient({
-    baseUrl: server.url,
-    apiKey: server.registry!.create({ env: 'test', project: 'home' }).key,
-  });
+  apiKey = server.registry!.create({ env: 'test', project: 'home' }).key;
+  client = createMnemoClient({ baseUrl: server.url, apiKey });
 });
 after(async () => {
   await server.close();
@@ -81,6 +80,40 @@ describe('importing an archive', () => {
       'obsidian:Vault/Daily/2024-03-04.md',
       'obsidian:Vault/People/Ana.md',
     ]);
+  });
+
+  test('uploaded from the app, the same archive is the same items as from the command line', async () => {
+    const file = await zipOf(vault, 'Vault.zip');
+    const upload = async (brain: string) => {
+      const res = await fetch(`${server.url}/brains/${brain}/imports`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          files: [{ name: 'Vault.zip', content_base64: readFileSync(file).toString('base64') }],
+        }),
+      });
+      return { status: res.status, body: (await res.json()) as { imported: number; unchanged: number } };
+    };
+    // 'notes' holds the command line's import of this archive (the test above).
+    const r = await upload('notes');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual([r.body.imported, r.body.unchanged], [0, 2]);
+    await client.createBrain({ id: 'uploaded' });
+    const fresh = await upload('uploaded');
+    assert.deepEqual([fresh.body.imported, fresh.body.unchanged], [2, 0]);
+    assert.deepEqual(await externalIds('uploaded'), await externalIds('notes'));
+
+    const broken = await fetch(`${server.url}/brains/uploaded/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        files: [{ name: 'x/broken.zip', content_base64: Buffer.from('nope').toString('base64') }],
+      }),
+    });
+    assert.equal(broken.status, 400);
+    const err = (await broken.json()) as { code: string; message: string };
+    assert.equal(err.code, 'invalid_request_body');
+    assert.match(err.message, /files\[0\]\.name: broken\.zip cannot be read as a zip archive/);
   });
 
   test('an archive of loose notes reads as a folder named after it; nothing is left in the temp dir', async () => {
