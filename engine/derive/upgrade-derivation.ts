@@ -32,7 +32,6 @@ interface CitedMemory {
   pending: number;
   valid_from_ms: number;
   quote: string;
-  citations: number;
 }
 
 /**
@@ -51,8 +50,7 @@ export function rederiveRecord(
   now: () => string,
 ): Rederived {
   const cited = store.all<CitedMemory>(
-    `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote,
-            (SELECT count(*) FROM citations o WHERE o.memory_id = m.id) AS citations
+    `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
      FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
     r.id,
   );
@@ -86,7 +84,12 @@ export function rederiveRecord(
   if (personSaid) return 'kept';
 
   for (const m of lost) {
-    if (m.citations <= 1) {
+    // Whether this Record is its only support: at most two citations read, however many it has.
+    const support = store.get<{ c: number }>(
+      'SELECT count(*) AS c FROM (SELECT 1 FROM citations WHERE memory_id = ? LIMIT 2)',
+      m.id,
+    )!.c;
+    if (support <= 1) {
       recordRemoval(store, brainUid, m.id, step(), 'deleted');
       store.run('DELETE FROM memories WHERE id = ?', m.id);
       settleLineage(store, m.lineage, step());
