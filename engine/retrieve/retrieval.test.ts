@@ -627,6 +627,10 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
 
   it('an embedder still loading: a Context waits for it within budget.ms, and past that says the lane did not run', async () => {
     // Loaded when the test says, not after a delay a busy machine can outlast before the first ask.
+    // Meanwhile something must keep the process alive, as a server's socket does: the engine's own
+    // wait for the model is a timer that does not.
+    const alive = setInterval(() => {}, 1000);
+    after(() => clearInterval(alive));
     let loaded!: (embedder: ReturnType<typeof createHashModelEmbedder>) => void;
     const loading = new Promise<ReturnType<typeof createHashModelEmbedder>>((r) => (loaded = r));
     const { engine } = await engineWith({ embedder: loading });
