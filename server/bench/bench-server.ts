@@ -29,13 +29,10 @@ export interface BenchServer {
  * without a registry any well-formed key is accepted.
  */
 export async function startBenchServer(o: BenchServerOptions): Promise<BenchServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
-  const removeDataDir = () => {
-    if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
-  };
   // An interrupted run (Ctrl-C, a harness's SIGTERM) would leave an encrypted store and its key file in
   // the temp dir: the server is stopped and the dir removed first, then the signal ends the process as
-  // it would have (exit status 130 or 143: the run did not complete).
+  // it would have (exit status 130 or 143: the run did not complete). The handlers go in before the dir
+  // is made: a signal landing in between would otherwise end the process by its default action.
   const onSignal = (signal: NodeJS.Signals) => {
     stopListening();
     void (async () => {
@@ -54,6 +51,16 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let dataDir: string;
+  try {
+    dataDir = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
+  } catch (e) {
+    stopListening();
+    throw e;
+  }
+  const removeDataDir = () => {
+    if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
+  };
   const started = startServer({
     engine: o.engine,
     host: '127.0.0.1',
