@@ -7,8 +7,12 @@ import { startServer } from './start-server.ts';
 
 const key = 'sk_test_shutdown_secret1';
 
-const settled = async (p: Promise<unknown>, ms: number) =>
-  Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+/** Whether `p` settles within `ms` (the timer is cleared once it does: it held the file open). */
+const settled = async (p: Promise<unknown>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
+};
 
 describe('close() drains in-flight requests before closing the store', () => {
   it('lets a request in flight finish, refuses new connections, then closes the engine', async () => {

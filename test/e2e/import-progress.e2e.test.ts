@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { browserPerFile, openUi, resultsDir, startApp } from './harness.ts';
+import { axeCheck, browserPerFile, openUi, resultsDir, startApp } from './harness.ts';
 
 const context = browserPerFile();
 const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-progress-'));
@@ -57,10 +56,7 @@ test('a multi-file import shows progress; Cancel stops it and says so; importing
     mkdirSync(resultsDir, { recursive: true });
     await page.screenshot({ path: join(resultsDir, 'import-progress.png') });
     // WCAG A/AA on the running import's part of the screen (the whole screen is checked in import.e2e).
-    const axe = await new AxeBuilder({ page })
-      .include('.import-progress')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const axe = await axeCheck(page, '.import-progress');
     assert.deepEqual(
       axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
       [],

@@ -6,6 +6,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Settles with what `p` gave, or with 'timeout' after `ms` (the timer is cleared: it held the file open). */
+const within = <T>(p: Promise<T>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+};
 
 /** `mnemo bench write` with its own TMPDIR, so what it leaves there can be seen. */
 function bench(tmp: string) {
@@ -45,7 +51,7 @@ describe('an interrupted mnemo bench removes its temp data dir', () => {
         assert.equal(b.child.exitCode, null, 'a million Records take longer than this');
       }
       b.child.kill(signal);
-      const result = await Promise.race([b.exited, sleep(60_000).then(() => 'timeout' as const)]);
+      const result = await within(b.exited, 60_000);
       assert.deepEqual(result, { code: null, signal });
       assert.deepEqual(b.benchDirs(), [], 'no store or database key left in the temp dir');
     });

@@ -9,6 +9,12 @@ import { after, describe, it } from 'node:test';
 // cli-and-harness.md: `npm run serve -- <flags>` is the same as `mnemo serve <flags>`, signals included.
 const env = { ...process.env, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Settles with what `p` gave, or with 'timeout' after `ms` (the timer is cleared: it held the file open). */
+const within = <T>(p: Promise<T>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+};
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -37,7 +43,7 @@ describe('npm run scripts', { skip: process.platform === 'win32' && 'POSIX signa
     assert.ok(port > 0, `not exactly the listening line on stdout: ${JSON.stringify(stdout)} ${stderr}`);
 
     npm.kill('SIGTERM');
-    const result = await Promise.race([exited, sleep(30_000).then(() => 'timeout' as const)]);
+    const result = await within(exited, 30_000);
     assert.deepEqual(result, { code: 0, signal: null }, stderr);
     assert.match(stderr, /SIGTERM: finishing in-flight requests/, 'the server itself got the signal');
     assert.equal(await accepts(port), false, 'no server left running on the port');
