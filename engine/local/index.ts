@@ -46,6 +46,7 @@ import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
 import { getRecord, listRecords, rememberRecord } from './records.ts';
+import { createWriteGroup } from './write-group.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -203,6 +204,7 @@ function engineOver(
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
   };
+  const writes = createWriteGroup(store);
   // Work queued before a crash or shutdown resumes now.
   worker.kick();
   let closed = false;
@@ -252,7 +254,8 @@ function engineOver(
     forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
-    rememberRecord: write((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
+    // Appends that arrive together share one commit (write-group.ts).
+    rememberRecord: write((t, id, body, o) => writes.run(() => rememberRecord(ctx, t, id, body, o))),
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
     forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
@@ -331,6 +334,8 @@ function engineOver(
     close: async () => {
       if (closed) return;
       closed = true;
+      // Writes already accepted are committed (and their callers answered) before the store closes.
+      writes.flush();
       worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.

@@ -7,7 +7,10 @@ const tenant = { project: 'crash', env: 'test' as const };
 const engine = await createLocalEngine({ dataDir, dbKey: key });
 if ((await engine.listBrains(tenant)).length === 0) await engine.createBrain(tenant, { id: 'b' });
 process.stdout.write('ready\n');
-for (let i = 0; ; i += 1) {
+// Eight writes in flight at a time, as an importer or several agents send them: they share commits
+// (engine/local/write-group.ts), and each is acknowledged only once its group has committed.
+const inFlight = 8;
+const write = async (i: number) => {
   const body =
     i % 3 === 0
       ? { content: { kind: 'fact' as const, subject: 'counter', predicate: `p${i % 7}`, value: i } }
@@ -20,6 +23,9 @@ for (let i = 0; ; i += 1) {
         };
   const { record } = await engine.rememberRecord(tenant, 'b', body, { idempotencyKey: `${run}-${i}` });
   process.stdout.write(`ack ${record.id}\n`);
+};
+for (let i = 0; ; i += inFlight) {
+  await Promise.all(Array.from({ length: inFlight }, (_, j) => write(i + j)));
   // Let derivation interleave with writes, as it does under a server.
-  if (i % 5 === 0) await new Promise((r) => setImmediate(r));
+  if (i % 40 === 0) await new Promise((r) => setImmediate(r));
 }
