@@ -18,10 +18,13 @@ import { materialize } from './materialize-upload.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
+import { WriteWindow } from './write-window.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
 const listedFailures = 100;
+/** Items sent to the engine at once: they share its commits (engine/local/write-group.ts). */
+const writesInFlight = 64;
 /** Formats whose parser walks a folder; the others read one file each. */
 const folderFormats = new Set<ImportFormat>(['markdown', 'obsidian', 'slack']);
 
@@ -197,28 +200,38 @@ async function importTargets(
       part.skipped += 1;
       skip(label(s.ref), s.reason);
     }
-    for (const [i, item] of collected.records.entries()) {
-      // Between items only: a cancel never leaves one half-written (each is one engine transaction).
-      await watch.beforeWrite(label(item.ref));
-      try {
-        const { watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
-          idempotencyKey: collected.keys[i],
+    const writes = new WriteWindow(writesInFlight);
+    try {
+      for (const [i, item] of collected.records.entries()) {
+        // Between items only: a cancel never leaves one half-written (each is one engine write).
+        await watch.beforeWrite(label(item.ref));
+        await writes.add(async () => {
+          try {
+            const { watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
+              idempotencyKey: collected.keys[i],
+            });
+            result.watermark = watermark;
+            if (replayed) part.unchanged += 1;
+            else part.imported += 1;
+          } catch (e) {
+            if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;
+            if (isUnchangedConflict(item, e.code)) part.unchanged += 1;
+            else if (isInvalidRequest(e)) {
+              part.skipped += 1;
+              skip(label(item.ref), `rejected: ${e.code}: ${e.message}`);
+            } else {
+              part.failed += 1;
+              if (failures.length < listedFailures)
+                failures.push({ item: label(item.ref), code: e.code, message: e.message });
+            }
+          }
         });
-        result.watermark = watermark;
-        if (replayed) part.unchanged += 1;
-        else part.imported += 1;
-      } catch (e) {
-        if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;
-        if (isUnchangedConflict(item, e.code)) part.unchanged += 1;
-        else if (isInvalidRequest(e)) {
-          part.skipped += 1;
-          skip(label(item.ref), `rejected: ${e.code}: ${e.message}`);
-        } else {
-          part.failed += 1;
-          if (failures.length < listedFailures)
-            failures.push({ item: label(item.ref), code: e.code, message: e.message });
-        }
       }
+      await writes.settle();
+    } catch (e) {
+      // What was under way is written and counted before the import stops.
+      await writes.settle().catch(() => {});
+      throw e instanceof ImportCancelled ? watch.cancelled() : e;
     }
     result.imported += part.imported;
     result.unchanged += part.unchanged;

@@ -77,8 +77,13 @@ export class ImportWatch {
       await breathe();
       this.lastBreath = Date.now();
     }
-    if (this.o.signal?.aborted) throw new ImportCancelled(this.sum('imported'), this.sum('unchanged'));
+    if (this.o.signal?.aborted) throw this.cancelled();
     if (Date.now() - this.lastReport >= (this.o.progressEveryMs ?? 250)) this.report();
+  }
+
+  /** The cancel, with what was written by now (call again once the writes under way have finished). */
+  cancelled(): ImportCancelled {
+    return new ImportCancelled(this.sum('imported'), this.sum('unchanged'));
   }
 
   private sum(field: 'imported' | 'unchanged' | 'failed'): number {

@@ -13,8 +13,8 @@ const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-progress-'));
 after(() => rmSync(samples, { recursive: true, force: true }));
 
 // Many small notes: each is a file of its own and one write, so the import lasts seconds, long
-// enough to watch and stop (each note costs the local engine several milliseconds).
-const total = 250;
+// enough to watch and stop (each note costs the local engine a few milliseconds, writes sharing commits).
+const total = 500;
 const paths = Array.from({ length: total }, (_, i) => {
   const path = join(samples, `note-${String(i).padStart(4, '0')}.md`);
   writeFileSync(path, `# Note ${i}\n\nThe heron came back to pond ${i}.\n`);

@@ -157,7 +157,8 @@ describe('importFiles as an event stream', () => {
   });
 
   test('the client going away stops the import between items; a re-run completes it without duplicates', async () => {
-    const total = 400;
+    // Enough that the import is still running when the client goes (writes share commits: fast).
+    const total = 1500;
     const body: ImportRequest = { files: notes(total) };
     await createBrain('cancelled');
     const controller = new AbortController();
@@ -194,7 +195,8 @@ describe('importFiles as an event stream', () => {
   });
 
   test('a plain request whose client goes away stops too', async () => {
-    const total = 300;
+    // Enough that the import is still running when the client goes (writes share commits: fast).
+    const total = 3000;
     await createBrain('plain-cancelled');
     const controller = new AbortController();
     const request = post('plain-cancelled', { files: notes(total) }, 'application/json', controller.signal);
