@@ -43,7 +43,9 @@ describe('WriteWindow', () => {
     await assert.rejects(w.settle(), /first failure/);
     assert.deepEqual(done, ['slow one'], 'settled only once every write under way had finished');
     await assert.rejects(
-      w.add(async () => done.push('after')),
+      w.add(async () => {
+        done.push('after');
+      }),
       /first failure/,
       'nothing more starts',
     );
