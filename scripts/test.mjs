@@ -67,6 +67,13 @@ try {
   passed += s.passed;
   failed += s.failed;
   skipped += s.skipped;
+  // Where the suite's time goes (files run two at a time, so these add up to about twice the wall time).
+  const slowest = Object.entries(s.fileMs ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
+  if (slowest.length > 0) console.log('slowest test files:');
+  for (const [file, ms] of slowest)
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative('.', file)}`);
 } catch {
   failed += 1;
   console.log('FAILED: the test runner produced no summary');
