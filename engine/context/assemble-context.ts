@@ -218,7 +218,15 @@ export async function assembleContext(
   const untilMs =
     eligibility.untilMs !== undefined && eligibility.untilMs < nowMs ? eligibility.untilMs : undefined;
   const readMs = asOfMs === undefined ? untilMs : untilMs === undefined ? asOfMs : Math.min(asOfMs, untilMs);
-  const { evidence, dropped } = selectEvidence(store, fused, terms, readMs, nowMs, maxEvidenceRecords);
+  const { evidence, dropped } = selectEvidence(
+    store,
+    fused,
+    terms,
+    readMs,
+    nowMs,
+    maxEvidenceRecords,
+    eligibility,
+  );
   const fitted = fitBudget(evidence, requested, brain.self);
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({

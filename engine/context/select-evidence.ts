@@ -1,5 +1,6 @@
 import { passages, trimmedSpan, type Span } from '../derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
+import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
 import { matchedTerms, termStarts } from '../retrieve/query-terms.ts';
 import { scheduledSql, servedSql } from '../store/memory-view.ts';
 import type { Store } from '../store/store.ts';
@@ -44,6 +45,12 @@ const windowChars = 1500;
  * (superseded, retracted, or scheduled to start later) is dropped, with the reason, so older or future
  * evidence is never presented as current; each kept Record is quoted
  * by bestPassage (its best passage, and a wider quote for when the budget has room).
+ *
+ * A Record dropped because what it said was superseded brings in, in its place, the Records of what
+ * superseded it (the versions of the same lineage served at the read time, as this request may see
+ * them: `eligibility`). The query matched the old value; the current one is the answer, though its
+ * Record may share no word with the query: "where do I live?" matched "I live in Porto." and nothing
+ * matched "I moved to Braga.", so the Context had said no_evidence of something the Brain knew.
  */
 export function selectEvidence(
   store: Store,
@@ -53,6 +60,7 @@ export function selectEvidence(
   /** The engine's clock, read once for the request. */
   nowMs: number,
   maxRecords: number,
+  eligibility: Eligibility,
 ): { evidence: EvidencePassage[]; dropped: Dropped[] } {
   const evidence: EvidencePassage[] = [];
   const dropped: Dropped[] = [];
@@ -91,18 +99,32 @@ export function selectEvidence(
       memsOf.set(m.record_id, list);
     }
   };
+  const queue = [...fused];
+  const queued = new Set(queue.map((f) => f.recordId));
   let loaded = 0;
-  for (const [i, f] of fused.entries()) {
+  for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
+    const f = queue[i]!;
     if (i >= loaded) {
       loaded = i + maxRecords;
-      load(fused.slice(i, loaded).map((x) => x.recordId));
+      load(queue.slice(i, loaded).map((x) => x.recordId));
     }
+    if (!records.has(f.recordId)) load([f.recordId]);
     const r = records.get(f.recordId);
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
     if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
       dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
+      const successors = successorRecords(store, mems, asOfMs, nowMs, eligibility).filter(
+        (id) => !queued.has(id) || queue.findIndex((x) => x.recordId === id) > i,
+      );
+      for (const id of successors) {
+        const later = queue.findIndex((x, j) => j > i && x.recordId === id);
+        const moved = later >= 0 ? queue.splice(later, 1)[0]! : null;
+        const lanes = [...new Set([...(moved?.lanes ?? []), ...f.lanes, 'successor'])];
+        queued.add(id);
+        queue.splice(i + 1, 0, { ...(moved ?? f), recordId: id, lanes, reasons: moved?.reasons ?? [] });
+      }
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
@@ -123,6 +145,41 @@ export function selectEvidence(
     });
   }
   return { evidence, dropped };
+}
+
+/** How many Records of what superseded a dropped one come in its place (the newest first). */
+const successorsPerDrop = 2;
+
+/**
+ * The Records, newest first, that support the versions served at the read time of the lineages whose
+ * superseded versions `mems` are: what the dropped Record said, as it now stands. Only Records this
+ * request may see, never a correction that only retracts.
+ */
+function successorRecords(
+  store: Store,
+  mems: MemState[],
+  asOfMs: number | undefined,
+  nowMs: number,
+  eligibility: Eligibility,
+): string[] {
+  const gone = mems.filter((m) => !m.served && !m.pending && !m.retracted && !m.later).map((m) => m.id);
+  if (gone.length === 0) return [];
+  const current = servedSql(asOfMs, nowMs, 'cur');
+  const eligible = eligibilitySql(eligibility, 'sr');
+  return store
+    .all<{ record_id: string }>(
+      `SELECT sr.id AS record_id FROM memories old
+         JOIN memories cur ON cur.lineage = old.lineage AND cur.id <> old.id
+         JOIN citations sc ON sc.memory_id = cur.id
+         JOIN records sr ON sr.id = sc.record_id
+       WHERE old.id IN (SELECT value FROM json_each(?)) AND ${current.sql} AND ${eligible.sql}
+       GROUP BY sr.id ORDER BY max(sr.occurred_ms) DESC, sr.id LIMIT ?`,
+      JSON.stringify(gone),
+      ...current.params,
+      ...eligible.params,
+      successorsPerDrop,
+    )
+    .map((r) => r.record_id);
 }
 
 interface MemState {

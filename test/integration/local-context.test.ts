@@ -172,6 +172,53 @@ describe('local engine: context', () => {
     );
   });
 
+  it('a match on a superseded value brings in what superseded it, though it shares no word with the query', async () => {
+    const { engine, remember } = await withBrain();
+    const porto = await remember({
+      content: { kind: 'message', text: 'I live in Porto.', speaker: 'Ana' },
+      occurred_at: '2020-01-01T10:00:00Z',
+      source: { name: 'chat', external_id: 'm1' },
+    });
+    const braga = await remember({
+      content: { kind: 'message', text: 'I moved to Braga.', speaker: 'Ana' },
+      occurred_at: '2023-06-01T10:00:00Z',
+      source: { name: 'notes', external_id: 'n1' },
+    });
+    const ask = async (extra: object = {}) =>
+      ready(
+        await engine.createContext(
+          tenant,
+          'b',
+          { query: 'where do I live?', include: ['memories', 'explain'], ...extra },
+          opts,
+        ),
+      );
+    const now = await ask();
+    assert.deepEqual(
+      now.citations.map((c) => c.record_id),
+      [braga.id],
+    );
+    assert.equal(now.abstained, undefined);
+    assert.match(now.text ?? '', /Braga/);
+    assert.doesNotMatch(now.text ?? '', /Porto/, 'the old value is not presented as current');
+    assert.deepEqual(
+      now.memories?.map((m) => m.statement),
+      ['Ana lives in Braga'],
+    );
+    const explained = now.explain as { evidence: { record_id: string; lanes: string[] }[] };
+    assert.ok(explained.evidence[0]!.lanes.includes('successor'), JSON.stringify(explained));
+    // Only what the request may see: a filter that leaves the new value out brings nothing in.
+    const filtered = await ask({ filter: { sources: ['chat'] } });
+    assert.deepEqual(filtered.citations, []);
+    assert.equal(filtered.abstained?.reason, 'no_evidence');
+    // Before the move, Porto was current and is the evidence itself.
+    const then = await ask({ as_of: '2021-01-01T00:00:00Z' });
+    assert.deepEqual(
+      then.citations.map((c) => c.record_id),
+      [porto.id],
+    );
+  });
+
   it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
     const anon = await withBrain({}, false);
     await anon.remember({ content: 'My dentist is Dr. Costa.' });
