@@ -8,6 +8,7 @@ interface VersionRow {
   valid_to: string | null;
   status: string;
   corrects: string | null;
+  cause: string;
   retracted_by: string | null;
   source_key: string;
   revised_by: string | null;
@@ -29,8 +30,9 @@ interface Target {
  * - a version whose only support was replaced by a newer revision of the same external item is
  *   `superseded`, closed when the revision occurred;
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
- *   at the latest start, one value per source stays active (the last written), and values from
- *   different sources that neither supersedes all stay active: that is a conflict.
+ *   at the latest start, one value per source stays active (the last written correction, else the
+ *   last written), and values from different sources that neither supersedes all stay active: that is
+ *   a conflict.
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
  *
  * The result does not depend on the clock: a value that starts in the future closes its predecessor
@@ -42,7 +44,7 @@ interface Target {
  */
 export function settleLineage(store: Pick<Store, 'all' | 'run'>, lineage: string, seq: number): number {
   const rows = store.all<VersionRow>(
-    `SELECT m.n, m.id, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.corrects, m.retracted_by,
+    `SELECT m.n, m.id, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.corrects, m.cause, m.retracted_by,
             m.source_key, m.revised_by, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
      FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by WHERE m.lineage = ? ORDER BY m.n`,
     lineage,
@@ -74,7 +76,15 @@ export function settleLineage(store: Pick<Store, 'all' | 'run'>, lineage: string
   timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
   const latest = timeline.length > 0 ? timeline[timeline.length - 1]!.valid_from_ms : 0;
   const winners = new Map<string, VersionRow>();
-  for (const r of timeline) if (r.valid_from_ms === latest) winners.set(r.source_key, r);
+  // A person's correction holds the world time of the value it replaced, and outlives it: once that
+  // value's Records are removed, the correction is alone there. The same statement derived again (the
+  // import brought back) starts at the same time; last-written would let it silently undo the
+  // correction, so at one start a correction wins over what was derived (a later start still ends it).
+  for (const r of timeline) {
+    if (r.valid_from_ms !== latest) continue;
+    const held = winners.get(r.source_key);
+    if (!held || r.cause === 'correction' || held.cause !== 'correction') winners.set(r.source_key, r);
+  }
   for (const r of timeline) {
     if (r.valid_from_ms < latest) {
       const next = timeline.find((x) => x.valid_from_ms > r.valid_from_ms)!;

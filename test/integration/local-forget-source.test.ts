@@ -119,4 +119,73 @@ describe('local engine: forgetting a whole source', () => {
       await engine.close();
     }
   });
+
+  it("a person's correction still holds after the import it corrected is removed and brought back", async () => {
+    const engine = await open(tempDir());
+    try {
+      await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      const chat = (): RecordCreate => ({
+        content: { kind: 'message', text: 'I moved to Coimbra last week.', speaker: 'Marta' },
+        source: { name: 'whatsapp', external_id: 'chat:7' },
+        occurred_at: '2024-03-01T10:00:00Z',
+      });
+      const current = async () =>
+        (await engine.listMemories(tenant, 'b', { limit: 50, subject: 'Marta' })).data.map(
+          (m) => m.statement,
+        );
+      await engine.rememberRecord(tenant, 'b', chat(), { idempotencyKey: 'imp_7' });
+      await engine.idle();
+      const [coimbra] = (await engine.listMemories(tenant, 'b', { limit: 50, q: 'Marta' })).data;
+      assert.equal(coimbra?.statement, 'Marta lives in Coimbra');
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        { content: { kind: 'correction', corrects: coimbra.id, statement: 'Marta lives in Aveiro' } },
+        {},
+      );
+      await engine.idle();
+      assert.deepEqual(await current(), ['Marta lives in Aveiro']);
+
+      await engine.forgetSource(tenant, 'b', 'whatsapp');
+      await engine.idle();
+      assert.deepEqual(await current(), ['Marta lives in Aveiro']);
+      await engine.rememberRecord(tenant, 'b', chat(), { idempotencyKey: 'imp_7' });
+      await engine.idle();
+      assert.deepEqual(
+        await current(),
+        ['Marta lives in Aveiro'],
+        'the import brought back does not undo it',
+      );
+      const context = await engine.createContext(
+        tenant,
+        'b',
+        { query: 'where does Marta live?', include: ['memories'] },
+        { requestId: 'req_test' },
+      );
+      assert.equal(context.status, 'ready');
+      if (context.status === 'ready') {
+        assert.deepEqual(
+          context.memories?.map((m) => m.statement),
+          ['Marta lives in Aveiro'],
+        );
+        assert.doesNotMatch(context.text ?? '', /Coimbra/);
+      }
+
+      // A later value from the chat still ends the correction: it is news, not the corrected value.
+      await engine.rememberRecord(
+        tenant,
+        'b',
+        {
+          content: { kind: 'message', text: 'I moved to Lisbon.', speaker: 'Marta' },
+          source: { name: 'whatsapp', external_id: 'chat:8' },
+          occurred_at: '2025-01-01T10:00:00Z',
+        },
+        {},
+      );
+      await engine.idle();
+      assert.deepEqual(await current(), ['Marta lives in Lisbon']);
+    } finally {
+      await engine.close();
+    }
+  });
 });
