@@ -32,6 +32,16 @@ export const DateTime = z.preprocess<unknown, typeof rfc3339, string>(
   rfc3339,
 );
 
+/**
+ * A window whose start is later than its end holds nothing by construction: a client that swapped the
+ * two, or computed one wrong, is told so instead of getting an empty answer that reads as "no evidence".
+ */
+export const sinceNotAfterUntil = {
+  check: (w: { since?: string | undefined; until?: string | undefined }) =>
+    w.since === undefined || w.until === undefined || Date.parse(w.since) <= Date.parse(w.until),
+  params: { message: 'must not be later than until', path: ['since'] },
+};
+
 export const Visibility = z
   .enum(['local_only', 'redacted_summary', 'shareable'])
   .describe(

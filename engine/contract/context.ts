@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Citation, DateTime } from './common.ts';
+import { Citation, DateTime, sinceNotAfterUntil } from './common.ts';
 import { Memory } from './memory.ts';
 
 export const includeValues = ['memories', 'citations', 'unknowns', 'conflicts', 'explain'] as const;
@@ -32,10 +32,13 @@ export const ContextRequest = z
         subjects: z.array(z.string()).optional(),
         owner: z.string().optional(),
         sources: z.array(z.string()).optional(),
-        since: DateTime.optional(),
-        until: DateTime.optional(),
+        since: DateTime.optional().describe(
+          'Evidence that occurred at or after this time. Later than `until`: `invalid_request_body`.',
+        ),
+        until: DateTime.optional().describe('Evidence that occurred at or before this time.'),
         sensitivity_lte: z.string().nullable().optional(),
       })
+      .refine(sinceNotAfterUntil.check, sinceNotAfterUntil.params)
       .optional(),
     mode: z.enum(['fast', 'thorough']).optional(),
   })

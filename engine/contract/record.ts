@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DateTime, Visibility, pageLimit } from './common.ts';
+import { DateTime, Visibility, pageLimit, sinceNotAfterUntil } from './common.ts';
 
 const shortText = z.string().min(1, 'must not be empty').max(2_000, 'must be at most 2,000 characters');
 
@@ -137,16 +137,20 @@ export const RecordPage = z
 export type RecordPage = z.infer<typeof RecordPage>;
 
 /** listRecords (additive to the spec): newest first, filtered. */
-export const RecordListQuery = z.strictObject({
-  kind: z.enum(allKinds).optional(),
-  // An empty name would otherwise read as "no filter" and hand a client with an unset variable the
-  // whole Brain; the other filters refuse empty values the same way.
-  source: z.string().min(1, 'must not be empty').optional(),
-  visibility: Visibility.optional(),
-  status: RecordStatus.optional(),
-  since: DateTime.optional(),
-  until: DateTime.optional(),
-  cursor: z.string().min(1, 'must not be empty').optional(),
-  limit: pageLimit(50, 200),
-});
+export const RecordListQuery = z
+  .strictObject({
+    kind: z.enum(allKinds).optional(),
+    // An empty name would otherwise read as "no filter" and hand a client with an unset variable the
+    // whole Brain; the other filters refuse empty values the same way.
+    source: z.string().min(1, 'must not be empty').optional(),
+    visibility: Visibility.optional(),
+    status: RecordStatus.optional(),
+    since: DateTime.optional().describe(
+      'Records that occurred at or after this time. Later than `until`: `invalid_request_body`.',
+    ),
+    until: DateTime.optional().describe('Records that occurred at or before this time.'),
+    cursor: z.string().min(1, 'must not be empty').optional(),
+    limit: pageLimit(50, 200),
+  })
+  .refine(sinceNotAfterUntil.check, sinceNotAfterUntil.params);
 export type RecordListQuery = z.infer<typeof RecordListQuery>;

@@ -65,3 +65,27 @@ test('a leap second is refused by name, not as "not an RFC 3339 date-time"', asy
   assert.equal(err.code, 'invalid_request_body');
   assert.match(err.message, /^occurred_at: is a leap second \(:60\), which is not accepted/);
 });
+
+test('a window whose since is later than its until is refused, naming since (Context and Records)', async () => {
+  const res = await post('/context', {
+    query: 'dentist',
+    filter: { since: '2024-06-01T00:00:00Z', until: '2024-05-01T00:00:00+02:00' },
+  });
+  assert.equal(res.status, 400);
+  const body = (await res.json()) as { code: string; message: string };
+  assert.equal(body.code, 'invalid_request_body');
+  assert.match(body.message, /^filter\.since: must not be later than until/);
+  // The same instant in two offsets is a window of one instant, not a reversed one.
+  const same = await post('/context', {
+    query: 'dentist',
+    filter: { since: '2024-06-01T02:00:00+02:00', until: '2024-06-01T00:00:00Z' },
+  });
+  assert.equal(same.status, 200);
+
+  const list = await fetch(`${base}/brains/b/records?since=2024-06-01T00:00:00Z&until=2024-05-01T00:00:00Z`, {
+    headers: auth,
+  });
+  assert.equal(list.status, 400);
+  const listed = (await list.json()) as { code: string; message: string };
+  assert.match(listed.message, /since: must not be later than until/);
+});
