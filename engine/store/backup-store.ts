@@ -7,13 +7,15 @@ import {
   fsyncSync,
   linkSync,
   openSync,
+  rmSync,
+  rmdirSync,
   renameSync,
   statSync,
   unlinkSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { lockDataDir } from './data-dir-lock.ts';
+import { holderFileName, lockDataDir, lockFileName } from './data-dir-lock.ts';
 import { latestSchemaVersion } from './migrate.ts';
 import { unlockDatabase, type Db } from './open-database.ts';
 import { storeFileName } from './store.ts';
@@ -197,7 +199,10 @@ export function restoreStore(opts: {
 }): RestoreSummary {
   const from = resolve(opts.from);
   if (!existsSync(from)) throw new Error(`there is no backup at ${from}`);
+  // A restore that fails must not leave a data dir behind (with its lock file) that it made itself.
+  const madeDataDir = !existsSync(opts.dataDir);
   const lock = lockDataDir(opts.dataDir);
+  let restored = false;
   try {
     const target = join(opts.dataDir, storeFileName);
     const draft = `${target}.restoring-${process.pid}`;
@@ -219,7 +224,7 @@ export function restoreStore(opts: {
       } catch {
         // Never created.
       }
-      throw e;
+      throw namingBackup(e, from);
     }
     let replaced: string | null = null;
     const present = ['', ...sidecars].filter((suffix) => existsSync(`${target}${suffix}`));
@@ -239,11 +244,31 @@ export function restoreStore(opts: {
       }
     }
     renameSync(draft, target);
+    restored = true;
     fsyncDir(opts.dataDir);
     return { ...checked, file: target, bytes: statSync(target).size, replaced };
   } finally {
     lock.release();
+    if (madeDataDir && !restored) removeMadeDataDir(opts.dataDir);
   }
+}
+
+/** The lock's files, then the folder, only if nothing else is in it. */
+function removeMadeDataDir(dataDir: string): void {
+  for (const name of [lockFileName, holderFileName]) rmSync(join(dataDir, name), { force: true });
+  try {
+    rmdirSync(dataDir);
+  } catch {
+    // Something else is in it now: it stays.
+  }
+}
+
+/** SQLite's own words ("database disk image is malformed") say nothing of which file; these do. */
+function namingBackup(e: unknown, from: string): unknown {
+  if (!(e instanceof Error) || e.message.includes(from)) return e;
+  const named = new Error(`cannot restore ${from}: ${e.message} (is the file whole, and a Mnemo backup?)`);
+  named.cause = e;
+  return named;
 }
 
 function newWatermarkSecret(file: string, key: string | Buffer): void {

@@ -181,6 +181,22 @@ describe('mnemo backup and mnemo restore', () => {
     assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before, 'the store is as it was');
     assert.equal(readdirSync(dataDir).filter((f) => f.includes('restoring')).length, 0);
   });
+
+  it('a failed restore into a new data dir leaves no dir behind, and names a cut-off backup', () => {
+    const fresh = join(root, 'never-made');
+    const junk = join(root, 'junk-again.bin');
+    writeFileSync(junk, 'not a database');
+    const r = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', junk);
+    assert.equal(r.status, 1);
+    assert.equal(existsSync(fresh), false, 'no data dir (nor lock file) left by the refusal');
+    // A backup cut off part way (a copy that did not finish): the message names the file.
+    const cut = join(root, 'cut.mnemo-backup');
+    writeFileSync(cut, readFileSync(backup).subarray(0, 20_000));
+    const c = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', cut);
+    assert.equal(c.status, 1);
+    assert.ok(c.stderr.includes(cut), c.stderr);
+    assert.equal(existsSync(fresh), false);
+  });
 });
 
 describe('restoreStore', () => {
