@@ -56,6 +56,7 @@ function ImportForm({ brainId }: { brainId: string }) {
   // read in the zone that import used (so its messages keep their identity after a trip).
   const [timeZone, setTimeZone] = useState('');
   const [selfName, setSelfName] = useState('');
+  const [dateOrder, setDateOrder] = useState<'' | 'dmy' | 'mdy'>('');
   const [readError, setReadError] = useState<unknown>(null);
   const size = chosen.reduce((n, f) => n + f.file.size, 0);
   const tooBig = size > maxImportBytes;
@@ -89,6 +90,7 @@ function ImportForm({ brainId }: { brainId: string }) {
       format,
       ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
       ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
+      ...(dateOrder ? { date_order: dateOrder } : {}),
     });
   };
 
@@ -155,6 +157,17 @@ function ImportForm({ brainId }: { brainId: string }) {
           Your name in chats and mail{' '}
           <span className="hint">optional: your own messages are then known to be yours</span>
           <input value={selfName} onChange={(e) => setSelfName(e.target.value)} />
+        </label>
+        <label>
+          Dates in WhatsApp chats{' '}
+          <span className="hint">
+            a short chat&apos;s 03/04 can be 3 April or 4 March; most chats show which by themselves
+          </span>
+          <select value={dateOrder} onChange={(e) => setDateOrder(e.target.value as '' | 'dmy' | 'mdy')}>
+            <option value="">Tell from the chat (day first when it cannot)</option>
+            <option value="dmy">Day first (31/12/2024)</option>
+            <option value="mdy">Month first (12/31/2024)</option>
+          </select>
         </label>
         {readError ? <ErrorNotice error={readError} /> : null}
         {run?.status === 'error' ? <ErrorNotice error={run.error} /> : null}

@@ -199,3 +199,22 @@ test('a vault chosen with other files in it: each is read in its format or repor
     ['Vault/attachments/scan', 'Vault/notes.txt'],
   );
 });
+
+test('a chat whose dates read both ways says so on its part; the date order asked for reads it and says nothing', async () => {
+  const chat = '03/04/2024, 09:00 - Anna: Lunch on Friday?\n05/04/2024, 13:00 - Anna: Here\n';
+  const engine = await brain();
+  const guessed = await importFiles(engine, t, 'b', {
+    files: [file('WhatsApp Chat with Anna.txt', chat)],
+    time_zone: 'UTC',
+  });
+  assert.match(guessed.parts[0]!.note ?? '', /its dates read both ways \(3\/4 could be 3 April or 4 March\)/);
+  const other = await brain();
+  const asked = await importFiles(other, t, 'b', {
+    files: [file('WhatsApp Chat with Anna.txt', chat)],
+    time_zone: 'UTC',
+    date_order: 'mdy',
+  });
+  assert.equal(asked.parts[0]!.note, undefined);
+  const first = (await other.listRecords(t, 'b', { limit: 50 })).data.map((r) => r.occurred_at).sort()[0];
+  assert.equal(first, '2024-03-04T09:00:00.000Z');
+});

@@ -108,6 +108,20 @@ export async function importFiles(
   }
 }
 
+/** Notes listed on a part at most; the rest are counted. */
+const listedNotes = 3;
+
+/**
+ * One line for a part from what was said of how it was read (its zone, a chat's ambiguous dates, a
+ * note's front matter): each distinct caveat once, the first few in full.
+ */
+function partNote(notes: (string | undefined)[]): string | null {
+  const distinct = [...new Set(notes.filter((n): n is string => n !== undefined && n !== ''))];
+  if (distinct.length === 0) return null;
+  const more = distinct.length - listedNotes;
+  return distinct.slice(0, listedNotes).join('; ') + (more > 0 ? `; and ${more} more notes` : '');
+}
+
 /** Unpacked, an upload archive may hold at most this (an upload is at most 32 MiB). */
 const uploadZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
 
@@ -200,6 +214,8 @@ async function importTargets(
       part.skipped += 1;
       skip(label(s.ref), s.reason);
     }
+    const said = partNote([part.note, ...collected.notes.map((n) => n.note)]);
+    if (said !== null) part.note = said;
     const writes = new WriteWindow(writesInFlight);
     try {
       for (const [i, item] of collected.records.entries()) {

@@ -58,6 +58,8 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
     assert.match((await summary.textContent()) ?? '', /3 new items imported, 0 items already here/);
     await summary.getByText(/Garden\.md: read as Markdown notes/).waitFor();
     await summary.getByText(/WhatsApp Chat with Bo\.txt: read as a WhatsApp chat/).waitFor();
+    // 12/01/2024 is 12 January or 1 December: the summary says which it read, and how to choose.
+    await summary.getByText(/its dates read both ways \(12\/1 could be 12 January or 1 December\)/).waitFor();
     const imports = page.getByRole('table');
     await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
     await imports.getByText('Markdown notes', { exact: true }).waitFor();
@@ -112,6 +114,20 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
     await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
     await page.getByText('No Memories yet').waitFor();
     assert.equal(await page.getByText(/quince|kayak/).count(), 0);
+
+    // The chat again, its dates read month first as chosen: 1 December, and nothing to say about it.
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByLabel('Files', { exact: true }).setInputFiles([chatPath]);
+    await page.getByLabel('Time zone').fill('UTC');
+    await page.getByLabel('Dates in WhatsApp chats').selectOption('mdy');
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    await summary.getByText(/2 new items imported/).waitFor();
+    assert.doesNotMatch((await summary.textContent()) ?? '', /read both ways/);
+    const dated = await app.api.listRecords('me');
+    assert.deepEqual(
+      dated.data.map((r) => r.occurred_at.slice(0, 10)),
+      ['2024-12-01', '2024-12-01'],
+    );
     assert.deepEqual(problems, []);
   } finally {
     await app.close();

@@ -133,3 +133,44 @@ test('not a chat export: one skip with a reason', async () => {
     t.remove();
   }
 });
+
+test('a chat whose dates read both ways says so on its first message; one that tells, or an order asked for, does not', async () => {
+  const short = [
+    '03/04/2024, 09:00 - Anna: Lunch on Friday?',
+    '03/04/2024, 09:05 - Sam: Yes',
+    '05/04/2024, 13:00 - Anna: Here',
+  ].join('\n');
+  const t = writeTree({ 'short.txt': short, 'long.txt': `${short}\n25/04/2024, 10:00 - Sam: Again?` });
+  try {
+    const read = async (file: string, dateOrder?: 'dmy' | 'mdy') =>
+      (
+        await collect(
+          parseWhatsapp(join(t.root, file), { timeZone: 'UTC', ...(dateOrder ? { dateOrder } : {}) }),
+        )
+      ).records;
+    const ambiguous = await read('short.txt');
+    assert.equal(ambiguous[0]!.body.occurred_at, '2024-04-03T09:00:00.000Z', 'day first');
+    assert.match(
+      ambiguous[0]!.note ?? '',
+      /^its dates read both ways \(3\/4 could be 3 April or 4 March\): read day first; /,
+    );
+    assert.deepEqual(
+      ambiguous.slice(1).map((r) => r.note),
+      [undefined, undefined],
+      'said once, not on every message',
+    );
+    const monthFirst = await read('short.txt', 'mdy');
+    assert.equal(monthFirst[0]!.body.occurred_at, '2024-03-04T09:00:00.000Z');
+    assert.deepEqual(
+      monthFirst.map((r) => r.note),
+      [undefined, undefined, undefined],
+    );
+    const told = await read('long.txt');
+    assert.deepEqual(
+      told.map((r) => r.note),
+      [undefined, undefined, undefined, undefined],
+    );
+  } finally {
+    t.remove();
+  }
+});

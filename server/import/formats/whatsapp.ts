@@ -24,10 +24,33 @@ interface Raw {
 
 /** Which of the first two date fields is the day: decided by any value over 12, else by the option. */
 function dateOrder(msgs: Raw[], fallback: 'dmy' | 'mdy' | 'ymd'): 'dmy' | 'mdy' | 'ymd' {
+  return decidedOrder(msgs) ?? fallback;
+}
+
+/** The order the chat's own dates give, or null when every date reads both ways. */
+function decidedOrder(msgs: Raw[]): 'dmy' | 'mdy' | 'ymd' | null {
   if (msgs.some((m) => m.a > 31)) return 'ymd';
   if (msgs.some((m) => m.a > 12)) return 'dmy';
   if (msgs.some((m) => m.b > 12)) return 'mdy';
-  return fallback;
+  return null;
+}
+
+/**
+ * Said once, on the chat's first message, when its dates read both ways (a short chat, all on days 1
+ * to 12) and no order was asked for: read the other way, every message would be months off. Its times
+ * are in its messages' identities, so importing it again the other way needs this import removed first.
+ */
+function ambiguousDatesNote(msgs: Raw[], asked: ParseOptions['dateOrder']): string | null {
+  if (asked !== undefined || decidedOrder(msgs) !== null) return null;
+  const example = msgs.find((m) => m.a !== m.b);
+  if (!example) return null;
+  const [a, b] = [example.a, example.b];
+  const month = (n: number) =>
+    new Date(Date.UTC(2000, n - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+  return (
+    `its dates read both ways (${a}/${b} could be ${a} ${month(b)} or ${b} ${month(a)}): read day first; ` +
+    'if this chat writes the month first, remove this import and import it again with the month-first date order'
+  );
 }
 
 /**
@@ -116,6 +139,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
   }
   for (const line of leading) yield skip(`line ${line}`, 'text before the first message');
   const order = dateOrder(msgs, o.dateOrder ?? 'dmy');
+  let note = ambiguousDatesNote(msgs, o.dateOrder);
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
   const chat =
@@ -172,6 +196,8 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
         source: { name: 'whatsapp', external_id: `whatsapp:${chat}:${at}:${sender}:${n}`.slice(0, 2000) },
         occurred_at: at,
       },
+      ...(note !== null ? { note } : {}),
     };
+    note = null;
   }
 }
