@@ -9,20 +9,35 @@ function isStatement(s: string): boolean {
 }
 
 /**
+ * What the importers write beside what was said, never a statement: an attachment's placeholder
+ * ("[attachment: omitted media]"), a note's `Tags:`/`Links:` footer, a heading on its own. As Memories
+ * they filled a person's list with "Tags: #family" and outranked what was said.
+ */
+const markerLine = /^(?:\[attachment: [^\]\n]*\]|(?:Tags|Links): .*|#{1,6}\s.*)$/u;
+const isMarkersOnly = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .every((l) => markerLine.test(l));
+
+/**
  * The deterministic, model-free deriver:
  * - fact: one claim on the (subject, predicate) slot;
  * - message: one claim per stating sentence, owned by the speaker; where a known speaker says where
  *   they live or work (slot-sentences.ts), the claim holds that slot, so a later value replaces it;
  * - event: one what/when/where/who claim;
  * - document: one claim per passage (~800 characters of whole sentences).
- * Every Record yields at least one claim, so every Record is represented by a Memory.
+ * Every Record yields at least one claim, so every Record is represented by a Memory, except one that
+ * holds only what an importer wrote beside the words (markers: an attachment, a heading, a footer).
  */
 export function createRuleDeriver(): Deriver {
   return {
     // Recorded with each Record derived (migration 015). Change it whenever the same Record would
     // give other claims, and Records derived before are derived again in the background
     // (upgrade-derivation.ts). v3: sentences are no longer cut after a title ("Dr. Silva", "DR. SILVA").
-    name: 'rules-v3',
+    // v4: attachment placeholders, headings alone and `Tags:`/`Links:` footers are no Memories.
+    name: 'rules-v4',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -40,7 +55,9 @@ export function createRuleDeriver(): Deriver {
         case 'message': {
           const owner = resolveOwner(c.speaker, ctx.self);
           const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
-          const stated = sentences(record.text).filter((s) => isStatement(s.value));
+          const said = sentences(record.text).filter((s) => !isMarkersOnly(s.value));
+          if (said.length === 0) return [];
+          const stated = said.filter((s) => isStatement(s.value));
           const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
           return unique(spans).flatMap((s) => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
@@ -66,7 +83,9 @@ export function createRuleDeriver(): Deriver {
         }
         case 'document': {
           const subject = c.title ?? record.sourceName ?? 'document';
-          const ps = passages(record.text).map((p) => p.value);
+          const all = passages(record.text).map((p) => p.value);
+          const ps = all.filter((p) => !isMarkersOnly(p));
+          if (all.length > 0 && ps.length === 0) return [];
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
             statement: p,
             subject,

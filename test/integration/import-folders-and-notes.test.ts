@@ -134,6 +134,11 @@ describe('a folder of mixed files', () => {
         ref: 'broken-fm.md',
         note: 'front matter not read (unexpected end of the stream within a double quoted scalar at line 3, column 1); imported without it',
       },
+      {
+        // Its only date, 03/02, reads both ways.
+        ref: 'WhatsApp Chat with Ana.txt: line 1',
+        note: 'its dates read both ways (3/2 could be 3 February or 2 March): read day first; if this chat writes the month first, remove this import and import it again with the month-first date order',
+      },
     ]);
     const sources = (await client.listRecords('mixed', { limit: 50 })).data.map((r) => r.source.name).sort();
     assert.deepEqual(sources, ['ics', 'markdown', 'markdown', 'markdown', 'vcf', 'whatsapp']);

@@ -129,7 +129,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
       );
       assert.deepEqual(
         upgrades(lines).map((l) => l.fields),
-        [{ deriver: 'rules-v3', looked: 2, changed: 1, kept: 0, left: 0 }],
+        [{ deriver: rules.name, looked: 2, changed: 1, kept: 0, left: 0 }],
       );
       const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
       assert.deepEqual(
@@ -158,7 +158,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
         'nothing left',
       );
       assert.deepEqual(db.prepare("SELECT value FROM meta WHERE key = 'derived_by'").get(), {
-        value: 'rules-v3',
+        value: rules.name,
       });
     } finally {
       db.close();
@@ -227,7 +227,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
       assert.equal(now.get('My doctor is Dr. Reis.')!.id, corrected);
       assert.deepEqual(
         upgrades(lines).map((l) => l.fields),
-        [{ deriver: 'rules-v3', looked: 1, changed: 0, kept: 1, left: 0 }],
+        [{ deriver: rules.name, looked: 1, changed: 0, kept: 1, left: 0 }],
       );
     });
   });

@@ -11,6 +11,50 @@ const fact = (value: string, occurred_at: string, source?: string) => ({
 });
 
 describe('local engine: derivation', () => {
+  it("what an importer writes beside the words is no Memory: attachments, headings alone, a note's tags and links", async () => {
+    const { engine, remember } = await withBrain();
+    const note = await remember({
+      content: {
+        kind: 'document',
+        title: 'Family',
+        text: '# Family\n\nMarta is my sister. She is a nurse.\n\n## Plans\n\nVisit in May.\n\nTags: #family\nLinks: [[mum]]',
+      },
+    });
+    const media = await remember({
+      content: { kind: 'message', text: '[attachment: omitted media]', speaker: 'Marta', thread: 't' },
+    });
+    const photo = await remember({
+      content: {
+        kind: 'message',
+        text: 'Look at this\n[attachment: IMG_2024.jpg]',
+        speaker: 'Marta',
+        thread: 't',
+      },
+    });
+    const statements = async (ids: string[]) =>
+      Promise.all(ids.map(async (id) => (await engine.getMemory(tenant, 'b', id)).statement));
+    assert.deepEqual((await statements(note.memory_ids)).sort(), [
+      'Marta is my sister. She is a nurse.',
+      'Visit in May.',
+    ]);
+    assert.equal(media.status, 'ready');
+    assert.deepEqual(media.memory_ids, [], 'a placeholder states nothing');
+    assert.deepEqual(await statements(photo.memory_ids), ['Look at this']);
+    // Still a Record, and still evidence: a question about the photo finds it.
+    const found = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'IMG_2024.jpg photo' },
+      { requestId: 'r' },
+    );
+    assert.equal(found.status, 'ready');
+    if (found.status === 'ready')
+      assert.ok(
+        found.citations.some((c) => c.record_id === photo.id),
+        JSON.stringify(found.citations),
+      );
+  });
+
   it('a newer fact supersedes the slot: one active version 2, the old one kept and closed; as_of reads both', async () => {
     const { engine, remember } = await withBrain();
     const green = await remember(fact('green', '2020-01-01T00:00:00Z'));
