@@ -124,26 +124,29 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     store.close();
   });
 
-  for (const port of ['65536', '70000']) {
-    it(`--port ${port}: a usage error, and nothing is created`, async () => {
-      const dir = join(tempDir(), 'data');
-      const serve = mnemo(['serve', '--port', port, '--data-dir', dir]);
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null }, serve.stderr());
-      assert.match(serve.stderr(), /must be a port number from 0 to 65535/);
-      assert.equal(existsSync(dir), false);
-    });
-  }
+  // Each is a process of its own that exits at once: they run side by side.
+  describe('usage errors', { concurrency: true }, () => {
+    for (const port of ['65536', '70000']) {
+      it(`--port ${port}: a usage error, and nothing is created`, async () => {
+        const dir = join(tempDir(), 'data');
+        const serve = mnemo(['serve', '--port', port, '--data-dir', dir]);
+        const result = await within(serve.exited, 60_000);
+        assert.deepEqual(result, { code: 1, signal: null }, serve.stderr());
+        assert.match(serve.stderr(), /must be a port number from 0 to 65535/);
+        assert.equal(existsSync(dir), false);
+      });
+    }
 
-  for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
-    it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
-      const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
-      assert.match(serve.stderr(), /--docs-url-base.*must be an absolute http:\/\/ or https:\/\/ URL/);
-      assert.equal(serve.stdout(), '');
-    });
-  }
+    for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
+      it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
+        const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
+        const result = await within(serve.exited, 60_000);
+        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        assert.match(serve.stderr(), /--docs-url-base.*must be an absolute http:\/\/ or https:\/\/ URL/);
+        assert.equal(serve.stdout(), '');
+      });
+    }
+  });
 });
 
 describe('SIGTERM during start-up', () => {
