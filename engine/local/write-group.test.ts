@@ -23,6 +23,14 @@ function countedStore() {
   return { store, counted, insert, items, commits: () => commits };
 }
 
+const groups = new WeakMap<object, ReturnType<typeof createWriteGroup>>();
+/** The one write group of a counted store (made on first use). */
+const group = (s: ReturnType<typeof countedStore>) => {
+  let g = groups.get(s);
+  if (!g) groups.set(s, (g = createWriteGroup(s.counted)));
+  return g;
+};
+
 /** What another connection sees: only committed rows. */
 const committedItems = (store: Store) => {
   const other = new Database(store.file, { readonly: true });
@@ -98,6 +106,39 @@ describe('the write group', () => {
     assert.deepEqual(committedItems(s.store), []);
     await group.run(s.insert('after'));
     assert.deepEqual(committedItems(s.store), ['after'], 'the store takes writes again');
+  });
+
+  it('a failure that ends the whole transaction (the disk full) rejects the group and runs none after it', async () => {
+    const s = countedStore();
+    s.store.db.exec('CREATE TABLE blob (b BLOB)');
+    const pages = s.store.db.pragma('page_count', { simple: true }) as number;
+    s.store.db.pragma(`max_page_count = ${pages + 3}`);
+    const ran: string[] = [];
+    const write =
+      (v: string, bytes = 0) =>
+      () => {
+        ran.push(v);
+        // One row, no trigger: SQLite keeps no statement journal and rolls back the whole transaction.
+        return bytes > 0
+          ? s.store.run('INSERT INTO blob (b) VALUES (?)', Buffer.alloc(bytes))
+          : s.insert(v)();
+      };
+    const outcomes = await Promise.allSettled([
+      group(s).run(write('a')),
+      group(s).run(write('big', 200_000)),
+      group(s).run(write('c')),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    for (const o of outcomes) assert.match(String((o as PromiseRejectedResult).reason), /full/i);
+    assert.deepEqual(ran, ['a', 'big'], 'nothing runs once the transaction is gone');
+    assert.deepEqual(committedItems(s.store), [], 'and nothing of the group was kept');
+    assert.equal(s.store.db.inTransaction, false);
+    s.store.db.pragma('max_page_count = 1073741823');
+    await group(s).run(s.insert('after'));
+    assert.deepEqual(committedItems(s.store), ['after']);
   });
 
   it('cuts a long burst into groups and lets other work run between them', async () => {

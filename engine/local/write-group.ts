@@ -10,7 +10,8 @@ import type { Store } from '../store/store.ts';
  * only once that transaction has committed, so "acknowledged" still means on disk.
  *
  * A write that throws rolls back its own savepoint and rejects its own caller; the others commit. When
- * the commit itself fails (the disk is full, say), every write of the group rejects, and none happened.
+ * the commit itself fails (the disk is full, say), or a write's failure ended the whole transaction
+ * (an I/O error), every write of the group rejects, and none happened: the writes after it are not run.
  */
 export interface WriteGroup {
   run<R>(write: () => R): Promise<R>;
@@ -35,18 +36,36 @@ export function createWriteGroup(store: Store, maxGroup = defaultMaxGroup): Writ
 
   const commit = (group: Waiting[]) => {
     const outcomes: Outcome[] = [];
+    // Set when a write's failure ended the whole transaction, not only its savepoint: SQLite rolls the
+    // transaction back itself on an I/O error, and on a full disk or memory when the statement kept
+    // no journal of its own. Running the rest then would commit each alone, outside the group, while
+    // the group's own COMMIT failed and told their callers they had not.
+    let ended: { error: unknown } | null = null;
     try {
       store.tx(() => {
         for (const w of group) {
           try {
             outcomes.push({ ok: true, value: store.tx(w.write) });
           } catch (error) {
+            if (!store.db.inTransaction) {
+              ended = { error };
+              throw error;
+            }
             outcomes.push({ ok: false, error });
           }
         }
       });
     } catch (error) {
-      for (const w of group) w.reject(error);
+      // A COMMIT that failed can leave the transaction open; every later write would nest inside it.
+      if (store.db.inTransaction) {
+        try {
+          store.db.exec('ROLLBACK');
+        } catch {
+          // Gone already.
+        }
+      }
+      const cause = (ended as { error: unknown } | null)?.error ?? error;
+      for (const w of group) w.reject(cause);
       return;
     }
     group.forEach((w, i) => {
