@@ -248,18 +248,29 @@ export function restoreStore(opts: {
     fsyncDir(opts.dataDir);
     return { ...checked, file: target, bytes: statSync(target).size, replaced };
   } finally {
+    // Its lock files go while the lock is still held (after, another process may have taken them).
+    if (madeDataDir && !restored) removeLockFiles(opts.dataDir);
     lock.release();
-    if (madeDataDir && !restored) removeMadeDataDir(opts.dataDir);
+    if (madeDataDir && !restored) removeIfEmpty(opts.dataDir);
   }
 }
 
-/** The lock's files, then the folder, only if nothing else is in it. */
-function removeMadeDataDir(dataDir: string): void {
-  for (const name of [lockFileName, holderFileName]) rmSync(join(dataDir, name), { force: true });
+/** The lock's files of a data dir this restore made. */
+function removeLockFiles(dataDir: string): void {
+  for (const name of [holderFileName, lockFileName]) {
+    try {
+      rmSync(join(dataDir, name), { force: true });
+    } catch {
+      // Windows keeps an open file; the folder then stays, which is all this costs.
+    }
+  }
+}
+
+function removeIfEmpty(dir: string): void {
   try {
-    rmdirSync(dataDir);
+    rmdirSync(dir);
   } catch {
-    // Something else is in it now: it stays.
+    // Something else is in it: it stays.
   }
 }
 
