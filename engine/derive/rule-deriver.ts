@@ -10,16 +10,26 @@ function isStatement(s: string): boolean {
 
 /**
  * What the importers write beside what was said, never a statement: an attachment's placeholder
- * ("[attachment: omitted media]"), a note's `Tags:`/`Links:` footer, a heading on its own. As Memories
- * they filled a person's list with "Tags: #family" and outranked what was said.
+ * ("[attachment: omitted media]"), a note's `Tags:`/`Links:` footer, and in a note with words of its
+ * own, a heading alone. As Memories they filled a person's list with "Tags: #family" and outranked what
+ * was said. Only the importers' own forms: in a chat, "Links: the one about the flat" is a message.
  */
-const markerLine = /^(?:\[attachment: [^\]\n]*\]|(?:Tags|Links): .*|#{1,6}\s.*)$/u;
-const isMarkersOnly = (s: string) =>
+const onlyLines = (re: RegExp) => (s: string) =>
   s
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '')
-    .every((l) => markerLine.test(l));
+    .every((l) => re.test(l));
+const isPlaceholder = onlyLines(/^\[attachment: [^\]\n]*\]$/u);
+const isFooter = onlyLines(/^(?:Tags: #|Links: \[\[).*$/u);
+const isHeading = onlyLines(/^#{1,6}\s.*$/u);
+
+/** A note's passages that say something: without its footer, and without headings when it has more. */
+function notePassages(all: string[]): string[] {
+  const said = all.filter((p) => !isFooter(p) && !isPlaceholder(p));
+  const body = said.filter((p) => !isHeading(p));
+  return body.length > 0 ? body : said;
+}
 
 /**
  * The deterministic, model-free deriver:
@@ -29,14 +39,14 @@ const isMarkersOnly = (s: string) =>
  * - event: one what/when/where/who claim;
  * - document: one claim per passage (~800 characters of whole sentences).
  * Every Record yields at least one claim, so every Record is represented by a Memory, except one that
- * holds only what an importer wrote beside the words (markers: an attachment, a heading, a footer).
+ * holds only what an importer wrote beside the words (an attachment's placeholder, a note's footer).
  */
 export function createRuleDeriver(): Deriver {
   return {
     // Recorded with each Record derived (migration 015). Change it whenever the same Record would
     // give other claims, and Records derived before are derived again in the background
     // (upgrade-derivation.ts). v3: sentences are no longer cut after a title ("Dr. Silva", "DR. SILVA").
-    // v4: attachment placeholders, headings alone and `Tags:`/`Links:` footers are no Memories.
+    // v4: attachment placeholders, a note's `Tags:`/`Links:` footer and its headings alone are no Memories.
     name: 'rules-v4',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -55,7 +65,7 @@ export function createRuleDeriver(): Deriver {
         case 'message': {
           const owner = resolveOwner(c.speaker, ctx.self);
           const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
-          const said = sentences(record.text).filter((s) => !isMarkersOnly(s.value));
+          const said = sentences(record.text).filter((s) => !isPlaceholder(s.value));
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
           const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
@@ -84,7 +94,7 @@ export function createRuleDeriver(): Deriver {
         case 'document': {
           const subject = c.title ?? record.sourceName ?? 'document';
           const all = passages(record.text).map((p) => p.value);
-          const ps = all.filter((p) => !isMarkersOnly(p));
+          const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
             statement: p,

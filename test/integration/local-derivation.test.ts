@@ -40,6 +40,21 @@ describe('local engine: derivation', () => {
     assert.equal(media.status, 'ready');
     assert.deepEqual(media.memory_ids, [], 'a placeholder states nothing');
     assert.deepEqual(await statements(photo.memory_ids), ['Look at this']);
+    // Only the importers' own forms: a note that is one heading, and a chat line that begins like a
+    // footer, say something.
+    const heading = await remember({
+      content: { kind: 'document', title: 'D', text: '# Dentist: Dr. Carla Silva' },
+    });
+    assert.deepEqual(await statements(heading.memory_ids), ['# Dentist: Dr. Carla Silva']);
+    const chat = await remember({
+      content: {
+        kind: 'message',
+        text: 'Links: the one about the flat is great',
+        speaker: 'Marta',
+        thread: 't',
+      },
+    });
+    assert.deepEqual(await statements(chat.memory_ids), ['Links: the one about the flat is great']);
     // Still a Record, and still evidence: a question about the photo finds it.
     const found = await engine.createContext(
       tenant,
