@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { restoreStore } from '../../engine/store/backup-store.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';
 
 // `mnemo backup` and `mnemo restore` as a person runs them: a real server on loopback with the local
@@ -33,17 +34,7 @@ function mnemo(...args: string[]) {
 }
 
 async function serve(dataDir: string) {
-  const server = await startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    dataDir,
-    dbKeyFile: keyFile,
-    configDir: join(root, 'config'),
-    log: () => {},
-  });
-  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
-  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { server, auth } = await serveLocal(root, { dataDir, keyFile });
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
       method,

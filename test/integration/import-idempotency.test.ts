@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport, waitForDerivation } from '../../server/import/run-import.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
 
 // Imports through a real server on loopback with the local engine on an encrypted SQLite file.
 const root = mkdtempSync(join(tmpdir(), 'mnemo-import-it-'));
@@ -25,17 +26,7 @@ const chat = (lastLine: string) =>
   ].join('\n');
 
 before(async () => {
-  const keyFile = join(root, 'db.key');
-  writeFileSync(keyFile, 'import-integration-test-key\n', { mode: 0o600 });
-  server = await startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    dataDir: join(root, 'data'),
-    dbKeyFile: keyFile,
-    configDir: join(root, 'config'),
-  });
-  key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  ({ server, key } = await serveLocal(root));
   client = createMnemoClient({ baseUrl: server.url, apiKey: key });
 });
 after(async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +10,8 @@ import {
   type ImportResult as ImportResultType,
 } from '../../engine/contract/index.ts';
 import { parseEventStream, type StreamFrame } from '../../server/client/sse.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
 
 // importFiles as an event stream, and its cancel, through a real server on loopback with the local
 // engine on an encrypted SQLite file.
@@ -21,19 +22,7 @@ let server: RunningServer;
 let auth: Record<string, string>;
 
 before(async () => {
-  const keyFile = join(root, 'db.key');
-  writeFileSync(keyFile, 'import-progress-test-key\n', { mode: 0o600 });
-  server = await startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    dataDir,
-    dbKeyFile: keyFile,
-    configDir: join(root, 'config'),
-    log: (line) => logged.push(line),
-  });
-  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
-  auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  ({ server, auth } = await serveLocal(root, { dataDir, log: (line) => logged.push(line) }));
 });
 after(async () => {
   await server.close();

@@ -15,7 +15,8 @@ import { ImportResult, type ImportRequest } from '../../engine/contract/index.ts
 import { createMnemoClient } from '../../server/client/index.ts';
 import { parseEventStream } from '../../server/client/sse.ts';
 import { runImport } from '../../server/import/run-import.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
 
 // A vault of a few hundred notes in nested folders, uploaded as the app sends it and imported by
 // `mnemo import`, through a real server on loopback with the local engine on an encrypted SQLite file.
@@ -32,17 +33,7 @@ const folders = ['', 'Daily', 'Daily/2023', 'Daily/2024', 'Projects/Garden', 'Pe
 const notes = 80;
 
 before(async () => {
-  writeFileSync(join(root, 'db.key'), 'import-vault-upload-test-key\n', { mode: 0o600 });
-  server = await startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    dataDir: join(root, 'data'),
-    dbKeyFile: join(root, 'db.key'),
-    configDir: join(root, 'config'),
-    log: () => {},
-  });
-  key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  ({ server, key } = await serveLocal(root));
   mkdirSync(join(vault, '.obsidian'), { recursive: true });
   writeFileSync(join(vault, '.obsidian', 'app.json'), '{}');
   for (let i = 0; i < notes; i++) {

@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import yazl from 'yazl';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport } from '../../server/import/run-import.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
 
 // `mnemo import export.zip` through a real server on loopback with the local engine on an encrypted
 // SQLite file: an archive reads as the folder it was made from.
@@ -34,17 +35,7 @@ async function zipOf(files: Record<string, string>, name: string): Promise<strin
 }
 
 before(async () => {
-  const keyFile = join(root, 'db.key');
-  writeFileSync(keyFile, 'import-zip-test-key\n', { mode: 0o600 });
-  server = await startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    dataDir: join(root, 'data'),
-    dbKeyFile: keyFile,
-    configDir: join(root, 'config'),
-  });
-  apiKey = server.registry!.create({ env: 'test', project: 'home' }).key;
+  ({ server, key: apiKey } = await serveLocal(root));
   client = createMnemoClient({ baseUrl: server.url, apiKey });
 });
 after(async () => {

@@ -1,0 +1,27 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+/**
+ * A server as `mnemo serve` runs one, over a data dir in `root`: the local engine on an encrypted
+ * SQLite file whose key is a file (made, owner-only, unless it is there), loopback on any free port, no
+ * rate limit, and an API key minted for project `home`, env `test`. The caller closes the server.
+ */
+export async function serveLocal(
+  root: string,
+  o: { dataDir?: string; keyFile?: string; log?: (line: string) => void } = {},
+): Promise<{ server: RunningServer; key: string; auth: Record<string, string> }> {
+  const keyFile = o.keyFile ?? join(root, 'db.key');
+  if (!existsSync(keyFile)) writeFileSync(keyFile, 'serve-local-test-key\n', { mode: 0o600 });
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    rateLimit: 0,
+    dataDir: o.dataDir ?? join(root, 'data'),
+    dbKeyFile: keyFile,
+    configDir: join(root, 'config'),
+    log: o.log ?? (() => {}),
+  });
+  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  return { server, key, auth: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
+}
