@@ -5,7 +5,6 @@
  */
 import type { ImportFile } from '../engine/contract/index.ts';
 import { importMaxBodyBytes } from '../engine/contract/limits.ts';
-export { isImportable } from './importable.ts';
 
 export interface ChosenFile {
   /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */

@@ -100,7 +100,6 @@ export function selectEvidence(
     }
   };
   const queue = [...fused];
-  const queued = new Set(queue.map((f) => f.recordId));
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -115,14 +114,12 @@ export function selectEvidence(
     const mems = memsOf.get(r.id) ?? [];
     if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
       dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
-      const successors = successorRecords(store, mems, asOfMs, nowMs, eligibility).filter(
-        (id) => !queued.has(id) || queue.findIndex((x) => x.recordId === id) > i,
-      );
-      for (const id of successors) {
-        const later = queue.findIndex((x, j) => j > i && x.recordId === id);
-        const moved = later >= 0 ? queue.splice(later, 1)[0]! : null;
+      for (const id of successorRecords(store, mems, asOfMs, nowMs, eligibility)) {
+        // Already taken or dropped: left where it is. Further down: moved up to here.
+        const at = queue.findIndex((x) => x.recordId === id);
+        if (at >= 0 && at <= i) continue;
+        const moved = at > i ? queue.splice(at, 1)[0]! : null;
         const lanes = [...new Set([...(moved?.lanes ?? []), ...f.lanes, 'successor'])];
-        queued.add(id);
         queue.splice(i + 1, 0, { ...(moved ?? f), recordId: id, lanes, reasons: moved?.reasons ?? [] });
       }
       continue;

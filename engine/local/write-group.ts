@@ -36,21 +36,17 @@ export function createWriteGroup(store: Store, maxGroup = defaultMaxGroup): Writ
 
   const commit = (group: Waiting[]) => {
     const outcomes: Outcome[] = [];
-    // Set when a write's failure ended the whole transaction, not only its savepoint: SQLite rolls the
-    // transaction back itself on an I/O error, and on a full disk or memory when the statement kept
-    // no journal of its own. Running the rest then would commit each alone, outside the group, while
-    // the group's own COMMIT failed and told their callers they had not.
-    let ended: { error: unknown } | null = null;
     try {
       store.tx(() => {
         for (const w of group) {
           try {
             outcomes.push({ ok: true, value: store.tx(w.write) });
           } catch (error) {
-            if (!store.db.inTransaction) {
-              ended = { error };
-              throw error;
-            }
+            // The failure ended the whole transaction, not only its savepoint: SQLite rolls it back
+            // itself on an I/O error, and on a full disk or memory when the statement kept no journal
+            // of its own. Running the rest would commit each alone, outside the group, while the
+            // group's COMMIT failed and told their callers they had not: the group ends here.
+            if (!store.db.inTransaction) throw error;
             outcomes.push({ ok: false, error });
           }
         }
@@ -64,8 +60,7 @@ export function createWriteGroup(store: Store, maxGroup = defaultMaxGroup): Writ
           // Gone already.
         }
       }
-      const cause = (ended as { error: unknown } | null)?.error ?? error;
-      for (const w of group) w.reject(cause);
+      for (const w of group) w.reject(error);
       return;
     }
     group.forEach((w, i) => {
@@ -75,23 +70,23 @@ export function createWriteGroup(store: Store, maxGroup = defaultMaxGroup): Writ
     });
   };
 
-  /** One group per turn of the event loop, so a long burst lets other requests in between groups. */
-  const tick = () => {
-    scheduled = null;
+  const commitNext = () => {
     const group = waiting.slice(0, maxGroup);
     waiting = waiting.slice(group.length);
     commit(group);
+  };
+
+  /** One group per turn of the event loop, so a long burst lets other requests in between groups. */
+  const tick = () => {
+    scheduled = null;
+    commitNext();
     if (waiting.length > 0) scheduled = setImmediate(tick);
   };
 
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = null;
-    while (waiting.length > 0) {
-      const group = waiting.slice(0, maxGroup);
-      waiting = waiting.slice(group.length);
-      commit(group);
-    }
+    while (waiting.length > 0) commitNext();
   };
 
   return {

@@ -7,11 +7,11 @@ import {
   formatBytes,
   fromDrop,
   fromInput,
-  isImportable,
   maxImportBytes,
   toImportFiles,
   type ChosenFile,
 } from '../chosen-files.ts';
+import { isImportable } from '../importable.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { plural } from '../format.ts';
 import { Link } from '../router.tsx';

@@ -22,12 +22,7 @@ interface Raw {
   rest: string[];
 }
 
-/** Which of the first two date fields is the day: decided by any value over 12, else by the option. */
-function dateOrder(msgs: Raw[], fallback: 'dmy' | 'mdy' | 'ymd'): 'dmy' | 'mdy' | 'ymd' {
-  return decidedOrder(msgs) ?? fallback;
-}
-
-/** The order the chat's own dates give, or null when every date reads both ways. */
+/** Which of the first two date fields is the day, as the chat's own dates tell: any value over 12. */
 function decidedOrder(msgs: Raw[]): 'dmy' | 'mdy' | 'ymd' | null {
   if (msgs.some((m) => m.a > 31)) return 'ymd';
   if (msgs.some((m) => m.a > 12)) return 'dmy';
@@ -40,8 +35,7 @@ function decidedOrder(msgs: Raw[]): 'dmy' | 'mdy' | 'ymd' | null {
  * to 12) and no order was asked for: read the other way, every message would be months off. Its times
  * are in its messages' identities, so importing it again the other way needs this import removed first.
  */
-function ambiguousDatesNote(msgs: Raw[], asked: ParseOptions['dateOrder']): string | null {
-  if (asked !== undefined || decidedOrder(msgs) !== null) return null;
+function ambiguousDatesNote(msgs: Raw[]): string | null {
   const example = msgs.find((m) => m.a !== m.b);
   if (!example) return null;
   const [a, b] = [example.a, example.b];
@@ -138,8 +132,9 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
     return;
   }
   for (const line of leading) yield skip(`line ${line}`, 'text before the first message');
-  const order = dateOrder(msgs, o.dateOrder ?? 'dmy');
-  let note = ambiguousDatesNote(msgs, o.dateOrder);
+  const decided = decidedOrder(msgs);
+  const order = decided ?? o.dateOrder ?? 'dmy';
+  let note = decided === null && o.dateOrder === undefined ? ambiguousDatesNote(msgs) : null;
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
   const chat =
