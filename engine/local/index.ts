@@ -21,6 +21,7 @@ import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../retrieve/time-zone.ts';
+import { createSlotLane } from '../retrieve/slot-lane.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../store/data-dir-lock.ts';
@@ -194,6 +195,7 @@ function engineOver(
       createTimeLane(clock, zone),
       createRecencyLane(clock, zone),
       createWhenLane(),
+      createSlotLane(clock),
       createSemanticLane(),
       ...(options.lanes ?? []),
     ],

@@ -23,6 +23,7 @@ export const laneWeights: Readonly<Record<string, number>> = {
   feedback: 0.25,
   when: 0.5,
   prompt: 0.4,
+  slot: 1,
 };
 
 export interface RetrieveInput {

@@ -219,6 +219,65 @@ describe('local engine: context', () => {
     );
   });
 
+  it('a question about where someone lives or works finds the Record behind the slot, in whatever words it was said', async () => {
+    const { engine, remember } = await withBrain();
+    const braga = await remember({
+      content: { kind: 'message', text: 'I moved to Braga.', speaker: 'Ana' },
+      occurred_at: '2023-06-01T10:00:00Z',
+      source: { name: 'chat' },
+    });
+    const globex = await remember({
+      content: { kind: 'message', text: "I've just started working at Globex!", speaker: 'Ana' },
+      occurred_at: '2023-07-01T10:00:00Z',
+      source: { name: 'chat' },
+    });
+    const marta = await remember({
+      content: { kind: 'message', text: 'I relocated to Coimbra.', speaker: 'Marta' },
+      occurred_at: '2023-08-01T10:00:00Z',
+      source: { name: 'chat' },
+    });
+    await remember({
+      content: { kind: 'message', text: 'The weather was lovely today.', speaker: 'Ana' },
+      occurred_at: '2023-09-01T10:00:00Z',
+      source: { name: 'chat' },
+    });
+    const cited = async (query: string, extra: object = {}) => {
+      const c = ready(
+        await engine.createContext(tenant, 'b', { query, include: ['explain'], ...extra }, opts),
+      );
+      return c.citations.map((x) => x.record_id);
+    };
+    for (const q of [
+      'where do I live?',
+      'Where does the user live now?',
+      'where do you live?',
+      "What's my home city?",
+    ])
+      assert.deepEqual(await cited(q), [braga.id], q);
+    assert.deepEqual(await cited('where does Marta live?'), [marta.id]);
+    assert.deepEqual(await cited("What is Marta's home town?"), [marta.id]);
+    assert.deepEqual(await cited('Where do I work?'), [globex.id]);
+    // Naming Ana also finds everything she said (the speaker is searched): the slot comes first.
+    assert.equal((await cited("who is Ana's employer?"))[0], globex.id);
+    // With no one named and not in the first person, every holder of the slot, the Brain's own first.
+    assert.deepEqual(await cited('who lives where?'), [braga.id, marta.id]);
+    // What the request may not see is not brought in: before the move, and outside the sources.
+    assert.deepEqual(await cited('where do I live?', { as_of: '2023-01-01T00:00:00Z' }), []);
+    assert.deepEqual(await cited('where do I live?', { filter: { sources: ['mail'] } }), []);
+    // Marta is the one asked about even where her home is out of sight: nobody else's is offered.
+    assert.deepEqual(await cited('where does Marta live?', { as_of: '2023-07-15T00:00:00Z' }), []);
+    // Not a question about a home or a job: the lane stays out of it.
+    const slotHits = async (query: string) => {
+      const c = ready(await engine.createContext(tenant, 'b', { query, include: ['explain'] }, opts));
+      const lanes = (c.explain as { lanes: { name: string; candidates: number }[] }).lanes;
+      return lanes.find((l) => l.name === 'slot')?.candidates;
+    };
+    assert.equal(await slotHits('how was the weather?'), 0);
+    // Nobody named, not in the first person, and not asking where or who: not about a home or a job.
+    assert.equal(await slotHits('How does the printer work?'), 0);
+    assert.equal(await slotHits('where do I live?'), 1);
+  });
+
   it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
     const anon = await withBrain({}, false);
     await anon.remember({ content: 'My dentist is Dr. Costa.' });

@@ -13,6 +13,7 @@ import { recordsTextKey } from './012-records-text-key.ts';
 import { wordsOfEveryScript } from './013-words-of-every-script.ts';
 import { slotsByOwner } from './014-slots-by-owner.ts';
 import { deriveUpgrade } from './015-derive-upgrade.ts';
+import { slotPredicateIndex } from './016-slot-predicate-index.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   wordsOfEveryScript,
   slotsByOwner,
   deriveUpgrade,
+  slotPredicateIndex,
 ];

@@ -1,0 +1,143 @@
+import { slotPrefix } from '../derive/admit-claims.ts';
+import { servedSql } from '../store/memory-view.ts';
+import type { SqlParam } from '../store/store.ts';
+import { eligibilitySql, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
+import { stemPrefix } from './query-terms.ts';
+
+/**
+ * The slots whose Memories restate what was said in other words ("I moved to Braga." holds the slot
+ * "Ana lives in Braga"), with the query words that ask about them. Only these two: every other slot is a
+ * `fact`, whose Record already carries its subject and predicate in its text for the lexical lane.
+ */
+const slotWords: ReadonlyArray<{ predicate: string; words: string[] }> = [
+  {
+    predicate: 'lives in',
+    words:
+      'live lives living lived home reside resides residence moved move relocated city town neighbourhood neighborhood'.split(
+        ' ',
+      ),
+  },
+  {
+    predicate: 'works at',
+    words: 'work works working worked job employer employed employs workplace'.split(' '),
+  },
+];
+const stems = slotWords.map((s) => ({ predicate: s.predicate, stems: new Set(s.words.map(stemPrefix)) }));
+
+/** The query asks about the person it is asked for: "where do I live?", "where does the user work?". */
+const aboutSelf =
+  /(?<![\p{L}\p{N}])(?:i|me|my|mine|myself|you|your|yours|yourself|the user|user['’]s)(?![\p{L}\p{N}])/iu;
+
+interface SlotRow {
+  record_id: string;
+  memory_id: string;
+  statement: string;
+}
+
+/** Every run of one to four of the query's words, without a possessive 's: the subjects it may name. */
+function wordRuns(query: string): string[] {
+  const words =
+    query
+      .toLowerCase()
+      .replace(/['’]s(?![\p{L}\p{N}])/gu, '')
+      .match(/[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu) ?? [];
+  const runs = words.flatMap((_, i) => [1, 2, 3, 4].map((n) => words.slice(i, i + n).join(' ')));
+  return [...new Set(runs)];
+}
+
+/**
+ * Slot lane: a question about where someone lives or works, answered by the Records behind the Memory
+ * that holds that slot at the read time, whatever words they used. "Where do I live?" shares no word
+ * with "I moved to Braga.", and a sentence vector of a word table does not bridge them either, but the
+ * deriver read it as "Ana lives in Braga". The subject the query names comes first; with none, a
+ * first-person (or "you", "the user") question asks about the Brain's own person; with neither, a
+ * question asking where or who gets every holder of the slot, the Brain's own person first.
+ */
+export function createSlotLane(now: () => Date): Lane {
+  return {
+    name: 'slot',
+    search(input: LaneInput): LaneCandidate[] {
+      const termStems = new Set(input.terms.map(stemPrefix));
+      const predicates = stems
+        .filter((s) => [...s.stems].some((w) => termStems.has(w)))
+        .map((s) => s.predicate);
+      if (predicates.length === 0) return [];
+      const e = input.eligibility;
+      const nowMs = now().getTime();
+      // Read as the Context reads Memories: at as_of, or at the end of a filter.until in the past.
+      const untilMs = e.untilMs !== undefined && e.untilMs < nowMs ? e.untilMs : undefined;
+      const readMs = e.asOfMs === undefined ? untilMs : Math.min(e.asOfMs, untilMs ?? e.asOfMs);
+      const served = servedSql(readMs, nowMs, 'm');
+      const eligible = eligibilitySql(e, 'r');
+      /**
+       * The Records behind the holders that `where` picks out, served at the read time, the Brain's own
+       * person first, then the newest. The holders are ranked before their Records are read.
+       */
+      const held = (index: string, where: string, params: SqlParam[]) =>
+        input.store.all<SlotRow>(
+          `WITH held AS (
+             SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
+               FROM memories m INDEXED BY ${index}
+              WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${where} AND ${served.sql}
+              ORDER BY self DESC, m.valid_from_ms DESC
+              LIMIT ?)
+           SELECT r.id AS record_id, h.id AS memory_id, h.statement
+             FROM held h
+             CROSS JOIN citations c ON c.memory_id = h.id
+             CROSS JOIN records r ON r.id = c.record_id
+            WHERE ${eligible.sql}
+            ORDER BY h.self DESC, h.valid_from_ms DESC, r.id`,
+          e.brainUid,
+          ...params,
+          ...served.params,
+          input.limit,
+          ...eligible.params,
+        );
+      const bySlot = (keys: string[]) =>
+        held('memories_brain_slot', 'm.slot IN (SELECT value FROM json_each(?))', [JSON.stringify(keys)]);
+      const keysOf = (subjects: string[]) =>
+        subjects.flatMap((s) => predicates.map((p) => slotPrefix(s) + p));
+
+      // A subject the query names ("Ana", "Ana Sousa", "Marta's"), found by the slot keys it would have;
+      // one that holds the slot at some time is the one asked about, whether or not it holds it now.
+      const named = keysOf(wordRuns(input.query));
+      const namesHolder =
+        input.store.get(
+          `SELECT 1 AS x FROM memories INDEXED BY memories_brain_slot
+            WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?)) LIMIT 1`,
+          e.brainUid,
+          JSON.stringify(named),
+        ) !== undefined;
+      let rows: SlotRow[];
+      if (namesHolder) rows = bySlot(named);
+      else if (aboutSelf.test(input.query)) {
+        const self = input.store.get<{ name: string | null }>(
+          'SELECT self_name AS name FROM brains WHERE uid = ?',
+          e.brainUid,
+        );
+        rows = self?.name ? bySlot(keysOf([self.name])) : [];
+      } else if (/(?<![\p{L}\p{N}])(?:where|who)(?![\p{L}\p{N}])/iu.test(input.query))
+        // "Where does everyone work?", "who moved?": a question about people and places, not "how does
+        // the printer work?".
+        rows = held(
+          'memories_slot_predicate',
+          'substr(m.slot, instr(m.slot, char(31)) + 1) IN (SELECT value FROM json_each(?))',
+          [JSON.stringify(predicates)],
+        );
+      else rows = [];
+      const seen = new Set<string>();
+      const out: LaneCandidate[] = [];
+      for (const r of rows) {
+        if (seen.has(r.record_id) || out.length >= input.limit) continue;
+        seen.add(r.record_id);
+        out.push({
+          recordId: r.record_id,
+          score: rows.length - out.length,
+          reason: `holds the slot: ${r.statement} (Memory ${r.memory_id})`,
+        });
+      }
+      input.ledger.charge('processing', out.length / 1000);
+      return out;
+    },
+  };
+}
