@@ -69,6 +69,8 @@ export function selectEvidence(
   // further chunk only when drops left room.
   const records = new Map<string, RecordRow>();
   const memsOf = new Map<string, MemState[]>();
+  const newerOf = new Map<string, string>();
+  const revision = newerRevisionSql(eligibility);
   // Scheduled (memory-view.ts, "Time"): the drop reason must not say superseded.
   const later = scheduledSql(asOfMs ?? nowMs);
   const load = (ids: string[]) => {
@@ -78,6 +80,8 @@ export function selectEvidence(
       json,
     ))
       records.set(r.id, r);
+    for (const r of store.all<{ id: string; newer: string | null }>(revision.sql, ...revision.params, json))
+      if (r.newer !== null) newerOf.set(r.id, r.newer);
     for (const m of store.all<MemState & { record_id: string }>(
       `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
          ${later.sql} AS later
@@ -112,16 +116,26 @@ export function selectEvidence(
     const r = records.get(f.recordId);
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
-    if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
-      dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
-      for (const id of successorRecords(store, mems, asOfMs, nowMs, eligibility)) {
-        // Already taken or dropped: left where it is. Further down: moved up to here.
+    // In its place, right after it: ids already taken or dropped are left where they are, ids further
+    // down are moved up.
+    const bringIn = (ids: string[], lane: string) => {
+      for (const id of ids) {
         const at = queue.findIndex((x) => x.recordId === id);
         if (at >= 0 && at <= i) continue;
         const moved = at > i ? queue.splice(at, 1)[0]! : null;
-        const lanes = [...new Set([...(moved?.lanes ?? []), ...f.lanes, 'successor'])];
+        const lanes = [...new Set([...(moved?.lanes ?? []), ...f.lanes, lane])];
         queue.splice(i + 1, 0, { ...(moved ?? f), recordId: id, lanes, reasons: moved?.reasons ?? [] });
       }
+    };
+    const newer = newerOf.get(r.id);
+    if (newer !== undefined) {
+      dropped.push({ recordId: r.id, reason: `revised: ${newer} is a newer revision of the same item` });
+      bringIn([newer], 'revision');
+      continue;
+    }
+    if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
+      dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
+      bringIn(successorRecords(store, mems, asOfMs, nowMs, eligibility), 'successor');
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
@@ -186,6 +200,25 @@ export function successorSql(
        WHERE old.id IN (SELECT value FROM json_each(?)) AND ${current.sql} AND ${eligible.sql}
        GROUP BY sr.id ORDER BY max(sr.occurred_ms) DESC, sr.id LIMIT ?`,
     params: [JSON.stringify(gone), ...current.params, ...eligible.params, successorsPerDrop],
+  };
+}
+
+/**
+ * For each of the Records (json ids), the newest revision of the same item (source name and
+ * external_id, written after it) that this request may see, or null. An edited note imported again is a
+ * new Record; the passages both versions share keep one Memory citing both, so without this the old
+ * version was evidence too, under its old date, beside the new one (or instead of it). What the request
+ * cannot see (a revision after as_of, another source filtered out) does not replace it.
+ */
+function newerRevisionSql(eligibility: Eligibility): { sql: string; params: SqlParam[] } {
+  const eligible = eligibilitySql(eligibility, 'nr');
+  return {
+    sql: `SELECT r.id, (SELECT nr.id FROM records nr INDEXED BY records_external
+                         WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS r.source_name
+                           AND nr.external_id = r.external_id AND nr.n > r.n AND ${eligible.sql}
+                         ORDER BY nr.n DESC LIMIT 1) AS newer
+            FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND r.external_id IS NOT NULL`,
+    params: eligible.params,
   };
 }
 

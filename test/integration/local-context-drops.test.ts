@@ -36,6 +36,50 @@ describe('local engine: Context says why a Record is not evidence, and serves wh
     );
   });
 
+  it('an edited note imported again: the newer revision is the evidence, the older one is dropped as revised', async () => {
+    const { engine, remember } = await withBrain();
+    const note = (text: string, occurred_at: string): RecordCreate => ({
+      content: { kind: 'document', title: 'family.md', text },
+      source: { name: 'notes', external_id: 'family.md' },
+      occurred_at,
+    });
+    // The passage both versions share keeps one Memory, which cites both Records.
+    const v1 = await remember(
+      note('Marta lives in Lisbon.\n\nWe hike in the mountains every spring.', '2023-01-01T00:00:00Z'),
+    );
+    const v2 = await remember(
+      note('Marta lives in Porto.\n\nWe hike in the mountains every spring.', '2024-01-01T00:00:00Z'),
+    );
+    const ask = async (extra: object = {}) =>
+      ready(
+        await engine.createContext(
+          tenant,
+          'b',
+          { query: 'hiking in the mountains', include: ['explain'], ...extra },
+          opts,
+        ),
+      );
+    const now = await ask();
+    assert.deepEqual(
+      now.citations.map((c) => c.record_id),
+      [v2.id],
+    );
+    const explain = now.explain as {
+      dropped: { record_id: string; reason: string }[];
+      evidence: { record_id: string; lanes: string[] }[];
+    };
+    assert.deepEqual(explain.dropped, [
+      { record_id: v1.id, reason: `revised: ${v2.id} is a newer revision of the same item` },
+    ]);
+    // Before the edit, and in a window that ends before it, the older version is what there was.
+    for (const extra of [{ as_of: '2023-06-01T00:00:00Z' }, { filter: { until: '2023-06-01T00:00:00Z' } }])
+      assert.deepEqual(
+        (await ask(extra)).citations.map((c) => c.record_id),
+        [v1.id],
+        JSON.stringify(extra),
+      );
+  });
+
   it('include memories serves a Memory also supported by a Record the filter excludes, citing only what it may see', async () => {
     const { engine, remember } = await withBrain({});
     const said = { kind: 'message', text: 'I like sailing.', speaker: 'user' } as const;
