@@ -121,6 +121,18 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     says: /^invalid_request_body \(400 invalid_request\): contested: must be one of "true", "false"$/,
   },
   {
+    tool: 'list_memories',
+    args: { since_watermark: 'not-a-watermark' },
+    http: () => v1('GET', '/memories?since_watermark=not-a-watermark'),
+    says: /^invalid_watermark \(400 invalid_request\): /,
+  },
+  {
+    tool: 'list_memories',
+    args: { since_watermark: 'w', cursor: 'c' },
+    http: () => v1('GET', '/memories?since_watermark=w&cursor=c'),
+    says: /^conflicting_parameters \(400 invalid_request\): /,
+  },
+  {
     tool: 'get_context',
     args: { query: 'dentist', mode: 'slow' },
     http: () => v1('POST', '/context', { query: 'dentist', mode: 'slow' }),
@@ -226,5 +238,41 @@ test('list_memories takes contested as a model writes it (a JSON boolean) or as 
     assert.deepEqual(asBoolean, asString);
     const slot = asBoolean[0]!.slot!;
     assert.deepEqual(await listed(client, { slot }), asBoolean, 'the slot lists its two values');
+  }
+});
+
+test('list_memories follows changes with since_watermark, as a delta read of /v1 does', async () => {
+  for (const client of [bridge, hosted]) {
+    const remember = async (value: string) => {
+      const r = await client.callTool({
+        name: 'remember',
+        arguments: { content: { kind: 'fact', subject: 'Cy', predicate: 'plays', value } },
+      });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      return (JSON.parse((r.content as { text: string }[])[0]!.text) as { watermark: string }).watermark;
+    };
+    const since = await remember(`chess ${client === bridge ? 'bridge' : 'hosted'}`);
+    await remember(`go ${client === bridge ? 'bridge' : 'hosted'}`);
+    let page: { data: Memory[]; watermark?: string; next_cursor: string | null } = {
+      data: [],
+      next_cursor: null,
+    };
+    for (let i = 0; i < 100 && page.data.length === 0; i += 1) {
+      const r = await client.callTool({ name: 'list_memories', arguments: { since_watermark: since } });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      page = JSON.parse((r.content as { text: string }[])[0]!.text) as typeof page;
+      if (page.data.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    // Only what changed after the first write: the second value, and the first as it was superseded.
+    assert.ok(
+      page.data.some((m) => m.statement.startsWith('Cy plays: go')),
+      JSON.stringify(page.data),
+    );
+    assert.ok(
+      page.data.every((m) => m.statement.startsWith('Cy plays')),
+      JSON.stringify(page.data.map((m) => m.statement)),
+    );
+    assert.equal(typeof page.watermark, 'string');
+    assert.equal(page.next_cursor, null);
   }
 });

@@ -197,7 +197,9 @@ const tools: McpTool[] = [
       'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
       'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
       'conflicts (current values sharing a slot with another; values with the same slot disagree), and slot ' +
-      "lists one slot's values (with status all, its history). Page with cursor / next_cursor.",
+      "lists one slot's values (with status all, its history). Page with cursor / next_cursor. To follow " +
+      'changes, pass since_watermark (a watermark from remember, get_context or an earlier delta page): only the ' +
+      'Memories learned or revised after it, oldest first, with a watermark to send back next time.',
     input: {
       q: mem.q,
       // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
@@ -210,6 +212,9 @@ const tools: McpTool[] = [
       owner: mem.owner,
       status: mem.status,
       as_of: mem.as_of,
+      since_watermark: mem.since_watermark.describe(
+        'Delta read: only Memories that changed after this watermark; not with cursor.',
+      ),
       cursor: mem.cursor,
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
       limit: pageSize(200).optional().describe('Page size, default 50.'),
