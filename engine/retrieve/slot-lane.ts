@@ -13,7 +13,7 @@ const slotWords: ReadonlyArray<{ predicate: string; words: string[] }> = [
   {
     predicate: 'lives in',
     words:
-      'live lives living lived home reside resides residence moved move relocated city town neighbourhood neighborhood'.split(
+      'live lives living lived home based reside resides residence moved move relocated city town neighbourhood neighborhood'.split(
         ' ',
       ),
   },

@@ -252,6 +252,7 @@ describe('local engine: context', () => {
       'Where does the user live now?',
       'where do you live?',
       "What's my home city?",
+      'Where am I based?',
     ])
       assert.deepEqual(await cited(q), [braga.id], q);
     assert.deepEqual(await cited('where does Marta live?'), [marta.id]);

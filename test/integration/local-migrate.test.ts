@@ -99,8 +99,8 @@ describe('local engine: migrations', () => {
         if (Number(r.n) === n) put.run(n, text, '', '', '', r.scope!);
         else put.run(r.n, 'See you at the station.', '田中太郎', '', '', r.scope!);
       db.prepare('DELETE FROM index_queue').run();
-      // Migration 15's column is not there yet.
-      db.exec('DROP TABLE derive_upgrade');
+      // Migration 15's table and 16's index are not there yet.
+      db.exec('DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate');
       db.pragma('user_version = 12');
       db.close();
     }
@@ -158,8 +158,8 @@ describe('local engine: migrations', () => {
          status = 'active', valid_to = NULL, valid_to_ms = NULL WHERE id = ?`,
       ).run(ids[0]);
       db.prepare("UPDATE memories SET version = 1, cause = 'derived' WHERE id = ?").run(ids[1]);
-      // Migration 15's column is not there yet.
-      db.exec('DROP TABLE derive_upgrade');
+      // Migration 15's table and 16's index are not there yet.
+      db.exec('DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate');
       db.pragma('user_version = 13');
       db.close();
     }
@@ -222,8 +222,8 @@ describe('local engine: migrations', () => {
       old.forEach(([, , version], i) =>
         db.prepare('UPDATE memories SET version = ? WHERE id = ?').run(version, ids[i]),
       );
-      // Migration 15's column is not there yet.
-      db.exec('DROP TABLE derive_upgrade');
+      // Migration 15's table and 16's index are not there yet.
+      db.exec('DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate');
       db.pragma('user_version = 13');
       db.close();
     }
