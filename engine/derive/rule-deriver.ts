@@ -1,5 +1,6 @@
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { resolveOwner } from './resolve-owner.ts';
+import { isCourtesy, notSaid, within } from './not-said.ts';
 import { slotSentences } from './slot-sentences.ts';
 import { passages, sentences } from './split-text.ts';
 
@@ -47,7 +48,9 @@ export function createRuleDeriver(): Deriver {
     // give other claims, and Records derived before are derived again in the background
     // (upgrade-derivation.ts). v3: sentences are no longer cut after a title ("Dr. Silva", "DR. SILVA").
     // v4: attachment placeholders, a note's `Tags:`/`Links:` footer and its headings alone are no Memories.
-    name: 'rules-v4',
+    // v5: in a message, quoted mail with its "... wrote:" line, a mail's header lines, what follows an
+    // "Original Message" marker or a signature delimiter, and greetings or sign-offs alone (not-said.ts).
+    name: 'rules-v5',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -65,10 +68,20 @@ export function createRuleDeriver(): Deriver {
         case 'message': {
           const owner = resolveOwner(c.speaker, ctx.self);
           const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
-          const said = sentences(record.text).filter((s) => !isPlaceholder(s.value));
+          // Quoted mail, headers and signatures are not the speaker's to own; greetings hold nothing.
+          const unsaid = notSaid(record.text);
+          const said = sentences(record.text).filter(
+            (s) => !isPlaceholder(s.value) && !within(unsaid, s.start, s.end) && !isCourtesy(s.value),
+          );
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
-          const spans = stated.length > 0 ? stated.map((s) => s.value) : [whole];
+          // With nothing stated, the message whole ("ok"), unless part of it is someone else's.
+          const spans =
+            stated.length > 0
+              ? stated.map((s) => s.value)
+              : unsaid.length > 0
+                ? said.map((s) => s.value)
+                : [whole];
           return unique(spans).flatMap((s) => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.

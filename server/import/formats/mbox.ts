@@ -101,7 +101,9 @@ export function mailToRecord(
       content: {
         kind: 'message',
         text,
-        ...(from ? { speaker: isSelf ? 'self' : show(from).slice(0, 2000) } : {}),
+        // The person by their name, as chats and contacts name them (the address stays in the From: line);
+        // "Carol Diaz <carol@x>" was an entity of its own beside Slack's and the address book's Carol Diaz.
+        ...(from ? { speaker: isSelf ? 'self' : (from.name || from.address).slice(0, 2000) } : {}),
         // Named after the thread's first mail when the file holds it, so a changed "Re:" subject stays in.
         thread: `${baseSubject(subjects.get(rootId) ?? subject) || '(no subject)'} ${rootId}`
           .trim()

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isCourtesy, notSaid } from './not-said.ts';
+
+const unsaid = (text: string) => notSaid(text).map((r) => text.slice(r.start, r.end));
+
+test('a reply: the header lines, the quote with its "wrote:" line and the signature are not said', () => {
+  const mail = [
+    'Subject: Re: Q2 budget',
+    'From: Ana Silva <ana@acme.example>',
+    'To: Carol Diaz <carol@acme.example>',
+    '',
+    'Hi Carol,',
+    'Sounds good, I will cut the taxis.',
+    '',
+    'On Mon, 4 Mar 2024 at 10:02, Carol Diaz <',
+    'carol@acme.example> wrote:',
+    '',
+    '> Hi Ana,',
+    '> The Q2 marketing budget is 48,000 EUR. We need to cut travel by 20%.',
+    '',
+    '-- ',
+    'Ana Silva',
+    'Head of Marketing',
+  ].join('\n');
+  assert.deepEqual(unsaid(mail), [
+    'Subject: Re: Q2 budget\nFrom: Ana Silva <ana@acme.example>\nTo: Carol Diaz <carol@acme.example>',
+    'On Mon, 4 Mar 2024 at 10:02, Carol Diaz <\ncarol@acme.example> wrote:',
+    '> Hi Ana,\n> The Q2 marketing budget is 48,000 EUR. We need to cut travel by 20%.',
+    '-- \nAna Silva\nHead of Marketing',
+  ]);
+});
+
+test('an Outlook reply or a forward: everything from the marker on is the other mail', () => {
+  const text = 'Approved.\n\n-----Original Message-----\nFrom: Bob\nSent: Monday\n\nPlease approve the trip.';
+  assert.deepEqual(unsaid(text), [
+    '-----Original Message-----\nFrom: Bob\nSent: Monday\n\nPlease approve the trip.',
+  ]);
+  assert.deepEqual(unsaid('FYI\n\n---------- Forwarded message ---------\nThe lab closes at 6.'), [
+    '---------- Forwarded message ---------\nThe lab closes at 6.',
+  ]);
+});
+
+test('what only looks like mail structure is said', () => {
+  // Not a header block: the first line is not Subject or From, or the block runs into text.
+  assert.deepEqual(unsaid('To: everyone who came, thank you!'), []);
+  assert.deepEqual(unsaid('From: Lisbon to Porto by train\nit took three hours'), []);
+  // "wrote:" with no quote after it is the speaker's own sentence.
+  assert.deepEqual(unsaid('Carol wrote:\nthe budget is final.'), []);
+  assert.deepEqual(unsaid('I think 5 > 3 and that matters.'), []);
+});
+
+test('greetings and sign-offs alone are courtesy; sentences that begin like them are not', () => {
+  for (const s of [
+    'Hi Ana,',
+    'Hallo Ana,',
+    'Hey there!',
+    'Good morning everyone!',
+    'Best, Carol',
+    'Thanks,',
+    'Kind regards',
+    'Thanks Bob!',
+  ])
+    assert.equal(isCourtesy(s), true, s);
+  for (const s of [
+    "Hi I'm Ana",
+    'Hi, I am here',
+    'Love it',
+    'Thank you for the help',
+    'Best day of my life',
+    'Hey, the lab closes at 6.',
+  ])
+    assert.equal(isCourtesy(s), false, s);
+});

@@ -1,0 +1,105 @@
+/**
+ * The parts of a message that are not its speaker saying something: a mail's header lines (as the mail
+ * importer writes them), text quoted from someone else ("> ..." lines, the "On ... wrote:" line above
+ * them, an "Original Message" or forwarded mail below its marker), and a signature after "-- ". As
+ * Memories they made a reply's sender the owner of what the other person wrote ("We need to cut travel by
+ * 20%", owned by the one who only quoted it), and filled a mailbox's Memories with "Subject: Q2 budget".
+ * The Record keeps every word: it is still evidence, found and quoted as written.
+ */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/** A header line of the mail importer's own form (server/import/formats/mbox.ts). */
+const headerLine = /^(?:Subject|From|To|Cc|Date): \S/u;
+/** The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:". */
+const attribution =
+  /(?:wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|napisał)\s?:$/iu;
+/** A marker after which the rest is someone else's mail (Outlook and Gmail write these). */
+const originalMarker =
+  /^(?:-{2,}\s*(?:Original Message|Forwarded message|Mensagem original|Ursprüngliche Nachricht|Message d'origine|Mensaje original)\s*-{2,}|Begin forwarded message:)$/iu;
+
+interface Line {
+  start: number;
+  end: number;
+  text: string;
+}
+
+function linesOf(text: string): Line[] {
+  const out: Line[] = [];
+  let start = 0;
+  for (const part of text.split('\n')) {
+    out.push({ start, end: start + part.length, text: part.trim() });
+    start += part.length + 1;
+  }
+  return out;
+}
+
+const isQuoted = (l: Line) => l.text.startsWith('>');
+
+/** The ranges of a message's text that are not its speaker's own statements, in text order. */
+export function notSaid(text: string): Range[] {
+  const lines = linesOf(text);
+  const out: Range[] = [];
+  const add = (from: Line, to: Line) => {
+    const last = out[out.length - 1];
+    if (last && last.end >= from.start - 1) last.end = Math.max(last.end, to.end);
+    else out.push({ start: from.start, end: to.end });
+  };
+  // A leading block of header lines, the mail importer's: up to the first blank line.
+  if (lines.length > 0 && /^(?:Subject|From): /u.test(lines[0]!.text)) {
+    let i = 0;
+    while (i < lines.length && headerLine.test(lines[i]!.text)) i += 1;
+    if (i === lines.length || lines[i]!.text === '') add(lines[0]!, lines[Math.max(0, i - 1)]!);
+  }
+  for (let i = 0; i < lines.length; i += 1) {
+    const l = lines[i]!;
+    // The signature delimiter is "-- " (RFC 3676); some clients drop its space.
+    if (originalMarker.test(l.text) || l.text === '--') {
+      add(l, lines[lines.length - 1]!);
+      break;
+    }
+    if (isQuoted(l)) {
+      add(l, l);
+      continue;
+    }
+    // The attribution line is the quote's, when a quoted line follows it (blank lines between allowed).
+    if (attribution.test(l.text)) {
+      let j = i + 1;
+      while (j < lines.length && lines[j]!.text === '') j += 1;
+      // Gmail wraps a long one: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <" / "carol@x> wrote:".
+      const prev = lines[i - 1];
+      const wrapped =
+        prev !== undefined && /^On\s/u.test(prev.text) && !/^On\s/u.test(l.text) && !isQuoted(prev);
+      if (j < lines.length && isQuoted(lines[j]!)) add(wrapped ? prev : l, l);
+    }
+  }
+  return out;
+}
+
+/** Words that open a greeting or a sign-off, lower-cased. */
+const greetings =
+  /^(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good (?:morning|afternoon|evening))(?=$|[\s,!.:])/u;
+const signOffs =
+  /^(?:best|best regards|kind regards|warm regards|regards|cheers|thanks|thank you|many thanks|thanks again|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo)(?=$|[\s,!.:])/u;
+/** What may follow them: up to three capitalised names (not "I"), or a group, and punctuation. */
+const names = /^[,!.:]?(?:[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*){0,3}[,!.:]?$/u;
+const group = /^[,!.:]?[ \t]+(?:all|everyone|everybody|team|there|folks|guys|both)[,!.:]?$/iu;
+
+/**
+ * A sentence that only greets or signs off: "Hi Ana,", "Hallo Ana,", "Hey there!", "Best, Carol",
+ * "Thanks,", "Kind regards". Said, but nothing to remember. "Hi I'm Ana" and "Love it" are not.
+ */
+export function isCourtesy(sentence: string): boolean {
+  const lower = sentence.toLowerCase();
+  const opening = greetings.exec(lower) ?? signOffs.exec(lower);
+  if (!opening) return false;
+  const rest = sentence.slice(opening[0].length);
+  return names.test(rest) || group.test(rest);
+}
+
+/** True when the span [start, end) lies within one of the ranges. */
+export function within(ranges: readonly Range[], start: number, end: number): boolean {
+  return ranges.some((r) => start >= r.start && end <= r.end);
+}
