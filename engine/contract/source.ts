@@ -73,7 +73,20 @@ export const ImportRequest = z
       .optional()
       .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
     date_order: z.enum(['dmy', 'mdy']).optional().describe('WhatsApp dates when the file cannot tell.'),
+    recurrence_since: DateTime.optional().describe(
+      'Recurring calendar events are expanded from this instant. Absent: two years before the import. A series with no occurrence in the window is skipped with a reason naming its dates.',
+    ),
+    recurrence_until: DateTime.optional().describe(
+      'Recurring calendar events are expanded up to this instant. Absent: one year after the import.',
+    ),
   })
+  .refine(
+    (b) =>
+      b.recurrence_since === undefined ||
+      b.recurrence_until === undefined ||
+      Date.parse(b.recurrence_since) < Date.parse(b.recurrence_until),
+    { message: 'must be earlier than recurrence_until', path: ['recurrence_since'] },
+  )
   .meta({ id: 'ImportRequest' });
 export type ImportRequest = z.infer<typeof ImportRequest>;
 

@@ -2,7 +2,8 @@ import { useState, type DragEvent, type FormEvent } from 'react';
 import type { ImportFormat, ImportResult } from '../../engine/contract/index.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
-import { keys } from '../api/queries.ts';
+import { useClient } from '../api/client.ts';
+import { brainOptions, keys } from '../api/queries.ts';
 import {
   formatBytes,
   fromDrop,
@@ -55,8 +56,14 @@ function ImportForm({ brainId }: { brainId: string }) {
   // Left empty, times are read in this computer's zone, except for a chat imported before, which is
   // read in the zone that import used (so its messages keep their identity after a trip).
   const [timeZone, setTimeZone] = useState('');
-  const [selfName, setSelfName] = useState('');
+  // Left untouched, the Brain's own person: Ana's own mail was otherwise someone else's ("Ana Silva <…>").
+  const self = useQuery(brainOptions(useClient(), brainId)).data?.self?.name ?? '';
+  const [selfNameTyped, setSelfName] = useState<string | null>(null);
+  const selfName = selfNameTyped ?? self;
   const [dateOrder, setDateOrder] = useState<'' | 'dmy' | 'mdy'>('');
+  // Recurring calendar events are expanded within these days (empty: two years back, one ahead).
+  const [eventsFrom, setEventsFrom] = useState('');
+  const [eventsTo, setEventsTo] = useState('');
   const [readError, setReadError] = useState<unknown>(null);
   const size = chosen.reduce((n, f) => n + f.file.size, 0);
   const tooBig = size > maxImportBytes;
@@ -91,6 +98,9 @@ function ImportForm({ brainId }: { brainId: string }) {
       ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
       ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
       ...(dateOrder ? { date_order: dateOrder } : {}),
+      // A day as chosen here: from its first moment in this computer's zone.
+      ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
+      ...(eventsTo ? { recurrence_until: new Date(`${eventsTo}T00:00`).toISOString() } : {}),
     });
   };
 
@@ -169,6 +179,22 @@ function ImportForm({ brainId }: { brainId: string }) {
             <option value="mdy">Month first (12/31/2024)</option>
           </select>
         </label>
+        <fieldset className="row">
+          <legend>
+            Repeating calendar events{' '}
+            <span className="hint">
+              imported from and to these days; empty: from two years ago to a year from now
+            </span>
+          </legend>
+          <label>
+            From
+            <input type="date" value={eventsFrom} onChange={(e) => setEventsFrom(e.target.value)} />
+          </label>
+          <label>
+            To
+            <input type="date" value={eventsTo} onChange={(e) => setEventsTo(e.target.value)} />
+          </label>
+        </fieldset>
         {readError ? <ErrorNotice error={readError} /> : null}
         {run?.status === 'error' ? <ErrorNotice error={run.error} /> : null}
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ImportRequest } from '../../engine/contract/index.ts';
+import { ImportRequest } from '../../engine/contract/index.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { importFiles } from './import-files.ts';
 
@@ -217,4 +217,39 @@ test('a chat whose dates read both ways says so on its part; the date order aske
   assert.equal(asked.parts[0]!.note, undefined);
   const first = (await other.listRecords(t, 'b', { limit: 50 })).data.map((r) => r.occurred_at).sort()[0];
   assert.equal(first, '2024-03-04T09:00:00.000Z');
+});
+
+test('recurrence_since/until choose the window repeating calendar events are expanded in; a backwards window is refused', async () => {
+  const ics = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'BEGIN:VEVENT',
+    'UID:standup-2022',
+    'DTSTART:20220307T090000Z',
+    'RRULE:FREQ=WEEKLY;COUNT=3',
+    'SUMMARY:Team standup',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+  const outside = await importFiles(await brain(), t, 'b', { files: [file('work.ics', ics)] });
+  assert.equal(outside.imported, 0);
+  assert.match(outside.skipped[0]!.reason, /no occurrence in the import window/);
+  const engine = await brain();
+  const inside = await importFiles(engine, t, 'b', {
+    files: [file('work.ics', ics)],
+    recurrence_since: '2022-01-01T00:00:00Z',
+    recurrence_until: '2023-01-01T00:00:00Z',
+  });
+  assert.equal(inside.imported, 3);
+  const backwards = ImportRequest.safeParse({
+    files: [file('work.ics', ics)],
+    recurrence_since: '2023-01-01T00:00:00Z',
+    recurrence_until: '2022-01-01T00:00:00Z',
+  });
+  assert.equal(backwards.success, false);
+  assert.deepEqual(
+    backwards.error?.issues.map((i) => [i.path.join('.'), i.message]),
+    [['recurrence_since', 'must be earlier than recurrence_until']],
+  );
 });

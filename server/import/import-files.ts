@@ -95,6 +95,8 @@ export async function importFiles(
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
       ...(body.self_name ? { selfName: body.self_name } : {}),
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
+      ...(body.recurrence_since ? { windowStart: new Date(body.recurrence_since) } : {}),
+      ...(body.recurrence_until ? { windowEnd: new Date(body.recurrence_until) } : {}),
       // Without last_modified, the time is unknown: the same file sent again is then the same item.
       // A file from an archive has the archive's time for it.
       fileTime: async (path) => times.get(path) ?? (fromArchive(path) ? (await stat(path)).mtime : null),

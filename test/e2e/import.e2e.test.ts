@@ -133,3 +133,59 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
     await app.close();
   }
 });
+
+test("import a calendar: a repeating event outside the default window is named, the chosen days bring it in; your name is the Brain's own person", async () => {
+  const app = await startApp('local');
+  try {
+    const calPath = join(samples, 'work.ics');
+    writeFileSync(
+      calPath,
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'BEGIN:VEVENT',
+        'UID:standup-2022',
+        'DTSTART:20220307T090000Z',
+        'RRULE:FREQ=WEEKLY;COUNT=3',
+        'SUMMARY:Team standup',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    );
+    await app.api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Cal' }).click();
+    const nav = page.getByRole('navigation', { name: 'Brain cal' });
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    // Until the person types another, their name is the Brain's own person's.
+    const name = page.getByLabel('Your name in chats and mail');
+    for (let i = 0; i < 100 && (await name.inputValue()) === ''; i += 1) await page.waitForTimeout(50);
+    assert.equal(await name.inputValue(), 'Ana Silva');
+
+    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    const summary = page.locator('.import-summary');
+    await summary.getByText(/0 new items imported/).waitFor();
+    await summary.getByText('Why items were skipped').click();
+    await summary.getByText(/series "Team standup": no occurrence in the import window/).waitFor();
+
+    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+    const days = page.getByRole('group', { name: /Repeating calendar events/ });
+    await days.getByLabel('From', { exact: true }).fill('2022-01-01');
+    await days.getByLabel('To', { exact: true }).fill('2023-01-01');
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    await summary.getByText(/3 new items imported/).waitFor();
+    const records = await app.api.listRecords('cal');
+    assert.deepEqual(records.data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
+      '2022-03-07',
+      '2022-03-14',
+      '2022-03-21',
+    ]);
+    await checkScreen(page, 'import-calendar');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});

@@ -105,18 +105,19 @@ test('iCalendar: zones, recurrence with EXDATE and an override, all-day, partici
     assert.deepEqual(first.content, {
       kind: 'event',
       title: 'Team standup',
-      starts_at: '2024-03-21T08:30:00.000Z',
-      ends_at: '2024-03-21T08:45:00.000Z',
+      starts_at: '2024-03-21T09:30:00+01:00',
+      ends_at: '2024-03-21T09:45:00+01:00',
       participants: ['Alice Martin', 'Lee, Sam', 'ben@example.com'],
       place: 'Room 4.12',
     });
-    assert.equal(first.occurred_at, '2024-03-21T08:30:00.000Z');
+    // In the event's own zone, as the calendar wrote it: the same instant as 08:30Z.
+    assert.equal(first.occurred_at, '2024-03-21T09:30:00+01:00');
     const moved = byId.get(standups[1]!)!.content as { title: string; starts_at: string };
     assert.equal(moved.title, 'Team standup (moved)');
-    assert.equal(moved.starts_at, '2024-04-04T09:00:00.000Z', 'summer time after the DST change');
+    assert.equal(moved.starts_at, '2024-04-04T11:00:00+02:00', 'summer time after the DST change');
     assert.equal(
       (byId.get(standups[2]!)!.content as { starts_at: string }).starts_at,
-      '2024-04-11T07:30:00.000Z',
+      '2024-04-11T09:30:00+02:00',
     );
 
     const bday = byId.get('ics:bday-ana')!.content as { title: string; starts_at: string; ends_at: string };
@@ -131,7 +132,7 @@ test('iCalendar: zones, recurrence with EXDATE and an override, all-day, partici
     );
     assert.equal(
       (byId.get('ics:ny-call')!.content as { starts_at: string }).starts_at,
-      '2024-01-10T14:00:00.000Z',
+      '2024-01-10T09:00:00-05:00',
     );
     assert.ok(
       [...byId.keys()].some((k) => /^ics:sha256:[0-9a-f]{32}$/.test(k)),
@@ -291,8 +292,8 @@ test('a malformed line or a cut-off download loses only the events it damages', 
       return [r.body.source.external_id, c.title, c.starts_at];
     }),
     [
-      ['ics:weekly@2024-01-08T09:30:00', 'Weekly', '2024-01-08T08:30:00.000Z'],
-      ['ics:weekly@2024-01-15T09:30:00', 'Weekly (moved)', '2024-01-15T13:00:00.000Z'],
+      ['ics:weekly@2024-01-08T09:30:00', 'Weekly', '2024-01-08T09:30:00+01:00'],
+      ['ics:weekly@2024-01-15T09:30:00', 'Weekly (moved)', '2024-01-15T14:00:00+01:00'],
       ['ics:after', 'After the damage', '2024-01-20T00:00:00.000Z'],
     ],
   );
@@ -491,4 +492,71 @@ test('an event without a start is skipped by its title, also when it has no UID 
     skips.map((s) => s.reason),
     ['event "Dentist" has no DTSTART', 'event "Gym" has no DTSTART'],
   );
+});
+
+test('iCalendar: a description is a document of its own; a series wholly outside the window is named, not dropped silently', async () => {
+  const t = writeTree({
+    'cal.ics': crlf([
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:dentist-1',
+      'DTSTART;TZID=Europe/Lisbon:20240415T143000',
+      'DTEND;TZID=Europe/Lisbon:20240415T150000',
+      'SUMMARY:Dentist',
+      'DESCRIPTION:Bring the insurance card.\\nArrive 10 minutes early.',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:standup-old',
+      'DTSTART:20220307T090000Z',
+      'RRULE:FREQ=WEEKLY;UNTIL=20220606T090000Z',
+      'SUMMARY:Team standup',
+      'DESCRIPTION:Daily numbers first.',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:floating-1',
+      'DTSTART:20240420T100000',
+      'SUMMARY:Market',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ]),
+  });
+  try {
+    const { records, skips } = await collect(
+      parseIcs(join(t.root, 'cal.ics'), {
+        timeZone: 'America/New_York',
+        windowStart: new Date('2024-01-01T00:00:00Z'),
+        windowEnd: new Date('2025-01-01T00:00:00Z'),
+      }),
+    );
+    const byId = new Map(records.map((r) => [r.body.source.external_id, r.body]));
+    assert.deepEqual(byId.get('ics:dentist-1#description'), {
+      content: {
+        kind: 'document',
+        title: 'Dentist',
+        text: 'Dentist: Bring the insurance card.\nArrive 10 minutes early.',
+      },
+      source: { name: 'ics', external_id: 'ics:dentist-1#description' },
+      occurred_at: '2024-04-15T14:30:00+01:00',
+    });
+    // A floating time is the --time-zone's wall time, and says so by its offset.
+    assert.equal(
+      (byId.get('ics:floating-1')!.content as { starts_at: string }).starts_at,
+      '2024-04-20T10:00:00-04:00',
+    );
+    assert.ok(![...byId.keys()].some((k) => k.startsWith('ics:standup-old')), 'outside the window');
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'standup-old',
+          'series "Team standup": no occurrence in the import window (2024-01-01 to 2025-01-01); its 14 ' +
+            'occurrences ran from 2022-03-07 to 2022-06-06. Import it again with a window that holds them ' +
+            "(mnemo import --since/--until, or the Import screen's dates)",
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
 });

@@ -49,6 +49,25 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
   );
 }
 
+const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
+
+/**
+ * The instant as RFC 3339 in the event's own zone: the wall time as the calendar wrote it, with its
+ * offset ("2024-04-15T14:30:00+01:00" for 14:30 in Lisbon). Written in UTC, a 14:30 appointment read
+ * "when: 2024-04-15T13:30:00.000Z", and an agent reading the text said 13:30. UTC times and all-day
+ * dates keep the UTC form.
+ */
+function stamp(t: IcalTime, at: Date): string {
+  if (t.isDate || t.zone?.tzid === 'UTC' || Number.isNaN(at.getTime())) return at.toISOString();
+  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  const offsetMin = Math.round((wall - at.getTime()) / 60_000);
+  const sign = offsetMin < 0 ? '-' : '+';
+  return (
+    `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}` +
+    `${sign}${pad(Math.trunc(Math.abs(offsetMin) / 60))}:${pad(Math.abs(offsetMin) % 60)}`
+  );
+}
+
 /** ical.js decodes values lazily and throws on one it cannot read; this names the property. */
 function read<T>(what: string, f: () => T): T {
   try {
@@ -91,6 +110,7 @@ function toRecord(
   const endsAt = end ? instant(end, tzidOf(c, 'dtend') ?? startTz, o) : null;
   const place = ev.location?.trim();
   const people = participants(c);
+  const startsStamp = stamp(start, startsAt);
   return {
     type: 'record',
     ref,
@@ -98,15 +118,43 @@ function toRecord(
       content: {
         kind: 'event',
         title: (ev.summary?.trim() || '(no title)').slice(0, 2000),
-        starts_at: startsAt.toISOString(),
-        ...(endsAt && !Number.isNaN(endsAt.getTime()) ? { ends_at: endsAt.toISOString() } : {}),
+        starts_at: startsStamp,
+        ...(end && endsAt && !Number.isNaN(endsAt.getTime()) ? { ends_at: stamp(end, endsAt) } : {}),
         ...(people.length ? { participants: people } : {}),
         ...(place ? { place: place.slice(0, 2000) } : {}),
       },
       source: { name: 'ics', external_id: externalId.slice(0, 2000) },
-      occurred_at: startsAt.toISOString(),
+      occurred_at: startsStamp,
     },
   };
+}
+
+/**
+ * An event's DESCRIPTION as a `document` of its own, titled by the event (an event Record has no field
+ * for it): "Bring the insurance card. Arrive 10 minutes early." was dropped, and "what should I bring
+ * to the dentist?" found only the title. One per event, or per series (its occurrences share it).
+ */
+function descriptionItem(ev: IcalEvent, externalId: string, ref: string, occurredAt: string): ImportItem[] {
+  const text = textOf(ev.component, 'description');
+  if (!text) return [];
+  const title = (ev.summary?.trim() || '(no title)').slice(0, 2000);
+  return [
+    {
+      type: 'record',
+      ref: `${ref} (description)`,
+      body: {
+        content: { kind: 'document', title, text: `${title}: ${text}`.slice(0, 1_000_000) },
+        source: { name: 'ics', external_id: `${externalId}#description`.slice(0, 2000) },
+        occurred_at: occurredAt,
+      },
+    },
+  ];
+}
+
+/** The event's Record, and its description's when it has one (not for a skipped event). */
+function withDescription(ev: IcalEvent, item: ImportItem): ImportItem[] {
+  if (item.type !== 'record') return [item];
+  return [item, ...descriptionItem(ev, item.body.source.external_id, item.ref, item.body.occurred_at!)];
 }
 
 function uidOf(c: IcalComponent): string {
@@ -155,7 +203,7 @@ function overrideItems(c: IcalComponent, masters: Map<string, IcalEvent>, o: Par
     return [];
   }
   // An override whose series is not in this file stands alone.
-  return [toRecord(ev, start, end, `ics:${uid}@${rid}`, uid, o)];
+  return withDescription(ev, toRecord(ev, start, end, `ics:${uid}@${rid}`, uid, o));
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -179,14 +227,31 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   let inWindowAfter = 0;
   let steps = 0;
   let stoppedAt: Date | null = null;
+  // Occurrences outside the window, for a series that has none inside it: the first and the last seen.
+  const outside: { first: Date | null; last: Date | null; count: number } = {
+    first: null,
+    last: null,
+    count: 0,
+  };
+  const seenOutside = (at: Date) => {
+    outside.first ??= at;
+    outside.last = at;
+    outside.count += 1;
+  };
   for (let t = next(); t; t = next()) {
     const at = instant(t, tzid, o);
-    if (at >= w.end) break;
+    if (at >= w.end) {
+      seenOutside(at);
+      break;
+    }
     if (++steps > maxRuleSteps) {
       stoppedAt = at;
       break;
     }
-    if (at < w.start) continue;
+    if (at < w.start) {
+      seenOutside(at);
+      continue;
+    }
     if (at < w.now) {
       inWindowBefore += 1;
       before.push({ t: t.clone(), at });
@@ -211,7 +276,26 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     const rid = d.recurrenceId.toString();
     return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, o);
   });
+  const firstKept = items.find((x) => x.type === 'record');
+  if (firstKept?.type === 'record')
+    items.push(...descriptionItem(ev, `ics:${uid}`, uid, firstKept.body.occurred_at!));
   const title = quoted(textOf(ev.component, 'summary'));
+  if (kept.length === 0 && !stoppedAt && outside.first && outside.last) {
+    // Said, not dropped without a word: "when is the team standup?" found nothing and nothing told why.
+    const runs =
+      outside.last < w.start
+        ? `its ${outside.count} occurrence${outside.count === 1 ? '' : 's'} ran from ${day(outside.first)} to ${day(outside.last)}`
+        : outside.first >= w.end
+          ? `it begins on ${day(outside.first)}`
+          : `its occurrences fall before and after it`;
+    items.push(
+      skip(
+        uid,
+        `series${title}: no occurrence in the import window (${day(w.start)} to ${day(w.end)}); ${runs}. ` +
+          "Import it again with a window that holds them (mnemo import --since/--until, or the Import screen's dates)",
+      ),
+    );
+  }
   const earlier = inWindowBefore - (before.length - i);
   const later = inWindowAfter - j;
   if (earlier + later > 0) {
@@ -241,7 +325,7 @@ function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOp
   if (!start) return [skip(uid, `event${quoted(textOf(ev.component, 'summary'))} has no DTSTART`)];
   if (!ev.isRecurring()) {
     const end = read('DTEND or DURATION', () => ev.endDate);
-    return [toRecord(ev, start, end, `ics:${uid}`, uid, o)];
+    return withDescription(ev, toRecord(ev, start, end, `ics:${uid}`, uid, o));
   }
   return occurrenceItems(ev, uid, w, o);
 }
