@@ -57,7 +57,8 @@ function ImportForm({ brainId }: { brainId: string }) {
   // read in the zone that import used (so its messages keep their identity after a trip).
   const [timeZone, setTimeZone] = useState('');
   // Left untouched, the Brain's own person: Ana's own mail was otherwise someone else's ("Ana Silva <…>").
-  const self = useQuery(brainOptions(useClient(), brainId)).data?.self?.name ?? '';
+  const brain = useQuery(brainOptions(useClient(), brainId)).data;
+  const self = brain?.self?.name ?? '';
   const [selfNameTyped, setSelfName] = useState<string | null>(null);
   const selfName = selfNameTyped ?? self;
   const [dateOrder, setDateOrder] = useState<'' | 'dmy' | 'mdy'>('');
@@ -165,7 +166,11 @@ function ImportForm({ brainId }: { brainId: string }) {
         </label>
         <label>
           Your name in chats and mail{' '}
-          <span className="hint">optional: your own messages are then known to be yours</span>
+          <span className="hint">
+            {brain && !brain.self
+              ? 'this Brain was made without its own person, so your messages cannot be attributed to you here, and questions about "my …" go unanswered'
+              : 'optional: your own messages are then known to be yours'}
+          </span>
           <input value={selfName} onChange={(e) => setSelfName(e.target.value)} />
         </label>
         <label>

@@ -248,15 +248,19 @@ export async function readingOptions(
   };
 }
 
+/** A Record of what the user said or wrote (a chat or mail message whose speaker is `self`). */
+const ownWords = (body: RecordCreate) =>
+  typeof body.content === 'object' && body.content.kind === 'message' && body.content.speaker === 'self';
+
 async function ensureBrain(
   client: MnemoClient,
   brainId: string,
   selfName?: string,
   signal?: AbortSignal,
-): Promise<boolean> {
+): Promise<{ created: boolean; hasSelf: boolean }> {
   try {
-    await client.getBrain(brainId, { signal });
-    return false;
+    const b = await client.getBrain(brainId, { signal });
+    return { created: false, hasSelf: b.self != null };
   } catch (e) {
     if (!(e instanceof MnemoApiError) || e.code !== 'brain_not_found') throw e;
   }
@@ -266,11 +270,25 @@ async function ensureBrain(
       { id: brainId, ...(selfName ? { self: { type: 'person', name: selfName } } : {}) },
       { signal },
     );
-    return true;
+    return { created: true, hasSelf: selfName !== undefined && selfName !== '' };
   } catch (e) {
-    if (e instanceof MnemoApiError && e.code === 'brain_exists') return false; // created meanwhile
-    throw e;
+    if (!(e instanceof MnemoApiError) || e.code !== 'brain_exists') throw e;
+    // Created meanwhile.
+    const b = await client.getBrain(brainId, { signal });
+    return { created: false, hasSelf: b.self != null };
   }
+}
+
+/**
+ * What an import of the user's own messages into a Brain without a self means, said once: a Brain's self
+ * is set when it is made, and without one "my …" questions are answered no_attribution.
+ */
+export function noSelfNote(brainId: string): string {
+  return (
+    `Brain "${brainId}" has no self, so the messages marked as yours are not attributed to anyone and ` +
+    `questions about "my …" are answered no_attribution. A Brain's self is set when it is made: import ` +
+    `into a new Brain with --self "Your Name" (or make it on the app's Brains screen).`
+  );
 }
 
 /**
@@ -328,6 +346,7 @@ async function importPath(o: ImportOptions): Promise<ImportSummary> {
   const skippedItems: ImportSummary['skippedItems'] = [];
   const failedItems: ImportSummary['failedItems'] = [];
   const notes: ImportSummary['notes'] = [];
+  let noSelfSaid = false;
   // `total` grows as the export is read: Records are sent while it is still being read, so a mailbox of
   // several GB never has to fit in memory (at most `queued` parsed Records wait to be sent).
   const progress: ImportProgress = { total: 0, done: 0, imported: 0, unchanged: 0, skipped: 0, failed: 0 };
@@ -365,7 +384,7 @@ async function importPath(o: ImportOptions): Promise<ImportSummary> {
   let fatal: unknown = null;
   // An empty Brain made for nothing would outlive the mistake (a wrong folder, a typo in --format): it is
   // made when the first Record is about to be sent.
-  let brain: Promise<boolean> | null = null;
+  let brain: Promise<{ created: boolean; hasSelf: boolean }> | null = null;
 
   const read = async () => {
     try {
@@ -418,7 +437,12 @@ async function importPath(o: ImportOptions): Promise<ImportSummary> {
       const { item, key, part, label } = job;
       let brainCreated: boolean;
       try {
-        brainCreated = await (brain ??= ensureBrain(o.client, o.brainId, o.selfName, o.signal));
+        const ensured = await (brain ??= ensureBrain(o.client, o.brainId, o.selfName, o.signal));
+        brainCreated = ensured.created;
+        if (!ensured.hasSelf && !noSelfSaid && ownWords(item.body)) {
+          noSelfSaid = true;
+          notes.push({ ref: `brain "${o.brainId}"`, note: noSelfNote(o.brainId) });
+        }
       } catch (e) {
         // No Brain, nothing can be sent: the run fails as a whole, as it did before anything was read.
         fatal ??= e;
@@ -483,7 +507,8 @@ async function importPath(o: ImportOptions): Promise<ImportSummary> {
     ...progress,
     format: formats.length === 1 ? formats[0]! : asked === 'auto' ? 'mixed' : asked,
     brain: o.brainId,
-    brainCreated: brain !== null && (await brain),
+    // Assigned by the senders, which TypeScript's narrowing does not follow into.
+    brainCreated: (await (brain as Promise<{ created: boolean }> | null))?.created ?? false,
     parts,
     skippedItems,
     failedItems,

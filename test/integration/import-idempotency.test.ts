@@ -196,4 +196,27 @@ describe('import through the /v1 API', () => {
     assert.equal(both.status, 2);
     assert.match(both.stderr, /exactly one of PATH, --remove SOURCE or --list/);
   });
+  test('your own messages imported into a Brain without a self: the summary says what that means, once', async () => {
+    const file = join(root, 'WhatsApp Chat with Bo.txt');
+    writeFileSync(
+      file,
+      ['13/02/2024, 18:01 - Ana: My dentist is Dr. Reis', '13/02/2024, 18:02 - Ana: I moved to Braga'].join(
+        '\n',
+      ),
+    );
+    const base = { client, path: file, timeZone: 'Europe/Lisbon', selfName: 'Ana' };
+    // A new Brain made with the name as its self: nothing to say.
+    const made = await runImport({ ...base, brainId: 'ana-self' });
+    assert.equal(made.brainCreated, true);
+    assert.deepEqual(made.notes, []);
+    assert.deepEqual((await client.getBrain('ana-self')).self, { type: 'person', name: 'Ana' });
+    // A Brain made before without one: the messages are Ana's, but the Brain cannot say so.
+    await client.createBrain({ id: 'no-self' });
+    const into = await runImport({ ...base, brainId: 'no-self' });
+    assert.deepEqual(
+      into.notes.map((n) => n.ref),
+      ['brain "no-self"'],
+    );
+    assert.match(into.notes[0]!.note, /has no self.*no_attribution.*--self/);
+  });
 });
