@@ -66,7 +66,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
         {
           content: {
             kind: 'message',
-            text: 'Launch moved to *Feb 2* — @ana.s can you update the plan (https://wiki.example/launch)? cc @here & #general',
+            text: 'Launch moved to *Feb 2* — @Ana Souza can you update the plan (https://wiki.example/launch)? cc @here & #general',
             speaker: 'self',
             thread: '#general thread 1705312860.000200',
           },
@@ -77,7 +77,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
           content: {
             kind: 'message',
             text: 'Done.\nAlso moved the demo.',
-            speaker: 'ana.s',
+            speaker: 'Ana Souza',
             thread: '#general thread 1705312860.000200',
           },
           source: { name: 'slack', external_id: 'slack:C0GEN:1705312920.000300' },
@@ -87,7 +87,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
           content: {
             kind: 'message',
             text: '[attachment: roadmap.pdf]',
-            speaker: 'ana.s',
+            speaker: 'Ana Souza',
             thread: '#general',
           },
           source: { name: 'slack', external_id: 'slack:C0GEN:1705313000.000400' },

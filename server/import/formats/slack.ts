@@ -62,7 +62,9 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
     if (!isObj(u) || !str(u.id)) continue;
     const id = u.id as string;
     const profile = isObj(u.profile) ? u.profile : {};
-    const names = [str(profile.display_name), str(u.real_name), str(profile.real_name), str(u.name)].filter(
+    // The full name first, as mail and contacts name the person ("Carol Diaz", not the handle "carol"), so
+    // one person is one speaker across imports; every name stays an alias for --self.
+    const names = [str(u.real_name), str(profile.real_name), str(profile.display_name), str(u.name)].filter(
       (n): n is string => !!n,
     );
     users.set(id, names[0] ?? id);
@@ -131,8 +133,8 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
         const userId = str(m.user);
         const speaker =
           (userId && users.get(userId)) ??
-          str(profile.display_name) ??
           str(profile.real_name) ??
+          str(profile.display_name) ??
           str(m.username) ??
           userId ??
           'unknown';
