@@ -181,7 +181,7 @@ test('Claude conversations.json: content blocks, attachments, human as self', as
     assert.deepEqual(records[0]!.body, {
       content: {
         kind: 'message',
-        text: 'Which tomatoes grow well on a north balcony?\n[attachment: balcony.txt]\n[attachment: photo.jpg]',
+        text: 'Which tomatoes grow well on a north balcony?\n[attachment: balcony.txt]\n2 m²\n[attachment: photo.jpg]',
         speaker: 'self',
         thread: 'Garden planning (conv-1)',
       },

@@ -113,10 +113,18 @@ function claudeText(m: Json): string {
     ...(Array.isArray(m.files) ? m.files : []),
   ]
     .filter(isObj)
-    .map((f) => str(f.file_name) ?? str(f.name))
-    .filter((n): n is string => Boolean(n));
-  const unique = [...new Set(files)];
-  return [text.trim(), ...unique.map((n) => `[attachment: ${n}]`)].filter(Boolean).join('\n');
+    .map((f) => ({ name: str(f.file_name) ?? str(f.name), said: str(f.extracted_content)?.trim() }))
+    .filter((f): f is { name: string; said: string | undefined } => Boolean(f.name));
+  // An attachment's text as Claude read it is part of what was said ("Soil pH 6.5, tested by GreenLab."):
+  // kept under its placeholder line, not dropped for the name alone.
+  const seen = new Set<string>();
+  const shown = files.filter((f) => !seen.has(f.name) && seen.add(f.name));
+  return [
+    text.trim(),
+    ...shown.map((f) => (f.said ? `[attachment: ${f.name}]\n${f.said}` : `[attachment: ${f.name}]`)),
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** One `message` Record per Claude message (the human as `self`); threads are conversations. */

@@ -52,6 +52,13 @@ const cards = [
   'VERSION:4.0',
   'FN:Just A Name',
   'END:VCARD',
+  // vCard 4: numbers and addresses as URIs.
+  'BEGIN:VCARD',
+  'VERSION:4.0',
+  'FN:Rui Costa',
+  'TEL;VALUE=uri;TYPE=cell:tel:+351-912-345-678',
+  'EMAIL:mailto:rui@example.pt',
+  'END:VCARD',
 ].join('\r\n');
 
 test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken cards skipped alone', async () => {
@@ -59,6 +66,14 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
   try {
     const { records, skips } = await collect(parseVcf(join(t.root, 'contacts.vcf'), {}));
     const facts = records.map((r) => r.body.content as { subject: string; predicate: string; value: string });
+    assert.deepEqual(
+      facts.filter((f) => f.subject === 'Rui Costa').map((f) => [f.predicate, f.value]),
+      [
+        ['phone (mobile)', '+351-912-345-678'],
+        ['email', 'rui@example.pt'],
+      ],
+      'the value people read, not the URI',
+    );
     const zoe = Object.fromEntries(
       facts.filter((f) => f.subject === 'Zoë Müller').map((f) => [f.predicate, f.value]),
     );

@@ -149,6 +149,8 @@ function cardItems(c: InstanceType<typeof ICAL.Component>, line: number): Import
       );
       continue;
     }
+    // vCard 4 writes numbers and addresses as URIs ("tel:+351-912-345-678", "mailto:…"): the value people read.
+    if (p.name === 'tel' || p.name === 'email') value = value.replace(/^(?:tel|mailto):/iu, '');
     if (!value) continue;
     // Two work emails are two slots, not one superseding the other.
     const label = `${base}${typeLabel(p)}`;
