@@ -6,8 +6,11 @@ export interface Bar {
   tone?: 'default' | 'muted' | 'warn';
 }
 
-/** About how many characters of chart text fit in a width (the chart's font is ~0.8rem). */
-const charsIn = (px: number) => Math.max(4, Math.floor(px / 6.6));
+/**
+ * About how many characters of chart text fit in a width (the chart's font is 12px). Counted for wide
+ * letters: at 6.6 px a label of capitals and digits ran past the chart's left edge ("#12" read "¹12").
+ */
+const charsIn = (px: number) => Math.max(4, Math.floor(px / 7.2));
 
 /** Text cut to fit a width, with an ellipsis: SVG text does not wrap, and the rest would be clipped. */
 function fit(text: string, px: number): string {
@@ -21,8 +24,9 @@ function fit(text: string, px: number): string {
  */
 export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; title: string; unit?: string }) {
   const rowH = 26;
-  const labelW = 190;
-  const barW = 320;
+  // Labels are what tell the rows apart (three phone numbers of one person): they get the room.
+  const labelW = 320;
+  const barW = 240;
   const width = labelW + barW + 260;
   const max = Math.max(...bars.map((b) => Math.abs(b.value)), 1e-9);
   const height = Math.max(bars.length, 1) * rowH + 4;
