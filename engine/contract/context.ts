@@ -9,7 +9,8 @@ export const ContextRequest = z
     // Not trimmed: the Context echoes the query exactly as sent; blank is refused all the same.
     query: z
       .string()
-      .min(1, 'must not be empty')
+      // abort: an empty query is only empty, not blank as well.
+      .min(1, { error: 'must not be empty', abort: true })
       .max(4_000, 'must be at most 4,000 characters')
       // A pattern, not a refinement, so that openapi.json says so too.
       .regex(/\S/, 'must not be blank'),

@@ -46,6 +46,9 @@ test('whitespace-only text where a Memory takes its words is refused as blank, n
   assert.equal(message(RecordCreate, { content: '   ' }), 'content: must not be blank');
   assert.equal(message(RecordCreate, { content: '\n\n' }), 'content: must not be blank');
   assert.equal(message(RecordCreate, { content: '' }), 'content: must not be empty');
+  // Said once: an empty query is empty, not blank as well.
+  assert.equal(message(ContextRequest, { query: '' }), 'query: must not be empty');
+  assert.equal(message(ContextRequest, { query: ' ' }), 'query: must not be blank');
   assert.equal(
     message(RecordCreate, { content: { kind: 'message', text: '   ' } }),
     'content.text: must not be blank',
