@@ -108,11 +108,16 @@ function TraceView({
               ? `No answer: ${t.abstained.replace(/_/g, ' ')}`
               : t.status}
         </dd>
-        <dt>Size</dt>
-        <dd>
-          {t.budget.estimated_tokens} of {t.budget.requested_tokens} tokens
-          {t.budget.truncated ? ', cut to fit' : ''}
-        </dd>
+        {/* A request that failed before it was sized has no size to show ("0 of 0 tokens"). */}
+        {t.error && t.budget.requested_tokens === 0 ? null : (
+          <>
+            <dt>Size</dt>
+            <dd>
+              {t.budget.estimated_tokens} of {t.budget.requested_tokens} tokens
+              {t.budget.truncated ? ', cut to fit' : ''}
+            </dd>
+          </>
+        )}
         <dt>Request</dt>
         <dd className="mono small">{t.request_id}</dd>
       </dl>
