@@ -28,6 +28,8 @@ export function KeysScreen() {
   const [revoking, setRevoking] = useState<KeyInfo | null>(null);
   const ownKey = currentApiKey();
   const isOwn = (k: KeyInfo) => ownKey !== null && isOwnKey(k, ownKey);
+  // sk_<env>_<project>_<secret>: the project this session's key, and so this list, belongs to.
+  const project = ownKey?.split('_')[2] ?? null;
   return (
     <>
       <h1 tabIndex={-1}>Keys</h1>
@@ -36,7 +38,20 @@ export function KeysScreen() {
       </p>
       <CreateKeyForm />
       <section aria-labelledby="key-list">
-        <h2 id="key-list">All keys</h2>
+        <h2 id="key-list">
+          {project ? (
+            <>
+              Keys of project <code>{project}</code>
+            </>
+          ) : (
+            'Keys'
+          )}
+        </h2>
+        <p className="muted small">
+          The app manages the keys of its own project. Keys made for another project, as{' '}
+          <code>mnemo keys create --project …</code> makes them, are listed by <code>mnemo keys list</code>{' '}
+          and revoked by <code>mnemo keys revoke</code> in a terminal.
+        </p>
         {list.isPending ? (
           <Loading what="keys" />
         ) : list.data === undefined || errorHidesData(list) ? (

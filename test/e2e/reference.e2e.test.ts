@@ -155,6 +155,9 @@ test('create a key (secret shown once), then revoke it', async () => {
     const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Keys' }).click();
     await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+    // The list is the app's project's, and says where the others are managed.
+    await page.getByRole('heading', { level: 2, name: 'Keys of project local' }).waitFor();
+    await page.getByText(/listed by mnemo keys list/).waitFor();
     await page.getByLabel('Label').fill('calendar agent');
     await page.getByLabel('Accept Objects').uncheck();
     await page.getByRole('button', { name: 'Create key' }).click();
