@@ -9,20 +9,40 @@ import { stemPrefix } from './query-terms.ts';
  * "Ana lives in Braga"), with the query words that ask about them. Only these two: every other slot is a
  * `fact`, whose Record already carries its subject and predicate in its text for the lexical lane.
  */
-const slotWords: ReadonlyArray<{ predicate: string; words: string[] }> = [
+const slotWords: ReadonlyArray<{ predicate: string; strong: string[]; weak: string[] }> = [
   {
     predicate: 'lives in',
-    words:
-      'live lives living lived home based reside resides residence moved move relocated city town neighbourhood neighborhood'.split(
-        ' ',
-      ),
+    strong:
+      'live lives living lived reside resides residence home city town neighbourhood neighborhood'.split(' '),
+    weak: 'based moved move relocated'.split(' '),
   },
   {
     predicate: 'works at',
-    words: 'work works working worked job employer employed employs workplace'.split(' '),
+    strong: 'employer employed employs job workplace'.split(' '),
+    weak: 'work works working worked'.split(' '),
   },
 ];
-const stems = slotWords.map((s) => ({ predicate: s.predicate, stems: new Set(s.words.map(stemPrefix)) }));
+const stems = slotWords.map((s) => ({
+  predicate: s.predicate,
+  strong: new Set(s.strong.map(stemPrefix)),
+  weak: new Set(s.weak.map(stemPrefix)),
+}));
+/** A question asking where, who or which: "where am I based?", "who do I work for?". */
+const whereWho = /(?<![\p{L}\p{N}])(?:where|who|which)(?![\p{L}\p{N}])/iu;
+
+/**
+ * The slots a query asks about: a word that can only be about a home or a job ("live", "home",
+ * "employer"), or one that can be about much else ("work", "based", "move") in a question asking where,
+ * who or which. "How does my printer work?", "what is my thesis based on?" and "can you move the
+ * meeting?" ask about neither.
+ */
+function askedPredicates(input: LaneInput): string[] {
+  const termStems = new Set(input.terms.map(stemPrefix));
+  const asks = whereWho.test(input.query);
+  return stems
+    .filter((s) => [...termStems].some((t) => s.strong.has(t) || (asks && s.weak.has(t))))
+    .map((s) => s.predicate);
+}
 
 /** The query asks about the person it is asked for: "where do I live?", "where does the user work?". */
 const aboutSelf =
@@ -45,6 +65,14 @@ function wordRuns(query: string): string[] {
   return [...new Set(runs)];
 }
 
+/** The query's capitalised words but "I": the first names it may hold ("where does Carol live?"). */
+function firstNames(query: string): string[] {
+  const words = query.match(/(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{M}'’-]*/gu) ?? [];
+  return [
+    ...new Set(words.map((w) => w.replace(/['’]s$/u, '')).filter((w) => w !== 'I' && !/^I['’]/u.test(w))),
+  ];
+}
+
 /**
  * Slot lane: a question about where someone lives or works, answered by the Records behind the Memory
  * that holds that slot at the read time, whatever words they used. "Where do I live?" shares no word
@@ -57,10 +85,7 @@ export function createSlotLane(now: () => Date): Lane {
   return {
     name: 'slot',
     search(input: LaneInput): LaneCandidate[] {
-      const termStems = new Set(input.terms.map(stemPrefix));
-      const predicates = stems
-        .filter((s) => [...s.stems].some((w) => termStems.has(w)))
-        .map((s) => s.predicate);
+      const predicates = askedPredicates(input);
       if (predicates.length === 0) return [];
       const e = input.eligibility;
       const nowMs = now().getTime();
@@ -69,6 +94,7 @@ export function createSlotLane(now: () => Date): Lane {
       const readMs = e.asOfMs === undefined ? untilMs : Math.min(e.asOfMs, untilMs ?? e.asOfMs);
       const served = servedSql(readMs, nowMs, 'm');
       const eligible = eligibilitySql(e, 'r');
+      const eligibleHolder = eligibilitySql(e, 'er');
       /**
        * The Records behind the holders that `where` picks out, served at the read time, the Brain's own
        * person first, then the newest. The holders are ranked before their Records are read.
@@ -79,6 +105,10 @@ export function createSlotLane(now: () => Date): Lane {
              SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
                FROM memories m INDEXED BY ${index}
               WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${where} AND ${served.sql}
+                -- Only holders with a Record this request may see, before the limit: 50 newer holders
+                -- from chat would otherwise hide the one from mail that filter.sources asks for.
+                AND EXISTS (SELECT 1 FROM citations ec CROSS JOIN records er ON er.id = ec.record_id
+                            WHERE ec.memory_id = m.id AND ${eligibleHolder.sql})
               ORDER BY self DESC, m.valid_from_ms DESC
               LIMIT ?)
            SELECT r.id AS record_id, h.id AS memory_id, h.statement
@@ -90,6 +120,7 @@ export function createSlotLane(now: () => Date): Lane {
           e.brainUid,
           ...params,
           ...served.params,
+          ...eligibleHolder.params,
           input.limit,
           ...eligible.params,
         );
@@ -98,25 +129,42 @@ export function createSlotLane(now: () => Date): Lane {
       const keysOf = (subjects: string[]) =>
         subjects.flatMap((s) => predicates.map((p) => slotPrefix(s) + p));
 
-      // A subject the query names ("Ana", "Ana Sousa", "Marta's"), found by the slot keys it would have;
-      // one that holds the slot at some time is the one asked about, whether or not it holds it now.
-      const named = keysOf(wordRuns(input.query));
-      const namesHolder =
-        input.store.get(
-          `SELECT 1 AS x FROM memories INDEXED BY memories_brain_slot
-            WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?)) LIMIT 1`,
+      // A subject the query names ("Ana", "Ana Sousa", "Marta's"), found by the slot keys it would have,
+      // or by a first name alone ("Carol" of "Carol Diaz", as mail and chats name people); one that holds
+      // the slot at some time is the one asked about, whether or not it holds it now.
+      const named = new Set(
+        input.store
+          .all<{ slot: string }>(
+            `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
+              WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?))`,
+            e.brainUid,
+            JSON.stringify(keysOf(wordRuns(input.query))),
+          )
+          .map((r) => r.slot),
+      );
+      for (const first of firstNames(input.query)) {
+        const from = slotPrefix(first).slice(0, -1);
+        for (const r of input.store.all<{ slot: string }>(
+          `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
+            WHERE brain_uid = ? AND slot >= ? AND slot < ?
+              AND substr(slot, instr(slot, char(31)) + 1) IN (SELECT value FROM json_each(?))
+            LIMIT 20`,
           e.brainUid,
-          JSON.stringify(named),
-        ) !== undefined;
+          `${from} `,
+          `${from}!`,
+          JSON.stringify(predicates),
+        ))
+          named.add(r.slot);
+      }
       let rows: SlotRow[];
-      if (namesHolder) rows = bySlot(named);
+      if (named.size > 0) rows = bySlot([...named]);
       else if (aboutSelf.test(input.query)) {
         const self = input.store.get<{ name: string | null }>(
           'SELECT self_name AS name FROM brains WHERE uid = ?',
           e.brainUid,
         );
         rows = self?.name ? bySlot(keysOf([self.name])) : [];
-      } else if (/(?<![\p{L}\p{N}])(?:where|who)(?![\p{L}\p{N}])/iu.test(input.query))
+      } else if (whereWho.test(input.query))
         // "Where does everyone work?", "who moved?": a question about people and places, not "how does
         // the printer work?".
         rows = held(

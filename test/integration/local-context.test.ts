@@ -270,13 +270,29 @@ describe('local engine: context', () => {
     // Not a question about a home or a job: the lane stays out of it.
     const slotHits = async (query: string) => {
       const c = ready(await engine.createContext(tenant, 'b', { query, include: ['explain'] }, opts));
+      // A miss has no explain; had the lane found anything, it would have been evidence.
+      if (c.explain === undefined) return c.citations.length === 0 ? 0 : undefined;
       const lanes = (c.explain as { lanes: { name: string; candidates: number }[] }).lanes;
       return lanes.find((l) => l.name === 'slot')?.candidates;
     };
     assert.equal(await slotHits('how was the weather?'), 0);
     // Nobody named, not in the first person, and not asking where or who: not about a home or a job.
     assert.equal(await slotHits('How does the printer work?'), 0);
+    // In the first person too: a word that can be about much else needs a question of where, who or which.
+    for (const q of [
+      'How does my printer work?',
+      'What is my thesis based on?',
+      'Can you help me move the meeting?',
+    ])
+      assert.equal(await slotHits(q), 0, q);
     assert.equal(await slotHits('where do I live?'), 1);
+    // A first name alone is the person of that name, not a reason to answer with everyone's home.
+    const carol = await remember({
+      content: { kind: 'message', text: 'I moved to Lisbon.', speaker: 'Carol Diaz' },
+      occurred_at: '2023-10-01T10:00:00Z',
+      source: { name: 'chat' },
+    });
+    assert.deepEqual(await cited('where does Carol live?'), [carol.id]);
   });
 
   it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
