@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { collect, writeTree } from '../test-support.ts';
-import { parseChatgpt, parseClaude } from './chat-exports.ts';
+import { maxAttachmentChars, parseChatgpt, parseClaude } from './chat-exports.ts';
 
 const node = (id: string, parent: string | null, children: string[], message: unknown) => ({
   id,
@@ -177,22 +177,56 @@ test('Claude conversations.json: content blocks, attachments, human as self', as
   const t = writeTree({ 'conversations.json': JSON.stringify(claude) });
   try {
     const { records, skips } = await collect(parseClaude(join(t.root, 'conversations.json'), {}));
-    assert.equal(records.length, 2);
+    assert.equal(records.length, 3);
     assert.deepEqual(records[0]!.body, {
       content: {
         kind: 'message',
-        text: 'Which tomatoes grow well on a north balcony?\n[attachment: balcony.txt]\n2 m²\n[attachment: photo.jpg]',
+        text: 'Which tomatoes grow well on a north balcony?\n[attachment: balcony.txt]\n[attachment: photo.jpg]',
         speaker: 'self',
         thread: 'Garden planning (conv-1)',
       },
       source: { name: 'claude', external_id: 'claude:conv-1/u1' },
       occurred_at: '2024-04-01T07:00:05.123Z',
     });
-    assert.equal((records[1]!.body.content as { speaker: string }).speaker, 'Claude');
+    // What Claude read from the file is a document of its own, not words of the one who attached it.
+    assert.deepEqual(records[1]!.body, {
+      content: { kind: 'document', title: 'balcony.txt', text: '2 m²' },
+      source: { name: 'claude', external_id: 'claude:conv-1/u1#balcony.txt' },
+      occurred_at: '2024-04-01T07:00:05.123Z',
+    });
+    assert.equal((records[2]!.body.content as { speaker: string }).speaker, 'Claude');
     assert.deepEqual(
       skips.map((s) => s.reason),
       ['message has no uuid', 'message has no text'],
     );
+  } finally {
+    t.remove();
+  }
+});
+
+test('Claude: an attachment text longer than the limit is cut, whole characters only, and the cut is noted', async () => {
+  const long = 'a'.repeat(maxAttachmentChars - 1) + '😀' + 'tail';
+  const claude = [
+    {
+      uuid: 'conv-2',
+      name: 'Long file',
+      chat_messages: [
+        {
+          uuid: 'u1',
+          sender: 'human',
+          text: 'Summarise this',
+          created_at: '2024-04-01T09:00:00Z',
+          attachments: [{ file_name: 'long.txt', extracted_content: long }],
+        },
+      ],
+    },
+  ];
+  const t = writeTree({ 'conversations.json': JSON.stringify(claude) });
+  try {
+    const { records } = await collect(parseClaude(join(t.root, 'conversations.json'), {}));
+    const doc = records[1]!;
+    assert.equal((doc.body.content as { text: string }).text, 'a'.repeat(maxAttachmentChars - 1));
+    assert.match(doc.note ?? '', /long\.txt: its first 200,000 characters of 200,005 are kept/);
   } finally {
     t.remove();
   }

@@ -99,6 +99,22 @@ export async function* parseChatgpt(path: string, _o: ParseOptions): AsyncGenera
   }
 }
 
+/** The files a Claude message carries: their names, and the text Claude read from each, if any. */
+function claudeFiles(m: Json): { name: string; said: string | undefined }[] {
+  const files = [
+    ...(Array.isArray(m.attachments) ? m.attachments : []),
+    ...(Array.isArray(m.files) ? m.files : []),
+  ]
+    .filter(isObj)
+    .map((f) => ({
+      name: str(f.file_name) ?? str(f.name),
+      said: str(f.extracted_content)?.trim() || undefined,
+    }))
+    .filter((f): f is { name: string; said: string | undefined } => Boolean(f.name));
+  const seen = new Set<string>();
+  return files.filter((f) => !seen.has(f.name) && seen.add(f.name));
+}
+
 function claudeText(m: Json): string {
   let text = typeof m.text === 'string' ? m.text : '';
   if (!text.trim() && Array.isArray(m.content)) {
@@ -108,24 +124,15 @@ function claudeText(m: Json): string {
       .filter(Boolean)
       .join('\n');
   }
-  const files = [
-    ...(Array.isArray(m.attachments) ? m.attachments : []),
-    ...(Array.isArray(m.files) ? m.files : []),
-  ]
-    .filter(isObj)
-    .map((f) => ({ name: str(f.file_name) ?? str(f.name), said: str(f.extracted_content)?.trim() }))
-    .filter((f): f is { name: string; said: string | undefined } => Boolean(f.name));
-  // An attachment's text as Claude read it is part of what was said ("Soil pH 6.5, tested by GreenLab."):
-  // kept under its placeholder line, not dropped for the name alone.
-  const seen = new Set<string>();
-  const shown = files.filter((f) => !seen.has(f.name) && seen.add(f.name));
-  return [
-    text.trim(),
-    ...shown.map((f) => (f.said ? `[attachment: ${f.name}]\n${f.said}` : `[attachment: ${f.name}]`)),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  return [text.trim(), ...claudeFiles(m).map((f) => `[attachment: ${f.name}]`)].filter(Boolean).join('\n');
 }
+
+/** The first n UTF-16 units of s, one fewer where the cut would split a surrogate pair. */
+const wholeChars = (s: string, n: number) =>
+  s.length <= n ? s : s.slice(0, /[\uD800-\uDBFF]/u.test(s[n - 1]!) ? n - 1 : n);
+
+/** The most of an attachment's text kept in its document (the Record limit is 1,000,000 characters). */
+export const maxAttachmentChars = 200_000;
 
 /** One `message` Record per Claude message (the human as `self`); threads are conversations. */
 export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
@@ -149,15 +156,41 @@ export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerat
         yield skip(ref, 'message has no text');
         continue;
       }
+      const occurredAt = toIso(m.created_at) ?? toIso(conv.created_at) ?? undefined;
       yield {
         type: 'record',
         ref,
         body: {
           content: { kind: 'message', text, speaker: m.sender === 'human' ? 'self' : 'Claude', thread },
           source: { name: 'claude', external_id: `claude:${ref}` },
-          occurred_at: toIso(m.created_at) ?? toIso(conv.created_at) ?? undefined,
+          occurred_at: occurredAt,
         },
       };
+      // The text Claude read from an attached file ("Soil pH 6.5, tested by GreenLab.") as a document of
+      // its own, titled by the file: findable and citable, and not the words of whoever attached it (a CV
+      // someone else wrote would have given the user its author's home and employer).
+      for (const f of claudeFiles(m)) {
+        if (!f.said) continue;
+        const cut = f.said.length > maxAttachmentChars;
+        yield {
+          type: 'record',
+          ref: `${ref} ${f.name}`,
+          ...(cut
+            ? {
+                note: `attachment ${f.name}: its first ${maxAttachmentChars.toLocaleString('en')} characters of ${f.said.length.toLocaleString('en')} are kept`,
+              }
+            : {}),
+          body: {
+            content: {
+              kind: 'document',
+              title: f.name.slice(0, 2000),
+              text: wholeChars(f.said, maxAttachmentChars),
+            },
+            source: { name: 'claude', external_id: `claude:${ref}#${f.name}`.slice(0, 2000) },
+            occurred_at: occurredAt,
+          },
+        };
+      }
     }
   }
 }
