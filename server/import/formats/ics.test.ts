@@ -560,3 +560,31 @@ test('iCalendar: a description is a document of its own; a series wholly outside
     t.remove();
   }
 });
+
+test("iCalendar: a series' description is dated at the series' start, so a later import of the same file writes it the same", async () => {
+  const t = writeTree({
+    'cal.ics': crlf([
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:standup-weekly',
+      'DTSTART;TZID=Europe/Lisbon:20200106T093000',
+      'RRULE:FREQ=WEEKLY',
+      'SUMMARY:Team standup',
+      'DESCRIPTION:Numbers first.',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ]),
+  });
+  try {
+    const description = async (now: string) => {
+      const { records } = await collect(parseIcs(join(t.root, 'cal.ics'), { now: () => new Date(now) }));
+      return records.find((r) => r.body.source.external_id === 'ics:standup-weekly#description')!.body;
+    };
+    const first = await description('2024-06-01T00:00:00Z');
+    assert.equal(first.occurred_at, '2020-01-06T09:30:00+00:00');
+    assert.deepEqual(await description('2024-06-08T00:00:00Z'), first);
+  } finally {
+    t.remove();
+  }
+});

@@ -276,9 +276,12 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     const rid = d.recurrenceId.toString();
     return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, o);
   });
-  const firstKept = items.find((x) => x.type === 'record');
-  if (firstKept?.type === 'record')
-    items.push(...descriptionItem(ev, `ics:${uid}`, uid, firstKept.body.occurred_at!));
+  // Dated at the series' own start, which stays put: the first occurrence kept moves with the window,
+  // and each import a week later would write the description again as a new revision.
+  if (items.some((x) => x.type === 'record')) {
+    const start = ev.startDate;
+    items.push(...descriptionItem(ev, `ics:${uid}`, uid, stamp(start, instant(start, tzid, o))));
+  }
   const title = quoted(textOf(ev.component, 'summary'));
   if (kept.length === 0 && !stoppedAt && outside.first && outside.last) {
     // Said, not dropped without a word: "when is the team standup?" found nothing and nothing told why.
