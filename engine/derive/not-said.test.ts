@@ -48,6 +48,13 @@ test('what only looks like mail structure is said', () => {
   // "wrote:" with no quote after it is the speaker's own sentence.
   assert.deepEqual(unsaid('Carol wrote:\nthe budget is final.'), []);
   assert.deepEqual(unsaid('I think 5 > 3 and that matters.'), []);
+  // One header-like line is a chat message; the mail importer writes at least two.
+  assert.deepEqual(unsaid('From: Lisbon, finally home'), []);
+  assert.deepEqual(unsaid('Subject: I moved to Braga'), []);
+  // A sentence of one's own above someone's "wrote:" line is not the first half of a wrapped one.
+  assert.deepEqual(unsaid('On Friday I start at Acme.\nCarol wrote:\n> congrats'), [
+    'Carol wrote:\n> congrats',
+  ]);
 });
 
 test('greetings and sign-offs alone are courtesy; sentences that begin like them are not', () => {
@@ -60,6 +67,9 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Thanks,',
     'Kind regards',
     'Thanks Bob!',
+    'Best regards, Carol',
+    'Thanks again,',
+    'Yours truly,',
   ])
     assert.equal(isCourtesy(s), true, s);
   for (const s of [

@@ -47,11 +47,12 @@ export function notSaid(text: string): Range[] {
     if (last && last.end >= from.start - 1) last.end = Math.max(last.end, to.end);
     else out.push({ start: from.start, end: to.end });
   };
-  // A leading block of header lines, the mail importer's: up to the first blank line.
+  // A leading block of header lines, the mail importer's: two or more, up to the first blank line. One
+  // line alone is a chat message as often ("From: Lisbon, finally home").
   if (lines.length > 0 && /^(?:Subject|From): /u.test(lines[0]!.text)) {
     let i = 0;
     while (i < lines.length && headerLine.test(lines[i]!.text)) i += 1;
-    if (i === lines.length || lines[i]!.text === '') add(lines[0]!, lines[Math.max(0, i - 1)]!);
+    if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!);
   }
   for (let i = 0; i < lines.length; i += 1) {
     const l = lines[i]!;
@@ -70,8 +71,14 @@ export function notSaid(text: string): Range[] {
       while (j < lines.length && lines[j]!.text === '') j += 1;
       // Gmail wraps a long one: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <" / "carol@x> wrote:".
       const prev = lines[i - 1];
+      // Not a sentence of the speaker's that happens to begin with "On" ("On Friday I start at Acme."):
+      // the first half of a wrapped line does not end a sentence.
       const wrapped =
-        prev !== undefined && /^On\s/u.test(prev.text) && !/^On\s/u.test(l.text) && !isQuoted(prev);
+        prev !== undefined &&
+        /^On\s/u.test(prev.text) &&
+        !/[.!?]$/u.test(prev.text) &&
+        !/^On\s/u.test(l.text) &&
+        !isQuoted(prev);
       if (j < lines.length && isQuoted(lines[j]!)) add(wrapped ? prev : l, l);
     }
   }
@@ -81,8 +88,16 @@ export function notSaid(text: string): Range[] {
 /** Words that open a greeting or a sign-off, lower-cased. */
 const greetings =
   /^(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good (?:morning|afternoon|evening))(?=$|[\s,!.:])/u;
-const signOffs =
-  /^(?:best|best regards|kind regards|warm regards|regards|cheers|thanks|thank you|many thanks|thanks again|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo)(?=$|[\s,!.:])/u;
+/** Longest first, so "best regards" is taken whole before "best" ("Best regards, Carol"). */
+const alternatives = (words: string[]) => [...words].sort((a, b) => b.length - a.length).join('|');
+const signOffs = new RegExp(
+  `^(?:${alternatives(
+    `best|best regards|kind regards|warm regards|regards|cheers|thanks|thank you|many thanks|thanks again|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo`.split(
+      '|',
+    ),
+  )})(?=$|[\\s,!.:])`,
+  'u',
+);
 /** What may follow them: up to three capitalised names (not "I"), or a group, and punctuation. */
 const names = /^[,!.:]?(?:[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*){0,3}[,!.:]?$/u;
 const group = /^[,!.:]?[ \t]+(?:all|everyone|everybody|team|there|folks|guys|both)[,!.:]?$/iu;
