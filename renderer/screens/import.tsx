@@ -21,6 +21,13 @@ import { ImportedSources } from './import-sources.tsx';
 import { importFormatText } from '../import-formats.ts';
 import { ImportRunning, ImportStoppedNotice } from './import-progress.tsx';
 
+/** The start of the day after a date input's day (YYYY-MM-DD), in this computer's zone. */
+function dayAfter(day: string): Date {
+  const d = new Date(`${day}T00:00`);
+  d.setDate(d.getDate() + 1);
+  return d;
+}
+
 function browserTimeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -99,9 +106,10 @@ function ImportForm({ brainId }: { brainId: string }) {
       ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
       ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
       ...(dateOrder ? { date_order: dateOrder } : {}),
-      // A day as chosen here: from its first moment in this computer's zone.
+      // Days as chosen here, in this computer's zone: from the first one's start to the last one's end
+      // (the window's end is exclusive, so the To day is in it, and From and To may be one day).
       ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
-      ...(eventsTo ? { recurrence_until: new Date(`${eventsTo}T00:00`).toISOString() } : {}),
+      ...(eventsTo ? { recurrence_until: dayAfter(eventsTo).toISOString() } : {}),
     });
   };
 

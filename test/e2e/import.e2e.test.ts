@@ -173,10 +173,20 @@ test("import a calendar: a repeating event outside the default window is named, 
 
     await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
     const days = page.getByRole('group', { name: /Repeating calendar events/ });
-    await days.getByLabel('From', { exact: true }).fill('2022-01-01');
-    await days.getByLabel('To', { exact: true }).fill('2023-01-01');
+    // The To day is in the window: 7 to 14 March holds the first two.
+    await days.getByLabel('From', { exact: true }).fill('2022-03-07');
+    await days.getByLabel('To', { exact: true }).fill('2022-03-14');
     await page.getByRole('button', { name: 'Import 1 file' }).click();
-    await summary.getByText(/3 new items imported/).waitFor();
+    await summary.getByText(/2 new items imported/).waitFor();
+    assert.deepEqual((await app.api.listRecords('cal')).data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
+      '2022-03-07',
+      '2022-03-14',
+    ]);
+    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+    await days.getByLabel('From', { exact: true }).fill('2022-01-01');
+    await days.getByLabel('To', { exact: true }).fill('2022-12-31');
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    await summary.getByText(/1 new item imported/).waitFor();
     const records = await app.api.listRecords('cal');
     assert.deepEqual(records.data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
       '2022-03-07',
