@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { collect, writeTree } from '../test-support.ts';
@@ -64,6 +65,12 @@ const cards = [
 test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken cards skipped alone', async () => {
   const t = writeTree({ 'contacts.vcf': cards });
   try {
+    // A card without REV is as of its file (an address book exported long ago is as of then).
+    utimesSync(
+      join(t.root, 'contacts.vcf'),
+      new Date('2023-05-01T12:00:00Z'),
+      new Date('2023-05-01T12:00:00Z'),
+    );
     const { records, skips } = await collect(parseVcf(join(t.root, 'contacts.vcf'), {}));
     const facts = records.map((r) => r.body.content as { subject: string; predicate: string; value: string });
     assert.deepEqual(
@@ -102,7 +109,10 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
       note: 'Kocht gern; mag Käse\nund Wein “Bordeaux” für 20 €.',
     });
     const jr = records.find((r) => r.ref === 'Jürgen Müller: note')!.body;
-    assert.equal(jr.occurred_at, undefined, 'no REV: the write time');
+    assert.equal(jr.occurred_at, '2023-05-01T12:00:00.000Z', "no REV: the file's time");
+    // A file whose time is not known (an upload without last_modified): the write's.
+    const unknown = await collect(parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }));
+    assert.equal(unknown.records.find((r) => r.ref === 'Jürgen Müller: note')!.body.occurred_at, undefined);
     assert.deepEqual(
       skips.map((s) => s.reason.replace(/:.*/, '')),
       [
@@ -140,12 +150,14 @@ test('a date value that cannot be read loses only that field, named by card', as
     ].join('\r\n'),
   });
   try {
-    const { records, skips } = await collect(parseVcf(join(t.root, 'odd.vcf'), {}));
+    const { records, skips } = await collect(
+      parseVcf(join(t.root, 'odd.vcf'), { fileTime: async () => null }),
+    );
     assert.deepEqual(
       records.map((r) => [r.ref, (r.body.content as { value: string }).value, r.body.occurred_at]),
       [
         ['Odd Birthday: email', 'odd@example.com', undefined],
-        ['Odd Rev: email', 'rev@example.com', undefined], // an unreadable REV: the write time
+        ['Odd Rev: email', 'rev@example.com', undefined], // an unreadable REV: the file's time (unknown here)
         ['Good Person: birthday', '1990-04-12', '2024-02-10T08:00:00.000Z'],
       ],
     );

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { c1AsWindows1252, readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
@@ -115,7 +116,12 @@ function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
  * BDAY of "12.04.1985"), so each value is read on its own: a field that cannot be read is skipped
  * alone, named by card and field, and an unreadable REV only costs the facts the card's own time.
  */
-function cardItems(c: InstanceType<typeof ICAL.Component>, line: number): ImportItem[] {
+function cardItems(
+  c: InstanceType<typeof ICAL.Component>,
+  line: number,
+  /** When a card without a readable REV is dated: its file's time, or null (then the write's). */
+  undatedAt: string | null,
+): ImportItem[] {
   const ref = `card at line ${line}`;
   const n = c.getFirstPropertyValue('n');
   const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
@@ -163,7 +169,7 @@ function cardItems(c: InstanceType<typeof ICAL.Component>, line: number): Import
       body: {
         content: { kind: 'fact', subject: name, predicate, value: value.slice(0, 10_000) },
         source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
-        ...(rev ? { occurred_at: rev } : {}),
+        ...(rev ? { occurred_at: rev } : undatedAt ? { occurred_at: undatedAt } : {}),
       },
     });
   }
@@ -172,8 +178,11 @@ function cardItems(c: InstanceType<typeof ICAL.Component>, line: number): Import
 }
 
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
-export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
+export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const cards = splitCards(await readText(path));
+  // A card without REV is as of the file: an address book exported years ago no longer replaces what was
+  // said since (dated at the import, it superseded newer values and hid a real disagreement).
+  const fileTime = (await (o.fileTime ?? (async (f: string) => (await stat(f)).mtime))(path))?.toISOString();
   if (cards.length === 0) {
     yield skip(path, 'no BEGIN:VCARD ... END:VCARD block: not a vCard file');
     return;
@@ -181,7 +190,11 @@ export async function* parseVcf(path: string, _o: ParseOptions): AsyncGenerator<
   for (const card of cards) {
     let items: ImportItem[];
     try {
-      items = cardItems(new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never), card.line);
+      items = cardItems(
+        new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never),
+        card.line,
+        fileTime ?? null,
+      );
     } catch (e) {
       items = [skip(`card at line ${card.line}`, `unreadable card: ${errorMessage(e)}`)];
     }
