@@ -31,6 +31,21 @@ test('a reply: the header lines, the quote with its "wrote:" line and the signat
   ]);
 });
 
+test('an attribution line with the name after the verb, as German Gmail writes it, whole or wrapped', () => {
+  assert.deepEqual(
+    unsaid(
+      'Passt.\n\nAm Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@acme.example>:\n> Treffen um 10?',
+    ),
+    ['Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@acme.example>:\n> Treffen um 10?'],
+  );
+  assert.deepEqual(
+    unsaid(
+      'Passt.\n\nAm Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <\nana@acme.example>:\n> Treffen um 10?',
+    ),
+    ['Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <\nana@acme.example>:\n> Treffen um 10?'],
+  );
+});
+
 test('an Outlook reply or a forward: everything from the marker on is the other mail', () => {
   const text = 'Approved.\n\n-----Original Message-----\nFrom: Bob\nSent: Monday\n\nPlease approve the trip.';
   assert.deepEqual(unsaid(text), [
@@ -63,6 +78,7 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Hallo Ana,',
     'Hey there!',
     'Good morning everyone!',
+    'Morning all!',
     'Best, Carol',
     'Thanks,',
     'Kind regards',
@@ -78,6 +94,7 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Love it',
     'Thank you for the help',
     'Best day of my life',
+    'Morning runs are the best',
     'Hey, the lab closes at 6.',
   ])
     assert.equal(isCourtesy(s), false, s);

@@ -13,9 +13,17 @@ export interface Range {
 
 /** A header line of the mail importer's own form (server/import/formats/mbox.ts). */
 const headerLine = /^(?:Subject|From|To|Cc|Date): \S/u;
-/** The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:". */
+/**
+ * The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:", or with
+ * the name after the verb, "Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@x>:".
+ */
 const attribution =
-  /(?:wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|napisał)\s?:$/iu;
+  /(?<![\p{L}\p{N}])(?:wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|napisał)(?![\p{L}\p{N}])[^\n]*:$/iu;
+/**
+ * How attribution lines open, for one that a mail client wrapped over two lines ("On …" in English,
+ * "Am …" German, "Le …" French, "El …" Spanish, "Em …" Portuguese, "Il …" Italian, "Op …" Dutch).
+ */
+const attributionOpening = /^(?:On|Am|Le|El|Em|Il|Op|Den|W dniu)\s/u;
 /** A marker after which the rest is someone else's mail (Outlook and Gmail write these). */
 const originalMarker =
   /^(?:-{2,}\s*(?:Original Message|Forwarded message|Mensagem original|Ursprüngliche Nachricht|Message d'origine|Mensaje original)\s*-{2,}|Begin forwarded message:)$/iu;
@@ -66,28 +74,30 @@ export function notSaid(text: string): Range[] {
       continue;
     }
     // The attribution line is the quote's, when a quoted line follows it (blank lines between allowed).
-    if (attribution.test(l.text)) {
-      let j = i + 1;
-      while (j < lines.length && lines[j]!.text === '') j += 1;
-      // Gmail wraps a long one: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <" / "carol@x> wrote:".
-      const prev = lines[i - 1];
-      // Not a sentence of the speaker's that happens to begin with "On" ("On Friday I start at Acme."):
-      // the first half of a wrapped line does not end a sentence.
-      const wrapped =
-        prev !== undefined &&
-        /^On\s/u.test(prev.text) &&
-        !/[.!?]$/u.test(prev.text) &&
-        !/^On\s/u.test(l.text) &&
-        !isQuoted(prev);
-      if (j < lines.length && isQuoted(lines[j]!)) add(wrapped ? prev : l, l);
-    }
+    if (!l.text.endsWith(':')) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.text === '') j += 1;
+    if (j >= lines.length || !isQuoted(lines[j]!)) continue;
+    // Gmail wraps a long one, the verb on either line: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <" /
+    // "carol@x> wrote:". Not a sentence of the speaker's that happens to begin with "On" ("On Friday I
+    // start at Acme."): the first half of a wrapped line does not end a sentence.
+    const prev = lines[i - 1];
+    const wrapped =
+      prev !== undefined &&
+      attributionOpening.test(prev.text) &&
+      !/[.!?]$/u.test(prev.text) &&
+      !attributionOpening.test(l.text) &&
+      !isQuoted(prev) &&
+      attribution.test(`${prev.text} ${l.text}`);
+    if (wrapped) add(prev, l);
+    else if (attribution.test(l.text)) add(l, l);
   }
   return out;
 }
 
 /** Words that open a greeting or a sign-off, lower-cased. */
 const greetings =
-  /^(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good (?:morning|afternoon|evening))(?=$|[\s,!.:])/u;
+  /^(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|(?:good )?(?:morning|afternoon|evening))(?=$|[\s,!.:])/u;
 /** Longest first, so "best regards" is taken whole before "best" ("Best regards, Carol"). */
 const alternatives = (words: string[]) => [...words].sort((a, b) => b.length - a.length).join('|');
 const signOffs = new RegExp(

@@ -120,7 +120,10 @@ export function referenceContext(
     if (shared.length > 0) scored.push({ r, shared });
   }
   scored.sort(
-    (a, b) => b.shared.length - a.shared.length || (a.r.record.occurred_at < b.r.record.occurred_at ? 1 : -1),
+    (a, b) =>
+      b.shared.length - a.shared.length ||
+      // By instant, not by text: an imported event's time carries its own offset ("…T14:30:00+01:00").
+      (Date.parse(a.r.record.occurred_at) < Date.parse(b.r.record.occurred_at) ? 1 : -1),
   );
   const lane: Trace['lanes'][number] = {
     name: 'substring',
