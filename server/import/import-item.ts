@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import {
   ImportFormat as ImportFormatSchema,
   type ImportFormat as ContractImportFormat,
@@ -47,11 +48,11 @@ export interface ParseOptions {
   /** Wall clock, replaceable in tests (recurrence window defaults). */
   now?: () => Date;
   /**
-   * When a note without a date of its own occurred: default, its file's modification time. null: not
-   * known, so the Record carries no occurred_at (the server records the first write's time, and the same
-   * file sent again is the same item).
+   * When an item without a date of its own (a note, a contact card) occurred: default, its file's
+   * modification time (fileTimeOf). null: not known, so the Record carries no occurred_at (the server
+   * records the first write's time, and the same file sent again is the same item).
    */
-  fileTime?: (path: string) => Promise<Date | null>;
+  fileTime?: FileTime;
   /**
    * The folder uploaded files were written to (the HTTP import). Those copies have no place of their
    * own: a note is then named by its path under this folder, as chosen, and no vault is looked for
@@ -66,3 +67,10 @@ export type Parser = (
 ) => AsyncIterable<ImportItem> | Iterable<ImportItem>;
 
 export const skip = (ref: string, reason: string): ImportSkip => ({ type: 'skip', ref, reason });
+
+export type FileTime = (path: string) => Promise<Date | null>;
+
+/** The time of a file as ParseOptions says to read it: `fileTime`, else its modification time. */
+export function fileTimeOf(o: ParseOptions): FileTime {
+  return o.fileTime ?? (async (file) => (await stat(file)).mtime);
+}

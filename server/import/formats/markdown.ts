@@ -3,7 +3,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 import { readText } from '../decode-text.ts';
-import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
 import { walkFolder } from '../walk-folder.ts';
 import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
@@ -148,8 +148,6 @@ function writtenNoteTime(fm: FrontMatter, timeZone?: string): string | null {
   return null;
 }
 
-type FileTime = (file: string) => Promise<Date | null>;
-
 /** Notes read at once (each a few file-system calls): enough to keep the thread pool busy. */
 const readAheadNotes = 16;
 
@@ -208,7 +206,7 @@ async function readNote(
 }
 
 async function reader(o: ParseOptions) {
-  const fileTime: FileTime = o.fileTime ?? (async (file) => (await stat(file)).mtime);
+  const fileTime = fileTimeOf(o);
   const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
   return (file: string, ref: string, real: string | null = null) =>
     readNote(file, real, ref, identify, fileTime, o);

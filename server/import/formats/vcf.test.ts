@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { importItemKey } from '../idempotency-key.ts';
 import { test } from 'node:test';
 import { collect, writeTree } from '../test-support.ts';
 import { parseVcf } from './vcf.ts';
@@ -110,6 +111,16 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
     });
     const jr = records.find((r) => r.ref === 'Jürgen Müller: note')!.body;
     assert.equal(jr.occurred_at, '2023-05-01T12:00:00.000Z', "no REV: the file's time");
+    // The file's time is no part of what the card says: a copy with a newer time is the same item.
+    const copied = await collect(
+      parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => new Date('2025-01-01T00:00:00Z') }),
+    );
+    assert.deepEqual(copied.records.map(importItemKey), records.map(importItemKey));
+    assert.equal(
+      records.find((r) => r.ref === 'Zoë Müller: birthday')!.occurredAtIsFileTime,
+      undefined,
+      'REV is',
+    );
     // A file whose time is not known (an upload without last_modified): the write's.
     const unknown = await collect(parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }));
     assert.equal(unknown.records.find((r) => r.ref === 'Jürgen Müller: note')!.body.occurred_at, undefined);

@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import { c1AsWindows1252, readText } from '../decode-text.ts';
-import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
@@ -171,6 +170,9 @@ function cardItems(
         source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
         ...(rev ? { occurred_at: rev } : undatedAt ? { occurred_at: undatedAt } : {}),
       },
+      // A file's time is no part of what the card says: a copy or a sync changes it, and the card is
+      // still unchanged (idempotency-key.ts), as a note dated by its file is.
+      ...(!rev && undatedAt ? { occurredAtIsFileTime: true } : {}),
     });
   }
   if (items.length === 0) items.push(skip(ref, `card "${name}" has no fields to record beyond its name`));
@@ -182,7 +184,7 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   const cards = splitCards(await readText(path));
   // A card without REV is as of the file: an address book exported years ago no longer replaces what was
   // said since (dated at the import, it superseded newer values and hid a real disagreement).
-  const fileTime = (await (o.fileTime ?? (async (f: string) => (await stat(f)).mtime))(path))?.toISOString();
+  const fileTime = (await fileTimeOf(o)(path))?.toISOString();
   if (cards.length === 0) {
     yield skip(path, 'no BEGIN:VCARD ... END:VCARD block: not a vCard file');
     return;
