@@ -9,7 +9,7 @@ import type {
 } from '../contract/index.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
-import type { Eligibility, Lane } from '../retrieve/lane.ts';
+import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
 import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { retrieve } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../retrieve/query-terms.ts';
@@ -215,9 +215,7 @@ export async function assembleContext(
   // superseded only by what came after the window was still current within it, and is evidence there.
   // The engine's clock, read once: every Memory of this Context is read at the same instant.
   const nowMs = deps.now().getTime();
-  const untilMs =
-    eligibility.untilMs !== undefined && eligibility.untilMs < nowMs ? eligibility.untilMs : undefined;
-  const readMs = asOfMs === undefined ? untilMs : untilMs === undefined ? asOfMs : Math.min(asOfMs, untilMs);
+  const readMs = readTimeMs(eligibility, nowMs);
   const { evidence, dropped } = selectEvidence(
     store,
     fused,

@@ -67,6 +67,16 @@ export function hidesRecords(e: Eligibility): boolean {
   );
 }
 
+/**
+ * The world time a request reads Memories at: `as_of`, or the end of a `filter.until` window in the
+ * past (a Memory superseded only after the window was current within it), whichever is earlier;
+ * undefined for now.
+ */
+export function readTimeMs(e: Eligibility, nowMs: number): number | undefined {
+  const untilMs = e.untilMs !== undefined && e.untilMs < nowMs ? e.untilMs : undefined;
+  return e.asOfMs === undefined ? untilMs : untilMs === undefined ? e.asOfMs : Math.min(e.asOfMs, untilMs);
+}
+
 /** SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence. */
 export function eligibilitySql(e: Eligibility, alias = 'r'): { sql: string; params: SqlParam[] } {
   const conds = [

@@ -1,7 +1,7 @@
 import { slotPrefix } from '../derive/admit-claims.ts';
 import { servedSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
-import { eligibilitySql, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
+import { eligibilitySql, readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
 import { stemPrefix } from './query-terms.ts';
 
 /**
@@ -48,6 +48,12 @@ function askedPredicates(input: LaneInput): string[] {
 const aboutSelf =
   /(?<![\p{L}\p{N}])(?:i|me|my|mine|myself|you|your|yours|yourself|the user|user['’]s)(?![\p{L}\p{N}])/iu;
 
+/**
+ * The predicate part of a slot key (admit-claims.ts `slotKey`: subject, U+001F, predicate), written as
+ * migration 016's index is, which SQLite uses only for the same expression.
+ */
+const predicateOf = (slot: string) => `substr(${slot}, instr(${slot}, char(31)) + 1)`;
+
 interface SlotRow {
   record_id: string;
   memory_id: string;
@@ -89,10 +95,8 @@ export function createSlotLane(now: () => Date): Lane {
       if (predicates.length === 0) return [];
       const e = input.eligibility;
       const nowMs = now().getTime();
-      // Read as the Context reads Memories: at as_of, or at the end of a filter.until in the past.
-      const untilMs = e.untilMs !== undefined && e.untilMs < nowMs ? e.untilMs : undefined;
-      const readMs = e.asOfMs === undefined ? untilMs : Math.min(e.asOfMs, untilMs ?? e.asOfMs);
-      const served = servedSql(readMs, nowMs, 'm');
+      // Read as the Context reads Memories.
+      const served = servedSql(readTimeMs(e, nowMs), nowMs, 'm');
       const eligible = eligibilitySql(e, 'r');
       const eligibleHolder = eligibilitySql(e, 'er');
       /**
@@ -147,7 +151,7 @@ export function createSlotLane(now: () => Date): Lane {
         for (const r of input.store.all<{ slot: string }>(
           `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
             WHERE brain_uid = ? AND slot >= ? AND slot < ?
-              AND substr(slot, instr(slot, char(31)) + 1) IN (SELECT value FROM json_each(?))
+              AND ${predicateOf('slot')} IN (SELECT value FROM json_each(?))
             LIMIT 20`,
           e.brainUid,
           `${from} `,
@@ -169,7 +173,7 @@ export function createSlotLane(now: () => Date): Lane {
         // the printer work?".
         rows = held(
           'memories_slot_predicate',
-          'substr(m.slot, instr(m.slot, char(31)) + 1) IN (SELECT value FROM json_each(?))',
+          `${predicateOf('m.slot')} IN (SELECT value FROM json_each(?))`,
           [JSON.stringify(predicates)],
         );
       else rows = [];
