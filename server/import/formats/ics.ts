@@ -68,6 +68,9 @@ function stamp(t: IcalTime, at: Date): string {
   );
 }
 
+/** An event's title as its Records carry it. */
+const titleOf = (ev: IcalEvent) => (ev.summary?.trim() || '(no title)').slice(0, 2000);
+
 /** ical.js decodes values lazily and throws on one it cannot read; this names the property. */
 function read<T>(what: string, f: () => T): T {
   try {
@@ -117,7 +120,7 @@ function toRecord(
     body: {
       content: {
         kind: 'event',
-        title: (ev.summary?.trim() || '(no title)').slice(0, 2000),
+        title: titleOf(ev),
         starts_at: startsStamp,
         ...(end && endsAt && !Number.isNaN(endsAt.getTime()) ? { ends_at: stamp(end, endsAt) } : {}),
         ...(people.length ? { participants: people } : {}),
@@ -137,7 +140,7 @@ function toRecord(
 function descriptionItem(ev: IcalEvent, externalId: string, ref: string, occurredAt: string): ImportItem[] {
   const text = textOf(ev.component, 'description');
   if (!text) return [];
-  const title = (ev.summary?.trim() || '(no title)').slice(0, 2000);
+  const title = titleOf(ev);
   return [
     {
       type: 'record',
