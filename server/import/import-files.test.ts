@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { ImportRequest } from '../../engine/contract/index.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { importFiles } from './import-files.ts';
+import { standups2022Ics } from './test-support.ts';
 
 const t = { project: 'p', env: 'test' as const };
 const file = (name: string, text: string, lastModified?: string): ImportRequest['files'][number] => ({
@@ -220,18 +221,7 @@ test('a chat whose dates read both ways says so on its part; the date order aske
 });
 
 test('recurrence_since/until choose the window repeating calendar events are expanded in; a backwards window is refused', async () => {
-  const ics = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'BEGIN:VEVENT',
-    'UID:standup-2022',
-    'DTSTART:20220307T090000Z',
-    'RRULE:FREQ=WEEKLY;COUNT=3',
-    'SUMMARY:Team standup',
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+  const ics = standups2022Ics;
   const outside = await importFiles(await brain(), t, 'b', { files: [file('work.ics', ics)] });
   assert.equal(outside.imported, 0);
   assert.match(outside.skipped[0]!.reason, /no occurrence in the import window/);

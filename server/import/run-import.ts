@@ -283,7 +283,7 @@ async function ensureBrain(
  * What an import of the user's own messages into a Brain without a self means, said once: a Brain's self
  * is set when it is made, and without one "my …" questions are answered no_attribution.
  */
-export function noSelfNote(brainId: string): string {
+function noSelfNote(brainId: string): string {
   return (
     `Brain "${brainId}" has no self, so the messages marked as yours are not attributed to anyone and ` +
     `questions about "my …" are answered no_attribution. A Brain's self is set when it is made: import ` +

@@ -21,3 +21,17 @@ export function writeTree(files: Record<string, string | Uint8Array>): { root: s
   }
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/** A calendar whose one weekly series (three standups from 7 March 2022) lies before the default window. */
+export const standups2022Ics = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'BEGIN:VEVENT',
+  'UID:standup-2022',
+  'DTSTART:20220307T090000Z',
+  'RRULE:FREQ=WEEKLY;COUNT=3',
+  'SUMMARY:Team standup',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { standups2022Ics } from '../../server/import/test-support.ts';
 import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
 
 const context = browserPerFile();
@@ -138,21 +139,7 @@ test("import a calendar: a repeating event outside the default window is named, 
   const app = await startApp('local');
   try {
     const calPath = join(samples, 'work.ics');
-    writeFileSync(
-      calPath,
-      [
-        'BEGIN:VCALENDAR',
-        'VERSION:2.0',
-        'BEGIN:VEVENT',
-        'UID:standup-2022',
-        'DTSTART:20220307T090000Z',
-        'RRULE:FREQ=WEEKLY;COUNT=3',
-        'SUMMARY:Team standup',
-        'END:VEVENT',
-        'END:VCALENDAR',
-        '',
-      ].join('\r\n'),
-    );
+    writeFileSync(calPath, standups2022Ics);
     await app.api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
     const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Cal' }).click();
