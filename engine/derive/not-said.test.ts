@@ -70,6 +70,28 @@ test('what only looks like mail structure is said', () => {
   assert.deepEqual(unsaid('On Friday I start at Acme.\nCarol wrote:\n> congrats'), [
     'Carol wrote:\n> congrats',
   ]);
+  // Chat lines rarely end in a full stop: a line without a date, time or address is not a client's.
+  assert.deepEqual(unsaid('On Monday I start at Acme\nCarol wrote:\n> congrats'), [
+    'Carol wrote:\n> congrats',
+  ]);
+  assert.deepEqual(unsaid('On 4 March I start at Acme\nCarol wrote:\n> congrats'), [
+    'Carol wrote:\n> congrats',
+  ]);
+  assert.deepEqual(unsaid('Le Mans was great\nBob wrote:\n> did you go?'), ['Bob wrote:\n> did you go?']);
+  // A client's line wrapped after its date, the name opening the second half, is still one attribution.
+  assert.deepEqual(
+    unsaid('Yes.\nOn Mon, 4 Mar 2024 at 10:02,\nCarol Diaz <carol@x.example> wrote:\n> Lunch?'),
+    ['On Mon, 4 Mar 2024 at 10:02,\nCarol Diaz <carol@x.example> wrote:\n> Lunch?'],
+  );
+});
+
+test('a signature is what follows "-- "; a bare "--" ends one only in mail', () => {
+  assert.deepEqual(unsaid('See you.\n-- \nAna Silva'), ['-- \nAna Silva']);
+  assert.deepEqual(unsaid('See you.\r\n-- \r\nAna Silva'), ['-- \r\nAna Silva']);
+  // In a chat, "--" is a separator: what follows is the speaker's.
+  assert.deepEqual(unsaid('Ok so plan:\n--\nI moved to Braga on Monday.'), []);
+  const mail = 'Subject: Trip\nFrom: Ana Silva <ana@x.example>\n\nBooked.\n--\nAna Silva';
+  assert.deepEqual(unsaid(mail), ['Subject: Trip\nFrom: Ana Silva <ana@x.example>', '--\nAna Silva']);
 });
 
 test('greetings and sign-offs alone are courtesy; sentences that begin like them are not', () => {
@@ -86,6 +108,9 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Best regards, Carol',
     'Thanks again,',
     'Yours truly,',
+    'Cheers!',
+    'Morning Ana!',
+    'Love, Mum',
   ])
     assert.equal(isCourtesy(s), true, s);
   for (const s of [
@@ -96,6 +121,12 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Best day of my life',
     'Morning runs are the best',
     'Hey, the lab closes at 6.',
+    // A sign-off word before a name without a comma, or a time of day before more than a name, is a
+    // statement that begins like one.
+    'Love Lisbon!',
+    'Cheers Acme Corp',
+    'Morning Standup Moved',
+    'Best Buy',
   ])
     assert.equal(isCourtesy(s), false, s);
 });

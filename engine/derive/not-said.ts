@@ -31,17 +31,33 @@ const originalMarker =
 interface Line {
   start: number;
   end: number;
+  /** Trimmed. */
   text: string;
+  /** As written (without its newline and a CR before it): "-- " keeps the space that makes it a delimiter. */
+  raw: string;
 }
 
 function linesOf(text: string): Line[] {
   const out: Line[] = [];
   let start = 0;
   for (const part of text.split('\n')) {
-    out.push({ start, end: start + part.length, text: part.trim() });
+    out.push({ start, end: start + part.length, text: part.trim(), raw: part.replace(/\r$/u, '') });
     start += part.length + 1;
   }
   return out;
+}
+
+/**
+ * The second half of an attribution line a client wrapped, not a line of its own: it goes on from the
+ * first ("carol@x> wrote:", "<carol@x> wrote:"), or the first stopped at a comma ("On Mon, 4 Mar 2024 at
+ * 10:02," / "Carol Diaz <carol@x> wrote:"). "Carol wrote:" under a line of the speaker's own that has
+ * no full stop ("On Monday I start at Acme") is a whole attribution, and that line stays said.
+ */
+function continuesAttribution(prev: Line, l: Line): boolean {
+  if (!attributionOpening.test(prev.text) || attributionOpening.test(l.text) || isQuoted(prev)) return false;
+  // A client's attribution carries the date and time, or the address: digits, "<" or "@".
+  if (!/[\d<@]/u.test(prev.text)) return false;
+  return !/^\p{Lu}/u.test(l.text) || /[,<]$/u.test(prev.text);
 }
 
 const isQuoted = (l: Line) => l.text.startsWith('>');
@@ -62,10 +78,12 @@ export function notSaid(text: string): Range[] {
     while (i < lines.length && headerLine.test(lines[i]!.text)) i += 1;
     if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!);
   }
+  const isMail = out.length > 0;
   for (let i = 0; i < lines.length; i += 1) {
     const l = lines[i]!;
-    // The signature delimiter is "-- " (RFC 3676); some clients drop its space.
-    if (originalMarker.test(l.text) || l.text === '--') {
+    // The signature delimiter is "-- " (RFC 3676). Some mail clients drop its space, but in a chat a
+    // bare "--" is only a separator, with more of the speaker's words below it.
+    if (originalMarker.test(l.text) || l.raw === '-- ' || (isMail && l.text === '--')) {
       add(l, lines[lines.length - 1]!);
       break;
     }
@@ -79,49 +97,62 @@ export function notSaid(text: string): Range[] {
     while (j < lines.length && lines[j]!.text === '') j += 1;
     if (j >= lines.length || !isQuoted(lines[j]!)) continue;
     // Gmail wraps a long one, the verb on either line: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <" /
-    // "carol@x> wrote:". Not a sentence of the speaker's that happens to begin with "On" ("On Friday I
-    // start at Acme."): the first half of a wrapped line does not end a sentence.
+    // "carol@x> wrote:". Not a line of the speaker's that happens to begin with "On" ("On Friday I
+    // start at Acme", above "Carol wrote:").
     const prev = lines[i - 1];
     const wrapped =
-      prev !== undefined &&
-      attributionOpening.test(prev.text) &&
-      !/[.!?]$/u.test(prev.text) &&
-      !attributionOpening.test(l.text) &&
-      !isQuoted(prev) &&
-      attribution.test(`${prev.text} ${l.text}`);
+      prev !== undefined && continuesAttribution(prev, l) && attribution.test(`${prev.text} ${l.text}`);
     if (wrapped) add(prev, l);
     else if (attribution.test(l.text)) add(l, l);
   }
   return out;
 }
 
-/** Words that open a greeting or a sign-off, lower-cased. */
-const greetings =
-  /^(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|(?:good )?(?:morning|afternoon|evening))(?=$|[\s,!.:])/u;
 /** Longest first, so "best regards" is taken whole before "best" ("Best regards, Carol"). */
-const alternatives = (words: string[]) => [...words].sort((a, b) => b.length - a.length).join('|');
-const signOffs = new RegExp(
-  `^(?:${alternatives(
-    `best|best regards|kind regards|warm regards|regards|cheers|thanks|thank you|many thanks|thanks again|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo`.split(
-      '|',
-    ),
-  )})(?=$|[\\s,!.:])`,
-  'u',
+const opening = (words: string) =>
+  new RegExp(
+    `^(?:${words
+      .split('|')
+      .sort((a, b) => b.length - a.length)
+      .join('|')})(?=$|[\\s,!.:])`,
+    'u',
+  );
+/** Words that greet or thank someone, lower-cased: names may follow them ("Hi Ana", "Thanks Bob!"). */
+const greetings = opening(
+  'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again',
 );
-/** What may follow them: up to three capitalised names (not "I"), or a group, and punctuation. */
-const names = /^[,!.:]?(?:[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*){0,3}[,!.:]?$/u;
+/** A time of day alone greets too ("Morning all!", "Morning Ana"), but opens other sentences as often. */
+const timeOfDay = opening('morning|afternoon|evening');
+/** Words that sign off: a name follows them only after a comma ("Best, Carol"; not "Love Lisbon!"). */
+const signOffs = opening(
+  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo',
+);
+/** A capitalised name, not "I". */
+const name = String.raw`[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*`;
+const names = (min: number, max: number, lead: string) =>
+  new RegExp(`^${lead}(?:${name}){${min},${max}}[,!.:]?$`, 'u');
+/** What may follow each kind of opening: names (how many, after what), or a group. */
+const afterGreeting = names(0, 3, '[,!.:]?');
+const afterTimeOfDay = names(0, 1, '[,!.:]?');
+const namedAfterComma = names(1, 3, ',');
+const afterSignOff = (rest: string) => /^[,!.:]?$/u.test(rest) || namedAfterComma.test(rest);
 const group = /^[,!.:]?[ \t]+(?:all|everyone|everybody|team|there|folks|guys|both)[,!.:]?$/iu;
 
 /**
  * A sentence that only greets or signs off: "Hi Ana,", "Hallo Ana,", "Hey there!", "Best, Carol",
- * "Thanks,", "Kind regards". Said, but nothing to remember. "Hi I'm Ana" and "Love it" are not.
+ * "Thanks,", "Kind regards". Said, but nothing to remember. "Hi I'm Ana", "Love it", "Love Lisbon!",
+ * "Cheers Acme Corp" and "Morning Standup Moved" are not.
  */
 export function isCourtesy(sentence: string): boolean {
   const lower = sentence.toLowerCase();
-  const opening = greetings.exec(lower) ?? signOffs.exec(lower);
-  if (!opening) return false;
-  const rest = sentence.slice(opening[0].length);
-  return names.test(rest) || group.test(rest);
+  const rest = (m: RegExpExecArray) => sentence.slice(m[0].length);
+  const greeting = greetings.exec(lower);
+  if (greeting) return afterGreeting.test(rest(greeting)) || group.test(rest(greeting));
+  const time = timeOfDay.exec(lower);
+  if (time) return afterTimeOfDay.test(rest(time)) || group.test(rest(time));
+  const signOff = signOffs.exec(lower);
+  if (signOff) return afterSignOff(rest(signOff)) || group.test(rest(signOff));
+  return false;
 }
 
 /** True when the span [start, end) lies within one of the ranges. */

@@ -40,7 +40,9 @@ function notePassages(all: string[]): string[] {
  * - event: one what/when/where/who claim;
  * - document: one claim per passage (~800 characters of whole sentences).
  * Every Record yields at least one claim, so every Record is represented by a Memory, except one that
- * holds only what an importer wrote beside the words (an attachment's placeholder, a note's footer).
+ * holds only what an importer wrote beside the words (an attachment's placeholder, a note's footer), and
+ * a message that holds only words that are not its speaker's statements (quoted mail, headers, a
+ * signature: not-said.ts) or only greets or signs off ("Thanks!", "Hi Ana,"). The Record stays evidence.
  */
 export function createRuleDeriver(): Deriver {
   return {
