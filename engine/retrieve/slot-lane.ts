@@ -2,51 +2,7 @@ import { slotPrefix } from '../derive/admit-claims.ts';
 import { servedSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
 import { eligibilitySql, readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
-import { stemPrefix } from './query-terms.ts';
-
-/**
- * The slots whose Memories restate what was said in other words ("I moved to Braga." holds the slot
- * "Ana lives in Braga"), with the query words that ask about them. Only these two: every other slot is a
- * `fact`, whose Record already carries its subject and predicate in its text for the lexical lane.
- */
-const slotWords: ReadonlyArray<{ predicate: string; strong: string[]; weak: string[] }> = [
-  {
-    predicate: 'lives in',
-    strong:
-      'live lives living lived reside resides residence home city town neighbourhood neighborhood'.split(' '),
-    weak: 'based moved move relocated'.split(' '),
-  },
-  {
-    predicate: 'works at',
-    strong: 'employer employed employs job workplace'.split(' '),
-    weak: 'work works working worked'.split(' '),
-  },
-];
-const stems = slotWords.map((s) => ({
-  predicate: s.predicate,
-  strong: new Set(s.strong.map(stemPrefix)),
-  weak: new Set(s.weak.map(stemPrefix)),
-}));
-/** A question asking where, who or which: "where am I based?", "who do I work for?". */
-const whereWho = /(?<![\p{L}\p{N}])(?:where|who|which)(?![\p{L}\p{N}])/iu;
-
-/**
- * The slots a query asks about: a word that can only be about a home or a job ("live", "home",
- * "employer"), or one that can be about much else ("work", "based", "move") in a question asking where,
- * who or which. "How does my printer work?", "what is my thesis based on?" and "can you move the
- * meeting?" ask about neither.
- */
-function askedPredicates(input: LaneInput): string[] {
-  const termStems = new Set(input.terms.map(stemPrefix));
-  const asks = whereWho.test(input.query);
-  return stems
-    .filter((s) => [...termStems].some((t) => s.strong.has(t) || (asks && s.weak.has(t))))
-    .map((s) => s.predicate);
-}
-
-/** The query asks about the person it is asked for: "where do I live?", "where does the user work?". */
-const aboutSelf =
-  /(?<![\p{L}\p{N}])(?:i|me|my|mine|myself|you|your|yours|yourself|the user|user['’]s)(?![\p{L}\p{N}])/iu;
+import { readSlotQuestion } from './slot-question.ts';
 
 /**
  * The predicate part of a slot key (admit-claims.ts `slotKey`: subject, U+001F, predicate), written as
@@ -71,27 +27,24 @@ function wordRuns(query: string): string[] {
   return [...new Set(runs)];
 }
 
-/** The query's capitalised words but "I": the first names it may hold ("where does Carol live?"). */
-function firstNames(query: string): string[] {
-  const words = query.match(/(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{M}'’-]*/gu) ?? [];
-  return [
-    ...new Set(words.map((w) => w.replace(/['’]s$/u, '')).filter((w) => w !== 'I' && !/^I['’]/u.test(w))),
-  ];
-}
-
 /**
  * Slot lane: a question about where someone lives or works, answered by the Records behind the Memory
  * that holds that slot at the read time, whatever words they used. "Where do I live?" shares no word
  * with "I moved to Braga.", and a sentence vector of a word table does not bridge them either, but the
- * deriver read it as "Ana lives in Braga". The subject the query names comes first; with none, a
- * first-person (or "you", "the user") question asks about the Brain's own person; with neither, a
- * question asking where or who gets every holder of the slot, the Brain's own person first.
+ * deriver read it as "Ana lives in Braga". Whose slot (slot-question.ts reads the query):
+ * - the subject the query names, found by the slot keys its words would make, or by a first name alone;
+ *   someone named as the subject who never held the slot is answered with nobody's;
+ * - else, a question in the first or second person asks about the Brain's own person;
+ * - else, one about someone it does not name ("my sister", "she") is answered with nobody's;
+ * - else, a question asking where or who about people in general gets every holder of the slot, the
+ *   Brain's own person first.
  */
 export function createSlotLane(now: () => Date): Lane {
   return {
     name: 'slot',
     search(input: LaneInput): LaneCandidate[] {
-      const predicates = askedPredicates(input);
+      const question = readSlotQuestion(input.query, input.terms);
+      const predicates = question.predicates;
       if (predicates.length === 0) return [];
       const e = input.eligibility;
       const nowMs = now().getTime();
@@ -146,7 +99,7 @@ export function createSlotLane(now: () => Date): Lane {
           )
           .map((r) => r.slot),
       );
-      for (const first of firstNames(input.query)) {
+      for (const first of question.names) {
         const from = slotPrefix(first).slice(0, -1);
         for (const r of input.store.all<{ slot: string }>(
           `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
@@ -162,15 +115,15 @@ export function createSlotLane(now: () => Date): Lane {
       }
       let rows: SlotRow[];
       if (named.size > 0) rows = bySlot([...named]);
-      else if (aboutSelf.test(input.query)) {
+      else if (question.namesSubject) rows = [];
+      else if (question.aboutSelf) {
         const self = input.store.get<{ name: string | null }>(
           'SELECT self_name AS name FROM brains WHERE uid = ?',
           e.brainUid,
         );
         rows = self?.name ? bySlot(keysOf([self.name])) : [];
-      } else if (whereWho.test(input.query))
-        // "Where does everyone work?", "who moved?": a question about people and places, not "how does
-        // the printer work?".
+      } else if (question.aboutOther) rows = [];
+      else if (question.aboutAnyone)
         rows = held(
           'memories_slot_predicate',
           `${predicateOf('m.slot')} IN (SELECT value FROM json_each(?))`,

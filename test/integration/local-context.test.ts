@@ -286,6 +286,16 @@ describe('local engine: context', () => {
     ])
       assert.equal(await slotHits(q), 0, q);
     assert.equal(await slotHits('where do I live?'), 1);
+    // A word about a home or a job that asks about neither, and a question about someone the Brain
+    // holds no home for, named or not: nobody else's home is the answer.
+    for (const q of [
+      'Did I finish the job on the deck?',
+      'When do I get home?',
+      'Which city is the concert in?',
+      'Where does Rita live?',
+      'Where does my sister live?',
+    ])
+      assert.equal(await slotHits(q), 0, q);
     // A first name alone is the person of that name, not a reason to answer with everyone's home.
     const carol = await remember({
       content: { kind: 'message', text: 'I moved to Lisbon.', speaker: 'Carol Diaz' },

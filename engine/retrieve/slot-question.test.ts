@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { queryTerms } from './query-terms.ts';
+import { readSlotQuestion, type SlotQuestion } from './slot-question.ts';
+
+const read = (q: string): SlotQuestion => readSlotQuestion(q, queryTerms(q));
+
+test('questions about a home or a job, in strong words or in words about much else asked where, who or which', () => {
+  for (const q of [
+    'where do I live?',
+    'Where does the user live now?',
+    "What's my home city?",
+    'Where am I based?',
+    "What is Marta's home town?",
+    'who lives where?',
+    'Where is my home?',
+  ])
+    assert.deepEqual(read(q).predicates, ['lives in'], q);
+  for (const q of [
+    'Where do I work?',
+    "who is Ana's employer?",
+    'What is my job?',
+    'Who does Carol work for?',
+  ])
+    assert.deepEqual(read(q).predicates, ['works at'], q);
+});
+
+test('a word about much else is no question about a home or a job', () => {
+  for (const q of [
+    'how was the weather?',
+    'How does my printer work?',
+    'What is my thesis based on?',
+    'Can you help me move the meeting?',
+    'Did I finish the job on the deck?',
+    'When do I get home?',
+    "What's my home wifi password?",
+  ])
+    assert.deepEqual(read(q).predicates, [], q);
+});
+
+test('whose slot: a named subject, the user, someone unnamed, or anyone', () => {
+  const whose = (q: string) => {
+    const r = read(q);
+    return {
+      names: r.names,
+      subject: r.namesSubject,
+      self: r.aboutSelf,
+      other: r.aboutOther,
+      anyone: r.aboutAnyone,
+    };
+  };
+  // Question words are capitalised only for opening the sentence; a place after a preposition is no one.
+  assert.deepEqual(whose('Where does Rita live?'), {
+    names: ['Rita'],
+    subject: true,
+    self: false,
+    other: false,
+    anyone: true,
+  });
+  assert.deepEqual(whose("Who is Rita's employer?").subject, true);
+  assert.deepEqual(whose('Which town is Rita living in?').subject, true);
+  assert.deepEqual(whose('Where do I live in Lisbon?'), {
+    names: [],
+    subject: false,
+    self: true,
+    other: false,
+    anyone: true,
+  });
+  // "my" with a slot noun is the user's own; with anyone else it is someone the query does not name.
+  assert.equal(whose("What's my home city?").self, true);
+  assert.deepEqual(whose('Where does my sister live?'), {
+    names: [],
+    subject: false,
+    self: false,
+    other: true,
+    anyone: true,
+  });
+  assert.equal(whose('Remind me where my sister lives').self, false);
+  assert.equal(whose('Where does she work?').other, true);
+  assert.equal(whose('Where do I live with my sister?').self, true);
+  // Only where and who ask about people in general; "which" does with a word only about a home or job.
+  assert.equal(whose('Which city is the concert in?').anyone, false);
+  assert.equal(whose('Which city does everyone live in?').anyone, true);
+  assert.equal(whose('Where does everyone work?').anyone, true);
+});

@@ -1,0 +1,147 @@
+import { stemPrefix } from './query-terms.ts';
+
+/**
+ * How a query asks about where someone lives or works, read from its words alone (the slot lane then
+ * looks the people up). Kept apart from the lane so that every reading is tested without a store.
+ */
+export interface SlotQuestion {
+  /** The slot predicates asked about ("lives in", "works at"); empty: not such a question. */
+  predicates: string[];
+  /** Capitalised words that may name the person asked about ("Carol" of "where does Carol live?"). */
+  names: string[];
+  /**
+   * One of them stands where the question's subject stands ("where does Rita live?", "Rita's job?",
+   * "who is Rita working for?"): if nobody of that name holds the slot, nobody else's is the answer.
+   */
+  namesSubject: boolean;
+  /** The question is about the Brain's own person: "where do I live?", "what's my job?". */
+  aboutSelf: boolean;
+  /** About someone it does not name: "where does my sister live?", "where does she work?". */
+  aboutOther: boolean;
+  /** With nobody named, it asks about people in general: "who lives where?", "where does everyone work?". */
+  aboutAnyone: boolean;
+}
+
+/**
+ * The slots whose Memories restate what was said in other words ("I moved to Braga." holds the slot
+ * "Ana lives in Braga"), with the query words that ask about them:
+ * - `strong` words are about a home or a job whatever else the question says ("live", "employer");
+ * - `weak` words are about much else as often ("work", "moved", "based"): only in a question asking
+ *   where, who or which;
+ * - `nouns` too ("home", "job", "city"): in a question asking where, who or which, or closing a
+ *   possessive ("what's my job?", "Marta's home town?"), not "did I finish the job?", "when do I get
+ *   home?" or "my home wifi password".
+ */
+const slotWords: ReadonlyArray<{ predicate: string; strong: string[]; weak: string[]; nouns: string[] }> = [
+  {
+    predicate: 'lives in',
+    strong: 'live lives living lived reside resides residence'.split(' '),
+    weak: 'based moved move relocated'.split(' '),
+    nouns: 'home city town neighbourhood neighborhood address hometown'.split(' '),
+  },
+  {
+    predicate: 'works at',
+    strong: 'employer employed employs workplace'.split(' '),
+    weak: 'work works working worked'.split(' '),
+    nouns: 'job'.split(' '),
+  },
+];
+const stems = slotWords.map((s) => ({
+  predicate: s.predicate,
+  strong: new Set(s.strong.map(stemPrefix)),
+  weak: new Set([...s.weak, ...s.nouns].map(stemPrefix)),
+  nouns: new Set(s.nouns),
+}));
+
+const word = (alternatives: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'iu');
+const whereWho = word('where|who');
+const which = word('which');
+/** The person asked about is the one asking, or the one asked ("you", "the user"). */
+const selfSubject = word("i|myself|you|yourself|the user|user['’]s");
+const possessives = new Set(['my', 'your', 'his', 'her', 'their', 'our']);
+const selfPossessives = new Set(['my', 'your']);
+/** Someone not named: a pronoun, or a relation ("my sister"; "my home" is a slot of one's own). */
+const otherPronoun = word('he|she|they|him|them|his|hers|their|theirs');
+/** Words a question opens with, capitalised only for that: not names. */
+const notNames = new Set(
+  'where who which what when how why whose whom do does did is are was were has have had can could will would should tell show find list please'.split(
+    ' ',
+  ),
+);
+/** A capitalised word after one of these is a place or a company, not the person asked about. */
+const prepositions = new Set('in at to from near for with by on of into'.split(' '));
+/** A name after one of these is the subject of the question: "where does Rita live?". */
+const auxiliaries = new Set('does did do is was has had will would can could'.split(' '));
+
+/** The query's words, lower-cased, with any possessive 's kept apart as its own word. */
+function wordsOf(query: string): string[] {
+  return (query.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).flatMap((w) =>
+    /['’]s$/u.test(w) ? [w.slice(0, -2), "'s"] : [w],
+  );
+}
+
+/** The slot nouns that close a possessive: "my home city?", "Marta's job", "your home town". */
+function closesPossessive(words: string[], nouns: ReadonlySet<string>): boolean {
+  let i = words.length - 1;
+  let n = 0;
+  while (i >= 0 && nouns.has(words[i]!) && n < 2) {
+    i -= 1;
+    n += 1;
+  }
+  if (n === 0 || i < 0) return false;
+  return possessives.has(words[i]!) || words[i] === "'s";
+}
+
+/**
+ * The query's capitalised words that may be names (not "I", not an opening question word, not a place
+ * after a preposition), and whether one stands as the question's subject: after an auxiliary, with a
+ * possessive 's, or before a word of the slot.
+ */
+function namesOf(query: string): { names: string[]; subject: boolean } {
+  const names: string[] = [];
+  let subject = false;
+  const tokens = query.match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu) ?? [];
+  tokens.forEach((t, i) => {
+    if (!/^\p{Lu}/u.test(t)) return;
+    const bare = t.replace(/['’]s$/u, '');
+    if (bare === 'I' || /^I['’]/u.test(bare) || notNames.has(bare.toLowerCase())) return;
+    const before = tokens[i - 1]?.toLowerCase();
+    if (before !== undefined && prepositions.has(before)) return;
+    names.push(bare);
+    const after = stemPrefix(tokens[i + 1]?.toLowerCase() ?? '');
+    subject ||=
+      (before !== undefined && auxiliaries.has(before)) ||
+      bare !== t ||
+      stems.some((s) => s.strong.has(after) || s.weak.has(after));
+  });
+  return { names: [...new Set(names)], subject };
+}
+
+export function readSlotQuestion(query: string, terms: readonly string[]): SlotQuestion {
+  const termStems = new Set(terms.map(stemPrefix));
+  const words = wordsOf(query);
+  const asks = whereWho.test(query) || which.test(query);
+  const asked = stems.filter(
+    (s) =>
+      [...termStems].some((t) => s.strong.has(t) || (asks && s.weak.has(t))) ||
+      closesPossessive(words, s.nouns),
+  );
+  const strong = asked.some((s) => [...termStems].some((t) => s.strong.has(t)));
+  const ownSlot = words.some(
+    (w, i) => selfPossessives.has(w) && stems.some((s) => s.nouns.has(words[i + 1] ?? '')),
+  );
+  const relation = words.some(
+    (w, i) =>
+      possessives.has(w) && words[i + 1] !== undefined && !stems.some((s) => s.nouns.has(words[i + 1]!)),
+  );
+  const { names, subject } = namesOf(query);
+  return {
+    predicates: asked.map((s) => s.predicate),
+    names,
+    namesSubject: subject,
+    aboutSelf: selfSubject.test(query) || ownSlot,
+    aboutOther: otherPronoun.test(query) || relation,
+    aboutAnyone: whereWho.test(query) || (strong && which.test(query)),
+  };
+}
