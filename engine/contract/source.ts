@@ -74,7 +74,7 @@ export const ImportRequest = z
       .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
     date_order: z.enum(['dmy', 'mdy']).optional().describe('WhatsApp dates when the file cannot tell.'),
     recurrence_since: DateTime.optional().describe(
-      'Recurring calendar events are expanded from this instant. Absent: two years before the import. A series with no occurrence in the window is skipped with a reason naming its dates.',
+      'Recurring calendar events are expanded from this instant. Absent: two years before the import. A series with no occurrence in the window is skipped with a reason naming its dates. A window that holds no instant, also with one end by default (since later than a year from now), is refused with invalid_request_body.',
     ),
     recurrence_until: DateTime.optional().describe(
       'Recurring calendar events are expanded up to this instant. Absent: one year after the import.',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ImportRequest } from '../../engine/contract/index.ts';
+import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { importFiles } from './import-files.ts';
 import { standups2022Ics } from './test-support.ts';
@@ -241,5 +242,22 @@ test('recurrence_since/until choose the window repeating calendar events are exp
   assert.deepEqual(
     backwards.error?.issues.map((i) => [i.path.join('.'), i.message]),
     [['recurrence_since', 'must be earlier than recurrence_until']],
+  );
+  // One end alone, past the other's default, is a window with nothing in it: refused, not every series
+  // skipped as outside it.
+  const year = 365.25 * 24 * 3600 * 1000;
+  const far = new Date(Date.now() + 2 * year).toISOString();
+  const long = new Date(Date.now() - 3 * year).toISOString();
+  await assert.rejects(
+    importFiles(await brain(), t, 'b', { files: [file('work.ics', ics)], recurrence_since: far }),
+    (e: MnemoError) =>
+      e.code === 'invalid_request_body' &&
+      e.message === 'recurrence_since: must be earlier than a year from now, the default recurrence_until',
+  );
+  await assert.rejects(
+    importFiles(await brain(), t, 'b', { files: [file('work.ics', ics)], recurrence_until: long }),
+    (e: MnemoError) =>
+      e.code === 'invalid_request_body' &&
+      e.message === 'recurrence_until: must be later than two years ago, the default recurrence_since',
   );
 });

@@ -12,6 +12,7 @@ import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
+import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/shared/error-message.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
@@ -81,6 +82,15 @@ export async function importFiles(
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
     throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');
   }
+  const empty = emptyWindowMessage(
+    {
+      ...(body.recurrence_since ? { windowStart: new Date(body.recurrence_since) } : {}),
+      ...(body.recurrence_until ? { windowEnd: new Date(body.recurrence_until) } : {}),
+    },
+    new Date(),
+    { since: 'recurrence_since', until: 'recurrence_until' },
+  );
+  if (empty) throw new MnemoError('invalid_request_body', empty);
   // Made again if it was removed while the server ran (its mode matters less: each upload's is 0700).
   await mkdir(uploadParent, { recursive: true, mode: 0o700 });
   const dir = await mkdtemp(join(uploadParent, uploadFolderPrefix));

@@ -195,6 +195,10 @@ describe('import through the /v1 API', () => {
     const both = await run(key, [dir, '--remove', 'obsidian']);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /exactly one of PATH, --remove SOURCE or --list/);
+    // --since past --until's default (a year from now) leaves no window: a usage error, nothing read.
+    const late = await run(key, [dir, '--since', `${new Date().getUTCFullYear() + 3}-01-01`]);
+    assert.equal(late.status, 2);
+    assert.match(late.stderr, /--since: must be earlier than a year from now, the default --until/);
   });
   test('your own messages imported into a Brain without a self: the summary says what that means, once', async () => {
     const file = join(root, 'WhatsApp Chat with Bo.txt');

@@ -6,6 +6,7 @@ import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
+import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
 import { bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
@@ -190,6 +191,19 @@ export function register(program: Command): void {
         console.error(
           'mnemo import: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
         );
+        process.exitCode = 2;
+        return;
+      }
+      const given = {
+        ...(flags.since ? { windowStart: flags.since } : {}),
+        ...(flags.until ? { windowEnd: flags.until } : {}),
+      };
+      const empty = emptyWindowMessage(given, new Date(), {
+        since: '--since',
+        until: '--until',
+      });
+      if (empty) {
+        console.error(`mnemo import: ${empty}`);
         process.exitCode = 2;
         return;
       }

@@ -3,15 +3,13 @@ import ICAL from 'ical.js';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
+import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
 import { errorMessage } from '../../../engine/shared/error-message.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
 type IcalEvent = InstanceType<typeof ICAL.Event>;
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 
-const yearMs = 365.25 * 24 * 3600 * 1000;
-/** Recurring events are expanded from two years before the import to one year after it, by default. */
-export const defaultRecurrenceWindow = { yearsBack: 2, yearsAhead: 1 };
 /**
  * Upper bound of occurrences taken from one series, whatever the window (a daily rule over decades).
  * The ones nearest to the import's time are kept, and the summary says how many were left out.
@@ -19,12 +17,6 @@ export const defaultRecurrenceWindow = { yearsBack: 2, yearsAhead: 1 };
 export const maxOccurrencesPerSeries = 1000;
 /** Upper bound of a series' rule steps walked, inside the window or not (a minutely rule begun decades ago). */
 export const maxRuleSteps = 100_000;
-
-interface RecurrenceWindow {
-  start: Date;
-  end: Date;
-  now: Date;
-}
 
 /**
  * An ICAL.Time as an instant. An all-day date is 00:00 UTC of its day. Times with a zone the file
@@ -471,12 +463,7 @@ function* recoveredItems(
  * recurrence window (overridden occurrences, RECURRENCE-ID, replace the rule's instance).
  */
 export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const now = (o.now ?? (() => new Date()))();
-  const w: RecurrenceWindow = {
-    start: o.windowStart ?? new Date(now.getTime() - defaultRecurrenceWindow.yearsBack * yearMs),
-    end: o.windowEnd ?? new Date(now.getTime() + defaultRecurrenceWindow.yearsAhead * yearMs),
-    now,
-  };
+  const w = recurrenceWindow(o, (o.now ?? (() => new Date()))());
   let text: string;
   let roots: unknown[];
   try {
