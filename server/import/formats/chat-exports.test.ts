@@ -231,3 +231,42 @@ test('Claude: an attachment text longer than the limit is cut, whole characters 
     t.remove();
   }
 });
+
+test('Claude: a file listed under both keys is one; two files of one name with texts of their own are two', async () => {
+  const claude = [
+    {
+      uuid: 'conv-3',
+      name: 'Screenshots',
+      chat_messages: [
+        {
+          uuid: 'u1',
+          sender: 'human',
+          text: 'What do these say?',
+          created_at: '2024-04-01T09:00:00Z',
+          attachments: [
+            { file_name: 'image.png', extracted_content: 'Gate B12' },
+            { file_name: 'image.png', extracted_content: 'Seat 14C' },
+          ],
+          files: [{ file_name: 'image.png' }, { file_name: 'image.png' }],
+        },
+      ],
+    },
+  ];
+  const t = writeTree({ 'conversations.json': JSON.stringify(claude) });
+  try {
+    const { records } = await collect(parseClaude(join(t.root, 'conversations.json'), {}));
+    assert.equal(
+      (records[0]!.body.content as { text: string }).text,
+      'What do these say?\n[attachment: image.png]\n[attachment: image.png]',
+    );
+    assert.deepEqual(
+      records.slice(1).map((r) => [(r.body.content as { text: string }).text, r.body.source?.external_id]),
+      [
+        ['Gate B12', 'claude:conv-3/u1#image.png'],
+        ['Seat 14C', 'claude:conv-3/u1#image.png (2)'],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

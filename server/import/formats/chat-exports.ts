@@ -111,8 +111,17 @@ function claudeFiles(m: Json): { name: string; said: string | undefined }[] {
       said: str(f.extracted_content)?.trim() || undefined,
     }))
     .filter((f): f is { name: string; said: string | undefined } => Boolean(f.name));
-  const seen = new Set<string>();
-  return files.filter((f) => !seen.has(f.name) && seen.add(f.name));
+  // An export lists a file under both keys, its text under one of them: one file. Two files of one name
+  // whose texts differ (two "image.png" read) are two.
+  const out: { name: string; said: string | undefined }[] = [];
+  for (const f of files) {
+    const same = out.find(
+      (o) => o.name === f.name && (o.said === f.said || o.said === undefined || f.said === undefined),
+    );
+    if (same) same.said ??= f.said;
+    else out.push({ ...f });
+  }
+  return out;
 }
 
 function claudeText(m: Json): string {
@@ -169,12 +178,17 @@ export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerat
       // The text Claude read from an attached file ("Soil pH 6.5, tested by GreenLab.") as a document of
       // its own, titled by the file: findable and citable, and not the words of whoever attached it (a CV
       // someone else wrote would have given the user its author's home and employer).
+      const named = new Map<string, number>();
       for (const f of claudeFiles(m)) {
+        // The first file of a name keeps the plain id; a second of that name is told apart by its number.
+        const nth = (named.get(f.name) ?? 0) + 1;
+        named.set(f.name, nth);
+        const id = nth === 1 ? f.name : `${f.name} (${nth})`;
         if (!f.said) continue;
         const cut = f.said.length > maxAttachmentChars;
         yield {
           type: 'record',
-          ref: `${ref} ${f.name}`,
+          ref: `${ref} ${id}`,
           ...(cut
             ? {
                 note: `attachment ${f.name}: its first ${maxAttachmentChars.toLocaleString('en')} characters of ${f.said.length.toLocaleString('en')} are kept`,
@@ -186,7 +200,7 @@ export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerat
               title: f.name.slice(0, 2000),
               text: wholeChars(f.said, maxAttachmentChars),
             },
-            source: { name: 'claude', external_id: `claude:${ref}#${f.name}`.slice(0, 2000) },
+            source: { name: 'claude', external_id: `claude:${ref}#${id}`.slice(0, 2000) },
             occurred_at: occurredAt,
           },
         };
