@@ -39,6 +39,22 @@ describe('thorough synchronous budget', () => {
     assert.equal(calls, 2);
   });
 
+  it('a finished Context the caller finds stale is dropped, and the request assembled afresh', async () => {
+    const s = createThoroughSync({ syncMs: 20, newId });
+    const slow = async (id: string) => (await delay(40), ctx(id));
+    const first = await s.run('k', slow, processing);
+    await delay(80);
+    const seen: string[] = [];
+    const stale = (done: Context) => (seen.push(done.id), true);
+    const again = await s.run('k', slow, processing, undefined, stale);
+    assert.deepEqual(seen, [first.id]);
+    assert.equal(again.status, 'processing');
+    assert.notEqual(again.id, first.id);
+    await delay(80);
+    const fresh = await s.run('k', slow, processing, undefined, () => false);
+    assert.deepEqual([fresh.status, fresh.id], ['ready', again.id]);
+  });
+
   it('a failure its caller awaits is thrown to it, and nothing is kept', async () => {
     const s = createThoroughSync({ syncMs: 200, newId });
     await assert.rejects(

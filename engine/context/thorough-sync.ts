@@ -3,8 +3,9 @@ import type { Context } from '../contract/index.ts';
 /**
  * Keeps a thorough Context within its synchronous budget: when assembly takes longer than `syncMs`,
  * the caller gets `202 processing` at once while assembly finishes in the background, and the same
- * request sent again (same Brain, body and Brain-Watermark) gets the finished Context. Finished
- * results are kept briefly (`ttlMs`) and few (`maxEntries`, oldest dropped).
+ * request sent again (same Brain, body and Brain-Watermark) gets the finished Context, unless the
+ * caller finds it stale (then it is assembled afresh, under a new id). Finished results are kept briefly
+ * (`ttlMs`) and few (`maxEntries`, oldest dropped).
  *
  * One assembly has one Context id (`newId`), given to both callbacks: every 202 for it and the finished
  * Context carry the same id, so a client polling sees one Context and its Trace ends `ready`.
@@ -16,6 +17,11 @@ export interface ThoroughSync {
     processing: (id: string) => Context,
     /** The assembly a 202 announced has failed, and nobody awaits it: leave word of it (its Trace). */
     failedAfter202?: (id: string, error: unknown) => void,
+    /**
+     * A finished Context that no longer answers the request (the Brain changed since it was assembled,
+     * and the request asks for the freshest data): it is dropped and the request assembled afresh.
+     */
+    stale?: (done: Context) => boolean,
   ): Promise<Context>;
   /**
    * Drops every entry whose key starts with the prefix (a Brain's), finished or still assembling: after
@@ -53,13 +59,14 @@ export function createThoroughSync(o: {
   };
 
   return {
-    async run(key, compute, processing, failedAfter202) {
+    async run(key, compute, processing, failedAfter202, stale) {
       sweep();
       let entry = entries.get(key);
       if (entry?.done || entry?.failed) {
         entries.delete(key);
         if (entry.failed) throw entry.failed.error;
-        return entry.done!;
+        if (!stale?.(entry.done!)) return entry.done!;
+        entry = undefined;
       }
       if (!entry) {
         const id = o.newId();

@@ -309,6 +309,9 @@ function engineOver(
           };
           ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
         },
+        // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
+        // before a write since (a correction, a newer value) would present what that write replaced.
+        o.watermark === undefined ? (done) => done.watermark !== watermarkOf(ctx, b) : undefined,
       );
     }),
     recordFailedContext: op((t, id, failure) => {

@@ -438,6 +438,41 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it('a write after a thorough 202 makes the kept Context stale: sent again without a Brain-Watermark, it is assembled afresh', async () => {
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 40)), []) };
+    const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
+    await engine.createBrain(tenant, { id: 'b' });
+    const [porto] = await write(engine, 'b', [
+      msg('The spare key is in Porto.', 'Ana', '2023-05-01T10:00:00Z'),
+    ]);
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const first = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(first.status, 'processing');
+    const withMark = { ...opts, watermark: first.watermark };
+    const marked = await engine.createContext(tenant, 'b', body, withMark);
+    assert.equal(marked.status, 'processing');
+    await new Promise((r) => setTimeout(r, 150)); // both kept Contexts are finished, citing Porto alone
+    const [braga] = await write(engine, 'b', [
+      msg('The spare key is in Braga now.', 'Ana', '2023-06-01T10:00:00Z'),
+    ]);
+    // With a Brain-Watermark, the kept Context is at or after that boundary: served as it is.
+    const markedDone = await engine.createContext(tenant, 'b', body, withMark);
+    assert.deepEqual([markedDone.status, markedDone.id], ['ready', marked.id]);
+    // Without one, the request asks for the freshest data: the Context kept from before the write is
+    // not served; a new assembly (a new id) is, once finished, and it cites the new Record.
+    const again = await engine.createContext(tenant, 'b', body, opts);
+    assert.equal(again.status, 'processing');
+    assert.notEqual(again.id, first.id);
+    let done = again;
+    for (let i = 0; done.status === 'processing' && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      done = await engine.createContext(tenant, 'b', body, opts);
+    }
+    assert.deepEqual([done.status, done.id], ['ready', again.id]);
+    assert.ok(done.citations.some((c) => c.record_id === braga!));
+    assert.ok(done.citations.some((c) => c.record_id === porto!));
+  });
+
   it('a Record forgotten while a thorough assembly runs: its Trace is not kept, and no kept Context cites it', async () => {
     const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 60)), []) };
     const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
