@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
-import type { ContextReady, RecordCreate, Trace } from '../contract/index.ts';
+import type { Context, ContextReady, RecordCreate, Trace } from '../contract/index.ts';
 import type { ContextEvent, Engine, Tenant } from '../types.ts';
 import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
@@ -463,7 +463,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const again = await engine.createContext(tenant, 'b', body, opts);
     assert.equal(again.status, 'processing');
     assert.notEqual(again.id, first.id);
-    let done = again;
+    let done: Context = again;
     for (let i = 0; done.status === 'processing' && i < 50; i++) {
       await new Promise((r) => setTimeout(r, 20));
       done = await engine.createContext(tenant, 'b', body, opts);
