@@ -152,10 +152,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const s = state(t, brainId);
       brains.delete(keyOf(t, brainId));
       traceBuffer.purge(s.uid);
-      const objects = [...s.objects.values()].reduce((n, v) => n + v.length, 0);
+      // Objects as the Census counts them: each type/key once, whatever its versions.
       return receipt(
         { type: 'brain', id: brainId },
-        { records: s.records.size, memories: s.memories.size, objects },
+        { records: s.records.size, memories: s.memories.size, objects: s.objects.size },
         null,
       );
     },

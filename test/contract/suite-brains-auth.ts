@@ -56,11 +56,16 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       const api = client(server, freshKey(server));
       await api.post('/brains', { id: 'gone' });
       await api.post('/brains/gone/records', { content: 'a note to forget' });
+      // Objects count as the Census counts them: each type/key once, however many versions it has.
+      for (const value of [1, 2, 3])
+        await api.post('/brains/gone/objects', { type: 'contact', key: 'bob', value });
+      await api.post('/brains/gone/objects', { type: 'note', key: 'n', value: 'x' });
       const r = await api.del('/brains/gone');
       assert.equal(r.status, 200);
       const receipt = assertShape(DeletionReceipt, r.body);
       assert.equal(receipt.target.type, 'brain');
       assert.equal(receipt.deleted.records, 1);
+      assert.equal(receipt.deleted.objects, 2);
       assertError(await api.get('/brains/gone'), 404, 'not_found', 'brain_not_found');
     });
 
