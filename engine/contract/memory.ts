@@ -118,7 +118,8 @@ export const MemoryListQuery = z.strictObject({
   subject: z.string().min(1).optional(),
   owner: z.string().min(1).optional(),
   as_of: DateTime.optional(),
-  since_watermark: z.string().min(1).optional(),
+  // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
+  since_watermark: z.string().optional(),
   cursor: z.string().min(1).optional(),
   limit: pageLimit(50, 200),
   q: z

@@ -378,7 +378,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async listMemories(t, brainId, q): Promise<MemoryPage> {
       const s = state(t, brainId);
-      if (q.since_watermark && q.cursor) {
+      if (q.since_watermark !== undefined && q.cursor) {
         throw new MnemoError(
           'conflicting_parameters',
           'since_watermark, cursor: a delta read and a full read cannot be combined',
@@ -398,7 +398,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         if (q.contested === 'true' || q.slot !== undefined) return false;
         return true;
       });
-      if (q.since_watermark) {
+      if (q.since_watermark !== undefined) {
         const since = codec.decode(q.since_watermark, s.uid);
         // Changes and removals in one stream by transaction time (removals of a step first); removals
         // carry no content, so only the deployment narrows them.

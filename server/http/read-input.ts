@@ -141,6 +141,15 @@ function readHeader(c: HonoContext<AppEnv>, name: string): string | undefined {
   return v;
 }
 
+/** A Brain-Watermark header that cannot be a watermark (empty, too long) is one the engine cannot read. */
+function readWatermarkHeader(c: HonoContext<AppEnv>): string | undefined {
+  try {
+    return readHeader(c, 'Brain-Watermark');
+  } catch {
+    throw new MnemoError('invalid_watermark', 'Brain-Watermark: not a watermark issued by this Brain');
+  }
+}
+
 /** Everything a handler needs, validated against the contract; throws the spec's 4xx codes. */
 export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<CallInput> {
   const accept = readAccept(c.req.header('accept'));
@@ -158,7 +167,7 @@ export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: E
     query,
     body,
     idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'Idempotency-Key') : undefined,
-    watermark: op.headers?.includes('Brain-Watermark') ? readHeader(c, 'Brain-Watermark') : undefined,
+    watermark: op.headers?.includes('Brain-Watermark') ? readWatermarkHeader(c) : undefined,
     wantsStream: accept.prefersStream,
     refusesJson: accept.refusesJson,
   };

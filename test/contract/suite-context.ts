@@ -163,12 +163,14 @@ export function contextChecks(factory: ServerFactory): void {
         return again.status === 200 ? assertShape(ContextReady, again.body) : null;
       });
       assert.ok(ctx.text?.includes('kayak'), 'read-your-write');
-      assertError(
-        await api.post('/brains/b/context', { query: 'q' }, { 'Brain-Watermark': 'wm_forged' }),
-        400,
-        'invalid_request',
-        'invalid_watermark',
-      );
+      // Empty, or longer than any watermark, is as unreadable as a forged one.
+      for (const wm of ['wm_forged', '', `wm_${'a'.repeat(300)}`])
+        assertError(
+          await api.post('/brains/b/context', { query: 'q' }, { 'Brain-Watermark': wm }),
+          400,
+          'invalid_request',
+          'invalid_watermark',
+        );
     });
 
     it('only thorough streams: text/event-stream on fast is 406 streaming_not_applicable; thorough streams stages and the Context', async () => {

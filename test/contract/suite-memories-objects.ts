@@ -147,7 +147,7 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       const mine = await remember(api, 'b', { content: 'mine' });
       const theirs = await remember(api, 'other', { content: 'theirs' });
       const forged = `wm_${Buffer.from('b.999.AAAAAAAAAAAAAAAAAAAAAA').toString('base64url')}`;
-      for (const wm of [forged, mine.watermark.slice(0, -4), theirs.watermark, 'wm_', 'nonsense']) {
+      for (const wm of [forged, mine.watermark.slice(0, -4), theirs.watermark, 'wm_', 'nonsense', '']) {
         assertError(
           await api.get(`/brains/b/memories?since_watermark=${encodeURIComponent(wm)}`),
           400,
