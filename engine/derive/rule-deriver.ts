@@ -87,16 +87,25 @@ export function createRuleDeriver(): Deriver {
           return unique(spans).flatMap((s) => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
-            const { slots, rest } = owner.state === 'unresolved' ? { slots: [], rest: 0 } : slotSentences(s);
+            if (owner.state === 'unresolved') return [plain];
+            const { slots, rest, after } = slotSentences(s);
             if (slots.length === 0) return [plain];
+            // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
+            // when it is replaced, what else the sentence says is still quoted without the old value.
+            const own = slots.length > 1 || after !== null;
             const held = slots.map((slot) => ({
               statement: `${subject} ${slot.predicate} ${slot.value}`,
               subject,
               predicate: slot.predicate,
               owner,
-              quote: s,
+              quote: own ? s.slice(...slot.clause) : s,
             }));
-            // "I moved to Porto and opened a bakery": the bakery is a Memory of its own.
+            // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
+            // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
+            if (after) {
+              const tail = s.slice(...after);
+              return [...held, { ...plain, statement: tail, quote: tail }];
+            }
             return rest >= 3 ? [...held, plain] : held;
           });
         }

@@ -24,14 +24,40 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['Braga'],
     'the last of two homes',
   );
+  // Each slot with the clause that states it, so a Memory can quote that clause alone.
   assert.deepEqual(slotSentences('I live in Lisbon and I work at Globex.'), {
     slots: [
-      { predicate: 'lives in', value: 'Lisbon' },
-      { predicate: 'works at', value: 'Globex' },
+      { predicate: 'lives in', value: 'Lisbon', clause: [0, 16] },
+      { predicate: 'works at', value: 'Globex', clause: [21, 37] },
     ],
     rest: 1,
+    after: null,
   });
   assert.equal(slotSentences('I moved to Porto last month and opened a bakery.').rest, 6);
+});
+
+test('a statement joined after the slot clauses by "and", "but" or ";" stands on its own', () => {
+  const after = (s: string) => {
+    const r = slotSentences(s);
+    return r.after && s.slice(...r.after);
+  };
+  assert.equal(after('I live in Porto and my dentist is Carla Silva.'), 'my dentist is Carla Silva.');
+  assert.equal(after("I've just moved to Braga, but the flat is tiny!"), 'the flat is tiny!');
+  assert.equal(
+    after('I live in Lisbon and I work at Globex; my boss is Rui Costa.'),
+    'my boss is Rui Costa.',
+  );
+  const s = 'So I live in Porto and my dentist is Carla Silva.';
+  assert.deepEqual(slotSentences(s).slots[0]!.clause, [3, 18]);
+  assert.equal(s.slice(3, 18), 'I live in Porto');
+  // Words elsewhere than that statement keep the sentence whole; so does a statement of under 3 words.
+  for (const s of [
+    'Since last month I live in Porto and my dentist is Carla Silva.',
+    'I moved to Porto last month and opened a bakery.',
+    'I live in Porto and love it.',
+    'I moved to Braga.',
+  ])
+    assert.equal(after(s), null, s);
 });
 
 test('history, negation, questions, hypotheticals, reports, short stays, times and common nouns hold none', () => {

@@ -10,6 +10,8 @@
 export interface SlotSentence {
   predicate: 'lives in' | 'works at';
   value: string;
+  /** Where the clause that states it stands in the sentence, [start, end): "I live in Porto". */
+  clause: [number, number];
 }
 
 /** A name: up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
@@ -48,25 +50,50 @@ const notName = (value: string) =>
 
 const words = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
+/** What follows the last slot clause as a statement of its own: ", and my dentist is Carla Silva." */
+const afterClause = /^(?:\s*,)?\s*(?:and|but|;)\s+(?=\S)/u;
+
+export interface SlotReading {
+  slots: SlotSentence[];
+  /** How many words the sentence says beyond its slot clauses ("... and opened a bakery"). */
+  rest: number;
+  /**
+   * Where what the sentence says after its last slot clause stands, [start, end), when it is a statement
+   * of its own joined by "and", "but" or ";" ("I live in Porto and my dentist is Carla Silva."): a Memory
+   * of its own that does not restate the home, so a move does not leave the old home in a current one.
+   */
+  after: [number, number] | null;
+}
+
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
- * twice: "I moved to Porto in 2019 and now I live in Braga"), and how many words the sentence says
- * beyond them ("... and opened a bakery").
+ * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
  */
-export function slotSentences(sentence: string): { slots: SlotSentence[]; rest: number } {
-  const none = { slots: [], rest: 0 };
+export function slotSentences(sentence: string): SlotReading {
+  const none = { slots: [], rest: 0, after: null };
   if (notNow.test(sentence)) return none;
-  const found: Array<SlotSentence & { at: number; end: number }> = [];
+  const found: SlotSentence[] = [];
   for (const { predicate, re } of patterns) {
-    let last: (SlotSentence & { at: number; end: number }) | null = null;
+    let last: SlotSentence | null = null;
     for (const m of sentence.matchAll(re)) {
       const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
-      if (!notName(value)) last = { predicate, value, at: m.index, end: m.index + m[0].length };
+      // From the lead's "I" (after the separator the pattern takes) to the end of the value.
+      const start = m.index + m[0].indexOf('I');
+      const end = m.index + m[0].length - (m[1]!.length - value.length);
+      if (!notName(value)) last = { predicate, value, clause: [start, end] };
     }
-    if (last && !notLasting.test(sentence.slice(last.end))) found.push(last);
+    if (last && !notLasting.test(sentence.slice(last.clause[1]))) found.push(last);
   }
   let rest = sentence;
-  for (const { at, end } of [...found].sort((a, b) => b.at - a.at))
-    rest = rest.slice(0, at) + ' ' + rest.slice(end);
-  return { slots: found.map(({ predicate, value }) => ({ predicate, value })), rest: words(rest) };
+  for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
+    rest = rest.slice(0, clause[0]) + ' ' + rest.slice(clause[1]);
+  const lastEnd = Math.max(...found.map((f) => f.clause[1]));
+  const joined = found.length > 0 ? afterClause.exec(sentence.slice(lastEnd)) : null;
+  const from = joined ? lastEnd + joined[0].length : -1;
+  const afterWords = joined ? words(sentence.slice(from)) : 0;
+  // Only where the clauses and that statement are the whole sentence, but for the words joining them
+  // ("and"): "Since last month I live in Porto and ..." keeps the sentence whole.
+  const after: [number, number] | null =
+    afterWords >= 3 && words(rest) - afterWords <= found.length ? [from, sentence.trimEnd().length] : null;
+  return { slots: found, rest: words(rest), after };
 }

@@ -305,6 +305,29 @@ describe('local engine: context', () => {
     assert.deepEqual(await cited('where does Carol live?'), [carol.id]);
   });
 
+  it('a sentence that holds a home and says more: after a move, what else it said stands, without the old home', async () => {
+    const { engine, remember } = await withBrain();
+    const porto = await remember({
+      content: {
+        kind: 'message',
+        text: 'I live in Porto and my dentist is Carla Silva. My cat is Miso.',
+        speaker: 'Ana',
+      },
+      occurred_at: '2022-01-01T10:00:00Z',
+    });
+    await remember({
+      content: { kind: 'message', text: 'I moved to Braga.', speaker: 'Ana' },
+      occurred_at: '2024-01-01T10:00:00Z',
+    });
+    const active = (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement);
+    assert.deepEqual(active.sort(), ['Ana lives in Braga', 'My cat is Miso.', 'my dentist is Carla Silva.']);
+    const c = ready(await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, opts));
+    const quote = c.citations.find((x) => x.record_id === porto.id)?.quote;
+    assert.ok(quote?.includes('my dentist is Carla Silva.'), quote);
+    assert.doesNotMatch(quote ?? '', /Porto/);
+    assert.doesNotMatch(c.text ?? '', /Porto/);
+  });
+
   it('possessive questions: no_attribution without self, answered with self; filters are enforced', async () => {
     const anon = await withBrain({}, false);
     await anon.remember({ content: 'My dentist is Dr. Costa.' });
