@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { Citation, DateTime, pageLimit } from './common.ts';
 
-export const MemoryStatus = z.enum(['active', 'superseded', 'retracted']).meta({
+export const MemoryStatus = z.enum(['active', 'scheduled', 'superseded', 'retracted']).meta({
   id: 'MemoryStatus',
   description:
-    'superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
+    'active: in force now (one value per slot); scheduled: a slot value dated to start later, which becomes active then without being written again (the active value until then carries valid_to = its start); superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
 });
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 
@@ -128,7 +128,7 @@ export const MemoryListQuery = z.strictObject({
     .max(500)
     .optional()
     .describe('Words that must all occur in the statement, in any order; case and accents are ignored.'),
-  status: z.enum(['active', 'superseded', 'retracted', 'all']).optional(),
+  status: z.enum(['active', 'scheduled', 'superseded', 'retracted', 'all']).optional(),
   contested: z
     .enum(['true', 'false'])
     .optional()

@@ -46,6 +46,10 @@ export const Census = z
       records: z.int().min(0),
       records_processing: z.int().min(0),
       memories_active: z.int().min(0),
+      memories_scheduled: z
+        .int()
+        .min(0)
+        .describe('Slot values dated to start later: active from then on (status scheduled until then).'),
       memories_superseded: z.int().min(0),
       memories_pending_rederivation: z.int().min(0),
       objects: z.int().min(0),

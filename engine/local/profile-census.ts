@@ -1,7 +1,6 @@
 import type { Census, Profile } from '../contract/index.ts';
 import {
   currentSql,
-  inForceSql,
   memoryColumns,
   shareableSql,
   statusSql,
@@ -63,7 +62,8 @@ interface CensusView {
   mem: string;
   memOther: string;
   current: { sql: string; params: SqlParam[] };
-  inForce: { sql: string; params: SqlParam[] };
+  active: { sql: string; params: SqlParam[] };
+  scheduled: { sql: string; params: SqlParam[] };
   superseded: { sql: string; params: SqlParam[] };
   currentOther: { sql: string; params: SqlParam[] };
 }
@@ -74,7 +74,8 @@ export function censusView(nowMs: number, hosted: boolean): CensusView {
     mem: hosted ? `AND ${shareableSql('m')}` : '',
     memOther: hosted ? `AND ${shareableSql('o')}` : '',
     current: currentSql(nowMs, 'm'),
-    inForce: inForceSql(nowMs, 'm'),
+    active: statusSql('active', nowMs, 'm'),
+    scheduled: statusSql('scheduled', nowMs, 'm'),
     superseded: statusSql('superseded', nowMs, 'm'),
     currentOther: currentSql(nowMs, 'o'),
   };
@@ -88,7 +89,8 @@ type Condition = { sql: string; params: SqlParam[] };
  */
 function memoryConditions(v: CensusView) {
   return {
-    active: { sql: `m.pending = 0 AND ${v.inForce.sql}`, params: v.inForce.params },
+    active: { sql: `m.pending = 0 AND ${v.active.sql}`, params: v.active.params },
+    scheduled: { sql: `m.pending = 0 AND ${v.scheduled.sql}`, params: v.scheduled.params },
     superseded: v.superseded,
     pending: { sql: 'm.pending = 1', params: [] },
     unresolved: { sql: `${v.current.sql} AND m.owner_state = 'unresolved'`, params: v.current.params },
@@ -216,6 +218,7 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
          WHERE d.brain_uid = ? AND d.job = 'derive' ${v.rec()}`,
       ),
       memories_active: tally.active,
+      memories_scheduled: tally.scheduled,
       memories_superseded: tally.superseded,
       memories_pending_rederivation: tally.pending,
       objects: count(

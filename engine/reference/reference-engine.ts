@@ -218,6 +218,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           records: s.records.size,
           records_processing: 0,
           memories_active: s.memories.size,
+          memories_scheduled: 0,
           memories_superseded: 0,
           memories_pending_rederivation: 0,
           objects: s.objects.size,

@@ -74,7 +74,11 @@ export function scheduledSql(nowMs: number, alias = 'm'): { sql: string; params:
   return { sql: `(${f.sql} AND ${alias}.valid_from_ms > ?)`, params: [...f.params, nowMs] };
 }
 
-/** The effective status at nowMs as SQL: `active` (in force), `superseded`, `retracted`. */
+/**
+ * The effective status at nowMs as SQL: `active` (in force and begun, or not a slot value),
+ * `scheduled` (a slot value in force that starts later), `superseded`, `retracted`. So a slot has one
+ * active value at any instant, as the spec enforces.
+ */
 export function statusSql(
   status: MemoryStatus,
   nowMs: number,
@@ -82,16 +86,18 @@ export function statusSql(
 ): { sql: string; params: SqlParam[] } {
   if (status === 'retracted') return { sql: `${alias}.status = 'retracted'`, params: [] };
   const f = inForceSql(nowMs, alias);
-  return status === 'active'
-    ? f
-    : { sql: `(${alias}.status <> 'retracted' AND NOT ${f.sql})`, params: f.params };
+  const later = `(${alias}.slot IS NOT NULL AND ${alias}.valid_from_ms > ?)`;
+  if (status === 'active') return { sql: `(${f.sql} AND NOT ${later})`, params: [...f.params, nowMs] };
+  if (status === 'scheduled') return { sql: `(${f.sql} AND ${later})`, params: [...f.params, nowMs] };
+  return { sql: `(${alias}.status <> 'retracted' AND NOT ${f.sql})`, params: f.params };
 }
 
 /** The effective status of one row at nowMs (the JS twin of statusSql). */
 export function statusAt(r: MemoryRow, nowMs: number): MemoryStatus {
   if (r.status === 'retracted') return 'retracted';
   if (r.revised) return 'superseded';
-  return r.valid_to_ms === null || r.valid_to_ms > Math.max(r.valid_from_ms, nowMs) ? 'active' : 'superseded';
+  if (r.valid_to_ms !== null && r.valid_to_ms <= Math.max(r.valid_from_ms, nowMs)) return 'superseded';
+  return r.slot !== null && r.valid_from_ms > nowMs ? 'scheduled' : 'active';
 }
 
 /**

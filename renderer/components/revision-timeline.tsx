@@ -10,6 +10,13 @@ const causes: Record<MemoryRevision['cause'], string> = {
   rederived: 'worked out again after a Record was forgotten',
 };
 
+const revisionStatus = {
+  active: 'Current',
+  scheduled: 'Starts later',
+  superseded: 'Replaced',
+  retracted: 'Withdrawn',
+} as const;
+
 /**
  * Every version of the slot on one world-time axis (when each value held true), then the same as a
  * list with the transaction time (when the Brain learned it). The list is the accessible version.
@@ -77,7 +84,7 @@ export function RevisionTimeline({
               <strong>Version {r.version}</strong>
               {r.id === currentId ? <span className="badge">shown here</span> : null}
               <span className={`badge ${r.status === 'active' ? 'ok' : 'muted'}`}>
-                {r.status === 'active' ? 'Current' : r.status === 'superseded' ? 'Replaced' : 'Withdrawn'}
+                {revisionStatus[r.status]}
               </span>
             </p>
             <p>

@@ -164,7 +164,8 @@ function ForgetBrainDialog({ brainId, onClose }: { brainId: string; onClose: () 
         <ul>
           <li>{plural(c.records, 'Record')} (everything written into it)</li>
           <li>
-            {plural(c.memories_active + c.memories_superseded, 'Memory', 'Memories')}, including their history
+            {plural(c.memories_active + c.memories_scheduled + c.memories_superseded, 'Memory', 'Memories')},
+            including their history
           </li>
           <li>{plural(c.objects, 'accepted Object')}</li>
         </ul>

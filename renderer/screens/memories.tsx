@@ -11,7 +11,12 @@ import { ownerLabel, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 
-export const statusLabels = { active: 'Current', superseded: 'Replaced', retracted: 'Withdrawn' } as const;
+export const statusLabels = {
+  active: 'Current',
+  scheduled: 'Starts later',
+  superseded: 'Replaced',
+  retracted: 'Withdrawn',
+} as const;
 
 const searchNames = ['q', 'status', 'subject', 'owner'] as const;
 const searchDefaults = { status: 'active' } as const;
@@ -121,6 +126,7 @@ function MemorySearch({
         <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="active">Current only</option>
           <option value="all">All versions</option>
+          <option value="scheduled">Starting later</option>
           <option value="superseded">Replaced</option>
           <option value="retracted">Withdrawn</option>
         </select>

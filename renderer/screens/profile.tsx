@@ -129,6 +129,12 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
               </dd>
               <dt>Current Memories</dt>
               <dd>{census.data.counts.memories_active.toLocaleString()}</dd>
+              {census.data.counts.memories_scheduled ? (
+                <>
+                  <dt>Values that start later</dt>
+                  <dd>{census.data.counts.memories_scheduled.toLocaleString()}</dd>
+                </>
+              ) : null}
               <dt>Replaced versions</dt>
               <dd>{census.data.counts.memories_superseded.toLocaleString()}</dd>
               <dt>Being worked out again</dt>

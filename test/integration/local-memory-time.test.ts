@@ -38,7 +38,17 @@ describe('local engine: a value dated in the future is scheduled, not current', 
     assert.ok(statements(later.data).includes('Ana employer: Globex'));
     assert.ok(!statements(later.data).includes('Ana employer: Acme'));
     const scheduled = await engine.getMemory(tenant, 'b', globexId);
-    assert.deepEqual([scheduled.status, scheduled.valid_from], ['active', '2031-01-01T00:00:00Z']);
+    assert.deepEqual([scheduled.status, scheduled.valid_from], ['scheduled', '2031-01-01T00:00:00Z']);
+    // One active value per slot: the scheduled one has a status of its own until it starts.
+    const byStatus = async (status: 'active' | 'scheduled') =>
+      (await engine.listMemories(tenant, 'b', { subject: 'Ana', status, limit: 50 })).data.map((m) => m.id);
+    assert.deepEqual(await byStatus('active'), [acmeId]);
+    assert.deepEqual(await byStatus('scheduled'), [globexId]);
+    const census = await engine.getCensus(tenant, 'b');
+    assert.deepEqual(
+      [census.counts.memories_active, census.counts.memories_scheduled],
+      [(await engine.listMemories(tenant, 'b', { status: 'active', limit: 50 })).data.length, 1],
+    );
 
     // A statement that is not a slot value is known now, whatever date it is about.
     assert.ok(
@@ -79,6 +89,8 @@ describe('local engine: a value dated in the future is scheduled, not current', 
       [globexId],
     );
     assert.equal((await engine.getMemory(tenant, 'b', initechId)).status, 'superseded');
+    assert.equal((await engine.getMemory(tenant, 'b', globexId)).status, 'active');
+    assert.deepEqual(await byStatus('scheduled'), []);
     const all = await engine.listMemories(tenant, 'b', { subject: 'Ana', status: 'all', limit: 50 });
     assert.equal(byStatement(all.data, 'Ana employer: Acme')!.status, 'superseded');
     assert.ok(
