@@ -52,7 +52,10 @@ export function createRuleDeriver(): Deriver {
     // v4: attachment placeholders, a note's `Tags:`/`Links:` footer and its headings alone are no Memories.
     // v5: in a message, quoted mail with its "... wrote:" line, a mail's header lines, what follows an
     // "Original Message" marker or a signature delimiter, and greetings or sign-offs alone (not-said.ts).
-    name: 'rules-v5',
+    // v6: a slot's Memory quotes its own clause where the sentence says more; a statement joined after it
+    // ("I live in Porto and my dentist is ...") is a Memory of its own, without the home; not-said's
+    // narrower signature, attribution and courtesy rules.
+    name: 'rules-v6',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -67,13 +67,18 @@ export function rederiveRecord(
   let seq: number | null = null;
   const step = () => (seq ??= store.nextSeq(brainUid));
 
-  if (lost.length === 0 && fresh.length === 0) {
+  // A Memory still stated takes the quote the rules now give it ("I live in Porto" rather than the whole
+  // sentence that also named the dentist), as a Record derived afresh would.
+  const requote = () => {
     for (const m of cited) {
-      const quote = stated.get(m.norm)!.quote;
-      if (quote === m.quote) continue;
+      const quote = stated.get(m.norm)?.quote;
+      if (quote === undefined || quote === m.quote) continue;
       store.run('UPDATE citations SET quote = ? WHERE memory_id = ? AND record_id = ?', quote, m.id, r.id);
       store.run('UPDATE memories SET seq = ? WHERE id = ?', step(), m.id);
     }
+  };
+  if (lost.length === 0 && fresh.length === 0) {
+    requote();
     return 'same';
   }
   const personSaid = store.get(
@@ -109,6 +114,7 @@ export function rederiveRecord(
     step(),
     now(),
   );
+  requote();
   return 'changed';
 }
 

@@ -170,6 +170,66 @@ describe('local engine: Records derived by an earlier deriver are derived again'
     });
   });
 
+  it('a sentence holding a home and more: the slot is quoted by its clause, the rest stands without the old home', async () => {
+    // As version 5 derived a one-sentence message: the slot quoted the whole sentence, and the sentence
+    // whole was a Memory of its own.
+    const rulesV5: Deriver = {
+      name: 'rules-v5',
+      derive(record, ctx) {
+        const text = record.text.trim();
+        return rules
+          .derive(record, ctx)
+          .map((c) =>
+            c.predicate !== null
+              ? { ...c, quote: text }
+              : text.endsWith(c.statement) && c.statement !== text
+                ? { ...c, statement: text, quote: text }
+                : c,
+          );
+      },
+    };
+    const dir = tempDir();
+    const old = await open(dir, { deriver: rulesV5 });
+    let portoSlot!: string;
+    try {
+      await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      const porto = await old.rememberRecord(
+        tenant,
+        'b',
+        said('I live in Porto and my dentist is Carla Silva.', { occurred_at: '2022-01-01T00:00:00Z' }),
+        {},
+      );
+      await old.rememberRecord(
+        tenant,
+        'b',
+        said('I moved to Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
+        {},
+      );
+      await old.idle();
+      assert.deepEqual([...(await current(old)).keys()].sort(), [
+        'Ana lives in Braga',
+        'I live in Porto and my dentist is Carla Silva.',
+      ]);
+      const all = await old.listMemories(tenant, 'b', { status: 'all', limit: 100 });
+      portoSlot = all.data.find(
+        (m) => m.statement === 'Ana lives in Porto' && m.citations[0]!.record_id === porto.record.id,
+      )!.id;
+    } finally {
+      await old.close();
+    }
+    await reopened(dir, async (engine) => {
+      assert.deepEqual([...(await current(engine)).keys()].sort(), [
+        'Ana lives in Braga',
+        'my dentist is Carla Silva.',
+      ]);
+      const slot = await engine.getMemory(tenant, 'b', portoSlot);
+      assert.deepEqual(
+        [slot.status, slot.citations.map((c) => c.quote)],
+        ['superseded', ['I live in Porto']],
+      );
+    });
+  });
+
   it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
     let fragment!: Memory;
     const dir = await writtenByV2(async (engine) => {
