@@ -19,7 +19,9 @@ export interface ThoroughSync {
     failedAfter202?: (id: string, error: unknown) => void,
     /**
      * A finished Context that no longer answers the request (the Brain changed since it was assembled,
-     * and the request asks for the freshest data): it is dropped and the request assembled afresh.
+     * and the request asks for the freshest data): it is dropped and the request assembled afresh, once.
+     * The fresh one is served when it finishes, stale or not: a Brain that changes all the time (an import
+     * running) would otherwise keep a polling client at 202 for ever.
      */
     stale?: (done: Context) => boolean,
   ): Promise<Context>;
@@ -38,6 +40,8 @@ interface Entry {
   failed: { error: unknown } | null;
   /** A 202 named this assembly's id, so nobody is waiting on its promise any more. */
   announced: boolean;
+  /** Assembled again because the kept one was stale: served when finished, whatever has changed. */
+  refresh: boolean;
   at: number;
 }
 
@@ -62,15 +66,25 @@ export function createThoroughSync(o: {
     async run(key, compute, processing, failedAfter202, stale) {
       sweep();
       let entry = entries.get(key);
+      let refresh = false;
       if (entry?.done || entry?.failed) {
         entries.delete(key);
         if (entry.failed) throw entry.failed.error;
-        if (!stale?.(entry.done!)) return entry.done!;
+        if (entry.refresh || !stale?.(entry.done!)) return entry.done!;
         entry = undefined;
+        refresh = true;
       }
       if (!entry) {
         const id = o.newId();
-        const e: Entry = { id, promise: compute(id), done: null, failed: null, announced: false, at: now() };
+        const e: Entry = {
+          id,
+          promise: compute(id),
+          done: null,
+          failed: null,
+          announced: false,
+          refresh,
+          at: now(),
+        };
         entry = e;
         entries.set(key, e);
         e.promise.then(

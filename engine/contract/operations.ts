@@ -254,7 +254,7 @@ export const operations: Operation[] = [
         status: 202,
         schema: ContextProcessing,
         description:
-          'Not yet at the requested watermark, or thorough over its synchronous budget: retry the same request (same body and Brain-Watermark) for the finished Context under the id given here. Without a Brain-Watermark, a write to the Brain in between makes it assemble afresh under a new id.',
+          'Not yet at the requested watermark, or thorough over its synchronous budget: retry the same request (same body and Brain-Watermark) for the finished Context under the id given here. Without a Brain-Watermark, a write to the Brain in between makes it assemble afresh, once, under a new id.',
       },
     ],
     eventStream: {
