@@ -78,6 +78,16 @@ test('whose slot: a named subject, the user, someone unnamed, or anyone', () => 
   assert.equal(whose('Remind me where my sister lives').self, false);
   assert.equal(whose('Where does she work?').other, true);
   assert.equal(whose('Where do I live with my sister?').self, true);
+  // A strong word after "my" is a slot of one's own too, and "me" the one asking when nobody of theirs is.
+  for (const q of [
+    'Who is my employer?',
+    'Where is my workplace?',
+    'Where is my residence?',
+    'My home city?',
+  ])
+    assert.deepEqual([whose(q).self, whose(q).other, whose(q).subject], [true, false, false], q);
+  assert.equal(whose('Which company employs me?').self, true);
+  assert.deepEqual(whose('My home city?').names, []);
   // Only where and who ask about people in general; "which" does with a word only about a home or job.
   assert.equal(whose('Which city is the concert in?').anyone, false);
   assert.equal(whose('Which city does everyone live in?').anyone, true);

@@ -59,13 +59,15 @@ const whereWho = word('where|who');
 const which = word('which');
 /** The person asked about is the one asking, or the one asked ("you", "the user"). */
 const selfSubject = word("i|myself|you|yourself|the user|user['’]s");
+/** "Which company employs me?": the one asking, unless the query is about someone of theirs ("remind me where my sister lives"). */
+const selfObject = word('me');
 const possessives = new Set(['my', 'your', 'his', 'her', 'their', 'our']);
 const selfPossessives = new Set(['my', 'your']);
 /** Someone not named: a pronoun, or a relation ("my sister"; "my home" is a slot of one's own). */
 const otherPronoun = word('he|she|they|him|them|his|hers|their|theirs');
-/** Words a question opens with, capitalised only for that: not names. */
+/** Words a question opens with, capitalised only for that, and pronouns: not names. */
 const notNames = new Set(
-  'where who which what when how why whose whom do does did is are was were has have had can could will would should tell show find list please'.split(
+  'where who which what when how why whose whom do does did is are was were has have had can could will would should tell show find list please my your his her their our me he she they we it the a an this that these those there'.split(
     ' ',
   ),
 );
@@ -128,19 +130,20 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
       closesPossessive(words, s.nouns),
   );
   const strong = asked.some((s) => [...termStems].some((t) => s.strong.has(t)));
-  const ownSlot = words.some(
-    (w, i) => selfPossessives.has(w) && stems.some((s) => s.nouns.has(words[i + 1] ?? '')),
-  );
+  // "my home", "my employer", "your workplace": a slot of one's own; "my sister": someone of one's own.
+  const slotWord = (w: string | undefined) =>
+    w !== undefined &&
+    stems.some((s) => s.nouns.has(w) || s.strong.has(stemPrefix(w)) || s.weak.has(stemPrefix(w)));
+  const ownSlot = words.some((w, i) => selfPossessives.has(w) && slotWord(words[i + 1]));
   const relation = words.some(
-    (w, i) =>
-      possessives.has(w) && words[i + 1] !== undefined && !stems.some((s) => s.nouns.has(words[i + 1]!)),
+    (w, i) => possessives.has(w) && words[i + 1] !== undefined && !slotWord(words[i + 1]),
   );
   const { names, subject } = namesOf(query);
   return {
     predicates: asked.map((s) => s.predicate),
     names,
     namesSubject: subject,
-    aboutSelf: selfSubject.test(query) || ownSlot,
+    aboutSelf: selfSubject.test(query) || ownSlot || (selfObject.test(query) && !relation),
     aboutOther: otherPronoun.test(query) || relation,
     aboutAnyone: whereWho.test(query) || (strong && which.test(query)),
   };

@@ -258,6 +258,10 @@ describe('local engine: context', () => {
     assert.deepEqual(await cited('where does Marta live?'), [marta.id]);
     assert.deepEqual(await cited("What is Marta's home town?"), [marta.id]);
     assert.deepEqual(await cited('Where do I work?'), [globex.id]);
+    for (const q of ['Who is my employer?', 'Where is my workplace?', 'Which company employs me?'])
+      assert.deepEqual(await cited(q), [globex.id], q);
+    for (const q of ['Where is my residence?', 'My home city?'])
+      assert.deepEqual(await cited(q), [braga.id], q);
     // Naming Ana also finds everything she said (the speaker is searched): the slot comes first.
     assert.equal((await cited("who is Ana's employer?"))[0], globex.id);
     // With no one named and not in the first person, every holder of the slot, the Brain's own first.
