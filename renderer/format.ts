@@ -54,3 +54,11 @@ export function localInputToIso(value: string): string | undefined {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
+
+/** A Memory's status as the app says it. */
+export const statusLabels = {
+  active: 'Current',
+  scheduled: 'Starts later',
+  superseded: 'Replaced',
+  retracted: 'Withdrawn',
+} as const;

@@ -1,5 +1,5 @@
 import type { MemoryRevision } from '../../engine/contract/index.ts';
-import { formatDate, formatDateTime, truthPhrase } from '../format.ts';
+import { formatDate, formatDateTime, statusLabels, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -9,13 +9,6 @@ const causes: Record<MemoryRevision['cause'], string> = {
   correction: 'corrected by a person',
   rederived: 'worked out again after a Record was forgotten',
 };
-
-const revisionStatus = {
-  active: 'Current',
-  scheduled: 'Starts later',
-  superseded: 'Replaced',
-  retracted: 'Withdrawn',
-} as const;
 
 /**
  * Every version of the slot on one world-time axis (when each value held true), then the same as a
@@ -84,7 +77,7 @@ export function RevisionTimeline({
               <strong>Version {r.version}</strong>
               {r.id === currentId ? <span className="badge">shown here</span> : null}
               <span className={`badge ${r.status === 'active' ? 'ok' : 'muted'}`}>
-                {revisionStatus[r.status]}
+                {statusLabels[r.status]}
               </span>
             </p>
             <p>

@@ -7,16 +7,9 @@ import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { ownerLabel, validitySpan } from '../format.ts';
+import { ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
-
-export const statusLabels = {
-  active: 'Current',
-  scheduled: 'Starts later',
-  superseded: 'Replaced',
-  retracted: 'Withdrawn',
-} as const;
 
 const searchNames = ['q', 'status', 'subject', 'owner'] as const;
 const searchDefaults = { status: 'active' } as const;

@@ -8,10 +8,9 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
-import { formatDateTime, ownerLabel, validitySpan } from '../format.ts';
+import { formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
-import { statusLabels } from './memories.tsx';
 
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
   const client = useClient();
@@ -46,7 +45,14 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
 }
 
 function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
-  const newer = m.revisions.filter((r) => r.version > m.version && r.status === 'active').at(-1);
+  // What replaces a value no longer in force: the newer version in force now, else one starting later.
+  // A scheduled value is replaced by nothing (it starts later), nor is a current one.
+  const later = m.revisions.filter((r) => r.version > m.version);
+  const newer =
+    m.status === 'superseded' || m.status === 'retracted'
+      ? (later.filter((r) => r.status === 'active').at(-1) ??
+        later.filter((r) => r.status === 'scheduled').at(-1))
+      : undefined;
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -68,6 +74,10 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <p className="notice">
             {saved ? 'Saved. ' : ''}A newer version replaces this one:{' '}
             <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
+          </p>
+        ) : m.status === 'scheduled' && !saved ? (
+          <p className="notice">
+            This value holds from {formatDateTime(m.valid_from)}; until then an earlier one is current.
           </p>
         ) : saved ? (
           <p className="notice">
@@ -133,13 +143,15 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         )}
       </section>
 
-      {m.status === 'active' ? (
+      {m.status === 'active' || m.status === 'scheduled' ? (
         <div className="two-col">
           <CorrectForm m={m} correct={correct} />
           <AcceptForm brainId={brainId} m={m} />
         </div>
       ) : (
-        <p className="muted">Only the current version can be corrected or accepted.</p>
+        <p className="muted">
+          Only a version in force (current, or starting later) can be corrected or accepted.
+        </p>
       )}
     </>
   );

@@ -70,6 +70,42 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   }
 });
 
+test('a value dated to start later reads "Starts later", not current, and can still be corrected', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Acme' },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+    await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Globex' },
+      occurred_at: '2099-01-01T00:00:00Z',
+    });
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+    // "Current only" is today's value; "Starting later" lists the scheduled one.
+    await page.getByRole('link', { name: /Acme/ }).waitFor();
+    assert.equal(await page.getByRole('link', { name: /Globex/ }).count(), 0);
+    await page.getByLabel('Show').selectOption('scheduled');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: /Globex/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Ana employer: Globex' }).waitFor();
+    await page.locator('.facts').getByText('Starts later').waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/This value holds from .*; until then an earlier one is current\./)
+      .waitFor();
+    // Replaced by nothing: no "newer version" notice, and it can be corrected like a current value.
+    assert.equal(await page.getByText(/A newer version replaces this one/).count(), 0);
+    await page.getByRole('button', { name: 'Save correction' }).waitFor();
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
 test('a thorough question over the synchronous budget is answered once its assembly ends', async () => {
   // 1 ms: every thorough assembly outlasts it, so the first answer is always a 202.
   const app = await startApp('local', { thoroughSyncMs: 1 });
