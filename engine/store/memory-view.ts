@@ -37,17 +37,18 @@ export const memoryColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.versi
  * clock (settleLineage): a slot value is closed where the next value starts, even when that start is
  * in the future. What a reader sees *now* is then read from the interval, so nothing has to be
  * rewritten when the clock passes a scheduled start:
- * - in force (status `active`): not retracted, not replaced by a newer revision, and its interval has
+ * - in force: not retracted, not replaced by a newer revision, and its interval has
  *   not ended (a corrected version's interval is empty: it never held);
- * - current: in force and, for a slot value, already begun. A slot value that starts in the future is
- *   scheduled: in force, not current, and it does not displace the value that holds until it starts.
+ * - current (status `active`): in force and, for a slot value, already begun. A slot value that starts in
+ *   the future is scheduled (status `scheduled`): in force, not current, and it does not displace the
+ *   value that holds until it starts.
  *   A statement that is not a slot value (an event, a message, a passage) is current from the moment
  *   it is known, whatever date it is about: an appointment next week is something known today.
  * "Now" is the engine's clock, read once by each operation and bound as a parameter, so one request
  * reads every Memory at the same instant (Context, listMemories and the profile alike).
  */
 
-/** In force at nowMs (the effective status `active`). */
+/** In force at nowMs (the effective status `active` or `scheduled`). */
 export function inForceSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   return {
     sql: `(${alias}.status <> 'retracted' AND ${alias}.revised_by IS NULL

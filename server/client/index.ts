@@ -336,7 +336,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/context`,
         body,
         signal: o.signal,
-        headers: o.watermark ? { 'brain-watermark': o.watermark } : {},
+        headers: typeof o.watermark === 'string' ? { 'brain-watermark': o.watermark } : {},
       });
       return { status: res.status === 202 ? 202 : 200, context: await readJson<Context>(res) };
     },

@@ -66,10 +66,15 @@ after(async () => {
 });
 
 /** What /v1 answers, as the tool error text docs/agents.md promises: `<code> (<status> <type>): <message>`. */
-async function v1(method: 'GET' | 'POST', path: string, body?: unknown): Promise<string> {
+async function v1(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const res = await fetch(`${origin}/v1/brains/me${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const e = (await res.json()) as { code: ErrorCode; message: string };
@@ -124,6 +129,18 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     tool: 'list_memories',
     args: { since_watermark: 'not-a-watermark' },
     http: () => v1('GET', '/memories?since_watermark=not-a-watermark'),
+    says: /^invalid_watermark \(400 invalid_request\): /,
+  },
+  {
+    tool: 'list_memories',
+    args: { since_watermark: '' },
+    http: () => v1('GET', '/memories?since_watermark='),
+    says: /^invalid_watermark \(400 invalid_request\): /,
+  },
+  {
+    tool: 'get_context',
+    args: { query: 'dentist', watermark: '' },
+    http: () => v1('POST', '/context', { query: 'dentist' }, { 'brain-watermark': '' }),
     says: /^invalid_watermark \(400 invalid_request\): /,
   },
   {

@@ -180,11 +180,8 @@ const tools: McpTool[] = [
       include: req.include,
       filter: req.filter,
       mode: req.mode,
-      watermark: z
-        .string()
-        .min(1, 'must not be empty')
-        .optional()
-        .describe('A watermark from remember: answer at or after that write.'),
+      // Not min(1): an empty one is a watermark the engine cannot read, invalid_watermark as on /v1.
+      watermark: z.string().optional().describe('A watermark from remember: answer at or after that write.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     // The Context as /v1 serves it; its own status says ready or processing (the HTTP 200/202 adds nothing).

@@ -37,7 +37,8 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
     brainId,
     remember: (body, idempotencyKey) =>
       client.rememberRecord(brainId, body, idempotencyKey ? { idempotencyKey } : {}),
-    context: (body, watermark) => client.createContext(brainId, body, watermark ? { watermark } : {}),
+    context: (body, watermark) =>
+      client.createContext(brainId, body, watermark !== undefined ? { watermark } : {}),
     listMemories: (q) => client.listMemories(brainId, q),
     getMemory: (id) => client.getMemory(brainId, id),
     getRecord: (id) => client.getRecord(brainId, id),

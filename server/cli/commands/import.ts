@@ -194,6 +194,10 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      if (path === undefined) {
+        await manageSources(createMnemoClient({ baseUrl, apiKey }), flags);
+        return;
+      }
       const given = {
         ...(flags.since ? { windowStart: flags.since } : {}),
         ...(flags.until ? { windowEnd: flags.until } : {}),
@@ -205,10 +209,6 @@ export function register(program: Command): void {
       if (empty) {
         console.error(`mnemo import: ${empty}`);
         process.exitCode = 2;
-        return;
-      }
-      if (path === undefined) {
-        await manageSources(createMnemoClient({ baseUrl, apiKey }), flags);
         return;
       }
       const display = progressDisplay();
