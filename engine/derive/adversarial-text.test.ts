@@ -21,6 +21,8 @@ const shapes: Record<string, string> = {
   quotes: `I live in Lisbon${"'’.".repeat(n / 3)}x`,
   'repeated lead': `I ${'just '.repeat(n / 5)}x`,
   'capitalised words': `I moved to ${'Aa '.repeat(n / 3)}.`,
+  'joined statements': `I live in Porto${' and'.repeat(n / 4)} x`,
+  'leaning words': `I live in Porto and ${'so '.repeat(n / 3)}there`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };

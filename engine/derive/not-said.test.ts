@@ -78,6 +78,14 @@ test('what only looks like mail structure is said', () => {
     'Carol wrote:\n> congrats',
   ]);
   assert.deepEqual(unsaid('Le Mans was great\nBob wrote:\n> did you go?'), ['Bob wrote:\n> did you go?']);
+  // A client's line wrapped inside the name, or before the verb alone, is still one attribution.
+  assert.deepEqual(
+    unsaid('Yes.\nOn Mon, 4 Mar 2024 at 10:02 Carol\nDiaz <carol@x.example> wrote:\n> Lunch?'),
+    ['On Mon, 4 Mar 2024 at 10:02 Carol\nDiaz <carol@x.example> wrote:\n> Lunch?'],
+  );
+  assert.deepEqual(unsaid('Yes.\nOn Mon, 4 Mar 2024 at 10:02, Carol Diaz\nWrote:\n> Lunch?'), [
+    'On Mon, 4 Mar 2024 at 10:02, Carol Diaz\nWrote:\n> Lunch?',
+  ]);
   // A client's line wrapped after its date, the name opening the second half, is still one attribution.
   assert.deepEqual(
     unsaid('Yes.\nOn Mon, 4 Mar 2024 at 10:02,\nCarol Diaz <carol@x.example> wrote:\n> Lunch?'),

@@ -17,8 +17,11 @@ const headerLine = /^(?:Subject|From|To|Cc|Date): \S/u;
  * The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:", or with
  * the name after the verb, "Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@x>:".
  */
-const attribution =
-  /(?<![\p{L}\p{N}])(?:wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|napisał)(?![\p{L}\p{N}])[^\n]*:$/iu;
+const attributionVerb =
+  '(?:wrote|writes|schrieb|a écrit|escribió|escreveu|ha scritto|schreef|skrev|napisał)(?![\\p{L}\\p{N}])';
+const attribution = new RegExp(`(?<![\\p{L}\\p{N}])${attributionVerb}[^\\n]*:$`, 'iu');
+/** A line that is the attribution's verb and what follows it: "Wrote:", "schrieb Ana Silva <...>:". */
+const attributionVerbFirst = new RegExp(`^${attributionVerb}`, 'iu');
 /**
  * How attribution lines open, for one that a mail client wrapped over two lines ("On …" in English,
  * "Am …" German, "Le …" French, "El …" Spanish, "Em …" Portuguese, "Il …" Italian, "Op …" Dutch).
@@ -57,7 +60,14 @@ function continuesAttribution(prev: Line, l: Line): boolean {
   if (!attributionOpening.test(prev.text) || attributionOpening.test(l.text) || isQuoted(prev)) return false;
   // A client's attribution carries the date and time, or the address: digits, "<" or "@".
   if (!/[\d<@]/u.test(prev.text)) return false;
-  return !/^\p{Lu}/u.test(l.text) || /[,<]$/u.test(prev.text);
+  // It goes on from the first (lower case, "<"), the first stopped at a comma or "<", the second holds
+  // the address ("Diaz <carol@x> wrote:", the name cut in two), or it is the verb alone ("Wrote:").
+  return (
+    !/^\p{Lu}/u.test(l.text) ||
+    /[,<]$/u.test(prev.text) ||
+    /[<@]/u.test(l.text) ||
+    attributionVerbFirst.test(l.text)
+  );
 }
 
 const isQuoted = (l: Line) => l.text.startsWith('>');

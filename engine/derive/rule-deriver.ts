@@ -91,7 +91,15 @@ export function createRuleDeriver(): Deriver {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
             if (owner.state === 'unresolved') return [plain];
-            const { slots, rest, after } = slotSentences(s);
+            const reading = slotSentences(s);
+            const { slots, rest } = reading;
+            // A statement of its own, not a courtesy ("... and thanks for asking!").
+            const after =
+              reading.after &&
+              isStatement(s.slice(...reading.after)) &&
+              !isCourtesy(s.slice(...reading.after))
+                ? reading.after
+                : null;
             if (slots.length === 0) return [plain];
             // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
             // when it is replaced, what else the sentence says is still quoted without the old value.

@@ -56,6 +56,10 @@ test('a statement joined after the slot clauses by "and", "but" or ";" stands on
     'I moved to Porto last month and opened a bakery.',
     'I live in Porto and love it.',
     'I moved to Braga.',
+    // What leans on the home would mean nothing cut from it.
+    'I live in Porto and so does my sister Rita.',
+    'I moved to Braga but I hate the weather there.',
+    'I moved to Braga and it is lovely.',
   ])
     assert.equal(after(s), null, s);
 });

@@ -50,6 +50,13 @@ const notName = (value: string) =>
 
 const words = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
+/**
+ * Words that lean on the clause before them: a statement opening with one ("... and so does my sister",
+ * "... and it is lovely") or pointing back with "there" ("... but I hate the weather there") says nothing
+ * without the home it would be cut from; nor does a courtesy ("... and thanks for asking!").
+ */
+const leansBack =
+  /^(?:so|too|also|then|it|its|it['’]s|that|this|they|which|there|thanks|thank|cheers|hope|lol|haha|bye)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:there|here)(?![\p{L}\p{N}])/iu;
 /** What follows the last slot clause as a statement of its own: ", and my dentist is Carla Silva." */
 const afterClause = /^(?:\s*,)?\s*(?:and|but|;)\s+(?=\S)/u;
 
@@ -94,6 +101,8 @@ export function slotSentences(sentence: string): SlotReading {
   // Only where the clauses and that statement are the whole sentence, but for the words joining them
   // ("and"): "Since last month I live in Porto and ..." keeps the sentence whole.
   const after: [number, number] | null =
-    afterWords >= 3 && words(rest) - afterWords <= found.length ? [from, sentence.trimEnd().length] : null;
+    afterWords >= 3 && words(rest) - afterWords <= found.length && !leansBack.test(sentence.slice(from))
+      ? [from, sentence.trimEnd().length]
+      : null;
   return { slots: found, rest: words(rest), after };
 }

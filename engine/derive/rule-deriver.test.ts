@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { recordText } from './record-text.ts';
+import { createRuleDeriver } from './rule-deriver.ts';
+
+const said = (text: string) => {
+  const content = { kind: 'message' as const, text, speaker: 'Ana' };
+  const record = {
+    id: 'rec_1',
+    content,
+    text: recordText(content),
+    sourceName: null,
+    occurredAt: '2024-01-01T00:00:00Z',
+  };
+  return createRuleDeriver()
+    .derive(record, { self: { type: 'person', name: 'Ana' } })
+    .map((c) => [c.statement, c.quote]);
+};
+
+test('a home and a statement joined after it: the slot quotes its clause, the statement stands alone', () => {
+  assert.deepEqual(said('I live in Porto and my dentist is Carla Silva.'), [
+    ['Ana lives in Porto', 'I live in Porto'],
+    ['my dentist is Carla Silva.', 'my dentist is Carla Silva.'],
+  ]);
+  // Two slots: each quotes its own clause.
+  assert.deepEqual(said('I live in Lisbon and I work at Globex.'), [
+    ['Ana lives in Lisbon', 'I live in Lisbon'],
+    ['Ana works at Globex', 'I work at Globex'],
+  ]);
+});
+
+test('what is no statement of its own, or leans on the home, keeps the sentence whole', () => {
+  // As before the split: the home quotes the sentence, and the sentence is a Memory of its own.
+  for (const whole of [
+    'I live in Porto, and thanks for asking!',
+    'I live in Porto and so does my sister Rita.',
+  ])
+    assert.deepEqual(said(whole), [
+      ['Ana lives in Porto', whole],
+      [whole, whole],
+    ]);
+});
