@@ -437,12 +437,17 @@ function leavingOut(
       if (b <= from || a >= s.end) continue;
       pushTrimmed(text, pieces, from, a);
       from = Math.max(from, b);
+      // The word that joined what is no longer so to what follows joins nothing now: "I live in Porto
+      // and my dentist is ..." quotes "my dentist is ...", not "and my dentist is ...".
+      from += joiner.exec(text.slice(from, s.end))![0].length;
     }
     pushTrimmed(text, pieces, from, s.end);
   }
   const cut = pieces.map((p, i) => i > 0 && gone.some(([a, b]) => a < p.start && b > pieces[i - 1]!.end));
   return { spans: pieces, cut };
 }
+
+const joiner = /^[\s,;]*(?:(?:and|but)(?![\p{L}\p{N}]))?/iu;
 
 function pushTrimmed(text: string, into: Span[], start: number, end: number) {
   const piece = trimmedSpan(text, start, end);

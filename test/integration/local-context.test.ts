@@ -327,7 +327,7 @@ describe('local engine: context', () => {
     assert.deepEqual(active.sort(), ['Ana lives in Braga', 'My cat is Miso.', 'my dentist is Carla Silva.']);
     const c = ready(await engine.createContext(tenant, 'b', { query: 'Who is my dentist?' }, opts));
     const quote = c.citations.find((x) => x.record_id === porto.id)?.quote;
-    assert.ok(quote?.includes('my dentist is Carla Silva.'), quote);
+    assert.ok(quote?.startsWith('my dentist is Carla Silva.'), quote);
     assert.doesNotMatch(quote ?? '', /Porto/);
     assert.doesNotMatch(c.text ?? '', /Porto/);
   });
