@@ -91,19 +91,14 @@ export function createRuleDeriver(): Deriver {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
             if (owner.state === 'unresolved') return [plain];
-            const reading = slotSentences(s);
-            const { slots, rest } = reading;
-            // A statement of its own, not a courtesy ("... and thanks for asking!").
-            const after =
-              reading.after &&
-              isStatement(s.slice(...reading.after)) &&
-              !isCourtesy(s.slice(...reading.after))
-                ? reading.after
-                : null;
+            const { slots, rest, after } = slotSentences(s);
             if (slots.length === 0) return [plain];
+            // What follows the home, when it is a statement of its own (not a question, not a courtesy).
+            const joined = after ? s.slice(...after) : null;
+            const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;
             // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
             // when it is replaced, what else the sentence says is still quoted without the old value.
-            const own = slots.length > 1 || after !== null;
+            const own = slots.length > 1 || tail !== null;
             const held = slots.map((slot) => ({
               statement: `${subject} ${slot.predicate} ${slot.value}`,
               subject,
@@ -113,10 +108,7 @@ export function createRuleDeriver(): Deriver {
             }));
             // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
             // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
-            if (after) {
-              const tail = s.slice(...after);
-              return [...held, { ...plain, statement: tail, quote: tail }];
-            }
+            if (tail !== null) return [...held, { ...plain, statement: tail, quote: tail }];
             return rest >= 3 ? [...held, plain] : held;
           });
         }

@@ -32,10 +32,10 @@ type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };
  * Memories of a Brain. Default: current ones (in force now and, for a slot value, begun: a value
  * scheduled to start later does not replace the one that holds until then). `as_of`: versions valid at
  * that world time. `status` widens or narrows, read at now (`active` = current, `scheduled` = a slot
- * value in force that starts later); `since_watermark`: everything changed after that transaction sequence, oldest change
- * first (all statuses unless `status` says otherwise), and in `removed` the Memories that left the
- * served set since (deleted, or pending re-derivation), in the same order. Pending re-derivation is
- * never served. A hosted deployment serves only Memories with a supporting Record that is not
+ * value in force that starts later); `since_watermark`: everything changed after that transaction
+ * sequence, oldest change first (all statuses unless `status` says otherwise), and in `removed` the
+ * Memories that left the served set since (deleted, or pending re-derivation), in the same order.
+ * Pending re-derivation is never served. A hosted deployment serves only Memories with a supporting Record that is not
  * local_only, and cites only such Records: the filter is part of the query, so pages, cursors,
  * has_more and delta watermarks count only what is served (and `removed` only what it could serve).
  */

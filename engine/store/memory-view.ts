@@ -57,18 +57,22 @@ export function inForceSql(nowMs: number, alias = 'm'): { sql: string; params: S
   };
 }
 
+/** Begun at nowMs, or no slot value (an event or a message is current from when it is known). */
+const begunSql = (alias: string) => `(${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ?)`;
+
 /** Current at nowMs: in force, and begun if it is a slot value. Never pending. */
 export function currentSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   const f = inForceSql(nowMs, alias);
   return {
-    sql: `${alias}.pending = 0 AND ${f.sql} AND (${alias}.slot IS NULL OR ${alias}.valid_from_ms <= ?)`,
+    sql: `${alias}.pending = 0 AND ${f.sql} AND ${begunSql(alias)}`,
     params: [...f.params, nowMs],
   };
 }
 
 /**
  * Scheduled at nowMs: in force, but starting later. Not served, yet replaced by nothing either (a
- * Context's drop reason says so rather than "superseded").
+ * Context's drop reason says so rather than "superseded"). At an `as_of` before it, any statement is
+ * "later", slot value or not; the status `scheduled` (statusSql) is a slot value's alone.
  */
 export function scheduledSql(nowMs: number, alias = 'm'): { sql: string; params: SqlParam[] } {
   const f = inForceSql(nowMs, alias);
@@ -76,9 +80,8 @@ export function scheduledSql(nowMs: number, alias = 'm'): { sql: string; params:
 }
 
 /**
- * The effective status at nowMs as SQL: `active` (in force and begun, or not a slot value),
- * `scheduled` (a slot value in force that starts later), `superseded`, `retracted`. So a slot has one
- * active value at any instant, as the spec enforces.
+ * The effective status at nowMs as SQL: `active` (current, pending or not), `scheduled`, `superseded`
+ * (no longer in force), `retracted`. So a slot has one active value at any instant, as the spec enforces.
  */
 export function statusSql(
   status: MemoryStatus,
@@ -87,9 +90,9 @@ export function statusSql(
 ): { sql: string; params: SqlParam[] } {
   if (status === 'retracted') return { sql: `${alias}.status = 'retracted'`, params: [] };
   const f = inForceSql(nowMs, alias);
-  const later = `(${alias}.slot IS NOT NULL AND ${alias}.valid_from_ms > ?)`;
-  if (status === 'active') return { sql: `(${f.sql} AND NOT ${later})`, params: [...f.params, nowMs] };
-  if (status === 'scheduled') return { sql: `(${f.sql} AND ${later})`, params: [...f.params, nowMs] };
+  if (status === 'active') return { sql: `(${f.sql} AND ${begunSql(alias)})`, params: [...f.params, nowMs] };
+  if (status === 'scheduled')
+    return { sql: `(${f.sql} AND NOT ${begunSql(alias)})`, params: [...f.params, nowMs] };
   return { sql: `(${alias}.status <> 'retracted' AND NOT ${f.sql})`, params: f.params };
 }
 
