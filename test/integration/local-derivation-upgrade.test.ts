@@ -53,10 +53,13 @@ async function current(engine: Engine): Promise<Map<string, Memory>> {
   return new Map(page.data.map((m) => [m.statement, m]));
 }
 
-/** A data dir written by version 2 of the rules: `write` runs against it, then it is closed. */
-async function writtenByV2(write: (engine: Engine, start: string) => Promise<void>) {
+/** A data dir written by an earlier deriver (by default version 2 of the rules): `write` runs on it, then it is closed. */
+async function writtenBy(
+  write: (engine: Engine, start: string) => Promise<void>,
+  deriver: Deriver = rulesV2,
+) {
   const dir = tempDir();
-  const old = await open(dir, { deriver: rulesV2 });
+  const old = await open(dir, { deriver });
   try {
     const brain = await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
     await write(old, brain.watermark);
@@ -82,7 +85,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
   it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
     let before!: Map<string, Memory>;
     let mark!: string;
-    const dir = await writtenByV2(async (engine, start) => {
+    const dir = await writtenBy(async (engine, start) => {
       await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga. She is kind.'), {});
       await engine.rememberRecord(tenant, 'b', said('I like green tea.'), {});
       await engine.idle();
@@ -188,11 +191,8 @@ describe('local engine: Records derived by an earlier deriver are derived again'
           );
       },
     };
-    const dir = tempDir();
-    const old = await open(dir, { deriver: rulesV5 });
     let portoSlot!: string;
-    try {
-      await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const dir = await writtenBy(async (old) => {
       const porto = await old.rememberRecord(
         tenant,
         'b',
@@ -214,9 +214,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
       portoSlot = all.data.find(
         (m) => m.statement === 'Ana lives in Porto' && m.citations[0]!.record_id === porto.record.id,
       )!.id;
-    } finally {
-      await old.close();
-    }
+    }, rulesV5);
     await reopened(dir, async (engine) => {
       assert.deepEqual([...(await current(engine)).keys()].sort(), [
         'Ana lives in Braga',
@@ -232,7 +230,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
 
   it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
     let fragment!: Memory;
-    const dir = await writtenByV2(async (engine) => {
+    const dir = await writtenBy(async (engine) => {
       await engine.rememberRecord(
         tenant,
         'b',
@@ -267,7 +265,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
 
   it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
     let corrected!: string;
-    const dir = await writtenByV2(async (engine) => {
+    const dir = await writtenBy(async (engine) => {
       await engine.rememberRecord(tenant, 'b', said('My doctor is Dr. Reis in Porto.'), {});
       await engine.idle();
       const fragment = (await current(engine)).get('My doctor is Dr.')!;
@@ -293,7 +291,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
   });
 
   it('an older revision of an item stays history: only the newest revision is current', async () => {
-    const dir = await writtenByV2(async (engine) => {
+    const dir = await writtenBy(async (engine) => {
       const note = { source: { name: 'notes', external_id: 'dentist.md' } };
       await engine.rememberRecord(
         tenant,
@@ -320,7 +318,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
 
   it('a Record a person corrected keeps the Memory it shares with a Record that changed', async () => {
     let shared!: Memory;
-    const dir = await writtenByV2(async (engine) => {
+    const dir = await writtenBy(async (engine) => {
       await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
       await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Costa in Porto.'), {});
       await engine.idle();
@@ -378,7 +376,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
           .map((m) => `${m.statement} | ${m.status} | ${m.valid_from} | ${m.citations.length} cited`)
           .sort(),
       );
-    const upgraded = await state(await writtenByV2(write));
+    const upgraded = await state(await writtenBy(write));
     const freshDir = tempDir();
     const fresh = await open(freshDir);
     try {
@@ -398,7 +396,7 @@ describe('local engine: Records derived by an earlier deriver are derived again'
   for (const survivor of ['My dentist is Dr.', 'My dentist is Dr. Costa.'])
     it(`a hosted reader is told of a Memory it no longer sees (the local_only Record says "${survivor}")`, async () => {
       let start!: string;
-      const dir = await writtenByV2(async (engine, brainStart) => {
+      const dir = await writtenBy(async (engine, brainStart) => {
         start = brainStart;
         await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
         await engine.rememberRecord(tenant, 'b', said(survivor, { visibility: 'local_only' }), {});
