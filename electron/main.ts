@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../server/start-server.ts';
 import { withCsp } from './csp.ts';
+import { desktopServerOptions } from './desktop-server.ts';
 import { loadOrCreateDbKey } from './db-key.ts';
 import { createKeyHandoff, openExternalChannel, sessionChannel, warningsChannel } from './key-handoff.ts';
 import { externalUrlAllowed, navigationDecision } from './url-trust.ts';
@@ -18,18 +19,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 async function openEngine(): Promise<{ server: RunningServer; warnings: string[] }> {
   const userData = app.getPath('userData');
   const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
-  const server = await startServer({
-    engine: 'local',
-    port: 0,
-    host: '127.0.0.1',
-    ui: true,
-    dataDir: join(userData, 'data'),
-    configDir: userData,
-    dbKey: dbKey.key,
-    // A person who quits expects the window to go now; an agent's request still running after 5 s is
-    // answered 500 (and retried by the agent), rather than holding the app open for the server's 30 s.
-    shutdownGraceMs: 5_000,
-  });
+  const server = await startServer(desktopServerOptions({ userData, bundleDir: here, dbKey: dbKey.key }));
   return { server, warnings: dbKey.warning ? [dbKey.warning] : [] };
 }
 

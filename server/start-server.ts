@@ -28,6 +28,8 @@ export interface ServerOptions {
   thoroughSyncMs?: number;
   traceBuffer?: number;
   ui?: boolean;
+  /** The built UI (default: dist/renderer of this checkout); a bundle that moved this file passes it. */
+  uiDir?: string;
   dbKeyFile?: string;
   /** The database key itself (the desktop shell passes the one its keychain holds). */
   dbKey?: string;
@@ -140,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ? [
             (a: Parameters<typeof mountMcp>[0]) =>
               mountUi(a, {
-                distDir: join(repoRoot, 'dist', 'renderer'),
+                distDir: options.uiDir ?? join(repoRoot, 'dist', 'renderer'),
                 exchangeToken: (token) =>
                   uiTokens.delete(token) ? mintSessionKey('desktop UI session') : null,
               }),
