@@ -67,7 +67,7 @@ test('the package holds the bundle, the UI and only the packages the bundle load
   };
   const cfg = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string };
-  const build = (await import('../scripts/build-electron.mjs')) as {
+  const build = (await import(new URL('../scripts/build-electron.mjs', import.meta.url).href)) as {
     externalPackages: string[];
     bundleEntries: Record<string, string>;
   };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const root = join(import.meta.dirname, '..');
-const build = (await import('../scripts/build-electron.mjs')) as {
+const build = (await import(new URL('../scripts/build-electron.mjs', import.meta.url).href)) as {
   buildDesktopBundle: (outDir: string) => Promise<Record<string, string[]>>;
   externalPackages: string[];
   bundleEntries: Record<string, string>;
