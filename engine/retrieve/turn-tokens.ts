@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3-multiple-ciphers';
+import { newDatabase } from '../store/sqlite-binding.ts';
 
 import { keepTempDataInMemory } from '../store/temp-store.ts';
 import { turnColumns, turnTokenizerSql } from './turn-table.ts';
@@ -33,7 +33,7 @@ const cachedLines = 8_192;
  * (~1.3 us per token through fts5vocab): ~100 us for a threaded row.
  */
 export function createTurnTokens(): TurnTokens {
-  const db = new Database(':memory:');
+  const db = newDatabase(':memory:');
   // An in-memory database still sorts its GROUP BY in a temporary file unless told otherwise.
   keepTempDataInMemory(db);
   // Freed pages of the scratch table held Record text: zeroed, as in the store.

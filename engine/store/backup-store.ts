@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import * as sqliteVec from 'sqlite-vec';
+import { newDatabase } from './sqlite-binding.ts';
+import { loadVectorExtension } from './vector-extension.ts';
 import {
   closeSync,
   copyFileSync,
@@ -32,11 +32,11 @@ export interface BackupSummary {
 
 /** A store file opened to be read only, with the store's key. */
 function openReadOnly(file: string, key: string | Buffer): Db {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = newDatabase(file, { readonly: true, fileMustExist: true });
   try {
     unlockDatabase(db, file, key);
     // The vector tables are sqlite-vec's: copying and checking them needs the module.
-    sqliteVec.load(db);
+    loadVectorExtension(db);
     return db;
   } catch (e) {
     db.close();
@@ -167,7 +167,7 @@ const sidecars = ['-wal', '-shm', '-journal'];
  */
 function foldWal(file: string, key: string | Buffer): void {
   try {
-    const db = new Database(file, { fileMustExist: true });
+    const db = newDatabase(file, { fileMustExist: true });
     try {
       unlockDatabase(db, file, key);
       db.pragma('wal_checkpoint(TRUNCATE)');
@@ -283,7 +283,7 @@ function namingBackup(e: unknown, from: string): unknown {
 }
 
 function newWatermarkSecret(file: string, key: string | Buffer): void {
-  const db = new Database(file, { fileMustExist: true });
+  const db = newDatabase(file, { fileMustExist: true });
   try {
     unlockDatabase(db, file, key);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'watermark_secret'").run(

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3-multiple-ciphers';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { newDatabase, SqliteBindingError } from './sqlite-binding.ts';
 import {
   chmodSync,
   existsSync,
@@ -53,8 +54,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
   let db: Database.Database;
   try {
     // timeout 0: a held lock is an answer, not something to wait for.
-    db = new Database(lockPath, { timeout: 0 });
+    db = newDatabase(lockPath, { timeout: 0 });
   } catch (e) {
+    // A binding that cannot load says so itself, with its fix; it is not about this file.
+    if (e instanceof SqliteBindingError) throw e;
     // SQLite's own message ("unable to open database file") names no file.
     throw new Error(`cannot open ${lockPath}: ${(e as Error).message}`);
   }

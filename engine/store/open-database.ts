@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import * as sqliteVec from 'sqlite-vec';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { newDatabase } from './sqlite-binding.ts';
+import { loadVectorExtension } from './vector-extension.ts';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { keepTempDataInMemory } from './temp-store.ts';
@@ -26,7 +27,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(opts: OpenDatabaseOptions): Db {
   mkdirSync(dirname(opts.file), { recursive: true, mode: 0o700 });
   const fresh = !existsSync(opts.file);
-  const db = new Database(opts.file);
+  const db = newDatabase(opts.file);
   // Owner-only, like the key file: SQLite gives the WAL and shm files the main file's mode.
   if (fresh && process.platform !== 'win32') chmodSync(opts.file, 0o600);
   try {
@@ -42,7 +43,7 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     // connection. Pages are decrypted on every read, so a KNN scan over 100k vectors re-decrypts 40 MB
     // unless the pages stay cached: a 256 MB ceiling (used only as pages are read) keeps them
     // (docs/decisions/retrieval.md: 174 ms -> 19 ms per scan).
-    sqliteVec.load(db);
+    loadVectorExtension(db);
     db.pragma('cache_size = -262144');
     return db;
   } catch (e) {
