@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KeyRegistry } from '../engine/auth/key-registry.ts';
-import { createReferenceEngine } from '../engine/reference/index.ts';
-import type { Deployment, Engine } from '../engine/types.ts';
-import { defaultConfigDir } from '../engine/store/resolve-db-key.ts';
+import {
+  createEngine,
+  defaultConfigDir,
+  KeyRegistry,
+  type Deployment,
+  type Engine,
+} from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
@@ -89,7 +92,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (registry) warnIfUnreadable(registry, log);
   const engine: Engine =
     options.engine === 'reference'
-      ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
+      ? await createEngine({
+          storage: { kind: 'reference' },
+          deployment,
+          traceBufferSize: options.traceBuffer,
+        })
       : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
 
   // From here the engine holds the data dir's lock: no other server runs on it, so what an earlier one
