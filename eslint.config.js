@@ -62,6 +62,24 @@ export default tseslint.config(
     },
   },
   {
+    // A migration does the same to a store whenever it meets one: it may not import live rules, which
+    // change (a later fix reaches old data as a derivation upgrade, as 015 does). Ids are a format.
+    files: ['engine/store/migrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
+              message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: {
       'no-restricted-imports': noUpward([
