@@ -22,6 +22,31 @@ const engineEntryOnly = {
     'Outside the engine, import engine/index.ts, engine/contract/, engine/errors/ or engine/types.ts only.',
 };
 
+const engineUpward = [
+  {
+    group: ['**/server/**', '**/renderer/**', '**/electron/**'],
+    message: 'The engine imports nothing of ours above it.',
+  },
+  {
+    group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
+    message: 'The engine is a library: no HTTP framework, React or Electron.',
+  },
+];
+
+// SQLite is one storage adapter: its driver and extension belong to engine/store/ (to become
+// engine/adapters/sqlite/), so a second backend replaces that folder and nothing else.
+const sqliteDriver = {
+  group: ['better-sqlite3-multiple-ciphers', 'sqlite-vec'],
+  message: 'Only engine/store/ (the SQLite adapter) uses the SQLite driver and sqlite-vec.',
+};
+
+// Store's connection (`store.db`) is the driver itself: SQL through it bypasses Store's statements and
+// transactions, and ties the module to SQLite.
+const pastStore = {
+  selector: "MemberExpression[property.name='db'][object.type!='ThisExpression']",
+  message: 'Use Store (run/get/all/tx), not its driver connection, outside engine/store/.',
+};
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'dist/**', 'test-results/**', 'docs/openapi.json', 'tmp/**', '.scratch*/**'],
@@ -46,17 +71,48 @@ export default tseslint.config(
       'regexp/no-super-linear-move': 'error',
     },
   },
+  // The engine's layers (docs/architecture.md). no-restricted-imports is one rule: a later block
+  // replaces an earlier one's patterns for the files both match, so each block lists all it needs.
   {
     files: ['engine/**/*.ts'],
     rules: {
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver]),
+      'no-restricted-syntax': ['error', pastStore],
+    },
+  },
+  {
+    files: ['engine/store/**/*.ts'],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Modules that still reach the SQLite driver or past Store to its connection, to move into the
+    // SQLite adapter (engine/adapters/sqlite/): FTS5's tokenizer on a scratch database (turn-tokens.ts),
+    // sqlite-vec's tables and the exact in-memory copies of FTS5 and vec0 (vector-store.ts,
+    // turn-copies.ts), and the rollback of a write that failed mid-batch (write-group.ts,
+    // derive-worker.ts, objects.ts' last insert rowid). Nothing may join this list.
+    files: [
+      'engine/retrieve/turn-tokens.ts',
+      'engine/retrieve/vector-store.ts',
+      'engine/retrieve/turn-copies.ts',
+      'engine/local/write-group.ts',
+      'engine/local/objects.ts',
+      'engine/derive/derive-worker.ts',
+    ],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Tests may drive the driver and the internals they test.
+    files: ['engine/**/*.test.ts', 'engine/**/testing/**'],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Ports are interfaces over plain data: they depend on nothing but each other and the contract's types.
+    files: ['engine/ports/**/*.ts'],
+    rules: {
       'no-restricted-imports': noUpward([
         {
-          group: ['**/server/**', '**/renderer/**', '**/electron/**'],
-          message: 'The engine imports nothing of ours above it.',
-        },
-        {
-          group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
-          message: 'The engine is a library: no HTTP framework, React or Electron.',
+          regex: '^(?!\\./|\\.\\./contract/)',
+          message: 'engine/ports/ imports only ports and engine/contract/.',
         },
       ]),
     },
@@ -66,17 +122,13 @@ export default tseslint.config(
     // change (a later fix reaches old data as a derivation upgrade, as 015 does). Ids are a format.
     files: ['engine/store/migrations/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
+      'no-restricted-imports': noUpward([
+        ...engineUpward,
         {
-          patterns: [
-            {
-              regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
-              message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
-            },
-          ],
+          regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
+          message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
         },
-      ],
+      ]),
     },
   },
   {
@@ -89,6 +141,7 @@ export default tseslint.config(
         },
         { group: ['react', 'react-dom', 'electron'], message: 'The server has no React or Electron.' },
         engineEntryOnly,
+        sqliteDriver,
       ]),
     },
   },
@@ -175,6 +228,7 @@ export default tseslint.config(
       'no-restricted-imports': noUpward([
         { group: ['**/renderer/**', 'react'], message: 'The shell does not import the UI.' },
         engineEntryOnly,
+        sqliteDriver,
       ]),
     },
   },
