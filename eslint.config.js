@@ -1,4 +1,4 @@
-// Lint, plus the layering rules of docs/architecture: arrows go one way and this file enforces them.
+// Lint, plus the layering rules of docs/architecture.md: arrows go one way and this file enforces them.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
