@@ -17,14 +17,17 @@ import type {
 
 /** The Brains of every tenant. Not per Brain: creating and listing Brains precede any unit of work. */
 export interface BrainRepository {
-  /** The tenant's Brains, oldest first. */
+  /** The tenant's Brains, by id. */
   list(tenant: TenantRef): Promise<BrainRow[]>;
-  /** The Brain of this id in the tenant, or null. */
+  /** The Brain of this id in the tenant, or null (another tenant's Brain is none). */
   find(tenant: TenantRef, id: string): Promise<BrainRow | null>;
-  /** Adds a Brain at step 0 of its own sequence; false when the tenant has one of this id. */
-  create(row: BrainRow): Promise<boolean>;
-  /** Removes a Brain and everything it holds (Records, Memories, Objects, jobs, tombstones). */
-  remove(uid: string): Promise<void>;
+  /** Adds a Brain at step 0 of its own sequence; null when the tenant has a Brain of this id. */
+  create(brain: Omit<BrainRow, 'seq'>): Promise<BrainRow | null>;
+  /**
+   * Removes a Brain and everything it holds (Records, Memories, Objects, keys, jobs, tombstones) at
+   * once, leaving none of its bytes in the storage; answers what it held (Objects once per type/key).
+   */
+  remove(uid: string): Promise<{ records: number; memories: number; objects: number }>;
 }
 
 /** One Brain's Records. */

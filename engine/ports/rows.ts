@@ -23,6 +23,8 @@ export interface BrainRow {
   self_type: 'person' | 'org' | null;
   self_name: string | null;
   created_at: string;
+  /** The last step of the Brain's sequence. */
+  seq: number;
 }
 
 /** A Record as stored: `n` orders Records by write, `seq` is the Brain step that wrote it. */
