@@ -1,4 +1,4 @@
-// Lint, plus the layering rules of docs/architecture: arrows go one way and this file enforces them.
+// Lint, plus the layering rules of docs/architecture.md: arrows go one way and this file enforces them.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
@@ -7,6 +7,45 @@ import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 
 const noUpward = (patterns) => ['error', { patterns }];
+
+// The engine's public surface: its entry, the contract, the error codes and the Engine types. Everything
+// else of the engine is its own business (gitignore semantics: exclude engine's children, re-include these).
+const engineEntryOnly = {
+  group: [
+    '**/engine/*',
+    '!**/engine/index.ts',
+    '!**/engine/contract',
+    '!**/engine/errors',
+    '!**/engine/types.ts',
+  ],
+  message:
+    'Outside the engine, import engine/index.ts, engine/contract/, engine/errors/ or engine/types.ts only.',
+};
+
+const engineUpward = [
+  {
+    group: ['**/server/**', '**/renderer/**', '**/electron/**'],
+    message: 'The engine imports nothing of ours above it.',
+  },
+  {
+    group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
+    message: 'The engine is a library: no HTTP framework, React or Electron.',
+  },
+];
+
+// SQLite is one storage adapter: its driver and extension belong to engine/store/ (to become
+// engine/adapters/sqlite/), so a second backend replaces that folder and nothing else.
+const sqliteDriver = {
+  group: ['better-sqlite3-multiple-ciphers', 'sqlite-vec'],
+  message: 'Only engine/store/ (the SQLite adapter) uses the SQLite driver and sqlite-vec.',
+};
+
+// Store's connection (`store.db`) is the driver itself: SQL through it bypasses Store's statements and
+// transactions, and ties the module to SQLite.
+const pastStore = {
+  selector: "MemberExpression[property.name='db'][object.type!='ThisExpression']",
+  message: 'Use Store (run/get/all/tx), not its driver connection, outside engine/store/.',
+};
 
 export default tseslint.config(
   {
@@ -32,17 +71,62 @@ export default tseslint.config(
       'regexp/no-super-linear-move': 'error',
     },
   },
+  // The engine's layers (docs/architecture.md). no-restricted-imports is one rule: a later block
+  // replaces an earlier one's patterns for the files both match, so each block lists all it needs.
   {
     files: ['engine/**/*.ts'],
     rules: {
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver]),
+      'no-restricted-syntax': ['error', pastStore],
+    },
+  },
+  {
+    files: ['engine/store/**/*.ts'],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Modules that still reach the SQLite driver or past Store to its connection, to move into the
+    // SQLite adapter (engine/adapters/sqlite/): FTS5's tokenizer on a scratch database (turn-tokens.ts),
+    // sqlite-vec's tables and the exact in-memory copies of FTS5 and vec0 (vector-store.ts,
+    // turn-copies.ts), and the rollback of a write that failed mid-batch (write-group.ts,
+    // derive-worker.ts, objects.ts' last insert rowid). Nothing may join this list.
+    files: [
+      'engine/retrieve/turn-tokens.ts',
+      'engine/retrieve/vector-store.ts',
+      'engine/retrieve/turn-copies.ts',
+      'engine/local/write-group.ts',
+      'engine/local/objects.ts',
+      'engine/derive/derive-worker.ts',
+    ],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Tests may drive the driver and the internals they test.
+    files: ['engine/**/*.test.ts', 'engine/**/testing/**'],
+    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Ports are interfaces over plain data: they depend on nothing but each other and the contract's types.
+    files: ['engine/ports/**/*.ts'],
+    rules: {
       'no-restricted-imports': noUpward([
         {
-          group: ['**/server/**', '**/renderer/**', '**/electron/**'],
-          message: 'The engine imports nothing of ours above it.',
+          regex: '^(?!\\./|\\.\\./contract/)',
+          message: 'engine/ports/ imports only ports and engine/contract/.',
         },
+      ]),
+    },
+  },
+  {
+    // A migration does the same to a store whenever it meets one: it may not import live rules, which
+    // change (a later fix reaches old data as a derivation upgrade, as 015 does). Ids are a format.
+    files: ['engine/store/migrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        ...engineUpward,
         {
-          group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
-          message: 'The engine is a library: no HTTP framework, React or Electron.',
+          regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
+          message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
         },
       ]),
     },
@@ -56,6 +140,58 @@ export default tseslint.config(
           message: 'The server does not import the UI or the shell.',
         },
         { group: ['react', 'react-dom', 'electron'], message: 'The server has no React or Electron.' },
+        engineEntryOnly,
+        sqliteDriver,
+      ]),
+    },
+  },
+  {
+    // no-restricted-imports does not see import(): the same surface for the engine loaded on demand.
+    files: ['server/**/*.ts', 'electron/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ImportExpression[source.value=/engine\\/(?!index\\.ts|contract\\/|errors\\/|types\\.ts)/]',
+          message: engineEntryOnly.message,
+        },
+      ],
+    },
+  },
+  {
+    // The typed client also runs in the renderer's bundle, where the engine's entry (Node modules) cannot
+    // go; error-message.ts is a browser-safe leaf.
+    files: ['server/client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        {
+          group: ['**/renderer/**', '**/electron/**', 'react', 'react-dom', 'electron'],
+          message: 'No UI or shell.',
+        },
+        {
+          ...engineEntryOnly,
+          group: [
+            ...engineEntryOnly.group,
+            '!**/engine/shared',
+            '**/engine/shared/*',
+            '!**/engine/shared/error-message.ts',
+          ],
+        },
+      ]),
+    },
+  },
+  {
+    // Benchmarks and tests drive internals on purpose. locomo-data.ts reads the month names of
+    // retrieve/time-expressions.ts: to be exported by engine/index.ts once the bench files are free to edit.
+    files: ['server/**/*.test.ts', 'server/**/testing/**', 'server/bench/locomo-data.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        {
+          group: ['**/renderer/**', '**/electron/**', 'react', 'react-dom', 'electron'],
+          message: 'No UI or shell.',
+        },
       ]),
     },
   },
@@ -88,6 +224,16 @@ export default tseslint.config(
   },
   {
     files: ['electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        { group: ['**/renderer/**', 'react'], message: 'The shell does not import the UI.' },
+        engineEntryOnly,
+        sqliteDriver,
+      ]),
+    },
+  },
+  {
+    files: ['electron/**/*.test.ts'],
     rules: {
       'no-restricted-imports': noUpward([
         { group: ['**/renderer/**', 'react'], message: 'The shell does not import the UI.' },

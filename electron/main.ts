@@ -20,7 +20,7 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backupStore, restoreStore } from '../engine/store/backup-store.ts';
+import { backupStore, restoreStore } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../server/start-server.ts';
 import { withCsp } from './csp.ts';
 import { loadOrCreateDbKey } from './db-key.ts';

@@ -1,4 +1,4 @@
-import type { BackupSummary, RestoreSummary } from '../engine/store/backup-store.ts';
+import type { BackupSummary, RestoreSummary } from '../engine/index.ts';
 
 /**
  * What the application menu does, written against the effects it needs (dialogs, the clipboard, the
@@ -14,8 +14,8 @@ export interface MenuEffects {
   confirm(message: string, detail: string): Promise<boolean>;
   inform(message: string, detail: string): Promise<void>;
   fail(message: string, detail: string): Promise<void>;
-  backup(out: string): BackupSummary;
-  restore(from: string): RestoreSummary;
+  backup(out: string): Promise<BackupSummary>;
+  restore(from: string): Promise<RestoreSummary>;
   /** Stops the server (in-flight requests finish) and closes the store, so restore may replace it. */
   closeServer(): Promise<void>;
   /** Starts the app again (after a restore, on the store now in place). */
@@ -74,7 +74,7 @@ export function createMenuActions(
       if (!out) return;
       let summary: BackupSummary;
       try {
-        summary = effects.backup(out);
+        summary = await effects.backup(out);
       } catch (e) {
         await effects.fail('The backup was not written', (e as Error).message);
         return;
@@ -95,7 +95,7 @@ export function createMenuActions(
       // The store can only be replaced while no server has it open.
       await effects.closeServer();
       try {
-        const s = effects.restore(from);
+        const s = await effects.restore(from);
         await effects.inform(
           'Backup restored',
           `${counts(s)}.${s.replaced ? `\nThe store it replaced was kept as ${s.replaced}.` : ''}`,

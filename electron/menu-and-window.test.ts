@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BackupSummary, RestoreSummary } from '../engine/store/backup-store.ts';
+import type { BackupSummary, RestoreSummary } from '../engine/index.ts';
 import { SqliteBindingError } from '../engine/store/sqlite-binding.ts';
 import {
   aboutDetail,
@@ -51,12 +51,12 @@ function recorder(answers: {
     confirm: async (m) => (log.push(`confirm ${m}`), answers.confirm ?? false),
     inform: async (m, d) => void log.push(`inform ${m} | ${d}`),
     fail: async (m, d) => void log.push(`fail ${m} | ${d}`),
-    backup: (out) => {
+    backup: async (out) => {
       log.push(`backup ${out}`);
       if (answers.failWith) throw new Error(answers.failWith);
       return { ...summary, file: out };
     },
-    restore: (from): RestoreSummary => {
+    restore: async (from): Promise<RestoreSummary> => {
       log.push(`restore ${from}`);
       if (answers.failWith) throw new Error(answers.failWith);
       return { ...summary, file: '/data/mnemo.db', replaced: '/data/mnemo.db.replaced-2026' };

@@ -1,4 +1,4 @@
-import { SqliteBindingError } from '../engine/store/sqlite-binding.ts';
+import { SqliteBindingError } from '../engine/index.ts';
 
 /**
  * What the dialog says when the app cannot start: the cause and what fixes it, in words (the details

@@ -1,6 +1,11 @@
-import type { EmbedderChoice, ProviderName } from '../engine/embed/index.ts';
-import { locateDbKey } from '../engine/store/resolve-db-key.ts';
-import type { Deployment, Engine } from '../engine/types.ts';
+import {
+  createEngine,
+  locateDbKey,
+  type Deployment,
+  type EmbedderChoice,
+  type Engine,
+  type ProviderName,
+} from '../engine/index.ts';
 import { defaultDataDir } from './data-dir.ts';
 import type { ServerOptions } from './start-server.ts';
 
@@ -47,12 +52,8 @@ export async function createLocalEngineFromOptions(
     if (found.source === 'generated') options.log?.(`created a new database key at ${found.path}`);
     dbKey = found.key;
   }
-  // Loaded here, not at the top: every `mnemo` command and the reference engine load this module, and
-  // the local engine brings SQLite, derivation and retrieval with it (~0.5 s of start-up).
-  const { createLocalEngine } = await import('../engine/local/index.ts');
-  return createLocalEngine({
-    dataDir,
-    dbKey,
+  return createEngine({
+    storage: { kind: 'sqlite', dataDir, dbKey },
     deployment,
     traceBufferSize: options.traceBuffer,
     thoroughSyncMs: options.thoroughSyncMs,

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KeyRegistry } from '../engine/auth/key-registry.ts';
-import { createReferenceEngine } from '../engine/reference/index.ts';
-import type { Deployment, Engine } from '../engine/types.ts';
-import { defaultConfigDir } from '../engine/store/resolve-db-key.ts';
-import { assertSqliteBindingLoads } from '../engine/store/sqlite-binding.ts';
+import {
+  assertSqliteBindingLoads,
+  createEngine,
+  defaultConfigDir,
+  KeyRegistry,
+  type Deployment,
+  type Engine,
+} from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
@@ -80,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The local engine's store; the reference engine keeps nothing on disk.
   const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   // A database module built for another runtime fails here, with its fix, before the data dir is touched.
-  if (dataDir) assertSqliteBindingLoads();
+  if (dataDir) await assertSqliteBindingLoads();
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
   const registryPath =
@@ -94,7 +97,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (registry) warnIfUnreadable(registry, log);
   const engine: Engine =
     options.engine === 'reference'
-      ? createReferenceEngine({ deployment, traceBufferSize: options.traceBuffer })
+      ? await createEngine({
+          storage: { kind: 'reference' },
+          deployment,
+          traceBufferSize: options.traceBuffer,
+        })
       : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
 
   // From here the engine holds the data dir's lock: no other server runs on it, so what an earlier one

@@ -44,8 +44,13 @@ interface SlotVersion {
 /**
  * The version holds the slot at world time `ms`: not retracted or replaced by a revision, begun, and
  * not yet closed (by world time, so a value closed by a later-scheduled one still holds before then).
+ * For a slot value, the same as `statusSql('active', ms)` of store/memory-view.ts (a property test
+ * holds them to it).
  */
-function inForceAt(v: SlotVersion, ms: number): boolean {
+export function inForceAt(
+  v: Pick<SlotVersion, 'status' | 'revised_by' | 'valid_from_ms' | 'valid_to_ms'>,
+  ms: number,
+): boolean {
   return (
     v.status !== 'retracted' &&
     v.revised_by === null &&

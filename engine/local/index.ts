@@ -26,6 +26,7 @@ import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../store/data-dir-lock.ts';
 import { openStore, type Store } from '../store/store.ts';
+import { sqliteBrains } from '../store/brain-repository.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
@@ -185,6 +186,7 @@ function engineOver(
   });
   const ctx: LocalCtx = {
     store,
+    brains: sqliteBrains(store),
     codec: new WatermarkCodec(store.watermarkSecret),
     deployment,
     deriver,

@@ -5,6 +5,7 @@ import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
+import type { BrainRepository } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../store/store.ts';
 import type { Deployment, Tenant } from '../types.ts';
@@ -19,6 +20,8 @@ export interface Logger {
 /** Everything the local engine's operations share; built once by createLocalEngine. */
 export interface LocalCtx {
   store: Store;
+  /** The Brains, through their port (the first repository the engine reads and writes that way). */
+  brains: BrainRepository;
   codec: WatermarkCodec;
   deployment: Deployment;
   deriver: Deriver;

@@ -21,6 +21,7 @@ import {
   validateStages,
   type Reranker,
 } from './reranker.ts';
+import { sqliteBackends, type RetrievalBackends } from './backends.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 
@@ -340,6 +341,40 @@ describe('learned reranker', () => {
       /gbdt-rerank-\S+ not applied: trained on glove-sif cosines, the semantic lane has hash/,
     );
     assert.equal(trace.timings_ms['rerank'], undefined);
+  });
+
+  it('stands aside on lexical or vector backends it was not trained on, and the Trace says so', async () => {
+    const scored: string[] = [];
+    const trainedOn = (id: string, backends: RetrievalBackends): Reranker => ({
+      id,
+      depth: 150,
+      backends,
+      score: (c) => {
+        scored.push(id);
+        return { scores: c.ids.map((_, i) => -i) };
+      },
+    });
+    const other = await engineWith({
+      reranker: trainedOn('pg-model', { lexical: 'postgres-tsvector/ts_rank', vector: 'pgvector/cosine' }),
+    });
+    await conversation(other);
+    const aside = await other.getTrace(tenant, 'b', (await ask(other, 'Why did Jon pick the spot?')).id);
+    assert.match(
+      aside.fusion.method,
+      /pg-model not applied: trained on scores of postgres-tsvector\/ts_rank and pgvector\/cosine, this engine searches with sqlite-fts5\/bm25 and sqlite-vec\/int8-l2/,
+    );
+    assert.equal(aside.timings_ms['rerank'], undefined);
+
+    const own = await engineWith({ reranker: trainedOn('sqlite-model', sqliteBackends) });
+    await conversation(own);
+    const applied = await own.getTrace(tenant, 'b', (await ask(own, 'Why did Jon pick the spot?')).id);
+    assert.match(applied.fusion.method, /then sqlite-model/);
+    assert.deepEqual(scored, ['sqlite-model']);
+  });
+
+  it('the shipped model names the backends of its features', () => {
+    assert.deepEqual(shippedReranker().backends, sqliteBackends);
+    assert.deepEqual(readShippedModelFile().backends, sqliteBackends);
   });
 
   it('computes each candidate’s features from the lanes, the fusion and its thread', async () => {

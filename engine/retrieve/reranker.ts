@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ContextRequest } from '../contract/index.ts';
+import type { RetrievalBackends } from './backends.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
 import {
   rerankFeatureNames,
@@ -27,6 +28,11 @@ export interface Reranker {
    * engine keeps the fusion's order rather than feed it inputs it never saw. Absent: any.
    */
   readonly embedder?: string;
+  /**
+   * The lexical and vector backends whose scores its features carried in training; on others the
+   * engine keeps the fusion's order, as for another embedder. Absent: any.
+   */
+  readonly backends?: RetrievalBackends;
   /**
    * One score per candidate, higher first within a tier (Reranking.tiers). The mode matters:
    * thorough's lanes return three times as many.
@@ -71,6 +77,7 @@ export function createGbdtReranker(
   depth: number,
   embedder?: string,
   stage2Depth = depth,
+  backends?: RetrievalBackends,
 ): Reranker {
   const compile = (m: GbdtStages) => ({
     stage1: compileGbdt(m.stage1),
@@ -82,6 +89,7 @@ export function createGbdtReranker(
     id,
     depth,
     ...(embedder ? { embedder } : {}),
+    ...(backends ? { backends } : {}),
     score: (c, mode) => {
       const m = mode === 'thorough' ? thorough : fast;
       const s1 = c.rows.map((x) => gbdtMargin(m.stage1, x));
@@ -115,6 +123,8 @@ interface ModelFile {
   depth: number;
   /** Embedding provider of the cosines it saw. */
   embedder: string;
+  /** The backends whose BM25 and distances it saw (backends.ts). */
+  backends: RetrievalBackends;
   /** How many of the best by stage 1 stage 2 rescores (train.py's STAGE2_DEPTH); absent: all. */
   stage2_depth?: number;
   /** Per mode, {stage1, stage2?} (GbdtStages). */
@@ -154,6 +164,9 @@ export function readShippedModelFile(): ModelFile {
   if (!Number.isInteger(raw.depth) || raw.depth < 1 || typeof raw.embedder !== 'string') {
     throw new Error('reranker model: depth or embedder missing');
   }
+  if (typeof raw.backends?.lexical !== 'string' || typeof raw.backends?.vector !== 'string') {
+    throw new Error('reranker model: backends {lexical, vector} missing; retrain it');
+  }
   if (raw.stage2_depth !== undefined && !(Number.isInteger(raw.stage2_depth) && raw.stage2_depth >= 1)) {
     throw new Error('reranker model: stage2_depth must be a positive integer');
   }
@@ -173,6 +186,7 @@ export function shippedReranker(): Reranker {
     raw.depth,
     raw.embedder,
     raw.stage2_depth,
+    raw.backends,
   );
   return shipped;
 }

@@ -1,3 +1,4 @@
+import { sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
 import type { CostLedger } from '../context/cost-ledger.ts';
 import type { Store } from '../store/store.ts';
 import { feedbackTerms } from './expand-query.ts';
@@ -37,6 +38,8 @@ export interface RetrieveInput {
   mode: RetrievalMode;
   /** Reorders the best fused candidates last; null keeps the fusion's order. */
   reranker?: Reranker | null | undefined;
+  /** The backends the lanes search with (default: the SQLite store's); the reranker must know them. */
+  backends?: RetrievalBackends | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
   deadline?: number | undefined;
   emit: (stage: string, data?: Record<string, unknown>) => void;
@@ -211,9 +214,14 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
 
   let method = fusionMethod;
   const trainedOn = o.reranker?.embedder;
+  const trainedWith = o.reranker?.backends;
+  const backends = o.backends ?? sqliteBackends;
   if (o.reranker && trainedOn !== undefined && vectorModel?.provider !== trainedOn) {
     // Cosines of another model (or none yet) are inputs the model never saw: keep the fusion's order.
     method = `${fusionMethod} (${o.reranker.id} not applied: trained on ${trainedOn} cosines, the semantic lane has ${vectorModel?.provider ?? 'no embedder loaded'})`;
+  } else if (o.reranker && trainedWith !== undefined && !sameBackends(trainedWith, backends)) {
+    // So are another backend's BM25 and distances, on other scales.
+    method = `${fusionMethod} (${o.reranker.id} not applied: trained on scores of ${trainedWith.lexical} and ${trainedWith.vector}, this engine searches with ${backends.lexical} and ${backends.vector})`;
   } else if (o.reranker && fused.length > 1) {
     if (over()) skipped.push('rerank');
     else {

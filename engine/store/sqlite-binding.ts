@@ -2,6 +2,9 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SqliteBindingError } from './sqlite-binding-error.ts';
+
+export { SqliteBindingError, type BindingFailureCause } from './sqlite-binding-error.ts';
 
 /**
  * Which compiled SQLite binding a process loads. better-sqlite3-multiple-ciphers is a NAN addon: built
@@ -65,23 +68,6 @@ export function chooseSqliteBinding(input: {
   if (input.exists(path)) return { kind: 'file', path };
   if (isPackagedPath(packageDir)) return { kind: 'default' };
   return { kind: 'missing', path };
-}
-
-export type BindingFailureCause = 'abi-mismatch' | 'missing' | 'unloadable';
-
-/** The store's SQLite binding cannot be loaded in this runtime: nothing was opened, nothing changed. */
-export class SqliteBindingError extends Error {
-  override readonly name = 'SqliteBindingError';
-  constructor(
-    message: string,
-    readonly failure: BindingFailureCause,
-    /** The one command that fixes it, or null in a packaged app (reinstalling it is the fix). */
-    readonly fix: string | null,
-    /** For 'abi-mismatch': the NODE_MODULE_VERSION the file was built for, and the one this runtime needs. */
-    readonly abi: { builtFor: number; needed: number } | null = null,
-  ) {
-    super(message);
-  }
 }
 
 function fixFor(runtime: SqliteRuntime, packageDir: string): string | null {

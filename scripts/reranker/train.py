@@ -52,6 +52,9 @@ DEPTH = 150
 # stage2_depth); the rest follow them in stage 1's order. From further down stage 2 lifted nothing into
 # the top 25 on the dev half (the same frac@5/10/25 in both modes), and its walk of the trees halves.
 STAGE2_DEPTH = 80
+# The lexical and vector backends whose scores the features carry (engine/retrieve/backends.ts): the
+# engine stands the model aside on any other, as on another embedder.
+BACKENDS = {'lexical': 'sqlite-fts5/bm25', 'vector': 'sqlite-vec/int8-l2'}
 # Added to stage 2's margins to rank its candidates before the rest, as the engine's tiers do.
 TIER_LEAD = 1e6
 EMBEDDER = 'glove-sif'
@@ -279,7 +282,7 @@ def main(mode, src, dst):
         out = {'id': MODEL_ID, 'models': {}}
     if out.get('id') != MODEL_ID:
         out = {'id': MODEL_ID, 'models': {}}  # another version's models: the other mode must be retrained
-    out.update(id=MODEL_ID, depth=DEPTH, stage2_depth=STAGE2_DEPTH, embedder=EMBEDDER)
+    out.update(id=MODEL_ID, depth=DEPTH, stage2_depth=STAGE2_DEPTH, embedder=EMBEDDER, backends=BACKENDS)
     out['models'][mode] = {'stage1': model, 'stage2': model2}
     # A few rows with XGBoost's stage-1 margins, for the engine's tests to replay (engine/retrieve/reranker.test.ts).
     out['checks'] = [c for c in out.get('checks', []) if c['mode'] != mode] + [

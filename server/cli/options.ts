@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type * as z from 'zod';
-import { isTimeZone } from '../../engine/retrieve/time-zone.ts';
+import { isTimeZone } from '../../engine/index.ts';
 
 /** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
 export const bySchema =

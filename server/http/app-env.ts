@@ -1,13 +1,7 @@
-import type { Scope } from '../../engine/contract/index.ts';
-import type { Tenant } from '../../engine/types.ts';
+import type { Principal as EnginePrincipal } from '../../engine/index.ts';
 
 /** Who is calling: everything here comes from the credential, never from the request. */
-export interface Principal {
-  tenant: Tenant;
-  scopes: readonly Scope[];
-  /** The one Brain a bound key may address, else null. */
-  brain: string | null;
-  admin: boolean;
+export interface Principal extends EnginePrincipal {
   keyId: string | null;
   /** What the rate limiter counts by: the key's hash, never the key. */
   rateKey: string;

@@ -1,9 +1,8 @@
 import { Hono, type Context as HonoContext } from 'hono';
-import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { newId, withPrincipal, type KeyRegistry } from '../../engine/index.ts';
 import { buildOpenApi } from '../../engine/contract/openapi.ts';
 import { operations, type Operation } from '../../engine/contract/operations.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { newId } from '../../engine/ids.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
@@ -114,19 +113,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   for (const { op } of compiled) {
     const honoPath = `/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
     app.on(op.method, [honoPath, `${honoPath}/`], async (c: HonoContext<AppEnv>) => {
-      const principal = c.get('principal');
-      if (op.scope === 'admin' && !principal.admin) {
-        throw new MnemoError('http_403', "Authorization: key management needs the app's admin key");
-      }
-      if (op.scope && op.scope !== 'admin' && !principal.scopes.includes(op.scope)) {
-        throw new MnemoError(
-          'missing_scope',
-          `Authorization: this key lacks the scope "${op.scope}" that ${op.id} needs`,
-        );
-      }
+      const scoped = withPrincipal(options.engine, c.get('principal'));
+      // Before the body is read: a key without the scope learns nothing about its request.
+      scoped.authorize(op.id);
       const input = await readInput(c, op, options.engine);
       return handlers[op.id]!(c, input, {
         engine: options.engine,
+        scoped,
         registry: options.registry,
         uploadParent: options.uploadParent,
         log,

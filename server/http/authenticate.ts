@@ -1,6 +1,4 @@
-import { allScopes } from '../../engine/auth/scopes.ts';
-import { bearerToken, hashKey, parseApiKey } from '../../engine/auth/api-key.ts';
-import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { allScopes, bearerToken, hashKey, parseApiKey, type KeyRegistry } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Principal } from './app-env.ts';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { newId } from '../../engine/ids.ts';
+import { newId } from '../../engine/index.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from 'hono';
-import { KeyRegistry, type KeyEntry } from '../../engine/auth/key-registry.ts';
+import { KeyRegistry, type KeyEntry, type PrincipalEngine } from '../../engine/index.ts';
 import type {
   BrainCreate,
   ContextRequest,
@@ -33,6 +33,8 @@ export interface CallInput {
 
 export interface HandlerDeps {
   engine: Engine;
+  /** The engine as the caller's key may use it: scopes and Brain binding checked there. */
+  scoped: PrincipalEngine;
   registry: KeyRegistry | null;
   /** Where uploaded files are copied while they are imported (see import-files.ts); absent: the OS temp dir. */
   uploadParent?: string | undefined;
@@ -41,15 +43,6 @@ export interface HandlerDeps {
 }
 
 type Handler = (c: HonoContext<AppEnv>, input: CallInput, deps: HandlerDeps) => Promise<Response>;
-
-/** A key bound to one Brain sees only that Brain; any other id does not exist for it. */
-function brainOf(input: CallInput): string {
-  const id = input.params.brain_id!;
-  if (input.principal.brain && input.principal.brain !== id) {
-    throw new MnemoError('brain_not_found', `brain_id: no Brain "${id}" in this project`);
-  }
-  return id;
-}
 
 /**
  * Idempotent-Replayed (true or false) answers rememberRecord and acceptObject when they carried an
@@ -118,46 +111,35 @@ function registryOf(deps: HandlerDeps): KeyRegistry {
 
 /** The HTTP adapter only translates: validated input in, engine call, shaped result out. */
 export const handlers: Record<string, Handler> = {
-  async listBrains(c, i, { engine }) {
-    const all = await engine.listBrains(i.principal.tenant);
-    const data = i.principal.brain ? all.filter((b) => b.id === i.principal.brain) : all;
+  async listBrains(c, _i, { scoped }) {
+    const data = await scoped.listBrains();
     return c.json({ data, has_more: false, next_cursor: null });
   },
-  async createBrain(c, i, { engine }) {
-    const body = i.body as BrainCreate;
-    if (i.principal.brain && i.principal.brain !== body.id) {
-      throw new MnemoError(
-        'http_403',
-        `id: this key is bound to Brain "${i.principal.brain}" and cannot create another`,
-      );
-    }
-    const { brain, watermark } = await engine.createBrain(i.principal.tenant, body);
+  async createBrain(c, i, { scoped }) {
+    const { brain, watermark } = await scoped.createBrain(i.body as BrainCreate);
     return c.json(brain, 201, { 'Brain-Watermark': watermark });
   },
-  async getBrain(c, i, { engine }) {
-    return c.json(await engine.getBrain(i.principal.tenant, brainOf(i)));
+  async getBrain(c, i, { scoped }) {
+    return c.json(await scoped.getBrain(i.params.brain_id!));
   },
-  async forgetBrain(c, i, { engine }) {
-    return c.json(await engine.forgetBrain(i.principal.tenant, brainOf(i)));
+  async forgetBrain(c, i, { scoped }) {
+    return c.json(await scoped.forgetBrain(i.params.brain_id!));
   },
-  async getProfile(c, i, { engine }) {
-    return c.json(await engine.getProfile(i.principal.tenant, brainOf(i), i.query as { limit: number }));
+  async getProfile(c, i, { scoped }) {
+    return c.json(await scoped.getProfile(i.params.brain_id!, i.query as { limit: number }));
   },
-  async getCensus(c, i, { engine }) {
-    return c.json(await engine.getCensus(i.principal.tenant, brainOf(i)));
+  async getCensus(c, i, { scoped }) {
+    return c.json(await scoped.getCensus(i.params.brain_id!));
   },
-  async listTraces(c, i, { engine }) {
-    return c.json(
-      await engine.listTraces(i.principal.tenant, brainOf(i), i.query as { limit: number; cursor?: string }),
-    );
+  async listTraces(c, i, { scoped }) {
+    return c.json(await scoped.listTraces(i.params.brain_id!, i.query as { limit: number; cursor?: string }));
   },
-  async getTrace(c, i, { engine }) {
-    return c.json(await engine.getTrace(i.principal.tenant, brainOf(i), i.params.trace_id!));
+  async getTrace(c, i, { scoped }) {
+    return c.json(await scoped.getTrace(i.params.brain_id!, i.params.trace_id!));
   },
-  async rememberRecord(c, i, { engine }) {
-    const { record, watermark, replayed } = await engine.rememberRecord(
-      i.principal.tenant,
-      brainOf(i),
+  async rememberRecord(c, i, { scoped }) {
+    const { record, watermark, replayed } = await scoped.rememberRecord(
+      i.params.brain_id!,
       i.body as RecordCreate,
       {
         idempotencyKey: i.idempotencyKey,
@@ -165,61 +147,58 @@ export const handlers: Record<string, Handler> = {
     );
     return c.json(record, 202, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
-  async listRecords(c, i, { engine }) {
-    return c.json(await engine.listRecords(i.principal.tenant, brainOf(i), i.query as RecordListQuery));
+  async listRecords(c, i, { scoped }) {
+    return c.json(await scoped.listRecords(i.params.brain_id!, i.query as RecordListQuery));
   },
-  async getRecord(c, i, { engine }) {
-    return c.json(await engine.getRecord(i.principal.tenant, brainOf(i), i.params.record_id!));
+  async getRecord(c, i, { scoped }) {
+    return c.json(await scoped.getRecord(i.params.brain_id!, i.params.record_id!));
   },
-  async forgetRecord(c, i, { engine }) {
-    const receipt = await engine.forgetRecord(i.principal.tenant, brainOf(i), i.params.record_id!);
+  async forgetRecord(c, i, { scoped }) {
+    const receipt = await scoped.forgetRecord(i.params.brain_id!, i.params.record_id!);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
-  async listSources(c, i, { engine }) {
-    return c.json(await engine.listSources(i.principal.tenant, brainOf(i)));
+  async listSources(c, i, { scoped }) {
+    return c.json(await scoped.listSources(i.params.brain_id!));
   },
-  async forgetSource(c, i, { engine }) {
-    const receipt = await engine.forgetSource(i.principal.tenant, brainOf(i), i.params.source_name!);
+  async forgetSource(c, i, { scoped }) {
+    const receipt = await scoped.forgetSource(i.params.brain_id!, i.params.source_name!);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
   async importFiles(c, i, deps) {
-    return importResponse(c, i, deps, brainOf(i));
+    deps.scoped.authorize('importFiles', i.params.brain_id!);
+    return importResponse(c, i, deps, i.params.brain_id!);
   },
-  async listMemories(c, i, { engine }) {
+  async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).
-    return c.json(await engine.listMemories(i.principal.tenant, brainOf(i), i.query as MemoryListQuery));
+    return c.json(await scoped.listMemories(i.params.brain_id!, i.query as MemoryListQuery));
   },
-  async getMemory(c, i, { engine }) {
-    return c.json(await engine.getMemory(i.principal.tenant, brainOf(i), i.params.memory_id!));
+  async getMemory(c, i, { scoped }) {
+    return c.json(await scoped.getMemory(i.params.brain_id!, i.params.memory_id!));
   },
-  async acceptObject(c, i, { engine }) {
-    const { object, watermark, replayed } = await engine.acceptObject(
-      i.principal.tenant,
-      brainOf(i),
+  async acceptObject(c, i, { scoped }) {
+    const { object, watermark, replayed } = await scoped.acceptObject(
+      i.params.brain_id!,
       i.body as ObjectAccept,
       { idempotencyKey: i.idempotencyKey },
     );
     return c.json(object, 201, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
-  async listObjects(c, i, { engine }) {
-    return c.json(await engine.listObjects(i.principal.tenant, brainOf(i), i.query as ObjectListQuery));
+  async listObjects(c, i, { scoped }) {
+    return c.json(await scoped.listObjects(i.params.brain_id!, i.query as ObjectListQuery));
   },
-  async getObject(c, i, { engine }) {
-    return c.json(
-      await engine.getObject(i.principal.tenant, brainOf(i), i.params.object_type!, i.params.object_key!),
-    );
+  async getObject(c, i, { scoped }) {
+    return c.json(await scoped.getObject(i.params.brain_id!, i.params.object_type!, i.params.object_key!));
   },
   async createContext(c, i, deps) {
     const body = i.body as ContextRequest;
-    const brainId = brainOf(i);
-    const t = i.principal.tenant;
+    const brainId = i.params.brain_id!;
     const requestId = c.get('requestId');
     // A failed request leaves a trc_ Trace named in the error body, whatever failed: the engine, the
     // Accept header, or an unhandled fault (whose stack the app's error handler logs from `cause`).
     const failed = async (e: unknown): Promise<never> => {
       if (e instanceof MnemoError && e.code === 'brain_not_found') throw e;
       const err = coerceError(e);
-      const traceId = await deps.engine.recordFailedContext(t, brainId, {
+      const traceId = await deps.scoped.recordFailedContext(brainId, {
         requestId,
         query: body.query,
         mode: body.mode ?? 'fast',
@@ -240,9 +219,7 @@ export const handlers: Record<string, Handler> = {
       );
     }
     const run = (onEvent?: Parameters<Engine['createContext']>[3]['onEvent']) =>
-      deps.engine
-        .createContext(t, brainId, body, { watermark: i.watermark, requestId, onEvent })
-        .catch(failed);
+      deps.scoped.createContext(brainId, body, { watermark: i.watermark, requestId, onEvent }).catch(failed);
     if (!i.wantsStream) {
       const ctx = await run();
       return c.json(ctx, ctx.status === 'processing' ? 202 : 200);

@@ -13,7 +13,7 @@ import { collectTarget, readingOptions, type CollectedRecords } from './run-impo
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage } from '../../engine/index.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';

@@ -4,7 +4,7 @@ import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/markdown.ts';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage } from '../../engine/index.ts';
 
 /**
  * One thing to read, or one that cannot be read. `name` is its path under what was imported ('' for

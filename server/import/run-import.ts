@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage, systemTimeZone } from '../../engine/index.ts';
 import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
@@ -15,7 +15,6 @@ import { parseWhatsapp } from './formats/whatsapp.ts';
 import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
-import { systemTimeZone } from '../../engine/retrieve/time-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';

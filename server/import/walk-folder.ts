@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage } from '../../engine/index.ts';
 
 /**
  * What a walk finds: a file to read, a folder `stopAt` claimed (read whole by the caller), or an entry

@@ -20,7 +20,7 @@ import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage } from '../../engine/index.ts';
 
 /** The tools a model gets. acceptObject is absent on purpose: a model may never call it. */
 export const mcpToolNames = ['remember', 'get_context', 'list_memories', 'get_memory', 'get_record'] as const;

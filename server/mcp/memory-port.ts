@@ -6,12 +6,9 @@ import type {
   MemoryPage,
   MnemoRecord,
   RecordCreate,
-  Scope,
 } from '../../engine/contract/index.ts';
 import { MemoryListQuery as MemoryListQuerySchema } from '../../engine/contract/index.ts';
-import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { newId } from '../../engine/ids.ts';
-import type { Engine, Tenant } from '../../engine/types.ts';
+import { newId, withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
 import type { MemoryListParams, MnemoClient } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
 
@@ -46,51 +43,34 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
 }
 
 /**
- * The hosted /mcp endpoint's port: the engine in-process for the key's tenant and bound Brain, with the
- * key's scopes checked per operation exactly as the /v1 routes check them.
+ * The hosted /mcp endpoint's port: the engine in-process as the key may use it (withPrincipal), so the
+ * key's scopes are checked per operation exactly as the /v1 routes check them.
  */
-export function enginePort(
-  engine: Engine,
-  tenant: Tenant,
-  brainId: string,
-  scopes: readonly Scope[],
-): MemoryPort {
-  const need = (scope: Scope, op: string) => {
-    if (!scopes.includes(scope)) {
-      throw new MnemoError(
-        'missing_scope',
-        `Authorization: this key lacks the scope "${scope}" that ${op} needs`,
-      );
-    }
-  };
+export function enginePort(engine: Engine, principal: Principal & { brain: string }): MemoryPort {
+  const scoped = withPrincipal(engine, principal);
+  const brainId = principal.brain;
   return {
     brainId,
     async remember(body, idempotencyKey) {
-      need('records:write', 'rememberRecord');
+      // The scope first, as over HTTP: a key that may not write learns nothing about its Record.
+      scoped.authorize('rememberRecord');
       checkKind(engine, body.content);
-      return engine.rememberRecord(tenant, brainId, body, { idempotencyKey });
+      return scoped.rememberRecord(brainId, body, { idempotencyKey });
     },
     async context(body, watermark) {
-      need('context:read', 'createContext');
-      const context = await engine.createContext(tenant, brainId, body, {
+      const context = await scoped.createContext(brainId, body, {
         watermark,
         requestId: newId('req'),
       });
       return { status: context.status === 'processing' ? 202 : 200, context };
     },
     async listMemories(q) {
-      need('memories:read', 'listMemories');
+      scoped.authorize('listMemories');
       // The engine itself refuses since_watermark with cursor (conflicting_parameters).
       const parsed: MemoryListQuery = MemoryListQuerySchema.parse(q);
-      return engine.listMemories(tenant, brainId, parsed);
+      return scoped.listMemories(brainId, parsed);
     },
-    async getMemory(id) {
-      need('memories:read', 'getMemory');
-      return engine.getMemory(tenant, brainId, id);
-    },
-    async getRecord(id) {
-      need('records:read', 'getRecord');
-      return engine.getRecord(tenant, brainId, id);
-    },
+    getMemory: async (id) => scoped.getMemory(brainId, id),
+    getRecord: async (id) => scoped.getRecord(brainId, id),
   };
 }

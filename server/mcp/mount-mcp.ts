@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
-import type { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import type { KeyRegistry } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -69,9 +69,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
       );
       return errorResponse(c, e, { Allow: 'POST' });
     }
-    const server = createMcpServer(
-      enginePort(deps.engine, principal.tenant, principal.brain, principal.scopes),
-    );
+    const server = createMcpServer(enginePort(deps.engine, { ...principal, brain: principal.brain }));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

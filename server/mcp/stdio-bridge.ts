@@ -1,6 +1,6 @@
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { parseApiKey } from '../../engine/auth/api-key.ts';
+import { parseApiKey } from '../../engine/index.ts';
 import { Slug } from '../../engine/contract/index.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createMnemoClient } from '../client/index.ts';

@@ -25,7 +25,7 @@ function counts(s: { brains: number; records: number; memories: number }): strin
 
 /** The key of a store that exists: never a new one (resolve-db-key.ts would create one for a new store). */
 async function storeKey(o: Where): Promise<string> {
-  const { locateDbKey } = await import('../../../engine/store/resolve-db-key.ts');
+  const { locateDbKey } = await import('../../../engine/index.ts');
   return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false }).key;
 }
 
@@ -39,8 +39,12 @@ export function register(program: Command): void {
       .requiredOption('--out <file>', 'the backup file to write (never overwritten)'),
   ).action(async (o: Where & { out: string }) => {
     // Loaded when run: SQLite and the store stay out of every other command's start-up.
-    const { backupStore } = await import('../../../engine/store/backup-store.ts');
-    const s = backupStore({ dataDir: o.dataDir ?? defaultDataDir(), key: await storeKey(o), out: o.out });
+    const { backupStore } = await import('../../../engine/index.ts');
+    const s = await backupStore({
+      dataDir: o.dataDir ?? defaultDataDir(),
+      key: await storeKey(o),
+      out: o.out,
+    });
     process.stdout.write(
       `backed up ${counts(s)} to ${s.file} (${megabytes(s.bytes)}, encrypted with this store's key: ` +
         'keep the key too, a restore needs it)\n',
@@ -55,8 +59,12 @@ export function register(program: Command): void {
       )
       .requiredOption('--from <file>', "a file written by 'mnemo backup'"),
   ).action(async (o: Where & { from: string }) => {
-    const { restoreStore } = await import('../../../engine/store/backup-store.ts');
-    const s = restoreStore({ dataDir: o.dataDir ?? defaultDataDir(), key: await storeKey(o), from: o.from });
+    const { restoreStore } = await import('../../../engine/index.ts');
+    const s = await restoreStore({
+      dataDir: o.dataDir ?? defaultDataDir(),
+      key: await storeKey(o),
+      from: o.from,
+    });
     process.stdout.write(
       `restored ${counts(s)} from ${o.from} into ${s.file}` +
         (s.replaced ? `; the store it replaced is at ${s.replaced}` : '') +

@@ -8,7 +8,7 @@ import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
 import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
 import { bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
 

@@ -1,6 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
-import { parseScopes, type Scope } from '../../../engine/auth/scopes.ts';
+import { KeyRegistry, parseScopes, type Scope } from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';

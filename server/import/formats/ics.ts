@@ -4,7 +4,7 @@ import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
 type IcalEvent = InstanceType<typeof ICAL.Event>;

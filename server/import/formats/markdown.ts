@@ -1,7 +1,7 @@
 import matter from 'gray-matter';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';

@@ -6,7 +6,7 @@ import { c1AsWindows1252 } from '../decode-text.ts';
 import { headersToUtf8 } from './mail-headers.ts';
 import { htmlToText } from './html-text.ts';
 import { maxMessageBytes, readMbox } from './mbox-split.ts';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 
 function mailboxes(list: Address[] | Address | undefined): { name: string; address: string }[] {
   const arr = list === undefined ? [] : Array.isArray(list) ? list : [list];

@@ -4,7 +4,7 @@ import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str } from './json-fields.ts';
 import { epochSecondsToIso } from '../zoned-time.ts';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 
 async function readJsonArray(path: string): Promise<unknown[]> {
   try {

@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import { c1AsWindows1252, readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
-import { errorMessage } from '../../../engine/shared/error-message.ts';
+import { errorMessage } from '../../../engine/index.ts';
 
 /** vCard properties that become facts, and the predicate each is recorded under. */
 const predicates: Record<string, string> = {

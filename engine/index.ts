@@ -1,0 +1,143 @@
+/**
+ * The engine's one public entry. The server and the desktop shell import this module, the contract
+ * (engine/contract/), the error codes (engine/errors/) and the types of engine/types.ts; nothing else
+ * of the engine (eslint.config.js enforces it). Everything here is light to load: the SQLite engine,
+ * derivation and retrieval are imported only when `createEngine` opens one, so a `mnemo keys` or
+ * `mnemo import` command starts without them.
+ */
+import type { Deriver } from './derive/deriver.ts';
+import type { Embedder } from './embed/embedder.ts';
+import type { EmbedderChoice } from './embed/resolve-embedder.ts';
+import type { Logger } from './local/local-ctx.ts';
+import type { Lane } from './retrieve/lane.ts';
+import type { Reranker } from './retrieve/reranker.ts';
+import type { BackupSummary, RestoreSummary } from './store/backup-store.ts';
+import type { Deployment, Engine } from './types.ts';
+
+export { SqliteBindingError } from './store/sqlite-binding-error.ts';
+
+export type {
+  ContextEvent,
+  ContextOptions,
+  Deployment,
+  Engine,
+  EngineInfo,
+  FailedRequest,
+  Tenant,
+  WriteOptions,
+} from './types.ts';
+export type { Logger } from './local/local-ctx.ts';
+export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
+export type { BackupSummary, RestoreSummary } from './store/backup-store.ts';
+export { KeyRegistry, type KeyEntry } from './auth/key-registry.ts';
+export { bearerToken, hashKey, parseApiKey, type ParsedKey } from './auth/api-key.ts';
+export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
+export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './store/resolve-db-key.ts';
+export { isTimeZone, systemTimeZone } from './retrieve/time-zone.ts';
+export { newId } from './ids.ts';
+export { errorMessage } from './shared/error-message.ts';
+export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
+
+/** The encrypted SQLite store in a data dir: the local engine. */
+export interface SqliteStorage {
+  kind: 'sqlite';
+  /** Directory of the store (mnemo.db and its WAL). The key never lives here. */
+  dataDir: string;
+  /** Database key (see locateDbKey). null = unencrypted, for diagnostics and secure-delete tests only. */
+  dbKey: string | Buffer | null;
+  /** 'full' (default): every acknowledged write survives power loss; 'normal': process crashes only. */
+  durability?: 'full' | 'normal';
+}
+
+/**
+ * The spec's in-memory conformance engine. Not the local engine over memory: it has its own, simpler
+ * rules (one Memory per Record, substring retrieval) and keeps nothing after close().
+ */
+export interface ReferenceStorage {
+  kind: 'reference';
+}
+
+/** What `createEngine` needs. Options a kind of storage does not use are ignored by it. */
+export interface CreateEngineOptions {
+  storage: SqliteStorage | ReferenceStorage;
+  deployment?: Deployment;
+  /** Traces kept in memory (oldest evicted). */
+  traceBufferSize?: number;
+  /** Synchronous budget of thorough Context (local engine). */
+  thoroughSyncMs?: number;
+  /** Delay before re-deriving Memories that lost some support (local engine). Default 0. */
+  rederiveDelayMs?: number;
+  clock?: () => Date;
+  logger?: Logger;
+  /**
+   * The embedder of the semantic lane: a command-line choice (loaded in a worker thread in the
+   * background), a ready Embedder, or null/absent for none.
+   */
+  embedder?: EmbedderChoice | Embedder | Promise<Embedder> | null;
+  /** Extra retrieval lanes, fused with the built-in ones (local engine). */
+  lanes?: Lane[];
+  /** IANA time zone whose calendar days queries mean (local engine). Default: this machine's. */
+  timeZone?: string;
+  /** Reorders each Context's best candidates. Default: the shipped learned reranker; null: none. */
+  reranker?: Reranker | null;
+  /** Record -> Memories. Default: the rule deriver (local engine). */
+  deriver?: Deriver;
+}
+
+/**
+ * Opens an engine over the storage given. A SQLite store is locked to this engine until close();
+ * opening fails with a clear error on a wrong key, an unknown time zone or a data dir in use.
+ */
+export async function createEngine(options: CreateEngineOptions): Promise<Engine> {
+  const { storage, ...rest } = options;
+  if (storage.kind === 'reference') {
+    const { createReferenceEngine } = await import('./reference/index.ts');
+    return createReferenceEngine({
+      deployment: rest.deployment,
+      traceBufferSize: rest.traceBufferSize,
+      clock: rest.clock,
+    });
+  }
+  const { createLocalEngine } = await import('./local/index.ts');
+  return createLocalEngine({
+    ...rest,
+    dataDir: storage.dataDir,
+    dbKey: storage.dbKey,
+    durability: storage.durability,
+  });
+}
+
+/**
+ * Writes a consistent, encrypted copy of a data dir's store to `out` (never over an existing file),
+ * also while an engine has the store open.
+ */
+export async function backupStore(opts: {
+  dataDir: string;
+  key: string | Buffer;
+  out: string;
+}): Promise<BackupSummary> {
+  const { backupStore: backup } = await import('./store/backup-store.ts');
+  return backup(opts);
+}
+
+/**
+ * Puts a backup in place as a data dir's store, only while no engine has the data dir; the store it
+ * replaces is kept beside it.
+ */
+export async function restoreStore(opts: {
+  dataDir: string;
+  key: string | Buffer;
+  from: string;
+}): Promise<RestoreSummary> {
+  const { restoreStore: restore } = await import('./store/backup-store.ts');
+  return restore(opts);
+}
+
+/**
+ * Loads the store's SQLite binding once, so that a build for another runtime fails with its cause and
+ * fix (a SqliteBindingError) before a data dir is touched.
+ */
+export async function assertSqliteBindingLoads(): Promise<void> {
+  const { assertSqliteBindingLoads: assertLoads } = await import('./store/sqlite-binding.ts');
+  assertLoads();
+}

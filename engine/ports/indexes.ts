@@ -1,0 +1,91 @@
+/*
+ * The search indexes retrieval's lanes read. Each is kept in step with the Records and Memories by its
+ * adapter (SQLite: triggers and an index queue, in the writing transaction), and each names its
+ * backend (retrieve/backends.ts), since a learned reranker is trained on one backend's scores.
+ */
+
+/** The request's conditions on the Records a search may return (retrieve/lane.ts Eligibility). */
+export interface SearchScope {
+  brainUid: string;
+  excludeLocalOnly: boolean;
+  sinceMs?: number | undefined;
+  untilMs?: number | undefined;
+  asOfMs?: number | undefined;
+  sources?: readonly string[] | undefined;
+  /** A window of the search's own (a time expression in the query): from inclusive, to exclusive. */
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+}
+
+/** A Record a search found, with its backend's score (higher is better). */
+export interface ScoredRecord {
+  recordN: number;
+  recordId: string;
+  score: number;
+}
+
+/** Full-text search over message turns (a turn with its neighbours' words) and documents. */
+export interface LexicalIndex {
+  /** e.g. `sqlite-fts5/bm25`. */
+  readonly backend: string;
+  /**
+   * The best `limit` Records for these words within the scope, ranking at most `cut` of the best
+   * matches before the scope's conditions (a deeper cut for scopes that hide many).
+   */
+  search(query: {
+    terms: readonly string[];
+    scope: SearchScope;
+    cut: number;
+    limit: number;
+  }): Promise<ScoredRecord[]>;
+  /** Whether any Record of the Brain lies in the scope's time window (skips a search that finds none). */
+  anyInWindow(scope: SearchScope): Promise<boolean>;
+}
+
+/** The identity of an embedding model; vectors of different models are never compared. */
+export interface VectorModelRef {
+  provider: string;
+  model: string;
+  dims: number;
+}
+
+/** Nearest-neighbour search over the vectors of Records and Memories, per embedding model. */
+export interface VectorIndex {
+  /** e.g. `sqlite-vec/int8-l2`. */
+  readonly backend: string;
+  /** Registers a model (idempotent) before its vectors are written. */
+  ensureModel(model: VectorModelRef): Promise<void>;
+  /** Writes (or replaces) one vector; a vector with no direction is stored as none. */
+  put(
+    model: VectorModelRef,
+    owner: 'record' | 'memory',
+    n: number,
+    brainUid: string,
+    vector: Float32Array,
+  ): Promise<void>;
+  /** The rows (owner, n) still waiting for a vector of this model, oldest first. */
+  pending(
+    model: VectorModelRef,
+    limit: number,
+  ): Promise<{ owner: 'record' | 'memory'; n: number; text: string }[]>;
+  /** The k nearest of one Brain's vectors, nearest first, with the backend's distance. */
+  nearest(
+    model: VectorModelRef,
+    owner: 'record' | 'memory',
+    brainUid: string,
+    query: Float32Array,
+    k: number,
+  ): Promise<{ n: number; distance: number }[]>;
+}
+
+/** Threads of messages: which Records sit next to which (the thread and neighbour features, context). */
+export interface ThreadIndex {
+  /** The thread of each Record that is a message in one, else null, in the order asked. */
+  threadsOf(recordNs: readonly number[]): Promise<(string | null)[]>;
+  /** Up to `before` and `after` messages around a Record in its thread, in thread order. */
+  neighbours(
+    recordN: number,
+    before: number,
+    after: number,
+  ): Promise<{ n: number; id: string; offset: number }[]>;
+}

@@ -1,0 +1,145 @@
+import type {
+  BrainRow,
+  TenantRef,
+  CitationRow,
+  MemoryVersionRow,
+  ObjectVersionRow,
+  RecordRow,
+  RowPage,
+} from './rows.ts';
+
+/*
+ * The repositories of one Brain's unit of work (unit-of-work.ts). Every method resolves once the
+ * change is part of the unit of work: nothing is visible to other readers before it commits, and a
+ * unit of work that throws leaves none of it. Written from what the SQLite store does today
+ * (engine/local/, engine/derive/); the SQL behind each is the SQLite adapter's.
+ */
+
+/** The Brains of every tenant. Not per Brain: creating and listing Brains precede any unit of work. */
+export interface BrainRepository {
+  /** The tenant's Brains, by id. */
+  list(tenant: TenantRef): Promise<BrainRow[]>;
+  /** The Brain of this id in the tenant, or null (another tenant's Brain is none). */
+  find(tenant: TenantRef, id: string): Promise<BrainRow | null>;
+  /** Adds a Brain at step 0 of its own sequence; null when the tenant has a Brain of this id. */
+  create(brain: Omit<BrainRow, 'seq'>): Promise<BrainRow | null>;
+  /**
+   * Removes a Brain and everything it holds (Records, Memories, Objects, keys, jobs, tombstones) at
+   * once, leaving none of its bytes in the storage; answers what it held (Objects once per type/key).
+   */
+  remove(uid: string): Promise<{ records: number; memories: number; objects: number }>;
+}
+
+/** One Brain's Records. */
+export interface RecordRepository {
+  insert(row: Omit<RecordRow, 'n'>): Promise<RecordRow>;
+  get(id: string): Promise<RecordRow | null>;
+  /** The Record a source already wrote under this external id (its newest revision), if any. */
+  byExternalId(sourceName: string, externalId: string): Promise<RecordRow | null>;
+  /** By `n`, newest first, after the page `cursor` names, within the query's filters. */
+  list(query: {
+    limit: number;
+    cursor?: string | undefined;
+    kinds?: readonly string[] | undefined;
+    sourceName?: string | undefined;
+    sinceMs?: number | undefined;
+    untilMs?: number | undefined;
+    hideLocalOnly: boolean;
+  }): Promise<RowPage<RecordRow>>;
+  /** Each source.name with its counts and time span (listSources). */
+  sources(): Promise<
+    { name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]
+  >;
+  /** The ids of every Record of one source.name (forgetSource). */
+  idsOfSource(sourceName: string): Promise<string[]>;
+  /** Deletes Records; their citations and queued jobs go with them. */
+  remove(ids: readonly string[]): Promise<void>;
+}
+
+/**
+ * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
+ * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
+ * the core's property tests.
+ */
+export interface MemoryRepository {
+  insert(row: Omit<MemoryVersionRow, 'n'>, citations: readonly CitationRow[]): Promise<MemoryVersionRow>;
+  get(id: string): Promise<MemoryVersionRow | null>;
+  /** Every version of one slot, by write order (admitting a claim compares with them). */
+  slotVersions(slot: string): Promise<MemoryVersionRow[]>;
+  /** Every version of one lineage, by write order, with the time its revision occurred, if any. */
+  lineage(lineage: string): Promise<(MemoryVersionRow & { revised_ms: number | null })[]>;
+  /** Writes a settled lifecycle at step `seq` (settle-lineage's plan). */
+  setLifecycle(
+    id: string,
+    lifecycle: { status: MemoryVersionRow['status']; valid_to: string | null; valid_to_ms: number | null },
+    seq: number,
+  ): Promise<void>;
+  addCitation(citation: CitationRow): Promise<void>;
+  /** Citations of these Memories; `shareableOnly` leaves out those of local_only Records. */
+  citations(memoryIds: readonly string[], opts?: { shareableOnly?: boolean }): Promise<CitationRow[]>;
+  /** Memories citing any of these Records, with how many citations each keeps without them. */
+  citing(recordIds: readonly string[]): Promise<{ memory_id: string; remaining: number }[]>;
+  /** Marks a Memory pending re-derivation (kept under its id) or deletes it, at step `seq`. */
+  setPending(id: string, seq: number): Promise<void>;
+  remove(ids: readonly string[]): Promise<void>;
+  /**
+   * Versions served at a world time (`asOfMs`, else current at `nowMs`), changed after step
+   * `sinceSeq` when given, by transaction order, paged.
+   */
+  served(query: {
+    nowMs: number;
+    asOfMs?: number | undefined;
+    sinceSeq?: number | undefined;
+    limit: number;
+    cursor?: string | undefined;
+    hideLocalOnly: boolean;
+  }): Promise<RowPage<MemoryVersionRow>>;
+}
+
+/** One Brain's Objects: accepted versions, never changed in place. */
+export interface ObjectRepository {
+  /** The newest version of type/key, or null. */
+  current(type: string, key: string): Promise<ObjectVersionRow | null>;
+  insert(row: Omit<ObjectVersionRow, 'n'>): Promise<ObjectVersionRow>;
+  /** The current version of every type/key, by type then key, paged. */
+  list(query: {
+    type?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  }): Promise<RowPage<ObjectVersionRow>>;
+}
+
+/** What an Idempotency-Key stands for: the write it first produced and the hash of that body. */
+export interface IdempotencyEntry {
+  bodyHash: string;
+  target: { record: string } | { objectN: number };
+}
+
+/**
+ * One Brain's Idempotency-Keys per operation. An entry lives as long as what it points to: forgetting
+ * the Record (or the Brain) forgets the key, and the same key then writes anew.
+ */
+export interface IdempotencyRepository {
+  find(operation: 'rememberRecord' | 'acceptObject', key: string): Promise<IdempotencyEntry | null>;
+  remember(operation: 'rememberRecord' | 'acceptObject', key: string, entry: IdempotencyEntry): Promise<void>;
+}
+
+/** Why a Memory left the served set, as a delta read reports it. */
+export type RemovalReason = 'deleted' | 'pending_rederivation';
+
+/**
+ * One Brain's tombstones: a Memory that left the served set, at the step it left, one per Memory,
+ * kept as long as the Brain; a delta read reports them after its boundary.
+ */
+export interface TombstoneRepository {
+  /** Records (or moves to this step) the removal of a Memory; `shareable`: a hosted reader saw it. */
+  record(memoryId: string, seq: number, reason: RemovalReason, shareable: boolean): Promise<void>;
+  /** A Memory served again (re-derived under its id) is no longer removed. */
+  clear(memoryId: string): Promise<void>;
+  /** Removals after step `afterSeq`, by step, up to `limit`. */
+  since(
+    afterSeq: number,
+    limit: number,
+    opts: { shareableOnly: boolean },
+  ): Promise<{ memory_id: string; seq: number; reason: RemovalReason }[]>;
+}

@@ -1,0 +1,28 @@
+import type { LexicalIndex, ThreadIndex, VectorIndex } from './indexes.ts';
+import type { JobQueue } from './job-queue.ts';
+import type { BrainRepository } from './repositories.ts';
+import type { WatermarkSecretSource } from './sequence.ts';
+import type { BrainUnitOfWork } from './unit-of-work.ts';
+
+/**
+ * A storage backend as the engine's rules see it: units of work per Brain, the Brains themselves, the
+ * search indexes and the job queue. The SQLite adapter is the first (engine/store/ today, to move to
+ * engine/adapters/sqlite/); every method is async even there, so a networked backend fits the same
+ * shape.
+ */
+export interface Storage extends WatermarkSecretSource {
+  readonly brains: BrainRepository;
+  readonly lexical: LexicalIndex;
+  readonly vectors: VectorIndex;
+  readonly threads: ThreadIndex;
+  readonly jobs: JobQueue;
+  /**
+   * Runs `work` as one unit of work of one Brain: its changes commit together when it resolves and
+   * none of them when it rejects. Units of work of one Brain run one at a time.
+   */
+  write<T>(brainUid: string, work: (uow: BrainUnitOfWork) => Promise<T>): Promise<T>;
+  /** Runs `work` on one consistent snapshot of a Brain (a read that pages or joins sees one state). */
+  read<T>(brainUid: string, work: (uow: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
+  /** Flushes and releases everything (the data dir's lock, for SQLite). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,27 @@
+import type { JobQueue } from './job-queue.ts';
+import type {
+  IdempotencyRepository,
+  MemoryRepository,
+  ObjectRepository,
+  RecordRepository,
+  TombstoneRepository,
+} from './repositories.ts';
+import type { BrainSequence } from './sequence.ts';
+
+/**
+ * Everything one write of one Brain touches, committed together or not at all: the Brain is the unit
+ * of consistency (its sequence orders its writes; no write spans two Brains). Today's SQLite adapter
+ * runs it in one transaction on one connection (write-group.ts folds concurrent writes of a Brain into
+ * one commit); a server adapter runs it in one database transaction per Brain.
+ */
+export interface BrainUnitOfWork {
+  readonly brainUid: string;
+  readonly sequence: BrainSequence;
+  readonly records: RecordRepository;
+  readonly memories: MemoryRepository;
+  readonly objects: ObjectRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly tombstones: TombstoneRepository;
+  /** Jobs enqueued here commit with the write that made them. */
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete'>;
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { allScopes, type Scope } from './contract/common.ts';
+import { operations } from './contract/operations.ts';
+import type { Engine, Tenant } from './types.ts';
+import { withPrincipal, type Principal } from './with-principal.ts';
+
+const tenant: Tenant = { project: 'p', env: 'test' };
+
+/** An engine that records each call (method and arguments) and answers with an empty list. */
+function recordingEngine(): { engine: Engine; calls: { method: string; args: unknown[] }[] } {
+  const calls: { method: string; args: unknown[] }[] = [];
+  const engine = new Proxy({} as Engine, {
+    get: (_target, method: string) =>
+      method === 'info'
+        ? { name: 'reference' }
+        : async (...args: unknown[]) => {
+            calls.push({ method, args });
+            return method === 'listBrains' ? [{ id: 'a' }, { id: 'b' }] : {};
+          },
+  });
+  return { engine, calls };
+}
+
+const principal = (over: Partial<Principal> = {}): Principal => ({
+  tenant,
+  scopes: allScopes,
+  brain: null,
+  admin: false,
+  ...over,
+});
+
+/** Operations of the table the engine itself serves (keys are the registry's, imports the server's). */
+const engineOperations = operations.filter(
+  (op) => !['listKeys', 'createKey', 'revokeKey', 'importFiles'].includes(op.id),
+);
+
+/** Arguments after the Brain id, enough for the wrapper to pass through. */
+const argsOf = (id: string): unknown[] => (id === 'createBrain' || id === 'listBrains' ? [] : ['a']);
+
+describe('withPrincipal', () => {
+  it('refuses each scoped operation to a key without its scope, naming the scope, and calls nothing', async () => {
+    const scoped = engineOperations.filter((op) => op.scope !== null && op.scope !== 'admin');
+    assert.ok(scoped.length >= 15);
+    for (const op of scoped) {
+      const { engine, calls } = recordingEngine();
+      const without = allScopes.filter((s) => s !== op.scope);
+      const call = withPrincipal(engine, principal({ scopes: without }))[op.id as 'getRecord'] as (
+        ...a: unknown[]
+      ) => Promise<unknown>;
+      const body = op.id === 'createBrain' ? [{ id: 'a' }] : [];
+      await assert.rejects(call(...argsOf(op.id), ...body), {
+        code: 'missing_scope',
+        message: `Authorization: this key lacks the scope "${op.scope as Scope}" that ${op.id} needs`,
+      });
+      assert.deepEqual(calls, [], op.id);
+    }
+  });
+
+  it('passes each operation through with the tenant of the credential when the scope is held', async () => {
+    for (const op of engineOperations) {
+      const { engine, calls } = recordingEngine();
+      const scopes = op.scope === null || op.scope === 'admin' ? [] : [op.scope];
+      const call = withPrincipal(engine, principal({ scopes }))[op.id as 'getRecord'] as (
+        ...a: unknown[]
+      ) => Promise<unknown>;
+      // Every argument the operation takes, each one its own value: the Brain first, where there is one.
+      const args =
+        op.id === 'createBrain'
+          ? [{ id: 'a' }]
+          : Array.from({ length: call.length }, (_, n) => (n === 0 ? 'a' : `arg${n}`));
+      await call(...args);
+      assert.deepEqual(calls, [{ method: op.id, args: [tenant, ...args] }], op.id);
+    }
+  });
+
+  it('records a failed Context under the scope of the Context request', async () => {
+    const { engine, calls } = recordingEngine();
+    const failure = {
+      requestId: 'r',
+      query: 'q',
+      mode: 'fast' as const,
+      request: {},
+      error: { code: 'x', message: 'y' },
+    };
+    await assert.rejects(withPrincipal(engine, principal({ scopes: [] })).recordFailedContext('a', failure), {
+      code: 'missing_scope',
+      message: 'Authorization: this key lacks the scope "context:read" that createContext needs',
+    });
+    await withPrincipal(engine, principal({ scopes: ['context:read'] })).recordFailedContext('a', failure);
+    assert.deepEqual(calls, [{ method: 'recordFailedContext', args: [tenant, 'a', failure] }]);
+  });
+
+  it('keeps a bound key to its Brain: other Brains do not exist for it, and it creates no other', async () => {
+    const { engine, calls } = recordingEngine();
+    const bound = withPrincipal(engine, principal({ brain: 'a' }));
+    assert.deepEqual(await bound.listBrains(), [{ id: 'a' }]);
+    await bound.getRecord('a', 'rec_1');
+    await assert.rejects(bound.getRecord('b', 'rec_1'), {
+      code: 'brain_not_found',
+      message: 'brain_id: no Brain "b" in this project',
+    });
+    await assert.rejects(bound.createBrain({ id: 'b' } as never), {
+      code: 'http_403',
+      message: 'id: this key is bound to Brain "a" and cannot create another',
+    });
+    assert.throws(() => bound.authorize('importFiles', 'b'), { code: 'brain_not_found' });
+    bound.authorize('importFiles', 'a');
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['listBrains', 'getRecord'],
+    );
+  });
+
+  it('lets an unbound key see every Brain', async () => {
+    const { engine } = recordingEngine();
+    assert.deepEqual(await withPrincipal(engine, principal()).listBrains(), [{ id: 'a' }, { id: 'b' }]);
+  });
+
+  it("keeps key management to the app's admin key", () => {
+    const { engine } = recordingEngine();
+    assert.throws(() => withPrincipal(engine, principal()).authorize('createKey'), {
+      code: 'http_403',
+      message: "Authorization: key management needs the app's admin key",
+    });
+    withPrincipal(engine, principal({ admin: true, scopes: [] })).authorize('createKey');
+  });
+
+  it('refuses an operation the table does not name', () => {
+    const { engine } = recordingEngine();
+    assert.throws(() => withPrincipal(engine, principal()).authorize('dropEverything'), /no operation/);
+  });
+});

@@ -1,0 +1,129 @@
+import type { Scope } from './contract/common.ts';
+import { operations } from './contract/operations.ts';
+import { MnemoError } from './errors/mnemo-error.ts';
+import type { Engine, EngineInfo, Tenant } from './types.ts';
+
+/** Who is calling, as the credential says: never taken from the request. */
+export interface Principal {
+  tenant: Tenant;
+  scopes: readonly Scope[];
+  /** The one Brain a bound key may address, else null. */
+  brain: string | null;
+  admin: boolean;
+}
+
+type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close'>;
+
+type WithoutTenant<F> = F extends (t: Tenant, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+
+/**
+ * The engine as one principal may use it: the same operations without the tenant argument (the
+ * credential's), each refused unless the principal holds the operation's scope and, for a key bound
+ * to one Brain, addresses that Brain.
+ */
+export type PrincipalEngine = { readonly info: EngineInfo } & {
+  [K in TenantOperation]: WithoutTenant<Engine[K]>;
+} & {
+  /**
+   * Refuses an operation of engine/contract/operations.ts (by id) that this principal may not call,
+   * and, given a Brain id, a Brain a bound key may not address. An adapter that reads input calls it
+   * first, so a request lacking the scope is refused before its body is read; every operation of this
+   * object checks again, so skipping it lets nothing through.
+   */
+  authorize(operationId: string, brainId?: string): void;
+};
+
+const scopeOf = new Map(operations.map((op) => [op.id, op.scope]));
+
+// A failed Context is recorded under the Context request's own scope.
+const operationOf: Partial<Record<TenantOperation, string>> = { recordFailedContext: 'createContext' };
+
+/**
+ * The scope check of one operation, as the operations table says: null needs any valid key, 'admin'
+ * the app's admin key, any other scope that scope.
+ */
+function authorize(principal: Principal, operationId: string): void {
+  const scope = scopeOf.get(operationId);
+  if (scope === undefined) throw new Error(`no operation "${operationId}" in engine/contract/operations.ts`);
+  if (scope === 'admin') {
+    if (!principal.admin) {
+      throw new MnemoError('http_403', "Authorization: key management needs the app's admin key");
+    }
+    return;
+  }
+  if (scope !== null && !principal.scopes.includes(scope)) {
+    throw new MnemoError(
+      'missing_scope',
+      `Authorization: this key lacks the scope "${scope}" that ${operationId} needs`,
+    );
+  }
+}
+
+/** A key bound to one Brain sees only that Brain; any other id does not exist for it. */
+function boundBrain(principal: Principal, brainId: string): string {
+  if (principal.brain !== null && principal.brain !== brainId) {
+    throw new MnemoError('brain_not_found', `brain_id: no Brain "${brainId}" in this project`);
+  }
+  return brainId;
+}
+
+/**
+ * Binds an engine to one principal: every scope check and every Brain binding of the /v1 operations,
+ * done here once for every adapter (HTTP, MCP). Error codes and messages are the API's.
+ */
+export function withPrincipal(engine: Engine, principal: Principal): PrincipalEngine {
+  const t = principal.tenant;
+  const check = (op: TenantOperation, brainId: string): string => {
+    authorize(principal, operationOf[op] ?? op);
+    return boundBrain(principal, brainId);
+  };
+  return {
+    get info() {
+      return engine.info;
+    },
+    authorize(operationId, brainId) {
+      authorize(principal, operationId);
+      if (brainId !== undefined) boundBrain(principal, brainId);
+    },
+
+    async listBrains() {
+      authorize(principal, 'listBrains');
+      const all = await engine.listBrains(t);
+      return principal.brain === null ? all : all.filter((b) => b.id === principal.brain);
+    },
+    async createBrain(body) {
+      authorize(principal, 'createBrain');
+      if (principal.brain !== null && principal.brain !== body.id) {
+        throw new MnemoError(
+          'http_403',
+          `id: this key is bound to Brain "${principal.brain}" and cannot create another`,
+        );
+      }
+      return engine.createBrain(t, body);
+    },
+    getBrain: async (b) => engine.getBrain(t, check('getBrain', b)),
+    forgetBrain: async (b) => engine.forgetBrain(t, check('forgetBrain', b)),
+    getProfile: async (b, q) => engine.getProfile(t, check('getProfile', b), q),
+    getCensus: async (b) => engine.getCensus(t, check('getCensus', b)),
+
+    rememberRecord: async (b, body, opts) => engine.rememberRecord(t, check('rememberRecord', b), body, opts),
+    getRecord: async (b, id) => engine.getRecord(t, check('getRecord', b), id),
+    listRecords: async (b, q) => engine.listRecords(t, check('listRecords', b), q),
+    forgetRecord: async (b, id) => engine.forgetRecord(t, check('forgetRecord', b), id),
+    listSources: async (b) => engine.listSources(t, check('listSources', b)),
+    forgetSource: async (b, name) => engine.forgetSource(t, check('forgetSource', b), name),
+
+    listMemories: async (b, q) => engine.listMemories(t, check('listMemories', b), q),
+    getMemory: async (b, id) => engine.getMemory(t, check('getMemory', b), id),
+
+    acceptObject: async (b, body, opts) => engine.acceptObject(t, check('acceptObject', b), body, opts),
+    getObject: async (b, type, key) => engine.getObject(t, check('getObject', b), type, key),
+    listObjects: async (b, q) => engine.listObjects(t, check('listObjects', b), q),
+
+    createContext: async (b, body, opts) => engine.createContext(t, check('createContext', b), body, opts),
+    recordFailedContext: async (b, failure) =>
+      engine.recordFailedContext(t, check('recordFailedContext', b), failure),
+    listTraces: async (b, q) => engine.listTraces(t, check('listTraces', b), q),
+    getTrace: async (b, id) => engine.getTrace(t, check('getTrace', b), id),
+  };
+}
