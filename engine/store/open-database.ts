@@ -34,6 +34,8 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     db.pragma('journal_mode = WAL');
     // FULL in WAL mode fsyncs the WAL at every commit: an acknowledged write survives a process crash
     // and, on hardware that honours fsync, a power loss too. NORMAL would survive process crashes only.
+    // The local engine commits with NORMAL and syncs the WAL itself, off the event loop, before it
+    // answers (wal-sync.ts).
     db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma('secure_delete = ON');
