@@ -22,42 +22,28 @@ export interface WalSync {
 /** For stores opened with durability 'normal' (process crashes only): nothing to wait for. */
 export const noWalSync: WalSync = { settled: () => Promise.resolve() };
 
-/** Switches the store's connection to commits without fsync, synced by `settled()` instead. */
-export function createWalSync(store: Store): WalSync {
+/**
+ * Switches the store's connection to commits without fsync, synced by `settled()` instead. `syncLog`
+ * makes the WAL durable (tests count its calls).
+ */
+export function createWalSync(store: Store, syncLog: () => Promise<void> = () => fsyncLog(store)): WalSync {
   store.db.pragma('synchronous = NORMAL');
   // Rows changed since the connection opened (triggers included): unchanged means nothing to sync.
   const changes = () => store.get<{ c: number }>('SELECT total_changes() AS c')!.c;
   let synced = changes();
   let running: Promise<void> | null = null;
 
-  async function fsyncLog(): Promise<void> {
-    // The WAL exists while the store is open in WAL mode; without one, commits went to the main file.
-    for (const file of [`${store.file}-wal`, store.file]) {
-      let handle;
-      try {
-        handle = await open(file, 'r+');
-      } catch (e) {
-        if ((e as { code?: string }).code === 'ENOENT') continue;
-        throw e;
-      }
-      try {
-        await handle.sync();
-        return;
-      } finally {
-        await handle.close();
-      }
-    }
-  }
-
   return {
     async settled() {
+      // Closing checkpointed the WAL into the main file and synced both.
+      if (!store.db.open) return;
+      // What was committed when asked; commits made after it wait for a sync of their own.
+      const target = changes();
       for (;;) {
-        // Closing checkpointed the WAL into the main file and synced both.
-        if (!store.db.open) return;
+        if (!store.db.open || synced >= target) return;
         const now = changes();
-        if (now === synced) return;
         if (!running) {
-          running = fsyncLog()
+          running = syncLog()
             .then(() => {
               if (now > synced) synced = now;
             })
@@ -68,4 +54,23 @@ export function createWalSync(store: Store): WalSync {
       }
     },
   };
+}
+
+/** fsyncs the store's WAL; without one (not in WAL mode) the commits went to the main file. */
+async function fsyncLog(store: Store): Promise<void> {
+  for (const file of [`${store.file}-wal`, store.file]) {
+    let handle;
+    try {
+      handle = await open(file, 'r+');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ENOENT') continue;
+      throw e;
+    }
+    try {
+      await handle.sync();
+      return;
+    } finally {
+      await handle.close();
+    }
+  }
 }
