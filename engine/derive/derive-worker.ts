@@ -24,6 +24,13 @@ export interface DeriveWorkerOptions {
   sliceMs?: number;
   /** Most jobs committed in one transaction. */
   batchSize?: number;
+  /**
+   * After a batch that emptied the queue, how long the next one waits for jobs to gather. Each commit
+   * costs about as much as the jobs in it (pages written to the WAL, and its fsync): while writes stream
+   * in, one batch per write group would commit several times per write group. A write after a quiet
+   * spell is derived at once.
+   */
+  gatherMs?: number;
 }
 
 export interface DeriveWorker {
@@ -59,6 +66,7 @@ export function storeFailure(e: unknown): boolean {
 export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const sliceMs = opts.sliceMs ?? 20;
   const batchSize = opts.batchSize ?? 200;
+  const gatherMs = opts.gatherMs ?? 25;
   const { store } = opts;
   let scheduled: NodeJS.Immediate | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -68,6 +76,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let failures = 0;
   let pausedUntil = 0;
   let upkeepLeft = opts.upkeep !== undefined;
+  /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
+  let drainedAt = -Infinity;
 
   const next = (limit: number) =>
     store.all<QueuedJob>(
@@ -81,11 +91,13 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     if (stopped) return;
     const started = performance.now();
     let ran = 0;
+    let cut = false;
     // Runs from setImmediate: a failure escaping here would be an uncaught exception, ending the
     // process with the store open and the batch lost. It pauses the worker instead.
     try {
       store.tx(() => {
         const jobs = next(batchSize);
+        cut = jobs.length === batchSize;
         if (jobs.length === 0 && upkeepLeft && opts.upkeep) {
           const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
           ran += step.changed;
@@ -101,7 +113,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
             opts.onError(job, e);
             store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
           }
-          if (performance.now() - started > sliceMs) break;
+          if (performance.now() - started > sliceMs) {
+            cut = jobs.at(-1) !== job;
+            break;
+          }
         }
       });
     } catch (e) {
@@ -123,6 +138,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       return;
     }
     failures = 0;
+    if (ran > 0 && !cut) drainedAt = performance.now();
     if (ran > 0) opts.onCommitted?.();
     planSafely();
   };
@@ -165,6 +181,18 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       return;
     }
     if (next(1).length > 0 || upkeepLeft) {
+      // A backlog (the last batch was cut) runs at once; so does the first job after a quiet spell.
+      const gather = drainedAt + gatherMs - performance.now();
+      if (gather > 0) {
+        if (!timer) {
+          timer = setTimeout(() => {
+            timer = null;
+            drainedAt = -Infinity;
+            planSafely();
+          }, gather);
+        }
+        return;
+      }
       scheduled = setImmediate(tick);
       return;
     }

@@ -57,6 +57,7 @@ describe('GloVe + SIF sentence vectors', () => {
     assert.equal(readdirSync(cache).filter((f) => f.endsWith('.bin')).length, 1);
     const read = loadGloveTable(file, cache);
     assert.deepEqual([...read.index.entries()], [...built.index.entries()]);
+    assert.ok(read.index.size > 0);
     assert.deepEqual(read.q, built.q);
     assert.deepEqual(read.norms, built.norms);
   });

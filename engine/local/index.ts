@@ -27,6 +27,7 @@ import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../store/data-dir-lock.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { sqliteBrains } from '../store/brain-repository.ts';
+import { createWalSync, noWalSync } from '../store/wal-sync.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
@@ -209,6 +210,8 @@ function engineOver(
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
   };
   const writes = createWriteGroup(store);
+  // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
+  const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);
   // Work queued before a crash or shutdown resumes now.
   worker.kick();
   let closed = false;
@@ -216,7 +219,9 @@ function engineOver(
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      return await fn(...args);
+      const out = await fn(...args);
+      await durable.settled();
+      return out;
     };
   // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
   // on a timer that would also wake an idle device four times a second.

@@ -7,7 +7,8 @@ import type { Store } from '../store/store.ts';
  * requests in flight, several agents at once) would each pay a flush of their own: 3,000 chat messages
  * imported 8 requests at a time were 3,000 commits. Writes given to `run` in one turn of the event loop
  * run together in one transaction instead, each in a savepoint of its own, and each caller hears back
- * only once that transaction has committed, so "acknowledged" still means on disk.
+ * only once that transaction has committed. The engine answers only once the commit is also on disk
+ * (wal-sync.ts: the fsync runs off the event loop, so the groups that commit meanwhile share the next).
  *
  * A write that throws rolls back its own savepoint and rejects its own caller; the others commit. When
  * the commit itself fails (the disk is full, say), or a write's failure ended the whole transaction

@@ -41,6 +41,8 @@ export interface IndexerOptions {
   now: () => string;
   logger: IndexerLogger;
   batchSize?: number;
+  /** After a pass that emptied the queue, how long the next one waits for more to gather. */
+  gatherMs?: number;
 }
 
 interface QueueItem {
@@ -76,6 +78,9 @@ function parseThreadSpeaker(
 export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   const { store, logger } = o;
   const batchSize = o.batchSize ?? 256;
+  const gatherMs = o.gatherMs ?? 25;
+  /** When a pass last found the queue empty. */
+  let drainedAt = -Infinity;
   let model: VectorModel | null = null;
   let embedder: Embedder | null = null;
   let running: Promise<void> | null = null;
@@ -129,11 +134,17 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     });
   }
 
+  /** Writes the batch's index rows; Records a Context's catchUp indexed meanwhile are not redone. */
   function indexLexical(items: QueueItem[]): void {
     store.tx(() => {
       const touched = new Set<number>();
       for (const it of items) {
         if (it.owner !== 'record' || it.lexical === 1) continue;
+        const queued = store.get<{ lexical: number }>(
+          "SELECT lexical FROM index_queue WHERE owner = 'record' AND owner_n = ?",
+          it.owner_n,
+        );
+        if (queued?.lexical === 1) continue;
         const r = store.get<{
           n: number;
           brain_uid: string;
@@ -173,19 +184,20 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     for (const it of items) {
       if (it.owner === 'record') {
         // Queued again only to refresh its index row (a neighbour changed): its vector is still good.
-        const r = store.get<{ brain_uid: string; text: string; speaker: string | null }>(
-          `SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, ri.speaker FROM records r
-           LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+        const r = store.get<{ brain_uid: string; text: string; kind: string; content: string }>(
+          `SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, r.kind, r.content FROM records r
            WHERE r.n = ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner = 'record' AND e.owner_n = r.n AND e.model_id = ?)`,
           it.owner_n,
           m.id,
         );
+        // The speaker as the lexical pass stores it (it runs in the same transaction, after this).
+        const speaker = r ? parseThreadSpeaker(r.kind, r.content).speaker : null;
         if (r)
           rows.push({
             owner: 'record',
             n: it.owner_n,
             brainUid: r.brain_uid,
-            text: r.speaker ? `${r.speaker}: ${r.text}` : r.text,
+            text: speaker ? `${speaker}: ${r.text}` : r.text,
           });
       } else {
         // A Memory that restates one of its Records word for word would only duplicate that vector.
@@ -230,17 +242,22 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         'SELECT owner, owner_n, lexical FROM index_queue ORDER BY owner, owner_n LIMIT ?',
         batchSize,
       );
-      if (items.length === 0) return;
-      indexLexical(items);
+      if (items.length === 0) {
+        drainedAt = performance.now();
+        return;
+      }
       let writeVectors: (() => void) | null = null;
       try {
         writeVectors = await embedBatch(items);
       } catch (e) {
-        // Left unembedded until the next start re-queues it; lexical retrieval already has it.
+        // Left unembedded until the next start re-queues it; lexical retrieval has it all the same.
         logger.warn('embedding a batch failed', { error: String(e), items: items.length });
       }
       if (closed) return;
+      // One commit for the batch's index rows, vectors and dequeue: each commit costs about as much as
+      // the rows in it. A Context meanwhile indexes its Brain's Records itself (catchUp).
       store.tx(() => {
+        indexLexical(items);
         writeVectors?.();
         for (const it of items)
           // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
@@ -266,7 +283,10 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     }
     // Started on the next turn of the event loop, not inside the write that kicked it: a rememberRecord
     // must not index a batch of 256 before it answers (a Context catches up on its own Brain anyway).
-    running = new Promise((r) => setImmediate(r))
+    // Within gatherMs of emptying the queue it waits for the rest of that span: while writes stream in,
+    // a batch per write group would commit as often as the writes do.
+    const gather = drainedAt + gatherMs - performance.now();
+    running = new Promise((r) => (gather > 0 ? setTimeout(r, gather) : setImmediate(r)))
       .then(drain)
       .catch((e: unknown) => logger.error('retrieval indexing failed', { error: String(e) }))
       .finally(() => {

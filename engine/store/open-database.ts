@@ -35,16 +35,19 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     db.pragma('journal_mode = WAL');
     // FULL in WAL mode fsyncs the WAL at every commit: an acknowledged write survives a process crash
     // and, on hardware that honours fsync, a power loss too. NORMAL would survive process crashes only.
+    // The local engine commits with NORMAL and syncs the WAL itself, off the event loop, before it
+    // answers (wal-sync.ts).
     db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma('secure_delete = ON');
     db.pragma('busy_timeout = 5000');
     // Vector tables (engine/retrieve/vector-store.ts) and their delete triggers need sqlite-vec on every
-    // connection. Pages are decrypted on every read, so a KNN scan over 100k vectors re-decrypts 40 MB
-    // unless the pages stay cached: a 256 MB ceiling (used only as pages are read) keeps them
-    // (docs/decisions/retrieval.md: 174 ms -> 19 ms per scan).
+    // connection. Pages are decrypted on every read, so what a Context reads should stay cached; the
+    // vectors are searched in memory (vector-store.ts), not paged, so the rows and indexes a Context
+    // reads are what the cache holds: a 64 MB ceiling (used only as pages are read; 256 MB when vec0
+    // scanned the vectors, a quarter of the process's memory at 100k Records: docs/decisions/memory-and-writes.md).
     loadVectorExtension(db);
-    db.pragma('cache_size = -262144');
+    db.pragma('cache_size = -65536');
     return db;
   } catch (e) {
     db.close();

@@ -31,7 +31,12 @@ describe('bench scale', () => {
     assert.equal(l['benchmark'], 'scale');
     assert.equal(l['records'], 60);
     assert.equal(l['thread_size'], 20);
-    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb']) assert.equal(typeof l[k], 'number', k);
+    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb', 'peak_rss_mb'])
+      assert.equal(typeof l[k], 'number', k);
+    // Sampled through the run: every stage has its peak, none above the run's.
+    const byStage = l['rss_mb_by_stage'] as Record<string, number>;
+    assert.deepEqual(Object.keys(byStage), ['start', 'write', 'derive_and_index', 'queries']);
+    for (const v of Object.values(byStage)) assert.ok(v > 0 && v <= (l['peak_rss_mb'] as number));
     // The lexical searches ran from the in-memory copy of the index, loaded before the timed queries.
     assert.ok((l['lexical_copy_mb'] as number) > 0, `lexical_copy_mb ${String(l['lexical_copy_mb'])}`);
     assert.ok(

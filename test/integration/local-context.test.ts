@@ -13,7 +13,8 @@ const opts = { requestId: 'req_test' };
 
 describe('local engine: context', () => {
   it('honours Brain-Watermark: processing until derivation reaches it, then ready with cited evidence', async () => {
-    const { engine } = await withBrain();
+    // Answered without waiting for an fsync, which would let the derive worker run before the Context.
+    const { engine } = await withBrain({ durability: 'normal' });
     const w = await engine.rememberRecord(
       tenant,
       'b',

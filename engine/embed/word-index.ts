@@ -1,0 +1,89 @@
+/**
+ * word -> rank for a vocabulary of a few hundred thousand words, in typed arrays: the words' UTF-8 bytes
+ * in one block and an open-addressing hash table of ranks. A Map of 341,479 GloVe words held ~29 MB of
+ * V8 heap (a string and an entry each) in the embedder's worker; this holds ~8 MB and is looked up as
+ * fast. A word given twice keeps its last rank, as Map.set would.
+ */
+export interface WordIndex {
+  /** Distinct words. */
+  readonly size: number;
+  get(word: string): number | undefined;
+  /** Every distinct word with its rank, in the order first given. */
+  entries(): IterableIterator<[string, number]>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** FNV-1a over bytes [from, to). */
+function hashBytes(b: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** The index of `count` words given as UTF-8, separated by '\n' (rank = position). */
+export function wordIndexFromLines(lines: Uint8Array, count: number): WordIndex {
+  const bytes = Uint8Array.from(lines);
+  const starts = new Uint32Array(count + 1);
+  let at = 0;
+  for (let r = 0; r < count; r++) {
+    starts[r] = at;
+    const nl = bytes.indexOf(10, at);
+    at = nl < 0 ? bytes.length : nl + 1;
+  }
+  starts[count] = bytes.length + 1;
+  const end = (r: number) => starts[r + 1]! - 1;
+  let slots = 1;
+  while (slots < 2 * count) slots *= 2;
+  const mask = slots - 1;
+  /** Per slot: the rank whose bytes name the word (its first occurrence), or -1. */
+  const table = new Int32Array(slots).fill(-1);
+  /** Per first occurrence's slot: the rank to answer (the last occurrence's). */
+  const ranks = new Int32Array(slots);
+  let size = 0;
+
+  const sameBytes = (r: number, b: Uint8Array, from: number, to: number) => {
+    const s = starts[r]!;
+    if (end(r) - s !== to - from) return false;
+    for (let i = 0; i < to - from; i++) if (bytes[s + i] !== b[from + i]) return false;
+    return true;
+  };
+  const slotOf = (b: Uint8Array, from: number, to: number): number => {
+    for (let s = hashBytes(b, from, to) & mask; ; s = (s + 1) & mask) {
+      const r = table[s]!;
+      if (r < 0 || sameBytes(r, b, from, to)) return s;
+    }
+  };
+  for (let r = 0; r < count; r++) {
+    const s = slotOf(bytes, starts[r]!, end(r));
+    if (table[s]! < 0) {
+      table[s] = r;
+      size++;
+    }
+    ranks[s] = r;
+  }
+
+  let scratch = new Uint8Array(256);
+  return {
+    size,
+    get(word) {
+      if (word.length * 3 > scratch.length) scratch = new Uint8Array(word.length * 3);
+      const { written } = encoder.encodeInto(word, scratch);
+      const s = slotOf(scratch, 0, written);
+      return table[s]! < 0 ? undefined : ranks[s];
+    },
+    *entries() {
+      for (let r = 0; r < count; r++) {
+        const word = decoder.decode(bytes.subarray(starts[r]!, end(r)));
+        const s = slotOf(bytes, starts[r]!, end(r));
+        if (table[s] === r) yield [word, ranks[s]!];
+      }
+    },
+  };
+}
+
+/** The index of words given in rank order. */
+export function wordIndexOf(words: readonly string[]): WordIndex {
+  return wordIndexFromLines(encoder.encode(words.join('\n')), words.length);
+}

@@ -1,0 +1,76 @@
+import { open } from 'node:fs/promises';
+import type { Store } from './store.ts';
+
+/**
+ * Group commit across turns of the event loop. With synchronous=FULL every commit fsyncs the WAL on the
+ * event loop: nothing else runs meanwhile, so writes that arrive during one fsync wait for it and then
+ * pay one of their own, and the fsync, not the work, sets the write rate. The store's connection
+ * commits with synchronous=NORMAL instead (atomic, and safe against a process crash: the frames are in
+ * the OS's cache), and `settled()` fsyncs the WAL off the event loop (libuv's thread pool): every
+ * commit since the last fsync is made durable by the next one, however many there were, while requests
+ * keep arriving and committing.
+ *
+ * The engine answers no request before `settled()` has resolved: a write is acknowledged, and a read
+ * shows what it read, only once it is on disk, as with FULL. A power loss can only lose commits nobody
+ * was told of (WAL recovery keeps a prefix of the log, so derivation never outlives its Records).
+ */
+export interface WalSync {
+  /** Resolves once every commit made so far is on disk. */
+  settled(): Promise<void>;
+}
+
+/** For stores opened with durability 'normal' (process crashes only): nothing to wait for. */
+export const noWalSync: WalSync = { settled: () => Promise.resolve() };
+
+/**
+ * Switches the store's connection to commits without fsync, synced by `settled()` instead. `syncLog`
+ * makes the WAL durable (tests count its calls).
+ */
+export function createWalSync(store: Store, syncLog: () => Promise<void> = () => fsyncLog(store)): WalSync {
+  store.db.pragma('synchronous = NORMAL');
+  // Rows changed since the connection opened (triggers included): unchanged means nothing to sync.
+  const changes = () => store.get<{ c: number }>('SELECT total_changes() AS c')!.c;
+  let synced = changes();
+  let running: Promise<void> | null = null;
+
+  return {
+    async settled() {
+      // Closing checkpointed the WAL into the main file and synced both.
+      if (!store.db.open) return;
+      // What was committed when asked; commits made after it wait for a sync of their own.
+      const target = changes();
+      for (;;) {
+        if (!store.db.open || synced >= target) return;
+        const now = changes();
+        if (!running) {
+          running = syncLog()
+            .then(() => {
+              if (now > synced) synced = now;
+            })
+            .finally(() => (running = null));
+        }
+        // An fsync already under way may have begun before this commit: wait for it, then look again.
+        await running;
+      }
+    },
+  };
+}
+
+/** fsyncs the store's WAL; without one (not in WAL mode) the commits went to the main file. */
+async function fsyncLog(store: Store): Promise<void> {
+  for (const file of [`${store.file}-wal`, store.file]) {
+    let handle;
+    try {
+      handle = await open(file, 'r+');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ENOENT') continue;
+      throw e;
+    }
+    try {
+      await handle.sync();
+      return;
+    } finally {
+      await handle.close();
+    }
+  }
+}
