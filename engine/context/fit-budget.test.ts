@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../shared/count-tokens.ts';
 import { fitBudget, formatBlock, shownDate, shownSpeaker } from './fit-budget.ts';
 import type { EvidencePassage } from './select-evidence.ts';
 

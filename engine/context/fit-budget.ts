@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../shared/count-tokens.ts';
 import type { SelfEntity } from '../contract/index.ts';
 import { resolveOwner } from '../derive/resolve-owner.ts';
 import { sentences } from '../derive/split-text.ts';
