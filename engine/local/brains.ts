@@ -1,5 +1,6 @@
 import type { Brain, BrainCreate, DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
 import {
@@ -31,7 +32,7 @@ export function createBrain(
       t.env,
       body.id,
     );
-    if (exists) throw new MnemoError('brain_exists', `id: a Brain ${body.id} already exists`);
+    if (exists) throw new MnemoError('brain_exists', `id: a Brain ${shortened(body.id)} already exists`);
     // A fresh uid per incarnation: watermarks of a deleted Brain with the same id are refused.
     const uid = newId('brn');
     ctx.store.run(

@@ -11,6 +11,6 @@ export function countTokens(text: string): number {
 }
 
 /** Every special-token string the tokenizer knows ("<|endoftext|>", "<|im_start|>", ...), for tests. */
-export const specialTokens: readonly string[] = Object.values(tokenizer).filter(
+export const specialTokens: readonly string[] = (Object.values(tokenizer) as unknown[]).filter(
   (v): v is string => typeof v === 'string' && /^<\|[^|]+\|>$/u.test(v),
 );
