@@ -125,7 +125,7 @@ describe('fuzzing every /v1 route', () => {
   const segment = (known: string[]) =>
     fc.oneof(
       fc.constantFrom(...known),
-      hostileText.map((t) => encodeURIComponent(t.slice(0, 2_000).toWellFormed())),
+      hostileText.map((t) => encodeURIComponent(t.slice(0, 2_000).replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))),
       // No '..': the URL parser would make DELETE .../records/.. a DELETE of the Brain.
       fc.constantFrom('%', '%00', '%2F', 'a%ZZ', '😀'),
     );
@@ -144,7 +144,7 @@ describe('fuzzing every /v1 route', () => {
         trace: segment(ids.trace),
         other: segment(['type', 'key', 'chat', 'key_0']),
         query: fc.oneof(
-          { weight: 3, arbitrary: fc.constant([]) },
+          { weight: 3, arbitrary: fc.constant<[string, string][]>([]) },
           fc.array(
             fc.tuple(
               fc.oneof(
@@ -219,7 +219,9 @@ describe('fuzzing every /v1 route', () => {
           .replace('{memory_id}', r.memory)
           .replace('{trace_id}', r.trace)
           .replace(/\{[a-z_]+\}/gu, r.other);
-        const query = new URLSearchParams(r.query.map(([k, v]) => [k, v.slice(0, 2_000)])).toString();
+        const query = new URLSearchParams(
+          r.query.map(([k, v]): [string, string] => [k, v.slice(0, 2_000)]),
+        ).toString();
         const headers: Record<string, string> = {};
         const key = { user: local.key, admin, none: undefined, bad: 'sk_test_home_notakey123' }[r.key];
         if (key) headers.authorization = `Bearer ${key}`;
