@@ -128,6 +128,26 @@ export default tseslint.config(
           regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
           message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
         },
+        {
+          // By default the tokenizer throws on special-token strings, which Record text may hold.
+          group: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+          message: 'Count tokens with engine/shared/count-tokens.ts: it never throws on user text.',
+        },
+      ]),
+    },
+  },
+  {
+    files: ['engine/shared/count-tokens.ts', 'engine/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        {
+          group: ['**/server/**', '**/renderer/**', '**/electron/**'],
+          message: 'The engine imports nothing of ours above it.',
+        },
+        {
+          group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
+          message: 'The engine is a library: no HTTP framework, React or Electron.',
+        },
       ]),
     },
   },

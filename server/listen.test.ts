@@ -63,6 +63,13 @@ describe('failures before the app runs answer in the one error shape', () => {
       (h) =>
         `POST /v1/brains HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
     ],
+    [
+      // The headers are whole, so the app has the request when the parser fails in its body.
+      'a chunked body with a chunk size that is not hex',
+      (h) =>
+        `POST /v1/brains/b/records HTTP/1.1\r\nHost: ${h}\r\nAuthorization: Bearer sk_test_chunk_secret1234\r\n` +
+        `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    ],
   ];
   for (const [name, request] of parserCases) {
     it(`${name}: 400 http_400, then the connection closes`, async () => {
@@ -187,5 +194,28 @@ describe('the Host check of a server bound to every interface (--host 0.0.0.0 or
       assert.match(String(reply.body.message), /only to its loopback address/);
     }
     assert.equal((await get('127.0.0.1', (p) => `127.0.0.1:${p}`)).status, 200);
+  });
+});
+
+describe('a request its client abandons', () => {
+  const logged: string[] = [];
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ engine: 'reference', port: 0, log: (line) => logged.push(line) });
+  });
+  after(() => server.close());
+
+  it('is logged as an abort, not as an internal error with a stack', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /v1/brains HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer sk_test_gone_secret1234\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    for (let i = 0; i < 100 && logged.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(logged.length, 1, logged.join('\n'));
+    assert.match(logged[0]!, /^aborted req_\w+: the connection closed before its request arrived in full$/u);
   });
 });

@@ -7,8 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { coerceError, MnemoError } from '../engine/errors/mnemo-error.ts';
-import { faultReport, frameworkError } from './http/error-response.ts';
+import { MnemoError } from '../engine/errors/mnemo-error.ts';
+import { answeredError, faultReport, frameworkError } from './http/error-response.ts';
 import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
 
 export interface ListenOptions {
@@ -49,6 +49,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const cut = new WeakSet<ServerResponse>();
   /** Sockets with a response under way: a parser error there must not write into that response. */
   const busySockets = new WeakMap<Socket, number>();
+  /** The request each socket carries now, to tell a parser error in its body from one after it. */
+  const current = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
   let closing = false;
   let onDrained: (() => void) | null = null;
 
@@ -72,7 +74,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       if (e === alreadyAnswered) return;
       if (e instanceof RequestError)
         return asResponse(reply(new MnemoError('http_400', requestErrorMessage(e))));
-      const r = reply(coerceError(e));
+      const r = reply(answeredError(e));
       options.log(faultReport(e, r.headers['X-Request-Id']!) ?? String(e));
       return asResponse(r);
     },
@@ -95,6 +97,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     { requireHostHeader: false },
     (req: IncomingMessage, res: ServerResponse) => {
       track(res);
+      if (res.socket) current.set(res.socket, { req, res });
       const host = req.headers.host;
       if (!host) return writeError(res, new MnemoError('http_400', 'Host: the header is required'));
       // Node keeps the first of several Host headers; RFC 9112 says such a request is refused.
@@ -113,10 +116,16 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   // Node's parser gave up: there is no request or response object, so the answer goes on the socket.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const peerGone = err.code === 'ECONNRESET' || err.code === 'EPIPE';
-    if (peerGone || !socket.writable || (busySockets.get(socket) ?? 0) > 0) {
+    const busy = busySockets.get(socket) ?? 0;
+    // The body of the one request under way is malformed (a bad chunk size): nothing was answered yet, so
+    // the answer is this 400, and whatever the app makes of the cut-off body is never written.
+    const open = current.get(socket);
+    const inBody = busy === 1 && open && !open.req.complete && !open.res.headersSent;
+    if (peerGone || !socket.writable || (busy > 0 && !inBody)) {
       socket.destroy();
       return;
     }
+    if (inBody) cut.add(open.res);
     const r = reply(new MnemoError('http_400', clientErrorMessage(err)));
     const head = Object.entries({ ...r.headers, Connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
@@ -197,6 +206,10 @@ function clientErrorMessage(err: NodeJS.ErrnoException): string {
       return 'The request headers are larger than this server accepts.';
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return 'The request did not arrive in full in time.';
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return 'The request body is not valid chunked encoding.';
     default:
       return 'The request is not valid HTTP/1.1.';
   }

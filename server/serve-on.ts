@@ -1,13 +1,15 @@
 import { createApp, type AppOptions } from './http/app.ts';
-import { loopbackPolicy } from './http/loopback-guard.ts';
+import { loopbackPolicy, publicDocsBase } from './http/loopback-guard.ts';
 import { listen, type Listener } from './listen.ts';
 
 export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopback'> {
   host: string;
   /** 0: any free port. */
   port: number;
-  /** Base of docs_url; by default this server's own /docs. */
+  /** Base of docs_url; by default the first public URL's /docs, else this server's own. */
   docsUrlBase?: string | undefined;
+  /** Addresses clients use through a reverse proxy (`--public-url`): their hosts are this server's too. */
+  publicUrls?: readonly URL[] | undefined;
 }
 
 /**
@@ -16,12 +18,13 @@ export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopba
  * the tests' serveApp share.
  */
 export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; origin: string }> {
-  const { host, port: wanted, docsUrlBase: docsBase, ...app } = o;
+  const { host, port: wanted, docsUrlBase: docsBase, publicUrls = [], ...app } = o;
   let port = 0;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = () => `http://${hostForUrl}:${port}`;
-  const docsUrlBase = () => docsBase ?? `${origin()}/docs`;
-  const loopback = loopbackPolicy(host, () => port);
+  const publicDocs = publicUrls[0] ? publicDocsBase(publicUrls[0]) : undefined;
+  const docsUrlBase = () => docsBase ?? publicDocs ?? `${origin()}/docs`;
+  const loopback = loopbackPolicy(host, () => port, publicUrls);
   const listener = await listen({
     fetch: createApp({ ...app, docsUrlBase, loopback }).fetch,
     host,

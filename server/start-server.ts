@@ -16,6 +16,7 @@ import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
+import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
 
@@ -28,6 +29,11 @@ export interface ServerOptions {
   keyRegistry?: string;
   rateLimit?: number;
   docsUrlBase?: string;
+  /**
+   * Addresses clients use through a reverse proxy (`https://mnemo.example.com/v1`): their hosts are
+   * accepted in Host and their origins as the UI's, and docs_url uses the first unless docsUrlBase says.
+   */
+  publicUrls?: readonly string[];
   thoroughSyncMs?: number;
   traceBuffer?: number;
   ui?: boolean;
@@ -80,6 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!Number.isInteger(wantedPort) || wantedPort < 0 || wantedPort > 65_535) {
     throw new RangeError(`port must be an integer from 0 to 65535, not ${wantedPort}`);
   }
+  const publicUrls = (options.publicUrls ?? []).map(parsePublicUrl);
   // The local engine's store; the reference engine keeps nothing on disk.
   const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   // A database module built for another runtime fails here, with its fix, before the data dir is touched.
@@ -138,6 +145,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     port: wantedPort,
     docsUrlBase: options.docsUrlBase,
+    publicUrls,
     engine,
     registry,
     uploadParent,

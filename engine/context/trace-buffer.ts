@@ -1,6 +1,7 @@
 import type { Trace, TracePage, TraceSummary } from '../contract/index.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { FailedRequest } from '../types.ts';
 
@@ -64,7 +65,8 @@ export function createTraceBuffer(size: number): TraceBuffer {
     },
     get(brainUid, id) {
       const hit = items.find((i) => i.brainUid === brainUid && i.trace.id === id);
-      if (!hit) throw new MnemoError('trace_not_found', `trace_id: no trace ${id} is held for this Brain`);
+      if (!hit)
+        throw new MnemoError('trace_not_found', `trace_id: no trace ${shortened(id)} is held for this Brain`);
       return hit.trace;
     },
     purge(brainUid) {

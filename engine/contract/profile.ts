@@ -30,6 +30,7 @@ export const NoiseItem = z.object({
     'pending_rederivation',
     'low_trust_source',
     'retracted',
+    'derivation_failed',
   ]),
   count: z.int().min(0),
   description: z.string(),

@@ -1,4 +1,5 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import type { Store } from '../store/store.ts';
 import { inForceSql, shareableSql } from '../store/memory-view.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
@@ -56,7 +57,7 @@ export function checkCorrection(
   if (!t)
     throw new MnemoError(
       'corrected_memory_not_found',
-      `content.corrects: no Memory ${corrects} in this Brain`,
+      `content.corrects: no Memory ${shortened(corrects)} in this Brain`,
     );
   if (t.pending) {
     throw new MnemoError(

@@ -14,6 +14,8 @@ export interface QueuedJob {
   job: 'derive' | 'rederive';
   record_id: string | null;
   memory_id: string | null;
+  /** Attempts that failed on the job itself so far. */
+  attempts?: number;
 }
 
 export interface RecordRow {

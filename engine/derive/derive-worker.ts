@@ -6,8 +6,18 @@ export interface DeriveWorkerOptions {
   store: Store;
   run: (job: QueuedJob) => void;
   now: () => number;
-  /** A job failed on its own and was dropped, so it cannot wedge the queue. */
+  /**
+   * A job failed on its own on its last attempt and left the queue, so it cannot wedge it; called inside
+   * the batch's transaction, so what it writes (the failure, for Census) commits with the removal.
+   */
   onError: (job: QueuedJob, error: unknown) => void;
+  /** A job failed on its own and runs again after `delayMs` (attempt `attempt` of 1 + retries). */
+  onJobRetry?: (job: QueuedJob, error: unknown, delayMs: number, attempt: number) => void;
+  /**
+   * Pauses before each further attempt of a job that failed on its own (default 1 s, then 10 s): a
+   * failure that passes (a resource briefly missing) heals, one that does not is given up on.
+   */
+  jobRetryDelaysMs?: readonly number[];
   /**
    * A batch failed for a reason that is not its jobs' (the store was busy or could not be written):
    * it was rolled back whole, nothing was dropped, and it runs again after `delayMs`.
@@ -44,10 +54,12 @@ export interface DeriveWorker {
 /**
  * Drains the persisted derive_queue in order, in batches of one transaction each, yielding to the
  * event loop between slices so HTTP requests keep flowing. A job that throws is rolled back alone
- * (a savepoint), logged and dropped so it cannot wedge the queue; unless the store itself failed (see
- * storeFailure): then the batch is rolled back and tried again later, with a growing pause.
+ * (a savepoint) and tried again after a pause (jobRetryDelaysMs); after its last attempt it leaves the
+ * queue through onError, so it cannot wedge it. When the store itself failed (see storeFailure), the
+ * batch is rolled back and tried again later, with a growing pause, and no job is counted as failed.
  */
 const retryBaseMs = 100;
+export const defaultJobRetryDelaysMs: readonly number[] = [1_000, 10_000];
 const retryMaxMs = 30_000;
 
 /**
@@ -67,6 +79,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const sliceMs = opts.sliceMs ?? 20;
   const batchSize = opts.batchSize ?? 200;
   const gatherMs = opts.gatherMs ?? 25;
+  const jobRetryDelaysMs = opts.jobRetryDelaysMs ?? defaultJobRetryDelaysMs;
   const { store } = opts;
   let scheduled: NodeJS.Immediate | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -81,7 +94,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
 
   const next = (limit: number) =>
     store.all<QueuedJob>(
-      'SELECT n, brain_uid, job, record_id, memory_id FROM derive_queue WHERE not_before_ms <= ? ORDER BY n LIMIT ?',
+      'SELECT n, brain_uid, job, record_id, memory_id, attempts FROM derive_queue WHERE not_before_ms <= ? ORDER BY n LIMIT ?',
       opts.now(),
       limit,
     );
@@ -110,8 +123,20 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
           } catch (e) {
             // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
             if (storeFailure(e)) throw e;
-            opts.onError(job, e);
-            store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+            const attempt = (job.attempts ?? 0) + 1;
+            const delay = jobRetryDelaysMs[attempt - 1];
+            if (delay !== undefined) {
+              store.run(
+                'UPDATE derive_queue SET attempts = ?, not_before_ms = ? WHERE n = ?',
+                attempt,
+                opts.now() + delay,
+                job.n,
+              );
+              opts.onJobRetry?.(job, e, delay, attempt);
+            } else {
+              opts.onError(job, e);
+              store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+            }
           }
           if (performance.now() - started > sliceMs) {
             cut = jobs.at(-1) !== job;

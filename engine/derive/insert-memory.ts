@@ -32,7 +32,8 @@ export function insertMemory(store: Store, m: NewMemory): string {
   const id = newId('mem');
   for (const c of m.citations) {
     store.run(
-      'INSERT OR IGNORE INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)',
+      // A quote the schema refuses fails the job (and shows) instead of leaving the Memory without it.
+      'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?) ON CONFLICT (memory_id, record_id) DO NOTHING',
       id,
       c.recordId,
       c.quote,
@@ -73,7 +74,7 @@ export function addCitation(
   seq: number,
 ): void {
   const r = store.run(
-    'INSERT OR IGNORE INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)',
+    'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?) ON CONFLICT (memory_id, record_id) DO NOTHING',
     memoryId,
     recordId,
     quote,

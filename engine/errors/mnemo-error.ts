@@ -1,4 +1,5 @@
 import { errorCodes, type ErrorCode, type ErrorType } from './codes.ts';
+import { boundedMessage } from './shown-value.ts';
 
 /** Additive fields an error body may carry besides the five fixed ones. */
 export interface ErrorExtra {
@@ -17,7 +18,7 @@ export class MnemoError extends Error {
   readonly extra: ErrorExtra;
 
   constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
-    super(message);
+    super(boundedMessage(message));
     this.name = 'MnemoError';
     this.code = code;
     this.extra = extra;

@@ -1,5 +1,6 @@
 import type { Brain, BrainCreate, DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
 import { afterForget, nowIso, requireBrain, toBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
@@ -26,7 +27,7 @@ export async function createBrain(
     self_name: body.self?.name ?? null,
     created_at: nowIso(ctx),
   });
-  if (!row) throw new MnemoError('brain_exists', `id: a Brain ${body.id} already exists`);
+  if (!row) throw new MnemoError('brain_exists', `id: a Brain ${shortened(body.id)} already exists`);
   return { brain: toBrain(row), watermark: watermarkOf(ctx, row, row.seq) };
 }
 

@@ -1,5 +1,6 @@
 import type { DeletionReceipt } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
@@ -20,7 +21,8 @@ export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId
     recordId,
     b.uid,
   );
-  if (!r) throw new MnemoError('record_not_found', `record_id: no Record ${recordId} in this Brain`);
+  if (!r)
+    throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
   // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
   // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
   // over where the request came from.

@@ -5,6 +5,7 @@ import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { runDeriveJob } from '../derive/derive-jobs.ts';
+import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { createRuleDeriver } from '../derive/rule-deriver.ts';
@@ -87,6 +88,8 @@ export interface LocalEngineOptions {
    */
   reranker?: Reranker | null;
   deriver?: Deriver;
+  /** Pauses before each further attempt of a derivation job that failed (default 1 s, then 10 s). */
+  deriveRetryDelaysMs?: readonly number[];
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -142,7 +145,11 @@ function engineOver(
   const worker = createDeriveWorker({
     store,
     now: () => clock().getTime(),
-    run: (job) => runDeriveJob(store, deriver, job, () => clock().toISOString()),
+    run: (job) => {
+      runDeriveJob(store, deriver, job, () => clock().toISOString());
+      clearDeriveFailure(store, job);
+    },
+    ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
     // A fix to the rules reaches what was written before it, in the background.
     upkeep: createDerivationUpgrade({
       store,
@@ -161,11 +168,23 @@ function engineOver(
     }),
     // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
     onCommitted: () => indexer.kick(),
-    onError: (job, error) =>
-      logger.error('derivation failed; job dropped', {
+    onError: (job, error) => {
+      recordDeriveFailure(store, job, error, clock().toISOString());
+      logger.error('derivation failed on every attempt; Census lists it as derivation_failed', {
         job: job.job,
         record_id: job.record_id,
         memory_id: job.memory_id,
+        attempts: (job.attempts ?? 0) + 1,
+        error: String(error),
+      });
+    },
+    onJobRetry: (job, error, delayMs, attempt) =>
+      logger.warn('derivation failed; it runs again', {
+        job: job.job,
+        record_id: job.record_id,
+        memory_id: job.memory_id,
+        attempt,
+        retry_in_ms: delayMs,
         error: String(error),
       }),
     onRetry: (error, delayMs) =>

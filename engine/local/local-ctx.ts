@@ -4,6 +4,7 @@ import type { TraceBuffer } from '../context/trace-buffer.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 import type { BrainRepository } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
@@ -58,7 +59,7 @@ export function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): BrainRo
     t.env,
     brainId,
   );
-  if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${brainId} in this project`);
+  if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
   return b;
 }
 

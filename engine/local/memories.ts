@@ -8,6 +8,7 @@ import type {
 } from '../contract/index.ts';
 import { slotPrefix } from '../derive/admit-claims.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import {
   currentSql,
   memoryColumns,
@@ -243,7 +244,8 @@ export function getMemory(ctx: LocalCtx, t: Tenant, brainId: string, memoryId: s
     memoryId,
     b.uid,
   );
-  if (!row) throw new MnemoError('memory_not_found', `memory_id: no Memory ${memoryId} in this Brain`);
+  if (!row)
+    throw new MnemoError('memory_not_found', `memory_id: no Memory ${shortened(memoryId)} in this Brain`);
   if (row.pending) {
     throw new MnemoError(
       'memory_pending_rederivation',

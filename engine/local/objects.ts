@@ -1,6 +1,7 @@
 import type { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from '../contract/index.ts';
 import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
@@ -116,7 +117,11 @@ export function getObject(
     type,
     key,
   );
-  if (!v) throw new MnemoError('object_not_found', `object: nothing accepted at ${type}/${key}`);
+  if (!v)
+    throw new MnemoError(
+      'object_not_found',
+      `object: nothing accepted at ${shortened(type)}/${shortened(key)}`,
+    );
   return toObject(brainId, v);
 }
 

@@ -179,6 +179,18 @@ export function noiseQueries(v: CensusView): {
       description: 'Memories retracted by a correction',
       ...memoryIds(v, 'retracted'),
     },
+    {
+      kind: 'derivation_failed',
+      description:
+        'Records (or Memories derived again) whose derivation failed on every attempt; the server log says why',
+      sql: `SELECT f.record_id AS id FROM derive_failures f JOIN records r ON r.id = f.record_id
+            WHERE f.brain_uid = ? ${v.rec()}
+            UNION ALL
+            SELECT f.memory_id FROM derive_failures f JOIN memories m ON m.id = f.memory_id
+            WHERE f.brain_uid = ? ${v.mem}
+            ORDER BY id`,
+      params: (uid) => [uid, uid],
+    },
   ];
 }
 

@@ -9,6 +9,7 @@ import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts'
 import { recordText } from '../derive/record-text.ts';
 import { normalizeContent } from '../shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { SqlParam } from '../store/store.ts';
 import { textKey } from '../store/text-key.ts';
@@ -165,7 +166,8 @@ export function rememberRecord(
 export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): MnemoRecord {
   const b = requireBrain(ctx, t, brainId);
   const r = ctx.store.get<RecordRow>('SELECT * FROM records WHERE id = ? AND brain_uid = ?', recordId, b.uid);
-  if (!r) throw new MnemoError('record_not_found', `record_id: no Record ${recordId} in this Brain`);
+  if (!r)
+    throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
   if (r.visibility === 'local_only' && ctx.deployment === 'hosted') {
     throw new MnemoError(
       'local_only_record',

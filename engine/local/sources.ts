@@ -1,5 +1,6 @@
 import type { DeletionReceipt, SourceList } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { quoted } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
@@ -55,7 +56,7 @@ export function forgetSource(ctx: LocalCtx, t: Tenant, brainId: string, sourceNa
     if (rows.length === 0) {
       throw new MnemoError(
         'source_not_found',
-        `source_name: no Record in this Brain has source.name ${JSON.stringify(sourceName)}`,
+        `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
       );
     }
     return { ids: rows.map((r) => r.id), records: rows.length, ...forgetRecordRows(ctx, b.uid, rows) };

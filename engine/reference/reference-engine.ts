@@ -12,6 +12,7 @@ import type {
   SourceSummary,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { shortened, quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
@@ -49,7 +50,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   const keyOf = (t: Tenant, id: string) => `${t.env}\u0000${t.project}\u0000${id}`;
   function state(t: Tenant, brainId: string): BrainState {
     const s = brains.get(keyOf(t, brainId));
-    if (!s) throw new MnemoError('brain_not_found', `brain_id: no Brain "${brainId}" in this project`);
+    if (!s)
+      throw new MnemoError('brain_not_found', `brain_id: no Brain "${shortened(brainId)}" in this project`);
     return s;
   }
   const watermark = (s: BrainState) => codec.encode(s.uid, s.seq);
@@ -63,7 +65,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
   function visibleRecord(s: BrainState, recordId: string): StoredRecord {
     const r = s.records.get(recordId);
-    if (!r) throw new MnemoError('record_not_found', `record_id: no Record "${recordId}" in this Brain`);
+    if (!r)
+      throw new MnemoError('record_not_found', `record_id: no Record "${shortened(recordId)}" in this Brain`);
     if (hiddenHere(deployment, r.record.visibility)) {
       throw new MnemoError(
         'local_only_record',
@@ -116,7 +119,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async createBrain(t, body) {
       const key = keyOf(t, body.id);
-      if (brains.has(key)) throw new MnemoError('brain_exists', `id: a Brain "${body.id}" already exists`);
+      if (brains.has(key))
+        throw new MnemoError('brain_exists', `id: a Brain "${shortened(body.id)}" already exists`);
       const brain: Brain = {
         id: body.id,
         object: 'brain',
@@ -307,7 +311,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const s = state(t, brainId);
       // Erasure is not serving: a hosted deployment erases a local_only Record too.
       const r = s.records.get(recordId);
-      if (!r) throw new MnemoError('record_not_found', `record_id: no Record "${recordId}" in this Brain`);
+      if (!r)
+        throw new MnemoError(
+          'record_not_found',
+          `record_id: no Record "${shortened(recordId)}" in this Brain`,
+        );
       if (!r.record.erasable) {
         throw new MnemoError(
           'record_not_erasable',
@@ -358,7 +366,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       if (doomed.length === 0) {
         throw new MnemoError(
           'source_not_found',
-          `source_name: no Record in this Brain has source.name ${JSON.stringify(sourceName)}`,
+          `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
         );
       }
       let memories = 0;
@@ -440,10 +448,17 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async getMemory(t, brainId, memoryId) {
       const s = state(t, brainId);
       const m = s.memories.get(memoryId)?.memory;
-      if (!m) throw new MnemoError('memory_not_found', `memory_id: no Memory "${memoryId}" in this Brain`);
+      if (!m)
+        throw new MnemoError(
+          'memory_not_found',
+          `memory_id: no Memory "${shortened(memoryId)}" in this Brain`,
+        );
       const record = s.records.get(m.citations[0]!.record_id);
       if (!record)
-        throw new MnemoError('memory_without_lineage', `memory_id: "${memoryId}" has no supporting Record`);
+        throw new MnemoError(
+          'memory_without_lineage',
+          `memory_id: "${shortened(memoryId)}" has no supporting Record`,
+        );
       if (hiddenHere(deployment, record.record.visibility)) {
         // As getRecord answers for its Record: it exists, and this deployment does not serve it.
         throw new MnemoError(
@@ -513,7 +528,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const versions = state(t, brainId).objects.get(`${type}\u0000${key}`);
       const last = versions?.[versions.length - 1];
       if (!last)
-        throw new MnemoError('object_not_found', `object: nothing accepted at type "${type}", key "${key}"`);
+        throw new MnemoError(
+          'object_not_found',
+          `object: nothing accepted at type "${shortened(type)}", key "${shortened(key)}"`,
+        );
       return last;
     },
 

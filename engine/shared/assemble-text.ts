@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from './count-tokens.ts';
 import type { Citation } from '../contract/index.ts';
 
 export interface Passage {

@@ -17,6 +17,7 @@ const noiseNames: Record<string, string> = {
   pending_rederivation: 'Being worked out again',
   low_trust_source: 'From less trusted sources',
   retracted: 'Withdrawn',
+  derivation_failed: 'Could not be read',
 };
 
 /**

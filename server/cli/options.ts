@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { parsePublicUrl } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
 import { isTimeZone } from '../../engine/index.ts';
 
@@ -42,6 +43,16 @@ export function httpUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
   return value;
+}
+
+/** commander parser for a repeatable `--public-url`: each checked as it comes, all kept in order. */
+export function publicUrlList(value: string, previous: string[] = []): string[] {
+  try {
+    parsePublicUrl(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message.replace(/^public URL "[^"]*": /u, ''));
+  }
+  return [...previous, value];
 }
 
 /** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */

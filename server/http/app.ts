@@ -2,12 +2,12 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { newId, withPrincipal, type KeyRegistry } from '../../engine/index.ts';
 import { buildOpenApi } from '../../engine/contract/openapi.ts';
 import { operations, type Operation } from '../../engine/contract/operations.ts';
-import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
-import { errorResponse, faultReport, standardHeaders } from './error-response.ts';
+import { answeredError, errorResponse, faultReport, standardHeaders } from './error-response.ts';
 import { handlers } from './handlers.ts';
 import { originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
 import { FixedWindowLimiter } from './rate-limiter.ts';
@@ -149,7 +149,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.onError((e, c) => {
     const report = faultReport(e, c.get('requestId'));
     if (report) log(report);
-    return errorResponse(c, coerceError(e));
+    return errorResponse(c, answeredError(e));
   });
 
   return app;

@@ -5,10 +5,26 @@ import { newId } from '../../engine/index.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**
+ * The client closed its connection before its request arrived in full: Node fails the body's stream
+ * with "aborted". Nothing went wrong here, and no one is left to read an answer.
+ */
+export function isClientAbort(e: unknown): boolean {
+  return e instanceof Error && (e as NodeJS.ErrnoException).code === 'ECONNRESET' && e.message === 'aborted';
+}
+
+/** The error a failure is answered with: an abort is the client's doing, anything unplanned internal. */
+export function answeredError(e: unknown): MnemoError {
+  if (isClientAbort(e)) return new MnemoError('http_400', 'The request did not arrive in full.');
+  return coerceError(e);
+}
+
+/**
  * The log line of an unhandled fault (null for a MnemoError the engine meant): its stack, or that of
  * its cause when it was wrapped to carry a trace_id.
  */
 export function faultReport(e: unknown, requestId: string): string | null {
+  if (isClientAbort(e))
+    return `aborted ${requestId}: the connection closed before its request arrived in full`;
   if (coerceError(e).code !== 'internal_error') return null;
   const fault = e instanceof MnemoError && e.cause !== undefined ? e.cause : e;
   return `internal_error ${requestId}: ${(fault as Error).stack ?? String(fault)}`;

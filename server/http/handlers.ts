@@ -13,6 +13,7 @@ import type {
   Scope,
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import { importResponse } from './import-response.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
@@ -264,7 +265,11 @@ export const handlers: Record<string, Handler> = {
   },
   async revokeKey(c, i, deps) {
     const entry = registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));
-    if (!entry) throw new MnemoError('http_404', `key_id: no key "${i.params.key_id}" in the registry`);
+    if (!entry)
+      throw new MnemoError(
+        'http_404',
+        `key_id: no key "${shortened(i.params.key_id ?? '')}" in the registry`,
+      );
     return c.json(keyInfo(entry));
   },
 };

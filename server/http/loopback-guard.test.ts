@@ -6,6 +6,8 @@ import {
   loopbackHosts,
   loopbackPolicy,
   originAllowed,
+  parsePublicUrl,
+  publicDocsBase,
 } from './loopback-guard.ts';
 
 describe('loopback guard', () => {
@@ -84,5 +86,66 @@ describe('loopback guard', () => {
       assert.ok(isLoopbackHost(h), h);
     for (const h of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan', 'localhost.evil.example', 'fe80::1'])
       assert.ok(!isLoopbackHost(h), h);
+  });
+});
+
+describe('loopback guard with public URLs (a reverse proxy in front)', () => {
+  const urls = ['https://mnemo.example.com/v1', 'http://lan.example:8080/v1'].map(parsePublicUrl);
+  const policy = loopbackPolicy('127.0.0.1', () => 7821, urls);
+  const without = loopbackPolicy('127.0.0.1', () => 7821);
+
+  it("accepts each public URL's host (with its port when it names one) besides loopback", () => {
+    for (const h of ['mnemo.example.com', 'MNEMO.example.com', 'lan.example:8080', '127.0.0.1:7821'])
+      assert.ok(hostAllowed(policy, h), h);
+    for (const h of ['mnemo.example.com', 'lan.example:8080']) assert.ok(!hostAllowed(without, h), h);
+    for (const h of [
+      'mnemo.example.com:7821',
+      'mnemo.example.com:443',
+      'lan.example',
+      'evil.example',
+      'mnemo.example.com.evil.example',
+      'x.mnemo.example.com',
+    ])
+      assert.ok(!hostAllowed(policy, h), h);
+  });
+
+  it('accepts the public origins, whatever Host the proxy passes on; refuses any other', () => {
+    assert.ok(originAllowed(policy, 'https://mnemo.example.com', 'same-origin', '127.0.0.1:7821'));
+    assert.ok(originAllowed(policy, 'https://mnemo.example.com', undefined, 'mnemo.example.com'));
+    assert.ok(originAllowed(policy, 'http://lan.example:8080', undefined));
+    assert.ok(!originAllowed(without, 'https://mnemo.example.com', undefined));
+    assert.ok(
+      !originAllowed(policy, 'http://mnemo.example.com', undefined),
+      'another scheme is another origin',
+    );
+    assert.ok(!originAllowed(policy, 'https://evil.example', undefined, 'mnemo.example.com'));
+    assert.ok(!originAllowed(policy, 'https://mnemo.example.com', 'cross-site'));
+  });
+
+  it('refuses what is not an absolute http(s) URL, or carries a user, query or fragment', () => {
+    for (const bad of [
+      'mnemo.example.com',
+      '/v1',
+      'ftp://mnemo.example.com',
+      'https://u:p@mnemo.example.com/v1',
+      'https://mnemo.example.com/v1?x=1',
+      'https://mnemo.example.com/v1#f',
+    ])
+      assert.throws(() => parsePublicUrl(bad), RangeError, bad);
+  });
+
+  it('docs live beside /v1 under the public URL', () => {
+    assert.equal(
+      publicDocsBase(parsePublicUrl('https://mnemo.example.com/v1')),
+      'https://mnemo.example.com/docs',
+    );
+    assert.equal(
+      publicDocsBase(parsePublicUrl('https://x.example/mnemo/v1/')),
+      'https://x.example/mnemo/docs',
+    );
+    assert.equal(
+      publicDocsBase(parsePublicUrl('https://mnemo.example.com')),
+      'https://mnemo.example.com/docs',
+    );
   });
 });

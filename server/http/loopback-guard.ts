@@ -9,12 +9,19 @@ import { isIPv4, isIPv6 } from 'node:net';
  * another address (`--host 0.0.0.0`), clients reach it by whatever address they see it at, so any IP
  * literal is accepted too: a rebinding attack needs a host name of the attacker's, never an address.
  * Host names other than localhost and the bound one stay refused.
+ *
+ * Served through a reverse proxy (`--public-url https://mnemo.example.com/v1`), the public URL's host
+ * (with its port, if it names one) is this server's own name too, and its origin a page of ours.
  */
 export interface LoopbackPolicy {
   /** Whether `host:port` (lower case, as in a Host header) names this server. */
   allows(hostAndPort: string): boolean;
   /** The message of the 403 for a Host it does not allow (listen.ts answers it, before the app). */
   readonly refusal: string;
+  /** Origins of the public URLs (`https://mnemo.example.com`): pages of this server's own. */
+  readonly publicOrigins: ReadonlySet<string>;
+  /** Whether `host[:port]` is a public URL's host (a page there is ours only at the URL's origin). */
+  isPublicHost(hostAndPort: string): boolean;
 }
 
 const loopbackNames = ['127.0.0.1', 'localhost', '[::1]'];
@@ -59,19 +66,58 @@ function isIpLiteralWithPort(hostAndPort: string, port: number): boolean {
  * The policy of a server bound to `boundHost`, its port read when first needed (it is known only once
  * the socket listens) and its host names built once per port, not per request.
  */
-export function loopbackPolicy(boundHost: string, port: () => number): LoopbackPolicy {
+export function loopbackPolicy(
+  boundHost: string,
+  port: () => number,
+  publicUrls: readonly URL[] = [],
+): LoopbackPolicy {
   const anyAddress = !isLoopbackHost(boundHost);
   let built: { port: number; hosts: Set<string> } | null = null;
+  // As a Host header names them: the port only when the URL gives one other than its scheme's default.
+  const publicHosts = new Set(publicUrls.map((u) => u.host.toLowerCase()));
+  const names = publicUrls.length > 0 ? ', its public URL' : '';
   return {
     refusal: anyAddress
-      ? 'Host: this server answers only to an IP address or to its own name (DNS-rebinding protection)'
-      : 'Host: this server answers only to its loopback address (DNS-rebinding protection)',
+      ? `Host: this server answers only to an IP address or to its own name${names} (DNS-rebinding protection)`
+      : `Host: this server answers only to its loopback address${names} (DNS-rebinding protection)`,
+    publicOrigins: new Set(publicUrls.map((u) => u.origin.toLowerCase())),
+    isPublicHost: (hostAndPort) => publicHosts.has(hostAndPort),
     allows(hostAndPort) {
+      if (publicHosts.has(hostAndPort)) return true;
       const p = port();
       if (built?.port !== p) built = { port: p, hosts: loopbackHosts(boundHost, p) };
       return built.hosts.has(hostAndPort) || (anyAddress && isIpLiteralWithPort(hostAndPort, p));
     },
   };
+}
+
+/**
+ * A public URL as `--public-url` takes it: absolute http(s), no user, query or fragment. Throws a
+ * RangeError saying why.
+ */
+export function parsePublicUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RangeError(`public URL ${JSON.stringify(value)}: must be an absolute http:// or https:// URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RangeError(`public URL ${JSON.stringify(value)}: must be an absolute http:// or https:// URL`);
+  if (url.username || url.password || url.search || url.hash)
+    throw new RangeError(`public URL ${JSON.stringify(value)}: must have no user, query or fragment`);
+  return url;
+}
+
+/**
+ * Where the docs pages are under a public URL: the server's root is the URL without its trailing /v1
+ * (`https://mnemo.example.com/v1` -> `https://mnemo.example.com/docs`).
+ */
+export function publicDocsBase(url: URL): string {
+  let root = url.pathname;
+  while (root.endsWith('/')) root = root.slice(0, -1);
+  if (root.endsWith('/v1')) root = root.slice(0, -3);
+  return `${url.origin}${root}/docs`;
 }
 
 export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): boolean {
@@ -95,7 +141,10 @@ export function originAllowed(
   if (origin === 'null') return false;
   try {
     const u = new URL(origin);
+    // A page served at the public URL is ours, whatever Host the proxy passes on.
+    if (policy.publicOrigins.has(u.origin.toLowerCase())) return true;
     const name = u.host.toLowerCase();
+    if (policy.isPublicHost(name)) return false;
     if (host !== undefined && name !== host.toLowerCase()) return false;
     return u.protocol === 'http:' && policy.allows(name);
   } catch {

@@ -2,6 +2,7 @@ import { parseAccept } from 'hono/utils/accept';
 import type { Context as HonoContext } from 'hono';
 import type { Operation } from '../../engine/contract/operations.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
@@ -53,12 +54,12 @@ function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknow
   if (unknown.length > 0) {
     throw new MnemoError(
       'unknown_query_parameter',
-      `Unknown query parameter(s): ${unknown.join(', ')}${declared.length ? `; declared: ${declared.join(', ')}` : ''}`,
+      `Unknown query parameter(s): ${unknown.map(shortened).join(', ')}${declared.length ? `; declared: ${declared.join(', ')}` : ''}`,
     );
   }
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(all)) {
-    if (v.length > 1) throw new MnemoError('invalid_request_body', `${k}: must be given once`);
+    if (v.length > 1) throw new MnemoError('invalid_request_body', `${shortened(k)}: must be given once`);
     flat[k] = v[0]!;
   }
   return op.query ? parseWith(op.query, flat, 'query') : {};
@@ -104,7 +105,10 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   try {
     parsed = JSON.parse(raw);
   } catch (e) {
-    throw new MnemoError('invalid_request_body', `body: is not valid JSON (${(e as Error).message})`);
+    throw new MnemoError(
+      'invalid_request_body',
+      `body: is not valid JSON (${shortened((e as Error).message)})`,
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
@@ -128,7 +132,7 @@ export function checkKind(engine: Engine, content: unknown): void {
       `content.kind: is required (one of ${engine.info.kinds.join(', ')})`,
     );
   if (typeof kind === 'string' && (engine.info.kinds as readonly string[]).includes(kind)) return;
-  const message = `content.kind: must be one of ${engine.info.kinds.join(', ')}; got ${JSON.stringify(kind)}`;
+  const message = `content.kind: must be one of ${engine.info.kinds.join(', ')}; got ${quoted(kind)}`;
   throw new MnemoError(engine.info.unknownKindCode, message);
 }
 

@@ -1,8 +1,7 @@
 import type { Context as HonoContext } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { coerceError } from '../../engine/errors/mnemo-error.ts';
 import type { AppEnv } from './app-env.ts';
-import { errorBody, faultReport } from './error-response.ts';
+import { answeredError, errorBody, faultReport } from './error-response.ts';
 
 export interface StreamedWork<T> {
   /** Starts the work; `emit` sends one frame (held until the stream opens). */
@@ -61,7 +60,7 @@ export async function streamOnceStarted<T>(c: HonoContext<AppEnv>, w: StreamedWo
       if (w.quiet?.(e)) return;
       const report = faultReport(e, c.get('requestId'));
       if (report) w.log?.(`${report} (in an event stream)`);
-      await send('error', errorBody(c, coerceError(e)));
+      await send('error', errorBody(c, answeredError(e)));
     }
   });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { shortened } from '../../engine/errors/shown-value.ts';
 
 /** zod's own English wording, to tell a message zod made up from one a schema chose. */
 const zodWording = z.locales.en().localeError;
@@ -13,7 +14,8 @@ function isZodWording(issue: z.core.$ZodIssue, input: unknown): boolean {
 
 function pathText(path: PropertyKey[]): string {
   let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  for (const p of path)
+    out += typeof p === 'number' ? `[${p}]` : out ? `.${shortened(String(p))}` : shortened(String(p));
   return out;
 }
 

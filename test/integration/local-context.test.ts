@@ -47,8 +47,8 @@ describe('local engine: context', () => {
       { record_id: w.record.id, quote: 'Our wifi password is on the fridge.' },
     ]);
     // "user" is one of the names for the Brain's own person (self: Ana), so the header names her.
-    assert.match(ctx.text!, /speaker: Ana \(self\)/);
-    assert.match(ctx.text!, /source: chat/);
+    assert.match(ctx.text!, /speaker: "Ana" \(self\)/);
+    assert.match(ctx.text!, /source: "chat"/);
     assert.match(ctx.text!, /date: \d{4}-/);
     assert.equal(ctx.cost.model_calls_total, 0);
     assert.ok(ctx.budget.estimated_tokens > 0 && ctx.budget.requested_tokens === 4000);

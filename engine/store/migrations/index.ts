@@ -14,6 +14,7 @@ import { wordsOfEveryScript } from './013-words-of-every-script.ts';
 import { slotsByOwner } from './014-slots-by-owner.ts';
 import { deriveUpgrade } from './015-derive-upgrade.ts';
 import { slotPredicateIndex } from './016-slot-predicate-index.ts';
+import { deriveFailures } from './017-derive-failures.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   slotsByOwner,
   deriveUpgrade,
   slotPredicateIndex,
+  deriveFailures,
 ];

@@ -137,6 +137,28 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       });
     }
 
+    for (const bad of ['not a url', 'ftp://mnemo.example/v1', 'https://user@mnemo.example/v1']) {
+      it(`--public-url ${JSON.stringify(bad)}: a usage error`, async () => {
+        const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--public-url', bad]);
+        const result = await within(serve.exited, 60_000);
+        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        assert.match(
+          serve.stderr(),
+          /--public-url.*must (be an absolute http:\/\/ or https:\/\/ URL|have no user)/,
+        );
+        assert.equal(serve.stdout(), '');
+      });
+    }
+
+    it('MNEMO_PUBLIC_URL holding a URL that is not one: a usage error naming the variable', async () => {
+      const serve = mnemo(['serve', '--engine', 'reference', '--port', '0'], {
+        MNEMO_PUBLIC_URL: 'https://mnemo.example/v1, mnemo.example',
+      });
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+      assert.match(serve.stderr(), /MNEMO_PUBLIC_URL: public URL "mnemo.example": must be an absolute/);
+    });
+
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
       it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
         const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
@@ -228,5 +250,39 @@ describe('mnemo serve help and warnings', () => {
       assert.match(exposureWarning(host) ?? '', /reachable from other machines/, host);
     for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2'])
       assert.equal(exposureWarning(host), null);
+  });
+});
+
+describe('serve --public-url', () => {
+  const hostOf = async (url: string, host: string) => {
+    const { request } = await import('node:http');
+    const u = new URL(`${url}/brains`);
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname, headers: { host } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  };
+
+  it('MNEMO_PUBLIC_URL (comma-separated): each host is this server, docs_url is under the first', async () => {
+    const serve = mnemo(['serve', '--engine', 'reference', '--port', '0'], {
+      MNEMO_PUBLIC_URL: 'https://mnemo.example.com/v1, https://alt.example:8443/v1',
+    });
+    const url = await serve.url();
+    for (const host of ['mnemo.example.com', 'alt.example:8443']) {
+      const reached = await hostOf(url, host);
+      assert.equal(reached.status, 401, `${host}: ${reached.body}`);
+      assert.equal(
+        JSON.parse(reached.body).docs_url,
+        'https://mnemo.example.com/docs/errors/invalid_api_key',
+      );
+    }
+    assert.equal((await hostOf(url, 'evil.example')).status, 403);
+    serve.child.kill('SIGTERM');
+    await within(serve.exited, 60_000);
   });
 });

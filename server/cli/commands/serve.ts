@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
 import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
-import { isLoopbackHost } from '../../http/loopback-guard.ts';
+import { isLoopbackHost, parsePublicUrl } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
 import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
-import { httpUrl, nonNegativeInt, port, timeZoneName } from '../options.ts';
+import { httpUrl, nonNegativeInt, port, publicUrlList, timeZoneName } from '../options.ts';
 
 interface ServeFlags {
   engine: 'local' | 'reference';
@@ -16,6 +16,7 @@ interface ServeFlags {
   keyRegistry?: string;
   rateLimit: number;
   docsUrlBase?: string;
+  publicUrl?: string[];
   thoroughSyncMs: number;
   traceBuffer: number;
   ui: boolean;
@@ -51,6 +52,12 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       httpUrl,
     )
     .option(
+      '--public-url <url>',
+      'address clients use through a reverse proxy, e.g. https://mnemo.example.com/v1 (repeatable; ' +
+        'also MNEMO_PUBLIC_URL, comma-separated): its host is accepted besides loopback, docs_url uses it',
+      publicUrlList,
+    )
+    .option(
       '--thorough-sync-ms <n>',
       'how long a thorough Context may take before it answers 202 and goes on in the background; ' +
         '0 = no limit, it always answers 200 when done (the reference engine always answers at once)',
@@ -84,7 +91,15 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       nonNegativeInt,
       defaultShutdownGraceMs,
     )
-    .action(async (flags: ServeFlags) => {
+    .action(async (flags: ServeFlags, command: Command) => {
+      const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
+      for (const url of publicUrls) {
+        try {
+          parsePublicUrl(url);
+        } catch (e) {
+          command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 1 });
+        }
+      }
       const quiet = process.env.MNEMO_LOG === 'silent';
       const log = (line: string) => {
         if (!quiet) process.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -142,7 +157,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       try {
         // Loaded here, not with the command line: every other command starts without the engine.
         const { startServer } = await import('../../start-server.ts');
-        server = await startServer({ ...flags, dataDir, log });
+        server = await startServer({ ...flags, publicUrls, dataDir, log });
       } catch (e) {
         // Nothing to stop: a signal now should end the process as usual.
         process.off('SIGTERM', onTerm);
@@ -167,6 +182,14 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
       await done;
     });
+}
+
+/** MNEMO_PUBLIC_URL's URLs: comma-separated, blanks around them ignored. */
+export function publicUrlsFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
 }
 
 /** What `serve` says on stderr when --host is not loopback-only, or null. */

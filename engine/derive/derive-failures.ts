@@ -1,0 +1,26 @@
+import { shortened } from '../errors/shown-value.ts';
+import type { Store } from '../store/store.ts';
+import type { QueuedJob } from './derive-jobs.ts';
+
+/** A job that failed on every attempt: kept for Census (`derivation_failed`) instead of vanishing. */
+export function recordDeriveFailure(store: Store, job: QueuedJob, error: unknown, at: string): void {
+  clearDeriveFailure(store, job);
+  store.run(
+    `INSERT INTO derive_failures (brain_uid, job, record_id, memory_id, error, attempts, failed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    job.brain_uid,
+    job.job,
+    job.record_id,
+    job.memory_id,
+    shortened(String(error)),
+    (job.attempts ?? 0) + 1,
+    at,
+  );
+}
+
+/** The job's Record (or Memory) derived after all: an earlier failure of it no longer stands. */
+export function clearDeriveFailure(store: Store, job: QueuedJob): void {
+  if (job.record_id !== null) store.run('DELETE FROM derive_failures WHERE record_id = ?', job.record_id);
+  else if (job.memory_id !== null)
+    store.run('DELETE FROM derive_failures WHERE memory_id = ?', job.memory_id);
+}

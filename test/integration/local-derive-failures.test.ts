@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createRuleDeriver } from '../../engine/derive/rule-deriver.ts';
+import type { Deriver } from '../../engine/derive/deriver.ts';
+import { tenant, withBrain } from './local-helpers.ts';
+
+// Every accepted Record either derives or shows why not.
+describe('no Record loses its derivation silently', () => {
+  for (const [name, content] of [
+    ['a string', '\u0000\u0000I live in Porto.'],
+    ['a message', { kind: 'message', speaker: 'Ana', text: '\u0000\u0000I live in Porto.' }],
+    ['a document', { kind: 'document', title: '\u0000', text: '\u0000\u0000I live in Porto.' }],
+    ['a fact', { kind: 'fact', subject: 'Ana', predicate: 'lives in', value: '\u0000\u0000Porto' }],
+  ] as const) {
+    it(`${name} led by U+0000 derives, citing an exact substring`, async () => {
+      const { engine, remember } = await withBrain({ deriveRetryDelaysMs: [] });
+      const r = await remember({ content } as never);
+      assert.equal(r.memory_ids.length, 1, JSON.stringify(r));
+      const m = await engine.getMemory(tenant, 'b', r.memory_ids[0]!);
+      const text = typeof content === 'string' ? content : 'text' in content ? content.text : null;
+      for (const c of m.citations) {
+        assert.ok(c.quote.length > 0 && !c.quote.startsWith('\u0000'), JSON.stringify(c.quote));
+        if (text !== null) assert.ok(text.includes(c.quote), JSON.stringify(c.quote));
+      }
+      assert.deepEqual(
+        (await engine.getCensus(tenant, 'b')).noise.filter((n) => n.kind === 'derivation_failed'),
+        [],
+      );
+    });
+  }
+
+  it('a Record of U+0000 alone is kept as sent and yields nothing, with no failure', async () => {
+    const { engine, remember } = await withBrain({ deriveRetryDelaysMs: [] });
+    const r = await remember({ content: '\u0000' });
+    assert.equal(r.status, 'ready');
+    assert.deepEqual(r.content, { kind: 'document', text: '\u0000' });
+    assert.deepEqual((await engine.getCensus(tenant, 'b')).noise, []);
+  });
+
+  it('a job that fails is tried again, and when it never succeeds Census names its Record', async () => {
+    const rules = createRuleDeriver();
+    let calls = 0;
+    const failing: Deriver = {
+      ...rules,
+      derive(record, self) {
+        if (record.text.includes('boom')) {
+          calls++;
+          throw new Error('the deriver broke');
+        }
+        return rules.derive(record, self);
+      },
+    };
+    const warned: string[] = [];
+    const failed: Record<string, unknown>[] = [];
+    const { engine, remember } = await withBrain({
+      deriver: failing,
+      deriveRetryDelaysMs: [5, 5],
+      logger: {
+        info() {},
+        warn: (m) => warned.push(m),
+        error: (m, f) => failed.push({ m, ...f }),
+      },
+    });
+    const bad = await remember({ content: 'boom. I live in Porto.' });
+    const good = await remember({ content: 'I work at the library.' });
+    assert.equal(calls, 3);
+    assert.equal(warned.filter((w) => w.startsWith('derivation failed')).length, 2);
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0]!.record_id, bad.id);
+    assert.equal(failed[0]!.attempts, 3);
+    assert.equal(good.memory_ids.length, 1);
+    const census = await engine.getCensus(tenant, 'b');
+    const noise = census.noise.find((n) => n.kind === 'derivation_failed');
+    assert.deepEqual(noise && { count: noise.count, examples: noise.examples }, {
+      count: 1,
+      examples: [bad.id],
+    });
+    // Forgetting the Record takes its failure with it.
+    await engine.forgetRecord(tenant, 'b', bad.id);
+    assert.equal(
+      (await engine.getCensus(tenant, 'b')).noise.find((n) => n.kind === 'derivation_failed'),
+      undefined,
+    );
+  });
+});
