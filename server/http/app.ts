@@ -5,6 +5,7 @@ import { operations, type Operation } from '../../engine/contract/operations.ts'
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/ids.ts';
 import type { Engine } from '../../engine/types.ts';
+import type { SyncService } from '../sync/sync-service.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   /** Extra routes outside /v1 (the UI, /mcp), mounted after the guards. */
   mounts?: ((app: Hono<AppEnv>) => void)[];
   now?: () => number;
+  /** Sync of paired Brains: told of each write, and behind the /sync routes. */
+  sync?: SyncService;
 }
 
 interface CompiledOp {
@@ -125,12 +128,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         );
       }
       const input = await readInput(c, op, options.engine);
-      return handlers[op.id]!(c, input, {
+      const response = await handlers[op.id]!(c, input, {
         engine: options.engine,
         registry: options.registry,
         uploadParent: options.uploadParent,
         log,
+        sync: options.sync,
       });
+      // A write to a paired Brain is pushed soon after (debounced by the sync service).
+      if (op.scope === 'records:write' && input.params.brain_id !== undefined)
+        options.sync?.noteWrite(principal.tenant, input.params.brain_id);
+      return response;
     });
   }
 

@@ -14,10 +14,11 @@ import { wordsOfEveryScript } from './013-words-of-every-script.ts';
 import { slotsByOwner } from './014-slots-by-owner.ts';
 import { deriveUpgrade } from './015-derive-upgrade.ts';
 import { slotPredicateIndex } from './016-slot-predicate-index.ts';
+import { recordSync } from './018-record-sync.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
-  /** Consecutive from 1; stored in PRAGMA user_version once applied. */
+  /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
   version: number;
   name: string;
   sql: string;
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   slotsByOwner,
   deriveUpgrade,
   slotPredicateIndex,
+  recordSync,
 ];
