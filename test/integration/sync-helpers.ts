@@ -33,7 +33,10 @@ export function tempRoot(prefix = 'mnemo-sync-'): { root: string; remove: () => 
 export async function startNode(
   root: string,
   name: string,
-  o: { deployment?: 'local' | 'hosted'; sync?: { debounceMs?: number; intervalMs?: number } } = {},
+  o: {
+    deployment?: 'local' | 'hosted';
+    sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
+  } = {},
 ): Promise<Node> {
   const dataDir = join(root, name);
   const keyFile = join(root, `${name}.key`);
@@ -77,14 +80,17 @@ export async function recordingProxy(target: () => string): Promise<{
   url: string;
   bodies: string[];
   down: boolean;
+  /** Requests refused while down. */
+  refused: number;
   close: () => Promise<void>;
 }> {
-  const state = { url: '', bodies: [] as string[], down: false, close: async () => {} };
+  const state = { url: '', bodies: [] as string[], down: false, refused: 0, close: async () => {} };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (state.down) {
+        state.refused += 1;
         req.socket.destroy();
         return;
       }
