@@ -45,7 +45,9 @@ export async function runSync(
   const client = createMnemoClient({
     baseUrl: remote.remote,
     apiKey: remote.remoteKey,
-    retry: false,
+    // Every call of a run is idempotent: a connection the remote closed as it was reused (keep-alive)
+    // is tried once more; a remote that stays away is the service's backoff's to wait for.
+    retry: { maxInternalRetries: 1, maxRateLimitRetries: 2 },
     ...(o.fetch ? { fetch: o.fetch } : {}),
   });
   const call = { ...(o.signal ? { signal: o.signal } : {}) };
