@@ -214,6 +214,8 @@ export const operations: Operation[] = [
     responseHeaders: ['Brain-Watermark'],
     success: [{ status: 200, schema: ReplicateResult, description: 'What became of each id' }],
     additive: true,
+    // A Record's text may be up to 1,000,000 characters: one must fit in a request whatever its script.
+    maxBodyBytes: importMaxBodyBytes,
   },
   {
     id: 'forgetReplicas',

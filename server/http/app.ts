@@ -44,6 +44,9 @@ const compiled: CompiledOp[] = operations.map((op) => ({
   regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
 }));
 
+/** The operations that add or forget a Brain's Records: each makes a paired Brain sync soon after. */
+const recordWrites = new Set(['rememberRecord', 'forgetRecord', 'forgetSource', 'importFiles']);
+
 /** Pages registered outside the operations table, all read-only (GET); registered and matched from here. */
 const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code'] as const;
 const pageRegexes = pagePaths.map(
@@ -136,7 +139,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         sync: options.sync,
       });
       // A write to a paired Brain is pushed soon after (debounced by the sync service).
-      if (op.scope === 'records:write' && input.params.brain_id !== undefined)
+      if (recordWrites.has(op.id) && input.params.brain_id !== undefined)
         options.sync?.noteWrite(principal.tenant, input.params.brain_id);
       return response;
     });

@@ -59,10 +59,10 @@ export async function runSync(
       const batch = await sync.outbox(t, brainId, o.batchSize ?? 200);
       if (batch.items.length === 0 && batch.kept.length === 0) break;
       const outcomes = new Map<string, ReplicaOutcome>();
-      if (batch.items.length > 0) {
-        const replicas = batch.items.map((i) => i.replica);
-        assertShareable(replicas);
-        const result = await client.replicateRecords(remote.remoteBrain, replicas, call);
+      const replicas = batch.items.map((i) => i.replica);
+      assertShareable(replicas);
+      for (const part of bySize(replicas)) {
+        const result = await client.replicateRecords(remote.remoteBrain, part, call);
         for (const d of result.data) outcomes.set(d.id, d.outcome);
       }
       await sync.markPushed(t, brainId, batch, outcomes);
@@ -93,6 +93,26 @@ export async function runSync(
     await sync.finishRun(t, brainId, error).catch(() => {});
     return { pushed, pulled, error };
   }
+}
+
+/** Bytes of JSON per push request at most (a Record alone may be larger; the route takes 32 MiB). */
+const requestBytes = 8 * 1024 * 1024;
+
+/** Splits a batch so that large documents do not make one request too large for the remote. */
+function* bySize(replicas: readonly RecordReplica[]): Generator<RecordReplica[]> {
+  let part: RecordReplica[] = [];
+  let bytes = 0;
+  for (const r of replicas) {
+    const size = Buffer.byteLength(JSON.stringify(r));
+    if (part.length > 0 && bytes + size > requestBytes) {
+      yield part;
+      part = [];
+      bytes = 0;
+    }
+    part.push(r);
+    bytes += size;
+  }
+  if (part.length > 0) yield part;
 }
 
 /** The remote Brain is created (with its id only: no name or self leaves the device) when missing. */
