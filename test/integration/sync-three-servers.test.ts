@@ -162,6 +162,31 @@ describe('two devices and a hosted Mnemo, each its own server and data dir', () 
     assert.equal(after.pending, 0);
   });
 
+  it('removing an import travels as its ids, and a run cut by a stop resumes', async () => {
+    const imported = [];
+    for (let i = 0; i < 3; i += 1) {
+      imported.push(
+        await write(a, {
+          content: { kind: 'document', title: `Note ${i}`, text: `Harbour note ${i}: the crane is blue.` },
+          source: { name: 'notes', external_id: `notes:${i}` },
+        }),
+      );
+    }
+    // A run in flight when A stops is cut; the next start resumes it.
+    const cut = a.client.runSync('ana').catch(() => null);
+    await a.restart();
+    await cut;
+    await sync(a);
+    await sync(b);
+    const onB = ids(await allRecords(b.client, 'ana'));
+    for (const r of imported) assert.ok(onB.includes(r.id), 'B holds the imported Records');
+    await a.client.forgetSource('ana', 'notes');
+    await sync(a);
+    await sync(b);
+    const left = ids(await allRecords(b.client, 'ana'));
+    for (const r of imported) assert.ok(!left.includes(r.id), 'B forgot the removed import');
+  });
+
   it('never lets a local_only or unredacted redacted_summary canary reach the hosted server', async () => {
     assert.ok(proxy.bodies.length > 5);
     for (const body of proxy.bodies) {
