@@ -89,7 +89,8 @@ export async function runSync(
     await sync.finishRun(t, brainId, null);
     return { pushed, pulled, error: null };
   } catch (e) {
-    const error = describe(e, remote.remote);
+    // Whatever the remote answered, the key never reaches the status or a log line.
+    const error = describe(e, remote.remote).split(remote.remoteKey).join('[remote key]');
     await sync.finishRun(t, brainId, error).catch(() => {});
     return { pushed, pulled, error };
   }

@@ -139,4 +139,14 @@ describe('the replication routes and the Record change feed of a hosted server',
     );
     assert.equal(bad.code, 'invalid_request_body');
   });
+
+  it('keeps a refused key out of the status it reports', async () => {
+    await h.client.createBrain({ id: 'device' });
+    const wrongKey = 'sk_test_home_notarealsecret0000';
+    await h.client.pairSync('device', { remote: h.server.url, remote_key: wrongKey });
+    const s = await h.client.runSync('device');
+    assert.match(s.last_error ?? '', /invalid_api_key/);
+    assert.ok(!JSON.stringify(s).includes(wrongKey));
+    await h.client.unpairSync('device');
+  });
 });
