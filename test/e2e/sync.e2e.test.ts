@@ -18,6 +18,8 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
     await page.getByRole('link', { name: 'Me' }).click();
     await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Sync' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+    await page.getByRole('button', { name: 'Pair' }).waitFor();
+    await checkScreen(page, 'sync-pair-form');
     await page.getByLabel(/Hosted Mnemo/).fill(h.server.url);
     await page.getByLabel(/Brain there/).fill('shared');
     await page.getByLabel(/Key of the hosted Mnemo/).fill(h.key);
