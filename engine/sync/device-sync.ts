@@ -114,8 +114,8 @@ export function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): SyncStatus 
     }
     ctx.store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', b.uid);
     ctx.store.run(
-      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, pseudonym_secret, paired_at)
-       VALUES (?, ?, ?, ?, '', ?)`,
+      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at)
+       VALUES (?, ?, ?, ?, ?)`,
       b.uid,
       remote,
       remoteBrain,

@@ -44,7 +44,6 @@ CREATE TABLE sync_pairings (
   remote_url TEXT NOT NULL,
   remote_brain TEXT NOT NULL,
   remote_key TEXT NOT NULL,
-  pseudonym_secret TEXT NOT NULL,
   push_seq INTEGER NOT NULL DEFAULT 0,
   tombstone_seq INTEGER NOT NULL DEFAULT 0,
   pull_watermark TEXT,
