@@ -62,7 +62,12 @@ export async function startNode(
     dataDir,
     server,
     key,
-    client: createMnemoClient({ baseUrl: server.url, apiKey: key, retry: false }),
+    // A restart closes the kept-alive connections of the client: a call on one is tried once more.
+    client: createMnemoClient({
+      baseUrl: server.url,
+      apiKey: key,
+      retry: { maxInternalRetries: 1, maxRateLimitRetries: 0, baseDelayMs: 10 },
+    }),
     async restart() {
       await node.server.close();
       node.server = await start();

@@ -86,7 +86,7 @@ describe('sync under random writes, forgets, runs and restarts', () => {
               s.visibility === 'local_only'
                 ? `local canary LC${round}x${n} stays home`
                 : s.visibility === 'redacted_summary'
-                  ? `mail rc${round}x${n}@example.org about the boat`
+                  ? `mail rc${round}x${n}@example.org about boat ${round}.${n}`
                   : `note ${round}.${n}: the regatta starts at noon`;
             await d.client.rememberRecord(brain, {
               content: { kind: 'message', speaker: 'Ana Lima', text },
@@ -133,7 +133,7 @@ describe('sync under random writes, forgets, runs and restarts', () => {
         for (const body of proxy.bodies)
           assert.ok(!body.includes('local canary') && !/rc\d+x\d+@/.test(body));
       }),
-      { numRuns: runs, endOnFailure: true },
+      { numRuns: runs, endOnFailure: true, includeErrorInReport: true },
     );
   });
 });
