@@ -22,6 +22,7 @@ import type {
   Trace,
   TracePage,
 } from './contract/index.ts';
+import type { EngineSync } from './sync/engine-sync.ts';
 
 /** The namespace a credential selects: its project and environment. Nothing else selects it. */
 export interface Tenant {
@@ -138,6 +139,9 @@ export interface Engine {
     q: { limit: number; cursor?: string | undefined },
   ): Promise<TracePage>;
   getTrace(t: Tenant, brainId: string, traceId: string): Promise<Trace>;
+
+  /** Sync with a hosted Mnemo (additive; the local engine only): see docs/sync.md. */
+  readonly sync?: EngineSync;
 
   /** Resolves when every Record accepted so far has been derived (tests and benchmarks use it). */
   idle(): Promise<void>;

@@ -13,7 +13,8 @@ export interface Principal {
   admin: boolean;
 }
 
-type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close'>;
+// Sync sits beside the /v1 operations: its routes check through authorize() (server/http/handlers.ts).
+type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close' | 'sync'>;
 
 type WithoutTenant<F> = F extends (t: Tenant, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 

@@ -30,6 +30,7 @@ import { MemoriesScreen } from './screens/memories.tsx';
 import { MemoryScreen } from './screens/memory.tsx';
 import { ObjectsScreen } from './screens/objects.tsx';
 import { ProfileScreen } from './screens/profile.tsx';
+import { SyncScreen } from './screens/sync.tsx';
 import { RecordsScreen } from './screens/records.tsx';
 import { SignIn } from './screens/sign-in.tsx';
 import { TraceScreen } from './screens/trace.tsx';
@@ -220,6 +221,8 @@ function Screen({ route }: { route: Route }) {
           return <ProfileScreen brainId={route.brainId} />;
         case 'import':
           return <ImportScreen key={route.brainId} brainId={route.brainId} />;
+        case 'sync':
+          return <SyncScreen key={route.brainId} brainId={route.brainId} />;
       }
   }
 }

@@ -10,6 +10,7 @@ export const brainTabs: ReadonlyArray<{ tab: BrainTab; label: string }> = [
   { tab: 'traces', label: 'Traces' },
   { tab: 'profile', label: 'Profile & Census' },
   { tab: 'import', label: 'Import' },
+  { tab: 'sync', label: 'Sync' },
 ];
 
 /** The window's title for a page, so tabs, history and window switchers tell pages apart. */

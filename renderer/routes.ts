@@ -1,5 +1,15 @@
 /** The app's addresses. Pure, so tests can check parsing and building round-trip. */
-const tabs = ['records', 'memories', 'conflicts', 'objects', 'ask', 'traces', 'profile', 'import'] as const;
+const tabs = [
+  'records',
+  'memories',
+  'conflicts',
+  'objects',
+  'ask',
+  'traces',
+  'profile',
+  'import',
+  'sync',
+] as const;
 export type BrainTab = (typeof tabs)[number];
 
 export type Route =

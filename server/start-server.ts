@@ -18,6 +18,7 @@ import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
+import { createSyncService } from './sync/sync-service.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
 
 export interface ServerOptions {
@@ -48,6 +49,8 @@ export interface ServerOptions {
   timeZone?: string;
   /** How long close() lets in-flight requests finish before answering them 500 (default 30 s). */
   shutdownGraceMs?: number;
+  /** Timing of the background sync of paired Brains (docs/sync.md); tests shorten it. */
+  sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
   log?: (line: string) => void;
 }
 
@@ -141,7 +144,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     uiKeys.push(key);
     return key;
   };
+  const sync = createSyncService({ engine, log, ...options.sync });
   const serving = serveOn({
+    sync,
     host,
     port: wantedPort,
     docsUrlBase: options.docsUrlBase,
@@ -177,6 +182,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const { listener, origin } = served;
   const { port } = listener;
+  await sync.start();
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
@@ -199,6 +205,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close(closeOptions = {}) {
       if (closeOptions.force) forceNow();
       closing ??= (async () => {
+        // A sync run in flight is cut (it resumes where it stopped on the next start) before the store closes.
+        await sync.close();
         // The store closes only after the handlers that use it are done (or were cut off).
         const cut = await listener.shutdown(graceMs, forced);
         if (cut > 0) {

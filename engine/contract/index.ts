@@ -11,3 +11,4 @@ export * from './error.ts';
 export * from './key.ts';
 export * from './source.ts';
 export { contractVersion } from './version.ts';
+export * from './sync.ts';

@@ -9,9 +9,18 @@ import { Census, Profile, ProfileQuery } from './profile.ts';
 import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
 import { ImportProgress, ImportRequest, ImportResult, SourceList } from './source.ts';
 import { ErrorBody } from './error.ts';
+import {
+  ReplicateRequest,
+  ReplicateResult,
+  SyncPairing,
+  SyncStatus,
+  TombstoneRequest,
+  TombstoneResult,
+} from './sync.ts';
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+/** PUT only for device configuration (pairSync), never for memory: see docs/decisions.md. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One operation of /v1: the single table the router, the scope check and openapi.json are built from. */
 export interface Operation {
@@ -192,6 +201,76 @@ export const operations: Operation[] = [
         'request again writes the rest without duplicates.',
       events: { progress: ImportProgress, result: ImportResult, error: ErrorBody },
     },
+  },
+  {
+    id: 'replicateRecords',
+    method: 'POST',
+    path: '/brains/{brain_id}/sync/records',
+    summary:
+      'Sync (additive): write Records under the ids their first device gave them; per id created, unchanged, ' +
+      'forgotten (tombstoned here: never comes back) or conflict. A local_only Record refuses the whole call.',
+    scope: 'records:write',
+    body: ReplicateRequest,
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: ReplicateResult, description: 'What became of each id' }],
+    additive: true,
+    // A Record's text may be up to 1,000,000 characters: one must fit in a request whatever its script.
+    maxBodyBytes: importMaxBodyBytes,
+  },
+  {
+    id: 'forgetReplicas',
+    method: 'POST',
+    path: '/brains/{brain_id}/sync/tombstones',
+    summary:
+      'Sync (additive): forget these Record ids (imported ones too) with the forgetRecord cascade, and keep a ' +
+      'tombstone of each, known here or not, so none is ever written again.',
+    scope: 'records:write',
+    body: TombstoneRequest,
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: TombstoneResult, description: 'Receipt' }],
+    additive: true,
+  },
+  {
+    id: 'getSync',
+    method: 'GET',
+    path: '/brains/{brain_id}/sync',
+    summary:
+      'Sync (additive): the pairing of this Brain with a hosted Mnemo, its counts and last error; never the key.',
+    scope: 'records:read',
+    success: [{ status: 200, schema: SyncStatus, description: 'Status (paired: false when not paired)' }],
+    additive: true,
+  },
+  {
+    id: 'pairSync',
+    method: 'PUT',
+    path: '/brains/{brain_id}/sync',
+    summary:
+      'Sync (additive): pair this Brain with a Brain on a hosted Mnemo, or change the pairing; the key is kept ' +
+      'in the encrypted store only. Device configuration, not memory: the one PUT (docs/decisions.md).',
+    scope: 'records:write',
+    body: SyncPairing,
+    success: [{ status: 200, schema: SyncStatus, description: 'Paired; the first sync starts at once' }],
+    additive: true,
+  },
+  {
+    id: 'unpairSync',
+    method: 'DELETE',
+    path: '/brains/{brain_id}/sync',
+    summary: 'Sync (additive): unpair. Nothing is deleted on either side.',
+    scope: 'records:write',
+    success: [{ status: 200, schema: SyncStatus, description: 'Unpaired' }],
+    additive: true,
+  },
+  {
+    id: 'runSync',
+    method: 'POST',
+    path: '/brains/{brain_id}/sync/run',
+    summary:
+      'Sync (additive): push, send tombstones and pull now; answers when the run ended, with the status ' +
+      '(a failed run is a 200 whose last_error says why).',
+    scope: 'records:write',
+    success: [{ status: 200, schema: SyncStatus, description: 'Status after the run' }],
+    additive: true,
   },
   {
     id: 'listMemories',

@@ -131,8 +131,28 @@ export const MnemoRecord = z
   .meta({ id: 'Record' });
 export type MnemoRecord = z.infer<typeof MnemoRecord>;
 
+export const RecordRemoval = z
+  .object({ id: z.string(), forgotten_at: DateTime })
+  .meta({ id: 'RecordRemoval' });
+export type RecordRemoval = z.infer<typeof RecordRemoval>;
+
 export const RecordPage = z
-  .object({ data: z.array(MnemoRecord), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .object({
+    data: z.array(MnemoRecord),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+    watermark: z
+      .string()
+      .optional()
+      .describe('Present on a change-feed read (`since_watermark`): send it back as since_watermark.'),
+    removed: z
+      .array(RecordRemoval)
+      .optional()
+      .describe(
+        'Present on a change-feed read (additive): Records forgotten after the boundary, paged with `data` ' +
+          'in the same order (a page ends on a whole step). A forgotten id never comes back.',
+      ),
+  })
   .meta({ id: 'RecordPage' });
 export type RecordPage = z.infer<typeof RecordPage>;
 
@@ -150,6 +170,16 @@ export const RecordListQuery = z
     ),
     until: DateTime.optional().describe('Records that occurred at or before this time.'),
     cursor: z.string().min(1, 'must not be empty').optional(),
+    // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
+    since_watermark: z
+      .string()
+      .optional()
+      .describe(
+        'Change feed (additive; for sync): the Records written and forgotten after this boundary, in the ' +
+          "Brain's sequence, oldest first, with `watermark` and `removed`; `start` reads from the beginning. " +
+          'Not combined with `cursor` or any filter (`conflicting_parameters`). Loop: read a page, apply it, ' +
+          'send its `watermark` back, repeat while `has_more`.',
+      ),
     limit: pageLimit(50, 200),
   })
   .refine(sinceNotAfterUntil.check, sinceNotAfterUntil.params);

@@ -99,6 +99,12 @@ export const errorCodes = {
     type: 'not_found',
     summary: 'No Record of the Brain carries this source.name (additive: forgetSource).',
   },
+  sync_not_paired: {
+    status: 404,
+    type: 'not_found',
+    summary:
+      'The Brain is not paired with a hosted Mnemo (additive: the sync routes; pair it with PUT /v1/brains/{id}/sync).',
+  },
   record_not_erasable: {
     status: 403,
     type: 'policy',

@@ -51,6 +51,7 @@ import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
 import { getRecord, listRecords, rememberRecord } from './records.ts';
 import { createWriteGroup } from './write-group.ts';
+import { createEngineSync } from '../sync/local-engine-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -357,6 +358,7 @@ function engineOver(
       return ctx.traces.list(b.uid, q.limit, q.cursor);
     }),
     getTrace: op((t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
+    sync: createEngineSync(ctx, { op, write }),
     idle: async () => {
       if (closed) return;
       await worker.idle();

@@ -17,6 +17,7 @@ import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { recordChanges } from '../sync/change-feed.ts';
 
 export interface RecordRow {
   n: number;
@@ -180,6 +181,7 @@ export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: s
 /** Newest first, filtered; the cursor is the last id seen. */
 export function listRecords(ctx: LocalCtx, t: Tenant, brainId: string, q: RecordListQuery): RecordPage {
   const b = requireBrain(ctx, t, brainId);
+  if (q.since_watermark !== undefined) return recordChanges(ctx, b, q);
   const { sql, params } = recordPageSql(b.uid, ctx.deployment === 'hosted', q);
   const rows = ctx.store.all<RecordRow>(sql, ...params);
   const hasMore = rows.length > q.limit;

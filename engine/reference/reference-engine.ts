@@ -293,6 +293,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async listRecords(t, brainId, q): Promise<RecordPage> {
       const s = state(t, brainId);
+      if (q.since_watermark !== undefined)
+        throw new MnemoError('not_implemented', 'since_watermark: the reference engine keeps no change feed');
       const before = q.cursor ? decodeCursor(q.cursor) : null;
       const rows = [...s.records.values()]
         .map((r) => r.record)

@@ -12,6 +12,9 @@ export interface BenchServerOptions {
   /** Keep the temp data dir after closing (to inspect it). */
   keep?: boolean | undefined;
   log?: ((line: string) => void) | undefined;
+  deployment?: 'local' | 'hosted';
+  /** Timing of the background sync (the sync bench runs it by hand). */
+  sync?: { debounceMs?: number; intervalMs?: number };
 }
 
 export interface BenchServer {
@@ -74,6 +77,8 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     // the engine's calendar must be the same on every machine.
     timeZone: 'UTC',
     ...(o.embeddingModel ? { embeddingModel: o.embeddingModel } : {}),
+    ...(o.deployment ? { deployment: o.deployment } : {}),
+    ...(o.sync ? { sync: o.sync } : {}),
     log: o.log,
   });
   let running: RunningServer;

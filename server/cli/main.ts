@@ -5,6 +5,7 @@ import { register as registerImport } from './commands/import.ts';
 import { register as registerKeys } from './commands/keys.ts';
 import { register as registerMcp } from './commands/mcp.ts';
 import { register as registerServe } from './commands/serve.ts';
+import { register as registerSync } from './commands/sync.ts';
 import { noHeldSignals, type CommandContext, type HeldSignals } from './held-signals.ts';
 
 /** `mnemo`: the command line fixed by cli-and-harness.md. */
@@ -19,6 +20,7 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     registerKeys,
     registerImport,
     registerMcp,
+    registerSync,
     registerBackup,
     registerBench,
   ];

@@ -31,8 +31,13 @@ import type {
   RecordListQuery,
   RecordPage,
   SourceList,
+  SyncPairing,
+  SyncStatus,
   Trace,
   TracePage,
+  RecordReplica,
+  ReplicateResult,
+  TombstoneResult,
 } from '../../engine/contract/index.ts';
 import { MnemoApiError, errorFromFrame, errorFromResponse } from './mnemo-api-error.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
@@ -74,7 +79,7 @@ export type KeyCreatedInfo = z.infer<typeof KeyCreated>;
 export type KeyListPage = z.infer<typeof KeyList>;
 
 interface RequestSpec extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
@@ -375,6 +380,38 @@ export function createMnemoClient(options: MnemoClientOptions) {
       json<TracePage>({ method: 'GET', path: `${brainPath(brainId)}/traces`, query: q, ...o }),
     getTrace: (brainId: string, traceId: string, o: CallOptions = {}) =>
       json<Trace>({ method: 'GET', path: `${brainPath(brainId)}/traces/${seg(traceId)}`, ...o }),
+
+    /**
+     * Sync, hosted side (additive): writes Records under their own ids. Safe to retry: a repeat answers
+     * `unchanged` for each id.
+     */
+    replicateRecords: (brainId: string, records: readonly RecordReplica[], o: CallOptions = {}) =>
+      json<ReplicateResult>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/sync/records`,
+        body: { records },
+        ...o,
+      }),
+    /** Sync, hosted side (additive): forgets these ids and keeps their tombstones. Safe to retry. */
+    forgetReplicas: (brainId: string, ids: readonly string[], o: CallOptions = {}) =>
+      json<TombstoneResult>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/sync/tombstones`,
+        body: { ids },
+        ...o,
+      }),
+    /** Sync, device side (additive): the pairing's status; never the key. */
+    getSync: (brainId: string, o: CallOptions = {}) =>
+      json<SyncStatus>({ method: 'GET', path: `${brainPath(brainId)}/sync`, ...o }),
+    /** Pairs the Brain with a Brain on a hosted Mnemo (or changes the pairing). */
+    pairSync: (brainId: string, body: SyncPairing, o: CallOptions = {}) =>
+      json<SyncStatus>({ method: 'PUT', path: `${brainPath(brainId)}/sync`, body, ...o }),
+    /** Unpairs; nothing is deleted on either side. */
+    unpairSync: (brainId: string, o: CallOptions = {}) =>
+      json<SyncStatus>({ method: 'DELETE', path: `${brainPath(brainId)}/sync`, ...o }),
+    /** Syncs now; the status after the run (its last_error says why a run failed). */
+    runSync: (brainId: string, o: CallOptions = {}) =>
+      json<SyncStatus>({ method: 'POST', path: `${brainPath(brainId)}/sync/run`, ...o }),
 
     /** Key management (additive /v1/keys routes; needs an admin key). */
     listKeys: (o: CallOptions = {}) => json<KeyListPage>({ method: 'GET', path: '/keys', ...o }),

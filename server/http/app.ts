@@ -4,6 +4,7 @@ import { buildOpenApi } from '../../engine/contract/openapi.ts';
 import { operations, type Operation } from '../../engine/contract/operations.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
+import type { SyncService } from '../sync/sync-service.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
 import { errorIndexPage, errorPage } from './docs-pages.ts';
@@ -28,6 +29,8 @@ export interface AppOptions {
   /** Extra routes outside /v1 (the UI, /mcp), mounted after the guards. */
   mounts?: ((app: Hono<AppEnv>) => void)[];
   now?: () => number;
+  /** Sync of paired Brains: told of each write, and behind the /sync routes. */
+  sync?: SyncService;
 }
 
 interface CompiledOp {
@@ -39,6 +42,9 @@ const compiled: CompiledOp[] = operations.map((op) => ({
   op,
   regex: new RegExp(`^/v1${op.path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
 }));
+
+/** The operations that add or forget a Brain's Records: each makes a paired Brain sync soon after. */
+const recordWrites = new Set(['rememberRecord', 'forgetRecord', 'forgetSource', 'importFiles']);
 
 /** Pages registered outside the operations table, all read-only (GET); registered and matched from here. */
 const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code'] as const;
@@ -117,13 +123,18 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       // Before the body is read: a key without the scope learns nothing about its request.
       scoped.authorize(op.id);
       const input = await readInput(c, op, options.engine);
-      return handlers[op.id]!(c, input, {
+      const response = await handlers[op.id]!(c, input, {
         engine: options.engine,
         scoped,
         registry: options.registry,
         uploadParent: options.uploadParent,
         log,
+        sync: options.sync,
       });
+      // A write to a paired Brain is pushed soon after (debounced by the sync service).
+      if (recordWrites.has(op.id) && input.params.brain_id !== undefined)
+        options.sync?.noteWrite(input.principal.tenant, input.params.brain_id);
+      return response;
     });
   }
 

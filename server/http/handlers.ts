@@ -10,11 +10,15 @@ import type {
   ObjectListQuery,
   RecordCreate,
   RecordListQuery,
+  ReplicateRequest,
   Scope,
+  SyncPairing,
+  TombstoneRequest,
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
+import type { SyncService } from '../sync/sync-service.ts';
 import { importResponse } from './import-response.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
 import type { AppEnv, Principal } from './app-env.ts';
@@ -41,6 +45,8 @@ export interface HandlerDeps {
   uploadParent?: string | undefined;
   /** The server log, for faults that never reach the app's error handler (inside an open stream). */
   log?: (line: string) => void;
+  /** The server's sync of paired Brains (absent: the routes answer not_implemented). */
+  sync?: SyncService | undefined;
 }
 
 type Handler = (c: HonoContext<AppEnv>, input: CallInput, deps: HandlerDeps) => Promise<Response>;
@@ -102,6 +108,24 @@ function mintable(principal: Principal, body: KeyCreate): { scopes: Scope[]; bra
   if (principal.tenant.env === 'test' && body.env === 'live')
     throw new MnemoError('http_403', 'env: a test key mints test keys only');
   return { scopes: body.scopes ?? [...principal.scopes], brain: body.brain ?? principal.brain ?? undefined };
+}
+
+/** The path's Brain, once the key may call `operationId` on it (sync sits beside the engine's operations). */
+function brainFor(input: CallInput, scoped: PrincipalEngine, operationId: string): string {
+  const id = input.params.brain_id!;
+  scoped.authorize(operationId, id);
+  return id;
+}
+
+function engineSyncOf(engine: Engine) {
+  if (!engine.sync) throw new MnemoError('not_implemented', 'sync: this engine keeps no Records to sync');
+  return engine.sync;
+}
+
+function syncOf(deps: HandlerDeps): SyncService {
+  if (!deps.sync || !deps.engine.sync)
+    throw new MnemoError('not_implemented', 'sync: this server does not sync (use the local engine)');
+  return deps.sync;
 }
 
 function registryOf(deps: HandlerDeps): KeyRegistry {
@@ -168,6 +192,40 @@ export const handlers: Record<string, Handler> = {
   async importFiles(c, i, deps) {
     deps.scoped.authorize('importFiles', i.params.brain_id!);
     return importResponse(c, i, deps, i.params.brain_id!);
+  },
+  async replicateRecords(c, i, { engine, scoped }) {
+    const result = await engineSyncOf(engine).replicate(
+      i.principal.tenant,
+      brainFor(i, scoped, 'replicateRecords'),
+      (i.body as ReplicateRequest).records,
+    );
+    return c.json(result, 200, { 'Brain-Watermark': result.watermark });
+  },
+  async forgetReplicas(c, i, { engine, scoped }) {
+    const result = await engineSyncOf(engine).tombstones(
+      i.principal.tenant,
+      brainFor(i, scoped, 'forgetReplicas'),
+      (i.body as TombstoneRequest).ids,
+    );
+    return c.json(result, 200, { 'Brain-Watermark': result.watermark });
+  },
+  async getSync(c, i, deps) {
+    return c.json(await syncOf(deps).status(i.principal.tenant, brainFor(i, deps.scoped, 'getSync')));
+  },
+  async pairSync(c, i, deps) {
+    return c.json(
+      await syncOf(deps).pair(
+        i.principal.tenant,
+        brainFor(i, deps.scoped, 'pairSync'),
+        i.body as SyncPairing,
+      ),
+    );
+  },
+  async unpairSync(c, i, deps) {
+    return c.json(await syncOf(deps).unpair(i.principal.tenant, brainFor(i, deps.scoped, 'unpairSync')));
+  },
+  async runSync(c, i, deps) {
+    return c.json(await syncOf(deps).runNow(i.principal.tenant, brainFor(i, deps.scoped, 'runSync')));
   },
   async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).

@@ -8,9 +8,11 @@ import { openDatabase } from '../../engine/store/open-database.ts';
 import { textKey } from '../../engine/store/text-key.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
-/** What migrations 15 to 17 add, taken away again to stand for a store written before them. */
-const undoMigrations15To17 = `DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate;
-  DROP TABLE derive_failures; ALTER TABLE derive_queue DROP COLUMN attempts;`;
+/** What migrations 15 to 18 add, taken away again to stand for a store written before them. */
+const undoMigrations15To18 = `DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate;
+  DROP TABLE derive_failures; ALTER TABLE derive_queue DROP COLUMN attempts;
+  DROP TRIGGER records_leave_tombstones; DROP TRIGGER brains_take_tombstones; DROP TABLE record_tombstones;
+  DROP TABLE sync_pairings; DROP TABLE sync_records;`;
 
 describe('local engine: migrations', () => {
   it('upgrades a schema-version-1 file: its Records get indexed, queued derivation runs, data is kept', async () => {
@@ -103,8 +105,8 @@ describe('local engine: migrations', () => {
         if (Number(r.n) === n) put.run(n, text, '', '', '', r.scope!);
         else put.run(r.n, 'See you at the station.', '田中太郎', '', '', r.scope!);
       db.prepare('DELETE FROM index_queue').run();
-      // Migration 15's table, 16's index and 17's column and table are not there yet.
-      db.exec(undoMigrations15To17);
+      // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
+      db.exec(undoMigrations15To18);
       db.pragma('user_version = 12');
       db.close();
     }
@@ -162,8 +164,8 @@ describe('local engine: migrations', () => {
          status = 'active', valid_to = NULL, valid_to_ms = NULL WHERE id = ?`,
       ).run(ids[0]);
       db.prepare("UPDATE memories SET version = 1, cause = 'derived' WHERE id = ?").run(ids[1]);
-      // Migration 15's table, 16's index and 17's column and table are not there yet.
-      db.exec(undoMigrations15To17);
+      // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
+      db.exec(undoMigrations15To18);
       db.pragma('user_version = 13');
       db.close();
     }
@@ -226,8 +228,8 @@ describe('local engine: migrations', () => {
       old.forEach(([, , version], i) =>
         db.prepare('UPDATE memories SET version = ? WHERE id = ?').run(version, ids[i]),
       );
-      // Migration 15's table, 16's index and 17's column and table are not there yet.
-      db.exec(undoMigrations15To17);
+      // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
+      db.exec(undoMigrations15To18);
       db.pragma('user_version = 13');
       db.close();
     }

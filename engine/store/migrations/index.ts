@@ -15,10 +15,11 @@ import { slotsByOwner } from './014-slots-by-owner.ts';
 import { deriveUpgrade } from './015-derive-upgrade.ts';
 import { slotPredicateIndex } from './016-slot-predicate-index.ts';
 import { deriveFailures } from './017-derive-failures.ts';
+import { recordSync } from './018-record-sync.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
-  /** Consecutive from 1; stored in PRAGMA user_version once applied. */
+  /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
   version: number;
   name: string;
   sql: string;
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   deriveUpgrade,
   slotPredicateIndex,
   deriveFailures,
+  recordSync,
 ];

@@ -121,6 +121,16 @@ export function register(program: Command): void {
     );
 
   bench
+    .command('sync')
+    .description("sync A -> hosted H -> B: push and pull records/s, time until B answers from A's last write")
+    .option('--records <n>', 'shareable Records on A', positiveInt, 10_000)
+    .option('--concurrency <n>', 'write requests in flight while A is filled', positiveInt, 8)
+    .action(async (f: { records: number; concurrency: number }) => {
+      const { runSyncBench } = await import('../../bench/sync-bench.ts');
+      await runSyncBench({ ...f, out, progress });
+    });
+
+  bench
     .command('import')
     .description('importer throughput: a synthetic WhatsApp export through /v1, derivation included')
     .option('--messages <n>', 'messages in the export', positiveInt, 10_000)

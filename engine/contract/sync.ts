@@ -1,0 +1,123 @@
+import * as z from 'zod';
+import { DateTime, Slug, Visibility } from './common.ts';
+import { DocumentContent, EventContent, FactContent, MessageContent, RecordSource } from './record.ts';
+
+/**
+ * Sync of a Brain with a Brain on a hosted Mnemo (additive; docs/sync.md). Records travel with their
+ * own ids; each side derives its own Memories. A correction names a Memory of the device it was written
+ * on, so it does not travel.
+ */
+export const ReplicableContent = z
+  .discriminatedUnion('kind', [MessageContent, DocumentContent, EventContent, FactContent])
+  .meta({ id: 'ReplicableContent' });
+
+export const RecordId = z
+  .string()
+  .regex(/^rec_[0-9A-Za-z]{1,64}$/, 'must be a Record id (rec_...)')
+  .describe('A Record id (`rec_...`).');
+
+export const RecordReplica = z
+  .strictObject({
+    id: RecordId.describe('The id the Record has on every side.'),
+    content: ReplicableContent,
+    source: RecordSource.optional(),
+    visibility: Visibility.describe(
+      '`shareable` or `redacted_summary` (a copy the device redacted); `local_only` is refused with `local_only_record`.',
+    ),
+    occurred_at: DateTime,
+  })
+  .meta({ id: 'RecordReplica' });
+export type RecordReplica = z.infer<typeof RecordReplica>;
+
+export const ReplicateRequest = z
+  .strictObject({ records: z.array(RecordReplica).min(1, 'must hold at least one Record').max(200) })
+  .meta({ id: 'ReplicateRequest' });
+export type ReplicateRequest = z.infer<typeof ReplicateRequest>;
+
+export const ReplicaOutcome = z
+  .enum(['created', 'unchanged', 'forgotten', 'conflict'])
+  .describe(
+    '`created`: written now. `unchanged`: that id was already here with the same content. `forgotten`: that id ' +
+      'was forgotten here and never comes back. `conflict`: that id is here with other content (or in another Brain); nothing was written.',
+  )
+  .meta({ id: 'ReplicaOutcome' });
+export type ReplicaOutcome = z.infer<typeof ReplicaOutcome>;
+
+export const ReplicateResult = z
+  .object({
+    object: z.literal('replication'),
+    data: z.array(z.object({ id: z.string(), outcome: ReplicaOutcome })),
+    watermark: z.string().describe('The boundary after the writes.'),
+  })
+  .meta({ id: 'ReplicateResult' });
+export type ReplicateResult = z.infer<typeof ReplicateResult>;
+
+export const TombstoneRequest = z
+  .strictObject({ ids: z.array(RecordId).min(1, 'must hold at least one id').max(1000) })
+  .meta({ id: 'TombstoneRequest' });
+export type TombstoneRequest = z.infer<typeof TombstoneRequest>;
+
+export const TombstoneResult = z
+  .object({
+    object: z.literal('tombstones'),
+    forgotten: z
+      .number()
+      .int()
+      .describe('Records of this Brain forgotten now (the rest were gone already or never here).'),
+    watermark: z.string(),
+  })
+  .meta({ id: 'TombstoneResult' });
+export type TombstoneResult = z.infer<typeof TombstoneResult>;
+
+const remoteUrl = z
+  .string()
+  .max(2_000)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && /\/v1\/?$/.test(u.pathname);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL ending in /v1');
+
+export const SyncPairing = z
+  .strictObject({
+    remote: remoteUrl.describe("The hosted Mnemo's base URL, ending in /v1."),
+    remote_brain: Slug.optional().describe('The Brain there; default: the same id as here.'),
+    remote_key: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(500)
+      .describe(
+        'A key of the hosted Mnemo with records:read and records:write. Kept in the encrypted store only; never shown again.',
+      ),
+  })
+  .meta({ id: 'SyncPairing' });
+export type SyncPairing = z.infer<typeof SyncPairing>;
+
+export const SyncStatus = z
+  .object({
+    object: z.literal('sync_status'),
+    brain_id: z.string(),
+    paired: z.boolean(),
+    remote: z.string().nullable(),
+    remote_brain: z.string().nullable(),
+    paired_at: DateTime.nullable(),
+    last_success_at: DateTime.nullable(),
+    last_attempt_at: DateTime.nullable(),
+    pending: z
+      .number()
+      .int()
+      .describe('Records waiting to go up (shareable and redacted_summary ones not yet sent).'),
+    pushed: z.number().int(),
+    pulled: z.number().int(),
+    held_back: z.number().int().describe('redacted_summary Records the redactor was unsure of: never sent.'),
+    skipped: z
+      .number()
+      .int()
+      .describe('Records that cannot travel (corrections) or that the remote refused.'),
+    last_error: z.string().nullable(),
+  })
+  .meta({ id: 'SyncStatus' });
+export type SyncStatus = z.infer<typeof SyncStatus>;

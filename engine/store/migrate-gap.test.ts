@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, it } from 'node:test';
+import { migrate } from './migrate.ts';
+import { openDatabase } from './open-database.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-migrate-gap-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const m = (version: number) => ({
+  version,
+  name: `m${version}`,
+  sql: `CREATE TABLE t${version} (x INTEGER);`,
+});
+
+it('applies increasing versions with a number missing, and refuses versions out of order', () => {
+  const db = openDatabase({ file: join(dir, 'gap.db'), key: null });
+  try {
+    assert.deepEqual(migrate(db, [m(1), m(3)]), [1, 3]);
+    assert.equal(db.pragma('user_version', { simple: true }), 3);
+    assert.deepEqual(migrate(db, [m(1), m(3), m(4)]), [4]);
+    assert.throws(() => migrate(db, [m(1), m(4), m(3)]), /version 3, expected more than 4/);
+  } finally {
+    db.close();
+  }
+});

@@ -1,0 +1,30 @@
+import { requireBrain, type LocalCtx } from '../local/local-ctx.ts';
+import type { Tenant } from '../types.ts';
+import * as device from './device-sync.ts';
+import type { EngineSync } from './engine-sync.ts';
+import { applyTombstones, replicateRecords } from './replicate.ts';
+
+type Wrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => Promise<Awaited<R>>;
+
+/** The local engine's EngineSync: each operation checks the engine is open (`op`), writes also kick the indexer (`write`). */
+export function createEngineSync(ctx: LocalCtx, { op, write }: { op: Wrap; write: Wrap }): EngineSync {
+  const brain = (t: Tenant, id: string) => requireBrain(ctx, t, id);
+  return {
+    replicate: write((t, id, records) => {
+      const { created: _created, ...result } = replicateRecords(ctx, brain(t, id), records);
+      return result;
+    }),
+    tombstones: write((t, id, ids) => applyTombstones(ctx, brain(t, id), ids)),
+    status: op((t, id) => device.syncStatus(ctx, brain(t, id))),
+    pair: op((t, id, body) => device.pair(ctx, brain(t, id), body)),
+    unpair: op((t, id) => device.unpair(ctx, brain(t, id))),
+    pairedBrains: op(() => device.pairedBrains(ctx)),
+    remoteOf: op((t, id) => device.remoteOf(ctx, brain(t, id))),
+    outbox: op((t, id, limit) => device.outbox(ctx, brain(t, id), limit)),
+    markPushed: write((t, id, batch, outcomes) => device.markPushed(ctx, brain(t, id), batch, outcomes)),
+    tombstonesToSend: op((t, id, limit) => device.tombstonesToSend(ctx, brain(t, id), limit)),
+    markTombstonesSent: op((t, id, seq) => device.markTombstonesSent(ctx, brain(t, id), seq)),
+    applyPulled: write((t, id, page) => device.applyPulled(ctx, brain(t, id), page)),
+    finishRun: op((t, id, error) => device.finishRun(ctx, brain(t, id), error)),
+  };
+}

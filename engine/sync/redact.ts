@@ -1,0 +1,312 @@
+import { createHmac } from 'node:crypto';
+import type { RecordReplica } from '../contract/index.ts';
+
+/** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
+export interface KnownPeople {
+  self: string | null;
+  others: readonly string[];
+}
+
+export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reason: string };
+
+class Unsure extends Error {}
+
+const roleOfSelf = '[self]';
+const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * Redacts text and typed content for a `redacted_summary` Record's copy: e-mail addresses, URLs, IP
+ * addresses, IBANs, card and phone numbers become role words (`[email]`, `[url]`, ...), and the names of
+ * the people the Brain knows become stable per-Brain pseudonyms (`[person-7KQ2]`; the Brain's self is
+ * `[self]`). When something is left that looks identifying but fits no rule (an `@handle`, an address
+ * spelled "at ... dot", an IBAN whose check digits fail, a name part two known people share) the
+ * redactor is unsure and the Record is held back rather than sent half-redacted.
+ */
+export function createRedactor(people: KnownPeople, secret: Buffer) {
+  const pseudonym = (name: string) => {
+    const mac = createHmac('sha256', secret).update(name.normalize('NFC').toLowerCase()).digest();
+    let tag = '';
+    for (let i = 0; i < 4; i += 1) tag += alphabet[mac[i]! % 32];
+    return `[person-${tag}]`;
+  };
+  const names = nameTable(people, pseudonym);
+
+  const redactText = (text: string): string => {
+    let out = replaceUrls(text);
+    out = replaceEmails(out);
+    out = replaceIbans(out);
+    out = out.replace(ipv4, '[ip]').replace(ipv6, '[ip]');
+    out = replaceDigitRuns(out);
+    out = replaceNames(out, names);
+    if (out.includes('@')) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
+    if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
+    return out;
+  };
+  const redactName = (name: string): string => {
+    const whole = names.whole.get(name.trim());
+    return whole ?? redactText(name);
+  };
+
+  return {
+    pseudonym,
+    redact(replica: RecordReplica): Redacted {
+      try {
+        const c = replica.content;
+        const content: RecordReplica['content'] =
+          c.kind === 'message'
+            ? {
+                kind: 'message',
+                text: redactText(c.text),
+                ...(c.speaker !== undefined ? { speaker: redactName(c.speaker) } : {}),
+                ...(c.thread !== undefined ? { thread: redactText(c.thread) } : {}),
+              }
+            : c.kind === 'document'
+              ? {
+                  kind: 'document',
+                  text: redactText(c.text),
+                  ...(c.title !== undefined ? { title: redactText(c.title) } : {}),
+                }
+              : c.kind === 'event'
+                ? {
+                    kind: 'event',
+                    title: redactText(c.title),
+                    ...(c.starts_at !== undefined ? { starts_at: c.starts_at } : {}),
+                    ...(c.ends_at !== undefined ? { ends_at: c.ends_at } : {}),
+                    ...(c.participants !== undefined ? { participants: c.participants.map(redactName) } : {}),
+                    ...(c.place !== undefined ? { place: redactText(c.place) } : {}),
+                  }
+                : {
+                    kind: 'fact',
+                    subject: redactName(c.subject),
+                    predicate: redactText(c.predicate),
+                    value: typeof c.value === 'string' ? redactText(c.value) : c.value,
+                  };
+        // The source's external id names an item of another system (a mail's Message-ID, a contact's
+        // uid): it does not travel with a redacted copy; its name and trust do.
+        const source = replica.source
+          ? {
+              ...(replica.source.name !== undefined ? { name: redactText(replica.source.name) } : {}),
+              ...(replica.source.trust !== undefined ? { trust: replica.source.trust } : {}),
+            }
+          : undefined;
+        return {
+          ok: true,
+          replica: {
+            id: replica.id,
+            content,
+            ...(source ? { source } : {}),
+            visibility: 'redacted_summary',
+            occurred_at: replica.occurred_at,
+          },
+        };
+      } catch (e) {
+        if (e instanceof Unsure) return { ok: false, reason: e.message };
+        throw e;
+      }
+    },
+  };
+}
+
+interface NameTable {
+  /** Full names and name parts, longest first, with their replacement (null: shared, so unsure). */
+  words: { word: string; replacement: string | null }[];
+  whole: Map<string, string>;
+}
+
+function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {
+  const whole = new Map<string, string>();
+  const parts = new Map<string, Set<string>>();
+  const add = (name: string, replacement: string) => {
+    const full = name.trim().replace(/\s+/g, ' ');
+    if (full.length < 2 || whole.has(full)) return;
+    whole.set(full, replacement);
+    for (const part of full.split(' ')) {
+      // A part counts as a name when it is written as one: capitalised, three letters or more.
+      if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
+      const set = parts.get(part) ?? new Set<string>();
+      set.add(replacement);
+      parts.set(part, set);
+    }
+  };
+  if (people.self) add(people.self, roleOfSelf);
+  for (const other of people.others) add(other, pseudonym(other.trim().replace(/\s+/g, ' ')));
+  const words = [
+    ...[...whole].map(([word, replacement]) => ({ word, replacement: replacement as string | null })),
+    ...[...parts]
+      .filter(([part]) => !whole.has(part))
+      .map(([word, set]) => ({ word, replacement: set.size === 1 ? [...set][0]! : null })),
+  ].sort((a, b) => b.word.length - a.word.length);
+  return { words, whole };
+}
+
+const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
+
+function replaceNames(text: string, names: NameTable): string {
+  let out = text;
+  for (const { word, replacement } of names.words) {
+    let from = 0;
+    let result = '';
+    for (;;) {
+      const at = out.indexOf(word, from);
+      if (at < 0) break;
+      const end = at + word.length;
+      if (isWordChar(out[at - 1]) || isWordChar(out[end])) {
+        result += out.slice(from, end);
+        from = end;
+        continue;
+      }
+      if (replacement === null) throw new Unsure(`a name two known people share ("${word}")`);
+      result += out.slice(from, at) + replacement;
+      from = end;
+    }
+    out = result + out.slice(from);
+  }
+  return out;
+}
+
+const closing = '.,;:!?)]}\'"';
+
+function replaceUrls(text: string): string {
+  return text.replace(/\b(?:https?:\/\/|www\.)[^\s<>"]+/gi, (url) => {
+    let end = url.length;
+    while (end > 0 && closing.includes(url[end - 1]!)) end -= 1;
+    return `[url]${url.slice(end)}`;
+  });
+}
+
+const localChar = /[\p{L}\p{N}._%+-]/u;
+const domainChar = /[\p{L}\p{N}.-]/u;
+
+/** Scans for each `@` and takes the address around it, without a regex that could backtrack. */
+function replaceEmails(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    if (at < from) continue;
+    let start = at;
+    while (start > from && localChar.test(text[start - 1]!)) start -= 1;
+    let end = at + 1;
+    while (end < text.length && domainChar.test(text[end]!)) end += 1;
+    while (end > at + 1 && (text[end - 1] === '.' || text[end - 1] === '-')) end -= 1;
+    const domain = text.slice(at + 1, end);
+    if (start === at || !/\.\p{L}{2,}$/u.test(domain)) continue;
+    out += `${text.slice(from, start)}[email]`;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+const ibanStart = /\b[A-Z]{2}\d{2}(?=[ A-Z0-9]{11})/g;
+
+/** IBANs (with or without spaces), checked by their mod-97 digits; one that fails the check is unsure. */
+function replaceIbans(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(ibanStart)) {
+    const start = m.index;
+    if (start < from) continue;
+    let end = start;
+    let compact = '';
+    let lastEnd = start;
+    while (end < text.length && compact.length < 34) {
+      const ch = text[end]!;
+      if (/[A-Z0-9]/.test(ch)) {
+        compact += ch;
+        end += 1;
+        lastEnd = end;
+      } else if (ch === ' ' && /[A-Z0-9]/.test(text[end + 1] ?? '')) end += 1;
+      else break;
+    }
+    if (compact.length < 15 || !/\d/.test(compact.slice(4))) continue;
+    if (!ibanValid(compact)) {
+      if (/^[A-Z]{2}\d{2}[A-Z0-9]*\d{6}/.test(compact))
+        throw new Unsure('something shaped like an IBAN whose check digits fail');
+      continue;
+    }
+    out += `${text.slice(from, start)}[iban]`;
+    from = lastEnd;
+  }
+  return out + text.slice(from);
+}
+
+function ibanValid(compact: string): boolean {
+  const moved = compact.slice(4) + compact.slice(0, 4);
+  let rest = 0;
+  for (const ch of moved) {
+    const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of v) rest = (rest * 10 + Number(d)) % 97;
+  }
+  return rest === 1;
+}
+
+const ipv4 = /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/g;
+const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
+const spelledAddress =
+  /\b[\p{L}\p{N}._-]+ ?[([]?at[)\]]? ?[\p{L}\p{N}-]+ ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
+const separators = ' -.()/';
+const datePrefix = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}\s?-\s?\d{4})/;
+const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
+
+/**
+ * Runs of seven digits or more (spaces, dashes, dots, slashes and brackets between them): card numbers
+ * (13 to 19 digits passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and
+ * year spans are left as they are.
+ */
+function replaceDigitRuns(text: string): string {
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const startsRun = isDigit(text[i]) || ((text[i] === '+' || text[i] === '(') && isDigit(text[i + 1]));
+    if (!startsRun || isWordChar(text[i - 1])) {
+      i += 1;
+      continue;
+    }
+    const date = datePrefix.exec(text.slice(i, i + 24));
+    if (date && !isDigit(text[i + date[0].length])) {
+      i += date[0].length;
+      continue;
+    }
+    let j = i + 1;
+    let lastDigit = isDigit(text[i]) ? i : i + 1;
+    let digits = isDigit(text[i]) ? 1 : 0;
+    let gap = 0;
+    while (j < text.length) {
+      const ch = text[j]!;
+      if (isDigit(ch)) {
+        digits += 1;
+        lastDigit = j;
+        gap = 0;
+      } else if (separators.includes(ch) && gap < 2) gap += 1;
+      else break;
+      j += 1;
+    }
+    const end = lastDigit + 1;
+    if (digits >= 7 && !isWordChar(text[end])) {
+      const only = text.slice(i, end).replace(/\D/g, '');
+      const role =
+        only.length >= 13 && only.length <= 19 && luhn(only)
+          ? '[card]'
+          : only.length <= 15
+            ? '[phone]'
+            : '[number]';
+      out += text.slice(from, i) + role;
+      from = end;
+    }
+    i = Math.max(end, i + 1);
+  }
+  return out + text.slice(from);
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let k = 0; k < digits.length; k += 1) {
+    let d = Number(digits[digits.length - 1 - k]);
+    if (k % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}

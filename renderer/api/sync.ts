@@ -1,0 +1,33 @@
+/** The Brain's pairing with a hosted Mnemo: its status (read again while shown) and the changes to it. */
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
+import type { MnemoClient } from '../../server/client/index.ts';
+import { useClient } from './client.ts';
+
+const syncKey = (brainId: string) => ['sync', brainId] as const;
+
+/** Sync runs by itself in the background: the panel reads the status every few seconds. */
+export const syncStatusOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: syncKey(brainId),
+    queryFn: ({ signal }) => client.getSync(brainId, { signal }),
+    refetchInterval: 3000,
+  });
+
+/** Pairing, syncing and unpairing each answer with the new status; pulled Records change every read. */
+function useSyncChange<A>(brainId: string, change: (client: MnemoClient, arg: A) => Promise<SyncStatus>) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (arg: A) => change(client, arg),
+    onSuccess: (status) => qc.setQueryData(syncKey(brainId), status),
+    onSettled: () => qc.invalidateQueries({ predicate: (q) => q.queryKey.includes(brainId) }),
+  });
+}
+
+export const usePairSync = (brainId: string) =>
+  useSyncChange(brainId, (client, body: SyncPairing) => client.pairSync(brainId, body));
+export const useRunSync = (brainId: string) =>
+  useSyncChange(brainId, (client, _: void) => client.runSync(brainId));
+export const useUnpairSync = (brainId: string) =>
+  useSyncChange(brainId, (client, _: void) => client.unpairSync(brainId));

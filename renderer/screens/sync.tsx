@@ -1,0 +1,129 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { SyncStatus } from '../../engine/contract/index.ts';
+import { useClient } from '../api/client.ts';
+import { syncStatusOptions, usePairSync, useRunSync, useUnpairSync } from '../api/sync.ts';
+import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { formatDateTime } from '../format.ts';
+
+/** Pairing this Brain with a Brain on a hosted Mnemo: the form, the status and its counts, sync now, unpair. */
+export function SyncScreen({ brainId }: { brainId: string }) {
+  const client = useClient();
+  const status = useQuery(syncStatusOptions(client, brainId));
+  return (
+    <>
+      <h1 tabIndex={-1}>Sync</h1>
+      <p className="lead">
+        Keep this Brain in step with a Brain on a hosted Mnemo, and through it with your other devices.
+        Shareable Records go up whole, “redacted summary” ones only as a copy with addresses, numbers and the
+        names you know replaced; local-only Records never leave this device. Forgetting reaches every side.
+      </p>
+      {status.isPending ? (
+        <Loading what="the sync status" />
+      ) : status.data === undefined || errorHidesData(status) ? (
+        <ErrorNotice error={status.error} />
+      ) : status.data.paired ? (
+        <Paired brainId={brainId} s={status.data} />
+      ) : (
+        <PairForm brainId={brainId} />
+      )}
+    </>
+  );
+}
+
+function PairForm({ brainId }: { brainId: string }) {
+  const pair = usePairSync(brainId);
+  const [remote, setRemote] = useState('');
+  const [remoteBrain, setRemoteBrain] = useState('');
+  const [remoteKey, setRemoteKey] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    pair.mutate({
+      remote: remote.trim(),
+      remote_key: remoteKey.trim(),
+      ...(remoteBrain.trim() ? { remote_brain: remoteBrain.trim() } : {}),
+    });
+  };
+  return (
+    <form className="form" onSubmit={submit} aria-label="Pair with a hosted Mnemo">
+      <label>
+        Hosted Mnemo <span className="hint">its address, ending in /v1</span>
+        <input
+          name="remote"
+          type="url"
+          required
+          placeholder="https://mnemo.example.org/v1"
+          value={remote}
+          onChange={(e) => setRemote(e.target.value)}
+        />
+      </label>
+      <label>
+        Brain there <span className="hint">default: {brainId}</span>
+        <input name="remote_brain" value={remoteBrain} onChange={(e) => setRemoteBrain(e.target.value)} />
+      </label>
+      <label>
+        Key of the hosted Mnemo <span className="hint">kept encrypted on this device, never shown again</span>
+        <input
+          name="remote_key"
+          type="password"
+          autoComplete="off"
+          required
+          value={remoteKey}
+          onChange={(e) => setRemoteKey(e.target.value)}
+        />
+      </label>
+      {pair.isError ? <ErrorNotice error={pair.error} /> : null}
+      <button type="submit" className="primary" disabled={pair.isPending}>
+        {pair.isPending ? 'Pairing…' : 'Pair'}
+      </button>
+    </form>
+  );
+}
+
+function Paired({ brainId, s }: { brainId: string; s: SyncStatus }) {
+  const run = useRunSync(brainId);
+  const unpair = useUnpairSync(brainId);
+  const counts: [string, number][] = [
+    ['Waiting to go up', s.pending],
+    ['Pushed', s.pushed],
+    ['Pulled', s.pulled],
+    ['Held back (redactor unsure)', s.held_back],
+    ['Skipped', s.skipped],
+  ];
+  return (
+    <section aria-label="Sync status">
+      <p>
+        Paired with Brain <strong>{s.remote_brain}</strong> at <code>{s.remote}</code>.
+      </p>
+      <p data-testid="sync-last-success">
+        Last synced: {s.last_success_at ? formatDateTime(s.last_success_at) : 'not yet'}
+      </p>
+      {s.last_error ? (
+        <p className="notice" role="alert" data-testid="sync-last-error">
+          Last attempt failed: {s.last_error}
+        </p>
+      ) : null}
+      <table className="table" aria-label="Sync counts">
+        <tbody>
+          {counts.map(([label, n]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{n}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {run.isError ? <ErrorNotice error={run.error} /> : null}
+      {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
+      <div className="row">
+        <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
+          {run.isPending ? 'Syncing…' : 'Sync now'}
+        </button>
+        <button type="button" disabled={unpair.isPending} onClick={() => unpair.mutate()}>
+          Unpair
+        </button>
+      </div>
+      <p className="hint">Unpairing deletes nothing, here or there.</p>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import type { Command } from 'commander';
+import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
+import { errorMessage } from '../../../engine/index.ts';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
+import { bySchema, defaultBaseUrl } from '../options.ts';
+
+interface ServerFlags {
+  brain: string;
+  url?: string;
+  key?: string;
+}
+
+/** The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why. */
+function localServer(flags: ServerFlags): MnemoClient | null {
+  const apiKey = flags.key ?? process.env.MNEMO_KEY;
+  if (!apiKey) {
+    console.error(
+      'mnemo sync: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
+    );
+    process.exitCode = 2;
+    return null;
+  }
+  return createMnemoClient({ baseUrl: flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl, apiKey });
+}
+
+function fail(e: unknown): void {
+  const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
+  console.error(`mnemo sync: ${detail}`);
+  process.exitCode = 1;
+}
+
+/** The status as a person reads it: what is paired, the counts, the last success and error. */
+export function formatStatus(s: SyncStatus): string {
+  if (!s.paired) return `Brain ${s.brain_id} is not paired`;
+  return [
+    `Brain ${s.brain_id} <-> ${s.remote_brain} at ${s.remote}`,
+    `pending ${s.pending}, pushed ${s.pushed}, pulled ${s.pulled}, held back ${s.held_back}, skipped ${s.skipped}`,
+    `last success: ${s.last_success_at ?? 'never'}`,
+    ...(s.last_error ? [`last error: ${s.last_error}`] : []),
+  ].join('\n');
+}
+
+const withServer = (c: Command) =>
+  c
+    .requiredOption('--brain <brain>', 'the local Brain', bySchema(Slug))
+    .option('--url <url>', `local server base ending in /v1 (env MNEMO_URL; default ${defaultBaseUrl})`)
+    .option('--key <key>', 'API key of the local server (env MNEMO_KEY)');
+
+export function register(program: Command): void {
+  const sync = program
+    .command('sync')
+    .description(
+      'pair a local Brain with a Brain on a hosted Mnemo, and sync them (through the running local server)',
+    );
+
+  withServer(sync.command('add').description('pair the Brain (or change its pairing); it syncs at once'))
+    .requiredOption('--remote <url>', "the hosted Mnemo's base URL, ending in /v1")
+    .option(
+      '--remote-key <key>',
+      'a key of the hosted Mnemo (env MNEMO_REMOTE_KEY); kept in the encrypted store only',
+    )
+    .option('--remote-brain <brain>', 'the Brain there (default: the same id)', bySchema(Slug))
+    .action(async (flags: ServerFlags & { remote: string; remoteKey?: string; remoteBrain?: string }) => {
+      const remoteKey = flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY;
+      if (!remoteKey) {
+        console.error('mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY');
+        process.exitCode = 2;
+        return;
+      }
+      const client = localServer(flags);
+      if (!client) return;
+      try {
+        const s = await client.pairSync(flags.brain, {
+          remote: flags.remote,
+          remote_key: remoteKey,
+          ...(flags.remoteBrain ? { remote_brain: flags.remoteBrain } : {}),
+        });
+        console.log(formatStatus(s));
+      } catch (e) {
+        fail(e);
+      }
+    });
+
+  withServer(sync.command('status').description('the pairing, counts, last success and last error'))
+    .option('--json', 'print one JSON object', false)
+    .action(async (flags: ServerFlags & { json: boolean }) => {
+      const client = localServer(flags);
+      if (!client) return;
+      try {
+        const s = await client.getSync(flags.brain);
+        console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
+      } catch (e) {
+        fail(e);
+      }
+    });
+
+  withServer(sync.command('run').description('sync now; exit code 1 when the run failed'))
+    .option('--json', 'print the status after the run as one JSON object', false)
+    .action(async (flags: ServerFlags & { json: boolean }) => {
+      const client = localServer(flags);
+      if (!client) return;
+      try {
+        const s = await client.runSync(flags.brain);
+        console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
+        if (s.last_error) process.exitCode = 1;
+      } catch (e) {
+        fail(e);
+      }
+    });
+
+  withServer(sync.command('remove').description('unpair; nothing is deleted on either side')).action(
+    async (flags: ServerFlags) => {
+      const client = localServer(flags);
+      if (!client) return;
+      try {
+        console.log(formatStatus(await client.unpairSync(flags.brain)));
+      } catch (e) {
+        fail(e);
+      }
+    },
+  );
+}

@@ -1,0 +1,135 @@
+import type { RecordReplica, ReplicaOutcome } from '../../engine/contract/index.ts';
+import type { Tenant } from '../../engine/types.ts';
+import { errorMessage, type EngineSync } from '../../engine/index.ts';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
+
+export interface RunSyncOptions {
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  /** Records per push request (the remote takes up to 200). */
+  batchSize?: number;
+}
+
+export interface RunOutcome {
+  pushed: number;
+  pulled: number;
+  error: string | null;
+}
+
+/**
+ * The last guard before a Record is serialised for the remote: the outbox never reads a local_only
+ * Record, and this refuses to send one if it ever did.
+ */
+export function assertShareable(replicas: readonly RecordReplica[]): void {
+  for (const r of replicas) {
+    if (r.visibility !== 'shareable' && r.visibility !== 'redacted_summary') {
+      throw new Error(`refusing to send the ${r.visibility} Record ${r.id}: it never leaves this device`);
+    }
+  }
+}
+
+/**
+ * One sync run of a paired Brain: push the outbox (batch by batch, each confirmed before the cursor
+ * moves, so a crash or a dropped connection repeats at most one batch, which the remote answers
+ * `unchanged`), send the tombstones of Records that travelled, then pull the remote's change feed page by
+ * page. The run's end (its error, if any) is kept with the pairing.
+ */
+export async function runSync(
+  sync: EngineSync,
+  t: Tenant,
+  brainId: string,
+  o: RunSyncOptions = {},
+): Promise<RunOutcome> {
+  const remote = await sync.remoteOf(t, brainId);
+  const client = createMnemoClient({
+    baseUrl: remote.remote,
+    apiKey: remote.remoteKey,
+    // Every call of a run is idempotent: a connection the remote closed as it was reused (keep-alive)
+    // is tried once more; a remote that stays away is the service's backoff's to wait for.
+    retry: { maxInternalRetries: 1, maxRateLimitRetries: 2 },
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  });
+  const call = { ...(o.signal ? { signal: o.signal } : {}) };
+  let pushed = 0;
+  let pulled = 0;
+  try {
+    await ensureRemoteBrain(client, remote.remoteBrain, call);
+    for (;;) {
+      const batch = await sync.outbox(t, brainId, o.batchSize ?? 200);
+      if (batch.items.length === 0 && batch.kept.length === 0) break;
+      const outcomes = new Map<string, ReplicaOutcome>();
+      const replicas = batch.items.map((i) => i.replica);
+      assertShareable(replicas);
+      for (const part of bySize(replicas)) {
+        const result = await client.replicateRecords(remote.remoteBrain, part, call);
+        for (const d of result.data) outcomes.set(d.id, d.outcome);
+      }
+      await sync.markPushed(t, brainId, batch, outcomes);
+      pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
+    }
+    for (let cursor = -1; ;) {
+      const { ids, throughSeq } = await sync.tombstonesToSend(t, brainId, 1000);
+      if (throughSeq === cursor) break;
+      if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
+      await sync.markTombstonesSent(t, brainId, throughSeq);
+      cursor = throughSeq;
+    }
+    let watermark = remote.pullWatermark ?? 'start';
+    for (;;) {
+      const page = await client.listRecords(
+        remote.remoteBrain,
+        { since_watermark: watermark, limit: 200 },
+        call,
+      );
+      pulled += (await sync.applyPulled(t, brainId, page)).pulled;
+      watermark = page.watermark ?? watermark;
+      if (!page.has_more) break;
+    }
+    await sync.finishRun(t, brainId, null);
+    return { pushed, pulled, error: null };
+  } catch (e) {
+    // Whatever the remote answered, the key never reaches the status or a log line.
+    const error = describe(e, remote.remote).split(remote.remoteKey).join('[remote key]');
+    await sync.finishRun(t, brainId, error).catch(() => {});
+    return { pushed, pulled, error };
+  }
+}
+
+/** Bytes of JSON per push request at most (a Record alone may be larger; the route takes 32 MiB). */
+const requestBytes = 8 * 1024 * 1024;
+
+/** Splits a batch so that large documents do not make one request too large for the remote. */
+function* bySize(replicas: readonly RecordReplica[]): Generator<RecordReplica[]> {
+  let part: RecordReplica[] = [];
+  let bytes = 0;
+  for (const r of replicas) {
+    const size = Buffer.byteLength(JSON.stringify(r));
+    if (part.length > 0 && bytes + size > requestBytes) {
+      yield part;
+      part = [];
+      bytes = 0;
+    }
+    part.push(r);
+    bytes += size;
+  }
+  if (part.length > 0) yield part;
+}
+
+/** The remote Brain is created (with its id only: no name or self leaves the device) when missing. */
+async function ensureRemoteBrain(client: MnemoClient, brainId: string, call: { signal?: AbortSignal }) {
+  try {
+    await client.getBrain(brainId, call);
+  } catch (e) {
+    if (!(e instanceof MnemoApiError) || e.code !== 'brain_not_found') throw e;
+    try {
+      await client.createBrain({ id: brainId }, call);
+    } catch (created) {
+      if (!(created instanceof MnemoApiError) || created.code !== 'brain_exists') throw created;
+    }
+  }
+}
+
+function describe(e: unknown, remote: string): string {
+  if (e instanceof MnemoApiError) return `${remote}: ${e.code}: ${e.message}`;
+  return `${remote}: ${errorMessage(e)}`;
+}

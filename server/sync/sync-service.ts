@@ -1,0 +1,159 @@
+import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Engine, Tenant } from '../../engine/types.ts';
+import { runSync, type RunSyncOptions } from './run-sync.ts';
+
+export interface SyncServiceOptions {
+  engine: Engine;
+  /** After a write to a paired Brain, the push waits this long for more (default 2 s). */
+  debounceMs?: number;
+  /** Every paired Brain syncs this often (default 60 s). */
+  intervalMs?: number;
+  /** Longest wait between runs while the remote fails (default 15 min); the wait doubles from intervalMs. */
+  maxBackoffMs?: number;
+  fetch?: RunSyncOptions['fetch'];
+  log?: (line: string) => void;
+}
+
+interface BrainLoop {
+  t: Tenant;
+  brainId: string;
+  timer: NodeJS.Timeout | null;
+  running: Promise<SyncStatus> | null;
+  again: boolean;
+  failures: number;
+}
+
+/**
+ * Keeps a server's paired Brains in sync while it runs: soon after each write (debounced), every
+ * interval, and on demand; while the remote fails, the next run waits twice as long each time (up to
+ * maxBackoffMs). One run per Brain at a time. close() stops the timers and waits for a run in flight.
+ */
+export function createSyncService(o: SyncServiceOptions) {
+  const sync = o.engine.sync;
+  const debounceMs = o.debounceMs ?? 2_000;
+  const intervalMs = o.intervalMs ?? 60_000;
+  const maxBackoffMs = o.maxBackoffMs ?? 15 * 60_000;
+  const log = o.log ?? (() => {});
+  const loops = new Map<string, BrainLoop>();
+  const abort = new AbortController();
+  let closed = false;
+  const keyOf = (t: Tenant, brainId: string) => JSON.stringify([t.project, t.env, brainId]);
+
+  const requireSync = () => {
+    if (!sync)
+      throw new MnemoError('not_implemented', 'sync: this engine does not sync (use the local engine)');
+    return sync;
+  };
+
+  const schedule = (loop: BrainLoop, ms: number) => {
+    if (closed) return;
+    if (loop.timer) clearTimeout(loop.timer);
+    loop.timer = setTimeout(() => {
+      loop.timer = null;
+      void run(loop).catch(() => {});
+    }, ms);
+    loop.timer.unref();
+  };
+
+  const nextWait = (loop: BrainLoop) =>
+    loop.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(loop.failures, 20));
+
+  const run = (loop: BrainLoop): Promise<SyncStatus> => {
+    if (loop.running) {
+      // A write during a run is pushed by one more run right after it.
+      loop.again = true;
+      return loop.running;
+    }
+    const s = requireSync();
+    loop.running = (async () => {
+      try {
+        const outcome = await runSync(s, loop.t, loop.brainId, {
+          signal: abort.signal,
+          ...(o.fetch ? { fetch: o.fetch } : {}),
+        });
+        if (outcome.error) {
+          loop.failures += 1;
+          if (!closed) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
+        } else loop.failures = 0;
+      } catch (e) {
+        // The Brain was unpaired or forgotten meanwhile: its loop ends.
+        if (e instanceof MnemoError && (e.code === 'sync_not_paired' || e.code === 'brain_not_found')) {
+          stop(loop);
+          throw e;
+        }
+        loop.failures += 1;
+        if (!closed) log(`sync of Brain ${loop.brainId} failed: ${(e as Error).message}`);
+      } finally {
+        loop.running = null;
+      }
+      if (loop.again && !closed) {
+        loop.again = false;
+        schedule(loop, 0);
+      } else schedule(loop, nextWait(loop));
+      return s.status(loop.t, loop.brainId);
+    })();
+    return loop.running;
+  };
+
+  const stop = (loop: BrainLoop) => {
+    if (loop.timer) clearTimeout(loop.timer);
+    loop.timer = null;
+    loops.delete(keyOf(loop.t, loop.brainId));
+  };
+
+  const loopOf = (t: Tenant, brainId: string): BrainLoop => {
+    const key = keyOf(t, brainId);
+    let loop = loops.get(key);
+    if (!loop) {
+      loop = { t, brainId, timer: null, running: null, again: false, failures: 0 };
+      loops.set(key, loop);
+    }
+    return loop;
+  };
+
+  return {
+    /** Starts the loops of the Brains paired before this server started: each syncs soon. */
+    async start(): Promise<void> {
+      if (!sync) return;
+      for (const p of await sync.pairedBrains())
+        schedule(loopOf({ project: p.project, env: p.env }, p.brainId), debounceMs);
+    },
+    /** A write to a Brain: if it is paired, it syncs once writes pause for debounceMs. */
+    noteWrite(t: Tenant, brainId: string): void {
+      const loop = loops.get(keyOf(t, brainId));
+      if (!loop || closed) return;
+      if (loop.running) loop.again = true;
+      else if (loop.failures === 0) schedule(loop, debounceMs);
+    },
+    status: (t: Tenant, brainId: string) => requireSync().status(t, brainId),
+    async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
+      const status = await requireSync().pair(t, brainId, body);
+      const loop = loopOf(t, brainId);
+      loop.failures = 0;
+      schedule(loop, 0);
+      return status;
+    },
+    async unpair(t: Tenant, brainId: string): Promise<SyncStatus> {
+      const status = await requireSync().unpair(t, brainId);
+      const loop = loops.get(keyOf(t, brainId));
+      if (loop) stop(loop);
+      return status;
+    },
+    /** Syncs now (after a run in flight, if any) and answers with the status after it. */
+    async runNow(t: Tenant, brainId: string): Promise<SyncStatus> {
+      await requireSync().remoteOf(t, brainId);
+      const loop = loopOf(t, brainId);
+      if (loop.running) await loop.running.catch(() => {});
+      return run(loop);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const loop of loops.values()) if (loop.timer) clearTimeout(loop.timer);
+      abort.abort();
+      await Promise.allSettled([...loops.values()].map((l) => l.running));
+    },
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

@@ -1,0 +1,59 @@
+// The Sync panel against `mnemo serve --ui` with the local engine, paired with a second, hosted server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startNode, tempRoot } from '../integration/sync-helpers.ts';
+import { browserPerFile, checkScreen, openUi, startApp } from './harness.ts';
+
+const context = browserPerFile();
+
+test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', async () => {
+  const { root, remove } = tempRoot('mnemo-e2e-sync-');
+  const h = await startNode(root, 'h', { deployment: 'hosted' });
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('me', { content: 'The sailing club meets on Fridays.' });
+    await app.api.rememberRecord('me', { content: 'My PIN is 4242.', visibility: 'local_only' });
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Sync' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+    await page.getByRole('button', { name: 'Pair' }).waitFor();
+    await checkScreen(page, 'sync-pair-form');
+    await page.getByLabel(/Hosted Mnemo/).fill(h.server.url);
+    await page.getByLabel(/Brain there/).fill('shared');
+    await page.getByLabel(/Key of the hosted Mnemo/).fill(h.key);
+    await page.getByRole('button', { name: 'Pair' }).click();
+    const counts = page.getByRole('table', { name: 'Sync counts' });
+    await counts.getByRole('row', { name: 'Pushed 1' }).waitFor();
+    await page.getByTestId('sync-last-success').filter({ hasNotText: 'not yet' }).waitFor();
+    assert.equal(await page.getByText(h.key).count(), 0, 'the key is never shown');
+    await checkScreen(page, 'sync-paired');
+
+    // Another device's Record reaches this one with Sync now.
+    await h.client.replicateRecords('shared', [
+      {
+        id: 'rec_01M8GC00000000000000000001',
+        content: { kind: 'message', text: 'The regatta moved to Sunday.' },
+        visibility: 'shareable',
+        occurred_at: '2024-06-01T10:00:00.000Z',
+      },
+    ]);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await counts.getByRole('row', { name: 'Pulled 1' }).waitFor();
+    const onHub = await h.client.listRecords('shared');
+    assert.deepEqual(
+      onHub.data.map((r) => r.visibility),
+      ['shareable', 'shareable'],
+    );
+    assert.ok(!JSON.stringify(onHub).includes('4242'));
+
+    await page.getByRole('button', { name: 'Unpair' }).click();
+    await page.getByRole('button', { name: 'Pair' }).waitFor();
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+    await h.stop();
+    remove();
+  }
+});

@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { startServer, type RunningServer } from '../../server/start-server.ts';
+
+const dbKey = 'sync-test-key';
+
+/** One Mnemo server of a sync test: its own data dir, restartable on the same dir and port. */
+export interface Node {
+  name: string;
+  dataDir: string;
+  server: RunningServer;
+  key: string;
+  client: MnemoClient;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function tempRoot(prefix = 'mnemo-sync-'): { root: string; remove: () => void } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * Starts `mnemo serve` in-process on its own data dir (hosted or local), with a key of project `home`,
+ * env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
+ * `sync` says otherwise.
+ */
+export async function startNode(
+  root: string,
+  name: string,
+  o: {
+    deployment?: 'local' | 'hosted';
+    sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
+  } = {},
+): Promise<Node> {
+  const dataDir = join(root, name);
+  const keyFile = join(root, `${name}.key`);
+  writeFileSync(keyFile, `${dbKey}-${name}\n`, { mode: 0o600 });
+  let port = 0;
+  const start = () =>
+    startServer({
+      engine: 'local',
+      deployment: o.deployment ?? 'local',
+      port,
+      rateLimit: 0,
+      dataDir,
+      dbKeyFile: keyFile,
+      configDir: join(root, `${name}-config`),
+      sync: o.sync ?? { debounceMs: 3_600_000, intervalMs: 3_600_000 },
+      shutdownGraceMs: 2_000,
+    });
+  const server = await start();
+  port = server.port;
+  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  const node: Node = {
+    name,
+    dataDir,
+    server,
+    key,
+    // A restart closes the kept-alive connections of the client: a call on one is tried once more.
+    client: createMnemoClient({
+      baseUrl: server.url,
+      apiKey: key,
+      retry: { maxInternalRetries: 1, maxRateLimitRetries: 0, baseDelayMs: 10 },
+    }),
+    async restart() {
+      await node.server.close();
+      node.server = await start();
+    },
+    stop: () => node.server.close(),
+  };
+  return node;
+}
+
+/**
+ * A loopback proxy in front of a server that keeps every request body that passed through it, so a
+ * test can show what reached the hosted server, byte for byte.
+ */
+export async function recordingProxy(target: () => string): Promise<{
+  url: string;
+  bodies: string[];
+  down: boolean;
+  /** Requests refused while down. */
+  refused: number;
+  close: () => Promise<void>;
+}> {
+  const state = { url: '', bodies: [] as string[], down: false, refused: 0, close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (state.down) {
+        state.refused += 1;
+        req.socket.destroy();
+        return;
+      }
+      const body = Buffer.concat(chunks);
+      state.bodies.push(body.toString('utf8'));
+      const t = new URL(target());
+      const headers = { ...req.headers, host: t.host };
+      const out = request(
+        { host: t.hostname, port: t.port, path: req.url, method: req.method, headers },
+        (upstream) => {
+          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+          upstream.pipe(res);
+        },
+      );
+      out.on('error', () => res.destroy());
+      out.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+/**
+ * Every text value of every table of a stopped server's store, decrypted with its key: what the hosted
+ * server holds, whatever table it ended up in.
+ */
+export function storeText(root: string, name: string): string {
+  const db = openDatabase({ file: join(root, name, 'mnemo.db'), key: `${dbKey}-${name}` });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string }[];
+    const parts: string[] = [];
+    for (const { name: table } of tables) {
+      let rows: unknown[];
+      try {
+        rows = db.prepare(`SELECT * FROM "${table}"`).all();
+      } catch {
+        continue; // virtual tables whose module this connection lacks
+      }
+      parts.push(JSON.stringify(rows, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v)));
+    }
+    return parts.join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/** The raw bytes of every file of a data dir, as latin1 text (encrypted: a canary must not be there either). */
+export function rawFiles(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
+    .join('\n');
+}

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { RecordReplica } from '../../engine/contract/index.ts';
+import { MnemoApiError } from '../../server/client/index.ts';
+import { startNode, tempRoot, type Node } from './sync-helpers.ts';
+
+const replica = (
+  id: string,
+  text: string,
+  visibility: RecordReplica['visibility'] = 'shareable',
+): RecordReplica => ({
+  id,
+  content: { kind: 'message', text, speaker: 'Ana' },
+  visibility,
+  occurred_at: '2024-05-01T12:00:00.000Z',
+});
+
+async function refused(p: Promise<unknown>): Promise<MnemoApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof MnemoApiError) return e;
+    throw e;
+  }
+  assert.fail('expected an error');
+}
+
+describe('the replication routes and the Record change feed of a hosted server', () => {
+  const { root, remove } = tempRoot();
+  let h: Node;
+  before(async () => {
+    h = await startNode(root, 'h', { deployment: 'hosted' });
+    await h.client.createBrain({ id: 'shared' });
+  });
+  after(async () => {
+    await h.stop();
+    remove();
+  });
+
+  it('writes a Record under its own id once, and says when an id holds other content', async () => {
+    const id = 'rec_01M8GA4DNAKFBAD9VVVCSJ3164';
+    const first = await h.client.replicateRecords('shared', [replica(id, 'I moved to Porto.')]);
+    assert.deepEqual(first.data, [{ id, outcome: 'created' }]);
+    const again = await h.client.replicateRecords('shared', [replica(id, 'I moved to Porto.')]);
+    assert.deepEqual(again.data, [{ id, outcome: 'unchanged' }]);
+    const other = await h.client.replicateRecords('shared', [replica(id, 'I moved to Braga.')]);
+    assert.deepEqual(other.data, [{ id, outcome: 'conflict' }]);
+    const record = await h.client.getRecord('shared', id);
+    assert.equal(record.occurred_at, '2024-05-01T12:00:00.000Z');
+    assert.deepEqual(record.content, { kind: 'message', text: 'I moved to Porto.', speaker: 'Ana' });
+  });
+
+  it('refuses a local_only Record with 403 local_only_record and writes nothing of the call', async () => {
+    const ok = 'rec_01M8GA4DNAKFBAD9VVVCSJ3165';
+    const e = await refused(
+      h.client.replicateRecords('shared', [
+        replica(ok, 'fine'),
+        replica('rec_01M8GA4DNAKFBAD9VVVCSJ3166', 'PIN 1234', 'local_only'),
+      ]),
+    );
+    assert.equal(e.status, 403);
+    assert.equal(e.code, 'local_only_record');
+    assert.equal((await refused(h.client.getRecord('shared', ok))).code, 'record_not_found');
+  });
+
+  it('refuses a correction, which names a Memory of another device', async () => {
+    const e = await refused(
+      h.client.replicateRecords('shared', [
+        {
+          ...replica('rec_01M8GA4DNAKFBAD9VVVCSJ3167', 'x'),
+          content: { kind: 'correction', corrects: 'mem_1' },
+        } as never,
+      ]),
+    );
+    assert.equal(e.code, 'invalid_request_body');
+  });
+
+  it('keeps a tombstone of every forgotten id: the id never comes back, also one it never held', async () => {
+    const id = 'rec_01M8GA4DNAKFBAD9VVVCSJ3168';
+    const never = 'rec_01M8GA4DNAKFBAD9VVVCSJ3169';
+    await h.client.replicateRecords('shared', [replica(id, 'My dentist is Dr. Costa.')]);
+    const receipt = await h.client.forgetReplicas('shared', [id, never]);
+    assert.equal(receipt.forgotten, 1);
+    const back = await h.client.replicateRecords('shared', [
+      replica(id, 'My dentist is Dr. Costa.'),
+      replica(never, 'anything'),
+    ]);
+    assert.deepEqual(
+      back.data.map((d) => d.outcome),
+      ['forgotten', 'forgotten'],
+    );
+    assert.equal((await refused(h.client.getRecord('shared', id))).code, 'record_not_found');
+  });
+
+  it('serves Records and removals in sequence order, paged on whole steps, with a watermark to resume', async () => {
+    await h.client.createBrain({ id: 'feed' });
+    const ids = Array.from({ length: 5 }, (_, i) => `rec_01M8GB00000000000000000${i}A`);
+    await h.client.replicateRecords(
+      'feed',
+      ids.map((id, i) => replica(id, `note ${i}`)),
+    );
+    await h.client.forgetReplicas('feed', [ids[1]!, ids[3]!]);
+    const seen: string[] = [];
+    const removed: string[] = [];
+    let watermark = 'start';
+    for (let pages = 0; ; pages += 1) {
+      assert.ok(pages < 10);
+      const page = await h.client.listRecords('feed', { since_watermark: watermark, limit: 2 });
+      seen.push(...page.data.map((r) => r.id));
+      removed.push(...(page.removed ?? []).map((r) => r.id));
+      watermark = page.watermark!;
+      if (!page.has_more) break;
+    }
+    assert.deepEqual(seen, [ids[0], ids[2], ids[4]]);
+    assert.deepEqual(removed.sort(), [ids[1], ids[3]]);
+    const empty = await h.client.listRecords('feed', { since_watermark: watermark });
+    assert.deepEqual([empty.data, empty.removed, empty.has_more], [[], [], false]);
+    await h.client.forgetReplicas('feed', [ids[0]!]);
+    const next = await h.client.listRecords('feed', { since_watermark: watermark });
+    assert.deepEqual(
+      next.removed?.map((r) => r.id),
+      [ids[0]],
+    );
+  });
+
+  it('refuses a feed read with a filter or a cursor, and a watermark it did not issue', async () => {
+    const mixed = await refused(h.client.listRecords('feed', { since_watermark: 'start', kind: 'message' }));
+    assert.equal(mixed.code, 'conflicting_parameters');
+    const forged = await refused(h.client.listRecords('feed', { since_watermark: 'wm_abc' }));
+    assert.equal(forged.code, 'invalid_watermark');
+  });
+
+  it('answers the device routes of an unpaired Brain: not paired, and sync_not_paired to run', async () => {
+    const s = await h.client.getSync('shared');
+    assert.equal(s.paired, false);
+    assert.equal((await refused(h.client.runSync('shared'))).code, 'sync_not_paired');
+    const bad = await refused(
+      h.client.pairSync('shared', { remote: 'http://127.0.0.1:1/api', remote_key: 'sk_test_x_y' }),
+    );
+    assert.equal(bad.code, 'invalid_request_body');
+  });
+
+  it('keeps a refused key out of the status it reports', async () => {
+    await h.client.createBrain({ id: 'device' });
+    const wrongKey = 'sk_test_home_notarealsecret0000';
+    await h.client.pairSync('device', { remote: h.server.url, remote_key: wrongKey });
+    const s = await h.client.runSync('device');
+    assert.match(s.last_error ?? '', /invalid_api_key/);
+    assert.ok(!JSON.stringify(s).includes(wrongKey));
+    await h.client.unpairSync('device');
+  });
+});
