@@ -36,7 +36,7 @@ export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './store/resol
 export { isTimeZone, systemTimeZone } from './retrieve/time-zone.ts';
 export { newId } from './ids.ts';
 export { errorMessage } from './shared/error-message.ts';
-export type { EngineSync } from './sync/engine-sync.ts';
+export type { EngineSync } from './types.ts';
 export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
 
 /** The encrypted SQLite store in a data dir: the local engine. */

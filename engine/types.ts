@@ -21,8 +21,13 @@ import type {
   SourceList,
   Trace,
   TracePage,
+  RecordReplica,
+  ReplicaOutcome,
+  ReplicateResult,
+  SyncPairing,
+  SyncStatus,
+  TombstoneResult,
 } from './contract/index.ts';
-import type { EngineSync } from './sync/engine-sync.ts';
 
 /** The namespace a credential selects: its project and environment. Nothing else selects it. */
 export interface Tenant {
@@ -146,4 +151,53 @@ export interface Engine {
   /** Resolves when every Record accepted so far has been derived (tests and benchmarks use it). */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface RemoteOf {
+  remote: string;
+  remoteBrain: string;
+  remoteKey: string;
+  pullWatermark: string | null;
+}
+
+export interface OutboxItem {
+  localId: string;
+  replica: RecordReplica;
+}
+
+/** The next Records to push, in the Brain's sequence, and what the redactor and the rules kept back. */
+export interface OutboxBatch {
+  items: OutboxItem[];
+  kept: { localId: string; fate: 'held_back' | 'skipped'; reason: string }[];
+  /** The step the push cursor moves to once this batch is through. */
+  throughSeq: number;
+}
+
+/**
+ * Sync, as the local engine offers it (docs/sync.md): the hosted side's replication routes, and the
+ * device side's pairing, outbox and pull, each over the encrypted store. The server's sync runner
+ * drives the device side and talks to the remote; nothing here opens a connection.
+ */
+export interface EngineSync {
+  /** Hosted side: Records under their own ids (replicateRecords route). */
+  replicate(t: Tenant, brainId: string, records: readonly RecordReplica[]): Promise<ReplicateResult>;
+  /** Hosted side: forgets the ids and keeps their tombstones (forgetReplicas route). */
+  tombstones(t: Tenant, brainId: string, ids: readonly string[]): Promise<TombstoneResult>;
+
+  status(t: Tenant, brainId: string): Promise<SyncStatus>;
+  pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus>;
+  unpair(t: Tenant, brainId: string): Promise<SyncStatus>;
+  pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
+  remoteOf(t: Tenant, brainId: string): Promise<RemoteOf>;
+  outbox(t: Tenant, brainId: string, limit: number): Promise<OutboxBatch>;
+  markPushed(
+    t: Tenant,
+    brainId: string,
+    batch: OutboxBatch,
+    outcomes: ReadonlyMap<string, ReplicaOutcome>,
+  ): Promise<void>;
+  tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<{ ids: string[]; throughSeq: number }>;
+  markTombstonesSent(t: Tenant, brainId: string, throughSeq: number): Promise<void>;
+  applyPulled(t: Tenant, brainId: string, page: RecordPage): Promise<{ pulled: number }>;
+  finishRun(t: Tenant, brainId: string, error: string | null): Promise<void>;
 }

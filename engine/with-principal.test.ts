@@ -30,9 +30,14 @@ const principal = (over: Partial<Principal> = {}): Principal => ({
   ...over,
 });
 
-/** Operations of the table the engine itself serves (keys are the registry's, imports the server's). */
+/**
+ * Operations of the table the engine itself serves (keys are the registry's, imports the server's, and
+ * sync's routes check through authorize(), tested over HTTP).
+ */
+const besideTheEngine = ['listKeys', 'createKey', 'revokeKey', 'importFiles'];
+const syncOperations = ['replicateRecords', 'forgetReplicas', 'getSync', 'pairSync', 'unpairSync', 'runSync'];
 const engineOperations = operations.filter(
-  (op) => !['listKeys', 'createKey', 'revokeKey', 'importFiles'].includes(op.id),
+  (op) => !besideTheEngine.includes(op.id) && !syncOperations.includes(op.id),
 );
 
 /** Arguments after the Brain id, enough for the wrapper to pass through. */

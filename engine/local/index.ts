@@ -51,7 +51,7 @@ import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
 import { getRecord, listRecords, rememberRecord } from './records.ts';
 import { createWriteGroup } from './write-group.ts';
-import { createEngineSync } from '../sync/local-engine-sync.ts';
+import { createEngineSync } from './sync/local-engine-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
 

@@ -17,7 +17,7 @@ import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
-import { recordChanges } from '../sync/change-feed.ts';
+import { recordChanges } from './sync/change-feed.ts';
 
 export interface RecordRow {
   n: number;

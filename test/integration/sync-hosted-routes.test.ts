@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordReplica } from '../../engine/contract/index.ts';
-import { MnemoApiError } from '../../server/client/index.ts';
+import { createMnemoClient, MnemoApiError } from '../../server/client/index.ts';
 import { startNode, tempRoot, type Node } from './sync-helpers.ts';
 
 const replica = (
@@ -48,6 +48,33 @@ describe('the replication routes and the Record change feed of a hosted server',
     const record = await h.client.getRecord('shared', id);
     assert.equal(record.occurred_at, '2024-05-01T12:00:00.000Z');
     assert.deepEqual(record.content, { kind: 'message', text: 'I moved to Porto.', speaker: 'Ana' });
+  });
+
+  it('refuses the sync routes to a key without their scope or bound to another Brain', async () => {
+    const clientOf = (key: string) => createMnemoClient({ baseUrl: h.server.url, apiKey: key });
+    const readOnly = clientOf(
+      h.server.registry!.create({ env: 'test', project: 'home', scopes: ['records:read'] }).key,
+    );
+    const writeRefused = await refused(
+      readOnly.replicateRecords('shared', [replica('rec_01M8GA4DNAKFBAD9VVVCSJ3199', 'x')]),
+    );
+    assert.equal(writeRefused.code, 'missing_scope');
+    assert.match(writeRefused.message, /records:write/);
+    const bound = clientOf(
+      h.server.registry!.create({ env: 'test', project: 'home', brain: 'elsewhere' }).key,
+    );
+    const hidden = await refused(
+      bound.replicateRecords('shared', [replica('rec_01M8GA4DNAKFBAD9VVVCSJ3198', 'x')]),
+    );
+    assert.equal(hidden.code, 'brain_not_found');
+    assert.equal(
+      (await refused(bound.forgetReplicas('shared', ['rec_01M8GA4DNAKFBAD9VVVCSJ3198']))).code,
+      'brain_not_found',
+    );
+    assert.equal(
+      (await refused(h.client.getRecord('shared', 'rec_01M8GA4DNAKFBAD9VVVCSJ3198'))).code,
+      'record_not_found',
+    );
   });
 
   it('refuses a local_only Record with 403 local_only_record and writes nothing of the call', async () => {

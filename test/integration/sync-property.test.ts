@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { after, before, describe, it } from 'node:test';
 import type { MnemoRecord, Visibility } from '../../engine/contract/index.ts';
-import { redactedCopyId } from '../../engine/sync/replica-id.ts';
+import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
 import type { MnemoClient } from '../../server/client/index.ts';
 import { recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
 

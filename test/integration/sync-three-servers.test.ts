@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { MnemoRecord, RecordCreate } from '../../engine/contract/index.ts';
-import { redactedCopyId } from '../../engine/sync/replica-id.ts';
+import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
 import type { MnemoClient } from '../../server/client/index.ts';
 import { rawFiles, recordingProxy, startNode, storeText, tempRoot, type Node } from './sync-helpers.ts';
 

@@ -1,7 +1,7 @@
-import { requireBrain, type LocalCtx } from '../local/local-ctx.ts';
-import type { Tenant } from '../types.ts';
+import { requireBrain, type LocalCtx } from '../local-ctx.ts';
+import type { Tenant } from '../../types.ts';
 import * as device from './device-sync.ts';
-import type { EngineSync } from './engine-sync.ts';
+import type { EngineSync } from '../../types.ts';
 import { applyTombstones, replicateRecords } from './replicate.ts';
 
 type Wrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => Promise<Awaited<R>>;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RecordReplica } from '../contract/index.ts';
+import type { RecordReplica } from '../../contract/index.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
 export interface KnownPeople {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecordReplica } from '../contract/index.ts';
+import type { RecordReplica } from '../../contract/index.ts';
 import { createRedactor } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 

@@ -1,11 +1,16 @@
-import type { RecordReplica, ReplicaOutcome, ReplicateResult, TombstoneResult } from '../contract/index.ts';
-import { recordText } from '../derive/record-text.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
-import { canonicalHash } from '../local/canonical-hash.ts';
-import { forgetRecordRows } from '../local/forget-cascade.ts';
-import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local/local-ctx.ts';
-import type { RecordRow } from '../local/records.ts';
-import { textKey } from '../store/text-key.ts';
+import type {
+  RecordReplica,
+  ReplicaOutcome,
+  ReplicateResult,
+  TombstoneResult,
+} from '../../contract/index.ts';
+import { recordText } from '../../derive/record-text.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
+import { canonicalHash } from '../canonical-hash.ts';
+import { forgetRecordRows } from '../forget-cascade.ts';
+import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import type { RecordRow } from '../records.ts';
+import { textKey } from '../../store/text-key.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
 function fingerprint(r: {

@@ -1,7 +1,7 @@
-import type { RecordListQuery, RecordPage } from '../contract/index.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
-import { watermarkOf, type BrainRow, type LocalCtx } from '../local/local-ctx.ts';
-import { toRecord, type RecordRow } from '../local/records.ts';
+import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
+import { watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import { toRecord, type RecordRow } from '../records.ts';
 
 /** Reads the feed from the Brain's beginning. */
 export const feedStart = 'start';

@@ -6,13 +6,14 @@ import type {
   SyncPairing,
   SyncStatus,
   TypedContent,
-} from '../contract/index.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
-import { nowIso, type BrainRow, type LocalCtx } from '../local/local-ctx.ts';
-import type { RecordRow } from '../local/records.ts';
+} from '../../contract/index.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
+import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import type { RecordRow } from '../records.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateRecords } from './replicate.ts';
+import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
 interface PairingRow {
   brain_uid: string;
@@ -33,25 +34,7 @@ interface PairingRow {
 }
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
-export interface RemoteOf {
-  remote: string;
-  remoteBrain: string;
-  remoteKey: string;
-  pullWatermark: string | null;
-}
-
-export interface OutboxItem {
-  localId: string;
-  replica: RecordReplica;
-}
-
-/** The next Records to push, in the Brain's sequence, and what the redactor and the rules kept back. */
-export interface OutboxBatch {
-  items: OutboxItem[];
-  kept: { localId: string; fate: 'held_back' | 'skipped'; reason: string }[];
-  /** The step the push cursor moves to once this batch is through. */
-  throughSeq: number;
-}
+export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
 
 const pairingOf = (ctx: LocalCtx, b: BrainRow) =>
   ctx.store.get<PairingRow>('SELECT * FROM sync_pairings WHERE brain_uid = ?', b.uid);
