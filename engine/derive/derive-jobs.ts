@@ -16,6 +16,11 @@ export interface QueuedJob {
   memory_id: string | null;
   /** Attempts that failed on the job itself so far. */
   attempts?: number;
+  /**
+   * A derive job's Record, read with the rest of its batch (null: gone); not read yet when absent.
+   * Records never change and only forgetting deletes one, never inside a batch, so it stays current.
+   */
+  record?: RecordRow | null;
 }
 
 export interface RecordRow {
@@ -45,6 +50,23 @@ export function loadRecord(store: Store, id: string): RecordRow | undefined {
   );
 }
 
+/**
+ * Reads the Records of a batch's derive jobs with one statement rather than one per job: a batch
+ * gathers the Records of several write groups, and each statement costs more than its row.
+ */
+export function loadBatchRecords(store: Store, jobs: QueuedJob[]): void {
+  const ids = jobs.flatMap((j) => (j.job === 'derive' && j.record_id !== null ? [j.record_id] : []));
+  if (ids.length === 0) return;
+  const rows = store.all<RecordRow>(
+    `SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records
+     WHERE id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(ids),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const j of jobs)
+    if (j.job === 'derive' && j.record_id !== null) j.record = byId.get(j.record_id) ?? null;
+}
+
 /** What the Deriver reads of a stored Record. */
 export function deriverInput(r: RecordRow) {
   return {
@@ -64,7 +86,12 @@ export function deriverInput(r: RecordRow) {
 export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now: () => string): void {
   store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
   if (job.job === 'derive') {
-    const r = job.record_id ? loadRecord(store, job.record_id) : undefined;
+    const r =
+      job.record !== undefined
+        ? (job.record ?? undefined)
+        : job.record_id
+          ? loadRecord(store, job.record_id)
+          : undefined;
     if (!r) return;
     const claims = deriver.derive(deriverInput(r), { self: brainSelf(store, job.brain_uid) });
     const seq = store.nextSeq(job.brain_uid);

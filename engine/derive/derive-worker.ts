@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts';
-import type { QueuedJob } from './derive-jobs.ts';
+import { loadBatchRecords, type QueuedJob } from './derive-jobs.ts';
 import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
 export interface DeriveWorkerOptions {
@@ -110,6 +110,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     try {
       store.tx(() => {
         const jobs = next(batchSize);
+        loadBatchRecords(store, jobs);
         cut = jobs.length === batchSize;
         if (jobs.length === 0 && upkeepLeft && opts.upkeep) {
           const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);

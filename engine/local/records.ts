@@ -36,7 +36,7 @@ export interface RecordRow {
   created_at: string;
 }
 
-export function toRecord(ctx: LocalCtx, r: RecordRow): MnemoRecord {
+export function toRecord(ctx: LocalCtx, r: Omit<RecordRow, 'n'>): MnemoRecord {
   const processing = ctx.store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", r.id);
   const memoryIds = processing
     ? []
@@ -46,10 +46,19 @@ export function toRecord(ctx: LocalCtx, r: RecordRow): MnemoRecord {
           r.id,
         )
         .map((m) => m.memory_id);
+  return recordOf(r, processing ? 'processing' : 'ready', memoryIds);
+}
+
+/** A Record just written and queued for derivation: what toRecord would read of it, without the reads. */
+function newRecord(r: Omit<RecordRow, 'n'>): MnemoRecord {
+  return recordOf(r, 'processing', []);
+}
+
+function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memoryIds: string[]): MnemoRecord {
   return {
     id: r.id,
     object: 'record',
-    status: processing ? 'processing' : 'ready',
+    status,
     kind: r.kind,
     content: JSON.parse(r.content) as TypedContent,
     source: { name: r.source_name, external_id: r.external_id, trust: r.trust },
@@ -116,23 +125,40 @@ export function rememberRecord(
     const now = nowIso(ctx);
     const occurredAt = body.occurred_at ?? now;
     const text = recordText(content);
+    // The row as written, not read back: the Record is immutable and nothing in this transaction
+    // changes it. (n, the rowid, is not part of a Record and is left out.)
+    const row: Omit<RecordRow, 'n'> = {
+      id,
+      brain_uid: b.uid,
+      seq,
+      kind: content.kind,
+      content: JSON.stringify(content),
+      text,
+      source_name: body.source?.name ?? null,
+      external_id: body.source?.external_id ?? null,
+      trust: body.source?.trust ?? 'medium',
+      visibility,
+      occurred_at: occurredAt,
+      occurred_ms: Date.parse(occurredAt),
+      created_at: now,
+    };
     store.run(
       `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
            visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      id,
-      b.uid,
-      seq,
-      content.kind,
-      JSON.stringify(content),
-      text,
+      row.id,
+      row.brain_uid,
+      row.seq,
+      row.kind,
+      row.content,
+      row.text,
       textKey(text),
-      body.source?.name ?? null,
-      body.source?.external_id ?? null,
-      body.source?.trust ?? 'medium',
-      visibility,
-      occurredAt,
-      Date.parse(occurredAt),
-      now,
+      row.source_name,
+      row.external_id,
+      row.trust,
+      row.visibility,
+      row.occurred_at,
+      row.occurred_ms,
+      row.created_at,
     );
     if (target && content.kind === 'correction') {
       applyCorrection(store, target, { id, text }, content.statement, seq, now);
@@ -153,15 +179,13 @@ export function rememberRecord(
         id,
       );
     }
-    return {
-      row: store.get<RecordRow>('SELECT * FROM records WHERE id = ?', id)!,
-      seq,
-      queued: target === null,
-      replayed: false,
-    };
+    return { row, seq, queued: target === null, replayed: false };
   });
+  // Queued for derivation (in this same transaction, which nothing could run between): processing,
+  // no Memory yet, as toRecord would read it. A correction was applied at once: its citations are read.
+  const record = out.queued ? newRecord(out.row) : toRecord(ctx, out.row);
   if (out.queued) ctx.worker.kick();
-  return { record: toRecord(ctx, out.row), watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
+  return { record, watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
 }
 
 export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): MnemoRecord {

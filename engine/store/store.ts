@@ -98,13 +98,17 @@ export function openStore(opts: OpenStoreOptions): Store {
     }
     return emptied;
   };
+  // One transaction function for every tx: db.transaction() builds four wrappers and their properties
+  // per call, a cost paid by each write and batch. The wrapper only runs what it is given, so nesting
+  // (a savepoint) and rollback are as before.
+  const inTx = db.transaction((fn: () => unknown) => fn());
   return {
     db,
     file,
     run: (sql, ...params) => prep(sql).run(...params),
     get: <T>(sql: string, ...params: SqlParam[]) => prep(sql).get(...params) as T | undefined,
     all: <T>(sql: string, ...params: SqlParam[]) => prep(sql).all(...params) as T[],
-    tx: (fn) => db.transaction(fn)(),
+    tx: <T>(fn: () => T) => inTx(fn) as T,
     nextSeq: (brainUid) => {
       const row = prep('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as
         { seq: number } | undefined;
