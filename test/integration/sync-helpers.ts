@@ -3,6 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { MnemoRecord } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
@@ -156,4 +157,16 @@ export function rawFiles(dir: string): string {
     .filter((e) => e.isFile())
     .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
     .join('\n');
+}
+
+/** Every Record of a Brain, through the paged list. */
+export async function allRecords(client: MnemoClient, brain: string): Promise<MnemoRecord[]> {
+  const out: MnemoRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listRecords(brain, { limit: 200, ...(cursor ? { cursor } : {}) });
+    out.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return out;
 }

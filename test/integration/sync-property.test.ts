@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import { after, before, describe, it } from 'node:test';
 import type { MnemoRecord, Visibility } from '../../engine/contract/index.ts';
 import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
-import type { MnemoClient } from '../../server/client/index.ts';
-import { recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
+import { allRecords, recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
 
 /** Runs of the property; MNEMO_SYNC_PROPERTY_RUNS=50 for a longer search. */
 const runs = Number(process.env.MNEMO_SYNC_PROPERTY_RUNS ?? 2);
@@ -35,17 +34,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
 );
-
-async function records(client: MnemoClient, brain: string): Promise<MnemoRecord[]> {
-  const out: MnemoRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listRecords(brain, { limit: 200, ...(cursor ? { cursor } : {}) });
-    out.push(...page.data);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return out;
-}
 
 describe('sync under random writes, forgets, runs and restarts', () => {
   const { root, remove } = tempRoot();
@@ -93,7 +81,7 @@ describe('sync under random writes, forgets, runs and restarts', () => {
               visibility: s.visibility,
             });
           } else if (s.op === 'forget') {
-            const held = (await records(d.client, brain)).filter((r) => r.erasable);
+            const held = (await allRecords(d.client, brain)).filter((r) => r.erasable);
             if (held.length === 0) continue;
             const r = held[s.pick % held.length]!;
             await d.client.forgetRecord(brain, r.id);
@@ -109,9 +97,9 @@ describe('sync under random writes, forgets, runs and restarts', () => {
           assert.equal(status.last_error, null);
           assert.equal(status.pending, 0);
         }
-        const onA = await records(a.client, brain);
-        const onB = await records(b.client, brain);
-        const onH = await records(h.client, brain);
+        const onA = await allRecords(a.client, brain);
+        const onB = await allRecords(b.client, brain);
+        const onH = await allRecords(h.client, brain);
         const shareable = (rs: MnemoRecord[]) =>
           rs
             .filter((r) => r.visibility === 'shareable')

@@ -5,25 +5,21 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { MnemoRecord, RecordCreate } from '../../engine/contract/index.ts';
 import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
-import type { MnemoClient } from '../../server/client/index.ts';
-import { rawFiles, recordingProxy, startNode, storeText, tempRoot, type Node } from './sync-helpers.ts';
+import {
+  allRecords,
+  rawFiles,
+  recordingProxy,
+  startNode,
+  storeText,
+  tempRoot,
+  type Node,
+} from './sync-helpers.ts';
 
 const run = promisify(execFile);
 const mnemo = join(import.meta.dirname, '..', '..', 'bin', 'mnemo.mjs');
 
 const localCanary = 'CANARY-LOCAL-7f3a';
 const redactedCanary = 'canary.redacted.9b1c@example.org';
-
-async function allRecords(client: MnemoClient, brain: string): Promise<MnemoRecord[]> {
-  const out: MnemoRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listRecords(brain, { limit: 200, ...(cursor ? { cursor } : {}) });
-    out.push(...page.data);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return out;
-}
 
 const ids = (rs: MnemoRecord[]) => rs.map((r) => r.id).sort();
 const shareable = (rs: MnemoRecord[]) => ids(rs.filter((r) => r.visibility === 'shareable'));
