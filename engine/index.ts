@@ -5,14 +5,9 @@
  * derivation and retrieval are imported only when `createEngine` opens one, so a `mnemo keys` or
  * `mnemo import` command starts without them.
  */
-import type { Deriver } from './derive/deriver.ts';
-import type { Embedder } from './embed/embedder.ts';
-import type { EmbedderChoice } from './embed/resolve-embedder.ts';
-import type { Logger } from './local/local-ctx.ts';
-import type { Lane } from './retrieve/lane.ts';
-import type { Reranker } from './retrieve/reranker.ts';
+import type { LocalEngineOptions } from './local/index.ts';
 import type { BackupSummary, RestoreSummary } from './store/backup-store.ts';
-import type { Deployment, Engine } from './types.ts';
+import type { Engine } from './types.ts';
 
 export { SqliteBindingError } from './store/sqlite-binding-error.ts';
 
@@ -58,32 +53,14 @@ export interface ReferenceStorage {
   kind: 'reference';
 }
 
-/** What `createEngine` needs. Options a kind of storage does not use are ignored by it. */
-export interface CreateEngineOptions {
-  storage: SqliteStorage | ReferenceStorage;
-  deployment?: Deployment;
-  /** Traces kept in memory (oldest evicted). */
-  traceBufferSize?: number;
-  /** Synchronous budget of thorough Context (local engine). */
-  thoroughSyncMs?: number;
-  /** Delay before re-deriving Memories that lost some support (local engine). Default 0. */
-  rederiveDelayMs?: number;
-  clock?: () => Date;
-  logger?: Logger;
-  /**
-   * The embedder of the semantic lane: a command-line choice (loaded in a worker thread in the
-   * background), a ready Embedder, or null/absent for none.
-   */
-  embedder?: EmbedderChoice | Embedder | Promise<Embedder> | null;
-  /** Extra retrieval lanes, fused with the built-in ones (local engine). */
-  lanes?: Lane[];
-  /** IANA time zone whose calendar days queries mean (local engine). Default: this machine's. */
-  timeZone?: string;
-  /** Reorders each Context's best candidates. Default: the shipped learned reranker; null: none. */
-  reranker?: Reranker | null;
-  /** Record -> Memories. Default: the rule deriver (local engine). */
-  deriver?: Deriver;
-}
+/**
+ * What `createEngine` needs: the storage, and the local engine's options (local/index.ts) but for where
+ * its store lives. The reference engine reads only deployment, traceBufferSize and clock.
+ */
+export type CreateEngineOptions = { storage: SqliteStorage | ReferenceStorage } & Omit<
+  LocalEngineOptions,
+  'dataDir' | 'dbKey' | 'durability'
+>;
 
 /**
  * Opens an engine over the storage given. A SQLite store is locked to this engine until close();

@@ -3,24 +3,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { basename, dirname } from 'node:path';
 import { KeyProject } from '../contract/key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import type { KeyRecord } from '../ports/key-registry.ts';
 import { newId } from '../ids.ts';
 import { hashKey, parseApiKey, type ParsedKey } from './api-key.ts';
 import { withFileLock } from './file-lock.ts';
 import { allScopes, type Scope } from './scopes.ts';
 
-/** One registry row. The key itself is never stored: only its hash, prefix and last four characters. */
-export interface KeyEntry {
-  id: string;
-  hash: string;
-  prefix: string;
-  last4: string;
-  scopes: Scope[];
-  brain: string | null;
-  label: string | null;
-  /** Admin keys may manage keys over /v1/keys (the desktop UI's key). */
-  admin: boolean;
-  created_at: string;
-  revoked_at: string | null;
+/** One registry row: the port's key record (never the key itself), and the UI keys' data dir. */
+export interface KeyEntry extends KeyRecord {
   /**
    * Only on a key a server minted for its own UI (the /ui/session exchange, the desktop shell's
    * window): the real path of the data dir that server had open. Such a key lives as long as that

@@ -10,6 +10,7 @@ export interface KeyRecord {
   /** The one Brain the key may address, or null. */
   brain: string | null;
   label: string | null;
+  /** Admin keys may manage keys over /v1/keys (the desktop UI's key). */
   admin: boolean;
   created_at: string;
   revoked_at: string | null;
