@@ -79,30 +79,6 @@ export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_bra
  *   subject, else starts a lineage of its own.
  * Returns the ids of the Memories the Record now supports.
  */
-const blank = /[\s\p{Cc}]/u;
-
-/** text without the whitespace and control characters (U+0000 and its kind) at its ends. */
-function trimmedOfControls(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && blank.test(text[start]!)) start += 1;
-  while (end > start && blank.test(text[end - 1]!)) end -= 1;
-  return text.slice(start, end);
-}
-
-/**
- * The claim as it can be cited: its quote (still an exact substring of the Record) and statement
- * without control characters at their ends, or null when nothing else is left. SQLite's length() stops
- * at U+0000, so the schema's check that a quote is not empty refused one that began with it, and a
- * Record "\u0000\u0000x" lost its derivation.
- */
-function citable(claim: Claim): Claim | null {
-  const quote = trimmedOfControls(claim.quote);
-  const statement = trimmedOfControls(claim.statement);
-  if (quote === '' || statement === '') return null;
-  return quote === claim.quote && statement === claim.statement ? claim : { ...claim, quote, statement };
-}
-
 export function admitClaims(
   store: Store,
   brainUid: string,
@@ -113,9 +89,7 @@ export function admitClaims(
 ): string[] {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
-  for (const raw of claims) {
-    const claim = citable(raw);
-    if (claim === null) continue;
+  for (const claim of claims) {
     const norm = normalizeStatement(claim.statement);
     const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate, claim.owner) : null;
     const versions =

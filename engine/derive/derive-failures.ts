@@ -4,6 +4,7 @@ import type { QueuedJob } from './derive-jobs.ts';
 
 /** A job that failed on every attempt: kept for Census (`derivation_failed`) instead of vanishing. */
 export function recordDeriveFailure(store: Store, job: QueuedJob, error: unknown, at: string): void {
+  if (job.record_id !== null) clearRecordFailure(store, job.record_id);
   clearDeriveFailure(store, job);
   store.run(
     `INSERT INTO derive_failures (brain_uid, job, record_id, memory_id, error, attempts, failed_at)
@@ -18,9 +19,16 @@ export function recordDeriveFailure(store: Store, job: QueuedJob, error: unknown
   );
 }
 
-/** The job's Record (or Memory) derived after all: an earlier failure of it no longer stands. */
+/**
+ * The job's Memory re-derived after all: an earlier failure of it no longer stands. (A Record's derive
+ * job runs once; a Record is derived again only by the upgrade pass, which clears its failure.)
+ */
 export function clearDeriveFailure(store: Store, job: QueuedJob): void {
-  if (job.record_id !== null) store.run('DELETE FROM derive_failures WHERE record_id = ?', job.record_id);
-  else if (job.memory_id !== null)
+  if (job.job === 'rederive' && job.memory_id !== null)
     store.run('DELETE FROM derive_failures WHERE memory_id = ?', job.memory_id);
+}
+
+/** The Record derived again by newer rules: a failure of its first derivation no longer stands. */
+export function clearRecordFailure(store: Store, recordId: string): void {
+  store.run('DELETE FROM derive_failures WHERE record_id = ?', recordId);
 }

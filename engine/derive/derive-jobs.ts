@@ -3,6 +3,7 @@ import { dropVectors } from '../retrieve/vector-store.ts';
 import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
+import { citableClaims } from './citable-claims.ts';
 import type { Deriver } from './deriver.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -93,7 +94,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
           ? loadRecord(store, job.record_id)
           : undefined;
     if (!r) return;
-    const claims = deriver.derive(deriverInput(r), { self: brainSelf(store, job.brain_uid) });
+    const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, job.brain_uid) });
     const seq = store.nextSeq(job.brain_uid);
     admitClaims(
       store,
@@ -157,9 +158,9 @@ export function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claim = deriver
-      .derive(deriverInput(r), { self })
-      .find((x) => normalizeStatement(x.statement) === m.norm);
+    const claim = citableClaims(deriver, deriverInput(r), { self }).find(
+      (x) => normalizeStatement(x.statement) === m.norm,
+    );
     if (claim) kept.push({ ...r, statement: claim.statement });
     else dropped.push(r.id);
   }

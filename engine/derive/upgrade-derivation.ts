@@ -1,9 +1,11 @@
 import { recordRemoval } from '../store/memory-removals.ts';
 import type { Store } from '../store/store.ts';
 import { admitClaims } from './admit-claims.ts';
+import { citableClaims } from './citable-claims.ts';
 import { shareableSql } from '../store/memory-view.ts';
 import { brainSelf, deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from './deriver.ts';
+import { clearRecordFailure } from './derive-failures.ts';
 import { storeFailure } from './derive-worker.ts';
 import { normalizeStatement } from './record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -55,7 +57,7 @@ export function rederiveRecord(
     r.id,
   );
   if (cited.some((m) => m.pending)) return 'deferred';
-  const claims = deriver.derive(deriverInput(r), { self: brainSelf(store, brainUid) });
+  const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, brainUid) });
   const stated = new Map<string, Claim>();
   for (const c of claims) {
     const norm = normalizeStatement(c.statement);
@@ -249,7 +251,10 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           { id: rev.id, n: rev.n, sourceName: rev.source_name, externalId: rev.external_id },
           store.nextSeq(rev.brain_uid),
         );
-      if (outcome !== 'deferred') finished(rev.n);
+      if (outcome !== 'deferred') {
+        finished(rev.n);
+        clearRecordFailure(store, rev.id);
+      }
       return outcome;
     });
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createRuleDeriver } from '../../engine/derive/rule-deriver.ts';
 import type { Deriver } from '../../engine/derive/deriver.ts';
-import { tenant, withBrain } from './local-helpers.ts';
+import { open, rememberReady, tempDir, tenant, withBrain } from './local-helpers.ts';
 
 // Every accepted Record either derives or shows why not.
 describe('no Record loses its derivation silently', () => {
@@ -81,5 +81,52 @@ describe('no Record loses its derivation silently', () => {
       (await engine.getCensus(tenant, 'b')).noise.find((n) => n.kind === 'derivation_failed'),
       undefined,
     );
+  });
+  it('a Memory that a Record led by U+0000 shares with another outlives forgetting the other', async () => {
+    const { engine, remember } = await withBrain({ deriveRetryDelaysMs: [] });
+    const led = await remember({ content: '\u0000\u0000I live in Porto.' });
+    const plain = await remember({ content: 'I live in Porto.' });
+    assert.equal(led.memory_ids.length, 1);
+    assert.deepEqual(plain.memory_ids, led.memory_ids);
+    await engine.forgetRecord(tenant, 'b', plain.id);
+    await engine.idle();
+    const after = await engine.getRecord(tenant, 'b', led.id);
+    assert.deepEqual(after.memory_ids, led.memory_ids);
+    const m = await engine.getMemory(tenant, 'b', led.memory_ids[0]!);
+    assert.deepEqual(
+      m.citations.map((c) => c.record_id),
+      [led.id],
+    );
+  });
+
+  it('newer rules that derive a failed Record take its failure out of Census', async () => {
+    const rules = createRuleDeriver();
+    const broken: Deriver = {
+      name: 'broken-rules',
+      derive: () => {
+        throw new Error('the deriver broke');
+      },
+    };
+    const dir = tempDir();
+    const quiet = { info() {}, warn() {}, error() {} };
+    const first = await open(dir, { deriver: broken, deriveRetryDelaysMs: [], logger: quiet });
+    await first.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const failed = await rememberReady(first, { content: 'I live in Porto.' });
+    assert.deepEqual(failed.memory_ids, []);
+    const before = (await first.getCensus(tenant, 'b')).noise.find((n) => n.kind === 'derivation_failed');
+    assert.deepEqual(before?.examples, [failed.id]);
+    await first.close();
+
+    const fixed = await open(dir, { deriver: rules, logger: quiet });
+    try {
+      await fixed.idle();
+      assert.equal((await fixed.getRecord(tenant, 'b', failed.id)).memory_ids.length, 1);
+      assert.equal(
+        (await fixed.getCensus(tenant, 'b')).noise.find((n) => n.kind === 'derivation_failed'),
+        undefined,
+      );
+    } finally {
+      await fixed.close();
+    }
   });
 });
