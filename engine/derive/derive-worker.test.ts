@@ -175,6 +175,35 @@ describe('derive worker', () => {
     ]);
   });
 
+  it('runs the upgrade pass slice after slice, without the pause that gathers writes', async () => {
+    const s = store();
+    let steps = 0;
+    const worker = createDeriveWorker({
+      store: s,
+      now: () => Date.now(),
+      // A pause this long between slices would outlast the test's timeout.
+      gatherMs: 60_000,
+      run: () => assert.fail('no job was queued'),
+      onError: (_job, e) => assert.fail(String(e)),
+      upkeep: {
+        step: () => {
+          steps += 1;
+          return { ran: 1, changed: 1, more: steps < 4 };
+        },
+        reset: () => assert.fail('nothing failed'),
+      },
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await Promise.race([
+      worker.idle(),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the upgrade pass waited between slices')), 5_000),
+      ),
+    ]);
+    assert.equal(steps, 4);
+  });
+
   it('an upkeep step the store refuses is rolled back and the upkeep starts again from the top', async () => {
     const s = store();
     const other = openStore({ dataDir: stores.get(s)!, key: null });

@@ -116,6 +116,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
           const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
           ran += step.changed;
           upkeepLeft = step.more;
+          // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
+          cut = upkeepLeft;
         }
         for (const job of jobs) {
           ran++;
@@ -140,7 +142,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
             }
           }
           if (performance.now() - started > sliceMs) {
-            cut = jobs.at(-1) !== job;
+            cut ||= jobs.at(-1) !== job;
             break;
           }
         }
