@@ -1,7 +1,7 @@
 import type { Scope } from './contract/common.ts';
 import { operations } from './contract/operations.ts';
 import { MnemoError } from './errors/mnemo-error.ts';
-import { shortened } from './errors/shown-value.ts';
+import { quoted } from './errors/shown-value.ts';
 import type { Engine, EngineInfo, Tenant } from './types.ts';
 
 /** Who is calling, as the credential says: never taken from the request. */
@@ -64,7 +64,7 @@ function authorize(principal: Principal, operationId: string): void {
 /** A key bound to one Brain sees only that Brain; any other id does not exist for it. */
 function boundBrain(principal: Principal, brainId: string): string {
   if (principal.brain !== null && principal.brain !== brainId) {
-    throw new MnemoError('brain_not_found', `brain_id: no Brain "${shortened(brainId)}" in this project`);
+    throw new MnemoError('brain_not_found', `brain_id: no Brain ${quoted(brainId)} in this project`);
   }
   return brainId;
 }

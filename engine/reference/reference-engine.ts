@@ -12,7 +12,7 @@ import type {
   SourceSummary,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
-import { shortened, quoted } from '../errors/shown-value.ts';
+import { quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
@@ -50,8 +50,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   const keyOf = (t: Tenant, id: string) => `${t.env}\u0000${t.project}\u0000${id}`;
   function state(t: Tenant, brainId: string): BrainState {
     const s = brains.get(keyOf(t, brainId));
-    if (!s)
-      throw new MnemoError('brain_not_found', `brain_id: no Brain "${shortened(brainId)}" in this project`);
+    if (!s) throw new MnemoError('brain_not_found', `brain_id: no Brain ${quoted(brainId)} in this project`);
     return s;
   }
   const watermark = (s: BrainState) => codec.encode(s.uid, s.seq);
@@ -66,7 +65,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   function visibleRecord(s: BrainState, recordId: string): StoredRecord {
     const r = s.records.get(recordId);
     if (!r)
-      throw new MnemoError('record_not_found', `record_id: no Record "${shortened(recordId)}" in this Brain`);
+      throw new MnemoError('record_not_found', `record_id: no Record ${quoted(recordId)} in this Brain`);
     if (hiddenHere(deployment, r.record.visibility)) {
       throw new MnemoError(
         'local_only_record',
@@ -120,7 +119,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async createBrain(t, body) {
       const key = keyOf(t, body.id);
       if (brains.has(key))
-        throw new MnemoError('brain_exists', `id: a Brain "${shortened(body.id)}" already exists`);
+        throw new MnemoError('brain_exists', `id: a Brain ${quoted(body.id)} already exists`);
       const brain: Brain = {
         id: body.id,
         object: 'brain',
@@ -314,10 +313,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       // Erasure is not serving: a hosted deployment erases a local_only Record too.
       const r = s.records.get(recordId);
       if (!r)
-        throw new MnemoError(
-          'record_not_found',
-          `record_id: no Record "${shortened(recordId)}" in this Brain`,
-        );
+        throw new MnemoError('record_not_found', `record_id: no Record ${quoted(recordId)} in this Brain`);
       if (!r.record.erasable) {
         throw new MnemoError(
           'record_not_erasable',
@@ -451,15 +447,12 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const s = state(t, brainId);
       const m = s.memories.get(memoryId)?.memory;
       if (!m)
-        throw new MnemoError(
-          'memory_not_found',
-          `memory_id: no Memory "${shortened(memoryId)}" in this Brain`,
-        );
+        throw new MnemoError('memory_not_found', `memory_id: no Memory ${quoted(memoryId)} in this Brain`);
       const record = s.records.get(m.citations[0]!.record_id);
       if (!record)
         throw new MnemoError(
           'memory_without_lineage',
-          `memory_id: "${shortened(memoryId)}" has no supporting Record`,
+          `memory_id: ${quoted(memoryId)} has no supporting Record`,
         );
       if (hiddenHere(deployment, record.record.visibility)) {
         // As getRecord answers for its Record: it exists, and this deployment does not serve it.
@@ -532,7 +525,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       if (!last)
         throw new MnemoError(
           'object_not_found',
-          `object: nothing accepted at type "${shortened(type)}", key "${shortened(key)}"`,
+          `object: nothing accepted at type ${quoted(type)}, key ${quoted(key)}`,
         );
       return last;
     },

@@ -16,7 +16,7 @@ import type {
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { shortened } from '../../engine/errors/shown-value.ts';
+import { quoted } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { SyncService } from '../sync/sync-service.ts';
 import { importResponse } from './import-response.ts';
@@ -324,10 +324,7 @@ export const handlers: Record<string, Handler> = {
   async revokeKey(c, i, deps) {
     const entry = registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));
     if (!entry)
-      throw new MnemoError(
-        'http_404',
-        `key_id: no key "${shortened(i.params.key_id ?? '')}" in the registry`,
-      );
+      throw new MnemoError('http_404', `key_id: no key ${quoted(i.params.key_id ?? '')} in the registry`);
     return c.json(keyInfo(entry));
   },
 };
