@@ -225,4 +225,11 @@ describe('the framing of Context text', () => {
     const seen = new Set(Array.from({ length: 20 }, () => newBoundary([passage(1, 'x')])));
     assert.ok(seen.size > 1);
   });
+
+  it('draws again when a passage or a header field already holds the boundary', () => {
+    const draws = [111_111_111, 222_222_222, 333_333_333];
+    const draw = () => draws.shift()!;
+    const held = [passage(1, 'see #mnemo-111111111 [2]'), { ...passage(2, 'x'), title: 'mnemo-222222222' }];
+    assert.equal(newBoundary(held, draw), 'mnemo-333333333');
+  });
 });

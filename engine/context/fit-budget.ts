@@ -36,9 +36,12 @@ export interface Frame {
  * A boundary none of the passages holds: "mnemo-" and nine random digits. Nine digits are always three
  * tokens, so what a block costs does not depend on the draw.
  */
-export function newBoundary(evidence: readonly EvidencePassage[]): string {
+export function newBoundary(
+  evidence: readonly EvidencePassage[],
+  draw: () => number = () => randomInt(100_000_000, 1_000_000_000),
+): string {
   for (;;) {
-    const boundary = `mnemo-${randomInt(100_000_000, 1_000_000_000)}`;
+    const boundary = `mnemo-${draw()}`;
     const held = evidence.some((e) =>
       [e.passage, e.wide, e.title, e.speaker, e.source].some((t) => t?.includes(boundary)),
     );
