@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { parsePublicUrl } from '../http/loopback-guard.ts';
+import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
 import { isTimeZone } from '../../engine/index.ts';
 
@@ -47,11 +47,8 @@ export function httpUrl(value: string): string {
 
 /** commander parser for a repeatable `--public-url`: each checked as it comes, all kept in order. */
 export function publicUrlList(value: string, previous: string[] = []): string[] {
-  try {
-    parsePublicUrl(value);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message.replace(/^public URL "[^"]*": /u, ''));
-  }
+  const problem = publicUrlProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
   return [...previous, value];
 }
 

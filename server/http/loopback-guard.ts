@@ -91,22 +91,25 @@ export function loopbackPolicy(
   };
 }
 
-/**
- * A public URL as `--public-url` takes it: absolute http(s), no user, query or fragment. Throws a
- * RangeError saying why.
- */
-export function parsePublicUrl(value: string): URL {
+/** Why `value` is no public URL as `--public-url` takes it (absolute http(s), no user, query or fragment), or null. */
+export function publicUrlProblem(value: string): string | null {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new RangeError(`public URL ${JSON.stringify(value)}: must be an absolute http:// or https:// URL`);
+    return 'must be an absolute http:// or https:// URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new RangeError(`public URL ${JSON.stringify(value)}: must be an absolute http:// or https:// URL`);
-  if (url.username || url.password || url.search || url.hash)
-    throw new RangeError(`public URL ${JSON.stringify(value)}: must have no user, query or fragment`);
-  return url;
+    return 'must be an absolute http:// or https:// URL';
+  if (url.username || url.password || url.search || url.hash) return 'must have no user, query or fragment';
+  return null;
+}
+
+/** A public URL as `--public-url` takes it; a RangeError naming the value and why otherwise. */
+export function parsePublicUrl(value: string): URL {
+  const problem = publicUrlProblem(value);
+  if (problem !== null) throw new RangeError(`public URL ${JSON.stringify(value)}: ${problem}`);
+  return new URL(value);
 }
 
 /**

@@ -92,12 +92,15 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       defaultShutdownGraceMs,
     )
     .action(async (flags: ServeFlags, command: Command) => {
+      // Flags were checked as commander read them; the variable is checked here.
       const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
-      for (const url of publicUrls) {
-        try {
-          parsePublicUrl(url);
-        } catch (e) {
-          command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 1 });
+      if (!flags.publicUrl) {
+        for (const url of publicUrls) {
+          try {
+            parsePublicUrl(url);
+          } catch (e) {
+            command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 1 });
+          }
         }
       }
       const quiet = process.env.MNEMO_LOG === 'silent';
