@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { countTokens } from '../shared/count-tokens.ts';
 import type { SelfEntity } from '../contract/index.ts';
 import { resolveOwner } from '../derive/resolve-owner.ts';
@@ -32,14 +31,17 @@ export interface Frame {
   boundary: string;
 }
 
+/** Nine random digits from Web Crypto (the core runs on any JS runtime); the modulo's bias is immaterial here. */
+function nineDigits(): number {
+  const [n] = crypto.getRandomValues(new Uint32Array(1));
+  return 100_000_000 + (n! % 900_000_000);
+}
+
 /**
  * A boundary none of the passages holds: "mnemo-" and nine random digits. Nine digits are always three
  * tokens, so what a block costs does not depend on the draw.
  */
-export function newBoundary(
-  evidence: readonly EvidencePassage[],
-  draw: () => number = () => randomInt(100_000_000, 1_000_000_000),
-): string {
+export function newBoundary(evidence: readonly EvidencePassage[], draw: () => number = nineDigits): string {
   for (;;) {
     const boundary = `mnemo-${draw()}`;
     const held = evidence.some((e) =>

@@ -2,7 +2,9 @@ import { newId } from '../ids.ts';
 import type { Store } from '../store/store.ts';
 import type { Claim } from './deriver.ts';
 import { addCitation, insertMemory, nextVersion } from './insert-memory.ts';
-import { humanize, normalizeStatement } from './record-text.ts';
+import { inForceAt } from './memory-time.ts';
+import { normalizeStatement } from './record-text.ts';
+import { slotKey } from './slot-key.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 export interface AdmittedRecord {
@@ -12,51 +14,14 @@ export interface AdmittedRecord {
   sourceName: string | null;
 }
 
-/** The part of a slot key its subject decides: every slot of that subject starts with it. */
-export function slotPrefix(subject: string): string {
-  return `${normalizeStatement(subject)}\u001f`;
-}
-
-/**
- * The key of the slot a claim holds, one per (who, what): "me" and the Brain's own name are one person
- * (the owner the claim resolved to), and `lives_in`, `Lives In` and the "lives in" of a message are one
- * predicate (as people read it). Keyed by the raw subject and slug, a Brain held three current homes.
- */
-export function slotKey(
-  subject: string,
-  predicate: string,
-  owner: { state: string; entity?: string | null | undefined },
-): string {
-  const who = owner.state === 'self' && owner.entity ? owner.entity : subject;
-  return `${slotPrefix(who)}${normalizeStatement(humanize(predicate))}`;
-}
-
 interface SlotVersion {
   id: string;
   lineage: string;
   norm: string;
   valid_from_ms: number;
   valid_to_ms: number | null;
-  status: string;
-  revised_by: string | null;
-}
-
-/**
- * The version holds the slot at world time `ms`: not retracted or replaced by a revision, begun, and
- * not yet closed (by world time, so a value closed by a later-scheduled one still holds before then).
- * For a slot value, the same as `statusSql('active', ms)` of store/memory-view.ts (a property test
- * holds them to it).
- */
-export function inForceAt(
-  v: Pick<SlotVersion, 'status' | 'revised_by' | 'valid_from_ms' | 'valid_to_ms'>,
-  ms: number,
-): boolean {
-  return (
-    v.status !== 'retracted' &&
-    v.revised_by === null &&
-    v.valid_from_ms <= ms &&
-    (v.valid_to_ms === null || v.valid_to_ms > ms)
-  );
+  status: 'active' | 'superseded' | 'retracted';
+  revised: number;
 }
 
 /**
@@ -95,7 +60,7 @@ export function admitClaims(
     const versions =
       slot !== null
         ? store.all<SlotVersion>(
-            `SELECT id, lineage, norm, valid_from_ms, valid_to_ms, status, revised_by
+            `SELECT id, lineage, norm, valid_from_ms, valid_to_ms, status, revised_by IS NOT NULL AS revised
              FROM memories WHERE brain_uid = ? AND slot = ? ORDER BY n`,
             brainUid,
             slot,

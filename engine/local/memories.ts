@@ -6,7 +6,8 @@ import type {
   MemoryRemoval,
   MemoryRevision,
 } from '../contract/index.ts';
-import { slotPrefix } from '../derive/admit-claims.ts';
+import { statusAt } from '../derive/memory-time.ts';
+import { slotPrefix } from '../derive/slot-key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import {
@@ -14,7 +15,6 @@ import {
   memoryColumns,
   servedSql,
   shareableSql,
-  statusAt,
   statusSql,
   toMemories,
   type MemoryRow,

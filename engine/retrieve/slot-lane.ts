@@ -1,11 +1,11 @@
-import { slotPrefix } from '../derive/admit-claims.ts';
+import { slotPrefix } from '../derive/slot-key.ts';
 import { servedSql } from '../store/memory-view.ts';
 import type { SqlParam } from '../store/store.ts';
 import { eligibilitySql, readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
 import { readSlotQuestion } from './slot-question.ts';
 
 /**
- * The predicate part of a slot key (admit-claims.ts `slotKey`: subject, U+001F, predicate), written as
+ * The predicate part of a slot key (slot-key.ts `slotKey`: subject, U+001F, predicate), written as
  * migration 016's index is, which SQLite uses only for the same expression.
  */
 const predicateOf = (slot: string) => `substr(${slot}, instr(${slot}, char(31)) + 1)`;

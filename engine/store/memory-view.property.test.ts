@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
 import type { MemoryStatus } from '../contract/index.ts';
-import { inForceAt } from '../derive/admit-claims.ts';
+import { inForceAt, statusAt } from '../derive/memory-time.ts';
 import { eligibilitySql, hidesRecords, type Eligibility } from '../retrieve/lane.ts';
-import { inForceSql, statusAt, statusSql, type MemoryRow } from './memory-view.ts';
+import { inForceSql, statusSql, type MemoryRow } from './memory-view.ts';
 import type { SqlParam } from './store.ts';
 
 /*
@@ -98,7 +98,7 @@ describe('the rules of time, SQL and JS', () => {
     fc.assert(
       fc.property(fc.array(slotVersion, { minLength: 1, maxLength: 12 }), instant, (history, at) => {
         insertHistory(db, history);
-        const js = new Set(history.flatMap((v, n) => (inForceAt(v, at) ? [n] : [])));
+        const js = new Set(history.flatMap((v, n) => (inForceAt(asRow(v), at) ? [n] : [])));
         assert.deepEqual(matching(db, statusSql('active', at)), js);
       }),
       runs,

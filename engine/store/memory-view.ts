@@ -1,4 +1,5 @@
 import type { Citation, Memory, MemoryStatus } from '../contract/index.ts';
+import { statusAt } from '../derive/memory-time.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import type { SqlParam, Store } from './store.ts';
 
@@ -94,14 +95,6 @@ export function statusSql(
   if (status === 'scheduled')
     return { sql: `(${f.sql} AND NOT ${begunSql(alias)})`, params: [...f.params, nowMs] };
   return { sql: `(${alias}.status <> 'retracted' AND NOT ${f.sql})`, params: f.params };
-}
-
-/** The effective status of one row at nowMs (the JS twin of statusSql). */
-export function statusAt(r: MemoryRow, nowMs: number): MemoryStatus {
-  if (r.status === 'retracted') return 'retracted';
-  if (r.revised) return 'superseded';
-  if (r.valid_to_ms !== null && r.valid_to_ms <= Math.max(r.valid_from_ms, nowMs)) return 'superseded';
-  return r.slot !== null && r.valid_from_ms > nowMs ? 'scheduled' : 'active';
 }
 
 /**
