@@ -33,18 +33,38 @@ const engineUpward = [
   },
 ];
 
-// SQLite is one storage adapter: its driver and extension belong to engine/store/ (to become
-// engine/adapters/sqlite/), so a second backend replaces that folder and nothing else.
+// SQLite is one storage adapter: its driver and extension belong to engine/adapters/sqlite/, so a
+// second backend is a folder beside it and nothing else changes.
 const sqliteDriver = {
   group: ['better-sqlite3-multiple-ciphers', 'sqlite-vec'],
-  message: 'Only engine/store/ (the SQLite adapter) uses the SQLite driver and sqlite-vec.',
+  message: 'Only engine/adapters/sqlite/ uses the SQLite driver and sqlite-vec.',
 };
 
 // Store's connection (`store.db`) is the driver itself: SQL through it bypasses Store's statements and
 // transactions, and ties the module to SQLite.
+// By default the tokenizer throws on special-token strings, which Record text may hold.
+const rawTokenizer = {
+  group: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+  message: 'Count tokens with engine/core/shared/count-tokens.ts: it never throws on user text.',
+};
+
+// The core is the rules every backend shares: it reaches storage only through the ports, and runs on
+// any JS runtime (Web APIs, no node: modules). Paths are relative to engine/core/<area>/.
+const coreOnly = {
+  regex: '^(?:\\.\\./\\.\\./(?!ports/|contract/|errors/)|node:)',
+  message:
+    'engine/core/ imports only core, engine/ports/, engine/contract/, engine/errors/ and no node: module.',
+};
+
+// Adapters are alternatives: one never imports another (paths relative to engine/adapters/<name>/).
+const otherAdapter = {
+  regex: '^\\.\\./(?!\\.\\./)',
+  message: 'An adapter does not import another adapter.',
+};
+
 const pastStore = {
   selector: "MemberExpression[property.name='db'][object.type!='ThisExpression']",
-  message: 'Use Store (run/get/all/tx), not its driver connection, outside engine/store/.',
+  message: 'Use Store (run/get/all/tx), not its driver connection, outside engine/adapters/sqlite/.',
 };
 
 export default tseslint.config(
@@ -76,13 +96,21 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver]),
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer]),
       'no-restricted-syntax': ['error', pastStore],
     },
   },
   {
-    files: ['engine/store/**/*.ts'],
-    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+    files: ['engine/adapters/sqlite/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([...engineUpward, rawTokenizer, otherAdapter]),
+      'no-restricted-syntax': 'off',
+    },
+  },
+  {
+    files: ['engine/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer, coreOnly]) },
   },
   {
     // Modules that still reach the SQLite driver or past Store to its connection, to move into the
@@ -98,7 +126,10 @@ export default tseslint.config(
       'engine/local/objects.ts',
       'engine/derive/derive-worker.ts',
     ],
-    rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },
+    rules: {
+      'no-restricted-imports': noUpward([...engineUpward, rawTokenizer]),
+      'no-restricted-syntax': 'off',
+    },
   },
   {
     // Tests may drive the driver and the internals they test.
@@ -120,36 +151,21 @@ export default tseslint.config(
   {
     // A migration does the same to a store whenever it meets one: it may not import live rules, which
     // change (a later fix reaches old data as a derivation upgrade, as 015 does). Ids are a format.
-    files: ['engine/store/migrations/**/*.ts'],
+    files: ['engine/adapters/sqlite/migrations/**/*.ts'],
     rules: {
       'no-restricted-imports': noUpward([
         ...engineUpward,
+        rawTokenizer,
         {
-          regex: '^\\.\\./\\.\\./(?!ids\\.ts$)',
-          message: 'A migration imports nothing outside engine/store/ (ids.ts aside).',
-        },
-        {
-          // By default the tokenizer throws on special-token strings, which Record text may hold.
-          group: ['gpt-tokenizer', 'gpt-tokenizer/*'],
-          message: 'Count tokens with engine/shared/count-tokens.ts: it never throws on user text.',
+          regex: '^\\.\\./\\.\\./(?!\\.\\./ids\\.ts$)',
+          message: 'A migration imports nothing outside engine/adapters/sqlite/ (ids.ts aside).',
         },
       ]),
     },
   },
   {
-    files: ['engine/shared/count-tokens.ts', 'engine/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': noUpward([
-        {
-          group: ['**/server/**', '**/renderer/**', '**/electron/**'],
-          message: 'The engine imports nothing of ours above it.',
-        },
-        {
-          group: ['hono', 'hono/*', '@hono/*', 'react', 'react-dom', 'electron'],
-          message: 'The engine is a library: no HTTP framework, React or Electron.',
-        },
-      ]),
-    },
+    files: ['engine/core/shared/count-tokens.ts'],
+    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, coreOnly]) },
   },
   {
     files: ['server/**/*.ts'],
@@ -194,18 +210,19 @@ export default tseslint.config(
           ...engineEntryOnly,
           group: [
             ...engineEntryOnly.group,
-            '!**/engine/shared',
-            '**/engine/shared/*',
-            '!**/engine/shared/error-message.ts',
+            '!**/engine/core',
+            '**/engine/core/*',
+            '!**/engine/core/shared',
+            '**/engine/core/shared/*',
+            '!**/engine/core/shared/error-message.ts',
           ],
         },
       ]),
     },
   },
   {
-    // Benchmarks and tests drive internals on purpose. locomo-data.ts reads the month names of
-    // retrieve/time-expressions.ts: to be exported by engine/index.ts once the bench files are free to edit.
-    files: ['server/**/*.test.ts', 'server/**/testing/**', 'server/bench/locomo-data.ts'],
+    // Tests drive internals on purpose.
+    files: ['server/**/*.test.ts', 'server/**/testing/**'],
     rules: {
       'no-restricted-imports': noUpward([
         {

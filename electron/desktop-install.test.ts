@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { electronBuildPath } from '../engine/store/sqlite-binding.ts';
+import { electronBuildPath } from '../engine/adapters/sqlite/sqlite-binding.ts';
 
 interface RebuildOptions {
   buildPath: string;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BackupSummary, RestoreSummary } from '../engine/index.ts';
-import { SqliteBindingError } from '../engine/store/sqlite-binding.ts';
+import { SqliteBindingError } from '../engine/adapters/sqlite/sqlite-binding.ts';
 import {
   aboutDetail,
   createMenuActions,

@@ -6,10 +6,10 @@
  * `mnemo import` command starts without them.
  */
 import type { LocalEngineOptions } from './local/index.ts';
-import type { BackupSummary, RestoreSummary } from './store/backup-store.ts';
+import type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 import type { Engine } from './types.ts';
 
-export { SqliteBindingError } from './store/sqlite-binding-error.ts';
+export { SqliteBindingError } from './adapters/sqlite/sqlite-binding-error.ts';
 
 export type {
   ContextEvent,
@@ -23,14 +23,15 @@ export type {
 } from './types.ts';
 export type { Logger } from './local/local-ctx.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
-export type { BackupSummary, RestoreSummary } from './store/backup-store.ts';
+export type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 export { KeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export { bearerToken, hashKey, parseApiKey, type ParsedKey } from './auth/api-key.ts';
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
-export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './store/resolve-db-key.ts';
-export { isTimeZone, systemTimeZone } from './retrieve/time-zone.ts';
+export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './adapters/sqlite/resolve-db-key.ts';
+export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
+export { months } from './core/retrieve/time-expressions.ts';
 export { newId } from './ids.ts';
-export { errorMessage } from './shared/error-message.ts';
+export { errorMessage } from './core/shared/error-message.ts';
 export type { EngineSync } from './types.ts';
 export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
 
@@ -94,7 +95,7 @@ export async function backupStore(opts: {
   key: string | Buffer;
   out: string;
 }): Promise<BackupSummary> {
-  const { backupStore: backup } = await import('./store/backup-store.ts');
+  const { backupStore: backup } = await import('./adapters/sqlite/backup-store.ts');
   return backup(opts);
 }
 
@@ -107,7 +108,7 @@ export async function restoreStore(opts: {
   key: string | Buffer;
   from: string;
 }): Promise<RestoreSummary> {
-  const { restoreStore: restore } = await import('./store/backup-store.ts');
+  const { restoreStore: restore } = await import('./adapters/sqlite/backup-store.ts');
   return restore(opts);
 }
 
@@ -116,6 +117,6 @@ export async function restoreStore(opts: {
  * fix (a SqliteBindingError) before a data dir is touched.
  */
 export async function assertSqliteBindingLoads(): Promise<void> {
-  const { assertSqliteBindingLoads: assertLoads } = await import('./store/sqlite-binding.ts');
+  const { assertSqliteBindingLoads: assertLoads } = await import('./adapters/sqlite/sqlite-binding.ts');
   assertLoads();
 }

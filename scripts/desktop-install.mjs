@@ -3,7 +3,7 @@
 // ABI: better-sqlite3-multiple-ciphers is a NAN addon, and the build npm ci made is Node's, which the
 // CLI and `mnemo serve` keep using. @electron/rebuild (a prebuilt binary where one is published, else
 // a compile) works on a copy of the package, and the result goes where the desktop app looks for it
-// (engine/store/sqlite-binding.ts). onnxruntime-node (Node-API) and sqlite-vec (a SQLite extension)
+// (engine/adapters/sqlite/sqlite-binding.ts). onnxruntime-node (Node-API) and sqlite-vec (a SQLite extension)
 // load in any runtime and need nothing.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 register();
-const { bindingPackage, electronBuildPath } = await import('../engine/store/sqlite-binding.ts');
+const { bindingPackage, electronBuildPath } = await import('../engine/adapters/sqlite/sqlite-binding.ts');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
-/** What Mnemo keeps at the top of a data dir, and what its owner needs at least (engine/store, keys.json, tmp/). */
+/** What Mnemo keeps at the top of a data dir, and what its owner needs at least (engine/adapters/sqlite, keys.json, tmp/). */
 const ownEntries = new Map<string, number>([
   ['mnemo.db', 0o600],
   ['mnemo.db-wal', 0o600],

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { KeyRegistry } from '../engine/auth/key-registry.ts';
 import { parseApiKey } from '../engine/auth/api-key.ts';
-import { lockDataDir } from '../engine/store/data-dir-lock.ts';
+import { lockDataDir } from '../engine/adapters/sqlite/data-dir-lock.ts';
 import { registryPathFor } from './data-dir.ts';
 import { startServer, type ServerOptions } from './start-server.ts';
 

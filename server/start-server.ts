@@ -277,7 +277,7 @@ function revokeLeftoverSessionKeys(
  * Makes the data dir and the files Mnemo made owner-only (secure-data-dir.ts), saying so once: the data
  * dir's own files, a --key-registry file, and the database key file Mnemo generated in the config dir.
  * A --db-key-file is the user's own (a secrets mount may be read-only): it is only warned about
- * (engine/store/resolve-db-key.ts).
+ * (engine/adapters/sqlite/resolve-db-key.ts).
  */
 function secureFilesOf(
   dataDir: string | undefined,

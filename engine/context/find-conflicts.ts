@@ -1,7 +1,7 @@
 import type { Conflict } from '../contract/index.ts';
 import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
-import { citationsOf, servedSql } from '../store/memory-view.ts';
-import type { Store } from '../store/store.ts';
+import { citationsOf, servedSql } from '../adapters/sqlite/memory-view.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 
 /**
  * Slots (subject, predicate) touched by the given Memories that hold two or more served values at the

@@ -1,33 +1,10 @@
-import { passages, trimmedSpan, type Span } from '../derive/split-text.ts';
+import { passages, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
-import { matchedTerms, termStarts } from '../retrieve/query-terms.ts';
-import { scheduledSql, servedSql } from '../store/memory-view.ts';
-import type { SqlParam, Store } from '../store/store.ts';
-
-export interface EvidencePassage {
-  recordId: string;
-  /** Exact substring of the Record's text: the quote every cited Record gets (Quote.core). */
-  passage: string;
-  /** Contains passage: the quote when the budget has room to spare (Quote.wide). */
-  wide: string;
-  kind: string;
-  title: string | null;
-  speaker: string | null;
-  source: string | null;
-  occurredAt: string;
-  /** Memories served at the read time that this Record supports. */
-  memoryIds: string[];
-  lanes: string[];
-  score: number;
-  /** The reranker's score when it ordered this Record (the order follows it, not `score`). */
-  rerankScore: number | null;
-}
-
-export interface Dropped {
-  recordId: string;
-  reason: string;
-}
+import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
+import { scheduledSql, servedSql } from '../adapters/sqlite/memory-view.ts';
+import type { SqlParam, Store } from '../adapters/sqlite/store.ts';
+import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
 
 interface RecordRow {
   id: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryPlan, tempStore } from '../store/testing.ts';
+import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
 import { successorSql } from './select-evidence.ts';
 
 test("the successor query starts from the dropped Memories, never from the Brain's Records", () => {

@@ -1,5 +1,5 @@
 import type { Trace, TracePage, TraceSummary } from '../contract/index.ts';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';

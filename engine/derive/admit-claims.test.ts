@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { queryPlan, tempStore } from '../store/testing.ts';
+import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
 import { sameStatementSql } from './admit-claims.ts';
 
 describe('admitClaims lookups', () => {

@@ -1,10 +1,10 @@
 import { newId } from '../ids.ts';
-import type { Store } from '../store/store.ts';
-import type { Claim } from './deriver.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import type { Claim } from '../core/derive/deriver.ts';
 import { addCitation, insertMemory, nextVersion } from './insert-memory.ts';
-import { inForceAt } from './memory-time.ts';
-import { normalizeStatement } from './record-text.ts';
-import { slotKey } from './slot-key.ts';
+import { inForceAt } from '../core/temporal/memory-time.ts';
+import { normalizeStatement } from '../core/derive/record-text.ts';
+import { slotKey } from '../core/derive/slot-key.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 export interface AdmittedRecord {

@@ -1,9 +1,9 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
-import type { Store } from '../store/store.ts';
-import { inForceSql, shareableSql } from '../store/memory-view.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import { inForceSql, shareableSql } from '../adapters/sqlite/memory-view.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
-import { normalizeStatement } from './record-text.ts';
+import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 interface TargetRow {

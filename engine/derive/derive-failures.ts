@@ -1,5 +1,5 @@
 import { shortened } from '../errors/shown-value.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import type { QueuedJob } from './derive-jobs.ts';
 
 /** A job that failed on every attempt: kept for Census (`derivation_failed`) instead of vanishing. */

@@ -1,11 +1,11 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
 import { dropVectors } from '../retrieve/vector-store.ts';
-import { recordRemoval } from '../store/memory-removals.ts';
-import type { Store } from '../store/store.ts';
+import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { admitClaims } from './admit-claims.ts';
-import { citableClaims } from './citable-claims.ts';
-import type { Deriver } from './deriver.ts';
-import { normalizeStatement } from './record-text.ts';
+import { citableClaims } from '../core/derive/citable-claims.ts';
+import type { Deriver } from '../core/derive/deriver.ts';
+import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore } from '../store/store.ts';
+import { openStore } from '../adapters/sqlite/store.ts';
 import { createDeriveWorker } from './derive-worker.ts';
 
 function store() {

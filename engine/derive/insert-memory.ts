@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
-import type { Store } from '../store/store.ts';
-import type { OwnerClaim } from './deriver.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import type { OwnerClaim } from '../core/derive/deriver.ts';
 
 export interface NewMemory {
   brainUid: string;

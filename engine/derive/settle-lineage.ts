@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 
 interface VersionRow {
   n: number;
@@ -37,7 +37,7 @@ interface Target {
  *
  * The result does not depend on the clock: a value that starts in the future closes its predecessor
  * at that start, and the stored status is the lifecycle once every known version has begun. Readers
- * take what holds at an instant from the interval (engine/store/memory-view.ts: a predecessor closed
+ * take what holds at an instant from the interval (engine/adapters/sqlite/memory-view.ts: a predecessor closed
  * at a future start is still in force and current until then; the scheduled value is not current
  * yet), so nothing has to be rewritten when the clock passes a start.
  * Returns the number of versions changed.

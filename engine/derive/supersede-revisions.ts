@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 /**

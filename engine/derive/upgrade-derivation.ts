@@ -1,13 +1,13 @@
-import { recordRemoval } from '../store/memory-removals.ts';
-import type { Store } from '../store/store.ts';
+import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { admitClaims } from './admit-claims.ts';
-import { citableClaims } from './citable-claims.ts';
-import { shareableSql } from '../store/memory-view.ts';
+import { citableClaims } from '../core/derive/citable-claims.ts';
+import { shareableSql } from '../adapters/sqlite/memory-view.ts';
 import { brainSelf, deriverInput, type RecordRow } from './derive-jobs.ts';
-import type { Claim, Deriver } from './deriver.ts';
+import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { clearRecordFailure } from './derive-failures.ts';
 import { storeFailure } from './derive-worker.ts';
-import { normalizeStatement } from './record-text.ts';
+import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
 import { createEmbedderInThread } from './create-embedder-in-thread.ts';
-import { errorMessage } from '../shared/error-message.ts';
+import { errorMessage } from '../core/shared/error-message.ts';
 
 /** Messages the worker answers: one embed request per id, and a close. */
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };

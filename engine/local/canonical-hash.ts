@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../shared/canonical-json.ts';
+import { canonicalJson } from '../core/shared/canonical-json.ts';
 
 /** Equal bodies hash equally whatever their key order (Idempotency-Key fingerprints). */
 export function canonicalHash(value: unknown): string {

@@ -1,5 +1,5 @@
 import { settleLineage } from '../derive/settle-lineage.ts';
-import { recordRemoval } from '../store/memory-removals.ts';
+import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
 import type { LocalCtx } from './local-ctx.ts';
 
 export interface ForgottenCounts {

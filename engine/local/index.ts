@@ -1,17 +1,17 @@
-import { defaultBudgetTokens } from '../shared/assemble-text.ts';
+import { defaultBudgetTokens } from '../core/shared/assemble-text.ts';
 import { coerceError, MnemoError } from '../errors/mnemo-error.ts';
 import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
-import { createThoroughSync } from '../context/thorough-sync.ts';
+import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { runDeriveJob } from '../derive/derive-jobs.ts';
 import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
-import type { Deriver } from '../derive/deriver.ts';
-import { createRuleDeriver } from '../derive/rule-deriver.ts';
+import type { Deriver } from '../core/derive/deriver.ts';
+import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
-import { canonicalJson } from '../shared/canonical-json.ts';
+import { canonicalJson } from '../core/shared/canonical-json.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
@@ -21,14 +21,14 @@ import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
-import { systemTimeZone, timeZone, type TimeZone } from '../retrieve/time-zone.ts';
+import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
 import { createSlotLane } from '../retrieve/slot-lane.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
 import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { lockDataDir, type DataDirLock } from '../store/data-dir-lock.ts';
-import { openStore, type Store } from '../store/store.ts';
-import { sqliteBrains } from '../store/brain-repository.ts';
-import { createWalSync, noWalSync } from '../store/wal-sync.ts';
+import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
+import { openStore, type Store } from '../adapters/sqlite/store.ts';
+import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
+import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
@@ -443,4 +443,4 @@ function loadEmbedder(
   return (signal) => createEmbedder(e, signal);
 }
 
-export { locateDbKey, resolveDbKey } from '../store/resolve-db-key.ts';
+export { locateDbKey, resolveDbKey } from '../adapters/sqlite/resolve-db-key.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryListQuery, RecordListQuery } from '../contract/index.ts';
-import { encodeCursor } from '../shared/page-cursor.ts';
-import { currentSql } from '../store/memory-view.ts';
-import type { SqlParam } from '../store/store.ts';
-import { queryPlan, tempStore } from '../store/testing.ts';
+import { encodeCursor } from '../core/shared/page-cursor.ts';
+import { currentSql } from '../adapters/sqlite/memory-view.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
+import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
 import { memoryPageSql } from './memories.ts';
 import { censusView, memoryTallySql, noiseQueries, profileSql } from './profile-census.ts';
 import { recordPageSql } from './records.ts';

@@ -1,14 +1,14 @@
 import type { Brain, SelfEntity } from '../contract/index.ts';
-import type { ThoroughSync } from '../context/thorough-sync.ts';
+import type { ThoroughSync } from '../core/context/thorough-sync.ts';
 import type { TraceBuffer } from '../context/trace-buffer.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
-import type { Deriver } from '../derive/deriver.ts';
+import type { Deriver } from '../core/derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 import type { BrainRepository } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import type { Deployment, Tenant } from '../types.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 

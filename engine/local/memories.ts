@@ -6,8 +6,8 @@ import type {
   MemoryRemoval,
   MemoryRevision,
 } from '../contract/index.ts';
-import { statusAt } from '../derive/memory-time.ts';
-import { slotPrefix } from '../derive/slot-key.ts';
+import { statusAt } from '../core/temporal/memory-time.ts';
+import { slotPrefix } from '../core/derive/slot-key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import {
@@ -18,13 +18,13 @@ import {
   statusSql,
   toMemories,
   type MemoryRow,
-} from '../store/memory-view.ts';
-import type { RemovalReason } from '../store/memory-removals.ts';
-import type { SqlParam } from '../store/store.ts';
+} from '../adapters/sqlite/memory-view.ts';
+import type { RemovalReason } from '../adapters/sqlite/memory-removals.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
 import type { Tenant } from '../types.ts';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
-import { searchWords } from '../shared/fold-text.ts';
+import { searchWords } from '../core/shared/fold-text.ts';
 
 /** One item of a delta read: a changed Memory, or one that left the served set (a tombstone). */
 type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };

@@ -1,5 +1,5 @@
 import type { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from '../contract/index.ts';
-import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
+import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Tenant, WriteOptions } from '../types.ts';

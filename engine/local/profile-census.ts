@@ -6,8 +6,8 @@ import {
   statusSql,
   toMemories,
   type MemoryRow,
-} from '../store/memory-view.ts';
-import type { SqlParam } from '../store/store.ts';
+} from '../adapters/sqlite/memory-view.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
 import type { Tenant } from '../types.ts';
 import { nowIso, requireBrain, selfOf, watermarkOf, type LocalCtx } from './local-ctx.ts';
 

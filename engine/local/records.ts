@@ -6,16 +6,16 @@ import type {
   TypedContent,
 } from '../contract/index.ts';
 import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
-import { recordText } from '../derive/record-text.ts';
-import { normalizeContent } from '../shared/record-text.ts';
+import { recordText } from '../core/derive/record-text.ts';
+import { normalizeContent } from '../core/shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
-import type { SqlParam } from '../store/store.ts';
-import { textKey } from '../store/text-key.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
+import { textKey } from '../adapters/sqlite/text-key.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 

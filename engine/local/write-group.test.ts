@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
-import type { Store } from '../store/store.ts';
-import { tempStore } from '../store/testing.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import { tempStore } from '../adapters/sqlite/testing.ts';
 import { createWriteGroup } from './write-group.ts';
 
 /** A store whose top-level transactions (commits) are counted, with a table of its own. */

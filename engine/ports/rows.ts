@@ -36,7 +36,7 @@ export interface RecordRow {
   kind: Kind;
   /** The typed content, as canonical JSON. */
   content: string;
-  /** The citable text (shared/record-text.ts): what is indexed and quoted. */
+  /** The citable text (core/shared/record-text.ts): what is indexed and quoted. */
   text: string;
   source_name: string | null;
   external_id: string | null;

@@ -6,7 +6,7 @@ import type { BrainUnitOfWork } from './unit-of-work.ts';
 
 /**
  * A storage backend as the engine's rules see it: units of work per Brain, the Brains themselves, the
- * search indexes and the job queue. The SQLite adapter is the first (engine/store/ today, to move to
+ * search indexes and the job queue. The SQLite adapter is the first (engine/adapters/sqlite/ today, to move to
  * engine/adapters/sqlite/); every method is async even there, so a networked backend fits the same
  * shape.
  */

@@ -1,6 +1,6 @@
 import type { ContextReady, ContextRequest, Memory, Trace } from '../contract/index.ts';
 import { newId } from '../ids.ts';
-import { assembleText, defaultBudgetTokens, type Passage } from '../shared/assemble-text.ts';
+import { assembleText, defaultBudgetTokens, type Passage } from '../core/shared/assemble-text.ts';
 import type { ContextOptions, Deployment } from '../types.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import type { BrainState, StoredRecord } from './state.ts';

@@ -15,16 +15,16 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
-import { canonicalJson } from '../shared/canonical-json.ts';
-import { decodeCursor, pageOf } from '../shared/page-cursor.ts';
-import { recordText } from '../derive/record-text.ts';
-import { normalizeContent } from '../shared/record-text.ts';
+import { canonicalJson } from '../core/shared/canonical-json.ts';
+import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
+import { recordText } from '../core/derive/record-text.ts';
+import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
 import type { BrainState, StoredRecord } from './state.ts';
-import { foldText, searchWords } from '../shared/fold-text.ts';
+import { foldText, searchWords } from '../core/shared/fold-text.ts';
 
 export interface ReferenceEngineOptions {
   deployment?: Deployment;

@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.ts';
-import { queryTerms } from './query-terms.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import { queryTerms } from '../core/retrieve/query-terms.ts';
 import { scopeToken } from './thread-context.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { CostLedger } from '../context/cost-ledger.ts';
-import type { SqlParam, Store } from '../store/store.ts';
+import type { CostLedger } from '../core/context/cost-ledger.ts';
+import type { SqlParam, Store } from '../adapters/sqlite/store.ts';
 import type { VectorModel } from './vector-store.ts';
 
 /** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */

@@ -1,7 +1,7 @@
 import type { Fused } from './fuse.ts';
 import type { Eligibility, LaneCandidate } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 
 /** How many of the best fused candidates lend weight to the message before them. */
 export const promptSources = 50;

@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { queryTimeIntent } from './time-lane.ts';
-import type { TimeZone } from './time-zone.ts';
+import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /**

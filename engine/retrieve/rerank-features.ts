@@ -1,7 +1,7 @@
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import type { Fused, LaneResult } from './fuse.ts';
 import { eligibilitySql, hidesRecords, type Eligibility } from './lane.ts';
-import { matchedTerms } from './query-terms.ts';
+import { matchedTerms } from '../core/retrieve/query-terms.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
 const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import type { ContextReady, RecordCreate } from '../contract/index.ts';
 import type { Engine, Tenant } from '../types.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
-import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
+import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from '../core/retrieve/gbdt.ts';
 import {
   rerankFeatureNames,
   stackFeatureNames,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ContextRequest } from '../contract/index.ts';
 import type { RetrievalBackends } from './backends.ts';
-import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from './gbdt.ts';
+import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from '../core/retrieve/gbdt.ts';
 import {
   rerankFeatureNames,
   stackFeatureNames,

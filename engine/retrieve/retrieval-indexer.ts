@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/embedder.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
 import { loadTurnCopy, pruneTurnLog, releaseTurnCopy, syncTurnCopy } from './turn-copies.ts';
 import { ensureVectorModel, putVectors, syncVectorCopies, type VectorModel } from './vector-store.ts';

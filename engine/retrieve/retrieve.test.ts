@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCostLedger } from '../context/cost-ledger.ts';
+import { createCostLedger } from '../core/context/cost-ledger.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import { tempStore } from '../store/testing.ts';
+import { tempStore } from '../adapters/sqlite/testing.ts';
 import type { Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { retrieve } from './retrieve.ts';

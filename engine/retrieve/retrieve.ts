@@ -1,6 +1,6 @@
 import { sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
-import type { CostLedger } from '../context/cost-ledger.ts';
-import type { Store } from '../store/store.ts';
+import type { CostLedger } from '../core/context/cost-ledger.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';

@@ -1,8 +1,8 @@
-import { slotPrefix } from '../derive/slot-key.ts';
-import { servedSql } from '../store/memory-view.ts';
-import type { SqlParam } from '../store/store.ts';
+import { slotPrefix } from '../core/derive/slot-key.ts';
+import { servedSql } from '../adapters/sqlite/memory-view.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { eligibilitySql, readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
-import { readSlotQuestion } from './slot-question.ts';
+import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
 
 /**
  * The predicate part of a slot key (slot-key.ts `slotKey`: subject, U+001F, predicate), written as

@@ -1,5 +1,5 @@
-import { segmentWords } from './segment-words.ts';
-import type { Store } from '../store/store.ts';
+import { segmentWords } from '../core/retrieve/segment-words.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 
 /** Neighbours that make a message understandable: the two before it and the one after, same thread. */
 export const contextBefore = 2;

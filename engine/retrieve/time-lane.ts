@@ -1,7 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql } from './lane.ts';
-import { timeIntent, type TimeIntent } from './time-expressions.ts';
-import type { TimeZone } from './time-zone.ts';
+import { timeIntent, type TimeIntent } from '../core/retrieve/time-expressions.ts';
+import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { createTurnCopy, type TurnCopy } from './turn-copy.ts';
 import { ftsPhrase, ftsRankingSql, turnColumns, turnWeights } from './turn-table.ts';
 import { createTurnTokens, type TurnTokens } from './turn-tokens.ts';

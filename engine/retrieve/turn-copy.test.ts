@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore, type Store } from '../store/store.ts';
-import { tempStore } from '../store/testing.ts';
-import { segmentWords } from './segment-words.ts';
+import { openStore, type Store } from '../adapters/sqlite/store.ts';
+import { tempStore } from '../adapters/sqlite/testing.ts';
+import { segmentWords } from '../core/retrieve/segment-words.ts';
 import { scopeToken } from './thread-context.ts';
 import {
   loadTurnCopy,

@@ -1,7 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql, hidesRecords } from './lane.ts';
-import { matchedTerms } from './query-terms.ts';
-import type { SqlParam } from '../store/store.ts';
+import { matchedTerms } from '../core/retrieve/query-terms.ts';
+import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { scopeToken } from './thread-context.ts';
 import { rankTurns } from './turn-copies.ts';
 import { ftsPhrase, ftsRankingSql } from './turn-table.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { openStore, type Store } from '../store/store.ts';
+import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
 import { createVectorCopy } from './vector-copy.ts';
 import {

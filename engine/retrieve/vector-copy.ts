@@ -1,4 +1,10 @@
-import { instantiateL2, newMemory, strideOf, type ScanFn, type WasmMemory } from './int8-l2-kernel.ts';
+import {
+  instantiateL2,
+  newMemory,
+  strideOf,
+  type ScanFn,
+  type WasmMemory,
+} from '../core/retrieve/int8-l2-kernel.ts';
 
 /**
  * An in-memory copy of one partition of an int8 vec0 table (one Brain's vectors of one model and

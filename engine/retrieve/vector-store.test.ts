@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore, type Store } from '../store/store.ts';
+import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { dropVectors, ensureVectorModel, int8Scale, nearest, putVectors, quantize } from './vector-store.ts';
 
 const dirs: string[] = [];

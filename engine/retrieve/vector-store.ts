@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { EmbedderIdentity } from '../embed/embedder.ts';
-import type { Store } from '../store/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
 import { createVectorCopy, type VectorCopy } from './vector-copy.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */

@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { asksWhen, statesTime } from './time-expressions.ts';
+import { asksWhen, statesTime } from '../core/retrieve/time-expressions.ts';
 import { searchQuery } from './turn-lexical-lane.ts';
 
 /**

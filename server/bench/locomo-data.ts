@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { months } from '../../engine/retrieve/time-expressions.ts';
+import { months } from '../../engine/index.ts';
 
 /** One turn of a LoCoMo conversation, ready to be written as a `message` Record. */
 export interface LocomoTurn {

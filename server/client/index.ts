@@ -42,7 +42,7 @@ import type {
 import { MnemoApiError, errorFromFrame, errorFromResponse } from './mnemo-api-error.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 import { parseEventStream, type StreamFrame } from './sse.ts';
-import { errorMessage } from '../../engine/shared/error-message.ts';
+import { errorMessage } from '../../engine/core/shared/error-message.ts';
 
 export { MnemoApiError, isMnemoApiError } from './mnemo-api-error.ts';
 export type { RetryOptions } from './retry.ts';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
-import { restoreStore } from '../../engine/store/backup-store.ts';
+import { restoreStore } from '../../engine/adapters/sqlite/backup-store.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';

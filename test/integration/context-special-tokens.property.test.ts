@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { specialTokens } from '../../engine/shared/count-tokens.ts';
+import { specialTokens } from '../../engine/core/shared/count-tokens.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ErrorBody } from '../../engine/contract/index.ts';
-import { specialTokens } from '../../engine/shared/count-tokens.ts';
+import { specialTokens } from '../../engine/core/shared/count-tokens.ts';
 import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createLocalEngine } from '../../engine/local/index.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { tempDir } from './local-helpers.ts';
 
 const child = fileURLToPath(new URL('./local-crash-child.ts', import.meta.url));

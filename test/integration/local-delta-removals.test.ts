@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MemoryPage, RecordCreate } from '../../engine/contract/index.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Engine } from '../../engine/types.ts';
 import { key, open, rememberReady, tempDir, tenant } from './local-helpers.ts';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
-import type { Deriver } from '../../engine/derive/deriver.ts';
-import { createRuleDeriver } from '../../engine/derive/rule-deriver.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Engine } from '../../engine/types.ts';
 import { key, open, tempDir, tenant } from './local-helpers.ts';
 

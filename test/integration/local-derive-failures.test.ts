@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRuleDeriver } from '../../engine/derive/rule-deriver.ts';
-import type { Deriver } from '../../engine/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
 import { open, rememberReady, tempDir, tenant, withBrain } from './local-helpers.ts';
 
 // Every accepted Record either derives or shows why not.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { storeFileName } from '../../engine/store/store.ts';
+import { storeFileName } from '../../engine/adapters/sqlite/store.ts';
 import { open, tempDir, tenant } from './local-helpers.ts';
 
 describe('local engine: index work starts with the write that queues it, with no polling', () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
-import { latestSchemaVersion, migrate } from '../../engine/store/migrate.ts';
-import { migrations } from '../../engine/store/migrations/index.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
-import { textKey } from '../../engine/store/text-key.ts';
+import { latestSchemaVersion, migrate } from '../../engine/adapters/sqlite/migrate.ts';
+import { migrations } from '../../engine/adapters/sqlite/migrations/index.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
+import { textKey } from '../../engine/adapters/sqlite/text-key.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 /** What migrations 15 to 18 add, taken away again to stand for a store written before them. */

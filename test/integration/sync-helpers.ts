@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 

@@ -4,13 +4,13 @@ import type {
   ReplicateResult,
   TombstoneResult,
 } from '../../contract/index.ts';
-import { recordText } from '../../derive/record-text.ts';
+import { recordText } from '../../core/derive/record-text.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
 import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../records.ts';
-import { textKey } from '../../store/text-key.ts';
+import { textKey } from '../../adapters/sqlite/text-key.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
 function fingerprint(r: {

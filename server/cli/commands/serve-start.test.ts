@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { holderFileName, lockDataDir } from '../../../engine/store/data-dir-lock.ts';
-import { openStore } from '../../../engine/store/store.ts';
+import { holderFileName, lockDataDir } from '../../../engine/adapters/sqlite/data-dir-lock.ts';
+import { openStore } from '../../../engine/adapters/sqlite/store.ts';
 import { registryPathFor } from '../../data-dir.ts';
 import { exposureWarning } from './serve.ts';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../contract/index.ts';
+import type { Context } from '../../contract/index.ts';
 
 /**
  * Keeps a thorough Context within its synchronous budget: when assembly takes longer than `syncMs`,

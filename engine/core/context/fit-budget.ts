@@ -1,8 +1,8 @@
 import { countTokens } from '../shared/count-tokens.ts';
-import type { SelfEntity } from '../contract/index.ts';
+import type { SelfEntity } from '../../contract/index.ts';
 import { resolveOwner } from '../derive/resolve-owner.ts';
 import { sentences } from '../derive/split-text.ts';
-import type { EvidencePassage } from './select-evidence.ts';
+import type { EvidencePassage } from './evidence.ts';
 
 const separator = '\n\n';
 

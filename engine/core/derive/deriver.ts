@@ -1,4 +1,4 @@
-import type { SelfEntity, TypedContent } from '../contract/index.ts';
+import type { SelfEntity, TypedContent } from '../../contract/index.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {

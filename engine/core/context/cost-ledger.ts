@@ -1,4 +1,4 @@
-import type { Cost } from '../contract/index.ts';
+import type { Cost } from '../../contract/index.ts';
 
 /**
  * What one Context request consumed, charged where it happens (lanes, embedders, assembly) and read

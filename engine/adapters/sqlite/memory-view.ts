@@ -1,6 +1,6 @@
-import type { Citation, Memory, MemoryStatus } from '../contract/index.ts';
-import { statusAt } from '../derive/memory-time.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
+import type { Citation, Memory, MemoryStatus } from '../../contract/index.ts';
+import { statusAt } from '../../core/temporal/memory-time.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { SqlParam, Store } from './store.ts';
 
 export interface MemoryRow {

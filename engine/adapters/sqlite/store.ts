@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
 import { openDatabase, type Db } from './open-database.ts';
-import { foldText } from '../shared/fold-text.ts';
+import { foldText } from '../../core/shared/fold-text.ts';
 
 export type SqlParam = string | number | bigint | Buffer | null;
 

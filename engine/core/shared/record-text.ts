@@ -1,4 +1,4 @@
-import type { RecordCreate, TypedContent } from '../contract/index.ts';
+import type { RecordCreate, TypedContent } from '../../contract/index.ts';
 
 /** A plain string is stored as a document and loses structure (spec: RecordCreate.content). */
 export function normalizeContent(content: RecordCreate['content']): TypedContent {

@@ -1,4 +1,4 @@
-import type { TypedContent } from '../contract/index.ts';
+import type { TypedContent } from '../../contract/index.ts';
 
 /** Facts' predicates are slugs; people read "favourite colour", not "favourite_colour". */
 export function humanize(predicate: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileGbdt, compileWalk, gbdtMargin, walkMargin, type GbdtModel, type GbdtNode } from './gbdt.ts';
-import { readShippedModelFile } from './reranker.ts';
+import { readShippedModelFile } from '../../retrieve/reranker.ts';
 
 /** A seeded PRNG (mulberry32), so a failure reproduces. */
 function rng(seed: number): () => number {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
-import type { MemoryStatus } from '../contract/index.ts';
-import { inForceAt, statusAt } from '../derive/memory-time.ts';
-import { eligibilitySql, hidesRecords, type Eligibility } from '../retrieve/lane.ts';
+import type { MemoryStatus } from '../../contract/index.ts';
+import { inForceAt, statusAt } from '../../core/temporal/memory-time.ts';
+import { eligibilitySql, hidesRecords, type Eligibility } from '../../retrieve/lane.ts';
 import { inForceSql, statusSql, type MemoryRow } from './memory-view.ts';
 import type { SqlParam } from './store.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Words of every script as FTS5 tokens (engine/retrieve/segment-words.ts and turn-table.ts):
+ * Words of every script as FTS5 tokens (engine/core/retrieve/segment-words.ts and turn-table.ts):
  * - unicode61 split at combining marks (its default categories are L* N* Co), so a Thai, Hindi or Tamil
  *   word, whose vowel signs are marks, was indexed as loose letters, and a query in those scripts
  *   matched unrelated Records letter by letter. Marks now belong to tokens (`M*`); Latin diacritics are

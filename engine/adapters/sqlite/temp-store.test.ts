@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { createLocalEngine } from '../local/index.ts';
+import { createLocalEngine } from '../../local/index.ts';
 import { openStore } from './store.ts';
 
 const memoryTempStore = 2;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TypedContent } from '../contract/index.ts';
+import type { TypedContent } from '../../contract/index.ts';
 import { normalizeStatement, recordText } from './record-text.ts';
 import { createRuleDeriver } from './rule-deriver.ts';
 import { slotSentences } from './slot-sentences.ts';

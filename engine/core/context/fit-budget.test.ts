@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from '../shared/count-tokens.ts';
 import { fitBudget, formatBlock, newBoundary, shownDate, shownSpeaker } from './fit-budget.ts';
-import type { EvidencePassage } from './select-evidence.ts';
+import type { EvidencePassage } from './evidence.ts';
 
 const passage = (i: number, text: string): EvidencePassage => ({
   recordId: `rec_${i}`,

@@ -1,4 +1,4 @@
-import type { MemoryStatus } from '../contract/index.ts';
+import type { MemoryStatus } from '../../contract/index.ts';
 
 /*
  * The temporal rules, written once. A version's world-time interval [valid_from, valid_to) is settled

@@ -1,4 +1,4 @@
-import { newId } from '../../ids.ts';
+import { newId } from '../../../ids.ts';
 import type { Db } from '../open-database.ts';
 
 interface SlotRow {

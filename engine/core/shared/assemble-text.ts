@@ -1,5 +1,5 @@
 import { countTokens } from './count-tokens.ts';
-import type { Citation } from '../contract/index.ts';
+import type { Citation } from '../../contract/index.ts';
 
 export interface Passage {
   record_id: string;

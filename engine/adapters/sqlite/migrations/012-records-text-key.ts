@@ -4,7 +4,7 @@ import { textKey } from '../text-key.ts';
 /**
  * The census read every Record of a Brain for its counts of noise (~600 ms at 100,000 Records, on the
  * event loop): the duplicates grouped every text (370 ms), and Records from low-trust sources were
- * found by reading each one. `text_key` fingerprints a Record's text (engine/store/text-key.ts), so
+ * found by reading each one. `text_key` fingerprints a Record's text (engine/adapters/sqlite/text-key.ts), so
  * the texts that repeat are found from an index that holds only the keys; low-trust Records have an
  * index of their own. Existing Records get their key in the same transaction.
  */

@@ -1,4 +1,4 @@
-import { MnemoError } from '../errors/mnemo-error.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
 
 /** Opaque cursors: base64url of the last id served. Anything undecodable is invalid_request_body. */
 export function encodeCursor(lastId: string): string {

@@ -1,4 +1,4 @@
-import type { BrainRepository, BrainRow } from '../ports/index.ts';
+import type { BrainRepository, BrainRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
 
 /**

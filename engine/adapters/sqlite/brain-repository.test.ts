@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BrainRow } from '../ports/index.ts';
+import type { BrainRow } from '../../ports/index.ts';
 import { sqliteBrains } from './brain-repository.ts';
 import { tempStore } from './testing.ts';
 

@@ -1,4 +1,4 @@
-import type { SelfEntity } from '../contract/index.ts';
+import type { SelfEntity } from '../../contract/index.ts';
 import type { OwnerClaim } from './deriver.ts';
 
 /** Speaker/subject names that mean the Brain's own principal. */

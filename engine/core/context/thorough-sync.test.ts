@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Context } from '../contract/index.ts';
+import type { Context } from '../../contract/index.ts';
 import { createThoroughSync } from './thorough-sync.ts';
 
 const ctx = (id: string) => ({ id, status: 'ready' }) as unknown as Context;

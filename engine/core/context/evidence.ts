@@ -1,0 +1,24 @@
+/** A passage of one Record chosen as evidence for a Context, with what it supports and why it ranks. */
+export interface EvidencePassage {
+  recordId: string;
+  /** Exact substring of the Record's text: the quote every cited Record gets (Quote.core). */
+  passage: string;
+  /** Contains passage: the quote when the budget has room to spare (Quote.wide). */
+  wide: string;
+  kind: string;
+  title: string | null;
+  speaker: string | null;
+  source: string | null;
+  occurredAt: string;
+  /** Memories served at the read time that this Record supports. */
+  memoryIds: string[];
+  lanes: string[];
+  score: number;
+  /** The reranker's score when it ordered this Record (the order follows it, not `score`). */
+  rerankScore: number | null;
+}
+
+export interface Dropped {
+  recordId: string;
+  reason: string;
+}
