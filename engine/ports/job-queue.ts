@@ -3,22 +3,28 @@ export type DeriveJob =
   | { job: 'derive'; brainUid: string; recordId: string; recordSeq: number }
   | { job: 'rederive'; brainUid: string; memoryId: string; recordSeq: number; notBeforeMs: number };
 
-/** A job as the queue holds it: `n` is its place, which completing it names. */
-export type QueuedJob = DeriveJob & { n: number };
+/** A job as the queue holds it: `n` is its place, which completing it names; `attempts` failed tries so far. */
+export type QueuedJob = DeriveJob & { n: number; attempts: number };
 
 /**
  * The queue of derivation jobs. Enqueued in the unit of work of the write that makes the job (so a
- * Record is never committed without its job); claimed by one worker at a time. Today's SQLite adapter
- * guarantees one worker by the data dir's lock (one process); another adapter must claim with a lease.
+ * Record is never committed without its job). A claim leases jobs: until the lease ends, no other
+ * claim (in this process or another) gets them; a worker that dies mid-job leaves its jobs to the next
+ * claim after the lease. The SQLite adapter has one process by the data dir's lock and may hand out
+ * leases in memory; a server adapter claims with `FOR UPDATE SKIP LOCKED` and a lease column.
  */
 export interface JobQueue {
   enqueue(job: DeriveJob): Promise<void>;
-  /** Up to `limit` jobs due at `nowMs`, oldest first, not handed to another claim meanwhile. */
-  claim(limit: number, nowMs: number): Promise<QueuedJob[]>;
+  /** Up to `limit` jobs due at `nowMs` and not leased, oldest first, leased for `leaseMs`. */
+  claim(limit: number, nowMs: number, leaseMs: number): Promise<QueuedJob[]>;
   /** Removes jobs done (in the unit of work that wrote their result). */
   complete(ns: readonly number[]): Promise<void>;
-  /** The earliest time a job not yet due becomes due, or null. */
-  nextDueMs(): Promise<number | null>;
+  /** A job that failed: its lease ends and it is due again at `dueMs`, with one more attempt counted. */
+  retry(n: number, dueMs: number): Promise<void>;
+  /** Ends the leases of jobs claimed but not run (a worker stopping), due again at once. */
+  release(ns: readonly number[]): Promise<void>;
+  /** The earliest time a job not due now (or leased) becomes claimable, or null when none waits. */
+  nextDueMs(nowMs: number): Promise<number | null>;
   /** The step of the oldest Record still waiting for derivation in a Brain (a watermark waits for it). */
   oldestPendingSeq(brainUid: string): Promise<number | null>;
 }
