@@ -142,7 +142,7 @@ test('mnemo serve in a runtime without its build says so and the fix, and leaves
     const pose = join(dir, 'pose-as-electron.mjs');
     writeFileSync(pose, "Object.defineProperty(process.versions, 'electron', { value: '41.7.1' });\n");
     const dataDir = join(dir, 'data');
-    const bin = join(import.meta.dirname, '..', '..', 'bin', 'mnemo.mjs');
+    const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'mnemo.mjs');
     const r = spawnSync(
       process.execPath,
       ['--import', pose, bin, 'serve', '--port', '0', '--data-dir', dataDir, '--no-ui'],
