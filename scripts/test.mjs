@@ -1,6 +1,6 @@
 // `npm test`: typecheck, lint, build the UI, then every *.test.ts under node:test, ending with one
 // "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -13,13 +13,31 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-function step(name, cmd, cmdArgs) {
-  const started = Date.now();
-  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
-  const ok = r.status === 0;
-  console.log(`${ok ? 'ok' : 'FAILED'}: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (ok) passed += 1;
-  else failed += 1;
+/**
+ * Runs the checks side by side (the machine's cores would otherwise idle through two single-threaded
+ * tools), printing each one's output whole when it ends so the logs do not interleave.
+ */
+async function steps(list) {
+  await Promise.all(
+    list.map(
+      ([name, cmd, cmdArgs]) =>
+        new Promise((done) => {
+          const started = Date.now();
+          const p = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+          const out = [];
+          p.stdout.on('data', (d) => out.push(d));
+          p.stderr.on('data', (d) => out.push(d));
+          p.on('close', (code) => {
+            process.stdout.write(Buffer.concat(out));
+            const ok = code === 0;
+            console.log(`${ok ? 'ok' : 'FAILED'}: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+            if (ok) passed += 1;
+            else failed += 1;
+            done();
+          });
+        }),
+    ),
+  );
 }
 
 function findTests(dir, out = []) {
@@ -33,9 +51,11 @@ function findTests(dir, out = []) {
 }
 
 if (!onlyTests) {
-  step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
-  step('lint', 'npm', ['run', '--silent', 'lint']);
-  step('build ui', process.execPath, ['scripts/build-ui.mjs', '--force']);
+  await steps([
+    ['typecheck', process.execPath, ['scripts/typecheck.mjs']],
+    ['lint', 'npm', ['run', '--silent', 'lint']],
+    ['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']],
+  ]);
 }
 
 const files = findTests('.').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
