@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
 import type { MemoryStatus } from '../../contract/index.ts';
-import { inForceAt, statusAt } from '../../core/temporal/memory-time.ts';
+import { inForceAt, servedAt, statusAt } from '../../core/temporal/memory-time.ts';
 import { eligibilitySql, hidesRecords, type Eligibility } from '../../retrieve/lane.ts';
-import { inForceSql, statusSql, type MemoryRow } from './memory-view.ts';
+import { inForceSql, servedSql, statusSql, type MemoryRow } from './memory-view.ts';
 import type { SqlParam } from './store.ts';
 
 /*
@@ -100,6 +100,19 @@ describe('the rules of time, SQL and JS', () => {
         insertHistory(db, history);
         const js = new Set(history.flatMap((v, n) => (inForceAt(asRow(v), at) ? [n] : [])));
         assert.deepEqual(matching(db, statusSql('active', at)), js);
+      }),
+      runs,
+    );
+  });
+
+  it('servedSql serves exactly what servedAt serves, now and as of any instant', () => {
+    const db = memoriesDb();
+    const asOf = fc.option(instant, { nil: undefined });
+    fc.assert(
+      fc.property(fc.array(version, { minLength: 1, maxLength: 12 }), asOf, instant, (history, at, now) => {
+        insertHistory(db, history);
+        const js = new Set(history.flatMap((v, n) => (servedAt(asRow(v), at, now) ? [n] : [])));
+        assert.deepEqual(matching(db, servedSql(at, now)), js);
       }),
       runs,
     );

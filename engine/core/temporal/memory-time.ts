@@ -44,3 +44,19 @@ export function inForceAt(v: Omit<VersionTimes, 'slot'>, ms: number): boolean {
     (v.valid_to_ms === null || v.valid_to_ms > ms)
   );
 }
+
+/**
+ * Served at a world time: with no `asOfMs`, current at `nowMs` (active, and not waiting to be derived
+ * again); with one, its interval contains that instant, whatever later versions say, because a reader
+ * asking about the past wants what held then. Never a retracted version, never one pending
+ * re-derivation.
+ */
+export function servedAt(
+  v: VersionTimes & { pending: boolean | number },
+  asOfMs: number | undefined,
+  nowMs: number,
+): boolean {
+  if (v.pending || v.status === 'retracted') return false;
+  if (asOfMs === undefined) return statusAt(v, nowMs) === 'active';
+  return v.valid_from_ms <= asOfMs && (v.valid_to_ms === null || v.valid_to_ms > asOfMs);
+}
