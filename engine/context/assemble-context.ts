@@ -15,6 +15,7 @@ import { retrieve } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
 import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../adapters/sqlite/memory-view.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
+import type { JobQueue } from '../ports/index.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
@@ -26,6 +27,8 @@ import type { Reranker } from '../retrieve/reranker.ts';
 
 export interface ContextDeps {
   store: Store;
+  /** Derivation's queue: a watermark waits for the Records up to its step. */
+  jobs: Pick<JobQueue, 'oldestPendingSeq'>;
   codec: WatermarkCodec;
   deployment: Deployment;
   lanes: Lane[];
@@ -95,12 +98,8 @@ export async function assembleContext(
 
   if (opts.watermark !== undefined) {
     const seq = codec.decode(opts.watermark, brain.uid, 'Brain-Watermark');
-    const behind = store.get<{ n: number }>(
-      "SELECT n FROM derive_queue WHERE brain_uid = ? AND job = 'derive' AND record_seq <= ? LIMIT 1",
-      brain.uid,
-      seq,
-    );
-    if (behind) {
+    const oldest = await deps.jobs.oldestPendingSeq(brain.uid);
+    if (oldest !== null && oldest <= seq) {
       const processing: ContextProcessing = {
         id,
         object: 'context',

@@ -1,20 +1,21 @@
 import { shortened } from '../errors/shown-value.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-import type { QueuedJob } from './derive-jobs.ts';
+import type { QueuedJob } from '../ports/index.ts';
 
 /** A job that failed on every attempt: kept for Census (`derivation_failed`) instead of vanishing. */
 export function recordDeriveFailure(store: Store, job: QueuedJob, error: unknown, at: string): void {
-  if (job.record_id !== null) clearRecordFailure(store, job.record_id);
+  const recordId = job.job === 'derive' ? job.recordId : null;
+  if (recordId !== null) clearRecordFailure(store, recordId);
   clearDeriveFailure(store, job);
   store.run(
     `INSERT INTO derive_failures (brain_uid, job, record_id, memory_id, error, attempts, failed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    job.brain_uid,
+    job.brainUid,
     job.job,
-    job.record_id,
-    job.memory_id,
+    recordId,
+    job.job === 'rederive' ? job.memoryId : null,
     shortened(String(error)),
-    (job.attempts ?? 0) + 1,
+    job.attempts + 1,
     at,
   );
 }
@@ -24,8 +25,7 @@ export function recordDeriveFailure(store: Store, job: QueuedJob, error: unknown
  * job runs once; a Record is derived again only by the upgrade pass, which clears its failure.)
  */
 export function clearDeriveFailure(store: Store, job: QueuedJob): void {
-  if (job.job === 'rederive' && job.memory_id !== null)
-    store.run('DELETE FROM derive_failures WHERE memory_id = ?', job.memory_id);
+  if (job.job === 'rederive') store.run('DELETE FROM derive_failures WHERE memory_id = ?', job.memoryId);
 }
 
 /** The Record derived again by newer rules: a failure of its first derivation no longer stands. */

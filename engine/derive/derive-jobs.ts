@@ -2,27 +2,13 @@ import type { SelfEntity, TypedContent } from '../contract/index.ts';
 import { dropVectors } from '../retrieve/vector-store.ts';
 import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
+import type { QueuedJob } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
-
-export interface QueuedJob {
-  n: number;
-  brain_uid: string;
-  job: 'derive' | 'rederive';
-  record_id: string | null;
-  memory_id: string | null;
-  /** Attempts that failed on the job itself so far. */
-  attempts?: number;
-  /**
-   * A derive job's Record, read with the rest of its batch (null: gone); not read yet when absent.
-   * Records never change and only forgetting deletes one, never inside a batch, so it stays current.
-   */
-  record?: RecordRow | null;
-}
 
 export interface RecordRow {
   n: number;
@@ -53,20 +39,22 @@ export function loadRecord(store: Store, id: string): RecordRow | undefined {
 
 /**
  * Reads the Records of a batch's derive jobs with one statement rather than one per job: a batch
- * gathers the Records of several write groups, and each statement costs more than its row.
+ * gathers the Records of several write groups, and each statement costs more than its row. Records
+ * never change and only forgetting deletes one, never inside a batch, so what it reads stays current.
  */
-export function loadBatchRecords(store: Store, jobs: QueuedJob[]): void {
-  const ids = jobs.flatMap((j) => (j.job === 'derive' && j.record_id !== null ? [j.record_id] : []));
-  if (ids.length === 0) return;
+export function loadBatchRecords(store: Store, jobs: readonly QueuedJob[]): BatchRecords {
+  const ids = jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : []));
+  if (ids.length === 0) return new Map();
   const rows = store.all<RecordRow>(
     `SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records
      WHERE id IN (SELECT value FROM json_each(?))`,
     JSON.stringify(ids),
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const j of jobs)
-    if (j.job === 'derive' && j.record_id !== null) j.record = byId.get(j.record_id) ?? null;
+  return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** The Records of a batch's derive jobs by id; a job's Record missing here is gone. */
+export type BatchRecords = ReadonlyMap<string, RecordRow>;
 
 /** What the Deriver reads of a stored Record. */
 export function deriverInput(r: RecordRow) {
@@ -80,25 +68,26 @@ export function deriverInput(r: RecordRow) {
 }
 
 /**
- * Runs one queued job inside the caller's transaction and removes it from the queue.
+ * Runs one queued job inside the caller's transaction (the caller completes it in the same one).
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
+ * `records`: its batch's Records (loadBatchRecords), else its Record is read here.
  */
-export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now: () => string): void {
-  store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+export function runDeriveJob(
+  store: Store,
+  deriver: Deriver,
+  job: QueuedJob,
+  now: () => string,
+  records?: BatchRecords,
+): void {
   if (job.job === 'derive') {
-    const r =
-      job.record !== undefined
-        ? (job.record ?? undefined)
-        : job.record_id
-          ? loadRecord(store, job.record_id)
-          : undefined;
+    const r = records ? records.get(job.recordId) : loadRecord(store, job.recordId);
     if (!r) return;
-    const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, job.brain_uid) });
-    const seq = store.nextSeq(job.brain_uid);
+    const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, job.brainUid) });
+    const seq = store.nextSeq(job.brainUid);
     admitClaims(
       store,
-      job.brain_uid,
+      job.brainUid,
       { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
       claims,
       seq,
@@ -106,15 +95,15 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
     );
     supersedeOlderRevisions(
       store,
-      job.brain_uid,
+      job.brainUid,
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
     return;
   }
-  const m = job.memory_id ? loadRestingMemory(store, job.memory_id) : undefined;
+  const m = loadRestingMemory(store, job.memoryId);
   if (!m || !m.pending) return;
-  restOnSurvivors(store, deriver, job.brain_uid, m, store.nextSeq(job.brain_uid), now);
+  restOnSurvivors(store, deriver, job.brainUid, m, store.nextSeq(job.brainUid), now);
 }
 
 export interface RestingMemory {

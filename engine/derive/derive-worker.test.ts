@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore } from '../adapters/sqlite/store.ts';
+import { batchTx } from '../adapters/sqlite/batch-tx.ts';
+import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
+import { openStore, type Store } from '../adapters/sqlite/store.ts';
+import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { createDeriveWorker } from './derive-worker.ts';
 
 function store() {
@@ -23,6 +26,9 @@ function store() {
 
 const stores = new Map<ReturnType<typeof openStore>, string>();
 
+/** The worker's storage over the SQLite store, as the local engine gives it. */
+const over = (s: Store) => ({ queue: sqliteJobQueue(s), transaction: batchTx(s), storeFailure });
+
 const enqueue = (s: ReturnType<typeof store>, count: number) => {
   for (let i = 0; i < count; i++)
     s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES ('u1', 'rederive', ?)", i);
@@ -34,13 +40,12 @@ describe('derive worker', () => {
     const ran: number[] = [];
     const seen: Array<{ inTransaction: boolean; marks: number }> = [];
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
       // Each job writes something the indexer would need to see.
       run: (job) => {
         ran.push(job.n);
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
-        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
       },
       onError: (_job, e) => assert.fail(String(e)),
       onCommitted: () =>
@@ -75,28 +80,35 @@ describe('derive worker', () => {
     const retries: Array<{ error: unknown; delayMs: number }> = [];
     let interfered = false;
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
-      run: (job) => {
+      // The batch reads what its jobs need first, as the engine's does (their Records).
+      prepare: () => {
+        s.get('SELECT count(*) FROM marks');
         if (!interfered) {
           // The batch's transaction has read already: its first write now fails at once with
           // SQLITE_BUSY_SNAPSHOT (busy_timeout does not help a snapshot that is out of date).
           interfered = true;
           other.run('INSERT INTO marks (n) VALUES (-1)');
         }
+      },
+      run: (job) => {
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
-        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
         ran.push(job.n);
       },
       onError: (_job, e) => dropped.push(e),
       onRetry: (error, delayMs) => retries.push({ error, delayMs }),
     });
     after(() => worker.stop());
-    // An exception out of the worker's setImmediate would be uncaught: the test runner fails the file.
+    // A failure out of the worker's setImmediate would be uncaught: the test runner fails the file.
     const uncaught: unknown[] = [];
     const onUncaught = (e: unknown) => uncaught.push(e);
     process.on('uncaughtException', onUncaught);
-    after(() => process.off('uncaughtException', onUncaught));
+    process.on('unhandledRejection', onUncaught);
+    after(() => {
+      process.off('uncaughtException', onUncaught);
+      process.off('unhandledRejection', onUncaught);
+    });
 
     worker.kick();
     await worker.idle();
@@ -118,12 +130,11 @@ describe('derive worker', () => {
     enqueue(s, 3);
     const dropped: number[] = [];
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
       run: (job) => {
         if (job.n === 2) throw new Error('a bug in this job');
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
-        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
       },
       onError: (job) => dropped.push(job.n),
       onRetry: (e) => assert.fail(`not a store failure: ${String(e)}`),
@@ -136,17 +147,69 @@ describe('derive worker', () => {
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM marks')!.n, 2);
   });
 
+  it('tries a job that failed on its own again, its attempts counted by the queue, then gives it up', async () => {
+    const s = store();
+    enqueue(s, 3);
+    const tries: number[] = [];
+    const retried: number[] = [];
+    const given: Array<{ n: number; attempts: number }> = [];
+    const worker = createDeriveWorker({
+      ...over(s),
+      now: () => Date.now(),
+      jobRetryDelaysMs: [5, 10],
+      run: (job) => {
+        if (job.n !== 2) return;
+        tries.push(job.attempts);
+        throw new Error('a bug in this job');
+      },
+      onJobRetry: (_job, _e, _delay, attempt) => retried.push(attempt),
+      onError: (job) => given.push({ n: job.n, attempts: job.attempts }),
+      onRetry: (e) => assert.fail(`not a store failure: ${String(e)}`),
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await Promise.race([
+      worker.idle(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the job was never given up')), 5_000)),
+    ]);
+    assert.deepEqual(tries, [0, 1, 2]);
+    assert.deepEqual(retried, [1, 2]);
+    assert.deepEqual(given, [{ n: 2, attempts: 2 }]);
+    assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
+  });
+
+  it('gives back the jobs a batch claimed but had no time for: the next batch runs them, in order', async () => {
+    const s = store();
+    enqueue(s, 5);
+    const ran: number[] = [];
+    const worker = createDeriveWorker({
+      ...over(s),
+      now: () => Date.now(),
+      // Every batch is cut after its first job; a lease left on the others would hold them a minute.
+      sliceMs: 0,
+      leaseMs: 60_000,
+      run: (job) => void ran.push(job.n),
+      onError: (_job, e) => assert.fail(String(e)),
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await Promise.race([
+      worker.idle(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the unrun jobs stayed leased')), 5_000)),
+    ]);
+    assert.deepEqual(ran, [1, 2, 3, 4, 5]);
+  });
+
   it('upkeep runs only while no queued job is ready, a queued job first; idle() waits for both', async () => {
     const s = store();
     enqueue(s, 2);
     const order: string[] = [];
     let steps = 0;
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
-      run: (job) => {
+      run: () => {
         order.push('job');
-        s.run('DELETE FROM derive_queue WHERE n = ?', job.n);
         // A write while the upkeep has work left: its job still comes before the next upkeep step.
         if (order.length === 2)
           s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES ('u1', 'rederive', 9)");
@@ -179,7 +242,7 @@ describe('derive worker', () => {
     const s = store();
     let steps = 0;
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
       // A pause this long between slices would outlast the test's timeout.
       gatherMs: 60_000,
@@ -211,7 +274,7 @@ describe('derive worker', () => {
     let calls = 0;
     let resets = 0;
     const worker = createDeriveWorker({
-      store: s,
+      ...over(s),
       now: () => Date.now(),
       run: () => assert.fail('no job was queued'),
       onError: (_job, e) => assert.fail(String(e)),

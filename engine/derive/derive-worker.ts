@@ -1,10 +1,18 @@
-import type { Store } from '../adapters/sqlite/store.ts';
-import { loadBatchRecords, type QueuedJob } from './derive-jobs.ts';
+import type { JobQueue, QueuedJob } from '../ports/index.ts';
 import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
-export interface DeriveWorkerOptions {
-  store: Store;
-  run: (job: QueuedJob) => void;
+export interface DeriveWorkerOptions<B = void> {
+  queue: JobQueue;
+  /**
+   * Runs `work` as one transaction, all or nothing, a failed commit included (nothing stays open);
+   * called inside another, a savepoint of it. Synchronous: see the batch in createDeriveWorker.
+   */
+  transaction: <T>(work: () => T) => T;
+  /** A failure of the store rather than of a job (busy, full, failing): the batch goes back whole. */
+  storeFailure: (e: unknown) => boolean;
+  /** Reads, in the batch's transaction and before its jobs run, what they need, at once. */
+  prepare?: (jobs: readonly QueuedJob[]) => B;
+  run: (job: QueuedJob, prepared: B | undefined) => void;
   now: () => number;
   /**
    * A job failed on its own on its last attempt and left the queue, so it cannot wedge it; called inside
@@ -41,6 +49,11 @@ export interface DeriveWorkerOptions {
    * spell is derived at once.
    */
   gatherMs?: number;
+  /**
+   * How long a claim keeps other claimers off its jobs. A batch ends every lease it took (done, retried
+   * or released) before the next claim; the lease matters only if the worker dies mid-batch.
+   */
+  leaseMs?: number;
 }
 
 export interface DeriveWorker {
@@ -51,37 +64,27 @@ export interface DeriveWorker {
   stop(): void;
 }
 
-/**
- * Drains the persisted derive_queue in order, in batches of one transaction each, yielding to the
- * event loop between slices so HTTP requests keep flowing. A job that throws is rolled back alone
- * (a savepoint) and tried again after a pause (jobRetryDelaysMs); after its last attempt it leaves the
- * queue through onError, so it cannot wedge it. When the store itself failed (see storeFailure), the
- * batch is rolled back and tried again later, with a growing pause, and no job is counted as failed.
- */
 const retryBaseMs = 100;
 export const defaultJobRetryDelaysMs: readonly number[] = [1_000, 10_000];
 const retryMaxMs = 30_000;
 
 /**
- * SQLite failures of the store rather than of a job: another connection holds the write lock (or wrote
- * since this batch began reading), the disk is full or failing, memory ran out. The same job succeeds
- * once they pass.
+ * Drains the job queue in order, in batches of one transaction each, yielding to the event loop
+ * between slices so HTTP requests keep flowing. A job that throws is rolled back alone (a savepoint)
+ * and tried again after a pause (jobRetryDelaysMs); after its last attempt it leaves the queue through
+ * onError, so it cannot wedge it. When the store itself failed (storeFailure), the batch is rolled
+ * back and tried again later, with a growing pause, and no job is counted as failed.
  */
-export function storeFailure(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' &&
-    /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|PROTOCOL|INTERRUPT|CANTOPEN)(_|$)/.test(code)
-  );
-}
-
-export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
+export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): DeriveWorker {
   const sliceMs = opts.sliceMs ?? 20;
   const batchSize = opts.batchSize ?? 200;
   const gatherMs = opts.gatherMs ?? 25;
+  const leaseMs = opts.leaseMs ?? 60_000;
   const jobRetryDelaysMs = opts.jobRetryDelaysMs ?? defaultJobRetryDelaysMs;
-  const { store } = opts;
+  const { queue, transaction } = opts;
   let scheduled: NodeJS.Immediate | null = null;
+  /** A batch is between its claim and the end of its leases: no other may start. */
+  let running = false;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let waiters: (() => void)[] = [];
@@ -92,71 +95,72 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
   let drainedAt = -Infinity;
 
-  const next = (limit: number) =>
-    store.all<QueuedJob>(
-      'SELECT n, brain_uid, job, record_id, memory_id, attempts FROM derive_queue WHERE not_before_ms <= ? ORDER BY n LIMIT ?',
-      opts.now(),
-      limit,
-    );
-
-  const tick = () => {
+  const tick = async () => {
     scheduled = null;
     if (stopped) return;
+    running = true;
     const started = performance.now();
+    let claimed: QueuedJob[] = [];
+    /** Jobs whose lease the batch ended (completed or retried); the rest are released after it. */
+    const ended = new Set<number>();
     let ran = 0;
     let cut = false;
-    // Runs from setImmediate: a failure escaping here would be an uncaught exception, ending the
+    // Runs from setImmediate: a failure escaping here would be an unhandled rejection, ending the
     // process with the store open and the batch lost. It pauses the worker instead.
     try {
-      store.tx(() => {
-        const jobs = next(batchSize);
-        loadBatchRecords(store, jobs);
-        cut = jobs.length === batchSize;
-        if (jobs.length === 0 && upkeepLeft && opts.upkeep) {
+      claimed = await queue.claim(batchSize, opts.now(), leaseMs);
+      if (stopped) {
+        running = false;
+        await queue.release(claimed.map((j) => j.n));
+        return;
+      }
+      // The batch is one synchronous transaction (better-sqlite3 cannot hold one open across an
+      // await), so the queue's calls in it are made, not awaited: the SQLite queue does its work when
+      // called and throws there, which makes each call part of the batch. Their promises are awaited
+      // after the commit only to surface a failure. An asynchronous unit of work will await them in it.
+      const calls: Promise<void>[] = [];
+      transaction(() => {
+        const prepared = opts.prepare?.(claimed);
+        cut = claimed.length === batchSize;
+        if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
           const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
           ran += step.changed;
           upkeepLeft = step.more;
           // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
           cut = upkeepLeft;
         }
-        for (const job of jobs) {
+        for (const job of claimed) {
           ran++;
           try {
-            store.tx(() => opts.run(job));
+            transaction(() => {
+              calls.push(queue.complete([job.n]));
+              opts.run(job, prepared);
+            });
           } catch (e) {
             // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
-            if (storeFailure(e)) throw e;
-            const attempt = (job.attempts ?? 0) + 1;
+            if (opts.storeFailure(e)) throw e;
+            const attempt = job.attempts + 1;
             const delay = jobRetryDelaysMs[attempt - 1];
             if (delay !== undefined) {
-              store.run(
-                'UPDATE derive_queue SET attempts = ?, not_before_ms = ? WHERE n = ?',
-                attempt,
-                opts.now() + delay,
-                job.n,
-              );
+              calls.push(queue.retry(job.n, opts.now() + delay));
               opts.onJobRetry?.(job, e, delay, attempt);
             } else {
               opts.onError(job, e);
-              store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
+              calls.push(queue.complete([job.n]));
             }
           }
+          ended.add(job.n);
           if (performance.now() - started > sliceMs) {
-            cut ||= jobs.at(-1) !== job;
+            cut ||= claimed.at(-1) !== job;
             break;
           }
         }
       });
+      await Promise.all(calls);
     } catch (e) {
-      // A failed COMMIT can leave the transaction open; every later write would nest inside it and
-      // never commit. (tick runs from setImmediate, so the transaction can only be this batch's.)
-      if (store.db.inTransaction) {
-        try {
-          store.db.exec('ROLLBACK');
-        } catch {
-          // Gone already.
-        }
-      }
+      // Nothing of the batch was kept: its jobs are as they were before the claim.
+      await queue.release(claimed.map((j) => j.n)).catch(() => {});
+      running = false;
       // What the upkeep did in this batch is gone with it: it looks again from the start.
       if (opts.upkeep) {
         opts.upkeep.reset();
@@ -165,6 +169,11 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       pause(e);
       return;
     }
+    // Jobs past the slice go back before another batch may claim, so the next takes them first. A lease
+    // that could not be ended lapses by itself.
+    const unrun = claimed.filter((j) => !ended.has(j.n)).map((j) => j.n);
+    if (unrun.length > 0) await queue.release(unrun).catch(() => {});
+    running = false;
     failures = 0;
     if (ran > 0 && !cut) drainedAt = performance.now();
     if (ran > 0) opts.onCommitted?.();
@@ -184,58 +193,45 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     }, delay);
   };
 
-  /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
-  const planSafely = () => {
-    try {
-      plan();
-    } catch (e) {
-      pause(e);
-    }
+  const wake = (delayMs: number, then?: () => void) => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      then?.();
+      planSafely();
+    }, delayMs);
   };
 
-  const plan = () => {
-    if (stopped || scheduled) return;
+  /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
+  const planSafely = () => {
+    plan().catch(pause);
+  };
+
+  const plan = async () => {
+    if (stopped || scheduled || running) return;
     // A kick (every write) must not cut a pause short, or a busy store would be retried per request.
     if (performance.now() < pausedUntil) {
-      if (!timer) {
-        timer = setTimeout(
-          () => {
-            timer = null;
-            planSafely();
-          },
-          Math.max(1, pausedUntil - performance.now()),
-        );
-      }
+      wake(Math.max(1, pausedUntil - performance.now()));
       return;
     }
-    if (next(1).length > 0 || upkeepLeft) {
+    const now = opts.now();
+    const due = await queue.nextDueMs(now);
+    // Another plan or a batch may have started while this one asked.
+    if (stopped || scheduled || running) return;
+    if ((due !== null && due <= now) || upkeepLeft) {
       // A backlog (the last batch was cut) runs at once; so does the first job after a quiet spell.
       const gather = drainedAt + gatherMs - performance.now();
       if (gather > 0) {
-        if (!timer) {
-          timer = setTimeout(() => {
-            timer = null;
-            drainedAt = -Infinity;
-            planSafely();
-          }, gather);
-        }
+        wake(gather, () => {
+          drainedAt = -Infinity;
+        });
         return;
       }
-      scheduled = setImmediate(tick);
+      scheduled = setImmediate(() => void tick());
       return;
     }
-    const later =
-      store.get<{ t: number | null }>('SELECT min(not_before_ms) AS t FROM derive_queue')?.t ?? null;
-    if (later !== null) {
-      if (!timer) {
-        timer = setTimeout(
-          () => {
-            timer = null;
-            planSafely();
-          },
-          Math.max(1, later - opts.now()),
-        );
-      }
+    if (due !== null) {
+      wake(Math.max(1, due - now));
       return;
     }
     const w = waiters;

@@ -4,7 +4,7 @@ import { allKinds, type ContextProcessing, type ContextRequest } from '../contra
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
-import { runDeriveJob } from '../derive/derive-jobs.ts';
+import { loadBatchRecords, runDeriveJob } from '../derive/derive-jobs.ts';
 import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
@@ -28,9 +28,13 @@ import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
+import { batchTx } from '../adapters/sqlite/batch-tx.ts';
+import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
+import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
+import type { QueuedJob } from '../ports/index.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -143,11 +147,15 @@ function engineOver(
   }: { clock: () => Date; logger: Logger; zone: TimeZone; reranker: Reranker | null },
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
+  const jobs = sqliteJobQueue(store);
   const worker = createDeriveWorker({
-    store,
+    queue: jobs,
+    transaction: batchTx(store),
+    storeFailure,
     now: () => clock().getTime(),
-    run: (job) => {
-      runDeriveJob(store, deriver, job, () => clock().toISOString());
+    prepare: (batch) => loadBatchRecords(store, batch),
+    run: (job, records) => {
+      runDeriveJob(store, deriver, job, () => clock().toISOString(), records);
       clearDeriveFailure(store, job);
     },
     ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
@@ -173,17 +181,15 @@ function engineOver(
       recordDeriveFailure(store, job, error, clock().toISOString());
       logger.error('derivation failed on every attempt; Census lists it as derivation_failed', {
         job: job.job,
-        record_id: job.record_id,
-        memory_id: job.memory_id,
-        attempts: (job.attempts ?? 0) + 1,
+        ...jobIds(job),
+        attempts: job.attempts + 1,
         error: String(error),
       });
     },
     onJobRetry: (job, error, delayMs, attempt) =>
       logger.warn('derivation failed; it runs again', {
         job: job.job,
-        record_id: job.record_id,
-        memory_id: job.memory_id,
+        ...jobIds(job),
         attempt,
         retry_in_ms: delayMs,
         error: String(error),
@@ -301,6 +307,7 @@ function engineOver(
         assembleContext(
           {
             store,
+            jobs,
             codec: ctx.codec,
             deployment,
             lanes: ctx.lanes,
@@ -432,6 +439,13 @@ function thoroughProcessing(
     error: null,
   });
   return out;
+}
+
+/** A job's Record or Memory, as the log names them. */
+function jobIds(job: QueuedJob): { record_id: string | null; memory_id: string | null } {
+  return job.job === 'derive'
+    ? { record_id: job.recordId, memory_id: null }
+    : { record_id: null, memory_id: job.memoryId };
 }
 
 function loadEmbedder(

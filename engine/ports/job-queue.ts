@@ -23,7 +23,10 @@ export interface JobQueue {
   retry(n: number, dueMs: number): Promise<void>;
   /** Ends the leases of jobs claimed but not run (a worker stopping), due again at once. */
   release(ns: readonly number[]): Promise<void>;
-  /** The earliest time a job not due now (or leased) becomes claimable, or null when none waits. */
+  /**
+   * The earliest time a job becomes claimable, or null when none waits: at or before `nowMs` when one
+   * is due and not leased (a worker asks this to know whether to claim now or set a timer).
+   */
   nextDueMs(nowMs: number): Promise<number | null>;
   /** The step of the oldest Record still waiting for derivation in a Brain (a watermark waits for it). */
   oldestPendingSeq(brainUid: string): Promise<number | null>;
