@@ -4,7 +4,8 @@ import { after } from 'node:test';
 import { pgliteClient, type PgClient, type PGliteLike } from '../client.ts';
 
 /**
- * An embedded PostgreSQL in memory (PGlite), closed after the test file: what tests run on when no
+ * An embedded PostgreSQL in memory (PGlite), closed after the test file (call it at the file's top
+ * level: `after` in a hook would close it when the hook ends): what tests run on when no
  * server is at hand. `vector` loads pgvector into it. One connection only: concurrency is the real
  * cluster's (cluster.ts). Starting one takes seconds, so a file shares one and keeps its tests apart by
  * Brain, or clones it (`clone`, a copy of its current state) for a database of its own.
