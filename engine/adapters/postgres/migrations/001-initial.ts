@@ -261,7 +261,7 @@ CREATE TABLE traces (
   brain_uid text NOT NULL REFERENCES brains(uid) ON DELETE CASCADE,
   n bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL,
-  trace jsonb NOT NULL,
+  trace json NOT NULL,
   record_ids text[] NOT NULL,
   PRIMARY KEY (brain_uid, n),
   UNIQUE (brain_uid, id)
