@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { migrate } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { startCluster, type TestCluster } from './testing/cluster.ts';
+import { serverForTests } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 
 const versions = migrations.map((m) => m.version);
@@ -85,15 +85,10 @@ describe('migrations on an embedded PostgreSQL', () => {
   });
 });
 
-const started = await startCluster();
-describe('migrations on a PostgreSQL server', { skip: 'skip' in started ? started.skip : false }, () => {
-  let cluster: TestCluster;
-  before(() => {
-    if ('cluster' in started) cluster = started.cluster;
-  });
-  after(() => cluster?.stop());
-
+const server = await serverForTests();
+describe('migrations on a PostgreSQL server', { skip: server.skip }, () => {
   it('processes starting together all succeed, and each migration is applied once', async () => {
+    const cluster = server.cluster();
     const url = await cluster.freshDatabase();
     // A slow second migration widens the window in which a process without the lock would race.
     const list = [...migrations, { version: 900, name: 'slow', sql: 'SELECT pg_sleep(0.3)' }];

@@ -49,7 +49,8 @@ export async function migratedPglite(): Promise<PgClient> {
 
 /**
  * A real PostgreSQL server for the file's concurrency tests, or the reason to skip them. Pass the
- * result's `skip` to describe(); `cluster()` is valid inside it.
+ * result's `skip` to describe(); `cluster()` is valid inside it. Call it at the file's top level: the
+ * server stops after the file, also when a name filter skips every test that used it.
  */
 export async function serverForTests(): Promise<{ skip: string | false; cluster: () => TestCluster }> {
   const started = await startCluster();
