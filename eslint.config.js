@@ -40,6 +40,13 @@ const sqliteDriver = {
   message: 'Only engine/adapters/sqlite/ uses the SQLite driver and sqlite-vec.',
 };
 
+// PostgreSQL is another: its driver (and PGlite, the embedded PostgreSQL tests run on) belong to
+// engine/adapters/postgres/.
+const pgDriver = {
+  group: ['pg', 'pg/*', 'pg-*', '@electric-sql/*'],
+  message: 'Only engine/adapters/postgres/ uses the PostgreSQL driver and PGlite.',
+};
+
 // Store's connection (`store.db`) is the driver itself: SQL through it bypasses Store's statements and
 // transactions, and ties the module to SQLite.
 // By default the tokenizer throws on special-token strings, which Record text may hold.
@@ -96,21 +103,30 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer]),
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, rawTokenizer]),
       'no-restricted-syntax': ['error', pastStore],
     },
   },
   {
     files: ['engine/adapters/sqlite/**/*.ts'],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, rawTokenizer, otherAdapter]),
+      'no-restricted-imports': noUpward([...engineUpward, pgDriver, rawTokenizer, otherAdapter]),
+      'no-restricted-syntax': 'off',
+    },
+  },
+  {
+    files: ['engine/adapters/postgres/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer, otherAdapter]),
       'no-restricted-syntax': 'off',
     },
   },
   {
     files: ['engine/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer, coreOnly]) },
+    rules: {
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, rawTokenizer, coreOnly]),
+    },
   },
   {
     // Modules that still reach the SQLite driver or past Store to its connection, to move into the
@@ -126,7 +142,7 @@ export default tseslint.config(
       'engine/local/objects.ts',
     ],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, rawTokenizer]),
+      'no-restricted-imports': noUpward([...engineUpward, pgDriver, rawTokenizer]),
       'no-restricted-syntax': 'off',
     },
   },
@@ -163,8 +179,20 @@ export default tseslint.config(
     },
   },
   {
+    // The same for PostgreSQL's migrations, plain SQL text: they import nothing at all.
+    files: ['engine/adapters/postgres/migrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noUpward([
+        {
+          regex: '^(?!\\./)',
+          message: 'A PostgreSQL migration is SQL text: it imports nothing outside migrations/.',
+        },
+      ]),
+    },
+  },
+  {
     files: ['engine/core/shared/count-tokens.ts'],
-    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, coreOnly]) },
+    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, coreOnly]) },
   },
   {
     files: ['server/**/*.ts'],
@@ -177,6 +205,7 @@ export default tseslint.config(
         { group: ['react', 'react-dom', 'electron'], message: 'The server has no React or Electron.' },
         engineEntryOnly,
         sqliteDriver,
+        pgDriver,
       ]),
     },
   },
@@ -265,6 +294,7 @@ export default tseslint.config(
         { group: ['**/renderer/**', 'react'], message: 'The shell does not import the UI.' },
         engineEntryOnly,
         sqliteDriver,
+        pgDriver,
       ]),
     },
   },

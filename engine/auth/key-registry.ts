@@ -91,34 +91,9 @@ export class KeyRegistry {
 
   /** Mints a key and stores its hash; returns the secret, which exists only in this return value. */
   create(spec: NewKey): { key: string; entry: KeyEntry } {
-    const project = KeyProject.safeParse(spec.project);
-    if (!project.success) {
-      throw new MnemoError('invalid_request_body', `project: ${project.error.issues[0]!.message}`);
-    }
-    if (spec.scopes?.length === 0) {
-      throw new MnemoError(
-        'invalid_request_body',
-        'scopes: name at least one scope (or leave it out for all)',
-      );
-    }
-    const secret = randomBytes(24).toString('base64url').replace(/[-_]/g, 'x');
-    const key = `sk_${spec.env}_${spec.project}_${secret}`;
-    const parsed = parseApiKey(key)!;
-    const entry: KeyEntry = {
-      id: newId('key'),
-      hash: hashKey(key),
-      prefix: parsed.prefix,
-      last4: parsed.last4,
-      scopes: spec.scopes ? [...spec.scopes] : [...allScopes],
-      brain: spec.brain ?? null,
-      label: spec.label ?? null,
-      admin: spec.admin ?? false,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-      ...(spec.sessionOf !== undefined ? { session_of: spec.sessionOf } : {}),
-    };
-    this.update((keys) => [...keys, entry]);
-    return { key, entry };
+    const minted = mintKey(spec);
+    this.update((keys) => [...keys, minted.entry]);
+    return minted;
   }
 
   /**
@@ -199,6 +174,37 @@ export class KeyRegistry {
     renameSync(tmp, this.path);
     this.cache = null;
   }
+}
+
+/**
+ * A new key and its registry entry (hash, prefix, last four, never the key), for every registry to
+ * store; refuses a project that cannot be one part of a key and an empty scope list.
+ */
+export function mintKey(spec: NewKey): { key: string; entry: KeyEntry } {
+  const project = KeyProject.safeParse(spec.project);
+  if (!project.success) {
+    throw new MnemoError('invalid_request_body', `project: ${project.error.issues[0]!.message}`);
+  }
+  if (spec.scopes?.length === 0) {
+    throw new MnemoError('invalid_request_body', 'scopes: name at least one scope (or leave it out for all)');
+  }
+  const secret = randomBytes(24).toString('base64url').replace(/[-_]/g, 'x');
+  const key = `sk_${spec.env}_${spec.project}_${secret}`;
+  const parsed = parseApiKey(key)!;
+  const entry: KeyEntry = {
+    id: newId('key'),
+    hash: hashKey(key),
+    prefix: parsed.prefix,
+    last4: parsed.last4,
+    scopes: spec.scopes ? [...spec.scopes] : [...allScopes],
+    brain: spec.brain ?? null,
+    label: spec.label ?? null,
+    admin: spec.admin ?? false,
+    created_at: new Date().toISOString(),
+    revoked_at: null,
+    ...(spec.sessionOf !== undefined ? { session_of: spec.sessionOf } : {}),
+  };
+  return { key, entry };
 }
 
 function failureKind(e: unknown): string {

@@ -4,14 +4,25 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { hashKey } from '../../../engine/auth/api-key.ts';
 import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { connectPostgres } from '../../../engine/adapters/postgres/client.ts';
+import { pgKeyRegistry } from '../../../engine/adapters/postgres/key-registry.ts';
+import { startCluster } from '../../../engine/adapters/postgres/testing/cluster.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-keys-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const registry = join(dir, 'keys.json');
 
 function mnemo(...args: string[]) {
-  return spawnSync(process.execPath, ['bin/mnemo.mjs', ...args], { encoding: 'utf8', timeout: 30_000 });
+  return mnemoWith({}, ...args);
+}
+function mnemoWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  return spawnSync(process.execPath, ['bin/mnemo.mjs', ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, MNEMO_DATABASE_URL: '', ...env },
+  });
 }
 const create = (...extra: string[]) =>
   mnemo('keys', 'create', '--project', 'p', '--env', 'test', '--key-registry', registry, ...extra);
@@ -62,5 +73,79 @@ describe('mnemo keys on a registry that cannot be read', () => {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^mnemo: The key registry keys\.json could not be read: it does not exist\.\n/);
     assert.ok(r.stderr.includes(`(${missing}: ENOENT`), r.stderr);
+  });
+});
+
+const started = await startCluster();
+const skip = 'skip' in started ? `no PostgreSQL server to test on: ${started.skip}` : false;
+// At the file's level: a hook in the describe would not run when a name filter skips it.
+after(() => ('cluster' in started ? started.cluster.stop() : undefined));
+describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, () => {
+  const cluster = 'cluster' in started ? started.cluster : null;
+
+  it("creates, lists and revokes keys in the database, in the file registry's formats", async () => {
+    const url = await cluster!.freshDatabase();
+    const made = mnemo(
+      'keys',
+      'create',
+      '--project',
+      'acme',
+      '--env',
+      'live',
+      '--brain',
+      'team',
+      '--label',
+      'ci',
+      '--database-url',
+      url,
+    );
+    assert.equal(made.status, 0, made.stderr);
+    assert.match(made.stdout, /^sk_live_acme_\S+\n$/);
+    const key = made.stdout.trim();
+
+    // MNEMO_DATABASE_URL names the same database.
+    const listed = mnemoWith({ MNEMO_DATABASE_URL: url }, 'keys', 'list');
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^key_\\S+  sk_live_acme_…${key.slice(-4)}  active  scopes=\\S+  brain=team  "ci"\\n$`),
+    );
+    const json = mnemo('keys', 'list', '--json', '--database-url', url);
+    const shown = JSON.parse(json.stdout) as Record<string, unknown>;
+    assert.equal(shown.hash, undefined);
+    assert.equal(shown.prefix, 'sk_live_acme');
+
+    const revoked = mnemo('keys', 'revoke', key, '--database-url', url);
+    assert.equal(revoked.status, 0, revoked.stderr);
+    assert.match(revoked.stderr, new RegExp(`^revoked sk_live_acme_…${key.slice(-4)} \\(key_\\S+\\)\\n$`));
+    const client = connectPostgres(url, { max: 1 });
+    try {
+      const registry = pgKeyRegistry(client);
+      assert.equal(await registry.byHash(hashKey(key)), null);
+      assert.ok((await registry.lookup(hashKey(key)))?.revoked_at);
+    } finally {
+      await client.close();
+    }
+    assert.equal(mnemo('keys', 'revoke', 'key_nope', '--database-url', url).status, 1);
+  });
+
+  it('refuses --database-url with a file registry, and names an unreachable database without its password', () => {
+    const both = mnemo(
+      'keys',
+      'list',
+      '--database-url',
+      'postgres://x@127.0.0.1:1/db',
+      '--key-registry',
+      registry,
+    );
+    assert.equal(both.status, 1);
+    assert.match(both.stderr, /--database-url.*cannot be used with.*--key-registry/);
+    const down = mnemo('keys', 'list', '--database-url', 'postgres://me:s3cret@127.0.0.1:1/db');
+    assert.equal(down.status, 1);
+    assert.match(
+      down.stderr,
+      /^mnemo: the database at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/db could not be used: /,
+    );
+    assert.ok(!down.stderr.includes('s3cret'), down.stderr);
   });
 });

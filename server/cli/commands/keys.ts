@@ -1,5 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { KeyRegistry, parseScopes, type Scope } from '../../../engine/index.ts';
+import {
+  allScopes,
+  KeyRegistry,
+  openPostgresKeys,
+  parseScopes,
+  type KeyRecord,
+  type Scope,
+} from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
@@ -8,11 +15,66 @@ import { bySchema } from '../options.ts';
 interface Where {
   dataDir?: string;
   keyRegistry?: string;
+  databaseUrl?: string;
 }
 
-function registryFrom(where: Where, create: boolean): KeyRegistry {
+type NewKeySpec = Parameters<KeyRegistry['create']>[0];
+
+/** What the three commands do to a registry, a file or a database alike. */
+interface Registry {
+  create(spec: NewKeySpec): Promise<string>;
+  revoke(keyOrId: string): Promise<KeyRecord | null>;
+  list(): Promise<KeyRecord[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The database when one is named (--database-url, or MNEMO_DATABASE_URL unless a file registry is
+ * named on the command line), else the file registry of a data dir.
+ */
+async function registryFrom(where: Where, create: boolean): Promise<Registry> {
+  const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
+  const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
+  if (url !== undefined) {
+    const { registry, close } = await openPostgresKeys(url);
+    return {
+      create: async (spec) =>
+        (
+          await registry.create({
+            env: spec.env,
+            project: spec.project,
+            scopes: spec.scopes ?? [...allScopes],
+            brain: spec.brain ?? undefined,
+            label: spec.label ?? undefined,
+            admin: spec.admin,
+          })
+        ).key,
+      revoke: (keyOrId) => registry.revoke(keyOrId),
+      list: () => registry.list(),
+      close,
+    };
+  }
   const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());
-  return create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
+  const file = create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
+  return {
+    create: async (spec) => file.create(spec).key,
+    revoke: async (keyOrId) => file.revoke(keyOrId),
+    list: async () => file.list(),
+    close: async () => {},
+  };
+}
+
+async function withRegistry(
+  where: Where,
+  create: boolean,
+  use: (r: Registry) => Promise<void>,
+): Promise<void> {
+  const registry = await registryFrom(where, create);
+  try {
+    await use(registry);
+  } finally {
+    await registry.close();
+  }
 }
 
 // The spec writes them as alternatives ([--data-dir DIR | --key-registry PATH]): given both, one would be
@@ -25,7 +87,13 @@ const whereOptions = (cmd: Command) =>
         'the data dir whose registry to use (default: the per-user data directory)',
       ).conflicts('keyRegistry'),
     )
-    .option('--key-registry <path>', 'a registry file instead of <data-dir>/keys.json');
+    .addOption(new Option('--key-registry <path>', 'a registry file instead of <data-dir>/keys.json'))
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        "a hosted Mnemo's PostgreSQL database (postgres://...; also MNEMO_DATABASE_URL)",
+      ).conflicts(['dataDir', 'keyRegistry']),
+    );
 
 /** An empty list is refused: it would otherwise read as "not given" and issue all six scopes. */
 function scopeList(value: string): Scope[] {
@@ -57,7 +125,7 @@ export function register(program: Command): void {
       .option('--label <label>', 'a note to recognise the key by')
       .option('--admin', 'may manage keys over /v1/keys', false),
   ).action(
-    (
+    async (
       o: Where & {
         project: string;
         env: 'test' | 'live';
@@ -67,15 +135,17 @@ export function register(program: Command): void {
         admin: boolean;
       },
     ) => {
-      const { key } = registryFrom(o, true).create({
-        env: o.env,
-        project: o.project,
-        scopes: o.scopes,
-        brain: o.brain,
-        label: o.label,
-        admin: o.admin,
+      await withRegistry(o, true, async (registry) => {
+        const key = await registry.create({
+          env: o.env,
+          project: o.project,
+          scopes: o.scopes,
+          brain: o.brain,
+          label: o.label,
+          admin: o.admin,
+        });
+        process.stdout.write(`${key}\n`);
       });
-      process.stdout.write(`${key}\n`);
     },
   );
 
@@ -84,29 +154,33 @@ export function register(program: Command): void {
       .command('revoke')
       .description('revoke a key (the whole key or its registry id); effective on the next request')
       .argument('<key>'),
-  ).action((key: string, o: Where) => {
-    const entry = registryFrom(o, false).revoke(key);
-    if (!entry) {
-      console.error('mnemo keys revoke: no such key in the registry');
-      process.exitCode = 1;
-      return;
-    }
-    console.error(`revoked ${entry.prefix}_…${entry.last4} (${entry.id})`);
+  ).action(async (key: string, o: Where) => {
+    await withRegistry(o, false, async (registry) => {
+      const entry = await registry.revoke(key);
+      if (!entry) {
+        console.error('mnemo keys revoke: no such key in the registry');
+        process.exitCode = 1;
+        return;
+      }
+      console.error(`revoked ${entry.prefix}_…${entry.last4} (${entry.id})`);
+    });
   });
 
   whereOptions(keys.command('list').description('list keys: prefix, last four, scopes, binding, state'))
     .option('--json', 'one JSON object per key')
-    .action((o: Where & { json?: boolean }) => {
-      for (const e of registryFrom(o, false).list()) {
-        if (o.json) {
-          const { hash: _hash, ...shown } = e;
-          process.stdout.write(`${JSON.stringify(shown)}\n`);
-          continue;
+    .action(async (o: Where & { json?: boolean }) => {
+      await withRegistry(o, false, async (registry) => {
+        for (const e of await registry.list()) {
+          if (o.json) {
+            const { hash: _hash, ...shown } = e;
+            process.stdout.write(`${JSON.stringify(shown)}\n`);
+            continue;
+          }
+          const state = e.revoked_at ? `revoked ${e.revoked_at}` : 'active';
+          process.stdout.write(
+            `${e.id}  ${e.prefix}_…${e.last4}  ${state}  scopes=${e.scopes.join(',')}${e.brain ? `  brain=${e.brain}` : ''}${e.admin ? '  admin' : ''}${e.label ? `  "${e.label}"` : ''}\n`,
+          );
         }
-        const state = e.revoked_at ? `revoked ${e.revoked_at}` : 'active';
-        process.stdout.write(
-          `${e.id}  ${e.prefix}_…${e.last4}  ${state}  scopes=${e.scopes.join(',')}${e.brain ? `  brain=${e.brain}` : ''}${e.admin ? '  admin' : ''}${e.label ? `  "${e.label}"` : ''}\n`,
-        );
-      }
+      });
     });
 }

@@ -1,0 +1,137 @@
+import pg from 'pg';
+
+/** What a statement answers: its rows, and how many rows it changed (UPDATE, DELETE, INSERT). */
+export interface PgResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface PgQueryable {
+  /** Runs one statement, `$1`-style parameters. */
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+  /** Runs a script of statements without parameters (a migration). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /** A consistent snapshot for the whole transaction (reads that page or join see one state). */
+  isolation?: 'read committed' | 'repeatable read';
+  readOnly?: boolean;
+}
+
+/**
+ * The adapter's view of a database: a `pg.Pool` (a server, several connections) or PGlite (embedded,
+ * one connection, for tests on a machine with no server). Statements outside a transaction commit on
+ * their own; a transaction holds one connection from BEGIN to COMMIT, rolled back when `work` throws.
+ */
+export interface PgClient extends PgQueryable {
+  transaction<T>(work: (tx: PgQueryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  close(): Promise<void>;
+}
+
+// SET TRANSACTION is the first statement of the transaction on both drivers: PGlite's transaction()
+// issues its own BEGIN and takes no options.
+function setTransaction(options: TransactionOptions | undefined): string | null {
+  const parts: string[] = [];
+  if (options?.isolation) parts.push(`ISOLATION LEVEL ${options.isolation.toUpperCase()}`);
+  if (options?.readOnly) parts.push('READ ONLY');
+  return parts.length > 0 ? `SET TRANSACTION ${parts.join(', ')}` : null;
+}
+
+// bigint (int8) columns hold steps, `n` and milliseconds: all far below 2^53, so numbers, as PGlite
+// answers them. Per pool, not pg.types' global table, so no other user of `pg` in the process changes.
+const INT8 = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** A pool on a `postgres://` URL. */
+export function connectPostgres(url: string, options: { max?: number } = {}): PgClient {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    // A server that never answers is an error after a while, not a process that hangs.
+    connectionTimeoutMillis: 15_000,
+  });
+  // An idle connection the server drops (restart, failover) must not end the process; the next
+  // query gets a fresh connection.
+  pool.on('error', () => {});
+  return poolClient(pool);
+}
+
+export function poolClient(pool: pg.Pool): PgClient {
+  const run =
+    (on: pg.Pool | pg.PoolClient) =>
+    async <R>(sql: string, params: readonly unknown[] = []): Promise<PgResult<R>> => {
+      const r = await on.query(sql, params as unknown[]);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    };
+  // Without parameters pg sends the simple query protocol, which runs a script of many statements.
+  const exec = (on: pg.Pool | pg.PoolClient) => async (sql: string) => {
+    await on.query(sql);
+  };
+  return {
+    query: run(pool),
+    exec: exec(pool),
+    async transaction(work, options) {
+      const conn = await pool.connect();
+      const tx = { query: run(conn), exec: exec(conn) };
+      let broken: unknown;
+      try {
+        await conn.query('BEGIN');
+        const set = setTransaction(options);
+        if (set) await conn.query(set);
+        const result = await work(tx);
+        await conn.query('COMMIT');
+        return result;
+      } catch (e) {
+        try {
+          await conn.query('ROLLBACK');
+        } catch (rollbackFailed) {
+          // The connection is in an unknown state: it leaves the pool instead of serving another caller.
+          broken = rollbackFailed;
+        }
+        throw e;
+      } finally {
+        conn.release(broken instanceof Error ? broken : undefined);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** The part of PGlite the adapter uses (structural, so only tests and tools load PGlite itself). */
+export interface PGliteLike {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(work: (tx: Pick<PGliteLike, 'query' | 'exec'>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function pgliteClient(db: PGliteLike): PgClient {
+  const run =
+    (on: Pick<PGliteLike, 'query'>) =>
+    async <R>(sql: string, params: readonly unknown[] = []): Promise<PgResult<R>> => {
+      const r = await on.query<R>(sql, [...params]);
+      return { rows: r.rows, rowCount: r.affectedRows ?? 0 };
+    };
+  const exec = (on: Pick<PGliteLike, 'exec'>) => async (sql: string) => {
+    await on.exec(sql);
+  };
+  return {
+    query: run(db),
+    exec: exec(db),
+    transaction: (work, options) =>
+      db.transaction(async (t) => {
+        const tx = { query: run(t), exec: exec(t) };
+        const set = setTransaction(options);
+        if (set) await tx.query(set);
+        return work(tx);
+      }),
+    close: () => db.close(),
+  };
+}

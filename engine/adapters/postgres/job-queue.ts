@@ -1,0 +1,103 @@
+import type { DeriveJob, JobQueue, QueuedJob } from '../../ports/index.ts';
+import type { PgQueryable } from './client.ts';
+
+interface JobRow {
+  n: number;
+  brain_uid: string;
+  job: 'derive' | 'rederive';
+  record_id: string | null;
+  memory_id: string | null;
+  record_seq: number;
+  not_before_ms: number;
+  attempts: number;
+}
+
+function queued(r: JobRow): QueuedJob {
+  return r.job === 'derive'
+    ? {
+        job: 'derive',
+        brainUid: r.brain_uid,
+        recordId: r.record_id!,
+        recordSeq: r.record_seq,
+        n: r.n,
+        attempts: r.attempts,
+      }
+    : {
+        job: 'rederive',
+        brainUid: r.brain_uid,
+        memoryId: r.memory_id!,
+        recordSeq: r.record_seq,
+        notBeforeMs: r.not_before_ms,
+        n: r.n,
+        attempts: r.attempts,
+      };
+}
+
+/** What a unit of work does to the queue: its jobs commit with it. */
+export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete'> {
+  return {
+    async enqueue(job: DeriveJob) {
+      await q.query(
+        `INSERT INTO derive_jobs (brain_uid, job, record_id, memory_id, record_seq, not_before_ms)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        job.job === 'derive'
+          ? [job.brainUid, 'derive', job.recordId, null, job.recordSeq, 0]
+          : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs],
+      );
+    },
+    async complete(ns) {
+      if (ns.length > 0) await q.query('DELETE FROM derive_jobs WHERE n = ANY($1::bigint[])', [ns]);
+    },
+  };
+}
+
+/**
+ * The derivation queue over PostgreSQL, shared by every process on the database. A claim locks the
+ * due rows it takes with FOR UPDATE SKIP LOCKED (a concurrent claim passes them by instead of waiting,
+ * and cannot take them) and leases them in the same statement: until `leased_until_ms`, no claim
+ * anywhere takes them again; after it, any claim may (their worker died or stalled).
+ */
+export function pgJobQueue(q: PgQueryable): JobQueue {
+  return {
+    ...pgJobWrites(q),
+    async claim(limit, nowMs, leaseMs) {
+      const r = await q.query<JobRow>(
+        `WITH due AS (
+           SELECT brain_uid, n FROM derive_jobs
+           WHERE not_before_ms <= $1 AND (leased_until_ms IS NULL OR leased_until_ms <= $1)
+           ORDER BY n LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         UPDATE derive_jobs j SET leased_until_ms = $1::bigint + $3::bigint
+         FROM due WHERE j.brain_uid = due.brain_uid AND j.n = due.n
+         RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts`,
+        [nowMs, limit, leaseMs],
+      );
+      return r.rows.sort((a, b) => a.n - b.n).map(queued);
+    },
+    async retry(n, dueMs) {
+      await q.query(
+        'UPDATE derive_jobs SET leased_until_ms = NULL, not_before_ms = $2, attempts = attempts + 1 WHERE n = $1',
+        [n, dueMs],
+      );
+    },
+    async release(ns) {
+      if (ns.length > 0)
+        await q.query('UPDATE derive_jobs SET leased_until_ms = NULL WHERE n = ANY($1::bigint[])', [ns]);
+    },
+    async nextDueMs(nowMs) {
+      const r = await q.query<{ t: number | null }>(
+        `SELECT min(greatest(not_before_ms, coalesce(leased_until_ms, 0))) AS t FROM derive_jobs
+         WHERE greatest(not_before_ms, coalesce(leased_until_ms, 0)) > $1`,
+        [nowMs],
+      );
+      return r.rows[0]?.t ?? null;
+    },
+    async oldestPendingSeq(brainUid) {
+      const r = await q.query<{ s: number | null }>(
+        "SELECT min(record_seq) AS s FROM derive_jobs WHERE brain_uid = $1 AND job = 'derive'",
+        [brainUid],
+      );
+      return r.rows[0]?.s ?? null;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { hashKey, parseApiKey } from '../../auth/api-key.ts';
+import { mintKey } from '../../auth/key-registry.ts';
+import type { KeyRecord, KeyRegistryPort } from '../../ports/index.ts';
+import type { PgClient } from './client.ts';
+
+const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
+
+/** The registry over PostgreSQL, and a lookup that also finds revoked keys (the port's byHash does not). */
+export interface PgKeyRegistry extends KeyRegistryPort {
+  /** The key with this hash, revoked or not: a server answers key_revoked, not invalid_api_key, for one. */
+  lookup(hash: string): Promise<KeyRecord | null>;
+}
+
+/**
+ * The API keys in the database, shared by every process on it: a revoke commits once, and the next
+ * lookup of any process, which reads the table (no cache), refuses the key. Only hashes are stored.
+ */
+export function pgKeyRegistry(client: PgClient): PgKeyRegistry {
+  const byHash = async (hash: string, liveOnly: boolean) =>
+    (
+      await client.query<KeyRecord>(
+        `SELECT ${columns} FROM api_keys WHERE hash = $1${liveOnly ? ' AND revoked_at IS NULL' : ''}`,
+        [hash],
+      )
+    ).rows[0] ?? null;
+  return {
+    byHash: (hash) => byHash(hash, true),
+    lookup: (hash) => byHash(hash, false),
+    list: async () =>
+      (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id COLLATE "C"`))
+        .rows,
+    async create(spec) {
+      const { key, entry } = mintKey(spec);
+      const made = await client.query<KeyRecord>(
+        `INSERT INTO api_keys (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+        [
+          entry.id,
+          entry.hash,
+          entry.prefix,
+          entry.last4,
+          entry.scopes,
+          entry.brain,
+          entry.label,
+          entry.admin,
+          entry.created_at,
+          entry.revoked_at,
+        ],
+      );
+      return { key, record: made.rows[0]! };
+    },
+    revoke: (idOrKey, visible = () => true) =>
+      client.transaction(async (tx) => {
+        const hash = parseApiKey(idOrKey) ? hashKey(idOrKey) : null;
+        const found = (
+          await tx.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE id = $1 OR hash = $2 FOR UPDATE`, [
+            idOrKey,
+            hash,
+          ])
+        ).rows[0];
+        if (!found || !visible(found)) return null;
+        if (found.revoked_at) return found;
+        const revoked = await tx.query<KeyRecord>(
+          `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 RETURNING ${columns}`,
+          [found.id, new Date().toISOString()],
+        );
+        return revoked.rows[0]!;
+      }),
+  };
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { migrate } from './migrate.ts';
+import { migrations } from './migrations/index.ts';
+import { serverForTests } from './testing/fixtures.ts';
+import { pglite } from './testing/pglite.ts';
+
+const versions = migrations.map((m) => m.version);
+
+describe('migrations on an embedded PostgreSQL', () => {
+  it('applies every migration once, records it, and applies nothing the second time', async () => {
+    const db = await pglite();
+    const first = await migrate(db);
+    assert.deepEqual(first.applied, versions);
+    const again = await migrate(db);
+    assert.deepEqual(again.applied, []);
+    const recorded = await db.query<{ version: number }>(
+      'SELECT version FROM mnemo_migrations ORDER BY version',
+    );
+    assert.deepEqual(
+      recorded.rows.map((r) => r.version),
+      versions,
+    );
+  });
+
+  it('without pgvector: no vector storage, and the reason recorded for the server to say at start', async () => {
+    const db = await pglite();
+    const r = await migrate(db);
+    assert.equal(r.vector, false);
+    assert.match(r.vectorReason ?? '', /vector extension \(pgvector\) is not installed/);
+    const meta = await db.query<{ key: string; value: string }>(
+      "SELECT key, value FROM mnemo_meta WHERE key LIKE 'vector%' ORDER BY key",
+    );
+    assert.deepEqual(
+      meta.rows.map((m) => [m.key, m.value.slice(0, 10)]),
+      [
+        ['vector', 'off'],
+        ['vector_reason', 'the vector'],
+      ],
+    );
+    const table = await db.query("SELECT to_regclass('embeddings') AS t");
+    assert.equal((table.rows[0] as { t: string | null }).t, null);
+  });
+
+  it('with pgvector: the embeddings table with a vector column, recorded as on', async () => {
+    const db = await pglite({ vector: true });
+    const r = await migrate(db);
+    assert.deepEqual([r.vector, r.vectorReason], [true, null]);
+    const col = await db.query<{ t: string }>(
+      "SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'embeddings'::regclass AND attname = 'embedding'",
+    );
+    assert.equal(col.rows[0]?.t, 'vector');
+    assert.equal((await migrate(db)).vector, true);
+  });
+
+  it('refuses a database migrated by a newer Mnemo, changing nothing', async () => {
+    const db = await pglite();
+    await migrate(db);
+    await db.query("INSERT INTO mnemo_migrations (version, name) VALUES (999, 'from-the-future')");
+    await assert.rejects(migrate(db), /schema is at version 999, newer than this Mnemo knows/);
+  });
+
+  it('every table of Brain data leads its primary key with brain_uid', async () => {
+    const db = await pglite();
+    await migrate(db);
+    const keys = await db.query<{ table: string; first: string }>(
+      `SELECT c.conrelid::regclass::text AS table, a.attname AS first
+       FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+       WHERE c.contype = 'p' AND c.connamespace = 'public'::regnamespace ORDER BY 1`,
+    );
+    // Not Brain data: the schema's own tables, the Brains themselves (keyed by their uid), the tenant
+    // directory of Brain names, the keys of every tenant and the embedding models.
+    const notBrainData = new Set([
+      'mnemo_meta',
+      'mnemo_migrations',
+      'brain_names',
+      'api_keys',
+      'embedding_models',
+    ]);
+    const brainData = keys.rows.filter((k) => !notBrainData.has(k.table));
+    assert.ok(brainData.length >= 11, `${brainData.length} tables`);
+    for (const k of brainData) {
+      assert.equal(k.first, k.table === 'brains' ? 'uid' : 'brain_uid', `${k.table}'s primary key`);
+    }
+  });
+});
+
+const server = await serverForTests();
+describe('migrations on a PostgreSQL server', { skip: server.skip }, () => {
+  it('processes starting together all succeed, and each migration is applied once', async () => {
+    const cluster = server.cluster();
+    const url = await cluster.freshDatabase();
+    // A slow second migration widens the window in which a process without the lock would race.
+    const list = [...migrations, { version: 900, name: 'slow', sql: 'SELECT pg_sleep(0.3)' }];
+    const clients = Array.from({ length: 6 }, () => cluster.connect(url, 2));
+    const results = await Promise.all(clients.map((c) => migrate(c, list)));
+    const applied = results.flatMap((r) => r.applied).sort((a, b) => a - b);
+    assert.deepEqual(applied, [...versions, 900]);
+    const recorded = await clients[0]!.query<{ c: number }>(
+      'SELECT count(*)::int AS c FROM mnemo_migrations',
+    );
+    assert.equal(recorded.rows[0]?.c, list.length);
+    for (const r of results) assert.equal(r.vector, false); // Debian's PostgreSQL 15 has no pgvector here
+  });
+});

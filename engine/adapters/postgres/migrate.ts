@@ -1,0 +1,87 @@
+import type { PgClient, PgQueryable } from './client.ts';
+import { migrations as shipped, vectorSchema, type PgMigration } from './migrations/index.ts';
+
+/** One key for every Mnemo process on a database: whoever holds it migrates, the others wait. */
+const MIGRATION_LOCK = 0x6d6e656d6f; // 'mnemo'
+
+export interface MigrationResult {
+  /** Versions this call applied (empty when another process, or an earlier start, had). */
+  applied: number[];
+  /** Whether the vector lane's storage is in place (the `vector` extension is installed). */
+  vector: boolean;
+  /** Why not, when it is not. */
+  vectorReason: string | null;
+}
+
+/**
+ * Brings a database to the current schema, in one transaction under a transaction-level advisory
+ * lock: processes starting together queue on the lock, the first applies what is missing and the
+ * rest find it recorded. A transaction-level lock (not `pg_advisory_lock`) is released by COMMIT or
+ * ROLLBACK on its own, so a process that dies mid-migration never leaves the lock held on a pooled
+ * connection. PostgreSQL's DDL is transactional: a failed migration leaves nothing behind.
+ */
+export async function migrate(
+  client: PgClient,
+  list: readonly PgMigration[] = shipped,
+): Promise<MigrationResult> {
+  return client.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS mnemo_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM mnemo_migrations')).rows.map(
+        (r) => r.version,
+      ),
+    );
+    const known = Math.max(0, ...list.map((m) => m.version));
+    const newer = [...done].filter((v) => v > known);
+    if (newer.length > 0) {
+      throw new Error(
+        `the database's schema is at version ${Math.max(...newer)}, newer than this Mnemo knows (${known}): upgrade Mnemo`,
+      );
+    }
+    const applied: number[] = [];
+    for (const m of list) {
+      if (done.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO mnemo_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return { applied, ...(await ensureVector(tx)) };
+  });
+}
+
+/**
+ * The vector lane's storage when the `vector` extension can be had; recorded in mnemo_meta either way
+ * ('on', or 'off' with the reason), so the server can say at start why the semantic lane does not run.
+ */
+async function ensureVector(tx: PgQueryable): Promise<Pick<MigrationResult, 'vector' | 'vectorReason'>> {
+  const meta = async (key: string, value: string) =>
+    tx.query(
+      'INSERT INTO mnemo_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [key, value],
+    );
+  const state = await tx.query<{ value: string }>("SELECT value FROM mnemo_meta WHERE key = 'vector'");
+  if (state.rows[0]?.value === 'on') return { vector: true, vectorReason: null };
+  const available = await tx.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  let reason: string | null = null;
+  if (available.rows.length === 0) {
+    reason = 'the vector extension (pgvector) is not installed on this PostgreSQL server';
+  } else {
+    // Creating an extension may need rights this role lacks: the schema stays usable without it.
+    await tx.query('SAVEPOINT vector');
+    try {
+      await tx.exec(vectorSchema);
+      await tx.query('RELEASE SAVEPOINT vector');
+    } catch (e) {
+      await tx.query('ROLLBACK TO SAVEPOINT vector');
+      reason = `the vector extension could not be created: ${(e as Error).message}`;
+    }
+  }
+  await meta('vector', reason === null ? 'on' : 'off');
+  await meta('vector_reason', reason ?? '');
+  return { vector: reason === null, vectorReason: reason };
+}

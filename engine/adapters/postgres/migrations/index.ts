@@ -1,0 +1,32 @@
+import { initial } from './001-initial.ts';
+
+export interface PgMigration {
+  /** Increasing from 1; recorded in mnemo_migrations once applied. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every schema version, in order. Append only: a released migration is never edited (a database that
+ * has applied it would not see the change); the next number carries it. Plain SQL: a migration
+ * imports no rule of the engine, which changes.
+ */
+export const migrations: readonly PgMigration[] = [initial];
+
+/**
+ * The vector lane's storage, applied once the `vector` extension can be created (at the first start
+ * on a server that has it, or the first after it was installed). Frozen as the migrations are. Each
+ * embedding model gets its own HNSW index (vector-models.ts), as an index needs a fixed dimension.
+ */
+export const vectorSchema = `
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE embeddings (
+  brain_uid text NOT NULL REFERENCES brains(uid) ON DELETE CASCADE,
+  owner text NOT NULL CHECK (owner IN ('record', 'memory')),
+  owner_n bigint NOT NULL,
+  model_id integer NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+  embedding vector NOT NULL,
+  PRIMARY KEY (brain_uid, owner, owner_n, model_id)
+);
+`;

@@ -1,0 +1,33 @@
+import { connectPostgres } from './client.ts';
+import { pgKeyRegistry, type PgKeyRegistry } from './key-registry.ts';
+import { migrate } from './migrate.ts';
+
+/** The URL as it may be shown: without its password. */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the database URL (it is not a URL)';
+  }
+}
+
+/**
+ * The key registry of a hosted Mnemo's database, for `mnemo keys`: brings the schema up to date first
+ * (under the migrations' lock, so a server starting meanwhile is not disturbed).
+ */
+export async function openPostgresKeys(
+  url: string,
+): Promise<{ registry: PgKeyRegistry; close(): Promise<void> }> {
+  const client = connectPostgres(url, { max: 2 });
+  try {
+    await migrate(client);
+  } catch (e) {
+    await client.close();
+    const err = new Error(`the database at ${shownUrl(url)} could not be used: ${(e as Error).message}`);
+    err.cause = e;
+    throw err;
+  }
+  return { registry: pgKeyRegistry(client), close: () => client.close() };
+}

@@ -1,0 +1,117 @@
+import type { Trace, TracePage, TraceSummary } from '../../contract/index.ts';
+import { recordIdsOf } from '../../context/trace-buffer.ts';
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
+import { shortened } from '../../errors/shown-value.ts';
+import type { TraceStore } from '../../ports/index.ts';
+import type { PgClient } from './client.ts';
+
+/**
+ * Traces in the database, so any process lists and reads the Traces of any other. Bounded per Brain
+ * (the oldest evicted). Stored as `json`, not `jsonb`: a Trace reads back with its keys in the order
+ * written, as the in-memory buffer serves it.
+ *
+ * A Trace whose assembly outlived a forget must not keep what the forget removed. `forgets()` counts
+ * this process's forgets only (the port's check, for a forget here); a forget in another process is
+ * caught by `add` itself: it locks the Records the Trace names (FOR KEY SHARE, which a DELETE waits
+ * for) and stores nothing when one is gone. So either the forget deleted them first and the Trace is
+ * not stored, or the Trace committed first and the forget's forgetRecords removes it.
+ */
+export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {}): TraceStore {
+  const perBrain = opts.perBrain ?? 500;
+  let forgets = 0;
+  return {
+    add: (brainUid, trace) =>
+      client.transaction(async (tx) => {
+        const ids = [...recordIdsOf(trace)];
+        if (ids.length > 0) {
+          const held = await tx.query(
+            'SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($2::text[]) FOR KEY SHARE',
+            [brainUid, ids],
+          );
+          if (held.rows.length < ids.length) return;
+        }
+        // A thorough Context's final Trace replaces, in place, the one its 202 left under the same id.
+        const replaced = await tx.query(
+          'UPDATE traces SET trace = $3::json, record_ids = $4::text[] WHERE brain_uid = $1 AND id = $2',
+          [brainUid, trace.id, JSON.stringify(trace), ids],
+        );
+        if (replaced.rowCount > 0) return;
+        await tx.query(
+          'INSERT INTO traces (brain_uid, id, trace, record_ids) VALUES ($1, $2, $3::json, $4::text[])',
+          [brainUid, trace.id, JSON.stringify(trace), ids],
+        );
+        await tx.query(
+          `DELETE FROM traces WHERE brain_uid = $1 AND n <= (
+             SELECT n FROM traces WHERE brain_uid = $1 ORDER BY n DESC OFFSET $2 LIMIT 1)`,
+          [brainUid, perBrain],
+        );
+      }),
+    async list(brainUid, limit, cursor) {
+      const before = cursor === undefined ? null : traceCursor(cursor);
+      const r = await client.query<{ n: number; trace: Trace }>(
+        `SELECT n, trace FROM traces WHERE brain_uid = $1 AND ($2::bigint IS NULL OR n < $2)
+         ORDER BY n DESC LIMIT $3`,
+        [brainUid, before, limit + 1],
+      );
+      const page = r.rows.slice(0, limit);
+      const hasMore = r.rows.length > limit;
+      const out: TracePage = {
+        data: page.map((row) => summarize(row.trace)),
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor(String(page[page.length - 1]!.n)) : null,
+      };
+      return out;
+    },
+    async get(brainUid, id) {
+      const r = await client.query<{ trace: Trace }>(
+        'SELECT trace FROM traces WHERE brain_uid = $1 AND id = $2',
+        [brainUid, id],
+      );
+      const hit = r.rows[0];
+      if (!hit)
+        throw new MnemoError('trace_not_found', `trace_id: no trace ${shortened(id)} is held for this Brain`);
+      return hit.trace;
+    },
+    async purge(brainUid) {
+      forgets += 1;
+      await client.query('DELETE FROM traces WHERE brain_uid = $1', [brainUid]);
+    },
+    async forgetRecords(brainUid, recordIds) {
+      forgets += 1;
+      if (recordIds.length === 0) return;
+      await client.query('DELETE FROM traces WHERE brain_uid = $1 AND record_ids && $2::text[]', [
+        brainUid,
+        [...recordIds],
+      ]);
+    },
+    async remove(brainUid, id) {
+      await client.query('DELETE FROM traces WHERE brain_uid = $1 AND id = $2', [brainUid, id]);
+    },
+    forgets: () => forgets,
+  };
+}
+
+function traceCursor(cursor: string): number {
+  const n = Number(decodeCursor(cursor));
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
+  return n;
+}
+
+// The in-memory buffer's summary (context/trace-buffer.ts, not exported there); the two go to core/
+// together when the trace store moves behind its port.
+function summarize(t: Trace): TraceSummary {
+  return {
+    id: t.id,
+    object: 'trace',
+    created_at: t.created_at,
+    query: t.query,
+    mode: t.mode,
+    status: t.status,
+    abstained: t.abstained,
+    citations: t.citations.length,
+    total_ms: t.timings_ms.total ?? 0,
+    error_code: t.error?.code ?? null,
+  };
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { pgJobQueue } from './job-queue.ts';
+import { pgUnitsOfWork } from './unit-of-work.ts';
+import { addBrain, addRecord, migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
+
+const db = await migratedPglite();
+
+describe("a Brain's unit of work over PostgreSQL", () => {
+  it('takes steps 1, 2, 3 without gaps; current() is the last committed step', async () => {
+    await addBrain(db, 'brn_s');
+    const uow = pgUnitsOfWork(db);
+    const steps: number[] = [];
+    for (let i = 0; i < 3; i++) steps.push(await uow.write('brn_s', (w) => w.sequence.next()));
+    assert.deepEqual(steps, [1, 2, 3]);
+    assert.equal(await uow.read('brn_s', (r) => r.sequence.current()), 3);
+  });
+
+  it('a unit of work that throws leaves nothing: no step, no job', async () => {
+    await addBrain(db, 'brn_rb');
+    await addRecord(db, 'brn_rb', 'rec_rb');
+    const uow = pgUnitsOfWork(db);
+    await assert.rejects(
+      uow.write('brn_rb', async (w) => {
+        const seq = await w.sequence.next();
+        await w.jobs.enqueue({ job: 'derive', brainUid: 'brn_rb', recordId: 'rec_rb', recordSeq: seq });
+        throw new Error('the rule failed');
+      }),
+      /the rule failed/,
+    );
+    assert.equal(await uow.read('brn_rb', (r) => r.sequence.current()), 0);
+    assert.equal(await pgJobQueue(db).oldestPendingSeq('brn_rb'), null);
+    await uow.write('brn_rb', async (w) => {
+      const seq = await w.sequence.next();
+      await w.jobs.enqueue({ job: 'derive', brainUid: 'brn_rb', recordId: 'rec_rb', recordSeq: seq });
+    });
+    assert.equal(await pgJobQueue(db).oldestPendingSeq('brn_rb'), 1);
+  });
+
+  it('a forgotten Brain has no unit of work, and a read takes no step', async () => {
+    const uow = pgUnitsOfWork(db);
+    await assert.rejects(
+      uow.write('brn_none', async () => 1),
+      { code: 'brain_not_found' },
+    );
+    await assert.rejects(
+      uow.read('brn_none', async () => 1),
+      { code: 'brain_not_found' },
+    );
+    await addBrain(db, 'brn_ro');
+    await assert.rejects(
+      uow.read('brn_ro', (r) => r.sequence.next()),
+      /a read takes no step/,
+    );
+  });
+});
+
+const server = await serverForTests();
+describe("a Brain's units of work from several processes", { skip: server.skip }, () => {
+  it('writers of one Brain commit in sequence order: a reader never sees a step without those before it', async () => {
+    const clients = await migratedDatabase(server.cluster(), 3, 4);
+    const first = clients[0]!;
+    await addBrain(first, 'brn_c');
+    // Each step is logged inside the transaction that takes it, so the log shows what has committed.
+    await first.exec(`
+      CREATE TABLE step_log (seq bigint PRIMARY KEY);
+      CREATE FUNCTION log_step() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO step_log VALUES (NEW.seq); RETURN NULL; END $$;
+      CREATE TRIGGER log_step AFTER UPDATE OF seq ON brains FOR EACH ROW EXECUTE FUNCTION log_step();`);
+    let writing = true;
+    const gaps: string[] = [];
+    const reader = (async () => {
+      while (writing) {
+        const seen = (await first.query<{ seq: number }>('SELECT seq FROM step_log ORDER BY seq')).rows;
+        if (seen.some((r, i) => r.seq !== i + 1)) gaps.push(seen.map((r) => r.seq).join(','));
+        await sleep(1);
+      }
+    })();
+    const perClient = 25;
+    const taken = await Promise.all(
+      clients.flatMap((c) =>
+        Array.from({ length: perClient }, (_, i) =>
+          pgUnitsOfWork(c).write('brn_c', async (w) => {
+            const seq = await w.sequence.next();
+            // Work between taking a step and committing it: the window in which a later step could
+            // otherwise commit first.
+            if (i % 3 === 0) await sleep(3);
+            return seq;
+          }),
+        ),
+      ),
+    );
+    writing = false;
+    await reader;
+    const n = clients.length * perClient;
+    assert.deepEqual(
+      taken.sort((a, b) => a - b),
+      Array.from({ length: n }, (_, i) => i + 1),
+    );
+    assert.deepEqual(gaps, []);
+    assert.equal(await pgUnitsOfWork(clients[1]!).read('brn_c', (r) => r.sequence.current()), n);
+  });
+});

@@ -1,0 +1,64 @@
+import { MnemoError } from '../../errors/mnemo-error.ts';
+import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
+import type { PgClient, PgQueryable } from './client.ts';
+import { pgJobWrites } from './job-queue.ts';
+
+/**
+ * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence and its jobs.
+ * The repositories (records, memories, objects, idempotency, tombstones) join it as the engine's
+ * rules move behind them, completing BrainUnitOfWork.
+ */
+export type PgUnitOfWork = Pick<BrainUnitOfWork, 'brainUid' | 'sequence' | 'jobs'>;
+export type PgReadOfWork = Pick<BrainUnitOfWork, 'brainUid' | 'sequence'>;
+
+function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): BrainSequence {
+  return {
+    async next() {
+      if (!writable) throw new Error('BrainSequence.next: a read takes no step of the sequence');
+      // Row-locked until COMMIT: the next writer of this Brain waits here, so steps commit in order and
+      // a reader that sees a step sees every step before it.
+      const r = await tx.query<{ seq: number }>(
+        'UPDATE brains SET seq = seq + 1 WHERE uid = $1 RETURNING seq',
+        [brainUid],
+      );
+      return r.rows[0]!.seq;
+    },
+    async current() {
+      const r = await tx.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [brainUid]);
+      return r.rows[0]!.seq;
+    },
+  };
+}
+
+export interface PgUnitsOfWork {
+  /**
+   * One database transaction of one Brain, committed when `work` resolves and rolled back when it
+   * rejects. It starts by locking the Brain's row, so units of work of one Brain run one at a time
+   * across every process (others wait for the COMMIT); units of work of different Brains run at once.
+   */
+  write<T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>): Promise<T>;
+  /** One read-only snapshot of the database (REPEATABLE READ): a read that pages or joins sees one state. */
+  read<T>(brainUid: string, work: (uow: PgReadOfWork) => Promise<T>): Promise<T>;
+}
+
+const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
+
+export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
+  return {
+    write: (brainUid, work) =>
+      client.transaction(async (tx) => {
+        const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
+        if (locked.rows.length === 0) throw gone();
+        return work({ brainUid, sequence: sequenceOf(tx, brainUid, true), jobs: pgJobWrites(tx) });
+      }),
+    read: (brainUid, work) =>
+      client.transaction(
+        async (tx) => {
+          const found = await tx.query('SELECT 1 FROM brains WHERE uid = $1', [brainUid]);
+          if (found.rows.length === 0) throw gone();
+          return work({ brainUid, sequence: sequenceOf(tx, brainUid, false) });
+        },
+        { isolation: 'repeatable read', readOnly: true },
+      ),
+  };
+}
