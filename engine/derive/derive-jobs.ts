@@ -1,5 +1,4 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
-import { dropVectors } from '../retrieve/vector-store.ts';
 import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { admitClaims } from './admit-claims.ts';
@@ -84,7 +83,19 @@ export function deriverInput(r: RecordRow) {
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
  */
-export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now: () => string): void {
+/**
+ * Removes a Memory's vectors once derivation changed its text in place, so it is embedded again (the
+ * engine's vector index, in the caller's transaction).
+ */
+export type DropMemoryVectors = (n: number, brainUid: string) => void;
+
+export function runDeriveJob(
+  store: Store,
+  deriver: Deriver,
+  job: QueuedJob,
+  now: () => string,
+  dropVectors: DropMemoryVectors,
+): void {
   store.run('DELETE FROM derive_queue WHERE n = ?', job.n);
   if (job.job === 'derive') {
     const r =
@@ -114,7 +125,7 @@ export function runDeriveJob(store: Store, deriver: Deriver, job: QueuedJob, now
   }
   const m = job.memory_id ? loadRestingMemory(store, job.memory_id) : undefined;
   if (!m || !m.pending) return;
-  restOnSurvivors(store, deriver, job.brain_uid, m, store.nextSeq(job.brain_uid), now);
+  restOnSurvivors(store, deriver, job.brain_uid, m, store.nextSeq(job.brain_uid), now, dropVectors);
 }
 
 export interface RestingMemory {
@@ -146,6 +157,7 @@ export function restOnSurvivors(
   m: RestingMemory,
   seq: number,
   now: () => string,
+  dropVectors: DropMemoryVectors,
 ): void {
   const self = brainSelf(store, brainUid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
@@ -189,7 +201,7 @@ export function restOnSurvivors(
         now(),
         m.id,
       );
-      if (statement !== m.statement) dropVectors(store, 'memory', m.n, brainUid);
+      if (statement !== m.statement) dropVectors(m.n, brainUid);
     }
     store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
   }

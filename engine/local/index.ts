@@ -29,8 +29,8 @@ import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
-import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
-import { turnCopyUsage } from '../retrieve/turn-copies.ts';
+import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
+import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -143,11 +143,22 @@ function engineOver(
   }: { clock: () => Date; logger: Logger; zone: TimeZone; reranker: Reranker | null },
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
+  // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
+  const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });
+  const turns = createTurnCopies(store, {
+    onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
+  });
   const worker = createDeriveWorker({
     store,
     now: () => clock().getTime(),
     run: (job) => {
-      runDeriveJob(store, deriver, job, () => clock().toISOString());
+      runDeriveJob(
+        store,
+        deriver,
+        job,
+        () => clock().toISOString(),
+        (n, brainUid) => vectors.sync.drop('memory', n, brainUid),
+      );
       clearDeriveFailure(store, job);
     },
     ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
@@ -201,8 +212,8 @@ function engineOver(
       : null;
   const indexer = createRetrievalIndexer({
     store,
+    indexes: { vectors, turns },
     embedder: loadEmbedder(options.embedder),
-    now: () => clock().toISOString(),
     logger,
   });
   const ctx: LocalCtx = {
@@ -264,13 +275,13 @@ function engineOver(
       deployment,
       timeZone: zone.name,
       get vectorCopyBytes() {
-        return vectorCopyUsage(store).bytes;
+        return vectors.usage().bytes;
       },
       get lexicalCopyBytes() {
-        return turnCopyUsage(store).bytes;
+        return turns.usage().bytes;
       },
       get lexicalCopyAnswers() {
-        return turnCopyUsage(store).answers;
+        return turns.usage().answers;
       },
       get embedder() {
         const e = indexer.embedder();
@@ -372,7 +383,7 @@ function engineOver(
       worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
-      releaseVectorCopies(store);
+      vectors.release();
       try {
         store.close();
       } finally {
