@@ -130,17 +130,9 @@ export default tseslint.config(
   },
   {
     // Modules that still reach the SQLite driver or past Store to its connection, to move into the
-    // SQLite adapter (engine/adapters/sqlite/): FTS5's tokenizer on a scratch database (turn-tokens.ts),
-    // sqlite-vec's tables and the exact in-memory copies of FTS5 and vec0 (vector-store.ts,
-    // turn-copies.ts), and the rollback of a write that failed mid-batch (write-group.ts) and
-    // objects.ts' last insert rowid. Nothing may join this list.
-    files: [
-      'engine/retrieve/turn-tokens.ts',
-      'engine/retrieve/vector-store.ts',
-      'engine/retrieve/turn-copies.ts',
-      'engine/local/write-group.ts',
-      'engine/local/objects.ts',
-    ],
+    // SQLite adapter (engine/adapters/sqlite/): the rollback of a write that failed mid-batch
+    // (write-group.ts) and objects.ts' last insert rowid. Nothing may join this list.
+    files: ['engine/local/write-group.ts', 'engine/local/objects.ts'],
     rules: {
       'no-restricted-imports': noUpward([...engineUpward, pgDriver, rawTokenizer]),
       'no-restricted-syntax': 'off',

@@ -1,5 +1,4 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
-import { dropVectors } from '../retrieve/vector-store.ts';
 import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import type { QueuedJob } from '../ports/index.ts';
@@ -68,6 +67,12 @@ export function deriverInput(r: RecordRow) {
 }
 
 /**
+ * Removes a Memory's vectors once derivation changed its text in place, so it is embedded again (the
+ * engine's vector index, in the caller's transaction).
+ */
+export type DropMemoryVectors = (n: number, brainUid: string) => void;
+
+/**
  * Runs one queued job inside the caller's transaction (the caller completes it in the same one).
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
@@ -78,6 +83,7 @@ export function runDeriveJob(
   deriver: Deriver,
   job: QueuedJob,
   now: () => string,
+  dropVectors: DropMemoryVectors,
   records?: BatchRecords,
 ): void {
   if (job.job === 'derive') {
@@ -103,7 +109,7 @@ export function runDeriveJob(
   }
   const m = loadRestingMemory(store, job.memoryId);
   if (!m || !m.pending) return;
-  restOnSurvivors(store, deriver, job.brainUid, m, store.nextSeq(job.brainUid), now);
+  restOnSurvivors(store, deriver, job.brainUid, m, store.nextSeq(job.brainUid), now, dropVectors);
 }
 
 export interface RestingMemory {
@@ -135,6 +141,7 @@ export function restOnSurvivors(
   m: RestingMemory,
   seq: number,
   now: () => string,
+  dropVectors: DropMemoryVectors,
 ): void {
   const self = brainSelf(store, brainUid);
   const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
@@ -178,7 +185,7 @@ export function restOnSurvivors(
         now(),
         m.id,
       );
-      if (statement !== m.statement) dropVectors(store, 'memory', m.n, brainUid);
+      if (statement !== m.statement) dropVectors(m.n, brainUid);
     }
     store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
   }

@@ -32,8 +32,8 @@ import { batchTx } from '../adapters/sqlite/batch-tx.ts';
 import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
-import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
-import { turnCopyUsage } from '../retrieve/turn-copies.ts';
+import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
+import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import type { QueuedJob } from '../ports/index.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
@@ -148,6 +148,11 @@ function engineOver(
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const jobs = sqliteJobQueue(store);
+  // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
+  const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });
+  const turns = createTurnCopies(store, {
+    onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
+  });
   const worker = createDeriveWorker({
     queue: jobs,
     transaction: batchTx(store),
@@ -155,7 +160,14 @@ function engineOver(
     now: () => clock().getTime(),
     prepare: (batch) => loadBatchRecords(store, batch),
     run: (job, records) => {
-      runDeriveJob(store, deriver, job, () => clock().toISOString(), records);
+      runDeriveJob(
+        store,
+        deriver,
+        job,
+        () => clock().toISOString(),
+        (n, brainUid) => vectors.sync.drop('memory', n, brainUid),
+        records,
+      );
       clearDeriveFailure(store, job);
     },
     ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
@@ -207,8 +219,8 @@ function engineOver(
       : null;
   const indexer = createRetrievalIndexer({
     store,
+    indexes: { vectors, turns },
     embedder: loadEmbedder(options.embedder),
-    now: () => clock().toISOString(),
     logger,
   });
   const ctx: LocalCtx = {
@@ -270,13 +282,13 @@ function engineOver(
       deployment,
       timeZone: zone.name,
       get vectorCopyBytes() {
-        return vectorCopyUsage(store).bytes;
+        return vectors.usage().bytes;
       },
       get lexicalCopyBytes() {
-        return turnCopyUsage(store).bytes;
+        return turns.usage().bytes;
       },
       get lexicalCopyAnswers() {
-        return turnCopyUsage(store).answers;
+        return turns.usage().answers;
       },
       get embedder() {
         const e = indexer.embedder();
@@ -379,7 +391,7 @@ function engineOver(
       worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
-      releaseVectorCopies(store);
+      vectors.release();
       try {
         store.close();
       } finally {

@@ -49,7 +49,11 @@ export interface VectorModelRef {
   dims: number;
 }
 
-/** Nearest-neighbour search over the vectors of Records and Memories, per embedding model. */
+/**
+ * Nearest-neighbour search over the vectors of Records and Memories, per embedding model. What is
+ * still to be embedded, and from which text, is the indexer's: one queue feeds this index and the
+ * lexical one, and a Record leaves it once both are written.
+ */
 export interface VectorIndex {
   /** e.g. `sqlite-vec/int8-l2`. */
   readonly backend: string;
@@ -63,11 +67,11 @@ export interface VectorIndex {
     brainUid: string,
     vector: Float32Array,
   ): Promise<void>;
-  /** The rows (owner, n) still waiting for a vector of this model, oldest first. */
-  pending(
-    model: VectorModelRef,
-    limit: number,
-  ): Promise<{ owner: 'record' | 'memory'; n: number; text: string }[]>;
+  /**
+   * Removes one Record's or Memory's vectors under every model, for good, and has it embedded again:
+   * its text changed in place (a Memory derived again in the words of a surviving Record).
+   */
+  drop(owner: 'record' | 'memory', n: number, brainUid: string): Promise<void>;
   /** The k nearest of one Brain's vectors, nearest first, with the backend's distance. */
   nearest(
     model: VectorModelRef,

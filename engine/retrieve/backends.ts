@@ -1,3 +1,5 @@
+import { sqliteVectorBackend } from '../adapters/sqlite/vector-index.ts';
+
 /**
  * The search backends behind the lanes' scores. A learned reranker sees those scores as features (BM25
  * from the lexical index, distances from the vector index), so a model trained on one backend's numbers
@@ -13,12 +15,12 @@ export interface RetrievalBackends {
 
 /**
  * The SQLite store's: FTS5's BM25 over turn_fts and sqlite-vec's L2 over int8 vectors. The in-memory
- * copies (turn-copies.ts, vector-copy.ts) answer exactly as these do, so they are not backends of
- * their own.
+ * copies (adapters/sqlite/turn-copies.ts, vector-copy.ts) answer exactly as these do, so they are not
+ * backends of their own.
  */
 export const sqliteBackends: RetrievalBackends = {
   lexical: 'sqlite-fts5/bm25',
-  vector: 'sqlite-vec/int8-l2',
+  vector: sqliteVectorBackend,
 };
 
 /** The same backends, by name: a reranker that names none was trained on no particular one. */

@@ -1,6 +1,7 @@
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { SqlParam, Store } from '../adapters/sqlite/store.ts';
-import type { VectorModel } from './vector-store.ts';
+import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
+import type { RetrievalIndexes } from './retrieval-indexer.ts';
 
 /** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */
 export interface Eligibility {
@@ -25,6 +26,8 @@ export interface LaneInput {
   /** The query's embedding (computed once per request) and the model whose vectors it may meet. */
   queryVector?: Float32Array | null | undefined;
   vectorModel?: VectorModel | null | undefined;
+  /** The engine's indexes; without them the lexical lanes ask FTS5 and the semantic lane finds nothing. */
+  indexes?: RetrievalIndexes | undefined;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */
   memo?: Map<string, unknown> | undefined;
 }

@@ -1,8 +1,8 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
-import { loadTurnCopy, pruneTurnLog, releaseTurnCopy, syncTurnCopy } from './turn-copies.ts';
-import { ensureVectorModel, putVectors, syncVectorCopies, type VectorModel } from './vector-store.ts';
+import type { TurnCopies } from '../adapters/sqlite/turn-copies.ts';
+import type { SqliteVectorIndex, VectorModel } from '../adapters/sqlite/vector-index.ts';
 
 export interface IndexerLogger {
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -12,8 +12,8 @@ export interface IndexerLogger {
 export interface RetrievalIndexer {
   /**
    * Something was written: make sure a pass is scheduled. In-memory vector copies a deletion made stale
-   * are dropped here and now (syncVectorCopies), so forgotten vectors do not wait for the next search;
-   * the in-memory lexical index lets go of forgotten words here too (syncTurnCopy).
+   * are dropped here and now (vectors.refresh), so forgotten vectors do not wait for the next search;
+   * the in-memory lexical index lets go of forgotten words here too (turns.sync).
    */
   kick(): void;
   /** Resolves when the queue is empty (every Record indexed and, with an embedder, embedded). */
@@ -26,19 +26,27 @@ export interface RetrievalIndexer {
   /** The active model's vector tables, once the embedder has loaded; null without one. */
   vectorModel(): VectorModel | null;
   embedder(): Embedder | null;
+  /** The indexes it keeps, which the lanes search. */
+  readonly indexes: RetrievalIndexes;
   /** While the embedder is still loading: settles when it has loaded (or failed to). Else null. */
   loading(): Promise<void> | null;
   close(): Promise<void>;
 }
 
+/** The engine's own retrieval indexes over its store (their in-memory copies are never shared). */
+export interface RetrievalIndexes {
+  vectors: SqliteVectorIndex;
+  turns: TurnCopies;
+}
+
 export interface IndexerOptions {
   store: Store;
+  indexes: RetrievalIndexes;
   /**
    * Loads in the background; lexical indexing does not wait for it. Given the AbortSignal that
    * close() fires, so closing never waits for a model still loading.
    */
   embedder?: ((signal: AbortSignal) => Promise<Embedder>) | null;
-  now: () => string;
   logger: IndexerLogger;
   batchSize?: number;
   /** After a pass that emptied the queue, how long the next one waits for more to gather. */
@@ -77,6 +85,7 @@ function parseThreadSpeaker(
  */
 export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   const { store, logger } = o;
+  const { vectors, turns } = o.indexes;
   const batchSize = o.batchSize ?? 256;
   const gatherMs = o.gatherMs ?? 25;
   /** When a pass last found the queue empty. */
@@ -89,9 +98,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   let waiters: Array<() => void> = [];
 
   // The in-memory copy of turn_fts loads in the background; searches use FTS5 until it is ready.
-  const turnCopyLoaded = loadTurnCopy(store, {
-    onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
-  });
+  const turnCopyLoaded = turns.load();
   const aborter = new AbortController();
   let loaded = !o.embedder;
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
@@ -118,7 +125,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   function vectorModelFor(e: Embedder): VectorModel {
     return store.tx(() => {
-      const m = ensureVectorModel(store, e, o.now());
+      const m = vectors.sync.model(e);
       // Whatever this model has not embedded yet: everything after a model change.
       store.run(
         `INSERT OR IGNORE INTO index_queue (owner, owner_n)
@@ -167,7 +174,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         for (const n of affectedBy(store, r.n)) touched.add(n);
       }
       for (const n of touched) writeTurnRow(store, n);
-      pruneTurnLog(store);
+      turns.pruneLog();
       for (const it of items) {
         if (it.owner === 'record')
           store.run("UPDATE index_queue SET lexical = 1 WHERE owner = 'record' AND owner_n = ?", it.owner_n);
@@ -222,14 +229,14 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         );
     };
     if (rows.length === 0) return markSkipped;
-    const vectors = await embedder.embed(rows.map((r) => r.text));
+    const embedded = await embedder.embed(rows.map((r) => r.text));
     return () => {
       markSkipped();
       for (const [i, r] of rows.entries()) {
         // It may have been forgotten while the worker embedded it.
         const table = r.owner === 'record' ? 'records' : 'memories';
         if (!store.get(`SELECT 1 FROM ${table} WHERE n = ?`, r.n)) continue;
-        putVectors(store, m, r.owner, [{ n: r.n, brainUid: r.brainUid, vector: vectors[i]! }]);
+        vectors.sync.put(m, r.owner, [{ n: r.n, brainUid: r.brainUid, vector: embedded[i]! }]);
       }
     };
   }
@@ -267,7 +274,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
             it.owner_n,
           );
       });
-      syncTurnCopy(store);
+      turns.sync();
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));
     }
@@ -275,8 +282,8 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   function kick(): void {
     if (closed) return;
-    syncVectorCopies(store);
-    syncTurnCopy(store);
+    vectors.refresh();
+    turns.sync();
     if (running) {
       again = true;
       return;
@@ -321,11 +328,12 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       await new Promise<void>((resolve) => waiters.push(resolve));
     },
     vectorModel: () => model,
+    indexes: o.indexes,
     embedder: () => embedder,
     loading: () => (loaded ? null : ready),
     async close() {
       closed = true;
-      releaseTurnCopy(store);
+      turns.release();
       aborter.abort();
       await running;
       await ready;

@@ -10,8 +10,8 @@ import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { scopeToken } from './thread-context.ts';
-import { ftsRankingSql } from './turn-table.ts';
-import { quantize } from './vector-store.ts';
+import { ftsRankingSql } from '../adapters/sqlite/turn-table.ts';
+import { quantize } from '../adapters/sqlite/vector-index.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 const opts = { requestId: 'req_test' };

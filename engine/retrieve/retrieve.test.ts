@@ -6,18 +6,21 @@ import { tempStore } from '../adapters/sqlite/testing.ts';
 import type { Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { retrieve } from './retrieve.ts';
-import { ensureVectorModel } from './vector-store.ts';
+import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
+import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 
 function setup(embed: Embedder['embed']) {
   const store = tempStore('mnemo-retrieve-');
   const identity = { provider: 'test', model: 'deferred', dims: 4 };
-  const model = ensureVectorModel(store, identity, '2024-01-01T00:00:00.000Z');
+  const vectors = createSqliteVectorIndex(store, { now: () => '2024-01-01T00:00:00.000Z' });
+  const model = vectors.sync.model(identity);
   const embedder: Embedder = { ...identity, embed, close: async () => {} };
   const indexer: RetrievalIndexer = {
     kick: () => {},
     idle: async () => {},
     catchUp: () => {},
     vectorModel: () => model,
+    indexes: { vectors, turns: createTurnCopies(store) },
     embedder: () => embedder,
     loading: () => null,
     close: async () => {},

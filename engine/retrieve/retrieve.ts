@@ -141,6 +141,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     ledger: o.ledger,
     queryVector: null,
     vectorModel,
+    indexes: o.indexer?.indexes,
     memo,
   };
   const results = new Map<Lane, LaneResult>();

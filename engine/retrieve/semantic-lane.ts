@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { eligibilitySql, hidesRecords } from './lane.ts';
-import { nearest, type VectorModel } from './vector-store.ts';
+import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
 
 /**
  * Below this cosine a vector neighbour is not evidence: KNN always returns k neighbours, relevant or
@@ -14,19 +14,20 @@ export function similarityFloor(provider: string): number {
 }
 
 /**
- * Semantic lane: exact KNN (sqlite-vec's, answered from the Brain's in-memory copy, see nearest) of the
- * query's embedding over the Brain's Record vectors and Memory vectors (a Memory hit stands for the
- * Records it cites), filtered by the eligibility rules. Only vectors of the active model are compared
- * with the query.
+ * Semantic lane: exact KNN of the query's embedding through the VectorIndex port (over SQLite,
+ * sqlite-vec's, answered from the Brain's in-memory copy) over the Brain's Record vectors and Memory
+ * vectors (a Memory hit stands for the Records it cites), filtered by the eligibility rules. Only
+ * vectors of the active model are compared with the query.
  */
 export function createSemanticLane(): Lane {
   return {
     name: 'semantic',
     needsQueryVector: true,
-    search(input: LaneInput): LaneCandidate[] {
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       const q = input.queryVector;
       const m: VectorModel | null | undefined = input.vectorModel;
-      if (!q || !m) return [];
+      const vectors = input.indexes?.vectors;
+      if (!q || !m || !vectors) return [];
       // Ask for more neighbours only when filters will drop some of them. (The scan costs the same at any
       // k; the selection of the best k a little more per extra neighbour.)
       const k = Math.min(hidesRecords(input.eligibility) ? 4 * input.limit : input.limit, 1000);
@@ -34,8 +35,8 @@ export function createSemanticLane(): Lane {
       const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
       const brain = input.eligibility.brainUid;
-      const recHits = nearest(input.store, m, 'record', brain, q, k);
-      const memHits = nearest(input.store, m, 'memory', brain, q, input.limit);
+      const recHits = await vectors.nearest(m, 'record', brain, q, k);
+      const memHits = await vectors.nearest(m, 'memory', brain, q, input.limit);
       // The neighbours the scan ranked, not the k asked for: a Brain of three Records costs three.
       input.ledger.charge('processing', (recHits.length + memHits.length) / 1000);
       for (const hit of recHits) {

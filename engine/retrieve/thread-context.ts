@@ -60,7 +60,7 @@ export function writeTurnRow(store: Store, n: number): void {
   const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);
   const rec = store.get<{ text: string }>('SELECT text FROM records WHERE n = ?', n);
   store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
-  // The in-memory copy of turn_fts re-reads the rows named here (turn-copies.ts).
+  // The in-memory copy of turn_fts re-reads the rows named here (adapters/sqlite/turn-copies.ts).
   store.run('INSERT INTO turn_log (n) VALUES (?)', n);
   if (!r || !rec) return;
   const before = neighbours(store, r, 'before', contextBefore)

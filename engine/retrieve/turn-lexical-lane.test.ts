@@ -8,7 +8,8 @@ import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { queryPlan } from '../adapters/sqlite/testing.ts';
 import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
-import { turnCopyUsage } from './turn-copies.ts';
+import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
+import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { rankedRowsSql, searchTurns } from './turn-lexical-lane.ts';
 
 const dirs: string[] = [];
@@ -43,8 +44,17 @@ function brainStore(): Store {
       now,
     );
   });
-  createRetrievalIndexer({ store, now: () => now, logger: { warn() {}, error() {} } }).catchUp('brn_a');
+  indexerOf(store).catchUp('brn_a');
   return store;
+}
+
+/** A retrieval indexer over the store, with indexes of its own. */
+function indexerOf(store: Store) {
+  return createRetrievalIndexer({
+    store,
+    indexes: { vectors: createSqliteVectorIndex(store, { now: () => '' }), turns: createTurnCopies(store) },
+    logger: { warn() {}, error() {} },
+  });
 }
 
 /** The store, counting the full-text searches run through it. */
@@ -127,7 +137,7 @@ describe('searchTurns scope', () => {
        VALUES (9, 'rec_b', 'brn_b', 1, 'message', '{}', 'kayak kayak to Porto', 'high', 'shareable', '2023-05-01T00:00:00Z', ?, '2023-05-01T00:00:00Z')`,
       t0,
     );
-    createRetrievalIndexer({ store, now: () => '', logger: { warn() {}, error() {} } }).catchUp('brn_b');
+    indexerOf(store).catchUp('brn_b');
     assert.deepEqual(
       searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 })
         .map((r) => r.id)
@@ -193,12 +203,11 @@ describe('searchTurns from the in-memory copy of turn_fts', () => {
         );
       }
     }
-    const indexer = createRetrievalIndexer({ store, now: () => '', logger: { warn() {}, error() {} } });
+    const indexer = indexerOf(store);
     indexer.catchUp('brn_a');
     indexer.catchUp('brn_bs');
     await indexer.idle();
-    // The same store under another object has no copy: its searches go to FTS5.
-    const fts: Store = { ...store };
+    const turns = indexer.indexes.turns;
     let compared = 0;
     for (const e of [
       {},
@@ -215,12 +224,16 @@ describe('searchTurns from the in-memory copy of turn_fts', () => {
           { terms: ['bread'], limit: 40, fromMs: t0 + 3 * day, toMs: t0 + 12 * day },
           { terms: ['recipe', 'trip'], limit: 1, fromMs: t0 + 25 * day },
         ]) {
-          const at = (st: Store) =>
-            searchTurns({ ...input(st, e), eligibility: { brainUid, excludeLocalOnly: false, ...e } }, s);
-          const before = turnCopyUsage(store).answers;
-          const mine = at(store);
-          if (mine.length > 0) assert.equal(turnCopyUsage(store).answers, before + 1, 'the copy answered');
-          assert.deepEqual(mine, at(fts), JSON.stringify({ brainUid, e, s }));
+          // Without the indexes (no copy) the search goes to FTS5.
+          const at = (indexes: LaneInput['indexes']) =>
+            searchTurns(
+              { ...input(store, e), indexes, eligibility: { brainUid, excludeLocalOnly: false, ...e } },
+              s,
+            );
+          const before = turns.usage().answers;
+          const mine = at(indexer.indexes);
+          if (mine.length > 0) assert.equal(turns.usage().answers, before + 1, 'the copy answered');
+          assert.deepEqual(mine, at(undefined), JSON.stringify({ brainUid, e, s }));
           compared += mine.length;
         }
       }

@@ -3,8 +3,7 @@ import { eligibilitySql, hidesRecords } from './lane.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { scopeToken } from './thread-context.ts';
-import { rankTurns } from './turn-copies.ts';
-import { ftsPhrase, ftsRankingSql } from './turn-table.ts';
+import { ftsPhrase, ftsRankingSql } from '../adapters/sqlite/turn-table.ts';
 
 export interface TurnSearch {
   terms: string[];
@@ -57,7 +56,7 @@ export function searchTurns(input: LaneInput, s: TurnSearch): TurnRow[] {
     params: [...el.params, ...params],
     limit: s.limit,
   };
-  const ranked = rankTurns(input.store, q.terms, q.scope, q.cut);
+  const ranked = input.indexes?.turns.rank(q.terms, q.scope, q.cut) ?? null;
   const rows = ranked ? readRanked(input, ranked, q) : searchFts(input, q);
   input.memo?.set(key, rows);
   return rows;

@@ -41,9 +41,9 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('secure_delete = ON');
     db.pragma('busy_timeout = 5000');
-    // Vector tables (engine/retrieve/vector-store.ts) and their delete triggers need sqlite-vec on every
+    // Vector tables (vector-index.ts) and their delete triggers need sqlite-vec on every
     // connection. Pages are decrypted on every read, so what a Context reads should stay cached; the
-    // vectors are searched in memory (vector-store.ts), not paged, so the rows and indexes a Context
+    // vectors are searched in memory (vector-index.ts), not paged, so the rows and indexes a Context
     // reads are what the cache holds: a 64 MB ceiling (used only as pages are read; 256 MB when vec0
     // scanned the vectors, a quarter of the process's memory at 100k Records: docs/decisions/memory-and-writes.md).
     loadVectorExtension(db);

@@ -3,18 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore, type Store } from '../adapters/sqlite/store.ts';
-import { tempStore } from '../adapters/sqlite/testing.ts';
-import { segmentWords } from '../core/retrieve/segment-words.ts';
-import { scopeToken } from './thread-context.ts';
-import {
-  loadTurnCopy,
-  pruneTurnLog,
-  rankTurns,
-  releaseTurnCopy,
-  syncTurnCopy,
-  turnCopyUsage,
-} from './turn-copies.ts';
+import { openStore, type Store } from './store.ts';
+import { tempStore } from './testing.ts';
+import { segmentWords } from '../../core/retrieve/segment-words.ts';
+import { scopeToken } from '../../retrieve/thread-context.ts';
+import { createTurnCopies, type TurnCopies } from './turn-copies.ts';
 import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizerSql, turnWeights } from './turn-table.ts';
 
 // Words that stem together (run, runs, running), fold (Café, cafe, a combining accent), repeat and
@@ -74,7 +67,7 @@ function ftsRanking(store: Store, words: string[], scope: string | null, cut: nu
 }
 
 /** Every query: the copy's ranking equals FTS5's, rowid for rowid and score for score (no tolerance). */
-function assertSameRankings(store: Store, rand: () => number, queries: number): number {
+function assertSameRankings(store: Store, tc: TurnCopies, rand: () => number, queries: number): number {
   let compared = 0;
   for (let q = 0; q < queries; q++) {
     const words = [
@@ -86,7 +79,7 @@ function assertSameRankings(store: Store, rand: () => number, queries: number): 
     ];
     const scope = rand() < 0.3 ? null : scopeToken(brains[Math.floor(rand() * brains.length)]!);
     const cut = [1, 5, 30, 200][Math.floor(rand() * 4)]!;
-    const copy = rankTurns(store, words, scope, cut);
+    const copy = tc.rank(words, scope, cut);
     assert.ok(copy, 'the copy answers');
     assert.deepEqual(
       copy,
@@ -101,13 +94,14 @@ function assertSameRankings(store: Store, rand: () => number, queries: number): 
 describe('the in-memory copy of turn_fts', () => {
   it('ranks exactly as FTS5 bm25() does, through writes, rewrites and deletes', async () => {
     const store = tempStore('mnemo-turn-copy-');
+    const tc = createTurnCopies(store);
     // ~14,000 one-row commits: what is checked is the ranking, not durability, so none waits for fsync.
     store.db.pragma('synchronous = OFF');
     const rand = random(7);
     for (let n = 1; n <= 400; n++) writeRow(store, rand, n);
-    await loadTurnCopy(store);
-    assert.equal(turnCopyUsage(store).rows, 400);
-    assert.ok(assertSameRankings(store, rand, 150) > 1000, 'the queries found rows to compare');
+    await tc.load();
+    assert.equal(tc.usage().rows, 400);
+    assert.ok(assertSameRankings(store, tc, rand, 150) > 1000, 'the queries found rows to compare');
 
     // Rewrites (a neighbour changed), deletes and new rows, then a catch-up from turn_log only.
     for (let i = 0; i < 300; i++) {
@@ -115,26 +109,26 @@ describe('the in-memory copy of turn_fts', () => {
       if (rand() < 0.25) deleteRow(store, n);
       else writeRow(store, rand, n);
     }
-    assertSameRankings(store, rand, 150);
-    assert.equal(turnCopyUsage(store).loads, 1, 'caught up from the log, not reloaded');
+    assertSameRankings(store, tc, rand, 150);
+    assert.equal(tc.usage().loads, 1, 'caught up from the log, not reloaded');
     const live = store.get<{ c: number }>('SELECT count(*) AS c FROM turn_fts')!.c;
-    assert.equal(turnCopyUsage(store).rows, live);
+    assert.equal(tc.usage().rows, live);
 
     // Rows rewritten over and over (a thread growing): dead slots pile up until the copy compacts.
     for (let round = 0; round < 4; round++) {
       for (let n = 1; n <= 400; n++) writeRow(store, rand, n);
-      assertSameRankings(store, rand, 20);
+      assertSameRankings(store, tc, rand, 20);
     }
     // Enough deletes that the copy compacts its postings, and it still agrees.
     for (let n = 1; n <= 500; n++) if (n % 5 !== 0) deleteRow(store, n);
     for (let n = 501; n <= 1900; n++) writeRow(store, rand, n);
     for (let n = 501; n <= 1700; n++) deleteRow(store, n);
     // Too many rows for a request to re-read first: FTS5 answers it, and the copy catches up right after.
-    assert.equal(rankTurns(store, ['run'], null, 5), null);
+    assert.equal(tc.rank(['run'], null, 5), null);
     await new Promise((r) => setImmediate(r));
-    assertSameRankings(store, rand, 100);
-    assert.equal(turnCopyUsage(store).loads, 1, 'still caught up from the log');
-    releaseTurnCopy(store);
+    assertSameRankings(store, tc, rand, 100);
+    assert.equal(tc.usage().loads, 1, 'still caught up from the log');
+    tc.release();
   });
 
   it('loads in slices while rows are written, and re-reads those rows at the end', async () => {
@@ -142,7 +136,8 @@ describe('the in-memory copy of turn_fts', () => {
     const rand = random(11);
     for (let n = 1; n <= 300; n++) writeRow(store, rand, n);
     let done = false;
-    const load = loadTurnCopy(store, { slice: 200 }).then(() => (done = true));
+    const tc = createTurnCopies(store, { slice: 200 });
+    const load = tc.load().then(() => (done = true));
     let writes = 0;
     while (!done) {
       // Between the load's slices: rows it has read and rows it has not.
@@ -154,29 +149,31 @@ describe('the in-memory copy of turn_fts', () => {
     }
     await load;
     assert.ok(writes > 3, `writes landed during the load (${writes})`);
-    assertSameRankings(store, rand, 150);
-    releaseTurnCopy(store);
+    assertSameRankings(store, tc, rand, 150);
+    tc.release();
   });
 
   it('leaves to FTS5 a word it reads as several tokens, and answers nothing while not loaded', async () => {
     const store = tempStore('mnemo-turn-copy-');
+    const tc = createTurnCopies(store);
     const rand = random(3);
     for (let n = 1; n <= 20; n++) writeRow(store, rand, n);
-    assert.equal(rankTurns(store, ['run'], null, 5), null, 'not loaded yet');
-    await loadTurnCopy(store);
-    assert.ok(rankTurns(store, ['run'], null, 5));
+    assert.equal(tc.rank(['run'], null, 5), null, 'not loaded yet');
+    await tc.load();
+    assert.ok(tc.rank(['run'], null, 5));
     // The lexical lane's words are letters and digits; a character unicode61 splits on makes two.
-    assert.equal(rankTurns(store, ['run\u2019s'], null, 5), null);
+    assert.equal(tc.rank(['run\u2019s'], null, 5), null);
     store.tx(() => {
       writeRow(store, rand, 21);
-      assert.equal(rankTurns(store, ['run'], null, 5), null, 'not inside a transaction');
+      assert.equal(tc.rank(['run'], null, 5), null, 'not inside a transaction');
     });
-    releaseTurnCopy(store);
-    assert.equal(rankTurns(store, ['run'], null, 5), null, 'released');
+    tc.release();
+    assert.equal(tc.rank(['run'], null, 5), null, 'released');
   });
 
   it('prunes turn_log up to what the copy has applied, keeping the last 20,000 for other connections', async () => {
     const store = tempStore('mnemo-turn-copy-');
+    const tc = createTurnCopies(store);
     const rand = random(5);
     for (let n = 1; n <= 10; n++) writeRow(store, rand, n);
     const logged = () => store.get<{ c: number }>('SELECT count(*) AS c FROM turn_log')!.c;
@@ -184,32 +181,32 @@ describe('the in-memory copy of turn_fts', () => {
       store.tx(() => {
         for (let i = 0; i < count; i++) store.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 10));
       });
-    pruneTurnLog(store);
+    tc.pruneLog();
     assert.equal(logged(), 10, 'the tail stays');
     relog(20_100);
-    pruneTurnLog(store);
+    tc.pruneLog();
     assert.equal(logged(), 20_000, 'no copy: only the tail stays');
-    await loadTurnCopy(store);
+    await tc.load();
     relog(5_000);
-    pruneTurnLog(store);
+    tc.pruneLog();
     assert.equal(logged(), 20_000, 'the tail, which holds the 5,000 the copy has not applied');
-    for (let i = 0; i < 10 && !rankTurns(store, ['run'], null, 5); i++)
-      await new Promise((r) => setImmediate(r));
-    assert.ok(rankTurns(store, ['run'], null, 5), 'caught up');
-    pruneTurnLog(store);
+    for (let i = 0; i < 10 && !tc.rank(['run'], null, 5); i++) await new Promise((r) => setImmediate(r));
+    assert.ok(tc.rank(['run'], null, 5), 'caught up');
+    tc.pruneLog();
     assert.equal(logged(), 20_000);
     // A pruned log does not restart its numbering (AUTOINCREMENT): a new change is still new.
     writeRow(store, rand, 16);
-    assert.ok(assertSameRankings(store, rand, 20) > 0);
-    assert.equal(turnCopyUsage(store).loads, 1);
-    releaseTurnCopy(store);
+    assert.ok(assertSameRankings(store, tc, rand, 20) > 0);
+    assert.equal(tc.usage().loads, 1);
+    tc.release();
   });
 
   it('lets go of a forgotten row’s words at the catch-up: its own terms and the lines kept for neighbours', async () => {
     const store = tempStore('mnemo-turn-copy-');
+    const tc = createTurnCopies(store);
     const rand = random(9);
     for (let n = 1; n <= 30; n++) writeRow(store, rand, n);
-    await loadTurnCopy(store);
+    await tc.load();
     const secret = (n: number) => {
       store.run('DELETE FROM turn_fts WHERE rowid = ?', n);
       store.run(
@@ -220,71 +217,73 @@ describe('the in-memory copy of turn_fts', () => {
       store.run('INSERT INTO turn_log (n) VALUES (?)', n);
     };
     secret(31);
-    syncTurnCopy(store);
-    const withSecret = turnCopyUsage(store);
+    tc.sync();
+    const withSecret = tc.usage();
     assert.ok(withSecret.lines > 0, 'lines kept from the catch-up');
-    assert.equal(rankTurns(store, ['zanzibarquokka'], null, 5)?.length, 1);
+    assert.equal(tc.rank(['zanzibarquokka'], null, 5)?.length, 1);
     // A neighbour's rewrite keeps the lines; a deletion drops them, and the term only it held.
     writeRow(store, rand, 5);
-    syncTurnCopy(store);
-    assert.ok(turnCopyUsage(store).lines > 0);
+    tc.sync();
+    assert.ok(tc.usage().lines > 0);
     deleteRow(store, 31);
-    syncTurnCopy(store);
-    const after = turnCopyUsage(store);
+    tc.sync();
+    const after = tc.usage();
     assert.equal(after.lines, 0);
     const indexed = () => store.get<{ c: number }>('SELECT count(*) AS c FROM temp.turn_term_rows')!.c;
     assert.ok(after.terms < withSecret.terms);
     assert.equal(after.terms, indexed(), 'the terms FTS5 still holds, no more');
-    assert.deepEqual(rankTurns(store, ['zanzibarquokka'], null, 5), []);
-    assertSameRankings(store, rand, 30);
-    releaseTurnCopy(store);
+    assert.deepEqual(tc.rank(['zanzibarquokka'], null, 5), []);
+    assertSameRankings(store, tc, rand, 30);
+    tc.release();
   });
 
   it('loads again when entries it had not read were pruned (another connection), or it is far behind', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mnemo-turn-copy-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const store = openStore({ dataDir: dir, key: null });
+    const tc = createTurnCopies(store);
     const other = openStore({ dataDir: dir, key: null });
     const rand = random(13);
     for (let n = 1; n <= 40; n++) writeRow(store, rand, n);
-    await loadTurnCopy(store);
+    await tc.load();
     // The other connection has no copy: it prunes all but the last 20,000 entries as it writes.
     for (let n = 41; n <= 60; n++) writeRow(other, rand, n);
-    pruneTurnLog(other);
-    assert.ok(rankTurns(store, ['run'], null, 5), 'within the tail: caught up');
+    createTurnCopies(other).pruneLog();
+    assert.ok(tc.rank(['run'], null, 5), 'within the tail: caught up');
     for (let n = 61; n <= 80; n++) writeRow(other, rand, n);
     other.tx(() => {
       for (let i = 0; i < 20_000; i++) other.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 80));
     });
-    pruneTurnLog(other);
-    assert.equal(rankTurns(store, ['run'], null, 5), null, 'entries lost: the copy does not answer');
-    await loadTurnCopy(store);
-    assert.equal(turnCopyUsage(store).loads, 2);
-    assertSameRankings(store, rand, 30);
+    createTurnCopies(other).pruneLog();
+    assert.equal(tc.rank(['run'], null, 5), null, 'entries lost: the copy does not answer');
+    await tc.load();
+    assert.equal(tc.usage().loads, 2);
+    assertSameRankings(store, tc, rand, 30);
 
     // Further behind than a catch-up is worth (20,000 changes): a reload, whose tokenizer keeps no line.
     store.tx(() => {
       for (let i = 0; i < 20_001; i++) store.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 80));
     });
-    syncTurnCopy(store);
-    assert.equal(turnCopyUsage(store).lines, 0);
-    await loadTurnCopy(store);
-    assert.equal(turnCopyUsage(store).loads, 3);
-    assertSameRankings(store, rand, 30);
+    tc.sync();
+    assert.equal(tc.usage().lines, 0);
+    await tc.load();
+    assert.equal(tc.usage().loads, 3);
+    assertSameRankings(store, tc, rand, 30);
 
     // Far behind at the end of a load (written between its slices): it catches up in slices (loading
     // again would leave it as far behind while writes go on).
-    releaseTurnCopy(store);
-    const first = loadTurnCopy(store, { slice: 50 });
+    tc.release();
+    const sliced = createTurnCopies(store, { slice: 50 });
+    const first = sliced.load();
     await new Promise((r) => setImmediate(r));
     store.tx(() => {
       for (let i = 0; i < 20_001; i++) store.run('INSERT INTO turn_log (n) VALUES (?)', 1 + (i % 80));
     });
     await first;
-    await loadTurnCopy(store);
-    assert.ok(turnCopyUsage(store).ready);
-    assertSameRankings(store, rand, 30);
-    releaseTurnCopy(store);
+    await sliced.load();
+    assert.ok(sliced.usage().ready);
+    assertSameRankings(store, sliced, rand, 30);
+    sliced.release();
     other.close();
     store.close();
   });
@@ -294,7 +293,8 @@ describe('the in-memory copy of turn_fts', () => {
     const rand = random(17);
     for (let n = 1; n <= 40; n++) writeRow(store, rand, n);
     const errors: string[] = [];
-    const load = loadTurnCopy(store, { slice: 50, onError: (m) => errors.push(m) });
+    const tc = createTurnCopies(store, { slice: 50, onError: (m) => errors.push(m) });
+    const load = tc.load();
     // Past the load's first slices (~30 in all), which read the terms before "bob".
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     // A row written behind the log's back: the copy cannot know of it, and its check must notice.
@@ -305,8 +305,8 @@ describe('the in-memory copy of turn_fts', () => {
     assert.deepEqual(errors, [
       'the in-memory lexical index does not rank as FTS5 does on this platform; FTS5 answers lexical searches',
     ]);
-    assert.equal(rankTurns(store, ['run'], null, 5), null);
-    releaseTurnCopy(store);
+    assert.equal(tc.rank(['run'], null, 5), null);
+    tc.release();
   });
 
   it('checks with terms FTS5 reads back as themselves, never only weightless ones: no false alarm', async () => {
@@ -326,11 +326,12 @@ describe('the in-memory copy of turn_fts', () => {
       store.run('INSERT INTO turn_log (n) VALUES (?)', n);
     }
     const errors: string[] = [];
-    await loadTurnCopy(store, { onError: (m) => errors.push(m) });
+    const tc = createTurnCopies(store, { onError: (m) => errors.push(m) });
+    await tc.load();
     assert.deepEqual(errors, []);
-    assert.ok(turnCopyUsage(store).ready);
-    assert.ok(assertSameRankings(store, random(1), 10) >= 0);
-    releaseTurnCopy(store);
+    assert.ok(tc.usage().ready);
+    assert.ok(assertSameRankings(store, tc, random(1), 10) >= 0);
+    tc.release();
   });
 
   it('rows as writeTurnRow writes them: lone marks and emoji selectors leave no empty or stray token', async () => {
@@ -358,16 +359,17 @@ describe('the in-memory copy of turn_fts', () => {
     };
     texts.slice(0, 4).forEach((t, i) => put(i + 1, t));
     const errors: string[] = [];
-    await loadTurnCopy(store, { onError: (m) => errors.push(m) });
+    const tc = createTurnCopies(store, { onError: (m) => errors.push(m) });
+    await tc.load();
     texts.slice(4).forEach((t, i) => put(i + 5, t));
     for (const words of [['garden'], ['cafe', 'lait'], ['sushi'], ['दिल्ली'], ['ゲーム'], ['กิน'], ['ride']]) {
-      const copy = rankTurns(store, words, null, 10);
+      const copy = tc.rank(words, null, 10);
       assert.ok(copy, `the copy answers ${words.join(' ')}`);
       assert.deepEqual(copy, ftsRanking(store, words, null, 10), words.join(' '));
     }
     assert.deepEqual(errors, []);
-    assert.ok(turnCopyUsage(store).ready);
-    releaseTurnCopy(store);
+    assert.ok(tc.usage().ready);
+    tc.release();
   });
 
   it('tokenizes with the columns and tokenizer turn_fts declares', () => {

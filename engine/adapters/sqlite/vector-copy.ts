@@ -4,7 +4,7 @@ import {
   strideOf,
   type ScanFn,
   type WasmMemory,
-} from '../core/retrieve/int8-l2-kernel.ts';
+} from '../../core/retrieve/int8-l2-kernel.ts';
 
 /**
  * An in-memory copy of one partition of an int8 vec0 table (one Brain's vectors of one model and

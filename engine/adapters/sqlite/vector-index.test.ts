@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openStore, type Store } from '../adapters/sqlite/store.ts';
-import { dropVectors, ensureVectorModel, int8Scale, nearest, putVectors, quantize } from './vector-store.ts';
+import { openStore, type Store } from './store.ts';
+import { createSqliteVectorIndex, int8Scale, quantize, type SqliteVectorIndex } from './vector-index.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -14,7 +14,7 @@ const now = '2024-01-01T00:00:00.000Z';
 const identity = { provider: 'test', model: 'unit-vectors', dims: 16 };
 
 /** An unencrypted store (so its file can be scanned for vector bytes) with a Brain and n Records. */
-function storeWithRecords(n: number): { store: Store; dir: string } {
+function storeWithRecords(n: number): { store: Store; dir: string; vi: SqliteVectorIndex } {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-vec-'));
   dirs.push(dir);
   const store = openStore({ dataDir: dir, key: null });
@@ -32,7 +32,7 @@ function storeWithRecords(n: number): { store: Store; dir: string } {
       now,
       now,
     );
-  return { store, dir };
+  return { store, dir, vi: createSqliteVectorIndex(store, { now: () => now }) };
 }
 
 /** A deterministic pseudo-random vector (not unit length: storage normalises). */
@@ -61,7 +61,7 @@ const fileBytes = (dir: string) =>
     .filter((f) => f.startsWith('mnemo.db'))
     .map((f) => readFileSync(join(dir, f)));
 
-describe('int8 vector store', () => {
+describe('int8 vector index', () => {
   it('quantize stores the direction at a fixed scale, and has nothing for a vector of zeros', () => {
     const int8 = (b: Buffer) => [...new Int8Array(b.buffer, b.byteOffset, b.length)];
     // Unit length first (each component ±1/√8 = ±0.354), then the scale; the length given is irrelevant.
@@ -75,17 +75,16 @@ describe('int8 vector store', () => {
   });
 
   it('nearest ranks by cosine and reports 1 - cosine within quantisation error', () => {
-    const { store } = storeWithRecords(40);
-    const m = ensureVectorModel(store, identity, now);
+    const { store, vi } = storeWithRecords(40);
+    const m = vi.sync.model(identity);
     const vectors = Array.from({ length: 40 }, (_, i) => vec(i + 1));
-    putVectors(
-      store,
+    vi.sync.put(
       m,
       'record',
       vectors.map((v, i) => ({ n: i + 1, brainUid: 'brn_a', vector: v })),
     );
     const q = vec(1000);
-    const hits = nearest(store, m, 'record', 'brn_a', q, 10);
+    const hits = vi.sync.nearest(m, 'record', 'brn_a', q, 10);
     const exact = vectors.map((v, i) => ({ n: i + 1, cos: cosine(v, q) })).sort((a, b) => b.cos - a.cos);
     assert.equal(hits.length, 10);
     assert.equal(hits[0]!.n, exact[0]!.n);
@@ -93,19 +92,19 @@ describe('int8 vector store', () => {
       const e = exact.find((x) => x.n === h.n)!;
       assert.ok(Math.abs(1 - h.distance - e.cos) < 0.02, `cosine ${1 - h.distance} vs ${e.cos}`);
     }
-    assert.deepEqual(nearest(store, m, 'record', 'brn_other', q, 10), []);
+    assert.deepEqual(vi.sync.nearest(m, 'record', 'brn_other', q, 10), []);
     store.close();
   });
 
   it('a vector of zeros is recorded as embedded but never found', () => {
-    const { store } = storeWithRecords(2);
-    const m = ensureVectorModel(store, identity, now);
-    putVectors(store, m, 'record', [
+    const { store, vi } = storeWithRecords(2);
+    const m = vi.sync.model(identity);
+    vi.sync.put(m, 'record', [
       { n: 1, brainUid: 'brn_a', vector: new Float32Array(identity.dims) },
       { n: 2, brainUid: 'brn_a', vector: vec(2) },
     ]);
     assert.deepEqual(
-      nearest(store, m, 'record', 'brn_a', vec(3), 5).map((h) => h.n),
+      vi.sync.nearest(m, 'record', 'brn_a', vec(3), 5).map((h) => h.n),
       [2],
     );
     assert.equal(
@@ -116,10 +115,9 @@ describe('int8 vector store', () => {
   });
 
   it('forgetting or replacing a vector leaves none of its bytes in the file', () => {
-    const { store, dir } = storeWithRecords(30);
-    const m = ensureVectorModel(store, identity, now);
-    putVectors(
-      store,
+    const { store, dir, vi } = storeWithRecords(30);
+    const m = vi.sync.model(identity);
+    vi.sync.put(
       m,
       'record',
       Array.from({ length: 30 }, (_, i) => ({ n: i + 1, brainUid: 'brn_a', vector: vec(i + 1) })),
@@ -133,7 +131,7 @@ describe('int8 vector store', () => {
       'stored (sanity check)',
     );
     store.tx(() => store.run('DELETE FROM records WHERE n = 7'));
-    putVectors(store, m, 'record', [{ n: 9, brainUid: 'brn_a', vector: vec(99) }]);
+    vi.sync.put(m, 'record', [{ n: 9, brainUid: 'brn_a', vector: vec(99) }]);
     store.checkpoint();
     const files = fileBytes(dir);
     assert.ok(!files.some((b) => b.includes(forgotten)), 'forgotten vector zeroed');
@@ -142,29 +140,28 @@ describe('int8 vector store', () => {
       files.some((b) => b.includes(kept)),
       'neighbours in the same chunk untouched',
     );
-    const ns = nearest(store, m, 'record', 'brn_a', vec(8), 30).map((h) => h.n);
+    const ns = vi.sync.nearest(m, 'record', 'brn_a', vec(8), 30).map((h) => h.n);
     assert.equal(ns[0], 8);
     assert.equal(ns.length, 29);
     assert.ok(!ns.includes(7));
     store.close();
   });
 
-  it('dropVectors removes a vector whose text changed (bytes too, loaded copy too) and queues it again', () => {
-    const { store, dir } = storeWithRecords(10);
-    const m = ensureVectorModel(store, identity, now);
-    putVectors(
-      store,
+  it('drop removes a vector whose text changed (bytes too, loaded copy too) and queues it again', () => {
+    const { store, dir, vi } = storeWithRecords(10);
+    const m = vi.sync.model(identity);
+    vi.sync.put(
       m,
       'record',
       Array.from({ length: 10 }, (_, i) => ({ n: i + 1, brainUid: 'brn_a', vector: vec(i + 1) })),
     );
     // Load the in-memory copy first: it must follow the drop, not keep answering with the old vector.
-    assert.equal(nearest(store, m, 'record', 'brn_a', vec(4), 1)[0]!.n, 4);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', vec(4), 1)[0]!.n, 4);
     store.run('DELETE FROM index_queue');
-    store.tx(() => dropVectors(store, 'record', 4, 'brn_a'));
+    store.tx(() => vi.sync.drop('record', 4, 'brn_a'));
     store.checkpoint();
     assert.ok(!fileBytes(dir).some((b) => b.includes(quantize(vec(4))!)), 'old bytes zeroed');
-    assert.ok(!nearest(store, m, 'record', 'brn_a', vec(4), 10).some((h) => h.n === 4));
+    assert.ok(!vi.sync.nearest(m, 'record', 'brn_a', vec(4), 10).some((h) => h.n === 4));
     assert.equal(
       store.get("SELECT 1 AS x FROM embeddings WHERE owner = 'record' AND owner_n = 4"),
       undefined,
@@ -173,9 +170,34 @@ describe('int8 vector store', () => {
     store.close();
   });
 
+  it('the VectorIndex port writes, searches and drops what the synchronous calls do', async () => {
+    const { store, vi } = storeWithRecords(12);
+    assert.equal(vi.backend, 'sqlite-vec/int8-l2');
+    // A model nothing was stored under has nothing to find, and searching it creates no table.
+    assert.deepEqual(await vi.nearest(identity, 'record', 'brn_a', vec(1), 5), []);
+    assert.equal(store.get('SELECT 1 FROM embedding_models'), undefined);
+    await vi.ensureModel(identity);
+    for (let i = 1; i <= 12; i++) await vi.put(identity, 'record', i, 'brn_a', vec(i));
+    const m = vi.sync.model(identity);
+    const viaPort = await vi.nearest(identity, 'record', 'brn_a', vec(5), 12);
+    assert.equal(viaPort[0]!.n, 5);
+    assert.deepEqual(viaPort, vi.sync.nearest(m, 'record', 'brn_a', vec(5), 12));
+    // Another engine's index over the same tables, with no copy of its own yet, finds the same.
+    const other = createSqliteVectorIndex(store, { now: () => now });
+    assert.deepEqual(await other.nearest(identity, 'record', 'brn_a', vec(5), 12), viaPort);
+    await vi.drop('record', 5, 'brn_a');
+    const after = await vi.nearest(identity, 'record', 'brn_a', vec(5), 12);
+    assert.equal(after.length, 11);
+    assert.ok(!after.some((h) => h.n === 5));
+    assert.deepEqual(await other.nearest(identity, 'record', 'brn_a', vec(5), 12), after);
+    other.release();
+    vi.release();
+    store.close();
+  });
+
   it('converts a model stored as float32 (schema 5) to int8 once, keeping every vector and no float bytes', () => {
-    const { store, dir } = storeWithRecords(20);
-    // What vector-store.ts created before int8: a float32 cosine table and its zeroing trigger.
+    const { store, dir, vi } = storeWithRecords(20);
+    // What the vector tables were before int8: a float32 cosine table and its zeroing trigger.
     store.run(
       "INSERT INTO embedding_models (id, provider, model, dims, element, created_at) VALUES (1, ?, ?, ?, 'float', ?)",
       identity.provider,
@@ -201,7 +223,7 @@ CREATE VIRTUAL TABLE vec_memory_1 USING vec0(brain_uid text partition key, embed
       store.run("INSERT INTO embeddings (owner, owner_n, model_id) VALUES ('record', ?, 1)", i);
     }
     const floatBytes = Buffer.from(vec(5).buffer);
-    const m = store.tx(() => ensureVectorModel(store, identity, now));
+    const m = store.tx(() => vi.sync.model(identity));
     assert.equal(m.id, 1);
     assert.equal(
       store.get<{ e: string }>('SELECT element AS e FROM embedding_models WHERE id = 1')!.e,
@@ -212,10 +234,10 @@ CREATE VIRTUAL TABLE vec_memory_1 USING vec0(brain_uid text partition key, embed
       undefined,
     );
     assert.equal(store.get("SELECT 1 FROM sqlite_master WHERE name = 'vec_record_1_forget'"), undefined);
-    for (let i = 1; i <= 20; i++) assert.equal(nearest(store, m, 'record', 'brn_a', vec(i), 1)[0]!.n, i);
+    for (let i = 1; i <= 20; i++) assert.equal(vi.sync.nearest(m, 'record', 'brn_a', vec(i), 1)[0]!.n, i);
     // Opening again converts nothing twice.
-    ensureVectorModel(store, identity, now);
-    assert.equal(nearest(store, m, 'record', 'brn_a', vec(3), 20).length, 20);
+    createSqliteVectorIndex(store, { now: () => now }).sync.model(identity);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', vec(3), 20).length, 20);
     store.checkpoint();
     assert.ok(!fileBytes(dir).some((b) => b.includes(floatBytes)), 'float32 bytes gone with their table');
     store.close();

@@ -1,4 +1,4 @@
-import type { Store } from '../adapters/sqlite/store.ts';
+import type { Store } from './store.ts';
 import { createTurnCopy, type TurnCopy } from './turn-copy.ts';
 import { ftsPhrase, ftsRankingSql, turnColumns, turnWeights } from './turn-table.ts';
 import { createTurnTokens, type TurnTokens } from './turn-tokens.ts';
@@ -23,7 +23,15 @@ import { createTurnTokens, type TurnTokens } from './turn-tokens.ts';
 //   disagree (a platform whose SQLite fuses multiply-adds, say) it stays off, and says so.
 // The copy is a cache: whenever it cannot answer, FTS5 does, with the same results.
 
+/** One store's copy, held by the engine that opened the store (two engines never share one). */
+interface Holder {
+  current: CopyState | undefined;
+  /** How many loads ran (tests check that a catch-up did not reload). */
+  loads: number;
+}
+
 interface CopyState {
+  holder: Holder;
   copy: TurnCopy;
   tokens: TurnTokens;
   /** The last turn_log sequence number applied (during a load: the one it started from; 0 before). */
@@ -60,10 +68,6 @@ const syncSlice = 2_000;
 /** Token instances read per slice of a load, between yields (~50 ms). */
 const loadSlice = 50_000;
 
-const states = new WeakMap<Store, CopyState>();
-/** How many loads each store has run (tests check that a catch-up did not reload). */
-const loads = new WeakMap<Store, number>();
-
 function lastSeq(store: Store): number {
   return store.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'turn_log'")?.seq ?? 0;
 }
@@ -72,24 +76,93 @@ const scopeColumn = turnColumns.indexOf('scope');
 /** fts5vocab names an instance's column; the copy counts by position. */
 const columnCase = `CASE col ${turnColumns.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} END`;
 
-/**
- * Starts loading the store's copy, unless one is loaded or loading. Resolves when that load is done
- * (whether the copy came up, went off, or was replaced or released first); never rejects.
- */
-export function loadTurnCopy(store: Store, opts: TurnCopyOptions = {}): Promise<void> {
-  const s = states.get(store);
-  return settled(store, s && !s.released ? s : start(store, opts, null));
+/** The in-memory copy of one store's turn_fts, and what keeps it exact. */
+export interface TurnCopies {
+  /**
+   * Starts loading the copy, unless one is loaded or loading. Resolves when that load is done (whether
+   * the copy came up, went off, or was replaced or released first); never rejects.
+   */
+  load(): Promise<void>;
+  /**
+   * Catches the copy up in the background: the indexer after each batch, kick() after each write, and
+   * the next turns of the event loop while it is behind (syncSlice changes a turn).
+   */
+  sync(): void;
+  /**
+   * FTS5's ranking of turn_fts for an OR of the words (restricted to rows holding the scope token),
+   * from the copy: the best `cut` rowids with their bm25 scores (negated, higher is better), in FTS5's
+   * order. null when the copy cannot answer (see copyForRequest, or a word FTS5 would not read as one
+   * token).
+   */
+  rank(
+    words: readonly string[],
+    scope: string | null,
+    cut: number,
+  ): Array<{ n: number; score: number }> | null;
+  /**
+   * Drops the turn_log entries the copy has applied (all but the last replayMax when there is no copy
+   * to keep them for: none, or off). Called inside the indexer's write transactions.
+   */
+  pruneLog(): void;
+  /** Stops any load and lets go of the copy (the store is closing). */
+  release(): void;
+  usage(): TurnCopyUsage;
+}
+
+export interface TurnCopyUsage {
+  rows: number;
+  terms: number;
+  lines: number;
+  bytes: number;
+  ready: boolean;
+  loads: number;
+  /** Searches the copy answered (the others went to FTS5). */
+  answers: number;
+}
+
+/** The copy of the store's turn_fts; nothing is read until load(). */
+export function createTurnCopies(store: Store, opts: TurnCopyOptions = {}): TurnCopies {
+  const holder: Holder = { current: undefined, loads: 0 };
+  return {
+    load() {
+      const s = holder.current;
+      return settled(s && !s.released ? s : start(store, holder, opts, null));
+    },
+    sync: () => syncTurnCopy(store, holder),
+    rank: (words, scope, cut) => rankTurns(store, holder, words, scope, cut),
+    pruneLog: () => pruneTurnLog(store, holder),
+    release() {
+      const s = holder.current;
+      if (!s) return;
+      s.released = true;
+      holder.current = undefined;
+      s.tokens.close();
+    },
+    usage() {
+      const s = holder.current;
+      return {
+        rows: s?.copy.rows ?? 0,
+        terms: s?.copy.terms ?? 0,
+        lines: s?.tokens.lines ?? 0,
+        bytes: s?.copy.bytes ?? 0,
+        ready: s?.status === 'ready' && s.checked,
+        loads: holder.loads,
+        answers: s?.answers ?? 0,
+      };
+    },
+  };
 }
 
 /** Resolves once the store's current load is done, following the loads that replaced it. */
-async function settled(store: Store, s: CopyState): Promise<void> {
+async function settled(s: CopyState): Promise<void> {
   await s.loading;
-  const next = states.get(store);
-  if (next && next !== s && !next.released) await settled(store, next);
+  const next = s.holder.current;
+  if (next && next !== s && !next.released) await settled(next);
 }
 
-function start(store: Store, opts: TurnCopyOptions, previous: CopyState | null): CopyState {
+function start(store: Store, holder: Holder, opts: TurnCopyOptions, previous: CopyState | null): CopyState {
   const s: CopyState = {
+    holder,
     copy: createTurnCopy(turnWeights),
     tokens: previous?.tokens ?? createTurnTokens(),
     seen: 0,
@@ -103,7 +176,7 @@ function start(store: Store, opts: TurnCopyOptions, previous: CopyState | null):
     common: [],
     opts,
   };
-  states.set(store, s);
+  holder.current = s;
   s.loading = load(store, s).catch((e: unknown) =>
     goOff(s, 'loading the lexical index into memory failed', e),
   );
@@ -115,7 +188,7 @@ function restart(store: Store, s: CopyState): void {
   s.released = true;
   // A catch-up that would have let go of forgotten lines will not run: let go of every line now.
   s.tokens.forget();
-  start(store, s.opts, s);
+  start(store, s.holder, s.opts, s);
 }
 
 function goOff(s: CopyState, message: string, error?: unknown): void {
@@ -185,11 +258,11 @@ async function load(store: Store, s: CopyState): Promise<void> {
     }
     if (i < bounds.length) after = bounds[i]!;
   }
-  loads.set(store, (loads.get(store) ?? 0) + 1);
+  s.holder.loads++;
   s.status = 'ready';
   // Rows written while the ranges were read are re-read, then the copy checks itself.
   while (!s.released && s.status === 'ready' && !s.checked) {
-    syncTurnCopy(store);
+    syncTurnCopy(store, s.holder);
     if (!s.checked) await betweenTransactions(store, s);
   }
 }
@@ -295,16 +368,12 @@ function queueSync(store: Store, s: CopyState): void {
   s.syncQueued = true;
   setImmediate(() => {
     s.syncQueued = false;
-    syncTurnCopy(store);
+    syncTurnCopy(store, s.holder);
   });
 }
 
-/**
- * Catches the copy up in the background: the indexer after each batch, kick() after each write, and
- * the next turns of the event loop while it is behind (syncSlice changes a turn).
- */
-export function syncTurnCopy(store: Store): void {
-  const s = states.get(store);
+function syncTurnCopy(store: Store, holder: Holder): void {
+  const s = holder.current;
   if (!s || s.released || s.status !== 'ready' || store.db.inTransaction) return;
   guarded(store, s, 'catching up the in-memory lexical index failed', () => {
     const last = lastSeq(store);
@@ -404,19 +473,14 @@ function rankPhrases(
   return copy.rank(phrases, idf, scopeTerm, cut);
 }
 
-/**
- * FTS5's ranking of turn_fts for an OR of the words (restricted to rows holding the scope token),
- * from the copy: the best `cut` rowids with their bm25 scores (negated, higher is better), in FTS5's
- * order. null when the copy cannot answer (see copyForRequest, or a word FTS5 would not read as one
- * token).
- */
-export function rankTurns(
+function rankTurns(
   store: Store,
+  holder: Holder,
   words: readonly string[],
   scope: string | null,
   cut: number,
 ): Array<{ n: number; score: number }> | null {
-  const s = states.get(store);
+  const s = holder.current;
   const copy = s ? copyForRequest(store, s) : null;
   if (!s || !copy) return null;
   return guarded(store, s, 'ranking in the in-memory lexical index failed', () => {
@@ -429,46 +493,11 @@ export function rankTurns(
   });
 }
 
-/**
- * Drops the turn_log entries the copy has applied (all but the last replayMax when there is no copy to
- * keep them for: none, or off). Called inside the indexer's write transactions.
- */
-export function pruneTurnLog(store: Store): void {
-  const s = states.get(store);
+function pruneTurnLog(store: Store, holder: Holder): void {
+  const s = holder.current;
   // The last replayMax entries stay either way: another process's copy (a second server on the data
   // directory) catches up from them rather than loading again each time this one writes.
   const keep = lastSeq(store) - replayMax;
   const upTo = s && !s.released && s.status !== 'off' ? Math.min(s.seen, keep) : keep;
   if (upTo > 0) store.run('DELETE FROM turn_log WHERE seq <= ?', upTo);
-}
-
-/** Stops any load and lets go of the copy (the store is closing). */
-export function releaseTurnCopy(store: Store): void {
-  const s = states.get(store);
-  if (!s) return;
-  s.released = true;
-  states.delete(store);
-  s.tokens.close();
-}
-
-export function turnCopyUsage(store: Store): {
-  rows: number;
-  terms: number;
-  lines: number;
-  bytes: number;
-  ready: boolean;
-  loads: number;
-  /** Searches the copy answered (the others went to FTS5). */
-  answers: number;
-} {
-  const s = states.get(store);
-  return {
-    rows: s?.copy.rows ?? 0,
-    terms: s?.copy.terms ?? 0,
-    lines: s?.tokens.lines ?? 0,
-    bytes: s?.copy.bytes ?? 0,
-    ready: s?.status === 'ready' && s.checked,
-    loads: loads.get(store) ?? 0,
-    answers: s?.answers ?? 0,
-  };
 }

@@ -4,19 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { openStore, type Store } from '../adapters/sqlite/store.ts';
-import { createRetrievalIndexer } from './retrieval-indexer.ts';
+import { openStore, type Store } from './store.ts';
+import { createRetrievalIndexer } from '../../retrieve/retrieval-indexer.ts';
+import { createTurnCopies } from './turn-copies.ts';
 import { createVectorCopy } from './vector-copy.ts';
 import {
-  ensureVectorModel,
-  nearest,
+  createSqliteVectorIndex,
   nearestInSqlite,
-  putVectors,
-  releaseVectorCopies,
-  syncVectorCopies,
-  vectorCopyUsage,
+  type SqliteVectorIndex,
   type VectorModel,
-} from './vector-store.ts';
+} from './vector-index.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -27,7 +24,10 @@ const key = 'vector-copy-test-key';
 const brains = ['brn_a', 'brn_b'] as const;
 
 /** An encrypted store with two Brains, `perBrain` Records each (n = 1000·brain + slot + 1). */
-function encryptedStore(perBrain: number, dims: number): { store: Store; dir: string; m: VectorModel } {
+function encryptedStore(
+  perBrain: number,
+  dims: number,
+): { store: Store; dir: string; m: VectorModel; vi: SqliteVectorIndex } {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-vcopy-'));
   dirs.push(dir);
   const store = openStore({ dataDir: dir, key });
@@ -40,16 +40,21 @@ function encryptedStore(perBrain: number, dims: number): { store: Store; dir: st
     );
     for (let s = 0; s < perBrain; s++) insertRecord(store, recordN(b, s), uid);
   }
-  const m = store.tx(() => ensureVectorModel(store, { provider: 'test', model: 'copy', dims }, now));
-  return { store, dir, m };
+  const vi = createSqliteVectorIndex(store, { now: () => now });
+  const m = store.tx(() => vi.sync.model({ provider: 'test', model: 'copy', dims }));
+  return { store, dir, m, vi };
 }
 
 const recordN = (brain: number, slot: number) => 1000 * brain + slot + 1;
 
 /** Vectors v(0) .. v(count - 1) for the first Brain's first `count` Records. */
-function putFirstSlots(store: Store, m: VectorModel, count: number, v: (slot: number) => Float32Array): void {
-  putVectors(
-    store,
+function putFirstSlots(
+  vi: SqliteVectorIndex,
+  m: VectorModel,
+  count: number,
+  v: (slot: number) => Float32Array,
+): void {
+  vi.sync.put(
     m,
     'record',
     Array.from({ length: count }, (_, s) => ({ n: recordN(0, s), brainUid: 'brn_a', vector: v(s) })),
@@ -70,10 +75,10 @@ function insertRecord(store: Store, n: number, brainUid: string): void {
 }
 
 /** Every search the semantic lane could make, answered by the copy and by vec0: they must be equal. */
-function assertSameAsVec0(store: Store, m: VectorModel, query: Float32Array): void {
+function assertSameAsVec0(store: Store, vi: SqliteVectorIndex, m: VectorModel, query: Float32Array): void {
   for (const brain of brains)
     for (const k of [1, 3, 10, 50, 300]) {
-      const ours = nearest(store, m, 'record', brain, query, k);
+      const ours = vi.sync.nearest(m, 'record', brain, query, k);
       const theirs = nearestInSqlite(store, m, 'record', brain, query, k);
       assert.deepEqual(ours, theirs, `${brain} k=${k}`);
     }
@@ -96,7 +101,7 @@ describe('in-memory vector copies', () => {
     const slot = fc.integer({ min: 0, max: 11 });
     const brain = fc.integer({ min: 0, max: 1 });
     const items = fc.array(fc.record({ brain, slot, vector }), { minLength: 1, maxLength: 25 });
-    // Mostly writes through putVectors and searches, so most catch-ups replay the journal; forgets and
+    // Mostly writes through the index and searches, so most catch-ups replay the journal; forgets and
     // foreign writes (which force a reload) now and then.
     const op = fc.oneof(
       {
@@ -121,9 +126,10 @@ describe('in-memory vector copies', () => {
     );
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 30 }), vector, (ops, finalQuery) => {
-        const { store, dir, m } = encryptedStore(12, dims);
+        const { store, dir, m, vi } = encryptedStore(12, dims);
         // Another connection to the same file (another process, as far as the copies can tell).
         const foreign = openStore({ dataDir: dir, key });
+        const foreignIndex = createSqliteVectorIndex(foreign, { now: () => now });
         try {
           for (const o of ops) {
             if (o.t === 'put') {
@@ -134,7 +140,7 @@ describe('in-memory vector copies', () => {
               }));
               try {
                 store.tx(() => {
-                  putVectors(store, m, 'record', rows);
+                  vi.sync.put(m, 'record', rows);
                   if (o.rollback) throw new Error('rolled back');
                 });
               } catch (e) {
@@ -142,8 +148,7 @@ describe('in-memory vector copies', () => {
               }
             } else if (o.t === 'foreign') {
               foreign.tx(() =>
-                putVectors(
-                  foreign,
+                foreignIndex.sync.put(
                   m,
                   'record',
                   o.items.map((x) => ({
@@ -162,12 +167,12 @@ describe('in-memory vector copies', () => {
                   insertRecord(store, n, brains[o.brain]!);
                 }
               });
-            } else if (o.t === 'sync') syncVectorCopies(store);
-            else assertSameAsVec0(store, m, o.vector);
+            } else if (o.t === 'sync') vi.refresh();
+            else assertSameAsVec0(store, vi, m, o.vector);
           }
-          assertSameAsVec0(store, m, finalQuery);
+          assertSameAsVec0(store, vi, m, finalQuery);
         } finally {
-          releaseVectorCopies(store);
+          vi.release();
           foreign.close();
           store.close();
         }
@@ -178,7 +183,7 @@ describe('in-memory vector copies', () => {
 
   it('keep vec0 order among equal distances across chunks, after deletions in the middle', () => {
     const dims = 4;
-    const { store, m } = encryptedStore(0, dims);
+    const { store, m, vi } = encryptedStore(0, dims);
     // 2,600 Records over three vec0 chunks (1,024 each), 27 distinct directions: long runs of ties.
     const rows = Array.from({ length: 2600 }, (_, i) => ({
       n: i + 1,
@@ -187,19 +192,19 @@ describe('in-memory vector copies', () => {
     }));
     store.tx(() => {
       for (const r of rows) insertRecord(store, r.n, 'brn_a');
-      putVectors(store, m, 'record', rows);
+      vi.sync.put(m, 'record', rows);
     });
     const query = Float32Array.from([0, 1, 0, 1]);
     for (const k of [1, 10, 100, 500]) {
       assert.deepEqual(
-        nearest(store, m, 'record', 'brn_a', query, k),
+        vi.sync.nearest(m, 'record', 'brn_a', query, k),
         nearestInSqlite(store, m, 'record', 'brn_a', query, k),
       );
     }
     store.tx(() => store.run('DELETE FROM records WHERE n % 7 = 0 OR n BETWEEN 1000 AND 1100'));
     for (const k of [1, 10, 100, 500])
       assert.deepEqual(
-        nearest(store, m, 'record', 'brn_a', query, k),
+        vi.sync.nearest(m, 'record', 'brn_a', query, k),
         nearestInSqlite(store, m, 'record', 'brn_a', query, k),
       );
     store.close();
@@ -207,7 +212,7 @@ describe('in-memory vector copies', () => {
 
   it('a store whose delete trigger predates the versions gets the new trigger when the model loads', () => {
     const dims = 8;
-    const { store, m } = encryptedStore(4, dims);
+    const { store, m, vi } = encryptedStore(4, dims);
     // The trigger as stores had it before: it deletes (zeroing left out here) but moves no version.
     store.db.exec(`DROP TRIGGER ${m.recordTable}_forget;
 CREATE TRIGGER ${m.recordTable}_forget BEFORE DELETE ON records
@@ -215,74 +220,82 @@ BEGIN
   DELETE FROM ${m.recordTable} WHERE rowid = OLD.n;
 END;`);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 5 + j));
-    putFirstSlots(store, m, 4, v);
-    store.tx(() => ensureVectorModel(store, { provider: 'test', model: 'copy', dims }, now));
-    assert.equal(nearest(store, m, 'record', 'brn_a', v(1), 1)[0]!.n, recordN(0, 1));
+    putFirstSlots(vi, m, 4, v);
+    // What a later start does: a fresh index ensures the model again.
+    store.tx(() =>
+      createSqliteVectorIndex(store, { now: () => now }).sync.model({
+        provider: 'test',
+        model: 'copy',
+        dims,
+      }),
+    );
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', v(1), 1)[0]!.n, recordN(0, 1));
     store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 1)));
     assert.deepEqual(
-      nearest(store, m, 'record', 'brn_a', v(1), 4),
+      vi.sync.nearest(m, 'record', 'brn_a', v(1), 4),
       nearestInSqlite(store, m, 'record', 'brn_a', v(1), 4),
     );
-    assert.equal(nearest(store, m, 'record', 'brn_a', v(1), 4).length, 3);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', v(1), 4).length, 3);
     store.close();
   });
 
   it('read-your-write: a vector committed after the copy loaded is found without a reload', () => {
     const dims = 8;
-    const { store, m } = encryptedStore(10, dims);
+    const { store, m, vi } = encryptedStore(10, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(i * 7 + j));
-    putFirstSlots(store, m, 9, v);
-    assert.equal(nearest(store, m, 'record', 'brn_a', v(9), 1)[0]!.n !== recordN(0, 9), true);
-    const loaded = vectorCopyUsage(store);
+    putFirstSlots(vi, m, 9, v);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', v(9), 1)[0]!.n !== recordN(0, 9), true);
+    const loaded = vi.usage();
     assert.equal(loaded.vectors, 9);
-    putVectors(store, m, 'record', [{ n: recordN(0, 9), brainUid: 'brn_a', vector: v(9) }]);
-    assert.equal(nearest(store, m, 'record', 'brn_a', v(9), 1)[0]!.n, recordN(0, 9));
-    assert.equal(vectorCopyUsage(store).vectors, 10);
-    assert.equal(vectorCopyUsage(store).loads, loaded.loads, 'caught up from the journal, not reloaded');
+    vi.sync.put(m, 'record', [{ n: recordN(0, 9), brainUid: 'brn_a', vector: v(9) }]);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', v(9), 1)[0]!.n, recordN(0, 9));
+    assert.equal(vi.usage().vectors, 10);
+    assert.equal(vi.usage().loads, loaded.loads, 'caught up from the journal, not reloaded');
     // A write that rolled back leaves the copy exact, and the next committed write still replays.
     assert.throws(() =>
       store.tx(() => {
-        putVectors(store, m, 'record', [{ n: recordN(0, 0), brainUid: 'brn_a', vector: v(9) }]);
+        vi.sync.put(m, 'record', [{ n: recordN(0, 0), brainUid: 'brn_a', vector: v(9) }]);
         throw new Error('rolled back');
       }),
     );
-    putVectors(store, m, 'record', [{ n: recordN(0, 1), brainUid: 'brn_a', vector: new Float32Array(dims) }]);
+    vi.sync.put(m, 'record', [{ n: recordN(0, 1), brainUid: 'brn_a', vector: new Float32Array(dims) }]);
     assert.deepEqual(
-      nearest(store, m, 'record', 'brn_a', v(9), 20)
+      vi.sync
+        .nearest(m, 'record', 'brn_a', v(9), 20)
         .map((h) => h.n)
         .sort(),
       [0, 2, 3, 4, 5, 6, 7, 8, 9].map((s) => recordN(0, s)).sort(),
     );
-    assert.equal(vectorCopyUsage(store).loads, loaded.loads);
+    assert.equal(vi.usage().loads, loaded.loads);
     store.close();
   });
 
   it('a forget drops the stale copy at once (zeroed), and the next search reloads it without the vector', () => {
     const dims = 8;
-    const { store, m } = encryptedStore(5, dims);
+    const { store, m, vi } = encryptedStore(5, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 3 + j));
-    putFirstSlots(store, m, 5, v);
-    assert.equal(nearest(store, m, 'record', 'brn_a', v(2), 1)[0]!.n, recordN(0, 2));
+    putFirstSlots(vi, m, 5, v);
+    assert.equal(vi.sync.nearest(m, 'record', 'brn_a', v(2), 1)[0]!.n, recordN(0, 2));
     store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 2)));
-    syncVectorCopies(store);
-    const usage = vectorCopyUsage(store);
+    vi.refresh();
+    const usage = vi.usage();
     assert.deepEqual([usage.copies, usage.vectors, usage.bytes], [0, 0, 0]);
-    const after = nearest(store, m, 'record', 'brn_a', v(2), 5).map((h) => h.n);
+    const after = vi.sync.nearest(m, 'record', 'brn_a', v(2), 5).map((h) => h.n);
     assert.equal(after.length, 4);
     assert.ok(!after.includes(recordN(0, 2)));
     // Released (the engine is closing): zeroed, and a search still in flight loads no new copy.
-    nearest(store, m, 'record', 'brn_a', v(2), 5);
-    assert.equal(vectorCopyUsage(store).copies, 1);
-    releaseVectorCopies(store);
+    vi.sync.nearest(m, 'record', 'brn_a', v(2), 5);
+    assert.equal(vi.usage().copies, 1);
+    vi.release();
     assert.deepEqual(
-      nearest(store, m, 'record', 'brn_a', v(2), 5).map((h) => h.n),
+      vi.sync.nearest(m, 'record', 'brn_a', v(2), 5).map((h) => h.n),
       after,
     );
-    assert.equal(vectorCopyUsage(store).copies, 0);
+    assert.equal(vi.usage().copies, 0);
     // Deleting the Brain takes its version rows with it.
     store.tx(() => store.run("DELETE FROM brains WHERE uid = 'brn_a'"));
     assert.equal(store.get("SELECT 1 FROM vector_versions WHERE brain_uid = 'brn_a'"), undefined);
-    assert.deepEqual(nearest(store, m, 'record', 'brn_a', v(2), 5), []);
+    assert.deepEqual(vi.sync.nearest(m, 'record', 'brn_a', v(2), 5), []);
     store.close();
   });
 });
@@ -290,16 +303,20 @@ END;`);
 describe('the retrieval indexer', () => {
   it('drops the copies a forget made stale whenever it is kicked (after every write), before any search', async () => {
     const dims = 8;
-    const { store, m } = encryptedStore(3, dims);
+    const { store, m, vi } = encryptedStore(3, dims);
     const v = (i: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(i + j));
-    putFirstSlots(store, m, 3, v);
-    nearest(store, m, 'record', 'brn_a', v(0), 3);
-    const indexer = createRetrievalIndexer({ store, now: () => now, logger: { warn() {}, error() {} } });
+    putFirstSlots(vi, m, 3, v);
+    vi.sync.nearest(m, 'record', 'brn_a', v(0), 3);
+    const indexer = createRetrievalIndexer({
+      store,
+      indexes: { vectors: vi, turns: createTurnCopies(store) },
+      logger: { warn() {}, error() {} },
+    });
     indexer.kick();
-    assert.equal(vectorCopyUsage(store).copies, 1, 'nothing stale: kept');
+    assert.equal(vi.usage().copies, 1, 'nothing stale: kept');
     store.tx(() => store.run('DELETE FROM records WHERE n = ?', recordN(0, 1)));
     indexer.kick();
-    assert.equal(vectorCopyUsage(store).copies, 0);
+    assert.equal(vi.usage().copies, 0);
     await indexer.close();
     store.close();
   });

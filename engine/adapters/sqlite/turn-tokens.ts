@@ -1,6 +1,6 @@
-import { newDatabase } from '../adapters/sqlite/sqlite-binding.ts';
+import { newDatabase } from './sqlite-binding.ts';
 
-import { keepTempDataInMemory } from '../adapters/sqlite/temp-store.ts';
+import { keepTempDataInMemory } from './temp-store.ts';
 import { turnColumns, turnTokenizerSql } from './turn-table.ts';
 
 /** A row's tokens: for each term, how many times it occurs in each column (turnColumns order). */

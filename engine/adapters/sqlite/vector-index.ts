@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { EmbedderIdentity } from '../embed/embedder.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
+import type { VectorIndex, VectorModelRef } from '../../ports/indexes.ts';
+import type { Store } from './store.ts';
 import { createVectorCopy, type VectorCopy } from './vector-copy.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */
@@ -100,7 +100,8 @@ const tableExists = (store: Store, name: string) =>
  * Triggers zero a vector in its chunk before deleting it (zeroVectorSql), so forgetting leaves no bytes.
  * A model first stored as float32 (before schema 6) is converted here, once, in the caller's transaction.
  */
-export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now: string): VectorModel {
+function ensureVectorModel(v: Vectors, identity: VectorModelRef, now: string): VectorModel {
+  const { store } = v;
   const found = store.get<{ id: number; dims: number; element: string }>(
     'SELECT id, dims, element FROM embedding_models WHERE provider = ? AND model = ?',
     identity.provider,
@@ -145,7 +146,7 @@ export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now:
       store.db.exec(trigger);
     }
   }
-  if (found?.element === 'float') convertFloatTables(store, m);
+  if (found?.element === 'float') convertFloatTables(v, m);
   return m;
 }
 
@@ -154,7 +155,8 @@ export function ensureVectorModel(store: Store, identity: EmbedderIdentity, now:
  * and drops the float tables and their triggers; secure_delete zeroes the freed pages. Quantising a
  * stored vector is what embedding the text again would store, without the model calls.
  */
-function convertFloatTables(store: Store, m: VectorModel): void {
+function convertFloatTables(v: Vectors, m: VectorModel): void {
+  const { store } = v;
   for (const owner of ['record', 'memory'] as const) {
     const legacy = `vec_${owner}_${m.id}`;
     if (tableExists(store, legacy)) {
@@ -176,7 +178,7 @@ function convertFloatTables(store: Store, m: VectorModel): void {
           ),
         );
         insertVectors(
-          store,
+          v,
           tableOf(m, owner),
           rows.map((r) => ({
             n: r.n,
@@ -193,11 +195,12 @@ function convertFloatTables(store: Store, m: VectorModel): void {
 }
 
 function insertVectors(
-  store: Store,
+  v: Vectors,
   table: string,
   rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
   dims: number,
 ): void {
+  const { store } = v;
   const changed = new Map<string, JournalOp[]>();
   for (const r of rows) {
     // A vector replaced in place must not leave its old bytes behind either.
@@ -215,20 +218,21 @@ function insertVectors(
     if (!ops) changed.set(r.brainUid, (ops = []));
     ops.push({ n: r.n, vector: q, position: null });
   }
-  for (const [brainUid, ops] of changed) changedVectors(store, table, brainUid, ops);
+  for (const [brainUid, ops] of changed) changedVectors(v, table, brainUid, ops);
 }
 
 /**
  * Stores vectors (and which model made them) for Records or Memories, replacing any earlier ones. A
  * vector of zeros is recorded as embedded but not stored: it has no direction to be near.
  */
-export function putVectors(
-  store: Store,
+function putVectors(
+  v: Vectors,
   m: VectorModel,
   owner: VectorOwner,
   rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
 ): void {
-  insertVectors(store, tableOf(m, owner), rows, m.dims);
+  const { store } = v;
+  insertVectors(v, tableOf(m, owner), rows, m.dims);
   for (const r of rows)
     store.run(
       'INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES (?, ?, ?)',
@@ -243,14 +247,15 @@ export function putVectors(
  * it to be embedded again: its text changed in place (a Memory re-derived in the words of a surviving
  * Record), so the old vector would find it by words that are no longer there, maybe forgotten ones.
  */
-export function dropVectors(store: Store, owner: VectorOwner, n: number, brainUid: string): void {
+function dropVectors(v: Vectors, owner: VectorOwner, n: number, brainUid: string): void {
+  const { store } = v;
   for (const m of store.all<{ id: number; dims: number }>('SELECT id, dims FROM embedding_models')) {
     const table = `vec8_${owner}_${m.id}`;
     if (!tableExists(store, table)) continue;
     if (!store.get(`SELECT 1 FROM ${table}_rowids WHERE rowid = ?`, n)) continue;
     store.run(zeroVectorSql(table, m.dims, '?'), n);
     store.run(`DELETE FROM ${table} WHERE rowid = ?`, n);
-    changedVectors(store, table, brainUid, [{ n, vector: null, position: null }]);
+    changedVectors(v, table, brainUid, [{ n, vector: null, position: null }]);
   }
   store.run('DELETE FROM embeddings WHERE owner = ? AND owner_n = ?', owner, n);
   store.run('INSERT OR REPLACE INTO index_queue (owner, owner_n) VALUES (?, ?)', owner, n);
@@ -260,19 +265,20 @@ export function dropVectors(store: Store, owner: VectorOwner, n: number, brainUi
  * The k nearest vectors of one Brain, nearest first (distance = 1 - cosine, of the quantised vectors):
  * vec0's KNN, answered from the Brain's in-memory copy (loaded on first use, see syncedCopy).
  */
-export function nearest(
-  store: Store,
+function nearest(
+  v: Vectors,
   m: VectorModel,
   owner: VectorOwner,
   brainUid: string,
   vector: Float32Array,
   k: number,
 ): Array<{ n: number; distance: number }> {
+  const { store } = v;
   // A search still in flight when the store closes must not load a copy nobody would release.
-  if (released.has(store)) return nearestInSqlite(store, m, owner, brainUid, vector, k);
+  if (v.released) return nearestInSqlite(store, m, owner, brainUid, vector, k);
   const q = quantize(vector);
   if (!q) return [];
-  return syncedCopy(store, tableOf(m, owner), brainUid, m.dims)
+  return syncedCopy(v, tableOf(m, owner), brainUid, m.dims)
     .nearest(q, k)
     .map((r) => ({ n: r.n, distance: cosineDistance(r.l2) }));
 }
@@ -337,31 +343,40 @@ interface CopyState {
 /** More journaled changes than this (a bulk import without a search) and a reload is cheaper. */
 const journalMaxOps = 50_000;
 
-const copies = new WeakMap<Store, Map<string, CopyState>>();
-/** Stores whose copies were released (closing): searched in vec0 from then on. */
-const released = new WeakSet<Store>();
-/** How many copies each store has loaded from vec0 (a first search, or a catch-up the journal could not do). */
-const loads = new WeakMap<Store, number>();
-const versionStatements = new WeakMap<Store, Statement>();
+/** One store's vector tables as one engine sees them: its copies, held by that engine alone. */
+interface Vectors {
+  store: Store;
+  now: () => string;
+  /** The models this engine has ensured, by provider and model. */
+  models: Map<string, VectorModel>;
+  /** By copyKey. */
+  copies: Map<string, CopyState>;
+  /** The copies were released (closing): searched in vec0 from then on. */
+  released: boolean;
+  /** How many copies were loaded from vec0 (a first search, or a catch-up the journal could not do). */
+  loads: number;
+  versionStatement: Statement | null;
+}
 
 const copyKey = (table: string, brainUid: string) => `${table}\n${brainUid}`;
 
-function readVersion(store: Store, table: string, brainUid: string): bigint | null {
-  let st = versionStatements.get(store);
+function readVersion(v: Vectors, table: string, brainUid: string): bigint | null {
+  let st = v.versionStatement;
   if (!st) {
     // 64-bit versions: read as BigInt, which plain numbers would round.
-    st = store.db
+    st = v.store.db
       .prepare('SELECT version FROM vector_versions WHERE tbl = ? AND brain_uid = ?')
       .safeIntegers(true);
-    versionStatements.set(store, st);
+    v.versionStatement = st;
   }
   const row = st.get(table, brainUid) as { version: bigint } | undefined;
   return row?.version ?? null;
 }
 
 /** Called in the transaction that changed a Brain's vectors in `table`: a new version, journaled. */
-function changedVectors(store: Store, table: string, brainUid: string, ops: JournalOp[]): void {
-  const prev = readVersion(store, table, brainUid);
+function changedVectors(v: Vectors, table: string, brainUid: string, ops: JournalOp[]): void {
+  const { store } = v;
+  const prev = readVersion(v, table, brainUid);
   const version = randomBytes(8).readBigInt64LE();
   store.run(
     `INSERT INTO vector_versions (tbl, brain_uid, version) VALUES (?, ?, ?)
@@ -370,7 +385,7 @@ function changedVectors(store: Store, table: string, brainUid: string, ops: Jour
     brainUid,
     version,
   );
-  const state = copies.get(store)?.get(copyKey(table, brainUid));
+  const state = v.copies.get(copyKey(table, brainUid));
   if (!state) return;
   for (const op of ops) {
     if (!op.vector) continue;
@@ -382,7 +397,7 @@ function changedVectors(store: Store, table: string, brainUid: string, ops: Jour
   }
   state.journal.set(version, { prev, ops });
   state.journalOps += ops.length;
-  if (state.journalOps > journalMaxOps) dropCopy(store, state);
+  if (state.journalOps > journalMaxOps) dropCopy(v, state);
 }
 
 /** Brings a copy to `target` from its journal; false when the journal does not link the two. */
@@ -407,16 +422,17 @@ function replay(state: CopyState, target: bigint | null): boolean {
   return true;
 }
 
-function dropCopy(store: Store, state: CopyState): void {
+function dropCopy(v: Vectors, state: CopyState): void {
   state.copy.dispose();
   state.journal.clear();
-  copies.get(store)?.delete(copyKey(state.table, state.brainUid));
+  v.copies.delete(copyKey(state.table, state.brainUid));
 }
 
 /** Reads a Brain's vectors straight from vec0's chunks (sqlite-vec 0.1.9 layout), in one snapshot. */
-function loadCopy(store: Store, table: string, brainUid: string, dims: number): CopyState {
+function loadCopy(v: Vectors, table: string, brainUid: string, dims: number): CopyState {
+  const { store } = v;
   return store.tx(() => {
-    const version = readVersion(store, table, brainUid);
+    const version = readVersion(v, table, brainUid);
     const chunks = store.all<{ chunkId: number; validity: Buffer; rowids: Buffer; vectors: Buffer }>(
       `SELECT c.chunk_id AS chunkId, c.validity, c.rowids, v.vectors FROM ${table}_chunks c
        JOIN ${table}_vector_chunks00 v ON v.rowid = c.chunk_id
@@ -449,60 +465,137 @@ function popcount(byte: number): number {
 }
 
 /** The Brain's copy of `table`, exact as of the last committed write (loaded or caught up here). */
-function syncedCopy(store: Store, table: string, brainUid: string, dims: number): VectorCopy {
-  let byKey = copies.get(store);
-  if (!byKey) copies.set(store, (byKey = new Map()));
+function syncedCopy(v: Vectors, table: string, brainUid: string, dims: number): VectorCopy {
   const key = copyKey(table, brainUid);
-  let state = byKey.get(key);
+  let state = v.copies.get(key);
   if (state) {
-    const version = readVersion(store, table, brainUid);
+    const version = readVersion(v, table, brainUid);
     if (version !== state.version && !replay(state, version)) {
-      dropCopy(store, state);
+      dropCopy(v, state);
       state = undefined;
     }
   }
   if (!state) {
-    state = loadCopy(store, table, brainUid, dims);
-    loads.set(store, (loads.get(store) ?? 0) + 1);
-    byKey.set(key, state);
+    state = loadCopy(v, table, brainUid, dims);
+    v.loads++;
+    v.copies.set(key, state);
   }
   return state.copy;
 }
 
-/**
- * Catches every loaded copy up with its journal and drops (zeroing it) each one a deletion made stale,
- * so what was forgotten leaves memory now rather than at the Brain's next search.
- */
-export function syncVectorCopies(store: Store): void {
-  for (const state of [...(copies.get(store)?.values() ?? [])]) {
-    const version = readVersion(store, state.table, state.brainUid);
-    if (version !== state.version && !replay(state, version)) dropCopy(store, state);
-  }
-}
+/** sqlite-vec's L2 over int8 vectors, read back as cosine; the in-memory copies answer exactly as it does. */
+export const sqliteVectorBackend = 'sqlite-vec/int8-l2';
 
-/** Zeroes and drops every copy of the store's vectors, for good (the store is closing). */
-export function releaseVectorCopies(store: Store): void {
-  released.add(store);
-  for (const state of [...(copies.get(store)?.values() ?? [])]) dropCopy(store, state);
-  copies.delete(store);
-}
-
-/**
- * What the store's copies hold now (vectors, and bytes of WebAssembly memory and per-slot arrays), and
- * how many times a copy was loaded from vec0 so far.
- */
-export function vectorCopyUsage(store: Store): {
+export interface VectorCopyUsage {
   copies: number;
   vectors: number;
   bytes: number;
   loads: number;
-} {
-  let vectors = 0;
-  let bytes = 0;
-  const all = [...(copies.get(store)?.values() ?? [])];
-  for (const s of all) {
-    vectors += s.copy.count;
-    bytes += s.copy.bytes;
-  }
-  return { copies: all.length, vectors, bytes, loads: loads.get(store) ?? 0 };
+}
+
+/**
+ * The port's operations over the store, and their synchronous twins for callers that run inside one
+ * of the store's transactions (the retrieval indexer, derivation) until writes go through units of
+ * work. The in-memory copies belong to this object: two engines never share one.
+ */
+export interface SqliteVectorIndex extends VectorIndex {
+  readonly sync: {
+    /** The model's tables, created on first use (ensureVectorModel), in the caller's transaction. */
+    model(identity: VectorModelRef): VectorModel;
+    put(
+      m: VectorModel,
+      owner: VectorOwner,
+      rows: ReadonlyArray<{ n: number; brainUid: string; vector: Float32Array }>,
+    ): void;
+    drop(owner: VectorOwner, n: number, brainUid: string): void;
+    nearest(
+      m: VectorModel,
+      owner: VectorOwner,
+      brainUid: string,
+      vector: Float32Array,
+      k: number,
+    ): Array<{ n: number; distance: number }>;
+  };
+  /**
+   * Catches every loaded copy up with its journal and drops (zeroing it) each one a deletion made
+   * stale, so what was forgotten leaves memory now rather than at the Brain's next search.
+   */
+  refresh(): void;
+  /** Zeroes and drops every copy, for good (the store is closing); searches go to vec0 from then on. */
+  release(): void;
+  /**
+   * What the copies hold now (vectors, and bytes of WebAssembly memory and per-slot arrays), and how
+   * many times a copy was loaded from vec0 so far.
+   */
+  usage(): VectorCopyUsage;
+}
+
+const modelKey = (ref: VectorModelRef) => `${ref.provider}\n${ref.model}`;
+
+/** The store's vector tables; `now` dates a model's registration. */
+export function createSqliteVectorIndex(store: Store, o: { now: () => string }): SqliteVectorIndex {
+  const v: Vectors = {
+    store,
+    now: o.now,
+    models: new Map(),
+    copies: new Map(),
+    released: false,
+    loads: 0,
+    versionStatement: null,
+  };
+  const model = (identity: VectorModelRef): VectorModel => {
+    const known = v.models.get(modelKey(identity));
+    if (known && known.dims === identity.dims) return known;
+    const m = ensureVectorModel(v, identity, v.now());
+    v.models.set(modelKey(identity), m);
+    return m;
+  };
+  /** A model's tables for a search: null for a model nothing was stored under (nothing to find). */
+  const searchable = (ref: VectorModelRef): VectorModel | null =>
+    v.models.get(modelKey(ref)) ??
+    (store.get('SELECT 1 FROM embedding_models WHERE provider = ? AND model = ?', ref.provider, ref.model)
+      ? store.tx(() => model(ref))
+      : null);
+  return {
+    backend: sqliteVectorBackend,
+    async ensureModel(ref) {
+      store.tx(() => model(ref));
+    },
+    async put(ref, owner, n, brainUid, vector) {
+      store.tx(() => putVectors(v, model(ref), owner, [{ n, brainUid, vector }]));
+    },
+    async drop(owner, n, brainUid) {
+      store.tx(() => dropVectors(v, owner, n, brainUid));
+    },
+    async nearest(ref, owner, brainUid, query, k) {
+      const m = searchable(ref);
+      return m ? nearest(v, m, owner, brainUid, query, k) : [];
+    },
+    sync: {
+      model,
+      put: (m, owner, rows) => putVectors(v, m, owner, rows),
+      drop: (owner, n, brainUid) => dropVectors(v, owner, n, brainUid),
+      nearest: (m, owner, brainUid, vector, k) => nearest(v, m, owner, brainUid, vector, k),
+    },
+    refresh() {
+      for (const state of [...v.copies.values()]) {
+        const version = readVersion(v, state.table, state.brainUid);
+        if (version !== state.version && !replay(state, version)) dropCopy(v, state);
+      }
+    },
+    release() {
+      v.released = true;
+      for (const state of [...v.copies.values()]) dropCopy(v, state);
+    },
+    usage() {
+      let vectors = 0;
+      let bytes = 0;
+      const all = [...v.copies.values()];
+      for (const s of all) {
+        vectors += s.copy.count;
+        bytes += s.copy.bytes;
+      }
+      return { copies: all.length, vectors, bytes, loads: v.loads };
+    },
+  };
 }
