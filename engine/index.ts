@@ -24,8 +24,9 @@ export type {
 export type { Logger } from './local/local-ctx.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
 export type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
-export { KeyRegistry, type KeyEntry } from './auth/key-registry.ts';
-export { bearerToken, hashKey, parseApiKey, type ParsedKey } from './auth/api-key.ts';
+export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
+export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
+export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
 export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './adapters/sqlite/resolve-db-key.ts';
 export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';

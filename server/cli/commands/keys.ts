@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { KeyRegistry, parseScopes, type Scope } from '../../../engine/index.ts';
+import { FileKeyRegistry, parseScopes, type Scope } from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
@@ -10,9 +10,10 @@ interface Where {
   keyRegistry?: string;
 }
 
-function registryFrom(where: Where, create: boolean): KeyRegistry {
+/** The registry file a local server reads: the same file, so a server running on it sees each change. */
+function registryFrom(where: Where, create: boolean): FileKeyRegistry {
   const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());
-  return create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
+  return create ? FileKeyRegistry.ensure(path) : new FileKeyRegistry(path);
 }
 
 // The spec writes them as alternatives ([--data-dir DIR | --key-registry PATH]): given both, one would be
@@ -57,7 +58,7 @@ export function register(program: Command): void {
       .option('--label <label>', 'a note to recognise the key by')
       .option('--admin', 'may manage keys over /v1/keys', false),
   ).action(
-    (
+    async (
       o: Where & {
         project: string;
         env: 'test' | 'live';
@@ -67,7 +68,7 @@ export function register(program: Command): void {
         admin: boolean;
       },
     ) => {
-      const { key } = registryFrom(o, true).create({
+      const { key } = await registryFrom(o, true).create({
         env: o.env,
         project: o.project,
         scopes: o.scopes,
@@ -84,8 +85,8 @@ export function register(program: Command): void {
       .command('revoke')
       .description('revoke a key (the whole key or its registry id); effective on the next request')
       .argument('<key>'),
-  ).action((key: string, o: Where) => {
-    const entry = registryFrom(o, false).revoke(key);
+  ).action(async (key: string, o: Where) => {
+    const entry = await registryFrom(o, false).revoke(key);
     if (!entry) {
       console.error('mnemo keys revoke: no such key in the registry');
       process.exitCode = 1;
@@ -96,8 +97,8 @@ export function register(program: Command): void {
 
   whereOptions(keys.command('list').description('list keys: prefix, last four, scopes, binding, state'))
     .option('--json', 'one JSON object per key')
-    .action((o: Where & { json?: boolean }) => {
-      for (const e of registryFrom(o, false).list()) {
+    .action(async (o: Where & { json?: boolean }) => {
+      for (const e of await registryFrom(o, false).list()) {
         if (o.json) {
           const { hash: _hash, ...shown } = e;
           process.stdout.write(`${JSON.stringify(shown)}\n`);
