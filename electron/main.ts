@@ -169,7 +169,7 @@ async function run(): Promise<void> {
 
   // The UI's key: admin (it manages keys), minted per run; the server revokes it when it closes on
   // quit, or at the next start if the app never got to quit (a crash, a kill, a power loss).
-  const apiKey = server.mintSessionKey('desktop app');
+  const apiKey = await server.mintSessionKey('desktop app');
   const handoff = createKeyHandoff({ baseUrl: server.url, apiKey }, appOrigin);
 
   ipcMain.handle(sessionChannel, (event) => handoff.sessionFor(event.senderFrame?.url));

@@ -16,5 +16,5 @@ if (!userData || !dbKey) {
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
 const server = await startServer(desktopServerOptions({ userData, bundleDir, dbKey }));
 process.stdout.write(`listening on ${server.url}\n`);
-process.stdout.write(`session key ${server.mintSessionKey('bundle check')}\n`);
+process.stdout.write(`session key ${await server.mintSessionKey('bundle check')}\n`);
 process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -8,7 +8,7 @@
 import type { LocalEngineOptions } from './local/index.ts';
 import type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 import type { Engine } from './types.ts';
-import type { PgKeyRegistry } from './adapters/postgres/key-registry.ts';
+import type { KeyRegistryPort } from './ports/key-registry.ts';
 
 export { SqliteBindingError } from './adapters/sqlite/sqlite-binding-error.ts';
 
@@ -25,10 +25,9 @@ export type {
 export type { Logger } from './local/local-ctx.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
 export type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
-export { KeyRegistry, type KeyEntry } from './auth/key-registry.ts';
-export type { KeyRecord } from './ports/key-registry.ts';
-export type { PgKeyRegistry };
-export { bearerToken, hashKey, parseApiKey, type ParsedKey } from './auth/api-key.ts';
+export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
+export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
+export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
 export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './adapters/sqlite/resolve-db-key.ts';
 export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
@@ -120,7 +119,7 @@ export async function restoreStore(opts: {
  * brought up to date first. Loads the PostgreSQL driver only when called.
  */
 export async function openPostgresKeys(databaseUrl: string): Promise<{
-  registry: PgKeyRegistry;
+  registry: KeyRegistryPort;
   close(): Promise<void>;
 }> {
   const { openPostgresKeys: open } = await import('./adapters/postgres/open-keys.ts');

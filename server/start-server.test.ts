@@ -13,8 +13,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { KeyRegistry } from '../engine/auth/key-registry.ts';
-import { parseApiKey } from '../engine/auth/api-key.ts';
+import { FileKeyRegistry } from '../engine/auth/key-registry.ts';
+import { hashKey } from '../engine/auth/api-key.ts';
 import { lockDataDir } from '../engine/adapters/sqlite/data-dir-lock.ts';
 import { registryPathFor } from './data-dir.ts';
 import { startServer, type ServerOptions } from './start-server.ts';
@@ -150,34 +150,34 @@ describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
 });
 
 describe('UI session keys of a Mnemo from before they were marked', () => {
-  const legacyKey = (registry: KeyRegistry, label: string) =>
+  const legacyKey = (registry: FileKeyRegistry, label: string) =>
     registry.create({ env: 'live', project: 'local', admin: true, label });
 
   it('are named on stderr but never revoked: a key someone made by hand looks the same', async () => {
     const dir = join(tempDir(), 'data');
     await startAndClose(local(dir));
-    const registry = new KeyRegistry(registryPathFor(dir));
-    const headless = legacyKey(registry, 'desktop UI session');
-    const desktop = legacyKey(registry, 'desktop app');
-    const agent = legacyKey(registry, 'my agent');
+    const registry = new FileKeyRegistry(registryPathFor(dir));
+    const headless = await legacyKey(registry, 'desktop UI session');
+    const desktop = await legacyKey(registry, 'desktop app');
+    const agent = await legacyKey(registry, 'my agent');
 
     const lines = await startAndClose(local(dir));
     const warning = lines.find((l) => /look like UI session keys/.test(l));
     assert.ok(warning, lines.join('\n'));
-    assert.match(warning, new RegExp(`${headless.entry.id}, ${desktop.entry.id}\\)`));
-    assert.doesNotMatch(warning, new RegExp(agent.entry.id));
+    assert.match(warning, new RegExp(`${headless.record.id}, ${desktop.record.id}\\)`));
+    assert.doesNotMatch(warning, new RegExp(agent.record.id));
     for (const { key } of [headless, desktop, agent]) {
-      assert.equal(registry.verify(key, parseApiKey(key)!).ok, true, 'still active');
+      assert.equal((await registry.byHash(hashKey(key)))?.revoked_at, null, 'still active');
     }
 
     // Once a server has marked its session keys in this registry, a key made later with such a label
     // is a person's: not named.
     const server = await startServer({ ...local(dir), port: 0 });
-    server.mintSessionKey('desktop app');
+    await server.mintSessionKey('desktop app');
     await server.close();
-    const later = legacyKey(registry, 'desktop UI session');
+    const later = await legacyKey(registry, 'desktop UI session');
     const again = (await startAndClose(local(dir))).find((l) => /look like UI session keys/.test(l)) ?? '';
-    assert.match(again, new RegExp(headless.entry.id));
-    assert.doesNotMatch(again, new RegExp(later.entry.id));
+    assert.match(again, new RegExp(headless.record.id));
+    assert.doesNotMatch(again, new RegExp(later.record.id));
   });
 });

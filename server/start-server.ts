@@ -6,9 +6,10 @@ import {
   assertSqliteBindingLoads,
   createEngine,
   defaultConfigDir,
-  KeyRegistry,
+  FileKeyRegistry,
   type Deployment,
   type Engine,
+  type KeyRegistryPort,
 } from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
@@ -60,14 +61,14 @@ export interface RunningServer {
   origin: string;
   port: number;
   engine: Engine;
-  registry: KeyRegistry | null;
+  registry: KeyRegistryPort | null;
   /** The address that opens the UI with its one-time token, when the UI is on. */
   uiUrl: string | null;
   /**
    * Mints an admin key for this server's own UI (the desktop shell's window): revoked when the server
    * closes or, if it never gets to (a crash, kill -9), when the next server on its data dir starts.
    */
-  mintSessionKey(label: string): string;
+  mintSessionKey(label: string): Promise<string>;
   /**
    * Stops accepting, lets in-flight requests finish (up to the shutdown grace), then closes the store.
    * Called again with `force` while closing, it stops waiting for in-flight requests. Idempotent.
@@ -99,12 +100,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const registryPath =
     options.keyRegistry ??
     (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
+  // The local install's registry is a file; the HTTP and MCP layers see only the port.
   const registry = registryPath
     ? options.keyRegistry
-      ? new KeyRegistry(registryPath)
-      : KeyRegistry.ensure(registryPath)
+      ? new FileKeyRegistry(registryPath)
+      : FileKeyRegistry.ensure(registryPath)
     : null;
-  if (registry) warnIfUnreadable(registry, log);
+  if (registry) await warnIfUnreadable(registry, log);
   const engine: Engine =
     options.engine === 'reference'
       ? await createEngine({
@@ -122,8 +124,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (dataDir) {
       sessionOwner = realpathSync(dataDir);
       if (registry) {
-        revokeLeftoverSessionKeys(registry, sessionOwner, log);
-        warnOfLegacySessionKeys(registry, log);
+        await revokeLeftoverSessionKeys(registry, sessionOwner, log);
+        await warnOfLegacySessionKeys(registry, log);
       }
       const uploads = prepareUploadParent(dataDir);
       uploadParent = uploads.dir;
@@ -139,8 +141,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const uiTokens = new Set<string>();
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
-  const mintSessionKey = (label: string) => {
-    const key = mintUiKey(registry, label, sessionOwner);
+  const mintSessionKey = async (label: string) => {
+    const key = await mintUiKey(registry, label, sessionOwner);
     uiKeys.push(key);
     return key;
   };
@@ -215,7 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await engine.close();
         for (const key of uiKeys) {
           try {
-            registry?.revoke(key);
+            await registry?.revoke(key);
           } catch {
             // An unreadable registry refuses every key anyway.
           }
@@ -230,9 +232,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * A registry that cannot be read answers every request 500 key_registry_unreadable, whose message
  * leaves out the path and the details: this is where whoever started the server learns them.
  */
-function warnIfUnreadable(registry: KeyRegistry, log: (line: string) => void): void {
+async function warnIfUnreadable(registry: FileKeyRegistry, log: (line: string) => void): Promise<void> {
   try {
-    registry.list();
+    await registry.list();
   } catch (e) {
     const cause = (e as Error).cause;
     log(
@@ -247,9 +249,13 @@ function warnIfUnreadable(registry: KeyRegistry, log: (line: string) => void): v
  * (KeyEntry.session_of; none with the reference engine, which has no data dir to own). With no registry
  * any well-formed key works.
  */
-function mintUiKey(registry: KeyRegistry | null, label: string, sessionOf: string | undefined): string {
+async function mintUiKey(
+  registry: FileKeyRegistry | null,
+  label: string,
+  sessionOf: string | undefined,
+): Promise<string> {
   if (!registry) return `sk_live_local_${randomBytes(18).toString('hex')}`;
-  return registry.create({ env: 'live', project: 'local', admin: true, label, sessionOf }).key;
+  return (await registry.create({ env: 'live', project: 'local', admin: true, label, sessionOf })).key;
 }
 
 /**
@@ -257,13 +263,13 @@ function mintUiKey(registry: KeyRegistry | null, label: string, sessionOf: strin
  * kill -9, a power loss), never revoked: otherwise each stays a working admin key, also in any browser
  * tab that kept it. Keys of servers on other data dirs that share the registry are left alone.
  */
-function revokeLeftoverSessionKeys(
-  registry: KeyRegistry,
+async function revokeLeftoverSessionKeys(
+  registry: FileKeyRegistry,
   dataDir: string,
   log: (line: string) => void,
-): void {
+): Promise<void> {
   try {
-    const revoked = registry.revokeSessionsOf(dataDir);
+    const revoked = await registry.revokeSessionsOf(dataDir);
     if (revoked.length > 0) {
       log(`revoked ${revoked.length} UI session key(s) left active by a server that stopped without closing`);
     }
@@ -319,10 +325,13 @@ const legacySessionLabels = new Set(['desktop UI session', 'desktop app']);
  * (`mnemo keys create --label`, the Keys screen), which must keep working. Only those made before the
  * first marked key in this registry: any made since are a person's.
  */
-function warnOfLegacySessionKeys(registry: KeyRegistry, log: (line: string) => void): void {
+async function warnOfLegacySessionKeys(
+  registry: FileKeyRegistry,
+  log: (line: string) => void,
+): Promise<void> {
   let keys;
   try {
-    keys = registry.list();
+    keys = await registry.list();
   } catch {
     return; // warnIfUnreadable said why.
   }

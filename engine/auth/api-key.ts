@@ -29,6 +29,16 @@ export function bearerToken(header: string | undefined | null): string | null {
   return m ? m[1]! : null;
 }
 
+/** The env of a registered key: the second segment of its `sk_<env>_<project>` prefix. */
+export function envOfKey(k: { prefix: string }): string {
+  return k.prefix.split('_')[1] ?? '';
+}
+
+/** The project of a registered key: the third segment of its `sk_<env>_<project>` prefix. */
+export function projectOfKey(k: { prefix: string }): string {
+  return k.prefix.split('_')[2] ?? '';
+}
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }

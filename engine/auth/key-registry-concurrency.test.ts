@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { withFileLock } from './file-lock.ts';
-import { KeyRegistry } from './key-registry.ts';
+import { FileKeyRegistry } from './key-registry.ts';
 
 const registryModule = join(dirname(fileURLToPath(import.meta.url)), 'key-registry.ts');
 
@@ -18,8 +18,8 @@ const registryModule = join(dirname(fileURLToPath(import.meta.url)), 'key-regist
  */
 async function workers(path: string, scripts: string[]): Promise<string[]> {
   const children = scripts.map((script) => {
-    const code = `import { KeyRegistry } from ${JSON.stringify(registryModule)};
-const registry = new KeyRegistry(${JSON.stringify(path)});
+    const code = `import { FileKeyRegistry } from ${JSON.stringify(registryModule)};
+const registry = new FileKeyRegistry(${JSON.stringify(path)});
 process.stdout.write('ready\\n');
 await new Promise((go) => process.stdin.once('data', go));
 process.stdin.destroy();
@@ -57,10 +57,10 @@ ${script}`;
 function freshPath(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-keys-race-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  return KeyRegistry.ensure(join(dir, 'keys.json')).path;
+  return FileKeyRegistry.ensure(join(dir, 'keys.json')).path;
 }
 
-describe('KeyRegistry across processes', () => {
+describe('FileKeyRegistry across processes', () => {
   it('loses no key when six processes create keys at once', async () => {
     const path = freshPath();
     const perWorker = 10;
@@ -69,12 +69,12 @@ describe('KeyRegistry across processes', () => {
       Array.from(
         { length: 6 },
         (_, i) =>
-          `for (let n = 0; n < ${perWorker}; n++) console.log(registry.create({ env: 'test', project: 'w${i}' }).entry.id);`,
+          `for (let n = 0; n < ${perWorker}; n++) console.log((await registry.create({ env: 'test', project: 'w${i}' })).record.id);`,
       ),
     );
     const printed = outputs.flatMap((o) => o.trim().split('\n'));
     assert.equal(printed.length, 6 * perWorker);
-    const stored = new KeyRegistry(path).list().map((e) => e.id);
+    const stored = (await new FileKeyRegistry(path).list()).map((e) => e.id);
     assert.deepEqual([...stored].sort(), [...printed].sort(), 'every key printed is in the registry');
     assert.deepEqual(
       readdirSync(dirname(path)).filter((f) => f !== 'keys.json'),
@@ -85,19 +85,20 @@ describe('KeyRegistry across processes', () => {
 
   it('loses no revocation racing with creates in other processes', async () => {
     const path = freshPath();
-    const registry = new KeyRegistry(path);
-    const ids = Array.from({ length: 40 }, () => registry.create({ env: 'test', project: 'r' }).entry.id);
+    const registry = new FileKeyRegistry(path);
+    const ids: string[] = [];
+    for (let n = 0; n < 40; n++) ids.push((await registry.create({ env: 'test', project: 'r' })).record.id);
     await workers(path, [
-      `for (const id of ${JSON.stringify(ids.slice(0, 20))}) registry.revoke(id);`,
-      `for (const id of ${JSON.stringify(ids.slice(20))}) registry.revoke(id);`,
-      `for (let n = 0; n < 20; n++) registry.create({ env: 'test', project: 'c' });`,
+      `for (const id of ${JSON.stringify(ids.slice(0, 20))}) await registry.revoke(id);`,
+      `for (const id of ${JSON.stringify(ids.slice(20))}) await registry.revoke(id);`,
+      `for (let n = 0; n < 20; n++) await registry.create({ env: 'test', project: 'c' });`,
     ]);
-    const after = new KeyRegistry(path).list();
+    const after = await new FileKeyRegistry(path).list();
     assert.equal(after.length, 60);
     assert.equal(after.filter((e) => e.revoked_at).length, 40);
   });
 
-  it("takes over a lock whose process is gone or which is old, and waits for a live holder's", () => {
+  it("takes over a lock whose process is gone or which is old, and waits for a live holder's", async () => {
     const path = freshPath();
     const lock = (holder: object) => writeFileSync(`${path}.lock`, JSON.stringify(holder));
     // Above Linux's largest pid: no such process.
@@ -114,19 +115,19 @@ describe('KeyRegistry across processes', () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${path}.lock`, old, old);
     assert.equal(
-      new KeyRegistry(path).create({ env: 'test', project: 'after' }).entry.prefix,
+      (await new FileKeyRegistry(path).create({ env: 'test', project: 'after' })).record.prefix,
       'sk_test_after',
     );
     assert.equal(existsSync(`${path}.lock`), false);
   });
 
-  it('refuses a project that cannot be a key segment, and an empty scope list', () => {
-    const registry = new KeyRegistry(freshPath());
-    assert.throws(() => registry.create({ env: 'test', project: 'a_b' }), {
+  it('refuses a project that cannot be a key segment, and an empty scope list', async () => {
+    const registry = new FileKeyRegistry(freshPath());
+    await assert.rejects(registry.create({ env: 'test', project: 'a_b' }), {
       code: 'invalid_request_body',
       message: /^project: /,
     });
-    assert.throws(() => registry.create({ env: 'test', project: 'ab', scopes: [] }), {
+    await assert.rejects(registry.create({ env: 'test', project: 'ab', scopes: [] }), {
       code: 'invalid_request_body',
       message: /^scopes: /,
     });

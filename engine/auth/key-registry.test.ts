@@ -4,15 +4,15 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseApiKey } from './api-key.ts';
-import { KeyRegistry } from './key-registry.ts';
+import { hashKey, parseApiKey } from './api-key.ts';
+import { FileKeyRegistry } from './key-registry.ts';
 
-const fresh = () => KeyRegistry.ensure(join(mkdtempSync(join(tmpdir(), 'mnemo-keys-')), 'keys.json'));
+const fresh = () => FileKeyRegistry.ensure(join(mkdtempSync(join(tmpdir(), 'mnemo-keys-')), 'keys.json'));
 
-describe('KeyRegistry', () => {
-  it('stores only hash, prefix, last four, scopes and binding, in a 0600 file', () => {
+describe('FileKeyRegistry', () => {
+  it('stores only hash, prefix, last four, scopes and binding, in a 0600 file', async () => {
     const reg = fresh();
-    const { key, entry } = reg.create({
+    const { key, record: entry } = await reg.create({
       env: 'test',
       project: 'acme',
       brain: 'b1',
@@ -26,30 +26,30 @@ describe('KeyRegistry', () => {
     assert.equal(statSync(reg.path).mode & 0o777, 0o600);
   });
 
-  it('verifies issued keys, refuses others, and reports revocation', () => {
+  it('finds issued keys by hash, not others, and reports revocation', async () => {
     const reg = fresh();
-    const { key } = reg.create({ env: 'live', project: 'acme' });
-    assert.equal(reg.verify(key, parseApiKey(key)!).ok, true);
+    const { key, record } = await reg.create({ env: 'live', project: 'acme' });
+    assert.deepEqual(await reg.byHash(hashKey(key)), record);
     const forged = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
-    assert.deepEqual(reg.verify(forged, parseApiKey(forged)!), { ok: false, code: 'invalid_api_key' });
-    assert.ok(reg.revoke(key));
-    assert.deepEqual(reg.verify(key, parseApiKey(key)!), { ok: false, code: 'key_revoked' });
-    assert.equal(reg.revoke('sk_test_x_nothere'), null);
+    assert.equal(await reg.byHash(hashKey(forged)), null);
+    assert.ok(await reg.revoke(key));
+    assert.match((await reg.byHash(hashKey(key)))?.revoked_at ?? '', /^\d{4}-/);
+    assert.equal(await reg.revoke('sk_test_x_nothere'), null);
   });
 
-  it('sees a revocation written by another registry object (another process) without restart', () => {
+  it('sees a revocation written by another registry object (another process) without restart', async () => {
     const a = fresh();
-    const b = new KeyRegistry(a.path);
-    const { key, entry } = a.create({ env: 'test', project: 'p' });
-    assert.equal(b.verify(key, parseApiKey(key)!).ok, true);
-    a.revoke(entry.id);
-    assert.equal(b.verify(key, parseApiKey(key)!).ok, false);
+    const b = new FileKeyRegistry(a.path);
+    const { key, record } = await a.create({ env: 'test', project: 'p' });
+    assert.equal((await b.byHash(hashKey(key)))?.revoked_at, null);
+    await a.revoke(record.id);
+    assert.notEqual((await b.byHash(hashKey(key)))?.revoked_at, null);
   });
 
-  it('throws key_registry_unreadable for a missing or corrupt file', () => {
-    const reg = new KeyRegistry('/nonexistent/dir/keys.json');
-    assert.throws(
-      () => reg.verify('sk_test_p_s', parseApiKey('sk_test_p_s')!),
+  it('throws key_registry_unreadable for a missing or corrupt file', async () => {
+    const reg = new FileKeyRegistry('/nonexistent/dir/keys.json');
+    await assert.rejects(
+      reg.byHash(hashKey('sk_test_p_s')),
       (e: MnemoError) =>
         e.code === 'key_registry_unreadable' &&
         /keys\.json/.test(e.message) &&
@@ -58,7 +58,7 @@ describe('KeyRegistry', () => {
     );
   });
 
-  it('an unreadable registry is described without a byte of it; the path and details are only in the cause', () => {
+  it('an unreadable registry is described without a byte of it; the path and details are only in the cause', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mnemo-keys-'));
     const cases: Array<[string, string | null, RegExp]> = [
       // A parser's message quotes the start of the file: these bytes must not reach an API client.
@@ -70,8 +70,8 @@ describe('KeyRegistry', () => {
     for (const [name, content, kind] of cases) {
       const path = join(dir, name);
       if (content !== null) writeFileSync(path, content);
-      assert.throws(
-        () => new KeyRegistry(path).verify('sk_test_p_abcd1234', parseApiKey('sk_test_p_abcd1234')!),
+      await assert.rejects(
+        new FileKeyRegistry(path).byHash(hashKey('sk_test_p_abcd1234')),
         (e: MnemoError) => {
           assert.equal(e.code, 'key_registry_unreadable');
           assert.match(

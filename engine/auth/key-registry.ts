@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { basename, dirname } from 'node:path';
 import { KeyProject } from '../contract/key.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
-import type { KeyRecord } from '../ports/key-registry.ts';
+import type { KeyRecord, KeyRegistryPort } from '../ports/key-registry.ts';
 import { newId } from '../ids.ts';
-import { hashKey, parseApiKey, type ParsedKey } from './api-key.ts';
+import { hashKey, parseApiKey } from './api-key.ts';
 import { withFileLock } from './file-lock.ts';
 import { allScopes, type Scope } from './scopes.ts';
 
@@ -37,21 +37,21 @@ export interface NewKey {
   sessionOf?: string | undefined;
 }
 
-export type Verdict = { ok: true; entry: KeyEntry } | { ok: false; code: 'invalid_api_key' | 'key_revoked' };
-
 /**
- * The key registry: a JSON file of hashes, read again whenever it changes on disk, so a revocation by
- * `mnemo keys revoke` in another process takes effect on the next request without a restart. Every
- * change is a read-modify-write under a lock file, as the server and the CLI both write it.
+ * The key registry of a local install: a JSON file of hashes, read again whenever it changes on disk, so
+ * a revocation by `mnemo keys revoke` in another process takes effect on the next request without a
+ * restart. Every change is a read-modify-write under a lock file, as the server and the CLI both write
+ * it. The file is read and written synchronously within each call: when a call's promise settles, the
+ * file says what it did (a revoke is on disk before its caller hears of it).
  */
-export class KeyRegistry {
+export class FileKeyRegistry implements KeyRegistryPort {
   private cache: { mtimeMs: number; size: number; file: RegistryFile } | null = null;
 
   constructor(readonly path: string) {}
 
   /** Creates an empty registry file (mode 0600) if none exists. */
-  static ensure(path: string): KeyRegistry {
-    const registry = new KeyRegistry(path);
+  static ensure(path: string): FileKeyRegistry {
+    const registry = new FileKeyRegistry(path);
     if (existsSync(path)) return registry;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Under the lock, so a registry another process just created (and wrote a key to) is never reset.
@@ -61,46 +61,32 @@ export class KeyRegistry {
     return registry;
   }
 
-  /** Checks a well-formed key; throws key_registry_unreadable when the file cannot be read. */
-  verify(key: string, parsed: ParsedKey): Verdict {
-    const file = this.read();
-    const hash = Buffer.from(hashKey(key), 'hex');
-    for (const entry of file.keys) {
-      if (entry.prefix !== parsed.prefix || entry.last4 !== parsed.last4) continue;
+  /** The key with this hash, revoked or not; throws key_registry_unreadable when the file cannot be read. */
+  async byHash(hash: string): Promise<KeyEntry | null> {
+    const wanted = Buffer.from(hash, 'hex');
+    for (const entry of this.read().keys) {
       const stored = Buffer.from(entry.hash, 'hex');
-      if (stored.length === hash.length && timingSafeEqual(stored, hash)) {
-        return entry.revoked_at ? { ok: false, code: 'key_revoked' } : { ok: true, entry };
-      }
+      if (stored.length === wanted.length && timingSafeEqual(stored, wanted)) return entry;
     }
-    return { ok: false, code: 'invalid_api_key' };
+    return null;
   }
 
-  list(): KeyEntry[] {
+  async list(): Promise<KeyEntry[]> {
     return this.read().keys;
   }
 
-  /** The env a registry entry's key belongs to: the second segment of its `sk_<env>_<project>` prefix. */
-  static envOf(e: KeyEntry): string {
-    return e.prefix.split('_')[1] ?? '';
-  }
-
-  /** The project a registry entry's key belongs to: the third segment of its `sk_<env>_<project>` prefix. */
-  static projectOf(e: KeyEntry): string {
-    return e.prefix.split('_')[2] ?? '';
-  }
-
   /** Mints a key and stores its hash; returns the secret, which exists only in this return value. */
-  create(spec: NewKey): { key: string; entry: KeyEntry } {
-    const minted = mintKey(spec);
-    this.update((keys) => [...keys, minted.entry]);
-    return minted;
+  async create(spec: NewKey): Promise<{ key: string; record: KeyEntry }> {
+    const { key, entry } = mintKey(spec);
+    this.update((keys) => [...keys, entry]);
+    return { key, record: entry };
   }
 
   /**
    * Revokes by the whole key or by registry id. Returns the entry, or null when it is not in the registry
    * or `within` excludes it (then nothing is written: to the caller it does not exist).
    */
-  revoke(keyOrId: string, within: (e: KeyEntry) => boolean = () => true): KeyEntry | null {
+  async revoke(keyOrId: string, within: (e: KeyEntry) => boolean = () => true): Promise<KeyEntry | null> {
     const parsed = parseApiKey(keyOrId);
     const hash = parsed ? hashKey(keyOrId) : null;
     let found: KeyEntry | null = null;
@@ -121,7 +107,7 @@ export class KeyRegistry {
    * every such key was left by one that stopped without revoking it (a crash, kill -9, a power loss).
    * Keys of servers on other data dirs sharing this registry are not touched. Returns those revoked.
    */
-  revokeSessionsOf(dataDir: string): KeyEntry[] {
+  async revokeSessionsOf(dataDir: string): Promise<KeyEntry[]> {
     const revoked: KeyEntry[] = [];
     const now = new Date().toISOString();
     this.update((keys) => {

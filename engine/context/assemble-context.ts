@@ -21,7 +21,8 @@ import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget } from '../core/context/fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
-import { recordIdsOf, type TraceBuffer } from './trace-buffer.ts';
+import type { TraceStore } from '../ports/trace-store.ts';
+import { recordIdsOf } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
@@ -36,7 +37,7 @@ export interface ContextDeps {
   reranker?: Reranker | null;
   /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexer | null;
-  traces: TraceBuffer;
+  traces: TraceStore;
   now: () => Date;
 }
 
@@ -110,7 +111,7 @@ export async function assembleContext(
         unknowns: [body.query],
         budget: { estimated_tokens: 0, truncated: false },
       };
-      deps.traces.add(brain.uid, {
+      await deps.traces.add(brain.uid, {
         ...baseTrace(),
         status: 'processing',
         watermark: processing.watermark,
@@ -130,7 +131,7 @@ export async function assembleContext(
   };
   // Stages budget.ms left out: the Context is the best found before the deadline, and says so.
   let skippedStages: string[] = [];
-  const finish = (ctx: ContextReady, trace: Partial<Trace>): ContextReady => {
+  const finish = async (ctx: ContextReady, trace: Partial<Trace>): Promise<ContextReady> => {
     const total = performance.now() - started;
     if (body.budget?.ms !== undefined) {
       ctx.budget.ms = body.budget.ms;
@@ -153,10 +154,16 @@ export async function assembleContext(
       timings_ms: { ...(trace.timings_ms ?? {}), total },
     };
     // A Record forgotten while this assembly ran took its traces with it; this one must not bring its
-    // text back. (The Context itself is answered: the request began before the forget.)
-    if (deps.traces.forgets() !== forgetsAtStart && namesForgotten(store, full))
-      deps.traces.remove(brain.uid, id);
-    else deps.traces.add(brain.uid, full);
+    // text back. (The Context itself is answered: the request began before the forget.) The check and
+    // the call that follows it run with no await between them, so no forget can start in between: a
+    // forget counted before the check is seen by it, and one called after the add or remove is applied
+    // after it (the TraceStore applies calls in the order they are made) and drops this Trace itself.
+    // An await between them (an asynchronous namesForgotten, say) would open that gap.
+    const stored =
+      deps.traces.forgets() !== forgetsAtStart && namesForgotten(store, full)
+        ? deps.traces.remove(brain.uid, id)
+        : deps.traces.add(brain.uid, full);
+    await stored;
     emit('done');
     // The final `context` frame is the HTTP layer's to send (once); the engine reports stages only.
     return ctx;

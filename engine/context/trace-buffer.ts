@@ -1,27 +1,10 @@
-import type { Trace, TracePage, TraceSummary } from '../contract/index.ts';
+import type { Trace, TraceSummary } from '../contract/index.ts';
 import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
+import type { TraceStore } from '../ports/trace-store.ts';
 import type { FailedRequest } from '../types.ts';
-
-/** Recent traces, bounded (oldest evicted first) and in memory only: a restart clears them. */
-export interface TraceBuffer {
-  add(brainUid: string, trace: Trace): void;
-  /** Newest first; `cursor` (a page's next_cursor) continues with the traces older than that page. */
-  list(brainUid: string, limit: number, cursor?: string | undefined): TracePage;
-  get(brainUid: string, id: string): Trace;
-  purge(brainUid: string): void;
-  /**
-   * Drops the Brain's traces that name any of these Records (a candidate, a citation, a cut): forgetting
-   * a Record cascades to what was derived from it, and a trace quotes and ranks its text.
-   */
-  forgetRecords(brainUid: string, recordIds: readonly string[]): void;
-  /** Drops one trace (a Context whose assembly outlived a forget of what it names). */
-  remove(brainUid: string, id: string): void;
-  /** How many forgets (purge, forgetRecords) so far: a Trace finished after one may name what is gone. */
-  forgets(): number;
-}
 
 /** Every Record a trace names: lane candidates, fused results, citations, budget cuts. */
 export function recordIdsOf(trace: Trace): Set<string> {
@@ -33,14 +16,19 @@ export function recordIdsOf(trace: Trace): Set<string> {
   return ids;
 }
 
-export function createTraceBuffer(size: number): TraceBuffer {
+/**
+ * The TraceStore in memory, bounded (oldest evicted first): a restart clears it. Each method does all
+ * its work before it returns its promise, so calls take effect in the order they are made, which is
+ * what assemble-context.ts' check before its add relies on.
+ */
+export function createTraceBuffer(size: number): TraceStore {
   // n orders the traces and names a page's end: it stays valid however many are evicted meanwhile.
   // ids are the Records each trace names, gathered once, so a forget is a set lookup per trace.
   let items: { brainUid: string; trace: Trace; n: number; ids: Set<string> }[] = [];
   let added = 0;
   let forgets = 0;
   return {
-    add(brainUid, trace) {
+    async add(brainUid, trace) {
       const ids = recordIdsOf(trace);
       // A thorough Context's Trace replaces, in place, the one its 202 left under the same id.
       const same = items.find((i) => i.trace.id === trace.id && i.brainUid === brainUid);
@@ -52,7 +40,7 @@ export function createTraceBuffer(size: number): TraceBuffer {
       items.push({ brainUid, trace, n: ++added, ids });
       if (items.length > size) items.splice(0, items.length - size);
     },
-    list(brainUid, limit, cursor) {
+    async list(brainUid, limit, cursor) {
       const before = cursor === undefined ? Infinity : traceCursor(cursor);
       const mine = items.filter((i) => i.brainUid === brainUid && i.n < before).reverse();
       const page = mine.slice(0, limit);
@@ -63,22 +51,22 @@ export function createTraceBuffer(size: number): TraceBuffer {
         next_cursor: hasMore ? encodeCursor(String(page[page.length - 1]!.n)) : null,
       };
     },
-    get(brainUid, id) {
+    async get(brainUid, id) {
       const hit = items.find((i) => i.brainUid === brainUid && i.trace.id === id);
       if (!hit)
         throw new MnemoError('trace_not_found', `trace_id: no trace ${shortened(id)} is held for this Brain`);
       return hit.trace;
     },
-    purge(brainUid) {
+    async purge(brainUid) {
       forgets += 1;
       items = items.filter((i) => i.brainUid !== brainUid);
     },
-    forgetRecords(brainUid, recordIds) {
+    async forgetRecords(brainUid, recordIds) {
       forgets += 1;
       if (recordIds.length === 0) return;
       items = items.filter((i) => i.brainUid !== brainUid || !recordIds.some((id) => i.ids.has(id)));
     },
-    remove(brainUid, id) {
+    async remove(brainUid, id) {
       items = items.filter((i) => i.brainUid !== brainUid || i.trace.id !== id);
     },
     forgets: () => forgets,

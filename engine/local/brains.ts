@@ -38,7 +38,7 @@ export async function createBrain(
 export async function forgetBrain(ctx: LocalCtx, t: Tenant, brainId: string): Promise<DeletionReceipt> {
   const b = requireBrain(ctx, t, brainId);
   const counts = await ctx.brains.remove(b.uid);
-  afterForget(ctx, b.uid, null);
+  await afterForget(ctx, b.uid, null);
   return {
     object: 'deletion_receipt',
     target: { type: 'brain', id: brainId },

@@ -13,7 +13,12 @@ import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from '.
  * index (secure-delete) and, by a WAL checkpoint, from the log. A local_only Record is erased on a
  * hosted deployment too.
  */
-export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): DeletionReceipt {
+export async function forgetRecord(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  recordId: string,
+): Promise<DeletionReceipt> {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const r = store.get<{ n: number; external_id: string | null; source_name: string | null }>(
@@ -34,7 +39,7 @@ export function forgetRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId
     );
   }
   const result = store.tx(() => forgetRecordRows(ctx, b.uid, [{ id: recordId, n: r.n }]));
-  afterForget(ctx, b.uid, [recordId]);
+  await afterForget(ctx, b.uid, [recordId]);
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();
   return {

@@ -4,6 +4,7 @@ import { allKinds, type ContextProcessing, type ContextRequest } from '../contra
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
+import type { TraceStore } from '../ports/trace-store.ts';
 import { loadBatchRecords, runDeriveJob } from '../derive/derive-jobs.ts';
 import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
@@ -67,6 +68,8 @@ export interface LocalEngineOptions {
   deployment?: Deployment;
   /** Traces kept in memory (oldest evicted). Default 500. */
   traceBufferSize?: number;
+  /** Where Traces are kept instead; absent: in memory, `traceBufferSize` of them. */
+  traceStore?: TraceStore;
   /** Synchronous budget of thorough Context (thorough reuses fast for now). */
   thoroughSyncMs?: number;
   /** 'full' (default): every acknowledged write survives power loss; 'normal': process crashes only. */
@@ -241,7 +244,7 @@ function engineOver(
       ...(options.lanes ?? []),
     ],
     reranker,
-    traces: createTraceBuffer(options.traceBufferSize ?? 500),
+    traces: options.traceStore ?? createTraceBuffer(options.traceBufferSize ?? 500),
     thorough,
     clock,
     logger,
@@ -353,14 +356,14 @@ function engineOver(
             request: body as Record<string, unknown>,
             error: { code: e.code, message: e.message },
           };
-          ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
+          return ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
         },
         // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
         // before a write since (a correction, a newer value) would present what that write replaced.
         o.watermark === undefined ? (done) => done.watermark !== watermarkOf(ctx, b) : undefined,
       );
     }),
-    recordFailedContext: op((t, id, failure) => {
+    recordFailedContext: op(async (t, id, failure) => {
       let b;
       try {
         b = requireBrain(ctx, t, id);
@@ -369,7 +372,7 @@ function engineOver(
         throw e;
       }
       const trace = failedTrace(b.id, failure, clock().toISOString());
-      ctx.traces.add(b.uid, trace);
+      await ctx.traces.add(b.uid, trace);
       return trace.id;
     }),
     listTraces: op((t, id, q) => {
@@ -403,13 +406,13 @@ function engineOver(
 }
 
 /** The 202 answer of a thorough request over its synchronous budget, with its Trace. */
-function thoroughProcessing(
+async function thoroughProcessing(
   ctx: LocalCtx,
   b: BrainRow,
   body: ContextRequest,
   requestId: string,
   id: string,
-): ContextProcessing {
+): Promise<ContextProcessing> {
   const watermark = watermarkOf(ctx, b);
   const out: ContextProcessing = {
     id,
@@ -421,7 +424,7 @@ function thoroughProcessing(
     unknowns: [body.query],
     budget: { estimated_tokens: 0, truncated: false },
   };
-  ctx.traces.add(b.uid, {
+  await ctx.traces.add(b.uid, {
     id: out.id,
     object: 'trace',
     brain_id: b.id,

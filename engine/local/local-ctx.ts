@@ -1,12 +1,11 @@
 import type { Brain, SelfEntity } from '../contract/index.ts';
 import type { ThoroughSync } from '../core/context/thorough-sync.ts';
-import type { TraceBuffer } from '../context/trace-buffer.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
-import type { BrainRepository } from '../ports/index.ts';
+import type { BrainRepository, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import type { Deployment, Tenant } from '../types.ts';
@@ -30,7 +29,7 @@ export interface LocalCtx {
   lanes: Lane[];
   /** Reorders each Context's best fused candidates; null keeps the fusion's order. */
   reranker: Reranker | null;
-  traces: TraceBuffer;
+  traces: TraceStore;
   /** Thorough Contexts kept for the retry after a 202; null when thorough answers synchronously. */
   thorough: ThoroughSync | null;
   clock: () => Date;
@@ -82,10 +81,14 @@ export const thoroughKeyPrefix = (brainUid: string) => `${brainUid}\n`;
  * What a forget must clear outside the store, once its transaction committed: traces that name the
  * forgotten Records, and the Brain's kept thorough Contexts (any may cite them). recordIds null: all.
  */
-export function afterForget(ctx: LocalCtx, brainUid: string, recordIds: readonly string[] | null): void {
-  if (recordIds === null) ctx.traces.purge(brainUid);
-  else ctx.traces.forgetRecords(brainUid, recordIds);
+export async function afterForget(
+  ctx: LocalCtx,
+  brainUid: string,
+  recordIds: readonly string[] | null,
+): Promise<void> {
   ctx.thorough?.forget(thoroughKeyPrefix(brainUid));
+  if (recordIds === null) await ctx.traces.purge(brainUid);
+  else await ctx.traces.forgetRecords(brainUid, recordIds);
 }
 
 export function nowIso(ctx: LocalCtx): string {

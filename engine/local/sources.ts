@@ -43,7 +43,12 @@ export function listSources(ctx: LocalCtx, t: Tenant, brainId: string): SourceLi
  * its support survives outside the set, otherwise it is re-derived from what remains. The WAL is then
  * checkpointed so the forgotten bytes leave the log too.
  */
-export function forgetSource(ctx: LocalCtx, t: Tenant, brainId: string, sourceName: string): DeletionReceipt {
+export async function forgetSource(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+): Promise<DeletionReceipt> {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const result = store.tx(() => {
@@ -61,7 +66,7 @@ export function forgetSource(ctx: LocalCtx, t: Tenant, brainId: string, sourceNa
     }
     return { ids: rows.map((r) => r.id), records: rows.length, ...forgetRecordRows(ctx, b.uid, rows) };
   });
-  afterForget(ctx, b.uid, result.ids);
+  await afterForget(ctx, b.uid, result.ids);
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();
   return {

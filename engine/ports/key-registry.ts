@@ -19,17 +19,19 @@ export interface KeyRecord {
 /**
  * The API keys (today a 0600 JSON file beside the store, auth/key-registry.ts, guarded by a file lock
  * so `mnemo keys` and a running server can both write it). Lookups are by hash: a key is checked
- * without ever being stored.
+ * without ever being stored. Every request is checked against the registry as it is then: a revoke
+ * whose promise has settled refuses the key on the very next request, whichever process revoked it.
  */
 export interface KeyRegistryPort {
-  /** The live (not revoked) key with this hash, or null. */
+  /** The key with this hash, revoked or not (a revoked key is refused as such, not as unknown), or null. */
   byHash(hash: string): Promise<KeyRecord | null>;
   list(): Promise<KeyRecord[]>;
   /** Mints a key; the secret is returned once and never kept. */
   create(spec: {
     env: 'test' | 'live';
     project: string;
-    scopes: Scope[];
+    /** Absent: every scope. Never empty. */
+    scopes?: Scope[] | undefined;
     brain?: string | undefined;
     label?: string | undefined;
     admin?: boolean | undefined;

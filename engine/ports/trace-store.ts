@@ -4,6 +4,9 @@ import type { Trace, TracePage } from '../contract/index.ts';
  * Recent Traces of Context requests, per Brain, newest first. Today in memory and bounded (oldest
  * evicted; context/trace-buffer.ts): a restart clears them. Forgetting reaches here too: a Trace
  * quotes and ranks the text of the Records it names.
+ *
+ * Calls take effect in the order they are made, whenever their promises settle: a forget called after
+ * an add drops what that add stores. A Context's assembly relies on it (assemble-context.ts).
  */
 export interface TraceStore {
   /** Adds a Trace, or replaces the one of the same id (a thorough Context's final Trace). */
@@ -18,6 +21,9 @@ export interface TraceStore {
   forgetRecords(brainUid: string, recordIds: readonly string[]): Promise<void>;
   /** Drops one Trace (a Context whose assembly outlived a forget of what it names). */
   remove(brainUid: string, id: string): Promise<void>;
-  /** How many forgets so far: a Trace finished after one may name what is gone. */
+  /**
+   * How many forgets (purge, forgetRecords) have been called so far, counted at the call: a Trace
+   * finished after one may name what is gone. Synchronous, so it can be read together with an add.
+   */
   forgets(): number;
 }

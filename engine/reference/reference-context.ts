@@ -23,12 +23,12 @@ const possessive = /\b(my|mine|myself|our|ours|ourselves)\b/i;
 const zeroCost = { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 };
 
 /** The reference engine's Context: a substring scan that needs a shared word, ranked by shared words. */
-export function referenceContext(
+export async function referenceContext(
   s: BrainState,
   body: ContextRequest,
   opts: ContextOptions,
   env: { deployment: Deployment; now: () => string; watermark: string },
-): ContextReady {
+): Promise<ContextReady> {
   const started = performance.now();
   const mode = body.mode ?? 'fast';
   const requested = body.budget?.tokens ?? defaultBudgetTokens;
@@ -54,7 +54,11 @@ export function referenceContext(
       : {}),
   };
 
-  const trace = (ctx: ContextReady, lane: Trace['lanes'][number], cut: Trace['budget']['cut']): void => {
+  const trace = (
+    ctx: ContextReady,
+    lane: Trace['lanes'][number],
+    cut: Trace['budget']['cut'],
+  ): Promise<void> =>
     s.traces.add({
       id,
       object: 'trace',
@@ -89,7 +93,6 @@ export function referenceContext(
       cost: zeroCost,
       error: null,
     });
-  };
 
   if (possessive.test(body.query) && !s.brain.self) {
     const ctx: ContextReady = {
@@ -101,7 +104,7 @@ export function referenceContext(
       budget: { requested_tokens: requested, estimated_tokens: 0, truncated: false },
       memories: [],
     };
-    trace(ctx, { name: 'substring', candidates: [], ms: 0 }, []);
+    await trace(ctx, { name: 'substring', candidates: [], ms: 0 }, []);
     return ctx;
   }
 
@@ -169,6 +172,6 @@ export function referenceContext(
       : {}),
   };
   opts.onEvent?.({ event: 'stage', data: { stage: 'assembled', citations: ctx.citations.length } });
-  trace(ctx, lane, assembled.cut);
+  await trace(ctx, lane, assembled.cut);
   return ctx;
 }

@@ -154,7 +154,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async forgetBrain(t, brainId) {
       const s = state(t, brainId);
       brains.delete(keyOf(t, brainId));
-      traceBuffer.purge(s.uid);
+      await traceBuffer.purge(s.uid);
       // Objects as the Census counts them: each type/key once, whatever its versions.
       return receipt(
         { type: 'brain', id: brainId },
@@ -324,7 +324,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       s.records.delete(recordId);
       for (const id of r.record.memory_ids) removeMemory(s, id, r.record.visibility);
       for (const [k, v] of s.idempotency) if (v.resultId === recordId) s.idempotency.delete(k);
-      traceBuffer.forgetRecords(s.uid, [recordId]);
+      await traceBuffer.forgetRecords(s.uid, [recordId]);
       return receipt(
         { type: 'record', id: recordId },
         { records: 1, memories: r.record.memory_ids.length, objects: 0 },
@@ -375,7 +375,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
       }
       for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
-      traceBuffer.forgetRecords(s.uid, [...ids]);
+      await traceBuffer.forgetRecords(s.uid, [...ids]);
       return receipt(
         { type: 'source', id: sourceName },
         { records: doomed.length, memories, objects: 0 },
@@ -555,7 +555,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const s = brains.get(keyOf(t, brainId));
       if (!s) return null;
       const trace = failedTrace(brainId, failure, now());
-      s.traces.add(trace);
+      await s.traces.add(trace);
       return trace.id;
     },
 

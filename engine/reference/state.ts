@@ -38,8 +38,8 @@ export interface BrainState {
   idempotency: Map<string, { fingerprint: string; resultId: string; seq: number }>;
   /** This Brain's view of the engine-wide trace buffer. */
   traces: {
-    add(trace: Trace): void;
-    list(limit: number, cursor?: string | undefined): TracePage;
-    get(id: string): Trace;
+    add(trace: Trace): Promise<void>;
+    list(limit: number, cursor?: string | undefined): Promise<TracePage>;
+    get(id: string): Promise<Trace>;
   };
 }

@@ -90,7 +90,7 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     throw e;
   }
   const apiKey = running.registry
-    ? running.registry.create({ env: 'test', project: 'bench', label: 'benchmark' }).key
+    ? (await running.registry.create({ env: 'test', project: 'bench', label: 'benchmark' })).key
     : 'sk_test_bench_benchmarksecret0000';
   const client = createMnemoClient({ baseUrl: running.url, apiKey, retry: false });
   return {

@@ -28,7 +28,7 @@ export async function runSyncBench(o: SyncBenchOptions): Promise<void> {
     started.push(h);
     const b = await startBenchServer({ engine: 'local', sync: byHand });
     started.push(b);
-    const hostedKey = h.server.registry!.create({ env: 'test', project: 'bench', label: 'sync' }).key;
+    const hostedKey = (await h.server.registry!.create({ env: 'test', project: 'bench', label: 'sync' })).key;
     for (const device of [a, b]) {
       await device.client.createBrain({ id: 'sync' });
       await device.client.pairSync('sync', { remote: h.server.url, remote_key: hostedKey });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient, type StreamFrame } from './index.ts';
 
@@ -13,9 +13,9 @@ let server: RunningServer;
 let mnemo: MnemoClient;
 
 before(async () => {
-  KeyRegistry.ensure(join(dir, 'keys.json'));
+  FileKeyRegistry.ensure(join(dir, 'keys.json'));
   server = await startServer({ engine: 'reference', port: 0, keyRegistry: join(dir, 'keys.json') });
-  const admin = server.registry!.create({ env: 'test', project: 'app', admin: true }).key;
+  const admin = (await server.registry!.create({ env: 'test', project: 'app', admin: true })).key;
   mnemo = createMnemoClient({ baseUrl: server.url, apiKey: admin });
 });
 after(async () => {

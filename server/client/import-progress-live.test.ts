@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import type { ImportProgress, ImportRequest } from '../../engine/contract/index.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from './index.ts';
@@ -14,7 +14,7 @@ let server: RunningServer;
 let mnemo: MnemoClient;
 
 before(async () => {
-  KeyRegistry.ensure(join(dir, 'keys.json'));
+  FileKeyRegistry.ensure(join(dir, 'keys.json'));
   server = await startServer({
     engine: 'reference',
     port: 0,
@@ -22,7 +22,7 @@ before(async () => {
     keyRegistry: join(dir, 'keys.json'),
     log: () => {},
   });
-  const key = server.registry!.create({ env: 'test', project: 'app' }).key;
+  const key = (await server.registry!.create({ env: 'test', project: 'app' })).key;
   mnemo = createMnemoClient({ baseUrl: server.url, apiKey: key });
 });
 after(async () => {

@@ -1,5 +1,5 @@
 import { Hono, type Context as HonoContext } from 'hono';
-import { newId, withPrincipal, type KeyRegistry } from '../../engine/index.ts';
+import { newId, withPrincipal, type KeyRegistryPort } from '../../engine/index.ts';
 import { buildOpenApi } from '../../engine/contract/openapi.ts';
 import { operations, type Operation } from '../../engine/contract/operations.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -17,7 +17,7 @@ import { readInput } from './read-input.ts';
 export interface AppOptions {
   engine: Engine;
   /** null: no registry configured, so every well-formed key is accepted. */
-  registry: KeyRegistry | null;
+  registry: KeyRegistryPort | null;
   /** Requests per key per minute; 0 turns the limit off. */
   rateLimit: number;
   /** Where uploaded files are copied while they are imported; absent: the OS temp dir. */
@@ -110,7 +110,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   app.use('/v1/*', async (c, next) => {
-    const principal = authenticate(c.req.header('authorization'), options.registry);
+    const principal = await authenticate(c.req.header('authorization'), options.registry);
     c.set('principal', principal);
     countRequest(principal);
     await next();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 
 describe('/v1/keys', () => {
@@ -12,9 +12,9 @@ describe('/v1/keys', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-create-key-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   before(async () => {
-    const keyRegistry = KeyRegistry.ensure(join(dir, 'keys.json')).path;
+    const keyRegistry = FileKeyRegistry.ensure(join(dir, 'keys.json')).path;
     server = await startServer({ engine: 'reference', port: 0, keyRegistry });
-    admin = server.registry!.create({ env: 'live', project: 'p1', admin: true }).key;
+    admin = (await server.registry!.create({ env: 'live', project: 'p1', admin: true })).key;
   });
   after(() => server.close());
 
@@ -39,12 +39,12 @@ describe('/v1/keys', () => {
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'http_403');
     assert.match(String(r.body.message), /^project: /);
-    assert.equal(server.registry!.list().filter((e) => e.prefix.endsWith('_p2')).length, 0);
+    assert.equal((await server.registry!.list()).filter((e) => e.prefix.endsWith('_p2')).length, 0);
   });
 
   it("GET /v1/keys lists only the admin key's own project (both envs), never another project's", async () => {
-    const foreign = server.registry!.create({ env: 'live', project: 'p2' }).entry;
-    const ownTest = server.registry!.create({ env: 'test', project: 'p1' }).entry;
+    const foreign = (await server.registry!.create({ env: 'live', project: 'p2' })).record;
+    const ownTest = (await server.registry!.create({ env: 'test', project: 'p1' })).record;
     const res = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${admin}` } });
     assert.equal(res.status, 200);
     const ids = ((await res.json()) as { data: { id: string; prefix: string }[] }).data.map((k) => k.id);
@@ -53,8 +53,8 @@ describe('/v1/keys', () => {
   });
 
   it("DELETE /v1/keys/{id} of another project's key is 404 http_404, as an unknown id, and revokes nothing", async () => {
-    const foreign = server.registry!.create({ env: 'live', project: 'p2' });
-    for (const keyId of [foreign.entry.id, encodeURIComponent(foreign.key)]) {
+    const foreign = await server.registry!.create({ env: 'live', project: 'p2' });
+    for (const keyId of [foreign.record.id, encodeURIComponent(foreign.key)]) {
       const res = await fetch(`${server.url}/keys/${keyId}`, {
         method: 'DELETE',
         headers: { Authorization: `Bearer ${admin}` },
@@ -69,7 +69,7 @@ describe('/v1/keys', () => {
       headers: { Authorization: `Bearer ${admin}` },
     });
     assert.equal(unknown.status, 404);
-    const stored = server.registry!.list().find((e) => e.id === foreign.entry.id)!;
+    const stored = (await server.registry!.list()).find((e) => e.id === foreign.record.id)!;
     assert.equal(stored.revoked_at, null);
     const still = await fetch(`${server.url}/brains`, {
       headers: { Authorization: `Bearer ${foreign.key}` },
@@ -77,14 +77,19 @@ describe('/v1/keys', () => {
     assert.equal(still.status, 200);
   });
 
-  it('DELETE /v1/keys/{id} of its own project revokes it', async () => {
-    const own = server.registry!.create({ env: 'test', project: 'p1' });
-    const res = await fetch(`${server.url}/keys/${own.entry.id}`, {
+  it('DELETE /v1/keys/{id} of its own project revokes it: the very next request with it is refused', async () => {
+    const own = await server.registry!.create({ env: 'test', project: 'p1' });
+    const brains = () => fetch(`${server.url}/brains`, { headers: { Authorization: `Bearer ${own.key}` } });
+    assert.equal((await brains()).status, 200);
+    const res = await fetch(`${server.url}/keys/${own.record.id}`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${admin}` },
     });
     assert.equal(res.status, 200);
     assert.notEqual(((await res.json()) as { revoked_at: unknown }).revoked_at, null);
+    const next = await brains();
+    assert.equal(next.status, 401);
+    assert.equal(((await next.json()) as { code: string }).code, 'key_revoked');
   });
 
   it('its own project, named or not, is minted', async () => {
@@ -96,19 +101,20 @@ describe('/v1/keys', () => {
   });
 
   describe('a key never mints a key wider than itself (spec, Authentication 6)', () => {
-    const narrowAdmin = () =>
-      server.registry!.create({ env: 'live', project: 'p1', admin: true, scopes: ['context:read'] }).key;
-    const boundAdmin = () =>
-      server.registry!.create({ env: 'live', project: 'p1', admin: true, brain: 'ana' }).key;
+    const narrowAdmin = async () =>
+      (await server.registry!.create({ env: 'live', project: 'p1', admin: true, scopes: ['context:read'] }))
+        .key;
+    const boundAdmin = async () =>
+      (await server.registry!.create({ env: 'live', project: 'p1', admin: true, brain: 'ana' })).key;
 
     it('scopes it does not hold are 403 naming them; left out, the new key gets its own', async () => {
-      const narrow = narrowAdmin();
-      const before = server.registry!.list().length;
+      const narrow = await narrowAdmin();
+      const before = (await server.registry!.list()).length;
       const wider = await post({ env: 'test', scopes: ['context:read', 'records:write'] }, narrow);
       assert.equal(wider.status, 403);
       assert.equal(wider.body.code, 'http_403');
       assert.match(String(wider.body.message), /^scopes: .*records:write/);
-      assert.equal(server.registry!.list().length, before, 'nothing was minted');
+      assert.equal((await server.registry!.list()).length, before, 'nothing was minted');
       const same = await post({ env: 'test' }, narrow);
       assert.equal(same.status, 201);
       assert.deepEqual(same.body.scopes, ['context:read']);
@@ -121,14 +127,14 @@ describe('/v1/keys', () => {
     });
 
     it('a Brain-bound key mints keys bound to its Brain, and sees and revokes only those', async () => {
-      const bound = boundAdmin();
+      const bound = await boundAdmin();
       const other = await post({ env: 'test', brain: 'zzz' }, bound);
       assert.equal(other.status, 403);
       assert.match(String(other.body.message), /^brain: /);
       const minted = await post({ env: 'test' }, bound);
       assert.equal(minted.status, 201);
       assert.equal(minted.body.brain, 'ana');
-      const unbound = server.registry!.create({ env: 'live', project: 'p1' }).entry;
+      const unbound = (await server.registry!.create({ env: 'live', project: 'p1' })).record;
       const list = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${bound}` } });
       const listed = ((await list.json()) as { data: { id: string; brain: string | null }[] }).data;
       assert.ok(listed.length > 0);
@@ -141,11 +147,11 @@ describe('/v1/keys', () => {
         headers: { Authorization: `Bearer ${bound}` },
       });
       assert.equal(revoke.status, 404);
-      assert.equal(server.registry!.list().find((e) => e.id === unbound.id)!.revoked_at, null);
+      assert.equal((await server.registry!.list()).find((e) => e.id === unbound.id)!.revoked_at, null);
     });
 
     it('a test key mints test keys only', async () => {
-      const testAdmin = server.registry!.create({ env: 'test', project: 'p1', admin: true }).key;
+      const testAdmin = (await server.registry!.create({ env: 'test', project: 'p1', admin: true })).key;
       const live = await post({ env: 'live' }, testAdmin);
       assert.equal(live.status, 403);
       assert.match(String(live.body.message), /^env: /);
@@ -155,13 +161,13 @@ describe('/v1/keys', () => {
       const listed = await fetch(`${server.url}/keys`, { headers: { Authorization: `Bearer ${testAdmin}` } });
       const prefixes = ((await listed.json()) as { data: { prefix: string }[] }).data.map((k) => k.prefix);
       assert.ok(prefixes.length > 0 && prefixes.every((p) => p.startsWith('sk_test_')), prefixes.join());
-      const liveAdmin = server.registry!.list().find((e) => e.admin && e.prefix === 'sk_live_p1')!;
+      const liveAdmin = (await server.registry!.list()).find((e) => e.admin && e.prefix === 'sk_live_p1')!;
       const revoke = await fetch(`${server.url}/keys/${liveAdmin.id}`, {
         method: 'DELETE',
         headers: { Authorization: `Bearer ${testAdmin}` },
       });
       assert.equal(revoke.status, 404);
-      assert.equal(server.registry!.list().find((e) => e.id === liveAdmin.id)!.revoked_at, null);
+      assert.equal((await server.registry!.list()).find((e) => e.id === liveAdmin.id)!.revoked_at, null);
     });
   });
 });

@@ -1,5 +1,11 @@
 import type { Context as HonoContext } from 'hono';
-import { KeyRegistry, type KeyEntry, type PrincipalEngine } from '../../engine/index.ts';
+import {
+  envOfKey,
+  projectOfKey,
+  type KeyRecord,
+  type KeyRegistryPort,
+  type PrincipalEngine,
+} from '../../engine/index.ts';
 import type {
   BrainCreate,
   ContextRequest,
@@ -40,7 +46,7 @@ export interface HandlerDeps {
   engine: Engine;
   /** The engine as the caller's key may use it: scopes and Brain binding checked there. */
   scoped: PrincipalEngine;
-  registry: KeyRegistry | null;
+  registry: KeyRegistryPort | null;
   /** Where uploaded files are copied while they are imported (see import-files.ts); absent: the OS temp dir. */
   uploadParent?: string | undefined;
   /** The server log, for faults that never reach the app's error handler (inside an open stream). */
@@ -60,7 +66,7 @@ function replayHeader(input: CallInput, replayed: boolean): Record<string, strin
   return input.idempotencyKey === undefined ? {} : { 'Idempotent-Replayed': String(replayed) };
 }
 
-function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
+function keyInfo(e: KeyRecord): KeyInfo {
   return {
     id: e.id,
     object: 'key',
@@ -81,10 +87,10 @@ function keyInfo(e: ReturnType<KeyRegistry['list']>[number]): KeyInfo {
  * outside that is answered as one that does not exist (404, as a foreign Brain is), so existence is
  * not disclosed.
  */
-function ownKeys(principal: Principal): (e: KeyEntry) => boolean {
+function ownKeys(principal: Principal): (e: KeyRecord) => boolean {
   return (e) =>
-    KeyRegistry.projectOf(e) === principal.tenant.project &&
-    (principal.tenant.env === 'live' || KeyRegistry.envOf(e) === 'test') &&
+    projectOfKey(e) === principal.tenant.project &&
+    (principal.tenant.env === 'live' || envOfKey(e) === 'test') &&
     (principal.brain === null || e.brain === principal.brain);
 }
 
@@ -128,7 +134,7 @@ function syncOf(deps: HandlerDeps): SyncService {
   return deps.sync;
 }
 
-function registryOf(deps: HandlerDeps): KeyRegistry {
+function registryOf(deps: HandlerDeps): KeyRegistryPort {
   if (!deps.registry)
     throw new MnemoError('not_implemented', 'keys: this server runs without a key registry');
   return deps.registry;
@@ -298,7 +304,7 @@ export const handlers: Record<string, Handler> = {
   },
   async listKeys(c, i, deps) {
     const own = ownKeys(i.principal);
-    return c.json({ data: registryOf(deps).list().filter(own).map(keyInfo) });
+    return c.json({ data: (await registryOf(deps).list()).filter(own).map(keyInfo) });
   },
   async createKey(c, i, deps) {
     const body = i.body as KeyCreate;
@@ -312,17 +318,17 @@ export const handlers: Record<string, Handler> = {
       );
     }
     const { scopes, brain } = mintable(i.principal, body);
-    const { key, entry } = registryOf(deps).create({
+    const { key, record } = await registryOf(deps).create({
       env: body.env,
       project,
       scopes,
       brain,
       label: body.label,
     });
-    return c.json({ ...keyInfo(entry), secret: key }, 201);
+    return c.json({ ...keyInfo(record), secret: key }, 201);
   },
   async revokeKey(c, i, deps) {
-    const entry = registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));
+    const entry = await registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));
     if (!entry)
       throw new MnemoError('http_404', `key_id: no key ${quoted(i.params.key_id ?? '')} in the registry`);
     return c.json(keyInfo(entry));

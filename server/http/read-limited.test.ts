@@ -41,7 +41,7 @@ describe('a body without Content-Length is refused once it passes the limit, not
     } as RequestInit);
 
   it('/v1 (4 MiB): 400 invalid_request_body, after reading a few MB of 200', async () => {
-    const key = server.registry!.create({ env: 'test', project: 'p' }).key;
+    const key = (await server.registry!.create({ env: 'test', project: 'p' })).key;
     const upload = endlessBody(200 * mb);
     const res = await post(`${server.url}/brains/b/records`, upload.body, { Authorization: `Bearer ${key}` });
     assert.equal(res.status, 400);
@@ -52,7 +52,7 @@ describe('a body without Content-Length is refused once it passes the limit, not
   });
 
   it('a chunked body within the limit is read whole', async () => {
-    const key = server.registry!.create({ env: 'test', project: 'p' }).key;
+    const key = (await server.registry!.create({ env: 'test', project: 'p' })).key;
     const json = new TextEncoder().encode(JSON.stringify({ id: 'chunked', name: 'x'.repeat(100) }));
     const body = new ReadableStream<Uint8Array>({
       start(ctl) {

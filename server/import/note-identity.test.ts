@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient, type MnemoClient } from '../client/index.ts';
@@ -12,7 +12,7 @@ import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
 // `mnemo import` of notes against the local engine (an encrypted SQLite file) over /v1 on loopback.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-note-identity-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
 let server: ServedApp;
@@ -21,7 +21,7 @@ let client: MnemoClient;
 before(async () => {
   engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'n'.repeat(64), reranker: null });
   server = await serveApp({ engine, registry });
-  client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: registry.create(tenant).key });
+  client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: (await registry.create(tenant)).key });
 });
 
 after(async () => {

@@ -72,7 +72,7 @@ test("a server on a data dir copies uploads into the data dir's tmp, and its sta
   const watcher = watch(parent, (_event, name) => name && created.push(name));
   after(() => watcher.close());
   const registry = server.registry!;
-  const { key } = registry.create({ env: 'test', project: 'p' });
+  const { key } = await registry.create({ env: 'test', project: 'p' });
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   await fetch(`${server.url}/brains`, { method: 'POST', headers, body: '{"id":"b"}' });
   const res = await fetch(`${server.url}/brains/b/imports`, {

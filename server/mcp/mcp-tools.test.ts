@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Memory } from '../../engine/contract/index.ts';
@@ -17,7 +17,7 @@ import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 // The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
 // against it. Each bad tool call must read as the documented tool error, as /v1 words the same input.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-args-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
 let server: ServedApp;
@@ -31,7 +31,7 @@ before(async () => {
   server = await serveApp({ engine, registry, mounts: [(a) => mountMcp(a, { engine, registry })] });
   origin = server.origin;
   await engine.createBrain(tenant, { id: 'me' });
-  key = registry.create({ ...tenant, brain: 'me' }).key;
+  key = (await registry.create({ ...tenant, brain: 'me' })).key;
 
   bridge = new Client({ name: 'mcp-args-test', version: '1.0.0' });
   await bridge.connect(

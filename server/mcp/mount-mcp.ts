@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Hono } from 'hono';
-import type { KeyRegistry } from '../../engine/index.ts';
+import type { KeyRegistryPort } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -12,7 +12,7 @@ import { guardToolCalls } from './tool-call-params.ts';
 
 export interface McpDeps {
   engine: Engine;
-  registry: KeyRegistry | null;
+  registry: KeyRegistryPort | null;
   /**
    * Origins a browser-based MCP client may call from, besides the server's own. Requests with no
    * Origin (desktop agents, CLIs) are not browser requests and pass.
@@ -53,7 +53,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     if (!mcpOriginAllowed(c.req.header('origin'), c.req.header('host'), deps.allowedOrigins)) {
       throw new MnemoError('http_403', 'Origin: this origin may not use the MCP endpoint');
     }
-    const principal = authenticate(c.req.header('authorization'), deps.registry);
+    const principal = await authenticate(c.req.header('authorization'), deps.registry);
     c.set('principal', principal);
     c.get('countRequest')(principal);
     if (!principal.brain) {

@@ -8,7 +8,7 @@ export interface UiOptions {
   /** Directory holding the built renderer (index.html and assets). */
   distDir: string;
   /** Trades the one-time token printed on the `ui:` line for an API key; null when unknown or used. */
-  exchangeToken: (token: string) => string | null;
+  exchangeToken: (token: string) => string | null | Promise<string | null>;
 }
 
 const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Mnemo</title>
@@ -56,7 +56,7 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
         'token: must be the non-empty string printed on the ui: line',
       );
     }
-    const apiKey = exchangeToken(token);
+    const apiKey = await exchangeToken(token);
     if (apiKey === null) {
       throw new MnemoError(
         'http_401',

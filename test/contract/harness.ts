@@ -23,13 +23,13 @@ export interface Reply<T = unknown> {
 
 let counter = 0;
 /** A fresh, well-formed key in its own project unless one is given. */
-export function freshKey(
+export async function freshKey(
   server: RunningServer,
   project = `p${Date.now().toString(36)}${(counter += 1)}`,
   env: 'test' | 'live' = 'test',
   extra: { scopes?: Scope[]; brain?: string } = {},
-): string {
-  if (server.registry) return server.registry.create({ env, project, ...extra }).key;
+): Promise<string> {
+  if (server.registry) return (await server.registry.create({ env, project, ...extra })).key;
   return `sk_${env}_${project}_${Math.random().toString(36).slice(2)}x${counter}`;
 }
 

@@ -16,7 +16,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     after(() => server.close());
 
     it('createBrain returns 201 Brain; getBrain and listBrains return it', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       const created = await api.post('/brains', {
         id: 'b-1',
         name: 'Ana',
@@ -37,7 +37,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('a repeated create is brain_exists even with the same Idempotency-Key', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       const h = { 'Idempotency-Key': 'same' };
       assert.equal((await api.post('/brains', { id: 'dup' }, h)).status, 201);
       assertError(await api.post('/brains', { id: 'dup' }, h), 409, 'conflict', 'brain_exists');
@@ -45,7 +45,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
 
     it('getBrain of an unknown id is brain_not_found', async () => {
       assertError(
-        await client(server, freshKey(server)).get('/brains/nope'),
+        await client(server, await freshKey(server)).get('/brains/nope'),
         404,
         'not_found',
         'brain_not_found',
@@ -53,7 +53,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('forgetBrain returns a receipt and the Brain is gone', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       await api.post('/brains', { id: 'gone' });
       await api.post('/brains/gone/records', { content: 'a note to forget' });
       // Objects count as the Census counts them: each type/key once, however many versions it has.
@@ -70,7 +70,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('invalid slugs and unknown fields are invalid_request_body naming the field', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       for (const body of [
         { id: 'has space' },
         { id: '' },
@@ -132,27 +132,27 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('another project, or the other environment, cannot see a Brain: 404 brain_not_found, never 403', async () => {
-      const owner = client(server, freshKey(server, 'alpha', 'test'));
+      const owner = client(server, await freshKey(server, 'alpha', 'test'));
       await owner.post('/brains', { id: 'private' });
       assertError(
-        await client(server, freshKey(server, 'beta', 'test')).get('/brains/private'),
+        await client(server, await freshKey(server, 'beta', 'test')).get('/brains/private'),
         404,
         'not_found',
         'brain_not_found',
       );
       assertError(
-        await client(server, freshKey(server, 'alpha', 'live')).get('/brains/private'),
+        await client(server, await freshKey(server, 'alpha', 'live')).get('/brains/private'),
         404,
         'not_found',
         'brain_not_found',
       );
-      assert.deepEqual((await client(server, freshKey(server, 'alpha', 'live')).get('/brains')).body, {
+      assert.deepEqual((await client(server, await freshKey(server, 'alpha', 'live')).get('/brains')).body, {
         data: [],
         has_more: false,
         next_cursor: null,
       });
       assert.equal(
-        (await client(server, freshKey(server, 'alpha', 'test')).get('/brains/private')).status,
+        (await client(server, await freshKey(server, 'alpha', 'test')).get('/brains/private')).status,
         200,
       );
     });
@@ -178,7 +178,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('revocation by `mnemo keys revoke` in another process applies on the next request', async () => {
-      const key = server.registry!.create({ env: 'test', project: 'rev' }).key;
+      const key = (await server.registry!.create({ env: 'test', project: 'rev' })).key;
       const api = client(server, key);
       assert.equal((await api.get('/brains')).status, 200);
       // Asynchronously: a blocked event loop would also block this in-process server, and its keep-alive
@@ -196,7 +196,9 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('a narrowed key gets 403 missing_scope naming the scope; headers cannot escalate', async () => {
-      const key = server.registry!.create({ env: 'test', project: 'narrow', scopes: ['records:read'] }).key;
+      const key = (
+        await server.registry!.create({ env: 'test', project: 'narrow', scopes: ['records:read'] })
+      ).key;
       const api = client(server, key);
       const e = assertError(
         await api.post('/brains', { id: 'x' }, { 'X-Scopes': 'records:write' }),
@@ -215,12 +217,12 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('a key bound to one Brain sees only that Brain', async () => {
-      const full = client(server, server.registry!.create({ env: 'test', project: 'bind' }).key);
+      const full = client(server, (await server.registry!.create({ env: 'test', project: 'bind' })).key);
       await full.post('/brains', { id: 'mine' });
       await full.post('/brains', { id: 'theirs' });
       const bound = client(
         server,
-        server.registry!.create({ env: 'test', project: 'bind', brain: 'mine' }).key,
+        (await server.registry!.create({ env: 'test', project: 'bind', brain: 'mine' })).key,
       );
       assert.equal((await bound.get('/brains/mine')).status, 200);
       assertError(await bound.get('/brains/theirs'), 404, 'not_found', 'brain_not_found');
@@ -231,7 +233,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     });
 
     it('an unreadable registry refuses every key with 500 key_registry_unreadable', async () => {
-      const key = server.registry!.create({ env: 'test', project: 'broken' }).key;
+      const key = (await server.registry!.create({ env: 'test', project: 'broken' })).key;
       writeFileSync(registryPath, '{ not json');
       try {
         assertError(await client(server, key).get('/brains'), 500, 'internal', 'key_registry_unreadable');
@@ -247,7 +249,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
     after(() => server.close());
 
     it('past the per-key limit: 429 too_many_requests with retry_after_seconds and Retry-After; other keys unaffected', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       for (let i = 0; i < 3; i += 1) assert.equal((await api.get('/brains')).status, 200);
       const r = await api.get('/brains');
       const e = assertError(r, 429, 'rate_limit', 'too_many_requests');
@@ -257,7 +259,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
           (e.retry_after_seconds as number) <= 60,
       );
       assert.equal(r.headers.get('retry-after'), String(e.retry_after_seconds));
-      assert.equal((await client(server, freshKey(server)).get('/brains')).status, 200);
+      assert.equal((await client(server, await freshKey(server)).get('/brains')).status, 200);
     });
   });
 }

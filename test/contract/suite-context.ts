@@ -76,7 +76,7 @@ export function contextChecks(factory: ServerFactory): void {
     });
 
     it('a possessive question in a Brain without self abstains with no_attribution', async () => {
-      const anon = client(server, freshKey(server));
+      const anon = client(server, await freshKey(server));
       await anon.post('/brains', { id: 'b' });
       await remember(anon, 'b', { content: 'The favourite colour is green.' });
       const r = await anon.post('/brains/b/context', { query: 'what is my favourite colour?' });
@@ -321,7 +321,7 @@ export function contextChecks(factory: ServerFactory): void {
     after(() => server.close());
 
     it('unknown paths are http_404; wrong methods are http_405 with Allow', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       assertError(await api.get('/nothing/here'), 404, 'not_found', 'http_404');
       const r = await api.call('PUT', '/brains');
       assertError(r, 405, 'invalid_request', 'http_405');
@@ -373,7 +373,7 @@ export function contextChecks(factory: ServerFactory): void {
     });
 
     it("cross-origin browser requests are refused; the server's own origin is allowed", async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       assertError(
         await api.get('/brains', { Origin: 'https://evil.example' }),
         403,

@@ -231,7 +231,7 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
     });
 
     it('createBrain and acceptObject are writes: each returns a Brain-Watermark, and accepting advances it', async () => {
-      const api = client(server, freshKey(server));
+      const api = client(server, await freshKey(server));
       const created = await api.post('/brains', { id: 'w' });
       assert.equal(created.status, 201);
       const first = created.headers.get('brain-watermark') ?? '';

@@ -21,7 +21,7 @@ export interface EngineTraits {
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {
-  const api = client(server, freshKey(server));
+  const api = client(server, await freshKey(server));
   assert.equal((await api.post('/brains', { id, self: { type: 'person', name: 'Ana' } })).status, 201);
   return api;
 }

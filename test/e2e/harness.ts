@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
@@ -77,7 +77,7 @@ export async function startApp(
 ): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `mnemo-e2e-${engine}-`));
   const keyRegistry = join(dataDir, 'keys.json');
-  KeyRegistry.ensure(keyRegistry);
+  FileKeyRegistry.ensure(keyRegistry);
   const server = await startServer({
     engine,
     port: 0,
@@ -90,7 +90,7 @@ export async function startApp(
   assert.ok(server.uiUrl, 'the server prints a UI address');
   // The UI's key is project `local`, live; an API key of the same namespace sees the same Brains.
   assert.ok(server.registry);
-  const apiKey = server.registry.create({ env: 'live', project: 'local', label: 'e2e' }).key;
+  const apiKey = (await server.registry.create({ env: 'live', project: 'local', label: 'e2e' })).key;
   return {
     server,
     api: createMnemoClient({ baseUrl: server.url, apiKey, retry: false }),

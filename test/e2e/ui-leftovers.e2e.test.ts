@@ -25,9 +25,11 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
 }
 
 /** A fresh admin key of the UI's project, as one pasted on the sign-in screen would be. */
-function adminKey(): string {
+async function adminKey(): Promise<string> {
   assert.ok(app.server.registry);
-  return app.server.registry.create({ env: 'live', project: 'local', admin: true, label: 'e2e admin' }).key;
+  return (
+    await app.server.registry.create({ env: 'live', project: 'local', admin: true, label: 'e2e admin' })
+  ).key;
 }
 
 /** A page signed in with its own key (the one-time address serves one page only), opened at `path`. */
@@ -43,7 +45,7 @@ async function openAt(
   });
   page.on('pageerror', (e) => problems.push(e.message));
   const origin = new URL(app.uiUrl).origin;
-  const session = JSON.stringify({ baseUrl: `${origin}/v1`, apiKey: adminKey() });
+  const session = JSON.stringify({ baseUrl: `${origin}/v1`, apiKey: await adminKey() });
   await page.addInitScript({
     content: `sessionStorage.setItem('mnemo.session', ${JSON.stringify(session)});`,
   });
@@ -156,7 +158,7 @@ test('revoking the key this window runs on says it signs the window out, then la
   assert.deepEqual(refused, [], 'no read went out on the revoked key');
 
   // The way back in works: a new key, pasted.
-  await page.getByLabel('API key').fill(adminKey());
+  await page.getByLabel('API key').fill(await adminKey());
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
   assert.deepEqual(problems, []);
@@ -166,12 +168,14 @@ test('revoking the key this window runs on says it signs the window out, then la
 test('in the desktop app, a revoked shell key is not taken back from the shell: sign-in says why, and a pasted key lasts', async () => {
   // The desktop shell's bridge as electron/preload.cjs exposes it: the key minted for this run.
   const origin = new URL(app.uiUrl).origin;
-  const shellKey = app.server.registry!.create({
-    env: 'live',
-    project: 'local',
-    admin: true,
-    label: 'desktop app',
-  }).key;
+  const shellKey = (
+    await app.server.registry!.create({
+      env: 'live',
+      project: 'local',
+      admin: true,
+      label: 'desktop app',
+    })
+  ).key;
   const page = await context().newPage();
   await page.addInitScript({
     content: `window.mnemo = {
@@ -190,7 +194,7 @@ test('in the desktop app, a revoked shell key is not taken back from the shell: 
     .filter({ hasText: 'You revoked the key this window was signed in with' })
     .waitFor();
   assert.equal(await page.locator('.status.error').count(), 0, 'the shell’s dead key was not used again');
-  await page.getByLabel('API key').fill(adminKey());
+  await page.getByLabel('API key').fill(await adminKey());
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
   // A reload keeps the pasted key, not the shell's revoked one.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
@@ -11,7 +11,7 @@ import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts
 // A real engine behind a real server, except that one query makes createContext fault the way a bug
 // would (a TypeError, not a MnemoError): the failure must still leave a trc_ Trace and log its stack.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-context-failure-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 const logged: string[] = [];
 let engine: Engine;
@@ -39,7 +39,7 @@ before(async () => {
   server = await serveApp({ engine: faulty, registry, logger: (line: string) => void logged.push(line) });
   port = server.port;
   await engine.createBrain(tenant, { id: 'b' });
-  key = registry.create(tenant).key;
+  key = (await registry.create(tenant)).key;
 });
 
 after(async () => {

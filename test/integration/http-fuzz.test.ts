@@ -86,7 +86,7 @@ describe('fuzzing every /v1 route', () => {
 
   before(async () => {
     local = await serveLocal(root);
-    admin = local.server.registry!.create({ env: 'test', project: 'home', admin: true }).key;
+    admin = (await local.server.registry!.create({ env: 'test', project: 'home', admin: true })).key;
     const post = (path: string, body: unknown) =>
       fetch(`${local.server.url}${path}`, {
         method: 'POST',

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
@@ -13,7 +13,7 @@ import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts
 
 // `mnemo import` of notes and of mixed folders against the local engine (encrypted SQLite) over /v1.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-import-folders-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 let engine: Engine;
 let server: ServedApp;
 let client: MnemoClient;
@@ -22,7 +22,7 @@ let key: string;
 before(async () => {
   engine = await createLocalEngine({ dataDir: join(dir, 'data'), dbKey: 'f'.repeat(64), reranker: null });
   server = await serveApp({ engine, registry });
-  key = registry.create({ project: 'home', env: 'test' }).key;
+  key = (await registry.create({ project: 'home', env: 'test' })).key;
   client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
 });
 

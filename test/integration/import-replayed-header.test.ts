@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient } from '../../server/client/index.ts';
@@ -13,7 +13,7 @@ import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts
 // A server whose clock runs an hour behind this machine's: every Record it writes looks older than the
 // import that sent it. The importer must count by the server's Idempotent-Replayed, not by created_at.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-import-replayed-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
 let engine: Engine;
 let server: ServedApp;
@@ -38,7 +38,7 @@ describe('imported / unchanged split', () => {
   test('comes from Idempotent-Replayed, whatever the server clock says', async () => {
     // The Brain exists before the import, so created_at is all an importer without the header could use.
     await engine.createBrain(tenant, { id: 'notes' });
-    const { key } = registry.create(tenant);
+    const { key } = await registry.create(tenant);
     const client = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
     const file = join(dir, 'Ideas.md');
     writeFileSync(file, '# Ideas\n\nA tide-clock for the hallway.\n');

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { KeyRegistry } from '../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { mountMcp } from '../../server/mcp/mount-mcp.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
@@ -14,7 +14,7 @@ import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts
 
 // The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-http-'));
-const registry = KeyRegistry.ensure(join(dir, 'keys.json'));
+const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const engine = createReferenceEngine({ deployment: 'local' });
 let server: ServedApp;
 let origin = '';
@@ -64,7 +64,7 @@ async function rawPost(
 
 describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   test('a Brain-bound key lists exactly the five tools, never acceptObject', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...mcpToolNames].sort());
@@ -82,7 +82,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('remember then recall through the tools, reading its own write', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
     const written = JSON.parse(
       textOf(
@@ -134,7 +134,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('remember retried with its idempotency_key returns the original Record, flagged as replayed', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
     const call = async () =>
       JSON.parse(
@@ -153,7 +153,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('engine errors come back as tool errors with the code', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
     const r = await client.callTool({
       name: 'get_record',
@@ -165,12 +165,14 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('a narrowed key gets missing_scope from the tool that needs more', async () => {
-    const key = registry.create({
-      env: 'test',
-      project: 'acme',
-      brain: 'notes',
-      scopes: ['memories:read'],
-    }).key;
+    const key = (
+      await registry.create({
+        env: 'test',
+        project: 'acme',
+        brain: 'notes',
+        scopes: ['memories:read'],
+      })
+    ).key;
     const client = await connect(key);
     const r = await client.callTool({ name: 'remember', arguments: { content: 'x' } });
     assert.equal(r.isError, true);
@@ -179,7 +181,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('a key bound to a Brain of another project sees no such Brain', async () => {
-    const key = registry.create({ env: 'test', project: 'other', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'other', brain: 'notes' })).key;
     const client = await connect(key);
     const r = await client.callTool({ name: 'get_context', arguments: { query: 'dentist' } });
     assert.equal(r.isError, true);
@@ -188,7 +190,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('403 mcp_brain_unbound for a key not bound to one Brain', async () => {
-    const key = registry.create({ env: 'test', project: 'acme' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme' })).key;
     const raw = await rawPost({ authorization: `Bearer ${key}` });
     assert.equal(raw.status, 403);
     assert.equal(raw.body.code, 'mcp_brain_unbound');
@@ -201,7 +203,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     const none = await rawPost({});
     assert.equal(none.status, 401);
     assert.equal(none.body.code, 'invalid_api_key');
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const evil = await rawPost({ authorization: `Bearer ${key}`, origin: 'http://evil.example' });
     assert.equal(evil.status, 403);
     assert.equal(evil.body.code, 'http_403');
@@ -210,7 +212,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('the transport refusals have the one error shape, and only POST is served', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const send = async (method: string, headers: Record<string, string>, body?: string) => {
       const res = await fetch(`${origin}/mcp`, {
         method,
@@ -265,7 +267,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('tools/call with arguments that are not an object is -32602 naming the field, not an internal error', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     for (const params of [{ name: 'recall', arguments: 'rec_x' }, { arguments: {} }, 'recall']) {
       const res = await rawPost(
         { authorization: `Bearer ${key}` },
@@ -286,7 +288,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('tools/call with arguments nested past the JSON depth limit is -32602 naming the limit', async () => {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     const res = await rawPost(
       { authorization: `Bearer ${key}` },
@@ -302,9 +304,9 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
   });
 
   test('a revoked key is refused on its next request', async () => {
-    const { key, entry } = registry.create({ env: 'test', project: 'acme', brain: 'notes' });
+    const { key, record: entry } = await registry.create({ env: 'test', project: 'acme', brain: 'notes' });
     assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);
-    registry.revoke(entry.id);
+    await registry.revoke(entry.id);
     const after = await rawPost({ authorization: `Bearer ${key}` });
     assert.equal(after.status, 401);
     assert.equal(after.body.code, 'key_revoked');
@@ -319,7 +321,7 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
     mounts: [(a) => mountMcp(a, { engine, registry })],
   });
   try {
-    const key = registry.create({ env: 'test', project: 'acme', brain: 'notes' }).key;
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const auth = { Authorization: `Bearer ${key}` };
     const mcp = () =>
       fetch(`${limited.origin}/mcp`, {

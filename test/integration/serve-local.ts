@@ -22,6 +22,6 @@ export async function serveLocal(
     configDir: join(root, 'config'),
     log: o.log ?? (() => {}),
   });
-  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
   return { server, key, auth: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
 }

@@ -57,7 +57,7 @@ export async function startNode(
     });
   const server = await start();
   port = server.port;
-  const key = server.registry!.create({ env: 'test', project: 'home' }).key;
+  const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
   const node: Node = {
     name,
     dataDir,

@@ -53,7 +53,7 @@ describe('the replication routes and the Record change feed of a hosted server',
   it('refuses the sync routes to a key without their scope or bound to another Brain', async () => {
     const clientOf = (key: string) => createMnemoClient({ baseUrl: h.server.url, apiKey: key });
     const readOnly = clientOf(
-      h.server.registry!.create({ env: 'test', project: 'home', scopes: ['records:read'] }).key,
+      (await h.server.registry!.create({ env: 'test', project: 'home', scopes: ['records:read'] })).key,
     );
     const writeRefused = await refused(
       readOnly.replicateRecords('shared', [replica('rec_01M8GA4DNAKFBAD9VVVCSJ3199', 'x')]),
@@ -61,7 +61,7 @@ describe('the replication routes and the Record change feed of a hosted server',
     assert.equal(writeRefused.code, 'missing_scope');
     assert.match(writeRefused.message, /records:write/);
     const bound = clientOf(
-      h.server.registry!.create({ env: 'test', project: 'home', brain: 'elsewhere' }).key,
+      (await h.server.registry!.create({ env: 'test', project: 'home', brain: 'elsewhere' })).key,
     );
     const hidden = await refused(
       bound.replicateRecords('shared', [replica('rec_01M8GA4DNAKFBAD9VVVCSJ3198', 'x')]),

@@ -5,27 +5,16 @@ import type { PgClient } from './client.ts';
 
 const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
 
-/** The registry over PostgreSQL, and a lookup that also finds revoked keys (the port's byHash does not). */
-export interface PgKeyRegistry extends KeyRegistryPort {
-  /** The key with this hash, revoked or not: a server answers key_revoked, not invalid_api_key, for one. */
-  lookup(hash: string): Promise<KeyRecord | null>;
-}
-
 /**
  * The API keys in the database, shared by every process on it: a revoke commits once, and the next
  * lookup of any process, which reads the table (no cache), refuses the key. Only hashes are stored.
  */
-export function pgKeyRegistry(client: PgClient): PgKeyRegistry {
-  const byHash = async (hash: string, liveOnly: boolean) =>
-    (
-      await client.query<KeyRecord>(
-        `SELECT ${columns} FROM api_keys WHERE hash = $1${liveOnly ? ' AND revoked_at IS NULL' : ''}`,
-        [hash],
-      )
-    ).rows[0] ?? null;
+export function pgKeyRegistry(client: PgClient): KeyRegistryPort {
   return {
-    byHash: (hash) => byHash(hash, true),
-    lookup: (hash) => byHash(hash, false),
+    // Revoked keys too: a server answers key_revoked for one, not invalid_api_key.
+    byHash: async (hash) =>
+      (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE hash = $1`, [hash])).rows[0] ??
+      null,
     list: async () =>
       (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id COLLATE "C"`))
         .rows,

@@ -1,5 +1,6 @@
 import { connectPostgres } from './client.ts';
-import { pgKeyRegistry, type PgKeyRegistry } from './key-registry.ts';
+import type { KeyRegistryPort } from '../../ports/index.ts';
+import { pgKeyRegistry } from './key-registry.ts';
 import { migrate } from './migrate.ts';
 
 /** The URL as it may be shown: without its password. */
@@ -19,7 +20,7 @@ export function shownUrl(url: string): string {
  */
 export async function openPostgresKeys(
   url: string,
-): Promise<{ registry: PgKeyRegistry; close(): Promise<void> }> {
+): Promise<{ registry: KeyRegistryPort; close(): Promise<void> }> {
   const client = connectPostgres(url, { max: 2 });
   try {
     await migrate(client);

@@ -14,9 +14,9 @@ export interface ThoroughSync {
   run(
     key: string,
     compute: (id: string) => Promise<Context>,
-    processing: (id: string) => Context,
+    processing: (id: string) => Context | Promise<Context>,
     /** The assembly a 202 announced has failed, and nobody awaits it: leave word of it (its Trace). */
-    failedAfter202?: (id: string, error: unknown) => void,
+    failedAfter202?: (id: string, error: unknown) => void | Promise<void>,
     /**
      * A finished Context that no longer answers the request (the Brain changed since it was assembled,
      * and the request asks for the freshest data): it is dropped and the request assembled afresh, once.
@@ -99,9 +99,12 @@ export function createThoroughSync(o: {
               if (entries.get(key) === e) entries.delete(key);
               return;
             }
-            failedAfter202?.(e.id, error);
+            const left = failedAfter202?.(e.id, error);
             e.failed = { error };
             e.at = now();
+            // Nobody awaits this chain: a failure to leave word surfaces as the process's unhandled
+            // rejection, as a throw here would.
+            return left;
           },
         );
       }

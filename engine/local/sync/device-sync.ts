@@ -213,12 +213,12 @@ export function outbox(ctx: LocalCtx, b: BrainRow, limit: number): OutboxBatch {
  * a crash before this pushes the batch again, which the remote answers `unchanged` (exactly once).
  * An id the remote had forgotten is forgotten here too.
  */
-export function markPushed(
+export async function markPushed(
   ctx: LocalCtx,
   b: BrainRow,
   batch: OutboxBatch,
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
-): void {
+): Promise<void> {
   const forgotten: string[] = [];
   ctx.store.tx(() => {
     let pushed = 0;
@@ -259,7 +259,7 @@ export function markPushed(
       b.uid,
     );
   });
-  if (forgotten.length > 0) applyTombstones(ctx, b, forgotten);
+  if (forgotten.length > 0) await applyTombstones(ctx, b, forgotten);
 }
 
 /**
@@ -315,7 +315,7 @@ export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, throughSeq: numbe
  * removals are applied as tombstones; then the page's watermark is kept, so a crash re-reads at most
  * this page, which changes nothing the second time.
  */
-export function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): { pulled: number } {
+export async function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): Promise<{ pulled: number }> {
   const p = requirePairing(ctx, b);
   const own = (id: string) =>
     ctx.store.get(
@@ -341,7 +341,7 @@ export function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): { pul
   }
   const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
   const removed = (page.removed ?? []).map((r) => r.id);
-  if (removed.length > 0) applyTombstones(ctx, b, removed);
+  if (removed.length > 0) await applyTombstones(ctx, b, removed);
   ctx.store.run(
     'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND remote_url = ?',
     page.watermark ?? p.pull_watermark,

@@ -136,7 +136,11 @@ export function replicateRecords(
  * id is refused from now on. On a device, an id that is the redacted copy of one of its Records
  * forgets that original too.
  */
-export function applyTombstones(ctx: LocalCtx, b: BrainRow, ids: readonly string[]): TombstoneResult {
+export async function applyTombstones(
+  ctx: LocalCtx,
+  b: BrainRow,
+  ids: readonly string[],
+): Promise<TombstoneResult> {
   const { store } = ctx;
   const result = store.tx(() => {
     const rows = new Map<string, { id: string; n: number }>();
@@ -173,7 +177,7 @@ export function applyTombstones(ctx: LocalCtx, b: BrainRow, ids: readonly string
     return { forgotten: [...rows.keys()], seq, pending: counts?.pending ?? 0 };
   });
   if (result.forgotten.length > 0) {
-    afterForget(ctx, b.uid, result.forgotten);
+    await afterForget(ctx, b.uid, result.forgotten);
     store.checkpoint();
   }
   if (result.pending > 0) ctx.worker.kick();

@@ -1,10 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
-  allScopes,
-  KeyRegistry,
+  FileKeyRegistry,
   openPostgresKeys,
   parseScopes,
-  type KeyRecord,
+  type KeyRegistryPort,
   type Scope,
 } from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
@@ -18,62 +17,33 @@ interface Where {
   databaseUrl?: string;
 }
 
-type NewKeySpec = Parameters<KeyRegistry['create']>[0];
-
-/** What the three commands do to a registry, a file or a database alike. */
-interface Registry {
-  create(spec: NewKeySpec): Promise<string>;
-  revoke(keyOrId: string): Promise<KeyRecord | null>;
-  list(): Promise<KeyRecord[]>;
-  close(): Promise<void>;
-}
-
 /**
  * The database when one is named (--database-url, or MNEMO_DATABASE_URL unless a file registry is
- * named on the command line), else the file registry of a data dir.
+ * named on the command line), else the registry file a local server reads (the same file, so a server
+ * running on it sees each change).
  */
-async function registryFrom(where: Where, create: boolean): Promise<Registry> {
+async function registryFrom(
+  where: Where,
+  create: boolean,
+): Promise<{ registry: KeyRegistryPort; close(): Promise<void> }> {
   const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
   const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
-  if (url !== undefined) {
-    const { registry, close } = await openPostgresKeys(url);
-    return {
-      create: async (spec) =>
-        (
-          await registry.create({
-            env: spec.env,
-            project: spec.project,
-            scopes: spec.scopes ?? [...allScopes],
-            brain: spec.brain ?? undefined,
-            label: spec.label ?? undefined,
-            admin: spec.admin,
-          })
-        ).key,
-      revoke: (keyOrId) => registry.revoke(keyOrId),
-      list: () => registry.list(),
-      close,
-    };
-  }
+  if (url !== undefined) return openPostgresKeys(url);
   const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());
-  const file = create ? KeyRegistry.ensure(path) : new KeyRegistry(path);
-  return {
-    create: async (spec) => file.create(spec).key,
-    revoke: async (keyOrId) => file.revoke(keyOrId),
-    list: async () => file.list(),
-    close: async () => {},
-  };
+  const registry = create ? FileKeyRegistry.ensure(path) : new FileKeyRegistry(path);
+  return { registry, close: async () => {} };
 }
 
 async function withRegistry(
   where: Where,
   create: boolean,
-  use: (r: Registry) => Promise<void>,
+  use: (r: KeyRegistryPort) => Promise<void>,
 ): Promise<void> {
-  const registry = await registryFrom(where, create);
+  const { registry, close } = await registryFrom(where, create);
   try {
     await use(registry);
   } finally {
-    await registry.close();
+    await close();
   }
 }
 
@@ -136,7 +106,7 @@ export function register(program: Command): void {
       },
     ) => {
       await withRegistry(o, true, async (registry) => {
-        const key = await registry.create({
+        const { key } = await registry.create({
           env: o.env,
           project: o.project,
           scopes: o.scopes,

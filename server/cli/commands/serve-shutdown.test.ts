@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { KeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { FileKeyRegistry } from '../../../engine/auth/key-registry.ts';
 import { registryPathFor } from '../../data-dir.ts';
 import { slowCreateBrain } from '../../http/testing/slow-request.ts';
 
@@ -34,7 +34,7 @@ async function serve(extra: string[] = []) {
   while (!/listening on/.test(stdout) && Date.now() < deadline) await sleep(50);
   const port = Number(/:(\d+)\/v1/.exec(stdout)?.[1]);
   assert.ok(port > 0, `serve did not start: ${stderr}`);
-  const key = new KeyRegistry(registryPathFor(dir)).create({ env: 'test', project: 'stop' }).key;
+  const key = (await new FileKeyRegistry(registryPathFor(dir)).create({ env: 'test', project: 'stop' })).key;
   return { child, port, key, exited, stderr: () => stderr };
 }
 
