@@ -76,6 +76,7 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
     await addBrain(db, 'brn_q4');
     assert.equal(await jobs.oldestPendingSeq('brn_q3'), 1);
     assert.equal(await jobs.oldestPendingSeq('brn_q4'), null);
+    assert.ok((await jobs.nextDueMs(30_000))! <= 30_000, 'a job due now: claim now');
     const [a, b] = mine('brn_q3')(await jobs.claim(10, 30_000, 1_000));
     assert.equal(await jobs.nextDueMs(30_000), 31_000);
     await jobs.retry(a!.n, 30_400);
