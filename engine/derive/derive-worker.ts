@@ -99,7 +99,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       limit,
     );
 
-  const tick = () => {
+  // The batch waits for a unit of work open now: its transaction is its own (store.exclusive).
+  // `scheduled` stays set until it runs, so no second batch is planned meanwhile.
+  const tick = () => void store.exclusive(batch);
+  const batch = () => {
     scheduled = null;
     if (stopped) return;
     const started = performance.now();
@@ -149,7 +152,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       });
     } catch (e) {
       // A failed COMMIT can leave the transaction open; every later write would nest inside it and
-      // never commit. (tick runs from setImmediate, so the transaction can only be this batch's.)
+      // never commit. (The batch holds the store's lock, so the transaction can only be its own.)
       if (store.db.inTransaction) {
         try {
           store.db.exec('ROLLBACK');

@@ -239,7 +239,8 @@ function engineOver(
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      const out = await fn(...args);
+      // Its synchronous part neither joins nor reads into a unit of work open now (store.exclusive).
+      const out = await store.exclusive(() => fn(...args));
       await durable.settled();
       return out;
     };
