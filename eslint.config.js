@@ -117,13 +117,12 @@ export default tseslint.config(
     // SQLite adapter (engine/adapters/sqlite/): FTS5's tokenizer on a scratch database (turn-tokens.ts),
     // sqlite-vec's tables and the exact in-memory copies of FTS5 and vec0 (vector-store.ts,
     // turn-copies.ts), and the rollback of a write that failed mid-batch (write-group.ts,
-    // derive-worker.ts, objects.ts' last insert rowid). Nothing may join this list.
+    // derive-worker.ts). Nothing may join this list.
     files: [
       'engine/retrieve/turn-tokens.ts',
       'engine/retrieve/vector-store.ts',
       'engine/retrieve/turn-copies.ts',
       'engine/local/write-group.ts',
-      'engine/local/objects.ts',
       'engine/derive/derive-worker.ts',
     ],
     rules: {

@@ -28,6 +28,7 @@ import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
+import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { releaseVectorCopies, vectorCopyUsage } from '../retrieve/vector-store.ts';
 import { turnCopyUsage } from '../retrieve/turn-copies.ts';
@@ -208,6 +209,7 @@ function engineOver(
   const ctx: LocalCtx = {
     store,
     brains: sqliteBrains(store),
+    units: sqliteUnits(store),
     codec: new WatermarkCodec(store.watermarkSecret),
     deployment,
     deriver,
