@@ -131,8 +131,8 @@ export default tseslint.config(
   {
     // Modules that still reach the SQLite driver or past Store to its connection, to move into the
     // SQLite adapter (engine/adapters/sqlite/): the rollback of a write that failed mid-batch
-    // (write-group.ts) and objects.ts' last insert rowid. Nothing may join this list.
-    files: ['engine/local/write-group.ts', 'engine/local/objects.ts'],
+    // (write-group.ts). Nothing may join this list.
+    files: ['engine/local/write-group.ts'],
     rules: {
       'no-restricted-imports': noUpward([...engineUpward, pgDriver, rawTokenizer]),
       'no-restricted-syntax': 'off',

@@ -8,6 +8,11 @@ export interface DeriveWorkerOptions<B = void> {
    * called inside another, a savepoint of it. Synchronous: see the batch in createDeriveWorker.
    */
   transaction: <T>(work: () => T) => T;
+  /**
+   * Runs `fn` when no unit of work holds the store (at once when none does): the batch's transaction
+   * is then its own, never part of an async write in flight. Default: at once.
+   */
+  exclusive?: <T>(fn: () => T) => Promise<T>;
   /** A failure of the store rather than of a job (busy, full, failing): the batch goes back whole. */
   storeFailure: (e: unknown) => boolean;
   /** Reads, in the batch's transaction and before its jobs run, what they need, at once. */
@@ -82,6 +87,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
   const leaseMs = opts.leaseMs ?? 60_000;
   const jobRetryDelaysMs = opts.jobRetryDelaysMs ?? defaultJobRetryDelaysMs;
   const { queue, transaction } = opts;
+  const exclusive = opts.exclusive ?? (async <T>(fn: () => T) => fn());
   let scheduled: NodeJS.Immediate | null = null;
   /** A batch is between its claim and the end of its leases: no other may start. */
   let running = false;
@@ -119,43 +125,46 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
       // called and throws there, which makes each call part of the batch. Their promises are awaited
       // after the commit only to surface a failure. An asynchronous unit of work will await them in it.
       const calls: Promise<void>[] = [];
-      transaction(() => {
-        const prepared = opts.prepare?.(claimed);
-        cut = claimed.length === batchSize;
-        if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
-          const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
-          ran += step.changed;
-          upkeepLeft = step.more;
-          // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
-          cut = upkeepLeft;
-        }
-        for (const job of claimed) {
-          ran++;
-          try {
-            transaction(() => {
-              calls.push(queue.complete([job.n]));
-              opts.run(job, prepared);
-            });
-          } catch (e) {
-            // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
-            if (opts.storeFailure(e)) throw e;
-            const attempt = job.attempts + 1;
-            const delay = jobRetryDelaysMs[attempt - 1];
-            if (delay !== undefined) {
-              calls.push(queue.retry(job.n, opts.now() + delay));
-              opts.onJobRetry?.(job, e, delay, attempt);
-            } else {
-              opts.onError(job, e);
-              calls.push(queue.complete([job.n]));
+      // The batch queues behind a unit of work open now (exclusive), so its transaction is its own.
+      await exclusive(() =>
+        transaction(() => {
+          const prepared = opts.prepare?.(claimed);
+          cut = claimed.length === batchSize;
+          if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
+            const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
+            ran += step.changed;
+            upkeepLeft = step.more;
+            // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
+            cut = upkeepLeft;
+          }
+          for (const job of claimed) {
+            ran++;
+            try {
+              transaction(() => {
+                calls.push(queue.complete([job.n]));
+                opts.run(job, prepared);
+              });
+            } catch (e) {
+              // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
+              if (opts.storeFailure(e)) throw e;
+              const attempt = job.attempts + 1;
+              const delay = jobRetryDelaysMs[attempt - 1];
+              if (delay !== undefined) {
+                calls.push(queue.retry(job.n, opts.now() + delay));
+                opts.onJobRetry?.(job, e, delay, attempt);
+              } else {
+                opts.onError(job, e);
+                calls.push(queue.complete([job.n]));
+              }
+            }
+            ended.add(job.n);
+            if (performance.now() - started > sliceMs) {
+              cut ||= claimed.at(-1) !== job;
+              break;
             }
           }
-          ended.add(job.n);
-          if (performance.now() - started > sliceMs) {
-            cut ||= claimed.at(-1) !== job;
-            break;
-          }
-        }
-      });
+        }),
+      );
       await Promise.all(calls);
     } catch (e) {
       // Nothing of the batch was kept: its jobs are as they were before the claim.

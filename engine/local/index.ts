@@ -32,6 +32,7 @@ import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
 import { batchTx } from '../adapters/sqlite/batch-tx.ts';
 import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
+import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
@@ -159,6 +160,7 @@ function engineOver(
   const worker = createDeriveWorker({
     queue: jobs,
     transaction: batchTx(store),
+    exclusive: (fn) => store.exclusive(fn),
     storeFailure,
     now: () => clock().getTime(),
     prepare: (batch) => loadBatchRecords(store, batch),
@@ -229,6 +231,7 @@ function engineOver(
   const ctx: LocalCtx = {
     store,
     brains: sqliteBrains(store),
+    units: sqliteUnits(store),
     codec: new WatermarkCodec(store.watermarkSecret),
     deployment,
     deriver,
@@ -260,7 +263,8 @@ function engineOver(
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      const out = await fn(...args);
+      // Its synchronous part neither joins nor reads into a unit of work open now (store.exclusive).
+      const out = await store.exclusive(() => fn(...args));
       await durable.settled();
       return out;
     };

@@ -8,6 +8,7 @@ import type { Reranker } from '../retrieve/reranker.ts';
 import type { BrainRepository, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
+import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import type { Deployment, Tenant } from '../types.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 
@@ -22,6 +23,8 @@ export interface LocalCtx {
   store: Store;
   /** The Brains, through their port (the first repository the engine reads and writes that way). */
   brains: BrainRepository;
+  /** Units of work over the store (Storage.write/read): the Objects and Idempotency-Keys so far. */
+  units: SqliteUnits;
   codec: WatermarkCodec;
   deployment: Deployment;
   deriver: Deriver;

@@ -1,22 +1,12 @@
 import type { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from '../contract/index.ts';
-import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
+import type { ObjectVersionRow } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
-interface VersionRow {
-  n: number;
-  type: string;
-  key: string;
-  version: number;
-  value: string;
-  accepted_at: string;
-  seq: number;
-}
-
-function toObject(brainId: string, v: VersionRow): AcceptedObject {
+function toObject(brainId: string, v: ObjectVersionRow): AcceptedObject {
   return {
     object: 'object',
     brain_id: brainId,
@@ -35,40 +25,27 @@ function toObject(brainId: string, v: VersionRow): AcceptedObject {
  * sequence, so it returns the watermark after it (after the original accept, for a replay), as every
  * write does.
  */
-export function acceptObject(
+export async function acceptObject(
   ctx: LocalCtx,
   t: Tenant,
   brainId: string,
   body: ObjectAccept,
   opts: WriteOptions,
-): { object: AcceptedObject; watermark: string; replayed: boolean } {
+): Promise<{ object: AcceptedObject; watermark: string; replayed: boolean }> {
   const b = requireBrain(ctx, t, brainId);
-  const { store } = ctx;
   const hash = canonicalHash(body);
-  const out = store.tx(() => {
+  const out = await ctx.units.write(b.uid, async (u) => {
     if (opts.idempotencyKey !== undefined) {
-      const prior = store.get<{ body_hash: string; object_n: number }>(
-        "SELECT body_hash, object_n FROM idempotency WHERE brain_uid = ? AND operation = 'acceptObject' AND key = ?",
-        b.uid,
-        opts.idempotencyKey,
-      );
+      const prior = await u.idempotency.find('acceptObject', opts.idempotencyKey);
       if (prior) {
-        if (prior.body_hash !== hash) {
+        if (prior.bodyHash !== hash) {
           throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
         }
-        return {
-          row: store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', prior.object_n)!,
-          replayed: true,
-        };
+        const row = 'objectN' in prior.target ? await u.objects.get(prior.target.objectN) : null;
+        return { row: row!, replayed: true };
       }
     }
-    const current =
-      store.get<{ v: number | null }>(
-        'SELECT max(version) AS v FROM object_versions WHERE brain_uid = ? AND type = ? AND key = ?',
-        b.uid,
-        body.type,
-        body.key,
-      )?.v ?? 0;
+    const current = (await u.objects.current(body.type, body.key))?.version ?? 0;
     if (body.if_version !== undefined && body.if_version !== null && body.if_version !== current) {
       throw new MnemoError(
         'stale_version',
@@ -76,25 +53,23 @@ export function acceptObject(
         { current_version: current },
       );
     }
-    const seq = store.nextSeq(b.uid);
-    const { lastInsertRowid } = store.db
-      .prepare(
-        'INSERT INTO object_versions (brain_uid, type, key, version, value, accepted_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(b.uid, body.type, body.key, current + 1, JSON.stringify(body.value), nowIso(ctx), seq);
+    const seq = await u.sequence.next();
+    const row = await u.objects.insert({
+      brain_uid: b.uid,
+      type: body.type,
+      key: body.key,
+      version: current + 1,
+      value: JSON.stringify(body.value),
+      accepted_at: nowIso(ctx),
+      seq,
+    });
     if (opts.idempotencyKey !== undefined) {
-      store.run(
-        "INSERT INTO idempotency (brain_uid, operation, key, body_hash, object_n) VALUES (?, 'acceptObject', ?, ?, ?)",
-        b.uid,
-        opts.idempotencyKey,
-        hash,
-        Number(lastInsertRowid),
-      );
+      await u.idempotency.remember('acceptObject', opts.idempotencyKey, {
+        bodyHash: hash,
+        target: { objectN: row.n },
+      });
     }
-    return {
-      row: store.get<VersionRow>('SELECT * FROM object_versions WHERE n = ?', Number(lastInsertRowid))!,
-      replayed: false,
-    };
+    return { row, replayed: false };
   });
   return {
     object: toObject(brainId, out.row),
@@ -103,20 +78,15 @@ export function acceptObject(
   };
 }
 
-export function getObject(
+export async function getObject(
   ctx: LocalCtx,
   t: Tenant,
   brainId: string,
   type: string,
   key: string,
-): AcceptedObject {
+): Promise<AcceptedObject> {
   const b = requireBrain(ctx, t, brainId);
-  const v = ctx.store.get<VersionRow>(
-    'SELECT * FROM object_versions WHERE brain_uid = ? AND type = ? AND key = ? ORDER BY version DESC LIMIT 1',
-    b.uid,
-    type,
-    key,
-  );
+  const v = await ctx.units.read(b.uid, (u) => u.objects.current(type, key));
   if (!v)
     throw new MnemoError(
       'object_not_found',
@@ -125,31 +95,23 @@ export function getObject(
   return toObject(brainId, v);
 }
 
-/** A cursor names the last (type, key) served; neither holds this separator (both are slugs). */
-const cursorSep = '\u001f';
-
 /**
  * The current version of every Object of the Brain, by type then key (`type` narrows to one), paged by
- * an opaque cursor. A range read of the `(brain_uid, type, key, version)` key, newest version of each.
+ * an opaque cursor.
  */
-export function listObjects(ctx: LocalCtx, t: Tenant, brainId: string, q: ObjectListQuery): ObjectPage {
+export async function listObjects(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  q: ObjectListQuery,
+): Promise<ObjectPage> {
   const b = requireBrain(ctx, t, brainId);
-  const [afterType, afterKey] = q.cursor ? decodeCursor(q.cursor).split(cursorSep) : ['', ''];
-  const rows = ctx.store.all<VersionRow>(
-    `SELECT v.* FROM object_versions v
-     WHERE v.brain_uid = ? AND (v.type, v.key) > (?, ?) ${q.type !== undefined ? 'AND v.type = ?' : ''}
-       AND v.version = (SELECT max(o.version) FROM object_versions o
-                        WHERE o.brain_uid = v.brain_uid AND o.type = v.type AND o.key = v.key)
-     ORDER BY v.type, v.key LIMIT ?`,
-    b.uid,
-    afterType ?? '',
-    afterKey ?? '',
-    ...(q.type !== undefined ? [q.type] : []),
-    q.limit + 1,
+  const page = await ctx.units.read(b.uid, (u) =>
+    u.objects.list({ type: q.type, limit: q.limit, cursor: q.cursor }),
   );
-  const page = pageOf(
-    rows.map((r) => ({ id: `${r.type}${cursorSep}${r.key}`, r })),
-    q.limit,
-  );
-  return { ...page, data: page.data.map(({ r }) => toObject(b.id, r)) };
+  return {
+    data: page.rows.map((r) => toObject(b.id, r)),
+    has_more: page.next !== null,
+    next_cursor: page.next,
+  };
 }

@@ -169,4 +169,24 @@ describe('the write group', () => {
     await Promise.all(writes);
     assert.equal(s.commits(), 2);
   });
+
+  it('waits for a unit of work open now and commits apart from it', async () => {
+    const s = countedStore();
+    const group = createWriteGroup(s.counted);
+    let written: Promise<unknown> | null = null;
+    // Arrives while the unit below awaits, as a request would.
+    setTimeout(() => (written = group.run(s.insert('group'))), 5);
+    await assert.rejects(
+      s.store.unit('write', async () => {
+        s.store.run("INSERT INTO item (v) VALUES ('unit')");
+        await new Promise((r) => setTimeout(r, 30));
+        assert.deepEqual(s.items(), ['unit']);
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    assert.ok(written);
+    await written;
+    assert.deepEqual(committedItems(s.store), ['group']);
+  });
 });

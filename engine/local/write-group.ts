@@ -77,12 +77,18 @@ export function createWriteGroup(store: Store, maxGroup = defaultMaxGroup): Writ
     commit(group);
   };
 
-  /** One group per turn of the event loop, so a long burst lets other requests in between groups. */
-  const tick = () => {
-    scheduled = null;
-    commitNext();
-    if (waiting.length > 0) scheduled = setImmediate(tick);
-  };
+  /**
+   * One group per turn of the event loop, so a long burst lets other requests in between groups. The
+   * group waits for a unit of work open now (store.exclusive): its transaction is the group's own.
+   */
+  const tick = () =>
+    void store.exclusive(() => {
+      scheduled = null;
+      // Flushed meanwhile.
+      if (waiting.length === 0) return;
+      commitNext();
+      if (waiting.length > 0) scheduled = setImmediate(tick);
+    });
 
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);

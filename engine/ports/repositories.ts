@@ -100,6 +100,8 @@ export interface MemoryRepository {
 export interface ObjectRepository {
   /** The newest version of type/key, or null. */
   current(type: string, key: string): Promise<ObjectVersionRow | null>;
+  /** The version `n` names (what an Idempotency-Key replays, current or not), or null. */
+  get(n: number): Promise<ObjectVersionRow | null>;
   insert(row: Omit<ObjectVersionRow, 'n'>): Promise<ObjectVersionRow>;
   /** The current version of every type/key, by type then key, paged. */
   list(query: {

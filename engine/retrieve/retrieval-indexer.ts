@@ -262,18 +262,23 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       }
       if (closed) return;
       // One commit for the batch's index rows, vectors and dequeue: each commit costs about as much as
-      // the rows in it. A Context meanwhile indexes its Brain's Records itself (catchUp).
-      store.tx(() => {
-        indexLexical(items);
-        writeVectors?.();
-        for (const it of items)
-          // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
-          store.run(
-            "DELETE FROM index_queue WHERE owner = ? AND owner_n = ? AND (owner = 'memory' OR lexical = 1)",
-            it.owner,
-            it.owner_n,
-          );
+      // the rows in it. A Context meanwhile indexes its Brain's Records itself (catchUp). Behind a unit
+      // of work open now (store.exclusive): this transaction is the batch's own.
+      await store.exclusive(() => {
+        if (closed) return;
+        store.tx(() => {
+          indexLexical(items);
+          writeVectors?.();
+          for (const it of items)
+            // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
+            store.run(
+              "DELETE FROM index_queue WHERE owner = ? AND owner_n = ? AND (owner = 'memory' OR lexical = 1)",
+              it.owner,
+              it.owner_n,
+            );
+        });
       });
+      if (closed) return;
       turns.sync();
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));

@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
 import { openDatabase, type Db } from './open-database.ts';
+import { createStoreMutex } from './store-mutex.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 
 export type SqlParam = string | number | bigint | Buffer | null;
@@ -14,8 +16,23 @@ export interface Store {
   run(sql: string, ...params: SqlParam[]): { changes: number };
   get<T>(sql: string, ...params: SqlParam[]): T | undefined;
   all<T>(sql: string, ...params: SqlParam[]): T[];
-  /** Runs fn in a transaction (a savepoint when nested); throws roll it back whole. */
+  /**
+   * Runs fn in a transaction (a savepoint when nested); throws roll it back whole. Refused while a
+   * unit of work is open, unless called from inside it: it would join that unit and share its fate.
+   */
   tx<T>(fn: () => T): T;
+  /**
+   * Runs fn (synchronous, usually a `tx`) holding the store's lock: at once when no unit of work holds
+   * it, else after the units queued before it. Writers that start on their own go through here.
+   */
+  exclusive<T>(fn: () => T): Promise<T>;
+  /**
+   * Runs `work` in one transaction held across its awaits, one at a time on the store: `BEGIN
+   * IMMEDIATE` (a read: `BEGIN`), then `COMMIT` when it resolves, `ROLLBACK` when it rejects. While it
+   * is open, writes from outside it are refused, and a unit opened inside it is refused too (it would
+   * wait for its own end). unit-of-work.ts builds the ports over it.
+   */
+  unit<T>(mode: 'write' | 'read', work: () => Promise<T>): Promise<T>;
   /** Advances and returns the Brain's transaction sequence (call inside the write's transaction). */
   nextSeq(brainUid: string): number;
   currentSeq(brainUid: string): number;
@@ -102,14 +119,61 @@ export function openStore(opts: OpenStoreOptions): Store {
   // per call, a cost paid by each write and batch. The wrapper only runs what it is given, so nesting
   // (a savepoint) and rollback are as before.
   const inTx = db.transaction((fn: () => unknown) => fn());
+
+  // The unit of work open now, and which async context is its own (AsyncLocalStorage, enabled only
+  // while a unit is open: its promise hooks would slow every await of the process otherwise).
+  const mutex = createStoreMutex();
+  const units = new AsyncLocalStorage<{ mode: 'write' | 'read' }>();
+  let open: { mode: 'write' | 'read' } | null = null;
+  const mayWrite = () => {
+    if (open === null) return;
+    if (units.getStore() !== open)
+      throw new Error(
+        'store: a write outside the open unit of work would join it; queue behind it with store.exclusive',
+      );
+    if (open.mode === 'read') throw new Error('store: a read unit of work cannot write');
+  };
+  const unit = async <T>(mode: 'write' | 'read', work: () => Promise<T>): Promise<T> => {
+    if (open !== null && units.getStore() === open)
+      throw new Error('store: a unit of work cannot open inside another (it would wait for its own end)');
+    const release = await mutex.acquire();
+    const me = { mode };
+    try {
+      db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+      open = me;
+      let out: T;
+      try {
+        out = await units.run(me, work);
+        db.exec('COMMIT');
+      } catch (e) {
+        // A COMMIT that failed can leave the transaction open, as can work that threw.
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw e;
+      }
+      return out;
+    } finally {
+      open = null;
+      units.disable();
+      release();
+    }
+  };
   return {
     db,
     file,
-    run: (sql, ...params) => prep(sql).run(...params),
+    run: (sql, ...params) => {
+      if (open !== null) mayWrite();
+      return prep(sql).run(...params);
+    },
     get: <T>(sql: string, ...params: SqlParam[]) => prep(sql).get(...params) as T | undefined,
     all: <T>(sql: string, ...params: SqlParam[]) => prep(sql).all(...params) as T[],
-    tx: <T>(fn: () => T) => inTx(fn) as T,
+    tx: <T>(fn: () => T) => {
+      if (open !== null) mayWrite();
+      return inTx(fn) as T;
+    },
+    exclusive: (fn) => mutex.runSync(fn),
+    unit,
     nextSeq: (brainUid) => {
+      if (open !== null) mayWrite();
       const row = prep('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as
         { seq: number } | undefined;
       if (!row) throw new Error(`no brain ${brainUid}`);
