@@ -69,6 +69,40 @@ describe('derive worker', () => {
     assert.equal(seen.at(-1)!.marks, 3, "every job's writes were there to read");
   });
 
+  it('a batch waits for a unit of work open on the store, then runs after it, never inside it', async () => {
+    const s = store();
+    enqueue(s, 3);
+    const ran: Array<{ n: number; unitOpen: boolean }> = [];
+    const refused: unknown[] = [];
+    let unitOpen = false;
+    const worker = createDeriveWorker({
+      ...over(s),
+      exclusive: (fn) => s.exclusive(fn),
+      now: () => Date.now(),
+      run: (job) => {
+        ran.push({ n: job.n, unitOpen });
+        s.run('INSERT INTO marks (n) VALUES (?)', job.n);
+      },
+      onError: (_job, e) => assert.fail(String(e)),
+      onRetry: (e) => refused.push(e),
+    });
+    after(() => worker.stop());
+    const unit = s.unit('write', async () => {
+      unitOpen = true;
+      worker.kick();
+      await new Promise((r) => setTimeout(r, 100));
+      unitOpen = false;
+    });
+    await unit;
+    await worker.idle();
+    assert.deepEqual(refused, [], 'the batch was not refused for running beside the unit');
+    assert.equal(ran.length, 3);
+    assert.ok(
+      ran.every((r) => !r.unitOpen),
+      'no job ran while the unit was open',
+    );
+  });
+
   it('a batch the store refuses (another connection wrote meanwhile) is retried whole, not dropped and not thrown', async () => {
     const s = store();
     // A second connection to the same file: what a second process on the data dir did.
