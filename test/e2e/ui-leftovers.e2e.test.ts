@@ -105,11 +105,15 @@ async function seedTrace() {
     ),
   );
   const last = written.at(-1)!;
-  const { context: ctx } = await app.api.createContext(
-    'talk',
-    { query: 'garden plans and music ideas' },
-    last.watermark ? { watermark: last.watermark } : {},
-  );
+  // Until derivation reaches the watermark the answer is 202 processing, retried as a client would.
+  const ctx = await until(async () => {
+    const { context } = await app.api.createContext(
+      'talk',
+      { query: 'garden plans and music ideas' },
+      last.watermark ? { watermark: last.watermark } : {},
+    );
+    return context.status === 'ready' ? context : undefined;
+  }, 'a ready Context');
   traceId = ctx.id;
   await until(async () => {
     const t = await app.api.getTrace('talk', traceId);
