@@ -30,7 +30,9 @@ interface BrainLoop {
  * maxBackoffMs). One run per Brain at a time. close() stops the timers and waits for a run in flight.
  */
 export function createSyncService(o: SyncServiceOptions) {
-  const sync = o.engine.sync;
+  // A hosted server pairs nothing: its tenants must not make it send requests, with a key of their
+  // choice, to an address of their choice. Pairings a hosted store may hold never run.
+  const sync = o.engine.info.deployment === 'hosted' ? undefined : o.engine.sync;
   const debounceMs = o.debounceMs ?? 2_000;
   const intervalMs = o.intervalMs ?? 60_000;
   const maxBackoffMs = o.maxBackoffMs ?? 15 * 60_000;
@@ -42,7 +44,10 @@ export function createSyncService(o: SyncServiceOptions) {
 
   const requireSync = () => {
     if (!sync)
-      throw new MnemoError('not_implemented', 'sync: this engine does not sync (use the local engine)');
+      throw new MnemoError(
+        'not_implemented',
+        'sync: this server does not pair (a local deployment of the local engine does)',
+      );
     return sync;
   };
 
