@@ -204,6 +204,13 @@ describe('the device routes of sync on a local server', () => {
       d.client.pairSync('device', { remote: 'http://127.0.0.1:1/api', remote_key: 'sk_test_x_y' }),
     );
     assert.equal(bad.code, 'invalid_request_body');
+    const plain = await refused(
+      d.client.pairSync('device', { remote: 'http://mnemo.example.org/v1', remote_key: 'sk_test_x_y' }),
+    );
+    assert.equal(plain.status, 400);
+    assert.equal(plain.code, 'invalid_request_body');
+    assert.match(plain.message, /remote: must be https: plain http is for a loopback host only/);
+    assert.equal((await d.client.getSync('device')).paired, false);
   });
 
   it('keeps a refused key out of the status it reports', async () => {
