@@ -62,3 +62,76 @@ describe('the change feed of a device', () => {
     }
   });
 });
+
+describe('a sync run whose Brain is paired again or unpaired while it is in flight', () => {
+  const engine = engineFor('repair');
+  const first = { remote: 'https://hub-one.example.org/v1', remote_key: 'sk_test_home_one' };
+  const second = { remote: 'https://hub-two.example.org/v1', remote_key: 'sk_test_home_two' };
+  const feedPage = (watermark: string): RecordPage => ({
+    data: [],
+    has_more: false,
+    next_cursor: null,
+    watermark,
+    removed: [],
+  });
+
+  it('writes no cursor, count or end into the pairing that replaced its own, and ends', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    for (const text of ['one', 'two', 'three']) await e.rememberRecord(t, 'ana', { content: text }, {});
+    await sync.pair(t, 'ana', first);
+    const old = await sync.remoteOf(t, 'ana');
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.equal(batch.items.length, 3);
+    const tombstones = await sync.tombstonesToSend(t, 'ana', 1000);
+
+    await sync.pair(t, 'ana', second);
+    const now = await sync.remoteOf(t, 'ana');
+    assert.notEqual(now.pairingId, old.pairingId);
+    const outcomes = new Map(batch.items.map((i) => [i.replica.id, 'created' as const]));
+    const ended = { code: 'sync_not_paired', message: /paired again or unpaired during this sync run/ };
+    await assert.rejects(sync.markPushed(t, 'ana', old.pairingId, batch, outcomes), ended);
+    await assert.rejects(sync.markTombstonesSent(t, 'ana', old.pairingId, tombstones.throughSeq + 5), ended);
+    await assert.rejects(sync.applyPulled(t, 'ana', old.pairingId, feedPage('wm_old')), ended);
+    await sync.finishRun(t, 'ana', old.pairingId, 'cut');
+
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual(
+      [status.remote, status.pending, status.pushed, status.last_error, status.last_attempt_at],
+      [second.remote, 3, 0, null, null],
+    );
+    assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, null);
+    // The new pairing's own run moves its cursors.
+    await sync.markPushed(t, 'ana', now.pairingId, await sync.outbox(t, 'ana', 200), outcomes);
+    assert.equal((await sync.status(t, 'ana')).pushed, 3);
+  });
+
+  it('writes nothing once its Brain is unpaired, nor into a pairing made again with the same hub', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'bob' });
+    await e.rememberRecord(t, 'bob', { content: 'a note' }, {});
+    await sync.pair(t, 'bob', first);
+    const old = await sync.remoteOf(t, 'bob');
+    const batch = await sync.outbox(t, 'bob', 200);
+    await sync.unpair(t, 'bob');
+    const outcomes = new Map(batch.items.map((i) => [i.replica.id, 'created' as const]));
+    await assert.rejects(sync.markPushed(t, 'bob', old.pairingId, batch, outcomes), {
+      code: 'sync_not_paired',
+    });
+    await sync.pair(t, 'bob', first);
+    await assert.rejects(sync.markPushed(t, 'bob', old.pairingId, batch, outcomes), {
+      code: 'sync_not_paired',
+    });
+    await assert.rejects(sync.applyPulled(t, 'bob', old.pairingId, feedPage('wm_old')), {
+      code: 'sync_not_paired',
+    });
+    assert.equal((await sync.status(t, 'bob')).pending, 1);
+    // A new key alone keeps the pairing, its cursors and a run of it.
+    await sync.pair(t, 'bob', { ...first, remote_key: 'sk_test_home_rotated' });
+    const kept = await sync.remoteOf(t, 'bob');
+    await sync.markPushed(t, 'bob', kept.pairingId, batch, outcomes);
+    assert.equal((await sync.status(t, 'bob')).pending, 0);
+  });
+});

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type {
   RecordPage,
   RecordReplica,
@@ -31,6 +31,7 @@ interface PairingRow {
   last_attempt_at: string | null;
   last_error: string | null;
   paired_at: string;
+  pairing_id: string;
 }
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
@@ -42,6 +43,22 @@ const pairingOf = (ctx: LocalCtx, b: BrainRow) =>
 function requirePairing(ctx: LocalCtx, b: BrainRow): PairingRow {
   const p = pairingOf(ctx, b);
   if (!p) throw new MnemoError('sync_not_paired', `brain_id: Brain ${b.id} is not paired with a remote`);
+  return p;
+}
+
+/**
+ * The pairing a run started under (RemoteOf.pairingId), still in place. A Brain paired again or
+ * unpaired while the run was in flight ends the run here: its cursors, counts and fates belong to a
+ * pairing that is gone.
+ */
+function requireRunPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): PairingRow {
+  const p = pairingOf(ctx, b);
+  if (!p || p.pairing_id !== pairingId) {
+    throw new MnemoError(
+      'sync_not_paired',
+      `brain_id: Brain ${b.id} was paired again or unpaired during this sync run, which ends here`,
+    );
+  }
   return p;
 }
 
@@ -97,13 +114,14 @@ export function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): SyncStatus 
     }
     ctx.store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', b.uid);
     ctx.store.run(
-      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at)
-       VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+       VALUES (?, ?, ?, ?, ?, ?)`,
       b.uid,
       remote,
       remoteBrain,
       body.remote_key,
       nowIso(ctx),
+      randomBytes(16).toString('hex'),
     );
   });
   return syncStatus(ctx, b);
@@ -123,6 +141,7 @@ export function remoteOf(ctx: LocalCtx, b: BrainRow): RemoteOf {
     remoteBrain: p.remote_brain,
     remoteKey: p.remote_key,
     pullWatermark: p.pull_watermark,
+    pairingId: p.pairing_id,
   };
 }
 
@@ -216,11 +235,13 @@ export function outbox(ctx: LocalCtx, b: BrainRow, limit: number): OutboxBatch {
 export function markPushed(
   ctx: LocalCtx,
   b: BrainRow,
+  pairingId: string,
   batch: OutboxBatch,
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
 ): void {
   const forgotten: string[] = [];
   ctx.store.tx(() => {
+    requireRunPairing(ctx, b, pairingId);
     let pushed = 0;
     let skipped = 0;
     let heldBack = 0;
@@ -251,12 +272,13 @@ export function markPushed(
     }
     ctx.store.run(
       `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = skipped + ?,
-         held_back = held_back + ? WHERE brain_uid = ?`,
+         held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
       batch.throughSeq,
       pushed,
       skipped,
       heldBack,
       b.uid,
+      pairingId,
     );
   });
   if (forgotten.length > 0) applyTombstones(ctx, b, forgotten);
@@ -301,12 +323,14 @@ export function tombstonesToSend(
   };
 }
 
-export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, throughSeq: number): void {
-  ctx.store.run(
-    'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ?',
+export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, pairingId: string, throughSeq: number): void {
+  const { changes } = ctx.store.run(
+    'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ? AND pairing_id = ?',
     throughSeq,
     b.uid,
+    pairingId,
   );
+  if (changes === 0) requireRunPairing(ctx, b, pairingId);
 }
 
 /**
@@ -315,8 +339,12 @@ export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, throughSeq: numbe
  * removals are applied as tombstones; then the page's watermark is kept, so a crash re-reads at most
  * this page, which changes nothing the second time.
  */
-export function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): { pulled: number } {
-  const p = requirePairing(ctx, b);
+export function applyPulled(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  page: RecordPage,
+): { pulled: number } {
   const own = (id: string) =>
     ctx.store.get(
       'SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ? AND fate = ?',
@@ -324,6 +352,7 @@ export function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): { pul
       id,
       'pushed',
     );
+  const p = requireRunPairing(ctx, b, pairingId);
   const replicas: RecordReplica[] = [];
   for (const r of page.data) {
     if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
@@ -343,24 +372,26 @@ export function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): { pul
   const removed = (page.removed ?? []).map((r) => r.id);
   if (removed.length > 0) applyTombstones(ctx, b, removed);
   ctx.store.run(
-    'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND remote_url = ?',
+    'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
     page.watermark ?? p.pull_watermark,
     created,
     b.uid,
-    p.remote_url,
+    pairingId,
   );
   return { pulled: created };
 }
 
 /** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */
-export function finishRun(ctx: LocalCtx, b: BrainRow, error: string | null): void {
+export function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, error: string | null): void {
   const now = nowIso(ctx);
+  // The end of a run whose pairing was replaced meanwhile is not the new pairing's to show.
   ctx.store.run(
     error === null
-      ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ?'
-      : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ?',
+      ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ? AND pairing_id = ?'
+      : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ? AND pairing_id = ?',
     now,
     error === null ? now : error.slice(0, 2000),
     b.uid,
+    pairingId,
   );
 }
