@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RecordPage } from '../../contract/index.ts';
 import type { Engine, Tenant } from '../../types.ts';
 import { createLocalEngine } from '../index.ts';
+import { redactedCopyId } from './replica-id.ts';
 
 const t: Tenant = { project: 'home', env: 'test' };
 
@@ -133,5 +134,49 @@ describe('a sync run whose Brain is paired again or unpaired while it is in flig
     const kept = await sync.remoteOf(t, 'bob');
     await sync.markPushed(t, 'bob', kept.pairingId, batch, outcomes);
     assert.equal((await sync.status(t, 'bob')).pending, 0);
+  });
+});
+
+describe('a redacted_summary Record that did not go up as pushed', () => {
+  const engine = engineFor('fates');
+
+  it('is still named by its copy id: forgetting it sends the tombstone, and its copy is not pulled', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const write = async (text: string, visibility: 'shareable' | 'redacted_summary') =>
+      (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
+    const conflicted = await write('A quiet note.', 'redacted_summary');
+    const heldBack = await write('ping @bobby tomorrow', 'redacted_summary');
+    const shared = await write('The ferry leaves at seven.', 'shareable');
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.deepEqual(
+      batch.kept.map((k) => [k.localId, k.fate]),
+      [[heldBack, 'held_back']],
+    );
+    const outcomes = new Map([
+      [redactedCopyId(conflicted), 'conflict' as const],
+      [shared, 'created' as const],
+    ]);
+    await sync.markPushed(t, 'ana', pairingId, batch, outcomes);
+    assert.deepEqual((await sync.tombstonesToSend(t, 'ana', 1000)).ids, []);
+
+    // The hub's copy of the held-back Record (pushed by an earlier build) comes back in its feed.
+    const copy = { ...(await e.getRecord(t, 'ana', shared)), id: redactedCopyId(heldBack) };
+    const pulled = await sync.applyPulled(t, 'ana', pairingId, {
+      data: [copy],
+      has_more: false,
+      next_cursor: null,
+      removed: [],
+    });
+    assert.equal(pulled.pulled, 0);
+
+    for (const id of [conflicted, heldBack, shared]) await e.forgetRecord(t, 'ana', id);
+    assert.deepEqual(
+      (await sync.tombstonesToSend(t, 'ana', 1000)).ids.sort(),
+      [redactedCopyId(conflicted), redactedCopyId(heldBack), shared].sort(),
+    );
   });
 });

@@ -261,12 +261,20 @@ export function markPushed(
       } else if (outcome === 'forgotten') {
         forgotten.push(item.localId);
       } else {
-        fate(item.localId, 'skipped', null);
+        // A redacted copy the hub holds other content under (an earlier build's redaction) is still
+        // this Record's copy there: its id is kept so that forgetting the Record forgets it.
+        fate(
+          item.localId,
+          'skipped',
+          item.replica.visibility === 'redacted_summary' ? item.replica.id : null,
+        );
         skipped += 1;
       }
     }
     for (const k of batch.kept) {
-      fate(k.localId, k.fate, null);
+      // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
+      // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
+      fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
       if (k.fate === 'held_back') heldBack += 1;
       else skipped += 1;
     }
@@ -285,8 +293,9 @@ export function markPushed(
 }
 
 /**
- * Tombstones to send: ids of Records forgotten here after the cursor that travelled (pushed, as the id
- * the remote knows, or pulled). Tombstones of Records that never left the device stay here.
+ * Tombstones to send: ids of Records forgotten here after the cursor that may have travelled (pushed,
+ * as the id the remote knows, or pulled; a redacted_summary one under its copy's id whatever became of
+ * its push). Tombstones of Records that never left the device stay here.
  */
 export function tombstonesToSend(
   ctx: LocalCtx,
@@ -297,7 +306,7 @@ export function tombstonesToSend(
   const rows = ctx.store.all<{ seq: number; remote_id: string | null }>(
     `SELECT t.seq, s.remote_id FROM record_tombstones t
        LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                AND s.fate IN ('pushed', 'pulled')
+                                AND s.remote_id IS NOT NULL
      WHERE t.brain_uid = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`,
     b.uid,
     p.tombstone_seq,
@@ -310,7 +319,7 @@ export function tombstonesToSend(
     page = ctx.store.all<{ seq: number; remote_id: string | null }>(
       `SELECT t.seq, s.remote_id FROM record_tombstones t
          LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                  AND s.fate IN ('pushed', 'pulled')
+                                  AND s.remote_id IS NOT NULL
        WHERE t.brain_uid = ? AND t.seq > ? AND t.seq <= ? ORDER BY t.seq`,
       b.uid,
       p.tombstone_seq,
@@ -345,13 +354,9 @@ export function applyPulled(
   pairingId: string,
   page: RecordPage,
 ): { pulled: number } {
+  // This device's own redacted copies, whatever became of their push, and Records already pulled.
   const own = (id: string) =>
-    ctx.store.get(
-      'SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ? AND fate = ?',
-      b.uid,
-      id,
-      'pushed',
-    );
+    ctx.store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', b.uid, id);
   const p = requireRunPairing(ctx, b, pairingId);
   const replicas: RecordReplica[] = [];
   for (const r of page.data) {
