@@ -180,3 +180,36 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
     );
   });
 });
+
+describe('a page of the change feed', () => {
+  const engine = engineFor('pull');
+
+  it('is applied whole or not at all', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    await e.createBrain(t, { id: 'hub' });
+    const gone = (await e.rememberRecord(t, 'ana', { content: 'Forgotten on the hub.' }, {})).record;
+    const { record } = await e.rememberRecord(t, 'hub', { content: 'Written on another device.' }, {});
+    await e.forgetRecord(t, 'hub', record.id);
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const page = (watermark: unknown): RecordPage => ({
+      data: [record],
+      has_more: false,
+      next_cursor: null,
+      watermark: watermark as string,
+      removed: [{ id: gone.id, forgotten_at: '2024-05-01T12:00:00.000Z' }],
+    });
+    // The last write of the page (its watermark) fails: its Records and removals go with it.
+    await assert.rejects(sync.applyPulled(t, 'ana', pairingId, page({ not: 'a watermark' })));
+    assert.equal((await e.getRecord(t, 'ana', gone.id)).id, gone.id);
+    await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
+    assert.equal((await sync.status(t, 'ana')).pulled, 0);
+
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), { pulled: 1 });
+    assert.equal((await e.getRecord(t, 'ana', record.id)).id, record.id);
+    await assert.rejects(e.getRecord(t, 'ana', gone.id), { code: 'record_not_found' });
+    assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, 'wm_next');
+  });
+});

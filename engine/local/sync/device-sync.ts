@@ -12,7 +12,7 @@ import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../records.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
-import { applyTombstones, replicateRecords } from './replicate.ts';
+import { applyTombstones, replicateRecords, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
 interface PairingRow {
@@ -343,10 +343,10 @@ export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, pairingId: string
 }
 
 /**
- * Applies one page of the remote's change feed: its Records are written here under their ids and marked
- * pulled (skipping ids forgotten here, ids already here, and this device's own redacted copies); its
- * removals are applied as tombstones; then the page's watermark is kept, so a crash re-reads at most
- * this page, which changes nothing the second time.
+ * Applies one page of the remote's change feed in one transaction: its Records are written here under
+ * their ids and marked pulled (skipping ids forgotten here, ids already here, and this device's own
+ * redacted copies); its removals are applied as tombstones; the page's watermark is kept. A crash
+ * re-reads at most this page, which changes nothing the second time.
  */
 export function applyPulled(
   ctx: LocalCtx,
@@ -357,33 +357,37 @@ export function applyPulled(
   // This device's own redacted copies, whatever became of their push, and Records already pulled.
   const own = (id: string) =>
     ctx.store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', b.uid, id);
-  const p = requireRunPairing(ctx, b, pairingId);
-  const replicas: RecordReplica[] = [];
-  for (const r of page.data) {
-    if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
-    replicas.push({
-      id: r.id,
-      content: r.content as RecordReplica['content'],
-      source: {
-        ...(r.source.name !== null ? { name: r.source.name } : {}),
-        ...(r.source.external_id !== null ? { external_id: r.source.external_id } : {}),
-        trust: r.source.trust,
-      },
-      visibility: r.visibility,
-      occurred_at: r.occurred_at,
-    });
-  }
-  const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
-  const removed = (page.removed ?? []).map((r) => r.id);
-  if (removed.length > 0) applyTombstones(ctx, b, removed);
-  ctx.store.run(
-    'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
-    page.watermark ?? p.pull_watermark,
-    created,
-    b.uid,
-    pairingId,
-  );
-  return { pulled: created };
+  const { pulled, settle } = ctx.store.tx(() => {
+    const p = requireRunPairing(ctx, b, pairingId);
+    const replicas: RecordReplica[] = [];
+    for (const r of page.data) {
+      if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
+      replicas.push({
+        id: r.id,
+        content: r.content as RecordReplica['content'],
+        source: {
+          ...(r.source.name !== null ? { name: r.source.name } : {}),
+          ...(r.source.external_id !== null ? { external_id: r.source.external_id } : {}),
+          trust: r.source.trust,
+        },
+        visibility: r.visibility,
+        occurred_at: r.occurred_at,
+      });
+    }
+    const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
+    const removed = (page.removed ?? []).map((r) => r.id);
+    const forgotten = removed.length > 0 ? writeTombstones(ctx, b, removed) : null;
+    ctx.store.run(
+      'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
+      page.watermark ?? p.pull_watermark,
+      created,
+      b.uid,
+      pairingId,
+    );
+    return { pulled: created, settle: forgotten?.settle };
+  });
+  settle?.();
+  return { pulled };
 }
 
 /** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */

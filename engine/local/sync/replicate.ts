@@ -137,8 +137,22 @@ export function replicateRecords(
  * forgets that original too.
  */
 export function applyTombstones(ctx: LocalCtx, b: BrainRow, ids: readonly string[]): TombstoneResult {
+  const { result, settle } = ctx.store.tx(() => writeTombstones(ctx, b, ids));
+  settle();
+  return result;
+}
+
+/**
+ * applyTombstones' writes, in the caller's transaction; `settle` does what must wait until it
+ * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
+ */
+export function writeTombstones(
+  ctx: LocalCtx,
+  b: BrainRow,
+  ids: readonly string[],
+): { result: TombstoneResult; settle: () => void } {
   const { store } = ctx;
-  const result = store.tx(() => {
+  const result = (() => {
     const rows = new Map<string, { id: string; n: number }>();
     const fresh: string[] = [];
     for (const id of new Set(ids)) {
@@ -171,15 +185,19 @@ export function applyTombstones(ctx: LocalCtx, b: BrainRow, ids: readonly string
       );
     }
     return { forgotten: [...rows.keys()], seq, pending: counts?.pending ?? 0 };
-  });
-  if (result.forgotten.length > 0) {
-    afterForget(ctx, b.uid, result.forgotten);
-    store.checkpoint();
-  }
-  if (result.pending > 0) ctx.worker.kick();
+  })();
   return {
-    object: 'tombstones',
-    forgotten: result.forgotten.length,
-    watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+    result: {
+      object: 'tombstones',
+      forgotten: result.forgotten.length,
+      watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+    },
+    settle: () => {
+      if (result.forgotten.length > 0) {
+        afterForget(ctx, b.uid, result.forgotten);
+        store.checkpoint();
+      }
+      if (result.pending > 0) ctx.worker.kick();
+    },
   };
 }
