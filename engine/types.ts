@@ -158,6 +158,11 @@ export interface RemoteOf {
   remoteBrain: string;
   remoteKey: string;
   pullWatermark: string | null;
+  /**
+   * The pairing this is, as made: a run passes it to every write of its cursors, which refuse it
+   * (sync_not_paired) once the Brain was paired again or unpaired.
+   */
+  pairingId: string;
 }
 
 export interface OutboxItem {
@@ -193,11 +198,13 @@ export interface EngineSync {
   markPushed(
     t: Tenant,
     brainId: string,
+    pairingId: string,
     batch: OutboxBatch,
     outcomes: ReadonlyMap<string, ReplicaOutcome>,
   ): Promise<void>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<{ ids: string[]; throughSeq: number }>;
-  markTombstonesSent(t: Tenant, brainId: string, throughSeq: number): Promise<void>;
-  applyPulled(t: Tenant, brainId: string, page: RecordPage): Promise<{ pulled: number }>;
-  finishRun(t: Tenant, brainId: string, error: string | null): Promise<void>;
+  markTombstonesSent(t: Tenant, brainId: string, pairingId: string, throughSeq: number): Promise<void>;
+  applyPulled(t: Tenant, brainId: string, pairingId: string, page: RecordPage): Promise<{ pulled: number }>;
+  /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */
+  finishRun(t: Tenant, brainId: string, pairingId: string, error: string | null): Promise<void>;
 }

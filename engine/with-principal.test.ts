@@ -8,12 +8,15 @@ import { withPrincipal, type Principal } from './with-principal.ts';
 const tenant: Tenant = { project: 'p', env: 'test' };
 
 /** An engine that records each call (method and arguments) and answers with an empty list. */
-function recordingEngine(): { engine: Engine; calls: { method: string; args: unknown[] }[] } {
+function recordingEngine(deployment: 'local' | 'hosted' = 'local'): {
+  engine: Engine;
+  calls: { method: string; args: unknown[] }[];
+} {
   const calls: { method: string; args: unknown[] }[] = [];
   const engine = new Proxy({} as Engine, {
     get: (_target, method: string) =>
       method === 'info'
-        ? { name: 'reference' }
+        ? { name: 'reference', deployment }
         : async (...args: unknown[]) => {
             calls.push({ method, args });
             return method === 'listBrains' ? [{ id: 'a' }, { id: 'b' }] : {};
@@ -134,5 +137,70 @@ describe('withPrincipal', () => {
   it('refuses an operation the table does not name', () => {
     const { engine } = recordingEngine();
     assert.throws(() => withPrincipal(engine, principal()).authorize('dropEverything'), /no operation/);
+  });
+
+  describe('the device routes of sync', () => {
+    const device = ['getSync', 'pairSync', 'unpairSync', 'runSync'];
+    const scopeOf = (id: string) => operations.find((op) => op.id === id)!.scope;
+
+    it('are refused on a hosted deployment to every key, also the admin key', () => {
+      const { engine } = recordingEngine('hosted');
+      for (const id of device) {
+        for (const who of [principal(), principal({ admin: true })]) {
+          assert.throws(() => withPrincipal(engine, who).authorize(id, 'a'), {
+            code: 'not_implemented',
+            message: new RegExp(`^${id}: not served on a hosted deployment`),
+          });
+        }
+      }
+      // The hosted half of sync stays.
+      withPrincipal(engine, principal()).authorize('replicateRecords', 'a');
+    });
+
+    it('need their scope: a read-only key reads the status only', () => {
+      const { engine } = recordingEngine();
+      const readOnly = withPrincipal(engine, principal({ scopes: ['records:read'] }));
+      readOnly.authorize('getSync', 'a');
+      for (const id of ['pairSync', 'unpairSync', 'runSync']) {
+        assert.throws(() => readOnly.authorize(id, 'a'), {
+          code: 'missing_scope',
+          message: `Authorization: this key lacks the scope "records:write" that ${id} needs`,
+        });
+      }
+    });
+
+    it('pair only with a key that may also read the Records pairing brings in and sends out', () => {
+      const { engine } = recordingEngine();
+      const writeOnly = withPrincipal(engine, principal({ scopes: ['records:write'] }));
+      assert.throws(() => writeOnly.authorize('pairSync', 'a'), {
+        code: 'missing_scope',
+        message: 'Authorization: this key lacks the scope "records:read" that pairSync needs',
+      });
+      assert.throws(() => writeOnly.authorize('getSync', 'a'), { code: 'missing_scope' });
+      writeOnly.authorize('unpairSync', 'a');
+      writeOnly.authorize('runSync', 'a');
+      withPrincipal(engine, principal({ scopes: ['records:read', 'records:write'] })).authorize(
+        'pairSync',
+        'a',
+      );
+      assert.deepEqual(device.map(scopeOf), [
+        'records:read',
+        'records:write',
+        'records:write',
+        'records:write',
+      ]);
+    });
+
+    it('keep a bound key to its Brain', () => {
+      const { engine } = recordingEngine();
+      const bound = withPrincipal(engine, principal({ brain: 'a' }));
+      for (const id of device) {
+        bound.authorize(id, 'a');
+        assert.throws(() => bound.authorize(id, 'b'), {
+          code: 'brain_not_found',
+          message: 'brain_id: no Brain "b" in this project',
+        });
+      }
+    });
   });
 });

@@ -2,7 +2,7 @@ import type { Scope } from './contract/common.ts';
 import { operations } from './contract/operations.ts';
 import { MnemoError } from './errors/mnemo-error.ts';
 import { quoted } from './errors/shown-value.ts';
-import type { Engine, EngineInfo, Tenant } from './types.ts';
+import type { Deployment, Engine, EngineInfo, Tenant } from './types.ts';
 
 /** Who is calling, as the credential says: never taken from the request. */
 export interface Principal {
@@ -35,29 +35,39 @@ export type PrincipalEngine = { readonly info: EngineInfo } & {
   authorize(operationId: string, brainId?: string): void;
 };
 
-const scopeOf = new Map(operations.map((op) => [op.id, op.scope]));
+const operationById = new Map(operations.map((op) => [op.id, op]));
 
 // A failed Context is recorded under the Context request's own scope.
 const operationOf: Partial<Record<TenantOperation, string>> = { recordFailedContext: 'createContext' };
 
 /**
- * The scope check of one operation, as the operations table says: null needs any valid key, 'admin'
- * the app's admin key, any other scope that scope.
+ * The check of one operation, as the operations table says: one a hosted deployment does not serve is
+ * refused there whoever asks; then null needs any valid key, 'admin' the app's admin key, any other
+ * scope that scope (and the table's alsoScopes).
  */
-function authorize(principal: Principal, operationId: string): void {
-  const scope = scopeOf.get(operationId);
-  if (scope === undefined) throw new Error(`no operation "${operationId}" in engine/contract/operations.ts`);
+function authorize(principal: Principal, operationId: string, deployment: Deployment | undefined): void {
+  const op = operationById.get(operationId);
+  if (op === undefined) throw new Error(`no operation "${operationId}" in engine/contract/operations.ts`);
+  if (op.localOnly !== undefined && deployment === 'hosted') {
+    throw new MnemoError(
+      'not_implemented',
+      `${operationId}: not served on a hosted deployment: ${op.localOnly}`,
+    );
+  }
+  const scope = op.scope;
   if (scope === 'admin') {
     if (!principal.admin) {
       throw new MnemoError('http_403', "Authorization: key management needs the app's admin key");
     }
     return;
   }
-  if (scope !== null && !principal.scopes.includes(scope)) {
-    throw new MnemoError(
-      'missing_scope',
-      `Authorization: this key lacks the scope "${scope}" that ${operationId} needs`,
-    );
+  for (const needed of [...(scope === null ? [] : [scope]), ...(op.alsoScopes ?? [])]) {
+    if (!principal.scopes.includes(needed)) {
+      throw new MnemoError(
+        'missing_scope',
+        `Authorization: this key lacks the scope "${needed}" that ${operationId} needs`,
+      );
+    }
   }
 }
 
@@ -75,8 +85,9 @@ function boundBrain(principal: Principal, brainId: string): string {
  */
 export function withPrincipal(engine: Engine, principal: Principal): PrincipalEngine {
   const t = principal.tenant;
+  const allow = (operationId: string) => authorize(principal, operationId, engine.info.deployment);
   const check = (op: TenantOperation, brainId: string): string => {
-    authorize(principal, operationOf[op] ?? op);
+    allow(operationOf[op] ?? op);
     return boundBrain(principal, brainId);
   };
   return {
@@ -84,17 +95,17 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
       return engine.info;
     },
     authorize(operationId, brainId) {
-      authorize(principal, operationId);
+      allow(operationId);
       if (brainId !== undefined) boundBrain(principal, brainId);
     },
 
     async listBrains() {
-      authorize(principal, 'listBrains');
+      allow('listBrains');
       const all = await engine.listBrains(t);
       return principal.brain === null ? all : all.filter((b) => b.id === principal.brain);
     },
     async createBrain(body) {
-      authorize(principal, 'createBrain');
+      allow('createBrain');
       if (principal.brain !== null && principal.brain !== body.id) {
         throw new MnemoError(
           'http_403',

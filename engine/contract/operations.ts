@@ -31,6 +31,13 @@ export interface Operation {
   summary: string;
   /** null: any valid key (Brain-level reads); 'admin': key management. */
   scope: Scope | null | 'admin';
+  /** Scopes needed besides `scope`: an operation that writes this Brain from what it reads out of it. */
+  alsoScopes?: Scope[];
+  /**
+   * A hosted deployment does not serve it and answers 501 not_implemented, for this reason: what it
+   * would do there on a tenant's behalf that a shared server must not.
+   */
+  localOnly?: string;
   body?: z.ZodType;
   query?: z.ZodObject;
   success: { status: number; schema: z.ZodType; description: string }[];
@@ -49,6 +56,10 @@ export interface Operation {
 }
 
 import { importMaxBodyBytes } from './limits.ts';
+
+// A hosted server that paired would send requests, with a key its tenant chose, to an address its tenant chose.
+const deviceSide =
+  'a hosted server sends no requests to addresses its callers choose (pair a device with it instead)';
 
 export const operations: Operation[] = [
   {
@@ -239,6 +250,7 @@ export const operations: Operation[] = [
     scope: 'records:read',
     success: [{ status: 200, schema: SyncStatus, description: 'Status (paired: false when not paired)' }],
     additive: true,
+    localOnly: deviceSide,
   },
   {
     id: 'pairSync',
@@ -248,9 +260,12 @@ export const operations: Operation[] = [
       'Sync (additive): pair this Brain with a Brain on a hosted Mnemo, or change the pairing; the key is kept ' +
       'in the encrypted store only. Device configuration, not memory: the one PUT (docs/decisions.md).',
     scope: 'records:write',
+    // Pairing reads every shareable Record of the remote into this Brain and sends this Brain's out.
+    alsoScopes: ['records:read'],
     body: SyncPairing,
     success: [{ status: 200, schema: SyncStatus, description: 'Paired; the first sync starts at once' }],
     additive: true,
+    localOnly: deviceSide,
   },
   {
     id: 'unpairSync',
@@ -260,6 +275,7 @@ export const operations: Operation[] = [
     scope: 'records:write',
     success: [{ status: 200, schema: SyncStatus, description: 'Unpaired' }],
     additive: true,
+    localOnly: deviceSide,
   },
   {
     id: 'runSync',
@@ -271,6 +287,7 @@ export const operations: Operation[] = [
     scope: 'records:write',
     success: [{ status: 200, schema: SyncStatus, description: 'Status after the run' }],
     additive: true,
+    localOnly: deviceSide,
   },
   {
     id: 'listMemories',

@@ -69,21 +69,38 @@ export const TombstoneResult = z
   .meta({ id: 'TombstoneResult' });
 export type TombstoneResult = z.infer<typeof TombstoneResult>;
 
+/** Hosts a plain http: remote may have: this machine, where no network sees the key go by. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
 const remoteUrl = z
   .string()
   .max(2_000)
-  .refine((v) => {
+  .superRefine((v, ctx) => {
+    let u: URL;
     try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && /\/v1\/?$/.test(u.pathname);
+      u = new URL(v);
     } catch {
-      return false;
+      ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
+      return;
     }
-  }, 'must be an http(s) URL ending in /v1');
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !/\/v1\/?$/.test(u.pathname)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
+    } else if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+      // The remote key and every shareable Record would cross the network in the clear.
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)',
+      });
+    }
+  });
 
 export const SyncPairing = z
   .strictObject({
-    remote: remoteUrl.describe("The hosted Mnemo's base URL, ending in /v1."),
+    remote: remoteUrl.describe(
+      "The hosted Mnemo's base URL, ending in /v1: https, or plain http on a loopback host (127.0.0.0/8, ::1, localhost).",
+    ),
     remote_brain: Slug.optional().describe('The Brain there; default: the same id as here.'),
     remote_key: z
       .string()

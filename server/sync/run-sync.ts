@@ -64,14 +64,14 @@ export async function runSync(
         const result = await client.replicateRecords(remote.remoteBrain, part, call);
         for (const d of result.data) outcomes.set(d.id, d.outcome);
       }
-      await sync.markPushed(t, brainId, batch, outcomes);
+      await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
       pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
     }
     for (let cursor = -1; ;) {
       const { ids, throughSeq } = await sync.tombstonesToSend(t, brainId, 1000);
       if (throughSeq === cursor) break;
       if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
-      await sync.markTombstonesSent(t, brainId, throughSeq);
+      await sync.markTombstonesSent(t, brainId, remote.pairingId, throughSeq);
       cursor = throughSeq;
     }
     let watermark = remote.pullWatermark ?? 'start';
@@ -81,16 +81,16 @@ export async function runSync(
         { since_watermark: watermark, limit: 200 },
         call,
       );
-      pulled += (await sync.applyPulled(t, brainId, page)).pulled;
+      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
     }
-    await sync.finishRun(t, brainId, null);
+    await sync.finishRun(t, brainId, remote.pairingId, null);
     return { pushed, pulled, error: null };
   } catch (e) {
     // Whatever the remote answered, the key never reaches the status or a log line.
     const error = describe(e, remote.remote).split(remote.remoteKey).join('[remote key]');
-    await sync.finishRun(t, brainId, error).catch(() => {});
+    await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
     return { pushed, pulled, error };
   }
 }

@@ -22,6 +22,8 @@ interface BrainLoop {
   running: Promise<SyncStatus> | null;
   again: boolean;
   failures: number;
+  /** Cuts this loop's run in flight: on close, and when its Brain is paired again or unpaired. */
+  abort: AbortController;
 }
 
 /**
@@ -30,24 +32,34 @@ interface BrainLoop {
  * maxBackoffMs). One run per Brain at a time. close() stops the timers and waits for a run in flight.
  */
 export function createSyncService(o: SyncServiceOptions) {
-  const sync = o.engine.sync;
+  // A hosted server pairs nothing: its tenants must not make it send requests, with a key of their
+  // choice, to an address of their choice. Pairings a hosted store may hold never run.
+  const sync = o.engine.info.deployment === 'hosted' ? undefined : o.engine.sync;
   const debounceMs = o.debounceMs ?? 2_000;
   const intervalMs = o.intervalMs ?? 60_000;
   const maxBackoffMs = o.maxBackoffMs ?? 15 * 60_000;
   const log = o.log ?? (() => {});
   const loops = new Map<string, BrainLoop>();
-  const abort = new AbortController();
+  /** Loops stopped while a run was in flight: close() waits for those runs too. */
+  const ending = new Set<BrainLoop>();
   let closed = false;
   const keyOf = (t: Tenant, brainId: string) => JSON.stringify([t.project, t.env, brainId]);
 
   const requireSync = () => {
     if (!sync)
-      throw new MnemoError('not_implemented', 'sync: this engine does not sync (use the local engine)');
+      throw new MnemoError(
+        'not_implemented',
+        'sync: this server does not pair (a local deployment of the local engine does)',
+      );
     return sync;
   };
 
+  // A loop replaced (its Brain paired again) or stopped (unpaired) may still be ending a run: it
+  // schedules nothing and removes nothing, as the Brain's key may already name its successor.
+  const current = (loop: BrainLoop) => loops.get(keyOf(loop.t, loop.brainId)) === loop;
+
   const schedule = (loop: BrainLoop, ms: number) => {
-    if (closed) return;
+    if (closed || !current(loop)) return;
     if (loop.timer) clearTimeout(loop.timer);
     loop.timer = setTimeout(() => {
       loop.timer = null;
@@ -69,12 +81,12 @@ export function createSyncService(o: SyncServiceOptions) {
     loop.running = (async () => {
       try {
         const outcome = await runSync(s, loop.t, loop.brainId, {
-          signal: abort.signal,
+          signal: loop.abort.signal,
           ...(o.fetch ? { fetch: o.fetch } : {}),
         });
         if (outcome.error) {
           loop.failures += 1;
-          if (!closed) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
+          if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
         } else loop.failures = 0;
       } catch (e) {
         // The Brain was unpaired or forgotten meanwhile: its loop ends.
@@ -83,9 +95,10 @@ export function createSyncService(o: SyncServiceOptions) {
           throw e;
         }
         loop.failures += 1;
-        if (!closed) log(`sync of Brain ${loop.brainId} failed: ${(e as Error).message}`);
+        if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${(e as Error).message}`);
       } finally {
         loop.running = null;
+        ending.delete(loop);
       }
       if (loop.again && !closed) {
         loop.again = false;
@@ -96,17 +109,28 @@ export function createSyncService(o: SyncServiceOptions) {
     return loop.running;
   };
 
+  /** Ends a loop: its timer, and its run in flight, which writes nothing once its pairing is gone. */
   const stop = (loop: BrainLoop) => {
     if (loop.timer) clearTimeout(loop.timer);
     loop.timer = null;
-    loops.delete(keyOf(loop.t, loop.brainId));
+    loop.abort.abort();
+    if (loop.running) ending.add(loop);
+    if (current(loop)) loops.delete(keyOf(loop.t, loop.brainId));
   };
 
   const loopOf = (t: Tenant, brainId: string): BrainLoop => {
     const key = keyOf(t, brainId);
     let loop = loops.get(key);
     if (!loop) {
-      loop = { t, brainId, timer: null, running: null, again: false, failures: 0 };
+      loop = {
+        t,
+        brainId,
+        timer: null,
+        running: null,
+        again: false,
+        failures: 0,
+        abort: new AbortController(),
+      };
       loops.set(key, loop);
     }
     return loop;
@@ -129,9 +153,10 @@ export function createSyncService(o: SyncServiceOptions) {
     status: (t: Tenant, brainId: string) => requireSync().status(t, brainId),
     async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
       const status = await requireSync().pair(t, brainId, body);
-      const loop = loopOf(t, brainId);
-      loop.failures = 0;
-      schedule(loop, 0);
+      // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
+      const old = loops.get(keyOf(t, brainId));
+      if (old) stop(old);
+      schedule(loopOf(t, brainId), 0);
       return status;
     },
     async unpair(t: Tenant, brainId: string): Promise<SyncStatus> {
@@ -149,9 +174,12 @@ export function createSyncService(o: SyncServiceOptions) {
     },
     async close(): Promise<void> {
       closed = true;
-      for (const loop of loops.values()) if (loop.timer) clearTimeout(loop.timer);
-      abort.abort();
-      await Promise.allSettled([...loops.values()].map((l) => l.running));
+      const all = [...loops.values(), ...ending];
+      for (const loop of all) {
+        if (loop.timer) clearTimeout(loop.timer);
+        loop.abort.abort();
+      }
+      await Promise.allSettled(all.map((l) => l.running));
     },
   };
 }

@@ -60,4 +60,25 @@ describe('the background sync of a running server', () => {
       return page.data.some((r) => r.id === record.id);
     });
   });
+
+  it('runs no pairing of a store served as a hosted deployment', async () => {
+    const own = await recordingProxy(() => h.server.url);
+    const c = await startNode(root, 'c', { sync: { debounceMs: 3_600_000, intervalMs: 3_600_000 } });
+    await c.client.createBrain({ id: 'ana' });
+    await c.client.pairSync('ana', { remote: own.url, remote_key: h.key });
+    await c.client.rememberRecord('ana', { content: 'Paired while this store was a device.' });
+    await c.stop();
+    const seen = own.bodies.length;
+    const hosted = await startNode(root, 'c', {
+      deployment: 'hosted',
+      sync: { debounceMs: 50, intervalMs: 100 },
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(own.bodies.length, seen, 'requests the hosted server sent for its stored pairing');
+    } finally {
+      await hosted.stop();
+      await own.close();
+    }
+  });
 });

@@ -88,9 +88,18 @@ export async function recordingProxy(target: () => string): Promise<{
   down: boolean;
   /** Requests refused while down. */
   refused: number;
+  /** While set, requests whose path matches wait for `until` before they go on (`held` counts them). */
+  hold: { path: RegExp; until: Promise<void>; held: number } | null;
   close: () => Promise<void>;
 }> {
-  const state = { url: '', bodies: [] as string[], down: false, refused: 0, close: async () => {} };
+  const state = {
+    url: '',
+    bodies: [] as string[],
+    down: false,
+    refused: 0,
+    hold: null as { path: RegExp; until: Promise<void>; held: number } | null,
+    close: async () => {},
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -102,6 +111,13 @@ export async function recordingProxy(target: () => string): Promise<{
       }
       const body = Buffer.concat(chunks);
       state.bodies.push(body.toString('utf8'));
+      const hold = state.hold;
+      if (hold && hold.path.test(req.url ?? '')) {
+        hold.held += 1;
+        void hold.until.then(() => forward(body));
+      } else forward(body);
+    });
+    const forward = (body: Buffer) => {
       const t = new URL(target());
       const headers = { ...req.headers, host: t.host };
       const out = request(
@@ -113,7 +129,7 @@ export async function recordingProxy(target: () => string): Promise<{
       );
       out.on('error', () => res.destroy());
       out.end(body);
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;

@@ -157,23 +157,110 @@ describe('the replication routes and the Record change feed of a hosted server',
     assert.equal(forged.code, 'invalid_watermark');
   });
 
-  it('answers the device routes of an unpaired Brain: not paired, and sync_not_paired to run', async () => {
-    const s = await h.client.getSync('shared');
+  it('refuses the device routes of sync to every key: a hosted server pairs with nothing', async () => {
+    await h.client.createBrain({ id: 'device' });
+    const admin = createMnemoClient({ baseUrl: h.server.url, apiKey: h.server.mintSessionKey('test admin') });
+    for (const client of [h.client, admin]) {
+      for (const call of [
+        () => client.getSync('device'),
+        () => client.pairSync('device', { remote: 'http://127.0.0.1:9/v1', remote_key: 'sk_test_x_y' }),
+        () => client.runSync('device'),
+        () => client.unpairSync('device'),
+      ]) {
+        const e = await refused(call());
+        assert.equal(e.status, 501);
+        assert.equal(e.code, 'not_implemented');
+        assert.match(e.message, /not served on a hosted deployment/);
+      }
+    }
+  });
+});
+
+describe('the device routes of sync on a local server', () => {
+  const { root, remove } = tempRoot();
+  let d: Node;
+  let h: Node;
+  before(async () => {
+    [d, h] = await Promise.all([startNode(root, 'd'), startNode(root, 'h', { deployment: 'hosted' })]);
+    await d.client.createBrain({ id: 'device' });
+    await d.client.createBrain({ id: 'other' });
+  });
+  after(async () => {
+    await Promise.all([d.stop(), h.stop()]);
+    remove();
+  });
+  const clientOf = (o: { scopes?: ('records:read' | 'records:write')[]; brain?: string }) =>
+    createMnemoClient({
+      baseUrl: d.server.url,
+      apiKey: d.server.registry!.create({ env: 'test', project: 'home', ...o }).key,
+    });
+  const pairing = () => ({ remote: h.server.url, remote_key: h.key });
+
+  it('answers an unpaired Brain: not paired, and sync_not_paired to run', async () => {
+    const s = await d.client.getSync('device');
     assert.equal(s.paired, false);
-    assert.equal((await refused(h.client.runSync('shared'))).code, 'sync_not_paired');
+    assert.equal((await refused(d.client.runSync('device'))).code, 'sync_not_paired');
     const bad = await refused(
-      h.client.pairSync('shared', { remote: 'http://127.0.0.1:1/api', remote_key: 'sk_test_x_y' }),
+      d.client.pairSync('device', { remote: 'http://127.0.0.1:1/api', remote_key: 'sk_test_x_y' }),
     );
     assert.equal(bad.code, 'invalid_request_body');
+    const plain = await refused(
+      d.client.pairSync('device', { remote: 'http://mnemo.example.org/v1', remote_key: 'sk_test_x_y' }),
+    );
+    assert.equal(plain.status, 400);
+    assert.equal(plain.code, 'invalid_request_body');
+    assert.match(plain.message, /remote: must be https: plain http is for a loopback host only/);
+    assert.equal((await d.client.getSync('device')).paired, false);
   });
 
   it('keeps a refused key out of the status it reports', async () => {
-    await h.client.createBrain({ id: 'device' });
     const wrongKey = 'sk_test_home_notarealsecret0000';
-    await h.client.pairSync('device', { remote: h.server.url, remote_key: wrongKey });
-    const s = await h.client.runSync('device');
+    await d.client.pairSync('device', { remote: h.server.url, remote_key: wrongKey });
+    const s = await d.client.runSync('device');
     assert.match(s.last_error ?? '', /invalid_api_key/);
     assert.ok(!JSON.stringify(s).includes(wrongKey));
-    await h.client.unpairSync('device');
+    await d.client.unpairSync('device');
+  });
+
+  it('lets a read-only key read the status and nothing else', async () => {
+    const readOnly = clientOf({ scopes: ['records:read'] });
+    assert.equal((await readOnly.getSync('device')).paired, false);
+    for (const call of [
+      () => readOnly.pairSync('device', pairing()),
+      () => readOnly.runSync('device'),
+      () => readOnly.unpairSync('device'),
+    ]) {
+      const e = await refused(call());
+      assert.equal(e.code, 'missing_scope');
+      assert.match(e.message, /"records:write"/);
+    }
+    assert.equal((await d.client.getSync('device')).paired, false);
+  });
+
+  it('refuses to pair with a key that cannot read the Records pairing brings in and sends out', async () => {
+    const writeOnly = clientOf({ scopes: ['records:write'] });
+    const e = await refused(writeOnly.pairSync('device', pairing()));
+    assert.equal(e.code, 'missing_scope');
+    assert.match(e.message, /"records:read" that pairSync/);
+    assert.equal((await refused(writeOnly.getSync('device'))).code, 'missing_scope');
+    assert.equal((await d.client.getSync('device')).paired, false);
+    await d.client.pairSync('device', pairing());
+    // Running and unpairing a pairing made by a key that reads and writes need records:write only.
+    assert.equal((await writeOnly.runSync('device')).last_error, null);
+    assert.equal((await writeOnly.unpairSync('device')).paired, false);
+  });
+
+  it('keeps a key bound to another Brain away from this one', async () => {
+    const bound = clientOf({ brain: 'other' });
+    for (const call of [
+      () => bound.getSync('device'),
+      () => bound.pairSync('device', pairing()),
+      () => bound.runSync('device'),
+      () => bound.unpairSync('device'),
+    ]) {
+      assert.equal((await refused(call())).code, 'brain_not_found');
+    }
+    assert.equal((await d.client.getSync('device')).paired, false);
+    assert.equal((await bound.getSync('other')).paired, false);
   });
 });

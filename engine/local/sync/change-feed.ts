@@ -12,7 +12,8 @@ const filters = ['kind', 'source', 'visibility', 'status', 'since', 'until', 'cu
  * The change feed of a Brain's Records (listRecords with since_watermark): Records written and Records
  * forgotten after the boundary, in the Brain's sequence, oldest first. A page ends on a whole step (a
  * forgotten import is one step), so its watermark never cuts one in two; the last page's watermark is
- * the Brain's current boundary. A hosted deployment serves no local_only Record here either.
+ * the Brain's current boundary. No deployment serves a local_only Record here: a device's local
+ * server may be another device's remote.
  */
 export function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQuery): RecordPage {
   const given = filters.filter((f) => q[f] !== undefined);
@@ -23,11 +24,10 @@ export function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQuery): R
     );
   }
   const since = q.since_watermark === feedStart ? 0 : ctx.codec.decode(q.since_watermark!, b.uid);
-  const hosted = ctx.deployment === 'hosted';
   const items = ctx.store.all<{ kind: 'record' | 'removal'; id: string; seq: number; at: string }>(
     `SELECT * FROM (
        SELECT 'record' AS kind, id, seq, created_at AS at FROM records
-        WHERE brain_uid = ? AND seq > ? ${hosted ? "AND visibility <> 'local_only'" : ''}
+        WHERE brain_uid = ? AND seq > ? AND visibility <> 'local_only'
        UNION ALL
        SELECT 'removal' AS kind, record_id AS id, seq, forgotten_at AS at FROM record_tombstones
         WHERE brain_uid = ? AND seq > ?)
@@ -47,7 +47,7 @@ export function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQuery): R
     // The rest of the last step, however many: a watermark inside a step would lose its remainder.
     const rest = ctx.store.all<{ kind: 'record' | 'removal'; id: string; seq: number; at: string }>(
       `SELECT 'record' AS kind, id, seq, created_at AS at FROM records
-        WHERE brain_uid = ? AND seq = ? ${hosted ? "AND visibility <> 'local_only'" : ''}
+        WHERE brain_uid = ? AND seq = ? AND visibility <> 'local_only'
        UNION ALL
        SELECT 'removal' AS kind, record_id AS id, seq, forgotten_at AS at FROM record_tombstones
         WHERE brain_uid = ? AND seq = ?`,

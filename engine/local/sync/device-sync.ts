@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type {
   RecordPage,
   RecordReplica,
@@ -12,7 +12,7 @@ import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../records.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
-import { applyTombstones, replicateRecords } from './replicate.ts';
+import { applyTombstones, replicateRecords, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
 interface PairingRow {
@@ -31,6 +31,7 @@ interface PairingRow {
   last_attempt_at: string | null;
   last_error: string | null;
   paired_at: string;
+  pairing_id: string;
 }
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
@@ -42,6 +43,22 @@ const pairingOf = (ctx: LocalCtx, b: BrainRow) =>
 function requirePairing(ctx: LocalCtx, b: BrainRow): PairingRow {
   const p = pairingOf(ctx, b);
   if (!p) throw new MnemoError('sync_not_paired', `brain_id: Brain ${b.id} is not paired with a remote`);
+  return p;
+}
+
+/**
+ * The pairing a run started under (RemoteOf.pairingId), still in place. A Brain paired again or
+ * unpaired while the run was in flight ends the run here: its cursors, counts and fates belong to a
+ * pairing that is gone.
+ */
+function requireRunPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): PairingRow {
+  const p = pairingOf(ctx, b);
+  if (!p || p.pairing_id !== pairingId) {
+    throw new MnemoError(
+      'sync_not_paired',
+      `brain_id: Brain ${b.id} was paired again or unpaired during this sync run, which ends here`,
+    );
+  }
   return p;
 }
 
@@ -97,13 +114,14 @@ export function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): SyncStatus 
     }
     ctx.store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', b.uid);
     ctx.store.run(
-      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at)
-       VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+       VALUES (?, ?, ?, ?, ?, ?)`,
       b.uid,
       remote,
       remoteBrain,
       body.remote_key,
       nowIso(ctx),
+      randomBytes(16).toString('hex'),
     );
   });
   return syncStatus(ctx, b);
@@ -123,6 +141,7 @@ export function remoteOf(ctx: LocalCtx, b: BrainRow): RemoteOf {
     remoteBrain: p.remote_brain,
     remoteKey: p.remote_key,
     pullWatermark: p.pull_watermark,
+    pairingId: p.pairing_id,
   };
 }
 
@@ -216,11 +235,13 @@ export function outbox(ctx: LocalCtx, b: BrainRow, limit: number): OutboxBatch {
 export async function markPushed(
   ctx: LocalCtx,
   b: BrainRow,
+  pairingId: string,
   batch: OutboxBatch,
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
 ): Promise<void> {
   const forgotten: string[] = [];
   ctx.store.tx(() => {
+    requireRunPairing(ctx, b, pairingId);
     let pushed = 0;
     let skipped = 0;
     let heldBack = 0;
@@ -240,31 +261,41 @@ export async function markPushed(
       } else if (outcome === 'forgotten') {
         forgotten.push(item.localId);
       } else {
-        fate(item.localId, 'skipped', null);
+        // A redacted copy the hub holds other content under (an earlier build's redaction) is still
+        // this Record's copy there: its id is kept so that forgetting the Record forgets it.
+        fate(
+          item.localId,
+          'skipped',
+          item.replica.visibility === 'redacted_summary' ? item.replica.id : null,
+        );
         skipped += 1;
       }
     }
     for (const k of batch.kept) {
-      fate(k.localId, k.fate, null);
+      // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
+      // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
+      fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
       if (k.fate === 'held_back') heldBack += 1;
       else skipped += 1;
     }
     ctx.store.run(
       `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = skipped + ?,
-         held_back = held_back + ? WHERE brain_uid = ?`,
+         held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
       batch.throughSeq,
       pushed,
       skipped,
       heldBack,
       b.uid,
+      pairingId,
     );
   });
   if (forgotten.length > 0) await applyTombstones(ctx, b, forgotten);
 }
 
 /**
- * Tombstones to send: ids of Records forgotten here after the cursor that travelled (pushed, as the id
- * the remote knows, or pulled). Tombstones of Records that never left the device stay here.
+ * Tombstones to send: ids of Records forgotten here after the cursor that may have travelled (pushed,
+ * as the id the remote knows, or pulled; a redacted_summary one under its copy's id whatever became of
+ * its push). Tombstones of Records that never left the device stay here.
  */
 export function tombstonesToSend(
   ctx: LocalCtx,
@@ -275,7 +306,7 @@ export function tombstonesToSend(
   const rows = ctx.store.all<{ seq: number; remote_id: string | null }>(
     `SELECT t.seq, s.remote_id FROM record_tombstones t
        LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                AND s.fate IN ('pushed', 'pulled')
+                                AND s.remote_id IS NOT NULL
      WHERE t.brain_uid = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`,
     b.uid,
     p.tombstone_seq,
@@ -288,7 +319,7 @@ export function tombstonesToSend(
     page = ctx.store.all<{ seq: number; remote_id: string | null }>(
       `SELECT t.seq, s.remote_id FROM record_tombstones t
          LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                  AND s.fate IN ('pushed', 'pulled')
+                                  AND s.remote_id IS NOT NULL
        WHERE t.brain_uid = ? AND t.seq > ? AND t.seq <= ? ORDER BY t.seq`,
       b.uid,
       p.tombstone_seq,
@@ -301,66 +332,75 @@ export function tombstonesToSend(
   };
 }
 
-export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, throughSeq: number): void {
-  ctx.store.run(
-    'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ?',
+export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, pairingId: string, throughSeq: number): void {
+  const { changes } = ctx.store.run(
+    'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ? AND pairing_id = ?',
     throughSeq,
     b.uid,
+    pairingId,
   );
+  if (changes === 0) requireRunPairing(ctx, b, pairingId);
 }
 
 /**
- * Applies one page of the remote's change feed: its Records are written here under their ids and marked
- * pulled (skipping ids forgotten here, ids already here, and this device's own redacted copies); its
- * removals are applied as tombstones; then the page's watermark is kept, so a crash re-reads at most
- * this page, which changes nothing the second time.
+ * Applies one page of the remote's change feed in one transaction: its Records are written here under
+ * their ids and marked pulled (skipping ids forgotten here, ids already here, and this device's own
+ * redacted copies); its removals are applied as tombstones; the page's watermark is kept. A crash
+ * re-reads at most this page, which changes nothing the second time.
  */
-export async function applyPulled(ctx: LocalCtx, b: BrainRow, page: RecordPage): Promise<{ pulled: number }> {
-  const p = requirePairing(ctx, b);
+export async function applyPulled(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  page: RecordPage,
+): Promise<{ pulled: number }> {
+  // This device's own redacted copies, whatever became of their push, and Records already pulled.
   const own = (id: string) =>
-    ctx.store.get(
-      'SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ? AND fate = ?',
+    ctx.store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', b.uid, id);
+  const { pulled, settle } = ctx.store.tx(() => {
+    const p = requireRunPairing(ctx, b, pairingId);
+    const replicas: RecordReplica[] = [];
+    for (const r of page.data) {
+      if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
+      replicas.push({
+        id: r.id,
+        content: r.content as RecordReplica['content'],
+        source: {
+          ...(r.source.name !== null ? { name: r.source.name } : {}),
+          ...(r.source.external_id !== null ? { external_id: r.source.external_id } : {}),
+          trust: r.source.trust,
+        },
+        visibility: r.visibility,
+        occurred_at: r.occurred_at,
+      });
+    }
+    const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
+    const removed = (page.removed ?? []).map((r) => r.id);
+    const forgotten = removed.length > 0 ? writeTombstones(ctx, b, removed) : null;
+    ctx.store.run(
+      'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
+      page.watermark ?? p.pull_watermark,
+      created,
       b.uid,
-      id,
-      'pushed',
+      pairingId,
     );
-  const replicas: RecordReplica[] = [];
-  for (const r of page.data) {
-    if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
-    replicas.push({
-      id: r.id,
-      content: r.content as RecordReplica['content'],
-      source: {
-        ...(r.source.name !== null ? { name: r.source.name } : {}),
-        ...(r.source.external_id !== null ? { external_id: r.source.external_id } : {}),
-        trust: r.source.trust,
-      },
-      visibility: r.visibility,
-      occurred_at: r.occurred_at,
-    });
-  }
-  const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
-  const removed = (page.removed ?? []).map((r) => r.id);
-  if (removed.length > 0) await applyTombstones(ctx, b, removed);
-  ctx.store.run(
-    'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND remote_url = ?',
-    page.watermark ?? p.pull_watermark,
-    created,
-    b.uid,
-    p.remote_url,
-  );
-  return { pulled: created };
+    return { pulled: created, settle: forgotten?.settle };
+  });
+  await settle?.();
+  return { pulled };
 }
 
 /** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */
-export function finishRun(ctx: LocalCtx, b: BrainRow, error: string | null): void {
+export function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, error: string | null): void {
   const now = nowIso(ctx);
+  // The end of a run whose pairing was replaced meanwhile is not the new pairing's to show.
   ctx.store.run(
     error === null
-      ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ?'
-      : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ?',
+      ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ? AND pairing_id = ?'
+      : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ? AND pairing_id = ?',
     now,
     error === null ? now : error.slice(0, 2000),
     b.uid,
+    pairingId,
   );
 }

@@ -21,10 +21,14 @@ export function createEngineSync(ctx: LocalCtx, { op, write }: { op: Wrap; write
     pairedBrains: op(() => device.pairedBrains(ctx)),
     remoteOf: op((t, id) => device.remoteOf(ctx, brain(t, id))),
     outbox: op((t, id, limit) => device.outbox(ctx, brain(t, id), limit)),
-    markPushed: write((t, id, batch, outcomes) => device.markPushed(ctx, brain(t, id), batch, outcomes)),
+    markPushed: write((t, id, pairingId, batch, outcomes) =>
+      device.markPushed(ctx, brain(t, id), pairingId, batch, outcomes),
+    ),
     tombstonesToSend: op((t, id, limit) => device.tombstonesToSend(ctx, brain(t, id), limit)),
-    markTombstonesSent: op((t, id, seq) => device.markTombstonesSent(ctx, brain(t, id), seq)),
-    applyPulled: write((t, id, page) => device.applyPulled(ctx, brain(t, id), page)),
-    finishRun: op((t, id, error) => device.finishRun(ctx, brain(t, id), error)),
+    markTombstonesSent: op((t, id, pairingId, seq) =>
+      device.markTombstonesSent(ctx, brain(t, id), pairingId, seq),
+    ),
+    applyPulled: write((t, id, pairingId, page) => device.applyPulled(ctx, brain(t, id), pairingId, page)),
+    finishRun: op((t, id, pairingId, error) => device.finishRun(ctx, brain(t, id), pairingId, error)),
   };
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { RecordReplica } from '../../contract/index.ts';
 import { createRedactor } from './redact.ts';
@@ -12,6 +13,14 @@ const message = (text: string, speaker?: string): RecordReplica => ({
   visibility: 'redacted_summary',
   occurred_at: '2024-05-01T12:00:00.000Z',
 });
+
+const pseudonymOf = (name: string) => createRedactor(people, secret).pseudonym(name);
+
+/** The hash part of a redacted copy's id, computed here from its definition (docs/sync.md). */
+function tail(originalId: string): string {
+  const digest = createHash('sha256').update(`mnemo redacted copy\n${originalId}`).digest();
+  return [...digest.subarray(0, 16)].map((b) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[b % 32]).join('');
+}
 
 function textOf(text: string, speaker?: string): string {
   const out = createRedactor(people, secret).redact(message(text, speaker));
@@ -65,27 +74,89 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it('redacts every field of typed content and drops the external id', () => {
-    const out = createRedactor(people, secret).redact({
-      id: 'rec_01M8GA4DNAKFBAD9VVVCSJ3164',
-      content: {
+    const redact = (content: RecordReplica['content'], source?: RecordReplica['source']) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content,
+        ...(source ? { source } : {}),
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return out.replica;
+    };
+    const event = redact(
+      {
         kind: 'event',
         title: 'Lunch with Carla Silva',
         participants: ['Ana Lima', 'carla@x.pt'],
-        place: 'Porto',
+        place: 'Porto, Rua 1, +351 912 345 678',
       },
-      source: { name: 'ics', external_id: 'uid-carla@x.pt', trust: 'high' },
-      visibility: 'redacted_summary',
-      occurred_at: '2024-05-01T12:00:00.000Z',
+      { name: 'ics', external_id: 'uid-carla@x.pt', trust: 'high' },
+    );
+    assert.equal(
+      event.content.kind === 'event' && event.content.title,
+      `Lunch with ${pseudonymOf('Carla Silva')}`,
+    );
+    assert.deepEqual(event.content.kind === 'event' && event.content.participants, ['[self]', '[email]']);
+    assert.equal(event.content.kind === 'event' && event.content.place, 'Porto, Rua 1, [phone]');
+    assert.deepEqual(event.source, { name: 'ics', trust: 'high' });
+
+    const thread = redact({
+      kind: 'message',
+      text: 'ok',
+      speaker: 'Bob Stone',
+      thread: 'Bob Stone, bob@x.pt',
     });
-    assert.ok(out.ok);
-    assert.doesNotMatch(JSON.stringify(out.replica), /Carla|Ana|carla@/);
-    assert.deepEqual(out.replica.source, { name: 'ics', trust: 'high' });
+    assert.deepEqual(thread.content, {
+      kind: 'message',
+      text: 'ok',
+      speaker: pseudonymOf('Bob Stone'),
+      thread: `${pseudonymOf('Bob Stone')}, [email]`,
+    });
+    const doc = redact({ kind: 'document', title: 'Notes on Rui Silva', text: 'Call 912345678.' });
+    assert.deepEqual(doc.content, {
+      kind: 'document',
+      title: `Notes on ${pseudonymOf('Rui Silva')}`,
+      text: 'Call [phone].',
+    });
+
+    const fact = (subject: string, value: string | number | boolean) =>
+      redact({ kind: 'fact', subject, predicate: 'phone of Bob', value }).content;
+    assert.deepEqual(fact('Ana Lima', 351912345678), {
+      kind: 'fact',
+      subject: '[self]',
+      predicate: `phone of ${pseudonymOf('Bob Stone')}`,
+      value: '[phone]',
+    });
+    assert.equal((fact('Ana Lima', 4111111111111111) as { value: unknown }).value, '[card]');
+    assert.equal(
+      (fact('Ana Lima', 42) as { value: unknown }).value,
+      42,
+      'a short number is kept as a number',
+    );
+    assert.equal((fact('Ana Lima', true) as { value: unknown }).value, true);
+  });
+
+  it('finds known names whatever their case, keeping the text around them in place', () => {
+    assert.equal(
+      textOf('ana said hi to ANA LIMA and bob stone'),
+      `[self] said hi to [self] and ${pseudonymOf('Bob Stone')}`,
+    );
+    assert.equal(textOf('STONE and Ana\u00a0Lima'), `${pseudonymOf('Bob Stone')} and [self]`);
+    // "İ" lower-cases to two code units: what follows it must stay where it was.
+    assert.equal(textOf('İİ bob stone İ ana'), `İİ ${pseudonymOf('Bob Stone')} İ [self]`);
+    assert.equal(textOf('Anabela and stoneware'), 'Anabela and stoneware');
+    const speaker = createRedactor(people, secret).redact(message('hi', 'bob STONE'));
+    assert.ok(speaker.ok);
+    assert.equal((speaker.replica.content as { speaker: string }).speaker, pseudonymOf('Bob Stone'));
+    assert.equal(createRedactor(people, secret).redact(message('silva called')).ok, false, 'a shared part');
   });
 
   it('names the copy after its original, the same on every device', () => {
-    const original = 'rec_01M8GA4DNAKFBAD9VVVCSJ3164';
-    assert.equal(redactedCopyId(original), redactedCopyId(original));
-    assert.notEqual(redactedCopyId(original), original);
-    assert.match(redactedCopyId(original), /^rec_01M8GA4DNA[0-9A-Z]{16}$/);
+    // Pinned: every device and the hub must compute this same id from the original's.
+    assert.equal(redactedCopyId('rec_01M8GA4DNAKFBAD9VVVCSJ3164'), 'rec_01M8GA4DNAQK92AS97XK6CQCCQ');
+    assert.equal(
+      redactedCopyId('rec_01M8GA4DNAKFBAD9VVVCSJ3165'),
+      'rec_01M8GA4DNA' + tail('rec_01M8GA4DNAKFBAD9VVVCSJ3165'),
+    );
   });
 });

@@ -37,14 +37,23 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     out = replaceIbans(out);
     out = out.replace(ipv4, '[ip]').replace(ipv6, '[ip]');
     out = replaceDigitRuns(out);
+    // Before names: a known name as an address's local part ("ana at example dot com") is still one.
+    if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
     out = replaceNames(out, names);
     if (out.includes('@')) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
-    if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
     return out;
   };
   const redactName = (name: string): string => {
-    const whole = names.whole.get(name.trim());
+    const whole = names.whole.get(fold(collapse(name)));
     return whole ?? redactText(name);
+  };
+  // A number is text a person wrote as digits (a phone, a card): it goes as its redaction when that
+  // changes it, else as itself.
+  const redactValue = (value: string | number | boolean): string | number | boolean => {
+    if (typeof value === 'string') return redactText(value);
+    if (typeof value !== 'number') return value;
+    const redacted = redactText(String(value));
+    return redacted === String(value) ? value : redacted;
   };
 
   return {
@@ -79,7 +88,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
                     kind: 'fact',
                     subject: redactName(c.subject),
                     predicate: redactText(c.predicate),
-                    value: typeof c.value === 'string' ? redactText(c.value) : c.value,
+                    value: redactValue(c.value),
                   };
         // The source's external id names an item of another system (a mail's Message-ID, a contact's
         // uid): it does not travel with a redacted copy; its name and trust do.
@@ -109,33 +118,54 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
 
 interface NameTable {
   /** Full names and name parts, longest first, with their replacement (null: shared, so unsure). */
-  words: { word: string; replacement: string | null }[];
+  words: { pattern: RegExp; word: string; replacement: string | null }[];
+  /** Full names, case folded, with their replacement. */
   whole: Map<string, string>;
 }
 
+const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
+/** Names are matched whatever their case ("ana", "ANA LIMA"): compared folded, found by the i flag. */
+const fold = (name: string) => name.normalize('NFC').toLowerCase();
+const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
 function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {
   const whole = new Map<string, string>();
-  const parts = new Map<string, Set<string>>();
+  const spelled = new Map<string, string>();
+  const parts = new Map<string, { word: string; replacements: Set<string> }>();
   const add = (name: string, replacement: string) => {
-    const full = name.trim().replace(/\s+/g, ' ');
-    if (full.length < 2 || whole.has(full)) return;
-    whole.set(full, replacement);
+    const full = collapse(name);
+    const key = fold(full);
+    if (full.length < 2 || whole.has(key)) return;
+    whole.set(key, replacement);
+    spelled.set(key, full);
     for (const part of full.split(' ')) {
-      // A part counts as a name when it is written as one: capitalised, three letters or more.
+      // A part counts as a name when it is written as one in the name: capitalised, three letters or more.
       if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
-      const set = parts.get(part) ?? new Set<string>();
-      set.add(replacement);
-      parts.set(part, set);
+      const entry = parts.get(fold(part)) ?? { word: part, replacements: new Set<string>() };
+      entry.replacements.add(replacement);
+      parts.set(fold(part), entry);
     }
   };
   if (people.self) add(people.self, roleOfSelf);
-  for (const other of people.others) add(other, pseudonym(other.trim().replace(/\s+/g, ' ')));
-  const words = [
-    ...[...whole].map(([word, replacement]) => ({ word, replacement: replacement as string | null })),
+  for (const other of people.others) add(other, pseudonym(collapse(other)));
+  const entries = [
+    ...[...whole].map(([key, replacement]) => ({
+      word: spelled.get(key)!,
+      replacement: replacement as string | null,
+    })),
     ...[...parts]
-      .filter(([part]) => !whole.has(part))
-      .map(([word, set]) => ({ word, replacement: set.size === 1 ? [...set][0]! : null })),
+      .filter(([key]) => !whole.has(key))
+      .map(([, { word, replacements }]) => ({
+        word,
+        replacement: replacements.size === 1 ? [...replacements][0]! : null,
+      })),
   ].sort((a, b) => b.word.length - a.word.length);
+  // The regex runs over the text itself, so every match is at its place in it whatever case folding
+  // would do to the length of the text; any run of white space stands for the space in a name.
+  const words = entries.map((e) => ({
+    ...e,
+    pattern: new RegExp(e.word.split(' ').map(escapeRegExp).join('\\s+'), 'giu'),
+  }));
   return { words, whole };
 }
 
@@ -143,23 +173,13 @@ const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_
 
 function replaceNames(text: string, names: NameTable): string {
   let out = text;
-  for (const { word, replacement } of names.words) {
-    let from = 0;
-    let result = '';
-    for (;;) {
-      const at = out.indexOf(word, from);
-      if (at < 0) break;
-      const end = at + word.length;
-      if (isWordChar(out[at - 1]) || isWordChar(out[end])) {
-        result += out.slice(from, end);
-        from = end;
-        continue;
-      }
+  for (const { pattern, word, replacement } of names.words) {
+    out = out.replace(pattern, (match: string, at: number, whole: string) => {
+      // Inside a longer word ("Anabela", "Stoneware") it is not the name.
+      if (isWordChar(whole[at - 1]) || isWordChar(whole[at + match.length])) return match;
       if (replacement === null) throw new Unsure(`a name two known people share ("${word}")`);
-      result += out.slice(from, at) + replacement;
-      from = end;
-    }
-    out = result + out.slice(from);
+      return replacement;
+    });
   }
   return out;
 }

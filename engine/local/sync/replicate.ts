@@ -141,8 +141,22 @@ export async function applyTombstones(
   b: BrainRow,
   ids: readonly string[],
 ): Promise<TombstoneResult> {
+  const { result, settle } = ctx.store.tx(() => writeTombstones(ctx, b, ids));
+  await settle();
+  return result;
+}
+
+/**
+ * applyTombstones' writes, in the caller's transaction; `settle` does what must wait until it
+ * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
+ */
+export function writeTombstones(
+  ctx: LocalCtx,
+  b: BrainRow,
+  ids: readonly string[],
+): { result: TombstoneResult; settle: () => Promise<void> } {
   const { store } = ctx;
-  const result = store.tx(() => {
+  const result = (() => {
     const rows = new Map<string, { id: string; n: number }>();
     const fresh: string[] = [];
     for (const id of new Set(ids)) {
@@ -175,15 +189,19 @@ export async function applyTombstones(
       );
     }
     return { forgotten: [...rows.keys()], seq, pending: counts?.pending ?? 0 };
-  });
-  if (result.forgotten.length > 0) {
-    await afterForget(ctx, b.uid, result.forgotten);
-    store.checkpoint();
-  }
-  if (result.pending > 0) ctx.worker.kick();
+  })();
   return {
-    object: 'tombstones',
-    forgotten: result.forgotten.length,
-    watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+    result: {
+      object: 'tombstones',
+      forgotten: result.forgotten.length,
+      watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+    },
+    settle: async () => {
+      if (result.forgotten.length > 0) {
+        await afterForget(ctx, b.uid, result.forgotten);
+        store.checkpoint();
+      }
+      if (result.pending > 0) ctx.worker.kick();
+    },
   };
 }

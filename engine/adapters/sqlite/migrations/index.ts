@@ -16,6 +16,7 @@ import { deriveUpgrade } from './015-derive-upgrade.ts';
 import { slotPredicateIndex } from './016-slot-predicate-index.ts';
 import { deriveFailures } from './017-derive-failures.ts';
 import { recordSync } from './018-record-sync.ts';
+import { syncPairingId } from './019-sync-pairing-id.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   slotPredicateIndex,
   deriveFailures,
   recordSync,
+  syncPairingId,
 ];

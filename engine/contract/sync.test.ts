@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SyncPairing } from './sync.ts';
+
+const pairing = (remote: string) => SyncPairing.safeParse({ remote, remote_key: 'sk_test_home_x' });
+
+describe('the remote of a pairing', () => {
+  it('is https, or plain http on a loopback host', () => {
+    for (const remote of [
+      'https://mnemo.example.org/v1',
+      'https://10.0.0.5:8443/v1/',
+      'http://127.0.0.1:4100/v1',
+      'http://127.8.9.10/v1',
+      'http://localhost:4100/v1',
+      'http://LOCALHOST/v1',
+      'http://[::1]:4100/v1',
+    ]) {
+      assert.equal(pairing(remote).success, true, remote);
+    }
+  });
+
+  it('refuses plain http to any other host, saying why', () => {
+    for (const remote of [
+      'http://mnemo.example.org/v1',
+      'http://10.0.0.5/v1',
+      'http://192.168.1.2:4100/v1',
+      'http://128.0.0.1/v1',
+      'http://localhost.example.org/v1',
+      'http://127.0.0.1.example.org/v1',
+      'http://[::2]/v1',
+      'http://0.0.0.0/v1',
+    ]) {
+      const r = pairing(remote);
+      assert.equal(r.success, false, remote);
+      assert.deepEqual(
+        r.error!.issues.map((i) => [i.path, i.message]),
+        [[['remote'], 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)']],
+        remote,
+      );
+    }
+  });
+
+  it('refuses another scheme or a path that does not end in /v1', () => {
+    for (const remote of ['ftp://127.0.0.1/v1', 'https://mnemo.example.org/api', 'not a url']) {
+      assert.deepEqual(
+        pairing(remote).error!.issues.map((i) => i.message),
+        ['must be an https URL ending in /v1'],
+        remote,
+      );
+    }
+  });
+});

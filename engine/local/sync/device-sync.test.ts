@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { RecordPage } from '../../contract/index.ts';
+import type { Engine, Tenant } from '../../types.ts';
+import { createLocalEngine } from '../index.ts';
+import { redactedCopyId } from './replica-id.ts';
+
+const t: Tenant = { project: 'home', env: 'test' };
+
+/** A local engine on a real store in a temp dir, closed and removed after the file. */
+function engineFor(name: string): () => Engine {
+  let engine: Engine;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), `mnemo-${name}-`));
+    engine = await createLocalEngine({ dataDir: dir, dbKey: null, embedder: null, reranker: null });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return () => engine;
+}
+
+/** The whole change feed of a Brain, page by page. */
+async function feed(engine: Engine, brainId: string, limit: number): Promise<RecordPage[]> {
+  const pages: RecordPage[] = [];
+  for (let watermark = 'start'; ;) {
+    const page = await engine.listRecords(t, brainId, { since_watermark: watermark, limit });
+    pages.push(page);
+    watermark = page.watermark!;
+    if (!page.has_more) return pages;
+    assert.ok(pages.length < 100);
+  }
+}
+
+describe('the change feed of a device', () => {
+  const engine = engineFor('feed');
+
+  it('serves no local_only Record, on a local deployment too', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'ana' });
+    const written: Record<string, string> = {};
+    for (const visibility of ['shareable', 'local_only', 'redacted_summary', 'local_only'] as const) {
+      const { record } = await e.rememberRecord(
+        t,
+        'ana',
+        { content: `a ${visibility} note`, visibility },
+        {},
+      );
+      written[record.id] = visibility;
+    }
+    for (const limit of [1, 2, 200]) {
+      const served = (await feed(e, 'ana', limit)).flatMap((p) => p.data.map((r) => r.id));
+      assert.deepEqual(
+        served.map((id) => written[id]),
+        ['shareable', 'redacted_summary'],
+        `pages of ${limit}`,
+      );
+    }
+  });
+});
+
+describe('a sync run whose Brain is paired again or unpaired while it is in flight', () => {
+  const engine = engineFor('repair');
+  const first = { remote: 'https://hub-one.example.org/v1', remote_key: 'sk_test_home_one' };
+  const second = { remote: 'https://hub-two.example.org/v1', remote_key: 'sk_test_home_two' };
+  const feedPage = (watermark: string): RecordPage => ({
+    data: [],
+    has_more: false,
+    next_cursor: null,
+    watermark,
+    removed: [],
+  });
+
+  it('writes no cursor, count or end into the pairing that replaced its own, and ends', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    for (const text of ['one', 'two', 'three']) await e.rememberRecord(t, 'ana', { content: text }, {});
+    await sync.pair(t, 'ana', first);
+    const old = await sync.remoteOf(t, 'ana');
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.equal(batch.items.length, 3);
+    const tombstones = await sync.tombstonesToSend(t, 'ana', 1000);
+
+    await sync.pair(t, 'ana', second);
+    const now = await sync.remoteOf(t, 'ana');
+    assert.notEqual(now.pairingId, old.pairingId);
+    const outcomes = new Map(batch.items.map((i) => [i.replica.id, 'created' as const]));
+    const ended = { code: 'sync_not_paired', message: /paired again or unpaired during this sync run/ };
+    await assert.rejects(sync.markPushed(t, 'ana', old.pairingId, batch, outcomes), ended);
+    await assert.rejects(sync.markTombstonesSent(t, 'ana', old.pairingId, tombstones.throughSeq + 5), ended);
+    await assert.rejects(sync.applyPulled(t, 'ana', old.pairingId, feedPage('wm_old')), ended);
+    await sync.finishRun(t, 'ana', old.pairingId, 'cut');
+
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual(
+      [status.remote, status.pending, status.pushed, status.last_error, status.last_attempt_at],
+      [second.remote, 3, 0, null, null],
+    );
+    assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, null);
+    // The new pairing's own run moves its cursors.
+    await sync.markPushed(t, 'ana', now.pairingId, await sync.outbox(t, 'ana', 200), outcomes);
+    assert.equal((await sync.status(t, 'ana')).pushed, 3);
+  });
+
+  it('writes nothing once its Brain is unpaired, nor into a pairing made again with the same hub', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'bob' });
+    await e.rememberRecord(t, 'bob', { content: 'a note' }, {});
+    await sync.pair(t, 'bob', first);
+    const old = await sync.remoteOf(t, 'bob');
+    const batch = await sync.outbox(t, 'bob', 200);
+    await sync.unpair(t, 'bob');
+    const outcomes = new Map(batch.items.map((i) => [i.replica.id, 'created' as const]));
+    await assert.rejects(sync.markPushed(t, 'bob', old.pairingId, batch, outcomes), {
+      code: 'sync_not_paired',
+    });
+    await sync.pair(t, 'bob', first);
+    await assert.rejects(sync.markPushed(t, 'bob', old.pairingId, batch, outcomes), {
+      code: 'sync_not_paired',
+    });
+    await assert.rejects(sync.applyPulled(t, 'bob', old.pairingId, feedPage('wm_old')), {
+      code: 'sync_not_paired',
+    });
+    assert.equal((await sync.status(t, 'bob')).pending, 1);
+    // A new key alone keeps the pairing, its cursors and a run of it.
+    await sync.pair(t, 'bob', { ...first, remote_key: 'sk_test_home_rotated' });
+    const kept = await sync.remoteOf(t, 'bob');
+    await sync.markPushed(t, 'bob', kept.pairingId, batch, outcomes);
+    assert.equal((await sync.status(t, 'bob')).pending, 0);
+  });
+});
+
+describe('a redacted_summary Record that did not go up as pushed', () => {
+  const engine = engineFor('fates');
+
+  it('is still named by its copy id: forgetting it sends the tombstone, and its copy is not pulled', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const write = async (text: string, visibility: 'shareable' | 'redacted_summary') =>
+      (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
+    const conflicted = await write('A quiet note.', 'redacted_summary');
+    const heldBack = await write('ping @bobby tomorrow', 'redacted_summary');
+    const shared = await write('The ferry leaves at seven.', 'shareable');
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.deepEqual(
+      batch.kept.map((k) => [k.localId, k.fate]),
+      [[heldBack, 'held_back']],
+    );
+    const outcomes = new Map([
+      [redactedCopyId(conflicted), 'conflict' as const],
+      [shared, 'created' as const],
+    ]);
+    await sync.markPushed(t, 'ana', pairingId, batch, outcomes);
+    assert.deepEqual((await sync.tombstonesToSend(t, 'ana', 1000)).ids, []);
+
+    // The hub's copy of the held-back Record (pushed by an earlier build) comes back in its feed.
+    const copy = { ...(await e.getRecord(t, 'ana', shared)), id: redactedCopyId(heldBack) };
+    const pulled = await sync.applyPulled(t, 'ana', pairingId, {
+      data: [copy],
+      has_more: false,
+      next_cursor: null,
+      removed: [],
+    });
+    assert.equal(pulled.pulled, 0);
+
+    for (const id of [conflicted, heldBack, shared]) await e.forgetRecord(t, 'ana', id);
+    assert.deepEqual(
+      (await sync.tombstonesToSend(t, 'ana', 1000)).ids.sort(),
+      [redactedCopyId(conflicted), redactedCopyId(heldBack), shared].sort(),
+    );
+  });
+});
+
+describe('a page of the change feed', () => {
+  const engine = engineFor('pull');
+
+  it('is applied whole or not at all', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    await e.createBrain(t, { id: 'hub' });
+    const gone = (await e.rememberRecord(t, 'ana', { content: 'Forgotten on the hub.' }, {})).record;
+    const { record } = await e.rememberRecord(t, 'hub', { content: 'Written on another device.' }, {});
+    await e.forgetRecord(t, 'hub', record.id);
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const page = (watermark: unknown): RecordPage => ({
+      data: [record],
+      has_more: false,
+      next_cursor: null,
+      watermark: watermark as string,
+      removed: [{ id: gone.id, forgotten_at: '2024-05-01T12:00:00.000Z' }],
+    });
+    // The last write of the page (its watermark) fails: its Records and removals go with it.
+    await assert.rejects(sync.applyPulled(t, 'ana', pairingId, page({ not: 'a watermark' })));
+    assert.equal((await e.getRecord(t, 'ana', gone.id)).id, gone.id);
+    await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
+    assert.equal((await sync.status(t, 'ana')).pulled, 0);
+
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), { pulled: 1 });
+    assert.equal((await e.getRecord(t, 'ana', record.id)).id, record.id);
+    await assert.rejects(e.getRecord(t, 'ana', gone.id), { code: 'record_not_found' });
+    assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, 'wm_next');
+  });
+});

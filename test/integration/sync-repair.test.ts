@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { allRecords, recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
+
+const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe('pairing a Brain again while a sync run is in flight', () => {
+  const { root, remove } = tempRoot();
+  let one: Node;
+  let two: Node;
+  let a: Node;
+  let toOne: Awaited<ReturnType<typeof recordingProxy>>;
+  let toTwo: Awaited<ReturnType<typeof recordingProxy>>;
+  before(async () => {
+    [one, two, a] = await Promise.all([
+      startNode(root, 'one', { deployment: 'hosted' }),
+      startNode(root, 'two', { deployment: 'hosted' }),
+      startNode(root, 'a', { sync: { debounceMs: 3_600_000, intervalMs: 3_600_000 } }),
+    ]);
+    toOne = await recordingProxy(() => one.server.url);
+    toTwo = await recordingProxy(() => two.server.url);
+  });
+  after(async () => {
+    await Promise.all([toOne.close(), toTwo.close()]);
+    await Promise.all([one, two, a].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+
+  it('leaves the new pairing its own cursors: every Record reaches the new hub', async () => {
+    await a.client.createBrain({ id: 'ana' });
+    for (const text of ['The ferry leaves at seven.', 'My dentist is Dr. Costa.', 'I moved to Porto.']) {
+      await a.client.rememberRecord('ana', { content: text });
+    }
+    // The first pairing's run is held at its push.
+    let release = () => {};
+    toOne.hold = { path: /\/sync\/records$/, until: new Promise<void>((r) => (release = r)), held: 0 };
+    await a.client.pairSync('ana', { remote: toOne.url, remote_key: one.key });
+    await until('the first run to reach its push', () => toOne.hold!.held > 0);
+
+    // Paired again with another hub meanwhile; that hub is away at first, so its first run fails.
+    toTwo.down = true;
+    await a.client.pairSync('ana', { remote: toTwo.url, remote_key: two.key });
+    await until(
+      'the new pairing to try its hub',
+      async () => (await a.client.getSync('ana')).last_error !== null,
+    );
+
+    // The first run's push goes through now, too late: what it learns belongs to a pairing that is gone.
+    release();
+    await until(
+      'the first hub to receive the push',
+      async () => (await allRecords(one.client, 'ana')).length === 3,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const between = await a.client.getSync('ana');
+    assert.deepEqual([between.remote, between.pending, between.pushed], [toTwo.url, 3, 0]);
+
+    toTwo.down = false;
+    const status = await a.client.runSync('ana');
+    assert.equal(status.last_error, null);
+    assert.deepEqual([status.pending, status.pushed], [0, 3]);
+    assert.equal((await allRecords(two.client, 'ana')).length, 3);
+  });
+});
