@@ -159,7 +159,10 @@ describe('the replication routes and the Record change feed of a hosted server',
 
   it('refuses the device routes of sync to every key: a hosted server pairs with nothing', async () => {
     await h.client.createBrain({ id: 'device' });
-    const admin = createMnemoClient({ baseUrl: h.server.url, apiKey: h.server.mintSessionKey('test admin') });
+    const admin = createMnemoClient({
+      baseUrl: h.server.url,
+      apiKey: await h.server.mintSessionKey('test admin'),
+    });
     for (const client of [h.client, admin]) {
       for (const call of [
         () => client.getSync('device'),
@@ -189,10 +192,10 @@ describe('the device routes of sync on a local server', () => {
     await Promise.all([d.stop(), h.stop()]);
     remove();
   });
-  const clientOf = (o: { scopes?: ('records:read' | 'records:write')[]; brain?: string }) =>
+  const clientOf = async (o: { scopes?: ('records:read' | 'records:write')[]; brain?: string }) =>
     createMnemoClient({
       baseUrl: d.server.url,
-      apiKey: d.server.registry!.create({ env: 'test', project: 'home', ...o }).key,
+      apiKey: (await d.server.registry!.create({ env: 'test', project: 'home', ...o })).key,
     });
   const pairing = () => ({ remote: h.server.url, remote_key: h.key });
 
@@ -223,7 +226,7 @@ describe('the device routes of sync on a local server', () => {
   });
 
   it('lets a read-only key read the status and nothing else', async () => {
-    const readOnly = clientOf({ scopes: ['records:read'] });
+    const readOnly = await clientOf({ scopes: ['records:read'] });
     assert.equal((await readOnly.getSync('device')).paired, false);
     for (const call of [
       () => readOnly.pairSync('device', pairing()),
@@ -238,7 +241,7 @@ describe('the device routes of sync on a local server', () => {
   });
 
   it('refuses to pair with a key that cannot read the Records pairing brings in and sends out', async () => {
-    const writeOnly = clientOf({ scopes: ['records:write'] });
+    const writeOnly = await clientOf({ scopes: ['records:write'] });
     const e = await refused(writeOnly.pairSync('device', pairing()));
     assert.equal(e.code, 'missing_scope');
     assert.match(e.message, /"records:read" that pairSync/);
@@ -251,7 +254,7 @@ describe('the device routes of sync on a local server', () => {
   });
 
   it('keeps a key bound to another Brain away from this one', async () => {
-    const bound = clientOf({ brain: 'other' });
+    const bound = await clientOf({ brain: 'other' });
     for (const call of [
       () => bound.getSync('device'),
       () => bound.pairSync('device', pairing()),
