@@ -73,14 +73,16 @@ export function createTraceBuffer(size: number): TraceStore {
   };
 }
 
-function traceCursor(cursor: string): number {
+/** A Trace page's cursor: the place it names, or `invalid_request_body`. Every trace store reads them so. */
+export function traceCursor(cursor: string): number {
   const n = Number(decodeCursor(cursor));
   if (!Number.isSafeInteger(n) || n < 1)
     throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
   return n;
 }
 
-function summarize(t: Trace): TraceSummary {
+/** A Trace as a page of them lists it. */
+export function summarize(t: Trace): TraceSummary {
   return {
     id: t.id,
     object: 'trace',

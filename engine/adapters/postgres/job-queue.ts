@@ -1,37 +1,6 @@
-import type { DeriveJob, JobQueue, QueuedJob } from '../../ports/index.ts';
+import { queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
+import type { DeriveJob, JobQueue } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-
-interface JobRow {
-  n: number;
-  brain_uid: string;
-  job: 'derive' | 'rederive';
-  record_id: string | null;
-  memory_id: string | null;
-  record_seq: number;
-  not_before_ms: number;
-  attempts: number;
-}
-
-function queued(r: JobRow): QueuedJob {
-  return r.job === 'derive'
-    ? {
-        job: 'derive',
-        brainUid: r.brain_uid,
-        recordId: r.record_id!,
-        recordSeq: r.record_seq,
-        n: r.n,
-        attempts: r.attempts,
-      }
-    : {
-        job: 'rederive',
-        brainUid: r.brain_uid,
-        memoryId: r.memory_id!,
-        recordSeq: r.record_seq,
-        notBeforeMs: r.not_before_ms,
-        n: r.n,
-        attempts: r.attempts,
-      };
-}
 
 /** What a unit of work does to the queue: its jobs commit with it. */
 export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete'> {
@@ -72,7 +41,7 @@ export function pgJobQueue(q: PgQueryable): JobQueue {
          RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts`,
         [nowMs, limit, leaseMs],
       );
-      return r.rows.sort((a, b) => a.n - b.n).map(queued);
+      return r.rows.sort((a, b) => a.n - b.n).map(queuedJob);
     },
     async retry(n, dueMs) {
       await q.query(

@@ -1,6 +1,6 @@
-import type { Trace, TracePage, TraceSummary } from '../../contract/index.ts';
-import { recordIdsOf } from '../../context/trace-buffer.ts';
-import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import type { Trace, TracePage } from '../../contract/index.ts';
+import { recordIdsOf, summarize, traceCursor } from '../../context/trace-buffer.ts';
+import { encodeCursor } from '../../core/shared/page-cursor.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { shortened } from '../../errors/shown-value.ts';
 import type { TraceStore } from '../../ports/index.ts';
@@ -89,29 +89,5 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
       await client.query('DELETE FROM traces WHERE brain_uid = $1 AND id = $2', [brainUid, id]);
     },
     forgets: () => forgets,
-  };
-}
-
-function traceCursor(cursor: string): number {
-  const n = Number(decodeCursor(cursor));
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
-  return n;
-}
-
-// The in-memory buffer's summary (context/trace-buffer.ts, not exported there); the two go to core/
-// together when the trace store moves behind its port.
-function summarize(t: Trace): TraceSummary {
-  return {
-    id: t.id,
-    object: 'trace',
-    created_at: t.created_at,
-    query: t.query,
-    mode: t.mode,
-    status: t.status,
-    abstained: t.abstained,
-    citations: t.citations.length,
-    total_ms: t.timings_ms.total ?? 0,
-    error_code: t.error?.code ?? null,
   };
 }

@@ -1,39 +1,8 @@
-import type { DeriveJob, JobQueue, QueuedJob } from '../../ports/index.ts';
+import { queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
+import type { DeriveJob, JobQueue } from '../../ports/index.ts';
 import type { Store } from './store.ts';
 
-interface QueueRow {
-  n: number;
-  brain_uid: string;
-  job: 'derive' | 'rederive';
-  record_id: string | null;
-  /** A rederive job's Memory (its row goes with the Memory). */
-  memory_id: string;
-  record_seq: number;
-  not_before_ms: number;
-  attempts: number;
-}
-
 const columns = 'n, brain_uid, job, record_id, memory_id, record_seq, not_before_ms, attempts';
-
-const toJob = (r: QueueRow): QueuedJob =>
-  r.job === 'derive'
-    ? {
-        job: 'derive',
-        brainUid: r.brain_uid,
-        recordId: r.record_id!,
-        recordSeq: r.record_seq,
-        n: r.n,
-        attempts: r.attempts,
-      }
-    : {
-        job: 'rederive',
-        brainUid: r.brain_uid,
-        memoryId: r.memory_id,
-        recordSeq: r.record_seq,
-        notBeforeMs: r.not_before_ms,
-        n: r.n,
-        attempts: r.attempts,
-      };
 
 /**
  * Does `work` now and hands back its settled result: a failure throws from the call itself, not as a
@@ -84,12 +53,12 @@ export function sqliteJobQueue(store: Store): JobQueue {
         const held = leased(nowMs);
         const rows =
           held === null
-            ? store.all<QueueRow>(
+            ? store.all<JobRow>(
                 `SELECT ${columns} FROM derive_queue WHERE not_before_ms <= ? ORDER BY n LIMIT ?`,
                 nowMs,
                 limit,
               )
-            : store.all<QueueRow>(
+            : store.all<JobRow>(
                 `SELECT ${columns} FROM derive_queue
                  WHERE not_before_ms <= ? AND n NOT IN (SELECT value FROM json_each(?)) ORDER BY n LIMIT ?`,
                 nowMs,
@@ -97,7 +66,7 @@ export function sqliteJobQueue(store: Store): JobQueue {
                 limit,
               );
         for (const r of rows) leases.set(r.n, nowMs + leaseMs);
-        return rows.map(toJob);
+        return rows.map(queuedJob);
       }),
 
     complete: (ns) =>
