@@ -8,8 +8,6 @@ export interface StoreMutex {
   acquire(): Promise<() => void>;
   /** Runs `fn` holding the lock: at once when it is free, else after everything queued before it. */
   runSync<T>(fn: () => T): Promise<T>;
-  /** Whether anyone holds it now. */
-  readonly held: boolean;
 }
 
 export function createStoreMutex(): StoreMutex {
@@ -49,9 +47,6 @@ export function createStoreMutex(): StoreMutex {
           give();
         }
       });
-    },
-    get held() {
-      return held;
     },
   };
 }
