@@ -14,7 +14,7 @@ import { insertMemory, insertRecord } from './testing/records.ts';
 const server = await serverForTests();
 
 /** Every file of the cluster's databases (base/) that holds `marker`, by path. */
-function filesWith(dataDir: string, marker: string): string[] {
+function filesWith(dataDir: string, marker: string, under = 'base'): string[] {
   const needle = Buffer.from(marker);
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -24,7 +24,7 @@ function filesWith(dataDir: string, marker: string): string[] {
       else if (e.isFile() && readFileSync(path).includes(needle)) found.push(path.slice(dataDir.length + 1));
     }
   };
-  walk(join(dataDir, 'base'));
+  walk(join(dataDir, under));
   return found;
 }
 
@@ -121,6 +121,8 @@ describe('compacting after a forget, on a PostgreSQL server', { skip: server.ski
     assert.deepEqual(report.statistics, { compacted: true });
     assert.deepEqual(filesWith(cluster.dataDir, record), []);
     assert.deepEqual(filesWith(cluster.dataDir, brain), []);
+    // The write-ahead log keeps it until its segment is recycled (docs/hosted-postgres.md).
+    assert.ok(filesWith(cluster.dataDir, record, 'pg_wal').length > 0);
     const kept = await client.query<{ c: number }>(
       "SELECT count(*)::int AS c FROM records WHERE brain_uid = 'brn_keep'",
     );
