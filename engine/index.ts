@@ -127,6 +127,18 @@ export async function openPostgresKeys(databaseUrl: string): Promise<{
 }
 
 /**
+ * Compacts a hosted Mnemo's PostgreSQL database after forgets (`mnemo compact --database-url`): the
+ * tables that held forgotten Records' bytes are rewritten without them. Loads the driver only when called.
+ */
+export async function compactPostgres(databaseUrl: string): Promise<{
+  tables: Array<{ table: string; bytesBefore: number; bytesAfter: number }>;
+  statistics: { compacted: true } | { compacted: false; reason: string };
+}> {
+  const { compactDatabase } = await import('./adapters/postgres/compact.ts');
+  return compactDatabase(databaseUrl);
+}
+
+/**
  * Loads the store's SQLite binding once, so that a build for another runtime fails with its cause and
  * fix (a SqliteBindingError) before a data dir is touched.
  */

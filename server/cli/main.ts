@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { register as registerBackup } from './commands/backup.ts';
 import { register as registerBench } from './commands/bench.ts';
+import { register as registerCompact } from './commands/compact.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerKeys } from './commands/keys.ts';
 import { register as registerMcp } from './commands/mcp.ts';
@@ -23,6 +24,7 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     registerSync,
     registerBackup,
     registerBench,
+    registerCompact,
   ];
   for (const register of commands) register(program, { heldSignals });
   // Only `serve` stops on a signal of its own; the others get one held during start-up back now.

@@ -1,4 +1,5 @@
 import { initial } from './001-initial.ts';
+import { threads } from './002-threads.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -12,7 +13,7 @@ export interface PgMigration {
  * has applied it would not see the change); the next number carries it. Plain SQL: a migration
  * imports no rule of the engine, which changes.
  */
-export const migrations: readonly PgMigration[] = [initial];
+export const migrations: readonly PgMigration[] = [initial, threads];
 
 /**
  * The vector lane's storage, applied once the `vector` extension can be created (at the first start

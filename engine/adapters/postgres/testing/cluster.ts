@@ -9,6 +9,8 @@ import { connectPostgres, type PgClient } from '../client.ts';
 export interface TestCluster {
   /** The URL of a database of its own, created empty. */
   freshDatabase(): Promise<string>;
+  /** The cluster's data directory (a test reads its files: what a forget leaves on disk). */
+  readonly dataDir: string;
   /** A pool on a URL, closed by `stop`. */
   connect(url: string, max?: number): PgClient;
   stop(): Promise<void>;
@@ -79,6 +81,7 @@ export async function startCluster(): Promise<{ cluster: TestCluster } | { skip:
   let databases = 0;
   return {
     cluster: {
+      dataDir: data,
       async freshDatabase() {
         const name = `mnemo_test_${++databases}`;
         await admin.query(`CREATE DATABASE ${name}`);

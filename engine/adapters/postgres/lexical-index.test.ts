@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SearchScope } from '../../ports/index.ts';
+import { pgLexicalIndex } from './lexical-index.ts';
+import { addBrain, migratedPglite } from './testing/fixtures.ts';
+import { insertMemory, insertRecord, type RecordSpec } from './testing/records.ts';
+
+const db = await migratedPglite();
+const lexical = pgLexicalIndex(db);
+
+await addBrain(db, 'brn_lex');
+await addBrain(db, 'brn_lex_other');
+const rec = (id: string, text: string, over: Partial<RecordSpec>) =>
+  insertRecord(db, { brainUid: 'brn_lex', id, text, ...over });
+await rec('r_paris', 'Alice flew to Paris for the trips she planned', { occurredMs: 1_000, source: 'chat' });
+await rec('r_repeat', 'alice, alice and alice again', { occurredMs: 2_000, source: 'mail' });
+await rec('r_local', 'alice kept this on her laptop', { occurredMs: 3_000, visibility: 'local_only' });
+await rec('r_bare', 'alice is wrong about that', { occurredMs: 4_000, kind: 'correction' });
+await rec('r_cited', 'alice corrected the date', { occurredMs: 5_000, kind: 'correction' });
+await insertMemory(db, 'brn_lex', 'mem_cited', 'r_cited', 'alice corrected the date');
+await rec('r_nosource', 'alice without a source', { occurredMs: 6_000 });
+await insertRecord(db, { brainUid: 'brn_lex_other', id: 'r_elsewhere', text: 'alice in Paris elsewhere' });
+
+const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
+  brainUid: 'brn_lex',
+  excludeLocalOnly: false,
+  ...over,
+});
+const ids = async (terms: string[], over: Partial<SearchScope> = {}, cut = 100, limit = 100) =>
+  (await lexical.search({ terms, scope: scope(over), cut, limit })).map((r) => r.recordId);
+
+describe('the lexical index over tsvector (LexicalIndex)', () => {
+  it('ranks a Record with more of the words above one that repeats a single word, stemmed', async () => {
+    const found = await lexical.search({ terms: ['alice', 'trip'], scope: scope(), cut: 100, limit: 100 });
+    assert.equal(lexical.backend, 'postgres-tsvector/ts_rank');
+    assert.equal(found[0]?.recordId, 'r_paris', 'two of the words ("trips" stems to "trip")');
+    assert.ok(found[0]!.score > found[1]!.score);
+    assert.ok(found.every((r) => r.score > 0 && Number.isInteger(r.recordN)));
+    // Every Record of the Brain with "alice" but the bare correction; none of the other Brain.
+    assert.deepEqual(found.map((r) => r.recordId).sort(), [
+      'r_cited',
+      'r_local',
+      'r_nosource',
+      'r_paris',
+      'r_repeat',
+    ]);
+    assert.deepEqual(await ids(['zebra']), []);
+    assert.deepEqual(await ids([]), []);
+    assert.deepEqual(await ids(['the']), [], 'a stop word alone finds nothing');
+  });
+
+  it('honours every condition of the scope as the SQLite lanes do', async () => {
+    const alice = (over: Partial<SearchScope>) => ids(['alice'], over).then((x) => x.sort());
+    assert.deepEqual(await alice({ excludeLocalOnly: true }), [
+      'r_cited',
+      'r_nosource',
+      'r_paris',
+      'r_repeat',
+    ]);
+    // since, until and as_of are inclusive.
+    assert.deepEqual(await alice({ sinceMs: 5_000 }), ['r_cited', 'r_nosource']);
+    assert.deepEqual(await alice({ untilMs: 2_000 }), ['r_paris', 'r_repeat']);
+    assert.deepEqual(await alice({ asOfMs: 1_000 }), ['r_paris']);
+    assert.deepEqual(await alice({ untilMs: 5_000, asOfMs: 3_000 }), ['r_local', 'r_paris', 'r_repeat']);
+    // Sources: a Record without one is in no list.
+    assert.deepEqual(await alice({ sources: ['chat', 'nowhere'] }), ['r_paris']);
+    assert.deepEqual(await alice({ sources: [] }), []);
+    // The search's own window: from inclusive, to exclusive.
+    assert.deepEqual(await alice({ fromMs: 2_000, toMs: 5_000 }), ['r_local', 'r_repeat']);
+    assert.deepEqual(await alice({ fromMs: 2_000, toMs: 5_000, sinceMs: 3_000, excludeLocalOnly: true }), []);
+    assert.deepEqual(await ids(['alice'], { brainUid: 'brn_lex_other' }), ['r_elsewhere']);
+  });
+
+  it('ranks at most `cut` matches before the scope, and keeps `limit`', async () => {
+    const best = await ids(['alice', 'trip']);
+    assert.deepEqual(await ids(['alice', 'trip'], {}, 100, 2), best.slice(0, 2));
+    // The best match is outside the window: with a cut of one nothing is left, with a deeper one the rest.
+    assert.deepEqual(await ids(['alice', 'trip'], { sinceMs: 2_000 }, 1, 10), []);
+    assert.deepEqual(await ids(['alice', 'trip'], { sinceMs: 2_000 }, 2, 10), best.slice(1, 2));
+  });
+
+  it('answers whether any Record lies in the time window', async () => {
+    assert.equal(await lexical.anyInWindow(scope()), true);
+    assert.equal(await lexical.anyInWindow(scope({ fromMs: 6_001 })), false);
+    assert.equal(await lexical.anyInWindow(scope({ fromMs: 6_000 })), true);
+    assert.equal(await lexical.anyInWindow(scope({ fromMs: 1_001, toMs: 2_000 })), false, 'to is exclusive');
+    assert.equal(
+      await lexical.anyInWindow(scope({ fromMs: 1_001, untilMs: 2_000 })),
+      true,
+      'until inclusive',
+    );
+    assert.equal(await lexical.anyInWindow(scope({ sinceMs: 2_001, asOfMs: 2_999 })), false);
+    assert.equal(await lexical.anyInWindow(scope({ brainUid: 'brn_none' })), false);
+  });
+});

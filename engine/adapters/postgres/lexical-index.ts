@@ -1,0 +1,89 @@
+import type { LexicalIndex, ScoredRecord, SearchScope } from '../../ports/index.ts';
+import type { PgQueryable } from './client.ts';
+
+/**
+ * `ts_rank` with normalisation 1 (divided by 1 + log of the Record's length), not `ts_rank_cd`. The
+ * lanes search for any of the query's words (an OR), and there the two differ: `ts_rank` sums each
+ * word's occurrences with diminishing returns (1/i²) and averages over the words, so a Record with
+ * two of the words outranks one with a single word three times, as BM25's saturation does;
+ * `ts_rank_cd` counts every occurrence as a cover of its own and ranks the repeat first
+ * (lexical-index.test.ts checks the order). Neither weighs rare words more (no IDF), so the scores are
+ * not BM25's: the reranker, trained on `sqlite-fts5/bm25`, stands aside on this backend.
+ */
+export const pgLexicalBackend = 'postgres-tsvector/ts_rank';
+
+/**
+ * The request's conditions on alias `r`, from parameter `$first` on: the SQLite lanes' eligibilitySql
+ * (retrieve/lane.ts) and the search's own window, to the letter. A bare correction (one no Memory
+ * cites) is never evidence.
+ */
+export function scopeSql(scope: SearchScope, first: number): { sql: string; params: unknown[] } {
+  const conds = [
+    `r.brain_uid = $${first}`,
+    `NOT (r.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.brain_uid = r.brain_uid AND ec.record_id = r.id))`,
+  ];
+  const params: unknown[] = [scope.brainUid];
+  const add = (cond: string, value: unknown) => {
+    params.push(value);
+    conds.push(cond.replace('?', `$${first + params.length - 1}`));
+  };
+  if (scope.excludeLocalOnly) conds.push(`r.visibility <> 'local_only'`);
+  if (scope.sinceMs !== undefined) add('r.occurred_ms >= ?', scope.sinceMs);
+  if (scope.untilMs !== undefined) add('r.occurred_ms <= ?', scope.untilMs);
+  if (scope.asOfMs !== undefined) add('r.occurred_ms <= ?', scope.asOfMs);
+  if (scope.sources !== undefined) add('r.source_name = ANY (?::text[])', [...scope.sources]);
+  if (scope.fromMs !== undefined) add('r.occurred_ms >= ?', scope.fromMs);
+  if (scope.toMs !== undefined) add('r.occurred_ms < ?', scope.toMs);
+  return { sql: conds.join(' AND '), params };
+}
+
+/**
+ * Full-text search over `records.tsv` (GIN), one Record at a time. The SQLite lanes index a message
+ * with its speaker and its thread neighbours' words (turn_fts), so a reply is found through the
+ * question it answers; this index has a Record's own words only (docs/hosted-postgres.md says what
+ * that costs and what a turn-level index would take).
+ *
+ * As the SQLite lane does, the best `cut` matches of the Brain are ranked first and the request's
+ * conditions applied to those, so a scope that hides most Records costs no more than a plain search.
+ */
+export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
+  return {
+    backend: pgLexicalBackend,
+    async search({ terms, scope, cut, limit }): Promise<ScoredRecord[]> {
+      if (terms.length === 0 || limit <= 0 || cut <= 0) return [];
+      // Each word as a phrase (a word the parser splits, "e-mail", must match as written), any of them.
+      const query = terms.map((_, i) => `phraseto_tsquery('english', $${i + 1})`).join(' || ');
+      const at = terms.length + 1;
+      const where = scopeSql(scope, at + 2);
+      const rows = await db.query<{ n: number; id: string; score: number }>(
+        `WITH q AS (SELECT ${query} AS q),
+         ranked AS (
+           SELECT r.n, ts_rank(r.tsv, q.q, 1) AS score
+           FROM records r, q
+           WHERE r.brain_uid = $${at + 2} AND r.tsv @@ q.q
+           ORDER BY score DESC, r.n
+           LIMIT $${at}
+         )
+         SELECT r.n, r.id, ranked.score
+         FROM ranked JOIN records r ON r.brain_uid = $${at + 2} AND r.n = ranked.n
+         WHERE ${where.sql}
+         ORDER BY ranked.score DESC, r.n
+         LIMIT $${at + 1}`,
+        [...terms, cut, limit, ...where.params],
+      );
+      return rows.rows.map((r) => ({ recordN: r.n, recordId: r.id, score: r.score }));
+    },
+    async anyInWindow(scope): Promise<boolean> {
+      // The window alone (since, until, as_of and the search's own), as the SQLite lane's probe.
+      const conds = ['brain_uid = $1'];
+      const params: unknown[] = [scope.brainUid];
+      const from = Math.max(scope.fromMs ?? -Infinity, scope.sinceMs ?? -Infinity);
+      const untilIncl = Math.min(scope.untilMs ?? Infinity, scope.asOfMs ?? Infinity);
+      if (from !== -Infinity) conds.push(`occurred_ms >= $${params.push(from)}`);
+      if (scope.toMs !== undefined) conds.push(`occurred_ms < $${params.push(scope.toMs)}`);
+      if (untilIncl !== Infinity) conds.push(`occurred_ms <= $${params.push(untilIncl)}`);
+      const r = await db.query(`SELECT 1 FROM records WHERE ${conds.join(' AND ')} LIMIT 1`, params);
+      return r.rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { ThreadIndex } from '../../ports/index.ts';
+import type { PgQueryable } from './client.ts';
+
+/** A message's thread, as the SQLite indexer reads it (retrieval-indexer.ts): its content's `thread`. */
+const thread = `(r.content::jsonb ->> 'thread')`;
+
+/**
+ * Threads of messages from the Records themselves (migration 002 indexes them): a message's thread is
+ * its content's `thread`, and a thread's order is (occurred_ms, n), as retrieval_index orders it on
+ * SQLite. A Record that is not a message, or names no thread, is in none. `offset` counts from the
+ * Record: -1 the message just before it, 1 the one just after.
+ */
+export function pgThreadIndex(db: PgQueryable): ThreadIndex {
+  return {
+    async threadsOf(recordNs) {
+      if (recordNs.length === 0) return [];
+      const rows = await db.query<{ n: number; thread: string | null }>(
+        `SELECT r.n, ${thread} AS thread FROM records r WHERE r.n = ANY ($1::bigint[]) AND r.kind = 'message'`,
+        [[...recordNs]],
+      );
+      const byN = new Map(rows.rows.map((r) => [r.n, r.thread]));
+      return recordNs.map((n) => byN.get(n) ?? null);
+    },
+    async neighbours(recordN, before, after) {
+      const rows = await db.query<{ n: number; id: string; offset: number }>(
+        `WITH me AS (
+           SELECT r.brain_uid, ${thread} AS thread, r.occurred_ms, r.n FROM records r
+           WHERE r.n = $1 AND r.kind = 'message'
+         ),
+         prev AS (
+           SELECT r.n, r.id, -row_number() OVER (ORDER BY r.occurred_ms DESC, r.n DESC) AS "offset"
+           FROM records r, me
+           WHERE r.brain_uid = me.brain_uid AND r.kind = 'message' AND ${thread} = me.thread
+             AND (r.occurred_ms, r.n) < (me.occurred_ms, me.n)
+           ORDER BY r.occurred_ms DESC, r.n DESC LIMIT $2
+         ),
+         next AS (
+           SELECT r.n, r.id, row_number() OVER (ORDER BY r.occurred_ms, r.n) AS "offset"
+           FROM records r, me
+           WHERE r.brain_uid = me.brain_uid AND r.kind = 'message' AND ${thread} = me.thread
+             AND (r.occurred_ms, r.n) > (me.occurred_ms, me.n)
+           ORDER BY r.occurred_ms, r.n LIMIT $3
+         )
+         SELECT n, id, "offset"::int AS "offset" FROM (SELECT * FROM prev UNION ALL SELECT * FROM next) x
+         ORDER BY "offset"`,
+        [recordN, Math.max(0, Math.trunc(before)), Math.max(0, Math.trunc(after))],
+      );
+      return rows.rows;
+    },
+  };
+}
