@@ -1,14 +1,25 @@
 import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
-import { sqliteIdempotency } from './idempotency-repository.ts';
+import { sqliteIdempotency, type SqliteIdempotencySync } from './idempotency-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
+import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones } from './tombstone-repository.ts';
 
-/** What a unit of work over SQLite holds so far; records, memories and jobs join as they move here. */
+/** What a unit of work over SQLite holds so far; memories and jobs join as they move here. */
 export type SqliteUnitOfWork = Pick<
   BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'objects' | 'idempotency' | 'tombstones'
+  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
 >;
+
+/**
+ * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
+ * transactions: rememberRecord, run by the write group (local/write-group.ts), until the write group
+ * becomes the batching of queued units of work.
+ */
+export interface SqliteSyncRepositories {
+  readonly records: SqliteRecordsSync;
+  readonly idempotency: SqliteIdempotencySync;
+}
 
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
@@ -16,6 +27,8 @@ export interface SqliteUnits {
   write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
   /** One consistent snapshot of a Brain; a write inside it throws. */
   read<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
+  /** The synchronous twins, to call only inside the caller's own transaction. */
+  sync(brainUid: string): SqliteSyncRepositories;
 }
 
 /**
@@ -32,6 +45,7 @@ export function sqliteUnits(store: Store): SqliteUnits {
     return {
       brainUid,
       sequence,
+      records: sqliteRecords(store, brainUid),
       objects: sqliteObjects(store, brainUid),
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),
@@ -40,5 +54,9 @@ export function sqliteUnits(store: Store): SqliteUnits {
   return {
     write: (brainUid, work) => store.unit('write', () => work(over(brainUid))),
     read: (brainUid, work) => store.unit('read', () => work(over(brainUid))),
+    sync: (brainUid) => ({
+      records: sqliteRecords(store, brainUid).sync,
+      idempotency: sqliteIdempotency(store, brainUid).sync,
+    }),
   };
 }
