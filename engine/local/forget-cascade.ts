@@ -23,16 +23,16 @@ export interface ForgottenCounts {
 export function forgetRecordRows(
   ctx: LocalCtx,
   brainUid: string,
-  records: readonly { id: string; n: number }[],
+  recordIds: readonly string[],
 ): ForgottenCounts {
   const { store } = ctx;
   const seq = store.nextSeq(brainUid);
-  const setIds = JSON.stringify(records.map((r) => r.id));
+  const setIds = JSON.stringify(recordIds);
   const cited = new Map<string, { lineage: string; fromSet: number }>();
-  for (const r of records) {
+  for (const id of recordIds) {
     for (const m of store.all<{ id: string; lineage: string }>(
       'SELECT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?',
-      r.id,
+      id,
     )) {
       const entry = cited.get(m.id) ?? { lineage: m.lineage, fromSet: 0 };
       entry.fromSet += 1;
@@ -71,15 +71,15 @@ export function forgetRecordRows(
     );
     pending += 1;
   }
-  for (const r of records) {
+  for (const id of recordIds) {
     for (const m of store.all<{ lineage: string }>(
       'SELECT lineage FROM memories WHERE retracted_by = ? OR revised_by = ?',
-      r.id,
-      r.id,
+      id,
+      id,
     )) {
       lineages.add(m.lineage);
     }
-    store.run('DELETE FROM records WHERE id = ?', r.id);
+    store.run('DELETE FROM records WHERE id = ?', id);
   }
   for (const l of lineages) settleLineage(store, l, seq);
   return { deleted, pending, seq };

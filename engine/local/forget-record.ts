@@ -21,24 +21,23 @@ export async function forgetRecord(
 ): Promise<DeletionReceipt> {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const r = store.get<{ n: number; external_id: string | null; source_name: string | null }>(
-    'SELECT n, external_id, source_name FROM records WHERE id = ? AND brain_uid = ?',
-    recordId,
-    b.uid,
-  );
-  if (!r)
-    throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
-  // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
-  // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
-  // over where the request came from.
-  if (r.external_id !== null) {
-    throw new MnemoError(
-      'record_not_erasable',
-      `record_id: ${recordId} was reconciled from an external source; remove it at the source, or remove ` +
-        `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name ?? '')}`,
-    );
-  }
-  const result = store.tx(() => forgetRecordRows(ctx, b.uid, [{ id: recordId, n: r.n }]));
+  const result = await ctx.units.write(b.uid, async (u) => {
+    const r = await u.records.get(recordId);
+    if (!r)
+      throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
+    // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
+    // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
+    // over where the request came from.
+    if (r.external_id !== null) {
+      throw new MnemoError(
+        'record_not_erasable',
+        `record_id: ${recordId} was reconciled from an external source; remove it at the source, or remove ` +
+          `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name ?? '')}`,
+      );
+    }
+    // The cascade is still SQL over the store, run inside this unit's transaction.
+    return forgetRecordRows(ctx, b.uid, [recordId]);
+  });
   await afterForget(ctx, b.uid, [recordId]);
   store.checkpoint();
   if (result.pending > 0) ctx.worker.kick();

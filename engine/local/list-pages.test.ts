@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryListQuery, RecordListQuery } from '../contract/index.ts';
+import type { MemoryListQuery } from '../contract/index.ts';
 import { encodeCursor } from '../core/shared/page-cursor.ts';
 import { currentSql } from '../adapters/sqlite/memory-view.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
+import { recordPageSql, sourceListSql, type RecordListFilter } from '../adapters/sqlite/record-repository.ts';
 import { memoryPageSql } from './memories.ts';
 import { censusView, memoryTallySql, noiseQueries, profileSql } from './profile-census.ts';
-import { recordPageSql } from './records.ts';
-import { sourceListSql } from './sources.ts';
 
 /**
  * A page, or a read of one part of a Brain, must be a range read of an index in the page's order,
@@ -17,8 +16,8 @@ import { sourceListSql } from './sources.ts';
 describe('list reads use an index of what they read, in their order', () => {
   const store = tempStore('mnemo-pages-');
   const plan = (q: { sql: string; params: SqlParam[] }) => queryPlan(store, q.sql, ...q.params);
-  const records = (q: Partial<RecordListQuery>, hosted = false) =>
-    plan(recordPageSql('brn_a', hosted, { limit: 50, ...q } as RecordListQuery));
+  const records = (q: Partial<RecordListFilter>, hosted = false) =>
+    plan(recordPageSql('brn_a', { limit: 50, hideLocalOnly: hosted, ...q }));
   const now = currentSql(Date.UTC(2026, 0, 1));
 
   it('listRecords, newest first, with and without a cursor or a kind', () => {
@@ -56,7 +55,7 @@ describe('list reads use an index of what they read, in their order', () => {
   });
 
   it('listRecords of one source, and listSources', () => {
-    const bySource = records({ source: 'notes' });
+    const bySource = records({ sourceName: 'notes' });
     assert.match(bySource, /USING INDEX records_brain_source \(brain_uid=\? AND source_name=\?\)/, bySource);
     assert.doesNotMatch(bySource, /TEMP B-TREE/, bySource);
     for (const hosted of [false, true]) {

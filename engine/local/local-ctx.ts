@@ -23,7 +23,7 @@ export interface LocalCtx {
   store: Store;
   /** The Brains, through their port (the first repository the engine reads and writes that way). */
   brains: BrainRepository;
-  /** Units of work over the store (Storage.write/read): the Objects and Idempotency-Keys so far. */
+  /** Units of work over the store (Storage.write/read): the Records, Objects and Idempotency-Keys so far. */
   units: SqliteUnits;
   codec: WatermarkCodec;
   deployment: Deployment;

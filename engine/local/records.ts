@@ -11,42 +11,15 @@ import { normalizeContent } from '../core/shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
-import type { SqlParam } from '../adapters/sqlite/store.ts';
-import { textKey } from '../adapters/sqlite/text-key.ts';
+import type { RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 
-export interface RecordRow {
-  n: number;
-  id: string;
-  brain_uid: string;
-  seq: number;
-  kind: MnemoRecord['kind'];
-  content: string;
-  text: string;
-  source_name: string | null;
-  external_id: string | null;
-  trust: 'high' | 'medium' | 'low';
-  visibility: MnemoRecord['visibility'];
-  occurred_at: string;
-  occurred_ms: number;
-  created_at: string;
-}
-
-export function toRecord(ctx: LocalCtx, r: Omit<RecordRow, 'n'>): MnemoRecord {
-  const processing = ctx.store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", r.id);
-  const memoryIds = processing
-    ? []
-    : ctx.store
-        .all<{ memory_id: string }>(
-          'SELECT memory_id FROM citations WHERE record_id = ? ORDER BY memory_id',
-          r.id,
-        )
-        .map((m) => m.memory_id);
-  return recordOf(r, processing ? 'processing' : 'ready', memoryIds);
+/** A Record as its readers see it: its row and its state (RecordRepository.states). */
+export function toRecord(r: Omit<RecordRow, 'n'>, state: RecordState): MnemoRecord {
+  return recordOf(r, state.processing ? 'processing' : 'ready', state.processing ? [] : state.memoryIds);
 }
 
 /** A Record just written and queued for derivation: what toRecord would read of it, without the reads. */
@@ -94,19 +67,18 @@ export function rememberRecord(
   }
   const content: TypedContent = normalizeContent(body.content);
   const hash = canonicalHash(body);
+  // The write group's transaction is synchronous: the repositories' synchronous twins, until it
+  // batches units of work.
+  const repos = ctx.units.sync(b.uid);
   const out = store.tx(() => {
     if (opts.idempotencyKey !== undefined) {
-      const prior = store.get<{ body_hash: string; record_id: string }>(
-        "SELECT body_hash, record_id FROM idempotency WHERE brain_uid = ? AND operation = 'rememberRecord' AND key = ?",
-        b.uid,
-        opts.idempotencyKey,
-      );
+      const prior = repos.idempotency.find('rememberRecord', opts.idempotencyKey);
       if (prior) {
-        if (prior.body_hash !== hash) {
+        if (prior.bodyHash !== hash) {
           throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
         }
-        const r = store.get<RecordRow>('SELECT * FROM records WHERE id = ?', prior.record_id)!;
-        return { row: r, seq: r.seq, queued: false, replayed: true };
+        const r = 'record' in prior.target ? repos.records.get(prior.target.record) : null;
+        return { row: r!, seq: r!.seq, queued: false, replayed: true };
       }
     }
     const target =
@@ -125,9 +97,7 @@ export function rememberRecord(
     const now = nowIso(ctx);
     const occurredAt = body.occurred_at ?? now;
     const text = recordText(content);
-    // The row as written, not read back: the Record is immutable and nothing in this transaction
-    // changes it. (n, the rowid, is not part of a Record and is left out.)
-    const row: Omit<RecordRow, 'n'> = {
+    const row = repos.records.insert({
       id,
       brain_uid: b.uid,
       seq,
@@ -141,25 +111,7 @@ export function rememberRecord(
       occurred_at: occurredAt,
       occurred_ms: Date.parse(occurredAt),
       created_at: now,
-    };
-    store.run(
-      `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
-           visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      row.id,
-      row.brain_uid,
-      row.seq,
-      row.kind,
-      row.content,
-      row.text,
-      textKey(text),
-      row.source_name,
-      row.external_id,
-      row.trust,
-      row.visibility,
-      row.occurred_at,
-      row.occurred_ms,
-      row.created_at,
-    );
+    });
     if (target && content.kind === 'correction') {
       applyCorrection(store, target, { id, text }, content.statement, seq, now);
     } else {
@@ -171,77 +123,68 @@ export function rememberRecord(
       );
     }
     if (opts.idempotencyKey !== undefined) {
-      store.run(
-        "INSERT INTO idempotency (brain_uid, operation, key, body_hash, record_id) VALUES (?, 'rememberRecord', ?, ?, ?)",
-        b.uid,
-        opts.idempotencyKey,
-        hash,
-        id,
-      );
+      repos.idempotency.remember('rememberRecord', opts.idempotencyKey, {
+        bodyHash: hash,
+        target: { record: id },
+      });
     }
     return { row, seq, queued: target === null, replayed: false };
   });
   // Queued for derivation (in this same transaction, which nothing could run between): processing,
   // no Memory yet, as toRecord would read it. A correction was applied at once: its citations are read.
-  const record = out.queued ? newRecord(out.row) : toRecord(ctx, out.row);
+  const record = out.queued ? newRecord(out.row) : toRecord(out.row, repos.records.states([out.row.id])[0]!);
   if (out.queued) ctx.worker.kick();
   return { record, watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
 }
 
-export function getRecord(ctx: LocalCtx, t: Tenant, brainId: string, recordId: string): MnemoRecord {
+export async function getRecord(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  recordId: string,
+): Promise<MnemoRecord> {
   const b = requireBrain(ctx, t, brainId);
-  const r = ctx.store.get<RecordRow>('SELECT * FROM records WHERE id = ? AND brain_uid = ?', recordId, b.uid);
-  if (!r)
-    throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
-  if (r.visibility === 'local_only' && ctx.deployment === 'hosted') {
-    throw new MnemoError(
-      'local_only_record',
-      `record_id: ${recordId} is local_only and not served by a hosted deployment`,
-    );
-  }
-  return toRecord(ctx, r);
+  return ctx.units.read(b.uid, async (u) => {
+    const r = await u.records.get(recordId);
+    if (!r)
+      throw new MnemoError('record_not_found', `record_id: no Record ${shortened(recordId)} in this Brain`);
+    if (r.visibility === 'local_only' && ctx.deployment === 'hosted') {
+      throw new MnemoError(
+        'local_only_record',
+        `record_id: ${recordId} is local_only and not served by a hosted deployment`,
+      );
+    }
+    const [state] = await u.records.states([r.id]);
+    return toRecord(r, state!);
+  });
 }
 
-/** Newest first, filtered; the cursor is the last id seen. */
-export function listRecords(ctx: LocalCtx, t: Tenant, brainId: string, q: RecordListQuery): RecordPage {
+/** Newest first, filtered; the cursor names the last Record seen. */
+export async function listRecords(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  q: RecordListQuery,
+): Promise<RecordPage> {
   const b = requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined) return recordChanges(ctx, b, q);
-  const { sql, params } = recordPageSql(b.uid, ctx.deployment === 'hosted', q);
-  const rows = ctx.store.all<RecordRow>(sql, ...params);
-  const hasMore = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
-  return {
-    data: page.map((r) => toRecord(ctx, r)),
-    has_more: hasMore,
-    next_cursor: hasMore ? encodeCursor(page[page.length - 1]!.id) : null,
-  };
-}
-
-/** One page of listRecords (limit + 1 rows, to tell whether more follow), newest id first. */
-export function recordPageSql(
-  brainUid: string,
-  hosted: boolean,
-  q: RecordListQuery,
-): { sql: string; params: SqlParam[] } {
-  const conds = ['r.brain_uid = ?'];
-  const params: SqlParam[] = [brainUid];
-  const add = (cond: string, ...p: SqlParam[]) => {
-    conds.push(cond);
-    params.push(...p);
-  };
-  if (hosted) add("r.visibility <> 'local_only'");
-  if (q.kind) add('r.kind = ?', q.kind);
-  if (q.source) add('r.source_name = ?', q.source);
-  if (q.visibility) add('r.visibility = ?', q.visibility);
-  if (q.status === 'processing')
-    add("EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
-  if (q.status === 'ready')
-    add("NOT EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
-  if (q.since) add('r.occurred_ms >= ?', Date.parse(q.since));
-  if (q.until) add('r.occurred_ms <= ?', Date.parse(q.until));
-  if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
-  return {
-    sql: `SELECT r.* FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
-    params: [...params, q.limit + 1],
-  };
+  return ctx.units.read(b.uid, async (u) => {
+    const page = await u.records.list({
+      limit: q.limit,
+      cursor: q.cursor,
+      kind: q.kind,
+      sourceName: q.source,
+      visibility: q.visibility,
+      status: q.status,
+      sinceMs: q.since ? Date.parse(q.since) : undefined,
+      untilMs: q.until ? Date.parse(q.until) : undefined,
+      hideLocalOnly: ctx.deployment === 'hosted',
+    });
+    const states = await u.records.states(page.rows.map((r) => r.id));
+    return {
+      data: page.rows.map((r, i) => toRecord(r, states[i]!)),
+      has_more: page.next !== null,
+      next_cursor: page.next,
+    };
+  });
 }

@@ -5,26 +5,12 @@ import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 
-/**
- * Per source.name of a Brain's Records: its counts and the span of occurred_at, by name. A hosted
- * deployment does not show local_only Records, so it does not count them either.
- */
-export const sourceListSql = (hosted: boolean) =>
-  `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
-          min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
-   FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hosted ? "AND visibility <> 'local_only'" : ''}
-   GROUP BY source_name ORDER BY source_name`;
-
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
-export function listSources(ctx: LocalCtx, t: Tenant, brainId: string): SourceList {
+export async function listSources(ctx: LocalCtx, t: Tenant, brainId: string): Promise<SourceList> {
   const b = requireBrain(ctx, t, brainId);
-  const rows = ctx.store.all<{
-    name: string;
-    records: number;
-    reconciled: number;
-    first_ms: number;
-    last_ms: number;
-  }>(sourceListSql(ctx.deployment === 'hosted'), b.uid);
+  const rows = await ctx.units.read(b.uid, (u) =>
+    u.records.sources({ hideLocalOnly: ctx.deployment === 'hosted' }),
+  );
   return {
     data: rows.map((r) => ({
       object: 'source',
@@ -51,20 +37,18 @@ export async function forgetSource(
 ): Promise<DeletionReceipt> {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
-  const result = store.tx(() => {
-    const rows = store.all<{ id: string; n: number }>(
-      // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
-      'SELECT id, n FROM records WHERE brain_uid = ? AND source_name = ? ORDER BY n',
-      b.uid,
-      sourceName,
-    );
-    if (rows.length === 0) {
+  const result = await ctx.units.write(b.uid, async (u) => {
+    // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
+    const ids = await u.records.idsOfSource(sourceName);
+    if (ids.length === 0) {
       throw new MnemoError(
         'source_not_found',
         `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
       );
     }
-    return { ids: rows.map((r) => r.id), records: rows.length, ...forgetRecordRows(ctx, b.uid, rows) };
+    // The cascade is still SQL over the store, run inside this unit's transaction.
+    const counts = forgetRecordRows(ctx, b.uid, ids);
+    return { ids, records: ids.length, ...counts };
   });
   await afterForget(ctx, b.uid, result.ids);
   store.checkpoint();

@@ -1,3 +1,4 @@
+import type { Kind, Visibility } from '../contract/index.ts';
 import type {
   BrainRow,
   TenantRef,
@@ -30,27 +31,46 @@ export interface BrainRepository {
   remove(uid: string): Promise<{ records: number; memories: number; objects: number }>;
 }
 
-/** One Brain's Records. */
+/** What a Record's readers are told beyond its row: whether it is derived yet, and from what. */
+export interface RecordState {
+  /** Its derivation is still queued (the Record's status is processing until that job is done). */
+  processing: boolean;
+  /** The Memories citing it, by id; none while processing. */
+  memoryIds: string[];
+}
+
+/** One Brain's Records: appended, never changed in place, removed only by forgetting. */
 export interface RecordRepository {
+  /** Appends a Record; answers it with the `n` the storage gave it. */
   insert(row: Omit<RecordRow, 'n'>): Promise<RecordRow>;
+  /** The Record of this id in this Brain, or null. */
   get(id: string): Promise<RecordRow | null>;
-  /** The Record a source already wrote under this external id (its newest revision), if any. */
-  byExternalId(sourceName: string, externalId: string): Promise<RecordRow | null>;
-  /** By `n`, newest first, after the page `cursor` names, within the query's filters. */
+  /** The state of each of these Records, in their order (a page reads its Records' states at once). */
+  states(ids: readonly string[]): Promise<RecordState[]>;
+  /**
+   * By id, newest first (ids are ULIDs, so by write time), after the page `cursor` names, within the
+   * contract's listRecords filters; `hideLocalOnly` leaves local_only Records out (a hosted reader).
+   */
   list(query: {
     limit: number;
     cursor?: string | undefined;
-    kinds?: readonly string[] | undefined;
+    kind?: Kind | undefined;
     sourceName?: string | undefined;
+    visibility?: Visibility | undefined;
+    /** processing: a derivation still queued; ready: none. */
+    status?: 'processing' | 'ready' | undefined;
     sinceMs?: number | undefined;
     untilMs?: number | undefined;
     hideLocalOnly: boolean;
   }): Promise<RowPage<RecordRow>>;
-  /** Each source.name with its counts and time span (listSources). */
-  sources(): Promise<
-    { name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]
-  >;
-  /** The ids of every Record of one source.name (forgetSource). */
+  /**
+   * Each source.name of the Brain's Records, by name, with how many Records it has, how many of them
+   * carry an external id, and the span of their occurred_at (listSources).
+   */
+  sources(opts: {
+    hideLocalOnly: boolean;
+  }): Promise<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]>;
+  /** The ids of every Record of one source.name, local_only ones too, by write order (forgetSource). */
   idsOfSource(sourceName: string): Promise<string[]>;
   /** Deletes Records; their citations and queued jobs go with them. */
   remove(ids: readonly string[]): Promise<void>;

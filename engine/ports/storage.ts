@@ -18,10 +18,14 @@ export interface Storage extends WatermarkSecretSource {
   readonly jobs: JobQueue;
   /**
    * Runs `work` as one unit of work of one Brain: its changes commit together when it resolves and
-   * none of them when it rejects. Units of work of one Brain run one at a time.
+   * none of them when it rejects. Units of work of one Brain run one at a time. The Brain is checked
+   * inside the unit: one removed before it starts rejects it with brain_not_found, running nothing.
    */
   write<T>(brainUid: string, work: (uow: BrainUnitOfWork) => Promise<T>): Promise<T>;
-  /** Runs `work` on one consistent snapshot of a Brain (a read that pages or joins sees one state). */
+  /**
+   * Runs `work` on one consistent snapshot of a Brain (a read that pages or joins sees one state);
+   * brain_not_found, as `write`, when the Brain is gone.
+   */
   read<T>(brainUid: string, work: (uow: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
   /** Flushes and releases everything (the data dir's lock, for SQLite). */
   close(): Promise<void>;

@@ -13,7 +13,7 @@ export type SqlParam = string | number | bigint | Buffer | null;
 export interface Store {
   readonly db: Db;
   readonly file: string;
-  run(sql: string, ...params: SqlParam[]): { changes: number };
+  run(sql: string, ...params: SqlParam[]): { changes: number; lastInsertRowid: number | bigint };
   get<T>(sql: string, ...params: SqlParam[]): T | undefined;
   all<T>(sql: string, ...params: SqlParam[]): T[];
   /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MnemoError } from '../../errors/mnemo-error.ts';
 import { sqliteBrains } from './brain-repository.ts';
 import type { Store } from './store.ts';
 import { tempStore } from './testing.ts';
@@ -158,6 +159,23 @@ describe('the unit of work over SQLite', () => {
     assert.ok(queued);
     assert.equal(await queued, 1);
     assert.deepEqual(keys(store), ['queued']);
+  });
+
+  it('refuses, running nothing, a unit of a Brain removed before it started', async () => {
+    const store = await withBrain('brn_1', 'brn_2');
+    const units = sqliteUnits(store);
+    await sqliteBrains(store).remove('brn_1');
+    let ran = false;
+    for (const open of [units.write, units.read])
+      await assert.rejects(
+        open('brn_1', async () => {
+          ran = true;
+        }),
+        (e: MnemoError) => e.code === 'brain_not_found',
+      );
+    assert.equal(ran, false);
+    assert.equal(store.db.inTransaction, false);
+    assert.equal((await units.write('brn_2', async (u) => accept(u, 'a'))).seq, 1);
   });
 
   it('reads one snapshot and refuses to write in it', async () => {

@@ -1,22 +1,41 @@
+import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
-import { sqliteIdempotency } from './idempotency-repository.ts';
+import { sqliteIdempotency, type SqliteIdempotencySync } from './idempotency-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
+import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones } from './tombstone-repository.ts';
 
-/** What a unit of work over SQLite holds so far; records, memories and jobs join as they move here. */
+/** What a unit of work over SQLite holds so far; memories and jobs join as they move here. */
 export type SqliteUnitOfWork = Pick<
   BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'objects' | 'idempotency' | 'tombstones'
+  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
 >;
+
+/**
+ * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
+ * transactions: rememberRecord, run by the write group (local/write-group.ts), until the write group
+ * becomes the batching of queued units of work.
+ */
+export interface SqliteSyncRepositories {
+  readonly records: SqliteRecordsSync;
+  readonly idempotency: SqliteIdempotencySync;
+}
 
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
-  /** One unit of work of one Brain: all of it commits, or none (store.unit: one at a time). */
+  /**
+   * One unit of work of one Brain: all of it commits, or none (store.unit: one at a time). It rejects
+   * with brain_not_found, running nothing, when the Brain is gone by the time it starts.
+   */
   write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
-  /** One consistent snapshot of a Brain; a write inside it throws. */
+  /** One consistent snapshot of a Brain (brain_not_found when it is gone); a write inside it throws. */
   read<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
+  /** The synchronous twins, to call only inside the caller's own transaction. */
+  sync(brainUid: string): SqliteSyncRepositories;
 }
+
+const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
 
 /**
  * Units of work over one store. Repository calls run synchronously on the store's one connection,
@@ -32,13 +51,27 @@ export function sqliteUnits(store: Store): SqliteUnits {
     return {
       brainUid,
       sequence,
+      records: sqliteRecords(store, brainUid),
       objects: sqliteObjects(store, brainUid),
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),
     };
   };
+  // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the
+  // unit starts, and a forgetBrain queued ahead of the unit may land in between.
+  const open =
+    (mode: 'write' | 'read') =>
+    <T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T> =>
+      store.unit(mode, async () => {
+        if (!store.get('SELECT 1 FROM brains WHERE uid = ?', brainUid)) throw gone();
+        return work(over(brainUid));
+      });
   return {
-    write: (brainUid, work) => store.unit('write', () => work(over(brainUid))),
-    read: (brainUid, work) => store.unit('read', () => work(over(brainUid))),
+    write: open('write'),
+    read: open('read'),
+    sync: (brainUid) => ({
+      records: sqliteRecords(store, brainUid).sync,
+      idempotency: sqliteIdempotency(store, brainUid).sync,
+    }),
   };
 }

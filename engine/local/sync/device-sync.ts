@@ -9,7 +9,7 @@ import type {
 } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { RecordRow } from '../records.ts';
+import type { RecordRow } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateRecords, writeTombstones } from './replicate.ts';

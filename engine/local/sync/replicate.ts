@@ -9,7 +9,7 @@ import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
 import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { RecordRow } from '../records.ts';
+import type { RecordRow } from '../../ports/index.ts';
 import { textKey } from '../../adapters/sqlite/text-key.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
@@ -177,7 +177,7 @@ export function writeTombstones(
       for (const r of targets) rows.set(r.id, r);
     }
     if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
-    const counts = rows.size > 0 ? forgetRecordRows(ctx, b.uid, [...rows.values()]) : null;
+    const counts = rows.size > 0 ? forgetRecordRows(ctx, b.uid, [...rows.keys()]) : null;
     const seq = counts?.seq ?? store.nextSeq(b.uid);
     for (const id of fresh) {
       store.run(

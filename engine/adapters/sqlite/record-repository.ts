@@ -1,0 +1,141 @@
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import type { RecordRepository, RecordRow, RecordState } from '../../ports/index.ts';
+import type { SqlParam, Store } from './store.ts';
+import { textKey } from './text-key.ts';
+
+/** What a page of listRecords asks of the store (RecordRepository.list). */
+export type RecordListFilter = Parameters<RecordRepository['list']>[0];
+
+/**
+ * The repository's reads and writes as synchronous calls, for rememberRecord, which runs inside the
+ * write group's transaction (local/write-group.ts) until the write group batches units of work.
+ */
+export interface SqliteRecordsSync {
+  insert(row: Omit<RecordRow, 'n'>): RecordRow;
+  get(id: string): RecordRow | null;
+  states(ids: readonly string[]): RecordState[];
+}
+
+/** One Brain's Records over SQLite, with the synchronous twins of its write path. */
+export interface SqliteRecordRepository extends RecordRepository {
+  readonly sync: SqliteRecordsSync;
+}
+
+/** A RecordRow's columns (text_key is the store's own, for the census's duplicates). */
+const recordColumns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id,
+  r.trust, r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
+
+/** One page of listRecords (limit + 1 rows, to tell whether more follow), newest id first. */
+export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: string; params: SqlParam[] } {
+  const conds = ['r.brain_uid = ?'];
+  const params: SqlParam[] = [brainUid];
+  const add = (cond: string, ...p: SqlParam[]) => {
+    conds.push(cond);
+    params.push(...p);
+  };
+  if (q.hideLocalOnly) add("r.visibility <> 'local_only'");
+  if (q.kind) add('r.kind = ?', q.kind);
+  if (q.sourceName) add('r.source_name = ?', q.sourceName);
+  if (q.visibility) add('r.visibility = ?', q.visibility);
+  if (q.status === 'processing')
+    add("EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
+  if (q.status === 'ready')
+    add("NOT EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
+  if (q.sinceMs !== undefined) add('r.occurred_ms >= ?', q.sinceMs);
+  if (q.untilMs !== undefined) add('r.occurred_ms <= ?', q.untilMs);
+  if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
+  return {
+    sql: `SELECT ${recordColumns} FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
+    params: [...params, q.limit + 1],
+  };
+}
+
+/**
+ * Per source.name of a Brain's Records: its counts and the span of occurred_at, by name. A hosted
+ * reader is not shown local_only Records, so they are not counted for it either.
+ */
+export const sourceListSql = (hideLocalOnly: boolean) =>
+  `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
+          min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
+   FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
+   GROUP BY source_name ORDER BY source_name`;
+
+/**
+ * One Brain's Records over SQLite (records; `n` is the rowid). A Record is processing while its
+ * `derive` job is in derive_queue; its citations, derivation jobs and index rows go with it by
+ * foreign key and trigger.
+ */
+export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepository {
+  const sync: SqliteRecordsSync = {
+    insert(row) {
+      const { lastInsertRowid } = store.run(
+        `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
+             visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        row.id,
+        brainUid,
+        row.seq,
+        row.kind,
+        row.content,
+        row.text,
+        textKey(row.text),
+        row.source_name,
+        row.external_id,
+        row.trust,
+        row.visibility,
+        row.occurred_at,
+        row.occurred_ms,
+        row.created_at,
+      );
+      return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
+    },
+    get: (id) =>
+      store.get<RecordRow>(
+        `SELECT ${recordColumns} FROM records r WHERE id = ? AND brain_uid = ?`,
+        id,
+        brainUid,
+      ) ?? null,
+    states: (ids) =>
+      ids.map((id) => {
+        if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))
+          return { processing: true, memoryIds: [] };
+        const memoryIds = store
+          .all<{ memory_id: string }>(
+            'SELECT memory_id FROM citations WHERE record_id = ? ORDER BY memory_id',
+            id,
+          )
+          .map((m) => m.memory_id);
+        return { processing: false, memoryIds };
+      }),
+  };
+  return {
+    sync,
+    insert: async (row) => sync.insert(row),
+    get: async (id) => sync.get(id),
+    states: async (ids) => sync.states(ids),
+    async list(q) {
+      const { sql, params } = recordPageSql(brainUid, q);
+      const rows = store.all<RecordRow>(sql, ...params);
+      const page = rows.slice(0, q.limit);
+      return {
+        rows: page,
+        next: rows.length > q.limit ? encodeCursor(page[page.length - 1]!.id) : null,
+      };
+    },
+    sources: async (opts) =>
+      store.all<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }>(
+        sourceListSql(opts.hideLocalOnly),
+        brainUid,
+      ),
+    idsOfSource: async (sourceName) =>
+      store
+        .all<{ id: string }>(
+          'SELECT id FROM records WHERE brain_uid = ? AND source_name = ? ORDER BY n',
+          brainUid,
+          sourceName,
+        )
+        .map((r) => r.id),
+    async remove(ids) {
+      for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
+    },
+  };
+}
