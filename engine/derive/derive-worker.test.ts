@@ -7,6 +7,7 @@ import { batchTx } from '../adapters/sqlite/batch-tx.ts';
 import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
+import type { ClaimedJob } from '../ports/index.ts';
 import { createDeriveWorker } from './derive-worker.ts';
 
 function store() {
@@ -210,6 +211,52 @@ describe('derive worker', () => {
     assert.deepEqual(retried, [1, 2]);
     assert.deepEqual(given, [{ n: 2, attempts: 2 }]);
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
+  });
+
+  it('leaves a job whose lease ran out and was claimed again to its new holder: nothing of it commits', async () => {
+    const s = store();
+    enqueue(s, 2);
+    const queue = sqliteJobQueue(s);
+    let clock = 0;
+    let other: ClaimedJob[] = [];
+    const ran: number[] = [];
+    let committed!: () => void;
+    const batch = new Promise<void>((resolve) => (committed = resolve));
+    const worker = createDeriveWorker({
+      queue,
+      transaction: batchTx(s),
+      storeFailure,
+      now: () => clock,
+      leaseMs: 100,
+      // The worker stalls between its claim and its batch, past its lease, and another claims job 1.
+      exclusive: async <T>(fn: () => T): Promise<T> => {
+        if (clock === 0) {
+          clock = 100;
+          other = await queue.claim(1, clock, 1_000);
+        }
+        return fn();
+      },
+      run: (job) => {
+        ran.push(job.n);
+        s.run('INSERT INTO marks (n) VALUES (?)', job.n);
+      },
+      onError: (_job, e) => assert.fail(String(e)),
+      onJobRetry: (_job, e) => assert.fail(String(e)),
+      onRetry: (e) => assert.fail(String(e)),
+      onCommitted: () => committed(),
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await batch;
+    assert.deepEqual(
+      other.map((j) => j.n),
+      [1],
+    );
+    assert.deepEqual(ran, [1, 2]);
+    assert.deepEqual(s.all('SELECT n FROM marks'), [{ n: 2 }], 'what the late job wrote rolled back');
+    assert.deepEqual(s.all('SELECT n FROM derive_queue'), [{ n: 1 }]);
+    await queue.complete(other);
+    assert.deepEqual(s.all('SELECT n FROM derive_queue'), []);
   });
 
   it('gives back the jobs a batch claimed but had no time for: the next batch runs them, in order', async () => {

@@ -1,4 +1,5 @@
-import type { JobQueue, QueuedJob } from '../ports/index.ts';
+import { LeaseLost } from '../core/derive/queued-job.ts';
+import type { ClaimedJob, JobQueue, QueuedJob } from '../ports/index.ts';
 import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
 export interface DeriveWorkerOptions<B = void> {
@@ -56,7 +57,9 @@ export interface DeriveWorkerOptions<B = void> {
   gatherMs?: number;
   /**
    * How long a claim keeps other claimers off its jobs. A batch ends every lease it took (done, retried
-   * or released) before the next claim; the lease matters only if the worker dies mid-batch.
+   * or released) before the next claim; the lease matters only if the worker dies or stalls mid-batch.
+   * A job whose lease ran out and was claimed again is refused completion (LeaseLost): its savepoint
+   * rolls back and the job is left to its new holder.
    */
   leaseMs?: number;
 }
@@ -106,7 +109,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
     if (stopped) return;
     running = true;
     const started = performance.now();
-    let claimed: QueuedJob[] = [];
+    let claimed: ClaimedJob[] = [];
     /** Jobs whose lease the batch ended (completed or retried); the rest are released after it. */
     const ended = new Set<number>();
     let ran = 0;
@@ -117,7 +120,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
       claimed = await queue.claim(batchSize, opts.now(), leaseMs);
       if (stopped) {
         running = false;
-        await queue.release(claimed.map((j) => j.n));
+        await queue.release(claimed);
         return;
       }
       // The batch is one synchronous transaction (better-sqlite3 cannot hold one open across an
@@ -137,25 +140,36 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
             // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
             cut = upkeepLeft;
           }
+          const failed = (job: ClaimedJob, e: unknown) => {
+            // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
+            if (opts.storeFailure(e)) throw e;
+            const attempt = job.attempts + 1;
+            const delay = jobRetryDelaysMs[attempt - 1];
+            if (delay !== undefined) {
+              calls.push(queue.retry(job, opts.now() + delay));
+              opts.onJobRetry?.(job, e, delay, attempt);
+              return;
+            }
+            try {
+              transaction(() => {
+                opts.onError(job, e);
+                calls.push(queue.complete([job]));
+              });
+            } catch (lost) {
+              if (!(lost instanceof LeaseLost)) throw lost;
+            }
+          };
           for (const job of claimed) {
             ran++;
             try {
+              // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
               transaction(() => {
-                calls.push(queue.complete([job.n]));
                 opts.run(job, prepared);
+                calls.push(queue.complete([job]));
               });
             } catch (e) {
-              // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
-              if (opts.storeFailure(e)) throw e;
-              const attempt = job.attempts + 1;
-              const delay = jobRetryDelaysMs[attempt - 1];
-              if (delay !== undefined) {
-                calls.push(queue.retry(job.n, opts.now() + delay));
-                opts.onJobRetry?.(job, e, delay, attempt);
-              } else {
-                opts.onError(job, e);
-                calls.push(queue.complete([job.n]));
-              }
+              // A lost lease: the job's savepoint rolled back, and the job is its new holder's.
+              if (!(e instanceof LeaseLost)) failed(job, e);
             }
             ended.add(job.n);
             if (performance.now() - started > sliceMs) {
@@ -168,7 +182,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
       await Promise.all(calls);
     } catch (e) {
       // Nothing of the batch was kept: its jobs are as they were before the claim.
-      await queue.release(claimed.map((j) => j.n)).catch(() => {});
+      await queue.release(claimed).catch(() => {});
       running = false;
       // What the upkeep did in this batch is gone with it: it looks again from the start.
       if (opts.upkeep) {
@@ -180,7 +194,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
     }
     // Jobs past the slice go back before another batch may claim, so the next takes them first. A lease
     // that could not be ended lapses by itself.
-    const unrun = claimed.filter((j) => !ended.has(j.n)).map((j) => j.n);
+    const unrun = claimed.filter((j) => !ended.has(j.n));
     if (unrun.length > 0) await queue.release(unrun).catch(() => {});
     running = false;
     failures = 0;

@@ -7,6 +7,16 @@ export type DeriveJob =
 export type QueuedJob = DeriveJob & { n: number; attempts: number };
 
 /**
+ * A job as a claim hands it out. `lease` is the claim's token: when its lease ends (milliseconds), as
+ * the queue recorded it. A later claim of the same job records a later end (it can only claim once
+ * this lease has ended, and leases are longer than 0), so the token names one claim.
+ */
+export type ClaimedJob = QueuedJob & { lease: number };
+
+/** What completing, retrying or releasing a job names: the job and the claim that holds it. */
+export type JobClaim = Pick<ClaimedJob, 'n' | 'lease'>;
+
+/**
  * The queue of derivation jobs. Enqueued in the unit of work of the write that makes the job (so a
  * Record is never committed without its job). A claim leases jobs: until the lease ends, no other
  * claim (in this process or another) gets them; a worker that dies mid-job leaves its jobs to the next
@@ -15,14 +25,26 @@ export type QueuedJob = DeriveJob & { n: number; attempts: number };
  */
 export interface JobQueue {
   enqueue(job: DeriveJob): Promise<void>;
-  /** Up to `limit` jobs due at `nowMs` and not leased, oldest first, leased for `leaseMs`. */
-  claim(limit: number, nowMs: number, leaseMs: number): Promise<QueuedJob[]>;
-  /** Removes jobs done (in the unit of work that wrote their result). */
-  complete(ns: readonly number[]): Promise<void>;
-  /** A job that failed: its lease ends and it is due again at `dueMs`, with one more attempt counted. */
-  retry(n: number, dueMs: number): Promise<void>;
-  /** Ends the leases of jobs claimed but not run (a worker stopping), due again at once. */
-  release(ns: readonly number[]): Promise<void>;
+  /** Up to `limit` jobs due at `nowMs` and not leased, oldest first, leased for `leaseMs` (> 0). */
+  claim(limit: number, nowMs: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /**
+   * Removes jobs done, in the unit of work that wrote their result. Rejects with `LeaseLost`
+   * (core/derive/queued-job.ts) when any of them is no longer held by the claim named (its lease
+   * ended and another claim took it, or it is gone): the unit of work then rolls back, so a worker
+   * whose lease ran out mid-job commits nothing and the job's new holder's result stands. An
+   * adapter whose calls take effect when made (SQLite's) throws from the call itself.
+   */
+  complete(claims: readonly JobClaim[]): Promise<void>;
+  /**
+   * A job that failed: its lease ends and it is due again at `dueMs`, with one more attempt counted.
+   * A job another claim holds now is left as it is.
+   */
+  retry(claim: JobClaim, dueMs: number): Promise<void>;
+  /**
+   * Ends the leases of jobs claimed but not run (a worker stopping), due again at once. Jobs another
+   * claim holds now are left as they are.
+   */
+  release(claims: readonly JobClaim[]): Promise<void>;
   /**
    * The earliest time a job becomes claimable, or null when none waits: at or before `nowMs` when one
    * is due and not leased (a worker asks this to know whether to claim now or set a timer).

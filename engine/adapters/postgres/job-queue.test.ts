@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LeaseLost } from '../../core/derive/queued-job.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgUnitsOfWork } from './unit-of-work.ts';
 import { addBrain, addRecord, migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
 import type { PgClient } from './client.ts';
+import type { ClaimedJob } from '../../ports/index.ts';
 
 const db = await migratedPglite();
 const jobs = pgJobQueue(db);
@@ -49,7 +52,7 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
       after.map((j) => j.recordSeq),
       [1, 2],
     );
-    await jobs.complete([...after, ...second].map((j) => j.n));
+    await jobs.complete([...after, ...second]);
     assert.deepEqual(mine('brn_q1')(await jobs.claim(10, 10_000, 500)), []);
     assert.equal(await jobs.oldestPendingSeq('brn_q1'), null);
   });
@@ -57,18 +60,20 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
   it('retry makes a failed job due later with one more attempt; release makes unrun jobs due at once', async () => {
     await brainWithJobs(db, 'brn_q2', 2);
     const [a, b] = mine('brn_q2')(await jobs.claim(10, 20_000, 60_000));
-    await jobs.retry(a!.n, 25_000);
-    await jobs.release([b!.n]);
+    await jobs.retry(a!, 25_000);
+    await jobs.release([b!]);
+    const released = mine('brn_q2')(await jobs.claim(10, 20_001, 60_000));
     assert.deepEqual(
-      mine('brn_q2')(await jobs.claim(10, 20_001, 60_000)).map((j) => [j.n, j.attempts]),
+      released.map((j) => [j.n, j.attempts]),
       [[b!.n, 0]],
     );
     assert.deepEqual(mine('brn_q2')(await jobs.claim(10, 24_999, 60_000)), []);
+    const retried = mine('brn_q2')(await jobs.claim(10, 25_000, 60_000));
     assert.deepEqual(
-      mine('brn_q2')(await jobs.claim(10, 25_000, 60_000)).map((j) => [j.n, j.attempts]),
+      retried.map((j) => [j.n, j.attempts]),
       [[a!.n, 1]],
     );
-    await jobs.complete([a!.n, b!.n]);
+    await jobs.complete([...retried, ...released]);
   });
 
   it('nextDueMs: the earliest a waiting or leased job becomes claimable; oldestPendingSeq per Brain', async () => {
@@ -79,10 +84,10 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
     assert.ok((await jobs.nextDueMs(30_000))! <= 30_000, 'a job due now: claim now');
     const [a, b] = mine('brn_q3')(await jobs.claim(10, 30_000, 1_000));
     assert.equal(await jobs.nextDueMs(30_000), 31_000);
-    await jobs.retry(a!.n, 30_400);
+    await jobs.retry(a!, 30_400);
     assert.equal(await jobs.nextDueMs(30_000), 30_400);
     assert.equal(await jobs.oldestPendingSeq('brn_q3'), 1, 'a job claimed is still pending');
-    await jobs.complete([a!.n, b!.n]);
+    await jobs.complete([b!, ...mine('brn_q3')(await jobs.claim(10, 30_400, 1_000))]);
     assert.equal(await jobs.nextDueMs(30_000), null);
   });
 
@@ -118,13 +123,52 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
       notBeforeMs: 50_000,
       n: j!.n,
       attempts: 0,
+      lease: 51_000,
     });
     assert.equal(
       await jobs.oldestPendingSeq('brn_q5'),
       null,
       'only Records waiting for derivation hold a watermark',
     );
-    await jobs.complete([j!.n]);
+    await jobs.complete([j!]);
+  });
+});
+
+describe('a lease that ends mid-job (the claim token)', () => {
+  it("refuses a late worker's completion after another claim took its job: its unit rolls back, the second claim's stands", async () => {
+    await brainWithJobs(db, 'brn_late', 2);
+    const [late, lapsed] = mine('brn_late')(await jobs.claim(10, 60_000, 100));
+    // The lease ran out mid-job; another worker claims the first job (only), as a claim after it may.
+    const [taken] = mine('brn_late')(await jobs.claim(1, 60_100, 100));
+    assert.equal(taken?.n, late!.n);
+    assert.equal(taken?.lease, 60_200);
+    const units = pgUnitsOfWork(db);
+    const step = () => units.read('brn_late', (r) => r.sequence.current());
+    await assert.rejects(
+      units.write('brn_late', async (w) => {
+        await w.sequence.next();
+        await w.jobs.complete([late!]);
+      }),
+      LeaseLost,
+    );
+    assert.equal(await step(), 2, "the late worker's result did not commit");
+    // Its retry and release leave the job to the second claim too.
+    await jobs.retry(late!, 99_000);
+    await jobs.release([late!]);
+    const row = await db.query(
+      'SELECT leased_until_ms, not_before_ms, attempts FROM derive_jobs WHERE n = $1',
+      [late!.n],
+    );
+    assert.deepEqual(row.rows, [{ leased_until_ms: 60_200, not_before_ms: 0, attempts: 0 }]);
+    await units.write('brn_late', async (w) => {
+      await w.sequence.next();
+      await w.jobs.complete([taken!]);
+    });
+    assert.equal(await step(), 3);
+    // A lease that ended with nobody claiming the job since: its worker still completes it.
+    await jobs.complete([lapsed!]);
+    assert.equal(await jobs.oldestPendingSeq('brn_late'), null);
+    await assert.rejects(jobs.complete([taken!]), LeaseLost, 'a job done is held by no claim');
   });
 });
 
@@ -158,5 +202,35 @@ describe('the derivation queue shared by several processes', { skip: server.skip
       got.filter((g) => g.length > 0).length >= 2,
       `the work was shared: ${got.map((g) => g.length)}`,
     );
+  });
+
+  it("a claim waits for a late worker's completion in flight, and a completion waits for a claim in flight", async () => {
+    const [a, b] = await migratedDatabase(server.cluster(), 2, 2);
+    await brainWithJobs(a!, 'brn_race', 2);
+    const first = pgJobQueue(a!);
+    const [one, two] = await first.claim(10, 0, 100);
+    // The first worker completes job one while its lease still stands, and has not committed yet: a
+    // claim after the lease passes the row by (SKIP LOCKED) and the completion commits.
+    let held: ClaimedJob | undefined;
+    await pgUnitsOfWork(a!).write('brn_race', async (w) => {
+      await w.jobs.complete([one!]);
+      [held] = await pgJobQueue(b!).claim(10, 100, 100);
+      assert.equal(held?.n, two!.n, 'the row being completed is skipped');
+    });
+    // Job two, now leased until 200: a third claim is in flight (uncommitted) when the second worker,
+    // late, completes it. The completion waits for that claim, then finds its lease and is refused.
+    let refused: Promise<unknown> | null = null;
+    await b!.transaction(async (tx) => {
+      const [again] = await pgJobQueue(tx).claim(10, 200, 100);
+      assert.equal(again?.n, two!.n);
+      refused = first.complete([held!]).then(
+        () => 'completed',
+        (e: unknown) => e,
+      );
+      await sleep(200);
+      assert.equal(await Promise.race([refused, 'waiting']), 'waiting', 'the completion waits for the claim');
+    });
+    assert.ok((await refused!) instanceof LeaseLost);
+    assert.equal(await first.oldestPendingSeq('brn_race'), 2, "job two is the second claim's, still pending");
   });
 });

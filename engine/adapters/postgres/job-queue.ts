@@ -1,8 +1,8 @@
-import { queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
+import { LeaseLost, queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
 import type { DeriveJob, JobQueue } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
-/** What a unit of work does to the queue: its jobs commit with it. */
+/** What a unit of work does to the queue: its jobs commit with it, and a lost lease rolls it back. */
 export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete'> {
   return {
     async enqueue(job: DeriveJob) {
@@ -14,8 +14,19 @@ export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complet
           : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs],
       );
     },
-    async complete(ns) {
-      if (ns.length > 0) await q.query('DELETE FROM derive_jobs WHERE n = ANY($1::bigint[])', [ns]);
+    // Deletes only rows whose lease is still the claim's. Against a claim taking the row at once: the
+    // DELETE's row lock makes that claim's SKIP LOCKED pass the row by, and a DELETE that waits for a
+    // claim's lock reads the row again after it commits, finding the new lease and leaving it.
+    async complete(claims) {
+      if (claims.length === 0) return;
+      const r = await q.query<{ n: number }>(
+        `DELETE FROM derive_jobs j USING unnest($1::bigint[], $2::bigint[]) AS c(n, lease)
+         WHERE j.n = c.n AND j.leased_until_ms = c.lease RETURNING j.n`,
+        [claims.map((c) => c.n), claims.map((c) => c.lease)],
+      );
+      const done = new Set(r.rows.map((row) => row.n));
+      const lost = claims.filter((c) => !done.has(c.n));
+      if (lost.length > 0) throw new LeaseLost(lost);
     },
   };
 }
@@ -30,7 +41,8 @@ export function pgJobQueue(q: PgQueryable): JobQueue {
   return {
     ...pgJobWrites(q),
     async claim(limit, nowMs, leaseMs) {
-      const r = await q.query<JobRow>(
+      if (!(leaseMs > 0)) throw new RangeError(`claim: leaseMs must be more than 0, not ${leaseMs}`);
+      const r = await q.query<JobRow & { leased_until_ms: number }>(
         `WITH due AS (
            SELECT brain_uid, n FROM derive_jobs
            WHERE not_before_ms <= $1 AND (leased_until_ms IS NULL OR leased_until_ms <= $1)
@@ -38,20 +50,28 @@ export function pgJobQueue(q: PgQueryable): JobQueue {
            FOR UPDATE SKIP LOCKED)
          UPDATE derive_jobs j SET leased_until_ms = $1::bigint + $3::bigint
          FROM due WHERE j.brain_uid = due.brain_uid AND j.n = due.n
-         RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts`,
+         RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts,
+                   j.leased_until_ms`,
         [nowMs, limit, leaseMs],
       );
-      return r.rows.sort((a, b) => a.n - b.n).map(queuedJob);
+      return r.rows
+        .sort((a, b) => a.n - b.n)
+        .map((row) => ({ ...queuedJob(row), lease: row.leased_until_ms }));
     },
-    async retry(n, dueMs) {
+    async retry(claim, dueMs) {
       await q.query(
-        'UPDATE derive_jobs SET leased_until_ms = NULL, not_before_ms = $2, attempts = attempts + 1 WHERE n = $1',
-        [n, dueMs],
+        `UPDATE derive_jobs SET leased_until_ms = NULL, not_before_ms = $3, attempts = attempts + 1
+         WHERE n = $1 AND leased_until_ms = $2`,
+        [claim.n, claim.lease, dueMs],
       );
     },
-    async release(ns) {
-      if (ns.length > 0)
-        await q.query('UPDATE derive_jobs SET leased_until_ms = NULL WHERE n = ANY($1::bigint[])', [ns]);
+    async release(claims) {
+      if (claims.length > 0)
+        await q.query(
+          `UPDATE derive_jobs j SET leased_until_ms = NULL FROM unnest($1::bigint[], $2::bigint[]) AS c(n, lease)
+           WHERE j.n = c.n AND j.leased_until_ms = c.lease`,
+          [claims.map((c) => c.n), claims.map((c) => c.lease)],
+        );
     },
     async nextDueMs() {
       const r = await q.query<{ t: number | null }>(

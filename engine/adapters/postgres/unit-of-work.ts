@@ -1,15 +1,22 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
+import { pgObjects } from './object-repository.ts';
+import { pgTombstones } from './tombstone-repository.ts';
 
 /**
- * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence and its jobs.
- * The repositories (records, memories, objects, idempotency, tombstones) join it as the engine's
- * rules move behind them, completing BrainUnitOfWork.
+ * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence, objects,
+ * idempotency keys, tombstones and jobs. Records and memories join it as the engine's rules move
+ * behind them, completing BrainUnitOfWork.
  */
-export type PgUnitOfWork = Pick<BrainUnitOfWork, 'brainUid' | 'sequence' | 'jobs'>;
-export type PgReadOfWork = Pick<BrainUnitOfWork, 'brainUid' | 'sequence'>;
+export type PgUnitOfWork = Pick<
+  BrainUnitOfWork,
+  'brainUid' | 'sequence' | 'objects' | 'idempotency' | 'tombstones' | 'jobs'
+>;
+/** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
+export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
 function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): BrainSequence {
   return {
@@ -27,6 +34,16 @@ function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): Brain
       const r = await tx.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [brainUid]);
       return r.rows[0]!.seq;
     },
+  };
+}
+
+function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgReadOfWork {
+  return {
+    brainUid,
+    sequence: sequenceOf(tx, brainUid, writable),
+    objects: pgObjects(tx, brainUid),
+    idempotency: pgIdempotency(tx, brainUid),
+    tombstones: pgTombstones(tx, brainUid),
   };
 }
 
@@ -49,14 +66,14 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
       client.transaction(async (tx) => {
         const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
         if (locked.rows.length === 0) throw gone();
-        return work({ brainUid, sequence: sequenceOf(tx, brainUid, true), jobs: pgJobWrites(tx) });
+        return work({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) });
       }),
     read: (brainUid, work) =>
       client.transaction(
         async (tx) => {
           const found = await tx.query('SELECT 1 FROM brains WHERE uid = $1', [brainUid]);
           if (found.rows.length === 0) throw gone();
-          return work({ brainUid, sequence: sequenceOf(tx, brainUid, false) });
+          return work(repositories(tx, brainUid, false));
         },
         { isolation: 'repeatable read', readOnly: true },
       ),

@@ -164,8 +164,17 @@ export function openStore(opts: OpenStoreOptions): Store {
       if (open !== null) mayWrite();
       return prep(sql).run(...params);
     },
-    get: <T>(sql: string, ...params: SqlParam[]) => prep(sql).get(...params) as T | undefined,
-    all: <T>(sql: string, ...params: SqlParam[]) => prep(sql).all(...params) as T[],
+    // A statement that writes and returns rows (INSERT ... RETURNING) is a write too.
+    get: <T>(sql: string, ...params: SqlParam[]) => {
+      const statement = prep(sql);
+      if (open !== null && !statement.readonly) mayWrite();
+      return statement.get(...params) as T | undefined;
+    },
+    all: <T>(sql: string, ...params: SqlParam[]) => {
+      const statement = prep(sql);
+      if (open !== null && !statement.readonly) mayWrite();
+      return statement.all(...params) as T[];
+    },
     tx: <T>(fn: () => T) => {
       if (open !== null) mayWrite();
       return inTx(fn) as T;

@@ -1,4 +1,4 @@
-import type { QueuedJob } from '../../ports/index.ts';
+import type { JobClaim, QueuedJob } from '../../ports/index.ts';
 
 /** A derivation job as every adapter's table holds it (SQLite's derive_queue, PostgreSQL's derive_jobs). */
 export interface JobRow {
@@ -32,4 +32,16 @@ export function queuedJob(r: JobRow): QueuedJob {
         n: r.n,
         attempts: r.attempts,
       };
+}
+
+/**
+ * A job's completion was refused: the claim named no longer holds it (its lease ended and another
+ * claim took it, or it is gone). Thrown inside the unit of work that wrote the job's result, so that
+ * result rolls back; the worker then leaves the job to its holder.
+ */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+  constructor(readonly claims: readonly JobClaim[]) {
+    super(`job ${claims.map((c) => c.n).join(', ')}: no longer held by this claim (its lease ended)`);
+  }
 }
