@@ -79,8 +79,11 @@ async function queryAll(client: ReturnType<typeof createMnemoClient>, o: ScaleCl
 }
 
 async function run(): Promise<void> {
-  // An orphan (the benchmark killed) has nobody to write for.
+  // An orphan (the benchmark killed) has nobody to write for. A Ctrl-C reaches the whole process group:
+  // the benchmark handles it (stops its server, removes its temp dir, ends by the signal) and this
+  // process ends when it does, so the benchmark never sees its client die first.
   process.on('disconnect', () => process.exit(1));
+  for (const signal of ['SIGINT', 'SIGHUP'] as const) process.on(signal, () => {});
   const started = next();
   send({ type: 'ready' });
   const o = await started;
