@@ -20,6 +20,8 @@ export interface BenchServerOptions {
 export interface BenchServer {
   server: RunningServer;
   client: ReturnType<typeof createMnemoClient>;
+  /** The key `client` sends (for a client in another process). */
+  apiKey: string;
   dataDir: string;
   /** The embedder the engine reports, or `none`. */
   readonly embedder: string;
@@ -96,6 +98,7 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   return {
     server: running,
     client,
+    apiKey,
     dataDir,
     // Read when asked: the engine loads its embedder in the background.
     get embedder() {

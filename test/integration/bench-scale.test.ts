@@ -16,7 +16,7 @@ describe('bench scale', () => {
     assert.deepEqual(rest, syntheticRecord(7).content);
   });
 
-  it('prints the fixed fields; threaded, every Context is reranked through stage 2 (local engine, over HTTP)', async () => {
+  it('prints the fixed fields, the client in a process of its own; threaded, every Context is reranked through stage 2 (local engine, over HTTP)', async () => {
     const lines: Record<string, unknown>[] = [];
     await runScale({
       records: 60,
@@ -31,8 +31,11 @@ describe('bench scale', () => {
     assert.equal(l['benchmark'], 'scale');
     assert.equal(l['records'], 60);
     assert.equal(l['thread_size'], 20);
-    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb', 'peak_rss_mb'])
+    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb', 'peak_rss_mb', 'client_rss_mb'])
       assert.equal(typeof l[k], 'number', k);
+    // The client ran in a process of its own: its peak is not this one's.
+    assert.match(String(l['rss_measured']), /^server process/);
+    assert.ok((l['client_rss_mb'] as number) > 0);
     // Sampled through the run: every stage has its peak, none above the run's.
     const byStage = l['rss_mb_by_stage'] as Record<string, number>;
     assert.deepEqual(Object.keys(byStage), ['start', 'write', 'derive_and_index', 'queries']);
