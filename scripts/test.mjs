@@ -16,6 +16,9 @@ import { dirname, join, relative } from 'node:path';
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
 const writeTimings = args.includes('--write-timings');
+// Typecheck and lint before the tests, as the suite ran before: to tell a test that fails only
+// beside them from one that fails anyway.
+const checksFirst = args.includes('--checks-first');
 const filters = args.filter((a) => !a.startsWith('--'));
 // Each file's wall time in seconds: the committed one (scripts/test-timings.json, refreshed with
 // `npm test -- --write-timings`), overridden by this checkout's last runs.
@@ -91,21 +94,18 @@ if (files.length === 0) {
 let testsEnded;
 const testsDone = new Promise((resolve) => (testsEnded = resolve));
 // Typecheck and lint run beside the tests at a low priority: they take up the time a core would
-// otherwise idle while tests wait on processes, browsers and timers, and yield it whenever a test
-// wants it, so the tests' timeouts see about the load they saw before. Without `nice` (Windows) they
-// run at the usual priority.
+// otherwise idle while tests wait on processes, browsers and timers, and give way when a test wants
+// it, though not entirely (memory, disk): `--checks-first` runs them before the tests instead. Without
+// `nice` (Windows) they run at the usual priority.
 const nice = process.platform !== 'win32' && existsSync('/usr/bin/nice') ? ['/usr/bin/nice', '-n', '15'] : [];
 const niced = (cmd, cmdArgs) =>
   nice.length ? [nice[0], [...nice.slice(1), cmd, ...cmdArgs]] : [cmd, cmdArgs];
-const checks = onlyTests
-  ? Promise.resolve()
-  : steps(
-      [
-        ['typecheck', ...niced(process.execPath, ['scripts/typecheck.mjs'])],
-        ['lint', ...niced('npm', ['run', '--silent', 'lint'])],
-      ],
-      testsDone,
-    );
+const checkSteps = [
+  ['typecheck', ...niced(process.execPath, ['scripts/typecheck.mjs'])],
+  ['lint', ...niced('npm', ['run', '--silent', 'lint'])],
+];
+if (!onlyTests && checksFirst) await steps(checkSteps);
+const checks = onlyTests || checksFirst ? Promise.resolve() : steps(checkSteps, testsDone);
 
 const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
 const started = Date.now();
