@@ -1,15 +1,23 @@
+import { resolve } from 'node:path';
+
 // A node:test reporter that only counts leaf tests, so scripts/test.mjs can print one honest summary line,
-// and sums each file's top-level tests' durations, so the suite's slowest files are named every run.
+// and times each file from its process's start to its end, so the suite's slowest files are named every
+// run and scripts/test.mjs can start the slowest first next time.
 export default async function* summaryReporter(source) {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   const fileMs = {};
   for await (const event of source) {
+    // A file's own test (named by its path as given) completes once its process has exited.
+    if (event.type === 'test:complete') {
+      const { file, name, nesting, details } = event.data;
+      if (nesting === 0 && file && resolve(name) === file && typeof details?.duration_ms === 'number')
+        fileMs[file] = details.duration_ms;
+      continue;
+    }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
-    const { file, nesting, details } = event.data;
-    if (nesting === 0 && file && typeof details?.duration_ms === 'number')
-      fileMs[file] = (fileMs[file] ?? 0) + details.duration_ms;
+    const { details } = event.data;
     if (details?.type === 'suite') continue;
     if (event.data.skip || event.data.todo) skipped += 1;
     else if (event.type === 'test:pass') passed += 1;

@@ -1,13 +1,29 @@
-// `npm test`: typecheck, lint, build the UI, then every *.test.ts under node:test, ending with one
-// "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// `npm test`: build the UI, then every *.test.ts under node:test beside typecheck and lint, ending with
+// one "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
+const writeTimings = args.includes('--write-timings');
+// Typecheck and lint before the tests, as the suite ran before: to tell a test that fails only
+// beside them from one that fails anyway.
+const checksFirst = args.includes('--checks-first');
 const filters = args.filter((a) => !a.startsWith('--'));
+// Each file's wall time in seconds: the committed one (scripts/test-timings.json, refreshed with
+// `npm test -- --write-timings`), overridden by this checkout's last runs.
+const committedTimings = 'scripts/test-timings.json';
+const localTimings = 'node_modules/.cache/mnemo/test-timings.json';
 
 let passed = 0;
 let failed = 0;
@@ -15,10 +31,11 @@ let skipped = 0;
 
 /**
  * Runs the checks side by side (the machine's cores would otherwise idle through two single-threaded
- * tools), printing each one's output whole when it ends so the logs do not interleave.
+ * tools), printing each one's output whole once `shown` has settled and it has ended, so the logs do
+ * not interleave with each other or with the tests'.
  */
-async function steps(list) {
-  await Promise.all(
+function steps(list, shown = Promise.resolve()) {
+  return Promise.all(
     list.map(
       ([name, cmd, cmdArgs]) =>
         new Promise((done) => {
@@ -27,10 +44,12 @@ async function steps(list) {
           const out = [];
           p.stdout.on('data', (d) => out.push(d));
           p.stderr.on('data', (d) => out.push(d));
-          p.on('close', (code) => {
+          p.on('close', async (code) => {
+            const seconds = (Date.now() - started) / 1000;
+            await shown;
             process.stdout.write(Buffer.concat(out));
             const ok = code === 0;
-            console.log(`${ok ? 'ok' : 'FAILED'}: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+            console.log(`${ok ? 'ok' : 'FAILED'}: ${name} (${seconds.toFixed(1)} s)`);
             if (ok) passed += 1;
             else failed += 1;
             done();
@@ -50,43 +69,73 @@ function findTests(dir, out = []) {
   return out;
 }
 
-if (!onlyTests) {
-  await steps([
-    ['typecheck', process.execPath, ['scripts/typecheck.mjs']],
-    ['lint', 'npm', ['run', '--silent', 'lint']],
-    ['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']],
-  ]);
-}
+const readTimings = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return {};
+  }
+};
 
-const files = findTests('.').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+// The e2e tests serve dist/renderer, so the UI is built before any test starts.
+if (!onlyTests) await steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]);
+const known = { ...readTimings(committedTimings), ...readTimings(localTimings) };
+// Slowest first, so the run does not end on one long file while the other core idles; a file with no
+// timing yet goes first, as it may be slow.
+const files = findTests('.')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || (a < b ? -1 : 1));
 if (files.length === 0) {
   // node --test with no file runs its own discovery, which is not this suite.
   console.log(`FAILED: no test file matches ${filters.map((x) => JSON.stringify(x)).join(' or ')}`);
   console.log(`${passed} passed, ${failed + 1} failed`);
   process.exit(1);
 }
+let testsEnded;
+const testsDone = new Promise((resolve) => (testsEnded = resolve));
+// Typecheck and lint run beside the tests at a low priority: they take up the time a core would
+// otherwise idle while tests wait on processes, browsers and timers, and give way when a test wants
+// it, though not entirely (memory, disk): `--checks-first` runs them before the tests instead. Without
+// `nice` (Windows) they run at the usual priority.
+const nice = process.platform !== 'win32' && existsSync('/usr/bin/nice') ? ['/usr/bin/nice', '-n', '15'] : [];
+const niced = (cmd, cmdArgs) =>
+  nice.length ? [nice[0], [...nice.slice(1), cmd, ...cmdArgs]] : [cmd, cmdArgs];
+const checkSteps = [
+  ['typecheck', ...niced(process.execPath, ['scripts/typecheck.mjs'])],
+  ['lint', ...niced('npm', ['run', '--silent', 'lint'])],
+];
+if (!onlyTests && checksFirst) await steps(checkSteps);
+const checks = onlyTests || checksFirst ? Promise.resolve() : steps(checkSteps, testsDone);
+
 const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
 const started = Date.now();
-const r = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=2',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/summary-reporter.mjs',
-    `--test-reporter-destination=${summaryFile}`,
-    ...files,
-  ],
-  { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
-);
+const status = await new Promise((done) => {
+  const p = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
+    { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
+  );
+  p.on('close', (code) => done(code));
+});
+testsEnded();
+const testsSeconds = (Date.now() - started) / 1000;
 try {
   const s = JSON.parse(readFileSync(summaryFile, 'utf8'));
   passed += s.passed;
   failed += s.failed;
   skipped += s.skipped;
+  const seconds = Object.fromEntries(
+    Object.entries(s.fileMs ?? {}).map(([file, ms]) => [relative('.', file), Math.round(ms / 100) / 10]),
+  );
+  const sorted = (t) =>
+    Object.fromEntries(Object.entries(t).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  mkdirSync(dirname(localTimings), { recursive: true });
+  writeFileSync(
+    localTimings,
+    `${JSON.stringify(sorted({ ...readTimings(localTimings), ...seconds }), null, 2)}\n`,
+  );
+  if (writeTimings && filters.length === 0)
+    writeFileSync(committedTimings, `${JSON.stringify(sorted(seconds), null, 2)}\n`);
   // Where the suite's time goes (files run two at a time, so these add up to about twice the wall time).
   const slowest = Object.entries(s.fileMs ?? {})
     .sort((a, b) => b[1] - a[1])
@@ -98,7 +147,8 @@ try {
   failed += 1;
   console.log('FAILED: the test runner produced no summary');
 }
-if (r.status !== 0 && failed === 0) failed += 1;
-console.log(`tests: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (status !== 0 && failed === 0) failed += 1;
+console.log(`tests: ${files.length} files in ${testsSeconds.toFixed(1)} s`);
+await checks;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -58,7 +58,9 @@ async function records(brain: string): Promise<number> {
   const res = await fetch(`${server.url}/brains/${brain}/census`, { headers: auth });
   return ((await res.json()) as { counts: { records: number } }).counts.records;
 }
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+// A bound for a loaded machine (the 3,000-note upload took over 10 s to write its first Records beside
+// other test files): a passing run waits only as long as the event takes.
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

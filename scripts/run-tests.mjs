@@ -1,0 +1,28 @@
+// Runs the given test files under node:test in the order given (`node --test` sorts its files by
+// path, which leaves the slowest ones to chance), printing the spec report and writing the summary
+// reporter's JSON to the file after --summary=. Started by scripts/test.mjs under `--import tsx`,
+// which every test file's process inherits.
+import { createWriteStream } from 'node:fs';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import summaryReporter from './summary-reporter.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const files = args.filter((a) => !a.startsWith('--'));
+
+const events = run({ files, concurrency: Number(option('concurrency') ?? 2) });
+const toSummary = new PassThrough({ objectMode: true });
+const toSpec = new PassThrough({ objectMode: true });
+events.pipe(toSummary);
+events.pipe(toSpec);
+// A file that fails without a failing test (it crashed, or a hook threw) is a test:fail of its own.
+events.on('data', (event) => {
+  if (event.type === 'test:fail') process.exitCode = 1;
+});
+await Promise.all([
+  pipeline(toSpec, new spec(), process.stdout, { end: false }),
+  pipeline(Readable.from(summaryReporter(toSummary)), createWriteStream(option('summary'))),
+]);
