@@ -6,7 +6,8 @@ import { currentSql } from '../adapters/sqlite/memory-view.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
 import { recordPageSql, sourceListSql, type RecordListFilter } from '../adapters/sqlite/record-repository.ts';
-import { memoryPageSql } from './memories.ts';
+import { memoryPageSql } from '../adapters/sqlite/memory-repository.ts';
+import { memoryFilter } from './memories.ts';
 import { censusView, memoryTallySql, noiseQueries, profileSql } from './profile-census.ts';
 
 /**
@@ -46,9 +47,8 @@ describe('list reads use an index of what they read, in their order', () => {
     ];
     for (const hosted of [false, true])
       for (const q of queries) {
-        const p = plan(
-          memoryPageSql('brn_a', hosted, { limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1)),
-        );
+        const f = memoryFilter({ limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1), hosted, false);
+        const p = plan(memoryPageSql('brn_a', { ...f, limit: 50, cursor: q.cursor }));
         assert.match(p, /USING INDEX memories_brain_id/, `${JSON.stringify(q)}\n${p}`);
         assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, `${JSON.stringify(q)}\n${p}`);
       }

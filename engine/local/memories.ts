@@ -1,4 +1,5 @@
 import type {
+  Citation,
   Evidence,
   MemoryDetail,
   MemoryListQuery,
@@ -6,28 +7,26 @@ import type {
   MemoryRemoval,
   MemoryRevision,
 } from '../contract/index.ts';
-import { statusAt } from '../core/temporal/memory-time.ts';
-import { slotPrefix } from '../core/derive/slot-key.ts';
+import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
+import { toMemory } from '../core/shared/memory-shape.ts';
+import { searchWords } from '../core/shared/fold-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
-import {
-  currentSql,
-  memoryColumns,
-  servedSql,
-  shareableSql,
-  statusSql,
-  toMemories,
-  type MemoryRow,
-} from '../adapters/sqlite/memory-view.ts';
-import type { RemovalReason } from '../adapters/sqlite/memory-removals.ts';
-import type { SqlParam } from '../adapters/sqlite/store.ts';
+import type {
+  CitationRow,
+  MemoryFilter,
+  MemoryReads,
+  MemoryVersionRow,
+  TombstoneRepository,
+} from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
-import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
-import { requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
-import { searchWords } from '../core/shared/fold-text.ts';
+import { requireBrain, type LocalCtx } from './local-ctx.ts';
+
+/** What the Memories' reads need of a Brain's unit of work (any backend's). */
+type MemoryUnit = { readonly memories: MemoryReads; readonly tombstones: TombstoneRepository };
 
 /** One item of a delta read: a changed Memory, or one that left the served set (a tombstone). */
-type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };
+type DeltaEntry = { seq: number; row?: MemoryVersionRow; removal?: MemoryRemoval };
 
 /**
  * Memories of a Brain. Default: current ones (in force now and, for a slot value, begun: a value
@@ -40,7 +39,12 @@ type DeltaEntry = { seq: number; row?: MemoryRow; removal?: MemoryRemoval };
  * local_only, and cites only such Records: the filter is part of the query, so pages, cursors,
  * has_more and delta watermarks count only what is served (and `removed` only what it could serve).
  */
-export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: MemoryListQuery): MemoryPage {
+export async function listMemories(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  q: MemoryListQuery,
+): Promise<MemoryPage> {
   const b = requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined && q.cursor !== undefined) {
     throw new MnemoError(
@@ -51,182 +55,130 @@ export function listMemories(ctx: LocalCtx, t: Tenant, brainId: string, q: Memor
   const sinceSeq = q.since_watermark !== undefined ? ctx.codec.decode(q.since_watermark, b.uid) : undefined;
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
-  if (sinceSeq !== undefined) {
-    const { conds, params } = memoryFilter(b.uid, hosted, q, nowMs, true);
-    const where = [...conds, 'm.seq > ?'].join(' AND ');
-    params.push(sinceSeq);
-    // Removals (tombstones: deleted, or pending re-derivation) are one stream with the changes, by
-    // transaction time. They carry no content, so the content filters do not narrow them; a hosted
-    // deployment reports only Memories it could have served.
-    const gone = `r.brain_uid = ? AND r.seq > ?${hosted ? ' AND r.shareable = 1' : ''}`;
-    const goneParams: SqlParam[] = [b.uid, sinceSeq];
-    const changedRows = (extra: string, p: SqlParam[], limit?: number) =>
-      ctx.store
-        .all<MemoryRow>(
-          `SELECT ${memoryColumns} FROM memories m WHERE ${where}${extra} ORDER BY m.seq, m.n${limit ? ' LIMIT ?' : ''}`,
-          ...params,
-          ...p,
-          ...(limit ? [limit] : []),
-        )
-        .map((row): DeltaEntry => ({ seq: row.seq, row }));
-    const goneRows = (extra: string, p: SqlParam[], limit?: number) =>
-      ctx.store
-        .all<{ memory_id: string; seq: number; reason: RemovalReason }>(
-          `SELECT r.memory_id, r.seq, r.reason FROM memory_removals r WHERE ${gone}${extra}
-           ORDER BY r.seq, r.memory_id${limit ? ' LIMIT ?' : ''}`,
-          ...goneParams,
-          ...p,
-          ...(limit ? [limit] : []),
-        )
-        .map((r): DeltaEntry => ({ seq: r.seq, removal: { id: r.memory_id, reason: r.reason } }));
-    // Each side stops at limit + 1 on its (brain, seq) index; merged by step, removals of a step first.
-    const merge = (a: DeltaEntry[], c: DeltaEntry[]) =>
-      [...a, ...c].sort((x, y) => x.seq - y.seq || (x.removal ? 0 : 1) - (y.removal ? 0 : 1));
-    let entries = merge(goneRows('', [], q.limit + 1), changedRows('', [], q.limit + 1)).slice(
-      0,
-      q.limit + 1,
-    );
-    // Whether anything follows the page is known from what was read, except after a page that is one
-    // whole step longer than the limit: only then is there something left to ask.
-    let hasMore = entries.length > q.limit;
-    if (hasMore) {
-      // A page must end on a whole sequence step, or the next page (seq > last) would skip the rest
-      // of that step: drop the split step, or if the page is one step only, take all of it.
-      const last = entries[q.limit - 1]!.seq;
-      const split = entries[q.limit]!.seq === last;
-      entries = entries.slice(0, q.limit);
-      if (split) {
-        const whole = entries.filter((e) => e.seq !== last);
-        if (whole.length > 0) entries = whole;
-        else {
-          entries = merge(goneRows(' AND r.seq <= ?', [last]), changedRows(' AND m.seq <= ?', [last]));
-          hasMore =
-            ctx.store.get(
-              `SELECT 1 FROM memories m WHERE ${where} AND m.seq > ? LIMIT 1`,
-              ...params,
-              last,
-            ) !== undefined ||
-            ctx.store.get(
-              `SELECT 1 FROM memory_removals r WHERE ${gone} AND r.seq > ? LIMIT 1`,
-              ...goneParams,
-              last,
-            ) !== undefined;
-        }
-      }
+  return ctx.units.read(b.uid, async (u) => {
+    if (sinceSeq !== undefined) {
+      const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true), sinceSeq, q.limit);
+      return {
+        data: await toMemories(u, delta.rows, nowMs, hosted),
+        has_more: delta.hasMore,
+        next_cursor: null,
+        watermark: ctx.codec.encode(b.uid, delta.throughSeq ?? (await u.sequence.current())),
+        removed: delta.removed,
+      };
     }
-    const lastSeq = entries[entries.length - 1]?.seq;
-    const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
-    // A Memory removed and served again within the page (re-derived) is reported once, as it is now.
-    const served = new Set(rows.map((r) => r.id));
+    const page = await u.memories.list({
+      ...memoryFilter(q, nowMs, hosted, false),
+      limit: q.limit,
+      cursor: q.cursor,
+    });
     return {
-      data: toMemories(ctx.store, rows, { nowMs, shareableOnly: hosted }),
-      has_more: hasMore,
-      next_cursor: null,
-      watermark: hasMore ? watermarkOf(ctx, b, lastSeq) : watermarkOf(ctx, b),
-      removed: entries.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : [])),
+      data: await toMemories(u, page.rows, nowMs, hosted),
+      has_more: page.next !== null,
+      next_cursor: page.next,
     };
-  }
-  const page = memoryPageSql(b.uid, hosted, q, nowMs);
-  const rows = ctx.store.all<MemoryRow>(page.sql, ...page.params);
-  const hasMore = rows.length > q.limit;
-  const shown = rows.slice(0, q.limit);
+  });
+}
+
+/**
+ * What a listMemories read serves: the Brain's Memories not pending re-derivation, as the deployment
+ * serves them, at `as_of`, of the status asked (by default current; every status for a delta read or
+ * at `as_of`), of the subject, owner, slot and words asked.
+ */
+export function memoryFilter(
+  q: MemoryListQuery,
+  nowMs: number,
+  hosted: boolean,
+  delta: boolean,
+): MemoryFilter {
   return {
-    data: toMemories(ctx.store, shown, { nowMs, shareableOnly: hosted }),
-    has_more: hasMore,
-    next_cursor: hasMore ? encodeCursor(shown[shown.length - 1]!.id) : null,
+    nowMs,
+    asOfMs: q.as_of !== undefined ? Date.parse(q.as_of) : undefined,
+    status: q.status ?? (q.as_of !== undefined || delta ? 'all' : 'current'),
+    subject: q.subject,
+    owner: q.owner,
+    contested: q.contested === 'true',
+    slot: q.slot,
+    // Every word of the search, in any order, case and accents ignored in every script.
+    words: q.q !== undefined ? searchWords(q.q) : undefined,
+    shareableOnly: hosted,
   };
 }
 
 /**
- * What a listMemories read serves, as SQL over memories (alias m): the Brain's Memories not pending
- * re-derivation, as the deployment serves them, at `as_of`, of the status asked (by default current;
- * every status for a delta read or at `as_of`), of the subject, owner and words asked.
+ * The changes and removals after step `sinceSeq`, as one stream by step (removals of a step first),
+ * ending on a whole step; `throughSeq` is the page's last step when more follow.
  */
-export function memoryFilter(
-  brainUid: string,
-  hosted: boolean,
-  q: MemoryListQuery,
-  nowMs: number,
-  delta: boolean,
-): { conds: string[]; params: SqlParam[] } {
-  const conds = ['m.brain_uid = ?', 'm.pending = 0'];
-  const params: SqlParam[] = [brainUid];
-  const add = (cond: string, ...p: SqlParam[]) => {
-    conds.push(cond);
-    params.push(...p);
+async function memoryChanges(
+  u: MemoryUnit,
+  filter: MemoryFilter,
+  sinceSeq: number,
+  limit: number,
+): Promise<{ rows: MemoryVersionRow[]; removed: MemoryRemoval[]; hasMore: boolean; throughSeq?: number }> {
+  // Removals (tombstones: deleted, or pending re-derivation) carry no content, so the content filters
+  // do not narrow them; a hosted deployment reports only Memories it could have served.
+  const shareableOnly = filter.shareableOnly;
+  const changed = async (o: { afterSeq: number; throughSeq?: number; limit?: number }) =>
+    (await u.memories.changes({ ...filter, ...o })).map((row): DeltaEntry => ({ seq: row.seq, row }));
+  const gone = async (o: { afterSeq: number; throughSeq?: number; limit?: number }) =>
+    (await u.tombstones.since(o.afterSeq, o.limit, { shareableOnly, throughSeq: o.throughSeq })).map(
+      (r): DeltaEntry => ({ seq: r.seq, removal: { id: r.memory_id, reason: r.reason } }),
+    );
+  // Each side stops at limit + 1 in step order; merged by step, removals of a step first.
+  const merge = (a: DeltaEntry[], c: DeltaEntry[]) =>
+    [...a, ...c].sort((x, y) => x.seq - y.seq || (x.removal ? 0 : 1) - (y.removal ? 0 : 1));
+  const first = { afterSeq: sinceSeq, limit: limit + 1 };
+  let entries = merge(await gone(first), await changed(first)).slice(0, limit + 1);
+  // Whether anything follows the page is known from what was read, except after a page that is one
+  // whole step longer than the limit: only then is there something left to ask.
+  let hasMore = entries.length > limit;
+  if (hasMore) {
+    // A page must end on a whole sequence step, or the next page (seq > last) would skip the rest
+    // of that step: drop the split step, or if the page is one step only, take all of it.
+    const last = entries[limit - 1]!.seq;
+    const split = entries[limit]!.seq === last;
+    entries = entries.slice(0, limit);
+    if (split) {
+      const whole = entries.filter((e) => e.seq !== last);
+      if (whole.length > 0) entries = whole;
+      else {
+        const step = { afterSeq: sinceSeq, throughSeq: last };
+        entries = merge(await gone(step), await changed(step));
+        const after = { afterSeq: last, limit: 1 };
+        hasMore = (await changed(after)).length > 0 || (await gone(after)).length > 0;
+      }
+    }
+  }
+  const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
+  // A Memory removed and served again within the page (re-derived) is reported once, as it is now.
+  const served = new Set(rows.map((r) => r.id));
+  return {
+    rows,
+    removed: entries.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : [])),
+    hasMore,
+    ...(hasMore ? { throughSeq: entries[entries.length - 1]!.seq } : {}),
   };
-  if (hosted) add(shareableSql());
-  if (q.as_of !== undefined) {
-    const s = servedSql(Date.parse(q.as_of), nowMs);
-    add(s.sql, ...s.params);
-  }
-  const status = q.status ?? (q.as_of !== undefined || delta ? 'all' : 'current');
-  if (status !== 'all') {
-    const s = status === 'current' ? currentSql(nowMs) : statusSql(status, nowMs);
-    add(s.sql, ...s.params);
-  }
-  if (q.subject !== undefined) {
-    // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation; the
-    // Brain's own name for "me"), so "Bob"/age and "bob"/Age are one lineage, and one filter: slot values
-    // match on the slot's subject part (a range on the (brain, slot) index); every Memory also matches
-    // its own subject case-insensitively (ASCII, as lower() does, like the owner filter) on the
-    // (brain, subject NOCASE) index, so `subject=me` still finds the facts written about "me".
-    const norm = slotPrefix(q.subject);
-    add(
-      `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
-                UNION ALL
-                SELECT s.id FROM memories s
-                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE)`,
-      brainUid,
-      norm,
-      `${norm.slice(0, -1)}\u0020`,
-      brainUid,
-      q.subject,
-    );
-  }
-  if (q.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', q.owner, q.owner);
-  if (q.contested === 'true') {
-    // A conflict: current now, and another value of its slot current too (as the census counts them;
-    // hosted, the other value must be one hosted serves).
-    const mine = currentSql(nowMs, 'm');
-    const other = currentSql(nowMs, 'o');
-    add(
-      `m.slot IS NOT NULL AND ${mine.sql} AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage
-         AND o.id <> m.id AND ${other.sql} ${hosted ? `AND ${shareableSql('o')}` : ''})`,
-      ...mine.params,
-      ...other.params,
-    );
-  }
-  // A lineage is exactly the versions of one slot (migration 014): its id is the slot's key. Read on
-  // the (lineage, version) index, not by walking the Brain.
-  if (q.slot !== undefined) {
-    add('m.id IN (SELECT s.id FROM memories s WHERE s.lineage = ? AND s.slot IS NOT NULL)', q.slot);
-  }
-  // Every word of the search, in any order, case and accents ignored in every script.
-  if (q.q !== undefined) {
-    const words = searchWords(q.q);
-    if (words.length > 0) add('mnemo_has_words(m.statement, ?) = 1', words.join('\u0000'));
-  }
-
-  return { conds, params };
 }
 
-/** One page of a full listMemories read (limit + 1 rows, to tell whether more follow), by id. */
-export function memoryPageSql(
-  brainUid: string,
-  hosted: boolean,
-  q: MemoryListQuery,
-  nowMs: number,
-): { sql: string; params: SqlParam[] } {
-  const { conds, params } = memoryFilter(brainUid, hosted, q, nowMs, false);
-  if (q.cursor !== undefined) {
-    conds.push('m.id > ?');
-    params.push(decodeCursor(q.cursor));
+/** Groups citations by Memory, in the order they came. */
+function byMemory(cites: readonly CitationRow[]): Map<string, Citation[]> {
+  const out = new Map<string, Citation[]>();
+  for (const c of cites) {
+    const list = out.get(c.memory_id) ?? [];
+    list.push({ record_id: c.record_id, quote: c.quote });
+    out.set(c.memory_id, list);
   }
-  return {
-    sql: `SELECT ${memoryColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id LIMIT ?`,
-    params: [...params, q.limit + 1],
-  };
+  return out;
+}
+
+/** Versions as the contract shows them at nowMs; hosted, citing only Records that are not local_only. */
+async function toMemories(u: MemoryUnit, rows: MemoryVersionRow[], nowMs: number, hosted: boolean) {
+  const cites = byMemory(
+    await u.memories.citations(
+      rows.map((r) => r.id),
+      { shareableOnly: hosted },
+    ),
+  );
+  return rows.map((r) => toMemory(r, statusAt(timesOf(r), nowMs), cites.get(r.id) ?? []));
 }
 
 /**
@@ -235,69 +187,60 @@ export function memoryPageSql(
  * (local_only_record): it exists, but this deployment does not serve it. A Memory with other support
  * is served with only that support: citations, evidence, and the versions of its slot that have some.
  */
-export function getMemory(ctx: LocalCtx, t: Tenant, brainId: string, memoryId: string): MemoryDetail {
+export async function getMemory(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  memoryId: string,
+): Promise<MemoryDetail> {
   const b = requireBrain(ctx, t, brainId);
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
-  const row = ctx.store.get<MemoryRow & { shareable: number }>(
-    `SELECT ${memoryColumns}, ${shareableSql()} AS shareable FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
-    memoryId,
-    b.uid,
-  );
-  if (!row)
-    throw new MnemoError('memory_not_found', `memory_id: no Memory ${shortened(memoryId)} in this Brain`);
-  if (row.pending) {
-    throw new MnemoError(
-      'memory_pending_rederivation',
-      `memory_id: ${memoryId} lost some of its Records and is excluded until it is derived again`,
+  return ctx.units.read(b.uid, async (u) => {
+    const row = await u.memories.get(memoryId);
+    if (!row)
+      throw new MnemoError('memory_not_found', `memory_id: no Memory ${shortened(memoryId)} in this Brain`);
+    if (row.pending) {
+      throw new MnemoError(
+        'memory_pending_rederivation',
+        `memory_id: ${memoryId} lost some of its Records and is excluded until it is derived again`,
+      );
+    }
+    const cites = await u.memories.citations([row.id], { shareableOnly: hosted });
+    if (hosted && cites.length === 0) {
+      throw new MnemoError(
+        'local_only_record',
+        `memory_id: ${memoryId} is derived only from local_only Records, which a hosted deployment does not serve`,
+      );
+    }
+    const memory = toMemory(row, statusAt(timesOf(row), nowMs), byMemory(cites).get(row.id) ?? []);
+    const revisions = (await u.memories.lineage(row.lineage, { shareableOnly: hosted })).map(
+      (r): MemoryRevision => ({
+        id: r.id,
+        version: r.version,
+        statement: r.statement,
+        status: statusAt(timesOf(r), nowMs),
+        valid_from: r.valid_from,
+        valid_to: r.valid_to,
+        learned_at: r.learned_at,
+        cause: r.cause,
+      }),
     );
-  }
-  if (hosted && !row.shareable) {
-    throw new MnemoError(
-      'local_only_record',
-      `memory_id: ${memoryId} is derived only from local_only Records, which a hosted deployment does not serve`,
-    );
-  }
-  const [memory] = toMemories(ctx.store, [row], { nowMs, shareableOnly: hosted });
-  const revisions = ctx.store
-    .all<MemoryRow>(
-      `SELECT ${memoryColumns} FROM memories m WHERE m.lineage = ?${hosted ? ` AND ${shareableSql()}` : ''}
-       ORDER BY m.version`,
-      row.lineage,
-    )
-    .map((r): MemoryRevision => ({
-      id: r.id,
-      version: r.version,
-      statement: r.statement,
-      status: statusAt(r, nowMs),
-      valid_from: r.valid_from,
-      valid_to: r.valid_to,
-      learned_at: r.learned_at,
-      cause: r.cause,
-    }));
-  const evidence = ctx.store
-    .all<{
-      record_id: string;
-      quote: string;
-      text: string;
-      kind: string;
-      content: string;
-      source_name: string | null;
-      occurred_at: string;
-    }>(
-      `SELECT c.record_id, c.quote, r.text, r.kind, r.content, r.source_name, r.occurred_at
-       FROM citations c JOIN records r ON r.id = c.record_id
-       WHERE c.memory_id = ?${hosted ? " AND r.visibility <> 'local_only'" : ''} ORDER BY r.id`,
-      memoryId,
-    )
-    .map((e): Evidence => ({
-      record_id: e.record_id,
-      quote: e.quote,
-      text: e.text,
-      kind: e.kind,
-      speaker: (JSON.parse(e.content) as { speaker?: string }).speaker ?? null,
-      source_name: e.source_name,
-      occurred_at: e.occurred_at,
-    }));
-  return { ...memory!, revisions, evidence };
+    // Citations come by Record id, the order evidence is shown in.
+    const evidence: Evidence[] = [];
+    for (const c of cites) {
+      const r = await u.records.get(c.record_id);
+      if (!r) continue;
+      evidence.push({
+        record_id: c.record_id,
+        quote: c.quote,
+        text: r.text,
+        kind: r.kind,
+        speaker: (JSON.parse(r.content) as { speaker?: string }).speaker ?? null,
+        source_name: r.source_name,
+        occurred_at: r.occurred_at,
+      });
+    }
+    return { ...memory, revisions, evidence };
+  });
 }

@@ -1,4 +1,4 @@
-import type { Kind, Visibility } from '../contract/index.ts';
+import type { Kind, MemoryStatus, Visibility } from '../contract/index.ts';
 import type {
   BrainRow,
   TenantRef,
@@ -77,17 +77,73 @@ export interface RecordRepository {
 }
 
 /**
+ * What a read of Memory versions selects in one Brain (the contract's listMemories filters), every
+ * status read at one instant. Versions pending re-derivation are never selected.
+ */
+export interface MemoryFilter {
+  /** The instant statuses are read at: the engine's clock, read once by the operation. */
+  nowMs: number;
+  /** Only versions valid at this world time (their interval contains it), whatever later ones say. */
+  asOfMs?: number | undefined;
+  /**
+   * The effective status at `nowMs` (core/temporal/memory-time.ts `statusAt`); `current`: served now
+   * (`servedAt` with no as_of); `all`: any.
+   */
+  status: MemoryStatus | 'current' | 'all';
+  /** Of this subject: a slot value by its slot's normalized subject, any Memory by its own (ASCII case ignored). */
+  subject?: string | undefined;
+  /** Of this owner: the owner's state, or its entity (ASCII case ignored). */
+  owner?: string | undefined;
+  /** Only current slot values whose slot holds another current value too (a conflict). */
+  contested?: boolean | undefined;
+  /** Only the versions of this slot (a slot's id is its lineage's). */
+  slot?: string | undefined;
+  /** Every one of these words in the statement, in any order (core/shared/fold-text.ts `searchWords`). */
+  words?: readonly string[] | undefined;
+  /**
+   * A hosted reader: only Memories with a supporting Record that is not local_only (and, for
+   * `contested`, another value of that kind).
+   */
+  shareableOnly: boolean;
+}
+
+/** What listMemories, getMemory and a delta read ask of a Brain's Memory versions. */
+export interface MemoryReads {
+  /** The version of this id in this Brain, pending or not, or null. */
+  get(id: string): Promise<MemoryVersionRow | null>;
+  /**
+   * Every version of one lineage (one slot's values), by version; `shareableOnly` keeps only those
+   * with a supporting Record that is not local_only.
+   */
+  lineage(lineage: string, opts: { shareableOnly: boolean }): Promise<MemoryVersionRow[]>;
+  /**
+   * Citations of these Memories, by Memory then Record id; `shareableOnly` leaves out those of
+   * local_only Records.
+   */
+  citations(memoryIds: readonly string[], opts: { shareableOnly: boolean }): Promise<CitationRow[]>;
+  /** The versions the filter selects, by id, after the page `cursor` names (a full read). */
+  list(
+    query: MemoryFilter & { limit: number; cursor?: string | undefined },
+  ): Promise<RowPage<MemoryVersionRow>>;
+  /**
+   * The versions the filter selects that changed after step `afterSeq` (and up to `throughSeq`), by
+   * step then write order, up to `limit` (a delta read; tombstones are the TombstoneRepository's).
+   */
+  changes(
+    query: MemoryFilter & { afterSeq: number; throughSeq?: number | undefined; limit?: number | undefined },
+  ): Promise<MemoryVersionRow[]>;
+}
+
+/**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
- * the core's property tests.
+ * the core's property tests. The reads are implemented over SQLite (adapters/sqlite/memory-repository.ts);
+ * the writes below are drafted from derivation and the forget cascade, which still write in SQL.
  */
-export interface MemoryRepository {
+export interface MemoryRepository extends MemoryReads {
   insert(row: Omit<MemoryVersionRow, 'n'>, citations: readonly CitationRow[]): Promise<MemoryVersionRow>;
-  get(id: string): Promise<MemoryVersionRow | null>;
   /** Every version of one slot, by write order (admitting a claim compares with them). */
   slotVersions(slot: string): Promise<MemoryVersionRow[]>;
-  /** Every version of one lineage, by write order, with the time its revision occurred, if any. */
-  lineage(lineage: string): Promise<(MemoryVersionRow & { revised_ms: number | null })[]>;
   /** Writes a settled lifecycle at step `seq` (settle-lineage's plan). */
   setLifecycle(
     id: string,
@@ -95,25 +151,11 @@ export interface MemoryRepository {
     seq: number,
   ): Promise<void>;
   addCitation(citation: CitationRow): Promise<void>;
-  /** Citations of these Memories; `shareableOnly` leaves out those of local_only Records. */
-  citations(memoryIds: readonly string[], opts?: { shareableOnly?: boolean }): Promise<CitationRow[]>;
   /** Memories citing any of these Records, with how many citations each keeps without them. */
   citing(recordIds: readonly string[]): Promise<{ memory_id: string; remaining: number }[]>;
   /** Marks a Memory pending re-derivation (kept under its id) or deletes it, at step `seq`. */
   setPending(id: string, seq: number): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
-  /**
-   * Versions served at a world time (`asOfMs`, else current at `nowMs`), changed after step
-   * `sinceSeq` when given, by transaction order, paged.
-   */
-  served(query: {
-    nowMs: number;
-    asOfMs?: number | undefined;
-    sinceSeq?: number | undefined;
-    limit: number;
-    cursor?: string | undefined;
-    hideLocalOnly: boolean;
-  }): Promise<RowPage<MemoryVersionRow>>;
 }
 
 /** One Brain's Objects: accepted versions, never changed in place. */
@@ -158,10 +200,13 @@ export interface TombstoneRepository {
   record(memoryId: string, seq: number, reason: RemovalReason, shareable: boolean): Promise<void>;
   /** A Memory served again (re-derived under its id) is no longer removed. */
   clear(memoryId: string): Promise<void>;
-  /** Removals after step `afterSeq`, by step, up to `limit`. */
+  /**
+   * Removals after step `afterSeq` (and up to `opts.throughSeq`), by step then Memory id, up to
+   * `limit` (undefined: all of them); `shareableOnly`: those a hosted reader was served.
+   */
   since(
     afterSeq: number,
-    limit: number,
-    opts: { shareableOnly: boolean },
+    limit: number | undefined,
+    opts: { shareableOnly: boolean; throughSeq?: number | undefined },
   ): Promise<{ memory_id: string; seq: number; reason: RemovalReason }[]>;
 }

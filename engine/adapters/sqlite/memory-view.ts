@@ -1,6 +1,6 @@
 import type { Citation, Memory, MemoryStatus } from '../../contract/index.ts';
 import { statusAt } from '../../core/temporal/memory-time.ts';
-import { MnemoError } from '../../errors/mnemo-error.ts';
+import { toMemory } from '../../core/shared/memory-shape.ts';
 import type { SqlParam, Store } from './store.ts';
 
 export interface MemoryRow {
@@ -156,9 +156,8 @@ export interface MemoryViewOptions {
 }
 
 /**
- * Serializes Memory rows with their status at nowMs. A row without citations is a bug and is never
- * served; with shareableOnly the caller must have selected rows with shareableSql, so a row left with
- * no shareable citation is the same bug.
+ * Serializes Memory rows with their status at nowMs (core/shared/memory-shape.ts). With shareableOnly
+ * the caller must have selected rows with shareableSql, or a row is left with no citation to show.
  */
 export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOptions): Memory[] {
   const { nowMs } = opts;
@@ -167,26 +166,5 @@ export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOpti
     rows.map((r) => r.id),
     { shareableOnly: opts.shareableOnly === true },
   );
-  return rows.map((r) => {
-    const citations = cites.get(r.id) ?? [];
-    if (citations.length === 0) {
-      throw new MnemoError('memory_without_lineage', `Memory ${r.id} has no supporting Records`);
-    }
-    return {
-      id: r.id,
-      object: 'memory',
-      statement: r.statement,
-      subject: r.subject,
-      predicate: r.predicate,
-      // A lineage is exactly the versions of one slot (migration 014), so its id names the slot.
-      slot: r.slot !== null ? r.lineage : null,
-      owner:
-        r.owner_entity !== null ? { state: r.owner_state, entity: r.owner_entity } : { state: r.owner_state },
-      valid_from: r.valid_from,
-      valid_to: r.valid_to,
-      version: r.version,
-      status: statusAt(r, nowMs),
-      citations,
-    };
-  });
+  return rows.map((r) => toMemory(r, statusAt(r, nowMs), cites.get(r.id) ?? []));
 }

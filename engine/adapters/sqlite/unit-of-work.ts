@@ -1,16 +1,20 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, MemoryReads } from '../../ports/index.ts';
 import { sqliteIdempotency, type SqliteIdempotencySync } from './idempotency-repository.ts';
+import { sqliteMemories } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
 import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones } from './tombstone-repository.ts';
 
-/** What a unit of work over SQLite holds so far; memories and jobs join as they move here. */
+/**
+ * What a unit of work over SQLite holds so far: the Memories' reads (their writes still run in SQL in
+ * derivation and the forget cascade); jobs join as they move here.
+ */
 export type SqliteUnitOfWork = Pick<
   BrainUnitOfWork,
   'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
->;
+> & { readonly memories: MemoryReads };
 
 /**
  * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
@@ -52,6 +56,7 @@ export function sqliteUnits(store: Store): SqliteUnits {
       brainUid,
       sequence,
       records: sqliteRecords(store, brainUid),
+      memories: sqliteMemories(store, brainUid),
       objects: sqliteObjects(store, brainUid),
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),

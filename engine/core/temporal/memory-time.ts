@@ -1,4 +1,5 @@
 import type { MemoryStatus } from '../../contract/index.ts';
+import type { MemoryVersionRow } from '../../ports/index.ts';
 
 /*
  * The temporal rules, written once. A version's world-time interval [valid_from, valid_to) is settled
@@ -18,6 +19,17 @@ export interface VersionTimes {
   valid_from_ms: number;
   valid_to_ms: number | null;
 }
+
+/** What the rules read of a version as the ports carry it (replaced by a revision: `revised_by`). */
+export const timesOf = (
+  v: Pick<MemoryVersionRow, 'status' | 'revised_by' | 'slot' | 'valid_from_ms' | 'valid_to_ms'>,
+): VersionTimes => ({
+  status: v.status,
+  revised: v.revised_by !== null,
+  slot: v.slot,
+  valid_from_ms: v.valid_from_ms,
+  valid_to_ms: v.valid_to_ms,
+});
 
 /**
  * The effective status at nowMs: `active` (current), `scheduled` (a slot value that starts later),

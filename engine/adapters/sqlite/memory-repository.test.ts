@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Visibility } from '../../contract/index.ts';
+import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
+import { sqliteBrains } from './brain-repository.ts';
+import type { Store } from './store.ts';
+import { tempStore } from './testing.ts';
+import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
+
+const day = (d: number) => Date.UTC(2026, 0, d);
+const NOW = day(10);
+
+/** A store with two Brains, each with a shareable Record and a local_only one. */
+async function withRecords(): Promise<Store> {
+  const store = tempStore();
+  for (const uid of ['brn_1', 'brn_2']) {
+    await sqliteBrains(store).create({
+      uid,
+      project: 'p',
+      env: 'test',
+      id: uid,
+      name: null,
+      self_type: null,
+      self_name: null,
+      created_at: '2026-01-01T00:00:00Z',
+    });
+    await sqliteUnits(store).write(uid, async (u) => {
+      for (const [id, visibility] of [
+        [`${uid}_shared`, 'shareable'],
+        [`${uid}_local`, 'local_only'],
+      ] as [string, Visibility][])
+        await u.records.insert({
+          id,
+          brain_uid: uid,
+          seq: await u.sequence.next(),
+          kind: 'message',
+          content: '{"kind":"message","text":"hi"}',
+          text: 'hi',
+          source_name: null,
+          external_id: null,
+          trust: 'medium',
+          visibility,
+          occurred_at: '2026-01-01T00:00:00.000Z',
+          occurred_ms: day(1),
+          created_at: '2026-01-01T00:00:00.000Z',
+        });
+    });
+  }
+  return store;
+}
+
+type Version = Partial<MemoryVersionRow> & { id: string; seq: number };
+
+/** A Memory version of brn_1 (unless `brain_uid` says otherwise) citing these Records. */
+function memory(store: Store, v: Version, ...recordIds: string[]) {
+  const brain = v.brain_uid ?? 'brn_1';
+  const from = v.valid_from_ms ?? day(1);
+  store.tx(() => {
+    // The citations first: a Memory with none is refused when its row is written.
+    for (const r of recordIds.length > 0 ? recordIds : [`${brain}_shared`])
+      store.run('INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)', v.id, r, `q ${v.id}`);
+    store.run(
+      `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, owner_state,
+                             owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
+                             pending, revised_by, seq, learned_at, cause)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', 'derived')`,
+      v.id,
+      brain,
+      v.lineage ?? `lin_${v.id}`,
+      v.slot ?? null,
+      v.version ?? 1,
+      v.statement ?? `statement ${v.id}`,
+      v.statement ?? `statement ${v.id}`,
+      v.subject ?? 'ana',
+      v.owner_state ?? 'self',
+      v.owner_entity ?? null,
+      new Date(from).toISOString(),
+      from,
+      v.valid_to_ms != null ? new Date(v.valid_to_ms).toISOString() : null,
+      v.valid_to_ms ?? null,
+      v.status ?? 'active',
+      v.pending ? 1 : 0,
+      v.revised_by ?? null,
+      v.seq,
+    );
+  });
+}
+
+const filter = (f: Partial<MemoryFilter> = {}): MemoryFilter => ({
+  nowMs: NOW,
+  status: 'all',
+  shareableOnly: false,
+  ...f,
+});
+
+const ids = (rows: MemoryVersionRow[]) => rows.map((r) => r.id);
+
+describe('the Memories of a unit of work over SQLite', () => {
+  it('gets a version of its own Brain, pending or not, as the port types it', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    memory(store, {
+      id: 'mem_a',
+      seq: 3,
+      slot: 'ana\u001flives in',
+      pending: true,
+      revised_by: 'brn_1_shared',
+    });
+    memory(store, { id: 'mem_x', seq: 3, brain_uid: 'brn_2' });
+    const got = await units.read('brn_1', (u) => u.memories.get('mem_a'));
+    assert.equal(got?.pending, true);
+    assert.equal(got?.revised_by, 'brn_1_shared');
+    assert.equal(got?.slot, 'ana\u001flives in');
+    assert.equal(got?.valid_to_ms, null);
+    assert.equal(await units.read('brn_1', (u) => u.memories.get('mem_x')), null);
+    assert.equal((await units.read('brn_2', (u) => u.memories.get('mem_x')))?.pending, false);
+  });
+
+  it('reads citations by Memory then Record, leaving local_only Records out when asked', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    memory(store, { id: 'mem_b', seq: 3 }, 'brn_1_shared', 'brn_1_local');
+    memory(store, { id: 'mem_a', seq: 3 }, 'brn_1_local');
+    const cites = (shareableOnly: boolean) =>
+      units.read('brn_1', (u) => u.memories.citations(['mem_b', 'mem_a'], { shareableOnly }));
+    assert.deepEqual(
+      (await cites(false)).map((c) => `${c.memory_id}/${c.record_id}`),
+      ['mem_a/brn_1_local', 'mem_b/brn_1_local', 'mem_b/brn_1_shared'],
+    );
+    assert.deepEqual(await cites(true), [
+      { memory_id: 'mem_b', record_id: 'brn_1_shared', quote: 'q mem_b' },
+    ]);
+    assert.deepEqual(
+      await units.read('brn_1', (u) => u.memories.citations([], { shareableOnly: false })),
+      [],
+    );
+  });
+
+  it('lists by id in pages a cursor continues, never pending, only its own Brain', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    for (const id of ['mem_4', 'mem_2', 'mem_1', 'mem_3']) memory(store, { id, seq: 3 });
+    memory(store, { id: 'mem_0', seq: 3, pending: true });
+    memory(store, { id: 'mem_5', seq: 3, brain_uid: 'brn_2' });
+    const first = await units.read('brn_1', (u) => u.memories.list({ ...filter(), limit: 3 }));
+    assert.deepEqual(ids(first.rows), ['mem_1', 'mem_2', 'mem_3']);
+    assert.ok(first.next);
+    const rest = await units.read('brn_1', (u) =>
+      u.memories.list({ ...filter(), limit: 3, cursor: first.next! }),
+    );
+    assert.deepEqual(ids(rest.rows), ['mem_4']);
+    assert.equal(rest.next, null);
+  });
+
+  it('selects by status at now, as of a world time, and hosted only with a shareable supporting Record', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    const slot = 'ana\u001flives in';
+    const lineage = 'lin_home';
+    memory(store, {
+      id: 'mem_old',
+      seq: 3,
+      slot,
+      lineage,
+      version: 1,
+      valid_from_ms: day(1),
+      valid_to_ms: day(5),
+    });
+    memory(store, {
+      id: 'mem_now',
+      seq: 4,
+      slot,
+      lineage,
+      version: 2,
+      valid_from_ms: day(5),
+      valid_to_ms: day(20),
+    });
+    memory(store, { id: 'mem_next', seq: 5, slot, lineage, version: 3, valid_from_ms: day(20) });
+    memory(store, { id: 'mem_gone', seq: 6, status: 'retracted' });
+    memory(store, { id: 'mem_local', seq: 7 }, 'brn_1_local');
+    const list = async (f: Partial<MemoryFilter>) =>
+      ids((await units.read('brn_1', (u) => u.memories.list({ ...filter(f), limit: 10 }))).rows);
+    assert.deepEqual(await list({ status: 'current' }), ['mem_local', 'mem_now']);
+    assert.deepEqual(await list({ status: 'current', shareableOnly: true }), ['mem_now']);
+    assert.deepEqual(await list({ status: 'scheduled' }), ['mem_next']);
+    assert.deepEqual(await list({ status: 'superseded' }), ['mem_old']);
+    assert.deepEqual(await list({ status: 'retracted' }), ['mem_gone']);
+    assert.deepEqual(await list({ asOfMs: day(2) }), ['mem_local', 'mem_old']);
+    assert.deepEqual(await list({ slot: lineage }), ['mem_next', 'mem_now', 'mem_old']);
+  });
+
+  it('selects by subject, owner, words and conflict', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    memory(store, {
+      id: 'mem_a',
+      seq: 3,
+      subject: 'Bob',
+      owner_state: 'other',
+      owner_entity: 'Bob',
+      statement: 'Bob paddles a Kayak',
+    });
+    memory(store, { id: 'mem_b', seq: 3, subject: 'ana', statement: 'ana rides a bike' });
+    memory(store, {
+      id: 'mem_c',
+      seq: 3,
+      slot: 'ana\u001fage',
+      lineage: 'lin_age',
+      version: 1,
+      statement: 'ana is 30',
+    });
+    memory(store, {
+      id: 'mem_d',
+      seq: 3,
+      slot: 'ana\u001fage',
+      lineage: 'lin_age',
+      version: 2,
+      statement: 'ana is 31',
+    });
+    const list = async (f: Partial<MemoryFilter>) =>
+      ids((await units.read('brn_1', (u) => u.memories.list({ ...filter(f), limit: 10 }))).rows);
+    assert.deepEqual(await list({ subject: 'BOB' }), ['mem_a']);
+    assert.deepEqual(await list({ owner: 'bob' }), ['mem_a']);
+    assert.deepEqual(await list({ owner: 'self' }), ['mem_b', 'mem_c', 'mem_d']);
+    assert.deepEqual(await list({ words: ['kayak', 'bob'] }), ['mem_a']);
+    assert.deepEqual(await list({ words: ['kayak', 'ana'] }), []);
+    assert.deepEqual(await list({ contested: true }), ['mem_c', 'mem_d']);
+  });
+
+  it('reads changes after a step, up to a step, by step then write order, up to a limit', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    memory(store, { id: 'mem_z', seq: 4 });
+    memory(store, { id: 'mem_y', seq: 3 });
+    memory(store, { id: 'mem_x', seq: 4 });
+    memory(store, { id: 'mem_w', seq: 6 });
+    memory(store, { id: 'mem_v', seq: 5, pending: true });
+    const changes = async (q: { afterSeq: number; throughSeq?: number; limit?: number }) =>
+      ids(await units.read('brn_1', (u) => u.memories.changes({ ...filter(), ...q })));
+    assert.deepEqual(await changes({ afterSeq: 2 }), ['mem_y', 'mem_z', 'mem_x', 'mem_w']);
+    assert.deepEqual(await changes({ afterSeq: 3, limit: 2 }), ['mem_z', 'mem_x']);
+    assert.deepEqual(await changes({ afterSeq: 3, throughSeq: 5 }), ['mem_z', 'mem_x']);
+    assert.deepEqual(await changes({ afterSeq: 6 }), []);
+  });
+
+  it('reads a lineage by version, hosted only the versions with shareable support', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    memory(store, { id: 'mem_2', seq: 4, lineage: 'lin_l', version: 2 }, 'brn_1_local');
+    memory(store, { id: 'mem_3', seq: 5, lineage: 'lin_l', version: 3 });
+    memory(store, { id: 'mem_1', seq: 3, lineage: 'lin_l', version: 1 });
+    const lineage = (shareableOnly: boolean) =>
+      units.read('brn_1', async (u) => ids(await u.memories.lineage('lin_l', { shareableOnly })));
+    assert.deepEqual(await lineage(false), ['mem_1', 'mem_2', 'mem_3']);
+    assert.deepEqual(await lineage(true), ['mem_1', 'mem_3']);
+    assert.deepEqual(
+      await units.read('brn_2', async (u) => u.memories.lineage('lin_l', { shareableOnly: false })),
+      [],
+    );
+  });
+
+  it('tombstones since a step, up to a step, all of them when no limit is given', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    await units.write('brn_1', async (u: SqliteUnitOfWork) => {
+      await u.tombstones.record('mem_a', 3, 'deleted', true);
+      await u.tombstones.record('mem_b', 4, 'deleted', false);
+      await u.tombstones.record('mem_c', 5, 'pending_rederivation', true);
+    });
+    const since = (after: number, limit: number | undefined, throughSeq?: number, shareableOnly = false) =>
+      units.read('brn_1', async (u) =>
+        (await u.tombstones.since(after, limit, { shareableOnly, throughSeq })).map((t) => t.memory_id),
+      );
+    assert.deepEqual(await since(2, undefined), ['mem_a', 'mem_b', 'mem_c']);
+    assert.deepEqual(await since(2, undefined, 4), ['mem_a', 'mem_b']);
+    assert.deepEqual(await since(3, 1), ['mem_b']);
+    assert.deepEqual(await since(2, undefined, 4, true), ['mem_a']);
+  });
+});
