@@ -265,6 +265,21 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         (await since(0, 10, true)).map((t) => t.memory_id),
         ['mem_d', 'mem_E', 'mem_a', 'mem_c'],
       );
+      // A delta page ends on a whole step: bounded above, with no limit.
+      assert.deepEqual(
+        (
+          await b.units.read(uid, (u) =>
+            u.tombstones.since(1, undefined, { shareableOnly: false, throughSeq: 2 }),
+          )
+        ).map((t) => t.memory_id),
+        ['mem_E', 'mem_a', 'mem_b'],
+      );
+      assert.deepEqual(
+        (await b.units.read(uid, (u) => u.tombstones.since(0, undefined, { shareableOnly: true }))).map(
+          (t) => t.memory_id,
+        ),
+        ['mem_d', 'mem_E', 'mem_a', 'mem_c'],
+      );
       await b.units.write(uid, async (u) => {
         // Removed again later: the row moves; a hosted reader told once stays told.
         await u.tombstones.record('mem_a', 6, 'deleted', false);

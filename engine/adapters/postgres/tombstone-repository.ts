@@ -23,12 +23,13 @@ export function pgTombstones(q: PgQueryable, brainUid: string): TombstoneReposit
       ]);
     },
     since: async (afterSeq, limit, opts) =>
+      // LIMIT NULL is no limit; a NULL upper step bounds nothing.
       (
         await q.query<{ memory_id: string; seq: number; reason: RemovalReason }>(
           `SELECT memory_id, seq, reason FROM memory_removals
-           WHERE brain_uid = $1 AND seq > $2${opts.shareableOnly ? ' AND shareable' : ''}
-           ORDER BY seq, memory_id COLLATE "C" LIMIT $3`,
-          [brainUid, afterSeq, limit],
+           WHERE brain_uid = $1 AND seq > $2 AND ($3::bigint IS NULL OR seq <= $3)${opts.shareableOnly ? ' AND shareable' : ''}
+           ORDER BY seq, memory_id COLLATE "C" LIMIT $4`,
+          [brainUid, afterSeq, opts.throughSeq ?? null, limit ?? null],
         )
       ).rows,
   };
