@@ -1,17 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { pgJobQueue } from '../../engine/adapters/postgres/job-queue.ts';
 import { pgUnitsOfWork } from '../../engine/adapters/postgres/unit-of-work.ts';
 import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import { migrate } from '../../engine/adapters/postgres/migrate.ts';
 import {
   addBrain as addPgBrain,
   addRecord as addPgRecord,
-  migratedDatabase,
   migratedPglite,
   serverForTests,
 } from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
-import type { BrainUnitOfWork, ObjectVersionRow } from '../../engine/ports/index.ts';
+import type {
+  BrainUnitOfWork,
+  JobClaim,
+  JobQueue,
+  ObjectVersionRow,
+  RecordRepository,
+  RecordRow,
+} from '../../engine/ports/index.ts';
 
 /*
  * One set of cases for a Brain's unit of work, run on every adapter: the rules above the ports may
@@ -19,7 +28,20 @@ import type { BrainUnitOfWork, ObjectVersionRow } from '../../engine/ports/index
  */
 
 /** What every adapter's unit of work holds so far. */
-type Unit = Pick<BrainUnitOfWork, 'brainUid' | 'sequence' | 'objects' | 'idempotency' | 'tombstones'>;
+type Unit = Pick<
+  BrainUnitOfWork,
+  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
+>;
+
+/** What a removal of Records leaves behind in a Brain, read from the tables. */
+interface Leftovers {
+  /** [memory_id, record_id], by Memory then Record. */
+  citations: [string, string][];
+  /** The Records that `derive` jobs are queued for. */
+  jobs: string[];
+  /** Forgotten Record ids, with the Brain's step at the forget, by id. */
+  tombstones: { record_id: string; seq: number }[];
+}
 
 interface Backend {
   units: {
@@ -29,12 +51,27 @@ interface Backend {
   addBrain(uid: string): Promise<void>;
   addRecord(brainUid: string, id: string): Promise<void>;
   forgetRecord(brainUid: string, id: string): Promise<void>;
+  /**
+   * Queues the Record's derivation in a unit of work, as the write that makes a Record does (on SQLite
+   * through the queue inside the unit: its unit of work holds no jobs yet).
+   */
+  enqueueDerive(brainUid: string, recordId: string): Promise<void>;
+  /** The derivation queue, as a worker claims from it. */
+  queue: JobQueue;
+  /** Completes claimed jobs as a worker does when their result is written. */
+  complete(brainUid: string, claims: readonly JobClaim[]): Promise<void>;
+  /** A live Memory citing these Records (no repository writes Memories on every adapter yet). */
+  cite(brainUid: string, memoryId: string, recordIds: readonly string[]): Promise<void>;
+  /** The citations, derive jobs and Record tombstones of a Brain, as its tables hold them. */
+  leftovers(brainUid: string): Promise<Leftovers>;
 }
 
 function sqliteBackend(): Backend {
   const store = tempStore('mnemo-units-conformance-');
+  const units = sqliteUnits(store);
+  const queue = sqliteJobQueue(store);
   return {
-    units: sqliteUnits(store),
+    units,
     addBrain: async (uid) =>
       void store.run(
         "INSERT INTO brains (uid, project, env, id, created_at) VALUES (?, 'p', 'test', ?, '2026-01-01T00:00:00Z')",
@@ -50,16 +87,95 @@ function sqliteBackend(): Backend {
       ),
     forgetRecord: async (brainUid, id) =>
       void store.run('DELETE FROM records WHERE brain_uid = ? AND id = ?', brainUid, id),
+    enqueueDerive: (brainUid, recordId) =>
+      units.write(brainUid, () => queue.enqueue({ job: 'derive', brainUid, recordId, recordSeq: 1 })),
+    queue,
+    complete: (_brainUid, claims) => queue.complete(claims),
+    cite: async (brainUid, memoryId, recordIds) =>
+      store.tx(() => {
+        // Citations first: a Memory without one is refused on insert.
+        for (const r of recordIds)
+          store.run(
+            'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)',
+            memoryId,
+            r,
+            'hi',
+          );
+        store.run(
+          `INSERT INTO memories (id, brain_uid, lineage, version, statement, norm, subject, owner_state, source_key,
+                                 valid_from, valid_from_ms, status, seq, learned_at, cause)
+           VALUES (?, ?, ?, 1, 'hi', 'hi', 'ana', 'self', '', '2026-01-01T00:00:00Z', 0,
+                   'active', 1, '2026-01-01T00:00:00Z', 'derived')`,
+          memoryId,
+          brainUid,
+          memoryId,
+        );
+      }),
+    leftovers: async (brainUid) => ({
+      citations: store
+        .all<{ memory_id: string; record_id: string }>(
+          `SELECT c.memory_id, c.record_id FROM citations c JOIN memories m ON m.id = c.memory_id
+           WHERE m.brain_uid = ? ORDER BY c.memory_id, c.record_id`,
+          brainUid,
+        )
+        .map((c): [string, string] => [c.memory_id, c.record_id]),
+      jobs: store
+        .all<{ record_id: string }>(
+          "SELECT record_id FROM derive_queue WHERE brain_uid = ? AND job = 'derive' ORDER BY record_id",
+          brainUid,
+        )
+        .map((j) => j.record_id),
+      tombstones: store.all<{ record_id: string; seq: number }>(
+        'SELECT record_id, seq FROM record_tombstones WHERE brain_uid = ? ORDER BY record_id',
+        brainUid,
+      ),
+    }),
   };
 }
 
 function pgBackend(db: PgClient): Backend {
+  const units = pgUnitsOfWork(db);
+  const rows = async <R>(sql: string, brainUid: string) => (await db.query<R>(sql, [brainUid])).rows;
   return {
-    units: pgUnitsOfWork(db),
+    units,
     addBrain: (uid) => addPgBrain(db, uid),
     addRecord: (brainUid, id) => addPgRecord(db, brainUid, id),
     forgetRecord: async (brainUid, id) =>
       void (await db.query('DELETE FROM records WHERE brain_uid = $1 AND id = $2', [brainUid, id])),
+    enqueueDerive: (brainUid, recordId) =>
+      units.write(brainUid, (u) => u.jobs.enqueue({ job: 'derive', brainUid, recordId, recordSeq: 1 })),
+    queue: pgJobQueue(db),
+    complete: (brainUid, claims) => units.write(brainUid, (u) => u.jobs.complete(claims)),
+    cite: async (brainUid, memoryId, recordIds) =>
+      void (await db.query(
+        // One statement: the lineage check is deferred to its commit.
+        `WITH m AS (
+           INSERT INTO memories (brain_uid, id, lineage, version, statement, norm, subject, owner_state, source_key,
+                                 valid_from, valid_from_ms, status, seq, learned_at, cause)
+           VALUES ($1, $2, $2, 1, 'hi', 'hi', 'ana', 'self', '', '2026-01-01T00:00:00Z', 0, 'active', 1,
+                   '2026-01-01T00:00:00Z', 'derived'))
+         INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT $1, $2, r, 'hi' FROM unnest($3::text[]) r`,
+        [brainUid, memoryId, recordIds],
+      )),
+    leftovers: async (brainUid) => ({
+      citations: (
+        await rows<{ memory_id: string; record_id: string }>(
+          `SELECT memory_id, record_id FROM citations WHERE brain_uid = $1
+           ORDER BY memory_id COLLATE "C", record_id COLLATE "C"`,
+          brainUid,
+        )
+      ).map((c): [string, string] => [c.memory_id, c.record_id]),
+      jobs: (
+        await rows<{ record_id: string }>(
+          `SELECT record_id FROM derive_jobs WHERE brain_uid = $1 AND job = 'derive' ORDER BY record_id COLLATE "C"`,
+          brainUid,
+        )
+      ).map((j) => j.record_id),
+      tombstones: await rows<{ record_id: string; seq: number }>(
+        'SELECT record_id, seq FROM record_tombstones WHERE brain_uid = $1 ORDER BY record_id COLLATE "C"',
+        brainUid,
+      ),
+    }),
   };
 }
 
@@ -81,6 +197,32 @@ const version = (
 
 /** A row without its `n`, which each backend numbers its own way. */
 const plain = ({ n: _n, ...row }: ObjectVersionRow) => row;
+
+type RecordOptions = Partial<
+  Pick<RecordRow, 'kind' | 'source_name' | 'external_id' | 'visibility' | 'occurred_at' | 'seq'>
+>;
+
+/** A Record as rememberRecord writes it; `id` orders Records (ids are ULIDs in the engine). */
+const recordRow = (brainUid: string, id: string, o: RecordOptions = {}): Omit<RecordRow, 'n'> => {
+  const occurredAt = o.occurred_at ?? '2026-01-01T00:00:00.000Z';
+  return {
+    id,
+    brain_uid: brainUid,
+    seq: o.seq ?? 1,
+    kind: o.kind ?? 'message',
+    content: JSON.stringify({ kind: o.kind ?? 'message', text: `text of ${id}` }),
+    text: `text of ${id}`,
+    source_name: o.source_name ?? null,
+    external_id: o.external_id ?? null,
+    trust: 'medium',
+    visibility: o.visibility ?? 'shareable',
+    occurred_at: occurredAt,
+    occurred_ms: Date.parse(occurredAt),
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
+};
+
+type ListQuery = Parameters<RecordRepository['list']>[0];
 
 function conformance(name: string, backend: Backend | null, opts: { skip?: string | false } = {}) {
   describe(`a Brain's unit of work, ${name}`, { skip: opts.skip ?? false }, () => {
@@ -297,11 +439,234 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
     });
 
-    it('leaves nothing of a unit that throws: no step, Object, key or tombstone', async () => {
+    it('appends a Record with its n and finds it by id, in its own Brain only', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const row = recordRow(uid, `${uid}_a`, { source_name: 'mail', external_id: 'm1', kind: 'event' });
+      const written = await b.units.write(uid, async (u) =>
+        u.records.insert({ ...row, seq: await u.sequence.next() }),
+      );
+      assert.equal(typeof written.n, 'number');
+      assert.deepEqual(written, { ...row, seq: 1, n: written.n });
+      await b.units.read(uid, async (u) => {
+        assert.deepEqual(await u.records.get(`${uid}_a`), written);
+        assert.equal(await u.records.get(`${uid}_none`), null);
+      });
+      assert.equal(await b.units.read(other, (u) => u.records.get(`${uid}_a`)), null);
+      await assert.rejects(
+        b.units.write(uid, (u) => u.records.insert(row)),
+        Error,
+        'an id is written once',
+      );
+      await assert.rejects(
+        b.units.read(uid, (u) => u.records.insert(recordRow(uid, `${uid}_b`))),
+        Error,
+        'a read writes nothing',
+      );
+      assert.equal(await b.units.read(uid, (u) => u.records.get(`${uid}_b`)), null);
+    });
+
+    it('lists Records newest id first, bytewise, in pages a cursor continues, within each filter', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const r = (suffix: string) => `${uid}_${suffix}`;
+      await b.units.write(uid, async (u) => {
+        const add = async (suffix: string, o: RecordOptions) =>
+          u.records.insert(recordRow(uid, r(suffix), { ...o, seq: await u.sequence.next() }));
+        await add('1', { occurred_at: '2026-01-01T00:00:00.000Z' });
+        await add('2', { kind: 'document', source_name: 'notes', occurred_at: '2026-02-01T00:00:00.000Z' });
+        await add('3', { visibility: 'local_only', occurred_at: '2026-03-01T00:00:00.000Z' });
+        await add('4', { source_name: 'notes', occurred_at: '2026-04-01T00:00:00.000Z' });
+        // Bytewise, 'B' sorts before 'a' and after the digits; a locale's collation puts it after 'a'.
+        await add('B', { kind: 'event', occurred_at: '2026-05-01T00:00:00.000Z' });
+        await add('a', { visibility: 'redacted_summary', occurred_at: '2026-06-01T00:00:00.000Z' });
+      });
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${uid}_5`)));
+      await b.enqueueDerive(uid, r('2'));
+      const list = (q: Partial<ListQuery>) =>
+        b.units.read(uid, (u) => u.records.list({ limit: 10, hideLocalOnly: false, ...q }));
+      const pages = async (q: Partial<ListQuery>) => {
+        const seen: string[][] = [];
+        let cursor: string | undefined;
+        for (let i = 0; i < 10; i++) {
+          const page = await list({ ...q, cursor });
+          seen.push(page.rows.map((row) => row.id.slice(uid.length + 1)));
+          if (page.next === null) return seen;
+          cursor = page.next;
+        }
+        assert.fail('the pages never ended');
+      };
+      const ids = async (q: Partial<ListQuery>) => (await pages(q)).flat();
+      assert.deepEqual(await pages({ limit: 2 }), [
+        ['a', 'B'],
+        ['4', '3'],
+        ['2', '1'],
+      ]);
+      assert.deepEqual(await pages({ limit: 6 }), [['a', 'B', '4', '3', '2', '1']], 'a full page ends');
+      assert.deepEqual(await pages({ limit: 1, sourceName: 'notes' }), [['4'], ['2']]);
+      assert.deepEqual(await ids({ hideLocalOnly: true }), ['a', 'B', '4', '2', '1']);
+      assert.deepEqual(await ids({ kind: 'event' }), ['B']);
+      assert.deepEqual(await ids({ kind: 'document' }), ['2']);
+      assert.deepEqual(await ids({ visibility: 'redacted_summary' }), ['a']);
+      assert.deepEqual(await ids({ visibility: 'local_only', hideLocalOnly: true }), []);
+      assert.deepEqual(await ids({ status: 'processing' }), ['2']);
+      assert.deepEqual(await ids({ status: 'ready', limit: 2 }), ['a', 'B', '4', '3', '1']);
+      assert.deepEqual(await ids({ sinceMs: Date.parse('2026-04-01T00:00:00.000Z') }), ['a', 'B', '4']);
+      assert.deepEqual(
+        await ids({
+          sinceMs: Date.parse('2026-02-01T00:00:00.000Z'),
+          untilMs: Date.parse('2026-04-01T00:00:00.000Z'),
+        }),
+        ['4', '3', '2'],
+      );
+      await assert.rejects(list({ cursor: 'nonsense' }), { code: 'invalid_request_body' });
+    });
+
+    it('tells a Record processing while its derivation is queued, then the Memories citing it', async () => {
+      const uid = await brain();
+      const [a, bb, c] = [`${uid}_a`, `${uid}_b`, `${uid}_c`];
+      await b.units.write(uid, async (u) => {
+        for (const id of [a, bb, c]) await u.records.insert(recordRow(uid, id));
+      });
+      await b.enqueueDerive(uid, a);
+      await b.cite(uid, `${uid}_ma`, [bb, a]);
+      await b.cite(uid, `${uid}_mB`, [bb]);
+      const states = (ids: string[]) => b.units.read(uid, (u) => u.records.states(ids));
+      assert.deepEqual(await states([c, a, bb, `${uid}_none`]), [
+        { processing: false, memoryIds: [] },
+        { processing: true, memoryIds: [] },
+        { processing: false, memoryIds: [`${uid}_mB`, `${uid}_ma`] },
+        { processing: false, memoryIds: [] },
+      ]);
+      assert.deepEqual(await states([]), []);
+      const claimed = (await b.queue.claim(100, Date.now(), 60_000)).filter(
+        (j) => j.job === 'derive' && j.recordId === a,
+      );
+      assert.equal(claimed.length, 1);
+      assert.deepEqual(await states([a]), [{ processing: true, memoryIds: [] }], 'claimed is not done');
+      await b.complete(uid, claimed);
+      assert.deepEqual(await states([a]), [{ processing: false, memoryIds: [`${uid}_ma`] }]);
+    });
+
+    it('counts the Records of each source, by name bytewise, hiding local_only from a hosted reader', async () => {
+      const uid = await brain();
+      const other = await brain();
+      await b.units.write(uid, async (u) => {
+        const add = (suffix: string, o: RecordOptions) =>
+          u.records.insert(recordRow(uid, `${uid}_${suffix}`, o));
+        await add('1', { source_name: 'mail', external_id: 'm1', occurred_at: '2026-03-01T00:00:00.000Z' });
+        await add('2', { source_name: 'mail', occurred_at: '2026-01-01T00:00:00.000Z' });
+        await add('3', { source_name: 'Zeta', visibility: 'local_only' });
+        await add('4', { source_name: 'chat', external_id: 'c1', occurred_at: '2026-02-01T00:00:00.000Z' });
+        await add('5', {});
+      });
+      await b.units.write(other, (u) =>
+        u.records.insert(recordRow(other, `${other}_1`, { source_name: 'mail' })),
+      );
+      const ms = (at: string) => Date.parse(at);
+      const sources = (hideLocalOnly: boolean) =>
+        b.units.read(uid, (u) => u.records.sources({ hideLocalOnly }));
+      assert.deepEqual(await sources(false), [
+        {
+          name: 'Zeta',
+          records: 1,
+          reconciled: 0,
+          first_ms: ms('2026-01-01T00:00:00.000Z'),
+          last_ms: ms('2026-01-01T00:00:00.000Z'),
+        },
+        {
+          name: 'chat',
+          records: 1,
+          reconciled: 1,
+          first_ms: ms('2026-02-01T00:00:00.000Z'),
+          last_ms: ms('2026-02-01T00:00:00.000Z'),
+        },
+        {
+          name: 'mail',
+          records: 2,
+          reconciled: 1,
+          first_ms: ms('2026-01-01T00:00:00.000Z'),
+          last_ms: ms('2026-03-01T00:00:00.000Z'),
+        },
+      ]);
+      assert.deepEqual(
+        (await sources(true)).map((s) => s.name),
+        ['chat', 'mail'],
+      );
+    });
+
+    it('names the Records of a source by write order and removes Records with what hangs on them', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const [ra, rb, rc] = [`${uid}_a`, `${uid}_b`, `${uid}_c`];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, rb, { source_name: 'mail' }));
+        await u.records.insert(recordRow(uid, ra, { source_name: 'mail', visibility: 'local_only' }));
+        await u.records.insert(recordRow(uid, rc));
+        await u.idempotency.remember('rememberRecord', 'k1', { bodyHash: 'h', target: { record: rb } });
+      });
+      await b.units.write(other, (u) =>
+        u.records.insert(recordRow(other, `${other}_d`, { source_name: 'mail' })),
+      );
+      await b.enqueueDerive(uid, rb);
+      await b.enqueueDerive(uid, rc);
+      await b.cite(uid, `${uid}_m`, [rb, rc]);
+      const ids = await b.units.read(uid, (u) => u.records.idsOfSource('mail'));
+      assert.deepEqual(ids, [rb, ra], 'by write order, not by id');
+      assert.deepEqual(await b.units.read(uid, (u) => u.records.idsOfSource('none')), []);
+
+      await assert.rejects(
+        b.units.write(uid, async (u) => {
+          await u.records.remove(ids);
+          throw new Error('rolled back');
+        }),
+        /rolled back/,
+      );
+      assert.equal(
+        (await b.units.read(uid, (u) => u.records.list({ limit: 10, hideLocalOnly: false }))).rows.length,
+        3,
+      );
+      assert.deepEqual((await b.leftovers(uid)).tombstones, []);
+
+      const step = await b.units.write(uid, async (u) => {
+        const seq = await u.sequence.next();
+        await u.records.remove(ids);
+        return seq;
+      });
+      await b.units.read(uid, async (u) => {
+        assert.equal(await u.records.get(ra), null);
+        assert.equal(await u.records.get(rb), null);
+        assert.notEqual(await u.records.get(rc), null);
+        assert.equal(await u.idempotency.find('rememberRecord', 'k1'), null);
+        assert.deepEqual(await u.records.idsOfSource('mail'), []);
+      });
+      assert.deepEqual(await b.leftovers(uid), {
+        citations: [[`${uid}_m`, rc]],
+        jobs: [rc],
+        tombstones: [
+          { record_id: ra, seq: step },
+          { record_id: rb, seq: step },
+        ],
+      });
+
+      // Another Brain's Records are not this Brain's to remove.
+      await b.units.write(uid, (u) => u.records.remove([`${other}_d`]));
+      assert.notEqual(await b.units.read(other, (u) => u.records.get(`${other}_d`)), null);
+      // The last support of a live Memory is not removed: forgetting settles the Memory first.
+      await assert.rejects(
+        b.units.write(uid, (u) => u.records.remove([rc])),
+        /memory_without_lineage/,
+      );
+      assert.notEqual(await b.units.read(uid, (u) => u.records.get(rc)), null);
+      await b.units.write(uid, (u) => u.records.remove([]));
+    });
+
+    it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {
       const uid = await brain();
       await assert.rejects(
         b.units.write(uid, async (u) => {
           const seq = await u.sequence.next();
+          await u.records.insert(recordRow(uid, `${uid}_a`, { seq }));
           const o = await u.objects.insert(version(uid, 'note', 'a', 1, seq));
           await u.idempotency.remember('acceptObject', 'k', { bodyHash: 'h', target: { objectN: o.n } });
           await u.tombstones.record('mem_a', seq, 'deleted', true);
@@ -311,6 +676,8 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       await b.units.read(uid, async (u) => {
         assert.equal(await u.sequence.current(), 0);
+        assert.equal(await u.records.get(`${uid}_a`), null);
+        assert.deepEqual(await u.records.list({ limit: 10, hideLocalOnly: false }), { rows: [], next: null });
         assert.equal(await u.objects.current('note', 'a'), null);
         assert.deepEqual(await u.objects.list({ limit: 10 }), { rows: [], next: null });
         assert.equal(await u.idempotency.find('acceptObject', 'k'), null);
@@ -324,8 +691,15 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
 conformance('over SQLite', sqliteBackend());
 conformance('over PostgreSQL (PGlite)', pgBackend(await migratedPglite()));
 const server = await serverForTests();
-conformance(
-  'over a PostgreSQL server',
-  server.skip ? null : pgBackend((await migratedDatabase(server.cluster(), 1))[0]!),
-  { skip: server.skip },
-);
+/** A database whose own text order is a locale's (en-US: 'a' before 'B'), as many servers' are. */
+async function localeOrderedDatabase(): Promise<PgClient> {
+  const cluster = server.cluster();
+  const db = cluster.connect(await cluster.freshDatabase({ icuLocale: 'en-US' }), 4);
+  await migrate(db);
+  const order = await db.query<{ before: boolean }>("SELECT 'a' < 'B' AS before");
+  assert.ok(order.rows[0]?.before, 'the database orders text by locale, not bytewise');
+  return db;
+}
+conformance('over a PostgreSQL server', server.skip ? null : pgBackend(await localeOrderedDatabase()), {
+  skip: server.skip,
+});

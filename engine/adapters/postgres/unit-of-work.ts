@@ -4,16 +4,17 @@ import type { PgClient, PgQueryable } from './client.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
 import { pgObjects } from './object-repository.ts';
+import { pgRecords } from './record-repository.ts';
 import { pgTombstones } from './tombstone-repository.ts';
 
 /**
- * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence, objects,
- * idempotency keys, tombstones and jobs. Records and memories join it as the engine's rules move
- * behind them, completing BrainUnitOfWork.
+ * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence, records,
+ * objects, idempotency keys, tombstones and jobs. Memories join it as the engine's rules move behind
+ * them, completing BrainUnitOfWork.
  */
 export type PgUnitOfWork = Pick<
   BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'objects' | 'idempotency' | 'tombstones' | 'jobs'
+  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones' | 'jobs'
 >;
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
@@ -41,6 +42,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
   return {
     brainUid,
     sequence: sequenceOf(tx, brainUid, writable),
+    records: pgRecords(tx, brainUid),
     objects: pgObjects(tx, brainUid),
     idempotency: pgIdempotency(tx, brainUid),
     tombstones: pgTombstones(tx, brainUid),

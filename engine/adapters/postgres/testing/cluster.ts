@@ -7,8 +7,11 @@ import { connectPostgres, type PgClient } from '../client.ts';
 
 /** A throw-away PostgreSQL cluster for tests: its own data dir, port and socket dir, all in a temp dir. */
 export interface TestCluster {
-  /** The URL of a database of its own, created empty. */
-  freshDatabase(): Promise<string>;
+  /**
+   * The URL of a database of its own, created empty; `icuLocale` makes that ICU locale its default
+   * collation (a text order that is not bytewise, as many servers have, for tests of COLLATE "C").
+   */
+  freshDatabase(options?: { icuLocale?: string }): Promise<string>;
   /** The cluster's data directory (a test reads its files: what a forget leaves on disk). */
   readonly dataDir: string;
   /** A pool on a URL, closed by `stop`. */
@@ -82,9 +85,12 @@ export async function startCluster(): Promise<{ cluster: TestCluster } | { skip:
   return {
     cluster: {
       dataDir: data,
-      async freshDatabase() {
+      async freshDatabase(options = {}) {
         const name = `mnemo_test_${++databases}`;
-        await admin.query(`CREATE DATABASE ${name}`);
+        const icu = options.icuLocale
+          ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale.replace(/'/g, "''")}'`
+          : '';
+        await admin.query(`CREATE DATABASE ${name}${icu}`);
         return `${base}/${name}`;
       },
       connect(url, max = 10) {

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RecordRow } from '../../ports/index.ts';
+import { migrate } from './migrate.ts';
+import { addBrain } from './testing/fixtures.ts';
+import { pglite } from './testing/pglite.ts';
+import { pgUnitsOfWork } from './unit-of-work.ts';
+import { pgVectorIndex } from './vector-index.ts';
+
+/*
+ * What the PostgreSQL Records do beyond the cases every adapter shares
+ * (test/storage/units-conformance.test.ts): the vectors of a removed Record, which SQLite's delete
+ * trigger drops and which no foreign key ties to the Record here.
+ */
+
+const db = await pglite({ vector: true });
+await migrate(db);
+
+const row = (brainUid: string, id: string): Omit<RecordRow, 'n'> => ({
+  id,
+  brain_uid: brainUid,
+  seq: 1,
+  kind: 'message',
+  content: '{"kind":"message","text":"hi"}',
+  text: `text of ${id}`,
+  source_name: null,
+  external_id: null,
+  trust: 'medium',
+  visibility: 'shareable',
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  occurred_ms: Date.parse('2026-01-01T00:00:00.000Z'),
+  created_at: '2026-01-01T00:00:00.000Z',
+});
+
+describe('the Records of a unit of work over PostgreSQL', () => {
+  it("removes a Record's vectors with it, under every model, and no one else's", async () => {
+    await addBrain(db, 'brn_1');
+    await addBrain(db, 'brn_2');
+    const units = pgUnitsOfWork(db);
+    const [a, b] = await units.write('brn_1', async (u) => [
+      await u.records.insert(row('brn_1', 'rec_a')),
+      await u.records.insert(row('brn_1', 'rec_b')),
+    ]);
+    const c = await units.write('brn_2', (u) => u.records.insert(row('brn_2', 'rec_c')));
+    const vectors = pgVectorIndex(db);
+    const models = [
+      { provider: 'test', model: 'four', dims: 4 },
+      { provider: 'test', model: 'two', dims: 2 },
+    ];
+    for (const m of models) {
+      const v = Float32Array.from({ length: m.dims }, (_, i) => i + 1);
+      await vectors.put(m, 'record', a!.n, 'brn_1', v);
+      await vectors.put(m, 'record', b!.n, 'brn_1', v);
+      // A Memory whose n is the removed Record's is another owner.
+      await vectors.put(m, 'memory', a!.n, 'brn_1', v);
+      await vectors.put(m, 'record', c.n, 'brn_2', v);
+    }
+    const left = async () =>
+      (
+        await db.query<{ brain_uid: string; owner: string; owner_n: number; models: number }>(
+          `SELECT brain_uid, owner, owner_n, count(*)::int AS models FROM embeddings
+           GROUP BY brain_uid, owner, owner_n ORDER BY brain_uid, owner, owner_n`,
+        )
+      ).rows;
+    await assert.rejects(
+      units.write('brn_1', async (u) => {
+        await u.records.remove(['rec_a']);
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    assert.equal((await left()).length, 4);
+    await units.write('brn_1', (u) => u.records.remove(['rec_a']));
+    assert.deepEqual(await left(), [
+      { brain_uid: 'brn_1', owner: 'memory', owner_n: a!.n, models: 2 },
+      { brain_uid: 'brn_1', owner: 'record', owner_n: b!.n, models: 2 },
+      { brain_uid: 'brn_2', owner: 'record', owner_n: c.n, models: 2 },
+    ]);
+  });
+});

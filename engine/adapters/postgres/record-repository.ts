@@ -1,0 +1,130 @@
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import type { RecordRepository, RecordRow } from '../../ports/index.ts';
+import type { PgQueryable } from './client.ts';
+
+const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
+  r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
+
+/** A Record is processing exactly while its `derive` job is queued (as SQLite's derive_queue). */
+const queued = `EXISTS (SELECT 1 FROM derive_jobs d
+  WHERE d.brain_uid = r.brain_uid AND d.record_id = r.id AND d.job = 'derive')`;
+
+/**
+ * One Brain's Records over PostgreSQL, as the SQLite adapter's: pages newest id first with the same
+ * cursors, ids and names compared bytewise (COLLATE "C", SQLite's BINARY) whatever the database's
+ * collation. Removing a Record takes its citations, jobs, failures and Idempotency-Keys by foreign
+ * key, leaves its tombstone by trigger (migration 001), and drops its embeddings here: that table has
+ * no foreign key to the Record (it keys owners of two kinds by `n`).
+ */
+export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
+  return {
+    insert: async (row) =>
+      (
+        await q.query<RecordRow>(
+          `INSERT INTO records AS r (brain_uid, id, seq, kind, content, text, source_name, external_id, trust,
+               visibility, occurred_at, occurred_ms, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${columns}`,
+          [
+            brainUid,
+            row.id,
+            row.seq,
+            row.kind,
+            row.content,
+            row.text,
+            row.source_name,
+            row.external_id,
+            row.trust,
+            row.visibility,
+            row.occurred_at,
+            row.occurred_ms,
+            row.created_at,
+          ],
+        )
+      ).rows[0]!,
+    get: async (id) =>
+      (
+        await q.query<RecordRow>(`SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = $2`, [
+          brainUid,
+          id,
+        ])
+      ).rows[0] ?? null,
+    async states(ids) {
+      if (ids.length === 0) return [];
+      const r = await q.query<{ processing: boolean; memory_ids: string[] }>(
+        `SELECT EXISTS (SELECT 1 FROM derive_jobs d
+                        WHERE d.brain_uid = $1 AND d.record_id = i.id AND d.job = 'derive') AS processing,
+                ARRAY(SELECT c.memory_id FROM citations c WHERE c.brain_uid = $1 AND c.record_id = i.id
+                      ORDER BY c.memory_id COLLATE "C") AS memory_ids
+         FROM unnest($2::text[]) WITH ORDINALITY AS i(id, k) ORDER BY i.k`,
+        [brainUid, ids],
+      );
+      return r.rows.map((s) => ({ processing: s.processing, memoryIds: s.processing ? [] : s.memory_ids }));
+    },
+    async list(query) {
+      const conds = ['r.brain_uid = $1'];
+      const params: unknown[] = [brainUid];
+      const add = (cond: (p: string) => string, value: unknown) => {
+        params.push(value);
+        conds.push(cond(`$${params.length}`));
+      };
+      if (query.hideLocalOnly) conds.push("r.visibility <> 'local_only'");
+      if (query.kind) add((p) => `r.kind = ${p}`, query.kind);
+      if (query.sourceName) add((p) => `r.source_name = ${p}`, query.sourceName);
+      if (query.visibility) add((p) => `r.visibility = ${p}`, query.visibility);
+      if (query.status === 'processing') conds.push(queued);
+      if (query.status === 'ready') conds.push(`NOT ${queued}`);
+      if (query.sinceMs !== undefined) add((p) => `r.occurred_ms >= ${p}`, query.sinceMs);
+      if (query.untilMs !== undefined) add((p) => `r.occurred_ms <= ${p}`, query.untilMs);
+      if (query.cursor) add((p) => `r.id COLLATE "C" < ${p}`, decodeCursor(query.cursor));
+      params.push(query.limit + 1);
+      const rows = (
+        await q.query<RecordRow>(
+          `SELECT ${columns} FROM records r WHERE ${conds.join(' AND ')}
+           ORDER BY r.id COLLATE "C" DESC LIMIT $${params.length}`,
+          params,
+        )
+      ).rows;
+      const page = rows.slice(0, query.limit);
+      return { rows: page, next: rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null };
+    },
+    sources: async (opts) =>
+      (
+        await q.query<{
+          name: string;
+          records: number;
+          reconciled: number;
+          first_ms: number;
+          last_ms: number;
+        }>(
+          `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
+                  min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
+           FROM records WHERE brain_uid = $1 AND source_name IS NOT NULL
+             ${opts.hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
+           GROUP BY source_name ORDER BY source_name COLLATE "C"`,
+          [brainUid],
+        )
+      ).rows,
+    idsOfSource: async (sourceName) =>
+      (
+        await q.query<{ id: string }>(
+          'SELECT id FROM records WHERE brain_uid = $1 AND source_name = $2 ORDER BY n',
+          [brainUid, sourceName],
+        )
+      ).rows.map((r) => r.id),
+    async remove(ids) {
+      if (ids.length === 0) return;
+      const gone = await q.query<{ n: number }>(
+        'DELETE FROM records WHERE brain_uid = $1 AND id = ANY($2::text[]) RETURNING n',
+        [brainUid, ids],
+      );
+      if (gone.rows.length === 0) return;
+      // The embeddings table exists only where pgvector could be installed (migrate.ts).
+      const table = await q.query<{ t: string | null }>("SELECT to_regclass('embeddings')::text AS t");
+      if (table.rows[0]?.t)
+        await q.query(
+          "DELETE FROM embeddings WHERE brain_uid = $1 AND owner = 'record' AND owner_n = ANY($2::bigint[])",
+          [brainUid, gone.rows.map((r) => r.n)],
+        );
+    },
+  };
+}
