@@ -1,6 +1,5 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { withBenchServer, type BenchEngine } from './bench-server.ts';
+import { forkClient } from './client-process.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import type { FromScaleClient, ToScaleClient } from './scale-client.ts';
@@ -36,7 +35,11 @@ export async function runScale(o: ScaleOptions): Promise<void> {
   try {
     await withBenchServer({ engine: o.engine, embeddingModel: o.embeddingModel }, async (bench) => {
       memory.stage('start');
-      const client = await startScaleClient(o.progress);
+      const client = await forkClient<ToScaleClient, FromScaleClient>(
+        new URL('./scale-client.ts', import.meta.url),
+        'scale client',
+        o.progress,
+      );
       try {
         const started = performance.now();
         client.send({
@@ -94,55 +97,4 @@ export async function runScale(o: ScaleOptions): Promise<void> {
   } finally {
     memory.stop();
   }
-}
-
-type Reply<T extends FromScaleClient['type']> = Extract<FromScaleClient, { type: T }>;
-
-interface ScaleClient {
-  send(m: ToScaleClient): void;
-  /** The client's next reply, which must be `type`; rejects on its error or exit. */
-  next<T extends 'written' | 'done'>(type: T): Promise<Reply<T>>;
-  close(): void;
-}
-
-/** Forks the client process and waits until it has loaded (its start-up is not the ingest's). */
-async function startScaleClient(progress: (line: string) => void): Promise<ScaleClient> {
-  // No execArgv: the benchmark's own flags (--heap-prof, V8 heap settings) are for the server.
-  const child = fork(fileURLToPath(new URL('./scale-client-entry.mjs', import.meta.url)), [], {
-    execArgv: [],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let waiting: { type: string; resolve: (m: FromScaleClient) => void; reject: (e: Error) => void } | null =
-    null;
-  let failure: Error | null = null;
-  const fail = (e: Error) => {
-    failure ??= e;
-    waiting?.reject(failure);
-    waiting = null;
-  };
-  child.on('message', (raw) => {
-    const m = raw as FromScaleClient;
-    if (m.type === 'progress') progress(m.line);
-    else if (m.type === 'error') fail(new Error(`scale client: ${m.message}`));
-    else if (waiting && m.type === waiting.type) {
-      waiting.resolve(m);
-      waiting = null;
-    } else fail(new Error(`scale client: unexpected ${m.type}`));
-  });
-  child.on('error', fail);
-  child.on('exit', (code, signal) => fail(new Error(`scale client exited (${signal ?? code})`)));
-  const next = <T extends FromScaleClient['type']>(type: T) =>
-    failure
-      ? Promise.reject(failure)
-      : new Promise<Reply<T>>((resolve, reject) => {
-          waiting = { type, resolve: (m) => resolve(m as Reply<T>), reject };
-        });
-  await next('ready');
-  return {
-    send: (m) => child.send(m),
-    next,
-    close: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
-    },
-  };
 }

@@ -1,11 +1,11 @@
 import { createMnemoClient } from '../client/index.ts';
 import { mapLimit } from './bench-server.ts';
+import { serveClient } from './client-process.ts';
 import { syntheticQuery, syntheticRecord } from './synthetic.ts';
 
 /**
- * The HTTP side of `bench scale`, run in a child process of its own (scale-client-entry.mjs) so that the
- * RSS the benchmark reports is the server's: sharing a process, the client's requests, responses and
- * their garbage lived in the server's V8 heap and grew it.
+ * The HTTP side of `bench scale`, run in a child process of its own (client-process.ts) so that the RSS
+ * the benchmark reports is the server's.
  */
 export interface ScaleClientStart {
   type: 'start';
@@ -22,8 +22,6 @@ export type ToScaleClient = ScaleClientStart | { type: 'query' };
 
 /** Messages from this client to the benchmark. */
 export type FromScaleClient =
-  | { type: 'ready' }
-  | { type: 'progress'; line: string }
   | { type: 'written' }
   | {
       type: 'done';
@@ -35,22 +33,19 @@ export type FromScaleClient =
       orderedBy: [string, number][];
       /** This process's own peak RSS (the OS's maxRSS), MB. */
       maxRssMb: number;
-    }
-  | { type: 'error'; message: string };
+    };
 
-const send = (m: FromScaleClient) => process.send?.(m);
-
-function next(): Promise<ToScaleClient> {
-  return new Promise((resolve) => process.once('message', (m) => resolve(m as ToScaleClient)));
-}
-
-async function writeAll(client: ReturnType<typeof createMnemoClient>, o: ScaleClientStart) {
+async function writeAll(
+  client: ReturnType<typeof createMnemoClient>,
+  o: ScaleClientStart,
+  progress: (line: string) => void,
+) {
   await client.createBrain({ id: o.brain, name: 'scale benchmark' });
   const batch = 1_000;
   for (let from = 0; from < o.records; from += batch) {
     const ids = Array.from({ length: Math.min(batch, o.records - from) }, (_, j) => from + j);
     await mapLimit(ids, 8, (i) => client.rememberRecord(o.brain, syntheticRecord(i, 1, o.threadSize)));
-    send({ type: 'progress', line: `scale: ${from + ids.length}/${o.records} records written` });
+    progress(`scale: ${from + ids.length}/${o.records} records written`);
   }
 }
 
@@ -78,28 +73,13 @@ async function queryAll(client: ReturnType<typeof createMnemoClient>, o: ScaleCl
   return { ms, stages: [...stages], orderedBy: [...orderedBy] };
 }
 
-async function run(): Promise<void> {
-  // An orphan (the benchmark killed) has nobody to write for. A Ctrl-C reaches the whole process group:
-  // the benchmark handles it (stops its server, removes its temp dir, ends by the signal) and this
-  // process ends when it does, so the benchmark never sees its client die first.
-  process.on('disconnect', () => process.exit(1));
-  for (const signal of ['SIGINT', 'SIGHUP'] as const) process.on(signal, () => {});
-  const started = next();
-  send({ type: 'ready' });
-  const o = await started;
+serveClient<ToScaleClient, FromScaleClient>(async ({ next, send }) => {
+  const o = await next();
   if (o.type !== 'start') throw new Error(`scale client: expected start, got ${o.type}`);
   const client = createMnemoClient({ baseUrl: o.url, apiKey: o.apiKey, retry: false });
-  await writeAll(client, o);
-  const query = next();
+  await writeAll(client, o, (line) => send({ type: 'progress', line }));
   send({ type: 'written' });
-  await query;
+  await next();
   const result = await queryAll(client, o);
   send({ type: 'done', ...result, maxRssMb: process.resourceUsage().maxRSS / 1024 });
-  process.disconnect();
-}
-
-run().catch((e: unknown) => {
-  send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-  process.exitCode = 1;
-  process.disconnect();
 });

@@ -1,4 +1,5 @@
 import { parseAccept } from 'hono/utils/accept';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context as HonoContext } from 'hono';
 import type { Operation } from '../../engine/contract/operations.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -92,7 +93,7 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
     );
   }
   const limit = op.maxBodyBytes ?? maxBodyBytes;
-  const bytes = await readLimited(c.req.raw, limit);
+  const bytes = await readLimited(c.req.raw, limit, (c.env as Partial<HttpBindings> | undefined)?.incoming);
   let raw: string;
   try {
     // Fatal: a lenient decoder would turn bad bytes into U+FFFD and store text nobody sent.

@@ -1,0 +1,45 @@
+import { createMnemoClient } from '../client/index.ts';
+import { mapLimit } from './bench-server.ts';
+import { serveClient } from './client-process.ts';
+import { syntheticRecord } from './synthetic.ts';
+
+/** The HTTP side of `bench write`, run in a child process of its own (client-process.ts). */
+export interface WriteClientStart {
+  type: 'start';
+  url: string;
+  apiKey: string;
+  brain: string;
+  records: number;
+  concurrency: number;
+}
+
+/** Messages from the benchmark (parent) to this client. */
+export type ToWriteClient = WriteClientStart;
+
+/** Messages from this client to the benchmark. */
+export type FromWriteClient = {
+  type: 'done';
+  /** Each rememberRecord's round trip, ms. */
+  ms: number[];
+  /** From the first write sent until the last acknowledged, s. */
+  writeS: number;
+  /** This process's own peak RSS (the OS's maxRSS), MB. */
+  maxRssMb: number;
+};
+
+serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
+  const o = await next();
+  const client = createMnemoClient({ baseUrl: o.url, apiKey: o.apiKey, retry: false });
+  await client.createBrain({ id: o.brain, name: 'write benchmark' });
+  const ids = Array.from({ length: o.records }, (_, i) => i);
+  const ms: number[] = [];
+  const started = performance.now();
+  await mapLimit(ids, o.concurrency, async (i) => {
+    const body = syntheticRecord(i, 3);
+    const t0 = performance.now();
+    await client.rememberRecord(o.brain, body);
+    ms.push(performance.now() - t0);
+  });
+  const writeS = (performance.now() - started) / 1000;
+  send({ type: 'done', ms, writeS, maxRssMb: process.resourceUsage().maxRSS / 1024 });
+});
