@@ -51,7 +51,7 @@ export async function forgetSource(
     return { ids, records: ids.length, ...counts };
   });
   await afterForget(ctx, b.uid, result.ids);
-  store.checkpoint();
+  await store.exclusive(() => store.checkpoint());
   if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',

@@ -38,8 +38,11 @@ export interface Store {
   currentSeq(brainUid: string): number;
   /** Secret for signing watermarks, created with the store and kept inside it (encrypted). */
   readonly watermarkSecret: Buffer;
-  /** Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL. */
-  /** true when the WAL was emptied now; else it is tried again until it can be. */
+  /**
+   * Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL: true
+   * when the WAL was emptied now; else it is tried again until it can be. After an await, call it
+   * through `exclusive`, so it runs between units of work rather than inside one.
+   */
   checkpoint(): boolean;
   close(): void;
 }
@@ -95,16 +98,20 @@ export function openStore(opts: OpenStoreOptions): Store {
   let retry: NodeJS.Timeout | null = null;
   const checkpoint = (): boolean => {
     if (!db.open) return false;
-    db.pragma('busy_timeout = 0');
-    let emptied: boolean;
-    try {
-      const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-      emptied = r?.busy === 0;
-    } catch (e) {
-      if (!(e as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw e;
-      emptied = false;
-    } finally {
-      db.pragma('busy_timeout = 5000');
+    let emptied = false;
+    // Inside a transaction (a unit of work open on the connection) a checkpoint fails with
+    // SQLITE_LOCKED: it is tried again later, as for a reader holding an old snapshot.
+    if (open === null && !db.inTransaction) {
+      db.pragma('busy_timeout = 0');
+      try {
+        const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        emptied = r?.busy === 0;
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? '';
+        if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) throw e;
+      } finally {
+        db.pragma('busy_timeout = 5000');
+      }
     }
     if (!emptied && !retry) {
       retry = setTimeout(() => {

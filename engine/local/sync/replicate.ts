@@ -199,7 +199,7 @@ export function writeTombstones(
     settle: async () => {
       if (result.forgotten.length > 0) {
         await afterForget(ctx, b.uid, result.forgotten);
-        store.checkpoint();
+        await store.exclusive(() => store.checkpoint());
       }
       if (result.pending > 0) ctx.worker.kick();
     },
