@@ -18,7 +18,9 @@ export default async function* summaryReporter(source) {
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { details } = event.data;
-    if (details?.type === 'suite') continue;
+    // A suite fails of its own only when a hook of it threw (its failed tests are counted already).
+    if (details?.type === 'suite' && details.error?.failureType === 'subtestsFailed') continue;
+    if (details?.type === 'suite' && event.type === 'test:pass') continue;
     if (event.data.skip || event.data.todo) skipped += 1;
     else if (event.type === 'test:pass') passed += 1;
     else failed += 1;
