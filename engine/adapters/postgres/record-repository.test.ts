@@ -4,6 +4,7 @@ import type { RecordRow } from '../../ports/index.ts';
 import { migrate } from './migrate.ts';
 import { addBrain } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
+import { insertMemory } from './testing/records.ts';
 import { pgUnitsOfWork } from './unit-of-work.ts';
 import { pgVectorIndex } from './vector-index.ts';
 
@@ -42,18 +43,22 @@ describe('the Records of a unit of work over PostgreSQL', () => {
       await u.records.insert(row('brn_1', 'rec_b')),
     ]);
     const c = await units.write('brn_2', (u) => u.records.insert(row('brn_2', 'rec_c')));
+    // The first Memory of a fresh database: its n is the first Record's, as owners number apart.
+    await insertMemory(db, 'brn_1', 'mem_1', 'rec_b', 'text of rec_b');
+    const m = (await db.query<{ n: number }>("SELECT n FROM memories WHERE id = 'mem_1'")).rows[0]!.n;
+    assert.equal(m, a!.n);
     const vectors = pgVectorIndex(db);
     const models = [
       { provider: 'test', model: 'four', dims: 4 },
       { provider: 'test', model: 'two', dims: 2 },
     ];
-    for (const m of models) {
-      const v = Float32Array.from({ length: m.dims }, (_, i) => i + 1);
-      await vectors.put(m, 'record', a!.n, 'brn_1', v);
-      await vectors.put(m, 'record', b!.n, 'brn_1', v);
+    for (const model of models) {
+      const v = Float32Array.from({ length: model.dims }, (_, i) => i + 1);
+      await vectors.put(model, 'record', a!.n, 'brn_1', v);
+      await vectors.put(model, 'record', b!.n, 'brn_1', v);
       // A Memory whose n is the removed Record's is another owner.
-      await vectors.put(m, 'memory', a!.n, 'brn_1', v);
-      await vectors.put(m, 'record', c.n, 'brn_2', v);
+      await vectors.put(model, 'memory', m, 'brn_1', v);
+      await vectors.put(model, 'record', c.n, 'brn_2', v);
     }
     const left = async () =>
       (

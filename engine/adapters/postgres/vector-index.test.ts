@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { migrate } from './migrate.ts';
 import { addBrain, migratedPglite } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
+import { insertMemory, insertRecord } from './testing/records.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
 
 const withVector = await pglite({ vector: true });
@@ -28,6 +29,22 @@ const count = async (brainUid: string) =>
       brainUid,
     ])
   ).rows[0]!.c;
+
+// Vectors belong to live rows (put checks): each test makes the Records and Memories it embeds.
+let made = 0;
+const record = (brainUid: string) =>
+  insertRecord(withVector, { brainUid, id: `rec_v${++made}`, text: `record ${made}` });
+const memory = async (brainUid: string) => {
+  const cited = `rec_v${++made}`;
+  await insertRecord(withVector, { brainUid, id: cited, text: `cited ${made}` });
+  await insertMemory(withVector, brainUid, `mem_v${made}`, cited, `cited ${made}`);
+  return (
+    await withVector.query<{ n: number }>('SELECT n FROM memories WHERE brain_uid = $1 AND id = $2', [
+      brainUid,
+      `mem_v${made}`,
+    ])
+  ).rows[0]!.n;
+};
 
 describe('the vector index over pgvector (VectorIndex)', () => {
   it('without the extension: says why, and every call refuses with the reason', async () => {
@@ -68,33 +85,41 @@ describe('the vector index over pgvector (VectorIndex)', () => {
     const index = pgVectorIndex(withVector);
     await addBrain(withVector, 'brn_v1');
     await addBrain(withVector, 'brn_v2');
-    await index.put(model, 'record', 1, 'brn_v1', vec(1, 0));
-    await index.put(model, 'record', 2, 'brn_v1', vec(1, 1));
-    await index.put(model, 'record', 3, 'brn_v1', vec(0, 1));
-    await index.put(model, 'memory', 4, 'brn_v1', vec(1, 0.1));
-    await index.put(model, 'record', 5, 'brn_v2', vec(1, 0.05));
-    await index.put(model, 'record', 6, 'brn_v1', vec());
+    const [r1, r2, r3, r6] = [
+      await record('brn_v1'),
+      await record('brn_v1'),
+      await record('brn_v1'),
+      await record('brn_v1'),
+    ];
+    const m4 = await memory('brn_v1');
+    const r5 = await record('brn_v2');
+    await index.put(model, 'record', r1, 'brn_v1', vec(1, 0));
+    await index.put(model, 'record', r2, 'brn_v1', vec(1, 1));
+    await index.put(model, 'record', r3, 'brn_v1', vec(0, 1));
+    await index.put(model, 'memory', m4, 'brn_v1', vec(1, 0.1));
+    await index.put(model, 'record', r5, 'brn_v2', vec(1, 0.05));
+    await index.put(model, 'record', r6, 'brn_v1', vec());
     const q = vec(2, 0.2);
     const found = await index.nearest(model, 'record', 'brn_v1', q, 10);
     assert.deepEqual(
       found.map((r) => r.n),
-      [1, 2, 3],
+      [r1, r2, r3],
     );
     const expected = [vec(1, 0), vec(1, 1), vec(0, 1)].map((v) => cosineDistance(v, q));
     found.forEach((r, i) => assert.ok(Math.abs(r.distance - expected[i]!) < 1e-6, `${r.distance}`));
     assert.deepEqual(
       (await index.nearest(model, 'memory', 'brn_v1', q, 10)).map((r) => r.n),
-      [4],
+      [m4],
     );
     assert.deepEqual(
       (await index.nearest(model, 'record', 'brn_v1', q, 2)).map((r) => r.n),
-      [1, 2],
+      [r1, r2],
     );
     assert.equal(await count('brn_v1'), 4, 'the zero vector is not stored');
     // Replaced in place, then by a vector with no direction: gone.
-    await index.put(model, 'record', 3, 'brn_v1', vec(2, 0.2));
-    assert.equal((await index.nearest(model, 'record', 'brn_v1', q, 1))[0]?.n, 3);
-    await index.put(model, 'record', 3, 'brn_v1', vec());
+    await index.put(model, 'record', r3, 'brn_v1', vec(2, 0.2));
+    assert.equal((await index.nearest(model, 'record', 'brn_v1', q, 1))[0]?.n, r3);
+    await index.put(model, 'record', r3, 'brn_v1', vec());
     assert.equal(await count('brn_v1'), 3);
     assert.deepEqual(
       await index.nearest(model, 'record', 'brn_v1', vec(), 3),
@@ -102,27 +127,42 @@ describe('the vector index over pgvector (VectorIndex)', () => {
       'a query with no direction',
     );
     assert.deepEqual(await index.nearest({ ...model, model: 'never' }, 'record', 'brn_v1', q, 3), []);
-    await assert.rejects(index.put(model, 'record', 7, 'brn_v1', new Float32Array(3)), /3 dimensions/);
+    await assert.rejects(index.put(model, 'record', r1, 'brn_v1', new Float32Array(3)), /3 dimensions/);
   });
 
   it("drops a Record's vectors under every model", async () => {
     const index = pgVectorIndex(withVector);
     const other = { provider: 'test', model: 'other', dims: 8 };
     await addBrain(withVector, 'brn_v3');
-    await index.put(model, 'record', 10, 'brn_v3', vec(1));
-    await index.put(other, 'record', 10, 'brn_v3', vec(1));
-    await index.put(model, 'record', 11, 'brn_v3', vec(1));
-    await index.put(model, 'memory', 10, 'brn_v3', vec(1));
-    await index.drop('record', 10, 'brn_v3');
+    const [r10, r11, m10] = [await record('brn_v3'), await record('brn_v3'), await memory('brn_v3')];
+    await index.put(model, 'record', r10, 'brn_v3', vec(1));
+    await index.put(other, 'record', r10, 'brn_v3', vec(1));
+    await index.put(model, 'record', r11, 'brn_v3', vec(1));
+    await index.put(model, 'memory', m10, 'brn_v3', vec(1));
+    await index.drop('record', r10, 'brn_v3');
     assert.deepEqual(
       (await index.nearest(model, 'record', 'brn_v3', vec(1), 5)).map((r) => r.n),
-      [11],
+      [r11],
     );
     assert.deepEqual(await index.nearest(other, 'record', 'brn_v3', vec(1), 5), []);
     assert.deepEqual(
       (await index.nearest(model, 'memory', 'brn_v3', vec(1), 5)).map((r) => r.n),
-      [10],
+      [m10],
     );
+  });
+
+  it('stores no vector for a Record or Memory that is gone (a forget that landed first)', async () => {
+    const index = pgVectorIndex(withVector);
+    await addBrain(withVector, 'brn_v4');
+    const [r, m] = [await record('brn_v4'), await memory('brn_v4')];
+    await withVector.query('DELETE FROM memories WHERE brain_uid = $1 AND n = $2', ['brn_v4', m]);
+    await withVector.query('DELETE FROM records WHERE brain_uid = $1 AND n = $2', ['brn_v4', r]);
+    await index.put(model, 'record', r, 'brn_v4', vec(1));
+    await index.put(model, 'memory', m, 'brn_v4', vec(1));
+    assert.equal(await count('brn_v4'), 0);
+    const live = await record('brn_v4');
+    await index.put(model, 'record', live, 'brn_v4', vec(1));
+    assert.equal(await count('brn_v4'), 1);
   });
 
   it("searches through the model's index and still finds k of a Brain behind many nearer ones of others", async () => {
@@ -142,7 +182,9 @@ describe('the vector index over pgvector (VectorIndex)', () => {
       `INSERT INTO embeddings (brain_uid, owner, owner_n, model_id, embedding)
        SELECT b, 'record', n, ${id}, v::vector FROM (VALUES ${values.join(', ')}) AS t(b, n, v)`,
     );
-    for (let i = 0; i < 5; i++) await index.put(wide, 'record', 2000 + i, 'brn_few', vec(1, 1 + i));
+    const few: number[] = [];
+    for (let i = 0; i < 5; i++) few.push(await record('brn_few'));
+    for (const [i, n] of few.entries()) await index.put(wide, 'record', n, 'brn_few', vec(1, 1 + i));
     // At a few hundred rows reading the Brain's own vectors by primary key and sorting them is cheaper
     // (the planner's choice for a small Brain): it is told to avoid the sort, so the HNSW path runs.
     await withVector.query('SET enable_sort = off');
@@ -152,7 +194,7 @@ describe('the vector index over pgvector (VectorIndex)', () => {
       .finally(() => withVector.query('RESET enable_sort'));
     assert.deepEqual(
       found.map((r) => r.n),
-      [2000, 2001, 2002],
+      few.slice(0, 3),
     );
     assert.ok((await scans(`embeddings_hnsw_${id}`)) > before, 'the HNSW index was used');
   });

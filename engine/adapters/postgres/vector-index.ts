@@ -133,8 +133,13 @@ export function pgVectorIndex(client: PgClient): VectorIndex {
         );
         return;
       }
+      // Only while its owner lives: the key-share lock orders this against a forget's DELETE of the
+      // row (which then removes the embeddings), so a vector written late is not left behind.
+      const table = owner === 'record' ? 'records' : 'memories';
       await client.query(
-        `INSERT INTO embeddings (brain_uid, owner, owner_n, model_id, embedding) VALUES ($1, $2, $3, $4, $5::vector)
+        `WITH live AS (SELECT 1 FROM ${table} WHERE brain_uid = $1 AND n = $3 FOR KEY SHARE)
+         INSERT INTO embeddings (brain_uid, owner, owner_n, model_id, embedding)
+         SELECT $1, $2, $3, $4, $5::vector FROM live
          ON CONFLICT (brain_uid, owner, owner_n, model_id) DO UPDATE SET embedding = EXCLUDED.embedding`,
         [brainUid, owner, n, m.id, v],
       );
