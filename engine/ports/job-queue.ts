@@ -8,8 +8,10 @@ export type QueuedJob = DeriveJob & { n: number; attempts: number };
 
 /**
  * A job as a claim hands it out. `lease` is the claim's token: when its lease ends (milliseconds), as
- * the queue recorded it. A later claim of the same job records a later end (it can only claim once
- * this lease has ended, and leases are longer than 0), so the token names one claim.
+ * the queue recorded it. A claim made after this lease ended records a later end (leases are longer
+ * than 0), so the token tells a late worker's claim from the one that took the job over. It is not
+ * unique across a `release`: the same worker may claim the job again within the millisecond with the
+ * same token, which is harmless, as a worker that released a job no longer acts on that claim.
  */
 export type ClaimedJob = QueuedJob & { lease: number };
 
