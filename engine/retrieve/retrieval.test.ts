@@ -357,7 +357,19 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
   });
 
   it('a thorough request over --thorough-sync-ms answers processing, then the finished Context when sent again', async () => {
-    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 60)), []) };
+    // The first search waits for the test (a loaded machine must not finish it before the Trace is
+    // read); later ones take 60 ms, past the 10 ms a thorough request may wait.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let searches = 0;
+    const slow = {
+      name: 'slow',
+      search: async () => {
+        searches += 1;
+        await (searches === 1 ? gate : new Promise((r) => setTimeout(r, 60)));
+        return [];
+      },
+    };
     const { engine } = await engineWith({ thoroughSyncMs: 10, lanes: [slow] });
     await engine.createBrain(tenant, { id: 'b' });
     await write(engine, 'b', [msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z')]);
@@ -366,7 +378,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.equal(first.status, 'processing');
     assert.deepEqual(first.unknowns, ['spare key']);
     assert.equal((await engine.getTrace(tenant, 'b', first.id)).status, 'processing');
-    await new Promise((r) => setTimeout(r, 100));
+    release();
+    for (let i = 0; i < 500 && (await engine.getTrace(tenant, 'b', first.id)).status === 'processing'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     const again = await engine.createContext(tenant, 'b', body, opts);
     assert.equal(again.status, 'ready');
     assert.equal(again.citations.length, 1);
