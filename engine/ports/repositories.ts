@@ -137,8 +137,9 @@ export interface MemoryReads {
 /**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
- * the core's property tests. The reads are implemented over SQLite (adapters/sqlite/memory-repository.ts);
- * the writes below are drafted from derivation and the forget cascade, which still write in SQL.
+ * the core's property tests. The reads are implemented over SQLite and PostgreSQL (each adapter's
+ * memory-repository.ts); the writes below are drafted from derivation and the forget cascade, which
+ * still write in SQL.
  */
 export interface MemoryRepository extends MemoryReads {
   insert(row: Omit<MemoryVersionRow, 'n'>, citations: readonly CitationRow[]): Promise<MemoryVersionRow>;

@@ -10,6 +10,7 @@ import {
   migratedPglite,
   serverForTests,
 } from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { searchWords } from '../../engine/core/shared/fold-text.ts';
 import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
@@ -17,6 +18,9 @@ import type {
   BrainUnitOfWork,
   JobClaim,
   JobQueue,
+  MemoryFilter,
+  MemoryReads,
+  MemoryVersionRow,
   ObjectVersionRow,
   RecordRepository,
   RecordRow,
@@ -31,7 +35,7 @@ import type {
 type Unit = Pick<
   BrainUnitOfWork,
   'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
->;
+> & { readonly memories: MemoryReads };
 
 /** What a removal of Records leaves behind in a Brain, read from the tables. */
 interface Leftovers {
@@ -62,6 +66,8 @@ interface Backend {
   complete(brainUid: string, claims: readonly JobClaim[]): Promise<void>;
   /** A live Memory citing these Records (no repository writes Memories on every adapter yet). */
   cite(brainUid: string, memoryId: string, recordIds: readonly string[]): Promise<void>;
+  /** A Memory version as derivation writes it, citing these Records with quote `q:<record id>`. */
+  addMemory(row: Omit<MemoryVersionRow, 'n'>, recordIds: readonly string[]): Promise<void>;
   /** The citations, derive jobs and Record tombstones of a Brain, as its tables hold them. */
   leftovers(brainUid: string): Promise<Leftovers>;
 }
@@ -111,6 +117,21 @@ function sqliteBackend(): Backend {
           memoryId,
         );
       }),
+    addMemory: async (row, recordIds) =>
+      store.tx(() => {
+        for (const r of recordIds)
+          store.run(
+            'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)',
+            row.id,
+            r,
+            `q:${r}`,
+          );
+        const columns = Object.keys(row);
+        store.run(
+          `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          ...Object.values({ ...row, pending: row.pending ? 1 : 0 }),
+        );
+      }),
     leftovers: async (brainUid) => ({
       citations: store
         .all<{ memory_id: string; record_id: string }>(
@@ -157,6 +178,20 @@ function pgBackend(db: PgClient): Backend {
          INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT $1, $2, r, 'hi' FROM unnest($3::text[]) r`,
         [brainUid, memoryId, recordIds],
       )),
+    addMemory: async (row, recordIds) => {
+      const columns = Object.keys(row);
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          Object.values(row),
+        );
+        for (const r of recordIds)
+          await tx.query(
+            'INSERT INTO citations (brain_uid, memory_id, record_id, quote) VALUES ($1, $2, $3, $4)',
+            [row.brain_uid, row.id, r, `q:${r}`],
+          );
+      });
+    },
     leftovers: async (brainUid) => ({
       citations: (
         await rows<{ memory_id: string; record_id: string }>(
@@ -223,6 +258,49 @@ const recordRow = (brainUid: string, id: string, o: RecordOptions = {}): Omit<Re
 };
 
 type ListQuery = Parameters<RecordRepository['list']>[0];
+
+type MemoryOptions = Partial<Omit<MemoryVersionRow, 'n' | 'id' | 'brain_uid'>> & {
+  /** Valid from this instant (and to `to`, when closed). */
+  from?: string;
+  to?: string;
+};
+
+/** A Memory version as derivation writes it: an active statement of no slot, at step 1, unless told. */
+const memoryRow = (brainUid: string, id: string, o: MemoryOptions = {}): Omit<MemoryVersionRow, 'n'> => {
+  const { from = '2026-01-01T00:00:00.000Z', to, ...rest } = o;
+  const statement = rest.statement ?? `statement of ${id}`;
+  return {
+    id,
+    brain_uid: brainUid,
+    lineage: id,
+    slot: null,
+    version: 1,
+    statement,
+    norm: statement.toLowerCase(),
+    subject: 'Ana',
+    predicate: null,
+    owner_state: 'self',
+    owner_entity: null,
+    source_key: `src:${id}`,
+    valid_from: from,
+    valid_from_ms: Date.parse(from),
+    valid_to: to ?? null,
+    valid_to_ms: to === undefined ? null : Date.parse(to),
+    status: 'active',
+    pending: false,
+    corrects: null,
+    retracted_by: null,
+    revised_by: null,
+    seq: 1,
+    learned_at: '2026-01-01T00:00:00.000Z',
+    cause: 'derived',
+    ...rest,
+  };
+};
+
+const anaLivesIn = 'ana\u001flives in';
+/** The instant the Memories' cases read statuses at. */
+const nowMs = Date.parse('2026-06-01T00:00:00.000Z');
 
 function conformance(name: string, backend: Backend | null, opts: { skip?: string | false } = {}) {
   describe(`a Brain's unit of work, ${name}`, { skip: opts.skip ?? false }, () => {
@@ -659,6 +737,210 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       assert.notEqual(await b.units.read(uid, (u) => u.records.get(rc)), null);
       await b.units.write(uid, (u) => u.records.remove([]));
+    });
+
+    /**
+     * A Brain whose Memories the reads below select from: one slot's values a (closed), B (in force,
+     * closed later by C's start) and C (scheduled), an event d about a later date, e retracted, f
+     * pending, g of a subject Ana's is a prefix of; Records r1 shareable, r2 local_only.
+     */
+    const memoriesBrain = async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const [r1, r2] = [m('r1'), m('r2')];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, r1));
+        await u.records.insert(recordRow(uid, r2, { visibility: 'local_only' }));
+      });
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      // A lineage id is a slot's id, unique to its Brain (the engine makes ULIDs).
+      const lineage = m('lin');
+      const slot = { slot: anaLivesIn, lineage, predicate: 'lives in' };
+      const rows = {
+        B: memoryRow(uid, m('B'), {
+          ...slot,
+          version: 2,
+          statement: 'Ana lives in MÜNCHEN',
+          from: '2026-03-01T00:00:00.000Z',
+          to: '2026-09-01T00:00:00.000Z',
+          status: 'superseded',
+          seq: 2,
+        }),
+        C: memoryRow(uid, m('C'), {
+          ...slot,
+          version: 3,
+          statement: 'Ana lives in Paris',
+          from: '2026-09-01T00:00:00.000Z',
+          seq: 3,
+        }),
+        a: memoryRow(uid, m('a'), {
+          ...slot,
+          // Written about "me": found as Ana's by its slot, which keys the owner.
+          subject: 'me',
+          owner_entity: 'Ana',
+          statement: 'Ana lives in Lisbon',
+          to: '2026-03-01T00:00:00.000Z',
+          status: 'superseded',
+        }),
+        d: memoryRow(uid, m('d'), {
+          statement: 'Met Bob at the café',
+          subject: 'Bob',
+          owner_state: 'other',
+          owner_entity: 'Bob',
+          from: '2026-12-01T00:00:00.000Z',
+          seq: 3,
+        }),
+        e: memoryRow(uid, m('e'), { status: 'retracted', seq: 4 }),
+        f: memoryRow(uid, m('f'), { statement: 'Ana lives in Lisbon too', pending: true, seq: 4 }),
+        g: memoryRow(uid, m('g'), {
+          slot: 'ana b\u001fage',
+          lineage: m('lin2'),
+          subject: 'Ana B',
+          owner_state: 'other',
+          owner_entity: 'Zoë',
+          statement: 'Ana B is 30',
+          seq: 4,
+        }),
+      };
+      // Written out of version order: a lineage reads by version, not by write.
+      await b.addMemory(rows.B, [r2, r1]);
+      await b.addMemory(rows.C, [r2]);
+      for (const k of ['a', 'd', 'e', 'f', 'g'] as const) await b.addMemory(rows[k], [r1]);
+      await b.addMemory(memoryRow(other, `${other}_a`, { ...slot, lineage: `${other}_lin` }), [
+        `${other}_r1`,
+      ]);
+      return { uid, other, m, r1, r2, rows, lineage };
+    };
+
+    it('reads a Memory by id, a lineage by version, citations by Memory then Record, local_only hidden', async () => {
+      const { uid, other, m, r1, r2, rows, lineage: lin } = await memoriesBrain();
+      await b.units.read(uid, async (u) => {
+        const got = await u.memories.get(m('B'));
+        assert.equal(typeof got?.n, 'number');
+        assert.deepEqual(got, { ...rows.B, n: got!.n });
+        assert.deepEqual(await u.memories.get(m('f')), { ...rows.f, n: (await u.memories.get(m('f')))!.n });
+        assert.equal(await u.memories.get(`${other}_a`), null, "another Brain's Memory is none");
+        assert.equal(await u.memories.get(m('none')), null);
+        const lineage = async (shareableOnly: boolean, id = lin) =>
+          (await u.memories.lineage(id, { shareableOnly })).map((v) => v.id);
+        assert.deepEqual(await lineage(false), [m('a'), m('B'), m('C')]);
+        assert.deepEqual(await lineage(true), [m('a'), m('B')], 'C cites a local_only Record alone');
+        assert.deepEqual(await lineage(false, `${other}_lin`), [], "another Brain's lineage is none");
+        assert.deepEqual(await u.memories.citations([m('a'), m('C'), m('B')], { shareableOnly: false }), [
+          { memory_id: m('B'), record_id: r1, quote: `q:${r1}` },
+          { memory_id: m('B'), record_id: r2, quote: `q:${r2}` },
+          { memory_id: m('C'), record_id: r2, quote: `q:${r2}` },
+          { memory_id: m('a'), record_id: r1, quote: `q:${r1}` },
+        ]);
+        assert.deepEqual(await u.memories.citations([m('a'), m('C'), m('B')], { shareableOnly: true }), [
+          { memory_id: m('B'), record_id: r1, quote: `q:${r1}` },
+          { memory_id: m('a'), record_id: r1, quote: `q:${r1}` },
+        ]);
+        assert.deepEqual(await u.memories.citations([], { shareableOnly: false }), []);
+      });
+    });
+
+    it('lists Memories by id, bytewise, in pages a cursor continues, within each filter', async () => {
+      const { uid, lineage } = await memoriesBrain();
+      type Filter = Partial<MemoryFilter> & { limit?: number; cursor?: string | undefined };
+      const list = (f: Filter) =>
+        b.units.read(uid, (u) =>
+          u.memories.list({ nowMs, status: 'all', shareableOnly: false, limit: 10, ...f }),
+        );
+      const pages = async (f: Filter) => {
+        const seen: string[][] = [];
+        let cursor: string | undefined;
+        for (let i = 0; i < 10; i++) {
+          const page = await list({ ...f, cursor });
+          seen.push(page.rows.map((row) => row.id.slice(uid.length + 1)));
+          if (page.next === null) return seen;
+          cursor = page.next;
+        }
+        assert.fail('the pages never ended');
+      };
+      const ids = async (f: Filter) => (await pages(f)).flat();
+      // Pending f is never listed; bytewise, 'B' and 'C' sort before 'a'.
+      assert.deepEqual(await pages({ limit: 2 }), [
+        ['B', 'C'],
+        ['a', 'd'],
+        ['e', 'g'],
+      ]);
+      assert.deepEqual(await pages({ limit: 6 }), [['B', 'C', 'a', 'd', 'e', 'g']], 'a full page ends');
+      assert.deepEqual(await ids({ status: 'current' }), ['B', 'd', 'g']);
+      assert.deepEqual(await ids({ status: 'active' }), ['B', 'd', 'g']);
+      assert.deepEqual(await ids({ status: 'scheduled' }), ['C']);
+      assert.deepEqual(await ids({ status: 'superseded' }), ['a']);
+      assert.deepEqual(await ids({ status: 'retracted' }), ['e']);
+      assert.deepEqual(await ids({ status: 'current', nowMs: Date.parse('2026-10-01T00:00:00.000Z') }), [
+        'C',
+        'd',
+        'g',
+      ]);
+      assert.deepEqual(await ids({ asOfMs: Date.parse('2026-02-01T00:00:00.000Z') }), ['a', 'g']);
+      assert.deepEqual(await ids({ asOfMs: Date.parse('2026-10-01T00:00:00.000Z') }), ['C', 'g']);
+      // Ana's slot values by their slot, e by its own subject; not Ana B's.
+      assert.deepEqual(await ids({ subject: 'ANA' }), ['B', 'C', 'a', 'e']);
+      assert.deepEqual(await ids({ subject: 'ANA', status: 'current' }), ['B']);
+      assert.deepEqual(await ids({ subject: 'bOB' }), ['d']);
+      assert.deepEqual(await ids({ owner: 'other' }), ['d', 'g']);
+      assert.deepEqual(await ids({ owner: 'BOB' }), ['d']);
+      // ASCII case only, as SQLite's lower(): Ë is not ë.
+      assert.deepEqual(await ids({ owner: 'ZOë' }), ['g']);
+      assert.deepEqual(await ids({ owner: 'ZOË' }), []);
+      assert.deepEqual(await ids({ slot: lineage, limit: 1 }), ['B', 'C', 'a']);
+      // The statement is folded as the words are (searchWords): MÜNCHEN is found as münchen or munchen.
+      assert.deepEqual(await ids({ words: searchWords('münchen') }), ['B']);
+      assert.deepEqual(await ids({ words: searchWords('Cafe BOB') }), ['d']);
+      assert.deepEqual(await ids({ words: searchWords('lives ana') }), ['B', 'C', 'a']);
+      assert.deepEqual(await ids({ words: searchWords('lives rome') }), []);
+      assert.deepEqual(await ids({ shareableOnly: true }), ['B', 'a', 'd', 'e', 'g']);
+      assert.deepEqual(await ids({ shareableOnly: true, slot: lineage }), ['B', 'a']);
+      assert.deepEqual(await ids({ shareableOnly: true, slot: lineage, status: 'scheduled' }), []);
+      assert.deepEqual(await ids({ contested: true }), []);
+      await assert.rejects(list({ cursor: 'nonsense' }), { code: 'invalid_request_body' });
+    });
+
+    it('reads the Memories that changed after a step, through a step, by step then write order', async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const [r1, r2] = [m('r1'), m('r2')];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, r1));
+        await u.records.insert(recordRow(uid, r2, { visibility: 'local_only' }));
+      });
+      // Two current values of one slot (a conflict), z written before y in the same step.
+      const works = { slot: 'bob\u001fworks at', lineage: m('lin'), subject: 'Bob' };
+      await b.addMemory(memoryRow(uid, m('z'), { ...works, seq: 2 }), [r1]);
+      await b.addMemory(memoryRow(uid, m('x'), { seq: 1 }), [r1]);
+      await b.addMemory(memoryRow(uid, m('y'), { ...works, version: 2, seq: 2 }), [r2]);
+      await b.addMemory(memoryRow(uid, m('w'), { seq: 3, pending: true }), [r1]);
+      await b.addMemory(memoryRow(uid, m('v'), { seq: 5, status: 'retracted' }), [r1]);
+      type Delta = Partial<Parameters<MemoryReads['changes']>[0]>;
+      const changes = async (q: Delta) =>
+        (
+          await b.units.read(uid, (u) =>
+            u.memories.changes({ nowMs, status: 'all', shareableOnly: false, afterSeq: 0, ...q }),
+          )
+        ).map((v) => v.id.slice(uid.length + 1));
+      assert.deepEqual(await changes({}), ['x', 'z', 'y', 'v']);
+      assert.deepEqual(await changes({ afterSeq: 1 }), ['z', 'y', 'v']);
+      assert.deepEqual(await changes({ afterSeq: 1, throughSeq: 3 }), ['z', 'y']);
+      assert.deepEqual(await changes({ afterSeq: 1, limit: 1 }), ['z']);
+      assert.deepEqual(await changes({ afterSeq: 2 }), ['v']);
+      assert.deepEqual(await changes({ afterSeq: 5 }), []);
+      assert.deepEqual(await changes({ status: 'current' }), ['x', 'z', 'y']);
+      assert.deepEqual(await changes({ shareableOnly: true }), ['x', 'z', 'v']);
+      assert.deepEqual(await changes({ contested: true }), ['z', 'y']);
+      assert.deepEqual(await changes({ contested: true, shareableOnly: true }), [], 'y is not served hosted');
+      assert.deepEqual(
+        (
+          await b.units.read(uid, (u) =>
+            u.memories.list({ nowMs, status: 'all', shareableOnly: false, contested: true, limit: 10 }),
+          )
+        ).rows.map((v) => v.id),
+        [m('y'), m('z')],
+      );
     });
 
     it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {

@@ -1,21 +1,22 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, MemoryReads } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
+import { pgMemories } from './memory-repository.ts';
 import { pgObjects } from './object-repository.ts';
 import { pgRecords } from './record-repository.ts';
 import { pgTombstones } from './tombstone-repository.ts';
 
 /**
  * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence, records,
- * objects, idempotency keys, tombstones and jobs. Memories join it as the engine's rules move behind
- * them, completing BrainUnitOfWork.
+ * objects, idempotency keys, tombstones, jobs and the Memories' reads (their writes join as the
+ * engine's derivation moves behind MemoryRepository, completing BrainUnitOfWork).
  */
 export type PgUnitOfWork = Pick<
   BrainUnitOfWork,
   'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones' | 'jobs'
->;
+> & { readonly memories: MemoryReads };
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
@@ -43,6 +44,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     brainUid,
     sequence: sequenceOf(tx, brainUid, writable),
     records: pgRecords(tx, brainUid),
+    memories: pgMemories(tx, brainUid),
     objects: pgObjects(tx, brainUid),
     idempotency: pgIdempotency(tx, brainUid),
     tombstones: pgTombstones(tx, brainUid),

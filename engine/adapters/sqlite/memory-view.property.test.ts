@@ -2,37 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
-import type { MemoryStatus } from '../../contract/index.ts';
 import { inForceAt, servedAt, statusAt } from '../../core/temporal/memory-time.ts';
+import {
+  history as anyHistory,
+  instant,
+  slotHistory,
+  statuses,
+  timesOf,
+  type Version,
+} from '../../core/temporal/testing/histories.ts';
 import { eligibilitySql, hidesRecords, type Eligibility } from '../../retrieve/lane.ts';
-import { inForceSql, servedSql, statusSql, type MemoryRow } from './memory-view.ts';
+import { inForceSql, servedSql, statusSql } from './memory-view.ts';
 import type { SqlParam } from './store.ts';
 
 /*
  * The rules of time exist twice: as SQL fragments the queries embed and as JS the code runs on rows
- * it holds. Each property below gives both the same random histories on a real SQLite database and
- * asks for the same answer. The instants come from a small pool, so equal instants (a value closed
- * exactly where it starts, "now" on a boundary) are common, not a lucky draw.
+ * it holds. Each property below gives both the same random histories (core/temporal/testing/) on a
+ * real SQLite database and asks for the same answer.
  */
 
 const runs = { seed: 26, numRuns: 300 };
-const statuses: MemoryStatus[] = ['active', 'scheduled', 'superseded', 'retracted'];
-
-const instant = fc.oneof(
-  fc.integer({ min: 0, max: 6 }).map((k) => 1_700_000_000_000 + k * 1000),
-  fc.integer({ min: 0, max: 4_000_000_000_000 }),
-);
-
-const version = fc.record({
-  slot: fc.option(fc.constant('ana\u001flives in'), { nil: null }),
-  valid_from_ms: instant,
-  valid_to_ms: fc.option(instant, { nil: null }),
-  status: fc.constantFrom('active' as const, 'superseded' as const, 'retracted' as const),
-  revised_by: fc.option(fc.constant('rec_newer'), { nil: null }),
-  pending: fc.constantFrom(0, 1),
-});
-
-type Version = typeof version extends fc.Arbitrary<infer V> ? V : never;
 
 /** The columns the rules read, typed as the real table types them (STRICT: integers stay integers). */
 function memoriesDb(): Database.Database {
@@ -58,19 +47,15 @@ function matching(db: Database.Database, q: { sql: string; params: SqlParam[] })
   return new Set(rows.map((r) => r.n));
 }
 
-/** The row as memory-view.ts reads it (`revised` is `revised_by IS NOT NULL`). */
-const asRow = (v: Version): MemoryRow =>
-  ({ ...v, revised: v.revised_by === null ? 0 : 1 }) as unknown as MemoryRow;
-
 describe('the rules of time, SQL and JS', () => {
   it('statusSql and statusAt give every version of a history the same status at any now', () => {
     const db = memoriesDb();
     fc.assert(
-      fc.property(fc.array(version, { minLength: 1, maxLength: 12 }), instant, (history, now) => {
+      fc.property(anyHistory, instant, (history, now) => {
         insertHistory(db, history);
         for (const status of statuses) {
           const sql = matching(db, statusSql(status, now));
-          const js = new Set(history.flatMap((v, n) => (statusAt(asRow(v), now) === status ? [n] : [])));
+          const js = new Set(history.flatMap((v, n) => (statusAt(timesOf(v), now) === status ? [n] : [])));
           assert.deepEqual(sql, js, `status ${status} at ${now}`);
         }
       }),
@@ -81,10 +66,10 @@ describe('the rules of time, SQL and JS', () => {
   it('inForceSql holds exactly where statusAt says active or scheduled', () => {
     const db = memoriesDb();
     fc.assert(
-      fc.property(fc.array(version, { minLength: 1, maxLength: 12 }), instant, (history, now) => {
+      fc.property(anyHistory, instant, (history, now) => {
         insertHistory(db, history);
         const js = new Set(
-          history.flatMap((v, n) => (['active', 'scheduled'].includes(statusAt(asRow(v), now)) ? [n] : [])),
+          history.flatMap((v, n) => (['active', 'scheduled'].includes(statusAt(timesOf(v), now)) ? [n] : [])),
         );
         assert.deepEqual(matching(db, inForceSql(now)), js);
       }),
@@ -94,11 +79,10 @@ describe('the rules of time, SQL and JS', () => {
 
   it("derivation's inForceAt of a slot value is statusSql('active') at that world time", () => {
     const db = memoriesDb();
-    const slotVersion = version.map((v) => ({ ...v, slot: 'ana\u001flives in' as const }));
     fc.assert(
-      fc.property(fc.array(slotVersion, { minLength: 1, maxLength: 12 }), instant, (history, at) => {
+      fc.property(slotHistory, instant, (history, at) => {
         insertHistory(db, history);
-        const js = new Set(history.flatMap((v, n) => (inForceAt(asRow(v), at) ? [n] : [])));
+        const js = new Set(history.flatMap((v, n) => (inForceAt(timesOf(v), at) ? [n] : [])));
         assert.deepEqual(matching(db, statusSql('active', at)), js);
       }),
       runs,
@@ -109,9 +93,9 @@ describe('the rules of time, SQL and JS', () => {
     const db = memoriesDb();
     const asOf = fc.option(instant, { nil: undefined });
     fc.assert(
-      fc.property(fc.array(version, { minLength: 1, maxLength: 12 }), asOf, instant, (history, at, now) => {
+      fc.property(anyHistory, asOf, instant, (history, at, now) => {
         insertHistory(db, history);
-        const js = new Set(history.flatMap((v, n) => (servedAt(asRow(v), at, now) ? [n] : [])));
+        const js = new Set(history.flatMap((v, n) => (servedAt(timesOf(v), at, now) ? [n] : [])));
         assert.deepEqual(matching(db, servedSql(at, now)), js);
       }),
       runs,
