@@ -1,7 +1,7 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { CitationRow, MemoryFilter, MemoryReads, MemoryVersionRow } from '../../ports/index.ts';
-import { currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
+import type { MemoryFilter, MemoryReads, MemoryVersionRow } from '../../ports/index.ts';
+import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
 
 /** A MemoryVersionRow's columns over memories (alias m); `pending` is 0 or 1 until `versionOf`. */
@@ -117,18 +117,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryReads {
           brainUid,
         )
         .map(versionOf),
-    async citations(memoryIds, opts) {
-      if (memoryIds.length === 0) return [];
-      return store.all<CitationRow>(
-        opts.shareableOnly
-          ? `SELECT c.memory_id, c.record_id, c.quote FROM citations c JOIN records r ON r.id = c.record_id
-             WHERE c.memory_id IN (SELECT value FROM json_each(?)) AND r.visibility <> 'local_only'
-             ORDER BY c.memory_id, c.record_id`
-          : `SELECT memory_id, record_id, quote FROM citations
-             WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, record_id`,
-        JSON.stringify(memoryIds),
-      );
-    },
+    citations: async (memoryIds, opts) => citationRows(store, memoryIds, opts),
     async list(q) {
       const { sql, params } = memoryPageSql(brainUid, q);
       const rows = store.all<SqlVersion>(sql, ...params).map(versionOf);

@@ -124,14 +124,14 @@ export function shareableSql(alias = 'm'): string {
                   WHERE hc.memory_id = ${alias}.id AND hr.visibility <> 'local_only')`;
 }
 
-export function citationsOf(
+/** The citation rows of these Memories, by Memory then Record; `shareableOnly` leaves local_only out. */
+export function citationRows(
   store: Store,
-  ids: string[],
+  ids: readonly string[],
   opts: { shareableOnly?: boolean } = {},
-): Map<string, Citation[]> {
-  const out = new Map<string, Citation[]>();
-  if (ids.length === 0) return out;
-  const rows = store.all<{ memory_id: string; record_id: string; quote: string }>(
+): { memory_id: string; record_id: string; quote: string }[] {
+  if (ids.length === 0) return [];
+  return store.all<{ memory_id: string; record_id: string; quote: string }>(
     opts.shareableOnly
       ? `SELECT c.memory_id, c.record_id, c.quote FROM citations c JOIN records r ON r.id = c.record_id
          WHERE c.memory_id IN (SELECT value FROM json_each(?)) AND r.visibility <> 'local_only'
@@ -140,7 +140,15 @@ export function citationsOf(
          WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, record_id`,
     JSON.stringify(ids),
   );
-  for (const r of rows) {
+}
+
+export function citationsOf(
+  store: Store,
+  ids: string[],
+  opts: { shareableOnly?: boolean } = {},
+): Map<string, Citation[]> {
+  const out = new Map<string, Citation[]>();
+  for (const r of citationRows(store, ids, opts)) {
     const list = out.get(r.memory_id) ?? [];
     list.push({ record_id: r.record_id, quote: r.quote });
     out.set(r.memory_id, list);
