@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Visibility } from '../../contract/index.ts';
 import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
-import { sqliteBrains } from './brain-repository.ts';
 import type { Store } from './store.ts';
-import { tempStore } from './testing.ts';
+import { storeWithBrains } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
 const day = (d: number) => Date.UTC(2026, 0, d);
@@ -12,18 +11,8 @@ const NOW = day(10);
 
 /** A store with two Brains, each with a shareable Record and a local_only one. */
 async function withRecords(): Promise<Store> {
-  const store = tempStore();
+  const store = await storeWithBrains('brn_1', 'brn_2');
   for (const uid of ['brn_1', 'brn_2']) {
-    await sqliteBrains(store).create({
-      uid,
-      project: 'p',
-      env: 'test',
-      id: uid,
-      name: null,
-      self_type: null,
-      self_name: null,
-      created_at: '2026-01-01T00:00:00Z',
-    });
     await sqliteUnits(store).write(uid, async (u) => {
       for (const [id, visibility] of [
         [`${uid}_shared`, 'shareable'],

@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordRow } from '../../ports/index.ts';
-import { sqliteBrains } from './brain-repository.ts';
 import type { Store } from './store.ts';
-import { tempStore } from './testing.ts';
+import { storeWithBrains } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
-async function withBrains(): Promise<Store> {
-  const store = tempStore();
-  for (const uid of ['brn_1', 'brn_2'])
-    await sqliteBrains(store).create({
-      uid,
-      project: 'p',
-      env: 'test',
-      id: uid,
-      name: null,
-      self_type: null,
-      self_name: null,
-      created_at: '2026-01-01T00:00:00Z',
-    });
-  return store;
-}
+const withBrains = () => storeWithBrains('brn_1', 'brn_2');
 
 /** A message Record at the Brain's next step; `id` orders Records (ids are ULIDs in the engine). */
 async function remember(

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { sqliteBrains } from './brain-repository.ts';
 import { openStore, type SqlParam, type Store } from './store.ts';
 
 /** For tests: an unencrypted store in a temp dir, closed and removed after the test file. */
@@ -21,4 +22,21 @@ export function queryPlan(store: Store, sql: string, ...params: SqlParam[]): str
     .all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
     .map((r) => r.detail)
     .join('\n');
+}
+
+/** For tests: a temp store holding these Brains (of project p, env test; each Brain's id is its uid). */
+export async function storeWithBrains(...uids: string[]): Promise<Store> {
+  const store = tempStore();
+  for (const uid of uids)
+    await sqliteBrains(store).create({
+      uid,
+      project: 'p',
+      env: 'test',
+      id: uid,
+      name: null,
+      self_type: null,
+      self_name: null,
+      created_at: '2026-01-01T00:00:00Z',
+    });
+  return store;
 }

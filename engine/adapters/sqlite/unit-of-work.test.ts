@@ -4,24 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { MnemoError } from '../../errors/mnemo-error.ts';
 import { sqliteBrains } from './brain-repository.ts';
 import type { Store } from './store.ts';
-import { tempStore } from './testing.ts';
+import { storeWithBrains } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
-async function withBrain(...uids: string[]): Promise<Store> {
-  const store = tempStore();
-  for (const uid of uids.length > 0 ? uids : ['brn_1'])
-    await sqliteBrains(store).create({
-      uid,
-      project: 'p',
-      env: 'test',
-      id: uid,
-      name: null,
-      self_type: null,
-      self_name: null,
-      created_at: '2026-01-01T00:00:00Z',
-    });
-  return store;
-}
+const withBrain = (...uids: string[]) => storeWithBrains(...(uids.length > 0 ? uids : ['brn_1']));
 
 /** Accepts version `version` of type/`key` at the Brain's next step. */
 async function accept(u: SqliteUnitOfWork, key: string, version = 1, type = 'o') {
