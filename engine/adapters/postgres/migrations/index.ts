@@ -1,5 +1,6 @@
 import { initial } from './001-initial.ts';
 import { threads } from './002-threads.ts';
+import { bytewiseKeys } from './003-bytewise-keys.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -13,7 +14,7 @@ export interface PgMigration {
  * has applied it would not see the change); the next number carries it. Plain SQL: a migration
  * imports no rule of the engine, which changes.
  */
-export const migrations: readonly PgMigration[] = [initial, threads];
+export const migrations: readonly PgMigration[] = [initial, threads, bytewiseKeys];
 
 /**
  * The vector lane's storage, applied once the `vector` extension can be created (at the first start
