@@ -89,6 +89,9 @@ describe('batched write units', () => {
     assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /after its first row/);
     assert.deepEqual(committedItems(s.store), ['a', 'c']);
     assert.equal(s.commits(), 1);
+    await assert.rejects(s.batched(failing), /after its first row/, 'alone in its batch');
+    assert.deepEqual(committedItems(s.store), ['a', 'c']);
+    assert.equal(s.store.db.inTransaction, false);
   });
 
   it('when the commit fails, every unit of the batch rejects and none is kept', async () => {

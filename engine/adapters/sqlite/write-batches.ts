@@ -54,23 +54,26 @@ export function createWriteBatches(hooks: BatchHooks): WriteBatches {
       db.exec('BEGIN IMMEDIATE');
       const inside = hooks.open();
       try {
-        for (const w of batch) {
-          db.exec('SAVEPOINT mnemo_unit');
-          try {
-            const value = await inside(w.work);
-            db.exec('RELEASE mnemo_unit');
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            // The failure ended the whole transaction, not only its savepoint: SQLite rolls it back
-            // itself on an I/O error, and on a full disk or memory when the statement kept no journal
-            // of its own. Running the rest would commit each alone, outside the batch, while the
-            // batch's COMMIT failed and told their callers they had not: the batch ends here.
-            if (!db.inTransaction) throw error;
-            db.exec('ROLLBACK TO mnemo_unit');
-            db.exec('RELEASE mnemo_unit');
-            outcomes.push({ ok: false, error });
+        // A unit alone (the common case: one writer) needs no savepoint: its rollback is the batch's.
+        if (batch.length === 1) outcomes.push({ ok: true, value: await inside(batch[0]!.work) });
+        else
+          for (const w of batch) {
+            db.exec('SAVEPOINT mnemo_unit');
+            try {
+              const value = await inside(w.work);
+              db.exec('RELEASE mnemo_unit');
+              outcomes.push({ ok: true, value });
+            } catch (error) {
+              // The failure ended the whole transaction, not only its savepoint: SQLite rolls it back
+              // itself on an I/O error, and on a full disk or memory when the statement kept no
+              // journal of its own. Running the rest would commit each alone, outside the batch, while
+              // the batch's COMMIT failed and told their callers they had not: the batch ends here.
+              if (!db.inTransaction) throw error;
+              db.exec('ROLLBACK TO mnemo_unit');
+              db.exec('RELEASE mnemo_unit');
+              outcomes.push({ ok: false, error });
+            }
           }
-        }
         db.exec('COMMIT');
       } finally {
         hooks.close();
