@@ -129,16 +129,6 @@ export default tseslint.config(
     },
   },
   {
-    // Modules that still reach the SQLite driver or past Store to its connection, to move into the
-    // SQLite adapter (engine/adapters/sqlite/): the rollback of a write that failed mid-batch
-    // (write-group.ts). Nothing may join this list.
-    files: ['engine/local/write-group.ts'],
-    rules: {
-      'no-restricted-imports': noUpward([...engineUpward, pgDriver, rawTokenizer]),
-      'no-restricted-syntax': 'off',
-    },
-  },
-  {
     // Tests may drive the driver and the internals they test.
     files: ['engine/**/*.test.ts', 'engine/**/testing/**'],
     rules: { 'no-restricted-imports': noUpward(engineUpward), 'no-restricted-syntax': 'off' },

@@ -26,7 +26,7 @@ const brainGone = (e: MnemoError) => e.code === 'brain_not_found';
  * brain_not_found, not a missing Record or a failed write.
  */
 describe('a forgetBrain between an operation and its unit of work', () => {
-  it('answers brain_not_found to the record and source operations it overtook', async () => {
+  it('answers brain_not_found to the record and source operations it overtook, an append included', async () => {
     const engine = await engineWithBrain();
     const { record } = await engine.rememberRecord(
       tenant,
@@ -43,6 +43,7 @@ describe('a forgetBrain between an operation and its unit of work', () => {
       engine.listSources(tenant, 'b'),
       engine.forgetRecord(tenant, 'b', record.id),
       engine.forgetSource(tenant, 'b', 'chat'),
+      engine.rememberRecord(tenant, 'b', { content: { kind: 'message', text: 'late', speaker: 'Ana' } }, {}),
     ]);
     const forgotten = engine.forgetBrain(tenant, 'b');
     await holding;

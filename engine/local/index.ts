@@ -56,7 +56,6 @@ import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
 import { getRecord, listRecords, rememberRecord } from './records.ts';
-import { createWriteGroup } from './write-group.ts';
 import { createEngineSync } from './sync/local-engine-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
@@ -253,7 +252,6 @@ function engineOver(
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
   };
-  const writes = createWriteGroup(store);
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
   const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);
   // Work queued before a crash or shutdown resumes now.
@@ -308,8 +306,7 @@ function engineOver(
     forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
-    // Appends that arrive together share one commit (write-group.ts).
-    rememberRecord: write((t, id, body, o) => writes.run(() => rememberRecord(ctx, t, id, body, o))),
+    rememberRecord: write((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
     forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
@@ -394,7 +391,7 @@ function engineOver(
       if (closed) return;
       closed = true;
       // Writes already accepted are committed (and their callers answered) before the store closes.
-      writes.flush();
+      await store.flushBatches();
       worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.

@@ -44,18 +44,19 @@ function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memory
 }
 
 /**
- * Appends a Record (immutable from then on) and queues its derivation, returning at once with
- * status processing and the watermark after the write. A correction is checked and applied inside
- * the same transaction instead (nothing is written if it fails), so it returns ready. An
- * Idempotency-Key replays the original Record for the identical body, even after a restart.
+ * Appends a Record (immutable from then on) and queues its derivation, returning with status
+ * processing and the watermark after the write. A correction is checked and applied inside the same
+ * unit of work instead (nothing is written if it fails), so it returns ready. An Idempotency-Key
+ * replays the original Record for the identical body, even after a restart. Appends arriving together
+ * share one commit (the unit asks to be batched).
  */
-export function rememberRecord(
+export async function rememberRecord(
   ctx: LocalCtx,
   t: Tenant,
   brainId: string,
   body: RecordCreate,
   opts: WriteOptions,
-): { record: MnemoRecord; watermark: string; replayed: boolean } {
+): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }> {
   const b = requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const visibility = body.visibility ?? 'shareable';
@@ -67,74 +68,79 @@ export function rememberRecord(
   }
   const content: TypedContent = normalizeContent(body.content);
   const hash = canonicalHash(body);
-  // The write group's transaction is synchronous: the repositories' synchronous twins, until it
-  // batches units of work.
-  const repos = ctx.units.sync(b.uid);
-  const out = store.tx(() => {
-    if (opts.idempotencyKey !== undefined) {
-      const prior = repos.idempotency.find('rememberRecord', opts.idempotencyKey);
-      if (prior) {
-        if (prior.bodyHash !== hash) {
-          throw new MnemoError('idempotency_conflict', 'Idempotency-Key: already used with a different body');
+  const out = await ctx.units.write(
+    b.uid,
+    async (u) => {
+      if (opts.idempotencyKey !== undefined) {
+        const prior = await u.idempotency.find('rememberRecord', opts.idempotencyKey);
+        if (prior) {
+          if (prior.bodyHash !== hash) {
+            throw new MnemoError(
+              'idempotency_conflict',
+              'Idempotency-Key: already used with a different body',
+            );
+          }
+          const r = 'record' in prior.target ? await u.records.get(prior.target.record) : null;
+          const [state] = await u.records.states([r!.id]);
+          return { record: toRecord(r!, state!), seq: r!.seq, queued: false, replayed: true };
         }
-        const r = 'record' in prior.target ? repos.records.get(prior.target.record) : null;
-        return { row: r!, seq: r!.seq, queued: false, replayed: true };
       }
-    }
-    const target =
-      content.kind === 'correction'
-        ? checkCorrection(
-            store,
-            b.uid,
-            content.corrects,
-            content.statement === undefined,
-            ctx.clock().getTime(),
-            ctx.deployment === 'hosted',
-          )
-        : null;
-    const seq = store.nextSeq(b.uid);
-    const id = newId('rec');
-    const now = nowIso(ctx);
-    const occurredAt = body.occurred_at ?? now;
-    const text = recordText(content);
-    const row = repos.records.insert({
-      id,
-      brain_uid: b.uid,
-      seq,
-      kind: content.kind,
-      content: JSON.stringify(content),
-      text,
-      source_name: body.source?.name ?? null,
-      external_id: body.source?.external_id ?? null,
-      trust: body.source?.trust ?? 'medium',
-      visibility,
-      occurred_at: occurredAt,
-      occurred_ms: Date.parse(occurredAt),
-      created_at: now,
-    });
-    if (target && content.kind === 'correction') {
-      applyCorrection(store, target, { id, text }, content.statement, seq, now);
-    } else {
-      store.run(
-        "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
-        b.uid,
+      const target =
+        content.kind === 'correction'
+          ? checkCorrection(
+              store,
+              b.uid,
+              content.corrects,
+              content.statement === undefined,
+              ctx.clock().getTime(),
+              ctx.deployment === 'hosted',
+            )
+          : null;
+      const seq = await u.sequence.next();
+      const id = newId('rec');
+      const now = nowIso(ctx);
+      const occurredAt = body.occurred_at ?? now;
+      const text = recordText(content);
+      const row = await u.records.insert({
         id,
+        brain_uid: b.uid,
         seq,
-      );
-    }
-    if (opts.idempotencyKey !== undefined) {
-      repos.idempotency.remember('rememberRecord', opts.idempotencyKey, {
-        bodyHash: hash,
-        target: { record: id },
+        kind: content.kind,
+        content: JSON.stringify(content),
+        text,
+        source_name: body.source?.name ?? null,
+        external_id: body.source?.external_id ?? null,
+        trust: body.source?.trust ?? 'medium',
+        visibility,
+        occurred_at: occurredAt,
+        occurred_ms: Date.parse(occurredAt),
+        created_at: now,
       });
-    }
-    return { row, seq, queued: target === null, replayed: false };
-  });
-  // Queued for derivation (in this same transaction, which nothing could run between): processing,
-  // no Memory yet, as toRecord would read it. A correction was applied at once: its citations are read.
-  const record = out.queued ? newRecord(out.row) : toRecord(out.row, repos.records.states([out.row.id])[0]!);
+      if (target && content.kind === 'correction') {
+        applyCorrection(store, target, { id, text }, content.statement, seq, now);
+      } else {
+        store.run(
+          "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
+          b.uid,
+          id,
+          seq,
+        );
+      }
+      if (opts.idempotencyKey !== undefined) {
+        await u.idempotency.remember('rememberRecord', opts.idempotencyKey, {
+          bodyHash: hash,
+          target: { record: id },
+        });
+      }
+      // Queued for derivation in this unit: processing, no Memory yet, as toRecord would read it. A
+      // correction was applied at once: its citations are read.
+      const record = target === null ? newRecord(row) : toRecord(row, (await u.records.states([id]))[0]!);
+      return { record, seq, queued: target === null, replayed: false };
+    },
+    { batch: true },
+  );
   if (out.queued) ctx.worker.kick();
-  return { record, watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
+  return { record: out.record, watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
 }
 
 export async function getRecord(

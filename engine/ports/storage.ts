@@ -20,8 +20,15 @@ export interface Storage extends WatermarkSecretSource {
    * Runs `work` as one unit of work of one Brain: its changes commit together when it resolves and
    * none of them when it rejects. Units of work of one Brain run one at a time. The Brain is checked
    * inside the unit: one removed before it starts rejects it with brain_not_found, running nothing.
+   *
+   * What a caller may rely on, with or without `batch`: the promise resolves only once the unit's
+   * changes are committed, and when it rejects none of them persist; a unit sees every change of the
+   * units that ran before it and never another's half. A backend may commit batched units together
+   * (SQLite folds those arriving in one turn of the event loop into one transaction, each in a
+   * savepoint; PostgreSQL gives each its own transaction), so a batched unit may also be rejected by a
+   * failure of the shared commit, its own work having succeeded, and may wait for the end of the turn.
    */
-  write<T>(brainUid: string, work: (uow: BrainUnitOfWork) => Promise<T>): Promise<T>;
+  write<T>(brainUid: string, work: (uow: BrainUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /**
    * Runs `work` on one consistent snapshot of a Brain (a read that pages or joins sees one state);
    * brain_not_found, as `write`, when the Brain is gone.
@@ -29,4 +36,13 @@ export interface Storage extends WatermarkSecretSource {
   read<T>(brainUid: string, work: (uow: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
   /** Flushes and releases everything (the data dir's lock, for SQLite). */
   close(): Promise<void>;
+}
+
+export interface UnitOptions {
+  /**
+   * The unit may share its commit with others that arrive with it (group commit): for short appends
+   * that arrive many at a time, whose callers gain more from fewer commits than they lose by waiting
+   * for the end of the turn. Without it a unit starts as soon as the Brain is free.
+   */
+  batch?: boolean;
 }

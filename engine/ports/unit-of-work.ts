@@ -11,7 +11,7 @@ import type { BrainSequence } from './sequence.ts';
 /**
  * Everything one write of one Brain touches, committed together or not at all: the Brain is the unit
  * of consistency (its sequence orders its writes; no write spans two Brains). Today's SQLite adapter
- * runs it in one transaction on one connection (write-group.ts folds concurrent writes of a Brain into
+ * runs it in one transaction on one connection (write-batches.ts folds concurrent appends into
  * one commit); a server adapter runs it in one database transaction per Brain.
  */
 export interface BrainUnitOfWork {

@@ -24,7 +24,7 @@ import { WriteWindow } from './write-window.ts';
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
 const listedFailures = 100;
-/** Items sent to the engine at once: they share its commits (engine/local/write-group.ts). */
+/** Items sent to the engine at once: they share its commits (engine/adapters/sqlite/write-batches.ts). */
 const writesInFlight = 64;
 /** Formats whose parser walks a folder; the others read one file each. */
 const folderFormats = new Set<ImportFormat>(['markdown', 'obsidian', 'slack']);

@@ -1,6 +1,6 @@
 /**
  * Up to `limit` writes under way at once, started in the order given. The local engine commits writes
- * that arrive together in one transaction (engine/local/write-group.ts), so an import that waited for
+ * that arrive together in one transaction (engine/adapters/sqlite/write-batches.ts), so an import that waited for
  * each item before sending the next paid a disk flush per item.
  *
  * A write that throws is remembered, and thrown by the next `add` or by `settle`; the writes already

@@ -8,7 +8,7 @@ const engine = await createLocalEngine({ dataDir, dbKey: key });
 if ((await engine.listBrains(tenant)).length === 0) await engine.createBrain(tenant, { id: 'b' });
 process.stdout.write('ready\n');
 // Eight writes in flight at a time, as an importer or several agents send them: they share commits
-// (engine/local/write-group.ts), and each is acknowledged only once its group has committed.
+// (engine/adapters/sqlite/write-batches.ts), and each is acknowledged only once its batch has committed.
 const inFlight = 8;
 const write = async (i: number) => {
   const body =

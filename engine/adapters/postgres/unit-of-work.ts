@@ -1,5 +1,5 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, MemoryReads } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, MemoryReads, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
@@ -56,8 +56,9 @@ export interface PgUnitsOfWork {
    * One database transaction of one Brain, committed when `work` resolves and rolled back when it
    * rejects. It starts by locking the Brain's row, so units of work of one Brain run one at a time
    * across every process (others wait for the COMMIT); units of work of different Brains run at once.
+   * A `batch` unit is not batched: each transaction commits alone, which the port allows.
    */
-  write<T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>): Promise<T>;
+  write<T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One read-only snapshot of the database (REPEATABLE READ): a read that pages or joins sees one state. */
   read<T>(brainUid: string, work: (uow: PgReadOfWork) => Promise<T>): Promise<T>;
 }

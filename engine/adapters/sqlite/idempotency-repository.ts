@@ -1,24 +1,13 @@
 import type { IdempotencyEntry, IdempotencyRepository } from '../../ports/index.ts';
 import type { Store } from './store.ts';
 
-type Operation = Parameters<IdempotencyRepository['find']>[0];
-
-/** The repository as synchronous calls, for rememberRecord inside the write group's transaction. */
-export interface SqliteIdempotencySync {
-  find(operation: Operation, key: string): IdempotencyEntry | null;
-  remember(operation: Operation, key: string, entry: IdempotencyEntry): void;
-}
-
 /**
  * One Brain's Idempotency-Keys over SQLite. The row references what the key wrote (a Record or an
  * Object version) with ON DELETE CASCADE, so forgetting that forgets the key.
  */
-export function sqliteIdempotency(
-  store: Store,
-  brainUid: string,
-): IdempotencyRepository & { readonly sync: SqliteIdempotencySync } {
-  const sync: SqliteIdempotencySync = {
-    find(operation, key) {
+export function sqliteIdempotency(store: Store, brainUid: string): IdempotencyRepository {
+  return {
+    async find(operation, key) {
       const row = store.get<{ body_hash: string; record_id: string | null; object_n: number | null }>(
         'SELECT body_hash, record_id, object_n FROM idempotency WHERE brain_uid = ? AND operation = ? AND key = ?',
         brainUid,
@@ -30,7 +19,7 @@ export function sqliteIdempotency(
         row.record_id !== null ? { record: row.record_id } : { objectN: row.object_n! };
       return { bodyHash: row.body_hash, target };
     },
-    remember(operation, key, entry) {
+    async remember(operation, key, entry) {
       store.run(
         'INSERT INTO idempotency (brain_uid, operation, key, body_hash, record_id, object_n) VALUES (?, ?, ?, ?, ?, ?)',
         brainUid,
@@ -41,10 +30,5 @@ export function sqliteIdempotency(
         'objectN' in entry.target ? entry.target.objectN : null,
       );
     },
-  };
-  return {
-    sync,
-    find: async (operation, key) => sync.find(operation, key),
-    remember: async (operation, key, entry) => sync.remember(operation, key, entry),
   };
 }

@@ -63,11 +63,6 @@ describe('the Records of a unit of work over SQLite', () => {
     assert.deepEqual(await units.read('brn_1', (u) => u.records.get('rec_a')), written);
     assert.equal(await units.read('brn_2', (u) => u.records.get('rec_a')), null);
     assert.equal(await units.read('brn_1', (u) => u.records.get('rec_none')), null);
-    // The write group's synchronous twin reads the same row.
-    assert.deepEqual(
-      store.tx(() => units.sync('brn_1').records.get('rec_a')),
-      written,
-    );
   });
 
   it('tells a Record processing while its derivation is queued, then the Memories citing it', async () => {

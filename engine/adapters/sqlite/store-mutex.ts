@@ -1,7 +1,7 @@
 /**
  * The store's one lock, first come first served: a unit of work holds it from its BEGIN to its COMMIT
- * across its awaits, a synchronous section (a batch of the write group, the derive worker, the
- * indexer) while it runs. A holder hands it straight to the next waiter, so nothing slips in between.
+ * across its awaits (a batch of write units, write-batches.ts, from its BEGIN to its COMMIT), a
+ * synchronous section (the derive worker, the indexer) while it runs. A holder hands it straight to the next waiter, so nothing slips in between.
  */
 export interface StoreMutex {
   /** Resolves once the lock is this caller's, with the function that gives it back (call it once). */

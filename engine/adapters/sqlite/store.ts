@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
 import { openDatabase, type Db } from './open-database.ts';
 import { createStoreMutex } from './store-mutex.ts';
+import { createWriteBatches } from './write-batches.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 
 export type SqlParam = string | number | bigint | Buffer | null;
@@ -31,8 +32,14 @@ export interface Store {
    * IMMEDIATE` (a read: `BEGIN`), then `COMMIT` when it resolves, `ROLLBACK` when it rejects. While it
    * is open, writes from outside it are refused, and a unit opened inside it is refused too (it would
    * wait for its own end). unit-of-work.ts builds the ports over it.
+   *
+   * A write unit that asks to `batch` shares its transaction with the other such units that arrive in
+   * the same turn of the event loop, each in a savepoint of its own (write-batches.ts): it is rolled
+   * back alone when it rejects, and resolves only once the shared transaction has committed.
    */
-  unit<T>(mode: 'write' | 'read', work: () => Promise<T>): Promise<T>;
+  unit<T>(mode: 'write' | 'read', work: () => Promise<T>, opts?: { batch?: boolean }): Promise<T>;
+  /** Runs the batched write units waiting now, and resolves once they are committed (before close). */
+  flushBatches(): Promise<void>;
   /** Advances and returns the Brain's transaction sequence (call inside the write's transaction). */
   nextSeq(brainUid: string): number;
   currentSeq(brainUid: string): number;
@@ -51,6 +58,8 @@ export interface OpenStoreOptions {
   dataDir: string;
   key: string | Buffer | null;
   durability?: 'full' | 'normal';
+  /** Batched write units in one transaction at most (write-batches.ts). */
+  maxBatch?: number;
 }
 
 export const storeFileName = 'mnemo.db';
@@ -140,9 +149,31 @@ export function openStore(opts: OpenStoreOptions): Store {
       );
     if (open.mode === 'read') throw new Error('store: a read unit of work cannot write');
   };
-  const unit = async <T>(mode: 'write' | 'read', work: () => Promise<T>): Promise<T> => {
+  const refuseNested = () => {
     if (open !== null && units.getStore() === open)
       throw new Error('store: a unit of work cannot open inside another (it would wait for its own end)');
+  };
+  const batches = createWriteBatches({
+    db,
+    acquire: () => mutex.acquire(),
+    open: () => {
+      const me = { mode: 'write' as const };
+      open = me;
+      return <T>(work: () => Promise<T>) => units.run(me, work);
+    },
+    close: () => {
+      open = null;
+      units.disable();
+    },
+    maxBatch: opts.maxBatch,
+  });
+  const unit = async <T>(
+    mode: 'write' | 'read',
+    work: () => Promise<T>,
+    unitOpts?: { batch?: boolean },
+  ): Promise<T> => {
+    refuseNested();
+    if (mode === 'write' && unitOpts?.batch) return batches.run(work);
     const release = await mutex.acquire();
     const me = { mode };
     try {
@@ -188,6 +219,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     },
     exclusive: (fn) => mutex.runSync(fn),
     unit,
+    flushBatches: () => batches.flush(),
     nextSeq: (brainUid) => {
       if (open !== null) mayWrite();
       const row = prep('UPDATE brains SET seq = seq + 1 WHERE uid = ? RETURNING seq').get(brainUid) as

@@ -6,9 +6,9 @@ import { sqliteBrains } from './brain-repository.ts';
 import { openStore, type SqlParam, type Store } from './store.ts';
 
 /** For tests: an unencrypted store in a temp dir, closed and removed after the test file. */
-export function tempStore(prefix = 'mnemo-store-'): Store {
+export function tempStore(prefix = 'mnemo-store-', opts: { maxBatch?: number } = {}): Store {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const store = openStore({ dataDir: dir, key: null });
+  const store = openStore({ dataDir: dir, key: null, ...opts });
   after(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,9 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, MemoryReads } from '../../ports/index.ts';
-import { sqliteIdempotency, type SqliteIdempotencySync } from './idempotency-repository.ts';
+import type { BrainSequence, BrainUnitOfWork, MemoryReads, UnitOptions } from '../../ports/index.ts';
+import { sqliteIdempotency } from './idempotency-repository.ts';
 import { sqliteMemories } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
-import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
+import { sqliteRecords } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones } from './tombstone-repository.ts';
 
@@ -16,27 +16,16 @@ export type SqliteUnitOfWork = Pick<
   'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
 > & { readonly memories: MemoryReads };
 
-/**
- * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
- * transactions: rememberRecord, run by the write group (local/write-group.ts), until the write group
- * becomes the batching of queued units of work.
- */
-export interface SqliteSyncRepositories {
-  readonly records: SqliteRecordsSync;
-  readonly idempotency: SqliteIdempotencySync;
-}
-
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
   /**
    * One unit of work of one Brain: all of it commits, or none (store.unit: one at a time). It rejects
-   * with brain_not_found, running nothing, when the Brain is gone by the time it starts.
+   * with brain_not_found, running nothing, when the Brain is gone by the time it starts. With `batch`
+   * it shares one transaction with the batched units of its turn, in a savepoint (write-batches.ts).
    */
-  write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
+  write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One consistent snapshot of a Brain (brain_not_found when it is gone); a write inside it throws. */
   read<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
-  /** The synchronous twins, to call only inside the caller's own transaction. */
-  sync(brainUid: string): SqliteSyncRepositories;
 }
 
 const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
@@ -66,17 +55,14 @@ export function sqliteUnits(store: Store): SqliteUnits {
   // unit starts, and a forgetBrain queued ahead of the unit may land in between.
   const open =
     (mode: 'write' | 'read') =>
-    <T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T> =>
-      store.unit(mode, async () => {
-        if (!store.get('SELECT 1 FROM brains WHERE uid = ?', brainUid)) throw gone();
-        return work(over(brainUid));
-      });
-  return {
-    write: open('write'),
-    read: open('read'),
-    sync: (brainUid) => ({
-      records: sqliteRecords(store, brainUid).sync,
-      idempotency: sqliteIdempotency(store, brainUid).sync,
-    }),
-  };
+    <T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T> =>
+      store.unit(
+        mode,
+        async () => {
+          if (!store.get('SELECT 1 FROM brains WHERE uid = ?', brainUid)) throw gone();
+          return work(over(brainUid));
+        },
+        opts,
+      );
+  return { write: open('write'), read: open('read') };
 }
