@@ -8,12 +8,15 @@ export type RecordListFilter = Parameters<RecordRepository['list']>[0];
 
 /**
  * The repository's reads and writes as synchronous calls, for rememberRecord, which runs inside the
- * write group's transaction (local/write-group.ts) until the write group batches units of work.
+ * write group's transaction (local/write-group.ts) until the write group batches units of work, and
+ * for derivation, inside the derive worker's batch.
  */
 export interface SqliteRecordsSync {
   insert(row: Omit<RecordRow, 'n'>): RecordRow;
   get(id: string): RecordRow | null;
+  getMany(ids: readonly string[]): RecordRow[];
   states(ids: readonly string[]): RecordState[];
+  remove(ids: readonly string[]): void;
 }
 
 /** One Brain's Records over SQLite, with the synchronous twins of its write path. */
@@ -94,6 +97,15 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
         id,
         brainUid,
       ) ?? null,
+    getMany: (ids) =>
+      ids.length === 0
+        ? []
+        : store.all<RecordRow>(
+            `SELECT ${recordColumns} FROM records r
+             WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
+            JSON.stringify(ids),
+            brainUid,
+          ),
     states: (ids) =>
       ids.map((id) => {
         if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))
@@ -106,11 +118,15 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
           .map((m) => m.memory_id);
         return { processing: false, memoryIds };
       }),
+    remove(ids) {
+      for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
+    },
   };
   return {
     sync,
     insert: async (row) => sync.insert(row),
     get: async (id) => sync.get(id),
+    getMany: async (ids) => sync.getMany(ids),
     states: async (ids) => sync.states(ids),
     async list(q) {
       const { sql, params } = recordPageSql(brainUid, q);
@@ -134,8 +150,6 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
           sourceName,
         )
         .map((r) => r.id),
-    async remove(ids) {
-      for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
-    },
+    remove: async (ids) => sync.remove(ids),
   };
 }
