@@ -1,28 +1,18 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-import { inForceSql, shareableSql } from '../adapters/sqlite/memory-view.ts';
+import { sqliteMemories, type SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
+import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
+import type { MemoryVersionRow } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 
-interface TargetRow {
-  id: string;
-  version: number;
-  lineage: string;
-  slot: string | null;
-  subject: string;
-  predicate: string | null;
-  owner_state: 'self' | 'other' | 'unresolved';
-  owner_entity: string | null;
-  source_key: string;
-  valid_from: string;
-  valid_from_ms: number;
-  status: string;
-  in_force: number;
-  pending: number;
-  shareable: number;
-}
+/** In force at nowMs: the current value, or one scheduled to start later. */
+const inForce = (v: MemoryVersionRow, nowMs: number) => {
+  const status = statusAt(timesOf(v), nowMs);
+  return status === 'active' || status === 'scheduled';
+};
 
 /**
  * Checks a correction before anything is written: the corrected Memory must exist in this Brain
@@ -36,24 +26,14 @@ interface TargetRow {
  * A hosted deployment cannot correct what it does not serve: a Memory derived only from local_only
  * Records is `local_only_record`, as getMemory answers, and a newer value of that kind is not named.
  */
-export function checkCorrection(
-  store: Store,
-  brainUid: string,
+export function checkCorrectionOf(
+  memories: Pick<SqliteMemoriesSync, 'get' | 'lineage' | 'shareable'>,
   corrects: string,
   retraction: boolean,
   nowMs: number,
   hosted: boolean,
-): TargetRow {
-  const inForce = inForceSql(nowMs);
-  const t = store.get<TargetRow>(
-    `SELECT m.id, m.version, m.lineage, m.slot, m.subject, m.predicate, m.owner_state, m.owner_entity,
-            m.source_key, m.valid_from, m.valid_from_ms, m.status, m.pending, ${inForce.sql} AS in_force,
-            ${shareableSql()} AS shareable
-     FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
-    ...inForce.params,
-    corrects,
-    brainUid,
-  );
+): MemoryVersionRow {
+  const t = memories.get(corrects);
   if (!t)
     throw new MnemoError(
       'corrected_memory_not_found',
@@ -65,31 +45,30 @@ export function checkCorrection(
       `content.corrects: Memory ${corrects} is pending re-derivation`,
     );
   }
-  if (hosted && !t.shareable) {
+  if (hosted && !memories.shareable(t.id)) {
     throw new MnemoError(
       'local_only_record',
       `content.corrects: Memory ${corrects} is derived only from local_only Records, which a hosted deployment does not serve. Nothing was written.`,
     );
   }
-  if (t.in_force) return t;
-  const newer = store.get<{ id: string; shareable: number }>(
-    `SELECT m.id, ${shareableSql()} AS shareable FROM memories m
-     WHERE m.lineage = ? AND m.id <> ? AND (m.version > ? OR m.valid_from_ms > ?) AND m.pending = 0
-       AND ${inForce.sql}
-     ORDER BY m.version DESC LIMIT 1`,
-    t.lineage,
-    t.id,
-    t.version,
-    t.valid_from_ms,
-    ...inForce.params,
-  );
+  if (inForce(t, nowMs)) return t;
+  const newer = memories
+    .lineage(t.lineage, { shareableOnly: false })
+    .filter(
+      (v) =>
+        v.id !== t.id &&
+        (v.version > t.version || v.valid_from_ms > t.valid_from_ms) &&
+        !v.pending &&
+        inForce(v, nowMs),
+    )
+    .at(-1);
   if (newer || (retraction && t.status === 'retracted')) {
     const state = t.status === 'retracted' ? 'retracted' : 'superseded';
     throw new MnemoError(
       'correction_conflict',
       `content.corrects: Memory ${corrects} is already ${state}` +
         (newer
-          ? hosted && !newer.shareable
+          ? hosted && !memories.shareable(newer.id)
             ? '; a newer value this deployment does not serve is in force'
             : `; the current value is ${newer.id}`
           : ' and there is nothing left to retract') +
@@ -105,9 +84,9 @@ export function checkCorrection(
  * statement was never right), citing the correction Record. Without one, the Memory is retracted.
  * Returns the Memory ids the correction Record supports.
  */
-export function applyCorrection(
-  store: Store,
-  target: TargetRow,
+export function applyCorrectionTo(
+  memories: SqliteMemoriesSync,
+  target: MemoryVersionRow,
   record: { id: string; text: string },
   statement: string | undefined,
   seq: number,
@@ -115,15 +94,14 @@ export function applyCorrection(
 ): string[] {
   let ids: string[] = [];
   if (statement === undefined) {
-    store.run('UPDATE memories SET retracted_by = ? WHERE id = ?', record.id, target.id);
+    memories.update(target.id, { retracted_by: record.id });
   } else {
     ids = [
-      insertMemory(store, {
-        brainUid: store.get<{ brain_uid: string }>('SELECT brain_uid FROM memories WHERE id = ?', target.id)!
-          .brain_uid,
+      insertMemory(memories, {
+        brainUid: target.brain_uid,
         lineage: target.lineage,
         slot: target.slot,
-        version: nextVersion(store, target.lineage),
+        version: nextVersion(memories.lineage(target.lineage, { shareableOnly: false })),
         statement,
         norm: normalizeStatement(statement),
         subject: target.subject,
@@ -142,6 +120,30 @@ export function applyCorrection(
       }),
     ];
   }
-  settleLineage(store, target.lineage, seq);
+  settleLineage(memories, target.lineage, seq);
   return ids;
 }
+
+/*
+ * rememberRecord's entries, inside the write group's transaction: the Brain's repository over its
+ * store, until rememberRecord runs in a unit of work and calls the forms above with its own.
+ */
+export const checkCorrection = (
+  store: Store,
+  brainUid: string,
+  corrects: string,
+  retraction: boolean,
+  nowMs: number,
+  hosted: boolean,
+): MemoryVersionRow =>
+  checkCorrectionOf(sqliteMemories(store, brainUid).sync, corrects, retraction, nowMs, hosted);
+
+export const applyCorrection = (
+  store: Store,
+  target: MemoryVersionRow,
+  record: { id: string; text: string },
+  statement: string | undefined,
+  seq: number,
+  now: string,
+): string[] =>
+  applyCorrectionTo(sqliteMemories(store, target.brain_uid).sync, target, record, statement, seq, now);

@@ -1,55 +1,41 @@
-import type { SelfEntity, TypedContent } from '../contract/index.ts';
-import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import type { QueuedJob } from '../ports/index.ts';
+import type { TypedContent } from '../contract/index.ts';
+import type { SqliteSyncRepositories } from '../adapters/sqlite/unit-of-work.ts';
+import type { QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
+import { recordRemoval } from './memory-removal.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 
-export interface RecordRow {
-  n: number;
-  external_id: string | null;
-  id: string;
-  kind: string;
-  content: string;
-  text: string;
-  source_name: string | null;
-  occurred_at: string;
-  occurred_ms: number;
-}
+/** What derivation reads of a stored Record. */
+export type RecordRow = Pick<
+  StoredRecord,
+  'n' | 'external_id' | 'id' | 'kind' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'occurred_ms'
+>;
 
-export function brainSelf(store: Store, brainUid: string): SelfEntity | null {
-  const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
-    'SELECT self_type, self_name FROM brains WHERE uid = ?',
-    brainUid,
-  );
-  return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
-}
-
-export function loadRecord(store: Store, id: string): RecordRow | undefined {
-  return store.get<RecordRow>(
-    'SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records WHERE id = ?',
-    id,
-  );
-}
+/** A Brain's synchronous repositories (the derive worker's batch is one synchronous transaction). */
+export type ReposOf = (brainUid: string) => SqliteSyncRepositories;
 
 /**
- * Reads the Records of a batch's derive jobs with one statement rather than one per job: a batch
- * gathers the Records of several write groups, and each statement costs more than its row. Records
- * never change and only forgetting deletes one, never inside a batch, so what it reads stays current.
+ * Reads the Records of a batch's derive jobs with one statement per Brain rather than one per job: a
+ * batch gathers the Records of several write groups, and each statement costs more than its row.
+ * Records never change and only forgetting deletes one, never inside a batch, so what it reads stays
+ * current.
  */
-export function loadBatchRecords(store: Store, jobs: readonly QueuedJob[]): BatchRecords {
-  const ids = jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : []));
-  if (ids.length === 0) return new Map();
-  const rows = store.all<RecordRow>(
-    `SELECT n, id, kind, content, text, source_name, external_id, occurred_at, occurred_ms FROM records
-     WHERE id IN (SELECT value FROM json_each(?))`,
-    JSON.stringify(ids),
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+export function loadBatchRecords(reposOf: ReposOf, jobs: readonly QueuedJob[]): BatchRecords {
+  const byBrain = new Map<string, string[]>();
+  for (const j of jobs) {
+    if (j.job !== 'derive') continue;
+    const ids = byBrain.get(j.brainUid) ?? [];
+    ids.push(j.recordId);
+    byBrain.set(j.brainUid, ids);
+  }
+  const records = new Map<string, RecordRow>();
+  for (const [brainUid, ids] of byBrain)
+    for (const r of reposOf(brainUid).records.getMany(ids)) records.set(r.id, r);
+  return records;
 }
 
 /** The Records of a batch's derive jobs by id; a job's Record missing here is gone. */
@@ -73,13 +59,14 @@ export function deriverInput(r: RecordRow) {
 export type DropMemoryVectors = (n: number, brainUid: string) => void;
 
 /**
- * Runs one queued job inside the caller's transaction (the caller completes it in the same one).
+ * Runs one queued job inside the caller's transaction (the caller completes it in the same one), over
+ * its Brain's repositories `repos`.
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
  * `records`: its batch's Records (loadBatchRecords), else its Record is read here.
  */
 export function runDeriveJob(
-  store: Store,
+  repos: SqliteSyncRepositories,
   deriver: Deriver,
   job: QueuedJob,
   now: () => string,
@@ -87,12 +74,12 @@ export function runDeriveJob(
   records?: BatchRecords,
 ): void {
   if (job.job === 'derive') {
-    const r = records ? records.get(job.recordId) : loadRecord(store, job.recordId);
+    const r = records ? records.get(job.recordId) : repos.records.get(job.recordId);
     if (!r) return;
-    const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, job.brainUid) });
-    const seq = store.nextSeq(job.brainUid);
+    const claims = citableClaims(deriver, deriverInput(r), { self: repos.self() });
+    const seq = repos.nextSeq();
     admitClaims(
-      store,
+      repos.memories,
       job.brainUid,
       { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
       claims,
@@ -100,16 +87,15 @@ export function runDeriveJob(
       now(),
     );
     supersedeOlderRevisions(
-      store,
-      job.brainUid,
+      repos.memories,
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
     return;
   }
-  const m = loadRestingMemory(store, job.memoryId);
+  const m = repos.memories.get(job.memoryId);
   if (!m || !m.pending) return;
-  restOnSurvivors(store, deriver, job.brainUid, m, store.nextSeq(job.brainUid), now, dropVectors);
+  restOnSurvivors(repos, deriver, job.brainUid, m, repos.nextSeq(), now, dropVectors);
 }
 
 export interface RestingMemory {
@@ -118,15 +104,7 @@ export interface RestingMemory {
   lineage: string;
   norm: string;
   cause: string;
-  pending: number;
   statement: string;
-}
-
-function loadRestingMemory(store: Store, id: string): RestingMemory | undefined {
-  return store.get<RestingMemory>(
-    'SELECT n, id, lineage, norm, cause, pending, statement FROM memories WHERE id = ?',
-    id,
-  );
 }
 
 /**
@@ -135,7 +113,7 @@ function loadRestingMemory(store: Store, id: string): RestingMemory | undefined 
  * earliest survivor, and it is served again (or deleted if nothing supports it any more).
  */
 export function restOnSurvivors(
-  store: Store,
+  repos: SqliteSyncRepositories,
   deriver: Deriver,
   brainUid: string,
   m: RestingMemory,
@@ -143,12 +121,12 @@ export function restOnSurvivors(
   now: () => string,
   dropVectors: DropMemoryVectors,
 ): void {
-  const self = brainSelf(store, brainUid);
-  const cites = store.all<{ record_id: string }>('SELECT record_id FROM citations WHERE memory_id = ?', m.id);
+  const self = repos.self();
+  const cites = repos.memories.citations([m.id], { shareableOnly: false });
   const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
   for (const c of cites) {
-    const r = loadRecord(store, c.record_id)!;
+    const r = repos.records.get(c.record_id)!;
     // A correction Record supports its version by fiat, not by derivation.
     if (r.kind === 'correction') {
       kept.push({ ...r, statement: null });
@@ -161,11 +139,10 @@ export function restOnSurvivors(
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
-    recordRemoval(store, brainUid, m.id, seq, 'deleted');
-    store.run('DELETE FROM memories WHERE id = ?', m.id);
+    recordRemoval(repos, m.id, seq, 'deleted');
+    repos.memories.remove([m.id]);
   } else {
-    for (const id of dropped)
-      store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, id);
+    repos.memories.dropCitations(m.id, dropped);
     // A correction version stands on its correction Record by fiat: it keeps its world time and its
     // cause. Anything else now rests on the survivors only, and its revision entry says so: cause
     // `rederived`, learned (again) now.
@@ -175,19 +152,17 @@ export function restOnSurvivors(
     if (m.cause !== 'correction') {
       const first = kept.reduce((a, b) => (b.occurred_ms < a.occurred_ms ? b : a));
       const statement = first.statement ?? m.statement;
-      store.run(
-        `UPDATE memories SET statement = ?, valid_from = ?, valid_from_ms = ?, source_key = ?, cause = 'rederived',
-         learned_at = ? WHERE id = ?`,
+      repos.memories.update(m.id, {
         statement,
-        first.occurred_at,
-        first.occurred_ms,
-        first.source_name ?? '',
-        now(),
-        m.id,
-      );
+        valid_from: first.occurred_at,
+        valid_from_ms: first.occurred_ms,
+        source_key: first.source_name ?? '',
+        cause: 'rederived',
+        learned_at: now(),
+      });
       if (statement !== m.statement) dropVectors(m.n, brainUid);
     }
-    store.run('UPDATE memories SET pending = 0, seq = ? WHERE id = ?', seq, m.id);
+    repos.memories.update(m.id, { pending: false, seq });
   }
-  settleLineage(store, m.lineage, seq);
+  settleLineage(repos.memories, m.lineage, seq);
 }

@@ -1,6 +1,7 @@
 import { newId } from '../ids.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
+import type { SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
 import type { OwnerClaim } from '../core/derive/deriver.ts';
+import type { MemoryCause } from '../ports/index.ts';
 
 export interface NewMemory {
   brainUid: string;
@@ -18,73 +19,50 @@ export interface NewMemory {
   corrects: string | null;
   seq: number;
   learnedAt: string;
-  cause: 'derived' | 'superseded_by_record' | 'correction' | 'rederived';
+  cause: MemoryCause;
   citations: { recordId: string; quote: string }[];
 }
 
 /**
- * Writes one Memory version with its citations (citations first: the schema refuses a Memory row
- * without one). Status starts active; the caller settles the lineage afterwards.
+ * Writes one Memory version with its citations. Status starts active; the caller settles the lineage
+ * afterwards.
  */
-export function insertMemory(store: Store, m: NewMemory): string {
+export function insertMemory(memories: Pick<SqliteMemoriesSync, 'insert'>, m: NewMemory): string {
   if (m.citations.length === 0)
     throw new Error('memory_without_lineage: refusing to write a Memory without citations');
   const id = newId('mem');
-  for (const c of m.citations) {
-    store.run(
-      // A quote the schema refuses fails the job (and shows) instead of leaving the Memory without it.
-      'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?) ON CONFLICT (memory_id, record_id) DO NOTHING',
+  memories.insert(
+    {
       id,
-      c.recordId,
-      c.quote,
-    );
-  }
-  store.run(
-    `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
-       owner_state, owner_entity, source_key, valid_from, valid_from_ms, status, corrects, seq, learned_at, cause)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
-    id,
-    m.brainUid,
-    m.lineage,
-    m.slot,
-    m.version,
-    m.statement,
-    m.norm,
-    m.subject,
-    m.predicate,
-    m.owner.state,
-    m.owner.entity ?? null,
-    m.sourceKey,
-    m.validFrom,
-    m.validFromMs,
-    m.corrects,
-    m.seq,
-    m.learnedAt,
-    m.cause,
+      brain_uid: m.brainUid,
+      lineage: m.lineage,
+      slot: m.slot,
+      version: m.version,
+      statement: m.statement,
+      norm: m.norm,
+      subject: m.subject,
+      predicate: m.predicate,
+      owner_state: m.owner.state,
+      owner_entity: m.owner.entity ?? null,
+      source_key: m.sourceKey,
+      valid_from: m.validFrom,
+      valid_from_ms: m.validFromMs,
+      valid_to: null,
+      valid_to_ms: null,
+      status: 'active',
+      pending: false,
+      corrects: m.corrects,
+      retracted_by: null,
+      revised_by: null,
+      seq: m.seq,
+      learned_at: m.learnedAt,
+      cause: m.cause,
+    },
+    m.citations.map((c) => ({ record_id: c.recordId, quote: c.quote })),
   );
   return id;
 }
 
-/** Adds a supporting Record to an existing Memory (the same statement from another Record). */
-export function addCitation(
-  store: Store,
-  memoryId: string,
-  recordId: string,
-  quote: string,
-  seq: number,
-): void {
-  const r = store.run(
-    'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?) ON CONFLICT (memory_id, record_id) DO NOTHING',
-    memoryId,
-    recordId,
-    quote,
-  );
-  if (r.changes > 0) store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, memoryId);
-}
-
-export function nextVersion(store: Store, lineage: string): number {
-  return (
-    (store.get<{ v: number | null }>('SELECT max(version) AS v FROM memories WHERE lineage = ?', lineage)
-      ?.v ?? 0) + 1
-  );
-}
+/** The version a new one of a lineage takes: one past the highest of `versions` (none: 1). */
+export const nextVersion = (versions: readonly { version: number }[]): number =>
+  versions.reduce((max, v) => Math.max(max, v.version), 0) + 1;

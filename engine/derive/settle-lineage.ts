@@ -1,114 +1,16 @@
-import type { Store } from '../adapters/sqlite/store.ts';
-
-interface VersionRow {
-  n: number;
-  id: string;
-  valid_from: string;
-  valid_from_ms: number;
-  valid_to: string | null;
-  status: string;
-  corrects: string | null;
-  cause: string;
-  retracted_by: string | null;
-  source_key: string;
-  revised_by: string | null;
-  revised_at: string | null;
-  revised_ms: number | null;
-}
-
-interface Target {
-  status: 'active' | 'superseded' | 'retracted';
-  validTo: string | null;
-  validToMs: number | null;
-}
+import type { SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
+import { settlement } from '../core/derive/settle-lineage.ts';
 
 /**
- * Recomputes the lifecycle (status, valid_to) of every version in one lineage from what supports it,
- * and writes only what changed (bumping those versions' transaction sequence to `seq`):
- * - a version retracted by a surviving correction Record is `retracted`, closed at its own start;
- * - a version named by a surviving correction version is `superseded`, closed where its successor starts;
- * - a version whose only support was replaced by a newer revision of the same external item is
- *   `superseded`, closed when the revision occurred;
- * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
- *   at the latest start, one value per source stays active (the last written correction, else the
- *   last written), and values from different sources that neither supersedes all stay active: that is
- *   a conflict.
- * Forgetting a correction or a newer fact therefore re-opens what it had closed.
- *
- * The result does not depend on the clock: a value that starts in the future closes its predecessor
- * at that start, and the stored status is the lifecycle once every known version has begun. Readers
- * take what holds at an instant from the interval (engine/adapters/sqlite/memory-view.ts: a predecessor closed
- * at a future start is still in force and current until then; the scheduled value is not current
- * yet), so nothing has to be rewritten when the clock passes a start.
- * Returns the number of versions changed.
+ * Settles one lineage (core/derive/settle-lineage.ts) and writes only what changed, moving those
+ * versions to step `seq`. Returns the number of versions changed.
  */
-export function settleLineage(store: Pick<Store, 'all' | 'run'>, lineage: string, seq: number): number {
-  const rows = store.all<VersionRow>(
-    `SELECT m.n, m.id, m.valid_from, m.valid_from_ms, m.valid_to, m.status, m.corrects, m.cause, m.retracted_by,
-            m.source_key, m.revised_by, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
-     FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by WHERE m.lineage = ? ORDER BY m.n`,
-    lineage,
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const targets = new Map<string, Target>();
-  const correctedBy = new Map<string, VersionRow>();
-  for (const r of rows) if (r.corrects && byId.has(r.corrects)) correctedBy.set(r.corrects, r);
-
-  const timeline: VersionRow[] = [];
-  for (const r of rows) {
-    const successor = correctedBy.get(r.id);
-    if (r.retracted_by)
-      targets.set(r.id, { status: 'retracted', validTo: r.valid_from, validToMs: r.valid_from_ms });
-    else if (successor)
-      targets.set(r.id, {
-        status: 'superseded',
-        validTo: successor.valid_from,
-        validToMs: successor.valid_from_ms,
-      });
-    else if (r.revised_at !== null && r.revised_ms !== null)
-      targets.set(r.id, {
-        status: 'superseded',
-        validTo: r.revised_at,
-        validToMs: Math.max(r.revised_ms, r.valid_from_ms),
-      });
-    else timeline.push(r);
-  }
-  timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
-  const latest = timeline.length > 0 ? timeline[timeline.length - 1]!.valid_from_ms : 0;
-  const winners = new Map<string, VersionRow>();
-  // A person's correction holds the world time of the value it replaced, and outlives it: once that
-  // value's Records are removed, the correction is alone there. The same statement derived again (the
-  // import brought back) starts at the same time; last-written would let it silently undo the
-  // correction, so at one start a correction wins over what was derived (a later start still ends it).
-  for (const r of timeline) {
-    if (r.valid_from_ms !== latest) continue;
-    const held = winners.get(r.source_key);
-    if (!held || r.cause === 'correction' || held.cause !== 'correction') winners.set(r.source_key, r);
-  }
-  for (const r of timeline) {
-    if (r.valid_from_ms < latest) {
-      const next = timeline.find((x) => x.valid_from_ms > r.valid_from_ms)!;
-      targets.set(r.id, { status: 'superseded', validTo: next.valid_from, validToMs: next.valid_from_ms });
-    } else if (winners.get(r.source_key) === r) {
-      targets.set(r.id, { status: 'active', validTo: null, validToMs: null });
-    } else {
-      const w = winners.get(r.source_key)!;
-      targets.set(r.id, { status: 'superseded', validTo: w.valid_from, validToMs: w.valid_from_ms });
-    }
-  }
-  let changed = 0;
-  for (const r of rows) {
-    const t = targets.get(r.id)!;
-    if (t.status === r.status && t.validTo === r.valid_to) continue;
-    store.run(
-      'UPDATE memories SET status = ?, valid_to = ?, valid_to_ms = ?, seq = ? WHERE id = ?',
-      t.status,
-      t.validTo,
-      t.validToMs,
-      seq,
-      r.id,
-    );
-    changed += 1;
-  }
-  return changed;
+export function settleLineage(
+  memories: Pick<SqliteMemoriesSync, 'settling' | 'update'>,
+  lineage: string,
+  seq: number,
+): number {
+  const changed = settlement(memories.settling(lineage));
+  for (const c of changed) memories.update(c.id, { ...c.lifecycle, seq });
+  return changed.length;
 }

@@ -1,12 +1,12 @@
-import { recordRemoval } from '../adapters/sqlite/memory-removals.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
+import { sqliteUnits, type SqliteSyncRepositories } from '../adapters/sqlite/unit-of-work.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { shareableSql } from '../adapters/sqlite/memory-view.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
-import { brainSelf, deriverInput, type RecordRow } from './derive-jobs.ts';
+import { deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
-import { clearRecordFailure } from './derive-failures.ts';
+import { recordRemoval } from './memory-removal.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
@@ -46,6 +46,7 @@ interface CitedMemory {
  */
 export function rederiveRecord(
   store: Store,
+  repos: SqliteSyncRepositories,
   deriver: Deriver,
   brainUid: string,
   r: RecordRow,
@@ -57,7 +58,7 @@ export function rederiveRecord(
     r.id,
   );
   if (cited.some((m) => m.pending)) return 'deferred';
-  const claims = citableClaims(deriver, deriverInput(r), { self: brainSelf(store, brainUid) });
+  const claims = citableClaims(deriver, deriverInput(r), { self: repos.self() });
   const stated = new Map<string, Claim>();
   for (const c of claims) {
     const norm = normalizeStatement(c.statement);
@@ -97,19 +98,19 @@ export function rederiveRecord(
       m.id,
     )!.c;
     if (support <= 1) {
-      recordRemoval(store, brainUid, m.id, step(), 'deleted');
+      recordRemoval(repos, m.id, step(), 'deleted');
       store.run('DELETE FROM memories WHERE id = ?', m.id);
-      settleLineage(store, m.lineage, step());
+      settleLineage(repos.memories, m.lineage, step());
       continue;
     }
     const wasShared = shared(store, m.id);
     store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, r.id);
-    restOnOthers(store, m, r, step(), now);
+    restOnOthers(store, repos, m, r, step(), now);
     // Served to hosted readers until now through this Record alone: they are told it went.
-    if (wasShared && !shared(store, m.id)) recordRemoval(store, brainUid, m.id, step(), 'deleted', true);
+    if (wasShared && !shared(store, m.id)) recordRemoval(repos, m.id, step(), 'deleted', true);
   }
   admitClaims(
-    store,
+    repos.memories,
     brainUid,
     { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
     fresh,
@@ -126,7 +127,14 @@ export function rederiveRecord(
  * all now, and read every one: a Memory cited by thousands of Records made the pass quadratic). Its
  * world time restarts at the earliest of them when `r` was where it began.
  */
-function restOnOthers(store: Store, m: CitedMemory, r: RecordRow, seq: number, now: () => string): void {
+function restOnOthers(
+  store: Store,
+  repos: SqliteSyncRepositories,
+  m: CitedMemory,
+  r: RecordRow,
+  seq: number,
+  now: () => string,
+): void {
   if (m.cause !== 'correction') {
     const first =
       m.valid_from_ms < r.occurred_ms
@@ -147,7 +155,7 @@ function restOnOthers(store: Store, m: CitedMemory, r: RecordRow, seq: number, n
     store.run("UPDATE memories SET cause = 'rederived', learned_at = ? WHERE id = ?", now(), m.id);
   }
   store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, m.id);
-  settleLineage(store, m.lineage, seq);
+  settleLineage(repos.memories, m.lineage, seq);
 }
 
 export interface UpgradeStep {
@@ -198,6 +206,7 @@ const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.sour
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
   const { store, deriver } = opts;
+  const units = sqliteUnits(store);
   if (store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value !== deriver.name) {
     store.tx(() => {
       store.run(
@@ -240,20 +249,20 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           );
     let changedSoFar = false;
     return revisions.map((rev) => {
-      const outcome = rederiveRecord(store, deriver, rev.brain_uid, rev, opts.now);
+      const repos = units.sync(rev.brain_uid);
+      const outcome = rederiveRecord(store, repos, deriver, rev.brain_uid, rev, opts.now);
       changedSoFar ||= outcome === 'changed';
       // What older revisions state now and this one does not is closed by it, as at its first
       // derivation (also when this one itself is unchanged).
       if (rev.external_id !== null && changedSoFar)
         supersedeOlderRevisions(
-          store,
-          rev.brain_uid,
+          repos.memories,
           { id: rev.id, n: rev.n, sourceName: rev.source_name, externalId: rev.external_id },
           store.nextSeq(rev.brain_uid),
         );
       if (outcome !== 'deferred') {
         finished(rev.n);
-        clearRecordFailure(store, rev.id);
+        repos.failures.clearRecord(rev.id);
       }
       return outcome;
     });

@@ -151,6 +151,7 @@ function engineOver(
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const jobs = sqliteJobQueue(store);
+  const units = sqliteUnits(store);
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
   const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });
   const turns = createTurnCopies(store, {
@@ -162,17 +163,18 @@ function engineOver(
     exclusive: (fn) => store.exclusive(fn),
     storeFailure,
     now: () => clock().getTime(),
-    prepare: (batch) => loadBatchRecords(store, batch),
+    prepare: (batch) => loadBatchRecords(units.sync, batch),
     run: (job, records) => {
+      const repos = units.sync(job.brainUid);
       runDeriveJob(
-        store,
+        repos,
         deriver,
         job,
         () => clock().toISOString(),
         (n, brainUid) => vectors.sync.drop('memory', n, brainUid),
         records,
       );
-      clearDeriveFailure(store, job);
+      clearDeriveFailure(repos.failures, job);
     },
     ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
     // A fix to the rules reaches what was written before it, in the background.
@@ -194,7 +196,7 @@ function engineOver(
     // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
     onCommitted: () => indexer.kick(),
     onError: (job, error) => {
-      recordDeriveFailure(store, job, error, clock().toISOString());
+      recordDeriveFailure(units.sync(job.brainUid).failures, job, error, clock().toISOString());
       logger.error('derivation failed on every attempt; Census lists it as derivation_failed', {
         job: job.job,
         ...jobIds(job),
@@ -230,7 +232,7 @@ function engineOver(
   const ctx: LocalCtx = {
     store,
     brains: sqliteBrains(store),
-    units: sqliteUnits(store),
+    units,
     codec: new WatermarkCodec(store.watermarkSecret),
     deployment,
     deriver,

@@ -45,6 +45,8 @@ export interface RecordRepository {
   insert(row: Omit<RecordRow, 'n'>): Promise<RecordRow>;
   /** The Record of this id in this Brain, or null. */
   get(id: string): Promise<RecordRow | null>;
+  /** The Records of these ids in this Brain, those there are, in no order (a batch reads them at once). */
+  getMany(ids: readonly string[]): Promise<RecordRow[]>;
   /** The state of each of these Records, in their order (a page reads its Records' states at once). */
   states(ids: readonly string[]): Promise<RecordState[]>;
   /**
@@ -134,29 +136,101 @@ export interface MemoryReads {
   ): Promise<MemoryVersionRow[]>;
 }
 
+/** What derivation changes of a Memory version in place (each named field, nothing else). */
+export type MemoryChanges = Partial<
+  Pick<
+    MemoryVersionRow,
+    | 'statement'
+    | 'valid_from'
+    | 'valid_from_ms'
+    | 'valid_to'
+    | 'valid_to_ms'
+    | 'source_key'
+    | 'status'
+    | 'pending'
+    | 'retracted_by'
+    | 'revised_by'
+    | 'seq'
+    | 'learned_at'
+    | 'cause'
+  >
+>;
+
+/** A version of a lineage as settling it reads it: with when the Record that revised it occurred. */
+export type SettlingVersion = MemoryVersionRow & { revised_at: string | null; revised_ms: number | null };
+
 /**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
- * the core's property tests. The reads are implemented over SQLite and PostgreSQL (each adapter's
- * memory-repository.ts); the writes below are drafted from derivation and the forget cascade, which
- * still write in SQL.
+ * the core's property tests. The writes say how, never which: what supersedes what, what is shareable
+ * and which versions settle are derivation's (engine/derive/, core/derive/).
  */
 export interface MemoryRepository extends MemoryReads {
-  insert(row: Omit<MemoryVersionRow, 'n'>, citations: readonly CitationRow[]): Promise<MemoryVersionRow>;
+  /**
+   * Writes a version with the citations that support it (at least one: the storage refuses a Memory
+   * without; a Record cited twice is cited once); answers it with the `n` the storage gave it.
+   */
+  insert(
+    row: Omit<MemoryVersionRow, 'n'>,
+    citations: readonly Omit<CitationRow, 'memory_id'>[],
+  ): Promise<MemoryVersionRow>;
+  /** Changes these fields of a version (the step it changed at is `seq`, when the caller moves it). */
+  update(id: string, changes: MemoryChanges): Promise<void>;
+  /** Deletes versions; their citations go with them. */
+  remove(ids: readonly string[]): Promise<void>;
+  /**
+   * Adds a supporting Record to a version; false (and nothing changed) when it cites that Record
+   * already. Added, the version changed at step `seq`.
+   */
+  addCitation(citation: CitationRow, seq: number): Promise<boolean>;
+  /** Drops a version's citations of these Records (it keeps at least one: the storage refuses less). */
+  dropCitations(memoryId: string, recordIds: readonly string[]): Promise<void>;
+  /** A hosted reader is served this version: it has a supporting Record that is not local_only. */
+  shareable(id: string): Promise<boolean>;
   /** Every version of one slot, by write order (admitting a claim compares with them). */
   slotVersions(slot: string): Promise<MemoryVersionRow[]>;
-  /** Writes a settled lifecycle at step `seq` (settle-lineage's plan). */
-  setLifecycle(
-    id: string,
-    lifecycle: { status: MemoryVersionRow['status']; valid_to: string | null; valid_to_ms: number | null },
-    seq: number,
-  ): Promise<void>;
-  addCitation(citation: CitationRow): Promise<void>;
-  /** Memories citing any of these Records, with how many citations each keeps without them. */
-  citing(recordIds: readonly string[]): Promise<{ memory_id: string; remaining: number }[]>;
-  /** Marks a Memory pending re-derivation (kept under its id) or deletes it, at step `seq`. */
-  setPending(id: string, seq: number): Promise<void>;
-  remove(ids: readonly string[]): Promise<void>;
+  /**
+   * The id of an active version of no slot with this normalised statement, subject and owner (an
+   * identical statement a claim without a slot joins), or null.
+   */
+  sameStatement(
+    q: Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>,
+  ): Promise<string | null>;
+  /** Every version of one lineage, by write order, as settling it reads them. */
+  settling(lineage: string): Promise<SettlingVersion[]>;
+  /**
+   * The versions citing any of these Records, by Record then as found, each with its lineage and how
+   * many of its citations are of other Records (forgetting those Records leaves it that many).
+   */
+  citing(recordIds: readonly string[]): Promise<{ id: string; lineage: string; remaining: number }[]>;
+  /** The lineages of versions this Record retracted or revised (forgetting it re-opens them). */
+  namedBy(recordId: string): Promise<string[]>;
+  /**
+   * The versions, not revised yet, whose every supporting Record is an older revision of this one's
+   * external item (same source name and external id, written before it), by id and lineage.
+   */
+  onOlderRevisions(
+    record: Pick<RecordRow, 'id' | 'n' | 'source_name' | 'external_id'>,
+  ): Promise<{ id: string; lineage: string }[]>;
+}
+
+/**
+ * Derivation jobs that failed on every attempt, kept for Census (`derivation_failed`) instead of
+ * vanishing, until the Record or Memory they were for is derived again or gone.
+ */
+export interface DeriveFailureRepository {
+  record(failure: {
+    job: 'derive' | 'rederive';
+    record_id: string | null;
+    memory_id: string | null;
+    error: string;
+    attempts: number;
+    failed_at: string;
+  }): Promise<void>;
+  /** The failures of this Record's derivation no longer stand. */
+  clearRecord(recordId: string): Promise<void>;
+  /** The failures of this Memory's re-derivation no longer stand. */
+  clearMemory(memoryId: string): Promise<void>;
 }
 
 /** One Brain's Objects: accepted versions, never changed in place. */

@@ -1,5 +1,6 @@
 import type { JobQueue } from './job-queue.ts';
 import type {
+  DeriveFailureRepository,
   IdempotencyRepository,
   MemoryRepository,
   ObjectRepository,
@@ -22,6 +23,7 @@ export interface BrainUnitOfWork {
   readonly objects: ObjectRepository;
   readonly idempotency: IdempotencyRepository;
   readonly tombstones: TombstoneRepository;
+  readonly failures: DeriveFailureRepository;
   /** Jobs enqueued here commit with the write that made them. */
   readonly jobs: Pick<JobQueue, 'enqueue' | 'complete'>;
 }

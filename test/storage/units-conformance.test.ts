@@ -16,6 +16,7 @@ import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import type {
   BrainUnitOfWork,
+  DeriveFailureRepository,
   JobClaim,
   JobQueue,
   MemoryFilter,
@@ -32,10 +33,7 @@ import type {
  */
 
 /** What every adapter's unit of work holds so far. */
-type Unit = Pick<
-  BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
-> & { readonly memories: MemoryReads };
+type Unit = Omit<BrainUnitOfWork, 'jobs'>;
 
 /** What a removal of Records leaves behind in a Brain, read from the tables. */
 interface Leftovers {
@@ -70,7 +68,11 @@ interface Backend {
   addMemory(row: Omit<MemoryVersionRow, 'n'>, recordIds: readonly string[]): Promise<void>;
   /** The citations, derive jobs and Record tombstones of a Brain, as its tables hold them. */
   leftovers(brainUid: string): Promise<Leftovers>;
+  /** A Brain's failed derivation jobs, as its table holds them, in the order written. */
+  failures(brainUid: string): Promise<FailureRow[]>;
 }
+
+type FailureRow = Omit<Parameters<DeriveFailureRepository['record']>[0], 'failed_at'>;
 
 function sqliteBackend(): Backend {
   const store = tempStore('mnemo-units-conformance-');
@@ -151,6 +153,11 @@ function sqliteBackend(): Backend {
         brainUid,
       ),
     }),
+    failures: async (brainUid) =>
+      store.all<FailureRow>(
+        'SELECT job, record_id, memory_id, error, attempts FROM derive_failures WHERE brain_uid = ? ORDER BY n',
+        brainUid,
+      ),
   };
 }
 
@@ -211,6 +218,11 @@ function pgBackend(db: PgClient): Backend {
         brainUid,
       ),
     }),
+    failures: (brainUid) =>
+      rows<FailureRow>(
+        'SELECT job, record_id, memory_id, error, attempts FROM derive_failures WHERE brain_uid = $1 ORDER BY n',
+        brainUid,
+      ),
   };
 }
 
@@ -941,6 +953,294 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         ).rows.map((v) => v.id),
         [m('y'), m('z')],
       );
+    });
+
+    it('writes a version with its citations, changes it in place, moves its support, and removes it', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const [r1, r2, r3] = [m('r1'), m('r2'), m('r3')];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, r1));
+        await u.records.insert(recordRow(uid, r2, { visibility: 'local_only' }));
+        await u.records.insert(recordRow(uid, r3));
+      });
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      const row = memoryRow(uid, m('a'), { slot: anaLivesIn, predicate: 'lives in', lineage: m('lin') });
+      const written = await b.units.write(uid, (u) =>
+        u.memories.insert(row, [
+          { record_id: r2, quote: 'two' },
+          { record_id: r2, quote: 'again' },
+        ]),
+      );
+      assert.equal(typeof written.n, 'number');
+      assert.deepEqual(written, { ...row, n: written.n });
+      await b.units.read(uid, async (u) => {
+        assert.deepEqual(await u.memories.get(m('a')), written);
+        assert.deepEqual(await u.memories.citations([m('a')], { shareableOnly: false }), [
+          { memory_id: m('a'), record_id: r2, quote: 'two' },
+        ]);
+        assert.equal(await u.memories.shareable(m('a')), false, 'its one Record is local_only');
+      });
+      await assert.rejects(
+        b.units.write(uid, (u) => u.memories.insert(memoryRow(uid, m('none')), [])),
+        /memory_without_lineage/,
+      );
+
+      const added = await b.units.write(uid, async (u) => [
+        await u.memories.addCitation({ memory_id: m('a'), record_id: r1, quote: 'one' }, 7),
+        await u.memories.addCitation({ memory_id: m('a'), record_id: r1, quote: 'one more' }, 8),
+        await u.memories.addCitation({ memory_id: m('a'), record_id: r3, quote: 'three' }, 9),
+        await u.memories.addCitation({ memory_id: `${other}_x`, record_id: r1, quote: 'one' }, 9),
+      ]);
+      assert.deepEqual(added, [true, false, true, false]);
+      await b.units.read(uid, async (u) => {
+        assert.equal((await u.memories.get(m('a')))?.seq, 9, 'an added citation moves the step');
+        assert.deepEqual(
+          (await u.memories.citations([m('a')], { shareableOnly: false })).map((c) => [c.record_id, c.quote]),
+          [
+            [r1, 'one'],
+            [r2, 'two'],
+            [r3, 'three'],
+          ],
+        );
+        assert.equal(await u.memories.shareable(m('a')), true);
+      });
+
+      const changes = {
+        statement: 'Ana lives in Porto',
+        valid_from: '2026-02-01T00:00:00.000Z',
+        valid_from_ms: Date.parse('2026-02-01T00:00:00.000Z'),
+        valid_to: '2026-04-01T00:00:00.000Z',
+        valid_to_ms: Date.parse('2026-04-01T00:00:00.000Z'),
+        source_key: 'mail',
+        status: 'superseded',
+        pending: true,
+        retracted_by: r1,
+        revised_by: r3,
+        seq: 10,
+        learned_at: '2026-05-01T00:00:00.000Z',
+        cause: 'rederived',
+      } as const;
+      await b.units.write(uid, async (u) => {
+        await u.memories.update(m('a'), changes);
+        await u.memories.dropCitations(m('a'), [r1, r3]);
+        // Another Brain's version is not this Brain's to change.
+        await u.memories.update(`${other}_x`, { seq: 99 });
+      });
+      await b.units.read(uid, async (u) => {
+        assert.deepEqual(await u.memories.get(m('a')), { ...written, ...changes });
+        assert.deepEqual(await u.memories.citations([m('a')], { shareableOnly: false }), [
+          { memory_id: m('a'), record_id: r2, quote: 'two' },
+        ]);
+      });
+      await b.units.write(uid, (u) =>
+        u.memories.update(m('a'), { valid_to: null, valid_to_ms: null, pending: false, retracted_by: null }),
+      );
+      const back = await b.units.read(uid, (u) => u.memories.get(m('a')));
+      assert.deepEqual(
+        [back?.valid_to, back?.valid_to_ms, back?.pending, back?.retracted_by, back?.revised_by],
+        [null, null, false, null, r3],
+      );
+      // The last citation of a live version stays: the storage refuses a Memory without one.
+      await assert.rejects(
+        b.units.write(uid, (u) => u.memories.dropCitations(m('a'), [r2])),
+        /memory_without_lineage/,
+      );
+
+      await b.units.write(uid, (u) => u.memories.remove([m('a')]));
+      await b.units.read(uid, async (u) => {
+        assert.equal(await u.memories.get(m('a')), null);
+        assert.deepEqual(await u.memories.citations([m('a')], { shareableOnly: false }), []);
+      });
+      assert.deepEqual((await b.leftovers(uid)).citations, []);
+    });
+
+    it("finds what derivation compares a claim with: a slot's versions, the same statement, a lineage to settle", async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const [r1, rev] = [m('r1'), m('rev')];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, r1));
+        await u.records.insert(recordRow(uid, rev, { occurred_at: '2026-04-01T00:00:00.000Z' }));
+      });
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      const slot = { slot: anaLivesIn, predicate: 'lives in', lineage: m('lin') };
+      await b.units.write(uid, async (u) => {
+        // Written out of version order: a slot's versions are read by write order.
+        await u.memories.insert(memoryRow(uid, m('v2'), { ...slot, version: 2, revised_by: rev }), [
+          { record_id: r1, quote: 'q' },
+        ]);
+        await u.memories.insert(memoryRow(uid, m('v1'), { ...slot, status: 'superseded' }), [
+          { record_id: r1, quote: 'q' },
+        ]);
+        for (const [id, o] of [
+          ['s1', {}],
+          ['s2', { owner_state: 'other', owner_entity: 'Bob' }],
+          ['s3', { status: 'superseded' }],
+          ['s4', { subject: 'Bob' }],
+        ] as const)
+          await u.memories.insert(
+            memoryRow(uid, m(id), { statement: 'Same words', norm: 'same words', ...o }),
+            [{ record_id: r1, quote: 'q' }],
+          );
+      });
+      await b.units.write(other, (u) =>
+        u.memories.insert(memoryRow(other, `${other}_v`, { ...slot, lineage: `${other}_lin` }), [
+          { record_id: `${other}_r1`, quote: 'q' },
+        ]),
+      );
+      await b.units.read(uid, async (u) => {
+        assert.deepEqual(
+          (await u.memories.slotVersions(anaLivesIn)).map((v) => v.id),
+          [m('v2'), m('v1')],
+        );
+        assert.deepEqual(await u.memories.slotVersions('bob\u001fage'), []);
+        const same = (o: Partial<MemoryVersionRow> = {}) =>
+          u.memories.sameStatement({
+            norm: 'same words',
+            subject: 'Ana',
+            owner_state: 'self',
+            owner_entity: null,
+            ...o,
+          });
+        assert.equal(await same(), m('s1'));
+        assert.equal(await same({ owner_state: 'other', owner_entity: 'Bob' }), m('s2'));
+        assert.equal(await same({ owner_state: 'other', owner_entity: 'bob' }), null);
+        assert.equal(await same({ subject: 'Bob' }), m('s4'));
+        assert.equal(await same({ subject: 'ana' }), null);
+        assert.equal(await same({ norm: 'other words' }), null);
+        const settling = await u.memories.settling(m('lin'));
+        assert.deepEqual(
+          settling.map((v) => [v.id, v.status, v.revised_at, v.revised_ms]),
+          [
+            [m('v2'), 'active', '2026-04-01T00:00:00.000Z', Date.parse('2026-04-01T00:00:00.000Z')],
+            [m('v1'), 'superseded', null, null],
+          ],
+        );
+        assert.equal(settling[1]!.norm, 'statement of ' + m('v1').toLowerCase());
+        assert.deepEqual(await u.memories.settling(`${other}_lin`), [], "another Brain's lineage is none");
+      });
+    });
+
+    it('tells what forgetting Records touches and what a newer revision of an item replaces', async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const item = { source_name: 'mail', external_id: 'msg-1' };
+      const records = await b.units.write(uid, async (u) => ({
+        r1: await u.records.insert(recordRow(uid, m('r1'))),
+        r2: await u.records.insert(recordRow(uid, m('r2'))),
+        old1: await u.records.insert(recordRow(uid, m('old1'), item)),
+        old2: await u.records.insert(recordRow(uid, m('old2'), item)),
+        otherItem: await u.records.insert(
+          recordRow(uid, m('oi'), { source_name: 'mail', external_id: 'msg-2' }),
+        ),
+        now: await u.records.insert(recordRow(uid, m('now'), item)),
+        later: await u.records.insert(recordRow(uid, m('later'), item)),
+      }));
+      const q = (r: { id: string }) => ({ record_id: r.id, quote: 'q' });
+      await b.units.write(uid, async (u) => {
+        await u.memories.insert(memoryRow(uid, m('a'), { lineage: m('la') }), [q(records.r1), q(records.r2)]);
+        await u.memories.insert(memoryRow(uid, m('b'), { lineage: m('lb') }), [q(records.r2)]);
+        await u.memories.insert(memoryRow(uid, m('c'), { lineage: m('lc'), retracted_by: m('r1') }), [
+          q(records.r2),
+        ]);
+        await u.memories.insert(memoryRow(uid, m('d'), { lineage: m('ld'), revised_by: m('r1') }), [
+          q(records.r2),
+        ]);
+        // Only on older revisions of the item: replaced by `now`.
+        await u.memories.insert(memoryRow(uid, m('e'), { lineage: m('le') }), [
+          q(records.old1),
+          q(records.old2),
+        ]);
+        // Also on another item, on a later revision, on the revision itself, or replaced already: kept.
+        await u.memories.insert(memoryRow(uid, m('f'), { lineage: m('lf') }), [
+          q(records.old1),
+          q(records.otherItem),
+        ]);
+        await u.memories.insert(memoryRow(uid, m('g'), { lineage: m('lg') }), [
+          q(records.old1),
+          q(records.later),
+        ]);
+        await u.memories.insert(memoryRow(uid, m('h'), { lineage: m('lh') }), [
+          q(records.old2),
+          q(records.now),
+        ]);
+        await u.memories.insert(memoryRow(uid, m('i'), { lineage: m('li'), revised_by: m('old2') }), [
+          q(records.old1),
+        ]);
+      });
+      await b.units.read(uid, async (u) => {
+        const citing = await u.memories.citing([m('r1'), m('r2')]);
+        assert.deepEqual(citing.map((c) => [c.id, c.lineage, c.remaining]).sort(), [
+          [m('a'), m('la'), 0],
+          [m('b'), m('lb'), 0],
+          [m('c'), m('lc'), 0],
+          [m('d'), m('ld'), 0],
+        ]);
+        assert.deepEqual(
+          (await u.memories.citing([m('r1'), m('old1')])).map((c) => [c.id, c.remaining]).sort(),
+          [
+            [m('a'), 1],
+            [m('e'), 1],
+            [m('f'), 1],
+            [m('g'), 1],
+            [m('i'), 0],
+          ],
+        );
+        assert.deepEqual(await u.memories.citing([]), []);
+        assert.deepEqual((await u.memories.namedBy(m('r1'))).sort(), [m('lc'), m('ld')]);
+        assert.deepEqual(await u.memories.namedBy(m('r2')), []);
+        const revision = (r: RecordRow) => u.memories.onOlderRevisions(r);
+        assert.deepEqual(await revision(records.now), [{ id: m('e'), lineage: m('le') }]);
+        assert.deepEqual(await revision(records.old1), [], 'no older revision');
+        assert.deepEqual(await revision(records.r1), [], 'no external item');
+        assert.deepEqual((await revision(records.later)).map((r) => r.id).sort(), [m('e'), m('h')]);
+      });
+    });
+
+    it('keeps a failed derivation until its Record or Memory is derived again', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, m('r1')));
+        await u.records.insert(recordRow(uid, m('r2')));
+        await u.memories.insert(memoryRow(uid, m('a')), [{ record_id: m('r1'), quote: 'q' }]);
+      });
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      const failure = (o: Partial<FailureRow>): FailureRow => ({
+        job: 'derive',
+        record_id: null,
+        memory_id: null,
+        error: 'Error: no',
+        attempts: 3,
+        ...o,
+      });
+      const failed = [
+        failure({ record_id: m('r1') }),
+        failure({ record_id: m('r2'), attempts: 1 }),
+        failure({ job: 'rederive', memory_id: m('a'), error: 'Error: again' }),
+      ];
+      await b.units.write(uid, async (u) => {
+        for (const f of failed) await u.failures.record({ ...f, failed_at: '2026-01-01T00:00:00.000Z' });
+      });
+      await b.units.write(other, (u) =>
+        u.failures.record({
+          ...failure({ record_id: `${other}_r1` }),
+          failed_at: '2026-01-01T00:00:00.000Z',
+        }),
+      );
+      assert.deepEqual(await b.failures(uid), failed);
+      await b.units.write(uid, async (u) => {
+        await u.failures.clearRecord(m('r1'));
+        await u.failures.clearRecord(`${other}_r1`);
+      });
+      assert.deepEqual(await b.failures(uid), failed.slice(1));
+      await b.units.write(uid, (u) => u.failures.clearMemory(m('a')));
+      assert.deepEqual(await b.failures(uid), [failed[1]]);
+      assert.equal((await b.failures(other)).length, 1, "another Brain's failure stays");
     });
 
     it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {

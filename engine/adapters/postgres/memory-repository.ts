@@ -1,6 +1,13 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { CitationRow, MemoryFilter, MemoryReads, MemoryVersionRow } from '../../ports/index.ts';
+import type {
+  CitationRow,
+  MemoryChanges,
+  MemoryFilter,
+  MemoryRepository,
+  MemoryVersionRow,
+  SettlingVersion,
+} from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 import {
   currentSql,
@@ -16,6 +23,23 @@ import {
 const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
   m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
+
+/** The columns `update` may change (a fixed list: the SET clause is built from it, never from input). */
+const changeable = [
+  'statement',
+  'valid_from',
+  'valid_from_ms',
+  'valid_to',
+  'valid_to_ms',
+  'source_key',
+  'status',
+  'pending',
+  'retracted_by',
+  'revised_by',
+  'seq',
+  'learned_at',
+  'cause',
+] as const satisfies readonly (keyof MemoryChanges)[];
 
 /** ASCII case ignored, as SQLite's lower() and NOCASE: lower() under "C" folds ASCII alone. */
 const asciiLower = (expr: string) => `lower(${expr} COLLATE "C")`;
@@ -66,11 +90,12 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
 }
 
 /**
- * The reads of one Brain's Memory versions over PostgreSQL, as the SQLite adapter's (the same
- * filters, pages and cursors): ids compare bytewise (COLLATE "C", SQLite's BINARY) whatever the
- * database's collation, and a delta read orders by step then `n` (write order).
+ * One Brain's Memory versions over PostgreSQL, as the SQLite adapter's (the same filters, pages and
+ * cursors): ids compare bytewise (COLLATE "C", SQLite's BINARY) whatever the database's collation,
+ * and a delta read orders by step then `n` (write order). A Memory's lineage check (it cites a Record)
+ * is deferred to the commit, so a version and its citations may be written in either order.
  */
-export function pgMemories(q: PgQueryable, brainUid: string): MemoryReads {
+export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
   const select = async (p: Params, where: string[], tail: string) =>
     (
       await q.query<MemoryVersionRow>(
@@ -122,6 +147,157 @@ export function pgMemories(q: PgQueryable, brainUid: string): MemoryReads {
       if (query.throughSeq !== undefined) where.push(`m.seq <= ${p.bind(query.throughSeq)}`);
       const limit = query.limit !== undefined ? `LIMIT ${p.bind(query.limit)}` : '';
       return select(p, where, `ORDER BY m.seq, m.n ${limit}`);
+    },
+    async insert(row, citations) {
+      const inserted = (
+        await q.query<MemoryVersionRow>(
+          `INSERT INTO memories AS m (brain_uid, id, lineage, slot, version, statement, norm, subject, predicate,
+             owner_state, owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
+             pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                   $21, $22, $23, $24)
+           RETURNING ${versionColumns}`,
+          [
+            brainUid,
+            row.id,
+            row.lineage,
+            row.slot,
+            row.version,
+            row.statement,
+            row.norm,
+            row.subject,
+            row.predicate,
+            row.owner_state,
+            row.owner_entity,
+            row.source_key,
+            row.valid_from,
+            row.valid_from_ms,
+            row.valid_to,
+            row.valid_to_ms,
+            row.status,
+            row.pending,
+            row.corrects,
+            row.retracted_by,
+            row.revised_by,
+            row.seq,
+            row.learned_at,
+            row.cause,
+          ],
+        )
+      ).rows[0]!;
+      await q.query(
+        `INSERT INTO citations (brain_uid, memory_id, record_id, quote)
+         SELECT $1, $2, c.record_id, c.quote FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS c(record_id, quote, k)
+         ORDER BY c.k ON CONFLICT (brain_uid, memory_id, record_id) DO NOTHING`,
+        [brainUid, row.id, citations.map((c) => c.record_id), citations.map((c) => c.quote)],
+      );
+      return inserted;
+    },
+    async update(id, changes) {
+      const columns = changeable.filter((c) => changes[c] !== undefined);
+      if (columns.length === 0) return;
+      await q.query(
+        `UPDATE memories SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
+         WHERE brain_uid = $1 AND id = $2`,
+        [brainUid, id, ...columns.map((c) => changes[c])],
+      );
+    },
+    async remove(ids) {
+      if (ids.length === 0) return;
+      await q.query('DELETE FROM memories WHERE brain_uid = $1 AND id = ANY($2::text[])', [brainUid, ids]);
+    },
+    async addCitation(c, seq) {
+      const added = await q.query(
+        `INSERT INTO citations (brain_uid, memory_id, record_id, quote)
+         SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM memories WHERE brain_uid = $1 AND id = $2)
+         ON CONFLICT (brain_uid, memory_id, record_id) DO NOTHING RETURNING 1`,
+        [brainUid, c.memory_id, c.record_id, c.quote],
+      );
+      if (added.rows.length === 0) return false;
+      await q.query('UPDATE memories SET seq = $3 WHERE brain_uid = $1 AND id = $2', [
+        brainUid,
+        c.memory_id,
+        seq,
+      ]);
+      return true;
+    },
+    async dropCitations(memoryId, recordIds) {
+      if (recordIds.length === 0) return;
+      await q.query(
+        'DELETE FROM citations WHERE brain_uid = $1 AND memory_id = $2 AND record_id = ANY($3::text[])',
+        [brainUid, memoryId, recordIds],
+      );
+    },
+    shareable: async (id) =>
+      (
+        await q.query<{ s: boolean }>(
+          `SELECT ${shareableSql()} AS s FROM memories m WHERE m.brain_uid = $1 AND m.id = $2`,
+          [brainUid, id],
+        )
+      ).rows[0]?.s === true,
+    slotVersions: async (slot) =>
+      (
+        await q.query<MemoryVersionRow>(
+          `SELECT ${versionColumns} FROM memories m WHERE m.brain_uid = $1 AND m.slot = $2 ORDER BY m.n`,
+          [brainUid, slot],
+        )
+      ).rows,
+    sameStatement: async (s) =>
+      (
+        await q.query<{ id: string }>(
+          `SELECT id FROM memories
+           WHERE brain_uid = $1 AND norm = $2 AND slot IS NULL AND subject = $3 AND owner_state = $4
+             AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
+           ORDER BY n LIMIT 1`,
+          [brainUid, s.norm, s.subject, s.owner_state, s.owner_entity],
+        )
+      ).rows[0]?.id ?? null,
+    settling: async (lineage) =>
+      (
+        await q.query<SettlingVersion>(
+          `SELECT ${versionColumns}, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
+           FROM memories m LEFT JOIN records rv ON rv.brain_uid = m.brain_uid AND rv.id = m.revised_by
+           WHERE m.brain_uid = $1 AND m.lineage = $2 ORDER BY m.n`,
+          [brainUid, lineage],
+        )
+      ).rows,
+    citing: async (recordIds) =>
+      (
+        await q.query<{ id: string; lineage: string; remaining: number }>(
+          `SELECT m.id, m.lineage,
+                  (SELECT count(*) FROM citations a WHERE a.brain_uid = m.brain_uid AND a.memory_id = m.id)::int
+                    - count(*)::int AS remaining
+           FROM unnest($2::text[]) WITH ORDINALITY AS r(id, k)
+           JOIN citations c ON c.brain_uid = $1 AND c.record_id = r.id
+           JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
+           GROUP BY m.brain_uid, m.n, m.id, m.lineage ORDER BY min(r.k), m.n`,
+          [brainUid, [...new Set(recordIds)]],
+        )
+      ).rows,
+    namedBy: async (recordId) =>
+      (
+        await q.query<{ lineage: string }>(
+          'SELECT lineage FROM memories WHERE brain_uid = $1 AND (retracted_by = $2 OR revised_by = $2)',
+          [brainUid, recordId],
+        )
+      ).rows.map((m) => m.lineage),
+    async onOlderRevisions(record) {
+      if (record.external_id === null) return [];
+      return (
+        await q.query<{ id: string; lineage: string }>(
+          `SELECT DISTINCT m.id, m.lineage FROM citations c
+           JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
+           WHERE c.brain_uid = $1 AND m.revised_by IS NULL
+             AND c.record_id IN (SELECT o.id FROM records o WHERE o.brain_uid = $1
+                                   AND o.source_name IS NOT DISTINCT FROM $2 AND o.external_id = $3 AND o.n < $4)
+             AND NOT EXISTS (SELECT 1 FROM citations keep
+                             JOIN records k ON k.brain_uid = keep.brain_uid AND k.id = keep.record_id
+                             WHERE keep.brain_uid = $1 AND keep.memory_id = m.id
+                               AND NOT (k.n < $4 AND k.external_id IS NOT DISTINCT FROM $3
+                                        AND k.source_name IS NOT DISTINCT FROM $2))`,
+          [brainUid, record.source_name, record.external_id, record.n],
+        )
+      ).rows;
     },
   };
 }

@@ -48,6 +48,13 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
           id,
         ])
       ).rows[0] ?? null,
+    getMany: async (ids) =>
+      (
+        await q.query<RecordRow>(
+          `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])`,
+          [brainUid, ids],
+        )
+      ).rows,
     async states(ids) {
       if (ids.length === 0) return [];
       const r = await q.query<{ processing: boolean; memory_ids: string[] }>(

@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, MemoryReads, UnitOptions } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { pgDeriveFailures } from './derive-failure-repository.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
 import { pgMemories } from './memory-repository.ts';
@@ -8,15 +9,8 @@ import { pgObjects } from './object-repository.ts';
 import { pgRecords } from './record-repository.ts';
 import { pgTombstones } from './tombstone-repository.ts';
 
-/**
- * The part of a Brain's unit of work the PostgreSQL adapter has so far: its sequence, records,
- * objects, idempotency keys, tombstones, jobs and the Memories' reads (their writes join as the
- * engine's derivation moves behind MemoryRepository, completing BrainUnitOfWork).
- */
-export type PgUnitOfWork = Pick<
-  BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones' | 'jobs'
-> & { readonly memories: MemoryReads };
+/** A Brain's unit of work over PostgreSQL: every repository of the port. */
+export type PgUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
@@ -48,6 +42,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     objects: pgObjects(tx, brainUid),
     idempotency: pgIdempotency(tx, brainUid),
     tombstones: pgTombstones(tx, brainUid),
+    failures: pgDeriveFailures(tx, brainUid),
   };
 }
 

@@ -10,6 +10,25 @@ const columns = 'n, brain_uid, job, record_id, memory_id, record_seq, not_before
  */
 const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
 
+/** Queues a job in the caller's transaction (a unit of work's synchronous twin of `enqueue`). */
+export function enqueueJob(store: Store, job: DeriveJob): void {
+  if (job.job === 'derive')
+    store.run(
+      "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
+      job.brainUid,
+      job.recordId,
+      job.recordSeq,
+    );
+  else
+    store.run(
+      "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
+      job.brainUid,
+      job.memoryId,
+      job.recordSeq,
+      job.notBeforeMs,
+    );
+}
+
 /**
  * The job queue over `derive_queue` (the JobQueue port). Every method runs its statements when called
  * (atOnce): the derive worker's batch is one synchronous transaction (better-sqlite3's) and makes its
@@ -56,24 +75,7 @@ export function sqliteJobQueue(store: Store): JobQueue {
   };
 
   return {
-    enqueue: (job: DeriveJob) =>
-      atOnce(() => {
-        if (job.job === 'derive')
-          store.run(
-            "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
-            job.brainUid,
-            job.recordId,
-            job.recordSeq,
-          );
-        else
-          store.run(
-            "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
-            job.brainUid,
-            job.memoryId,
-            job.recordSeq,
-            job.notBeforeMs,
-          );
-      }),
+    enqueue: (job: DeriveJob) => atOnce(() => enqueueJob(store, job)),
 
     claim: (limit, nowMs, leaseMs) =>
       atOnce(() => {

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { Visibility } from '../../contract/index.ts';
 import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
-import { storeWithBrains } from './testing.ts';
+import { sameStatementSql } from './memory-repository.ts';
+import { queryPlan, storeWithBrains, tempStore } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
 const day = (d: number) => Date.UTC(2026, 0, d);
@@ -264,5 +265,12 @@ describe('the Memories of a unit of work over SQLite', () => {
     assert.deepEqual(await since(2, undefined, 4), ['mem_a', 'mem_b']);
     assert.deepEqual(await since(3, 1), ['mem_b']);
     assert.deepEqual(await since(2, undefined, 4, true), ['mem_a']);
+  });
+});
+
+describe("the Memories' lookups derivation makes", () => {
+  it('finds an identical statement through the statement index, not by reading the subject’s Memories', () => {
+    const plan = queryPlan(tempStore('mnemo-admit-'), sameStatementSql, 'b', 'n', 's', 'self', null);
+    assert.match(plan, /USING INDEX memories_brain_norm \(brain_uid=\? AND norm=\?\)/, plan);
   });
 });

@@ -1,6 +1,14 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { MemoryFilter, MemoryReads, MemoryVersionRow } from '../../ports/index.ts';
+import type {
+  CitationRow,
+  MemoryChanges,
+  MemoryFilter,
+  MemoryRepository,
+  MemoryVersionRow,
+  RecordRow,
+  SettlingVersion,
+} from '../../ports/index.ts';
 import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
 
@@ -11,7 +19,73 @@ const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.
 
 type SqlVersion = Omit<MemoryVersionRow, 'pending'> & { pending: number };
 
-const versionOf = (r: SqlVersion): MemoryVersionRow => ({ ...r, pending: r.pending === 1 });
+const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pending: boolean } => ({
+  ...r,
+  pending: r.pending === 1,
+});
+
+/**
+ * The current Memory with the same statement, owner and subject as a claim without a slot. The
+ * statement picks out at most a few rows, and the query names its index: the store keeps no table
+ * statistics, so the planner's pick among fitting indexes is arbitrary, and the `(brain_uid, subject)`
+ * index it once took (dropped in migration 010) read every Memory about the subject, for every claim
+ * (at 100,000 Records writes slowed from 193 to 74 per second).
+ */
+export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
+  WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
+    AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
+
+/** The columns `update` may change, in the order its statements name them. */
+const changeable = [
+  'statement',
+  'valid_from',
+  'valid_from_ms',
+  'valid_to',
+  'valid_to_ms',
+  'source_key',
+  'status',
+  'pending',
+  'retracted_by',
+  'revised_by',
+  'seq',
+  'learned_at',
+  'cause',
+] as const satisfies readonly (keyof MemoryChanges)[];
+
+/**
+ * The repository's reads and writes as synchronous calls, for derivation and the forget cascade, which
+ * run inside a transaction of their caller's (the derive worker's batch, the write group's, a unit's).
+ */
+export interface SqliteMemoriesSync {
+  get(id: string): MemoryVersionRow | null;
+  lineage(lineage: string, opts: { shareableOnly: boolean }): MemoryVersionRow[];
+  citations(memoryIds: readonly string[], opts: { shareableOnly: boolean }): CitationRow[];
+  insert(
+    row: Omit<MemoryVersionRow, 'n'>,
+    citations: readonly Omit<CitationRow, 'memory_id'>[],
+  ): MemoryVersionRow;
+  update(id: string, changes: MemoryChanges): void;
+  remove(ids: readonly string[]): void;
+  addCitation(citation: CitationRow, seq: number): boolean;
+  dropCitations(memoryId: string, recordIds: readonly string[]): void;
+  shareable(id: string): boolean;
+  slotVersions(slot: string): MemoryVersionRow[];
+  sameStatement(
+    q: Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>,
+  ): string | null;
+  settling(lineage: string): SettlingVersion[];
+  citing(recordIds: readonly string[]): { id: string; lineage: string; remaining: number }[];
+  namedBy(recordId: string): string[];
+  onOlderRevisions(record: Pick<RecordRow, 'id' | 'n' | 'source_name' | 'external_id'>): {
+    id: string;
+    lineage: string;
+  }[];
+}
+
+/** One Brain's Memories over SQLite, with the synchronous twins of every method derivation calls. */
+export interface SqliteMemoryRepository extends MemoryRepository {
+  readonly sync: SqliteMemoriesSync;
+}
 
 /**
  * What a MemoryFilter selects, as SQL over memories (alias m): the Brain's versions not pending
@@ -95,12 +169,21 @@ export function memoryPageSql(
 }
 
 /**
- * The reads of one Brain's Memory versions over SQLite (memories, citations; `n` is the rowid). A delta
- * read pages on the (brain, seq) index, a full read on (brain, id).
+ * One Brain's Memory versions over SQLite (memories, citations; `n` is the rowid). A delta read pages
+ * on the (brain, seq) index, a full read on (brain, id). Citations are written before their Memory:
+ * the schema refuses a Memory row without one.
  */
-export function sqliteMemories(store: Store, brainUid: string): MemoryReads {
-  return {
-    async get(id) {
+export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepository {
+  const cite = (memoryId: string, recordId: string, quote: string) =>
+    store.run(
+      // A quote the schema refuses fails the job (and shows) instead of leaving the Memory without it.
+      'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?) ON CONFLICT (memory_id, record_id) DO NOTHING',
+      memoryId,
+      recordId,
+      quote,
+    ).changes > 0;
+  const sync: SqliteMemoriesSync = {
+    get(id) {
       const r = store.get<SqlVersion>(
         `SELECT ${versionColumns} FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
         id,
@@ -108,7 +191,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryReads {
       );
       return r ? versionOf(r) : null;
     },
-    lineage: async (lineage, opts) =>
+    lineage: (lineage, opts) =>
       store
         .all<SqlVersion>(
           `SELECT ${versionColumns} FROM memories m WHERE m.lineage = ? AND m.brain_uid = ?
@@ -117,7 +200,172 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryReads {
           brainUid,
         )
         .map(versionOf),
-    citations: async (memoryIds, opts) => citationRows(store, memoryIds, opts),
+    citations: (memoryIds, opts) => citationRows(store, memoryIds, opts),
+    insert(row, citations) {
+      for (const c of citations) cite(row.id, c.record_id, c.quote);
+      const { lastInsertRowid } = store.run(
+        `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
+           owner_state, owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
+           pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        row.id,
+        brainUid,
+        row.lineage,
+        row.slot,
+        row.version,
+        row.statement,
+        row.norm,
+        row.subject,
+        row.predicate,
+        row.owner_state,
+        row.owner_entity,
+        row.source_key,
+        row.valid_from,
+        row.valid_from_ms,
+        row.valid_to,
+        row.valid_to_ms,
+        row.status,
+        row.pending ? 1 : 0,
+        row.corrects,
+        row.retracted_by,
+        row.revised_by,
+        row.seq,
+        row.learned_at,
+        row.cause,
+      );
+      return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
+    },
+    update(id, changes) {
+      const columns = changeable.filter((c) => changes[c] !== undefined);
+      if (columns.length === 0) return;
+      store.run(
+        `UPDATE memories SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND brain_uid = ?`,
+        ...columns.map((c) => {
+          const v = changes[c]!;
+          return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+        }),
+        id,
+        brainUid,
+      );
+    },
+    remove(ids) {
+      for (const id of ids) store.run('DELETE FROM memories WHERE id = ? AND brain_uid = ?', id, brainUid);
+    },
+    addCitation(c, seq) {
+      const added =
+        store.run(
+          `INSERT INTO citations (memory_id, record_id, quote)
+           SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE id = ? AND brain_uid = ?)
+           ON CONFLICT (memory_id, record_id) DO NOTHING`,
+          c.memory_id,
+          c.record_id,
+          c.quote,
+          c.memory_id,
+          brainUid,
+        ).changes > 0;
+      if (added) store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, c.memory_id);
+      return added;
+    },
+    dropCitations(memoryId, recordIds) {
+      if (recordIds.length === 0) return;
+      store.run(
+        `DELETE FROM citations WHERE memory_id = ? AND record_id IN (SELECT value FROM json_each(?))
+           AND memory_id IN (SELECT id FROM memories WHERE id = ? AND brain_uid = ?)`,
+        memoryId,
+        JSON.stringify(recordIds),
+        memoryId,
+        brainUid,
+      );
+    },
+    shareable: (id) =>
+      store.get<{ s: number }>(
+        `SELECT ${shareableSql('m')} AS s FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
+        id,
+        brainUid,
+      )?.s === 1,
+    slotVersions: (slot) =>
+      store
+        .all<SqlVersion>(
+          `SELECT ${versionColumns} FROM memories m WHERE m.brain_uid = ? AND m.slot = ? ORDER BY m.n`,
+          brainUid,
+          slot,
+        )
+        .map(versionOf),
+    sameStatement: (q) =>
+      store.get<{ id: string }>(sameStatementSql, brainUid, q.norm, q.subject, q.owner_state, q.owner_entity)
+        ?.id ?? null,
+    settling: (lineage) =>
+      store
+        .all<SqlVersion & { revised_at: string | null; revised_ms: number | null }>(
+          `SELECT ${versionColumns}, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
+           FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by
+           WHERE m.lineage = ? AND m.brain_uid = ? ORDER BY m.n`,
+          lineage,
+          brainUid,
+        )
+        .map(versionOf),
+    citing(recordIds) {
+      const cited = new Map<string, { id: string; lineage: string; remaining: number }>();
+      for (const id of recordIds) {
+        for (const m of store.all<{ id: string; lineage: string }>(
+          `SELECT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
+           WHERE c.record_id = ? AND m.brain_uid = ?`,
+          id,
+          brainUid,
+        )) {
+          const entry = cited.get(m.id) ?? { ...m, remaining: 0 };
+          // Counted down from every citation it has, once per Record of the set it cites.
+          entry.remaining -= 1;
+          cited.set(m.id, entry);
+        }
+      }
+      for (const m of cited.values())
+        m.remaining += store.get<{ c: number }>(
+          'SELECT count(*) AS c FROM citations WHERE memory_id = ?',
+          m.id,
+        )!.c;
+      return [...cited.values()];
+    },
+    namedBy: (recordId) =>
+      store
+        .all<{ lineage: string }>(
+          'SELECT lineage FROM memories WHERE (retracted_by = ? OR revised_by = ?) AND brain_uid = ?',
+          recordId,
+          recordId,
+          brainUid,
+        )
+        .map((m) => m.lineage),
+    onOlderRevisions(record) {
+      if (record.external_id === null) return [];
+      // Older revisions first, through the (brain, source, external id) index: a fresh import has none,
+      // so the common case costs one index probe instead of a scan of every Memory in the Brain.
+      const older = store.all<{ id: string }>(
+        `SELECT id FROM records INDEXED BY records_external
+         WHERE brain_uid = ? AND source_name IS ? AND external_id = ? AND n < ?`,
+        brainUid,
+        record.source_name,
+        record.external_id,
+        record.n,
+      );
+      if (older.length === 0) return [];
+      return store.all<{ id: string; lineage: string }>(
+        `SELECT DISTINCT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
+         WHERE c.record_id IN (SELECT value FROM json_each(?)) AND m.revised_by IS NULL
+           AND NOT EXISTS (SELECT 1 FROM citations keep JOIN records k ON k.id = keep.record_id
+                           WHERE keep.memory_id = m.id
+                             AND NOT (k.n < ? AND k.external_id IS ? AND k.source_name IS ?))`,
+        JSON.stringify(older.map((r) => r.id)),
+        record.n,
+        record.external_id,
+        record.source_name,
+      );
+    },
+  };
+  return {
+    sync,
+    get: async (id) => sync.get(id),
+    lineage: async (lineage, opts) => sync.lineage(lineage, opts),
+    citations: async (memoryIds, opts) => sync.citations(memoryIds, opts),
     async list(q) {
       const { sql, params } = memoryPageSql(brainUid, q);
       const rows = store.all<SqlVersion>(sql, ...params).map(versionOf);
@@ -144,5 +392,17 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryReads {
         )
         .map(versionOf);
     },
+    insert: async (row, citations) => sync.insert(row, citations),
+    update: async (id, changes) => sync.update(id, changes),
+    remove: async (ids) => sync.remove(ids),
+    addCitation: async (c, seq) => sync.addCitation(c, seq),
+    dropCitations: async (memoryId, recordIds) => sync.dropCitations(memoryId, recordIds),
+    shareable: async (id) => sync.shareable(id),
+    slotVersions: async (slot) => sync.slotVersions(slot),
+    sameStatement: async (q) => sync.sameStatement(q),
+    settling: async (lineage) => sync.settling(lineage),
+    citing: async (recordIds) => sync.citing(recordIds),
+    namedBy: async (recordId) => sync.namedBy(recordId),
+    onOlderRevisions: async (record) => sync.onOlderRevisions(record),
   };
 }

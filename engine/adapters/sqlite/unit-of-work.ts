@@ -1,20 +1,36 @@
+import type { SelfEntity } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, MemoryReads, UnitOptions } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, DeriveJob, UnitOptions } from '../../ports/index.ts';
+import { sqliteDeriveFailures, type SqliteDeriveFailuresSync } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
-import { sqliteMemories } from './memory-repository.ts';
+import { enqueueJob } from './job-queue.ts';
+import { sqliteMemories, type SqliteMemoriesSync } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
-import { sqliteRecords } from './record-repository.ts';
+import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
-import { sqliteTombstones } from './tombstone-repository.ts';
+import { sqliteTombstones, type SqliteTombstonesSync } from './tombstone-repository.ts';
+
+/** What a unit of work over SQLite holds so far; jobs join as they move here. */
+export type SqliteUnitOfWork = Omit<BrainUnitOfWork, 'jobs'>;
 
 /**
- * What a unit of work over SQLite holds so far: the Memories' reads (their writes still run in SQL in
- * derivation and the forget cascade); jobs join as they move here.
+ * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
+ * transactions: derivation, inside the derive worker's batch (one synchronous transaction, a savepoint
+ * per job), and the forget cascade, inside a unit or a sync pull, until the worker's batch is a unit of
+ * work.
  */
-export type SqliteUnitOfWork = Pick<
-  BrainUnitOfWork,
-  'brainUid' | 'sequence' | 'records' | 'objects' | 'idempotency' | 'tombstones'
-> & { readonly memories: MemoryReads };
+export interface SqliteSyncRepositories {
+  readonly records: SqliteRecordsSync;
+  readonly memories: SqliteMemoriesSync;
+  readonly tombstones: SqliteTombstonesSync;
+  readonly failures: SqliteDeriveFailuresSync;
+  /** The Brain's next step. */
+  nextSeq(): number;
+  /** Who "I" is in the Brain, or null when it does not say. */
+  self(): SelfEntity | null;
+  /** Queues a derivation job with the caller's transaction (JobQueue.enqueue's twin). */
+  enqueue(job: DeriveJob): void;
+}
 
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
@@ -26,6 +42,8 @@ export interface SqliteUnits {
   write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One consistent snapshot of a Brain (brain_not_found when it is gone); a write inside it throws. */
   read<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
+  /** The synchronous twins, to call only inside the caller's own transaction. */
+  sync(brainUid: string): SqliteSyncRepositories;
 }
 
 const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
@@ -49,6 +67,7 @@ export function sqliteUnits(store: Store): SqliteUnits {
       objects: sqliteObjects(store, brainUid),
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),
+      failures: sqliteDeriveFailures(store, brainUid),
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the
@@ -64,5 +83,23 @@ export function sqliteUnits(store: Store): SqliteUnits {
         },
         opts,
       );
-  return { write: open('write'), read: open('read') };
+  return {
+    write: open('write'),
+    read: open('read'),
+    sync: (brainUid) => ({
+      records: sqliteRecords(store, brainUid).sync,
+      memories: sqliteMemories(store, brainUid).sync,
+      tombstones: sqliteTombstones(store, brainUid).sync,
+      failures: sqliteDeriveFailures(store, brainUid).sync,
+      nextSeq: () => store.nextSeq(brainUid),
+      self() {
+        const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
+          'SELECT self_type, self_name FROM brains WHERE uid = ?',
+          brainUid,
+        );
+        return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
+      },
+      enqueue: (job) => enqueueJob(store, job),
+    }),
+  };
 }
