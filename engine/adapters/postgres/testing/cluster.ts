@@ -21,8 +21,8 @@ export interface TestCluster {
    */
   freshDatabase(options?: { icuLocale?: string }): Promise<string>;
   /**
-   * The cluster's data directory (a test reads its files: what a forget leaves on disk). Other files'
-   * databases are there too unless the cluster was started with `own`.
+   * The cluster's data directory (a test reads its files: what a forget leaves on disk). Only of a
+   * cluster started with `own`: the shared one's files are other test files' too, written meanwhile.
    */
   readonly dataDir: string;
   /** A pool on a URL, closed by `stop`. */
@@ -126,26 +126,27 @@ export async function startCluster(
   options: { own?: boolean } = {},
 ): Promise<{ cluster: TestCluster } | { skip: string }> {
   const shared = process.env[sharedClusterEnv];
-  if (shared && !options.own) return { cluster: await clusterOn(shared, null) };
+  if (shared && !options.own) return { cluster: clusterOn(shared, null) };
   const started = await startServer();
   if ('skip' in started) return started;
-  return { cluster: await clusterOn(started.server.base, started.server) };
+  return { cluster: clusterOn(started.server.base, started.server) };
 }
 
 /**
  * Databases on the server at `base`, named apart from other processes' (the shared cluster serves
  * several files at once); `stop` drops them, and stops the server too when the file started it (`own`).
  */
-async function clusterOn(base: string, own: StartedServer | null): Promise<TestCluster> {
+function clusterOn(base: string, own: StartedServer | null): TestCluster {
   const admin = connectPostgres(`${base}/postgres`, { max: 1 });
   const pools: PgClient[] = [];
   const prefix = `mnemo_test_${process.pid}_${randomBytes(3).toString('hex')}_`;
   const made: string[] = [];
-  const dataDir =
-    own?.dataDir ??
-    (await admin.query<{ d: string }>("SELECT current_setting('data_directory') AS d")).rows[0]!.d;
   return {
-    dataDir,
+    get dataDir() {
+      if (!own)
+        throw new Error("the shared cluster's files are not the file's own: startCluster({ own: true })");
+      return own.dataDir;
+    },
     async freshDatabase(options = {}) {
       const name = `${prefix}${made.length + 1}`;
       const icu = options.icuLocale
