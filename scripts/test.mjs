@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
@@ -151,10 +151,30 @@ async function startSharedCluster() {
   console.log(`postgres: one cluster for the run (${((Date.now() - started) / 1000).toFixed(1)} s to start)`);
 }
 
+/**
+ * The `mnemo` command as one bundle for the tests that start it (dozens of times: a CPU second each
+ * through tsx, a third of that bundled); bin/mnemo.mjs loads it when MNEMO_TEST_CLI_BUNDLE names it.
+ * Without it (no esbuild, or the build failed) they start it through tsx.
+ */
+async function buildTestCli() {
+  // Inside the checkout: the packages left out of the bundle are found from where it is.
+  const out = join('node_modules', '.cache', 'mnemo', `test-cli-${process.pid}`, 'main.mjs');
+  try {
+    const { buildTestCli: build } = await import('./build-test-cli.mjs');
+    await build(out);
+  } catch (e) {
+    console.log(`test cli: not bundled, tests start bin/mnemo.mjs through tsx (${e.message})`);
+    return;
+  }
+  process.env.MNEMO_TEST_CLI_BUNDLE = resolve(out);
+  process.on('exit', () => rmSync(dirname(out), { recursive: true, force: true }));
+}
+
 // The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster starts
-// meanwhile.
+// and the CLI is bundled meanwhile.
 await Promise.all([
   startSharedCluster(),
+  buildTestCli(),
   onlyTests ? null : steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]),
 ]);
 let testsEnded;
