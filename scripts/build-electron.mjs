@@ -31,7 +31,7 @@ export const bundleCopies = { 'reranker-model.json': 'engine/retrieve/reranker-m
 export const preloadBundle = 'preload.cjs';
 
 // Bundled CommonJS dependencies call require() and read __dirname; an ES module has neither.
-const esmBanner = [
+export const esmBanner = [
   "import { createRequire as __mnemoCreateRequire } from 'node:module';",
   "import { dirname as __mnemoDirname } from 'node:path';",
   "import { fileURLToPath as __mnemoFileURLToPath } from 'node:url';",

@@ -13,7 +13,11 @@ const args = process.argv.slice(2);
 const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const files = args.filter((a) => !a.startsWith('--'));
 
-const events = run({ files, concurrency: Number(option('concurrency') ?? 2) });
+// A stop signal cancels the run, which ends the test files' processes: sent to this process alone
+// (scripts/test.mjs forwards it, then stops the run's PostgreSQL cluster), they would run on orphaned.
+const cancel = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => cancel.abort());
+const events = run({ files, concurrency: Number(option('concurrency') ?? 2), signal: cancel.signal });
 const toSummary = new PassThrough({ objectMode: true });
 const toSpec = new PassThrough({ objectMode: true });
 events.pipe(toSummary);

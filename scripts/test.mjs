@@ -1,17 +1,18 @@
 // `npm test`: build the UI, then every *.test.ts under node:test beside typecheck and lint, ending with
 // one "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
@@ -77,8 +78,6 @@ const readTimings = (file) => {
   }
 };
 
-// The e2e tests serve dist/renderer, so the UI is built before any test starts.
-if (!onlyTests) await steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]);
 const known = { ...readTimings(committedTimings), ...readTimings(localTimings) };
 // Slowest first, so the run does not end on one long file while the other core idles; a file with no
 // timing yet goes first, as it may be slow.
@@ -91,6 +90,93 @@ if (files.length === 0) {
   console.log(`${passed} passed, ${failed + 1} failed`);
   process.exit(1);
 }
+
+const sharedClusterEnv = 'MNEMO_TEST_POSTGRES';
+let sharedCluster = null;
+let testProcess = null;
+/** Stops the run's PostgreSQL cluster, whatever ends this process (synchronous: it runs on 'exit'). */
+function stopSharedCluster() {
+  const server = sharedCluster;
+  sharedCluster = null;
+  if (!server) return;
+  try {
+    execFileSync(server.stopCommand[0], server.stopCommand[1], { stdio: 'ignore', timeout: 60_000 });
+  } catch (e) {
+    console.log(`postgres: the run's cluster did not stop cleanly: ${e.message}`);
+  } finally {
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+process.on('exit', stopSharedCluster);
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
+  process.on(signal, () => {
+    testProcess?.kill(signal);
+    process.exit(code);
+  });
+}
+
+/**
+ * One PostgreSQL cluster for every test file that wants one (instead of an initdb and a server start
+ * per file, seconds of CPU each): each file makes and drops its own databases in it, by the URL in
+ * MNEMO_TEST_POSTGRES (engine/adapters/postgres/testing/cluster.ts). Only when a file to run starts a
+ * cluster, and not over one the caller named already.
+ */
+async function startSharedCluster() {
+  if (process.env[sharedClusterEnv]) return;
+  const wants = (f) => /\b(?:startCluster|serverForTests)\(/.test(readFileSync(f, 'utf8'));
+  if (!files.some(wants)) return;
+  const started = Date.now();
+  const out = await new Promise((done) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-postgres.ts'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    p.stdout.on('data', (d) => (text += d));
+    p.on('close', () => done(text));
+  });
+  let result = null;
+  try {
+    result = JSON.parse(out);
+  } catch {
+    console.log('postgres: the shared cluster did not start; each file starts its own');
+    return;
+  }
+  if (result.skip) return; // each file says why it skips
+  sharedCluster = result.server;
+  process.env[sharedClusterEnv] = sharedCluster.base;
+  console.log(`postgres: one cluster for the run (${((Date.now() - started) / 1000).toFixed(1)} s to start)`);
+}
+
+/**
+ * The `mnemo` command as one bundle for the tests that start it (dozens of times: a CPU second each
+ * through tsx, a third of that bundled); bin/mnemo.mjs loads it when MNEMO_TEST_CLI_BUNDLE names it.
+ * Without it (no esbuild, or the build failed) they start it through tsx.
+ */
+async function buildTestCli() {
+  // Inside the checkout: the packages left out of the bundle are found from where it is.
+  const out = join('node_modules', '.cache', 'mnemo', `test-cli-${process.pid}`, 'main.mjs');
+  try {
+    const { buildTestCli: build } = await import('./build-test-cli.mjs');
+    await build(out);
+  } catch (e) {
+    console.log(`test cli: not bundled, tests start bin/mnemo.mjs through tsx (${e.message})`);
+    return;
+  }
+  process.env.MNEMO_TEST_CLI_BUNDLE = resolve(out);
+  process.on('exit', () => rmSync(dirname(out), { recursive: true, force: true }));
+}
+
+// The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster starts
+// and the CLI is bundled meanwhile.
+await Promise.all([
+  startSharedCluster(),
+  buildTestCli(),
+  onlyTests ? null : steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]),
+]);
 let testsEnded;
 const testsDone = new Promise((resolve) => (testsEnded = resolve));
 // Typecheck and lint run beside the tests at a low priority: they take up the time a core would
@@ -110,14 +196,16 @@ const checks = onlyTests || checksFirst ? Promise.resolve() : steps(checkSteps, 
 const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
 const started = Date.now();
 const status = await new Promise((done) => {
-  const p = spawn(
+  testProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
     { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
   );
-  p.on('close', (code) => done(code));
+  testProcess.on('close', (code) => done(code));
 });
+testProcess = null;
 testsEnded();
+stopSharedCluster();
 const testsSeconds = (Date.now() - started) / 1000;
 try {
   const s = JSON.parse(readFileSync(summaryFile, 'utf8'));

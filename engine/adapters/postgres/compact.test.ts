@@ -11,7 +11,9 @@ import { pgTraceStore } from './trace-store.ts';
 import { addBrain, migratedDatabase, serverForTests } from './testing/fixtures.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 
-const server = await serverForTests();
+// A cluster of its own: the test reads every file of the cluster, which other test files would be
+// writing on a shared one.
+const server = await serverForTests({ own: true });
 
 /** Every file of the cluster's databases (base/) that holds `marker`, by path. */
 function filesWith(dataDir: string, marker: string, under = 'base'): string[] {

@@ -174,7 +174,8 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 describe('SIGTERM during start-up', () => {
   it('while the modules load: start-up finishes, the store closes, exit 0, no listening line', async () => {
     const dir = tempDir();
-    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    // Through tsx, as a checkout runs it: the bundle npm test may name loads in less than this wait.
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir], { MNEMO_TEST_CLI_BUNDLE: '' });
     // Well inside the second or more the modules take to load, past Node's own start.
     await sleep(400);
     serve.child.kill('SIGTERM');
@@ -185,7 +186,8 @@ describe('SIGTERM during start-up', () => {
 
   it('while the engine opens: exit 0 after closing it', async () => {
     const dir = tempDir();
-    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir]);
+    // Through tsx: bundled, the local engine is loaded already and the window is a few milliseconds.
+    const serve = mnemo(['serve', '--port', '0', '--data-dir', dir], { MNEMO_TEST_CLI_BUNDLE: '' });
     // The key registry is made just before the local engine is loaded (half a second) and opened.
     while (!existsSync(registryPathFor(dir)) && serve.child.exitCode === null) await sleep(2);
     serve.child.kill('SIGINT');
@@ -231,7 +233,9 @@ describe('SIGTERM during start-up', () => {
   });
 
   it('other commands still end on a signal held while the modules loaded', async () => {
-    const keys = mnemo(['keys', 'list', '--key-registry', join(tempDir(), 'keys.json')]);
+    const keys = mnemo(['keys', 'list', '--key-registry', join(tempDir(), 'keys.json')], {
+      MNEMO_TEST_CLI_BUNDLE: '',
+    });
     await sleep(400);
     keys.child.kill('SIGTERM');
     assert.deepEqual(await keys.exited, { code: null, signal: 'SIGTERM' });

@@ -1,22 +1,42 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectPostgres, type PgClient } from '../client.ts';
 
-/** A throw-away PostgreSQL cluster for tests: its own data dir, port and socket dir, all in a temp dir. */
+/**
+ * Names a cluster started once for a whole test run (`npm test` does, see scripts/test.mjs): its URL
+ * without a database, as `postgres://postgres@127.0.0.1:PORT`. A test file then makes its databases
+ * there instead of paying for an initdb and a server start of its own; without it, each file starts one.
+ */
+export const sharedClusterEnv = 'MNEMO_TEST_POSTGRES';
+
+/** A throw-away PostgreSQL cluster for tests: databases of the file's own, dropped by `stop`. */
 export interface TestCluster {
   /**
    * The URL of a database of its own, created empty; `icuLocale` makes that ICU locale its default
    * collation (a text order that is not bytewise, as many servers have, for tests of COLLATE "C").
    */
   freshDatabase(options?: { icuLocale?: string }): Promise<string>;
-  /** The cluster's data directory (a test reads its files: what a forget leaves on disk). */
+  /**
+   * The cluster's data directory (a test reads its files: what a forget leaves on disk). Only of a
+   * cluster started with `own`: the shared one's files are other test files' too, written meanwhile.
+   */
   readonly dataDir: string;
   /** A pool on a URL, closed by `stop`. */
   connect(url: string, max?: number): PgClient;
   stop(): Promise<void>;
+}
+
+/** A running server: its URL without a database, and how to stop it (a command, so plain JS can too). */
+export interface StartedServer {
+  base: string;
+  dataDir: string;
+  /** The temp dir holding the data dir and socket, removed after `stopCommand`. */
+  dir: string;
+  stopCommand: [string, string[]];
 }
 
 /** Where initdb and pg_ctl are: on PATH, else Debian's newest /usr/lib/postgresql/<n>/bin. */
@@ -44,10 +64,11 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a cluster, or says why it cannot (`skip`): no PostgreSQL binaries, or root without a
- * `postgres` user (initdb refuses to run as root, so root runs it as `postgres` through runuser).
+ * Starts a server in a temp dir of its own, or says why it cannot (`skip`): no PostgreSQL binaries, or
+ * root without a `postgres` user (initdb refuses to run as root, so root runs it as `postgres` through
+ * runuser).
  */
-export async function startCluster(): Promise<{ cluster: TestCluster } | { skip: string }> {
+export async function startServer(): Promise<{ server: StartedServer } | { skip: string }> {
   const bin = binDir();
   if (!bin) return { skip: 'PostgreSQL is not installed (no initdb): apt-get install postgresql' };
   const root = process.getuid?.() === 0;
@@ -61,13 +82,11 @@ export async function startCluster(): Promise<{ cluster: TestCluster } | { skip:
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
-  const as = (cmd: string, args: string[]) =>
-    root
-      ? (['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] as const)
-      : ([join(bin, cmd), args] as const);
+  const as = (cmd: string, args: string[]): [string, string[]] =>
+    root ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
   const run = (cmd: string, args: string[]) => {
     const [file, argv] = as(cmd, args);
-    execFileSync(file, [...argv], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
   };
   const port = await freePort();
   try {
@@ -78,34 +97,79 @@ export async function startCluster(): Promise<{ cluster: TestCluster } | { skip:
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  const base = `postgres://postgres@127.0.0.1:${port}`;
-  const admin = connectPostgres(`${base}/postgres`, { max: 1 });
-  const pools: PgClient[] = [admin];
-  let databases = 0;
   return {
-    cluster: {
+    server: {
+      base: `postgres://postgres@127.0.0.1:${port}`,
       dataDir: data,
-      async freshDatabase(options = {}) {
-        const name = `mnemo_test_${++databases}`;
-        const icu = options.icuLocale
-          ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale.replace(/'/g, "''")}'`
-          : '';
-        await admin.query(`CREATE DATABASE ${name}${icu}`);
-        return `${base}/${name}`;
-      },
-      connect(url, max = 10) {
-        const pool = connectPostgres(url, { max });
-        pools.push(pool);
-        return pool;
-      },
-      async stop() {
-        await Promise.allSettled(pools.map((p) => p.close()));
-        try {
-          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      },
+      dir,
+      stopCommand: as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    },
+  };
+}
+
+/** Stops a server `startServer` started and removes its files. */
+export function stopServer(server: Pick<StartedServer, 'dir' | 'stopCommand'>): void {
+  try {
+    const [file, argv] = server.stopCommand;
+    execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  } finally {
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A cluster for the test file: the run's shared one (sharedClusterEnv) when there is one, else one
+ * started for the file, or why there can be none (`skip`). `own` always starts one: for a test that
+ * reads the cluster's files, which on the shared one other files write at the same time.
+ */
+export async function startCluster(
+  options: { own?: boolean } = {},
+): Promise<{ cluster: TestCluster } | { skip: string }> {
+  const shared = process.env[sharedClusterEnv];
+  if (shared && !options.own) return { cluster: clusterOn(shared, null) };
+  const started = await startServer();
+  if ('skip' in started) return started;
+  return { cluster: clusterOn(started.server.base, started.server) };
+}
+
+/**
+ * Databases on the server at `base`, named apart from other processes' (the shared cluster serves
+ * several files at once); `stop` drops them, and stops the server too when the file started it (`own`).
+ */
+function clusterOn(base: string, own: StartedServer | null): TestCluster {
+  const admin = connectPostgres(`${base}/postgres`, { max: 1 });
+  const pools: PgClient[] = [];
+  const prefix = `mnemo_test_${process.pid}_${randomBytes(3).toString('hex')}_`;
+  const made: string[] = [];
+  return {
+    get dataDir() {
+      if (!own)
+        throw new Error("the shared cluster's files are not the file's own: startCluster({ own: true })");
+      return own.dataDir;
+    },
+    async freshDatabase(options = {}) {
+      const name = `${prefix}${made.length + 1}`;
+      const icu = options.icuLocale
+        ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale.replace(/'/g, "''")}'`
+        : '';
+      await admin.query(`CREATE DATABASE ${name}${icu}`);
+      made.push(name);
+      return `${base}/${name}`;
+    },
+    connect(url, max = 10) {
+      const pool = connectPostgres(url, { max });
+      pools.push(pool);
+      return pool;
+    },
+    async stop() {
+      await Promise.allSettled(pools.map((p) => p.close()));
+      try {
+        // A server started for this file goes whole; on the shared one, the file's databases only.
+        if (!own) for (const name of made) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.close();
+        if (own) stopServer(own);
+      }
     },
   };
 }

@@ -50,10 +50,13 @@ export async function migratedPglite(): Promise<PgClient> {
 /**
  * A real PostgreSQL server for the file's concurrency tests, or the reason to skip them. Pass the
  * result's `skip` to describe(); `cluster()` is valid inside it. Call it at the file's top level: the
- * server stops after the file, also when a name filter skips every test that used it.
+ * server stops (or, shared, loses the file's databases) after the file, also when a name filter skips
+ * every test that used it. `own`: see startCluster.
  */
-export async function serverForTests(): Promise<{ skip: string | false; cluster: () => TestCluster }> {
-  const started = await startCluster();
+export async function serverForTests(
+  options: { own?: boolean } = {},
+): Promise<{ skip: string | false; cluster: () => TestCluster }> {
+  const started = await startCluster(options);
   let cluster: TestCluster | null = null;
   if ('cluster' in started) {
     const c = started.cluster;
