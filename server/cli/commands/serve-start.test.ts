@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,30 @@ const env = {
   MNEMO_DB_KEY: 'serve-start-test-key',
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves once the process holds SIGTERM (bin/mnemo.mjs holds SIGTERM, SIGINT and SIGHUP from its first
+ * lines, before the modules load), read from Linux's /proc; elsewhere after a wait most starts fit in.
+ * A fixed wait alone fires before Node has even started on a loaded machine. Node itself catches
+ * SIGTERM and SIGINT from its start, so the mark is SIGHUP, caught in the same synchronous loop.
+ */
+async function holdingSignals(pid: number): Promise<void> {
+  const status = `/proc/${pid}/status`;
+  if (!existsSync(status)) {
+    await sleep(400);
+    return;
+  }
+  for (;;) {
+    let caught: bigint;
+    try {
+      caught = BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)/m.exec(readFileSync(status, 'utf8'))?.[1] ?? '0'}`);
+    } catch {
+      return; // Exited: the test's own assertions say how.
+    }
+    if (caught & 1n) return;
+    await sleep(2);
+  }
+}
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-serve-start-'));
@@ -176,8 +200,8 @@ describe('SIGTERM during start-up', () => {
     const dir = tempDir();
     // Through tsx, as a checkout runs it: the bundle npm test may name loads in less than this wait.
     const serve = mnemo(['serve', '--port', '0', '--data-dir', dir], { MNEMO_TEST_CLI_BUNDLE: '' });
-    // Well inside the second or more the modules take to load, past Node's own start.
-    await sleep(400);
+    // The second or more the modules take to load begins as the signals are held.
+    await holdingSignals(serve.child.pid!);
     serve.child.kill('SIGTERM');
     assert.deepEqual(await within(serve.exited, 60_000), { code: 0, signal: null }, serve.stderr());
     assert.equal(serve.stdout(), '');
@@ -236,7 +260,7 @@ describe('SIGTERM during start-up', () => {
     const keys = mnemo(['keys', 'list', '--key-registry', join(tempDir(), 'keys.json')], {
       MNEMO_TEST_CLI_BUNDLE: '',
     });
-    await sleep(400);
+    await holdingSignals(keys.child.pid!);
     keys.child.kill('SIGTERM');
     assert.deepEqual(await keys.exited, { code: null, signal: 'SIGTERM' });
   });
