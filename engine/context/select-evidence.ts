@@ -101,7 +101,7 @@ export function selectEvidence(
         if (at >= 0 && at <= i) continue;
         const moved = at > i ? queue.splice(at, 1)[0]! : null;
         const lanes = [...new Set([...(moved?.lanes ?? []), ...f.lanes, lane])];
-        queue.splice(i + 1, 0, { ...(moved ?? f), recordId: id, lanes, reasons: moved?.reasons ?? [] });
+        queue.splice(i + 1, 0, { ...(moved ?? f), recordId: id, lanes });
       }
     };
     const newer = newerOf.get(r.id);

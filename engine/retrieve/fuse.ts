@@ -10,7 +10,6 @@ export interface Fused {
   recordId: string;
   score: number;
   lanes: string[];
-  reasons: string[];
   /** Set when a reranker ordered this candidate (retrieve.ts). */
   rerankScore?: number;
 }
@@ -31,10 +30,9 @@ export function fuse(
   const byRecord = new Map<string, Fused>();
   for (const r of results) {
     r.candidates.forEach((c, i) => {
-      const f = byRecord.get(c.recordId) ?? { recordId: c.recordId, score: 0, lanes: [], reasons: [] };
+      const f = byRecord.get(c.recordId) ?? { recordId: c.recordId, score: 0, lanes: [] };
       f.score += (weights[r.lane] ?? 1) / (k + i + 1);
       f.lanes.push(r.lane);
-      f.reasons.push(`${r.lane}: ${c.reason}`);
       byRecord.set(c.recordId, f);
     });
   }

@@ -76,6 +76,9 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
   const freqOf = new Map<number | string, number>();
   let freqs = new Float64Array(64);
   let nFreqs = 0;
+  // Live rows per term, counted once between changes: every search asks it of each of its words (for
+  // the IDF), and a count walks the term's whole posting list, as long as the ranking's own walk.
+  const hitsOf = new Map<string, number>();
 
   function freqCode(counts: readonly number[]): number {
     // A number for the usual counts (each under 256), a string past that.
@@ -164,6 +167,7 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
   function remove(n: number): void {
     const slot = slotOf.get(n);
     if (slot === undefined) return;
+    hitsOf.clear();
     slotOf.delete(n);
     alive[slot] = 0;
     live--;
@@ -188,6 +192,7 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
   }
 
   function addTerm(n: number, term: string, counts: readonly number[]): void {
+    if (hitsOf.size > 0) hitsOf.clear();
     const slot = slotFor(n);
     let len = 0;
     for (const c of counts) len += c;
@@ -231,10 +236,14 @@ export function createTurnCopy(weights: readonly number[], initialRows = 1024): 
       if (dead > 0) compact();
     },
     hits(term) {
+      const known = hitsOf.get(term);
+      if (known !== undefined) return known;
       const p = postings.get(term);
       if (!p) return 0;
       let h = 0;
       for (let i = 0; i < p.size; i++) h += alive[p.data[2 * i]!]!;
+      if (hitsOf.size >= 4096) hitsOf.clear();
+      hitsOf.set(term, h);
       return h;
     },
     rank(phrases, idf, scope, cut) {

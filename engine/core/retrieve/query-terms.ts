@@ -31,19 +31,47 @@ export function stemPrefix(term: string): string {
   return stripped.length >= 3 ? stripped : term;
 }
 
+const wordChar = /[\p{L}\p{M}\p{N}]/u;
+
+/** Where a term's stem prefix is looked for, and whether it may start inside a word. */
+interface TermProbe {
+  prefix: string;
+  anywhere: boolean;
+}
+
+// One Context asks matchedTerms about the same few terms for hundreds of texts (every lane's reasons,
+// the reranker's features, each passage): their probes are made once, not once per text. A bounded
+// memo of a pure function of the term, so no engine's state lives here.
+const probes = new Map<string, TermProbe>();
+
+function probeOf(term: string): TermProbe {
+  let probe = probes.get(term);
+  if (probe) return probe;
+  const prefix = stemPrefix(term);
+  probe = { prefix, anywhere: hasUnspaced(prefix[0] ?? '') };
+  if (probes.size >= 4096) probes.clear();
+  probes.set(term, probe);
+  return probe;
+}
+
+/** The first offset at or after `from` where the probe's prefix starts a word of lower; -1 if none. */
+function nextStart(lower: string, { prefix, anywhere }: TermProbe, from: number): number {
+  for (let i = lower.indexOf(prefix, from); i !== -1; i = lower.indexOf(prefix, i + 1))
+    if (anywhere || i === 0 || !wordChar.test(lower[i - 1]!)) return i;
+  return -1;
+}
+
 /**
  * Where a term occurs in lower-cased text: each offset of its stem prefix at a word start. A word of a
  * script written without spaces (京都) starts wherever it occurs: its neighbours are letters too.
  */
 export function* termStarts(lower: string, term: string): Generator<number> {
-  const p = stemPrefix(term);
-  const anywhere = hasUnspaced(p[0] ?? '');
-  for (let i = lower.indexOf(p); i !== -1; i = lower.indexOf(p, i + 1))
-    if (anywhere || i === 0 || !/[\p{L}\p{M}\p{N}]/u.test(lower[i - 1]!)) yield i;
+  const probe = probeOf(term);
+  for (let i = nextStart(lower, probe, 0); i !== -1; i = nextStart(lower, probe, i + 1)) yield i;
 }
 
 /** Which of the terms occur in text (by stem prefix at a word start). */
 export function matchedTerms(text: string, terms: string[]): string[] {
   const lower = text.toLowerCase();
-  return terms.filter((t) => !termStarts(lower, t).next().done);
+  return terms.filter((t) => nextStart(lower, probeOf(t), 0) !== -1);
 }
