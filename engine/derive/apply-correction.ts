@@ -125,8 +125,8 @@ export function applyCorrectionTo(
 }
 
 /*
- * rememberRecord's entries, inside the write group's transaction: the Brain's repository over its
- * store, until rememberRecord runs in a unit of work and calls the forms above with its own.
+ * rememberRecord's entries, inside its unit of work: the Brain's repository over its store, until
+ * rememberRecord calls the forms above with its unit's repositories.
  */
 export const checkCorrection = (
   store: Store,

@@ -20,7 +20,7 @@ export type ReposOf = (brainUid: string) => SqliteSyncRepositories;
 
 /**
  * Reads the Records of a batch's derive jobs with one statement per Brain rather than one per job: a
- * batch gathers the Records of several write groups, and each statement costs more than its row.
+ * batch gathers the Records of several batches of writes, and each statement costs more than its row.
  * Records never change and only forgetting deletes one, never inside a batch, so what it reads stays
  * current.
  */

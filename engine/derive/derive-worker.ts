@@ -51,7 +51,7 @@ export interface DeriveWorkerOptions<B = void> {
   /**
    * After a batch that emptied the queue, how long the next one waits for jobs to gather. Each commit
    * costs about as much as the jobs in it (pages written to the WAL, and its fsync): while writes stream
-   * in, one batch per write group would commit several times per write group. A write after a quiet
+   * in, one batch per batch of writes would commit several times per batch of writes. A write after a quiet
    * spell is derived at once.
    */
   gatherMs?: number;

@@ -296,7 +296,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     // Started on the next turn of the event loop, not inside the write that kicked it: a rememberRecord
     // must not index a batch of 256 before it answers (a Context catches up on its own Brain anyway).
     // Within gatherMs of emptying the queue it waits for the rest of that span: while writes stream in,
-    // a batch per write group would commit as often as the writes do.
+    // a batch per batch of writes would commit as often as the writes do.
     const gather = drainedAt + gatherMs - performance.now();
     running = new Promise((r) => (gather > 0 ? setTimeout(r, gather) : setImmediate(r)))
       .then(drain)

@@ -54,7 +54,7 @@ const changeable = [
 
 /**
  * The repository's reads and writes as synchronous calls, for derivation and the forget cascade, which
- * run inside a transaction of their caller's (the derive worker's batch, the write group's, a unit's).
+ * run inside a transaction of their caller's (the derive worker's batch, a unit's).
  */
 export interface SqliteMemoriesSync {
   get(id: string): MemoryVersionRow | null;
