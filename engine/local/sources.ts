@@ -46,7 +46,7 @@ export async function forgetSource(
         `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
       );
     }
-    // The cascade is still SQL over the store, run inside this unit's transaction.
+    // The cascade runs inside this unit's transaction.
     const counts = forgetRecordRows(ctx, b.uid, ids);
     return { ids, records: ids.length, ...counts };
   });

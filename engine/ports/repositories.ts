@@ -200,7 +200,8 @@ export interface MemoryRepository extends MemoryReads {
   settling(lineage: string): Promise<SettlingVersion[]>;
   /**
    * The versions citing any of these Records, by Record then as found, each with its lineage and how
-   * many of its citations are of other Records (forgetting those Records leaves it that many).
+   * many of its citations are of other Records (forgetting those Records leaves it that many; a Record
+   * named twice counts once).
    */
   citing(recordIds: readonly string[]): Promise<{ id: string; lineage: string; remaining: number }[]>;
   /** The lineages of versions this Record retracted or revised (forgetting it re-opens them). */

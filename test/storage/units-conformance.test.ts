@@ -1189,6 +1189,17 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
             [m('i'), 0],
           ],
         );
+        assert.deepEqual(
+          (await u.memories.citing([m('r1'), m('old1'), m('r1')])).map((c) => [c.id, c.remaining]).sort(),
+          [
+            [m('a'), 1],
+            [m('e'), 1],
+            [m('f'), 1],
+            [m('g'), 1],
+            [m('i'), 0],
+          ],
+          'a Record named twice counts once',
+        );
         assert.deepEqual(await u.memories.citing([]), []);
         assert.deepEqual((await u.memories.namedBy(m('r1'))).sort(), [m('lc'), m('ld')]);
         assert.deepEqual(await u.memories.namedBy(m('r2')), []);

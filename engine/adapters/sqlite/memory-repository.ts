@@ -306,7 +306,8 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
         .map(versionOf),
     citing(recordIds) {
       const cited = new Map<string, { id: string; lineage: string; remaining: number }>();
-      for (const id of recordIds) {
+      // A Record named twice leaves a Memory one citation fewer, not two.
+      for (const id of new Set(recordIds)) {
         for (const m of store.all<{ id: string; lineage: string }>(
           `SELECT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
            WHERE c.record_id = ? AND m.brain_uid = ?`,
