@@ -1,8 +1,8 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
+import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type {
   CitationRow,
-  MemoryChanges,
   MemoryFilter,
   MemoryRepository,
   MemoryVersionRow,
@@ -23,23 +23,6 @@ import {
 const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
   m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
-
-/** The columns `update` may change (a fixed list: the SET clause is built from it, never from input). */
-const changeable = [
-  'statement',
-  'valid_from',
-  'valid_from_ms',
-  'valid_to',
-  'valid_to_ms',
-  'source_key',
-  'status',
-  'pending',
-  'retracted_by',
-  'revised_by',
-  'seq',
-  'learned_at',
-  'cause',
-] as const satisfies readonly (keyof MemoryChanges)[];
 
 /** ASCII case ignored, as SQLite's lower() and NOCASE: lower() under "C" folds ASCII alone. */
 const asciiLower = (expr: string) => `lower(${expr} COLLATE "C")`;
@@ -194,7 +177,7 @@ export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
       return inserted;
     },
     async update(id, changes) {
-      const columns = changeable.filter((c) => changes[c] !== undefined);
+      const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
       await q.query(
         `UPDATE memories SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}

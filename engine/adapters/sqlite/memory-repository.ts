@@ -1,4 +1,5 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
+import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type {
   CitationRow,
@@ -34,23 +35,6 @@ const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pending: 
 export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
   WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
     AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
-
-/** The columns `update` may change, in the order its statements name them. */
-const changeable = [
-  'statement',
-  'valid_from',
-  'valid_from_ms',
-  'valid_to',
-  'valid_to_ms',
-  'source_key',
-  'status',
-  'pending',
-  'retracted_by',
-  'revised_by',
-  'seq',
-  'learned_at',
-  'cause',
-] as const satisfies readonly (keyof MemoryChanges)[];
 
 /**
  * The repository's reads and writes as synchronous calls, for derivation and the forget cascade, which
@@ -236,7 +220,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
     },
     update(id, changes) {
-      const columns = changeable.filter((c) => changes[c] !== undefined);
+      const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
       store.run(
         `UPDATE memories SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND brain_uid = ?`,
