@@ -97,6 +97,13 @@ export interface VectorIndex {
     query: Float32Array,
     k: number,
   ): Promise<{ n: number; distance: number }[]>;
+  /**
+   * The Records these Memories of the Brain cite (a Memory's neighbour stands for them). The scope is
+   * applied after, by `inScope`: a vector index holds no Record's time, source or visibility.
+   */
+  cited(brainUid: string, memoryNs: readonly number[]): Promise<{ memoryN: number; recordN: number }[]>;
+  /** Those of these Records that the scope lets through, with their ids, in no particular order. */
+  inScope(recordNs: readonly number[], scope: SearchScope): Promise<{ n: number; id: string }[]>;
 }
 
 /** Threads of messages: which Records sit next to which (the thread and neighbour features, context). */
