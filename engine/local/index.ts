@@ -325,6 +325,7 @@ function engineOver(
         assembleContext(
           {
             store,
+            units: ctx.units,
             jobs,
             codec: ctx.codec,
             deployment,
