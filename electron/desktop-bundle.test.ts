@@ -55,10 +55,15 @@ test('the bundle builds, needs no tsx or TypeScript, and imports only Node and t
   for (const native of ['better-sqlite3-multiple-ciphers', 'sqlite-vec'])
     assert.ok(loads['main.mjs']!.includes(native), `${native} stays external`);
   assert.ok(loads['embed-worker-entry.mjs']!.includes('onnxruntime-node'), 'onnxruntime stays external');
+  assert.deepEqual(loads['checkpoint-worker.mjs'], [
+    'node:worker_threads',
+    'better-sqlite3-multiple-ciphers',
+  ]);
   assert.doesNotMatch(main, /\bfrom\s*"tsx|\bimport\("tsx|\brequire\("tsx/, 'nothing loads tsx');
   // The engine finds these beside its own module, which in the bundle is main.mjs.
   assert.match(main, /new URL\("\.\/embed-worker-entry\.mjs", import\.meta\.url\)/);
   assert.match(main, /new URL\("\.\/reranker-model\.json", import\.meta\.url\)/);
+  assert.match(main, /new URL\("\.\/checkpoint-worker\.mjs", import\.meta\.url\)/);
   assert.deepEqual(loads[build.preloadBundle], ['electron'], 'the sandboxed preload requires only electron');
 });
 

@@ -19,12 +19,14 @@ export const externalPackages = [
 ];
 
 /**
- * The files the bundle holds. Names matter: the engine starts its worker as ./embed-worker-entry.mjs
+ * The files the bundle holds. Names matter: the engine starts its workers as ./embed-worker-entry.mjs
+ * and ./checkpoint-worker.mjs
  * and reads ./reranker-model.json relative to its own module, which in the bundle is main.mjs.
  */
 export const bundleEntries = {
   'main.mjs': 'electron/main.ts',
   'embed-worker-entry.mjs': 'engine/embed/embed-worker.ts',
+  'checkpoint-worker.mjs': 'engine/adapters/sqlite/checkpoint-worker.mjs',
   'serve-without-electron.mjs': 'electron/serve-without-electron.ts',
 };
 export const bundleCopies = { 'reranker-model.json': 'engine/retrieve/reranker-model.json' };

@@ -34,6 +34,7 @@ import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
+import { startBackgroundCheckpoints } from '../adapters/sqlite/background-checkpoints.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import type { QueuedJob } from '../ports/index.ts';
@@ -256,6 +257,11 @@ function engineOver(
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
   const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);
+  // The WAL is copied into the main file on another thread, not inside the commits requests wait for.
+  const checkpoints = startBackgroundCheckpoints(store, {
+    key: options.dbKey,
+    onError: (message) => logger.warn(message),
+  });
   // Work queued before a crash or shutdown resumes now.
   worker.kick();
   let closed = false;
@@ -399,6 +405,7 @@ function engineOver(
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
       vectors.release();
+      await checkpoints.close();
       try {
         store.close();
       } finally {

@@ -76,6 +76,24 @@ export interface RecordRepository {
   idsOfSource(sourceName: string): Promise<string[]>;
   /** Deletes Records; their citations and queued jobs go with them. */
   remove(ids: readonly string[]): Promise<void>;
+  /**
+   * The change feed's Records: those written after step `afterSeq` (and up to `throughSeq`), by step
+   * then id, at most `limit` (undefined: all); `hideLocalOnly` as for `list`.
+   */
+  changes(query: StepRange & { hideLocalOnly: boolean }): Promise<RecordRow[]>;
+  /**
+   * The change feed's removals: ids forgotten after step `afterSeq` (and up to `throughSeq`), at the
+   * step of their forget, by step then id, at most `limit`. Every id forgotten in the Brain is kept,
+   * also those never written here (a device's tombstone).
+   */
+  removals(query: StepRange): Promise<{ id: string; seq: number; forgotten_at: string }[]>;
+}
+
+/** Steps of a Brain's sequence a feed reads: after `afterSeq`, through `throughSeq`, `limit` rows at most. */
+export interface StepRange {
+  afterSeq: number;
+  throughSeq?: number | undefined;
+  limit?: number | undefined;
 }
 
 /**

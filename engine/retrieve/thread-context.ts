@@ -1,10 +1,9 @@
 import { segmentWords } from '../core/retrieve/segment-words.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 
-/** Neighbours that make a message understandable: the two before it and the one after, same thread. */
-export const contextBefore = 2;
-export const contextAfter = 1;
-const maxNeighbourChars = 1_000;
+import { contextAfter, contextBefore, maxNeighbourChars } from '../core/retrieve/turn-shape.ts';
+
+export { contextAfter, contextBefore };
 
 interface Row {
   record_n: number;

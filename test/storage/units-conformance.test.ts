@@ -825,6 +825,56 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       return { uid, other, m, r1, r2, rows, lineage };
     };
 
+    it('reads the change feed: Records written and ids forgotten after a step, through a step, by step then id', async () => {
+      const uid = await brain();
+      const other = await brain();
+      await b.units.write(other, async (u) => void (await u.records.insert(recordRow(other, 'rec_other'))));
+      await b.units.write(uid, async (u) => {
+        for (let i = 0; i < 4; i++) await u.sequence.next();
+        await u.records.insert(recordRow(uid, 'rec_b', { seq: 1 }));
+        await u.records.insert(recordRow(uid, 'rec_a', { seq: 2 }));
+        await u.records.insert(recordRow(uid, 'rec_B', { seq: 2 }));
+        await u.records.insert(recordRow(uid, 'rec_local', { seq: 3, visibility: 'local_only' }));
+        await u.records.insert(recordRow(uid, 'rec_gone', { seq: 3 }));
+        await u.records.insert(recordRow(uid, 'rec_Z', { seq: 4 }));
+      });
+      await b.units.write(uid, async (u) => {
+        assert.equal(await u.sequence.next(), 5);
+        await u.records.remove(['rec_gone', 'rec_Z']);
+      });
+      await b.units.read(uid, async (u) => {
+        const ids = async (q: Parameters<RecordRepository['changes']>[0]) =>
+          (await u.records.changes(q)).map((r) => [r.id, r.seq]);
+        assert.deepEqual(await ids({ afterSeq: 0, hideLocalOnly: true }), [
+          ['rec_b', 1],
+          ['rec_B', 2],
+          ['rec_a', 2],
+        ]);
+        assert.deepEqual(await ids({ afterSeq: 1, hideLocalOnly: false }), [
+          ['rec_B', 2],
+          ['rec_a', 2],
+          ['rec_local', 3],
+        ]);
+        assert.deepEqual(await ids({ afterSeq: 0, throughSeq: 1, hideLocalOnly: true }), [['rec_b', 1]]);
+        assert.deepEqual(await ids({ afterSeq: 1, limit: 1, hideLocalOnly: true }), [['rec_B', 2]]);
+        const removals = await u.records.removals({ afterSeq: 0 });
+        assert.deepEqual(
+          removals.map((t) => [t.id, t.seq]),
+          [
+            ['rec_Z', 5],
+            ['rec_gone', 5],
+          ],
+        );
+        assert.ok(removals.every((t) => !Number.isNaN(Date.parse(t.forgotten_at))));
+        assert.deepEqual(
+          (await u.records.removals({ afterSeq: 0, limit: 1 })).map((t) => t.id),
+          ['rec_Z'],
+        );
+        assert.deepEqual(await u.records.removals({ afterSeq: 5 }), []);
+        assert.deepEqual(await u.records.removals({ afterSeq: 0, throughSeq: 4 }), []);
+      });
+    });
+
     it('reads a Memory by id, a lineage by version, citations by Memory then Record, local_only hidden', async () => {
       const { uid, other, m, r1, r2, rows, lineage: lin } = await memoriesBrain();
       await b.units.read(uid, async (u) => {

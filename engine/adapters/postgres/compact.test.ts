@@ -64,11 +64,17 @@ describe('compacting after a forget, on a PostgreSQL server', { skip: server.ski
         text: `an ordinary note number ${i}`,
       });
     }
-    await insertRecord(client, {
-      brainUid: 'brn_keep',
-      id: 'rec_secret',
-      text: `the code is ${record} today`,
-    });
+    // In a thread between two messages, whose turns hold its words until the forget rewrites them.
+    const inThread = (id: string, text: string) =>
+      insertRecord(client, {
+        brainUid: 'brn_keep',
+        id,
+        text,
+        content: { kind: 'message', text, thread: 'tk' },
+      });
+    await inThread('rec_before', 'what is the code?');
+    await inThread('rec_secret', `the code is ${record} today`);
+    await inThread('rec_after', 'thanks, noted');
     await insertMemory(client, 'brn_keep', 'mem_secret', 'rec_secret', `the code is ${record}`);
     const traces = pgTraceStore(client);
     await traces.add('brn_keep', traceOf('trc_secret', `what was ${record}`, 'rec_secret'));
@@ -117,7 +123,7 @@ describe('compacting after a forget, on a PostgreSQL server', { skip: server.ski
     t.diagnostic(`compacted: ${JSON.stringify(report)}`);
     assert.deepEqual(
       report.tables.map((x) => x.table),
-      ['records', 'memories', 'citations', 'traces', 'derive_failures'],
+      ['records', 'turns', 'memories', 'citations', 'traces', 'derive_failures'],
       'every table that can hold the bytes (no embeddings without pgvector)',
     );
     assert.deepEqual(report.statistics, { compacted: true });
@@ -128,6 +134,6 @@ describe('compacting after a forget, on a PostgreSQL server', { skip: server.ski
     const kept = await client.query<{ c: number }>(
       "SELECT count(*)::int AS c FROM records WHERE brain_uid = 'brn_keep'",
     );
-    assert.equal(kept.rows[0]!.c, 60, 'the rest is all there');
+    assert.equal(kept.rows[0]!.c, 62, 'the rest is all there');
   });
 });

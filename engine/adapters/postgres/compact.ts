@@ -2,12 +2,14 @@ import { connectPostgres, type PgClient } from './client.ts';
 import { shownUrl } from './open-keys.ts';
 
 /**
- * The tables a forgotten Record's bytes can be in: its row (text, content, its words in `tsv` and the
- * GIN index), the Memories derived from it and their citations' quotes, the Traces that named it,
- * derivation failures, its vectors. Their TOAST tables and indexes are rewritten with them.
+ * The tables a forgotten Record's bytes can be in: its row (text, content), the turns that held its
+ * words (its own, and the versions of its neighbours' from before the forget rewrote them), the
+ * Memories derived from it and their citations' quotes, the Traces that named it, derivation
+ * failures, its vectors. Their TOAST tables and indexes are rewritten with them.
  */
 export const forgottenBytesTables = [
   'records',
+  'turns',
   'memories',
   'citations',
   'traces',

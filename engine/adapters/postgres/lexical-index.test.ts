@@ -32,7 +32,7 @@ const ids = async (terms: string[], over: Partial<SearchScope> = {}, cut = 100, 
 describe('the lexical index over tsvector (LexicalIndex)', () => {
   it('ranks a Record with more of the words above one that repeats a single word, stemmed', async () => {
     const found = await lexical.search({ terms: ['alice', 'trip'], scope: scope(), cut: 100, limit: 100 });
-    assert.equal(lexical.backend, 'postgres-tsvector/ts_rank');
+    assert.equal(lexical.backend, 'postgres-tsvector-turns/ts_rank');
     assert.equal(found[0]?.recordId, 'r_paris', 'two of the words ("trips" stems to "trip")');
     assert.ok(found[0]!.score > found[1]!.score);
     assert.ok(found.every((r) => r.score > 0 && Number.isInteger(r.recordN)));

@@ -1,3 +1,4 @@
+import { turnWeights } from '../../core/retrieve/turn-shape.ts';
 import type { LexicalIndex, ScoredRecord, SearchScope } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
@@ -10,7 +11,10 @@ import type { PgQueryable } from './client.ts';
  * (lexical-index.test.ts checks the order). Neither weighs rare words more (no IDF), so the scores are
  * not BM25's: the reranker, trained on `sqlite-fts5/bm25`, stands aside on this backend.
  */
-export const pgLexicalBackend = 'postgres-tsvector/ts_rank';
+export const pgLexicalBackend = 'postgres-tsvector-turns/ts_rank';
+
+/** ts_rank's weights, in its order (D, C, B, A): after, speaker, before, the text (migration 005). */
+const rankWeights = `{${[turnWeights.after, turnWeights.speaker, turnWeights.before, turnWeights.text].join(',')}}`;
 
 /**
  * The request's conditions on alias `r`, from parameter `$first` on: the SQLite lanes' eligibilitySql
@@ -38,10 +42,9 @@ export function scopeSql(scope: SearchScope, first: number): { sql: string; para
 }
 
 /**
- * Full-text search over `records.tsv` (GIN), one Record at a time. The SQLite lanes index a message
- * with its speaker and its thread neighbours' words (turn_fts), so a reply is found through the
- * question it answers; this index has a Record's own words only (docs/hosted-postgres.md says what
- * that costs and what a turn-level index would take).
+ * Full-text search over turns (`turns.tsv`, GIN): a message with its speaker and its thread
+ * neighbours' words, weighted as the SQLite lanes' turn_fts columns, so a reply is found through the
+ * question it answers; a Record of another kind is its own words.
  *
  * As the SQLite lane does, the best `cut` matches of the Brain are ranked first and the request's
  * conditions applied to those, so a scope that hides most Records costs no more than a plain search.
@@ -58,10 +61,10 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       const rows = await db.query<{ n: number; id: string; score: number }>(
         `WITH q AS (SELECT ${query} AS q),
          ranked AS (
-           SELECT r.n, ts_rank(r.tsv, q.q, 1) AS score
-           FROM records r, q
-           WHERE r.brain_uid = $${at + 2} AND r.tsv @@ q.q
-           ORDER BY score DESC, r.n
+           SELECT t.n, ts_rank('${rankWeights}'::float4[], t.tsv, q.q, 1) AS score
+           FROM turns t, q
+           WHERE t.brain_uid = $${at + 2} AND t.tsv @@ q.q
+           ORDER BY score DESC, t.n
            LIMIT $${at}
          )
          SELECT r.n, r.id, ranked.score

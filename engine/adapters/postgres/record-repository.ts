@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { RecordRepository, RecordRow } from '../../ports/index.ts';
+import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
 const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
@@ -133,5 +133,47 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
           [brainUid, gone.rows.map((r) => r.n)],
         );
     },
+    async changes(range) {
+      const { sql, params } = stepRangeSql(range, 'r.seq', [brainUid]);
+      return (
+        await q.query<RecordRow>(
+          `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 ${sql}
+             ${range.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
+           ORDER BY r.seq, r.id COLLATE "C" ${limitSql(range, params)}`,
+          params,
+        )
+      ).rows;
+    },
+    async removals(range) {
+      const { sql, params } = stepRangeSql(range, 't.seq', [brainUid]);
+      return (
+        await q.query<{ id: string; seq: number; forgotten_at: string }>(
+          `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t WHERE t.brain_uid = $1 ${sql}
+           ORDER BY t.seq, t.record_id COLLATE "C" ${limitSql(range, params)}`,
+          params,
+        )
+      ).rows;
+    },
   };
+}
+
+/** A feed's conditions on its step column, numbered after the `params` given (which it extends). */
+function stepRangeSql(
+  range: StepRange,
+  column: string,
+  params: unknown[],
+): { sql: string; params: unknown[] } {
+  params.push(range.afterSeq);
+  let sql = `AND ${column} > $${params.length}`;
+  if (range.throughSeq !== undefined) {
+    params.push(range.throughSeq);
+    sql += ` AND ${column} <= $${params.length}`;
+  }
+  return { sql, params };
+}
+
+function limitSql(range: StepRange, params: unknown[]): string {
+  if (range.limit === undefined) return '';
+  params.push(range.limit);
+  return `LIMIT $${params.length}`;
 }

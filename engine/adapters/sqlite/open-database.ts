@@ -56,22 +56,25 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
 }
 
 /**
+ * The pragmas that give a connection the store's key, in order; none for an unencrypted file. Why
+ * ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather than read
+ * as garbage; fast in software without AES-NI; the library's default, best tested.
+ */
+export function keyPragmas(key: string | Buffer | null): string[] {
+  if (key === null) return [];
+  if (key.length === 0) throw new Error('the database key is empty');
+  return [
+    `cipher='chacha20'`,
+    typeof key === 'string' ? `key='${key.replaceAll("'", "''")}'` : `hexkey='${key.toString('hex')}'`,
+  ];
+}
+
+/**
  * Gives a connection the store's key (ChaCha20-Poly1305 page encryption, temporary data in memory) and
  * proves it with a first read. A wrong key is a clear error, never a silent empty store.
  */
 export function unlockDatabase(db: Db, file: string, key: string | Buffer | null): void {
-  if (key !== null) {
-    // Why ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather
-    // than read as garbage; fast in software without AES-NI; the library's default, best tested.
-    db.pragma(`cipher='chacha20'`);
-    if (typeof key === 'string') {
-      if (key.length === 0) throw new Error('the database key is empty');
-      db.pragma(`key='${key.replaceAll("'", "''")}'`);
-    } else {
-      if (key.length === 0) throw new Error('the database key is empty');
-      db.pragma(`hexkey='${key.toString('hex')}'`);
-    }
-  }
+  for (const pragma of keyPragmas(key)) db.pragma(pragma);
   // Before anything sorts or journals: temporary files are never encrypted.
   keepTempDataInMemory(db);
   try {

@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { RecordRepository, RecordRow, RecordState } from '../../ports/index.ts';
+import type { RecordRepository, RecordRow, RecordState, StepRange } from '../../ports/index.ts';
 import type { SqlParam, Store } from './store.ts';
 import { textKey } from './text-key.ts';
 
@@ -150,5 +150,36 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
         )
         .map((r) => r.id),
     remove: async (ids) => sync.remove(ids),
+    changes: async (q) => {
+      const { sql, params } = stepRangeSql(q, 'r.seq');
+      return store.all<RecordRow>(
+        `SELECT ${recordColumns} FROM records r
+         WHERE r.brain_uid = ? ${sql} ${q.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
+         ORDER BY r.seq, r.id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
+        brainUid,
+        ...params,
+      );
+    },
+    removals: async (q) => {
+      const { sql, params } = stepRangeSql(q, 't.seq');
+      return store.all<{ id: string; seq: number; forgotten_at: string }>(
+        `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t
+         WHERE t.brain_uid = ? ${sql} ORDER BY t.seq, t.record_id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
+        brainUid,
+        ...params,
+      );
+    },
   };
+}
+
+/** A feed's conditions on its step column (AND-ed after the Brain's), and the LIMIT's value last. */
+function stepRangeSql(q: StepRange, column: string): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [q.afterSeq];
+  let sql = `AND ${column} > ?`;
+  if (q.throughSeq !== undefined) {
+    sql += ` AND ${column} <= ?`;
+    params.push(q.throughSeq);
+  }
+  if (q.limit !== undefined) params.push(q.limit);
+  return { sql, params };
 }

@@ -162,6 +162,15 @@ function binding(): { packageDir: string; choice: BindingChoice } {
  * Every connection of the engine is made here, with the binding this runtime loads. A binding that
  * cannot load is a SqliteBindingError naming the cause and the fix, raised before any file is opened.
  */
+/**
+ * The compiled binding `newDatabase` loads, as better-sqlite3's `nativeBinding` option (undefined: the
+ * package's own build), for a connection opened in a worker thread, which must load the same one.
+ */
+export function nativeBindingPath(): string | undefined {
+  const { choice } = binding();
+  return choice.kind === 'file' ? choice.path : undefined;
+}
+
 export function newDatabase(file: string, options: Database.Options = {}): Database.Database {
   const { packageDir, choice } = binding();
   const context = { runtime: currentRuntime(), packageDir, choice };

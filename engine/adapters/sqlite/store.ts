@@ -51,6 +51,8 @@ export interface Store {
    * through `exclusive`, so it runs between units of work rather than inside one.
    */
   checkpoint(): boolean;
+  /** Calls `listener` after each commit of this connection's writes (a transaction, or a write alone). */
+  onCommit(listener: () => void): void;
   close(): void;
 }
 
@@ -153,8 +155,13 @@ export function openStore(opts: OpenStoreOptions): Store {
     if (open !== null && units.getStore() === open)
       throw new Error('store: a unit of work cannot open inside another (it would wait for its own end)');
   };
+  const commitListeners: Array<() => void> = [];
+  const committed = () => {
+    for (const l of commitListeners) l();
+  };
   const batches = createWriteBatches({
     db,
+    committed,
     acquire: () => mutex.acquire(),
     open: () => {
       const me = { mode: 'write' as const };
@@ -183,6 +190,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       try {
         out = await units.run(me, work);
         db.exec('COMMIT');
+        if (mode === 'write') committed();
       } catch (e) {
         // A COMMIT that failed can leave the transaction open, as can work that threw.
         if (db.inTransaction) db.exec('ROLLBACK');
@@ -200,7 +208,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     file,
     run: (sql, ...params) => {
       if (open !== null) mayWrite();
-      return prep(sql).run(...params);
+      const out = prep(sql).run(...params);
+      if (!db.inTransaction) committed();
+      return out;
     },
     // A statement that writes and returns rows (INSERT ... RETURNING) is a write too.
     get: <T>(sql: string, ...params: SqlParam[]) => {
@@ -215,7 +225,10 @@ export function openStore(opts: OpenStoreOptions): Store {
     },
     tx: <T>(fn: () => T) => {
       if (open !== null) mayWrite();
-      return inTx(fn) as T;
+      const outermost = !db.inTransaction;
+      const out = inTx(fn) as T;
+      if (outermost) committed();
+      return out;
     },
     exclusive: (fn) => mutex.runSync(fn),
     unit,
@@ -231,6 +244,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       (prep('SELECT seq FROM brains WHERE uid = ?').get(brainUid) as { seq: number }).seq,
     watermarkSecret: Buffer.from(secretHex, 'hex'),
     checkpoint,
+    onCommit: (listener) => void commitListeners.push(listener),
     close: () => {
       if (retry) clearTimeout(retry);
       retry = null;

@@ -1,3 +1,5 @@
+import { turnWeights as weight } from '../../core/retrieve/turn-shape.ts';
+
 /** turn_fts's columns, in table order (migration 005). */
 export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as const;
 
@@ -10,11 +12,10 @@ export const turnTokenizer = "porter unicode61 remove_diacritics 2 categories 'L
 export const turnTokenizerSql = turnTokenizer.replaceAll("'", "''");
 
 /**
- * Column weights of turn_fts for BM25: the Record's own text counts fully, its speaker half, the two
- * messages before it 0.6 and the one after 0.2 (tuned on the LoCoMo dev half: docs/decisions/retrieval.md);
- * the Brain's scope token 0.
+ * Column weights of turn_fts for BM25, in turnColumns' order: a turn's parts as the core weighs them
+ * (tuned on the LoCoMo dev half: docs/decisions/retrieval.md); the Brain's scope token 0.
  */
-export const turnWeights = [1, 0.5, 0.6, 0.2, 0] as const;
+export const turnWeights = [weight.text, weight.speaker, weight.before, weight.after, 0] as const;
 
 /** A word as an FTS5 phrase: quoted, so FTS5's query syntax in it is only text. */
 export const ftsPhrase = (word: string) => `"${word.replaceAll('"', '""')}"`;

@@ -28,6 +28,8 @@ export interface BatchHooks {
   /** Marks a write unit open (writes from outside it are refused) and says how to run work inside it. */
   open(): <T>(work: () => Promise<T>) => Promise<T>;
   close(): void;
+  /** After the batch's COMMIT. */
+  committed(): void;
   maxBatch?: number | undefined;
 }
 
@@ -90,6 +92,7 @@ export function createWriteBatches(hooks: BatchHooks): WriteBatches {
       for (const w of batch) w.reject(error);
       return;
     }
+    hooks.committed();
     batch.forEach((w, i) => {
       const o = outcomes[i]!;
       if (o.ok) w.resolve(o.value);

@@ -2,6 +2,25 @@ import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import { toRecord } from '../records.ts';
+import type { RecordRow, StepRange } from '../../ports/index.ts';
+
+/** A Record written, or an id forgotten, at a step of the Brain. */
+interface FeedItem {
+  seq: number;
+  id: string;
+  record?: RecordRow;
+  forgottenAt?: string;
+}
+
+const itemKey = (i: FeedItem) => `${i.record ? 'record' : 'removal'}:${i.id}`;
+
+/** By step; within one, the Records written before the ids forgotten, each by id (bytewise: ids are ASCII). */
+function inFeedOrder(items: FeedItem[]): FeedItem[] {
+  return items.sort(
+    (x, y) =>
+      x.seq - y.seq || (x.record ? 0 : 1) - (y.record ? 0 : 1) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+  );
+}
 
 /** Reads the feed from the Brain's beginning. */
 export const feedStart = 'start';
@@ -26,20 +45,21 @@ export async function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQue
   const since = q.since_watermark === feedStart ? 0 : ctx.codec.decode(q.since_watermark!, b.uid);
   // One snapshot: a Record the page names is still there when it is read.
   return ctx.units.read(b.uid, async (u) => {
-    const items = ctx.store.all<{ kind: 'record' | 'removal'; id: string; seq: number; at: string }>(
-      `SELECT * FROM (
-       SELECT 'record' AS kind, id, seq, created_at AS at FROM records
-        WHERE brain_uid = ? AND seq > ? AND visibility <> 'local_only'
-       UNION ALL
-       SELECT 'removal' AS kind, record_id AS id, seq, forgotten_at AS at FROM record_tombstones
-        WHERE brain_uid = ? AND seq > ?)
-     ORDER BY seq, kind, id LIMIT ?`,
-      b.uid,
-      since,
-      b.uid,
-      since,
-      q.limit + 1,
-    );
+    const read = async (range: StepRange): Promise<FeedItem[]> =>
+      inFeedOrder([
+        ...(await u.records.changes({ ...range, hideLocalOnly: true })).map((r) => ({
+          seq: r.seq,
+          id: r.id,
+          record: r,
+        })),
+        ...(await u.records.removals(range)).map((t) => ({
+          seq: t.seq,
+          id: t.id,
+          forgottenAt: t.forgotten_at,
+        })),
+      ]);
+    // Each side stops at limit + 1 in feed order, so the first limit + 1 of both are among them.
+    const items = (await read({ afterSeq: since, limit: q.limit + 1 })).slice(0, q.limit + 1);
     let page = items;
     let hasMore = false;
     if (items.length > q.limit) {
@@ -47,25 +67,16 @@ export async function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQue
       const lastSeq = items[q.limit - 1]!.seq;
       page = items.slice(0, q.limit);
       // The rest of the last step, however many: a watermark inside a step would lose its remainder.
-      const rest = ctx.store.all<{ kind: 'record' | 'removal'; id: string; seq: number; at: string }>(
-        `SELECT 'record' AS kind, id, seq, created_at AS at FROM records
-        WHERE brain_uid = ? AND seq = ? AND visibility <> 'local_only'
-       UNION ALL
-       SELECT 'removal' AS kind, record_id AS id, seq, forgotten_at AS at FROM record_tombstones
-        WHERE brain_uid = ? AND seq = ?`,
-        b.uid,
-        lastSeq,
-        b.uid,
-        lastSeq,
-      );
-      const seen = new Set(page.map((i) => `${i.kind}:${i.id}`));
-      page = [...page, ...rest.filter((i) => !seen.has(`${i.kind}:${i.id}`))];
+      const rest = await read({ afterSeq: lastSeq - 1, throughSeq: lastSeq });
+      const seen = new Set(page.map(itemKey));
+      page = [...page, ...rest.filter((i) => !seen.has(itemKey(i)))];
     }
-    const ids = page.filter((i) => i.kind === 'record').map((i) => i.id);
-    const rows = await Promise.all(ids.map(async (id) => (await u.records.get(id))!));
-    const states = await u.records.states(ids);
+    const rows = page.flatMap((i) => (i.record ? [i.record] : []));
+    const states = await u.records.states(rows.map((r) => r.id));
     const data = rows.map((r, i) => toRecord(r, states[i]!));
-    const removed = page.filter((i) => i.kind === 'removal').map((i) => ({ id: i.id, forgotten_at: i.at }));
+    const removed = page.flatMap((i) =>
+      i.forgottenAt !== undefined ? [{ id: i.id, forgotten_at: i.forgottenAt }] : [],
+    );
     return {
       data,
       has_more: hasMore,

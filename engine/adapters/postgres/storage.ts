@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { KeyRegistryPort, Storage, TraceStore } from '../../ports/index.ts';
+import { pgBrains } from './brain-repository.ts';
+import { connectPostgres, type PgClient } from './client.ts';
+import { pgJobQueue } from './job-queue.ts';
+import { pgKeyRegistry } from './key-registry.ts';
+import { pgLexicalIndex } from './lexical-index.ts';
+import { migrate } from './migrate.ts';
+import { shownUrl } from './open-keys.ts';
+import { pgThreadIndex } from './thread-index.ts';
+import { pgTraceStore } from './trace-store.ts';
+import { pgUnitsOfWork } from './unit-of-work.ts';
+import { pgVectorIndex, vectorSupport } from './vector-index.ts';
+
+/** A hosted Mnemo's storage: the engine's ports over one PostgreSQL database, shared by every process. */
+export interface PostgresStorage extends Storage {
+  /** Traces in the database, so any process lists what another assembled. */
+  readonly traces: TraceStore;
+  /** The key registry in the database: a revoke is seen by every process's next lookup. */
+  readonly keys: KeyRegistryPort;
+  /** Whether the semantic lane can run (the `vector` extension), and why not. */
+  readonly semantic: { on: boolean; reason: string | null };
+  /** Versions of the schema this open applied (none when another process had). */
+  readonly migrated: readonly number[];
+}
+
+export interface PostgresStorageOptions {
+  /** Traces kept per Brain (oldest evicted). Default 500. */
+  tracesPerBrain?: number;
+}
+
+const secretKey = 'watermark_secret';
+
+/**
+ * The secret every process signs watermarks with: made by whichever process opens the database first
+ * (the insert that loses the race changes nothing) and read by all, so a watermark one process
+ * issued is honoured by another.
+ */
+async function sharedWatermarkSecret(client: PgClient): Promise<Uint8Array> {
+  await client.query('INSERT INTO mnemo_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+    secretKey,
+    randomBytes(32).toString('hex'),
+  ]);
+  const row = (
+    await client.query<{ value: string }>('SELECT value FROM mnemo_meta WHERE key = $1', [secretKey])
+  ).rows[0];
+  if (!row || !/^[0-9a-f]{64}$/.test(row.value))
+    throw new Error(`the database's ${secretKey} is missing or malformed; it holds 32 bytes in hex`);
+  return Buffer.from(row.value, 'hex');
+}
+
+/**
+ * The ports over a database the caller connected (a pool, or PGlite in tests), its schema brought up
+ * to date first under the migrations' lock. `close()` closes the client.
+ */
+export async function postgresStorageOver(
+  client: PgClient,
+  options: PostgresStorageOptions = {},
+): Promise<PostgresStorage> {
+  const { applied } = await migrate(client);
+  const secret = await sharedWatermarkSecret(client);
+  const units = pgUnitsOfWork(client);
+  return {
+    brains: pgBrains(client),
+    lexical: pgLexicalIndex(client),
+    vectors: pgVectorIndex(client),
+    threads: pgThreadIndex(client),
+    jobs: pgJobQueue(client),
+    traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
+    keys: pgKeyRegistry(client),
+    semantic: await vectorSupport(client),
+    migrated: applied,
+    watermarkSecret: async () => secret,
+    write: (brainUid, work, opts) => units.write(brainUid, work, opts),
+    read: (brainUid, work) => units.read(brainUid, work),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Opens a hosted Mnemo's database at `url` (postgres://...). Fails with the URL (its password hidden)
+ * and the cause when the server cannot be reached or the schema cannot be brought up to date.
+ */
+export async function openPostgresStorage(
+  url: string,
+  options: PostgresStorageOptions & { poolSize?: number } = {},
+): Promise<PostgresStorage> {
+  const client = connectPostgres(url, { max: options.poolSize ?? 10 });
+  try {
+    return await postgresStorageOver(client, options);
+  } catch (e) {
+    await client.close();
+    const err = new Error(`the database at ${shownUrl(url)} could not be used: ${(e as Error).message}`);
+    err.cause = e;
+    throw err;
+  }
+}

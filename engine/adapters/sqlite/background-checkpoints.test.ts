@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startBackgroundCheckpoints } from './background-checkpoints.ts';
+import { openStore, storeFileName, type Store } from './store.ts';
+
+function storeIn(key: string): { store: Store; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-bg-checkpoint-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openStore({ dataDir: dir, key });
+  store.run('CREATE TABLE notes (t TEXT)');
+  return { store, file: join(dir, storeFileName) };
+}
+
+const autocheckpoint = (store: Store) => store.db.pragma('wal_autocheckpoint', { simple: true });
+
+/** Frames in the WAL that no checkpoint has copied to the main file yet. */
+function framesLeft(store: Store): number {
+  const [r] = store.db.pragma('wal_checkpoint(NOOP)') as { log: number; checkpointed: number }[];
+  return r!.log - r!.checkpointed;
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+describe("the store's WAL checkpointed on another thread", () => {
+  it('copies what was written into the main file, while the store never checkpoints on its own', async () => {
+    const { store, file } = storeIn('k1');
+    const checkpoints = startBackgroundCheckpoints(store, { key: 'k1', intervalMs: 10 });
+    await until('the worker is ready', () => autocheckpoint(store) === 0);
+    const before = statSync(file).size;
+    for (let i = 0; i < 200; i++) store.run('INSERT INTO notes VALUES (?)', 'x'.repeat(2000));
+    await until('the WAL is checkpointed', () => framesLeft(store) === 0);
+    assert.ok(statSync(file).size > before + 200 * 2000, 'the rows are in the main file');
+    await checkpoints.close();
+    store.close();
+    assert.equal(existsSync(`${file}-wal`), false, 'the last connection to close removed the WAL');
+  });
+
+  it('follows every commit, also those made while a checkpoint was running', async () => {
+    const { store } = storeIn('k2');
+    const checkpoints = startBackgroundCheckpoints(store, { key: 'k2', intervalMs: 5 });
+    after(async () => {
+      await checkpoints.close();
+      store.close();
+    });
+    await until('the worker is ready', () => autocheckpoint(store) === 0);
+    for (let round = 0; round < 20; round++) {
+      store.tx(() => {
+        for (let i = 0; i < 20; i++) store.run('INSERT INTO notes VALUES (?)', 'y'.repeat(1000));
+      });
+      await sleep(2);
+    }
+    await until('every round is checkpointed', () => framesLeft(store) === 0);
+  });
+
+  it('leaves checkpoints to the store again when the worker cannot open it', async () => {
+    const { store } = storeIn('right key');
+    after(() => store.close());
+    const errors: string[] = [];
+    const checkpoints = startBackgroundCheckpoints(store, {
+      key: 'wrong key',
+      onError: (m) => errors.push(m),
+    });
+    await until('the failure is reported', () => errors.length > 0);
+    assert.match(errors[0]!, /background checkpoints are off/);
+    assert.equal(autocheckpoint(store), 1000);
+    await checkpoints.close();
+  });
+});

@@ -1,0 +1,128 @@
+import { Worker } from 'node:worker_threads';
+import { keyPragmas } from './open-database.ts';
+import { nativeBindingPath } from './sqlite-binding.ts';
+import type { Store } from './store.ts';
+
+/**
+ * Checkpoints of the store's WAL on a connection of their own, in a worker thread.
+ *
+ * SQLite checkpoints on the committing connection by default: every ~1,000 pages a COMMIT also reads
+ * the WAL's pages back, decrypts them, encrypts them again and writes them to the main file, on the
+ * event loop, while requests wait (measured: a third of the COMMITs' time while Records stream in).
+ * Here the store's connection never checkpoints on its own (`wal_autocheckpoint = 0`) while the worker
+ * runs PASSIVE checkpoints, which wait for nobody, shortly after writes; the next writer then restarts
+ * the WAL from its beginning as before, so it stays as small. A forget still empties the WAL itself
+ * (store.checkpoint); one that meets the worker's checkpoint is retried, as for any busy reader.
+ */
+export interface BackgroundCheckpoints {
+  /** The store was written (called on each of its commits): a checkpoint follows within `intervalMs`. */
+  kick(): void;
+  /** Lets a checkpoint in flight finish and closes the worker's connection; call before store.close(). */
+  close(): Promise<void>;
+}
+
+export interface BackgroundCheckpointOptions {
+  /** The store's key (the worker opens the file too). */
+  key: string | Buffer | null;
+  /** Longest wait from a write to the checkpoint that takes it; several writes share one. Default 200. */
+  intervalMs?: number;
+  /** The worker could not start or failed: the store's connection checkpoints on its own again. */
+  onError?: (message: string) => void;
+}
+
+type Reply =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'checkpointed'; log: number; checkpointed: number; busy?: boolean; error?: string | null };
+
+/** SQLite's default, restored when the worker is gone. */
+const autocheckpointPages = 1000;
+
+export function startBackgroundCheckpoints(
+  store: Store,
+  opts: BackgroundCheckpointOptions,
+): BackgroundCheckpoints {
+  const intervalMs = opts.intervalMs ?? 200;
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+    workerData: { file: store.file, keyPragmas: keyPragmas(opts.key), nativeBinding: nativeBindingPath() },
+  });
+  // The engine closes it; it must not keep a process alive that has nothing else to do.
+  worker.unref();
+  let ready = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: { done: () => void } | null = null;
+  /** Committed since the checkpoint in flight began: it may not have taken that. */
+  let dirty = false;
+  let settled: Promise<void> = Promise.resolve();
+
+  const fallBack = (message: string) => {
+    if (!ready && closed) return;
+    ready = false;
+    if (store.db.open) store.db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+    if (!closed) opts.onError?.(message);
+  };
+
+  const run = () => {
+    timer = null;
+    if (!ready || closed) return;
+    let done!: () => void;
+    settled = new Promise<void>((resolve) => (done = resolve));
+    inFlight = { done };
+    dirty = false;
+    worker.postMessage({ type: 'checkpoint' });
+  };
+
+  const kick = () => {
+    if (inFlight) dirty = true;
+    if (!ready || closed || timer || inFlight) return;
+    timer = setTimeout(run, intervalMs);
+    timer.unref();
+  };
+
+  store.onCommit(kick);
+  worker.on('message', (m: Reply) => {
+    if (m.type === 'ready') {
+      if (closed) return;
+      store.db.pragma('wal_autocheckpoint = 0');
+      ready = true;
+      kick();
+    } else if (m.type === 'failed') {
+      fallBack(`background checkpoints are off: ${m.message}`);
+    } else {
+      const flight = inFlight;
+      inFlight = null;
+      flight?.done();
+      if (m.error) {
+        fallBack(`background checkpoints are off: ${m.error}`);
+        return;
+      }
+      // Written since it began, held back by a reader or by a forget's own checkpoint: once more.
+      const behind = m.busy === true || m.checkpointed < m.log;
+      if (!closed && store.db.open && (behind || dirty)) kick();
+    }
+  });
+  worker.on('error', (e) => fallBack(`background checkpoints are off: ${String(e)}`));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  void exited.then(() => {
+    inFlight?.done();
+    inFlight = null;
+    if (!closed) fallBack('background checkpoints are off: their worker stopped');
+  });
+
+  return {
+    kick,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      // Held until it has closed its connection: the store's own close must be the last one.
+      worker.ref();
+      await settled;
+      worker.postMessage({ type: 'close' });
+      await exited;
+      // The store closes with a checkpoint of its own; anything written until then is taken by it.
+    },
+  };
+}
