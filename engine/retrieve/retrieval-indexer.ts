@@ -1,4 +1,5 @@
 import type { Embedder } from '../embed/embedder.ts';
+import { embedTextChars, recordEmbedText } from '../core/retrieve/embed-text.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { affectedBy, writeTurnRow } from './thread-context.ts';
 import type { TurnCopies } from '../adapters/sqlite/turn-copies.ts';
@@ -192,19 +193,17 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       if (it.owner === 'record') {
         // Queued again only to refresh its index row (a neighbour changed): its vector is still good.
         const r = store.get<{ brain_uid: string; text: string; kind: string; content: string }>(
-          `SELECT r.brain_uid, substr(r.text, 1, 4000) AS text, r.kind, r.content FROM records r
+          `SELECT r.brain_uid, substr(r.text, 1, ${embedTextChars}) AS text, r.kind, r.content FROM records r
            WHERE r.n = ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner = 'record' AND e.owner_n = r.n AND e.model_id = ?)`,
           it.owner_n,
           m.id,
         );
-        // The speaker as the lexical pass stores it (it runs in the same transaction, after this).
-        const speaker = r ? parseThreadSpeaker(r.kind, r.content).speaker : null;
         if (r)
           rows.push({
             owner: 'record',
             n: it.owner_n,
             brainUid: r.brain_uid,
-            text: speaker ? `${speaker}: ${r.text}` : r.text,
+            text: recordEmbedText(r.kind, r.content, r.text),
           });
       } else {
         // A Memory that restates one of its Records word for word would only duplicate that vector.

@@ -37,7 +37,7 @@ interface Model {
 }
 
 /** The vector as pgvector reads it, or null for one with no direction (or not finite). */
-function literal(vector: Float32Array): string | null {
+export function vectorLiteral(vector: Float32Array): string | null {
   let sq = 0;
   for (const x of vector) sq += x * x;
   if (!(sq > 0) || !Number.isFinite(sq)) return null;
@@ -125,7 +125,7 @@ export function pgVectorIndex(client: PgClient): VectorIndex {
       if (vector.length !== m.dims) {
         throw new Error(`a vector of ${vector.length} dimensions for a model of ${m.dims}`);
       }
-      const v = literal(vector);
+      const v = vectorLiteral(vector);
       if (v === null) {
         await client.query(
           'DELETE FROM embeddings WHERE brain_uid = $1 AND owner = $2 AND owner_n = $3 AND model_id = $4',
@@ -146,15 +146,21 @@ export function pgVectorIndex(client: PgClient): VectorIndex {
     },
     async drop(owner, n, brainUid) {
       await ready();
-      await client.query('DELETE FROM embeddings WHERE brain_uid = $1 AND owner = $2 AND owner_n = $3', [
-        brainUid,
-        owner,
-        n,
-      ]);
+      // Embedded again from its new text (embedding-queue.ts), while its owner lives. DO UPDATE, not
+      // NOTHING: a worker holding the queued row may have read the old text; this waits for it to
+      // commit (and remove the row), then queues the owner anew.
+      const table = owner === 'record' ? 'records' : 'memories';
+      await client.query(
+        `WITH gone AS (DELETE FROM embeddings WHERE brain_uid = $1 AND owner = $2 AND owner_n = $3)
+         INSERT INTO embed_queue (brain_uid, owner, owner_n)
+         SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM ${table} WHERE brain_uid = $1 AND n = $3)
+         ON CONFLICT (brain_uid, owner, owner_n) DO UPDATE SET owner_n = EXCLUDED.owner_n`,
+        [brainUid, owner, n],
+      );
     },
     async nearest(ref, owner, brainUid, query, k) {
       const m = await registered(ref);
-      const q = literal(query);
+      const q = vectorLiteral(query);
       if (!m || q === null || k <= 0 || query.length !== m.dims) return [];
       const { iterative } = await ready();
       return client.transaction(async (tx) => {

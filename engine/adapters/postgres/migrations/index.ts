@@ -3,6 +3,7 @@ import { threads } from './002-threads.ts';
 import { bytewiseKeys } from './003-bytewise-keys.ts';
 import { feedOrder } from './004-feed-order.ts';
 import { turns } from './005-turns.ts';
+import { embedQueue } from './006-embed-queue.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -16,7 +17,14 @@ export interface PgMigration {
  * has applied it would not see the change); the next number carries it. Plain SQL: a migration
  * imports no rule of the engine, which changes.
  */
-export const migrations: readonly PgMigration[] = [initial, threads, bytewiseKeys, feedOrder, turns];
+export const migrations: readonly PgMigration[] = [
+  initial,
+  threads,
+  bytewiseKeys,
+  feedOrder,
+  turns,
+  embedQueue,
+];
 
 /**
  * The vector lane's storage, applied once the `vector` extension can be created (at the first start

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createHashModel } from '../../embed/hash-model.ts';
+import { pgEmbeddingQueue } from './embedding-queue.ts';
+import { migrate } from './migrate.ts';
+import { addBrain } from './testing/fixtures.ts';
+import { pglite } from './testing/pglite.ts';
+import { insertMemory, insertRecord } from './testing/records.ts';
+import { pgVectorIndex } from './vector-index.ts';
+
+const db = await pglite({ vector: true });
+await migrate(db);
+const vectors = pgVectorIndex(db);
+const queue = pgEmbeddingQueue(db, vectors);
+const hash = createHashModel(32);
+const model = { provider: 'hash', model: 'bag-32', dims: 32 };
+/** The real hash embedder, counting what it was given. */
+const seen: string[] = [];
+const embed = async (texts: string[]) => {
+  seen.push(...texts);
+  return texts.map((t) => hash.embedOne(t));
+};
+
+const queued = async () =>
+  (
+    await db.query<{ owner: string; owner_n: number }>(
+      'SELECT owner, owner_n FROM embed_queue ORDER BY owner, owner_n',
+    )
+  ).rows.map((r) => `${r.owner}:${r.owner_n}`);
+const vectorsOf = async (brainUid: string) =>
+  (
+    await db.query<{ owner: string; owner_n: number }>(
+      'SELECT owner, owner_n FROM embeddings WHERE brain_uid = $1 ORDER BY owner, owner_n',
+      [brainUid],
+    )
+  ).rows.map((r) => `${r.owner}:${r.owner_n}`);
+const memoryN = async (id: string) =>
+  (await db.query<{ n: number }>('SELECT n FROM memories WHERE id = $1', [id])).rows[0]!.n;
+const drainAll = async () => {
+  while ((await queue.drain(model, embed, 3)) > 0);
+};
+
+describe("PostgreSQL's embedding queue", () => {
+  it('embeds every Record and Memory written, a message with its speaker, not a Memory restating its Record', async () => {
+    await addBrain(db, 'brn_e');
+    const said = await insertRecord(db, {
+      brainUid: 'brn_e',
+      id: 'rec_said',
+      text: 'I moved to Lisbon',
+      content: { kind: 'message', text: 'I moved to Lisbon', speaker: 'Ana' },
+    });
+    const doc = await insertRecord(db, {
+      brainUid: 'brn_e',
+      id: 'rec_doc',
+      text: 'a note on gardens',
+      kind: 'document',
+    });
+    await insertMemory(db, 'brn_e', 'mem_same', 'rec_doc', 'a note on gardens');
+    await insertMemory(db, 'brn_e', 'mem_other', 'rec_said', 'Ana lives in Lisbon');
+    const [same, other] = [await memoryN('mem_same'), await memoryN('mem_other')];
+    assert.deepEqual(
+      await queued(),
+      [`memory:${same}`, `memory:${other}`, `record:${said}`, `record:${doc}`].sort(),
+    );
+
+    seen.length = 0;
+    await drainAll();
+    assert.deepEqual(await queued(), []);
+    assert.deepEqual(await vectorsOf('brn_e'), [`memory:${other}`, `record:${said}`, `record:${doc}`].sort());
+    assert.deepEqual(seen.sort(), ['Ana lives in Lisbon', 'Ana: I moved to Lisbon', 'a note on gardens']);
+    const [near] = await vectors.nearest(model, 'record', 'brn_e', hash.embedOne('ana'), 1);
+    assert.equal(near?.n, said, "the speaker's name finds the message");
+  });
+
+  it('queues what a model lacks once per model, and everything for a new one', async () => {
+    await queue.queueMissing(model);
+    const same = `memory:${await memoryN('mem_same')}`;
+    assert.deepEqual(
+      await queued(),
+      [same],
+      'what has no vector: the restating Memory, looked at again once',
+    );
+    await drainAll();
+    assert.deepEqual(await queued(), []);
+    await queue.queueMissing(model);
+    assert.deepEqual(await queued(), []);
+    await addBrain(db, 'brn_m');
+    const r = await insertRecord(db, { brainUid: 'brn_m', id: 'rec_m', text: 'plums and figs' });
+    await db.query('DELETE FROM embed_queue');
+    await queue.queueMissing(model);
+    assert.deepEqual(await queued(), [], 'this model was queued for already');
+    const other = { provider: 'hash', model: 'bag-32-b', dims: 32 };
+    await queue.queueMissing(other);
+    const all = await queued();
+    assert.ok(
+      all.includes(`record:${r}`) && all.length >= 5,
+      `everything again for a new model: ${all.join(' ')}`,
+    );
+    assert.ok(all.includes(`memory:${await memoryN('mem_same')}`));
+    await queue.discard();
+    assert.deepEqual(await queued(), []);
+  });
+
+  it('passes over an owner forgotten after it was queued, and re-embeds one whose text changed', async () => {
+    await addBrain(db, 'brn_f');
+    const gone = await insertRecord(db, { brainUid: 'brn_f', id: 'rec_gone', text: 'soon forgotten' });
+    const kept = await insertRecord(db, { brainUid: 'brn_f', id: 'rec_kept', text: 'kept words' });
+    await insertMemory(db, 'brn_f', 'mem_f', 'rec_kept', 'old statement');
+    await db.query("DELETE FROM records WHERE brain_uid = 'brn_f' AND id = 'rec_gone'");
+    seen.length = 0;
+    await drainAll();
+    assert.ok(!seen.includes('soon forgotten'));
+    const m = await memoryN('mem_f');
+    assert.deepEqual(await vectorsOf('brn_f'), [`memory:${m}`, `record:${kept}`]);
+    assert.ok(!(await vectorsOf('brn_f')).includes(`record:${gone}`));
+
+    await db.query("UPDATE memories SET statement = 'new statement' WHERE id = 'mem_f'");
+    await vectors.drop('memory', m, 'brn_f');
+    assert.deepEqual(await queued(), [`memory:${m}`]);
+    seen.length = 0;
+    await drainAll();
+    assert.deepEqual(seen, ['new statement']);
+    const [near] = await vectors.nearest(model, 'memory', 'brn_f', hash.embedOne('new statement'), 1);
+    assert.ok(near && near.distance < 1e-3, 'the vector is the new text');
+  });
+
+  it("goes with its Brain's deletion", async () => {
+    await addBrain(db, 'brn_d');
+    await insertRecord(db, { brainUid: 'brn_d', id: 'rec_d', text: 'x' });
+    await db.query("DELETE FROM brains WHERE uid = 'brn_d'");
+    assert.equal((await db.query("SELECT 1 FROM embed_queue WHERE brain_uid = 'brn_d'")).rows.length, 0);
+    await queue.discard();
+  });
+});

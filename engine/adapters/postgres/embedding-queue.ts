@@ -1,0 +1,177 @@
+import { embedTextChars, recordEmbedText } from '../../core/retrieve/embed-text.ts';
+import type { VectorIndex, VectorModelRef } from '../../ports/index.ts';
+import type { PgClient, PgQueryable } from './client.ts';
+import { vectorLiteral } from './vector-index.ts';
+
+/** What is waiting in embed_queue (migration 006), and how a worker of any process drains it. */
+export interface PgEmbeddingQueue {
+  /**
+   * Queues what `model` has no vector of yet, once per model (a new install, or a change of model):
+   * the model last queued for is kept in mnemo_meta, so a start of another process does not scan again.
+   */
+  queueMissing(model: VectorModelRef): Promise<void>;
+  /**
+   * Takes up to `limit` queued Records and Memories, passing over those another process holds, embeds
+   * what needs a vector with `embed` and writes the vectors, in one transaction: a process that dies
+   * midway leaves them queued. A Memory that restates one of its Records word for word gets none (that
+   * Record's vector stands for it), nor does an owner forgotten meanwhile. Answers how many it took.
+   */
+  drain(
+    model: VectorModelRef,
+    embed: (texts: string[]) => Promise<Float32Array[]>,
+    limit: number,
+  ): Promise<number>;
+  /** Empties the queue without embedding: for a database where the semantic lane cannot run. */
+  discard(): Promise<number>;
+}
+
+interface Queued {
+  brain_uid: string;
+  owner: 'record' | 'memory';
+  owner_n: number;
+}
+
+interface ToEmbed {
+  brain_uid: string;
+  owner: 'record' | 'memory';
+  n: number;
+  text: string;
+}
+
+const queuedKey = 'embed_queued_for';
+const modelKey = (m: VectorModelRef) => `${m.provider}\n${m.model}\n${m.dims}`;
+/** One key for every process that queues for a new model. */
+const QUEUE_LOCK = 0x6d6e656d6f02;
+
+async function modelId(q: PgQueryable, m: VectorModelRef): Promise<number> {
+  const row = (
+    await q.query<{ id: number }>('SELECT id FROM embedding_models WHERE provider = $1 AND model = $2', [
+      m.provider,
+      m.model,
+    ])
+  ).rows[0];
+  if (!row) throw new Error(`embedding model ${m.provider}/${m.model} is not registered`);
+  return row.id;
+}
+
+/**
+ * What each queued owner gives the embedder. A queued owner is embedded whether or not it has a
+ * vector: it is queued again when its text changed (VectorIndex.drop), and the vector must follow.
+ */
+async function textsOf(q: PgQueryable, items: Queued[]): Promise<ToEmbed[]> {
+  const of = (owner: Queued['owner']) => {
+    const mine = items.filter((i) => i.owner === owner);
+    return [mine.map((i) => i.brain_uid), mine.map((i) => i.owner_n)];
+  };
+  const records = await q.query<{
+    brain_uid: string;
+    n: number;
+    text: string;
+    kind: string;
+    content: string;
+  }>(
+    `SELECT r.brain_uid, r.n, left(r.text, ${embedTextChars}) AS text, r.kind, r.content
+     FROM unnest($1::text[], $2::bigint[]) AS i(b, n) JOIN records r ON r.brain_uid = i.b AND r.n = i.n`,
+    of('record'),
+  );
+  const memories = await q.query<{ brain_uid: string; n: number; statement: string }>(
+    `SELECT m.brain_uid, m.n, m.statement
+     FROM unnest($1::text[], $2::bigint[]) AS i(b, n) JOIN memories m ON m.brain_uid = i.b AND m.n = i.n
+     WHERE NOT EXISTS (
+       SELECT 1 FROM citations c JOIN records rec ON rec.brain_uid = c.brain_uid AND rec.id = c.record_id
+       WHERE c.brain_uid = m.brain_uid AND c.memory_id = m.id AND rec.text = m.statement)`,
+    of('memory'),
+  );
+  return [
+    ...records.rows.map((r) => ({
+      brain_uid: r.brain_uid,
+      owner: 'record' as const,
+      n: r.n,
+      text: recordEmbedText(r.kind, r.content, r.text),
+    })),
+    ...memories.rows.map((m) => ({
+      brain_uid: m.brain_uid,
+      owner: 'memory' as const,
+      n: m.n,
+      text: m.statement,
+    })),
+  ];
+}
+
+/**
+ * The embedding queue over one database. `vectors` registers a model (and its HNSW index) before its
+ * first vector is written.
+ */
+export function pgEmbeddingQueue(client: PgClient, vectors: VectorIndex): PgEmbeddingQueue {
+  return {
+    async queueMissing(model) {
+      await vectors.ensureModel(model);
+      await client.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_LOCK]);
+        const done = await tx.query<{ value: string }>('SELECT value FROM mnemo_meta WHERE key = $1', [
+          queuedKey,
+        ]);
+        if (done.rows[0]?.value === modelKey(model)) return;
+        const id = await modelId(tx, model);
+        for (const [owner, table] of [
+          ['record', 'records'],
+          ['memory', 'memories'],
+        ] as const) {
+          await tx.query(
+            `INSERT INTO embed_queue (brain_uid, owner, owner_n)
+             SELECT t.brain_uid, '${owner}', t.n FROM ${table} t
+             WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.brain_uid = t.brain_uid AND e.owner = '${owner}'
+                                 AND e.owner_n = t.n AND e.model_id = $1)
+             ON CONFLICT DO NOTHING`,
+            [id],
+          );
+        }
+        await tx.query(
+          `INSERT INTO mnemo_meta (key, value) VALUES ($1, $2)
+           ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+          [queuedKey, modelKey(model)],
+        );
+      });
+    },
+
+    async drain(model, embed, limit) {
+      await vectors.ensureModel(model);
+      return client.transaction(async (tx) => {
+        const items = (
+          await tx.query<Queued>(
+            `SELECT brain_uid, owner, owner_n FROM embed_queue
+             ORDER BY brain_uid, owner, owner_n LIMIT $1 FOR UPDATE SKIP LOCKED`,
+            [limit],
+          )
+        ).rows;
+        if (items.length === 0) return 0;
+        const id = await modelId(tx, model);
+        const todo = await textsOf(tx, items);
+        const embedded = todo.length > 0 ? await embed(todo.map((t) => t.text)) : [];
+        for (const [i, t] of todo.entries()) {
+          const v = vectorLiteral(embedded[i]!);
+          if (v === null) continue;
+          // Only while its owner lives: the key-share lock orders this against a forget's DELETE.
+          const table = t.owner === 'record' ? 'records' : 'memories';
+          await tx.query(
+            `WITH live AS (SELECT 1 FROM ${table} WHERE brain_uid = $1 AND n = $3 FOR KEY SHARE)
+             INSERT INTO embeddings (brain_uid, owner, owner_n, model_id, embedding)
+             SELECT $1, $2, $3, $4, $5::vector FROM live
+             ON CONFLICT (brain_uid, owner, owner_n, model_id) DO UPDATE SET embedding = EXCLUDED.embedding`,
+            [t.brain_uid, t.owner, t.n, id, v],
+          );
+        }
+        await tx.query(
+          `DELETE FROM embed_queue q USING unnest($1::text[], $2::text[], $3::bigint[]) AS i(b, o, n)
+           WHERE q.brain_uid = i.b AND q.owner = i.o AND q.owner_n = i.n`,
+          [items.map((i) => i.brain_uid), items.map((i) => i.owner), items.map((i) => i.owner_n)],
+        );
+        return items.length;
+      });
+    },
+
+    async discard() {
+      return (await client.query('DELETE FROM embed_queue')).rowCount;
+    },
+  };
+}
