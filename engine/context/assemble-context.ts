@@ -4,30 +4,38 @@ import type {
   ContextProcessing,
   ContextReady,
   ContextRequest,
+  Memory,
   SelfEntity,
   Trace,
 } from '../contract/index.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
 import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
-import { retrieve } from '../retrieve/retrieve.ts';
+import { retrieve, type RetrieveInput } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
-import { memoryColumns, servedSql, toMemories, type MemoryRow } from '../adapters/sqlite/memory-view.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import type { JobQueue } from '../ports/index.ts';
+import { toMemory } from '../core/shared/memory-shape.ts';
+import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
+import type { BrainUnitOfWork, ContextReadTime, JobQueue } from '../ports/index.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
-import { findConflicts, visibleRecords } from './find-conflicts.ts';
-import { fitBudget } from '../core/context/fit-budget.ts';
+import { byMemory, findConflicts, visibleRecords } from './find-conflicts.ts';
+import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
+/** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
+export type ContextUnit = Pick<BrainUnitOfWork, 'sequence' | 'records' | 'memories' | 'context'>;
+
 export interface ContextDeps {
-  store: Store;
+  /** What retrieval searches (its lanes still read the SQLite store themselves). */
+  store: RetrieveInput['store'];
+  /** One consistent snapshot of a Brain per call (Storage.read): what the Context reads besides. */
+  units: { read<T>(brainUid: string, work: (u: ContextUnit) => Promise<T>): Promise<T> };
   /** Derivation's queue: a watermark waits for the Records up to its step. */
   jobs: Pick<JobQueue, 'oldestPendingSeq'>;
   codec: WatermarkCodec;
@@ -74,7 +82,8 @@ export async function assembleContext(
   const emit = (stage: string, data: Record<string, unknown> = {}) =>
     opts.onEvent?.({ event: 'stage', data: { stage, ...data } });
   const ledger = createCostLedger();
-  const current = () => codec.encode(brain.uid, store.currentSeq(brain.uid));
+  const current = async () =>
+    codec.encode(brain.uid, await deps.units.read(brain.uid, (u) => u.sequence.current()));
   const baseTrace = (): Trace => ({
     id,
     object: 'trace',
@@ -106,7 +115,7 @@ export async function assembleContext(
         object: 'context',
         status: 'processing',
         query: body.query,
-        watermark: current(),
+        watermark: await current(),
         citations: [],
         unknowns: [body.query],
         budget: { estimated_tokens: 0, truncated: false },
@@ -120,7 +129,7 @@ export async function assembleContext(
       return processing;
     }
   }
-  const watermark = current();
+  const watermark = await current();
   const asOfMs = body.as_of ? Date.parse(body.as_of) : undefined;
   const base = {
     id,
@@ -154,16 +163,19 @@ export async function assembleContext(
       timings_ms: { ...(trace.timings_ms ?? {}), total },
     };
     // A Record forgotten while this assembly ran took its traces with it; this one must not bring its
-    // text back. (The Context itself is answered: the request began before the forget.) The check and
-    // the call that follows it run with no await between them, so no forget can start in between: a
-    // forget counted before the check is seen by it, and one called after the add or remove is applied
-    // after it (the TraceStore applies calls in the order they are made) and drops this Trace itself.
-    // An await between them (an asynchronous namesForgotten, say) would open that gap.
-    const stored =
-      deps.traces.forgets() !== forgetsAtStart && namesForgotten(store, full)
-        ? deps.traces.remove(brain.uid, id)
-        : deps.traces.add(brain.uid, full);
-    await stored;
+    // text back. (The Context itself is answered: the request began before the forget.) A forget is
+    // counted once its Records are gone from the store (afterForget), so a check begun after the count
+    // is read sees them gone. The count is read again after each check, and the add or remove follows
+    // the last reading with no await between them: a forget counted during a check is checked for
+    // anew, and one called after the add or remove is applied after it (the TraceStore applies calls
+    // in the order they are made) and drops this Trace itself.
+    let seen = forgetsAtStart;
+    let gone = false;
+    while (deps.traces.forgets() !== seen) {
+      seen = deps.traces.forgets();
+      gone = await namesForgotten(deps, brain.uid, full);
+    }
+    await (gone ? deps.traces.remove(brain.uid, id) : deps.traces.add(brain.uid, full));
     emit('done');
     // The final `context` frame is the HTTP layer's to send (once); the engine reports stages only.
     return ctx;
@@ -222,23 +234,24 @@ export async function assembleContext(
   // The engine's clock, read once: every Memory of this Context is read at the same instant.
   const nowMs = deps.now().getTime();
   const readMs = readTimeMs(eligibility, nowMs);
-  const { evidence, dropped } = selectEvidence(
-    store,
-    fused,
-    terms,
-    readMs,
-    nowMs,
-    maxEvidenceRecords,
-    eligibility,
-  );
-  const fitted = fitBudget(evidence, requested, brain.self);
+  const at: ContextReadTime = { scope: eligibility, readMs, nowMs };
+  // The evidence, its conflicts and its Memories, read from one state of the Brain.
+  const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
+    const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords);
+    const fitted = fitBudget(selected.evidence, requested, brain.self);
+    const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
+    const found = await findConflicts(u, servedIds, at);
+    const memories =
+      include.has('memories') && fitted.blocks.length > 0
+        ? await memoriesShown(u, servedIds, fitted, at)
+        : undefined;
+    return { dropped: selected.dropped, fitted, ...found, memories };
+  });
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
     record_id: b.evidence.recordId,
     quote: b.quote,
   }));
-  const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
-  const { conflicts, conflicted } = findConflicts(store, servedIds, eligibility, readMs, nowMs);
   const top = fitted.blocks[0]?.evidence;
   const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
 
@@ -304,31 +317,7 @@ export async function assembleContext(
     },
     cost: ledger.snapshot(),
   };
-  if (include.has('memories')) {
-    const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
-    const served = servedSql(readMs, nowMs);
-    const rows = store.all<MemoryRow>(
-      `SELECT ${memoryColumns} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${served.sql}
-       ORDER BY m.id`,
-      JSON.stringify(servedIds),
-      ...served.params,
-    );
-    // A Memory is shown citing only the Records this request may see (as findConflicts counts values):
-    // citations a filter, as_of or hosted local_only excludes are left out, not a reason to drop it.
-    const memories = toMemories(store, rows, { nowMs });
-    const visible = visibleRecords(
-      store,
-      memories.flatMap((m) => m.citations.map((c) => c.record_id)),
-      eligibility,
-    );
-    ctx.memories = memories
-      .map((m) => ({ ...m, citations: m.citations.filter((c) => visible.has(c.record_id)) }))
-      .filter(
-        (m) =>
-          m.citations.length > 0 &&
-          m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
-      );
-  }
+  if (memories !== undefined) ctx.memories = memories;
   if (include.has('explain')) {
     ctx.explain = {
       terms,
@@ -348,11 +337,49 @@ export async function assembleContext(
   return finish(ctx, trace);
 }
 
-function namesForgotten(store: Store, trace: Trace): boolean {
+/**
+ * The Memories the fitted evidence serves, as include=memories shows them: each citing only the Records
+ * this request may see (as findConflicts counts values; citations a filter, as_of or hosted
+ * local_only excludes are left out, not a reason to drop it), and only those whose every such citation
+ * is quoted within the Context.
+ */
+async function memoriesShown(
+  u: ContextUnit,
+  servedIds: string[],
+  fitted: Fitted,
+  at: ContextReadTime,
+): Promise<Memory[]> {
+  const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
+  const rows = await u.context.served(servedIds, at);
+  const cites = byMemory(
+    await u.memories.citations(
+      rows.map((r) => r.id),
+      { shareableOnly: false },
+    ),
+  );
+  const memories = rows.map((r) => toMemory(r, statusAt(timesOf(r), at.nowMs), cites.get(r.id) ?? []));
+  const visible = await visibleRecords(
+    u.context,
+    memories.flatMap((m) => m.citations.map((c) => c.record_id)),
+    at.scope,
+  );
+  return memories
+    .map((m) => ({ ...m, citations: m.citations.filter((c) => visible.has(c.record_id)) }))
+    .filter(
+      (m) =>
+        m.citations.length > 0 &&
+        m.citations.every((c) => inWindow.get(c.record_id)?.includes(c.quote) === true),
+    );
+}
+
+/** Whether the Trace names a Record no longer in the Brain (or the Brain is gone). */
+async function namesForgotten(deps: ContextDeps, brainUid: string, trace: Trace): Promise<boolean> {
   const ids = [...recordIdsOf(trace)];
-  const found = store.get<{ c: number }>(
-    'SELECT count(*) AS c FROM records WHERE id IN (SELECT value FROM json_each(?))',
-    JSON.stringify(ids),
-  )!.c;
-  return found < ids.length;
+  if (ids.length === 0) return false;
+  try {
+    return (await deps.units.read(brainUid, (u) => u.records.getMany(ids))).length < ids.length;
+  } catch (e) {
+    if (e instanceof MnemoError && e.code === 'brain_not_found') return true;
+    throw e;
+  }
 }

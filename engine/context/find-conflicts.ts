@@ -1,7 +1,5 @@
-import type { Conflict } from '../contract/index.ts';
-import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
-import { citationsOf, servedSql } from '../adapters/sqlite/memory-view.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
+import type { Citation, Conflict } from '../contract/index.ts';
+import type { CitationRow, ContextReads, ContextReadTime, MemoryReads, SlotValue } from '../ports/index.ts';
 
 /**
  * Slots (subject, predicate) touched by the given Memories that hold two or more served values at the
@@ -12,46 +10,34 @@ import type { Store } from '../adapters/sqlite/store.ts';
  * its other citations are left out and a value with none is no value here. Otherwise a conflict would
  * quote a Record the filter excluded, or a local_only one on a hosted deployment, and abstain over it.
  */
-export function findConflicts(
-  store: Store,
+export async function findConflicts(
+  u: { readonly context: ContextReads; readonly memories: Pick<MemoryReads, 'citations'> },
   memoryIds: string[],
-  eligibility: Eligibility,
-  /** When values are read as current (as_of, or a past filter.until); undefined: now. */
-  readMs: number | undefined,
-  /** The engine's clock, read once for the request. */
-  nowMs: number,
-): { conflicts: Conflict[]; conflicted: Set<string> } {
+  at: ContextReadTime,
+): Promise<{ conflicts: Conflict[]; conflicted: Set<string> }> {
   const conflicts: Conflict[] = [];
   const conflicted = new Set<string>();
   if (memoryIds.length === 0) return { conflicts, conflicted };
-  const lineages = store.all<{ lineage: string }>(
-    `SELECT DISTINCT lineage FROM memories WHERE slot IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
-    JSON.stringify(memoryIds),
+  const slots = new Map<string, SlotValue[]>();
+  for (const v of await u.context.slotValues(memoryIds, at)) {
+    const values = slots.get(v.lineage) ?? [];
+    values.push(v);
+    slots.set(v.lineage, values);
+  }
+  const contested = [...slots.values()].filter((values) => values.length >= 2);
+  if (contested.length === 0) return { conflicts, conflicted };
+  const cites = byMemory(
+    await u.memories.citations(
+      contested.flat().map((v) => v.id),
+      { shareableOnly: false },
+    ),
   );
-  const served = servedSql(readMs, nowMs);
-  for (const { lineage } of lineages) {
-    const values = store.all<{
-      id: string;
-      statement: string;
-      subject: string;
-      predicate: string;
-      valid_from: string;
-    }>(
-      `SELECT m.id, m.statement, m.subject, m.predicate, m.valid_from FROM memories m
-       WHERE m.lineage = ? AND ${served.sql} ORDER BY m.n`,
-      lineage,
-      ...served.params,
-    );
-    if (values.length < 2) continue;
-    const cites = citationsOf(
-      store,
-      values.map((v) => v.id),
-    );
-    const visible = visibleRecords(
-      store,
-      [...cites.values()].flat().map((c) => c.record_id),
-      eligibility,
-    );
+  const visible = await visibleRecords(
+    u.context,
+    [...cites.values()].flat().map((c) => c.record_id),
+    at.scope,
+  );
+  for (const values of contested) {
     const shown = values
       .map((v) => ({
         memory_id: v.id,
@@ -68,12 +54,21 @@ export function findConflicts(
 }
 
 /** Which of the Records the request may see (filters, as_of, hosted local_only). */
-export function visibleRecords(store: Store, recordIds: string[], eligibility: Eligibility): Set<string> {
-  const el = eligibilitySql(eligibility);
-  const rows = store.all<{ id: string }>(
-    `SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND ${el.sql}`,
-    JSON.stringify(recordIds),
-    ...el.params,
-  );
-  return new Set(rows.map((r) => r.id));
+export async function visibleRecords(
+  reads: ContextReads,
+  recordIds: string[],
+  scope: ContextReadTime['scope'],
+): Promise<Set<string>> {
+  return new Set(await reads.visible([...new Set(recordIds)], scope));
+}
+
+/** Citations grouped by Memory, in the order they came (by Memory, then Record id). */
+export function byMemory(cites: readonly CitationRow[]): Map<string, Citation[]> {
+  const out = new Map<string, Citation[]>();
+  for (const c of cites) {
+    const list = out.get(c.memory_id) ?? [];
+    list.push({ record_id: c.record_id, quote: c.quote });
+    out.set(c.memory_id, list);
+  }
+  return out;
 }

@@ -1,19 +1,8 @@
 import { passages, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
-import { eligibilitySql, type Eligibility } from '../retrieve/lane.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
-import { scheduledSql, servedSql } from '../adapters/sqlite/memory-view.ts';
-import type { SqlParam, Store } from '../adapters/sqlite/store.ts';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
-
-interface RecordRow {
-  id: string;
-  kind: string;
-  content: string;
-  text: string;
-  source_name: string | null;
-  occurred_at: string;
-}
+import type { ContextReads, ContextReadTime, EvidenceRecord } from '../ports/index.ts';
 
 const windowChars = 1500;
 
@@ -25,59 +14,43 @@ const windowChars = 1500;
  *
  * A Record dropped because what it said was superseded brings in, in its place, the Records of what
  * superseded it (the versions of the same lineage served at the read time, as this request may see
- * them: `eligibility`). The query matched the old value; the current one is the answer, though its
+ * them: `at.scope`). The query matched the old value; the current one is the answer, though its
  * Record may share no word with the query: "where do I live?" matched "I live in Porto." and nothing
  * matched "I moved to Braga.", so the Context had said no_evidence of something the Brain knew.
+ *
+ * An edited note imported again is a new Record, a newer revision of the same item; the passages both
+ * versions share keep one Memory citing both, so the older one is dropped for the newest revision
+ * the request may see (a revision after as_of, another source filtered out, does not replace it).
  */
-export function selectEvidence(
-  store: Store,
+export async function selectEvidence(
+  reads: ContextReads,
   fused: Fused[],
   terms: string[],
-  asOfMs: number | undefined,
-  /** The engine's clock, read once for the request. */
-  nowMs: number,
+  at: ContextReadTime,
   maxRecords: number,
-  eligibility: Eligibility,
-): { evidence: EvidencePassage[]; dropped: Dropped[] } {
+): Promise<{ evidence: EvidencePassage[]; dropped: Dropped[] }> {
   const evidence: EvidencePassage[] = [];
   const dropped: Dropped[] = [];
-  const served = servedSql(asOfMs, nowMs);
-  // Read in chunks of as many candidates as may be kept (two queries a chunk, not two a candidate); a
+  // Read in chunks of as many candidates as may be kept (one read a chunk, not one a candidate); a
   // further chunk only when drops left room.
-  const records = new Map<string, RecordRow>();
+  const records = new Map<string, EvidenceRecord>();
   const memsOf = new Map<string, MemState[]>();
   const newerOf = new Map<string, string>();
-  const revision = newerRevisionSql(eligibility);
-  // Scheduled (memory-view.ts, "Time"): the drop reason must not say superseded.
-  const later = scheduledSql(asOfMs ?? nowMs);
-  const load = (ids: string[]) => {
-    const json = JSON.stringify(ids);
-    for (const r of store.all<RecordRow>(
-      'SELECT id, kind, content, text, source_name, occurred_at FROM records WHERE id IN (SELECT value FROM json_each(?))',
-      json,
-    ))
-      records.set(r.id, r);
-    for (const r of store.all<{ id: string; newer: string | null }>(revision.sql, ...revision.params, json))
-      if (r.newer !== null) newerOf.set(r.id, r.newer);
-    for (const m of store.all<MemState & { record_id: string }>(
-      `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending, m.status = 'retracted' AS retracted,
-         ${later.sql} AS later
-       FROM citations c JOIN memories m ON m.id = c.memory_id
-       WHERE c.record_id IN (SELECT value FROM json_each(?))`,
-      ...served.params,
-      ...later.params,
-      json,
-    )) {
-      const list = memsOf.get(m.record_id) ?? [];
+  const load = async (ids: string[]) => {
+    const got = await reads.evidence(ids, at);
+    for (const r of got.records) records.set(r.id, r);
+    for (const r of got.newer) newerOf.set(r.id, r.newer);
+    for (const m of got.citing) {
+      const list = memsOf.get(m.recordId) ?? [];
       list.push({
-        id: m.id,
+        id: m.memoryId,
         quote: m.quote,
         served: m.served,
         pending: m.pending,
         retracted: m.retracted,
         later: m.later,
       });
-      memsOf.set(m.record_id, list);
+      memsOf.set(m.recordId, list);
     }
   };
   const queue = [...fused];
@@ -87,9 +60,9 @@ export function selectEvidence(
     const f = queue[i]!;
     if (i >= loaded) {
       loaded = i + maxRecords;
-      load(queue.slice(i, loaded).map((x) => x.recordId));
+      await load(queue.slice(i, loaded).map((x) => x.recordId));
     }
-    if (!records.has(f.recordId)) load([f.recordId]);
+    if (!records.has(f.recordId)) await load([f.recordId]);
     const r = records.get(f.recordId);
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
@@ -111,8 +84,8 @@ export function selectEvidence(
       continue;
     }
     if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
-      dropped.push({ recordId: r.id, reason: dropReason(mems, asOfMs) });
-      bringIn(successorRecords(store, mems, asOfMs, nowMs, eligibility), 'successor');
+      dropped.push({ recordId: r.id, reason: dropReason(mems, at.readMs) });
+      bringIn(await successorRecords(reads, mems, at), 'successor');
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string };
@@ -143,69 +116,23 @@ const successorsPerDrop = 2;
  * superseded versions `mems` are: what the dropped Record said, as it now stands. Only Records this
  * request may see, never a correction that only retracts.
  */
-function successorRecords(
-  store: Store,
+async function successorRecords(
+  reads: ContextReads,
   mems: MemState[],
-  asOfMs: number | undefined,
-  nowMs: number,
-  eligibility: Eligibility,
-): string[] {
+  at: ContextReadTime,
+): Promise<string[]> {
   const gone = mems.filter((m) => !m.served && !m.pending && !m.retracted && !m.later).map((m) => m.id);
   if (gone.length === 0) return [];
-  const q = successorSql(gone, asOfMs, nowMs, eligibility);
-  return store.all<{ record_id: string }>(q.sql, ...q.params).map((r) => r.record_id);
-}
-
-/**
- * The query of successorRecords. The joins are CROSS JOINs so SQLite keeps their order, from the few
- * dropped Memories outwards: with no table statistics its planner began at the Brain's Records and read
- * every one of them (130-210 ms at 100,000) for each dropped Record.
- */
-export function successorSql(
-  gone: string[],
-  asOfMs: number | undefined,
-  nowMs: number,
-  eligibility: Eligibility,
-): { sql: string; params: SqlParam[] } {
-  const current = servedSql(asOfMs, nowMs, 'cur');
-  const eligible = eligibilitySql(eligibility, 'sr');
-  return {
-    sql: `SELECT sr.id AS record_id FROM memories old
-         CROSS JOIN memories cur ON cur.lineage = old.lineage AND cur.id <> old.id
-         CROSS JOIN citations sc ON sc.memory_id = cur.id
-         CROSS JOIN records sr ON sr.id = sc.record_id
-       WHERE old.id IN (SELECT value FROM json_each(?)) AND ${current.sql} AND ${eligible.sql}
-       GROUP BY sr.id ORDER BY max(sr.occurred_ms) DESC, sr.id LIMIT ?`,
-    params: [JSON.stringify(gone), ...current.params, ...eligible.params, successorsPerDrop],
-  };
-}
-
-/**
- * For each of the Records (json ids), the newest revision of the same item (source name and
- * external_id, written after it) that this request may see, or null. An edited note imported again is a
- * new Record; the passages both versions share keep one Memory citing both, so without this the old
- * version was evidence too, under its old date, beside the new one (or instead of it). What the request
- * cannot see (a revision after as_of, another source filtered out) does not replace it.
- */
-function newerRevisionSql(eligibility: Eligibility): { sql: string; params: SqlParam[] } {
-  const eligible = eligibilitySql(eligibility, 'nr');
-  return {
-    sql: `SELECT r.id, (SELECT nr.id FROM records nr INDEXED BY records_external
-                         WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS r.source_name
-                           AND nr.external_id = r.external_id AND nr.n > r.n AND ${eligible.sql}
-                         ORDER BY nr.n DESC LIMIT 1) AS newer
-            FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND r.external_id IS NOT NULL`,
-    params: eligible.params,
-  };
+  return reads.successors(gone, at, successorsPerDrop);
 }
 
 interface MemState {
   id: string;
   quote: string;
-  served: number;
-  pending: number;
-  retracted: number;
-  later: number;
+  served: boolean;
+  pending: boolean;
+  retracted: boolean;
+  later: boolean;
 }
 
 /**

@@ -331,6 +331,7 @@ function engineOver(
         assembleContext(
           {
             store,
+            units: ctx.units,
             jobs,
             codec: ctx.codec,
             deployment,

@@ -1,3 +1,4 @@
+import type { ContextReads } from './context-reads.ts';
 import type { JobQueue } from './job-queue.ts';
 import type {
   DeriveFailureRepository,
@@ -24,6 +25,8 @@ export interface BrainUnitOfWork {
   readonly idempotency: IdempotencyRepository;
   readonly tombstones: TombstoneRepository;
   readonly failures: DeriveFailureRepository;
+  /** What a Context's assembly reads (evidence, successors, conflicts), in batches. */
+  readonly context: ContextReads;
   /** Jobs enqueued here commit with the write that made them. */
   readonly jobs: Pick<JobQueue, 'enqueue' | 'complete'>;
 }

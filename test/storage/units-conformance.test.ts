@@ -1261,6 +1261,211 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    /** Records of a Context's cases, written in this order; `local` ones are local_only. */
+    const contextBrain = async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const at = (day: string) => ({ occurred_at: `2026-${day}T00:00:00.000Z` });
+      const item = { source_name: 'mail', external_id: 'msg-1' };
+      await b.units.write(uid, async (u) => {
+        for (const [id, o] of [
+          ['r1', at('01-01')],
+          ['r2', at('02-01')],
+          ['r3', { ...at('03-01'), visibility: 'local_only' }],
+          ['r4', at('04-01')],
+          ['r5', { ...at('05-01'), source_name: 'chat' }],
+          ['old', { ...item, ...at('01-01') }],
+          ['mid', { ...item, ...at('02-01') }],
+          ['new', { ...item, ...at('05-01') }],
+          // The same external id from another source is another item.
+          ['chat1', { source_name: 'chat', external_id: 'msg-1', ...at('06-01') }],
+          ['corr', { kind: 'correction', ...at('01-01') }],
+          // A correction no Memory cites: never evidence.
+          ['bare', { kind: 'correction', ...at('01-01') }],
+        ] as const)
+          await u.records.insert(recordRow(uid, m(id), o as RecordOptions));
+      });
+      // Another Brain's Record, cited there: none of this Brain's.
+      const other = await brain();
+      await b.addRecord(other, `${other}_r1`);
+      await b.cite(other, `${other}_m`, [`${other}_r1`]);
+      return { uid, m, elsewhere: `${other}_r1` };
+    };
+    const scopeOf = (uid: string, o: { asOfMs?: number; sources?: string[]; local?: boolean } = {}) => ({
+      brainUid: uid,
+      excludeLocalOnly: o.local === false,
+      ...(o.asOfMs !== undefined ? { asOfMs: o.asOfMs } : {}),
+      ...(o.sources ? { sources: o.sources } : {}),
+    });
+
+    it("reads a Context's candidates: their Records, the newest revision it may see, the state of each citing version", async () => {
+      const { uid, m, elsewhere } = await contextBrain();
+      const slot = { slot: anaLivesIn, lineage: m('lin'), predicate: 'lives in' };
+      await b.addMemory(memoryRow(uid, m('s'), { statement: 'Ana likes tea' }), [m('r1')]);
+      await b.addMemory(
+        memoryRow(uid, m('x'), { ...slot, to: '2026-03-01T00:00:00.000Z', status: 'superseded' }),
+        [m('r1')],
+      );
+      await b.addMemory(memoryRow(uid, m('p'), { pending: true }), [m('r1')]);
+      await b.addMemory(memoryRow(uid, m('t'), { status: 'retracted' }), [m('r2')]);
+      await b.addMemory(memoryRow(uid, m('y'), { ...slot, version: 2, from: '2026-09-01T00:00:00.000Z' }), [
+        m('r2'),
+        m('r4'),
+      ]);
+      const read = (ids: string[], o: Parameters<typeof scopeOf>[1] & { readMs?: number } = {}) =>
+        b.units.read(uid, (u) =>
+          u.context.evidence(
+            ids.map((id) => (id.startsWith('brn_') ? id : m(id))),
+            { scope: scopeOf(uid, o), readMs: o.readMs, nowMs },
+          ),
+        );
+      const all = await read(['r1', 'r2', 'old', 'mid', 'new', 'chat1', 'none', elsewhere]);
+      assert.deepEqual(
+        all.records.map((r) => r.id).sort(),
+        ['r1', 'r2', 'old', 'mid', 'new', 'chat1'].map(m).sort(),
+      );
+      const r1 = all.records.find((r) => r.id === m('r1'))!;
+      assert.deepEqual(r1, {
+        id: m('r1'),
+        kind: 'message',
+        content: JSON.stringify({ kind: 'message', text: `text of ${m('r1')}` }),
+        text: `text of ${m('r1')}`,
+        source_name: null,
+        occurred_at: '2026-01-01T00:00:00.000Z',
+      });
+      const newer = (got: typeof all) => got.newer.map((n) => [n.id, n.newer]).sort();
+      assert.deepEqual(newer(all), [
+        [m('mid'), m('new')],
+        [m('old'), m('new')],
+      ]);
+      const feb = Date.parse('2026-02-15T00:00:00.000Z');
+      assert.deepEqual(newer(await read(['old', 'mid'], { asOfMs: feb })), [[m('old'), m('mid')]]);
+      assert.deepEqual(newer(await read(['old'], { sources: ['chat'] })), [], 'another source filtered out');
+      const state = (c: (typeof all.citing)[number]) =>
+        [c.recordId, c.memoryId, c.quote, c.served, c.pending, c.retracted, c.later].join(' ');
+      assert.deepEqual(all.citing.map(state), [
+        `${m('r1')} ${m('p')} q:${m('r1')} false true false false`,
+        `${m('r1')} ${m('s')} q:${m('r1')} true false false false`,
+        `${m('r1')} ${m('x')} q:${m('r1')} false false false false`,
+        `${m('r2')} ${m('t')} q:${m('r2')} false false true false`,
+        `${m('r2')} ${m('y')} q:${m('r2')} false false false true`,
+      ]);
+      // At a read time within x's interval x is served; y, starting later still, is later.
+      assert.deepEqual((await read(['r1', 'r2'], { readMs: feb })).citing.map(state), [
+        `${m('r1')} ${m('p')} q:${m('r1')} false true false false`,
+        `${m('r1')} ${m('s')} q:${m('r1')} true false false false`,
+        `${m('r1')} ${m('x')} q:${m('r1')} true false false false`,
+        `${m('r2')} ${m('t')} q:${m('r2')} false false true false`,
+        `${m('r2')} ${m('y')} q:${m('r2')} false false false true`,
+      ]);
+      assert.deepEqual(await read([]), { records: [], newer: [], citing: [] });
+    });
+
+    it("reads what a Context's evidence leads to: successors, slot values, served Memories, visible Records", async () => {
+      const { uid, m, elsewhere } = await contextBrain();
+      const lives = { slot: anaLivesIn, lineage: m('L'), predicate: 'lives in' };
+      const works = { slot: 'ana\u001fworks at', lineage: m('W'), predicate: 'works at' };
+      const rows = {
+        a: memoryRow(uid, m('a'), {
+          ...lives,
+          statement: 'Ana lives in Porto',
+          to: '2026-03-01T00:00:00.000Z',
+          status: 'superseded',
+        }),
+        b: memoryRow(uid, m('b'), {
+          ...lives,
+          version: 2,
+          statement: 'Ana lives in Braga',
+          from: '2026-03-01T00:00:00.000Z',
+        }),
+        c: memoryRow(uid, m('c'), {
+          ...lives,
+          version: 3,
+          statement: 'Ana lives in Faro',
+          from: '2026-09-01T00:00:00.000Z',
+        }),
+        bw: memoryRow(uid, m('bw'), { ...works, statement: 'Ana works at Beta' }),
+        w1: memoryRow(uid, m('w1'), { ...works, version: 2, statement: 'Ana works at Acme' }),
+        n: memoryRow(uid, m('n'), { statement: 'Ana likes tea' }),
+      };
+      await b.addMemory(rows.a, [m('r1')]);
+      await b.addMemory(rows.b, [m('r2'), m('r3'), m('r4')]);
+      await b.addMemory(rows.c, [m('r5')]);
+      await b.addMemory(rows.bw, [m('r3')]);
+      await b.addMemory(rows.w1, [m('r4'), m('corr')]);
+      await b.addMemory(rows.n, [m('r1')]);
+      const now = (o: Parameters<typeof scopeOf>[1] = {}, readMs?: number) => ({
+        scope: scopeOf(uid, o),
+        readMs,
+        nowMs,
+      });
+      const feb = Date.parse('2026-02-15T00:00:00.000Z');
+      await b.units.read(uid, async (u) => {
+        const successors = (ids: string[], at = now(), limit = 2) =>
+          u.context.successors(ids.map(m), at, limit);
+        assert.deepEqual(await successors(['a']), [m('r4'), m('r3')], 'newest first, up to the limit');
+        assert.deepEqual(await successors(['a'], now(), 5), [m('r4'), m('r3'), m('r2')]);
+        assert.deepEqual(await successors(['a'], now({ local: false })), [m('r4'), m('r2')]);
+        assert.deepEqual(await successors(['a'], now({ asOfMs: Date.parse('2026-02-15T00:00:00.000Z') })), [
+          m('r2'),
+        ]);
+        assert.deepEqual(await successors(['a'], now({}, feb)), [], 'at the read time a itself is served');
+        assert.deepEqual(await successors(['b'], now(), 5), [], 'b has no other served version');
+        assert.deepEqual(await successors([]), []);
+
+        const values = async (ids: string[], at = now()) =>
+          (await u.context.slotValues(ids.map(m), at)).map((v) => [v.id, v.lineage, v.predicate]);
+        // The slot of the least id named first (a < bw; then bw < c), each slot's values by write order.
+        assert.deepEqual(await values(['bw', 'n', 'a']), [
+          [m('b'), m('L'), 'lives in'],
+          [m('bw'), m('W'), 'works at'],
+          [m('w1'), m('W'), 'works at'],
+        ]);
+        assert.deepEqual(await values(['w1', 'bw', 'c']), [
+          [m('bw'), m('W'), 'works at'],
+          [m('w1'), m('W'), 'works at'],
+          [m('b'), m('L'), 'lives in'],
+        ]);
+        assert.deepEqual(await values(['w1']), [
+          [m('bw'), m('W'), 'works at'],
+          [m('w1'), m('W'), 'works at'],
+        ]);
+        assert.deepEqual(await values(['b', 'n'], now({}, feb)), [[m('a'), m('L'), 'lives in']]);
+        const b0 = (await u.context.slotValues([m('b')], now()))[0];
+        assert.deepEqual(b0, {
+          id: m('b'),
+          lineage: m('L'),
+          statement: 'Ana lives in Braga',
+          subject: 'Ana',
+          predicate: 'lives in',
+          valid_from: '2026-03-01T00:00:00.000Z',
+        });
+        assert.deepEqual(await values(['n']), []);
+        assert.deepEqual(await values([]), []);
+
+        const served = async (ids: string[], at = now()) =>
+          (await u.context.served(ids.map(m), at)).map((r) => r.id);
+        assert.deepEqual(await served(['n', 'c', 'b', 'a', 'w1', 'none']), [m('b'), m('n'), m('w1')]);
+        assert.deepEqual(await served(['n', 'c', 'b', 'a'], now({}, feb)), [m('a'), m('n')]);
+        const [row] = await u.context.served([m('b')], now());
+        assert.deepEqual(row, { ...rows.b, n: row!.n });
+        assert.deepEqual(await u.context.served([], now()), []);
+
+        const visible = async (o: Parameters<typeof scopeOf>[1] = {}) =>
+          (
+            await u.context.visible(
+              ['r1', 'r2', 'r3', 'r5', 'corr', 'bare', 'none'].map(m).concat(elsewhere),
+              scopeOf(uid, o),
+            )
+          ).sort();
+        assert.deepEqual(await visible(), ['r1', 'r2', 'r3', 'r5', 'corr'].map(m).sort());
+        assert.deepEqual(await visible({ local: false }), ['r1', 'r2', 'r5', 'corr'].map(m).sort());
+        assert.deepEqual(await visible({ sources: ['chat'] }), [m('r5')]);
+        assert.deepEqual(await visible({ asOfMs: feb }), ['r1', 'r2', 'corr'].map(m).sort());
+        assert.deepEqual(await u.context.visible([], scopeOf(uid)), []);
+      });
+    });
+
     it('keeps a failed derivation until its Record or Memory is derived again', async () => {
       const uid = await brain();
       const other = await brain();

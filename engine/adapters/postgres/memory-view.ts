@@ -48,6 +48,14 @@ export function currentSql(p: Params, nowMs: number, alias = 'm'): string {
 }
 
 /**
+ * Scheduled at nowMs: in force, but starting later (at an as_of before it, any statement is, slot value
+ * or not). Not served, yet replaced by nothing either.
+ */
+export function scheduledSql(p: Params, nowMs: number, alias = 'm'): string {
+  return `(${inForceSql(p, nowMs, alias)} AND ${alias}.valid_from_ms > ${instant(p, nowMs)})`;
+}
+
+/**
  * The effective status at nowMs: `active` (current, pending or not), `scheduled`, `superseded` (no
  * longer in force), `retracted`.
  */

@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { pgContextReads } from './context-reads.ts';
 import { pgDeriveFailures } from './derive-failure-repository.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
 import { pgJobWrites } from './job-queue.ts';
@@ -43,6 +44,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     idempotency: pgIdempotency(tx, brainUid),
     tombstones: pgTombstones(tx, brainUid),
     failures: pgDeriveFailures(tx, brainUid),
+    context: pgContextReads(tx, brainUid),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork, DeriveJob, UnitOptions } from '../../ports/index.ts';
+import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures, type SqliteDeriveFailuresSync } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
 import { enqueueJob } from './job-queue.ts';
@@ -68,6 +69,7 @@ export function sqliteUnits(store: Store): SqliteUnits {
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
+      context: sqliteContextReads(store, brainUid),
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
-import { successorSql } from './select-evidence.ts';
+import { queryPlan, tempStore } from './testing.ts';
+import { successorSql } from './context-reads.ts';
 
 test("the successor query starts from the dropped Memories, never from the Brain's Records", () => {
   const store = tempStore('mnemo-successor-plan-');
@@ -9,11 +9,12 @@ test("the successor query starts from the dropped Memories, never from the Brain
     [undefined, undefined],
     [Date.parse('2024-01-01T00:00:00Z'), ['chat']],
   ] as const) {
-    const q = successorSql(['mem_a', 'mem_b'], asOf, Date.now(), {
+    const scope = {
       brainUid: 'brain',
       excludeLocalOnly: true,
       ...(sources ? { sources: [...sources] } : {}),
-    });
+    };
+    const q = successorSql(['mem_a', 'mem_b'], { scope, readMs: asOf, nowMs: Date.now() }, 2);
     const steps = queryPlan(store, q.sql, ...q.params)
       .split('\n')
       .map((s) => s.trim());

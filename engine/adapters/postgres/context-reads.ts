@@ -1,0 +1,151 @@
+import type {
+  CitingVersion,
+  ContextReads,
+  ContextReadTime,
+  EvidenceRecord,
+  MemoryVersionRow,
+  SlotValue,
+} from '../../ports/index.ts';
+import type { PgQueryable } from './client.ts';
+import { params, scheduledSql, servedSql, type Params } from './memory-view.ts';
+
+/** A MemoryVersionRow's columns over memories (alias m). */
+const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
+  m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
+  m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
+
+/**
+ * The Records a request may see, as conditions on a records alias: the SQLite adapter's scopeSql (and
+ * the lexical index's) to the letter. A bare correction (one no Memory cites) is never evidence.
+ */
+function scopeSql(p: Params, scope: ContextReadTime['scope'], alias = 'r'): string {
+  const r = alias;
+  const conds = [
+    `${r}.brain_uid = ${p.bind(scope.brainUid)}`,
+    `NOT (${r}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec
+                                                  WHERE ec.brain_uid = ${r}.brain_uid AND ec.record_id = ${r}.id))`,
+  ];
+  if (scope.excludeLocalOnly) conds.push(`${r}.visibility <> 'local_only'`);
+  if (scope.sinceMs !== undefined) conds.push(`${r}.occurred_ms >= ${p.bind(scope.sinceMs)}::bigint`);
+  if (scope.untilMs !== undefined) conds.push(`${r}.occurred_ms <= ${p.bind(scope.untilMs)}::bigint`);
+  if (scope.asOfMs !== undefined) conds.push(`${r}.occurred_ms <= ${p.bind(scope.asOfMs)}::bigint`);
+  if (scope.sources !== undefined)
+    conds.push(`${r}.source_name = ANY (${p.bind([...scope.sources])}::text[])`);
+  return conds.join(' AND ');
+}
+
+/**
+ * A Context's reads of one Brain over PostgreSQL, the SQLite adapter's twins: ids compare bytewise
+ * (COLLATE "C", SQLite's BINARY) whatever the database's collation.
+ */
+export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
+  return {
+    async evidence(recordIds, at) {
+      const ids = [...recordIds];
+      const records = (
+        await q.query<EvidenceRecord>(
+          `SELECT id, kind, content, text, source_name, occurred_at FROM records
+           WHERE brain_uid = $1 AND id = ANY($2::text[])`,
+          [brainUid, ids],
+        )
+      ).rows;
+      const rev = params(brainUid, ids);
+      const newer = (
+        await q.query<{ id: string; newer: string | null }>(
+          `SELECT r.id, (SELECT nr.id FROM records nr
+                         WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS NOT DISTINCT FROM r.source_name
+                           AND nr.external_id = r.external_id AND nr.n > r.n AND ${scopeSql(rev, at.scope, 'nr')}
+                         ORDER BY nr.n DESC LIMIT 1) AS newer
+           FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[]) AND r.external_id IS NOT NULL`,
+          rev.values,
+        )
+      ).rows.flatMap((r) => (r.newer !== null ? [{ id: r.id, newer: r.newer }] : []));
+      const p = params(brainUid, ids);
+      const served = servedSql(p, at.readMs, at.nowMs);
+      const later = scheduledSql(p, at.readMs ?? at.nowMs);
+      const citing = (
+        await q.query<{
+          record_id: string;
+          id: string;
+          quote: string;
+          served: boolean;
+          pending: boolean;
+          retracted: boolean;
+          later: boolean;
+        }>(
+          `SELECT c.record_id, c.quote, m.id, ${served} AS served, m.pending,
+             m.status = 'retracted' AS retracted, ${later} AS later
+           FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
+           WHERE c.brain_uid = $1 AND c.record_id = ANY($2::text[])
+           ORDER BY c.record_id COLLATE "C", c.memory_id COLLATE "C"`,
+          p.values,
+        )
+      ).rows.map((m): CitingVersion => ({
+        recordId: m.record_id,
+        memoryId: m.id,
+        quote: m.quote,
+        served: m.served,
+        pending: m.pending,
+        retracted: m.retracted,
+        later: m.later,
+      }));
+      return { records, newer, citing };
+    },
+    async successors(memoryIds, at, limit) {
+      if (memoryIds.length === 0) return [];
+      const p = params(brainUid, [...memoryIds]);
+      const current = servedSql(p, at.readMs, at.nowMs, 'cur');
+      const eligible = scopeSql(p, at.scope, 'sr');
+      return (
+        await q.query<{ record_id: string }>(
+          `SELECT sr.id AS record_id FROM memories old
+             JOIN memories cur ON cur.brain_uid = old.brain_uid AND cur.lineage = old.lineage AND cur.id <> old.id
+             JOIN citations sc ON sc.brain_uid = cur.brain_uid AND sc.memory_id = cur.id
+             JOIN records sr ON sr.brain_uid = sc.brain_uid AND sr.id = sc.record_id
+           WHERE old.brain_uid = $1 AND old.id = ANY($2::text[]) AND ${current} AND ${eligible}
+           GROUP BY sr.id ORDER BY max(sr.occurred_ms) DESC, sr.id COLLATE "C" LIMIT ${p.bind(limit)}`,
+          p.values,
+        )
+      ).rows.map((r) => r.record_id);
+    },
+    async slotValues(memoryIds, at) {
+      if (memoryIds.length === 0) return [];
+      const p = params(brainUid, [...memoryIds]);
+      const served = servedSql(p, at.readMs, at.nowMs);
+      return (
+        await q.query<SlotValue>(
+          `WITH touched AS (
+             SELECT t.lineage, min(t.id COLLATE "C") AS first FROM memories t
+             WHERE t.brain_uid = $1 AND t.id = ANY($2::text[]) AND t.slot IS NOT NULL GROUP BY t.lineage)
+           SELECT m.id, m.lineage, m.statement, m.subject, m.predicate, m.valid_from
+           FROM touched JOIN memories m ON m.brain_uid = $1 AND m.lineage = touched.lineage
+           WHERE ${served} ORDER BY touched.first COLLATE "C", m.n`,
+          p.values,
+        )
+      ).rows;
+    },
+    async served(memoryIds, at) {
+      if (memoryIds.length === 0) return [];
+      const p = params(brainUid, [...memoryIds]);
+      const served = servedSql(p, at.readMs, at.nowMs);
+      return (
+        await q.query<MemoryVersionRow>(
+          `SELECT ${versionColumns} FROM memories m
+           WHERE m.brain_uid = $1 AND m.id = ANY($2::text[]) AND ${served} ORDER BY m.id COLLATE "C"`,
+          p.values,
+        )
+      ).rows;
+    },
+    async visible(recordIds, scope) {
+      if (recordIds.length === 0) return [];
+      const p = params([...recordIds]);
+      const el = scopeSql(p, scope);
+      return (
+        await q.query<{ id: string }>(
+          `SELECT r.id FROM records r WHERE r.id = ANY($1::text[]) AND ${el}`,
+          p.values,
+        )
+      ).rows.map((r) => r.id);
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import type {
+  CitingVersion,
+  ContextReads,
+  ContextReadTime,
+  EvidenceRecord,
+  MemoryVersionRow,
+  SlotValue,
+} from '../../ports/index.ts';
+import { scheduledSql, servedSql } from './memory-view.ts';
+import type { SqlParam, Store } from './store.ts';
+
+/** A MemoryVersionRow's columns over memories (alias m); `pending` is 0 or 1 until mapped. */
+const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
+  m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
+  m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
+
+/**
+ * The Records a request may see, as conditions (AND-ed) on a records alias: the retrieval lanes'
+ * eligibility (retrieve/lane.ts eligibilitySql) to the letter. A bare correction (one no Memory
+ * cites) is never evidence.
+ */
+export function scopeSql(scope: ContextReadTime['scope'], alias = 'r'): { sql: string; params: SqlParam[] } {
+  const conds = [
+    `${alias}.brain_uid = ?`,
+    `NOT (${alias}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.record_id = ${alias}.id))`,
+  ];
+  const params: SqlParam[] = [scope.brainUid];
+  if (scope.excludeLocalOnly) conds.push(`${alias}.visibility <> 'local_only'`);
+  if (scope.sinceMs !== undefined) {
+    conds.push(`${alias}.occurred_ms >= ?`);
+    params.push(scope.sinceMs);
+  }
+  if (scope.untilMs !== undefined) {
+    conds.push(`${alias}.occurred_ms <= ?`);
+    params.push(scope.untilMs);
+  }
+  if (scope.asOfMs !== undefined) {
+    conds.push(`${alias}.occurred_ms <= ?`);
+    params.push(scope.asOfMs);
+  }
+  if (scope.sources !== undefined) {
+    conds.push(`${alias}.source_name IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(scope.sources));
+  }
+  return { sql: conds.join(' AND '), params };
+}
+
+/**
+ * The query of `successors`. The joins are CROSS JOINs so SQLite keeps their order, from the few
+ * dropped Memories outwards: with no table statistics its planner began at the Brain's Records and read
+ * every one of them (130-210 ms at 100,000) for each dropped Record.
+ */
+export function successorSql(
+  gone: readonly string[],
+  at: ContextReadTime,
+  limit: number,
+): { sql: string; params: SqlParam[] } {
+  const current = servedSql(at.readMs, at.nowMs, 'cur');
+  const eligible = scopeSql(at.scope, 'sr');
+  return {
+    sql: `SELECT sr.id AS record_id FROM memories old
+         CROSS JOIN memories cur ON cur.lineage = old.lineage AND cur.id <> old.id
+         CROSS JOIN citations sc ON sc.memory_id = cur.id
+         CROSS JOIN records sr ON sr.id = sc.record_id
+       WHERE old.id IN (SELECT value FROM json_each(?)) AND ${current.sql} AND ${eligible.sql}
+       GROUP BY sr.id ORDER BY max(sr.occurred_ms) DESC, sr.id LIMIT ?`,
+    params: [JSON.stringify(gone), ...current.params, ...eligible.params, limit],
+  };
+}
+
+/**
+ * For each of the Records (json ids, the last parameter), the newest revision of the same item (source
+ * name and external_id, written after it) that the request may see, or null.
+ */
+function newerRevisionSql(scope: ContextReadTime['scope']): { sql: string; params: SqlParam[] } {
+  const eligible = scopeSql(scope, 'nr');
+  return {
+    sql: `SELECT r.id, (SELECT nr.id FROM records nr INDEXED BY records_external
+                         WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS r.source_name
+                           AND nr.external_id = r.external_id AND nr.n > r.n AND ${eligible.sql}
+                         ORDER BY nr.n DESC LIMIT 1) AS newer
+            FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND r.external_id IS NOT NULL`,
+    params: eligible.params,
+  };
+}
+
+type Flag = 0 | 1 | null;
+
+/** A Context's reads of one Brain over SQLite (ports/context-reads.ts). */
+export function sqliteContextReads(store: Store, brainUid: string): ContextReads {
+  return {
+    async evidence(recordIds, at) {
+      const json = JSON.stringify(recordIds);
+      const records = store.all<EvidenceRecord>(
+        `SELECT id, kind, content, text, source_name, occurred_at FROM records
+         WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
+        json,
+        brainUid,
+      );
+      const revision = newerRevisionSql(at.scope);
+      const newer = store
+        .all<{ id: string; newer: string | null }>(revision.sql, ...revision.params, json)
+        .flatMap((r) => (r.newer !== null ? [{ id: r.id, newer: r.newer }] : []));
+      const served = servedSql(at.readMs, at.nowMs);
+      // Scheduled (memory-view.ts, "Time"): a Record dropped for it must not be called superseded.
+      const later = scheduledSql(at.readMs ?? at.nowMs);
+      // citations_record holds (record_id, memory_id): each Record's versions come by Memory id. The
+      // Brain's condition uses no index (unary +): on memories_brain_id the planner began at the
+      // Brain's every Memory.
+      const citing = store
+        .all<{
+          record_id: string;
+          id: string;
+          quote: string;
+          served: Flag;
+          pending: Flag;
+          retracted: Flag;
+          later: Flag;
+        }>(
+          `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending,
+             m.status = 'retracted' AS retracted, ${later.sql} AS later
+           FROM citations c JOIN memories m ON m.id = c.memory_id
+           WHERE c.record_id IN (SELECT value FROM json_each(?)) AND +m.brain_uid = ?`,
+          ...served.params,
+          ...later.params,
+          json,
+          brainUid,
+        )
+        .map((m): CitingVersion => ({
+          recordId: m.record_id,
+          memoryId: m.id,
+          quote: m.quote,
+          served: m.served === 1,
+          pending: m.pending === 1,
+          retracted: m.retracted === 1,
+          later: m.later === 1,
+        }));
+      return { records, newer, citing };
+    },
+    async successors(memoryIds, at, limit) {
+      if (memoryIds.length === 0) return [];
+      const q = successorSql(memoryIds, at, limit);
+      return store.all<{ record_id: string }>(q.sql, ...q.params).map((r) => r.record_id);
+    },
+    async slotValues(memoryIds, at) {
+      if (memoryIds.length === 0) return [];
+      const served = servedSql(at.readMs, at.nowMs);
+      // From the few Memories named outwards (CROSS JOIN keeps the order).
+      return store.all<SlotValue>(
+        `WITH touched AS (
+           SELECT t.lineage, min(t.id) AS first FROM json_each(?) j
+             CROSS JOIN memories t ON t.id = j.value
+           WHERE t.slot IS NOT NULL AND t.brain_uid = ? GROUP BY t.lineage)
+         SELECT m.id, m.lineage, m.statement, m.subject, m.predicate, m.valid_from
+         FROM touched CROSS JOIN memories m ON m.lineage = touched.lineage
+         WHERE ${served.sql} ORDER BY touched.first, m.n`,
+        JSON.stringify(memoryIds),
+        brainUid,
+        ...served.params,
+      );
+    },
+    async served(memoryIds, at) {
+      if (memoryIds.length === 0) return [];
+      const served = servedSql(at.readMs, at.nowMs);
+      return store
+        .all<Omit<MemoryVersionRow, 'pending'> & { pending: number }>(
+          `SELECT ${versionColumns} FROM memories m
+           WHERE m.id IN (SELECT value FROM json_each(?)) AND m.brain_uid = ? AND ${served.sql}
+           ORDER BY m.id`,
+          JSON.stringify(memoryIds),
+          brainUid,
+          ...served.params,
+        )
+        .map((r) => ({ ...r, pending: r.pending === 1 }));
+    },
+    async visible(recordIds, scope) {
+      if (recordIds.length === 0) return [];
+      const el = scopeSql(scope);
+      return store
+        .all<{ id: string }>(
+          `SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND ${el.sql}`,
+          JSON.stringify(recordIds),
+          ...el.params,
+        )
+        .map((r) => r.id);
+    },
+  };
+}
