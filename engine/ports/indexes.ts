@@ -24,22 +24,39 @@ export interface ScoredRecord {
   score: number;
 }
 
+/**
+ * A Record a lexical search found, with what the lanes read of it: read in the search's own statement,
+ * which reads the Record's row anyway to apply the scope.
+ */
+export interface LexicalHit extends ScoredRecord {
+  /** The first 2,000 characters of its text. */
+  text: string;
+  /** A message's speaker, trimmed and lower-cased (how a query names them); else null. */
+  speakerNorm: string | null;
+  occurredMs: number;
+}
+
 /** Full-text search over message turns (a turn with its neighbours' words) and documents. */
 export interface LexicalIndex {
   /** e.g. `sqlite-fts5/bm25`. */
   readonly backend: string;
   /**
-   * The best `limit` Records for these words within the scope, ranking at most `cut` of the best
-   * matches before the scope's conditions (a deeper cut for scopes that hide many).
+   * The best `limit` Records for these words within the scope, best first, ranking at most `cut` of
+   * the best matches before the scope's conditions (a deeper cut for scopes that hide many).
    */
   search(query: {
     terms: readonly string[];
     scope: SearchScope;
     cut: number;
     limit: number;
-  }): Promise<ScoredRecord[]>;
+  }): Promise<LexicalHit[]>;
   /** Whether any Record of the Brain lies in the scope's time window (skips a search that finds none). */
   anyInWindow(scope: SearchScope): Promise<boolean>;
+  /**
+   * Up to `limit` Records of the scope whose time lies in its own window (fromMs, toMs), earliest
+   * first, with score 0: a question about a date may share no word with its answer.
+   */
+  inWindow(scope: SearchScope, limit: number): Promise<LexicalHit[]>;
 }
 
 /** The identity of an embedding model; vectors of different models are never compared. */
@@ -80,6 +97,13 @@ export interface VectorIndex {
     query: Float32Array,
     k: number,
   ): Promise<{ n: number; distance: number }[]>;
+  /**
+   * The Records these Memories of the Brain cite (a Memory's neighbour stands for them). The scope is
+   * applied after, by `inScope`: a vector index holds no Record's time, source or visibility.
+   */
+  cited(brainUid: string, memoryNs: readonly number[]): Promise<{ memoryN: number; recordN: number }[]>;
+  /** Those of these Records that the scope lets through, with their ids, in no particular order. */
+  inScope(recordNs: readonly number[], scope: SearchScope): Promise<{ n: number; id: string }[]>;
 }
 
 /** Threads of messages: which Records sit next to which (the thread and neighbour features, context). */

@@ -1,3 +1,4 @@
+import { sqliteLexicalBackend } from '../adapters/sqlite/lexical-index.ts';
 import { sqliteVectorBackend } from '../adapters/sqlite/vector-index.ts';
 
 /**
@@ -19,7 +20,7 @@ export interface RetrievalBackends {
  * backends of their own.
  */
 export const sqliteBackends: RetrievalBackends = {
-  lexical: 'sqlite-fts5/bm25',
+  lexical: sqliteLexicalBackend,
   vector: sqliteVectorBackend,
 };
 

@@ -50,14 +50,14 @@ export function withoutSpeakers(query: string, names: readonly string[]): string
 export function createEntityLane(): Lane {
   return {
     name: 'entity',
-    search(input: LaneInput): LaneCandidate[] {
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       const names = namedSpeakers(input);
       if (names.length === 0) return [];
-      const out = searchQuery(input)
+      const out = (await searchQuery(input))
         .filter((r) => r.speakerNorm !== null && names.includes(r.speakerNorm))
         .slice(0, input.limit)
         .map((r) => ({
-          recordId: r.id,
+          recordId: r.recordId,
           score: r.score,
           reason: `said by ${r.speakerNorm}; ${sharedReason(r.text, input.terms)}`,
         }));

@@ -1,9 +1,10 @@
 import type { CostLedger } from '../core/context/cost-ledger.ts';
-import type { SqlParam, Store } from '../adapters/sqlite/store.ts';
+import type { Store } from '../adapters/sqlite/store.ts';
+import type { LexicalIndex } from '../ports/index.ts';
 import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
 import type { RetrievalIndexes } from './retrieval-indexer.ts';
 
-/** Which Records a Context may draw on; every lane must apply it (see eligibilitySql). */
+/** Which Records a Context may draw on; every lane must apply it (a SearchScope, for the indexes). */
 export interface Eligibility {
   brainUid: string;
   /** Hosted deployments never serve local_only Records. */
@@ -26,7 +27,9 @@ export interface LaneInput {
   /** The query's embedding (computed once per request) and the model whose vectors it may meet. */
   queryVector?: Float32Array | null | undefined;
   vectorModel?: VectorModel | null | undefined;
-  /** The engine's indexes; without them the lexical lanes ask FTS5 and the semantic lane finds nothing. */
+  /** The lexical lanes' index (the lexical, entity, time, recency and when lanes, and feedback). */
+  lexical: LexicalIndex;
+  /** The engine's indexes; without them the semantic lane finds nothing. */
   indexes?: RetrievalIndexes | undefined;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */
   memo?: Map<string, unknown> | undefined;
@@ -80,29 +83,8 @@ export function readTimeMs(e: Eligibility, nowMs: number): number | undefined {
   return e.asOfMs === undefined ? untilMs : untilMs === undefined ? e.asOfMs : Math.min(e.asOfMs, untilMs);
 }
 
-/** SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence. */
-export function eligibilitySql(e: Eligibility, alias = 'r'): { sql: string; params: SqlParam[] } {
-  const conds = [
-    `${alias}.brain_uid = ?`,
-    `NOT (${alias}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.record_id = ${alias}.id))`,
-  ];
-  const params: SqlParam[] = [e.brainUid];
-  if (e.excludeLocalOnly) conds.push(`${alias}.visibility <> 'local_only'`);
-  if (e.sinceMs !== undefined) {
-    conds.push(`${alias}.occurred_ms >= ?`);
-    params.push(e.sinceMs);
-  }
-  if (e.untilMs !== undefined) {
-    conds.push(`${alias}.occurred_ms <= ?`);
-    params.push(e.untilMs);
-  }
-  if (e.asOfMs !== undefined) {
-    conds.push(`${alias}.occurred_ms <= ?`);
-    params.push(e.asOfMs);
-  }
-  if (e.sources !== undefined) {
-    conds.push(`${alias}.source_name IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(e.sources));
-  }
-  return { sql: conds.join(' AND '), params };
-}
+/**
+ * The SQLite store's SQL for the eligibility rules, still composed by the lanes that read the store
+ * themselves (and by context/); the lexical lanes search through LexicalIndex.
+ */
+export { eligibilitySql } from '../adapters/sqlite/eligibility-sql.ts';

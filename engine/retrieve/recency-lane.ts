@@ -10,15 +10,15 @@ import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 export function createRecencyLane(now: () => Date, zone: TimeZone): Lane {
   return {
     name: 'recency',
-    search(input: LaneInput): LaneCandidate[] {
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       const intent = queryTimeIntent(input, now, zone);
       if (!intent?.order) return [];
-      const rows = searchQuery(input).slice(0, input.limit);
+      const rows = (await searchQuery(input)).slice(0, input.limit);
       const dir = intent.order === 'newest' ? -1 : 1;
       rows.sort((a, b) => dir * (a.occurredMs - b.occurredMs));
       input.ledger.charge('processing', rows.length / 1000);
       return rows.map((r, i) => ({
-        recordId: r.id,
+        recordId: r.recordId,
         score: rows.length - i,
         reason: `${intent.order === 'newest' ? 'most recent first' : 'oldest first'}; ${sharedReason(r.text, input.terms)}`,
       }));

@@ -1,6 +1,8 @@
 import { sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
+import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
+import type { LexicalIndex } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -31,6 +33,8 @@ export interface RetrieveInput {
   store: Store;
   lanes: readonly Lane[];
   indexer: RetrievalIndexer | null;
+  /** The lexical lanes' index; default: the store's turn_fts, through the indexer's in-memory copy. */
+  lexical?: LexicalIndex | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -38,7 +42,7 @@ export interface RetrieveInput {
   mode: RetrievalMode;
   /** Reorders the best fused candidates last; null keeps the fusion's order. */
   reranker?: Reranker | null | undefined;
-  /** The backends the lanes search with (default: the SQLite store's); the reranker must know them. */
+  /** The backends the lanes search with (default: the lexical index's and sqlite-vec); the reranker must know them. */
   backends?: RetrievalBackends | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
   deadline?: number | undefined;
@@ -133,8 +137,10 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
 
   const limit = candidates[o.mode];
+  const lexical = o.lexical ?? createSqliteLexicalIndex(o.store, o.indexer?.indexes.turns);
   const base: Omit<LaneInput, 'terms'> = {
     store: o.store,
+    lexical,
     query: o.query,
     eligibility: o.eligibility,
     limit,
@@ -185,11 +191,14 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     );
     o.emit('expand', { method: 'pseudo_relevance_feedback', terms: expansion });
     if (expansion.length > 0) {
-      const rows = searchTurns({ ...base, terms: o.terms }, { terms: [...o.terms, ...expansion], limit });
+      const rows = await searchTurns(
+        { ...base, terms: o.terms },
+        { terms: [...o.terms, ...expansion], limit },
+      );
       laneResults.push({
         lane: 'feedback',
         candidates: rows.map((r) => ({
-          recordId: r.id,
+          recordId: r.recordId,
           score: r.score,
           reason: sharedReason(r.text, [...o.terms, ...expansion]),
         })),
@@ -216,7 +225,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   let method = fusionMethod;
   const trainedOn = o.reranker?.embedder;
   const trainedWith = o.reranker?.backends;
-  const backends = o.backends ?? sqliteBackends;
+  const backends = o.backends ?? { ...sqliteBackends, lexical: lexical.backend };
   if (o.reranker && trainedOn !== undefined && vectorModel?.provider !== trainedOn) {
     // Cosines of another model (or none yet) are inputs the model never saw: keep the fusion's order.
     method = `${fusionMethod} (${o.reranker.id} not applied: trained on ${trainedOn} cosines, the semantic lane has ${vectorModel?.provider ?? 'no embedder loaded'})`;

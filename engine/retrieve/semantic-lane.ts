@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { eligibilitySql, hidesRecords } from './lane.ts';
+import { hidesRecords } from './lane.ts';
 import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
 
 /**
@@ -31,7 +31,6 @@ export function createSemanticLane(): Lane {
       // Ask for more neighbours only when filters will drop some of them. (The scan costs the same at any
       // k; the selection of the best k a little more per extra neighbour.)
       const k = Math.min(hidesRecords(input.eligibility) ? 4 * input.limit : input.limit, 1000);
-      const el = eligibilitySql(input.eligibility);
       const floor = similarityFloor(m.provider);
       const best = new Map<number, { sim: number; via: string }>();
       const brain = input.eligibility.brainUid;
@@ -43,35 +42,33 @@ export function createSemanticLane(): Lane {
         if (1 - hit.distance >= floor) best.set(hit.n, { sim: 1 - hit.distance, via: 'record' });
       }
       if (memHits.length > 0) {
-        const cited = input.store.all<{ mn: number; rn: number }>(
-          `SELECT m.n AS mn, r.n AS rn FROM memories m JOIN citations c ON c.memory_id = m.id JOIN records r ON r.id = c.record_id
-           WHERE m.n IN (SELECT value FROM json_each(?))`,
-          JSON.stringify(memHits.map((h) => h.n)),
+        const cited = await vectors.cited(
+          brain,
+          memHits.map((h) => h.n),
         );
         const sim = new Map(memHits.map((h) => [h.n, 1 - h.distance]));
         for (const c of cited) {
-          const s = sim.get(c.mn) ?? 0;
-          if (s >= floor && (best.get(c.rn)?.sim ?? -Infinity) < s) best.set(c.rn, { sim: s, via: 'memory' });
+          const s = sim.get(c.memoryN) ?? 0;
+          if (s >= floor && (best.get(c.recordN)?.sim ?? -Infinity) < s)
+            best.set(c.recordN, { sim: s, via: 'memory' });
         }
       }
       if (best.size === 0) return [];
-      // The neighbours first, each looked up by rowid: left to itself the planner walks the Brain's whole
-      // (brain_uid, occurred_ms) index instead (100k Records: 6.6 ms instead of 0.07). Equal similarities
-      // keep the KNN's order.
-      const rows = input.store.all<{ id: string; n: number }>(
-        `SELECT r.id AS id, r.n AS n FROM json_each(?) j CROSS JOIN records r ON r.n = j.value WHERE ${el.sql}`,
-        JSON.stringify([...best.keys()]),
-        ...el.params,
+      const order = [...best.keys()];
+      const rank = new Map(order.map((n, i) => [n, i]));
+      const rows = await vectors.inScope(order, input.eligibility);
+      return (
+        rows
+          .map((r) => ({ r, b: best.get(r.n)! }))
+          // Equal similarities keep the KNN's order.
+          .sort((a, b) => b.b.sim - a.b.sim || rank.get(a.r.n)! - rank.get(b.r.n)!)
+          .slice(0, input.limit)
+          .map(({ r, b }) => ({
+            recordId: r.id,
+            score: b.sim,
+            reason: `cosine ${b.sim.toFixed(3)} (${m.provider} ${m.model}${b.via === 'memory' ? ', via a Memory' : ''})`,
+          }))
       );
-      return rows
-        .map((r) => ({ r, b: best.get(r.n)! }))
-        .sort((a, b) => b.b.sim - a.b.sim)
-        .slice(0, input.limit)
-        .map(({ r, b }) => ({
-          recordId: r.id,
-          score: b.sim,
-          reason: `cosine ${b.sim.toFixed(3)} (${m.provider} ${m.model}${b.via === 'memory' ? ', via a Memory' : ''})`,
-        }));
     },
   };
 }

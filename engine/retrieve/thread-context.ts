@@ -2,6 +2,7 @@ import { segmentWords } from '../core/retrieve/segment-words.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 
 import { contextAfter, contextBefore, maxNeighbourChars } from '../core/retrieve/turn-shape.ts';
+import { scopeToken } from '../adapters/sqlite/turn-table.ts';
 
 export { contextAfter, contextBefore };
 
@@ -50,10 +51,7 @@ export function affectedBy(store: Store, n: number): number[] {
   ];
 }
 
-/** The Brain as one full-text token (letters and digits only, so the tokenizer keeps it whole). */
-export function scopeToken(brainUid: string): string {
-  return `s${brainUid.replace(/[^A-Za-z0-9]/g, '').toLowerCase()}`;
-}
+export { scopeToken };
 
 export function writeTurnRow(store: Store, n: number): void {
   const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);

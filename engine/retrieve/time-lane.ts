@@ -1,5 +1,4 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { eligibilitySql } from './lane.ts';
 import { timeIntent, type TimeIntent } from '../core/retrieve/time-expressions.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { namedSpeakers } from './entity-lane.ts';
@@ -56,19 +55,8 @@ function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null 
 }
 
 /** Records of the Brain that occurred in [fromMs, toMs), earliest first, under the eligibility rules. */
-function recordsBetween(input: LaneInput, fromMs: number, toMs: number): TurnRow[] {
-  const el = eligibilitySql(input.eligibility);
-  return input.store.all<TurnRow>(
-    `SELECT r.id AS id, r.n AS n, substr(r.text, 1, 2000) AS text, 0 AS score, ri.speaker_norm AS speakerNorm,
-            r.occurred_ms AS occurredMs
-     FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n
-     WHERE ${el.sql} AND r.occurred_ms >= ? AND r.occurred_ms < ?
-     ORDER BY r.occurred_ms LIMIT ?`,
-    ...el.params,
-    fromMs,
-    toMs,
-    windowScan,
-  );
+function recordsBetween(input: LaneInput, fromMs: number, toMs: number): Promise<TurnRow[]> {
+  return input.lexical.inWindow({ ...input.eligibility, fromMs, toMs }, windowScan);
 }
 
 /**
@@ -83,7 +71,7 @@ function recordsBetween(input: LaneInput, fromMs: number, toMs: number): TurnRow
 export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
   return {
     name: 'time',
-    search(input: LaneInput): LaneCandidate[] {
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       const intent = queryTimeIntent(input, now, zone);
       if (!intent || intent.fromMs === undefined) return [];
       const terms = input.terms.filter((t) => !intent.timeWords.includes(t));
@@ -93,8 +81,8 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
       const seen = new Set<number>();
       const keepPlaced = (ps: Placed[]) => {
         for (const p of ps) {
-          if (seen.has(p.row.n)) continue;
-          seen.add(p.row.n);
+          if (seen.has(p.row.recordN)) continue;
+          seen.add(p.row.recordN);
           placed.push(p);
         }
       };
@@ -102,11 +90,11 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         keepPlaced(rows.map((r) => place(r, intent, zone)).filter((p) => p !== null));
       // The query's own lexical matches (shared with the other lanes) are all there is when they do not
       // fill the pool; only a saturated pool needs a search of its own inside the window.
-      const pool = searchQuery(input);
+      const pool = await searchQuery(input);
       keep(
         pool.length < 3 * input.limit
           ? pool
-          : searchTurns(input, {
+          : await searchTurns(input, {
               terms: terms.length > 0 ? terms : input.terms,
               limit: input.limit,
               fromMs,
@@ -115,7 +103,7 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
       );
       if (placed.length < input.limit) {
         const names = namedSpeakers(input);
-        const window = recordsBetween(input, fromMs, toMs)
+        const window = (await recordsBetween(input, fromMs, toMs))
           .map((r) => place(r, intent, zone))
           .filter((p) => p !== null);
         // Told-of first (a Record saying what happened then), the named person's first within each.
@@ -128,7 +116,7 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         placed.sort((a, b) => dir * (a.row.occurredMs - b.row.occurredMs));
       }
       const out = placed.slice(0, input.limit).map((p, i) => ({
-        recordId: p.row.id,
+        recordId: p.row.recordId,
         score: placed.length - i,
         reason:
           p.how === 'told'

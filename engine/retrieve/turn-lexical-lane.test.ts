@@ -10,7 +10,8 @@ import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
-import { rankedRowsSql, searchTurns } from './turn-lexical-lane.ts';
+import { searchTurns } from './turn-lexical-lane.ts';
+import { createSqliteLexicalIndex, rankedRowsSql } from '../adapters/sqlite/lexical-index.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -70,6 +71,7 @@ function spying(store: Store): { store: Store; searches: () => number } {
 function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
   return {
     store,
+    lexical: createSqliteLexicalIndex(store),
     query: 'kayak',
     terms: ['kayak'],
     eligibility: { brainUid: 'brn_a', excludeLocalOnly: false, ...e },
@@ -79,18 +81,18 @@ function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
 }
 
 describe('searchTurns time windows', () => {
-  it('a window holding none of the Brain’s Records answers nothing without a full-text search', () => {
+  it('a window holding none of the Brain’s Records answers nothing without a full-text search', async () => {
     const base = brainStore();
     const { store, searches } = spying(base);
-    const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id).sort();
-    assert.deepEqual(ids(searchTurns(input(store), { terms: ['kayak'], limit: 10 })), [
+    const ids = (rows: Array<{ recordId: string }>) => rows.map((r) => r.recordId).sort();
+    assert.deepEqual(ids(await searchTurns(input(store), { terms: ['kayak'], limit: 10 })), [
       'rec_1',
       'rec_2',
       'rec_3',
     ]);
     assert.equal(searches(), 1);
     // A window with Records in it still searches (and filters) as before.
-    const inWindow = searchTurns(input(store), {
+    const inWindow = await searchTurns(input(store), {
       terms: ['kayak'],
       limit: 10,
       fromMs: t0 + day,
@@ -107,14 +109,14 @@ describe('searchTurns time windows', () => {
       [{ asOfMs: t0 - 1 }, {}],
       [{ sinceMs: t0 + 2 * day }, { toMs: t0 + 2 * day }],
     ] as const) {
-      assert.deepEqual(searchTurns(input(store, e), { terms: ['kayak'], limit: 10, ...s }), []);
+      assert.deepEqual(await searchTurns(input(store, e), { terms: ['kayak'], limit: 10, ...s }), []);
     }
     assert.equal(searches(), 2);
     // until and as_of are inclusive: the Record at that instant counts.
-    assert.deepEqual(ids(searchTurns(input(store, { untilMs: t0 }), { terms: ['kayak'], limit: 10 })), [
+    assert.deepEqual(ids(await searchTurns(input(store, { untilMs: t0 }), { terms: ['kayak'], limit: 10 })), [
       'rec_1',
     ]);
-    assert.deepEqual(ids(searchTurns(input(store, { asOfMs: t0 }), { terms: ['kayak'], limit: 10 })), [
+    assert.deepEqual(ids(await searchTurns(input(store, { asOfMs: t0 }), { terms: ['kayak'], limit: 10 })), [
       'rec_1',
     ]);
     base.close();
@@ -122,16 +124,19 @@ describe('searchTurns time windows', () => {
 });
 
 describe('searchTurns scope', () => {
-  it('ranks the same without the Brain’s scope token when the store holds no other Brain, and keeps to the Brain when it does', () => {
+  it('ranks the same without the Brain’s scope token when the store holds no other Brain, and keeps to the Brain when it does', async () => {
     const store = brainStore();
-    const search = () =>
-      searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 }).map((r) => [r.id, r.score]);
-    const alone = search();
+    const search = async () =>
+      (await searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 })).map((r) => [
+        r.recordId,
+        r.score,
+      ]);
+    const alone = await search();
     assert.equal(alone.length, 3);
     store.run(
       "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_b', 'p', 'test', 'b', '2023-01-01T00:00:00Z')",
     );
-    assert.deepEqual(search(), alone, 'same rows and scores through the scope token');
+    assert.deepEqual(await search(), alone, 'same rows and scores through the scope token');
     store.run(
       `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
        VALUES (9, 'rec_b', 'brn_b', 1, 'message', '{}', 'kayak kayak to Porto', 'high', 'shareable', '2023-05-01T00:00:00Z', ?, '2023-05-01T00:00:00Z')`,
@@ -139,8 +144,8 @@ describe('searchTurns scope', () => {
     );
     indexerOf(store).catchUp('brn_b');
     assert.deepEqual(
-      searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 })
-        .map((r) => r.id)
+      (await searchTurns(input(store), { terms: ['kayak', 'porto'], limit: 10 }))
+        .map((r) => r.recordId)
         .sort(),
       ['rec_1', 'rec_2', 'rec_3'],
     );
@@ -225,15 +230,19 @@ describe('searchTurns from the in-memory copy of turn_fts', () => {
           { terms: ['recipe', 'trip'], limit: 1, fromMs: t0 + 25 * day },
         ]) {
           // Without the indexes (no copy) the search goes to FTS5.
-          const at = (indexes: LaneInput['indexes']) =>
+          const at = (copies: typeof turns | undefined) =>
             searchTurns(
-              { ...input(store, e), indexes, eligibility: { brainUid, excludeLocalOnly: false, ...e } },
+              {
+                ...input(store, e),
+                lexical: createSqliteLexicalIndex(store, copies),
+                eligibility: { brainUid, excludeLocalOnly: false, ...e },
+              },
               s,
             );
           const before = turns.usage().answers;
-          const mine = at(indexer.indexes);
+          const mine = await at(turns);
           if (mine.length > 0) assert.equal(turns.usage().answers, before + 1, 'the copy answered');
-          assert.deepEqual(mine, at(undefined), JSON.stringify({ brainUid, e, s }));
+          assert.deepEqual(mine, await at(undefined), JSON.stringify({ brainUid, e, s }));
           compared += mine.length;
         }
       }

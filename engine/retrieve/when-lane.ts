@@ -11,13 +11,17 @@ import { searchQuery } from './turn-lexical-lane.ts';
 export function createWhenLane(): Lane {
   return {
     name: 'when',
-    search(input: LaneInput): LaneCandidate[] {
+    async search(input: LaneInput): Promise<LaneCandidate[]> {
       if (!asksWhen(input.query)) return [];
       const out: LaneCandidate[] = [];
-      for (const r of searchQuery(input)) {
+      for (const r of await searchQuery(input)) {
         const said = statesTime(r.text);
         if (said === null) continue;
-        out.push({ recordId: r.id, score: r.score, reason: `says when ("${said}"); the question asks when` });
+        out.push({
+          recordId: r.recordId,
+          score: r.score,
+          reason: `says when ("${said}"); the question asks when`,
+        });
         if (out.length >= input.limit) break;
       }
       input.ledger.charge('processing', out.length / 1000);

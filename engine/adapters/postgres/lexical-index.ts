@@ -1,5 +1,5 @@
 import { turnWeights } from '../../core/retrieve/turn-shape.ts';
-import type { LexicalIndex, ScoredRecord, SearchScope } from '../../ports/index.ts';
+import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
 /**
@@ -42,6 +42,15 @@ export function scopeSql(scope: SearchScope, first: number): { sql: string; para
 }
 
 /**
+ * What the lanes read of a hit, as the SQLite index reads it: the text's first 2,000 characters, a
+ * message's speaker as the indexer normalises it (trimmed, lower-cased; none when empty), the time.
+ */
+const hitCols = `r.n AS "recordN", r.id AS "recordId", substr(r.text, 1, 2000) AS text,
+  CASE WHEN r.kind = 'message' AND coalesce(r.content::jsonb ->> 'speaker', '') <> ''
+       THEN lower(btrim(r.content::jsonb ->> 'speaker', E' \\t\\n\\r\\f\\x0b')) END AS "speakerNorm",
+  r.occurred_ms AS "occurredMs"`;
+
+/**
  * Full-text search over turns (`turns.tsv`, GIN): a message with its speaker and its thread
  * neighbours' words, weighted as the SQLite lanes' turn_fts columns, so a reply is found through the
  * question it answers; a Record of another kind is its own words.
@@ -52,13 +61,13 @@ export function scopeSql(scope: SearchScope, first: number): { sql: string; para
 export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
   return {
     backend: pgLexicalBackend,
-    async search({ terms, scope, cut, limit }): Promise<ScoredRecord[]> {
+    async search({ terms, scope, cut, limit }): Promise<LexicalHit[]> {
       if (terms.length === 0 || limit <= 0 || cut <= 0) return [];
       // Each word as a phrase (a word the parser splits, "e-mail", must match as written), any of them.
       const query = terms.map((_, i) => `phraseto_tsquery('english', $${i + 1})`).join(' || ');
       const at = terms.length + 1;
       const where = scopeSql(scope, at + 2);
-      const rows = await db.query<{ n: number; id: string; score: number }>(
+      const rows = await db.query<LexicalHit>(
         `WITH q AS (SELECT ${query} AS q),
          ranked AS (
            SELECT t.n, ts_rank('${rankWeights}'::float4[], t.tsv, q.q, 1) AS score
@@ -67,14 +76,14 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
            ORDER BY score DESC, t.n
            LIMIT $${at}
          )
-         SELECT r.n, r.id, ranked.score
+         SELECT ${hitCols}, ranked.score
          FROM ranked JOIN records r ON r.brain_uid = $${at + 2} AND r.n = ranked.n
          WHERE ${where.sql}
          ORDER BY ranked.score DESC, r.n
          LIMIT $${at + 1}`,
         [...terms, cut, limit, ...where.params],
       );
-      return rows.rows.map((r) => ({ recordN: r.n, recordId: r.id, score: r.score }));
+      return rows.rows;
     },
     async anyInWindow(scope): Promise<boolean> {
       // The window alone (since, until, as_of and the search's own), as the SQLite lane's probe.
@@ -87,6 +96,17 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       if (untilIncl !== Infinity) conds.push(`occurred_ms <= $${params.push(untilIncl)}`);
       const r = await db.query(`SELECT 1 FROM records WHERE ${conds.join(' AND ')} LIMIT 1`, params);
       return r.rows.length > 0;
+    },
+    async inWindow(scope, limit): Promise<LexicalHit[]> {
+      const where = scopeSql(scope, 2);
+      const rows = await db.query<LexicalHit>(
+        `SELECT ${hitCols}, 0 AS score FROM records r
+         WHERE ${where.sql}
+         ORDER BY r.occurred_ms, r.n
+         LIMIT $1`,
+        [limit, ...where.params],
+      );
+      return rows.rows;
     },
   };
 }

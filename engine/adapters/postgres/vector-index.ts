@@ -1,4 +1,5 @@
 import type { VectorIndex, VectorModelRef } from '../../ports/index.ts';
+import { scopeSql } from './lexical-index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 
 /**
@@ -180,6 +181,27 @@ export function pgVectorIndex(client: PgClient): VectorIndex {
         );
         return rows.rows;
       });
+    },
+    async cited(brainUid, memoryNs) {
+      if (memoryNs.length === 0) return [];
+      const rows = await client.query<{ memoryN: number; recordN: number }>(
+        `SELECT m.n AS "memoryN", r.n AS "recordN"
+           FROM memories m
+           JOIN citations c ON c.brain_uid = m.brain_uid AND c.memory_id = m.id
+           JOIN records r ON r.brain_uid = c.brain_uid AND r.id = c.record_id
+          WHERE m.brain_uid = $1 AND m.n = ANY ($2::bigint[])`,
+        [brainUid, [...memoryNs]],
+      );
+      return rows.rows;
+    },
+    async inScope(recordNs, scope) {
+      if (recordNs.length === 0) return [];
+      const where = scopeSql(scope, 2);
+      const rows = await client.query<{ n: number; id: string }>(
+        `SELECT r.n, r.id FROM records r WHERE r.n = ANY ($1::bigint[]) AND ${where.sql}`,
+        [[...recordNs], ...where.params],
+      );
+      return rows.rows;
     },
   };
 }

@@ -28,3 +28,8 @@ export const ftsPhrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
 const bm25 = `bm25(turn_fts, ${turnWeights.join(', ')})`;
 export const ftsRankingSql = `SELECT rowid AS n, -${bm25} AS score
   FROM turn_fts WHERE turn_fts MATCH ? ORDER BY ${bm25} LIMIT ?`;
+
+/** The Brain as one full-text token (letters and digits only, so the tokenizer keeps it whole). */
+export function scopeToken(brainUid: string): string {
+  return `s${brainUid.replace(/[^A-Za-z0-9]/g, '').toLowerCase()}`;
+}

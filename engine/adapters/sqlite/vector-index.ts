@@ -1,3 +1,4 @@
+import { eligibilitySql } from './eligibility-sql.ts';
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { VectorIndex, VectorModelRef } from '../../ports/indexes.ts';
@@ -570,6 +571,24 @@ export function createSqliteVectorIndex(store: Store, o: { now: () => string }):
     async nearest(ref, owner, brainUid, query, k) {
       const m = searchable(ref);
       return m ? nearest(v, m, owner, brainUid, query, k) : [];
+    },
+    async cited(_brainUid, memoryNs) {
+      return store.all<{ memoryN: number; recordN: number }>(
+        `SELECT m.n AS memoryN, r.n AS recordN
+           FROM memories m JOIN citations c ON c.memory_id = m.id JOIN records r ON r.id = c.record_id
+          WHERE m.n IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(memoryNs),
+      );
+    },
+    async inScope(recordNs, scope) {
+      const el = eligibilitySql(scope);
+      // The neighbours first, each looked up by rowid: left to itself the planner walks the Brain's whole
+      // (brain_uid, occurred_ms) index instead (100k Records: 6.6 ms instead of 0.07).
+      return store.all<{ n: number; id: string }>(
+        `SELECT r.id AS id, r.n AS n FROM json_each(?) j CROSS JOIN records r ON r.n = j.value WHERE ${el.sql}`,
+        JSON.stringify(recordNs),
+        ...el.params,
+      );
     },
     sync: {
       model,

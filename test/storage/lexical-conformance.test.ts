@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pgLexicalIndex } from '../../engine/adapters/postgres/lexical-index.ts';
+import { pgVectorIndex } from '../../engine/adapters/postgres/vector-index.ts';
+import { migrate } from '../../engine/adapters/postgres/migrate.ts';
+import {
+  addBrain as addPgBrain,
+  migratedPglite,
+  serverForTests,
+} from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { insertMemory, insertRecord } from '../../engine/adapters/postgres/testing/records.ts';
+import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import { createSqliteLexicalIndex } from '../../engine/adapters/sqlite/lexical-index.ts';
+import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
+import { createTurnCopies } from '../../engine/adapters/sqlite/turn-copies.ts';
+import { createSqliteVectorIndex } from '../../engine/adapters/sqlite/vector-index.ts';
+import type { LexicalHit, LexicalIndex, SearchScope, VectorIndex } from '../../engine/ports/index.ts';
+import { createRetrievalIndexer } from '../../engine/retrieve/retrieval-indexer.ts';
+
+/*
+ * What the lanes read from a lexical index besides its ranking, the same on every adapter: each hit's
+ * text, speaker and time, and the Records of a time window. The scores are each backend's own (the
+ * reranker names the backend it was trained on), so these cases compare no scores.
+ */
+
+interface Rec {
+  id: string;
+  text: string;
+  kind?: 'message' | 'document';
+  speaker?: string;
+  occurredMs: number;
+  source?: string;
+  visibility?: 'local_only' | 'shareable';
+}
+
+const t0 = Date.UTC(2024, 0, 1);
+const min = 60_000;
+const long = `kayak ${'and the river bends '.repeat(150)}`;
+const records: Rec[] = [
+  {
+    id: 'r_ana',
+    text: 'the kayak trip to Porto',
+    speaker: '  Ana Lee ',
+    occurredMs: t0 + 2 * min,
+    source: 'chat',
+  },
+  { id: 'r_bob', text: 'a kayak lesson', speaker: 'BOB', occurredMs: t0, source: 'mail' },
+  { id: 'r_doc', text: 'kayak repairs manual', kind: 'document', occurredMs: t0 + 4 * min },
+  { id: 'r_none', text: 'kayak with no speaker', occurredMs: t0 + 3 * min },
+  { id: 'r_empty', text: 'kayak said by nobody', speaker: '', occurredMs: t0 + 5 * min },
+  {
+    id: 'r_local',
+    text: 'kayak kept local',
+    speaker: 'Ana Lee',
+    occurredMs: t0 + min,
+    visibility: 'local_only',
+  },
+  { id: 'r_long', text: long, speaker: 'Ana Lee', occurredMs: t0 + 6 * min },
+  { id: 'r_bread', text: 'bread recipe', speaker: 'Bob', occurredMs: t0 + 7 * min },
+];
+
+function content(r: Rec): Record<string, unknown> {
+  return r.kind === 'document'
+    ? { kind: 'document', text: r.text }
+    : {
+        kind: 'message',
+        text: r.text,
+        thread: r.id === 'r_bread' ? 't2' : 't1',
+        ...(r.speaker !== undefined ? { speaker: r.speaker } : {}),
+      };
+}
+
+/** The indexes under test, and a Memory's rowid by id. */
+interface Indexes {
+  lexical: LexicalIndex;
+  vectors: VectorIndex;
+  memoryN(id: string): Promise<number>;
+}
+
+/** Memories and the Records they cite. */
+const memories: Record<string, string[]> = { mem_a: ['r_ana', 'r_local'], mem_b: ['r_bread'] };
+
+function sqliteIndexes(): Indexes {
+  const store = tempStore('mnemo-lexical-conformance-');
+  store.run(
+    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_lc', 'p', 'test', 'lc', '2024-01-01T00:00:00Z')",
+  );
+  records.forEach((r, i) =>
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, source_name, occurred_at, occurred_ms, created_at)
+       VALUES (?, ?, 'brn_lc', ?, ?, ?, ?, 'high', ?, ?, ?, ?, '2024-01-01T00:00:00Z')`,
+      i + 1,
+      r.id,
+      i + 1,
+      r.kind ?? 'message',
+      JSON.stringify(content(r)),
+      r.text,
+      r.visibility ?? 'shareable',
+      r.source ?? null,
+      new Date(r.occurredMs).toISOString(),
+      r.occurredMs,
+    ),
+  );
+  // A Memory must cite a Record by the end of its transaction: the citations go first.
+  for (const [id, cited] of Object.entries(memories))
+    store.tx(() => {
+      for (const r of cited)
+        store.run('INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)', id, r, 'hi');
+      store.run(
+        `INSERT INTO memories (id, brain_uid, lineage, version, statement, norm, subject, owner_state, source_key,
+                               valid_from, valid_from_ms, status, seq, learned_at, cause)
+         VALUES (?, 'brn_lc', ?, 1, 'hi', 'hi', 'ana', 'self', '', '2024-01-01T00:00:00Z', 0,
+                 'active', 1, '2024-01-01T00:00:00Z', 'derived')`,
+        id,
+        id,
+      );
+    });
+  const turns = createTurnCopies(store);
+  const vectors = createSqliteVectorIndex(store, { now: () => '' });
+  const indexer = createRetrievalIndexer({
+    store,
+    indexes: { vectors, turns },
+    logger: { warn() {}, error() {} },
+  });
+  indexer.catchUp('brn_lc');
+  return {
+    lexical: createSqliteLexicalIndex(store, turns),
+    vectors,
+    memoryN: async (id) => store.get<{ n: number }>('SELECT n FROM memories WHERE id = ?', id)!.n,
+  };
+}
+
+async function pgIndexes(db: PgClient): Promise<Indexes> {
+  await addPgBrain(db, 'brn_lc');
+  for (const r of records)
+    await insertRecord(db, {
+      brainUid: 'brn_lc',
+      id: r.id,
+      text: r.text,
+      kind: r.kind ?? 'message',
+      content: content(r),
+      occurredMs: r.occurredMs,
+      source: r.source ?? null,
+      visibility: r.visibility ?? 'shareable',
+    });
+  for (const [id, cited] of Object.entries(memories)) {
+    await insertMemory(db, 'brn_lc', id, cited[0]!, 'hi');
+    for (const r of cited.slice(1))
+      await db.query(
+        "INSERT INTO citations (brain_uid, memory_id, record_id, quote) VALUES ('brn_lc', $1, $2, 'hi')",
+        [id, r],
+      );
+  }
+  return {
+    lexical: pgLexicalIndex(db),
+    vectors: pgVectorIndex(db),
+    memoryN: async (id) =>
+      (await db.query<{ n: number }>("SELECT n FROM memories WHERE brain_uid = 'brn_lc' AND id = $1", [id]))
+        .rows[0]!.n,
+  };
+}
+
+async function migratedDatabase(cluster: ReturnType<typeof server.cluster>): Promise<PgClient> {
+  const db = cluster.connect(await cluster.freshDatabase(), 2);
+  await migrate(db);
+  return db;
+}
+
+const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
+  brainUid: 'brn_lc',
+  excludeLocalOnly: false,
+  ...over,
+});
+
+/** A hit without its score and rowid, which are the backend's own. */
+const shape = (h: LexicalHit) => ({ id: h.recordId, text: h.text, speaker: h.speakerNorm, at: h.occurredMs });
+
+function conformance(name: string, indexes: Indexes | null, skip: string | false = false) {
+  const index = indexes?.lexical;
+  describe(`the lexical index's hits, ${name}`, { skip }, () => {
+    it("carry each Record's text (its first 2,000 characters), speaker as a query names them, and time", async () => {
+      const hits = await index!.search({ terms: ['kayak'], scope: scope(), cut: 50, limit: 50 });
+      assert.deepEqual(
+        hits.map(shape).sort((a, b) => a.at - b.at),
+        [
+          { id: 'r_bob', text: 'a kayak lesson', speaker: 'bob', at: t0 },
+          { id: 'r_local', text: 'kayak kept local', speaker: 'ana lee', at: t0 + min },
+          { id: 'r_ana', text: 'the kayak trip to Porto', speaker: 'ana lee', at: t0 + 2 * min },
+          { id: 'r_none', text: 'kayak with no speaker', speaker: null, at: t0 + 3 * min },
+          { id: 'r_doc', text: 'kayak repairs manual', speaker: null, at: t0 + 4 * min },
+          { id: 'r_empty', text: 'kayak said by nobody', speaker: null, at: t0 + 5 * min },
+          { id: 'r_long', text: long.slice(0, 2000), speaker: 'ana lee', at: t0 + 6 * min },
+        ],
+      );
+      assert.ok(
+        hits.every((h, i) => Number.isInteger(h.recordN) && (i === 0 || hits[i - 1]!.score >= h.score)),
+      );
+    });
+
+    it('of a time window: the eligible Records in it, earliest first, up to the limit', async () => {
+      const ids = async (over: Partial<SearchScope>, limit = 50) =>
+        (await index!.inWindow(scope(over), limit)).map((h) => h.recordId);
+      assert.deepEqual(await ids({ fromMs: t0 + min, toMs: t0 + 4 * min }), ['r_local', 'r_ana', 'r_none']);
+      assert.deepEqual(await ids({ fromMs: t0 + min, toMs: t0 + 4 * min, excludeLocalOnly: true }), [
+        'r_ana',
+        'r_none',
+      ]);
+      assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min, sources: ['mail', 'chat'] }), [
+        'r_bob',
+        'r_ana',
+      ]);
+      assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min, sinceMs: t0 + 6 * min }), [
+        'r_long',
+        'r_bread',
+      ]);
+      assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min, asOfMs: t0 + min }), ['r_bob', 'r_local']);
+      assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min }, 2), ['r_bob', 'r_local']);
+      assert.deepEqual(await ids({ fromMs: t0 + 9 * min, toMs: t0 + 10 * min }), []);
+      const [bread] = await index!.inWindow(scope({ fromMs: t0 + 7 * min, toMs: t0 + 8 * min }), 5);
+      assert.deepEqual(bread && { ...shape(bread), score: bread.score }, {
+        id: 'r_bread',
+        text: 'bread recipe',
+        speaker: 'bob',
+        at: t0 + 7 * min,
+        score: 0,
+      });
+      assert.equal(await index!.anyInWindow(scope({ fromMs: t0 + 9 * min })), false);
+      assert.equal(await index!.anyInWindow(scope({ fromMs: t0 + 7 * min })), true);
+    });
+  });
+
+  describe(`the vector index's reads beside the neighbours, ${name}`, { skip }, () => {
+    it('name the Records a Memory cites, and those of a list that the scope lets through', async () => {
+      const all = await index!.inWindow(scope({ fromMs: t0, toMs: t0 + 8 * min }), 50);
+      const idOf = new Map(all.map((h) => [h.recordN, h.recordId]));
+      const nOf = new Map(all.map((h) => [h.recordId, h.recordN]));
+      const [a, b] = [await indexes!.memoryN('mem_a'), await indexes!.memoryN('mem_b')];
+      const cited = await indexes!.vectors.cited('brn_lc', [a, b]);
+      assert.deepEqual(
+        cited
+          .map((c) => `${c.memoryN === a ? 'mem_a' : c.memoryN === b ? 'mem_b' : '?'} ${idOf.get(c.recordN)}`)
+          .sort(),
+        ['mem_a r_ana', 'mem_a r_local', 'mem_b r_bread'],
+      );
+      assert.deepEqual(await indexes!.vectors.cited('brn_lc', []), []);
+      const ns = ['r_ana', 'r_local', 'r_bob', 'r_long'].map((id) => nOf.get(id)!);
+      const pass = async (over: Partial<SearchScope>) =>
+        (await indexes!.vectors.inScope(ns, scope(over)))
+          .map((r) => {
+            assert.equal(idOf.get(r.n), r.id);
+            return r.id;
+          })
+          .sort();
+      assert.deepEqual(await pass({}), ['r_ana', 'r_bob', 'r_local', 'r_long']);
+      assert.deepEqual(await pass({ excludeLocalOnly: true, untilMs: t0 + 2 * min }), ['r_ana', 'r_bob']);
+      assert.deepEqual(await pass({ sources: ['chat'] }), ['r_ana']);
+      assert.deepEqual(await pass({ brainUid: 'brn_none' }), []);
+      assert.deepEqual(await indexes!.vectors.inScope([], scope()), []);
+    });
+  });
+}
+
+// Made at the top level: each closes after the file (`after`), not after the test that first used it.
+conformance('over SQLite', sqliteIndexes());
+conformance('over PostgreSQL (PGlite)', await pgIndexes(await migratedPglite()));
+const server = await serverForTests();
+conformance(
+  'over a PostgreSQL server',
+  server.skip ? null : await pgIndexes(await migratedDatabase(server.cluster())),
+  server.skip,
+);
