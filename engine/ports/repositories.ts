@@ -87,6 +87,10 @@ export interface RecordRepository {
    * also those never written here (a device's tombstone).
    */
   removals(query: StepRange): Promise<{ id: string; seq: number; forgotten_at: string }[]>;
+  /** Those of these ids forgotten in this Brain (a tombstone keeps them refused), in no order. */
+  forgotten(ids: readonly string[]): Promise<string[]>;
+  /** Those of these ids a Record of another Brain has (an id names one Record wherever it travels). */
+  inOtherBrains(ids: readonly string[]): Promise<string[]>;
 }
 
 /** Steps of a Brain's sequence a feed reads: after `afterSeq`, through `throughSeq`, `limit` rows at most. */

@@ -875,6 +875,31 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it("tells which ids a Brain forgot and which another Brain's Records hold", async () => {
+      const uid = await brain();
+      const other = await brain();
+      await b.units.write(other, async (u) => void (await u.records.insert(recordRow(other, 'rec_theirs'))));
+      await b.units.write(uid, async (u) => {
+        await u.sequence.next();
+        await u.records.insert(recordRow(uid, 'rec_mine'));
+        await u.records.insert(recordRow(uid, 'rec_dropped'));
+      });
+      await b.units.write(uid, async (u) => {
+        await u.sequence.next();
+        await u.records.remove(['rec_dropped']);
+      });
+      await b.units.read(uid, async (u) => {
+        const asked = ['rec_mine', 'rec_dropped', 'rec_theirs', 'rec_never'];
+        assert.deepEqual(await u.records.forgotten(asked), ['rec_dropped']);
+        assert.deepEqual(await u.records.inOtherBrains(asked), ['rec_theirs']);
+        assert.deepEqual(await u.records.forgotten([]), []);
+      });
+      await b.units.read(other, async (u) => {
+        assert.deepEqual(await u.records.inOtherBrains(['rec_mine', 'rec_theirs']), ['rec_mine']);
+        assert.deepEqual(await u.records.forgotten(['rec_dropped']), [], 'forgotten in another Brain only');
+      });
+    });
+
     it('reads a Memory by id, a lineage by version, citations by Memory then Record, local_only hidden', async () => {
       const { uid, other, m, r1, r2, rows, lineage: lin } = await memoriesBrain();
       await b.units.read(uid, async (u) => {

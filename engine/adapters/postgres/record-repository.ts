@@ -144,6 +144,20 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
         )
       ).rows;
     },
+    forgotten: async (ids) =>
+      (
+        await q.query<{ id: string }>(
+          'SELECT record_id AS id FROM record_tombstones WHERE brain_uid = $1 AND record_id = ANY($2::text[])',
+          [brainUid, ids],
+        )
+      ).rows.map((r) => r.id),
+    inOtherBrains: async (ids) =>
+      (
+        await q.query<{ id: string }>(
+          'SELECT DISTINCT id FROM records WHERE id = ANY($1::text[]) AND brain_uid <> $2',
+          [ids, brainUid],
+        )
+      ).rows.map((r) => r.id),
     async removals(range) {
       const { sql, params } = stepRangeSql(range, 't.seq', [brainUid]);
       return (

@@ -160,6 +160,23 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
         ...params,
       );
     },
+    forgotten: async (ids) =>
+      store
+        .all<{ id: string }>(
+          `SELECT record_id AS id FROM record_tombstones
+           WHERE brain_uid = ? AND record_id IN (SELECT value FROM json_each(?))`,
+          brainUid,
+          JSON.stringify(ids),
+        )
+        .map((r) => r.id),
+    inOtherBrains: async (ids) =>
+      store
+        .all<{ id: string }>(
+          'SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid <> ?',
+          JSON.stringify(ids),
+          brainUid,
+        )
+        .map((r) => r.id),
     removals: async (q) => {
       const { sql, params } = stepRangeSql(q, 't.seq');
       return store.all<{ id: string; seq: number; forgotten_at: string }>(

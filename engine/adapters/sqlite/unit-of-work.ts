@@ -1,18 +1,18 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, DeriveJob, UnitOptions } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, DeriveJob, JobQueue, UnitOptions } from '../../ports/index.ts';
 import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures, type SqliteDeriveFailuresSync } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
-import { enqueueJob } from './job-queue.ts';
+import { enqueueJob, sqliteJobQueue } from './job-queue.ts';
 import { sqliteMemories, type SqliteMemoriesSync } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
 import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones, type SqliteTombstonesSync } from './tombstone-repository.ts';
 
-/** What a unit of work over SQLite holds so far; jobs join as they move here. */
-export type SqliteUnitOfWork = Omit<BrainUnitOfWork, 'jobs'>;
+/** A unit of work over SQLite: the whole port. */
+export type SqliteUnitOfWork = BrainUnitOfWork;
 
 /**
  * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
@@ -52,9 +52,10 @@ const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was fo
 /**
  * Units of work over one store. Repository calls run synchronously on the store's one connection,
  * inside the unit's transaction, and resolve at once; the unit holds the store's lock from `BEGIN` to
- * `COMMIT`, so a unit's awaits never let another write in (docs/architecture.md).
+ * `COMMIT`, so a unit's awaits never let another write in (docs/architecture.md). `queue` is the one
+ * the derive worker claims from: a claim's lease lives on its queue, so a unit completes jobs there.
  */
-export function sqliteUnits(store: Store): SqliteUnits {
+export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store)): SqliteUnits {
   const over = (brainUid: string): SqliteUnitOfWork => {
     const sequence: BrainSequence = {
       next: async () => store.nextSeq(brainUid),
@@ -70,6 +71,10 @@ export function sqliteUnits(store: Store): SqliteUnits {
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
       context: sqliteContextReads(store, brainUid),
+      jobs: {
+        enqueue: async (job) => enqueueJob(store, job),
+        complete: (claims) => queue.complete(claims),
+      },
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the

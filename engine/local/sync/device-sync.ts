@@ -12,7 +12,7 @@ import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
-import { applyTombstones, replicateRecords, writeTombstones } from './replicate.ts';
+import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
 interface PairingRow {
@@ -357,7 +357,7 @@ export async function applyPulled(
   // This device's own redacted copies, whatever became of their push, and Records already pulled.
   const own = (id: string) =>
     ctx.store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', b.uid, id);
-  const { pulled, settle } = ctx.store.tx(() => {
+  const { pulled, settle } = await ctx.units.write(b.uid, async (u) => {
     const p = requireRunPairing(ctx, b, pairingId);
     const replicas: RecordReplica[] = [];
     for (const r of page.data) {
@@ -374,7 +374,16 @@ export async function applyPulled(
         occurred_at: r.occurred_at,
       });
     }
-    const created = replicas.length > 0 ? replicateRecords(ctx, b, replicas, { pulled: true }).created : 0;
+    // Marked pulled as each is written, so it is never pushed back.
+    const markPulled = (id: string) =>
+      void ctx.store.run(
+        "INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, 'pulled', ?)",
+        b.uid,
+        id,
+        id,
+      );
+    const created =
+      replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
     const removed = (page.removed ?? []).map((r) => r.id);
     const forgotten = removed.length > 0 ? writeTombstones(ctx, b, removed) : null;
     ctx.store.run(
@@ -387,6 +396,7 @@ export async function applyPulled(
     return { pulled: created, settle: forgotten?.settle };
   });
   await settle?.();
+  if (pulled > 0) ctx.worker.kick();
   return { pulled };
 }
 

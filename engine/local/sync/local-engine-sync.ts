@@ -10,8 +10,8 @@ type Wrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => P
 export function createEngineSync(ctx: LocalCtx, { op, write }: { op: Wrap; write: Wrap }): EngineSync {
   const brain = (t: Tenant, id: string) => requireBrain(ctx, t, id);
   return {
-    replicate: write((t, id, records) => {
-      const { created: _created, ...result } = replicateRecords(ctx, brain(t, id), records);
+    replicate: write(async (t, id, records) => {
+      const { created: _created, ...result } = await replicateRecords(ctx, brain(t, id), records);
       return result;
     }),
     tombstones: write((t, id, ids) => applyTombstones(ctx, brain(t, id), ids)),

@@ -9,8 +9,7 @@ import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
 import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { RecordRow } from '../../ports/index.ts';
-import { textKey } from '../../adapters/sqlite/text-key.ts';
+import type { BrainUnitOfWork } from '../../ports/index.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
 function fingerprint(r: {
@@ -38,96 +37,89 @@ const replicaRow = (r: RecordReplica) => ({
   occurred_at: r.occurred_at,
 });
 
-export interface ReplicateOptions {
-  /** Set when the Records come from a pull: each is marked so it is never pushed back. */
-  pulled?: boolean;
-}
-
 /**
- * Writes Records under the ids their first device gave them, in one transaction: a Record already here
+ * Writes Records under the ids their first device gave them, in one unit of work: a Record already here
  * with the same content is `unchanged`, with other content (or in another Brain) `conflict`; an id
  * forgotten here is `forgotten` and stays so. `local_only` never travels: the whole call is refused.
  * Each new Record is derived here, as a written one is.
  */
-export function replicateRecords(
+export async function replicateRecords(
   ctx: LocalCtx,
   b: BrainRow,
   replicas: readonly RecordReplica[],
-  opts: ReplicateOptions = {},
-): ReplicateResult & { created: number } {
-  const { store } = ctx;
-  if (replicas.some((r) => r.visibility === 'local_only')) {
-    throw new MnemoError('local_only_record', 'records: a local_only Record never leaves its device');
-  }
-  let created = 0;
-  const out = store.tx(() => {
-    const data: { id: string; outcome: ReplicaOutcome }[] = [];
-    let seq: number | null = null;
-    for (const r of replicas) {
-      const gone = store.get(
-        'SELECT 1 FROM record_tombstones WHERE brain_uid = ? AND record_id = ?',
-        b.uid,
-        r.id,
-      );
-      if (gone) {
-        data.push({ id: r.id, outcome: 'forgotten' });
-        continue;
-      }
-      const here = store.get<RecordRow>('SELECT * FROM records WHERE id = ?', r.id);
-      if (here) {
-        const same =
-          here.brain_uid === b.uid &&
-          fingerprint({ ...here, content: JSON.parse(here.content) }) === fingerprint(replicaRow(r));
-        data.push({ id: r.id, outcome: same ? 'unchanged' : 'conflict' });
-        continue;
-      }
-      seq = store.nextSeq(b.uid);
-      const row = replicaRow(r);
-      const text = recordText(r.content);
-      store.run(
-        `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
-             visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        r.id,
-        b.uid,
-        seq,
-        r.content.kind,
-        JSON.stringify(r.content),
-        text,
-        textKey(text),
-        row.source_name,
-        row.external_id,
-        row.trust,
-        row.visibility,
-        r.occurred_at,
-        Date.parse(r.occurred_at),
-        nowIso(ctx),
-      );
-      store.run(
-        "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
-        b.uid,
-        r.id,
-        seq,
-      );
-      if (opts.pulled) {
-        store.run(
-          "INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, 'pulled', ?)",
-          b.uid,
-          r.id,
-          r.id,
-        );
-      }
-      created += 1;
-      data.push({ id: r.id, outcome: 'created' });
-    }
-    return { data, seq };
-  });
-  if (created > 0) ctx.worker.kick();
+): Promise<ReplicateResult & { created: number }> {
+  refuseLocalOnly(replicas);
+  const out = await ctx.units.write(b.uid, (u) => replicateInto(u, replicas, nowIso(ctx)));
+  if (out.created > 0) ctx.worker.kick();
   return {
     object: 'replication',
     data: out.data,
     watermark: watermarkOf(ctx, b, out.seq ?? undefined),
-    created,
+    created: out.created,
   };
+}
+
+function refuseLocalOnly(replicas: readonly RecordReplica[]): void {
+  if (replicas.some((r) => r.visibility === 'local_only')) {
+    throw new MnemoError('local_only_record', 'records: a local_only Record never leaves its device');
+  }
+}
+
+/**
+ * replicateRecords' writes, in the caller's unit of work; `onCreated` runs for each Record written
+ * (in the unit too: a pull marks it pulled). Each Record written takes a step of its own.
+ */
+export async function replicateInto(
+  u: BrainUnitOfWork,
+  replicas: readonly RecordReplica[],
+  createdAt: string,
+  onCreated?: (id: string) => void,
+): Promise<{ data: { id: string; outcome: ReplicaOutcome }[]; seq: number | null; created: number }> {
+  refuseLocalOnly(replicas);
+  const ids = [...new Set(replicas.map((r) => r.id))];
+  const forgotten = new Set(await u.records.forgotten(ids));
+  const elsewhere = new Set(await u.records.inOtherBrains(ids));
+  const here = new Map((await u.records.getMany(ids)).map((r) => [r.id, r]));
+  const data: { id: string; outcome: ReplicaOutcome }[] = [];
+  let seq: number | null = null;
+  let created = 0;
+  for (const r of replicas) {
+    if (forgotten.has(r.id)) {
+      data.push({ id: r.id, outcome: 'forgotten' });
+      continue;
+    }
+    const known = here.get(r.id);
+    if (known || elsewhere.has(r.id)) {
+      const same =
+        known !== undefined &&
+        fingerprint({ ...known, content: JSON.parse(known.content) }) === fingerprint(replicaRow(r));
+      data.push({ id: r.id, outcome: same ? 'unchanged' : 'conflict' });
+      continue;
+    }
+    seq = await u.sequence.next();
+    const row = replicaRow(r);
+    const written = await u.records.insert({
+      id: r.id,
+      brain_uid: u.brainUid,
+      seq,
+      kind: r.content.kind,
+      content: JSON.stringify(r.content),
+      text: recordText(r.content),
+      source_name: row.source_name,
+      external_id: row.external_id,
+      trust: row.trust,
+      visibility: row.visibility,
+      occurred_at: r.occurred_at,
+      occurred_ms: Date.parse(r.occurred_at),
+      created_at: createdAt,
+    });
+    here.set(r.id, written);
+    await u.jobs.enqueue({ job: 'derive', brainUid: u.brainUid, recordId: r.id, recordSeq: seq });
+    onCreated?.(r.id);
+    created += 1;
+    data.push({ id: r.id, outcome: 'created' });
+  }
+  return { data, seq, created };
 }
 
 /**

@@ -4,6 +4,7 @@ import { bytewiseKeys } from './003-bytewise-keys.ts';
 import { feedOrder } from './004-feed-order.ts';
 import { turns } from './005-turns.ts';
 import { embedQueue } from './006-embed-queue.ts';
+import { recordIds } from './007-record-ids.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -24,6 +25,7 @@ export const migrations: readonly PgMigration[] = [
   feedOrder,
   turns,
   embedQueue,
+  recordIds,
 ];
 
 /**
