@@ -152,7 +152,7 @@ function engineOver(
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const jobs = sqliteJobQueue(store);
-  const units = sqliteUnits(store);
+  const units = sqliteUnits(store, jobs);
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
   const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });
   const turns = createTurnCopies(store, {
