@@ -152,7 +152,6 @@ function engineOver(
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const jobs = sqliteJobQueue(store);
-  // The units' jobs complete through the worker's own queue: a claim's lease lives on it.
   const units = sqliteUnits(store, jobs);
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
   const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });

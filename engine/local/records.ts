@@ -119,12 +119,7 @@ export async function rememberRecord(
       if (target && content.kind === 'correction') {
         applyCorrection(store, target, { id, text }, content.statement, seq, now);
       } else {
-        store.run(
-          "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
-          b.uid,
-          id,
-          seq,
-        );
+        await u.jobs.enqueue({ job: 'derive', brainUid: b.uid, recordId: id, recordSeq: seq });
       }
       if (opts.idempotencyKey !== undefined) {
         await u.idempotency.remember('rememberRecord', opts.idempotencyKey, {

@@ -10,12 +10,14 @@ import {
   migratedPglite,
   serverForTests,
 } from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { LeaseLost } from '../../engine/core/derive/queued-job.ts';
 import { searchWords } from '../../engine/core/shared/fold-text.ts';
 import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import type {
   BrainUnitOfWork,
+  ClaimedJob,
   DeriveFailureRepository,
   JobClaim,
   JobQueue,
@@ -32,7 +34,7 @@ import type {
  * count on what holds here whichever backend is under them. Each case makes Brains of its own.
  */
 
-/** What every adapter's unit of work holds so far. */
+/** A read unit of work: a write's without jobs. */
 type Unit = Omit<BrainUnitOfWork, 'jobs'>;
 
 /** What a removal of Records leaves behind in a Brain, read from the tables. */
@@ -47,15 +49,14 @@ interface Leftovers {
 
 interface Backend {
   units: {
-    write<T>(brainUid: string, work: (u: Unit) => Promise<T>): Promise<T>;
+    write<T>(brainUid: string, work: (u: BrainUnitOfWork) => Promise<T>): Promise<T>;
     read<T>(brainUid: string, work: (u: Unit) => Promise<T>): Promise<T>;
   };
   addBrain(uid: string): Promise<void>;
   addRecord(brainUid: string, id: string): Promise<void>;
   forgetRecord(brainUid: string, id: string): Promise<void>;
   /**
-   * Queues the Record's derivation in a unit of work, as the write that makes a Record does (on SQLite
-   * through the queue inside the unit: its unit of work holds no jobs yet).
+   * Queues the Record's derivation in a unit of work, as the write that makes a Record does.
    */
   enqueueDerive(brainUid: string, recordId: string): Promise<void>;
   /** The derivation queue, as a worker claims from it. */
@@ -76,8 +77,9 @@ type FailureRow = Omit<Parameters<DeriveFailureRepository['record']>[0], 'failed
 
 function sqliteBackend(): Backend {
   const store = tempStore('mnemo-units-conformance-');
-  const units = sqliteUnits(store);
   const queue = sqliteJobQueue(store);
+  // The queue that claims: its leases are what a unit's jobs.complete checks.
+  const units = sqliteUnits(store, queue);
   return {
     units,
     addBrain: async (uid) =>
@@ -96,9 +98,9 @@ function sqliteBackend(): Backend {
     forgetRecord: async (brainUid, id) =>
       void store.run('DELETE FROM records WHERE brain_uid = ? AND id = ?', brainUid, id),
     enqueueDerive: (brainUid, recordId) =>
-      units.write(brainUid, () => queue.enqueue({ job: 'derive', brainUid, recordId, recordSeq: 1 })),
+      units.write(brainUid, (u) => u.jobs.enqueue({ job: 'derive', brainUid, recordId, recordSeq: 1 })),
     queue,
-    complete: (_brainUid, claims) => queue.complete(claims),
+    complete: (brainUid, claims) => units.write(brainUid, (u) => u.jobs.complete(claims)),
     cite: async (brainUid, memoryId, recordIds) =>
       store.tx(() => {
         // Citations first: a Memory without one is refused on insert.
@@ -340,6 +342,37 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.equal(await b.units.read(uid, (u) => u.sequence.current()), 3);
       await assert.rejects(b.units.read(uid, (u) => u.sequence.next()));
       assert.equal(await b.units.write(uid, (u) => u.sequence.next()), 4);
+    });
+
+    it('completes a claimed job in the unit that wrote its result; a lost lease rolls the unit back', async () => {
+      const uid = await brain();
+      const [a, c] = [`${uid}_a`, `${uid}_c`];
+      await b.addRecord(uid, a);
+      await b.addRecord(uid, c);
+      await b.enqueueDerive(uid, a);
+      await b.enqueueDerive(uid, c);
+      const mine = (jobs: readonly ClaimedJob[]) => jobs.filter((j) => j.brainUid === uid);
+      const t0 = Date.now();
+      const [ja, jc] = mine(await b.queue.claim(100, t0, 1_000));
+      assert.ok(ja && jc);
+      // The first claim's lease ran out and another claim took the job.
+      const again = mine(await b.queue.claim(100, t0 + 2_000, 60_000));
+      assert.equal(again.length, 2);
+      await assert.rejects(
+        b.units.write(uid, async (u) => {
+          await u.sequence.next();
+          await u.jobs.complete([ja]);
+        }),
+        (e: unknown) => e instanceof LeaseLost,
+      );
+      assert.equal(await b.units.read(uid, (u) => u.sequence.current()), 0, 'nothing of the unit stays');
+      assert.deepEqual((await b.leftovers(uid)).jobs.sort(), [a, c].sort(), "the job is its new holder's");
+      await b.units.write(uid, async (u) => {
+        await u.sequence.next();
+        await u.jobs.complete(again);
+      });
+      assert.equal(await b.units.read(uid, (u) => u.sequence.current()), 1);
+      assert.deepEqual((await b.leftovers(uid)).jobs, []);
     });
 
     it('keeps every Object version: current is the newest, get(n) any, of this Brain only', async () => {

@@ -5,12 +5,12 @@ import type { MnemoError } from '../../errors/mnemo-error.ts';
 import { sqliteBrains } from './brain-repository.ts';
 import type { Store } from './store.ts';
 import { storeWithBrains } from './testing.ts';
-import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
+import { sqliteUnits, type SqliteReadOfWork } from './unit-of-work.ts';
 
 const withBrain = (...uids: string[]) => storeWithBrains(...(uids.length > 0 ? uids : ['brn_1']));
 
 /** Accepts version `version` of type/`key` at the Brain's next step. */
-async function accept(u: SqliteUnitOfWork, key: string, version = 1, type = 'o') {
+async function accept(u: SqliteReadOfWork, key: string, version = 1, type = 'o') {
   const seq = await u.sequence.next();
   return u.objects.insert({
     brain_uid: u.brainUid,

@@ -11,8 +11,10 @@ import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
 import type { Store } from './store.ts';
 import { sqliteTombstones, type SqliteTombstonesSync } from './tombstone-repository.ts';
 
-/** A unit of work over SQLite: the whole port. */
+/** A write unit of work over SQLite: the whole port, jobs included. */
 export type SqliteUnitOfWork = BrainUnitOfWork;
+/** A read's repositories are the write's without jobs: a read unit refuses a write. */
+export type SqliteReadOfWork = Omit<BrainUnitOfWork, 'jobs'>;
 
 /**
  * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
@@ -42,7 +44,7 @@ export interface SqliteUnits {
    */
   write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One consistent snapshot of a Brain (brain_not_found when it is gone); a write inside it throws. */
-  read<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>): Promise<T>;
+  read<T>(brainUid: string, work: (uow: SqliteReadOfWork) => Promise<T>): Promise<T>;
   /** The synchronous twins, to call only inside the caller's own transaction. */
   sync(brainUid: string): SqliteSyncRepositories;
 }
@@ -52,11 +54,18 @@ const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was fo
 /**
  * Units of work over one store. Repository calls run synchronously on the store's one connection,
  * inside the unit's transaction, and resolve at once; the unit holds the store's lock from `BEGIN` to
- * `COMMIT`, so a unit's awaits never let another write in (docs/architecture.md). `queue` is the one
- * the derive worker claims from: a claim's lease lives on its queue, so a unit completes jobs there.
+ * `COMMIT`, so a unit's awaits never let another write in (docs/architecture.md).
+ *
+ * `queue` is the one that claims (its leases are in memory): a unit's `jobs.complete` matches the
+ * claim's token against them, so a job whose lease was lost rolls back the unit that completes it.
+ * Without it the units get a queue of their own, which is enough for enqueueing only.
  */
 export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store)): SqliteUnits {
-  const over = (brainUid: string): SqliteUnitOfWork => {
+  const jobs: BrainUnitOfWork['jobs'] = {
+    enqueue: (job) => queue.enqueue(job),
+    complete: (claims) => queue.complete(claims),
+  };
+  const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
       next: async () => store.nextSeq(brainUid),
       current: async () => store.currentSeq(brainUid),
@@ -71,28 +80,27 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
       context: sqliteContextReads(store, brainUid),
-      jobs: {
-        enqueue: async (job) => enqueueJob(store, job),
-        complete: (claims) => queue.complete(claims),
-      },
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the
   // unit starts, and a forgetBrain queued ahead of the unit may land in between.
-  const open =
-    (mode: 'write' | 'read') =>
-    <T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T> =>
-      store.unit(
-        mode,
-        async () => {
-          if (!store.get('SELECT 1 FROM brains WHERE uid = ?', brainUid)) throw gone();
-          return work(over(brainUid));
-        },
-        opts,
-      );
+  const open = <T>(
+    mode: 'write' | 'read',
+    brainUid: string,
+    work: () => Promise<T>,
+    opts?: UnitOptions,
+  ): Promise<T> =>
+    store.unit(
+      mode,
+      async () => {
+        if (!store.get('SELECT 1 FROM brains WHERE uid = ?', brainUid)) throw gone();
+        return work();
+      },
+      opts,
+    );
   return {
-    write: open('write'),
-    read: open('read'),
+    write: (brainUid, work, opts) => open('write', brainUid, () => work({ ...over(brainUid), jobs }), opts),
+    read: (brainUid, work) => open('read', brainUid, () => work(over(brainUid))),
     sync: (brainUid) => ({
       records: sqliteRecords(store, brainUid).sync,
       memories: sqliteMemories(store, brainUid).sync,
