@@ -39,7 +39,7 @@ describe("mnemo compact on a hosted Mnemo's database", { skip }, () => {
       assert.equal(r.status, 0, r.stderr);
       assert.match(
         r.stdout,
-        /^records {2}\d+ kB -> \d+ kB\nmemories .*\ncitations .*\ntraces .*\nderive_failures .*\npg_statistic {2}compacted\n$/,
+        /^records {2}\d+ kB -> \d+ kB\nturns .*\nmemories .*\ncitations .*\ntraces .*\nderive_failures .*\npg_statistic {2}compacted\n$/,
       );
       assert.notEqual(await file(), before, 'records was written anew');
     } finally {
