@@ -8,7 +8,7 @@ import { recordText } from '../../core/derive/record-text.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
-import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import { afterForget, nowIso, watermarkAt, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../../ports/index.ts';
 import { textKey } from '../../adapters/sqlite/text-key.ts';
 
@@ -125,7 +125,7 @@ export function replicateRecords(
   return {
     object: 'replication',
     data: out.data,
-    watermark: watermarkOf(ctx, b, out.seq ?? undefined),
+    watermark: watermarkAt(ctx, b, out.seq ?? ctx.store.currentSeq(b.uid)),
     created,
   };
 }
@@ -194,7 +194,7 @@ export function writeTombstones(
     result: {
       object: 'tombstones',
       forgotten: result.forgotten.length,
-      watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+      watermark: watermarkAt(ctx, b, result.seq ?? ctx.store.currentSeq(b.uid)),
     },
     settle: async () => {
       if (result.forgotten.length > 0) {
