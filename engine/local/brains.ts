@@ -3,7 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
-import { afterForget, nowIso, requireBrain, toBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, toBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
 
 /** The tenant's Brains, by id. */
 export async function listBrains(ctx: LocalCtx, t: Tenant): Promise<Brain[]> {
@@ -28,7 +28,7 @@ export async function createBrain(
     created_at: nowIso(ctx),
   });
   if (!row) throw new MnemoError('brain_exists', `id: a Brain ${shortened(body.id)} already exists`);
-  return { brain: toBrain(row), watermark: watermarkOf(ctx, row, row.seq) };
+  return { brain: toBrain(row), watermark: watermarkAt(ctx, row, row.seq) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
 
 /**
  * Forgets one API-origin Record and cascades: Memories it alone supported are deleted; Memories that
@@ -46,7 +46,7 @@ export async function forgetRecord(
     target: { type: 'record', id: recordId },
     deleted: { records: 1, memories: result.deleted, objects: 0 },
     rederiving: { memories: result.pending },
-    watermark: watermarkOf(ctx, b, result.seq),
+    watermark: watermarkAt(ctx, b, result.seq),
     deleted_at: nowIso(ctx),
   };
 }

@@ -310,7 +310,7 @@ function engineOver(
     },
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
-    getBrain: op((t, id) => toBrain(requireBrain(ctx, t, id))),
+    getBrain: op(async (t, id) => toBrain(requireBrain(ctx, t, id))),
     forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
@@ -325,7 +325,7 @@ function engineOver(
     acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
     listObjects: op((t, id, q) => listObjects(ctx, t, id, q)),
-    createContext: op((t, id, body, o) => {
+    createContext: op(async (t, id, body, o) => {
       const b = requireBrain(ctx, t, id);
       const assemble = (id?: string) =>
         assembleContext(
@@ -349,6 +349,9 @@ function engineOver(
       // Streams report progress instead; fast never waits long enough to matter.
       if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
       const key = thoroughKeyPrefix(b.uid) + [o.watermark ?? '', canonicalJson(body)].join('\n');
+      // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
+      // before a write since (a correction, a newer value) would present what that write replaced.
+      const fresh = o.watermark === undefined ? await watermarkOf(ctx, b) : undefined;
       return thorough.run(
         key,
         assemble,
@@ -368,9 +371,7 @@ function engineOver(
           };
           return ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
         },
-        // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
-        // before a write since (a correction, a newer value) would present what that write replaced.
-        o.watermark === undefined ? (done) => done.watermark !== watermarkOf(ctx, b) : undefined,
+        fresh === undefined ? undefined : (done) => done.watermark !== fresh,
       );
     }),
     recordFailedContext: op(async (t, id, failure) => {
@@ -385,11 +386,11 @@ function engineOver(
       await ctx.traces.add(b.uid, trace);
       return trace.id;
     }),
-    listTraces: op((t, id, q) => {
+    listTraces: op(async (t, id, q) => {
       const b = requireBrain(ctx, t, id);
       return ctx.traces.list(b.uid, q.limit, q.cursor);
     }),
-    getTrace: op((t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
+    getTrace: op(async (t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
     sync: createEngineSync(ctx, { op, write }),
     idle: async () => {
       if (closed) return;
@@ -424,7 +425,7 @@ async function thoroughProcessing(
   requestId: string,
   id: string,
 ): Promise<ContextProcessing> {
-  const watermark = watermarkOf(ctx, b);
+  const watermark = await watermarkOf(ctx, b);
   const out: ContextProcessing = {
     id,
     object: 'context',

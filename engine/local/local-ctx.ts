@@ -5,7 +5,7 @@ import type { Deriver } from '../core/derive/deriver.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
-import type { BrainRepository, TraceStore } from '../ports/index.ts';
+import type { BrainRepository, BrainRow, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
@@ -41,17 +41,7 @@ export interface LocalCtx {
   rederiveDelayMs: number;
 }
 
-export interface BrainRow {
-  uid: string;
-  project: string;
-  env: string;
-  id: string;
-  name: string | null;
-  self_type: 'person' | 'org' | null;
-  self_name: string | null;
-  created_at: string;
-  seq: number;
-}
+export type { BrainRow };
 
 /** The Brain in this tenant; another tenant's Brain is indistinguishable from none. */
 export function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): BrainRow {
@@ -73,8 +63,14 @@ export function toBrain(b: BrainRow): Brain {
   return { id: b.id, object: 'brain', name: b.name, self: selfOf(b), created_at: b.created_at };
 }
 
-export function watermarkOf(ctx: LocalCtx, b: BrainRow, seq?: number): string {
-  return ctx.codec.encode(b.uid, seq ?? ctx.store.currentSeq(b.uid));
+/** The watermark naming step `seq` of the Brain's sequence. */
+export function watermarkAt(ctx: LocalCtx, b: BrainRow, seq: number): string {
+  return ctx.codec.encode(b.uid, seq);
+}
+
+/** The watermark of the Brain's last committed step: read it before what it vouches for. */
+export async function watermarkOf(ctx: LocalCtx, b: BrainRow): Promise<string> {
+  return ctx.codec.encode(b.uid, await ctx.brains.currentSeq(b.uid));
 }
 
 /** The key prefix of a Brain's entries in the thorough cache. */

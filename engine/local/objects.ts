@@ -4,7 +4,7 @@ import { shortened } from '../errors/shown-value.ts';
 import type { ObjectVersionRow } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
 
 function toObject(brainId: string, v: ObjectVersionRow): AcceptedObject {
   return {
@@ -73,7 +73,7 @@ export async function acceptObject(
   });
   return {
     object: toObject(brainId, out.row),
-    watermark: watermarkOf(ctx, b, out.row.seq),
+    watermark: watermarkAt(ctx, b, out.row.seq),
     replayed: out.replayed,
   };
 }

@@ -22,8 +22,15 @@ export const profileSql = (hosted: boolean, current: string) =>
  * newest (world time) first, each cited. A hosted deployment shows only lines with a supporting Record
  * that is not local_only, citing only those.
  */
-export function getProfile(ctx: LocalCtx, t: Tenant, brainId: string, q: { limit: number }): Profile {
+export async function getProfile(
+  ctx: LocalCtx,
+  t: Tenant,
+  brainId: string,
+  q: { limit: number },
+): Promise<Profile> {
   const b = requireBrain(ctx, t, brainId);
+  // Read before the lines, so the lines are at least as new as the step the watermark names.
+  const watermark = await watermarkOf(ctx, b);
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   const current = currentSql(nowMs);
@@ -38,7 +45,7 @@ export function getProfile(ctx: LocalCtx, t: Tenant, brainId: string, q: { limit
     object: 'profile',
     brain_id: b.id,
     self: selfOf(b),
-    watermark: watermarkOf(ctx, b),
+    watermark,
     lines: page.map((m) => ({
       memory_id: m.id,
       statement: m.statement,
@@ -197,8 +204,10 @@ export function noiseQueries(v: CensusView): {
 const examplesShown = 5;
 
 /** Counts, and what is noisy in this Brain's own data, noisiest first (kinds with nothing are left out). */
-export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
+export async function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Promise<Census> {
   const b = requireBrain(ctx, t, brainId);
+  // Read before the counts, so the counts are at least as new as the step the watermark names.
+  const watermark = await watermarkOf(ctx, b);
   const { store } = ctx;
   const v = censusView(ctx.clock().getTime(), ctx.deployment === 'hosted');
   const count = (sql: string, ...params: SqlParam[]) => store.get<{ c: number }>(sql, b.uid, ...params)!.c;
@@ -221,7 +230,7 @@ export function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Census {
   return {
     object: 'census',
     brain_id: b.id,
-    watermark: watermarkOf(ctx, b),
+    watermark,
     generated_at: nowIso(ctx),
     counts: {
       records: count(`SELECT count(*) AS c FROM records r WHERE r.brain_uid = ? ${v.rec()}`),

@@ -14,7 +14,7 @@ import { newId } from '../ids.ts';
 import type { RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 
 /** A Record as its readers see it: its row and its state (RecordRepository.states). */
@@ -135,7 +135,7 @@ export async function rememberRecord(
     { batch: true },
   );
   if (out.queued) ctx.worker.kick();
-  return { record: out.record, watermark: watermarkOf(ctx, b, out.seq), replayed: out.replayed };
+  return { record: out.record, watermark: watermarkAt(ctx, b, out.seq), replayed: out.replayed };
 }
 
 export async function getRecord(

@@ -3,7 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { afterForget, nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
 
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
 export async function listSources(ctx: LocalCtx, t: Tenant, brainId: string): Promise<SourceList> {
@@ -58,7 +58,7 @@ export async function forgetSource(
     target: { type: 'source', id: sourceName },
     deleted: { records: result.records, memories: result.deleted, objects: 0 },
     rederiving: { memories: result.pending },
-    watermark: watermarkOf(ctx, b, result.seq),
+    watermark: watermarkAt(ctx, b, result.seq),
     deleted_at: nowIso(ctx),
   };
 }

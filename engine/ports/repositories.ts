@@ -24,6 +24,8 @@ export interface BrainRepository {
   find(tenant: TenantRef, id: string): Promise<BrainRow | null>;
   /** Adds a Brain at step 0 of its own sequence; null when the tenant has a Brain of this id. */
   create(brain: Omit<BrainRow, 'seq'>): Promise<BrainRow | null>;
+  /** The last committed step of the Brain's sequence (what a watermark of "now" names). */
+  currentSeq(uid: string): Promise<number>;
   /**
    * Removes a Brain and everything it holds (Records, Memories, Objects, keys, jobs, tombstones) at
    * once, leaving none of its bytes in the storage; answers what it held (Objects once per type/key).

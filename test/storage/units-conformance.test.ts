@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { pgBrains } from '../../engine/adapters/postgres/brain-repository.ts';
 import { pgJobQueue } from '../../engine/adapters/postgres/job-queue.ts';
 import { pgUnitsOfWork } from '../../engine/adapters/postgres/unit-of-work.ts';
 import type { PgClient } from '../../engine/adapters/postgres/client.ts';
@@ -12,10 +13,12 @@ import {
 } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import { LeaseLost } from '../../engine/core/derive/queued-job.ts';
 import { searchWords } from '../../engine/core/shared/fold-text.ts';
+import { sqliteBrains } from '../../engine/adapters/sqlite/brain-repository.ts';
 import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import type {
+  BrainRepository,
   BrainUnitOfWork,
   ClaimedJob,
   DeriveFailureRepository,
@@ -52,6 +55,7 @@ interface Backend {
     write<T>(brainUid: string, work: (u: BrainUnitOfWork) => Promise<T>): Promise<T>;
     read<T>(brainUid: string, work: (u: Unit) => Promise<T>): Promise<T>;
   };
+  brains: BrainRepository;
   addBrain(uid: string): Promise<void>;
   addRecord(brainUid: string, id: string): Promise<void>;
   forgetRecord(brainUid: string, id: string): Promise<void>;
@@ -82,6 +86,7 @@ function sqliteBackend(): Backend {
   const units = sqliteUnits(store, queue);
   return {
     units,
+    brains: sqliteBrains(store),
     addBrain: async (uid) =>
       void store.run(
         "INSERT INTO brains (uid, project, env, id, created_at) VALUES (?, 'p', 'test', ?, '2026-01-01T00:00:00Z')",
@@ -168,6 +173,7 @@ function pgBackend(db: PgClient): Backend {
   const rows = async <R>(sql: string, brainUid: string) => (await db.query<R>(sql, [brainUid])).rows;
   return {
     units,
+    brains: pgBrains(db),
     addBrain: (uid) => addPgBrain(db, uid),
     addRecord: (brainUid, id) => addPgRecord(db, brainUid, id),
     forgetRecord: async (brainUid, id) =>
@@ -373,6 +379,23 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
       assert.equal(await b.units.read(uid, (u) => u.sequence.current()), 1);
       assert.deepEqual((await b.leftovers(uid)).jobs, []);
+    });
+
+    it("answers a Brain's last committed step outside its units, its own and no other's", async () => {
+      const uid = await brain();
+      const other = await brain();
+      assert.equal(await b.brains.currentSeq(uid), 0, 'a new Brain is at step 0');
+      await b.units.write(uid, (u) => u.sequence.next());
+      await b.units.write(uid, (u) => u.sequence.next());
+      await assert.rejects(
+        b.units.write(uid, async (u) => {
+          await u.sequence.next();
+          throw new Error('the rule failed');
+        }),
+        /the rule failed/,
+      );
+      assert.equal(await b.brains.currentSeq(uid), 2, 'the step of a unit that threw is not counted');
+      assert.equal(await b.brains.currentSeq(other), 0);
     });
 
     it('keeps every Object version: current is the newest, get(n) any, of this Brain only', async () => {

@@ -40,6 +40,12 @@ export function pgBrains(client: PgClient): BrainRepository {
         );
         return made.rows[0]!;
       }),
+    async currentSeq(uid) {
+      const row = (await client.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [uid]))
+        .rows[0];
+      if (!row) throw new Error(`no brain ${uid}`);
+      return Number(row.seq);
+    },
     remove: (uid) =>
       client.transaction(async (tx) => {
         // Waits for a unit of work of the Brain in progress, and keeps new ones out until the end.

@@ -30,6 +30,7 @@ export function sqliteBrains(store: Store): BrainRepository {
         );
         return store.get<BrainRow>('SELECT * FROM brains WHERE uid = ?', b.uid)!;
       }),
+    currentSeq: async (uid) => store.currentSeq(uid),
     async remove(uid) {
       const held = store.tx(() => {
         const count = (sql: string) => store.get<{ c: number }>(sql, uid)!.c;

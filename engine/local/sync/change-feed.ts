@@ -1,6 +1,6 @@
 import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import { watermarkAt, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import { toRecord } from '../records.ts';
 import type { RecordRow, StepRange } from '../../ports/index.ts';
 
@@ -81,7 +81,7 @@ export async function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQue
       data,
       has_more: hasMore,
       next_cursor: null,
-      watermark: watermarkOf(ctx, b, hasMore ? page[page.length - 1]!.seq : undefined),
+      watermark: watermarkAt(ctx, b, hasMore ? page[page.length - 1]!.seq : await u.sequence.current()),
       removed,
     };
   });

@@ -8,7 +8,7 @@ import { recordText } from '../../core/derive/record-text.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
-import { afterForget, nowIso, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import { afterForget, nowIso, watermarkAt, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { BrainUnitOfWork } from '../../ports/index.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
@@ -54,7 +54,7 @@ export async function replicateRecords(
   return {
     object: 'replication',
     data: out.data,
-    watermark: watermarkOf(ctx, b, out.seq ?? undefined),
+    watermark: out.seq !== null ? watermarkAt(ctx, b, out.seq) : await watermarkOf(ctx, b),
     created: out.created,
   };
 }
@@ -186,7 +186,7 @@ export function writeTombstones(
     result: {
       object: 'tombstones',
       forgotten: result.forgotten.length,
-      watermark: watermarkOf(ctx, b, result.seq ?? undefined),
+      watermark: watermarkAt(ctx, b, result.seq ?? ctx.store.currentSeq(b.uid)),
     },
     settle: async () => {
       if (result.forgotten.length > 0) {
