@@ -39,7 +39,7 @@ export async function forgetRecord(
     return forgetRecordRows(ctx, b.uid, [recordId]);
   });
   await afterForget(ctx, b.uid, [recordId]);
-  await store.exclusive(() => store.checkpoint());
+  await store.emptyLog();
   if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',

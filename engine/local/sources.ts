@@ -51,7 +51,7 @@ export async function forgetSource(
     return { ids, records: ids.length, ...counts };
   });
   await afterForget(ctx, b.uid, result.ids);
-  await store.exclusive(() => store.checkpoint());
+  await store.emptyLog();
   if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',

@@ -9,10 +9,13 @@ import type { Store } from './store.ts';
  * SQLite checkpoints on the committing connection by default: every ~1,000 pages a COMMIT also reads
  * the WAL's pages back, decrypts them, encrypts them again and writes them to the main file, on the
  * event loop, while requests wait (measured: a third of the COMMITs' time while Records stream in).
- * Here the store's connection never checkpoints on its own (`wal_autocheckpoint = 0`) while the worker
- * runs PASSIVE checkpoints, which wait for nobody, shortly after writes; the next writer then restarts
- * the WAL from its beginning as before, so it stays as small. A forget still empties the WAL itself
- * (store.checkpoint); one that meets the worker's checkpoint is retried, as for any busy reader.
+ * Here the worker runs PASSIVE checkpoints, which wait for nobody, shortly after writes, and the store's
+ * connection checkpoints on its own only as a backstop (`wal_autocheckpoint` at 10,000 pages): under
+ * writes that never pause, each of the worker's checkpoints misses the commits made while it ran, so
+ * the WAL is never wholly copied when a writer begins and never restarts; the backstop, run inside a
+ * commit, copies all of it, and the next writer restarts the WAL. `journal_size_limit` then cuts the
+ * file back. A forget empties the WAL itself (store.emptyLog): it holds the worker off and waits for a
+ * checkpoint in flight first, so its receipt leaves only once the forgotten bytes are out of the log.
  */
 export interface BackgroundCheckpoints {
   /** The store was written (called on each of its commits): a checkpoint follows within `intervalMs`. */
@@ -37,6 +40,10 @@ type Reply =
 
 /** SQLite's default, restored when the worker is gone. */
 const autocheckpointPages = 1000;
+/** With the worker: the store's own checkpoint only when the WAL has outgrown this (~40 MB). */
+const backstopPages = 10_000;
+/** What a WAL file is cut back to once restarted (bytes). */
+const walSizeLimit = 64 * 1024 * 1024;
 
 export function startBackgroundCheckpoints(
   store: Store,
@@ -55,17 +62,24 @@ export function startBackgroundCheckpoints(
   /** Committed since the checkpoint in flight began: it may not have taken that. */
   let dirty = false;
   let settled: Promise<void> = Promise.resolve();
+  /** Forgets emptying the WAL themselves now: the worker waits for them. */
+  let holds = 0;
+  let failed = false;
 
   const fallBack = (message: string) => {
-    if (!ready && closed) return;
     ready = false;
     if (store.db.open) store.db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
-    if (!closed) opts.onError?.(message);
+    if (!closed && !failed) opts.onError?.(message);
+    failed = true;
   };
 
   const run = () => {
     timer = null;
-    if (!ready || closed) return;
+    if (!ready || closed || !store.db.open) return;
+    if (holds > 0) {
+      dirty = true;
+      return;
+    }
     let done!: () => void;
     settled = new Promise<void>((resolve) => (done = resolve));
     inFlight = { done };
@@ -74,8 +88,8 @@ export function startBackgroundCheckpoints(
   };
 
   const kick = () => {
-    if (inFlight) dirty = true;
-    if (!ready || closed || timer || inFlight) return;
+    if (inFlight || holds > 0) dirty = true;
+    if (!ready || closed || timer || inFlight || holds > 0) return;
     timer = setTimeout(run, intervalMs);
     timer.unref();
   };
@@ -83,8 +97,9 @@ export function startBackgroundCheckpoints(
   store.onCommit(kick);
   worker.on('message', (m: Reply) => {
     if (m.type === 'ready') {
-      if (closed) return;
-      store.db.pragma('wal_autocheckpoint = 0');
+      if (closed || !store.db.open) return;
+      store.db.pragma(`wal_autocheckpoint = ${backstopPages}`);
+      store.db.pragma(`journal_size_limit = ${walSizeLimit}`);
       ready = true;
       kick();
     } else if (m.type === 'failed') {
@@ -108,6 +123,17 @@ export function startBackgroundCheckpoints(
     inFlight?.done();
     inFlight = null;
     if (!closed) fallBack('background checkpoints are off: their worker stopped');
+  });
+
+  store.holdCheckpoints(async () => {
+    holds += 1;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await settled;
+    return () => {
+      holds -= 1;
+      if (holds === 0 && dirty) kick();
+    };
   });
 
   return {

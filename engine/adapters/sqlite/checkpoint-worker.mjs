@@ -8,6 +8,8 @@ const { file, keyPragmas, nativeBinding } = workerData;
 const db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
 try {
   for (const pragma of keyPragmas) db.pragma(pragma);
+  // The main file is synced after each checkpoint, before the WAL may be restarted over what it held.
+  db.pragma('synchronous = FULL');
   // PASSIVE never waits for readers or writers; the first read proves the key.
   db.prepare('SELECT count(*) FROM sqlite_master').get();
   parentPort.postMessage({ type: 'ready' });

@@ -53,6 +53,13 @@ export interface Store {
   checkpoint(): boolean;
   /** Calls `listener` after each commit of this connection's writes (a transaction, or a write alone). */
   onCommit(listener: () => void): void;
+  /**
+   * Empties the WAL as `checkpoint` does, between units of work (`exclusive`), once another
+   * connection's checkpoint in flight has ended: what a forget calls before it answers.
+   */
+  emptyLog(): Promise<boolean>;
+  /** `hold` keeps a background checkpointer off until the release it resolves to is called. */
+  holdCheckpoints(hold: () => Promise<() => void>): void;
   close(): void;
 }
 
@@ -156,6 +163,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       throw new Error('store: a unit of work cannot open inside another (it would wait for its own end)');
   };
   const commitListeners: Array<() => void> = [];
+  let hold: (() => Promise<() => void>) | null = null;
   const committed = () => {
     for (const l of commitListeners) l();
   };
@@ -245,6 +253,15 @@ export function openStore(opts: OpenStoreOptions): Store {
     watermarkSecret: Buffer.from(secretHex, 'hex'),
     checkpoint,
     onCommit: (listener) => void commitListeners.push(listener),
+    holdCheckpoints: (h) => void (hold = h),
+    emptyLog: async () => {
+      const release = hold ? await hold() : null;
+      try {
+        return await mutex.runSync(checkpoint);
+      } finally {
+        release?.();
+      }
+    },
     close: () => {
       if (retry) clearTimeout(retry);
       retry = null;

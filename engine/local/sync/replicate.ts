@@ -191,7 +191,7 @@ export function writeTombstones(
     settle: async () => {
       if (result.forgotten.length > 0) {
         await afterForget(ctx, b.uid, result.forgotten);
-        await store.exclusive(() => store.checkpoint());
+        await store.emptyLog();
       }
       if (result.pending > 0) ctx.worker.kick();
     },
