@@ -3,47 +3,12 @@ import type {
   ContextReads,
   ContextReadTime,
   EvidenceRecord,
-  MemoryVersionRow,
   SlotValue,
 } from '../../ports/index.ts';
+import { eligibilitySql } from './eligibility-sql.ts';
+import { versionColumns, versionOf, type SqlVersion } from './memory-repository.ts';
 import { scheduledSql, servedSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
-
-/** A MemoryVersionRow's columns over memories (alias m); `pending` is 0 or 1 until mapped. */
-const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
-  m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
-  m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
-
-/**
- * The Records a request may see, as conditions (AND-ed) on a records alias: the retrieval lanes'
- * eligibility (retrieve/lane.ts eligibilitySql) to the letter. A bare correction (one no Memory
- * cites) is never evidence.
- */
-export function scopeSql(scope: ContextReadTime['scope'], alias = 'r'): { sql: string; params: SqlParam[] } {
-  const conds = [
-    `${alias}.brain_uid = ?`,
-    `NOT (${alias}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.record_id = ${alias}.id))`,
-  ];
-  const params: SqlParam[] = [scope.brainUid];
-  if (scope.excludeLocalOnly) conds.push(`${alias}.visibility <> 'local_only'`);
-  if (scope.sinceMs !== undefined) {
-    conds.push(`${alias}.occurred_ms >= ?`);
-    params.push(scope.sinceMs);
-  }
-  if (scope.untilMs !== undefined) {
-    conds.push(`${alias}.occurred_ms <= ?`);
-    params.push(scope.untilMs);
-  }
-  if (scope.asOfMs !== undefined) {
-    conds.push(`${alias}.occurred_ms <= ?`);
-    params.push(scope.asOfMs);
-  }
-  if (scope.sources !== undefined) {
-    conds.push(`${alias}.source_name IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(scope.sources));
-  }
-  return { sql: conds.join(' AND '), params };
-}
 
 /**
  * The query of `successors`. The joins are CROSS JOINs so SQLite keeps their order, from the few
@@ -56,7 +21,7 @@ export function successorSql(
   limit: number,
 ): { sql: string; params: SqlParam[] } {
   const current = servedSql(at.readMs, at.nowMs, 'cur');
-  const eligible = scopeSql(at.scope, 'sr');
+  const eligible = eligibilitySql(at.scope, 'sr');
   return {
     sql: `SELECT sr.id AS record_id FROM memories old
          CROSS JOIN memories cur ON cur.lineage = old.lineage AND cur.id <> old.id
@@ -73,7 +38,7 @@ export function successorSql(
  * name and external_id, written after it) that the request may see, or null.
  */
 function newerRevisionSql(scope: ContextReadTime['scope']): { sql: string; params: SqlParam[] } {
-  const eligible = scopeSql(scope, 'nr');
+  const eligible = eligibilitySql(scope, 'nr');
   return {
     sql: `SELECT r.id, (SELECT nr.id FROM records nr INDEXED BY records_external
                          WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS r.source_name
@@ -163,7 +128,7 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
       if (memoryIds.length === 0) return [];
       const served = servedSql(at.readMs, at.nowMs);
       return store
-        .all<Omit<MemoryVersionRow, 'pending'> & { pending: number }>(
+        .all<SqlVersion>(
           `SELECT ${versionColumns} FROM memories m
            WHERE m.id IN (SELECT value FROM json_each(?)) AND m.brain_uid = ? AND ${served.sql}
            ORDER BY m.id`,
@@ -171,11 +136,11 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           brainUid,
           ...served.params,
         )
-        .map((r) => ({ ...r, pending: r.pending === 1 }));
+        .map(versionOf);
     },
     async visible(recordIds, scope) {
       if (recordIds.length === 0) return [];
-      const el = scopeSql(scope);
+      const el = eligibilitySql(scope);
       return store
         .all<{ id: string }>(
           `SELECT r.id FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND ${el.sql}`,

@@ -14,13 +14,13 @@ import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './
 import type { SqlParam, Store } from './store.ts';
 
 /** A MemoryVersionRow's columns over memories (alias m); `pending` is 0 or 1 until `versionOf`. */
-const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
+export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
   m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
 
-type SqlVersion = Omit<MemoryVersionRow, 'pending'> & { pending: number };
+export type SqlVersion = Omit<MemoryVersionRow, 'pending'> & { pending: number };
 
-const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pending: boolean } => ({
+export const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pending: boolean } => ({
   ...r,
   pending: r.pending === 1,
 });
