@@ -1,38 +1,14 @@
 import type {
   CitingVersion,
   ContextReads,
-  ContextReadTime,
   EvidenceRecord,
   MemoryVersionRow,
   SlotValue,
 } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { params, scheduledSql, servedSql, type Params } from './memory-view.ts';
-
-/** A MemoryVersionRow's columns over memories (alias m). */
-const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
-  m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
-  m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
-
-/**
- * The Records a request may see, as conditions on a records alias: the SQLite adapter's scopeSql (and
- * the lexical index's) to the letter. A bare correction (one no Memory cites) is never evidence.
- */
-function scopeSql(p: Params, scope: ContextReadTime['scope'], alias = 'r'): string {
-  const r = alias;
-  const conds = [
-    `${r}.brain_uid = ${p.bind(scope.brainUid)}`,
-    `NOT (${r}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec
-                                                  WHERE ec.brain_uid = ${r}.brain_uid AND ec.record_id = ${r}.id))`,
-  ];
-  if (scope.excludeLocalOnly) conds.push(`${r}.visibility <> 'local_only'`);
-  if (scope.sinceMs !== undefined) conds.push(`${r}.occurred_ms >= ${p.bind(scope.sinceMs)}::bigint`);
-  if (scope.untilMs !== undefined) conds.push(`${r}.occurred_ms <= ${p.bind(scope.untilMs)}::bigint`);
-  if (scope.asOfMs !== undefined) conds.push(`${r}.occurred_ms <= ${p.bind(scope.asOfMs)}::bigint`);
-  if (scope.sources !== undefined)
-    conds.push(`${r}.source_name = ANY (${p.bind([...scope.sources])}::text[])`);
-  return conds.join(' AND ');
-}
+import { scopeSql } from './lexical-index.ts';
+import { versionColumns } from './memory-repository.ts';
+import { params, scheduledSql, servedSql } from './memory-view.ts';
 
 /**
  * A Context's reads of one Brain over PostgreSQL, the SQLite adapter's twins: ids compare bytewise

@@ -1,6 +1,7 @@
 import { turnWeights } from '../../core/retrieve/turn-shape.ts';
 import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
+import { params, type Params } from './memory-view.ts';
 
 /**
  * `ts_rank` with normalisation 1 (divided by 1 + log of the Record's length), not `ts_rank_cd`. The
@@ -17,28 +18,27 @@ export const pgLexicalBackend = 'postgres-tsvector-turns/ts_rank';
 const rankWeights = `{${[turnWeights.after, turnWeights.speaker, turnWeights.before, turnWeights.text].join(',')}}`;
 
 /**
- * The request's conditions on alias `r`, from parameter `$first` on: the SQLite lanes' eligibilitySql
- * (retrieve/lane.ts) and the search's own window, to the letter. A bare correction (one no Memory
- * cites) is never evidence.
+ * The request's conditions on a records alias, binding their values to `p`: the SQLite adapter's
+ * eligibilitySql and the search's own window, to the letter. A bare correction (one no Memory cites)
+ * is never evidence.
  */
-export function scopeSql(scope: SearchScope, first: number): { sql: string; params: unknown[] } {
+export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
+  const r = alias;
   const conds = [
-    `r.brain_uid = $${first}`,
-    `NOT (r.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec WHERE ec.brain_uid = r.brain_uid AND ec.record_id = r.id))`,
+    `${r}.brain_uid = ${p.bind(scope.brainUid)}`,
+    `NOT (${r}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec
+                                                  WHERE ec.brain_uid = ${r}.brain_uid AND ec.record_id = ${r}.id))`,
   ];
-  const params: unknown[] = [scope.brainUid];
-  const add = (cond: string, value: unknown) => {
-    params.push(value);
-    conds.push(cond.replace('?', `$${first + params.length - 1}`));
-  };
-  if (scope.excludeLocalOnly) conds.push(`r.visibility <> 'local_only'`);
-  if (scope.sinceMs !== undefined) add('r.occurred_ms >= ?', scope.sinceMs);
-  if (scope.untilMs !== undefined) add('r.occurred_ms <= ?', scope.untilMs);
-  if (scope.asOfMs !== undefined) add('r.occurred_ms <= ?', scope.asOfMs);
-  if (scope.sources !== undefined) add('r.source_name = ANY (?::text[])', [...scope.sources]);
-  if (scope.fromMs !== undefined) add('r.occurred_ms >= ?', scope.fromMs);
-  if (scope.toMs !== undefined) add('r.occurred_ms < ?', scope.toMs);
-  return { sql: conds.join(' AND '), params };
+  const at = (cond: string, ms: number) => conds.push(`${r}.occurred_ms ${cond} ${p.bind(ms)}::bigint`);
+  if (scope.excludeLocalOnly) conds.push(`${r}.visibility <> 'local_only'`);
+  if (scope.sinceMs !== undefined) at('>=', scope.sinceMs);
+  if (scope.untilMs !== undefined) at('<=', scope.untilMs);
+  if (scope.asOfMs !== undefined) at('<=', scope.asOfMs);
+  if (scope.sources !== undefined)
+    conds.push(`${r}.source_name = ANY (${p.bind([...scope.sources])}::text[])`);
+  if (scope.fromMs !== undefined) at('>=', scope.fromMs);
+  if (scope.toMs !== undefined) at('<', scope.toMs);
+  return conds.join(' AND ');
 }
 
 /**
@@ -66,22 +66,24 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       // Each word as a phrase (a word the parser splits, "e-mail", must match as written), any of them.
       const query = terms.map((_, i) => `phraseto_tsquery('english', $${i + 1})`).join(' || ');
       const at = terms.length + 1;
-      const where = scopeSql(scope, at + 2);
+      const p = params(...terms, cut, limit);
+      const brain = p.bind(scope.brainUid);
+      const where = scopeSql(p, scope);
       const rows = await db.query<LexicalHit>(
         `WITH q AS (SELECT ${query} AS q),
          ranked AS (
            SELECT t.n, ts_rank('${rankWeights}'::float4[], t.tsv, q.q, 1) AS score
            FROM turns t, q
-           WHERE t.brain_uid = $${at + 2} AND t.tsv @@ q.q
+           WHERE t.brain_uid = ${brain} AND t.tsv @@ q.q
            ORDER BY score DESC, t.n
            LIMIT $${at}
          )
          SELECT ${hitCols}, ranked.score
-         FROM ranked JOIN records r ON r.brain_uid = $${at + 2} AND r.n = ranked.n
-         WHERE ${where.sql}
+         FROM ranked JOIN records r ON r.brain_uid = ${brain} AND r.n = ranked.n
+         WHERE ${where}
          ORDER BY ranked.score DESC, r.n
          LIMIT $${at + 1}`,
-        [...terms, cut, limit, ...where.params],
+        p.values,
       );
       return rows.rows;
     },
@@ -98,13 +100,14 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       return r.rows.length > 0;
     },
     async inWindow(scope, limit): Promise<LexicalHit[]> {
-      const where = scopeSql(scope, 2);
+      const p = params(limit);
+      const where = scopeSql(p, scope);
       const rows = await db.query<LexicalHit>(
         `SELECT ${hitCols}, 0 AS score FROM records r
-         WHERE ${where.sql}
+         WHERE ${where}
          ORDER BY r.occurred_ms, r.n
          LIMIT $1`,
-        [limit, ...where.params],
+        p.values,
       );
       return rows.rows;
     },

@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
+import { params, type Params } from './memory-view.ts';
 
 const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
   r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
@@ -134,13 +135,14 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
         );
     },
     async changes(range) {
-      const { sql, params } = stepRangeSql(range, 'r.seq', [brainUid]);
+      const p = params(brainUid);
+      const { steps, limit } = stepRangeSql(p, range, 'r.seq');
       return (
         await q.query<RecordRow>(
-          `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 ${sql}
+          `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND ${steps}
              ${range.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
-           ORDER BY r.seq, r.id COLLATE "C" ${limitSql(range, params)}`,
-          params,
+           ORDER BY r.seq, r.id COLLATE "C" ${limit}`,
+          p.values,
         )
       ).rows;
     },
@@ -159,35 +161,22 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
         )
       ).rows.map((r) => r.id),
     async removals(range) {
-      const { sql, params } = stepRangeSql(range, 't.seq', [brainUid]);
+      const p = params(brainUid);
+      const { steps, limit } = stepRangeSql(p, range, 't.seq');
       return (
         await q.query<{ id: string; seq: number; forgotten_at: string }>(
-          `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t WHERE t.brain_uid = $1 ${sql}
-           ORDER BY t.seq, t.record_id COLLATE "C" ${limitSql(range, params)}`,
-          params,
+          `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t
+           WHERE t.brain_uid = $1 AND ${steps} ORDER BY t.seq, t.record_id COLLATE "C" ${limit}`,
+          p.values,
         )
       ).rows;
     },
   };
 }
 
-/** A feed's conditions on its step column, numbered after the `params` given (which it extends). */
-function stepRangeSql(
-  range: StepRange,
-  column: string,
-  params: unknown[],
-): { sql: string; params: unknown[] } {
-  params.push(range.afterSeq);
-  let sql = `AND ${column} > $${params.length}`;
-  if (range.throughSeq !== undefined) {
-    params.push(range.throughSeq);
-    sql += ` AND ${column} <= $${params.length}`;
-  }
-  return { sql, params };
-}
-
-function limitSql(range: StepRange, params: unknown[]): string {
-  if (range.limit === undefined) return '';
-  params.push(range.limit);
-  return `LIMIT $${params.length}`;
+/** A feed's step range on `column` and its LIMIT clause, their values bound to `p`. */
+function stepRangeSql(p: Params, range: StepRange, column: string): { steps: string; limit: string } {
+  let steps = `${column} > ${p.bind(range.afterSeq)}`;
+  if (range.throughSeq !== undefined) steps += ` AND ${column} <= ${p.bind(range.throughSeq)}`;
+  return { steps, limit: range.limit !== undefined ? `LIMIT ${p.bind(range.limit)}` : '' };
 }

@@ -1,5 +1,6 @@
 import type { VectorIndex, VectorModelRef } from '../../ports/index.ts';
 import { scopeSql } from './lexical-index.ts';
+import { params } from './memory-view.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 
 /**
@@ -196,10 +197,11 @@ export function pgVectorIndex(client: PgClient): VectorIndex {
     },
     async inScope(recordNs, scope) {
       if (recordNs.length === 0) return [];
-      const where = scopeSql(scope, 2);
+      const p = params([...recordNs]);
+      const where = scopeSql(p, scope);
       const rows = await client.query<{ n: number; id: string }>(
-        `SELECT r.n, r.id FROM records r WHERE r.n = ANY ($1::bigint[]) AND ${where.sql}`,
-        [[...recordNs], ...where.params],
+        `SELECT r.n, r.id FROM records r WHERE r.n = ANY ($1::bigint[]) AND ${where}`,
+        p.values,
       );
       return rows.rows;
     },
