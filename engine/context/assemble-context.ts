@@ -15,12 +15,12 @@ import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
 import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { retrieve, type RetrieveInput } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
-import { toMemory } from '../core/shared/memory-shape.ts';
+import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import type { BrainUnitOfWork, ContextReadTime, JobQueue } from '../ports/index.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
-import { byMemory, findConflicts, visibleRecords } from './find-conflicts.ts';
+import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
@@ -351,7 +351,7 @@ async function memoriesShown(
 ): Promise<Memory[]> {
   const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
   const rows = await u.context.served(servedIds, at);
-  const cites = byMemory(
+  const cites = citationsByMemory(
     await u.memories.citations(
       rows.map((r) => r.id),
       { shareableOnly: false },

@@ -1,5 +1,6 @@
-import type { Citation, Conflict } from '../contract/index.ts';
-import type { CitationRow, ContextReads, ContextReadTime, MemoryReads, SlotValue } from '../ports/index.ts';
+import { citationsByMemory } from '../core/shared/memory-shape.ts';
+import type { Conflict } from '../contract/index.ts';
+import type { ContextReads, ContextReadTime, MemoryReads, SlotValue } from '../ports/index.ts';
 
 /**
  * Slots (subject, predicate) touched by the given Memories that hold two or more served values at the
@@ -26,7 +27,7 @@ export async function findConflicts(
   }
   const contested = [...slots.values()].filter((values) => values.length >= 2);
   if (contested.length === 0) return { conflicts, conflicted };
-  const cites = byMemory(
+  const cites = citationsByMemory(
     await u.memories.citations(
       contested.flat().map((v) => v.id),
       { shareableOnly: false },
@@ -60,15 +61,4 @@ export async function visibleRecords(
   scope: ContextReadTime['scope'],
 ): Promise<Set<string>> {
   return new Set(await reads.visible([...new Set(recordIds)], scope));
-}
-
-/** Citations grouped by Memory, in the order they came (by Memory, then Record id). */
-export function byMemory(cites: readonly CitationRow[]): Map<string, Citation[]> {
-  const out = new Map<string, Citation[]>();
-  for (const c of cites) {
-    const list = out.get(c.memory_id) ?? [];
-    list.push({ record_id: c.record_id, quote: c.quote });
-    out.set(c.memory_id, list);
-  }
-  return out;
 }

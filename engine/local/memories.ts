@@ -1,5 +1,4 @@
 import type {
-  Citation,
   Evidence,
   MemoryDetail,
   MemoryListQuery,
@@ -8,17 +7,11 @@ import type {
   MemoryRevision,
 } from '../contract/index.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
-import { toMemory } from '../core/shared/memory-shape.ts';
+import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { searchWords } from '../core/shared/fold-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
-import type {
-  CitationRow,
-  MemoryFilter,
-  MemoryReads,
-  MemoryVersionRow,
-  TombstoneRepository,
-} from '../ports/index.ts';
+import type { MemoryFilter, MemoryReads, MemoryVersionRow, TombstoneRepository } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { requireBrain, type LocalCtx } from './local-ctx.ts';
 
@@ -159,20 +152,9 @@ async function memoryChanges(
   };
 }
 
-/** Groups citations by Memory, in the order they came. */
-function byMemory(cites: readonly CitationRow[]): Map<string, Citation[]> {
-  const out = new Map<string, Citation[]>();
-  for (const c of cites) {
-    const list = out.get(c.memory_id) ?? [];
-    list.push({ record_id: c.record_id, quote: c.quote });
-    out.set(c.memory_id, list);
-  }
-  return out;
-}
-
 /** Versions as the contract shows them at nowMs; hosted, citing only Records that are not local_only. */
 async function toMemories(u: MemoryUnit, rows: MemoryVersionRow[], nowMs: number, hosted: boolean) {
-  const cites = byMemory(
+  const cites = citationsByMemory(
     await u.memories.citations(
       rows.map((r) => r.id),
       { shareableOnly: hosted },
@@ -213,7 +195,7 @@ export async function getMemory(
         `memory_id: ${memoryId} is derived only from local_only Records, which a hosted deployment does not serve`,
       );
     }
-    const memory = toMemory(row, statusAt(timesOf(row), nowMs), byMemory(cites).get(row.id) ?? []);
+    const memory = toMemory(row, statusAt(timesOf(row), nowMs), citationsByMemory(cites).get(row.id) ?? []);
     const revisions = (await u.memories.lineage(row.lineage, { shareableOnly: hosted })).map(
       (r): MemoryRevision => ({
         id: r.id,

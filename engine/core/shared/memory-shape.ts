@@ -1,6 +1,6 @@
 import type { Citation, Memory, MemoryStatus } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { MemoryVersionRow } from '../../ports/index.ts';
+import type { CitationRow, MemoryVersionRow } from '../../ports/index.ts';
 
 /** What a Memory shows of its stored version. */
 export type MemoryFields = Pick<
@@ -43,4 +43,15 @@ export function toMemory(r: MemoryFields, status: MemoryStatus, citations: Citat
     status,
     citations,
   };
+}
+
+/** Citations grouped by Memory, each group in the order they came (by Memory, then Record id). */
+export function citationsByMemory(cites: readonly CitationRow[]): Map<string, Citation[]> {
+  const out = new Map<string, Citation[]>();
+  for (const c of cites) {
+    const list = out.get(c.memory_id) ?? [];
+    list.push({ record_id: c.record_id, quote: c.quote });
+    out.set(c.memory_id, list);
+  }
+  return out;
 }
