@@ -148,17 +148,22 @@ export function pgEmbeddingQueue(client: PgClient, vectors: VectorIndex): PgEmbe
         const id = await modelId(tx, model);
         const todo = await textsOf(tx, items);
         const embedded = todo.length > 0 ? await embed(todo.map((t) => t.text)) : [];
-        for (const [i, t] of todo.entries()) {
-          const v = vectorLiteral(embedded[i]!);
-          if (v === null) continue;
+        for (const owner of ['record', 'memory'] as const) {
+          const mine = todo.flatMap((t, i) => {
+            const v = t.owner === owner ? vectorLiteral(embedded[i]!) : null;
+            return v === null ? [] : [{ ...t, v }];
+          });
+          if (mine.length === 0) continue;
           // Only while its owner lives: the key-share lock orders this against a forget's DELETE.
-          const table = t.owner === 'record' ? 'records' : 'memories';
           await tx.query(
-            `WITH live AS (SELECT 1 FROM ${table} WHERE brain_uid = $1 AND n = $3 FOR KEY SHARE)
+            `WITH live AS (
+               SELECT v.b, v.n, v.e FROM unnest($1::text[], $2::bigint[], $3::text[]) AS v(b, n, e)
+               JOIN ${owner === 'record' ? 'records' : 'memories'} o ON o.brain_uid = v.b AND o.n = v.n
+               FOR KEY SHARE OF o)
              INSERT INTO embeddings (brain_uid, owner, owner_n, model_id, embedding)
-             SELECT $1, $2, $3, $4, $5::vector FROM live
+             SELECT b, '${owner}', n, $4, e::vector FROM live
              ON CONFLICT (brain_uid, owner, owner_n, model_id) DO UPDATE SET embedding = EXCLUDED.embedding`,
-            [t.brain_uid, t.owner, t.n, id, v],
+            [mine.map((t) => t.brain_uid), mine.map((t) => t.n), mine.map((t) => t.v), id],
           );
         }
         await tx.query(
