@@ -48,7 +48,6 @@ export async function replicateRecords(
   b: BrainRow,
   replicas: readonly RecordReplica[],
 ): Promise<ReplicateResult & { created: number }> {
-  refuseLocalOnly(replicas);
   const out = await ctx.units.write(b.uid, (u) => replicateInto(u, replicas, nowIso(ctx)));
   if (out.created > 0) ctx.worker.kick();
   return {
@@ -57,12 +56,6 @@ export async function replicateRecords(
     watermark: out.seq !== null ? watermarkAt(ctx, b, out.seq) : await watermarkOf(ctx, b),
     created: out.created,
   };
-}
-
-function refuseLocalOnly(replicas: readonly RecordReplica[]): void {
-  if (replicas.some((r) => r.visibility === 'local_only')) {
-    throw new MnemoError('local_only_record', 'records: a local_only Record never leaves its device');
-  }
 }
 
 /**
@@ -75,7 +68,9 @@ export async function replicateInto(
   createdAt: string,
   onCreated?: (id: string) => void,
 ): Promise<{ data: { id: string; outcome: ReplicaOutcome }[]; seq: number | null; created: number }> {
-  refuseLocalOnly(replicas);
+  if (replicas.some((r) => r.visibility === 'local_only')) {
+    throw new MnemoError('local_only_record', 'records: a local_only Record never leaves its device');
+  }
   const ids = [...new Set(replicas.map((r) => r.id))];
   const forgotten = new Set(await u.records.forgotten(ids));
   const elsewhere = new Set(await u.records.inOtherBrains(ids));
