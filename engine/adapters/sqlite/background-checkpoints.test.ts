@@ -23,6 +23,18 @@ function framesLeft(store: Store): number {
   return r!.log - r!.checkpointed;
 }
 
+/** A store with its checkpointer started and ready, both closed after the file. */
+async function running(key: string, intervalMs: number) {
+  const { store, file } = storeIn(key);
+  const checkpoints = startBackgroundCheckpoints(store, { key, intervalMs });
+  after(async () => {
+    await checkpoints.close();
+    store.close();
+  });
+  await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+  return { store, file, checkpoints };
+}
+
 async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {
@@ -33,9 +45,7 @@ async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void
 
 describe("the store's WAL checkpointed on another thread", () => {
   it('copies what was written into the main file, the store checkpointing on its own only as a backstop', async () => {
-    const { store, file } = storeIn('k1');
-    const checkpoints = startBackgroundCheckpoints(store, { key: 'k1', intervalMs: 10 });
-    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    const { store, file, checkpoints } = await running('k1', 10);
     const before = statSync(file).size;
     for (let i = 0; i < 200; i++) store.run('INSERT INTO notes VALUES (?)', 'x'.repeat(2000));
     await until('the WAL is checkpointed', () => framesLeft(store) === 0);
@@ -46,13 +56,7 @@ describe("the store's WAL checkpointed on another thread", () => {
   });
 
   it('follows every commit, also those made while a checkpoint was running', async () => {
-    const { store } = storeIn('k2');
-    const checkpoints = startBackgroundCheckpoints(store, { key: 'k2', intervalMs: 5 });
-    after(async () => {
-      await checkpoints.close();
-      store.close();
-    });
-    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    const { store } = await running('k2', 5);
     for (let round = 0; round < 20; round++) {
       store.tx(() => {
         for (let i = 0; i < 20; i++) store.run('INSERT INTO notes VALUES (?)', 'y'.repeat(1000));
@@ -63,13 +67,7 @@ describe("the store's WAL checkpointed on another thread", () => {
   });
 
   it('holds off while a forget empties the WAL itself, which then leaves it empty', async () => {
-    const { store, file } = storeIn('k4');
-    const checkpoints = startBackgroundCheckpoints(store, { key: 'k4', intervalMs: 1 });
-    after(async () => {
-      await checkpoints.close();
-      store.close();
-    });
-    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    const { store, file } = await running('k4', 1);
     for (let round = 0; round < 30; round++) {
       for (let i = 0; i < 20; i++) store.run('INSERT INTO notes VALUES (?)', 'z'.repeat(1000));
       // Long enough for the worker's checkpoint to have begun, often not to have ended.
@@ -82,6 +80,7 @@ describe("the store's WAL checkpointed on another thread", () => {
   it('leaves checkpoints to the store again when the worker cannot open it', async () => {
     const { store } = storeIn('right key');
     after(() => store.close());
+    store.db.pragma('wal_autocheckpoint = 7');
     const errors: string[] = [];
     const checkpoints = startBackgroundCheckpoints(store, {
       key: 'wrong key',
@@ -91,5 +90,6 @@ describe("the store's WAL checkpointed on another thread", () => {
     assert.match(errors[0]!, /background checkpoints are off/);
     assert.equal(autocheckpoint(store), 1000);
     await checkpoints.close();
+    assert.equal(errors.length, 1, 'reported once, not again when its worker exited');
   });
 });
