@@ -1,10 +1,7 @@
 import { segmentWords } from '../core/retrieve/segment-words.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-
 import { contextAfter, contextBefore, maxNeighbourChars } from '../core/retrieve/turn-shape.ts';
 import { scopeToken } from '../adapters/sqlite/turn-table.ts';
-
-export { contextAfter, contextBefore };
 
 interface Row {
   record_n: number;
