@@ -1,3 +1,4 @@
+import type { SelfEntity } from '../contract/index.ts';
 import type { ContextReads } from './context-reads.ts';
 import type { JobQueue } from './job-queue.ts';
 import type {
@@ -27,6 +28,11 @@ export interface BrainUnitOfWork {
   readonly failures: DeriveFailureRepository;
   /** What a Context's assembly reads (evidence, successors, conflicts), in batches. */
   readonly context: ContextReads;
-  /** Jobs enqueued here commit with the write that made them. */
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete'>;
+  /** Who "I" is in the Brain (its `self`), or null when it does not say: derivation resolves owners by it. */
+  self(): Promise<SelfEntity | null>;
+  /**
+   * Jobs enqueued here commit with the write that made them; a job completed or put back for a retry
+   * here ends its lease with the unit's commit, and not at all when the unit rolls back.
+   */
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry'>;
 }

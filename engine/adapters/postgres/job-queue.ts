@@ -3,7 +3,7 @@ import type { DeriveJob, JobQueue } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
 /** What a unit of work does to the queue: its jobs commit with it, and a lost lease rolls it back. */
-export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete'> {
+export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete' | 'retry'> {
   return {
     async enqueue(job: DeriveJob) {
       await q.query(
@@ -27,6 +27,13 @@ export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complet
       const done = new Set(r.rows.map((row) => row.n));
       const lost = claims.filter((c) => !done.has(c.n));
       if (lost.length > 0) throw new LeaseLost(lost);
+    },
+    async retry(claim, dueMs) {
+      await q.query(
+        `UPDATE derive_jobs SET leased_until_ms = NULL, not_before_ms = $3, attempts = attempts + 1
+         WHERE n = $1 AND leased_until_ms = $2`,
+        [claim.n, claim.lease, dueMs],
+      );
     },
   };
 }
@@ -57,13 +64,6 @@ export function pgJobQueue(q: PgQueryable): JobQueue {
       return r.rows
         .sort((a, b) => a.n - b.n)
         .map((row) => ({ ...queuedJob(row), lease: row.leased_until_ms }));
-    },
-    async retry(claim, dueMs) {
-      await q.query(
-        `UPDATE derive_jobs SET leased_until_ms = NULL, not_before_ms = $3, attempts = attempts + 1
-         WHERE n = $1 AND leased_until_ms = $2`,
-        [claim.n, claim.lease, dueMs],
-      );
     },
     async release(claims) {
       if (claims.length > 0)

@@ -45,6 +45,14 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     tombstones: pgTombstones(tx, brainUid),
     failures: pgDeriveFailures(tx, brainUid),
     context: pgContextReads(tx, brainUid),
+    async self() {
+      const r = await tx.query<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
+        'SELECT self_type, self_name FROM brains WHERE uid = $1',
+        [brainUid],
+      );
+      const b = r.rows[0];
+      return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
+    },
   };
 }
 
