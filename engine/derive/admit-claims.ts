@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
-import type { SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
 import type { Claim } from '../core/derive/deriver.ts';
+import type { MemoryRepository } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
@@ -23,20 +23,20 @@ export interface AdmittedRecord {
  *   subject, else starts a lineage of its own.
  * Returns the ids of the Memories the Record now supports.
  */
-export function admitClaims(
-  memories: SqliteMemoriesSync,
+export async function admitClaims(
+  memories: MemoryRepository,
   brainUid: string,
   record: AdmittedRecord,
   claims: Claim[],
   seq: number,
   now: string,
-): string[] {
+): Promise<string[]> {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
   for (const claim of claims) {
     const norm = normalizeStatement(claim.statement);
     const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate, claim.owner) : null;
-    const versions = slot !== null ? memories.slotVersions(slot) : [];
+    const versions = slot !== null ? await memories.slotVersions(slot) : [];
     const same =
       slot !== null
         ? (
@@ -44,21 +44,21 @@ export function admitClaims(
               (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
             ) ?? versions.find((v) => v.norm === norm && inForceAt(timesOf(v), record.occurredMs))
           )?.id
-        : memories.sameStatement({
+        : await memories.sameStatement({
             norm,
             subject: claim.subject,
             owner_state: claim.owner.state,
             owner_entity: claim.owner.entity ?? null,
           });
     if (same) {
-      memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
+      await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);
       continue;
     }
     // A slot claim joins its slot's lineage (a new version); any other claim starts a lineage of its own.
     const lineage = versions[0]?.lineage ?? newId('lin');
     ids.push(
-      insertMemory(memories, {
+      await insertMemory(memories, {
         brainUid,
         lineage,
         slot,
@@ -78,7 +78,7 @@ export function admitClaims(
         citations: [{ recordId: record.id, quote: claim.quote }],
       }),
     );
-    if (slot !== null) settleLineage(memories, lineage, seq);
+    if (slot !== null) await settleLineage(memories, lineage, seq);
   }
   return [...new Set(ids)];
 }

@@ -1,9 +1,7 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import { sqliteMemories, type SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
-import type { MemoryVersionRow } from '../ports/index.ts';
+import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -26,14 +24,14 @@ const inForce = (v: MemoryVersionRow, nowMs: number) => {
  * A hosted deployment cannot correct what it does not serve: a Memory derived only from local_only
  * Records is `local_only_record`, as getMemory answers, and a newer value of that kind is not named.
  */
-export function checkCorrectionOf(
-  memories: Pick<SqliteMemoriesSync, 'get' | 'lineage' | 'shareable'>,
+export async function checkCorrection(
+  memories: Pick<MemoryRepository, 'get' | 'lineage' | 'shareable'>,
   corrects: string,
   retraction: boolean,
   nowMs: number,
   hosted: boolean,
-): MemoryVersionRow {
-  const t = memories.get(corrects);
+): Promise<MemoryVersionRow> {
+  const t = await memories.get(corrects);
   if (!t)
     throw new MnemoError(
       'corrected_memory_not_found',
@@ -45,15 +43,14 @@ export function checkCorrectionOf(
       `content.corrects: Memory ${corrects} is pending re-derivation`,
     );
   }
-  if (hosted && !memories.shareable(t.id)) {
+  if (hosted && !(await memories.shareable(t.id))) {
     throw new MnemoError(
       'local_only_record',
       `content.corrects: Memory ${corrects} is derived only from local_only Records, which a hosted deployment does not serve. Nothing was written.`,
     );
   }
   if (inForce(t, nowMs)) return t;
-  const newer = memories
-    .lineage(t.lineage, { shareableOnly: false })
+  const newer = (await memories.lineage(t.lineage, { shareableOnly: false }))
     .filter(
       (v) =>
         v.id !== t.id &&
@@ -64,11 +61,12 @@ export function checkCorrectionOf(
     .at(-1);
   if (newer || (retraction && t.status === 'retracted')) {
     const state = t.status === 'retracted' ? 'retracted' : 'superseded';
+    const unserved = newer !== undefined && hosted && !(await memories.shareable(newer.id));
     throw new MnemoError(
       'correction_conflict',
       `content.corrects: Memory ${corrects} is already ${state}` +
         (newer
-          ? hosted && !memories.shareable(newer.id)
+          ? unserved
             ? '; a newer value this deployment does not serve is in force'
             : `; the current value is ${newer.id}`
           : ' and there is nothing left to retract') +
@@ -84,24 +82,24 @@ export function checkCorrectionOf(
  * statement was never right), citing the correction Record. Without one, the Memory is retracted.
  * Returns the Memory ids the correction Record supports.
  */
-export function applyCorrectionTo(
-  memories: SqliteMemoriesSync,
+export async function applyCorrection(
+  memories: MemoryRepository,
   target: MemoryVersionRow,
   record: { id: string; text: string },
   statement: string | undefined,
   seq: number,
   now: string,
-): string[] {
+): Promise<string[]> {
   let ids: string[] = [];
   if (statement === undefined) {
-    memories.update(target.id, { retracted_by: record.id });
+    await memories.update(target.id, { retracted_by: record.id });
   } else {
     ids = [
-      insertMemory(memories, {
+      await insertMemory(memories, {
         brainUid: target.brain_uid,
         lineage: target.lineage,
         slot: target.slot,
-        version: nextVersion(memories.lineage(target.lineage, { shareableOnly: false })),
+        version: nextVersion(await memories.lineage(target.lineage, { shareableOnly: false })),
         statement,
         norm: normalizeStatement(statement),
         subject: target.subject,
@@ -120,30 +118,6 @@ export function applyCorrectionTo(
       }),
     ];
   }
-  settleLineage(memories, target.lineage, seq);
+  await settleLineage(memories, target.lineage, seq);
   return ids;
 }
-
-/*
- * rememberRecord's entries, inside its unit of work: the Brain's repository over its store, until
- * rememberRecord calls the forms above with its unit's repositories.
- */
-export const checkCorrection = (
-  store: Store,
-  brainUid: string,
-  corrects: string,
-  retraction: boolean,
-  nowMs: number,
-  hosted: boolean,
-): MemoryVersionRow =>
-  checkCorrectionOf(sqliteMemories(store, brainUid).sync, corrects, retraction, nowMs, hosted);
-
-export const applyCorrection = (
-  store: Store,
-  target: MemoryVersionRow,
-  record: { id: string; text: string },
-  statement: string | undefined,
-  seq: number,
-  now: string,
-): string[] =>
-  applyCorrectionTo(sqliteMemories(store, target.brain_uid).sync, target, record, statement, seq, now);

@@ -1,6 +1,5 @@
 import type { TypedContent } from '../contract/index.ts';
-import type { SqliteSyncRepositories } from '../adapters/sqlite/unit-of-work.ts';
-import type { QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
+import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
@@ -15,32 +14,6 @@ export type RecordRow = Pick<
   'n' | 'external_id' | 'id' | 'kind' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'occurred_ms'
 >;
 
-/** A Brain's synchronous repositories (the derive worker's batch is one synchronous transaction). */
-export type ReposOf = (brainUid: string) => SqliteSyncRepositories;
-
-/**
- * Reads the Records of a batch's derive jobs with one statement per Brain rather than one per job: a
- * batch gathers the Records of several batches of writes, and each statement costs more than its row.
- * Records never change and only forgetting deletes one, never inside a batch, so what it reads stays
- * current.
- */
-export function loadBatchRecords(reposOf: ReposOf, jobs: readonly QueuedJob[]): BatchRecords {
-  const byBrain = new Map<string, string[]>();
-  for (const j of jobs) {
-    if (j.job !== 'derive') continue;
-    const ids = byBrain.get(j.brainUid) ?? [];
-    ids.push(j.recordId);
-    byBrain.set(j.brainUid, ids);
-  }
-  const records = new Map<string, RecordRow>();
-  for (const [brainUid, ids] of byBrain)
-    for (const r of reposOf(brainUid).records.getMany(ids)) records.set(r.id, r);
-  return records;
-}
-
-/** The Records of a batch's derive jobs by id; a job's Record missing here is gone. */
-export type BatchRecords = ReadonlyMap<string, RecordRow>;
-
 /** What the Deriver reads of a stored Record. */
 export function deriverInput(r: RecordRow) {
   return {
@@ -53,49 +26,46 @@ export function deriverInput(r: RecordRow) {
 }
 
 /**
- * Removes a Memory's vectors once derivation changed its text in place, so it is embedded again (the
- * engine's vector index, in the caller's transaction).
+ * A Memory's words changed in place: its vector goes and it is embedded again, in the unit's
+ * transaction (an adapter whose storage does this by itself passes nothing).
  */
-export type DropMemoryVectors = (n: number, brainUid: string) => void;
+export type OnRestated = (uow: BrainUnitOfWork, memoryN: number) => Promise<void> | void;
 
 /**
- * Runs one queued job inside the caller's transaction (the caller completes it in the same one), over
- * its Brain's repositories `repos`.
+ * Runs one queued job in the unit of work `uow` of its Brain (the caller completes it in the same one).
  * derive: Record -> claims -> Memories (one sequence step for the whole Record).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
- * `records`: its batch's Records (loadBatchRecords), else its Record is read here.
  */
-export function runDeriveJob(
-  repos: SqliteSyncRepositories,
+export async function runDeriveJob(
+  uow: BrainUnitOfWork,
   deriver: Deriver,
   job: QueuedJob,
   now: () => string,
-  dropVectors: DropMemoryVectors,
-  records?: BatchRecords,
-): void {
+  onRestated?: OnRestated,
+): Promise<void> {
   if (job.job === 'derive') {
-    const r = records ? records.get(job.recordId) : repos.records.get(job.recordId);
+    const r = await uow.records.get(job.recordId);
     if (!r) return;
-    const claims = citableClaims(deriver, deriverInput(r), { self: repos.self() });
-    const seq = repos.nextSeq();
-    admitClaims(
-      repos.memories,
+    const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
+    const seq = await uow.sequence.next();
+    await admitClaims(
+      uow.memories,
       job.brainUid,
       { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
       claims,
       seq,
       now(),
     );
-    supersedeOlderRevisions(
-      repos.memories,
+    await supersedeOlderRevisions(
+      uow.memories,
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
     return;
   }
-  const m = repos.memories.get(job.memoryId);
+  const m = await uow.memories.get(job.memoryId);
   if (!m || !m.pending) return;
-  restOnSurvivors(repos, deriver, job.brainUid, m, repos.nextSeq(), now, dropVectors);
+  await restOnSurvivors(uow, deriver, m, await uow.sequence.next(), now, onRestated);
 }
 
 export interface RestingMemory {
@@ -112,21 +82,21 @@ export interface RestingMemory {
  * Record no longer supports (under the deriver as it is now) are dropped, world time restarts at the
  * earliest survivor, and it is served again (or deleted if nothing supports it any more).
  */
-export function restOnSurvivors(
-  repos: SqliteSyncRepositories,
+export async function restOnSurvivors(
+  uow: BrainUnitOfWork,
   deriver: Deriver,
-  brainUid: string,
   m: RestingMemory,
   seq: number,
   now: () => string,
-  dropVectors: DropMemoryVectors,
-): void {
-  const self = repos.self();
-  const cites = repos.memories.citations([m.id], { shareableOnly: false });
+  onRestated?: OnRestated,
+): Promise<void> {
+  const self = await uow.self();
+  const cites = await uow.memories.citations([m.id], { shareableOnly: false });
+  const records = new Map((await uow.records.getMany(cites.map((c) => c.record_id))).map((r) => [r.id, r]));
   const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
   for (const c of cites) {
-    const r = repos.records.get(c.record_id)!;
+    const r = records.get(c.record_id)!;
     // A correction Record supports its version by fiat, not by derivation.
     if (r.kind === 'correction') {
       kept.push({ ...r, statement: null });
@@ -139,10 +109,10 @@ export function restOnSurvivors(
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
-    recordRemoval(repos, m.id, seq, 'deleted');
-    repos.memories.remove([m.id]);
+    await recordRemoval(uow, m.id, seq, 'deleted');
+    await uow.memories.remove([m.id]);
   } else {
-    repos.memories.dropCitations(m.id, dropped);
+    await uow.memories.dropCitations(m.id, dropped);
     // A correction version stands on its correction Record by fiat: it keeps its world time and its
     // cause. Anything else now rests on the survivors only, and its revision entry says so: cause
     // `rederived`, learned (again) now.
@@ -152,7 +122,7 @@ export function restOnSurvivors(
     if (m.cause !== 'correction') {
       const first = kept.reduce((a, b) => (b.occurred_ms < a.occurred_ms ? b : a));
       const statement = first.statement ?? m.statement;
-      repos.memories.update(m.id, {
+      await uow.memories.update(m.id, {
         statement,
         valid_from: first.occurred_at,
         valid_from_ms: first.occurred_ms,
@@ -160,9 +130,9 @@ export function restOnSurvivors(
         cause: 'rederived',
         learned_at: now(),
       });
-      if (statement !== m.statement) dropVectors(m.n, brainUid);
+      if (statement !== m.statement) await onRestated?.(uow, m.n);
     }
-    repos.memories.update(m.id, { pending: false, seq });
+    await uow.memories.update(m.id, { pending: false, seq });
   }
-  settleLineage(repos.memories, m.lineage, seq);
+  await settleLineage(uow.memories, m.lineage, seq);
 }

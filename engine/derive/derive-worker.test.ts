@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { batchTx } from '../adapters/sqlite/batch-tx.ts';
 import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
+import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import type { ClaimedJob } from '../ports/index.ts';
 import { createDeriveWorker } from './derive-worker.ts';
 
@@ -28,7 +28,11 @@ function store() {
 const stores = new Map<ReturnType<typeof openStore>, string>();
 
 /** The worker's storage over the SQLite store, as the local engine gives it. */
-const over = (s: Store) => ({ queue: sqliteJobQueue(s), transaction: batchTx(s), storeFailure });
+const over = (s: Store, queue = sqliteJobQueue(s)) => ({
+  queue,
+  write: sqliteUnits(s, queue).write,
+  storeFailure,
+});
 
 const enqueue = (s: ReturnType<typeof store>, count: number) => {
   for (let i = 0; i < count; i++)
@@ -44,11 +48,11 @@ describe('derive worker', () => {
       ...over(s),
       now: () => Date.now(),
       // Each job writes something the indexer would need to see.
-      run: (job) => {
+      run: async (_uow, job) => {
         ran.push(job.n);
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
       },
-      onError: (_job, e) => assert.fail(String(e)),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
       onCommitted: () =>
         seen.push({
           inTransaction: s.db.inTransaction,
@@ -78,13 +82,12 @@ describe('derive worker', () => {
     let unitOpen = false;
     const worker = createDeriveWorker({
       ...over(s),
-      exclusive: (fn) => s.exclusive(fn),
       now: () => Date.now(),
-      run: (job) => {
+      run: async (_uow, job) => {
         ran.push({ n: job.n, unitOpen });
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
       },
-      onError: (_job, e) => assert.fail(String(e)),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
       onRetry: (e) => refused.push(e),
     });
     after(() => worker.stop());
@@ -104,35 +107,30 @@ describe('derive worker', () => {
     );
   });
 
-  it('a batch the store refuses (another connection wrote meanwhile) is retried whole, not dropped and not thrown', async () => {
+  it('a batch the store refuses (another connection holds the write lock) is retried whole, not dropped and not thrown', async () => {
     const s = store();
-    // A second connection to the same file: what a second process on the data dir did.
+    // A second connection to the same file: what a second process on the data dir did. Holding the
+    // write lock, it makes the batch's BEGIN fail at once (no busy wait in a test).
     const other = openStore({ dataDir: stores.get(s)!, key: null });
     after(() => other.db.close());
     enqueue(s, 3);
+    s.db.pragma('busy_timeout = 0');
+    other.db.exec('BEGIN IMMEDIATE');
     const ran: number[] = [];
     const dropped: unknown[] = [];
     const retries: Array<{ error: unknown; delayMs: number }> = [];
-    let interfered = false;
     const worker = createDeriveWorker({
       ...over(s),
       now: () => Date.now(),
-      // The batch reads what its jobs need first, as the engine's does (their Records).
-      prepare: () => {
-        s.get('SELECT count(*) FROM marks');
-        if (!interfered) {
-          // The batch's transaction has read already: its first write now fails at once with
-          // SQLITE_BUSY_SNAPSHOT (busy_timeout does not help a snapshot that is out of date).
-          interfered = true;
-          other.run('INSERT INTO marks (n) VALUES (-1)');
-        }
-      },
-      run: (job) => {
+      run: async (_uow, job) => {
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
         ran.push(job.n);
       },
-      onError: (_job, e) => dropped.push(e),
-      onRetry: (error, delayMs) => retries.push({ error, delayMs }),
+      onError: async (_uow, _job, e) => void dropped.push(e),
+      onRetry: (error, delayMs) => {
+        retries.push({ error, delayMs });
+        if (other.db.inTransaction) other.db.exec('COMMIT');
+      },
     });
     after(() => worker.stop());
     // A failure out of the worker's setImmediate would be uncaught: the test runner fails the file.
@@ -153,11 +151,47 @@ describe('derive worker', () => {
     assert.match(String((retries[0]!.error as { code?: string }).code), /^SQLITE_BUSY/);
     assert.ok(retries[0]!.delayMs > 0);
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
-    assert.equal(
-      s.get<{ n: number }>('SELECT count(*) AS n FROM marks WHERE n >= 0')!.n,
-      3,
-      'every job ran, once, after the retry',
+    assert.deepEqual(ran, [1, 2, 3], 'every job ran, once, after the retry');
+  });
+
+  it('a job the store fails mid-batch goes back with every job after it; none is lost or done twice', async () => {
+    const s = store();
+    enqueue(s, 3);
+    // The file may grow a few pages, not the hundreds job 2 writes: SQLITE_FULL for it alone.
+    const pages = s.db.pragma('page_count', { simple: true }) as number;
+    s.db.pragma(`max_page_count = ${pages + 8}`);
+    const ran: number[] = [];
+    const dropped: unknown[] = [];
+    const retries: unknown[] = [];
+    const worker = createDeriveWorker({
+      ...over(s),
+      now: () => Date.now(),
+      run: async (_uow, job) => {
+        ran.push(job.n);
+        if (job.n === 2) s.run('INSERT INTO marks (n) VALUES (randomblob(400000))');
+        s.run('INSERT INTO marks (n) VALUES (?)', job.n);
+      },
+      onError: async (_uow, _job, e) => void dropped.push(e),
+      onRetry: (e) => {
+        retries.push(e);
+        s.db.pragma('max_page_count = 1073741823');
+      },
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await worker.idle();
+    assert.deepEqual(dropped, [], "a full disk is not the job's fault");
+    assert.equal(retries.length, 1);
+    assert.match(String((retries[0] as { code?: string }).code), /^SQLITE_FULL/);
+    // A full disk may end the whole transaction (SQLite rolls it back when the statement kept no journal
+    // of its own): then job 1 runs again too. Job 3 never runs in the batch that failed.
+    assert.equal(ran.filter((n) => n === 3).length, 1, 'job 3 did not run in the batch that failed');
+    assert.deepEqual(ran.slice(-2), [2, 3], 'job 3 ran once, after job 2 went through');
+    assert.deepEqual(
+      s.all<{ n: number }>('SELECT n FROM marks WHERE typeof(n) = ? ORDER BY rowid', 'integer'),
+      [{ n: 1 }, { n: 2 }, { n: 3 }],
     );
+    assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
   });
 
   it('a job that fails on its own is dropped and logged; the others run', async () => {
@@ -167,11 +201,11 @@ describe('derive worker', () => {
     const worker = createDeriveWorker({
       ...over(s),
       now: () => Date.now(),
-      run: (job) => {
+      run: async (_uow, job) => {
         if (job.n === 2) throw new Error('a bug in this job');
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
       },
-      onError: (job) => dropped.push(job.n),
+      onError: async (_uow, job) => void dropped.push(job.n),
       onRetry: (e) => assert.fail(`not a store failure: ${String(e)}`),
     });
     after(() => worker.stop());
@@ -192,13 +226,13 @@ describe('derive worker', () => {
       ...over(s),
       now: () => Date.now(),
       jobRetryDelaysMs: [5, 10],
-      run: (job) => {
+      run: async (_uow, job) => {
         if (job.n !== 2) return;
         tries.push(job.attempts);
         throw new Error('a bug in this job');
       },
       onJobRetry: (_job, _e, _delay, attempt) => retried.push(attempt),
-      onError: (job) => given.push({ n: job.n, attempts: job.attempts }),
+      onError: async (_uow, job) => void given.push({ n: job.n, attempts: job.attempts }),
       onRetry: (e) => assert.fail(`not a store failure: ${String(e)}`),
     });
     after(() => worker.stop());
@@ -222,25 +256,26 @@ describe('derive worker', () => {
     const ran: number[] = [];
     let committed!: () => void;
     const batch = new Promise<void>((resolve) => (committed = resolve));
+    const units = sqliteUnits(s, queue);
     const worker = createDeriveWorker({
       queue,
-      transaction: batchTx(s),
       storeFailure,
       now: () => clock,
       leaseMs: 100,
-      // The worker stalls between its claim and its batch, past its lease, and another claims job 1.
-      exclusive: async <T>(fn: () => T): Promise<T> => {
+      // The worker stalls between its claim and its batch, past its lease, and another claims job 1
+      // (SQLite's claim takes effect when called).
+      write: (uid, work, opts) => {
         if (clock === 0) {
           clock = 100;
-          other = await queue.claim(1, clock, 1_000);
+          void queue.claim(1, clock, 1_000).then((c) => (other = c));
         }
-        return fn();
+        return units.write(uid, work, opts);
       },
-      run: (job) => {
+      run: async (_uow, job) => {
         ran.push(job.n);
         s.run('INSERT INTO marks (n) VALUES (?)', job.n);
       },
-      onError: (_job, e) => assert.fail(String(e)),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
       onJobRetry: (_job, e) => assert.fail(String(e)),
       onRetry: (e) => assert.fail(String(e)),
       onCommitted: () => committed(),
@@ -269,8 +304,8 @@ describe('derive worker', () => {
       // Every batch is cut after its first job; a lease left on the others would hold them a minute.
       sliceMs: 0,
       leaseMs: 60_000,
-      run: (job) => void ran.push(job.n),
-      onError: (_job, e) => assert.fail(String(e)),
+      run: async (_uow, job) => void ran.push(job.n),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
     });
     after(() => worker.stop());
     worker.kick();
@@ -289,15 +324,15 @@ describe('derive worker', () => {
     const worker = createDeriveWorker({
       ...over(s),
       now: () => Date.now(),
-      run: () => {
+      run: async () => {
         order.push('job');
         // A write while the upkeep has work left: its job still comes before the next upkeep step.
         if (order.length === 2)
           s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES ('u1', 'rederive', 9)");
       },
-      onError: (_job, e) => assert.fail(String(e)),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
       upkeep: {
-        step: () => {
+        step: async () => {
           steps += 1;
           const queued = s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n;
           order.push(`upkeep ${steps} (${queued} queued)`);
@@ -327,10 +362,10 @@ describe('derive worker', () => {
       now: () => Date.now(),
       // A pause this long between slices would outlast the test's timeout.
       gatherMs: 60_000,
-      run: () => assert.fail('no job was queued'),
-      onError: (_job, e) => assert.fail(String(e)),
+      run: async () => assert.fail('no job was queued'),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
       upkeep: {
-        step: () => {
+        step: async () => {
           steps += 1;
           return { ran: 1, changed: 1, more: steps < 4 };
         },
@@ -348,23 +383,26 @@ describe('derive worker', () => {
     assert.equal(steps, 4);
   });
 
-  it('an upkeep step the store refuses is rolled back and the upkeep starts again from the top', async () => {
+  it('an upkeep step the store refuses is given up and the upkeep starts again from the top', async () => {
     const s = store();
     const other = openStore({ dataDir: stores.get(s)!, key: null });
     after(() => other.db.close());
+    s.db.pragma('busy_timeout = 0');
     let calls = 0;
     let resets = 0;
     const worker = createDeriveWorker({
       ...over(s),
       now: () => Date.now(),
-      run: () => assert.fail('no job was queued'),
-      onError: (_job, e) => assert.fail(String(e)),
-      onRetry: () => {},
+      run: async () => assert.fail('no job was queued'),
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
+      onRetry: () => {
+        if (other.db.inTransaction) other.db.exec('COMMIT');
+      },
       upkeep: {
-        step: () => {
+        step: async () => {
           calls += 1;
-          s.get('SELECT count(*) FROM marks');
-          if (calls === 1) other.run('INSERT INTO marks (n) VALUES (-1)');
+          // Another connection holds the write lock through the first step.
+          if (calls === 1) other.db.exec('BEGIN IMMEDIATE');
           s.run('INSERT INTO marks (n) VALUES (?)', calls);
           return { ran: 1, changed: 1, more: false };
         },
@@ -379,7 +417,7 @@ describe('derive worker', () => {
     assert.equal(resets, 1);
     assert.equal(calls, 2, 'stepped again after the pause');
     assert.deepEqual(
-      s.all<{ n: number }>('SELECT n FROM marks WHERE n >= 0'),
+      s.all<{ n: number }>('SELECT n FROM marks'),
       [{ n: 2 }],
       'the refused step left nothing',
     );

@@ -1,30 +1,28 @@
+import { AsyncResource } from 'node:async_hooks';
 import { LeaseLost } from '../core/derive/queued-job.ts';
-import type { ClaimedJob, JobQueue, QueuedJob } from '../ports/index.ts';
+import { MnemoError } from '../errors/mnemo-error.ts';
+import type { BrainUnitOfWork, ClaimedJob, JobQueue, QueuedJob, Storage } from '../ports/index.ts';
 import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
-export interface DeriveWorkerOptions<B = void> {
+export interface DeriveWorkerOptions {
   queue: JobQueue;
   /**
-   * Runs `work` as one transaction, all or nothing, a failed commit included (nothing stays open);
-   * called inside another, a savepoint of it. Synchronous: see the batch in createDeriveWorker.
+   * Storage.write. Each job runs in a unit of work of its Brain, asking to batch: a batch's units are
+   * submitted together, and the storage runs one Brain's in the order submitted (SQLite commits them
+   * together, each in a savepoint; PostgreSQL one transaction each).
    */
-  transaction: <T>(work: () => T) => T;
-  /**
-   * Runs `fn` when no unit of work holds the store (at once when none does): the batch's transaction
-   * is then its own, never part of an async write in flight. Default: at once.
-   */
-  exclusive?: <T>(fn: () => T) => Promise<T>;
+  write: Storage['write'];
   /** A failure of the store rather than of a job (busy, full, failing): the batch goes back whole. */
   storeFailure: (e: unknown) => boolean;
-  /** Reads, in the batch's transaction and before its jobs run, what they need, at once. */
-  prepare?: (jobs: readonly QueuedJob[]) => B;
-  run: (job: QueuedJob, prepared: B | undefined) => void;
+  /** Runs one job in its Brain's unit of work; the worker completes it there after. */
+  run: (uow: BrainUnitOfWork, job: QueuedJob) => Promise<void>;
   now: () => number;
   /**
-   * A job failed on its own on its last attempt and left the queue, so it cannot wedge it; called inside
-   * the batch's transaction, so what it writes (the failure, for Census) commits with the removal.
+   * A job failed on its own on its last attempt and leaves the queue, so it cannot wedge it; called in a
+   * unit of work of the job's Brain that also completes it, so what it writes (the failure, for Census)
+   * commits with the removal.
    */
-  onError: (job: QueuedJob, error: unknown) => void;
+  onError: (uow: BrainUnitOfWork, job: QueuedJob, error: unknown) => Promise<void>;
   /** A job failed on its own and runs again after `delayMs` (attempt `attempt` of 1 + retries). */
   onJobRetry?: (job: QueuedJob, error: unknown, delayMs: number, attempt: number) => void;
   /**
@@ -83,14 +81,17 @@ const retryMaxMs = 30_000;
  * onError, so it cannot wedge it. When the store itself failed (storeFailure), the batch is rolled
  * back and tried again later, with a growing pause, and no job is counted as failed.
  */
-export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): DeriveWorker {
+export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const sliceMs = opts.sliceMs ?? 20;
   const batchSize = opts.batchSize ?? 200;
   const gatherMs = opts.gatherMs ?? 25;
   const leaseMs = opts.leaseMs ?? 60_000;
   const jobRetryDelaysMs = opts.jobRetryDelaysMs ?? defaultJobRetryDelaysMs;
-  const { queue, transaction } = opts;
-  const exclusive = opts.exclusive ?? (async <T>(fn: () => T) => fn());
+  const { queue } = opts;
+  // Batches run in the context the worker was made in, never in a caller's: a kick from inside a
+  // unit of work would otherwise make the batch's units look nested in it (the store tells units
+  // apart by async context).
+  const home = new AsyncResource('mnemo.derive-worker');
   let scheduled: NodeJS.Immediate | null = null;
   /** A batch is between its claim and the end of its leases: no other may start. */
   let running = false;
@@ -104,18 +105,46 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
   /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
   let drainedAt = -Infinity;
 
+  /** A unit the batch did not run (out of time, or after a store failure): its job goes back. */
+  class NotRun extends Error {}
+  const gone = (e: unknown) => e instanceof MnemoError && e.code === 'brain_not_found';
+
+  /** Ends what a batch left: runs the failed jobs' retries and failures, releases the unrun. */
+  const settle = async (failed: [ClaimedJob, unknown][]) => {
+    const outcomes = await Promise.allSettled(
+      failed.map(([job, e]) => {
+        const attempt = job.attempts + 1;
+        const delay = jobRetryDelaysMs[attempt - 1];
+        if (delay !== undefined) {
+          opts.onJobRetry?.(job, e, delay, attempt);
+          return opts.write(job.brainUid, (uow) => uow.jobs.retry(job, opts.now() + delay), { batch: true });
+        }
+        return opts.write(
+          job.brainUid,
+          async (uow) => {
+            await opts.onError(uow, job, e);
+            await uow.jobs.complete([job]);
+          },
+          { batch: true },
+        );
+      }),
+    );
+    for (const o of outcomes)
+      if (o.status === 'rejected' && !(o.reason instanceof LeaseLost) && !gone(o.reason)) throw o.reason;
+  };
+
   const tick = async () => {
     scheduled = null;
     if (stopped) return;
     running = true;
     const started = performance.now();
     let claimed: ClaimedJob[] = [];
-    /** Jobs whose lease the batch ended (completed or retried); the rest are released after it. */
+    /** Jobs whose lease the batch ended (done, retried, failed or lost); the rest are released after it. */
     const ended = new Set<number>();
     let ran = 0;
     let cut = false;
     // Runs from setImmediate: a failure escaping here would be an unhandled rejection, ending the
-    // process with the store open and the batch lost. It pauses the worker instead.
+    // process with the batch lost. It pauses the worker instead.
     try {
       claimed = await queue.claim(batchSize, opts.now(), leaseMs);
       if (stopped) {
@@ -123,79 +152,79 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
         await queue.release(claimed);
         return;
       }
-      // The batch is one synchronous transaction (better-sqlite3 cannot hold one open across an
-      // await), so the queue's calls in it are made, not awaited: the SQLite queue does its work when
-      // called and throws there, which makes each call part of the batch. Their promises are awaited
-      // after the commit only to surface a failure. An asynchronous unit of work will await them in it.
-      const calls: Promise<void>[] = [];
-      // The batch queues behind a unit of work open now (exclusive), so its transaction is its own.
-      await exclusive(() =>
-        transaction(() => {
-          const prepared = opts.prepare?.(claimed);
-          cut = claimed.length === batchSize;
-          if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
-            const step = opts.upkeep.step(() => performance.now() - started <= sliceMs);
-            ran += step.changed;
-            upkeepLeft = step.more;
-            // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
-            cut = upkeepLeft;
-          }
-          const failed = (job: ClaimedJob, e: unknown) => {
-            // Not the job's fault: dropping it would lose its Memories. The whole batch goes back.
-            if (opts.storeFailure(e)) throw e;
-            const attempt = job.attempts + 1;
-            const delay = jobRetryDelaysMs[attempt - 1];
-            if (delay !== undefined) {
-              calls.push(queue.retry(job, opts.now() + delay));
-              opts.onJobRetry?.(job, e, delay, attempt);
-              return;
-            }
-            try {
-              transaction(() => {
-                opts.onError(job, e);
-                calls.push(queue.complete([job]));
-              });
-            } catch (lost) {
-              if (!(lost instanceof LeaseLost)) throw lost;
-            }
-          };
-          for (const job of claimed) {
-            ran++;
-            try {
-              // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
-              transaction(() => {
-                opts.run(job, prepared);
-                calls.push(queue.complete([job]));
-              });
-            } catch (e) {
-              // A lost lease: the job's savepoint rolled back, and the job is its new holder's.
-              if (!(e instanceof LeaseLost)) failed(job, e);
-            }
-            ended.add(job.n);
-            if (performance.now() - started > sliceMs) {
-              cut ||= claimed.at(-1) !== job;
-              break;
-            }
-          }
-        }),
+      cut = claimed.length === batchSize;
+      if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
+        const step = await opts.upkeep.step(() => performance.now() - started <= sliceMs);
+        ran += step.changed;
+        upkeepLeft = step.more;
+        // The upgrade pass is a backlog of its own: its next slice runs at once, not after a gather.
+        cut = upkeepLeft;
+      }
+      let begun = 0;
+      let storeFailed = false;
+      // Submitted together, so the store may commit them together. A unit that starts after the slice
+      // (and after another began: a batch always moves) or after a store failure does nothing and
+      // goes back, so no job runs after one that failed on the store.
+      const settled = await Promise.allSettled(
+        claimed.map((job) =>
+          opts.write(
+            job.brainUid,
+            async (uow) => {
+              if (stopped || storeFailed || (begun > 0 && performance.now() - started > sliceMs))
+                throw new NotRun();
+              begun++;
+              try {
+                await opts.run(uow, job);
+                // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
+                await uow.jobs.complete([job]);
+              } catch (e) {
+                if (opts.storeFailure(e)) storeFailed = true;
+                throw e;
+              }
+            },
+            { batch: true },
+          ),
+        ),
       );
-      await Promise.all(calls);
+      const failed: [ClaimedJob, unknown][] = [];
+      let storeError: { e: unknown } | null = null;
+      for (const [i, s] of settled.entries()) {
+        const job = claimed[i]!;
+        const e = s.status === 'rejected' ? (s.reason as unknown) : null;
+        if (e instanceof NotRun) continue;
+        if (e !== null && opts.storeFailure(e)) {
+          // Not the job's fault: dropping it would lose its Memories. It goes back, counted as nothing.
+          storeError ??= { e };
+          continue;
+        }
+        ran++;
+        // A lost lease: the job is its new holder's. A Brain forgotten took its jobs with it.
+        if (e !== null && !(e instanceof LeaseLost) && !gone(e)) failed.push([job, e]);
+        else ended.add(job.n);
+      }
+      if (storeError) throw storeError.e;
+      await settle(failed);
+      for (const [job] of failed) ended.add(job.n);
     } catch (e) {
-      // Nothing of the batch was kept: its jobs are as they were before the claim.
-      await queue.release(claimed).catch(() => {});
+      // What did not end goes back as it was before the claim.
+      await queue.release(claimed.filter((j) => !ended.has(j.n))).catch(() => {});
       running = false;
-      // What the upkeep did in this batch is gone with it: it looks again from the start.
+      // What the upkeep did may be partly undone: it looks again from the start.
       if (opts.upkeep) {
         opts.upkeep.reset();
         upkeepLeft = true;
       }
+      if (ran > 0) opts.onCommitted?.();
       pause(e);
       return;
     }
     // Jobs past the slice go back before another batch may claim, so the next takes them first. A lease
     // that could not be ended lapses by itself.
     const unrun = claimed.filter((j) => !ended.has(j.n));
-    if (unrun.length > 0) await queue.release(unrun).catch(() => {});
+    if (unrun.length > 0) {
+      cut = true;
+      await queue.release(unrun).catch(() => {});
+    }
     running = false;
     failures = 0;
     if (ran > 0 && !cut) drainedAt = performance.now();
@@ -210,19 +239,25 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
     pausedUntil = performance.now() + delay;
     opts.onRetry?.(e, delay);
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      planSafely();
-    }, delay);
+    timer = setTimeout(
+      home.bind(() => {
+        timer = null;
+        planSafely();
+      }),
+      delay,
+    );
   };
 
   const wake = (delayMs: number, then?: () => void) => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      then?.();
-      planSafely();
-    }, delayMs);
+    timer = setTimeout(
+      home.bind(() => {
+        timer = null;
+        then?.();
+        planSafely();
+      }),
+      delayMs,
+    );
   };
 
   /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
@@ -250,7 +285,7 @@ export function createDeriveWorker<B = void>(opts: DeriveWorkerOptions<B>): Deri
         });
         return;
       }
-      scheduled = setImmediate(() => void tick());
+      scheduled = setImmediate(home.bind(() => void tick()));
       return;
     }
     if (due !== null) {

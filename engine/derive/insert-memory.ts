@@ -1,7 +1,6 @@
 import { newId } from '../ids.ts';
-import type { SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
 import type { OwnerClaim } from '../core/derive/deriver.ts';
-import type { MemoryCause } from '../ports/index.ts';
+import type { MemoryCause, MemoryRepository } from '../ports/index.ts';
 
 export interface NewMemory {
   brainUid: string;
@@ -27,11 +26,14 @@ export interface NewMemory {
  * Writes one Memory version with its citations. Status starts active; the caller settles the lineage
  * afterwards.
  */
-export function insertMemory(memories: Pick<SqliteMemoriesSync, 'insert'>, m: NewMemory): string {
+export async function insertMemory(
+  memories: Pick<MemoryRepository, 'insert'>,
+  m: NewMemory,
+): Promise<string> {
   if (m.citations.length === 0)
     throw new Error('memory_without_lineage: refusing to write a Memory without citations');
   const id = newId('mem');
-  memories.insert(
+  await memories.insert(
     {
       id,
       brain_uid: m.brainUid,

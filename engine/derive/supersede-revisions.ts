@@ -1,4 +1,4 @@
-import type { SqliteMemoriesSync } from '../adapters/sqlite/memory-repository.ts';
+import type { MemoryRepository } from '../ports/index.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 /**
@@ -7,13 +7,13 @@ import { settleLineage } from './settle-lineage.ts';
  * this one, are superseded by it (closed at its occurred_at). Call after the Record's claims are
  * admitted, in the same transaction.
  */
-export function supersedeOlderRevisions(
-  memories: SqliteMemoriesSync,
+export async function supersedeOlderRevisions(
+  memories: MemoryRepository,
   record: { id: string; n: number; sourceName: string | null; externalId: string | null },
   seq: number,
-): number {
+): Promise<number> {
   if (record.externalId === null) return 0;
-  const stale = memories.onOlderRevisions({
+  const stale = await memories.onOlderRevisions({
     id: record.id,
     n: record.n,
     source_name: record.sourceName,
@@ -21,9 +21,9 @@ export function supersedeOlderRevisions(
   });
   const lineages = new Set<string>();
   for (const m of stale) {
-    memories.update(m.id, { revised_by: record.id });
+    await memories.update(m.id, { revised_by: record.id });
     lineages.add(m.lineage);
   }
-  for (const l of lineages) settleLineage(memories, l, seq);
+  for (const l of lineages) await settleLineage(memories, l, seq);
   return stale.length;
 }

@@ -1,5 +1,6 @@
 import type { Store } from '../adapters/sqlite/store.ts';
-import { sqliteUnits, type SqliteSyncRepositories } from '../adapters/sqlite/unit-of-work.ts';
+import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
+import type { BrainUnitOfWork } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { shareableSql } from '../adapters/sqlite/memory-view.ts';
@@ -44,21 +45,20 @@ interface CitedMemory {
  * do); a statement that is new is admitted as any new claim is (joining an equal current Memory or a
  * slot's lineage). A Memory a person corrected or retracted keeps what they said: that Record is left.
  */
-export function rederiveRecord(
+export async function rederiveRecord(
   store: Store,
-  repos: SqliteSyncRepositories,
+  uow: BrainUnitOfWork,
   deriver: Deriver,
-  brainUid: string,
   r: RecordRow,
   now: () => string,
-): Rederived {
+): Promise<Rederived> {
   const cited = store.all<CitedMemory>(
     `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
      FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
     r.id,
   );
   if (cited.some((m) => m.pending)) return 'deferred';
-  const claims = citableClaims(deriver, deriverInput(r), { self: repos.self() });
+  const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
   const stated = new Map<string, Claim>();
   for (const c of claims) {
     const norm = normalizeStatement(c.statement);
@@ -68,20 +68,20 @@ export function rederiveRecord(
   const lost = cited.filter((m) => !stated.has(m.norm));
   const fresh = claims.filter((c) => !held.has(normalizeStatement(c.statement)));
   let seq: number | null = null;
-  const step = () => (seq ??= store.nextSeq(brainUid));
+  const step = async () => (seq ??= await uow.sequence.next());
 
   // A Memory still stated takes the quote the rules now give it ("I live in Porto" rather than the whole
   // sentence that also named the dentist), as a Record derived afresh would.
-  const requote = () => {
+  const requote = async () => {
     for (const m of cited) {
       const quote = stated.get(m.norm)?.quote;
       if (quote === undefined || quote === m.quote) continue;
       store.run('UPDATE citations SET quote = ? WHERE memory_id = ? AND record_id = ?', quote, m.id, r.id);
-      store.run('UPDATE memories SET seq = ? WHERE id = ?', step(), m.id);
+      store.run('UPDATE memories SET seq = ? WHERE id = ?', await step(), m.id);
     }
   };
   if (lost.length === 0 && fresh.length === 0) {
-    requote();
+    await requote();
     return 'same';
   }
   const personSaid = store.get(
@@ -98,26 +98,26 @@ export function rederiveRecord(
       m.id,
     )!.c;
     if (support <= 1) {
-      recordRemoval(repos, m.id, step(), 'deleted');
+      await recordRemoval(uow, m.id, await step(), 'deleted');
       store.run('DELETE FROM memories WHERE id = ?', m.id);
-      settleLineage(repos.memories, m.lineage, step());
+      await settleLineage(uow.memories, m.lineage, await step());
       continue;
     }
     const wasShared = shared(store, m.id);
     store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, r.id);
-    restOnOthers(store, repos, m, r, step(), now);
+    await restOnOthers(store, uow, m, r, await step(), now);
     // Served to hosted readers until now through this Record alone: they are told it went.
-    if (wasShared && !shared(store, m.id)) recordRemoval(repos, m.id, step(), 'deleted', true);
+    if (wasShared && !shared(store, m.id)) await recordRemoval(uow, m.id, await step(), 'deleted', true);
   }
-  admitClaims(
-    repos.memories,
-    brainUid,
+  await admitClaims(
+    uow.memories,
+    uow.brainUid,
     { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
     fresh,
-    step(),
+    await step(),
     now(),
   );
-  requote();
+  await requote();
   return 'changed';
 }
 
@@ -127,14 +127,14 @@ export function rederiveRecord(
  * all now, and read every one: a Memory cited by thousands of Records made the pass quadratic). Its
  * world time restarts at the earliest of them when `r` was where it began.
  */
-function restOnOthers(
+async function restOnOthers(
   store: Store,
-  repos: SqliteSyncRepositories,
+  uow: BrainUnitOfWork,
   m: CitedMemory,
   r: RecordRow,
   seq: number,
   now: () => string,
-): void {
+): Promise<void> {
   if (m.cause !== 'correction') {
     const first =
       m.valid_from_ms < r.occurred_ms
@@ -155,7 +155,7 @@ function restOnOthers(
     store.run("UPDATE memories SET cause = 'rederived', learned_at = ? WHERE id = ?", now(), m.id);
   }
   store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, m.id);
-  settleLineage(repos.memories, m.lineage, seq);
+  await settleLineage(uow.memories, m.lineage, seq);
 }
 
 export interface UpgradeStep {
@@ -168,14 +168,20 @@ export interface UpgradeStep {
 }
 
 export interface DerivationUpgrade {
-  /** Derives Records again, in the order they were written, while `keepGoing()` says so. */
-  step(keepGoing: () => boolean): UpgradeStep;
+  /**
+   * Derives Records again, in the order they were written, while `keepGoing()` says so, each Record
+   * (with its item's other revisions) in a unit of work of its own, a page of them sharing one commit.
+   * Rejects when the store failed: what the step did may be partly kept, and reset() looks again.
+   */
+  step(keepGoing: () => boolean): Promise<UpgradeStep>;
   /** The last steps were rolled back: look again from the first Record. */
   reset(): void;
 }
 
 export interface DerivationUpgradeOptions {
   store: Store;
+  /** The store's units of work, whose batched writes share one commit. */
+  units: Pick<SqliteUnits, 'write'>;
   deriver: Deriver;
   now: () => string;
   /** A Record failed on its own: it was rolled back alone and left for the next pass. */
@@ -191,6 +197,9 @@ type Row = RecordRow & { brain_uid: string };
 const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.source_name, r.external_id,
   r.occurred_at, r.occurred_ms`;
 
+/** Thrown by a unit the step's slice had no time left for: it rolls back, and the Record waits. */
+class OutOfTime extends Error {}
+
 /**
  * The background pass that brings every Record to the current deriver (see rederiveRecord). When the
  * deriver's name differs from the one the store last listed Records for (`meta.derived_by`; none in a
@@ -201,12 +210,11 @@ const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.sour
  * ones stated as a first derivation does, so the store ends as one derived under the new rules from the
  * start would. Corrections are applied at write time and are not derived; a Record whose first
  * derivation is still queued gets the new rules from that. A Record left for later (deferred, or failed)
- * stays listed and is looked at again at the next start. The caller runs each step in a transaction
- * after its queued jobs, so a Record just written is never made to wait for the pass.
+ * stays listed and is looked at again at the next start. The caller runs each step after its queued
+ * jobs, so a Record just written is never made to wait for the pass.
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
-  const { store, deriver } = opts;
-  const units = sqliteUnits(store);
+  const { store, deriver, units } = opts;
   if (store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value !== deriver.name) {
     store.tx(() => {
       store.run(
@@ -226,8 +234,8 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
   };
   const finished = (n: number) => store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
 
-  /** One listed Record, or every revision of its item: what each came to. */
-  const upgrade = (n: number): Rederived[] => {
+  /** One listed Record, or every revision of its item, in its Brain's unit `uow`: what each came to. */
+  const upgrade = async (uow: BrainUnitOfWork, n: number): Promise<Rederived[]> => {
     const r = store.get<Row>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n);
     const queued =
       r !== undefined &&
@@ -248,33 +256,35 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
             r.external_id,
           );
     let changedSoFar = false;
-    return revisions.map((rev) => {
-      const repos = units.sync(rev.brain_uid);
-      const outcome = rederiveRecord(store, repos, deriver, rev.brain_uid, rev, opts.now);
+    const outcomes: Rederived[] = [];
+    for (const rev of revisions) {
+      const outcome = await rederiveRecord(store, uow, deriver, rev, opts.now);
       changedSoFar ||= outcome === 'changed';
       // What older revisions state now and this one does not is closed by it, as at its first
       // derivation (also when this one itself is unchanged).
       if (rev.external_id !== null && changedSoFar)
-        supersedeOlderRevisions(
-          repos.memories,
+        await supersedeOlderRevisions(
+          uow.memories,
           { id: rev.id, n: rev.n, sourceName: rev.source_name, externalId: rev.external_id },
-          store.nextSeq(rev.brain_uid),
+          await uow.sequence.next(),
         );
       if (outcome !== 'deferred') {
         finished(rev.n);
-        repos.failures.clearRecord(rev.id);
+        await uow.failures.clearRecord(rev.id);
       }
-      return outcome;
-    });
+      outcomes.push(outcome);
+    }
+    return outcomes;
   };
 
   return {
-    step(keepGoing) {
+    async step(keepGoing) {
       let ran = 0;
       let changed = 0;
       while (!done && keepGoing()) {
-        const page = store.all<{ n: number }>(
-          'SELECT n FROM derive_upgrade WHERE n > ? ORDER BY n LIMIT ?',
+        const page = store.all<{ n: number; brain_uid: string | null; id: string | null }>(
+          `SELECT d.n, r.brain_uid, r.id FROM derive_upgrade d LEFT JOIN records r ON r.n = d.n
+           WHERE d.n > ? ORDER BY d.n LIMIT ?`,
           after,
           pageSize,
         );
@@ -283,24 +293,40 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           if (counts.looked > 0) opts.onFinished?.({ ...counts });
           break;
         }
-        for (const { n } of page) {
-          after = n;
+        // Submitted together, so the page's units share one commit; each starts only if the slice has
+        // time left, and those after the first that has none roll back and wait, in order.
+        let late = false;
+        const settled = await Promise.allSettled(
+          page.map(({ n, brain_uid }) =>
+            brain_uid === null
+              ? store.exclusive(() => void finished(n)).then((): Rederived[] => [])
+              : units.write(
+                  brain_uid,
+                  async (uow) => {
+                    if (late || !keepGoing()) {
+                      late = true;
+                      throw new OutOfTime();
+                    }
+                    return upgrade(uow, n);
+                  },
+                  { batch: true },
+                ),
+          ),
+        );
+        for (const [i, s] of settled.entries()) {
+          if (s.status === 'rejected' && s.reason instanceof OutOfTime) break;
+          after = page[i]!.n;
           let outcomes: (Rederived | 'failed')[];
-          try {
-            outcomes = store.tx(() => upgrade(n));
-          } catch (e) {
-            // The store's failure, not the Record's: the caller rolls the step back and tries later.
-            if (storeFailure(e)) throw e;
-            opts.onError(
-              store.get<{ id: string }>('SELECT id FROM records WHERE n = ?', n)?.id ?? `#${n}`,
-              e,
-            );
+          if (s.status === 'fulfilled') outcomes = s.value;
+          else {
+            // The store's failure, not the Record's: the caller starts the pass over and tries later.
+            if (storeFailure(s.reason)) throw s.reason;
+            opts.onError(page[i]!.id ?? `#${page[i]!.n}`, s.reason);
             outcomes = ['failed'];
           }
           for (const o of outcomes) tally(o);
           ran += outcomes.length;
           changed += outcomes.filter((o) => o === 'changed').length;
-          if (!keepGoing()) break;
         }
       }
       return { ran, changed, more: !done };

@@ -1,5 +1,6 @@
 import { settleLineage } from '../derive/settle-lineage.ts';
 import { recordRemoval } from '../derive/memory-removal.ts';
+import type { BrainUnitOfWork } from '../ports/index.ts';
 import type { LocalCtx } from './local-ctx.ts';
 
 export interface ForgottenCounts {
@@ -12,8 +13,7 @@ export interface ForgottenCounts {
 }
 
 /**
- * Deletes Records and cascades, inside the caller's transaction (a unit of work's, or a sync pull's),
- * through the Brain's synchronous repositories: a Memory cited only by Records of this set is
+ * Deletes Records and cascades, in the unit of work `uow` of their Brain: a Memory cited only by Records of this set is
  * deleted; one that keeps other support becomes pending re-derivation (hidden from every read,
  * re-derived in the background after `rederiveDelayMs`); every lineage the set touched (citations,
  * retractions, revisions) is settled again so what it had closed re-opens. The Records' full-text rows
@@ -21,36 +21,35 @@ export interface ForgottenCounts {
  * or made pending leaves a tombstone (id and step only) for delta reads.
  * The caller checkpoints the WAL after the transaction commits.
  */
-export function forgetRecordRows(
-  ctx: LocalCtx,
-  brainUid: string,
+export async function forgetRecordRows(
+  ctx: Pick<LocalCtx, 'clock' | 'rederiveDelayMs'>,
+  uow: BrainUnitOfWork,
   recordIds: readonly string[],
-): ForgottenCounts {
-  const repos = ctx.units.sync(brainUid);
-  const { memories } = repos;
-  const seq = repos.nextSeq();
+): Promise<ForgottenCounts> {
+  const { memories, brainUid } = uow;
+  const seq = await uow.sequence.next();
   const lineages = new Set<string>();
   let deleted = 0;
   let pending = 0;
   const due = ctx.clock().getTime() + ctx.rederiveDelayMs;
-  for (const m of memories.citing(recordIds)) {
+  for (const m of await memories.citing(recordIds)) {
     lineages.add(m.lineage);
     if (m.remaining === 0) {
-      recordRemoval(repos, m.id, seq, 'deleted');
-      memories.remove([m.id]);
+      await recordRemoval(uow, m.id, seq, 'deleted');
+      await memories.remove([m.id]);
       deleted += 1;
       continue;
     }
-    recordRemoval(repos, m.id, seq, 'pending_rederivation');
-    memories.update(m.id, { pending: true, seq });
-    memories.dropCitations(m.id, recordIds);
-    repos.enqueue({ job: 'rederive', brainUid, memoryId: m.id, recordSeq: seq, notBeforeMs: due });
+    await recordRemoval(uow, m.id, seq, 'pending_rederivation');
+    await memories.update(m.id, { pending: true, seq });
+    await memories.dropCitations(m.id, recordIds);
+    await uow.jobs.enqueue({ job: 'rederive', brainUid, memoryId: m.id, recordSeq: seq, notBeforeMs: due });
     pending += 1;
   }
   for (const id of recordIds) {
-    for (const lineage of memories.namedBy(id)) lineages.add(lineage);
-    repos.records.remove([id]);
+    for (const lineage of await memories.namedBy(id)) lineages.add(lineage);
+    await uow.records.remove([id]);
   }
-  for (const l of lineages) settleLineage(memories, l, seq);
+  for (const l of lineages) await settleLineage(memories, l, seq);
   return { deleted, pending, seq };
 }

@@ -36,7 +36,7 @@ export async function forgetRecord(
       );
     }
     // The cascade is still SQL over the store, run inside this unit's transaction.
-    return forgetRecordRows(ctx, b.uid, [recordId]);
+    return forgetRecordRows(ctx, u, [recordId]);
   });
   await afterForget(ctx, b.uid, [recordId]);
   await store.emptyLog();

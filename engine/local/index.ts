@@ -5,7 +5,7 @@ import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
-import { loadBatchRecords, runDeriveJob } from '../derive/derive-jobs.ts';
+import { runDeriveJob } from '../derive/derive-jobs.ts';
 import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
 import { createDeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
@@ -29,7 +29,6 @@ import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
-import { batchTx } from '../adapters/sqlite/batch-tx.ts';
 import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
@@ -151,6 +150,7 @@ function engineOver(
   }: { clock: () => Date; logger: Logger; zone: TimeZone; reranker: Reranker | null },
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
+  const nowIso = () => clock().toISOString();
   const jobs = sqliteJobQueue(store);
   const units = sqliteUnits(store, jobs);
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
@@ -160,27 +160,19 @@ function engineOver(
   });
   const worker = createDeriveWorker({
     queue: jobs,
-    transaction: batchTx(store),
-    exclusive: (fn) => store.exclusive(fn),
+    write: units.write,
     storeFailure,
     now: () => clock().getTime(),
-    prepare: (batch) => loadBatchRecords(units.sync, batch),
-    run: (job, records) => {
-      const repos = units.sync(job.brainUid);
-      runDeriveJob(
-        repos,
-        deriver,
-        job,
-        () => clock().toISOString(),
-        (n, brainUid) => vectors.sync.drop('memory', n, brainUid),
-        records,
-      );
-      clearDeriveFailure(repos.failures, job);
+    run: async (uow, job) => {
+      // The vector's rows go in the unit's transaction: the store's calls inside a unit are its own.
+      await runDeriveJob(uow, deriver, job, nowIso, (u, n) => vectors.sync.drop('memory', n, u.brainUid));
+      await clearDeriveFailure(uow.failures, job);
     },
     ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
     // A fix to the rules reaches what was written before it, in the background.
     upkeep: createDerivationUpgrade({
       store,
+      units,
       deriver,
       now: () => clock().toISOString(),
       onError: (recordId, error) =>
@@ -196,8 +188,8 @@ function engineOver(
     }),
     // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
     onCommitted: () => indexer.kick(),
-    onError: (job, error) => {
-      recordDeriveFailure(units.sync(job.brainUid).failures, job, error, clock().toISOString());
+    onError: async (uow, job, error) => {
+      await recordDeriveFailure(uow.failures, job, error, nowIso());
       logger.error('derivation failed on every attempt; Census lists it as derivation_failed', {
         job: job.job,
         ...jobIds(job),

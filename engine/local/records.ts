@@ -58,7 +58,6 @@ export async function rememberRecord(
   opts: WriteOptions,
 ): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }> {
   const b = requireBrain(ctx, t, brainId);
-  const { store } = ctx;
   const visibility = body.visibility ?? 'shareable';
   if (visibility === 'local_only' && ctx.deployment === 'hosted') {
     throw new MnemoError(
@@ -87,9 +86,8 @@ export async function rememberRecord(
       }
       const target =
         content.kind === 'correction'
-          ? checkCorrection(
-              store,
-              b.uid,
+          ? await checkCorrection(
+              u.memories,
               content.corrects,
               content.statement === undefined,
               ctx.clock().getTime(),
@@ -117,7 +115,7 @@ export async function rememberRecord(
         created_at: now,
       });
       if (target && content.kind === 'correction') {
-        applyCorrection(store, target, { id, text }, content.statement, seq, now);
+        await applyCorrection(u.memories, target, { id, text }, content.statement, seq, now);
       } else {
         await u.jobs.enqueue({ job: 'derive', brainUid: b.uid, recordId: id, recordSeq: seq });
       }

@@ -47,7 +47,7 @@ export async function forgetSource(
       );
     }
     // The cascade runs inside this unit's transaction.
-    const counts = forgetRecordRows(ctx, b.uid, ids);
+    const counts = await forgetRecordRows(ctx, u, ids);
     return { ids, records: ids.length, ...counts };
   });
   await afterForget(ctx, b.uid, result.ids);

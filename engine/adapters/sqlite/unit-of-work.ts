@@ -1,39 +1,20 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, DeriveJob, JobQueue, UnitOptions } from '../../ports/index.ts';
+import type { BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
 import { sqliteContextReads } from './context-reads.ts';
-import { sqliteDeriveFailures, type SqliteDeriveFailuresSync } from './derive-failure-repository.ts';
+import { sqliteDeriveFailures } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
-import { enqueueJob, sqliteJobQueue } from './job-queue.ts';
-import { sqliteMemories, type SqliteMemoriesSync } from './memory-repository.ts';
+import { sqliteJobQueue } from './job-queue.ts';
+import { sqliteMemories } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
-import { sqliteRecords, type SqliteRecordsSync } from './record-repository.ts';
+import { sqliteRecords } from './record-repository.ts';
 import type { Store } from './store.ts';
-import { sqliteTombstones, type SqliteTombstonesSync } from './tombstone-repository.ts';
+import { sqliteTombstones } from './tombstone-repository.ts';
 
 /** A write unit of work over SQLite: the whole port, jobs included. */
 export type SqliteUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's without jobs: a read unit refuses a write. */
 export type SqliteReadOfWork = Omit<BrainUnitOfWork, 'jobs'>;
-
-/**
- * The synchronous twins of a Brain's repositories, for a caller already inside one of the store's
- * transactions: derivation, inside the derive worker's batch (one synchronous transaction, a savepoint
- * per job), and the forget cascade, inside a unit or a sync pull, until the worker's batch is a unit of
- * work.
- */
-export interface SqliteSyncRepositories {
-  readonly records: SqliteRecordsSync;
-  readonly memories: SqliteMemoriesSync;
-  readonly tombstones: SqliteTombstonesSync;
-  readonly failures: SqliteDeriveFailuresSync;
-  /** The Brain's next step. */
-  nextSeq(): number;
-  /** Who "I" is in the Brain, or null when it does not say. */
-  self(): SelfEntity | null;
-  /** Queues a derivation job with the caller's transaction (JobQueue.enqueue's twin). */
-  enqueue(job: DeriveJob): void;
-}
 
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
@@ -45,8 +26,6 @@ export interface SqliteUnits {
   write<T>(brainUid: string, work: (uow: SqliteUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One consistent snapshot of a Brain (brain_not_found when it is gone); a write inside it throws. */
   read<T>(brainUid: string, work: (uow: SqliteReadOfWork) => Promise<T>): Promise<T>;
-  /** The synchronous twins, to call only inside the caller's own transaction. */
-  sync(brainUid: string): SqliteSyncRepositories;
 }
 
 const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
@@ -64,6 +43,14 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
   const jobs: BrainUnitOfWork['jobs'] = {
     enqueue: (job) => queue.enqueue(job),
     complete: (claims) => queue.complete(claims),
+    retry: (claim, dueMs) => queue.retry(claim, dueMs),
+  };
+  const selfOf = (brainUid: string): SelfEntity | null => {
+    const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
+      'SELECT self_type, self_name FROM brains WHERE uid = ?',
+      brainUid,
+    );
+    return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
   };
   const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
@@ -80,6 +67,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
       context: sqliteContextReads(store, brainUid),
+      self: async () => selfOf(brainUid),
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the
@@ -101,20 +89,5 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
   return {
     write: (brainUid, work, opts) => open('write', brainUid, () => work({ ...over(brainUid), jobs }), opts),
     read: (brainUid, work) => open('read', brainUid, () => work(over(brainUid))),
-    sync: (brainUid) => ({
-      records: sqliteRecords(store, brainUid).sync,
-      memories: sqliteMemories(store, brainUid).sync,
-      tombstones: sqliteTombstones(store, brainUid).sync,
-      failures: sqliteDeriveFailures(store, brainUid).sync,
-      nextSeq: () => store.nextSeq(brainUid),
-      self() {
-        const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
-          'SELECT self_type, self_name FROM brains WHERE uid = ?',
-          brainUid,
-        );
-        return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
-      },
-      enqueue: (job) => enqueueJob(store, job),
-    }),
   };
 }

@@ -385,7 +385,7 @@ export async function applyPulled(
     const created =
       replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
     const removed = (page.removed ?? []).map((r) => r.id);
-    const forgotten = removed.length > 0 ? writeTombstones(ctx, b, removed) : null;
+    const forgotten = removed.length > 0 ? await writeTombstones(ctx, b, u, removed) : null;
     ctx.store.run(
       'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
       page.watermark ?? p.pull_watermark,

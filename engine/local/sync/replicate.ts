@@ -128,22 +128,23 @@ export async function applyTombstones(
   b: BrainRow,
   ids: readonly string[],
 ): Promise<TombstoneResult> {
-  const { result, settle } = ctx.store.tx(() => writeTombstones(ctx, b, ids));
+  const { result, settle } = await ctx.units.write(b.uid, (u) => writeTombstones(ctx, b, u, ids));
   await settle();
   return result;
 }
 
 /**
- * applyTombstones' writes, in the caller's transaction; `settle` does what must wait until it
+ * applyTombstones' writes, in the caller's unit of work `uow`; `settle` does what must wait until it
  * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
  */
-export function writeTombstones(
+export async function writeTombstones(
   ctx: LocalCtx,
   b: BrainRow,
+  uow: BrainUnitOfWork,
   ids: readonly string[],
-): { result: TombstoneResult; settle: () => Promise<void> } {
+): Promise<{ result: TombstoneResult; settle: () => Promise<void> }> {
   const { store } = ctx;
-  const result = (() => {
+  const result = await (async () => {
     const rows = new Map<string, { id: string; n: number }>();
     const fresh: string[] = [];
     for (const id of new Set(ids)) {
@@ -164,8 +165,8 @@ export function writeTombstones(
       for (const r of targets) rows.set(r.id, r);
     }
     if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
-    const counts = rows.size > 0 ? forgetRecordRows(ctx, b.uid, [...rows.keys()]) : null;
-    const seq = counts?.seq ?? store.nextSeq(b.uid);
+    const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows.keys()]) : null;
+    const seq = counts?.seq ?? (await uow.sequence.next());
     for (const id of fresh) {
       store.run(
         'INSERT OR IGNORE INTO record_tombstones (brain_uid, record_id, seq, forgotten_at) VALUES (?, ?, ?, ?)',
@@ -181,7 +182,7 @@ export function writeTombstones(
     result: {
       object: 'tombstones',
       forgotten: result.forgotten.length,
-      watermark: watermarkAt(ctx, b, result.seq ?? ctx.store.currentSeq(b.uid)),
+      watermark: watermarkAt(ctx, b, result.seq ?? (await uow.sequence.current())),
     },
     settle: async () => {
       if (result.forgotten.length > 0) {
