@@ -1,3 +1,4 @@
+import type { CensusReads } from './census-reads.ts';
 import type { ContextReads } from './context-reads.ts';
 import type { JobQueue } from './job-queue.ts';
 import type {
@@ -27,6 +28,8 @@ export interface BrainUnitOfWork {
   readonly failures: DeriveFailureRepository;
   /** What a Context's assembly reads (evidence, successors, conflicts), in batches. */
   readonly context: ContextReads;
+  /** What a Census reads (counts and noise), in one call. */
+  readonly census: CensusReads;
   /** Jobs enqueued here commit with the write that made them. */
   readonly jobs: Pick<JobQueue, 'enqueue' | 'complete'>;
 }

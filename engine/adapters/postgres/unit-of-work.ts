@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
 import { pgDeriveFailures } from './derive-failure-repository.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
@@ -45,6 +46,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     tombstones: pgTombstones(tx, brainUid),
     failures: pgDeriveFailures(tx, brainUid),
     context: pgContextReads(tx, brainUid),
+    census: pgCensusReads(tx, brainUid),
   };
 }
 
