@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryListQuery } from '../contract/index.ts';
 import { encodeCursor } from '../core/shared/page-cursor.ts';
-import { currentSql } from '../adapters/sqlite/memory-view.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
 import { recordPageSql, sourceListSql, type RecordListFilter } from '../adapters/sqlite/record-repository.ts';
-import { memoryPageSql } from '../adapters/sqlite/memory-repository.ts';
+import { currentOfSelfSql, memoryPageSql } from '../adapters/sqlite/memory-repository.ts';
+import { censusView, memoryTallySql, noiseQueries } from '../adapters/sqlite/census-reads.ts';
 import { memoryFilter } from './memories.ts';
-import { censusView, memoryTallySql, noiseQueries, profileSql } from './profile-census.ts';
 
 /**
  * A page, or a read of one part of a Brain, must be a range read of an index in the page's order,
@@ -19,7 +18,6 @@ describe('list reads use an index of what they read, in their order', () => {
   const plan = (q: { sql: string; params: SqlParam[] }) => queryPlan(store, q.sql, ...q.params);
   const records = (q: Partial<RecordListFilter>, hosted = false) =>
     plan(recordPageSql('brn_a', { limit: 50, hideLocalOnly: hosted, ...q }));
-  const now = currentSql(Date.UTC(2026, 0, 1));
 
   it('listRecords, newest first, with and without a cursor or a kind', () => {
     for (const p of [
@@ -100,7 +98,9 @@ describe('list reads use an index of what they read, in their order', () => {
 
   it('the profile: the self’s current Memories, newest first', () => {
     for (const hosted of [false, true]) {
-      const p = plan({ sql: profileSql(hosted, now.sql), params: ['brn_a', ...now.params, 50] });
+      const p = plan(
+        currentOfSelfSql('brn_a', { nowMs: Date.UTC(2026, 0, 1), shareableOnly: hosted, limit: 51 }),
+      );
       assert.match(p, /USING INDEX memories_self_from \(brain_uid=\?\)/, p);
       assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
     }

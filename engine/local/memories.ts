@@ -153,7 +153,12 @@ async function memoryChanges(
 }
 
 /** Versions as the contract shows them at nowMs; hosted, citing only Records that are not local_only. */
-async function toMemories(u: MemoryUnit, rows: MemoryVersionRow[], nowMs: number, hosted: boolean) {
+export async function toMemories(
+  u: Pick<MemoryUnit, 'memories'>,
+  rows: MemoryVersionRow[],
+  nowMs: number,
+  hosted: boolean,
+) {
   const cites = citationsByMemory(
     await u.memories.citations(
       rows.map((r) => r.id),

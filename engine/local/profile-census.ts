@@ -1,21 +1,8 @@
 import type { Census, Profile } from '../contract/index.ts';
-import {
-  currentSql,
-  memoryColumns,
-  shareableSql,
-  statusSql,
-  toMemories,
-  type MemoryRow,
-} from '../adapters/sqlite/memory-view.ts';
-import type { SqlParam } from '../adapters/sqlite/store.ts';
+import type { NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { nowIso, requireBrain, selfOf, watermarkOf, type LocalCtx } from './local-ctx.ts';
-
-/** The self's current Memories, newest (world time) first: brain uid, `current`'s params, limit. */
-export const profileSql = (hosted: boolean, current: string) =>
-  `SELECT ${memoryColumns} FROM memories m
-   WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current}${hosted ? ` AND ${shareableSql()}` : ''}
-   ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`;
+import { toMemories } from './memories.ts';
 
 /**
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
@@ -33,173 +20,37 @@ export async function getProfile(
   const watermark = await watermarkOf(ctx, b);
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
-  const current = currentSql(nowMs);
-  const rows = ctx.store.all<MemoryRow>(
-    profileSql(hosted, current.sql),
-    b.uid,
-    ...current.params,
-    q.limit + 1,
-  );
-  const page = toMemories(ctx.store, rows.slice(0, q.limit), { nowMs, shareableOnly: hosted });
-  return {
-    object: 'profile',
-    brain_id: b.id,
-    self: selfOf(b),
-    watermark,
-    lines: page.map((m) => ({
-      memory_id: m.id,
-      statement: m.statement,
-      subject: m.subject,
-      valid_from: m.valid_from,
-      citations: m.citations,
-    })),
-    has_more: rows.length > q.limit,
-  };
+  return ctx.units.read(b.uid, async (u) => {
+    const rows = await u.memories.currentOfSelf({ nowMs, shareableOnly: hosted, limit: q.limit + 1 });
+    const page = await toMemories(u, rows.slice(0, q.limit), nowMs, hosted);
+    return {
+      object: 'profile',
+      brain_id: b.id,
+      self: selfOf(b),
+      watermark,
+      lines: page.map((m) => ({
+        memory_id: m.id,
+        statement: m.statement,
+        subject: m.subject,
+        valid_from: m.valid_from,
+        citations: m.citations,
+      })),
+      has_more: rows.length > q.limit,
+    };
+  });
 }
 
-type NoiseKind = Census['noise'][number]['kind'];
-
-/**
- * What the census reads, as SQL over records (alias r) and memories (alias m): a hosted deployment
- * counts and names only what it serves (no local_only Record, no Memory without shareable support),
- * and "current" / "active" are read at now, as listMemories reads them.
- */
-interface CensusView {
-  rec: (alias?: string) => string;
-  mem: string;
-  memOther: string;
-  current: { sql: string; params: SqlParam[] };
-  active: { sql: string; params: SqlParam[] };
-  scheduled: { sql: string; params: SqlParam[] };
-  superseded: { sql: string; params: SqlParam[] };
-  currentOther: { sql: string; params: SqlParam[] };
-}
-
-export function censusView(nowMs: number, hosted: boolean): CensusView {
-  return {
-    rec: (alias = 'r') => (hosted ? `AND ${alias}.visibility <> 'local_only'` : ''),
-    mem: hosted ? `AND ${shareableSql('m')}` : '',
-    memOther: hosted ? `AND ${shareableSql('o')}` : '',
-    current: currentSql(nowMs, 'm'),
-    active: statusSql('active', nowMs, 'm'),
-    scheduled: statusSql('scheduled', nowMs, 'm'),
-    superseded: statusSql('superseded', nowMs, 'm'),
-    currentOther: currentSql(nowMs, 'o'),
-  };
-}
-
-type Condition = { sql: string; params: SqlParam[] };
-
-/**
- * What the census counts among Memories, each condition written once: the tally counts them all in one
- * pass over the Brain's Memories, and the noise kinds among them list their ids by the same condition.
- */
-function memoryConditions(v: CensusView) {
-  return {
-    active: { sql: `m.pending = 0 AND ${v.active.sql}`, params: v.active.params },
-    scheduled: { sql: `m.pending = 0 AND ${v.scheduled.sql}`, params: v.scheduled.params },
-    superseded: v.superseded,
-    pending: { sql: 'm.pending = 1', params: [] },
-    unresolved: { sql: `${v.current.sql} AND m.owner_state = 'unresolved'`, params: v.current.params },
-    retracted: { sql: "m.status = 'retracted'", params: [] },
-  } satisfies Record<string, Condition>;
-}
-
-type MemoryTally = Record<keyof ReturnType<typeof memoryConditions>, number>;
-
-export function memoryTallySql(v: CensusView): { sql: string; params: (brainUid: string) => SqlParam[] } {
-  const conditions = Object.entries(memoryConditions(v));
-  return {
-    sql: `SELECT ${conditions.map(([name, c]) => `coalesce(sum(${c.sql}), 0) AS ${name}`).join(', ')}
-          FROM memories m WHERE m.brain_uid = ? ${v.mem}`,
-    params: (uid) => [...conditions.flatMap(([, c]) => c.params), uid],
-  };
-}
-
-/** The ids of the Memories a tallied condition counts, in id order. */
-function memoryIds(v: CensusView, tally: keyof MemoryTally) {
-  const c = memoryConditions(v)[tally];
-  return {
-    sql: `SELECT m.id FROM memories m WHERE m.brain_uid = ? AND ${c.sql} ${v.mem} ORDER BY m.id`,
-    params: (uid: string) => [uid, ...c.params],
-    tally,
-  };
-}
-
-/**
- * Each kind of noise: the ids it names, in id order. A kind with a `tally` is counted by the one pass
- * over the Memories, and only its first examples are read; the others are read whole from an index of
- * what they look for.
- */
-export function noiseQueries(v: CensusView): {
-  kind: NoiseKind;
-  description: string;
-  sql: string;
-  params: (brainUid: string) => SqlParam[];
-  tally?: keyof MemoryTally;
-}[] {
-  return [
-    {
-      kind: 'duplicates',
-      description: 'Records whose text repeats an earlier Record word for word',
-      // The keys that repeat come from the index alone; each of their Records is then compared with the
-      // earlier ones by text (equal keys of different texts are not duplicates). Hosted, the keys of
-      // local_only Records only widen what is compared.
-      sql: `SELECT r.id FROM records r INDEXED BY records_brain_text_key
-            WHERE r.brain_uid = ? ${v.rec()}
-              AND r.text_key IN (SELECT text_key FROM records WHERE brain_uid = ?
-                                 GROUP BY text_key HAVING count(*) > 1)
-              AND EXISTS (SELECT 1 FROM records e INDEXED BY records_brain_text_key
-                          WHERE e.brain_uid = r.brain_uid AND e.text_key = r.text_key AND e.n < r.n
-                            AND e.text = r.text ${v.rec('e')})
-            ORDER BY r.id`,
-      params: (uid) => [uid, uid],
-    },
-    {
-      kind: 'conflicts',
-      description: 'Current Memories sharing a slot with another current value from a different source',
-      // Only slot values can conflict: read those (the index by id would walk every Memory to save a sort).
-      sql: `SELECT m.id FROM memories m INDEXED BY memories_brain_slot
-            WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${v.current.sql} ${v.mem}
-              AND EXISTS (SELECT 1 FROM memories o WHERE o.lineage = m.lineage AND o.id <> m.id
-                          AND ${v.currentOther.sql} ${v.memOther}) ORDER BY m.id`,
-      params: (uid) => [uid, ...v.current.params, ...v.currentOther.params],
-    },
-    {
-      kind: 'unresolved_owner',
-      description: 'Current Memories whose owner could not be attributed',
-      ...memoryIds(v, 'unresolved'),
-    },
-    {
-      kind: 'pending_rederivation',
-      description: 'Memories that lost some supporting Records and wait to be derived again',
-      ...memoryIds(v, 'pending'),
-    },
-    {
-      kind: 'low_trust_source',
-      description: 'Records from sources marked low trust',
-      sql: `SELECT r.id FROM records r WHERE r.brain_uid = ? ${v.rec()} AND r.trust = 'low' ORDER BY r.id`,
-      params: (uid) => [uid],
-    },
-    {
-      kind: 'retracted',
-      description: 'Memories retracted by a correction',
-      ...memoryIds(v, 'retracted'),
-    },
-    {
-      kind: 'derivation_failed',
-      description:
-        'Records (or Memories derived again) whose derivation failed on every attempt; the server log says why',
-      sql: `SELECT f.record_id AS id FROM derive_failures f JOIN records r ON r.id = f.record_id
-            WHERE f.brain_uid = ? ${v.rec()}
-            UNION ALL
-            SELECT f.memory_id FROM derive_failures f JOIN memories m ON m.id = f.memory_id
-            WHERE f.brain_uid = ? ${v.mem}
-            ORDER BY id`,
-      params: (uid) => [uid, uid],
-    },
-  ];
-}
+/** What each kind of noise is, in the order kinds of equal count are shown. */
+const noiseDescriptions: Record<NoiseKind, string> = {
+  duplicates: 'Records whose text repeats an earlier Record word for word',
+  conflicts: 'Current Memories sharing a slot with another current value from a different source',
+  unresolved_owner: 'Current Memories whose owner could not be attributed',
+  pending_rederivation: 'Memories that lost some supporting Records and wait to be derived again',
+  low_trust_source: 'Records from sources marked low trust',
+  retracted: 'Memories retracted by a correction',
+  derivation_failed:
+    'Records (or Memories derived again) whose derivation failed on every attempt; the server log says why',
+};
 
 const examplesShown = 5;
 
@@ -208,43 +59,32 @@ export async function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Prom
   const b = requireBrain(ctx, t, brainId);
   // Read before the counts, so the counts are at least as new as the step the watermark names.
   const watermark = await watermarkOf(ctx, b);
-  const { store } = ctx;
-  const v = censusView(ctx.clock().getTime(), ctx.deployment === 'hosted');
-  const count = (sql: string, ...params: SqlParam[]) => store.get<{ c: number }>(sql, b.uid, ...params)!.c;
-  const tallySql = memoryTallySql(v);
-  const tally = store.get<MemoryTally>(tallySql.sql, ...tallySql.params(b.uid))!;
-  const ids = (sql: string, params: SqlParam[]) => store.all<{ id: string }>(sql, ...params).map((r) => r.id);
-  const noise = noiseQueries(v)
-    .map((q) => {
-      const { kind, description } = q;
-      if (q.tally === undefined) {
-        const all = ids(q.sql, q.params(b.uid));
-        return { kind, count: all.length, description, examples: all.slice(0, examplesShown) };
-      }
-      const count = tally[q.tally];
-      const examples = count > 0 ? ids(`${q.sql} LIMIT ${examplesShown}`, q.params(b.uid)) : [];
-      return { kind, count, description, examples };
-    })
+  const nowMs = ctx.clock().getTime();
+  const c = await ctx.units.read(b.uid, (u) =>
+    u.census.census({ nowMs, shareableOnly: ctx.deployment === 'hosted', examples: examplesShown }),
+  );
+  const noise = (Object.keys(noiseDescriptions) as NoiseKind[])
+    .map((kind) => ({
+      kind,
+      count: c.noise[kind].count,
+      description: noiseDescriptions[kind],
+      examples: c.noise[kind].examples,
+    }))
     .filter((n) => n.count > 0)
-    .sort((a, c) => c.count - a.count);
+    .sort((a, z) => z.count - a.count);
   return {
     object: 'census',
     brain_id: b.id,
     watermark,
     generated_at: nowIso(ctx),
     counts: {
-      records: count(`SELECT count(*) AS c FROM records r WHERE r.brain_uid = ? ${v.rec()}`),
-      records_processing: count(
-        `SELECT count(*) AS c FROM derive_queue d JOIN records r ON r.id = d.record_id
-         WHERE d.brain_uid = ? AND d.job = 'derive' ${v.rec()}`,
-      ),
-      memories_active: tally.active,
-      memories_scheduled: tally.scheduled,
-      memories_superseded: tally.superseded,
-      memories_pending_rederivation: tally.pending,
-      objects: count(
-        'SELECT count(*) AS c FROM (SELECT DISTINCT type, key FROM object_versions WHERE brain_uid = ?)',
-      ),
+      records: c.records,
+      records_processing: c.recordsProcessing,
+      memories_active: c.memoriesActive,
+      memories_scheduled: c.memoriesScheduled,
+      memories_superseded: c.memoriesSuperseded,
+      memories_pending_rederivation: c.memoriesPending,
+      objects: c.objects,
     },
     noise,
   };

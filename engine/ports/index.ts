@@ -6,6 +6,7 @@
 export type * from './rows.ts';
 export type * from './repositories.ts';
 export type * from './context-reads.ts';
+export type * from './census-reads.ts';
 export type * from './sequence.ts';
 export type * from './indexes.ts';
 export type * from './job-queue.ts';

@@ -158,6 +158,12 @@ export interface MemoryReads {
   changes(
     query: MemoryFilter & { afterSeq: number; throughSeq?: number | undefined; limit?: number | undefined },
   ): Promise<MemoryVersionRow[]>;
+  /**
+   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of), the
+   * latest `valid_from` first and, at one `valid_from`, the last written first, up to `limit` (the
+   * profile); `shareableOnly` as for `list`.
+   */
+  currentOfSelf(query: { nowMs: number; shareableOnly: boolean; limit: number }): Promise<MemoryVersionRow[]>;
 }
 
 /** What derivation changes of a Memory version in place (each named field, nothing else). */

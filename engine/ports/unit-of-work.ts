@@ -1,4 +1,5 @@
 import type { SelfEntity } from '../contract/index.ts';
+import type { CensusReads } from './census-reads.ts';
 import type { ContextReads } from './context-reads.ts';
 import type { JobQueue } from './job-queue.ts';
 import type {
@@ -28,6 +29,8 @@ export interface BrainUnitOfWork {
   readonly failures: DeriveFailureRepository;
   /** What a Context's assembly reads (evidence, successors, conflicts), in batches. */
   readonly context: ContextReads;
+  /** What a Census reads (counts and noise), in one call. */
+  readonly census: CensusReads;
   /** Who "I" is in the Brain (its `self`), or null when it does not say: derivation resolves owners by it. */
   self(): Promise<SelfEntity | null>;
   /**

@@ -254,22 +254,26 @@ const version = (
 const plain = ({ n: _n, ...row }: ObjectVersionRow) => row;
 
 type RecordOptions = Partial<
-  Pick<RecordRow, 'kind' | 'source_name' | 'external_id' | 'visibility' | 'occurred_at' | 'seq'>
+  Pick<
+    RecordRow,
+    'kind' | 'source_name' | 'external_id' | 'visibility' | 'occurred_at' | 'seq' | 'text' | 'trust'
+  >
 >;
 
 /** A Record as rememberRecord writes it; `id` orders Records (ids are ULIDs in the engine). */
 const recordRow = (brainUid: string, id: string, o: RecordOptions = {}): Omit<RecordRow, 'n'> => {
   const occurredAt = o.occurred_at ?? '2026-01-01T00:00:00.000Z';
+  const text = o.text ?? `text of ${id}`;
   return {
     id,
     brain_uid: brainUid,
     seq: o.seq ?? 1,
     kind: o.kind ?? 'message',
-    content: JSON.stringify({ kind: o.kind ?? 'message', text: `text of ${id}` }),
-    text: `text of ${id}`,
+    content: JSON.stringify({ kind: o.kind ?? 'message', text }),
+    text,
     source_name: o.source_name ?? null,
     external_id: o.external_id ?? null,
-    trust: 'medium',
+    trust: o.trust ?? 'medium',
     visibility: o.visibility ?? 'shareable',
     occurred_at: occurredAt,
     occurred_ms: Date.parse(occurredAt),
@@ -1545,6 +1549,171 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         assert.deepEqual(await visible({ asOfMs: feb }), ['r1', 'r2', 'corr'].map(m).sort());
         assert.deepEqual(await u.context.visible([], scopeOf(uid)), []);
       });
+    });
+
+    it("reads the profile: the self's current Memories, latest valid_from first, then last written", async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, m('r1')));
+        await u.records.insert(recordRow(uid, m('r2'), { visibility: 'local_only' }));
+      });
+      const lives = { slot: anaLivesIn, lineage: m('L'), predicate: 'lives in' };
+      const rows: [string, MemoryOptions, string][] = [
+        ['p1', {}, 'r1'],
+        ['P2', { from: '2026-03-01T00:00:00.000Z' }, 'r1'],
+        // As recent as P2 and written after it: before it.
+        ['p3', { from: '2026-03-01T00:00:00.000Z' }, 'r1'],
+        // A statement of no slot is current from when it is known, whatever date it is about.
+        ['fut', { from: '2026-12-01T00:00:00.000Z' }, 'r1'],
+        ['loc', { from: '2026-02-01T00:00:00.000Z' }, 'r2'],
+        ['old', { ...lives, to: '2026-03-01T00:00:00.000Z', status: 'superseded' }, 'r1'],
+        ['sch', { ...lives, version: 2, from: '2026-09-01T00:00:00.000Z' }, 'r1'],
+        ['pen', { pending: true }, 'r1'],
+        ['ret', { status: 'retracted' }, 'r1'],
+        ['rev', { revised_by: m('r1') }, 'r1'],
+        ['oth', { owner_state: 'other', owner_entity: 'Bob' }, 'r1'],
+        ['unr', { owner_state: 'unresolved' }, 'r1'],
+      ];
+      for (const [id, o, r] of rows) await b.addMemory(memoryRow(uid, m(id), o), [m(r)]);
+      await b.addRecord(other, `${other}_r1`);
+      await b.addMemory(memoryRow(other, `${other}_p`), [`${other}_r1`]);
+      const self = async (q: { nowMs?: number; shareableOnly?: boolean; limit?: number } = {}) =>
+        (
+          await b.units.read(uid, (u) =>
+            u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 10, ...q }),
+          )
+        ).map((v) => v.id.slice(uid.length + 1));
+      assert.deepEqual(await self(), ['fut', 'p3', 'P2', 'loc', 'p1']);
+      assert.deepEqual(await self({ limit: 2 }), ['fut', 'p3']);
+      assert.deepEqual(
+        await self({ shareableOnly: true }),
+        ['fut', 'p3', 'P2', 'p1'],
+        'loc cites local_only',
+      );
+      assert.deepEqual(
+        await self({ nowMs: Date.parse('2026-10-01T00:00:00.000Z') }),
+        ['fut', 'sch', 'p3', 'P2', 'loc', 'p1'],
+        'a scheduled value is on it once begun',
+      );
+      const [row] = await b.units.read(uid, (u) =>
+        u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 1 }),
+      );
+      const fut = memoryRow(uid, m('fut'), rows[3]![1]);
+      assert.deepEqual(row, { ...fut, n: row!.n });
+    });
+
+    it('takes a census: counts and each kind of noise, as a hosted reader is served them too', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const local = { visibility: 'local_only' } as const;
+      await b.units.write(uid, async (u) => {
+        for (const [id, o] of [
+          ['d1', { text: 'I like tea' }],
+          ['d2', { text: 'I like tea' }],
+          ['D3', { text: 'I like tea', ...local }],
+          // Differs in case: not word for word.
+          ['d4', { text: 'I like Tea' }],
+          ['l1', { text: 'I row', ...local }],
+          // Repeats only a local_only Record: hosted, nothing it serves.
+          ['l2', { text: 'I row' }],
+          ['low1', { text: 'a rumour', trust: 'low' }],
+          ['low2', { text: 'another rumour', trust: 'low', ...local }],
+        ] as const)
+          await u.records.insert(recordRow(uid, m(id), o));
+        await u.objects.insert(version(uid, 'note', 'a', 1));
+        await u.objects.insert(version(uid, 'note', 'a', 2));
+        await u.objects.insert(version(uid, 'note', 'b', 1));
+      });
+      await b.enqueueDerive(uid, m('d1'));
+      await b.enqueueDerive(uid, m('l1'));
+      const before = '2026-03-01T00:00:00.000Z';
+      const later = '2026-09-01T00:00:00.000Z';
+      const slot = (key: string, lineage: string, version = 1) => ({
+        slot: `ana\u001f${key}`,
+        lineage: m(lineage),
+        predicate: key,
+        version,
+      });
+      const memories: [string, MemoryOptions, string?][] = [
+        ['act', {}],
+        ['unr', { owner_state: 'unresolved' }],
+        ['unrOld', { owner_state: 'unresolved', ...slot('x', 'L4'), to: before, status: 'superseded' }],
+        ['sup', { ...slot('lives in', 'L1'), to: before, status: 'superseded' }],
+        ['sch', { ...slot('lives in', 'L1', 2), from: later }],
+        ['pen', { pending: true }],
+        ['penSup', { pending: true, ...slot('y', 'L5'), to: before, status: 'superseded' }],
+        ['ret', { status: 'retracted' }],
+        ['cA', slot('works at', 'L2')],
+        ['cB', slot('works at', 'L2', 2), 'l1'],
+        ['Cc', slot('age', 'L3')],
+        ['cd', slot('age', 'L3', 2)],
+        ['cE', { ...slot('age', 'L3', 3), from: later }],
+      ];
+      for (const [id, o, r = 'd1'] of memories) await b.addMemory(memoryRow(uid, m(id), o), [m(r)]);
+      await b.units.write(uid, async (u) => {
+        const failed = { error: 'Error: no', attempts: 3, failed_at: '2026-01-01T00:00:00.000Z' };
+        for (const r of ['low1', 'l1'])
+          await u.failures.record({ job: 'derive', record_id: m(r), memory_id: null, ...failed });
+        for (const id of ['act', 'cB'])
+          await u.failures.record({ job: 'rederive', record_id: null, memory_id: m(id), ...failed });
+      });
+      // Another Brain's noise is none of this one's.
+      await b.addRecord(other, `${other}_r1`);
+      await b.addRecord(other, `${other}_r2`);
+      await b.addMemory(memoryRow(other, `${other}_p`, { pending: true }), [`${other}_r1`]);
+      await b.enqueueDerive(other, `${other}_r2`);
+
+      const census = (q: { nowMs?: number; shareableOnly?: boolean; examples?: number } = {}) =>
+        b.units.read(uid, (u) => u.census.census({ nowMs, shareableOnly: false, examples: 5, ...q }));
+      const kind = (count: number, ...ids: string[]) => ({ count, examples: ids.map(m) });
+      assert.deepEqual(await census(), {
+        records: 8,
+        recordsProcessing: 2,
+        objects: 2,
+        memoriesActive: 6,
+        memoriesScheduled: 2,
+        memoriesSuperseded: 3,
+        memoriesPending: 2,
+        noise: {
+          duplicates: kind(3, 'D3', 'd2', 'l2'),
+          conflicts: kind(4, 'Cc', 'cA', 'cB', 'cd'),
+          unresolved_owner: kind(1, 'unr'),
+          pending_rederivation: kind(2, 'pen', 'penSup'),
+          low_trust_source: kind(2, 'low1', 'low2'),
+          retracted: kind(1, 'ret'),
+          derivation_failed: kind(4, 'act', 'cB', 'l1', 'low1'),
+        },
+      });
+      assert.deepEqual(await census({ shareableOnly: true }), {
+        records: 5,
+        recordsProcessing: 1,
+        objects: 2,
+        memoriesActive: 5,
+        memoriesScheduled: 2,
+        memoriesSuperseded: 3,
+        memoriesPending: 2,
+        noise: {
+          duplicates: kind(1, 'd2'),
+          conflicts: kind(2, 'Cc', 'cd'),
+          unresolved_owner: kind(1, 'unr'),
+          pending_rederivation: kind(2, 'pen', 'penSup'),
+          low_trust_source: kind(1, 'low1'),
+          retracted: kind(1, 'ret'),
+          derivation_failed: kind(2, 'act', 'low1'),
+        },
+      });
+      const few = await census({ examples: 1 });
+      assert.deepEqual(few.noise.duplicates, kind(3, 'D3'), 'the count is whole, the examples the first');
+      assert.deepEqual(few.noise.pending_rederivation, kind(2, 'pen'));
+      assert.deepEqual(few.noise.derivation_failed, kind(4, 'act'));
+      // Once sch and cE have begun: active, and cE a third current value of its slot.
+      const october = await census({ nowMs: Date.parse('2026-10-01T00:00:00.000Z') });
+      assert.equal(october.memoriesActive, 8);
+      assert.equal(october.memoriesScheduled, 0);
+      assert.deepEqual(october.noise.conflicts, kind(5, 'Cc', 'cA', 'cB', 'cE', 'cd'));
     });
 
     it('keeps a failed derivation until its Record or Memory is derived again', async () => {

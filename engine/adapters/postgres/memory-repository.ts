@@ -131,6 +131,12 @@ export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
       const limit = query.limit !== undefined ? `LIMIT ${p.bind(query.limit)}` : '';
       return select(p, where, `ORDER BY m.seq, m.n ${limit}`);
     },
+    currentOfSelf(query) {
+      const p = params(brainUid);
+      const where = ['m.brain_uid = $1', "m.owner_state = 'self'", currentSql(p, query.nowMs)];
+      if (query.shareableOnly) where.push(shareableSql());
+      return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);
+    },
     async insert(row, citations) {
       const inserted = (
         await q.query<MemoryVersionRow>(

@@ -1,6 +1,7 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
 import { pgDeriveFailures } from './derive-failure-repository.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
@@ -53,6 +54,7 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
       const b = r.rows[0];
       return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
     },
+    census: pgCensusReads(tx, brainUid),
   };
 }
 

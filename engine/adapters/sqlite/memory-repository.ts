@@ -152,6 +152,21 @@ export function memoryPageSql(
   };
 }
 
+/** The profile's read (currentOfSelf): on the (brain, valid_from) index of the self's Memories. */
+export function currentOfSelfSql(
+  brainUid: string,
+  q: { nowMs: number; shareableOnly: boolean; limit: number },
+): { sql: string; params: SqlParam[] } {
+  const current = currentSql(q.nowMs);
+  return {
+    sql: `SELECT ${versionColumns} FROM memories m
+          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current.sql}
+            ${q.shareableOnly ? `AND ${shareableSql()}` : ''}
+          ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
+    params: [brainUid, ...current.params, q.limit],
+  };
+}
+
 /**
  * One Brain's Memory versions over SQLite (memories, citations; `n` is the rowid). A delta read pages
  * on the (brain, seq) index, a full read on (brain, id). Citations are written before their Memory:
@@ -376,6 +391,10 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
           ...(q.limit !== undefined ? [q.limit] : []),
         )
         .map(versionOf);
+    },
+    async currentOfSelf(q) {
+      const { sql, params } = currentOfSelfSql(brainUid, q);
+      return store.all<SqlVersion>(sql, ...params).map(versionOf);
     },
     insert: async (row, citations) => sync.insert(row, citations),
     update: async (id, changes) => sync.update(id, changes),

@@ -1,37 +1,5 @@
-import type { Citation, Memory, MemoryStatus } from '../../contract/index.ts';
-import { statusAt } from '../../core/temporal/memory-time.ts';
-import { toMemory } from '../../core/shared/memory-shape.ts';
+import type { MemoryStatus } from '../../contract/index.ts';
 import type { SqlParam, Store } from './store.ts';
-
-export interface MemoryRow {
-  n: number;
-  id: string;
-  brain_uid: string;
-  lineage: string;
-  slot: string | null;
-  version: number;
-  statement: string;
-  subject: string;
-  predicate: string | null;
-  owner_state: 'self' | 'other' | 'unresolved';
-  owner_entity: string | null;
-  valid_from: string;
-  valid_from_ms: number;
-  valid_to: string | null;
-  valid_to_ms: number | null;
-  /** The stored lifecycle: what holds once every known version has begun (see settleLineage). */
-  status: 'active' | 'superseded' | 'retracted';
-  /** 1 when a newer revision of the same external item replaced it (closed whatever its dates). */
-  revised: number;
-  pending: number;
-  seq: number;
-  learned_at: string;
-  cause: 'derived' | 'superseded_by_record' | 'correction' | 'rederived';
-}
-
-export const memoryColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.subject,
-  m.predicate, m.owner_state, m.owner_entity, m.valid_from, m.valid_from_ms, m.valid_to, m.valid_to_ms, m.status,
-  m.revised_by IS NOT NULL AS revised, m.pending, m.seq, m.learned_at, m.cause`;
 
 /*
  * Time. A version's world-time interval [valid_from, valid_to) is settled once, independent of the
@@ -140,39 +108,4 @@ export function citationRows(
          WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, record_id`,
     JSON.stringify(ids),
   );
-}
-
-export function citationsOf(
-  store: Store,
-  ids: string[],
-  opts: { shareableOnly?: boolean } = {},
-): Map<string, Citation[]> {
-  const out = new Map<string, Citation[]>();
-  for (const r of citationRows(store, ids, opts)) {
-    const list = out.get(r.memory_id) ?? [];
-    list.push({ record_id: r.record_id, quote: r.quote });
-    out.set(r.memory_id, list);
-  }
-  return out;
-}
-
-export interface MemoryViewOptions {
-  /** The instant statuses are read at: the engine's clock. */
-  nowMs: number;
-  /** Hosted deployment: cite only Records that are not local_only. */
-  shareableOnly?: boolean;
-}
-
-/**
- * Serializes Memory rows with their status at nowMs (core/shared/memory-shape.ts). With shareableOnly
- * the caller must have selected rows with shareableSql, or a row is left with no citation to show.
- */
-export function toMemories(store: Store, rows: MemoryRow[], opts: MemoryViewOptions): Memory[] {
-  const { nowMs } = opts;
-  const cites = citationsOf(
-    store,
-    rows.map((r) => r.id),
-    { shareableOnly: opts.shareableOnly === true },
-  );
-  return rows.map((r) => toMemory(r, statusAt(r, nowMs), cites.get(r.id) ?? []));
 }

@@ -1,6 +1,7 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
+import { sqliteCensusReads } from './census-reads.ts';
 import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
@@ -68,6 +69,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       failures: sqliteDeriveFailures(store, brainUid),
       context: sqliteContextReads(store, brainUid),
       self: async () => selfOf(brainUid),
+      census: sqliteCensusReads(store, brainUid),
     };
   };
   // The Brain is checked inside the unit's transaction: an operation resolves its Brain before the
