@@ -5,9 +5,7 @@ import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
-import { runDeriveJob } from '../derive/derive-jobs.ts';
-import { clearDeriveFailure, recordDeriveFailure } from '../derive/derive-failures.ts';
-import { createDeriveWorker } from '../derive/derive-worker.ts';
+import { createDerivation } from '../derive/derivation.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
@@ -36,7 +34,6 @@ import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { startBackgroundCheckpoints } from '../adapters/sqlite/background-checkpoints.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
-import type { QueuedJob } from '../ports/index.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
@@ -158,58 +155,37 @@ function engineOver(
   const turns = createTurnCopies(store, {
     onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
   });
-  const worker = createDeriveWorker({
-    queue: jobs,
+  const worker = createDerivation({
     write: units.write,
+    queue: jobs,
+    deriver,
+    clock,
+    log: logger,
     storeFailure,
-    now: () => clock().getTime(),
-    run: async (uow, job) => {
-      // The vector's rows go in the unit's transaction: the store's calls inside a unit are its own.
-      await runDeriveJob(uow, deriver, job, nowIso, (u, n) => vectors.sync.drop('memory', n, u.brainUid));
-      await clearDeriveFailure(uow.failures, job);
-    },
-    ...(options.deriveRetryDelaysMs ? { jobRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
-    // A fix to the rules reaches what was written before it, in the background.
-    upkeep: createDerivationUpgrade({
-      store,
-      units,
-      deriver,
-      now: () => clock().toISOString(),
-      onError: (recordId, error) =>
-        logger.error('deriving a Record again failed; it is left as it was', {
-          record_id: recordId,
-          error: String(error),
-        }),
-      onFinished: (counts) =>
-        logger.info('Records derived by an earlier deriver were derived again', {
-          deriver: deriver.name,
-          ...counts,
-        }),
-    }),
-    // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
-    onCommitted: () => indexer.kick(),
-    onError: async (uow, job, error) => {
-      await recordDeriveFailure(uow.failures, job, error, nowIso());
-      logger.error('derivation failed on every attempt; Census lists it as derivation_failed', {
-        job: job.job,
-        ...jobIds(job),
-        attempts: job.attempts + 1,
-        error: String(error),
-      });
-    },
-    onJobRetry: (job, error, delayMs, attempt) =>
-      logger.warn('derivation failed; it runs again', {
-        job: job.job,
-        ...jobIds(job),
-        attempt,
-        retry_in_ms: delayMs,
-        error: String(error),
+    // The vector's rows go in the unit's transaction: the store's calls inside a unit are its own.
+    onRestated: (u, n) => vectors.sync.drop('memory', n, u.brainUid),
+    jobRetryDelaysMs: options.deriveRetryDelaysMs,
+    worker: {
+      // A fix to the rules reaches what was written before it, in the background.
+      upkeep: createDerivationUpgrade({
+        store,
+        units,
+        deriver,
+        now: nowIso,
+        onError: (recordId, error) =>
+          logger.error('deriving a Record again failed; it is left as it was', {
+            record_id: recordId,
+            error: String(error),
+          }),
+        onFinished: (counts) =>
+          logger.info('Records derived by an earlier deriver were derived again', {
+            deriver: deriver.name,
+            ...counts,
+          }),
       }),
-    onRetry: (error, delayMs) =>
-      logger.warn('derivation paused: the store could not take the batch; it runs again', {
-        retry_in_ms: delayMs,
-        error: String(error),
-      }),
+      // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
+      onCommitted: () => indexer.kick(),
+    },
   });
   const deployment = options.deployment ?? 'local';
   const thorough =
@@ -461,11 +437,6 @@ async function thoroughProcessing(
 }
 
 /** A job's Record or Memory, as the log names them. */
-function jobIds(job: QueuedJob): { record_id: string | null; memory_id: string | null } {
-  return job.job === 'derive'
-    ? { record_id: job.recordId, memory_id: null }
-    : { record_id: null, memory_id: job.memoryId };
-}
 
 function loadEmbedder(
   e: LocalEngineOptions['embedder'],

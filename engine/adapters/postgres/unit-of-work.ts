@@ -63,7 +63,9 @@ export interface PgUnitsOfWork {
    * One database transaction of one Brain, committed when `work` resolves and rolled back when it
    * rejects. It starts by locking the Brain's row, so units of work of one Brain run one at a time
    * across every process (others wait for the COMMIT); units of work of different Brains run at once.
-   * A `batch` unit is not batched: each transaction commits alone, which the port allows.
+   * A `batch` unit is not batched: each transaction commits alone, which the port allows. In this
+   * process, one Brain's units start in the order they were called, one after another: a batch of
+   * them submitted together keeps its order and holds one connection, not one each waiting on the row.
    */
   write<T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One read-only snapshot of the database (REPEATABLE READ): a read that pages or joins sees one state. */
@@ -73,13 +75,26 @@ export interface PgUnitsOfWork {
 const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
 
 export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
+  /** Per Brain, the end of the last unit called: the next starts after it. */
+  const tails = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(brainUid: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(brainUid) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => {});
+    tails.set(brainUid, tail);
+    void tail.then(() => {
+      if (tails.get(brainUid) === tail) tails.delete(brainUid);
+    });
+    return run;
+  };
   return {
     write: (brainUid, work) =>
-      client.transaction(async (tx) => {
-        const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
-        if (locked.rows.length === 0) throw gone();
-        return work({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) });
-      }),
+      inTurn(brainUid, () =>
+        client.transaction(async (tx) => {
+          const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
+          if (locked.rows.length === 0) throw gone();
+          return work({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) });
+        }),
+      ),
     read: (brainUid, work) =>
       client.transaction(
         async (tx) => {

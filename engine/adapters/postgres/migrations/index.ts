@@ -5,6 +5,7 @@ import { feedOrder } from './004-feed-order.ts';
 import { turns } from './005-turns.ts';
 import { embedQueue } from './006-embed-queue.ts';
 import { recordIds } from './007-record-ids.ts';
+import { restatedMemories } from './008-restated-memories.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -26,6 +27,7 @@ export const migrations: readonly PgMigration[] = [
   turns,
   embedQueue,
   recordIds,
+  restatedMemories,
 ];
 
 /**

@@ -1,0 +1,83 @@
+import type { Deriver } from '../core/derive/deriver.ts';
+import type { JobQueue, QueuedJob, Storage } from '../ports/index.ts';
+import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
+import { runDeriveJob, type OnRestated } from './derive-jobs.ts';
+import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
+
+/** Where derivation reports what went wrong (the engine's logger). */
+export interface DerivationLog {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface DerivationOptions {
+  /** Units of work over the storage: each job runs in its Brain's (Storage.write). */
+  write: Storage['write'];
+  queue: JobQueue;
+  deriver: Deriver;
+  clock: () => Date;
+  log: DerivationLog;
+  /** The storage's own failures (busy, full, gone), after which a batch goes back whole. */
+  storeFailure: (e: unknown) => boolean;
+  /** A Memory's words changed in place: a storage that does not re-embed it by itself says how. */
+  onRestated?: OnRestated;
+  /** Pauses before a failed job's further attempts (derive-worker.ts's default otherwise). */
+  jobRetryDelaysMs?: readonly number[] | undefined;
+  /** The rest of the worker's options (upkeep, onCommitted, timing), as the storage needs. */
+  worker?: Partial<
+    Pick<
+      DeriveWorkerOptions,
+      'upkeep' | 'onCommitted' | 'sliceMs' | 'batchSize' | 'gatherMs' | 'leaseMs' | 'onRetry'
+    >
+  >;
+}
+
+/**
+ * The derive worker over any storage: each queued job derived in a unit of work of its Brain by the
+ * same rules (derive-jobs.ts), its earlier failure cleared when it succeeds, and its last failure kept
+ * for Census in the unit that removes it. One per process; several processes on one PostgreSQL
+ * database each run one, and the queue's leases keep a job to one of them.
+ */
+export function createDerivation(o: DerivationOptions): DeriveWorker {
+  const nowIso = () => o.clock().toISOString();
+  return createDeriveWorker({
+    queue: o.queue,
+    write: o.write,
+    storeFailure: o.storeFailure,
+    now: () => o.clock().getTime(),
+    run: async (uow, job) => {
+      await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated);
+      await clearDeriveFailure(uow.failures, job);
+    },
+    ...(o.jobRetryDelaysMs ? { jobRetryDelaysMs: o.jobRetryDelaysMs } : {}),
+    onError: async (uow, job, error) => {
+      await recordDeriveFailure(uow.failures, job, error, nowIso());
+      o.log.error('derivation failed on every attempt; Census lists it as derivation_failed', {
+        job: job.job,
+        ...jobIds(job),
+        attempts: job.attempts + 1,
+        error: String(error),
+      });
+    },
+    onJobRetry: (job, error, delayMs, attempt) =>
+      o.log.warn('derivation failed; it runs again', {
+        job: job.job,
+        ...jobIds(job),
+        attempt,
+        retry_in_ms: delayMs,
+        error: String(error),
+      }),
+    onRetry: (error, delayMs) =>
+      o.log.warn('derivation paused: the store could not take the batch; it runs again', {
+        retry_in_ms: delayMs,
+        error: String(error),
+      }),
+    ...o.worker,
+  });
+}
+
+function jobIds(job: QueuedJob): { record_id: string | null; memory_id: string | null } {
+  return job.job === 'derive'
+    ? { record_id: job.recordId, memory_id: null }
+    : { record_id: null, memory_id: job.memoryId };
+}

@@ -1,0 +1,299 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { pgJobQueue } from '../../engine/adapters/postgres/job-queue.ts';
+import { storeFailure as pgStoreFailure } from '../../engine/adapters/postgres/store-failure.ts';
+import { pgUnitsOfWork } from '../../engine/adapters/postgres/unit-of-work.ts';
+import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import {
+  addBrain as addPgBrain,
+  migratedDatabase,
+  migratedPglite,
+  serverForTests,
+} from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
+import { storeFailure as sqliteStoreFailure } from '../../engine/adapters/sqlite/store-failure.ts';
+import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
+import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
+import type { TypedContent } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { LeaseLost } from '../../engine/core/derive/queued-job.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import { recordText } from '../../engine/core/derive/record-text.ts';
+import { createDerivation } from '../../engine/derive/derivation.ts';
+import type { DeriveWorker } from '../../engine/derive/derive-worker.ts';
+import { forgetRecordRows } from '../../engine/local/forget-cascade.ts';
+import type { BrainUnitOfWork, JobQueue, Storage } from '../../engine/ports/index.ts';
+
+/*
+ * Derivation over every adapter: the same Records, derived by the same worker and rules through the
+ * ports, leave the same Memories, citations and queue on SQLite, PGlite and a real PostgreSQL server.
+ */
+
+interface Backend {
+  write: Storage['write'];
+  read<T>(brainUid: string, work: (u: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
+  queue: JobQueue;
+  storeFailure: (e: unknown) => boolean;
+  /** A Brain whose self is the person `self`. */
+  addBrain(uid: string, self: string): Promise<void>;
+}
+
+function sqliteBackend(): Backend {
+  const store = tempStore('mnemo-derivation-conformance-');
+  const queue = sqliteJobQueue(store);
+  const units = sqliteUnits(store, queue);
+  return {
+    write: units.write,
+    read: units.read,
+    queue,
+    storeFailure: sqliteStoreFailure,
+    addBrain: async (uid, self) =>
+      void store.run(
+        `INSERT INTO brains (uid, project, env, id, created_at, self_type, self_name)
+         VALUES (?, 'p', 'test', ?, '2026-01-01T00:00:00Z', 'person', ?)`,
+        uid,
+        uid,
+        self,
+      ),
+  };
+}
+
+function pgBackend(db: PgClient): Backend {
+  const units = pgUnitsOfWork(db);
+  return {
+    write: units.write,
+    read: units.read,
+    queue: pgJobQueue(db),
+    storeFailure: pgStoreFailure,
+    addBrain: async (uid, self) => {
+      await addPgBrain(db, uid);
+      await db.query("UPDATE brains SET self_type = 'person', self_name = $2 WHERE uid = $1", [uid, self]);
+    },
+  };
+}
+
+const silent = { warn: () => {}, error: () => {} };
+const clock = () => new Date('2026-03-01T00:00:00.000Z');
+const nowMs = clock().getTime();
+
+function worker(b: Backend, options: { leaseMs?: number; batchSize?: number } = {}): DeriveWorker {
+  const w = createDerivation({
+    write: b.write,
+    queue: b.queue,
+    deriver: createRuleDeriver(),
+    clock,
+    log: silent,
+    storeFailure: b.storeFailure,
+    worker: { gatherMs: 0, ...options },
+  });
+  after(() => w.stop());
+  return w;
+}
+
+/** Writes a Record and queues its derivation in one unit, as rememberRecord does. */
+async function remember(b: Backend, brainUid: string, id: string, text: string, occurredAt: string) {
+  const content: TypedContent = { kind: 'message', text, speaker: 'Ana' };
+  await b.write(brainUid, async (u) => {
+    const seq = await u.sequence.next();
+    await u.records.insert({
+      id,
+      brain_uid: brainUid,
+      seq,
+      kind: 'message',
+      content: JSON.stringify(content),
+      text: recordText(content),
+      source_name: null,
+      external_id: null,
+      trust: 'medium',
+      visibility: 'shareable',
+      occurred_at: occurredAt,
+      occurred_ms: Date.parse(occurredAt),
+      created_at: occurredAt,
+    });
+    await u.jobs.enqueue({ job: 'derive', brainUid, recordId: id, recordSeq: seq });
+  });
+}
+
+/** A Brain's Memories as a person reads them: statement, status now, cause and what cites each. */
+async function memories(b: Backend, brainUid: string) {
+  return b.read(brainUid, async (u) => {
+    const page = await u.memories.list({ nowMs, status: 'all', shareableOnly: false, limit: 100 });
+    const cites = await u.memories.citations(
+      page.rows.map((m) => m.id),
+      { shareableOnly: false },
+    );
+    return page.rows
+      .map((m) => ({
+        statement: m.statement,
+        status: m.status,
+        cause: m.cause,
+        validFrom: m.valid_from,
+        cites: cites
+          .filter((c) => c.memory_id === m.id)
+          .map((c) => c.record_id)
+          .sort(),
+      }))
+      .sort((x, y) => (x.statement + x.validFrom < y.statement + y.validFrom ? -1 : 1));
+  });
+}
+
+function conformance(name: string, backend: () => Promise<Backend>, opts: { skip?: string | false } = {}) {
+  describe(`derivation through the ports, ${name}`, { skip: opts.skip ?? false }, () => {
+    it('derives Records into Memories, supersedes by world time, and rests a Memory on what is left after a forget', async () => {
+      const b = await backend();
+      await b.addBrain('brn_d1', 'Ana');
+      await remember(b, 'brn_d1', 'rec_1', 'I live in Lisbon.', '2025-01-01T00:00:00.000Z');
+      await remember(b, 'brn_d1', 'rec_2', 'I live in Porto.', '2025-06-01T00:00:00.000Z');
+      await remember(b, 'brn_d1', 'rec_3', 'I like green tea.', '2025-02-01T00:00:00.000Z');
+      await remember(b, 'brn_d1', 'rec_4', 'I like green tea!', '2025-03-01T00:00:00.000Z');
+      const w = worker(b);
+      w.kick();
+      await w.idle();
+      const derived = await memories(b, 'brn_d1');
+      assert.deepEqual(
+        derived.map((m) => [m.statement, m.status, m.cause, m.cites]),
+        [
+          ['Ana lives in Lisbon', 'superseded', 'derived', ['rec_1']],
+          ['Ana lives in Porto', 'active', 'superseded_by_record', ['rec_2']],
+          ['I like green tea.', 'active', 'derived', ['rec_3', 'rec_4']],
+        ],
+      );
+      assert.equal(await b.queue.nextDueMs(nowMs), null, 'every job was completed');
+
+      // Forgetting the first tea Record leaves the Memory on the second: re-derived from it alone.
+      const forgot = await b.write('brn_d1', (u) =>
+        forgetRecordRows({ clock, rederiveDelayMs: 0 }, u, ['rec_3']),
+      );
+      assert.deepEqual({ deleted: forgot.deleted, pending: forgot.pending }, { deleted: 0, pending: 1 });
+      w.kick();
+      await w.idle();
+      const tea = (await memories(b, 'brn_d1')).find((m) => m.statement.includes('tea'))!;
+      assert.deepEqual(
+        [tea.status, tea.cause, tea.cites, tea.validFrom],
+        ['active', 'rederived', ['rec_4'], '2025-03-01T00:00:00.000Z'],
+      );
+      assert.equal(await b.queue.nextDueMs(nowMs), null);
+    });
+
+    it('records a job that fails on every attempt for Census and takes it off the queue', async () => {
+      const b = await backend();
+      await b.addBrain('brn_d2', 'Ana');
+      await remember(b, 'brn_d2', 'rec_ok', 'I live in Lisbon.', '2025-01-01T00:00:00.000Z');
+      await remember(b, 'brn_d2', 'rec_bad', 'I live in Porto.', '2025-06-01T00:00:00.000Z');
+      const rules = createRuleDeriver();
+      const failing: Deriver = {
+        ...rules,
+        derive: (r, ctx) => {
+          if (r.id === 'rec_bad') throw new Error('this Record breaks the rules');
+          return rules.derive(r, ctx);
+        },
+      };
+      const w = createDerivation({
+        write: b.write,
+        queue: b.queue,
+        deriver: failing,
+        clock,
+        log: silent,
+        storeFailure: b.storeFailure,
+        jobRetryDelaysMs: [],
+        worker: { gatherMs: 0 },
+      });
+      after(() => w.stop());
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d2')).map((m) => m.cites),
+        [['rec_ok']],
+        'the other job was derived',
+      );
+      const census = await b.read('brn_d2', (u) =>
+        u.census.census({ nowMs, shareableOnly: false, examples: 5 }),
+      );
+      assert.deepEqual(census.noise.derivation_failed, { count: 1, examples: ['rec_bad'] });
+      assert.equal(await b.queue.nextDueMs(nowMs), null, 'the failed job left the queue');
+    });
+  });
+}
+
+/**
+ * Several processes on one PostgreSQL database, each with its own pool and derive worker (`clients`:
+ * one per process; PGlite's one connection stands in for all of them).
+ */
+function processes(name: string, clients: () => Promise<PgClient[]>, opts: { skip?: string | false } = {}) {
+  describe(`derivation by several processes on one database, ${name}`, { skip: opts.skip ?? false }, () => {
+    it('derives every job exactly once when two workers drain one queue together', async () => {
+      const [one, two] = (await clients()).map(pgBackend) as [Backend, Backend];
+      const brains = ['brn_p1', 'brn_p2', 'brn_p3'];
+      for (const uid of brains) await one.addBrain(uid, 'Ana');
+      // Written by both processes, interleaved.
+      for (let i = 0; i < 60; i++) {
+        const id = `rec_${String(i).padStart(2, '0')}`;
+        await remember(
+          i % 2 === 0 ? one : two,
+          brains[i % 3]!,
+          id,
+          `I visited city number ${i}.`,
+          '2025-01-01T00:00:00.000Z',
+        );
+      }
+      // Small batches, so the two claim turn about.
+      const workers = [worker(one, { batchSize: 7 }), worker(two, { batchSize: 7 })];
+      for (const w of workers) w.kick();
+      await Promise.all(workers.map((w) => w.idle()));
+      let cited: string[] = [];
+      for (const uid of brains) cited = cited.concat((await memories(one, uid)).flatMap((m) => m.cites));
+      assert.equal(cited.length, 60, 'one Memory per Record, none derived twice');
+      assert.equal(new Set(cited).size, 60, 'every Record derived');
+      // Each Brain's 20 Records took a step each to be written and one to be derived: a job derived
+      // twice would have taken another.
+      for (const uid of brains) assert.equal(await one.read(uid, (u) => u.sequence.current()), 40);
+      assert.equal(await one.queue.nextDueMs(nowMs), null);
+    });
+
+    it('finishes the jobs of a process that died holding their lease, once the lease ends', async () => {
+      const [dead, alive] = (await clients()).map(pgBackend) as [Backend, Backend];
+      await alive.addBrain('brn_p4', 'Ana');
+      await remember(alive, 'brn_p4', 'rec_a', 'I live in Lisbon.', '2025-01-01T00:00:00.000Z');
+      await remember(alive, 'brn_p4', 'rec_b', 'I like green tea.', '2025-01-01T00:00:00.000Z');
+      // The dead process claimed both and never completed them (its lease: 300 ms from now).
+      const claimed = await dead.queue.claim(10, Date.now(), 300);
+      assert.equal(claimed.length, 2);
+      const w = createDerivation({
+        write: alive.write,
+        queue: alive.queue,
+        deriver: createRuleDeriver(),
+        // The worker's own clock, as the lease's: the real one.
+        clock: () => new Date(),
+        log: silent,
+        storeFailure: alive.storeFailure,
+        worker: { gatherMs: 0 },
+      });
+      after(() => w.stop());
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(alive, 'brn_p4')).map((m) => m.cites),
+        [['rec_a'], ['rec_b']],
+      );
+      // The dead process's late completion is refused: the jobs are no longer its own.
+      await assert.rejects(
+        dead.write('brn_p4', (u) => u.jobs.complete(claimed)),
+        LeaseLost,
+      );
+    });
+  });
+}
+
+conformance('SQLite', async () => sqliteBackend());
+
+// Made at the top level: each closes after the file, not after the test that first used it.
+const pglite = await migratedPglite();
+conformance('PGlite', async () => pgBackend(pglite));
+
+const server = await serverForTests();
+conformance('PostgreSQL server', async () => pgBackend((await migratedDatabase(server.cluster(), 1))[0]!), {
+  skip: server.skip,
+});
+
+processes('PGlite', async () => [pglite, pglite]);
+processes('PostgreSQL server', async () => migratedDatabase(server.cluster(), 2), { skip: server.skip });
