@@ -1,15 +1,7 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type {
-  CitationRow,
-  MemoryChanges,
-  MemoryFilter,
-  MemoryRepository,
-  MemoryVersionRow,
-  RecordRow,
-  SettlingVersion,
-} from '../../ports/index.ts';
+import type { MemoryFilter, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
 import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
 
@@ -35,41 +27,6 @@ export const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pe
 export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
   WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
     AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
-
-/**
- * The repository's reads and writes as synchronous calls, for derivation and the forget cascade, which
- * run inside a transaction of their caller's (the derive worker's batch, a unit's).
- */
-export interface SqliteMemoriesSync {
-  get(id: string): MemoryVersionRow | null;
-  lineage(lineage: string, opts: { shareableOnly: boolean }): MemoryVersionRow[];
-  citations(memoryIds: readonly string[], opts: { shareableOnly: boolean }): CitationRow[];
-  insert(
-    row: Omit<MemoryVersionRow, 'n'>,
-    citations: readonly Omit<CitationRow, 'memory_id'>[],
-  ): MemoryVersionRow;
-  update(id: string, changes: MemoryChanges): void;
-  remove(ids: readonly string[]): void;
-  addCitation(citation: CitationRow, seq: number): boolean;
-  dropCitations(memoryId: string, recordIds: readonly string[]): void;
-  shareable(id: string): boolean;
-  slotVersions(slot: string): MemoryVersionRow[];
-  sameStatement(
-    q: Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>,
-  ): string | null;
-  settling(lineage: string): SettlingVersion[];
-  citing(recordIds: readonly string[]): { id: string; lineage: string; remaining: number }[];
-  namedBy(recordId: string): string[];
-  onOlderRevisions(record: Pick<RecordRow, 'id' | 'n' | 'source_name' | 'external_id'>): {
-    id: string;
-    lineage: string;
-  }[];
-}
-
-/** One Brain's Memories over SQLite, with the synchronous twins of every method derivation calls. */
-export interface SqliteMemoryRepository extends MemoryRepository {
-  readonly sync: SqliteMemoriesSync;
-}
 
 /**
  * What a MemoryFilter selects, as SQL over memories (alias m): the Brain's versions not pending
@@ -172,7 +129,7 @@ export function currentOfSelfSql(
  * on the (brain, seq) index, a full read on (brain, id). Citations are written before their Memory:
  * the schema refuses a Memory row without one.
  */
-export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepository {
+export function sqliteMemories(store: Store, brainUid: string): MemoryRepository {
   const cite = (memoryId: string, recordId: string, quote: string) =>
     store.run(
       // A quote the schema refuses fails the job (and shows) instead of leaving the Memory without it.
@@ -181,8 +138,25 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       recordId,
       quote,
     ).changes > 0;
-  const sync: SqliteMemoriesSync = {
-    get(id) {
+  const direct: Pick<
+    MemoryRepository,
+    | 'get'
+    | 'lineage'
+    | 'citations'
+    | 'insert'
+    | 'update'
+    | 'remove'
+    | 'addCitation'
+    | 'dropCitations'
+    | 'shareable'
+    | 'slotVersions'
+    | 'sameStatement'
+    | 'settling'
+    | 'citing'
+    | 'namedBy'
+    | 'onOlderRevisions'
+  > = {
+    async get(id) {
       const r = store.get<SqlVersion>(
         `SELECT ${versionColumns} FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
         id,
@@ -190,7 +164,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       );
       return r ? versionOf(r) : null;
     },
-    lineage: (lineage, opts) =>
+    lineage: async (lineage, opts) =>
       store
         .all<SqlVersion>(
           `SELECT ${versionColumns} FROM memories m WHERE m.lineage = ? AND m.brain_uid = ?
@@ -199,8 +173,8 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
           brainUid,
         )
         .map(versionOf),
-    citations: (memoryIds, opts) => citationRows(store, memoryIds, opts),
-    insert(row, citations) {
+    citations: async (memoryIds, opts) => citationRows(store, memoryIds, opts),
+    async insert(row, citations) {
       for (const c of citations) cite(row.id, c.record_id, c.quote);
       const { lastInsertRowid } = store.run(
         `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
@@ -234,7 +208,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       );
       return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
     },
-    update(id, changes) {
+    async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
       store.run(
@@ -247,10 +221,10 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
         brainUid,
       );
     },
-    remove(ids) {
+    async remove(ids) {
       for (const id of ids) store.run('DELETE FROM memories WHERE id = ? AND brain_uid = ?', id, brainUid);
     },
-    addCitation(c, seq) {
+    async addCitation(c, seq) {
       const added =
         store.run(
           `INSERT INTO citations (memory_id, record_id, quote)
@@ -265,7 +239,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       if (added) store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, c.memory_id);
       return added;
     },
-    dropCitations(memoryId, recordIds) {
+    async dropCitations(memoryId, recordIds) {
       if (recordIds.length === 0) return;
       store.run(
         `DELETE FROM citations WHERE memory_id = ? AND record_id IN (SELECT value FROM json_each(?))
@@ -276,13 +250,13 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
         brainUid,
       );
     },
-    shareable: (id) =>
+    shareable: async (id) =>
       store.get<{ s: number }>(
         `SELECT ${shareableSql('m')} AS s FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
         id,
         brainUid,
       )?.s === 1,
-    slotVersions: (slot) =>
+    slotVersions: async (slot) =>
       store
         .all<SqlVersion>(
           `SELECT ${versionColumns} FROM memories m WHERE m.brain_uid = ? AND m.slot = ? ORDER BY m.n`,
@@ -290,10 +264,10 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
           slot,
         )
         .map(versionOf),
-    sameStatement: (q) =>
+    sameStatement: async (q) =>
       store.get<{ id: string }>(sameStatementSql, brainUid, q.norm, q.subject, q.owner_state, q.owner_entity)
         ?.id ?? null,
-    settling: (lineage) =>
+    settling: async (lineage) =>
       store
         .all<SqlVersion & { revised_at: string | null; revised_ms: number | null }>(
           `SELECT ${versionColumns}, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
@@ -303,7 +277,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
           brainUid,
         )
         .map(versionOf),
-    citing(recordIds) {
+    async citing(recordIds) {
       const cited = new Map<string, { id: string; lineage: string; remaining: number }>();
       // A Record named twice leaves a Memory one citation fewer, not two.
       for (const id of new Set(recordIds)) {
@@ -326,7 +300,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
         )!.c;
       return [...cited.values()];
     },
-    namedBy: (recordId) =>
+    namedBy: async (recordId) =>
       store
         .all<{ lineage: string }>(
           'SELECT lineage FROM memories WHERE (retracted_by = ? OR revised_by = ?) AND brain_uid = ?',
@@ -335,7 +309,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
           brainUid,
         )
         .map((m) => m.lineage),
-    onOlderRevisions(record) {
+    async onOlderRevisions(record) {
       if (record.external_id === null) return [];
       // Older revisions first, through the (brain, source, external id) index: a fresh import has none,
       // so the common case costs one index probe instead of a scan of every Memory in the Brain.
@@ -362,10 +336,7 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
     },
   };
   return {
-    sync,
-    get: async (id) => sync.get(id),
-    lineage: async (lineage, opts) => sync.lineage(lineage, opts),
-    citations: async (memoryIds, opts) => sync.citations(memoryIds, opts),
+    ...direct,
     async list(q) {
       const { sql, params } = memoryPageSql(brainUid, q);
       const rows = store.all<SqlVersion>(sql, ...params).map(versionOf);
@@ -396,17 +367,5 @@ export function sqliteMemories(store: Store, brainUid: string): SqliteMemoryRepo
       const { sql, params } = currentOfSelfSql(brainUid, q);
       return store.all<SqlVersion>(sql, ...params).map(versionOf);
     },
-    insert: async (row, citations) => sync.insert(row, citations),
-    update: async (id, changes) => sync.update(id, changes),
-    remove: async (ids) => sync.remove(ids),
-    addCitation: async (c, seq) => sync.addCitation(c, seq),
-    dropCitations: async (memoryId, recordIds) => sync.dropCitations(memoryId, recordIds),
-    shareable: async (id) => sync.shareable(id),
-    slotVersions: async (slot) => sync.slotVersions(slot),
-    sameStatement: async (q) => sync.sameStatement(q),
-    settling: async (lineage) => sync.settling(lineage),
-    citing: async (recordIds) => sync.citing(recordIds),
-    namedBy: async (recordId) => sync.namedBy(recordId),
-    onOlderRevisions: async (record) => sync.onOlderRevisions(record),
   };
 }

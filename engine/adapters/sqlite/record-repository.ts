@@ -1,27 +1,10 @@
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { RecordRepository, RecordRow, RecordState, StepRange } from '../../ports/index.ts';
+import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { SqlParam, Store } from './store.ts';
 import { textKey } from './text-key.ts';
 
 /** What a page of listRecords asks of the store (RecordRepository.list). */
 export type RecordListFilter = Parameters<RecordRepository['list']>[0];
-
-/**
- * The repository's reads and writes as synchronous calls, for derivation and the forget cascade inside
- * the derive worker's batch (one synchronous transaction) until that batch is a unit of work.
- */
-export interface SqliteRecordsSync {
-  insert(row: Omit<RecordRow, 'n'>): RecordRow;
-  get(id: string): RecordRow | null;
-  getMany(ids: readonly string[]): RecordRow[];
-  states(ids: readonly string[]): RecordState[];
-  remove(ids: readonly string[]): void;
-}
-
-/** One Brain's Records over SQLite, with the synchronous twins of its write path. */
-export interface SqliteRecordRepository extends RecordRepository {
-  readonly sync: SqliteRecordsSync;
-}
 
 /** A RecordRow's columns (text_key is the store's own, for the census's duplicates). */
 const recordColumns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id,
@@ -67,9 +50,9 @@ export const sourceListSql = (hideLocalOnly: boolean) =>
  * `derive` job is in derive_queue; its citations, derivation jobs and index rows go with it by
  * foreign key and trigger.
  */
-export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepository {
-  const sync: SqliteRecordsSync = {
-    insert(row) {
+export function sqliteRecords(store: Store, brainUid: string): RecordRepository {
+  const direct: Pick<RecordRepository, 'insert' | 'get' | 'getMany' | 'states' | 'remove'> = {
+    async insert(row) {
       const { lastInsertRowid } = store.run(
         `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
              visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -90,13 +73,13 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
       );
       return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
     },
-    get: (id) =>
+    get: async (id) =>
       store.get<RecordRow>(
         `SELECT ${recordColumns} FROM records r WHERE id = ? AND brain_uid = ?`,
         id,
         brainUid,
       ) ?? null,
-    getMany: (ids) =>
+    getMany: async (ids) =>
       ids.length === 0
         ? []
         : store.all<RecordRow>(
@@ -105,7 +88,7 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
             JSON.stringify(ids),
             brainUid,
           ),
-    states: (ids) =>
+    states: async (ids) =>
       ids.map((id) => {
         if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))
           return { processing: true, memoryIds: [] };
@@ -117,16 +100,12 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
           .map((m) => m.memory_id);
         return { processing: false, memoryIds };
       }),
-    remove(ids) {
+    async remove(ids) {
       for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
     },
   };
   return {
-    sync,
-    insert: async (row) => sync.insert(row),
-    get: async (id) => sync.get(id),
-    getMany: async (ids) => sync.getMany(ids),
-    states: async (ids) => sync.states(ids),
+    ...direct,
     async list(q) {
       const { sql, params } = recordPageSql(brainUid, q);
       const rows = store.all<RecordRow>(sql, ...params);
@@ -149,7 +128,6 @@ export function sqliteRecords(store: Store, brainUid: string): SqliteRecordRepos
           sourceName,
         )
         .map((r) => r.id),
-    remove: async (ids) => sync.remove(ids),
     changes: async (q) => {
       const { sql, params } = stepRangeSql(q, 'r.seq');
       return store.all<RecordRow>(

@@ -1,23 +1,14 @@
 import type { RemovalReason, TombstoneRepository } from '../../ports/index.ts';
 import type { Store } from './store.ts';
 
-/** The writes as synchronous calls, for derivation and the forget cascade in their caller's transaction. */
-export interface SqliteTombstonesSync {
-  record(memoryId: string, seq: number, reason: RemovalReason, shareable: boolean): void;
-  clear(memoryId: string): void;
-}
-
 /**
  * One Brain's tombstones over SQLite (memory_removals: one row per Memory id, opaque id and step only,
  * never text). A later removal of the same Memory moves its row; `shareable` only ever widens, so a
  * hosted reader that was served the Memory at any point is told it went.
  */
-export function sqliteTombstones(
-  store: Store,
-  brainUid: string,
-): TombstoneRepository & { readonly sync: SqliteTombstonesSync } {
-  const sync: SqliteTombstonesSync = {
-    record(memoryId, seq, reason, shareable) {
+export function sqliteTombstones(store: Store, brainUid: string): TombstoneRepository {
+  const direct: Pick<TombstoneRepository, 'record' | 'clear'> = {
+    async record(memoryId, seq, reason, shareable) {
       store.run(
         `INSERT INTO memory_removals (memory_id, brain_uid, seq, reason, shareable) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (memory_id) DO UPDATE SET
@@ -29,14 +20,12 @@ export function sqliteTombstones(
         shareable ? 1 : 0,
       );
     },
-    clear(memoryId) {
+    async clear(memoryId) {
       store.run('DELETE FROM memory_removals WHERE memory_id = ? AND brain_uid = ?', memoryId, brainUid);
     },
   };
   return {
-    sync,
-    record: async (memoryId, seq, reason, shareable) => sync.record(memoryId, seq, reason, shareable),
-    clear: async (memoryId) => sync.clear(memoryId),
+    ...direct,
     since: async (afterSeq, limit, opts) =>
       store.all<{ memory_id: string; seq: number; reason: RemovalReason }>(
         `SELECT memory_id, seq, reason FROM memory_removals
