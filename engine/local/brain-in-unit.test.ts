@@ -20,13 +20,25 @@ async function engineWithBrain(): Promise<Engine> {
 
 const brainGone = (e: MnemoError) => e.code === 'brain_not_found';
 
+type Settled<T> = { ok: true; value: T } | { ok: false; code: string };
+const settled = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (v) => ({ ok: true, value: v }),
+    (e: MnemoError) => ({ ok: false, code: e.code }),
+  );
+const value = <T>(s: Settled<T>): T => {
+  if (!s.ok) assert.fail(`refused: ${s.code}`);
+  return s.value;
+};
+
 /**
- * An operation resolves its Brain, then waits for the store; a forgetBrain that was queued first runs
- * in between. The Brain is checked again inside the operation's unit of work, so the answer is
- * brain_not_found, not a missing Record or a failed write.
+ * An operation resolves its Brain, then waits for the store behind a unit of work; a forgetBrain
+ * called after it waits too. Operations run in the order called, so those called first answer as
+ * before the forget. A batched append waits for the end of the turn and may land after the forget: it
+ * then answers brain_not_found from inside its unit, and nothing of it stays.
  */
-describe('a forgetBrain between an operation and its unit of work', () => {
-  it('answers brain_not_found to the record and source operations it overtook, an append included', async () => {
+describe('a forgetBrain among operations waiting for the store', () => {
+  it('runs the operations called before it first, in order; one it overtakes answers brain_not_found', async () => {
     const engine = await engineWithBrain();
     const { record } = await engine.rememberRecord(
       tenant,
@@ -35,20 +47,26 @@ describe('a forgetBrain between an operation and its unit of work', () => {
       {},
     );
     await engine.idle();
-    // A unit holds the store: every operation called in this turn queues behind it, in order.
+    // A unit holds the store: every operation called in this turn queues behind it.
     const holding = engine.acceptObject(tenant, 'b', { type: 't', key: 'k', value: {} }, {});
-    const overtaken = Promise.allSettled([
-      engine.getRecord(tenant, 'b', record.id),
-      engine.listRecords(tenant, 'b', { limit: 10 }),
-      engine.listSources(tenant, 'b'),
-      engine.forgetRecord(tenant, 'b', record.id),
-      engine.forgetSource(tenant, 'b', 'chat'),
+    const got = settled(engine.getRecord(tenant, 'b', record.id));
+    const listed = settled(engine.listRecords(tenant, 'b', { limit: 10 }));
+    const sources = settled(engine.listSources(tenant, 'b'));
+    const forgot = settled(engine.forgetRecord(tenant, 'b', record.id));
+    const forgotSource = settled(engine.forgetSource(tenant, 'b', 'chat'));
+    const late = settled(
       engine.rememberRecord(tenant, 'b', { content: { kind: 'message', text: 'late', speaker: 'Ana' } }, {}),
-    ]);
+    );
     const forgotten = engine.forgetBrain(tenant, 'b');
     await holding;
-    for (const o of await overtaken)
-      assert.ok(o.status === 'rejected' && brainGone(o.reason as MnemoError), JSON.stringify(o));
-    assert.equal((await forgotten).deleted.records, 1);
+    assert.equal(value(await got).id, record.id, 'read before the forget');
+    assert.equal(value(await listed).data.length, 1);
+    assert.equal(value(await sources).data.length, 1);
+    assert.equal(value(await forgot).deleted.records, 1, 'the Record was forgotten first');
+    assert.deepEqual(await forgotSource, { ok: false, code: 'source_not_found' }, 'its source went with it');
+    const append = await late;
+    assert.ok(append.ok || append.code === 'brain_not_found', JSON.stringify(append));
+    assert.equal((await forgotten).deleted.records, append.ok ? 1 : 0);
+    await assert.rejects(engine.listRecords(tenant, 'b', { limit: 10 }), brainGone);
   });
 });

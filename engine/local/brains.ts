@@ -36,7 +36,7 @@ export async function createBrain(
  * Objects, idempotency keys, queued work, traces; the storage keeps none of its bytes.
  */
 export async function forgetBrain(ctx: LocalCtx, t: Tenant, brainId: string): Promise<DeletionReceipt> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const counts = await ctx.brains.remove(b.uid);
   await afterForget(ctx, b.uid, null);
   return {

@@ -19,7 +19,7 @@ export async function forgetRecord(
   brainId: string,
   recordId: string,
 ): Promise<DeletionReceipt> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const result = await ctx.units.write(b.uid, async (u) => {
     const r = await u.records.get(recordId);

@@ -278,7 +278,7 @@ function engineOver(
     },
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
-    getBrain: op(async (t, id) => toBrain(requireBrain(ctx, t, id))),
+    getBrain: op(async (t, id) => toBrain(await requireBrain(ctx, t, id))),
     forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),
@@ -294,7 +294,7 @@ function engineOver(
     getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
     listObjects: op((t, id, q) => listObjects(ctx, t, id, q)),
     createContext: op(async (t, id, body, o) => {
-      const b = requireBrain(ctx, t, id);
+      const b = await requireBrain(ctx, t, id);
       const assemble = (id?: string) =>
         assembleContext(
           {
@@ -345,7 +345,7 @@ function engineOver(
     recordFailedContext: op(async (t, id, failure) => {
       let b;
       try {
-        b = requireBrain(ctx, t, id);
+        b = await requireBrain(ctx, t, id);
       } catch (e) {
         if (e instanceof MnemoError) return null;
         throw e;
@@ -355,10 +355,10 @@ function engineOver(
       return trace.id;
     }),
     listTraces: op(async (t, id, q) => {
-      const b = requireBrain(ctx, t, id);
+      const b = await requireBrain(ctx, t, id);
       return ctx.traces.list(b.uid, q.limit, q.cursor);
     }),
-    getTrace: op(async (t, id, traceId) => ctx.traces.get(requireBrain(ctx, t, id).uid, traceId)),
+    getTrace: op(async (t, id, traceId) => ctx.traces.get((await requireBrain(ctx, t, id)).uid, traceId)),
     sync: createEngineSync(ctx, { op, write }),
     idle: async () => {
       if (closed) return;

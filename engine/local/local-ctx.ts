@@ -43,14 +43,13 @@ export interface LocalCtx {
 
 export type { BrainRow };
 
-/** The Brain in this tenant; another tenant's Brain is indistinguishable from none. */
-export function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): BrainRow {
-  const b = ctx.store.get<BrainRow>(
-    'SELECT * FROM brains WHERE project = ? AND env = ? AND id = ?',
-    t.project,
-    t.env,
-    brainId,
-  );
+/**
+ * The Brain in this tenant; another tenant's Brain is indistinguishable from none. Read before the
+ * operation's unit of work, which checks the Brain again inside its transaction: a forgetBrain that
+ * lands in between answers brain_not_found there.
+ */
+export async function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): Promise<BrainRow> {
+  const b = await ctx.brains.find(t, brainId);
   if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
   return b;
 }

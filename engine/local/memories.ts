@@ -38,7 +38,7 @@ export async function listMemories(
   brainId: string,
   q: MemoryListQuery,
 ): Promise<MemoryPage> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined && q.cursor !== undefined) {
     throw new MnemoError(
       'conflicting_parameters',
@@ -180,7 +180,7 @@ export async function getMemory(
   brainId: string,
   memoryId: string,
 ): Promise<MemoryDetail> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {

@@ -32,7 +32,7 @@ export async function acceptObject(
   body: ObjectAccept,
   opts: WriteOptions,
 ): Promise<{ object: AcceptedObject; watermark: string; replayed: boolean }> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const hash = canonicalHash(body);
   const out = await ctx.units.write(b.uid, async (u) => {
     if (opts.idempotencyKey !== undefined) {
@@ -85,7 +85,7 @@ export async function getObject(
   type: string,
   key: string,
 ): Promise<AcceptedObject> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const v = await ctx.units.read(b.uid, (u) => u.objects.current(type, key));
   if (!v)
     throw new MnemoError(
@@ -105,7 +105,7 @@ export async function listObjects(
   brainId: string,
   q: ObjectListQuery,
 ): Promise<ObjectPage> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const page = await ctx.units.read(b.uid, (u) =>
     u.objects.list({ type: q.type, limit: q.limit, cursor: q.cursor }),
   );

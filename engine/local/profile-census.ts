@@ -15,7 +15,7 @@ export async function getProfile(
   brainId: string,
   q: { limit: number },
 ): Promise<Profile> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   // Read before the lines, so the lines are at least as new as the step the watermark names.
   const watermark = await watermarkOf(ctx, b);
   const nowMs = ctx.clock().getTime();
@@ -56,7 +56,7 @@ const examplesShown = 5;
 
 /** Counts, and what is noisy in this Brain's own data, noisiest first (kinds with nothing are left out). */
 export async function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Promise<Census> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   // Read before the counts, so the counts are at least as new as the step the watermark names.
   const watermark = await watermarkOf(ctx, b);
   const nowMs = ctx.clock().getTime();

@@ -57,7 +57,7 @@ export async function rememberRecord(
   body: RecordCreate,
   opts: WriteOptions,
 ): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const visibility = body.visibility ?? 'shareable';
   if (visibility === 'local_only' && ctx.deployment === 'hosted') {
     throw new MnemoError(
@@ -142,7 +142,7 @@ export async function getRecord(
   brainId: string,
   recordId: string,
 ): Promise<MnemoRecord> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   return ctx.units.read(b.uid, async (u) => {
     const r = await u.records.get(recordId);
     if (!r)
@@ -165,7 +165,7 @@ export async function listRecords(
   brainId: string,
   q: RecordListQuery,
 ): Promise<RecordPage> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined) return recordChanges(ctx, b, q);
   return ctx.units.read(b.uid, async (u) => {
     const page = await u.records.list({

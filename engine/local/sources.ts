@@ -7,7 +7,7 @@ import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from '.
 
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
 export async function listSources(ctx: LocalCtx, t: Tenant, brainId: string): Promise<SourceList> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const rows = await ctx.units.read(b.uid, (u) =>
     u.records.sources({ hideLocalOnly: ctx.deployment === 'hosted' }),
   );
@@ -35,7 +35,7 @@ export async function forgetSource(
   brainId: string,
   sourceName: string,
 ): Promise<DeletionReceipt> {
-  const b = requireBrain(ctx, t, brainId);
+  const b = await requireBrain(ctx, t, brainId);
   const { store } = ctx;
   const result = await ctx.units.write(b.uid, async (u) => {
     // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
