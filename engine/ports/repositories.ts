@@ -91,6 +91,11 @@ export interface RecordRepository {
   removals(query: StepRange): Promise<{ id: string; seq: number; forgotten_at: string }[]>;
   /** Those of these ids forgotten in this Brain (a tombstone keeps them refused), in no order. */
   forgotten(ids: readonly string[]): Promise<string[]>;
+  /**
+   * Keeps these ids forgotten at step `seq` (time `at`) though this Brain never held them: a tombstone
+   * that came from elsewhere refuses the id from now on. An id kept already stays as it was.
+   */
+  tombstone(ids: readonly string[], seq: number, at: string): Promise<void>;
   /** Those of these ids a Record of another Brain has (an id names one Record wherever it travels). */
   inOtherBrains(ids: readonly string[]): Promise<string[]>;
 }

@@ -960,6 +960,36 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it('keeps an id forgotten elsewhere refused, at the step it arrived, and a kept one as it was', async () => {
+      const uid = await brain();
+      await b.units.write(uid, async (u) => {
+        await u.sequence.next();
+        await u.records.insert(recordRow(uid, 'rec_here'));
+      });
+      await b.units.write(uid, async (u) => {
+        const seq = await u.sequence.next();
+        await u.records.remove(['rec_here']);
+        await u.records.tombstone(['rec_away', 'rec_here'], seq, '2026-02-01T00:00:00.000Z');
+      });
+      await b.units.write(uid, async (u) =>
+        u.records.tombstone(['rec_away', 'rec_far'], await u.sequence.next(), '2026-03-01T00:00:00.000Z'),
+      );
+      const removals = await b.units.read(uid, (u) => u.records.removals({ afterSeq: 0 }));
+      assert.deepEqual(
+        removals.map((t) => [t.id, t.seq]),
+        [
+          ['rec_away', 2],
+          ['rec_here', 2],
+          ['rec_far', 3],
+        ],
+      );
+      assert.equal(removals.find((t) => t.id === 'rec_away')!.forgotten_at, '2026-02-01T00:00:00.000Z');
+      assert.deepEqual(
+        (await b.units.read(uid, (u) => u.records.forgotten(['rec_away', 'rec_far', 'rec_x']))).sort(),
+        ['rec_away', 'rec_far'],
+      );
+    });
+
     it('reads a Memory by id, a lineage by version, citations by Memory then Record, local_only hidden', async () => {
       const { uid, other, m, r1, r2, rows, lineage: lin } = await memoriesBrain();
       await b.units.read(uid, async (u) => {

@@ -153,6 +153,13 @@ export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
           [brainUid, ids],
         )
       ).rows.map((r) => r.id),
+    async tombstone(ids, seq, at) {
+      await q.query(
+        `INSERT INTO record_tombstones (brain_uid, record_id, seq, forgotten_at)
+         SELECT $1, id, $2, $3 FROM unnest($4::text[]) AS id ON CONFLICT DO NOTHING`,
+        [brainUid, seq, at, ids],
+      );
+    },
     inOtherBrains: async (ids) =>
       (
         await q.query<{ id: string }>(

@@ -147,6 +147,16 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
           JSON.stringify(ids),
         )
         .map((r) => r.id),
+    async tombstone(ids, seq, at) {
+      store.run(
+        `INSERT OR IGNORE INTO record_tombstones (brain_uid, record_id, seq, forgotten_at)
+         SELECT ?, value, ?, ? FROM json_each(?)`,
+        brainUid,
+        seq,
+        at,
+        JSON.stringify(ids),
+      );
+    },
     inOtherBrains: async (ids) =>
       store
         .all<{ id: string }>(

@@ -213,3 +213,38 @@ describe('a page of the change feed', () => {
     assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, 'wm_next');
   });
 });
+
+describe('a tombstone of a redacted copy this device pushed', () => {
+  const engine = engineFor('copy-tombstone');
+
+  it('forgets the Record the copy was made from', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const { record } = await e.rememberRecord(
+      t,
+      'ana',
+      { content: 'A quiet note.', visibility: 'redacted_summary' },
+      {},
+    );
+    const kept = (await e.rememberRecord(t, 'ana', { content: 'The ferry leaves at seven.' }, {})).record;
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const copyId = redactedCopyId(record.id);
+    await sync.markPushed(
+      t,
+      'ana',
+      pairingId,
+      await sync.outbox(t, 'ana', 200),
+      new Map([
+        [copyId, 'created' as const],
+        [kept.id, 'created' as const],
+      ]),
+    );
+    // The hub forgot the copy (a person removed it there): its tombstone names the copy's id.
+    const result = await sync.tombstones(t, 'ana', [copyId]);
+    assert.equal(result.forgotten, 1);
+    await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
+    assert.equal((await e.getRecord(t, 'ana', kept.id)).id, kept.id, 'nothing else went');
+  });
+});

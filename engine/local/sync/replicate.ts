@@ -134,6 +134,22 @@ export async function applyTombstones(
 }
 
 /**
+ * On a device, the Records whose redacted copies (pushed under ids of their own) are among `ids`: a
+ * tombstone of the copy forgets the original. Device sync's own table, on the desktop's store; a
+ * hosted Brain has none.
+ */
+function originalsOfPushedCopies(ctx: LocalCtx, b: BrainRow, ids: readonly string[]): string[] {
+  return ctx.store
+    .all<{ id: string }>(
+      `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+       WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
+      b.uid,
+      JSON.stringify(ids),
+    )
+    .map((r) => r.id);
+}
+
+/**
  * applyTombstones' writes, in the caller's unit of work `uow`; `settle` does what must wait until it
  * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
  */
@@ -143,40 +159,17 @@ export async function writeTombstones(
   uow: BrainUnitOfWork,
   ids: readonly string[],
 ): Promise<{ result: TombstoneResult; settle: () => Promise<void> }> {
-  const { store } = ctx;
   const result = await (async () => {
-    const rows = new Map<string, { id: string; n: number }>();
-    const fresh: string[] = [];
-    for (const id of new Set(ids)) {
-      const known = store.get(
-        'SELECT 1 FROM record_tombstones WHERE brain_uid = ? AND record_id = ?',
-        b.uid,
-        id,
-      );
-      if (!known) fresh.push(id);
-      const targets = store.all<{ id: string; n: number }>(
-        `SELECT id, n FROM records WHERE brain_uid = ? AND (id = ? OR id IN
-           (SELECT record_id FROM sync_records WHERE brain_uid = ? AND remote_id = ?))`,
-        b.uid,
-        id,
-        b.uid,
-        id,
-      );
-      for (const r of targets) rows.set(r.id, r);
-    }
+    const wanted = [...new Set(ids)];
+    const known = new Set(await uow.records.forgotten(wanted));
+    const fresh = wanted.filter((id) => !known.has(id));
+    const rows = new Set((await uow.records.getMany(wanted)).map((r) => r.id));
+    for (const id of originalsOfPushedCopies(ctx, b, wanted)) rows.add(id);
     if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
-    const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows.keys()]) : null;
+    const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows]) : null;
     const seq = counts?.seq ?? (await uow.sequence.next());
-    for (const id of fresh) {
-      store.run(
-        'INSERT OR IGNORE INTO record_tombstones (brain_uid, record_id, seq, forgotten_at) VALUES (?, ?, ?, ?)',
-        b.uid,
-        id,
-        seq,
-        nowIso(ctx),
-      );
-    }
-    return { forgotten: [...rows.keys()], seq, pending: counts?.pending ?? 0 };
+    if (fresh.length > 0) await uow.records.tombstone(fresh, seq, nowIso(ctx));
+    return { forgotten: [...rows], seq, pending: counts?.pending ?? 0 };
   })();
   return {
     result: {
@@ -187,7 +180,7 @@ export async function writeTombstones(
     settle: async () => {
       if (result.forgotten.length > 0) {
         await afterForget(ctx, b.uid, result.forgotten);
-        await store.emptyLog();
+        await ctx.store.emptyLog();
       }
       if (result.pending > 0) ctx.worker.kick();
     },
