@@ -1,6 +1,6 @@
 import type { Store } from '../adapters/sqlite/store.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
-import { scopeToken } from './thread-context.ts';
+import { scopeToken } from '../adapters/sqlite/turn-table.ts';
 
 /**
  * Pseudo-relevance feedback for thorough mode: the rarest content words of the top-ranked Records

@@ -1,7 +1,7 @@
 import type { Embedder } from '../embed/embedder.ts';
 import { embedTextChars, recordEmbedText } from '../core/retrieve/embed-text.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-import { affectedBy, writeTurnRow } from './thread-context.ts';
+import { affectedBy, writeTurnRow } from '../adapters/sqlite/turn-rows.ts';
 import type { TurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import type { SqliteVectorIndex, VectorModel } from '../adapters/sqlite/vector-index.ts';
 

@@ -9,7 +9,7 @@ import type { ContextEvent, Engine, Tenant } from '../types.ts';
 import type { MnemoError } from '../errors/mnemo-error.ts';
 import { createHashModel } from '../embed/hash-model.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
-import { scopeToken } from './thread-context.ts';
+import { scopeToken } from '../adapters/sqlite/turn-table.ts';
 import { ftsRankingSql } from '../adapters/sqlite/turn-table.ts';
 import { quantize } from '../adapters/sqlite/vector-index.ts';
 

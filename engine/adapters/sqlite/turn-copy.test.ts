@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { openStore, type Store } from './store.ts';
 import { tempStore } from './testing.ts';
 import { segmentWords } from '../../core/retrieve/segment-words.ts';
-import { scopeToken } from '../../retrieve/thread-context.ts';
+import { scopeToken } from './turn-table.ts';
 import { createTurnCopies, type TurnCopies } from './turn-copies.ts';
 import { ftsPhrase, ftsRankingSql, turnColumns, turnTokenizerSql, turnWeights } from './turn-table.ts';
 

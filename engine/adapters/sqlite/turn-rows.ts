@@ -1,7 +1,13 @@
-import { segmentWords } from '../core/retrieve/segment-words.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import { contextAfter, contextBefore, maxNeighbourChars } from '../core/retrieve/turn-shape.ts';
-import { scopeToken } from '../adapters/sqlite/turn-table.ts';
+import { segmentWords } from '../../core/retrieve/segment-words.ts';
+import { contextAfter, contextBefore, maxNeighbourChars } from '../../core/retrieve/turn-shape.ts';
+import type { Store } from './store.ts';
+import { scopeToken } from './turn-table.ts';
+
+/*
+ * The SQLite adapter's turn rows: turn_fts, a message with its neighbours' words in its thread (the
+ * shape is the core's, core/retrieve/turn-shape.ts), rewritten by the indexer as messages arrive or
+ * go. PostgreSQL keeps its `turns` by trigger instead (migration 005).
+ */
 
 interface Row {
   record_n: number;
@@ -47,8 +53,6 @@ export function affectedBy(store: Store, n: number): number[] {
     ...neighbours(store, r, 'after', contextBefore).map((x) => x.n),
   ];
 }
-
-export { scopeToken };
 
 export function writeTurnRow(store: Store, n: number): void {
   const r = store.get<Row>('SELECT * FROM retrieval_index WHERE record_n = ?', n);
