@@ -59,6 +59,47 @@ export interface LexicalIndex {
   inWindow(scope: SearchScope, limit: number): Promise<LexicalHit[]>;
 }
 
+/** A Record behind a Memory holding a slot, as the slot lane reads it. */
+export interface SlotHolding {
+  recordId: string;
+  memoryId: string;
+  statement: string;
+}
+
+/**
+ * The slot lane's reads: Memories that hold a slot (a subject's value of a predicate, keyed as
+ * core/derive/slot-key.ts writes it), and the Records behind them.
+ */
+export interface SlotIndex {
+  /** Of these slot keys, those some Memory of the Brain holds or held, in no order. */
+  known(brainUid: string, keys: readonly string[]): Promise<string[]>;
+  /**
+   * Up to `limit` slot keys of the Brain whose subject's first word is `first` (followed by more
+   * words) and whose predicate is one of `predicates`: a first name standing for a full one.
+   */
+  ofFirstName(
+    brainUid: string,
+    first: string,
+    predicates: readonly string[],
+    limit: number,
+  ): Promise<string[]>;
+  /** The name of the Brain's own person, whose slots a question about "I" asks for; null when unset. */
+  selfName(brainUid: string): Promise<string | null>;
+  /**
+   * The Records of `scope` behind the first `limit` Memories served at `readTimeMs` (current at
+   * `nowMs` when undefined) that hold one of `slots`, or any slot of one of `predicates`, and have a
+   * Record in the scope: those of the Brain's own person first, then the latest `valid_from`; each
+   * holder's Records by id.
+   */
+  holdings(q: {
+    scope: SearchScope;
+    nowMs: number;
+    readTimeMs: number | undefined;
+    by: { slots: readonly string[] } | { predicates: readonly string[] };
+    limit: number;
+  }): Promise<SlotHolding[]>;
+}
+
 /** The identity of an embedding model; vectors of different models are never compared. */
 export interface VectorModelRef {
   provider: string;

@@ -1,4 +1,4 @@
-import type { LexicalIndex, ThreadIndex, VectorIndex } from './indexes.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex } from './indexes.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { BrainRepository } from './repositories.ts';
 import type { WatermarkSecretSource } from './sequence.ts';
@@ -13,6 +13,7 @@ import type { BrainUnitOfWork } from './unit-of-work.ts';
 export interface Storage extends WatermarkSecretSource {
   readonly brains: BrainRepository;
   readonly lexical: LexicalIndex;
+  readonly slots: SlotIndex;
   readonly vectors: VectorIndex;
   readonly threads: ThreadIndex;
   readonly jobs: JobQueue;

@@ -1,6 +1,6 @@
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-import type { LexicalIndex } from '../ports/index.ts';
+import type { LexicalIndex, SlotIndex } from '../ports/index.ts';
 import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
 import type { RetrievalIndexes } from './retrieval-indexer.ts';
 
@@ -29,6 +29,8 @@ export interface LaneInput {
   vectorModel?: VectorModel | null | undefined;
   /** The lexical lanes' index (the lexical, entity, time, recency and when lanes, and feedback). */
   lexical: LexicalIndex;
+  /** The slot lane's reads of Memories holding a slot. */
+  slots: SlotIndex;
   /** The engine's indexes; without them the semantic lane finds nothing. */
   indexes?: RetrievalIndexes | undefined;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */

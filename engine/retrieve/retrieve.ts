@@ -2,7 +2,8 @@ import { sameBackends, sqliteBackends, type RetrievalBackends } from './backends
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
-import type { LexicalIndex } from '../ports/index.ts';
+import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
+import type { LexicalIndex, SlotIndex } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -35,6 +36,8 @@ export interface RetrieveInput {
   indexer: RetrievalIndexer | null;
   /** The lexical lanes' index; default: the store's turn_fts, through the indexer's in-memory copy. */
   lexical?: LexicalIndex | undefined;
+  /** The slot lane's reads; default: the store's. */
+  slots?: SlotIndex | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -141,6 +144,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const base: Omit<LaneInput, 'terms'> = {
     store: o.store,
     lexical,
+    slots: o.slots ?? createSqliteSlotIndex(o.store),
     query: o.query,
     eligibility: o.eligibility,
     limit,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
+import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
 import { queryPlan } from '../adapters/sqlite/testing.ts';
 import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
@@ -72,6 +73,7 @@ function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
   return {
     store,
     lexical: createSqliteLexicalIndex(store),
+    slots: createSqliteSlotIndex(store),
     query: 'kayak',
     terms: ['kayak'],
     eligibility: { brainUid: 'brn_a', excludeLocalOnly: false, ...e },

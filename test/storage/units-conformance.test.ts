@@ -8,6 +8,7 @@ import { migrate } from '../../engine/adapters/postgres/migrate.ts';
 import {
   addBrain as addPgBrain,
   addRecord as addPgRecord,
+  brainRow,
   migratedPglite,
   serverForTests,
 } from '../../engine/adapters/postgres/testing/fixtures.ts';
@@ -17,6 +18,8 @@ import { sqliteBrains } from '../../engine/adapters/sqlite/brain-repository.ts';
 import { sqliteJobQueue } from '../../engine/adapters/sqlite/job-queue.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
+import { createSqliteSlotIndex } from '../../engine/adapters/sqlite/slot-index.ts';
+import { pgSlotIndex } from '../../engine/adapters/postgres/slot-index.ts';
 import type {
   BrainRepository,
   BrainUnitOfWork,
@@ -30,6 +33,7 @@ import type {
   ObjectVersionRow,
   RecordRepository,
   RecordRow,
+  SlotIndex,
 } from '../../engine/ports/index.ts';
 
 /*
@@ -56,6 +60,8 @@ interface Backend {
     read<T>(brainUid: string, work: (u: Unit) => Promise<T>): Promise<T>;
   };
   brains: BrainRepository;
+  /** The slot lane's reads (an index port beside the units). */
+  slots: SlotIndex;
   addBrain(uid: string): Promise<void>;
   addRecord(brainUid: string, id: string): Promise<void>;
   forgetRecord(brainUid: string, id: string): Promise<void>;
@@ -87,6 +93,7 @@ function sqliteBackend(): Backend {
   return {
     units,
     brains: sqliteBrains(store),
+    slots: createSqliteSlotIndex(store),
     addBrain: async (uid) =>
       void store.run(
         "INSERT INTO brains (uid, project, env, id, created_at) VALUES (?, 'p', 'test', ?, '2026-01-01T00:00:00Z')",
@@ -174,6 +181,7 @@ function pgBackend(db: PgClient): Backend {
   return {
     units,
     brains: pgBrains(db),
+    slots: pgSlotIndex(db),
     addBrain: (uid) => addPgBrain(db, uid),
     addRecord: (brainUid, id) => addPgRecord(db, brainUid, id),
     forgetRecord: async (brainUid, id) =>
@@ -816,6 +824,115 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
      * closed later by C's start) and C (scheduled), an event d about a later date, e retracted, f
      * pending, g of a subject Ana's is a prefix of; Records r1 shareable, r2 local_only.
      */
+    it('reads slot holders: keys known, a first name, the self, and the Records behind the served holders', async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const [r1, r2, r3, r4] = [m('r1'), m('r2'), m('r3'), m('r4')];
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, r1, { occurred_at: '2025-01-01T00:00:00.000Z' }));
+        await u.records.insert(recordRow(uid, r2, { occurred_at: '2025-06-01T00:00:00.000Z' }));
+        await u.records.insert(recordRow(uid, r3, { visibility: 'local_only', source_name: 'chat' }));
+        await u.records.insert(recordRow(uid, r4, { occurred_at: '2025-07-01T00:00:00.000Z' }));
+      });
+      const bobLivesIn = 'bob silva\u001flives in';
+      const lives = { predicate: 'lives in' };
+      await b.addMemory(
+        memoryRow(uid, m('lisbon'), {
+          ...lives,
+          slot: anaLivesIn,
+          statement: 'Ana lives in Lisbon',
+          from: '2025-01-01T00:00:00.000Z',
+          to: '2025-06-01T00:00:00.000Z',
+          status: 'superseded',
+        }),
+        [r1],
+      );
+      await b.addMemory(
+        memoryRow(uid, m('porto'), {
+          ...lives,
+          slot: anaLivesIn,
+          statement: 'Ana lives in Porto',
+          from: '2025-06-01T00:00:00.000Z',
+        }),
+        [r4, r2],
+      );
+      await b.addMemory(
+        memoryRow(uid, m('bob'), {
+          ...lives,
+          slot: bobLivesIn,
+          statement: 'Bob Silva lives in Braga',
+          owner_state: 'other',
+          from: '2025-08-01T00:00:00.000Z',
+        }),
+        [r3],
+      );
+      await b.addMemory(
+        memoryRow(uid, m('work'), {
+          slot: 'ana\u001fworks at',
+          predicate: 'works at',
+          statement: 'Ana works at Tuna',
+        }),
+        [r1],
+      );
+      const { slots } = b;
+      assert.deepEqual(await slots.known(uid, [anaLivesIn, 'zed\u001flives in']), [anaLivesIn]);
+      assert.deepEqual(await slots.ofFirstName(uid, 'bob', ['lives in', 'works at'], 20), [bobLivesIn]);
+      assert.deepEqual(await slots.ofFirstName(uid, 'bo', ['lives in'], 20), [], 'a whole first word only');
+      const scope = { brainUid: uid, excludeLocalOnly: false };
+      const held = (
+        by: Parameters<SlotIndex['holdings']>[0]['by'],
+        o: { readTimeMs?: number; limit?: number; hosted?: boolean } = {},
+      ) =>
+        slots.holdings({
+          scope: { ...scope, excludeLocalOnly: o.hosted ?? false },
+          nowMs,
+          readTimeMs: o.readTimeMs,
+          by,
+          limit: o.limit ?? 10,
+        });
+      const ids = (rows: { recordId: string; memoryId: string }[]) =>
+        rows.map((r) => [r.memoryId, r.recordId]);
+      assert.deepEqual(ids(await held({ slots: [anaLivesIn] })), [
+        [m('porto'), r2],
+        [m('porto'), r4],
+      ]);
+      assert.deepEqual(
+        ids(await held({ slots: [anaLivesIn] }, { readTimeMs: Date.parse('2025-03-01T00:00:00.000Z') })),
+        [[m('lisbon'), r1]],
+        'as of a world time, the holder then',
+      );
+      assert.deepEqual(
+        ids(await held({ predicates: ['lives in'] })),
+        [
+          [m('porto'), r2],
+          [m('porto'), r4],
+          [m('bob'), r3],
+        ],
+        "the Brain's own person first",
+      );
+      assert.deepEqual(
+        ids(await held({ predicates: ['lives in'] }, { hosted: true })),
+        [
+          [m('porto'), r2],
+          [m('porto'), r4],
+        ],
+        'a holder with no Record the reader may see is none',
+      );
+      assert.deepEqual(
+        ids(await held({ predicates: ['lives in'] }, { limit: 1 })),
+        [
+          [m('porto'), r2],
+          [m('porto'), r4],
+        ],
+        'the limit counts holders',
+      );
+      assert.equal((await held({ slots: [anaLivesIn] }))[0]!.statement, 'Ana lives in Porto');
+      const named = `${uid}_named`;
+      await b.brains.create({ ...brainRow(named, named), self_type: 'person', self_name: 'Ana Sousa' });
+      assert.equal(await slots.selfName(named), 'Ana Sousa');
+      assert.equal(await slots.selfName(uid), null);
+    });
+
     const memoriesBrain = async () => {
       const uid = await brain();
       const other = await brain();

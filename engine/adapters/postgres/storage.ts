@@ -4,6 +4,7 @@ import { pgBrains } from './brain-repository.ts';
 import { connectPostgres, type PgClient } from './client.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgKeyRegistry } from './key-registry.ts';
+import { pgSlotIndex } from './slot-index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { migrate } from './migrate.ts';
 import { shownUrl } from './open-keys.ts';
@@ -63,6 +64,7 @@ export async function postgresStorageOver(
   return {
     brains: pgBrains(client),
     lexical: pgLexicalIndex(client),
+    slots: pgSlotIndex(client),
     vectors: pgVectorIndex(client),
     threads: pgThreadIndex(client),
     jobs: pgJobQueue(client),

@@ -1,0 +1,83 @@
+import type { SlotHolding, SlotIndex } from '../../ports/index.ts';
+import { eligibilitySql } from './eligibility-sql.ts';
+import { servedSql } from './memory-view.ts';
+import type { SqlParam, Store } from './store.ts';
+
+/**
+ * The predicate part of a slot key (slot-key.ts `slotKey`: subject, U+001F, predicate), written as
+ * migration 016's index is, which SQLite uses only for the same expression.
+ */
+const predicateOf = (slot: string) => `substr(${slot}, instr(${slot}, char(31)) + 1)`;
+
+/**
+ * The slot lane's reads over SQLite. Each query names its index: the store keeps no table statistics,
+ * so the planner's pick among fitting indexes would be arbitrary.
+ */
+export function createSqliteSlotIndex(store: Store): SlotIndex {
+  return {
+    known: async (brainUid, keys) =>
+      store
+        .all<{ slot: string }>(
+          `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
+            WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?))`,
+          brainUid,
+          JSON.stringify(keys),
+        )
+        .map((r) => r.slot),
+    ofFirstName: async (brainUid, first, predicates, limit) =>
+      store
+        .all<{ slot: string }>(
+          `SELECT DISTINCT slot FROM memories INDEXED BY memories_brain_slot
+            WHERE brain_uid = ? AND slot >= ? AND slot < ?
+              AND ${predicateOf('slot')} IN (SELECT value FROM json_each(?))
+            LIMIT ?`,
+          brainUid,
+          `${first} `,
+          `${first}!`,
+          JSON.stringify(predicates),
+          limit,
+        )
+        .map((r) => r.slot),
+    selfName: async (brainUid) =>
+      store.get<{ name: string | null }>('SELECT self_name AS name FROM brains WHERE uid = ?', brainUid)
+        ?.name ?? null,
+    async holdings({ scope, nowMs, readTimeMs, by, limit }) {
+      const served = servedSql(readTimeMs, nowMs, 'm');
+      const eligible = eligibilitySql(scope, 'r');
+      const eligibleHolder = eligibilitySql(scope, 'er');
+      const [index, where, params]: [string, string, SqlParam[]] =
+        'slots' in by
+          ? ['memories_brain_slot', 'm.slot IN (SELECT value FROM json_each(?))', [JSON.stringify(by.slots)]]
+          : [
+              'memories_slot_predicate',
+              `${predicateOf('m.slot')} IN (SELECT value FROM json_each(?))`,
+              [JSON.stringify(by.predicates)],
+            ];
+      // The holders are ranked before their Records are read.
+      return store.all<SlotHolding>(
+        `WITH held AS (
+           SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
+             FROM memories m INDEXED BY ${index}
+            WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${where} AND ${served.sql}
+              -- Only holders with a Record this request may see, before the limit: 50 newer holders
+              -- from chat would otherwise hide the one from mail that filter.sources asks for.
+              AND EXISTS (SELECT 1 FROM citations ec CROSS JOIN records er ON er.id = ec.record_id
+                          WHERE ec.memory_id = m.id AND ${eligibleHolder.sql})
+            ORDER BY self DESC, m.valid_from_ms DESC
+            LIMIT ?)
+         SELECT r.id AS recordId, h.id AS memoryId, h.statement
+           FROM held h
+           CROSS JOIN citations c ON c.memory_id = h.id
+           CROSS JOIN records r ON r.id = c.record_id
+          WHERE ${eligible.sql}
+          ORDER BY h.self DESC, h.valid_from_ms DESC, r.id`,
+        scope.brainUid,
+        ...params,
+        ...served.params,
+        ...eligibleHolder.params,
+        limit,
+        ...eligible.params,
+      );
+    },
+  };
+}
