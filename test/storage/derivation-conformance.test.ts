@@ -236,8 +236,9 @@ function processes(name: string, clients: () => Promise<PgClient[]>, opts: { ski
           '2025-01-01T00:00:00.000Z',
         );
       }
-      // Small batches, so the two claim turn about.
-      const workers = [worker(one, { batchSize: 7 }), worker(two, { batchSize: 7 })];
+      // Small batches, so the two claim turn about. A job the other holds is due to this one when the
+      // other's lease ends (idle() waits for it): short leases keep the wait short.
+      const workers = [1, 2].map((i) => worker(i === 1 ? one : two, { batchSize: 7, leaseMs: 1_000 }));
       for (const w of workers) w.kick();
       await Promise.all(workers.map((w) => w.idle()));
       let cited: string[] = [];
