@@ -157,4 +157,13 @@ export interface ThreadIndex {
     before: number,
     after: number,
   ): Promise<{ n: number; id: string; offset: number }[]>;
+  /**
+   * For each of these Records of the scope's Brain that is a message in a thread, the message just
+   * before it there, when the scope lets that one through (and not an earlier one when it does not:
+   * the prompt lane wants the message that drew an answer out). In the order asked.
+   */
+  justBefore(
+    recordIds: readonly string[],
+    scope: SearchScope,
+  ): Promise<{ recordId: string; beforeId: string }[]>;
 }

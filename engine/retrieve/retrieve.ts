@@ -3,7 +3,8 @@ import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
 import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
-import type { LexicalIndex, SlotIndex } from '../ports/index.ts';
+import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -38,6 +39,8 @@ export interface RetrieveInput {
   lexical?: LexicalIndex | undefined;
   /** The slot lane's reads; default: the store's. */
   slots?: SlotIndex | undefined;
+  /** The prompt lane's threads; default: the store's. */
+  threads?: ThreadIndex | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -145,6 +148,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     store: o.store,
     lexical,
     slots: o.slots ?? createSqliteSlotIndex(o.store),
+    threads: o.threads ?? createSqliteThreadIndex(o.store),
     query: o.query,
     eligibility: o.eligibility,
     limit,
@@ -218,7 +222,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   else if (fused.length > 0) {
     t = performance.now();
     o.emit('lane', { lane: 'prompt' });
-    const prompts = promptCandidates(o.store, o.eligibility, fused);
+    const prompts = await promptCandidates(base.threads, o.eligibility, fused);
     o.ledger.charge('processing', prompts.length / 1000);
     laneResults.push({ lane: 'prompt', candidates: prompts, ms: performance.now() - t });
     fused = fuse(laneResults, rrfK, laneWeights);
