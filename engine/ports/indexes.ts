@@ -57,6 +57,16 @@ export interface LexicalIndex {
    * first, with score 0: a question about a date may share no word with its answer.
    */
   inWindow(scope: SearchScope, limit: number): Promise<LexicalHit[]>;
+  /**
+   * How common each word is in the Brain's own texts (pseudo-relevance feedback keeps the rare ones):
+   * how many Records the index holds for the Brain, and for each word how many of them have it in
+   * their own text (not in a neighbour's or the speaker's), counted up to `cap`.
+   */
+  textFrequencies(
+    brainUid: string,
+    words: readonly string[],
+    cap: number,
+  ): Promise<{ records: number; counts: number[] }>;
 }
 
 /** A Record behind a Memory holding a slot, as the slot lane reads it. */

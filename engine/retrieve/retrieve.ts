@@ -190,12 +190,12 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       JSON.stringify(fused.slice(0, 5).map((f) => f.recordId)),
     );
     expansion.push(
-      ...feedbackTerms(
-        o.store,
+      ...(await feedbackTerms(
+        lexical,
         o.eligibility.brainUid,
         top.map((r) => r.text),
         o.terms,
-      ),
+      )),
     );
     o.emit('expand', { method: 'pseudo_relevance_feedback', terms: expansion });
     if (expansion.length > 0) {

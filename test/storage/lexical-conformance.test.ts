@@ -240,6 +240,26 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
     });
   });
 
+  describe(`the lexical index's vocabulary, ${name}`, { skip }, () => {
+    it("counts the Brain's Records, and those with each word in their own text, up to the cap", async () => {
+      const words = ['kayak', 'kayaks', 'porto', 'lesson', 'ana', 'zebra'];
+      assert.deepEqual(await index!.textFrequencies('brn_lc', words, 500), {
+        records: records.length,
+        // "lesson" is also r_local's neighbour's word, and "ana" a speaker's: neither counts there.
+        counts: [7, 7, 1, 1, 0, 0],
+      });
+      assert.deepEqual(await index!.textFrequencies('brn_lc', ['kayak', 'porto'], 3), {
+        records: records.length,
+        counts: [3, 1],
+      });
+      assert.deepEqual(await index!.textFrequencies('brn_none', ['kayak'], 500), { records: 0, counts: [0] });
+      assert.deepEqual(await index!.textFrequencies('brn_lc', [], 500), {
+        records: records.length,
+        counts: [],
+      });
+    });
+  });
+
   describe(`the thread index, ${name}`, { skip }, () => {
     const threads = indexes?.threads;
     const nOf = async () =>
