@@ -67,6 +67,11 @@ export interface LexicalIndex {
     words: readonly string[],
     cap: number,
   ): Promise<{ records: number; counts: number[] }>;
+  /**
+   * The first 2,000 characters of the text of each of these Records of the Brain, as a hit carries
+   * them, for Records other lanes found (feedback reads the best candidates' words); in no order.
+   */
+  texts(brainUid: string, recordIds: readonly string[]): Promise<{ recordId: string; text: string }[]>;
 }
 
 /** A Record behind a Memory holding a slot, as the slot lane reads it. */

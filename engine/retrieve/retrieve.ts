@@ -185,10 +185,13 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const expansion: string[] = [];
   if (o.mode === 'thorough' && !over() && fused.length > 0) {
     t = performance.now();
-    const top = o.store.all<{ text: string }>(
-      'SELECT substr(text, 1, 2000) AS text FROM records WHERE id IN (SELECT value FROM json_each(?))',
-      JSON.stringify(fused.slice(0, 5).map((f) => f.recordId)),
-    );
+    // In id order, so words that score alike keep one order whatever order the index answers in.
+    const top = (
+      await lexical.texts(
+        o.eligibility.brainUid,
+        fused.slice(0, 5).map((f) => f.recordId),
+      )
+    ).sort((a, b) => (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0));
     expansion.push(
       ...(await feedbackTerms(
         lexical,

@@ -128,5 +128,14 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       const row = rows.rows[0]!;
       return { records: row.records, counts: row.counts ?? [] };
     },
+    async texts(brainUid, recordIds) {
+      if (recordIds.length === 0) return [];
+      const rows = await db.query<{ recordId: string; text: string }>(
+        `SELECT id AS "recordId", substr(text, 1, 2000) AS text FROM records
+         WHERE brain_uid = $1 AND id = ANY ($2::text[])`,
+        [brainUid, [...recordIds]],
+      );
+      return rows.rows;
+    },
   };
 }
