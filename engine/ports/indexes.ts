@@ -57,6 +57,21 @@ export interface LexicalIndex {
    * first, with score 0: a question about a date may share no word with its answer.
    */
   inWindow(scope: SearchScope, limit: number): Promise<LexicalHit[]>;
+  /**
+   * How common each word is in the Brain's own texts (pseudo-relevance feedback keeps the rare ones):
+   * how many Records the index holds for the Brain, and for each word how many of them have it in
+   * their own text (not in a neighbour's or the speaker's), counted up to `cap`.
+   */
+  textFrequencies(
+    brainUid: string,
+    words: readonly string[],
+    cap: number,
+  ): Promise<{ records: number; counts: number[] }>;
+  /**
+   * The first 2,000 characters of the text of each of these Records of the Brain, as a hit carries
+   * them, for Records other lanes found (feedback reads the best candidates' words); in no order.
+   */
+  texts(brainUid: string, recordIds: readonly string[]): Promise<{ recordId: string; text: string }[]>;
 }
 
 /** A Record behind a Memory holding a slot, as the slot lane reads it. */
@@ -157,4 +172,13 @@ export interface ThreadIndex {
     before: number,
     after: number,
   ): Promise<{ n: number; id: string; offset: number }[]>;
+  /**
+   * For each of these Records of the scope's Brain that is a message in a thread, the message just
+   * before it there, when the scope lets that one through (and not an earlier one when it does not:
+   * the prompt lane wants the message that drew an answer out). In the order asked.
+   */
+  justBefore(
+    recordIds: readonly string[],
+    scope: SearchScope,
+  ): Promise<{ recordId: string; beforeId: string }[]>;
 }

@@ -1,19 +1,21 @@
-import type { Store } from '../adapters/sqlite/store.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
-import { scopeToken } from '../adapters/sqlite/turn-table.ts';
+import type { LexicalIndex } from '../ports/index.ts';
+
+/** Document frequencies are counted up to this: a word that common is no clue anyway. */
+const dfCap = 500;
 
 /**
  * Pseudo-relevance feedback for thorough mode: the rarest content words of the top-ranked Records
  * (by document frequency in this Brain's index) that the query lacks. Rare words shared by what ranked
  * first tend to name the thing the query circles around ("pottery" for "what does she do to relax").
  */
-export function feedbackTerms(
-  store: Store,
+export async function feedbackTerms(
+  lexical: LexicalIndex,
   brainUid: string,
   topTexts: string[],
   terms: string[],
   max = 5,
-): string[] {
+): Promise<string[]> {
   const have = new Set(terms);
   const counts = new Map<string, number>();
   for (const text of topTexts) {
@@ -23,22 +25,15 @@ export function feedbackTerms(
     }
   }
   if (counts.size === 0) return [];
-  const total =
-    store.get<{ c: number }>('SELECT count(*) AS c FROM retrieval_index WHERE brain_uid = ?', brainUid)?.c ??
-    1;
-  const cap = 500;
+  const words = [...counts.keys()];
+  const { records: total, counts: dfs } = await lexical.textFrequencies(brainUid, words, dfCap);
   const scored: Array<[string, number]> = [];
-  for (const [w, tf] of counts) {
-    // Document frequency in this Brain, counted up to a cap: a word that common is no clue anyway.
-    const df =
-      store.get<{ c: number }>(
-        `SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT ${cap})`,
-        `scope:${scopeToken(brainUid)} AND text:"${w.replaceAll('"', '""')}"`,
-      )?.c ?? 0;
+  words.forEach((w, i) => {
+    const df = dfs[i] ?? 0;
     // Rarer than in half the Brain's Records, else it says nothing about this query.
-    if (df === 0 || df >= cap || df > total / 2) continue;
-    scored.push([w, tf * Math.log((total + 1) / df)]);
-  }
+    if (df === 0 || df >= dfCap || df > total / 2) return;
+    scored.push([w, counts.get(w)! * Math.log((total + 1) / df)]);
+  });
   return scored
     .sort((a, b) => b[1] - a[1])
     .slice(0, max)

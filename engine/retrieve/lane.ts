@@ -1,6 +1,6 @@
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
-import type { LexicalIndex, SlotIndex } from '../ports/index.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex } from '../ports/index.ts';
 import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
 import type { RetrievalIndexes } from './retrieval-indexer.ts';
 
@@ -31,6 +31,8 @@ export interface LaneInput {
   lexical: LexicalIndex;
   /** The slot lane's reads of Memories holding a slot. */
   slots: SlotIndex;
+  /** Threads of messages: the prompt lane's message before a strong match. */
+  threads: ThreadIndex;
   /** The engine's indexes; without them the semantic lane finds nothing. */
   indexes?: RetrievalIndexes | undefined;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */

@@ -3,7 +3,8 @@ import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
 import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
-import type { LexicalIndex, SlotIndex } from '../ports/index.ts';
+import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -38,6 +39,8 @@ export interface RetrieveInput {
   lexical?: LexicalIndex | undefined;
   /** The slot lane's reads; default: the store's. */
   slots?: SlotIndex | undefined;
+  /** The prompt lane's threads; default: the store's. */
+  threads?: ThreadIndex | undefined;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -145,6 +148,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     store: o.store,
     lexical,
     slots: o.slots ?? createSqliteSlotIndex(o.store),
+    threads: o.threads ?? createSqliteThreadIndex(o.store),
     query: o.query,
     eligibility: o.eligibility,
     limit,
@@ -181,17 +185,20 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const expansion: string[] = [];
   if (o.mode === 'thorough' && !over() && fused.length > 0) {
     t = performance.now();
-    const top = o.store.all<{ text: string }>(
-      'SELECT substr(text, 1, 2000) AS text FROM records WHERE id IN (SELECT value FROM json_each(?))',
-      JSON.stringify(fused.slice(0, 5).map((f) => f.recordId)),
-    );
+    // In id order, so words that score alike keep one order whatever order the index answers in.
+    const top = (
+      await lexical.texts(
+        o.eligibility.brainUid,
+        fused.slice(0, 5).map((f) => f.recordId),
+      )
+    ).sort((a, b) => (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0));
     expansion.push(
-      ...feedbackTerms(
-        o.store,
+      ...(await feedbackTerms(
+        lexical,
         o.eligibility.brainUid,
         top.map((r) => r.text),
         o.terms,
-      ),
+      )),
     );
     o.emit('expand', { method: 'pseudo_relevance_feedback', terms: expansion });
     if (expansion.length > 0) {
@@ -218,7 +225,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   else if (fused.length > 0) {
     t = performance.now();
     o.emit('lane', { lane: 'prompt' });
-    const prompts = promptCandidates(o.store, o.eligibility, fused);
+    const prompts = await promptCandidates(base.threads, o.eligibility, fused);
     o.ledger.charge('processing', prompts.length / 1000);
     laneResults.push({ lane: 'prompt', candidates: prompts, ms: performance.now() - t });
     fused = fuse(laneResults, rrfK, laneWeights);

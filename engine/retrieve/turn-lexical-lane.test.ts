@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
+import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
 import { queryPlan } from '../adapters/sqlite/testing.ts';
 import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
@@ -74,6 +75,7 @@ function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
     store,
     lexical: createSqliteLexicalIndex(store),
     slots: createSqliteSlotIndex(store),
+    threads: createSqliteThreadIndex(store),
     query: 'kayak',
     terms: ['kayak'],
     eligibility: { brainUid: 'brn_a', excludeLocalOnly: false, ...e },

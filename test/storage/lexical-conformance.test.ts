@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pgLexicalIndex } from '../../engine/adapters/postgres/lexical-index.ts';
+import { pgThreadIndex } from '../../engine/adapters/postgres/thread-index.ts';
 import { pgVectorIndex } from '../../engine/adapters/postgres/vector-index.ts';
 import { migrate } from '../../engine/adapters/postgres/migrate.ts';
 import {
@@ -11,10 +12,17 @@ import {
 import { insertMemory, insertRecord } from '../../engine/adapters/postgres/testing/records.ts';
 import type { PgClient } from '../../engine/adapters/postgres/client.ts';
 import { createSqliteLexicalIndex } from '../../engine/adapters/sqlite/lexical-index.ts';
+import { createSqliteThreadIndex } from '../../engine/adapters/sqlite/thread-index.ts';
 import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { createTurnCopies } from '../../engine/adapters/sqlite/turn-copies.ts';
 import { createSqliteVectorIndex } from '../../engine/adapters/sqlite/vector-index.ts';
-import type { LexicalHit, LexicalIndex, SearchScope, VectorIndex } from '../../engine/ports/index.ts';
+import type {
+  LexicalHit,
+  LexicalIndex,
+  SearchScope,
+  ThreadIndex,
+  VectorIndex,
+} from '../../engine/ports/index.ts';
 import { createRetrievalIndexer } from '../../engine/retrieve/retrieval-indexer.ts';
 
 /*
@@ -74,6 +82,7 @@ function content(r: Rec): Record<string, unknown> {
 interface Indexes {
   lexical: LexicalIndex;
   vectors: VectorIndex;
+  threads: ThreadIndex;
   memoryN(id: string): Promise<number>;
 }
 
@@ -126,6 +135,7 @@ function sqliteIndexes(): Indexes {
   return {
     lexical: createSqliteLexicalIndex(store, turns),
     vectors,
+    threads: createSqliteThreadIndex(store),
     memoryN: async (id) => store.get<{ n: number }>('SELECT n FROM memories WHERE id = ?', id)!.n,
   };
 }
@@ -154,6 +164,7 @@ async function pgIndexes(db: PgClient): Promise<Indexes> {
   return {
     lexical: pgLexicalIndex(db),
     vectors: pgVectorIndex(db),
+    threads: pgThreadIndex(db),
     memoryN: async (id) =>
       (await db.query<{ n: number }>("SELECT n FROM memories WHERE brain_uid = 'brn_lc' AND id = $1", [id]))
         .rows[0]!.n,
@@ -197,6 +208,18 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       );
     });
 
+    it("give the texts of Records other lanes found, as a hit carries them, of the Brain's only", async () => {
+      const texts = async (brainUid: string, ids: string[]) =>
+        (await index!.texts(brainUid, ids)).sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
+      assert.deepEqual(await texts('brn_lc', ['r_long', 'r_missing', 'r_bread', 'r_ana']), [
+        { recordId: 'r_ana', text: 'the kayak trip to Porto' },
+        { recordId: 'r_bread', text: 'bread recipe' },
+        { recordId: 'r_long', text: long.slice(0, 2000) },
+      ]);
+      assert.deepEqual(await texts('brn_none', ['r_ana']), []);
+      assert.deepEqual(await texts('brn_lc', []), []);
+    });
+
     it('of a time window: the eligible Records in it, earliest first, up to the limit', async () => {
       const ids = async (over: Partial<SearchScope>, limit = 50) =>
         (await index!.inWindow(scope(over), limit)).map((h) => h.recordId);
@@ -226,6 +249,97 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       });
       assert.equal(await index!.anyInWindow(scope({ fromMs: t0 + 9 * min })), false);
       assert.equal(await index!.anyInWindow(scope({ fromMs: t0 + 7 * min })), true);
+    });
+  });
+
+  describe(`the lexical index's vocabulary, ${name}`, { skip }, () => {
+    it("counts the Brain's Records, and those with each word in their own text, up to the cap", async () => {
+      const words = ['kayak', 'kayaks', 'porto', 'lesson', 'ana', 'zebra'];
+      assert.deepEqual(await index!.textFrequencies('brn_lc', words, 500), {
+        records: records.length,
+        // "lesson" is also r_local's neighbour's word, and "ana" a speaker's: neither counts there.
+        counts: [7, 7, 1, 1, 0, 0],
+      });
+      assert.deepEqual(await index!.textFrequencies('brn_lc', ['kayak', 'porto'], 3), {
+        records: records.length,
+        counts: [3, 1],
+      });
+      assert.deepEqual(await index!.textFrequencies('brn_none', ['kayak'], 500), { records: 0, counts: [0] });
+      assert.deepEqual(await index!.textFrequencies('brn_lc', [], 500), {
+        records: records.length,
+        counts: [],
+      });
+    });
+  });
+
+  describe(`the thread index, ${name}`, { skip }, () => {
+    const threads = indexes?.threads;
+    const nOf = async () =>
+      new Map(
+        (await index!.inWindow(scope({ fromMs: t0, toMs: t0 + 8 * min }), 50)).map((h) => [
+          h.recordId,
+          h.recordN,
+        ]),
+      );
+
+    it("names each Record's thread, and the messages around one in thread order", async () => {
+      const n = await nOf();
+      const at = (id: string) => n.get(id)!;
+      assert.deepEqual(
+        await threads!.threadsOf([at('r_ana'), at('r_doc'), at('r_bread'), 987_654_321, at('r_ana')]),
+        ['t1', null, 't2', null, 't1'],
+      );
+      assert.deepEqual(await threads!.threadsOf([]), []);
+      const around = async (id: string, before: number, after: number) =>
+        (await threads!.neighbours(at(id), before, after)).map((x) => {
+          assert.equal(x.n, at(x.id));
+          return [x.id, x.offset];
+        });
+      assert.deepEqual(await around('r_ana', 2, 1), [
+        ['r_bob', -2],
+        ['r_local', -1],
+        ['r_none', 1],
+      ]);
+      assert.deepEqual(await around('r_bob', 1, 2), [
+        ['r_local', 1],
+        ['r_ana', 2],
+      ]);
+      assert.deepEqual(await around('r_long', 1, 5), [['r_empty', -1]]);
+      assert.deepEqual(await around('r_ana', 0, 0), []);
+      assert.deepEqual(await around('r_doc', 2, 2), [], 'a document is in no thread');
+      assert.deepEqual(await around('r_bread', 2, 2), []);
+    });
+
+    it('gives the message just before each Record, in the order asked, if the scope lets it through', async () => {
+      const before = async (ids: string[], over: Partial<SearchScope> = {}) =>
+        (await threads!.justBefore(ids, scope(over))).map((p) => [p.recordId, p.beforeId]);
+      const asked = ['r_ana', 'r_bob', 'r_doc', 'r_bread', 'r_none', 'r_missing', 'r_long'];
+      assert.deepEqual(await before(asked), [
+        ['r_ana', 'r_local'],
+        ['r_none', 'r_ana'],
+        ['r_long', 'r_empty'],
+      ]);
+      assert.deepEqual(await before([...asked].reverse()), [
+        ['r_long', 'r_empty'],
+        ['r_none', 'r_ana'],
+        ['r_ana', 'r_local'],
+      ]);
+      // r_local is hidden: r_ana has no prompt, not the message before that one.
+      assert.deepEqual(await before(asked, { excludeLocalOnly: true }), [
+        ['r_none', 'r_ana'],
+        ['r_long', 'r_empty'],
+      ]);
+      assert.deepEqual(await before(asked, { sources: ['chat'] }), [['r_none', 'r_ana']]);
+      assert.deepEqual(await before(asked, { untilMs: t0 + 2 * min }), [
+        ['r_ana', 'r_local'],
+        ['r_none', 'r_ana'],
+      ]);
+      assert.deepEqual(await before(asked, { sinceMs: t0 + 2 * min, asOfMs: t0 + 5 * min }), [
+        ['r_none', 'r_ana'],
+        ['r_long', 'r_empty'],
+      ]);
+      assert.deepEqual(await before(asked, { brainUid: 'brn_none' }), []);
+      assert.deepEqual(await before([]), []);
     });
   });
 

@@ -111,5 +111,31 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       );
       return rows.rows;
     },
+    async textFrequencies(brainUid, words, cap) {
+      // A Record's own words are the turn's weight A (migration 005); the GIN index finds the turns
+      // with the word at any weight, ts_filter keeps those with it in the text.
+      const rows = await db.query<{ records: number; counts: number[] | null }>(
+        `SELECT (SELECT count(*) FROM turns WHERE brain_uid = $1)::int AS records,
+                (SELECT array_agg(c ORDER BY ord) FROM (
+                   SELECT w.ord, (SELECT count(*) FROM (
+                       SELECT 1 FROM turns t
+                       WHERE t.brain_uid = $1 AND t.tsv @@ q.q AND ts_filter(t.tsv, '{a}') @@ q.q
+                       LIMIT $3) x)::int AS c
+                   FROM unnest($2::text[]) WITH ORDINALITY AS w(word, ord),
+                        LATERAL (SELECT phraseto_tsquery('english', w.word) AS q) q) per) AS counts`,
+        [brainUid, [...words], cap],
+      );
+      const row = rows.rows[0]!;
+      return { records: row.records, counts: row.counts ?? [] };
+    },
+    async texts(brainUid, recordIds) {
+      if (recordIds.length === 0) return [];
+      const rows = await db.query<{ recordId: string; text: string }>(
+        `SELECT id AS "recordId", substr(text, 1, 2000) AS text FROM records
+         WHERE brain_uid = $1 AND id = ANY ($2::text[])`,
+        [brainUid, [...recordIds]],
+      );
+      return rows.rows;
+    },
   };
 }

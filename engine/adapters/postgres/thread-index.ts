@@ -1,8 +1,11 @@
 import type { ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
+import { scopeSql } from './lexical-index.ts';
+import { params } from './memory-view.ts';
 
 /** A message's thread, as the SQLite indexer reads it (retrieval-indexer.ts): its content's `thread`. */
-const thread = `(r.content::jsonb ->> 'thread')`;
+const threadOf = (alias: string) => `(${alias}.content::jsonb ->> 'thread')`;
+const thread = threadOf('r');
 
 /**
  * Threads of messages from the Records themselves (migration 002 indexes them): a message's thread is
@@ -44,6 +47,29 @@ export function pgThreadIndex(db: PgQueryable): ThreadIndex {
          SELECT n, id, "offset"::int AS "offset" FROM (SELECT * FROM prev UNION ALL SELECT * FROM next) x
          ORDER BY "offset"`,
         [recordN, Math.max(0, Math.trunc(before)), Math.max(0, Math.trunc(after))],
+      );
+      return rows.rows;
+    },
+    async justBefore(recordIds, scope) {
+      if (recordIds.length === 0) return [];
+      const p = params([...recordIds]);
+      const brain = p.bind(scope.brainUid);
+      const where = scopeSql(p, scope, 'p');
+      // The message just before, found in the thread's index (migration 002), and only then the scope.
+      const rows = await db.query<{ recordId: string; beforeId: string }>(
+        `SELECT c.id AS "recordId", p.id AS "beforeId"
+         FROM unnest($1::text[]) WITH ORDINALITY AS c(id, ord)
+         JOIN records f ON f.brain_uid = ${brain} AND f.id = c.id AND f.kind = 'message'
+         CROSS JOIN LATERAL (
+           SELECT x.n FROM records x
+           WHERE x.brain_uid = f.brain_uid AND x.kind = 'message'
+             AND ${threadOf('x')} = ${threadOf('f')}
+             AND (x.occurred_ms, x.n) < (f.occurred_ms, f.n)
+           ORDER BY x.occurred_ms DESC, x.n DESC LIMIT 1) prev
+         JOIN records p ON p.brain_uid = f.brain_uid AND p.n = prev.n
+         WHERE ${where}
+         ORDER BY c.ord`,
+        p.values,
       );
       return rows.rows;
     },

@@ -87,6 +87,30 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
         limit,
       );
     },
+    async textFrequencies(brainUid, words, cap) {
+      const records =
+        store.get<{ c: number }>('SELECT count(*) AS c FROM retrieval_index WHERE brain_uid = ?', brainUid)
+          ?.c ?? 0;
+      // FTS5 itself, not the in-memory copy: the copy ranks whole turns, this counts one column.
+      const counts = words.map(
+        (w) =>
+          store.get<{ c: number }>(
+            'SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT ?)',
+            `scope:${scopeToken(brainUid)} AND text:${ftsPhrase(w)}`,
+            cap,
+          )?.c ?? 0,
+      );
+      return { records, counts };
+    },
+    async texts(brainUid, recordIds) {
+      if (recordIds.length === 0) return [];
+      return store.all<{ recordId: string; text: string }>(
+        `SELECT id AS recordId, substr(text, 1, 2000) AS text FROM records
+         WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
+        JSON.stringify(recordIds),
+        brainUid,
+      );
+    },
   };
 }
 

@@ -1,0 +1,83 @@
+import type { SearchScope, ThreadIndex } from '../../ports/index.ts';
+import { eligibilitySql } from './eligibility-sql.ts';
+import type { Store } from './store.ts';
+
+/** A Record's place in its thread, as the indexer wrote it. */
+interface Place {
+  brain_uid: string;
+  thread: string | null;
+  occurred_ms: number;
+  record_n: number;
+}
+
+/**
+ * Threads of messages over retrieval_index: the indexer writes each Record's thread (a message's
+ * content `thread`) and time there, and a thread's order is (occurred_ms, record_n). A Record the
+ * indexer has not reached yet is in no thread: a Context catches the Brain up before it retrieves.
+ */
+export function createSqliteThreadIndex(store: Store): ThreadIndex {
+  /** Up to `limit` messages of the place's thread on one side of it, nearest first. */
+  const side = (at: Place, dir: 'before' | 'after', limit: number) => {
+    const cmp = dir === 'before' ? '<' : '>';
+    const order = dir === 'before' ? 'DESC' : 'ASC';
+    return store.all<{ n: number; id: string }>(
+      `SELECT ri.record_n AS n, r.id AS id
+       FROM retrieval_index ri JOIN records r ON r.n = ri.record_n
+       WHERE ri.brain_uid = ? AND ri.thread = ? AND (ri.occurred_ms, ri.record_n) ${cmp} (?, ?)
+       ORDER BY ri.occurred_ms ${order}, ri.record_n ${order} LIMIT ?`,
+      at.brain_uid,
+      at.thread,
+      at.occurred_ms,
+      at.record_n,
+      limit,
+    );
+  };
+  return {
+    async threadsOf(recordNs) {
+      if (recordNs.length === 0) return [];
+      const byN = new Map(
+        store
+          .all<{ n: number; thread: string | null }>(
+            `SELECT ri.record_n AS n, ri.thread FROM json_each(?) j
+             CROSS JOIN retrieval_index ri ON ri.record_n = j.value`,
+            JSON.stringify(recordNs),
+          )
+          .map((r) => [r.n, r.thread]),
+      );
+      return recordNs.map((n) => byN.get(n) ?? null);
+    },
+    async neighbours(recordN, before, after) {
+      const at = store.get<Place>(
+        'SELECT brain_uid, thread, occurred_ms, record_n FROM retrieval_index WHERE record_n = ?',
+        recordN,
+      );
+      if (!at || at.thread === null) return [];
+      const [b, a] = [Math.max(0, Math.trunc(before)), Math.max(0, Math.trunc(after))];
+      const prev = b === 0 ? [] : side(at, 'before', b);
+      const next = a === 0 ? [] : side(at, 'after', a);
+      return [
+        ...prev.map((r, i) => ({ ...r, offset: -(i + 1) })).reverse(),
+        ...next.map((r, i) => ({ ...r, offset: i + 1 })),
+      ];
+    },
+    async justBefore(recordIds: readonly string[], scope: SearchScope) {
+      if (recordIds.length === 0) return [];
+      const el = eligibilitySql(scope, 'p');
+      return store.all<{ recordId: string; beforeId: string }>(
+        `SELECT c.value AS recordId, p.id AS beforeId
+         FROM json_each(?) c
+         JOIN records f ON f.id = c.value
+         JOIN retrieval_index fi ON fi.record_n = f.n AND fi.thread IS NOT NULL
+         JOIN records p ON p.n = (
+           SELECT pi.record_n FROM retrieval_index pi
+           WHERE pi.brain_uid = fi.brain_uid AND pi.thread = fi.thread
+             AND (pi.occurred_ms, pi.record_n) < (fi.occurred_ms, fi.record_n)
+           ORDER BY pi.occurred_ms DESC, pi.record_n DESC LIMIT 1)
+         WHERE ${el.sql}
+         ORDER BY c.key`,
+        JSON.stringify(recordIds),
+        ...el.params,
+      );
+    },
+  };
+}
