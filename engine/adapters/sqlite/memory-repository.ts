@@ -138,24 +138,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       recordId,
       quote,
     ).changes > 0;
-  const direct: Pick<
-    MemoryRepository,
-    | 'get'
-    | 'lineage'
-    | 'citations'
-    | 'insert'
-    | 'update'
-    | 'remove'
-    | 'addCitation'
-    | 'dropCitations'
-    | 'shareable'
-    | 'slotVersions'
-    | 'sameStatement'
-    | 'settling'
-    | 'citing'
-    | 'namedBy'
-    | 'onOlderRevisions'
-  > = {
+  return {
     async get(id) {
       const r = store.get<SqlVersion>(
         `SELECT ${versionColumns} FROM memories m WHERE m.id = ? AND m.brain_uid = ?`,
@@ -334,9 +317,6 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         record.source_name,
       );
     },
-  };
-  return {
-    ...direct,
     async list(q) {
       const { sql, params } = memoryPageSql(brainUid, q);
       const rows = store.all<SqlVersion>(sql, ...params).map(versionOf);

@@ -51,7 +51,7 @@ export const sourceListSql = (hideLocalOnly: boolean) =>
  * foreign key and trigger.
  */
 export function sqliteRecords(store: Store, brainUid: string): RecordRepository {
-  const direct: Pick<RecordRepository, 'insert' | 'get' | 'getMany' | 'states' | 'remove'> = {
+  return {
     async insert(row) {
       const { lastInsertRowid } = store.run(
         `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
@@ -103,9 +103,6 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
     async remove(ids) {
       for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
     },
-  };
-  return {
-    ...direct,
     async list(q) {
       const { sql, params } = recordPageSql(brainUid, q);
       const rows = store.all<RecordRow>(sql, ...params);

@@ -7,7 +7,7 @@ import type { Store } from './store.ts';
  * hosted reader that was served the Memory at any point is told it went.
  */
 export function sqliteTombstones(store: Store, brainUid: string): TombstoneRepository {
-  const direct: Pick<TombstoneRepository, 'record' | 'clear'> = {
+  return {
     async record(memoryId, seq, reason, shareable) {
       store.run(
         `INSERT INTO memory_removals (memory_id, brain_uid, seq, reason, shareable) VALUES (?, ?, ?, ?, ?)
@@ -23,9 +23,6 @@ export function sqliteTombstones(store: Store, brainUid: string): TombstoneRepos
     async clear(memoryId) {
       store.run('DELETE FROM memory_removals WHERE memory_id = ? AND brain_uid = ?', memoryId, brainUid);
     },
-  };
-  return {
-    ...direct,
     since: async (afterSeq, limit, opts) =>
       store.all<{ memory_id: string; seq: number; reason: RemovalReason }>(
         `SELECT memory_id, seq, reason FROM memory_removals
