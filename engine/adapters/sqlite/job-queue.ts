@@ -10,29 +10,10 @@ const columns = 'n, brain_uid, job, record_id, memory_id, record_seq, not_before
  */
 const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
 
-/** Queues a job in the caller's transaction (a unit of work's synchronous twin of `enqueue`). */
-export function enqueueJob(store: Store, job: DeriveJob): void {
-  if (job.job === 'derive')
-    store.run(
-      "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
-      job.brainUid,
-      job.recordId,
-      job.recordSeq,
-    );
-  else
-    store.run(
-      "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
-      job.brainUid,
-      job.memoryId,
-      job.recordSeq,
-      job.notBeforeMs,
-    );
-}
-
 /**
  * The job queue over `derive_queue` (the JobQueue port). Every method runs its statements when called
- * (atOnce): the derive worker's batch is one synchronous transaction (better-sqlite3's) and makes its
- * calls inside it, until units of work are asynchronous (docs/architecture.md).
+ * (atOnce), on the store's one connection: called in a unit of work (`jobs` of sqliteUnits), that is
+ * the unit's transaction, and a failure throws there and rolls the unit back.
  *
  * Leases are kept in memory, not in the table: the data dir's lock admits one process, so no other
  * claimer could see them, and a process that dies takes its leases with it (its jobs are claimable as
@@ -75,7 +56,24 @@ export function sqliteJobQueue(store: Store): JobQueue {
   };
 
   return {
-    enqueue: (job: DeriveJob) => atOnce(() => enqueueJob(store, job)),
+    enqueue: (job: DeriveJob) =>
+      atOnce(() => {
+        if (job.job === 'derive')
+          store.run(
+            "INSERT INTO derive_queue (brain_uid, job, record_id, record_seq) VALUES (?, 'derive', ?, ?)",
+            job.brainUid,
+            job.recordId,
+            job.recordSeq,
+          );
+        else
+          store.run(
+            "INSERT INTO derive_queue (brain_uid, job, memory_id, record_seq, not_before_ms) VALUES (?, 'rederive', ?, ?, ?)",
+            job.brainUid,
+            job.memoryId,
+            job.recordSeq,
+            job.notBeforeMs,
+          );
+      }),
 
     claim: (limit, nowMs, leaseMs) =>
       atOnce(() => {
