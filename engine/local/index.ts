@@ -6,6 +6,7 @@ import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { createDerivation } from '../derive/derivation.ts';
+import { selfOf } from '../core/shared/brain-self.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
@@ -41,7 +42,6 @@ import { forgetRecord } from './forget-record.ts';
 import { forgetSource, listSources } from './sources.ts';
 import {
   requireBrain,
-  selfOf,
   thoroughKeyPrefix,
   toBrain,
   watermarkOf,

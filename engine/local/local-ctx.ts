@@ -1,7 +1,8 @@
-import type { Brain, SelfEntity } from '../contract/index.ts';
+import type { Brain } from '../contract/index.ts';
 import type { ThoroughSync } from '../core/context/thorough-sync.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
+import { selfOf } from '../core/shared/brain-self.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
@@ -52,10 +53,6 @@ export async function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): P
   const b = await ctx.brains.find(t, brainId);
   if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
   return b;
-}
-
-export function selfOf(b: BrainRow): SelfEntity | null {
-  return b.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
 }
 
 export function toBrain(b: BrainRow): Brain {

@@ -1,7 +1,8 @@
 import type { Census, Profile } from '../contract/index.ts';
 import type { NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
-import { nowIso, requireBrain, selfOf, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { selfOf } from '../core/shared/brain-self.ts';
+import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
 import { toMemories } from './memories.ts';
 
 /**

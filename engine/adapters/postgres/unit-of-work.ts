@@ -1,5 +1,6 @@
+import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
+import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
@@ -47,12 +48,10 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
     failures: pgDeriveFailures(tx, brainUid),
     context: pgContextReads(tx, brainUid),
     async self() {
-      const r = await tx.query<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
-        'SELECT self_type, self_name FROM brains WHERE uid = $1',
-        [brainUid],
-      );
-      const b = r.rows[0];
-      return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
+      const r = await tx.query<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = $1', [
+        brainUid,
+      ]);
+      return selfOf(r.rows[0]);
     },
     census: pgCensusReads(tx, brainUid),
   };

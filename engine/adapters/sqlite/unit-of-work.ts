@@ -1,6 +1,6 @@
-import type { SelfEntity } from '../../contract/index.ts';
+import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import type { BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
+import type { BrainRow, BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
 import { sqliteCensusReads } from './census-reads.ts';
 import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures } from './derive-failure-repository.ts';
@@ -46,13 +46,6 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
     complete: (claims) => queue.complete(claims),
     retry: (claim, dueMs) => queue.retry(claim, dueMs),
   };
-  const selfOf = (brainUid: string): SelfEntity | null => {
-    const b = store.get<{ self_type: 'person' | 'org' | null; self_name: string | null }>(
-      'SELECT self_type, self_name FROM brains WHERE uid = ?',
-      brainUid,
-    );
-    return b?.self_type && b.self_name ? { type: b.self_type, name: b.self_name } : null;
-  };
   const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
       next: async () => store.nextSeq(brainUid),
@@ -68,7 +61,8 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
       context: sqliteContextReads(store, brainUid),
-      self: async () => selfOf(brainUid),
+      self: async () =>
+        selfOf(store.get<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = ?', brainUid)),
       census: sqliteCensusReads(store, brainUid),
     };
   };
