@@ -8,28 +8,12 @@ import type {
   TypedContent,
 } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { shortened } from '../../errors/shown-value.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
-import type { OutboxBatch, RemoteOf, Tenant } from '../../types.ts';
-
-/**
- * The Brain in this tenant, read from the device's store in the caller's synchronous part (device sync
- * runs on the desktop's SQLite store only; the engine's operations resolve it through the port).
- */
-export function brainNow(ctx: LocalCtx, t: Tenant, brainId: string): BrainRow {
-  const b = ctx.store.get<BrainRow>(
-    'SELECT * FROM brains WHERE project = ? AND env = ? AND id = ?',
-    t.project,
-    t.env,
-    brainId,
-  );
-  if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
-  return b;
-}
+import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
 interface PairingRow {
   brain_uid: string;

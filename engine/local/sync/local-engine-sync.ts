@@ -1,4 +1,4 @@
-import { requireBrain, type LocalCtx } from '../local-ctx.ts';
+import { requireBrain, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { Tenant } from '../../types.ts';
 import * as device from './device-sync.ts';
 import type { EngineSync } from '../../types.ts';
@@ -9,30 +9,36 @@ type Wrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => P
 /** The local engine's EngineSync: each operation checks the engine is open (`op`), writes also kick the indexer (`write`). */
 export function createEngineSync(ctx: LocalCtx, { op, write }: { op: Wrap; write: Wrap }): EngineSync {
   const brain = (t: Tenant, id: string) => requireBrain(ctx, t, id);
-  // Device sync is the desktop's, over its SQLite store: its synchronous parts resolve the Brain there.
-  const deviceBrain = (t: Tenant, id: string) => device.brainNow(ctx, t, id);
+  // Device sync is the desktop's, over its SQLite store: once its Brain is found, its synchronous part
+  // runs between units of work, as an operation's runs under `op`.
+  const onDevice = async <R>(t: Tenant, id: string, fn: (b: BrainRow) => R): Promise<Awaited<R>> => {
+    const b = await brain(t, id);
+    return await ctx.store.exclusive(() => fn(b));
+  };
   return {
     replicate: write(async (t, id, records) => {
       const { created: _created, ...result } = await replicateRecords(ctx, await brain(t, id), records);
       return result;
     }),
     tombstones: write(async (t, id, ids) => applyTombstones(ctx, await brain(t, id), ids)),
-    status: op((t, id) => device.syncStatus(ctx, deviceBrain(t, id))),
-    pair: op((t, id, body) => device.pair(ctx, deviceBrain(t, id), body)),
-    unpair: op((t, id) => device.unpair(ctx, deviceBrain(t, id))),
+    status: op((t, id) => onDevice(t, id, (b) => device.syncStatus(ctx, b))),
+    pair: op((t, id, body) => onDevice(t, id, (b) => device.pair(ctx, b, body))),
+    unpair: op((t, id) => onDevice(t, id, (b) => device.unpair(ctx, b))),
     pairedBrains: op(() => device.pairedBrains(ctx)),
-    remoteOf: op((t, id) => device.remoteOf(ctx, deviceBrain(t, id))),
-    outbox: op((t, id, limit) => device.outbox(ctx, deviceBrain(t, id), limit)),
+    remoteOf: op((t, id) => onDevice(t, id, (b) => device.remoteOf(ctx, b))),
+    outbox: op((t, id, limit) => onDevice(t, id, (b) => device.outbox(ctx, b, limit))),
     markPushed: write((t, id, pairingId, batch, outcomes) =>
-      device.markPushed(ctx, deviceBrain(t, id), pairingId, batch, outcomes),
+      onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes)),
     ),
-    tombstonesToSend: op((t, id, limit) => device.tombstonesToSend(ctx, deviceBrain(t, id), limit)),
+    tombstonesToSend: op((t, id, limit) => onDevice(t, id, (b) => device.tombstonesToSend(ctx, b, limit))),
     markTombstonesSent: op((t, id, pairingId, seq) =>
-      device.markTombstonesSent(ctx, deviceBrain(t, id), pairingId, seq),
+      onDevice(t, id, (b) => device.markTombstonesSent(ctx, b, pairingId, seq)),
     ),
     applyPulled: write((t, id, pairingId, page) =>
-      device.applyPulled(ctx, deviceBrain(t, id), pairingId, page),
+      onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page)),
     ),
-    finishRun: op((t, id, pairingId, error) => device.finishRun(ctx, deviceBrain(t, id), pairingId, error)),
+    finishRun: op((t, id, pairingId, error) =>
+      onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, error)),
+    ),
   };
 }
