@@ -3,7 +3,7 @@ import { eligibilitySql } from './eligibility-sql.ts';
 import type { Store } from './store.ts';
 
 /** A Record's place in its thread, as the indexer wrote it. */
-interface Place {
+export interface ThreadPlace {
   brain_uid: string;
   thread: string | null;
   occurred_ms: number;
@@ -15,23 +15,35 @@ interface Place {
  * content `thread`) and time there, and a thread's order is (occurred_ms, record_n). A Record the
  * indexer has not reached yet is in no thread: a Context catches the Brain up before it retrieves.
  */
+/**
+ * Up to `limit` messages of the place's thread on one side of it, nearest first: their `n` and
+ * `columns` of their Record (alias r).
+ */
+export function threadSide<R extends { n: number }>(
+  store: Store,
+  at: ThreadPlace,
+  dir: 'before' | 'after',
+  limit: number,
+  columns: string,
+): R[] {
+  const cmp = dir === 'before' ? '<' : '>';
+  const order = dir === 'before' ? 'DESC' : 'ASC';
+  return store.all<R>(
+    `SELECT ri.record_n AS n, ${columns}
+     FROM retrieval_index ri JOIN records r ON r.n = ri.record_n
+     WHERE ri.brain_uid = ? AND ri.thread = ? AND (ri.occurred_ms, ri.record_n) ${cmp} (?, ?)
+     ORDER BY ri.occurred_ms ${order}, ri.record_n ${order} LIMIT ?`,
+    at.brain_uid,
+    at.thread,
+    at.occurred_ms,
+    at.record_n,
+    limit,
+  );
+}
+
 export function createSqliteThreadIndex(store: Store): ThreadIndex {
-  /** Up to `limit` messages of the place's thread on one side of it, nearest first. */
-  const side = (at: Place, dir: 'before' | 'after', limit: number) => {
-    const cmp = dir === 'before' ? '<' : '>';
-    const order = dir === 'before' ? 'DESC' : 'ASC';
-    return store.all<{ n: number; id: string }>(
-      `SELECT ri.record_n AS n, r.id AS id
-       FROM retrieval_index ri JOIN records r ON r.n = ri.record_n
-       WHERE ri.brain_uid = ? AND ri.thread = ? AND (ri.occurred_ms, ri.record_n) ${cmp} (?, ?)
-       ORDER BY ri.occurred_ms ${order}, ri.record_n ${order} LIMIT ?`,
-      at.brain_uid,
-      at.thread,
-      at.occurred_ms,
-      at.record_n,
-      limit,
-    );
-  };
+  const side = (at: ThreadPlace, dir: 'before' | 'after', limit: number) =>
+    threadSide<{ n: number; id: string }>(store, at, dir, limit, 'r.id AS id');
   return {
     async threadsOf(recordNs) {
       if (recordNs.length === 0) return [];
@@ -47,7 +59,7 @@ export function createSqliteThreadIndex(store: Store): ThreadIndex {
       return recordNs.map((n) => byN.get(n) ?? null);
     },
     async neighbours(recordN, before, after) {
-      const at = store.get<Place>(
+      const at = store.get<ThreadPlace>(
         'SELECT brain_uid, thread, occurred_ms, record_n FROM retrieval_index WHERE record_n = ?',
         recordN,
       );

@@ -1,6 +1,7 @@
 import { segmentWords } from '../../core/retrieve/segment-words.ts';
 import { contextAfter, contextBefore, maxNeighbourChars } from '../../core/retrieve/turn-shape.ts';
 import type { Store } from './store.ts';
+import { threadSide, type ThreadPlace } from './thread-index.ts';
 import { scopeToken } from './turn-table.ts';
 
 /*
@@ -9,13 +10,7 @@ import { scopeToken } from './turn-table.ts';
  * go. PostgreSQL keeps its `turns` by trigger instead (migration 005).
  */
 
-interface Row {
-  record_n: number;
-  brain_uid: string;
-  thread: string | null;
-  speaker: string | null;
-  occurred_ms: number;
-}
+type Row = ThreadPlace & { speaker: string | null };
 
 function neighbours(
   store: Store,
@@ -24,19 +19,7 @@ function neighbours(
   limit: number,
 ): Array<{ n: number; text: string }> {
   if (r.thread === null || limit === 0) return [];
-  const cmp = dir === 'before' ? '<' : '>';
-  const order = dir === 'before' ? 'DESC' : 'ASC';
-  return store.all<{ n: number; text: string }>(
-    `SELECT ri.record_n AS n, substr(rec.text, 1, ${maxNeighbourChars}) AS text
-     FROM retrieval_index ri JOIN records rec ON rec.n = ri.record_n
-     WHERE ri.brain_uid = ? AND ri.thread = ? AND (ri.occurred_ms, ri.record_n) ${cmp} (?, ?)
-     ORDER BY ri.occurred_ms ${order}, ri.record_n ${order} LIMIT ?`,
-    r.brain_uid,
-    r.thread,
-    r.occurred_ms,
-    r.record_n,
-    limit,
-  );
+  return threadSide(store, r, dir, limit, `substr(r.text, 1, ${maxNeighbourChars}) AS text`);
 }
 
 /**
