@@ -109,7 +109,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   class NotRun extends Error {}
   const gone = (e: unknown) => e instanceof MnemoError && e.code === 'brain_not_found';
 
-  /** Ends what a batch left: runs the failed jobs' retries and failures, releases the unrun. */
+  /**
+   * Ends the leases of jobs that failed on their own: each is retried later, or on its last attempt
+   * recorded (onError) and completed, in a unit of its own. Rejects on any other failure of those units.
+   */
   const settle = async (failed: [ClaimedJob, unknown][]) => {
     const outcomes = await Promise.allSettled(
       failed.map(([job, e]) => {

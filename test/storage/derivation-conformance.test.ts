@@ -76,15 +76,27 @@ const silent = { warn: () => {}, error: () => {} };
 const clock = () => new Date('2026-03-01T00:00:00.000Z');
 const nowMs = clock().getTime();
 
-function worker(b: Backend, options: { leaseMs?: number; batchSize?: number } = {}): DeriveWorker {
+/** The derivation a process runs over `b`, stopped after the test; rules and clock as given. */
+function worker(
+  b: Backend,
+  o: {
+    leaseMs?: number;
+    batchSize?: number;
+    deriver?: Deriver;
+    clock?: () => Date;
+    jobRetryDelaysMs?: readonly number[];
+  } = {},
+): DeriveWorker {
+  const { deriver = createRuleDeriver(), clock: now = clock, jobRetryDelaysMs, ...timing } = o;
   const w = createDerivation({
     write: b.write,
     queue: b.queue,
-    deriver: createRuleDeriver(),
-    clock,
+    deriver,
+    clock: now,
     log: silent,
     storeFailure: b.storeFailure,
-    worker: { gatherMs: 0, ...options },
+    jobRetryDelaysMs,
+    worker: { gatherMs: 0, ...timing },
   });
   after(() => w.stop());
   return w;
@@ -188,17 +200,7 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
           return rules.derive(r, ctx);
         },
       };
-      const w = createDerivation({
-        write: b.write,
-        queue: b.queue,
-        deriver: failing,
-        clock,
-        log: silent,
-        storeFailure: b.storeFailure,
-        jobRetryDelaysMs: [],
-        worker: { gatherMs: 0 },
-      });
-      after(() => w.stop());
+      const w = worker(b, { deriver: failing, jobRetryDelaysMs: [] });
       w.kick();
       await w.idle();
       assert.deepEqual(
@@ -259,17 +261,8 @@ function processes(name: string, clients: () => Promise<PgClient[]>, opts: { ski
       // The dead process claimed both and never completed them (its lease: 300 ms from now).
       const claimed = await dead.queue.claim(10, Date.now(), 300);
       assert.equal(claimed.length, 2);
-      const w = createDerivation({
-        write: alive.write,
-        queue: alive.queue,
-        deriver: createRuleDeriver(),
-        // The worker's own clock, as the lease's: the real one.
-        clock: () => new Date(),
-        log: silent,
-        storeFailure: alive.storeFailure,
-        worker: { gatherMs: 0 },
-      });
-      after(() => w.stop());
+      // The worker's own clock, as the lease's: the real one.
+      const w = worker(alive, { clock: () => new Date() });
       w.kick();
       await w.idle();
       assert.deepEqual(

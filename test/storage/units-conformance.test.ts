@@ -819,11 +819,6 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       await b.units.write(uid, (u) => u.records.remove([]));
     });
 
-    /**
-     * A Brain whose Memories the reads below select from: one slot's values a (closed), B (in force,
-     * closed later by C's start) and C (scheduled), an event d about a later date, e retracted, f
-     * pending, g of a subject Ana's is a prefix of; Records r1 shareable, r2 local_only.
-     */
     it('reads slot holders: keys known, a first name, the self, and the Records behind the served holders', async () => {
       const uid = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;
@@ -836,50 +831,44 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
       const bobLivesIn = 'bob silva\u001flives in';
       const lives = { predicate: 'lives in' };
-      await b.addMemory(
-        memoryRow(uid, m('lisbon'), {
-          ...lives,
-          slot: anaLivesIn,
-          statement: 'Ana lives in Lisbon',
-          from: '2025-01-01T00:00:00.000Z',
-          to: '2025-06-01T00:00:00.000Z',
-          status: 'superseded',
-        }),
-        [r1],
-      );
-      await b.addMemory(
-        memoryRow(uid, m('porto'), {
-          ...lives,
-          slot: anaLivesIn,
-          statement: 'Ana lives in Porto',
-          from: '2025-06-01T00:00:00.000Z',
-        }),
-        [r4, r2],
-      );
-      await b.addMemory(
-        memoryRow(uid, m('bob'), {
-          ...lives,
-          slot: bobLivesIn,
-          statement: 'Bob Silva lives in Braga',
-          owner_state: 'other',
-          from: '2025-08-01T00:00:00.000Z',
-        }),
-        [r3],
-      );
-      await b.addMemory(
-        memoryRow(uid, m('work'), {
-          slot: 'ana\u001fworks at',
-          predicate: 'works at',
-          statement: 'Ana works at Tuna',
-        }),
-        [r1],
-      );
+      const held: [string, MemoryOptions, string[]][] = [
+        [
+          'lisbon',
+          {
+            ...lives,
+            slot: anaLivesIn,
+            statement: 'Ana lives in Lisbon',
+            from: '2025-01-01T00:00:00.000Z',
+            to: '2025-06-01T00:00:00.000Z',
+            status: 'superseded',
+          },
+          [r1],
+        ],
+        [
+          'porto',
+          { ...lives, slot: anaLivesIn, statement: 'Ana lives in Porto', from: '2025-06-01T00:00:00.000Z' },
+          [r4, r2],
+        ],
+        [
+          'bob',
+          {
+            ...lives,
+            slot: bobLivesIn,
+            statement: 'Bob Silva lives in Braga',
+            owner_state: 'other',
+            from: '2025-08-01T00:00:00.000Z',
+          },
+          [r3],
+        ],
+        ['work', { slot: 'ana\u001fworks at', predicate: 'works at', statement: 'Ana works at Tuna' }, [r1]],
+      ];
+      for (const [id, row, cites] of held) await b.addMemory(memoryRow(uid, m(id), row), cites);
       const { slots } = b;
       assert.deepEqual(await slots.known(uid, [anaLivesIn, 'zed\u001flives in']), [anaLivesIn]);
       assert.deepEqual(await slots.ofFirstName(uid, 'bob', ['lives in', 'works at'], 20), [bobLivesIn]);
       assert.deepEqual(await slots.ofFirstName(uid, 'bo', ['lives in'], 20), [], 'a whole first word only');
       const scope = { brainUid: uid, excludeLocalOnly: false };
-      const held = (
+      const holders = (
         by: Parameters<SlotIndex['holdings']>[0]['by'],
         o: { readTimeMs?: number; limit?: number; hosted?: boolean } = {},
       ) =>
@@ -892,17 +881,17 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         });
       const ids = (rows: { recordId: string; memoryId: string }[]) =>
         rows.map((r) => [r.memoryId, r.recordId]);
-      assert.deepEqual(ids(await held({ slots: [anaLivesIn] })), [
+      assert.deepEqual(ids(await holders({ slots: [anaLivesIn] })), [
         [m('porto'), r2],
         [m('porto'), r4],
       ]);
       assert.deepEqual(
-        ids(await held({ slots: [anaLivesIn] }, { readTimeMs: Date.parse('2025-03-01T00:00:00.000Z') })),
+        ids(await holders({ slots: [anaLivesIn] }, { readTimeMs: Date.parse('2025-03-01T00:00:00.000Z') })),
         [[m('lisbon'), r1]],
         'as of a world time, the holder then',
       );
       assert.deepEqual(
-        ids(await held({ predicates: ['lives in'] })),
+        ids(await holders({ predicates: ['lives in'] })),
         [
           [m('porto'), r2],
           [m('porto'), r4],
@@ -911,7 +900,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         "the Brain's own person first",
       );
       assert.deepEqual(
-        ids(await held({ predicates: ['lives in'] }, { hosted: true })),
+        ids(await holders({ predicates: ['lives in'] }, { hosted: true })),
         [
           [m('porto'), r2],
           [m('porto'), r4],
@@ -919,20 +908,25 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         'a holder with no Record the reader may see is none',
       );
       assert.deepEqual(
-        ids(await held({ predicates: ['lives in'] }, { limit: 1 })),
+        ids(await holders({ predicates: ['lives in'] }, { limit: 1 })),
         [
           [m('porto'), r2],
           [m('porto'), r4],
         ],
         'the limit counts holders',
       );
-      assert.equal((await held({ slots: [anaLivesIn] }))[0]!.statement, 'Ana lives in Porto');
+      assert.equal((await holders({ slots: [anaLivesIn] }))[0]!.statement, 'Ana lives in Porto');
       const named = `${uid}_named`;
       await b.brains.create({ ...brainRow(named, named), self_type: 'person', self_name: 'Ana Sousa' });
       assert.equal(await slots.selfName(named), 'Ana Sousa');
       assert.equal(await slots.selfName(uid), null);
     });
 
+    /**
+     * A Brain whose Memories the reads below select from: one slot's values a (closed), B (in force,
+     * closed later by C's start) and C (scheduled), an event d about a later date, e retracted, f
+     * pending, g of a subject Ana's is a prefix of; Records r1 shareable, r2 local_only.
+     */
     const memoriesBrain = async () => {
       const uid = await brain();
       const other = await brain();

@@ -37,6 +37,12 @@ async function feed(engine: Engine, brainId: string, limit: number): Promise<Rec
   }
 }
 
+/** Pairs Brain ana with a hub (no request is made: pairing only stores it) and answers the pairing. */
+async function pairWithHub(sync: NonNullable<Engine['sync']>): Promise<string> {
+  await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+  return (await sync.remoteOf(t, 'ana')).pairingId;
+}
+
 describe('the change feed of a device', () => {
   const engine = engineFor('feed');
 
@@ -149,8 +155,7 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
     const conflicted = await write('A quiet note.', 'redacted_summary');
     const heldBack = await write('ping @bobby tomorrow', 'redacted_summary');
     const shared = await write('The ferry leaves at seven.', 'shareable');
-    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
-    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const pairingId = await pairWithHub(sync);
     const batch = await sync.outbox(t, 'ana', 200);
     assert.deepEqual(
       batch.kept.map((k) => [k.localId, k.fate]),
@@ -192,8 +197,7 @@ describe('a page of the change feed', () => {
     const gone = (await e.rememberRecord(t, 'ana', { content: 'Forgotten on the hub.' }, {})).record;
     const { record } = await e.rememberRecord(t, 'hub', { content: 'Written on another device.' }, {});
     await e.forgetRecord(t, 'hub', record.id);
-    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
-    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const pairingId = await pairWithHub(sync);
     const page = (watermark: unknown): RecordPage => ({
       data: [record],
       has_more: false,
@@ -228,8 +232,7 @@ describe('a tombstone of a redacted copy this device pushed', () => {
       {},
     );
     const kept = (await e.rememberRecord(t, 'ana', { content: 'The ferry leaves at seven.' }, {})).record;
-    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
-    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const pairingId = await pairWithHub(sync);
     const copyId = redactedCopyId(record.id);
     await sync.markPushed(
       t,
