@@ -101,4 +101,29 @@ describe("a Brain's units of work from several processes", { skip: server.skip }
     assert.deepEqual(gaps, []);
     assert.equal(await pgUnitsOfWork(clients[1]!).read('brn_c', (r) => r.sequence.current()), n);
   });
+
+  it("runs one Brain's units of a process in call order on one connection, leaving the others to other Brains", async () => {
+    // Two connections: were each of Brain a's units to take one, b's unit would wait for all of them.
+    const [db2] = await migratedDatabase(server.cluster(), 1, 2);
+    await addBrain(db2!, 'brn_a');
+    await addBrain(db2!, 'brn_b');
+    const uow = pgUnitsOfWork(db2!);
+    const done: string[] = [];
+    const slow = Array.from({ length: 8 }, (_, i) =>
+      uow.write('brn_a', async (w) => {
+        const seq = await w.sequence.next();
+        await sleep(100);
+        done.push(`a${i}`);
+        return seq;
+      }),
+    );
+    const other = uow.write('brn_b', async (w) => {
+      await w.sequence.next();
+      done.push('b');
+    });
+    assert.deepEqual(await Promise.all(slow), [1, 2, 3, 4, 5, 6, 7, 8], 'steps in call order');
+    await other;
+    // brn_b's unit had the second connection at once: it ended while brn_a's first still held its row.
+    assert.ok(done.indexOf('b') < done.indexOf('a1'), `brn_b waited for brn_a: ${done.join(' ')}`);
+  });
 });
