@@ -77,6 +77,20 @@ describe("the store's WAL checkpointed on another thread", () => {
     }
   });
 
+  it('has a forget made while the worker opens the store wait for its first read, then empty the WAL', async () => {
+    const { store, file } = storeIn('k5');
+    const checkpoints = startBackgroundCheckpoints(store, { key: 'k5', intervalMs: 1 });
+    after(async () => {
+      await checkpoints.close();
+      store.close();
+    });
+    for (let i = 0; i < 20; i++) store.run('INSERT INTO notes VALUES (?)', 'w'.repeat(1000));
+    assert.notEqual(autocheckpoint(store), 10_000, 'the worker is still opening the store');
+    assert.equal(await store.emptyLog(), true);
+    assert.equal(autocheckpoint(store), 10_000, 'the forget waited for the worker to be ready');
+    assert.equal(statSync(`${file}-wal`).size, 0);
+  });
+
   it('leaves checkpoints to the store again when the worker cannot open it', async () => {
     const { store } = storeIn('right key');
     after(() => store.close());

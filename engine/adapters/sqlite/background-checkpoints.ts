@@ -15,7 +15,8 @@ import type { Store } from './store.ts';
  * the WAL is never wholly copied when a writer begins and never restarts; the backstop, run inside a
  * commit, copies all of it, and the next writer restarts the WAL. `journal_size_limit` then cuts the
  * file back. A forget empties the WAL itself (store.emptyLog): it holds the worker off and waits for a
- * checkpoint in flight first, so its receipt leaves only once the forgotten bytes are out of the log.
+ * checkpoint in flight, or the worker's opening read, first, so its receipt leaves only once the
+ * forgotten bytes are out of the log.
  */
 export interface BackgroundCheckpoints {
   /** The store was written (called on each of its commits): a checkpoint follows within `intervalMs`. */
@@ -61,12 +62,16 @@ export function startBackgroundCheckpoints(
   let inFlight: { done: () => void } | null = null;
   /** Committed since the checkpoint in flight began: it may not have taken that. */
   let dirty = false;
-  let settled: Promise<void> = Promise.resolve();
+  // The worker's first read, which proves the key, holds a snapshot as a checkpoint in flight does:
+  // a forget emptying the WAL meanwhile would find it busy. Until the worker answers, it counts as one.
+  let started!: () => void;
+  let settled = new Promise<void>((resolve) => (started = resolve));
   /** Forgets emptying the WAL themselves now: the worker waits for them. */
   let holds = 0;
   let failed = false;
 
   const fallBack = (message: string) => {
+    started();
     ready = false;
     if (store.db.open) store.db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
     if (!closed && !failed) opts.onError?.(message);
@@ -97,6 +102,7 @@ export function startBackgroundCheckpoints(
   store.onCommit(kick);
   worker.on('message', (m: Reply) => {
     if (m.type === 'ready') {
+      started();
       if (closed || !store.db.open) return;
       store.db.pragma(`wal_autocheckpoint = ${backstopPages}`);
       store.db.pragma(`journal_size_limit = ${walSizeLimit}`);
@@ -120,6 +126,7 @@ export function startBackgroundCheckpoints(
   worker.on('error', (e) => fallBack(`background checkpoints are off: ${String(e)}`));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => {
+    started();
     inFlight?.done();
     inFlight = null;
     if (!closed) fallBack('background checkpoints are off: their worker stopped');
