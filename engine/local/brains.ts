@@ -3,16 +3,16 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
-import { afterForget, nowIso, requireBrain, toBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, toBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
 /** The tenant's Brains, by id. */
-export async function listBrains(ctx: LocalCtx, t: Tenant): Promise<Brain[]> {
+export async function listBrains(ctx: EngineCtx, t: Tenant): Promise<Brain[]> {
   return (await ctx.brains.list(t)).map(toBrain);
 }
 
 /** Creates a Brain at sequence 0 and returns it with the watermark of that first boundary. */
 export async function createBrain(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   body: BrainCreate,
 ): Promise<{ brain: Brain; watermark: string }> {
@@ -35,7 +35,7 @@ export async function createBrain(
  * Removes the Brain and everything derived from it: Records (and their index entries), Memories,
  * Objects, idempotency keys, queued work, traces; the storage keeps none of its bytes.
  */
-export async function forgetBrain(ctx: LocalCtx, t: Tenant, brainId: string): Promise<DeletionReceipt> {
+export async function forgetBrain(ctx: EngineCtx, t: Tenant, brainId: string): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
   const counts = await ctx.brains.remove(b.uid);
   await afterForget(ctx, b.uid, null);

@@ -1,7 +1,7 @@
 import { settleLineage } from '../derive/settle-lineage.ts';
 import { recordRemoval } from '../derive/memory-removal.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
-import type { LocalCtx } from './local-ctx.ts';
+import type { EngineCtx } from './local-ctx.ts';
 
 export interface ForgottenCounts {
   /** Memories deleted because every Record supporting them was forgotten. */
@@ -22,7 +22,7 @@ export interface ForgottenCounts {
  * The caller checkpoints the WAL after the transaction commits.
  */
 export async function forgetRecordRows(
-  ctx: Pick<LocalCtx, 'clock' | 'rederiveDelayMs'>,
+  ctx: Pick<EngineCtx, 'clock' | 'rederiveDelayMs'>,
   uow: BrainUnitOfWork,
   recordIds: readonly string[],
 ): Promise<ForgottenCounts> {

@@ -3,7 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
 /**
  * Forgets one API-origin Record and cascades: Memories it alone supported are deleted; Memories that
@@ -14,13 +14,12 @@ import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from '.
  * hosted deployment too.
  */
 export async function forgetRecord(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   recordId: string,
 ): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
-  const { store } = ctx;
   const result = await ctx.units.write(b.uid, async (u) => {
     const r = await u.records.get(recordId);
     if (!r)
@@ -35,11 +34,10 @@ export async function forgetRecord(
           `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name ?? '')}`,
       );
     }
-    // The cascade is still SQL over the store, run inside this unit's transaction.
     return forgetRecordRows(ctx, u, [recordId]);
   });
   await afterForget(ctx, b.uid, [recordId]);
-  await store.emptyLog();
+  await ctx.emptyLog();
   if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',

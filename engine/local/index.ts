@@ -1,17 +1,13 @@
-import { defaultBudgetTokens } from '../core/shared/assemble-text.ts';
-import { coerceError, MnemoError } from '../errors/mnemo-error.ts';
-import { allKinds, type ContextProcessing, type ContextRequest } from '../contract/index.ts';
+import { allKinds } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
-import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
+import { createTraceBuffer } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { createDerivation } from '../derive/derivation.ts';
-import { selfOf } from '../core/shared/brain-self.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
-import { canonicalJson } from '../core/shared/canonical-json.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
@@ -37,23 +33,10 @@ import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
-import { createBrain, forgetBrain, listBrains } from './brains.ts';
-import { forgetRecord } from './forget-record.ts';
-import { forgetSource, listSources } from './sources.ts';
-import {
-  requireBrain,
-  thoroughKeyPrefix,
-  toBrain,
-  watermarkOf,
-  type BrainRow,
-  type LocalCtx,
-  type Logger,
-} from './local-ctx.ts';
-import { getMemory, listMemories } from './memories.ts';
-import { acceptObject, getObject, listObjects } from './objects.ts';
-import { getCensus, getProfile } from './profile-census.ts';
-import { getRecord, listRecords, rememberRecord } from './records.ts';
+import { type LocalCtx, type Logger } from './local-ctx.ts';
 import { createEngineSync } from './sync/local-engine-sync.ts';
+import { engineOperations } from './engine-operations.ts';
+import { originalsOfPushedCopies } from './sync/device-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -222,6 +205,8 @@ function engineOver(
     clock,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
+    emptyLog: () => store.emptyLog(),
+    originalsOfPushedCopies: async (brainUid, ids) => originalsOfPushedCopies(store, brainUid, ids),
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
   const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);
@@ -276,89 +261,26 @@ function engineOver(
         return e ? `${e.provider}:${e.model}` : 'none';
       },
     },
-    listBrains: op((t) => listBrains(ctx, t)),
-    createBrain: op((t, body) => createBrain(ctx, t, body)),
-    getBrain: op(async (t, id) => toBrain(await requireBrain(ctx, t, id))),
-    forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
-    getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
-    getCensus: op((t, id) => getCensus(ctx, t, id)),
-    rememberRecord: write((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
-    getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
-    listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
-    forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
-    listSources: op((t, id) => listSources(ctx, t, id)),
-    forgetSource: write((t, id, name) => forgetSource(ctx, t, id, name)),
-    listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
-    getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
-    acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),
-    getObject: op((t, id, type, key) => getObject(ctx, t, id, type, key)),
-    listObjects: op((t, id, q) => listObjects(ctx, t, id, q)),
-    createContext: op(async (t, id, body, o) => {
-      const b = await requireBrain(ctx, t, id);
-      const assemble = (id?: string) =>
-        assembleContext(
-          {
-            store,
-            units: ctx.units,
-            jobs,
-            codec: ctx.codec,
-            deployment,
-            lanes: ctx.lanes,
-            reranker: ctx.reranker,
-            indexer,
-            traces: ctx.traces,
-            now: clock,
-          },
-          { uid: b.uid, id: b.id, self: selfOf(b) },
-          body,
-          o,
-          id,
-        );
-      // Streams report progress instead; fast never waits long enough to matter.
-      if (body.mode !== 'thorough' || o.onEvent || !thorough) return assemble();
-      const key = thoroughKeyPrefix(b.uid) + [o.watermark ?? '', canonicalJson(body)].join('\n');
-      // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
-      // before a write since (a correction, a newer value) would present what that write replaced.
-      const fresh = o.watermark === undefined ? await watermarkOf(ctx, b) : undefined;
-      return thorough.run(
-        key,
-        assemble,
-        (id) => thoroughProcessing(ctx, b, body, o.requestId, id),
-        (id, error) => {
-          // Nobody awaits this assembly any more: its Trace (replacing the processing one) and the log
-          // keep the failure, and the next identical request is answered with the error itself.
-          const e = coerceError(error);
-          if (e.code === 'internal_error')
-            logger.error('thorough Context failed after its 202', { context_id: id, error: String(error) });
-          const failure = {
-            requestId: o.requestId,
-            query: body.query,
-            mode: 'thorough' as const,
-            request: body as Record<string, unknown>,
-            error: { code: e.code, message: e.message },
-          };
-          return ctx.traces.add(b.uid, failedTrace(b.id, failure, clock().toISOString(), id));
+    ...engineOperations(ctx, { op, write }, (b, body, o, id) =>
+      assembleContext(
+        {
+          store,
+          units: ctx.units,
+          jobs,
+          codec: ctx.codec,
+          deployment,
+          lanes: ctx.lanes,
+          reranker: ctx.reranker,
+          indexer,
+          traces: ctx.traces,
+          now: clock,
         },
-        fresh === undefined ? undefined : (done) => done.watermark !== fresh,
-      );
-    }),
-    recordFailedContext: op(async (t, id, failure) => {
-      let b;
-      try {
-        b = await requireBrain(ctx, t, id);
-      } catch (e) {
-        if (e instanceof MnemoError) return null;
-        throw e;
-      }
-      const trace = failedTrace(b.id, failure, clock().toISOString());
-      await ctx.traces.add(b.uid, trace);
-      return trace.id;
-    }),
-    listTraces: op(async (t, id, q) => {
-      const b = await requireBrain(ctx, t, id);
-      return ctx.traces.list(b.uid, q.limit, q.cursor);
-    }),
-    getTrace: op(async (t, id, traceId) => ctx.traces.get((await requireBrain(ctx, t, id)).uid, traceId)),
+        b,
+        body,
+        o,
+        id,
+      ),
+    ),
     sync: createEngineSync(ctx, { op, write }),
     idle: async () => {
       if (closed) return;
@@ -384,59 +306,6 @@ function engineOver(
   };
   return engine;
 }
-
-/** The 202 answer of a thorough request over its synchronous budget, with its Trace. */
-async function thoroughProcessing(
-  ctx: LocalCtx,
-  b: BrainRow,
-  body: ContextRequest,
-  requestId: string,
-  id: string,
-): Promise<ContextProcessing> {
-  const watermark = await watermarkOf(ctx, b);
-  const out: ContextProcessing = {
-    id,
-    object: 'context',
-    status: 'processing',
-    query: body.query,
-    watermark,
-    citations: [],
-    unknowns: [body.query],
-    budget: { estimated_tokens: 0, truncated: false },
-  };
-  await ctx.traces.add(b.uid, {
-    id: out.id,
-    object: 'trace',
-    brain_id: b.id,
-    request_id: requestId,
-    created_at: ctx.clock().toISOString(),
-    query: body.query,
-    mode: 'thorough',
-    purpose: body.purpose ?? null,
-    status: 'processing',
-    watermark,
-    request: body as Record<string, unknown>,
-    lanes: [],
-    fusion: {
-      method: 'none: over the synchronous budget; assembly continues, send the request again',
-      results: [],
-    },
-    budget: {
-      requested_tokens: body.budget?.tokens ?? defaultBudgetTokens,
-      estimated_tokens: 0,
-      truncated: false,
-      cut: [],
-    },
-    citations: [],
-    abstained: null,
-    timings_ms: { total: 0 },
-    cost: { generative_calls: 0, processing_units: 0, model_calls_total: 0, embedding_calls: 0 },
-    error: null,
-  });
-  return out;
-}
-
-/** A job's Record or Memory, as the log names them. */
 
 function loadEmbedder(
   e: LocalEngineOptions['embedder'],

@@ -6,7 +6,7 @@ import { selfOf } from '../core/shared/brain-self.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
-import type { BrainRepository, BrainRow, TraceStore } from '../ports/index.ts';
+import type { BrainRepository, BrainRow, Storage, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { Store } from '../adapters/sqlite/store.ts';
 import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
@@ -19,13 +19,15 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-/** Everything the local engine's operations share; built once by createLocalEngine. */
-export interface LocalCtx {
-  store: Store;
-  /** The Brains, through their port (the first repository the engine reads and writes that way). */
+/**
+ * Everything the engine's operations share, over any storage's ports: built once by the engine that
+ * composes them (createLocalEngine over SQLite, createPostgresEngine over PostgreSQL).
+ */
+export interface EngineCtx {
+  /** The Brains, through their port. */
   brains: BrainRepository;
-  /** Units of work over the store (Storage.write/read): the Records, Objects and Idempotency-Keys so far. */
-  units: SqliteUnits;
+  /** Units of work of one Brain (Storage.write/read): every repository the operations use. */
+  units: Pick<Storage, 'write' | 'read'>;
   codec: WatermarkCodec;
   deployment: Deployment;
   deriver: Deriver;
@@ -40,6 +42,22 @@ export interface LocalCtx {
   logger: Logger;
   /** Delay before a Memory that lost some support is re-derived (it is hidden meanwhile). */
   rederiveDelayMs: number;
+  /**
+   * Once a forget committed, before it answers: the storage lets go of forgotten bytes it still holds
+   * outside its tables (SQLite's WAL). PostgreSQL has nothing to do here (docs/hosted-postgres.md).
+   */
+  emptyLog(): Promise<unknown>;
+  /**
+   * Records of this device whose redacted copies went to a hosted Brain under these ids, so the
+   * copy's tombstone forgets the original: device sync's own table. A hosted Brain has none.
+   */
+  originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+}
+
+/** The local engine's: the ports over its SQLite store, and the store for what is still its own SQL. */
+export interface LocalCtx extends EngineCtx {
+  store: Store;
+  units: SqliteUnits;
 }
 
 export type { BrainRow };
@@ -49,7 +67,7 @@ export type { BrainRow };
  * operation's unit of work, which checks the Brain again inside its transaction: a forgetBrain that
  * lands in between answers brain_not_found there.
  */
-export async function requireBrain(ctx: LocalCtx, t: Tenant, brainId: string): Promise<BrainRow> {
+export async function requireBrain(ctx: EngineCtx, t: Tenant, brainId: string): Promise<BrainRow> {
   const b = await ctx.brains.find(t, brainId);
   if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
   return b;
@@ -60,12 +78,12 @@ export function toBrain(b: BrainRow): Brain {
 }
 
 /** The watermark naming step `seq` of the Brain's sequence. */
-export function watermarkAt(ctx: LocalCtx, b: BrainRow, seq: number): string {
+export function watermarkAt(ctx: EngineCtx, b: BrainRow, seq: number): string {
   return ctx.codec.encode(b.uid, seq);
 }
 
 /** The watermark of the Brain's last committed step: read it before what it vouches for. */
-export async function watermarkOf(ctx: LocalCtx, b: BrainRow): Promise<string> {
+export async function watermarkOf(ctx: EngineCtx, b: BrainRow): Promise<string> {
   return ctx.codec.encode(b.uid, await ctx.brains.currentSeq(b.uid));
 }
 
@@ -77,7 +95,7 @@ export const thoroughKeyPrefix = (brainUid: string) => `${brainUid}\n`;
  * forgotten Records, and the Brain's kept thorough Contexts (any may cite them). recordIds null: all.
  */
 export async function afterForget(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   brainUid: string,
   recordIds: readonly string[] | null,
 ): Promise<void> {
@@ -86,6 +104,6 @@ export async function afterForget(
   else await ctx.traces.forgetRecords(brainUid, recordIds);
 }
 
-export function nowIso(ctx: LocalCtx): string {
+export function nowIso(ctx: EngineCtx): string {
   return ctx.clock().toISOString();
 }

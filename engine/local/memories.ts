@@ -13,7 +13,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { MemoryFilter, MemoryReads, MemoryVersionRow, TombstoneRepository } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
-import { requireBrain, type LocalCtx } from './local-ctx.ts';
+import { requireBrain, type EngineCtx } from './local-ctx.ts';
 
 /** What the Memories' reads need of a Brain's unit of work (any backend's). */
 type MemoryUnit = { readonly memories: MemoryReads; readonly tombstones: TombstoneRepository };
@@ -33,7 +33,7 @@ type DeltaEntry = { seq: number; row?: MemoryVersionRow; removal?: MemoryRemoval
  * has_more and delta watermarks count only what is served (and `removed` only what it could serve).
  */
 export async function listMemories(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   q: MemoryListQuery,
@@ -175,7 +175,7 @@ export async function toMemories(
  * is served with only that support: citations, evidence, and the versions of its slot that have some.
  */
 export async function getMemory(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   memoryId: string,

@@ -4,7 +4,7 @@ import { shortened } from '../errors/shown-value.ts';
 import type { ObjectVersionRow } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
 function toObject(brainId: string, v: ObjectVersionRow): AcceptedObject {
   return {
@@ -26,7 +26,7 @@ function toObject(brainId: string, v: ObjectVersionRow): AcceptedObject {
  * write does.
  */
 export async function acceptObject(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   body: ObjectAccept,
@@ -79,7 +79,7 @@ export async function acceptObject(
 }
 
 export async function getObject(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   type: string,
@@ -100,7 +100,7 @@ export async function getObject(
  * an opaque cursor.
  */
 export async function listObjects(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   q: ObjectListQuery,

@@ -2,7 +2,7 @@ import type { Census, Profile } from '../contract/index.ts';
 import type { NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
-import { nowIso, requireBrain, watermarkOf, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkOf, type EngineCtx } from './local-ctx.ts';
 import { toMemories } from './memories.ts';
 
 /**
@@ -11,7 +11,7 @@ import { toMemories } from './memories.ts';
  * that is not local_only, citing only those.
  */
 export async function getProfile(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   q: { limit: number },
@@ -56,7 +56,7 @@ const noiseDescriptions: Record<NoiseKind, string> = {
 const examplesShown = 5;
 
 /** Counts, and what is noisy in this Brain's own data, noisiest first (kinds with nothing are left out). */
-export async function getCensus(ctx: LocalCtx, t: Tenant, brainId: string): Promise<Census> {
+export async function getCensus(ctx: EngineCtx, t: Tenant, brainId: string): Promise<Census> {
   const b = await requireBrain(ctx, t, brainId);
   // Read before the counts, so the counts are at least as new as the step the watermark names.
   const watermark = await watermarkOf(ctx, b);

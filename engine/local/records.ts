@@ -14,7 +14,7 @@ import { newId } from '../ids.ts';
 import type { RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
+import { nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 
 /** A Record as its readers see it: its row and its state (RecordRepository.states). */
@@ -51,7 +51,7 @@ function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memory
  * share one commit (the unit asks to be batched).
  */
 export async function rememberRecord(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   body: RecordCreate,
@@ -137,7 +137,7 @@ export async function rememberRecord(
 }
 
 export async function getRecord(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   recordId: string,
@@ -160,7 +160,7 @@ export async function getRecord(
 
 /** Newest first, filtered; the cursor names the last Record seen. */
 export async function listRecords(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   q: RecordListQuery,

@@ -3,10 +3,10 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { afterForget, nowIso, requireBrain, watermarkAt, type LocalCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
-export async function listSources(ctx: LocalCtx, t: Tenant, brainId: string): Promise<SourceList> {
+export async function listSources(ctx: EngineCtx, t: Tenant, brainId: string): Promise<SourceList> {
   const b = await requireBrain(ctx, t, brainId);
   const rows = await ctx.units.read(b.uid, (u) =>
     u.records.sources({ hideLocalOnly: ctx.deployment === 'hosted' }),
@@ -30,13 +30,12 @@ export async function listSources(ctx: LocalCtx, t: Tenant, brainId: string): Pr
  * checkpointed so the forgotten bytes leave the log too.
  */
 export async function forgetSource(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   t: Tenant,
   brainId: string,
   sourceName: string,
 ): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
-  const { store } = ctx;
   const result = await ctx.units.write(b.uid, async (u) => {
     // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
     const ids = await u.records.idsOfSource(sourceName);
@@ -51,7 +50,7 @@ export async function forgetSource(
     return { ids, records: ids.length, ...counts };
   });
   await afterForget(ctx, b.uid, result.ids);
-  await store.emptyLog();
+  await ctx.emptyLog();
   if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',

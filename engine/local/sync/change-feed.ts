@@ -1,6 +1,6 @@
 import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { watermarkAt, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import { watermarkAt, type BrainRow, type EngineCtx } from '../local-ctx.ts';
 import { toRecord } from '../records.ts';
 import type { RecordRow, StepRange } from '../../ports/index.ts';
 
@@ -34,7 +34,7 @@ const filters = ['kind', 'source', 'visibility', 'status', 'since', 'until', 'cu
  * the Brain's current boundary. No deployment serves a local_only Record here: a device's local
  * server may be another device's remote.
  */
-export async function recordChanges(ctx: LocalCtx, b: BrainRow, q: RecordListQuery): Promise<RecordPage> {
+export async function recordChanges(ctx: EngineCtx, b: BrainRow, q: RecordListQuery): Promise<RecordPage> {
   const given = filters.filter((f) => q[f] !== undefined);
   if (given.length > 0) {
     throw new MnemoError(

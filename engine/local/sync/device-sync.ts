@@ -10,6 +10,7 @@ import type {
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { RecordRow } from '../../ports/index.ts';
+import type { Store } from '../../adapters/sqlite/store.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
@@ -413,4 +414,19 @@ export function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, error: 
     b.uid,
     pairingId,
   );
+}
+
+/**
+ * The Records whose redacted copies (pushed under ids of their own) are among `ids`: a tombstone of
+ * the copy forgets the original. Read inside the tombstones' unit of work, on the store's connection.
+ */
+export function originalsOfPushedCopies(store: Store, brainUid: string, ids: readonly string[]): string[] {
+  return store
+    .all<{ id: string }>(
+      `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+       WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
+      brainUid,
+      JSON.stringify(ids),
+    )
+    .map((r) => r.id);
 }

@@ -2,12 +2,14 @@ import { requireBrain, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { Tenant } from '../../types.ts';
 import * as device from './device-sync.ts';
 import type { EngineSync } from '../../types.ts';
+import type { OperationWrap } from '../engine-operations.ts';
 import { applyTombstones, replicateRecords } from './replicate.ts';
 
-type Wrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => Promise<Awaited<R>>;
-
 /** The local engine's EngineSync: each operation checks the engine is open (`op`), writes also kick the indexer (`write`). */
-export function createEngineSync(ctx: LocalCtx, { op, write }: { op: Wrap; write: Wrap }): EngineSync {
+export function createEngineSync(
+  ctx: LocalCtx,
+  { op, write }: { op: OperationWrap; write: OperationWrap },
+): EngineSync {
   const brain = (t: Tenant, id: string) => requireBrain(ctx, t, id);
   // Device sync is the desktop's, over its SQLite store: once its Brain is found, its synchronous part
   // runs between units of work, as an operation's runs under `op`.

@@ -8,7 +8,14 @@ import { recordText } from '../../core/derive/record-text.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { canonicalHash } from '../canonical-hash.ts';
 import { forgetRecordRows } from '../forget-cascade.ts';
-import { afterForget, nowIso, watermarkAt, watermarkOf, type BrainRow, type LocalCtx } from '../local-ctx.ts';
+import {
+  afterForget,
+  nowIso,
+  watermarkAt,
+  watermarkOf,
+  type BrainRow,
+  type EngineCtx,
+} from '../local-ctx.ts';
 import type { BrainUnitOfWork } from '../../ports/index.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
@@ -44,7 +51,7 @@ const replicaRow = (r: RecordReplica) => ({
  * Each new Record is derived here, as a written one is.
  */
 export async function replicateRecords(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   b: BrainRow,
   replicas: readonly RecordReplica[],
 ): Promise<ReplicateResult & { created: number }> {
@@ -124,7 +131,7 @@ export async function replicateInto(
  * forgets that original too.
  */
 export async function applyTombstones(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   b: BrainRow,
   ids: readonly string[],
 ): Promise<TombstoneResult> {
@@ -134,27 +141,11 @@ export async function applyTombstones(
 }
 
 /**
- * On a device, the Records whose redacted copies (pushed under ids of their own) are among `ids`: a
- * tombstone of the copy forgets the original. Device sync's own table, on the desktop's store; a
- * hosted Brain has none.
- */
-function originalsOfPushedCopies(ctx: LocalCtx, b: BrainRow, ids: readonly string[]): string[] {
-  return ctx.store
-    .all<{ id: string }>(
-      `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-       WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
-      b.uid,
-      JSON.stringify(ids),
-    )
-    .map((r) => r.id);
-}
-
-/**
  * applyTombstones' writes, in the caller's unit of work `uow`; `settle` does what must wait until it
  * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
  */
 export async function writeTombstones(
-  ctx: LocalCtx,
+  ctx: EngineCtx,
   b: BrainRow,
   uow: BrainUnitOfWork,
   ids: readonly string[],
@@ -164,7 +155,7 @@ export async function writeTombstones(
     const known = new Set(await uow.records.forgotten(wanted));
     const fresh = wanted.filter((id) => !known.has(id));
     const rows = new Set((await uow.records.getMany(wanted)).map((r) => r.id));
-    for (const id of originalsOfPushedCopies(ctx, b, wanted)) rows.add(id);
+    for (const id of await ctx.originalsOfPushedCopies(b.uid, wanted)) rows.add(id);
     if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
     const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows]) : null;
     const seq = counts?.seq ?? (await uow.sequence.next());
@@ -180,7 +171,7 @@ export async function writeTombstones(
     settle: async () => {
       if (result.forgotten.length > 0) {
         await afterForget(ctx, b.uid, result.forgotten);
-        await ctx.store.emptyLog();
+        await ctx.emptyLog();
       }
       if (result.pending > 0) ctx.worker.kick();
     },
