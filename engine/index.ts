@@ -6,6 +6,8 @@
  * `mnemo import` command starts without them.
  */
 import type { LocalEngineOptions } from './local/index.ts';
+import type { PostgresEngineOptions } from './hosted/index.ts';
+import type { PostgresStorage } from './adapters/postgres/storage.ts';
 import type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 import type { Engine } from './types.ts';
 import type { KeyRegistryPort } from './ports/key-registry.ts';
@@ -23,6 +25,7 @@ export type {
   WriteOptions,
 } from './types.ts';
 export type { Logger } from './local/local-ctx.ts';
+export type { PostgresStorage } from './adapters/postgres/storage.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
 export type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
@@ -112,6 +115,35 @@ export async function restoreStore(opts: {
 }): Promise<RestoreSummary> {
   const { restoreStore: restore } = await import('./adapters/sqlite/backup-store.ts');
   return restore(opts);
+}
+
+/**
+ * A hosted Mnemo over PostgreSQL (`mnemo serve --engine postgres`): the engine and the key registry,
+ * both in the database at `url` (its schema brought up to date first, under the migrations' lock, so
+ * processes starting together do not race). `open` gives an open database instead (PGlite in tests).
+ * The engine's close() closes the database. Loads the driver only when called.
+ */
+export async function openPostgresEngine(
+  where:
+    { url: string; poolSize?: number; tracesPerBrain?: number } | { open: () => Promise<PostgresStorage> },
+  options: Omit<PostgresEngineOptions, 'storage'> = {},
+): Promise<{ engine: Engine; registry: KeyRegistryPort; semantic: { on: boolean; reason: string | null } }> {
+  const { openPostgresStorage } = await import('./adapters/postgres/storage.ts');
+  const { createPostgresEngine } = await import('./hosted/index.ts');
+  const storage =
+    'url' in where
+      ? await openPostgresStorage(where.url, {
+          ...(where.poolSize ? { poolSize: where.poolSize } : {}),
+          ...(where.tracesPerBrain !== undefined ? { tracesPerBrain: where.tracesPerBrain } : {}),
+        })
+      : await where.open();
+  try {
+    const engine = await createPostgresEngine({ ...options, storage });
+    return { engine, registry: storage.keys, semantic: storage.semantic };
+  } catch (e) {
+    await storage.close().catch(() => {});
+    throw e;
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ export interface FailedRequest {
 }
 
 export interface EngineInfo {
-  name: 'reference' | 'local';
+  name: 'reference' | 'local' | 'postgres';
   /** Kinds rememberRecord accepts. */
   kinds: readonly Kind[];
   /**

@@ -7,6 +7,7 @@ import {
   type ProviderName,
 } from '../engine/index.ts';
 import { defaultDataDir } from './data-dir.ts';
+import { lineLogger } from './line-logger.ts';
 import type { ServerOptions } from './start-server.ts';
 
 /**
@@ -59,12 +60,6 @@ export async function createLocalEngineFromOptions(
     thoroughSyncMs: options.thoroughSyncMs,
     embedder: embedderChoice(options, dataDir),
     timeZone: options.timeZone,
-    logger: options.log
-      ? {
-          info: (m) => options.log!(m),
-          warn: (m, f) => options.log!(`warn: ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
-          error: (m, f) => options.log!(`error: ${m}${f ? ` ${JSON.stringify(f)}` : ''}`),
-        }
-      : undefined,
+    logger: options.log ? lineLogger(options.log) : undefined,
   });
 }

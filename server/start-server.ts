@@ -10,12 +10,14 @@ import {
   type Deployment,
   type Engine,
   type KeyRegistryPort,
+  type PostgresStorage,
 } from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
+import { openHostedEngine } from './hosted-engine-factory.ts';
 import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
@@ -23,7 +25,11 @@ import { createSyncService } from './sync/sync-service.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
 
 export interface ServerOptions {
-  engine: 'local' | 'reference';
+  engine: 'local' | 'reference' | 'postgres';
+  /** The postgres engine's database (postgres://...). */
+  databaseUrl?: string;
+  /** The postgres engine's database, opened here from another source (PGlite in tests); the server closes it. */
+  openDatabase?: (options: { tracesPerBrain?: number }) => Promise<PostgresStorage>;
   deployment?: Deployment;
   host?: string;
   port?: number;
@@ -37,6 +43,7 @@ export interface ServerOptions {
    */
   publicUrls?: readonly string[];
   thoroughSyncMs?: number;
+  /** Traces kept: in all (local and reference engines), per Brain (postgres). */
   traceBuffer?: number;
   ui?: boolean;
   /** The built UI (default: dist/renderer of this checkout); a bundle that moved this file passes it. */
@@ -83,7 +90,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** Starts an engine and the /v1 server on loopback. The one place the pieces are put together. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const deployment = options.deployment ?? 'local';
+  // A PostgreSQL server is a hosted Mnemo unless told otherwise (cli-and-harness.md).
+  const deployment = options.deployment ?? (options.engine === 'postgres' ? 'hosted' : 'local');
   const log = options.log ?? (() => {});
   const wantedPort = options.port ?? 7821;
   // Before anything is created in the data dir or opened: Node would refuse it only at listen().
@@ -101,20 +109,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.keyRegistry ??
     (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
   // The local install's registry is a file; the HTTP and MCP layers see only the port.
-  const registry = registryPath
+  let registry: KeyRegistryPort | null = registryPath
     ? options.keyRegistry
       ? new FileKeyRegistry(registryPath)
       : FileKeyRegistry.ensure(registryPath)
     : null;
   if (registry) await warnIfUnreadable(registry, log);
-  const engine: Engine =
-    options.engine === 'reference'
-      ? await createEngine({
-          storage: { kind: 'reference' },
-          deployment,
-          traceBufferSize: options.traceBuffer,
-        })
-      : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
+  let engine: Engine;
+  if (options.engine === 'postgres') {
+    const hosted = await openHostedEngine(options, deployment, log);
+    engine = hosted.engine;
+    // Keys live in the database (a --key-registry file, if given, wins: the operator chose it).
+    registry ??= hosted.registry;
+  } else
+    engine =
+      options.engine === 'reference'
+        ? await createEngine({
+            storage: { kind: 'reference' },
+            deployment,
+            traceBufferSize: options.traceBuffer,
+          })
+        : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
 
   // From here the engine holds the data dir's lock: no other server runs on it, so what an earlier one
   // left behind when it died (UI session keys, upload copies) can go.
@@ -123,7 +138,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     if (dataDir) {
       sessionOwner = realpathSync(dataDir);
-      if (registry) {
+      if (registry instanceof FileKeyRegistry) {
         await revokeLeftoverSessionKeys(registry, sessionOwner, log);
         await warnOfLegacySessionKeys(registry, log);
       }
@@ -232,7 +247,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * A registry that cannot be read answers every request 500 key_registry_unreadable, whose message
  * leaves out the path and the details: this is where whoever started the server learns them.
  */
-async function warnIfUnreadable(registry: FileKeyRegistry, log: (line: string) => void): Promise<void> {
+async function warnIfUnreadable(registry: KeyRegistryPort, log: (line: string) => void): Promise<void> {
   try {
     await registry.list();
   } catch (e) {
@@ -250,12 +265,14 @@ async function warnIfUnreadable(registry: FileKeyRegistry, log: (line: string) =
  * any well-formed key works.
  */
 async function mintUiKey(
-  registry: FileKeyRegistry | null,
+  registry: KeyRegistryPort | null,
   label: string,
   sessionOf: string | undefined,
 ): Promise<string> {
   if (!registry) return `sk_live_local_${randomBytes(18).toString('hex')}`;
-  return (await registry.create({ env: 'live', project: 'local', admin: true, label, sessionOf })).key;
+  const spec = { env: 'live' as const, project: 'local', admin: true, label };
+  if (registry instanceof FileKeyRegistry) return (await registry.create({ ...spec, sessionOf })).key;
+  return (await registry.create(spec)).key;
 }
 
 /**

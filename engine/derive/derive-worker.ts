@@ -67,7 +67,8 @@ export interface DeriveWorker {
   kick(): void;
   /** Resolves once no job is queued (delayed ones included). */
   idle(): Promise<void>;
-  stop(): void;
+  /** Starts nothing more; resolves once the batch under way, if any, has ended. */
+  stop(): Promise<void>;
 }
 
 const retryBaseMs = 100;
@@ -95,6 +96,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let scheduled: NodeJS.Immediate | null = null;
   /** A batch is between its claim and the end of its leases: no other may start. */
   let running = false;
+  /** The batch under way, if any: stop() waits for it, so its storage may close after. */
+  let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let waiters: (() => void)[] = [];
@@ -288,7 +291,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         });
         return;
       }
-      scheduled = setImmediate(home.bind(() => void tick()));
+      scheduled = setImmediate(home.bind(() => void (current = tick())));
       return;
     }
     if (due !== null) {
@@ -314,13 +317,14 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         waiters.push(resolve);
         planSafely();
       }),
-    stop: () => {
+    stop: async () => {
       stopped = true;
       if (scheduled) clearImmediate(scheduled);
       if (timer) clearTimeout(timer);
       const w = waiters;
       waiters = [];
       for (const resolve of w) resolve();
+      await current;
     },
   };
 }

@@ -292,7 +292,7 @@ function engineOver(
       closed = true;
       // Writes already accepted are committed (and their callers answered) before the store closes.
       await store.flushBatches();
-      worker.stop();
+      await worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
       vectors.release();

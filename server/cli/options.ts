@@ -45,6 +45,19 @@ export function httpUrl(value: string): string {
   return value;
 }
 
+/** commander parser for a PostgreSQL connection string (postgres:// or postgresql://). */
+export function postgresUrl(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Reported below, without echoing a password it may hold.
+  }
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'))
+    throw new InvalidArgumentError('must be a postgres://user:password@host:port/database URL');
+  return value;
+}
+
 /** commander parser for a repeatable `--public-url`: each checked as it comes, all kept in order. */
 export function publicUrlList(value: string, previous: string[] = []): string[] {
   const problem = publicUrlProblem(value);

@@ -13,7 +13,7 @@ import {
 } from './harness.ts';
 
 export interface EngineTraits {
-  name: 'reference' | 'local';
+  name: string;
   kinds: string[];
   unknownKindCode: 'invalid_request_body' | 'unknown_kind';
   /** Records that say the same thing support one Memory (the reference engine gives each its own). */

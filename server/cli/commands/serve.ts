@@ -5,11 +5,12 @@ import { isLoopbackHost, parsePublicUrl } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
 import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
-import { httpUrl, nonNegativeInt, port, publicUrlList, timeZoneName } from '../options.ts';
+import { httpUrl, nonNegativeInt, port, postgresUrl, publicUrlList, timeZoneName } from '../options.ts';
 
 interface ServeFlags {
-  engine: 'local' | 'reference';
-  deployment: 'local' | 'hosted';
+  engine: 'local' | 'reference' | 'postgres';
+  deployment?: 'local' | 'hosted';
+  databaseUrl?: string;
   host: string;
   port: number;
   dataDir?: string;
@@ -34,12 +35,20 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     .command('serve')
     .description('serve the /v1 API (and the UI with --ui) on this machine')
     .addOption(
-      new Option('--engine <engine>', 'memory engine').choices(['local', 'reference']).default('local'),
+      new Option('--engine <engine>', 'memory engine')
+        .choices(['local', 'reference', 'postgres'])
+        .default('local'),
     )
     .addOption(
-      new Option('--deployment <deployment>', 'local keeps local_only Records; hosted refuses them')
-        .choices(['local', 'hosted'])
-        .default('local'),
+      new Option(
+        '--deployment <deployment>',
+        'local keeps local_only Records; hosted refuses them (default: hosted with --engine postgres, else local)',
+      ).choices(['local', 'hosted']),
+    )
+    .option(
+      '--database-url <url>',
+      "the postgres engine's database, postgres://... (also MNEMO_DATABASE_URL)",
+      postgresUrl,
     )
     .option('--host <host>', 'address to bind (loopback unless you mean otherwise)', '127.0.0.1')
     .option('--port <port>', 'port (0-65535); 0 picks a free one', port, 7821)
@@ -92,6 +101,20 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       defaultShutdownGraceMs,
     )
     .action(async (flags: ServeFlags, command: Command) => {
+      const deployment = flags.deployment ?? (flags.engine === 'postgres' ? 'hosted' : 'local');
+      const databaseUrl = flags.databaseUrl ?? (process.env.MNEMO_DATABASE_URL || undefined);
+      if (flags.engine === 'postgres') {
+        if (!databaseUrl)
+          command.error('error: --engine postgres needs --database-url URL (or MNEMO_DATABASE_URL)', {
+            exitCode: 1,
+          });
+        try {
+          postgresUrl(databaseUrl);
+        } catch (e) {
+          command.error(`error: MNEMO_DATABASE_URL: ${(e as Error).message}`, { exitCode: 1 });
+        }
+      } else if (flags.databaseUrl)
+        command.error('error: --database-url is for --engine postgres', { exitCode: 1 });
       // Flags were checked as commander read them; the variable is checked here.
       const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
       if (!flags.publicUrl) {
@@ -160,7 +183,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       try {
         // Loaded here, not with the command line: every other command starts without the engine.
         const { startServer } = await import('../../start-server.ts');
-        server = await startServer({ ...flags, publicUrls, dataDir, log });
+        server = await startServer({ ...flags, deployment, databaseUrl, publicUrls, dataDir, log });
       } catch (e) {
         // Nothing to stop: a signal now should end the process as usual.
         process.off('SIGTERM', onTerm);
@@ -177,7 +200,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       process.stdout.write(`listening on ${server.url}\n`);
       const zone = server.engine.info.timeZone;
       log(
-        `engine ${flags.engine}, deployment ${flags.deployment}${dataDir ? `, data dir ${dataDir}` : ''}${zone ? `, time zone ${zone}` : ''}`,
+        `engine ${flags.engine}, deployment ${deployment}${dataDir ? `, data dir ${dataDir}` : ''}${zone ? `, time zone ${zone}` : ''}`,
       );
       const exposed = exposureWarning(flags.host);
       // Not a log line: it shows with MNEMO_LOG=silent too.

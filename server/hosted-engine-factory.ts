@@ -1,0 +1,33 @@
+import { openPostgresEngine, type Deployment, type Engine, type KeyRegistryPort } from '../engine/index.ts';
+import { lineLogger } from './line-logger.ts';
+import type { ServerOptions } from './start-server.ts';
+
+/**
+ * Opens the PostgreSQL engine (`--engine postgres`): the database from --database-url, else
+ * MNEMO_DATABASE_URL (the caller resolves the flag), else an open one a test gives. Its keys are the
+ * database's. Says at start whether the semantic lane can run, and why not.
+ */
+export async function openHostedEngine(
+  options: ServerOptions,
+  deployment: Deployment,
+  log: (line: string) => void,
+): Promise<{ engine: Engine; registry: KeyRegistryPort }> {
+  const kept = options.traceBuffer === undefined ? {} : { tracesPerBrain: options.traceBuffer };
+  const open = options.openDatabase;
+  const where = open
+    ? { open: () => open(kept) }
+    : options.databaseUrl
+      ? { url: options.databaseUrl, ...kept }
+      : null;
+  if (!where)
+    throw new Error('the postgres engine needs a database: --database-url URL, or MNEMO_DATABASE_URL');
+  const opened = await openPostgresEngine(where, {
+    deployment,
+    thoroughSyncMs: options.thoroughSyncMs,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    logger: lineLogger(log),
+  });
+  if (!opened.semantic.on)
+    log(`the semantic lane is off: ${opened.semantic.reason ?? 'no vector extension'}`);
+  return opened;
+}

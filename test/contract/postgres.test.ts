@@ -1,0 +1,46 @@
+import { after } from 'node:test';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { pglite } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
+import { startServer } from '../../server/start-server.ts';
+import type { ServerFactory } from './harness.ts';
+import { runContractSuite } from './suite.ts';
+
+/*
+ * The contract suite against the PostgreSQL engine: on PGlite (an embedded PostgreSQL with pgvector,
+ * a copy of one empty database per server), and on a real PostgreSQL server through
+ * `--database-url` when one can be started here (Debian's postgresql; .ci/run installs it).
+ */
+const traits = {
+  kinds: ['message', 'document', 'event', 'fact', 'correction'],
+  unknownKindCode: 'unknown_kind' as const,
+  sharesMemories: true,
+};
+
+const template = await pglite({ vector: true });
+const onPglite: ServerFactory = (o = {}) =>
+  startServer({
+    engine: 'postgres',
+    port: 0,
+    rateLimit: 0,
+    deployment: 'local',
+    openDatabase: async (kept) => postgresStorageOver(await template.clone(), kept),
+    ...o,
+  });
+runContractSuite({ name: 'postgres on PGlite', ...traits }, onPglite);
+
+const started = await startCluster();
+if ('cluster' in started) {
+  const { cluster } = started;
+  after(() => cluster.stop());
+  runContractSuite({ name: 'postgres', ...traits }, async (o = {}) =>
+    startServer({
+      engine: 'postgres',
+      port: 0,
+      rateLimit: 0,
+      deployment: 'local',
+      databaseUrl: await cluster.freshDatabase(),
+      ...o,
+    }),
+  );
+}
