@@ -162,8 +162,17 @@ export interface VectorIndex {
   inScope(recordNs: readonly number[], scope: SearchScope): Promise<{ n: number; id: string }[]>;
 }
 
-/** Threads of messages: which Records sit next to which (the thread and neighbour features, context). */
+/**
+ * Messages: which Records sit next to which in their threads (the thread and neighbour features,
+ * context), and who said them.
+ */
 export interface ThreadIndex {
+  /**
+   * Of these names (trimmed and lower-cased, as a query names a speaker), those a message of the Brain
+   * was said by (its speaker trimmed and lower-cased; an empty one names nobody), each once, in
+   * bytewise order.
+   */
+  speakers(brainUid: string, names: readonly string[]): Promise<string[]>;
   /** The thread of each Record that is a message in one, else null, in the order asked. */
   threadsOf(recordNs: readonly number[]): Promise<(string | null)[]>;
   /** Up to `before` and `after` messages around a Record in its thread, in thread order. */

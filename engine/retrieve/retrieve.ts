@@ -112,13 +112,14 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
   const memo = new Map<string, unknown>();
+  const threads = o.threads ?? createSqliteThreadIndex(o.store);
   // The query is embedded in a worker thread while this one runs the lanes that do not need its
   // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
   let embedding: Promise<Float32Array | null> | null = null;
   if (embedder && vectorModel) {
     t = performance.now();
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
-    const text = withoutSpeakers(o.query, namedSpeakers({ ...o, memo }));
+    const text = withoutSpeakers(o.query, await namedSpeakers({ ...o, threads, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
     // A failed call (the worker gone, say) costs the lanes that need the vector, not the Context.
     const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
@@ -148,7 +149,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     store: o.store,
     lexical,
     slots: o.slots ?? createSqliteSlotIndex(o.store),
-    threads: o.threads ?? createSqliteThreadIndex(o.store),
+    threads,
     query: o.query,
     eligibility: o.eligibility,
     limit,
@@ -247,7 +248,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     if (over()) skipped.push('rerank');
     else {
       t = performance.now();
-      const r = reranked(o, o.reranker, laneResults, fused, memo);
+      const r = await reranked(o, o.reranker, laneResults, fused, threads, memo);
       fused = r.fused;
       method = `${fusionMethod}, then ${r.by} over the best ${o.reranker.depth}`;
       timings['rerank'] = performance.now() - t;
@@ -261,18 +262,19 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
  * The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their
  * order), and what ran (for the Trace).
  */
-function reranked(
+async function reranked(
   o: RetrieveInput,
   reranker: Reranker,
   laneResults: LaneResult[],
   fused: Fused[],
+  threads: ThreadIndex,
   memo: Map<string, unknown>,
-): { fused: Fused[]; by: string } {
+): Promise<{ fused: Fused[]; by: string }> {
   const candidates = rerankFeatures({
     store: o.store,
     query: o.query,
     terms: o.terms,
-    names: namedSpeakers({ ...o, memo }),
+    names: await namedSpeakers({ ...o, threads, memo }),
     eligibility: o.eligibility,
     laneResults,
     fused,

@@ -310,6 +310,14 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       assert.deepEqual(await around('r_bread', 2, 2), []);
     });
 
+    it("names the Brain's speakers among a query's names, trimmed and lower-cased, each once, bytewise", async () => {
+      const names = ['zed', 'bob', 'ana lee', 'ana', 'lee', '', 'BOB', 'ana lee ', 'kayak'];
+      assert.deepEqual(await threads!.speakers('brn_lc', names), ['ana lee', 'bob']);
+      assert.deepEqual(await threads!.speakers('brn_lc', ['bob', 'bob']), ['bob']);
+      assert.deepEqual(await threads!.speakers('brn_none', names), []);
+      assert.deepEqual(await threads!.speakers('brn_lc', []), []);
+    });
+
     it('gives the message just before each Record, in the order asked, if the scope lets it through', async () => {
       const before = async (ids: string[], over: Partial<SearchScope> = {}) =>
         (await threads!.justBefore(ids, scope(over))).map((p) => [p.recordId, p.beforeId]);

@@ -1,6 +1,6 @@
 import type { ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { scopeSql } from './lexical-index.ts';
+import { scopeSql, speakerNormSql, spokenSql } from './lexical-index.ts';
 import { params } from './memory-view.ts';
 
 /** A message's thread, as the SQLite indexer reads it (retrieval-indexer.ts): its content's `thread`. */
@@ -15,6 +15,19 @@ const thread = threadOf('r');
  */
 export function pgThreadIndex(db: PgQueryable): ThreadIndex {
   return {
+    async speakers(brainUid, names) {
+      if (names.length === 0) return [];
+      // One probe of migration 009's index per name.
+      const rows = await db.query<{ name: string }>(
+        `SELECT w.name FROM unnest($2::text[]) AS w(name)
+         WHERE EXISTS (SELECT 1 FROM records r
+                       WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND ${speakerNormSql('r')} = w.name)
+         GROUP BY w.name
+         ORDER BY w.name COLLATE "C"`,
+        [brainUid, [...names]],
+      );
+      return rows.rows.map((r) => r.name);
+    },
     async threadsOf(recordNs) {
       if (recordNs.length === 0) return [];
       const rows = await db.query<{ n: number; thread: string | null }>(

@@ -45,6 +45,19 @@ export function createSqliteThreadIndex(store: Store): ThreadIndex {
   const side = (at: ThreadPlace, dir: 'before' | 'after', limit: number) =>
     threadSide<{ n: number; id: string }>(store, at, dir, limit, 'r.id AS id');
   return {
+    async speakers(brainUid, names) {
+      if (names.length === 0) return [];
+      // One probe of retrieval_index_speaker for every name at once; the indexer wrote speaker_norm.
+      return store
+        .all<{ name: string }>(
+          `SELECT DISTINCT speaker_norm AS name FROM retrieval_index
+           WHERE brain_uid = ? AND speaker_norm IN (SELECT value FROM json_each(?))
+           ORDER BY speaker_norm`,
+          brainUid,
+          JSON.stringify(names),
+        )
+        .map((r) => r.name);
+    },
     async threadsOf(recordNs) {
       if (recordNs.length === 0) return [];
       const byN = new Map(
