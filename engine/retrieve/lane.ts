@@ -62,20 +62,7 @@ export interface Lane {
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
-/**
- * True when the request hides some of the Brain's Records from itself (filters, as_of, hosted
- * local_only); without these every Record of the Brain is visible, bare corrections included (they are
- * only not evidence).
- */
-export function hidesRecords(e: Eligibility): boolean {
-  return (
-    e.excludeLocalOnly ||
-    e.sinceMs !== undefined ||
-    e.untilMs !== undefined ||
-    e.sources !== undefined ||
-    e.asOfMs !== undefined
-  );
-}
+export { hidesRecords } from '../core/retrieve/hides-records.ts';
 
 /**
  * The world time a request reads Memories at: `as_of`, or the end of a `filter.until` window in the

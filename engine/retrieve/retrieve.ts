@@ -270,8 +270,8 @@ async function reranked(
   threads: ThreadIndex,
   memo: Map<string, unknown>,
 ): Promise<{ fused: Fused[]; by: string }> {
-  const candidates = rerankFeatures({
-    store: o.store,
+  const candidates = await rerankFeatures({
+    threads,
     query: o.query,
     terms: o.terms,
     names: await namedSpeakers({ ...o, threads, memo }),
