@@ -12,8 +12,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
-import type { RetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
-import { retrieve, type RetrieveInput } from '../retrieve/retrieve.ts';
+import { retrieve, type RetrievalIndexing, type RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { queryTerms } from '../core/retrieve/query-terms.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
@@ -32,8 +31,8 @@ import type { Reranker } from '../retrieve/reranker.ts';
 export type ContextUnit = Pick<BrainUnitOfWork, 'sequence' | 'records' | 'memories' | 'context'>;
 
 export interface ContextDeps {
-  /** What retrieval searches (its lanes still read the SQLite store themselves). */
-  store: RetrieveInput['store'];
+  /** What retrieval's lanes search: a Storage's indexes. */
+  indexes: RetrievalIndexSet;
   /** One consistent snapshot of a Brain per call (Storage.read): what the Context reads besides. */
   units: { read<T>(brainUid: string, work: (u: ContextUnit) => Promise<T>): Promise<T> };
   /** Derivation's queue: a watermark waits for the Records up to its step. */
@@ -43,8 +42,8 @@ export interface ContextDeps {
   lanes: Lane[];
   /** Reorders the best fused candidates; null or absent keeps the fusion's order. */
   reranker?: Reranker | null;
-  /** Keeps the retrieval indexes and holds the embedder; null runs the lanes without vectors. */
-  indexer?: RetrievalIndexer | null;
+  /** Brings the indexes up to date and holds the embedder; null runs the lanes without vectors. */
+  indexer?: RetrievalIndexing | null;
   traces: TraceStore;
   now: () => Date;
 }
@@ -75,7 +74,7 @@ export async function assembleContext(
   id: string = newId('ctx'),
 ): Promise<Context> {
   const started = performance.now();
-  const { store, codec } = deps;
+  const { codec } = deps;
   const forgetsAtStart = deps.traces.forgets();
   const mode = body.mode ?? 'fast';
   const requested = body.budget?.tokens ?? defaultBudgetTokens;
@@ -212,8 +211,8 @@ export async function assembleContext(
   };
   const terms = queryTerms(body.query);
   const retrieved = await retrieve({
-    store,
     lanes: deps.lanes,
+    indexes: deps.indexes,
     reranker: deps.reranker ?? null,
     indexer: deps.indexer ?? null,
     query: body.query,

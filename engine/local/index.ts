@@ -17,6 +17,7 @@ import { createSemanticLane } from '../retrieve/semantic-lane.ts';
 import { createRecencyLane } from '../retrieve/recency-lane.ts';
 import { createTimeLane } from '../retrieve/time-lane.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
+import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
 import { createSlotLane } from '../retrieve/slot-lane.ts';
 import { createWhenLane } from '../retrieve/when-lane.ts';
@@ -31,6 +32,9 @@ import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
 import { startBackgroundCheckpoints } from '../adapters/sqlite/background-checkpoints.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
+import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
+import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
+import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { type LocalCtx, type Logger } from './local-ctx.ts';
@@ -175,6 +179,13 @@ function engineOver(
     options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0
       ? createThoroughSync({ syncMs: options.thoroughSyncMs, newId: () => newId('ctx') })
       : null;
+  // The lanes' indexes, made once: the lexical one answers from the indexer's in-memory copy.
+  const indexes: RetrievalIndexSet = {
+    lexical: createSqliteLexicalIndex(store, turns),
+    slots: createSqliteSlotIndex(store),
+    threads: createSqliteThreadIndex(store),
+    vectors,
+  };
   const indexer = createRetrievalIndexer({
     store,
     indexes: { vectors, turns },
@@ -264,7 +275,7 @@ function engineOver(
     ...engineOperations(ctx, { op, write }, (b, body, o, id) =>
       assembleContext(
         {
-          store,
+          indexes,
           units: ctx.units,
           jobs,
           codec: ctx.codec,

@@ -162,8 +162,43 @@ export interface VectorIndex {
   inScope(recordNs: readonly number[], scope: SearchScope): Promise<{ n: number; id: string }[]>;
 }
 
-/** Threads of messages: which Records sit next to which (the thread and neighbour features, context). */
+/** What the reranker reads of a candidate Record besides the lanes' scores (retrieve/rerank-features.ts). */
+export interface RecordFacts {
+  recordId: string;
+  recordN: number;
+  /** Its text's length in characters (code points), and whether the text holds a '?'. */
+  length: number;
+  question: boolean;
+  /** The first 2,000 characters of its text. */
+  text: string;
+  /** A message's speaker, trimmed and lower-cased (none when empty); else null. */
+  speakerNorm: string | null;
+  /** A message's thread; else null. */
+  thread: string | null;
+  /**
+   * The messages two and one before it and one and two after it in its thread (their `n`), counting
+   * only those the scope lets through; null where there is none.
+   */
+  around: [number | null, number | null, number | null, number | null];
+}
+
+/**
+ * Messages: which Records sit next to which in their threads (the thread and neighbour features,
+ * context), and who said them.
+ */
 export interface ThreadIndex {
+  /**
+   * Of these names (trimmed and lower-cased, as a query names a speaker), those a message of the Brain
+   * was said by (its speaker trimmed and lower-cased; an empty one names nobody), each once, in
+   * bytewise order.
+   */
+  speakers(brainUid: string, names: readonly string[]): Promise<string[]>;
+  /**
+   * The facts of each of these Records of the scope's Brain (ids of none are left out), in no order.
+   * Only the neighbours are scoped: a candidate's thread may hold messages its request may not see,
+   * and those are no neighbours (they must not shape its order).
+   */
+  facts(recordIds: readonly string[], scope: SearchScope): Promise<RecordFacts[]>;
   /** The thread of each Record that is a message in one, else null, in the order asked. */
   threadsOf(recordNs: readonly number[]): Promise<(string | null)[]>;
   /** Up to `before` and `after` messages around a Record in its thread, in thread order. */

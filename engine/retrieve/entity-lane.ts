@@ -1,9 +1,14 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
-/** Query words (and adjacent pairs, for full names) that name a speaker of this Brain. */
-export function namedSpeakers(input: Pick<LaneInput, 'store' | 'query' | 'eligibility' | 'memo'>): string[] {
-  const memo = input.memo?.get('namedSpeakers') as string[] | undefined;
+/**
+ * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
+ * order; asked of the thread index once per request (the memo).
+ */
+export function namedSpeakers(
+  input: Pick<LaneInput, 'threads' | 'query' | 'eligibility' | 'memo'>,
+): Promise<string[]> {
+  const memo = input.memo?.get('namedSpeakers') as Promise<string[]> | undefined;
   if (memo) return memo;
   const words = input.query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
   const tokens = words.map((w) => w.replace(/['’]s$/u, ''));
@@ -12,15 +17,7 @@ export function namedSpeakers(input: Pick<LaneInput, 'store' | 'query' | 'eligib
     if (t.length > 1) candidates.add(t);
     if (i + 1 < tokens.length) candidates.add(`${t} ${tokens[i + 1]}`);
   });
-  // One probe of the speaker index for every candidate at once (retrieval_index_speaker).
-  const found = input.store
-    .all<{ name: string }>(
-      `SELECT DISTINCT speaker_norm AS name FROM retrieval_index
-       WHERE brain_uid = ? AND speaker_norm IN (SELECT value FROM json_each(?))`,
-      input.eligibility.brainUid,
-      JSON.stringify([...candidates]),
-    )
-    .map((r) => r.name);
+  const found = input.threads.speakers(input.eligibility.brainUid, [...candidates]);
   input.memo?.set('namedSpeakers', found);
   return found;
 }
@@ -51,7 +48,7 @@ export function createEntityLane(): Lane {
   return {
     name: 'entity',
     async search(input: LaneInput): Promise<LaneCandidate[]> {
-      const names = namedSpeakers(input);
+      const names = await namedSpeakers(input);
       if (names.length === 0) return [];
       const out = (await searchQuery(input))
         .filter((r) => r.speakerNorm !== null && names.includes(r.speakerNorm))

@@ -1,8 +1,5 @@
 import type { CostLedger } from '../core/context/cost-ledger.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import type { LexicalIndex, SlotIndex, ThreadIndex } from '../ports/index.ts';
-import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
-import type { RetrievalIndexes } from './retrieval-indexer.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
 
 /** Which Records a Context may draw on; every lane must apply it (a SearchScope, for the indexes). */
 export interface Eligibility {
@@ -17,7 +14,6 @@ export interface Eligibility {
 }
 
 export interface LaneInput {
-  store: Store;
   query: string;
   /** The query's content words, lower-cased (see queryTerms). */
   terms: string[];
@@ -26,15 +22,15 @@ export interface LaneInput {
   ledger: CostLedger;
   /** The query's embedding (computed once per request) and the model whose vectors it may meet. */
   queryVector?: Float32Array | null | undefined;
-  vectorModel?: VectorModel | null | undefined;
+  vectorModel?: VectorModelRef | null | undefined;
   /** The lexical lanes' index (the lexical, entity, time, recency and when lanes, and feedback). */
   lexical: LexicalIndex;
   /** The slot lane's reads of Memories holding a slot. */
   slots: SlotIndex;
-  /** Threads of messages: the prompt lane's message before a strong match. */
+  /** Messages: the speakers a query names, the prompt lane's message before a strong match. */
   threads: ThreadIndex;
-  /** The engine's indexes; without them the semantic lane finds nothing. */
-  indexes?: RetrievalIndexes | undefined;
+  /** The semantic lane's nearest neighbours. */
+  vectors: VectorIndex;
   /** Per-request memo, so lanes that need the same search (lexical, entity) run it once. */
   memo?: Map<string, unknown> | undefined;
 }
@@ -62,20 +58,7 @@ export interface Lane {
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
-/**
- * True when the request hides some of the Brain's Records from itself (filters, as_of, hosted
- * local_only); without these every Record of the Brain is visible, bare corrections included (they are
- * only not evidence).
- */
-export function hidesRecords(e: Eligibility): boolean {
-  return (
-    e.excludeLocalOnly ||
-    e.sinceMs !== undefined ||
-    e.untilMs !== undefined ||
-    e.sources !== undefined ||
-    e.asOfMs !== undefined
-  );
-}
+export { hidesRecords } from '../core/retrieve/hides-records.ts';
 
 /**
  * The world time a request reads Memories at: `as_of`, or the end of a `filter.until` window in the
@@ -86,9 +69,3 @@ export function readTimeMs(e: Eligibility, nowMs: number): number | undefined {
   const untilMs = e.untilMs !== undefined && e.untilMs < nowMs ? e.untilMs : undefined;
   return e.asOfMs === undefined ? untilMs : untilMs === undefined ? e.asOfMs : Math.min(e.asOfMs, untilMs);
 }
-
-/**
- * The SQLite store's SQL for the eligibility rules, still composed by the lanes that read the store
- * themselves (and by context/); the lexical lanes search through LexicalIndex.
- */
-export { eligibilitySql } from '../adapters/sqlite/eligibility-sql.ts';

@@ -1,6 +1,6 @@
-import type { Store } from '../adapters/sqlite/store.ts';
+import type { RecordFacts, ThreadIndex } from '../ports/index.ts';
 import type { Fused, LaneResult } from './fuse.ts';
-import { eligibilitySql, hidesRecords, type Eligibility } from './lane.ts';
+import type { Eligibility } from './lane.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
@@ -45,7 +45,8 @@ export interface RerankCandidates {
 }
 
 export interface RerankInput {
-  store: Store;
+  /** Reads the candidates' texts, speakers and threads. */
+  threads: Pick<ThreadIndex, 'facts'>;
   query: string;
   /** The query's content words (queryTerms). */
   terms: readonly string[];
@@ -59,44 +60,14 @@ export interface RerankInput {
   depth: number;
 }
 
-interface CandidateRow {
-  id: string;
-  n: number;
-  len: number;
-  hasQ: number;
-  speaker: string | null;
-  thread: string | null;
-  text: string;
-  /** Thread neighbours (record_n) by offset; null where there is none. */
-  p2: number | null;
-  p1: number | null;
-  n1: number | null;
-  n2: number | null;
-}
-
-/**
- * One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order,
- * skipping the Records the request may not see (`visible`: conditions on r2, or null when it sees the
- * whole Brain, which spares a join per step on the hot path).
- */
-const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null) => {
-  const cmp = dir === 'prev' ? '<' : '>';
-  const order = dir === 'prev' ? 'DESC' : 'ASC';
-  return `CASE WHEN ri.thread IS NULL THEN NULL ELSE (SELECT x.record_n FROM retrieval_index x
-            ${visible === null ? '' : 'CROSS JOIN records r2 ON r2.n = x.record_n'}
-            WHERE x.brain_uid = ri.brain_uid AND x.thread = ri.thread
-              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n) ${visible === null ? '' : `AND ${visible}`}
-            ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
-};
-
 /**
  * Features of the best `depth` fused candidates for the learned reranker: where each lane and the
  * fusion put it, how strongly the lexical and semantic lanes matched, where its thread neighbours
  * landed among the candidates (an answer sits next to the question that drew it out), and a few plain
- * facts about its text against the query. Everything comes from this request's lanes and one query
- * for the candidates' texts and neighbours.
+ * facts about its text against the query. Everything comes from this request's lanes and one read of
+ * the thread index (its `facts`) for the candidates' texts, speakers and neighbours.
  */
-export function rerankFeatures(o: RerankInput): RerankCandidates {
+export async function rerankFeatures(o: RerankInput): Promise<RerankCandidates> {
   const top = o.fused.slice(0, o.depth);
   if (top.length === 0) return { ids: [], rows: [], neighbours: [], threads: [] };
   const position = new Map(top.map((f, i) => [f.recordId, i + 1]));
@@ -115,23 +86,13 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   const lexScore = new Map(lexical.map((c) => [c.recordId, c.score]));
   const cosine = new Map((lanes.get('semantic')?.candidates ?? []).map((c) => [c.recordId, c.score]));
 
-  const el = hidesRecords(o.eligibility) ? eligibilitySql(o.eligibility, 'r2') : { sql: null, params: [] };
-  const rows = o.store.all<CandidateRow>(
-    `SELECT r.id AS id, r.n AS n, length(r.text) AS len, instr(r.text, '?') > 0 AS hasQ,
-            ri.speaker_norm AS speaker, ri.thread AS thread, substr(r.text, 1, 2000) AS text,
-            ${neighbour('prev', 1, el.sql)} AS p2, ${neighbour('prev', 0, el.sql)} AS p1,
-            ${neighbour('next', 0, el.sql)} AS n1, ${neighbour('next', 1, el.sql)} AS n2
-     FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
-     LEFT JOIN retrieval_index ri ON ri.record_n = r.n`,
-    ...el.params,
-    ...el.params,
-    ...el.params,
-    ...el.params,
-    JSON.stringify(top.map((f) => f.recordId)),
+  const rows = await o.threads.facts(
+    top.map((f) => f.recordId),
+    o.eligibility,
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byId = new Map(rows.map((r) => [r.recordId, r]));
   // A neighbour counts where it stands among the candidates; one further down the fusion, as absent.
-  const positionOfN = new Map(rows.map((r) => [r.n, position.get(r.id)!]));
+  const positionOfN = new Map(rows.map((r) => [r.recordN, position.get(r.recordId)!]));
   // How many of the fusion's best ten each thread holds.
   const top10PerThread = new Map<string, number>();
   for (const f of o.fused.slice(0, 10)) {
@@ -148,7 +109,7 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
   const nbInverse = (n: number | null) => (n === null ? 0 : inverse(positionOfN.get(n)));
 
   const out: Float64Array[] = [];
-  const kept: CandidateRow[] = [];
+  const kept: RecordFacts[] = [];
   for (const [i, f] of top.entries()) {
     const r = byId.get(f.recordId);
     if (!r) continue;
@@ -165,15 +126,16 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
     }
     x[k++] = bestLexical > 0 ? (lexScore.get(f.recordId) ?? 0) / bestLexical : 0;
     x[k++] = cosine.get(f.recordId) ?? 0;
-    x[k++] = nbInverse(r.p2);
-    x[k++] = nbInverse(r.p1);
-    x[k++] = nbInverse(r.n1);
-    x[k++] = nbInverse(r.n2);
+    const [p2, p1, n1, n2] = r.around;
+    x[k++] = nbInverse(p2);
+    x[k++] = nbInverse(p1);
+    x[k++] = nbInverse(n1);
+    x[k++] = nbInverse(n2);
     x[k++] = r.thread === null ? 0 : (top10PerThread.get(r.thread) ?? 0);
-    x[k++] = Math.log(1 + r.len);
-    x[k++] = r.hasQ ? 1 : 0;
-    x[k++] = r.thread !== null && r.p1 === null ? 1 : 0;
-    x[k++] = r.speaker !== null && o.names.includes(r.speaker) ? 1 : 0;
+    x[k++] = Math.log(1 + r.length);
+    x[k++] = r.question ? 1 : 0;
+    x[k++] = r.thread !== null && p1 === null ? 1 : 0;
+    x[k++] = r.speakerNorm !== null && o.names.includes(r.speakerNorm) ? 1 : 0;
     x[k++] = o.names.length;
     x[k++] = wh;
     x[k++] = topicTerms.length;
@@ -181,11 +143,11 @@ export function rerankFeatures(o: RerankInput): RerankCandidates {
     if (k !== x.length) throw new Error('rerank features: a row does not match rerankFeatureNames');
     out.push(x);
   }
-  const rowOfN = new Map(kept.map((r, i) => [r.n, i]));
+  const rowOfN = new Map(kept.map((r, i) => [r.recordN, i]));
   const neighbours = kept.map((r) =>
-    Int32Array.from([r.p2, r.p1, r.n1, r.n2], (n) => (n === null ? -1 : (rowOfN.get(n) ?? -1))),
+    Int32Array.from(r.around, (n) => (n === null ? -1 : (rowOfN.get(n) ?? -1))),
   );
-  return { ids: kept.map((r) => r.id), rows: out, neighbours, threads: kept.map((r) => r.thread) };
+  return { ids: kept.map((r) => r.recordId), rows: out, neighbours, threads: kept.map((r) => r.thread) };
 }
 
 /** What the stacked model (stage 2) adds to the features: the stage-1 scores of a candidate and its thread. */

@@ -4,9 +4,10 @@ import { createCostLedger } from '../core/context/cost-ledger.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { tempStore } from '../adapters/sqlite/testing.ts';
 import type { Lane, LaneInput } from './lane.ts';
-import type { RetrievalIndexer } from './retrieval-indexer.ts';
-import { retrieve } from './retrieve.ts';
-import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
+import { retrieve, type RetrievalIndexing } from './retrieve.ts';
+import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
+import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
+import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 
 function setup(embed: Embedder['embed']) {
@@ -15,19 +16,21 @@ function setup(embed: Embedder['embed']) {
   const vectors = createSqliteVectorIndex(store, { now: () => '2024-01-01T00:00:00.000Z' });
   const model = vectors.sync.model(identity);
   const embedder: Embedder = { ...identity, embed, close: async () => {} };
-  const indexer: RetrievalIndexer = {
-    kick: () => {},
-    idle: async () => {},
+  const indexer: RetrievalIndexing = {
     catchUp: () => {},
     vectorModel: () => model,
-    indexes: { vectors, turns: createTurnCopies(store) },
     embedder: () => embedder,
     loading: () => null,
-    close: async () => {},
+  };
+  const indexes = {
+    lexical: createSqliteLexicalIndex(store),
+    slots: createSqliteSlotIndex(store),
+    threads: createSqliteThreadIndex(store),
+    vectors,
   };
   const input = (lanes: Lane[], deadline?: number) => ({
-    store,
     lanes,
+    indexes,
     indexer,
     query: 'what about it',
     terms: ['it'],

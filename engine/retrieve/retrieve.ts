@@ -1,10 +1,6 @@
-import { sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
+import { sameBackends, type RetrievalBackends } from './backends.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
-import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
-import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
-import type { LexicalIndex, SlotIndex, ThreadIndex } from '../ports/index.ts';
+import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -31,16 +27,32 @@ export const laneWeights: Readonly<Record<string, number>> = {
   slot: 1,
 };
 
+/**
+ * What retrieval asks of the indexer that keeps a storage's indexes (over SQLite, RetrievalIndexer; a
+ * backend that keeps them in its writes needs only its embedder here).
+ */
+export interface RetrievalIndexing extends Pick<RetrievalIndexer, 'catchUp' | 'loading' | 'embedder'> {
+  /** The model whose vectors the query may meet, once the embedder has loaded; null without one. */
+  vectorModel(): VectorModelRef | null;
+}
+
+/** The indexes the lanes search, one storage's (Storage has them all). */
+export interface RetrievalIndexSet {
+  /** The lexical lanes' (lexical, entity, time, recency, when, and feedback). */
+  lexical: LexicalIndex;
+  /** The slot lane's reads of Memories holding a slot. */
+  slots: SlotIndex;
+  /** Messages: speakers, the prompt lane's threads and the reranker's facts. */
+  threads: ThreadIndex;
+  /** The semantic lane's. */
+  vectors: VectorIndex;
+}
+
 export interface RetrieveInput {
-  store: Store;
   lanes: readonly Lane[];
-  indexer: RetrievalIndexer | null;
-  /** The lexical lanes' index; default: the store's turn_fts, through the indexer's in-memory copy. */
-  lexical?: LexicalIndex | undefined;
-  /** The slot lane's reads; default: the store's. */
-  slots?: SlotIndex | undefined;
-  /** The prompt lane's threads; default: the store's. */
-  threads?: ThreadIndex | undefined;
+  indexes: RetrievalIndexSet;
+  /** Brings the indexes up to date and holds the embedder; null runs the lanes without vectors. */
+  indexer: RetrievalIndexing | null;
   query: string;
   terms: string[];
   eligibility: Eligibility;
@@ -48,7 +60,7 @@ export interface RetrieveInput {
   mode: RetrievalMode;
   /** Reorders the best fused candidates last; null keeps the fusion's order. */
   reranker?: Reranker | null | undefined;
-  /** The backends the lanes search with (default: the lexical index's and sqlite-vec); the reranker must know them. */
+  /** The backends the lanes search with (default: the lexical and vector indexes'); the reranker must know them. */
   backends?: RetrievalBackends | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
   deadline?: number | undefined;
@@ -112,13 +124,14 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
   const memo = new Map<string, unknown>();
+  const { lexical, slots, threads, vectors } = o.indexes;
   // The query is embedded in a worker thread while this one runs the lanes that do not need its
   // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
   let embedding: Promise<Float32Array | null> | null = null;
   if (embedder && vectorModel) {
     t = performance.now();
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
-    const text = withoutSpeakers(o.query, namedSpeakers({ ...o, memo }));
+    const text = withoutSpeakers(o.query, await namedSpeakers({ ...o, threads, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
     // A failed call (the worker gone, say) costs the lanes that need the vector, not the Context.
     const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
@@ -143,19 +156,17 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
 
   const limit = candidates[o.mode];
-  const lexical = o.lexical ?? createSqliteLexicalIndex(o.store, o.indexer?.indexes.turns);
   const base: Omit<LaneInput, 'terms'> = {
-    store: o.store,
     lexical,
-    slots: o.slots ?? createSqliteSlotIndex(o.store),
-    threads: o.threads ?? createSqliteThreadIndex(o.store),
+    slots,
+    threads,
+    vectors,
     query: o.query,
     eligibility: o.eligibility,
     limit,
     ledger: o.ledger,
     queryVector: null,
     vectorModel,
-    indexes: o.indexer?.indexes,
     memo,
   };
   const results = new Map<Lane, LaneResult>();
@@ -236,7 +247,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   let method = fusionMethod;
   const trainedOn = o.reranker?.embedder;
   const trainedWith = o.reranker?.backends;
-  const backends = o.backends ?? { ...sqliteBackends, lexical: lexical.backend };
+  const backends = o.backends ?? { lexical: lexical.backend, vector: vectors.backend };
   if (o.reranker && trainedOn !== undefined && vectorModel?.provider !== trainedOn) {
     // Cosines of another model (or none yet) are inputs the model never saw: keep the fusion's order.
     method = `${fusionMethod} (${o.reranker.id} not applied: trained on ${trainedOn} cosines, the semantic lane has ${vectorModel?.provider ?? 'no embedder loaded'})`;
@@ -247,7 +258,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     if (over()) skipped.push('rerank');
     else {
       t = performance.now();
-      const r = reranked(o, o.reranker, laneResults, fused, memo);
+      const r = await reranked(o, o.reranker, laneResults, fused, threads, memo);
       fused = r.fused;
       method = `${fusionMethod}, then ${r.by} over the best ${o.reranker.depth}`;
       timings['rerank'] = performance.now() - t;
@@ -261,18 +272,19 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
  * The fusion with its best `depth` candidates reordered by the reranker's scores (ties keep their
  * order), and what ran (for the Trace).
  */
-function reranked(
+async function reranked(
   o: RetrieveInput,
   reranker: Reranker,
   laneResults: LaneResult[],
   fused: Fused[],
+  threads: ThreadIndex,
   memo: Map<string, unknown>,
-): { fused: Fused[]; by: string } {
-  const candidates = rerankFeatures({
-    store: o.store,
+): Promise<{ fused: Fused[]; by: string }> {
+  const candidates = await rerankFeatures({
+    threads,
     query: o.query,
     terms: o.terms,
-    names: namedSpeakers({ ...o, memo }),
+    names: await namedSpeakers({ ...o, threads, memo }),
     eligibility: o.eligibility,
     laneResults,
     fused,

@@ -1,6 +1,6 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { hidesRecords } from './lane.ts';
-import type { VectorModel } from '../adapters/sqlite/vector-index.ts';
+import type { VectorModelRef } from '../ports/index.ts';
 
 /**
  * Below this cosine a vector neighbour is not evidence: KNN always returns k neighbours, relevant or
@@ -25,9 +25,9 @@ export function createSemanticLane(): Lane {
     needsQueryVector: true,
     async search(input: LaneInput): Promise<LaneCandidate[]> {
       const q = input.queryVector;
-      const m: VectorModel | null | undefined = input.vectorModel;
-      const vectors = input.indexes?.vectors;
-      if (!q || !m || !vectors) return [];
+      const m: VectorModelRef | null | undefined = input.vectorModel;
+      const vectors = input.vectors;
+      if (!q || !m) return [];
       // Ask for more neighbours only when filters will drop some of them. (The scan costs the same at any
       // k; the selection of the best k a little more per extra neighbour.)
       const k = Math.min(hidesRecords(input.eligibility) ? 4 * input.limit : input.limit, 1000);

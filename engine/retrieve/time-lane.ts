@@ -102,7 +102,7 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
             }),
       );
       if (placed.length < input.limit) {
-        const names = namedSpeakers(input);
+        const names = await namedSpeakers(input);
         const window = (await recordsBetween(input, fromMs, toMs))
           .map((r) => place(r, intent, zone))
           .filter((p) => p !== null);

@@ -8,7 +8,8 @@ import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
 import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
 import { queryPlan } from '../adapters/sqlite/testing.ts';
-import { eligibilitySql, type Eligibility, type LaneInput } from './lane.ts';
+import { eligibilitySql } from '../adapters/sqlite/eligibility-sql.ts';
+import type { Eligibility, LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
@@ -72,10 +73,10 @@ function spying(store: Store): { store: Store; searches: () => number } {
 
 function input(store: Store, e: Partial<Eligibility> = {}): LaneInput {
   return {
-    store,
     lexical: createSqliteLexicalIndex(store),
     slots: createSqliteSlotIndex(store),
     threads: createSqliteThreadIndex(store),
+    vectors: createSqliteVectorIndex(store, { now: () => '' }),
     query: 'kayak',
     terms: ['kayak'],
     eligibility: { brainUid: 'brn_a', excludeLocalOnly: false, ...e },

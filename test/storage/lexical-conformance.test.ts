@@ -65,6 +65,8 @@ const records: Rec[] = [
   },
   { id: 'r_long', text: long, speaker: 'Ana Lee', occurredMs: t0 + 6 * min },
   { id: 'r_bread', text: 'bread recipe', speaker: 'Bob', occurredMs: t0 + 7 * min },
+  // Before every window the cases ask about, alone in its thread; its length counts code points.
+  { id: 'r_emoji', text: 'Bread? 🍞 again', speaker: 'Bob', occurredMs: t0 - min },
 ];
 
 function content(r: Rec): Record<string, unknown> {
@@ -73,7 +75,7 @@ function content(r: Rec): Record<string, unknown> {
     : {
         kind: 'message',
         text: r.text,
-        thread: r.id === 'r_bread' ? 't2' : 't1',
+        thread: r.id === 'r_bread' ? 't2' : r.id === 'r_emoji' ? 't3' : 't1',
         ...(r.speaker !== undefined ? { speaker: r.speaker } : {}),
       };
 }
@@ -308,6 +310,75 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       assert.deepEqual(await around('r_ana', 0, 0), []);
       assert.deepEqual(await around('r_doc', 2, 2), [], 'a document is in no thread');
       assert.deepEqual(await around('r_bread', 2, 2), []);
+    });
+
+    it("names the Brain's speakers among a query's names, trimmed and lower-cased, each once, bytewise", async () => {
+      const names = ['zed', 'bob', 'ana lee', 'ana', 'lee', '', 'BOB', 'ana lee ', 'kayak'];
+      assert.deepEqual(await threads!.speakers('brn_lc', names), ['ana lee', 'bob']);
+      assert.deepEqual(await threads!.speakers('brn_lc', ['bob', 'bob']), ['bob']);
+      assert.deepEqual(await threads!.speakers('brn_none', names), []);
+      assert.deepEqual(await threads!.speakers('brn_lc', []), []);
+    });
+
+    it("gives the reranker's facts of each Record, its neighbours those the scope lets through", async () => {
+      const n = await nOf();
+      const at = (id: string) => n.get(id)!;
+      const facts = async (ids: string[], over: Partial<SearchScope> = {}) =>
+        (await threads!.facts(ids, scope(over)))
+          .map(({ recordN, ...f }) => {
+            if (f.recordId !== 'r_emoji') assert.equal(recordN, at(f.recordId));
+            return {
+              ...f,
+              around: f.around.map((x) => (x === null ? null : [...n].find(([, v]) => v === x)![0])),
+            };
+          })
+          .sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
+      const fact = (
+        id: string,
+        text: string,
+        speakerNorm: string | null,
+        thread: string | null,
+        around: (string | null)[],
+      ) => ({
+        recordId: id,
+        length: [...text].length,
+        question: text.includes('?'),
+        text: text.slice(0, 2000),
+        speakerNorm,
+        thread,
+        around,
+      });
+      const asked = ['r_long', 'r_ana', 'r_doc', 'r_missing', 'r_bread', 'r_emoji'];
+      assert.deepEqual(await facts(asked), [
+        fact('r_ana', 'the kayak trip to Porto', 'ana lee', 't1', ['r_bob', 'r_local', 'r_none', 'r_empty']),
+        fact('r_bread', 'bread recipe', 'bob', 't2', [null, null, null, null]),
+        fact('r_doc', 'kayak repairs manual', null, null, [null, null, null, null]),
+        fact('r_emoji', 'Bread? 🍞 again', 'bob', 't3', [null, null, null, null]),
+        fact('r_long', long, 'ana lee', 't1', ['r_none', 'r_empty', null, null]),
+      ]);
+      assert.equal((await facts(['r_emoji']))[0]!.length, 14);
+      const around = async (id: string, over: Partial<SearchScope>) => (await facts([id], over))[0]!.around;
+      assert.deepEqual(await around('r_ana', { excludeLocalOnly: true }), [
+        null,
+        'r_bob',
+        'r_none',
+        'r_empty',
+      ]);
+      assert.deepEqual(await around('r_ana', { sources: ['chat'] }), [null, null, null, null]);
+      assert.deepEqual(await around('r_none', { untilMs: t0 + 5 * min }), [
+        'r_local',
+        'r_ana',
+        'r_empty',
+        null,
+      ]);
+      assert.deepEqual(await around('r_none', { sinceMs: t0 + min, asOfMs: t0 + 3 * min }), [
+        'r_local',
+        'r_ana',
+        null,
+        null,
+      ]);
+      assert.deepEqual(await facts(asked, { brainUid: 'brn_none' }), []);
+      assert.deepEqual(await facts([]), []);
     });
 
     it('gives the message just before each Record, in the order asked, if the scope lets it through', async () => {

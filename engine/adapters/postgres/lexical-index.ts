@@ -42,12 +42,21 @@ export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
 }
 
 /**
+ * A message's speaker as the SQLite indexer normalises it (trimmed, lower-cased), for a records alias;
+ * it names nobody unless `spokenSql` holds. Migration 009 indexes this very expression.
+ */
+export const speakerNormSql = (r: string) =>
+  `lower(btrim(${r}.content::jsonb ->> 'speaker', E' \\t\\n\\r\\f\\x0b'))`;
+/** The Record is a message with a speaker that is not empty (the predicate of migration 009's index). */
+export const spokenSql = (r: string) =>
+  `${r}.kind = 'message' AND coalesce(${r}.content::jsonb ->> 'speaker', '') <> ''`;
+
+/**
  * What the lanes read of a hit, as the SQLite index reads it: the text's first 2,000 characters, a
- * message's speaker as the indexer normalises it (trimmed, lower-cased; none when empty), the time.
+ * message's speaker as the indexer normalises it (none when empty), the time.
  */
 const hitCols = `r.n AS "recordN", r.id AS "recordId", substr(r.text, 1, 2000) AS text,
-  CASE WHEN r.kind = 'message' AND coalesce(r.content::jsonb ->> 'speaker', '') <> ''
-       THEN lower(btrim(r.content::jsonb ->> 'speaker', E' \\t\\n\\r\\f\\x0b')) END AS "speakerNorm",
+  CASE WHEN ${spokenSql('r')} THEN ${speakerNormSql('r')} END AS "speakerNorm",
   r.occurred_ms AS "occurredMs"`;
 
 /**

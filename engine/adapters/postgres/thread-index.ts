@@ -1,11 +1,36 @@
-import type { ThreadIndex } from '../../ports/index.ts';
+import { hidesRecords } from '../../core/retrieve/hides-records.ts';
+import type { RecordFacts, ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { scopeSql } from './lexical-index.ts';
+import { scopeSql, speakerNormSql, spokenSql } from './lexical-index.ts';
 import { params } from './memory-view.ts';
 
 /** A message's thread, as the SQLite indexer reads it (retrieval-indexer.ts): its content's `thread`. */
 const threadOf = (alias: string) => `(${alias}.content::jsonb ->> 'thread')`;
 const thread = threadOf('r');
+
+/**
+ * The `n` of the message `offset` + 1 steps before or after Record r in its thread (null if none),
+ * counting only those `visible` lets through (conditions on x; null for every one): the SQLite
+ * adapter's neighbour probe. The thread's index (migration 002) serves it.
+ */
+const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null) => {
+  const cmp = dir === 'prev' ? '<' : '>';
+  const order = dir === 'prev' ? 'DESC' : 'ASC';
+  return `(SELECT x.n FROM records x
+           WHERE r.kind = 'message' AND x.brain_uid = r.brain_uid AND x.kind = 'message'
+             AND ${threadOf('x')} = ${thread}
+             AND (x.occurred_ms, x.n) ${cmp} (r.occurred_ms, r.n) ${visible === null ? '' : `AND ${visible}`}
+           ORDER BY x.occurred_ms ${order}, x.n ${order} LIMIT 1 OFFSET ${offset})`;
+};
+
+/** The facts' columns of Record r, its neighbours counted among those `visible` lets through. */
+const factsCols = (visible: string | null) =>
+  `r.id AS "recordId", r.n AS "recordN", length(r.text) AS length,
+    strpos(r.text, '?') > 0 AS question, substr(r.text, 1, 2000) AS text,
+    CASE WHEN ${spokenSql('r')} THEN ${speakerNormSql('r')} END AS "speakerNorm",
+    CASE WHEN r.kind = 'message' THEN ${thread} END AS thread,
+    ${neighbour('prev', 1, visible)} AS p2, ${neighbour('prev', 0, visible)} AS p1,
+    ${neighbour('next', 0, visible)} AS n1, ${neighbour('next', 1, visible)} AS n2`;
 
 /**
  * Threads of messages from the Records themselves (migration 002 indexes them): a message's thread is
@@ -15,6 +40,38 @@ const thread = threadOf('r');
  */
 export function pgThreadIndex(db: PgQueryable): ThreadIndex {
   return {
+    async facts(recordIds, scope): Promise<RecordFacts[]> {
+      if (recordIds.length === 0) return [];
+      const p = params([...recordIds]);
+      const brain = p.bind(scope.brainUid);
+      // Only messages are in a thread: a request that hides none of the Brain's Records needs no
+      // conditions on the neighbours (a bare correction is in none). The request's eligibility only.
+      const visible = hidesRecords(scope)
+        ? scopeSql(p, { ...scope, fromMs: undefined, toMs: undefined }, 'x')
+        : null;
+      const rows = await db.query<
+        Omit<RecordFacts, 'around'> & Record<'p2' | 'p1' | 'n1' | 'n2', number | null>
+      >(
+        `SELECT ${factsCols(visible)}
+         FROM unnest($1::text[]) AS c(id)
+         JOIN records r ON r.brain_uid = ${brain} AND r.id = c.id`,
+        p.values,
+      );
+      return rows.rows.map(({ p2, p1, n1, n2, ...r }) => ({ ...r, around: [p2, p1, n1, n2] }));
+    },
+    async speakers(brainUid, names) {
+      if (names.length === 0) return [];
+      // One probe of migration 009's index per name.
+      const rows = await db.query<{ name: string }>(
+        `SELECT w.name FROM unnest($2::text[]) AS w(name)
+         WHERE EXISTS (SELECT 1 FROM records r
+                       WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND ${speakerNormSql('r')} = w.name)
+         GROUP BY w.name
+         ORDER BY w.name COLLATE "C"`,
+        [brainUid, [...names]],
+      );
+      return rows.rows.map((r) => r.name);
+    },
     async threadsOf(recordNs) {
       if (recordNs.length === 0) return [];
       const rows = await db.query<{ n: number; thread: string | null }>(

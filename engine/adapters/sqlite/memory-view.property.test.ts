@@ -11,7 +11,9 @@ import {
   timesOf,
   type Version,
 } from '../../core/temporal/testing/histories.ts';
-import { eligibilitySql, hidesRecords, type Eligibility } from '../../retrieve/lane.ts';
+import { hidesRecords } from '../../core/retrieve/hides-records.ts';
+import type { Eligibility } from '../../retrieve/lane.ts';
+import { eligibilitySql } from './eligibility-sql.ts';
 import { inForceSql, servedSql, statusSql } from './memory-view.ts';
 import type { SqlParam } from './store.ts';
 

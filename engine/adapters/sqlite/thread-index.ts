@@ -1,4 +1,5 @@
-import type { SearchScope, ThreadIndex } from '../../ports/index.ts';
+import { hidesRecords } from '../../core/retrieve/hides-records.ts';
+import type { RecordFacts, SearchScope, ThreadIndex } from '../../ports/index.ts';
 import { eligibilitySql } from './eligibility-sql.ts';
 import type { Store } from './store.ts';
 
@@ -41,10 +42,83 @@ export function threadSide<R extends { n: number }>(
   );
 }
 
+/**
+ * One probe of retrieval_index_thread per neighbour, in the thread's (occurred_ms, record_n) order,
+ * skipping the Records the request may not see (`visible`: conditions on r2, or null when it sees the
+ * whole Brain, which spares a join per step on the hot path).
+ */
+const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null) => {
+  const cmp = dir === 'prev' ? '<' : '>';
+  const order = dir === 'prev' ? 'DESC' : 'ASC';
+  return `CASE WHEN ri.thread IS NULL THEN NULL ELSE (SELECT x.record_n FROM retrieval_index x
+            ${visible === null ? '' : 'CROSS JOIN records r2 ON r2.n = x.record_n'}
+            WHERE x.brain_uid = ri.brain_uid AND x.thread = ri.thread
+              AND (x.occurred_ms, x.record_n) ${cmp} (ri.occurred_ms, ri.record_n) ${visible === null ? '' : `AND ${visible}`}
+            ORDER BY x.occurred_ms ${order}, x.record_n ${order} LIMIT 1 OFFSET ${offset}) END`;
+};
+
+interface FactsRow {
+  id: string;
+  n: number;
+  len: number;
+  hasQ: number;
+  speaker: string | null;
+  thread: string | null;
+  text: string;
+  p2: number | null;
+  p1: number | null;
+  n1: number | null;
+  n2: number | null;
+}
+
 export function createSqliteThreadIndex(store: Store): ThreadIndex {
   const side = (at: ThreadPlace, dir: 'before' | 'after', limit: number) =>
     threadSide<{ n: number; id: string }>(store, at, dir, limit, 'r.id AS id');
   return {
+    async speakers(brainUid, names) {
+      if (names.length === 0) return [];
+      // One probe of retrieval_index_speaker for every name at once; the indexer wrote speaker_norm.
+      return store
+        .all<{ name: string }>(
+          `SELECT DISTINCT speaker_norm AS name FROM retrieval_index
+           WHERE brain_uid = ? AND speaker_norm IN (SELECT value FROM json_each(?))
+           ORDER BY speaker_norm`,
+          brainUid,
+          JSON.stringify(names),
+        )
+        .map((r) => r.name);
+    },
+    async facts(recordIds, scope): Promise<RecordFacts[]> {
+      if (recordIds.length === 0) return [];
+      // Only messages are in a thread, so only a request that hides some of the Brain's Records needs
+      // its conditions on the neighbours (a bare correction is in none).
+      const el = hidesRecords(scope) ? eligibilitySql(scope, 'r2') : { sql: null, params: [] };
+      const rows = store.all<FactsRow>(
+        `SELECT r.id AS id, r.n AS n, length(r.text) AS len, instr(r.text, '?') > 0 AS hasQ,
+                ri.speaker_norm AS speaker, ri.thread AS thread, substr(r.text, 1, 2000) AS text,
+                ${neighbour('prev', 1, el.sql)} AS p2, ${neighbour('prev', 0, el.sql)} AS p1,
+                ${neighbour('next', 0, el.sql)} AS n1, ${neighbour('next', 1, el.sql)} AS n2
+         FROM json_each(?) j CROSS JOIN records r ON r.id = j.value
+         LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+         WHERE r.brain_uid = ?`,
+        ...el.params,
+        ...el.params,
+        ...el.params,
+        ...el.params,
+        JSON.stringify(recordIds),
+        scope.brainUid,
+      );
+      return rows.map((r) => ({
+        recordId: r.id,
+        recordN: r.n,
+        length: r.len,
+        question: r.hasQ !== 0,
+        text: r.text,
+        speakerNorm: r.speaker,
+        thread: r.thread,
+        around: [r.p2, r.p1, r.n1, r.n2],
+      }));
+    },
     async threadsOf(recordNs) {
       if (recordNs.length === 0) return [];
       const byN = new Map(

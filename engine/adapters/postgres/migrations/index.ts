@@ -6,6 +6,7 @@ import { turns } from './005-turns.ts';
 import { embedQueue } from './006-embed-queue.ts';
 import { recordIds } from './007-record-ids.ts';
 import { restatedMemories } from './008-restated-memories.ts';
+import { speakers } from './009-speakers.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -28,6 +29,7 @@ export const migrations: readonly PgMigration[] = [
   embedQueue,
   recordIds,
   restatedMemories,
+  speakers,
 ];
 
 /**
