@@ -26,8 +26,23 @@ export async function openHostedEngine(
     thoroughSyncMs: options.thoroughSyncMs,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     logger: lineLogger(log),
+    ...leaseFromEnv(process.env.MNEMO_DERIVE_LEASE_MS),
   });
   if (!opened.semantic.on)
     log(`the semantic lane is off: ${opened.semantic.reason ?? 'no vector extension'}`);
   return opened;
+}
+
+/**
+ * MNEMO_DERIVE_LEASE_MS: how long a process holds a derivation job it claimed before another may take
+ * it (an operator's knob for how soon a dead process's work moves on; tests shorten it).
+ */
+function leaseFromEnv(value: string | undefined): { deriveLeaseMs?: number } {
+  if (value === undefined || value === '') return {};
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100)
+    throw new Error(
+      `MNEMO_DERIVE_LEASE_MS must be a whole number of milliseconds, at least 100, not "${value}"`,
+    );
+  return { deriveLeaseMs: ms };
 }

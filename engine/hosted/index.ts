@@ -1,4 +1,5 @@
 import { allKinds } from '../contract/index.ts';
+import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
@@ -44,6 +45,11 @@ export interface PostgresEngineOptions {
    * leases end. Default 5 s.
    */
   pollMs?: number;
+  /**
+   * How long a claimed derivation job is this process's: one that dies holding it leaves it to the
+   * others after this. Default 60 s (derive-worker.ts).
+   */
+  deriveLeaseMs?: number;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -77,6 +83,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     log: logger,
     storeFailure,
     jobRetryDelaysMs: options.deriveRetryDelaysMs,
+    ...(options.deriveLeaseMs ? { worker: { leaseMs: options.deriveLeaseMs } } : {}),
   });
   const thorough =
     options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0
@@ -152,11 +159,26 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       timeZone: zone.name,
       embedder: 'none',
     },
-    ...engineOperations(ctx, { op, write: op }, () => {
-      // Retrieval still reads the SQLite store for two lanes' inputs; until those are ports too, a
-      // Context here says so instead of answering from part of the lanes.
-      throw new MnemoError('not_implemented', 'context: not yet on the postgres engine');
-    }),
+    ...engineOperations(ctx, { op, write: op }, (b, body, o, id) =>
+      assembleContext(
+        {
+          indexes: storage,
+          units: storage,
+          jobs: storage.jobs,
+          codec: ctx.codec,
+          deployment,
+          lanes: ctx.lanes,
+          reranker,
+          indexer: null,
+          traces: storage.traces,
+          now: clock,
+        },
+        b,
+        body,
+        o,
+        id,
+      ),
+    ),
     sync,
     idle: async () => {
       if (closed) return;

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after, describe, it } from 'node:test';
+import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
+
+/*
+ * Several `mnemo serve --engine postgres` processes on one real PostgreSQL database, as a hosted Mnemo
+ * runs: writes through either are all kept once, either reads every change in the same order, a
+ * revoke is refused by both on the next request, and a process killed mid-derivation leaves its jobs
+ * to the other once their leases end. Skipped where no PostgreSQL server can be started.
+ */
+const started = await startCluster();
+const skip = 'skip' in started ? started.skip : false;
+const cluster = 'cluster' in started ? started.cluster : null;
+after(() => cluster?.stop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const env = { ...process.env, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none', MNEMO_DERIVE_LEASE_MS: '1500' };
+
+function mnemo(args: string[]): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  done: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  after(() => child.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, done };
+}
+
+async function serve(url: string): Promise<{ base: string; child: ChildProcess; err: () => string }> {
+  const p = mnemo(['serve', '--engine', 'postgres', '--database-url', url, '--port', '0']);
+  const deadline = Date.now() + 60_000;
+  while (!/listening on/.test(p.out()) && p.child.exitCode === null && Date.now() < deadline) await sleep(25);
+  const base = /listening on (\S+)/.exec(p.out())?.[1];
+  assert.ok(base, `serve did not start: ${p.err()}`);
+  return { base, child: p.child, err: p.err };
+}
+
+async function keyFor(url: string, project: string): Promise<string> {
+  const p = mnemo(['keys', 'create', '--project', project, '--env', 'test', '--database-url', url]);
+  assert.equal(await p.done, 0, p.err());
+  return p.out().trim();
+}
+
+const call = async (base: string, key: string, method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return {
+    status: res.status,
+    watermark: res.headers.get('brain-watermark'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
+};
+
+/** Every Record of the Brain as `base` lists it, page by page (ids in its order). */
+async function allRecords(base: string, key: string, query = ''): Promise<{ id: string; status: string }[]> {
+  const out: { id: string; status: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const q = `limit=100${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = await call(base, key, 'GET', `/brains/b/records?${q}`);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    out.push(...(page.body.data as { id: string; status: string }[]));
+    cursor = page.body.has_more ? (page.body.next_cursor as string) : null;
+  } while (cursor);
+  return out;
+}
+
+/** The change feed after `since`, page by page, each page's watermark sent back as the next boundary. */
+async function changes(base: string, key: string, since: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let mark = since, more = true; more;) {
+    const page = await call(
+      base,
+      key,
+      'GET',
+      `/brains/b/records?limit=50&since_watermark=${encodeURIComponent(mark)}`,
+    );
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    out.push(...(page.body.data as { id: string }[]).map((r) => r.id));
+    mark = page.body.watermark as string;
+    more = page.body.has_more as boolean;
+  }
+  return out;
+}
+
+describe('several postgres processes on one database', { skip }, () => {
+  it('keep every write once, read the same changes in order, honour a revoke, and finish a dead one’s jobs', async () => {
+    const url = await cluster!.freshDatabase();
+    const key = await keyFor(url, 'team');
+    const [a, b] = await Promise.all([serve(url), serve(url)]);
+    const created = await call(a.base, key, 'POST', '/brains', { id: 'b' });
+    assert.equal(created.status, 201);
+    const born = created.watermark!;
+    const first = await call(b.base, key, 'GET', '/brains/b/records?limit=1');
+    assert.equal(first.status, 200, 'the Brain one process made is the other’s at once');
+
+    // Writes through both at once, to one Brain.
+    const n = 120;
+    const acked = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const r = await call(i % 2 ? a.base : b.base, key, 'POST', '/brains/b/records', {
+          content: { kind: 'message', text: `Message ${i} from Ana about the garden.`, speaker: 'Ana' },
+        });
+        assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
+        return r.body.id as string;
+      }),
+    );
+    const viaA = await allRecords(a.base, key);
+    const viaB = await allRecords(b.base, key);
+    assert.deepEqual(viaA.map((r) => r.id).sort(), [...acked].sort(), 'every acknowledged write, once');
+    assert.deepEqual(
+      viaB.map((r) => r.id),
+      viaA.map((r) => r.id),
+      'the same list from either process',
+    );
+
+    // The change feed from the Brain's first step: the same changes in the same order from either.
+    const changesA = await changes(a.base, key, born);
+    assert.deepEqual([...changesA].sort(), [...acked].sort());
+    assert.deepEqual(await changes(b.base, key, born), changesA);
+
+    // A revoke made in the database is refused by both on their next request.
+    const doomed = await keyFor(url, 'team');
+    assert.equal((await call(a.base, doomed, 'GET', '/brains')).status, 200);
+    assert.equal((await call(b.base, doomed, 'GET', '/brains')).status, 200);
+    const revoke = mnemo(['keys', 'revoke', doomed, '--database-url', url]);
+    assert.equal(await revoke.done, 0, revoke.err());
+    assert.equal((await call(a.base, doomed, 'GET', '/brains')).status, 401);
+    assert.equal((await call(b.base, doomed, 'GET', '/brains')).status, 401);
+
+    // A killed mid-derivation: B derives what A had queued or claimed, once A's leases end.
+    const more = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const r = await call(a.base, key, 'POST', '/brains/b/records', {
+          content: { kind: 'message', text: `Later note ${i}: Ana planted tulips.`, speaker: 'Ana' },
+        });
+        assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
+        return r.body.id as string;
+      }),
+    );
+    a.child.kill('SIGKILL');
+    await new Promise((r) => a.child.once('exit', r));
+    const left = await call(b.base, key, 'GET', '/brains/b/census');
+    const leftByA = (left.body.counts as { records_processing: number }).records_processing;
+    assert.ok(leftByA > 0, 'A died with derivations left (else there is nothing to take over)');
+    const deadline = Date.now() + 60_000;
+    let pending = -1;
+    while (Date.now() < deadline) {
+      const census = await call(b.base, key, 'GET', '/brains/b/census');
+      pending = (census.body.counts as { records_processing: number }).records_processing;
+      if (pending === 0) break;
+      await sleep(200);
+    }
+    assert.equal(pending, 0, `B finished the derivations A left: ${b.err()}`);
+    const records = await allRecords(b.base, key);
+    assert.equal(records.length, n + more.length);
+    assert.deepEqual(
+      records.filter((r) => r.status !== 'ready'),
+      [],
+      'every Record derived',
+    );
+  });
+});
