@@ -147,6 +147,17 @@ export async function openPostgresEngine(
 }
 
 /**
+ * A PostgreSQL engine's storage in memory in this process (PGlite with pgvector; a development
+ * dependency): what `mnemo bench --engine postgres` runs on when no --database-url is given.
+ */
+export async function openEmbeddedPostgres(
+  options: { tracesPerBrain?: number } = {},
+): Promise<PostgresStorage> {
+  const { openEmbeddedPostgres: open } = await import('./adapters/postgres/embedded.ts');
+  return open(options);
+}
+
+/**
  * The key registry in a hosted Mnemo's PostgreSQL database (`mnemo keys --database-url`), its schema
  * brought up to date first. Loads the PostgreSQL driver only when called.
  */

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMnemoClient } from '../client/index.ts';
+import { openEmbeddedPostgres } from '../../engine/index.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 
-export type BenchEngine = 'local' | 'reference';
+export type BenchEngine = 'local' | 'reference' | 'postgres';
 
 export interface BenchServerOptions {
   engine: BenchEngine;
+  /** The postgres engine's database; without one it runs on PGlite in this process. */
+  databaseUrl?: string | undefined;
   embeddingModel?: string | undefined;
   /** Keep the temp data dir after closing (to inspect it). */
   keep?: boolean | undefined;
@@ -68,6 +71,11 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   };
   const started = startServer({
     engine: o.engine,
+    ...(o.engine === 'postgres'
+      ? o.databaseUrl
+        ? { databaseUrl: o.databaseUrl }
+        : { openDatabase: (kept: { tracesPerBrain?: number }) => openEmbeddedPostgres(kept) }
+      : {}),
     host: '127.0.0.1',
     port: 0,
     dataDir,

@@ -14,6 +14,7 @@ export interface LocomoOptions {
   data: string;
   ks: number[];
   engine: BenchEngine;
+  databaseUrl?: string | undefined;
   embeddingModel?: string | undefined;
   mode?: 'fast' | 'thorough' | undefined;
   /** Only the first N conversations (quick checks). */
@@ -43,6 +44,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
   const convs = loadLocomo(o.data).slice(0, o.limit ?? Infinity);
   const bench = await startBenchServer({
     engine: o.engine,
+    databaseUrl: o.databaseUrl,
     embeddingModel: o.embeddingModel,
     log: undefined,
   });

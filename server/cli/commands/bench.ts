@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { locomoTurnForms, type LocomoTurnForm } from '../../bench/locomo-data.ts';
-import { nonNegativeInt } from '../options.ts';
+import { nonNegativeInt, postgresUrl } from '../options.ts';
 
 /** JSON lines on stdout (the fixed output of cli-and-harness.md); progress on stderr. */
 const out = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -22,7 +22,15 @@ function positiveInt(value: string): number {
 }
 
 const engineOption = () =>
-  new Option('--engine <engine>', 'engine under test').choices(['local', 'reference']).default('local');
+  new Option('--engine <engine>', 'engine under test')
+    .choices(['local', 'reference', 'postgres'])
+    .default('local');
+const databaseOption = () =>
+  new Option(
+    '--database-url <url>',
+    "the postgres engine's database, postgres://... (a scratch one: the bench writes into it); " +
+      'without it, PGlite in this process',
+  ).argParser(postgresUrl);
 const modelOption = () =>
   new Option(
     '--embedding-model <dir>',
@@ -41,6 +49,7 @@ export function register(program: Command): void {
     .requiredOption('--data <file>', 'a file in LoCoMo format (e.g. ../shared/data/locomo/locomo-dev.json)')
     .option('--k <list>', 'cut-offs, in addition to the fixed 5, 10 and 25', kList, [])
     .addOption(engineOption())
+    .addOption(databaseOption())
     .addOption(modelOption())
     .addOption(
       new Option('--mode <mode>', 'createContext mode').choices(['fast', 'thorough']).default('fast'),
@@ -56,7 +65,8 @@ export function register(program: Command): void {
       async (f: {
         data: string;
         k: number[];
-        engine: 'local' | 'reference';
+        engine: 'local' | 'reference' | 'postgres';
+        databaseUrl?: string;
         embeddingModel?: string;
         mode: 'fast' | 'thorough';
         turnsAs: LocomoTurnForm;
@@ -69,6 +79,7 @@ export function register(program: Command): void {
           data: f.data,
           ks: f.k,
           engine: f.engine,
+          databaseUrl: f.databaseUrl,
           embeddingModel: f.embeddingModel,
           mode: f.mode,
           turnsAs: f.turnsAs,
@@ -87,13 +98,15 @@ export function register(program: Command): void {
     .option('--queries <n>', 'timed createContext calls', positiveInt, 300)
     .option('--thread-size <n>', 'messages per chat thread (0: no threads)', nonNegativeInt, 0)
     .addOption(engineOption())
+    .addOption(databaseOption())
     .addOption(modelOption())
     .action(
       async (f: {
         records: number;
         queries: number;
         threadSize: number;
-        engine: 'local' | 'reference';
+        engine: 'local' | 'reference' | 'postgres';
+        databaseUrl?: string;
         embeddingModel?: string;
       }) => {
         const { runScale } = await import('../../bench/scale-bench.ts');
@@ -107,12 +120,14 @@ export function register(program: Command): void {
     .option('--records <n>', 'Records to write', positiveInt, 2_000)
     .option('--concurrency <n>', 'requests in flight', positiveInt, 8)
     .addOption(engineOption())
+    .addOption(databaseOption())
     .addOption(modelOption())
     .action(
       async (f: {
         records: number;
         concurrency: number;
-        engine: 'local' | 'reference';
+        engine: 'local' | 'reference' | 'postgres';
+        databaseUrl?: string;
         embeddingModel?: string;
       }) => {
         const { runWrite } = await import('../../bench/write-bench.ts');
@@ -136,12 +151,14 @@ export function register(program: Command): void {
     .option('--messages <n>', 'messages in the export', positiveInt, 10_000)
     .option('--concurrency <n>', 'requests in flight', positiveInt, 8)
     .addOption(engineOption())
+    .addOption(databaseOption())
     .addOption(modelOption())
     .action(
       async (f: {
         messages: number;
         concurrency: number;
-        engine: 'local' | 'reference';
+        engine: 'local' | 'reference' | 'postgres';
+        databaseUrl?: string;
         embeddingModel?: string;
       }) => {
         const { runImportBench } = await import('../../bench/import-bench.ts');
