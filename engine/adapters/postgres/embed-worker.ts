@@ -77,8 +77,8 @@ class EmbedFailed extends Error {
  * Other processes' writes queue work here too, and they cannot kick this one. It looks again every
  * idleDelayMs (a few seconds) while it runs, on an unref'd timer, so an idle process stays alive only
  * for its own reasons. Not LISTEN/NOTIFY: that holds a connection of its own per process, which a
- * pooler in transaction mode (PgBouncer) does not keep, and PGlite has none; a poll is one indexed
- * SELECT of an empty table.
+ * pooler in transaction mode (PgBouncer) does not keep, and PGlite has none; a poll of an empty
+ * queue is one short transaction.
  */
 export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
   const { client, logger } = o;
