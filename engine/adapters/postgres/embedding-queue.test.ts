@@ -124,6 +124,20 @@ describe("PostgreSQL's embedding queue", () => {
     assert.ok(near && near.distance < 1e-3, 'the vector is the new text');
   });
 
+  it('queues what is missing again after a discard took something', async () => {
+    await addBrain(db, 'brn_x');
+    await queue.queueMissing(model);
+    await drainAll();
+    const r = await insertRecord(db, { brainUid: 'brn_x', id: 'rec_x', text: 'pears' });
+    assert.equal(await queue.discard(), 1);
+    assert.equal(await queue.discard(), 0);
+    await queue.queueMissing(model);
+    const again = await db.query("SELECT owner, owner_n FROM embed_queue WHERE brain_uid = 'brn_x'");
+    assert.deepEqual(again.rows, [{ owner: 'record', owner_n: r }], 'the discarded Record, with no vector');
+    await drainAll();
+    assert.deepEqual(await vectorsOf('brn_x'), [`record:${r}`]);
+  });
+
   it("goes with its Brain's deletion", async () => {
     await addBrain(db, 'brn_d');
     await insertRecord(db, { brainUid: 'brn_d', id: 'rec_d', text: 'x' });

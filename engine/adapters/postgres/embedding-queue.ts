@@ -21,7 +21,11 @@ export interface PgEmbeddingQueue {
     embed: (texts: string[]) => Promise<Float32Array[]>,
     limit: number,
   ): Promise<number>;
-  /** Empties the queue without embedding: for a database where the semantic lane cannot run. */
+  /**
+   * Empties the queue without embedding: for a database where the semantic lane cannot run, or a
+   * process without an embedder. What it took is then missing a vector, so the mark queueMissing
+   * keeps goes too: the next process with a model queues what is missing again.
+   */
   discard(): Promise<number>;
 }
 
@@ -176,7 +180,12 @@ export function pgEmbeddingQueue(client: PgClient, vectors: VectorIndex): PgEmbe
     },
 
     async discard() {
-      return (await client.query('DELETE FROM embed_queue')).rowCount;
+      return client.transaction(async (tx) => {
+        const gone = (await tx.query('DELETE FROM embed_queue')).rowCount;
+        // Only when it took something: polled every few seconds, an empty queue writes nothing.
+        if (gone > 0) await tx.query('DELETE FROM mnemo_meta WHERE key = $1', [queuedKey]);
+        return gone;
+      });
     },
   };
 }
