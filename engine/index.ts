@@ -34,6 +34,7 @@ export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedK
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
 export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './adapters/sqlite/resolve-db-key.ts';
 export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
+export { defaultCacheDir } from './embed/cache-dir.ts';
 export { months } from './core/retrieve/time-expressions.ts';
 export { newId } from './ids.ts';
 export { errorMessage } from './core/shared/error-message.ts';

@@ -1,4 +1,11 @@
-import { openPostgresEngine, type Deployment, type Engine, type KeyRegistryPort } from '../engine/index.ts';
+import {
+  defaultCacheDir,
+  openPostgresEngine,
+  type Deployment,
+  type Engine,
+  type KeyRegistryPort,
+} from '../engine/index.ts';
+import { embedderChoice } from './embedder-choice.ts';
 import { lineLogger } from './line-logger.ts';
 import type { ServerOptions } from './start-server.ts';
 
@@ -26,6 +33,8 @@ export async function openHostedEngine(
     thoroughSyncMs: options.thoroughSyncMs,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     logger: lineLogger(log),
+    // Models and tables derived from the install go to the cache dir: this engine has no data dir.
+    embedder: embedderChoice(options, options.dataDir ?? defaultCacheDir()),
     ...leaseFromEnv(process.env.MNEMO_DERIVE_LEASE_MS),
   });
   if (!opened.semantic.on)

@@ -15,3 +15,14 @@ export { createWorkerEmbedder } from './worker-embedder.ts';
 export async function createEmbedder(choice: EmbedderChoice, signal?: AbortSignal): Promise<Embedder> {
   return createWorkerEmbedder(await resolveEmbedderSpec({ ...choice, signal }), signal);
 }
+
+/** What an engine is given for its semantic lane: a command-line choice, a ready embedder, or none. */
+export type EmbedderOption = EmbedderChoice | Embedder | Promise<Embedder> | null | undefined;
+
+/** How an engine loads its embedder in the background (given close()'s AbortSignal), or null for none. */
+export function embedderLoader(e: EmbedderOption): ((signal: AbortSignal) => Promise<Embedder>) | null {
+  if (!e) return null;
+  if (e instanceof Promise) return () => e;
+  if ('embed' in e) return () => Promise.resolve(e);
+  return (signal) => createEmbedder(e, signal);
+}

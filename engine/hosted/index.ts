@@ -7,6 +7,7 @@ import { systemTimeZone, timeZone } from '../core/retrieve/time-zone.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
+import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import type { PostgresStorage } from '../adapters/postgres/storage.ts';
 import { storeFailure } from '../adapters/postgres/store-failure.ts';
 import { engineOperations } from '../local/engine-operations.ts';
@@ -30,6 +31,11 @@ export interface PostgresEngineOptions {
   storage: PostgresStorage;
   /** Default `hosted`: a server's, where `local_only` Records are refused. */
   deployment?: Deployment;
+  /**
+   * The semantic lane's embedder (loaded in the background), as for the local engine; it runs only
+   * where the database has the `vector` extension.
+   */
+  embedder?: EmbedderOption;
   thoroughSyncMs?: number;
   rederiveDelayMs?: number;
   clock?: () => Date;
@@ -117,6 +123,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     emptyLog: async () => {},
     originalsOfPushedCopies: async () => [],
   };
+  const embedding = storage.startEmbedding({ embedder: embedderLoader(options.embedder), logger });
   // Jobs queued before this process started, or left by one that died, are derived here too.
   worker.kick();
   const poll = setInterval(() => worker.kick(), options.pollMs ?? 5000);
@@ -128,8 +135,18 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       if (closed) throw new Error('the PostgreSQL engine is closed');
       return await fn(...args);
     };
+  // What a write queued for embedding (by trigger) is taken at once, not at the next poll.
+  const write =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    async (...args: A): Promise<Awaited<R>> => {
+      try {
+        return await op(fn)(...args);
+      } finally {
+        if (!closed) embedding.kick();
+      }
+    };
   const sync: EngineSync = {
-    replicate: op(async (t, id, records) => {
+    replicate: write(async (t, id, records) => {
       const { created: _created, ...result } = await replicateRecords(
         ctx,
         await requireBrain(ctx, t, id),
@@ -137,7 +154,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       );
       return result;
     }),
-    tombstones: op(async (t, id, ids) => applyTombstones(ctx, await requireBrain(ctx, t, id), ids)),
+    tombstones: write(async (t, id, ids) => applyTombstones(ctx, await requireBrain(ctx, t, id), ids)),
     status: onDeviceOnly,
     pair: onDeviceOnly,
     unpair: onDeviceOnly,
@@ -157,9 +174,12 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       unknownKindCode: 'unknown_kind',
       deployment,
       timeZone: zone.name,
-      embedder: 'none',
+      get embedder() {
+        const e = embedding.embedder();
+        return e ? `${e.provider}:${e.model}` : 'none';
+      },
     },
-    ...engineOperations(ctx, { op, write: op }, (b, body, o, id) =>
+    ...engineOperations(ctx, { op, write }, (b, body, o, id) =>
       assembleContext(
         {
           indexes: storage,
@@ -169,7 +189,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
           deployment,
           lanes: ctx.lanes,
           reranker,
-          indexer: null,
+          indexer: embedding,
           traces: storage.traces,
           now: clock,
         },
@@ -183,12 +203,14 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     idle: async () => {
       if (closed) return;
       await worker.idle();
+      await embedding.idle();
     },
     close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(poll);
       await worker.stop();
+      await embedding.close();
       await storage.close();
     },
   };

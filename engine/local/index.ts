@@ -9,8 +9,7 @@ import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
 import type { Lane } from '../retrieve/lane.ts';
-import type { Embedder } from '../embed/embedder.ts';
-import { createEmbedder, type EmbedderChoice } from '../embed/index.ts';
+import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import { createEntityLane } from '../retrieve/entity-lane.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { createSemanticLane } from '../retrieve/semantic-lane.ts';
@@ -66,7 +65,7 @@ export interface LocalEngineOptions {
    * The embedder of the semantic lane: a command-line choice (loaded in a worker thread in the
    * background), a ready Embedder, or null/absent for none (the lexical, entity and time lanes still run).
    */
-  embedder?: EmbedderChoice | Embedder | Promise<Embedder> | null;
+  embedder?: EmbedderOption;
   /** Extra retrieval lanes, fused with the built-in ones. */
   lanes?: Lane[];
   /**
@@ -189,7 +188,7 @@ function engineOver(
   const indexer = createRetrievalIndexer({
     store,
     indexes: { vectors, turns },
-    embedder: loadEmbedder(options.embedder),
+    embedder: embedderLoader(options.embedder),
     logger,
   });
   const ctx: LocalCtx = {
@@ -316,15 +315,6 @@ function engineOver(
     },
   };
   return engine;
-}
-
-function loadEmbedder(
-  e: LocalEngineOptions['embedder'],
-): ((signal: AbortSignal) => Promise<Embedder>) | null {
-  if (!e) return null;
-  if (e instanceof Promise) return () => e;
-  if ('embed' in e) return () => Promise.resolve(e);
-  return (signal) => createEmbedder(e, signal);
 }
 
 export { locateDbKey, resolveDbKey } from '../adapters/sqlite/resolve-db-key.ts';

@@ -12,6 +12,7 @@ import { pgThreadIndex } from './thread-index.ts';
 import { pgTraceStore } from './trace-store.ts';
 import { pgUnitsOfWork } from './unit-of-work.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
+import { createPgEmbedWorker, type PgEmbedWorker, type PgEmbedWorkerOptions } from './embed-worker.ts';
 
 /** A hosted Mnemo's storage: the engine's ports over one PostgreSQL database, shared by every process. */
 export interface PostgresStorage extends Storage {
@@ -23,6 +24,8 @@ export interface PostgresStorage extends Storage {
   readonly semantic: { on: boolean; reason: string | null };
   /** Versions of the schema this open applied (none when another process had). */
   readonly migrated: readonly number[];
+  /** Starts this process's embedding worker over the database (embed-worker.ts). */
+  startEmbedding(o: Pick<PgEmbedWorkerOptions, 'embedder' | 'logger'>): PgEmbedWorker;
 }
 
 export interface PostgresStorageOptions {
@@ -61,16 +64,19 @@ export async function postgresStorageOver(
   const { applied } = await migrate(client);
   const secret = await sharedWatermarkSecret(client);
   const units = pgUnitsOfWork(client);
+  const vectors = pgVectorIndex(client);
+  const semantic = await vectorSupport(client);
   return {
     brains: pgBrains(client),
     lexical: pgLexicalIndex(client),
     slots: pgSlotIndex(client),
-    vectors: pgVectorIndex(client),
+    vectors,
     threads: pgThreadIndex(client),
     jobs: pgJobQueue(client),
     traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
     keys: pgKeyRegistry(client),
-    semantic: await vectorSupport(client),
+    semantic,
+    startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
     migrated: applied,
     watermarkSecret: async () => secret,
     write: (brainUid, work, opts) => units.write(brainUid, work, opts),

@@ -1,0 +1,27 @@
+import type { EmbedderChoice, ProviderName } from '../engine/index.ts';
+import type { ServerOptions } from './start-server.ts';
+
+/**
+ * The semantic lane's embedder: the ONNX model given (--embedding-model), else the offline default
+ * (glove-sif). MNEMO_EMBEDDER=none|hash|glove-sif|onnx overrides; onnx alone downloads the default
+ * model into `dataDir` (the local engine's data dir; the postgres engine's cache dir), logging
+ * progress every 10%.
+ */
+export function embedderChoice(options: ServerOptions, dataDir: string): EmbedderChoice | null {
+  const env = process.env.MNEMO_EMBEDDER;
+  if (env === 'none') return null;
+  const provider: ProviderName | undefined =
+    env === 'hash' || env === 'onnx' || env === 'glove-sif' ? env : undefined;
+  let shown = -1;
+  return {
+    provider,
+    modelDir: options.embeddingModel,
+    dataDir,
+    onProgress: (p: { file: string; received: number; total: number | null }) => {
+      const pct = p.total ? Math.floor((10 * p.received) / p.total) * 10 : -1;
+      if (pct === shown) return;
+      shown = pct;
+      options.log?.(`downloading ${p.file}: ${pct >= 0 ? `${pct}%` : `${p.received} bytes`}`);
+    },
+  };
+}
