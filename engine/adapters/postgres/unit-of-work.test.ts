@@ -38,6 +38,43 @@ describe("a Brain's unit of work over PostgreSQL", () => {
     assert.equal(await pgJobQueue(db).oldestPendingSeq('brn_rb'), 1);
   });
 
+  it('batched units called together share one transaction, in order, a failing one rolled back alone', async () => {
+    await addBrain(db, 'brn_b');
+    let transactions = 0;
+    const counted = {
+      ...db,
+      transaction: ((work, options) => {
+        transactions++;
+        return db.transaction(work, options);
+      }) as typeof db.transaction,
+    };
+    const uow = pgUnitsOfWork(counted);
+    const results = await Promise.allSettled([
+      uow.write('brn_b', (w) => w.sequence.next(), { batch: true }),
+      uow.write(
+        'brn_b',
+        async (w) => {
+          await w.sequence.next();
+          throw new Error('this one fails');
+        },
+        { batch: true },
+      ),
+      uow.write('brn_b', (w) => w.sequence.next(), { batch: true }),
+    ]);
+    assert.equal(transactions, 1, 'one transaction, one commit');
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      [1, 'this one fails', 2],
+    );
+    assert.equal(await uow.read('brn_b', (r) => r.sequence.current()), 2);
+    // Without `batch`, each unit is a transaction of its own.
+    await Promise.all([
+      uow.write('brn_b', (w) => w.sequence.next()),
+      uow.write('brn_b', (w) => w.sequence.next()),
+    ]);
+    assert.equal(transactions, 4);
+  });
+
   it('a forgotten Brain has no unit of work, and a read takes no step', async () => {
     const uow = pgUnitsOfWork(db);
     await assert.rejects(

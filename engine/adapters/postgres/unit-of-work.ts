@@ -62,9 +62,11 @@ export interface PgUnitsOfWork {
    * One database transaction of one Brain, committed when `work` resolves and rolled back when it
    * rejects. It starts by locking the Brain's row, so units of work of one Brain run one at a time
    * across every process (others wait for the COMMIT); units of work of different Brains run at once.
-   * A `batch` unit is not batched: each transaction commits alone, which the port allows. In this
-   * process, one Brain's units start in the order they were called, one after another: a batch of
-   * them submitted together keeps its order and holds one connection, not one each waiting on the row.
+   * In this process, one Brain's units start in the order they were called, one after another. `batch`
+   * units of a Brain that gather while its turn is taken (or are called in one turn of the event loop)
+   * share one transaction, each in a savepoint, and commit once: one disk flush for many short writes,
+   * as SQLite's batches do. A unit that fails rolls back to its savepoint alone; a failed COMMIT
+   * rejects them all.
    */
   write<T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
   /** One read-only snapshot of the database (REPEATABLE READ): a read that pages or joins sees one state. */
@@ -72,6 +74,17 @@ export interface PgUnitsOfWork {
 }
 
 const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was forgotten');
+
+/** Batched units in one transaction at most: a bound on how long one holds the Brain's row. */
+const maxBatch = 256;
+
+interface Batched {
+  work: (uow: PgUnitOfWork) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
   /** Per Brain, the end of the last unit called: the next starts after it. */
@@ -85,15 +98,71 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     });
     return run;
   };
+  /** Opens one write transaction of the Brain, its row locked, and gives `fn` fresh repositories per call. */
+  const locked = <T>(brainUid: string, fn: (tx: PgQueryable, uow: () => PgUnitOfWork) => Promise<T>) =>
+    client.transaction(async (tx) => {
+      const row = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
+      if (row.rows.length === 0) throw gone();
+      return fn(tx, () => ({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) }));
+    });
+
+  /** Per Brain, the batch still gathering: its turn has not come yet. */
+  const gathering = new Map<string, Batched[]>();
+  const runBatch = async (brainUid: string, units: Batched[]): Promise<void> => {
+    const outcomes: Outcome[] = [];
+    try {
+      await locked(brainUid, async (tx, uow) => {
+        if (units.length === 1) {
+          outcomes.push({ ok: true, value: await units[0]!.work(uow()) });
+          return;
+        }
+        for (const u of units) {
+          await tx.exec('SAVEPOINT unit');
+          try {
+            const value = await u.work(uow());
+            await tx.exec('RELEASE SAVEPOINT unit');
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // A failure of the connection itself fails this too, and with it the whole transaction.
+            await tx.exec('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit');
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (e) {
+      // Nothing committed: a unit that had failed on its own keeps its error, the others get the cause.
+      for (const [i, u] of units.entries()) {
+        const o = outcomes[i];
+        u.reject(o && !o.ok ? o.error : e);
+      }
+      return;
+    }
+    for (const [i, u] of units.entries()) {
+      const o = outcomes[i]!;
+      if (o.ok) u.resolve(o.value);
+      else u.reject(o.error);
+    }
+  };
+  const writeBatched = <T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      let batch = gathering.get(brainUid);
+      if (!batch || batch.length >= maxBatch) {
+        const mine: Batched[] = [];
+        batch = mine;
+        gathering.set(brainUid, mine);
+        void inTurn(brainUid, () => {
+          if (gathering.get(brainUid) === mine) gathering.delete(brainUid);
+          return runBatch(brainUid, mine);
+        });
+      }
+      batch.push({ work, resolve: resolve as (v: unknown) => void, reject });
+    });
+
   return {
-    write: (brainUid, work) =>
-      inTurn(brainUid, () =>
-        client.transaction(async (tx) => {
-          const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
-          if (locked.rows.length === 0) throw gone();
-          return work({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) });
-        }),
-      ),
+    write: (brainUid, work, opts) =>
+      opts?.batch
+        ? writeBatched(brainUid, work)
+        : inTurn(brainUid, () => locked(brainUid, (_tx, uow) => work(uow()))),
     read: (brainUid, work) =>
       client.transaction(
         async (tx) => {
