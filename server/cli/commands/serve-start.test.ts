@@ -183,6 +183,46 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       assert.match(serve.stderr(), /MNEMO_PUBLIC_URL: public URL "mnemo.example": must be an absolute/);
     });
 
+    const postgresUsage: [string, string[], Record<string, string>, RegExp][] = [
+      ['--engine postgres without a database', [], {}, /--engine postgres needs --database-url URL/],
+      [
+        '--database-url that is not a postgres:// URL',
+        ['--database-url', 'http://db.example/mnemo'],
+        {},
+        /--database-url.*must be a postgres:\/\/user:password@host:port\/database URL/,
+      ],
+      [
+        'MNEMO_DATABASE_URL that is not a postgres:// URL',
+        [],
+        { MNEMO_DATABASE_URL: 'db.example' },
+        /MNEMO_DATABASE_URL: must be a postgres:\/\//,
+      ],
+    ];
+    for (const [what, args, extraEnv, said] of postgresUsage) {
+      it(`${what}: a usage error`, async () => {
+        const serve = mnemo(['serve', '--engine', 'postgres', '--port', '0', ...args], extraEnv);
+        const result = await within(serve.exited, 60_000);
+        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        assert.match(serve.stderr(), said);
+        assert.equal(serve.stdout(), '');
+      });
+    }
+
+    it('--database-url with another engine: a usage error', async () => {
+      const serve = mnemo([
+        'serve',
+        '--engine',
+        'reference',
+        '--port',
+        '0',
+        '--database-url',
+        'postgres://h/db',
+      ]);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null });
+      assert.match(serve.stderr(), /--database-url is for --engine postgres/);
+    });
+
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
       it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
         const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
