@@ -14,15 +14,9 @@ import { engineOperations } from '../local/engine-operations.ts';
 import type { EngineCtx, Logger } from '../local/local-ctx.ts';
 import { applyTombstones, replicateRecords } from '../local/sync/replicate.ts';
 import { requireBrain } from '../local/local-ctx.ts';
-import { createEntityLane } from '../retrieve/entity-lane.ts';
 import type { Lane } from '../retrieve/lane.ts';
-import { createRecencyLane } from '../retrieve/recency-lane.ts';
+import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
-import { createSemanticLane } from '../retrieve/semantic-lane.ts';
-import { createSlotLane } from '../retrieve/slot-lane.ts';
-import { createTimeLane } from '../retrieve/time-lane.ts';
-import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
-import { createWhenLane } from '../retrieve/when-lane.ts';
 import type { Deployment, Engine, EngineSync } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 
@@ -102,16 +96,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     deployment,
     deriver,
     worker,
-    lanes: [
-      createTurnLexicalLane(),
-      createEntityLane(),
-      createTimeLane(clock, zone),
-      createRecencyLane(clock, zone),
-      createWhenLane(),
-      createSlotLane(clock),
-      createSemanticLane(),
-      ...(options.lanes ?? []),
-    ],
+    lanes: defaultLanes(clock, zone, options.lanes),
     reranker,
     traces: storage.traces,
     thorough,

@@ -9,18 +9,12 @@ import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
 import type { Lane } from '../retrieve/lane.ts';
+import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
-import { createEntityLane } from '../retrieve/entity-lane.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
-import { createSemanticLane } from '../retrieve/semantic-lane.ts';
-import { createRecencyLane } from '../retrieve/recency-lane.ts';
-import { createTimeLane } from '../retrieve/time-lane.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
-import { createSlotLane } from '../retrieve/slot-lane.ts';
-import { createWhenLane } from '../retrieve/when-lane.ts';
-import { createTurnLexicalLane } from '../retrieve/turn-lexical-lane.ts';
 import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
 import { openStore, type Store } from '../adapters/sqlite/store.ts';
 import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
@@ -199,16 +193,7 @@ function engineOver(
     deployment,
     deriver,
     worker,
-    lanes: [
-      createTurnLexicalLane(),
-      createEntityLane(),
-      createTimeLane(clock, zone),
-      createRecencyLane(clock, zone),
-      createWhenLane(),
-      createSlotLane(clock),
-      createSemanticLane(),
-      ...(options.lanes ?? []),
-    ],
+    lanes: defaultLanes(clock, zone, options.lanes),
     reranker,
     traces: options.traceStore ?? createTraceBuffer(options.traceBufferSize ?? 500),
     thorough,
