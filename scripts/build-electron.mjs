@@ -19,6 +19,13 @@ export const externalPackages = [
 ];
 
 /**
+ * Required by a bundled package only on a path Mnemo never takes, so left out of the bundle and the
+ * package: pg's native binding, loaded only when `pg.native` is read (the desktop never opens the
+ * PostgreSQL engine, and the server uses pg's JavaScript client).
+ */
+export const neverLoaded = ['pg-native'];
+
+/**
  * The files the bundle holds. Names matter: the engine starts its workers as ./embed-worker-entry.mjs
  * and ./checkpoint-worker.mjs
  * and reads ./reranker-model.json relative to its own module, which in the bundle is main.mjs.
@@ -56,7 +63,7 @@ export async function buildDesktopBundle(outDir = join(root, 'dist', 'electron')
     platform: 'node',
     // Electron 41 runs Node 24; the CLI's floor is Node 20.19, which the server check runs on.
     target: 'node20.19',
-    external: externalPackages,
+    external: [...externalPackages, ...neverLoaded],
     logLevel: 'warning',
     legalComments: 'none',
     metafile: true,

@@ -18,7 +18,8 @@ describe('local engine: forgetting a whole source', () => {
   // Unencrypted on purpose (see local-forget.test.ts): only plaintext pages show that the bytes are gone.
   it('one transaction: Records, their FTS rows and Memories go; shared Memories re-derive; closed values re-open; no byte is left', async () => {
     const dir = tempDir();
-    const engine = await open(dir, { dbKey: null, rederiveDelayMs: 100 });
+    // Long enough that the shared Memory is still pending when checked on a loaded machine; idle() waits it out.
+    const engine = await open(dir, { dbKey: null, rederiveDelayMs: 5_000 });
     try {
       await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
       const marker = 'pangolin4410sourcemarker';
