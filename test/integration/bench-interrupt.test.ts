@@ -19,7 +19,9 @@ function bench(tmp: string) {
     process.execPath,
     ['bin/mnemo.mjs', 'bench', 'write', '--records', '1000000', '--concurrency', '4'],
     {
-      env: { ...process.env, TMPDIR: tmp, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none' },
+      // No tsx cache in the temp dir: the client process, which outlives the bench by a moment on a
+      // loaded machine, would still be writing it while the test removes the dir.
+      env: { ...process.env, TMPDIR: tmp, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none', TSX_DISABLE_CACHE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
