@@ -7,11 +7,22 @@ import { startServer, type RunningServer } from '../start-server.ts';
 
 export type BenchEngine = 'local' | 'reference' | 'postgres';
 
-export interface BenchServerOptions {
+/** Which engine a benchmark measures: the flags every `mnemo bench` command shares. */
+export interface BenchEngineChoice {
   engine: BenchEngine;
   /** The postgres engine's database; without one it runs on PGlite in this process. */
   databaseUrl?: string | undefined;
   embeddingModel?: string | undefined;
+}
+
+/** Just the engine choice of a benchmark's options, for its server. */
+export const engineChoice = (o: BenchEngineChoice): BenchEngineChoice => ({
+  engine: o.engine,
+  databaseUrl: o.databaseUrl,
+  embeddingModel: o.embeddingModel,
+});
+
+export interface BenchServerOptions extends BenchEngineChoice {
   /** Keep the temp data dir after closing (to inspect it). */
   keep?: boolean | undefined;
   log?: ((line: string) => void) | undefined;

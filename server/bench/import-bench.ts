@@ -2,15 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runImport } from '../import/run-import.ts';
-import { withBenchServer, type BenchEngine } from './bench-server.ts';
+import { engineChoice, withBenchServer, type BenchEngineChoice } from './bench-server.ts';
 import { round } from './locomo-metrics.ts';
 
-export interface ImportOptions {
+export interface ImportOptions extends BenchEngineChoice {
   messages: number;
   concurrency: number;
-  engine: BenchEngine;
-  databaseUrl?: string | undefined;
-  embeddingModel?: string | undefined;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -45,42 +42,39 @@ export function syntheticWhatsappChat(n: number, start = Date.UTC(2023, 0, 1, 8,
  * `mnemo import`, timed until the engine reports every Record derived.
  */
 export async function runImportBench(o: ImportOptions): Promise<void> {
-  await withBenchServer(
-    { engine: o.engine, databaseUrl: o.databaseUrl, embeddingModel: o.embeddingModel },
-    async (bench) => {
-      o.progress(`importing ${o.messages} chat messages`);
-      const dir = mkdtempSync(join(tmpdir(), 'mnemo-bench-import-'));
-      try {
-        const file = join(dir, 'WhatsApp Chat with Family.txt');
-        writeFileSync(file, syntheticWhatsappChat(o.messages));
-        const started = performance.now();
-        const summary = await runImport({
-          client: bench.client,
-          brainId: 'bench-import',
-          path: file,
-          format: 'whatsapp',
-          timeZone: 'UTC',
-          concurrency: o.concurrency,
-        });
-        const imported = performance.now();
-        await bench.server.engine.idle();
-        const done = performance.now();
-        const total = (done - started) / 1000;
-        o.out({
-          benchmark: 'import',
-          scope: 'whatsapp',
-          messages: o.messages,
-          imported: summary.imported,
-          import_s: round((imported - started) / 1000, 2),
-          derive_s: round((done - imported) / 1000, 2),
-          total_s: round(total, 2),
-          records_per_s: round(summary.imported / total, 1),
-          engine: o.engine,
-          embedder: bench.embedder,
-        });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  );
+  await withBenchServer(engineChoice(o), async (bench) => {
+    o.progress(`importing ${o.messages} chat messages`);
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-bench-import-'));
+    try {
+      const file = join(dir, 'WhatsApp Chat with Family.txt');
+      writeFileSync(file, syntheticWhatsappChat(o.messages));
+      const started = performance.now();
+      const summary = await runImport({
+        client: bench.client,
+        brainId: 'bench-import',
+        path: file,
+        format: 'whatsapp',
+        timeZone: 'UTC',
+        concurrency: o.concurrency,
+      });
+      const imported = performance.now();
+      await bench.server.engine.idle();
+      const done = performance.now();
+      const total = (done - started) / 1000;
+      o.out({
+        benchmark: 'import',
+        scope: 'whatsapp',
+        messages: o.messages,
+        imported: summary.imported,
+        import_s: round((imported - started) / 1000, 2),
+        derive_s: round((done - imported) / 1000, 2),
+        total_s: round(total, 2),
+        records_per_s: round(summary.imported / total, 1),
+        engine: o.engine,
+        embedder: bench.embedder,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 }

@@ -1,6 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { ContextReady } from '../../engine/contract/index.ts';
-import { mapLimit, startBenchServer, type BenchEngine } from './bench-server.ts';
+import { engineChoice, mapLimit, startBenchServer, type BenchEngineChoice } from './bench-server.ts';
 import {
   loadLocomo,
   locomoBrainId,
@@ -10,12 +10,9 @@ import {
 } from './locomo-data.ts';
 import { aggregate, percentile, round, type ScoredQuestion } from './locomo-metrics.ts';
 
-export interface LocomoOptions {
+export interface LocomoOptions extends BenchEngineChoice {
   data: string;
   ks: number[];
-  engine: BenchEngine;
-  databaseUrl?: string | undefined;
-  embeddingModel?: string | undefined;
   mode?: 'fast' | 'thorough' | undefined;
   /** Only the first N conversations (quick checks). */
   limit?: number | undefined;
@@ -43,9 +40,7 @@ export const cutOffs = (ks: readonly number[]): number[] =>
 export async function runLocomo(o: LocomoOptions): Promise<void> {
   const convs = loadLocomo(o.data).slice(0, o.limit ?? Infinity);
   const bench = await startBenchServer({
-    engine: o.engine,
-    databaseUrl: o.databaseUrl,
-    embeddingModel: o.embeddingModel,
+    ...engineChoice(o),
     log: undefined,
   });
   const scored: Array<ScoredQuestion & { ms: number }> = [];

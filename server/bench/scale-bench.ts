@@ -1,17 +1,14 @@
-import { withBenchServer, type BenchEngine } from './bench-server.ts';
+import { engineChoice, withBenchServer, type BenchEngineChoice } from './bench-server.ts';
 import { forkClient } from './client-process.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import type { FromScaleClient, ToScaleClient } from './scale-client.ts';
 
-export interface ScaleOptions {
+export interface ScaleOptions extends BenchEngineChoice {
   records: number;
   queries: number;
   /** Messages per thread; 0: none (the corpus of earlier rounds' figures). */
   threadSize: number;
-  engine: BenchEngine;
-  databaseUrl?: string | undefined;
-  embeddingModel?: string | undefined;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -34,70 +31,67 @@ export async function runScale(o: ScaleOptions): Promise<void> {
   // Started before the server: the embedder loads while it starts.
   const memory = startRssSampler();
   try {
-    await withBenchServer(
-      { engine: o.engine, databaseUrl: o.databaseUrl, embeddingModel: o.embeddingModel },
-      async (bench) => {
-        memory.stage('start');
-        const client = await forkClient<ToScaleClient, FromScaleClient>(
-          new URL('./scale-client.ts', import.meta.url),
-          'scale client',
-          o.progress,
-        );
-        try {
-          const started = performance.now();
-          client.send({
-            type: 'start',
-            url: bench.server.url,
-            apiKey: bench.apiKey,
-            brain: 'scale',
-            records: o.records,
-            queries: o.queries,
-            threadSize: o.threadSize,
-          });
-          await client.next('written');
-          memory.stage('write');
-          await bench.server.engine.idle();
-          const ingestS = (performance.now() - started) / 1000;
-          memory.stage('derive_and_index');
-          o.progress(`scale: ingest ${ingestS.toFixed(1)} s; querying`);
-          client.send({ type: 'query' });
-          const done = await client.next('done');
-          memory.stage('queries');
-          const peakRssMb = memory.stop();
-          o.progress(`scale: memory by stage (MB) ${JSON.stringify(memory.stages)}`);
-          const { ms } = done;
-          o.out({
-            benchmark: 'scale',
-            scope: 'context-fast',
-            records: o.records,
-            queries: o.queries,
-            thread_size: o.threadSize,
-            p50_ms: percentile(ms, 50),
-            p95_ms: percentile(ms, 95),
-            p99_ms: percentile(ms, 99),
-            stages_ms: Object.fromEntries(
-              done.stages.map(([name, v]) => [name, { p50: percentile(v, 50), p95: percentile(v, 95) }]),
-            ),
-            ordered_by: Object.fromEntries(done.orderedBy),
-            rss_measured: 'server process (HTTP client in a child process)',
-            rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
-            peak_rss_mb: peakRssMb,
-            rss_mb_by_stage: Object.fromEntries(
-              Object.entries(memory.stages).map(([k, v]) => [k, v['peak_rss']]),
-            ),
-            client_rss_mb: round(done.maxRssMb, 1),
-            vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
-            lexical_copy_mb: round((bench.server.engine.info.lexicalCopyBytes ?? 0) / 2 ** 20, 1),
-            lexical_copy_answers: bench.server.engine.info.lexicalCopyAnswers ?? 0,
-            ingest_s: round(ingestS, 2),
-            embedder: bench.embedder,
-            engine: o.engine,
-          });
-        } finally {
-          client.close();
-        }
-      },
-    );
+    await withBenchServer(engineChoice(o), async (bench) => {
+      memory.stage('start');
+      const client = await forkClient<ToScaleClient, FromScaleClient>(
+        new URL('./scale-client.ts', import.meta.url),
+        'scale client',
+        o.progress,
+      );
+      try {
+        const started = performance.now();
+        client.send({
+          type: 'start',
+          url: bench.server.url,
+          apiKey: bench.apiKey,
+          brain: 'scale',
+          records: o.records,
+          queries: o.queries,
+          threadSize: o.threadSize,
+        });
+        await client.next('written');
+        memory.stage('write');
+        await bench.server.engine.idle();
+        const ingestS = (performance.now() - started) / 1000;
+        memory.stage('derive_and_index');
+        o.progress(`scale: ingest ${ingestS.toFixed(1)} s; querying`);
+        client.send({ type: 'query' });
+        const done = await client.next('done');
+        memory.stage('queries');
+        const peakRssMb = memory.stop();
+        o.progress(`scale: memory by stage (MB) ${JSON.stringify(memory.stages)}`);
+        const { ms } = done;
+        o.out({
+          benchmark: 'scale',
+          scope: 'context-fast',
+          records: o.records,
+          queries: o.queries,
+          thread_size: o.threadSize,
+          p50_ms: percentile(ms, 50),
+          p95_ms: percentile(ms, 95),
+          p99_ms: percentile(ms, 99),
+          stages_ms: Object.fromEntries(
+            done.stages.map(([name, v]) => [name, { p50: percentile(v, 50), p95: percentile(v, 95) }]),
+          ),
+          ordered_by: Object.fromEntries(done.orderedBy),
+          rss_measured: 'server process (HTTP client in a child process)',
+          rss_mb: round(process.resourceUsage().maxRSS / 1024, 1),
+          peak_rss_mb: peakRssMb,
+          rss_mb_by_stage: Object.fromEntries(
+            Object.entries(memory.stages).map(([k, v]) => [k, v['peak_rss']]),
+          ),
+          client_rss_mb: round(done.maxRssMb, 1),
+          vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
+          lexical_copy_mb: round((bench.server.engine.info.lexicalCopyBytes ?? 0) / 2 ** 20, 1),
+          lexical_copy_answers: bench.server.engine.info.lexicalCopyAnswers ?? 0,
+          ingest_s: round(ingestS, 2),
+          embedder: bench.embedder,
+          engine: o.engine,
+        });
+      } finally {
+        client.close();
+      }
+    });
   } finally {
     memory.stop();
   }

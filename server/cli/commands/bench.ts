@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { locomoTurnForms, type LocomoTurnForm } from '../../bench/locomo-data.ts';
+import type { BenchEngine } from '../../bench/bench-server.ts';
 import { nonNegativeInt, postgresUrl } from '../options.ts';
 
 /** JSON lines on stdout (the fixed output of cli-and-harness.md); progress on stderr. */
@@ -65,7 +66,7 @@ export function register(program: Command): void {
       async (f: {
         data: string;
         k: number[];
-        engine: 'local' | 'reference' | 'postgres';
+        engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;
         mode: 'fast' | 'thorough';
@@ -105,7 +106,7 @@ export function register(program: Command): void {
         records: number;
         queries: number;
         threadSize: number;
-        engine: 'local' | 'reference' | 'postgres';
+        engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;
       }) => {
@@ -126,7 +127,7 @@ export function register(program: Command): void {
       async (f: {
         records: number;
         concurrency: number;
-        engine: 'local' | 'reference' | 'postgres';
+        engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;
       }) => {
@@ -157,7 +158,7 @@ export function register(program: Command): void {
       async (f: {
         messages: number;
         concurrency: number;
-        engine: 'local' | 'reference' | 'postgres';
+        engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;
       }) => {
