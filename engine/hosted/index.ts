@@ -121,15 +121,16 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       return await fn(...args);
     };
   // What a write queued for embedding (by trigger) is taken at once, not at the next poll.
-  const write =
-    <A extends unknown[], R>(fn: (...args: A) => R) =>
-    async (...args: A): Promise<Awaited<R>> => {
+  const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    const run = op(fn);
+    return async (...args: A): Promise<Awaited<R>> => {
       try {
-        return await op(fn)(...args);
+        return await run(...args);
       } finally {
         if (!closed) embedding.kick();
       }
     };
+  };
   const sync: EngineSync = {
     replicate: write(async (t, id, records) => {
       const { created: _created, ...result } = await replicateRecords(

@@ -34,7 +34,7 @@ export interface PgEmbedWorkerOptions {
 
 /** The background embedder of one PostgreSQL process, the counterpart of retrieval-indexer.ts. */
 export interface PgEmbedWorker {
-  /** Something was written: make sure a pass is scheduled (coalesced; never inside the write). */
+  /** Something was written: make sure a pass is scheduled (coalesced; never inside the write; none without an embedder). */
   kick(): void;
   /**
    * Resolves once this process has nothing queued it can take: a pass found the queue empty, or
@@ -247,7 +247,12 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
   }
 
   return {
-    kick: schedule,
+    // With nothing to embed with, the queue is only emptied: at the poll and by idle(), not by a
+    // DELETE after every write.
+    kick: () => {
+      if (loaded && !embedder) return;
+      schedule();
+    },
     idle() {
       if (closed) return Promise.resolve();
       return new Promise<void>((resolve) => {
