@@ -58,8 +58,6 @@ export interface Lane {
   search(input: LaneInput): LaneCandidate[] | Promise<LaneCandidate[]>;
 }
 
-export { hidesRecords } from '../core/retrieve/hides-records.ts';
-
 /**
  * The world time a request reads Memories at: `as_of`, or the end of a `filter.until` window in the
  * past (a Memory superseded only after the window was current within it), whichever is earlier;

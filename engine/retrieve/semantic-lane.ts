@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { hidesRecords } from './lane.ts';
+import { hidesRecords } from '../core/retrieve/hides-records.ts';
 import type { VectorModelRef } from '../ports/index.ts';
 
 /**
