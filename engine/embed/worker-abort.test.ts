@@ -9,9 +9,9 @@ import { createEmbedder } from './index.ts';
 import { writeTinyModel } from './testing/tiny-onnx-model.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
-// Regression: the worker used to load onnxruntime's addon for every provider, and terminating a worker
-// that holds it aborts the whole process ("terminate called after throwing Napi::Error"). A server
-// closed while the GloVe table was still loading did exactly that, at random, under load.
+// Terminating a worker that holds onnxruntime's addon aborts the whole process ("terminate called after
+// throwing Napi::Error"), so only the onnx provider may load it: a server closed while the GloVe table
+// still loads must not hold it.
 test('closing while the default embedder still loads never takes the process down', async () => {
   for (let i = 0; i < 15; i++) {
     const abort = new AbortController();
@@ -51,7 +51,7 @@ test('closing while an onnx model still loads never takes the process down', asy
 });
 
 // And if the process runs out of work while the aborted load still runs, it waits for the thread
-// instead of stopping it at exit (the same teardown as terminate: exit code 134 before the fix).
+// instead of stopping it at exit (the same teardown as terminate, which ends in exit code 134).
 test('a process that aborts an onnx load and ends exits cleanly, whenever it aborts', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-onnx-exit-'));
   const modelDir = writeTinyModel(join(dir, 'tiny'), 8);

@@ -51,7 +51,7 @@ test('a window never ends between the halves of a surrogate pair', () => {
 
 test('a boundary decided by what follows it is decided with the text after it, at a window’s end too', () => {
   // ICU keeps "See e.g. (the list) for more." one sentence by looking past "e.g. " for a lower-case
-  // letter; a window ending inside that look used to cut it in two.
+  // letter; a window ending inside that look must not cut it in two.
   for (const pad of [2030, 2036, 2040, 2044]) {
     const text = `${'x'.repeat(pad)}. See e.g. (the list) for more. Next one.`;
     assert.deepEqual(

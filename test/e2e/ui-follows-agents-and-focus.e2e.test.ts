@@ -1,6 +1,6 @@
-// Findings of the session-15 UI audit, each checked in the real UI: a large Brain's conflicts (H1), screens following what an agent writes (M1) without re-reading every loaded
-// page (L3), long unbroken text staying inside the window (M3), keyboard focus and confirmations after
-// actions (M4, L4, L5, Keys "Copied"), and an import's summary surviving a look at another tab (M5).
+// Checked in the real UI: a large Brain's conflicts, screens following what an agent writes without
+// re-reading every loaded page, long unbroken text staying inside the window, keyboard focus and
+// confirmations after actions (Keys "Copied"), and an import's summary surviving a look at another tab.
 // One server, one browser and one signed-in page for the file; each test on its own Brain.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,7 +88,7 @@ before(async () => {
 });
 after(async () => app?.close());
 
-test("H1: a conflict among 2,000 older Memories is listed at once, from the server's list of conflicts", async () => {
+test("a conflict among 2,000 older Memories is listed at once, from the server's list of conflicts", async () => {
   const { page, problems } = await ui();
   const reads: string[] = [];
   const seen = (r: { url(): string }) => {
@@ -113,7 +113,7 @@ test("H1: a conflict among 2,000 older Memories is listed at once, from the serv
   assert.deepEqual(problems, []);
 });
 
-test('H1: more conflicts than one step: the rest wait for "Show the next", and a partial list never says "No conflicts"', async () => {
+test('more conflicts than one step: the rest wait for "Show the next", and a partial list never says "No conflicts"', async () => {
   // 60 people, each with two current homes from two sources at the same time, and Person 0 a third
   // from a third source, written last: 121 contested values, more than the first step of 100 (whose
   // last 40 values are the first of their slot read; Person 0's third is past it).
@@ -160,7 +160,7 @@ test('H1: more conflicts than one step: the rest wait for "Show the next", and a
   assert.deepEqual(problems, []);
 });
 
-test('M1, L3, M4: Show more keeps focus; an agent write reaches the list with one delta read, not every page again', async () => {
+test('Show more keeps focus; an agent write reaches the list with one delta read, not every page again', async () => {
   const { page, problems } = await ui();
   await go(page, '/brains/big/memories');
   await page.getByRole('table', { name: 'Memories' }).waitFor();
@@ -199,7 +199,7 @@ test('M1, L3, M4: Show more keeps focus; an agent write reaches the list with on
   assert.deepEqual(problems, []);
 });
 
-test('M1: Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
+test('Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
   await app.api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
   const { page, problems } = await ui();
   await go(page, '/brains/follow/records');
@@ -231,7 +231,7 @@ test('M1: Records, Conflicts, Profile and the Brains list follow what an agent w
   assert.deepEqual(problems, []);
 });
 
-test('M3: long URLs, snake_case names and Brain ids stay inside the window at 1280 and 800 px', async () => {
+test('long URLs, snake_case names and Brain ids stay inside the window at 1280 and 800 px', async () => {
   const url =
     'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ1a2B3c4D5e6F7g8H9i0JkLmNoPq/edit?usp=sharing_eil_m&ts=65f0c1d2';
   await app.api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
@@ -291,7 +291,7 @@ test('M3: long URLs, snake_case names and Brain ids stay inside the window at 12
   assert.deepEqual(problems, []);
 });
 
-test('M4, L4, L5: confirmations are said and focus stays where the person is', async () => {
+test('confirmations are said and focus stays where the person is', async () => {
   await app.api.createBrain({ id: 'keys', name: 'Keyboard', self: { type: 'person', name: 'Di' } });
   await app.api.rememberRecord('keys', {
     content: { kind: 'fact', subject: 'Di', predicate: 'city', value: 'Lisbon' },
@@ -358,7 +358,7 @@ test('M4, L4, L5: confirmations are said and focus stays where the person is', a
   assert.deepEqual(problems, []);
 });
 
-test('M5: an import finished while the person looked at another tab still shows its summary', async () => {
+test('an import finished while the person looked at another tab still shows its summary', async () => {
   await app.api.createBrain({ id: 'imp', name: 'Imports' });
   const { page, problems } = await ui();
   await go(page, '/brains/imp/import');

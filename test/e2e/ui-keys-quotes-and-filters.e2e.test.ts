@@ -1,6 +1,6 @@
-// The session-15 audit's leftovers, on one local server and one browser: revoking the window's own key,
-// a Memory cited from a long document, disagreeing Profile lines, the Records source filter, and how a
-// Trace reads the Records it names.
+// On one local server and one browser: revoking the window's own key, a Memory cited from a long
+// document, disagreeing Profile lines, the Records source filter, and how a Trace reads the Records it
+// names.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
-// Pure logic behind the session-15 audit's leftover UI fixes: the window's own key, a quote in its
-// context, disagreeing profile lines, and how many Records a trace reads at once.
+// Pure logic of the UI: the window's own key, a quote in its context, disagreeing profile lines, and
+// how many Records a trace reads at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isOwnKey } from '../../renderer/api/own-key.ts';
