@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createWorkerEmbedder } from './worker-embedder.ts';
+import { createHashModel } from './hash-model.ts';
 
 describe('worker embedder', () => {
   it('a query sent during a large batch is answered before the batch ends, with the same vectors', async () => {
@@ -20,5 +21,25 @@ describe('worker embedder', () => {
     } finally {
       await e.close();
     }
+  });
+
+  it('the worker starts from the source tree (through tsx) and from the bundle a test run names alike', async () => {
+    const bundle = process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+    const answers: number[][] = [];
+    for (const from of bundle ? [undefined, bundle] : [undefined]) {
+      // A worker's environment is a copy of the parent's when it starts.
+      if (from === undefined) delete process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+      else process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE = from;
+      try {
+        const e = await createWorkerEmbedder({ provider: 'hash', dims: 16 });
+        answers.push([...(await e.embed(['tea with lemon']))[0]!]);
+        await e.close();
+      } finally {
+        if (bundle === undefined) delete process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+        else process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE = bundle;
+      }
+    }
+    const inThread = createHashModel(16).embedOne('tea with lemon');
+    for (const a of answers) assert.deepEqual(a, [...inThread]);
   });
 });
