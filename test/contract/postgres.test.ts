@@ -1,6 +1,6 @@
 import { after } from 'node:test';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pglite } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
 import { startServer } from '../../server/start-server.ts';
 import type { ServerFactory } from './harness.ts';
@@ -8,7 +8,7 @@ import { runContractSuite } from './suite.ts';
 
 /*
  * The contract suite against the PostgreSQL engine: on PGlite (an embedded PostgreSQL with pgvector,
- * a copy of one empty database per server), and on a real PostgreSQL server through
+ * a database at the current schema per server), and on a real PostgreSQL server through
  * `--database-url` when one can be started here (Debian's postgresql; .ci/run installs it).
  */
 const traits = {
@@ -17,14 +17,14 @@ const traits = {
   sharesMemories: true,
 };
 
-const template = await pglite({ vector: true });
+const database = await pgliteDatabases({ vector: true, migrated: true });
 const onPglite: ServerFactory = (o = {}) =>
   startServer({
     engine: 'postgres',
     port: 0,
     rateLimit: 0,
     deployment: 'local',
-    openDatabase: async (kept) => postgresStorageOver(await template.clone(), kept),
+    openDatabase: async (kept) => postgresStorageOver(await database(), kept),
     ...o,
   });
 runContractSuite({ name: 'postgres on PGlite', ...traits }, onPglite);

@@ -5,14 +5,12 @@ import { createHashModel } from '../../embed/hash-model.ts';
 import { createWorkerEmbedder } from '../../embed/worker-embedder.ts';
 import type { PgClient } from './client.ts';
 import { createPgEmbedWorker, type PgEmbedWorkerOptions } from './embed-worker.ts';
-import { migrate } from './migrate.ts';
 import { addBrain, migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
 
-const db = await pglite({ vector: true });
-await migrate(db);
+const db = await pglite({ vector: true, migrated: true });
 const without = await migratedPglite();
 
 const dims = 32;

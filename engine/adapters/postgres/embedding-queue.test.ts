@@ -2,14 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHashModel } from '../../embed/hash-model.ts';
 import { pgEmbeddingQueue } from './embedding-queue.ts';
-import { migrate } from './migrate.ts';
 import { addBrain } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 import { pgVectorIndex } from './vector-index.ts';
 
-const db = await pglite({ vector: true });
-await migrate(db);
+const db = await pglite({ vector: true, migrated: true });
 const vectors = pgVectorIndex(db);
 const queue = pgEmbeddingQueue(db, vectors);
 const hash = createHashModel(32);

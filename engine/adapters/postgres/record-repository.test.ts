@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordRow } from '../../ports/index.ts';
-import { migrate } from './migrate.ts';
 import { addBrain } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory } from './testing/records.ts';
@@ -14,8 +13,7 @@ import { pgVectorIndex } from './vector-index.ts';
  * trigger drops and which no foreign key ties to the Record here.
  */
 
-const db = await pglite({ vector: true });
-await migrate(db);
+const db = await pglite({ vector: true, migrated: true });
 
 const row = (brainUid: string, id: string): Omit<RecordRow, 'n'> => ({
   id,

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { migrate } from './migrate.ts';
 import { addBrain, migratedPglite } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
 
-const withVector = await pglite({ vector: true });
-await migrate(withVector);
+const withVector = await pglite({ vector: true, migrated: true });
 const without = await migratedPglite();
 
 const model = { provider: 'test', model: 'eight', dims: 8 };

@@ -41,10 +41,8 @@ export async function addRecord(
 }
 
 /** One migrated PGlite for the test file (tests keep apart by Brain). */
-export async function migratedPglite(): Promise<PgClient> {
-  const db = await pglite();
-  await migrate(db);
-  return db;
+export function migratedPglite(): Promise<PgClient> {
+  return pglite({ migrated: true });
 }
 
 /**
