@@ -49,13 +49,16 @@ const types = {
 };
 
 /** A pool on a `postgres://` URL. */
-export function connectPostgres(url: string, options: { max?: number } = {}): PgClient {
+export function connectPostgres(
+  url: string,
+  options: { max?: number; connectionTimeoutMs?: number } = {},
+): PgClient {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     types,
     // A server that never answers is an error after a while, not a process that hangs.
-    connectionTimeoutMillis: 15_000,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 15_000,
   });
   // An idle connection the server drops (restart, failover) must not end the process; the next
   // query gets a fresh connection.

@@ -133,11 +133,18 @@ export async function startCluster(
 }
 
 /**
+ * The shared cluster serves two test files at once beside typecheck and lint: on a loaded machine a
+ * connection (or a CREATE DATABASE it waits behind) can take longer than a server's 15 s, and a test
+ * is bounded by its own waits, not by connecting.
+ */
+const connectionTimeoutMs = 120_000;
+
+/**
  * Databases on the server at `base`, named apart from other processes' (the shared cluster serves
  * several files at once); `stop` drops them, and stops the server too when the file started it (`own`).
  */
 function clusterOn(base: string, own: StartedServer | null): TestCluster {
-  const admin = connectPostgres(`${base}/postgres`, { max: 1 });
+  const admin = connectPostgres(`${base}/postgres`, { max: 1, connectionTimeoutMs });
   const pools: PgClient[] = [];
   const prefix = `mnemo_test_${process.pid}_${randomBytes(3).toString('hex')}_`;
   const made: string[] = [];
@@ -157,7 +164,7 @@ function clusterOn(base: string, own: StartedServer | null): TestCluster {
       return `${base}/${name}`;
     },
     connect(url, max = 10) {
-      const pool = connectPostgres(url, { max });
+      const pool = connectPostgres(url, { max, connectionTimeoutMs });
       pools.push(pool);
       return pool;
     },
