@@ -37,7 +37,8 @@ export interface BackgroundCheckpointOptions {
 type Reply =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'checkpointed'; log: number; checkpointed: number; busy?: boolean; error?: string | null };
+  | { type: 'checkpointed'; log: number; checkpointed: number; busy?: boolean; error?: string | null }
+  | { type: 'closed' };
 
 /** SQLite's default, restored when the worker is gone. */
 const autocheckpointPages = 1000;
@@ -110,6 +111,8 @@ export function startBackgroundCheckpoints(
       kick();
     } else if (m.type === 'failed') {
       fallBack(`background checkpoints are off: ${m.message}`);
+    } else if (m.type === 'closed') {
+      connectionClosed();
     } else {
       const flight = inFlight;
       inFlight = null;
@@ -125,6 +128,9 @@ export function startBackgroundCheckpoints(
   });
   worker.on('error', (e) => fallBack(`background checkpoints are off: ${String(e)}`));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let connectionClosed!: () => void;
+  /** The worker's connection is closed (or the worker is gone): the thread's own teardown is not awaited. */
+  const released = Promise.race([new Promise<void>((resolve) => (connectionClosed = resolve)), exited]);
   void exited.then(() => {
     started();
     inFlight?.done();
@@ -154,7 +160,9 @@ export function startBackgroundCheckpoints(
       worker.ref();
       await settled;
       worker.postMessage({ type: 'close' });
-      await exited;
+      await released;
+      // Its thread ends by itself, and keeps no process alive meanwhile.
+      worker.unref();
       // The store closes with a checkpoint of its own; anything written until then is taken by it.
     },
   };

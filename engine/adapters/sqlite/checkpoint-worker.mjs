@@ -37,6 +37,8 @@ parentPort.on('message', (m) => {
     }
   } else if (m.type === 'close') {
     db.close();
+    // Said before the thread winds down: the store may close as soon as this connection has.
+    parentPort.postMessage({ type: 'closed' });
     parentPort.close();
   }
 });
