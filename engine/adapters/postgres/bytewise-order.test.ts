@@ -22,7 +22,7 @@ function recorded(db: PgClient, seen: Statement[]): PgClient {
   });
   return {
     ...wrap(db),
-    transaction: (work, options) => db.transaction((tx) => work(wrap(tx)), options),
+    transaction: (work, options) => db.transaction((tx, opened) => work(wrap(tx), opened), options),
     close: () => db.close(),
   };
 }

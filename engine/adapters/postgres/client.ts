@@ -17,7 +17,18 @@ export interface TransactionOptions {
   /** A consistent snapshot for the whole transaction (reads that page or join see one state). */
   isolation?: 'read committed' | 'repeatable read';
   readOnly?: boolean;
+  /**
+   * The transaction's first statement, whose rows `work` gets: sent with BEGIN in one round trip on a
+   * server. Its parameters are strings only (`$1`...), inlined there as quoted literals.
+   */
+  opening?: { sql: string; params: readonly string[] };
 }
+
+/** What a transaction's `work` is given: the connection, and the rows of its opening statement. */
+export type TransactionWork<T> = (
+  tx: PgQueryable,
+  opened: PgResult<Record<string, unknown>> | null,
+) => Promise<T>;
 
 /**
  * The adapter's view of a database: a `pg.Pool` (a server, several connections) or PGlite (embedded,
@@ -25,17 +36,37 @@ export interface TransactionOptions {
  * their own; a transaction holds one connection from BEGIN to COMMIT, rolled back when `work` throws.
  */
 export interface PgClient extends PgQueryable {
-  transaction<T>(work: (tx: PgQueryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(work: TransactionWork<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }
 
-// SET TRANSACTION is the first statement of the transaction on both drivers: PGlite's transaction()
-// issues its own BEGIN and takes no options.
-function setTransaction(options: TransactionOptions | undefined): string | null {
+function transactionModes(options: TransactionOptions | undefined): string {
   const parts: string[] = [];
   if (options?.isolation) parts.push(`ISOLATION LEVEL ${options.isolation.toUpperCase()}`);
   if (options?.readOnly) parts.push('READ ONLY');
-  return parts.length > 0 ? `SET TRANSACTION ${parts.join(', ')}` : null;
+  return parts.join(', ');
+}
+
+// PGlite's transaction() issues its own BEGIN and takes no options: SET TRANSACTION is its first statement.
+function setTransaction(options: TransactionOptions | undefined): string | null {
+  const modes = transactionModes(options);
+  return modes ? `SET TRANSACTION ${modes}` : null;
+}
+
+/**
+ * BEGIN with the transaction's modes, and its opening statement after it in the same script: one round
+ * trip. The simple query protocol that runs a script takes no parameters, so they go in as literals.
+ */
+function beginScript(options: TransactionOptions | undefined): string {
+  const begin = `BEGIN ${transactionModes(options)}`.trimEnd();
+  const opening = options?.opening;
+  if (!opening) return begin;
+  const sql = opening.sql.replace(/\$(\d+)/g, (_, i: string) => {
+    const value = opening.params[Number(i) - 1];
+    if (value === undefined) throw new Error(`transaction opening: no parameter $${i}`);
+    return pg.escapeLiteral(value);
+  });
+  return `${begin}; ${sql}`;
 }
 
 // bigint (int8) columns hold steps, `n` and milliseconds: all far below 2^53, so numbers, as PGlite
@@ -84,11 +115,25 @@ export function poolClient(pool: pg.Pool): PgClient {
       const conn = await pool.connect();
       const tx = { query: run(conn), exec: exec(conn) };
       let broken: unknown;
+      let released = false;
       try {
-        await conn.query('BEGIN');
-        const set = setTransaction(options);
-        if (set) await conn.query(set);
-        const result = await work(tx);
+        const begun: unknown = await conn.query(beginScript(options));
+        // A script answers one result per statement: BEGIN's, then the opening's.
+        const opened = options?.opening ? (begun as pg.QueryResult[])[1]! : null;
+        const result = await work(
+          tx,
+          opened && { rows: opened.rows as Record<string, unknown>[], rowCount: opened.rowCount ?? 0 },
+        );
+        if (options?.readOnly) {
+          // A read-only COMMIT makes nothing durable and cannot change what was read: the caller has its
+          // answer now, and the connection goes back to the pool once the server has answered it.
+          released = true;
+          conn.query('COMMIT').then(
+            () => conn.release(),
+            (e: unknown) => conn.release(e instanceof Error ? e : new Error(String(e))),
+          );
+          return result;
+        }
         await conn.query('COMMIT');
         return result;
       } catch (e) {
@@ -100,7 +145,7 @@ export function poolClient(pool: pg.Pool): PgClient {
         }
         throw e;
       } finally {
-        conn.release(broken instanceof Error ? broken : undefined);
+        if (!released) conn.release(broken instanceof Error ? broken : undefined);
       }
     },
     close: () => pool.end(),
@@ -133,7 +178,8 @@ export function pgliteClient(db: PGliteLike): PgClient {
         const tx = { query: run(t), exec: exec(t) };
         const set = setTransaction(options);
         if (set) await tx.query(set);
-        return work(tx);
+        const opening = options?.opening;
+        return work(tx, opening ? await tx.query(opening.sql, opening.params) : null);
       }),
     close: () => db.close(),
   };

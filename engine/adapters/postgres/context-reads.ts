@@ -17,46 +17,47 @@ import { params, scheduledSql, servedSql } from './memory-view.ts';
 export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
   return {
     async evidence(recordIds, at) {
-      const ids = [...recordIds];
-      const records = (
-        await q.query<EvidenceRecord>(
-          `SELECT id, kind, content, text, source_name, occurred_at FROM records
-           WHERE brain_uid = $1 AND id = ANY($2::text[])`,
-          [brainUid, ids],
-        )
-      ).rows;
-      const rev = params(brainUid, ids);
-      const newer = (
-        await q.query<{ id: string; newer: string | null }>(
-          `SELECT r.id, (SELECT nr.id FROM records nr
-                         WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS NOT DISTINCT FROM r.source_name
-                           AND nr.external_id = r.external_id AND nr.n > r.n AND ${scopeSql(rev, at.scope, 'nr')}
-                         ORDER BY nr.n DESC LIMIT 1) AS newer
-           FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[]) AND r.external_id IS NOT NULL`,
-          rev.values,
-        )
-      ).rows.flatMap((r) => (r.newer !== null ? [{ id: r.id, newer: r.newer }] : []));
-      const p = params(brainUid, ids);
+      // One statement, one round trip: the three reads as JSON arrays, each as its own query would
+      // answer it (the citing versions in their order).
+      const p = params(brainUid, [...recordIds]);
+      const eligible = scopeSql(p, at.scope, 'nr');
       const served = servedSql(p, at.readMs, at.nowMs);
       const later = scheduledSql(p, at.readMs ?? at.nowMs);
-      const citing = (
+      const row = (
         await q.query<{
-          record_id: string;
-          id: string;
-          quote: string;
-          served: boolean;
-          pending: boolean;
-          retracted: boolean;
-          later: boolean;
+          records: EvidenceRecord[];
+          newer: { id: string; newer: string }[];
+          citing: {
+            record_id: string;
+            id: string;
+            quote: string;
+            served: boolean;
+            pending: boolean;
+            retracted: boolean;
+            later: boolean;
+          }[];
         }>(
-          `SELECT c.record_id, c.quote, m.id, ${served} AS served, m.pending,
-             m.status = 'retracted' AS retracted, ${later} AS later
-           FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
-           WHERE c.brain_uid = $1 AND c.record_id = ANY($2::text[])
-           ORDER BY c.record_id COLLATE "C", c.memory_id COLLATE "C"`,
+          `SELECT
+             (SELECT coalesce(json_agg(json_build_object('id', r.id, 'kind', r.kind, 'content', r.content,
+                       'text', r.text, 'source_name', r.source_name, 'occurred_at', r.occurred_at)), '[]')
+              FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])) AS records,
+             (SELECT coalesce(json_agg(json_build_object('id', r.id, 'newer', x.newer)), '[]')
+              FROM records r CROSS JOIN LATERAL (
+                SELECT nr.id AS newer FROM records nr
+                WHERE nr.brain_uid = r.brain_uid AND nr.source_name IS NOT DISTINCT FROM r.source_name
+                  AND nr.external_id = r.external_id AND nr.n > r.n AND ${eligible}
+                ORDER BY nr.n DESC LIMIT 1) x
+              WHERE r.brain_uid = $1 AND r.id = ANY($2::text[]) AND r.external_id IS NOT NULL) AS newer,
+             (SELECT coalesce(json_agg(json_build_object('record_id', c.record_id, 'quote', c.quote,
+                       'id', m.id, 'served', ${served}, 'pending', m.pending,
+                       'retracted', m.status = 'retracted', 'later', ${later})
+                     ORDER BY c.record_id COLLATE "C", c.memory_id COLLATE "C"), '[]')
+              FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
+              WHERE c.brain_uid = $1 AND c.record_id = ANY($2::text[])) AS citing`,
           p.values,
         )
-      ).rows.map((m): CitingVersion => ({
+      ).rows[0]!;
+      const citing = row.citing.map((m): CitingVersion => ({
         recordId: m.record_id,
         memoryId: m.id,
         quote: m.quote,
@@ -65,7 +66,7 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
         retracted: m.retracted,
         later: m.later,
       }));
-      return { records, newer, citing };
+      return { records: row.records, newer: row.newer, citing };
     },
     async successors(memoryIds, at, limit) {
       if (memoryIds.length === 0) return [];

@@ -21,32 +21,32 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
   const perBrain = opts.perBrain ?? 500;
   let forgets = 0;
   return {
-    add: (brainUid, trace) =>
-      client.transaction(async (tx) => {
-        const ids = [...recordIdsOf(trace)];
-        if (ids.length > 0) {
-          const held = await tx.query(
-            'SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($2::text[]) FOR KEY SHARE',
-            [brainUid, ids],
-          );
-          if (held.rows.length < ids.length) return;
-        }
-        // A thorough Context's final Trace replaces, in place, the one its 202 left under the same id.
-        const replaced = await tx.query(
-          'UPDATE traces SET trace = $3::json, record_ids = $4::text[] WHERE brain_uid = $1 AND id = $2',
-          [brainUid, trace.id, JSON.stringify(trace), ids],
-        );
-        if (replaced.rowCount > 0) return;
-        await tx.query(
-          'INSERT INTO traces (brain_uid, id, trace, record_ids) VALUES ($1, $2, $3::json, $4::text[])',
-          [brainUid, trace.id, JSON.stringify(trace), ids],
-        );
-        await tx.query(
-          `DELETE FROM traces WHERE brain_uid = $1 AND n <= (
-             SELECT n FROM traces WHERE brain_uid = $1 ORDER BY n DESC OFFSET $2 LIMIT 1)`,
-          [brainUid, perBrain],
-        );
-      }),
+    async add(brainUid, trace) {
+      if (perBrain <= 0) return;
+      const ids = [...recordIdsOf(trace)];
+      // One statement, its own transaction. It stores nothing unless it holds every Record the Trace
+      // names; a thorough Context's final Trace replaces, in place, the one its 202 left under the same
+      // id; a new one evicts the oldest beyond `perBrain` (the statement's snapshot does not hold the
+      // new row, so one fewer is kept of those before it). Its commit does not wait for the disk: a
+      // Trace is seen by every process at once all the same, and a server that crashes loses at most
+      // the Traces of its last moments, never other data.
+      await client.query(
+        `WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
+         held AS (SELECT count(*) AS n FROM (
+           SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($4::text[]) FOR KEY SHARE) r),
+         go AS (SELECT 1 FROM held, async WHERE held.n = cardinality($4::text[])),
+         replaced AS (
+           UPDATE traces SET trace = $3::json, record_ids = $4::text[]
+           WHERE brain_uid = $1 AND id = $2 AND EXISTS (SELECT 1 FROM go) RETURNING 1),
+         added AS (
+           INSERT INTO traces (brain_uid, id, trace, record_ids)
+           SELECT $1, $2, $3::json, $4::text[] FROM go WHERE NOT EXISTS (SELECT 1 FROM replaced)
+           RETURNING 1)
+         DELETE FROM traces WHERE brain_uid = $1 AND EXISTS (SELECT 1 FROM added) AND n <= (
+           SELECT n FROM traces WHERE brain_uid = $1 ORDER BY n DESC OFFSET $5 LIMIT 1)`,
+        [brainUid, trace.id, JSON.stringify(trace), ids, perBrain - 1],
+      );
+    },
     async list(brainUid, limit, cursor) {
       const before = cursor === undefined ? null : traceCursor(cursor);
       const r = await client.query<{ n: number; trace: Trace }>(

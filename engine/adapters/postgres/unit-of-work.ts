@@ -17,7 +17,11 @@ export type PgUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
-function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): BrainSequence {
+/**
+ * The Brain's sequence in a unit: `writable` steps it; a read's snapshot is the step read when it
+ * opened (`seen`), which no statement of a REPEATABLE READ transaction could read differently.
+ */
+function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean, seen?: number): BrainSequence {
   return {
     async next() {
       if (!writable) throw new Error('BrainSequence.next: a read takes no step of the sequence');
@@ -30,16 +34,17 @@ function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): Brain
       return r.rows[0]!.seq;
     },
     async current() {
+      if (seen !== undefined) return seen;
       const r = await tx.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [brainUid]);
       return r.rows[0]!.seq;
     },
   };
 }
 
-function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgReadOfWork {
+function repositories(tx: PgQueryable, brainUid: string, writable: boolean, seen?: number): PgReadOfWork {
   return {
     brainUid,
-    sequence: sequenceOf(tx, brainUid, writable),
+    sequence: sequenceOf(tx, brainUid, writable, seen),
     records: pgRecords(tx, brainUid),
     memories: pgMemories(tx, brainUid),
     objects: pgObjects(tx, brainUid),
@@ -165,12 +170,17 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         : inTurn(brainUid, () => locked(brainUid, (_tx, uow) => work(uow()))),
     read: (brainUid, work) =>
       client.transaction(
-        async (tx) => {
-          const found = await tx.query('SELECT 1 FROM brains WHERE uid = $1', [brainUid]);
-          if (found.rows.length === 0) throw gone();
-          return work(repositories(tx, brainUid, false));
+        async (tx, opened) => {
+          // The opening statement takes the snapshot: the Brain is there in it, at this step.
+          const row = opened?.rows[0] as { seq: number } | undefined;
+          if (!row) throw gone();
+          return work(repositories(tx, brainUid, false, row.seq));
         },
-        { isolation: 'repeatable read', readOnly: true },
+        {
+          isolation: 'repeatable read',
+          readOnly: true,
+          opening: { sql: 'SELECT seq FROM brains WHERE uid = $1', params: [brainUid] },
+        },
       ),
   };
 }

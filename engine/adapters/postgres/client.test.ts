@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { PgClient } from './client.ts';
+import { migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
+
+const awkward = `it's a \\ back'slash; $2 -- not a comment`;
+
+/** The transaction's cases, on a client; `other`, a second connection to its database, where there is one. */
+function transactionCases(clients: () => Promise<[PgClient, PgClient | null]>) {
+  it("gives work its opening statement's rows, parameters as written", async () => {
+    const [db] = await clients();
+    const got = await db.transaction(
+      async (tx, opened) => ({ opened: opened?.rows, next: (await tx.query('SELECT 2 AS two')).rows }),
+      {
+        readOnly: true,
+        opening: { sql: 'SELECT $1::text AS a, $2::text AS b', params: [awkward, 'plain'] },
+      },
+    );
+    assert.deepEqual(got, { opened: [{ a: awkward, b: 'plain' }], next: [{ two: 2 }] });
+    assert.equal(await db.transaction(async (_tx, opened) => opened), null, 'no opening, no rows');
+  });
+
+  it('takes a repeatable read snapshot at the opening: a commit after it is not seen', async (t) => {
+    const [db, other] = await clients();
+    if (!other) return t.skip('one connection: no other commit can come between');
+    await db.exec('CREATE TABLE IF NOT EXISTS snap (v int); DELETE FROM snap; INSERT INTO snap VALUES (1)');
+    const seen = await db.transaction(
+      async (tx, opened) => {
+        await other.query('UPDATE snap SET v = 2');
+        return [opened?.rows[0]?.['v'], (await tx.query<{ v: number }>('SELECT v FROM snap')).rows[0]?.v];
+      },
+      { isolation: 'repeatable read', readOnly: true, opening: { sql: 'SELECT v FROM snap', params: [] } },
+    );
+    assert.deepEqual(seen, [1, 1]);
+    assert.equal((await db.query<{ v: number }>('SELECT v FROM snap')).rows[0]?.v, 2);
+  });
+
+  it('rolls back a read-only transaction whose work throws, and each connection serves again', async () => {
+    const [db] = await clients();
+    await assert.rejects(
+      db.transaction(
+        async () => {
+          throw new Error('the read failed');
+        },
+        { readOnly: true },
+      ),
+      /the read failed/,
+    );
+    for (let i = 0; i < 6; i++)
+      assert.equal(
+        await db.transaction(
+          async (tx) => (await tx.query<{ i: number }>('SELECT $1::int AS i', [i])).rows[0]?.i,
+          {
+            readOnly: true,
+          },
+        ),
+        i,
+      );
+    await assert.rejects(
+      db.transaction(async (tx) => tx.query('CREATE TABLE refused (a int)'), { readOnly: true }),
+      /read-only transaction/,
+    );
+  });
+}
+
+describe('transactions on PGlite', () => {
+  const db = migratedPglite();
+  transactionCases(async () => [await db, null]);
+});
+
+const server = await serverForTests();
+describe('transactions on a server', { skip: server.skip }, () => {
+  let pools: Promise<PgClient[]> | null = null;
+  // A pool of one connection: a transaction that did not give its connection back would hang the next.
+  transactionCases(async () => {
+    pools ??= migratedDatabase(server.cluster(), 2, 1);
+    const [db, other] = await pools;
+    return [db!, other!];
+  });
+  after(async () => {
+    for (const p of (await pools) ?? []) await p.close();
+  });
+});
