@@ -1,6 +1,7 @@
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
+import { BatchTx, type UnitTx } from './batch-tx.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
@@ -17,17 +18,10 @@ export type PgUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
-function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): BrainSequence {
+function sequenceOf(tx: PgQueryable, brainUid: string): BrainSequence {
   return {
-    async next() {
-      if (!writable) throw new Error('BrainSequence.next: a read takes no step of the sequence');
-      // Row-locked until COMMIT: the next writer of this Brain waits here, so steps commit in order and
-      // a reader that sees a step sees every step before it.
-      const r = await tx.query<{ seq: number }>(
-        'UPDATE brains SET seq = seq + 1 WHERE uid = $1 RETURNING seq',
-        [brainUid],
-      );
-      return r.rows[0]!.seq;
+    next() {
+      throw new Error('BrainSequence.next: a read takes no step of the sequence');
     },
     async current() {
       const r = await tx.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [brainUid]);
@@ -36,10 +30,18 @@ function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean): Brain
   };
 }
 
-function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgReadOfWork {
+/** A write's steps: the transaction's (BatchTx), its Brain's row locked until COMMIT. */
+function stepsOf(tx: UnitTx): BrainSequence {
+  return {
+    next: async () => tx.nextStep(),
+    current: async () => tx.currentStep(),
+  };
+}
+
+function repositories(tx: PgQueryable, brainUid: string): PgReadOfWork {
   return {
     brainUid,
-    sequence: sequenceOf(tx, brainUid, writable),
+    sequence: sequenceOf(tx, brainUid),
     records: pgRecords(tx, brainUid),
     memories: pgMemories(tx, brainUid),
     objects: pgObjects(tx, brainUid),
@@ -54,6 +56,21 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean): PgR
       return selfOf(r.rows[0]);
     },
     census: pgCensusReads(tx, brainUid),
+  };
+}
+
+/**
+ * A write's repositories over one unit of its transaction: steps in memory, inserts nobody reads back
+ * queued (BatchTx), and the Brain's self as read with the lock (nothing changes it while it is held).
+ */
+function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnitOfWork {
+  return {
+    ...repositories(tx, brainUid),
+    sequence: stepsOf(tx),
+    records: pgRecords(tx, brainUid, tx),
+    idempotency: pgIdempotency(tx, brainUid, tx),
+    jobs: pgJobWrites(tx, tx),
+    self: async () => selfOf(self),
   };
 }
 
@@ -98,12 +115,23 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     });
     return run;
   };
-  /** Opens one write transaction of the Brain, its row locked, and gives `fn` fresh repositories per call. */
-  const locked = <T>(brainUid: string, fn: (tx: PgQueryable, uow: () => PgUnitOfWork) => Promise<T>) =>
+  /** Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx. */
+  const locked = <T>(
+    brainUid: string,
+    savepoints: boolean,
+    fn: (batch: BatchTx, uow: () => PgUnitOfWork) => Promise<T>,
+  ) =>
     client.transaction(async (tx) => {
-      const row = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
-      if (row.rows.length === 0) throw gone();
-      return fn(tx, () => ({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) }));
+      const row = await tx.query<BrainRow & { seq: number }>(
+        'SELECT seq, self_type, self_name FROM brains WHERE uid = $1 FOR UPDATE',
+        [brainUid],
+      );
+      const brain = row.rows[0];
+      if (!brain) throw gone();
+      const batch = new BatchTx(tx, brainUid, brain.seq, savepoints);
+      const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
+      await batch.finish();
+      return result;
     });
 
   /** Per Brain, the batch still gathering: its turn has not come yet. */
@@ -111,20 +139,17 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
   const runBatch = async (brainUid: string, units: Batched[]): Promise<void> => {
     const outcomes: Outcome[] = [];
     try {
-      await locked(brainUid, async (tx, uow) => {
-        if (units.length === 1) {
-          outcomes.push({ ok: true, value: await units[0]!.work(uow()) });
-          return;
-        }
+      await locked(brainUid, units.length > 1, async (batch, uow) => {
         for (const u of units) {
-          await tx.exec('SAVEPOINT unit');
+          const work = uow();
           try {
-            const value = await u.work(uow());
-            await tx.exec('RELEASE SAVEPOINT unit');
+            const value = await u.work(work);
+            await batch.succeeded();
             outcomes.push({ ok: true, value });
           } catch (error) {
-            // A failure of the connection itself fails this too, and with it the whole transaction.
-            await tx.exec('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit');
+            // Alone in its transaction, a unit's failure is the transaction's.
+            if (units.length === 1) throw error;
+            await batch.failed();
             outcomes.push({ ok: false, error });
           }
         }
@@ -162,13 +187,13 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     write: (brainUid, work, opts) =>
       opts?.batch
         ? writeBatched(brainUid, work)
-        : inTurn(brainUid, () => locked(brainUid, (_tx, uow) => work(uow()))),
+        : inTurn(brainUid, () => locked(brainUid, false, (_batch, uow) => work(uow()))),
     read: (brainUid, work) =>
       client.transaction(
         async (tx) => {
           const found = await tx.query('SELECT 1 FROM brains WHERE uid = $1', [brainUid]);
           if (found.rows.length === 0) throw gone();
-          return work(repositories(tx, brainUid, false));
+          return work(repositories(tx, brainUid));
         },
         { isolation: 'repeatable read', readOnly: true },
       ),
