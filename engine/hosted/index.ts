@@ -62,6 +62,9 @@ const onDeviceOnly = (): never => {
   );
 };
 
+/** Longest stretch of one derive batch (derive-worker.ts's sliceMs). */
+const postgresSliceMs = 100;
+
 /**
  * The engine over PostgreSQL: the same operations, rules and derivation as the local engine, through
  * the storage's ports, so any number of processes can serve one database. Each process runs a derive
@@ -83,7 +86,13 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     log: logger,
     storeFailure,
     jobRetryDelaysMs: options.deriveRetryDelaysMs,
-    ...(options.deriveLeaseMs ? { worker: { leaseMs: options.deriveLeaseMs } } : {}),
+    worker: {
+      // A unit here waits on the database, which leaves the event loop free: the slice bounds how long
+      // a batch holds its Brain's row (writers of the Brain wait, and then commit together), and each
+      // batch costs a claim, a commit and a release, so it is longer than SQLite's 20 ms.
+      sliceMs: postgresSliceMs,
+      ...(options.deriveLeaseMs ? { leaseMs: options.deriveLeaseMs } : {}),
+    },
   });
   const thorough =
     options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0

@@ -43,8 +43,11 @@ export interface RecordState {
 
 /** One Brain's Records: appended, never changed in place, removed only by forgetting. */
 export interface RecordRepository {
-  /** Appends a Record; answers it with the `n` the storage gave it. */
-  insert(row: Omit<RecordRow, 'n'>): Promise<RecordRow>;
+  /**
+   * Appends a Record and answers it as stored. Without its `n`: a storage may write the row later in
+   * the unit of work (PostgreSQL writes a batch's Records in one statement).
+   */
+  insert(row: Omit<RecordRow, 'n'>): Promise<Omit<RecordRow, 'n'>>;
   /** The Record of this id in this Brain, or null. */
   get(id: string): Promise<RecordRow | null>;
   /** The Records of these ids in this Brain, those there are, in no order (a batch reads them at once). */

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { engineChoice, withBenchServer, type BenchEngineChoice } from './bench-server.ts';
 import { forkClient } from './client-process.ts';
+import { startExtraServers } from './extra-servers.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import type { FromWriteClient, ToWriteClient } from './write-client.ts';
@@ -7,6 +9,8 @@ import type { FromWriteClient, ToWriteClient } from './write-client.ts';
 export interface WriteOptions extends BenchEngineChoice {
   records: number;
   concurrency: number;
+  /** Server processes on the postgres engine's one database (1: the benchmark's own only). */
+  processes?: number;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -18,60 +22,79 @@ export interface WriteOptions extends BenchEngineChoice {
  * and indexed. The HTTP client runs in a child process (write-client.ts), so this process is the server
  * and the benchmark's bookkeeping: `peak_rss_mb` is its RSS sampled through the run and `server_cpu_s`
  * its CPU (user + system) from the first write until every Record is derived; `rss_measured` says so,
- * and `client_rss_mb` is the client's own peak.
+ * and `client_rss_mb` is the client's own peak. With `processes` above 1 (postgres engine, a database
+ * URL), that many servers share the database: the benchmark's own and more `mnemo serve` processes;
+ * the client sends its requests to each in turn, `records_per_s` counts them all, `server_cpu_s` sums
+ * every server's CPU, and derivation is done when the queue in the database is empty.
  */
 export async function runWrite(o: WriteOptions): Promise<void> {
   // Started before the server: the embedder loads while it starts.
   const memory = startRssSampler();
   try {
+    const processes = o.processes ?? 1;
+    if (processes > 1 && (o.engine !== 'postgres' || !o.databaseUrl))
+      throw new Error('--processes above 1 needs --engine postgres and --database-url');
     await withBenchServer(engineChoice(o), async (bench) => {
-      const client = await forkClient<ToWriteClient, FromWriteClient>(
-        new URL('./write-client.ts', import.meta.url),
-        'write client',
-        o.progress,
-      );
+      const extra =
+        processes > 1
+          ? await startExtraServers(processes - 1, o.databaseUrl!, (i) =>
+              join(bench.dataDir, `server-${i + 2}`),
+            )
+          : null;
       try {
-        const cpu = process.cpuUsage();
-        const started = performance.now();
-        client.send({
-          type: 'start',
-          url: bench.server.url,
-          apiKey: bench.apiKey,
-          brain: 'write',
-          records: o.records,
-          concurrency: o.concurrency,
-        });
-        const done = await client.next('done');
-        await bench.server.engine.idle();
-        const deriveS = (performance.now() - started) / 1000;
-        const used = process.cpuUsage(cpu);
-        const peakRssMb = memory.stop();
-        const common = {
-          records: o.records,
-          concurrency: o.concurrency,
-          engine: o.engine,
-          embedder: bench.embedder,
-          rss_measured: 'server process (HTTP client in a child process)',
-          peak_rss_mb: peakRssMb,
-          client_rss_mb: round(done.maxRssMb, 1),
-          server_cpu_s: round((used.user + used.system) / 1e6, 2),
-        };
-        o.out({
-          benchmark: 'write',
-          scope: 'http',
-          records_per_s: round(o.records / done.writeS, 1),
-          p50_ms: percentile(done.ms, 50),
-          p95_ms: percentile(done.ms, 95),
-          ...common,
-        });
-        o.out({
-          benchmark: 'write',
-          scope: 'derive',
-          records_per_s: round(o.records / deriveS, 1),
-          ...common,
-        });
+        const client = await forkClient<ToWriteClient, FromWriteClient>(
+          new URL('./write-client.ts', import.meta.url),
+          'write client',
+          o.progress,
+        );
+        try {
+          const cpu = process.cpuUsage();
+          const extraCpuS = extra?.cpuS() ?? 0;
+          const started = performance.now();
+          client.send({
+            type: 'start',
+            urls: [bench.server.url, ...(extra?.urls ?? [])],
+            apiKey: bench.apiKey,
+            brain: 'write',
+            records: o.records,
+            concurrency: o.concurrency,
+          });
+          const done = await client.next('done');
+          await bench.server.engine.idle();
+          const deriveS = (performance.now() - started) / 1000;
+          const used = process.cpuUsage(cpu);
+          const usedExtraS = (extra?.cpuS() ?? 0) - extraCpuS;
+          const peakRssMb = memory.stop();
+          const common = {
+            records: o.records,
+            concurrency: o.concurrency,
+            processes,
+            engine: o.engine,
+            embedder: bench.embedder,
+            rss_measured: `${processes > 1 ? 'first ' : ''}server process (HTTP client in a child process)`,
+            peak_rss_mb: peakRssMb,
+            client_rss_mb: round(done.maxRssMb, 1),
+            server_cpu_s: round((used.user + used.system) / 1e6 + usedExtraS, 2),
+          };
+          o.out({
+            benchmark: 'write',
+            scope: 'http',
+            records_per_s: round(o.records / done.writeS, 1),
+            p50_ms: percentile(done.ms, 50),
+            p95_ms: percentile(done.ms, 95),
+            ...common,
+          });
+          o.out({
+            benchmark: 'write',
+            scope: 'derive',
+            records_per_s: round(o.records / deriveS, 1),
+            ...common,
+          });
+        } finally {
+          client.close();
+        }
       } finally {
-        client.close();
+        await extra?.close();
       }
     });
   } finally {

@@ -6,7 +6,8 @@ import { syntheticRecord } from './synthetic.ts';
 /** The HTTP side of `bench write`, run in a child process of its own (client-process.ts). */
 export interface WriteClientStart {
   type: 'start';
-  url: string;
+  /** Servers to spread the writes over, each in turn (one for a single process). */
+  urls: string[];
   apiKey: string;
   brain: string;
   records: number;
@@ -29,15 +30,15 @@ export type FromWriteClient = {
 
 serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
   const o = await next();
-  const client = createMnemoClient({ baseUrl: o.url, apiKey: o.apiKey, retry: false });
-  await client.createBrain({ id: o.brain, name: 'write benchmark' });
+  const clients = o.urls.map((baseUrl) => createMnemoClient({ baseUrl, apiKey: o.apiKey, retry: false }));
+  await clients[0]!.createBrain({ id: o.brain, name: 'write benchmark' });
   const ids = Array.from({ length: o.records }, (_, i) => i);
   const ms: number[] = [];
   const started = performance.now();
   await mapLimit(ids, o.concurrency, async (i) => {
     const body = syntheticRecord(i, 3);
     const t0 = performance.now();
-    await client.rememberRecord(o.brain, body);
+    await clients[i % clients.length]!.rememberRecord(o.brain, body);
     ms.push(performance.now() - t0);
   });
   const writeS = (performance.now() - started) / 1000;

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
 import { runWrite } from '../../server/bench/write-bench.ts';
+
+const started = await startCluster();
+const cluster = 'cluster' in started ? started.cluster : null;
+after(() => cluster?.stop());
 
 describe('bench write', () => {
   it('prints the http and derive lines, the client in a process of its own (local engine, over HTTP)', async () => {
@@ -29,5 +34,48 @@ describe('bench write', () => {
     assert.ok((http['client_rss_mb'] as number) > 0);
     // Derivation is timed from the same start, so it can only be slower than the acknowledgements.
     assert.ok((derive['records_per_s'] as number) <= (http['records_per_s'] as number));
+  });
+
+  it(
+    'spreads the writes over N server processes on one postgres database (--processes)',
+    { skip: 'skip' in started ? started.skip : false },
+    async () => {
+      const url = await cluster!.freshDatabase();
+      const lines: Record<string, unknown>[] = [];
+      await runWrite({
+        records: 30,
+        concurrency: 4,
+        processes: 2,
+        engine: 'postgres',
+        databaseUrl: url,
+        out: (l) => lines.push(l),
+        progress: () => {},
+      });
+      const [http] = lines as [Record<string, unknown>];
+      assert.equal(http['processes'], 2);
+      assert.match(String(http['rss_measured']), /^first server process/);
+      // Every write (half of them through the second process) was kept once, and every job derived.
+      const db = cluster!.connect(url, 1);
+      const rows = await db.query<{ n: number; ids: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM records',
+      );
+      assert.deepEqual(rows.rows, [{ n: 30, ids: 30 }]);
+      const queued = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM derive_jobs');
+      assert.deepEqual(queued.rows, [{ n: 0 }]);
+    },
+  );
+
+  it('refuses --processes above 1 without the postgres engine and a database', async () => {
+    await assert.rejects(
+      runWrite({
+        records: 1,
+        concurrency: 1,
+        processes: 2,
+        engine: 'local',
+        out: () => {},
+        progress: () => {},
+      }),
+      /--processes above 1 needs --engine postgres and --database-url/,
+    );
   });
 });

@@ -269,6 +269,12 @@ type RecordOptions = Partial<
 >;
 
 /** A Record as rememberRecord writes it; `id` orders Records (ids are ULIDs in the engine). */
+/** Appends a Record and reads it back with the `n` the storage gave it. */
+async function stored(u: BrainUnitOfWork, row: Omit<RecordRow, 'n'>): Promise<RecordRow> {
+  await u.records.insert(row);
+  return (await u.records.get(row.id))!;
+}
+
 const recordRow = (brainUid: string, id: string, o: RecordOptions = {}): Omit<RecordRow, 'n'> => {
   const occurredAt = o.occurred_at ?? '2026-01-01T00:00:00.000Z';
   const text = o.text ?? `text of ${id}`;
@@ -601,13 +607,14 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       const uid = await brain();
       const other = await brain();
       const row = recordRow(uid, `${uid}_a`, { source_name: 'mail', external_id: 'm1', kind: 'event' });
-      const written = await b.units.write(uid, async (u) =>
+      const answered = await b.units.write(uid, async (u) =>
         u.records.insert({ ...row, seq: await u.sequence.next() }),
       );
-      assert.equal(typeof written.n, 'number');
-      assert.deepEqual(written, { ...row, seq: 1, n: written.n });
+      assert.deepEqual(answered, { ...row, seq: 1 });
       await b.units.read(uid, async (u) => {
-        assert.deepEqual(await u.records.get(`${uid}_a`), written);
+        const written = await u.records.get(`${uid}_a`);
+        assert.equal(typeof written?.n, 'number');
+        assert.deepEqual(written, { ...row, seq: 1, n: written!.n });
         assert.equal(await u.records.get(`${uid}_none`), null);
       });
       assert.equal(await b.units.read(other, (u) => u.records.get(`${uid}_a`)), null);
@@ -1405,15 +1412,13 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       const m = (suffix: string) => `${uid}_${suffix}`;
       const item = { source_name: 'mail', external_id: 'msg-1' };
       const records = await b.units.write(uid, async (u) => ({
-        r1: await u.records.insert(recordRow(uid, m('r1'))),
-        r2: await u.records.insert(recordRow(uid, m('r2'))),
-        old1: await u.records.insert(recordRow(uid, m('old1'), item)),
-        old2: await u.records.insert(recordRow(uid, m('old2'), item)),
-        otherItem: await u.records.insert(
-          recordRow(uid, m('oi'), { source_name: 'mail', external_id: 'msg-2' }),
-        ),
-        now: await u.records.insert(recordRow(uid, m('now'), item)),
-        later: await u.records.insert(recordRow(uid, m('later'), item)),
+        r1: await stored(u, recordRow(uid, m('r1'))),
+        r2: await stored(u, recordRow(uid, m('r2'))),
+        old1: await stored(u, recordRow(uid, m('old1'), item)),
+        old2: await stored(u, recordRow(uid, m('old2'), item)),
+        otherItem: await stored(u, recordRow(uid, m('oi'), { source_name: 'mail', external_id: 'msg-2' })),
+        now: await stored(u, recordRow(uid, m('now'), item)),
+        later: await stored(u, recordRow(uid, m('later'), item)),
       }));
       const q = (r: { id: string }) => ({ record_id: r.id, quote: 'q' });
       await b.units.write(uid, async (u) => {

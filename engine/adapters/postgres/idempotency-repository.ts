@@ -1,14 +1,40 @@
 import type { IdempotencyEntry, IdempotencyRepository } from '../../ports/index.ts';
+import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 
 /**
  * One Brain's Idempotency-Keys over PostgreSQL. The row references what the key wrote (a Record or an
- * Object version) with ON DELETE CASCADE, so forgetting that forgets the key, as in SQLite.
+ * Object version) with ON DELETE CASCADE, so forgetting that forgets the key, as in SQLite. In a write
+ * (`deferred`, BatchTx) a new key is queued with the Record it names, and a lookup reads the table
+ * around the queue and the queue itself: a key used twice in one transaction is found the second time.
  */
-export function pgIdempotency(q: PgQueryable, brainUid: string): IdempotencyRepository {
+export function pgIdempotency(
+  q: PgQueryable,
+  brainUid: string,
+  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround'>,
+): IdempotencyRepository {
   return {
     async find(operation, key) {
-      const r = await q.query<{ body_hash: string; record_id: string | null; object_n: number | null }>(
+      // Columns as BatchTx queues them: brain_uid, operation, key, body_hash, record_id, object_n.
+      const queued = deferred
+        ?.queued('idempotency')
+        .find((v) => v[0] === brainUid && v[1] === operation && v[2] === key);
+      if (queued) {
+        const [, , , bodyHash, recordId, objectN] = queued as [
+          string,
+          string,
+          string,
+          string,
+          string | null,
+          number | null,
+        ];
+        return { bodyHash, target: recordId !== null ? { record: recordId } : { objectN: objectN! } };
+      }
+      const r = await (deferred ? deferred.readAround.bind(deferred) : q.query.bind(q))<{
+        body_hash: string;
+        record_id: string | null;
+        object_n: number | null;
+      }>(
         'SELECT body_hash, record_id, object_n FROM idempotency WHERE brain_uid = $1 AND operation = $2 AND key = $3',
         [brainUid, operation, key],
       );
@@ -19,18 +45,21 @@ export function pgIdempotency(q: PgQueryable, brainUid: string): IdempotencyRepo
       return { bodyHash: row.body_hash, target };
     },
     async remember(operation, key, entry) {
-      await q.query(
-        `INSERT INTO idempotency (brain_uid, operation, key, body_hash, record_id, object_n)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          brainUid,
-          operation,
-          key,
-          entry.bodyHash,
-          'record' in entry.target ? entry.target.record : null,
-          'objectN' in entry.target ? entry.target.objectN : null,
-        ],
-      );
+      const values = [
+        brainUid,
+        operation,
+        key,
+        entry.bodyHash,
+        'record' in entry.target ? entry.target.record : null,
+        'objectN' in entry.target ? entry.target.objectN : null,
+      ];
+      if (deferred) deferred.defer('idempotency', values);
+      else
+        await q.query(
+          `INSERT INTO idempotency (brain_uid, operation, key, body_hash, record_id, object_n)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          values,
+        );
     },
   };
 }

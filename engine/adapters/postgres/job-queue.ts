@@ -1,18 +1,29 @@
 import { LeaseLost, queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
 import type { DeriveJob, JobQueue } from '../../ports/index.ts';
+import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 
-/** What a unit of work does to the queue: its jobs commit with it, and a lost lease rolls it back. */
-export function pgJobWrites(q: PgQueryable): Pick<JobQueue, 'enqueue' | 'complete' | 'retry'> {
+/**
+ * What a unit of work does to the queue: its jobs commit with it, and a lost lease rolls it back. In a
+ * write (`deferred`, BatchTx) a new job is queued and written with the others of its transaction.
+ */
+export function pgJobWrites(
+  q: PgQueryable,
+  deferred?: Pick<UnitTx, 'defer'>,
+): Pick<JobQueue, 'enqueue' | 'complete' | 'retry'> {
   return {
     async enqueue(job: DeriveJob) {
-      await q.query(
-        `INSERT INTO derive_jobs (brain_uid, job, record_id, memory_id, record_seq, not_before_ms)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
+      const values =
         job.job === 'derive'
           ? [job.brainUid, 'derive', job.recordId, null, job.recordSeq, 0]
-          : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs],
-      );
+          : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs];
+      if (deferred) deferred.defer('derive_jobs', values);
+      else
+        await q.query(
+          `INSERT INTO derive_jobs (brain_uid, job, record_id, memory_id, record_seq, not_before_ms)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          values,
+        );
     },
     // Deletes only rows whose lease is still the claim's. Against a claim taking the row at once: the
     // DELETE's row lock makes that claim's SKIP LOCKED pass the row by, and a DELETE that waits for a

@@ -4,7 +4,7 @@ import type { RecordRow } from '../../ports/index.ts';
 import { addBrain } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory } from './testing/records.ts';
-import { pgUnitsOfWork } from './unit-of-work.ts';
+import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
 import { pgVectorIndex } from './vector-index.ts';
 
 /*
@@ -36,11 +36,15 @@ describe('the Records of a unit of work over PostgreSQL', () => {
     await addBrain(db, 'brn_1');
     await addBrain(db, 'brn_2');
     const units = pgUnitsOfWork(db);
+    const stored = async (u: PgUnitOfWork, r: ReturnType<typeof row>) => {
+      await u.records.insert(r);
+      return (await u.records.get(r.id))!;
+    };
     const [a, b] = await units.write('brn_1', async (u) => [
-      await u.records.insert(row('brn_1', 'rec_a')),
-      await u.records.insert(row('brn_1', 'rec_b')),
+      await stored(u, row('brn_1', 'rec_a')),
+      await stored(u, row('brn_1', 'rec_b')),
     ]);
-    const c = await units.write('brn_2', (u) => u.records.insert(row('brn_2', 'rec_c')));
+    const c = await units.write('brn_2', (u) => stored(u, row('brn_2', 'rec_c')));
     // The first Memory of a fresh database: its n is the first Record's, as owners number apart.
     await insertMemory(db, 'brn_1', 'mem_1', 'rec_b', 'text of rec_b');
     const m = (await db.query<{ n: number }>("SELECT n FROM memories WHERE id = 'mem_1'")).rows[0]!.n;

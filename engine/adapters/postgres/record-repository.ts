@@ -1,7 +1,11 @@
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
+import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 import { params, type Params } from './memory-view.ts';
+
+/** A write's way to queue an insert (BatchTx). */
+export type Deferring = Pick<UnitTx, 'defer' | 'queued'>;
 
 const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
   r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
@@ -15,33 +19,39 @@ const queued = `EXISTS (SELECT 1 FROM derive_jobs d
  * cursors, ids and names compared bytewise (COLLATE "C", SQLite's BINARY) whatever the database's
  * collation. Removing a Record takes its citations, jobs, failures and Idempotency-Keys by foreign
  * key, leaves its tombstone by trigger (migration 001), and drops its embeddings here: that table has
- * no foreign key to the Record (it keys owners of two kinds by `n`).
+ * no foreign key to the Record (it keys owners of two kinds by `n`). In a write, an insert is queued
+ * (`deferred`, BatchTx) and written with the others of its transaction.
  */
-export function pgRecords(q: PgQueryable, brainUid: string): RecordRepository {
+export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring): RecordRepository {
   return {
-    insert: async (row) =>
-      (
-        await q.query<RecordRow>(
-          `INSERT INTO records AS r (brain_uid, id, seq, kind, content, text, source_name, external_id, trust,
-               visibility, occurred_at, occurred_ms, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${columns}`,
-          [
-            brainUid,
-            row.id,
-            row.seq,
-            row.kind,
-            row.content,
-            row.text,
-            row.source_name,
-            row.external_id,
-            row.trust,
-            row.visibility,
-            row.occurred_at,
-            row.occurred_ms,
-            row.created_at,
-          ],
-        )
-      ).rows[0]!,
+    async insert(row) {
+      const values = [
+        brainUid,
+        row.id,
+        row.seq,
+        row.kind,
+        row.content,
+        row.text,
+        row.source_name,
+        row.external_id,
+        row.trust,
+        row.visibility,
+        row.occurred_at,
+        row.occurred_ms,
+        row.created_at,
+      ];
+      if (deferred) {
+        deferred.defer('records', values);
+        return { ...row, brain_uid: brainUid };
+      }
+      await q.query(
+        `INSERT INTO records (brain_uid, id, seq, kind, content, text, source_name, external_id, trust,
+             visibility, occurred_at, occurred_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        values,
+      );
+      return { ...row, brain_uid: brainUid };
+    },
     get: async (id) =>
       (
         await q.query<RecordRow>(`SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = $2`, [

@@ -1,6 +1,7 @@
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
+import { BatchTx, type UnitTx } from './batch-tx.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
@@ -18,20 +19,13 @@ export type PgUnitOfWork = BrainUnitOfWork;
 export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
 
 /**
- * The Brain's sequence in a unit: `writable` steps it; a read's snapshot is the step read when it
- * opened (`seen`), which no statement of a REPEATABLE READ transaction could read differently.
+ * A read's sequence: its snapshot's step, read when it opened (`seen`), which no statement of a
+ * REPEATABLE READ transaction could read differently.
  */
-function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean, seen?: number): BrainSequence {
+function sequenceOf(tx: PgQueryable, brainUid: string, seen?: number): BrainSequence {
   return {
-    async next() {
-      if (!writable) throw new Error('BrainSequence.next: a read takes no step of the sequence');
-      // Row-locked until COMMIT: the next writer of this Brain waits here, so steps commit in order and
-      // a reader that sees a step sees every step before it.
-      const r = await tx.query<{ seq: number }>(
-        'UPDATE brains SET seq = seq + 1 WHERE uid = $1 RETURNING seq',
-        [brainUid],
-      );
-      return r.rows[0]!.seq;
+    next() {
+      throw new Error('BrainSequence.next: a read takes no step of the sequence');
     },
     async current() {
       if (seen !== undefined) return seen;
@@ -41,10 +35,18 @@ function sequenceOf(tx: PgQueryable, brainUid: string, writable: boolean, seen?:
   };
 }
 
-function repositories(tx: PgQueryable, brainUid: string, writable: boolean, seen?: number): PgReadOfWork {
+/** A write's steps: the transaction's (BatchTx), its Brain's row locked until COMMIT. */
+function stepsOf(tx: UnitTx): BrainSequence {
+  return {
+    next: async () => tx.nextStep(),
+    current: async () => tx.currentStep(),
+  };
+}
+
+function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadOfWork {
   return {
     brainUid,
-    sequence: sequenceOf(tx, brainUid, writable, seen),
+    sequence: sequenceOf(tx, brainUid, seen),
     records: pgRecords(tx, brainUid),
     memories: pgMemories(tx, brainUid),
     objects: pgObjects(tx, brainUid),
@@ -59,6 +61,21 @@ function repositories(tx: PgQueryable, brainUid: string, writable: boolean, seen
       return selfOf(r.rows[0]);
     },
     census: pgCensusReads(tx, brainUid),
+  };
+}
+
+/**
+ * A write's repositories over one unit of its transaction: steps in memory, inserts nobody reads back
+ * queued (BatchTx), and the Brain's self as read with the lock (nothing changes it while it is held).
+ */
+function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnitOfWork {
+  return {
+    ...repositories(tx, brainUid),
+    sequence: stepsOf(tx),
+    records: pgRecords(tx, brainUid, tx),
+    idempotency: pgIdempotency(tx, brainUid, tx),
+    jobs: pgJobWrites(tx, tx),
+    self: async () => selfOf(self),
   };
 }
 
@@ -103,33 +120,46 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     });
     return run;
   };
-  /** Opens one write transaction of the Brain, its row locked, and gives `fn` fresh repositories per call. */
-  const locked = <T>(brainUid: string, fn: (tx: PgQueryable, uow: () => PgUnitOfWork) => Promise<T>) =>
-    client.transaction(async (tx) => {
-      const row = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [brainUid]);
-      if (row.rows.length === 0) throw gone();
-      return fn(tx, () => ({ ...repositories(tx, brainUid, true), jobs: pgJobWrites(tx) }));
-    });
+  /** Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx. */
+  const locked = <T>(
+    brainUid: string,
+    savepoints: boolean,
+    fn: (batch: BatchTx, uow: () => PgUnitOfWork) => Promise<T>,
+  ) =>
+    client.transaction(
+      async (tx, opened) => {
+        // Sent with BEGIN: the lock is the transaction's first statement, in its first round trip.
+        const brain = opened?.rows[0] as (BrainRow & { seq: number }) | undefined;
+        if (!brain) throw gone();
+        const batch = new BatchTx(tx, brainUid, brain.seq, savepoints);
+        const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
+        await batch.finish();
+        return result;
+      },
+      {
+        opening: {
+          sql: 'SELECT seq, self_type, self_name FROM brains WHERE uid = $1 FOR UPDATE',
+          params: [brainUid],
+        },
+      },
+    );
 
   /** Per Brain, the batch still gathering: its turn has not come yet. */
   const gathering = new Map<string, Batched[]>();
   const runBatch = async (brainUid: string, units: Batched[]): Promise<void> => {
     const outcomes: Outcome[] = [];
     try {
-      await locked(brainUid, async (tx, uow) => {
-        if (units.length === 1) {
-          outcomes.push({ ok: true, value: await units[0]!.work(uow()) });
-          return;
-        }
+      await locked(brainUid, units.length > 1, async (batch, uow) => {
         for (const u of units) {
-          await tx.exec('SAVEPOINT unit');
+          const work = uow();
           try {
-            const value = await u.work(uow());
-            await tx.exec('RELEASE SAVEPOINT unit');
+            const value = await u.work(work);
+            await batch.succeeded();
             outcomes.push({ ok: true, value });
           } catch (error) {
-            // A failure of the connection itself fails this too, and with it the whole transaction.
-            await tx.exec('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit');
+            // Alone in its transaction, a unit's failure is the transaction's.
+            if (units.length === 1) throw error;
+            await batch.failed();
             outcomes.push({ ok: false, error });
           }
         }
@@ -167,14 +197,14 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     write: (brainUid, work, opts) =>
       opts?.batch
         ? writeBatched(brainUid, work)
-        : inTurn(brainUid, () => locked(brainUid, (_tx, uow) => work(uow()))),
+        : inTurn(brainUid, () => locked(brainUid, false, (_batch, uow) => work(uow()))),
     read: (brainUid, work) =>
       client.transaction(
         async (tx, opened) => {
           // The opening statement takes the snapshot: the Brain is there in it, at this step.
           const row = opened?.rows[0] as { seq: number } | undefined;
           if (!row) throw gone();
-          return work(repositories(tx, brainUid, false, row.seq));
+          return work(repositories(tx, brainUid, row.seq));
         },
         {
           isolation: 'repeatable read',

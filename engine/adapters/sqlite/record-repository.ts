@@ -53,7 +53,7 @@ export const sourceListSql = (hideLocalOnly: boolean) =>
 export function sqliteRecords(store: Store, brainUid: string): RecordRepository {
   return {
     async insert(row) {
-      const { lastInsertRowid } = store.run(
+      store.run(
         `INSERT INTO records (id, brain_uid, seq, kind, content, text, text_key, source_name, external_id, trust,
              visibility, occurred_at, occurred_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         row.id,
@@ -71,7 +71,7 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
         row.occurred_ms,
         row.created_at,
       );
-      return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
+      return { ...row, brain_uid: brainUid };
     },
     get: async (id) =>
       store.get<RecordRow>(

@@ -16,7 +16,7 @@ import {
   type BrainRow,
   type EngineCtx,
 } from '../local-ctx.ts';
-import type { BrainUnitOfWork } from '../../ports/index.ts';
+import type { BrainUnitOfWork, RecordRow } from '../../ports/index.ts';
 
 /** What makes two copies of a Record the same Record: everything but when each side stored it. */
 function fingerprint(r: {
@@ -81,7 +81,7 @@ export async function replicateInto(
   const ids = [...new Set(replicas.map((r) => r.id))];
   const forgotten = new Set(await u.records.forgotten(ids));
   const elsewhere = new Set(await u.records.inOtherBrains(ids));
-  const here = new Map((await u.records.getMany(ids)).map((r) => [r.id, r]));
+  const here = new Map<string, Omit<RecordRow, 'n'>>((await u.records.getMany(ids)).map((r) => [r.id, r]));
   const data: { id: string; outcome: ReplicaOutcome }[] = [];
   let seq: number | null = null;
   let created = 0;

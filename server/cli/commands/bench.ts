@@ -120,6 +120,12 @@ export function register(program: Command): void {
     .description('rememberRecord throughput over HTTP, and derive throughput')
     .option('--records <n>', 'Records to write', positiveInt, 2_000)
     .option('--concurrency <n>', 'requests in flight', positiveInt, 8)
+    .option(
+      '--processes <n>',
+      'server processes on one database, requests spread over them (--engine postgres with --database-url)',
+      positiveInt,
+      1,
+    )
     .addOption(engineOption())
     .addOption(databaseOption())
     .addOption(modelOption())
@@ -127,6 +133,7 @@ export function register(program: Command): void {
       async (f: {
         records: number;
         concurrency: number;
+        processes: number;
         engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;

@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PgClient, PgQueryable } from './client.ts';
+import { addBrain, addRecord, migratedPglite } from './testing/fixtures.ts';
+import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
+
+const db = await migratedPglite();
+
+/** The client, and every statement its transactions ran, in order (first words only). */
+function counted(client: PgClient): { client: PgClient; statements: string[] } {
+  const statements: string[] = [];
+  const log = (sql: string) => statements.push(sql.replace(/\s+/g, ' ').trim().slice(0, 40));
+  const spy = (tx: PgQueryable): PgQueryable => ({
+    query: (sql, params) => {
+      log(sql);
+      return tx.query(sql, params);
+    },
+    exec: (sql) => {
+      log(sql);
+      return tx.exec(sql);
+    },
+  });
+  return {
+    statements,
+    client: {
+      ...client,
+      transaction: (work, options) =>
+        client.transaction((tx, opened) => {
+          // The opening statement is sent with BEGIN, not through the connection the work is given.
+          if (options?.opening) log(options.opening.sql);
+          return work(spy(tx), opened);
+        }, options),
+    },
+  };
+}
+
+/** A unit that appends Record `id` at the next step, queues its derivation and names it by `key`. */
+const append = (brainUid: string, id: string, key?: string) => async (u: PgUnitOfWork) => {
+  const seq = await u.sequence.next();
+  await u.records.insert({
+    id,
+    brain_uid: brainUid,
+    seq,
+    kind: 'message',
+    content: '{}',
+    text: `text of ${id}`,
+    source_name: null,
+    external_id: null,
+    trust: 'medium',
+    visibility: 'shareable',
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    occurred_ms: 0,
+    created_at: '2026-01-01T00:00:00.000Z',
+  });
+  await u.jobs.enqueue({ job: 'derive', brainUid, recordId: id, recordSeq: seq });
+  if (key !== undefined)
+    await u.idempotency.remember('rememberRecord', key, {
+      bodyHash: `hash of ${id}`,
+      target: { record: id },
+    });
+  return seq;
+};
+
+const stored = async (brainUid: string) => ({
+  records: (
+    await db.query<{ id: string; seq: number }>(
+      'SELECT id, seq FROM records WHERE brain_uid = $1 ORDER BY seq',
+      [brainUid],
+    )
+  ).rows.map((r) => `${r.id}@${r.seq}`),
+  jobs: (
+    await db.query<{ record_id: string }>(
+      'SELECT record_id FROM derive_jobs WHERE brain_uid = $1 ORDER BY record_seq',
+      [brainUid],
+    )
+  ).rows.map((r) => r.record_id),
+  keys: (
+    await db.query<{ key: string }>('SELECT key FROM idempotency WHERE brain_uid = $1 ORDER BY key', [
+      brainUid,
+    ])
+  ).rows.map((r) => r.key),
+  seq: (await db.query<{ seq: number }>('SELECT seq FROM brains WHERE uid = $1', [brainUid])).rows[0]!.seq,
+});
+
+describe('batched units of one transaction over PostgreSQL', () => {
+  it('write what they queued in one INSERT per table and the Brain step once, taking no savepoint', async () => {
+    await addBrain(db, 'brn_q');
+    const { client, statements } = counted(db);
+    const uow = pgUnitsOfWork(client);
+    const steps = await Promise.all(
+      ['a', 'b', 'c'].map((x) => uow.write('brn_q', append('brn_q', `rec_q${x}`, `k${x}`), { batch: true })),
+    );
+    assert.deepEqual(steps, [1, 2, 3]);
+    assert.deepEqual(
+      statements.map((s) => s.split(' ').slice(0, 3).join(' ')),
+      [
+        'SELECT seq, self_type,',
+        'INSERT INTO records',
+        'INSERT INTO derive_jobs',
+        'INSERT INTO idempotency',
+        'UPDATE brains SET',
+      ],
+    );
+    assert.deepEqual(await stored('brn_q'), {
+      records: ['rec_qa@1', 'rec_qb@2', 'rec_qc@3'],
+      jobs: ['rec_qa', 'rec_qb', 'rec_qc'],
+      keys: ['ka', 'kb', 'kc'],
+      seq: 3,
+    });
+  });
+
+  for (const when of ['before any statement', 'after a statement of its own'] as const) {
+    it(`a unit failing ${when} gives its steps and rows back: the others take consecutive steps`, async () => {
+      const brain = when === 'before any statement' ? 'brn_f1' : 'brn_f2';
+      await addBrain(db, brain);
+      const uow = pgUnitsOfWork(db);
+      const failing = async (u: PgUnitOfWork) => {
+        await append(brain, `${brain}_x`, 'kx')(u);
+        if (when === 'after a statement of its own') await u.records.get(`${brain}_a`);
+        throw new Error('this one fails');
+      };
+      const results = await Promise.allSettled([
+        uow.write(brain, append(brain, `${brain}_a`, 'ka'), { batch: true }),
+        uow.write(brain, failing, { batch: true }),
+        uow.write(brain, append(brain, `${brain}_b`, 'kb'), { batch: true }),
+      ]);
+      assert.deepEqual(
+        results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+        [1, 'this one fails', 2],
+      );
+      assert.deepEqual(await stored(brain), {
+        records: [`${brain}_a@1`, `${brain}_b@2`],
+        jobs: [`${brain}_a`, `${brain}_b`],
+        keys: ['ka', 'kb'],
+        seq: 2,
+      });
+    });
+  }
+
+  it('the same Idempotency-Key twice in one batch: the second unit finds the first, unless it failed', async () => {
+    await addBrain(db, 'brn_k');
+    const uow = pgUnitsOfWork(db);
+    const find = (u: PgUnitOfWork) => u.idempotency.find('rememberRecord', 'same');
+    const [first, second, , afterFailure] = await Promise.allSettled([
+      uow.write('brn_k', append('brn_k', 'rec_k1', 'same'), { batch: true }),
+      uow.write('brn_k', find, { batch: true }),
+      uow.write(
+        'brn_k',
+        async (u) => {
+          await u.idempotency.remember('rememberRecord', 'other', {
+            bodyHash: 'h',
+            target: { record: 'rec_k1' },
+          });
+          throw new Error('gone');
+        },
+        { batch: true },
+      ),
+      uow.write('brn_k', (u) => u.idempotency.find('rememberRecord', 'other'), { batch: true }),
+    ]);
+    assert.equal(first.status, 'fulfilled');
+    assert.deepEqual(second.status === 'fulfilled' && second.value, {
+      bodyHash: 'hash of rec_k1',
+      target: { record: 'rec_k1' },
+    });
+    assert.deepEqual(afterFailure.status === 'fulfilled' && afterFailure.value, null);
+    // And in a later transaction, from the table.
+    assert.deepEqual(await uow.write('brn_k', find), {
+      bodyHash: 'hash of rec_k1',
+      target: { record: 'rec_k1' },
+    });
+  });
+
+  it('a Record deleted after a step taken in memory leaves its tombstone at that step', async () => {
+    await addBrain(db, 'brn_t');
+    await addRecord(db, 'brn_t', 'rec_t');
+    const uow = pgUnitsOfWork(db);
+    const steps = await Promise.all([
+      uow.write('brn_t', (u) => u.sequence.next(), { batch: true }),
+      uow.write(
+        'brn_t',
+        async (u) => {
+          const seq = await u.sequence.next();
+          await u.records.remove(['rec_t']);
+          return seq;
+        },
+        { batch: true },
+      ),
+    ]);
+    assert.deepEqual(steps, [1, 2]);
+    const t = await db.query<{ seq: number }>("SELECT seq FROM record_tombstones WHERE record_id = 'rec_t'");
+    assert.deepEqual(t.rows, [{ seq: 2 }]);
+  });
+
+  it('a queued row the database refuses fails every unit of the batch, as a failed COMMIT does', async () => {
+    await addBrain(db, 'brn_c');
+    const uow = pgUnitsOfWork(db);
+    // Written only at the end, after every unit resolved: no unit is left to blame alone.
+    const results = await Promise.allSettled([
+      uow.write('brn_c', append('brn_c', 'rec_c1'), { batch: true }),
+      uow.write(
+        'brn_c',
+        (u) => u.jobs.enqueue({ job: 'derive', brainUid: 'brn_c', recordId: 'rec_none', recordSeq: 1 }),
+        { batch: true },
+      ),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
+    assert.deepEqual(await stored('brn_c'), { records: [], jobs: [], keys: [], seq: 0 });
+  });
+});

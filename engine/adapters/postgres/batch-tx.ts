@@ -1,0 +1,185 @@
+import type { PgQueryable, PgResult } from './client.ts';
+
+/** Tables whose inserts may wait: nothing reads what the insert answers. */
+export type DeferredTable = 'records' | 'derive_jobs' | 'idempotency';
+
+const columns: Record<DeferredTable, readonly string[]> = {
+  records: [
+    'brain_uid',
+    'id',
+    'seq',
+    'kind',
+    'content',
+    'text',
+    'source_name',
+    'external_id',
+    'trust',
+    'visibility',
+    'occurred_at',
+    'occurred_ms',
+    'created_at',
+  ],
+  derive_jobs: ['brain_uid', 'job', 'record_id', 'memory_id', 'record_seq', 'not_before_ms'],
+  idempotency: ['brain_uid', 'operation', 'key', 'body_hash', 'record_id', 'object_n'],
+};
+
+/** Written in this order: jobs and Idempotency-Keys reference the Records before them. */
+const tableOrder: readonly DeferredTable[] = ['records', 'derive_jobs', 'idempotency'];
+
+/** PostgreSQL binds at most 65,535 parameters per statement. */
+const maxParams = 65_535;
+
+/** What a unit of work's repositories run statements on: the transaction, with inserts that may wait. */
+export interface UnitTx extends PgQueryable {
+  /**
+   * Queues an insert of one row into `table`, written with the others of the transaction in one
+   * statement per table before the next statement of the transaction, or before its COMMIT.
+   */
+  defer(table: DeferredTable, values: readonly unknown[]): void;
+  /** The rows of `table` still queued, their values in `columns` order (a lookup sees them too). */
+  queued(table: DeferredTable): readonly (readonly unknown[])[];
+  /**
+   * Runs a read of tables the queued rows do not change, or whose queued rows the caller looks at
+   * itself: it writes nothing first and needs no savepoint (it changes nothing to roll back).
+   */
+  readAround<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+  /** The Brain's sequence of this transaction: steps taken in memory, written once (see BatchTx). */
+  nextStep(): number;
+  currentStep(): number;
+}
+
+// The tombstone trigger of a deleted Record reads the Brain's step from its row, as does any
+// statement naming `brains`: the step taken in memory is written before those.
+const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
+
+interface Row {
+  table: DeferredTable;
+  values: readonly unknown[];
+}
+
+/**
+ * One write transaction of one Brain, its row locked, shared by the batched units that run in it one
+ * after another. Round trips are what a write costs here, so:
+ * - the Brain's step is read with the lock and taken in memory; the row is updated before a statement
+ *   that reads it and once before COMMIT (the lock keeps every other writer out meanwhile);
+ * - inserts nobody reads back wait in memory and go as one multi-row INSERT per table;
+ * - a unit takes its savepoint only before its first statement, so a unit that only reads around and
+ *   defers costs no round trip at all, and one that fails before any statement just drops what it
+ *   queued and gives its steps back.
+ * Rows queued by earlier units are written before a unit's savepoint, so its rollback never takes them.
+ */
+export class BatchTx {
+  private readonly rows: Row[] = [];
+  private step: number;
+  /** The step the Brain's row holds in this transaction. */
+  private stored: number;
+  private unit: { mark: number; step: number; savepoint: { stored: number } | null } | null = null;
+  /** A successful unit's savepoint is released with the next SAVEPOINT (COMMIT releases the last). */
+  private releaseDue = false;
+
+  constructor(
+    private readonly tx: PgQueryable,
+    private readonly brainUid: string,
+    step: number,
+    /** Several units share the transaction: each that runs a statement needs its savepoint. */
+    private readonly savepoints: boolean,
+  ) {
+    this.step = step;
+    this.stored = step;
+  }
+
+  /** Starts the next unit: what the repositories of its unit of work run on. */
+  begin(): UnitTx {
+    this.unit = { mark: this.rows.length, step: this.step, savepoint: null };
+    const run = async <R>(sql: string, params: readonly unknown[] | undefined, exec: boolean) => {
+      await this.beforeStatement(sql);
+      if (exec) {
+        await this.tx.exec(sql);
+        return { rows: [] as R[], rowCount: 0 };
+      }
+      return this.tx.query<R>(sql, params);
+    };
+    return {
+      query: <R>(sql: string, params?: readonly unknown[]) => run<R>(sql, params, false),
+      exec: async (sql) => {
+        await run(sql, undefined, true);
+      },
+      defer: (table, values) => {
+        this.rows.push({ table, values });
+      },
+      queued: (table) => this.rows.filter((r) => r.table === table).map((r) => r.values),
+      readAround: <R>(sql: string, params?: readonly unknown[]) => this.tx.query<R>(sql, params),
+      nextStep: () => ++this.step,
+      currentStep: () => this.step,
+    };
+  }
+
+  /** The unit resolved: what it queued and the steps it took stay. */
+  async succeeded(): Promise<void> {
+    if (this.unit?.savepoint) this.releaseDue = true;
+    this.unit = null;
+  }
+
+  /** The unit threw: it is undone alone (its savepoint, its queued rows, its steps). */
+  async failed(): Promise<void> {
+    const u = this.unit!;
+    this.unit = null;
+    this.rows.length = u.mark;
+    this.step = u.step;
+    if (u.savepoint) {
+      // A failure of the connection itself fails this too, and with it the whole transaction.
+      await this.tx.exec('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit');
+      this.stored = u.savepoint.stored;
+    }
+  }
+
+  /** Before COMMIT: every queued row and the Brain's last step are written. */
+  async finish(): Promise<void> {
+    await this.flush(this.rows.length);
+    await this.storeStep(this.step);
+  }
+
+  private async beforeStatement(sql: string): Promise<void> {
+    const u = this.unit!;
+    if (this.savepoints && !u.savepoint) {
+      await this.flush(u.mark);
+      await this.tx.exec(this.releaseDue ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit');
+      this.releaseDue = false;
+      u.savepoint = { stored: this.stored };
+    }
+    await this.flush(this.rows.length);
+    if (readsStep.test(sql)) await this.storeStep(this.step);
+  }
+
+  private async storeStep(step: number): Promise<void> {
+    if (step === this.stored) return;
+    await this.tx.query('UPDATE brains SET seq = $2 WHERE uid = $1', [this.brainUid, step]);
+    this.stored = step;
+  }
+
+  /** Writes the first `upTo` queued rows, one INSERT per table (or more, past the parameter limit). */
+  private async flush(upTo: number): Promise<void> {
+    if (upTo === 0) return;
+    const taken = this.rows.splice(0, upTo);
+    if (this.unit) this.unit.mark = Math.max(0, this.unit.mark - upTo);
+    for (const table of tableOrder) {
+      const values = taken.filter((r) => r.table === table).map((r) => r.values);
+      const width = columns[table].length;
+      const per = Math.floor(maxParams / width);
+      for (let i = 0; i < values.length; i += per) await this.insert(table, values.slice(i, i + per));
+    }
+  }
+
+  private async insert(table: DeferredTable, rows: readonly (readonly unknown[])[]): Promise<void> {
+    const cols = columns[table];
+    const params: unknown[] = [];
+    const tuples = rows.map((values) => {
+      const slots = values.map((v) => {
+        params.push(v);
+        return `$${params.length}`;
+      });
+      return `(${slots.join(', ')})`;
+    });
+    await this.tx.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+  }
+}
