@@ -12,6 +12,7 @@ import type { Lane } from '../retrieve/lane.ts';
 import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
+import { sqliteIndexQueue } from '../adapters/sqlite/index-queue.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
@@ -180,8 +181,7 @@ function engineOver(
     vectors,
   };
   const indexer = createRetrievalIndexer({
-    store,
-    indexes: { vectors, turns },
+    queue: sqliteIndexQueue(store, { vectors, turns }),
     embedder: embedderLoader(options.embedder),
     logger,
   });

@@ -10,6 +10,7 @@ export type * from './census-reads.ts';
 export type * from './sequence.ts';
 export type * from './indexes.ts';
 export type * from './job-queue.ts';
+export type * from './index-queue.ts';
 export type * from './key-registry.ts';
 export type * from './trace-store.ts';
 export type * from './unit-of-work.ts';
