@@ -13,6 +13,7 @@ import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { sqliteIndexQueue } from '../adapters/sqlite/index-queue.ts';
+import { sqliteUpgradeList } from '../adapters/sqlite/derivation-upgrade.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
@@ -149,8 +150,9 @@ function engineOver(
     worker: {
       // A fix to the rules reaches what was written before it, in the background.
       upkeep: createDerivationUpgrade({
-        store,
+        list: sqliteUpgradeList(store),
         units,
+        storeFailure,
         deriver,
         now: nowIso,
         onError: (recordId, error) =>
