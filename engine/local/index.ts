@@ -14,6 +14,7 @@ import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { sqliteIndexQueue } from '../adapters/sqlite/index-queue.ts';
 import { sqliteUpgradeList } from '../adapters/sqlite/derivation-upgrade.ts';
+import { sqliteDeviceSync } from '../adapters/sqlite/device-sync.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
@@ -35,7 +36,6 @@ import { WatermarkCodec } from '../watermark.ts';
 import { type LocalCtx, type Logger } from './local-ctx.ts';
 import { createEngineSync } from './sync/local-engine-sync.ts';
 import { engineOperations } from './engine-operations.ts';
-import { originalsOfPushedCopies } from './sync/device-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -187,8 +187,9 @@ function engineOver(
     embedder: embedderLoader(options.embedder),
     logger,
   });
+  const device = sqliteDeviceSync(store);
   const ctx: LocalCtx = {
-    store,
+    device,
     brains: sqliteBrains(store),
     units,
     codec: new WatermarkCodec(store.watermarkSecret),
@@ -203,7 +204,7 @@ function engineOver(
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     emptyLog: () => store.emptyLog(),
-    originalsOfPushedCopies: async (brainUid, ids) => originalsOfPushedCopies(store, brainUid, ids),
+    originalsOfPushedCopies: (brainUid, ids) => device.originalsOfPushedCopies(brainUid, ids),
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
   const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);

@@ -12,6 +12,7 @@ export type * from './indexes.ts';
 export type * from './job-queue.ts';
 export type * from './index-queue.ts';
 export type * from './derivation-upgrade.ts';
+export type * from './device-sync.ts';
 export type * from './key-registry.ts';
 export type * from './trace-store.ts';
 export type * from './unit-of-work.ts';
