@@ -47,6 +47,23 @@ const pgDriver = {
   message: 'Only engine/adapters/postgres/ uses the PostgreSQL driver and PGlite.',
 };
 
+// The Store (engine/adapters/sqlite/store.ts) is the SQLite adapter's own: outside
+// engine/adapters/sqlite/ a module reaches SQLite only through a port the adapter implements. Two
+// rules: no import of store.ts (`import type` included), so no module outside can name the type; and
+// no call of a Store's methods (run/get/all/tx/unit/exclusive/nextSeq/...) on a receiver named `store`
+// or `*.store`, the name every caller gave it (lint has no types; the import ban covers the rest).
+const sqliteStore = {
+  group: ['**/adapters/sqlite/store.ts', '**/adapters/sqlite/store'],
+  message:
+    'Only engine/adapters/sqlite/ uses the Store: reach SQLite through a port (engine/ports/) the adapter implements.',
+};
+const storeMethods =
+  '/^(run|get|all|tx|unit|exclusive|nextSeq|flushBatches|emptyLog|checkpoint|prepare|exec|close)$/';
+const storeCalls = {
+  selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=${storeMethods}]:matches([callee.object.name='store'], [callee.object.property.name='store'])`,
+  message: sqliteStore.message,
+};
+
 // Store's connection (`store.db`) is the driver itself: SQL through it bypasses Store's statements and
 // transactions, and ties the module to SQLite.
 // By default the tokenizer throws on special-token strings, which Record text may hold.
@@ -103,8 +120,8 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, rawTokenizer]),
-      'no-restricted-syntax': ['error', pastStore],
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, sqliteStore, pgDriver, rawTokenizer]),
+      'no-restricted-syntax': ['error', pastStore, storeCalls],
     },
   },
   {
@@ -118,14 +135,21 @@ export default tseslint.config(
     files: ['engine/adapters/postgres/**/*.ts'],
     rules: {
       'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, rawTokenizer, otherAdapter]),
-      'no-restricted-syntax': 'off',
+      'no-restricted-syntax': ['error', storeCalls],
     },
   },
   {
     files: ['engine/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, rawTokenizer, coreOnly]),
+      'no-restricted-imports': noUpward([
+        ...engineUpward,
+        sqliteDriver,
+        sqliteStore,
+        pgDriver,
+        rawTokenizer,
+        coreOnly,
+      ]),
     },
   },
   {
@@ -174,7 +198,9 @@ export default tseslint.config(
   },
   {
     files: ['engine/core/shared/count-tokens.ts'],
-    rules: { 'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, pgDriver, coreOnly]) },
+    rules: {
+      'no-restricted-imports': noUpward([...engineUpward, sqliteDriver, sqliteStore, pgDriver, coreOnly]),
+    },
   },
   {
     files: ['server/**/*.ts'],
@@ -203,6 +229,7 @@ export default tseslint.config(
             'ImportExpression[source.value=/engine\\/(?!index\\.ts|contract\\/|errors\\/|types\\.ts)/]',
           message: engineEntryOnly.message,
         },
+        storeCalls,
       ],
     },
   },

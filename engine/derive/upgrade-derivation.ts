@@ -1,20 +1,19 @@
-import type { Store } from '../adapters/sqlite/store.ts';
-import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
-import type { BrainUnitOfWork } from '../ports/index.ts';
+import type {
+  BrainUnitOfWork,
+  CitedMemory,
+  Storage,
+  UpgradeList,
+  UpgradeRecord,
+  UpgradeUnit,
+} from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
-import { shareableSql } from '../adapters/sqlite/memory-view.ts';
-import { storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
-
-const shared = (store: Store, memoryId: string) =>
-  store.get<{ s: number }>(`SELECT ${shareableSql('m')} AS s FROM memories m WHERE m.id = ?`, memoryId)?.s ===
-  1;
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -27,16 +26,6 @@ export type Rederived =
   /** One of its Memories waits for re-derivation after a forget: left for the next pass. */
   | 'deferred';
 
-interface CitedMemory {
-  id: string;
-  lineage: string;
-  norm: string;
-  cause: string;
-  pending: number;
-  valid_from_ms: number;
-  quote: string;
-}
-
 /**
  * Derives a stored Record again under `deriver`, in the caller's transaction, and reconciles its
  * Memories with what it states now, matched by statement (as normalised, which is how a Memory is
@@ -46,17 +35,13 @@ interface CitedMemory {
  * slot's lineage). A Memory a person corrected or retracted keeps what they said: that Record is left.
  */
 export async function rederiveRecord(
-  store: Store,
+  rows: UpgradeUnit,
   uow: BrainUnitOfWork,
   deriver: Deriver,
   r: RecordRow,
   now: () => string,
 ): Promise<Rederived> {
-  const cited = store.all<CitedMemory>(
-    `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
-     FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
-    r.id,
-  );
+  const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
   const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
   const stated = new Map<string, Claim>();
@@ -76,38 +61,31 @@ export async function rederiveRecord(
     for (const m of cited) {
       const quote = stated.get(m.norm)?.quote;
       if (quote === undefined || quote === m.quote) continue;
-      store.run('UPDATE citations SET quote = ? WHERE memory_id = ? AND record_id = ?', quote, m.id, r.id);
-      store.run('UPDATE memories SET seq = ? WHERE id = ?', await step(), m.id);
+      await rows.requote(m.id, r.id, quote);
+      await rows.moveTo(m.id, await step());
     }
   };
   if (lost.length === 0 && fresh.length === 0) {
     await requote();
     return 'same';
   }
-  const personSaid = store.get(
-    `SELECT 1 FROM memories WHERE lineage IN (SELECT value FROM json_each(?))
-       AND (corrects IS NOT NULL OR retracted_by IS NOT NULL) LIMIT 1`,
-    JSON.stringify([...new Set(cited.map((m) => m.lineage))]),
-  );
-  if (personSaid) return 'kept';
+  if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
 
   for (const m of lost) {
     // Whether this Record is its only support: at most two citations read, however many it has.
-    const support = store.get<{ c: number }>(
-      'SELECT count(*) AS c FROM (SELECT 1 FROM citations WHERE memory_id = ? LIMIT 2)',
-      m.id,
-    )!.c;
+    const support = await rows.supportUpTo2(m.id);
     if (support <= 1) {
       await recordRemoval(uow, m.id, await step(), 'deleted');
-      store.run('DELETE FROM memories WHERE id = ?', m.id);
+      await rows.deleteMemory(m.id);
       await settleLineage(uow.memories, m.lineage, await step());
       continue;
     }
-    const wasShared = shared(store, m.id);
-    store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', m.id, r.id);
-    await restOnOthers(store, uow, m, r, await step(), now);
+    const wasShared = await rows.shared(m.id);
+    await rows.dropCitation(m.id, r.id);
+    await restOnOthers(rows, uow, m, r, await step(), now);
     // Served to hosted readers until now through this Record alone: they are told it went.
-    if (wasShared && !shared(store, m.id)) await recordRemoval(uow, m.id, await step(), 'deleted', true);
+    if (wasShared && !(await rows.shared(m.id)))
+      await recordRemoval(uow, m.id, await step(), 'deleted', true);
   }
   await admitClaims(
     uow.memories,
@@ -128,7 +106,7 @@ export async function rederiveRecord(
  * world time restarts at the earliest of them when `r` was where it began.
  */
 async function restOnOthers(
-  store: Store,
+  rows: UpgradeUnit,
   uow: BrainUnitOfWork,
   m: CitedMemory,
   r: RecordRow,
@@ -136,25 +114,11 @@ async function restOnOthers(
   now: () => string,
 ): Promise<void> {
   if (m.cause !== 'correction') {
-    const first =
-      m.valid_from_ms < r.occurred_ms
-        ? undefined
-        : store.get<{ occurred_at: string; occurred_ms: number; source_name: string | null }>(
-            `SELECT x.occurred_at, x.occurred_ms, x.source_name FROM citations c JOIN records x ON x.id = c.record_id
-             WHERE c.memory_id = ? ORDER BY x.occurred_ms, x.n LIMIT 1`,
-            m.id,
-          );
-    if (first)
-      store.run(
-        'UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ? WHERE id = ?',
-        first.occurred_at,
-        first.occurred_ms,
-        first.source_name ?? '',
-        m.id,
-      );
-    store.run("UPDATE memories SET cause = 'rederived', learned_at = ? WHERE id = ?", now(), m.id);
+    const first = m.valid_from_ms < r.occurred_ms ? undefined : await rows.firstCiting(m.id);
+    if (first) await rows.restartValidFrom(m.id, first);
+    await rows.markRederived(m.id, now());
   }
-  store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, m.id);
+  await rows.moveTo(m.id, seq);
   await settleLineage(uow.memories, m.lineage, seq);
 }
 
@@ -179,9 +143,12 @@ export interface DerivationUpgrade {
 }
 
 export interface DerivationUpgradeOptions {
-  store: Store;
+  /** The Records still to derive again, and their rows. */
+  list: UpgradeList;
   /** The store's units of work, whose batched writes share one commit. */
-  units: Pick<SqliteUnits, 'write'>;
+  units: Pick<Storage, 'write'>;
+  /** The storage's own failures (the pass starts over), told apart from a Record's. */
+  storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
   now: () => string;
   /** A Record failed on its own: it was rolled back alone and left for the next pass. */
@@ -190,12 +157,7 @@ export interface DerivationUpgradeOptions {
   onFinished?: (counts: { looked: number; changed: number; kept: number; left: number }) => void;
 }
 
-const metaKey = 'derived_by';
 const pageSize = 32;
-
-type Row = RecordRow & { brain_uid: string };
-const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.source_name, r.external_id,
-  r.occurred_at, r.occurred_ms`;
 
 /** Thrown by a unit the step's slice had no time left for: it rolls back, and the Record waits. */
 class OutOfTime extends Error {}
@@ -214,15 +176,10 @@ class OutOfTime extends Error {}
  * jobs, so a Record just written is never made to wait for the pass.
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
-  const { store, deriver, units } = opts;
-  if (store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value !== deriver.name) {
-    store.tx(() => {
-      store.run(
-        'INSERT OR IGNORE INTO derive_upgrade (n) SELECT n FROM records INDEXED BY records_brain_occurred',
-      );
-      store.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', metaKey, deriver.name);
-    });
-  }
+  const { list, deriver, units } = opts;
+  // SQLite's list takes effect (and throws) here; a step waits for an adapter's that has not yet.
+  const listed = list.listFor(deriver.name);
+  listed.catch(() => {});
   let after = 0;
   let done = false;
   const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
@@ -232,33 +189,21 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     else if (outcome === 'kept') counts.kept += 1;
     else if (outcome === 'deferred' || outcome === 'failed') counts.left += 1;
   };
-  const finished = (n: number) => store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
 
   /** One listed Record, or every revision of its item, in its Brain's unit `uow`: what each came to. */
   const upgrade = async (uow: BrainUnitOfWork, n: number): Promise<Rederived[]> => {
-    const r = store.get<Row>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n);
-    const queued =
-      r !== undefined &&
-      store.get('SELECT 1 FROM derive_queue WHERE record_id = ? LIMIT 1', r.id) !== undefined;
+    const rows = list.within(uow);
+    const r = await rows.record(n);
+    const queued = r !== undefined && (await rows.queued(r.id));
     if (!r || r.kind === 'correction' || queued) {
-      finished(n);
+      await rows.unlist(n);
       return [];
     }
-    const revisions =
-      r.external_id === null
-        ? [r]
-        : store.all<Row>(
-            `SELECT ${recordColumns} FROM records r INDEXED BY records_external
-             WHERE r.brain_uid = ? AND r.source_name IS ? AND r.external_id = ? AND r.kind <> 'correction'
-             ORDER BY r.n`,
-            r.brain_uid,
-            r.source_name,
-            r.external_id,
-          );
+    const revisions: UpgradeRecord[] = r.external_id === null ? [r] : await rows.revisions(r);
     let changedSoFar = false;
     const outcomes: Rederived[] = [];
     for (const rev of revisions) {
-      const outcome = await rederiveRecord(store, uow, deriver, rev, opts.now);
+      const outcome = await rederiveRecord(rows, uow, deriver, rev, opts.now);
       changedSoFar ||= outcome === 'changed';
       // What older revisions state now and this one does not is closed by it, as at its first
       // derivation (also when this one itself is unchanged).
@@ -269,7 +214,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           await uow.sequence.next(),
         );
       if (outcome !== 'deferred') {
-        finished(rev.n);
+        await rows.unlist(rev.n);
         await uow.failures.clearRecord(rev.id);
       }
       outcomes.push(outcome);
@@ -279,15 +224,11 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
 
   return {
     async step(keepGoing) {
+      await listed;
       let ran = 0;
       let changed = 0;
       while (!done && keepGoing()) {
-        const page = store.all<{ n: number; brain_uid: string | null; id: string | null }>(
-          `SELECT d.n, r.brain_uid, r.id FROM derive_upgrade d LEFT JOIN records r ON r.n = d.n
-           WHERE d.n > ? ORDER BY d.n LIMIT ?`,
-          after,
-          pageSize,
-        );
+        const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
           if (counts.looked > 0) opts.onFinished?.({ ...counts });
@@ -297,11 +238,11 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
         // time left, and those after the first that has none roll back and wait, in order.
         let late = false;
         const settled = await Promise.allSettled(
-          page.map(({ n, brain_uid }) =>
-            brain_uid === null
-              ? store.exclusive(() => void finished(n)).then((): Rederived[] => [])
+          page.map(({ n, brainUid }) =>
+            brainUid === null
+              ? list.unlist(n).then((): Rederived[] => [])
               : units.write(
-                  brain_uid,
+                  brainUid,
                   async (uow) => {
                     if (late || !keepGoing()) {
                       late = true;
@@ -320,7 +261,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           if (s.status === 'fulfilled') outcomes = s.value;
           else {
             // The store's failure, not the Record's: the caller starts the pass over and tries later.
-            if (storeFailure(s.reason)) throw s.reason;
+            if (opts.storeFailure(s.reason)) throw s.reason;
             opts.onError(page[i]!.id ?? `#${page[i]!.n}`, s.reason);
             outcomes = ['failed'];
           }

@@ -15,25 +15,13 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
-import { lockDataDir, type DataDirLock } from '../adapters/sqlite/data-dir-lock.ts';
-import { openStore, type Store } from '../adapters/sqlite/store.ts';
-import { sqliteBrains } from '../adapters/sqlite/brain-repository.ts';
-import { sqliteJobQueue } from '../adapters/sqlite/job-queue.ts';
 import { storeFailure } from '../adapters/sqlite/store-failure.ts';
-import { sqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
-import { createWalSync, noWalSync } from '../adapters/sqlite/wal-sync.ts';
-import { startBackgroundCheckpoints } from '../adapters/sqlite/background-checkpoints.ts';
-import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
-import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
-import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
-import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
-import { createSqliteThreadIndex } from '../adapters/sqlite/thread-index.ts';
+import { openLocalStorage, type SqliteLocalStorage } from '../adapters/sqlite/local-storage.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { type LocalCtx, type Logger } from './local-ctx.ts';
 import { createEngineSync } from './sync/local-engine-sync.ts';
 import { engineOperations } from './engine-operations.ts';
-import { originalsOfPushedCopies } from './sync/device-sync.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -90,34 +78,27 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
   const zone = timeZone(options.timeZone ?? systemTimeZone());
   // So is the reranker's model file: a broken install fails here, holding nothing.
   const reranker = options.reranker === undefined ? shippedReranker() : options.reranker;
-  // Before the store opens: a second engine on this data dir is refused, not left to race this one.
-  const lock = lockDataDir(options.dataDir);
-  const store: Store = (() => {
-    try {
-      return openStore({ dataDir: options.dataDir, key: options.dbKey, durability: options.durability });
-    } catch (e) {
-      lock.release();
-      throw e;
-    }
-  })();
+  // A second engine on this data dir is refused, not left to race this one.
+  const storage = openLocalStorage({
+    dataDir: options.dataDir,
+    key: options.dbKey,
+    durability: options.durability,
+    now: () => clock().toISOString(),
+    warn: (message, fields) => logger.warn(message, fields),
+  });
   try {
-    return engineOver(store, lock, options, { clock, logger, zone, reranker });
+    return engineOver(storage, options, { clock, logger, zone, reranker });
   } catch (e) {
     // Whatever fails once the store is open (a lane, the indexer) must not keep it and the data dir's
     // lock in this process: the desktop app, or a test, would find the dir "in use" on the next try.
-    try {
-      store.close();
-    } finally {
-      lock.release();
-    }
+    storage.abandon();
     throw e;
   }
 }
 
-/** The engine over an open store and its data dir's lock, which its close() gives back. */
+/** The engine over an open storage, which its close() closes. */
 function engineOver(
-  store: Store,
-  lock: DataDirLock,
+  storage: SqliteLocalStorage,
   options: LocalEngineOptions,
   {
     clock,
@@ -128,13 +109,8 @@ function engineOver(
 ): Engine {
   const deriver = options.deriver ?? createRuleDeriver();
   const nowIso = () => clock().toISOString();
-  const jobs = sqliteJobQueue(store);
-  const units = sqliteUnits(store, jobs);
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
-  const vectors = createSqliteVectorIndex(store, { now: () => clock().toISOString() });
-  const turns = createTurnCopies(store, {
-    onError: (message, e) => logger.warn(message, e === undefined ? undefined : { error: String(e) }),
-  });
+  const { jobs, units, vectors, turns } = storage;
   const worker = createDerivation({
     write: units.write,
     queue: jobs,
@@ -148,8 +124,9 @@ function engineOver(
     worker: {
       // A fix to the rules reaches what was written before it, in the background.
       upkeep: createDerivationUpgrade({
-        store,
+        list: storage.upgradeList,
         units,
+        storeFailure,
         deriver,
         now: nowIso,
         onError: (recordId, error) =>
@@ -174,22 +151,22 @@ function engineOver(
       : null;
   // The lanes' indexes, made once: the lexical one answers from the indexer's in-memory copy.
   const indexes: RetrievalIndexSet = {
-    lexical: createSqliteLexicalIndex(store, turns),
-    slots: createSqliteSlotIndex(store),
-    threads: createSqliteThreadIndex(store),
+    lexical: storage.lexical,
+    slots: storage.slots,
+    threads: storage.threads,
     vectors,
   };
   const indexer = createRetrievalIndexer({
-    store,
-    indexes: { vectors, turns },
+    queue: storage.indexQueue,
     embedder: embedderLoader(options.embedder),
     logger,
   });
+  const { device } = storage;
   const ctx: LocalCtx = {
-    store,
-    brains: sqliteBrains(store),
+    device,
+    brains: storage.brains,
     units,
-    codec: new WatermarkCodec(store.watermarkSecret),
+    codec: new WatermarkCodec(storage.watermarkSecret),
     deployment,
     deriver,
     worker,
@@ -200,16 +177,11 @@ function engineOver(
     clock,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
-    emptyLog: () => store.emptyLog(),
-    originalsOfPushedCopies: async (brainUid, ids) => originalsOfPushedCopies(store, brainUid, ids),
+    emptyLog: () => storage.emptyLog(),
+    originalsOfPushedCopies: (brainUid, ids) => device.originalsOfPushedCopies(brainUid, ids),
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
-  const durable = options.durability === 'normal' ? noWalSync : createWalSync(store);
-  // The WAL is copied into the main file on another thread, not inside the commits requests wait for.
-  const checkpoints = startBackgroundCheckpoints(store, {
-    key: options.dbKey,
-    onError: (message) => logger.warn(message),
-  });
+  const durable = storage.startBackground();
   // Work queued before a crash or shutdown resumes now.
   worker.kick();
   let closed = false;
@@ -217,8 +189,8 @@ function engineOver(
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      // Its synchronous part neither joins nor reads into a unit of work open now (store.exclusive).
-      const out = await store.exclusive(() => fn(...args));
+      // Its synchronous part neither joins nor reads into a unit of work open now (storage.between).
+      const out = await storage.between(() => fn(...args));
       await durable.settled();
       return out;
     };
@@ -286,17 +258,12 @@ function engineOver(
       if (closed) return;
       closed = true;
       // Writes already accepted are committed (and their callers answered) before the store closes.
-      await store.flushBatches();
+      await storage.flushBatches();
       await worker.stop();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
       vectors.release();
-      await checkpoints.close();
-      try {
-        store.close();
-      } finally {
-        lock.release();
-      }
+      await storage.close();
     },
   };
   return engine;

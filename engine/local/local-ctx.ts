@@ -6,9 +6,8 @@ import { selfOf } from '../core/shared/brain-self.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
-import type { BrainRepository, BrainRow, Storage, TraceStore } from '../ports/index.ts';
+import type { BrainRepository, BrainRow, DeviceSyncStore, Storage, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
 import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import type { Deployment, Tenant } from '../types.ts';
 import type { WatermarkCodec } from '../watermark.ts';
@@ -54,10 +53,11 @@ export interface EngineCtx {
   originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
 }
 
-/** The local engine's: the ports over its SQLite store, and the store for what is still its own SQL. */
+/** The local engine's: the ports over its SQLite store, device sync's rows among them. */
 export interface LocalCtx extends EngineCtx {
-  store: Store;
   units: SqliteUnits;
+  /** What the device keeps to sync its Brains with a hosted Mnemo (local/sync/). */
+  device: DeviceSyncStore;
 }
 
 export type { BrainRow };

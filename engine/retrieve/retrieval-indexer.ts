@@ -1,9 +1,6 @@
 import type { Embedder } from '../embed/embedder.ts';
-import { embedTextChars, recordEmbedText } from '../core/retrieve/embed-text.ts';
-import type { Store } from '../adapters/sqlite/store.ts';
-import { affectedBy, writeTurnRow } from '../adapters/sqlite/turn-rows.ts';
-import type { TurnCopies } from '../adapters/sqlite/turn-copies.ts';
-import type { SqliteVectorIndex, VectorModel } from '../adapters/sqlite/vector-index.ts';
+import { recordEmbedText } from '../core/retrieve/embed-text.ts';
+import type { IndexBatch, IndexItem, IndexQueue, LexicalEntry, VectorModelRef } from '../ports/index.ts';
 
 export interface IndexerLogger {
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -12,9 +9,9 @@ export interface IndexerLogger {
 
 export interface RetrievalIndexer {
   /**
-   * Something was written: make sure a pass is scheduled. In-memory vector copies a deletion made stale
-   * are dropped here and now (vectors.refresh), so forgotten vectors do not wait for the next search;
-   * the in-memory lexical index lets go of forgotten words here too (turns.sync).
+   * Something was written: make sure a pass is scheduled. The storage's in-memory copies of the indexes
+   * let go of what a deletion made stale here and now (IndexQueue.written), so forgotten vectors and
+   * words do not wait for the next search.
    */
   kick(): void;
   /** Resolves when the queue is empty (every Record indexed and, with an embedder, embedded). */
@@ -23,26 +20,18 @@ export interface RetrievalIndexer {
    * Indexes, now and synchronously, the queued Records of one Brain for the lexical lanes, so a
    * Context sees every Record written before it (read-your-write); embedding stays in the background.
    */
-  catchUp(brainUid: string): void;
-  /** The active model's vector tables, once the embedder has loaded; null without one. */
-  vectorModel(): VectorModel | null;
+  catchUp(brainUid: string): Promise<void>;
+  /** The active model, once the embedder has loaded; null without one. */
+  vectorModel(): VectorModelRef | null;
   embedder(): Embedder | null;
-  /** The indexes it keeps, which the lanes search. */
-  readonly indexes: RetrievalIndexes;
   /** While the embedder is still loading: settles when it has loaded (or failed to). Else null. */
   loading(): Promise<void> | null;
   close(): Promise<void>;
 }
 
-/** The engine's own retrieval indexes over its store (their in-memory copies are never shared). */
-export interface RetrievalIndexes {
-  vectors: SqliteVectorIndex;
-  turns: TurnCopies;
-}
-
 export interface IndexerOptions {
-  store: Store;
-  indexes: RetrievalIndexes;
+  /** The storage's queue of index work, over the engine's own indexes. */
+  queue: IndexQueue;
   /**
    * Loads in the background; lexical indexing does not wait for it. Given the AbortSignal that
    * close() fires, so closing never waits for a model still loading.
@@ -54,12 +43,6 @@ export interface IndexerOptions {
   gatherMs?: number;
 }
 
-interface QueueItem {
-  owner: 'record' | 'memory';
-  owner_n: number;
-  lexical: number;
-}
-
 /**
  * Most Records a Context indexes synchronously before it retrieves. Enough for any burst of writes;
  * after a schema rebuild or a huge import the rest follows in the background within seconds.
@@ -69,29 +52,29 @@ const catchUpMax = 5_000;
 /** Normalised speaker name: how the entity lane matches a name in a query. */
 export const normName = (s: string) => s.trim().toLowerCase();
 
-function parseThreadSpeaker(
-  kind: string,
-  content: string,
-): { thread: string | null; speaker: string | null } {
-  if (kind !== 'message') return { thread: null, speaker: null };
+/** What the lexical index keeps of a Record beside its text: a message's thread and speaker. */
+function lexicalEntry(kind: string, content: string): LexicalEntry {
+  if (kind !== 'message') return { thread: null, speaker: null, speakerNorm: null };
   const c = JSON.parse(content) as { thread?: string; speaker?: string };
-  return { thread: c.thread ?? null, speaker: c.speaker ?? null };
+  const speaker = c.speaker ?? null;
+  return { thread: c.thread ?? null, speaker, speakerNorm: speaker ? normName(speaker) : null };
 }
 
 /**
- * Keeps the retrieval indexes in step with the store, in the background: turn_fts rows (text,
- * speaker, thread neighbours) and one vector per Record and Memory for the active embedding model.
- * Triggers fill index_queue on every insert, so writers need not know about it; on start, anything
- * the active model has not embedded yet (a new install, or a model change) is queued again.
+ * Keeps the retrieval indexes in step with the store, in the background: the lexical entries (text,
+ * speaker, thread neighbours; SQLite's turn_fts) and one vector per Record and Memory for the active
+ * embedding model. The storage queues every insert (SQLite: triggers fill index_queue), so writers
+ * need not know about it; on start, anything the active model has not embedded yet (a new install, or
+ * a model change) is queued again. The rules (what a message's entry holds, the text an owner is
+ * embedded from, which embedder) are here; the queue's rows are the adapter's (IndexQueue).
  */
 export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
-  const { store, logger } = o;
-  const { vectors, turns } = o.indexes;
+  const { queue, logger } = o;
   const batchSize = o.batchSize ?? 256;
   const gatherMs = o.gatherMs ?? 25;
   /** When a pass last found the queue empty. */
   let drainedAt = -Infinity;
-  let model: VectorModel | null = null;
+  let model: VectorModelRef | null = null;
   let embedder: Embedder | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -99,14 +82,17 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   let waiters: Array<() => void> = [];
 
   // The in-memory copy of turn_fts loads in the background; searches use FTS5 until it is ready.
-  const turnCopyLoaded = turns.load();
+  const turnCopyLoaded = queue.load();
   const aborter = new AbortController();
   let loaded = !o.embedder;
   const ready = (o.embedder ? o.embedder(aborter.signal) : Promise.resolve(null)).then(
-    (e) => {
+    async (e) => {
       if (!e || closed) return;
       try {
-        model = vectorModelFor(e);
+        // Whatever this model has not embedded yet: everything after a model change.
+        const m = { provider: e.provider, model: e.model, dims: e.dims };
+        await queue.queueUnembedded(m);
+        model = m;
       } catch (err) {
         // Thrown here it would be an unhandled rejection, and take the server down after it listened.
         logger.error('embedder cannot be used with this store; semantic retrieval is off', {
@@ -124,161 +110,49 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   );
   void ready.finally(() => (loaded = true));
 
-  function vectorModelFor(e: Embedder): VectorModel {
-    return store.tx(() => {
-      const m = vectors.sync.model(e);
-      // Whatever this model has not embedded yet: everything after a model change.
-      store.run(
-        `INSERT OR IGNORE INTO index_queue (owner, owner_n)
-           SELECT 'record', n FROM records WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'record' AND model_id = ?)`,
-        m.id,
-      );
-      store.run(
-        `INSERT OR IGNORE INTO index_queue (owner, owner_n)
-           SELECT 'memory', n FROM memories WHERE n NOT IN (SELECT owner_n FROM embeddings WHERE owner = 'memory' AND model_id = ?)`,
-        m.id,
-      );
-      return m;
-    });
-  }
-
-  /** Writes the batch's index rows; Records a Context's catchUp indexed meanwhile are not redone. */
-  function indexLexical(items: QueueItem[]): void {
-    store.tx(() => {
-      const touched = new Set<number>();
-      for (const it of items) {
-        if (it.owner !== 'record' || it.lexical === 1) continue;
-        const queued = store.get<{ lexical: number }>(
-          "SELECT lexical FROM index_queue WHERE owner = 'record' AND owner_n = ?",
-          it.owner_n,
-        );
-        if (queued?.lexical === 1) continue;
-        const r = store.get<{
-          n: number;
-          brain_uid: string;
-          kind: string;
-          content: string;
-          occurred_ms: number;
-        }>('SELECT n, brain_uid, kind, content, occurred_ms FROM records WHERE n = ?', it.owner_n);
-        if (!r) continue;
-        const { thread, speaker } = parseThreadSpeaker(r.kind, r.content);
-        store.run(
-          `INSERT OR REPLACE INTO retrieval_index (record_n, brain_uid, thread, speaker, speaker_norm, occurred_ms)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-          r.n,
-          r.brain_uid,
-          thread,
-          speaker,
-          speaker ? normName(speaker) : null,
-          r.occurred_ms,
-        );
-        for (const n of affectedBy(store, r.n)) touched.add(n);
-      }
-      for (const n of touched) writeTurnRow(store, n);
-      turns.pruneLog();
-      for (const it of items) {
-        if (it.owner === 'record')
-          store.run("UPDATE index_queue SET lexical = 1 WHERE owner = 'record' AND owner_n = ?", it.owner_n);
-      }
-    });
-  }
-
-  /** Embeds the batch off-thread; returns the writes to run in the transaction that dequeues it. */
-  async function embedBatch(items: QueueItem[]): Promise<(() => void) | null> {
-    if (!embedder || !model) return null;
+  /** Embeds the batch off-thread: what its completion writes besides the lexical entries. */
+  async function embedBatch(items: IndexItem[]): Promise<Omit<IndexBatch, 'items' | 'lexical'>> {
+    if (!embedder || !model) return {};
     const m = model;
-    const rows: Array<{ owner: 'record' | 'memory'; n: number; brainUid: string; text: string }> = [];
-    const skipped: number[] = [];
-    for (const it of items) {
-      if (it.owner === 'record') {
-        // Queued again only to refresh its index row (a neighbour changed): its vector is still good.
-        const r = store.get<{ brain_uid: string; text: string; kind: string; content: string }>(
-          `SELECT r.brain_uid, substr(r.text, 1, ${embedTextChars}) AS text, r.kind, r.content FROM records r
-           WHERE r.n = ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner = 'record' AND e.owner_n = r.n AND e.model_id = ?)`,
-          it.owner_n,
-          m.id,
-        );
-        if (r)
-          rows.push({
-            owner: 'record',
-            n: it.owner_n,
-            brainUid: r.brain_uid,
-            text: recordEmbedText(r.kind, r.content, r.text),
-          });
-      } else {
-        // A Memory that restates one of its Records word for word would only duplicate that vector.
-        const r = store.get<{ brain_uid: string; statement: string }>(
-          `SELECT m.brain_uid, m.statement FROM memories m WHERE m.n = ? AND NOT EXISTS (
-             SELECT 1 FROM citations c JOIN records rec ON rec.id = c.record_id
-             WHERE c.memory_id = m.id AND rec.text = m.statement)`,
-          it.owner_n,
-        );
-        if (r) rows.push({ owner: 'memory', n: it.owner_n, brainUid: r.brain_uid, text: r.statement });
-        else if (store.get('SELECT 1 FROM memories WHERE n = ?', it.owner_n)) skipped.push(it.owner_n);
-      }
-    }
+    const { sources, skipped } = await queue.toEmbed(items, m);
     // Memories left out are marked as handled by this model (their Record's vector stands for them),
     // so a restart does not queue them again.
-    const markSkipped = () => {
-      for (const n of skipped)
-        store.run(
-          "INSERT OR IGNORE INTO embeddings (owner, owner_n, model_id) VALUES ('memory', ?, ?)",
-          n,
-          m.id,
-        );
-    };
-    if (rows.length === 0) return markSkipped;
-    const embedded = await embedder.embed(rows.map((r) => r.text));
-    return () => {
-      markSkipped();
-      for (const [i, r] of rows.entries()) {
-        // It may have been forgotten while the worker embedded it.
-        const table = r.owner === 'record' ? 'records' : 'memories';
-        if (!store.get(`SELECT 1 FROM ${table} WHERE n = ?`, r.n)) continue;
-        vectors.sync.put(m, r.owner, [{ n: r.n, brainUid: r.brainUid, vector: embedded[i]! }]);
-      }
+    if (sources.length === 0) return { model: m, skipped };
+    const texts = sources.map((s) =>
+      s.owner === 'record' ? recordEmbedText(s.kind, s.content, s.text) : s.statement,
+    );
+    const embedded = await embedder.embed(texts);
+    return {
+      model: m,
+      skipped,
+      vectors: sources.map((s, i) => ({
+        owner: s.owner,
+        n: s.n,
+        brainUid: s.brainUid,
+        vector: embedded[i]!,
+      })),
     };
   }
 
   async function drain(): Promise<void> {
     for (;;) {
       if (closed) return;
-      const items = store.all<QueueItem>(
-        // In primary-key order: no sort of a queue that may hold a whole import.
-        'SELECT owner, owner_n, lexical FROM index_queue ORDER BY owner, owner_n LIMIT ?',
-        batchSize,
-      );
+      const items = await queue.claim(batchSize);
       if (items.length === 0) {
         drainedAt = performance.now();
         return;
       }
-      let writeVectors: (() => void) | null = null;
+      let embedded: Omit<IndexBatch, 'items' | 'lexical'> = {};
       try {
-        writeVectors = await embedBatch(items);
+        embedded = await embedBatch(items);
       } catch (e) {
         // Left unembedded until the next start re-queues it; lexical retrieval has it all the same.
         logger.warn('embedding a batch failed', { error: String(e), items: items.length });
       }
       if (closed) return;
-      // One commit for the batch's index rows, vectors and dequeue: each commit costs about as much as
-      // the rows in it. A Context meanwhile indexes its Brain's Records itself (catchUp). Behind a unit
-      // of work open now (store.exclusive): this transaction is the batch's own.
-      await store.exclusive(() => {
-        if (closed) return;
-        store.tx(() => {
-          indexLexical(items);
-          writeVectors?.();
-          for (const it of items)
-            // A Record queued again meanwhile (a neighbour was forgotten) stays for its next pass.
-            store.run(
-              "DELETE FROM index_queue WHERE owner = ? AND owner_n = ? AND (owner = 'memory' OR lexical = 1)",
-              it.owner,
-              it.owner_n,
-            );
-        });
-      });
+      // One commit for the batch: a Context meanwhile indexes its Brain's Records itself (catchUp).
+      await queue.complete({ items, lexical: lexicalEntry, ...embedded }, () => closed);
       if (closed) return;
-      turns.sync();
       // Let requests through between batches.
       await new Promise((r) => setImmediate(r));
     }
@@ -286,8 +160,9 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   function kick(): void {
     if (closed) return;
-    vectors.refresh();
-    turns.sync();
+    queue
+      .written()
+      .catch((e: unknown) => logger.error('refreshing the index copies failed', { error: String(e) }));
     if (running) {
       again = true;
       return;
@@ -315,15 +190,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   return {
     kick,
-    catchUp(brainUid: string) {
-      const items = store.all<QueueItem>(
-        `SELECT q.owner, q.owner_n, q.lexical FROM index_queue q JOIN records r ON r.n = q.owner_n
-         WHERE q.owner = 'record' AND q.lexical = 0 AND r.brain_uid = ? LIMIT ?`,
-        brainUid,
-        catchUpMax,
-      );
-      if (items.length > 0) indexLexical(items);
-    },
+    catchUp: (brainUid: string) => queue.indexBrain(brainUid, catchUpMax, lexicalEntry),
     async idle() {
       await ready;
       await turnCopyLoaded;
@@ -332,12 +199,11 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
       await new Promise<void>((resolve) => waiters.push(resolve));
     },
     vectorModel: () => model,
-    indexes: o.indexes,
     embedder: () => embedder,
     loading: () => (loaded ? null : ready),
     async close() {
       closed = true;
-      turns.release();
+      await queue.release();
       aborter.abort();
       await running;
       await ready;

@@ -31,7 +31,9 @@ export const laneWeights: Readonly<Record<string, number>> = {
  * What retrieval asks of the indexer that keeps a storage's indexes (over SQLite, RetrievalIndexer; a
  * backend that keeps them in its writes needs only its embedder here).
  */
-export interface RetrievalIndexing extends Pick<RetrievalIndexer, 'catchUp' | 'loading' | 'embedder'> {
+export interface RetrievalIndexing extends Pick<RetrievalIndexer, 'loading' | 'embedder'> {
+  /** Indexes the Brain's Records still waiting, before the lanes search (a Context reads its own writes). */
+  catchUp(brainUid: string): void | Promise<void>;
   /** The model whose vectors the query may meet, once the embedder has loaded; null without one. */
   vectorModel(): VectorModelRef | null;
 }
@@ -104,7 +106,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   // it would never answer 202). Fast is short enough not to pay for it.
   const pause = o.mode === 'thorough' ? () => new Promise<void>((r) => setImmediate(r)) : async () => {};
   let t = performance.now();
-  o.indexer?.catchUp(o.eligibility.brainUid);
+  await o.indexer?.catchUp(o.eligibility.brainUid);
   timings['index_catch_up'] = performance.now() - t;
 
   // Just after start the model may still be loading (the GloVe table from its cache in ~0.4 s): wait a

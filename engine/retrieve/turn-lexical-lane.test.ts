@@ -11,6 +11,7 @@ import { queryPlan } from '../adapters/sqlite/testing.ts';
 import { eligibilitySql } from '../adapters/sqlite/eligibility-sql.ts';
 import type { Eligibility, LaneInput } from './lane.ts';
 import { createRetrievalIndexer } from './retrieval-indexer.ts';
+import { sqliteIndexQueue } from '../adapters/sqlite/index-queue.ts';
 import { createTurnCopies } from '../adapters/sqlite/turn-copies.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { searchTurns } from './turn-lexical-lane.ts';
@@ -53,10 +54,9 @@ function brainStore(): Store {
 }
 
 /** A retrieval indexer over the store, with indexes of its own. */
-function indexerOf(store: Store) {
+function indexerOf(store: Store, turns = createTurnCopies(store)) {
   return createRetrievalIndexer({
-    store,
-    indexes: { vectors: createSqliteVectorIndex(store, { now: () => '' }), turns: createTurnCopies(store) },
+    queue: sqliteIndexQueue(store, { vectors: createSqliteVectorIndex(store, { now: () => '' }), turns }),
     logger: { warn() {}, error() {} },
   });
 }
@@ -213,11 +213,11 @@ describe('searchTurns from the in-memory copy of turn_fts', () => {
         );
       }
     }
-    const indexer = indexerOf(store);
+    const turns = createTurnCopies(store);
+    const indexer = indexerOf(store, turns);
     indexer.catchUp('brn_a');
     indexer.catchUp('brn_bs');
     await indexer.idle();
-    const turns = indexer.indexes.turns;
     let compared = 0;
     for (const e of [
       {},

@@ -24,6 +24,7 @@ import type {
   VectorIndex,
 } from '../../engine/ports/index.ts';
 import { createRetrievalIndexer } from '../../engine/retrieve/retrieval-indexer.ts';
+import { sqliteIndexQueue } from '../../engine/adapters/sqlite/index-queue.ts';
 
 /*
  * What the lanes read from a lexical index besides its ranking, the same on every adapter: each hit's
@@ -129,8 +130,7 @@ function sqliteIndexes(): Indexes {
   const turns = createTurnCopies(store);
   const vectors = createSqliteVectorIndex(store, { now: () => '' });
   const indexer = createRetrievalIndexer({
-    store,
-    indexes: { vectors, turns },
+    queue: sqliteIndexQueue(store, { vectors, turns }),
     logger: { warn() {}, error() {} },
   });
   indexer.catchUp('brn_lc');

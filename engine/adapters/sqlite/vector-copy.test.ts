@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { openStore, type Store } from './store.ts';
 import { createRetrievalIndexer } from '../../retrieve/retrieval-indexer.ts';
+import { sqliteIndexQueue } from './index-queue.ts';
 import { createTurnCopies } from './turn-copies.ts';
 import { createVectorCopy } from './vector-copy.ts';
 import {
@@ -308,8 +309,7 @@ describe('the retrieval indexer', () => {
     putFirstSlots(vi, m, 3, v);
     vi.sync.nearest(m, 'record', 'brn_a', v(0), 3);
     const indexer = createRetrievalIndexer({
-      store,
-      indexes: { vectors: vi, turns: createTurnCopies(store) },
+      queue: sqliteIndexQueue(store, { vectors: vi, turns: createTurnCopies(store) }),
       logger: { warn() {}, error() {} },
     });
     indexer.kick();

@@ -9,75 +9,42 @@ import type {
 } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { RecordRow } from '../../ports/index.ts';
-import type { Store } from '../../adapters/sqlite/store.ts';
+import type { PairingRow, RecordFate, RecordRow } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, RemoteOf } from '../../types.ts';
 
-interface PairingRow {
-  brain_uid: string;
-  remote_url: string;
-  remote_brain: string;
-  remote_key: string;
-  push_seq: number;
-  tombstone_seq: number;
-  pull_watermark: string | null;
-  pushed: number;
-  pulled: number;
-  held_back: number;
-  skipped: number;
-  last_success_at: string | null;
-  last_attempt_at: string | null;
-  last_error: string | null;
-  paired_at: string;
-  pairing_id: string;
-}
-
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
 export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
 
-const pairingOf = (ctx: LocalCtx, b: BrainRow) =>
-  ctx.store.get<PairingRow>('SELECT * FROM sync_pairings WHERE brain_uid = ?', b.uid);
+const notPaired = (b: BrainRow) =>
+  new MnemoError('sync_not_paired', `brain_id: Brain ${b.id} is not paired with a remote`);
 
-function requirePairing(ctx: LocalCtx, b: BrainRow): PairingRow {
-  const p = pairingOf(ctx, b);
-  if (!p) throw new MnemoError('sync_not_paired', `brain_id: Brain ${b.id} is not paired with a remote`);
+async function requirePairing(ctx: LocalCtx, b: BrainRow): Promise<PairingRow> {
+  const p = await ctx.device.pairing(b.uid);
+  if (!p) throw notPaired(b);
   return p;
 }
+
+const runEnded = (b: BrainRow) =>
+  new MnemoError(
+    'sync_not_paired',
+    `brain_id: Brain ${b.id} was paired again or unpaired during this sync run, which ends here`,
+  );
 
 /**
  * The pairing a run started under (RemoteOf.pairingId), still in place. A Brain paired again or
  * unpaired while the run was in flight ends the run here: its cursors, counts and fates belong to a
  * pairing that is gone.
  */
-function requireRunPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): PairingRow {
-  const p = pairingOf(ctx, b);
-  if (!p || p.pairing_id !== pairingId) {
-    throw new MnemoError(
-      'sync_not_paired',
-      `brain_id: Brain ${b.id} was paired again or unpaired during this sync run, which ends here`,
-    );
-  }
+function requireRunPairing(b: BrainRow, p: PairingRow | undefined, pairingId: string): PairingRow {
+  if (!p || p.pairing_id !== pairingId) throw runEnded(b);
   return p;
 }
 
-/**
- * The outbox: this Brain's Records after the push cursor that may leave the device. `local_only`
- * Records are not read at all, and pulled ones are never pushed back.
- */
-const outboxSql = `
-  SELECT r.* FROM records r
-  WHERE r.brain_uid = ? AND r.seq > ? AND r.visibility <> 'local_only'
-    AND NOT EXISTS (SELECT 1 FROM sync_records s
-                    WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')`;
-
-export function syncStatus(ctx: LocalCtx, b: BrainRow): SyncStatus {
-  const p = pairingOf(ctx, b);
-  const pending = p
-    ? ctx.store.get<{ c: number }>(`SELECT count(*) AS c FROM (${outboxSql})`, b.uid, p.push_seq)!.c
-    : 0;
+export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus> {
+  const { pairing: p, pending } = await ctx.device.status(b.uid);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -100,43 +67,31 @@ export function syncStatus(ctx: LocalCtx, b: BrainRow): SyncStatus {
  * Pairs the Brain (or re-pairs it: a new remote or Brain there starts both cursors again, a new key
  * alone keeps them). The key is stored in the encrypted store and nowhere else.
  */
-export function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): SyncStatus {
+export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promise<SyncStatus> {
   const remote = body.remote.endsWith('/') ? body.remote.slice(0, -1) : body.remote;
   const remoteBrain = body.remote_brain ?? b.id;
-  ctx.store.tx(() => {
-    const p = pairingOf(ctx, b);
-    if (p && p.remote_url === remote && p.remote_brain === remoteBrain) {
-      ctx.store.run(
-        'UPDATE sync_pairings SET remote_key = ?, last_error = NULL WHERE brain_uid = ?',
-        body.remote_key,
-        b.uid,
-      );
-      return;
-    }
-    ctx.store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', b.uid);
-    ctx.store.run(
-      `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      b.uid,
-      remote,
-      remoteBrain,
-      body.remote_key,
-      nowIso(ctx),
-      randomBytes(16).toString('hex'),
-    );
-  });
+  await ctx.device.pair(
+    b.uid,
+    {
+      remote_url: remote,
+      remote_brain: remoteBrain,
+      remote_key: body.remote_key,
+      paired_at: nowIso(ctx),
+      pairing_id: randomBytes(16).toString('hex'),
+    },
+    (p) => p.remote_url === remote && p.remote_brain === remoteBrain,
+  );
   return syncStatus(ctx, b);
 }
 
 /** Unpairs: the key and cursors go; every Record stays, here and there. */
-export function unpair(ctx: LocalCtx, b: BrainRow): SyncStatus {
-  requirePairing(ctx, b);
-  ctx.store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', b.uid);
+export async function unpair(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus> {
+  if (!(await ctx.device.unpair(b.uid))) throw notPaired(b);
   return syncStatus(ctx, b);
 }
 
-export function remoteOf(ctx: LocalCtx, b: BrainRow): RemoteOf {
-  const p = requirePairing(ctx, b);
+export async function remoteOf(ctx: LocalCtx, b: BrainRow): Promise<RemoteOf> {
+  const p = await requirePairing(ctx, b);
   return {
     remote: p.remote_url,
     remoteBrain: p.remote_brain,
@@ -147,32 +102,23 @@ export function remoteOf(ctx: LocalCtx, b: BrainRow): RemoteOf {
 }
 
 /** Every paired Brain of the store, for the background loop. */
-export function pairedBrains(ctx: LocalCtx): { project: string; env: 'test' | 'live'; brainId: string }[] {
-  return ctx.store.all<{ project: string; env: 'test' | 'live'; brainId: string }>(
-    'SELECT b.project, b.env, b.id AS brainId FROM sync_pairings p JOIN brains b ON b.uid = p.brain_uid ORDER BY b.uid',
-  );
+export function pairedBrains(
+  ctx: LocalCtx,
+): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]> {
+  return ctx.device.pairedBrains();
 }
 
 /** The people whose names a redacted copy hides: the self, message speakers, contacts, participants. */
-function knownPeople(ctx: LocalCtx, b: BrainRow): KnownPeople {
-  const rows = ctx.store.all<{ name: string }>(
-    `SELECT DISTINCT name FROM (
-       SELECT json_extract(content, '$.speaker') AS name FROM records WHERE brain_uid = ? AND kind = 'message'
-       UNION SELECT json_extract(content, '$.subject') FROM records WHERE brain_uid = ? AND kind = 'fact' AND source_name = 'vcf'
-       UNION SELECT p.value FROM records r, json_each(r.content, '$.participants') p
-             WHERE r.brain_uid = ? AND r.kind = 'event')
-     WHERE name IS NOT NULL`,
-    b.uid,
-    b.uid,
-    b.uid,
-  );
+async function knownPeople(ctx: LocalCtx, b: BrainRow): Promise<KnownPeople> {
   const self = b.self_name;
-  return { self, others: rows.map((r) => r.name).filter((n) => n !== self) };
+  return { self, others: (await ctx.device.people(b.uid)).filter((n) => n !== self) };
 }
 
 /** Per Brain and store, secret: the same name gets the same pseudonym in every copy of this Brain. */
-const pseudonymSecret = (ctx: LocalCtx, b: BrainRow) =>
-  createHmac('sha256', ctx.store.watermarkSecret).update(`sync pseudonyms\n${b.uid}`).digest();
+const pseudonymSecret = async (ctx: LocalCtx, b: BrainRow) =>
+  createHmac('sha256', await ctx.device.secret())
+    .update(`sync pseudonyms\n${b.uid}`)
+    .digest();
 
 function replicaOf(r: RecordRow): RecordReplica {
   return {
@@ -193,14 +139,9 @@ function replicaOf(r: RecordRow): RecordReplica {
  * redactor made (under redactedCopyId), or is held back when the redactor is unsure; a correction is
  * skipped (it names a Memory of this device). The batch ends on a whole step.
  */
-export function outbox(ctx: LocalCtx, b: BrainRow, limit: number): OutboxBatch {
-  const p = requirePairing(ctx, b);
-  const rows = ctx.store.all<RecordRow>(
-    `${outboxSql} ORDER BY r.seq, r.id LIMIT ?`,
-    b.uid,
-    p.push_seq,
-    limit,
-  );
+export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise<OutboxBatch> {
+  const p = await requirePairing(ctx, b);
+  const rows = await ctx.device.outbox(b.uid, p.push_seq, limit);
   // Each Record has a step of its own, so a batch of `limit` never cuts one.
   const page = rows.slice(0, limit);
   const batch: OutboxBatch = { items: [], kept: [], throughSeq: page.at(-1)?.seq ?? p.push_seq };
@@ -220,7 +161,7 @@ export function outbox(ctx: LocalCtx, b: BrainRow, limit: number): OutboxBatch {
       batch.items.push({ localId: r.id, replica });
       continue;
     }
-    redactor ??= createRedactor(knownPeople(ctx, b), pseudonymSecret(ctx, b));
+    redactor ??= createRedactor(await knownPeople(ctx, b), await pseudonymSecret(ctx, b));
     const redacted = redactor.redact({ ...replica, id: redactedCopyId(r.id) });
     if (redacted.ok) batch.items.push({ localId: r.id, replica: redacted.replica });
     else batch.kept.push({ localId: r.id, fate: 'held_back', reason: redacted.reason });
@@ -241,55 +182,41 @@ export async function markPushed(
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
 ): Promise<void> {
   const forgotten: string[] = [];
-  ctx.store.tx(() => {
-    requireRunPairing(ctx, b, pairingId);
-    let pushed = 0;
-    let skipped = 0;
-    let heldBack = 0;
-    const fate = (localId: string, f: string, remoteId: string | null) =>
-      ctx.store.run(
-        'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, ?, ?)',
-        b.uid,
-        localId,
-        f,
-        remoteId,
-      );
-    for (const item of batch.items) {
-      const outcome = outcomes.get(item.replica.id);
-      if (outcome === 'created' || outcome === 'unchanged') {
-        fate(item.localId, 'pushed', item.replica.id);
-        pushed += 1;
-      } else if (outcome === 'forgotten') {
-        forgotten.push(item.localId);
-      } else {
-        // A redacted copy the hub holds other content under (an earlier build's redaction) is still
-        // this Record's copy there: its id is kept so that forgetting the Record forgets it.
-        fate(
-          item.localId,
-          'skipped',
-          item.replica.visibility === 'redacted_summary' ? item.replica.id : null,
-        );
-        skipped += 1;
-      }
+  const fates: RecordFate[] = [];
+  let pushed = 0;
+  let skipped = 0;
+  let heldBack = 0;
+  const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null) =>
+    fates.push({ recordId, fate: f, remoteId });
+  for (const item of batch.items) {
+    const outcome = outcomes.get(item.replica.id);
+    if (outcome === 'created' || outcome === 'unchanged') {
+      fate(item.localId, 'pushed', item.replica.id);
+      pushed += 1;
+    } else if (outcome === 'forgotten') {
+      forgotten.push(item.localId);
+    } else {
+      // A redacted copy the hub holds other content under (an earlier build's redaction) is still
+      // this Record's copy there: its id is kept so that forgetting the Record forgets it.
+      fate(item.localId, 'skipped', item.replica.visibility === 'redacted_summary' ? item.replica.id : null);
+      skipped += 1;
     }
-    for (const k of batch.kept) {
-      // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
-      // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
-      fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
-      if (k.fate === 'held_back') heldBack += 1;
-      else skipped += 1;
-    }
-    ctx.store.run(
-      `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = skipped + ?,
-         held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
-      batch.throughSeq,
-      pushed,
-      skipped,
-      heldBack,
-      b.uid,
-      pairingId,
-    );
-  });
+  }
+  for (const k of batch.kept) {
+    // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
+    // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
+    fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
+    if (k.fate === 'held_back') heldBack += 1;
+    else skipped += 1;
+  }
+  const kept = await ctx.device.markPushed(
+    b.uid,
+    pairingId,
+    fates,
+    { pushed, skipped, heldBack },
+    batch.throughSeq,
+  );
+  if (!kept) throw runEnded(b);
   if (forgotten.length > 0) await applyTombstones(ctx, b, forgotten);
 }
 
@@ -298,34 +225,18 @@ export async function markPushed(
  * as the id the remote knows, or pulled; a redacted_summary one under its copy's id whatever became of
  * its push). Tombstones of Records that never left the device stay here.
  */
-export function tombstonesToSend(
+export async function tombstonesToSend(
   ctx: LocalCtx,
   b: BrainRow,
   limit: number,
-): { ids: string[]; throughSeq: number } {
-  const p = requirePairing(ctx, b);
-  const rows = ctx.store.all<{ seq: number; remote_id: string | null }>(
-    `SELECT t.seq, s.remote_id FROM record_tombstones t
-       LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                AND s.remote_id IS NOT NULL
-     WHERE t.brain_uid = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`,
-    b.uid,
-    p.tombstone_seq,
-    limit + 1,
-  );
+): Promise<{ ids: string[]; throughSeq: number }> {
+  const p = await requirePairing(ctx, b);
+  const rows = await ctx.device.tombstones(b.uid, p.tombstone_seq, { limit: limit + 1 });
   let page = rows.slice(0, limit);
   if (rows.length > limit) {
     // A whole step, however many ids it holds (a removed import).
     const lastSeq = rows[limit - 1]!.seq;
-    page = ctx.store.all<{ seq: number; remote_id: string | null }>(
-      `SELECT t.seq, s.remote_id FROM record_tombstones t
-         LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
-                                  AND s.remote_id IS NOT NULL
-       WHERE t.brain_uid = ? AND t.seq > ? AND t.seq <= ? ORDER BY t.seq`,
-      b.uid,
-      p.tombstone_seq,
-      lastSeq,
-    );
+    page = await ctx.device.tombstones(b.uid, p.tombstone_seq, { throughSeq: lastSeq });
   }
   return {
     ids: [...new Set(page.flatMap((r) => (r.remote_id ? [r.remote_id] : [])))],
@@ -333,14 +244,13 @@ export function tombstonesToSend(
   };
 }
 
-export function markTombstonesSent(ctx: LocalCtx, b: BrainRow, pairingId: string, throughSeq: number): void {
-  const { changes } = ctx.store.run(
-    'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ? AND pairing_id = ?',
-    throughSeq,
-    b.uid,
-    pairingId,
-  );
-  if (changes === 0) requireRunPairing(ctx, b, pairingId);
+export async function markTombstonesSent(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  throughSeq: number,
+): Promise<void> {
+  if (!(await ctx.device.markTombstonesSent(b.uid, pairingId, throughSeq))) throw runEnded(b);
 }
 
 /**
@@ -355,14 +265,14 @@ export async function applyPulled(
   pairingId: string,
   page: RecordPage,
 ): Promise<{ pulled: number }> {
-  // This device's own redacted copies, whatever became of their push, and Records already pulled.
-  const own = (id: string) =>
-    ctx.store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', b.uid, id);
   const { pulled, settle } = await ctx.units.write(b.uid, async (u) => {
-    const p = requireRunPairing(ctx, b, pairingId);
+    const rows = ctx.device.within(u);
+    const p = requireRunPairing(b, await rows.pairing(), pairingId);
     const replicas: RecordReplica[] = [];
     for (const r of page.data) {
-      if (r.visibility === 'local_only' || r.kind === 'correction' || own(r.id)) continue;
+      if (r.visibility === 'local_only' || r.kind === 'correction') continue;
+      // This device's own redacted copies, whatever became of their push, and Records already pulled.
+      if (await rows.isOwn(r.id)) continue;
       replicas.push({
         id: r.id,
         content: r.content as RecordReplica['content'],
@@ -376,24 +286,12 @@ export async function applyPulled(
       });
     }
     // Marked pulled as each is written, so it is never pushed back.
-    const markPulled = (id: string) =>
-      void ctx.store.run(
-        "INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, 'pulled', ?)",
-        b.uid,
-        id,
-        id,
-      );
+    const markPulled = (id: string) => rows.markPulled(id);
     const created =
       replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
     const removed = (page.removed ?? []).map((r) => r.id);
     const forgotten = removed.length > 0 ? await writeTombstones(ctx, b, u, removed) : null;
-    ctx.store.run(
-      'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
-      page.watermark ?? p.pull_watermark,
-      created,
-      b.uid,
-      pairingId,
-    );
+    await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created);
     return { pulled: created, settle: forgotten?.settle };
   });
   await settle?.();
@@ -402,31 +300,12 @@ export async function applyPulled(
 }
 
 /** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */
-export function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, error: string | null): void {
-  const now = nowIso(ctx);
+export async function finishRun(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  error: string | null,
+): Promise<void> {
   // The end of a run whose pairing was replaced meanwhile is not the new pairing's to show.
-  ctx.store.run(
-    error === null
-      ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ? AND pairing_id = ?'
-      : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ? AND pairing_id = ?',
-    now,
-    error === null ? now : error.slice(0, 2000),
-    b.uid,
-    pairingId,
-  );
-}
-
-/**
- * The Records whose redacted copies (pushed under ids of their own) are among `ids`: a tombstone of
- * the copy forgets the original. Read inside the tombstones' unit of work, on the store's connection.
- */
-export function originalsOfPushedCopies(store: Store, brainUid: string, ids: readonly string[]): string[] {
-  return store
-    .all<{ id: string }>(
-      `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-       WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
-      brainUid,
-      JSON.stringify(ids),
-    )
-    .map((r) => r.id);
+  await ctx.device.finishRun(b.uid, pairingId, nowIso(ctx), error === null ? null : error.slice(0, 2000));
 }

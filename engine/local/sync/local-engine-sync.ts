@@ -11,12 +11,10 @@ export function createEngineSync(
   { op, write }: { op: OperationWrap; write: OperationWrap },
 ): EngineSync {
   const brain = (t: Tenant, id: string) => requireBrain(ctx, t, id);
-  // Device sync is the desktop's, over its SQLite store: once its Brain is found, its synchronous part
-  // runs between units of work, as an operation's runs under `op`.
-  const onDevice = async <R>(t: Tenant, id: string, fn: (b: BrainRow) => R): Promise<Awaited<R>> => {
-    const b = await brain(t, id);
-    return await ctx.store.exclusive(() => fn(b));
-  };
+  // Device sync is the desktop's: once its Brain is found, each of its reads and writes runs between
+  // units of work, or in the unit it opens (ctx.device).
+  const onDevice = async <R>(t: Tenant, id: string, fn: (b: BrainRow) => Promise<R>): Promise<R> =>
+    fn(await brain(t, id));
   return {
     replicate: write(async (t, id, records) => {
       const { created: _created, ...result } = await replicateRecords(ctx, await brain(t, id), records);

@@ -73,7 +73,7 @@ export async function replicateInto(
   u: BrainUnitOfWork,
   replicas: readonly RecordReplica[],
   createdAt: string,
-  onCreated?: (id: string) => void,
+  onCreated?: (id: string) => Promise<void>,
 ): Promise<{ data: { id: string; outcome: ReplicaOutcome }[]; seq: number | null; created: number }> {
   if (replicas.some((r) => r.visibility === 'local_only')) {
     throw new MnemoError('local_only_record', 'records: a local_only Record never leaves its device');
@@ -117,7 +117,7 @@ export async function replicateInto(
     });
     here.set(r.id, written);
     await u.jobs.enqueue({ job: 'derive', brainUid: u.brainUid, recordId: r.id, recordSeq: seq });
-    onCreated?.(r.id);
+    await onCreated?.(r.id);
     created += 1;
     data.push({ id: r.id, outcome: 'created' });
   }

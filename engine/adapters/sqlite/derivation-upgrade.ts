@@ -1,0 +1,145 @@
+import type { CitedMemory, UpgradeList, UpgradeRecord, UpgradeUnit } from '../../ports/index.ts';
+import { shareableSql } from './memory-view.ts';
+import type { Store } from './store.ts';
+
+const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
+
+const metaKey = 'derived_by';
+const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.source_name, r.external_id,
+  r.occurred_at, r.occurred_ms`;
+
+/**
+ * `derive_upgrade` (migration 015), the Records still to derive again, and the rows re-derivation
+ * reads and writes. Inside a unit of work the store's calls are the unit's own, so `within` needs
+ * nothing of the unit: its calls run in the transaction open in their async context.
+ */
+export function sqliteUpgradeList(store: Store): UpgradeList {
+  const unlist = (n: number) => void store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
+  const unit: UpgradeUnit = {
+    record: (n) =>
+      atOnce(() => store.get<UpgradeRecord>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n)),
+    queued: (recordId) =>
+      atOnce(
+        () => store.get('SELECT 1 FROM derive_queue WHERE record_id = ? LIMIT 1', recordId) !== undefined,
+      ),
+    revisions: (r) =>
+      atOnce(() =>
+        store.all<UpgradeRecord>(
+          `SELECT ${recordColumns} FROM records r INDEXED BY records_external
+           WHERE r.brain_uid = ? AND r.source_name IS ? AND r.external_id = ? AND r.kind <> 'correction'
+           ORDER BY r.n`,
+          r.brain_uid,
+          r.source_name,
+          r.external_id,
+        ),
+      ),
+    unlist: (n) => atOnce(() => unlist(n)),
+    cited: (recordId) =>
+      atOnce(() =>
+        store
+          .all<Omit<CitedMemory, 'pending'> & { pending: number }>(
+            `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
+             FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
+            recordId,
+          )
+          .map((m) => ({ ...m, pending: m.pending !== 0 })),
+      ),
+    personSaid: (lineages) =>
+      atOnce(
+        () =>
+          store.get(
+            `SELECT 1 FROM memories WHERE lineage IN (SELECT value FROM json_each(?))
+               AND (corrects IS NOT NULL OR retracted_by IS NOT NULL) LIMIT 1`,
+            JSON.stringify(lineages),
+          ) !== undefined,
+      ),
+    supportUpTo2: (memoryId) =>
+      atOnce(
+        () =>
+          store.get<{ c: number }>(
+            'SELECT count(*) AS c FROM (SELECT 1 FROM citations WHERE memory_id = ? LIMIT 2)',
+            memoryId,
+          )!.c,
+      ),
+    shared: (memoryId) =>
+      atOnce(
+        () =>
+          store.get<{ s: number }>(
+            `SELECT ${shareableSql('m')} AS s FROM memories m WHERE m.id = ?`,
+            memoryId,
+          )?.s === 1,
+      ),
+    requote: (memoryId, recordId, quote) =>
+      atOnce(
+        () =>
+          void store.run(
+            'UPDATE citations SET quote = ? WHERE memory_id = ? AND record_id = ?',
+            quote,
+            memoryId,
+            recordId,
+          ),
+      ),
+    deleteMemory: (memoryId) => atOnce(() => void store.run('DELETE FROM memories WHERE id = ?', memoryId)),
+    dropCitation: (memoryId, recordId) =>
+      atOnce(
+        () =>
+          void store.run('DELETE FROM citations WHERE memory_id = ? AND record_id = ?', memoryId, recordId),
+      ),
+    firstCiting: (memoryId) =>
+      atOnce(() =>
+        store.get<{ occurred_at: string; occurred_ms: number; source_name: string | null }>(
+          `SELECT x.occurred_at, x.occurred_ms, x.source_name FROM citations c JOIN records x ON x.id = c.record_id
+           WHERE c.memory_id = ? ORDER BY x.occurred_ms, x.n LIMIT 1`,
+          memoryId,
+        ),
+      ),
+    restartValidFrom: (memoryId, from) =>
+      atOnce(
+        () =>
+          void store.run(
+            'UPDATE memories SET valid_from = ?, valid_from_ms = ?, source_key = ? WHERE id = ?',
+            from.occurred_at,
+            from.occurred_ms,
+            from.source_name ?? '',
+            memoryId,
+          ),
+      ),
+    markRederived: (memoryId, learnedAt) =>
+      atOnce(
+        () =>
+          void store.run(
+            "UPDATE memories SET cause = 'rederived', learned_at = ? WHERE id = ?",
+            learnedAt,
+            memoryId,
+          ),
+      ),
+    moveTo: (memoryId, seq) =>
+      atOnce(() => void store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, memoryId)),
+  };
+  return {
+    listFor: (deriverName) =>
+      atOnce(() => {
+        if (
+          store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', metaKey)?.value === deriverName
+        )
+          return;
+        store.tx(() => {
+          store.run(
+            'INSERT OR IGNORE INTO derive_upgrade (n) SELECT n FROM records INDEXED BY records_brain_occurred',
+          );
+          store.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', metaKey, deriverName);
+        });
+      }),
+    page: (after, limit) =>
+      atOnce(() =>
+        store.all<{ n: number; brainUid: string | null; id: string | null }>(
+          `SELECT d.n, r.brain_uid AS brainUid, r.id FROM derive_upgrade d LEFT JOIN records r ON r.n = d.n
+           WHERE d.n > ? ORDER BY d.n LIMIT ?`,
+          after,
+          limit,
+        ),
+      ),
+    unlist: (n) => store.exclusive(() => unlist(n)),
+    within: () => unit,
+  };
+}

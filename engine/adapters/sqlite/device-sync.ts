@@ -1,0 +1,194 @@
+import type {
+  DeviceSyncStore,
+  DeviceSyncUnit,
+  PairingRow,
+  RecordRow,
+  TombstoneRow,
+} from '../../ports/index.ts';
+import type { Store } from './store.ts';
+
+const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
+
+/**
+ * The outbox: this Brain's Records after the push cursor that may leave the device. `local_only`
+ * Records are not read at all, and pulled ones are never pushed back.
+ */
+const outboxSql = `
+  SELECT r.* FROM records r
+  WHERE r.brain_uid = ? AND r.seq > ? AND r.visibility <> 'local_only'
+    AND NOT EXISTS (SELECT 1 FROM sync_records s
+                    WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')`;
+
+const tombstonesSql = `SELECT t.seq, s.remote_id FROM record_tombstones t
+  LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
+                           AND s.remote_id IS NOT NULL
+  WHERE t.brain_uid = ? AND t.seq > ?`;
+
+/**
+ * sync_pairings, sync_records and the outbox and tombstones they select (migrations 016 to 019). Calls
+ * from outside a unit of work run between units (store.exclusive); `within`'s and
+ * originalsOfPushedCopies run in the unit open in their async context, whose calls are its own.
+ */
+export function sqliteDeviceSync(store: Store): DeviceSyncStore {
+  const between = <T>(work: () => T): Promise<T> => store.exclusive(work);
+  const pairingOf = (brainUid: string) =>
+    store.get<PairingRow>('SELECT * FROM sync_pairings WHERE brain_uid = ?', brainUid);
+  const pending = (p: PairingRow | undefined) =>
+    p ? store.get<{ c: number }>(`SELECT count(*) AS c FROM (${outboxSql})`, p.brain_uid, p.push_seq)!.c : 0;
+  const fateSql =
+    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, ?, ?)';
+
+  const unit: (brainUid: string) => DeviceSyncUnit = (brainUid) => ({
+    pairing: () => atOnce(() => pairingOf(brainUid)),
+    isOwn: (id) =>
+      atOnce(
+        () =>
+          store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', brainUid, id) !==
+          undefined,
+      ),
+    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id)),
+    markPage: (pairingId, watermark, pulled) =>
+      atOnce(
+        () =>
+          void store.run(
+            'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
+            watermark,
+            pulled,
+            brainUid,
+            pairingId,
+          ),
+      ),
+  });
+
+  return {
+    pairing: (brainUid) => between(() => pairingOf(brainUid)),
+    status: (brainUid) =>
+      between(() => {
+        const p = pairingOf(brainUid);
+        return { pairing: p, pending: pending(p) };
+      }),
+    pair: (brainUid, next, keeps) =>
+      between(() =>
+        store.tx(() => {
+          const p = pairingOf(brainUid);
+          if (p && keeps(p)) {
+            store.run(
+              'UPDATE sync_pairings SET remote_key = ?, last_error = NULL WHERE brain_uid = ?',
+              next.remote_key,
+              brainUid,
+            );
+            return;
+          }
+          store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', brainUid);
+          store.run(
+            `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+            brainUid,
+            next.remote_url,
+            next.remote_brain,
+            next.remote_key,
+            next.paired_at,
+            next.pairing_id,
+          );
+        }),
+      ),
+    unpair: (brainUid) =>
+      between(() => store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', brainUid).changes > 0),
+    pairedBrains: () =>
+      between(() =>
+        store.all<{ project: string; env: 'test' | 'live'; brainId: string }>(
+          'SELECT b.project, b.env, b.id AS brainId FROM sync_pairings p JOIN brains b ON b.uid = p.brain_uid ORDER BY b.uid',
+        ),
+      ),
+    outbox: (brainUid, afterSeq, limit) =>
+      between(() =>
+        store.all<RecordRow>(`${outboxSql} ORDER BY r.seq, r.id LIMIT ?`, brainUid, afterSeq, limit),
+      ),
+    people: (brainUid) =>
+      between(() =>
+        store
+          .all<{ name: string }>(
+            `SELECT DISTINCT name FROM (
+               SELECT json_extract(content, '$.speaker') AS name FROM records WHERE brain_uid = ? AND kind = 'message'
+               UNION SELECT json_extract(content, '$.subject') FROM records WHERE brain_uid = ? AND kind = 'fact' AND source_name = 'vcf'
+               UNION SELECT p.value FROM records r, json_each(r.content, '$.participants') p
+                     WHERE r.brain_uid = ? AND r.kind = 'event')
+             WHERE name IS NOT NULL`,
+            brainUid,
+            brainUid,
+            brainUid,
+          )
+          .map((r) => r.name),
+      ),
+    secret: () => atOnce(() => store.watermarkSecret),
+    markPushed: (brainUid, pairingId, fates, counts, throughSeq) =>
+      between(() =>
+        store.tx(() => {
+          if (pairingOf(brainUid)?.pairing_id !== pairingId) return false;
+          for (const f of fates) store.run(fateSql, brainUid, f.recordId, f.fate, f.remoteId);
+          store.run(
+            `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = skipped + ?,
+               held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
+            throughSeq,
+            counts.pushed,
+            counts.skipped,
+            counts.heldBack,
+            brainUid,
+            pairingId,
+          );
+          return true;
+        }),
+      ),
+    tombstones: (brainUid, afterSeq, bound) =>
+      between(() =>
+        'limit' in bound
+          ? store.all<TombstoneRow>(
+              `${tombstonesSql} ORDER BY t.seq LIMIT ?`,
+              brainUid,
+              afterSeq,
+              bound.limit,
+            )
+          : store.all<TombstoneRow>(
+              `${tombstonesSql} AND t.seq <= ? ORDER BY t.seq`,
+              brainUid,
+              afterSeq,
+              bound.throughSeq,
+            ),
+      ),
+    markTombstonesSent: (brainUid, pairingId, throughSeq) =>
+      between(
+        () =>
+          store.run(
+            'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ? AND pairing_id = ?',
+            throughSeq,
+            brainUid,
+            pairingId,
+          ).changes > 0,
+      ),
+    finishRun: (brainUid, pairingId, at, error) =>
+      between(
+        () =>
+          void store.run(
+            error === null
+              ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ? AND pairing_id = ?'
+              : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ? AND pairing_id = ?',
+            at,
+            error ?? at,
+            brainUid,
+            pairingId,
+          ),
+      ),
+    originalsOfPushedCopies: (brainUid, ids) =>
+      atOnce(() =>
+        store
+          .all<{ id: string }>(
+            `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+             WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
+            brainUid,
+            JSON.stringify(ids),
+          )
+          .map((r) => r.id),
+      ),
+    within: (uow) => unit(uow.brainUid),
+  };
+}

@@ -1,0 +1,91 @@
+import type { BrainUnitOfWork } from './unit-of-work.ts';
+import type { MemoryCause, RecordRow } from './rows.ts';
+
+/*
+ * What the derivation upgrade (derive/upgrade-derivation.ts) reads and writes beyond the repositories:
+ * the list of Records still to derive again under the current deriver, and a Record's Memories as
+ * re-derivation reconciles them. The rules (what a Record states now, which Memory keeps, loses or
+ * rests) are the upgrade's; these are rows.
+ */
+
+/** A Record as the upgrade derives it again. */
+export type UpgradeRecord = Pick<
+  RecordRow,
+  | 'n'
+  | 'id'
+  | 'brain_uid'
+  | 'kind'
+  | 'content'
+  | 'text'
+  | 'source_name'
+  | 'external_id'
+  | 'occurred_at'
+  | 'occurred_ms'
+>;
+
+/** A Memory citing the Record derived again, with that citation's quote. */
+export interface CitedMemory {
+  id: string;
+  lineage: string;
+  /** Its statement as normalised (core/derive/record-text.ts), how a Memory is keyed. */
+  norm: string;
+  cause: MemoryCause;
+  /** It waits for re-derivation after a forget. */
+  pending: boolean;
+  valid_from_ms: number;
+  quote: string;
+}
+
+/** The store-wide list of Records still to derive again. */
+export interface UpgradeList {
+  /**
+   * When the deriver's name differs from the one the store last listed Records for, lists every
+   * Record and keeps the name, in one transaction.
+   */
+  listFor(deriverName: string): Promise<void>;
+  /** Up to `limit` listed Records after `after`, in the order written, with their Brain and id (null: gone). */
+  page(after: number, limit: number): Promise<{ n: number; brainUid: string | null; id: string | null }[]>;
+  /** Takes a Record off the list outside any unit of work (it is gone); waits for an open one. */
+  unlist(n: number): Promise<void>;
+  /** The reads and writes of one Record's upgrade, in that Brain's unit of work `uow`. */
+  within(uow: BrainUnitOfWork): UpgradeUnit;
+}
+
+/** One Record's upgrade, in its Brain's unit of work. */
+export interface UpgradeUnit {
+  /** The listed Record, if still stored. */
+  record(n: number): Promise<UpgradeRecord | undefined>;
+  /** Whether its first derivation is still queued. */
+  queued(recordId: string): Promise<boolean>;
+  /** Every revision of the item (source and external id), corrections aside, oldest first. */
+  revisions(r: UpgradeRecord): Promise<UpgradeRecord[]>;
+  /** Takes it off the list. */
+  unlist(n: number): Promise<void>;
+  /** The Memories citing the Record. */
+  cited(recordId: string): Promise<CitedMemory[]>;
+  /** Whether a person corrected or retracted a Memory of any of these lineages. */
+  personSaid(lineages: readonly string[]): Promise<boolean>;
+  /** How many citations the Memory has, counted up to 2. */
+  supportUpTo2(memoryId: string): Promise<number>;
+  /** Whether the Memory is served to hosted readers (shareable through a Record). */
+  shared(memoryId: string): Promise<boolean>;
+  /** Gives the Memory's citation of the Record a new quote. */
+  requote(memoryId: string, recordId: string, quote: string): Promise<void>;
+  /** Deletes the Memory (its citations with it). */
+  deleteMemory(memoryId: string): Promise<void>;
+  /** Drops the Memory's citation of the Record. */
+  dropCitation(memoryId: string, recordId: string): Promise<void>;
+  /** The earliest Record still citing the Memory (by occurrence, then n). */
+  firstCiting(
+    memoryId: string,
+  ): Promise<{ occurred_at: string; occurred_ms: number; source_name: string | null } | undefined>;
+  /** The Memory's world time starts again at this Record's. */
+  restartValidFrom(
+    memoryId: string,
+    from: { occurred_at: string; occurred_ms: number; source_name: string | null },
+  ): Promise<void>;
+  /** The Memory was derived again, learned at `learnedAt`. */
+  markRederived(memoryId: string, learnedAt: string): Promise<void>;
+  /** Moves the Memory to step `seq`. */
+  moveTo(memoryId: string, seq: number): Promise<void>;
+}

@@ -1,0 +1,116 @@
+import type { RecordRow } from './rows.ts';
+import type { BrainUnitOfWork } from './unit-of-work.ts';
+
+/*
+ * What a device keeps to sync its Brains with a hosted Mnemo (docs/sync.md): each Brain's pairing
+ * (remote, key, cursors, counts), the fate of each Record that left or arrived (sync_records), the
+ * outbox and the tombstones to send. The rules (what a Record travels as, redaction, a page's whole
+ * step, which run may write) are the device's (engine/local/sync/); these are rows. Outside a unit of
+ * work each call is one transaction of its own, between units; inside a Brain's unit, `within`'s.
+ */
+
+/** A Brain's pairing with a remote. */
+export interface PairingRow {
+  brain_uid: string;
+  remote_url: string;
+  remote_brain: string;
+  remote_key: string;
+  push_seq: number;
+  tombstone_seq: number;
+  pull_watermark: string | null;
+  pushed: number;
+  pulled: number;
+  held_back: number;
+  skipped: number;
+  last_success_at: string | null;
+  last_attempt_at: string | null;
+  last_error: string | null;
+  paired_at: string;
+  pairing_id: string;
+}
+
+/** What became of a Record of this device: pushed (as `remoteId`), skipped, held back, or pulled. */
+export interface RecordFate {
+  recordId: string;
+  fate: 'pushed' | 'skipped' | 'held_back';
+  /** The id the remote knows it (or its copy) by; null when it never went up. */
+  remoteId: string | null;
+}
+
+/** A tombstone of this device after a cursor, with the id the remote knows its Record by, if any. */
+export interface TombstoneRow {
+  seq: number;
+  remote_id: string | null;
+}
+
+export interface DeviceSyncStore {
+  /** The Brain's pairing, if any. */
+  pairing(brainUid: string): Promise<PairingRow | undefined>;
+  /** The Brain's pairing and how many Records wait in its outbox. */
+  status(brainUid: string): Promise<{ pairing: PairingRow | undefined; pending: number }>;
+  /**
+   * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
+   * error is cleared); else it is replaced by `next`, cursors and counts at zero.
+   */
+  pair(
+    brainUid: string,
+    next: Pick<PairingRow, 'remote_url' | 'remote_brain' | 'remote_key' | 'paired_at' | 'pairing_id'>,
+    keeps: (existing: PairingRow) => boolean,
+  ): Promise<void>;
+  /** Removes the Brain's pairing; false when it had none. */
+  unpair(brainUid: string): Promise<boolean>;
+  /** Every paired Brain, by uid. */
+  pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
+  /**
+   * Up to `limit` Records of the outbox: the Brain's Records after step `afterSeq` that may leave the
+   * device (none `local_only`, none pulled), by step then id.
+   */
+  outbox(brainUid: string, afterSeq: number, limit: number): Promise<RecordRow[]>;
+  /** Names of the people the Brain's Records mention: message speakers, contacts, event participants. */
+  people(brainUid: string): Promise<string[]>;
+  /** The store's own secret, from which per-Brain pseudonyms are keyed. */
+  secret(): Promise<Uint8Array>;
+  /**
+   * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
+   * push cursor moved to `throughSeq` with the counts added. False, writing nothing, when the pairing
+   * is no longer `pairingId`.
+   */
+  markPushed(
+    brainUid: string,
+    pairingId: string,
+    fates: readonly RecordFate[],
+    counts: { pushed: number; skipped: number; heldBack: number },
+    throughSeq: number,
+  ): Promise<boolean>;
+  /**
+   * The Brain's tombstones after step `afterSeq`, by step: at most `limit`, or when `throughSeq` is
+   * given every one up to it.
+   */
+  tombstones(
+    brainUid: string,
+    afterSeq: number,
+    bound: { limit: number } | { throughSeq: number },
+  ): Promise<TombstoneRow[]>;
+  /** Moves the tombstone cursor of the run's pairing; false when the pairing is no longer `pairingId`. */
+  markTombstonesSent(brainUid: string, pairingId: string, throughSeq: number): Promise<boolean>;
+  /** Ends a run of the pairing: when, and its error (null on success). */
+  finishRun(brainUid: string, pairingId: string, at: string, error: string | null): Promise<void>;
+  /**
+   * The Records whose redacted copies (pushed under ids of their own) are among `ids`: a tombstone of
+   * the copy forgets the original. Read in the caller's unit of work (the tombstones').
+   */
+  originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  /** The same rows, in the Brain's unit of work `uow` (a pulled page is written in one). */
+  within(uow: BrainUnitOfWork): DeviceSyncUnit;
+}
+
+/** A Brain's sync rows in its unit of work. */
+export interface DeviceSyncUnit {
+  pairing(): Promise<PairingRow | undefined>;
+  /** Whether `id` is this device's: a redacted copy it pushed, or a Record it pulled already. */
+  isOwn(id: string): Promise<boolean>;
+  /** Marks a Record written from the remote as pulled, under its own id. */
+  markPulled(id: string): Promise<void>;
+  /** The run's pairing took a pulled page: the watermark to keep, and how many Records it wrote. */
+  markPage(pairingId: string, watermark: string | null, pulled: number): Promise<void>;
+}
