@@ -10,7 +10,8 @@ describe('local engine: forgetting', () => {
   // pages prove that secure_delete, FTS5 secure-delete and the WAL checkpoint really remove the bytes.
   it('cascades (deleted / pending re-derivation / re-derived from survivors) and leaves no byte of the Record', async () => {
     const dir = tempDir();
-    const engine = await open(dir, { dbKey: null, rederiveDelayMs: 200 });
+    // Long enough that the reads below see the Memory still pending on a loaded machine; idle() waits it out.
+    const engine = await open(dir, { dbKey: null, rederiveDelayMs: 5_000 });
     try {
       await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
       const marker = 'quokka7731forgetmarker';
