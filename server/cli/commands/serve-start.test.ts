@@ -274,7 +274,8 @@ describe('SIGTERM during start-up', () => {
     await sleep(1_200);
     assert.equal(serve.child.exitCode, null, 'the first SIGINT waits for start-up');
     serve.child.kill('SIGINT');
-    assert.deepEqual(await within(serve.exited, 3_000), { code: 130, signal: null }, serve.stderr());
+    // At once, against the 30 s the stalled start-up would take: a loaded machine may take seconds to exit.
+    assert.deepEqual(await within(serve.exited, 10_000), { code: 130, signal: null }, serve.stderr());
     assert.match(serve.stderr(), /SIGINT again: exiting now, before start-up finished \(exit code 130\)/);
     assert.equal(serve.stdout(), '');
     // The OS let go of the lock; the store is whole.
