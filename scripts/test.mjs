@@ -175,11 +175,34 @@ async function buildTestCli() {
   process.on('exit', () => rmSync(dirname(out), { recursive: true, force: true }));
 }
 
-// The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster starts
-// and the CLI is bundled meanwhile.
+/**
+ * The PGlite data directories the PostgreSQL tests start from, made once (one initdb) before the files
+ * start, when a file to run opens PGlite: on a fresh checkout the first files would each make them, at
+ * once, beside each other. A failure here only leaves it to the files.
+ */
+async function preparePglite() {
+  const wants = (f) => /\b(?:pglite|migratedPglite|pgliteDatabases)\(/.test(readFileSync(f, 'utf8'));
+  if (!files.some(wants)) return;
+  const started = Date.now();
+  const ok = await new Promise((done) => {
+    // Its stdout is node:test's (the helper's module imports it), not a report.
+    const p = spawn(process.execPath, ['--import', 'tsx', 'scripts/prepare-pglite.ts'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    p.on('close', (code) => done(code === 0));
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `pglite: data directories ${ok ? 'ready' : 'not made, the files make their own'} (${seconds} s)`,
+  );
+}
+
+// The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster starts,
+// the CLI is bundled and PGlite's data directories are made meanwhile.
 await Promise.all([
   startSharedCluster(),
   buildTestCli(),
+  preparePglite(),
   onlyTests ? null : steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]),
 ]);
 let testsEnded;

@@ -65,9 +65,11 @@ const openFrom = (loadDataDir: Blob, opts: PgliteOptions) =>
 /**
  * The data directory a new instance starts from, kept between test processes: PGlite's initdb costs
  * ~5 CPU seconds and loading a saved directory ~1.7 (and the migrations most files apply ~0.7 more),
- * with two dozen instances in a run. Named by what makes it: PGlite's and pgvector's versions and the
- * SQL of the migrations, so a changed migration makes a new one. Written whole (a rename), so test
- * files starting together at worst each make their own.
+ * with two dozen instances in a run. There is one initdb: a blank directory serves with or without
+ * pgvector (an extension's files come with the instance, not its data directory), and a migrated one
+ * is the blank one migrated. Named by what makes it: PGlite's and pgvector's versions and the SQL of
+ * the migrations, so a changed migration makes a new one. Written whole (a rename), so test files
+ * starting together at worst each make their own; `npm test` makes them before the first file starts.
  */
 async function initialDataDir(opts: PgliteOptions): Promise<Blob> {
   const file = join(cacheDir(), `pglite-${cacheKey(opts)}.tar`);
@@ -76,7 +78,7 @@ async function initialDataDir(opts: PgliteOptions): Promise<Blob> {
   } catch {
     // Not made yet (or unreadable): make it.
   }
-  const db = await PGlite.create(opts.vector ? { extensions: { vector } } : {});
+  const db = opts.migrated ? await openFrom(await initialDataDir({}), opts) : await PGlite.create();
   try {
     if (opts.migrated) await migrate(wrap(db));
     const dump = await db.dumpDataDir('none');
@@ -94,6 +96,13 @@ async function initialDataDir(opts: PgliteOptions): Promise<Blob> {
   }
 }
 
+/** Makes every kept data directory a test may start from (scripts/test.mjs, before the files run). */
+export async function prepareDataDirs(): Promise<void> {
+  await initialDataDir({});
+  await initialDataDir({ migrated: true });
+  await initialDataDir({ vector: true, migrated: true });
+}
+
 function cacheKey(opts: PgliteOptions): string {
   // Neither package exports its package.json.
   const versionOf = (pkg: string) =>
@@ -104,12 +113,11 @@ function cacheKey(opts: PgliteOptions): string {
     ).version;
   const hash = createHash('sha256');
   hash.update(`pglite ${versionOf('@electric-sql/pglite')}\n`);
+  if (!opts.migrated) return `blank-${hash.digest('hex').slice(0, 16)}`;
   if (opts.vector) hash.update(`pgvector ${versionOf('@electric-sql/pglite-pgvector')}\n`);
-  if (opts.migrated) {
-    for (const m of migrations) hash.update(`${m.version} ${m.name}\n${m.sql}\n`);
-    hash.update(vectorSchema);
-  }
-  return `${opts.vector ? 'vector' : 'plain'}-${opts.migrated ? 'migrated' : 'blank'}-${hash.digest('hex').slice(0, 16)}`;
+  for (const m of migrations) hash.update(`${m.version} ${m.name}\n${m.sql}\n`);
+  hash.update(vectorSchema);
+  return `${opts.vector ? 'vector' : 'plain'}-migrated-${hash.digest('hex').slice(0, 16)}`;
 }
 
 const checkout = () => join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
