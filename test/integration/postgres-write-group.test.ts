@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pglite } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import type { RecordCreate } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import { tenant } from './local-helpers.ts';
 
-// Called at the file's top level: it closes after the file. The engine gets (and closes) a clone of it.
-const db = await pglite();
+// Called at the file's top level: its databases close after the file.
+const database = await pgliteDatabases({ migrated: true });
 
 const message = (text: string): RecordCreate => ({ content: { kind: 'message', text, speaker: 'Ana' } });
 
 describe('postgres engine: Records written together share a transaction', () => {
   it('keeps each write its own: idempotent replays, conflicts and a missing Brain within one batch', async () => {
-    const { engine } = await openPostgresEngine({ open: async () => postgresStorageOver(await db.clone()) });
+    const { engine } = await openPostgresEngine({ open: async () => postgresStorageOver(await database()) });
     try {
       await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
       // All in one turn of the event loop: one batch, one transaction.
