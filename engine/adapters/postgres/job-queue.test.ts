@@ -182,6 +182,9 @@ describe('the derivation queue shared by several processes', { skip: server.skip
     await clients[0]!.query(
       "INSERT INTO derive_jobs (brain_uid, job, record_id, record_seq) SELECT 'brn_w', 'derive', id, seq FROM records ORDER BY seq",
     );
+    // Every pool's connections open first: on a loaded machine the first pool, connected already, could
+    // otherwise claim every job before the others had a connection.
+    await Promise.all(clients.flatMap((c) => [0, 1, 2].map(() => c.query('SELECT pg_sleep(0.05)'))));
     const got: number[][] = clients.map(() => []);
     await Promise.all(
       clients.flatMap((c, ci) =>
