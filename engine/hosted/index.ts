@@ -75,7 +75,11 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
   const clock = options.clock ?? (() => new Date());
   const logger = options.logger ?? silent;
   const zone = timeZone(options.timeZone ?? systemTimeZone());
-  const reranker = options.reranker === undefined ? shippedReranker() : options.reranker;
+  // The model trained on this store's own scores (ts_rank, pgvector); a broken install fails here.
+  const reranker =
+    options.reranker === undefined
+      ? shippedReranker({ lexical: storage.lexical.backend, vector: storage.vectors.backend })
+      : options.reranker;
   const deriver = options.deriver ?? createRuleDeriver();
   const deployment = options.deployment ?? 'hosted';
   const worker = createDerivation({

@@ -1,5 +1,7 @@
 import { sqliteLexicalBackend } from '../adapters/sqlite/lexical-index.ts';
 import { sqliteVectorBackend } from '../adapters/sqlite/vector-index.ts';
+import { pgLexicalBackend } from '../adapters/postgres/lexical-index.ts';
+import { pgVectorBackend } from '../adapters/postgres/vector-index.ts';
 
 /**
  * The search backends behind the lanes' scores. A learned reranker sees those scores as features (BM25
@@ -22,6 +24,12 @@ export interface RetrievalBackends {
 export const sqliteBackends: RetrievalBackends = {
   lexical: sqliteLexicalBackend,
   vector: sqliteVectorBackend,
+};
+
+/** The PostgreSQL store's: `ts_rank` over the turns' tsvector and pgvector's cosine distance. */
+export const postgresBackends: RetrievalBackends = {
+  lexical: pgLexicalBackend,
+  vector: pgVectorBackend,
 };
 
 /** The same backends, by name: a reranker that names none was trained on no particular one. */

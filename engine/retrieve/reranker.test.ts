@@ -21,7 +21,7 @@ import {
   validateStages,
   type Reranker,
 } from './reranker.ts';
-import { sqliteBackends, type RetrievalBackends } from './backends.ts';
+import { postgresBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 
@@ -131,66 +131,86 @@ describe('learned reranker', () => {
     assert.throws(() => validateGbdt(shared, ['a', 'b']), /shared child/);
   });
 
-  it('the shipped stage 1 gives XGBoost’s own margins for the rows it recorded, in both modes', () => {
-    const shipped = shippedReranker();
-    assert.match(shipped.id, /^gbdt-rerank-/);
-    assert.equal(shipped.embedder, 'glove-sif');
-    const { checks } = readShippedModelFile();
-    for (const mode of ['fast', 'thorough'] as const) {
-      const rows = (checks ?? []).filter((c) => c.mode === mode);
-      assert.ok(rows.length >= 4, `${mode} rows to replay`);
-      // Rows of no thread: stage 2 does not apply, the scores are stage 1's.
-      const { scores: got, by } = shipped.score(
-        {
-          ids: rows.map((_, i) => `r${i}`),
-          rows: rows.map((r) => Float64Array.from(r.x)),
-          neighbours: rows.map(() => Int32Array.from([-1, -1, -1, -1])),
-          threads: rows.map(() => null),
-        },
-        mode,
-      );
-      assert.match(by!, /stage 2 skipped: candidates outside threads/);
-      rows.forEach((r, i) =>
-        assert.ok(Math.abs(got[i]! - r.margin) < 1e-4, `${mode} row ${i}: ${got[i]} vs ${r.margin}`),
-      );
-    }
+  /** The shipped files: SQLite's with both modes; PostgreSQL's with the modes it was trained for. */
+  const shippedFiles = [
+    { store: 'sqlite', backends: sqliteBackends },
+    { store: 'postgres', backends: postgresBackends },
+  ].map(({ store, backends }) => {
+    const file = readShippedModelFile(backends);
+    const modes = (['fast', 'thorough'] as const).filter((m) => file.models[m] !== undefined);
+    return { store, backends, file, modes };
   });
 
-  it('the shipped stage 2 gives XGBoost’s own margins over whole requests, in both modes, and is not skipped', () => {
-    const shipped = shippedReranker();
-    const file = readShippedModelFile();
-    for (const mode of ['fast', 'thorough'] as const) {
-      const requests = (file.request_checks ?? []).filter((c) => c.mode === mode);
-      assert.deepEqual(
-        requests.map((r) => r.stage2_applies),
-        [true, false],
-        `${mode}: a request of thread messages and one of documents`,
-      );
-      // Both stages are in the file: one that lost its stage 2 would still load and silently rank by stage 1.
-      const stages = validateStages(file.models[mode]);
-      assert.ok(stages.stage2, `${mode} has a stage 2`);
-      for (const r of requests) {
-        const c: RerankCandidates = {
-          ids: r.rows.map((_, i) => `r${i}`),
-          rows: r.rows.map((x) => Float64Array.from(x)),
-          neighbours: r.neighbours.map((n) => Int32Array.from(n)),
-          threads: r.threads,
-        };
-        const { scores, by } = shipped.score(c, mode);
-        assert.match(
-          by!,
-          r.stage2_applies ? /\(stage 1, then stage 2( over the best \d+ by stage 1)?\)$/ : /stage 2 skipped/,
+  it('ships SQLite’s model for both modes and PostgreSQL’s at least for fast', () => {
+    assert.deepEqual(shippedFiles[0]!.modes, ['fast', 'thorough']);
+    assert.ok(shippedFiles[1]!.modes.includes('fast'));
+    // A mode the file lacks is one the engine leaves to the fusion (retrieve.ts checks modes).
+    assert.deepEqual(shippedReranker(postgresBackends).modes ?? ['fast', 'thorough'], shippedFiles[1]!.modes);
+  });
+
+  for (const { store, backends, file, modes } of shippedFiles)
+    it(`the shipped ${store} stage 1 gives XGBoost’s own margins for the rows it recorded, in each mode`, () => {
+      const shipped = shippedReranker(backends);
+      assert.match(shipped.id, /^gbdt-rerank-/);
+      assert.equal(shipped.embedder, 'glove-sif');
+      const { checks } = file;
+      for (const mode of modes) {
+        const rows = (checks ?? []).filter((c) => c.mode === mode);
+        assert.ok(rows.length >= 4, `${mode} rows to replay`);
+        // Rows of no thread: stage 2 does not apply, the scores are stage 1's.
+        const { scores: got, by } = shipped.score(
+          {
+            ids: rows.map((_, i) => `r${i}`),
+            rows: rows.map((r) => Float64Array.from(r.x)),
+            neighbours: rows.map(() => Int32Array.from([-1, -1, -1, -1])),
+            threads: rows.map(() => null),
+          },
+          mode,
         );
-        r.final.forEach((want, i) =>
-          assert.ok(Math.abs(scores[i]! - want) < 1e-4, `${mode} row ${i}: ${scores[i]} vs ${want}`),
+        assert.match(by!, /stage 2 skipped: candidates outside threads/);
+        rows.forEach((r, i) =>
+          assert.ok(Math.abs(got[i]! - r.margin) < 1e-4, `${mode} row ${i}: ${got[i]} vs ${r.margin}`),
         );
-        if (r.stage2_applies) {
-          // Stage 2 moves the scores away from stage 1's: equal scores would mean it did not run.
-          assert.ok(r.final.some((f, i) => Math.abs(f - r.stage1[i]!) > 0.01));
+      }
+    });
+
+  for (const { store, backends, file, modes } of shippedFiles)
+    it(`the shipped ${store} stage 2 gives XGBoost’s own margins over whole requests, in each mode, and is not skipped`, () => {
+      const shipped = shippedReranker(backends);
+      for (const mode of modes) {
+        const requests = (file.request_checks ?? []).filter((c) => c.mode === mode);
+        assert.deepEqual(
+          requests.map((r) => r.stage2_applies),
+          [true, false],
+          `${mode}: a request of thread messages and one of documents`,
+        );
+        // Both stages are in the file: one that lost its stage 2 would still load and silently rank by stage 1.
+        const stages = validateStages(file.models[mode]);
+        assert.ok(stages.stage2, `${mode} has a stage 2`);
+        for (const r of requests) {
+          const c: RerankCandidates = {
+            ids: r.rows.map((_, i) => `r${i}`),
+            rows: r.rows.map((x) => Float64Array.from(x)),
+            neighbours: r.neighbours.map((n) => Int32Array.from(n)),
+            threads: r.threads,
+          };
+          const { scores, by } = shipped.score(c, mode);
+          assert.match(
+            by!,
+            r.stage2_applies
+              ? /\(stage 1, then stage 2( over the best \d+ by stage 1)?\)$/
+              : /stage 2 skipped/,
+          );
+          r.final.forEach((want, i) =>
+            assert.ok(Math.abs(scores[i]! - want) < 1e-4, `${mode} row ${i}: ${scores[i]} vs ${want}`),
+          );
+          if (r.stage2_applies) {
+            // Stage 2 moves the scores away from stage 1's: equal scores would mean it did not run.
+            assert.ok(r.final.some((f, i) => Math.abs(f - r.stage1[i]!) > 0.01));
+          }
         }
       }
-    }
-  });
+    });
 
   it('stacks stage 1’s scores by place, thread neighbours and thread, as train.py does', () => {
     const row = (v: number) => Float64Array.from([v]);
@@ -372,9 +392,42 @@ describe('learned reranker', () => {
     assert.deepEqual(scored, ['sqlite-model']);
   });
 
-  it('the shipped model names the backends of its features', () => {
+  it('the shipped models name the backends of their features', () => {
     assert.deepEqual(shippedReranker().backends, sqliteBackends);
     assert.deepEqual(readShippedModelFile().backends, sqliteBackends);
+    assert.deepEqual(shippedReranker(postgresBackends).backends, postgresBackends);
+    assert.deepEqual(readShippedModelFile(postgresBackends).backends, postgresBackends);
+  });
+
+  it('keeps the fusion’s order in a mode it has no model for, and the Trace says so', async () => {
+    const stage1: GbdtModel = {
+      format: 'mnemo-gbdt/1',
+      features: [...rerankFeatureNames],
+      base_margin: 0,
+      // The fusion's first (frank < 1.5) goes to the bottom: a reordering the Trace shows.
+      trees: [[{ feature: 0, threshold: 1.5, yes: 1, no: 2 }, { leaf: -5 }, { leaf: 0 }]],
+    };
+    const reranker = createGbdtReranker('fast-only', { fast: { stage1 } }, 150);
+    assert.deepEqual(reranker.modes, ['fast']);
+    const engine = await engineWith({ reranker });
+    await conversation(engine);
+    const query = 'Why did Jon pick the spot for his store?';
+    const traceOf = async (mode: 'fast' | 'thorough') => {
+      const ctx = (await engine.createContext(
+        tenant,
+        'b',
+        { query, mode, budget: { tokens: 8000 } },
+        { requestId: 'req_test' },
+      )) as ContextReady;
+      return engine.getTrace(tenant, 'b', ctx.id);
+    };
+    const fast = await traceOf('fast');
+    assert.match(fast.fusion.method, /then fast-only \(stage 1; no stage 2 for fast\)/);
+    assert.equal(fast.fusion.results.at(-1)!.rerank_score, -5);
+    const thorough = await traceOf('thorough');
+    assert.match(thorough.fusion.method, /fast-only not applied: it has no thorough model, only fast/);
+    assert.ok(thorough.fusion.results.every((r) => r.rerank_score === null));
+    assert.equal(thorough.timings_ms['rerank'], undefined);
   });
 
   it('computes each candidate’s features from the lanes, the fusion and its thread', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ContextRequest } from '../contract/index.ts';
-import type { RetrievalBackends } from './backends.ts';
+import { postgresBackends, sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from '../core/retrieve/gbdt.ts';
 import {
   rerankFeatureNames,
@@ -33,6 +33,11 @@ export interface Reranker {
    * engine keeps the fusion's order, as for another embedder. Absent: any.
    */
   readonly backends?: RetrievalBackends;
+  /**
+   * The modes it has a model for (each mode's lanes return a different number of candidates, so ranks
+   * mean something else); in another the engine keeps the fusion's order. Absent: all.
+   */
+  readonly modes?: readonly RetrievalMode[];
   /**
    * One score per candidate, higher first within a tier (Reranking.tiers). The mode matters:
    * thorough's lanes return three times as many.
@@ -69,11 +74,12 @@ const stage2Applies = (c: RerankCandidates): boolean =>
 
 /**
  * A reranker scoring with tree ensembles per mode: stage 1, then stage 2 where it applies, over the
- * best `stage2Depth` by stage 1; the rest follow them in stage 1's order.
+ * best `stage2Depth` by stage 1; the rest follow them in stage 1's order. A mode without models is
+ * left out of `modes`, so the engine keeps the fusion's order there.
  */
 export function createGbdtReranker(
   id: string,
-  models: Record<RetrievalMode, GbdtStages>,
+  models: Partial<Record<RetrievalMode, GbdtStages>>,
   depth: number,
   embedder?: string,
   stage2Depth = depth,
@@ -83,15 +89,20 @@ export function createGbdtReranker(
     stage1: compileGbdt(m.stage1),
     stage2: m.stage2 ? compileGbdt(m.stage2) : undefined,
   });
-  const fast = compile(models.fast);
-  const thorough = compile(models.thorough);
+  const compiled = {
+    fast: models.fast && compile(models.fast),
+    thorough: models.thorough && compile(models.thorough),
+  };
+  const modes = (['fast', 'thorough'] as const).filter((m) => compiled[m]);
   return {
     id,
     depth,
     ...(embedder ? { embedder } : {}),
     ...(backends ? { backends } : {}),
+    ...(modes.length < 2 ? { modes } : {}),
     score: (c, mode) => {
-      const m = mode === 'thorough' ? thorough : fast;
+      const m = compiled[mode];
+      if (!m) throw new Error(`reranker ${id}: no ${mode} model (the engine checks modes first)`);
       const s1 = c.rows.map((x) => gbdtMargin(m.stage1, x));
       if (!m.stage2) return { scores: s1, by: `${id} (stage 1; no stage 2 for ${mode})` };
       if (!stage2Applies(c))
@@ -113,8 +124,22 @@ export function createGbdtReranker(
   };
 }
 
-/** The shipped models' file, trained on the LoCoMo dev half (docs/decisions/retrieval.md). */
-const shippedModelUrl = new URL('./reranker-model.json', import.meta.url);
+/**
+ * The shipped models' files, trained on the LoCoMo dev half (docs/decisions/retrieval.md), one per
+ * store: each on the scores of that store's backends, which its file names. Each is read only by an
+ * engine searching with its backends, so the desktop never reads the PostgreSQL one.
+ */
+const shippedModels: ReadonlyArray<{ url: URL; backends: RetrievalBackends }> = [
+  { url: new URL('./reranker-model.json', import.meta.url), backends: sqliteBackends },
+  { url: new URL('./reranker-model-postgres.json', import.meta.url), backends: postgresBackends },
+];
+
+/**
+ * The shipped file for these backends; for backends none was trained on, the SQLite store's, which
+ * stands aside on them (retrieve.ts) and the Trace says why.
+ */
+const shippedFor = (backends: RetrievalBackends) =>
+  shippedModels.find((m) => sameBackends(m.backends, backends)) ?? shippedModels[0]!;
 
 /** What scripts/reranker/train.py writes. */
 interface ModelFile {
@@ -127,8 +152,8 @@ interface ModelFile {
   backends: RetrievalBackends;
   /** How many of the best by stage 1 stage 2 rescores (train.py's STAGE2_DEPTH); absent: all. */
   stage2_depth?: number;
-  /** Per mode, {stage1, stage2?} (GbdtStages). */
-  models: Record<RetrievalMode, unknown>;
+  /** Per mode, {stage1, stage2?} (GbdtStages); a mode absent was not trained for these backends. */
+  models: Partial<Record<RetrievalMode, unknown>>;
   /** Rows with XGBoost's own stage-1 margins, which the tests replay through gbdt.ts. */
   checks?: Array<{ mode: RetrievalMode; x: number[]; margin: number }>;
   /**
@@ -158,14 +183,25 @@ export function validateStages(m: unknown): GbdtStages {
   return { stage1, stage2: validateGbdt(stages.stage2, [...rerankFeatureNames, ...stackFeatureNames]) };
 }
 
-/** Reads and checks the shipped model file. */
-export function readShippedModelFile(): ModelFile {
-  const raw = JSON.parse(readFileSync(shippedModelUrl, 'utf8')) as ModelFile;
+/** Reads and checks the shipped model file for these backends (default: the SQLite store's). */
+export function readShippedModelFile(backends: RetrievalBackends = sqliteBackends): ModelFile {
+  const { url, backends: expected } = shippedFor(backends);
+  const raw = JSON.parse(readFileSync(url, 'utf8')) as ModelFile;
   if (!Number.isInteger(raw.depth) || raw.depth < 1 || typeof raw.embedder !== 'string') {
     throw new Error('reranker model: depth or embedder missing');
   }
   if (typeof raw.backends?.lexical !== 'string' || typeof raw.backends?.vector !== 'string') {
     throw new Error('reranker model: backends {lexical, vector} missing; retrain it');
+  }
+  // A file swapped for another store's would load and rerank on scales it never saw.
+  if (!sameBackends(raw.backends, expected)) {
+    throw new Error(
+      `reranker model ${url.pathname}: trained on ${raw.backends.lexical} and ${raw.backends.vector}, ` +
+        `expected ${expected.lexical} and ${expected.vector}`,
+    );
+  }
+  if (typeof raw.models !== 'object' || raw.models === null || !(raw.models.fast || raw.models.thorough)) {
+    throw new Error('reranker model: no models for either mode; retrain it');
   }
   if (raw.stage2_depth !== undefined && !(Number.isInteger(raw.stage2_depth) && raw.stage2_depth >= 1)) {
     throw new Error('reranker model: stage2_depth must be a positive integer');
@@ -173,20 +209,27 @@ export function readShippedModelFile(): ModelFile {
   return raw;
 }
 
-// The parsed model is immutable: one per process, however many engines open (tests open hundreds).
-let shipped: Reranker | undefined;
+// The parsed models are immutable: one per file per process, however many engines open (tests open hundreds).
+const shipped = new Map<URL, Reranker>();
 
-/** The shipped reranker, read and checked on first use; throws when the file is missing or wrong. */
-export function shippedReranker(): Reranker {
-  if (shipped) return shipped;
-  const raw = readShippedModelFile();
-  shipped = createGbdtReranker(
+/**
+ * The shipped reranker for an engine searching with these backends (default: the SQLite store's),
+ * read and checked on first use; throws when its file is missing or wrong.
+ */
+export function shippedReranker(backends: RetrievalBackends = sqliteBackends): Reranker {
+  const { url } = shippedFor(backends);
+  const known = shipped.get(url);
+  if (known) return known;
+  const raw = readShippedModelFile(backends);
+  const stages = (m: unknown) => (m === undefined ? undefined : validateStages(m));
+  const reranker = createGbdtReranker(
     raw.id,
-    { fast: validateStages(raw.models.fast), thorough: validateStages(raw.models.thorough) },
+    { fast: stages(raw.models.fast), thorough: stages(raw.models.thorough) },
     raw.depth,
     raw.embedder,
     raw.stage2_depth,
     raw.backends,
   );
-  return shipped;
+  shipped.set(url, reranker);
+  return reranker;
 }

@@ -256,6 +256,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   } else if (o.reranker && trainedWith !== undefined && !sameBackends(trainedWith, backends)) {
     // So are another backend's BM25 and distances, on other scales.
     method = `${fusionMethod} (${o.reranker.id} not applied: trained on scores of ${trainedWith.lexical} and ${trainedWith.vector}, this engine searches with ${backends.lexical} and ${backends.vector})`;
+  } else if (o.reranker?.modes && !o.reranker.modes.includes(o.mode)) {
+    // Each mode's lanes return a different number of candidates: a model of the other mode's ranks does not fit.
+    method = `${fusionMethod} (${o.reranker.id} not applied: it has no ${o.mode} model, only ${o.reranker.modes.join(' and ')})`;
   } else if (o.reranker && fused.length > 1) {
     if (over()) skipped.push('rerank');
     else {

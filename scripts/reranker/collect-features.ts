@@ -1,6 +1,7 @@
 /**
  * Training data for the learned reranker: runs every question of a LoCoMo-format file (categories 1-4)
- * through the local engine, in process, with a reranker that only records the features of the best
+ * through an engine in process (the local engine; ENGINE=postgres: the PostgreSQL engine over PGlite with
+ * pgvector, whose lanes score with ts_rank and pgvector), with a reranker that only records the features of the best
  * candidates and leaves the fusion's order alone. Writes one CSV row per (question, candidate), in the
  * fusion's order: question id, conversation, category, number of evidence turns, label (the candidate is
  * evidence), its thread (a number per distinct thread of the question, -1 for none) and the row numbers
@@ -11,6 +12,7 @@
  *   node --import tsx scripts/reranker/collect-features.ts ../shared/data/locomo/locomo-dev.json /tmp/fast.csv
  *   RERANK_MODE=thorough node --import tsx scripts/reranker/collect-features.ts ... /tmp/thorough.csv
  *   TURNS_AS=documents ... (turns stored as dated documents, as `bench locomo --turns-as documents` does)
+ *   ENGINE=postgres ... (features of the PostgreSQL engine's backends, for ENGINE=postgres train.py)
  *
  * Then scripts/reranker/train.py (docs/decisions/retrieval.md, "Learned reranker").
  */
@@ -18,6 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalEngine } from '../../engine/local/index.ts';
+import { openEmbeddedPostgres, openPostgresEngine } from '../../engine/index.ts';
 import { rerankFeatureNames } from '../../engine/retrieve/rerank-features.ts';
 import type { RerankCandidates } from '../../engine/retrieve/rerank-features.ts';
 import type { Reranker } from '../../engine/retrieve/reranker.ts';
@@ -46,6 +49,7 @@ function choice<T extends string>(name: string, allowed: readonly T[]): T {
 }
 const mode = choice('RERANK_MODE', ['fast', 'thorough'] as const);
 const form = choice('TURNS_AS', locomoTurnForms);
+const engineKind = choice('ENGINE', ['local', 'postgres'] as const);
 let captured: RerankCandidates | null = null;
 const recorder: Reranker = {
   id: 'feature-recorder',
@@ -56,15 +60,17 @@ const recorder: Reranker = {
   },
 };
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-rerank-'));
-const engine = await createLocalEngine({
-  dataDir: dir,
-  dbKey: 'k'.repeat(64),
-  durability: 'normal',
+const shared = {
   embedder: { provider: 'glove-sif', dataDir: dir },
   // LoCoMo's dates carry no zone; the benchmark reads them as UTC too.
   timeZone: 'UTC',
   reranker: recorder,
-});
+} as const;
+// The same engines `bench locomo` serves (--engine postgres with no URL: PGlite with pgvector, hosted).
+const engine =
+  engineKind === 'postgres'
+    ? (await openPostgresEngine({ open: () => openEmbeddedPostgres() }, shared)).engine
+    : await createLocalEngine({ ...shared, dataDir: dir, dbKey: 'k'.repeat(64), durability: 'normal' });
 const tenant = { project: 'rerank', env: 'test' } as const;
 const lines = [
   [

@@ -17,9 +17,13 @@ training, default 1): the same questions collected with the turns stored in diff
 a conversation out in every form at once and reports each form on its own. The shipped models:
 
   /usr/bin/python3 scripts/reranker/train.py fast /tmp/fast.csv,/tmp/fast-docs.csv:0.5 engine/retrieve/reranker-model.json
+
+ENGINE=postgres trains on features collected with ENGINE=postgres (the PostgreSQL engine's ts_rank and
+pgvector scores) and names that engine's backends and model id, for engine/retrieve/reranker-model-postgres.json.
 """
 import csv
 import json
+import os
 import sys
 
 import numpy as np
@@ -41,7 +45,6 @@ INCREASING = {'lexnorm', 'cos'}
 
 def monotone(feats):
     return '(' + ','.join('1' if f in INCREASING or f.startswith('r_') else '0' for f in feats) + ')'
-MODEL_ID = 'gbdt-rerank-locomo-dev-v4'
 # rerank-features.ts stackFeatureNames and stackMissing: what stage 2 sees besides the features.
 STACK_FEATURES = ['s1', 's1_inv_rank', 's1_gap', 's1_nb-2', 's1_nb-1', 's1_nb1', 's1_nb2', 's1_thread_max',
                   's1_nb_max']
@@ -52,9 +55,14 @@ DEPTH = 150
 # stage2_depth); the rest follow them in stage 1's order. From further down stage 2 lifted nothing into
 # the top 25 on the dev half (the same frac@5/10/25 in both modes), and its walk of the trees halves.
 STAGE2_DEPTH = 80
-# The lexical and vector backends whose scores the features carry (engine/retrieve/backends.ts): the
-# engine stands the model aside on any other, as on another embedder.
-BACKENDS = {'lexical': 'sqlite-fts5/bm25', 'vector': 'sqlite-vec/int8-l2'}
+# Per engine (collect-features.ts ENGINE): the model's id and the lexical and vector backends whose scores
+# the features carry (engine/retrieve/backends.ts): the engine stands the model aside on any other, as on
+# another embedder. Nothing in the features says which engine recorded them: ENGINE must match.
+ENGINES = {
+    'local': ('gbdt-rerank-locomo-dev-v4', {'lexical': 'sqlite-fts5/bm25', 'vector': 'sqlite-vec/int8-l2'}),
+    'postgres': ('gbdt-rerank-postgres-locomo-dev-v1',
+                 {'lexical': 'postgres-tsvector-turns/ts_rank', 'vector': 'pgvector/hnsw-cosine'}),
+}
 # Added to stage 2's margins to rank its candidates before the rest, as the engine's tiers do.
 TIER_LEAD = 1e6
 EMBEDDER = 'glove-sif'
@@ -206,8 +214,10 @@ def check_export(bst, model, x, rows):
 
 
 def main(mode, src, dst):
-    if mode not in ('fast', 'thorough'):
-        sys.exit('usage: train.py fast|thorough FEATURES.csv[,FEATURES.csv...] MODEL.json')
+    engine = os.environ.get('ENGINE', 'local')
+    if mode not in ('fast', 'thorough') or engine not in ENGINES:
+        sys.exit('usage: [ENGINE=local|postgres] train.py fast|thorough FEATURES.csv[,FEATURES.csv...] MODEL.json')
+    model_id, backends = ENGINES[engine]
     srcs = src.split(',')
     feats, qid, conv, nev, y, x, form, weight, thread, nbr = load_all(srcs)
     feats2 = feats + STACK_FEATURES
@@ -239,7 +249,10 @@ def main(mode, src, dst):
     # stage 1 trained without c and d), as the final stage 2 is trained on margins of a stage 1 that
     # never saw the conversation.
     totals = {f: np.zeros(4) for f in range(len(srcs))}
-    for c in convs:
+    # CROSS_VALIDATE=0 skips the estimate (its 10 extra stage-1 fits and 5 stage-2 fits): to write a model
+    # whose settings were already measured, on a machine too busy for both.
+    cross_validate = os.environ.get('CROSS_VALIDATE', '1') != '0'
+    for c in convs if cross_validate else []:
         test = conv == c
         s1 = np.zeros(len(y))
         s1[test] = predict(stage1_without(frozenset([c])), test)
@@ -260,7 +273,7 @@ def main(mode, src, dst):
             print(f'{c} ({srcs[f]}): {n} questions, frac@10 fusion {b:.4f}, stage 1 {r1:.4f}, '
                   f'stage 2 {r2:.4f} (trained on the others)', flush=True)
             t += [b * n, r1 * n, r2 * n, n]
-    for f, (b, r1, r2, n) in totals.items():
+    for f, (b, r1, r2, n) in totals.items() if cross_validate else []:
         print(f'all ({srcs[f]}): leave-one-conversation-out frac@10 fusion {b / n:.4f}, stage 1 {r1 / n:.4f}, '
               f'stage 2 {r2 / n:.4f}')
 
@@ -279,10 +292,10 @@ def main(mode, src, dst):
         with open(dst) as f:
             out = json.load(f)
     except FileNotFoundError:
-        out = {'id': MODEL_ID, 'models': {}}
-    if out.get('id') != MODEL_ID:
-        out = {'id': MODEL_ID, 'models': {}}  # another version's models: the other mode must be retrained
-    out.update(id=MODEL_ID, depth=DEPTH, stage2_depth=STAGE2_DEPTH, embedder=EMBEDDER, backends=BACKENDS)
+        out = {'id': model_id, 'models': {}}
+    if out.get('id') != model_id:
+        out = {'id': model_id, 'models': {}}  # another version's models: the other mode must be retrained
+    out.update(id=model_id, depth=DEPTH, stage2_depth=STAGE2_DEPTH, embedder=EMBEDDER, backends=backends)
     out['models'][mode] = {'stage1': model, 'stage2': model2}
     # A few rows with XGBoost's stage-1 margins, for the engine's tests to replay (engine/retrieve/reranker.test.ts).
     out['checks'] = [c for c in out.get('checks', []) if c['mode'] != mode] + [
