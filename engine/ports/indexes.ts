@@ -1,7 +1,7 @@
 /*
  * The search indexes retrieval's lanes read. Each is kept in step with the Records and Memories by its
  * adapter (SQLite: triggers and an index queue, in the writing transaction), and each names its
- * backend (retrieve/backends.ts), since a learned reranker is trained on one backend's scores.
+ * backend (core/retrieve/backends.ts), since a learned reranker is trained on one backend's scores.
  */
 
 /** The request's conditions on the Records a search may return (retrieve/lane.ts Eligibility). */

@@ -21,7 +21,7 @@ import {
   validateStages,
   type Reranker,
 } from './reranker.ts';
-import { postgresBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
+import { postgresBackends, sqliteBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ContextRequest } from '../contract/index.ts';
-import { postgresBackends, sameBackends, sqliteBackends, type RetrievalBackends } from './backends.ts';
+import {
+  postgresBackends,
+  sameBackends,
+  sqliteBackends,
+  type RetrievalBackends,
+} from '../core/retrieve/backends.ts';
 import { compileGbdt, gbdtMargin, validateGbdt, type GbdtModel } from '../core/retrieve/gbdt.ts';
 import {
   rerankFeatureNames,

@@ -1,4 +1,4 @@
-import { sameBackends, type RetrievalBackends } from './backends.ts';
+import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';

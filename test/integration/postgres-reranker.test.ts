@@ -4,7 +4,7 @@ import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pglite } from '../../engine/adapters/postgres/testing/pglite.ts';
 import type { ContextReady } from '../../engine/contract/index.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
-import { postgresBackends, sqliteBackends } from '../../engine/retrieve/backends.ts';
+import { postgresBackends, sqliteBackends } from '../../engine/core/retrieve/backends.ts';
 import { readShippedModelFile, shippedReranker } from '../../engine/retrieve/reranker.ts';
 import type { Engine } from '../../engine/types.ts';
 import { open, tempDir, tenant } from './local-helpers.ts';

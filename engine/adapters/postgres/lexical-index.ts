@@ -2,6 +2,7 @@ import { turnWeights } from '../../core/retrieve/turn-shape.ts';
 import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 import { params, type Params } from './memory-view.ts';
+import { postgresBackends } from '../../core/retrieve/backends.ts';
 
 /**
  * `ts_rank` with normalisation 1 (divided by 1 + log of the Record's length), not `ts_rank_cd`. The
@@ -12,7 +13,7 @@ import { params, type Params } from './memory-view.ts';
  * (lexical-index.test.ts checks the order). Neither weighs rare words more (no IDF), so the scores are
  * not BM25's: the reranker, trained on `sqlite-fts5/bm25`, stands aside on this backend.
  */
-export const pgLexicalBackend = 'postgres-tsvector-turns/ts_rank';
+export const pgLexicalBackend = postgresBackends.lexical;
 
 /** ts_rank's weights, in its order (D, C, B, A): after, speaker, before, the text (migration 005). */
 const rankWeights = `{${[turnWeights.after, turnWeights.speaker, turnWeights.before, turnWeights.text].join(',')}}`;

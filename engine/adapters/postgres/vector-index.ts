@@ -2,13 +2,14 @@ import type { VectorIndex, VectorModelRef } from '../../ports/index.ts';
 import { scopeSql } from './lexical-index.ts';
 import { params } from './memory-view.ts';
 import type { PgClient, PgQueryable } from './client.ts';
+import { postgresBackends } from '../../core/retrieve/backends.ts';
 
 /**
  * pgvector's HNSW over cosine distance (`<=>`, 1 - cosine): the SQLite index ranks by L2 over
  * unit-length int8 vectors and answers 1 - cosine, so both rank alike and answer on one scale (this
  * one without int8's rounding). HNSW is approximate where sqlite-vec's scan is exact.
  */
-export const pgVectorBackend = 'pgvector/hnsw-cosine';
+export const pgVectorBackend = postgresBackends.vector;
 
 /** Whether the semantic lane can run on this database, and why not (recorded by migrate()). */
 export async function vectorSupport(db: PgQueryable): Promise<{ on: boolean; reason: string | null }> {

@@ -3,9 +3,10 @@ import { eligibilitySql } from './eligibility-sql.ts';
 import type { SqlParam, Store } from './store.ts';
 import type { TurnCopies } from './turn-copies.ts';
 import { ftsPhrase, ftsRankingSql, scopeToken } from './turn-table.ts';
+import { sqliteBackends } from '../../core/retrieve/backends.ts';
 
 /** FTS5's BM25 over turn_fts; the in-memory copy answers exactly as FTS5 does, so it is no backend of its own. */
-export const sqliteLexicalBackend = 'sqlite-fts5/bm25';
+export const sqliteLexicalBackend = sqliteBackends.lexical;
 
 const cols = `r.id AS recordId, r.n AS recordN, substr(r.text, 1, 2000) AS text, ri.speaker_norm AS speakerNorm, r.occurred_ms AS occurredMs`;
 

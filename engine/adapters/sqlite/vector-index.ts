@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { VectorIndex, VectorModelRef } from '../../ports/indexes.ts';
 import type { Store } from './store.ts';
 import { createVectorCopy, type VectorCopy } from './vector-copy.ts';
+import { sqliteBackends } from '../../core/retrieve/backends.ts';
 
 /** One embedding model's vector tables: Records and Memories, partitioned by Brain. */
 export interface VectorModel {
@@ -485,7 +486,7 @@ function syncedCopy(v: Vectors, table: string, brainUid: string, dims: number): 
 }
 
 /** sqlite-vec's L2 over int8 vectors, read back as cosine; the in-memory copies answer exactly as it does. */
-export const sqliteVectorBackend = 'sqlite-vec/int8-l2';
+export const sqliteVectorBackend = sqliteBackends.vector;
 
 export interface VectorCopyUsage {
   copies: number;

@@ -1,8 +1,3 @@
-import { sqliteLexicalBackend } from '../adapters/sqlite/lexical-index.ts';
-import { sqliteVectorBackend } from '../adapters/sqlite/vector-index.ts';
-import { pgLexicalBackend } from '../adapters/postgres/lexical-index.ts';
-import { pgVectorBackend } from '../adapters/postgres/vector-index.ts';
-
 /**
  * The search backends behind the lanes' scores. A learned reranker sees those scores as features (BM25
  * from the lexical index, distances from the vector index), so a model trained on one backend's numbers
@@ -22,14 +17,14 @@ export interface RetrievalBackends {
  * backends of their own.
  */
 export const sqliteBackends: RetrievalBackends = {
-  lexical: sqliteLexicalBackend,
-  vector: sqliteVectorBackend,
+  lexical: 'sqlite-fts5/bm25',
+  vector: 'sqlite-vec/int8-l2',
 };
 
 /** The PostgreSQL store's: `ts_rank` over the turns' tsvector and pgvector's cosine distance. */
 export const postgresBackends: RetrievalBackends = {
-  lexical: pgLexicalBackend,
-  vector: pgVectorBackend,
+  lexical: 'postgres-tsvector-turns/ts_rank',
+  vector: 'pgvector/hnsw-cosine',
 };
 
 /** The same backends, by name: a reranker that names none was trained on no particular one. */
