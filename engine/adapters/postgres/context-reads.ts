@@ -17,8 +17,8 @@ import { params, scheduledSql, servedSql } from './memory-view.ts';
 export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
   return {
     async evidence(recordIds, at) {
-      // One statement, one round trip: the three reads as JSON arrays, each as its own query would
-      // answer it (the citing versions in their order).
+      // One statement, one round trip: the three reads as JSON arrays in the port's shapes, each as its
+      // own query would answer it (the citing versions in their order).
       const p = params(brainUid, [...recordIds]);
       const eligible = scopeSql(p, at.scope, 'nr');
       const served = servedSql(p, at.readMs, at.nowMs);
@@ -27,15 +27,7 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
         await q.query<{
           records: EvidenceRecord[];
           newer: { id: string; newer: string }[];
-          citing: {
-            record_id: string;
-            id: string;
-            quote: string;
-            served: boolean;
-            pending: boolean;
-            retracted: boolean;
-            later: boolean;
-          }[];
+          citing: CitingVersion[];
         }>(
           `SELECT
              (SELECT coalesce(json_agg(json_build_object('id', r.id, 'kind', r.kind, 'content', r.content,
@@ -48,8 +40,8 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
                   AND nr.external_id = r.external_id AND nr.n > r.n AND ${eligible}
                 ORDER BY nr.n DESC LIMIT 1) x
               WHERE r.brain_uid = $1 AND r.id = ANY($2::text[]) AND r.external_id IS NOT NULL) AS newer,
-             (SELECT coalesce(json_agg(json_build_object('record_id', c.record_id, 'quote', c.quote,
-                       'id', m.id, 'served', ${served}, 'pending', m.pending,
+             (SELECT coalesce(json_agg(json_build_object('recordId', c.record_id, 'memoryId', m.id,
+                       'quote', c.quote, 'served', ${served}, 'pending', m.pending,
                        'retracted', m.status = 'retracted', 'later', ${later})
                      ORDER BY c.record_id COLLATE "C", c.memory_id COLLATE "C"), '[]')
               FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
@@ -57,16 +49,7 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
           p.values,
         )
       ).rows[0]!;
-      const citing = row.citing.map((m): CitingVersion => ({
-        recordId: m.record_id,
-        memoryId: m.id,
-        quote: m.quote,
-        served: m.served,
-        pending: m.pending,
-        retracted: m.retracted,
-        later: m.later,
-      }));
-      return { records: row.records, newer: row.newer, citing };
+      return row;
     },
     async successors(memoryIds, at, limit) {
       if (memoryIds.length === 0) return [];
