@@ -28,7 +28,7 @@ export function pgIdempotency(
           string | null,
           number | null,
         ];
-        return { bodyHash, target: recordId !== null ? { record: recordId } : { objectN: objectN! } };
+        return entryOf(bodyHash, recordId, objectN);
       }
       const r = await (deferred ? deferred.readAround.bind(deferred) : q.query.bind(q))<{
         body_hash: string;
@@ -39,10 +39,7 @@ export function pgIdempotency(
         [brainUid, operation, key],
       );
       const row = r.rows[0];
-      if (!row) return null;
-      const target: IdempotencyEntry['target'] =
-        row.record_id !== null ? { record: row.record_id } : { objectN: row.object_n! };
-      return { bodyHash: row.body_hash, target };
+      return row ? entryOf(row.body_hash, row.record_id, row.object_n) : null;
     },
     async remember(operation, key, entry) {
       const values = [
@@ -63,3 +60,9 @@ export function pgIdempotency(
     },
   };
 }
+
+/** A key's entry from its columns: it names a Record or an Object version. */
+const entryOf = (bodyHash: string, recordId: string | null, objectN: number | null): IdempotencyEntry => ({
+  bodyHash,
+  target: recordId !== null ? { record: recordId } : { objectN: objectN! },
+});
