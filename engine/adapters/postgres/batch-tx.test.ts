@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PgClient, PgQueryable } from './client.ts';
-import { addBrain, addRecord, migratedPglite } from './testing/fixtures.ts';
+import { addBrain, addRecord, migratedPglite, recordRow } from './testing/fixtures.ts';
 import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
 
 const db = await migratedPglite();
@@ -37,21 +37,7 @@ function counted(client: PgClient): { client: PgClient; statements: string[] } {
 /** A unit that appends Record `id` at the next step, queues its derivation and names it by `key`. */
 const append = (brainUid: string, id: string, key?: string) => async (u: PgUnitOfWork) => {
   const seq = await u.sequence.next();
-  await u.records.insert({
-    id,
-    brain_uid: brainUid,
-    seq,
-    kind: 'message',
-    content: '{}',
-    text: `text of ${id}`,
-    source_name: null,
-    external_id: null,
-    trust: 'medium',
-    visibility: 'shareable',
-    occurred_at: '2026-01-01T00:00:00.000Z',
-    occurred_ms: 0,
-    created_at: '2026-01-01T00:00:00.000Z',
-  });
+  await u.records.insert(recordRow(brainUid, id, seq));
   await u.jobs.enqueue({ job: 'derive', brainUid, recordId: id, recordSeq: seq });
   if (key !== undefined)
     await u.idempotency.remember('rememberRecord', key, {

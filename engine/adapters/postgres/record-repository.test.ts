@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecordRow } from '../../ports/index.ts';
-import { addBrain } from './testing/fixtures.ts';
+import { addBrain, recordRow as row } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory } from './testing/records.ts';
 import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
@@ -14,22 +13,6 @@ import { pgVectorIndex } from './vector-index.ts';
  */
 
 const db = await pglite({ vector: true, migrated: true });
-
-const row = (brainUid: string, id: string): Omit<RecordRow, 'n'> => ({
-  id,
-  brain_uid: brainUid,
-  seq: 1,
-  kind: 'message',
-  content: '{"kind":"message","text":"hi"}',
-  text: `text of ${id}`,
-  source_name: null,
-  external_id: null,
-  trust: 'medium',
-  visibility: 'shareable',
-  occurred_at: '2026-01-01T00:00:00.000Z',
-  occurred_ms: Date.parse('2026-01-01T00:00:00.000Z'),
-  created_at: '2026-01-01T00:00:00.000Z',
-});
 
 describe('the Records of a unit of work over PostgreSQL', () => {
   it("removes a Record's vectors with it, under every model, and no one else's", async () => {

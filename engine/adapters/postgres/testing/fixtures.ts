@@ -1,5 +1,5 @@
 import { after } from 'node:test';
-import type { BrainRow } from '../../../ports/index.ts';
+import type { BrainRow, RecordRow } from '../../../ports/index.ts';
 import type { PgClient, PgQueryable } from '../client.ts';
 import { migrate } from '../migrate.ts';
 import { startCluster, type TestCluster } from './cluster.ts';
@@ -15,6 +15,23 @@ export const brainRow = (uid: string, id: string, over: Partial<BrainRow> = {}):
   self_name: null,
   created_at: '2026-01-01T00:00:00Z',
   ...over,
+});
+
+/** A message Record's row as rememberRecord would insert it, at `seq`. */
+export const recordRow = (brainUid: string, id: string, seq = 1): Omit<RecordRow, 'n'> => ({
+  id,
+  brain_uid: brainUid,
+  seq,
+  kind: 'message',
+  content: '{"kind":"message","text":"hi"}',
+  text: `text of ${id}`,
+  source_name: null,
+  external_id: null,
+  trust: 'medium',
+  visibility: 'shareable',
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  occurred_ms: Date.parse('2026-01-01T00:00:00.000Z'),
+  created_at: '2026-01-01T00:00:00.000Z',
 });
 
 /** A Brain row as the repository would write it (tests that need one without the repository). */
