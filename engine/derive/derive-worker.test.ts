@@ -289,7 +289,12 @@ describe('derive worker', () => {
     });
     after(() => worker.stop());
     worker.kick();
-    await batch;
+    await Promise.race([
+      batch,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`both jobs never committed: ran ${ran.join(', ')}`)), 10_000),
+      ),
+    ]);
     assert.deepEqual(
       other.map((j) => j.n),
       [1],
