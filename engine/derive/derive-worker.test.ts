@@ -289,12 +289,16 @@ describe('derive worker', () => {
     });
     after(() => worker.stop());
     worker.kick();
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       batch,
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`both jobs never committed: ran ${ran.join(', ')}`)), 10_000),
-      ),
-    ]);
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`both jobs never committed: ran ${ran.join(', ')}`)),
+          10_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     assert.deepEqual(
       other.map((j) => j.n),
       [1],
