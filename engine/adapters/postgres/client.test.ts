@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { PgClient } from './client.ts';
+import { storeFailure } from './store-failure.ts';
 import { migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
 
 const awkward = `it's a \\ back'slash; $2 -- not a comment`;
@@ -79,5 +80,19 @@ describe('transactions on a server', { skip: server.skip }, () => {
   });
   after(async () => {
     for (const p of (await pools) ?? []) await p.close();
+  });
+
+  it('rejects a transaction whose connection the server ends between statements, and serves again', async () => {
+    const [db, other] = await migratedDatabase(server.cluster(), 2, 1);
+    const ended = db!.transaction(async (tx) => {
+      const { pid } = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!;
+      // Ended while idle in the transaction: the connection reports it as an 'error' event.
+      await other!.query('SELECT pg_terminate_backend($1)', [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await tx.query('SELECT 1');
+    });
+    // As a failure of the store, which the derive worker waits out instead of counting against a job.
+    await assert.rejects(ended, (e) => storeFailure(e));
+    assert.equal((await db!.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
   });
 });

@@ -113,6 +113,14 @@ export function poolClient(pool: pg.Pool): PgClient {
     exec: exec(pool),
     async transaction(work, options) {
       const conn = await pool.connect();
+      // A connection the server ends between two statements (a restart, a failover, a terminated
+      // backend) emits 'error' while it is checked out, where the pool listens no more: unheard, that
+      // ends the process. The transaction's next statement fails on it anyway, which rolls it back.
+      let lost: unknown;
+      const onLost = (e: unknown) => {
+        lost = e;
+      };
+      conn.on('error', onLost);
       const tx = { query: run(conn), exec: exec(conn) };
       let broken: unknown;
       let released = false;
@@ -129,8 +137,14 @@ export function poolClient(pool: pg.Pool): PgClient {
           // answer now, and the connection goes back to the pool once the server has answered it.
           released = true;
           conn.query('COMMIT').then(
-            () => conn.release(),
-            (e: unknown) => conn.release(e instanceof Error ? e : new Error(String(e))),
+            () => {
+              conn.removeListener('error', onLost);
+              conn.release(lost instanceof Error ? lost : undefined);
+            },
+            (e: unknown) => {
+              conn.removeListener('error', onLost);
+              conn.release(e instanceof Error ? e : new Error(String(e)));
+            },
           );
           return result;
         }
@@ -145,7 +159,11 @@ export function poolClient(pool: pg.Pool): PgClient {
         }
         throw e;
       } finally {
-        if (!released) conn.release(broken instanceof Error ? broken : undefined);
+        if (!released) {
+          conn.removeListener('error', onLost);
+          const gone = broken ?? lost;
+          conn.release(gone instanceof Error ? gone : undefined);
+        }
       }
     },
     close: () => pool.end(),
