@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyRegistryPort, Storage, TraceStore } from '../../ports/index.ts';
+import type { KeyRegistryPort, Storage, TraceStore, UpgradeList } from '../../ports/index.ts';
 import { pgBrains } from './brain-repository.ts';
+import { pgUpgradeList } from './derivation-upgrade.ts';
 import { connectPostgres, type PgClient } from './client.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgKeyRegistry } from './key-registry.ts';
@@ -24,6 +25,8 @@ export interface PostgresStorage extends Storage {
   readonly semantic: { on: boolean; reason: string | null };
   /** Versions of the schema this open applied (none when another process had). */
   readonly migrated: readonly number[];
+  /** The Records the derivation upgrade derives again, one list for every process (derivation-upgrade.ts). */
+  readonly upgradeList: UpgradeList;
   /** Starts this process's embedding worker over the database (embed-worker.ts). */
   startEmbedding(o: Pick<PgEmbedWorkerOptions, 'embedder' | 'logger'>): PgEmbedWorker;
 }
@@ -75,6 +78,7 @@ export async function postgresStorageOver(
     jobs: pgJobQueue(client),
     traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
     keys: pgKeyRegistry(client),
+    upgradeList: pgUpgradeList(client),
     semantic,
     startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
     migrated: applied,

@@ -69,7 +69,7 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
  * queued (BatchTx), and the Brain's self as read with the lock (nothing changes it while it is held).
  */
 function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnitOfWork {
-  return {
+  const uow: PgUnitOfWork = {
     ...repositories(tx, brainUid),
     sequence: stepsOf(tx),
     records: pgRecords(tx, brainUid, tx),
@@ -77,6 +77,21 @@ function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnit
     jobs: pgJobWrites(tx, tx),
     self: async () => selfOf(self),
   };
+  unitTxs.set(uow, tx);
+  return uow;
+}
+
+/** Each write's unit of work and the transaction it runs on, for adapters beside the port's repositories. */
+const unitTxs = new WeakMap<BrainUnitOfWork, UnitTx>();
+
+/**
+ * The transaction a unit of work of this adapter runs on: what reads and writes outside the port's
+ * repositories (the derivation upgrade's) run in, so they commit or roll back with the unit.
+ */
+export function unitTxOf(uow: BrainUnitOfWork): UnitTx {
+  const tx = unitTxs.get(uow);
+  if (!tx) throw new Error('not a unit of work of a PostgreSQL write');
+  return tx;
 }
 
 export interface PgUnitsOfWork {

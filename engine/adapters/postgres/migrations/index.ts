@@ -7,6 +7,7 @@ import { embedQueue } from './006-embed-queue.ts';
 import { recordIds } from './007-record-ids.ts';
 import { restatedMemories } from './008-restated-memories.ts';
 import { speakers } from './009-speakers.ts';
+import { deriveUpgrade } from './010-derive-upgrade.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -30,6 +31,7 @@ export const migrations: readonly PgMigration[] = [
   recordIds,
   restatedMemories,
   speakers,
+  deriveUpgrade,
 ];
 
 /**
