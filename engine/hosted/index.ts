@@ -5,6 +5,7 @@ import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { systemTimeZone, timeZone } from '../core/retrieve/time-zone.ts';
 import { createDerivation } from '../derive/derivation.ts';
+import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
@@ -96,6 +97,26 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       // batch costs a claim, a commit and a release, so it is longer than SQLite's 20 ms.
       sliceMs: postgresSliceMs,
       ...(options.deriveLeaseMs ? { leaseMs: options.deriveLeaseMs } : {}),
+      // A new deriver reaches what was written before it, in the background, as on the local engine.
+      // Every process works the one list; the Brain's row lock keeps a Record to one of them
+      // (derivation-upgrade.ts).
+      upkeep: createDerivationUpgrade({
+        list: storage.upgradeList,
+        units: storage,
+        storeFailure,
+        deriver,
+        now: () => clock().toISOString(),
+        onError: (recordId, error) =>
+          logger.error('deriving a Record again failed; it is left as it was', {
+            record_id: recordId,
+            error: String(error),
+          }),
+        onFinished: (counts) =>
+          logger.info('Records derived by an earlier deriver were derived again', {
+            deriver: deriver.name,
+            ...counts,
+          }),
+      }),
     },
   });
   const thorough =

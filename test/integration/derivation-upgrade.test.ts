@@ -1,0 +1,494 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
+import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import { openPostgresEngine } from '../../engine/index.ts';
+import type { Logger } from '../../engine/local/local-ctx.ts';
+import type { Deployment, Engine } from '../../engine/types.ts';
+import { key, open, tempDir, tenant } from './local-helpers.ts';
+
+const rules = createRuleDeriver();
+
+/**
+ * The rules as version 2 derived: Node's segmenter cut a sentence after "Dr." ("My dentist is Dr." and
+ * "Silva in Braga."). Every other claim is today's.
+ */
+const rulesV2: Deriver = {
+  name: 'rules-v2',
+  derive(record, ctx) {
+    return rules.derive(record, ctx).flatMap((c) => {
+      const at = c.statement.indexOf('Dr. ');
+      if (c.predicate !== null || at < 0) return [c];
+      const head = c.statement.slice(0, at + 3);
+      const tail = c.statement.slice(at + 4);
+      return [
+        { ...c, statement: head, quote: head },
+        { ...c, statement: tail, quote: tail },
+      ];
+    });
+  },
+};
+
+const said = (text: string, extra: Partial<RecordCreate> = {}): RecordCreate => ({
+  content: { kind: 'message', text, speaker: 'user' },
+  ...extra,
+});
+
+interface Logged {
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+function capture() {
+  const lines: Logged[] = [];
+  const log = (message: string, fields: Record<string, unknown> = {}) => lines.push({ message, fields });
+  return { lines, logger: { info: log, warn: log, error: log } };
+}
+
+const upgrades = (lines: Logged[]) => lines.filter((l) => /derived again/.test(l.message));
+
+async function current(engine: Engine): Promise<Map<string, Memory>> {
+  const page = await engine.listMemories(tenant, 'b', { limit: 100 });
+  return new Map(page.data.map((m) => [m.statement, m]));
+}
+
+interface EngineOptions {
+  deriver?: Deriver;
+  logger?: Logger;
+  /** Default `local`, on both engines: some cases write `local_only` Records. */
+  deployment?: Deployment;
+}
+
+/** One store, opened by one engine at a time, each closed before the next opens. */
+interface Store {
+  open(o?: EngineOptions): Promise<Engine>;
+  /** How many Records are still listed to derive again, and the deriver the list was last made for. */
+  left(): Promise<{ listed: number; derivedBy: string | undefined }>;
+}
+
+interface Backend {
+  name: string;
+  store(): Promise<Store>;
+}
+
+const local: Backend = {
+  name: 'local engine',
+  store: async () => {
+    const dir = tempDir();
+    return {
+      open: (o = {}) => open(dir, o),
+      left: async () => {
+        const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
+        try {
+          const listed = (db.prepare('SELECT count(*) AS n FROM derive_upgrade').get() as { n: number }).n;
+          const meta = db.prepare("SELECT value FROM meta WHERE key = 'derived_by'").get() as
+            { value: string } | undefined;
+          return { listed, derivedBy: meta?.value };
+        } finally {
+          db.close();
+        }
+      },
+    };
+  },
+};
+
+// Called at the file's top level: its databases close after the file.
+const database = await pgliteDatabases({ migrated: true });
+
+/** Engines over one PostgreSQL database, as processes one after another (the last closes it after the file). */
+function postgresStore(db: PgClient): Store {
+  // Closing an engine closes its storage's client: the database outlives each engine here.
+  const kept: PgClient = { ...db, close: async () => {} };
+  return {
+    open: async (o = {}) =>
+      (
+        await openPostgresEngine(
+          { open: () => postgresStorageOver(kept) },
+          { ...o, deployment: o.deployment ?? 'local' },
+        )
+      ).engine,
+    left: async () => {
+      const listed = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM derive_upgrade');
+      const meta = await db.query<{ value: string }>("SELECT value FROM mnemo_meta WHERE key = 'derived_by'");
+      return { listed: listed.rows[0]!.n, derivedBy: meta.rows[0]?.value };
+    },
+  };
+}
+
+const postgres: Backend = {
+  name: 'postgres engine',
+  store: async () => postgresStore(await database()),
+};
+
+/** A store written by an earlier deriver (by default version 2 of the rules): `write` runs on it, then it is closed. */
+async function writtenBy(
+  backend: Backend,
+  write: (engine: Engine, start: string) => Promise<void>,
+  deriver: Deriver = rulesV2,
+): Promise<Store> {
+  const store = await backend.store();
+  const old = await store.open({ deriver });
+  try {
+    const brain = await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    await write(old, brain.watermark);
+    await old.idle();
+  } finally {
+    await old.close();
+  }
+  return store;
+}
+
+async function reopened<T>(store: Store, fn: (engine: Engine, lines: Logged[]) => Promise<T>): Promise<T> {
+  const { lines, logger } = capture();
+  const engine = await store.open({ logger });
+  try {
+    await engine.idle();
+    return await fn(engine, lines);
+  } finally {
+    await engine.close();
+  }
+}
+
+for (const backend of [local, postgres])
+  describe(`${backend.name}: Records derived by an earlier deriver are derived again`, () => {
+    it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
+      let before!: Map<string, Memory>;
+      let mark!: string;
+      const store = await writtenBy(backend, async (engine, start) => {
+        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga. She is kind.'), {});
+        await engine.rememberRecord(tenant, 'b', said('I like green tea.'), {});
+        await engine.idle();
+        before = await current(engine);
+        const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
+        assert.equal(delta.has_more, false);
+        mark = delta.watermark!;
+      });
+      assert.deepEqual(
+        [...before.keys()].sort(),
+        ['I like green tea.', 'My dentist is Dr.', 'She is kind.', 'Silva in Braga.'],
+        'the store as version 2 left it',
+      );
+
+      await reopened(store, async (engine, lines) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), [
+          'I like green tea.',
+          'My dentist is Dr. Silva in Braga.',
+          'She is kind.',
+        ]);
+        assert.equal(now.get('She is kind.')!.id, before.get('She is kind.')!.id);
+        assert.equal(now.get('I like green tea.')!.id, before.get('I like green tea.')!.id);
+        const whole = now.get('My dentist is Dr. Silva in Braga.')!;
+        assert.deepEqual(
+          whole.citations.map((c) => c.quote),
+          ['My dentist is Dr. Silva in Braga.'],
+        );
+        for (const gone of ['My dentist is Dr.', 'Silva in Braga.'])
+          await assert.rejects(engine.getMemory(tenant, 'b', before.get(gone)!.id), {
+            code: 'memory_not_found',
+          });
+
+        const ctx = await engine.createContext(
+          tenant,
+          'b',
+          { query: 'Who is my dentist?' },
+          { requestId: 'req_u1' },
+        );
+        assert.ok(ctx.status === 'ready');
+        assert.ok(
+          ctx.citations.some((c) => c.quote.includes('Dr. Silva in Braga')),
+          `the whole sentence is quoted: ${JSON.stringify(ctx.citations)}`,
+        );
+        assert.deepEqual(
+          upgrades(lines).map((l) => l.fields),
+          [{ deriver: rules.name, looked: 2, changed: 1, kept: 0, left: 0 }],
+        );
+        const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
+        assert.deepEqual(
+          (delta.removed ?? []).map((r) => r.id).sort(),
+          [before.get('My dentist is Dr.')!.id, before.get('Silva in Braga.')!.id].sort(),
+          'a sync client learns the fragments went',
+        );
+        assert.deepEqual(
+          (delta.removed ?? []).map((r) => r.reason),
+          ['deleted', 'deleted'],
+        );
+        assert.deepEqual(
+          delta.data.map((m) => m.id),
+          [whole.id],
+        );
+        // Written now: derived by the current rules, so never looked at again.
+        await engine.rememberRecord(tenant, 'b', said('I walk to work.'), {});
+        await engine.idle();
+      });
+
+      assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name }, 'nothing left');
+      // Nothing is left to do: the next start looks at no Record.
+      await reopened(store, async (engine, lines) => {
+        assert.deepEqual(upgrades(lines), []);
+        assert.equal((await current(engine)).size, 4);
+      });
+    });
+
+    it('a sentence holding a home and more: the slot is quoted by its clause, the rest stands without the old home', async () => {
+      // As version 5 derived a one-sentence message: the slot quoted the whole sentence, and the sentence
+      // whole was a Memory of its own.
+      const rulesV5: Deriver = {
+        name: 'rules-v5',
+        derive(record, ctx) {
+          const text = record.text.trim();
+          return rules
+            .derive(record, ctx)
+            .map((c) =>
+              c.predicate !== null
+                ? { ...c, quote: text }
+                : text.endsWith(c.statement) && c.statement !== text
+                  ? { ...c, statement: text, quote: text }
+                  : c,
+            );
+        },
+      };
+      let portoSlot!: string;
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          const porto = await old.rememberRecord(
+            tenant,
+            'b',
+            said('I live in Porto and my dentist is Carla Silva.', { occurred_at: '2022-01-01T00:00:00Z' }),
+            {},
+          );
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I moved to Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
+            {},
+          );
+          await old.idle();
+          assert.deepEqual([...(await current(old)).keys()].sort(), [
+            'Ana lives in Braga',
+            'I live in Porto and my dentist is Carla Silva.',
+          ]);
+          const all = await old.listMemories(tenant, 'b', { status: 'all', limit: 100 });
+          portoSlot = all.data.find(
+            (m) => m.statement === 'Ana lives in Porto' && m.citations[0]!.record_id === porto.record.id,
+          )!.id;
+        },
+        rulesV5,
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()].sort(), [
+          'Ana lives in Braga',
+          'my dentist is Carla Silva.',
+        ]);
+        const slot = await engine.getMemory(tenant, 'b', portoSlot);
+        assert.deepEqual(
+          [slot.status, slot.citations.map((c) => c.quote)],
+          ['superseded', ['I live in Porto']],
+        );
+      });
+    });
+
+    it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
+      let fragment!: Memory;
+      const store = await writtenBy(backend, async (engine) => {
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          said('My dentist is Dr. Silva in Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
+          {},
+        );
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          said('Silva in Braga.', { occurred_at: '2024-03-01T00:00:00Z' }),
+          {},
+        );
+        await engine.idle();
+        fragment = (await current(engine)).get('Silva in Braga.')!;
+      });
+      assert.equal(fragment.citations.length, 2, 'two Records stated it under version 2');
+      assert.equal(fragment.valid_from, '2024-01-01T00:00:00Z');
+
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), ['My dentist is Dr. Silva in Braga.', 'Silva in Braga.']);
+        const kept = now.get('Silva in Braga.')!;
+        assert.equal(kept.id, fragment.id);
+        assert.equal(kept.citations.length, 1);
+        assert.equal(kept.valid_from, '2024-03-01T00:00:00Z', 'true since the Record that still says so');
+        assert.notEqual(
+          kept.citations[0]!.record_id,
+          now.get('My dentist is Dr. Silva in Braga.')!.citations[0]!.record_id,
+        );
+      });
+    });
+
+    it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
+      let corrected!: string;
+      const store = await writtenBy(backend, async (engine) => {
+        await engine.rememberRecord(tenant, 'b', said('My doctor is Dr. Reis in Porto.'), {});
+        await engine.idle();
+        const fragment = (await current(engine)).get('My doctor is Dr.')!;
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          { content: { kind: 'correction', corrects: fragment.id, statement: 'My doctor is Dr. Reis.' } },
+          {},
+        );
+        await engine.idle();
+        corrected = (await current(engine)).get('My doctor is Dr. Reis.')!.id;
+      });
+
+      await reopened(store, async (engine, lines) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), ['My doctor is Dr. Reis.', 'Reis in Porto.']);
+        assert.equal(now.get('My doctor is Dr. Reis.')!.id, corrected);
+        assert.deepEqual(
+          upgrades(lines).map((l) => l.fields),
+          [{ deriver: rules.name, looked: 1, changed: 0, kept: 1, left: 0 }],
+        );
+      });
+    });
+
+    it('an older revision of an item stays history: only the newest revision is current', async () => {
+      const store = await writtenBy(backend, async (engine) => {
+        const note = { source: { name: 'notes', external_id: 'dentist.md' } };
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          said('My dentist is Dr. Silva in Braga.', { ...note, occurred_at: '2024-01-01T00:00:00Z' }),
+          {},
+        );
+        await engine.idle();
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          said('My dentist is Dr. Costa in Porto.', { ...note, occurred_at: '2024-06-01T00:00:00Z' }),
+          {},
+        );
+      });
+
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()], ['My dentist is Dr. Costa in Porto.']);
+        const all = await engine.listMemories(tenant, 'b', { limit: 100, status: 'all' });
+        const old = all.data.find((m) => m.statement === 'My dentist is Dr. Silva in Braga.');
+        assert.equal(old?.status, 'superseded', JSON.stringify(all.data.map((m) => [m.statement, m.status])));
+      });
+    });
+
+    it('a Record a person corrected keeps the Memory it shares with a Record that changed', async () => {
+      let shared!: Memory;
+      const store = await writtenBy(backend, async (engine) => {
+        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
+        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Costa in Porto.'), {});
+        await engine.idle();
+        const before = await current(engine);
+        shared = before.get('My dentist is Dr.')!;
+        assert.equal(shared.citations.length, 2);
+        // The person fixes the second Record's other fragment: that Record is theirs now.
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          {
+            content: {
+              kind: 'correction',
+              corrects: before.get('Costa in Porto.')!.id,
+              statement: 'Dr. Costa in Porto.',
+            },
+          },
+          {},
+        );
+      });
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), [
+          'Dr. Costa in Porto.',
+          'My dentist is Dr.',
+          'My dentist is Dr. Silva in Braga.',
+        ]);
+        const kept = now.get('My dentist is Dr.')!;
+        assert.equal(kept.id, shared.id);
+        assert.equal(kept.citations.length, 1, 'only the Record that changed let it go');
+      });
+    });
+
+    it("an item's revisions end as if the new rules had derived them from the start", async () => {
+      const revision = (text: string, occurred_at: string): RecordCreate =>
+        said(text, { source: { name: 'notes', external_id: 'dentist.md' }, occurred_at });
+      const write = async (engine: Engine) => {
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          revision('My dentist is Dr. Silva in Braga.', '2024-01-01T00:00:00Z'),
+          {},
+        );
+        await engine.idle();
+        await engine.rememberRecord(
+          tenant,
+          'b',
+          revision('My dentist is Dr. Silva in Braga. I floss daily.', '2024-06-01T00:00:00Z'),
+          {},
+        );
+      };
+      const state = (store: Store) =>
+        reopened(store, async (engine) =>
+          (await engine.listMemories(tenant, 'b', { limit: 100, status: 'all' })).data
+            .map((m) => `${m.statement} | ${m.status} | ${m.valid_from} | ${m.citations.length} cited`)
+            .sort(),
+        );
+      const upgraded = await state(await writtenBy(backend, write));
+      const freshStore = await backend.store();
+      const fresh = await freshStore.open();
+      try {
+        await fresh.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+        await write(fresh);
+        await fresh.idle();
+      } finally {
+        await fresh.close();
+      }
+      assert.deepEqual(upgraded, await state(freshStore));
+      assert.deepEqual(upgraded, [
+        'I floss daily. | active | 2024-06-01T00:00:00Z | 1 cited',
+        'My dentist is Dr. Silva in Braga. | active | 2024-01-01T00:00:00Z | 2 cited',
+      ]);
+    });
+
+    for (const survivor of ['My dentist is Dr.', 'My dentist is Dr. Costa.'])
+      it(`a hosted reader is told of a Memory it no longer sees (the local_only Record says "${survivor}")`, async () => {
+        let start!: string;
+        const store = await writtenBy(backend, async (engine, brainStart) => {
+          start = brainStart;
+          await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
+          await engine.rememberRecord(tenant, 'b', said(survivor, { visibility: 'local_only' }), {});
+        });
+        const hostedV2 = await store.open({ deployment: 'hosted', deriver: rulesV2 });
+        let fragment!: string;
+        let mark!: string;
+        try {
+          const first = await hostedV2.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
+          fragment = first.data.find((m) => m.statement === 'My dentist is Dr.')!.id;
+          mark = first.watermark!;
+        } finally {
+          await hostedV2.close();
+        }
+        const hosted = await store.open({ deployment: 'hosted' });
+        try {
+          await hosted.idle();
+          const delta = await hosted.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
+          assert.ok(!delta.data.some((m) => m.id === fragment), 'no longer served here');
+          assert.deepEqual(
+            (delta.removed ?? []).filter((r) => r.id === fragment),
+            [{ id: fragment, reason: 'deleted' }],
+          );
+        } finally {
+          await hosted.close();
+        }
+      });
+  });
