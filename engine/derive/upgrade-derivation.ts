@@ -227,6 +227,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       await listed;
       let ran = 0;
       let changed = 0;
+      let begun = 0;
       while (!done && keepGoing()) {
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
@@ -235,7 +236,9 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           break;
         }
         // Submitted together, so the page's units share one commit; each starts only if the slice has
-        // time left, and those after the first that has none roll back and wait, in order.
+        // time left, and those after the first that has none roll back and wait, in order. The step's
+        // first unit runs however long it waited for its Brain (on PostgreSQL, behind other processes'
+        // writes): a step always moves.
         let late = false;
         const settled = await Promise.allSettled(
           page.map(({ n, brainUid }) =>
@@ -244,24 +247,33 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
               : units.write(
                   brainUid,
                   async (uow) => {
-                    if (late || !keepGoing()) {
+                    if (late || (begun > 0 && !keepGoing())) {
                       late = true;
                       throw new OutOfTime();
                     }
+                    begun++;
                     return upgrade(uow, n);
                   },
                   { batch: true },
                 ),
           ),
         );
+        // The next step starts at the first unit that had no time. A storage that runs a page's Brains at
+        // once (PostgreSQL) may have committed units of another Brain after it: they count now, and the
+        // next step finds their Records off the list; one that failed there is looked at again then.
+        let cut = false;
         for (const [i, s] of settled.entries()) {
-          if (s.status === 'rejected' && s.reason instanceof OutOfTime) break;
-          after = page[i]!.n;
+          if (s.status === 'rejected' && s.reason instanceof OutOfTime) {
+            cut = true;
+            continue;
+          }
+          // The store's failure, not the Record's: the caller starts the pass over and tries later.
+          if (s.status === 'rejected' && opts.storeFailure(s.reason)) throw s.reason;
+          if (cut && s.status === 'rejected') continue;
+          if (!cut) after = page[i]!.n;
           let outcomes: (Rederived | 'failed')[];
           if (s.status === 'fulfilled') outcomes = s.value;
           else {
-            // The store's failure, not the Record's: the caller starts the pass over and tries later.
-            if (opts.storeFailure(s.reason)) throw s.reason;
             opts.onError(page[i]!.id ?? `#${page[i]!.n}`, s.reason);
             outcomes = ['failed'];
           }
