@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import { pgUpgradeList } from '../../engine/adapters/postgres/derivation-upgrade.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { migratedDatabase, serverForTests } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { pgUnitsOfWork, unitTxOf } from '../../engine/adapters/postgres/unit-of-work.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
 import type { Deriver } from '../../engine/core/derive/deriver.ts';
@@ -492,3 +495,155 @@ for (const backend of [local, postgres])
         }
       });
   });
+
+const server = await serverForTests();
+describe('postgres engine: processes on one database share the pass', { skip: server.skip }, () => {
+  const dentists = (i: number) => `My dentist number ${i} is Dr. Silva in Braga.`;
+  const count = 12;
+
+  /** A database whose Brain `b` holds Records the earlier rules cut in two, and `processes` pools on it. */
+  async function writtenByV2(processes: number): Promise<{ store: Store; pools: PgClient[]; uid: string }> {
+    const [first, ...pools] = await migratedDatabase(server.cluster(), processes + 1, 4);
+    const store = postgresStore(first!);
+    const old = await store.open({ deriver: rulesV2 });
+    let uid!: string;
+    try {
+      await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+      for (let i = 0; i < count; i++) await old.rememberRecord(tenant, 'b', said(dentists(i)), {});
+      await old.idle();
+      const before = await current(old);
+      assert.ok(before.has('Silva in Braga.') && before.has('My dentist number 0 is Dr.'));
+      uid = (await first!.query<{ uid: string }>("SELECT uid FROM brains WHERE id = 'b'")).rows[0]!.uid;
+    } finally {
+      await old.close();
+    }
+    return { store, pools, uid };
+  }
+
+  /** The Brain holds each Record's whole sentence, and nothing the earlier rules derived. */
+  async function derivedAnew(store: Store) {
+    const engine = await store.open();
+    try {
+      assert.deepEqual(
+        [...(await current(engine)).keys()].sort(),
+        Array.from({ length: count }, (_, i) => dentists(i)).sort(),
+      );
+    } finally {
+      await engine.close();
+    }
+    assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name });
+  }
+
+  /** A process: an engine of the current rules on its own pool, logging to `logger`. */
+  const processOn = async (db: PgClient, logger: Logger) =>
+    (
+      await openPostgresEngine(
+        { open: () => postgresStorageOver({ ...db, close: async () => {} }) },
+        { deployment: 'local', logger },
+      )
+    ).engine;
+
+  /** What the processes' passes reported having looked at and changed, added up. */
+  const looked = (logs: Logged[][]) =>
+    logs
+      .flatMap(upgrades)
+      .map((l) => l.fields as { looked: number; changed: number })
+      .reduce((sum, f) => ({ looked: sum.looked + f.looked, changed: sum.changed + f.changed }), {
+        looked: 0,
+        changed: 0,
+      });
+
+  /** Holds the Brain's row in a transaction of `db` until the returned function is called. */
+  async function holdBrain(db: PgClient, uid: string) {
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const done = db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [uid]);
+      holding();
+      await released;
+    });
+    await held;
+    return async () => {
+      release();
+      await done;
+    };
+  }
+
+  it('derives each Record again in one process, two reading the same pages at once', async () => {
+    const { store, pools, uid } = await writtenByV2(3);
+    const [blocker, ...processes] = pools as [PgClient, PgClient, PgClient];
+    // Both processes read their first page while the Brain is held, so both then hold the same
+    // Records to derive, one after the other.
+    const unblock = await holdBrain(blocker, uid);
+    const logs = processes.map(() => capture());
+    const engines = await Promise.all(processes.map((db, i) => processOn(db, logs[i]!.logger)));
+    try {
+      await waitForLockWaits(blocker, 2);
+      await unblock();
+      await Promise.all(engines.map((e) => e.idle()));
+    } finally {
+      await Promise.all(engines.map((e) => e.close()));
+    }
+    // A Record derived by both would be counted by both.
+    assert.deepEqual(looked(logs.map((l) => l.lines)), { looked: count, changed: count });
+    await derivedAnew(store);
+  });
+
+  it('finishes the pass of a process killed mid-pass', async () => {
+    const { store, pools, uid } = await writtenByV2(2);
+    const [dying, alive] = pools as [PgClient, PgClient];
+    // The dying process listed the Records at its start, and holds the Brain, its first Records taken
+    // off the list in a transaction it never commits.
+    const theirs = pgUpgradeList(dying);
+    await theirs.listFor(rules.name);
+    const page = await theirs.page(0, 3);
+    let pid!: number;
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const dead = pgUnitsOfWork(dying)
+      .write(uid, async (u) => {
+        for (const { n } of page) await theirs.within(u).unlist(n);
+        const tx = unitTxOf(u);
+        pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        holding();
+        await released;
+        await tx.query('SELECT 1');
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    await held;
+    const log = capture();
+    const engine = await processOn(alive, log.logger);
+    try {
+      // The other process's pass waits for the Brain; then the dying one is killed.
+      await waitForLockWaits(alive, 1);
+      await alive.query('SELECT pg_terminate_backend($1)', [pid]);
+      release();
+      assert.ok((await dead) instanceof Error);
+      await engine.idle();
+    } finally {
+      await engine.close();
+    }
+    assert.deepEqual(looked([log.lines]), { looked: count, changed: count });
+    await derivedAnew(store);
+  });
+});
+
+/** Until `count` statements on the database wait for a lock (a Brain's row). */
+async function waitForLockWaits(db: PgClient, count: number): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    const r = await db.query<{ c: number }>(
+      `SELECT count(*)::int AS c FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (r.rows[0]!.c >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fewer than ${count} statements waited for a Brain`);
+}
