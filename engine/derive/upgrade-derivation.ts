@@ -164,8 +164,9 @@ class OutOfTime extends Error {}
 
 /**
  * The background pass that brings every Record to the current deriver (see rederiveRecord). When the
- * deriver's name differs from the one the store last listed Records for (`meta.derived_by`; none in a
- * store older than migration 015), every Record is listed in `derive_upgrade` (from an index: no
+ * deriver's name differs from the one the store last listed Records for (SQLite's `meta.derived_by`,
+ * none in a store older than its migration 015; PostgreSQL's `mnemo_meta.derived_by`, one list for
+ * every process on the database), every Record is listed in `derive_upgrade` (from an index: no
  * Record is read) and the name is stored, in one transaction at start. The pass takes the list in the
  * order written, a page of numbers at a time, and removes each Record it has done. An item's revisions
  * (one source and external id) are derived again together, oldest first, each closing what the older
