@@ -8,6 +8,7 @@ import { createSifModel, words } from './glove-sif.ts';
 import { gloveModelId } from './create-embedder-in-thread.ts';
 import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
+import { createGloveEmbedder } from './glove-embedder.ts';
 
 /** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
 function winkFile(path: string): void {
@@ -95,6 +96,44 @@ describe('GloVe + SIF sentence vectors', () => {
       const [v, w] = await e.embed(['cat', 'kitten']);
       assert.ok(dot(v!, w!) > 0.9);
     } finally {
+      await e.close();
+    }
+  });
+
+  it('by default loads in a worker that then ends, and embeds as the worker did, on this thread', async () => {
+    const spec = { provider: 'glove-sif', vectorsPath: file, cacheDir: join(dir, 'cache') } as const;
+    const served = await createWorkerEmbedder(spec);
+    const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+    const before = workers();
+    const e = await createGloveEmbedder(spec);
+    try {
+      assert.deepEqual([e.provider, e.model, e.dims], [served.provider, served.model, served.dims]);
+      const texts = ['the cat', 'a kitten and a truck', 'car', 'nothing known here'];
+      assert.deepEqual(await e.embed(texts), await served.embed(texts));
+      // The loading worker has gone: no port to it is left open.
+      for (let i = 0; i < 50 && workers() > before; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(workers(), before);
+    } finally {
+      await e.close();
+      await served.close();
+    }
+  });
+
+  it('lets the event loop turn while it embeds a long batch', async () => {
+    const e = await createGloveEmbedder({
+      provider: 'glove-sif',
+      vectorsPath: file,
+      cacheDir: join(dir, 'cache'),
+    });
+    let turns = 0;
+    const tick = setInterval(() => turns++, 0);
+    try {
+      const batch = Array.from({ length: 256 }, (_, i) => `cat ${i} truck`);
+      const [first] = await e.embed(batch);
+      assert.ok(first);
+      assert.ok(turns > 0, 'a timer ran while the batch was embedded');
+    } finally {
+      clearInterval(tick);
       await e.close();
     }
   });

@@ -37,7 +37,7 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+|'[\p{L}]+/gu) ?? [];
 }
 
-function weights(size: number, a: number): Float32Array {
+function wordWeights(size: number, a: number): Float32Array {
   const h = Math.log(size) + 0.5772;
   const w = new Float32Array(size);
   for (let r = 0; r < size; r++) {
@@ -73,12 +73,28 @@ function commonComponent(t: GloveTable, w: Float32Array, top: number): Float32Ar
   return u;
 }
 
+/** What the sentence embedder computes from the table once: the words' weights and the common direction. */
+export interface SifWeights {
+  weights: Float32Array;
+  /** The common direction to remove, or null when it is kept. */
+  common: Float32Array | null;
+}
+
+/** The weights of a table: a second's work at start, done where the table is loaded. */
+export function sifWeights(t: GloveTable, opts: SifOptions = {}): SifWeights {
+  const weights = wordWeights(t.size, opts.a ?? 1e-3);
+  return { weights, common: opts.removeCommon !== false ? commonComponent(t, weights, 20_000) : null };
+}
+
 /** Builds the sentence embedder over a loaded word table. */
 export function createSifModel(t: GloveTable, opts: SifOptions = {}): SifModel {
-  const w = weights(t.size, opts.a ?? 1e-3);
+  return sifModelOf(t, sifWeights(t, opts));
+}
+
+/** The sentence embedder over a table and its weights, computed here or on another thread. */
+export function sifModelOf(t: GloveTable, { weights: w, common: u }: SifWeights): SifModel {
   const d = t.dims;
-  const rc = opts.removeCommon !== false;
-  const u = rc ? commonComponent(t, w, 20_000) : null;
+  const rc = u !== null;
   return {
     dims: d,
     embedOne(text: string): Float32Array {

@@ -1,5 +1,6 @@
 import type { Embedder } from './embedder.ts';
 import { resolveEmbedderSpec, type EmbedderChoice } from './resolve-embedder.ts';
+import { createGloveEmbedder } from './glove-embedder.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
 export type { Embedder, EmbedderSpec, EmbedderIdentity } from './embedder.ts';
@@ -9,11 +10,15 @@ export { resolveEmbedderSpec } from './resolve-embedder.ts';
 export { createWorkerEmbedder } from './worker-embedder.ts';
 
 /**
- * The engine's embedder for a command-line choice, running in a worker thread: glove-sif by default,
- * onnx with `--embedding-model DIR` (or the downloaded default model when onnx is asked for by name).
+ * The engine's embedder for a command-line choice: glove-sif by default (loaded in a worker thread,
+ * then embedding on this one), onnx with `--embedding-model DIR` (or the downloaded default model when
+ * onnx is asked for by name) running in a worker thread throughout.
  */
 export async function createEmbedder(choice: EmbedderChoice, signal?: AbortSignal): Promise<Embedder> {
-  return createWorkerEmbedder(await resolveEmbedderSpec({ ...choice, signal }), signal);
+  const spec = await resolveEmbedderSpec({ ...choice, signal });
+  return spec.provider === 'glove-sif'
+    ? createGloveEmbedder(spec, signal)
+    : createWorkerEmbedder(spec, signal);
 }
 
 /** What an engine is given for its semantic lane: a command-line choice, a ready embedder, or none. */

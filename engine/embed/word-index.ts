@@ -10,6 +10,17 @@ export interface WordIndex {
   get(word: string): number | undefined;
   /** Every distinct word with its rank, in the order first given. */
   entries(): IterableIterator<[string, number]>;
+  /** The arrays it is made of: transferable to another thread, which rebuilds it with wordIndexFromParts. */
+  parts(): WordIndexParts;
+}
+
+/** A WordIndex's arrays: the words' bytes, where each starts, and the hash table with its ranks. */
+export interface WordIndexParts {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+  table: Int32Array;
+  ranks: Int32Array;
+  size: number;
 }
 
 const encoder = new TextEncoder();
@@ -33,37 +44,47 @@ export function wordIndexFromLines(lines: Uint8Array, count: number): WordIndex 
     at = nl < 0 ? bytes.length : nl + 1;
   }
   starts[count] = bytes.length + 1;
-  const end = (r: number) => starts[r + 1]! - 1;
   let slots = 1;
   while (slots < 2 * count) slots *= 2;
-  const mask = slots - 1;
   /** Per slot: the rank whose bytes name the word (its first occurrence), or -1. */
   const table = new Int32Array(slots).fill(-1);
   /** Per first occurrence's slot: the rank to answer (the last occurrence's). */
   const ranks = new Int32Array(slots);
-  let size = 0;
+  const parts: WordIndexParts = { bytes, starts, table, ranks, size: 0 };
+  const slotOf = slotFinder(parts);
+  for (let r = 0; r < count; r++) {
+    const s = slotOf(bytes, starts[r]!, starts[r + 1]! - 1);
+    if (table[s]! < 0) {
+      table[s] = r;
+      parts.size++;
+    }
+    ranks[s] = r;
+  }
+  return wordIndexFromParts(parts);
+}
 
+/** The slot of a word's bytes in the parts' table: where it is, or the empty slot where it would go. */
+function slotFinder({ bytes, starts, table }: WordIndexParts) {
+  const mask = table.length - 1;
   const sameBytes = (r: number, b: Uint8Array, from: number, to: number) => {
     const s = starts[r]!;
-    if (end(r) - s !== to - from) return false;
+    if (starts[r + 1]! - 1 - s !== to - from) return false;
     for (let i = 0; i < to - from; i++) if (bytes[s + i] !== b[from + i]) return false;
     return true;
   };
-  const slotOf = (b: Uint8Array, from: number, to: number): number => {
+  return (b: Uint8Array, from: number, to: number): number => {
     for (let s = hashBytes(b, from, to) & mask; ; s = (s + 1) & mask) {
       const r = table[s]!;
       if (r < 0 || sameBytes(r, b, from, to)) return s;
     }
   };
-  for (let r = 0; r < count; r++) {
-    const s = slotOf(bytes, starts[r]!, end(r));
-    if (table[s]! < 0) {
-      table[s] = r;
-      size++;
-    }
-    ranks[s] = r;
-  }
+}
 
+/** The index over arrays made by wordIndexFromLines (here or on another thread): nothing is rebuilt. */
+export function wordIndexFromParts(parts: WordIndexParts): WordIndex {
+  const { bytes, starts, table, ranks, size } = parts;
+  const count = starts.length - 1;
+  const slotOf = slotFinder(parts);
   let scratch = new Uint8Array(256);
   return {
     size,
@@ -75,11 +96,13 @@ export function wordIndexFromLines(lines: Uint8Array, count: number): WordIndex 
     },
     *entries() {
       for (let r = 0; r < count; r++) {
-        const word = decoder.decode(bytes.subarray(starts[r]!, end(r)));
-        const s = slotOf(bytes, starts[r]!, end(r));
+        const end = starts[r + 1]! - 1;
+        const word = decoder.decode(bytes.subarray(starts[r]!, end));
+        const s = slotOf(bytes, starts[r]!, end);
         if (table[s] === r) yield [word, ranks[s]!];
       }
     },
+    parts: () => parts,
   };
 }
 
