@@ -3,8 +3,9 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import { createEmbedderInThread, gloveModelId } from './create-embedder-in-thread.ts';
 import { errorMessage } from '../core/shared/error-message.ts';
 import { handoverBuffers, type GloveHandover } from './glove-embedder.ts';
-import { loadGloveTable } from './glove-table.ts';
+import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { sifWeights } from './glove-sif.ts';
+import { cachedSifWeights } from './sif-cache.ts';
 
 /** Messages the worker answers: one embed request per id, and a close. */
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
@@ -31,7 +32,9 @@ function handOver(spec: Extract<EmbedderSpec, { provider: 'glove-sif' }>): void 
       q: t.q,
       norms: t.norms,
       index: t.index.parts(),
-      sif: sifWeights(t),
+      sif: spec.cacheDir
+        ? cachedSifWeights(t, spec.vectorsPath ?? defaultGlovePath(), spec.cacheDir)
+        : sifWeights(t),
     };
     reply = { type: 'handover', glove };
     transfer = handoverBuffers(glove);

@@ -9,6 +9,8 @@ import { gloveModelId } from './create-embedder-in-thread.ts';
 import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
+import { cachedSifWeights, commonCacheFile } from './sif-cache.ts';
+import { sifWeights } from './glove-sif.ts';
 
 /** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
 function winkFile(path: string): void {
@@ -136,5 +138,23 @@ describe('GloVe + SIF sentence vectors', () => {
       clearInterval(tick);
       await e.close();
     }
+  });
+
+  it('keeps the common direction beside the table, and computes it again when the kept one is unusable', () => {
+    const cache = join(dir, 'common-cache');
+    const t = loadGloveTable(file, cache);
+    const computed = sifWeights(t);
+    const first = cachedSifWeights(t, file, cache);
+    assert.deepEqual(first, computed);
+    const kept = commonCacheFile(cache, file);
+    assert.deepEqual(new Float32Array(new Uint8Array(readFileSync(kept)).buffer), computed.common);
+    // Read back, not computed: a kept direction that differs is what is used.
+    const planted = new Float32Array([1, 0, 0, 0]);
+    writeFileSync(kept, new Uint8Array(planted.buffer));
+    assert.deepEqual(cachedSifWeights(t, file, cache).common, planted);
+    // Cut short: computed again and kept whole.
+    writeFileSync(kept, Buffer.alloc(6));
+    assert.deepEqual(cachedSifWeights(t, file, cache), computed);
+    assert.equal(readFileSync(kept).length, t.dims * 4);
   });
 });

@@ -47,17 +47,26 @@ function wordWeights(size: number, a: number): Float32Array {
   return w;
 }
 
+const defaultA = 1e-3;
+const commonTop = 20_000;
+const commonIterations = 30;
+/**
+ * Names how the common direction is computed (the weights' `a`, the words and iterations of the power
+ * iteration): a kept copy of it is valid only for the same table and the same name (sif-cache.ts).
+ */
+export const commonVariant = `a${defaultA}-top${commonTop}-it${commonIterations}`;
+
 /**
  * The common direction: the first principal component of SIF-weighted vectors of the most frequent
  * words, found by power iteration. Sentences built from them all lean that way; removing it makes
  * cosine similarity compare content rather than "being English".
  */
-function commonComponent(t: GloveTable, w: Float32Array, top: number): Float32Array {
-  const n = Math.min(top, t.size);
+function commonComponent(t: GloveTable, w: Float32Array): Float32Array {
+  const n = Math.min(commonTop, t.size);
   const d = t.dims;
   let u: Float32Array = new Float32Array(d).fill(1 / Math.sqrt(d));
   const row = new Float32Array(d);
-  for (let iter = 0; iter < 30; iter++) {
+  for (let iter = 0; iter < commonIterations; iter++) {
     const next = new Float32Array(d);
     for (let r = 0; r < n; r++) {
       const s = (t.norms[r]! * w[r]!) / 127;
@@ -80,10 +89,15 @@ export interface SifWeights {
   common: Float32Array | null;
 }
 
-/** The weights of a table: a second's work at start, done where the table is loaded. */
-export function sifWeights(t: GloveTable, opts: SifOptions = {}): SifWeights {
-  const weights = wordWeights(t.size, opts.a ?? 1e-3);
-  return { weights, common: opts.removeCommon !== false ? commonComponent(t, weights, 20_000) : null };
+/**
+ * The weights of a table: the common direction is half a second's arithmetic, done where the table is
+ * loaded unless `knownCommon` gives it (computed before for this table and the default options).
+ */
+export function sifWeights(t: GloveTable, opts: SifOptions = {}, knownCommon?: Float32Array): SifWeights {
+  const a = opts.a ?? defaultA;
+  const weights = wordWeights(t.size, a);
+  if (opts.removeCommon === false) return { weights, common: null };
+  return { weights, common: knownCommon && a === defaultA ? knownCommon : commonComponent(t, weights) };
 }
 
 /** Builds the sentence embedder over a loaded word table. */
