@@ -60,8 +60,8 @@ STAGE2_DEPTH = 80
 # another embedder. Nothing in the features says which engine recorded them: ENGINE must match.
 ENGINES = {
     'local': ('gbdt-rerank-locomo-dev-v4', {'lexical': 'sqlite-fts5/bm25', 'vector': 'sqlite-vec/int8-l2'}),
-    'postgres': ('gbdt-rerank-postgres-locomo-dev-v1',
-                 {'lexical': 'postgres-tsvector-turns/ts_rank', 'vector': 'pgvector/hnsw-cosine'}),
+    'postgres': ('gbdt-rerank-postgres-locomo-dev-v2',
+                 {'lexical': 'postgres-tsvector-turns/idf-ts_rank', 'vector': 'pgvector/hnsw-cosine'}),
 }
 # Added to stage 2's margins to rank its candidates before the rest, as the engine's tiers do.
 TIER_LEAD = 1e6

@@ -20,6 +20,12 @@ await rec('r_cited', 'alice corrected the date', { occurredMs: 5_000, kind: 'cor
 await insertMemory(db, 'brn_lex', 'mem_cited', 'r_cited', 'alice corrected the date');
 await rec('r_nosource', 'alice without a source', { occurredMs: 6_000 });
 await insertRecord(db, { brainUid: 'brn_lex_other', id: 'r_elsewhere', text: 'alice in Paris elsewhere' });
+// A Brain where "coffee" is in most Records and "saxophone" in one, said at length.
+await addBrain(db, 'brn_idf');
+const said = (id: string, text: string) => insertRecord(db, { brainUid: 'brn_idf', id, text });
+await said('r_coffee', 'coffee first');
+await said('r_sax', 'we talked for a long while about the saxophone lessons she takes downtown on Fridays');
+for (const i of [1, 2, 3, 4]) await said(`r_coffee_${i}`, `more coffee at breakfast, cup ${i}`);
 
 const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
   brainUid: 'brn_lex',
@@ -32,7 +38,7 @@ const ids = async (terms: string[], over: Partial<SearchScope> = {}, cut = 100, 
 describe('the lexical index over tsvector (LexicalIndex)', () => {
   it('ranks a Record with more of the words above one that repeats a single word, stemmed', async () => {
     const found = await lexical.search({ terms: ['alice', 'trip'], scope: scope(), cut: 100, limit: 100 });
-    assert.equal(lexical.backend, 'postgres-tsvector-turns/ts_rank');
+    assert.equal(lexical.backend, 'postgres-tsvector-turns/idf-ts_rank');
     assert.equal(found[0]?.recordId, 'r_paris', 'two of the words ("trips" stems to "trip")');
     assert.ok(found[0]!.score > found[1]!.score);
     assert.ok(found.every((r) => r.score > 0 && Number.isInteger(r.recordN)));
@@ -47,6 +53,29 @@ describe('the lexical index over tsvector (LexicalIndex)', () => {
     assert.deepEqual(await ids(['zebra']), []);
     assert.deepEqual(await ids([]), []);
     assert.deepEqual(await ids(['the']), [], 'a stop word alone finds nothing');
+  });
+
+  it('weighs a word by its rarity in the Brain: a rare word outranks a common one', async () => {
+    const found = await lexical.search({
+      terms: ['coffee', 'saxophone'],
+      scope: scope({ brainUid: 'brn_idf' }),
+      cut: 100,
+      limit: 100,
+    });
+    // Without IDF the short Record with the common word ranks first (its length divides less).
+    assert.equal(found[0]?.recordId, 'r_sax');
+    assert.ok(found[0]!.score > 10 * found[1]!.score, 'a word in most Records counts next to nothing');
+    assert.equal(found.length, 6);
+    // Another Brain's Records do not move this Brain's scores: the counts are the Brain's own.
+    for (const i of [1, 2, 3, 4, 5, 6])
+      await insertRecord(db, { brainUid: 'brn_lex_other', id: `r_sax_${i}`, text: `saxophone ${i}` });
+    const again = await lexical.search({
+      terms: ['coffee', 'saxophone'],
+      scope: scope({ brainUid: 'brn_idf' }),
+      cut: 100,
+      limit: 100,
+    });
+    assert.deepEqual(again, found);
   });
 
   it('honours every condition of the scope as the SQLite lanes do', async () => {

@@ -21,9 +21,12 @@ export const sqliteBackends: RetrievalBackends = {
   vector: 'sqlite-vec/int8-l2',
 };
 
-/** The PostgreSQL store's: `ts_rank` over the turns' tsvector and pgvector's cosine distance. */
+/**
+ * The PostgreSQL store's: each query word's `ts_rank` over the turns' tsvector times its IDF in the
+ * Brain, summed; pgvector's cosine distance.
+ */
 export const postgresBackends: RetrievalBackends = {
-  lexical: 'postgres-tsvector-turns/ts_rank',
+  lexical: 'postgres-tsvector-turns/idf-ts_rank',
   vector: 'pgvector/hnsw-cosine',
 };
 
