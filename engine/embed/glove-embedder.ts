@@ -4,7 +4,7 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import type { GloveTable } from './glove-table.ts';
 import { sifModelOf, type SifWeights } from './glove-sif.ts';
 import { wordIndexFromParts, type WordIndexParts } from './word-index.ts';
-import type { WorkerReply } from './embed-worker.ts';
+import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
 
 /** A loaded GloVe table and its SIF weights as arrays, handed from the thread that loaded them. */
 export interface GloveHandover {
@@ -75,12 +75,10 @@ export function createGloveEmbedder(
       signal?.removeEventListener('abort', abort);
       f();
     };
-    // This worker loads no native addon (onnxruntime's is why the others are never terminated), so a
-    // server closing while the table loads stops the load at once. A cache file it was writing is left
-    // under its temporary name, never in place half-written.
+    // The worker holds no native addon, but it is let finish rather than terminated, as the others are.
     const abort = () => {
       settle(() => reject(new Error('embedder load aborted')));
-      void worker.terminate();
+      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
     };
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
