@@ -4,7 +4,7 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import type { GloveTable } from './glove-table.ts';
 import { sifModelOf, type SifWeights } from './glove-sif.ts';
 import { wordIndexFromParts, type WordIndexParts } from './word-index.ts';
-import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
+import type { WorkerReply } from './embed-worker.ts';
 
 /** A loaded GloVe table and its SIF weights as arrays, handed from the thread that loaded them. */
 export interface GloveHandover {
@@ -75,11 +75,10 @@ export function createGloveEmbedder(
       signal?.removeEventListener('abort', abort);
       f();
     };
-    // The worker holds no native addon, but it is let finish rather than terminated, as the others are.
-    const abort = () => {
-      settle(() => reject(new Error('embedder load aborted')));
-      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-    };
+    // Never terminated: a bundle of the worker (the test run's, the desktop's) imports onnxruntime at its
+    // top, and terminating a thread that holds that addon aborts the process. An aborted load finishes,
+    // its handover goes unheard, and the worker ends.
+    const abort = () => settle(() => reject(new Error('embedder load aborted')));
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
     worker.on('error', (e) => settle(() => reject(e)));
