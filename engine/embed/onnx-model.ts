@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
 import { normalize } from './embedder.ts';
 import { findModelFile, onnxModelId } from './onnx-files.ts';
 
@@ -34,6 +34,9 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
   const tokPath = join(dir, 'tokenizer.json');
   if (!existsSync(tokPath)) throw new Error(`${dir}: no tokenizer.json`);
   const tokenizer = new Tokenizer(readJson(tokPath), readJson(join(dir, 'tokenizer_config.json')));
+  // Imported here, not at the top: a bundle hoists a static import of an external package to its own
+  // top, and every embedding worker (GloVe's too) would then load the native addon at start.
+  const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(findModelFile(dir), {
     intraOpNumThreads: opts.threads ?? 1,
     interOpNumThreads: 1,
@@ -69,7 +72,7 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
         types[i * s + j] = BigInt(e.types[j] ?? 0);
       }
     });
-    const feeds: Record<string, ort.Tensor> = {};
+    const feeds: Record<string, Ort.Tensor> = {};
     if (inputs.has('input_ids')) feeds['input_ids'] = new ort.Tensor('int64', ids, [b, s]);
     if (inputs.has('attention_mask')) feeds['attention_mask'] = new ort.Tensor('int64', mask, [b, s]);
     if (inputs.has('token_type_ids')) feeds['token_type_ids'] = new ort.Tensor('int64', types, [b, s]);
