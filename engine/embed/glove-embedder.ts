@@ -75,9 +75,9 @@ export function createGloveEmbedder(
       signal?.removeEventListener('abort', abort);
       f();
     };
-    // Never terminated: a bundle of the worker (the test run's, the desktop's) imports onnxruntime at its
-    // top, and terminating a thread that holds that addon aborts the process. An aborted load finishes,
-    // its handover goes unheard, and the worker ends.
+    // Never terminated, as no embedding worker is: one that holds onnxruntime's addon (a bundle once
+    // loaded it in every worker) takes the process down when terminated (docs/decisions/retrieval.md).
+    // An aborted load finishes, its handover goes unheard, and the worker ends.
     const abort = () => settle(() => reject(new Error('embedder load aborted')));
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
