@@ -151,10 +151,11 @@ export interface DerivationUpgradeOptions {
   storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
   now: () => string;
-  /** A Record failed on its own: it was rolled back alone and left for the next pass. */
-  onError: (recordId: string, error: unknown) => void;
-  /** A pass that found Records to derive again ended. */
-  onFinished?: (counts: { looked: number; changed: number; kept: number; left: number }) => void;
+  /** Where the pass says that a Record failed on its own (rolled back alone, left for the next pass) and that a pass that found Records to derive again ended. */
+  log: {
+    info(msg: string, fields?: Record<string, unknown>): void;
+    error(msg: string, fields?: Record<string, unknown>): void;
+  };
 }
 
 const pageSize = 32;
@@ -233,7 +234,11 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
-          if (counts.looked > 0) opts.onFinished?.({ ...counts });
+          if (counts.looked > 0)
+            opts.log.info('Records derived by an earlier deriver were derived again', {
+              deriver: opts.deriver.name,
+              ...counts,
+            });
           break;
         }
         // Submitted together, so the page's units share one commit; each starts only if the slice has
@@ -275,7 +280,10 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           let outcomes: (Rederived | 'failed')[];
           if (s.status === 'fulfilled') outcomes = s.value;
           else {
-            opts.onError(page[i]!.id ?? `#${page[i]!.n}`, s.reason);
+            opts.log.error('deriving a Record again failed; it is left as it was', {
+              record_id: page[i]!.id ?? `#${page[i]!.n}`,
+              error: String(s.reason),
+            });
             outcomes = ['failed'];
           }
           for (const o of outcomes) tally(o);

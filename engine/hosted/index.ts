@@ -106,16 +106,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
         storeFailure,
         deriver,
         now: () => clock().toISOString(),
-        onError: (recordId, error) =>
-          logger.error('deriving a Record again failed; it is left as it was', {
-            record_id: recordId,
-            error: String(error),
-          }),
-        onFinished: (counts) =>
-          logger.info('Records derived by an earlier deriver were derived again', {
-            deriver: deriver.name,
-            ...counts,
-          }),
+        log: logger,
       }),
     },
   });

@@ -129,16 +129,7 @@ function engineOver(
         storeFailure,
         deriver,
         now: nowIso,
-        onError: (recordId, error) =>
-          logger.error('deriving a Record again failed; it is left as it was', {
-            record_id: recordId,
-            error: String(error),
-          }),
-        onFinished: (counts) =>
-          logger.info('Records derived by an earlier deriver were derived again', {
-            deriver: deriver.name,
-            ...counts,
-          }),
+        log: logger,
       }),
       // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
       onCommitted: () => indexer.kick(),
