@@ -6,7 +6,7 @@ import { pgUpgradeList } from '../../engine/adapters/postgres/derivation-upgrade
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { migratedDatabase, serverForTests } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
-import { pgUnitsOfWork, unitTxOf } from '../../engine/adapters/postgres/unit-of-work.ts';
+import { unitKilledMidway, waitForLockWaits } from '../../engine/adapters/postgres/testing/lock-waits.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
 import type { Deriver } from '../../engine/core/derive/deriver.ts';
@@ -599,33 +599,15 @@ describe('postgres engine: processes on one database share the pass', { skip: se
     const theirs = pgUpgradeList(dying);
     await theirs.listFor(rules.name);
     const page = await theirs.page(0, 3);
-    let pid!: number;
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const dead = pgUnitsOfWork(dying)
-      .write(uid, async (u) => {
-        for (const { n } of page) await theirs.within(u).unlist(n);
-        const tx = unitTxOf(u);
-        pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-        holding();
-        await released;
-        await tx.query('SELECT 1');
-      })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
-    await held;
+    const holder = await unitKilledMidway(dying, uid, async (u) => {
+      for (const { n } of page) await theirs.within(u).unlist(n);
+    });
     const log = capture();
     const engine = await processOn(alive, log.logger);
     try {
       // The other process's pass waits for the Brain; then the dying one is killed.
       await waitForLockWaits(alive, 1);
-      await alive.query('SELECT pg_terminate_backend($1)', [pid]);
-      release();
-      assert.ok((await dead) instanceof Error);
+      assert.ok((await holder.kill(alive)) instanceof Error);
       await engine.idle();
     } finally {
       await engine.close();
@@ -634,16 +616,3 @@ describe('postgres engine: processes on one database share the pass', { skip: se
     await derivedAnew(store);
   });
 });
-
-/** Until `count` statements on the database wait for a lock (a Brain's row). */
-async function waitForLockWaits(db: PgClient, count: number): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    const r = await db.query<{ c: number }>(
-      `SELECT count(*)::int AS c FROM pg_stat_activity
-       WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (r.rows[0]!.c >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`fewer than ${count} statements waited for a Brain`);
-}

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { PgClient } from './client.ts';
 import { pgUpgradeList } from './derivation-upgrade.ts';
 import { addBrain, migratedDatabase, migratedPglite, recordRow, serverForTests } from './testing/fixtures.ts';
-import { pgUnitsOfWork, unitTxOf } from './unit-of-work.ts';
+import { unitKilledMidway, waitForLockWaits } from './testing/lock-waits.ts';
+import { pgUnitsOfWork } from './unit-of-work.ts';
 
 /*
  * The list of Records the derivation upgrade derives again, over PostgreSQL: listed once per deriver
@@ -132,47 +133,18 @@ describe('the derivation upgrade list on a PostgreSQL server', { skip: server.sk
     await mine.listFor('rules-v1');
     await mine.page(0, 1);
     // The dying process holds the Brain's row, having taken rec_a off the list, and never commits.
-    let pid!: number;
-    let holding!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const dead = pgUnitsOfWork(dying!)
-      .write('brn_s2', async (u) => {
-        const theirs = pgUpgradeList(dying!);
-        await theirs.listFor('rules-v1');
-        await theirs.within(u).unlist(n1!);
-        const tx = unitTxOf(u);
-        pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-        holding();
-        await released;
-        await tx.query('SELECT 1');
-      })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
-    await held;
+    const holder = await unitKilledMidway(dying!, 'brn_s2', async (u) => {
+      const theirs = pgUpgradeList(dying!);
+      await theirs.listFor('rules-v1');
+      await theirs.within(u).unlist(n1!);
+    });
     const seen = pgUnitsOfWork(alive!).write('brn_s2', async (u) => [
       (await mine.within(u).record(n1!))?.id,
       (await mine.within(u).record(n2!))?.id,
     ]);
-    await waitForLockWait(alive!);
-    await alive!.query('SELECT pg_terminate_backend($1)', [pid]);
-    release();
-    assert.ok((await dead) instanceof Error, 'the dying process lost its connection');
+    await waitForLockWaits(alive!);
+    const dead = await holder.kill(alive!);
+    assert.ok(dead instanceof Error, 'the dying process lost its connection');
     assert.deepEqual(await seen, ['rec_a', 'rec_b'], 'what it had not committed is still listed');
   });
 });
-
-/** Until a statement on the database waits for a lock (the Brain's row). */
-async function waitForLockWait(client: PgClient): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const r = await client.query(
-      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-    );
-    if (r.rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no statement waited for the Brain');
-}
