@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { keyPragmas } from './open-database.ts';
+import { cipherOf, keyPragmas } from './open-database.ts';
 import { nativeBindingPath } from './sqlite-binding.ts';
 import type { Store } from './store.ts';
 
@@ -53,7 +53,12 @@ export function startBackgroundCheckpoints(
 ): BackgroundCheckpoints {
   const intervalMs = opts.intervalMs ?? 200;
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-    workerData: { file: store.file, keyPragmas: keyPragmas(opts.key), nativeBinding: nativeBindingPath() },
+    workerData: {
+      file: store.file,
+      // The cipher the store was opened with: a store made before AEGIS keeps ChaCha20.
+      keyPragmas: keyPragmas(opts.key, cipherOf(store.db) ?? undefined),
+      nativeBinding: nativeBindingPath(),
+    },
   });
   // The engine closes it; it must not keep a process alive that has nothing else to do.
   worker.unref();

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { newDatabase } from './sqlite-binding.ts';
 import { loadVectorExtension } from './vector-extension.ts';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { keepTempDataInMemory } from './temp-store.ts';
 
@@ -20,7 +20,7 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens (creating if needed) the store's SQLite file with the connection settings the engine relies
- * on: ChaCha20-Poly1305 page encryption, temporary data in memory (temp-store.ts), WAL, synchronous=FULL,
+ * on: authenticated page encryption (storeCiphers), temporary data in memory (temp-store.ts), WAL, synchronous=FULL,
  * foreign keys, secure_delete.
  * A wrong key is a startup error with a clear message, never a silent empty store.
  */
@@ -56,39 +56,66 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
 }
 
 /**
- * The pragmas that give a connection the store's key, in order; none for an unencrypted file. Why
- * ChaCha20-Poly1305 (sqleet scheme): authenticated per page, so tampering is detected rather than read
- * as garbage; fast in software without AES-NI; the library's default, best tested.
+ * The page ciphers a store may use, the one new stores are made with first; a store made with an
+ * older one keeps it and is opened with it. Both authenticate every page, so tampering or a wrong key
+ * is an error rather than garbage read as data. AEGIS-256 runs on the AES instructions every x86-64
+ * and ARMv8 desktop processor has: a page read from the file costs ~1 µs over plaintext against ~10
+ * for ChaCha20-Poly1305, and a Context over a large Brain reads hundreds of pages the cache does not
+ * hold (docs/decisions/local-engine.md). Stores made before it use `chacha20` (the sqleet scheme).
  */
-export function keyPragmas(key: string | Buffer | null): string[] {
+export const storeCiphers = ['aegis', 'chacha20'] as const;
+export type StoreCipher = (typeof storeCiphers)[number];
+
+/**
+ * The pragmas that give a connection the store's key with `cipher`, in order; none for an unencrypted
+ * file. A string key goes through the cipher's key derivation (Argon2id for AEGIS, PBKDF2 for
+ * ChaCha20), a Buffer is given as hex.
+ */
+export function keyPragmas(key: string | Buffer | null, cipher: StoreCipher = storeCiphers[0]): string[] {
   if (key === null) return [];
   if (key.length === 0) throw new Error('the database key is empty');
   return [
-    `cipher='chacha20'`,
+    `cipher='${cipher}'`,
     typeof key === 'string' ? `key='${key.replaceAll("'", "''")}'` : `hexkey='${key.toString('hex')}'`,
   ];
 }
 
+const unlockedWith = new WeakMap<Db, StoreCipher | null>();
+
+/** The cipher unlockDatabase opened a connection's store with (null: unencrypted), for its other connections. */
+export function cipherOf(db: Db): StoreCipher | null {
+  return unlockedWith.get(db) ?? null;
+}
+
 /**
- * Gives a connection the store's key (ChaCha20-Poly1305 page encryption, temporary data in memory) and
- * proves it with a first read. A wrong key is a clear error, never a silent empty store.
+ * Gives a connection the store's key and proves it with a first read (temporary data in memory). A new
+ * (empty) file gets the first of storeCiphers; an existing one is tried with each, newest first, and
+ * answers with the one its pages were written with. A wrong key is a clear error, never a silent
+ * empty store.
  */
-export function unlockDatabase(db: Db, file: string, key: string | Buffer | null): void {
-  for (const pragma of keyPragmas(key)) db.pragma(pragma);
-  // Before anything sorts or journals: temporary files are never encrypted.
-  keepTempDataInMemory(db);
-  try {
-    // The first read decrypts page 1: a wrong key (or a plaintext/foreign file) fails here.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') {
+export function unlockDatabase(db: Db, file: string, key: string | Buffer | null): StoreCipher | null {
+  const fresh = !existsSync(file) || statSync(file).size === 0;
+  const tried = key === null || fresh ? [storeCiphers[0]] : storeCiphers;
+  for (const [i, cipher] of tried.entries()) {
+    for (const pragma of keyPragmas(key, cipher)) db.pragma(pragma);
+    // Before anything sorts or journals: temporary files are never encrypted.
+    if (i === 0) keepTempDataInMemory(db);
+    try {
+      // The first read decrypts page 1: a wrong key or cipher (or a plaintext/foreign file) fails here.
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      const opened = key === null ? null : cipher;
+      unlockedWith.set(db, opened);
+      return opened;
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code !== 'SQLITE_NOTADB') throw e;
+      if (i < tried.length - 1) continue;
       throw new Error(
         `cannot open the Mnemo database ${file}: the database key is wrong (or the file is not a ` +
           'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
           'in the config directory); refusing it rather than showing an empty store.',
       );
     }
-    throw e;
   }
+  throw new Error('unreachable: no cipher tried');
 }
