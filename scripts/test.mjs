@@ -154,20 +154,20 @@ async function startSharedCluster() {
 /**
  * The `mnemo` command as one bundle for the tests that start it (dozens of times: a CPU second each
  * through tsx, a third of that bundled); bin/mnemo.mjs loads it when MNEMO_TEST_CLI_BUNDLE names it.
- * The embedding worker every server starts is bundled beside it (MNEMO_TEST_EMBED_WORKER_BUNDLE).
+ * The embedding worker every server starts is bundled beside it (MNEMO_EMBED_WORKER_BUNDLE).
  * Without it (no esbuild, or the build failed) they start it through tsx.
  */
 async function buildTestCli() {
   // Inside the checkout: the packages left out of the bundle are found from where it is.
   const out = join('node_modules', '.cache', 'mnemo', `test-cli-${process.pid}`, 'main.mjs');
   try {
-    const { buildTestCli: build } = await import('./build-test-cli.mjs');
+    const { buildCli: build } = await import('./build-cli.mjs');
     const { embedWorker } = await build(out);
-    process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE = resolve(embedWorker);
+    process.env.MNEMO_EMBED_WORKER_BUNDLE = resolve(embedWorker);
   } catch (e) {
-    // A bundle named from outside could be older than the sources: the tests use tsx instead.
-    delete process.env.MNEMO_TEST_CLI_BUNDLE;
-    delete process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+    // A bundle named from outside, or dist/cli, could be older than the sources: the tests use tsx.
+    process.env.MNEMO_TEST_CLI_BUNDLE = '';
+    delete process.env.MNEMO_EMBED_WORKER_BUNDLE;
     console.log(`test cli: not bundled, tests start bin/mnemo.mjs through tsx (${e.message})`);
     return;
   }

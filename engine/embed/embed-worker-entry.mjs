@@ -1,7 +1,7 @@
 // Worker threads start without the parent's module hooks, so the TypeScript worker is loaded through
 // tsx's API from this plain ESM file; `npm test` names a bundle of the same modules instead, which
-// starts in a quarter of the CPU time (scripts/build-test-cli.mjs).
-const bundle = process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+// starts in a quarter of the CPU time (scripts/build-cli.mjs).
+const bundle = process.env.MNEMO_EMBED_WORKER_BUNDLE;
 if (bundle) {
   const { pathToFileURL } = await import('node:url');
   await import(pathToFileURL(bundle).href);

@@ -24,19 +24,19 @@ describe('worker embedder', () => {
   });
 
   it('the worker starts from the source tree (through tsx) and from the bundle a test run names alike', async () => {
-    const bundle = process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
+    const bundle = process.env.MNEMO_EMBED_WORKER_BUNDLE;
     const answers: number[][] = [];
     for (const from of bundle ? [undefined, bundle] : [undefined]) {
       // A worker's environment is a copy of the parent's when it starts.
-      if (from === undefined) delete process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
-      else process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE = from;
+      if (from === undefined) delete process.env.MNEMO_EMBED_WORKER_BUNDLE;
+      else process.env.MNEMO_EMBED_WORKER_BUNDLE = from;
       try {
         const e = await createWorkerEmbedder({ provider: 'hash', dims: 16 });
         answers.push([...(await e.embed(['tea with lemon']))[0]!]);
         await e.close();
       } finally {
-        if (bundle === undefined) delete process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE;
-        else process.env.MNEMO_TEST_EMBED_WORKER_BUNDLE = bundle;
+        if (bundle === undefined) delete process.env.MNEMO_EMBED_WORKER_BUNDLE;
+        else process.env.MNEMO_EMBED_WORKER_BUNDLE = bundle;
       }
     }
     const inThread = createHashModel(16).embedOne('tea with lemon');

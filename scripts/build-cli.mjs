@@ -1,0 +1,77 @@
+// Bundles the `mnemo` command's modules into one file, with the embedding worker's beside it: through
+// tsx each start compiles its thousand-odd modules again (about a CPU second) and keeps the loader and
+// the sources' maps resident (~55 MB of an idle server). npm's `prepare` builds dist/cli, which
+// bin/mnemo.mjs runs while every file it was built from is unchanged (inputs.json; bin/cli-bundle.mjs);
+// `npm test` builds its own copy for the tests that start the command (MNEMO_TEST_CLI_BUNDLE). Every
+// source file keeps its own import.meta.url, so paths found beside a module (the reranker model, the
+// embedding worker, the UI, benchmark clients) are the source tree's, as when tsx runs it.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { esmBanner, externalPackages } from './build-electron.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const ownImportMeta = {
+  name: 'own-import-meta',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
+      const url = pathToFileURL(args.path).href;
+      const contents = readFileSync(args.path, 'utf8')
+        .replaceAll('import.meta.url', JSON.stringify(url))
+        .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/** What bin/mnemo.mjs checks before it runs a bundle: each input's path (from the checkout), size and mtime. */
+export const inputsFile = 'inputs.json';
+
+/**
+ * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
+ * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
+ * built from.
+ */
+export async function buildCli(outFile) {
+  const embedWorker = join(dirname(outFile), 'embed-worker.mjs');
+  const built = await Promise.all([
+    bundle('server/cli/main.ts', outFile),
+    bundle('engine/embed/embed-worker.ts', embedWorker),
+  ]);
+  const files = [...new Set(built.flatMap((b) => Object.keys(b.metafile.inputs)))]
+    .filter((f) => !f.includes(':'))
+    .sort()
+    .map((f) => {
+      const st = statSync(join(root, f));
+      return [relative(root, join(root, f)), st.size, st.mtimeMs];
+    });
+  writeFileSync(join(dirname(outFile), inputsFile), JSON.stringify({ files }));
+  return { embedWorker };
+}
+
+function bundle(entry, outFile) {
+  return import('esbuild').then((esbuild) =>
+    esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      outfile: outFile,
+      bundle: true,
+      platform: 'node',
+      target: 'node20.19',
+      format: 'esm',
+      external: externalPackages,
+      banner: { js: esmBanner },
+      plugins: [ownImportMeta],
+      metafile: true,
+      logLevel: 'warning',
+      legalComments: 'none',
+    }),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const out = process.argv[2] ?? join(root, 'dist', 'cli', 'main.mjs');
+  await buildCli(out);
+}

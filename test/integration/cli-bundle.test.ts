@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { freshCliBundle } from '../../bin/cli-bundle.mjs';
+
+/** A bundle directory whose inputs.json lists `files` (paths from the checkout). */
+function bundleDir(files: Array<[string, number, number]> | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-cli-bundle-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  if (files) writeFileSync(join(dir, 'inputs.json'), JSON.stringify({ files }));
+  return dir;
+}
+
+const asBuilt = (file: string): [string, number, number] => {
+  const st = statSync(join(import.meta.dirname, '..', '..', file));
+  return [file, st.size, st.mtimeMs];
+};
+
+describe('the CLI bundle bin/mnemo.mjs runs', () => {
+  it('is used while every file it was built from is as it was', () => {
+    const dir = bundleDir([asBuilt('package.json'), asBuilt('bin/mnemo.mjs')]);
+    assert.deepEqual(freshCliBundle(dir), {
+      main: join(dir, 'main.mjs'),
+      embedWorker: join(dir, 'embed-worker.mjs'),
+    });
+  });
+
+  it('is passed over when a source changed, is gone, or the list is missing', () => {
+    const [file, size, mtimeMs] = asBuilt('package.json');
+    assert.equal(freshCliBundle(bundleDir([[file, size + 1, mtimeMs]])), null, 'another size');
+    assert.equal(freshCliBundle(bundleDir([[file, size, mtimeMs - 1000]])), null, 'written since');
+    assert.equal(freshCliBundle(bundleDir([['engine/no-such-module.ts', 1, 1]])), null, 'gone');
+    assert.equal(freshCliBundle(bundleDir(null)), null, 'never built');
+  });
+});
