@@ -20,8 +20,8 @@ export interface OpenDatabaseOptions {
 
 /**
  * Opens (creating if needed) the store's SQLite file with the connection settings the engine relies
- * on: authenticated page encryption (storeCiphers), temporary data in memory (temp-store.ts), WAL, synchronous=FULL,
- * foreign keys, secure_delete.
+ * on: authenticated page encryption (storeCiphers), temporary data in memory (temp-store.ts), WAL,
+ * synchronous=FULL, foreign keys, secure_delete.
  * A wrong key is a startup error with a clear message, never a silent empty store.
  */
 export function openDatabase(opts: OpenDatabaseOptions): Db {
