@@ -5,7 +5,7 @@ import { postgresStorageOver } from '../storage.ts';
 import { addBrain, addRecord } from './fixtures.ts';
 import { reusedPgliteDatabases } from './pglite.ts';
 
-const database = await reusedPgliteDatabases({ vector: true, migrated: true });
+const database = await reusedPgliteDatabases({ migrated: true });
 
 /** What a test could tell two databases apart by: every table's rows, the indexes and the sequences. */
 async function state(db: Awaited<ReturnType<typeof database>>) {
