@@ -1,6 +1,6 @@
 import { after } from 'node:test';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
 import { startServer } from '../../server/start-server.ts';
 import type { ServerFactory } from './harness.ts';
@@ -17,7 +17,9 @@ const traits = {
   sharesMemories: true,
 };
 
-const database = await pgliteDatabases({ vector: true, migrated: true });
+// Each server closes its database before the next starts: one PGlite, put back to the migrated state
+// for each, instead of a PGlite started per server.
+const database = await reusedPgliteDatabases({ vector: true, migrated: true });
 const onPglite: ServerFactory = (o = {}) =>
   startServer({
     engine: 'postgres',

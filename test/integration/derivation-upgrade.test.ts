@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import type { PgClient } from '../../engine/adapters/postgres/client.ts';
 import { pgUpgradeList } from '../../engine/adapters/postgres/derivation-upgrade.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { migratedDatabase, serverForTests } from '../../engine/adapters/postgres/testing/fixtures.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { unitKilledMidway, waitForLockWaits } from '../../engine/adapters/postgres/testing/lock-waits.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
@@ -101,8 +101,13 @@ const local: Backend = {
   },
 };
 
-// Called at the file's top level: its databases close after the file.
-const database = await pgliteDatabases({ migrated: true });
+// Called at the file's top level: its databases close after the file. A case's databases go back
+// after it, put back to the migrated state for the next case, instead of a PGlite started per case.
+const database = await reusedPgliteDatabases({ migrated: true });
+const handedOut: PgClient[] = [];
+afterEach(async () => {
+  await Promise.all(handedOut.splice(0).map((db) => db.close()));
+});
 
 /** Engines over one PostgreSQL database, as processes one after another (the last closes it after the file). */
 function postgresStore(db: PgClient): Store {
@@ -126,7 +131,11 @@ function postgresStore(db: PgClient): Store {
 
 const postgres: Backend = {
   name: 'postgres engine',
-  store: async () => postgresStore(await database()),
+  store: async () => {
+    const db = await database();
+    handedOut.push(db);
+    return postgresStore(db);
+  },
 };
 
 /** A store written by an earlier deriver (by default version 2 of the rules): `write` runs on it, then it is closed. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pglite } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import type { ContextReady } from '../../engine/contract/index.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import { postgresBackends, sqliteBackends } from '../../engine/core/retrieve/backends.ts';
@@ -9,8 +9,9 @@ import { readShippedModelFile, shippedReranker } from '../../engine/retrieve/rer
 import type { Engine } from '../../engine/types.ts';
 import { open, tempDir, tenant } from './local-helpers.ts';
 
-// Called at the file's top level: it closes after the file. The engine gets (and closes) a clone of it.
-const db = await pglite({ vector: true, migrated: true });
+// Called at the file's top level: its databases close after the file. The engine gets one of its own,
+// started from the kept data directory.
+const database = await pgliteDatabases({ vector: true, migrated: true });
 
 /** The Trace's fusion.method of a fast Context over a short thread. */
 async function fusionMethod(engine: Engine): Promise<string> {
@@ -50,7 +51,7 @@ describe('the shipped reranker per store', () => {
   it('the hosted engine loads the PostgreSQL model and the local engine the SQLite one', async () => {
     // The hash embedder is no model's: each stands aside, and the Trace names the model each engine loaded.
     const { engine: hosted } = await openPostgresEngine(
-      { open: async () => postgresStorageOver(await db.clone()) },
+      { open: async () => postgresStorageOver(await database()) },
       { embedder: { provider: 'hash', dataDir: tempDir() } },
     );
     try {

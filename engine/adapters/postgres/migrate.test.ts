@@ -3,16 +3,16 @@ import { describe, it } from 'node:test';
 import { migrate } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { serverForTests } from './testing/fixtures.ts';
-import { pglite } from './testing/pglite.ts';
+import { pglite, pgliteDatabases } from './testing/pglite.ts';
 
 const versions = migrations.map((m) => m.version);
-// Starting a PGlite takes seconds and cloning one a fraction of that: each test gets a copy of one
-// never-migrated database.
-const blank = await pglite();
+// Each test gets a never-migrated database of its own, started from the kept data directory (a clone
+// of a running one would first dump it).
+const blank = await pgliteDatabases();
 
 describe('migrations on an embedded PostgreSQL', () => {
   it('applies every migration once, records it, and applies nothing the second time', async () => {
-    const db = await blank.clone();
+    const db = await blank();
     const first = await migrate(db);
     assert.deepEqual(first.applied, versions);
     const again = await migrate(db);
@@ -27,7 +27,7 @@ describe('migrations on an embedded PostgreSQL', () => {
   });
 
   it('without pgvector: no vector storage, and the reason recorded for the server to say at start', async () => {
-    const db = await blank.clone();
+    const db = await blank();
     const r = await migrate(db);
     assert.equal(r.vector, false);
     assert.match(r.vectorReason ?? '', /vector extension \(pgvector\) is not installed/);
@@ -57,14 +57,14 @@ describe('migrations on an embedded PostgreSQL', () => {
   });
 
   it('refuses a database migrated by a newer Mnemo, changing nothing', async () => {
-    const db = await blank.clone();
+    const db = await blank();
     await migrate(db);
     await db.query("INSERT INTO mnemo_migrations (version, name) VALUES (999, 'from-the-future')");
     await assert.rejects(migrate(db), /schema is at version 999, newer than this Mnemo knows/);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {
-    const db = await blank.clone();
+    const db = await blank();
     await migrate(db);
     const keys = await db.query<{ table: string; first: string }>(
       `SELECT c.conrelid::regclass::text AS table, a.attname AS first

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { migrate } from '../migrate.ts';
+import { postgresStorageOver } from '../storage.ts';
+import { addBrain, addRecord } from './fixtures.ts';
+import { reusedPgliteDatabases } from './pglite.ts';
+
+const database = await reusedPgliteDatabases({ migrated: true });
+
+/** What a test could tell two databases apart by: every table's rows, the indexes and the sequences. */
+async function state(db: Awaited<ReturnType<typeof database>>) {
+  const tables = await db.query<{ t: string }>(
+    "SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+  );
+  const rows: Record<string, unknown[]> = {};
+  for (const { t } of tables.rows) rows[t] = (await db.query(`SELECT * FROM ${t} ORDER BY 1`)).rows;
+  const indexes = await db.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1");
+  const sequences = await db.query(
+    "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public' ORDER BY 1",
+  );
+  return { rows, indexes: indexes.rows, sequences: sequences.rows };
+}
+
+describe('a reused PGlite database', () => {
+  it('is handed out again after close, as it started: rows, identities, indexes, settings', async () => {
+    const first = await database();
+    const started = await state(first);
+    await postgresStorageOver(first); // writes its watermark secret
+    await addBrain(first, 'brn_a');
+    await addRecord(first, 'brn_a', 'rec_a');
+    await first.exec('CREATE INDEX made_later ON records (text)');
+    await first.exec("SET statement_timeout = '1234ms'");
+    assert.notDeepEqual(await state(first), started);
+    await first.close();
+
+    const second = await database();
+    assert.deepEqual(await state(second), started);
+    const timeout = await second.query<{ statement_timeout: string }>('SHOW statement_timeout');
+    assert.equal(timeout.rows[0]?.statement_timeout, '0');
+    assert.deepEqual((await migrate(second)).applied, []);
+    // The same identities again: a row written now takes the number the first one took.
+    await addBrain(second, 'brn_b');
+    await addRecord(second, 'brn_b', 'rec_b');
+    const n = await second.query<{ n: number }>('SELECT n FROM records');
+    assert.deepEqual(n.rows, [{ n: 1 }]);
+    await second.close();
+  });
+
+  it('is a new one while the other is still open', async () => {
+    const a = await database();
+    const b = await database();
+    await addBrain(a, 'brn_open');
+    assert.deepEqual((await b.query("SELECT uid FROM brains WHERE uid = 'brn_open'")).rows, []);
+    await Promise.all([a.close(), b.close()]);
+  });
+});
