@@ -82,6 +82,9 @@ describe('GloVe + SIF sentence vectors', () => {
       '',
       'nothing here is known: zyzzyva qwxp',
     ];
+    // More words than a text usually has, before and after the others.
+    texts.unshift(texts.join(' ').repeat(4));
+    texts.push(texts[0]!);
     const vocab = [...new Set(texts.flatMap((t) => words(t)).filter((w) => !w.startsWith('zy')))];
     // Function words in the table, a word given twice (its last rank answers) and one of norm 0.
     vocab.push(...functionWords, 'cat', 'they');

@@ -125,19 +125,31 @@ export function sifModelOf(t: GloveTable, { weights: w, common: u }: SifWeights)
   const d = t.dims;
   const skip = u !== null ? functionWordRanks(t) : null;
   const scan = createWordScanner();
-  let v = new Float32Array(d);
-  const add: WordVisitor = (bytes, from, to) => {
+  // The ranks of a text's words, gathered by the scan and then summed here, where the vector is local.
+  let ranks = new Int32Array(64);
+  let count = 0;
+  const gather: WordVisitor = (bytes, from, to) => {
     const r = t.index.rankOf(bytes, from, to);
     if (r < 0 || (skip !== null && skip[r] === 1) || t.norms[r] === 0) return;
-    const s = (t.norms[r]! * w[r]!) / 127;
-    const base = r * d;
-    for (let k = 0; k < d; k++) v[k]! += t.q[base + k]! * s;
+    if (count === ranks.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(ranks);
+      ranks = grown;
+    }
+    ranks[count++] = r;
   };
   return {
     dims: d,
     embedOne(text: string): Float32Array {
-      v = new Float32Array(d);
-      scan(text, add);
+      count = 0;
+      scan(text, gather);
+      const v = new Float32Array(d);
+      for (let i = 0; i < count; i++) {
+        const r = ranks[i]!;
+        const s = (t.norms[r]! * w[r]!) / 127;
+        const base = r * d;
+        for (let k = 0; k < d; k++) v[k]! += t.q[base + k]! * s;
+      }
       if (u) {
         let p = 0;
         for (let k = 0; k < d; k++) p += v[k]! * u[k]!;

@@ -47,6 +47,15 @@ function kindOf(cp: number): number {
   return kinds[cp & (blockSize - 1)]!;
 }
 
+/** The kinds of ASCII, looked up first: most text is. */
+const asciiKinds = blockKinds(0).subarray(0, 0x80);
+
+/** The kind of the character whose UTF-8 sequence starts at b[i]. */
+function kindAt(b: Uint8Array, i: number): number {
+  const lead = b[i]!;
+  return lead < 0x80 ? asciiKinds[lead]! : kindOf(codePointAt(b, i));
+}
+
 /** Bytes of the UTF-8 sequence its lead byte starts (the encoder writes only well-formed ones). */
 const seqLength = (lead: number) => (lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
 
@@ -89,25 +98,24 @@ export function createWordScanner(): (text: string, visit: WordVisitor) => void 
       n = encoder.encodeInto(lower, bytes).written;
     }
     for (let i = 0; i < n;) {
-      const len = seqLength(bytes[i]!);
-      const cp = codePointAt(bytes, i);
-      if (kindOf(cp) !== OTHER) {
-        let j = i + len;
-        while (j < n && kindOf(codePointAt(bytes, j)) !== OTHER) j += seqLength(bytes[j]!);
+      const lead = bytes[i]!;
+      if (kindAt(bytes, i) !== OTHER) {
+        let j = i + seqLength(lead);
+        while (j < n && kindAt(bytes, j) !== OTHER) j += seqLength(bytes[j]!);
         visit(bytes, i, j);
         i = j;
         continue;
       }
-      if (cp === APOSTROPHE) {
+      if (lead === APOSTROPHE) {
         let j = i + 1;
-        while (j < n && kindOf(codePointAt(bytes, j)) === LETTER) j += seqLength(bytes[j]!);
+        while (j < n && kindAt(bytes, j) === LETTER) j += seqLength(bytes[j]!);
         if (j > i + 1) {
           visit(bytes, i, j);
           i = j;
           continue;
         }
       }
-      i += len;
+      i += seqLength(lead);
     }
   };
 }
