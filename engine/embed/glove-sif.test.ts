@@ -3,14 +3,33 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dot } from './embedder.ts';
-import { createSifModel, words } from './glove-sif.ts';
+import { dot, normalize } from './embedder.ts';
+import { createSifModel, functionWords, sifModelOf, words, type SifWeights } from './glove-sif.ts';
 import { gloveModelId } from './create-embedder-in-thread.ts';
-import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
+import { defaultGlovePath, loadGloveTable, type GloveTable } from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
 import { cachedSifWeights, commonCacheFile } from './sif-cache.ts';
 import { sifWeights } from './glove-sif.ts';
+import { wordIndexOf } from './word-index.ts';
+
+/** The sentence vector from the words as the regular expression splits them, each a string. */
+function embedByRegex(t: GloveTable, { weights, common }: SifWeights, text: string): Float32Array {
+  const v = new Float32Array(t.dims);
+  for (const word of words(text)) {
+    if (common && functionWords.has(word)) continue;
+    const r = t.index.get(word);
+    if (r === undefined || t.norms[r] === 0) continue;
+    const s = (t.norms[r]! * weights[r]!) / 127;
+    for (let k = 0; k < t.dims; k++) v[k]! += t.q[r * t.dims + k]! * s;
+  }
+  if (common) {
+    let p = 0;
+    for (let k = 0; k < t.dims; k++) p += v[k]! * common[k]!;
+    for (let k = 0; k < t.dims; k++) v[k]! -= p * common[k]!;
+  }
+  return normalize(v);
+}
 
 /** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
 function winkFile(path: string): void {
@@ -52,6 +71,37 @@ describe('GloVe + SIF sentence vectors', () => {
 
   it('splits words the way GloVe saw them', () => {
     assert.deepEqual(words("Caroline's cat, RUNS!"), ['caroline', "'s", 'cat', 'runs']);
+  });
+
+  it('embeds as the words the regular expression splits would, to the bit', () => {
+    const texts = [
+      "Caroline's cat RUNS; they're here, we'd gone and THE dog's bowl",
+      'İstanbul DİYARBAKIR ıi, Straße GROẞ, ΟΔΟΣ ΟΔΟΣ. σς, naïve Cafe\u0301',
+      '日本語 東京2020 ١٢٣ 𝐀𝐁 emoji 😀 🎉party👍 curly don’t',
+      "rock'n'roll ''s '123 Room 101, 3.14 and 10k",
+      '',
+      'nothing here is known: zyzzyva qwxp',
+    ];
+    // More words than a text usually has, before and after the others.
+    texts.unshift(texts.join(' ').repeat(4));
+    texts.push(texts[0]!);
+    const vocab = [...new Set(texts.flatMap((t) => words(t)).filter((w) => !w.startsWith('zy')))];
+    // Function words in the table, a word given twice (its last rank answers) and one of norm 0.
+    vocab.push(...functionWords, 'cat', 'they');
+    const dims = 8;
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const t: GloveTable = {
+      dims,
+      size: vocab.length,
+      index: wordIndexOf(vocab),
+      q: Int8Array.from({ length: vocab.length * dims }, () => Math.round(next() * 127)),
+      norms: Float32Array.from(vocab, (w) => (w === 'dog' ? 0 : 1 + next())),
+    };
+    for (const sif of [sifWeights(t), sifWeights(t, { removeCommon: false })]) {
+      const m = sifModelOf(t, sif);
+      for (const text of texts) assert.deepEqual(m.embedOne(text), embedByRegex(t, sif, text), text);
+    }
   });
 
   it('builds a binary cache on first load and reads the same table back from it', () => {

@@ -1,5 +1,6 @@
 import type { GloveTable } from './glove-table.ts';
 import { normalize } from './embedder.ts';
+import { createWordScanner, type WordVisitor } from './word-scan.ts';
 
 /**
  * Sentence vectors from word vectors by smooth inverse frequency (Arora et al., 2017): each word weighs
@@ -20,7 +21,7 @@ export interface SifOptions {
 }
 
 /** Function words: they carry no topic, and with them every pair of sentences looks alike. */
-const functionWords = new Set(
+export const functionWords: ReadonlySet<string> = new Set(
   `a an and are as at be been but by can could did do does for from had has have he her hers him his how i
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
    this those to us was we were what when where which who whom whose why will with would you your yours
@@ -105,18 +106,46 @@ export function createSifModel(t: GloveTable, opts: SifOptions = {}): SifModel {
   return sifModelOf(t, sifWeights(t, opts));
 }
 
-/** The sentence embedder over a table and its weights, computed here or on another thread. */
+/** Per rank, 1 for a function word: a word's rank stands for the word, so no string is compared. */
+function functionWordRanks(t: GloveTable): Uint8Array {
+  const flags = new Uint8Array(t.size);
+  for (const word of functionWords) {
+    const r = t.index.get(word);
+    if (r !== undefined) flags[r] = 1;
+  }
+  return flags;
+}
+
+/**
+ * The sentence embedder over a table and its weights, computed here or on another thread. It reads the
+ * words of a text as `words()` splits them, as bytes looked up in the index (word-scan.ts): no string
+ * per word.
+ */
 export function sifModelOf(t: GloveTable, { weights: w, common: u }: SifWeights): SifModel {
   const d = t.dims;
-  const rc = u !== null;
+  const skip = u !== null ? functionWordRanks(t) : null;
+  const scan = createWordScanner();
+  // The ranks of a text's words, gathered by the scan and then summed here, where the vector is local.
+  let ranks = new Int32Array(64);
+  let count = 0;
+  const gather: WordVisitor = (bytes, from, to) => {
+    const r = t.index.rankOf(bytes, from, to);
+    if (r < 0 || (skip !== null && skip[r] === 1) || t.norms[r] === 0) return;
+    if (count === ranks.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(ranks);
+      ranks = grown;
+    }
+    ranks[count++] = r;
+  };
   return {
     dims: d,
     embedOne(text: string): Float32Array {
+      count = 0;
+      scan(text, gather);
       const v = new Float32Array(d);
-      for (const word of words(text)) {
-        if (rc && functionWords.has(word)) continue;
-        const r = t.index.get(word);
-        if (r === undefined || t.norms[r] === 0) continue;
+      for (let i = 0; i < count; i++) {
+        const r = ranks[i]!;
         const s = (t.norms[r]! * w[r]!) / 127;
         const base = r * d;
         for (let k = 0; k < d; k++) v[k]! += t.q[base + k]! * s;

@@ -15,6 +15,17 @@ describe('word index', () => {
       assert.equal(index.get(w), map.get(w), w);
   });
 
+  it('answers by the UTF-8 bytes of a word anywhere in a buffer as by the word', () => {
+    const words = ['the', 'ça', "'s", 'naïve', '日本', 'the', 'a', 'zebra'];
+    const index = wordIndexOf(words);
+    const encoder = new TextEncoder();
+    for (const w of [...words, 'th', 'thee', 'ca', '日', '', 'zebras']) {
+      const buffer = encoder.encode(`xx ${w} yy`);
+      const bytes = encoder.encode(w).length;
+      assert.equal(index.rankOf(buffer, 3, 3 + bytes), index.get(w) ?? -1, w);
+    }
+  });
+
   it('finds every word of a vocabulary that fills most of its table', () => {
     const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
     const index = wordIndexOf(words);

@@ -8,6 +8,8 @@ export interface WordIndex {
   /** Distinct words. */
   readonly size: number;
   get(word: string): number | undefined;
+  /** The rank of the word whose UTF-8 bytes are b[from, to), or -1. */
+  rankOf(b: Uint8Array, from: number, to: number): number;
   /** Every distinct word with its rank, in the order first given. */
   entries(): IterableIterator<[string, number]>;
   /** The arrays it is made of: transferable to another thread, which rebuilds it with wordIndexFromParts. */
@@ -93,6 +95,10 @@ export function wordIndexFromParts(parts: WordIndexParts): WordIndex {
       const { written } = encoder.encodeInto(word, scratch);
       const s = slotOf(scratch, 0, written);
       return table[s]! < 0 ? undefined : ranks[s];
+    },
+    rankOf(b, from, to) {
+      const s = slotOf(b, from, to);
+      return table[s]! < 0 ? -1 : ranks[s]!;
     },
     *entries() {
       for (let r = 0; r < count; r++) {
