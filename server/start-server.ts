@@ -23,6 +23,7 @@ import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
 import { createSyncService } from './sync/sync-service.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 
 export interface ServerOptions {
   engine: 'local' | 'reference' | 'postgres';
@@ -99,6 +100,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new RangeError(`port must be an integer from 0 to 65535, not ${wantedPort}`);
   }
   const publicUrls = (options.publicUrls ?? []).map(parsePublicUrl);
+  boundHeapGrowth();
   // The local engine's store; the reference engine keeps nothing on disk.
   const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   // A database module built for another runtime fails here, with its fix, before the data dir is touched.
