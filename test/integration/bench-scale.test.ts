@@ -41,7 +41,8 @@ describe('bench scale', () => {
     assert.deepEqual(Object.keys(byStage), ['start', 'write', 'derive_and_index', 'queries']);
     for (const v of Object.values(byStage)) assert.ok(v > 0 && v <= (l['peak_rss_mb'] as number));
     // The lexical searches ran from the in-memory copy of the index, loaded before the timed queries.
-    assert.ok((l['lexical_copy_mb'] as number) > 0, `lexical_copy_mb ${String(l['lexical_copy_mb'])}`);
+    // Its size is in MB to one decimal: 60 Records' copy holds ~50 KB, printed as 0 or 0.1.
+    assert.equal(typeof l['lexical_copy_mb'], 'number');
     assert.ok(
       (l['lexical_copy_answers'] as number) >= 3,
       `lexical_copy_answers ${String(l['lexical_copy_answers'])}`,
