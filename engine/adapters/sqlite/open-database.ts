@@ -96,26 +96,30 @@ export function cipherOf(db: Db): StoreCipher | null {
 export function unlockDatabase(db: Db, file: string, key: string | Buffer | null): StoreCipher | null {
   const fresh = !existsSync(file) || statSync(file).size === 0;
   const tried = key === null || fresh ? [storeCiphers[0]] : storeCiphers;
-  for (const [i, cipher] of tried.entries()) {
+  for (const cipher of tried) {
     for (const pragma of keyPragmas(key, cipher)) db.pragma(pragma);
     // Before anything sorts or journals: temporary files are never encrypted.
-    if (i === 0) keepTempDataInMemory(db);
-    try {
-      // The first read decrypts page 1: a wrong key or cipher (or a plaintext/foreign file) fails here.
-      db.prepare('SELECT count(*) FROM sqlite_master').get();
+    keepTempDataInMemory(db);
+    if (readsPageOne(db)) {
       const opened = key === null ? null : cipher;
       unlockedWith.set(db, opened);
       return opened;
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code !== 'SQLITE_NOTADB') throw e;
-      if (i < tried.length - 1) continue;
-      throw new Error(
-        `cannot open the Mnemo database ${file}: the database key is wrong (or the file is not a ` +
-          'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
-          'in the config directory); refusing it rather than showing an empty store.',
-      );
     }
   }
-  throw new Error('unreachable: no cipher tried');
+  throw new Error(
+    `cannot open the Mnemo database ${file}: the database key is wrong (or the file is not a ` +
+      'Mnemo database). Use the key it was created with (MNEMO_DB_KEY, --db-key-file or the key file ' +
+      'in the config directory); refusing it rather than showing an empty store.',
+  );
+}
+
+/** The first read decrypts page 1: false when the key or the cipher is wrong, or the file is not a store. */
+function readsPageOne(db: Db): boolean {
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return true;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_NOTADB') return false;
+    throw e;
+  }
 }
