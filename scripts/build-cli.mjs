@@ -6,7 +6,7 @@
 // source file keeps its own import.meta.url, so paths found beside a module (the reranker model, the
 // embedding worker, the UI, benchmark clients) are the source tree's, as when tsx runs it.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { esmBanner, externalPackages } from './build-electron.mjs';
 
@@ -26,9 +26,6 @@ const ownImportMeta = {
   },
 };
 
-/** What bin/mnemo.mjs checks before it runs a bundle: each input's path (from the checkout), size and mtime. */
-export const inputsFile = 'inputs.json';
-
 /**
  * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
  * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
@@ -45,9 +42,11 @@ export async function buildCli(outFile) {
     .sort()
     .map((f) => {
       const st = statSync(join(root, f));
-      return [relative(root, join(root, f)), st.size, st.mtimeMs];
+      return [f, st.size, st.mtimeMs];
     });
-  writeFileSync(join(dirname(outFile), inputsFile), JSON.stringify({ files }));
+  // What bin/cli-bundle.mjs checks before bin/mnemo.mjs runs the bundle: each input's path (from the
+  // checkout, as esbuild names it), size and mtime.
+  writeFileSync(join(dirname(outFile), 'inputs.json'), JSON.stringify({ files }));
   return { embedWorker };
 }
 
