@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBackgroundCheckpoints } from './background-checkpoints.ts';
+import { cipherOf } from './open-database.ts';
 import { openStore, storeFileName, type Store } from './store.ts';
+import { chacha20StoreIn } from './testing.ts';
 
-function storeIn(key: string): { store: Store; file: string } {
+function storeIn(key: string, opts: { chacha20?: boolean } = {}): { store: Store; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-bg-checkpoint-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
+  if (opts.chacha20) chacha20StoreIn(dir, key);
   const store = openStore({ dataDir: dir, key });
   store.run('CREATE TABLE notes (t TEXT)');
   return { store, file: join(dir, storeFileName) };
@@ -24,8 +27,8 @@ function framesLeft(store: Store): number {
 }
 
 /** A store with its checkpointer started and ready, both closed after the file. */
-async function running(key: string, intervalMs: number) {
-  const { store, file } = storeIn(key);
+async function running(key: string, intervalMs: number, opts: { chacha20?: boolean } = {}) {
+  const { store, file } = storeIn(key, opts);
   const checkpoints = startBackgroundCheckpoints(store, { key, intervalMs });
   after(async () => {
     await checkpoints.close();
@@ -64,6 +67,25 @@ describe("the store's WAL checkpointed on another thread", () => {
       await sleep(2);
     }
     await until('every round is checkpointed', () => framesLeft(store) === 0);
+  });
+
+  it('opens a store made with ChaCha20 with that cipher, and checkpoints it', async () => {
+    const errors: string[] = [];
+    const { store } = storeIn('k-legacy', { chacha20: true });
+    assert.equal(cipherOf(store.db), 'chacha20');
+    const checkpoints = startBackgroundCheckpoints(store, {
+      key: 'k-legacy',
+      intervalMs: 10,
+      onError: (m) => errors.push(m),
+    });
+    after(async () => {
+      await checkpoints.close();
+      store.close();
+    });
+    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    store.run("INSERT INTO notes VALUES ('kept')");
+    await until('the WAL is checkpointed', () => framesLeft(store) === 0);
+    assert.deepEqual(errors, []);
   });
 
   it('holds off while a forget empties the WAL itself, which then leaves it empty', async () => {

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { sqliteBrains } from './brain-repository.ts';
-import { openStore, type SqlParam, type Store } from './store.ts';
+import { migrate } from './migrate.ts';
+import { keyPragmas } from './open-database.ts';
+import { newDatabase } from './sqlite-binding.ts';
+import { openStore, storeFileName, type SqlParam, type Store } from './store.ts';
 
 /** For tests: an unencrypted store in a temp dir, closed and removed after the test file. */
 export function tempStore(prefix = 'mnemo-store-', opts: { maxBatch?: number } = {}): Store {
@@ -39,4 +42,16 @@ export async function storeWithBrains(...uids: string[]): Promise<Store> {
       created_at: '2026-01-01T00:00:00Z',
     });
   return store;
+}
+
+/** For tests: a store in dataDir as builds before AEGIS made it, ChaCha20 pages at the newest schema. */
+export function chacha20StoreIn(dataDir: string, key: string): void {
+  const db = newDatabase(join(dataDir, storeFileName));
+  try {
+    for (const pragma of keyPragmas(key, 'chacha20')) db.pragma(pragma);
+    db.pragma('journal_mode = WAL');
+    migrate(db);
+  } finally {
+    db.close();
+  }
 }
