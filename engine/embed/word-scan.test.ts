@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { words } from './glove-sif.ts';
 import { createWordScanner } from './word-scan.ts';
 
@@ -16,17 +17,6 @@ function codePointsBetweenSpaces(from: number, to: number): string {
   const parts: string[] = [];
   for (let cp = from; cp < to; cp++) if (cp < 0xd800 || cp > 0xdfff) parts.push(String.fromCodePoint(cp));
   return parts.join(' ');
-}
-
-/** A small deterministic generator (mulberry32), so a failing text can be found again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('word scan', () => {
@@ -79,15 +69,12 @@ describe('word scan', () => {
       '\udfff',
       '👍🏽',
     ];
-    const next = random(30);
     const scan = createWordScanner();
-    for (let n = 0; n < 3000; n++) {
-      const parts: string[] = [];
-      const length = Math.floor(next() * 24);
-      for (let i = 0; i < length; i++) parts.push(pool[Math.floor(next() * pool.length)]!);
-      const text = parts.join('');
-      assert.deepEqual(scanned(scan, text), words(text), JSON.stringify(text));
-    }
+    const text = fc.array(fc.constantFrom(...pool), { maxLength: 23 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => assert.deepEqual(scanned(scan, t), words(t), JSON.stringify(t))),
+      { numRuns: 3000 },
+    );
   });
 
   it('reuses its buffer across texts of any length, long ones included', () => {
