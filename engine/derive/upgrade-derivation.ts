@@ -7,7 +7,6 @@ import type {
   UpgradeUnit,
 } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
-import type { Logger } from '../local/local-ctx.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
@@ -152,11 +151,11 @@ export interface DerivationUpgradeOptions {
   storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
   now: () => string;
-  /**
-   * Where the pass says that a Record failed on its own (rolled back alone, left for the next pass),
-   * and that a pass that found Records to derive again ended.
-   */
-  log: Pick<Logger, 'info' | 'error'>;
+  /** Where the pass says that a Record failed on its own (rolled back alone, left for the next pass) and that a pass that found Records to derive again ended. */
+  log: {
+    info(msg: string, fields?: Record<string, unknown>): void;
+    error(msg: string, fields?: Record<string, unknown>): void;
+  };
 }
 
 const pageSize = 32;
