@@ -151,7 +151,11 @@ export interface DerivationUpgradeOptions {
   storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
   now: () => string;
-  /** Where the pass says that a Record failed on its own (rolled back alone, left for the next pass) and that a pass that found Records to derive again ended. */
+  /**
+   * Where the pass says that a Record failed on its own (rolled back alone, left for the next pass),
+   * and that a pass that found Records to derive again ended. Its own shape: engine/derive may not
+   * import the engine's Logger from engine/local (engine/folder-cycles.test.ts).
+   */
   log: {
     info(msg: string, fields?: Record<string, unknown>): void;
     error(msg: string, fields?: Record<string, unknown>): void;
