@@ -93,6 +93,12 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   // unit of work would otherwise make the batch's units look nested in it (the store tells units
   // apart by async context).
   const home = new AsyncResource('mnemo.derive-worker');
+  // Not home.bind: Node's bind defines two deprecated accessors on every function it makes, and the
+  // worker schedules one per write.
+  const atHome =
+    (fn: () => void): (() => void) =>
+    () =>
+      home.runInAsyncScope(fn);
   let scheduled: NodeJS.Immediate | null = null;
   /** A batch is between its claim and the end of its leases: no other may start. */
   let running = false;
@@ -246,7 +252,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     opts.onRetry?.(e, delay);
     if (timer) clearTimeout(timer);
     timer = setTimeout(
-      home.bind(() => {
+      atHome(() => {
         timer = null;
         planSafely();
       }),
@@ -257,7 +263,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const wake = (delayMs: number, then?: () => void) => {
     if (timer) return;
     timer = setTimeout(
-      home.bind(() => {
+      atHome(() => {
         timer = null;
         then?.();
         planSafely();
@@ -291,7 +297,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         });
         return;
       }
-      scheduled = setImmediate(home.bind(() => void (current = tick())));
+      scheduled = setImmediate(atHome(() => void (current = tick())));
       return;
     }
     if (due !== null) {
