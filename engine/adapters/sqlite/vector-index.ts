@@ -60,7 +60,7 @@ function zeroVectorSql(table: string, dims: number, rowid: string): string {
 
 /**
  * Which state of a Brain's vectors in a vector table an in-memory copy reflects (see syncedCopy): every
- * change to them, in the same transaction, sets `version` to a fresh random 64-bit value, so a copy
+ * change to them, in the same transaction, sets `version` to a fresh 64-bit value, never set before, so a copy
  * whose version still equals the committed one is exact, whatever rolled back in between. A Brain
  * deleted takes its rows with it.
  */
@@ -317,7 +317,7 @@ export function nearestInSqlite(
 // - the delete triggers set a fresh version too (nothing journaled);
 // - before a search, the committed version is read. Equal: the copy is exact. Otherwise the journal is
 //   replayed if it links the copy's version to the committed one (each link is a version this process
-//   set, and a random 64-bit version set in a transaction that rolled back is never committed later);
+//   set, and a version set in a transaction that rolled back is never set, so never committed, later);
 //   if it does not (a deletion, or a write by another connection), the copy is reloaded from vec0's
 //   chunks. A replayed entry re-reads nothing: it carries the bytes and vec0 positions it wrote.
 // Forgetting: a dropped or reloaded copy is zeroed first; syncVectorCopies (the retrieval indexer's
@@ -375,11 +375,16 @@ function readVersion(v: Vectors, table: string, brainUid: string): bigint | null
   return row?.version ?? null;
 }
 
+// A version need only never be set twice: counting from a random start per process gives that (two
+// processes' runs overlap with odds of ~n / 2^64) without a getrandom call per change.
+let lastVersion = randomBytes(8).readBigInt64LE();
+const freshVersion = () => (lastVersion = BigInt.asIntN(64, lastVersion + 1n));
+
 /** Called in the transaction that changed a Brain's vectors in `table`: a new version, journaled. */
 function changedVectors(v: Vectors, table: string, brainUid: string, ops: JournalOp[]): void {
   const { store } = v;
   const prev = readVersion(v, table, brainUid);
-  const version = randomBytes(8).readBigInt64LE();
+  const version = freshVersion();
   store.run(
     `INSERT INTO vector_versions (tbl, brain_uid, version) VALUES (?, ?, ?)
      ON CONFLICT DO UPDATE SET version = excluded.version`,
