@@ -77,14 +77,16 @@ export function createSqliteThreadIndex(store: Store): ThreadIndex {
   return {
     async speakers(brainUid, names) {
       if (names.length === 0) return [];
-      // One probe of retrieval_index_speaker for every name at once; the indexer wrote speaker_norm.
+      // One probe of retrieval_index_speaker per name (the indexer wrote speaker_norm): DISTINCT over the
+      // index entries would read every message of each name, ~6,000 of them at 100,000 Records.
       return store
         .all<{ name: string }>(
-          `SELECT DISTINCT speaker_norm AS name FROM retrieval_index
-           WHERE brain_uid = ? AND speaker_norm IN (SELECT value FROM json_each(?))
-           ORDER BY speaker_norm`,
-          brainUid,
+          `SELECT DISTINCT w.value AS name FROM json_each(?) w
+           WHERE EXISTS (SELECT 1 FROM retrieval_index
+                         WHERE brain_uid = ? AND speaker_norm = w.value AND speaker_norm IS NOT NULL)
+           ORDER BY w.value`,
           JSON.stringify(names),
+          brainUid,
         )
         .map((r) => r.name);
     },
