@@ -12,6 +12,13 @@ import { esmBanner, externalPackages } from './build-electron.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Packages that read files beside their own module (PGlite its WebAssembly and data, pgvector its
+ * extension's archive): bundled, they would look beside dist/cli. The command runs from the checkout,
+ * so node_modules has them.
+ */
+const filesBeside = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector'];
+
 const ownImportMeta = {
   name: 'own-import-meta',
   setup(build) {
@@ -60,7 +67,7 @@ function bundle(entry, outFile) {
       platform: 'node',
       target: 'node20.19',
       format: 'esm',
-      external: externalPackages,
+      external: [...externalPackages, ...filesBeside],
       banner: { js: esmBanner },
       plugins: [ownImportMeta],
       metafile: true,

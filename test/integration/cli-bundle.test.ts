@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { freshCliBundle } from '../../bin/cli-bundle.mjs';
 
 /** A bundle directory whose inputs.json lists `files` (paths from the checkout). */
@@ -33,5 +35,25 @@ describe('the CLI bundle bin/mnemo.mjs runs', () => {
     assert.equal(freshCliBundle(bundleDir([[file, size, mtimeMs - 1000]])), null, 'written since');
     assert.equal(freshCliBundle(bundleDir([['engine/no-such-module.ts', 1, 1]])), null, 'gone');
     assert.equal(freshCliBundle(bundleDir(null)), null, 'never built');
+  });
+
+  it('opens an embedded PostgreSQL with pgvector, whose files are read beside their modules', async () => {
+    // bin/mnemo.mjs runs the bundle npm test built (MNEMO_TEST_CLI_BUNDLE) with scripts/build-cli.mjs.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['bin/mnemo.mjs', 'bench', 'write', '--engine', 'postgres', '--records', '3', '--concurrency', '1'],
+      { cwd: join(import.meta.dirname, '..', '..'), env: { ...process.env, MNEMO_LOG: 'silent' } },
+    );
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.map((l) => [l['scope'], l['engine'], l['records']]),
+      [
+        ['http', 'postgres', 3],
+        ['derive', 'postgres', 3],
+      ],
+    );
   });
 });
