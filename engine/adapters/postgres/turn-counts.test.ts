@@ -11,6 +11,7 @@ import { pgliteDatabases } from './testing/pglite.ts';
 import { insertRecord } from './testing/records.ts';
 
 const blank = await pgliteDatabases();
+const migrated = await pgliteDatabases({ migrated: true });
 
 /** Each Brain's kept count beside a count of its turns, for the Brains `uids` names. */
 async function counts(db: PgQueryable, uids: string[]): Promise<{ kept: number; counted: number }[]> {
@@ -45,7 +46,7 @@ function message(id: string, text: string, ms: number, thread: string | null = '
 
 describe("each Brain's turn count, kept in its row", () => {
   it('equals the count of its turns after writes, rewrites, a rolled-back unit and forgets', async () => {
-    const db = await blank();
+    const db = await migrated();
     const s = await postgresStorageOver(db);
     await s.brains.create(brainRow('brn_a', 'a'));
     await s.brains.create(brainRow('brn_b', 'b'));
@@ -101,7 +102,7 @@ describe("each Brain's turn count, kept in its row", () => {
   });
 
   it("gives the lexical lane the Brain's N: a word's IDF as counting its turns gives it", async () => {
-    const db = await blank();
+    const db = await migrated();
     const s = await postgresStorageOver(db);
     await s.brains.create(brainRow('brn_n', 'n'));
     const texts = ['kiwi and lime', 'lime', 'lime tart', 'mango', 'plum', 'kiwi'];
