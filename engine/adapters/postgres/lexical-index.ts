@@ -65,12 +65,12 @@ const hitCols = `r.n AS "recordN", r.id AS "recordId", substr(r.text, 1, 2000) A
  * The CTEs that end in `ranked (n, score)`: the Brain's best `cut` turns for the query words $1..$words,
  * in one pass over the matching turns. Each word is a phrase (a word the parser splits, "e-mail", must
  * match as written) and a turn matches if it holds any of them; per matching turn each word's
- * `ts_rank`, then per word the turns holding it (its n), and the score Σ idf(word) × rank.
+ * `ts_rank`, then per word the turns holding it (its n), and the score Σ idf(word) × rank. N is the
+ * count the Brain's row keeps (migration 011), not a count of its turns per search.
  */
 function idfRankingSql(words: number, brain: string, cut: string): string {
   const each = (f: (i: number) => string, sep = ', ') =>
     Array.from({ length: words }, (_, i) => f(i)).join(sep);
-  const holding = (i: number) => `count(*) FILTER (WHERE m.r${i} > 0)`;
   return `WITH q AS MATERIALIZED (
        SELECT ${each((i) => `phraseto_tsquery('english', $${i + 1}) AS q${i}`)}),
      matched AS MATERIALIZED (
@@ -78,9 +78,10 @@ function idfRankingSql(words: number, brain: string, cut: string): string {
        FROM turns t, q
        WHERE t.brain_uid = ${brain} AND t.tsv @@ (${each((i) => `q.q${i}`, ' || ')})),
      idf AS MATERIALIZED (
-       SELECT ${each((i) => `greatest(ln((total.n - ${holding(i)} + 0.5)::float8 / (${holding(i)} + 0.5)), 1e-6) AS w${i}`)}
-       FROM matched m, (SELECT count(*) AS n FROM turns WHERE brain_uid = ${brain}) total
-       GROUP BY total.n),
+       SELECT ${each((i) => `greatest(ln((c.total - c.n${i} + 0.5)::float8 / (c.n${i} + 0.5)), 1e-6) AS w${i}`)}
+       FROM (SELECT (SELECT turn_count FROM brains WHERE uid = ${brain}) AS total,
+                    ${each((i) => `count(*) FILTER (WHERE m.r${i} > 0) AS n${i}`)}
+             FROM matched m) c),
      ranked AS (
        SELECT m.n, ${each((i) => `idf.w${i} * m.r${i}`, ' + ')} AS score
        FROM matched m, idf
@@ -144,7 +145,7 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       // A Record's own words are the turn's weight A (migration 005); the GIN index finds the turns
       // with the word at any weight, ts_filter keeps those with it in the text.
       const rows = await db.query<{ records: number; counts: number[] | null }>(
-        `SELECT (SELECT count(*) FROM turns WHERE brain_uid = $1)::int AS records,
+        `SELECT coalesce((SELECT turn_count FROM brains WHERE uid = $1), 0)::int AS records,
                 (SELECT array_agg(c ORDER BY ord) FROM (
                    SELECT w.ord, (SELECT count(*) FROM (
                        SELECT 1 FROM turns t

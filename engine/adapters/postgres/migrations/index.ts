@@ -8,6 +8,7 @@ import { recordIds } from './007-record-ids.ts';
 import { restatedMemories } from './008-restated-memories.ts';
 import { speakers } from './009-speakers.ts';
 import { deriveUpgrade } from './010-derive-upgrade.ts';
+import { turnCounts } from './011-turn-counts.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -32,6 +33,7 @@ export const migrations: readonly PgMigration[] = [
   restatedMemories,
   speakers,
   deriveUpgrade,
+  turnCounts,
 ];
 
 /**
