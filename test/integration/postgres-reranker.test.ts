@@ -13,8 +13,8 @@ import { open, tempDir, tenant } from './local-helpers.ts';
 // started from the kept data directory.
 const database = await pgliteDatabases({ vector: true, migrated: true });
 
-/** The Trace's fusion.method of a fast Context over a short thread. */
-async function fusionMethod(engine: Engine): Promise<string> {
+/** The Trace's fusion.method of a Context (fast unless asked) over a short thread. */
+async function fusionMethod(engine: Engine, mode: 'fast' | 'thorough' = 'fast'): Promise<string> {
   await engine.createBrain(tenant, { id: 'b' });
   for (const [i, text] of ['I opened my clothing store downtown.', 'Why there?', 'Foot traffic.'].entries()) {
     await engine.rememberRecord(
@@ -28,7 +28,7 @@ async function fusionMethod(engine: Engine): Promise<string> {
   const ctx = (await engine.createContext(
     tenant,
     'b',
-    { query: 'Why did Jon open his store downtown?', budget: { tokens: 4000 } },
+    { query: 'Why did Jon open his store downtown?', mode, budget: { tokens: 4000 } },
     { requestId: 'req_test' },
   )) as ContextReady;
   return (await engine.getTrace(tenant, 'b', ctx.id)).fusion.method;
@@ -69,6 +69,30 @@ describe('the shipped reranker per store', () => {
       assert.ok(!method.includes(postgres.id), method);
     } finally {
       await desktop.close();
+    }
+  });
+
+  it('reorders fast and thorough Contexts of the hosted engine with the PostgreSQL model', async () => {
+    assert.deepEqual(Object.keys(postgres.models).sort(), ['fast', 'thorough']);
+    // glove-sif, the embedder the model was trained with, so the model applies.
+    const { engine: hosted } = await openPostgresEngine(
+      { open: async () => postgresStorageOver(await database()) },
+      { embedder: { provider: 'glove-sif', dataDir: tempDir() } },
+    );
+    try {
+      const fast = await fusionMethod(hosted);
+      assert.match(fast, new RegExp(`then ${postgres.id} \\(stage 1`), fast);
+      const thorough = await hosted.createContext(
+        tenant,
+        'b',
+        { query: 'Where is Jon’s clothing store?', mode: 'thorough', budget: { tokens: 4000 } },
+        { requestId: 'req_test' },
+      );
+      const method = (await hosted.getTrace(tenant, 'b', (thorough as ContextReady).id)).fusion.method;
+      assert.match(method, new RegExp(`then ${postgres.id} \\(stage 1`), method);
+      assert.doesNotMatch(method, /not applied/, method);
+    } finally {
+      await hosted.close();
     }
   });
 });
