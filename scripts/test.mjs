@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
@@ -224,9 +225,12 @@ const checks = onlyTests || checksFirst ? Promise.resolve() : steps(checkSteps, 
 const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
 const started = Date.now();
 const status = await new Promise((done) => {
+  // node:test starts each file's process with this one's flags: the loader by its absolute path, as a
+  // test may start it from another directory.
+  const loader = pathToFileURL(resolve('scripts/test-loader.mjs')).href;
   testProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
+    ['--import', loader, 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
     { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
   );
   testProcess.on('close', (code) => done(code));
