@@ -24,6 +24,10 @@ const options = {
   format: 'esm',
   target: `node${process.versions.node}`,
   sourcemap: 'inline',
+  // As tsx does: Node decodes each module's map when it loads (source maps are on), so the smaller the
+  // better; the .ts files are there to show.
+  sourcesContent: false,
+  minifyWhitespace: true,
   tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'tsconfig.json')) },
 };
 // Whatever changes the output changes the name it is kept under.
