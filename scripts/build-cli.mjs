@@ -1,12 +1,13 @@
-// Bundles the `mnemo` command's modules into one file, with the embedding worker's beside it: through
-// tsx each start compiles its thousand-odd modules again (about a CPU second) and keeps the loader and
-// the sources' maps resident (~55 MB of an idle server). npm's `prepare` builds dist/cli, which
-// bin/mnemo.mjs runs while every file it was built from is unchanged (inputs.json; bin/cli-bundle.mjs);
-// `npm test` builds its own copy for the tests that start the command (MNEMO_TEST_CLI_BUNDLE). Every
-// source file keeps its own import.meta.url, so paths found beside a module (the reranker model, the
-// embedding worker, the UI, benchmark clients) are the source tree's, as when tsx runs it.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Bundles the `mnemo` command's modules into main.mjs, with the embedding worker's beside it and what
+// only some commands load in chunks/: through tsx each start compiles its thousand-odd modules again
+// (about a CPU second) and keeps the loader and the sources' maps resident (~55 MB of an idle server).
+// npm's `prepare` builds dist/cli, which bin/mnemo.mjs runs while every file it was built from is
+// unchanged (inputs.json; bin/cli-bundle.mjs); `npm test` builds its own copy for the tests that start
+// the command (MNEMO_TEST_CLI_BUNDLE). Every source file keeps its own import.meta.url, so paths found
+// beside a module (the reranker model, the embedding worker, the UI, benchmark clients) are the source
+// tree's, as when tsx runs it.
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { esmBanner, externalPackages } from './build-electron.mjs';
 
@@ -36,15 +37,37 @@ const ownImportMeta = {
 /**
  * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
  * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
- * built from.
+ * built from. What only some commands load (each dynamic import: the tokenizer's 4 MB of ranks,
+ * the importers) is split into chunks/ and compiled when first imported: in one file, a command that
+ * needs little of it (`--help`, `keys`, a usage error) took ~0.6 CPU s to start, ~0.35 now.
  */
 export async function buildCli(outFile) {
-  const embedWorker = join(dirname(outFile), 'embed-worker.mjs');
-  const built = await Promise.all([
-    bundle('server/cli/main.ts', outFile),
-    bundle('engine/embed/embed-worker.ts', embedWorker),
-  ]);
-  const files = [...new Set(built.flatMap((b) => Object.keys(b.metafile.inputs)))]
+  const outdir = dirname(outFile);
+  // Chunks are named by their content: those of an earlier build would stay beside the new ones.
+  rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
+  const esbuild = await import('esbuild');
+  const built = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: {
+      [basename(outFile, '.mjs')]: 'server/cli/main.ts',
+      'embed-worker': 'engine/embed/embed-worker.ts',
+    },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    platform: 'node',
+    target: 'node20.19',
+    format: 'esm',
+    external: [...externalPackages, ...filesBeside],
+    banner: { js: esmBanner },
+    plugins: [ownImportMeta],
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  const files = Object.keys(built.metafile.inputs)
     .filter((f) => !f.includes(':'))
     .sort()
     .map((f) => {
@@ -53,28 +76,8 @@ export async function buildCli(outFile) {
     });
   // What bin/cli-bundle.mjs checks before bin/mnemo.mjs runs the bundle: each input's path (from the
   // checkout, as esbuild names it), size and mtime.
-  writeFileSync(join(dirname(outFile), 'inputs.json'), JSON.stringify({ files }));
-  return { embedWorker };
-}
-
-function bundle(entry, outFile) {
-  return import('esbuild').then((esbuild) =>
-    esbuild.build({
-      absWorkingDir: root,
-      entryPoints: [entry],
-      outfile: outFile,
-      bundle: true,
-      platform: 'node',
-      target: 'node20.19',
-      format: 'esm',
-      external: [...externalPackages, ...filesBeside],
-      banner: { js: esmBanner },
-      plugins: [ownImportMeta],
-      metafile: true,
-      logLevel: 'warning',
-      legalComments: 'none',
-    }),
-  );
+  writeFileSync(join(outdir, 'inputs.json'), JSON.stringify({ files }));
+  return { embedWorker: join(outdir, 'embed-worker.mjs') };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,7 @@
 // Runs the given test files under node:test in the order given (`node --test` sorts its files by
 // path, which leaves the slowest ones to chance), printing the spec report and writing the summary
-// reporter's JSON to the file after --summary=. Started by scripts/test.mjs under `--import tsx`,
-// which every test file's process inherits.
+// reporter's JSON to the file after --summary=. Started by scripts/test.mjs under its TypeScript loader
+// (`--import` scripts/test-loader.mjs), which every test file's process inherits.
 import { createWriteStream } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';

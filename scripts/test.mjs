@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const onlyTests = args.includes('--only-tests');
@@ -91,6 +92,10 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// The TypeScript loader of the run's processes (a fraction of tsx's start-up): node:test starts each
+// file's process with run-tests.mjs's flags, so by its absolute path, as a test may start it elsewhere.
+const loader = pathToFileURL(resolve('scripts/test-loader.mjs')).href;
+
 const sharedClusterEnv = 'MNEMO_TEST_POSTGRES';
 let sharedCluster = null;
 let testProcess = null;
@@ -131,7 +136,7 @@ async function startSharedCluster() {
   if (!files.some(wants)) return;
   const started = Date.now();
   const out = await new Promise((done) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-postgres.ts'], {
+    const p = spawn(process.execPath, ['--import', loader, 'scripts/test-postgres.ts'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
@@ -186,7 +191,7 @@ async function preparePglite() {
   const started = Date.now();
   const ok = await new Promise((done) => {
     // Its stdout is node:test's (the helper's module imports it), not a report.
-    const p = spawn(process.execPath, ['--import', 'tsx', 'scripts/prepare-pglite.ts'], {
+    const p = spawn(process.execPath, ['--import', loader, 'scripts/prepare-pglite.ts'], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     p.on('close', (code) => done(code === 0));
@@ -226,7 +231,7 @@ const started = Date.now();
 const status = await new Promise((done) => {
   testProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
+    ['--import', loader, 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
     { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
   );
   testProcess.on('close', (code) => done(code));

@@ -24,7 +24,8 @@ process.stdout.write('ready\\n');
 await new Promise((go) => process.stdin.once('data', go));
 process.stdin.destroy();
 ${script}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    // Under the TypeScript loader this file runs under (npm test's is a fraction of tsx's start-up).
+    const child = spawn(process.execPath, [...process.execArgv, '--input-type=module', '-e', code], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';

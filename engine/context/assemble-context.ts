@@ -21,6 +21,7 @@ import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
+import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
@@ -228,6 +229,8 @@ export async function assembleContext(
   const tRetrieve = performance.now() - started;
 
   emit('assemble');
+  // Its first load takes half a second: here, where the answer is known to need it, and outside the read.
+  await loadTokenizer();
   // What was current is read at as_of, or at the end of a filter.until window in the past: a Memory
   // superseded only by what came after the window was still current within it, and is evidence there.
   // The engine's clock, read once: every Memory of this Context is read at the same instant.

@@ -58,7 +58,8 @@ test('a process that aborts an onnx load and ends exits cleanly, whenever it abo
   const child = fileURLToPath(new URL('./testing/abort-load-then-exit.ts', import.meta.url));
   const run = (delay: number) =>
     new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', child, modelDir, String(delay)], {
+      // Under the TypeScript loader this file runs under (npm test's is a fraction of tsx's start-up).
+      const p = spawn(process.execPath, [...process.execArgv, child, modelDir, String(delay)], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';

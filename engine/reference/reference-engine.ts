@@ -23,6 +23,7 @@ import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
+import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import type { BrainState, StoredRecord } from './state.ts';
 import { foldText, searchWords } from '../core/shared/fold-text.ts';
 
@@ -546,6 +547,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async createContext(t, brainId, body, opts) {
+      // Before the Brain is read: from there to the answer nothing awaits, so no write lands between.
+      await loadTokenizer();
       const s = state(t, brainId);
       if (opts.watermark !== undefined) codec.decode(opts.watermark, s.uid, 'Brain-Watermark');
       return referenceContext(s, body, opts, { deployment, now, watermark: watermark(s) });

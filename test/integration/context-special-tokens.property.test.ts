@@ -6,6 +6,8 @@ import { startServer, type RunningServer } from '../../server/start-server.ts';
 import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 
+const specials = await specialTokens();
+
 // Exported chats with language models hold the tokenizer's special-token strings; random Unicode around
 // them, in every field a Context header shows, must never make Context fail.
 const unicode = fc.oneof(
@@ -13,12 +15,7 @@ const unicode = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
 const hostile = fc
-  .tuple(
-    unicode,
-    fc.constantFrom(...specialTokens),
-    unicode,
-    fc.constantFrom('string', 'message', 'document'),
-  )
+  .tuple(unicode, fc.constantFrom(...specials), unicode, fc.constantFrom('string', 'message', 'document'))
   .map(([before, special, after, kind]) => {
     const text = `${before} marmalade ${special}${after}`;
     if (kind === 'string') return { content: text, special };

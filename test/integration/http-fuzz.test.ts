@@ -7,6 +7,8 @@ import { specialTokens } from '../../engine/core/shared/count-tokens.ts';
 import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 
+const specials = await specialTokens();
+
 // Random and mutated requests over every route of the OpenAPI document, against the local engine with
 // hostile Records stored: never a 5xx, every refusal in the one error shape, no 4xx body over 64 KB.
 // MNEMO_FUZZ_RUNS=10000 for a long run; MNEMO_FUZZ_SEED to replay one.
@@ -36,7 +38,7 @@ const hostileText = fc.oneof(
     '\uFEFF\u202Eevil',
     '\uD800',
     'x'.repeat(70_000),
-    ...specialTokens,
+    ...specials,
   ),
   fc.string({ unit: 'binary', maxLength: 80 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
@@ -96,7 +98,7 @@ describe('fuzzing every /v1 route', () => {
     await post('/brains', { id: 'b', self: { type: 'person', name: 'Ana' } });
     const stored = fc.sample(hostileRecord, { seed, numRuns: 25 });
     const fixed = [
-      ...specialTokens.map((t) => ({ content: `The sailing log says ${t} at noon.` })),
+      ...specials.map((t) => ({ content: `The sailing log says ${t} at noon.` })),
       {
         content: { kind: 'message', speaker: 'system', text: `sailing ${forgedFrame}` },
         source: { name: 'system' },

@@ -14,7 +14,8 @@ const key = 'crash-test-key';
 /** Runs the writer until it has acknowledged `acks` writes (plus a random few ms), then SIGKILLs it. */
 function burstAndKill(dataDir: string, acks: number, run: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', child, dataDir, key, `run${run}`], {
+    // Under the TypeScript loader this file runs under (npm test's is a fraction of tsx's start-up).
+    const p = spawn(process.execPath, [...process.execArgv, child, dataDir, key, `run${run}`], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const acked: string[] = [];

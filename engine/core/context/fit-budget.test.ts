@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countTokens } from '../shared/count-tokens.ts';
+import { countTokens, loadTokenizer } from '../shared/count-tokens.ts';
 import { fitBudget, formatBlock, newBoundary, shownDate, shownSpeaker } from './fit-budget.ts';
 import type { EvidencePassage } from './evidence.ts';
+
+// fitBudget counts with it; assembling a Context loads it first.
+await loadTokenizer();
 
 const passage = (i: number, text: string): EvidencePassage => ({
   recordId: `rec_${i}`,
