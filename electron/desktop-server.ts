@@ -22,5 +22,6 @@ export function desktopServerOptions(input: {
     // A person who quits expects the window to go now; an agent's request still running after 5 s is
     // answered 500 (and retried by the agent), rather than holding the app open for the server's 30 s.
     shutdownGraceMs: 5_000,
+    warmUp: true,
   };
 }

@@ -38,6 +38,8 @@ export { defaultCacheDir } from './embed/cache-dir.ts';
 export { months } from './core/retrieve/time-expressions.ts';
 export { newId } from './ids.ts';
 export { errorMessage } from './core/shared/error-message.ts';
+/** Loads the tokenizer a Context's budget needs (once; a server warms it up after it starts listening). */
+export { loadTokenizer as preloadTokenizer } from './core/shared/count-tokens.ts';
 export type { EngineSync } from './types.ts';
 export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
 

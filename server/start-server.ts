@@ -11,6 +11,7 @@ import {
   type Engine,
   type KeyRegistryPort,
   type PostgresStorage,
+  preloadTokenizer,
 } from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
@@ -60,6 +61,12 @@ export interface ServerOptions {
   shutdownGraceMs?: number;
   /** Timing of the background sync of paired Brains (docs/sync.md); tests shorten it. */
   sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
+  /**
+   * Once listening, load in the background what the first Context would otherwise load (the
+   * tokenizer, ~0.5 s): `mnemo serve` and the desktop app, whose first question should not wait.
+   * Tests and one-off servers leave it to a Context that needs it.
+   */
+  warmUp?: boolean;
   log?: (line: string) => void;
 }
 
@@ -202,6 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { listener, origin } = served;
   const { port } = listener;
   await sync.start();
+  if (options.warmUp) setImmediate(() => void preloadTokenizer());
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');

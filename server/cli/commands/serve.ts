@@ -183,7 +183,15 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       try {
         // Loaded here, not with the command line: every other command starts without the engine.
         const { startServer } = await import('../../start-server.ts');
-        server = await startServer({ ...flags, deployment, databaseUrl, publicUrls, dataDir, log });
+        server = await startServer({
+          ...flags,
+          deployment,
+          databaseUrl,
+          publicUrls,
+          dataDir,
+          log,
+          warmUp: true,
+        });
       } catch (e) {
         // Nothing to stop: a signal now should end the process as usual.
         process.off('SIGTERM', onTerm);
