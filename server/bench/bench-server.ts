@@ -94,6 +94,8 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     rateLimit: 0,
     traceBuffer: 100,
     ui: false,
+    // As `mnemo serve` runs: what the first Context needs is loaded while the benchmark writes.
+    warmUp: true,
     // Benchmark dates are wall times with no zone (LoCoMo's "1:56 pm on 8 May, 2023"), read as UTC:
     // the engine's calendar must be the same on every machine.
     timeZone: 'UTC',
