@@ -21,25 +21,18 @@ export const turnCounts = {
   sql: `
 ALTER TABLE brains ADD COLUMN turn_count bigint NOT NULL DEFAULT 0;
 
-CREATE FUNCTION mnemo_count_records_added() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One function for both triggers: each names its transition rows \`changed\`.
+CREATE FUNCTION mnemo_count_records() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE brains b SET turn_count = b.turn_count + c.k
-  FROM (SELECT brain_uid, count(*) AS k FROM added GROUP BY brain_uid) c
+  UPDATE brains b SET turn_count = b.turn_count + CASE TG_OP WHEN 'INSERT' THEN c.k ELSE -c.k END
+  FROM (SELECT brain_uid, count(*) AS k FROM changed GROUP BY brain_uid) c
   WHERE b.uid = c.brain_uid;
   RETURN NULL;
 END $$;
 CREATE TRIGGER records_count_added AFTER INSERT ON records
-REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION mnemo_count_records_added();
-
-CREATE FUNCTION mnemo_count_records_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE brains b SET turn_count = b.turn_count - c.k
-  FROM (SELECT brain_uid, count(*) AS k FROM removed GROUP BY brain_uid) c
-  WHERE b.uid = c.brain_uid;
-  RETURN NULL;
-END $$;
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION mnemo_count_records();
 CREATE TRIGGER records_count_removed AFTER DELETE ON records
-REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION mnemo_count_records_removed();
+REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION mnemo_count_records();
 
 UPDATE brains b SET turn_count = c.k
 FROM (SELECT brain_uid, count(*) AS k FROM turns GROUP BY brain_uid) c
