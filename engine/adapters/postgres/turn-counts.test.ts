@@ -6,7 +6,7 @@ import type { PgQueryable } from './client.ts';
 import { migrate } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { postgresStorageOver } from './storage.ts';
-import { addBrain, brainRow } from './testing/fixtures.ts';
+import { addBrain, brainRow, recordRow } from './testing/fixtures.ts';
 import { pgliteDatabases } from './testing/pglite.ts';
 import { insertRecord } from './testing/records.ts';
 
@@ -28,16 +28,9 @@ let made = 0;
 function message(id: string, text: string, ms: number, thread: string | null = 't1'): Omit<RecordRow, 'n'> {
   const at = new Date(ms).toISOString();
   return {
-    id,
-    brain_uid: '',
-    seq: ++made,
-    kind: 'message',
+    ...recordRow('', id, ++made),
     content: JSON.stringify({ kind: 'message', text, ...(thread ? { thread } : {}) }),
     text,
-    source_name: null,
-    external_id: null,
-    trust: 'medium',
-    visibility: 'shareable',
     occurred_at: at,
     occurred_ms: ms,
     created_at: at,
