@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
-import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
+import { closeGloveTable, defaultGlovePath, loadGloveTable } from './glove-table.ts';
 import { createSifModel } from './glove-sif.ts';
 import { createHashModel } from './hash-model.ts';
 
@@ -35,13 +35,14 @@ export function gloveModelId(vectorsPath: string = defaultGlovePath()): string {
 export async function createEmbedderInThread(spec: EmbedderSpec): Promise<Embedder> {
   switch (spec.provider) {
     case 'glove-sif': {
-      const m = createSifModel(loadGloveTable(spec.vectorsPath, spec.cacheDir));
+      const table = loadGloveTable(spec.vectorsPath, spec.cacheDir);
+      const m = createSifModel(table);
       return {
         provider: 'glove-sif',
         model: gloveModelId(spec.vectorsPath),
         dims: m.dims,
         embed: async (texts) => texts.map((t) => m.embedOne(t)),
-        close: async () => {},
+        close: async () => closeGloveTable(table),
       };
     }
     case 'hash': {

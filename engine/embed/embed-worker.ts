@@ -3,7 +3,7 @@ import type { Embedder, EmbedderSpec } from './embedder.ts';
 import { createEmbedderInThread, gloveModelId } from './create-embedder-in-thread.ts';
 import { errorMessage } from '../core/shared/error-message.ts';
 import { handoverBuffers, type GloveHandover } from './glove-embedder.ts';
-import { defaultGlovePath, loadGloveTable } from './glove-table.ts';
+import { closeGloveTable, defaultGlovePath, loadGloveTable, type GloveTable } from './glove-table.ts';
 import { sifWeights } from './glove-sif.ts';
 import { cachedSifWeights } from './sif-cache.ts';
 
@@ -23,8 +23,9 @@ const spec = workerData as EmbedderSpec & { handOver?: boolean };
 function handOver(spec: Extract<EmbedderSpec, { provider: 'glove-sif' }>): void {
   let reply: WorkerReply;
   let transfer: ArrayBuffer[] = [];
+  let t: GloveTable | null = null;
   try {
-    const t = loadGloveTable(spec.vectorsPath, spec.cacheDir);
+    t = loadGloveTable(spec.vectorsPath, spec.cacheDir);
     const glove: GloveHandover = {
       model: gloveModelId(spec.vectorsPath),
       dims: t.dims,
@@ -35,10 +36,14 @@ function handOver(spec: Extract<EmbedderSpec, { provider: 'glove-sif' }>): void 
       sif: spec.cacheDir
         ? cachedSifWeights(t, spec.vectorsPath ?? defaultGlovePath(), spec.cacheDir)
         : sifWeights(t),
+      // Opened again on the other side: this thread's descriptors close when it ends.
+      pending: t.pending && { ...t.pending, fd: null },
     };
+    closeGloveTable(t);
     reply = { type: 'handover', glove };
     transfer = handoverBuffers(glove);
   } catch (e) {
+    if (t) closeGloveTable(t);
     reply = { type: 'fatal', message: errorMessage(e) };
   }
   port.postMessage(reply, transfer);

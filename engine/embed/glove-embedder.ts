@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
-import type { GloveTable } from './glove-table.ts';
+import { closeGloveTable, reopenGloveRows, type GloveTable, type PendingRows } from './glove-table.ts';
 import { sifModelOf, type SifWeights } from './glove-sif.ts';
 import { wordIndexFromParts, type WordIndexParts } from './word-index.ts';
 import type { WorkerReply } from './embed-worker.ts';
@@ -15,12 +15,15 @@ export interface GloveHandover {
   norms: Float32Array;
   index: WordIndexParts;
   sif: SifWeights;
+  /** The rows of q not read yet, and the open cache file they come from (a descriptor of this process). */
+  pending?: PendingRows | undefined;
 }
 
 /** The buffers a handover moves (transferred, not copied). */
 export function handoverBuffers(h: GloveHandover): ArrayBuffer[] {
   const arrays = [h.q, h.norms, h.index.bytes, h.index.starts, h.index.table, h.index.ranks, h.sif.weights];
   if (h.sif.common) arrays.push(h.sif.common);
+  if (h.pending) arrays.push(h.pending.loaded);
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
@@ -29,12 +32,14 @@ const textsPerTurn = 16;
 
 /** The glove-sif embedder over a handed-over table, embedding on the calling thread. */
 export function gloveEmbedderOf(h: GloveHandover): Embedder {
+  if (h.pending) reopenGloveRows(h.pending);
   const table: GloveTable = {
     dims: h.dims,
     size: h.size,
     q: h.q,
     norms: h.norms,
     index: wordIndexFromParts(h.index),
+    ...(h.pending ? { pending: h.pending } : {}),
   };
   const m = sifModelOf(table, h.sif);
   return {
@@ -49,7 +54,7 @@ export function gloveEmbedderOf(h: GloveHandover): Embedder {
       }
       return out;
     },
-    close: async () => {},
+    close: async () => closeGloveTable(table),
   };
 }
 
@@ -84,7 +89,14 @@ export function createGloveEmbedder(
     worker.on('error', (e) => settle(() => reject(e)));
     worker.on('exit', (code) => settle(() => reject(new Error(`embedding worker exited (code ${code})`))));
     worker.on('message', (msg: WorkerReply) => {
-      if (msg.type === 'handover') settle(() => resolve(gloveEmbedderOf(msg.glove)));
+      if (msg.type === 'handover')
+        settle(() => {
+          try {
+            resolve(gloveEmbedderOf(msg.glove));
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
+        });
       else if (msg.type === 'fatal') settle(() => reject(new Error(msg.message)));
     });
   });

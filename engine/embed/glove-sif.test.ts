@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dot, normalize } from './embedder.ts';
 import { createSifModel, functionWords, sifModelOf, words, type SifWeights } from './glove-sif.ts';
 import { gloveModelId } from './create-embedder-in-thread.ts';
-import { defaultGlovePath, loadGloveTable, type GloveTable } from './glove-table.ts';
+import {
+  closeGloveTable,
+  defaultGlovePath,
+  eagerRows,
+  loadGloveTable,
+  rowsPerBlock,
+  type GloveTable,
+} from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
 import { cachedSifWeights, commonCacheFile } from './sif-cache.ts';
@@ -58,6 +65,23 @@ function winkFile(path: string): void {
     }),
   );
 }
+
+/** A wink-format file of `count` words w0, w1, ... with vectors drawn from a fixed seed. */
+function largeWinkFile(path: string, count: number): void {
+  let x = 7;
+  const next = () => ((x = (x * 48271) % 2147483647) / 2147483647) * 2 - 1;
+  const wordsList = Array.from({ length: count }, (_, i) => `w${i}`);
+  const vectors = Object.fromEntries(
+    wordsList.map((w, i) => {
+      const v = [next(), next(), next(), next()];
+      return [w, [...v, Math.hypot(...v), i]];
+    }),
+  );
+  writeFileSync(path, JSON.stringify({ size: count, dimensions: 4, words: wordsList, vectors }));
+}
+
+/** The blocks of a lazily read table read so far. */
+const loadedBlocks = (t: GloveTable) => [...(t.pending?.loaded ?? [])].flatMap((v, b) => (v ? [b] : []));
 
 describe('GloVe + SIF sentence vectors', () => {
   let dir: string;
@@ -206,5 +230,70 @@ describe('GloVe + SIF sentence vectors', () => {
     writeFileSync(kept, Buffer.alloc(6));
     assert.deepEqual(cachedSifWeights(t, file, cache), computed);
     assert.equal(readFileSync(kept).length, t.dims * 4);
+  });
+
+  it('reads the frequent rows at load and the others on first use, to the same vectors', () => {
+    const big = join(dir, 'big.json');
+    largeWinkFile(big, 5 * rowsPerBlock + 7);
+    const cache = join(dir, 'lazy-cache');
+    loadGloveTable(big, cache); // builds the cache
+    const whole = loadGloveTable(big, cache, Infinity);
+    assert.equal(whole.pending, undefined);
+    const lazy = loadGloveTable(big, cache, rowsPerBlock);
+    try {
+      assert.deepEqual(loadedBlocks(lazy), [0]);
+      // Rows not read yet are zeros, not another word's vector.
+      assert.ok(lazy.q.subarray(rowsPerBlock * 4).every((v) => v === 0));
+      const sif = sifWeights(whole);
+      const eager = sifModelOf(whole, sif);
+      const onDemand = sifModelOf(lazy, sif);
+      const rare = 3 * rowsPerBlock + 1;
+      const last = 5 * rowsPerBlock + 6;
+      assert.deepEqual(onDemand.embedOne(`w1 w${rare} w2`), eager.embedOne(`w1 w${rare} w2`));
+      assert.deepEqual(loadedBlocks(lazy), [0, 3]);
+      assert.deepEqual(onDemand.embedOne(`w${last}`), eager.embedOne(`w${last}`));
+      assert.deepEqual(loadedBlocks(lazy), [0, 3, 5]);
+      for (const b of [0, 3, 5]) {
+        const rows = [b * rowsPerBlock * 4, Math.min(lazy.size, (b + 1) * rowsPerBlock) * 4] as const;
+        assert.deepEqual(lazy.q.subarray(...rows), whole.q.subarray(...rows));
+      }
+      // Closed: a row read before still embeds; one never read is an error, never a zero vector.
+      closeGloveTable(lazy);
+      closeGloveTable(lazy);
+      assert.deepEqual(onDemand.embedOne(`w${rare}`), eager.embedOne(`w${rare}`));
+      assert.throws(() => onDemand.embedOne(`w${2 * rowsPerBlock}`), /closed/);
+    } finally {
+      closeGloveTable(lazy);
+    }
+  });
+
+  it('hands rows not read yet over with the table, and closes their file with the embedder', async () => {
+    const big = join(dir, 'handover.json');
+    largeWinkFile(big, eagerRows + 3 * rowsPerBlock);
+    const spec = { provider: 'glove-sif', vectorsPath: big, cacheDir: join(dir, 'handover-cache') } as const;
+    // The first load builds the cache (every row read); the second reads it.
+    await (await createGloveEmbedder(spec)).close();
+    const e = await createGloveEmbedder(spec);
+    const whole = loadGloveTable(big, spec.cacheDir, Infinity);
+    const m = createSifModel(whole);
+    const open = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(spec.cacheDir);
+        } catch {
+          return false;
+        }
+      }).length;
+    try {
+      const texts = [`w3 w${eagerRows + 5}`, `w${eagerRows + 2 * rowsPerBlock + 1}`, 'w10 w11'];
+      assert.deepEqual(
+        await e.embed(texts),
+        texts.map((t) => m.embedOne(t)),
+      );
+      if (process.platform === 'linux') assert.equal(open(), 1);
+    } finally {
+      await e.close();
+    }
+    if (process.platform === 'linux') assert.equal(open(), 0);
   });
 });

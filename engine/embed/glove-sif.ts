@@ -1,4 +1,4 @@
-import type { GloveTable } from './glove-table.ts';
+import { ensureRow, ensureRows, type GloveTable } from './glove-table.ts';
 import { normalize } from './embedder.ts';
 import { createWordScanner, type WordVisitor } from './word-scan.ts';
 
@@ -65,6 +65,7 @@ export const commonVariant = `a${defaultA}-top${commonTop}-it${commonIterations}
 function commonComponent(t: GloveTable, w: Float32Array): Float32Array {
   const n = Math.min(commonTop, t.size);
   const d = t.dims;
+  ensureRows(t, 0, n);
   let u: Float32Array = new Float32Array(d).fill(1 / Math.sqrt(d));
   const row = new Float32Array(d);
   for (let iter = 0; iter < commonIterations; iter++) {
@@ -131,6 +132,7 @@ export function sifModelOf(t: GloveTable, { weights: w, common: u }: SifWeights)
   const gather: WordVisitor = (bytes, from, to) => {
     const r = t.index.rankOf(bytes, from, to);
     if (r < 0 || (skip !== null && skip[r] === 1) || t.norms[r] === 0) return;
+    ensureRow(t, r);
     if (count === ranks.length) {
       const grown = new Int32Array(2 * count);
       grown.set(ranks);

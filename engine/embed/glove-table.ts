@@ -22,10 +22,98 @@ export interface GloveTable {
   dims: number;
   /** word -> rank (0 = most frequent). */
   index: WordIndex;
-  /** count × dims, each row a unit vector scaled by 127. */
+  /** count × dims, each row a unit vector scaled by 127; rows `pending` names are not read yet. */
   q: Int8Array;
   norms: Float32Array;
   size: number;
+  /** Absent when every row of q is read. */
+  pending?: PendingRows;
+}
+
+/**
+ * The rows of q still in the cache file, read a block at a time on first use (`ensureRow`). A server
+ * meets a few thousand of the 341,479 words, most of them among the frequent ones read at load (all of
+ * LoCoMo reads 17% of the rows): reading the other 32 MB at every start cost ~0.1 CPU s here, and they
+ * stayed resident for the life of the process (~30 MB of a server's RSS). Until read, a row's pages are
+ * untouched zeros the OS has not committed.
+ */
+export interface PendingRows {
+  /** The cache file, and its size when it was loaded. */
+  file: string;
+  bytes: number;
+  /**
+   * The file, open from the load on (the rows stay readable if it is replaced); null once closed, and in
+   * a handover to another thread, which opens it again (`reopenGloveRows`): a worker's descriptors are
+   * closed when it ends.
+   */
+  fd: number | null;
+  /** The byte offset of q's first row in the file. */
+  offset: number;
+  /** Per block of `rowsPerBlock` rows: 1 once read. */
+  loaded: Uint8Array;
+}
+
+export const rowsPerBlock = 64;
+/**
+ * Rows read at load: the frequent words most texts are made of, and the 20,000 the SIF common direction
+ * is computed from (glove-sif.ts).
+ */
+export const eagerRows = 20_480;
+
+function readBlock(t: GloveTable, p: PendingRows, block: number): void {
+  if (p.fd === null) throw new Error('the GloVe table was closed');
+  const from = block * rowsPerBlock * t.dims;
+  const to = Math.min(t.size, (block + 1) * rowsPerBlock) * t.dims;
+  const target = new Uint8Array(t.q.buffer, t.q.byteOffset + from, to - from);
+  if (!readFully(p.fd, target, p.offset + from))
+    throw new Error('the GloVe cache file is shorter than its header says');
+  p.loaded[block] = 1;
+}
+
+/** Makes row r of t.q readable. */
+export function ensureRow(t: GloveTable, r: number): void {
+  const p = t.pending;
+  const block = (r / rowsPerBlock) | 0;
+  if (p && p.loaded[block] !== 1) readBlock(t, p, block);
+}
+
+/** Makes rows [from, to) of t.q readable. */
+export function ensureRows(t: GloveTable, from: number, to: number): void {
+  const p = t.pending;
+  if (!p) return;
+  for (let b = (from / rowsPerBlock) | 0; b * rowsPerBlock < to; b++)
+    if (p.loaded[b] !== 1) readBlock(t, p, b);
+}
+
+/** Closes the cache file a lazily read table keeps open; reading a row not read yet then throws. */
+export function closeGloveTable(t: { pending?: PendingRows | undefined }): void {
+  const p = t.pending;
+  if (!p || p.fd === null) return;
+  const fd = p.fd;
+  p.fd = null;
+  closeSync(fd);
+}
+
+/**
+ * Opens the cache file again for rows handed over from another thread, after checking it is still the
+ * size it was (it is written whole, by rename, from the same vectors file).
+ */
+export function reopenGloveRows(p: PendingRows): void {
+  const fd = openSync(p.file, 'r');
+  if (fstatSync(fd).size !== p.bytes) {
+    closeSync(fd);
+    throw new Error(`the GloVe cache ${p.file} changed while it was loaded`);
+  }
+  p.fd = fd;
+}
+
+function readFully(fd: number, target: Uint8Array, at: number): boolean {
+  for (let done = 0; done < target.length;) {
+    const n = readSync(fd, target, done, target.length - done, at + done);
+    if (n === 0) return false;
+    done += n;
+  }
+  return true;
 }
 
 const MAGIC = 0x4d4e4756; // "MNGV"
@@ -85,21 +173,15 @@ function writeCache(file: string, t: GloveTable): void {
 
 /**
  * Reads the cache straight into the table's arrays: the file is 38 MB, and a buffer of it all beside
- * them would stay in the worker's resident memory long after it was garbage.
+ * them would stay in the worker's resident memory long after it was garbage. Only the first `eager`
+ * rows of q are read; the file stays open for the rest (PendingRows) unless every row was read.
  */
-function readCache(file: string): GloveTable | null {
+function readCache(file: string, eager: number): GloveTable | null {
   const fd = openSync(file, 'r');
+  let keepOpen = false;
   try {
-    const fill = (target: Uint8Array, at: number) => {
-      for (let done = 0; done < target.length;) {
-        const n = readSync(fd, target, done, target.length - done, at + done);
-        if (n === 0) return false;
-        done += n;
-      }
-      return true;
-    };
     const header = Buffer.alloc(20);
-    if (!fill(header, 0) || header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== VERSION)
+    if (!readFully(fd, header, 0) || header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== VERSION)
       return null;
     const dims = header.readUInt32LE(8);
     const size = header.readUInt32LE(12);
@@ -111,18 +193,28 @@ function readCache(file: string): GloveTable | null {
     const lines = new Uint8Array(wordsLen);
     const norms = new Float32Array(size);
     const q = new Int8Array(size * dims);
+    const blocks = Math.ceil(size / rowsPerBlock);
+    const eagerBlocks = Math.min(blocks, Math.ceil(Math.max(0, eager) / rowsPerBlock));
+    const eagerBytes = Math.min(size, eagerBlocks * rowsPerBlock) * dims;
     if (
-      !fill(lines, 20) ||
-      !fill(new Uint8Array(norms.buffer), off) ||
-      !fill(new Uint8Array(q.buffer), off + size * 4)
+      !readFully(fd, lines, 20) ||
+      !readFully(fd, new Uint8Array(norms.buffer), off) ||
+      !readFully(fd, new Uint8Array(q.buffer, 0, eagerBytes), off + size * 4)
     )
       return null;
     let count = size > 0 ? 1 : 0;
     for (const byte of lines) if (byte === 10) count++;
     if (count !== size) return null;
-    return { dims, index: wordIndexFromLines(lines, size), q, norms, size };
+    const t: GloveTable = { dims, index: wordIndexFromLines(lines, size), q, norms, size };
+    if (eagerBlocks < blocks) {
+      const loaded = new Uint8Array(blocks);
+      loaded.fill(1, 0, eagerBlocks);
+      t.pending = { file, bytes: need, fd, offset: off + size * 4, loaded };
+      keepOpen = true;
+    }
+    return t;
   } finally {
-    closeSync(fd);
+    if (!keepOpen) closeSync(fd);
   }
 }
 
@@ -130,11 +222,16 @@ function readCache(file: string): GloveTable | null {
  * Loads the table, from the binary cache in `cacheDir` when present (built from the JSON on first use;
  * the JSON alone takes seconds and a gigabyte to parse).
  */
-export function loadGloveTable(vectorsPath = defaultGlovePath(), cacheDir?: string): GloveTable {
+export function loadGloveTable(
+  vectorsPath = defaultGlovePath(),
+  cacheDir?: string,
+  /** Rows of q read from the cache at load (the rest on first use); Infinity reads them all. */
+  eager = eagerRows,
+): GloveTable {
   if (!cacheDir) return fromJson(vectorsPath);
   const file = cacheFile(cacheDir, statSync(vectorsPath).size);
   if (existsSync(file)) {
-    const t = readCache(file);
+    const t = readCache(file, eager);
     if (t) return t;
   }
   const t = fromJson(vectorsPath);
