@@ -15,7 +15,7 @@ export interface GloveHandover {
   norms: Float32Array;
   index: WordIndexParts;
   sif: SifWeights;
-  /** The rows of q not read yet, and the open cache file they come from (a descriptor of this process). */
+  /** The rows of q not read yet and the cache file they come from, opened again by the receiving thread. */
   pending?: PendingRows | undefined;
 }
 

