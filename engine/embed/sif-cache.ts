@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { GloveTable } from './glove-table.ts';
 import { commonVariant, sifWeights, type SifWeights } from './glove-sif.ts';
 
@@ -29,7 +30,7 @@ export function cachedSifWeights(t: GloveTable, vectorsPath: string, cacheDir: s
   if (!known && weights.common) {
     try {
       mkdirSync(cacheDir, { recursive: true });
-      const tmp = `${file}.tmp-${process.pid}`;
+      const tmp = `${file}.tmp-${process.pid}-${threadId}`;
       writeFileSync(tmp, new Uint8Array(weights.common.buffer, weights.common.byteOffset, t.dims * 4));
       renameSync(tmp, file);
     } catch {

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { readFully } from './read-fully.ts';
 import { wordIndexFromLines, wordIndexFromParts, type WordIndex } from './word-index.ts';
 
@@ -30,7 +31,7 @@ export function cachedWordIndex(file: string, lines: Uint8Array, count: number):
     const header = Buffer.alloc(headerBytes);
     for (const [i, v] of [MAGIC, indexVersion, count, table.length, size, lines.length, sum].entries())
       header.writeUInt32LE(v, 4 * i);
-    const tmp = `${file}.tmp-${process.pid}`;
+    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
     writeFileSync(tmp, Buffer.concat([header, bytesOf(starts), bytesOf(table), bytesOf(ranks)]));
     renameSync(tmp, file);
   } catch {
