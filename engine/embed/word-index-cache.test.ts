@@ -59,4 +59,16 @@ describe('the word index kept beside the GloVe cache', () => {
     assert.deepEqual(answers(again, others), answers(index, others));
     assert.ok(statSync(file).size > 100);
   });
+
+  it('is built again when the kept table could not be probed: every slot taken', () => {
+    const file = join(dir, 'full.index');
+    cachedWordIndex(file, linesOf(words), words.length);
+    const bytes = readFileSync(file);
+    const slots = bytes.readUInt32LE(12);
+    const tableAt = 28 + 4 * (words.length + 1);
+    for (let s = 0; s < slots; s++) bytes.writeInt32LE(0, tableAt + 4 * s);
+    writeFileSync(file, bytes);
+    const index = cachedWordIndex(file, linesOf(words), words.length);
+    assert.deepEqual(answers(index, words), answers(wordIndexOf(words), words));
+  });
 });

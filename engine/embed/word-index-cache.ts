@@ -67,9 +67,27 @@ function readIndex(file: string, lines: Uint8Array, count: number, sum: number):
       if (!readFully(fd, bytesOf(a), at)) return null;
       at += a.byteLength;
     }
-    if (starts[count] !== lines.length + 1) return null;
+    if (starts[count] !== lines.length + 1 || !wellFormed(starts, table, ranks, count, size!)) return null;
     return wordIndexFromParts({ bytes: lines, starts, table, ranks, size: size! });
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether kept arrays can be probed: every slot empty or naming a word, as many named as the header
+ * says and at least one empty (a full table would be probed forever for an unknown word), and the
+ * words' starts in order (each word ends with its newline).
+ */
+function wellFormed(starts: Uint32Array, table: Int32Array, ranks: Int32Array, count: number, size: number) {
+  let used = 0;
+  for (let s = 0; s < table.length; s++) {
+    const r = table[s]!;
+    if (r === -1) continue;
+    if (r < 0 || r >= count || ranks[s]! < 0 || ranks[s]! >= count) return false;
+    used++;
+  }
+  if (used !== size || used >= table.length || starts[0] !== 0) return false;
+  for (let r = 0; r < count; r++) if (starts[r]! >= starts[r + 1]!) return false;
+  return true;
 }
