@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,12 @@ import { wordIndexOf, type WordIndex } from './word-index.ts';
 const encoder = new TextEncoder();
 const linesOf = (words: string[]) => encoder.encode(words.join('\n'));
 const answers = (index: WordIndex, words: string[]) => [...words, 'absent', ''].map((w) => index.get(w));
+
+/** Where the arrays begin in a kept index: six header fields and the SHA-256. */
+const arraysAt = 24 + 32;
+/** Signs a kept index's arrays again, as the writer would have for these words. */
+const resign = (bytes: Buffer, lines: Uint8Array) =>
+  createHash('sha256').update(lines).update(bytes.subarray(arraysAt)).digest().copy(bytes, 24);
 
 describe('the word index kept beside the GloVe cache', () => {
   let dir: string;
@@ -34,8 +41,9 @@ describe('the word index kept beside the GloVe cache', () => {
     cachedWordIndex(file, linesOf(words), words.length);
     const bytes = readFileSync(file);
     const slots = bytes.readUInt32LE(12);
-    const ranksAt = 28 + 4 * (words.length + 1) + 4 * slots;
+    const ranksAt = arraysAt + 4 * (words.length + 1) + 4 * slots;
     for (let s = 0; s < slots; s++) bytes.writeInt32LE(7, ranksAt + 4 * s);
+    resign(bytes, linesOf(words));
     writeFileSync(file, bytes);
     const read = cachedWordIndex(file, linesOf(words), words.length);
     assert.equal(read.get(words[0]!), 7);
@@ -60,12 +68,12 @@ describe('the word index kept beside the GloVe cache', () => {
     assert.ok(statSync(file).size > 100);
   });
 
-  it('is built again when the kept table could not be probed: every slot taken', () => {
+  it('is built again when its arrays were damaged, here every slot taken, which would never end a probe', () => {
     const file = join(dir, 'full.index');
     cachedWordIndex(file, linesOf(words), words.length);
     const bytes = readFileSync(file);
     const slots = bytes.readUInt32LE(12);
-    const tableAt = 28 + 4 * (words.length + 1);
+    const tableAt = arraysAt + 4 * (words.length + 1);
     for (let s = 0; s < slots; s++) bytes.writeInt32LE(0, tableAt + 4 * s);
     writeFileSync(file, bytes);
     const index = cachedWordIndex(file, linesOf(words), words.length);
