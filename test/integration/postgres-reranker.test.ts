@@ -13,8 +13,19 @@ import { open, tempDir, tenant } from './local-helpers.ts';
 // started from the kept data directory.
 const database = await pgliteDatabases({ vector: true, migrated: true });
 
-/** The Trace's fusion.method of a Context (fast unless asked) over a short thread. */
-async function fusionMethod(engine: Engine, mode: 'fast' | 'thorough' = 'fast'): Promise<string> {
+/** The Trace's fusion.method of a Context of Brain b. */
+async function methodOf(engine: Engine, mode: 'fast' | 'thorough', query: string): Promise<string> {
+  const ctx = (await engine.createContext(
+    tenant,
+    'b',
+    { query, mode, budget: { tokens: 4000 } },
+    { requestId: 'req_test' },
+  )) as ContextReady;
+  return (await engine.getTrace(tenant, 'b', ctx.id)).fusion.method;
+}
+
+/** The Trace's fusion.method of a fast Context over a short thread, written to a new Brain b. */
+async function fusionMethod(engine: Engine): Promise<string> {
   await engine.createBrain(tenant, { id: 'b' });
   for (const [i, text] of ['I opened my clothing store downtown.', 'Why there?', 'Foot traffic.'].entries()) {
     await engine.rememberRecord(
@@ -25,13 +36,7 @@ async function fusionMethod(engine: Engine, mode: 'fast' | 'thorough' = 'fast'):
     );
   }
   await engine.idle();
-  const ctx = (await engine.createContext(
-    tenant,
-    'b',
-    { query: 'Why did Jon open his store downtown?', mode, budget: { tokens: 4000 } },
-    { requestId: 'req_test' },
-  )) as ContextReady;
-  return (await engine.getTrace(tenant, 'b', ctx.id)).fusion.method;
+  return methodOf(engine, 'fast', 'Why did Jon open his store downtown?');
 }
 
 describe('the shipped reranker per store', () => {
@@ -82,13 +87,7 @@ describe('the shipped reranker per store', () => {
     try {
       const fast = await fusionMethod(hosted);
       assert.match(fast, new RegExp(`then ${postgres.id} \\(stage 1`), fast);
-      const thorough = await hosted.createContext(
-        tenant,
-        'b',
-        { query: 'Where is Jon’s clothing store?', mode: 'thorough', budget: { tokens: 4000 } },
-        { requestId: 'req_test' },
-      );
-      const method = (await hosted.getTrace(tenant, 'b', (thorough as ContextReady).id)).fusion.method;
+      const method = await methodOf(hosted, 'thorough', 'Where is Jon’s clothing store?');
       assert.match(method, new RegExp(`then ${postgres.id} \\(stage 1`), method);
       assert.doesNotMatch(method, /not applied/, method);
     } finally {
