@@ -1,18 +1,7 @@
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
-import { readFully } from './read-fully.ts';
+import { readFully, replaceFile } from './cache-file.ts';
 import { cachedWordIndex } from './word-index-cache.ts';
 import { wordIndexOf, type WordIndex } from './word-index.ts';
 
@@ -156,12 +145,7 @@ function writeCache(file: string, t: GloveTable): void {
   header.writeUInt32LE(t.size, 12);
   header.writeUInt32LE(words.length, 16);
   const pad = Buffer.alloc((4 - ((20 + words.length) % 4)) % 4);
-  const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-  writeFileSync(
-    tmp,
-    Buffer.concat([header, words, pad, Buffer.from(t.norms.buffer), Buffer.from(t.q.buffer)]),
-  );
-  renameSync(tmp, file);
+  replaceFile(file, [header, words, pad, new Uint8Array(t.norms.buffer), new Uint8Array(t.q.buffer)]);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { replaceFile } from './cache-file.ts';
 import type { GloveTable } from './glove-table.ts';
 import { commonVariant, sifWeights, type SifWeights } from './glove-sif.ts';
 
@@ -30,9 +30,7 @@ export function cachedSifWeights(t: GloveTable, vectorsPath: string, cacheDir: s
   if (!known && weights.common) {
     try {
       mkdirSync(cacheDir, { recursive: true });
-      const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-      writeFileSync(tmp, new Uint8Array(weights.common.buffer, weights.common.byteOffset, t.dims * 4));
-      renameSync(tmp, file);
+      replaceFile(file, [new Uint8Array(weights.common.buffer, weights.common.byteOffset, t.dims * 4)]);
     } catch {
       // Computed again next time.
     }

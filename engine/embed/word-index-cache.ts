@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, renameSync, writeFileSync } from 'node:fs';
-import { threadId } from 'node:worker_threads';
-import { readFully } from './read-fully.ts';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readFully, replaceFile } from './cache-file.ts';
 import { wordIndexFromLines, wordIndexFromParts, type WordIndex, type WordIndexParts } from './word-index.ts';
 
 /**
@@ -40,12 +39,7 @@ export function cachedWordIndex(file: string, lines: Uint8Array, count: number):
     const values = [MAGIC, indexVersion, count, parts.table.length, parts.size, lines.length];
     values.forEach((v, i) => header.writeUInt32LE(v, 4 * i));
     digest(parts.bytes, parts).copy(header, 4 * fields);
-    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-    writeFileSync(
-      tmp,
-      Buffer.concat([header, bytesOf(parts.starts), bytesOf(parts.table), bytesOf(parts.ranks)]),
-    );
-    renameSync(tmp, file);
+    replaceFile(file, [header, bytesOf(parts.starts), bytesOf(parts.table), bytesOf(parts.ranks)]);
   } catch {
     // Built again next time.
   }
