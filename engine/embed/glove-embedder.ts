@@ -39,7 +39,7 @@ export function gloveEmbedderOf(h: GloveHandover): Embedder {
     q: h.q,
     norms: h.norms,
     index: wordIndexFromParts(h.index),
-    ...(h.pending ? { pending: h.pending } : {}),
+    pending: h.pending,
   };
   const m = sifModelOf(table, h.sif);
   return {

@@ -18,7 +18,7 @@ export interface GloveTable {
   norms: Float32Array;
   size: number;
   /** Absent when every row of q is read. */
-  pending?: PendingRows;
+  pending?: PendingRows | undefined;
 }
 
 /**
@@ -77,7 +77,7 @@ export function ensureRows(t: GloveTable, from: number, to: number): void {
 }
 
 /** Closes the cache file a lazily read table keeps open; reading a row not read yet then throws. */
-export function closeGloveTable(t: { pending?: PendingRows | undefined }): void {
+export function closeGloveTable(t: GloveTable): void {
   const p = t.pending;
   if (!p || p.fd === null) return;
   const fd = p.fd;
