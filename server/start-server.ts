@@ -209,7 +209,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { listener, origin } = served;
   const { port } = listener;
   await sync.start();
-  if (options.warmUp) setImmediate(() => void preloadTokenizer());
+  // A load that fails is the first Context's to report (it awaits the same load): not a crash here.
+  if (options.warmUp) setImmediate(() => preloadTokenizer().catch(() => {}));
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
