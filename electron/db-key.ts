@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { newStoreKey } from '../engine/index.ts';
 
 /** The parts of Electron's `safeStorage` this module uses (a fake stands in for it in tests). */
 export interface SafeStorageLike {
@@ -25,11 +25,7 @@ const plainWarning =
  * keychain through safeStorage ("enc:" + base64); where no keychain exists it holds the key as text
  * ("plain:"), readable only by the user, and a visible warning says so.
  */
-export function loadOrCreateDbKey(
-  file: string,
-  safe: SafeStorageLike,
-  newKey = () => randomBytes(32).toString('hex'),
-): DbKey {
+export function loadOrCreateDbKey(file: string, safe: SafeStorageLike, newKey = newStoreKey): DbKey {
   const encrypting = safe.isEncryptionAvailable();
   const backend = safe.getSelectedStorageBackend?.();
   const weak = !encrypting || backend === 'basic_text';

@@ -102,7 +102,7 @@ test('the database key lives encrypted by the keychain and is stable across star
     const file = join(dir, 'sub', 'db-key');
     const safe = fakeSafe({ available: true, backend: 'gnome_libsecret' });
     const first = loadOrCreateDbKey(file, safe);
-    assert.match(first.key, /^[0-9a-f]{64}$/);
+    assert.match(first.key, /^raw:[0-9a-f]{64}$/);
     assert.equal(first.warning, null);
     const stored = readFileSync(file, 'utf8');
     assert.match(stored, /^enc:/);

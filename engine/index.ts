@@ -32,7 +32,12 @@ export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
 export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
-export { defaultConfigDir, locateDbKey, type ResolvedDbKey } from './adapters/sqlite/resolve-db-key.ts';
+export {
+  defaultConfigDir,
+  locateDbKey,
+  newStoreKey,
+  type ResolvedDbKey,
+} from './adapters/sqlite/resolve-db-key.ts';
 export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
 export { defaultCacheDir } from './embed/cache-dir.ts';
 export { months } from './core/retrieve/time-expressions.ts';

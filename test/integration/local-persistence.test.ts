@@ -100,7 +100,7 @@ describe('local engine: persistence and encryption at rest', () => {
     const configDir = join(dir, 'config', 'mnemo');
     const made = locateDbKey({ env: {}, configDir });
     assert.equal(made.source, 'generated');
-    assert.match(made.key, /^[0-9a-f]{64}$/);
+    assert.match(made.key, /^raw:[0-9a-f]{64}$/);
     assert.equal(statSync(made.path!).mode & 0o777, 0o600);
     const again = locateDbKey({ env: {}, configDir });
     assert.deepEqual([again.source, again.key], ['config', made.key]);

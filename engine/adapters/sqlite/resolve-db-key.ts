@@ -37,8 +37,19 @@ export function defaultConfigDir(
 }
 
 /**
+ * A new store key: 32 random bytes in hex behind SQLite3MultipleCiphers' `raw:` prefix, which has the
+ * cipher take them as the key itself. A password KDF gives a key of full entropy nothing, and Argon2id
+ * cost every connection (the engine's and its checkpoint worker's) ~130 ms of CPU and 19 MiB the
+ * allocator kept: an idle server held ~30 MB more. A passphrase (MNEMO_DB_KEY, a key file a person
+ * wrote) still goes through it, and a key made before keeps the derivation its store was made with.
+ */
+export function newStoreKey(): string {
+  return `raw:${randomBytes(32).toString('hex')}`;
+}
+
+/**
  * Finds the headless database key: MNEMO_DB_KEY, else the --db-key-file, else `db.key` in the user's
- * config directory, created (32 random bytes, hex, mode 0600) on first use. The key is never kept
+ * config directory, created (newStoreKey, mode 0600) on first use. The key is never kept
  * beside the database, so copying the data directory alone does not copy the means to read it.
  */
 export function resolveDbKey(opts: ResolveDbKeyOptions = {}): string {
@@ -60,7 +71,7 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   if (opts.create === false)
     throw new Error(`no database key: set MNEMO_DB_KEY, pass --db-key-file, or put the key in ${path}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const key = randomBytes(32).toString('hex');
+  const key = newStoreKey();
   // 'wx' fails if another process created it meanwhile: then read theirs instead of clobbering it.
   try {
     writeFileSync(path, `${key}\n`, { mode: 0o600, flag: 'wx' });

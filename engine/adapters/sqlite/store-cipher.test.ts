@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cipherOf, keyPragmas, type StoreCipher } from './open-database.ts';
+import { newStoreKey } from './resolve-db-key.ts';
 import { newDatabase } from './sqlite-binding.ts';
 import { openStore, storeFileName } from './store.ts';
 import { chacha20StoreIn } from './testing.ts';
@@ -17,10 +18,10 @@ function tempDataDir(): string {
 }
 
 /** Whether the file's pages open with `cipher` and the key, read by a connection of its own. */
-function opensWith(file: string, cipher: StoreCipher): boolean {
+function opensWith(file: string, cipher: StoreCipher, withKey: string = key): boolean {
   const db = newDatabase(file, { readonly: true, fileMustExist: true });
   try {
-    for (const pragma of keyPragmas(key, cipher)) db.pragma(pragma);
+    for (const pragma of keyPragmas(withKey, cipher)) db.pragma(pragma);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return true;
   } catch (e) {
@@ -58,6 +59,30 @@ describe('the page cipher of a store', () => {
     const again = openStore({ dataDir, key });
     assert.deepEqual(again.all('SELECT t FROM notes'), [{ t: 'kept' }]);
     again.close();
+  });
+
+  it('takes a generated key as the key itself, with no derivation, and a passphrase through Argon2id', () => {
+    const generated = newStoreKey();
+    assert.match(generated, /^raw:[0-9a-f]{64}$/);
+    const bytes = generated.slice('raw:'.length);
+    const dataDir = tempDataDir();
+    const store = openStore({ dataDir, key: generated });
+    store.run('CREATE TABLE notes (t TEXT)');
+    store.close();
+    const file = join(dataDir, storeFileName);
+    // SQLCipher's syntax for a key given as it is: it opens only a store keyed by those very bytes.
+    assert.equal(opensWith(file, 'aegis', `x'${bytes}'`), true);
+    assert.equal(opensWith(file, 'aegis', generated), true);
+    assert.equal(opensWith(file, 'aegis', bytes), false, 'the hex as a passphrase is another key');
+    const again = openStore({ dataDir, key: generated });
+    assert.deepEqual(again.all("SELECT name FROM sqlite_master WHERE name = 'notes'"), [{ name: 'notes' }]);
+    again.close();
+
+    const byPassphrase = tempDataDir();
+    openStore({ dataDir: byPassphrase, key: bytes }).close();
+    const passphraseFile = join(byPassphrase, storeFileName);
+    assert.equal(opensWith(passphraseFile, 'aegis', bytes), true);
+    assert.equal(opensWith(passphraseFile, 'aegis', `x'${bytes}'`), false, 'derived, not taken as it is');
   });
 
   it('refuses a wrong key whichever cipher the store has', () => {
