@@ -7,7 +7,8 @@ import { createLocalEngine, type LocalEngineOptions } from '../../engine/local/i
 import type { Engine, Tenant } from '../../engine/types.ts';
 
 export const tenant: Tenant = { project: 'acme', env: 'test' };
-export const key = 'integration-test-key';
+/** Shaped as a key Mnemo generates (newStoreKey), fixed: a crashed child's store is opened again here. */
+export const key = `raw:${'5e'.repeat(32)}`;
 
 /** A temp directory removed when the test file ends. */
 export function tempDir(prefix = 'mnemo-local-'): string {
