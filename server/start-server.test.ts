@@ -38,7 +38,7 @@ async function occupiedPort(): Promise<number> {
 const local = (dataDir: string) => ({
   engine: 'local' as const,
   dataDir,
-  dbKey: 'start-server-test-key',
+  dbKey: `raw:${'5e'.repeat(32)}`,
   configDir: join(dataDir, 'config'),
   timeZone: 'UTC',
 });

@@ -9,7 +9,7 @@ import { tempDir } from './local-helpers.ts';
 
 const child = fileURLToPath(new URL('./local-crash-child.ts', import.meta.url));
 const tenant = { project: 'crash', env: 'test' as const };
-const key = 'crash-test-key';
+const key = `raw:${'5e'.repeat(32)}`;
 
 /** Runs the writer until it has acknowledged `acks` writes (plus a random few ms), then SIGKILLs it. */
 function burstAndKill(dataDir: string, acks: number, run: number): Promise<string[]> {

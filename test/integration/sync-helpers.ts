@@ -8,7 +8,7 @@ import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
-const dbKey = 'sync-test-key';
+const dbKey = `raw:${'5e'.repeat(32)}`;
 
 /** One Mnemo server of a sync test: its own data dir, restartable on the same dir and port. */
 export interface Node {

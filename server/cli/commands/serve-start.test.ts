@@ -14,7 +14,7 @@ const env = {
   ...process.env,
   MNEMO_LOG: '',
   MNEMO_EMBEDDER: 'none',
-  MNEMO_DB_KEY: 'serve-start-test-key',
+  MNEMO_DB_KEY: `raw:${'5e'.repeat(32)}`,
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
