@@ -62,9 +62,10 @@ export interface ServerOptions {
   /** Timing of the background sync of paired Brains (docs/sync.md); tests shorten it. */
   sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
   /**
-   * Once listening, load in the background what the first Context would otherwise load (the
-   * tokenizer, ~0.5 s): `mnemo serve` and the desktop app, whose first question should not wait.
-   * Tests and one-off servers leave it to a Context that needs it.
+   * A moment after listening (warmUpDelayMs), load in the background what the first Context would
+   * otherwise load (the tokenizer, ~0.5 s of CPU on the event loop): `mnemo serve` and the desktop
+   * app, whose first question should not wait. Tests and one-off servers leave it to a Context that
+   * needs it.
    */
   warmUp?: boolean;
   log?: (line: string) => void;
@@ -94,6 +95,9 @@ export interface RunningServer {
 export const defaultRateLimit = 20_000;
 export { defaultShutdownGraceMs };
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** How long after listening a server that warms up starts to (ServerOptions.warmUp). */
+export const warmUpDelayMs = 1_000;
 
 /** Starts an engine and the /v1 server on loopback. The one place the pieces are put together. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -209,8 +213,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { listener, origin } = served;
   const { port } = listener;
   await sync.start();
-  // A load that fails is the first Context's to report (it awaits the same load): not a crash here.
-  if (options.warmUp) setImmediate(() => preloadTokenizer().catch(() => {}));
+  // Not at once: the desktop window's first screen asks as soon as the server listens, and would
+  // wait behind the load; a Context asked before then loads it itself, and a server stopped before
+  // then never pays for it. A load that fails is the first Context's to report (it awaits the same
+  // load): not a crash here.
+  const warmUp = options.warmUp
+    ? setTimeout(() => preloadTokenizer().catch(() => {}), warmUpDelayMs).unref()
+    : null;
   let uiUrl: string | null = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
@@ -232,6 +241,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mintSessionKey,
     close(closeOptions = {}) {
       if (closeOptions.force) forceNow();
+      if (warmUp) clearTimeout(warmUp);
       closing ??= (async () => {
         // A sync run in flight is cut (it resumes where it stopped on the next start) before the store closes.
         await sync.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTokens } from '../engine/core/shared/count-tokens.ts';
-import { startServer } from './start-server.ts';
+import { startServer, warmUpDelayMs } from './start-server.ts';
 
 const loaded = () => {
   try {
@@ -20,14 +20,18 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 // One file, one process: nothing else here loads the tokenizer.
 describe('a server started to warm up', () => {
-  it('leaves the tokenizer to the first Context unless asked, then loads it once listening', async () => {
+  it('leaves the tokenizer to the first Context unless asked, then loads it a moment after listening', async () => {
     const plain = await startServer({ engine: 'reference', port: 0 });
     try {
       assert.equal(await until(loaded, 300), false, 'a plain server does not load it');
     } finally {
       await plain.close();
     }
+    const stopped = await startServer({ engine: 'reference', port: 0, warmUp: true });
+    await stopped.close();
+    assert.equal(await until(loaded, warmUpDelayMs + 500), false, 'a server stopped first never loads it');
     const warm = await startServer({ engine: 'reference', port: 0, warmUp: true });
+    assert.equal(loaded(), false, 'not while the first requests come in');
     try {
       assert.equal(await until(loaded, 10_000), true, 'loaded with no Context asked');
     } finally {
