@@ -65,8 +65,15 @@ const replayMax = 20_000;
 const requestReplayMax = 1_000;
 /** Logged changes re-read per turn of the event loop in the background. */
 const syncSlice = 2_000;
-/** Token instances read per slice of a load, between yields (~50 ms). */
-const loadSlice = 50_000;
+/**
+ * Token instances read per slice of a load, between yields (~30 ms), a term counting as termCost more:
+ * a range of 50,000 terms seen once each (numbers, names) took 350 ms, one of 50,000 instances of
+ * common words ~60.
+ */
+const loadSlice = 25_000;
+const termCost = 6;
+/** Terms counted per turn of the event loop while a load divides them into slices (~10 ms). */
+const boundsPage = 5_000;
 
 function lastSeq(store: Store): number {
   return store.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'turn_log'")?.seq ?? 0;
@@ -214,19 +221,26 @@ async function load(store: Store, s: CopyState): Promise<void> {
   s.copy = createTurnCopy(turnWeights, Math.ceil(rows * 1.25) + 64);
   store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_terms USING fts5vocab(main, turn_fts, instance);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.turn_term_rows USING fts5vocab(main, turn_fts, row);`);
-  // The ranges of terms to read, each about `slice` instances, fixed up front (one pass over the terms,
-  // ~0.15 s at 100,000 threaded Records): terms a write adds later belong to rows turn_log names.
+  // The ranges of terms to read, each about `slice` instances, fixed up front: terms a write adds later
+  // belong to rows turn_log names. One pass over the terms, ~0.2 s at 100,000 Records, so read a page of
+  // them a turn of the event loop, as the ranges are.
   const slice = s.opts.slice ?? loadSlice;
   const bounds: string[] = [];
+  const termPage = store.db
+    .prepare('SELECT term, cnt FROM temp.turn_term_rows WHERE term > ? ORDER BY term LIMIT ?')
+    .raw(true);
   let count = 0;
-  for (const [term, cnt] of store.db
-    .prepare('SELECT term, cnt FROM temp.turn_term_rows')
-    .raw(true)
-    .iterate() as Iterable<[string, number]>) {
-    count += cnt;
-    if (count >= slice) {
-      bounds.push(term);
-      count = 0;
+  for (let from = '', more = true; more;) {
+    if (!(await betweenTransactions(store, s))) return;
+    more = false;
+    for (const [term, cnt] of termPage.iterate(from, boundsPage) as Iterable<[string, number]>) {
+      from = term;
+      more = true;
+      count += cnt + termCost;
+      if (count >= slice) {
+        bounds.push(term);
+        count = 0;
+      }
     }
   }
   // One row per term: its instances as "row * 8 + column", in the index's order (row, column, offset);
