@@ -17,7 +17,15 @@ const files = args.filter((a) => !a.startsWith('--'));
 // (scripts/test.mjs forwards it, then stops the run's PostgreSQL cluster), they would run on orphaned.
 const cancel = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => cancel.abort());
-const events = run({ files, concurrency: Number(option('concurrency') ?? 2), signal: cancel.signal });
+// A file that hangs (a promise never settled) fails after this, named in the report, instead of holding
+// the run until CI's own limit; the slowest file takes under a minute.
+const fileTimeoutMs = Number(option('file-timeout-ms') ?? 10 * 60_000);
+const events = run({
+  files,
+  concurrency: Number(option('concurrency') ?? 2),
+  signal: cancel.signal,
+  timeout: fileTimeoutMs,
+});
 const toSummary = new PassThrough({ objectMode: true });
 const toSpec = new PassThrough({ objectMode: true });
 events.pipe(toSummary);
