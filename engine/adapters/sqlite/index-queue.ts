@@ -99,8 +99,12 @@ export function sqliteIndexQueue(store: Store, { vectors, turns }: SqliteIndexTa
         vectors.refresh();
         turns.sync();
       }),
+    // Between units of work: a write from outside an open one is refused, and a refusal here turns
+    // semantic retrieval off until a restart (the embedder may come up while a write is open). One
+    // statement a table, which scans a small covering index: slices by rowid read the tables' own
+    // pages, three times slower.
     queueUnembedded: (ref: VectorModelRef) =>
-      atOnce(() =>
+      store.exclusive(() =>
         store.tx(() => {
           const m = vectors.sync.model(ref);
           store.run(

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { sqliteIndexQueue } from './index-queue.ts';
+import { openStore, type Store } from './store.ts';
+import { createTurnCopies } from './turn-copies.ts';
+import { createSqliteVectorIndex } from './vector-index.ts';
+
+const now = '2024-01-01T00:00:00.000Z';
+const model = { provider: 'test', model: 'queue', dims: 4 };
+
+/** A store with one Brain and Records 1..count, the first `embedded` of them embedded by `model`. */
+function storeWith(count: number, embedded: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-index-queue-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openStore({ dataDir: dir, key: `raw:${'5e'.repeat(32)}` });
+  after(() => store.close());
+  store.run(
+    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_a', 'p', 'test', 'a', ?)",
+    now,
+  );
+  for (let n = 1; n <= count; n++)
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES (?, ?, 'brn_a', ?, 'fact', '{}', 'x', 'high', 'shareable', ?, 0, ?)`,
+      n,
+      `rec_${n}`,
+      n,
+      now,
+      now,
+    );
+  const vectors = createSqliteVectorIndex(store, { now: () => now });
+  const m = store.tx(() => vectors.sync.model(model));
+  const vector = Float32Array.from([1, 0, 0, 0]);
+  vectors.sync.put(
+    m,
+    'record',
+    Array.from({ length: embedded }, (_, i) => ({ n: i + 1, brainUid: 'brn_a', vector })),
+  );
+  // Every insert queued its Record: only what queueUnembedded adds is looked at.
+  store.run('DELETE FROM index_queue');
+  const queue = sqliteIndexQueue(store, { vectors, turns: createTurnCopies(store) });
+  return { store, queue };
+}
+
+const queued = (store: Store) =>
+  store
+    .all<{ n: number }>("SELECT owner_n AS n FROM index_queue WHERE owner = 'record' ORDER BY owner_n")
+    .map((r) => r.n);
+
+describe('queueing what a model has not embedded', () => {
+  it('waits for a unit of work open across awaits instead of writing into it, and fails nothing', async () => {
+    const { store, queue } = storeWith(6, 2);
+    let release!: () => void;
+    const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
+    const queueing = queue.queueUnembedded(model);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(queued(store), [], 'nothing written while the unit is open');
+    release();
+    await held;
+    await queueing;
+    assert.deepEqual(queued(store), [3, 4, 5, 6], 'the Records without its vector, once the unit ended');
+  });
+});
