@@ -50,11 +50,13 @@ const queued = (store: Store) =>
     .all<{ n: number }>("SELECT owner_n AS n FROM index_queue WHERE owner = 'record' ORDER BY owner_n")
     .map((r) => r.n);
 
-describe('queueing what a model has not embedded', () => {
-  it('waits for a unit of work open across awaits instead of writing into it, and fails nothing', async () => {
+describe("the index queue's writes that start on their own", () => {
+  it('queues what a model has not embedded after a unit of work open across awaits, not inside it', async () => {
     const { store, queue } = storeWith(6, 2);
     let release!: () => void;
     const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
+    // Open now, and held across turns of the event loop, as the store lets a unit be.
+    await new Promise((r) => setTimeout(r, 10));
     const queueing = queue.queueUnembedded(model);
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(queued(store), [], 'nothing written while the unit is open');
@@ -62,5 +64,26 @@ describe('queueing what a model has not embedded', () => {
     await held;
     await queueing;
     assert.deepEqual(queued(store), [3, 4, 5, 6], 'the Records without its vector, once the unit ended');
+  });
+
+  it('indexes a Brain for a Context between units of work, not inside one', async () => {
+    const { store, queue } = storeWith(3, 0);
+    store.run("INSERT INTO index_queue (owner, owner_n) VALUES ('record', 1), ('record', 2)");
+    let release!: () => void;
+    const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 10));
+    const indexing = queue.indexBrain('brn_a', 10, () => ({
+      thread: null,
+      speaker: null,
+      speakerNorm: null,
+    }));
+    await new Promise((r) => setTimeout(r, 20));
+    const indexed = () =>
+      store.all<{ n: number }>('SELECT record_n AS n FROM retrieval_index ORDER BY record_n').map((r) => r.n);
+    assert.deepEqual(indexed(), [], 'nothing written while the unit is open');
+    release();
+    await held;
+    await indexing;
+    assert.deepEqual(indexed(), [1, 2]);
   });
 });

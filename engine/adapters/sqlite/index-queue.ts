@@ -129,8 +129,9 @@ export function sqliteIndexQueue(store: Store, { vectors, turns }: SqliteIndexTa
           )
           .map(item),
       ),
+    // A Context's, between units of work, as queueUnembedded.
     indexBrain: (brainUid, limit, lexical) =>
-      atOnce(() => {
+      store.exclusive(() => {
         const items = store
           .all<QueueRow>(
             `SELECT q.owner, q.owner_n, q.lexical FROM index_queue q JOIN records r ON r.n = q.owner_n
