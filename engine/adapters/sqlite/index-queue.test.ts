@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sqliteIndexQueue } from './index-queue.ts';
-import { openStore, type Store } from './store.ts';
+import type { Store } from './store.ts';
+import { brainWithRecords, tempStore } from './testing.ts';
 import { createTurnCopies } from './turn-copies.ts';
 import { createSqliteVectorIndex } from './vector-index.ts';
 
 const now = '2024-01-01T00:00:00.000Z';
 const model = { provider: 'test', model: 'queue', dims: 4 };
 
-/** A store with one Brain and Records 1..count, the first `embedded` of them embedded by `model`. */
+/** A store with Brain brn_a and Records 1..count, the first `embedded` of them embedded by `model`. */
 function storeWith(count: number, embedded: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'mnemo-index-queue-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const store = openStore({ dataDir: dir, key: `raw:${'5e'.repeat(32)}` });
-  after(() => store.close());
-  store.run(
-    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_a', 'p', 'test', 'a', ?)",
-    now,
-  );
-  for (let n = 1; n <= count; n++)
-    store.run(
-      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
-       VALUES (?, ?, 'brn_a', ?, 'fact', '{}', 'x', 'high', 'shareable', ?, 0, ?)`,
-      n,
-      `rec_${n}`,
-      n,
-      now,
-      now,
-    );
+  const store = tempStore('mnemo-index-queue-');
+  brainWithRecords(store, count, now);
   const vectors = createSqliteVectorIndex(store, { now: () => now });
   const m = store.tx(() => vectors.sync.model(model));
   const vector = Float32Array.from([1, 0, 0, 0]);

@@ -19,6 +19,24 @@ export function tempStore(prefix = 'mnemo-store-', opts: { maxBatch?: number } =
   return store;
 }
 
+/** For tests: Brain `brn_a` (id `a`) with bare fact Records n = 1..count, each at `at`. */
+export function brainWithRecords(store: Store, count: number, at: string): void {
+  store.run(
+    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_a', 'p', 'test', 'a', ?)",
+    at,
+  );
+  for (let n = 1; n <= count; n++)
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES (?, ?, 'brn_a', ?, 'fact', '{}', 'x', 'high', 'shareable', ?, 0, ?)`,
+      n,
+      `rec_${n}`,
+      n,
+      at,
+      at,
+    );
+}
+
 /** SQLite's plan for a query, one step per line (EXPLAIN QUERY PLAN's details). */
 export function queryPlan(store: Store, sql: string, ...params: SqlParam[]): string {
   return store

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore, type Store } from './store.ts';
+import { brainWithRecords } from './testing.ts';
 import { createSqliteVectorIndex, int8Scale, quantize, type SqliteVectorIndex } from './vector-index.ts';
 
 const dirs: string[] = [];
@@ -18,20 +19,7 @@ function storeWithRecords(n: number): { store: Store; dir: string; vi: SqliteVec
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-vec-'));
   dirs.push(dir);
   const store = openStore({ dataDir: dir, key: null });
-  store.run(
-    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_a', 'p', 'test', 'a', ?)",
-    now,
-  );
-  for (let i = 1; i <= n; i++)
-    store.run(
-      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
-       VALUES (?, ?, 'brn_a', ?, 'fact', '{}', 'x', 'high', 'shareable', ?, 0, ?)`,
-      i,
-      `rec_${i}`,
-      i,
-      now,
-      now,
-    );
+  brainWithRecords(store, n, now);
   return { store, dir, vi: createSqliteVectorIndex(store, { now: () => now }) };
 }
 
