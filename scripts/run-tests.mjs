@@ -17,8 +17,9 @@ const files = args.filter((a) => !a.startsWith('--'));
 // (scripts/test.mjs forwards it, then stops the run's PostgreSQL cluster), they would run on orphaned.
 const cancel = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => cancel.abort());
-// A file that hangs (a promise never settled) fails after this, named in the report, instead of holding
-// the run until CI's own limit; the slowest file takes under a minute.
+// A file that hangs (a promise never settled, a timer or worker a failed test left open) fails after
+// this, named in the report, instead of holding the run until CI's own limit; the slowest file takes
+// under a minute.
 const fileTimeoutMs = Number(option('file-timeout-ms') ?? 10 * 60_000);
 const events = run({
   files,
