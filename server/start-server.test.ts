@@ -16,6 +16,7 @@ import { after, describe, it } from 'node:test';
 import { FileKeyRegistry } from '../engine/auth/key-registry.ts';
 import { hashKey } from '../engine/auth/api-key.ts';
 import { lockDataDir } from '../engine/adapters/sqlite/data-dir-lock.ts';
+import { testStoreKey } from '../engine/adapters/sqlite/testing.ts';
 import { registryPathFor } from './data-dir.ts';
 import { startServer, type ServerOptions } from './start-server.ts';
 
@@ -38,7 +39,7 @@ async function occupiedPort(): Promise<number> {
 const local = (dataDir: string) => ({
   engine: 'local' as const,
   dataDir,
-  dbKey: `raw:${'5e'.repeat(32)}`,
+  dbKey: testStoreKey,
   configDir: join(dataDir, 'config'),
   timeZone: 'UTC',
 });

@@ -5,11 +5,11 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
+import { testStoreKey as key } from '../../engine/adapters/sqlite/testing.ts';
 import { tempDir } from './local-helpers.ts';
 
 const child = fileURLToPath(new URL('./local-crash-child.ts', import.meta.url));
 const tenant = { project: 'crash', env: 'test' as const };
-const key = `raw:${'5e'.repeat(32)}`;
 
 /** Runs the writer until it has acknowledged `acks` writes (plus a random few ms), then SIGKILLs it. */
 function burstAndKill(dataDir: string, acks: number, run: number): Promise<string[]> {

@@ -5,10 +5,10 @@ import { after } from 'node:test';
 import type { RecordCreate } from '../../engine/contract/index.ts';
 import { createLocalEngine, type LocalEngineOptions } from '../../engine/local/index.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
+import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 
 export const tenant: Tenant = { project: 'acme', env: 'test' };
-/** Shaped as a key Mnemo generates (newStoreKey), fixed: a crashed child's store is opened again here. */
-export const key = `raw:${'5e'.repeat(32)}`;
+export const key = testStoreKey;
 
 /** A temp directory removed when the test file ends. */
 export function tempDir(prefix = 'mnemo-local-'): string {

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
+import { testStoreKey as dbKey } from '../../engine/adapters/sqlite/testing.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
-
-const dbKey = `raw:${'5e'.repeat(32)}`;
 
 /** One Mnemo server of a sync test: its own data dir, restartable on the same dir and port. */
 export interface Node {

@@ -8,6 +8,12 @@ import { keyPragmas } from './open-database.ts';
 import { newDatabase } from './sqlite-binding.ts';
 import { openStore, storeFileName, type SqlParam, type Store } from './store.ts';
 
+/**
+ * For tests: a store key shaped as the ones Mnemo generates (newStoreKey), taken as the key itself
+ * with no Argon2id; fixed, as a crashed child's or a stopped server's store is opened again.
+ */
+export const testStoreKey = `raw:${'5e'.repeat(32)}`;
+
 /** For tests: an unencrypted store in a temp dir, closed and removed after the test file. */
 export function tempStore(prefix = 'mnemo-store-', opts: { maxBatch?: number } = {}): Store {
   const dir = mkdtempSync(join(tmpdir(), prefix));

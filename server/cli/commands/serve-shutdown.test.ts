@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FileKeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { testStoreKey } from '../../../engine/adapters/sqlite/testing.ts';
 import { registryPathFor } from '../../data-dir.ts';
 import { slowCreateBrain } from '../../http/testing/slow-request.ts';
 
@@ -12,7 +13,7 @@ const env = {
   ...process.env,
   MNEMO_LOG: '',
   MNEMO_EMBEDDER: 'none',
-  MNEMO_DB_KEY: `raw:${'5e'.repeat(32)}`,
+  MNEMO_DB_KEY: testStoreKey,
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { holderFileName, lockDataDir } from '../../../engine/adapters/sqlite/data-dir-lock.ts';
 import { openStore } from '../../../engine/adapters/sqlite/store.ts';
+import { testStoreKey } from '../../../engine/adapters/sqlite/testing.ts';
 import { registryPathFor } from '../../data-dir.ts';
 import { exposureWarning } from './serve.ts';
 
@@ -14,7 +15,7 @@ const env = {
   ...process.env,
   MNEMO_LOG: '',
   MNEMO_EMBEDDER: 'none',
-  MNEMO_DB_KEY: `raw:${'5e'.repeat(32)}`,
+  MNEMO_DB_KEY: testStoreKey,
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
