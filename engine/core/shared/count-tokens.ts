@@ -20,6 +20,9 @@ export function loadTokenizer(): Promise<Tokenizer> {
   return loading;
 }
 
+/** Whether loadTokenizer was called yet in this process (the load may still be under way). */
+export const tokenizerLoadStarted = (): boolean => loading !== undefined;
+
 /** Tokens of text as a prompt reads it (gpt-tokenizer's o200k), special-token strings included as text. */
 export function countTokens(text: string): number {
   if (!tokenizer) throw new Error('countTokens: the tokenizer is not loaded (await loadTokenizer() first)');
