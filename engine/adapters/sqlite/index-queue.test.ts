@@ -32,18 +32,25 @@ const queued = (store: Store) =>
     .all<{ n: number }>("SELECT owner_n AS n FROM index_queue WHERE owner = 'record' ORDER BY owner_n")
     .map((r) => r.n);
 
+/** A write unit of work, open once this resolves and held across turns of the event loop until ended. */
+async function heldUnit(store: Store): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
+  await new Promise((r) => setTimeout(r, 10));
+  return async () => {
+    release();
+    await held;
+  };
+}
+
 describe("the index queue's writes that start on their own", () => {
   it('queues what a model has not embedded after a unit of work open across awaits, not inside it', async () => {
     const { store, queue } = storeWith(6, 2);
-    let release!: () => void;
-    const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
-    // Open now, and held across turns of the event loop, as the store lets a unit be.
-    await new Promise((r) => setTimeout(r, 10));
+    const end = await heldUnit(store);
     const queueing = queue.queueUnembedded(model);
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(queued(store), [], 'nothing written while the unit is open');
-    release();
-    await held;
+    await end();
     await queueing;
     assert.deepEqual(queued(store), [3, 4, 5, 6], 'the Records without its vector, once the unit ended');
   });
@@ -51,9 +58,7 @@ describe("the index queue's writes that start on their own", () => {
   it('indexes a Brain for a Context between units of work, not inside one', async () => {
     const { store, queue } = storeWith(3, 0);
     store.run("INSERT INTO index_queue (owner, owner_n) VALUES ('record', 1), ('record', 2)");
-    let release!: () => void;
-    const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
-    await new Promise((r) => setTimeout(r, 10));
+    const end = await heldUnit(store);
     const indexing = queue.indexBrain('brn_a', 10, () => ({
       thread: null,
       speaker: null,
@@ -63,8 +68,7 @@ describe("the index queue's writes that start on their own", () => {
     const indexed = () =>
       store.all<{ n: number }>('SELECT record_n AS n FROM retrieval_index ORDER BY record_n').map((r) => r.n);
     assert.deepEqual(indexed(), [], 'nothing written while the unit is open');
-    release();
-    await held;
+    await end();
     await indexing;
     assert.deepEqual(indexed(), [1, 2]);
   });
