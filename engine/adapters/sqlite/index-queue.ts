@@ -101,8 +101,7 @@ export function sqliteIndexQueue(store: Store, { vectors, turns }: SqliteIndexTa
       }),
     // Between units of work: a write from outside an open one is refused, and a refusal here turns
     // semantic retrieval off until a restart (the embedder may come up while a write is open). One
-    // statement a table, which scans a small covering index: slices by rowid read the tables' own
-    // pages, three times slower.
+    // statement a table, as it scans a small covering index, where a rowid range reads the table.
     queueUnembedded: (ref: VectorModelRef) =>
       store.exclusive(() =>
         store.tx(() => {
