@@ -231,7 +231,18 @@ const started = Date.now();
 const status = await new Promise((done) => {
   testProcess = spawn(
     process.execPath,
-    ['--import', loader, 'scripts/run-tests.mjs', '--concurrency=2', `--summary=${summaryFile}`, ...files],
+    [
+      // Every test file's process inherits these. WebAssembly compiled by the baseline compiler only:
+      // PGlite's 9 MB module is compiled anew in each of ~30 processes that run it for seconds, where
+      // the optimising tier's background compiles cost more CPU than they save (~1 s a process).
+      '--liftoff-only',
+      '--import',
+      loader,
+      'scripts/run-tests.mjs',
+      '--concurrency=2',
+      `--summary=${summaryFile}`,
+      ...files,
+    ],
     { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
   );
   testProcess.on('close', (code) => done(code));
