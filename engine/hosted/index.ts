@@ -2,6 +2,7 @@ import { allKinds } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
+import { pendingWrites } from '../core/shared/pending-writes.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { systemTimeZone, timeZone } from '../core/retrieve/time-zone.ts';
 import { createDerivation } from '../derive/derivation.ts';
@@ -145,12 +146,13 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       if (closed) throw new Error('the PostgreSQL engine is closed');
       return await fn(...args);
     };
+  const writing = pendingWrites();
   // What a write queued for embedding (by trigger) is taken at once, not at the next poll.
   const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
     const run = op(fn);
     return async (...args: A): Promise<Awaited<R>> => {
       try {
-        return await run(...args);
+        return await writing.track(run(...args));
       } finally {
         if (!closed) embedding.kick();
       }
@@ -220,6 +222,8 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       if (closed) return;
       closed = true;
       clearInterval(poll);
+      // Writes already accepted end (and their callers are answered) before the pool closes.
+      await writing.settled();
       await worker.stop();
       await embedding.close();
       await storage.close();

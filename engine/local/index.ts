@@ -6,6 +6,7 @@ import type { TraceStore } from '../ports/trace-store.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
+import { pendingWrites } from '../core/shared/pending-writes.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
 import type { Lane } from '../retrieve/lane.ts';
@@ -187,11 +188,12 @@ function engineOver(
     };
   // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
   // on a timer that would also wake an idle device four times a second.
+  const writing = pendingWrites();
   const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
     const run = op(fn);
     return async (...args: A): Promise<Awaited<R>> => {
       try {
-        return await run(...args);
+        return await writing.track(run(...args));
       } finally {
         if (!closed) indexer.kick();
       }
@@ -248,7 +250,9 @@ function engineOver(
     close: async () => {
       if (closed) return;
       closed = true;
-      // Writes already accepted are committed (and their callers answered) before the store closes.
+      // Writes already accepted are committed (and their callers answered) before the store closes,
+      // also those still on their way to a batch (reading, counting tokens).
+      await writing.settled();
       await storage.flushBatches();
       await worker.stop();
       await indexer.close();

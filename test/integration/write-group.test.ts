@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PgClient } from '../../engine/adapters/postgres/client.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import type { RecordCreate } from '../../engine/contract/index.ts';
@@ -74,6 +75,20 @@ describe('local engine: Records written together share a commit', () => {
   });
 });
 
+/** `db` as a pool that refuses work once closed, as pg's does after end(); the database stays open. */
+function endable(db: PgClient): PgClient {
+  let ended = false;
+  const open = () => {
+    if (ended) throw new Error('Cannot use a pool after calling end on the pool');
+  };
+  return {
+    query: async (sql, params) => (open(), db.query(sql, params)),
+    exec: async (sql) => (open(), db.exec(sql)),
+    transaction: async (work, options) => (open(), db.transaction(work, options)),
+    close: async () => void (ended = true),
+  };
+}
+
 describe('postgres engine: Records written together share a transaction', () => {
   it('keeps each write its own: idempotent replays, conflicts and a missing Brain within one batch', async () => {
     const { engine } = await openPostgresEngine({ open: async () => postgresStorageOver(await database()) });
@@ -82,5 +97,19 @@ describe('postgres engine: Records written together share a transaction', () => 
     } finally {
       await engine.close();
     }
+  });
+
+  it('close() lets writes already accepted end, and answers them, before the pool closes', async () => {
+    const db = await database();
+    const { engine } = await openPostgresEngine({ open: async () => postgresStorageOver(endable(db)) });
+    await engine.createBrain(tenant, { id: 'b' });
+    const writes = [1, 2, 3].map((i) => engine.rememberRecord(tenant, 'b', message(`Note ${i}.`), {}));
+    await engine.close();
+    const written = await Promise.all(writes);
+    const kept = await db.query<{ id: string }>('SELECT id FROM records ORDER BY id');
+    assert.deepEqual(
+      kept.rows.map((r) => r.id),
+      written.map((w) => w.record.id).sort(),
+    );
   });
 });
