@@ -29,7 +29,7 @@ function framesLeft(store: Store): number {
 /** A store with its checkpointer started and ready, both closed after the file. */
 async function running(key: string, intervalMs: number, opts: { chacha20?: boolean } = {}) {
   const { store, file } = storeIn(key, opts);
-  const checkpoints = startBackgroundCheckpoints(store, { key, intervalMs });
+  const checkpoints = startBackgroundCheckpoints(store, { key, intervalMs, startAtWalBytes: 0 });
   after(async () => {
     await checkpoints.close();
     store.close();
@@ -76,6 +76,7 @@ describe("the store's WAL checkpointed on another thread", () => {
     const checkpoints = startBackgroundCheckpoints(store, {
       key: 'k-legacy',
       intervalMs: 10,
+      startAtWalBytes: 0,
       onError: (m) => errors.push(m),
     });
     after(async () => {
@@ -101,7 +102,7 @@ describe("the store's WAL checkpointed on another thread", () => {
 
   it('has a forget made while the worker opens the store wait for its first read, then empty the WAL', async () => {
     const { store, file } = storeIn('k5');
-    const checkpoints = startBackgroundCheckpoints(store, { key: 'k5', intervalMs: 1 });
+    const checkpoints = startBackgroundCheckpoints(store, { key: 'k5', intervalMs: 1, startAtWalBytes: 0 });
     after(async () => {
       await checkpoints.close();
       store.close();
@@ -113,6 +114,30 @@ describe("the store's WAL checkpointed on another thread", () => {
     assert.equal(statSync(`${file}-wal`).size, 0);
   });
 
+  it('starts its worker only once the WAL has grown to startAtWalBytes', async () => {
+    const { store, file } = storeIn('k6');
+    const walBytes = () => statSync(`${file}-wal`).size;
+    const startAtWalBytes = walBytes() + 256 * 1024;
+    const checkpoints = startBackgroundCheckpoints(store, { key: 'k6', intervalMs: 1, startAtWalBytes });
+    after(async () => {
+      await checkpoints.close();
+      store.close();
+    });
+    for (let i = 0; i < 10; i++) store.run('INSERT INTO notes VALUES (?)', 'v'.repeat(1000));
+    assert.ok(walBytes() < startAtWalBytes);
+    // Time enough for a worker to start and take the WAL, had one been started.
+    await sleep(300);
+    assert.equal(autocheckpoint(store), 1000, 'no worker yet: the store checkpoints on its own');
+    assert.notEqual(framesLeft(store), 0, 'nothing took the WAL');
+    // A forget meanwhile empties the WAL with no worker to wait for.
+    assert.equal(await store.emptyLog(), true);
+    assert.equal(walBytes(), 0);
+
+    for (let i = 0; i < 200; i++) store.run('INSERT INTO notes VALUES (?)', 'u'.repeat(4000));
+    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    await until('the WAL is checkpointed', () => framesLeft(store) === 0);
+  });
+
   it('leaves checkpoints to the store again when the worker cannot open it', async () => {
     const { store } = storeIn('right key');
     after(() => store.close());
@@ -120,6 +145,7 @@ describe("the store's WAL checkpointed on another thread", () => {
     const errors: string[] = [];
     const checkpoints = startBackgroundCheckpoints(store, {
       key: 'wrong key',
+      startAtWalBytes: 0,
       onError: (m) => errors.push(m),
     });
     await until('the failure is reported', () => errors.length > 0);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { cipherOf, keyPragmas } from './open-database.ts';
 import { nativeBindingPath } from './sqlite-binding.ts';
@@ -17,6 +18,10 @@ import type { Store } from './store.ts';
  * file back. A forget empties the WAL itself (store.emptyLog): it holds the worker off and waits for a
  * checkpoint in flight, or the worker's opening read, first, so its receipt leaves only once the
  * forgotten bytes are out of the log.
+ *
+ * The worker starts once the WAL has grown to `startAtWalBytes`: a store written little never has its
+ * checkpoints on the event loop anyway (SQLite's own come every 1,000 pages), and a thread with a
+ * connection of its own costs ~60 ms of CPU to start and memory to keep.
  */
 export interface BackgroundCheckpoints {
   /** The store was written (called on each of its commits): a checkpoint follows within `intervalMs`. */
@@ -32,6 +37,12 @@ export interface BackgroundCheckpointOptions {
   intervalMs?: number;
   /** The worker could not start or failed: the store's connection checkpoints on its own again. */
   onError?: (message: string) => void;
+  /**
+   * The worker starts at the first commit after which the WAL file holds this many bytes (0: at once).
+   * Default 2 MiB, ~500 pages (a new store's schema is ~150): the worker is ready well before SQLite's
+   * own checkpoint at 1,000 pages would run in a commit.
+   */
+  startAtWalBytes?: number;
 }
 
 type Reply =
@@ -47,10 +58,58 @@ const backstopPages = 10_000;
 /** What a WAL file is cut back to once restarted (bytes). */
 const walSizeLimit = 64 * 1024 * 1024;
 
+const defaultStartAtWalBytes = 2 * 1024 * 1024;
+
 export function startBackgroundCheckpoints(
   store: Store,
   opts: BackgroundCheckpointOptions,
 ): BackgroundCheckpoints {
+  const startAt = opts.startAtWalBytes ?? defaultStartAtWalBytes;
+  const walFile = `${store.file}-wal`;
+  const grown = () => {
+    try {
+      return statSync(walFile).size >= startAt;
+    } catch {
+      return false; // No WAL file yet.
+    }
+  };
+  let running: RunningCheckpoints | null = null;
+  let closed = false;
+  /** Forgets emptying the WAL while no worker runs: none starts until they are done. */
+  let holds = 0;
+  const begin = () => {
+    if (running || closed || holds > 0 || !store.db.open) return;
+    running = runCheckpoints(store, opts);
+  };
+  const kick = () => {
+    if (running) running.kick();
+    else if (startAt === 0 || grown()) begin();
+  };
+  store.onCommit(kick);
+  store.holdCheckpoints(async () => {
+    if (running) return running.hold();
+    holds += 1;
+    return () => {
+      holds -= 1;
+    };
+  });
+  kick();
+  return {
+    kick,
+    async close() {
+      closed = true;
+      await running?.close();
+    },
+  };
+}
+
+interface RunningCheckpoints extends BackgroundCheckpoints {
+  /** Keeps checkpoints off until the release it resolves to is called (store.holdCheckpoints). */
+  hold(): Promise<() => void>;
+}
+
+/** The worker, started now, and what the store's hooks call while it runs. */
+function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): RunningCheckpoints {
   const intervalMs = opts.intervalMs ?? 200;
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
     workerData: {
@@ -105,7 +164,6 @@ export function startBackgroundCheckpoints(
     timer.unref();
   };
 
-  store.onCommit(kick);
   worker.on('message', (m: Reply) => {
     if (m.type === 'ready') {
       started();
@@ -143,19 +201,18 @@ export function startBackgroundCheckpoints(
     if (!closed) fallBack('background checkpoints are off: their worker stopped');
   });
 
-  store.holdCheckpoints(async () => {
-    holds += 1;
-    if (timer) clearTimeout(timer);
-    timer = null;
-    await settled;
-    return () => {
-      holds -= 1;
-      if (holds === 0 && dirty) kick();
-    };
-  });
-
   return {
     kick,
+    async hold() {
+      holds += 1;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await settled;
+      return () => {
+        holds -= 1;
+        if (holds === 0 && dirty) kick();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
