@@ -1,6 +1,6 @@
 import type { Embedder } from './embedder.ts';
 import { resolveEmbedderSpec, type EmbedderChoice } from './resolve-embedder.ts';
-import { createGloveEmbedder } from './glove-embedder.ts';
+import { sharedGloveEmbedder } from './shared-glove.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 
 export type { Embedder, EmbedderSpec, EmbedderIdentity } from './embedder.ts';
@@ -11,13 +11,14 @@ export { createWorkerEmbedder } from './worker-embedder.ts';
 
 /**
  * The engine's embedder for a command-line choice: glove-sif by default (loaded in a worker thread,
- * then embedding on this one), onnx with `--embedding-model DIR` (or the downloaded default model when
- * onnx is asked for by name) running in a worker thread throughout.
+ * then embedding on this one, its table shared by the engines of the process), onnx with
+ * `--embedding-model DIR` (or the downloaded default model when onnx is asked for by name) running in a
+ * worker thread throughout.
  */
 export async function createEmbedder(choice: EmbedderChoice, signal?: AbortSignal): Promise<Embedder> {
   const spec = await resolveEmbedderSpec({ ...choice, signal });
   return spec.provider === 'glove-sif'
-    ? createGloveEmbedder(spec, signal)
+    ? sharedGloveEmbedder(spec, signal)
     : createWorkerEmbedder(spec, signal);
 }
 
