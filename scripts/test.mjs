@@ -98,6 +98,7 @@ const loader = pathToFileURL(resolve('scripts/test-loader.mjs')).href;
 
 const sharedClusterEnv = 'MNEMO_TEST_POSTGRES';
 let sharedCluster = null;
+let sharedBrowser = null;
 let testProcess = null;
 /** Stops the run's PostgreSQL cluster, whatever ends this process (synchronous: it runs on 'exit'). */
 function stopSharedCluster() {
@@ -113,6 +114,7 @@ function stopSharedCluster() {
   }
 }
 process.on('exit', stopSharedCluster);
+process.on('exit', () => sharedBrowser?.kill('SIGKILL'));
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],
@@ -154,6 +156,46 @@ async function startSharedCluster() {
   sharedCluster = result.server;
   process.env[sharedClusterEnv] = sharedCluster.base;
   console.log(`postgres: one cluster for the run (${((Date.now() - started) / 1000).toFixed(1)} s to start)`);
+}
+
+/**
+ * One Chromium for every e2e file (scripts/test-browser.ts), each working in a browser context of its
+ * own (test/e2e/harness.ts), instead of a Chromium started and stopped by each file. Without it (no
+ * Chromium here, or it did not start) each file starts its own, and says why it cannot.
+ */
+async function startSharedBrowser() {
+  const wants = (f) => readFileSync(f, 'utf8').includes('browserPerFile(');
+  if (process.env.MNEMO_TEST_BROWSER_WS || !files.some(wants)) return;
+  const p = spawn(process.execPath, ['--import', loader, 'scripts/test-browser.ts'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((done) => {
+    let text = '';
+    p.stdout.on('data', (d) => {
+      text += d;
+      if (text.includes('\n')) done(text.split('\n')[0]);
+    });
+    p.on('close', () => done(null));
+  });
+  try {
+    process.env.MNEMO_TEST_BROWSER_WS = JSON.parse(line).wsEndpoint;
+    sharedBrowser = p;
+  } catch {
+    console.log('e2e: no shared browser; each file starts its own');
+    p.kill('SIGKILL');
+  }
+}
+
+/** Closes the run's browser (its stdin ending is its signal), waiting a little for it to go. */
+async function stopSharedBrowser() {
+  const p = sharedBrowser;
+  sharedBrowser = null;
+  if (!p || p.exitCode !== null) return;
+  const gone = new Promise((done) => p.once('close', done));
+  p.stdin.end();
+  const timer = setTimeout(() => p.kill('SIGKILL'), 10_000);
+  await gone;
+  clearTimeout(timer);
 }
 
 /**
@@ -202,10 +244,11 @@ async function preparePglite() {
   );
 }
 
-// The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster starts,
-// the CLI is bundled and PGlite's data directories are made meanwhile.
+// The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster and the
+// browser start, the CLI is bundled and PGlite's data directories are made meanwhile.
 await Promise.all([
   startSharedCluster(),
+  startSharedBrowser(),
   buildTestCli(),
   preparePglite(),
   onlyTests ? null : steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]),
@@ -250,6 +293,7 @@ const status = await new Promise((done) => {
 testProcess = null;
 testsEnded();
 stopSharedCluster();
+await stopSharedBrowser();
 const testsSeconds = (Date.now() - started) / 1000;
 try {
   const s = JSON.parse(readFileSync(summaryFile, 'utf8'));

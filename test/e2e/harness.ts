@@ -1,7 +1,8 @@
 /**
  * End-to-end harness: Debian's Chromium driven by playwright-core against the real headless server
  * (`startServer`, the function `mnemo serve --ui` runs), each test on its own temp data dir.
- * One browser per test file; a fresh page per test.
+ * One browser context per test file (in `npm test`'s one Chromium, else in a Chromium of the file's
+ * own); a fresh page per test.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,30 +13,40 @@ import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
+import { chromiumArgs, chromiumPath, sharedBrowserEnv } from './browser-options.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
-export const chromiumPath = '/usr/bin/chromium';
+export { chromiumPath } from './browser-options.ts';
 const repoRoot = join(import.meta.dirname, '..', '..');
 export const resultsDir = join(repoRoot, 'test-results');
+
+const viewport = { width: 1280, height: 900 };
 
 async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   // `npm test` builds the UI first; run alone, the e2e files build it if it is missing or stale.
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-ui.mjs')], { stdio: 'ignore' });
   assert.equal(built.status, 0, 'scripts/build-ui.mjs failed');
+  // `npm test` runs one Chromium for every file (scripts/test-browser.ts): a context of its own here.
+  const shared = process.env[sharedBrowserEnv];
+  if (shared) {
+    const browser = await chromium.connect(shared);
+    const context = await browser.newContext({ viewport });
+    context.setDefaultTimeout(10_000);
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        await browser.close();
+      },
+    };
+  }
   const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
+    args: chromiumArgs,
+    viewport,
   });
   context.setDefaultTimeout(10_000);
   return {
