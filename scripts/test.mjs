@@ -114,7 +114,8 @@ function stopSharedCluster() {
   }
 }
 process.on('exit', stopSharedCluster);
-process.on('exit', () => sharedBrowser?.kill('SIGKILL'));
+// Its stop signal closes Chromium too; killed outright, it would leave Chromium to notice its pipe close.
+process.on('exit', () => sharedBrowser?.kill('SIGTERM'));
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],

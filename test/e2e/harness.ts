@@ -17,7 +17,6 @@ import { chromiumArgs, chromiumPath, sharedBrowserEnv } from './browser-options.
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
-export { chromiumPath } from './browser-options.ts';
 const repoRoot = join(import.meta.dirname, '..', '..');
 export const resultsDir = join(repoRoot, 'test-results');
 
