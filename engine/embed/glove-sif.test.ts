@@ -18,6 +18,7 @@ import { createWorkerEmbedder } from './worker-embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
 import { cachedSifWeights, commonCacheFile } from './sif-cache.ts';
 import { sifWeights } from './glove-sif.ts';
+import { winkFile } from './testing/wink-file.ts';
 import { wordIndexOf } from './word-index.ts';
 
 /** The sentence vector from the words as the regular expression splits them, each a string. */
@@ -36,34 +37,6 @@ function embedByRegex(t: GloveTable, { weights, common }: SifWeights, text: stri
     for (let k = 0; k < t.dims; k++) v[k]! -= p * common[k]!;
   }
   return normalize(v);
-}
-
-/** A wink-format file: words most-frequent first, each vector with its norm and index appended. */
-function winkFile(path: string): void {
-  const vocab: Record<string, number[]> = {
-    the: [1, 1, 1, 1],
-    cat: [1, 0, 0, 0.1],
-    kitten: [0.9, 0.1, 0, 0.1],
-    car: [0, 0, 1, 0.1],
-    truck: [0, 0.1, 0.9, 0.1],
-  };
-  const wordsList = Object.keys(vocab);
-  const vectors = Object.fromEntries(
-    wordsList.map((w, i) => [w, [...vocab[w]!, Math.hypot(...vocab[w]!), i]]),
-  );
-  writeFileSync(
-    path,
-    JSON.stringify({
-      precision: 8,
-      l2NormIndex: 4,
-      wordIndex: 5,
-      size: wordsList.length,
-      dimensions: 4,
-      words: wordsList,
-      vectors,
-      unkVector: [0, 0, 0, 0, 0, -1],
-    }),
-  );
 }
 
 /** A wink-format file of `count` words w0, w1, ... with vectors drawn from a fixed seed. */

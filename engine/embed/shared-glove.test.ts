@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Embedder } from './embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
 import { sharedGloveEmbedder, type SharedGloveOptions } from './shared-glove.ts';
+import { winkFile } from './testing/wink-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-shared-glove-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,10 +104,8 @@ describe("GloVe tables shared by a process's engines", () => {
   });
 
   it("embeds as the table's own embedder does, over the real loader", async () => {
-    const { writeFileSync } = await import('node:fs');
     const vectorsPath = join(dir, 'tiny.json');
-    const vectors = { cat: [1, 0, 0], kitten: [0.9, 0.1, 0], truck: [0, 0, 1] };
-    writeFileSync(vectorsPath, JSON.stringify({ dimensions: 3, words: Object.keys(vectors), vectors }));
+    winkFile(vectorsPath);
     const spec = { provider: 'glove-sif' as const, vectorsPath, cacheDir: join(dir, 'tiny-cache') };
     const own = await createGloveEmbedder(spec);
     const shared = await sharedGloveEmbedder(spec, undefined, { lingerMs: 0 });
