@@ -35,8 +35,13 @@ const queued = (store: Store) =>
 /** A write unit of work, open once this resolves and held across turns of the event loop until ended. */
 async function heldUnit(store: Store): Promise<() => Promise<void>> {
   let release!: () => void;
-  const held = store.unit('write', () => new Promise<void>((r) => (release = r)));
-  await new Promise((r) => setTimeout(r, 10));
+  let opened!: () => void;
+  const open = new Promise<void>((r) => (opened = r));
+  const held = store.unit('write', () => {
+    opened();
+    return new Promise<void>((r) => (release = r));
+  });
+  await open;
   return async () => {
     release();
     await held;
