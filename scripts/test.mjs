@@ -92,6 +92,10 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const sources = files.map((f) => readFileSync(f, 'utf8'));
+/** Whether a file to run calls what `pattern` names: the run's shared fixtures start only for those. */
+const someFileCalls = (pattern) => sources.some((text) => pattern.test(text));
+
 // The TypeScript loader of the run's processes (a fraction of tsx's start-up): node:test starts each
 // file's process with run-tests.mjs's flags, so by its absolute path, as a test may start it elsewhere.
 const loader = pathToFileURL(resolve('scripts/test-loader.mjs')).href;
@@ -135,8 +139,7 @@ for (const [signal, code] of [
  */
 async function startSharedCluster() {
   if (process.env[sharedClusterEnv]) return;
-  const wants = (f) => /\b(?:startCluster|serverForTests)\(/.test(readFileSync(f, 'utf8'));
-  if (!files.some(wants)) return;
+  if (!someFileCalls(/\b(?:startCluster|serverForTests)\(/)) return;
   const started = Date.now();
   const out = await new Promise((done) => {
     const p = spawn(process.execPath, ['--import', loader, 'scripts/test-postgres.ts'], {
@@ -165,8 +168,7 @@ async function startSharedCluster() {
  * Chromium here, or it did not start) each file starts its own, and says why it cannot.
  */
 async function startSharedBrowser() {
-  const wants = (f) => readFileSync(f, 'utf8').includes('browserPerFile(');
-  if (process.env.MNEMO_TEST_BROWSER_WS || !files.some(wants)) return;
+  if (process.env.MNEMO_TEST_BROWSER_WS || !someFileCalls(/\bbrowserPerFile\(/)) return;
   const p = spawn(process.execPath, ['--import', loader, 'scripts/test-browser.ts'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -229,8 +231,7 @@ async function buildTestCli() {
  * once, beside each other. A failure here only leaves it to the files.
  */
 async function preparePglite() {
-  const wants = (f) => /\b(?:pglite|migratedPglite|pgliteDatabases)\(/.test(readFileSync(f, 'utf8'));
-  if (!files.some(wants)) return;
+  if (!someFileCalls(/\b(?:pglite|migratedPglite|pgliteDatabases)\(/)) return;
   const started = Date.now();
   const ok = await new Promise((done) => {
     // Its stdout is node:test's (the helper's module imports it), not a report.
