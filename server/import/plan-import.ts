@@ -3,7 +3,7 @@ import { extname, join, sep } from 'node:path';
 import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
-import { isNoteFile } from './formats/markdown.ts';
+import { isNoteFile } from './formats/note-file.ts';
 import { errorMessage } from '../../engine/index.ts';
 
 /**

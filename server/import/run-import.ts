@@ -5,13 +5,6 @@ import { errorMessage, systemTimeZone } from '../../engine/index.ts';
 import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
-import { parseChatgpt, parseClaude } from './formats/chat-exports.ts';
-import { parseIcs } from './formats/ics.ts';
-import { parseMarkdown, parseNoteFiles } from './formats/markdown.ts';
-import { parseMbox } from './formats/mbox.ts';
-import { parseSlack } from './formats/slack.ts';
-import { parseVcf } from './formats/vcf.ts';
-import { parseWhatsapp } from './formats/whatsapp.ts';
 import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
@@ -19,17 +12,32 @@ import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 
+/**
+ * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
+ * postal-mime and html-to-text; calendars and contacts: ical.js; notes: gray-matter), which a server
+ * that never imports, or imports one format, does not need to load.
+ */
+const onFirstUse = (load: () => Promise<Parser>): Parser =>
+  async function* (path, options) {
+    const parse = await load();
+    yield* parse(path, options);
+  };
+
 export const parsers: Record<ImportFormat, Parser> = {
   // One reader: a note's source name says whether it lies in a vault, not which of the two was asked.
-  markdown: parseMarkdown,
-  obsidian: parseMarkdown,
-  chatgpt: parseChatgpt,
-  claude: parseClaude,
-  mbox: parseMbox,
-  whatsapp: parseWhatsapp,
-  slack: parseSlack,
-  ics: parseIcs,
-  vcf: parseVcf,
+  markdown: onFirstUse(async () => (await import('./formats/markdown.ts')).parseMarkdown),
+  obsidian: onFirstUse(async () => (await import('./formats/markdown.ts')).parseMarkdown),
+  chatgpt: onFirstUse(async () => (await import('./formats/chat-exports.ts')).parseChatgpt),
+  claude: onFirstUse(async () => (await import('./formats/chat-exports.ts')).parseClaude),
+  mbox: onFirstUse(async () => (await import('./formats/mbox.ts')).parseMbox),
+  whatsapp: onFirstUse(async () => (await import('./formats/whatsapp.ts')).parseWhatsapp),
+  slack: onFirstUse(async () => (await import('./formats/slack.ts')).parseSlack),
+  ics: onFirstUse(async () => (await import('./formats/ics.ts')).parseIcs),
+  vcf: onFirstUse(async () => (await import('./formats/vcf.ts')).parseVcf),
+};
+
+const parseNoteFiles = async function* (path: string, notes: readonly string[], o: ParseOptions) {
+  yield* (await import('./formats/markdown.ts')).parseNoteFiles(path, notes, o);
 };
 
 export interface ImportProgress {

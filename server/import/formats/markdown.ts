@@ -7,11 +7,8 @@ import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } f
 import { readAhead } from '../read-ahead.ts';
 import { walkFolder } from '../walk-folder.ts';
 import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
+import { isNoteFile } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
-
-/** A file name a note may have. */
-/** A file the notes' reader reads: Markdown by its extension. */
-export const isNoteFile = (name: string) => /\.(md|markdown)$/i.test(name);
 
 // gray-matter can eval `---js` front matter; an imported note must never run code.
 const refuseEngine = () => {
