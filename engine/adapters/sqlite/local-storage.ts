@@ -103,6 +103,7 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
       onError: (message, e) => o.warn(message, e === undefined ? undefined : { error: String(e) }),
     });
     let checkpoints: BackgroundCheckpoints | null = null;
+    let durable: WalSync | null = null;
     return {
       brains: sqliteBrains(store),
       jobs,
@@ -120,7 +121,7 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
       emptyLog: () => store.emptyLog(),
       between: (fn) => store.exclusive(fn),
       startBackground() {
-        const durable = o.durability === 'normal' ? noWalSync : createWalSync(store);
+        durable = o.durability === 'normal' ? noWalSync : createWalSync(store);
         // The WAL is copied into the main file on another thread, not inside the commits requests wait for.
         checkpoints = startBackgroundCheckpoints(store, {
           key: o.key,
@@ -132,6 +133,7 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
       async close() {
         await checkpoints?.close();
         closeStore();
+        await durable?.close();
       },
       abandon: closeStore,
     };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -22,9 +22,12 @@ describe('WAL sync', () => {
     const s = store();
     let syncs = 0;
     let release: () => void = () => {};
-    const sync = createWalSync(s, () => {
-      syncs++;
-      return new Promise<void>((r) => (release = r));
+    const sync = createWalSync(s, {
+      sync: () => {
+        syncs++;
+        return new Promise<void>((r) => (release = r));
+      },
+      close: async () => {},
     });
     assert.equal(s.db.pragma('synchronous', { simple: true }), 1, 'NORMAL');
     await sync.settled();
@@ -63,5 +66,29 @@ describe('WAL sync', () => {
     s.run('INSERT INTO t VALUES (2)');
     s.close();
     await sync.settled();
+    await sync.close();
+  });
+
+  it('keeps one handle on the WAL across its syncs and lets it go once the store has closed', async () => {
+    const s = store();
+    // This process's descriptors open on the store's WAL (Linux: /proc).
+    const onWal = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${s.file}-wal`);
+        } catch {
+          return false;
+        }
+      }).length;
+    const opened = onWal();
+    const sync = createWalSync(s);
+    for (const n of [1, 2, 3]) {
+      s.run('INSERT INTO t VALUES (?)', n);
+      await sync.settled();
+      assert.equal(onWal(), opened + 1, `one handle after sync ${n}`);
+    }
+    s.close();
+    await sync.close();
+    assert.equal(onWal(), 0);
   });
 });

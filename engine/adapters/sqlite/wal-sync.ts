@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { Store } from './store.ts';
 
 /**
@@ -17,16 +17,24 @@ import type { Store } from './store.ts';
 export interface WalSync {
   /** Resolves once every commit made so far is on disk. */
   settled(): Promise<void>;
+  /** After the store has closed: lets go of the file it synced. */
+  close(): Promise<void>;
 }
 
 /** For stores opened with durability 'normal' (process crashes only): nothing to wait for. */
-export const noWalSync: WalSync = { settled: () => Promise.resolve() };
+export const noWalSync: WalSync = { settled: () => Promise.resolve(), close: () => Promise.resolve() };
+
+/** Makes the store's commits so far durable; `close` lets go of what it holds. */
+export interface LogSyncer {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
- * Switches the store's connection to commits without fsync, synced by `settled()` instead. `syncLog`
+ * Switches the store's connection to commits without fsync, synced by `settled()` instead. `syncer`
  * makes the WAL durable (tests count its calls).
  */
-export function createWalSync(store: Store, syncLog: () => Promise<void> = () => fsyncLog(store)): WalSync {
+export function createWalSync(store: Store, syncer: LogSyncer = logSyncer(store)): WalSync {
   store.db.pragma('synchronous = NORMAL');
   // Rows changed since the connection opened (triggers included): unchanged means nothing to sync.
   const changes = () => store.get<{ c: number }>('SELECT total_changes() AS c')!.c;
@@ -43,7 +51,8 @@ export function createWalSync(store: Store, syncLog: () => Promise<void> = () =>
         if (!store.db.open || synced >= target) return;
         const now = changes();
         if (!running) {
-          running = syncLog()
+          running = syncer
+            .sync()
             .then(() => {
               if (now > synced) synced = now;
             })
@@ -53,24 +62,45 @@ export function createWalSync(store: Store, syncLog: () => Promise<void> = () =>
         await running;
       }
     },
+    async close() {
+      await running?.catch(() => {});
+      await syncer.close();
+    },
   };
 }
 
-/** fsyncs the store's WAL; without one (not in WAL mode) the commits went to the main file. */
-async function fsyncLog(store: Store): Promise<void> {
-  for (const file of [`${store.file}-wal`, store.file]) {
-    let handle;
-    try {
-      handle = await open(file, 'r+');
-    } catch (e) {
-      if ((e as { code?: string }).code === 'ENOENT') continue;
-      throw e;
+/**
+ * fsyncs the store's WAL; without one (not in WAL mode) the commits went to the main file. The file
+ * stays open from the first sync until the store has closed: an open and a close per sync cost the
+ * event loop about as much as the fsync's own call. SQLite keeps a WAL file while any connection to the store
+ * is open (a TRUNCATE checkpoint empties the same file) and removes it only with the last one, so the
+ * handle is to the file the commits are in for as long as there are commits to sync.
+ */
+function logSyncer(store: Store): LogSyncer {
+  let handle: Promise<FileHandle | null> | null = null;
+  const openLog = async (): Promise<FileHandle | null> => {
+    for (const file of [`${store.file}-wal`, store.file]) {
+      try {
+        return await open(file, 'r+');
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'ENOENT') throw e;
+      }
     }
-    try {
-      await handle.sync();
-      return;
-    } finally {
-      await handle.close();
-    }
-  }
+    return null;
+  };
+  return {
+    async sync() {
+      // A failed open is not kept: the next sync tries again.
+      handle ??= openLog().catch((e: unknown) => {
+        handle = null;
+        throw e;
+      });
+      await (await handle)?.sync();
+    },
+    async close() {
+      const h = handle;
+      handle = null;
+      await (await h?.catch(() => null))?.close();
+    },
+  };
 }
