@@ -399,6 +399,48 @@ describe('derive worker', () => {
     assert.equal(steps, 4);
   });
 
+  it('writes during a gather wait for it without asking the queue again, then run in one batch', async () => {
+    const s = store();
+    const queue = sqliteJobQueue(s);
+    let asked = 0;
+    const counted = {
+      ...queue,
+      nextDueMs: (now: number) => {
+        asked++;
+        return queue.nextDueMs(now);
+      },
+    };
+    const batches: number[] = [];
+    let ran = 0;
+    const worker = createDeriveWorker({
+      ...over(s, counted),
+      now: () => Date.now(),
+      gatherMs: 300,
+      run: async () => {
+        ran++;
+      },
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
+      onCommitted: () => batches.push(ran),
+    });
+    after(() => worker.stop());
+
+    enqueue(s, 1);
+    await worker.idle();
+    assert.deepEqual(batches, [1], 'the first write after a quiet spell runs at once');
+    // The batch emptied the queue: what comes within gatherMs waits for the gather to end.
+    enqueue(s, 1);
+    worker.kick();
+    await new Promise((r) => setTimeout(r, 20));
+    const beforeKicks = asked;
+    for (let i = 0; i < 10; i++) {
+      enqueue(s, 1);
+      worker.kick();
+    }
+    assert.equal(asked, beforeKicks, 'a kick during the gather asks the queue nothing');
+    await worker.idle();
+    assert.deepEqual(batches, [1, 12], "the gathered writes' jobs ran in one batch");
+  });
+
   it('an upkeep step the store refuses is given up and the upkeep starts again from the top', async () => {
     const s = store();
     const other = openStore({ dataDir: stores.get(s)!, key: null });

@@ -105,6 +105,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   /** The batch under way, if any: stop() waits for it, so its storage may close after. */
   let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
+  /** The timer ends a gather: a kick meanwhile has nothing to add, as the batch runs when it fires. */
+  let gathering = false;
   let stopped = false;
   let waiters: (() => void)[] = [];
   /** Consecutive batches that failed on the store, and when the next may run. */
@@ -251,6 +253,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     pausedUntil = performance.now() + delay;
     opts.onRetry?.(e, delay);
     if (timer) clearTimeout(timer);
+    gathering = false;
     timer = setTimeout(
       atHome(() => {
         timer = null;
@@ -260,16 +263,23 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     );
   };
 
-  const wake = (delayMs: number, then?: () => void) => {
-    if (timer) return;
+  /** Plans again after delayMs, unless a timer is set already; says whether this call set one. */
+  const wake = (delayMs: number, then?: () => void): boolean => {
+    if (timer) return false;
     timer = setTimeout(
       atHome(() => {
         timer = null;
+        gathering = false;
         then?.();
         planSafely();
       }),
       delayMs,
     );
+    return true;
+  };
+
+  const endGather = () => {
+    drainedAt = -Infinity;
   };
 
   /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
@@ -292,9 +302,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       // A backlog (the last batch was cut) runs at once; so does the first job after a quiet spell.
       const gather = drainedAt + gatherMs - performance.now();
       if (gather > 0) {
-        wake(gather, () => {
-          drainedAt = -Infinity;
-        });
+        if (wake(gather, endGather)) gathering = true;
         return;
       }
       scheduled = setImmediate(atHome(() => void (current = tick())));
@@ -311,6 +319,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
 
   return {
     kick: () => {
+      // While writes stream in, each would otherwise ask the queue again only to wait out the same gather.
+      if (gathering) return;
       if (timer && performance.now() >= pausedUntil) {
         clearTimeout(timer);
         timer = null;
@@ -327,6 +337,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       stopped = true;
       if (scheduled) clearImmediate(scheduled);
       if (timer) clearTimeout(timer);
+      gathering = false;
       const w = waiters;
       waiters = [];
       for (const resolve of w) resolve();
