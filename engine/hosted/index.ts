@@ -21,6 +21,7 @@ import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { Deployment, Engine, EngineSync } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
+import { brainUids } from '../local/brain-uids.ts';
 
 export interface PostgresEngineOptions {
   /** The database, opened by the caller (openPostgresStorage, or PGlite in tests); close() closes it. */
@@ -117,6 +118,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       : null;
   const ctx: EngineCtx = {
     brains: storage.brains,
+    brainUids: brainUids(storage.brains),
     units: storage,
     codec: new WatermarkCodec(Buffer.from(await storage.watermarkSecret())),
     deployment,

@@ -23,6 +23,7 @@ import { WatermarkCodec } from '../watermark.ts';
 import { type LocalCtx, type Logger } from './local-ctx.ts';
 import { createEngineSync } from './sync/local-engine-sync.ts';
 import { engineOperations } from './engine-operations.ts';
+import { brainUids } from './brain-uids.ts';
 
 export type { Logger } from './local-ctx.ts';
 
@@ -157,6 +158,7 @@ function engineOver(
   const ctx: LocalCtx = {
     device,
     brains: storage.brains,
+    brainUids: brainUids(storage.brains),
     units,
     codec: new WatermarkCodec(storage.watermarkSecret),
     deployment,

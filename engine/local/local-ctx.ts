@@ -3,14 +3,13 @@ import type { ThoroughSync } from '../core/context/thorough-sync.ts';
 import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
-import { MnemoError } from '../errors/mnemo-error.ts';
-import { shortened } from '../errors/shown-value.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 import type { BrainRepository, BrainRow, DeviceSyncStore, Storage, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import type { Deployment, Tenant } from '../types.ts';
 import type { WatermarkCodec } from '../watermark.ts';
+import { noSuchBrain, type BrainUids } from './brain-uids.ts';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -25,6 +24,8 @@ export interface Logger {
 export interface EngineCtx {
   /** The Brains, through their port. */
   brains: BrainRepository;
+  /** Uids of the Brains appended to lately, checked by each unit of work (brain-uids.ts). */
+  brainUids: BrainUids;
   /** Units of work of one Brain (Storage.write/read): every repository the operations use. */
   units: Pick<Storage, 'write' | 'read'>;
   codec: WatermarkCodec;
@@ -69,7 +70,7 @@ export type { BrainRow };
  */
 export async function requireBrain(ctx: EngineCtx, t: Tenant, brainId: string): Promise<BrainRow> {
   const b = await ctx.brains.find(t, brainId);
-  if (!b) throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
+  if (!b) throw noSuchBrain(brainId);
   return b;
 }
 
@@ -78,7 +79,7 @@ export function toBrain(b: BrainRow): Brain {
 }
 
 /** The watermark naming step `seq` of the Brain's sequence. */
-export function watermarkAt(ctx: EngineCtx, b: BrainRow, seq: number): string {
+export function watermarkAt(ctx: EngineCtx, b: Pick<BrainRow, 'uid'>, seq: number): string {
   return ctx.codec.encode(b.uid, seq);
 }
 

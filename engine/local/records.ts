@@ -57,7 +57,15 @@ export async function rememberRecord(
   body: RecordCreate,
   opts: WriteOptions,
 ): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }> {
-  const b = await requireBrain(ctx, t, brainId);
+  return ctx.brainUids.withUid(t, brainId, (uid) => appendRecord(ctx, uid, body, opts));
+}
+
+async function appendRecord(
+  ctx: EngineCtx,
+  uid: string,
+  body: RecordCreate,
+  opts: WriteOptions,
+): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }> {
   const visibility = body.visibility ?? 'shareable';
   if (visibility === 'local_only' && ctx.deployment === 'hosted') {
     throw new MnemoError(
@@ -68,7 +76,7 @@ export async function rememberRecord(
   const content: TypedContent = normalizeContent(body.content);
   const hash = canonicalHash(body);
   const out = await ctx.units.write(
-    b.uid,
+    uid,
     async (u) => {
       if (opts.idempotencyKey !== undefined) {
         const prior = await u.idempotency.find('rememberRecord', opts.idempotencyKey);
@@ -101,7 +109,7 @@ export async function rememberRecord(
       const text = recordText(content);
       const row = await u.records.insert({
         id,
-        brain_uid: b.uid,
+        brain_uid: uid,
         seq,
         kind: content.kind,
         content: JSON.stringify(content),
@@ -117,7 +125,7 @@ export async function rememberRecord(
       if (target && content.kind === 'correction') {
         await applyCorrection(u.memories, target, { id, text }, content.statement, seq, now);
       } else {
-        await u.jobs.enqueue({ job: 'derive', brainUid: b.uid, recordId: id, recordSeq: seq });
+        await u.jobs.enqueue({ job: 'derive', brainUid: uid, recordId: id, recordSeq: seq });
       }
       if (opts.idempotencyKey !== undefined) {
         await u.idempotency.remember('rememberRecord', opts.idempotencyKey, {
@@ -133,7 +141,7 @@ export async function rememberRecord(
     { batch: true },
   );
   if (out.queued) ctx.worker.kick();
-  return { record: out.record, watermark: watermarkAt(ctx, b, out.seq), replayed: out.replayed };
+  return { record: out.record, watermark: watermarkAt(ctx, { uid }, out.seq), replayed: out.replayed };
 }
 
 export async function getRecord(
