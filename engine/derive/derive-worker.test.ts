@@ -415,7 +415,8 @@ describe('derive worker', () => {
     const worker = createDeriveWorker({
       ...over(s, counted),
       now: () => Date.now(),
-      gatherMs: 300,
+      // Long enough that the kicks below land inside it even on a busy machine.
+      gatherMs: 1_000,
       run: async () => {
         ran++;
       },
@@ -428,9 +429,11 @@ describe('derive worker', () => {
     await worker.idle();
     assert.deepEqual(batches, [1], 'the first write after a quiet spell runs at once');
     // The batch emptied the queue: what comes within gatherMs waits for the gather to end.
+    const beforeGather = asked;
     enqueue(s, 1);
     worker.kick();
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(asked, beforeGather + 1, 'the kick that began the gather asked once');
     const beforeKicks = asked;
     for (let i = 0; i < 10; i++) {
       enqueue(s, 1);

@@ -72,9 +72,9 @@ export function createWalSync(store: Store, syncer: LogSyncer = logSyncer(store)
 /**
  * fsyncs the store's WAL; without one (not in WAL mode) the commits went to the main file. The file
  * stays open from the first sync until the store has closed: an open and a close per sync cost the
- * event loop about as much as the fsync's own call. SQLite keeps a WAL file while any connection to the store
- * is open (a TRUNCATE checkpoint empties the same file) and removes it only with the last one, so the
- * handle is to the file the commits are in for as long as there are commits to sync.
+ * event loop about as much as the fsync's own call. SQLite keeps a WAL file while any connection to
+ * the store is open (a TRUNCATE checkpoint empties the same file) and removes it only with the last
+ * one, so the handle is to the file the commits are in for as long as there are commits to sync.
  */
 function logSyncer(store: Store): LogSyncer {
   let handle: Promise<FileHandle | null> | null = null;
