@@ -47,7 +47,8 @@ export async function forkClient<To, From extends { type: string }>(
     } else fail(new Error(`${name}: unexpected ${m.type}`));
   });
   child.on('error', fail);
-  child.on('exit', (code, signal) => fail(new Error(`${name} exited (${signal ?? code})`)));
+  // 'close', not 'exit': a process may exit before its last messages (its error) have been read.
+  child.on('close', (code, signal) => fail(new Error(`${name} exited (${signal ?? code})`)));
   const next = <T extends string>(type: T) =>
     failure
       ? Promise.reject(failure)
@@ -75,7 +76,10 @@ export function serveClient<To, From>(main: (io: ClientIo<To, From>) => Promise<
   // An orphan (the benchmark killed) has nobody to write for. A Ctrl-C reaches the whole process group:
   // the benchmark handles it (stops its server, removes its temp dir, ends by the signal) and this
   // process ends when it does, so the benchmark never sees its client die first.
-  process.on('disconnect', () => process.exit(1));
+  let ending = false;
+  process.on('disconnect', () => {
+    if (!ending) process.exit(1);
+  });
   for (const signal of ['SIGINT', 'SIGHUP'] as const) process.on(signal, () => {});
   // Messages are queued as they arrive: the parent may answer `ready` before `main` asks for it.
   const queue: To[] = [];
@@ -87,18 +91,28 @@ export function serveClient<To, From>(main: (io: ClientIo<To, From>) => Promise<
       w(m as To);
     } else queue.push(m as To);
   });
-  const send = (m: From | ClientEnvelope) => process.send?.(m);
+  // Sent in order; disconnecting before the last has been written would cut a large one (a result of
+  // thousands of timings) short, and the benchmark would see only that its client exited.
+  let sent = Promise.resolve();
+  const send = (m: From | ClientEnvelope) => {
+    sent = new Promise<void>((resolve) => {
+      if (!process.send) resolve();
+      else process.send(m, () => resolve());
+    });
+  };
+  const end = async () => {
+    await sent;
+    ending = true;
+    process.disconnect();
+  };
   const next = () => {
     const m = queue.shift();
     return m !== undefined ? Promise.resolve(m) : new Promise<To>((resolve) => (waiter = resolve));
   };
   send({ type: 'ready' });
-  main({ next, send }).then(
-    () => process.disconnect(),
-    (e: unknown) => {
-      send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      process.exitCode = 1;
-      process.disconnect();
-    },
-  );
+  main({ next, send }).then(end, async (e: unknown) => {
+    send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    process.exitCode = 1;
+    await end();
+  });
 }
