@@ -3,13 +3,9 @@
 // (~2.5 CPU s each). Prints one JSON line with the address to connect to, and closes the browser when
 // its stdin ends (scripts/test.mjs ends it, or its own end closes the pipe) or on a stop signal.
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../test/e2e/browser-options.ts';
+import { launchOptions } from '../test/e2e/browser-options.ts';
 
-const server = await chromium.launchServer({
-  executablePath: chromiumPath,
-  headless: true,
-  args: chromiumArgs,
-});
+const server = await chromium.launchServer(launchOptions);
 process.stdout.write(`${JSON.stringify({ wsEndpoint: server.wsEndpoint() })}\n`);
 let closing: Promise<void> | null = null;
 const close = () => {

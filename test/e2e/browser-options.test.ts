@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, chromiumPath, uncoveredFeatures } from './browser-options.ts';
+import { launchOptions, uncoveredFeatures } from './browser-options.ts';
 
 test('the e2e browser keeps what Playwright disables and runs no omnibox popups', async () => {
-  const server = await chromium.launchServer({
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-  });
+  const server = await chromium.launchServer(launchOptions);
   try {
     const pid = server.process().pid;
     assert.ok(pid !== undefined);

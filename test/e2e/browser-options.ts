@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
-/** Debian's Chromium, as every e2e browser runs it (also the run's shared one, scripts/test-browser.ts). */
-export const chromiumPath = '/usr/bin/chromium';
+/** Debian's Chromium, the one the e2e tests run in. */
+const chromiumPath = '/usr/bin/chromium';
 
 /**
  * Playwright's own `--disable-features` (playwright-core 1.65). Chromium honours only the last
@@ -34,7 +34,7 @@ const playwrightDisabledFeatures = [
  */
 const ourDisabledFeatures = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
-export const chromiumArgs = [
+const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -43,6 +43,9 @@ export const chromiumArgs = [
   '--disable-sync',
   `--disable-features=${[...playwrightDisabledFeatures, ...ourDisabledFeatures].join(',')}`,
 ];
+
+/** How every e2e Chromium is launched: the run's shared one, a file's own, and the flags' test. */
+export const launchOptions = { executablePath: chromiumPath, headless: true, args: chromiumArgs };
 
 /**
  * The features an earlier `--disable-features` of a browser's command line disabled that its last, the

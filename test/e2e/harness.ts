@@ -13,7 +13,7 @@ import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
-import { chromiumArgs, chromiumPath, sharedBrowserEnv } from './browser-options.ts';
+import { launchOptions, sharedBrowserEnv } from './browser-options.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
@@ -31,7 +31,6 @@ async function launchBrowser(): Promise<{ context: BrowserContext; close: () => 
   if (shared) {
     const browser = await chromium.connect(shared);
     const context = await browser.newContext({ viewport });
-    context.setDefaultTimeout(10_000);
     return {
       context,
       close: async () => {
@@ -41,13 +40,7 @@ async function launchBrowser(): Promise<{ context: BrowserContext; close: () => 
     };
   }
   const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-    viewport,
-  });
-  context.setDefaultTimeout(10_000);
+  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, viewport });
   return {
     context,
     close: async () => {
@@ -65,6 +58,7 @@ export function browserPerFile(): () => BrowserContext {
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   before(async () => {
     browser = await launchBrowser();
+    browser.context.setDefaultTimeout(10_000);
   });
   after(async () => browser?.close());
   return () => {
