@@ -2,7 +2,7 @@ import { allKinds } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
-import { pendingWrites } from '../core/shared/pending-writes.ts';
+import { pendingWrites, writeOps } from '../core/shared/pending-writes.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { systemTimeZone, timeZone } from '../core/retrieve/time-zone.ts';
 import { createDerivation } from '../derive/derivation.ts';
@@ -150,16 +150,9 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     };
   const writing = pendingWrites();
   // What a write queued for embedding (by trigger) is taken at once, not at the next poll.
-  const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    const run = op(fn);
-    return async (...args: A): Promise<Awaited<R>> => {
-      try {
-        return await writing.track(run(...args));
-      } finally {
-        if (!closed) embedding.kick();
-      }
-    };
-  };
+  const write = writeOps(op, writing, () => {
+    if (!closed) embedding.kick();
+  });
   const sync: EngineSync = {
     replicate: write(async (t, id, records) => {
       const { created: _created, ...result } = await replicateRecords(

@@ -6,7 +6,7 @@ import type { TraceStore } from '../ports/trace-store.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
-import { pendingWrites } from '../core/shared/pending-writes.ts';
+import { pendingWrites, writeOps } from '../core/shared/pending-writes.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { newId } from '../ids.ts';
 import type { Lane } from '../retrieve/lane.ts';
@@ -191,16 +191,9 @@ function engineOver(
   // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
   // on a timer that would also wake an idle device four times a second.
   const writing = pendingWrites();
-  const write = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    const run = op(fn);
-    return async (...args: A): Promise<Awaited<R>> => {
-      try {
-        return await writing.track(run(...args));
-      } finally {
-        if (!closed) indexer.kick();
-      }
-    };
-  };
+  const write = writeOps(op, writing, () => {
+    if (!closed) indexer.kick();
+  });
 
   const engine: Engine = {
     info: {

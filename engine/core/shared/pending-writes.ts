@@ -24,3 +24,23 @@ export function pendingWrites(): PendingWrites {
     },
   };
 }
+
+/** An engine's operation wrapper: refuses once closed, and answers once what it did may be answered. */
+export type Op = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => Promise<Awaited<R>>;
+
+/**
+ * Operations as writes: each counted among `writing` until it settles, then, whichever way it settled,
+ * `after` (the engine starts the background work a write may have queued).
+ */
+export function writeOps(op: Op, writing: PendingWrites, after: () => void): Op {
+  return <A extends unknown[], R>(fn: (...args: A) => R) => {
+    const run = op(fn);
+    return async (...args: A): Promise<Awaited<R>> => {
+      try {
+        return await writing.track(run(...args));
+      } finally {
+        after();
+      }
+    };
+  };
+}
