@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMnemoClient } from '../client/index.ts';
+import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { openEmbeddedPostgres } from '../../engine/index.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 
@@ -115,7 +116,7 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   const apiKey = running.registry
     ? (await running.registry.create({ env: 'test', project: 'bench', label: 'benchmark' })).key
     : 'sk_test_bench_benchmarksecret0000';
-  const client = createMnemoClient({ baseUrl: running.url, apiKey, retry: false });
+  const client = createMnemoClient({ baseUrl: running.url, apiKey, retry: false, fetch: loopbackFetch });
   return {
     server: running,
     client,

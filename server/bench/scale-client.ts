@@ -1,4 +1,5 @@
 import { createMnemoClient } from '../client/index.ts';
+import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { mapLimit } from './bench-server.ts';
 import { serveClient } from './client-process.ts';
 import { syntheticQuery, syntheticRecord } from './synthetic.ts';
@@ -76,7 +77,12 @@ async function queryAll(client: ReturnType<typeof createMnemoClient>, o: ScaleCl
 serveClient<ToScaleClient, FromScaleClient>(async ({ next, send }) => {
   const o = await next();
   if (o.type !== 'start') throw new Error(`scale client: expected start, got ${o.type}`);
-  const client = createMnemoClient({ baseUrl: o.url, apiKey: o.apiKey, retry: false });
+  const client = createMnemoClient({
+    baseUrl: o.url,
+    apiKey: o.apiKey,
+    retry: false,
+    fetch: loopbackFetch,
+  });
   await writeAll(client, o, (line) => send({ type: 'progress', line }));
   send({ type: 'written' });
   await next();

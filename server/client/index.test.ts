@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { MnemoApiError, createMnemoClient } from './index.ts';
+import { loopbackFetch } from './loopback-fetch.ts';
 
 interface Seen {
   method: string;
@@ -58,286 +59,309 @@ beforeEach(() => {
   seen = [];
 });
 
-const delays: number[] = [];
-const client = () =>
-  createMnemoClient({
-    baseUrl,
-    apiKey: 'sk_test_proj_secret',
-    retry: {
-      sleep: async (ms) => {
-        delays.push(ms);
+// Every case runs over Node's global fetch and over loopbackFetch, which Node's own commands use.
+const transports: [string, { fetch?: typeof fetch }][] = [
+  ['the global fetch', {}],
+  ['loopbackFetch', { fetch: loopbackFetch }],
+];
+for (const [transportName, transport] of transports) {
+  const delays: number[] = [];
+  const client = () =>
+    createMnemoClient({
+      ...transport,
+      baseUrl,
+      apiKey: 'sk_test_proj_secret',
+      retry: {
+        sleep: async (ms) => {
+          delays.push(ms);
+        },
       },
-    },
-  });
+    });
 
-describe('typed client', () => {
-  test('rememberRecord sends the key and an Idempotency-Key, returns the watermark', async () => {
-    handlers.push((_req, res) =>
-      sendJson(res, 202, { id: 'rec_1', object: 'record' }, { 'brain-watermark': 'wm_9' }),
-    );
-    const out = await client().rememberRecord('b 1', { content: 'hello' });
-    assert.equal(out.record.id, 'rec_1');
-    assert.equal(out.watermark, 'wm_9');
-    assert.equal(out.replayed, null, 'a server that does not send Idempotent-Replayed');
-    const req = seen[0]!;
-    assert.equal(req.method, 'POST');
-    assert.equal(req.url, '/v1/brains/b%201/records');
-    assert.equal(req.headers.authorization, 'Bearer sk_test_proj_secret');
-    assert.match(String(req.headers['idempotency-key']), /^idem_/);
-    assert.deepEqual(JSON.parse(req.body), { content: 'hello' });
-  });
+  describe(`typed client over ${transportName}`, () => {
+    test('rememberRecord sends the key and an Idempotency-Key, returns the watermark', async () => {
+      handlers.push((_req, res) =>
+        sendJson(res, 202, { id: 'rec_1', object: 'record' }, { 'brain-watermark': 'wm_9' }),
+      );
+      const out = await client().rememberRecord('b 1', { content: 'hello' });
+      assert.equal(out.record.id, 'rec_1');
+      assert.equal(out.watermark, 'wm_9');
+      assert.equal(out.replayed, null, 'a server that does not send Idempotent-Replayed');
+      const req = seen[0]!;
+      assert.equal(req.method, 'POST');
+      assert.equal(req.url, '/v1/brains/b%201/records');
+      assert.equal(req.headers.authorization, 'Bearer sk_test_proj_secret');
+      assert.match(String(req.headers['idempotency-key']), /^idem_/);
+      assert.deepEqual(JSON.parse(req.body), { content: 'hello' });
+    });
 
-  test('replayed is the server’s Idempotent-Replayed when no attempt of the call failed', async () => {
-    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }, { 'idempotent-replayed': 'true' }));
-    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_4' }, { 'idempotent-replayed': 'false' }));
-    const c = client();
-    assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-3' })).replayed, true);
-    assert.equal((await c.rememberRecord('b', { content: 'y' })).replayed, false);
-  });
+    test('replayed is the server’s Idempotent-Replayed when no attempt of the call failed', async () => {
+      handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }, { 'idempotent-replayed': 'true' }));
+      handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_4' }, { 'idempotent-replayed': 'false' }));
+      const c = client();
+      assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-3' })).replayed, true);
+      assert.equal((await c.rememberRecord('b', { content: 'y' })).replayed, false);
+    });
 
-  test('one retry on internal resends the same Idempotency-Key', async () => {
-    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    handlers.push((_r, res) =>
-      sendJson(res, 202, { id: 'rec_2' }, { 'brain-watermark': 'wm_1', 'idempotent-replayed': 'true' }),
-    );
-    const out = await client().rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-1' });
-    assert.equal(out.record.id, 'rec_2');
-    assert.equal(out.replayed, null, 'the failed attempt may have written what the retry replays');
-    assert.equal(seen.length, 2);
-    assert.equal(seen[0]!.headers['idempotency-key'], 'k-1');
-    assert.equal(seen[1]!.headers['idempotency-key'], 'k-1');
-  });
-
-  test('a generated Idempotency-Key is reused on the retry too', async () => {
-    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }));
-    await client().rememberRecord('b', { content: 'x' });
-    assert.equal(seen[0]!.headers['idempotency-key'], seen[1]!.headers['idempotency-key']);
-  });
-
-  test('internal is retried only once', async () => {
-    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    await assert.rejects(
-      client().getBrain('b'),
-      (e: unknown) => e instanceof MnemoApiError && e.code === 'internal_error',
-    );
-    assert.equal(seen.length, 2);
-  });
-
-  test('not_implemented and memory_without_lineage are never retried', async () => {
-    for (const code of ['not_implemented', 'memory_without_lineage']) {
-      seen = [];
+    test('one retry on internal resends the same Idempotency-Key', async () => {
+      handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
       handlers.push((_r, res) =>
-        sendJson(res, code === 'not_implemented' ? 501 : 500, err(code, 'internal')),
+        sendJson(res, 202, { id: 'rec_2' }, { 'brain-watermark': 'wm_1', 'idempotent-replayed': 'true' }),
       );
+      const out = await client().rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-1' });
+      assert.equal(out.record.id, 'rec_2');
+      assert.equal(out.replayed, null, 'the failed attempt may have written what the retry replays');
+      assert.equal(seen.length, 2);
+      assert.equal(seen[0]!.headers['idempotency-key'], 'k-1');
+      assert.equal(seen[1]!.headers['idempotency-key'], 'k-1');
+    });
+
+    test('a generated Idempotency-Key is reused on the retry too', async () => {
+      handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+      handlers.push((_r, res) => sendJson(res, 202, { id: 'rec_3' }));
+      await client().rememberRecord('b', { content: 'x' });
+      assert.equal(seen[0]!.headers['idempotency-key'], seen[1]!.headers['idempotency-key']);
+    });
+
+    test('internal is retried only once', async () => {
+      handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+      handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
       await assert.rejects(
-        client().getMemory('b', 'mem_1'),
-        (e: unknown) => e instanceof MnemoApiError && e.code === code,
+        client().getBrain('b'),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'internal_error',
       );
-      assert.equal(seen.length, 1, code);
+      assert.equal(seen.length, 2);
+    });
+
+    test('not_implemented and memory_without_lineage are never retried', async () => {
+      for (const code of ['not_implemented', 'memory_without_lineage']) {
+        seen = [];
+        handlers.push((_r, res) =>
+          sendJson(res, code === 'not_implemented' ? 501 : 500, err(code, 'internal')),
+        );
+        await assert.rejects(
+          client().getMemory('b', 'mem_1'),
+          (e: unknown) => e instanceof MnemoApiError && e.code === code,
+        );
+        assert.equal(seen.length, 1, code);
+      }
+    });
+
+    test('rate_limit backs off exponentially, never shorter than retry_after_seconds', async () => {
+      delays.length = 0;
+      handlers.push((_r, res) =>
+        sendJson(res, 429, err('too_many_requests', 'rate_limit', { retry_after_seconds: 2 })),
+      );
+      handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
+      handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
+      handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
+      const page = await client().listBrains();
+      assert.deepEqual(page.data, []);
+      assert.deepEqual(delays, [2000, 500, 1000]);
+    });
+
+    test('errors carry status, type, code, request id, body and retry-after', async () => {
+      handlers.push((_r, res) =>
+        sendJson(res, 409, err('stale_version', 'conflict', { current_version: 3 })),
+      );
+      const e = await client()
+        .acceptObject('b', { type: 't', key: 'k', value: 1, if_version: 1 })
+        .catch((x: unknown) => x);
+      assert.ok(e instanceof MnemoApiError);
+      assert.equal(e.status, 409);
+      assert.equal(e.type, 'conflict');
+      assert.equal(e.code, 'stale_version');
+      assert.equal(e.requestId, 'req_1');
+      assert.equal(e.body.current_version, 3);
+      assert.equal(e.message, 'stale_version happened');
+      assert.equal(seen.length, 1, 'conflict is not retried automatically');
+    });
+
+    test('a non-JSON error body still becomes a typed error', async () => {
+      const badGateway: Handler = (_r, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<h1>bad gateway</h1>');
+      };
+      handlers.push(badGateway, badGateway);
+      const e = await client()
+        .getCensus('b', {})
+        .catch((x: unknown) => x);
+      assert.ok(e instanceof MnemoApiError);
+      assert.equal(e.status, 502);
+      assert.equal(e.type, 'internal');
+      assert.equal(e.code, 'http_502');
+      assert.equal(seen.length, 2, 'a 5xx counts as internal: retried once');
+    });
+
+    test('query parameters and Brain-Watermark; 202 Context is reported as such', async () => {
+      handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
+      await client().listMemories('b', { subject: 'record', limit: 5, cursor: undefined });
+      assert.equal(seen[0]!.url, '/v1/brains/b/memories?subject=record&limit=5');
+      handlers.push((_r, res) => sendJson(res, 202, { id: 'ctx_1', status: 'processing' }));
+      const out = await client().createContext('b', { query: 'q' }, { watermark: 'wm_5' });
+      assert.equal(out.status, 202);
+      assert.equal(out.context.status, 'processing');
+      assert.equal(seen[1]!.headers['brain-watermark'], 'wm_5');
+    });
+
+    test('streamContext yields stage frames then the context frame', async () => {
+      handlers.push((req, res) => {
+        assert.equal(req.headers.accept, 'text/event-stream');
+        assert.equal(JSON.parse(req.body).mode, 'thorough');
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': keep-alive\r\n\r\nevent: stage\r\ndata: {"stage":"retrieve"}\r\n\r\n');
+        res.write('event: stage\ndata: {"stage":');
+        setTimeout(() => res.end('"fuse"}\n\nevent: context\ndata: {"id":"ctx_2"}\n\n'), 10);
+      });
+      const frames = [];
+      for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
+      assert.deepEqual(frames, [
+        { event: 'stage', data: { stage: 'retrieve' } },
+        { event: 'stage', data: { stage: 'fuse' } },
+        { event: 'context', data: { id: 'ctx_2' } },
+      ]);
+    });
+
+    test('an error frame in the stream throws a typed error', async () => {
+      handlers.push((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(
+          'event: stage\ndata: {"stage":"retrieve"}\n\nevent: error\ndata: ' +
+            JSON.stringify(err('brain_not_found', 'not_found')) +
+            '\n\n',
+        );
+      });
+      const frames: unknown[] = [];
+      await assert.rejects(
+        (async () => {
+          for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
+        })(),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'brain_not_found' && e.status === 404,
+      );
+      assert.equal(frames.length, 1);
+    });
+
+    test('streamContext throws the typed error of a refused stream', async () => {
+      handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
+      const it = client().streamContext('b', { query: 'q' });
+      await assert.rejects(it.next(), (e: unknown) => e instanceof MnemoApiError && e.status === 406);
+    });
+
+    test('an aborted signal rejects without retrying', async () => {
+      handlers.push((_r, res) => setTimeout(() => sendJson(res, 200, {}), 500));
+      const ac = new AbortController();
+      const p = client().getBrain('b', { signal: ac.signal });
+      setTimeout(() => ac.abort(), 20);
+      await assert.rejects(p, (e: unknown) => !(e instanceof MnemoApiError));
+      assert.equal(seen.length, 1);
+    });
+
+    test('an unreachable server is a network_error after one retry', async () => {
+      const c = createMnemoClient({
+        ...transport,
+        baseUrl: 'http://127.0.0.1:1/v1',
+        apiKey: 'k',
+        retry: { sleep: async () => {} },
+      });
+      await assert.rejects(
+        c.listKeys(),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'network_error' && e.status === 0,
+      );
+    });
+
+    test('retry: false turns retries off', async () => {
+      handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
+      const c = createMnemoClient({
+        ...transport,
+        baseUrl,
+        apiKey: 'k',
+        retry: false,
+      });
+      await assert.rejects(c.getTrace('b', 'ctx_1'));
+      assert.equal(seen.length, 1);
+    });
+  });
+
+  describe(`answers a caller could misread, over ${transportName}`, () => {
+    const client = () =>
+      createMnemoClient({
+        ...transport,
+        baseUrl,
+        apiKey: 'k',
+        retry: { sleep: async () => {} },
+      });
+
+    test('a success body that is not JSON is a MnemoApiError, not a SyntaxError, and is not retried', async () => {
+      handlers.push((_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>captive portal</html>');
+      });
+      await assert.rejects(
+        client().getBrain('b'),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'internal_error' &&
+          e.status === 200 &&
+          /not JSON/.test(e.message),
+      );
+      assert.equal(seen.length, 1);
+    });
+
+    test('a forget whose answer was lost and whose retry finds it gone says so, not that it never existed', async () => {
+      // The first attempt is applied and its connection dropped before the answer; the retry finds it gone.
+      handlers.push((_r, res) => res.socket?.destroy());
+      handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+      await assert.rejects(
+        client().forgetRecord('b', 'rec_1'),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /retried, the server answered record_not_found: the first attempt most likely forgot it/.test(
+            e.message,
+          ),
+      );
+      assert.deepEqual(
+        seen.map((s) => s.method),
+        ['DELETE', 'DELETE'],
+      );
+      // Asked once, a Record that is not there is still record_not_found.
+      handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+      await assert.rejects(
+        client().forgetRecord('b', 'rec_2'),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
+      );
+    });
+
+    /** A client whose first attempt is refused (nothing listens), with `answer` listening before the retry. */
+    async function refusedFirst(answer: (res: ServerResponse) => void) {
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((r) => probe.close(() => r()));
+      const late = createServer((_req, res) => answer(res));
+      after(() => new Promise<void>((r) => late.close(() => r())));
+      return createMnemoClient({
+        ...transport,
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: 'k',
+        retry: { sleep: () => new Promise<void>((r) => late.listen(port, '127.0.0.1', r)) },
+      });
     }
-  });
 
-  test('rate_limit backs off exponentially, never shorter than retry_after_seconds', async () => {
-    delays.length = 0;
-    handlers.push((_r, res) =>
-      sendJson(res, 429, err('too_many_requests', 'rate_limit', { retry_after_seconds: 2 })),
-    );
-    handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
-    handlers.push((_r, res) => sendJson(res, 429, err('too_many_requests', 'rate_limit')));
-    handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
-    const page = await client().listBrains();
-    assert.deepEqual(page.data, []);
-    assert.deepEqual(delays, [2000, 500, 1000]);
-  });
-
-  test('errors carry status, type, code, request id, body and retry-after', async () => {
-    handlers.push((_r, res) => sendJson(res, 409, err('stale_version', 'conflict', { current_version: 3 })));
-    const e = await client()
-      .acceptObject('b', { type: 't', key: 'k', value: 1, if_version: 1 })
-      .catch((x: unknown) => x);
-    assert.ok(e instanceof MnemoApiError);
-    assert.equal(e.status, 409);
-    assert.equal(e.type, 'conflict');
-    assert.equal(e.code, 'stale_version');
-    assert.equal(e.requestId, 'req_1');
-    assert.equal(e.body.current_version, 3);
-    assert.equal(e.message, 'stale_version happened');
-    assert.equal(seen.length, 1, 'conflict is not retried automatically');
-  });
-
-  test('a non-JSON error body still becomes a typed error', async () => {
-    const badGateway: Handler = (_r, res) => {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<h1>bad gateway</h1>');
-    };
-    handlers.push(badGateway, badGateway);
-    const e = await client()
-      .getCensus('b', {})
-      .catch((x: unknown) => x);
-    assert.ok(e instanceof MnemoApiError);
-    assert.equal(e.status, 502);
-    assert.equal(e.type, 'internal');
-    assert.equal(e.code, 'http_502');
-    assert.equal(seen.length, 2, 'a 5xx counts as internal: retried once');
-  });
-
-  test('query parameters and Brain-Watermark; 202 Context is reported as such', async () => {
-    handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
-    await client().listMemories('b', { subject: 'record', limit: 5, cursor: undefined });
-    assert.equal(seen[0]!.url, '/v1/brains/b/memories?subject=record&limit=5');
-    handlers.push((_r, res) => sendJson(res, 202, { id: 'ctx_1', status: 'processing' }));
-    const out = await client().createContext('b', { query: 'q' }, { watermark: 'wm_5' });
-    assert.equal(out.status, 202);
-    assert.equal(out.context.status, 'processing');
-    assert.equal(seen[1]!.headers['brain-watermark'], 'wm_5');
-  });
-
-  test('streamContext yields stage frames then the context frame', async () => {
-    handlers.push((req, res) => {
-      assert.equal(req.headers.accept, 'text/event-stream');
-      assert.equal(JSON.parse(req.body).mode, 'thorough');
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(': keep-alive\r\n\r\nevent: stage\r\ndata: {"stage":"retrieve"}\r\n\r\n');
-      res.write('event: stage\ndata: {"stage":');
-      setTimeout(() => res.end('"fuse"}\n\nevent: context\ndata: {"id":"ctx_2"}\n\n'), 10);
-    });
-    const frames = [];
-    for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
-    assert.deepEqual(frames, [
-      { event: 'stage', data: { stage: 'retrieve' } },
-      { event: 'stage', data: { stage: 'fuse' } },
-      { event: 'context', data: { id: 'ctx_2' } },
-    ]);
-  });
-
-  test('an error frame in the stream throws a typed error', async () => {
-    handlers.push((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(
-        'event: stage\ndata: {"stage":"retrieve"}\n\nevent: error\ndata: ' +
-          JSON.stringify(err('brain_not_found', 'not_found')) +
-          '\n\n',
+    test('a forget refused before it reached the server, then not found on the retry, is not found', async () => {
+      const c = await refusedFirst((res) => sendJson(res, 404, err('record_not_found', 'not_found')));
+      await assert.rejects(
+        c.forgetRecord('b', 'rec_1'),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
       );
     });
-    const frames: unknown[] = [];
-    await assert.rejects(
-      (async () => {
-        for await (const f of client().streamContext('b', { query: 'q' })) frames.push(f);
-      })(),
-      (e: unknown) => e instanceof MnemoApiError && e.code === 'brain_not_found' && e.status === 404,
-    );
-    assert.equal(frames.length, 1);
-  });
 
-  test('streamContext throws the typed error of a refused stream', async () => {
-    handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
-    const it = client().streamContext('b', { query: 'q' });
-    await assert.rejects(it.next(), (e: unknown) => e instanceof MnemoApiError && e.status === 406);
-  });
-
-  test('an aborted signal rejects without retrying', async () => {
-    handlers.push((_r, res) => setTimeout(() => sendJson(res, 200, {}), 500));
-    const ac = new AbortController();
-    const p = client().getBrain('b', { signal: ac.signal });
-    setTimeout(() => ac.abort(), 20);
-    await assert.rejects(p, (e: unknown) => !(e instanceof MnemoApiError));
-    assert.equal(seen.length, 1);
-  });
-
-  test('an unreachable server is a network_error after one retry', async () => {
-    const c = createMnemoClient({
-      baseUrl: 'http://127.0.0.1:1/v1',
-      apiKey: 'k',
-      retry: { sleep: async () => {} },
+    test('a write refused before it reached the server, then replayed on the retry, was written earlier', async () => {
+      // The refused attempt sent nothing, so the replay is of an earlier call's write: replayed, not unknown.
+      const c = await refusedFirst((res) =>
+        sendJson(res, 202, { id: 'rec_9' }, { 'idempotent-replayed': 'true' }),
+      );
+      assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-9' })).replayed, true);
     });
-    await assert.rejects(
-      c.listKeys(),
-      (e: unknown) => e instanceof MnemoApiError && e.code === 'network_error' && e.status === 0,
-    );
   });
-
-  test('retry: false turns retries off', async () => {
-    handlers.push((_r, res) => sendJson(res, 500, err('internal_error', 'internal')));
-    const c = createMnemoClient({ baseUrl, apiKey: 'k', retry: false });
-    await assert.rejects(c.getTrace('b', 'ctx_1'));
-    assert.equal(seen.length, 1);
-  });
-});
-
-describe('answers a caller could misread', () => {
-  const client = () => createMnemoClient({ baseUrl, apiKey: 'k', retry: { sleep: async () => {} } });
-
-  test('a success body that is not JSON is a MnemoApiError, not a SyntaxError, and is not retried', async () => {
-    handlers.push((_r, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>captive portal</html>');
-    });
-    await assert.rejects(
-      client().getBrain('b'),
-      (e: unknown) =>
-        e instanceof MnemoApiError &&
-        e.code === 'internal_error' &&
-        e.status === 200 &&
-        /not JSON/.test(e.message),
-    );
-    assert.equal(seen.length, 1);
-  });
-
-  test('a forget whose answer was lost and whose retry finds it gone says so, not that it never existed', async () => {
-    // The first attempt is applied and its connection dropped before the answer; the retry finds it gone.
-    handlers.push((_r, res) => res.socket?.destroy());
-    handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
-    await assert.rejects(
-      client().forgetRecord('b', 'rec_1'),
-      (e: unknown) =>
-        e instanceof MnemoApiError &&
-        e.code === 'network_error' &&
-        /retried, the server answered record_not_found: the first attempt most likely forgot it/.test(
-          e.message,
-        ),
-    );
-    assert.deepEqual(
-      seen.map((s) => s.method),
-      ['DELETE', 'DELETE'],
-    );
-    // Asked once, a Record that is not there is still record_not_found.
-    handlers.push((_r, res) => sendJson(res, 404, err('record_not_found', 'not_found')));
-    await assert.rejects(
-      client().forgetRecord('b', 'rec_2'),
-      (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
-    );
-  });
-
-  /** A client whose first attempt is refused (nothing listens), with `answer` listening before the retry. */
-  async function refusedFirst(answer: (res: ServerResponse) => void) {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((r) => probe.close(() => r()));
-    const late = createServer((_req, res) => answer(res));
-    after(() => new Promise<void>((r) => late.close(() => r())));
-    return createMnemoClient({
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      apiKey: 'k',
-      retry: { sleep: () => new Promise<void>((r) => late.listen(port, '127.0.0.1', r)) },
-    });
-  }
-
-  test('a forget refused before it reached the server, then not found on the retry, is not found', async () => {
-    const c = await refusedFirst((res) => sendJson(res, 404, err('record_not_found', 'not_found')));
-    await assert.rejects(
-      c.forgetRecord('b', 'rec_1'),
-      (e: unknown) => e instanceof MnemoApiError && e.code === 'record_not_found',
-    );
-  });
-
-  test('a write refused before it reached the server, then replayed on the retry, was written earlier', async () => {
-    // The refused attempt sent nothing, so the replay is of an earlier call's write: replayed, not unknown.
-    const c = await refusedFirst((res) =>
-      sendJson(res, 202, { id: 'rec_9' }, { 'idempotent-replayed': 'true' }),
-    );
-    assert.equal((await c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-9' })).replayed, true);
-  });
-});
+}

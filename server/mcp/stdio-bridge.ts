@@ -4,6 +4,7 @@ import { parseApiKey } from '../../engine/index.ts';
 import { Slug } from '../../engine/contract/index.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createMnemoClient } from '../client/index.ts';
+import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { LineTransport } from './line-transport.ts';
 import { clientPort } from './memory-port.ts';
 import { createMcpServer } from './mcp-tools.ts';
@@ -111,7 +112,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     return closed;
   }
   const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
-  const client = createMnemoClient({ baseUrl, apiKey: identity.key });
+  const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
   const server = createMcpServer(clientPort(client, identity.brain));
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);

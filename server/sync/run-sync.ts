@@ -2,6 +2,7 @@ import type { RecordReplica, ReplicaOutcome } from '../../engine/contract/index.
 import type { Tenant } from '../../engine/types.ts';
 import { errorMessage, type EngineSync } from '../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
+import { loopbackFetch } from '../client/loopback-fetch.ts';
 
 export interface RunSyncOptions {
   fetch?: typeof fetch;
@@ -47,7 +48,7 @@ export async function runSync(
     // Every call of a run is idempotent: a connection the remote closed as it was reused (keep-alive)
     // is tried once more; a remote that stays away is the service's backoff's to wait for.
     retry: { maxInternalRetries: 1, maxRateLimitRetries: 2 },
-    ...(o.fetch ? { fetch: o.fetch } : {}),
+    fetch: o.fetch ?? loopbackFetch,
   });
   const call = { ...(o.signal ? { signal: o.signal } : {}) };
   let pushed = 0;

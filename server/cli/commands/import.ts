@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { Slug } from '../../../engine/contract/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
+import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
@@ -195,7 +196,7 @@ export function register(program: Command): void {
         return;
       }
       if (path === undefined) {
-        await manageSources(createMnemoClient({ baseUrl, apiKey }), flags);
+        await manageSources(createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }), flags);
         return;
       }
       const given = {
@@ -215,7 +216,7 @@ export function register(program: Command): void {
       try {
         const { runImport } = await import('../../import/run-import.ts');
         const summary = await runImport({
-          client: createMnemoClient({ baseUrl, apiKey }),
+          client: createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }),
           brainId: flags.brain,
           path,
           format: flags.format,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
+import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { bySchema, defaultBaseUrl } from '../options.ts';
 
 interface ServerFlags {
@@ -20,7 +21,11 @@ function localServer(flags: ServerFlags): MnemoClient | null {
     process.exitCode = 2;
     return null;
   }
-  return createMnemoClient({ baseUrl: flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl, apiKey });
+  return createMnemoClient({
+    baseUrl: flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl,
+    apiKey,
+    fetch: loopbackFetch,
+  });
 }
 
 function fail(e: unknown): void {
