@@ -22,7 +22,7 @@ export interface WriteOptions extends BenchEngineChoice {
  * and indexed. The HTTP client runs in a child process (write-client.ts), so this process is the server
  * and the benchmark's bookkeeping: `peak_rss_mb` is its RSS sampled through the run and `server_cpu_s`
  * its CPU (user + system) from the first write until every Record is derived; `rss_measured` says so,
- * and `client_rss_mb` is the client's own peak. With `processes` above 1 (postgres engine, a database
+ * and `client_rss_mb` and `client_cpu_s` are the client's own peak and CPU while it sends. With `processes` above 1 (postgres engine, a database
  * URL), that many servers share the database: the benchmark's own and more `mnemo serve` processes;
  * the client sends its requests to each in turn, `records_per_s` counts them all, `server_cpu_s` sums
  * every server's CPU, and derivation is done when the queue in the database is empty.
@@ -74,6 +74,7 @@ export async function runWrite(o: WriteOptions): Promise<void> {
             rss_measured: `${processes > 1 ? 'first ' : ''}server process (HTTP client in a child process)`,
             peak_rss_mb: peakRssMb,
             client_rss_mb: round(done.maxRssMb, 1),
+            client_cpu_s: round(done.cpuS, 2),
             server_cpu_s: round((used.user + used.system) / 1e6 + usedExtraS, 2),
           };
           o.out({

@@ -1,4 +1,5 @@
 import { createMnemoClient } from '../client/index.ts';
+import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { mapLimit } from './bench-server.ts';
 import { serveClient } from './client-process.ts';
 import { syntheticRecord } from './synthetic.ts';
@@ -26,15 +27,20 @@ export type FromWriteClient = {
   writeS: number;
   /** This process's own peak RSS (the OS's maxRSS), MB. */
   maxRssMb: number;
+  /** This process's CPU (user + system) over the same span as writeS, s. */
+  cpuS: number;
 };
 
 serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
   const o = await next();
-  const clients = o.urls.map((baseUrl) => createMnemoClient({ baseUrl, apiKey: o.apiKey, retry: false }));
+  const clients = o.urls.map((baseUrl) =>
+    createMnemoClient({ baseUrl, apiKey: o.apiKey, retry: false, fetch: loopbackFetch }),
+  );
   await clients[0]!.createBrain({ id: o.brain, name: 'write benchmark' });
   const ids = Array.from({ length: o.records }, (_, i) => i);
   const ms: number[] = [];
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await mapLimit(ids, o.concurrency, async (i) => {
     const body = syntheticRecord(i, 3);
     const t0 = performance.now();
@@ -42,5 +48,7 @@ serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
     ms.push(performance.now() - t0);
   });
   const writeS = (performance.now() - started) / 1000;
-  send({ type: 'done', ms, writeS, maxRssMb: process.resourceUsage().maxRSS / 1024 });
+  const used = process.cpuUsage(cpu);
+  const cpuS = (used.user + used.system) / 1e6;
+  send({ type: 'done', ms, writeS, maxRssMb: process.resourceUsage().maxRSS / 1024, cpuS });
 });
