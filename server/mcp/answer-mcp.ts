@@ -1,0 +1,66 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import type { Engine } from '../../engine/types.ts';
+import { enginePort } from './memory-port.ts';
+import { createMcpServer } from './mcp-tools.ts';
+import { guardToolCalls } from './tool-call-params.ts';
+
+/**
+ * One /mcp request, once `mountMcp` has let it through: a server and transport of its own (stateless,
+ * JSON responses) whose tools reach the key's Brain through the engine. The transport's refusals
+ * become errors of the spec's shape (`asMnemoError`).
+ */
+export async function answerMcp(
+  request: Request,
+  engine: Engine,
+  principal: Parameters<typeof enginePort>[1],
+): Promise<Response> {
+  const server = createMcpServer(enginePort(engine, principal));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  guardToolCalls(transport);
+  try {
+    const res = await transport.handleRequest(request);
+    if (res.status < 400) return res;
+    throw await asMnemoError(res);
+  } finally {
+    // Stateless: nothing outlives the request (the JSON response is complete by now).
+    await server.close();
+  }
+}
+
+/**
+ * The transport refuses a request before any JSON-RPC exchange (wrong Accept, wrong content type, a
+ * body too large, not JSON, not JSON-RPC) with a JSON-RPC error body. The spec allows one error shape
+ * for every failure, and an MCP client reads a non-2xx answer as an HTTP error whatever its body, so
+ * these become the matching codes of the spec's table, keeping the transport's words as the message.
+ */
+async function asMnemoError(res: Response): Promise<MnemoError> {
+  let said = '';
+  try {
+    const body = (await res.json()) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') said = body.error.message;
+  } catch {
+    // No JSON: the status alone decides.
+  }
+  switch (res.status) {
+    case 406:
+      return new MnemoError(
+        'http_406',
+        `Accept: ${said || 'must accept application/json and text/event-stream'}`,
+      );
+    case 415:
+      return new MnemoError('unsupported_media_type', `Content-Type: ${said || 'must be application/json'}`);
+    case 400:
+    case 413:
+      return new MnemoError('invalid_request_body', `body: ${said || 'not a JSON-RPC message'}`);
+    default:
+      return new MnemoError(
+        'internal_error',
+        `The MCP transport refused the request (${res.status}): ${said}`,
+      );
+  }
+}

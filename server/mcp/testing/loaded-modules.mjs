@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./loaded-modules-hooks.mjs', import.meta.url);
