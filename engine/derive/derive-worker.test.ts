@@ -196,6 +196,43 @@ describe('derive worker', () => {
     assert.equal(s.get<{ n: number }>('SELECT count(*) AS n FROM derive_queue')!.n, 0);
   });
 
+  it('prepares each Brain of a batch once, in the unit of its first job, with all its jobs', async () => {
+    const s = store();
+    s.run(
+      "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('u2', 'p', 'test', 'c', '2024-01-01T00:00:00Z')",
+    );
+    for (const [i, brain] of ['u1', 'u2', 'u1', 'u2', 'u1'].entries())
+      s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES (?, 'rederive', ?)", brain, i);
+    const events: string[] = [];
+    const units = new Map<string, unknown>();
+    const worker = createDeriveWorker({
+      ...over(s),
+      now: () => Date.now(),
+      prepare: async (uow, jobs) => {
+        units.set(jobs[0]!.brainUid, uow);
+        events.push(`prepare ${jobs[0]!.brainUid}: ${jobs.map((j) => j.n).join(',')}`);
+      },
+      run: async (uow, job) => {
+        if (events.at(-1)!.startsWith('prepare'))
+          assert.equal(uow, units.get(job.brainUid), 'prepared in the unit of the first job');
+        events.push(`run ${job.brainUid} ${job.n}`);
+      },
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
+    });
+    after(() => worker.stop());
+    worker.kick();
+    await worker.idle();
+    assert.deepEqual(events, [
+      'prepare u1: 1,3,5',
+      'run u1 1',
+      'prepare u2: 2,4',
+      'run u2 2',
+      'run u1 3',
+      'run u2 4',
+      'run u1 5',
+    ]);
+  });
+
   it('a job that fails on its own is dropped and logged; the others run', async () => {
     const s = store();
     enqueue(s, 3);

@@ -16,6 +16,11 @@ export interface DeriveWorkerOptions {
   storeFailure: (e: unknown) => boolean;
   /** Runs one job in its Brain's unit of work; the worker completes it there after. */
   run: (uow: BrainUnitOfWork, job: QueuedJob) => Promise<void>;
+  /**
+   * Called in the unit of the first job of each Brain a batch runs, before that job, with every job of
+   * the batch of that Brain: to read at once what they will each read (a storage of round trips).
+   */
+  prepare?: (uow: BrainUnitOfWork, jobs: readonly QueuedJob[]) => Promise<void>;
   now: () => number;
   /**
    * A job failed on its own on its last attempt and leaves the queue, so it cannot wedge it; called in a
@@ -176,6 +181,13 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       }
       let begun = 0;
       let storeFailed = false;
+      const ofBrain = new Map<string, ClaimedJob[]>();
+      for (const job of claimed) {
+        const same = ofBrain.get(job.brainUid);
+        if (same) same.push(job);
+        else ofBrain.set(job.brainUid, [job]);
+      }
+      const prepared = new Set<string>();
       // Submitted together, so the store may commit them together. A unit that starts after the slice
       // (and after another began: a batch always moves) or after a store failure does nothing and
       // goes back, so no job runs after one that failed on the store.
@@ -188,6 +200,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
                 throw new NotRun();
               begun++;
               try {
+                if (opts.prepare && !prepared.has(job.brainUid)) {
+                  prepared.add(job.brainUid);
+                  await opts.prepare(uow, ofBrain.get(job.brainUid)!);
+                }
                 await opts.run(uow, job);
                 // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
                 await uow.jobs.complete([job]);

@@ -52,6 +52,12 @@ export interface RecordRepository {
   get(id: string): Promise<RecordRow | null>;
   /** The Records of these ids in this Brain, those there are, in no order (a batch reads them at once). */
   getMany(ids: readonly string[]): Promise<RecordRow[]>;
+  /**
+   * These Records will be asked for by `get` in this transaction's units (a derive batch's): a storage
+   * whose reads are round trips reads them now in one, and answers those `get`s from it. One whose
+   * reads are cheap does nothing.
+   */
+  prefetch(ids: readonly string[]): Promise<void>;
   /** The state of each of these Records, in their order (a page reads its Records' states at once). */
   states(ids: readonly string[]): Promise<RecordState[]>;
   /**

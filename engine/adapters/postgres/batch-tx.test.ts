@@ -95,6 +95,57 @@ describe('batched units of one transaction over PostgreSQL', () => {
     });
   });
 
+  it('Records read ahead answer the later units of the transaction without a statement, until one is removed', async () => {
+    await addBrain(db, 'brn_r');
+    for (const [i, id] of ['rec_r1', 'rec_r2', 'rec_r3'].entries()) await addRecord(db, 'brn_r', id, i + 1);
+    const { client, statements } = counted(db);
+    const uow = pgUnitsOfWork(client);
+    const ids = (u: PgUnitOfWork, ...wanted: string[]) =>
+      Promise.all(wanted.map(async (id) => (await u.records.get(id))?.id ?? null));
+    const [first, second, third, fourth] = await Promise.all([
+      uow.write(
+        'brn_r',
+        async (u) => {
+          await u.records.prefetch(['rec_r1', 'rec_r2', 'rec_gone']);
+          return ids(u, 'rec_r1');
+        },
+        { batch: true },
+      ),
+      uow.write('brn_r', (u) => ids(u, 'rec_r2', 'rec_gone'), { batch: true }),
+      uow.write(
+        'brn_r',
+        async (u) => {
+          await u.records.remove(['rec_r2']);
+          return ids(u, 'rec_r1');
+        },
+        { batch: true },
+      ),
+      uow.write('brn_r', (u) => ids(u, 'rec_r2', 'rec_r3'), { batch: true }),
+    ]);
+    assert.deepEqual(first, ['rec_r1']);
+    assert.deepEqual(second, ['rec_r2', null], 'an id not found ahead is asked for');
+    assert.deepEqual(third, ['rec_r1']);
+    assert.deepEqual(fourth, [null, 'rec_r3'], 'a removal drops what was read ahead');
+    const reads = statements.filter((s) => s.startsWith('SELECT r.n, r.id'));
+    // The read ahead, rec_gone (not there to keep), then every get after the removal.
+    assert.equal(reads.length, 5);
+    assert.deepEqual(await pgUnitsOfWork(db).read('brn_r', (u) => ids(u, 'rec_r1', 'rec_r2')), [
+      'rec_r1',
+      null,
+    ]);
+  });
+
+  it('a read ahead outside a write reads nothing', async () => {
+    await addBrain(db, 'brn_ro');
+    await addRecord(db, 'brn_ro', 'rec_ro');
+    const { client, statements } = counted(db);
+    await pgUnitsOfWork(client).read('brn_ro', (u) => u.records.prefetch(['rec_ro']));
+    assert.deepEqual(
+      statements.filter((s) => s.startsWith('SELECT r.n')),
+      [],
+    );
+  });
+
   for (const when of ['before any statement', 'after a statement of its own'] as const) {
     it(`a unit failing ${when} gives its steps and rows back: the others take consecutive steps`, async () => {
       const brain = when === 'before any statement' ? 'brn_f1' : 'brn_f2';

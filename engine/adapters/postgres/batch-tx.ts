@@ -1,3 +1,4 @@
+import type { RecordRow } from '../../ports/index.ts';
 import type { PgQueryable, PgResult } from './client.ts';
 
 /** Tables whose inserts may wait: nothing reads what the insert answers. */
@@ -43,6 +44,8 @@ export interface UnitTx extends PgQueryable {
    * itself: it writes nothing first and needs no savepoint (it changes nothing to roll back).
    */
   readAround<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<PgResult<R>>;
+  /** Records read ahead for this transaction's units (RecordRepository.prefetch), by id. */
+  readonly recordsAhead: Map<string, RecordRow>;
   /** The Brain's sequence of this transaction: steps taken in memory, written once (see BatchTx). */
   nextStep(): number;
   currentStep(): number;
@@ -51,6 +54,8 @@ export interface UnitTx extends PgQueryable {
 // The tombstone trigger of a deleted Record reads the Brain's step from its row, as does any
 // statement naming `brains`: the step taken in memory is written before those.
 const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
+/** A statement that may remove Records: those read ahead may be gone. */
+const removesRecords = /\bDELETE\s+FROM\s+records\b/i;
 
 interface Row {
   table: DeferredTable;
@@ -76,6 +81,8 @@ export class BatchTx {
   private unit: { mark: number; step: number; savepoint: { stored: number } | null } | null = null;
   /** A successful unit's savepoint is released with the next SAVEPOINT (COMMIT releases the last). */
   private releaseDue = false;
+  /** Records are never changed in place, so what was read ahead holds until one is removed. */
+  private readonly recordsAhead = new Map<string, RecordRow>();
 
   constructor(
     private readonly tx: PgQueryable,
@@ -109,6 +116,7 @@ export class BatchTx {
       },
       queued: (table) => this.rows.filter((r) => r.table === table).map((r) => r.values),
       readAround: <R>(sql: string, params?: readonly unknown[]) => this.tx.query<R>(sql, params),
+      recordsAhead: this.recordsAhead,
       nextStep: () => ++this.step,
       currentStep: () => this.step,
     };
@@ -141,6 +149,7 @@ export class BatchTx {
 
   private async beforeStatement(sql: string): Promise<void> {
     const u = this.unit!;
+    if (removesRecords.test(sql)) this.recordsAhead.clear();
     if (this.savepoints && !u.savepoint) {
       await this.flush(u.mark);
       await this.tx.exec(this.releaseDue ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit');

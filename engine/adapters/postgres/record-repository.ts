@@ -4,8 +4,8 @@ import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 import { params, type Params } from './memory-view.ts';
 
-/** A write's way to queue an insert (BatchTx). */
-export type Deferring = Pick<UnitTx, 'defer' | 'queued'>;
+/** A write's way to queue an insert, and the Records it read ahead (BatchTx). */
+export type Deferring = Pick<UnitTx, 'defer' | 'queued' | 'readAround' | 'recordsAhead'>;
 
 const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
   r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
@@ -53,12 +53,14 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       return { ...row, brain_uid: brainUid };
     },
     get: async (id) =>
+      deferred?.recordsAhead.get(id) ??
       (
         await q.query<RecordRow>(`SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = $2`, [
           brainUid,
           id,
         ])
-      ).rows[0] ?? null,
+      ).rows[0] ??
+      null,
     getMany: async (ids) =>
       (
         await q.query<RecordRow>(
@@ -66,6 +68,17 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           [brainUid, ids],
         )
       ).rows,
+    async prefetch(ids) {
+      // Outside a write there is no transaction to hold them for. The Records asked for were committed
+      // before this transaction began (a claimed job's), so none of its queued rows is among them and
+      // the read needs no savepoint.
+      if (!deferred || ids.length === 0) return;
+      const rows = await deferred.readAround<RecordRow>(
+        `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])`,
+        [brainUid, ids],
+      );
+      for (const row of rows.rows) deferred.recordsAhead.set(row.id, row);
+    },
     async states(ids) {
       if (ids.length === 0) return [];
       const r = await q.query<{ processing: boolean; memory_ids: string[] }>(

@@ -88,6 +88,8 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
             JSON.stringify(ids),
             brainUid,
           ),
+    // A read here is a statement on the engine's own connection, as cheap one at a time as together.
+    prefetch: async () => {},
     states: async (ids) =>
       ids.map((id) => {
         if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))
