@@ -12,7 +12,14 @@ import { Readable } from 'node:stream';
  * rejects a refused connection), where the client maps network failures.
  */
 export function loopbackFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
+  const url =
+    typeof input === 'string'
+      ? URL.canParse(input)
+        ? new URL(input)
+        : null
+      : input instanceof URL
+        ? input
+        : null;
   const body = init.body ?? undefined;
   if (!url || !isLoopbackHttp(url) || (body !== undefined && typeof body !== 'string') || init.redirect)
     return globalThis.fetch(input, init);

@@ -100,7 +100,7 @@ describe('batched units of one transaction over PostgreSQL', () => {
     for (const [i, id] of ['rec_r1', 'rec_r2', 'rec_r3'].entries()) await addRecord(db, 'brn_r', id, i + 1);
     const { client, statements } = counted(db);
     const uow = pgUnitsOfWork(client);
-    const ids = (u: PgUnitOfWork, ...wanted: string[]) =>
+    const ids = (u: Pick<PgUnitOfWork, 'records'>, ...wanted: string[]) =>
       Promise.all(wanted.map(async (id) => (await u.records.get(id))?.id ?? null));
     const [first, second, third, fourth] = await Promise.all([
       uow.write(
