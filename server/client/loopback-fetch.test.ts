@@ -75,6 +75,8 @@ test('a request to any other host goes to the global fetch', async () => {
     const res = await loopbackFetch(`${other.base}/v1/y`);
     assert.deepEqual(await res.json(), { via: 'fetch' });
     assert.equal(seen[0]!.headers['sec-fetch-mode'], 'cors');
+    // What is no URL at all is fetch's to refuse, as a rejection.
+    await assert.rejects(loopbackFetch('no url at all'), TypeError);
   } finally {
     await new Promise<void>((r) => other.server.close(() => r()));
   }
