@@ -2,6 +2,7 @@
 // path, which leaves the slowest ones to chance), printing the spec report and writing the summary
 // reporter's JSON to the file after --summary=. Started by scripts/test.mjs under its TypeScript loader
 // (`--import` scripts/test-loader.mjs), which every test file's process inherits.
+import { setMaxListeners } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +18,9 @@ const files = args.filter((a) => !a.startsWith('--'));
 // (scripts/test.mjs forwards it, then stops the run's PostgreSQL cluster), they would run on orphaned.
 const cancel = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => cancel.abort());
+// node:test listens to the signal once per file it has under way or queued: past ten, Node would warn
+// of a leak that is not one.
+setMaxListeners(files.length + 10, cancel.signal);
 // A file that hangs (a promise never settled, a timer or worker a failed test left open) fails after
 // this, named in the report, instead of holding the run until CI's own limit; the slowest file takes
 // under a minute.
