@@ -208,6 +208,8 @@ describe('derive worker', () => {
     const worker = createDeriveWorker({
       ...over(s),
       now: () => Date.now(),
+      // One batch, however slow the machine: a slice cut short would prepare the rest again.
+      sliceMs: 10_000,
       prepare: async (uow, jobs) => {
         units.set(jobs[0]!.brainUid, uow);
         events.push(`prepare ${jobs[0]!.brainUid}: ${jobs.map((j) => j.n).join(',')}`);
