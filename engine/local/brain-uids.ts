@@ -28,27 +28,29 @@ export function brainUids(brains: Pick<BrainRepository, 'find'>, max = 1_000): B
   return {
     async withUid(t, brainId, work) {
       const key = `${t.project}\0${t.env}\0${brainId}`;
+      // Runs work with a uid, forgetting that uid if its unit found the Brain gone.
+      const attempt = async (uid: string) => {
+        try {
+          return await work(uid);
+        } catch (e) {
+          if (gone(e) && uids.get(key) === uid) uids.delete(key);
+          throw e;
+        }
+      };
       const known = uids.get(key);
       if (known !== undefined) {
         try {
-          return await work(known);
+          return await attempt(known);
         } catch (e) {
           if (!gone(e)) throw e;
-          if (uids.get(key) === known) uids.delete(key);
         }
       }
       const b = await brains.find(t, brainId);
-      if (!b)
-        throw new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
+      if (!b) throw noSuchBrain(brainId);
       // The oldest goes first: a Map iterates in insertion order.
       if (uids.size >= max) uids.delete(uids.keys().next().value!);
       uids.set(key, b.uid);
-      try {
-        return await work(b.uid);
-      } catch (e) {
-        if (gone(e) && uids.get(key) === b.uid) uids.delete(key);
-        throw e;
-      }
+      return attempt(b.uid);
     },
   };
 }
