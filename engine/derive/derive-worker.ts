@@ -181,13 +181,14 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       }
       let begun = 0;
       let storeFailed = false;
-      const ofBrain = new Map<string, ClaimedJob[]>();
-      for (const job of claimed) {
-        const same = ofBrain.get(job.brainUid);
-        if (same) same.push(job);
-        else ofBrain.set(job.brainUid, [job]);
-      }
-      const prepared = new Set<string>();
+      /** The jobs of each Brain not yet prepared: its first unit takes them. */
+      const unprepared = new Map<string, ClaimedJob[]>();
+      if (opts.prepare)
+        for (const job of claimed) {
+          const same = unprepared.get(job.brainUid);
+          if (same) same.push(job);
+          else unprepared.set(job.brainUid, [job]);
+        }
       // Submitted together, so the store may commit them together. A unit that starts after the slice
       // (and after another began: a batch always moves) or after a store failure does nothing and
       // goes back, so no job runs after one that failed on the store.
@@ -200,9 +201,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
                 throw new NotRun();
               begun++;
               try {
-                if (opts.prepare && !prepared.has(job.brainUid)) {
-                  prepared.add(job.brainUid);
-                  await opts.prepare(uow, ofBrain.get(job.brainUid)!);
+                const jobs = unprepared.get(job.brainUid);
+                if (jobs) {
+                  unprepared.delete(job.brainUid);
+                  await opts.prepare?.(uow, jobs);
                 }
                 await opts.run(uow, job);
                 // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
