@@ -10,6 +10,9 @@ export type Deferring = Pick<UnitTx, 'defer' | 'queued' | 'readAround' | 'record
 const columns = `r.n, r.id, r.brain_uid, r.seq, r.kind, r.content, r.text, r.source_name, r.external_id, r.trust,
   r.visibility, r.occurred_at, r.occurred_ms, r.created_at`;
 
+/** The Brain's Records of the ids in $2 (a text array). */
+const byIds = `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])`;
+
 /** A Record is processing exactly while its `derive` job is queued (as SQLite's derive_queue). */
 const queued = `EXISTS (SELECT 1 FROM derive_jobs d
   WHERE d.brain_uid = r.brain_uid AND d.record_id = r.id AND d.job = 'derive')`;
@@ -61,23 +64,14 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
         ])
       ).rows[0] ??
       null,
-    getMany: async (ids) =>
-      (
-        await q.query<RecordRow>(
-          `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])`,
-          [brainUid, ids],
-        )
-      ).rows,
+    getMany: async (ids) => (await q.query<RecordRow>(byIds, [brainUid, ids])).rows,
     async prefetch(ids) {
       // Outside a write there is no transaction to hold them for. The Records asked for were committed
       // before this transaction began (a claimed job's), so none of its queued rows is among them and
       // the read needs no savepoint.
       if (!deferred || ids.length === 0) return;
-      const rows = await deferred.readAround<RecordRow>(
-        `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])`,
-        [brainUid, ids],
-      );
-      for (const row of rows.rows) deferred.recordsAhead.set(row.id, row);
+      const rows = (await deferred.readAround<RecordRow>(byIds, [brainUid, ids])).rows;
+      for (const row of rows) deferred.recordsAhead.set(row.id, row);
     },
     async states(ids) {
       if (ids.length === 0) return [];
