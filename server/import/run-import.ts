@@ -23,10 +23,12 @@ const onFirstUse = (load: () => Promise<Parser>): Parser =>
     yield* parse(path, options);
   };
 
+const notesReader = () => import('./formats/markdown.ts');
+
 export const parsers: Record<ImportFormat, Parser> = {
   // One reader: a note's source name says whether it lies in a vault, not which of the two was asked.
-  markdown: onFirstUse(async () => (await import('./formats/markdown.ts')).parseMarkdown),
-  obsidian: onFirstUse(async () => (await import('./formats/markdown.ts')).parseMarkdown),
+  markdown: onFirstUse(async () => (await notesReader()).parseMarkdown),
+  obsidian: onFirstUse(async () => (await notesReader()).parseMarkdown),
   chatgpt: onFirstUse(async () => (await import('./formats/chat-exports.ts')).parseChatgpt),
   claude: onFirstUse(async () => (await import('./formats/chat-exports.ts')).parseClaude),
   mbox: onFirstUse(async () => (await import('./formats/mbox.ts')).parseMbox),
@@ -37,7 +39,7 @@ export const parsers: Record<ImportFormat, Parser> = {
 };
 
 const parseNoteFiles = async function* (path: string, notes: readonly string[], o: ParseOptions) {
-  yield* (await import('./formats/markdown.ts')).parseNoteFiles(path, notes, o);
+  yield* (await notesReader()).parseNoteFiles(path, notes, o);
 };
 
 export interface ImportProgress {
