@@ -45,9 +45,12 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
     write: o.write,
     storeFailure: o.storeFailure,
     now: () => o.clock().getTime(),
-    // Each derive job reads its Record first: the batch's are read in one go.
-    prepare: (uow, jobs) =>
-      uow.records.prefetch(jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : []))),
+    // Each derive job reads its Record first: the batch's are read in one go. Held, the jobs are
+    // completed with the batch's commit rather than one statement each.
+    prepare: async (uow, jobs) => {
+      await uow.jobs.hold(jobs);
+      await uow.records.prefetch(jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : [])));
+    },
     run: async (uow, job) => {
       await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated);
       await clearDeriveFailure(uow.failures, job);

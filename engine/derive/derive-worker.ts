@@ -18,9 +18,10 @@ export interface DeriveWorkerOptions {
   run: (uow: BrainUnitOfWork, job: QueuedJob) => Promise<void>;
   /**
    * Called in the unit of the first job of each Brain a batch runs, before that job, with every job of
-   * the batch of that Brain: to read at once what they will each read (a storage of round trips).
+   * the batch of that Brain: to read at once what they will each read, and hold the jobs (a storage of
+   * round trips).
    */
-  prepare?: (uow: BrainUnitOfWork, jobs: readonly QueuedJob[]) => Promise<void>;
+  prepare?: (uow: BrainUnitOfWork, jobs: readonly ClaimedJob[]) => Promise<void>;
   now: () => number;
   /**
    * A job failed on its own on its last attempt and leaves the queue, so it cannot wedge it; called in a

@@ -38,6 +38,14 @@ export interface JobQueue {
    */
   complete(claims: readonly JobClaim[]): Promise<void>;
   /**
+   * In a unit of work, before the jobs of a batch run: keeps these claimed jobs to this unit's
+   * transaction until it ends, so that none is taken over meanwhile and completing them may wait to
+   * the end of the transaction (a storage of round trips removes them in one statement). A job already
+   * taken over is refused by `complete` as before. A storage whose calls take effect when made does
+   * nothing.
+   */
+  hold(claims: readonly JobClaim[]): Promise<void>;
+  /**
    * A job that failed: its lease ends and it is due again at `dueMs`, with one more attempt counted.
    * A job another claim holds now is left as it is.
    */

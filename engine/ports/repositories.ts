@@ -212,12 +212,13 @@ export type SettlingVersion = MemoryVersionRow & { revised_at: string | null; re
 export interface MemoryRepository extends MemoryReads {
   /**
    * Writes a version with the citations that support it (at least one: the storage refuses a Memory
-   * without; a Record cited twice is cited once); answers it with the `n` the storage gave it.
+   * without; a Record cited twice is cited once). A storage may write it later in the unit of work
+   * (PostgreSQL writes a batch's Memories in one statement), before anything that reads it.
    */
   insert(
     row: Omit<MemoryVersionRow, 'n'>,
     citations: readonly Omit<CitationRow, 'memory_id'>[],
-  ): Promise<MemoryVersionRow>;
+  ): Promise<void>;
   /** Changes these fields of a version (the step it changed at is `seq`, when the caller moves it). */
   update(id: string, changes: MemoryChanges): Promise<void>;
   /** Deletes versions; their citations go with them. */

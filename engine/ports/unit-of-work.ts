@@ -37,5 +37,5 @@ export interface BrainUnitOfWork {
    * Jobs enqueued here commit with the write that made them; a job completed or put back for a retry
    * here ends its lease with the unit's commit, and not at all when the unit rolls back.
    */
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry'>;
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'>;
 }

@@ -34,6 +34,7 @@ import type {
   RecordRepository,
   RecordRow,
   SlotIndex,
+  UnitOptions,
 } from '../../engine/ports/index.ts';
 
 /*
@@ -56,7 +57,7 @@ interface Leftovers {
 
 interface Backend {
   units: {
-    write<T>(brainUid: string, work: (u: BrainUnitOfWork) => Promise<T>): Promise<T>;
+    write<T>(brainUid: string, work: (u: BrainUnitOfWork) => Promise<T>, opts?: UnitOptions): Promise<T>;
     read<T>(brainUid: string, work: (u: Unit) => Promise<T>): Promise<T>;
   };
   brains: BrainRepository;
@@ -1250,16 +1251,17 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
       await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
       const row = memoryRow(uid, m('a'), { slot: anaLivesIn, predicate: 'lives in', lineage: m('lin') });
-      const written = await b.units.write(uid, (u) =>
+      await b.units.write(uid, (u) =>
         u.memories.insert(row, [
           { record_id: r2, quote: 'two' },
           { record_id: r2, quote: 'again' },
         ]),
       );
+      const written = await b.units.read(uid, (u) => u.memories.get(m('a')));
+      assert.ok(written);
       assert.equal(typeof written.n, 'number');
       assert.deepEqual(written, { ...row, n: written.n });
       await b.units.read(uid, async (u) => {
-        assert.deepEqual(await u.memories.get(m('a')), written);
         assert.deepEqual(await u.memories.citations([m('a')], { shareableOnly: false }), [
           { memory_id: m('a'), record_id: r2, quote: 'two' },
         ]);
@@ -1404,6 +1406,69 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         );
         assert.equal(settling[1]!.norm, 'statement of ' + m('v1').toLowerCase());
         assert.deepEqual(await u.memories.settling(`${other}_lin`), [], "another Brain's lineage is none");
+      });
+    });
+
+    it('finds a Memory written earlier in its unit or batch, the oldest first, and none of a unit rolled back', async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const r1 = m('r1');
+      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, r1)));
+      const words = (id: string, o: Partial<MemoryVersionRow> = {}) =>
+        memoryRow(uid, m(id), { statement: 'Same words', norm: 'same words', ...o });
+      const same = (u: BrainUnitOfWork, o: Partial<MemoryVersionRow> = {}) =>
+        u.memories.sameStatement({
+          norm: 'same words',
+          subject: 'Ana',
+          owner_state: 'self',
+          owner_entity: null,
+          ...o,
+        });
+      const cite = [{ record_id: r1, quote: 'q' }];
+      const found = await b.units.write(uid, async (u) => {
+        const before = await same(u);
+        await u.memories.insert(words('a'), cite);
+        await u.memories.insert(words('b'), cite);
+        await u.memories.insert(words('bob', { owner_state: 'other', owner_entity: 'Bob' }), cite);
+        return [before, await same(u), await same(u, { owner_state: 'other', owner_entity: 'Bob' })];
+      });
+      assert.deepEqual(found, [null, m('a'), m('bob')]);
+      const batch = await Promise.allSettled([
+        b.units.write(
+          uid,
+          async (u) => {
+            await u.memories.insert(words('x', { subject: 'Cy' }), cite);
+            throw new Error('this unit fails');
+          },
+          { batch: true },
+        ),
+        b.units.write(
+          uid,
+          async (u) => {
+            await u.memories.insert(words('c', { subject: 'Bo' }), cite);
+            return [await same(u), await same(u, { subject: 'Cy' })];
+          },
+          { batch: true },
+        ),
+        b.units.write(
+          uid,
+          async (u) => ({ same: await same(u, { subject: 'Bo' }), got: await u.memories.get(m('c')) }),
+          { batch: true },
+        ),
+      ]);
+      assert.equal(batch[0].status, 'rejected');
+      assert.deepEqual(batch[1].status === 'fulfilled' && batch[1].value, [m('a'), null]);
+      const third = batch[2].status === 'fulfilled' ? batch[2].value : null;
+      assert.equal(third?.same, m('c'), "a later unit of the batch finds the earlier one's Memory");
+      assert.equal(third?.got?.id, m('c'));
+      await b.units.read(uid, async (u) => {
+        assert.equal(await u.memories.get(m('x')), null, "the failed unit's Memory was not written");
+        assert.deepEqual(
+          (await u.memories.citations([m('a'), m('b'), m('c')], { shareableOnly: false })).map(
+            (c) => c.memory_id,
+          ),
+          [m('a'), m('b'), m('c')],
+        );
       });
     });
 

@@ -228,6 +228,78 @@ describe('batched units of one transaction over PostgreSQL', () => {
     assert.deepEqual(t.rows, [{ seq: 2 }]);
   });
 
+  it("write a batch's Memories and citations in one INSERT each, their lookups taking no savepoint", async () => {
+    await addBrain(db, 'brn_m');
+    await addRecord(db, 'brn_m', 'rec_m');
+    const { client, statements } = counted(db);
+    const uow = pgUnitsOfWork(client);
+    const derive = (id: string) => async (u: PgUnitOfWork) => {
+      const seq = await u.sequence.next();
+      const norm = `statement ${id}`;
+      const same = await u.memories.sameStatement({
+        norm,
+        subject: 'Ana',
+        owner_state: 'self',
+        owner_entity: null,
+      });
+      if (same) return same;
+      await u.memories.insert(
+        {
+          brain_uid: 'brn_m',
+          id,
+          lineage: `lin_${id}`,
+          slot: null,
+          version: 1,
+          statement: norm,
+          norm,
+          subject: 'Ana',
+          predicate: null,
+          owner_state: 'self',
+          owner_entity: null,
+          source_key: '',
+          valid_from: '2026-01-01T00:00:00.000Z',
+          valid_from_ms: Date.parse('2026-01-01T00:00:00.000Z'),
+          valid_to: null,
+          valid_to_ms: null,
+          status: 'active',
+          pending: false,
+          corrects: null,
+          retracted_by: null,
+          revised_by: null,
+          seq,
+          learned_at: '2026-01-01T00:00:00.000Z',
+          cause: 'derived',
+        },
+        [{ record_id: 'rec_m', quote: id }],
+      );
+      return id;
+    };
+    const ids = await Promise.all(
+      ['mem_1', 'mem_2', 'mem_1'].map((id) => uow.write('brn_m', derive(id), { batch: true })),
+    );
+    assert.deepEqual(ids, ['mem_1', 'mem_2', 'mem_1'], 'the third unit finds the first one queued');
+    assert.deepEqual(
+      statements.map((s) => s.split(' ').slice(0, 3).join(' ')),
+      [
+        'SELECT seq, self_type,',
+        'SELECT id FROM',
+        'SELECT id FROM',
+        'SELECT id FROM',
+        'INSERT INTO memories',
+        'INSERT INTO citations',
+        'UPDATE brains SET',
+      ],
+    );
+    const rows = await db.query<{ id: string; quotes: string[] }>(
+      `SELECT m.id, array_agg(c.quote) AS quotes FROM memories m JOIN citations c ON c.memory_id = m.id
+       WHERE m.brain_uid = 'brn_m' GROUP BY m.id, m.n ORDER BY m.n`,
+    );
+    assert.deepEqual(rows.rows, [
+      { id: 'mem_1', quotes: ['mem_1'] },
+      { id: 'mem_2', quotes: ['mem_2'] },
+    ]);
+  });
+
   it('a queued row the database refuses fails every unit of the batch, as a failed COMMIT does', async () => {
     await addBrain(db, 'brn_c');
     const uow = pgUnitsOfWork(db);

@@ -1,8 +1,8 @@
-import type { RecordRow } from '../../ports/index.ts';
+import type { JobClaim, RecordRow } from '../../ports/index.ts';
 import type { PgQueryable, PgResult } from './client.ts';
 
 /** Tables whose inserts may wait: nothing reads what the insert answers. */
-export type DeferredTable = 'records' | 'derive_jobs' | 'idempotency';
+export type DeferredTable = 'records' | 'memories' | 'citations' | 'derive_jobs' | 'idempotency';
 
 const columns: Record<DeferredTable, readonly string[]> = {
   records: [
@@ -20,12 +20,56 @@ const columns: Record<DeferredTable, readonly string[]> = {
     'occurred_ms',
     'created_at',
   ],
+  memories: [
+    'brain_uid',
+    'id',
+    'lineage',
+    'slot',
+    'version',
+    'statement',
+    'norm',
+    'subject',
+    'predicate',
+    'owner_state',
+    'owner_entity',
+    'source_key',
+    'valid_from',
+    'valid_from_ms',
+    'valid_to',
+    'valid_to_ms',
+    'status',
+    'pending',
+    'corrects',
+    'retracted_by',
+    'revised_by',
+    'seq',
+    'learned_at',
+    'cause',
+  ],
+  citations: ['brain_uid', 'memory_id', 'record_id', 'quote'],
   derive_jobs: ['brain_uid', 'job', 'record_id', 'memory_id', 'record_seq', 'not_before_ms'],
   idempotency: ['brain_uid', 'operation', 'key', 'body_hash', 'record_id', 'object_n'],
 };
 
-/** Written in this order: jobs and Idempotency-Keys reference the Records before them. */
-const tableOrder: readonly DeferredTable[] = ['records', 'derive_jobs', 'idempotency'];
+/** The columns of a deferred table's rows, in the order `defer` takes their values. */
+export const deferredColumns: Readonly<Record<DeferredTable, readonly string[]>> = columns;
+
+/** A Record cited twice by one Memory is cited once. */
+const onConflict: Partial<Record<DeferredTable, string>> = {
+  citations: 'ON CONFLICT (brain_uid, memory_id, record_id) DO NOTHING',
+};
+
+/**
+ * Written in this order: Memories, jobs and Idempotency-Keys reference the Records before them, and
+ * citations their Memories (the deferred foreign key would allow either order; this one is plainer).
+ */
+const tableOrder: readonly DeferredTable[] = [
+  'records',
+  'memories',
+  'citations',
+  'derive_jobs',
+  'idempotency',
+];
 
 /** PostgreSQL binds at most 65,535 parameters per statement. */
 const maxParams = 65_535;
@@ -46,6 +90,13 @@ export interface UnitTx extends PgQueryable {
   readAround<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<PgResult<R>>;
   /** Records read ahead for this transaction's units (RecordRepository.prefetch), by id. */
   readonly recordsAhead: Map<string, RecordRow>;
+  /**
+   * Claimed jobs this transaction locked (JobQueue.hold), by `n`: the lease each still had, or null
+   * when it had already lost it. No other claim can take a locked job before COMMIT.
+   */
+  readonly held: Map<number, number | null>;
+  /** Queues the removal of a held job done, written with the transaction's other queued rows. */
+  deferDone(claim: JobClaim): void;
   /** The Brain's sequence of this transaction: steps taken in memory, written once (see BatchTx). */
   nextStep(): number;
   currentStep(): number;
@@ -58,7 +109,8 @@ const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
 const removesRecords = /\bDELETE\s+FROM\s+records\b/i;
 
 interface Row {
-  table: DeferredTable;
+  /** `done`: a held job's removal (values: n, lease). */
+  table: DeferredTable | 'done';
   values: readonly unknown[];
 }
 
@@ -83,6 +135,7 @@ export class BatchTx {
   private releaseDue = false;
   /** Records are never changed in place, so what was read ahead holds until one is removed. */
   private readonly recordsAhead = new Map<string, RecordRow>();
+  private readonly held = new Map<number, number | null>();
 
   constructor(
     private readonly tx: PgQueryable,
@@ -117,6 +170,10 @@ export class BatchTx {
       queued: (table) => this.rows.filter((r) => r.table === table).map((r) => r.values),
       readAround: <R>(sql: string, params?: readonly unknown[]) => this.tx.query<R>(sql, params),
       recordsAhead: this.recordsAhead,
+      held: this.held,
+      deferDone: (claim) => {
+        this.rows.push({ table: 'done', values: [claim.n, claim.lease] });
+      },
       nextStep: () => ++this.step,
       currentStep: () => this.step,
     };
@@ -177,6 +234,22 @@ export class BatchTx {
       const per = Math.floor(maxParams / width);
       for (let i = 0; i < values.length; i += per) await this.insert(table, values.slice(i, i + per));
     }
+    const done = taken.filter((r) => r.table === 'done').map((r) => r.values as [number, number]);
+    if (done.length > 0) await this.removeDone(done);
+  }
+
+  /**
+   * Removes held jobs done. Their rows are locked by this transaction with the leases read then, so
+   * none can have changed; if one did, nothing of the transaction may commit.
+   */
+  private async removeDone(done: readonly [number, number][]): Promise<void> {
+    const r = await this.tx.query<{ n: number }>(
+      `DELETE FROM derive_jobs j USING unnest($2::bigint[], $3::bigint[]) AS c(n, lease)
+       WHERE j.brain_uid = $1 AND j.n = c.n AND j.leased_until_ms = c.lease RETURNING j.n`,
+      [this.brainUid, done.map(([n]) => n), done.map(([, lease]) => lease)],
+    );
+    if (r.rows.length !== done.length)
+      throw new Error('derive_jobs: a held job changed under its lock; the batch rolls back');
   }
 
   private async insert(table: DeferredTable, rows: readonly (readonly unknown[])[]): Promise<void> {
@@ -189,6 +262,9 @@ export class BatchTx {
       });
       return `(${slots.join(', ')})`;
     });
-    await this.tx.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+    await this.tx.query(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')} ${onConflict[table] ?? ''}`,
+      params,
+    );
   }
 }

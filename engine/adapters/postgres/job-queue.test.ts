@@ -172,6 +172,80 @@ describe('a lease that ends mid-job (the claim token)', () => {
   });
 });
 
+describe('jobs held by a batch (JobQueue.hold)', () => {
+  it('are removed with the transaction, in one statement; one taken over before the hold is refused alone', async () => {
+    await brainWithJobs(db, 'brn_hold', 3);
+    const [j1, j2] = mine('brn_hold')(await jobs.claim(2, 70_000, 1_000));
+    const [j3] = mine('brn_hold')(await jobs.claim(1, 70_000, 100));
+    // j3's lease ran out and another claim took it before the batch held it.
+    const [taken] = mine('brn_hold')(await jobs.claim(10, 70_100, 100));
+    assert.equal(taken?.n, j3!.n);
+    const deletes: string[] = [];
+    const units = pgUnitsOfWork({
+      ...db,
+      transaction: (work, options) =>
+        db.transaction(
+          (tx, opened) =>
+            work(
+              {
+                query: (sql, params) => {
+                  if (/^\s*DELETE FROM derive_jobs/.test(sql)) deletes.push(sql);
+                  return tx.query(sql, params);
+                },
+                exec: (sql) => tx.exec(sql),
+              },
+              opened,
+            ),
+          options,
+        ),
+    });
+    const run = (job: ClaimedJob, first: boolean) =>
+      units.write(
+        'brn_hold',
+        async (w) => {
+          if (first) await w.jobs.hold([j1!, j2!, j3!]);
+          await w.sequence.next();
+          await w.jobs.complete([job]);
+        },
+        { batch: true },
+      );
+    const outcomes = await Promise.allSettled([run(j1!, true), run(j2!, false), run(j3!, false)]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'fulfilled', 'rejected'],
+    );
+    assert.ok(outcomes[2]!.status === 'rejected' && outcomes[2].reason instanceof LeaseLost);
+    assert.equal(deletes.length, 1, 'the two held jobs done go in one statement');
+    const left = await db.query<{ n: number }>('SELECT n FROM derive_jobs WHERE brain_uid = $1', [
+      'brn_hold',
+    ]);
+    assert.deepEqual(
+      left.rows.map((r) => r.n),
+      [j3!.n],
+      "the job taken over is its new holder's",
+    );
+    assert.equal(
+      await units.read('brn_hold', (r) => r.sequence.current()),
+      5,
+      'the refused unit took no step',
+    );
+  });
+
+  it('a unit that fails after completing a held job leaves it in the queue', async () => {
+    await brainWithJobs(db, 'brn_hold_fail', 1);
+    const [job] = mine('brn_hold_fail')(await jobs.claim(10, 80_000, 100));
+    await assert.rejects(
+      pgUnitsOfWork(db).write('brn_hold_fail', async (w) => {
+        await w.jobs.hold([job!]);
+        await w.jobs.complete([job!]);
+        throw new Error('the job failed after all');
+      }),
+      /failed after all/,
+    );
+    assert.equal(await jobs.oldestPendingSeq('brn_hold_fail'), 1);
+  });
+});
+
 const server = await serverForTests();
 describe('the derivation queue shared by several processes', { skip: server.skip }, () => {
   it('workers claiming at once each get different jobs, and every job is claimed once', async () => {
@@ -235,5 +309,19 @@ describe('the derivation queue shared by several processes', { skip: server.skip
     });
     assert.ok((await refused!) instanceof LeaseLost);
     assert.equal(await first.oldestPendingSeq('brn_race'), 2, "job two is the second claim's, still pending");
+  });
+
+  it('a job held by a batch is passed by every claim until the batch commits, then gone', async () => {
+    const [a, b] = await migratedDatabase(server.cluster(), 2, 2);
+    await brainWithJobs(a!, 'brn_held', 1);
+    const [job] = await pgJobQueue(a!).claim(10, 0, 100);
+    await pgUnitsOfWork(a!).write('brn_held', async (w) => {
+      await w.jobs.hold([job!]);
+      await w.jobs.complete([job!]);
+      // Long after the lease: the row is locked, so a claim in another process passes it by.
+      assert.deepEqual(await pgJobQueue(b!).claim(10, 10_000, 100), []);
+    });
+    assert.deepEqual(await pgJobQueue(b!).claim(10, 10_000, 100), []);
+    assert.equal(await pgJobQueue(b!).oldestPendingSeq('brn_held'), null);
   });
 });

@@ -1,16 +1,28 @@
 import { LeaseLost, queuedJob, type JobRow } from '../../core/derive/queued-job.ts';
-import type { DeriveJob, JobQueue } from '../../ports/index.ts';
+import type { DeriveJob, JobClaim, JobQueue } from '../../ports/index.ts';
 import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 
 /**
  * What a unit of work does to the queue: its jobs commit with it, and a lost lease rolls it back. In a
- * write (`deferred`, BatchTx) a new job is queued and written with the others of its transaction.
+ * write (`deferred`, BatchTx) a new job is queued and written with the others of its transaction, and
+ * a held job's removal too.
  */
 export function pgJobWrites(
   q: PgQueryable,
-  deferred?: Pick<UnitTx, 'defer'>,
-): Pick<JobQueue, 'enqueue' | 'complete' | 'retry'> {
+  deferred?: Pick<UnitTx, 'defer' | 'readAround' | 'held' | 'deferDone'>,
+): Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'> {
+  const completeNow = async (claims: readonly JobClaim[]) => {
+    if (claims.length === 0) return;
+    const r = await q.query<{ n: number }>(
+      `DELETE FROM derive_jobs j USING unnest($1::bigint[], $2::bigint[]) AS c(n, lease)
+       WHERE j.n = c.n AND j.leased_until_ms = c.lease RETURNING j.n`,
+      [claims.map((c) => c.n), claims.map((c) => c.lease)],
+    );
+    const done = new Set(r.rows.map((row) => row.n));
+    const lost = claims.filter((c) => !done.has(c.n));
+    if (lost.length > 0) throw new LeaseLost(lost);
+  };
   return {
     async enqueue(job: DeriveJob) {
       const values =
@@ -27,17 +39,23 @@ export function pgJobWrites(
     },
     // Deletes only rows whose lease is still the claim's. Against a claim taking the row at once: the
     // DELETE's row lock makes that claim's SKIP LOCKED pass the row by, and a DELETE that waits for a
-    // claim's lock reads the row again after it commits, finding the new lease and leaving it.
+    // claim's lock reads the row again after it commits, finding the new lease and leaving it. A held
+    // job's lease was read under the transaction's lock, which keeps it: its removal is queued.
     async complete(claims) {
-      if (claims.length === 0) return;
-      const r = await q.query<{ n: number }>(
-        `DELETE FROM derive_jobs j USING unnest($1::bigint[], $2::bigint[]) AS c(n, lease)
-         WHERE j.n = c.n AND j.leased_until_ms = c.lease RETURNING j.n`,
-        [claims.map((c) => c.n), claims.map((c) => c.lease)],
-      );
-      const done = new Set(r.rows.map((row) => row.n));
-      const lost = claims.filter((c) => !done.has(c.n));
+      if (!deferred || !claims.every((c) => deferred.held.has(c.n))) return completeNow(claims);
+      const lost = claims.filter((c) => deferred.held.get(c.n) !== c.lease);
       if (lost.length > 0) throw new LeaseLost(lost);
+      for (const c of claims) deferred.deferDone(c);
+    },
+    // Locked outside any unit's savepoint (readAround): a unit rolled back would release its row locks.
+    async hold(claims) {
+      if (!deferred || claims.length === 0) return;
+      const r = await deferred.readAround<{ n: number; leased_until_ms: number | null }>(
+        `SELECT n, leased_until_ms FROM derive_jobs WHERE n = ANY($1::bigint[]) FOR UPDATE`,
+        [claims.map((c) => c.n)],
+      );
+      const leases = new Map(r.rows.map((row) => [row.n, row.leased_until_ms]));
+      for (const c of claims) deferred.held.set(c.n, leases.get(c.n) === c.lease ? c.lease : null);
     },
     async retry(claim, dueMs) {
       await q.query(

@@ -8,6 +8,7 @@ import type {
   MemoryVersionRow,
   SettlingVersion,
 } from '../../ports/index.ts';
+import { deferredColumns, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 import {
   currentSql,
@@ -72,13 +73,27 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   return conds;
 }
 
+/** A queued Memory's values (BatchTx), by column. */
+const queuedMemory = (values: readonly unknown[]) =>
+  Object.fromEntries(deferredColumns.memories.map((c, i) => [c, values[i]])) as unknown as Omit<
+    MemoryVersionRow,
+    'n'
+  >;
+
 /**
  * One Brain's Memory versions over PostgreSQL, as the SQLite adapter's (the same filters, pages and
  * cursors): ids compare bytewise (COLLATE "C", SQLite's BINARY) whatever the database's collation,
  * and a delta read orders by step then `n` (write order). A Memory's lineage check (it cites a Record)
- * is deferred to the commit, so a version and its citations may be written in either order.
+ * is deferred to the commit, so a version and its citations may be written in either order. In a
+ * write (`deferred`, BatchTx) a new version and its citations are queued and written with the
+ * transaction's other queued rows; a lookup of an identical statement reads the table without writing
+ * them first and looks at those queued itself.
  */
-export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
+export function pgMemories(
+  q: PgQueryable,
+  brainUid: string,
+  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround'>,
+): MemoryRepository {
   const select = async (p: Params, where: string[], tail: string) =>
     (
       await q.query<MemoryVersionRow>(
@@ -138,49 +153,26 @@ export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
       return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);
     },
     async insert(row, citations) {
-      const inserted = (
-        await q.query<MemoryVersionRow>(
-          `INSERT INTO memories AS m (brain_uid, id, lineage, slot, version, statement, norm, subject, predicate,
-             owner_state, owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
-             pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-                   $21, $22, $23, $24)
-           RETURNING ${versionColumns}`,
-          [
-            brainUid,
-            row.id,
-            row.lineage,
-            row.slot,
-            row.version,
-            row.statement,
-            row.norm,
-            row.subject,
-            row.predicate,
-            row.owner_state,
-            row.owner_entity,
-            row.source_key,
-            row.valid_from,
-            row.valid_from_ms,
-            row.valid_to,
-            row.valid_to_ms,
-            row.status,
-            row.pending,
-            row.corrects,
-            row.retracted_by,
-            row.revised_by,
-            row.seq,
-            row.learned_at,
-            row.cause,
-          ],
-        )
-      ).rows[0]!;
+      const values = deferredColumns.memories.map((c) =>
+        c === 'brain_uid' ? brainUid : row[c as keyof typeof row],
+      );
+      const cites = citations.map((c) => [brainUid, row.id, c.record_id, c.quote]);
+      if (deferred) {
+        deferred.defer('memories', values);
+        for (const c of cites) deferred.defer('citations', c);
+        return;
+      }
+      await q.query(
+        `INSERT INTO memories (${deferredColumns.memories.join(', ')})
+         VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`,
+        values,
+      );
       await q.query(
         `INSERT INTO citations (brain_uid, memory_id, record_id, quote)
          SELECT $1, $2, c.record_id, c.quote FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS c(record_id, quote, k)
          ORDER BY c.k ON CONFLICT (brain_uid, memory_id, record_id) DO NOTHING`,
         [brainUid, row.id, citations.map((c) => c.record_id), citations.map((c) => c.quote)],
       );
-      return inserted;
     },
     async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
@@ -231,16 +223,31 @@ export function pgMemories(q: PgQueryable, brainUid: string): MemoryRepository {
           [brainUid, slot],
         )
       ).rows,
-    sameStatement: async (s) =>
-      (
-        await q.query<{ id: string }>(
-          `SELECT id FROM memories
-           WHERE brain_uid = $1 AND norm = $2 AND slot IS NULL AND subject = $3 AND owner_state = $4
-             AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
-           ORDER BY n LIMIT 1`,
-          [brainUid, s.norm, s.subject, s.owner_state, s.owner_entity],
-        )
-      ).rows[0]?.id ?? null,
+    // In a write, Memories still queued come after every row of the table (their `n` is taken when
+    // they are written), and are as inserted: any statement changing one would have written it first.
+    async sameStatement(s) {
+      const params = [brainUid, s.norm, s.subject, s.owner_state, s.owner_entity];
+      const sql = `SELECT id FROM memories
+         WHERE brain_uid = $1 AND norm = $2 AND slot IS NULL AND subject = $3 AND owner_state = $4
+           AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
+         ORDER BY n LIMIT 1`;
+      if (!deferred) return (await q.query<{ id: string }>(sql, params)).rows[0]?.id ?? null;
+      const stored = (await deferred.readAround<{ id: string }>(sql, params)).rows[0]?.id;
+      if (stored !== undefined) return stored;
+      const queued = deferred
+        .queued('memories')
+        .map(queuedMemory)
+        .find(
+          (m) =>
+            m.norm === s.norm &&
+            m.slot === null &&
+            m.subject === s.subject &&
+            m.owner_state === s.owner_state &&
+            m.owner_entity === s.owner_entity &&
+            m.status === 'active',
+        );
+      return queued?.id ?? null;
+    },
     settling: async (lineage) =>
       (
         await q.query<SettlingVersion>(

@@ -74,6 +74,7 @@ function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnit
     sequence: stepsOf(tx),
     records: pgRecords(tx, brainUid, tx),
     idempotency: pgIdempotency(tx, brainUid, tx),
+    memories: pgMemories(tx, brainUid, tx),
     jobs: pgJobWrites(tx, tx),
     self: async () => selfOf(self),
   };

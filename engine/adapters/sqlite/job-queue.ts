@@ -109,6 +109,9 @@ export function sqliteJobQueue(store: Store): JobQueue {
         }
       }),
 
+    // Completing takes effect when called, and one process holds the leases: nothing to keep.
+    hold: async () => {},
+
     retry: (claim, dueMs) =>
       atOnce(() => {
         if (!holds(claim)) return;

@@ -159,7 +159,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     citations: async (memoryIds, opts) => citationRows(store, memoryIds, opts),
     async insert(row, citations) {
       for (const c of citations) cite(row.id, c.record_id, c.quote);
-      const { lastInsertRowid } = store.run(
+      store.run(
         `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
            owner_state, owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
            pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
@@ -189,7 +189,6 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         row.learned_at,
         row.cause,
       );
-      return { ...row, brain_uid: brainUid, n: Number(lastInsertRowid) };
     },
     async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);

@@ -45,6 +45,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
     enqueue: (job) => queue.enqueue(job),
     complete: (claims) => queue.complete(claims),
     retry: (claim, dueMs) => queue.retry(claim, dueMs),
+    hold: (claims) => queue.hold(claims),
   };
   const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
