@@ -9,6 +9,7 @@ import { restatedMemories } from './008-restated-memories.ts';
 import { speakers } from './009-speakers.ts';
 import { deriveUpgrade } from './010-derive-upgrade.ts';
 import { turnCounts } from './011-turn-counts.ts';
+import { turnPlans } from './012-turn-plans.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -34,6 +35,7 @@ export const migrations: readonly PgMigration[] = [
   speakers,
   deriveUpgrade,
   turnCounts,
+  turnPlans,
 ];
 
 /**
