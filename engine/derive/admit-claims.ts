@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
-import type { MemoryRepository } from '../ports/index.ts';
+import type { MemoryRepository, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
@@ -13,6 +13,14 @@ export interface AdmittedRecord {
   occurredMs: number;
   sourceName: string | null;
 }
+
+/** What a claim of no slot looks up: an identical current statement with the same owner and subject. */
+export const sameStatementOf = (claim: Claim): SameStatement => ({
+  norm: normalizeStatement(claim.statement),
+  subject: claim.subject,
+  owner_state: claim.owner.state,
+  owner_entity: claim.owner.entity ?? null,
+});
 
 /**
  * Turns a Record's claims into Memory versions:
@@ -44,12 +52,7 @@ export async function admitClaims(
               (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
             ) ?? versions.find((v) => v.norm === norm && inForceAt(timesOf(v), record.occurredMs))
           )?.id
-        : await memories.sameStatement({
-            norm,
-            subject: claim.subject,
-            owner_state: claim.owner.state,
-            owner_entity: claim.owner.entity ?? null,
-          });
+        : await memories.sameStatement(sameStatementOf(claim));
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);

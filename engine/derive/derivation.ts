@@ -1,7 +1,9 @@
 import type { Deriver } from '../core/derive/deriver.ts';
 import type { JobQueue, QueuedJob, Storage } from '../ports/index.ts';
 import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
-import { runDeriveJob, type OnRestated } from './derive-jobs.ts';
+import { sameStatementOf } from './admit-claims.ts';
+import { deriverInput, runDeriveJob, type OnRestated } from './derive-jobs.ts';
+import { citableClaims } from '../core/derive/citable-claims.ts';
 import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
 
 /** Where derivation reports what went wrong (the engine's logger). */
@@ -45,11 +47,27 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
     write: o.write,
     storeFailure: o.storeFailure,
     now: () => o.clock().getTime(),
-    // Each derive job reads its Record first: the batch's are read in one go. Held, the jobs are
-    // completed with the batch's commit rather than one statement each.
+    // Each derive job reads its Record, then looks up its claims' identical statements: the batch's
+    // are read in one go each. Held, the jobs are completed with the batch's commit rather than one
+    // statement each.
     prepare: async (uow, jobs) => {
       await uow.jobs.hold(jobs);
-      await uow.records.prefetch(jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : [])));
+      const records = await uow.records.prefetch(
+        jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : [])),
+      );
+      if (records.length === 0) return;
+      const self = await uow.self();
+      const lookups = records.flatMap((r) => {
+        try {
+          return citableClaims(o.deriver, deriverInput(r), { self }).flatMap((c) =>
+            c.predicate === null ? [sameStatementOf(c)] : [],
+          );
+        } catch {
+          // That Record's own job fails on it, alone: not the job whose unit prepares the batch.
+          return [];
+        }
+      });
+      await uow.memories.prefetchSame(lookups);
     },
     run: async (uow, job) => {
       await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated);

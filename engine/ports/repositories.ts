@@ -54,10 +54,10 @@ export interface RecordRepository {
   getMany(ids: readonly string[]): Promise<RecordRow[]>;
   /**
    * These Records will be asked for by `get` in this transaction's units (a derive batch's): a storage
-   * whose reads are round trips reads them now in one, and answers those `get`s from it. One whose
-   * reads are cheap does nothing.
+   * whose reads are round trips reads them now in one, answers those `get`s from it, and answers the
+   * Records it found. One whose reads are cheap does nothing and answers none.
    */
-  prefetch(ids: readonly string[]): Promise<void>;
+  prefetch(ids: readonly string[]): Promise<RecordRow[]>;
   /** The state of each of these Records, in their order (a page reads its Records' states at once). */
   states(ids: readonly string[]): Promise<RecordState[]>;
   /**
@@ -203,6 +203,9 @@ export type MemoryChanges = Partial<
 /** A version of a lineage as settling it reads it: with when the Record that revised it occurred. */
 export type SettlingVersion = MemoryVersionRow & { revised_at: string | null; revised_ms: number | null };
 
+/** What an identical statement is looked up by (MemoryRepository.sameStatement). */
+export type SameStatement = Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>;
+
 /**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
@@ -238,9 +241,13 @@ export interface MemoryRepository extends MemoryReads {
    * The id of an active version of no slot with this normalised statement, subject and owner (an
    * identical statement a claim without a slot joins), or null.
    */
-  sameStatement(
-    q: Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>,
-  ): Promise<string | null>;
+  sameStatement(q: SameStatement): Promise<string | null>;
+  /**
+   * These `sameStatement` lookups will be asked in this transaction's units (a derive batch's): a
+   * storage whose reads are round trips reads them now in one and answers them from it until the
+   * transaction changes a Memory. One whose reads are cheap does nothing.
+   */
+  prefetchSame(qs: readonly SameStatement[]): Promise<void>;
   /** Every version of one lineage, by write order, as settling it reads them. */
   settling(lineage: string): Promise<SettlingVersion[]>;
   /**

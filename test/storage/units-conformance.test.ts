@@ -1472,6 +1472,48 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it('answers identical statements read ahead as it answers them one by one, also after a Memory changes', async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const r1 = m('r1');
+      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, r1)));
+      const words = (id: string, o: Partial<MemoryVersionRow> = {}) =>
+        memoryRow(uid, m(id), { statement: 'Same words', norm: 'same words', ...o });
+      const cite = [{ record_id: r1, quote: 'q' }];
+      await b.units.write(uid, async (u) => {
+        await u.memories.insert(words('a'), cite);
+        await u.memories.insert(words('b', { subject: 'Bo' }), cite);
+      });
+      const ana = { norm: 'same words', subject: 'Ana', owner_state: 'self', owner_entity: null } as const;
+      const bo = { ...ana, subject: 'Bo' };
+      const none = { ...ana, norm: 'no such words' };
+      const unit = <T>(work: (u: BrainUnitOfWork) => Promise<T>) => b.units.write(uid, work, { batch: true });
+      const answers = await Promise.all([
+        unit(async (u) => {
+          await u.memories.prefetchSame([ana, bo, none]);
+          return [
+            await u.memories.sameStatement(ana),
+            await u.memories.sameStatement(bo),
+            await u.memories.sameStatement(none),
+          ];
+        }),
+        unit(async (u) => {
+          await u.memories.update(m('a'), { status: 'superseded' });
+          return [await u.memories.sameStatement(ana)];
+        }),
+        unit(async (u) => {
+          await u.memories.prefetchSame([ana]);
+          await u.memories.insert(words('c'), cite);
+          return [await u.memories.sameStatement(ana)];
+        }),
+        unit(async (u) => {
+          await u.memories.prefetchSame([ana, bo]);
+          return [await u.memories.sameStatement(ana), await u.memories.sameStatement(bo)];
+        }),
+      ]);
+      assert.deepEqual(answers, [[m('a'), m('b'), null], [null], [m('c')], [m('c'), m('b')]]);
+    });
+
     it('tells what forgetting Records touches and what a newer revision of an item replaces', async () => {
       const uid = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;

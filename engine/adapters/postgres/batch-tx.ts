@@ -91,6 +91,12 @@ export interface UnitTx extends PgQueryable {
   /** Records read ahead for this transaction's units (RecordRepository.prefetch), by id. */
   readonly recordsAhead: Map<string, RecordRow>;
   /**
+   * Identical-statement lookups read ahead (MemoryRepository.prefetchSame), by key: the id the table
+   * answered, or null. Emptied by any statement that may change a Memory, and when queued ones are
+   * written.
+   */
+  readonly sameAhead: Map<string, string | null>;
+  /**
    * Claimed jobs this transaction locked (JobQueue.hold), by `n`: the lease each still had, or null
    * when it had already lost it. No other claim can take a locked job before COMMIT.
    */
@@ -107,6 +113,8 @@ export interface UnitTx extends PgQueryable {
 const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
 /** A statement that may remove Records: those read ahead may be gone. */
 const removesRecords = /\bDELETE\s+FROM\s+records\b/i;
+/** A statement that changes nothing (one with a FOR UPDATE changes no Memory either). */
+const readsOnly = /^\s*SELECT\b/i;
 
 interface Row {
   /** `done`: a held job's removal (values: n, lease). */
@@ -136,6 +144,7 @@ export class BatchTx {
   /** Records are never changed in place, so what was read ahead holds until one is removed. */
   private readonly recordsAhead = new Map<string, RecordRow>();
   private readonly held = new Map<number, number | null>();
+  private readonly sameAhead = new Map<string, string | null>();
 
   constructor(
     private readonly tx: PgQueryable,
@@ -171,6 +180,7 @@ export class BatchTx {
       readAround: <R>(sql: string, params?: readonly unknown[]) => this.tx.query<R>(sql, params),
       recordsAhead: this.recordsAhead,
       held: this.held,
+      sameAhead: this.sameAhead,
       deferDone: (claim) => {
         this.rows.push({ table: 'done', values: [claim.n, claim.lease] });
       },
@@ -207,6 +217,7 @@ export class BatchTx {
   private async beforeStatement(sql: string): Promise<void> {
     const u = this.unit!;
     if (removesRecords.test(sql)) this.recordsAhead.clear();
+    if (!readsOnly.test(sql)) this.sameAhead.clear();
     if (this.savepoints && !u.savepoint) {
       await this.flush(u.mark);
       await this.tx.exec(this.releaseDue ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit');
@@ -228,6 +239,7 @@ export class BatchTx {
     if (upTo === 0) return;
     const taken = this.rows.splice(0, upTo);
     if (this.unit) this.unit.mark = Math.max(0, this.unit.mark - upTo);
+    if (taken.some((r) => r.table === 'memories')) this.sameAhead.clear();
     for (const table of tableOrder) {
       const values = taken.filter((r) => r.table === table).map((r) => r.values);
       const width = columns[table].length;

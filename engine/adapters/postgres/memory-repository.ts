@@ -6,6 +6,7 @@ import type {
   MemoryFilter,
   MemoryRepository,
   MemoryVersionRow,
+  SameStatement,
   SettlingVersion,
 } from '../../ports/index.ts';
 import { deferredColumns, type UnitTx } from './batch-tx.ts';
@@ -73,6 +74,14 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   return conds;
 }
 
+/** The first active version of no slot with these words, subject and owner (sameStatement). */
+const sameStatementSql = `SELECT id FROM memories
+  WHERE brain_uid = $1 AND norm = $2 AND slot IS NULL AND subject = $3 AND owner_state = $4
+    AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
+  ORDER BY n LIMIT 1`;
+
+const sameKey = (s: SameStatement) => JSON.stringify([s.norm, s.subject, s.owner_state, s.owner_entity]);
+
 /** A queued Memory's values (BatchTx), by column. */
 const queuedMemory = (values: readonly unknown[]) =>
   Object.fromEntries(deferredColumns.memories.map((c, i) => [c, values[i]])) as unknown as Omit<
@@ -92,7 +101,7 @@ const queuedMemory = (values: readonly unknown[]) =>
 export function pgMemories(
   q: PgQueryable,
   brainUid: string,
-  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround'>,
+  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround' | 'sameAhead'>,
 ): MemoryRepository {
   const select = async (p: Params, where: string[], tail: string) =>
     (
@@ -227,26 +236,34 @@ export function pgMemories(
     // they are written), and are as inserted: any statement changing one would have written it first.
     async sameStatement(s) {
       const params = [brainUid, s.norm, s.subject, s.owner_state, s.owner_entity];
-      const sql = `SELECT id FROM memories
-         WHERE brain_uid = $1 AND norm = $2 AND slot IS NULL AND subject = $3 AND owner_state = $4
-           AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
-         ORDER BY n LIMIT 1`;
-      if (!deferred) return (await q.query<{ id: string }>(sql, params)).rows[0]?.id ?? null;
-      const stored = (await deferred.readAround<{ id: string }>(sql, params)).rows[0]?.id;
-      if (stored !== undefined) return stored;
+      if (!deferred) return (await q.query<{ id: string }>(sameStatementSql, params)).rows[0]?.id ?? null;
+      const ahead = deferred.sameAhead.get(sameKey(s));
+      const stored =
+        ahead !== undefined
+          ? ahead
+          : ((await deferred.readAround<{ id: string }>(sameStatementSql, params)).rows[0]?.id ?? null);
+      if (stored !== null) return stored;
       const queued = deferred
         .queued('memories')
         .map(queuedMemory)
-        .find(
-          (m) =>
-            m.norm === s.norm &&
-            m.slot === null &&
-            m.subject === s.subject &&
-            m.owner_state === s.owner_state &&
-            m.owner_entity === s.owner_entity &&
-            m.status === 'active',
-        );
+        .find((m) => m.slot === null && m.status === 'active' && sameKey(m) === sameKey(s));
       return queued?.id ?? null;
+    },
+    // What the table holds for each, read around the queue as sameStatement reads it.
+    async prefetchSame(qs) {
+      if (!deferred || qs.length === 0) return;
+      const norms = [...new Set(qs.map((x) => x.norm))];
+      const rows = (
+        await deferred.readAround<SameStatement & { id: string }>(
+          `SELECT id, norm, subject, owner_state, owner_entity FROM memories
+           WHERE brain_uid = $1 AND norm = ANY($2::text[]) AND slot IS NULL AND status = 'active'
+           ORDER BY n`,
+          [brainUid, norms],
+        )
+      ).rows;
+      const found = new Map<string, string>();
+      for (const row of rows) if (!found.has(sameKey(row))) found.set(sameKey(row), row.id);
+      for (const x of qs) deferred.sameAhead.set(sameKey(x), found.get(sameKey(x)) ?? null);
     },
     settling: async (lineage) =>
       (

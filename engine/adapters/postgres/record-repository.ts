@@ -69,9 +69,10 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       // Outside a write there is no transaction to hold them for. The Records asked for were committed
       // before this transaction began (a claimed job's), so none of its queued rows is among them and
       // the read needs no savepoint.
-      if (!deferred || ids.length === 0) return;
+      if (!deferred || ids.length === 0) return [];
       const rows = (await deferred.readAround<RecordRow>(byIds, [brainUid, ids])).rows;
       for (const row of rows) deferred.recordsAhead.set(row.id, row);
+      return rows;
     },
     async states(ids) {
       if (ids.length === 0) return [];

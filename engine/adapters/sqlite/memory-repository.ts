@@ -246,6 +246,8 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
           slot,
         )
         .map(versionOf),
+    // A read here costs no round trip: each is asked when needed.
+    prefetchSame: async () => {},
     sameStatement: async (q) =>
       store.get<{ id: string }>(sameStatementSql, brainUid, q.norm, q.subject, q.owner_state, q.owner_entity)
         ?.id ?? null,

@@ -89,7 +89,7 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
             brainUid,
           ),
     // A read here is a statement on the engine's own connection, as cheap one at a time as together.
-    prefetch: async () => {},
+    prefetch: async () => [],
     states: async (ids) =>
       ids.map((id) => {
         if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))
