@@ -138,7 +138,13 @@ async function appendRecord(
       const record = target === null ? newRecord(row) : toRecord(row, (await u.records.states([id]))[0]!);
       return { record, seq, queued: target === null, replayed: false };
     },
-    { batch: true },
+    {
+      batch: true,
+      idempotencyKey:
+        opts.idempotencyKey !== undefined
+          ? { operation: 'rememberRecord', key: opts.idempotencyKey }
+          : undefined,
+    },
   );
   if (out.queued) ctx.worker.kick();
   return { record: out.record, watermark: watermarkAt(ctx, { uid }, out.seq), replayed: out.replayed };

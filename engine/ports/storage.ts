@@ -46,4 +46,9 @@ export interface UnitOptions {
    * for the end of the turn. Without it a unit starts as soon as the Brain is free.
    */
   batch?: boolean;
+  /**
+   * The Idempotency-Key the unit looks up first (`idempotency.find`): a storage of round trips reads
+   * the keys of a batch's units in one statement before they run.
+   */
+  idempotencyKey?: { operation: string; key: string } | undefined;
 }

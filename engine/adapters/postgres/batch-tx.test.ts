@@ -207,6 +207,48 @@ describe('batched units of one transaction over PostgreSQL', () => {
     });
   });
 
+  it("read a batch's Idempotency-Keys in one statement, and find each as the batch has left it", async () => {
+    await addBrain(db, 'brn_ka');
+    await pgUnitsOfWork(db).write('brn_ka', append('brn_ka', 'rec_ka0', 'k0'));
+    const { client, statements } = counted(db);
+    const uow = pgUnitsOfWork(client);
+    /** Replays the key's Record, or appends `id` under it; first writing the queue when `flushing`. */
+    const remember = (id: string, key: string, flushing = false) =>
+      uow.write(
+        'brn_ka',
+        async (u) => {
+          if (flushing) await u.records.get('rec_none');
+          const prior = await u.idempotency.find('rememberRecord', key);
+          if (prior) return 'record' in prior.target ? `replays ${prior.target.record}` : 'an Object';
+          await append('brn_ka', id, key)(u);
+          return `appends ${id}`;
+        },
+        { batch: true, idempotencyKey: { operation: 'rememberRecord', key } },
+      );
+    const answers = await Promise.all([
+      remember('rec_ka1', 'k0'),
+      remember('rec_ka2', 'k2'),
+      remember('rec_ka3', 'k2'),
+      // Its statement writes rec_ka2's key to the table first: the keys read ahead follow it there.
+      remember('rec_ka4', 'k2', true),
+      remember('rec_ka5', 'k5'),
+    ]);
+    assert.deepEqual(answers, [
+      'replays rec_ka0',
+      'appends rec_ka2',
+      'replays rec_ka2',
+      'replays rec_ka2',
+      'appends rec_ka5',
+    ]);
+    const lookups = statements.filter((s) => /^SELECT (i\.operation|body_hash)/.test(s));
+    assert.deepEqual(
+      lookups.map((s) => s.slice(0, 16)),
+      ['SELECT i.operati'],
+      'one read for the five units',
+    );
+    assert.deepEqual((await stored('brn_ka')).keys, ['k0', 'k2', 'k5']);
+  });
+
   it('a Record deleted after a step taken in memory leaves its tombstone at that step', async () => {
     await addBrain(db, 'brn_t');
     await addRecord(db, 'brn_t', 'rec_t');

@@ -97,6 +97,11 @@ export interface UnitTx extends PgQueryable {
    */
   readonly sameAhead: Map<string, string | null>;
   /**
+   * Idempotency-Keys read ahead for the batch's units (readKeys), by `keyAhead`: the row's columns as
+   * BatchTx queues them, or null. Emptied as sameAhead is; a queued key written joins it.
+   */
+  readonly keysAhead: Map<string, readonly unknown[] | null>;
+  /**
    * Claimed jobs this transaction locked (JobQueue.hold), by `n`: the lease each still had, or null
    * when it had already lost it. No other claim can take a locked job before COMMIT.
    */
@@ -113,6 +118,9 @@ export interface UnitTx extends PgQueryable {
 const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
 /** A statement that may remove Records: those read ahead may be gone. */
 const removesRecords = /\bDELETE\s+FROM\s+records\b/i;
+/** Where keysAhead files an Idempotency-Key. */
+export const keyAhead = (operation: string, key: string) => `${operation}\u0000${key}`;
+
 /** A statement that changes nothing (one with a FOR UPDATE changes no Memory either). */
 const readsOnly = /^\s*SELECT\b/i;
 
@@ -145,6 +153,7 @@ export class BatchTx {
   private readonly recordsAhead = new Map<string, RecordRow>();
   private readonly held = new Map<number, number | null>();
   private readonly sameAhead = new Map<string, string | null>();
+  private readonly keysAhead = new Map<string, readonly unknown[] | null>();
 
   constructor(
     private readonly tx: PgQueryable,
@@ -181,12 +190,43 @@ export class BatchTx {
       recordsAhead: this.recordsAhead,
       held: this.held,
       sameAhead: this.sameAhead,
+      keysAhead: this.keysAhead,
       deferDone: (claim) => {
         this.rows.push({ table: 'done', values: [claim.n, claim.lease] });
       },
       nextStep: () => ++this.step,
       currentStep: () => this.step,
     };
+  }
+
+  /**
+   * Reads the Idempotency-Keys the batch's units will look up, in one statement before the first
+   * runs: the Brain's row is locked, so no other transaction adds or removes one of its keys meanwhile.
+   */
+  async readKeys(keys: readonly { operation: string; key: string }[]): Promise<void> {
+    if (keys.length === 0) return;
+    const r = await this.tx.query<{
+      operation: string;
+      key: string;
+      body_hash: string;
+      record_id: string | null;
+      object_n: number | null;
+    }>(
+      `SELECT i.operation, i.key, i.body_hash, i.record_id, i.object_n
+       FROM unnest($2::text[], $3::text[]) AS w(operation, key)
+       JOIN idempotency i ON i.brain_uid = $1 AND i.operation = w.operation AND i.key = w.key`,
+      [this.brainUid, keys.map((k) => k.operation), keys.map((k) => k.key)],
+    );
+    for (const k of keys) this.keysAhead.set(keyAhead(k.operation, k.key), null);
+    for (const row of r.rows)
+      this.keysAhead.set(keyAhead(row.operation, row.key), [
+        this.brainUid,
+        row.operation,
+        row.key,
+        row.body_hash,
+        row.record_id,
+        row.object_n,
+      ]);
   }
 
   /** The unit resolved: what it queued and the steps it took stay. */
@@ -217,7 +257,10 @@ export class BatchTx {
   private async beforeStatement(sql: string): Promise<void> {
     const u = this.unit!;
     if (removesRecords.test(sql)) this.recordsAhead.clear();
-    if (!readsOnly.test(sql)) this.sameAhead.clear();
+    if (!readsOnly.test(sql)) {
+      this.sameAhead.clear();
+      this.keysAhead.clear();
+    }
     if (this.savepoints && !u.savepoint) {
       await this.flush(u.mark);
       await this.tx.exec(this.releaseDue ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit');
@@ -240,6 +283,10 @@ export class BatchTx {
     const taken = this.rows.splice(0, upTo);
     if (this.unit) this.unit.mark = Math.max(0, this.unit.mark - upTo);
     if (taken.some((r) => r.table === 'memories')) this.sameAhead.clear();
+    // A key written leaves the queue for the table: what was read ahead of it is that row now.
+    for (const r of taken)
+      if (r.table === 'idempotency')
+        this.keysAhead.set(keyAhead(String(r.values[1]), String(r.values[2])), r.values);
     for (const table of tableOrder) {
       const values = taken.filter((r) => r.table === table).map((r) => r.values);
       const width = columns[table].length;

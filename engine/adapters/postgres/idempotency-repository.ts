@@ -1,5 +1,5 @@
 import type { IdempotencyEntry, IdempotencyRepository } from '../../ports/index.ts';
-import type { UnitTx } from './batch-tx.ts';
+import { keyAhead, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 
 /**
@@ -7,18 +7,22 @@ import type { PgQueryable } from './client.ts';
  * Object version) with ON DELETE CASCADE, so forgetting that forgets the key, as in SQLite. In a write
  * (`deferred`, BatchTx) a new key is queued with the Record it names, and a lookup reads the table
  * around the queue and the queue itself: a key used twice in one transaction is found the second time.
+ * A key the batch read ahead (BatchTx.readKeys) is answered from that.
  */
 export function pgIdempotency(
   q: PgQueryable,
   brainUid: string,
-  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround'>,
+  deferred?: Pick<UnitTx, 'defer' | 'queued' | 'readAround' | 'keysAhead'>,
 ): IdempotencyRepository {
   return {
     async find(operation, key) {
       // Columns as BatchTx queues them: brain_uid, operation, key, body_hash, record_id, object_n.
-      const queued = deferred
-        ?.queued('idempotency')
-        .find((v) => v[0] === brainUid && v[1] === operation && v[2] === key);
+      const queued =
+        deferred
+          ?.queued('idempotency')
+          .find((v) => v[0] === brainUid && v[1] === operation && v[2] === key) ??
+        deferred?.keysAhead.get(keyAhead(operation, key));
+      if (queued === null) return null;
       if (queued) {
         const [, , , bodyHash, recordId, objectN] = queued as [
           string,

@@ -118,6 +118,7 @@ const maxBatch = 256;
 
 interface Batched {
   work: (uow: PgUnitOfWork) => Promise<unknown>;
+  key: UnitOptions['idempotencyKey'];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -166,6 +167,9 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     const outcomes: Outcome[] = [];
     try {
       await locked(brainUid, units.length > 1, async (batch, uow) => {
+        // One unit reads its key itself, in as many round trips.
+        const keys = units.flatMap((u) => (u.key ? [u.key] : []));
+        if (keys.length > 1) await batch.readKeys(keys);
         for (const u of units) {
           const work = uow();
           try {
@@ -194,7 +198,11 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
       else u.reject(o.error);
     }
   };
-  const writeBatched = <T>(brainUid: string, work: (uow: PgUnitOfWork) => Promise<T>): Promise<T> =>
+  const writeBatched = <T>(
+    brainUid: string,
+    work: (uow: PgUnitOfWork) => Promise<T>,
+    key: UnitOptions['idempotencyKey'],
+  ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       let batch = gathering.get(brainUid);
       if (!batch || batch.length >= maxBatch) {
@@ -206,13 +214,13 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
           return runBatch(brainUid, mine);
         });
       }
-      batch.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      batch.push({ work, key, resolve: resolve as (v: unknown) => void, reject });
     });
 
   return {
     write: (brainUid, work, opts) =>
       opts?.batch
-        ? writeBatched(brainUid, work)
+        ? writeBatched(brainUid, work, opts.idempotencyKey)
         : inTurn(brainUid, () => locked(brainUid, false, (_batch, uow) => work(uow()))),
     read: (brainUid, work) =>
       client.transaction(
