@@ -95,6 +95,30 @@ describe('batched units of one transaction over PostgreSQL', () => {
     });
   });
 
+  it('take in units that arrive while their transaction waits for the connection', async () => {
+    await addBrain(db, 'brn_wait');
+    const { client, statements } = counted(db);
+    const uow = pgUnitsOfWork(client);
+    let open!: () => void;
+    // Another transaction holds PGlite's one connection, as another process's would hold the row.
+    const other = db.transaction(() => new Promise<void>((resolve) => (open = resolve)));
+    const first = uow.write('brn_wait', append('brn_wait', 'rec_w1'), { batch: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const later = ['rec_w2', 'rec_w3'].map((id) =>
+      uow.write('brn_wait', append('brn_wait', id), { batch: true }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    open();
+    await other;
+    assert.deepEqual(await Promise.all([first, ...later]), [1, 2, 3]);
+    assert.equal(
+      statements.filter((s) => s.startsWith('SELECT seq, self_type')).length,
+      1,
+      'one transaction',
+    );
+    assert.deepEqual((await stored('brn_wait')).records, ['rec_w1@1', 'rec_w2@2', 'rec_w3@3']);
+  });
+
   it('Records read ahead answer the later units of the transaction without a statement, until one is removed', async () => {
     await addBrain(db, 'brn_r');
     for (const [i, id] of ['rec_r1', 'rec_r2', 'rec_r3'].entries()) await addRecord(db, 'brn_r', id, i + 1);

@@ -101,8 +101,9 @@ export interface PgUnitsOfWork {
    * rejects. It starts by locking the Brain's row, so units of work of one Brain run one at a time
    * across every process (others wait for the COMMIT); units of work of different Brains run at once.
    * In this process, one Brain's units start in the order they were called, one after another. `batch`
-   * units of a Brain that gather while its turn is taken (or are called in one turn of the event loop)
-   * share one transaction, each in a savepoint, and commit once: one disk flush for many short writes,
+   * units of a Brain that gather while its turn is taken, or while their transaction waits for its
+   * connection and the Brain's row (or that are called in one turn of the event loop), share one
+   * transaction, each in a savepoint, and commit once: one disk flush for many short writes,
    * as SQLite's batches do. A unit that fails rolls back to its savepoint alone; a failed COMMIT
    * rejects them all.
    */
@@ -137,10 +138,13 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     });
     return run;
   };
-  /** Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx. */
+  /**
+   * Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx.
+   * `savepoints` is asked once the row is locked.
+   */
   const locked = <T>(
     brainUid: string,
-    savepoints: boolean,
+    savepoints: () => boolean,
     fn: (batch: BatchTx, uow: () => PgUnitOfWork) => Promise<T>,
   ) =>
     client.transaction(
@@ -148,7 +152,7 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         // Sent with BEGIN: the lock is the transaction's first statement, in its first round trip.
         const brain = opened?.rows[0] as (BrainRow & { seq: number }) | undefined;
         if (!brain) throw gone();
-        const batch = new BatchTx(tx, brainUid, brain.seq, savepoints);
+        const batch = new BatchTx(tx, brainUid, brain.seq, savepoints());
         const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
         await batch.finish();
         return result;
@@ -161,12 +165,22 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
       },
     );
 
-  /** Per Brain, the batch still gathering: its turn has not come yet. */
+  /**
+   * Per Brain, the batch still gathering: until its transaction holds the Brain's row. Units that
+   * arrive while it waits for a connection or for another process's lock on the row join it.
+   */
   const gathering = new Map<string, Batched[]>();
   const runBatch = async (brainUid: string, units: Batched[]): Promise<void> => {
+    const close = () => {
+      if (gathering.get(brainUid) === units) gathering.delete(brainUid);
+    };
     const outcomes: Outcome[] = [];
+    const shared = () => {
+      close();
+      return units.length > 1;
+    };
     try {
-      await locked(brainUid, units.length > 1, async (batch, uow) => {
+      await locked(brainUid, shared, async (batch, uow) => {
         // One unit reads its key itself, in as many round trips.
         const keys = units.flatMap((u) => (u.key ? [u.key] : []));
         if (keys.length > 1) await batch.readKeys(keys);
@@ -185,6 +199,7 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         }
       });
     } catch (e) {
+      close();
       // Nothing committed: a unit that had failed on its own keeps its error, the others get the cause.
       for (const [i, u] of units.entries()) {
         const o = outcomes[i];
@@ -209,10 +224,7 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         const mine: Batched[] = [];
         batch = mine;
         gathering.set(brainUid, mine);
-        void inTurn(brainUid, () => {
-          if (gathering.get(brainUid) === mine) gathering.delete(brainUid);
-          return runBatch(brainUid, mine);
-        });
+        void inTurn(brainUid, () => runBatch(brainUid, mine));
       }
       batch.push({ work, key, resolve: resolve as (v: unknown) => void, reject });
     });
@@ -221,7 +233,13 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     write: (brainUid, work, opts) =>
       opts?.batch
         ? writeBatched(brainUid, work, opts.idempotencyKey)
-        : inTurn(brainUid, () => locked(brainUid, false, (_batch, uow) => work(uow()))),
+        : inTurn(brainUid, () =>
+            locked(
+              brainUid,
+              () => false,
+              (_batch, uow) => work(uow()),
+            ),
+          ),
     read: (brainUid, work) =>
       client.transaction(
         async (tx, opened) => {
