@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PgClient, PgQueryable } from './client.ts';
+import type { PgClient, PgTransaction } from './client.ts';
 import { addBrain, addRecord, migratedPglite, recordRow } from './testing/fixtures.ts';
 import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
 
 const db = await migratedPglite();
 
-/** The client, and every statement its transactions ran, in order (first words only). */
+/**
+ * The client, and every round trip its transactions made, in order (first words only): a script sent
+ * with the COMMIT is one, `finish:` and the first three words of each of its statements.
+ */
 function counted(client: PgClient): { client: PgClient; statements: string[] } {
   const statements: string[] = [];
   const log = (sql: string) => statements.push(sql.replace(/\s+/g, ' ').trim().slice(0, 40));
-  const spy = (tx: PgQueryable): PgQueryable => ({
+  const spy = (tx: PgTransaction): PgTransaction => ({
     query: (sql, params) => {
       log(sql);
       return tx.query(sql, params);
@@ -19,6 +22,17 @@ function counted(client: PgClient): { client: PgClient; statements: string[] } {
       log(sql);
       return tx.exec(sql);
     },
+    ...(tx.finishWith && {
+      finishWith: (script: string) => {
+        statements.push(
+          `finish: ${script
+            .split(';\n')
+            .map((s) => s.replace(/\s+/g, ' ').trim().split(' ').slice(0, 3).join(' '))
+            .join(' | ')}`,
+        );
+        tx.finishWith!(script);
+      },
+    }),
   });
   return {
     statements,
@@ -33,6 +47,9 @@ function counted(client: PgClient): { client: PgClient; statements: string[] } {
     },
   };
 }
+
+/** A round trip as `counted` logs it, a statement by its first three words. */
+const firstWords = (s: string) => (s.startsWith('finish:') ? s : s.split(' ').slice(0, 3).join(' '));
 
 /** A unit that appends Record `id` at the next step, queues its derivation and names it by `key`. */
 const append = (brainUid: string, id: string, key?: string) => async (u: PgUnitOfWork) => {
@@ -69,7 +86,7 @@ const stored = async (brainUid: string) => ({
 });
 
 describe('batched units of one transaction over PostgreSQL', () => {
-  it('write what they queued in one INSERT per table and the Brain step once, taking no savepoint', async () => {
+  it('write what they queued in one INSERT per table and the Brain step once, sent with the COMMIT', async () => {
     await addBrain(db, 'brn_q');
     const { client, statements } = counted(db);
     const uow = pgUnitsOfWork(client);
@@ -77,16 +94,10 @@ describe('batched units of one transaction over PostgreSQL', () => {
       ['a', 'b', 'c'].map((x) => uow.write('brn_q', append('brn_q', `rec_q${x}`, `k${x}`), { batch: true })),
     );
     assert.deepEqual(steps, [1, 2, 3]);
-    assert.deepEqual(
-      statements.map((s) => s.split(' ').slice(0, 3).join(' ')),
-      [
-        'SELECT seq, self_type,',
-        'INSERT INTO records',
-        'INSERT INTO derive_jobs',
-        'INSERT INTO idempotency',
-        'UPDATE brains SET',
-      ],
-    );
+    assert.deepEqual(statements.map(firstWords), [
+      'SELECT seq, self_type,',
+      'finish: INSERT INTO records | INSERT INTO derive_jobs | INSERT INTO idempotency | UPDATE brains SET',
+    ]);
     assert.deepEqual(await stored('brn_q'), {
       records: ['rec_qa@1', 'rec_qb@2', 'rec_qc@3'],
       jobs: ['rec_qa', 'rec_qb', 'rec_qc'],
@@ -344,18 +355,13 @@ describe('batched units of one transaction over PostgreSQL', () => {
       ['mem_1', 'mem_2', 'mem_1'].map((id) => uow.write('brn_m', derive(id), { batch: true })),
     );
     assert.deepEqual(ids, ['mem_1', 'mem_2', 'mem_1'], 'the third unit finds the first one queued');
-    assert.deepEqual(
-      statements.map((s) => s.split(' ').slice(0, 3).join(' ')),
-      [
-        'SELECT seq, self_type,',
-        'SELECT id FROM',
-        'SELECT id FROM',
-        'SELECT id FROM',
-        'INSERT INTO memories',
-        'INSERT INTO citations',
-        'UPDATE brains SET',
-      ],
-    );
+    assert.deepEqual(statements.map(firstWords), [
+      'SELECT seq, self_type,',
+      'SELECT id FROM',
+      'SELECT id FROM',
+      'SELECT id FROM',
+      'finish: INSERT INTO memories | INSERT INTO citations | UPDATE brains SET',
+    ]);
     const rows = await db.query<{ id: string; quotes: string[] }>(
       `SELECT m.id, array_agg(c.quote) AS quotes FROM memories m JOIN citations c ON c.memory_id = m.id
        WHERE m.brain_uid = 'brn_m' GROUP BY m.id, m.n ORDER BY m.n`,

@@ -1,5 +1,5 @@
 import type { JobClaim, RecordRow } from '../../ports/index.ts';
-import type { PgQueryable, PgResult } from './client.ts';
+import { sqlLiteral, type PgQueryable, type PgResult, type PgTransaction } from './client.ts';
 
 /** Tables whose inserts may wait: nothing reads what the insert answers. */
 export type DeferredTable = 'records' | 'memories' | 'citations' | 'derive_jobs' | 'idempotency';
@@ -156,7 +156,7 @@ export class BatchTx {
   private readonly keysAhead = new Map<string, readonly unknown[] | null>();
 
   constructor(
-    private readonly tx: PgQueryable,
+    private readonly tx: PgTransaction,
     private readonly brainUid: string,
     step: number,
     /** Several units share the transaction: each that runs a statement needs its savepoint. */
@@ -250,8 +250,38 @@ export class BatchTx {
 
   /** Before COMMIT: every queued row and the Brain's last step are written. */
   async finish(): Promise<void> {
-    await this.flush(this.rows.length);
-    await this.storeStep(this.step);
+    if (!this.tx.finishWith) {
+      await this.flush(this.rows.length);
+      await this.storeStep(this.step);
+      return;
+    }
+    // Sent with the COMMIT: what is left queued and the step, as literals (a script takes no parameters).
+    const taken = this.rows.splice(0);
+    const statements = tableOrder.flatMap((table) => {
+      const rows = taken.filter((r) => r.table === table);
+      return rows.length === 0
+        ? []
+        : [
+            insertSql(
+              table,
+              rows.map((r) => r.values.map(sqlLiteral)),
+            ),
+          ];
+    });
+    const done = taken.filter((r) => r.table === 'done').map((r) => r.values as [number, number]);
+    if (done.length > 0)
+      statements.push(
+        removeDoneSql(
+          sqlLiteral(this.brainUid),
+          `ARRAY[${done.map(([n]) => sqlLiteral(n)).join(', ')}]::bigint[]`,
+          `ARRAY[${done.map(([, lease]) => sqlLiteral(lease)).join(', ')}]::bigint[]`,
+        ),
+      );
+    if (this.step !== this.stored)
+      statements.push(
+        `UPDATE brains SET seq = ${sqlLiteral(this.step)} WHERE uid = ${sqlLiteral(this.brainUid)}`,
+      );
+    if (statements.length > 0) this.tx.finishWith(statements.join(';\n'));
   }
 
   private async beforeStatement(sql: string): Promise<void> {
@@ -297,33 +327,39 @@ export class BatchTx {
     if (done.length > 0) await this.removeDone(done);
   }
 
-  /**
-   * Removes held jobs done. Their rows are locked by this transaction with the leases read then, so
-   * none can have changed; if one did, nothing of the transaction may commit.
-   */
   private async removeDone(done: readonly [number, number][]): Promise<void> {
-    const r = await this.tx.query<{ n: number }>(
-      `DELETE FROM derive_jobs j USING unnest($2::bigint[], $3::bigint[]) AS c(n, lease)
-       WHERE j.brain_uid = $1 AND j.n = c.n AND j.leased_until_ms = c.lease RETURNING j.n`,
-      [this.brainUid, done.map(([n]) => n), done.map(([, lease]) => lease)],
-    );
-    if (r.rows.length !== done.length)
-      throw new Error('derive_jobs: a held job changed under its lock; the batch rolls back');
+    await this.tx.query(removeDoneSql('$1', '$2::bigint[]', '$3::bigint[]'), [
+      this.brainUid,
+      done.map(([n]) => n),
+      done.map(([, lease]) => lease),
+    ]);
   }
 
   private async insert(table: DeferredTable, rows: readonly (readonly unknown[])[]): Promise<void> {
-    const cols = columns[table];
     const params: unknown[] = [];
-    const tuples = rows.map((values) => {
-      const slots = values.map((v) => {
+    const slots = rows.map((values) =>
+      values.map((v) => {
         params.push(v);
         return `$${params.length}`;
-      });
-      return `(${slots.join(', ')})`;
-    });
-    await this.tx.query(
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')} ${onConflict[table] ?? ''}`,
-      params,
+      }),
     );
+    await this.tx.query(insertSql(table, slots), params);
   }
 }
+
+/** One INSERT of `rows`, each its values as SQL (parameters or literals), in `columns` order. */
+function insertSql(table: DeferredTable, rows: readonly (readonly string[])[]): string {
+  const tuples = rows.map((values) => `(${values.join(', ')})`);
+  return `INSERT INTO ${table} (${columns[table].join(', ')}) VALUES ${tuples.join(', ')} ${onConflict[table] ?? ''}`;
+}
+
+/**
+ * Removes held jobs done (the Brain, their `n`s and leases as SQL). Their rows are locked by this
+ * transaction with the leases read then, so none can have changed; if one did, the statement fails
+ * (migration 013) and nothing of the transaction commits.
+ */
+const removeDoneSql = (brainUid: string, ns: string, leases: string) =>
+  `WITH removed AS (
+     DELETE FROM derive_jobs j USING unnest(${ns}, ${leases}) AS c(n, lease)
+     WHERE j.brain_uid = ${brainUid} AND j.n = c.n AND j.leased_until_ms = c.lease RETURNING 1)
+   SELECT mnemo_held_jobs_removed(cardinality(${ns}), (SELECT count(*) FROM removed))`;

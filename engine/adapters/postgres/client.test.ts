@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { PgClient } from './client.ts';
+import { sqlLiteral, type PgClient } from './client.ts';
 import { storeFailure } from './store-failure.ts';
 import { migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
 
@@ -34,6 +34,45 @@ function transactionCases(clients: () => Promise<[PgClient, PgClient | null]>) {
     );
     assert.deepEqual(seen, [1, 1]);
     assert.equal((await db.query<{ v: number }>('SELECT v FROM snap')).rows[0]?.v, 2);
+  });
+
+  it('runs the script work finishes with before COMMIT, literals as written; a failing one rolls all back', async () => {
+    const [db] = await clients();
+    await db.exec('CREATE TABLE IF NOT EXISTS finish (k text PRIMARY KEY, v text, n bigint, b boolean)');
+    await db.exec('DELETE FROM finish');
+    const values = [awkward, 'line\nbreak', 'tab\tand ünïcødé ✓', `''`, '\\'];
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO finish (k) VALUES ('before')");
+      tx.finishWith?.(
+        values
+          .map(
+            (v, i) =>
+              `INSERT INTO finish VALUES (${sqlLiteral(`k${i}`)}, ${sqlLiteral(v)}, ${sqlLiteral(-i * 2 ** 40)}, ${sqlLiteral(i % 2 === 0)})`,
+          )
+          .join(';\n'),
+      );
+    });
+    const rows = (
+      await db.query<{ k: string; v: string; n: number; b: boolean }>('SELECT * FROM finish ORDER BY k')
+    ).rows;
+    assert.deepEqual(
+      rows.filter((r) => r.k !== 'before').map((r) => [r.v, r.n, r.b]),
+      values.map((v, i) => [v, -i * 2 ** 40 || 0, i % 2 === 0]),
+    );
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO finish (k) VALUES ('kept only if all commit')");
+        tx.finishWith?.("INSERT INTO finish (k) VALUES ('k9'); INSERT INTO finish (k) VALUES ('k0')");
+      }),
+      /duplicate key|unique/,
+    );
+    assert.equal(
+      (await db.query('SELECT k FROM finish')).rows.length,
+      values.length + 1,
+      'nothing of it stayed',
+    );
+    assert.throws(() => sqlLiteral(1.5), TypeError);
+    assert.throws(() => sqlLiteral({}), TypeError);
   });
 
   it('rolls back a read-only transaction whose work throws, and each connection serves again', async () => {

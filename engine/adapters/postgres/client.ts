@@ -24,9 +24,19 @@ export interface TransactionOptions {
   opening?: { sql: string; params: readonly string[] };
 }
 
+/** A transaction's connection. */
+export interface PgTransaction extends PgQueryable {
+  /**
+   * A script of statements without parameters that runs right before COMMIT, sent with it in one
+   * round trip on a server. A failing statement fails the COMMIT: the transaction rolls back whole.
+   * Absent where a caller wraps the connection: its statements are then run one by one.
+   */
+  finishWith?(script: string): void;
+}
+
 /** What a transaction's `work` is given: the connection, and the rows of its opening statement. */
 export type TransactionWork<T> = (
-  tx: PgQueryable,
+  tx: PgTransaction,
   opened: PgResult<Record<string, unknown>> | null,
 ) => Promise<T>;
 
@@ -79,6 +89,18 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * A value as a literal of a statement sent without parameters: text quoted by pg's own escaping, a
+ * number as its digits, and nothing else (a caller with another type binds it as a parameter).
+ */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  throw new TypeError(`sqlLiteral: ${typeof value} ${String(value)} is not written as a literal`);
+}
+
 /** A pool on a `postgres://` URL. */
 export function connectPostgres(
   url: string,
@@ -121,7 +143,14 @@ export function poolClient(pool: pg.Pool): PgClient {
         lost = e;
       };
       conn.on('error', onLost);
-      const tx = { query: run(conn), exec: exec(conn) };
+      let finish: string | null = null;
+      const tx: PgTransaction = {
+        query: run(conn),
+        exec: exec(conn),
+        finishWith: (script) => {
+          finish = script;
+        },
+      };
       let broken: unknown;
       let released = false;
       try {
@@ -148,7 +177,8 @@ export function poolClient(pool: pg.Pool): PgClient {
           );
           return result;
         }
-        await conn.query('COMMIT');
+        // A script's statements stop at the first that fails, COMMIT included.
+        await conn.query(finish === null ? 'COMMIT' : `${finish};\nCOMMIT`);
         return result;
       } catch (e) {
         try {
@@ -193,11 +223,20 @@ export function pgliteClient(db: PGliteLike): PgClient {
     exec: exec(db),
     transaction: (work, options) =>
       db.transaction(async (t) => {
-        const tx = { query: run(t), exec: exec(t) };
+        let finish: string | null = null;
+        const tx: PgTransaction = {
+          query: run(t),
+          exec: exec(t),
+          finishWith: (script) => {
+            finish = script;
+          },
+        };
         const set = setTransaction(options);
         if (set) await tx.query(set);
         const opening = options?.opening;
-        return work(tx, opening ? await tx.query(opening.sql, opening.params) : null);
+        const result = await work(tx, opening ? await tx.query(opening.sql, opening.params) : null);
+        if (finish !== null) await t.exec(finish);
+        return result;
       }),
     close: () => db.close(),
   };

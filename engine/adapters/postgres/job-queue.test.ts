@@ -189,10 +189,14 @@ describe('jobs held by a batch (JobQueue.hold)', () => {
             work(
               {
                 query: (sql, params) => {
-                  if (/^\s*DELETE FROM derive_jobs/.test(sql)) deletes.push(sql);
+                  if (/DELETE FROM derive_jobs/.test(sql)) deletes.push(sql);
                   return tx.query(sql, params);
                 },
                 exec: (sql) => tx.exec(sql),
+                finishWith: (script) => {
+                  deletes.push(...(script.match(/DELETE FROM derive_jobs/g) ?? []));
+                  tx.finishWith!(script);
+                },
               },
               opened,
             ),
@@ -229,6 +233,11 @@ describe('jobs held by a batch (JobQueue.hold)', () => {
       5,
       'the refused unit took no step',
     );
+  });
+
+  it('their removal fails, and its transaction with it, when it removed fewer than were held', async () => {
+    await db.query('SELECT mnemo_held_jobs_removed(2, 2)');
+    await assert.rejects(db.query('SELECT mnemo_held_jobs_removed(2, 1)'), /2 held jobs done, 1 removed/);
   });
 
   it('a unit that fails after completing a held job leaves it in the queue', async () => {

@@ -10,6 +10,7 @@ import { speakers } from './009-speakers.ts';
 import { deriveUpgrade } from './010-derive-upgrade.ts';
 import { turnCounts } from './011-turn-counts.ts';
 import { turnPlans } from './012-turn-plans.ts';
+import { heldJobs } from './013-held-jobs.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -36,6 +37,7 @@ export const migrations: readonly PgMigration[] = [
   deriveUpgrade,
   turnCounts,
   turnPlans,
+  heldJobs,
 ];
 
 /**
