@@ -97,7 +97,7 @@ export interface UnitTx extends PgQueryable {
    */
   readonly sameAhead: Map<string, string | null>;
   /**
-   * Idempotency-Keys read ahead for the batch's units (readKeys), by `keyAhead`: the row's columns as
+   * Idempotency-Keys read ahead for the batch's units (keysRead), by `keyAhead`: the row's columns as
    * BatchTx queues them, or null. Emptied as sameAhead is; a queued key written joins it.
    */
   readonly keysAhead: Map<string, readonly unknown[] | null>;
@@ -118,6 +118,23 @@ export interface UnitTx extends PgQueryable {
 const readsStep = /^\s*DELETE\s+FROM\s+records\b|\bbrains\b/i;
 /** A statement that may remove Records: those read ahead may be gone. */
 const removesRecords = /\bDELETE\s+FROM\s+records\b/i;
+/** An Idempotency-Key a unit will look up (UnitOptions.idempotencyKey). */
+export interface IdempotencyKey {
+  operation: string;
+  key: string;
+}
+
+/**
+ * The statement that reads these Idempotency-Keys of a Brain, values as literals: it may go with
+ * BEGIN, after the Brain's row is locked, in one round trip.
+ */
+export function keysSql(brainUid: string, keys: readonly IdempotencyKey[]): string {
+  const texts = (values: string[]) => `ARRAY[${values.map(sqlLiteral).join(', ')}]::text[]`;
+  return `SELECT i.operation, i.key, i.body_hash, i.record_id, i.object_n
+    FROM unnest(${texts(keys.map((k) => k.operation))}, ${texts(keys.map((k) => k.key))}) AS w(operation, key)
+    JOIN idempotency i ON i.brain_uid = ${sqlLiteral(brainUid)} AND i.operation = w.operation AND i.key = w.key`;
+}
+
 /** Where keysAhead files an Idempotency-Key. */
 export const keyAhead = (operation: string, key: string) => `${operation}\u0000${key}`;
 
@@ -200,33 +217,25 @@ export class BatchTx {
   }
 
   /**
-   * Reads the Idempotency-Keys the batch's units will look up, in one statement before the first
-   * runs: the Brain's row is locked, so no other transaction adds or removes one of its keys meanwhile.
+   * Files what keysSql read of `keys` (with the Brain's row locked, so no other transaction adds or
+   * removes one of its keys meanwhile): the batch's units then look them up without a round trip.
    */
-  async readKeys(keys: readonly { operation: string; key: string }[]): Promise<void> {
-    if (keys.length === 0) return;
-    const r = await this.tx.query<{
-      operation: string;
-      key: string;
-      body_hash: string;
-      record_id: string | null;
-      object_n: number | null;
-    }>(
-      `SELECT i.operation, i.key, i.body_hash, i.record_id, i.object_n
-       FROM unnest($2::text[], $3::text[]) AS w(operation, key)
-       JOIN idempotency i ON i.brain_uid = $1 AND i.operation = w.operation AND i.key = w.key`,
-      [this.brainUid, keys.map((k) => k.operation), keys.map((k) => k.key)],
-    );
+  keysRead(keys: readonly IdempotencyKey[], rows: readonly Record<string, unknown>[]): void {
     for (const k of keys) this.keysAhead.set(keyAhead(k.operation, k.key), null);
-    for (const row of r.rows)
-      this.keysAhead.set(keyAhead(row.operation, row.key), [
+    for (const row of rows)
+      this.keysAhead.set(keyAhead(String(row['operation']), String(row['key'])), [
         this.brainUid,
-        row.operation,
-        row.key,
-        row.body_hash,
-        row.record_id,
-        row.object_n,
+        row['operation'],
+        row['key'],
+        row['body_hash'],
+        row['record_id'],
+        row['object_n'],
       ]);
+  }
+
+  /** Reads and files the keys units will look up, in one statement. */
+  async readKeys(keys: readonly IdempotencyKey[]): Promise<void> {
+    if (keys.length > 0) this.keysRead(keys, (await this.tx.query(keysSql(this.brainUid, keys))).rows);
   }
 
   /** The unit resolved: what it queued and the steps it took stay. */

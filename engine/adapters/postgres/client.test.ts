@@ -19,6 +19,12 @@ function transactionCases(clients: () => Promise<[PgClient, PgClient | null]>) {
     );
     assert.deepEqual(got, { opened: [{ a: awkward, b: 'plain' }], next: [{ two: 2 }] });
     assert.equal(await db.transaction(async (_tx, opened) => opened), null, 'no opening, no rows');
+    const both = await db.transaction(async (_tx, opened, then) => [opened?.rows, then?.rows], {
+      readOnly: true,
+      // `then` is not the opening's: a $1 in it is text, not a parameter.
+      opening: { sql: 'SELECT $1::text AS a', params: [awkward], then: "SELECT '$1' AS b" },
+    });
+    assert.deepEqual(both, [[{ a: awkward }], [{ b: '$1' }]]);
   });
 
   it('takes a repeatable read snapshot at the opening: a commit after it is not seen', async (t) => {

@@ -21,7 +21,12 @@ export interface TransactionOptions {
    * The transaction's first statement, whose rows `work` gets: sent with BEGIN in one round trip on a
    * server. Its parameters are strings only (`$1`...), inlined there as quoted literals.
    */
-  opening?: { sql: string; params: readonly string[] };
+  opening?: {
+    sql: string;
+    params: readonly string[];
+    /** A statement without parameters run right after it, in the same round trip; its rows go to work too. */
+    then?: string | undefined;
+  };
 }
 
 /** A transaction's connection. */
@@ -34,10 +39,11 @@ export interface PgTransaction extends PgQueryable {
   finishWith?(script: string): void;
 }
 
-/** What a transaction's `work` is given: the connection, and the rows of its opening statement. */
+/** What a transaction's `work` is given: the connection, and the rows of its opening statements. */
 export type TransactionWork<T> = (
   tx: PgTransaction,
   opened: PgResult<Record<string, unknown>> | null,
+  then?: PgResult<Record<string, unknown>> | null,
 ) => Promise<T>;
 
 /**
@@ -76,7 +82,7 @@ function beginScript(options: TransactionOptions | undefined): string {
     if (value === undefined) throw new Error(`transaction opening: no parameter $${i}`);
     return pg.escapeLiteral(value);
   });
-  return `${begin}; ${sql}`;
+  return opening.then === undefined ? `${begin}; ${sql}` : `${begin}; ${sql}; ${opening.then}`;
 }
 
 // bigint (int8) columns hold steps, `n` and milliseconds: all far below 2^53, so numbers, as PGlite
@@ -156,11 +162,11 @@ export function poolClient(pool: pg.Pool): PgClient {
       try {
         const begun: unknown = await conn.query(beginScript(options));
         // A script answers one result per statement: BEGIN's, then the opening's.
-        const opened = options?.opening ? (begun as pg.QueryResult[])[1]! : null;
-        const result = await work(
-          tx,
-          opened && { rows: opened.rows as Record<string, unknown>[], rowCount: opened.rowCount ?? 0 },
-        );
+        const answer = (i: number): PgResult<Record<string, unknown>> | null => {
+          const r = options?.opening ? (begun as pg.QueryResult[])[i] : undefined;
+          return r ? { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 } : null;
+        };
+        const result = await work(tx, answer(1), options?.opening?.then === undefined ? null : answer(2));
         if (options?.readOnly) {
           // A read-only COMMIT makes nothing durable and cannot change what was read: the caller has its
           // answer now, and the connection goes back to the pool once the server has answered it.
@@ -234,7 +240,9 @@ export function pgliteClient(db: PGliteLike): PgClient {
         const set = setTransaction(options);
         if (set) await tx.query(set);
         const opening = options?.opening;
-        const result = await work(tx, opening ? await tx.query(opening.sql, opening.params) : null);
+        const opened = opening ? await tx.query(opening.sql, opening.params) : null;
+        const then = opening?.then === undefined ? null : await tx.query(opening.then);
+        const result = await work(tx, opened, then);
         if (finish !== null) await t.exec(finish);
         return result;
       }),

@@ -185,7 +185,7 @@ describe('jobs held by a batch (JobQueue.hold)', () => {
       ...db,
       transaction: (work, options) =>
         db.transaction(
-          (tx, opened) =>
+          (tx, opened, then) =>
             work(
               {
                 query: (sql, params) => {
@@ -199,6 +199,7 @@ describe('jobs held by a batch (JobQueue.hold)', () => {
                 },
               },
               opened,
+              then,
             ),
           options,
         ),

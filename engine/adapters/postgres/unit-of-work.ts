@@ -1,7 +1,7 @@
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
-import { BatchTx, type UnitTx } from './batch-tx.ts';
+import { BatchTx, keysSql, type IdempotencyKey, type UnitTx } from './batch-tx.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgCensusReads } from './census-reads.ts';
 import { pgContextReads } from './context-reads.ts';
@@ -140,19 +140,21 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
   };
   /**
    * Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx.
-   * `savepoints` is asked once the row is locked.
+   * `savepoints` is asked once the row is locked. `keys` are read with the lock, in its round trip.
    */
   const locked = <T>(
     brainUid: string,
     savepoints: () => boolean,
     fn: (batch: BatchTx, uow: () => PgUnitOfWork) => Promise<T>,
+    keys: readonly IdempotencyKey[] = [],
   ) =>
     client.transaction(
-      async (tx, opened) => {
+      async (tx, opened, then) => {
         // Sent with BEGIN: the lock is the transaction's first statement, in its first round trip.
         const brain = opened?.rows[0] as (BrainRow & { seq: number }) | undefined;
         if (!brain) throw gone();
         const batch = new BatchTx(tx, brainUid, brain.seq, savepoints());
+        if (then) batch.keysRead(keys, then.rows);
         const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
         await batch.finish();
         return result;
@@ -161,6 +163,7 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         opening: {
           sql: 'SELECT seq, self_type, self_name FROM brains WHERE uid = $1 FOR UPDATE',
           params: [brainUid],
+          then: keys.length > 0 ? keysSql(brainUid, keys) : undefined,
         },
       },
     );
@@ -179,25 +182,33 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
       close();
       return units.length > 1;
     };
+    // The keys of the units there now go with BEGIN; those of units that join while it waits for the
+    // row are read after it, at once, unless one unit alone would read its own in as many round trips.
+    const keysOf = (some: Batched[]) => some.flatMap((u) => (u.key ? [u.key] : []));
+    const early = units.length;
     try {
-      await locked(brainUid, shared, async (batch, uow) => {
-        // One unit reads its key itself, in as many round trips.
-        const keys = units.flatMap((u) => (u.key ? [u.key] : []));
-        if (keys.length > 1) await batch.readKeys(keys);
-        for (const u of units) {
-          const work = uow();
-          try {
-            const value = await u.work(work);
-            await batch.succeeded();
-            outcomes.push({ ok: true, value });
-          } catch (error) {
-            // Alone in its transaction, a unit's failure is the transaction's.
-            if (units.length === 1) throw error;
-            await batch.failed();
-            outcomes.push({ ok: false, error });
+      await locked(
+        brainUid,
+        shared,
+        async (batch, uow) => {
+          const late = keysOf(units.slice(early));
+          if (late.length > 1) await batch.readKeys(late);
+          for (const u of units) {
+            const work = uow();
+            try {
+              const value = await u.work(work);
+              await batch.succeeded();
+              outcomes.push({ ok: true, value });
+            } catch (error) {
+              // Alone in its transaction, a unit's failure is the transaction's.
+              if (units.length === 1) throw error;
+              await batch.failed();
+              outcomes.push({ ok: false, error });
+            }
           }
-        }
-      });
+        },
+        keysOf(units),
+      );
     } catch (e) {
       close();
       // Nothing committed: a unit that had failed on its own keeps its error, the others get the cause.
