@@ -82,12 +82,17 @@ const sameStatementSql = `SELECT id FROM memories
 
 const sameKey = (s: SameStatement) => JSON.stringify([s.norm, s.subject, s.owner_state, s.owner_entity]);
 
-/** A queued Memory's values (BatchTx), by column. */
-const queuedMemory = (values: readonly unknown[]) =>
-  Object.fromEntries(deferredColumns.memories.map((c, i) => [c, values[i]])) as unknown as Omit<
-    MemoryVersionRow,
-    'n'
-  >;
+/** Where a queued Memory's values (BatchTx) hold what an identical statement is looked up by. */
+const at = Object.fromEntries(deferredColumns.memories.map((c, i) => [c, i])) as Record<string, number>;
+
+/** Whether a queued Memory's values are an active version of no slot with these words, subject and owner. */
+const queuedSame = (v: readonly unknown[], s: SameStatement) =>
+  v[at['norm']!] === s.norm &&
+  v[at['subject']!] === s.subject &&
+  v[at['owner_state']!] === s.owner_state &&
+  v[at['owner_entity']!] === s.owner_entity &&
+  v[at['slot']!] === null &&
+  v[at['status']!] === 'active';
 
 /**
  * One Brain's Memory versions over PostgreSQL, as the SQLite adapter's (the same filters, pages and
@@ -243,11 +248,8 @@ export function pgMemories(
           ? ahead
           : ((await deferred.readAround<{ id: string }>(sameStatementSql, params)).rows[0]?.id ?? null);
       if (stored !== null) return stored;
-      const queued = deferred
-        .queued('memories')
-        .map(queuedMemory)
-        .find((m) => m.slot === null && m.status === 'active' && sameKey(m) === sameKey(s));
-      return queued?.id ?? null;
+      const queued = deferred.queued('memories').find((v) => queuedSame(v, s));
+      return queued ? String(queued[at['id']!]) : null;
     },
     // What the table holds for each, read around the queue as sameStatement reads it.
     async prefetchSame(qs) {
