@@ -142,6 +142,20 @@ describe('batched units of one transaction over PostgreSQL', () => {
     assert.deepEqual((await stored('brn_wait')).records, ['rec_w1@1', 'rec_w2@2', 'rec_w3@3']);
   });
 
+  it('start in the order they were called: a unit batched after one that is not runs after it', async () => {
+    await addBrain(db, 'brn_order');
+    const uow = pgUnitsOfWork(db);
+    let open!: () => void;
+    const other = db.transaction(() => new Promise<void>((resolve) => (open = resolve)));
+    const first = uow.write('brn_order', append('brn_order', 'rec_o1'), { batch: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const alone = uow.write('brn_order', append('brn_order', 'rec_o2'));
+    const after = uow.write('brn_order', append('brn_order', 'rec_o3'), { batch: true });
+    open();
+    await other;
+    assert.deepEqual(await Promise.all([first, alone, after]), [1, 2, 3]);
+  });
+
   it('Records read ahead answer the later units of the transaction without a statement, until one is removed', async () => {
     await addBrain(db, 'brn_r');
     for (const [i, id] of ['rec_r1', 'rec_r2', 'rec_r3'].entries()) await addRecord(db, 'brn_r', id, i + 1);
@@ -294,6 +308,72 @@ describe('batched units of one transaction over PostgreSQL', () => {
     );
     assert.match(statements[0]!, /^SELECT seq, self_type.* \+ SELECT i\.operation/, 'read with BEGIN');
     assert.deepEqual((await stored('brn_ka')).keys, ['k0', 'k2', 'k5']);
+  });
+
+  it('a key written by a unit that then fails is not found by the next', async () => {
+    await addBrain(db, 'brn_kf');
+    const uow = pgUnitsOfWork(db);
+    const key = { operation: 'rememberRecord', key: 'kf' };
+    const [failed, next] = await Promise.allSettled([
+      uow.write(
+        'brn_kf',
+        async (u) => {
+          await append('brn_kf', 'rec_kf1', 'kf')(u);
+          // A statement: the unit's rows, its key among them, are written (after its savepoint).
+          await u.records.get('rec_none');
+          throw new Error('then it fails');
+        },
+        { batch: true, idempotencyKey: key },
+      ),
+      uow.write('brn_kf', (u) => u.idempotency.find('rememberRecord', 'kf'), {
+        batch: true,
+        idempotencyKey: key,
+      }),
+    ]);
+    assert.equal(failed.status, 'rejected');
+    assert.deepEqual(next.status === 'fulfilled' && next.value, null);
+    assert.deepEqual((await stored('brn_kf')).keys, []);
+  });
+
+  it('a Record this server cannot store (a NUL) fails its own unit, not its batch', async () => {
+    await addBrain(db, 'brn_nul');
+    const uow = pgUnitsOfWork(db);
+    const outcomes = await Promise.allSettled([
+      uow.write('brn_nul', append('brn_nul', 'rec_n1'), { batch: true }),
+      uow.write(
+        'brn_nul',
+        async (u) => {
+          const seq = await u.sequence.next();
+          await u.records.insert({ ...recordRow('brn_nul', 'rec_n2', seq), text: 'a\u0000b' });
+        },
+        { batch: true },
+      ),
+      uow.write(
+        'brn_nul',
+        async (u) => {
+          const seq = await u.sequence.next();
+          await u.records.insert({ ...recordRow('brn_nul', 'rec_n3', seq), content: '{"text":"a\\u0000b"}' });
+        },
+        { batch: true },
+      ),
+      uow.write(
+        'brn_nul',
+        async (u) => {
+          const seq = await u.sequence.next();
+          // The six characters \u0000 typed as text are no NUL.
+          await u.records.insert({
+            ...recordRow('brn_nul', 'rec_n4', seq),
+            content: '{"text":"a\\\\u0000b"}',
+          });
+        },
+        { batch: true },
+      ),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'ok')),
+      ['ok', 'invalid_request_body', 'invalid_request_body', 'ok'],
+    );
+    assert.deepEqual((await stored('brn_nul')).records, ['rec_n1@1', 'rec_n4@2']);
   });
 
   it('a Record deleted after a step taken in memory leaves its tombstone at that step', async () => {

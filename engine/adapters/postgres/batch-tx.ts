@@ -254,6 +254,9 @@ export class BatchTx {
       // A failure of the connection itself fails this too, and with it the whole transaction.
       await this.tx.exec('ROLLBACK TO SAVEPOINT unit; RELEASE SAVEPOINT unit');
       this.stored = u.savepoint.stored;
+      // What it wrote is gone, the keys and Memories it filed there with it.
+      this.sameAhead.clear();
+      this.keysAhead.clear();
     }
   }
 
@@ -296,10 +299,6 @@ export class BatchTx {
   private async beforeStatement(sql: string): Promise<void> {
     const u = this.unit!;
     if (removesRecords.test(sql)) this.recordsAhead.clear();
-    if (!readsOnly.test(sql)) {
-      this.sameAhead.clear();
-      this.keysAhead.clear();
-    }
     if (this.savepoints && !u.savepoint) {
       await this.flush(u.mark);
       await this.tx.exec(this.releaseDue ? 'RELEASE SAVEPOINT unit; SAVEPOINT unit' : 'SAVEPOINT unit');
@@ -308,6 +307,11 @@ export class BatchTx {
     }
     await this.flush(this.rows.length);
     if (readsStep.test(sql)) await this.storeStep(this.step);
+    // After the flush, which files the keys it writes: the statement itself may remove any of them.
+    if (!readsOnly.test(sql)) {
+      this.sameAhead.clear();
+      this.keysAhead.clear();
+    }
   }
 
   private async storeStep(step: number): Promise<void> {
@@ -364,11 +368,15 @@ function insertSql(table: DeferredTable, rows: readonly (readonly string[])[]): 
 
 /**
  * Removes held jobs done (the Brain, their `n`s and leases as SQL). Their rows are locked by this
- * transaction with the leases read then, so none can have changed; if one did, the statement fails
- * (migration 013) and nothing of the transaction commits.
+ * transaction with the leases read then, so no other transaction changed them; one still there under
+ * another lease fails the statement (migration 013), and nothing of the transaction commits. One this
+ * transaction removed already (by cascade, with its Record or Memory) is done. The check reads the
+ * rows as they were before the DELETE: a data-modifying WITH does not change what its query sees.
  */
 const removeDoneSql = (brainUid: string, ns: string, leases: string) =>
-  `WITH removed AS (
-     DELETE FROM derive_jobs j USING unnest(${ns}, ${leases}) AS c(n, lease)
-     WHERE j.brain_uid = ${brainUid} AND j.n = c.n AND j.leased_until_ms = c.lease RETURNING 1)
-   SELECT mnemo_held_jobs_removed(cardinality(${ns}), (SELECT count(*) FROM removed))`;
+  `WITH done AS (SELECT * FROM unnest(${ns}, ${leases}) AS c(n, lease)),
+   removed AS (
+     DELETE FROM derive_jobs j USING done
+     WHERE j.brain_uid = ${brainUid} AND j.n = done.n AND j.leased_until_ms = done.lease RETURNING 1)
+   SELECT mnemo_held_jobs_kept((SELECT count(*) FROM derive_jobs j JOIN done ON j.n = done.n
+     WHERE j.brain_uid = ${brainUid} AND j.leased_until_ms IS DISTINCT FROM done.lease))`;

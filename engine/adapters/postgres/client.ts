@@ -101,7 +101,8 @@ const types = {
  */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
+  // A NUL would end the message early: the server would read a broken protocol, not a bad value.
+  if (typeof value === 'string' && !value.includes('\u0000')) return pg.escapeLiteral(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   throw new TypeError(`sqlLiteral: ${typeof value} ${String(value)} is not written as a literal`);

@@ -236,23 +236,58 @@ describe('jobs held by a batch (JobQueue.hold)', () => {
     );
   });
 
-  it('their removal fails, and its transaction with it, when it removed fewer than were held', async () => {
-    await db.query('SELECT mnemo_held_jobs_removed(2, 2)');
-    await assert.rejects(db.query('SELECT mnemo_held_jobs_removed(2, 1)'), /2 held jobs done, 1 removed/);
+  it('their removal fails, and its transaction with it, when a held job changed lease', async () => {
+    await db.query('SELECT mnemo_held_jobs_kept(0)');
+    await assert.rejects(db.query('SELECT mnemo_held_jobs_kept(1)'), /1 held jobs changed lease/);
   });
 
-  it('a unit that fails after completing a held job leaves it in the queue', async () => {
-    await brainWithJobs(db, 'brn_hold_fail', 1);
-    const [job] = mine('brn_hold_fail')(await jobs.claim(10, 80_000, 100));
-    await assert.rejects(
-      pgUnitsOfWork(db).write('brn_hold_fail', async (w) => {
-        await w.jobs.hold([job!]);
-        await w.jobs.complete([job!]);
-        throw new Error('the job failed after all');
-      }),
-      /failed after all/,
+  it('a unit that fails after completing a held job leaves it queued; the batch commits the others', async () => {
+    await brainWithJobs(db, 'brn_hold_fail', 2);
+    const [ja, jb] = mine('brn_hold_fail')(await jobs.claim(10, 80_000, 100));
+    const units = pgUnitsOfWork(db);
+    const [failed, done] = await Promise.allSettled([
+      units.write(
+        'brn_hold_fail',
+        async (w) => {
+          await w.jobs.hold([ja!, jb!]);
+          await w.jobs.complete([ja!]);
+          throw new Error('the job failed after all');
+        },
+        { batch: true },
+      ),
+      units.write('brn_hold_fail', (w) => w.jobs.complete([jb!]), { batch: true }),
+    ]);
+    assert.equal(failed.status, 'rejected');
+    assert.equal(done.status, 'fulfilled');
+    const left = await db.query<{ n: number }>("SELECT n FROM derive_jobs WHERE brain_uid = 'brn_hold_fail'");
+    assert.deepEqual(
+      left.rows.map((r) => r.n),
+      [ja!.n],
     );
-    assert.equal(await jobs.oldestPendingSeq('brn_hold_fail'), 1);
+  });
+
+  it('a held job its own transaction removed with its Record is done: the batch commits', async () => {
+    await brainWithJobs(db, 'brn_hold_gone', 2);
+    const [ja, jb] = mine('brn_hold_gone')(await jobs.claim(10, 90_000, 100));
+    const units = pgUnitsOfWork(db);
+    const outcomes = await Promise.allSettled([
+      units.write(
+        'brn_hold_gone',
+        async (w) => {
+          await w.jobs.hold([ja!, jb!]);
+          // The job's Record goes, and the job with it (its foreign key cascades).
+          await w.records.remove(['brn_hold_gone_rec_0']);
+          await w.jobs.complete([ja!]);
+        },
+        { batch: true },
+      ),
+      units.write('brn_hold_gone', (w) => w.jobs.complete([jb!]), { batch: true }),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'fulfilled'],
+    );
+    assert.equal(await jobs.oldestPendingSeq('brn_hold_gone'), null);
   });
 });
 
@@ -327,9 +362,9 @@ describe('the derivation queue shared by several processes', { skip: server.skip
     const [job] = await pgJobQueue(a!).claim(10, 0, 100);
     await pgUnitsOfWork(a!).write('brn_held', async (w) => {
       await w.jobs.hold([job!]);
-      await w.jobs.complete([job!]);
       // Long after the lease: the row is locked, so a claim in another process passes it by.
       assert.deepEqual(await pgJobQueue(b!).claim(10, 10_000, 100), []);
+      await w.jobs.complete([job!]);
     });
     assert.deepEqual(await pgJobQueue(b!).claim(10, 10_000, 100), []);
     assert.equal(await pgJobQueue(b!).oldestPendingSeq('brn_held'), null);

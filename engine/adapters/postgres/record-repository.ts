@@ -1,8 +1,12 @@
+import { MnemoError } from '../../errors/mnemo-error.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 import { params, type Params } from './memory-view.ts';
+
+/** JSON's escape of U+0000 (a backslash, then `u0000`) where that backslash is not itself escaped. */
+const escapedNul = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
 /** A write's way to queue an insert, and the Records it read ahead (BatchTx). */
 export type Deferring = Pick<UnitTx, 'defer' | 'queued' | 'readAround' | 'recordsAhead'>;
@@ -28,6 +32,12 @@ const queued = `EXISTS (SELECT 1 FROM derive_jobs d
 export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring): RecordRepository {
   return {
     async insert(row) {
+      // PostgreSQL's text and jsonb hold no U+0000: refused here, the write alone fails, not its batch.
+      if (
+        [row.text, row.source_name, row.external_id].some((v) => v?.includes('\u0000')) ||
+        escapedNul.test(row.content)
+      )
+        throw new MnemoError('invalid_request_body', 'content: this server stores no U+0000 (NUL) character');
       const values = [
         brainUid,
         row.id,

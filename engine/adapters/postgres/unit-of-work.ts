@@ -241,16 +241,18 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
     });
 
   return {
-    write: (brainUid, work, opts) =>
-      opts?.batch
-        ? writeBatched(brainUid, work, opts.idempotencyKey)
-        : inTurn(brainUid, () =>
-            locked(
-              brainUid,
-              () => false,
-              (_batch, uow) => work(uow()),
-            ),
-          ),
+    write: (brainUid, work, opts) => {
+      if (opts?.batch) return writeBatched(brainUid, work, opts.idempotencyKey);
+      // Batched units called after this one start after it: the batch gathering now takes no more.
+      gathering.delete(brainUid);
+      return inTurn(brainUid, () =>
+        locked(
+          brainUid,
+          () => false,
+          (_batch, uow) => work(uow()),
+        ),
+      );
+    },
     read: (brainUid, work) =>
       client.transaction(
         async (tx, opened) => {

@@ -1,17 +1,18 @@
 /**
  * A derive batch holds its claimed jobs' rows (JobQueue.hold) and removes those done in one statement,
- * sent with its COMMIT as a script: the statement itself must fail when it removed fewer than it held,
- * as no answer is read back before the COMMIT. It cannot happen while the rows stay locked; if it
- * did, the batch rolls back whole and its jobs are claimed again.
+ * which may go with its COMMIT in a script: the statement itself must fail when a held job is still
+ * there under another lease, as no answer is read back before the COMMIT. Other transactions cannot
+ * change a locked row; if one did, the batch rolls back whole and its jobs are claimed again. A held
+ * job its own transaction removed (its Record or Memory deleted, and the job with it) is done.
  */
 export const heldJobs = {
   version: 13,
   name: 'held jobs',
   sql: `
-CREATE FUNCTION mnemo_held_jobs_removed(held bigint, removed bigint) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION mnemo_held_jobs_kept(changed bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  IF removed <> held THEN
-    RAISE EXCEPTION 'derive_jobs: % held jobs done, % removed: a held job changed under its lock', held, removed;
+  IF changed > 0 THEN
+    RAISE EXCEPTION 'derive_jobs: % held jobs changed lease under their lock', changed;
   END IF;
 END $$;
 `,
