@@ -143,6 +143,12 @@ export async function openPostgresEngine(
       ? await openPostgresStorage(where.url, {
           ...(where.poolSize ? { poolSize: where.poolSize } : {}),
           ...(where.tracesPerBrain !== undefined ? { tracesPerBrain: where.tracesPerBrain } : {}),
+          plannerStats: {
+            onError: (e) =>
+              options.logger?.warn('the Brain tables could not be analysed; tried again after more writes', {
+                error: String(e),
+              }),
+          },
         })
       : await where.open();
   try {

@@ -171,6 +171,8 @@ export class BatchTx {
   private readonly held = new Map<number, number | null>();
   private readonly sameAhead = new Map<string, string | null>();
   private readonly keysAhead = new Map<string, readonly unknown[] | null>();
+  /** Records this transaction wrote (their rows sent), for the planner's statistics. */
+  recordsWritten = 0;
 
   constructor(
     private readonly tx: PgTransaction,
@@ -269,6 +271,7 @@ export class BatchTx {
     }
     // Sent with the COMMIT: what is left queued and the step, as literals (a script takes no parameters).
     const taken = this.rows.splice(0);
+    this.recordsWritten += taken.filter((r) => r.table === 'records').length;
     const statements = tableOrder.flatMap((table) => {
       const rows = taken.filter((r) => r.table === table);
       return rows.length === 0
@@ -325,6 +328,7 @@ export class BatchTx {
     if (upTo === 0) return;
     const taken = this.rows.splice(0, upTo);
     if (this.unit) this.unit.mark = Math.max(0, this.unit.mark - upTo);
+    this.recordsWritten += taken.filter((r) => r.table === 'records').length;
     if (taken.some((r) => r.table === 'memories')) this.sameAhead.clear();
     // A key written leaves the queue for the table: what was read ahead of it is that row now.
     for (const r of taken)

@@ -12,6 +12,7 @@ import { shownUrl } from './open-keys.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { pgTraceStore } from './trace-store.ts';
 import { pgUnitsOfWork } from './unit-of-work.ts';
+import { plannerStats, type PlannerStatsOptions } from './planner-stats.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
 import { createPgEmbedWorker, type PgEmbedWorker, type PgEmbedWorkerOptions } from './embed-worker.ts';
 
@@ -34,6 +35,8 @@ export interface PostgresStorage extends Storage {
 export interface PostgresStorageOptions {
   /** Traces kept per Brain (oldest evicted). Default 500. */
   tracesPerBrain?: number;
+  /** When this process analyses the Brain tables after writing many Records (planner-stats.ts). */
+  plannerStats?: PlannerStatsOptions;
 }
 
 const secretKey = 'watermark_secret';
@@ -66,7 +69,8 @@ export async function postgresStorageOver(
 ): Promise<PostgresStorage> {
   const { applied } = await migrate(client);
   const secret = await sharedWatermarkSecret(client);
-  const units = pgUnitsOfWork(client);
+  const stats = plannerStats(client, options.plannerStats);
+  const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records) });
   const vectors = pgVectorIndex(client);
   const semantic = await vectorSupport(client);
   return {
@@ -85,7 +89,10 @@ export async function postgresStorageOver(
     watermarkSecret: async () => secret,
     write: (brainUid, work, opts) => units.write(brainUid, work, opts),
     read: (brainUid, work) => units.read(brainUid, work),
-    close: () => client.close(),
+    close: async () => {
+      await stats.stop();
+      await client.close();
+    },
   };
 }
 

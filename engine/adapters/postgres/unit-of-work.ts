@@ -126,7 +126,12 @@ interface Batched {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
+export interface PgUnitsOptions {
+  /** After a write transaction committed: how many Records it wrote (none: not called). */
+  onCommitted?: (records: number) => void;
+}
+
+export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): PgUnitsOfWork {
   /** Per Brain, the end of the last unit called: the next starts after it. */
   const tails = new Map<string, Promise<unknown>>();
   const inTurn = <T>(brainUid: string, fn: () => Promise<T>): Promise<T> => {
@@ -142,13 +147,14 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
    * Opens one write transaction of the Brain, its row locked, and runs `fn` over its BatchTx.
    * `savepoints` is asked once the row is locked. `keys` are read with the lock, in its round trip.
    */
-  const locked = <T>(
+  const locked = async <T>(
     brainUid: string,
     savepoints: () => boolean,
     fn: (batch: BatchTx, uow: () => PgUnitOfWork) => Promise<T>,
     keys: readonly IdempotencyKey[] = [],
-  ) =>
-    client.transaction(
+  ): Promise<T> => {
+    let records = 0;
+    const result = await client.transaction(
       async (tx, opened, then) => {
         // Sent with BEGIN: the lock is the transaction's first statement, in its first round trip.
         const brain = opened?.rows[0] as (BrainRow & { seq: number }) | undefined;
@@ -157,6 +163,7 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         if (then) batch.keysRead(keys, then.rows);
         const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
         await batch.finish();
+        records = batch.recordsWritten;
         return result;
       },
       {
@@ -167,6 +174,9 @@ export function pgUnitsOfWork(client: PgClient): PgUnitsOfWork {
         },
       },
     );
+    if (records > 0) options.onCommitted?.(records);
+    return result;
+  };
 
   /**
    * Per Brain, the batch still gathering: until its transaction holds the Brain's row. Units that
