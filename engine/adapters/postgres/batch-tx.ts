@@ -92,13 +92,13 @@ export interface UnitTx extends PgQueryable {
   readonly recordsAhead: Map<string, RecordRow>;
   /**
    * Identical-statement lookups read ahead (MemoryRepository.prefetchSame), by key: the id the table
-   * answered, or null. Emptied by any statement that may change a Memory, and when queued ones are
-   * written.
+   * answered, or null. Emptied by any statement that is not a SELECT, when queued Memories are
+   * written, and when a unit rolls back to its savepoint.
    */
   readonly sameAhead: Map<string, string | null>;
   /**
    * Idempotency-Keys read ahead for the batch's units (keysRead), by `keyAhead`: the row's columns as
-   * BatchTx queues them, or null. Emptied as sameAhead is; a queued key written joins it.
+   * BatchTx queues them, or null. Emptied as sameAhead is, except that a queued key written joins it.
    */
   readonly keysAhead: Map<string, readonly unknown[] | null>;
   /**

@@ -168,6 +168,8 @@ export function poolClient(pool: pg.Pool): PgClient {
           return r ? { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 } : null;
         };
         const result = await work(tx, answer(1), options?.opening?.then === undefined ? null : answer(2));
+        if (options?.readOnly && finish !== null)
+          throw new Error('finishWith: a read-only transaction has nothing to write before its COMMIT');
         if (options?.readOnly) {
           // A read-only COMMIT makes nothing durable and cannot change what was read: the caller has its
           // answer now, and the connection goes back to the pool once the server has answered it.

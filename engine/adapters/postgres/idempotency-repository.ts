@@ -7,7 +7,7 @@ import type { PgQueryable } from './client.ts';
  * Object version) with ON DELETE CASCADE, so forgetting that forgets the key, as in SQLite. In a write
  * (`deferred`, BatchTx) a new key is queued with the Record it names, and a lookup reads the table
  * around the queue and the queue itself: a key used twice in one transaction is found the second time.
- * A key the batch read ahead (BatchTx.readKeys) is answered from that.
+ * A key the batch read ahead (BatchTx.keysRead) is answered from that.
  */
 export function pgIdempotency(
   q: PgQueryable,
