@@ -77,6 +77,17 @@ function transactionCases(clients: () => Promise<[PgClient, PgClient | null]>) {
       values.length + 1,
       'nothing of it stayed',
     );
+    await assert.rejects(
+      db.transaction(
+        async (tx) => {
+          assert.ok(tx.finishWith);
+          tx.finishWith('SELECT 1');
+        },
+        { readOnly: true },
+      ),
+      /read-only/,
+      'a read-only transaction has nothing to send with its COMMIT',
+    );
     assert.throws(() => sqlLiteral(1.5), TypeError);
     assert.throws(() => sqlLiteral({}), TypeError);
   });

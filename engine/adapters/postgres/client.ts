@@ -108,6 +108,9 @@ export function sqlLiteral(value: unknown): string {
   throw new TypeError(`sqlLiteral: ${typeof value} ${String(value)} is not written as a literal`);
 }
 
+const readOnlyFinish = () =>
+  new Error('finishWith: a read-only transaction has nothing to write before its COMMIT');
+
 /** A pool on a `postgres://` URL. */
 export function connectPostgres(
   url: string,
@@ -168,8 +171,7 @@ export function poolClient(pool: pg.Pool): PgClient {
           return r ? { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 } : null;
         };
         const result = await work(tx, answer(1), options?.opening?.then === undefined ? null : answer(2));
-        if (options?.readOnly && finish !== null)
-          throw new Error('finishWith: a read-only transaction has nothing to write before its COMMIT');
+        if (options?.readOnly && finish !== null) throw readOnlyFinish();
         if (options?.readOnly) {
           // A read-only COMMIT makes nothing durable and cannot change what was read: the caller has its
           // answer now, and the connection goes back to the pool once the server has answered it.
@@ -246,7 +248,10 @@ export function pgliteClient(db: PGliteLike): PgClient {
         const opened = opening ? await tx.query(opening.sql, opening.params) : null;
         const then = opening?.then === undefined ? null : await tx.query(opening.then);
         const result = await work(tx, opened, then);
-        if (finish !== null) await t.exec(finish);
+        if (finish !== null) {
+          if (options?.readOnly) throw readOnlyFinish();
+          await t.exec(finish);
+        }
         return result;
       }),
     close: () => db.close(),
