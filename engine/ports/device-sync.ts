@@ -71,6 +71,13 @@ export interface DeviceSyncStore {
   /** The store's own secret, from which per-Brain pseudonyms are keyed. */
   secret(): Promise<Uint8Array>;
   /**
+   * Keeps, before a batch goes, the id each of its Records will have on the remote (`remoteId`) where
+   * the Record has none kept yet: the remote may take the batch and its answer be lost, and a Record
+   * forgotten after that must still send its tombstone. A Record without a fate is kept as `skipped`
+   * until markPushed writes what the remote answered.
+   */
+  markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<void>;
+  /**
    * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
    * push cursor moved to `throughSeq` with the counts added. False, writing nothing, when the pairing
    * is no longer `pairingId`.

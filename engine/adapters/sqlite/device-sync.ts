@@ -121,6 +121,19 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           .map((r) => r.name),
       ),
     secret: () => atOnce(() => store.watermarkSecret),
+    markSending: (brainUid, items) =>
+      between(() =>
+        store.tx(() => {
+          for (const i of items)
+            store.run(
+              `INSERT INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, 'skipped', ?)
+               ON CONFLICT (brain_uid, record_id) DO UPDATE SET remote_id = coalesce(remote_id, excluded.remote_id)`,
+              brainUid,
+              i.recordId,
+              i.remoteId,
+            );
+        }),
+      ),
     markPushed: (brainUid, pairingId, fates, counts, throughSeq) =>
       between(() =>
         store.tx(() => {

@@ -186,6 +186,31 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
   });
 });
 
+describe('a push whose answer was lost', () => {
+  const engine = engineFor('lost');
+
+  it('still sends the tombstone of a Record forgotten after it, and none of one that never left', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const write = async (text: string, visibility: 'shareable' | 'redacted_summary' | 'local_only') =>
+      (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
+    const shared = await write('The ferry leaves at seven.', 'shareable');
+    const summary = await write('A quiet note.', 'redacted_summary');
+    const home = await write('The spare key is under the mat.', 'local_only');
+    await pairWithHub(sync);
+    // The batch went and the hub took it, but its answer never came: no markPushed.
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.deepEqual(batch.items.map((i) => i.localId).sort(), [shared, summary].sort());
+    const later = await write('Written after the batch.', 'shareable');
+    for (const id of [shared, summary, home, later]) await e.forgetRecord(t, 'ana', id);
+    assert.deepEqual(
+      (await sync.tombstonesToSend(t, 'ana', 1000)).ids.sort(),
+      [shared, redactedCopyId(summary)].sort(),
+    );
+  });
+});
+
 describe('a page of the change feed', () => {
   const engine = engineFor('pull');
 

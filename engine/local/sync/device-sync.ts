@@ -135,9 +135,10 @@ function replicaOf(r: RecordRow): RecordReplica {
 }
 
 /**
- * The next batch of the outbox. A shareable Record goes whole; a redacted_summary one as a copy the
- * redactor made (under redactedCopyId), or is held back when the redactor is unsure; a correction is
- * skipped (it names a Memory of this device). The batch ends on a whole step.
+ * The next batch of the outbox, to be sent now. A shareable Record goes whole; a redacted_summary one
+ * as a copy the redactor made (under redactedCopyId), or is held back when the redactor is unsure; a
+ * correction is skipped (it names a Memory of this device). The batch ends on a whole step. The ids
+ * its items will have on the remote are kept first (DeviceSyncStore.markSending).
  */
 export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise<OutboxBatch> {
   const p = await requirePairing(ctx, b);
@@ -166,6 +167,12 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
     if (redacted.ok) batch.items.push({ localId: r.id, replica: redacted.replica });
     else batch.kept.push({ localId: r.id, fate: 'held_back', reason: redacted.reason });
   }
+  // The batch is about to go: a Record forgotten after the remote took it, its answer lost, must still
+  // send the remote its tombstone.
+  await ctx.device.markSending(
+    b.uid,
+    batch.items.map((i) => ({ recordId: i.localId, remoteId: i.replica.id })),
+  );
   return batch;
 }
 
