@@ -108,8 +108,27 @@ export function sqlLiteral(value: unknown): string {
   throw new TypeError(`sqlLiteral: ${typeof value} ${String(value)} is not written as a literal`);
 }
 
-const readOnlyFinish = () =>
-  new Error('finishWith: a read-only transaction has nothing to write before its COMMIT');
+/**
+ * A transaction's connection over `on`, and the script its work gave to run before COMMIT (null: none).
+ * A read-only transaction has nothing to write: a script given to one is refused.
+ */
+function finishing(on: PgQueryable): { tx: PgTransaction; script: (readOnly?: boolean) => string | null } {
+  let given: string | null = null;
+  return {
+    tx: {
+      query: on.query,
+      exec: on.exec,
+      finishWith: (script) => {
+        given = script;
+      },
+    },
+    script: (readOnly) => {
+      if (readOnly && given !== null)
+        throw new Error('finishWith: a read-only transaction has nothing to write before its COMMIT');
+      return given;
+    },
+  };
+}
 
 /** A pool on a `postgres://` URL. */
 export function connectPostgres(
@@ -153,14 +172,7 @@ export function poolClient(pool: pg.Pool): PgClient {
         lost = e;
       };
       conn.on('error', onLost);
-      let finish: string | null = null;
-      const tx: PgTransaction = {
-        query: run(conn),
-        exec: exec(conn),
-        finishWith: (script) => {
-          finish = script;
-        },
-      };
+      const { tx, script } = finishing({ query: run(conn), exec: exec(conn) });
       let broken: unknown;
       let released = false;
       try {
@@ -171,7 +183,7 @@ export function poolClient(pool: pg.Pool): PgClient {
           return r ? { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 } : null;
         };
         const result = await work(tx, answer(1), options?.opening?.then === undefined ? null : answer(2));
-        if (options?.readOnly && finish !== null) throw readOnlyFinish();
+        const finish = script(options?.readOnly);
         if (options?.readOnly) {
           // A read-only COMMIT makes nothing durable and cannot change what was read: the caller has its
           // answer now, and the connection goes back to the pool once the server has answered it.
@@ -234,24 +246,15 @@ export function pgliteClient(db: PGliteLike): PgClient {
     exec: exec(db),
     transaction: (work, options) =>
       db.transaction(async (t) => {
-        let finish: string | null = null;
-        const tx: PgTransaction = {
-          query: run(t),
-          exec: exec(t),
-          finishWith: (script) => {
-            finish = script;
-          },
-        };
+        const { tx, script } = finishing({ query: run(t), exec: exec(t) });
         const set = setTransaction(options);
         if (set) await tx.query(set);
         const opening = options?.opening;
         const opened = opening ? await tx.query(opening.sql, opening.params) : null;
         const then = opening?.then === undefined ? null : await tx.query(opening.then);
         const result = await work(tx, opened, then);
-        if (finish !== null) {
-          if (options?.readOnly) throw readOnlyFinish();
-          await t.exec(finish);
-        }
+        const finish = script(options?.readOnly);
+        if (finish !== null) await t.exec(finish);
         return result;
       }),
     close: () => db.close(),
