@@ -1409,13 +1409,19 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
-    it('finds a Memory written earlier in its unit or batch, the oldest first, and none of a unit rolled back', async () => {
+    /** A Brain with one Record, and Memories of the same words citing it (`words`, by id suffix). */
+    const sameWordsBrain = async () => {
       const uid = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;
       const r1 = m('r1');
       await b.units.write(uid, (u) => u.records.insert(recordRow(uid, r1)));
       const words = (id: string, o: Partial<MemoryVersionRow> = {}) =>
         memoryRow(uid, m(id), { statement: 'Same words', norm: 'same words', ...o });
+      return { uid, m, words, cite: [{ record_id: r1, quote: 'q' }] };
+    };
+
+    it('finds a Memory written earlier in its unit or batch, the oldest first, and none of a unit rolled back', async () => {
+      const { uid, m, words, cite } = await sameWordsBrain();
       const same = (u: BrainUnitOfWork, o: Partial<MemoryVersionRow> = {}) =>
         u.memories.sameStatement({
           norm: 'same words',
@@ -1424,7 +1430,6 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
           owner_entity: null,
           ...o,
         });
-      const cite = [{ record_id: r1, quote: 'q' }];
       const found = await b.units.write(uid, async (u) => {
         const before = await same(u);
         await u.memories.insert(words('a'), cite);
@@ -1473,13 +1478,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
     });
 
     it('answers identical statements read ahead as it answers them one by one, also after a Memory changes', async () => {
-      const uid = await brain();
-      const m = (suffix: string) => `${uid}_${suffix}`;
-      const r1 = m('r1');
-      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, r1)));
-      const words = (id: string, o: Partial<MemoryVersionRow> = {}) =>
-        memoryRow(uid, m(id), { statement: 'Same words', norm: 'same words', ...o });
-      const cite = [{ record_id: r1, quote: 'q' }];
+      const { uid, m, words, cite } = await sameWordsBrain();
       await b.units.write(uid, async (u) => {
         await u.memories.insert(words('a'), cite);
         await u.memories.insert(words('b', { subject: 'Bo' }), cite);
