@@ -146,14 +146,29 @@ describe('several postgres processes on one database', { skip }, () => {
     assert.deepEqual([...changesA].sort(), [...acked].sort());
     assert.deepEqual(await changes(b.base, key, born), changesA);
 
-    // A revoke made in the database is refused by both on their next request.
+    // A revoke made in the database is refused by both on their next request, though each keeps the
+    // keys it has looked up; B, frozen with the key in its copy, holds the revoke until its lease ends.
     const doomed = await keyFor(url, 'team');
+    const keyDb = connectPostgres(url, { max: 1 });
+    const watching = async () =>
+      (
+        await keyDb.query<{ n: number; behind: number }>(
+          `SELECT count(*)::int AS n, count(*) FILTER (WHERE seen < (SELECT epoch FROM mnemo_key_epoch))::int AS behind
+           FROM mnemo_key_watchers WHERE lease_until > clock_timestamp()`,
+        )
+      ).rows[0]!;
+    for (let i = 0; i < 100 && (await watching()).n < 2; i++) await sleep(20);
+    assert.equal((await watching()).n, 2, 'both processes keep the keys they look up');
     assert.equal((await call(a.base, doomed, 'GET', '/brains')).status, 200);
     assert.equal((await call(b.base, doomed, 'GET', '/brains')).status, 200);
+    b.child.kill('SIGSTOP');
     const revoke = mnemo(['keys', 'revoke', doomed, '--database-url', url]);
     assert.equal(await revoke.done, 0, revoke.err());
+    assert.deepEqual(await watching(), { n: 1, behind: 0 }, 'the revoke waited for A, and out B’s lease');
     assert.equal((await call(a.base, doomed, 'GET', '/brains')).status, 401);
+    b.child.kill('SIGCONT');
     assert.equal((await call(b.base, doomed, 'GET', '/brains')).status, 401);
+    await keyDb.close();
 
     // A killed mid-derivation: B derives what A had queued or claimed, once A's leases end. B keeps
     // pace with A's writes when it runs, so it is paused (with no transaction open) until A is gone.

@@ -68,7 +68,7 @@ describe('the key registry over PostgreSQL (KeyRegistryPort)', () => {
 const server = await serverForTests();
 describe('the key registry shared by several processes', { skip: server.skip }, () => {
   it('a revoke by one process is refused on the next lookup of another', async () => {
-    const [one, two] = (await migratedDatabase(server.cluster(), 2)).map(pgKeyRegistry);
+    const [one, two] = (await migratedDatabase(server.cluster(), 2)).map((c) => pgKeyRegistry(c));
     const { key, record } = await one!.create({ env: 'test', project: 'p', scopes: ['context:read'] });
     assert.equal((await two!.byHash(hashKey(key)))?.id, record.id);
     await two!.revoke(key);

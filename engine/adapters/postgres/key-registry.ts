@@ -2,19 +2,23 @@ import { hashKey, parseApiKey } from '../../auth/api-key.ts';
 import { mintKey } from '../../auth/key-registry.ts';
 import type { KeyRecord, KeyRegistryPort } from '../../ports/index.ts';
 import type { PgClient } from './client.ts';
+import { countRevoke, waitForWatchers, type KeyWatch } from './key-watch.ts';
 
 const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
 
 /**
- * The API keys in the database, shared by every process on it: a revoke commits once, and the next
- * lookup of any process, which reads the table (no cache), refuses the key. Only hashes are stored.
+ * The API keys in the database, shared by every process on it. Only hashes are stored. A server's
+ * registry keeps the keys it has looked up (`watch`, key-watch.ts); a revoke returns only once every
+ * such copy has dropped the key, so the next lookup of any process refuses it.
  */
-export function pgKeyRegistry(client: PgClient): KeyRegistryPort {
+export function pgKeyRegistry(client: PgClient, options: { watch?: KeyWatch } = {}): KeyRegistryPort {
+  const read = async (hash: string) =>
+    (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE hash = $1`, [hash])).rows[0] ??
+    null;
+  const { watch } = options;
   return {
     // Revoked keys too: a server answers key_revoked for one, not invalid_api_key.
-    byHash: async (hash) =>
-      (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE hash = $1`, [hash])).rows[0] ??
-      null,
+    byHash: (hash) => (watch ? watch.lookup(hash, () => read(hash)) : read(hash)),
     list: async () =>
       (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id COLLATE "C"`))
         .rows,
@@ -37,8 +41,8 @@ export function pgKeyRegistry(client: PgClient): KeyRegistryPort {
       );
       return { key, record: made.rows[0]! };
     },
-    revoke: (idOrKey, visible = () => true) =>
-      client.transaction(async (tx) => {
+    async revoke(idOrKey, visible = () => true) {
+      const done = await client.transaction(async (tx) => {
         const hash = parseApiKey(idOrKey) ? hashKey(idOrKey) : null;
         const found = (
           await tx.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE id = $1 OR hash = $2 FOR UPDATE`, [
@@ -47,12 +51,16 @@ export function pgKeyRegistry(client: PgClient): KeyRegistryPort {
           ])
         ).rows[0];
         if (!found || !visible(found)) return null;
-        if (found.revoked_at) return found;
+        if (found.revoked_at) return { record: found, epoch: null };
         const revoked = await tx.query<KeyRecord>(
           `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 RETURNING ${columns}`,
           [found.id, new Date().toISOString()],
         );
-        return revoked.rows[0]!;
-      }),
+        return { record: revoked.rows[0]!, epoch: await countRevoke(tx) };
+      });
+      // A key revoked before was waited for by that revoke.
+      if (done?.epoch != null) await waitForWatchers(client, done.epoch);
+      return done?.record ?? null;
+    },
   };
 }

@@ -72,12 +72,15 @@ describe('migrations on an embedded PostgreSQL', () => {
        WHERE c.contype = 'p' AND c.connamespace = 'public'::regnamespace ORDER BY 1`,
     );
     // Not Brain data: the schema's own tables, the Brains themselves (keyed by their uid), the tenant
-    // directory of Brain names, the keys of every tenant and the embedding models.
+    // directory of Brain names, the keys of every tenant (and the processes keeping copies of them)
+    // and the embedding models.
     const notBrainData = new Set([
       'mnemo_meta',
       'mnemo_migrations',
       'brain_names',
       'api_keys',
+      'mnemo_key_epoch',
+      'mnemo_key_watchers',
       'embedding_models',
     ]);
     const brainData = keys.rows.filter((k) => !notBrainData.has(k.table));

@@ -5,6 +5,7 @@ import { pgUpgradeList } from './derivation-upgrade.ts';
 import { connectPostgres, type PgClient } from './client.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgKeyRegistry } from './key-registry.ts';
+import { pgKeyWatch, type KeyWatchOptions } from './key-watch.ts';
 import { pgSlotIndex } from './slot-index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { migrate } from './migrate.ts';
@@ -37,6 +38,8 @@ export interface PostgresStorageOptions {
   tracesPerBrain?: number;
   /** When this process analyses the Brain tables after writing many Records (planner-stats.ts). */
   plannerStats?: PlannerStatsOptions;
+  /** How this process keeps the keys it looks up (key-watch.ts). */
+  keyWatch?: KeyWatchOptions;
 }
 
 const secretKey = 'watermark_secret';
@@ -72,6 +75,7 @@ export async function postgresStorageOver(
   const stats = plannerStats(client, options.plannerStats);
   const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records) });
   const vectors = pgVectorIndex(client);
+  const keyWatch = pgKeyWatch(client, options.keyWatch);
   const semantic = await vectorSupport(client);
   return {
     brains: pgBrains(client),
@@ -81,7 +85,7 @@ export async function postgresStorageOver(
     threads: pgThreadIndex(client),
     jobs: pgJobQueue(client),
     traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
-    keys: pgKeyRegistry(client),
+    keys: pgKeyRegistry(client, { watch: keyWatch }),
     upgradeList: pgUpgradeList(client),
     semantic,
     startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
@@ -91,6 +95,7 @@ export async function postgresStorageOver(
     read: (brainUid, work) => units.read(brainUid, work),
     close: async () => {
       await stats.stop();
+      await keyWatch.close();
       await client.close();
     },
   };

@@ -11,6 +11,7 @@ import { deriveUpgrade } from './010-derive-upgrade.ts';
 import { turnCounts } from './011-turn-counts.ts';
 import { turnPlans } from './012-turn-plans.ts';
 import { heldJobs } from './013-held-jobs.ts';
+import { keyWatch } from './014-key-watch.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -38,6 +39,7 @@ export const migrations: readonly PgMigration[] = [
   turnCounts,
   turnPlans,
   heldJobs,
+  keyWatch,
 ];
 
 /**

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { KeyRecord } from '../../ports/index.ts';
+import type { PgClient, PgQueryable } from './client.ts';
+
+export interface KeyWatchOptions {
+  /** How long one renewal lets the database count this process as watching, ms. Default 3,000. */
+  leaseMs?: number;
+  /** How often the revocation epoch is read (how long a revoke waits for a live process), ms. Default 100. */
+  pollMs?: number;
+  /** A copy unused this long is dropped and the watch ended, so an idle process sends nothing, ms. Default 30,000. */
+  idleMs?: number;
+  /** The clock leases are timed by, ms; monotonic. Tests replace it. */
+  now?: () => number;
+}
+
+/** A server process's copy of the API keys it has looked up. */
+export interface KeyWatch {
+  /** The key with this hash: from the copy while the watch holds, otherwise `read` (kept when it may be). */
+  lookup(hash: string, read: () => Promise<KeyRecord | null>): Promise<KeyRecord | null>;
+  /** Ends the watch: the copy is dropped and the process is no longer counted. */
+  close(): Promise<void>;
+}
+
+// A process trusts its lease for this share of it: the database counts the lease from when the renewal
+// ran, which is after this process sent it, so the process stops using its copy first.
+const trustedShare = 0.8;
+
+/**
+ * Lets a process answer a request's key without a round trip, and still refuse a key on the first
+ * request after its revoke has returned, in every process.
+ *
+ * A process that keeps keys is a row in `mnemo_key_watchers`: the revocation epoch its copy has seen,
+ * and a lease it renews. A revoke bumps `mnemo_key_epoch` and waits (`waitForWatchers`) until every
+ * row whose lease has not run out has seen the new epoch. A process reads the epoch every `pollMs`; on
+ * a new one it drops its copy, then says so. It uses its copy only inside its lease (by its own clock,
+ * from when it sent the renewal); after a gap in which the lease may have run out, and with it the
+ * revoke's wait for this process, it drops the copy before trusting a renewal. A key read while the copy
+ * was dropped, or read before the watch began, is not kept, as its row may predate the revoke.
+ */
+export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): KeyWatch {
+  const leaseMs = options.leaseMs ?? 3_000;
+  const pollMs = options.pollMs ?? 100;
+  const idleMs = options.idleMs ?? 30_000;
+  const now = options.now ?? (() => performance.now());
+  const renewEvery = leaseMs / 3;
+
+  const copy = new Map<string, KeyRecord>();
+  // Bumped whenever the copy is dropped: a read begun before that is not kept.
+  let generation = 0;
+  let watching: { id: string; seen: number; trustedUntil: number; renewedAt: number } | null = null;
+  let starting: Promise<void> | null = null;
+  let ticker: NodeJS.Timeout | null = null;
+  let ticking = false;
+  let lastUsed = now();
+  let closed = false;
+
+  const drop = () => {
+    copy.clear();
+    generation++;
+  };
+  const trusted = () => watching !== null && now() < watching.trustedUntil;
+
+  const start = async () => {
+    const id = randomUUID();
+    const sentAt = now();
+    const row = (
+      await client.query<{ epoch: number }>(
+        `INSERT INTO mnemo_key_watchers (id, seen, lease_until)
+         SELECT $1, epoch, clock_timestamp() + $2 * interval '1 millisecond' FROM mnemo_key_epoch
+         RETURNING seen AS epoch`,
+        [id, leaseMs],
+      )
+    ).rows[0];
+    if (!row) throw new Error('mnemo_key_epoch has no row');
+    if (closed) {
+      await forget(client, id);
+      return;
+    }
+    drop();
+    watching = { id, seen: row.epoch, trustedUntil: sentAt + leaseMs * trustedShare, renewedAt: sentAt };
+    ticker = setInterval(() => void tick(), pollMs);
+    ticker.unref();
+  };
+
+  const stop = async () => {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+    drop();
+    const was = watching;
+    watching = null;
+    if (was) await forget(client, was.id).catch(() => {});
+  };
+
+  // A new epoch: a revoke is waiting for this process. Drop the copy first, then say it is dropped.
+  const saw = async (epoch: number) => {
+    const w = watching;
+    if (!w || epoch <= w.seen) return;
+    drop();
+    w.seen = epoch;
+    await client.query('UPDATE mnemo_key_watchers SET seen = $2 WHERE id = $1', [w.id, epoch]);
+  };
+
+  const renew = async (w: NonNullable<typeof watching>) => {
+    const sentAt = now();
+    const row = (
+      await client.query<{ epoch: number }>(
+        `UPDATE mnemo_key_watchers SET lease_until = clock_timestamp() + $2 * interval '1 millisecond', seen = $3
+         WHERE id = $1 RETURNING (SELECT epoch FROM mnemo_key_epoch)`,
+        [w.id, leaseMs, w.seen],
+      )
+    ).rows[0];
+    if (watching !== w) return;
+    if (!row) {
+      // Another process removed the row (its lease had long run out): start again, empty.
+      await stop();
+      return;
+    }
+    // The answer came after the lease this process trusted: a revoke may have stopped waiting for it.
+    if (now() >= w.trustedUntil) drop();
+    w.trustedUntil = sentAt + leaseMs * trustedShare;
+    w.renewedAt = sentAt;
+    await saw(row.epoch);
+  };
+
+  const tick = async () => {
+    const w = watching;
+    if (ticking || !w) return;
+    ticking = true;
+    try {
+      if (now() - lastUsed > idleMs) await stop();
+      else if (now() - w.renewedAt >= renewEvery) await renew(w);
+      else {
+        const row = (await client.query<{ epoch: number }>('SELECT epoch FROM mnemo_key_epoch')).rows[0];
+        if (row && watching === w) await saw(row.epoch);
+      }
+    } catch {
+      // The database is unreachable: the lease runs out on its own and lookups read the table,
+      // which answers (or fails) each request itself.
+    } finally {
+      ticking = false;
+    }
+  };
+
+  return {
+    async lookup(hash, read) {
+      lastUsed = now();
+      if (trusted()) {
+        const kept = copy.get(hash);
+        if (kept) return kept;
+      } else if (!watching && !starting && !closed) {
+        starting = start()
+          .catch(() => {})
+          .finally(() => (starting = null));
+      }
+      const from = trusted() ? generation : null;
+      const found = await read();
+      if (found && from === generation && trusted()) copy.set(hash, found);
+      return found;
+    },
+    async close() {
+      closed = true;
+      await starting;
+      await stop();
+    },
+  };
+}
+
+async function forget(client: PgQueryable, id: string): Promise<void> {
+  await client.query('DELETE FROM mnemo_key_watchers WHERE id = $1', [id]);
+}
+
+/**
+ * Counts a revoke inside its transaction; the epoch it returns is what `waitForWatchers` waits for
+ * once the transaction has committed.
+ */
+export async function countRevoke(tx: PgQueryable): Promise<number> {
+  const row = (
+    await tx.query<{ epoch: number }>('UPDATE mnemo_key_epoch SET epoch = epoch + 1 RETURNING epoch')
+  ).rows[0];
+  if (!row) throw new Error('mnemo_key_epoch has no row');
+  return row.epoch;
+}
+
+/**
+ * Returns once every process keeping keys has dropped the copies made before `epoch`, or stopped being
+ * counted (its lease ran out: a process that died, or cannot reach the database). A live process
+ * answers within its poll; a dead one holds a revoke up to its lease. Rows whose lease ran out long ago
+ * are removed on the way.
+ */
+export async function waitForWatchers(
+  client: PgQueryable,
+  epoch: number,
+  options: { pollMs?: number; giveUpMs?: number } = {},
+): Promise<void> {
+  const pollMs = options.pollMs ?? 20;
+  const giveUpAt = performance.now() + (options.giveUpMs ?? 60_000);
+  await client.query(
+    "DELETE FROM mnemo_key_watchers WHERE lease_until < clock_timestamp() - interval '1 hour'",
+  );
+  for (;;) {
+    const behind = (
+      await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM mnemo_key_watchers
+         WHERE seen < $1 AND lease_until > clock_timestamp()`,
+        [epoch],
+      )
+    ).rows[0]!.n;
+    if (behind === 0) return;
+    if (performance.now() > giveUpAt)
+      throw new Error(
+        `the key is revoked, but ${behind} server process(es) still renew their lease without dropping their copy of the keys`,
+      );
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
