@@ -98,9 +98,24 @@ describe('a process keeping the keys it looked up (key-watch.ts)', () => {
     assert.ok((await p.lookup(hash))?.revoked_at, 'the row read before the revoke was not kept');
   });
 
+  it('a second revoke of a key being revoked returns only once the copies dropped it too', async () => {
+    // Answers a revoke only at its next poll.
+    const slow = await watched({ pollMs: 300 });
+    const { key, hash } = await newKey();
+    await kept(slow, hash);
+    const registry = pgKeyRegistry(db);
+    const first = registry.revoke(key);
+    const second = await registry.revoke(key);
+    assert.ok(second?.revoked_at);
+    assert.ok((await slow.lookup(hash))?.revoked_at, 'the copy was dropped before the second returned');
+    assert.equal((await first)?.revoked_at, second.revoked_at);
+  });
+
   it('a process that stops answering holds a revoke only until its lease runs out, and then reads the table', async () => {
-    // Its poll never comes: as a process frozen, or cut off from the database, would.
-    const silent = await watched({ pollMs: 60_000, leaseMs: 400 });
+    // Its poll never comes, as for a process frozen or cut off from the database; and its monotonic
+    // clock stands still, as while a machine sleeps: the wall clock ends its trust.
+    const clock = 0;
+    const silent = await watched({ pollMs: 60_000, leaseMs: 1_500, now: () => clock });
     const { key, hash } = await newKey();
     await kept(silent, hash);
     const mine = await silent.row();

@@ -9,7 +9,7 @@ export interface KeyWatchOptions {
   pollMs?: number;
   /** A copy unused this long is dropped and the watch ended, so an idle process sends nothing, ms. Default 30,000. */
   idleMs?: number;
-  /** The clock leases are timed by, ms; monotonic. Tests replace it. */
+  /** The monotonic clock leases are timed by, ms. Tests replace it. */
   now?: () => number;
 }
 
@@ -24,6 +24,16 @@ export interface KeyWatch {
 // A process trusts its lease for this share of it: the database counts the lease from when the renewal
 // ran, which is after this process sent it, so the process stops using its copy first.
 const trustedShare = 0.8;
+
+/**
+ * Until when a renewal sent now is trusted, by two clocks: the monotonic one stops while a machine
+ * sleeps or a VM is paused, when the database's clock (which ends the lease) runs on; the wall clock
+ * runs on then, but may be set back. Trust ends at whichever runs out first.
+ */
+interface Trust {
+  mono: number;
+  wall: number;
+}
 
 /**
  * Lets a process answer a request's key without a round trip, and still refuse a key on the first
@@ -47,7 +57,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   const copy = new Map<string, KeyRecord>();
   // Bumped whenever the copy is dropped: a read begun before that is not kept.
   let generation = 0;
-  let watching: { id: string; seen: number; trustedUntil: number; renewedAt: number } | null = null;
+  let watching: { id: string; seen: number; trustedUntil: Trust; renewedAt: number } | null = null;
   let starting: Promise<void> | null = null;
   let ticker: NodeJS.Timeout | null = null;
   let ticking = false;
@@ -58,11 +68,17 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     copy.clear();
     generation++;
   };
-  const trusted = () => watching !== null && now() < watching.trustedUntil;
+  const trust = (): Trust => ({
+    mono: now() + leaseMs * trustedShare,
+    wall: Date.now() + leaseMs * trustedShare,
+  });
+  const within = (t: Trust) => now() < t.mono && Date.now() < t.wall;
+  const trusted = () => watching !== null && within(watching.trustedUntil);
 
   const start = async () => {
     const id = randomUUID();
     const sentAt = now();
+    const until = trust();
     const row = (
       await client.query<{ epoch: number }>(
         `INSERT INTO mnemo_key_watchers (id, seen, lease_until)
@@ -72,12 +88,13 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       )
     ).rows[0];
     if (!row) throw new Error('mnemo_key_epoch has no row');
+    await client.query(expiredLongAgo).catch(() => {});
     if (closed) {
       await forget(client, id);
       return;
     }
     drop();
-    watching = { id, seen: row.epoch, trustedUntil: sentAt + leaseMs * trustedShare, renewedAt: sentAt };
+    watching = { id, seen: row.epoch, trustedUntil: until, renewedAt: sentAt };
     ticker = setInterval(() => void tick(), pollMs);
     ticker.unref();
   };
@@ -102,6 +119,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
 
   const renew = async (w: NonNullable<typeof watching>) => {
     const sentAt = now();
+    const until = trust();
     const row = (
       await client.query<{ epoch: number }>(
         `UPDATE mnemo_key_watchers SET lease_until = clock_timestamp() + $2 * interval '1 millisecond', seen = $3
@@ -116,8 +134,8 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       return;
     }
     // The answer came after the lease this process trusted: a revoke may have stopped waiting for it.
-    if (now() >= w.trustedUntil) drop();
-    w.trustedUntil = sentAt + leaseMs * trustedShare;
+    if (!within(w.trustedUntil)) drop();
+    w.trustedUntil = until;
     w.renewedAt = sentAt;
     await saw(row.epoch);
   };
@@ -130,8 +148,8 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       if (now() - lastUsed > idleMs) await stop();
       else if (now() - w.renewedAt >= renewEvery) await renew(w);
       else {
-        const row = (await client.query<{ epoch: number }>('SELECT epoch FROM mnemo_key_epoch')).rows[0];
-        if (row && watching === w) await saw(row.epoch);
+        const epoch = await currentEpoch(client);
+        if (watching === w) await saw(epoch);
       }
     } catch {
       // The database is unreachable: the lease runs out on its own and lookups read the table,
@@ -165,6 +183,10 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   };
 }
 
+// The rows of processes that died without removing theirs; a lease an hour over belongs to no process.
+const expiredLongAgo =
+  "DELETE FROM mnemo_key_watchers WHERE lease_until < clock_timestamp() - interval '1 hour'";
+
 async function forget(client: PgQueryable, id: string): Promise<void> {
   await client.query('DELETE FROM mnemo_key_watchers WHERE id = $1', [id]);
 }
@@ -181,11 +203,18 @@ export async function countRevoke(tx: PgQueryable): Promise<number> {
   return row.epoch;
 }
 
+/** The revocation epoch as the statement's snapshot sees it. */
+export async function currentEpoch(q: PgQueryable): Promise<number> {
+  const row = (await q.query<{ epoch: number }>('SELECT epoch FROM mnemo_key_epoch')).rows[0];
+  if (!row) throw new Error('mnemo_key_epoch has no row');
+  return row.epoch;
+}
+
 /**
  * Returns once every process keeping keys has dropped the copies made before `epoch`, or stopped being
  * counted (its lease ran out: a process that died, or cannot reach the database). A live process
  * answers within its poll; a dead one holds a revoke up to its lease. Rows whose lease ran out long ago
- * are removed on the way.
+ * are removed on the way, as each watch's start removes them.
  */
 export async function waitForWatchers(
   client: PgQueryable,
@@ -194,9 +223,7 @@ export async function waitForWatchers(
 ): Promise<void> {
   const pollMs = options.pollMs ?? 20;
   const giveUpAt = performance.now() + (options.giveUpMs ?? 60_000);
-  await client.query(
-    "DELETE FROM mnemo_key_watchers WHERE lease_until < clock_timestamp() - interval '1 hour'",
-  );
+  await client.query(expiredLongAgo);
   for (;;) {
     const behind = (
       await client.query<{ n: number }>(
