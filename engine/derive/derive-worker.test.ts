@@ -485,6 +485,47 @@ describe('derive worker', () => {
     assert.deepEqual(batches, [1, 12], "the gathered writes' jobs ran in one batch");
   });
 
+  it('a kick for a job due now schedules its batch without asking the queue; one taken meanwhile is no harm', async () => {
+    const s = store();
+    const queue = sqliteJobQueue(s);
+    let asked = 0;
+    const counted = {
+      ...queue,
+      nextDueMs: (now: number) => {
+        asked++;
+        return queue.nextDueMs(now);
+      },
+    };
+    let ran = 0;
+    const worker = createDeriveWorker({
+      ...over(s, counted),
+      now: () => Date.now(),
+      run: async () => {
+        ran++;
+      },
+      onError: async (_uow, _job, e) => assert.fail(String(e)),
+    });
+    after(() => worker.stop());
+
+    enqueue(s, 1);
+    worker.kick({ dueNow: true });
+    assert.equal(asked, 0, 'the batch is scheduled without asking when the job is due');
+    await worker.idle();
+    assert.equal(ran, 1);
+    // Another process claimed (here: removed) the job before this one's batch ran: the claim finds
+    // nothing, and the worker plans from the queue again.
+    await new Promise((r) => setTimeout(r, 50));
+    enqueue(s, 1);
+    worker.kick({ dueNow: true });
+    s.run('DELETE FROM derive_queue');
+    await worker.idle();
+    assert.equal(ran, 1);
+    enqueue(s, 2);
+    worker.kick();
+    await worker.idle();
+    assert.equal(ran, 3, 'the worker runs on');
+  });
+
   it('an upkeep step the store refuses is given up and the upkeep starts again from the top', async () => {
     const s = store();
     const other = openStore({ dataDir: stores.get(s)!, key: null });

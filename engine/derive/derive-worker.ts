@@ -69,8 +69,11 @@ export interface DeriveWorkerOptions {
 }
 
 export interface DeriveWorker {
-  /** Something was enqueued: make sure a run is scheduled. */
-  kick(): void;
+  /**
+   * Something was enqueued: make sure a run is scheduled. `dueNow`: what the caller enqueued is due at
+   * once (a new Record's derivation), so the queue is not asked when its next job is due.
+   */
+  kick(o?: { dueNow?: boolean }): void;
   /** Resolves once no job is queued (delayed ones included). */
   idle(): Promise<void>;
   /** Starts nothing more; resolves once the batch under way, if any, has ended. */
@@ -302,11 +305,11 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   };
 
   /** plan() from a timer or an immediate: a store that fails even to be read waits like a failed batch. */
-  const planSafely = () => {
-    plan().catch(pause);
+  const planSafely = (dueNow = false) => {
+    plan(dueNow).catch(pause);
   };
 
-  const plan = async () => {
+  const plan = async (dueNow = false) => {
     if (stopped || scheduled || running) return;
     // A kick (every write) must not cut a pause short, or a busy store would be retried per request.
     if (performance.now() < pausedUntil) {
@@ -314,7 +317,9 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       return;
     }
     const now = opts.now();
-    const due = await queue.nextDueMs(now);
+    // A job due now may have been claimed by another process meanwhile: its claim then finds none and
+    // the plan after it asks the queue.
+    const due = dueNow ? now : await queue.nextDueMs(now);
     // Another plan or a batch may have started while this one asked.
     if (stopped || scheduled || running) return;
     if ((due !== null && due <= now) || upkeepLeft) {
@@ -337,7 +342,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   };
 
   return {
-    kick: () => {
+    kick: (o) => {
       // While writes stream in, each would otherwise ask the queue again only to wait out the same gather.
       if (gathering) return;
       if (timer && performance.now() >= pausedUntil) {
@@ -345,7 +350,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         timer = null;
       }
       // Called after every write: a store that cannot even be read pauses the worker, not the write.
-      planSafely();
+      planSafely(o?.dueNow === true);
     },
     idle: () =>
       new Promise<void>((resolve) => {

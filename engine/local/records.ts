@@ -146,7 +146,7 @@ async function appendRecord(
           : undefined,
     },
   );
-  if (out.queued) ctx.worker.kick();
+  if (out.queued) ctx.worker.kick({ dueNow: true });
   return { record: out.record, watermark: watermarkAt(ctx, { uid }, out.seq), replayed: out.replayed };
 }
 
