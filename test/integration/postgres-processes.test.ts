@@ -183,6 +183,20 @@ describe('several postgres processes on one database', { skip }, () => {
           'SELECT count(*)::int AS n, count(leased_until_ms)::int AS claimed FROM derive_jobs',
         )
       ).rows[0]!;
+    // A statement A sent before it froze still runs: counted only once none runs (B is paused too).
+    // One waiting for a lock that A's frozen transaction holds never will.
+    const settled = async () => {
+      for (let i = 0; i < 500; i++) {
+        const running = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'
+             AND backend_type = 'client backend' AND wait_event_type IS DISTINCT FROM 'Lock'`,
+        );
+        if (running.rows[0]!.n === 0) return;
+        await sleep(10);
+      }
+      assert.fail('a statement of the frozen server kept running');
+    };
     let claimedByA = 0;
     let writing = true;
     const more = Promise.all(
@@ -199,6 +213,7 @@ describe('several postgres processes on one database', { skip }, () => {
     for (let now = await jobs(); claimedByA === 0 && (writing || now.n > 0); now = await jobs()) {
       if (now.claimed === 0) continue;
       a.child.kill('SIGSTOP');
+      await settled();
       claimedByA = (await jobs()).claimed;
       if (claimedByA === 0) a.child.kill('SIGCONT');
     }
