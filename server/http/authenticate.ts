@@ -6,7 +6,8 @@ import type { Principal } from './app-env.ts';
  * Turns an Authorization header into a Principal, or throws the spec's 401/500 codes. With no registry
  * configured every well-formed key is accepted with all six scopes and nothing is revoked (spec,
  * Authentication 5); with one, the key must be in it and not revoked, as the registry says now (no
- * copy is kept here, so a revocation refuses the key on the next request).
+ * copy is kept here; a registry that keeps one answers for it, so a revocation refuses the key on the
+ * next request).
  */
 export async function authenticate(
   header: string | undefined,

@@ -2,7 +2,7 @@ import { hashKey, parseApiKey } from '../../auth/api-key.ts';
 import { mintKey } from '../../auth/key-registry.ts';
 import type { KeyRecord, KeyRegistryPort } from '../../ports/index.ts';
 import type { PgClient } from './client.ts';
-import { countRevoke, currentEpoch, waitForWatchers, type KeyWatch } from './key-watch.ts';
+import { currentEpoch, waitForWatchers, type KeyWatch } from './key-watch.ts';
 
 const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
 
@@ -51,14 +51,17 @@ export function pgKeyRegistry(client: PgClient, options: { watch?: KeyWatch } = 
           ])
         ).rows[0];
         if (!found || !visible(found)) return null;
-        // Revoked already: that revoke may still be waiting (or its caller gave up waiting), so this
-        // one waits too, for the epoch its commit made (read after the row lock, so it is seen).
-        if (found.revoked_at) return { record: found, epoch: await currentEpoch(tx) };
-        const revoked = await tx.query<KeyRecord>(
-          `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 RETURNING ${columns}`,
-          [found.id, new Date().toISOString()],
-        );
-        return { record: revoked.rows[0]!, epoch: await countRevoke(tx) };
+        const record = found.revoked_at
+          ? found
+          : (
+              await tx.query<KeyRecord>(
+                `UPDATE api_keys SET revoked_at = $2 WHERE id = $1 RETURNING ${columns}`,
+                [found.id, new Date().toISOString()],
+              )
+            ).rows[0]!;
+        // The epoch the revoke made (api_keys' trigger), read after the row lock: a key revoked already
+        // waits too, as that revoke may still be waiting, or its caller gave up waiting.
+        return { record, epoch: await currentEpoch(tx) };
       });
       if (done) await waitForWatchers(client, done.epoch);
       return done?.record ?? null;

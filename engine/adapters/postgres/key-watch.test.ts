@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import { hashKey } from '../../auth/api-key.ts';
 import type { KeyRecord } from '../../ports/index.ts';
 import { pgKeyRegistry } from './key-registry.ts';
@@ -9,7 +9,7 @@ import { migratedPglite } from './testing/fixtures.ts';
 // Two watches on one database stand for two server processes: each has its own copy and its own row.
 const db = await migratedPglite();
 const watches: KeyWatch[] = [];
-after(() => Promise.all(watches.map((w) => w.close())));
+afterEach(() => Promise.all(watches.splice(0).map((w) => w.close())));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -111,6 +111,27 @@ describe('a process keeping the keys it looked up (key-watch.ts)', () => {
     assert.equal((await first)?.revoked_at, second.revoked_at);
   });
 
+  it('a key revoked or removed in SQL, not through the registry, leaves the copies at their next poll', async () => {
+    const p = await watched();
+    const revoked = await newKey();
+    const removed = await newKey();
+    await kept(p, revoked.hash);
+    await kept(p, removed.hash);
+    // As an older Mnemo's revoke, or an operator's statement, would: nothing waits for the copies.
+    await db.query('UPDATE api_keys SET revoked_at = $2 WHERE hash = $1', [
+      revoked.hash,
+      new Date().toISOString(),
+    ]);
+    await db.query('DELETE FROM api_keys WHERE hash = $1', [removed.hash]);
+    let now = await p.lookup(revoked.hash);
+    for (let i = 0; i < 200 && !now?.revoked_at; i++) {
+      await sleep(5);
+      now = await p.lookup(revoked.hash);
+    }
+    assert.ok(now?.revoked_at, 'the revoked key is refused');
+    assert.equal(await p.lookup(removed.hash), null, 'the removed key is unknown');
+  });
+
   it('a process that stops answering holds a revoke only until its lease runs out, and then reads the table', async () => {
     // Its poll never comes, as for a process frozen or cut off from the database; and its monotonic
     // clock stands still, as while a machine sleeps: the wall clock ends its trust.
@@ -135,7 +156,11 @@ describe('a process keeping the keys it looked up (key-watch.ts)', () => {
     const { id } = (await p.row())!;
     // A revoke whose wait passed this process over (its lease had run out) and whose epoch the
     // renewal did not see: only the gap tells the process its copy may be stale.
-    await db.query('UPDATE api_keys SET revoked_at = $2 WHERE hash = $1', [hash, new Date().toISOString()]);
+    await db.transaction(async (tx) => {
+      await tx.query('ALTER TABLE api_keys DISABLE TRIGGER api_keys_revoked');
+      await tx.query('UPDATE api_keys SET revoked_at = $2 WHERE hash = $1', [hash, new Date().toISOString()]);
+      await tx.query('ALTER TABLE api_keys ENABLE TRIGGER api_keys_revoked');
+    });
     await db.query(
       `UPDATE mnemo_key_watchers SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1`,
       [id],
@@ -147,7 +172,7 @@ describe('a process keeping the keys it looked up (key-watch.ts)', () => {
     assert.ok(now?.revoked_at, `the copy was dropped (the record kept was ${JSON.stringify(record)})`);
   });
 
-  it('an idle process ends its watch: its row is removed and it sends nothing until the next lookup', async () => {
+  it('an idle process ends its watch: its row is removed, and its next lookup starts a new one', async () => {
     let clock = 0;
     const p = await watched({ now: () => clock, idleMs: 1_000 });
     const { hash } = await newKey();

@@ -59,6 +59,8 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   let generation = 0;
   let watching: { id: string; seen: number; trustedUntil: Trust; renewedAt: number } | null = null;
   let starting: Promise<void> | null = null;
+  // A start that failed (the database unreachable) is not tried again by every lookup.
+  let startAfter = -Infinity;
   let ticker: NodeJS.Timeout | null = null;
   let ticking = false;
   let lastUsed = now();
@@ -79,22 +81,23 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     const id = randomUUID();
     const sentAt = now();
     const until = trust();
-    const row = (
-      await client.query<{ epoch: number }>(
-        `INSERT INTO mnemo_key_watchers (id, seen, lease_until)
-         SELECT $1, epoch, clock_timestamp() + $2 * interval '1 millisecond' FROM mnemo_key_epoch
-         RETURNING seen AS epoch`,
-        [id, leaseMs],
-      )
-    ).rows[0];
-    if (!row) throw new Error('mnemo_key_epoch has no row');
+    const seen = epochOf(
+      (
+        await client.query<{ epoch: number }>(
+          `INSERT INTO mnemo_key_watchers (id, seen, lease_until)
+           SELECT $1, epoch, clock_timestamp() + $2 * interval '1 millisecond' FROM mnemo_key_epoch
+           RETURNING seen AS epoch`,
+          [id, leaseMs],
+        )
+      ).rows[0],
+    );
     await client.query(expiredLongAgo).catch(() => {});
     if (closed) {
       await forget(client, id);
       return;
     }
     drop();
-    watching = { id, seen: row.epoch, trustedUntil: until, renewedAt: sentAt };
+    watching = { id, seen, trustedUntil: until, renewedAt: sentAt };
     ticker = setInterval(() => void tick(), pollMs);
     ticker.unref();
   };
@@ -129,7 +132,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     ).rows[0];
     if (watching !== w) return;
     if (!row) {
-      // Another process removed the row (its lease had long run out): start again, empty.
+      // Another process removed the row (its lease had long run out): the next lookup starts anew.
       await stop();
       return;
     }
@@ -165,9 +168,9 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       if (trusted()) {
         const kept = copy.get(hash);
         if (kept) return kept;
-      } else if (!watching && !starting && !closed) {
+      } else if (!watching && !starting && !closed && now() >= startAfter) {
         starting = start()
-          .catch(() => {})
+          .catch(() => void (startAfter = now() + renewEvery))
           .finally(() => (starting = null));
       }
       const from = trusted() ? generation : null;
@@ -191,21 +194,12 @@ async function forget(client: PgQueryable, id: string): Promise<void> {
   await client.query('DELETE FROM mnemo_key_watchers WHERE id = $1', [id]);
 }
 
-/**
- * Counts a revoke inside its transaction; the epoch it returns is what `waitForWatchers` waits for
- * once the transaction has committed.
- */
-export async function countRevoke(tx: PgQueryable): Promise<number> {
-  const row = (
-    await tx.query<{ epoch: number }>('UPDATE mnemo_key_epoch SET epoch = epoch + 1 RETURNING epoch')
-  ).rows[0];
-  if (!row) throw new Error('mnemo_key_epoch has no row');
-  return row.epoch;
-}
-
 /** The revocation epoch as the statement's snapshot sees it. */
 export async function currentEpoch(q: PgQueryable): Promise<number> {
-  const row = (await q.query<{ epoch: number }>('SELECT epoch FROM mnemo_key_epoch')).rows[0];
+  return epochOf((await q.query<{ epoch: number }>('SELECT epoch FROM mnemo_key_epoch')).rows[0]);
+}
+
+function epochOf(row: { epoch: number } | undefined): number {
   if (!row) throw new Error('mnemo_key_epoch has no row');
   return row.epoch;
 }
@@ -235,7 +229,7 @@ export async function waitForWatchers(
     if (behind === 0) return;
     if (performance.now() > giveUpAt)
       throw new Error(
-        `the key is revoked, but ${behind} server process(es) still renew their lease without dropping their copy of the keys`,
+        `the key is revoked, but ${behind} server process(es) renewing their lease have not dropped their copy of the keys; revoking it again waits again`,
       );
     await new Promise((r) => setTimeout(r, pollMs));
   }

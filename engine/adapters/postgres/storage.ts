@@ -5,7 +5,7 @@ import { pgUpgradeList } from './derivation-upgrade.ts';
 import { connectPostgres, type PgClient } from './client.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgKeyRegistry } from './key-registry.ts';
-import { pgKeyWatch, type KeyWatchOptions } from './key-watch.ts';
+import { pgKeyWatch } from './key-watch.ts';
 import { pgSlotIndex } from './slot-index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { migrate } from './migrate.ts';
@@ -38,8 +38,6 @@ export interface PostgresStorageOptions {
   tracesPerBrain?: number;
   /** When this process analyses the Brain tables after writing many Records (planner-stats.ts). */
   plannerStats?: PlannerStatsOptions;
-  /** How this process keeps the keys it looks up (key-watch.ts). */
-  keyWatch?: KeyWatchOptions;
 }
 
 const secretKey = 'watermark_secret';
@@ -75,7 +73,7 @@ export async function postgresStorageOver(
   const stats = plannerStats(client, options.plannerStats);
   const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records) });
   const vectors = pgVectorIndex(client);
-  const keyWatch = pgKeyWatch(client, options.keyWatch);
+  const keyWatch = pgKeyWatch(client);
   const semantic = await vectorSupport(client);
   return {
     brains: pgBrains(client),
