@@ -270,20 +270,13 @@ export class BatchTx {
       return;
     }
     // Sent with the COMMIT: what is left queued and the step, as literals (a script takes no parameters).
-    const taken = this.rows.splice(0);
-    this.recordsWritten += taken.filter((r) => r.table === 'records').length;
-    const statements = tableOrder.flatMap((table) => {
-      const rows = taken.filter((r) => r.table === table);
-      return rows.length === 0
-        ? []
-        : [
-            insertSql(
-              table,
-              rows.map((r) => r.values.map(sqlLiteral)),
-            ),
-          ];
-    });
-    const done = taken.filter((r) => r.table === 'done').map((r) => r.values as [number, number]);
+    const { inserts, done } = this.take(this.rows.length);
+    const statements = inserts.map(([table, rows]) =>
+      insertSql(
+        table,
+        rows.map((values) => values.map(sqlLiteral)),
+      ),
+    );
     if (done.length > 0)
       statements.push(
         removeDoneSql(
@@ -326,6 +319,22 @@ export class BatchTx {
   /** Writes the first `upTo` queued rows, one INSERT per table (or more, past the parameter limit). */
   private async flush(upTo: number): Promise<void> {
     if (upTo === 0) return;
+    const { inserts, done } = this.take(upTo);
+    for (const [table, values] of inserts) {
+      const per = Math.floor(maxParams / columns[table].length);
+      for (let i = 0; i < values.length; i += per) await this.insert(table, values.slice(i, i + per));
+    }
+    if (done.length > 0) await this.removeDone(done);
+  }
+
+  /**
+   * Takes the first `upTo` queued rows off the queue to be written: the inserts by table in the order
+   * their foreign keys need, and the held jobs done.
+   */
+  private take(upTo: number): {
+    inserts: [DeferredTable, (readonly unknown[])[]][];
+    done: [number, number][];
+  } {
     const taken = this.rows.splice(0, upTo);
     if (this.unit) this.unit.mark = Math.max(0, this.unit.mark - upTo);
     this.recordsWritten += taken.filter((r) => r.table === 'records').length;
@@ -334,14 +343,12 @@ export class BatchTx {
     for (const r of taken)
       if (r.table === 'idempotency')
         this.keysAhead.set(keyAhead(String(r.values[1]), String(r.values[2])), r.values);
-    for (const table of tableOrder) {
+    const inserts = tableOrder.flatMap((table): [DeferredTable, (readonly unknown[])[]][] => {
       const values = taken.filter((r) => r.table === table).map((r) => r.values);
-      const width = columns[table].length;
-      const per = Math.floor(maxParams / width);
-      for (let i = 0; i < values.length; i += per) await this.insert(table, values.slice(i, i + per));
-    }
+      return values.length === 0 ? [] : [[table, values]];
+    });
     const done = taken.filter((r) => r.table === 'done').map((r) => r.values as [number, number]);
-    if (done.length > 0) await this.removeDone(done);
+    return { inserts, done };
   }
 
   private async removeDone(done: readonly [number, number][]): Promise<void> {
