@@ -26,11 +26,11 @@ export interface KeyWatch {
 const trustedShare = 0.8;
 
 /**
- * Until when a renewal sent now is trusted, by two clocks: the monotonic one stops while a machine
- * sleeps or a VM is paused, when the database's clock (which ends the lease) runs on; the wall clock
- * runs on then, but may be set back. Trust ends at whichever runs out first.
+ * When the last renewal was sent, by two clocks: the monotonic one stops while a machine sleeps or a VM
+ * is paused, when the database's clock (which ends the lease) runs on; the wall clock runs on then, but
+ * may be set back. Trust ends at whichever says the trusted share has passed first.
  */
-interface Trust {
+interface Sent {
   mono: number;
   wall: number;
 }
@@ -57,7 +57,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   const copy = new Map<string, KeyRecord>();
   // Bumped whenever the copy is dropped: a read begun before that is not kept.
   let generation = 0;
-  let watching: { id: string; seen: number; trustedUntil: Trust; renewedAt: number } | null = null;
+  let watching: { id: string; seen: number; sent: Sent } | null = null;
   let starting: Promise<void> | null = null;
   // A start that failed (the database unreachable) is not tried again by every lookup.
   let startAfter = -Infinity;
@@ -70,17 +70,14 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     copy.clear();
     generation++;
   };
-  const trust = (): Trust => ({
-    mono: now() + leaseMs * trustedShare,
-    wall: Date.now() + leaseMs * trustedShare,
-  });
-  const within = (t: Trust) => now() < t.mono && Date.now() < t.wall;
-  const trusted = () => watching !== null && within(watching.trustedUntil);
+  const trustMs = leaseMs * trustedShare;
+  const sentNow = (): Sent => ({ mono: now(), wall: Date.now() });
+  const within = (t: Sent) => now() < t.mono + trustMs && Date.now() < t.wall + trustMs;
+  const trusted = () => watching !== null && within(watching.sent);
 
   const start = async () => {
     const id = randomUUID();
-    const sentAt = now();
-    const until = trust();
+    const sent = sentNow();
     const seen = epochOf(
       (
         await client.query<{ epoch: number }>(
@@ -97,7 +94,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       return;
     }
     drop();
-    watching = { id, seen, trustedUntil: until, renewedAt: sentAt };
+    watching = { id, seen, sent };
     ticker = setInterval(() => void tick(), pollMs);
     ticker.unref();
   };
@@ -121,8 +118,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   };
 
   const renew = async (w: NonNullable<typeof watching>) => {
-    const sentAt = now();
-    const until = trust();
+    const sent = sentNow();
     const row = (
       await client.query<{ epoch: number }>(
         `UPDATE mnemo_key_watchers SET lease_until = clock_timestamp() + $2 * interval '1 millisecond', seen = $3
@@ -137,9 +133,8 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       return;
     }
     // The answer came after the lease this process trusted: a revoke may have stopped waiting for it.
-    if (!within(w.trustedUntil)) drop();
-    w.trustedUntil = until;
-    w.renewedAt = sentAt;
+    if (!within(w.sent)) drop();
+    w.sent = sent;
     await saw(row.epoch);
   };
 
@@ -149,7 +144,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     ticking = true;
     try {
       if (now() - lastUsed > idleMs) await stop();
-      else if (now() - w.renewedAt >= renewEvery) await renew(w);
+      else if (now() - w.sent.mono >= renewEvery) await renew(w);
       else {
         const epoch = await currentEpoch(client);
         if (watching === w) await saw(epoch);
