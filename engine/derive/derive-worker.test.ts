@@ -34,6 +34,20 @@ const over = (s: Store, queue = sqliteJobQueue(s)) => ({
   storeFailure,
 });
 
+/** The store's queue, counting how often the worker asks it when its next job is due. */
+const askCounted = (s: Store) => {
+  const queue = sqliteJobQueue(s);
+  let asked = 0;
+  const counted = {
+    ...queue,
+    nextDueMs: (now: number) => {
+      asked++;
+      return queue.nextDueMs(now);
+    },
+  };
+  return { counted, asked: () => asked };
+};
+
 const enqueue = (s: ReturnType<typeof store>, count: number) => {
   for (let i = 0; i < count; i++)
     s.run("INSERT INTO derive_queue (brain_uid, job, record_seq) VALUES ('u1', 'rederive', ?)", i);
@@ -439,15 +453,7 @@ describe('derive worker', () => {
 
   it('writes during a gather wait for it without asking the queue again, then run in one batch', async () => {
     const s = store();
-    const queue = sqliteJobQueue(s);
-    let asked = 0;
-    const counted = {
-      ...queue,
-      nextDueMs: (now: number) => {
-        asked++;
-        return queue.nextDueMs(now);
-      },
-    };
+    const { counted, asked } = askCounted(s);
     const batches: number[] = [];
     let ran = 0;
     const worker = createDeriveWorker({
@@ -470,32 +476,24 @@ describe('derive worker', () => {
     await worker.idle();
     assert.deepEqual(batches, [1], 'the first write after a quiet spell runs at once');
     // The batch emptied the queue: what comes within gatherMs waits for the gather to end.
-    const beforeGather = asked;
+    const beforeGather = asked();
     enqueue(s, 1);
     worker.kick();
     await new Promise((r) => setImmediate(r));
-    assert.equal(asked, beforeGather + 1, 'the kick that began the gather asked once');
-    const beforeKicks = asked;
+    assert.equal(asked(), beforeGather + 1, 'the kick that began the gather asked once');
+    const beforeKicks = asked();
     for (let i = 0; i < 10; i++) {
       enqueue(s, 1);
       worker.kick();
     }
-    assert.equal(asked, beforeKicks, 'a kick during the gather asks the queue nothing');
+    assert.equal(asked(), beforeKicks, 'a kick during the gather asks the queue nothing');
     await worker.idle();
     assert.deepEqual(batches, [1, 12], "the gathered writes' jobs ran in one batch");
   });
 
   it('a kick for a job due now schedules its batch without asking the queue; one taken meanwhile is no harm', async () => {
     const s = store();
-    const queue = sqliteJobQueue(s);
-    let asked = 0;
-    const counted = {
-      ...queue,
-      nextDueMs: (now: number) => {
-        asked++;
-        return queue.nextDueMs(now);
-      },
-    };
+    const { counted, asked } = askCounted(s);
     let ran = 0;
     const worker = createDeriveWorker({
       ...over(s, counted),
@@ -509,7 +507,7 @@ describe('derive worker', () => {
 
     enqueue(s, 1);
     worker.kick({ dueNow: true });
-    assert.equal(asked, 0, 'the batch is scheduled without asking when the job is due');
+    assert.equal(asked(), 0, 'the batch is scheduled without asking when the job is due');
     await worker.idle();
     assert.equal(ran, 1);
     // Another process claimed (here: removed) the job before this one's batch ran: the claim finds

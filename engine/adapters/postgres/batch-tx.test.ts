@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { RecordRow } from '../../ports/index.ts';
 import type { PgClient, PgTransaction } from './client.ts';
 import { addBrain, addRecord, migratedPglite, recordRow } from './testing/fixtures.ts';
 import { pgUnitsOfWork, type PgUnitOfWork } from './unit-of-work.ts';
@@ -338,36 +339,22 @@ describe('batched units of one transaction over PostgreSQL', () => {
   it('a Record this server cannot store (a NUL) fails its own unit, not its batch', async () => {
     await addBrain(db, 'brn_nul');
     const uow = pgUnitsOfWork(db);
+    // A Record of the Brain whose row says `over` instead.
+    const insert = (id: string, over: Partial<RecordRow>) =>
+      uow.write(
+        'brn_nul',
+        async (u) => {
+          const seq = await u.sequence.next();
+          await u.records.insert({ ...recordRow('brn_nul', id, seq), ...over });
+        },
+        { batch: true },
+      );
     const outcomes = await Promise.allSettled([
       uow.write('brn_nul', append('brn_nul', 'rec_n1'), { batch: true }),
-      uow.write(
-        'brn_nul',
-        async (u) => {
-          const seq = await u.sequence.next();
-          await u.records.insert({ ...recordRow('brn_nul', 'rec_n2', seq), text: 'a\u0000b' });
-        },
-        { batch: true },
-      ),
-      uow.write(
-        'brn_nul',
-        async (u) => {
-          const seq = await u.sequence.next();
-          await u.records.insert({ ...recordRow('brn_nul', 'rec_n3', seq), content: '{"text":"a\\u0000b"}' });
-        },
-        { batch: true },
-      ),
-      uow.write(
-        'brn_nul',
-        async (u) => {
-          const seq = await u.sequence.next();
-          // The six characters \u0000 typed as text are no NUL.
-          await u.records.insert({
-            ...recordRow('brn_nul', 'rec_n4', seq),
-            content: '{"text":"a\\\\u0000b"}',
-          });
-        },
-        { batch: true },
-      ),
+      insert('rec_n2', { text: 'a\u0000b' }),
+      insert('rec_n3', { content: '{"text":"a\\u0000b"}' }),
+      // The six characters \u0000 typed as text are no NUL.
+      insert('rec_n4', { content: '{"text":"a\\\\u0000b"}' }),
     ]);
     assert.deepEqual(
       outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'ok')),

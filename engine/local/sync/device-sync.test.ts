@@ -43,6 +43,15 @@ async function pairWithHub(sync: NonNullable<Engine['sync']>): Promise<string> {
   return (await sync.remoteOf(t, 'ana')).pairingId;
 }
 
+/** Writes a Record of `text` to Brain ana; its id. */
+async function writeAna(
+  e: Engine,
+  text: string,
+  visibility: 'shareable' | 'redacted_summary' | 'local_only' = 'shareable',
+): Promise<string> {
+  return (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
+}
+
 describe('the change feed of a device', () => {
   const engine = engineFor('feed');
 
@@ -150,11 +159,9 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
     const e = engine();
     const sync = e.sync!;
     await e.createBrain(t, { id: 'ana' });
-    const write = async (text: string, visibility: 'shareable' | 'redacted_summary') =>
-      (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
-    const conflicted = await write('A quiet note.', 'redacted_summary');
-    const heldBack = await write('ping @bobby tomorrow', 'redacted_summary');
-    const shared = await write('The ferry leaves at seven.', 'shareable');
+    const conflicted = await writeAna(e, 'A quiet note.', 'redacted_summary');
+    const heldBack = await writeAna(e, 'ping @bobby tomorrow', 'redacted_summary');
+    const shared = await writeAna(e, 'The ferry leaves at seven.', 'shareable');
     const pairingId = await pairWithHub(sync);
     const batch = await sync.outbox(t, 'ana', 200);
     assert.deepEqual(
@@ -193,16 +200,14 @@ describe('a push whose answer was lost', () => {
     const e = engine();
     const sync = e.sync!;
     await e.createBrain(t, { id: 'ana' });
-    const write = async (text: string, visibility: 'shareable' | 'redacted_summary' | 'local_only') =>
-      (await e.rememberRecord(t, 'ana', { content: text, visibility }, {})).record.id;
-    const shared = await write('The ferry leaves at seven.', 'shareable');
-    const summary = await write('A quiet note.', 'redacted_summary');
-    const home = await write('The spare key is under the mat.', 'local_only');
+    const shared = await writeAna(e, 'The ferry leaves at seven.', 'shareable');
+    const summary = await writeAna(e, 'A quiet note.', 'redacted_summary');
+    const home = await writeAna(e, 'The spare key is under the mat.', 'local_only');
     await pairWithHub(sync);
     // The batch went and the hub took it, but its answer never came: no markPushed.
     const batch = await sync.outbox(t, 'ana', 200);
     assert.deepEqual(batch.items.map((i) => i.localId).sort(), [shared, summary].sort());
-    const later = await write('Written after the batch.', 'shareable');
+    const later = await writeAna(e, 'Written after the batch.', 'shareable');
     for (const id of [shared, summary, home, later]) await e.forgetRecord(t, 'ana', id);
     assert.deepEqual(
       (await sync.tombstonesToSend(t, 'ana', 1000)).ids.sort(),
@@ -250,15 +255,10 @@ describe('a tombstone of a redacted copy this device pushed', () => {
     const e = engine();
     const sync = e.sync!;
     await e.createBrain(t, { id: 'ana' });
-    const { record } = await e.rememberRecord(
-      t,
-      'ana',
-      { content: 'A quiet note.', visibility: 'redacted_summary' },
-      {},
-    );
-    const kept = (await e.rememberRecord(t, 'ana', { content: 'The ferry leaves at seven.' }, {})).record;
+    const quiet = await writeAna(e, 'A quiet note.', 'redacted_summary');
+    const kept = await writeAna(e, 'The ferry leaves at seven.');
     const pairingId = await pairWithHub(sync);
-    const copyId = redactedCopyId(record.id);
+    const copyId = redactedCopyId(quiet);
     await sync.markPushed(
       t,
       'ana',
@@ -266,13 +266,13 @@ describe('a tombstone of a redacted copy this device pushed', () => {
       await sync.outbox(t, 'ana', 200),
       new Map([
         [copyId, 'created' as const],
-        [kept.id, 'created' as const],
+        [kept, 'created' as const],
       ]),
     );
     // The hub forgot the copy (a person removed it there): its tombstone names the copy's id.
     const result = await sync.tombstones(t, 'ana', [copyId]);
     assert.equal(result.forgotten, 1);
-    await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
-    assert.equal((await e.getRecord(t, 'ana', kept.id)).id, kept.id, 'nothing else went');
+    await assert.rejects(e.getRecord(t, 'ana', quiet), { code: 'record_not_found' });
+    assert.equal((await e.getRecord(t, 'ana', kept)).id, kept, 'nothing else went');
   });
 });
