@@ -4,6 +4,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import type * as Ort from 'onnxruntime-node';
 import { normalize } from './embedder.ts';
 import { findModelFile, onnxModelId } from './onnx-files.ts';
+import { keepOnnxRuntimeOffline } from './onnx-offline.ts';
 
 /**
  * A sentence-transformers model exported to ONNX: tokenizer.json (WordPiece for BERT-family models,
@@ -36,6 +37,7 @@ export async function loadOnnxModel(opts: OnnxModelOptions): Promise<OnnxModel> 
   const tokenizer = new Tokenizer(readJson(tokPath), readJson(join(dir, 'tokenizer_config.json')));
   // Imported here, not at the top: a bundle hoists a static import of an external package to its own
   // top, and every embedding worker (GloVe's too) would then load the native addon at start.
+  keepOnnxRuntimeOffline();
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(findModelFile(dir), {
     intraOpNumThreads: opts.threads ?? 1,

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
 import type { WorkerReply, WorkerRequest } from './embed-worker.ts';
+import { keepOnnxRuntimeOffline } from './onnx-offline.ts';
 
 /**
  * Texts per message to the worker. The worker answers one message at a time, so a query embedding
@@ -14,6 +15,7 @@ const chunkTexts = 16;
  * event loop. Resolves once the model has loaded (rejects with the loader's message if it fails).
  */
 export function createWorkerEmbedder(spec: EmbedderSpec, signal?: AbortSignal): Promise<Embedder> {
+  keepOnnxRuntimeOffline();
   const worker = new Worker(new URL('./embed-worker-entry.mjs', import.meta.url), { workerData: spec });
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let nextId = 1;
