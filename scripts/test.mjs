@@ -2,6 +2,7 @@
 // one "N passed, M failed" line. Checks that are not node tests count as one test each in that line.
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -271,7 +272,19 @@ const checkSteps = [
 if (!onlyTests && checksFirst) await steps(checkSteps);
 const checks = onlyTests || checksFirst ? Promise.resolve() : steps(checkSteps, testsDone);
 
-const summaryFile = join(mkdtempSync(join(tmpdir(), 'mnemo-test-')), 'summary.json');
+// The run's own directory: the runner's summary, and the temp dir every test file's process gets as
+// TMPDIR, so that whatever a test leaves behind is seen (and counted a failure) rather than piling up
+// in the machine's /tmp run after run.
+const runDir = mkdtempSync(join(tmpdir(), 'mnemo-test-'));
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
+const summaryFile = join(runDir, 'summary.json');
+const testsTmp = join(runDir, 'tmp');
+mkdirSync(testsTmp);
+// As /tmp is: the PostgreSQL tests run initdb and the server as the postgres user, in dirs made here.
+chmodSync(runDir, 0o755);
+chmodSync(testsTmp, 0o1777);
+// The TypeScript loaders' caches of compiled sources (tsx's, jiti's) belong in a temp dir.
+const toolCaches = /^(tsx-\d+|jiti)$/;
 const started = Date.now();
 const status = await new Promise((done) => {
   testProcess = spawn(
@@ -288,7 +301,10 @@ const status = await new Promise((done) => {
       `--summary=${summaryFile}`,
       ...files,
     ],
-    { stdio: 'inherit', env: { ...process.env, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' } },
+    {
+      stdio: 'inherit',
+      env: { ...process.env, TMPDIR: testsTmp, MNEMO_LOG: process.env.MNEMO_LOG ?? 'silent' },
+    },
   );
   testProcess.on('close', (code) => done(code));
 });
@@ -324,6 +340,14 @@ try {
 } catch {
   failed += 1;
   console.log('FAILED: the test runner produced no summary');
+}
+const leftBehind = readdirSync(testsTmp).filter((name) => !toolCaches.test(name));
+if (leftBehind.length > 0) {
+  failed += 1;
+  console.log(
+    `FAILED: the tests left ${leftBehind.length} entr${leftBehind.length === 1 ? 'y' : 'ies'} in their temp dir: ` +
+      leftBehind.slice(0, 20).join(', '),
+  );
 }
 if (status !== 0 && failed === 0) failed += 1;
 console.log(`tests: ${files.length} files in ${testsSeconds.toFixed(1)} s`);

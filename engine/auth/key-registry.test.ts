@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import type { MnemoError } from '../errors/mnemo-error.ts';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { hashKey, parseApiKey } from './api-key.ts';
 import { FileKeyRegistry } from './key-registry.ts';
 
-const fresh = () => FileKeyRegistry.ensure(join(mkdtempSync(join(tmpdir(), 'mnemo-keys-')), 'keys.json'));
+const root = mkdtempSync(join(tmpdir(), 'mnemo-keys-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const freshDir = () => mkdtempSync(join(root, 'reg-'));
+const fresh = () => FileKeyRegistry.ensure(join(freshDir(), 'keys.json'));
 
 describe('FileKeyRegistry', () => {
   it('stores only hash, prefix, last four, scopes and binding, in a 0600 file', async () => {
@@ -59,7 +62,7 @@ describe('FileKeyRegistry', () => {
   });
 
   it('an unreadable registry is described without a byte of it; the path and details are only in the cause', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mnemo-keys-'));
+    const dir = freshDir();
     const cases: Array<[string, string | null, RegExp]> = [
       // A parser's message quotes the start of the file: these bytes must not reach an API client.
       ['text.json', 'hash=fcadcf3344d648250af11944c0a0c5988630dbf4 sk_live_x', /it is not valid JSON/],

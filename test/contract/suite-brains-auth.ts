@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Brain, BrainList, DeletionReceipt } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
@@ -166,7 +166,10 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       writeFileSync(registryPath, JSON.stringify({ version: 1, keys: [] }));
       server = await factory({ keyRegistry: registryPath });
     });
-    after(() => server.close());
+    after(async () => {
+      await server.close();
+      rmSync(dirname(registryPath), { recursive: true, force: true });
+    });
 
     it('a well-formed key the registry never issued is invalid_api_key', async () => {
       assertError(
