@@ -70,6 +70,15 @@ describe('failures before the app runs answer in the one error shape', () => {
         `POST /v1/brains/b/records HTTP/1.1\r\nHost: ${h}\r\nAuthorization: Bearer sk_test_chunk_secret1234\r\n` +
         `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
     ],
+    // Node answers these itself (an empty 417; for CONNECT, nothing at all) unless told otherwise.
+    ['a CONNECT (this server is no proxy)', (h) => `CONNECT ${h} HTTP/1.1\r\nHost: ${h}\r\n\r\n`],
+    ['a CONNECT to a path', (h) => `CONNECT /v1/brains HTTP/1.1\r\nHost: ${h}\r\n\r\n`],
+    [
+      'an expectation other than 100-continue',
+      (h) =>
+        `POST /v1/brains HTTP/1.1\r\nHost: ${h}\r\nExpect: x-fast\r\nContent-Type: application/json\r\n` +
+        `Content-Length: 2\r\n\r\n{}`,
+    ],
   ];
   for (const [name, request] of parserCases) {
     it(`${name}: 400 http_400, then the connection closes`, async () => {

@@ -113,6 +113,38 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     },
   );
 
+  /** An answer written straight to the socket, which then closes: there is no response object. */
+  const answerOnSocket = (socket: Socket, e: MnemoError) => {
+    const r = reply(e);
+    const head = Object.entries({ ...r.headers, Connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${r.status} ${STATUS_CODES[r.status]}\r\n${head}\r\n${r.body}`);
+    // Keep reading what the client still sends (the rest of an oversized header): closing with unread
+    // data resets the connection, and the client may lose the answer before it reads it.
+    socket.resume();
+    const drop = setTimeout(() => socket.destroy(), lingerMs);
+    drop.unref();
+    socket.once('close', () => clearTimeout(drop));
+  };
+
+  // Without a listener Node closes a CONNECT's connection without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    answerOnSocket(socket, new MnemoError('http_400', 'CONNECT: this server is not a proxy.')),
+  );
+  // Without a listener Node answers an Expect other than 100-continue with an empty 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    track(res);
+    const expectation = String(req.headers.expect).slice(0, 100);
+    writeError(
+      res,
+      new MnemoError('http_400', `Expect: only 100-continue is understood, not "${expectation}"`),
+      {
+        Connection: 'close',
+      },
+    );
+  });
+
   // Node's parser gave up: there is no request or response object, so the answer goes on the socket.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const peerGone = err.code === 'ECONNRESET' || err.code === 'EPIPE';
@@ -126,17 +158,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       return;
     }
     if (inBody) cut.add(open.res);
-    const r = reply(new MnemoError('http_400', clientErrorMessage(err)));
-    const head = Object.entries({ ...r.headers, Connection: 'close' })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 ${r.status} ${STATUS_CODES[r.status]}\r\n${head}\r\n${r.body}`);
-    // Keep reading what the client still sends (the rest of an oversized header): closing with unread
-    // data resets the connection, and the client may lose the answer before it reads it.
-    socket.resume();
-    const drop = setTimeout(() => socket.destroy(), lingerMs);
-    drop.unref();
-    socket.once('close', () => clearTimeout(drop));
+    answerOnSocket(socket, new MnemoError('http_400', clientErrorMessage(err)));
   });
 
   await new Promise<void>((resolve, reject) => {
