@@ -77,6 +77,26 @@ describe('request bodies', () => {
     assert.match(String(r.body.message), /^body: nests arrays and objects more than \d+ levels deep$/);
   });
 
+  it('a lone surrogate spelled as a JSON escape is refused naming the field; a surrogate pair is text', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    // As the escapes arrive on the wire: JSON.stringify would write the same, but spelled out is plainer.
+    const cases: Array<[string, string]> = [
+      ['{"id":"s1","name":"Bob \\ud83d parrot"}', 'name: holds a lone surrogate (\\ud83d)'],
+      ['{"id":"s2","name":"tail \\udc00"}', 'name: holds a lone surrogate (\\udc00)'],
+      ['{"id":"s3","self":{"name":"Ana","aliases":["ok","\\ud800x"]}}', 'self.aliases[1]: holds'],
+      ['{"id":"s4","self":{"name":"Ana","\\ud800":1}}', 'self: a field name holds'],
+    ];
+    for (const [body, start] of cases) {
+      const r = await post(body, json);
+      assert.equal(r.status, 400, body);
+      assert.equal(r.body.code, 'invalid_request_body');
+      assert.ok(String(r.body.message).startsWith(start), `${body}: ${String(r.body.message)}`);
+    }
+    const pair = await post('{"id":"s5","name":"Bob \\ud83e\\udd9c parrot"}', json);
+    assert.equal(pair.status, 201);
+    assert.equal((pair.body as { name: string }).name, 'Bob 🦜 parrot');
+  });
+
   it('valid UTF-8, with a byte order mark, is read as before', async () => {
     const bytes = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),

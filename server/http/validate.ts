@@ -12,7 +12,7 @@ function isZodWording(issue: z.core.$ZodIssue, input: unknown): boolean {
   return (typeof text === 'string' ? text : text?.message) === issue.message;
 }
 
-function pathText(path: PropertyKey[]): string {
+export function pathText(path: PropertyKey[]): string {
   let out = '';
   for (const p of path)
     out += typeof p === 'number' ? `[${p}]` : out ? `.${shortened(String(p))}` : shortened(String(p));

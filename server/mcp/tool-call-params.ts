@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
+import { illFormedTextProblem } from '../http/well-formed-text.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -18,7 +19,7 @@ export function toolCallParamsProblem(params: unknown): string | null {
   // As for /v1 bodies (read-input.ts), counted from the arguments object: a tool's validation must
   // not meet a value deep enough to overflow the stack.
   if (nestedDeeperThan(params.arguments, maxJsonDepth)) return tooDeepMessage('params.arguments');
-  return null;
+  return params.arguments === undefined ? null : illFormedTextProblem(params.arguments, 'params.arguments');
 }
 
 /**

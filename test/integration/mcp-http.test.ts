@@ -303,6 +303,23 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     );
   });
 
+  test('tools/call with a lone surrogate in its arguments is -32602 naming the field; nothing is stored', async () => {
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+    const res = await rawPost(
+      { authorization: `Bearer ${key}` },
+      '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"remember",' +
+        '"arguments":{"content":{"kind":"message","text":"Bob owns a \\ud83d parrot"}}}}',
+    );
+    const body = res.body as { error?: { code: number; message: string } };
+    assert.equal(body.error?.code, -32602, JSON.stringify(body));
+    assert.match(
+      body.error!.message,
+      /^Invalid params: params\.arguments\.content\.text: holds a lone surrogate/,
+    );
+    const records = await engine.listRecords({ project: 'acme', env: 'test' }, 'notes', { limit: 200 });
+    assert.ok(!records.data.some((r) => JSON.stringify(r.content).includes('parrot')));
+  });
+
   test('a revoked key is refused on its next request', async () => {
     const { key, record: entry } = await registry.create({ env: 'test', project: 'acme', brain: 'notes' });
     assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);
