@@ -588,3 +588,41 @@ test("iCalendar: a series' description is dated at the series' start, so a later
     t.remove();
   }
 });
+
+test('a day a rule cannot have is no occurrence: a leap-day birthday falls in leap years only', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:leap',
+      "SUMMARY:Ines's birthday",
+      'DTSTART;VALUE=DATE:20200229',
+      'RRULE:FREQ=YEARLY',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:feb30',
+      'SUMMARY:Month end review',
+      'DTSTART:20240130T090000Z',
+      'RRULE:FREQ=YEARLY;BYMONTH=1,2;BYMONTHDAY=30',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:last',
+      'SUMMARY:Last day of the month',
+      'DTSTART:20240131T090000Z',
+      'RRULE:FREQ=MONTHLY;BYMONTHDAY=-1',
+      'RDATE:20250301T090000Z',
+      'END:VEVENT',
+    ),
+    { windowStart: new Date('2024-01-01T00:00:00Z'), windowEnd: new Date('2029-01-01T00:00:00Z') },
+  );
+  const days = (uid: string) =>
+    records
+      .filter((r) => r.body.source.external_id?.startsWith(`ics:${uid}@`))
+      .map((r) => (r.body.content as { starts_at: string }).starts_at.slice(0, 10));
+  assert.deepEqual(days('leap'), ['2024-02-29', '2028-02-29']);
+  // 30 January each year; never a 1 or 2 March for the 30 February that does not exist.
+  assert.deepEqual(days('feb30'), ['2024-01-30', '2025-01-30', '2026-01-30', '2027-01-30', '2028-01-30']);
+  const last = days('last');
+  assert.ok(last.includes('2024-02-29') && last.includes('2025-02-28'), 'BYMONTHDAY=-1 is each month');
+  assert.ok(last.includes('2025-03-01'), 'an RDATE is an occurrence whatever the rule says');
+  assert.equal(skips.length, 0);
+});

@@ -4,6 +4,7 @@ import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
+import { rolledOver } from './rolled-over.ts';
 import { errorMessage } from '../../../engine/index.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
@@ -235,6 +236,14 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   };
   for (let t = next(); t; t = next()) {
     const at = instant(t, tzid, o);
+    // Not an instance at all, in the window or out of it; still a step of the rule.
+    if (rolledOver(t, ev)) {
+      if (++steps > maxRuleSteps) {
+        stoppedAt = at;
+        break;
+      }
+      continue;
+    }
     if (at >= w.end) {
       seenOutside(at);
       break;

@@ -1,0 +1,48 @@
+import ICAL from 'ical.js';
+
+type IcalTime = InstanceType<typeof ICAL.Time>;
+type IcalEvent = InstanceType<typeof ICAL.Event>;
+type Recur = InstanceType<typeof ICAL.Recur>;
+
+/**
+ * Whether ical.js's iterator gave a day its rule cannot have: a date that does not exist, rolled over
+ * into the next month (a yearly rule from 29 February gives 1 March in other years; BYMONTH=2 with
+ * BYMONTHDAY=30 gives 1 or 2 March; kewisch/ical.js#91). RFC 5545 3.3.10 says such instances are
+ * ignored, so a leap-day birthday is one in leap years, not an event on 1 March the person never had.
+ * The start and RDATEs are instances of their own, whatever the rule says. (ical.js still counts the
+ * rolled-over days towards COUNT; what is left of such a series is then too short, never wrong.)
+ */
+export function rolledOver(t: IcalTime, ev: IcalEvent): boolean {
+  const rules = ev.component
+    .getAllProperties('rrule')
+    .map((p) => p.getFirstValue())
+    .filter((r): r is Recur => r instanceof ICAL.Recur);
+  if (rules.length === 0 || sameDay(t, ev.startDate)) return false;
+  for (const p of ev.component.getAllProperties('rdate'))
+    for (const v of p.getValues())
+      if (v instanceof ICAL.Time ? sameDay(t, v) : sameDay(t, (v as { start: IcalTime }).start)) return false;
+  return !rules.some((r) => dayFits(t, r, ev.startDate));
+}
+
+const sameDay = (a: IcalTime, b: IcalTime) => a.year === b.year && a.month === b.month && a.day === b.day;
+
+/**
+ * Whether the day agrees with the rule's month days and months, given or taken from the start as RFC
+ * 5545 takes what a rule leaves out (a rule that names weekdays, weeks or days of the year sets its
+ * own days and is not judged here).
+ */
+function dayFits(t: IcalTime, rule: Recur, start: IcalTime): boolean {
+  const parts = rule.parts as Record<string, number[] | undefined>;
+  const own = (name: string) => (parts[name]?.length ?? 0) > 0;
+  const setsOwnDays = own('BYDAY') || own('BYYEARDAY') || own('BYWEEKNO');
+  const monthDays = parts['BYMONTHDAY'];
+  if (monthDays?.length) {
+    const length = ICAL.Time.daysInMonth(t.month, t.year);
+    if (!monthDays.some((d) => (d > 0 ? d : length + d + 1) === t.day)) return false;
+  } else if ((rule.freq === 'YEARLY' || rule.freq === 'MONTHLY') && !setsOwnDays && t.day !== start.day)
+    return false;
+  const months = parts['BYMONTH'];
+  if (months?.length) return months.includes(t.month);
+  if (rule.freq === 'YEARLY' && !setsOwnDays && !monthDays?.length) return t.month === start.month;
+  return true;
+}
