@@ -119,7 +119,20 @@ test("zod's own wording never reaches a message: sizes, articles, and everything
 });
 
 test('limit is a plain decimal integer string: anything else is one message naming the range', () => {
-  for (const limit of ['1e1', '0x10', ' 1', '1 ', '', '1.0', '+1', '-1', '0', '201', 'ten']) {
+  for (const limit of [
+    '1e1',
+    '0x10',
+    ' 1',
+    '1 ',
+    '',
+    '1.0',
+    '+1',
+    '-1',
+    '0',
+    '201',
+    'ten',
+    '99999999999999999999',
+  ]) {
     assert.equal(
       message(MemoryListQuery, { limit }),
       'limit: must be an integer between 1 and 200',

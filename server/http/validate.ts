@@ -287,7 +287,8 @@ export function validationMessage(
       }
       return [`${pathText(issue.path) || root}: ${reason(issue, input, schema)}`];
     });
-  return clauses.join('; ');
+  // Two checks of one field can fail alike (a limit past 2^53 is neither safe nor in range).
+  return [...new Set(clauses)].join('; ');
 }
 
 /** Parses with a contract schema or throws invalid_request_body with the spec's message shape. */
