@@ -118,6 +118,8 @@ describe('/v1/keys', () => {
       const same = await post({ env: 'test' }, narrow);
       assert.equal(same.status, 201);
       assert.deepEqual(same.body.scopes, ['context:read']);
+      const twice = await post({ env: 'test', scopes: ['context:read', 'context:read'] }, narrow);
+      assert.deepEqual(twice.body.scopes, ['context:read'], 'a scope named twice is held once');
       const write = await fetch(`${server.url}/brains`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${String(same.body.secret)}`, 'Content-Type': 'application/json' },

@@ -113,7 +113,9 @@ function mintable(principal: Principal, body: KeyCreate): { scopes: Scope[]; bra
     );
   if (principal.tenant.env === 'test' && body.env === 'live')
     throw new MnemoError('http_403', 'env: a test key mints test keys only');
-  return { scopes: body.scopes ?? [...principal.scopes], brain: body.brain ?? principal.brain ?? undefined };
+  // A set: a scope named twice is held once, as the registry lists it.
+  const scopes = [...new Set(body.scopes ?? principal.scopes)];
+  return { scopes, brain: body.brain ?? principal.brain ?? undefined };
 }
 
 /** The path's Brain, once the key may call `operationId` on it (sync sits beside the engine's operations). */
