@@ -51,6 +51,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const busySockets = new WeakMap<Socket, number>();
   /** The request each socket carries now, to tell a parser error in its body from one after it. */
   const current = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+  /** What to write on a socket once its responses under way are done (a pipelined request's 400). */
+  const afterResponses = new WeakMap<Socket, () => void>();
   let closing = false;
   let onDrained: (() => void) | null = null;
 
@@ -87,7 +89,15 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     if (closing) res.setHeader('Connection', 'close');
     res.once('close', () => {
       inflight.delete(res);
-      if (socket) busySockets.set(socket, (busySockets.get(socket) ?? 1) - 1);
+      if (socket) {
+        const busy = (busySockets.get(socket) ?? 1) - 1;
+        busySockets.set(socket, busy);
+        const then = afterResponses.get(socket);
+        if (busy === 0 && then) {
+          afterResponses.delete(socket);
+          then();
+        }
+      }
       if (inflight.size === 0) onDrained?.();
     });
   };
@@ -153,12 +163,21 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     // the answer is this 400, and whatever the app makes of the cut-off body is never written.
     const open = current.get(socket);
     const inBody = busy === 1 && open && !open.req.complete && !open.res.headersSent;
-    if (peerGone || !socket.writable || (busy > 0 && !inBody)) {
+    if (peerGone || !socket.writable) {
       socket.destroy();
       return;
     }
+    const refusal = new MnemoError('http_400', clientErrorMessage(err));
+    // A malformed request pipelined behind whole ones: they are answered first, in order, then this.
+    if (busy > 0 && !inBody) {
+      afterResponses.set(socket, () => {
+        if (socket.writable) answerOnSocket(socket, refusal);
+        else socket.destroy();
+      });
+      return;
+    }
     if (inBody) cut.add(open.res);
-    answerOnSocket(socket, new MnemoError('http_400', clientErrorMessage(err)));
+    answerOnSocket(socket, refusal);
   });
 
   await new Promise<void>((resolve, reject) => {
