@@ -42,17 +42,25 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
+const dayMs = 86_400_000;
+
 /**
  * The instant a wall-clock time denotes in `timeZone` (IANA), or in the machine's own zone when none is
- * given. Times in a DST gap resolve forward; times in a repeated hour take the first occurrence.
+ * given (where Date itself does the same). A time in a repeated hour is its first occurrence; a time in
+ * a DST gap is read with the offset before the gap, so it moves forward (RFC 5545 3.3.5: New York's
+ * 02:30 on the spring-forward day is 07:30Z). The offsets a day before and after are the candidates: a
+ * candidate holds when the zone has that offset at the instant it gives.
  */
 export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
   const { year, month, day, hour = 0, minute = 0, second = 0 } = t;
   if (!timeZone) return new Date(year, month - 1, day, hour, minute, second);
-  const guess = Date.UTC(year, month - 1, day, hour, minute, second);
-  const first = guess - offsetMs(guess, timeZone);
-  const second_ = guess - offsetMs(first, timeZone);
-  return new Date(Math.min(first, second_));
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const before = offsetMs(wall - dayMs, timeZone);
+  const after = offsetMs(wall + dayMs, timeZone);
+  const holding = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => wall - offsetMs(instant, timeZone) === instant);
+  return new Date(holding.length > 0 ? Math.min(...holding) : wall - before);
 }
 
 /** Valid calendar fields (Date would silently roll 31 February into March). */
