@@ -45,3 +45,42 @@ export function utf8OrWindows1252(bytes: Uint8Array): string {
 export async function readText(path: string): Promise<string> {
   return decodeText(await readFile(path));
 }
+
+/**
+ * Text of an iCalendar or vCard file, whose long lines are folded (a line break and one space or tab
+ * inserted, RFC 5545 3.1, RFC 6350 3.2). Some writers fold inside a UTF-8 character, and the file's
+ * bytes are then not UTF-8 until the folds are taken out, as those RFCs say readers do before anything
+ * else: read as Windows-1252 instead, every accented letter of every event or card came out wrong
+ * ("CafÃ©"). So when the bytes are not UTF-8 but are once unfolded, they are read unfolded.
+ */
+export async function readFoldedText(path: string): Promise<string> {
+  const buf = await readFile(path);
+  if (isUtf8(buf)) return decodeText(buf);
+  const unfolded = unfoldBytes(buf);
+  return decodeText(unfolded.length < buf.length && isUtf8(unfolded) ? unfolded : buf);
+}
+
+const isUtf8 = (bytes: Uint8Array): boolean => {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The bytes with every CRLF or LF that is followed by a space or tab removed, with that space or tab. */
+function unfoldBytes(buf: Uint8Array): Uint8Array {
+  const out = new Uint8Array(buf.length);
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    const lf = b === 0x0d && buf[i + 1] === 0x0a ? i + 1 : b === 0x0a ? i : -1;
+    if (lf >= 0 && (buf[lf + 1] === 0x20 || buf[lf + 1] === 0x09)) {
+      i = lf + 1;
+      continue;
+    }
+    out[n++] = b;
+  }
+  return out.subarray(0, n);
+}

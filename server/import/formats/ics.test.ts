@@ -626,3 +626,25 @@ test('a day a rule cannot have is no occurrence: a leap-day birthday falls in le
   assert.ok(last.includes('2025-03-01'), 'an RDATE is an occurrence whatever the rule says');
   assert.equal(skips.length, 0);
 });
+
+test('a line folded inside a UTF-8 character is read as the UTF-8 it is, not as Windows-1252', async () => {
+  // "Café avec Zoë" in UTF-8, folded between the two bytes of "é" as some writers fold (by bytes).
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'BEGIN:VEVENT',
+    'UID:cafe',
+    'DTSTART:20240301T100000Z',
+    'SUMMARY:Caf\xc3',
+    ' \xa9 avec Zo\xc3\xab',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  const t = writeTree({ 'cal.ics': Buffer.from(crlf(lines), 'latin1') });
+  try {
+    const { records } = await collect(parseIcs(join(t.root, 'cal.ics'), {}));
+    assert.equal((records[0]!.body.content as { title: string }).title, 'Café avec Zoë');
+  } finally {
+    t.remove();
+  }
+});

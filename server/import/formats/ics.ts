@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
-import { readText } from '../decode-text.ts';
+import { readFoldedText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
@@ -476,7 +476,7 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
   let text: string;
   let roots: unknown[];
   try {
-    text = await readText(path);
+    text = await readFoldedText(path);
   } catch (e) {
     yield skip(path, `not an iCalendar file: ${errorMessage(e)}`);
     return;

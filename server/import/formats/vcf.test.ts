@@ -185,3 +185,47 @@ test('a date value that cannot be read loses only that field, named by card', as
     t.remove();
   }
 });
+
+test('Apple birthdays without a year, two cards of one name, and a fold inside a UTF-8 character', async () => {
+  const t = writeTree({
+    'contacts.vcf': Buffer.from(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Ana Silva',
+        'BDAY;X-APPLE-OMIT-YEAR=1604:1604-12-24',
+        'TEL;TYPE=CELL:+351 912 000 001',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Ana Silva',
+        'TEL;TYPE=CELL:+351 912 000 002',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Zo\xc3\xab M\xc3\xbcller',
+        // Folded between the two bytes of "ü", as a writer folding by bytes does.
+        'NOTE:Geburtstag M\xc3',
+        ' \xbcller',
+        'BDAY:1990-02-03',
+        'END:VCARD',
+      ].join('\r\n'),
+      'latin1',
+    ),
+  });
+  try {
+    const { records } = await collect(parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }));
+    assert.deepEqual(
+      records.map((r) => [r.body.source.external_id, (r.body.content as { value: string }).value]),
+      [
+        ['vcf:Ana Silva:birthday', '--12-24'],
+        ['vcf:Ana Silva:phone (mobile)', '+351 912 000 001'],
+        ['vcf:Ana Silva #2:phone (mobile)', '+351 912 000 002'],
+        ['vcf:Zoë Müller:note', 'Geburtstag Müller'],
+        ['vcf:Zoë Müller:birthday', '1990-02-03'],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

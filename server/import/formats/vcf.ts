@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { c1AsWindows1252, readText } from '../decode-text.ts';
+import { c1AsWindows1252, readFoldedText } from '../decode-text.ts';
 import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/index.ts';
@@ -120,6 +120,8 @@ function cardItems(
   line: number,
   /** When a card without a readable REV is dated: its file's time, or null (then the write's). */
   undatedAt: string | null,
+  /** How many cards without a UID this file named so far, by name. */
+  unidentified: Map<string, number>,
 ): ImportItem[] {
   const ref = `card at line ${line}`;
   const n = c.getFirstPropertyValue('n');
@@ -130,7 +132,14 @@ function cardItems(
     textOf(c.getFirstPropertyValue('org'))
   ).slice(0, 2000);
   if (!name) return [skip(ref, 'card has no name (FN, N or ORG)')];
-  const uid = textOf(c.getFirstPropertyValue('uid')) || name;
+  // A card without a UID is known by its name; a second card of that name in the file (two people, or a
+  // duplicate with other numbers) by its place among them, so that neither replaces the other's fields.
+  let uid = textOf(c.getFirstPropertyValue('uid'));
+  if (!uid) {
+    const seen = (unidentified.get(name) ?? 0) + 1;
+    unidentified.set(name, seen);
+    uid = seen > 1 ? `${name} #${seen}` : name;
+  }
   let rev: string | null = null;
   try {
     rev = toIso(textOf(c.getFirstPropertyValue('rev')));
@@ -156,6 +165,7 @@ function cardItems(
     }
     // vCard 4 writes numbers and addresses as URIs ("tel:+351-912-345-678", "mailto:…"): the value people read.
     if (p.name === 'tel' || p.name === 'email') value = value.replace(/^(?:tel|mailto):/iu, '');
+    value = withoutOmittedYear(p, value);
     if (!value) continue;
     // Two work emails are two slots, not one superseding the other.
     const label = `${base}${typeLabel(p)}`;
@@ -179,9 +189,21 @@ function cardItems(
   return items;
 }
 
+/**
+ * Apple Contacts writes a birthday without a year as a made-up year it names in X-APPLE-OMIT-YEAR
+ * (`BDAY;X-APPLE-OMIT-YEAR=1604:1604-12-24`): the date is the day alone, as vCard 4 writes it (--12-24).
+ */
+function withoutOmittedYear(p: InstanceType<typeof ICAL.Property>, value: string): string {
+  const omitted = p.getParameter('x-apple-omit-year');
+  const year = Array.isArray(omitted) ? omitted[0] : omitted;
+  return typeof year === 'string' && /^\d{4}$/.test(year) && value.startsWith(`${year}-`)
+    ? `--${value.slice(5)}`
+    : value;
+}
+
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
 export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const cards = splitCards(await readText(path));
+  const cards = splitCards(await readFoldedText(path));
   // A card without REV is as of the file: an address book exported years ago no longer replaces what was
   // said since (dated at the import, it superseded newer values and hid a real disagreement).
   const fileTime = (await fileTimeOf(o)(path))?.toISOString();
@@ -189,6 +211,7 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
     yield skip(path, 'no BEGIN:VCARD ... END:VCARD block: not a vCard file');
     return;
   }
+  const unidentified = new Map<string, number>();
   for (const card of cards) {
     let items: ImportItem[];
     try {
@@ -196,6 +219,7 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
         new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never),
         card.line,
         fileTime ?? null,
+        unidentified,
       );
     } catch (e) {
       items = [skip(`card at line ${card.line}`, `unreadable card: ${errorMessage(e)}`)];
