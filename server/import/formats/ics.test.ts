@@ -648,3 +648,39 @@ test('a line folded inside a UTF-8 character is read as the UTF-8 it is, not as 
     t.remove();
   }
 });
+
+test('one UID twice: the newest version is the event, the other is said; an exact copy is one event', async () => {
+  const event = (uid: string, summary: string, start: string, extra: string[] = []) => [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    `SUMMARY:${summary}`,
+    `DTSTART:${start}`,
+    ...extra,
+    'END:VEVENT',
+  ];
+  const { records, skips } = await parse(
+    vcalendar(
+      ...event('dinner', 'Dinner at Sora', '20240301T190000Z', ['SEQUENCE:0']),
+      ...event('dinner', 'Dinner at Sora (moved)', '20240302T190000Z', ['SEQUENCE:1']),
+      ...event('copy', 'Dentist', '20240305T090000Z'),
+      ...event('copy', 'Dentist', '20240305T090000Z'),
+      ...event('clash', 'Call with Ana', '20240306T090000Z'),
+      ...event('clash', 'Call with Bo', '20240307T090000Z'),
+    ),
+  );
+  assert.deepEqual(
+    records.map((r) => [r.body.source.external_id, (r.body.content as { title: string }).title]),
+    [
+      ['ics:dinner', 'Dinner at Sora (moved)'],
+      ['ics:copy', 'Dentist'],
+      ['ics:clash', 'Call with Ana'],
+    ],
+  );
+  assert.deepEqual(
+    skips.map((s) => s.reason),
+    [
+      'event "Dinner at Sora" (SEQUENCE 0) is an older version of an event in the file; the newer one is imported',
+      'event "Call with Bo" has the UID of another event in the file, "Call with Ana", which is imported (a UID names one event)',
+    ],
+  );
+});

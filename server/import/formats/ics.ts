@@ -173,6 +173,36 @@ function textOf(c: IcalComponent, property: string): string {
 
 const quoted = (title: string) => (title ? ` "${title.slice(0, 200)}"` : '');
 
+/** An event's version: its SEQUENCE, then when it was last changed (LAST-MODIFIED, else DTSTAMP). */
+function versionOf(ev: IcalEvent): [number, number] {
+  const sequence = Number(ev.component.getFirstPropertyValue('sequence') ?? 0);
+  const stamp =
+    ev.component.getFirstPropertyValue('last-modified') ?? ev.component.getFirstPropertyValue('dtstamp');
+  const at = stamp instanceof ICAL.Time ? stamp.toUnixTime() : -Infinity;
+  return [Number.isFinite(sequence) ? sequence : 0, at];
+}
+
+/** Whether `a` is a later version than `b` (a tie keeps the one read first). */
+function isNewer(a: IcalEvent, b: IcalEvent): boolean {
+  const [sa, ta] = versionOf(a);
+  const [sb, tb] = versionOf(b);
+  return sa !== sb ? sa > sb : ta > tb;
+}
+
+/** What the import says of an event another with its UID replaced; null for an exact copy (nothing lost). */
+function olderVersionSkip(uid: string, other: IcalEvent, newer: IcalEvent): ImportItem | null {
+  if (other.component.toString() === newer.component.toString()) return null;
+  const [sequence, at] = versionOf(other);
+  const [newerSequence, newerAt] = versionOf(newer);
+  const title = quoted(titleOf(other));
+  return skip(
+    uid,
+    sequence === newerSequence && at === newerAt
+      ? `event${title} has the UID of another event in the file,${quoted(titleOf(newer))}, which is imported (a UID names one event)`
+      : `event${title} (SEQUENCE ${sequence}) is an older version of an event in the file; the newer one is imported`,
+  );
+}
+
 /** An event's items, or one skip naming it (UID, title) when a value of it cannot be read. */
 function itemsOrSkip(c: IcalComponent, f: () => ImportItem[]): ImportItem[] {
   try {
@@ -345,16 +375,32 @@ function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOp
 function* calendarItems(cal: IcalComponent, w: RecurrenceWindow, o: ParseOptions): Generator<ImportItem> {
   const masters = new Map<string, IcalEvent>();
   const overrides: IcalComponent[] = [];
+  const older: ImportItem[] = [];
   for (const c of cal.getAllSubcomponents('vevent')) {
     yield* itemsOrSkip(c, () => {
-      if (c.hasProperty('recurrence-id')) overrides.push(c);
+      if (c.hasProperty('recurrence-id')) {
+        overrides.push(c);
+        return [];
+      }
       // `exceptions: []`: left alone, ical.js relates every override in the calendar to each series,
       // whatever its UID (another series' override at the same time replaced this one's occurrence),
       // and one override with a broken RECURRENCE-ID failed every series. overrideItems relates them.
-      else if (!masters.has(uidOf(c))) masters.set(uidOf(c), new ICAL.Event(c, { exceptions: [] }));
+      const ev = new ICAL.Event(c, { exceptions: [] });
+      const uid = uidOf(c);
+      const held = masters.get(uid);
+      if (!held) masters.set(uid, ev);
+      else {
+        // One UID twice: versions of one event (a file that gathered invitations and their updates).
+        // The newest is the event; the other is said, not dropped without a word.
+        const [newer, other] = isNewer(ev, held) ? [ev, held] : [held, ev];
+        masters.set(uid, newer);
+        const said = olderVersionSkip(uid, other, newer);
+        if (said) older.push(said);
+      }
       return [];
     });
   }
+  yield* older;
   for (const c of overrides) yield* itemsOrSkip(c, () => overrideItems(c, masters, o));
   for (const [uid, ev] of masters) yield* itemsOrSkip(ev.component, () => masterItems(ev, uid, w, o));
 }
