@@ -174,3 +174,49 @@ test('a chat whose dates read both ways says so on its first message; one that t
     t.remove();
   }
 });
+
+test('notices quoting a ": ", shared locations, and markers in German and Spanish', async () => {
+  const chat = [
+    '12/31/23, 9:00 PM - Anna created group "Trip: Rome 2024"',
+    '12/31/23, 9:01 PM - Anna changed the subject from "Trip" to „Trip: Rom“',
+    '12/31/23, 9:02 PM - Robert "Bob" Smith: I am in',
+    '12/31/23, 9:03 PM - Anna: Diese Nachricht wurde gelöscht.',
+    '12/31/23, 9:04 PM - Anna: Se eliminó este mensaje.',
+    '12/31/23, 9:05 PM - Anna: <Medien ausgeschlossen>',
+    '12/31/23, 9:06 PM - Anna: Nos vemos ahí <Se editó este mensaje.>',
+  ].join('\n');
+  const ios = [
+    '[1/5/24, 9:04:05\u202fPM] Book club: \u200eAnna added Ben',
+    '[1/5/24, 9:05:10\u202fPM] Anna: \u200eLocation: https://maps.google.com/?q=38.7,-9.1',
+  ].join('\n');
+  const t = writeTree({ 'Trip/chat.txt': chat, 'Book club/_chat.txt': ios });
+  try {
+    const android = await collect(parseWhatsapp(join(t.root, 'Trip/chat.txt'), { timeZone: 'UTC' }));
+    assert.deepEqual(
+      android.records.map((r) => {
+        const c = r.body.content as { speaker: string; text: string };
+        return [c.speaker, c.text];
+      }),
+      [
+        ['Robert "Bob" Smith', 'I am in'],
+        ['Anna', '[attachment: omitted media]'],
+        ['Anna', 'Nos vemos ahí'],
+      ],
+    );
+    assert.deepEqual(
+      android.skips.map((s) => s.reason),
+      ['system message (no sender)', 'system message (no sender)', 'deleted message', 'deleted message'],
+    );
+    const group = await collect(parseWhatsapp(join(t.root, 'Book club/_chat.txt'), { timeZone: 'UTC' }));
+    assert.deepEqual(
+      group.records.map((r) => (r.body.content as { text: string }).text),
+      ['Location: https://maps.google.com/?q=38.7,-9.1'],
+    );
+    assert.deepEqual(
+      group.skips.map((s) => s.reason),
+      ['system message'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -65,11 +65,19 @@ function chatName(path: string): string {
 
 const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
 
-/** Who wrote a message and what, or null for a notice with no sender ("Anna added Ben"). */
+/** Quotation marks of the languages WhatsApp writes notices in ("…", “…”, „…“, «…»). */
+const quoteMarks = /["\u201c\u201d\u201e\u00ab\u00bb]/g;
+
+/**
+ * Who wrote a message and what, or null for a notice with no sender ("Anna added Ben"). A ": " inside a
+ * quotation is no sender's: `Anna created group "Trip: Rome"` is a notice, not Anna's `created group
+ * "Trip` saying `Rome"`; a name with quotes of its own (`Robert "Bob" Smith`) closes them.
+ */
 function split(m: Raw): { sender: string; text: string } | null {
   const full = m.rest.join('\n');
   const colon = full.indexOf(': ');
   if (colon <= 0 || full.slice(0, colon).includes('\n')) return null;
+  if ((full.slice(0, colon).match(quoteMarks)?.length ?? 0) % 2 === 1) return null;
   const sender = full
     .slice(0, colon)
     .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
@@ -89,15 +97,23 @@ function peopleOf(msgs: Raw[], selfName: string | undefined): string {
   return people.length > 5 ? `${people.slice(0, 5).join(', ')} and others` : people.join(', ');
 }
 
+/**
+ * What WhatsApp writes in a message's place, in the languages whose exports were checked (English,
+ * German, Spanish). Another language's markers stay as the text they are.
+ */
+const omittedMedia =
+  /^<(?:Media omitted|Medien ausgeschlossen|Multimedia omitido)>$|^(image|video|audio|sticker|GIF|document) omitted$/gim;
+const editedMark =
+  /<(?:This message was edited|Diese Nachricht wurde bearbeitet\.?|Se editó este mensaje\.?)>$/i;
+const deletedMessage =
+  /^(?:This message was deleted|You deleted this message|Diese Nachricht wurde gelöscht|Du hast diese Nachricht gelöscht|Se eliminó este mensaje|Eliminaste este mensaje)\.?$/i;
+
 function cleanText(text: string): string {
   return text
     .replace(/[\u200e\u200f]/g, '')
     .replace(/<attached: ([^>]+)>/gi, '[attachment: $1]')
-    .replace(
-      /^<Media omitted>$|^(image|video|audio|sticker|GIF|document) omitted$/gim,
-      '[attachment: omitted media]',
-    )
-    .replace(/<This message was edited>$/i, '')
+    .replace(omittedMedia, '[attachment: omitted media]')
+    .replace(editedMark, '')
     .trim();
 }
 
@@ -158,8 +174,13 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
       continue;
     }
     const { sender, text: rawText } = said;
-    // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading LRM.
-    if (/^\u200e/.test(rawText) && !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(rawText)) {
+    // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading
+    // LRM, and also what stands for a message: an attachment, omitted media, a shared location (a link).
+    if (
+      /^\u200e/.test(rawText) &&
+      !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(rawText) &&
+      !/https?:\/\//i.test(rawText)
+    ) {
       yield skip(ref, 'system message');
       continue;
     }
@@ -168,7 +189,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
       yield skip(ref, 'empty message');
       continue;
     }
-    if (/^(This message was deleted|You deleted this message)\.?$/i.test(text)) {
+    if (deletedMessage.test(text)) {
       yield skip(ref, 'deleted message');
       continue;
     }
