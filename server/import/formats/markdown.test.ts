@@ -284,3 +284,29 @@ test('a folder of notes is walked through its links, each real note once, a loop
     t.remove();
   }
 });
+
+test('a heading or tag inside a code block is code: the title and tags come from the note', async () => {
+  const note = [
+    '```sh',
+    '# install deps',
+    'npm ci  # see #setup',
+    '```',
+    '',
+    '# Build notes',
+    '',
+    '~~~~css',
+    'a { color: #fff; }',
+    '~~~',
+    '~~~~',
+    'Works with `#notatag` too. #build',
+  ].join('\n');
+  const t = writeTree({ 'build.md': note });
+  try {
+    const { records } = await collect(parseMarkdown(join(t.root, 'build.md'), {}));
+    const c = records[0]!.body.content as { title: string; text: string };
+    assert.equal(c.title, 'Build notes');
+    assert.match(c.text, /\n\nTags: #build$/, 'the code held no tag');
+  } finally {
+    t.remove();
+  }
+});
