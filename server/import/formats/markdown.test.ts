@@ -310,3 +310,23 @@ test('a heading or tag inside a code block is code: the title and tags come from
     t.remove();
   }
 });
+
+test('a heading may name code; inline triple backticks open no block; quoted blocks are code too', async () => {
+  const t = writeTree({
+    'hooks.md': ['# The `useEffect` hook', '', '```npm ci``` is what I ran. #react'].join('\n'),
+    'quoted.md': ['# Colours', '', '> ```css', '> a { color: #fff; }', '> ```', '', '#design'].join('\n'),
+  });
+  try {
+    const read = async (name: string) => {
+      const { records } = await collect(parseMarkdown(join(t.root, name), {}));
+      return records[0]!.body.content as { title: string; text: string };
+    };
+    const hooks = await read('hooks.md');
+    assert.equal(hooks.title, 'The `useEffect` hook');
+    assert.match(hooks.text, /\n\nTags: #react$/);
+    const quoted = await read('quoted.md');
+    assert.match(quoted.text, /\n\nTags: #design$/);
+  } finally {
+    t.remove();
+  }
+});

@@ -24,26 +24,29 @@ function asStringList(v: unknown): string[] {
 }
 
 /**
- * The body without its code: fenced blocks (``` or ~~~, three or more, to the same fence or, unclosed,
- * to the end, as CommonMark reads them) and inline code spans. A shell comment in a block is no heading
- * ("# install deps") and a colour in one is no tag.
+ * The body without its fenced code blocks (``` or ~~~, three or more, closed by the same fence or
+ * running to the end), also inside a quotation or a list. A shell comment in a block is no heading
+ * ("# install deps"), a colour in one no tag. A backtick run with a backtick after it on its line
+ * (```npm ci``` inline) opens no block.
  */
-function outsideCode(body: string): string {
+function outsideFences(body: string): string {
   const kept: string[] = [];
   let fence: string | null = null;
   for (const line of body.split('\n')) {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence === null && open) fence = open;
-    else if (fence !== null && new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(line))
+    const open = /^[\s>]*(?:(`{3,})[^`]*$|(~{3,}))/.exec(line);
+    if (fence === null && open) fence = open[1] ?? open[2]!;
+    else if (fence !== null && new RegExp(`^[\\s>]*${fence[0]}{${fence.length},}\\s*$`).test(line))
       fence = null;
     else if (fence === null) kept.push(line);
   }
-  return kept.join('\n').replace(/`[^`\n]*`/g, '');
+  return kept.join('\n');
 }
 
 /** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
 export function inlineTags(body: string): string[] {
-  const withoutCode = outsideCode(body);
+  const withoutCode = outsideFences(body)
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '');
   const tags = new Set<string>();
   for (const m of withoutCode.matchAll(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
     if (!/^\d+$/.test(m[1]!)) tags.add(m[1]!);
@@ -187,7 +190,8 @@ async function readNote(
   const fm = readFrontMatter(text);
   const body = fm.body.trim();
   if (!body) return skip(ref, 'empty note');
-  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideCode(body))?.[1]?.trim();
+  // Code spans stay: a heading may name code ("# The `useEffect` hook").
+  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(body))?.[1]?.trim();
   const title =
     (typeof fm.data.title === 'string' && fm.data.title.trim()) ||
     heading ||
