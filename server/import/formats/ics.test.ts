@@ -605,6 +605,12 @@ test('a day a rule cannot have is no occurrence: a leap-day birthday falls in le
       'RRULE:FREQ=YEARLY;BYMONTH=1,2;BYMONTHDAY=30',
       'END:VEVENT',
       'BEGIN:VEVENT',
+      'UID:never',
+      'SUMMARY:The 30th of February',
+      'DTSTART:20240130T090000Z',
+      'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
       'UID:last',
       'SUMMARY:Last day of the month',
       'DTSTART:20240131T090000Z',
@@ -624,7 +630,13 @@ test('a day a rule cannot have is no occurrence: a leap-day birthday falls in le
   const last = days('last');
   assert.ok(last.includes('2024-02-29') && last.includes('2025-02-28'), 'BYMONTHDAY=-1 is each month');
   assert.ok(last.includes('2025-03-01'), 'an RDATE is an occurrence whatever the rule says');
-  assert.equal(skips.length, 0);
+  assert.deepEqual(days('never'), []);
+  assert.deepEqual(
+    skips.map((s) => s.reason),
+    [
+      'series "The 30th of February": none of the days its rule gives in the import window exists (such as 30 February)',
+    ],
+  );
 });
 
 test('a line folded inside a UTF-8 character is read as the UTF-8 it is, not as Windows-1252', async () => {
@@ -682,5 +694,32 @@ test('one UID twice: the newest version is the event, the other is said; an exac
       'event "Dinner at Sora" (SEQUENCE 0) is an older version of an event in the file; the newer one is imported',
       'event "Call with Bo" has the UID of another event in the file, "Call with Ana", which is imported (a UID names one event)',
     ],
+  );
+});
+
+test('an invitation and its update in calendars of their own, one file: the update is the event', async () => {
+  const invitation = (sequence: number, start: string, summary: string) =>
+    crlf([
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'METHOD:REQUEST',
+      'BEGIN:VEVENT',
+      'UID:dinner@example.com',
+      `SEQUENCE:${sequence}`,
+      `SUMMARY:${summary}`,
+      `DTSTART:${start}`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ]);
+  const { records, skips } = await parse(
+    invitation(0, '20240301T190000Z', 'Dinner') + invitation(1, '20240302T190000Z', 'Dinner (moved)'),
+  );
+  assert.deepEqual(
+    records.map((r) => [r.body.source.external_id, (r.body.content as { title: string }).title]),
+    [['ics:dinner@example.com', 'Dinner (moved)']],
+  );
+  assert.deepEqual(
+    skips.map((s) => s.reason),
+    ['event "Dinner" (SEQUENCE 0) is an older version of an event in the file; the newer one is imported'],
   );
 });

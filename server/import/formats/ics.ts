@@ -174,31 +174,51 @@ function textOf(c: IcalComponent, property: string): string {
 const quoted = (title: string) => (title ? ` "${title.slice(0, 200)}"` : '');
 
 /** An event's version: its SEQUENCE, then when it was last changed (LAST-MODIFIED, else DTSTAMP). */
-function versionOf(ev: IcalEvent): [number, number] {
-  const sequence = Number(ev.component.getFirstPropertyValue('sequence') ?? 0);
-  const stamp =
-    ev.component.getFirstPropertyValue('last-modified') ?? ev.component.getFirstPropertyValue('dtstamp');
+function versionOf(c: IcalComponent): [number, number] {
+  const sequence = Number(c.getFirstPropertyValue('sequence') ?? 0);
+  const stamp = c.getFirstPropertyValue('last-modified') ?? c.getFirstPropertyValue('dtstamp');
   const at = stamp instanceof ICAL.Time ? stamp.toUnixTime() : -Infinity;
   return [Number.isFinite(sequence) ? sequence : 0, at];
 }
 
 /** Whether `a` is a later version than `b` (a tie keeps the one read first). */
-function isNewer(a: IcalEvent, b: IcalEvent): boolean {
+function isNewer(a: IcalComponent, b: IcalComponent): boolean {
   const [sa, ta] = versionOf(a);
   const [sb, tb] = versionOf(b);
   return sa !== sb ? sa > sb : ta > tb;
 }
 
-/** What the import says of an event another with its UID replaced; null for an exact copy (nothing lost). */
-function olderVersionSkip(uid: string, other: IcalEvent, newer: IcalEvent): ImportItem | null {
-  if (other.component.toString() === newer.component.toString()) return null;
+/**
+ * Per UID, the VEVENT (no RECURRENCE-ID) that is the event: the newest version of it anywhere in the
+ * file, whose calendars may be one per invitation and update. One that cannot be read is left to be
+ * skipped where it stands.
+ */
+function newestVersions(calendars: readonly IcalComponent[]): Map<string, IcalComponent> {
+  const newest = new Map<string, IcalComponent>();
+  for (const cal of calendars)
+    for (const c of cal.getAllSubcomponents('vevent')) {
+      try {
+        if (c.hasProperty('recurrence-id')) continue;
+        const uid = uidOf(c);
+        const held = newest.get(uid);
+        if (!held || isNewer(c, held)) newest.set(uid, c);
+      } catch {
+        // Read again, and skipped, by calendarItems.
+      }
+    }
+  return newest;
+}
+
+/** What the import says of an event a newer one with its UID replaced; null for an exact copy. */
+function olderVersionSkip(uid: string, other: IcalComponent, newer: IcalComponent): ImportItem | null {
+  if (other.toString() === newer.toString()) return null;
   const [sequence, at] = versionOf(other);
   const [newerSequence, newerAt] = versionOf(newer);
-  const title = quoted(titleOf(other));
+  const title = quoted(textOf(other, 'summary'));
   return skip(
     uid,
     sequence === newerSequence && at === newerAt
-      ? `event${title} has the UID of another event in the file,${quoted(titleOf(newer))}, which is imported (a UID names one event)`
+      ? `event${title} has the UID of another event in the file,${quoted(textOf(newer, 'summary'))}, which is imported (a UID names one event)`
       : `event${title} (SEQUENCE ${sequence}) is an older version of an event in the file; the newer one is imported`,
   );
 }
@@ -252,6 +272,7 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   let inWindowBefore = 0;
   let inWindowAfter = 0;
   let steps = 0;
+  let nonexistent = 0;
   let stoppedAt: Date | null = null;
   // Occurrences outside the window, for a series that has none inside it: the first and the last seen.
   const outside: { first: Date | null; last: Date | null; count: number } = {
@@ -266,21 +287,20 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   };
   for (let t = next(); t; t = next()) {
     const at = instant(t, tzid, o);
-    // Not an instance at all, in the window or out of it; still a step of the rule.
-    if (rolledOver(t, ev)) {
-      if (++steps > maxRuleSteps) {
-        stoppedAt = at;
-        break;
-      }
-      continue;
-    }
+    // A day the rule cannot have is not an instance, in the window or out of it; past the window's
+    // end, nothing the rule gives later is in it either.
+    const real = !rolledOver(t, ev);
     if (at >= w.end) {
-      seenOutside(at);
+      if (real) seenOutside(at);
       break;
     }
     if (++steps > maxRuleSteps) {
       stoppedAt = at;
       break;
+    }
+    if (!real) {
+      if (at >= w.start) nonexistent += 1;
+      continue;
     }
     if (at < w.start) {
       seenOutside(at);
@@ -317,6 +337,14 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     items.push(...descriptionItem(ev, `ics:${uid}`, uid, stamp(start, instant(start, tzid, o))));
   }
   const title = quoted(textOf(ev.component, 'summary'));
+  if (kept.length === 0 && !stoppedAt && !outside.first && nonexistent > 0) {
+    items.push(
+      skip(
+        uid,
+        `series${title}: none of the days its rule gives in the import window exists (such as 30 February)`,
+      ),
+    );
+  }
   if (kept.length === 0 && !stoppedAt && outside.first && outside.last) {
     // Said, not dropped without a word: "when is the team standup?" found nothing and nothing told why.
     const runs =
@@ -372,7 +400,12 @@ function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOp
  * inside the window (overridden occurrences, RECURRENCE-ID, replace the rule's instance). An event
  * with a value that cannot be read is one skip; the others are still read.
  */
-function* calendarItems(cal: IcalComponent, w: RecurrenceWindow, o: ParseOptions): Generator<ImportItem> {
+function* calendarItems(
+  cal: IcalComponent,
+  newest: Map<string, IcalComponent>,
+  w: RecurrenceWindow,
+  o: ParseOptions,
+): Generator<ImportItem> {
   const masters = new Map<string, IcalEvent>();
   const overrides: IcalComponent[] = [];
   const older: ImportItem[] = [];
@@ -385,18 +418,16 @@ function* calendarItems(cal: IcalComponent, w: RecurrenceWindow, o: ParseOptions
       // `exceptions: []`: left alone, ical.js relates every override in the calendar to each series,
       // whatever its UID (another series' override at the same time replaced this one's occurrence),
       // and one override with a broken RECURRENCE-ID failed every series. overrideItems relates them.
-      const ev = new ICAL.Event(c, { exceptions: [] });
       const uid = uidOf(c);
-      const held = masters.get(uid);
-      if (!held) masters.set(uid, ev);
-      else {
-        // One UID twice: versions of one event (a file that gathered invitations and their updates).
-        // The newest is the event; the other is said, not dropped without a word.
-        const [newer, other] = isNewer(ev, held) ? [ev, held] : [held, ev];
-        masters.set(uid, newer);
-        const said = olderVersionSkip(uid, other, newer);
+      // One UID twice: versions of one event. The newest is the event; another is said, not dropped
+      // without a word (an exact copy goes unsaid: nothing of it is lost).
+      const event = newest.get(uid) ?? c;
+      if (event !== c) {
+        const said = olderVersionSkip(uid, c, event);
         if (said) older.push(said);
+        return [];
       }
+      masters.set(uid, new ICAL.Event(c, { exceptions: [] }));
       return [];
     });
   }
@@ -486,6 +517,7 @@ function* recoveredItems(
     yield skip(path, `not an iCalendar file: ${parseError}`);
     return;
   }
+  const read: IcalComponent[] = [];
   for (const blocks of calendars) {
     const components: unknown[] = [];
     for (const b of blocks) {
@@ -509,8 +541,10 @@ function* recoveredItems(
         yield skip(ref, `${what} cannot be read: ${errorMessage(e)}${after}`);
       }
     }
-    yield* calendarItems(new ICAL.Component(['vcalendar', [], components] as never), w, o);
+    read.push(new ICAL.Component(['vcalendar', [], components] as never));
   }
+  const newest = newestVersions(read);
+  for (const cal of read) yield* calendarItems(cal, newest, w, o);
 }
 
 /**
@@ -534,5 +568,7 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
     yield* recoveredItems(text, path, errorMessage(e), w, o);
     return;
   }
-  for (const root of roots) yield* calendarItems(new ICAL.Component(root as never), w, o);
+  const calendars = roots.map((root) => new ICAL.Component(root as never));
+  const newest = newestVersions(calendars);
+  for (const cal of calendars) yield* calendarItems(cal, newest, w, o);
 }

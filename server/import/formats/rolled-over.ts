@@ -8,9 +8,9 @@ type Recur = InstanceType<typeof ICAL.Recur>;
  * Whether ical.js's iterator gave a day its rule cannot have: a date that does not exist, rolled over
  * into the next month (a yearly rule from 29 February gives 1 March in other years; BYMONTH=2 with
  * BYMONTHDAY=30 gives 1 or 2 March; kewisch/ical.js#91). RFC 5545 3.3.10 says such instances are
- * ignored, so a leap-day birthday is one in leap years, not an event on 1 March the person never had.
- * The start and RDATEs are instances of their own, whatever the rule says. (ical.js still counts the
- * rolled-over days towards COUNT; what is left of such a series is then too short, never wrong.)
+ * ignored, so a leap-day birthday is one in leap years, not an event on 1 March. The start and RDATEs
+ * are instances of their own, whatever the rule says. ical.js counts the rolled-over days towards
+ * COUNT, so a series with a COUNT that meets them ends early.
  */
 export function rolledOver(t: IcalTime, ev: IcalEvent): boolean {
   const rules = ev.component
