@@ -68,16 +68,31 @@ const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
 /** Quotation marks of the languages WhatsApp writes notices in ("…", “…”, „…“, «…»). */
 const quoteMarks = /["\u201c\u201d\u201e\u00ab\u00bb]/g;
 
+const oddQuotes = (text: string) => (text.match(quoteMarks)?.length ?? 0) % 2 === 1;
+
+/** How many messages begin with each text before their first ": " (a sender's name, most of the time). */
+function prefixCounts(msgs: Raw[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of msgs) {
+    const first = m.rest[0] ?? '';
+    const colon = first.indexOf(': ');
+    if (colon > 0) counts.set(first.slice(0, colon), (counts.get(first.slice(0, colon)) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /**
  * Who wrote a message and what, or null for a notice with no sender ("Anna added Ben"). A ": " inside a
- * quotation is no sender's: `Anna created group "Trip: Rome"` is a notice, not Anna's `created group
- * "Trip` saying `Rome"`; a name with quotes of its own (`Robert "Bob" Smith`) closes them.
+ * quotation is no sender's: `Anna created group "Trip: Rome"` is a notice, not a message from `Anna
+ * created group "Trip`. It is one when the quotation opens before the ": " and closes after it, on a line
+ * whose start no other message shares; a name with a quote of its own (`Dwayne "The Rock`) still writes.
  */
-function split(m: Raw): { sender: string; text: string } | null {
+function split(m: Raw, prefixes: Map<string, number>): { sender: string; text: string } | null {
   const full = m.rest.join('\n');
   const colon = full.indexOf(': ');
   if (colon <= 0 || full.slice(0, colon).includes('\n')) return null;
-  if ((full.slice(0, colon).match(quoteMarks)?.length ?? 0) % 2 === 1) return null;
+  const prefix = full.slice(0, colon);
+  if (oddQuotes(prefix) && oddQuotes(full.slice(colon + 2)) && (prefixes.get(prefix) ?? 0) <= 1) return null;
   const sender = full
     .slice(0, colon)
     .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
@@ -88,8 +103,9 @@ function split(m: Raw): { sender: string; text: string } | null {
 /** The chat's people other than the user, in the order they first wrote (at most five named). */
 function peopleOf(msgs: Raw[], selfName: string | undefined): string {
   const seen = new Set<string>();
+  const prefixes = prefixCounts(msgs);
   for (const m of msgs) {
-    const s = split(m)?.sender;
+    const s = split(m, prefixes)?.sender;
     if (s && s.toLowerCase() !== selfName?.toLowerCase()) seen.add(s);
   }
   const people = [...seen];
@@ -158,6 +174,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
       ? peopleOf(msgs, o.selfName)
       : chatName(path);
   const ordinals = new Map<string, number>();
+  const prefixes = prefixCounts(msgs);
   for (const m of msgs) {
     const ref = `line ${m.line}`;
     const [day, month, y] =
@@ -168,7 +185,7 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
       yield skip(ref, 'invalid date or time in the message header');
       continue;
     }
-    const said = split(m);
+    const said = split(m, prefixes);
     if (said === null) {
       yield skip(ref, 'system message (no sender)');
       continue;
