@@ -130,20 +130,26 @@ describe('failures before the app runs answer in the one error shape', () => {
     assert.equal(reply.body.code, 'invalid_api_key');
   });
 
-  it('a malformed request pipelined behind a whole one: the first is answered, then the 400', async () => {
-    const text = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1');
-      let out = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (d: string) => (out += d));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(out));
-      socket.write(`GET /v1/brains HTTP/1.1\r\nHost: ${host}\r\n\r\nGARBAGE\r\n\r\n`);
+  for (const [name, next] of [
+    ['a malformed request', 'GARBAGE\r\n\r\n'],
+    ['a CONNECT', (h: string) => `CONNECT ${h} HTTP/1.1\r\nHost: ${h}\r\n\r\n`],
+  ] as const) {
+    it(`${name} pipelined behind a whole request: the first is answered, then the 400`, async () => {
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1');
+        let out = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => (out += d));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(out));
+        const second = typeof next === 'string' ? next : next(host);
+        socket.write(`GET /v1/brains HTTP/1.1\r\nHost: ${host}\r\n\r\n${second}`);
+      });
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+      assert.deepEqual(statuses, ['401', '400'], text);
+      assert.match(text, /"code":"invalid_api_key"[\s\S]*"code":"http_400"/);
     });
-    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
-    assert.deepEqual(statuses, ['401', '400'], text);
-    assert.match(text, /"code":"invalid_api_key"[\s\S]*"code":"http_400"/);
-  });
+  }
 
   it('a client that resets the connection mid-request does not disturb the server', async () => {
     const socket = connect(server.port, '127.0.0.1');

@@ -138,9 +138,18 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     socket.once('close', () => clearTimeout(drop));
   };
 
+  /** The answer now, or once the requests before it on the socket are answered (pipelining). */
+  const answerInTurn = (socket: Socket, e: MnemoError) => {
+    if ((busySockets.get(socket) ?? 0) === 0) return answerOnSocket(socket, e);
+    afterResponses.set(socket, () => {
+      if (socket.writable) answerOnSocket(socket, e);
+      else socket.destroy();
+    });
+  };
+
   // Without a listener Node closes a CONNECT's connection without a word.
   server.on('connect', (_req: IncomingMessage, socket: Socket) =>
-    answerOnSocket(socket, new MnemoError('http_400', 'CONNECT: this server is not a proxy.')),
+    answerInTurn(socket, new MnemoError('http_400', 'CONNECT: this server is not a proxy.')),
   );
   // Without a listener Node answers an Expect other than 100-continue with an empty 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -168,16 +177,12 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       return;
     }
     const refusal = new MnemoError('http_400', clientErrorMessage(err));
-    // A malformed request pipelined behind whole ones: they are answered first, in order, then this.
-    if (busy > 0 && !inBody) {
-      afterResponses.set(socket, () => {
-        if (socket.writable) answerOnSocket(socket, refusal);
-        else socket.destroy();
-      });
-      return;
+    if (inBody) {
+      cut.add(open.res);
+      return answerOnSocket(socket, refusal);
     }
-    if (inBody) cut.add(open.res);
-    answerOnSocket(socket, refusal);
+    // A malformed request pipelined behind whole ones: they are answered first, in order, then this.
+    answerInTurn(socket, refusal);
   });
 
   await new Promise<void>((resolve, reject) => {
