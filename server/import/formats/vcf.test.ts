@@ -201,6 +201,12 @@ test('Apple birthdays without a year, two cards of one name, and a fold inside a
         'FN:Ana Silva',
         'TEL;TYPE=CELL:+351 912 000 002',
         'END:VCARD',
+        // An exact copy of the card above: nothing more.
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Ana Silva',
+        'TEL;TYPE=CELL:+351 912 000 002',
+        'END:VCARD',
         'BEGIN:VCARD',
         'VERSION:3.0',
         'FN:Zo\xc3\xab M\xc3\xbcller',

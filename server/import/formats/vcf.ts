@@ -212,7 +212,13 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
     return;
   }
   const unidentified = new Map<string, number>();
+  // An exact copy of a card already read adds nothing (and, without a UID, would count as a second card
+  // of its name).
+  const copies = new Set<string>();
   for (const card of cards) {
+    const whole = card.lines.join('\n');
+    if (copies.has(whole)) continue;
+    copies.add(whole);
     let items: ImportItem[];
     try {
       items = cardItems(
