@@ -12,11 +12,12 @@ export const onnxTelemetryVariable = 'ORT_DISABLE_TELEMETRY';
 /**
  * Sets the opt-out in the process's environment. Called on the main thread before any thread may load
  * onnxruntime: a worker's `process.env` is its own copy, which a native library never reads, so a
- * worker can only check that its parent did it.
+ * worker can only check that its parent did it (its copy is the parent's at its start, as Mnemo starts
+ * its workers; one given an `env` of its own could say otherwise).
  */
 export function keepOnnxRuntimeOffline(): void {
   if (isMainThread) {
-    process.env[onnxTelemetryVariable] = '1';
+    if (process.env[onnxTelemetryVariable] !== '1') process.env[onnxTelemetryVariable] = '1';
     return;
   }
   if (process.env[onnxTelemetryVariable] !== '1')

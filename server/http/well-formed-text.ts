@@ -1,3 +1,4 @@
+import { maxJsonDepth } from './json-depth.ts';
 import { pathText } from './validate.ts';
 
 /** A lone surrogate: with the u flag a surrogate pair is one code point and does not match. */
@@ -7,11 +8,11 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
  * Where a parsed JSON value holds text that is not well-formed Unicode (a lone surrogate, which JSON's
  * `\ud83d` escape can spell though no UTF-8 byte sequence can), as a message naming the field; null when
  * every string and property name is well-formed. Such text cannot be stored as sent: SQLite and
- * PostgreSQL keep UTF-8, and what came back was three U+FFFD, so a Memory's quote was no longer a
+ * PostgreSQL keep UTF-8, which turns it into U+FFFD, and a Memory's quote would then no longer be a
  * substring of its Record. Bytes that are not UTF-8 are refused as the body's; this is the same refusal
- * for the escapes. The walk stops at `maxDepth` (depth is checked before).
+ * for the escapes. The walk stops past the nesting a body may have (json-depth.ts, checked before).
  */
-export function illFormedTextProblem(value: unknown, root: string, maxDepth = 200): string | null {
+export function illFormedTextProblem(value: unknown, root: string): string | null {
   // A body's fields are named from its top ("content.text"), as validation names them.
   const at = (path: PropertyKey[]) => {
     const p = pathText(path);
@@ -19,7 +20,7 @@ export function illFormedTextProblem(value: unknown, root: string, maxDepth = 20
   };
   const walk = (v: unknown, path: PropertyKey[]): string | null => {
     if (typeof v === 'string') return loneSurrogate.test(v) ? `${at(path)}: ${reason(v)}` : null;
-    if (v === null || typeof v !== 'object' || path.length >= maxDepth) return null;
+    if (v === null || typeof v !== 'object' || path.length > maxJsonDepth) return null;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const found = walk(v[i], [...path, i]);

@@ -50,8 +50,10 @@ export async function readText(path: string): Promise<string> {
  * Text of an iCalendar or vCard file, whose long lines are folded (a line break and one space or tab
  * inserted, RFC 5545 3.1, RFC 6350 3.2). Some writers fold inside a UTF-8 character, and the file's
  * bytes are then not UTF-8 until the folds are taken out, as those RFCs say readers do before anything
- * else: read as Windows-1252 instead, every accented letter of every event or card came out wrong
- * ("CafÃ©"). So when the bytes are not UTF-8 but are once unfolded, they are read unfolded.
+ * else; read as Windows-1252, every accented letter in the file would be garbled ("CafÃ©"). So bytes
+ * that are not UTF-8 but are once unfolded are read unfolded. (Unfolding first also joins a
+ * quoted-printable soft break followed by a space, and moves the line numbers skips name: only for
+ * such files.)
  */
 export async function readFoldedText(path: string): Promise<string> {
   const buf = await readFile(path);
