@@ -7,10 +7,12 @@ import { register as registerKeys } from './commands/keys.ts';
 import { register as registerMcp } from './commands/mcp.ts';
 import { register as registerServe } from './commands/serve.ts';
 import { register as registerSync } from './commands/sync.ts';
+import { dropOutputOnceStdoutCloses } from './closed-stdout.ts';
 import { noHeldSignals, type CommandContext, type HeldSignals } from './held-signals.ts';
 
 /** `mnemo`: the command line fixed by cli-and-harness.md. */
 export async function main(argv: string[], heldSignals: HeldSignals = noHeldSignals): Promise<void> {
+  dropOutputOnceStdoutCloses();
   const program = new Command('mnemo')
     .description('Mnemo: local-first memory for people and their AI agents')
     .version('0.1.0')

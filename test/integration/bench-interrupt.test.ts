@@ -14,10 +14,10 @@ const within = <T>(p: Promise<T>, ms: number) => {
 };
 
 /** `mnemo bench write` with its own TMPDIR, so what it leaves there can be seen. */
-function bench(tmp: string) {
+function bench(tmp: string, records = 1_000_000) {
   const child = spawn(
     process.execPath,
-    ['bin/mnemo.mjs', 'bench', 'write', '--records', '1000000', '--concurrency', '4'],
+    ['bin/mnemo.mjs', 'bench', 'write', '--records', String(records), '--concurrency', '4'],
     {
       // No tsx cache in the temp dir: the client process, which outlives the bench by a moment on a
       // loaded machine, would still be writing it while the test removes the dir.
@@ -60,4 +60,20 @@ describe('an interrupted mnemo bench removes its temp data dir', () => {
       assert.deepEqual(b.benchDirs(), [], 'no store or database key left in the temp dir');
     });
   }
+});
+
+describe('a benchmark whose reader stops early', () => {
+  it('runs to its end and removes its temp data dir; what it had left to print is dropped', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'mnemo-bench-reader-gone-'));
+    after(() => rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
+    const b = bench(tmp, 50);
+    // As `| head -0` would: the reading end is gone before the first line is written.
+    b.child.stdout.destroy();
+    let stderr = '';
+    b.child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const result = await within(b.exited, 120_000);
+    assert.deepEqual(result, { code: 0, signal: null }, stderr);
+    assert.doesNotMatch(stderr, /EPIPE/);
+    assert.deepEqual(b.benchDirs(), [], 'no store or database key left in the temp dir');
+  });
 });
