@@ -185,6 +185,41 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do
   }
 });
 
+test('mbox: 8-bit text that names no charset is read as Windows-1252 when it is not UTF-8', async () => {
+  const latin1 = (s: string) => Buffer.from(s, 'latin1');
+  const file = Buffer.concat([
+    latin1('From a@example.org Mon Mar  4 09:00:00 2024\n'),
+    // No MIME headers at all, an 8-bit Latin-1 body.
+    latin1('From: a@example.org\nMessage-ID: <plain@example.org>\nSubject: Gr\xfc\xdfe\n\n'),
+    latin1('Gr\xfc\xdfe aus K\xf6ln\n\n'),
+    latin1('From b@example.org Mon Mar  4 10:00:00 2024\n'),
+    // A text part without a charset in a multipart, its Content-Type folded over two lines (CRLF).
+    latin1('From: b@example.org\r\nMessage-ID: <part@example.org>\r\nMIME-Version: 1.0\r\n'),
+    latin1('Content-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/plain;\r\n'),
+    latin1(' format=fixed\r\n\r\nD\xe9j\xe0 vu\r\n--b1--\r\n\r\n'),
+    latin1('From c@example.org Mon Mar  4 11:00:00 2024\n'),
+    // No charset, but the bytes are UTF-8: left as they are.
+    Buffer.from(
+      'From: c@example.org\nMessage-ID: <utf8@example.org>\nContent-Type: text/plain\n\nSchön\n',
+      'utf8',
+    ),
+  ]);
+  const t = writeTree({ 'Old.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Old.mbox'), {}));
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    assert.match(texts[0]!, /\n\nGrüße aus Köln$/);
+    assert.match(texts[1]!, /\n\nDéjà vu$/);
+    assert.match(texts[2]!, /\n\nSchön$/);
+    assert.ok(
+      texts.every((x) => !x.includes('\ufffd')),
+      texts.join(' | '),
+    );
+  } finally {
+    t.remove();
+  }
+});
+
 /**
  * The whole-file split of earlier versions. Its bytes name a mail without a Message-ID (content
  * hash), so the streaming split must give the very same bytes or a re-import would duplicate them.
