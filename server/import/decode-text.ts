@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 
 /**
@@ -61,15 +62,6 @@ export async function readFoldedText(path: string): Promise<string> {
   const unfolded = unfoldBytes(buf);
   return decodeText(unfolded.length < buf.length && isUtf8(unfolded) ? unfolded : buf);
 }
-
-const isUtf8 = (bytes: Uint8Array): boolean => {
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The bytes with every CRLF or LF that is followed by a space or tab removed, with that space or tab. */
 function unfoldBytes(buf: Uint8Array): Uint8Array {
