@@ -4,7 +4,7 @@ import { readFoldedText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
-import { rolledOver } from './rolled-over.ts';
+import { rolledOverDays } from './rolled-over.ts';
 import { errorMessage } from '../../../engine/index.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
@@ -285,11 +285,12 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     outside.last = at;
     outside.count += 1;
   };
+  const rolledOver = rolledOverDays(ev);
   for (let t = next(); t; t = next()) {
     const at = instant(t, tzid, o);
     // A day the rule cannot have is not an instance, in the window or out of it; past the window's
     // end, nothing the rule gives later is in it either.
-    const real = !rolledOver(t, ev);
+    const real = !rolledOver(t);
     if (at >= w.end) {
       if (real) seenOutside(at);
       break;

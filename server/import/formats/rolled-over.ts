@@ -5,23 +5,27 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
 type Recur = InstanceType<typeof ICAL.Recur>;
 
 /**
- * Whether ical.js's iterator gave a day its rule cannot have: a date that does not exist, rolled over
- * into the next month (a yearly rule from 29 February gives 1 March in other years; BYMONTH=2 with
- * BYMONTHDAY=30 gives 1 or 2 March; kewisch/ical.js#91). RFC 5545 3.3.10 says such instances are
- * ignored, so a leap-day birthday is one in leap years, not an event on 1 March. The start and RDATEs
- * are instances of their own, whatever the rule says. ical.js counts the rolled-over days towards
- * COUNT, so a series with a COUNT that meets them ends early.
+ * For one series, whether a day ical.js's iterator gave is one its rule cannot have: a date that does
+ * not exist, rolled over into the next month (a yearly rule from 29 February gives 1 March in other
+ * years; BYMONTH=2 with BYMONTHDAY=30 gives 1 or 2 March; kewisch/ical.js#91). RFC 5545 3.3.10 says
+ * such instances are ignored, so a leap-day birthday is one in leap years, not an event on 1 March.
+ * The start and RDATEs are instances of their own, whatever the rule says. ical.js counts the
+ * rolled-over days towards COUNT, so a series with a COUNT that meets them ends early. The rule and
+ * RDATEs are read once per series, not per occurrence.
  */
-export function rolledOver(t: IcalTime, ev: IcalEvent): boolean {
+export function rolledOverDays(ev: IcalEvent): (t: IcalTime) => boolean {
   const rules = ev.component
     .getAllProperties('rrule')
     .map((p) => p.getFirstValue())
     .filter((r): r is Recur => r instanceof ICAL.Recur);
-  if (rules.length === 0 || sameDay(t, ev.startDate)) return false;
-  for (const p of ev.component.getAllProperties('rdate'))
-    for (const v of p.getValues())
-      if (v instanceof ICAL.Time ? sameDay(t, v) : sameDay(t, (v as { start: IcalTime }).start)) return false;
-  return !rules.some((r) => dayFits(t, r, ev.startDate));
+  if (rules.length === 0) return () => false;
+  const start = ev.startDate;
+  const rdates = ev.component
+    .getAllProperties('rdate')
+    .flatMap((p) => p.getValues())
+    .map((v) => (v instanceof ICAL.Time ? v : (v as { start: IcalTime }).start));
+  return (t) =>
+    !sameDay(t, start) && !rdates.some((d) => sameDay(t, d)) && !rules.some((r) => dayFits(t, r, start));
 }
 
 const sameDay = (a: IcalTime, b: IcalTime) => a.year === b.year && a.month === b.month && a.day === b.day;
