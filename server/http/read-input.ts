@@ -8,7 +8,7 @@ import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
-import { illFormedTextProblem } from './well-formed-text.ts';
+import { illFormedTextProblem, spellsSurrogate } from './well-formed-text.ts';
 import { readLimited } from './read-limited.ts';
 import { parseWith } from './validate.ts';
 
@@ -117,7 +117,7 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   }
   // Before validation, which would overflow the stack on it (JSON.parse itself does not).
   if (nestedDeeperThan(parsed)) throw new MnemoError('invalid_request_body', tooDeepMessage('body'));
-  const illFormed = illFormedTextProblem(parsed, 'body');
+  const illFormed = spellsSurrogate(raw) ? illFormedTextProblem(parsed, 'body') : null;
   if (illFormed) throw new MnemoError('invalid_request_body', illFormed);
   if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);
   return parseWith(op.body, parsed);

@@ -13,29 +13,34 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
  * for the escapes. The walk stops past the nesting a body may have (json-depth.ts, checked before).
  */
 export function illFormedTextProblem(value: unknown, root: string): string | null {
+  const found = firstIllFormed(value, 0);
+  if (!found) return null;
   // A body's fields are named from its top ("content.text"), as validation names them.
-  const at = (path: PropertyKey[]) => {
-    const p = pathText(path);
-    return root === 'body' ? p || root : p ? `${root}.${p}` : root;
-  };
-  const walk = (v: unknown, path: PropertyKey[]): string | null => {
-    if (typeof v === 'string') return loneSurrogate.test(v) ? `${at(path)}: ${reason(v)}` : null;
-    if (v === null || typeof v !== 'object' || path.length > maxJsonDepth) return null;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const found = walk(v[i], [...path, i]);
-        if (found) return found;
-      }
-      return null;
+  const p = pathText(found.path);
+  return `${root === 'body' ? p || root : p ? `${root}.${p}` : root}: ${found.reason}`;
+}
+
+/**
+ * Whether JSON text may spell a lone surrogate at all: only an escape from \uD800 to \uDFFF can, once
+ * its bytes are UTF-8. Most bodies have none, and are not walked.
+ */
+export const spellsSurrogate = (json: string): boolean => /\\u[dD][89a-fA-F]/.test(json);
+
+/** The first ill-formed string or field name, its path built only once one is found. */
+function firstIllFormed(v: unknown, depth: number): { path: PropertyKey[]; reason: string } | null {
+  if (typeof v === 'string') return loneSurrogate.test(v) ? { path: [], reason: reason(v) } : null;
+  if (v === null || typeof v !== 'object' || depth > maxJsonDepth) return null;
+  const entries: Iterable<[PropertyKey, unknown]> = Array.isArray(v) ? v.entries() : Object.entries(v);
+  for (const [k, item] of entries) {
+    if (typeof k === 'string' && loneSurrogate.test(k))
+      return { path: [], reason: `a field name ${reason(k)}` };
+    const found = firstIllFormed(item, depth + 1);
+    if (found) {
+      found.path.unshift(k);
+      return found;
     }
-    for (const [k, item] of Object.entries(v)) {
-      if (loneSurrogate.test(k)) return `${at(path)}: a field name ${reason(k)}`;
-      const found = walk(item, [...path, k]);
-      if (found) return found;
-    }
-    return null;
-  };
-  return walk(value, []);
+  }
+  return null;
 }
 
 function reason(text: string): string {
