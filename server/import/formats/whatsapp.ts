@@ -75,8 +75,8 @@ function prefixCounts(msgs: Raw[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const m of msgs) {
     const first = m.rest[0] ?? '';
-    const colon = first.indexOf(': ');
-    if (colon > 0) counts.set(first.slice(0, colon), (counts.get(first.slice(0, colon)) ?? 0) + 1);
+    const prefix = first.slice(0, Math.max(0, first.indexOf(': ')));
+    if (prefix) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
   }
   return counts;
 }
@@ -101,9 +101,8 @@ function split(m: Raw, prefixes: Map<string, number>): { sender: string; text: s
 }
 
 /** The chat's people other than the user, in the order they first wrote (at most five named). */
-function peopleOf(msgs: Raw[], selfName: string | undefined): string {
+function peopleOf(msgs: Raw[], prefixes: Map<string, number>, selfName: string | undefined): string {
   const seen = new Set<string>();
-  const prefixes = prefixCounts(msgs);
   for (const m of msgs) {
     const s = split(m, prefixes)?.sender;
     if (s && s.toLowerCase() !== selfName?.toLowerCase()) seen.add(s);
@@ -169,12 +168,12 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
   let note = decided === null && o.dateOrder === undefined ? ambiguousDatesNote(msgs) : null;
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
+  const prefixes = prefixCounts(msgs);
   const chat =
     o.uploadRoot !== undefined && resolve(dirname(path)) === resolve(o.uploadRoot) && isBareChatFile(path)
-      ? peopleOf(msgs, o.selfName)
+      ? peopleOf(msgs, prefixes, o.selfName)
       : chatName(path);
   const ordinals = new Map<string, number>();
-  const prefixes = prefixCounts(msgs);
   for (const m of msgs) {
     const ref = `line ${m.line}`;
     const [day, month, y] =
