@@ -6,6 +6,9 @@ import { collect, writeTree } from '../test-support.ts';
 import { baseSubject, parseMbox, separatorDate } from './mbox.ts';
 import { MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
 
+/** Bytes as an 8-bit mail client wrote them. */
+const latin1 = (s: string) => Buffer.from(s, 'latin1');
+
 /** The messages of BUF fed to a splitter CHUNK bytes at a time. */
 function split(buf: Buffer, chunk = buf.length, limit?: number): MboxMessage[] {
   const s = new MboxSplitter(limit);
@@ -137,7 +140,6 @@ test('baseSubject strips reply and forward prefixes', () => {
 });
 
 test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do Latin-1 bodies and Windows-1252 encoded-words; UTF-8 unchanged', async () => {
-  const latin1 = (s: string) => Buffer.from(s, 'latin1');
   const file = Buffer.concat([
     latin1('From old@example.org Mon Mar  4 09:00:00 2024\n'),
     // An old client: raw Latin-1 in the headers, an 8-bit Latin-1 body and attachment name.
@@ -186,7 +188,6 @@ test('mbox: raw 8-bit headers that are not UTF-8 read as Windows-1252, and so do
 });
 
 test('mbox: 8-bit text that names no charset is read as Windows-1252 when it is not UTF-8', async () => {
-  const latin1 = (s: string) => Buffer.from(s, 'latin1');
   const file = Buffer.concat([
     latin1('From a@example.org Mon Mar  4 09:00:00 2024\n'),
     // No MIME headers at all, an 8-bit Latin-1 body.
