@@ -1,21 +1,11 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { utf8OrWindows1252 } from '../decode-text.ts';
+import { unflow } from './flowed-text.ts';
 
 const newline = Buffer.from('\n');
 
 /** The `boundary` parameter of a Content-Type value, quoted or not. */
 const boundaryParam = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i;
-
-/** The unfolded Content-Type value of a header block (its lines, CR dropped), or ''. */
-function contentType(block: string[]): string {
-  const unfolded: string[] = [];
-  for (const line of block) {
-    if (/^[ \t]/.test(line) && unfolded.length > 0) unfolded[unfolded.length - 1] += line;
-    else unfolded.push(line);
-  }
-  const header = unfolded.find((l) => /^content-type\s*:/i.test(l));
-  return header ? header.slice(header.indexOf(':') + 1).trim() : '';
-}
 
 /** A header line with bytes that are not UTF-8, as UTF-8 read from Windows-1252; other lines as they are. */
 function headerLineToUtf8(line: Buffer): Buffer {
@@ -37,50 +27,145 @@ function namesNoCharset(block: string[], type: string): boolean {
   return !/quoted-printable|base64/i.test(encoding);
 }
 
+/** A header field's unfolded value in a block, or ''. */
+function field(block: string[], name: string): string {
+  const head = new RegExp(`^${name}[ \\t]*:`, 'i');
+  const at = block.findIndex((l) => head.test(l));
+  if (at === -1) return '';
+  let value = block[at]!.slice(block[at]!.indexOf(':') + 1);
+  for (let i = at + 1; i < block.length && /^[ \t]/.test(block[i]!); i++) value += block[i];
+  return value.trim();
+}
+
+/** A parameter of a header value, quotes taken off, lower case; '' when absent. */
+function param(value: string, name: string): string {
+  const m = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^\\s;]*))`, 'i').exec(value);
+  return (m?.[1] ?? m?.[2] ?? '').toLowerCase();
+}
+
+/** How a flowed text part is to be read back, or null for a part that is not one we unflow. */
+interface FlowedPart {
+  delSp: boolean;
+  encoding: string;
+  charsetNamed: boolean;
+}
+
 /**
- * The raw message with every header line that is not valid UTF-8 rewritten as UTF-8, read as
- * Windows-1252 (as the import reads any text that is not UTF-8). postal-mime decodes raw header
- * lines as UTF-8 only, so `Subject: caf\xe9` from an old client would lose its letter to U+FFFD.
- * Header blocks are the message's own, each MIME part's (after a boundary line of an enclosing
- * multipart) and an attached message's; body lines are left alone, their charset is the part's
- * Content-Type's business. RFC 2047 encoded-words are ASCII, so they pass through unchanged.
- * A text part that names no charset is read as UTF-8 by postal-mime, and 8-bit text an old client
- * wrote without one (Latin-1, Windows-1252) lost every accented letter to U+FFFD: when its bytes are
- * not UTF-8, its Content-Type is given `charset=windows-1252`, as the import reads such text anywhere.
+ * A `text/plain; format=flowed` part shown as the mail's text (not an attachment), in a charset whose
+ * spaces, `>` and line breaks are ASCII bytes (not UTF-16 or UTF-32).
  */
-export function headersToUtf8(raw: Buffer): Buffer {
-  // Most mail is 7-bit: nothing to rewrite, and no need to walk it.
-  if (isAscii(raw)) return raw;
+function flowedPart(block: string[], type: string): FlowedPart | null {
+  if (!/^text\/plain\b/i.test(type) || param(type, 'format') !== 'flowed') return null;
+  if (/^attachment\b/i.test(field(block, 'content-disposition'))) return null;
+  const charset = param(type, 'charset');
+  if (/^(utf-?(16|32)|ucs-?[24])/.test(charset)) return null;
+  const encoding = field(block, 'content-transfer-encoding').toLowerCase();
+  return { delSp: param(type, 'delsp') === 'yes', encoding, charsetNamed: charset !== '' };
+}
+
+/**
+ * A quoted-printable body's bytes (RFC 2045 6.7): soft breaks joined, `=XX` read. Spaces left at a
+ * line's end are kept, though 6.7 lets a reader drop them as transport padding: in flowed text such a
+ * space is what joins the line to the next, and encoders that leave it unencoded exist.
+ */
+export function decodeQuotedPrintable(body: Buffer): Buffer {
+  const text = body.toString('latin1').replace(/=\r?\n/g, '');
+  return Buffer.from(
+    text.replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
+}
+
+/** Whether a 7-bit message may hold a flowed part: only then is the walk below needed for it. */
+const mentionsFlowed = (raw: Buffer) =>
+  raw.includes('flowed') || raw.includes('Flowed') || raw.includes('FLOWED');
+
+/** `line` (a Buffer of `out`, maybe ending in CR) with `edit` applied to its text before the CR. */
+function editLine(line: Buffer, edit: (text: string) => string): Buffer {
+  const cr = line[line.length - 1] === 0x0d;
+  const text = line.subarray(0, cr ? -1 : undefined).toString('latin1');
+  return Buffer.from(edit(text) + (cr ? '\r' : ''), 'latin1');
+}
+
+/**
+ * The raw message rewritten where postal-mime would read it otherwise than its sender meant:
+ * - Header lines that are not valid UTF-8 become UTF-8, read as Windows-1252 (as the import reads any
+ *   text that is not UTF-8). postal-mime decodes raw header lines as UTF-8 only, so `Subject: caf\xe9`
+ *   from an old client would lose its letter to U+FFFD. Header blocks are the message's own, each MIME
+ *   part's (after a boundary line of an enclosing multipart) and an attached message's. RFC 2047
+ *   encoded-words are ASCII, so they pass through unchanged.
+ * - A text part that names no charset is read as UTF-8 by postal-mime, and 8-bit text an old client
+ *   wrote without one (Latin-1, Windows-1252) lost every accented letter to U+FFFD: when its bytes are
+ *   not UTF-8, its Content-Type is given `charset=windows-1252`, as the import reads such text anywhere.
+ * - A `format=flowed` text part (Thunderbird's and Apple Mail's plain text) is unflowed here, quote
+ *   depth and all (flowed-text.ts), and handed on as fixed 8-bit text.
+ * Other body lines are left alone.
+ */
+export function mailForPostalMime(raw: Buffer): Buffer {
+  // Most mail is 7-bit and fixed: nothing to rewrite, and no need to walk it.
+  if (isAscii(raw) && !mentionsFlowed(raw)) return raw;
   const out: Buffer[] = [];
   const boundaries = new Set<string>();
   let inHeader = true;
   let block: string[] = [];
-  /** Where in `out` this block's Content-Type field ends (its last folded line), if it has one. */
-  let typeEnd: number | null = null;
+  /** Where in `out` this block's Content-Type field's lines are (folded lines too), and its encoding's. */
+  let typeLines: number[] = [];
+  let encodingLine: number | null = null;
   /** A text part without a charset whose body is being passed: where its header and body are in `out`. */
   let unnamed: { typeEnd: number | null; blank: number; body: number } | null = null;
+  let flowed: (FlowedPart & { typeLines: number[]; encodingLine: number | null; body: number }) | null = null;
+  const addCharset = (typeEnd: number | null, blank: number) => {
+    if (typeEnd !== null) {
+      out[typeEnd] = editLine(out[typeEnd]!, (t) => `${t}; charset=windows-1252`);
+    } else {
+      const line = out[blank]!;
+      const eol = line[0] === 0x0d ? '\r\n' : '\n';
+      out[blank] = Buffer.concat([Buffer.from(`Content-Type: text/plain; charset=windows-1252${eol}`), line]);
+    }
+  };
   const nameCharset = (bodyEnd: number) => {
     const part = unnamed;
     unnamed = null;
     if (!part) return;
     const body = Buffer.concat(out.slice(part.body, bodyEnd));
-    if (isAscii(body) || isUtf8(body)) return;
-    if (part.typeEnd !== null) {
-      const line = out[part.typeEnd]!;
-      const cr = line[line.length - 1] === 0x0d;
-      out[part.typeEnd] = Buffer.concat([
-        line.subarray(0, cr ? -1 : undefined),
-        Buffer.from('; charset=windows-1252'),
-        cr ? Buffer.from('\r') : Buffer.alloc(0),
-      ]);
-    } else {
-      const blank = out[part.blank]!;
-      const eol = blank[0] === 0x0d ? '\r\n' : '\n';
-      out[part.blank] = Buffer.concat([
-        Buffer.from(`Content-Type: text/plain; charset=windows-1252${eol}`),
-        blank,
-      ]);
-    }
+    if (!isAscii(body) && !isUtf8(body)) addCharset(part.typeEnd, part.blank);
+  };
+  const unflowPart = (bodyEnd: number) => {
+    const part = flowed;
+    flowed = null;
+    if (!part || part.body >= bodyEnd) return;
+    const sent = Buffer.concat(out.slice(part.body, bodyEnd));
+    const bytes =
+      part.encoding === 'quoted-printable'
+        ? decodeQuotedPrintable(sent)
+        : part.encoding === 'base64'
+          ? Buffer.from(sent.toString('latin1'), 'base64')
+          : sent;
+    const decoded = bytes !== sent;
+    let text = unflow(bytes, part.delSp);
+    // Decoded bytes end in a line break, so the boundary line after them stays a line of its own.
+    if (decoded && text.length > 0 && text[text.length - 1] !== 0x0a)
+      text = Buffer.concat([text, Buffer.from('\r\n')]);
+    // Text that spells one of the mail's boundaries (a stuffed " --b" unstuffed, or decoded) would cut
+    // the mail in two: postal-mime unflows that part its own way.
+    if ([...boundaries].some((b) => text.includes(`--${b}`))) return;
+    out[part.body] = text;
+    out.fill(Buffer.alloc(0), part.body + 1, bodyEnd);
+    for (const at of part.typeLines)
+      out[at] = editLine(out[at]!, (t) => t.replace(/(format\s*=\s*)(?:"flowed"|flowed)/i, '$1fixed'));
+    if (!decoded) return;
+    if (part.encodingLine !== null)
+      out[part.encodingLine] = editLine(
+        out[part.encodingLine]!,
+        (t) => `${t.slice(0, t.indexOf(':'))}: 8bit`,
+      );
+    // Decoded text without a charset is checked as 8-bit text is (nameCharset).
+    const typeEnd = part.typeLines.at(-1) ?? null;
+    if (!part.charsetNamed && !isAscii(text) && !isUtf8(text)) addCharset(typeEnd, part.body - 2);
+  };
+  const endPart = (bodyEnd: number) => {
+    nameCharset(bodyEnd);
+    unflowPart(bodyEnd);
   };
   let start = 0;
   while (start <= raw.length) {
@@ -91,33 +176,39 @@ export function headersToUtf8(raw: Buffer): Buffer {
     const text = inHeader || line[0] === 0x2d ? line.toString('latin1').replace(/\r$/, '') : '';
     if (inHeader && text !== '') {
       const folded = /^[ \t]/.test(text);
-      if (/^content-type\s*:/i.test(text) || (folded && typeEnd === out.length - 2)) typeEnd = out.length;
+      if (/^content-type\s*:/i.test(text) || (folded && typeLines.at(-1) === out.length - 2))
+        typeLines.push(out.length);
+      if (/^content-transfer-encoding\s*:/i.test(text)) encodingLine = out.length;
       block.push(text);
       out.push(headerLineToUtf8(line));
     } else if (inHeader) {
       // The blank line ending a header block: what follows is a body, or another header block when
       // the part is an attached message.
-      const type = contentType(block);
+      const type = field(block, 'content-type');
       const b = boundaryParam.exec(type);
       if (/^multipart\//i.test(type) && b) boundaries.add(b[1] ?? b[2]!);
       inHeader = /^message\/(rfc822|global)\b/i.test(type);
+      const body = out.length + 2;
       if (!inHeader && namesNoCharset(block, type))
-        unnamed = { typeEnd, blank: out.length, body: out.length + 2 };
+        unnamed = { typeEnd: typeLines.at(-1) ?? null, blank: out.length, body };
+      const flow = inHeader ? null : flowedPart(block, type);
+      if (flow) flowed = { ...flow, typeLines, encodingLine, body };
       block = [];
-      typeEnd = null;
+      typeLines = [];
+      encodingLine = null;
       out.push(line);
     } else {
       const delimiter = text.startsWith('--') ? text.slice(2).trimEnd() : null;
       if (delimiter !== null && boundaries.has(delimiter)) {
-        nameCharset(out.length);
+        endPart(out.length);
         inHeader = true;
-      } else if (delimiter?.endsWith('--') && boundaries.has(delimiter.slice(0, -2))) nameCharset(out.length);
+      } else if (delimiter?.endsWith('--') && boundaries.has(delimiter.slice(0, -2))) endPart(out.length);
       out.push(line);
     }
     if (nl === -1) break;
     out.push(newline);
     start = nl + 1;
   }
-  nameCharset(out.length);
+  endPart(out.length);
   return Buffer.concat(out);
 }

@@ -221,6 +221,135 @@ test('mbox: 8-bit text that names no charset is read as Windows-1252 when it is 
   }
 });
 
+test('mbox: format=flowed text is unflowed by quote depth, with DelSp, through quoted-printable and base64', async () => {
+  const file = Buffer.concat([
+    latin1('From a@example.org Mon Mar  4 09:00:00 2024\n'),
+    // Thunderbird's plain-text reply: quotations two deep, a stuffed "From", the signature.
+    latin1(
+      crlf(`From: Ann <a@example.org>
+Message-ID: <tb@example.org>
+Subject: Re: plan
+Content-Type: text/plain; charset=UTF-8; format=flowed
+Content-Transfer-Encoding: 8bit
+
+Sounds good, see you 
+then.
+ From my side nothing changes.
+
+On 1/2/24 Bob wrote:
+> We could meet on Tuesday at the 
+> caf\xc3\xa9 near the station, if that 
+> works.
+>> earlier quoted 
+>> text here.
+> 
+> Bob
+
+-- 
+Ann
+`),
+    ),
+    latin1('\nFrom b@example.org Mon Mar  4 10:00:00 2024\n'),
+    // Apple Mail: multipart/alternative, the plain part quoted-printable with DelSp=yes.
+    latin1(
+      crlf(`From: Bea <b@example.org>
+Message-ID: <apple@example.org>
+MIME-Version: 1.0
+Content-Type: multipart/alternative; boundary="alt"
+
+--alt
+Content-Type: text/plain;
+\tcharset=utf-8;
+\tdelsp=yes;
+\tformat=flowed
+Content-Transfer-Encoding: quoted-printable
+
+Lunch at the caf=C3=A9=20=20
+on Friday? It is a long =
+way =20
+from the office.
+> Sure, =20
+> why not.
+--alt
+Content-Type: text/html; charset=utf-8
+
+<p>Lunch at the caf&eacute; on Friday?</p>
+--alt--
+`),
+    ),
+    latin1('\nFrom c@example.org Mon Mar  4 11:00:00 2024\n'),
+    // base64, no charset, Latin-1 bytes; and a flowed text attachment, which stays as it was sent.
+    latin1(
+      crlf(`From: Cem <c@example.org>
+Message-ID: <b64@example.org>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="mix"
+
+--mix
+Content-Type: text/plain; format=flowed
+Content-Transfer-Encoding: base64
+
+${Buffer.from('Gr\xfc\xdfe aus \r\nK\xf6ln.\r\n', 'latin1').toString('base64')}
+--mix
+Content-Type: text/plain; charset=utf-8; format=flowed
+Content-Disposition: attachment; filename="notes.txt"
+
+kept 
+as sent
+--mix--
+`),
+    ),
+    latin1('\nFrom d@example.org Mon Mar  4 12:00:00 2024\n'),
+    // A stuffed line that would spell the boundary once unstuffed: the part is not rewritten, and
+    // the mail still has its one text part.
+    latin1(
+      crlf(`From: Dan <d@example.org>
+Message-ID: <stuffed@example.org>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="cut"
+
+--cut
+Content-Type: text/plain; charset=utf-8; format=flowed
+
+before 
+ --cut
+after
+--cut--
+`),
+    ),
+  ]);
+  const t = writeTree({ 'Flowed.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Flowed.mbox'), {}));
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    assert.equal(
+      texts[0]!.slice(texts[0]!.indexOf('\n\n') + 2),
+      [
+        'Sounds good, see you then.',
+        'From my side nothing changes.',
+        '',
+        'On 1/2/24 Bob wrote:',
+        '> We could meet on Tuesday at the café near the station, if that works.',
+        '>> earlier quoted text here.',
+        '> ',
+        '> Bob',
+        '',
+        '-- ',
+        'Ann',
+      ].join('\n'),
+    );
+    assert.equal(
+      texts[1]!.slice(texts[1]!.indexOf('\n\n') + 2),
+      'Lunch at the café on Friday? It is a long way from the office.\n> Sure, why not.',
+    );
+    assert.match(texts[2]!, /\n\nGrüße aus Köln\.\n\n\[attachment: notes\.txt \(text\/plain\)\]$/);
+    assert.match(texts[3]!, /\n\nbefore/);
+    assert.match(texts[3]!, /after$/);
+  } finally {
+    t.remove();
+  }
+});
+
 /**
  * The whole-file split of earlier versions. Its bytes name a mail without a Message-ID (content
  * hash), so the streaming split must give the very same bytes or a re-import would duplicate them.

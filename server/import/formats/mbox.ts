@@ -3,7 +3,7 @@ import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isValidWallTime, toIso } from '../zoned-time.ts';
 import { c1AsWindows1252 } from '../decode-text.ts';
-import { headersToUtf8 } from './mail-headers.ts';
+import { mailForPostalMime } from './mail-headers.ts';
 import { htmlToText } from './html-text.ts';
 import { maxMessageBytes, readMbox } from './mbox-split.ts';
 import { errorMessage } from '../../../engine/index.ts';
@@ -159,7 +159,7 @@ async function threadSubjects(path: string): Promise<Map<string, string> | null>
     messages++;
     if (!raw) continue;
     try {
-      const head = await PostalMime.parse(headersToUtf8(headerBlock(raw)));
+      const head = await PostalMime.parse(mailForPostalMime(headerBlock(raw)));
       const id = head.messageId?.trim();
       if (id && head.subject && !subjects.has(id))
         subjects.set(ownCopy(id), ownCopy(c1Repaired(head.subject)));
@@ -195,7 +195,7 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     try {
       // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
       // the untouched bytes still name a message without a Message-ID.
-      email = c1Repaired(await PostalMime.parse(headersToUtf8(raw), { attachmentEncoding: 'arraybuffer' }));
+      email = c1Repaired(await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' }));
     } catch (e) {
       yield skip(ref, `unreadable message: ${errorMessage(e)}`);
       continue;
