@@ -548,6 +548,49 @@ test('mbox: a mail without a usable Date: header is dated by its separator line,
   }
 });
 
+test("mbox: a Date: that names no zone is read as UTC, whatever the machine's zone", async () => {
+  const file = [
+    'From a@example.com Thu Jan  4 10:00:00 2024',
+    'From: A <a@example.com>',
+    'Date: Thu, 4 Jan 2024 10:00:00',
+    'Message-ID: <z1@example.com>',
+    '',
+    'No zone.',
+    '',
+    'From b@example.com Thu Jan  4 11:00:00 2024',
+    'From: B <b@example.com>',
+    'Date: Thu, 4 Jan 2024 10:00:00 (CET)',
+    'Message-ID: <z2@example.com>',
+    '',
+    'A comment is not a zone.',
+    '',
+    'From c@example.com Thu Jan  4 12:00:00 2024',
+    'From: C <c@example.com>',
+    'Date: Thu, 4 Jan 2024 10:00:00 EST',
+    'Message-ID: <z3@example.com>',
+    '',
+    'A named zone is kept.',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Zones.mbox': file });
+  const machineZone = process.env.TZ;
+  try {
+    for (const tz of ['Asia/Tokyo', 'America/Los_Angeles']) {
+      process.env.TZ = tz;
+      const { records } = await collect(parseMbox(join(t.root, 'Zones.mbox'), {}));
+      assert.deepEqual(
+        records.map((r) => r.body.occurred_at),
+        ['2024-01-04T10:00:00.000Z', '2024-01-04T10:00:00.000Z', '2024-01-04T15:00:00.000Z'],
+        tz,
+      );
+    }
+  } finally {
+    if (machineZone === undefined) delete process.env.TZ;
+    else process.env.TZ = machineZone;
+    t.remove();
+  }
+});
+
 test('separatorDate reads asctime, Gmail Takeout and RFC 5322 style separators; null without a date', () => {
   assert.equal(separatorDate('From a@b Thu Jan  4 10:00:00 2024'), '2024-01-04T10:00:00.000Z');
   assert.equal(separatorDate('From - Thu Jan 04 10:00 2024'), '2024-01-04T10:00:00.000Z');

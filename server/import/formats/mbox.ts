@@ -55,6 +55,22 @@ export function separatorDate(line: string): string | null {
 }
 
 /**
+ * A mail's `Date:` as RFC 3339, or null. A date that names no zone (old clients, hand-written mail) is
+ * read as UTC, as a separator line's is: postal-mime would read it in the importing machine's zone,
+ * so the same file gave other Records on another machine.
+ */
+export function mailDate(email: Email): string | null {
+  const value = email.headers.find((h) => h.key === 'date')?.value.trim() ?? '';
+  // A trailing comment, as in "+0100 (CET)", names no zone a parser may trust; the offset before it does.
+  const bare = (value.endsWith(')') ? value.slice(0, value.lastIndexOf('(')) : value).trimEnd();
+  const zoned = /(?:[+-]\d{2}:?\d{2}|(?:^|[^a-z])(?:ut|utc|gmt|[ecmp][sd]t|[a-ik-z]))$/i.test(bare);
+  // Only a date V8 reads at all gets a zone: its lenient parser reads "sometime +0000" as the year 2000.
+  if (zoned || toIso(bare) === null) return toIso(email.date);
+  const timed = /\d{1,2}:\d{2}/.test(bare) ? bare : `${bare} 00:00`;
+  return toIso(`${timed} +0000`) ?? toIso(email.date);
+}
+
+/**
  * The Record of one parsed mail: headers a reader needs, then the body, then attachment names.
  * `receivedAt` (the mbox separator's date) dates a mail whose Date: header is missing or unreadable.
  */
@@ -110,7 +126,7 @@ export function mailToRecord(
           .slice(0, 2000),
       },
       source: { name: 'mbox', external_id: `mbox:${externalId}`.slice(0, 2000) },
-      occurred_at: toIso(email.date) ?? receivedAt ?? undefined,
+      occurred_at: mailDate(email) ?? receivedAt ?? undefined,
     },
   };
 }
@@ -195,7 +211,9 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     try {
       // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
       // the untouched bytes still name a message without a Message-ID.
-      email = c1Repaired(await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' }));
+      email = c1Repaired(
+        await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' }),
+      );
     } catch (e) {
       yield skip(ref, `unreadable message: ${errorMessage(e)}`);
       continue;
