@@ -47,6 +47,43 @@ const day = [
     text: 'Deployed v1.4',
     ts: '1705313100.000500',
   },
+  {
+    type: 'message',
+    bot_id: 'B2',
+    username: 'pagerbot',
+    subtype: 'bot_message',
+    text: '',
+    attachments: [
+      {
+        fallback: 'Disk full on db-1 (ignored: the attachment has its own words)',
+        title: 'Disk full',
+        text: 'db-1 at 98%',
+      },
+      { fallback: 'Ack by <!subteam^S0OPS|@oncall>' },
+    ],
+    ts: '1705313160.000600',
+  },
+  {
+    type: 'message',
+    bot_id: 'B3',
+    bot_profile: { id: 'B3', name: 'standup' },
+    text: '',
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: 'Standup <!date^1705316400^{time}|at 11:00>' } },
+      { type: 'section', fields: [{ type: 'mrkdwn', text: '*Owner:* <@U01>' }] },
+      { type: 'divider' },
+    ],
+    ts: '1705313220.000700',
+  },
+  {
+    type: 'message',
+    user: 'U02',
+    text: 'See <https://news.example/a> <!subteam^S0DES>',
+    attachments: [
+      { title: 'A headline', text: 'The linked page says this.', from_url: 'https://news.example/a' },
+    ],
+    ts: '1705313280.000800',
+  },
   { type: 'message', user: 'U01', text: 'no timestamp' },
 ];
 
@@ -97,6 +134,36 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
           content: { kind: 'message', text: 'Deployed v1.4', speaker: 'deploybot', thread: '#general' },
           source: { name: 'slack', external_id: 'slack:C0GEN:1705313100.000500' },
           occurred_at: '2024-01-15T10:05:00.000Z',
+        },
+        {
+          content: {
+            kind: 'message',
+            text: 'Disk full\ndb-1 at 98%\nAck by @oncall',
+            speaker: 'pagerbot',
+            thread: '#general',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705313160.000600' },
+          occurred_at: '2024-01-15T10:06:00.000Z',
+        },
+        {
+          content: {
+            kind: 'message',
+            text: 'Standup at 11:00\n*Owner:* @Sam Lee',
+            speaker: 'standup',
+            thread: '#general',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705313220.000700' },
+          occurred_at: '2024-01-15T10:07:00.000Z',
+        },
+        {
+          content: {
+            kind: 'message',
+            text: 'See https://news.example/a @S0DES',
+            speaker: 'Ana Souza',
+            thread: '#general',
+          },
+          source: { name: 'slack', external_id: 'slack:C0GEN:1705313280.000800' },
+          occurred_at: '2024-01-15T10:08:00.000Z',
         },
       ],
     );

@@ -35,19 +35,46 @@ const noticeSubtypes = new Set([
 
 /** Slack markup to readable text: `<@U1>` to `@Name`, `<#C1|general>` to `#general`, links to `label (url)`. */
 export function slackText(text: string, users: Map<string, string>): string {
-  return text
-    .replace(
-      /<@([UW][A-Z0-9]+)(?:\|([^<>]+))?>/g,
-      (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
-    )
-    .replace(/<#[CG][A-Z0-9]+\|([^<>]*)>/g, (_m, name: string) => `#${name}`)
-    .replace(/<!(here|channel|everyone)(?:\|[^<>]*)?>/g, '@$1')
-    .replace(/<(https?:[^<|>]+)\|([^<>]+)>/g, '$2 ($1)')
-    .replace(/<(https?:[^<>]+)>/g, '$1')
-    .replace(/<mailto:([^<|>]+)(?:\|[^<>]+)?>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return (
+    text
+      .replace(
+        /<@([UW][A-Z0-9]+)(?:\|([^<>]+))?>/g,
+        (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
+      )
+      .replace(/<#[CG][A-Z0-9]+\|([^<>]*)>/g, (_m, name: string) => `#${name}`)
+      .replace(/<!(here|channel|everyone)(?:\|[^<>]*)?>/g, '@$1')
+      // A user group (`<!subteam^S1|@design>`) by its handle; a date (`<!date^1392734382^{date}|Feb 18>`)
+      // and any other special by the text Slack gives for clients that cannot render it.
+      .replace(
+        /<!subteam\^([A-Z0-9]+)(?:\|@?([^<>]+))?>/g,
+        (_m, id: string, handle?: string) => `@${handle ?? id}`,
+      )
+      .replace(/<![^<>|]*\|([^<>]+)>/g, '$1')
+      .replace(/<(https?:[^<|>]+)\|([^<>]+)>/g, '$2 ($1)')
+      .replace(/<(https?:[^<>]+)>/g, '$1')
+      .replace(/<mailto:([^<|>]+)(?:\|[^<>]+)?>/g, '$1')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+  );
+}
+
+/**
+ * What a message with no text of its own says: a bot's (or an integration's) attachments, each by its
+ * pretext, title and text, else its fallback; else its blocks' section texts. A person's message with
+ * text keeps only that: its attachments are then link previews, the linked page's words, not theirs.
+ */
+function attachedText(m: Record<string, unknown>): string {
+  const attachments = (Array.isArray(m.attachments) ? m.attachments : []).filter(isObj).map((a) => {
+    const own = [str(a.pretext), str(a.title), str(a.text)].filter(Boolean).join('\n');
+    return own || (str(a.fallback) ?? '');
+  });
+  const blocks = (Array.isArray(m.blocks) ? m.blocks : [])
+    .filter(isObj)
+    .flatMap((b) => [b.text, ...(Array.isArray(b.fields) ? b.fields : [])])
+    .map((t) => (isObj(t) ? (str(t.text) ?? '') : ''));
+  const texts = attachments.some(Boolean) ? attachments : blocks;
+  return texts.filter(Boolean).join('\n');
 }
 
 /**
@@ -121,9 +148,8 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
         const files = (Array.isArray(m.files) ? m.files : [])
           .filter(isObj)
           .map((f) => `[attachment: ${str(f.name) ?? str(f.title) ?? 'file'}]`);
-        const text = [slackText(typeof m.text === 'string' ? m.text : '', users).trim(), ...files]
-          .filter(Boolean)
-          .join('\n');
+        const said = slackText(typeof m.text === 'string' ? m.text : '', users).trim();
+        const text = [said || slackText(attachedText(m), users).trim(), ...files].filter(Boolean).join('\n');
         const at = epochSecondsToIso(ts);
         if (!text || !at) {
           yield skip(ref, text ? 'unreadable ts' : 'message has no text');
@@ -136,6 +162,7 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
           str(profile.real_name) ??
           str(profile.display_name) ??
           str(m.username) ??
+          (isObj(m.bot_profile) ? str(m.bot_profile.name) : undefined) ??
           userId ??
           'unknown';
         const self = o.selfName?.toLowerCase();
