@@ -639,6 +639,41 @@ test('a day a rule cannot have is no occurrence: a leap-day birthday falls in le
   );
 });
 
+test('COUNT counts only days that exist: a leap-day rule three times is three leap years', async () => {
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:rent',
+      'SUMMARY:Pay rent',
+      'DTSTART:20240131T090000Z',
+      'RRULE:FREQ=MONTHLY;COUNT=6',
+      'EXDATE:20240531T090000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:leapcount',
+      'SUMMARY:Leap-day party',
+      'DTSTART;VALUE=DATE:20200229',
+      'RRULE:FREQ=YEARLY;COUNT=3',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:plain',
+      'SUMMARY:Standup',
+      'DTSTART:20240101T090000Z',
+      'RRULE:FREQ=MONTHLY;COUNT=3',
+      'END:VEVENT',
+    ),
+    { windowStart: new Date('2019-01-01T00:00:00Z'), windowEnd: new Date('2031-01-01T00:00:00Z') },
+  );
+  const days = (uid: string) =>
+    records
+      .filter((r) => r.body.source.external_id?.startsWith(`ics:${uid}@`))
+      .map((r) => (r.body.content as { starts_at: string }).starts_at.slice(0, 10));
+  // An EXDATE takes its instance out but still counts towards COUNT (RFC 5545 3.8.5.1).
+  assert.deepEqual(days('rent'), ['2024-01-31', '2024-03-31', '2024-07-31', '2024-08-31', '2024-10-31']);
+  assert.deepEqual(days('leapcount'), ['2020-02-29', '2024-02-29', '2028-02-29']);
+  assert.deepEqual(days('plain'), ['2024-01-01', '2024-02-01', '2024-03-01']);
+});
+
 test('a line folded inside a UTF-8 character is read as the UTF-8 it is, not as Windows-1252', async () => {
   // "Café avec Zoë" in UTF-8, folded between the two bytes of "é" as some writers fold (by bytes).
   const lines = [

@@ -4,7 +4,7 @@ import { readFoldedText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
-import { rolledOverDays } from './rolled-over.ts';
+import { countRealDaysOnly, rolledOverDays } from './rolled-over.ts';
 import { errorMessage } from '../../../engine/index.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
@@ -264,6 +264,8 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   const cap = maxOccurrencesPerSeries;
   const tzid = tzidOf(ev.component, 'dtstart');
   const recurrence = 'RRULE, RDATE or EXDATE';
+  const rolledOver = rolledOverDays(ev);
+  read(recurrence, () => countRealDaysOnly(ev, rolledOver, maxRuleSteps));
   const it = read(recurrence, () => ev.iterator());
   const next = () => read(recurrence, () => it.next());
   // Walked in time order: of those before now only the last `cap` can be kept, of those after only the first.
@@ -285,7 +287,6 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     outside.last = at;
     outside.count += 1;
   };
-  const rolledOver = rolledOverDays(ev);
   for (let t = next(); t; t = next()) {
     const at = instant(t, tzid, o);
     // A day the rule cannot have is not an instance, in the window or out of it; past the window's

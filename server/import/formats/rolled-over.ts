@@ -10,8 +10,8 @@ type Recur = InstanceType<typeof ICAL.Recur>;
  * years; BYMONTH=2 with BYMONTHDAY=30 gives 1 or 2 March; kewisch/ical.js#91). RFC 5545 3.3.10 says
  * such instances are ignored, so a leap-day birthday is one in leap years, not an event on 1 March.
  * The start and RDATEs are instances of their own, whatever the rule says. ical.js counts the
- * rolled-over days towards COUNT, so a series with a COUNT that meets them ends early. The rule and
- * RDATEs are read once per series, not per occurrence.
+ * rolled-over days towards COUNT (see countRealDaysOnly). The rule and RDATEs are read once per series,
+ * not per occurrence.
  */
 export function rolledOverDays(ev: IcalEvent): (t: IcalTime) => boolean {
   const rules = ev.component
@@ -49,4 +49,37 @@ function dayFits(t: IcalTime, rule: Recur, start: IcalTime): boolean {
   if (months?.length) return months.includes(t.month);
   if (rule.freq === 'YEARLY' && !setsOwnDays && !monthDays?.length) return t.month === start.month;
   return true;
+}
+
+/**
+ * Makes each RRULE's COUNT count only days that exist. ical.js counts a rolled-over day towards COUNT,
+ * so "the 31st, 6 times" ended after 6 months, of which only 3 have a 31st. A rule whose first COUNT
+ * instances meet such a day is given the UNTIL of its COUNT-th real instance instead: the same
+ * series, ended where RFC 5545 ends it. Walks at most `maxSteps` instances per rule.
+ */
+export function countRealDaysOnly(
+  ev: IcalEvent,
+  rolledOver: (t: IcalTime) => boolean,
+  maxSteps: number,
+): void {
+  for (const p of ev.component.getAllProperties('rrule')) {
+    const rule = p.getFirstValue();
+    if (!(rule instanceof ICAL.Recur) || !rule.count) continue;
+    // The rule's own iterator stops at its COUNT, rolled-over days included: walk it without one.
+    const unbounded = rule.clone();
+    unbounded.count = null;
+    const it = unbounded.iterator(ev.startDate);
+    let real = 0;
+    let skipped = false;
+    for (let steps = 0, t = it.next(); t && steps < maxSteps; t = it.next(), steps++) {
+      if (rolledOver(t)) skipped = true;
+      else if (++real === rule.count) {
+        if (skipped) {
+          rule.until = t.clone();
+          rule.count = null;
+        }
+        break;
+      }
+    }
+  }
 }
