@@ -16,15 +16,22 @@ function headerLineToUtf8(line: Buffer): Buffer {
 }
 
 /**
- * Whether a part's text must be told its charset: text (or no Content-Type, which is text/plain) with
- * none named, sent as the bytes they are (not quoted-printable or base64, whose decoded bytes are not
- * seen here).
+ * A text part (or one with no Content-Type, which is text/plain) that names no charset: its transfer
+ * encoding, lower case ('' for none). null for any other part.
  */
-function namesNoCharset(block: string[], type: string): boolean {
-  if (type !== '' && !/^text\//i.test(type)) return false;
-  if (/;\s*charset\s*=/i.test(type)) return false;
-  const encoding = block.find((l) => /^content-transfer-encoding\s*:/i.test(l)) ?? '';
-  return !/quoted-printable|base64/i.test(encoding);
+function textWithoutCharset(block: string[], type: string): string | null {
+  if (type !== '' && !/^text\//i.test(type)) return null;
+  if (/;\s*charset\s*=/i.test(type)) return null;
+  return field(block, 'content-transfer-encoding').toLowerCase();
+}
+
+const encoded = (encoding: string) => encoding === 'quoted-printable' || encoding === 'base64';
+
+/** A part's body as the bytes its transfer encoding stands for. */
+function decodeTransfer(sent: Buffer, encoding: string): Buffer {
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(sent);
+  if (encoding === 'base64') return Buffer.from(sent.toString('latin1'), 'base64');
+  return sent;
 }
 
 /** A header field's unfolded value in a block, or ''. */
@@ -97,13 +104,16 @@ function editLine(line: Buffer, edit: (text: string) => string): Buffer {
  * - A text part that names no charset is read as UTF-8 by postal-mime, and 8-bit text an old client
  *   wrote without one (Latin-1, Windows-1252) lost every accented letter to U+FFFD: when its bytes are
  *   not UTF-8, its Content-Type is given `charset=windows-1252`, as the import reads such text anywhere.
+ *   With `decodeToCheck`, quoted-printable and base64 parts without a charset are decoded for that
+ *   check too: every mail would pay for the walk, so the caller asks only for a mail whose text came
+ *   out with U+FFFD.
  * - A `format=flowed` text part (Thunderbird's and Apple Mail's plain text) is unflowed here, quote
  *   depth and all (flowed-text.ts), and handed on as fixed 8-bit text.
  * Other body lines are left alone.
  */
-export function mailForPostalMime(raw: Buffer): Buffer {
+export function mailForPostalMime(raw: Buffer, { decodeToCheck = false } = {}): Buffer {
   // Most mail is 7-bit and fixed: nothing to rewrite, and no need to walk it.
-  if (isAscii(raw) && !mentionsFlowed(raw)) return raw;
+  if (isAscii(raw) && !mentionsFlowed(raw) && !decodeToCheck) return raw;
   const out: Buffer[] = [];
   const boundaries = new Set<string>();
   let inHeader = true;
@@ -112,7 +122,7 @@ export function mailForPostalMime(raw: Buffer): Buffer {
   let typeLines: number[] = [];
   let encodingLine: number | null = null;
   /** A text part without a charset whose body is being passed: where its header and body are in `out`. */
-  let unnamed: { typeEnd: number | null; blank: number; body: number } | null = null;
+  let unnamed: { typeEnd: number | null; blank: number; body: number; encoding: string } | null = null;
   let flowed: (FlowedPart & { typeLines: number[]; encodingLine: number | null; body: number }) | null = null;
   const addCharset = (typeEnd: number | null, blank: number) => {
     if (typeEnd !== null) {
@@ -127,7 +137,7 @@ export function mailForPostalMime(raw: Buffer): Buffer {
     const part = unnamed;
     unnamed = null;
     if (!part) return;
-    const body = Buffer.concat(out.slice(part.body, bodyEnd));
+    const body = decodeTransfer(Buffer.concat(out.slice(part.body, bodyEnd)), part.encoding);
     if (!isAscii(body) && !isUtf8(body)) addCharset(part.typeEnd, part.blank);
   };
   const unflowPart = (bodyEnd: number) => {
@@ -135,12 +145,7 @@ export function mailForPostalMime(raw: Buffer): Buffer {
     flowed = null;
     if (!part || part.body >= bodyEnd) return;
     const sent = Buffer.concat(out.slice(part.body, bodyEnd));
-    const bytes =
-      part.encoding === 'quoted-printable'
-        ? decodeQuotedPrintable(sent)
-        : part.encoding === 'base64'
-          ? Buffer.from(sent.toString('latin1'), 'base64')
-          : sent;
+    const bytes = decodeTransfer(sent, part.encoding);
     const decoded = bytes !== sent;
     let text = unflow(bytes, part.delSp);
     // Decoded bytes end in a line break, so the boundary line after them stays a line of its own.
@@ -189,10 +194,13 @@ export function mailForPostalMime(raw: Buffer): Buffer {
       if (/^multipart\//i.test(type) && b) boundaries.add(b[1] ?? b[2]!);
       inHeader = /^message\/(rfc822|global)\b/i.test(type);
       const body = out.length + 2;
-      if (!inHeader && namesNoCharset(block, type))
-        unnamed = { typeEnd: typeLines.at(-1) ?? null, blank: out.length, body };
       const flow = inHeader ? null : flowedPart(block, type);
       if (flow) flowed = { ...flow, typeLines, encodingLine, body };
+      const encoding = inHeader ? null : textWithoutCharset(block, type);
+      // Decoded bytes are checked only when asked (the mail read with U+FFFD once), and a flowed
+      // part's are checked as it is unflowed.
+      if (encoding !== null && (!encoded(encoding) || (decodeToCheck && !flow)))
+        unnamed = { typeEnd: typeLines.at(-1) ?? null, blank: out.length, body, encoding };
       block = [];
       typeLines = [];
       encodingLine = null;

@@ -221,6 +221,50 @@ test('mbox: 8-bit text that names no charset is read as Windows-1252 when it is 
   }
 });
 
+test('mbox: quoted-printable and base64 text without a charset is read as Windows-1252 when not UTF-8', async () => {
+  const file = [
+    'From a@example.org Mon Mar  4 09:00:00 2024',
+    'From: a@example.org',
+    'Message-ID: <qp@example.org>',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    'Gr=FC=DFe aus K=F6ln, =80 5',
+    '',
+    'From b@example.org Mon Mar  4 10:00:00 2024',
+    'From: b@example.org',
+    'Message-ID: <b64@example.org>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Transfer-Encoding: base64',
+    '',
+    Buffer.from('D\xe9j\xe0 vu', 'latin1').toString('base64'),
+    '--b1--',
+    '',
+    'From c@example.org Mon Mar  4 11:00:00 2024',
+    'From: c@example.org',
+    'Message-ID: <qp-utf8@example.org>',
+    'Content-Type: text/plain',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    'Sch=C3=B6n',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Encoded.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Encoded.mbox'), {}));
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    assert.match(texts[0]!, /\n\nGrüße aus Köln, € 5$/);
+    assert.match(texts[1]!, /\n\nDéjà vu$/);
+    assert.match(texts[2]!, /\n\nSchön$/);
+  } finally {
+    t.remove();
+  }
+});
+
 test('mbox: format=flowed text is unflowed by quote depth, with DelSp, through quoted-printable and base64', async () => {
   const file = Buffer.concat([
     latin1('From a@example.org Mon Mar  4 09:00:00 2024\n'),

@@ -211,9 +211,13 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     try {
       // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
       // the untouched bytes still name a message without a Message-ID.
-      email = c1Repaired(
-        await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' }),
-      );
+      email = await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' });
+      // U+FFFD: maybe an encoded text part without a charset, which only a second reading decodes.
+      if (email.text?.includes('\ufffd') || email.html?.includes('\ufffd'))
+        email = await PostalMime.parse(mailForPostalMime(raw, { decodeToCheck: true }), {
+          attachmentEncoding: 'arraybuffer',
+        });
+      email = c1Repaired(email);
     } catch (e) {
       yield skip(ref, `unreadable message: ${errorMessage(e)}`);
       continue;
