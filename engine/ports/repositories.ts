@@ -105,8 +105,13 @@ export interface RecordRepository {
    * that came from elsewhere refuses the id from now on. An id kept already stays as it was.
    */
   tombstone(ids: readonly string[], seq: number, at: string): Promise<void>;
-  /** Those of these ids a Record of another Brain has (an id names one Record wherever it travels). */
-  inOtherBrains(ids: readonly string[]): Promise<string[]>;
+  /**
+   * Those of these ids this Brain cannot take because the store keys Record ids across its Brains and
+   * another Brain holds them (SQLite: one device's Brains, whose ids are its own). A store that keys
+   * them per Brain (PostgreSQL, shared by projects) answers none: asking across Brains there would tell
+   * one tenant another's ids.
+   */
+  idsHeldElsewhere(ids: readonly string[]): Promise<string[]>;
 }
 
 /** Steps of a Brain's sequence a feed reads: after `afterSeq`, through `throughSeq`, `limit` rows at most. */

@@ -15,6 +15,7 @@ runContractSuite(
     kinds: ['message', 'document', 'event', 'fact', 'correction'],
     unknownKindCode: 'unknown_kind',
     sharesMemories: true,
+    replicaIds: 'per-store',
   },
   (o = {}) => {
     n += 1;

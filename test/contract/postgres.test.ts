@@ -15,6 +15,7 @@ const traits = {
   kinds: ['message', 'document', 'event', 'fact', 'correction'],
   unknownKindCode: 'unknown_kind' as const,
   sharesMemories: true,
+  replicaIds: 'per-brain' as const,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

@@ -18,6 +18,11 @@ export interface EngineTraits {
   unknownKindCode: 'invalid_request_body' | 'unknown_kind';
   /** Records that say the same thing support one Memory (the reference engine gives each its own). */
   sharesMemories: boolean;
+  /**
+   * How a replica's Record id is keyed: per Brain (PostgreSQL, shared by projects), across the store
+   * (SQLite, one device's), or not at all (an engine without the replication routes).
+   */
+  replicaIds?: 'per-brain' | 'per-store';
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {
@@ -59,6 +64,48 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       const done = await ready(api, 'b', record.id);
       assert.ok(done.memory_ids.length >= 1);
     });
+
+    it(
+      "a replica's id held by another project's Brain: its Record is neither told of nor touched",
+      {
+        skip: traits.replicaIds === undefined,
+      },
+      async () => {
+        const id = 'rec_01M8GA4DNAKFBAD9VVVCSJ3177';
+        const replica = (text: string) => ({
+          records: [
+            {
+              id,
+              content: { kind: 'message', text },
+              visibility: 'shareable',
+              occurred_at: '2024-05-01T12:00:00Z',
+            },
+          ],
+        });
+        const mine = await brainWithKey(server, 'mine');
+        const theirs = await brainWithKey(server, 'theirs');
+        const first = await theirs.post('/brains/theirs/sync/records', replica('Their words.'));
+        assert.equal(first.status, 200, first.text);
+        const second = await mine.post('/brains/mine/sync/records', replica('My words.'));
+        assert.equal(second.status, 200, second.text);
+        // A SQLite store keys ids across its Brains: the id is refused, and refused alike whether another
+        // project holds it or this one does with other words. PostgreSQL keys them per Brain.
+        const outcome = traits.replicaIds === 'per-brain' ? 'created' : 'conflict';
+        assert.deepEqual((second.body as { data: unknown }).data, [{ id, outcome }]);
+        const theirRecord = await theirs.get(`/brains/theirs/records/${id}`);
+        assert.deepEqual((theirRecord.body as { content: unknown }).content, {
+          kind: 'message',
+          text: 'Their words.',
+        });
+        const myRecord = await mine.get(`/brains/mine/records/${id}`);
+        if (outcome === 'created')
+          assert.deepEqual((myRecord.body as { content: unknown }).content, {
+            kind: 'message',
+            text: 'My words.',
+          });
+        else assertError(myRecord, 404, 'not_found', 'record_not_found');
+      },
+    );
 
     it('a plain string is stored as a document; occurred_at defaults to now', async () => {
       const api = await brainWithKey(server);

@@ -342,6 +342,7 @@ const anaLivesIn = 'ana\u001flives in';
 const nowMs = Date.parse('2026-06-01T00:00:00.000Z');
 
 function conformance(name: string, backend: Backend | null, opts: { skip?: string | false } = {}) {
+  const idsSpanTheStore = name === 'over SQLite';
   describe(`a Brain's unit of work, ${name}`, { skip: opts.skip ?? false }, () => {
     const b = backend!;
     let brains = 0;
@@ -1054,7 +1055,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
-    it("tells which ids a Brain forgot and which another Brain's Records hold", async () => {
+    it("tells which ids a Brain forgot, and which another Brain's hold where ids span the store", async () => {
       const uid = await brain();
       const other = await brain();
       await b.units.write(other, async (u) => void (await u.records.insert(recordRow(other, 'rec_theirs'))));
@@ -1070,11 +1071,15 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       await b.units.read(uid, async (u) => {
         const asked = ['rec_mine', 'rec_dropped', 'rec_theirs', 'rec_never'];
         assert.deepEqual(await u.records.forgotten(asked), ['rec_dropped']);
-        assert.deepEqual(await u.records.inOtherBrains(asked), ['rec_theirs']);
+        // SQLite keys Record ids across a device's Brains; PostgreSQL per Brain, and asks no other.
+        assert.deepEqual(await u.records.idsHeldElsewhere(asked), idsSpanTheStore ? ['rec_theirs'] : []);
         assert.deepEqual(await u.records.forgotten([]), []);
       });
       await b.units.read(other, async (u) => {
-        assert.deepEqual(await u.records.inOtherBrains(['rec_mine', 'rec_theirs']), ['rec_mine']);
+        assert.deepEqual(
+          await u.records.idsHeldElsewhere(['rec_mine', 'rec_theirs']),
+          idsSpanTheStore ? ['rec_mine'] : [],
+        );
         assert.deepEqual(await u.records.forgotten(['rec_dropped']), [], 'forgotten in another Brain only');
       });
     });

@@ -188,13 +188,8 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
         [brainUid, seq, at, ids],
       );
     },
-    inOtherBrains: async (ids) =>
-      (
-        await q.query<{ id: string }>(
-          'SELECT DISTINCT id FROM records WHERE id = ANY($1::text[]) AND brain_uid <> $2',
-          [ids, brainUid],
-        )
-      ).rows.map((r) => r.id),
+    // Ids are unique per Brain here (UNIQUE (brain_uid, id)): another Brain's ids are no bar.
+    idsHeldElsewhere: async () => [],
     async removals(range) {
       const p = params(brainUid);
       const { steps, limit } = stepRangeSql(p, range, 't.seq');

@@ -156,7 +156,7 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
         JSON.stringify(ids),
       );
     },
-    inOtherBrains: async (ids) =>
+    idsHeldElsewhere: async (ids) =>
       store
         .all<{ id: string }>(
           'SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid <> ?',

@@ -80,7 +80,7 @@ export async function replicateInto(
   }
   const ids = [...new Set(replicas.map((r) => r.id))];
   const forgotten = new Set(await u.records.forgotten(ids));
-  const elsewhere = new Set(await u.records.inOtherBrains(ids));
+  const elsewhere = new Set(await u.records.idsHeldElsewhere(ids));
   const here = new Map<string, Omit<RecordRow, 'n'>>((await u.records.getMany(ids)).map((r) => [r.id, r]));
   const data: { id: string; outcome: ReplicaOutcome }[] = [];
   let seq: number | null = null;

@@ -12,6 +12,7 @@ import { turnCounts } from './011-turn-counts.ts';
 import { turnPlans } from './012-turn-plans.ts';
 import { heldJobs } from './013-held-jobs.ts';
 import { keyWatch } from './014-key-watch.ts';
+import { recordIdsPerBrain } from './015-record-ids-per-brain.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -40,6 +41,7 @@ export const migrations: readonly PgMigration[] = [
   turnPlans,
   heldJobs,
   keyWatch,
+  recordIdsPerBrain,
 ];
 
 /**
