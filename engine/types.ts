@@ -204,7 +204,12 @@ export interface EngineSync {
   ): Promise<void>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<{ ids: string[]; throughSeq: number }>;
   markTombstonesSent(t: Tenant, brainId: string, pairingId: string, throughSeq: number): Promise<void>;
-  applyPulled(t: Tenant, brainId: string, pairingId: string, page: RecordPage): Promise<{ pulled: number }>;
+  applyPulled(
+    t: Tenant,
+    brainId: string,
+    pairingId: string,
+    page: RecordPage,
+  ): Promise<{ pulled: number; skipped: number }>;
   /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */
   finishRun(t: Tenant, brainId: string, pairingId: string, error: string | null): Promise<void>;
 }

@@ -133,7 +133,9 @@ export const SyncStatus = z
     skipped: z
       .number()
       .int()
-      .describe('Records that cannot travel (corrections) or that the remote refused.'),
+      .describe(
+        'Records that cannot travel (corrections) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
+      ),
     last_error: z.string().nullable(),
   })
   .meta({ id: 'SyncStatus' });

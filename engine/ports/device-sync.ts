@@ -118,6 +118,9 @@ export interface DeviceSyncUnit {
   isOwn(id: string): Promise<boolean>;
   /** Marks a Record written from the remote as pulled, under its own id. */
   markPulled(id: string): Promise<void>;
-  /** The run's pairing took a pulled page: the watermark to keep, and how many Records it wrote. */
-  markPage(pairingId: string, watermark: string | null, pulled: number): Promise<void>;
+  /**
+   * The run's pairing took a pulled page: the watermark to keep, how many Records it wrote, and how
+   * many it skipped (not valid replicas, or redacted_summary ones the redactor was unsure of).
+   */
+  markPage(pairingId: string, watermark: string | null, pulled: number, skipped: number): Promise<void>;
 }

@@ -47,13 +47,15 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           undefined,
       ),
     markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id)),
-    markPage: (pairingId, watermark, pulled) =>
+    markPage: (pairingId, watermark, pulled, skipped) =>
       atOnce(
         () =>
           void store.run(
-            'UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ? WHERE brain_uid = ? AND pairing_id = ?',
+            `UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ?, skipped = skipped + ?
+             WHERE brain_uid = ? AND pairing_id = ?`,
             watermark,
             pulled,
+            skipped,
             brainUid,
             pairingId,
           ),

@@ -241,7 +241,7 @@ describe('a page of the change feed', () => {
     await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
     assert.equal((await sync.status(t, 'ana')).pulled, 0);
 
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), { pulled: 1 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), { pulled: 1, skipped: 0 });
     assert.equal((await e.getRecord(t, 'ana', record.id)).id, record.id);
     await assert.rejects(e.getRecord(t, 'ana', gone.id), { code: 'record_not_found' });
     assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, 'wm_next');
@@ -274,5 +274,52 @@ describe('a tombstone of a redacted copy this device pushed', () => {
     assert.equal(result.forgotten, 1);
     await assert.rejects(e.getRecord(t, 'ana', quiet), { code: 'record_not_found' });
     assert.equal((await e.getRecord(t, 'ana', kept)).id, kept, 'nothing else went');
+  });
+});
+
+describe('a pulled page from a remote that may be buggy or hostile', () => {
+  const engine = engineFor('pulled');
+
+  it('writes only valid replicas, counting the rest as skipped, and redacts a redacted_summary one', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana', self: { type: 'person', name: 'Ana' } });
+    const pairingId = await pairWithHub(sync);
+    const { record } = await e.rememberRecord(t, 'ana', { content: 'A shape to copy.' }, {});
+    type Pulled = RecordPage['data'][number];
+    const at = (n: number, over: Record<string, unknown>): Pulled =>
+      ({ ...record, id: `rec_pulled${n}`, ...over }) as unknown as Pulled;
+    const page: RecordPage = {
+      data: [
+        at(1, { content: { kind: 'weird', text: 'x' } }),
+        at(2, { occurred_at: 'not a date' }),
+        at(3, { id: '../../etc' }),
+        at(4, { kind: 'document', content: { kind: 'correction', statement: 'x', corrects: 'mem_1' } }),
+        at(5, {
+          content: { kind: 'document', text: 'Kept, without what this version does not know.', extra: 'x' },
+        }),
+        at(6, {
+          visibility: 'redacted_summary',
+          content: { kind: 'document', text: 'Write to Ana at ana@example.org or call +351 912 345 678.' },
+        }),
+        at(7, { visibility: 'redacted_summary', content: { kind: 'document', text: 'ping @bobby' } }),
+      ],
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_pulled',
+      removed: [],
+    };
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 5 });
+    assert.deepEqual((await e.getRecord(t, 'ana', 'rec_pulled5')).content, {
+      kind: 'document',
+      text: 'Kept, without what this version does not know.',
+    });
+    const redacted = (await e.getRecord(t, 'ana', 'rec_pulled6')).content as { text: string };
+    assert.ok(!/ana@example|912 345|\bAna\b/.test(redacted.text), redacted.text);
+    for (const n of [1, 2, 3, 4, 7])
+      await assert.rejects(e.getRecord(t, 'ana', `rec_pulled${n}`), { code: 'record_not_found' });
+    const status = await sync.status(t, 'ana');
+    assert.equal(status.pulled, 2);
+    assert.equal(status.skipped, 5);
   });
 });

@@ -1,11 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type {
-  RecordPage,
+import {
   RecordReplica,
-  ReplicaOutcome,
-  SyncPairing,
-  SyncStatus,
-  TypedContent,
+  ReplicableContent,
+  type RecordPage,
+  type ReplicaOutcome,
+  type SyncPairing,
+  type SyncStatus,
+  type TypedContent,
 } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
@@ -261,36 +262,65 @@ export async function markTombstonesSent(
 }
 
 /**
+ * A Record of a remote's change feed as a replica this device may write, or null: a feed Record is
+ * checked as the replication route checks one (a remote may be buggy or hostile), with content fields
+ * this version does not know left out rather than refusing the Record (a newer remote may add some).
+ * A correction's content is not replicable, whatever the Record's own kind says.
+ */
+function pulledReplica(r: RecordPage['data'][number]): RecordReplica | null {
+  const content = r.content as unknown as Record<string, unknown> | null;
+  const schema = ReplicableContent.options.find((o) => o.shape.kind.value === content?.kind);
+  if (!schema || !content) return null;
+  const known = Object.fromEntries(
+    Object.keys(schema.shape).flatMap((k) => (k in content ? [[k, content[k]]] : [])),
+  );
+  const source = r.source as Partial<RecordPage['data'][number]['source']> | undefined;
+  const parsed = RecordReplica.safeParse({
+    id: r.id,
+    content: known,
+    source: {
+      ...(source?.name != null ? { name: source.name } : {}),
+      ...(source?.external_id != null ? { external_id: source.external_id } : {}),
+      ...(source?.trust != null ? { trust: source.trust } : {}),
+    },
+    visibility: r.visibility,
+    occurred_at: r.occurred_at,
+  });
+  return parsed.success ? parsed.data : null;
+}
+
+/**
  * Applies one page of the remote's change feed in one transaction: its Records are written here under
  * their ids and marked pulled (skipping ids forgotten here, ids already here, and this device's own
- * redacted copies); its removals are applied as tombstones; the page's watermark is kept. A crash
- * re-reads at most this page, which changes nothing the second time.
+ * redacted copies); its removals are applied as tombstones; the page's watermark is kept. A Record
+ * that is not a valid replica is skipped and counted. A redacted_summary Record is redacted here
+ * before it is written, as this device would redact its own: a hub holds only redacted copies, but a
+ * device's local server, paired as a remote, serves its Records whole. A crash re-reads at most this
+ * page, which changes nothing the second time.
  */
 export async function applyPulled(
   ctx: LocalCtx,
   b: BrainRow,
   pairingId: string,
   page: RecordPage,
-): Promise<{ pulled: number }> {
-  const { pulled, settle } = await ctx.units.write(b.uid, async (u) => {
+): Promise<{ pulled: number; skipped: number }> {
+  // Read before the unit: the redactor's names and secret are read through the store.
+  const redactor = page.data.some((r) => r.visibility === 'redacted_summary')
+    ? createRedactor(await knownPeople(ctx, b), await pseudonymSecret(ctx, b))
+    : null;
+  const { pulled, skipped, settle } = await ctx.units.write(b.uid, async (u) => {
     const rows = ctx.device.within(u);
     const p = requireRunPairing(b, await rows.pairing(), pairingId);
     const replicas: RecordReplica[] = [];
+    let refused = 0;
     for (const r of page.data) {
       if (r.visibility === 'local_only' || r.kind === 'correction') continue;
       // This device's own redacted copies, whatever became of their push, and Records already pulled.
       if (await rows.isOwn(r.id)) continue;
-      replicas.push({
-        id: r.id,
-        content: r.content as RecordReplica['content'],
-        source: {
-          ...(r.source.name !== null ? { name: r.source.name } : {}),
-          ...(r.source.external_id !== null ? { external_id: r.source.external_id } : {}),
-          trust: r.source.trust,
-        },
-        visibility: r.visibility,
-        occurred_at: r.occurred_at,
-      });
+      const replica = pulledReplica(r);
+      const redacted = replica?.visibility === 'redacted_summary' ? redactor!.redact(replica) : null;
+      if (!replica || redacted?.ok === false) refused += 1;
+      else replicas.push(redacted?.ok ? redacted.replica : replica);
     }
     // Marked pulled as each is written, so it is never pushed back.
     const markPulled = (id: string) => rows.markPulled(id);
@@ -298,12 +328,12 @@ export async function applyPulled(
       replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
     const removed = (page.removed ?? []).map((r) => r.id);
     const forgotten = removed.length > 0 ? await writeTombstones(ctx, b, u, removed) : null;
-    await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created);
-    return { pulled: created, settle: forgotten?.settle };
+    await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused);
+    return { pulled: created, skipped: refused, settle: forgotten?.settle };
   });
   await settle?.();
   if (pulled > 0) ctx.worker.kick();
-  return { pulled };
+  return { pulled, skipped };
 }
 
 /** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */
