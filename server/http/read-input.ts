@@ -2,13 +2,19 @@ import { parseAccept } from 'hono/utils/accept';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context as HonoContext } from 'hono';
 import type { Operation } from '../../engine/contract/operations.ts';
+import type { ErrorCode } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
-import { illFormedTextProblem, spellsSurrogate } from './well-formed-text.ts';
+import {
+  holdsRefusedText,
+  illFormedTextProblem,
+  refusedTextReason,
+  spellsRefusedText,
+} from './well-formed-text.ts';
 import { readLimited } from './read-limited.ts';
 import { parseWith } from './validate.ts';
 
@@ -62,6 +68,8 @@ function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknow
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(all)) {
     if (v.length > 1) throw new MnemoError('invalid_request_body', `${shortened(k)}: must be given once`);
+    if (holdsRefusedText(v[0]!))
+      throw new MnemoError('invalid_request_body', `${k}: ${refusedTextReason(v[0]!)}`);
     flat[k] = v[0]!;
   }
   return op.query ? parseWith(op.query, flat, 'query') : {};
@@ -117,7 +125,7 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   }
   // Before validation, which would overflow the stack on it (JSON.parse itself does not).
   if (nestedDeeperThan(parsed)) throw new MnemoError('invalid_request_body', tooDeepMessage('body'));
-  const illFormed = spellsSurrogate(raw) ? illFormedTextProblem(parsed, 'body') : null;
+  const illFormed = spellsRefusedText(raw) ? illFormedTextProblem(parsed, 'body') : null;
   if (illFormed) throw new MnemoError('invalid_request_body', illFormed);
   if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);
   return parseWith(op.body, parsed);
@@ -158,6 +166,30 @@ function readWatermarkHeader(c: HonoContext<AppEnv>): string | undefined {
   }
 }
 
+/** The code for a path segment that names nothing of its kind. */
+const notFoundBy: Record<string, ErrorCode> = {
+  brain_id: 'brain_not_found',
+  record_id: 'record_not_found',
+  memory_id: 'memory_not_found',
+  trace_id: 'trace_not_found',
+  object_type: 'object_not_found',
+  object_key: 'object_not_found',
+  source_name: 'source_not_found',
+  key_id: 'http_404',
+};
+
+/**
+ * A path segment that holds text no store keeps (U+0000, a lone surrogate) names nothing: it is not
+ * found, as an id that never existed is, on every engine (PostgreSQL would fail on it as a parameter).
+ */
+function namesSomething(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const code = notFoundBy[name];
+    if (code && holdsRefusedText(value))
+      throw new MnemoError(code, `${name}: nothing is named so (${refusedTextReason(value)})`);
+  }
+}
+
 /** Everything a handler needs, validated against the contract; throws the spec's 4xx codes. */
 export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<CallInput> {
   const accept = readAccept(c.req.header('accept'));
@@ -167,11 +199,13 @@ export async function readInput(c: HonoContext<AppEnv>, op: Operation, engine: E
       `Accept: ${op.id} does not stream; only a thorough createContext and importFiles do`,
     );
   }
+  const params = c.req.param() as Record<string, string>;
+  namesSomething(params);
   const query = readQuery(c, op);
   const body = await readBody(c, op, engine);
   return {
     principal: c.get('principal'),
-    params: c.req.param() as Record<string, string>,
+    params,
     query,
     body,
     idempotencyKey: op.headers?.includes('Idempotency-Key') ? readHeader(c, 'Idempotency-Key') : undefined,

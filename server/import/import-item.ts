@@ -74,3 +74,31 @@ export type FileTime = (path: string) => Promise<Date | null>;
 export function fileTimeOf(o: ParseOptions): FileTime {
   return o.fileTime ?? (async (file) => (await stat(file)).mtime);
 }
+
+/** `v` with every U+0000 taken out of its strings; the same value when it holds none. */
+function withoutNulIn<T>(v: T): T {
+  if (typeof v === 'string') return (v.includes('\u0000') ? v.replaceAll('\u0000', '') : v) as T;
+  if (Array.isArray(v)) {
+    const out = v.map(withoutNulIn);
+    return (out.some((x, i) => x !== v[i]) ? out : v) as T;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  let changed = false;
+  const out = Object.fromEntries(
+    Object.entries(v).map(([k, x]) => {
+      const y = withoutNulIn(x);
+      changed ||= y !== x;
+      return [k, y];
+    }),
+  );
+  return (changed ? out : v) as T;
+}
+
+/**
+ * An item with U+0000 taken out of its Record: the API refuses it (no store here keeps it as text),
+ * and in an export it is a byte of damage (a NUL-padded file, a misread UTF-16 line), not something a
+ * person wrote. One such byte does not cost the item.
+ */
+export function withoutNul(item: ImportItem): ImportItem {
+  return item.type === 'record' ? { ...item, body: withoutNulIn(item.body) } : item;
+}

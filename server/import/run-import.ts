@@ -9,7 +9,14 @@ import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
-import type { ImportFormat, ImportItem, ImportRecord, ParseOptions, Parser } from './import-item.ts';
+import {
+  withoutNul,
+  type ImportFormat,
+  type ImportItem,
+  type ImportRecord,
+  type ParseOptions,
+  type Parser,
+} from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 
 /**
@@ -20,7 +27,7 @@ import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 const onFirstUse = (load: () => Promise<Parser>): Parser =>
   async function* (path, options) {
     const parse = await load();
-    yield* parse(path, options);
+    for await (const item of parse(path, options)) yield withoutNul(item);
   };
 
 const notesReader = () => import('./formats/markdown.ts');
@@ -39,7 +46,7 @@ export const parsers: Record<ImportFormat, Parser> = {
 };
 
 const parseNoteFiles = async function* (path: string, notes: readonly string[], o: ParseOptions) {
-  yield* (await notesReader()).parseNoteFiles(path, notes, o);
+  for await (const item of (await notesReader()).parseNoteFiles(path, notes, o)) yield withoutNul(item);
 };
 
 export interface ImportProgress {

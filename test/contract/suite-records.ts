@@ -107,6 +107,34 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       },
     );
 
+    it('U+0000 is refused in a body or a query value, and a path segment holding it names nothing', async () => {
+      const api = await brainWithKey(server, 'nul');
+      const refused = (r: Parameters<typeof assertError>[0], field: string) => {
+        const e = assertError(r, 400, 'invalid_request', 'invalid_request_body');
+        assert.match(String(e.message), new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}: holds U\\+0000`));
+      };
+      refused(await api.post('/brains/nul/records', { content: 'a\u0000b' }), 'content');
+      refused(await api.post('/brains', { id: 'nul2', name: 'x\u0000y' }), 'name');
+      refused(
+        await api.post('/brains/nul/context', { query: 'cat', filter: { sources: ['a\u0000'] } }),
+        'filter.sources[0]',
+      );
+      refused(await api.get('/brains/nul/memories?subject=a%00b'), 'subject');
+      refused(await api.get('/brains/nul/records?source=a%00b'), 'source');
+      const missing: Array<[string, string, 'GET' | 'DELETE']> = [
+        ['/brains/a%00b', 'brain_not_found', 'GET'],
+        ['/brains/nul/records/rec_a%00b', 'record_not_found', 'GET'],
+        ['/brains/nul/records/rec_a%00b', 'record_not_found', 'DELETE'],
+        ['/brains/nul/memories/mem_a%00b', 'memory_not_found', 'GET'],
+        ['/brains/nul/traces/trc_a%00b', 'trace_not_found', 'GET'],
+        ['/brains/nul/objects/a%00b/c', 'object_not_found', 'GET'],
+        ['/brains/nul/sources/a%00b', 'source_not_found', 'DELETE'],
+      ];
+      for (const [path, code, method] of missing)
+        assertError(method === 'GET' ? await api.get(path) : await api.del(path), 404, 'not_found', code);
+      assert.equal((await api.get('/brains/nul/records')).status, 200, 'the Brain is as it was');
+    });
+
     it('a plain string is stored as a document; occurred_at defaults to now', async () => {
       const api = await brainWithKey(server);
       const before = Date.now();
