@@ -26,6 +26,11 @@ const said = (id: string, text: string) => insertRecord(db, { brainUid: 'brn_idf
 await said('r_coffee', 'coffee first');
 await said('r_sax', 'we talked for a long while about the saxophone lessons she takes downtown on Fridays');
 for (const i of [1, 2, 3, 4]) await said(`r_coffee_${i}`, `more coffee at breakfast, cup ${i}`);
+await addBrain(db, 'brn_fold');
+const folded = (id: string, text: string) => insertRecord(db, { brainUid: 'brn_fold', id, text });
+await folded('r_cafe', 'Meet at the café on Rue Molière');
+await folded('r_zoe', 'ZOË booked the hotel in Москве');
+await folded('r_plain', 'Bring the cafe receipt');
 
 const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
   brainUid: 'brn_lex',
@@ -53,6 +58,25 @@ describe('the lexical index over tsvector (LexicalIndex)', () => {
     assert.deepEqual(await ids(['zebra']), []);
     assert.deepEqual(await ids([]), []);
     assert.deepEqual(await ids(['the']), [], 'a stop word alone finds nothing');
+  });
+
+  it('folds case and accents in the text and the search as the local engine does', async () => {
+    const found = async (terms: string[]) =>
+      (
+        await lexical.search({
+          terms,
+          scope: { brainUid: 'brn_fold', excludeLocalOnly: false },
+          cut: 10,
+          limit: 10,
+        })
+      )
+        .map((r) => r.recordId)
+        .sort();
+    assert.deepEqual(await found(['cafe']), ['r_cafe', 'r_plain']);
+    assert.deepEqual(await found(['café']), ['r_cafe', 'r_plain']);
+    assert.deepEqual(await found(['moliere']), ['r_cafe']);
+    assert.deepEqual(await found(['zoe']), ['r_zoe']);
+    assert.deepEqual(await found(['москве']), ['r_zoe'], 'lower case in every script');
   });
 
   it('weighs a word by its rarity in the Brain: a rare word outranks a common one', async () => {

@@ -72,7 +72,7 @@ function idfRankingSql(words: number, brain: string, cut: string): string {
   const each = (f: (i: number) => string, sep = ', ') =>
     Array.from({ length: words }, (_, i) => f(i)).join(sep);
   return `WITH q AS MATERIALIZED (
-       SELECT ${each((i) => `phraseto_tsquery('english', $${i + 1}) AS q${i}`)}),
+       SELECT ${each((i) => `phraseto_tsquery('english', mnemo_fold($${i + 1})) AS q${i}`)}),
      matched AS MATERIALIZED (
        SELECT t.n, ${each((i) => `CASE WHEN t.tsv @@ q.q${i} THEN ts_rank('${rankWeights}'::float4[], t.tsv, q.q${i}, 1) ELSE 0 END AS r${i}`)}
        FROM turns t, q
@@ -152,7 +152,7 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
                        WHERE t.brain_uid = $1 AND t.tsv @@ q.q AND ts_filter(t.tsv, '{a}') @@ q.q
                        LIMIT $3) x)::int AS c
                    FROM unnest($2::text[]) WITH ORDINALITY AS w(word, ord),
-                        LATERAL (SELECT phraseto_tsquery('english', w.word) AS q) q) per) AS counts`,
+                        LATERAL (SELECT phraseto_tsquery('english', mnemo_fold(w.word)) AS q) q) per) AS counts`,
         [brainUid, [...words], cap],
       );
       const row = rows.rows[0]!;

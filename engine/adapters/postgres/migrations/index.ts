@@ -13,6 +13,7 @@ import { turnPlans } from './012-turn-plans.ts';
 import { heldJobs } from './013-held-jobs.ts';
 import { keyWatch } from './014-key-watch.ts';
 import { recordIdsPerBrain } from './015-record-ids-per-brain.ts';
+import { foldedWords } from './016-folded-words.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -42,6 +43,7 @@ export const migrations: readonly PgMigration[] = [
   heldJobs,
   keyWatch,
   recordIdsPerBrain,
+  foldedWords,
 ];
 
 /**
