@@ -92,16 +92,20 @@ export function pageLimit(defaultValue: number, max: number) {
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
-/** Any JSON value. */
-export const JsonValue: z.ZodType<Json> = z
-  .lazy(() =>
-    z.union([
-      z.string(),
-      z.number(),
-      z.boolean(),
-      z.null(),
-      z.array(JsonValue),
-      z.record(z.string(), JsonValue),
-    ]),
-  )
-  .meta({ id: 'JsonValue' });
+/** Whether `v` is JSON: what JSON.parse gives, numbers finite. */
+function isJson(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(isJson);
+  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  return Object.values(v).every(isJson);
+}
+
+/**
+ * Any JSON value, kept as it was sent. A union with z.record() would copy objects key by key, and a
+ * key `__proto__` (an own field of a parsed body) would then set the copy's prototype and be lost.
+ */
+export const JsonValue = z
+  .unknown()
+  .refine(isJson, 'must be a JSON value')
+  .meta({ id: 'JsonValue', description: 'Any JSON value.' }) as unknown as z.ZodType<Json>;

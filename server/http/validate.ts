@@ -56,6 +56,9 @@ function reason(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): str
       return custom ? issue.message : `must be a multiple of ${String(issue.divisor)}`;
     case 'custom':
     default:
+      // A refinement of a field that was not sent at all (JsonValue's) says what type errors say.
+      if (issue.code === 'custom' && issue.path.length > 0 && valueAt(input, issue.path) === undefined)
+        return 'is required';
       return custom ? issue.message : 'is not valid';
   }
 }

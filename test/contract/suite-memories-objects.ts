@@ -189,6 +189,26 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       assertError(await api.get('/brains/b/objects/preference/theme'), 404, 'not_found', 'object_not_found');
     });
 
+    it('an Object value is kept as sent, fields named __proto__ and constructor too; a missing one is required', async () => {
+      const api = await brainWithKey(server);
+      // Parsed, not written as a literal: a literal's __proto__ would set the prototype, not a field.
+      const value: unknown = JSON.parse('{"__proto__":{"x":1},"constructor":1,"list":[{"__proto__":null}]}');
+      const r = await api.post('/brains/b/objects', { type: 'odd', key: 'k', value });
+      assert.equal(r.status, 201, r.text);
+      const got = await api.get('/brains/b/objects/odd/k');
+      assert.equal(
+        JSON.stringify((got.body as { value: unknown }).value),
+        '{"__proto__":{"x":1},"constructor":1,"list":[{"__proto__":null}]}',
+      );
+      const e = assertError(
+        await api.post('/brains/b/objects', { type: 'odd', key: 'k2' }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(e.message), /^value: is required/);
+    });
+
     it('listObjects: the current version of each Object, by type then key, paged; type narrows it', async () => {
       const api = await brainWithKey(server);
       const empty = assertShape(ObjectPage, (await api.get('/brains/b/objects')).body);
