@@ -181,8 +181,9 @@ export async function assembleContext(
     return ctx;
   };
   const include = new Set(body.include ?? []);
+  /** No answer: abstained for `reason`, or (null) evidence found that the budget could not hold. */
   const miss = (
-    reason: 'no_evidence' | 'no_attribution',
+    reason: 'no_evidence' | 'no_attribution' | null,
     unknown: string,
     truncated = false,
   ): ContextReady => ({
@@ -191,7 +192,7 @@ export async function assembleContext(
     citations: [],
     conflicts: [],
     unknowns: [unknown],
-    abstained: { reason },
+    ...(reason ? { abstained: { reason } } : {}),
     budget: { requested_tokens: requested, estimated_tokens: 0, truncated },
     cost: ledger.snapshot(),
     ...(include.has('memories') ? { memories: [] } : {}),
@@ -303,7 +304,10 @@ export async function assembleContext(
       assemble: performance.now() - started - tRetrieve,
     },
   };
-  if (fitted.blocks.length === 0) return finish(miss('no_evidence', body.query, fitted.truncated), trace);
+  // Evidence that a budget too small to hold any of it cut is no miss of the Brain's: the Context says
+  // it was truncated, and does not abstain as if nothing were known.
+  if (fitted.blocks.length === 0)
+    return finish(miss(fitted.truncated ? null : 'no_evidence', body.query, fitted.truncated), trace);
 
   const ctx: ContextReady = {
     ...base,

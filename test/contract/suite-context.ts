@@ -86,10 +86,15 @@ export function contextChecks(factory: ServerFactory): void {
       assert.deepEqual(ctx.unknowns, ['ownership of: what is my favourite colour?']);
     });
 
-    it('a tiny budget reports truncation', async () => {
+    it('a tiny budget reports truncation; one that holds no evidence does not abstain as if none existed', async () => {
       const ctx = (await context(api, { query: 'Ana Porto sailing', budget: { tokens: 5 } }))!;
       assert.equal(ctx.budget.truncated, true);
       assert.ok(ctx.budget.estimated_tokens <= 5);
+      const none = (await context(api, { query: 'Ana Porto sailing', budget: { tokens: 1 } }))!;
+      assert.equal(none.budget.truncated, true);
+      assert.deepEqual(none.citations, []);
+      assert.equal(none.text, null);
+      assert.equal(none.abstained, undefined, JSON.stringify(none.abstained));
     });
 
     it('filter.sources, since and until are enforced', async () => {
