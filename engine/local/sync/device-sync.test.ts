@@ -149,6 +149,11 @@ describe('a sync run whose Brain is paired again or unpaired while it is in flig
     const kept = await sync.remoteOf(t, 'bob');
     await sync.markPushed(t, 'bob', kept.pairingId, batch, outcomes);
     assert.equal((await sync.status(t, 'bob')).pending, 0);
+    // A key of another project reaches another Brain of that id: both cursors start again.
+    await sync.pair(t, 'bob', { ...first, remote_key: 'sk_test_elsewhere_x' });
+    const other = await sync.remoteOf(t, 'bob');
+    assert.notEqual(other.pairingId, kept.pairingId);
+    assert.equal((await sync.status(t, 'bob')).pending, 1);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type SyncStatus,
   type TypedContent,
 } from '../../contract/index.ts';
+import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, RecordFate, RecordRow } from '../../ports/index.ts';
@@ -64,9 +65,13 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus
   };
 }
 
+/** Whose Brains a remote key reaches: its `sk_<env>_<project>` prefix (the whole key if malformed). */
+const tenantOf = (key: string) => parseApiKey(key)?.prefix ?? key;
+
 /**
- * Pairs the Brain (or re-pairs it: a new remote or Brain there starts both cursors again, a new key
- * alone keeps them). The key is stored in the encrypted store and nowhere else.
+ * Pairs the Brain (or re-pairs it: a new remote, a Brain there or a key of another project or env
+ * starts both cursors again, a new key of the same project keeps them). The key is stored in the
+ * encrypted store and nowhere else.
  */
 export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promise<SyncStatus> {
   const remote = body.remote.endsWith('/') ? body.remote.slice(0, -1) : body.remote;
@@ -80,7 +85,11 @@ export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promi
       paired_at: nowIso(ctx),
       pairing_id: randomBytes(16).toString('hex'),
     },
-    (p) => p.remote_url === remote && p.remote_brain === remoteBrain,
+    // A key of another project or env reaches another Brain under the same id: the cursors start again.
+    (p) =>
+      p.remote_url === remote &&
+      p.remote_brain === remoteBrain &&
+      tenantOf(p.remote_key) === tenantOf(body.remote_key),
   );
   return syncStatus(ctx, b);
 }
