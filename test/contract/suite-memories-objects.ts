@@ -60,6 +60,20 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       }
     });
 
+    it('a q of white space alone names no word and is refused, not read as every Memory', async () => {
+      const api = await brainWithKey(server);
+      for (const q of ['%20', '%C2%A0', '%09%20']) {
+        const e = assertError(
+          await api.get(`/brains/b/memories?q=${q}`),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.match(String(e.message), /^q: must hold a word/);
+      }
+      assert.equal((await api.get('/brains/b/memories?q=%2C')).status, 200, 'a separator is searched for');
+    });
+
     it('a full read pages by id with next_cursor until has_more is false', async () => {
       const api = await brainWithKey(server);
       for (const t of ['Alpha note one.', 'Beta note two.', 'Gamma note three.'])
