@@ -72,7 +72,12 @@ export const ImportRequest = z
       .max(200)
       .optional()
       .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
-    date_order: z.enum(['dmy', 'mdy']).optional().describe('WhatsApp dates when the file cannot tell.'),
+    date_order: z
+      .enum(['dmy', 'mdy'])
+      .optional()
+      .describe(
+        "Day and month order of WhatsApp dates, and of numeric dates in notes' front matter (05/01/2024), when they cannot tell. Notes default to mdy; dots (05.01.2024) are always day first.",
+      ),
     recurrence_since: DateTime.optional().describe(
       'Recurring calendar events are expanded from this instant. Absent: two years before the import. A series with no occurrence in the window is skipped with a reason naming its dates. A window that holds no instant, also with one end by default (since later than a year from now), is refused with invalid_request_body.',
     ),

@@ -169,7 +169,10 @@ export function register(program: Command): void {
       'the sender name that is you (WhatsApp, Slack, mail): recorded as speaker "self"',
     )
     .addOption(
-      new Option('--date-order <order>', 'WhatsApp dates when the file cannot tell').choices(['dmy', 'mdy']),
+      new Option(
+        '--date-order <order>',
+        'day and month order of WhatsApp dates and of numeric note dates (05/01/2024) when they cannot tell',
+      ).choices(['dmy', 'mdy']),
     )
     .option('--since <date>', 'recurring events: expand from this date (default: two years ago)', dateArg)
     .option('--until <date>', 'recurring events: expand until this date (default: a year from now)', dateArg)

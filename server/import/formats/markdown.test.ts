@@ -207,6 +207,38 @@ test('front-matter times without an offset are wall-clock time in the import zon
   }
 });
 
+test("numeric front-matter dates: dots are day first, a part over 12 decides, else the import's date order", async () => {
+  const t = writeTree({
+    'dots.md': '---\ndate: 05.01.2024\n---\nA\n',
+    'day-over-12.md': '---\ndate: 25/01/2024\n---\nB\n',
+    'month-first.md': '---\ndate: 01/25/2024 10:30\n---\nC\n',
+    'ambiguous.md': '---\ndate: 05/01/2024\n---\nD\n',
+    'no-such-day.md': '---\ndate: 31/02/2024\ncreated: 2024-01-05\n---\nE\n',
+  });
+  const times = async (o: { dateOrder?: 'dmy' | 'mdy' }) =>
+    Object.fromEntries(
+      (await collect(parseMarkdown(t.root, { timeZone: 'UTC', ...o }))).records.map((r) => [
+        r.ref,
+        r.body.occurred_at,
+      ]),
+    );
+  try {
+    const byDefault = await times({});
+    assert.deepEqual(byDefault, {
+      'ambiguous.md': '2024-05-01T00:00:00.000Z',
+      'day-over-12.md': '2024-01-25T00:00:00.000Z',
+      'dots.md': '2024-01-05T00:00:00.000Z',
+      'month-first.md': '2024-01-25T10:30:00.000Z',
+      'no-such-day.md': '2024-01-05T00:00:00.000Z',
+    });
+    const dayFirst = await times({ dateOrder: 'dmy' });
+    assert.equal(dayFirst['ambiguous.md'], '2024-01-05T00:00:00.000Z');
+    assert.equal(dayFirst['month-first.md'], '2024-01-25T10:30:00.000Z', 'a part over 12 still decides');
+  } finally {
+    t.remove();
+  }
+});
+
 test('a note with front matter that is not valid YAML is imported without it, with a note saying so', async () => {
   const t = writeTree({
     'broken.md': '---\ntitle: "unterminated\ntags: [a, b\n---\nReal content survives.\n',

@@ -6,7 +6,7 @@ import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
 import { walkFolder } from '../walk-folder.ts';
-import { isValidWallTime, toIso, wallTimeToDate } from '../zoned-time.ts';
+import { isValidWallTime, toIso, wallTimeToDate, type WallTime } from '../zoned-time.ts';
 import { isNoteFile } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 
@@ -124,6 +124,29 @@ function rawValue(raw: string, key: string): string | undefined {
   return m?.[1]!.replace(/(?<![ \t])[ \t]+#.*$/, '').trim();
 }
 
+/** `05/01/2024`, `5.1.2024 10:30`: a day and a month in either order, then a four-digit year. */
+const dayMonthYear = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?:[ \t]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * A numeric date's wall time, or null for another form. Dots are the day first (as German and most
+ * of Europe write them); with slashes or dashes a part over 12 says which is the day, and otherwise
+ * `dateOrder` does (the import's, month first by default, as JavaScript reads such a date).
+ */
+export function numericDate(text: string, dateOrder: 'dmy' | 'mdy'): WallTime | null {
+  const m = dayMonthYear.exec(text);
+  if (!m) return null;
+  const [a, b] = [Number(m[1]), Number(m[3])];
+  const dayFirst = m[2] === '.' || a > 12 || (b <= 12 && dateOrder === 'dmy');
+  return {
+    year: Number(m[4]),
+    month: dayFirst ? b : a,
+    day: dayFirst ? a : b,
+    hour: Number(m[5] ?? 0),
+    minute: Number(m[6] ?? 0),
+    second: Number(m[7] ?? 0),
+  };
+}
+
 /**
  * When a front-matter date says the note occurred. A time without an offset is wall-clock time in
  * `timeZone` (the import's, else this machine's), whether js-yaml parsed it (`2024-01-05 10:30:00`,
@@ -134,8 +157,11 @@ export function frontMatterTime(
   value: unknown,
   written: string | undefined,
   timeZone?: string,
+  dateOrder: 'dmy' | 'mdy' = 'mdy',
 ): string | null {
   const text = typeof value === 'string' ? value.trim() : value instanceof Date ? written : undefined;
+  const numeric = text === undefined ? null : numericDate(text, dateOrder);
+  if (numeric) return isValidWallTime(numeric) ? wallTimeToDate(numeric, timeZone).toISOString() : null;
   const m = text === undefined ? null : writtenTime.exec(text);
   if (!m) return toIso(value);
   const t = {
@@ -157,10 +183,12 @@ export function frontMatterTime(
 }
 
 /** A note's time from the first of `date`, `created`, `updated` its front matter gives as a date. */
-function writtenNoteTime(fm: FrontMatter, timeZone?: string): string | null {
+function writtenNoteTime(fm: FrontMatter, o: ParseOptions): string | null {
   for (const key of ['date', 'created', 'updated']) {
     const t =
-      fm.data[key] === undefined ? null : frontMatterTime(fm.data[key], rawValue(fm.raw, key), timeZone);
+      fm.data[key] === undefined
+        ? null
+        : frontMatterTime(fm.data[key], rawValue(fm.raw, key), o.timeZone, o.dateOrder);
     if (t) return t;
   }
   return null;
@@ -204,7 +232,7 @@ async function readNote(
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const written = writtenNoteTime(fm, o.timeZone);
+  const written = writtenNoteTime(fm, o);
   const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = written ?? fromFile;
   return {
