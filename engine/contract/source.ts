@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DateTime } from './common.ts';
+import { DateTime, Visibility } from './common.ts';
 
 /** One source of a Brain's Records (additive): what `source.name` they share, how many, and when. */
 export const SourceSummary = z
@@ -72,6 +72,9 @@ export const ImportRequest = z
       .max(200)
       .optional()
       .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
+    visibility: Visibility.optional().describe(
+      'Visibility of the Records written (absent: shareable). A Record already imported keeps its own; one sent again with another visibility is written as a new revision of it.',
+    ),
     date_order: z
       .enum(['dmy', 'mdy'])
       .optional()

@@ -159,6 +159,21 @@ test('a note sent again with a later last_modified and the same text is unchange
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
+test('an import given a visibility writes its Records so; without one they are shareable', async () => {
+  const engine = await brain();
+  await importFiles(engine, t, 'b', {
+    files: [file('Private/diary.md', 'Saw the doctor today\n')],
+    visibility: 'local_only',
+  });
+  await importFiles(engine, t, 'b', { files: [file('Shared/plan.md', 'Book the ferry\n')] });
+  const records = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  const of = (words: string) =>
+    records.find((r) => (r.content as { text: string }).text.includes(words))?.visibility;
+  assert.equal(of('doctor'), 'local_only');
+  assert.equal(of('ferry'), 'shareable');
+  assert.equal(ImportRequest.safeParse({ files: [file('a.md', 'x')], visibility: 'secret' }).success, false);
+});
+
 test('a lone iOS _chat.txt uploaded on its own is named after its people, so two chats stay two', async () => {
   const engine = await brain();
   const chat = (who: string, text: string) =>

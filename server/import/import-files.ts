@@ -105,6 +105,7 @@ export async function importFiles(
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
       ...(body.self_name ? { selfName: body.self_name } : {}),
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
+      ...(body.visibility ? { visibility: body.visibility } : {}),
       ...(body.recurrence_since ? { windowStart: new Date(body.recurrence_since) } : {}),
       ...(body.recurrence_until ? { windowEnd: new Date(body.recurrence_until) } : {}),
       // Without last_modified, the time is unknown: the same file sent again is then the same item.

@@ -3,6 +3,7 @@ import {
   ImportFormat as ImportFormatSchema,
   type ImportFormat as ContractImportFormat,
   type RecordCreate,
+  type Visibility,
 } from '../../engine/contract/index.ts';
 
 /** The formats `mnemo import` reads: the contract's list, so the two cannot drift apart. */
@@ -45,6 +46,8 @@ export interface ParseOptions {
   windowEnd?: Date;
   /** The WhatsApp date order when the file alone cannot tell: day-month (default) or month-day. */
   dateOrder?: 'dmy' | 'mdy';
+  /** Visibility of every Record read (absent: the server's default, shareable). */
+  visibility?: Visibility;
   /** Wall clock, replaceable in tests (recurrence window defaults). */
   now?: () => Date;
   /**
@@ -101,4 +104,12 @@ function withoutNulIn<T>(v: T): T {
  */
 export function withoutNul(item: ImportItem): ImportItem {
   return item.type === 'record' ? { ...item, body: withoutNulIn(item.body) } : item;
+}
+
+/** An item as it is sent: without NULs, with the visibility the import was given. */
+export function asSent(item: ImportItem, o: ParseOptions): ImportItem {
+  const clean = withoutNul(item);
+  return clean.type === 'record' && o.visibility
+    ? { ...clean, body: { ...clean.body, visibility: o.visibility } }
+    : clean;
 }

@@ -10,7 +10,7 @@ import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import {
-  withoutNul,
+  asSent,
   type ImportFormat,
   type ImportItem,
   type ImportRecord,
@@ -27,7 +27,7 @@ import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 const onFirstUse = (load: () => Promise<Parser>): Parser =>
   async function* (path, options) {
     const parse = await load();
-    for await (const item of parse(path, options)) yield withoutNul(item);
+    for await (const item of parse(path, options)) yield asSent(item, options);
   };
 
 const notesReader = () => import('./formats/markdown.ts');
@@ -46,7 +46,7 @@ export const parsers: Record<ImportFormat, Parser> = {
 };
 
 const parseNoteFiles = async function* (path: string, notes: readonly string[], o: ParseOptions) {
-  for await (const item of (await notesReader()).parseNoteFiles(path, notes, o)) yield withoutNul(item);
+  for await (const item of (await notesReader()).parseNoteFiles(path, notes, o)) yield asSent(item, o);
 };
 
 export interface ImportProgress {

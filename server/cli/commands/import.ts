@@ -29,6 +29,7 @@ interface ImportFlags {
   timeZone?: string;
   self?: string;
   dateOrder?: 'dmy' | 'mdy';
+  visibility?: 'local_only' | 'redacted_summary' | 'shareable';
   since?: Date;
   until?: Date;
   json: boolean;
@@ -174,6 +175,12 @@ export function register(program: Command): void {
         'day and month order of WhatsApp dates and of numeric note dates (05/01/2024) when they cannot tell',
       ).choices(['dmy', 'mdy']),
     )
+    .addOption(
+      new Option(
+        '--visibility <visibility>',
+        "the Records' visibility (default shareable): local_only never leaves this device, redacted_summary syncs only redacted",
+      ).choices(['local_only', 'redacted_summary', 'shareable']),
+    )
     .option('--since <date>', 'recurring events: expand from this date (default: two years ago)', dateArg)
     .option('--until <date>', 'recurring events: expand until this date (default: a year from now)', dateArg)
     .option('--json', 'print the summary as JSON', false)
@@ -227,6 +234,7 @@ export function register(program: Command): void {
           timeZone: flags.timeZone,
           selfName: flags.self,
           dateOrder: flags.dateOrder,
+          visibility: flags.visibility,
           windowStart: flags.since,
           windowEnd: flags.until,
           onProgress: display.update,
