@@ -117,7 +117,8 @@ export function createMnemoClient(options: MnemoClientOptions) {
     try {
       res = await doFetch(url, init);
     } catch (e) {
-      if (spec.signal?.aborted) throw e;
+      // A fetch that bounds its requests (limited-fetch.ts) says itself what went wrong.
+      if (spec.signal?.aborted || e instanceof MnemoApiError) throw e;
       // A dropped connection is retried like `internal` (once), hence that type.
       const cause = ((e as { cause?: { code?: unknown } }).cause?.code ?? null) as string | null;
       throw new MnemoApiError(0, {

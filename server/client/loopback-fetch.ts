@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { responseTooLarge } from './limited-fetch.ts';
 
 /**
  * `fetch` for a Mnemo server on this machine, over node:http with kept-alive sockets; any other
@@ -12,6 +13,19 @@ import { Readable } from 'node:stream';
  * rejects a refused connection), where the client maps network failures.
  */
 export function loopbackFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  return fetchVia(input, init, Infinity);
+}
+
+/**
+ * loopbackFetch, refusing an answer body longer than maxResponseBytes on its node:http path: reading
+ * stops there, the connection is closed and the call rejects with `response_too_large`
+ * (limited-fetch.ts, which bounds the global fetch's answers as they are read).
+ */
+export function createLoopbackFetch(o: { maxResponseBytes: number }): typeof fetch {
+  return (input, init) => fetchVia(input, init ?? {}, o.maxResponseBytes);
+}
+
+function fetchVia(input: string | URL | Request, init: RequestInit, maxBytes: number): Promise<Response> {
   const url =
     typeof input === 'string'
       ? URL.canParse(input)
@@ -23,7 +37,7 @@ export function loopbackFetch(input: string | URL | Request, init: RequestInit =
   const body = init.body ?? undefined;
   if (!url || !isLoopbackHttp(url) || (body !== undefined && typeof body !== 'string') || init.redirect)
     return globalThis.fetch(input, init);
-  return send(url, init, body);
+  return send(url, init, body, maxBytes);
 }
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -39,7 +53,7 @@ const agent = new http.Agent({ keepAlive: true, timeout: 60_000 });
 /** Statuses whose Response must have a null body (the constructor throws otherwise). */
 const nullBodyStatus = new Set([101, 103, 204, 205, 304]);
 
-function send(url: URL, init: RequestInit, body: string | undefined): Promise<Response> {
+function send(url: URL, init: RequestInit, body: string | undefined, maxBytes: number): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<Response>((resolve, reject) => {
@@ -82,19 +96,32 @@ function send(url: URL, init: RequestInit, body: string | undefined): Promise<Re
       // Reported by the close below; an 'error' without a listener would end the process.
       res.on('error', () => undefined);
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let bytes = 0;
+      let tooLarge = Number(headers.get('content-length') ?? 0) > maxBytes;
+      if (tooLarge) res.destroy();
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (bytes <= maxBytes) chunks.push(c);
+        else if (!tooLarge) {
+          tooLarge = true;
+          res.destroy();
+        }
+      });
       res.once('end', () => {
+        if (tooLarge) return;
         done();
         resolve(new Response(Buffer.concat(chunks), meta));
       });
       // A response cut before its end (the server gone, an abort): the promise has not settled yet.
       res.once('close', () => {
         done();
-        if (!res.complete)
+        if (!res.complete || tooLarge)
           reject(
             signal?.aborted
               ? (signal.reason as Error)
-              : new TypeError('fetch failed', { cause: res.errored }),
+              : tooLarge
+                ? responseTooLarge(`${init.method ?? 'GET'} ${url.pathname}`, maxBytes)
+                : new TypeError('fetch failed', { cause: res.errored }),
           );
       });
     });

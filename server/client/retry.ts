@@ -1,3 +1,4 @@
+import { limitCodes } from './limited-fetch.ts';
 import { MnemoApiError } from './mnemo-api-error.ts';
 
 export interface RetryOptions {
@@ -13,8 +14,11 @@ export interface RetryOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Codes the spec says never to retry even though their type is `internal`. */
-const neverRetry = new Set(['not_implemented', 'memory_without_lineage']);
+/**
+ * Codes the spec says never to retry even though their type is `internal`, and the limits a bounded
+ * fetch enforces (limited-fetch.ts), which the same request would meet again.
+ */
+const neverRetry = new Set(['not_implemented', 'memory_without_lineage', ...limitCodes]);
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
