@@ -22,6 +22,7 @@ import { openHostedEngine } from './hosted-engine-factory.ts';
 import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
+import type { RunLimits } from './sync/run-sync.ts';
 import { createSyncService } from './sync/sync-service.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
@@ -60,7 +61,12 @@ export interface ServerOptions {
   /** How long close() lets in-flight requests finish before answering them 500 (default 30 s). */
   shutdownGraceMs?: number;
   /** Timing of the background sync of paired Brains (docs/sync.md); tests shorten it. */
-  sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
+  sync?: {
+    debounceMs?: number;
+    intervalMs?: number;
+    maxBackoffMs?: number;
+    limits?: Partial<RunLimits>;
+  };
   /**
    * A moment after listening (warmUpDelayMs), load in the background what the first Context would
    * otherwise load (the tokenizer, ~0.5 s of CPU on the event loop): `mnemo serve` and the desktop

@@ -1,14 +1,35 @@
-import type { RecordReplica, ReplicaOutcome } from '../../engine/contract/index.ts';
+import type { RecordPage, RecordReplica, ReplicaOutcome } from '../../engine/contract/index.ts';
 import type { Tenant } from '../../engine/types.ts';
 import { errorMessage, type EngineSync } from '../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
-import { loopbackFetch } from '../client/loopback-fetch.ts';
+import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
+import { createLoopbackFetch } from '../client/loopback-fetch.ts';
+
+/** What bounds a run's requests to its remote (docs/sync.md, "What a run takes from its remote"). */
+export type RunLimits = FetchLimits;
+
+/**
+ * The remote's answer to a request must start within a minute (a push of 200 Records or a page of the
+ * feed takes well under a second on the benchmark; the wait grows by a second per 64 KiB sent, so a
+ * push of 8 MiB has 3 min on a 0.5 Mbit/s uplink), its body may not stall a minute, and no exchange
+ * takes over 10 minutes. An answer of over 32 MiB (as much as any Mnemo route takes in one request)
+ * is not read: a feed page that large is asked for again in smaller pages.
+ */
+export const runLimits: RunLimits = {
+  idleMs: 60_000,
+  sendBytesPerSecond: 64 * 1024,
+  totalMs: 10 * 60_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+};
 
 export interface RunSyncOptions {
+  /** Sends the run's requests (default: loopback-fetch's), under the limits. */
   fetch?: typeof fetch;
   signal?: AbortSignal;
   /** Records per push request (the remote takes up to 200). */
   batchSize?: number;
+  /** Tests shorten them; the default is runLimits. */
+  limits?: Partial<RunLimits>;
 }
 
 export interface RunOutcome {
@@ -16,6 +37,9 @@ export interface RunOutcome {
   pulled: number;
   error: string | null;
 }
+
+/** Records per page of the feed asked for (the remote gives up to 200). */
+const pageSize = 200;
 
 /**
  * The last guard before a Record is serialised for the remote: the outbox never reads a local_only
@@ -42,13 +66,18 @@ export async function runSync(
   o: RunSyncOptions = {},
 ): Promise<RunOutcome> {
   const remote = await sync.remoteOf(t, brainId);
+  const limits = { ...runLimits, ...o.limits };
   const client = createMnemoClient({
     baseUrl: remote.remote,
     apiKey: remote.remoteKey,
     // Every call of a run is idempotent: a connection the remote closed as it was reused (keep-alive)
-    // is tried once more; a remote that stays away is the service's backoff's to wait for.
+    // is tried once more; a remote that stays away (or breaks a limit) is the service's backoff's to
+    // wait for.
     retry: { maxInternalRetries: 1, maxRateLimitRetries: 2 },
-    fetch: o.fetch ?? loopbackFetch,
+    fetch: limitedFetch(
+      o.fetch ?? createLoopbackFetch({ maxResponseBytes: limits.maxResponseBytes }),
+      limits,
+    ),
   });
   const call = { ...(o.signal ? { signal: o.signal } : {}) };
   let pushed = 0;
@@ -76,15 +105,21 @@ export async function runSync(
       cursor = throughSeq;
     }
     let watermark = remote.pullWatermark ?? 'start';
+    let limit = pageSize;
     for (;;) {
-      const page = await client.listRecords(
-        remote.remoteBrain,
-        { since_watermark: watermark, limit: 200 },
-        call,
-      );
+      let page: RecordPage;
+      try {
+        page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
+      } catch (e) {
+        // A page of large documents over the limit is asked for again in smaller ones.
+        if (!(e instanceof MnemoApiError) || e.code !== 'response_too_large' || limit === 1) throw e;
+        limit = Math.max(1, Math.floor(limit / 4));
+        continue;
+      }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
+      limit = Math.min(pageSize, limit * 2);
     }
     await sync.finishRun(t, brainId, remote.pairingId, null);
     return { pushed, pulled, error: null };

@@ -12,6 +12,8 @@ export interface SyncServiceOptions {
   /** Longest wait between runs while the remote fails (default 15 min); the wait doubles from intervalMs. */
   maxBackoffMs?: number;
   fetch?: RunSyncOptions['fetch'];
+  /** Bounds of a run's requests and pull (default run-sync's runLimits); tests shorten them. */
+  limits?: RunSyncOptions['limits'];
   log?: (line: string) => void;
 }
 
@@ -83,6 +85,7 @@ export function createSyncService(o: SyncServiceOptions) {
         const outcome = await runSync(s, loop.t, loop.brainId, {
           signal: loop.abort.signal,
           ...(o.fetch ? { fetch: o.fetch } : {}),
+          ...(o.limits ? { limits: o.limits } : {}),
         });
         if (outcome.error) {
           loop.failures += 1;

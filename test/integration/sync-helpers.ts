@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +7,7 @@ import type { MnemoRecord } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { testStoreKey as dbKey } from '../../engine/adapters/sqlite/testing.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../server/start-server.ts';
 
 /** One Mnemo server of a sync test: its own data dir, restartable on the same dir and port. */
 export interface Node {
@@ -35,7 +35,7 @@ export async function startNode(
   name: string,
   o: {
     deployment?: 'local' | 'hosted';
-    sync?: { debounceMs?: number; intervalMs?: number; maxBackoffMs?: number };
+    sync?: ServerOptions['sync'];
   } = {},
 ): Promise<Node> {
   const dataDir = join(root, name);
@@ -184,4 +184,91 @@ export async function allRecords(client: MnemoClient, brain: string): Promise<Mn
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return out;
+}
+
+/** One request a fake remote received. */
+export interface Seen {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+  at: number;
+}
+
+export type Answer = (seen: Seen, res: ServerResponse) => void;
+
+const sendJson = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+/**
+ * What a well-behaved hub answers a device's run: its Brain exists, every Record pushed is `created`,
+ * tombstones are taken, and its change feed is empty.
+ */
+export const hubAnswer: Answer = (seen, res) => {
+  if (seen.method === 'GET' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
+    return sendJson(res, 200, { object: 'brain', id: seen.path.split('/').pop() });
+  if (seen.method === 'POST' && seen.path.endsWith('/sync/records')) {
+    const { records } = JSON.parse(seen.body) as { records: { id: string }[] };
+    return sendJson(res, 200, {
+      object: 'replication',
+      data: records.map((r) => ({ id: r.id, outcome: 'created' })),
+      watermark: 'wm_pushed',
+    });
+  }
+  if (seen.method === 'POST' && seen.path.endsWith('/sync/tombstones'))
+    return sendJson(res, 200, { object: 'tombstones', forgotten: 0, watermark: 'wm_forgot' });
+  if (seen.method === 'GET' && seen.path.endsWith('/records'))
+    return sendJson(res, 200, {
+      data: [],
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_0',
+      removed: [],
+    });
+  sendJson(res, 404, { type: 'not_found', code: 'not_found', message: 'no such route here' });
+};
+
+/**
+ * A remote on loopback that answers as `answer` says (default: hubAnswer), per Brain when `byBrain`
+ * names it, and keeps every request it received. close() cuts whatever it still holds open.
+ */
+export async function fakeRemote(): Promise<{
+  url: string;
+  seen: Seen[];
+  answer: Answer;
+  byBrain: Map<string, Answer>;
+  close: () => Promise<void>;
+}> {
+  const state = {
+    url: '',
+    seen: [] as Seen[],
+    answer: hubAnswer,
+    byBrain: new Map<string, Answer>(),
+    close: async () => {},
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://remote');
+      const seen: Seen = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
+      state.seen.push(seen);
+      const brain = /^\/v1\/brains\/([^/]+)/.exec(url.pathname)?.[1];
+      (state.byBrain.get(brain ?? '') ?? state.answer)(seen, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
 }

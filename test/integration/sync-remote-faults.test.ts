@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import type { SyncStatus } from '../../engine/contract/index.ts';
+import type { ServerOptions } from '../../server/start-server.ts';
+import { fakeRemote, hubAnswer, startNode, tempRoot, type Answer, type Node } from './sync-helpers.ts';
+
+const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/** A run, or a clear failure instead of a test that hangs. */
+const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      const t = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+      t.unref();
+    }),
+  ]);
+
+const json = (res: ServerResponse, body: unknown) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+describe('a sync run against a remote that misbehaves', () => {
+  const { root, remove } = tempRoot();
+  let a: Node;
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  before(async () => {
+    remote = await fakeRemote();
+    // Runs only when the test asks; each request to the remote bounded tightly.
+    a = await startNode(root, 'a', {
+      sync: {
+        debounceMs: 3_600_000,
+        intervalMs: 3_600_000,
+        limits: { idleMs: 400, totalMs: 5_000, maxResponseBytes: 1024 * 1024 },
+      },
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await a.stop().catch(() => {});
+    remove();
+  });
+
+  /** Pairs a new Brain with the remote answering as `answer`, once the pairing's first run is over. */
+  const paired = async (brain: string, answer: Answer, records: string[] = []): Promise<SyncStatus> => {
+    remote.byBrain.set(brain, answer);
+    await a.client.createBrain({ id: brain });
+    for (const content of records) await a.client.rememberRecord(brain, { content });
+    await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    let status: SyncStatus | undefined;
+    await until(`the first run of ${brain}`, async () => {
+      status = await a.client.getSync(brain);
+      return status.last_attempt_at !== null;
+    });
+    return status!;
+  };
+  const asked = (brain: string, since: number, what = '/records') =>
+    remote.seen.filter((s) => s.at >= since && s.path === `/v1/brains/${brain}${what}`);
+
+  it('fails a run whose remote accepts requests and never answers, and keeps when it tried', async () => {
+    const first = await paired('silent', () => {});
+    assert.match(first.last_error ?? '', /remote_timeout: GET \/v1\/brains\/silent: no answer for 0\.4 s/);
+    const started = Date.now();
+    const status = await within('a run against a silent remote', 10_000, a.client.runSync('silent'));
+    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+    assert.match(status.last_error ?? '', /^http:\/\/127\.0\.0\.1:\d+\/v1: remote_timeout: /);
+    assert.ok(status.last_attempt_at! > first.last_attempt_at!, 'the second attempt is kept');
+    assert.equal(status.last_success_at, null);
+  });
+
+  it('fails the run when every answer is larger than the limit, having read little of them', async () => {
+    let written = 0;
+    await paired('flooding', (seen, res) => {
+      if (!seen.path.endsWith('/records')) return hubAnswer(seen, res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && written < 256 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+      };
+      more();
+    });
+    written = 0;
+    const started = Date.now();
+    const status = await within('a run against a flooding remote', 20_000, a.client.runSync('flooding'));
+    assert.match(
+      status.last_error ?? '',
+      /response_too_large: GET \/v1\/brains\/flooding\/records: the answer is larger than 1 MiB/,
+    );
+    // Asked again in smaller pages, down to one Record, each answer cut at the limit.
+    assert.deepEqual(
+      asked('flooding', started).map((s) => s.query.get('limit')),
+      ['200', '50', '12', '3', '1'],
+    );
+    assert.ok(written < 5 * 24 * 1024 * 1024, `the remote wrote ${written} bytes`);
+  });
+
+  it('asks for smaller pages when a page of the feed is too large, and goes on', async () => {
+    const first = await paired('large', (seen, res) => {
+      if (!seen.path.endsWith('/records')) return hubAnswer(seen, res);
+      const limit = Number(seen.query.get('limit'));
+      json(res, {
+        data: [],
+        has_more: false,
+        watermark: 'wm_large',
+        removed: [],
+        ...(limit > 50 ? { padding: 'x'.repeat(2 * 1024 * 1024) } : {}),
+      });
+    });
+    assert.equal(first.last_error, null);
+    assert.deepEqual(
+      asked('large', 0).map((s) => s.query.get('limit')),
+      ['200', '50'],
+    );
+  });
+});
+
+describe('the background sync of a Brain whose remote misbehaves', () => {
+  const { root, remove } = tempRoot();
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  const nodes: Node[] = [];
+  before(async () => {
+    remote = await fakeRemote();
+  });
+  after(async () => {
+    await remote.close();
+    await Promise.all(nodes.map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+  const device = async (name: string, sync: ServerOptions['sync']) => {
+    const n = await startNode(root, name, { sync });
+    nodes.push(n);
+    return n;
+  };
+  const runsOf = (brain: string) => remote.seen.filter((s) => s.path === `/v1/brains/${brain}`);
+
+  it('backs off while the remote never answers', async () => {
+    const b = await device('b', {
+      debounceMs: 100,
+      intervalMs: 200,
+      maxBackoffMs: 60_000,
+      limits: { idleMs: 100 },
+    });
+    remote.byBrain.set('hung', () => {});
+    await b.client.createBrain({ id: 'hung' });
+    await b.client.pairSync('hung', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    await new Promise((r) => setTimeout(r, 2_500));
+    // Runs of 0.1 s, each followed by a wait of 0.2, 0.4, 0.8, 1.6 s: four in 2.5 s (eight without
+    // the backoff; one, hanging, without the timeout).
+    const runs = runsOf('hung').length;
+    assert.ok(runs >= 3 && runs <= 6, `${runs} runs`);
+    const status = await b.client.getSync('hung');
+    assert.match(status.last_error ?? '', /remote_timeout/);
+    await b.client.unpairSync('hung');
+  });
+});
