@@ -5,8 +5,11 @@ import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/in
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
 
-/** What bounds a run's requests to its remote (docs/sync.md, "What a run takes from its remote"). */
-export type RunLimits = FetchLimits;
+/** What bounds a run's requests to its remote, and its pull (docs/sync.md, "What a run takes from its remote"). */
+export interface RunLimits extends FetchLimits {
+  /** Change-feed pages one run asks for at most; the next run reads on from there. */
+  pagesPerRun: number;
+}
 
 /**
  * The remote's answer to a request must start within a minute (a push of 200 Records or a page of the
@@ -20,6 +23,7 @@ export const runLimits: RunLimits = {
   sendBytesPerSecond: 64 * 1024,
   totalMs: 10 * 60_000,
   maxResponseBytes: 32 * 1024 * 1024,
+  pagesPerRun: 100,
 };
 
 export interface RunSyncOptions {
@@ -36,6 +40,8 @@ export interface RunOutcome {
   pushed: number;
   pulled: number;
   error: string | null;
+  /** The run stopped at pagesPerRun with more of the feed to read: the next run should come soon. */
+  more: boolean;
 }
 
 /** Records per page of the feed asked for (the remote gives up to 200). */
@@ -82,6 +88,7 @@ export async function runSync(
   const call = { ...(o.signal ? { signal: o.signal } : {}) };
   let pushed = 0;
   let pulled = 0;
+  let more = false;
   try {
     await ensureRemoteBrain(client, remote.remoteBrain, call);
     for (;;) {
@@ -105,8 +112,14 @@ export async function runSync(
       cursor = throughSeq;
     }
     let watermark = remote.pullWatermark ?? 'start';
+    // Every watermark of this run: a feed that hands one back again is going round in circles.
+    const seen = new Set([watermark]);
     let limit = pageSize;
-    for (;;) {
+    for (let asked = 0; ; asked++) {
+      if (asked === limits.pagesPerRun) {
+        more = true;
+        break;
+      }
       let page: RecordPage;
       try {
         page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
@@ -116,18 +129,26 @@ export async function runSync(
         limit = Math.max(1, Math.floor(limit / 4));
         continue;
       }
+      if (page.has_more) {
+        if (typeof page.watermark !== 'string' || seen.has(page.watermark))
+          throw new Error(
+            `the change feed does not advance: after watermark ${JSON.stringify(watermark)} it answered ` +
+              `has_more with ${typeof page.watermark === 'string' ? `the watermark ${JSON.stringify(page.watermark)} again` : 'no watermark'}; the pull stops here`,
+          );
+        seen.add(page.watermark);
+      }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
       limit = Math.min(pageSize, limit * 2);
     }
     await sync.finishRun(t, brainId, remote.pairingId, null);
-    return { pushed, pulled, error: null };
+    return { pushed, pulled, error: null, more };
   } catch (e) {
     // Whatever the remote answered, the key never reaches the status or a log line.
     const error = describe(e, remote.remote).split(remote.remoteKey).join('[remote key]');
     await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
-    return { pushed, pulled, error };
+    return { pushed, pulled, error, more: false };
   }
 }
 

@@ -81,6 +81,8 @@ export function createSyncService(o: SyncServiceOptions) {
     }
     const s = requireSync();
     loop.running = (async () => {
+      // The run read as much of the feed as one run may: the rest follows as soon as after a write.
+      let more = false;
       try {
         const outcome = await runSync(s, loop.t, loop.brainId, {
           signal: loop.abort.signal,
@@ -91,6 +93,7 @@ export function createSyncService(o: SyncServiceOptions) {
           loop.failures += 1;
           if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
         } else loop.failures = 0;
+        more = outcome.more;
       } catch (e) {
         // The Brain was unpaired or forgotten meanwhile: its loop ends.
         if (e instanceof MnemoError && (e.code === 'sync_not_paired' || e.code === 'brain_not_found')) {
@@ -106,7 +109,7 @@ export function createSyncService(o: SyncServiceOptions) {
       if (loop.again && !closed) {
         loop.again = false;
         schedule(loop, 0);
-      } else schedule(loop, nextWait(loop));
+      } else schedule(loop, more ? debounceMs : nextWait(loop));
       return s.status(loop.t, loop.brainId);
     })();
     return loop.running;

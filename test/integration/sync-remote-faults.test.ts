@@ -26,6 +26,13 @@ const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
 const json = (res: ServerResponse, body: unknown) =>
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
+/** The feed of a remote that always has more: each page's watermark one further than the one sent. */
+const endlessFeed: Answer = (seen, res) => {
+  if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+  const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
+  json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed: [] });
+};
+
 describe('a sync run against a remote that misbehaves', () => {
   const { root, remove } = tempRoot();
   let a: Node;
@@ -37,7 +44,7 @@ describe('a sync run against a remote that misbehaves', () => {
       sync: {
         debounceMs: 3_600_000,
         intervalMs: 3_600_000,
-        limits: { idleMs: 400, totalMs: 5_000, maxResponseBytes: 1024 * 1024 },
+        limits: { idleMs: 400, totalMs: 5_000, maxResponseBytes: 1024 * 1024, pagesPerRun: 5 },
       },
     });
   });
@@ -72,6 +79,35 @@ describe('a sync run against a remote that misbehaves', () => {
     assert.match(status.last_error ?? '', /^http:\/\/127\.0\.0\.1:\d+\/v1: remote_timeout: /);
     assert.ok(status.last_attempt_at! > first.last_attempt_at!, 'the second attempt is kept');
     assert.equal(status.last_success_at, null);
+  });
+
+  it('stops a pull whose change feed says has_more without moving its watermark', async () => {
+    await paired('circling', (seen, res) => {
+      if (!seen.path.endsWith('/records')) return hubAnswer(seen, res);
+      json(res, { data: [], has_more: true, watermark: 'wm_same', removed: [] });
+    });
+    const status = await within('a run against a circling feed', 10_000, a.client.runSync('circling'));
+    assert.match(
+      status.last_error ?? '',
+      /the change feed does not advance: after watermark "wm_same" it answered has_more with the watermark "wm_same" again; the pull stops here/,
+    );
+    // The first run read from the start and once more; the second, once from the watermark it kept.
+    assert.deepEqual(
+      asked('circling', 0).map((s) => s.query.get('since_watermark')),
+      ['start', 'wm_same', 'wm_same'],
+    );
+  });
+
+  it('reads at most a run’s pages of a feed that never ends, and the next run reads on from there', async () => {
+    const first = await paired('endless', endlessFeed);
+    assert.equal(first.last_error, null);
+    const started = Date.now();
+    const status = await a.client.runSync('endless');
+    assert.equal(status.last_error, null);
+    assert.deepEqual(
+      asked('endless', started).map((s) => s.query.get('since_watermark')),
+      ['wm_5', 'wm_6', 'wm_7', 'wm_8', 'wm_9'],
+    );
   });
 
   it('fails the run when every answer is larger than the limit, having read little of them', async () => {
@@ -160,5 +196,22 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
     const status = await b.client.getSync('hung');
     assert.match(status.last_error ?? '', /remote_timeout/);
     await b.client.unpairSync('hung');
+  });
+
+  it('reads on soon after a run that stopped at its page limit', async () => {
+    const d = await device('d', { debounceMs: 100, intervalMs: 3_600_000, limits: { pagesPerRun: 5 } });
+    remote.byBrain.set('long', endlessFeed);
+    await d.client.createBrain({ id: 'long' });
+    await d.client.pairSync('long', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    const feed = () => remote.seen.filter((s) => s.path === '/v1/brains/long/records');
+    await until('a third run to read the feed', () => feed().length >= 11, 10_000);
+    await d.client.unpairSync('long');
+    assert.ok(runsOf('long').length >= 3);
+    assert.deepEqual(
+      feed()
+        .slice(0, 11)
+        .map((s) => s.query.get('since_watermark')),
+      ['start', 'wm_1', 'wm_2', 'wm_3', 'wm_4', 'wm_5', 'wm_6', 'wm_7', 'wm_8', 'wm_9', 'wm_10'],
+    );
   });
 });
