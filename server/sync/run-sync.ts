@@ -1,4 +1,9 @@
-import type { RecordPage, RecordReplica, ReplicaOutcome } from '../../engine/contract/index.ts';
+import type {
+  RecordPage,
+  RecordReplica,
+  ReplicateResult,
+  ReplicaOutcome,
+} from '../../engine/contract/index.ts';
 import type { Tenant } from '../../engine/types.ts';
 import { errorMessage, type EngineSync } from '../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
@@ -99,7 +104,7 @@ export async function runSync(
       assertShareable(replicas);
       for (const part of bySize(replicas)) {
         const result = await client.replicateRecords(remote.remoteBrain, part, call);
-        for (const d of result.data) outcomes.set(d.id, d.outcome);
+        for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
       }
       await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
       pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
@@ -150,6 +155,31 @@ export async function runSync(
     await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
     return { pushed, pulled, error, more: false };
   }
+}
+
+/**
+ * The outcome of each Record of a push request, from the remote's answer: one of the four for every
+ * id sent and for nothing else. Anything else is a malformed answer, which fails the run before the
+ * push cursor moves, so the batch stays pending: a Record the answer misses is not counted as refused.
+ */
+function outcomesOf(sent: readonly RecordReplica[], result: ReplicateResult): Map<string, ReplicaOutcome> {
+  const known = new Set<unknown>(['created', 'unchanged', 'forgotten', 'conflict']);
+  const ids = new Set(sent.map((r) => r.id));
+  const outcomes = new Map<string, ReplicaOutcome>();
+  const data: unknown = (result as { data?: unknown } | null)?.data;
+  let wrong = Array.isArray(data) ? 0 : 1;
+  for (const d of Array.isArray(data) ? (data as unknown[]) : []) {
+    const { id, outcome } = (d ?? {}) as { id?: unknown; outcome?: unknown };
+    if (typeof id !== 'string' || !ids.has(id) || !known.has(outcome) || outcomes.has(id)) wrong += 1;
+    else outcomes.set(id, outcome as ReplicaOutcome);
+  }
+  const missing = sent.filter((r) => !outcomes.has(r.id));
+  if (wrong > 0 || missing.length > 0)
+    throw new Error(
+      `the answer to a push of ${sent.length} Records is malformed (${missing.length} without an outcome` +
+        `${wrong > 0 ? `, ${wrong} entries that are not an outcome of an id sent` : ''}); the batch stays pending`,
+    );
+  return outcomes;
 }
 
 /** Bytes of JSON per push request at most (a Record alone may be larger; the route takes 32 MiB). */

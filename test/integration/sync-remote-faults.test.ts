@@ -157,6 +157,27 @@ describe('a sync run against a remote that misbehaves', () => {
       ['200', '50'],
     );
   });
+
+  it('keeps Records pending when the answer to a push leaves some of them out', async () => {
+    const first = await paired(
+      'unanswered',
+      (seen, res) => {
+        if (!seen.path.endsWith('/sync/records')) return hubAnswer(seen, res);
+        json(res, { object: 'replication', data: [], watermark: 'wm_x' });
+      },
+      ['The ferry leaves at seven.', 'My dentist is Dr. Costa.'],
+    );
+    assert.match(
+      first.last_error ?? '',
+      /the answer to a push of 2 Records is malformed \(2 without an outcome\); the batch stays pending/,
+    );
+    assert.deepEqual([first.pending, first.pushed, first.skipped], [2, 0, 0]);
+
+    remote.byBrain.set('unanswered', hubAnswer);
+    const status = await a.client.runSync('unanswered');
+    assert.equal(status.last_error, null);
+    assert.deepEqual([status.pending, status.pushed, status.skipped], [0, 2, 0]);
+  });
 });
 
 describe('the background sync of a Brain whose remote misbehaves', () => {

@@ -198,6 +198,26 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
   });
 });
 
+describe('an answer to a push that names no outcome for a Record', () => {
+  const engine = engineFor('unanswered');
+
+  it('writes nothing: the batch stays pending, no Record counted as refused', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const answered = await writeAna(e, 'The ferry leaves at seven.', 'shareable');
+    await writeAna(e, 'My dentist is Dr. Costa.', 'shareable');
+    const pairingId = await pairWithHub(sync);
+    const batch = await sync.outbox(t, 'ana', 200);
+    await assert.rejects(
+      sync.markPushed(t, 'ana', pairingId, batch, new Map([[answered, 'created' as const]])),
+      /the remote gave no outcome for the Record rec_\w+; the batch stays pending/,
+    );
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual([status.pending, status.pushed, status.skipped], [2, 0, 0]);
+  });
+});
+
 describe('a push whose answer was lost', () => {
   const engine = engineFor('lost');
 

@@ -189,7 +189,8 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
 /**
  * Records what the remote answered for a batch and moves the push cursor past it, in one transaction:
  * a crash before this pushes the batch again, which the remote answers `unchanged` (exactly once).
- * An id the remote had forgotten is forgotten here too.
+ * An id the remote had forgotten is forgotten here too. Every item needs an outcome: an answer missing
+ * one throws, writing nothing.
  */
 export async function markPushed(
   ctx: LocalCtx,
@@ -212,6 +213,11 @@ export async function markPushed(
       pushed += 1;
     } else if (outcome === 'forgotten') {
       forgotten.push(item.localId);
+    } else if (outcome === undefined) {
+      // Not refused: not answered. Nothing is written and the cursor stays, so the batch goes again.
+      throw new Error(
+        `the remote gave no outcome for the Record ${item.replica.id}; the batch stays pending`,
+      );
     } else {
       // A redacted copy the hub holds other content under (an earlier build's redaction) is still
       // this Record's copy there: its id is kept so that forgetting the Record forgets it.
