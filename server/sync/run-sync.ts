@@ -150,8 +150,7 @@ export async function runSync(
     await sync.finishRun(t, brainId, remote.pairingId, null);
     return { pushed, pulled, error: null, more };
   } catch (e) {
-    // Whatever the remote answered, the key never reaches the status or a log line.
-    const error = describe(e, remote.remote).split(remote.remoteKey).join('[remote key]');
+    const error = describe(e, remote.remote, remote.remoteKey);
     await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
     return { pushed, pulled, error, more: false };
   }
@@ -216,7 +215,29 @@ async function ensureRemoteBrain(client: MnemoClient, brainId: string, call: { s
   }
 }
 
-function describe(e: unknown, remote: string): string {
-  if (e instanceof MnemoApiError) return `${remote}: ${e.code}: ${e.message}`;
-  return `${remote}: ${errorMessage(e)}`;
+/**
+ * A run's error as kept in the status and logged: the key never in it, whatever the remote answered,
+ * and the remote's own text (its error code and message, a watermark) on one line and bounded.
+ */
+function describe(e: unknown, remote: string, key: string): string {
+  const own = (text: string, max: number) => oneLine(text.split(key).join('[remote key]'), max);
+  const what =
+    e instanceof MnemoApiError ? `${own(e.code, 100)}: ${own(e.message, 500)}` : own(errorMessage(e), 600);
+  return `${own(remote, 300)}: ${what}`;
+}
+
+/** Characters that would break a log line or a terminal: controls, formats (bidi), separators, halves. */
+const unsafe = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Text from elsewhere, safe to log and to show on a terminal: every control or format character (a
+ * newline, an ANSI escape, a bidi override) written as `\u{hex}`, and at most `max` characters kept.
+ */
+export function oneLine(text: string, max: number): string {
+  let out = '';
+  for (const c of text) {
+    if (out.length >= max) return `${out}… (${text.length} characters)`;
+    out += unsafe.test(c) ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c;
+  }
+  return out;
 }

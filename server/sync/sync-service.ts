@@ -1,7 +1,7 @@
 import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
-import { runSync, type RunSyncOptions } from './run-sync.ts';
+import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
 
 export interface SyncServiceOptions {
   engine: Engine;
@@ -101,7 +101,8 @@ export function createSyncService(o: SyncServiceOptions) {
           throw e;
         }
         loop.failures += 1;
-        if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${(e as Error).message}`);
+        if (!closed && current(loop))
+          log(`sync of Brain ${loop.brainId} failed: ${oneLine((e as Error).message, 1000)}`);
       } finally {
         loop.running = null;
         ending.delete(loop);

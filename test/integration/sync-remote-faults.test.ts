@@ -178,6 +178,28 @@ describe('a sync run against a remote that misbehaves', () => {
     assert.equal(status.last_error, null);
     assert.deepEqual([status.pending, status.pushed, status.skipped], [0, 2, 0]);
   });
+
+  it('keeps a remote’s error text on one line, bounded, without the key', async () => {
+    const first = await paired('forging', (_seen, res) =>
+      res.writeHead(500, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          type: 'internal',
+          code: 'boom\r\nINFO',
+          message:
+            'down\n2030-01-01T00:00:00.000Z sync of Brain ana succeeded\u001b[2K\u001b[1A\u202e' +
+            ` key sk_test_remote_key ${'y'.repeat(100_000)}`,
+        }),
+      ),
+    );
+    const error = first.last_error ?? '';
+    assert.match(
+      error,
+      /: boom\\u\{d\}\\u\{a\}INFO: down\\u\{a\}2030-01-01T00:00:00\.000Z sync of Brain ana/,
+    );
+    assert.match(error, /\\u\{1b\}\[2K\\u\{1b\}\[1A\\u\{202e\} key \[remote key\] yyy/);
+    assert.doesNotMatch(error, /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+    assert.ok(error.length < 1_000, `${error.length} characters`);
+  });
 });
 
 describe('the background sync of a Brain whose remote misbehaves', () => {
