@@ -5,7 +5,10 @@ import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
 
 export interface SyncServiceOptions {
   engine: Engine;
-  /** After a write to a paired Brain, the push waits this long for more (default 2 s). */
+  /**
+   * After a write to a paired Brain, the push waits this long for more (default 2 s), but never past
+   * the run already planned: writes that do not pause still sync every intervalMs.
+   */
   debounceMs?: number;
   /** Every paired Brain syncs this often (default 60 s). */
   intervalMs?: number;
@@ -21,6 +24,8 @@ interface BrainLoop {
   t: Tenant;
   brainId: string;
   timer: NodeJS.Timeout | null;
+  /** When the run planned last (not by a write) is due: a write may bring it sooner, never later. */
+  due: number;
   running: Promise<SyncStatus> | null;
   again: boolean;
   failures: number;
@@ -60,14 +65,19 @@ export function createSyncService(o: SyncServiceOptions) {
   // schedules nothing and removes nothing, as the Brain's key may already name its successor.
   const current = (loop: BrainLoop) => loops.get(keyOf(loop.t, loop.brainId)) === loop;
 
-  const schedule = (loop: BrainLoop, ms: number) => {
-    if (closed || !current(loop)) return;
+  const startIn = (loop: BrainLoop, ms: number) => {
     if (loop.timer) clearTimeout(loop.timer);
     loop.timer = setTimeout(() => {
       loop.timer = null;
       void run(loop).catch(() => {});
     }, ms);
     loop.timer.unref();
+  };
+
+  const schedule = (loop: BrainLoop, ms: number) => {
+    if (closed || !current(loop)) return;
+    loop.due = Date.now() + ms;
+    startIn(loop, ms);
   };
 
   const nextWait = (loop: BrainLoop) =>
@@ -133,6 +143,7 @@ export function createSyncService(o: SyncServiceOptions) {
         t,
         brainId,
         timer: null,
+        due: Infinity,
         running: null,
         again: false,
         failures: 0,
@@ -150,12 +161,15 @@ export function createSyncService(o: SyncServiceOptions) {
       for (const p of await sync.pairedBrains())
         schedule(loopOf({ project: p.project, env: p.env }, p.brainId), debounceMs);
     },
-    /** A write to a Brain: if it is paired, it syncs once writes pause for debounceMs. */
+    /**
+     * A write to a Brain: if it is paired, it syncs once writes pause for debounceMs, or when the run
+     * planned before the writes is due, whichever comes first: a long import still syncs every interval.
+     */
     noteWrite(t: Tenant, brainId: string): void {
       const loop = loops.get(keyOf(t, brainId));
       if (!loop || closed) return;
       if (loop.running) loop.again = true;
-      else if (loop.failures === 0) schedule(loop, debounceMs);
+      else if (loop.failures === 0) startIn(loop, Math.max(0, Math.min(debounceMs, loop.due - Date.now())));
     },
     status: (t: Tenant, brainId: string) => requireSync().status(t, brainId),
     async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {

@@ -241,6 +241,30 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
     await b.client.unpairSync('hung');
   });
 
+  it('syncs at least every interval while writes never pause', async () => {
+    const c = await device('c', { debounceMs: 600, intervalMs: 1_200 });
+    await c.client.createBrain({ id: 'busy' });
+    await c.client.pairSync('busy', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    await until('the first run', async () => (await c.client.getSync('busy')).last_success_at !== null);
+    const before = runsOf('busy').length;
+    // A write every 100 ms for 4 s, however long each takes: the debounce never sees writes pause.
+    const writes: Promise<unknown>[] = [];
+    await new Promise<void>((done) => {
+      const end = Date.now() + 4_000;
+      const tick = setInterval(() => {
+        writes.push(c.client.rememberRecord('busy', { content: `Note ${writes.length} of a long import.` }));
+        if (Date.now() >= end) {
+          clearInterval(tick);
+          done();
+        }
+      }, 100);
+    });
+    const runs = runsOf('busy').length - before;
+    await Promise.all(writes);
+    assert.ok(runs >= 2, `${runs} runs during 4 s of writes`);
+    await c.client.unpairSync('busy');
+  });
+
   it('reads on soon after a run that stopped at its page limit', async () => {
     const d = await device('d', { debounceMs: 100, intervalMs: 3_600_000, limits: { pagesPerRun: 5 } });
     remote.byBrain.set('long', endlessFeed);
