@@ -80,8 +80,7 @@ export function createSyncService(o: SyncServiceOptions) {
     startIn(loop, ms);
   };
 
-  const nextWait = (loop: BrainLoop) =>
-    loop.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(loop.failures, 20));
+  const nextWait = (loop: BrainLoop) => backoffWait(loop.failures, intervalMs, maxBackoffMs);
 
   const run = (loop: BrainLoop): Promise<SyncStatus> => {
     if (loop.running) {
@@ -206,3 +205,13 @@ export function createSyncService(o: SyncServiceOptions) {
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+/**
+ * The wait before the next run after `failures` failed runs in a row: intervalMs after a success and
+ * after the first failure, then twice as long after each further one (1, 2, 4 … minutes by default),
+ * never over maxBackoffMs.
+ */
+export function backoffWait(failures: number, intervalMs: number, maxBackoffMs: number): number {
+  if (failures <= 1) return intervalMs;
+  return Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(failures - 1, 20));
+}
