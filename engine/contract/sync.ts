@@ -126,7 +126,11 @@ export const SyncStatus = z
     pending: z
       .number()
       .int()
-      .describe('Records waiting to go up (shareable and redacted_summary ones not yet sent).'),
+      .describe(
+        'Records the next runs will go through: those after the push cursor that are neither local_only nor ' +
+          'pulled. It includes corrections (then counted as skipped) and redacted_summary Records the redactor ' +
+          'will hold back (then counted as held_back).',
+      ),
     pushed: z.number().int(),
     pulled: z.number().int(),
     held_back: z.number().int().describe('redacted_summary Records the redactor was unsure of: never sent.'),
