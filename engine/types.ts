@@ -204,6 +204,8 @@ export interface EngineSync {
   ): Promise<void>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<{ ids: string[]; throughSeq: number }>;
   markTombstonesSent(t: Tenant, brainId: string, pairingId: string, throughSeq: number): Promise<void>;
+  /** Back to the start of the push and the pull: the remote Brain is not the one the pairing synced with. */
+  restart(t: Tenant, brainId: string, pairingId: string): Promise<void>;
   applyPulled(
     t: Tenant,
     brainId: string,

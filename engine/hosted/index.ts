@@ -172,6 +172,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     markPushed: onDeviceOnly,
     tombstonesToSend: onDeviceOnly,
     markTombstonesSent: onDeviceOnly,
+    restart: onDeviceOnly,
     applyPulled: onDeviceOnly,
     finishRun: onDeviceOnly,
   };

@@ -100,6 +100,11 @@ export interface DeviceSyncStore {
   ): Promise<TombstoneRow[]>;
   /** Moves the tombstone cursor of the run's pairing; false when the pairing is no longer `pairingId`. */
   markTombstonesSent(brainUid: string, pairingId: string, throughSeq: number): Promise<boolean>;
+  /**
+   * Sends the run's pairing back to the start of the push and the pull (its remote Brain is not the one
+   * it synced with); false when the pairing is no longer `pairingId`.
+   */
+  restart(brainUid: string, pairingId: string): Promise<boolean>;
   /** Ends a run of the pairing: when, and its error (null on success). */
   finishRun(brainUid: string, pairingId: string, at: string, error: string | null): Promise<void>;
   /**

@@ -14,6 +14,8 @@ import { createLoopbackFetch } from '../client/loopback-fetch.ts';
 export interface RunLimits extends FetchLimits {
   /** Change-feed pages one run asks for at most; the next run reads on from there. */
   pagesPerRun: number;
+  /** Ids per tombstone request: the most the replication route takes. */
+  tombstonesPerRequest: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export const runLimits: RunLimits = {
   totalMs: 10 * 60_000,
   maxResponseBytes: 32 * 1024 * 1024,
   pagesPerRun: 100,
+  tombstonesPerRequest: 1000,
 };
 
 export interface RunSyncOptions {
@@ -96,27 +99,37 @@ export async function runSync(
   let more = false;
   try {
     await ensureRemoteBrain(client, remote.remoteBrain, call);
-    for (;;) {
-      const batch = await sync.outbox(t, brainId, o.batchSize ?? 200);
-      if (batch.items.length === 0 && batch.kept.length === 0) break;
-      const outcomes = new Map<string, ReplicaOutcome>();
-      const replicas = batch.items.map((i) => i.replica);
-      assertShareable(replicas);
-      for (const part of bySize(replicas)) {
-        const result = await client.replicateRecords(remote.remoteBrain, part, call);
-        for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
+    const pushAndForget = async () => {
+      for (;;) {
+        const batch = await sync.outbox(t, brainId, o.batchSize ?? 200);
+        if (batch.items.length === 0 && batch.kept.length === 0) break;
+        const outcomes = new Map<string, ReplicaOutcome>();
+        const replicas = batch.items.map((i) => i.replica);
+        assertShareable(replicas);
+        for (const part of bySize(replicas)) {
+          const result = await client.replicateRecords(remote.remoteBrain, part, call);
+          for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
+        }
+        await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
+        pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
-      await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
-      pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
-    }
-    for (let cursor = -1; ;) {
-      const { ids, throughSeq } = await sync.tombstonesToSend(t, brainId, 1000);
-      if (throughSeq === cursor) break;
-      if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
-      await sync.markTombstonesSent(t, brainId, remote.pairingId, throughSeq);
-      cursor = throughSeq;
-    }
+      for (let cursor = -1; ;) {
+        const { ids, throughSeq } = await sync.tombstonesToSend(t, brainId, limits.tombstonesPerRequest);
+        if (throughSeq === cursor) break;
+        // A whole step may hold more ids than a request takes (a forgotten import).
+        for (let i = 0; i < ids.length; i += limits.tombstonesPerRequest)
+          await client.forgetReplicas(
+            remote.remoteBrain,
+            ids.slice(i, i + limits.tombstonesPerRequest),
+            call,
+          );
+        await sync.markTombstonesSent(t, brainId, remote.pairingId, throughSeq);
+        cursor = throughSeq;
+      }
+    };
+    await pushAndForget();
     let watermark = remote.pullWatermark ?? 'start';
+    let restarted = false;
     // Every watermark of this run: a feed that hands one back again is going round in circles.
     const seen = new Set([watermark]);
     let limit = pageSize;
@@ -129,6 +142,16 @@ export async function runSync(
       try {
         page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
       } catch (e) {
+        // A remote Brain that does not know the pairing's watermark is not the one it synced with
+        // (deleted and made again, or another Brain of that id): push and pull from the start, once.
+        if (e instanceof MnemoApiError && e.code === 'invalid_watermark' && asked === 0 && !restarted) {
+          restarted = true;
+          await sync.restart(t, brainId, remote.pairingId);
+          await pushAndForget();
+          watermark = 'start';
+          seen.add(watermark);
+          continue;
+        }
         // A page of large documents over the limit is asked for again in smaller ones.
         if (!(e instanceof MnemoApiError) || e.code !== 'response_too_large' || limit === 1) throw e;
         limit = Math.max(1, Math.floor(limit / 4));

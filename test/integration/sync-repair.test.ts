@@ -68,3 +68,72 @@ describe('pairing a Brain again while a sync run is in flight', () => {
     assert.equal((await allRecords(two.client, 'ana')).length, 3);
   });
 });
+
+describe('a hub Brain deleted and made again', () => {
+  const { root, remove } = tempRoot();
+  let hub: Node;
+  let a: Node;
+  before(async () => {
+    [hub, a] = await Promise.all([startNode(root, 'hub', { deployment: 'hosted' }), startNode(root, 'a')]);
+  });
+  after(async () => {
+    await Promise.all([hub, a].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+
+  it('gets every Record again from the device, which then pulls from the start without an error', async () => {
+    await a.client.createBrain({ id: 'ana' });
+    for (const text of ['The ferry leaves at seven.', 'My dentist is Dr. Costa.']) {
+      await a.client.rememberRecord('ana', { content: text });
+    }
+    await a.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+    assert.equal((await allRecords(hub.client, 'ana')).length, 2);
+
+    await hub.client.forgetBrain('ana');
+    const status = await a.client.runSync('ana');
+    assert.equal(status.last_error, null);
+    assert.equal((await allRecords(hub.client, 'ana')).length, 2);
+    // The next run goes on from the new Brain's watermark.
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+  });
+});
+
+describe('a forgotten import on a paired device', () => {
+  const { root, remove } = tempRoot();
+  let hub: Node;
+  let a: Node;
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  before(async () => {
+    [hub, a] = await Promise.all([
+      startNode(root, 'hub', { deployment: 'hosted' }),
+      startNode(root, 'a', {
+        sync: { debounceMs: 3_600_000, intervalMs: 3_600_000, limits: { tombstonesPerRequest: 2 } },
+      }),
+    ]);
+    proxy = await recordingProxy(() => hub.server.url);
+  });
+  after(async () => {
+    await proxy.close();
+    await Promise.all([hub, a].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+
+  it('sends its tombstones in requests the hub takes, however many one step holds', async () => {
+    await a.client.createBrain({ id: 'ana' });
+    for (const n of [1, 2, 3, 4, 5])
+      await a.client.rememberRecord('ana', { content: `Mail ${n}`, source: { name: 'mail' } });
+    await a.client.pairSync('ana', { remote: proxy.url, remote_key: hub.key });
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+    assert.equal((await allRecords(hub.client, 'ana')).length, 5);
+
+    await a.client.forgetSource('ana', 'mail');
+    proxy.bodies.length = 0;
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+    const sent = proxy.bodies
+      .filter((b) => b.startsWith('{"ids"'))
+      .map((b) => (JSON.parse(b) as { ids: string[] }).ids.length);
+    assert.deepEqual(sent, [2, 2, 1]);
+    assert.equal((await allRecords(hub.client, 'ana')).length, 0);
+  });
+});

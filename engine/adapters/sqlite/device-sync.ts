@@ -180,6 +180,15 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             pairingId,
           ).changes > 0,
       ),
+    restart: (brainUid, pairingId) =>
+      between(
+        () =>
+          store.run(
+            'UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?',
+            brainUid,
+            pairingId,
+          ).changes > 0,
+      ),
     finishRun: (brainUid, pairingId, at, error) =>
       between(
         () =>

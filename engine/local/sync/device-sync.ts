@@ -277,6 +277,15 @@ export async function markTombstonesSent(
 }
 
 /**
+ * The run's pairing pushes and pulls from the start again: its remote Brain no longer knows the pull's
+ * watermark (it was deleted and made again, or is another Brain of that id), so what was pushed to it
+ * is not there either. Tombstones are not sent again: they name Records the new Brain never held.
+ */
+export async function restartPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): Promise<void> {
+  if (!(await ctx.device.restart(b.uid, pairingId))) throw runEnded(b);
+}
+
+/**
  * A Record of a remote's change feed as a replica this device may write, or null: a feed Record is
  * checked as the replication route checks one (a remote may be buggy or hostile), with content fields
  * this version does not know left out rather than refusing the Record (a newer remote may add some).

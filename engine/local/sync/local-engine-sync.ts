@@ -34,6 +34,7 @@ export function createEngineSync(
     markTombstonesSent: op((t, id, pairingId, seq) =>
       onDevice(t, id, (b) => device.markTombstonesSent(ctx, b, pairingId, seq)),
     ),
+    restart: op((t, id, pairingId) => onDevice(t, id, (b) => device.restartPairing(ctx, b, pairingId))),
     applyPulled: write((t, id, pairingId, page) =>
       onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page)),
     ),
