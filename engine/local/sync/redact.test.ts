@@ -45,6 +45,16 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('finds card numbers written with dashes, whose groups look like year spans', () => {
+    assert.equal(textOf('card 4111-1111-1111-1111 ok'), 'card [card] ok');
+    assert.equal(textOf('5500-0000-0000-0004.'), '[card].');
+    // A span runs forwards between years: these are numbers (a phone written 4-4 in some countries).
+    assert.equal(textOf('call 9876-5432 or 5500-0000'), 'call [phone] or [phone]');
+    // Two dates side by side stay dates even when their 16 digits happen to pass Luhn's check.
+    const dates = 'from 2024-05-01 2024-05-05, 1990-2024 and 2024 - 2025';
+    assert.equal(textOf(dates), dates);
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -264,13 +264,16 @@ const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
 const spelledAddress =
   /\b[\p{L}\p{N}._-]+ ?[([]?at[)\]]? ?[\p{L}\p{N}-]+ ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
 const separators = ' -.()/';
-const datePrefix = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}\s?-\s?\d{4})/;
+// A date or a year span is one only when the number stops there: one more group after a dash, dot or
+// slash ("4111-1111-1111-1111") makes it a longer number.
+const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})(?!\d|\s?[-./]\s?\d)/;
+const yearSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
  * Runs of seven digits or more (spaces, dashes, dots, slashes and brackets between them): card numbers
  * (13 to 19 digits passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and
- * year spans are left as they are.
+ * year spans are left as they are, unless the run is a card number.
  */
 function replaceDigitRuns(text: string): string {
   let out = '';
@@ -282,41 +285,54 @@ function replaceDigitRuns(text: string): string {
       i += 1;
       continue;
     }
-    const date = datePrefix.exec(text.slice(i, i + 24));
-    if (date && !isDigit(text[i + date[0].length])) {
-      i += date[0].length;
+    const end = runEnd(text, i);
+    const only = text.slice(i, end).replace(/\D/g, '');
+    const card = isCard(only) && !onlyDates(text.slice(i, end));
+    const date = card ? 0 : dateLength(text.slice(i, i + 24));
+    if (date > 0) {
+      i += date;
       continue;
     }
-    let j = i + 1;
-    let lastDigit = isDigit(text[i]) ? i : i + 1;
-    let digits = isDigit(text[i]) ? 1 : 0;
-    let gap = 0;
-    while (j < text.length) {
-      const ch = text[j]!;
-      if (isDigit(ch)) {
-        digits += 1;
-        lastDigit = j;
-        gap = 0;
-      } else if (separators.includes(ch) && gap < 2) gap += 1;
-      else break;
-      j += 1;
-    }
-    const end = lastDigit + 1;
-    if (digits >= 7 && !isWordChar(text[end])) {
-      const only = text.slice(i, end).replace(/\D/g, '');
-      const role =
-        only.length >= 13 && only.length <= 19 && luhn(only)
-          ? '[card]'
-          : only.length <= 15
-            ? '[phone]'
-            : '[number]';
-      out += text.slice(from, i) + role;
+    if (only.length >= 7 && !isWordChar(text[end])) {
+      out += text.slice(from, i) + (card ? '[card]' : only.length <= 15 ? '[phone]' : '[number]');
       from = end;
     }
     i = Math.max(end, i + 1);
   }
   return out + text.slice(from);
 }
+
+/** Where the run of digits and separators starting at `start` ends: after its last digit. */
+function runEnd(text: string, start: number): number {
+  let end = start + 1;
+  let gap = 0;
+  for (let j = start + 1; j < text.length; j += 1) {
+    const ch = text[j]!;
+    if (isDigit(ch)) {
+      end = j + 1;
+      gap = 0;
+    } else if (separators.includes(ch) && gap < 2) gap += 1;
+    else break;
+  }
+  return end;
+}
+
+/** The length of the date or year span `s` starts with, or 0. */
+function dateLength(s: string): number {
+  const date = fullDate.exec(s);
+  if (date) return date[0].length;
+  const span = yearSpan.exec(s);
+  if (!span) return 0;
+  // Years, and in order: "5500-0000" (a phone in some countries) or "4111-1111" is no span.
+  const [from, to] = [Number(span[1]), Number(span[2])];
+  return from >= 1000 && from <= to && to <= 2999 ? span[0].length : 0;
+}
+
+/** A run made only of dates and spans set apart by spaces ("2024-05-01 2024-05-31") is no card. */
+const onlyDates = (run: string) =>
+  run.split(' ').every((part) => part !== '' && dateLength(part) === part.length);
+
+const isCard = (digits: string) => digits.length >= 13 && digits.length <= 19 && luhn(digits);
 
 function luhn(digits: string): boolean {
   let sum = 0;
