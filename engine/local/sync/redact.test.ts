@@ -55,6 +55,12 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(dates), dates);
   });
 
+  it('finds numbers whose groups are set apart by a dash, dot or slash between spaces', () => {
+    assert.equal(textOf('Card 4111 - 1111 - 1111 - 1111 ok'), 'Card [card] ok');
+    assert.equal(textOf('call 912 / 345 / 678.'), 'call [phone].');
+    assert.equal(textOf('won 21 - 19, 2024 - 2025'), 'won 21 - 19, 2024 - 2025');
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

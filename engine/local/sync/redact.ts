@@ -263,7 +263,9 @@ const ipv4 = /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d
 const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
 const spelledAddress =
   /\b[\p{L}\p{N}._-]+ ?[([]?at[)\]]? ?[\p{L}\p{N}-]+ ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
-const separators = ' -.()/';
+// What may stand between two digits of one number: one or two separators ("(555) 123-4567"), or a dash,
+// dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111").
+const joint = /(?: [-./] |[ ()/.-]{1,2})(?=\d)/y;
 // A date or a year span is one only when the number stops there: one more group after a dash, dot or
 // slash ("4111-1111-1111-1111") makes it a longer number.
 const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})(?!\d|\s?[-./]\s?\d)/;
@@ -271,7 +273,7 @@ const yearSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
- * Runs of seven digits or more (spaces, dashes, dots, slashes and brackets between them): card numbers
+ * Runs of seven digits or more (spaces, dashes, dots, slashes and brackets between them, see `joint`): card numbers
  * (13 to 19 digits passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and
  * year spans are left as they are, unless the run is a card number.
  */
@@ -305,14 +307,16 @@ function replaceDigitRuns(text: string): string {
 /** Where the run of digits and separators starting at `start` ends: after its last digit. */
 function runEnd(text: string, start: number): number {
   let end = start + 1;
-  let gap = 0;
-  for (let j = start + 1; j < text.length; j += 1) {
-    const ch = text[j]!;
-    if (isDigit(ch)) {
-      end = j + 1;
-      gap = 0;
-    } else if (separators.includes(ch) && gap < 2) gap += 1;
-    else break;
+  let j = start + 1;
+  while (j < text.length) {
+    if (isDigit(text[j])) {
+      j += 1;
+      end = j;
+      continue;
+    }
+    joint.lastIndex = j;
+    if (!joint.test(text)) break;
+    j = joint.lastIndex;
   }
   return end;
 }
