@@ -61,6 +61,13 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('won 21 - 19, 2024 - 2025'), 'won 21 - 19, 2024 - 2025');
   });
 
+  it('finds numbers written onto a word: a card as a card, anything else as a number', () => {
+    assert.equal(textOf('card4111111111111111 and 4111111111111111abc'), 'card[card] and [card]abc');
+    assert.equal(textOf('passport X12345678, id_7654321.'), 'passport X[number], id_[number].');
+    const kept = 'mp3 on x86_64, part A1234B5678';
+    assert.equal(textOf(kept), kept);
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -273,17 +273,16 @@ const yearSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
- * Runs of seven digits or more (spaces, dashes, dots, slashes and brackets between them, see `joint`): card numbers
- * (13 to 19 digits passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and
- * year spans are left as they are, unless the run is a card number.
+ * Runs of seven digits or more (groups apart by separators, see `joint`): card numbers (13 to 19 digits
+ * passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and year spans are left as
+ * they are, unless the run is a card number.
  */
 function replaceDigitRuns(text: string): string {
   let out = '';
   let from = 0;
   let i = 0;
   while (i < text.length) {
-    const startsRun = isDigit(text[i]) || ((text[i] === '+' || text[i] === '(') && isDigit(text[i + 1]));
-    if (!startsRun || isWordChar(text[i - 1])) {
+    if (!startsRun(text, i)) {
       i += 1;
       continue;
     }
@@ -295,14 +294,22 @@ function replaceDigitRuns(text: string): string {
       i += date;
       continue;
     }
-    if (only.length >= 7 && !isWordChar(text[end])) {
-      out += text.slice(from, i) + (card ? '[card]' : only.length <= 15 ? '[phone]' : '[number]');
+    if (only.length >= 7) {
+      // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
+      // account) more often than it is a phone; a card number is one wherever it is.
+      const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
+      out += text.slice(from, i) + (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
       from = end;
     }
     i = Math.max(end, i + 1);
   }
   return out + text.slice(from);
 }
+
+/** A digit starts a run wherever it is; a "+" or "(" before a digit does, unless it follows a word. */
+const startsRun = (text: string, i: number) =>
+  isDigit(text[i]) ||
+  ((text[i] === '+' || text[i] === '(') && isDigit(text[i + 1]) && !isWordChar(text[i - 1]));
 
 /** Where the run of digits and separators starting at `start` ends: after its last digit. */
 function runEnd(text: string, start: number): number {
