@@ -68,6 +68,11 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('takes a phone written with dots for a phone, not for an IP address', () => {
+    assert.equal(textOf('Tel. 06.12.34.56.78, server 10.0.0.1.'), 'Tel. [phone], server [ip].');
+    assert.equal(textOf('release 1.2.3.4.5'), 'release 1.2.3.4.5');
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

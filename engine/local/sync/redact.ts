@@ -259,7 +259,8 @@ function ibanValid(compact: string): boolean {
   return rest === 1;
 }
 
-const ipv4 = /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/g;
+// Four numbers and no more: "06.12.34.56.78" is a phone written with dots, not an address and a tail.
+const ipv4 = /(?<!\d\.)\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b(?!\.\d)/g;
 const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
 const spelledAddress =
   /\b[\p{L}\p{N}._-]+ ?[([]?at[)\]]? ?[\p{L}\p{N}-]+ ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
