@@ -73,6 +73,15 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('release 1.2.3.4.5'), 'release 1.2.3.4.5');
   });
 
+  it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
+    assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
+    assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');
+    const kept = 'see pg42 of the book, page 1234 5678 9012 ab';
+    assert.equal(textOf(kept), kept.replace('1234 5678 9012', '[phone]'));
+    const failing = createRedactor(people, secret).redact(message('pay pt50 0002 0123 1234 5678 9015 9'));
+    assert.equal(failing.ok, false, 'check digits that fail');
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -216,7 +216,7 @@ function replaceEmails(text: string): string {
   return out + text.slice(from);
 }
 
-const ibanStart = /\b[A-Z]{2}\d{2}(?=[ A-Z0-9]{11})/g;
+const ibanStart = /\b[A-Z]{2}\d{2}(?=[ A-Z0-9]{11})/gi;
 
 /** IBANs (with or without spaces), checked by their mod-97 digits; one that fails the check is unsure. */
 function replaceIbans(text: string): string {
@@ -225,18 +225,7 @@ function replaceIbans(text: string): string {
   for (const m of text.matchAll(ibanStart)) {
     const start = m.index;
     if (start < from) continue;
-    let end = start;
-    let compact = '';
-    let lastEnd = start;
-    while (end < text.length && compact.length < 34) {
-      const ch = text[end]!;
-      if (/[A-Z0-9]/.test(ch)) {
-        compact += ch;
-        end += 1;
-        lastEnd = end;
-      } else if (ch === ' ' && /[A-Z0-9]/.test(text[end + 1] ?? '')) end += 1;
-      else break;
-    }
+    const { compact, end } = ibanAt(text, start);
     if (compact.length < 15 || !/\d/.test(compact.slice(4))) continue;
     if (!ibanValid(compact)) {
       if (/^[A-Z]{2}\d{2}[A-Z0-9]*\d{6}/.test(compact))
@@ -244,9 +233,38 @@ function replaceIbans(text: string): string {
       continue;
     }
     out += `${text.slice(from, start)}[iban]`;
-    from = lastEnd;
+    from = end;
   }
   return out + text.slice(from);
+}
+
+/**
+ * The IBAN that may start at `start` (34 characters at most, upper-cased) and where it ends. One whose
+ * country is in upper case may be spaced any way; one written in lower case is read only as IBANs are
+ * printed (no spaces, or groups of four), so that the words of a sentence around it are not taken in.
+ */
+function ibanAt(text: string, start: number): { compact: string; end: number } {
+  const head = text.slice(start, start + 67);
+  const upper = /^[A-Z]{2}/.test(head);
+  const run = (upper ? /^[A-Z0-9]+(?: [A-Z0-9]+)*/ : /^[A-Z0-9]+(?: [A-Z0-9]+)*/i).exec(head)![0];
+  const groups = upper ? run.split(' ') : printedGroups(run.split(' '));
+  let compact = '';
+  let end = start;
+  for (const group of groups) {
+    const taken = group.slice(0, 34 - compact.length);
+    if (taken === '') break;
+    end += (compact === '' ? 0 : 1) + taken.length;
+    compact += taken;
+  }
+  return { compact: compact.toUpperCase(), end };
+}
+
+/** The leading groups that look printed: one group without spaces, or fours and a last one of 1 to 4. */
+function printedGroups(groups: string[]): string[] {
+  if (groups[0]!.length > 4) return groups.slice(0, 1);
+  const n = groups.findIndex((g) => g.length !== 4);
+  if (n < 0) return groups;
+  return groups.slice(0, groups[n]!.length < 4 ? n + 1 : n);
 }
 
 function ibanValid(compact: string): boolean {
