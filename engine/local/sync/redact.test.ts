@@ -82,6 +82,16 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(failing.ok, false, 'check digits that fail');
   });
 
+  it('finds a URL with no scheme by its host and a path or query', () => {
+    assert.equal(textOf('see example.com/secret?token=abc.'), 'see [url].');
+    assert.equal(textOf('at shop.example.pt?ref=7, then'), 'at [url], then');
+    // A closing bracket is the URL's when the URL opened it.
+    assert.equal(textOf('(x.pt/item/912345678)'), '([url])');
+    assert.equal(textOf('https://en.wikipedia.org/wiki/Foo_(bar), ok'), '[url], ok');
+    const kept = 'did you open notes.md? see example.com/ and/or e.g./i.e. at 1.5/2';
+    assert.equal(textOf(kept), kept);
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

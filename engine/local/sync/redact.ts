@@ -37,6 +37,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     out = replaceIbans(out);
     out = out.replace(ipv4, '[ip]').replace(ipv6, '[ip]');
     out = replaceDigitRuns(out);
+    out = replaceBareUrls(out);
     // Before names: a known name as an address's local part ("ana at example dot com") is still one.
     if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
     out = replaceNames(out, names);
@@ -187,11 +188,39 @@ function replaceNames(text: string, names: NameTable): string {
 const closing = '.,;:!?)]}\'"';
 
 function replaceUrls(text: string): string {
-  return text.replace(/\b(?:https?:\/\/|www\.)[^\s<>"]+/gi, (url) => {
-    let end = url.length;
-    while (end > 0 && closing.includes(url[end - 1]!)) end -= 1;
-    return `[url]${url.slice(end)}`;
+  return text.replace(/\b(?:https?:\/\/|www\.)[^\s<>"]+/gi, (url) => `[url]${url.slice(urlEnd(url))}`);
+}
+
+// A host and a path or query, with no scheme ("example.com/a?b=1"): the path or query is what names a
+// page or carries a token. It runs after the digit rules, so it cannot take in part of a number.
+const bareUrl = /(?<![\p{L}\p{N}_@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d{1,5})?[/?#][^\s<>"]+/gu;
+
+function replaceBareUrls(text: string): string {
+  return text.replace(bareUrl, (url) => {
+    const end = urlEnd(url);
+    // Nothing after the "/" or "?" ("example.com/", "did you open notes.md?"): no path, no query.
+    return /[/?#]$/.test(url.slice(0, end)) ? url : `[url]${url.slice(end)}`;
   });
+}
+
+/**
+ * Where a URL found in text ends: before the punctuation that closes the sentence or bracket around it.
+ * A closing bracket with its opener in the URL is the URL's (`wiki/Foo_(bar)`, a role word `[phone]`).
+ */
+function urlEnd(url: string): number {
+  let end = url.length;
+  while (end > 0 && closing.includes(url[end - 1]!) && !opened(url.slice(0, end))) end -= 1;
+  return end;
+}
+
+const openers: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+/** Whether the bracket that ends `s` closes one opened in `s`. */
+function opened(s: string): boolean {
+  const close = s[s.length - 1]!;
+  const open = openers[close];
+  if (open === undefined) return false;
+  return s.split(open).length >= s.split(close).length;
 }
 
 const localChar = /[\p{L}\p{N}._%+-]/u;
