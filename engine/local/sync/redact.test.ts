@@ -92,6 +92,14 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('finds IPv6 addresses written with "::"', () => {
+    assert.equal(textOf('ping ::1 and fe80::1.'), 'ping [ip] and [ip].');
+    assert.equal(textOf('[2001:db8::8a2e:370:7334]:443, fe80::1%eth0: down'), '[[ip]]:443, [ip]: down');
+    assert.equal(textOf('mapped ::ffff:192.0.2.1'), 'mapped [ip]');
+    const kept = 'std::map, Foo::Bar, x :: Int at 12:30:45';
+    assert.equal(textOf(kept), kept);
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
@@ -35,7 +36,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     let out = replaceUrls(text);
     out = replaceEmails(out);
     out = replaceIbans(out);
-    out = out.replace(ipv4, '[ip]').replace(ipv6, '[ip]');
+    out = replaceIps(out);
     out = replaceDigitRuns(out);
     out = replaceBareUrls(out);
     // Before names: a known name as an address's local part ("ana at example dot com") is still one.
@@ -304,6 +305,28 @@ function ibanValid(compact: string): boolean {
     for (const d of v) rest = (rest * 10 + Number(d)) % 97;
   }
   return rest === 1;
+}
+
+/** IP addresses; an IPv6 one with "::" first, so that an IPv4 address inside it goes with it. */
+function replaceIps(text: string): string {
+  return replaceShortIpv6(text).replace(ipv4, '[ip]').replace(ipv6, '[ip]');
+}
+
+// An IPv6 address written with "::" (`::1`, `fe80::1%eth0`, `::ffff:192.0.2.1`), checked by Node's
+// parser; at the start of a token, so that "std::map" or "Foo::Bar" is not one.
+const shortIpv6 = /(?<![\p{L}\p{N}_:.])[0-9a-f:]*::[0-9a-f:.]*(?:%[\p{L}\p{N}_.-]+)?/giu;
+
+function replaceShortIpv6(text: string): string {
+  return text.replace(shortIpv6, (found: string, at: number, whole: string) => {
+    // A sentence's full stop or colon after the address is not part of it.
+    let address = found;
+    while (address.endsWith('.')) address = address.slice(0, -1);
+    if (!isIPv6(address) && address.endsWith(':')) address = address.slice(0, -1);
+    const alone = !isWordChar(whole[at + found.length]);
+    return alone && /[0-9a-f]/i.test(address) && isIPv6(address)
+      ? `[ip]${found.slice(address.length)}`
+      : found;
+  });
 }
 
 // Four numbers and no more: "06.12.34.56.78" is a phone written with dots, not an address and a tail.
