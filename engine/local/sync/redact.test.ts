@@ -100,6 +100,12 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('reads a full-width or small @ as an @', () => {
+    assert.equal(textOf('mail ana\uff20example.com or bob\ufe6bx.pt'), 'mail [email] or [email]');
+    assert.equal(textOf('ａｎａ＠ｅｘａｍｐｌｅ．ｃｏｍ, ok'), '[email], ok');
+    assert.equal(createRedactor(people, secret).redact(message('ping \uff20bobby')).ok, false, 'a handle');
+  });
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -42,7 +42,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     // Before names: a known name as an address's local part ("ana at example dot com") is still one.
     if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
     out = replaceNames(out, names);
-    if (out.includes('@')) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
+    if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     return out;
   };
   const redactName = (name: string): string => {
@@ -224,21 +224,26 @@ function opened(s: string): boolean {
   return s.split(open).length >= s.split(close).length;
 }
 
-const localChar = /[\p{L}\p{N}._%+-]/u;
-const domainChar = /[\p{L}\p{N}.-]/u;
+// Characters are read as NFKC reads them, so that "ana＠example．com" (full width) is an address as
+// "ana@example.com" is; the text around them is left as it was written.
+const atSigns = /[@\uFE6B\uFF20]/g;
+const atSign = /[@\uFE6B\uFF20]/;
+const localChar = /^[\p{L}\p{N}._%+-]+$/u;
+const domainChar = /^[\p{L}\p{N}.-]+$/u;
+const compat = (ch: string) => ch.normalize('NFKC');
 
 /** Scans for each `@` and takes the address around it, without a regex that could backtrack. */
 function replaceEmails(text: string): string {
   let out = '';
   let from = 0;
-  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+  for (const { index: at } of text.matchAll(atSigns)) {
     if (at < from) continue;
     let start = at;
-    while (start > from && localChar.test(text[start - 1]!)) start -= 1;
+    while (start > from && localChar.test(compat(text[start - 1]!))) start -= 1;
     let end = at + 1;
-    while (end < text.length && domainChar.test(text[end]!)) end += 1;
-    while (end > at + 1 && (text[end - 1] === '.' || text[end - 1] === '-')) end -= 1;
-    const domain = text.slice(at + 1, end);
+    while (end < text.length && domainChar.test(compat(text[end]!))) end += 1;
+    while (end > at + 1 && /^[.-]$/.test(compat(text[end - 1]!))) end -= 1;
+    const domain = compat(text.slice(at + 1, end));
     if (start === at || !/\.\p{L}{2,}$/u.test(domain)) continue;
     out += `${text.slice(from, start)}[email]`;
     from = end;
