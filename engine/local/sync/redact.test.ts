@@ -78,6 +78,8 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');
     const kept = 'see pg42 of the book, page 1234 5678 9012 ab';
     assert.equal(textOf(kept), kept.replace('1234 5678 9012', '[phone]'));
+    // Digits going on after the groups make a longer number (here a card), not an IBAN and a tail.
+    assert.equal(textOf('ab40 0000 0000 0091 38526'), 'ab[card]');
     const failing = createRedactor(people, secret).redact(message('pay pt50 0002 0123 1234 5678 9015 9'));
     assert.equal(failing.ok, false, 'check digits that fail');
   });

@@ -294,12 +294,17 @@ function ibanAt(text: string, start: number): { compact: string; end: number } {
   return { compact: compact.toUpperCase(), end };
 }
 
-/** The leading groups that look printed: one group without spaces, or fours and a last one of 1 to 4. */
+/**
+ * The leading groups that read as a printed IBAN: one group without spaces, or fours and a last one of one
+ * to four. None when a group of digits goes on after them: that is a longer number, not an IBAN.
+ */
 function printedGroups(groups: string[]): string[] {
-  if (groups[0]!.length > 4) return groups.slice(0, 1);
-  const n = groups.findIndex((g) => g.length !== 4);
-  if (n < 0) return groups;
-  return groups.slice(0, groups[n]!.length < 4 ? n + 1 : n);
+  let n = 1;
+  if (groups[0]!.length === 4) {
+    while (n < groups.length && groups[n]!.length === 4) n += 1;
+    if (n < groups.length && groups[n]!.length < 4) n += 1;
+  }
+  return /^\d/.test(groups[n] ?? '') ? [] : groups.slice(0, n);
 }
 
 function ibanValid(compact: string): boolean {
