@@ -56,6 +56,12 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(dates), dates);
   });
 
+  it('keeps spans of times of day, and takes other spans of four digits for numbers', () => {
+    const kept = 'open 0900-1700, 0830 - 1730 and 2200-0600';
+    assert.equal(textOf(kept), kept);
+    assert.equal(textOf('call 1234-5678 or 2024-1990'), 'call [phone] or [phone]');
+  });
+
   it('finds numbers whose groups are set apart by a dash, dot or slash between spaces', () => {
     assert.equal(textOf('Card 4111 - 1111 - 1111 - 1111 ok'), 'Card [card] ok');
     assert.equal(textOf('call 912 / 345 / 678.'), 'call [phone].');

@@ -347,10 +347,10 @@ const spelledAddress =
 // What may stand between two digits of one number: one or two separators ("(555) 123-4567"), or a dash,
 // dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111").
 const joint = /(?: [-./] |[ ()/.-]{1,2})(?=\d)/y;
-// A date or a year span is one only when the number stops there: one more group after a dash, dot or
+// A date or a span of years or times is one only when the number stops there: one more group after a dash, dot or
 // slash ("4111-1111-1111-1111") makes it a longer number.
 const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})(?!\d|\s?[-./]\s?\d)/;
-const yearSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
+const fourDigitSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
@@ -409,16 +409,21 @@ function runEnd(text: string, start: number): number {
   return end;
 }
 
-/** The length of the date or year span `s` starts with, or 0. */
+/** The length of the date, or span of years or times, that `s` starts with, or 0. */
 function dateLength(s: string): number {
   const date = fullDate.exec(s);
   if (date) return date[0].length;
-  const span = yearSpan.exec(s);
+  const span = fourDigitSpan.exec(s);
   if (!span) return 0;
-  // Years, and in order: "5500-0000" (a phone in some countries) or "4111-1111" is no span.
-  const [from, to] = [Number(span[1]), Number(span[2])];
-  return from >= 1000 && from <= to && to <= 2999 ? span[0].length : 0;
+  // Years in order ("2019-2021") or times of day ("0900-1700"): "5500-0000" (a phone in some
+  // countries) or "4111-1111" is neither.
+  const [from, to] = [span[1]!, span[2]!];
+  const years = isYear(from) && isYear(to) && from <= to;
+  return years || (isTime(from) && isTime(to)) ? span[0].length : 0;
 }
+
+const isYear = (s: string) => s >= '1000' && s <= '2999';
+const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
 
 /** A run made only of dates and spans set apart by spaces ("2024-05-01 2024-05-31") is no card. */
 const onlyDates = (run: string) =>
