@@ -56,6 +56,14 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(dates), dates);
   });
 
+  it('keeps dates in brackets, ranges of dates and dates written with spaced separators', () => {
+    const kept =
+      '(2024-05-01) from 2024-05-01 - 2024-05-31, 01/05/2024 - 03/05/2024, on 12 / 04 / 2024 10:30. ' +
+      'Born 1990-05-01. 3 kids.';
+    assert.equal(textOf(kept), kept);
+    assert.equal(textOf('call 06 . 12 . 34 . 56 . 78'), 'call [phone]');
+  });
+
   it('keeps spans of times of day, and takes other spans of four digits for numbers', () => {
     const kept = 'open 0900-1700, 0830 - 1730 and 2200-0600';
     assert.equal(textOf(kept), kept);

@@ -347,10 +347,11 @@ const spelledAddress =
 // What may stand between two digits of one number: one or two separators ("(555) 123-4567"), or a dash,
 // dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111").
 const joint = /(?: [-./] |[ ()/.-]{1,2})(?=\d)/y;
-// A date or a span of years or times is one only when the number stops there: one more group after a dash, dot or
-// slash ("4111-1111-1111-1111") makes it a longer number.
-const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})(?!\d|\s?[-./]\s?\d)/;
-const fourDigitSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|\s?[-./]\s?\d)/;
+// A date or a span of years or times is one only when the number stops there: a group after a dash, dot
+// or slash ("4111-1111-1111-1111", "06 . 12 . 34 . 56 . 78") makes it a longer number; a full stop and
+// a space ("1990-05-01. 3 kids") end a sentence.
+const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2} ?[/.] ?\d{1,2} ?[/.] ?\d{2,4})(?!\d|[-./]\d| [-./] ?\d)/;
+const fourDigitSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|[-./]\d| [-./] ?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
@@ -368,11 +369,17 @@ function replaceDigitRuns(text: string): string {
       continue;
     }
     const end = runEnd(text, i);
+    // The dates of a run are read without the "(" or "+" that may start it.
+    const lead = isDigit(text[i]) ? 0 : 1;
+    if (onlyDates(text.slice(i + lead, end))) {
+      i = end;
+      continue;
+    }
     const only = text.slice(i, end).replace(/\D/g, '');
-    const card = isCard(only) && !onlyDates(text.slice(i, end));
-    const date = card ? 0 : dateLength(text.slice(i, i + 24));
+    const card = isCard(only);
+    const date = card ? 0 : dateLength(text.slice(i + lead, i + lead + 24));
     if (date > 0) {
-      i += date;
+      i += lead + date;
       continue;
     }
     if (only.length >= 7) {
@@ -425,9 +432,14 @@ function dateLength(s: string): number {
 const isYear = (s: string) => s >= '1000' && s <= '2999';
 const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
 
-/** A run made only of dates and spans set apart by spaces ("2024-05-01 2024-05-31") is no card. */
-const onlyDates = (run: string) =>
-  run.split(' ').every((part) => part !== '' && dateLength(part) === part.length);
+/**
+ * Whether a run is dates and spans only, apart by spaces or by " - " (a range: "2024-05-01 - 2024-05-31",
+ * "01 / 05 / 2024 - 03 / 05 / 2024"): kept whole, even when its digits happen to pass Luhn's check.
+ */
+function onlyDates(run: string): boolean {
+  const parts = run.replace(/ ?([./]) ?/g, '$1').split(/ (?:- )?/);
+  return parts.every((part) => part !== '' && dateLength(part) === part.length);
+}
 
 const isCard = (digits: string) => digits.length >= 13 && digits.length <= 19 && luhn(digits);
 
