@@ -152,6 +152,23 @@ describe('the redactor of redacted_summary copies', () => {
     );
   });
 
+  // A sync run redacts on the local server's event loop, and a Record may hold 1,000,000 characters:
+  // work that grows with the square of a run of one character class would stall every request. These
+  // are such runs; linear work takes milliseconds here, and the bound only tells a hang from a pass.
+  const n = 200_000;
+  const shapes: Record<string, string> = {
+    'closing brackets after a URL': `see x.com/a${')'.repeat(n)}`,
+    'closing brackets after a URL with a scheme': `see https://x.com/a${']'.repeat(n)}`,
+  };
+  for (const [shape, text] of Object.entries(shapes)) {
+    it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {
+      const started = Date.now();
+      createRedactor(people, secret).redact(message(text));
+      const ms = Date.now() - started;
+      assert.ok(ms < 10_000, `${shape}: ${ms} ms`);
+    });
+  }
+
   it('gives the self a role word and each known person a stable pseudonym, also for parts of a name', () => {
     const a = textOf("Ana met Bob Stone; Bob's sister is Carla Silva.", 'Ana Lima');
     assert.match(a, /^\[self\] met (\[person-[0-9A-Z]{4}\]); \1's sister is \[person-[0-9A-Z]{4}\]\.$/);

@@ -209,20 +209,24 @@ function replaceBareUrls(text: string): string {
  * A closing bracket with its opener in the URL is the URL's (`wiki/Foo_(bar)`, a role word `[phone]`).
  */
 function urlEnd(url: string): number {
+  // Closers not yet matched by an opener, per kind: counted once, so a long tail costs no more.
+  const unmatched = new Map<string, number>();
+  for (const [close, open] of Object.entries(openers))
+    unmatched.set(close, url.split(close).length - url.split(open).length);
   let end = url.length;
-  while (end > 0 && closing.includes(url[end - 1]!) && !opened(url.slice(0, end))) end -= 1;
+  while (end > 0 && closing.includes(url[end - 1]!)) {
+    const ch = url[end - 1]!;
+    const left = unmatched.get(ch);
+    if (left !== undefined) {
+      if (left <= 0) break;
+      unmatched.set(ch, left - 1);
+    }
+    end -= 1;
+  }
   return end;
 }
 
 const openers: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-
-/** Whether the bracket that ends `s` closes one opened in `s`. */
-function opened(s: string): boolean {
-  const close = s[s.length - 1]!;
-  const open = openers[close];
-  if (open === undefined) return false;
-  return s.split(open).length >= s.split(close).length;
-}
 
 // Characters are read as NFKC reads them, so that "ana＠example．com" (full width) is an address as
 // "ana@example.com" is; the text around them is left as it was written.
