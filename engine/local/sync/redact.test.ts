@@ -56,6 +56,26 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(dates), dates);
   });
 
+  it('finds card numbers in other digits and with no-break spaces, tabs or en dashes; keeps the rest as written', () => {
+    assert.equal(
+      textOf(
+        'card \uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 ok',
+      ),
+      'card [card] ok',
+    );
+    assert.equal(textOf('4111\u00a01111\u00a01111\u00a01111'), '[card]');
+    assert.equal(textOf('4111\t1111\t1111\t1111.'), '[card].');
+    assert.equal(textOf('4111\u20131111\u20131111\u20131111'), '[card]');
+    assert.equal(
+      textOf(
+        '\u0664\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661',
+      ),
+      '[card]',
+    );
+    const kept = 'In 2019\u20132021 I paid \uff11\uff12\uff10 euros,\u00a0twice.';
+    assert.equal(textOf(kept), kept);
+  });
+
   it('keeps dates in brackets, ranges of dates and dates written with spaced separators', () => {
     const kept =
       '(2024-05-01) from 2024-05-01 - 2024-05-31, 01/05/2024 - 03/05/2024, on 12 / 04 / 2024 10:30. ' +
@@ -136,17 +156,31 @@ describe('the redactor of redacted_summary copies', () => {
       fc.constant([4]),
       fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 19 }),
     );
-    const separator = fc.constantFrom('', ' ', '-', '.', ' - ');
+    const separator = fc.constantFrom(
+      '',
+      ' ',
+      '-',
+      '.',
+      ' - ',
+      '\u00a0',
+      '\t',
+      '\u2013',
+      ' \u2013 ',
+      '\u2212',
+    );
+    // ASCII digits, or full-width, Arabic-Indic or Devanagari ones.
+    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966);
     // No digit (it would make another, longer number) and no "@" (an address takes in what it touches).
     const pool = [...'aZefptAB_éñ日ｘ \n\u00a0,;:!?\'"()[]/-.+#&*=%'];
     const around = fc.array(fc.constantFrom(...pool), { maxLength: 12 }).map((cs) => cs.join(''));
     const redactor = createRedactor({ self: null, others: [] }, secret);
     fc.assert(
-      fc.property(card, sizes, separator, around, around, (digits, groups, sep, before, after) => {
-        const text = before + written(digits, groups, sep) + after;
+      fc.property(card, sizes, separator, zero, around, around, (digits, groups, sep, z, before, after) => {
+        const inForm = digits.replace(/\d/g, (d) => String.fromCharCode(z + Number(d)));
+        const text = before + written(inForm, groups, sep) + after;
         const out = redactor.redact(message(text));
         // Held back is safe: nothing goes up.
-        if (out.ok) assert.doesNotMatch((out.replica.content as { text: string }).text, /\d/, text);
+        if (out.ok) assert.doesNotMatch((out.replica.content as { text: string }).text, /\p{Nd}/u, text);
       }),
       { numRuns: 500 },
     );

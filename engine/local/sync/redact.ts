@@ -365,7 +365,8 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
  * passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and year spans are left as
  * they are, unless the run is a card number.
  */
-function replaceDigitRuns(text: string): string {
+function replaceDigitRuns(original: string): string {
+  const text = asDigitsAndJoints(original);
   let out = '';
   let from = 0;
   let i = 0;
@@ -392,12 +393,37 @@ function replaceDigitRuns(text: string): string {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone; a card number is one wherever it is.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
-      out += text.slice(from, i) + (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
+      out += original.slice(from, i) + (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
       from = end;
     }
     i = Math.max(end, i + 1);
   }
-  return out + text.slice(from);
+  return out + original.slice(from);
+}
+
+/** Digits of other forms (full-width, Arabic-Indic, Devanagari) and their zeros' code points. */
+const otherZeros = [0xff10, 0x0660, 0x06f0, 0x0966];
+const otherDigits = /[\uff10-\uff19\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]/g;
+/** Spaces and dashes a number's groups may be written apart with besides ASCII's. */
+const otherSpaces = /[\t\u00a0\u2007\u2009\u202f\u3000]/g;
+const otherDashes = /[\u2010-\u2013\u2212\ufe63\uff0d]/g;
+
+/**
+ * The text as the digit rules read it, each character for one of the same length, so that what they
+ * find lies at the same place in the text as written: a digit of another form is its ASCII digit, and a
+ * no-break space, tab, en dash or minus sign between groups is a space or a hyphen. A card number in
+ * full-width digits or with no-break spaces is still one.
+ */
+function asDigitsAndJoints(text: string): string {
+  if (!/[^\x20-\x7e]/.test(text)) return text;
+  return text
+    .replace(otherDigits, (d) => {
+      const c = d.charCodeAt(0);
+      const zero = otherZeros.find((z) => c >= z && c <= z + 9)!;
+      return String(c - zero);
+    })
+    .replace(otherSpaces, ' ')
+    .replace(otherDashes, '-');
 }
 
 /** A digit starts a run wherever it is; a "+" or "(" before a digit does, unless it follows a word. */
