@@ -159,7 +159,8 @@ export async function referenceContext(
     text: assembled.text,
     citations: assembled.citations,
     unknowns: miss ? [body.query] : [],
-    ...(miss ? { abstained: { reason: 'no_evidence' as const } } : {}),
+    // Evidence that the budget cut whole is no miss of the Brain's: truncated says so, with no abstention.
+    ...(miss && !assembled.truncated ? { abstained: { reason: 'no_evidence' as const } } : {}),
     budget: {
       requested_tokens: requested,
       estimated_tokens: assembled.estimated_tokens,

@@ -168,8 +168,8 @@ const tools: McpTool[] = [
     description:
       'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
       '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-      'reason (no_evidence with budget.truncated true: evidence was found but none fitted the budget; ask with a ' +
-      'larger budget.tokens). The result is the Context itself; its status "processing" means the watermark is not ' +
+      'reason. Text null with budget.truncated true and no abstention: evidence was found but none fitted the ' +
+      'budget; ask with a larger budget.tokens. The result is the Context itself; its status "processing" means the watermark is not ' +
       'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
       'arguments, until status is "ready".',
     input: {
