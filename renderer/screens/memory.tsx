@@ -11,6 +11,7 @@ import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { currentAfterWithdrawal, currentInstead } from '../withdrawal.ts';
 
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
   const client = useClient();
@@ -49,10 +50,12 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   // A scheduled value is replaced by nothing (it starts later), nor is a current one.
   const later = m.revisions.filter((r) => r.version > m.version);
   const newer =
-    m.status === 'superseded' || m.status === 'retracted'
+    m.status === 'superseded'
       ? (later.filter((r) => r.status === 'active').at(-1) ??
         later.filter((r) => r.status === 'scheduled').at(-1))
       : undefined;
+  // A withdrawn value gives way to whatever the slot holds without it, often an earlier version.
+  const instead = m.status === 'retracted' ? currentInstead(m.revisions, m.id) : [];
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -75,6 +78,24 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
             {saved ? 'Saved. ' : ''}A newer version replaces this one:{' '}
             <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
           </p>
+        ) : m.status === 'retracted' && !(saved && correct.data.record.status === 'processing') ? (
+          <p className="notice">
+            {saved ? 'Saved. ' : ''}This Memory is withdrawn: agents are no longer told of it.{' '}
+            {instead.length === 0 ? (
+              'No other value takes its place.'
+            ) : (
+              <>
+                {instead[0]!.status === 'scheduled' ? 'Starting later instead: ' : 'Current instead: '}
+                {instead.map((r, i) => (
+                  <span key={r.id}>
+                    {i > 0 ? ', ' : ''}
+                    <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>
+                  </span>
+                ))}
+                {instead.length > 1 ? ' (its sources disagree; see Conflicts)' : ''}
+              </>
+            )}
+          </p>
         ) : m.status === 'scheduled' && !saved ? (
           <p className="notice">
             This value holds from {formatDateTime(m.valid_from)}; until then an earlier one is current.
@@ -84,9 +105,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
             Saved.{' '}
             {correct.data.record.status === 'processing'
               ? 'It is being applied now.'
-              : m.status === 'retracted'
-                ? 'This Memory is withdrawn: agents are no longer told of it.'
-                : 'The history below shows the new version.'}
+              : 'The history below shows the new version.'}
           </p>
         ) : null}
       </div>
@@ -175,7 +194,7 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (correct.isPending || unchanged) return;
-    // Withdrawing leaves no value in the slot: asked first, as on Conflicts.
+    // Withdrawing cannot be undone from here (and may bring back an earlier value): asked first.
     if (withdraw) setConfirming(true);
     else save();
   };
@@ -221,13 +240,49 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
           onConfirm={save}
         >
           <blockquote className="quote">{m.statement}</blockquote>
-          <p>
-            It stays in its history, but agents are no longer told of it, and nothing takes its place.
-            Forgetting the correction Record later (on Records) would bring it back.
-          </p>
+          <WithdrawalOutcome m={m} />
+          <p>Forgetting the correction Record later (on Records) would bring it back.</p>
         </ConfirmDialog>
       ) : null}
     </section>
+  );
+}
+
+/** What withdrawing `m` leaves in its place, said before it is done. */
+function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
+  // The moment the dialog opened: "current" is read at it.
+  const [now] = useState(() => Date.now());
+  const next = currentAfterWithdrawal(m.revisions, m.id, now);
+  if (!next)
+    return (
+      <p>It stays in its history, but agents are no longer told of it, and no other value takes its place.</p>
+    );
+  if (m.status === 'scheduled')
+    return (
+      <>
+        <p>It stays in its history, but it will not start. The value current now stays current after that:</p>
+        <blockquote className="quote">{next.statement}</blockquote>
+      </>
+    );
+  // Already current beside it (another source disagrees): that one is then the only value.
+  if (next.status === 'active')
+    return (
+      <>
+        <p>
+          It stays in its history, and agents are no longer told of it. Another source gives a different
+          value, which stays current and is then the only one:
+        </p>
+        <blockquote className="quote">{next.statement}</blockquote>
+      </>
+    );
+  return (
+    <>
+      <p>
+        It stays in its history, and agents are no longer told of it. The earlier value (version{' '}
+        {next.version}) takes its place again, and agents are told of that instead:
+      </p>
+      <blockquote className="quote">{next.statement}</blockquote>
+    </>
   );
 }
 

@@ -8,6 +8,8 @@ import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { recordSummary } from '../../renderer/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
+import type { MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
 
 test('routes parse and build round-trip, unknown paths are not-found', () => {
@@ -126,4 +128,47 @@ test('filters read from and written to the address round-trip; defaults and empt
   assert.deepEqual(readSearch(written.slice(1), names), { q: 'sailing club' });
   assert.equal(writeSearch({}, names), '');
   assert.deepEqual(readSearch('q=%20+&status=all&other=x', names), { status: 'all' });
+});
+
+test('withdrawing a value brings back the latest earlier one still standing, or says nothing does', () => {
+  const rev = (
+    version: number,
+    status: MemoryRevision['status'],
+    from: string,
+    to: string | null,
+  ): MemoryRevision => ({
+    id: `mem_${version}`,
+    version,
+    statement: `v${version}`,
+    status,
+    valid_from: from,
+    valid_to: to,
+    learned_at: from,
+    cause: version === 1 ? 'derived' : 'superseded_by_record',
+  });
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  const v1 = rev(1, 'superseded', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z');
+  const v2 = rev(2, 'superseded', '2024-03-01T00:00:00Z', '2024-06-01T00:00:00Z');
+  const v3 = rev(3, 'active', '2024-06-01T00:00:00Z', null);
+  assert.equal(currentAfterWithdrawal([v1, v2, v3], 'mem_3', now)?.id, 'mem_2');
+  // v2 withdrawn already, or corrected where it began (never true): v1 comes back.
+  assert.equal(currentAfterWithdrawal([v1, { ...v2, status: 'retracted' }, v3], 'mem_3', now)?.id, 'mem_1');
+  assert.equal(
+    currentAfterWithdrawal([v1, { ...v2, valid_to: v2.valid_from }, v3], 'mem_3', now)?.id,
+    'mem_1',
+  );
+  assert.equal(currentAfterWithdrawal([v3], 'mem_3', now), undefined, 'the only value: nothing');
+  // A value starting later: what is current now stays; a replaced one is not current to withdraw.
+  const later = rev(4, 'scheduled', '2099-01-01T00:00:00Z', null);
+  assert.equal(currentAfterWithdrawal([v1, v2, v3, later], 'mem_4', now)?.id, 'mem_3');
+  assert.equal(currentAfterWithdrawal([v1, v2, v3], 'mem_2', now), undefined);
+  // Once withdrawn, the page points to what is current instead.
+  assert.deepEqual(
+    currentInstead(
+      [v1, { ...v2, status: 'active', valid_to: null }, { ...v3, status: 'retracted' }],
+      'mem_3',
+    ).map((r) => r.id),
+    ['mem_2'],
+  );
+  assert.deepEqual(currentInstead([{ ...v3, status: 'retracted' }], 'mem_3'), []);
 });

