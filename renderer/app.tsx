@@ -17,7 +17,7 @@ import {
 import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
 import { brainOptions } from './api/queries.ts';
-import { forgetSession, loadSession, type Session } from './api/session.ts';
+import { answerSessionRequests, forgetSession, loadSession, type Session } from './api/session.ts';
 import { brainTabs, pageTitle } from './nav.ts';
 import { Link, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
@@ -48,6 +48,9 @@ export function App() {
       (e: unknown) => setState({ phase: 'signed-out', reason: e }),
     );
   }, []);
+  const signedIn = state.phase === 'ready';
+  // A link opened in a new tab asks the tabs signed in for their session (api/session.ts).
+  useEffect(() => (signedIn ? answerSessionRequests() : undefined), [signedIn]);
   if (state.phase === 'loading') return <Loading what="Mnemo" />;
   if (state.phase === 'signed-out')
     return <SignIn reason={state.reason} onSession={(session) => setState({ phase: 'ready', session })} />;

@@ -72,7 +72,8 @@ export class SessionError extends Error {
 /**
  * Finds the credentials the UI uses: from the desktop shell's bridge, else by trading the one-time
  * token in the address for a key (then removing it from the address bar), else from this tab's
- * earlier exchange. Null means the person has to paste a key.
+ * earlier exchange, else from another tab of the app that is signed in. Null means the person has to
+ * paste a key.
  */
 export async function loadSession(): Promise<Session | null> {
   const session = await findSession();
@@ -110,7 +111,67 @@ async function findSession(): Promise<Session | null> {
       body.code ?? `http_${res.status}`,
     );
   }
-  return readStored();
+  const stored = readStored();
+  if (stored) return stored;
+  // A link opened in a new tab, or pasted into one: a signed-in tab of this app hands its session
+  // over. Not after this tab was signed out on purpose: the other tabs may hold the same revoked key.
+  if (signOutReason() !== null) return null;
+  const handed = await askOtherTabs();
+  return handed ? remember(handed) : null;
+}
+
+/**
+ * New tabs get the session from a signed-in one over a BroadcastChannel, which only pages of this
+ * origin can open (the app's own pages: the CSP allows no other script), so the key stays out of
+ * localStorage and cookies. A new tab asks with a random id; each signed-in tab answers that id with
+ * its key; the first answer is kept. No tab open: no answer, and the sign-in screen is shown.
+ */
+const channelName = 'mnemo.session';
+/** Long enough for a tab in the background to answer; only a tab with no session waits it out. */
+const askTimeoutMs = 500;
+
+type HandOff = { type: 'ask'; id: string } | { type: 'answer'; id: string; apiKey: string };
+
+function randomId(): string {
+  // getRandomValues, not randomUUID: the latter needs a secure context, and a LAN address is not one.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
+
+function askOtherTabs(): Promise<Session | null> {
+  if (typeof BroadcastChannel === 'undefined') return Promise.resolve(null);
+  const channel = new BroadcastChannel(channelName);
+  const id = randomId();
+  return new Promise((resolve) => {
+    const done = (session: Session | null) => {
+      clearTimeout(timer);
+      channel.close();
+      resolve(session);
+    };
+    const timer = setTimeout(() => done(null), askTimeoutMs);
+    channel.onmessage = (e: MessageEvent<HandOff | null>) => {
+      const m = e.data;
+      if (m?.type === 'answer' && m.id === id && typeof m.apiKey === 'string' && m.apiKey)
+        done({ baseUrl: apiBase(), apiKey: m.apiKey });
+    };
+    channel.postMessage({ type: 'ask', id } satisfies HandOff);
+  });
+}
+
+/**
+ * While this tab is signed in, it answers new tabs asking for the session (see askOtherTabs).
+ * Returns the function that stops answering.
+ */
+export function answerSessionRequests(): () => void {
+  if (typeof BroadcastChannel === 'undefined') return () => {};
+  const channel = new BroadcastChannel(channelName);
+  channel.onmessage = (e: MessageEvent<HandOff | null>) => {
+    const m = e.data;
+    if (m?.type === 'ask' && typeof m.id === 'string' && current !== null)
+      channel.postMessage({ type: 'answer', id: m.id, apiKey: current } satisfies HandOff);
+  };
+  return () => channel.close();
 }
 
 function readStored(): Session | null {

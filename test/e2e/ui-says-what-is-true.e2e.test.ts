@@ -78,3 +78,31 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   assert.equal((await app.api.getMemory('withdraw', lisbon.id)).status, 'active');
   assert.deepEqual(problems, []);
 });
+
+// Last in the file: it closes the page the other tests share.
+test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
+  await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
+  const { page, problems } = await ui();
+  await go(page, '/');
+  const link = page.getByRole('link', { name: 'Tabs', exact: true });
+  const [tab] = await Promise.all([context().waitForEvent('page'), link.click({ button: 'middle' })]);
+  await tab.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+  assert.equal(new URL(tab.url()).pathname, '/brains/tabs/memories');
+  // An address pasted into a new tab.
+  const pasted = await context().newPage();
+  await pasted.goto(new URL('/brains/tabs/records', app.uiUrl).href);
+  await pasted.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+  // The key stays in each tab's sessionStorage: never in localStorage or a cookie.
+  for (const p of [page, tab, pasted]) {
+    assert.doesNotMatch(await p.evaluate<string>('JSON.stringify(localStorage)'), /sk_/);
+    assert.equal(await p.evaluate<string>('document.cookie'), '');
+  }
+  // No tab signed in any more: the sign-in screen, as before.
+  await Promise.all([tab.close(), pasted.close(), page.close()]);
+  opened = undefined;
+  const alone = await context().newPage();
+  await alone.goto(new URL('/brains/tabs/records', app.uiUrl).href);
+  await alone.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
+  await alone.close();
+  assert.deepEqual(problems, []);
+});
