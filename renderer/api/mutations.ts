@@ -22,6 +22,7 @@ import type {
 } from '../../engine/contract/index.ts';
 import type { KeyListPage } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
+import { clearImportMarker, holdImportLock, writeImportMarker, type ImportMarker } from './import-marker.ts';
 import { keys } from './queries.ts';
 
 export function useCreateBrain() {
@@ -143,6 +144,24 @@ export const importRunOptions = (qc: QueryClient, brainId: string) =>
  * import's state as the server reports it; the summary comes back. The state carries `cancel`, so the
  * import can be stopped from wherever it is shown, also after the person came back from another tab.
  */
+/**
+ * The page is going (reload, closed tab, another address): the browser then aborts the import's
+ * request, which is not a failure of the import to record. Its marker stays as it was: running, with
+ * no page holding its lock, which is how it reads as cut short (import-marker.ts).
+ */
+let pageGoing = false;
+if (typeof window !== 'undefined')
+  window.addEventListener('pagehide', (e) => {
+    if (!e.persisted) pageGoing = true;
+  });
+
+/** Leaving the page would stop the import part way: the browser asks first. */
+function warnBeforeLeaving(e: BeforeUnloadEvent) {
+  e.preventDefault();
+  // Older browsers ask only when returnValue is set.
+  e.returnValue = '';
+}
+
 export function useImportFiles(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
@@ -152,6 +171,15 @@ export function useImportFiles(brainId: string) {
     mutationFn: async (body: ImportRequest) => {
       const controller = new AbortController();
       let progress: ImportProgress | null = null;
+      // Outlives the page when the page goes first (reload, closed tab): see import-marker.ts.
+      const marker: ImportMarker = {
+        id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+        files: body.files.length,
+        startedAt: new Date().toISOString(),
+        progress: null,
+      };
+      const counts = (p: ImportProgress | null): ImportMarker['progress'] =>
+        p && { imported: p.imported, unchanged: p.unchanged, skipped: p.skipped, failed: p.failed };
       const pending = () =>
         qc.setQueryData<ImportRun>(key, {
           status: 'pending',
@@ -160,16 +188,36 @@ export function useImportFiles(brainId: string) {
           cancel: () => controller.abort(),
         });
       pending();
+      writeImportMarker(brainId, marker, true);
+      window.addEventListener('beforeunload', warnBeforeLeaving);
+      let settle = () => {};
+      holdImportLock(marker.id, new Promise<void>((resolve) => (settle = resolve)));
       try {
-        return await client.importFilesWithProgress(brainId, body, {
+        const result = await client.importFilesWithProgress(brainId, body, {
           signal: controller.signal,
           onProgress: (p) => {
             progress = p;
             pending();
+            writeImportMarker(brainId, { ...marker, progress: counts(p) });
           },
         });
+        clearImportMarker(brainId, marker.id);
+        return result;
       } catch (e) {
-        throw controller.signal.aborted ? new ImportStopped(progress) : e;
+        if (pageGoing) throw e;
+        const stopped = controller.signal.aborted;
+        // Refused before the server planned it: nothing was written, nothing is left to finish.
+        if (!stopped && progress === null) clearImportMarker(brainId, marker.id);
+        else
+          writeImportMarker(
+            brainId,
+            { ...marker, progress: counts(progress), ended: stopped ? 'cancelled' : 'failed' },
+            true,
+          );
+        throw stopped ? new ImportStopped(progress) : e;
+      } finally {
+        window.removeEventListener('beforeunload', warnBeforeLeaving);
+        settle();
       }
     },
     onSuccess: (result, body) =>

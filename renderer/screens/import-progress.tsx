@@ -1,6 +1,8 @@
+import { useEffect, useRef } from 'react';
 import type { ImportProgress } from '../../engine/contract/index.ts';
 import type { ImportRun } from '../api/mutations.ts';
-import { plural } from '../format.ts';
+import type { ImportLeftover } from '../api/use-import-leftover.ts';
+import { formatDateTime, plural } from '../format.ts';
 
 /**
  * How far the bar is: by the chosen files (or exports) when there are several, else by the items of
@@ -55,12 +57,61 @@ export function ImportRunning({ run }: { run: ImportRun }) {
 /** After Cancel: what happened to what was written, and how to finish. */
 export function ImportStoppedNotice({ run }: { run: ImportRun }) {
   const written = run.progress?.imported ?? 0;
+  // Cancel import is gone with the import it stopped: focus comes here, not to <body>.
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const now = document.activeElement;
+    if (!now || now === document.body) ref.current?.focus();
+  }, []);
   return (
-    <p className="import-stopped" role="status">
+    <p className="import-stopped" role="status" tabIndex={-1} ref={ref}>
       {written > 0
         ? `Stopped. ${written === 1 ? 'At least 1 item was' : `At least ${written.toLocaleString()} items were`} written; `
         : 'Stopped. Anything written before the stop stays; '}
       importing the same files again finishes the rest without duplicates.
     </p>
+  );
+}
+
+const howItEnded = {
+  interrupted: 'did not finish: the page was reloaded or closed while it ran, which stops an import',
+  cancelled: 'was stopped with Cancel import',
+  failed: 'stopped part way with an error',
+} as const;
+
+/**
+ * The Brain's last import when this page does not run it: cut short (a reload, a closed tab), stopped
+ * or failed before a reload, or running in another tab. Said until dismissed or imported again.
+ */
+export function ImportLeftoverNotice({
+  leftover,
+  onDismiss,
+}: {
+  leftover: ImportLeftover;
+  onDismiss: () => void;
+}) {
+  const { marker } = leftover;
+  const started = `started ${formatDateTime(marker.startedAt)}, ${plural(marker.files, 'file')}`;
+  if (leftover.state === 'elsewhere')
+    return (
+      <p className="notice" role="status">
+        An import into this Brain is running in another tab ({started}). What has been imported grows as it
+        goes.
+      </p>
+    );
+  const written = marker.progress?.imported ?? 0;
+  return (
+    <div className="notice import-leftover" role="status">
+      <p>
+        The last import into this Brain ({started}) {howItEnded[leftover.state]}.{' '}
+        {written > 0
+          ? `At least ${plural(written, 'new item was', 'new items were')} written before it stopped`
+          : 'What was written before it stopped stays'}
+        ; importing the same files again finishes the rest without duplicates.
+      </p>
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
   );
 }

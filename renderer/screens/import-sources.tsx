@@ -18,7 +18,7 @@ function span(s: SourceSummary): string {
 }
 
 /** Imports held by the Brain (sources with reconciled Records), each removable as a whole. */
-export function ImportedSources({ brainId }: { brainId: string }) {
+export function ImportedSources({ brainId, partial }: { brainId: string; partial: boolean }) {
   const client = useClient();
   const sources = useQuery(sourceListOptions(client, brainId));
   const [removing, setRemoving] = useState<SourceSummary | null>(null);
@@ -31,6 +31,12 @@ export function ImportedSources({ brainId }: { brainId: string }) {
         Imported items cannot be forgotten one by one (they would come back with the next import); remove a
         whole import here instead.
       </p>
+      {partial ? (
+        <p className="notice">
+          The last import stopped before it finished (see above), so what it brought in below may be only part
+          of its files.
+        </p>
+      ) : null}
       {removed ? (
         <p className="notice" role="status">
           Removed “{labelOf(removed.target.id)}”: {plural(removed.deleted.records, 'Record')} and{' '}

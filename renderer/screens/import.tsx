@@ -19,7 +19,8 @@ import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ImportedSources } from './import-sources.tsx';
 import { importFormatText } from '../import-formats.ts';
-import { ImportRunning, ImportStoppedNotice } from './import-progress.tsx';
+import { ImportLeftoverNotice, ImportRunning, ImportStoppedNotice } from './import-progress.tsx';
+import { useImportLeftover, type ImportLeftover } from '../api/use-import-leftover.ts';
 
 /** The start of the day after a date input's day (YYYY-MM-DD), in this computer's zone. */
 function dayAfter(day: string): Date {
@@ -37,6 +38,7 @@ function browserTimeZone(): string {
 }
 
 export function ImportScreen({ brainId }: { brainId: string }) {
+  const { leftover, dismiss } = useImportLeftover(brainId);
   return (
     <>
       <h1 tabIndex={-1}>Import</h1>
@@ -44,13 +46,21 @@ export function ImportScreen({ brainId }: { brainId: string }) {
         Bring in what you already have: notes, chats, mail, calendars and contacts, from the files their apps
         export. Importing the same files again adds nothing new; a note that changed replaces its old version.
       </p>
-      <ImportForm brainId={brainId} />
-      <ImportedSources brainId={brainId} />
+      <ImportForm brainId={brainId} leftover={leftover} onDismiss={dismiss} />
+      <ImportedSources brainId={brainId} partial={leftover !== null && leftover.state !== 'elsewhere'} />
     </>
   );
 }
 
-function ImportForm({ brainId }: { brainId: string }) {
+function ImportForm({
+  brainId,
+  leftover,
+  onDismiss,
+}: {
+  brainId: string;
+  leftover: ImportLeftover | null;
+  onDismiss: () => void;
+}) {
   const qc = useQueryClient();
   const importFiles = useImportFiles(brainId);
   // The latest import of this Brain, started here or before the person looked at another tab.
@@ -220,6 +230,8 @@ function ImportForm({ brainId }: { brainId: string }) {
         </button>
         {running ? <ImportRunning run={run} /> : null}
         {run?.status === 'cancelled' ? <ImportStoppedNotice run={run} /> : null}
+        {/* This page's own last import says how it went itself; this is one it no longer holds. */}
+        {leftover && run === null ? <ImportLeftoverNotice leftover={leftover} onDismiss={onDismiss} /> : null}
       </form>
       {run?.status === 'success' && run.result ? (
         <ImportSummary brainId={brainId} result={run.result} />

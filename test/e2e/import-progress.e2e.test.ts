@@ -74,6 +74,10 @@ test('a multi-file import shows progress; Cancel stops it and says so; importing
     assert.ok(said >= 3, message);
     assert.equal(await bar.count(), 0, 'the bar goes with the import');
     assert.equal(await page.getByRole('button', { name: 'Cancel import' }).count(), 0);
+    // Cancel import is gone: focus is on what the person reads next, not dropped to <body>.
+    assert.match(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), /^Stopped\./);
+    // What has been imported does not pass for whole.
+    await page.getByText(/The last import stopped before it finished/).waitFor();
 
     // The server stopped: what was written stays, and nothing more arrives.
     await new Promise((r) => setTimeout(r, 300));
@@ -97,6 +101,49 @@ test('a multi-file import shows progress; Cancel stops it and says so; importing
       ),
     );
     assert.equal(await records(), total, 'every note once');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('reloading during an import asks first; afterwards the screen says the import did not finish', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'cut', name: 'Cut' });
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Cut' }).click();
+    const nav = page.getByRole('navigation', { name: 'Brain cut' });
+    await nav.getByRole('link', { name: 'Import' }).click();
+    await page.getByLabel('Files', { exact: true }).setInputFiles(paths);
+    await page.getByRole('button', { name: `Import ${total} files` }).click();
+    await page.waitForFunction(barValueAtLeast, 3);
+
+    // The browser asks before the page goes; the person goes anyway.
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.type());
+      void d.accept();
+    });
+    await page.reload();
+    assert.deepEqual(asked, ['beforeunload']);
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    const notice = page.locator('.import-leftover');
+    await notice.getByText(/did not finish: the page was reloaded or closed while it ran/).waitFor();
+    const said = Number(/At least ([\d,]+) new items were written/.exec(await notice.innerText())?.[1]);
+    assert.ok(said >= 3, await notice.innerText());
+    await page.getByText(/The last import stopped before it finished/).waitFor();
+    const written = (await app.api.getCensus('cut')).counts.records;
+    assert.ok(written >= said && written < total, `stopped part way (${written} of ${total})`);
+
+    // Importing again finishes it, and the notices go.
+    await page.getByLabel('Files', { exact: true }).setInputFiles(paths);
+    await page.getByRole('button', { name: `Import ${total} files` }).click();
+    await page.locator('.import-summary').getByRole('heading', { name: 'Import finished' }).waitFor({
+      timeout: 20_000,
+    });
+    assert.equal(await page.getByText(/The last import stopped before it finished/).count(), 0);
+    assert.equal(await notice.count(), 0);
     assert.deepEqual(problems, []);
   } finally {
     await app.close();
