@@ -29,43 +29,45 @@ export function BrainsScreen() {
         ) : brains.data.data.length === 0 ? (
           <Empty title="No Brains yet">Create your first one below.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Brain</th>
-                <th scope="col">Whose memory</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {brains.data.data.map((b) => (
-                <tr key={b.id}>
-                  <td>
-                    <Link to={paths.brain(b.id)} className="strong">
-                      {b.name ?? b.id}
-                    </Link>
-                    {b.name ? <div className="muted mono">{b.id}</div> : null}
-                  </td>
-                  <td>
-                    {b.self ? (
-                      `${b.self.name} (${b.self.type === 'org' ? 'organisation' : 'person'})`
-                    ) : (
-                      <span className="muted">not set</span>
-                    )}
-                  </td>
-                  <td>{formatDateTime(b.created_at)}</td>
-                  <td className="actions">
-                    <button type="button" className="danger subtle" onClick={() => setForgetting(b.id)}>
-                      Forget<span className="visually-hidden"> {b.id}</span>
-                    </button>
-                  </td>
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Brain</th>
+                  <th scope="col">Whose memory</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {brains.data.data.map((b) => (
+                  <tr key={b.id}>
+                    <td className="wrap-anywhere">
+                      <Link to={paths.brain(b.id)} className="strong">
+                        {b.name ?? b.id}
+                      </Link>
+                      {b.name ? <div className="muted mono">{b.id}</div> : null}
+                    </td>
+                    <td>
+                      {b.self ? (
+                        `${b.self.name} (${b.self.type === 'org' ? 'organisation' : 'person'})`
+                      ) : (
+                        <span className="muted">not set</span>
+                      )}
+                    </td>
+                    <td>{formatDateTime(b.created_at)}</td>
+                    <td className="actions">
+                      <button type="button" className="danger subtle" onClick={() => setForgetting(b.id)}>
+                        Forget<span className="visually-hidden"> {b.id}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       <CreateBrainForm />

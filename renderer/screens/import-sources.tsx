@@ -54,42 +54,44 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
       ) : imports.length === 0 ? (
         <Empty title="Nothing imported yet">Choose or drop export files above.</Empty>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Import</th>
-              <th scope="col">Records</th>
-              <th scope="col">Covers</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {imports.map((s) => (
-              <tr key={s.name}>
-                <td>
-                  <span className="strong">{labelOf(s.name)}</span>
-                  <div className="muted mono small">{s.name}</div>
-                </td>
-                <td>{s.records.toLocaleString()}</td>
-                <td>{span(s)}</td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="danger subtle"
-                    onClick={() => {
-                      setRemoved(null);
-                      setRemoving(s);
-                    }}
-                  >
-                    Remove this import<span className="visually-hidden"> of {labelOf(s.name)}</span>
-                  </button>
-                </td>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Import</th>
+                <th scope="col">Records</th>
+                <th scope="col">Covers</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {imports.map((s) => (
+                <tr key={s.name}>
+                  <td className="wrap-anywhere">
+                    <span className="strong">{labelOf(s.name)}</span>
+                    <div className="muted mono small">{s.name}</div>
+                  </td>
+                  <td>{s.records.toLocaleString()}</td>
+                  <td>{span(s)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="danger subtle"
+                      onClick={() => {
+                        setRemoved(null);
+                        setRemoving(s);
+                      }}
+                    >
+                      Remove this import<span className="visually-hidden"> of {labelOf(s.name)}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {removing ? (
         <RemoveImportDialog

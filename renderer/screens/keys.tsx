@@ -77,7 +77,7 @@ export function KeysScreen() {
                     <td className="mono">
                       {k.prefix}_…{k.last4}
                     </td>
-                    <td>
+                    <td className="wrap-anywhere">
                       {k.label ?? <span className="muted">—</span>}
                       {isOwn(k) ? (
                         <>
@@ -91,7 +91,7 @@ export function KeysScreen() {
                         ? 'Everything'
                         : k.scopes.map((s) => scopeWords[s]).join(', ')}
                     </td>
-                    <td>{k.brain ?? <span className="muted">any</span>}</td>
+                    <td className="wrap-anywhere">{k.brain ?? <span className="muted">any</span>}</td>
                     <td>{formatDateTime(k.created_at)}</td>
                     <td>
                       {k.revoked_at ? (

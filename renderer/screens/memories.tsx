@@ -40,36 +40,40 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
           {params.q ? 'Try other words.' : 'Memories appear here once Records are written and processed.'}
         </Empty>
       ) : (
-        <table className="table memories-table" aria-label="Memories">
-          <thead>
-            <tr>
-              <th scope="col">Statement</th>
-              <th scope="col">Whose</th>
-              <th scope="col">About</th>
-              <th scope="col">True</th>
-              <th scope="col">Version</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((m) => (
-              <tr key={m.id}>
-                <td className="wrap-anywhere" dir="auto">
-                  <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
-                </td>
-                <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
-                <td className="wrap-anywhere">{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</td>
-                <td>{validitySpan(m.valid_from, m.valid_to)}</td>
-                <td>{m.version}</td>
-                <td>
-                  <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
-                    {statusLabels[m.status]}
-                  </span>
-                </td>
+        <div className="table-scroll">
+          <table className="table memories-table" aria-label="Memories">
+            <thead>
+              <tr>
+                <th scope="col">Statement</th>
+                <th scope="col">Whose</th>
+                <th scope="col">About</th>
+                <th scope="col">True</th>
+                <th scope="col">Version</th>
+                <th scope="col">Status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((m) => (
+                <tr key={m.id}>
+                  <td className="wrap-anywhere" dir="auto">
+                    <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
+                  </td>
+                  <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
+                  <td className="wrap-anywhere">
+                    {m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}
+                  </td>
+                  <td>{validitySpan(m.valid_from, m.valid_to)}</td>
+                  <td>{m.version}</td>
+                  <td>
+                    <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
+                      {statusLabels[m.status]}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <ShowMore list={memories} label="Show more" />
     </>

@@ -45,8 +45,8 @@ export function ObjectsScreen({ brainId }: { brainId: string }) {
               <tbody>
                 {rows.map((o) => (
                   <tr key={`${o.type}/${o.key}`}>
-                    <td>{o.type}</td>
-                    <td>{o.key}</td>
+                    <td className="wrap-anywhere">{o.type}</td>
+                    <td className="wrap-anywhere">{o.key}</td>
                     <td className="wrap-anywhere mono small" dir="auto">
                       <ClampedText text={JSON.stringify(o.value)} limit={300} />
                     </td>

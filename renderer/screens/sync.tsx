@@ -103,16 +103,18 @@ function Paired({ brainId, s }: { brainId: string; s: SyncStatus }) {
           Last attempt failed: {s.last_error}
         </p>
       ) : null}
-      <table className="table" aria-label="Sync counts">
-        <tbody>
-          {counts.map(([label, n]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{n}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="table" aria-label="Sync counts">
+          <tbody>
+            {counts.map(([label, n]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td>{n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {run.isError ? <ErrorNotice error={run.error} /> : null}
       {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
       <div className="row">

@@ -27,40 +27,42 @@ export function TracesScreen({ brainId }: { brainId: string }) {
         </Empty>
       ) : (
         <>
-          <table className="table" aria-label="Recent questions">
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col">When</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Cited</th>
-                <th scope="col">Time</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
-                  </td>
-                  <td>{formatDateTime(t.created_at)}</td>
-                  <td>{t.mode}</td>
-                  <td>
-                    {t.status === 'failed' ? (
-                      <span className="badge warn">Failed: {t.error_code}</span>
-                    ) : t.abstained ? (
-                      <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
-                    ) : (
-                      <span className="badge ok">{t.status === 'ready' ? 'Answered' : 'Processing'}</span>
-                    )}
-                  </td>
-                  <td>{t.citations}</td>
-                  <td>{t.total_ms.toFixed(1)} ms</td>
+          <div className="table-scroll">
+            <table className="table" aria-label="Recent questions">
+              <thead>
+                <tr>
+                  <th scope="col">Question</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Cited</th>
+                  <th scope="col">Time</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.id}>
+                    <td className="wrap-anywhere" dir="auto">
+                      <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
+                    </td>
+                    <td>{formatDateTime(t.created_at)}</td>
+                    <td>{t.mode}</td>
+                    <td>
+                      {t.status === 'failed' ? (
+                        <span className="badge warn">Failed: {t.error_code}</span>
+                      ) : t.abstained ? (
+                        <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
+                      ) : (
+                        <span className="badge ok">{t.status === 'ready' ? 'Answered' : 'Processing'}</span>
+                      )}
+                    </td>
+                    <td>{t.citations}</td>
+                    <td>{t.total_ms.toFixed(1)} ms</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <ShowMore list={traces} label="Show older questions" />
         </>
       )}

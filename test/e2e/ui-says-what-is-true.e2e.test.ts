@@ -79,6 +79,73 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   assert.deepEqual(problems, []);
 });
 
+/**
+ * Ordinary words (letters only, up to 16) in the page's tables, headers and badges that are drawn
+ * across two lines: broken mid-word. Long tokens (URLs, snake_case names) may break; these may not.
+ */
+const brokenWords = (page: Page) =>
+  page.evaluate<string[]>(`(() => {
+    const broken = [];
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement?.closest('table, .badge')) continue;
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const word = m[0].replace(/^[(“]+|[,.;:)”]+$/g, '');
+        if (!/^[A-Za-z]{2,16}$/.test(word)) continue;
+        const at = m.index + m[0].indexOf(word);
+        const range = document.createRange();
+        range.setStart(n, at);
+        range.setEnd(n, at + word.length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word);
+      }
+    }
+    return broken;
+  })()`);
+
+test('table text wraps long tokens but never breaks ordinary words; wide tables scroll at narrow widths', async () => {
+  const url =
+    'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ1a2B3c4D5e6F7g8H9i0JkLmNoPq/edit?usp=sharing_eil_m&ts=65f0c1d2';
+  await app.api.createBrain({ id: 'words', name: 'Words', self: { type: 'person', name: 'Ana' } });
+  await app.api.rememberRecord('words', {
+    content: {
+      kind: 'fact',
+      subject: 'Ana',
+      predicate: 'preferred_contact_method_for_urgent_work_matters',
+      value: 'phone',
+    },
+    source: { name: url },
+  });
+  await app.api.rememberRecord('words', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'reading_list_location', value: url },
+  });
+  await settled('words');
+  await app.api.acceptObject('words', {
+    type: 'contact_preference',
+    key: 'preferred_contact_method_for_urgent_work_matters',
+    value: { url, note: 'x'.repeat(120) },
+  });
+  const { page, problems } = await ui();
+  const screens = { memories: '/brains/words/memories', objects: '/brains/words/objects', brains: '/' };
+  for (const [name, path] of Object.entries(screens)) {
+    await go(page, path);
+    await page.locator('main table').first().waitFor();
+    assert.deepEqual(await brokenWords(page), [], `${name} at 1280 px: no word broken`);
+  }
+  await page.setViewportSize({ width: 800, height: 900 });
+  for (const [name, path] of Object.entries(screens)) {
+    await go(page, path);
+    await page.locator('main table').first().waitFor();
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    assert.ok(scrollWidth <= 800, `${name} at 800 px: the page is not wider than the window`);
+    assert.deepEqual(await brokenWords(page), [], `${name} at 800 px: no word broken`);
+  }
+  await go(page, screens.memories);
+  await page.locator('main table').first().waitFor();
+  await checkScreen(page, 'memories-long-tokens-800');
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
