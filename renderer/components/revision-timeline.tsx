@@ -3,10 +3,15 @@ import { formatDate, formatDateTime, statusLabels, truthPhrase } from '../format
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
+/**
+ * How each version came to be, said of the version it is shown on: `cause` is why that version was
+ * written (engine/derive), not what happened to it later. `superseded_by_record` is a version from a
+ * Record written after the slot already had one (it may start before or after the others).
+ */
 const causes: Record<MemoryRevision['cause'], string> = {
   derived: 'worked out from a Record',
-  superseded_by_record: 'replaced by a newer Record',
-  correction: 'corrected by a person',
+  superseded_by_record: 'from a newer Record about the same thing',
+  correction: 'a person’s correction',
   rederived: 'worked out again after a Record was forgotten',
 };
 

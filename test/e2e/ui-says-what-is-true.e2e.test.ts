@@ -60,6 +60,11 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const { page, problems } = await ui();
   await go(page, `/brains/withdraw/memories/${porto.id}`);
   await page.getByRole('heading', { level: 1, name: porto.statement }).waitFor();
+  // The history says how each version came to be, not what later happened to it.
+  const versions = page.getByRole('list', { name: 'Versions, oldest first' }).getByRole('listitem');
+  assert.match(await versions.nth(0).innerText(), /worked out from a Record/);
+  assert.match(await versions.nth(1).innerText(), /from a newer Record about the same thing/);
+  assert.equal(await page.getByText('replaced by a newer Record').count(), 0);
   await page.getByLabel(/withdraw it without a replacement/).check();
   await page.getByRole('button', { name: 'Withdraw Memory' }).click();
   const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
