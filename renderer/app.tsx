@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   QueryCache,
   QueryClient,
@@ -16,7 +16,7 @@ import {
 } from './api/client.ts';
 import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
-import { brainOptions } from './api/queries.ts';
+import { brainIsGone, brainOptions } from './api/queries.ts';
 import { answerSessionRequests, forgetSession, loadSession, type Session } from './api/session.ts';
 import { brainTabs, pageTitle } from './nav.ts';
 import { Link, useLocation } from './router.tsx';
@@ -116,6 +116,10 @@ function Shell({ unreachable }: { unreachable: boolean }) {
     (h1 ?? document.getElementById('main'))?.focus({ preventScroll: false });
   }, [path]);
   const brainId = 'brainId' in route ? route.brainId : null;
+  const client = useClient();
+  // The Brain of the page, read once (cached): when it is not there, nothing of it is shown or followed.
+  const brain = useQuery({ ...brainOptions(client, brainId ?? ''), enabled: brainId !== null });
+  const gone = brainId !== null && brainIsGone(brain.error);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -148,9 +152,9 @@ function Shell({ unreachable }: { unreachable: boolean }) {
         </div>
       ))}
       <div className="layout">
-        {brainId ? <BrainNav brainId={brainId} route={route} /> : null}
+        {brainId && !gone ? <BrainNav brainId={brainId} route={route} /> : null}
         <main id="main" tabIndex={-1}>
-          <Screen route={route} />
+          {gone ? <BrainGone brainId={brainId} /> : <Screen route={route} />}
         </main>
       </div>
     </>
@@ -184,6 +188,31 @@ function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** The page's Brain is not there (forgotten, or a mistyped address): said, with the way back. */
+function BrainGone({ brainId }: { brainId: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // Said where the person is: it can replace a page they were reading.
+    heading.current?.focus();
+    document.title = 'Brain not found — Mnemo';
+  }, []);
+  return (
+    <>
+      <h1 tabIndex={-1} ref={heading}>
+        This Brain does not exist
+      </h1>
+      <p className="lead">
+        There is no Brain <code>{brainId}</code> here (any more): it was forgotten, from this window or
+        another, by an agent or with <code>mnemo</code>, or the address is mistyped. Nothing of it is shown or
+        followed.
+      </p>
+      <p>
+        <Link to={paths.brains()}>Go to your Brains</Link>
+      </p>
+    </>
   );
 }
 

@@ -13,7 +13,14 @@ import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
 import { useClient } from './client.ts';
-import { conflictListKey, keys, readContestedSlot, watermarkOptions, type ConflictList } from './queries.ts';
+import {
+  brainIsGone,
+  conflictListKey,
+  keys,
+  readContestedSlot,
+  watermarkOptions,
+  type ConflictList,
+} from './queries.ts';
 
 /** A delta larger than this (a big import) is not applied piecewise: every Memory read is refetched. */
 const maxDeltaPages = 3;
@@ -27,6 +34,12 @@ export function useFollowBrain(brainId: string): void {
   const qc = useQueryClient();
   const watermark = useQuery(watermarkOptions(client, brainId));
   const { data: now, dataUpdatedAt } = watermark;
+  // Forgotten while its pages are open (from another window, the CLI, an agent): the Brain is read
+  // again, and its navigation then says it is gone instead of showing what it held (app.tsx).
+  const gone = brainIsGone(watermark.error);
+  useEffect(() => {
+    if (gone) void qc.invalidateQueries({ queryKey: keys.brain(brainId) });
+  }, [gone, qc, brainId]);
   useEffect(() => {
     if (now === undefined) return;
     // Kept as long as what it describes (the Conflicts scan is kept current, never re-read).

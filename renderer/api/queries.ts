@@ -5,7 +5,11 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
+import { isMnemoApiError } from '../../server/client/index.ts';
 import { findConflicts, valuesAwaitingOthers } from './conflicts.ts';
+
+/** The Brain asked of is not there: forgotten meanwhile, or never made (a mistyped address). */
+export const brainIsGone = (e: unknown): boolean => isMnemoApiError(e) && e.code === 'brain_not_found';
 
 export const keys = {
   brains: ['brains'] as const,
@@ -223,7 +227,8 @@ export const watermarkOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: keys.watermark(brainId),
     queryFn: async ({ signal }) => (await client.getProfile(brainId, { limit: 1 }, { signal })).watermark,
-    refetchInterval: 2000,
+    // A Brain that is gone has nothing more to follow.
+    refetchInterval: (q) => (brainIsGone(q.state.error) ? false : 2000),
   });
 
 export const profileOptions = (client: MnemoClient, brainId: string) =>

@@ -151,6 +151,51 @@ test('table text wraps long tokens but never breaks ordinary words; wide tables 
   assert.deepEqual(problems, []);
 });
 
+test('a Brain that is not there, or is forgotten while its page is open, is said to be gone and is no longer polled', async () => {
+  const { page, problems } = await ui();
+  const polls: string[] = [];
+  const seen = (r: { url(): string }) => {
+    if (/\/v1\/brains\/[^/]+\/profile/.test(r.url())) polls.push(r.url());
+  };
+  page.on('request', seen);
+  try {
+    // A mistyped address: no Brain's navigation, no endless poll.
+    await go(page, '/brains/doesnotexist/memories');
+    const gone = page.getByRole('heading', { level: 1, name: 'This Brain does not exist' });
+    await gone.waitFor();
+    await page.getByRole('link', { name: 'Go to your Brains' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Brain doesnotexist' }).count(), 0);
+    assert.match(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), /does not exist/);
+    const before = polls.length;
+    // Two and a half poll intervals: a poll still running would ask at least once more.
+    await sleep(5000);
+    assert.equal(polls.length, before, 'the Brain that is not there is not polled');
+
+    // Forgotten while its Memories are on screen.
+    await app.api.createBrain({ id: 'doomed', name: 'Doomed' });
+    await app.api.rememberRecord('doomed', {
+      content: { kind: 'fact', subject: 'Bo', predicate: 'city', value: 'Faro' },
+    });
+    await settled('doomed');
+    await go(page, '/brains/doomed/memories');
+    await page.getByRole('link', { name: /Faro/ }).waitFor();
+    await app.api.forgetBrain('doomed');
+    await gone.waitFor();
+    assert.equal(await page.getByRole('link', { name: /Faro/ }).count(), 0, 'its rows go with it');
+    assert.equal(await page.getByRole('navigation', { name: 'Brain doomed' }).count(), 0);
+    await checkScreen(page, 'brain-gone');
+    const after = polls.length;
+    await sleep(5000);
+    assert.equal(polls.length, after, 'the forgotten Brain is no longer polled');
+    await page.getByRole('link', { name: 'Go to your Brains' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  } finally {
+    page.off('request', seen);
+  }
+  // The 404s that said so are the browser's own "Failed to load resource" lines, not page errors.
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
