@@ -112,8 +112,27 @@ function Shell({ unreachable }: { unreachable: boolean }) {
   useEffect(() => {
     // Move focus to the new page's heading so keyboard and screen-reader users land on it; a new
     // search on the same page (only the query changed) leaves focus where the person is.
-    const h1 = document.querySelector<HTMLElement>('main h1');
-    (h1 ?? document.getElementById('main'))?.focus({ preventScroll: false });
+    const main = document.getElementById('main');
+    const heading = () => document.querySelector<HTMLElement>('main h1');
+    const h1 = heading();
+    if (h1 || !main) {
+      h1?.focus();
+      return;
+    }
+    // Still loading (a Memory or Trace opened by link): on <main> for now, then on the heading once
+    // it is drawn, unless the person has moved focus meanwhile.
+    main.focus();
+    const observer = new MutationObserver(() => {
+      const now = document.activeElement;
+      if (now !== main && now !== document.body && now !== null) return observer.disconnect();
+      const drawn = heading();
+      if (drawn) {
+        drawn.focus();
+        observer.disconnect();
+      }
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, [path]);
   const brainId = 'brainId' in route ? route.brainId : null;
   const client = useClient();

@@ -36,6 +36,13 @@ async function settled(brainId: string) {
   }
 }
 
+/** The focused element: its tag and the start of its text. */
+const focused = (page: Page) =>
+  page.evaluate<string>(`(() => {
+    const a = document.activeElement;
+    return a ? a.tagName + ' ' + (a.textContent ?? '').trim().slice(0, 80) : '';
+  })()`);
+
 before(async () => {
   app = await startApp('local');
 });
@@ -60,6 +67,8 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const { page, problems } = await ui();
   await go(page, `/brains/withdraw/memories/${porto.id}`);
   await page.getByRole('heading', { level: 1, name: porto.statement }).waitFor();
+  // Opened by link, it was "Loading…" first: focus waited for the heading.
+  assert.equal(await focused(page), `H1 ${porto.statement}`);
   // The history says how each version came to be, not what later happened to it.
   const versions = page.getByRole('list', { name: 'Versions, oldest first' }).getByRole('listitem');
   assert.match(await versions.nth(0).innerText(), /worked out from a Record/);
@@ -79,6 +88,7 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const link = notice.getByRole('link', { name: lisbon.statement });
   await link.click();
   await page.getByRole('heading', { level: 1, name: lisbon.statement }).waitFor();
+  assert.equal(await focused(page), `H1 ${lisbon.statement}`);
   await page.locator('.facts').getByText('Current').waitFor();
   assert.equal((await app.api.getMemory('withdraw', lisbon.id)).status, 'active');
   assert.deepEqual(problems, []);
