@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'react';
 import type { ImportProgress } from '../../engine/contract/index.ts';
 import type { ImportRun } from '../api/mutations.ts';
 import type { ImportLeftover } from '../api/use-import-leftover.ts';
 import { formatDateTime, plural } from '../format.ts';
+import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 /**
  * How far the bar is: by the chosen files (or exports) when there are several, else by the items of
@@ -58,11 +58,7 @@ export function ImportRunning({ run }: { run: ImportRun }) {
 export function ImportStoppedNotice({ run }: { run: ImportRun }) {
   const written = run.progress?.imported ?? 0;
   // Cancel import is gone with the import it stopped: focus comes here, not to <body>.
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    const now = document.activeElement;
-    if (!now || now === document.body) ref.current?.focus();
-  }, []);
+  const ref = useFocusIfLost<HTMLParagraphElement>();
   return (
     <p className="import-stopped" role="status" tabIndex={-1} ref={ref}>
       {written > 0

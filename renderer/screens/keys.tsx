@@ -11,6 +11,7 @@ import { currentApiKey } from '../api/session.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
+import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 const scopeWords: Record<Scope, string> = {
   'records:write': 'Write Records',
@@ -127,8 +128,15 @@ function CreateKeyForm() {
   const [brain, setBrain] = useState('');
   const [scopes, setScopes] = useState<Set<Scope>>(new Set(allScopes));
   const [created, setCreated] = useState<KeyCreatedInfo | null>(null);
+  // Back from the new key (Done went with it): focus comes to the form's first field.
+  const afterDone = useFocusIfLost<HTMLInputElement>(created === null);
+  const [noScope, setNoScope] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (create.isPending) return;
+    // Said, not a silent disabled button: a key that may do nothing is no key.
+    setNoScope(scopes.size === 0);
+    if (scopes.size === 0) return;
     const body: KeyCreate = { env, scopes: allScopes.filter((s) => scopes.has(s)) };
     if (label.trim()) body.label = label.trim();
     if (brain) body.brain = brain;
@@ -145,28 +153,19 @@ function CreateKeyForm() {
     <section className="card" aria-labelledby="new-key">
       <h2 id="new-key">Create a key</h2>
       {created ? (
-        <div className="secret" role="status">
-          <p>
-            <strong>Copy this key now.</strong> It is shown only once and cannot be seen again.
-          </p>
-          <p>
-            <code className="secret-value" data-testid="new-key-secret">
-              {created.secret}
-            </code>
-          </p>
-          <div className="row">
-            <CopyButton text={created.secret} />
-            <button type="button" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <NewKey secret={created.secret} onDone={() => setCreated(null)} />
       ) : (
         <form className="form" onSubmit={submit}>
           <div className="row">
             <label>
               Label <span className="hint">so you know what uses it</span>
-              <input value={label} onChange={(e) => setLabel(e.target.value)} name="label" />
+              <input
+                value={label}
+                onChange={(e) => setLabel(e.target.value)}
+                name="label"
+                maxLength={200}
+                ref={afterDone}
+              />
             </label>
             <label>
               Environment
@@ -198,13 +197,42 @@ function CreateKeyForm() {
               ))}
             </div>
           </fieldset>
+          {noScope && scopes.size === 0 ? (
+            <p className="field-error" role="alert">
+              Choose at least one thing the key may do.
+            </p>
+          ) : null}
           {create.isError ? <ErrorNotice error={create.error} /> : null}
-          <button type="submit" className="primary" disabled={create.isPending || scopes.size === 0}>
+          {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+          <button type="submit" className="primary" aria-disabled={create.isPending || undefined}>
             {create.isPending ? 'Creating…' : 'Create key'}
           </button>
         </form>
       )}
     </section>
+  );
+}
+
+/** The new key, shown once where the form was: it takes focus, as the button pressed went with the form. */
+function NewKey({ secret, onDone }: { secret: string; onDone: () => void }) {
+  const ref = useFocusIfLost<HTMLDivElement>();
+  return (
+    <div className="secret" role="status" tabIndex={-1} ref={ref}>
+      <p>
+        <strong>Copy this key now.</strong> It is shown only once and cannot be seen again.
+      </p>
+      <p>
+        <code className="secret-value" data-testid="new-key-secret">
+          {secret}
+        </code>
+      </p>
+      <div className="row">
+        <CopyButton text={secret} />
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -5,11 +5,14 @@ import { useClient } from '../api/client.ts';
 import { syncStatusOptions, usePairSync, useRunSync, useUnpairSync } from '../api/sync.ts';
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
+import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 /** Pairing this Brain with a Brain on a hosted Mnemo: the form, the status and its counts, sync now, unpair. */
 export function SyncScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const status = useQuery(syncStatusOptions(client, brainId));
+  // Here, not in the paired view: that view is gone once unpairing has worked, and its word stays.
+  const unpair = useUnpairSync(brainId);
   return (
     <>
       <h1 tabIndex={-1}>Sync</h1>
@@ -23,11 +26,24 @@ export function SyncScreen({ brainId }: { brainId: string }) {
       ) : status.data === undefined || errorHidesData(status) ? (
         <ErrorNotice error={status.error} />
       ) : status.data.paired ? (
-        <Paired brainId={brainId} s={status.data} />
+        <Paired brainId={brainId} s={status.data} unpair={unpair} />
       ) : (
-        <PairForm brainId={brainId} />
+        <>
+          {unpair.isSuccess ? <Unpaired /> : null}
+          <PairForm brainId={brainId} />
+        </>
       )}
     </>
+  );
+}
+
+/** Said where the Unpair button was, which went with the paired view. */
+function Unpaired() {
+  const ref = useFocusIfLost<HTMLParagraphElement>();
+  return (
+    <p className="notice" role="status" tabIndex={-1} ref={ref}>
+      Unpaired. Nothing was deleted, here or there.
+    </p>
   );
 }
 
@@ -38,6 +54,7 @@ function PairForm({ brainId }: { brainId: string }) {
   const [remoteKey, setRemoteKey] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (pair.isPending) return;
     pair.mutate({
       remote: remote.trim(),
       remote_key: remoteKey.trim(),
@@ -73,16 +90,26 @@ function PairForm({ brainId }: { brainId: string }) {
         />
       </label>
       {pair.isError ? <ErrorNotice error={pair.error} /> : null}
-      <button type="submit" className="primary" disabled={pair.isPending}>
+      {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+      <button type="submit" className="primary" aria-disabled={pair.isPending || undefined}>
         {pair.isPending ? 'Pairing…' : 'Pair'}
       </button>
     </form>
   );
 }
 
-function Paired({ brainId, s }: { brainId: string; s: SyncStatus }) {
+function Paired({
+  brainId,
+  s,
+  unpair,
+}: {
+  brainId: string;
+  s: SyncStatus;
+  unpair: ReturnType<typeof useUnpairSync>;
+}) {
   const run = useRunSync(brainId);
-  const unpair = useUnpairSync(brainId);
+  // The pairing form is gone once it worked: focus comes to what it made.
+  const said = useFocusIfLost<HTMLParagraphElement>();
   const counts: [string, number][] = [
     ['Waiting to go up', s.pending],
     ['Pushed', s.pushed],
@@ -92,7 +119,7 @@ function Paired({ brainId, s }: { brainId: string; s: SyncStatus }) {
   ];
   return (
     <section aria-label="Sync status">
-      <p>
+      <p tabIndex={-1} ref={said}>
         Paired with Brain <strong>{s.remote_brain}</strong> at <code>{s.remote}</code>.
       </p>
       <p data-testid="sync-last-success">
@@ -121,7 +148,11 @@ function Paired({ brainId, s }: { brainId: string; s: SyncStatus }) {
         <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
           {run.isPending ? 'Syncing…' : 'Sync now'}
         </button>
-        <button type="button" disabled={unpair.isPending} onClick={() => unpair.mutate()}>
+        <button
+          type="button"
+          aria-disabled={unpair.isPending || undefined}
+          onClick={() => !unpair.isPending && unpair.mutate()}
+        >
           Unpair
         </button>
       </div>

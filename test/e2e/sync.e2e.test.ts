@@ -15,6 +15,10 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
     await app.api.rememberRecord('me', { content: 'The sailing club meets on Fridays.' });
     await app.api.rememberRecord('me', { content: 'My PIN is 4242.', visibility: 'local_only' });
     const { page, problems } = await openUi(context(), app);
+    const focusedText = () =>
+      page.evaluate<string>(
+        '(document.activeElement?.tagName ?? "") + " " + (document.activeElement?.textContent ?? "")',
+      );
     await page.getByRole('link', { name: 'Me' }).click();
     await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Sync' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
@@ -26,6 +30,8 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
     await page.getByRole('button', { name: 'Pair' }).click();
     const counts = page.getByRole('table', { name: 'Sync counts' });
     await counts.getByRole('row', { name: 'Pushed 1' }).waitFor();
+    // The form went with the pairing: focus is on what it made, not dropped to <body>.
+    assert.match(await focusedText(), /^P Paired with Brain shared at /);
     await page.getByTestId('sync-last-success').filter({ hasNotText: 'not yet' }).waitFor();
     assert.equal(await page.getByText(h.key).count(), 0, 'the key is never shown');
     await checkScreen(page, 'sync-paired');
@@ -50,6 +56,8 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
 
     await page.getByRole('button', { name: 'Unpair' }).click();
     await page.getByRole('button', { name: 'Pair' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Unpaired. Nothing was deleted' }).waitFor();
+    assert.match(await focusedText(), /^P Unpaired\. Nothing was deleted/);
     assert.deepEqual(problems, []);
   } finally {
     await app.close();

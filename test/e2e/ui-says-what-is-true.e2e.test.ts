@@ -206,6 +206,37 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
   assert.deepEqual(problems, []);
 });
 
+test('a failed Create key keeps focus on the button; the new key and the form after Done take it', async () => {
+  const { page, problems } = await ui();
+  await go(page, '/keys');
+  await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+  // The API refuses, as a server gone away would.
+  await page.route('**/v1/keys', (route) =>
+    route.request().method() === 'POST' ? route.abort() : route.fallback(),
+  );
+  await page.getByLabel(/^Label/).fill('backup script');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Mnemo cannot be reached' }).waitFor();
+  assert.equal(await focused(page), 'BUTTON Create key');
+  await page.unroute('**/v1/keys');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByTestId('new-key-secret').waitFor();
+  assert.match(await focused(page), /^DIV Copy this key now\./);
+  await page.getByRole('button', { name: 'Done' }).click();
+  assert.equal(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""'), 'label');
+  // A key that may do nothing is refused with a reason, not a silent button.
+  for (const scope of await page.getByRole('group', { name: 'What it may do' }).getByRole('checkbox').all())
+    await scope.uncheck();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Choose at least one thing the key may do.' }).waitFor();
+  assert.equal(await focused(page), 'BUTTON Create key');
+  // The network failure above is a console line of the browser's own, not the page's.
+  assert.deepEqual(
+    problems.filter((p) => !/ERR_FAILED/.test(p)),
+    [],
+  );
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
