@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { isMnemoApiError, isNetworkError } from '../api/client.ts';
+import { withFieldLabels } from '../field-labels.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -51,15 +52,27 @@ function withCode(text: string): ReactNode[] {
   return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 }
 
-/** Shows the spec's `message` and `code` (and the request id, for a bug report). */
-export function ErrorNotice({ error, action }: { error: unknown; action?: ReactNode }) {
+/**
+ * Shows the spec's `message` and `code` (and the request id, for a bug report). `fields`: the screen's
+ * labels of the API fields the message may name (`{ q: 'Search' }`), said instead of those names.
+ */
+export function ErrorNotice({
+  error,
+  action,
+  fields,
+}: {
+  error: unknown;
+  action?: ReactNode;
+  fields?: Readonly<Record<string, string>>;
+}) {
   if (isMnemoApiError(error)) {
     const plain = explained[error.code];
+    const message = fields ? withFieldLabels(error.message, fields) : error.message;
     return (
       <div className="status error" role="alert">
         <p className="error-title">{plain?.title ?? headings[error.type] ?? 'Something went wrong'}</p>
         {plain?.help ? <p>{withCode(plain.help)}</p> : null}
-        <p>{withCode(error.message)}</p>
+        <p>{withCode(message)}</p>
         <p className="error-meta">
           Code <code>{error.code}</code>
           {error.requestId ? (

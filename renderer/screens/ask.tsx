@@ -102,6 +102,7 @@ export function AskScreen({ brainId }: { brainId: string }) {
             required
             name="query"
             placeholder="e.g. Where does Ana live?"
+            maxLength={4000}
           />
         </label>
         <div className="row">
@@ -165,7 +166,21 @@ export function AskScreen({ brainId }: { brainId: string }) {
         </button>
       </form>
       <div aria-live="polite">
-        {ask.isError ? <ErrorNotice error={ask.error} /> : null}
+        {ask.isError ? (
+          <ErrorNotice
+            error={ask.error}
+            fields={{
+              query: 'Question',
+              mode: 'How hard to look',
+              'budget.tokens': 'Size limit (tokens)',
+              as_of: 'As it was on',
+              'filter.since': 'Records from',
+              'filter.until': 'Records until',
+              'filter.sources': 'Only these sources',
+              purpose: 'Purpose',
+            }}
+          />
+        ) : null}
         {ask.data?.status === 'processing' ? (
           <p className="notice">Still putting a thorough answer together. Ask again in a moment.</p>
         ) : null}

@@ -105,7 +105,7 @@ function CreateBrainForm() {
         </label>
         <label>
           Name <span className="hint">optional</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} name="name" />
+          <input value={name} onChange={(e) => setName(e.target.value)} name="name" maxLength={200} />
         </label>
         <fieldset>
           <legend>Whose memory is it? (optional)</legend>
@@ -133,12 +133,18 @@ function CreateBrainForm() {
                 onChange={(e) => setSelfName(e.target.value)}
                 disabled={!selfType}
                 required={!!selfType}
+                maxLength={200}
                 name="self-name"
               />
             </label>
           </div>
         </fieldset>
-        {create.isError ? <ErrorNotice error={create.error} /> : null}
+        {create.isError ? (
+          <ErrorNotice
+            error={create.error}
+            fields={{ id: 'Short id', name: 'Name', 'self.type': 'Kind', 'self.name': 'Their name' }}
+          />
+        ) : null}
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create Brain'}
         </button>

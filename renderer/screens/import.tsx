@@ -29,6 +29,17 @@ function dayAfter(day: string): Date {
   return d;
 }
 
+/** The import's fields as the form labels them, for the server's messages. */
+const importLabels = {
+  format: 'What kind of export is it?',
+  time_zone: 'Time zone',
+  self_name: 'Your name in chats and mail',
+  date_order: 'Dates in WhatsApp chats',
+  recurrence_since: 'Repeating calendar events from',
+  recurrence_until: 'Repeating calendar events to',
+  files: 'Files',
+};
+
 function browserTimeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -179,6 +190,7 @@ function ImportForm({
           <input
             value={timeZone}
             onChange={(e) => setTimeZone(e.target.value)}
+            maxLength={100}
             placeholder={browserTimeZone() || 'e.g. Europe/Lisbon'}
           />
         </label>
@@ -189,7 +201,7 @@ function ImportForm({
               ? 'this Brain was made without its own person, so your messages cannot be attributed to you here, and questions about "my …" go unanswered'
               : 'optional: your own messages are then known to be yours'}
           </span>
-          <input value={selfName} onChange={(e) => setSelfName(e.target.value)} />
+          <input value={selfName} onChange={(e) => setSelfName(e.target.value)} maxLength={200} />
         </label>
         <label>
           Dates in WhatsApp chats{' '}
@@ -219,7 +231,7 @@ function ImportForm({
           </label>
         </fieldset>
         {readError ? <ErrorNotice error={readError} /> : null}
-        {run?.status === 'error' ? <ErrorNotice error={run.error} /> : null}
+        {run?.status === 'error' ? <ErrorNotice error={run.error} fields={importLabels} /> : null}
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
         <button
           type="submit"

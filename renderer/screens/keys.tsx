@@ -202,7 +202,17 @@ function CreateKeyForm() {
               Choose at least one thing the key may do.
             </p>
           ) : null}
-          {create.isError ? <ErrorNotice error={create.error} /> : null}
+          {create.isError ? (
+            <ErrorNotice
+              error={create.error}
+              fields={{
+                label: 'Label',
+                env: 'Environment',
+                brain: 'Only this Brain',
+                scopes: 'What it may do',
+              }}
+            />
+          ) : null}
           {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
           <button type="submit" className="primary" aria-disabled={create.isPending || undefined}>
             {create.isPending ? 'Creating…' : 'Create key'}

@@ -13,6 +13,8 @@ import { paths } from '../routes.ts';
 
 const searchNames = ['q', 'status', 'subject', 'owner'] as const;
 const searchDefaults = { status: 'active' } as const;
+/** The search fields as the form labels them, for the server's messages. */
+const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose' };
 
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -34,7 +36,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       {memories.isPending ? (
         <Loading what="Memories" />
       ) : memories.data === undefined || errorHidesData(memories) ? (
-        <ErrorNotice error={memories.error} />
+        <ErrorNotice error={memories.error} fields={searchLabels} />
       ) : rows.length === 0 ? (
         <Empty title={params.q ? `Nothing matches “${params.q}”` : 'No Memories yet'}>
           {params.q ? 'Try other words.' : 'Memories appear here once Records are written and processed.'}
@@ -116,6 +118,7 @@ function MemorySearch({
           value={q}
           onChange={(e) => setQ(e.target.value)}
           placeholder="e.g. sister nurse"
+          maxLength={500}
         />
       </label>
       <label>

@@ -222,9 +222,18 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
         </label>
         <label>
           Why <span className="hint">optional</span>
-          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" />
+          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" maxLength={2000} />
         </label>
-        {correct.isError ? <ErrorNotice error={correct.error} /> : null}
+        {correct.isError ? (
+          <ErrorNotice
+            error={correct.error}
+            fields={{
+              'content.statement': 'What is actually true',
+              'content.reason': 'Why',
+              'content.corrects': 'This Memory',
+            }}
+          />
+        ) : null}
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
         <button type="submit" className="primary" aria-disabled={correct.isPending || unchanged || undefined}>
           {correct.isPending && !confirming ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
@@ -345,7 +354,9 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
             {parseError}
           </p>
         ) : null}
-        {accept.isError ? <ErrorNotice error={accept.error} /> : null}
+        {accept.isError ? (
+          <ErrorNotice error={accept.error} fields={{ type: 'Type', key: 'Key', value: 'Value (JSON)' }} />
+        ) : null}
         {done ? (
           <p className="notice" role="status">
             Accepted as {done.type}/{done.key}, version {done.version}.

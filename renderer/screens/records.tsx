@@ -20,6 +20,15 @@ import { SourceSelect } from './record-source-select.tsx';
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
 const filterNames = ['kind', 'source', 'visibility', 'status', 'since', 'until'] as const;
+/** The filters as the form labels them, for the server's messages. */
+const filterLabels = {
+  kind: 'Kind',
+  source: 'Source',
+  visibility: 'Visibility',
+  status: 'Status',
+  since: 'From',
+  until: 'Until',
+};
 
 export function RecordsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -41,7 +50,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
       {records.isPending ? (
         <Loading what="Records" />
       ) : records.data === undefined || errorHidesData(records) ? (
-        <ErrorNotice error={records.error} />
+        <ErrorNotice error={records.error} fields={filterLabels} />
       ) : rows.length === 0 ? (
         <Empty title={Object.keys(filters).length ? 'No Records match these filters' : 'Nothing written yet'}>
           {Object.keys(filters).length
@@ -227,7 +236,12 @@ function AddNote({ brainId }: { brainId: string }) {
             <option value="message">Message</option>
           </select>
         </label>
-        {remember.isError ? <ErrorNotice error={remember.error} /> : null}
+        {remember.isError ? (
+          <ErrorNotice
+            error={remember.error}
+            fields={{ 'content.text': 'What should this Brain remember?' }}
+          />
+        ) : null}
         <div role="status">
           {saved ? (
             <p className="notice">

@@ -237,6 +237,24 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   );
 });
 
+test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
+  await app.api.createBrain({ id: 'fields', name: 'Fields' });
+  const { page, problems } = await ui();
+  // Hand-edited addresses get the server's refusal, in the form's words.
+  await go(page, `/brains/fields/memories?q=${'a'.repeat(501)}`);
+  const tooLong = page.getByRole('alert').filter({ hasText: 'must be at most 500 characters' });
+  await tooLong.waitFor();
+  assert.match(await tooLong.innerText(), /Search: must be at most 500 characters/);
+  assert.doesNotMatch(await tooLong.innerText(), /\bq:/);
+  assert.equal(await page.getByRole('searchbox', { name: /Search/ }).getAttribute('maxlength'), '500');
+  await go(page, '/brains/fields/records?since=2025-01-01T00:00:00Z&until=2024-01-01T00:00:00Z');
+  const order = page.getByRole('alert').filter({ hasText: 'must not be later than' });
+  await order.waitFor();
+  assert.doesNotMatch(await order.innerText(), /\bsince:|than until/);
+  // The 400s are the browser's "Failed to load resource" lines, not the page's errors.
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });

@@ -6,6 +6,7 @@ import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflict
 import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
+import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { recordSummary } from '../../renderer/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
@@ -171,4 +172,23 @@ test('withdrawing a value brings back the latest earlier one still standing, or 
     ['mem_2'],
   );
   assert.deepEqual(currentInstead([{ ...v3, status: 'retracted' }], 'mem_3'), []);
+});
+
+test("the server's field names in a message are said as the screen labels them", () => {
+  const labels = { q: 'Search', since: 'From', until: 'Until', 'self.name': 'Their name' };
+  assert.equal(
+    withFieldLabels('q: must be at most 500 characters', labels),
+    'Search: must be at most 500 characters',
+  );
+  assert.equal(
+    withFieldLabels('since: must not be later than until', labels),
+    'From: must not be later than “Until”',
+  );
+  assert.equal(
+    withFieldLabels('self.name: must not be empty; limit: too big', labels),
+    'Their name: must not be empty; limit: too big',
+    'a field the screen does not label keeps its name',
+  );
+  assert.equal(withFieldLabels('No Brain here', labels), 'No Brain here');
+  assert.equal(withFieldLabels('constructor: x', labels), 'constructor: x', 'only the labels given');
 });
