@@ -20,22 +20,34 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
   if (memory.data === undefined || errorHidesData(memory)) {
     const gone = isMnemoApiError(memory.error) && memory.error.code === 'memory_not_found';
     const pending = isMnemoApiError(memory.error) && memory.error.code === 'memory_pending_rederivation';
+    // The API answers memory_not_found alike for an id that never was and one whose Records were
+    // forgotten, so the page says both.
     return (
       <>
         <h1 tabIndex={-1}>
-          {gone ? 'This Memory is gone' : pending ? 'This Memory is being worked out again' : 'Memory'}
+          {gone
+            ? 'This Memory is not in this Brain'
+            : pending
+              ? 'This Memory is being worked out again'
+              : 'Memory'}
         </h1>
         {gone ? (
-          <p className="lead">
-            The Records it came from were forgotten, so the Memory was removed with them.
-          </p>
+          <>
+            <p className="lead">
+              No Memory here has the id <code>{memoryId}</code>. Either the address is mistyped or cut short,
+              or the Records the Memory came from were forgotten, which removes a Memory with them.
+            </p>
+            <p className="error-meta">
+              Code <code>memory_not_found</code>
+            </p>
+          </>
         ) : null}
         {pending ? (
           <p className="lead">
             A Record it rested on was forgotten. It comes back once it has been worked out from what remains.
           </p>
         ) : null}
-        <ErrorNotice error={memory.error} />
+        {gone ? null : <ErrorNotice error={memory.error} />}
         <p>
           <Link to={paths.brain(brainId, 'memories')}>Back to Memories</Link>
         </p>

@@ -57,7 +57,7 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
     await page.getByText(/cello/).waitFor({ state: 'detached' });
     await page.goto(celloUrl);
     await page
-      .getByRole('heading', { level: 1, name: /This Memory is gone|being worked out again/ })
+      .getByRole('heading', { level: 1, name: /This Memory is not in this Brain|being worked out again/ })
       .waitFor();
 
     await page.getByRole('link', { name: 'Profile & Census' }).click();

@@ -56,7 +56,7 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
     await page.getByText('Ana: Ana moved to Lisbon').waitFor({ state: 'detached' });
 
     await page.goto(memoryUrl);
-    await page.getByRole('heading', { level: 1, name: 'This Memory is gone' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'This Memory is not in this Brain' }).waitFor();
     await page.getByText('memory_not_found').waitFor();
     await page.getByRole('link', { name: 'Memories' }).first().click();
     await page.getByRole('link', { name: /dentist/ }).waitFor();

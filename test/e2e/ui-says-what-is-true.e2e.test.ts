@@ -255,6 +255,19 @@ test('errors name fields as the screen labels them, and inputs stop at the lengt
   assert.deepEqual(problems, []);
 });
 
+test('a Memory id that is not there is not said to have been forgotten: the page says what it may be', async () => {
+  await app.api.createBrain({ id: 'nope', name: 'Nope' });
+  const { page, problems } = await ui();
+  await go(page, '/brains/nope/memories/mem_nope');
+  await page.getByRole('heading', { level: 1, name: 'This Memory is not in this Brain' }).waitFor();
+  const lead = await page.locator('main .lead').innerText();
+  assert.match(lead, /mem_nope/);
+  assert.match(lead, /mistyped/);
+  assert.match(lead, /Records the Memory came from were forgotten/);
+  assert.equal(await page.getByText('This Memory is gone').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
