@@ -38,9 +38,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       ) : memories.data === undefined || errorHidesData(memories) ? (
         <ErrorNotice error={memories.error} fields={searchLabels} />
       ) : rows.length === 0 ? (
-        <Empty title={params.q ? `Nothing matches “${params.q}”` : 'No Memories yet'}>
-          {params.q ? 'Try other words.' : 'Memories appear here once Records are written and processed.'}
-        </Empty>
+        <NoMemories brainId={brainId} params={params} />
       ) : (
         <div className="table-scroll">
           <table className="table memories-table" aria-label="Memories">
@@ -79,6 +77,44 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       )}
       <ShowMore list={memories} label="Show more" />
     </>
+  );
+}
+
+const statusWords: Record<NonNullable<MemoryListParams['status']>, string> = {
+  active: 'current',
+  all: 'of any version',
+  scheduled: 'starting later',
+  superseded: 'replaced',
+  retracted: 'withdrawn',
+};
+
+/** Nothing to list: because of the filters (said, with the way to clear them), or because there is none. */
+function NoMemories({ brainId, params }: { brainId: string; params: MemoryListParams }) {
+  const status = params.status ?? 'active';
+  const filters = [
+    params.q ? `matching “${params.q}”` : null,
+    status !== 'active' ? statusWords[status] : null,
+    params.subject ? `about “${params.subject}”` : null,
+    params.owner ? `whose: “${params.owner}”` : null,
+  ].filter((f): f is string => f !== null);
+  if (filters.length === 0)
+    return (
+      <Empty title="No Memories yet">Memories appear here once Records are written and processed.</Empty>
+    );
+  return (
+    <Empty title="No Memories match these filters">
+      <p>No Memories {filters.join(', ')}.</p>
+      <p>
+        <Link
+          to={paths.brain(brainId, 'memories')}
+          // The link goes with the empty list it is in: focus goes to the page's heading.
+          onClick={() => setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0)}
+        >
+          Clear the filters
+        </Link>{' '}
+        to see every current Memory.
+      </p>
+    </Empty>
   );
 }
 

@@ -53,9 +53,21 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         <ErrorNotice error={records.error} fields={filterLabels} />
       ) : rows.length === 0 ? (
         <Empty title={Object.keys(filters).length ? 'No Records match these filters' : 'Nothing written yet'}>
-          {Object.keys(filters).length
-            ? 'Try fewer filters.'
-            : 'Add a note below, or write Records through the API.'}
+          {Object.keys(filters).length ? (
+            <>
+              Try fewer filters, or{' '}
+              <Link
+                to={paths.brain(brainId, 'records')}
+                // The link goes with the empty list it is in: focus goes to the page's heading.
+                onClick={() => setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0)}
+              >
+                clear them
+              </Link>
+              .
+            </>
+          ) : (
+            'Add a note below, or write Records through the API.'
+          )}
         </Empty>
       ) : (
         <ul className="list" aria-label="Records">

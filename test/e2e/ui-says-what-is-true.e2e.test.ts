@@ -268,6 +268,21 @@ test('a Memory id that is not there is not said to have been forgotten: the page
   assert.deepEqual(problems, []);
 });
 
+test('an empty Memories list under filters says so and clears them; an empty Brain says none yet', async () => {
+  await app.api.createBrain({ id: 'filters', name: 'Filters' });
+  const { page, problems } = await ui();
+  await go(page, '/brains/filters/memories?status=scheduled&subject=nobody');
+  await page.getByText('No Memories match these filters').waitFor();
+  await page.getByText('No Memories starting later, about “nobody”.').waitFor();
+  assert.equal(await page.getByText('No Memories yet').count(), 0);
+  await page.getByRole('link', { name: 'Clear the filters' }).click();
+  await page.getByText('No Memories yet').waitFor();
+  assert.equal(new URL(page.url()).search, '');
+  assert.equal(await page.getByLabel('About').inputValue(), '');
+  assert.equal(await focused(page), 'H1 Memories');
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
