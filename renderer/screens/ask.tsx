@@ -53,11 +53,15 @@ export function AskScreen({ brainId }: { brainId: string }) {
     onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
   });
   const [purposeError, setPurposeError] = useState<string | null>(null);
+  // Asked with nothing but spaces: said, not silently ignored.
+  const [blank, setBlank] = useState(false);
   const moreFilters = useRef<HTMLDetailsElement>(null);
   const purposeInput = useRef<HTMLInputElement>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (ask.isPending || !query.trim()) return;
+    if (ask.isPending) return;
+    setBlank(!query.trim());
+    if (!query.trim()) return;
     // Checked here, not by the browser: a field inside folded "More filters" cannot show its message.
     if (purpose.trim() && !purposePattern.test(purpose.trim())) {
       setPurposeError('Purpose is one lower-case word (letters, digits, - or _), e.g. support.');
@@ -98,7 +102,10 @@ export function AskScreen({ brainId }: { brainId: string }) {
           Question
           <input
             value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setBlank(false);
+            }}
             required
             name="query"
             placeholder="e.g. Where does Ana live?"
@@ -160,8 +167,13 @@ export function AskScreen({ brainId }: { brainId: string }) {
             ) : null}
           </div>
         </details>
+        {blank ? (
+          <p className="field-error" role="alert">
+            Write a question first: one of only spaces cannot be asked.
+          </p>
+        ) : null}
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
-        <button type="submit" className="primary" aria-disabled={ask.isPending || !query.trim() || undefined}>
+        <button type="submit" className="primary" aria-disabled={ask.isPending || undefined}>
           {ask.isPending ? 'Asking…' : 'Ask'}
         </button>
       </form>

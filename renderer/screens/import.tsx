@@ -94,12 +94,15 @@ function ImportForm({
   const [eventsFrom, setEventsFrom] = useState('');
   const [eventsTo, setEventsTo] = useState('');
   const [readError, setReadError] = useState<unknown>(null);
+  // Import pressed with nothing chosen: said, not silently ignored.
+  const [nothingChosen, setNothingChosen] = useState(false);
   const size = chosen.reduce((n, f) => n + f.file.size, 0);
   const tooBig = size > maxImportBytes;
 
   const choose = (files: ChosenFile[]) => {
     const keep = files.filter((f) => isImportable(f.path));
     setChosen(keep);
+    setNothingChosen(false);
     setLeftOut(files.length - keep.length);
     setReadError(null);
     // New files: the last import's summary (not a running one) gives way.
@@ -112,6 +115,7 @@ function ImportForm({
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    setNothingChosen(chosen.length === 0);
     if (running || chosen.length === 0 || tooBig) return;
     setReadError(null);
     let files;
@@ -230,14 +234,15 @@ function ImportForm({
             <input type="date" value={eventsTo} onChange={(e) => setEventsTo(e.target.value)} />
           </label>
         </fieldset>
+        {nothingChosen && !running ? (
+          <p className="field-error" role="alert">
+            Choose files or a folder to import first (or drop them on the box above).
+          </p>
+        ) : null}
         {readError ? <ErrorNotice error={readError} /> : null}
         {run?.status === 'error' ? <ErrorNotice error={run.error} fields={importLabels} /> : null}
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
-        <button
-          type="submit"
-          className="primary"
-          aria-disabled={chosen.length === 0 || tooBig || running || undefined}
-        >
+        <button type="submit" className="primary" aria-disabled={tooBig || running || undefined}>
           {running ? 'Importing…' : chosen.length ? `Import ${plural(chosen.length, 'file')}` : 'Import'}
         </button>
         {running ? <ImportRunning run={run} /> : null}

@@ -211,9 +211,13 @@ function AddNote({ brainId }: { brainId: string }) {
   const [text, setText] = useState('');
   const [kind, setKind] = useState<'message' | 'document'>('document');
   const [saved, setSaved] = useState<MnemoRecord | null>(null);
+  // Pressed with nothing but spaces: said, not silently ignored.
+  const [blank, setBlank] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (remember.isPending || !text.trim()) return;
+    if (remember.isPending) return;
+    setBlank(!text.trim());
+    if (!text.trim()) return;
     setSaved(null);
     remember.mutate(
       { content: { kind, text: text.trim() }, source: { name: 'Mnemo app' } },
@@ -236,9 +240,12 @@ function AddNote({ brainId }: { brainId: string }) {
             onChange={(e) => {
               setText(e.target.value);
               if (saved) setSaved(null);
+              if (blank) setBlank(false);
             }}
             rows={3}
             required
+            aria-invalid={blank || undefined}
+            aria-describedby={blank ? 'note-blank' : undefined}
           />
         </label>
         <label>
@@ -248,6 +255,11 @@ function AddNote({ brainId }: { brainId: string }) {
             <option value="message">Message</option>
           </select>
         </label>
+        {blank ? (
+          <p className="field-error" id="note-blank" role="alert">
+            Write something first: a note of only spaces is not kept.
+          </p>
+        ) : null}
         {remember.isError ? (
           <ErrorNotice
             error={remember.error}
@@ -263,11 +275,7 @@ function AddNote({ brainId }: { brainId: string }) {
           ) : null}
         </div>
         {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
-        <button
-          type="submit"
-          className="primary"
-          aria-disabled={remember.isPending || !text.trim() || undefined}
-        >
+        <button type="submit" className="primary" aria-disabled={remember.isPending || undefined}>
           {remember.isPending ? 'Saving…' : 'Remember this'}
         </button>
       </form>

@@ -283,6 +283,30 @@ test('an empty Memories list under filters says so and clears them; an empty Bra
   assert.deepEqual(problems, []);
 });
 
+test('Remember this with only spaces and Import with nothing chosen say why nothing happens', async () => {
+  await app.api.createBrain({ id: 'why', name: 'Why' });
+  const { page, problems } = await ui();
+  await go(page, '/brains/why/records');
+  await page.getByLabel('What should this Brain remember?').fill('   ');
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  await page.getByRole('alert').filter({ hasText: 'a note of only spaces is not kept' }).waitFor();
+  assert.equal(await focused(page), 'BUTTON Remember this');
+  assert.equal((await app.api.getCensus('why')).counts.records, 0);
+  await page.getByLabel('What should this Brain remember?').fill('Bo keeps bees.');
+  assert.equal(await page.getByText('a note of only spaces is not kept').count(), 0);
+
+  await go(page, '/brains/why/import');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Choose files or a folder to import first' }).waitFor();
+  await page.getByLabel('Files', { exact: true }).setInputFiles({
+    name: 'bees.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# Bees\n\nThe hive is by the fence.\n'),
+  });
+  assert.equal(await page.getByText('Choose files or a folder to import first').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
