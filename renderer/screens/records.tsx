@@ -26,8 +26,8 @@ const filterLabels = {
   source: 'Source',
   visibility: 'Visibility',
   status: 'Status',
-  since: 'From',
-  until: 'Until',
+  since: 'Happened from',
+  until: 'Happened until',
 };
 
 export function RecordsScreen({ brainId }: { brainId: string }) {
@@ -43,8 +43,8 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
     <>
       <h1 tabIndex={-1}>Records</h1>
       <p className="lead">
-        Everything that was written into this Brain, newest first. Records never change; they can only be
-        forgotten.
+        Everything that was written into this Brain, the most recently written first (an import writes old
+        messages today). Records never change; they can only be forgotten.
       </p>
       <RecordFilters brainId={brainId} search={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
@@ -88,7 +88,11 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   ) : (
                     <span className="badge ok">Ready</span>
                   )}
-                  <span>{formatDateTime(r.occurred_at)}</span>
+                  {/* The list's order is when each was written; when it happened is said beside it. */}
+                  <span>written {formatDateTime(r.created_at)}</span>
+                  {formatDateTime(r.occurred_at) !== formatDateTime(r.created_at) ? (
+                    <span>happened {formatDateTime(r.occurred_at)}</span>
+                  ) : null}
                   {r.source.name ? <span>from {r.source.name}</span> : null}
                   <span>{visibilityLabels[r.visibility]}</span>
                   <MemoryLinks brainId={brainId} ids={r.memory_ids} />
@@ -194,11 +198,11 @@ function RecordFilters({
         </select>
       </label>
       <label>
-        From
+        Happened from
         <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
       </label>
       <label>
-        Until
+        Happened until
         <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
       </label>
       <button type="submit">Apply filters</button>

@@ -307,6 +307,31 @@ test('Remember this with only spaces and Import with nothing chosen say why noth
   assert.deepEqual(problems, []);
 });
 
+test('Records are listed as the label says, most recently written first, each with when it was written and happened', async () => {
+  await app.api.createBrain({ id: 'order', name: 'Order' });
+  await app.api.rememberRecord('order', {
+    content: 'The boat was repainted.',
+    occurred_at: '2024-06-01T12:00:00Z',
+  });
+  await app.api.rememberRecord('order', {
+    content: 'The boat was bought.',
+    occurred_at: '2020-01-01T12:00:00Z',
+  });
+  const { page, problems } = await ui();
+  await go(page, '/brains/order/records');
+  await page.getByText(/the most recently written first/).waitFor();
+  const rows = page.getByRole('list', { name: 'Records' }).getByRole('listitem');
+  await rows.nth(1).waitFor();
+  // Written second, happened first: on top, and both times are said.
+  const top = await rows.nth(0).innerText();
+  assert.match(top, /The boat was bought\./);
+  assert.match(top, /written /);
+  assert.match(top, /happened .*2020/);
+  assert.match(await rows.nth(1).innerText(), /The boat was repainted\./);
+  await page.getByLabel('Happened from').waitFor();
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
