@@ -210,9 +210,37 @@ function RecordFilters({
   );
 }
 
+/**
+ * The note being typed is kept in this tab's sessionStorage until it is saved, so a sign-out (a server
+ * restart revokes the UI's key), a reload or a look at another page does not lose it.
+ */
+const draftKey = (brainId: string) => `mnemo.draft-note.${brainId}`;
+
+function readDraft(brainId: string): string {
+  try {
+    return window.sessionStorage.getItem(draftKey(brainId)) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function keepDraft(brainId: string, text: string): void {
+  try {
+    if (text.trim()) window.sessionStorage.setItem(draftKey(brainId), text);
+    else window.sessionStorage.removeItem(draftKey(brainId));
+  } catch {
+    // Storage refused: the note is only in the form, as before.
+  }
+}
+
 function AddNote({ brainId }: { brainId: string }) {
   const remember = useRememberRecord(brainId);
-  const [text, setText] = useState('');
+  const [text, setTextNow] = useState(() => readDraft(brainId));
+  const [restored] = useState(() => text.trim() !== '');
+  const setText = (t: string) => {
+    setTextNow(t);
+    keepDraft(brainId, t);
+  };
   const [kind, setKind] = useState<'message' | 'document'>('document');
   const [saved, setSaved] = useState<MnemoRecord | null>(null);
   // Pressed with nothing but spaces: said, not silently ignored.
@@ -248,6 +276,7 @@ function AddNote({ brainId }: { brainId: string }) {
             }}
             rows={3}
             required
+            maxLength={1_000_000}
             aria-invalid={blank || undefined}
             aria-describedby={blank ? 'note-blank' : undefined}
           />
@@ -259,6 +288,9 @@ function AddNote({ brainId }: { brainId: string }) {
             <option value="message">Message</option>
           </select>
         </label>
+        {restored && text.trim() && !saved ? (
+          <p className="hint">Your note from before is still here, not saved yet.</p>
+        ) : null}
         {blank ? (
           <p className="field-error" id="note-blank" role="alert">
             Write something first: a note of only spaces is not kept.

@@ -332,6 +332,35 @@ test('Records are listed as the label says, most recently written first, each wi
   assert.deepEqual(problems, []);
 });
 
+test('a note being typed survives being signed out (a server restart revokes the key) and is there after signing in', async () => {
+  await app.api.createBrain({ id: 'draft', name: 'Draft' });
+  const { page, problems } = await ui();
+  await go(page, '/brains/draft/records');
+  const note = page.getByLabel('What should this Brain remember?');
+  await note.fill('Remember to water the lemon tree on Sunday');
+  // What a restart does to this tab: its key stops working, and the next read signs it out.
+  const key = await page.evaluate<string>('JSON.parse(sessionStorage.getItem("mnemo.session")).apiKey');
+  assert.ok(await app.server.registry!.revoke(key));
+  await page.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor({ timeout: 15_000 });
+  const admin = await app.server.registry!.create({
+    env: 'live',
+    project: 'local',
+    admin: true,
+    label: 'e2e admin',
+  });
+  await page.getByLabel('API key').fill(admin.key);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+  assert.equal(await note.inputValue(), 'Remember to water the lemon tree on Sunday');
+  await page.getByText('Your note from before is still here, not saved yet.').waitFor();
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  await page.getByRole('status').filter({ hasText: 'Note saved' }).waitFor();
+  assert.equal(await note.inputValue(), '');
+  assert.equal(await page.evaluate<string | null>('sessionStorage.getItem("mnemo.draft-note.draft")'), null);
+  // The sign-out's 401 is the browser's own "Failed to load resource" line.
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
