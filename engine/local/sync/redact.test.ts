@@ -195,6 +195,7 @@ describe('the redactor of redacted_summary copies', () => {
     'closing brackets after a URL with a scheme': `see https://x.com/a${']'.repeat(n)}`,
     'a word of dots': `see ${'a.'.repeat(n / 2)}`,
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
+    'a word of "at"s': `see ${'at'.repeat(n / 2)}`,
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {

@@ -346,10 +346,11 @@ function replaceShortIpv6(text: string): string {
 // Four numbers and no more: "06.12.34.56.78" is a phone written with dots, not an address and a tail.
 const ipv4 = /(?<!\d\.)\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b(?!\.\d)/g;
 const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
-// From the start of a word only: tried at each "." or "-" inside a long word, the first part would run
-// to the word's end and back from every one of them.
+// From the start of a word only, and each part no longer than an address's may be (a local part of 64
+// characters, a label of 63): tried at each "." or "-" inside a long word, or at each "at" of one, an
+// unbounded part would run to the word's end and back from every one of them.
 const spelledAddress =
-  /(?<![\p{L}\p{N}._-])[\p{L}\p{N}._-]+ ?[([]?at[)\]]? ?[\p{L}\p{N}-]+ ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
+  /(?<![\p{L}\p{N}._-])[\p{L}\p{N}._-]{1,64} ?[([]?at[)\]]? ?[\p{L}\p{N}-]{1,63} ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
 // What may stand between two digits of one number: one or two separators ("(555) 123-4567"), or a dash,
 // dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111").
 const joint = /(?: [-./] |[ ()/.-]{1,2})(?=\d)/y;
