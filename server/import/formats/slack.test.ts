@@ -84,6 +84,13 @@ const day = [
     ],
     ts: '1705313280.000800',
   },
+  {
+    type: 'message',
+    user: 'U01',
+    text: '',
+    attachments: [{ is_share: true, author_name: 'Bob Stone', text: 'I will quit next month' }],
+    ts: '1705313340.000900',
+  },
   { type: 'message', user: 'U01', text: 'no timestamp' },
 ];
 
@@ -169,7 +176,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
     );
     assert.deepEqual(
       skips.map((s) => s.reason.replace(/:.*/, '')),
-      ['Slack notice (channel_join)', 'message has no ts', 'unreadable JSON'],
+      ['Slack notice (channel_join)', 'message has no text', 'message has no ts', 'unreadable JSON'],
     );
   } finally {
     t.remove();

@@ -60,7 +60,7 @@ export function slackText(text: string, users: Map<string, string>): string {
 }
 
 /**
- * What a message with no text of its own says: a bot's (or an integration's) attachments, each by its
+ * What a bot's message with no text of its own says: its (or an integration's) attachments, each by its
  * pretext, title and text, else its fallback; else its blocks' section texts. A person's message with
  * text keeps only that: its attachments are then link previews, the linked page's words, not theirs.
  */
@@ -149,7 +149,11 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
           .filter(isObj)
           .map((f) => `[attachment: ${str(f.name) ?? str(f.title) ?? 'file'}]`);
         const said = slackText(typeof m.text === 'string' ? m.text : '', users).trim();
-        const text = [said || slackText(attachedText(m), users).trim(), ...files].filter(Boolean).join('\n');
+        // Only a bot's: a person's message of attachments alone shares someone else's words.
+        const bot = str(m.bot_id) !== undefined || m.subtype === 'bot_message' || isObj(m.bot_profile);
+        const text = [said || (bot ? slackText(attachedText(m), users).trim() : ''), ...files]
+          .filter(Boolean)
+          .join('\n');
         const at = epochSecondsToIso(ts);
         if (!text || !at) {
           yield skip(ref, text ? 'unreadable ts' : 'message has no text');
