@@ -126,11 +126,12 @@ export const MemoryListQuery = z.strictObject({
     .string()
     .min(1)
     .max(500)
-    // White space alone (a space, a no-break space) names no word, and would match every Memory.
-    .refine((q) => /\S/u.test(q), 'must hold a word')
+    // White space or accents alone (a no-break space, U+0301) name no word once folded as a search folds
+    // them (core/shared/fold-text.ts), and would match every Memory.
+    .refine((q) => /\S/u.test(q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')), 'must hold a word')
     .optional()
     .describe(
-      'Words that must all occur in the statement, in any order; case and accents are ignored. White space alone is refused (invalid_request_body).',
+      'Words that must all occur in the statement, in any order; case and accents are ignored. White space or combining accents alone are refused (invalid_request_body).',
     ),
   status: z.enum(['active', 'scheduled', 'superseded', 'retracted', 'all']).optional(),
   contested: z

@@ -60,9 +60,9 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       }
     });
 
-    it('a q of white space alone names no word and is refused, not read as every Memory', async () => {
+    it('a q of white space or accents alone names no word and is refused, not read as every Memory', async () => {
       const api = await brainWithKey(server);
-      for (const q of ['%20', '%C2%A0', '%09%20']) {
+      for (const q of ['%20', '%C2%A0', '%09%20', '%CC%81', '%CC%81%CC%88']) {
         const e = assertError(
           await api.get(`/brains/b/memories?q=${q}`),
           400,
