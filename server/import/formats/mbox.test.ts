@@ -615,6 +615,20 @@ test("mbox: a Date: that names no zone is read as UTC, whatever the machine's zo
     '',
     'A named zone is kept.',
     '',
+    'From d@example.com Thu Jan  4 13:00:00 2024',
+    'From: D <d@example.com>',
+    'Date: Thu, 4 Jan 2024 10:00:00 GMT+1',
+    'Message-ID: <z4@example.com>',
+    '',
+    'An offset after GMT is kept.',
+    '',
+    'From e@example.com Thu Jan  4 14:00:00 2024',
+    'From: E <e@example.com>',
+    'Date: 2024-01-04T10:00:00',
+    'Message-ID: <z5@example.com>',
+    '',
+    'An ISO time without a zone.',
+    '',
   ].join('\n');
   const t = writeTree({ 'Zones.mbox': file });
   const machineZone = process.env.TZ;
@@ -624,7 +638,13 @@ test("mbox: a Date: that names no zone is read as UTC, whatever the machine's zo
       const { records } = await collect(parseMbox(join(t.root, 'Zones.mbox'), {}));
       assert.deepEqual(
         records.map((r) => r.body.occurred_at),
-        ['2024-01-04T10:00:00.000Z', '2024-01-04T10:00:00.000Z', '2024-01-04T15:00:00.000Z'],
+        [
+          '2024-01-04T10:00:00.000Z',
+          '2024-01-04T10:00:00.000Z',
+          '2024-01-04T15:00:00.000Z',
+          '2024-01-04T09:00:00.000Z',
+          '2024-01-04T10:00:00.000Z',
+        ],
         tz,
       );
     }

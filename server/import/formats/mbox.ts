@@ -63,9 +63,11 @@ export function mailDate(email: Email): string | null {
   const value = email.headers.find((h) => h.key === 'date')?.value.trim() ?? '';
   // A trailing comment, as in "+0100 (CET)", names no zone a parser may trust; the offset before it does.
   const bare = (value.endsWith(')') ? value.slice(0, value.lastIndexOf('(')) : value).trimEnd();
-  const zoned = /(?:[+-]\d{2}:?\d{2}|(?:^|[^a-z])(?:ut|utc|gmt|[ecmp][sd]t|[a-ik-z]))$/i.test(bare);
+  // "+0100", "+01", "GMT+1", "GMT", "EST", a military letter.
+  const zoned = /(?:[+-]\d{1,2}(?::?\d{2})?|(?:^|[^a-z])(?:ut|utc|gmt|[ecmp][sd]t|[a-ik-z]))$/i.test(bare);
   // Only a date V8 reads at all gets a zone: its lenient parser reads "sometime +0000" as the year 2000.
   if (zoned || toIso(bare) === null) return toIso(email.date);
+  if (/^\d{4}-\d{2}-\d{2}T/i.test(bare)) return toIso(`${bare}Z`) ?? toIso(email.date);
   const timed = /\d{1,2}:\d{2}/.test(bare) ? bare : `${bare} 00:00`;
   return toIso(`${timed} +0000`) ?? toIso(email.date);
 }
