@@ -172,6 +172,12 @@ test('an import given a visibility writes its Records so; without one they are s
   assert.equal(of('doctor'), 'local_only');
   assert.equal(of('ferry'), 'shareable');
   assert.equal(ImportRequest.safeParse({ files: [file('a.md', 'x')], visibility: 'secret' }).success, false);
+  // shareable is the default: asking for it changes nothing, not even the items' keys.
+  const again = await importFiles(engine, t, 'b', {
+    files: [file('Shared/plan.md', 'Book the ferry\n')],
+    visibility: 'shareable',
+  });
+  assert.deepEqual([again.imported, again.unchanged], [0, 1]);
 });
 
 test('a lone iOS _chat.txt uploaded on its own is named after its people, so two chats stay two', async () => {

@@ -109,7 +109,8 @@ export function withoutNul(item: ImportItem): ImportItem {
 /** An item as it is sent: without NULs, with the visibility the import was given. */
 export function asSent(item: ImportItem, o: ParseOptions): ImportItem {
   const clean = withoutNul(item);
-  return clean.type === 'record' && o.visibility
+  // shareable is what a Record without one is: left out, it keeps the items' keys as they were.
+  return clean.type === 'record' && o.visibility && o.visibility !== 'shareable'
     ? { ...clean, body: { ...clean.body, visibility: o.visibility } }
     : clean;
 }

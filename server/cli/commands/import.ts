@@ -178,7 +178,8 @@ export function register(program: Command): void {
     .addOption(
       new Option(
         '--visibility <visibility>',
-        "the Records' visibility (default shareable): local_only never leaves this device, redacted_summary syncs only redacted",
+        "the Records' visibility (default shareable): local_only never leaves this device, redacted_summary " +
+          'syncs only redacted; Records imported before keep their own (forget them with --remove)',
       ).choices(['local_only', 'redacted_summary', 'shareable']),
     )
     .option('--since <date>', 'recurring events: expand from this date (default: two years ago)', dateArg)
