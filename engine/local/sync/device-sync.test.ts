@@ -328,13 +328,14 @@ describe('a pulled page from a remote that may be buggy or hostile', () => {
           content: { kind: 'document', text: 'Write to Ana at ana@example.org or call +351 912 345 678.' },
         }),
         at(7, { visibility: 'redacted_summary', content: { kind: 'document', text: 'ping @bobby' } }),
+        null as unknown as Pulled,
       ],
       has_more: false,
       next_cursor: null,
       watermark: 'wm_pulled',
-      removed: [],
+      removed: [null, { id: 5 }, { id: '../x' }] as unknown as RecordPage['removed'],
     };
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 5 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 6 });
     assert.deepEqual((await e.getRecord(t, 'ana', 'rec_pulled5')).content, {
       kind: 'document',
       text: 'Kept, without what this version does not know.',
@@ -345,6 +346,6 @@ describe('a pulled page from a remote that may be buggy or hostile', () => {
       await assert.rejects(e.getRecord(t, 'ana', `rec_pulled${n}`), { code: 'record_not_found' });
     const status = await sync.status(t, 'ana');
     assert.equal(status.pulled, 2);
-    assert.equal(status.skipped, 5);
+    assert.equal(status.skipped, 6);
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import {
+  RecordId,
   RecordReplica,
   ReplicableContent,
   type RecordPage,
@@ -337,7 +338,11 @@ export async function applyPulled(
     const p = requireRunPairing(b, await rows.pairing(), pairingId);
     const replicas: RecordReplica[] = [];
     let refused = 0;
-    for (const r of page.data) {
+    for (const r of Array.isArray(page.data) ? page.data : []) {
+      if (r === null || typeof r !== 'object') {
+        refused += 1;
+        continue;
+      }
       if (r.visibility === 'local_only' || r.kind === 'correction') continue;
       // This device's own redacted copies, whatever became of their push, and Records already pulled.
       if (await rows.isOwn(r.id)) continue;
@@ -350,7 +355,11 @@ export async function applyPulled(
     const markPulled = (id: string) => rows.markPulled(id);
     const created =
       replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
-    const removed = (page.removed ?? []).map((r) => r.id);
+    // Only ids a Record can have: anything else in a removal names nothing here.
+    const removed = (Array.isArray(page.removed) ? (page.removed as unknown[]) : []).flatMap((r) => {
+      const id = (r as { id?: unknown } | null)?.id;
+      return RecordId.safeParse(id).success ? [id as string] : [];
+    });
     const forgotten = removed.length > 0 ? await writeTombstones(ctx, b, u, removed) : null;
     await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused);
     return { pulled: created, skipped: refused, settle: forgotten?.settle };
