@@ -3,9 +3,6 @@
  * lower case, compatibility forms made one, accents off Latin, Greek and Cyrillic letters. The
  * `english` configuration keeps accents, so "cafe" missed "café" and "zoe" missed "Zoë" on a hosted
  * Brain. Every turn is written again with its words folded.
- *
- * Records' own tsvector (migration 001) is dropped: every search reads the turns', and each Record
- * written paid for that column and its GIN index.
  */
 export const foldedWords = {
   version: 16,
@@ -40,8 +37,5 @@ BEGIN
 END $$;
 
 SELECT count(*) FROM (SELECT mnemo_write_turn(t.brain_uid, t.n) FROM turns t) w;
-
-DROP INDEX IF EXISTS records_tsv;
-ALTER TABLE records DROP COLUMN IF EXISTS tsv;
 `,
 };
