@@ -69,7 +69,7 @@ function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknow
   for (const [k, v] of Object.entries(all)) {
     if (v.length > 1) throw new MnemoError('invalid_request_body', `${shortened(k)}: must be given once`);
     if (holdsRefusedText(v[0]!))
-      throw new MnemoError('invalid_request_body', `${k}: ${refusedTextReason(v[0]!)}`);
+      throw new MnemoError('invalid_request_body', `${shortened(k)}: ${refusedTextReason(v[0]!)}`);
     flat[k] = v[0]!;
   }
   return op.query ? parseWith(op.query, flat, 'query') : {};

@@ -144,7 +144,8 @@ export async function runSync(
       } catch (e) {
         // A remote Brain that does not know the pairing's watermark is not the one it synced with
         // (deleted and made again, or another Brain of that id): push and pull from the start, once.
-        if (e instanceof MnemoApiError && e.code === 'invalid_watermark' && asked === 0 && !restarted) {
+        const unknownWatermark = e instanceof MnemoApiError && e.code === 'invalid_watermark';
+        if (unknownWatermark && asked === 0 && !restarted && watermark !== 'start') {
           restarted = true;
           await sync.restart(t, brainId, remote.pairingId);
           await pushAndForget();

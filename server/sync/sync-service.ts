@@ -1,4 +1,5 @@
 import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
+import { errorMessage } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
 import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
@@ -111,7 +112,7 @@ export function createSyncService(o: SyncServiceOptions) {
         }
         loop.failures += 1;
         if (!closed && current(loop))
-          log(`sync of Brain ${loop.brainId} failed: ${oneLine((e as Error).message, 1000)}`);
+          log(`sync of Brain ${loop.brainId} failed: ${oneLine(errorMessage(e), 1000)}`);
       } finally {
         loop.running = null;
         ending.delete(loop);
