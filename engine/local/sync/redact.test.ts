@@ -167,9 +167,14 @@ describe('the redactor of redacted_summary copies', () => {
       '\u2013',
       ' \u2013 ',
       '\u2212',
+      '   ',
+      '\u2014',
+      '\u2003',
+      '\u200b',
+      '\u00ad',
     );
-    // ASCII digits, or full-width, Arabic-Indic or Devanagari ones.
-    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966);
+    // ASCII digits, or full-width, Arabic-Indic, Devanagari or Bengali ones.
+    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966, 0x09e6);
     // No digit (it would make another, longer number) and no "@" (an address takes in what it touches).
     const pool = [...'aZefptAB_éñ日ｘ \n\u00a0,;:!?\'"()[]/-.+#&*=%'];
     const around = fc.array(fc.constantFrom(...pool), { maxLength: 12 }).map((cs) => cs.join(''));

@@ -351,9 +351,9 @@ const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
 // unbounded part would run to the word's end and back from every one of them.
 const spelledAddress =
   /(?<![\p{L}\p{N}._-])[\p{L}\p{N}._-]{1,64} ?[([]?at[)\]]? ?[\p{L}\p{N}-]{1,63} ?[([]?dot[)\]]? ?(?:com|org|net|[a-z]{2})\b/iu;
-// What may stand between two digits of one number: one or two separators ("(555) 123-4567"), or a dash,
-// dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111").
-const joint = /(?: [-./] |[ ()/.-]{1,2})(?=\d)/y;
+// What may stand between two digits of one number: one or two separators ("(555) 123-4567"), a dash,
+// dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111"), or up to four spaces.
+const joint = /(?: [-./] | {3,4}|[ ()/.-]{1,2})(?=\d)/y;
 // A date or a span of years or times is one only when the number stops there: a group after a dash, dot
 // or slash ("4111-1111-1111-1111", "06 . 12 . 34 . 56 . 78") makes it a longer number; a full stop and
 // a space ("1990-05-01. 3 kids") end a sentence.
@@ -402,26 +402,32 @@ function replaceDigitRuns(original: string): string {
   return out + original.slice(from);
 }
 
-/** Digits of other forms (full-width, Arabic-Indic, Devanagari) and their zeros' code points. */
-const otherZeros = [0xff10, 0x0660, 0x06f0, 0x0966];
-const otherDigits = /[\uff10-\uff19\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]/g;
+/** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
+const otherDigits = /[\u0080-\uffff]/g;
+const decimal = /\p{Nd}/u;
 /** Spaces and dashes a number's groups may be written apart with besides ASCII's. */
-const otherSpaces = /[\t\u00a0\u2007\u2009\u202f\u3000]/g;
-const otherDashes = /[\u2010-\u2013\u2212\ufe63\uff0d]/g;
+const otherSpaces = /[\p{Zs}\t\u200b\u2060\ufeff]/gu;
+const otherDashes = /[\p{Pd}\u00ad\u2212]/gu;
+
+/** The value of a decimal digit: its place in its script's run of ten (runs of Nd come whole). */
+function digitValue(c: number): number {
+  let start = c;
+  while (start > 0 && decimal.test(String.fromCharCode(start - 1))) start -= 1;
+  return (c - start) % 10;
+}
 
 /**
  * The text as the digit rules read it, each character for one of the same length, so that what they
- * find lies at the same place in the text as written: a digit of another form is its ASCII digit, and a
- * no-break space, tab, en dash or minus sign between groups is a space or a hyphen. A card number in
- * full-width digits or with no-break spaces is still one.
+ * find lies at the same place in the text as written: a digit of another script is its ASCII digit,
+ * and a space of any width, a tab, a zero-width space, a soft hyphen or a dash of any length between
+ * groups is a space or a hyphen. A card number in full-width digits or with no-break spaces is still one.
  */
 function asDigitsAndJoints(text: string): string {
   if (!/[^\x20-\x7e]/.test(text)) return text;
   return text
-    .replace(otherDigits, (d) => {
-      const c = d.charCodeAt(0);
-      const zero = otherZeros.find((z) => c >= z && c <= z + 9)!;
-      return String(c - zero);
+    .replace(otherDigits, (ch) => {
+      const c = ch.charCodeAt(0);
+      return decimal.test(ch) ? String(digitValue(c)) : ch;
     })
     .replace(otherSpaces, ' ')
     .replace(otherDashes, '-');
