@@ -1,5 +1,5 @@
 import { useState, type DragEvent, type FormEvent } from 'react';
-import type { ImportFormat, ImportResult } from '../../engine/contract/index.ts';
+import type { ImportFormat, ImportResult, Visibility } from '../../engine/contract/index.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
 import { useClient } from '../api/client.ts';
@@ -35,6 +35,7 @@ const importLabels = {
   time_zone: 'Time zone',
   self_name: 'Your name in chats and mail',
   date_order: 'Dates in WhatsApp chats',
+  visibility: 'Who may see them',
   recurrence_since: 'Repeating calendar events from',
   recurrence_until: 'Repeating calendar events to',
   files: 'Files',
@@ -90,6 +91,7 @@ function ImportForm({
   const [selfNameTyped, setSelfName] = useState<string | null>(null);
   const selfName = selfNameTyped ?? self;
   const [dateOrder, setDateOrder] = useState<'' | 'dmy' | 'mdy'>('');
+  const [visibility, setVisibility] = useState<Visibility>('shareable');
   // Recurring calendar events are expanded within these days (empty: two years back, one ahead).
   const [eventsFrom, setEventsFrom] = useState('');
   const [eventsTo, setEventsTo] = useState('');
@@ -131,6 +133,7 @@ function ImportForm({
       ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
       ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
       ...(dateOrder ? { date_order: dateOrder } : {}),
+      ...(visibility !== 'shareable' ? { visibility } : {}),
       // Days as chosen here, in this computer's zone: from the first one's start to the last one's end
       // (the window's end is exclusive, so the To day is in it, and From and To may be one day).
       ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
@@ -216,6 +219,19 @@ function ImportForm({
             <option value="">Tell from the chat (day first when it cannot)</option>
             <option value="dmy">Day first (31/12/2024)</option>
             <option value="mdy">Month first (12/31/2024)</option>
+          </select>
+        </label>
+        <label>
+          Who may see them{' '}
+          <span className="hint">
+            Records imported before keep their own; a Brain paired with a hosted Mnemo sends what is shared
+          </span>
+          <select value={visibility} onChange={(e) => setVisibility(e.target.value as Visibility)}>
+            <option value="shareable">Shared with a paired hosted Mnemo</option>
+            <option value="redacted_summary">
+              Shared only redacted (addresses, numbers and names taken out)
+            </option>
+            <option value="local_only">This device only</option>
           </select>
         </label>
         <fieldset className="row">

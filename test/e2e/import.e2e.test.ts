@@ -187,3 +187,33 @@ test("import a calendar: a repeating event outside the default window is named, 
     await app.close();
   }
 });
+
+test('an import chosen for this device only writes local_only Records; the default shares them', async () => {
+  const app = await startApp('local');
+  try {
+    const privatePath = join(samples, 'Diary.md');
+    const sharedPath = join(samples, 'Plans.md');
+    writeFileSync(privatePath, '# Diary\n\nSaw the doctor about my knee.\n');
+    writeFileSync(sharedPath, '# Plans\n\nBook the ferry for June.\n');
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    const { page } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    const importOne = async (path: string) => {
+      await page.getByLabel('Files', { exact: true }).setInputFiles([path]);
+      await page.getByRole('button', { name: 'Import 1 file' }).click();
+      await page.locator('.import-summary').getByRole('heading', { name: 'Import finished' }).waitFor();
+    };
+    await page.getByLabel(/Who may see them/).selectOption('local_only');
+    await importOne(privatePath);
+    await page.getByLabel(/Who may see them/).selectOption('shareable');
+    await importOne(sharedPath);
+    const records = (await app.api.listRecords('me')).data;
+    const of = (words: string) => records.find((r) => JSON.stringify(r.content).includes(words))?.visibility;
+    assert.equal(of('doctor'), 'local_only');
+    assert.equal(of('ferry'), 'shareable');
+  } finally {
+    await app.close();
+  }
+});
