@@ -77,6 +77,19 @@ export async function startNode(
   return node;
 }
 
+/** Starts `server` on a free loopback port: its `/v1` base URL, and a close that ends its sockets too. */
+async function onLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /**
  * A loopback proxy in front of a server that keeps every request body that passed through it, so a
  * test can show what reached the hosted server, byte for byte.
@@ -130,13 +143,7 @@ export async function recordingProxy(target: () => string): Promise<{
       out.end(body);
     };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await onLoopback(server));
   return state;
 }
 
@@ -263,12 +270,6 @@ export async function fakeRemote(): Promise<{
       (state.byBrain.get(brain ?? '') ?? state.answer)(seen, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await onLoopback(server));
   return state;
 }
