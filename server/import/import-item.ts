@@ -98,19 +98,17 @@ function withoutNulIn<T>(v: T): T {
 }
 
 /**
- * An item with U+0000 taken out of its Record: the API refuses it (no store here keeps it as text),
- * and in an export it is a byte of damage (a NUL-padded file, a misread UTF-16 line), not something a
- * person wrote. One such byte does not cost the item.
+ * An item as it is sent, with the visibility the import was given and U+0000 taken out of its Record:
+ * the API refuses it (no store here keeps it as text), and in an export it is a byte of damage (a
+ * NUL-padded file, a misread UTF-16 line), not something a person wrote. One such byte does not cost
+ * the item.
  */
-export function withoutNul(item: ImportItem): ImportItem {
-  return item.type === 'record' ? { ...item, body: withoutNulIn(item.body) } : item;
-}
-
-/** An item as it is sent: without NULs, with the visibility the import was given. */
 export function asSent(item: ImportItem, o: ParseOptions): ImportItem {
-  const clean = withoutNul(item);
+  if (item.type !== 'record') return item;
+  const body = withoutNulIn(item.body);
   // shareable is what a Record without one is: left out, it keeps the items' keys as they were.
-  return clean.type === 'record' && o.visibility && o.visibility !== 'shareable'
-    ? { ...clean, body: { ...clean.body, visibility: o.visibility } }
-    : clean;
+  return {
+    ...item,
+    body: o.visibility && o.visibility !== 'shareable' ? { ...body, visibility: o.visibility } : body,
+  };
 }
