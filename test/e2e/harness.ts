@@ -166,3 +166,28 @@ export async function checkScreen(page: Page, name: string): Promise<string> {
   );
   return path;
 }
+
+/** Navigates in place, as a click on a link does (a reload would start a new session). */
+export async function navigateInPlace(page: Page, path: string): Promise<void> {
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)});
+    dispatchEvent(new Event('mnemo:navigate'));`);
+}
+
+/**
+ * Waits for derivation to finish. The deadline only ends a wait that would never end: CI runs two files
+ * at once on two cores, and 2,000 Records may take a while there (speed is the benchmarks' to hold).
+ */
+export async function derivationSettled(app: RunningApp, brainId: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
+    assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The focused element: its tag and the start of its text (80 characters). */
+export const focusedElement = (page: Page): Promise<string> =>
+  page.evaluate<string>(`(() => {
+    const a = document.activeElement;
+    return a ? a.tagName + ' ' + (a.textContent ?? '').trim().slice(0, 80) : '';
+  })()`);

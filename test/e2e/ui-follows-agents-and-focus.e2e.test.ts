@@ -6,7 +6,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Memory } from '../../engine/contract/index.ts';
-import { browserPerFile, checkScreen, openUi, startApp, type RunningApp } from './harness.ts';
+import {
+  browserPerFile,
+  checkScreen,
+  derivationSettled,
+  focusedElement,
+  navigateInPlace,
+  openUi,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
 let app: RunningApp;
@@ -31,24 +40,6 @@ async function until(page: Page, expression: string, ms = 5_000) {
   }
 }
 
-/** Navigates in place, as a click on a link does (a reload would start a new session). */
-async function go(page: Page, path: string) {
-  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)});
-    dispatchEvent(new Event('mnemo:navigate'));`);
-}
-
-/**
- * Waits for derivation to finish. The deadline only ends a wait that would never end: CI runs two files
- * at once on two cores, and 2,000 Records may take a while there (speed is the benchmarks' to hold).
- */
-async function settled(brainId: string) {
-  const deadline = Date.now() + 90_000;
-  while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
-    assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
-    await sleep(100);
-  }
-}
-
 /** Two sources state different values for one slot at the same time: a conflict. */
 async function disagree(brainId: string, subject: string, values: [string, string]) {
   for (const [value, source] of [
@@ -62,12 +53,6 @@ async function disagree(brainId: string, subject: string, values: [string, strin
     });
   }
 }
-
-const activeElement = (page: Page) =>
-  page.evaluate<string>(`(() => {
-    const a = document.activeElement;
-    return a ? a.tagName + ' ' + (a.textContent ?? '').trim().slice(0, 60) : '';
-  })()`);
 
 before(async () => {
   app = await startApp('local');
@@ -84,7 +69,7 @@ before(async () => {
     files: [{ name: 'WhatsApp Chat.txt', content_base64: Buffer.from(lines.join('\n')).toString('base64') }],
   });
   await disagree('big', 'Bo', ['Porto', 'Lisbon']);
-  await settled('big');
+  await derivationSettled(app, 'big');
 });
 after(async () => app?.close());
 
@@ -95,7 +80,7 @@ test("a conflict among 2,000 older Memories is listed at once, from the server's
     if (/\/brains\/big\/memories(\?|$)/.test(r.url())) reads.push(new URL(r.url()).search);
   };
   page.on('request', seen);
-  await go(page, '/brains/big/conflicts');
+  await navigateInPlace(page, '/brains/big/conflicts');
   await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
   const slot = page
     .getByRole('listitem')
@@ -138,9 +123,9 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
     source: { name: 'tablet' },
     occurred_at: '2024-01-01T00:00:00Z',
   });
-  await settled('many');
+  await derivationSettled(app, 'many');
   const { page, problems } = await ui();
-  await go(page, '/brains/many/conflicts');
+  await navigateInPlace(page, '/brains/many/conflicts');
   const note = page.getByText(/Only the first 100 disagreeing values of 121 are shown; 20 values/);
   await note.waitFor();
   assert.equal(await page.getByText('No conflicts').count(), 0);
@@ -162,7 +147,7 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
 
 test('Show more keeps focus; an agent write reaches the list with one delta read, not every page again', async () => {
   const { page, problems } = await ui();
-  await go(page, '/brains/big/memories');
+  await navigateInPlace(page, '/brains/big/memories');
   await page.getByRole('table', { name: 'Memories' }).waitFor();
   const rows = page.getByRole('table', { name: 'Memories' }).locator('tbody tr');
   const more = page.getByRole('button', { name: 'Show more' });
@@ -171,7 +156,7 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
     await page.keyboard.press('Enter');
     await until(page, `document.querySelectorAll('main tbody tr').length === ${pages * 50}`);
     // Focus stays on the button, not on <body> (the next Tab would go to "Skip to content").
-    assert.equal(await activeElement(page), 'BUTTON Show more');
+    assert.equal(await focusedElement(page), 'BUTTON Show more');
   }
   assert.equal(await rows.count(), 200);
   // Count what the list reads when the Brain changes.
@@ -202,19 +187,19 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
 test('Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
   await app.api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
   const { page, problems } = await ui();
-  await go(page, '/brains/follow/records');
+  await navigateInPlace(page, '/brains/follow/records');
   await page.getByText('Nothing written yet').waitFor();
   await app.api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'I keep bees on the roof.' },
   });
   await page.getByText('I keep bees on the roof.').waitFor({ timeout: 8_000 });
 
-  await go(page, '/brains/follow/conflicts');
+  await navigateInPlace(page, '/brains/follow/conflicts');
   await page.getByText('No conflicts').waitFor();
   await disagree('follow', 'Cy', ['Faro', 'Braga']);
   await page.getByRole('heading', { level: 2, name: /lives in/ }).waitFor({ timeout: 8_000 });
 
-  await go(page, '/brains/follow/profile');
+  await navigateInPlace(page, '/brains/follow/profile');
   await page.locator('dl.facts dt:has-text("Records") + dd').filter({ hasText: /^3/ }).waitFor();
   await app.api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'Bees again.' },
@@ -224,7 +209,7 @@ test('Records, Conflicts, Profile and the Brains list follow what an agent write
     .filter({ hasText: /^4/ })
     .waitFor({ timeout: 8_000 });
 
-  await go(page, '/');
+  await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Follow' }).waitFor();
   await app.api.createBrain({ id: 'later', name: 'Made by an agent' });
   await page.getByRole('link', { name: 'Made by an agent' }).waitFor({ timeout: 8_000 });
@@ -249,7 +234,7 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
     content: { kind: 'message', speaker: 'Ana', text: `My reading list is at ${url}` },
   });
   await disagree('long', 'Ana', ['Porto', 'Lisbon']);
-  await settled('long');
+  await derivationSettled(app, 'long');
   const memoryId = (await app.api.getRecord('long', fact.record.id)).memory_ids[0]!;
   const { page, problems } = await ui();
   const screens = {
@@ -264,7 +249,7 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
   for (const width of [1280, 800]) {
     await page.setViewportSize({ width, height: 900 });
     for (const [name, path] of Object.entries(screens)) {
-      await go(page, path);
+      await navigateInPlace(page, path);
       await page.locator('main h1').waitFor();
       await page.locator('main .loading').waitFor({ state: 'detached' });
       if (name === 'profile') await page.getByRole('link', { name: /My reading list/ }).waitFor();
@@ -275,14 +260,14 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
   assert.deepEqual(wide, [], 'no page is wider than the window');
   // The statement keeps its room next to a long "About".
   await page.setViewportSize({ width: 1280, height: 900 });
-  await go(page, screens.memories);
+  await navigateInPlace(page, screens.memories);
   const statementWidth = await page
     .getByRole('table', { name: 'Memories' })
     .locator('th')
     .first()
     .evaluate((th) => th.getBoundingClientRect().width);
   assert.ok(statementWidth > 380, `Statement column ${statementWidth}px`);
-  await go(page, screens.profile);
+  await navigateInPlace(page, screens.profile);
   await page.getByRole('link', { name: /My reading list/ }).waitFor();
   await checkScreen(page, 'audit-long-profile-1280');
   await page.setViewportSize({ width: 800, height: 900 });
@@ -299,22 +284,22 @@ test('confirmations are said and focus stays where the person is', async () => {
   await app.api.rememberRecord('keys', {
     content: { kind: 'fact', subject: 'Di', predicate: 'pet', value: 'a cat' },
   });
-  await settled('keys');
+  await derivationSettled(app, 'keys');
   const memories = (await app.api.listMemories('keys')).data;
   const city = memories.find((m: Memory) => m.predicate === 'city')!;
   const pet = memories.find((m: Memory) => m.predicate === 'pet')!;
   const { page, problems } = await ui();
 
   // Remember this: a note saved is said, and focus stays on the button.
-  await go(page, '/brains/keys/records');
+  await navigateInPlace(page, '/brains/keys/records');
   await page.getByLabel('What should this Brain remember?').fill('Di plays the oboe.');
   await page.getByRole('button', { name: 'Remember this' }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('status').filter({ hasText: 'Note saved' }).waitFor();
-  assert.equal(await activeElement(page), 'BUTTON Remember this');
+  assert.equal(await focusedElement(page), 'BUTTON Remember this');
 
   // Save correction: "Saved." is said with the new version, and focus is on that message.
-  await go(page, `/brains/keys/memories/${city.id}`);
+  await navigateInPlace(page, `/brains/keys/memories/${city.id}`);
   await page.getByLabel('What is actually true').fill('Di lives in Faro');
   await page.getByRole('button', { name: 'Save correction' }).focus();
   await page.keyboard.press('Enter');
@@ -323,7 +308,7 @@ test('confirmations are said and focus stays where the person is', async () => {
   await until(page, "document.activeElement?.textContent?.startsWith('Saved.')");
 
   // Withdrawing asks first; Cancel keeps the Memory.
-  await go(page, `/brains/keys/memories/${pet.id}`);
+  await navigateInPlace(page, `/brains/keys/memories/${pet.id}`);
   await page.getByLabel(/withdraw it without a replacement/).check();
   await page.getByRole('button', { name: 'Withdraw Memory' }).click();
   const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
@@ -336,7 +321,7 @@ test('confirmations are said and focus stays where the person is', async () => {
   assert.equal((await app.api.getMemory('keys', pet.id)).status, 'retracted');
 
   // Ask: an invalid Purpose in folded "More filters" is said, not silently ignored.
-  await go(page, '/brains/keys/ask');
+  await navigateInPlace(page, '/brains/keys/ask');
   await page.getByLabel('Question').fill('Where does Di live?');
   await page.getByText('More filters').click();
   await page.getByLabel(/Purpose/).fill('Customer support');
@@ -348,10 +333,10 @@ test('confirmations are said and focus stays where the person is', async () => {
   await page.getByRole('button', { name: 'Ask', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
-  assert.equal(await activeElement(page), 'BUTTON Ask');
+  assert.equal(await focusedElement(page), 'BUTTON Ask');
 
   // Keys: Copy says what happened.
-  await go(page, '/keys');
+  await navigateInPlace(page, '/keys');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByRole('button', { name: 'Copy' }).click();
   await page.getByText(/^(Copied\.|Could not copy)/).waitFor();
@@ -361,7 +346,7 @@ test('confirmations are said and focus stays where the person is', async () => {
 test('an import finished while the person looked at another tab still shows its summary', async () => {
   await app.api.createBrain({ id: 'imp', name: 'Imports' });
   const { page, problems } = await ui();
-  await go(page, '/brains/imp/import');
+  await navigateInPlace(page, '/brains/imp/import');
   await page.getByLabel('Files', { exact: true }).setInputFiles({
     name: 'notes.md',
     mimeType: 'text/markdown',

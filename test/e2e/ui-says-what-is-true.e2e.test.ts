@@ -5,7 +5,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { browserPerFile, checkScreen, openUi, startApp, type RunningApp } from './harness.ts';
+import {
+  browserPerFile,
+  checkScreen,
+  derivationSettled,
+  focusedElement,
+  navigateInPlace,
+  openUi,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
 let app: RunningApp;
@@ -20,28 +29,6 @@ async function ui() {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Navigates in place, as a click on a link does. */
-async function go(page: Page, path: string) {
-  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)});
-    dispatchEvent(new Event('mnemo:navigate'));`);
-}
-
-/** Waits for derivation to finish (the deadline only ends a wait that would never end). */
-async function settled(brainId: string) {
-  const deadline = Date.now() + 60_000;
-  while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
-    assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
-    await sleep(100);
-  }
-}
-
-/** The focused element: its tag and the start of its text. */
-const focused = (page: Page) =>
-  page.evaluate<string>(`(() => {
-    const a = document.activeElement;
-    return a ? a.tagName + ' ' + (a.textContent ?? '').trim().slice(0, 80) : '';
-  })()`);
 
 before(async () => {
   app = await startApp('local');
@@ -59,16 +46,16 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
       source: { name: 'mail' },
       occurred_at: at,
     });
-  await settled('withdraw');
+  await derivationSettled(app, 'withdraw');
   const all = (await app.api.listMemories('withdraw', { status: 'all' })).data;
   const porto = all.find((m) => m.statement.includes('Porto'))!;
   const lisbon = all.find((m) => m.statement.includes('Lisbon'))!;
   assert.equal(porto.status, 'active');
   const { page, problems } = await ui();
-  await go(page, `/brains/withdraw/memories/${porto.id}`);
+  await navigateInPlace(page, `/brains/withdraw/memories/${porto.id}`);
   await page.getByRole('heading', { level: 1, name: porto.statement }).waitFor();
   // Opened by link, it was "Loading…" first: focus waited for the heading.
-  assert.equal(await focused(page), `H1 ${porto.statement}`);
+  assert.equal(await focusedElement(page), `H1 ${porto.statement}`);
   // The history says how each version came to be, not what later happened to it.
   const versions = page.getByRole('list', { name: 'Versions, oldest first' }).getByRole('listitem');
   assert.match(await versions.nth(0).innerText(), /worked out from a Record/);
@@ -88,7 +75,7 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const link = notice.getByRole('link', { name: lisbon.statement });
   await link.click();
   await page.getByRole('heading', { level: 1, name: lisbon.statement }).waitFor();
-  assert.equal(await focused(page), `H1 ${lisbon.statement}`);
+  assert.equal(await focusedElement(page), `H1 ${lisbon.statement}`);
   await page.locator('.facts').getByText('Current').waitFor();
   assert.equal((await app.api.getMemory('withdraw', lisbon.id)).status, 'active');
   assert.deepEqual(problems, []);
@@ -134,7 +121,7 @@ test('table text wraps long tokens but never breaks ordinary words; wide tables 
   await app.api.rememberRecord('words', {
     content: { kind: 'fact', subject: 'Ana', predicate: 'reading_list_location', value: url },
   });
-  await settled('words');
+  await derivationSettled(app, 'words');
   await app.api.acceptObject('words', {
     type: 'contact_preference',
     key: 'preferred_contact_method_for_urgent_work_matters',
@@ -143,19 +130,19 @@ test('table text wraps long tokens but never breaks ordinary words; wide tables 
   const { page, problems } = await ui();
   const screens = { memories: '/brains/words/memories', objects: '/brains/words/objects', brains: '/' };
   for (const [name, path] of Object.entries(screens)) {
-    await go(page, path);
+    await navigateInPlace(page, path);
     await page.locator('main table').first().waitFor();
     assert.deepEqual(await brokenWords(page), [], `${name} at 1280 px: no word broken`);
   }
   await page.setViewportSize({ width: 800, height: 900 });
   for (const [name, path] of Object.entries(screens)) {
-    await go(page, path);
+    await navigateInPlace(page, path);
     await page.locator('main table').first().waitFor();
     const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(scrollWidth <= 800, `${name} at 800 px: the page is not wider than the window`);
     assert.deepEqual(await brokenWords(page), [], `${name} at 800 px: no word broken`);
   }
-  await go(page, screens.memories);
+  await navigateInPlace(page, screens.memories);
   await page.locator('main table').first().waitFor();
   await checkScreen(page, 'memories-long-tokens-800');
   assert.deepEqual(problems, []);
@@ -170,7 +157,7 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
   page.on('request', seen);
   try {
     // A mistyped address: no Brain's navigation, no endless poll.
-    await go(page, '/brains/doesnotexist/memories');
+    await navigateInPlace(page, '/brains/doesnotexist/memories');
     const gone = page.getByRole('heading', { level: 1, name: 'This Brain does not exist' });
     await gone.waitFor();
     await page.getByRole('link', { name: 'Go to your Brains' }).waitFor();
@@ -186,8 +173,8 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
     await app.api.rememberRecord('doomed', {
       content: { kind: 'fact', subject: 'Bo', predicate: 'city', value: 'Faro' },
     });
-    await settled('doomed');
-    await go(page, '/brains/doomed/memories');
+    await derivationSettled(app, 'doomed');
+    await navigateInPlace(page, '/brains/doomed/memories');
     await page.getByRole('link', { name: /Faro/ }).waitFor();
     await app.api.forgetBrain('doomed');
     await gone.waitFor();
@@ -208,7 +195,7 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
 
 test('a failed Create key keeps focus on the button; the new key and the form after Done take it', async () => {
   const { page, problems } = await ui();
-  await go(page, '/keys');
+  await navigateInPlace(page, '/keys');
   await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
   // The API refuses, as a server gone away would.
   await page.route('**/v1/keys', (route) =>
@@ -217,11 +204,11 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   await page.getByLabel(/^Label/).fill('backup script');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByRole('alert').filter({ hasText: 'Mnemo cannot be reached' }).waitFor();
-  assert.equal(await focused(page), 'BUTTON Create key');
+  assert.equal(await focusedElement(page), 'BUTTON Create key');
   await page.unroute('**/v1/keys');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByTestId('new-key-secret').waitFor();
-  assert.match(await focused(page), /^DIV Copy this key now\./);
+  assert.match(await focusedElement(page), /^DIV Copy this key now\./);
   await page.getByRole('button', { name: 'Done' }).click();
   assert.equal(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""'), 'label');
   // A key that may do nothing is refused with a reason, not a silent button.
@@ -229,7 +216,7 @@ test('a failed Create key keeps focus on the button; the new key and the form af
     await scope.uncheck();
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByRole('alert').filter({ hasText: 'Choose at least one thing the key may do.' }).waitFor();
-  assert.equal(await focused(page), 'BUTTON Create key');
+  assert.equal(await focusedElement(page), 'BUTTON Create key');
   // The network failure above is a console line of the browser's own, not the page's.
   assert.deepEqual(
     problems.filter((p) => !/ERR_FAILED/.test(p)),
@@ -241,13 +228,13 @@ test('errors name fields as the screen labels them, and inputs stop at the lengt
   await app.api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
   // Hand-edited addresses get the server's refusal, in the form's words.
-  await go(page, `/brains/fields/memories?q=${'a'.repeat(501)}`);
+  await navigateInPlace(page, `/brains/fields/memories?q=${'a'.repeat(501)}`);
   const tooLong = page.getByRole('alert').filter({ hasText: 'must be at most 500 characters' });
   await tooLong.waitFor();
   assert.match(await tooLong.innerText(), /Search: must be at most 500 characters/);
   assert.doesNotMatch(await tooLong.innerText(), /\bq:/);
   assert.equal(await page.getByRole('searchbox', { name: /Search/ }).getAttribute('maxlength'), '500');
-  await go(page, '/brains/fields/records?since=2025-01-01T00:00:00Z&until=2024-01-01T00:00:00Z');
+  await navigateInPlace(page, '/brains/fields/records?since=2025-01-01T00:00:00Z&until=2024-01-01T00:00:00Z');
   const order = page.getByRole('alert').filter({ hasText: 'must not be later than' });
   await order.waitFor();
   assert.doesNotMatch(await order.innerText(), /\bsince:|than until/);
@@ -258,7 +245,7 @@ test('errors name fields as the screen labels them, and inputs stop at the lengt
 test('a Memory id that is not there is not said to have been forgotten: the page says what it may be', async () => {
   await app.api.createBrain({ id: 'nope', name: 'Nope' });
   const { page, problems } = await ui();
-  await go(page, '/brains/nope/memories/mem_nope');
+  await navigateInPlace(page, '/brains/nope/memories/mem_nope');
   await page.getByRole('heading', { level: 1, name: 'This Memory is not in this Brain' }).waitFor();
   const lead = await page.locator('main .lead').innerText();
   assert.match(lead, /mem_nope/);
@@ -271,7 +258,7 @@ test('a Memory id that is not there is not said to have been forgotten: the page
 test('an empty Memories list under filters says so and clears them; an empty Brain says none yet', async () => {
   await app.api.createBrain({ id: 'filters', name: 'Filters' });
   const { page, problems } = await ui();
-  await go(page, '/brains/filters/memories?status=scheduled&subject=nobody');
+  await navigateInPlace(page, '/brains/filters/memories?status=scheduled&subject=nobody');
   await page.getByText('No Memories match these filters').waitFor();
   await page.getByText('No Memories starting later, about “nobody”.').waitFor();
   assert.equal(await page.getByText('No Memories yet').count(), 0);
@@ -279,23 +266,23 @@ test('an empty Memories list under filters says so and clears them; an empty Bra
   await page.getByText('No Memories yet').waitFor();
   assert.equal(new URL(page.url()).search, '');
   assert.equal(await page.getByLabel('About').inputValue(), '');
-  assert.equal(await focused(page), 'H1 Memories');
+  assert.equal(await focusedElement(page), 'H1 Memories');
   assert.deepEqual(problems, []);
 });
 
 test('Remember this with only spaces and Import with nothing chosen say why nothing happens', async () => {
   await app.api.createBrain({ id: 'why', name: 'Why' });
   const { page, problems } = await ui();
-  await go(page, '/brains/why/records');
+  await navigateInPlace(page, '/brains/why/records');
   await page.getByLabel('What should this Brain remember?').fill('   ');
   await page.getByRole('button', { name: 'Remember this' }).click();
   await page.getByRole('alert').filter({ hasText: 'a note of only spaces is not kept' }).waitFor();
-  assert.equal(await focused(page), 'BUTTON Remember this');
+  assert.equal(await focusedElement(page), 'BUTTON Remember this');
   assert.equal((await app.api.getCensus('why')).counts.records, 0);
   await page.getByLabel('What should this Brain remember?').fill('Bo keeps bees.');
   assert.equal(await page.getByText('a note of only spaces is not kept').count(), 0);
 
-  await go(page, '/brains/why/import');
+  await navigateInPlace(page, '/brains/why/import');
   await page.getByRole('button', { name: 'Import' }).click();
   await page.getByRole('alert').filter({ hasText: 'Choose files or a folder to import first' }).waitFor();
   await page.getByLabel('Files', { exact: true }).setInputFiles({
@@ -318,7 +305,7 @@ test('Records are listed as the label says, most recently written first, each wi
     occurred_at: '2020-01-01T12:00:00Z',
   });
   const { page, problems } = await ui();
-  await go(page, '/brains/order/records');
+  await navigateInPlace(page, '/brains/order/records');
   await page.getByText(/the most recently written first/).waitFor();
   const rows = page.getByRole('list', { name: 'Records' }).getByRole('listitem');
   await rows.nth(1).waitFor();
@@ -335,7 +322,7 @@ test('Records are listed as the label says, most recently written first, each wi
 test('a note being typed survives being signed out (a server restart revokes the key) and is there after signing in', async () => {
   await app.api.createBrain({ id: 'draft', name: 'Draft' });
   const { page, problems } = await ui();
-  await go(page, '/brains/draft/records');
+  await navigateInPlace(page, '/brains/draft/records');
   const note = page.getByLabel('What should this Brain remember?');
   await note.fill('Remember to water the lemon tree on Sunday');
   // What a restart does to this tab: its key stops working, and the next read signs it out.
@@ -365,7 +352,7 @@ test('a note being typed survives being signed out (a server restart revokes the
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
   const { page, problems } = await ui();
-  await go(page, '/');
+  await navigateInPlace(page, '/');
   const link = page.getByRole('link', { name: 'Tabs', exact: true });
   const [tab] = await Promise.all([context().waitForEvent('page'), link.click({ button: 'middle' })]);
   await tab.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
