@@ -5,12 +5,20 @@ import { startExtraServers } from './extra-servers.ts';
 import { percentile, round } from './locomo-metrics.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import type { FromWriteClient, ToWriteClient } from './write-client.ts';
+import type { WriteRoute } from './write-routing.ts';
 
 export interface WriteOptions extends BenchEngineChoice {
   records: number;
   concurrency: number;
   /** Server processes on the postgres engine's one database (1: the benchmark's own only). */
   processes?: number;
+  /** Brains the Records are spread over, one after another (1: one Brain, `write`). */
+  brains?: number;
+  /**
+   * Which server a request goes to: `rotate`, each in turn; `brain`, always the one its Brain is given
+   * to (Brain i to server i mod processes), as a proxy that hashes the Brain in the path would.
+   */
+  route?: WriteRoute;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -25,7 +33,9 @@ export interface WriteOptions extends BenchEngineChoice {
  * and `client_rss_mb` and `client_cpu_s` are the client's own peak and CPU while it sends. With `processes` above 1 (postgres engine, a database
  * URL), that many servers share the database: the benchmark's own and more `mnemo serve` processes;
  * the client sends its requests to each in turn, `records_per_s` counts them all, `server_cpu_s` sums
- * every server's CPU, and derivation is done when the queue in the database is empty.
+ * every server's CPU, and derivation is done when the queue in the database is empty. With `brains`
+ * above 1 the Records go to that many Brains in turn, and `route` says which server each request goes
+ * to.
  */
 export async function runWrite(o: WriteOptions): Promise<void> {
   // Started before the server: the embedder loads while it starts.
@@ -34,6 +44,8 @@ export async function runWrite(o: WriteOptions): Promise<void> {
     const processes = o.processes ?? 1;
     if (processes > 1 && (o.engine !== 'postgres' || !o.databaseUrl))
       throw new Error('--processes above 1 needs --engine postgres and --database-url');
+    const brains = o.brains ?? 1;
+    const route = o.route ?? 'rotate';
     await withBenchServer(engineChoice(o), async (bench) => {
       const extra =
         processes > 1
@@ -55,7 +67,8 @@ export async function runWrite(o: WriteOptions): Promise<void> {
             type: 'start',
             urls: [bench.server.url, ...(extra?.urls ?? [])],
             apiKey: bench.apiKey,
-            brain: 'write',
+            brains: brains === 1 ? ['write'] : Array.from({ length: brains }, (_, i) => `write-${i + 1}`),
+            route,
             records: o.records,
             concurrency: o.concurrency,
           });
@@ -69,6 +82,8 @@ export async function runWrite(o: WriteOptions): Promise<void> {
             records: o.records,
             concurrency: o.concurrency,
             processes,
+            brains,
+            route,
             engine: o.engine,
             embedder: bench.embedder,
             rss_measured: `${processes > 1 ? 'first ' : ''}server process (HTTP client in a child process)`,

@@ -3,6 +3,7 @@ import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { mapLimit } from './bench-server.ts';
 import { serveClient } from './client-process.ts';
 import { syntheticRecord } from './synthetic.ts';
+import { writeTarget, type WriteRoute } from './write-routing.ts';
 
 /** The HTTP side of `bench write`, run in a child process of its own (client-process.ts). */
 export interface WriteClientStart {
@@ -10,7 +11,10 @@ export interface WriteClientStart {
   /** Servers to spread the writes over, each in turn (one for a single process). */
   urls: string[];
   apiKey: string;
-  brain: string;
+  /** Record i goes to brains[i mod brains.length]. */
+  brains: string[];
+  /** `rotate`: request i to urls[i mod urls.length]; `brain`: to the server its Brain is given to. */
+  route: WriteRoute;
   records: number;
   concurrency: number;
 }
@@ -36,7 +40,7 @@ serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
   const clients = o.urls.map((baseUrl) =>
     createMnemoClient({ baseUrl, apiKey: o.apiKey, retry: false, fetch: loopbackFetch }),
   );
-  await clients[0]!.createBrain({ id: o.brain, name: 'write benchmark' });
+  for (const brain of o.brains) await clients[0]!.createBrain({ id: brain, name: 'write benchmark' });
   const ids = Array.from({ length: o.records }, (_, i) => i);
   const ms: number[] = [];
   const started = performance.now();
@@ -44,7 +48,8 @@ serveClient<ToWriteClient, FromWriteClient>(async ({ next, send }) => {
   await mapLimit(ids, o.concurrency, async (i) => {
     const body = syntheticRecord(i, 3);
     const t0 = performance.now();
-    await clients[i % clients.length]!.rememberRecord(o.brain, body);
+    const to = writeTarget(i, o.brains.length, clients.length, o.route);
+    await clients[to.server]!.rememberRecord(o.brains[to.brain]!, body);
     ms.push(performance.now() - t0);
   });
   const writeS = (performance.now() - started) / 1000;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
 import { runWrite } from '../../server/bench/write-bench.ts';
+import { writeTarget, type WriteRoute } from '../../server/bench/write-routing.ts';
 
 const started = await startCluster();
 const cluster = 'cluster' in started ? started.cluster : null;
@@ -64,6 +65,45 @@ describe('bench write', () => {
       assert.deepEqual(queued.rows, [{ n: 0 }]);
     },
   );
+
+  it(
+    'spreads the writes over N Brains, each Brain to one process (--brains, --route brain)',
+    { skip: 'skip' in started ? started.skip : false },
+    async () => {
+      const url = await cluster!.freshDatabase();
+      const lines: Record<string, unknown>[] = [];
+      await runWrite({
+        records: 30,
+        concurrency: 4,
+        processes: 2,
+        brains: 3,
+        route: 'brain',
+        engine: 'postgres',
+        databaseUrl: url,
+        out: (l) => lines.push(l),
+        progress: () => {},
+      });
+      const [http] = lines as [Record<string, unknown>];
+      assert.equal(http['brains'], 3);
+      assert.equal(http['route'], 'brain');
+      const db = cluster!.connect(url, 1);
+      const rows = await db.query<{ id: string; n: number }>(
+        'SELECT b.id, count(r.id)::int AS n FROM brains b JOIN records r ON r.brain_uid = b.uid GROUP BY b.id ORDER BY b.id',
+      );
+      assert.deepEqual(rows.rows, [
+        { id: 'write-1', n: 10 },
+        { id: 'write-2', n: 10 },
+        { id: 'write-3', n: 10 },
+      ]);
+    },
+  );
+
+  it('sends each Brain to one server with --route brain, and each write in turn with rotate', () => {
+    const targets = (route: WriteRoute) =>
+      Array.from({ length: 6 }, (_, i) => writeTarget(i, 3, 2, route)).map((t) => `${t.brain}@${t.server}`);
+    assert.deepEqual(targets('brain'), ['0@0', '1@1', '2@0', '0@0', '1@1', '2@0']);
+    assert.deepEqual(targets('rotate'), ['0@0', '1@1', '2@0', '0@1', '1@0', '2@1']);
+  });
 
   it('refuses --processes above 1 without the postgres engine and a database', async () => {
     await assert.rejects(

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { locomoTurnForms, type LocomoTurnForm } from '../../bench/locomo-data.ts';
 import type { BenchEngine } from '../../bench/bench-server.ts';
+import type { WriteRoute } from '../../bench/write-routing.ts';
 import { nonNegativeInt, postgresUrl } from '../options.ts';
 
 /** JSON lines on stdout (the fixed output of cli-and-harness.md); progress on stderr. */
@@ -126,6 +127,15 @@ export function register(program: Command): void {
       positiveInt,
       1,
     )
+    .option('--brains <n>', 'Brains the Records are spread over, one after another', positiveInt, 1)
+    .addOption(
+      new Option(
+        '--route <how>',
+        'which process a request goes to: each in turn, or always the one its Brain is given to (as a proxy hashing the Brain would)',
+      )
+        .choices(['rotate', 'brain'])
+        .default('rotate'),
+    )
     .addOption(engineOption())
     .addOption(databaseOption())
     .addOption(modelOption())
@@ -134,6 +144,8 @@ export function register(program: Command): void {
         records: number;
         concurrency: number;
         processes: number;
+        brains: number;
+        route: WriteRoute;
         engine: BenchEngine;
         databaseUrl?: string;
         embeddingModel?: string;
