@@ -47,7 +47,7 @@ const columns: Record<DeferredTable, readonly string[]> = {
     'cause',
   ],
   citations: ['brain_uid', 'memory_id', 'record_id', 'quote'],
-  derive_jobs: ['brain_uid', 'job', 'record_id', 'memory_id', 'record_seq', 'not_before_ms'],
+  derive_jobs: ['brain_uid', 'job', 'record_id', 'memory_id', 'record_seq', 'not_before_ms', 'writer'],
   idempotency: ['brain_uid', 'operation', 'key', 'body_hash', 'record_id', 'object_n'],
 };
 

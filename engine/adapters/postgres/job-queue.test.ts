@@ -134,6 +134,56 @@ describe('the derivation queue over PostgreSQL (JobQueue)', () => {
   });
 });
 
+describe("a job is its writer's first (JobAffinity)", () => {
+  const othersAfterMs = 300;
+  const a = pgJobQueue(db, { writer: 'proc_a', othersAfterMs });
+  const b = pgJobQueue(db, { writer: 'proc_b', othersAfterMs });
+
+  /** Jobs queued by units of work of process `writer`, as its storage makes them. */
+  async function queuedBy(writer: string, uid: string, count: number): Promise<void> {
+    await addBrain(db, uid);
+    for (let i = 0; i < count; i++) {
+      await addRecord(db, uid, `${uid}_rec_${i}`, i + 1);
+      await pgUnitsOfWork(db, { writer }).write(uid, async (w) => {
+        const seq = await w.sequence.next();
+        await w.jobs.enqueue({ job: 'derive', brainUid: uid, recordId: `${uid}_rec_${i}`, recordSeq: seq });
+      });
+    }
+  }
+
+  it('another process claims it only once it has waited othersAfterMs; its writer at once', async () => {
+    await queuedBy('proc_a', 'brn_aff1', 2);
+    assert.deepEqual(mine('brn_aff1')(await b.claim(10, 40_000, 60_000)), []);
+    // Not due for b yet, so b's worker sets a timer rather than claiming in a loop.
+    const due = (await b.nextDueMs(40_000))!;
+    assert.ok(due > 40_000 && due <= 40_000 + othersAfterMs, `due at ${due}`);
+    const own = mine('brn_aff1')(await a.claim(1, 40_000, 60_000));
+    assert.equal(own.length, 1);
+    await sleep(othersAfterMs + 50);
+    assert.ok((await b.nextDueMs(40_000))! <= 40_000, 'due for b now');
+    const taken = mine('brn_aff1')(await b.claim(10, 40_000, 60_000));
+    assert.deepEqual(
+      taken.map((j) => j.recordSeq),
+      [2],
+    );
+    await a.complete(own);
+    await b.complete(taken);
+  });
+
+  it('a stopping writer hands its unclaimed jobs over at once; a queue with no affinity claims any', async () => {
+    await queuedBy('proc_a', 'brn_aff2', 1);
+    assert.deepEqual(mine('brn_aff2')(await b.claim(10, 50_000, 60_000)), []);
+    await a.handOver();
+    const taken = mine('brn_aff2')(await b.claim(10, 50_000, 60_000));
+    assert.equal(taken.length, 1);
+    await b.complete(taken);
+    await queuedBy('proc_a', 'brn_aff3', 1);
+    const anyone = mine('brn_aff3')(await jobs.claim(10, 50_000, 60_000));
+    assert.equal(anyone.length, 1);
+    await jobs.complete(anyone);
+  });
+});
+
 describe('a lease that ends mid-job (the claim token)', () => {
   it("refuses a late worker's completion after another claim took its job: its unit rolls back, the second claim's stands", async () => {
     await brainWithJobs(db, 'brn_late', 2);

@@ -11,6 +11,8 @@ import type { PgQueryable } from './client.ts';
 export function pgJobWrites(
   q: PgQueryable,
   deferred?: Pick<UnitTx, 'defer' | 'readAround' | 'held' | 'deferDone'>,
+  /** The process queuing the jobs (JobAffinity.writer); null: any process's to claim at once. */
+  writer: string | null = null,
 ): Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'> {
   const completeNow = async (claims: readonly JobClaim[]) => {
     if (claims.length === 0) return;
@@ -27,13 +29,13 @@ export function pgJobWrites(
     async enqueue(job: DeriveJob) {
       const values =
         job.job === 'derive'
-          ? [job.brainUid, 'derive', job.recordId, null, job.recordSeq, 0]
-          : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs];
+          ? [job.brainUid, 'derive', job.recordId, null, job.recordSeq, 0, writer]
+          : [job.brainUid, 'rederive', null, job.memoryId, job.recordSeq, job.notBeforeMs, writer];
       if (deferred) deferred.defer('derive_jobs', values);
       else
         await q.query(
-          `INSERT INTO derive_jobs (brain_uid, job, record_id, memory_id, record_seq, not_before_ms)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
+          `INSERT INTO derive_jobs (brain_uid, job, record_id, memory_id, record_seq, not_before_ms, writer)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           values,
         );
     },
@@ -68,27 +70,55 @@ export function pgJobWrites(
 }
 
 /**
+ * Whose a queued job is first. A process's writes wake its own derive worker, so without this every
+ * process claims every due job, and a process deriving another's Brain takes turns on that Brain's row
+ * with the process writing it: processes a proxy gives different Brains would still contend on each
+ * one. A job is its writer's alone for `othersAfterMs` after it was queued (by the database's clock),
+ * then anyone's: a writer that died or fell behind leaves its jobs to the others, and one that stops
+ * hands them over at once (`handOver`). Leases still keep a claimed job to one process.
+ */
+export interface JobAffinity {
+  /** This process, as derive_jobs.writer names it. */
+  writer: string;
+  /** How long another process leaves a job to its writer. */
+  othersAfterMs: number;
+}
+
+/**
+ * Claimable by this process: due, not leased, and its own, nobody's, or waited for long enough (a
+ * queue with no affinity, $4 null, claims any).
+ */
+const mayClaim = `not_before_ms <= $1 AND (leased_until_ms IS NULL OR leased_until_ms <= $1)
+  AND ($4::text IS NULL OR writer IS NULL OR writer = $4
+       OR queued_at + make_interval(secs => $5 / 1000.0) <= now())`;
+
+/**
  * The derivation queue over PostgreSQL, shared by every process on the database. A claim locks the
  * due rows it takes with FOR UPDATE SKIP LOCKED (a concurrent claim passes them by instead of waiting,
  * and cannot take them) and leases them in the same statement: until `leased_until_ms`, no claim
  * anywhere takes them again; after it, any claim may (their worker died or stalled).
  */
-export function pgJobQueue(q: PgQueryable): JobQueue {
+export function pgJobQueue(
+  q: PgQueryable,
+  affinity: JobAffinity | null = null,
+): JobQueue & { handOver(): Promise<void> } {
+  const writer = affinity?.writer ?? null;
+  const othersAfterMs = affinity?.othersAfterMs ?? 0;
   return {
-    ...pgJobWrites(q),
+    ...pgJobWrites(q, undefined, writer),
     async claim(limit, nowMs, leaseMs) {
       if (!(leaseMs > 0)) throw new RangeError(`claim: leaseMs must be more than 0, not ${leaseMs}`);
       const r = await q.query<JobRow & { leased_until_ms: number }>(
         `WITH due AS (
            SELECT brain_uid, n FROM derive_jobs
-           WHERE not_before_ms <= $1 AND (leased_until_ms IS NULL OR leased_until_ms <= $1)
+           WHERE ${mayClaim}
            ORDER BY n LIMIT $2
            FOR UPDATE SKIP LOCKED)
          UPDATE derive_jobs j SET leased_until_ms = $1::bigint + $3::bigint
          FROM due WHERE j.brain_uid = due.brain_uid AND j.n = due.n
          RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts,
                    j.leased_until_ms`,
-        [nowMs, limit, leaseMs],
+        [nowMs, limit, leaseMs, writer, othersAfterMs],
       );
       return r.rows
         .sort((a, b) => a.n - b.n)
@@ -102,13 +132,23 @@ export function pgJobQueue(q: PgQueryable): JobQueue {
           [claims.map((c) => c.n), claims.map((c) => c.lease)],
         );
     },
-    async nextDueMs() {
+    async nextDueMs(nowMs) {
       const r = await q.query<{ t: number | null }>(
         // Due jobs count too: the answer is then at or before nowMs, which tells the worker to claim now.
-        'SELECT min(greatest(not_before_ms, coalesce(leased_until_ms, 0))) AS t FROM derive_jobs',
-        [],
+        // Another writer's job counts from when `mayClaim` lets this process take it: the wait left on
+        // the database's clock, added to the worker's (a claim at that time finds it, not a busy loop).
+        `SELECT min(greatest(not_before_ms, coalesce(leased_until_ms, 0),
+           CASE WHEN $1::text IS NULL OR writer IS NULL OR writer = $1 THEN 0
+                ELSE $3::bigint + greatest(0, ceil(extract(epoch FROM
+                       queued_at + make_interval(secs => $2 / 1000.0) - now()) * 1000))::bigint END)) AS t
+         FROM derive_jobs`,
+        [writer, othersAfterMs, Math.round(nowMs)],
       );
       return r.rows[0]?.t ?? null;
+    },
+    /** Before this process stops: the jobs it queued and has not claimed are anyone's at once. */
+    async handOver() {
+      if (writer !== null) await q.query('UPDATE derive_jobs SET writer = NULL WHERE writer = $1', [writer]);
     },
     async oldestPendingSeq(brainUid) {
       const r = await q.query<{ s: number | null }>(

@@ -38,6 +38,11 @@ export interface PostgresStorageOptions {
   tracesPerBrain?: number;
   /** When this process analyses the Brain tables after writing many Records (planner-stats.ts). */
   plannerStats?: PlannerStatsOptions;
+  /**
+   * How long a derive job this process queued is left to it before another process may claim it
+   * (job-queue.ts, JobAffinity). Default 2 s.
+   */
+  jobAffinityMs?: number;
 }
 
 const secretKey = 'watermark_secret';
@@ -71,7 +76,10 @@ export async function postgresStorageOver(
   const { applied } = await migrate(client);
   const secret = await sharedWatermarkSecret(client);
   const stats = plannerStats(client, options.plannerStats);
-  const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records) });
+  // Each open is a process of its own to the queue: it claims the jobs of its own writes first.
+  const writer = randomBytes(8).toString('hex');
+  const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records), writer });
+  const jobs = pgJobQueue(client, { writer, othersAfterMs: options.jobAffinityMs ?? 2000 });
   const vectors = pgVectorIndex(client);
   const keyWatch = pgKeyWatch(client);
   const semantic = await vectorSupport(client);
@@ -81,7 +89,7 @@ export async function postgresStorageOver(
     slots: pgSlotIndex(client),
     vectors,
     threads: pgThreadIndex(client),
-    jobs: pgJobQueue(client),
+    jobs,
     traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
     keys: pgKeyRegistry(client, { watch: keyWatch }),
     upgradeList: pgUpgradeList(client),
@@ -93,6 +101,9 @@ export async function postgresStorageOver(
     read: (brainUid, work) => units.read(brainUid, work),
     close: async () => {
       await stats.stop();
+      // What this process queued and will not derive now is the other processes' at once. A database
+      // that cannot be reached keeps them this process's for othersAfterMs only: nothing is lost.
+      await jobs.handOver().catch(() => {});
       await keyWatch.close();
       await client.close();
     },

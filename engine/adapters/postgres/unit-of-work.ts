@@ -68,14 +68,19 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
  * A write's repositories over one unit of its transaction: steps in memory, inserts nobody reads back
  * queued (BatchTx), and the Brain's self as read with the lock (nothing changes it while it is held).
  */
-function writeRepositories(tx: UnitTx, brainUid: string, self: BrainRow): PgUnitOfWork {
+function writeRepositories(
+  tx: UnitTx,
+  brainUid: string,
+  self: BrainRow,
+  writer: string | null,
+): PgUnitOfWork {
   const uow: PgUnitOfWork = {
     ...repositories(tx, brainUid),
     sequence: stepsOf(tx),
     records: pgRecords(tx, brainUid, tx),
     idempotency: pgIdempotency(tx, brainUid, tx),
     memories: pgMemories(tx, brainUid, tx),
-    jobs: pgJobWrites(tx, tx),
+    jobs: pgJobWrites(tx, tx, writer),
     self: async () => selfOf(self),
   };
   unitTxs.set(uow, tx);
@@ -129,6 +134,8 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export interface PgUnitsOptions {
   /** After a write transaction committed: how many Records it wrote (none: not called). */
   onCommitted?: (records: number) => void;
+  /** The process the jobs its units queue belong to first (job-queue.ts, JobAffinity); none: anyone's. */
+  writer?: string;
 }
 
 export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): PgUnitsOfWork {
@@ -161,7 +168,7 @@ export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): P
         if (!brain) throw gone();
         const batch = new BatchTx(tx, brainUid, brain.seq, savepoints());
         if (then) batch.keysRead(keys, then.rows);
-        const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain));
+        const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain, options.writer ?? null));
         await batch.finish();
         records = batch.recordsWritten;
         return result;

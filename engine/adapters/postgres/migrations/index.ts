@@ -14,6 +14,7 @@ import { heldJobs } from './013-held-jobs.ts';
 import { keyWatch } from './014-key-watch.ts';
 import { recordIdsPerBrain } from './015-record-ids-per-brain.ts';
 import { foldedWords } from './016-folded-words.ts';
+import { jobWriters } from './017-job-writers.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -44,6 +45,7 @@ export const migrations: readonly PgMigration[] = [
   keyWatch,
   recordIdsPerBrain,
   foldedWords,
+  jobWriters,
 ];
 
 /**
