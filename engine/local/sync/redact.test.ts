@@ -76,6 +76,22 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('reads digits outside the Basic Multilingual Plane as digits, keeping the text around them in place', () => {
+    // Mathematical bold and monospace digits, and Adlam ones: two UTF-16 units each.
+    assert.equal(textOf(`card ${inScript('4111 1111 1111 1111', 0x1d7ce)} ok`), 'card [card] ok');
+    assert.equal(
+      textOf(
+        `${inScript('4111111111111111', 0x1e950)}, call ${inScript('912 345 678', 0x1d7f6)} at ${inScript('12', 0x1d7ce)}h`,
+      ),
+      `[card], call [phone] at ${inScript('12', 0x1d7ce)}h`,
+    );
+    // Digits of both planes in one number, and full-width ones after it that stay as written.
+    assert.equal(
+      textOf(`${inScript('4111 1111', 0x1d7ce)} ${inScript('1111 1111', 0xff10)} x \uff11\uff12 \u{1d7cf}`),
+      '[card] x \uff11\uff12 \u{1d7cf}',
+    );
+  });
+
   it('keeps dates in brackets, ranges of dates and dates written with spaced separators', () => {
     const kept =
       '(2024-05-01) from 2024-05-01 - 2024-05-31, 01/05/2024 - 03/05/2024, on 12 / 04 / 2024 10:30. ' +
@@ -173,16 +189,16 @@ describe('the redactor of redacted_summary copies', () => {
       '\u200b',
       '\u00ad',
     );
-    // ASCII digits, or full-width, Arabic-Indic, Devanagari or Bengali ones.
-    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966, 0x09e6);
+    // ASCII digits, or full-width, Arabic-Indic, Devanagari or Bengali ones, or digits of two UTF-16
+    // units: Mathematical bold and monospace, Adlam, Osmanya.
+    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966, 0x09e6, 0x1d7ce, 0x1d7f6, 0x1e950, 0x104a0);
     // No digit (it would make another, longer number) and no "@" (an address takes in what it touches).
     const pool = [...'aZefptAB_éñ日ｘ \n\u00a0,;:!?\'"()[]/-.+#&*=%'];
     const around = fc.array(fc.constantFrom(...pool), { maxLength: 12 }).map((cs) => cs.join(''));
     const redactor = createRedactor({ self: null, others: [] }, secret);
     fc.assert(
       fc.property(card, sizes, separator, zero, around, around, (digits, groups, sep, z, before, after) => {
-        const inForm = digits.replace(/\d/g, (d) => String.fromCharCode(z + Number(d)));
-        const text = before + written(inForm, groups, sep) + after;
+        const text = before + inScript(written(digits, groups, sep), z) + after;
         const out = redactor.redact(message(text));
         // Held back is safe: nothing goes up.
         if (out.ok) assert.doesNotMatch((out.replica.content as { text: string }).text, /\p{Nd}/u, text);
@@ -201,6 +217,7 @@ describe('the redactor of redacted_summary copies', () => {
     'a word of dots': `see ${'a.'.repeat(n / 2)}`,
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
     'a word of "at"s': `see ${'at'.repeat(n / 2)}`,
+    'digits of two UTF-16 units apart by spaces': '\u{1d7ff} '.repeat(n / 2),
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {
@@ -348,4 +365,9 @@ function written(digits: string, sizes: readonly number[], separator: string): s
     i += size;
   }
   return groups.join(separator);
+}
+
+/** `text` with its ASCII digits written in the script whose zero is the code point `zero`. */
+function inScript(text: string, zero: number): string {
+  return text.replace(/\d/g, (d) => String.fromCodePoint(zero + Number(d)));
 }

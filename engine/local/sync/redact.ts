@@ -367,7 +367,7 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
  * they are, unless the run is a card number.
  */
 function replaceDigitRuns(original: string): string {
-  const text = asDigitsAndJoints(original);
+  const { text, at } = asDigitsAndJoints(original);
   let out = '';
   let from = 0;
   let i = 0;
@@ -394,43 +394,87 @@ function replaceDigitRuns(original: string): string {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone; a card number is one wherever it is.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
-      out += original.slice(from, i) + (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
+      out +=
+        original.slice(at(from), at(i)) +
+        (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
       from = end;
     }
     i = Math.max(end, i + 1);
   }
-  return out + original.slice(from);
+  return out + original.slice(at(from));
 }
 
 /** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
 const otherDigits = /[\u0080-\uffff]/g;
+/** Decimal digits outside it (Mathematical Alphanumeric, Adlam, Osmanya ...): two UTF-16 units each. */
+const astralDigits = /(?![\0-\uffff])\p{Nd}/gu;
 const decimal = /\p{Nd}/u;
 /** Spaces and dashes a number's groups may be written apart with besides ASCII's. */
 const otherSpaces = /[\p{Zs}\t\u200b\u2060\ufeff]/gu;
 const otherDashes = /[\p{Pd}\u00ad\u2212]/gu;
 
-/** The value of a decimal digit: its place in its script's run of ten (runs of Nd come whole). */
+const digitValues = new Map<number, number>();
+
+/**
+ * The value of a decimal digit: its place in its script's run of ten (runs of Nd come whole). Kept once
+ * found: the walk back over a block of five runs (the mathematical digits) is fifty steps.
+ */
 function digitValue(c: number): number {
-  let start = c;
-  while (start > 0 && decimal.test(String.fromCharCode(start - 1))) start -= 1;
-  return (c - start) % 10;
+  let value = digitValues.get(c);
+  if (value === undefined) {
+    let start = c;
+    while (start > 0 && decimal.test(String.fromCodePoint(start - 1))) start -= 1;
+    value = (c - start) % 10;
+    digitValues.set(c, value);
+  }
+  return value;
+}
+
+interface DigitView {
+  text: string;
+  /** Where the view's unit `k` (or its end, `text.length`) lies in the text as written. */
+  at: (k: number) => number;
 }
 
 /**
- * The text as the digit rules read it, each character for one of the same length, so that what they
- * find lies at the same place in the text as written: a digit of another script is its ASCII digit,
- * and a space of any width, a tab, a zero-width space, a soft hyphen or a dash of any length between
- * groups is a space or a hyphen. A card number in full-width digits or with no-break spaces is still one.
+ * The text as the digit rules read it: a digit of another script is its ASCII digit, and a space of any
+ * width, a tab, a zero-width space, a soft hyphen or a dash of any length between groups is a space or
+ * a hyphen. A card number in full-width digits or with no-break spaces is still one. Each character is
+ * read as one of the same length, so that what the rules find lies at the same place in the text as
+ * written, except a digit outside the Basic Multilingual Plane: its two UTF-16 units are read as one
+ * digit, and `at` takes a place in the view back to the text.
  */
-function asDigitsAndJoints(text: string): string {
-  if (!/[^\x20-\x7e]/.test(text)) return text;
-  return text
+function asDigitsAndJoints(text: string): DigitView {
+  const same = (k: number) => k;
+  if (!/[^\x20-\x7e]/.test(text)) return { text, at: same };
+  const bmp = text
     .replace(otherDigits, (ch) => {
       const c = ch.charCodeAt(0);
       return decimal.test(ch) ? String(digitValue(c)) : ch;
     })
     .replace(otherSpaces, ' ')
     .replace(otherDashes, '-');
+  // The places in the view right after each astral digit, in order: a unit after k of them lies k
+  // units further on in the text.
+  const after: number[] = [];
+  const view = bmp.replace(astralDigits, (ch: string, offset: number) => {
+    after.push(offset - after.length + 1);
+    return String(digitValue(ch.codePointAt(0)!));
+  });
+  if (after.length === 0) return { text: bmp, at: same };
+  return {
+    text: view,
+    at: (k) => {
+      let lo = 0;
+      let hi = after.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (after[mid]! <= k) lo = mid + 1;
+        else hi = mid;
+      }
+      return k + lo;
+    },
+  };
 }
 
 /** A digit starts a run wherever it is; a "+" or "(" before a digit does, unless it follows a word. */
