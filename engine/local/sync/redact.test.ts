@@ -119,6 +119,28 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('finds a card number whose printed groups go on across a line break, underscores or commas', () => {
+    assert.equal(textOf('card 4111 1111\n1111 1111 ok'), 'card [card] ok');
+    assert.equal(textOf('4111 1111 1111\n1111.'), '[card].');
+    assert.equal(textOf('4111-1111-1111-\r\n1111 and 4111 \n 1111 1111 1111'), '[card] and [card]');
+    assert.equal(textOf('> 4111 1111\n> 1111 1111'), '> [card]');
+    // 4-6-5 and 4-6-4, as American Express and Diners Club print theirs.
+    assert.equal(
+      textOf('amex 3782 822463\n10005, diners 3056 930902\u20285904'),
+      'amex [card], diners [card]',
+    );
+    assert.equal(textOf('card_4111_1111_1111_1111_exp, 4111,1111,1111,1111'), 'card_[card]_exp, [card]');
+    assert.equal(textOf(`${inScript('4111 1111\n1111 1111', 0x1d7ce)} ok`), '[card] ok');
+  });
+
+  it('keeps numbers apart by a line break, an underscore or a comma apart unless they make a card', () => {
+    // Each of these has 16 digits that pass Luhn's check, read together.
+    const kept = ['in 2018, 2019, 2020, 2025', 'years\n2019\n2020\n2021\n2020', '2015-2019\n2019-2021'];
+    for (const text of kept) assert.equal(textOf(text), text);
+    const alsoKept = '3, 4, 5 and 1,234,567 on x86_64, backup_2024_05_01.tar';
+    assert.equal(textOf(alsoKept), alsoKept);
+  });
+
   it('takes a phone written with dots for a phone, not for an IP address', () => {
     assert.equal(textOf('Tel. 06.12.34.56.78, server 10.0.0.1.'), 'Tel. [phone], server [ip].');
     assert.equal(textOf('release 1.2.3.4.5'), 'release 1.2.3.4.5');
@@ -159,19 +181,32 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(createRedactor(people, secret).redact(message('ping \uff20bobby')).ok, false, 'a handle');
   });
 
+  const card = fc
+    .integer({ min: 13, max: 19 })
+    .chain((length) =>
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - 1, maxLength: length - 1 }),
+    )
+    .map((body) => body.join('') + checkDigit(body.join('')));
+  // Group sizes, used in turn: the usual fours, or any.
+  const sizes = fc.oneof(
+    fc.constant([4]),
+    fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 19 }),
+  );
+  // ASCII digits, or full-width, Arabic-Indic, Devanagari or Bengali ones, or digits of two UTF-16
+  // units: Mathematical bold and monospace, Adlam, Osmanya.
+  const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966, 0x09e6, 0x1d7ce, 0x1d7f6, 0x1e950, 0x104a0);
+  // No digit (it would make another, longer number) and no "@" (an address takes in what it touches).
+  const pool = [...'aZefptAB_éñ日ｘ \n\u00a0,;:!?\'"()[]/-.+#&*=%'];
+  const around = (chars: string[]) =>
+    fc.array(fc.constantFrom(...chars), { maxLength: 12 }).map((cs) => cs.join(''));
+  const noDigitGoesUp = (text: string) => {
+    const out = createRedactor({ self: null, others: [] }, secret).redact(message(text));
+    // Held back is safe: nothing goes up.
+    if (out.ok) assert.doesNotMatch((out.replica.content as { text: string }).text, /\p{Nd}/u, text);
+  };
+
   it('never lets a card number through, however it is written and whatever is around it', () => {
     assert.equal(checkDigit('411111111111111'), '1');
-    const card = fc
-      .integer({ min: 13, max: 19 })
-      .chain((length) =>
-        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length - 1, maxLength: length - 1 }),
-      )
-      .map((body) => body.join('') + checkDigit(body.join('')));
-    // Group sizes, used in turn: the usual fours, or any.
-    const sizes = fc.oneof(
-      fc.constant([4]),
-      fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 19 }),
-    );
     const separator = fc.constantFrom(
       '',
       ' ',
@@ -189,20 +224,59 @@ describe('the redactor of redacted_summary copies', () => {
       '\u200b',
       '\u00ad',
     );
-    // ASCII digits, or full-width, Arabic-Indic, Devanagari or Bengali ones, or digits of two UTF-16
-    // units: Mathematical bold and monospace, Adlam, Osmanya.
-    const zero = fc.constantFrom(0x30, 0xff10, 0x0660, 0x0966, 0x09e6, 0x1d7ce, 0x1d7f6, 0x1e950, 0x104a0);
-    // No digit (it would make another, longer number) and no "@" (an address takes in what it touches).
-    const pool = [...'aZefptAB_éñ日ｘ \n\u00a0,;:!?\'"()[]/-.+#&*=%'];
-    const around = fc.array(fc.constantFrom(...pool), { maxLength: 12 }).map((cs) => cs.join(''));
-    const redactor = createRedactor({ self: null, others: [] }, secret);
     fc.assert(
-      fc.property(card, sizes, separator, zero, around, around, (digits, groups, sep, z, before, after) => {
-        const text = before + inScript(written(digits, groups, sep), z) + after;
-        const out = redactor.redact(message(text));
-        // Held back is safe: nothing goes up.
-        if (out.ok) assert.doesNotMatch((out.replica.content as { text: string }).text, /\p{Nd}/u, text);
-      }),
+      fc.property(
+        card,
+        sizes,
+        separator,
+        zero,
+        around(pool),
+        around(pool),
+        (digits, groups, sep, z, before, after) =>
+          noDigitGoesUp(before + inScript(written(digits, groups, sep), z) + after),
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never lets a card number through whose printed groups go on across a line break, underscores or commas', () => {
+    // Where the printed groups meet: after every fourth digit, or after the 4th and 10th of 14 or 15.
+    const split = card.chain((digits) => {
+      const fours = [4, 8, 12, 16].filter((at) => at < digits.length);
+      const places = [fc.subarray(fours, { minLength: 1 })];
+      if (digits.length === 14 || digits.length === 15) places.push(fc.subarray([4, 10], { minLength: 1 }));
+      return fc.tuple(fc.constant(digits), fc.oneof(...places));
+    });
+    const apart = fc.array(fc.constantFrom('_', ','), { minLength: 4, maxLength: 4 });
+    // One line break at most: the lines of a table stay apart.
+    const lineBreak = fc.option(
+      fc.tuple(fc.nat(3), fc.constantFrom('\n', '\r\n', ' \n', '-\n', '\n  ', '\n> ', '\u2028')),
+    );
+    // Within a line no dash, dot or slash: with them each part may read as a date, and dates side by side
+    // stay dates.
+    const inLine = fc.constantFrom('', ' ', '\u00a0', '\t', '   ', '\u2003', '\u200b');
+    // No ":" either: "::" before the first group would take it as an IPv6 address ("::4111").
+    const noColon = around(pool.filter((ch) => ch !== ':'));
+    fc.assert(
+      fc.property(
+        split,
+        apart,
+        lineBreak,
+        sizes,
+        inLine,
+        zero,
+        noColon,
+        noColon,
+        ([digits, places], joints, line, groups, sep, z, before, after) => {
+          const ends = [...places, digits.length];
+          let text = written(digits.slice(0, places[0]), groups, sep);
+          for (let k = 0; k < places.length; k += 1) {
+            const joint = line && line[0] % places.length === k ? line[1] : joints[k]!;
+            text += joint + written(digits.slice(places[k], ends[k + 1]), groups, sep);
+          }
+          noDigitGoesUp(before + inScript(text, z) + after);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -218,6 +292,8 @@ describe('the redactor of redacted_summary copies', () => {
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
     'a word of "at"s': `see ${'at'.repeat(n / 2)}`,
     'digits of two UTF-16 units apart by spaces': '\u{1d7ff} '.repeat(n / 2),
+    'digits apart by underscores and commas': '1_2,'.repeat(n / 4),
+    'groups of four on lines of their own': '4111 -\n> '.repeat(n / 8),
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {

@@ -360,11 +360,16 @@ const joint = /(?: [-./] | {3,4}|[ ()/.-]{1,2})(?=\d)/y;
 const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2} ?[/.] ?\d{1,2} ?[/.] ?\d{2,4})(?!\d|[-./]\d| [-./] ?\d)/;
 const fourDigitSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|[-./]\d| [-./] ?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
+// What may stand between two groups of a card number but also between two numbers of a list, a table
+// or a name: a line break (after spaces or a dash a wrap may leave, before spaces or an e-mail's quote
+// marks), an underscore or a comma with no space. Runs apart by these are one number only as a card.
+const weakJoint = /(?:[ -]{0,4}(\r\n|[\n\v\f\r\u0085\u2028\u2029]) {0,4}(?:> ?){0,4}|_|,)(?=\d)/y;
 
 /**
  * Runs of seven digits or more (groups apart by separators, see `joint`): card numbers (13 to 19 digits
  * passing Luhn's check), phone numbers (up to 15), other long numbers. Dates and year spans are left as
- * they are, unless the run is a card number.
+ * they are, unless the run is a card number. A card number may also go on across a line break, an
+ * underscore or a comma (see `cardAcross`).
  */
 function replaceDigitRuns(original: string): string {
   const { text, at } = asDigitsAndJoints(original);
@@ -377,6 +382,13 @@ function replaceDigitRuns(original: string): string {
       continue;
     }
     const end = runEnd(text, i);
+    const across = cardAcross(text, i, end);
+    if (across > 0) {
+      out += `${original.slice(at(from), at(i))}[card]`;
+      from = across;
+      i = across;
+      continue;
+    }
     // The dates of a run are read without the "(" or "+" that may start it.
     const lead = isDigit(text[i]) ? 0 : 1;
     if (onlyDates(text.slice(i + lead, end))) {
@@ -482,12 +494,17 @@ const startsRun = (text: string, i: number) =>
   isDigit(text[i]) ||
   ((text[i] === '+' || text[i] === '(') && isDigit(text[i + 1]) && !isWordChar(text[i - 1]));
 
-/** Where the run of digits and separators starting at `start` ends: after its last digit. */
-function runEnd(text: string, start: number): number {
+/**
+ * Where the run of digits and separators starting at `start` ends: after its last digit; -1 once it has
+ * more than `most` digits.
+ */
+function runEnd(text: string, start: number, most = Infinity): number {
+  let digits = isDigit(text[start]) ? 1 : 0;
   let end = start + 1;
   let j = start + 1;
-  while (j < text.length) {
+  while (j < text.length && digits <= most) {
     if (isDigit(text[j])) {
+      digits += 1;
       j += 1;
       end = j;
       continue;
@@ -496,8 +513,44 @@ function runEnd(text: string, start: number): number {
     if (!joint.test(text)) break;
     j = joint.lastIndex;
   }
-  return end;
+  return digits > most ? -1 : end;
 }
+
+/**
+ * Where a card number ends that starts with the run [start, end) and goes on across a line break, an
+ * underscore or a comma (`weakJoint`), or -1 when there is none. Across those the groups are one number
+ * only when they make a card number as cards are printed: 13 to 19 digits passing Luhn's check, each
+ * such joint after a multiple of four digits (4-4-4-4) or, in a number of 14 or 15, after the 4th or
+ * 10th (4-6-4, 4-6-5); and across one line break at most, so that the lines of a table or of a list
+ * stay apart. Runs that are all dates or spans stay dates (`onlyDates`), as they do on one line.
+ */
+function cardAcross(text: string, start: number, end: number): number {
+  let digits = text.slice(start, end).replace(/\D/g, '');
+  const runs = [text.slice(isDigit(text[start]) ? start : start + 1, end)];
+  const joints: number[] = [];
+  let lineBreaks = 0;
+  let found = -1;
+  for (let last = end; digits.length < 19;) {
+    weakJoint.lastIndex = last;
+    const apart = weakJoint.exec(text);
+    if (!apart) break;
+    if (apart[1] !== undefined && ++lineBreaks > 1) break;
+    const next = weakJoint.lastIndex;
+    // Read no further than a card may go: a long run after a short one costs no more than a short one.
+    const nextEnd = runEnd(text, next, 19 - digits.length);
+    if (nextEnd < 0) break;
+    joints.push(digits.length);
+    digits += text.slice(next, nextEnd).replace(/\D/g, '');
+    runs.push(text.slice(next, nextEnd));
+    if (isCard(digits) && printedAsCard(joints, digits.length) && !runs.every(onlyDates)) found = nextEnd;
+    last = nextEnd;
+  }
+  return found;
+}
+
+const printedAsCard = (joints: number[], length: number) =>
+  joints.every((at) => at % 4 === 0) ||
+  ((length === 14 || length === 15) && joints.every((at) => at === 4 || at === 10));
 
 /** The length of the date, or span of years or times, that `s` starts with, or 0. */
 function dateLength(s: string): number {
