@@ -157,6 +157,19 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(failing.ok, false, 'check digits that fail');
   });
 
+  it('finds an IBAN that goes on across a line break or has underscores between its groups', () => {
+    assert.equal(textOf('IBAN PT50 0002 0123 1234\n5678 9015 4 please'), 'IBAN [iban] please');
+    assert.equal(textOf('GB29 NWBK 6016\r\n1331 9268 19.'), '[iban].');
+    assert.equal(textOf('iban pt50 0002 0123\n> 1234 5678 9015 4'), 'iban [iban]');
+    assert.equal(textOf('iban_PT50_0002_0123_1234_5678_9015_4.'), 'iban_[iban].');
+    // Read on its line first: the next line's words are not its.
+    assert.equal(textOf('PT50 0002 0123 1234 5678 9015 4\nOK'), '[iban]\nOK');
+    // Shaped like one in upper case whose check fails, it is unsure; in lower case, something else.
+    const failing = createRedactor(people, secret).redact(message('pay PT50 0002 0123\n1234 5678 9015 9'));
+    assert.equal(failing.ok, false, 'check digits that fail');
+    assert.equal(textOf('id42\n1234 5678 9012 3456'), 'id42\n[number]');
+  });
+
   it('finds a URL with no scheme by its host and a path or query', () => {
     assert.equal(textOf('see example.com/secret?token=abc.'), 'see [url].');
     assert.equal(textOf('at shop.example.pt?ref=7, then'), 'at [url], then');
@@ -294,6 +307,7 @@ describe('the redactor of redacted_summary copies', () => {
     'digits of two UTF-16 units apart by spaces': '\u{1d7ff} '.repeat(n / 2),
     'digits apart by underscores and commas': '1_2,'.repeat(n / 4),
     'groups of four on lines of their own': '4111 -\n> '.repeat(n / 8),
+    'the heads of IBANs, on lines of their own or apart by underscores': 'ab12 3456\n> ab12_'.repeat(n / 16),
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {

@@ -255,47 +255,95 @@ function replaceEmails(text: string): string {
   return out + text.slice(from);
 }
 
-const ibanStart = /\b[A-Z]{2}\d{2}(?=[ A-Z0-9]{11})/gi;
+// After an underscore too ("iban_PT50_0002_..."): an underscore may stand between an IBAN's groups.
+const ibanStart = /(?<![A-Z0-9])[A-Z]{2}\d{2}(?=[\s_>A-Z0-9]{11})/gi;
+// As between a card's groups (`weakJoint`): spaces, and an e-mail's quote marks on the next line.
+const ibanLineBreak = / {0,4}(?:\r\n|[\n\v\f\r\u0085\u2028\u2029]) {0,4}(?:> ?){0,4}/y;
 
-/** IBANs (with or without spaces), checked by their mod-97 digits; one that fails the check is unsure. */
+/**
+ * IBANs (with or without spaces or underscores), checked by their mod-97 digits; one that fails the
+ * check is unsure. One that goes on across a line break is read on its line first, then with the next
+ * line's groups: the check tells which is the IBAN.
+ */
 function replaceIbans(text: string): string {
   let out = '';
   let from = 0;
   for (const m of text.matchAll(ibanStart)) {
     const start = m.index;
     if (start < from) continue;
-    const { compact, end } = ibanAt(text, start);
-    if (compact.length < 15 || !/\d/.test(compact.slice(4))) continue;
-    if (!ibanValid(compact)) {
-      if (/^[A-Z]{2}\d{2}[A-Z0-9]*\d{6}/.test(compact))
+    const read = ibanAt(text, start).filter(
+      ({ compact }) => compact.length >= 15 && /\d/.test(compact.slice(4)),
+    );
+    const iban = read.find(({ compact }) => ibanValid(compact));
+    if (!iban) {
+      if (
+        read.some(({ compact, onlyIfValid }) => !onlyIfValid && /^[A-Z]{2}\d{2}[A-Z0-9]*\d{6}/.test(compact))
+      )
         throw new Unsure('something shaped like an IBAN whose check digits fail');
       continue;
     }
     out += `${text.slice(from, start)}[iban]`;
-    from = end;
+    from = iban.end;
   }
   return out + text.slice(from);
 }
 
+interface IbanReading {
+  /** Upper-cased, 34 characters at most. */
+  compact: string;
+  end: number;
+  /** Whether it is read as an IBAN only when its check passes: failing, it is something else. */
+  onlyIfValid: boolean;
+}
+
 /**
- * The IBAN that may start at `start` (34 characters at most, upper-cased) and where it ends. One whose
- * country is in upper case may be spaced any way; one written in lower case is read only as IBANs are
- * printed (no spaces, or groups of four), so that the words of a sentence around it are not taken in.
+ * The IBAN that may start at `start`, read on its line and, when a line break follows, on into the next.
+ * One whose country is in upper case may be spaced any way; one written in lower case is read only as
+ * IBANs are printed (no spaces, or groups of four), so that the words of a sentence around it are not
+ * taken in, and going on across a line break it is an IBAN only when its check passes: a word such as
+ * "id42" at the end of a line is more often not one.
  */
-function ibanAt(text: string, start: number): { compact: string; end: number } {
-  const head = text.slice(start, start + 67);
+function ibanAt(text: string, start: number): IbanReading[] {
+  const head = text.slice(start, start + 100);
   const upper = /^[A-Z]{2}/.test(head);
-  const run = (upper ? /^[A-Z0-9]+(?: [A-Z0-9]+)*/ : /^[A-Z0-9]+(?: [A-Z0-9]+)*/i).exec(head)![0];
-  const groups = upper ? run.split(' ') : printedGroups(run.split(' '));
+  const onLine = ibanGroups(head, 0, upper);
+  const readings = [ibanReading(onLine.groups, start, upper, false)];
+  ibanLineBreak.lastIndex = onLine.end;
+  if (ibanLineBreak.test(head)) {
+    const next = ibanGroups(head, ibanLineBreak.lastIndex, upper);
+    if (next.groups.length > 0)
+      readings.push(ibanReading([...onLine.groups, ...next.groups], start, upper, !upper));
+  }
+  return readings;
+}
+
+interface IbanGroup {
+  text: string;
+  /** Where it starts, from the start of the IBAN. */
+  at: number;
+}
+
+/** The groups of letters and digits from `from` on, apart by one space or underscore, and where they end. */
+function ibanGroups(head: string, from: number, upper: boolean): { groups: IbanGroup[]; end: number } {
+  const run = upper ? /[A-Z0-9]+(?:[ _][A-Z0-9]+)*/y : /[A-Z0-9]+(?:[ _][A-Z0-9]+)*/iy;
+  run.lastIndex = from;
+  const found = run.exec(head);
+  if (!found) return { groups: [], end: from };
+  const groups = [...found[0].matchAll(/[A-Z0-9]+/gi)].map((g) => ({ text: g[0], at: from + g.index }));
+  return { groups, end: from + found[0].length };
+}
+
+function ibanReading(groups: IbanGroup[], start: number, upper: boolean, onlyIfValid: boolean): IbanReading {
+  const read = upper ? groups : groups.slice(0, printedGroups(groups.map((g) => g.text)).length);
   let compact = '';
   let end = start;
-  for (const group of groups) {
-    const taken = group.slice(0, 34 - compact.length);
+  for (const group of read) {
+    const taken = group.text.slice(0, 34 - compact.length);
     if (taken === '') break;
-    end += (compact === '' ? 0 : 1) + taken.length;
+    end = start + group.at + taken.length;
     compact += taken;
   }
-  return { compact: compact.toUpperCase(), end };
+  return { compact: compact.toUpperCase(), end, onlyIfValid };
 }
 
 /**
