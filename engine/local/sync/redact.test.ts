@@ -180,6 +180,16 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('keeps the names of files and tools with words after a "/", but not a site with a scheme, www. or a path', () => {
+    const kept =
+      'Skills: Node.js/TypeScript, vue.js/react/Next.js, main.py/utils.py, package.json/C# and Node.JS/.NET.';
+    assert.equal(textOf(kept), kept);
+    assert.equal(
+      textOf('see example.md/u/123456, x.py/Page?token=1, www.node.js/TypeScript, https://x.md/Foo, x.sh/a1'),
+      'see [url], [url], [url], [url], [url]',
+    );
+  });
+
   it('finds IPv6 addresses written with "::"', () => {
     assert.equal(textOf('ping ::1 and fe80::1.'), 'ping [ip] and [ip].');
     assert.equal(textOf('[2001:db8::8a2e:370:7334]:443, fe80::1%eth0: down'), '[[ip]]:443, [ip]: down');
@@ -301,6 +311,7 @@ describe('the redactor of redacted_summary copies', () => {
   const shapes: Record<string, string> = {
     'closing brackets after a URL': `see x.com/a${')'.repeat(n)}`,
     'closing brackets after a URL with a scheme': `see https://x.com/a${']'.repeat(n)}`,
+    "a tool's name and a long path of words": `see Node.js${'/React'.repeat(n / 6)}`,
     'a word of dots': `see ${'a.'.repeat(n / 2)}`,
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
     'a word of "at"s': `see ${'at'.repeat(n / 2)}`,

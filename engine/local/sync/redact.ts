@@ -199,9 +199,32 @@ const bareUrl = /(?<![\p{L}\p{N}_@.-])(?:[\p{L}\p{N}-]+\.)+\p{L}{2,}(?::\d{1,5})
 function replaceBareUrls(text: string): string {
   return text.replace(bareUrl, (url) => {
     const end = urlEnd(url);
+    const found = url.slice(0, end);
     // Nothing after the "/" or "?" ("example.com/", "did you open notes.md?"): no path, no query.
-    return /[/?#]$/.test(url.slice(0, end)) ? url : `[url]${url.slice(end)}`;
+    if (/[/?#]$/.test(found) || namesFilesOrTools(found)) return url;
+    return `[url]${url.slice(end)}`;
   });
+}
+
+// Suffixes of files and of the names of tools ("Node.js", "main.py"); a few are also countries' domains
+// (.md, .py, .sh, .rs), whose sites then need a scheme, "www." or a path that is more than words.
+const toolSuffix =
+  /\.(?:[cm]?js|jsx|tsx?|py|ipynb|rb|md|mdx|json|ya?ml|toml|xml|html?|css|scss|sh|rs|go|java|kt|swift|cpp|hpp|cs|php|sql|txt|csv|pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|svg|vue|lock|ini|cfg|conf|log|zip|gz|tar|exe|dll)$/i;
+// A word, maybe a tool's ("C++", "C#", ".NET", "Next.js"): no digits, nothing a page's name or a token
+// would hold.
+const toolWord = /^\.?\p{L}+(?:[+#]{1,2}|\.\p{L}+)?$/u;
+
+/**
+ * Whether a host with a path is the name of a file or a tool and words after a "/" ("Node.js/TypeScript",
+ * "main.py/utils.py", "Vue.js/React/Next.js"): a list of things a person works with, not a page.
+ */
+function namesFilesOrTools(found: string): boolean {
+  const host = found.slice(0, found.search(/[/?#:]/));
+  if (!toolSuffix.test(host) || found[host.length] !== '/') return false;
+  return found
+    .slice(host.length + 1)
+    .split('/')
+    .every((word) => toolWord.test(word));
 }
 
 /**
