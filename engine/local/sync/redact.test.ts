@@ -146,6 +146,15 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('release 1.2.3.4.5'), 'release 1.2.3.4.5');
   });
 
+  it('keeps a version numbered as an IPv4 address is, when a word before it or a tag after it says so', () => {
+    const kept = 'version 1.2.3.4, v1.2.3.4, Version: 10.0.0.1, v. 2.0.0.1, 1.2.3.4-beta and 4.3.2.1-RC1';
+    assert.equal(textOf(kept), kept);
+    assert.equal(
+      textOf('server at 10.0.0.5, ip 192.168.1.1, 1.2.3.4, dev 10.1.1.1, 10.0.0.1-eth0, 10.0.0.1-10.0.0.255'),
+      'server at [ip], ip [ip], [ip], dev [ip], [ip]-eth0, [ip]-[ip]',
+    );
+  });
+
   it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
     assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');
@@ -313,6 +322,7 @@ describe('the redactor of redacted_summary copies', () => {
     'closing brackets after a URL with a scheme': `see https://x.com/a${']'.repeat(n)}`,
     "a tool's name and a long path of words": `see Node.js${'/React'.repeat(n / 6)}`,
     'a word of dots': `see ${'a.'.repeat(n / 2)}`,
+    'versions numbered as addresses': 'version 1.2.3.4, 1.2.3.4-rc '.repeat(n / 28),
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
     'a word of "at"s': `see ${'at'.repeat(n / 2)}`,
     'digits of two UTF-16 units apart by spaces': '\u{1d7ff} '.repeat(n / 2),

@@ -394,7 +394,23 @@ function ibanValid(compact: string): boolean {
 
 /** IP addresses; an IPv6 one with "::" first, so that an IPv4 address inside it goes with it. */
 function replaceIps(text: string): string {
-  return replaceShortIpv6(text).replace(ipv4, '[ip]').replace(ipv6, '[ip]');
+  return replaceShortIpv6(text)
+    .replace(ipv4, (found: string, at: number, whole: string) =>
+      isVersion(whole, at, found.length) ? found : '[ip]',
+    )
+    .replace(ipv6, '[ip]');
+}
+
+// A version may be numbered as an address is; it says so by a word before it ("version 1.2.3.4") or a
+// pre-release tag after it ("1.2.3.4-beta"). Anything else with four numbers is taken for an address.
+const versionBefore = /\b(?:versions?|ver|v|release|build|revision|rev|patch)\.?:? {0,3}$/i;
+const versionAfter = /^-(?:alpha|beta|rc|pre|preview|dev|snapshot|nightly|canary)(?![a-z])/i;
+
+function isVersion(text: string, at: number, length: number): boolean {
+  return (
+    versionBefore.test(text.slice(Math.max(0, at - 16), at)) ||
+    versionAfter.test(text.slice(at + length, at + length + 12))
+  );
 }
 
 // An IPv6 address written with "::" (`::1`, `fe80::1%eth0`, `::ffff:192.0.2.1`), checked by Node's
