@@ -150,7 +150,8 @@ export const RecordPage = z
       .optional()
       .describe(
         'Present on a change-feed read (additive): Records forgotten after the boundary, paged with `data` ' +
-          'in the same order (a page ends on a whole step). A forgotten id never comes back.',
+          'in the same order (at a step, the Records written there come before the ids forgotten there). ' +
+          'A forgotten id never comes back.',
       ),
   })
   .meta({ id: 'RecordPage' });
@@ -177,6 +178,8 @@ export const RecordListQuery = z
       .describe(
         'Change feed (additive; for sync): the Records written and forgotten after this boundary, in the ' +
           "Brain's sequence, oldest first, with `watermark` and `removed`; `start` reads from the beginning. " +
+          'A page holds at most `limit` entries of `data` and `removed` together: a step with more (a ' +
+          'forgotten import is one step) goes on in the next page, from a watermark inside it. ' +
           'Not combined with `cursor` or any filter (`conflicting_parameters`). Loop: read a page, apply it, ' +
           'send its `watermark` back, repeat while `has_more`.',
       ),

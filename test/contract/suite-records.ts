@@ -332,6 +332,64 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       }
     });
 
+    it(
+      'the change feed splits a step larger than a page: each page holds at most limit entries, none lost or repeated',
+      { skip: traits.replicaIds === undefined ? 'this engine has no change feed' : false },
+      async () => {
+        const api = await brainWithKey(server, 'feed');
+        type FeedPage = {
+          data: { id: string }[];
+          removed: { id: string }[];
+          has_more: boolean;
+          watermark: string;
+        };
+        const read = async (since: string, limit: number) => {
+          const r = await api.get<FeedPage>(
+            `/brains/feed/records?since_watermark=${encodeURIComponent(since)}&limit=${limit}`,
+          );
+          assert.equal(r.status, 200, r.text);
+          return r.body;
+        };
+        const before = [];
+        for (const text of ['kept one', 'kept two'])
+          before.push((await remember(api, 'feed', { content: text })).record.id);
+        const chat = [];
+        for (let i = 0; i < 5; i++)
+          chat.push(
+            (await remember(api, 'feed', { content: `chat line ${i}`, source: { name: 'chat' } })).record.id,
+          );
+        // One forget, one step: the five ids removed together.
+        assert.equal((await api.del('/brains/feed/sources/chat')).status, 200);
+        const last = (await remember(api, 'feed', { content: 'written after' })).record.id;
+
+        const pages: FeedPage[] = [];
+        for (let since = 'start'; ;) {
+          const page = await read(since, 2);
+          pages.push(page);
+          since = page.watermark;
+          if (!page.has_more) break;
+          assert.ok(pages.length < 20, 'the feed ends');
+        }
+        const bytewise = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+        const gone = [...chat].sort(bytewise).map((id) => `-${id}`);
+        assert.deepEqual(
+          // Each page lists its Records, then its removals.
+          pages.map((p) => [...p.data.map((r) => r.id), ...p.removed.map((r) => `-${r.id}`)]),
+          [before, gone.slice(0, 2), gone.slice(2, 4), [last, gone[4]]],
+        );
+        // A watermark inside the step reads on from there again, and is a boundary every reader takes.
+        const within = pages[1]!.watermark;
+        assert.deepEqual(
+          (await read(within, 2)).removed.map((r) => r.id),
+          pages[2]!.removed.map((r) => r.id),
+        );
+        assert.equal(
+          (await api.get(`/brains/feed/memories?since_watermark=${encodeURIComponent(within)}`)).status,
+          200,
+        );
+      },
+    );
+
     it('local deployment keeps local_only Records and serves them on this device, Context included', async () => {
       const api = await brainWithKey(server);
       const { record } = await remember(api, 'b', {

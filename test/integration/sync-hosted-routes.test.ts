@@ -119,7 +119,7 @@ describe('the replication routes and the Record change feed of a hosted server',
     assert.equal((await refused(h.client.getRecord('shared', id))).code, 'record_not_found');
   });
 
-  it('serves Records and removals in sequence order, paged on whole steps, with a watermark to resume', async () => {
+  it('serves Records and removals in sequence order, a page at most limit of them, with a watermark to resume', async () => {
     await h.client.createBrain({ id: 'feed' });
     const ids = Array.from({ length: 5 }, (_, i) => `rec_01M8GB00000000000000000${i}A`);
     await h.client.replicateRecords(

@@ -1055,6 +1055,44 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it('reads the change feed on from a place inside a step, bytewise by id, then the steps after it', async () => {
+      const uid = await brain();
+      await b.units.write(uid, async (u) => {
+        for (let i = 0; i < 3; i++) await u.sequence.next();
+        for (const id of ['rec_pa', 'rec_pB', 'rec_pc'])
+          await u.records.insert(recordRow(uid, id, { seq: 2 }));
+        await u.records.insert(recordRow(uid, 'rec_pd', { seq: 3 }));
+      });
+      await b.units.write(uid, async (u) => {
+        assert.equal(await u.sequence.next(), 4);
+        await u.records.tombstone(['rec_px', 'rec_pY', 'rec_pz'], 4, '2026-02-01T00:00:00.000Z');
+      });
+      await b.units.write(uid, async (u) =>
+        u.records.tombstone(['rec_pw'], await u.sequence.next(), '2026-03-01T00:00:00.000Z'),
+      );
+      await b.units.read(uid, async (u) => {
+        const records = async (q: Parameters<RecordRepository['changes']>[0]) =>
+          (await u.records.changes(q)).map((r) => r.id);
+        assert.deepEqual(await records({ afterSeq: 2, afterId: 'rec_pB', hideLocalOnly: true }), [
+          'rec_pa',
+          'rec_pc',
+          'rec_pd',
+        ]);
+        assert.deepEqual(
+          await records({ afterSeq: 2, afterId: 'rec_pa', throughSeq: 2, hideLocalOnly: true }),
+          ['rec_pc'],
+        );
+        assert.deepEqual(await records({ afterSeq: 2, afterId: 'rec_pc', limit: 1, hideLocalOnly: true }), [
+          'rec_pd',
+        ]);
+        const removals = async (q: Parameters<RecordRepository['removals']>[0]) =>
+          (await u.records.removals(q)).map((t) => t.id);
+        assert.deepEqual(await removals({ afterSeq: 4, afterId: 'rec_pY' }), ['rec_px', 'rec_pz', 'rec_pw']);
+        assert.deepEqual(await removals({ afterSeq: 4, afterId: 'rec_px', limit: 1 }), ['rec_pz']);
+        assert.deepEqual(await removals({ afterSeq: 4, afterId: 'rec_pz', throughSeq: 4 }), []);
+      });
+    });
+
     it("tells which ids a Brain forgot, and which another Brain's hold where ids span the store", async () => {
       const uid = await brain();
       const other = await brain();

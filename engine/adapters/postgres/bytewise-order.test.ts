@@ -89,6 +89,15 @@ describe('pages on a server whose text order is a locale', { skip: server.skip }
       objects: () => pgUnitsOfWork(watched).read(uid, (u) => u.objects.list({ limit: 2 })),
       tombstones: () =>
         pgUnitsOfWork(watched).read(uid, (u) => u.tombstones.since(0, 10, { shareableOnly: false })),
+      // The change feed read on from a place inside a step (a forgotten import split across pages).
+      'feed records': () =>
+        pgUnitsOfWork(watched).read(uid, (u) =>
+          u.records.changes({ afterSeq: 1, afterId: 'rec_B', limit: 2, hideLocalOnly: true }),
+        ),
+      'feed removals': () =>
+        pgUnitsOfWork(watched).read(uid, (u) =>
+          u.records.removals({ afterSeq: 1, afterId: 'rec_x', limit: 2 }),
+        ),
     };
     for (const [name, read] of Object.entries(pages)) {
       seen.length = 0;

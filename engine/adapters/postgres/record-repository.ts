@@ -164,7 +164,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
     },
     async changes(range) {
       const p = params(brainUid);
-      const { steps, limit } = stepRangeSql(p, range, 'r.seq');
+      const { steps, limit } = stepRangeSql(p, range, 'r.seq', 'r.id');
       return (
         await q.query<RecordRow>(
           `SELECT ${columns} FROM records r WHERE r.brain_uid = $1 AND ${steps}
@@ -192,7 +192,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
     idsHeldElsewhere: async () => [],
     async removals(range) {
       const p = params(brainUid);
-      const { steps, limit } = stepRangeSql(p, range, 't.seq');
+      const { steps, limit } = stepRangeSql(p, range, 't.seq', 't.record_id');
       return (
         await q.query<{ id: string; seq: number; forgotten_at: string }>(
           `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t
@@ -204,9 +204,20 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
   };
 }
 
-/** A feed's step range on `column` and its LIMIT clause, their values bound to `p`. */
-function stepRangeSql(p: Params, range: StepRange, column: string): { steps: string; limit: string } {
-  let steps = `${column} > ${p.bind(range.afterSeq)}`;
+/**
+ * A feed's step range on `column` (and `idColumn` within a step) and its LIMIT clause, their values
+ * bound to `p`. The id columns are COLLATE "C" (migration 003): bytewise, as the feed orders them.
+ */
+function stepRangeSql(
+  p: Params,
+  range: StepRange,
+  column: string,
+  idColumn: string,
+): { steps: string; limit: string } {
+  let steps =
+    range.afterId === undefined
+      ? `${column} > ${p.bind(range.afterSeq)}`
+      : `(${column}, ${idColumn}) > (${p.bind(range.afterSeq)}, ${p.bind(range.afterId)})`;
   if (range.throughSeq !== undefined) steps += ` AND ${column} <= ${p.bind(range.throughSeq)}`;
   return { steps, limit: range.limit !== undefined ? `LIMIT ${p.bind(range.limit)}` : '' };
 }

@@ -128,7 +128,7 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
         )
         .map((r) => r.id),
     changes: async (q) => {
-      const { sql, params } = stepRangeSql(q, 'r.seq');
+      const { sql, params } = stepRangeSql(q, 'r.seq', 'r.id');
       return store.all<RecordRow>(
         `SELECT ${recordColumns} FROM records r
          WHERE r.brain_uid = ? ${sql} ${q.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
@@ -165,7 +165,7 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
         )
         .map((r) => r.id),
     removals: async (q) => {
-      const { sql, params } = stepRangeSql(q, 't.seq');
+      const { sql, params } = stepRangeSql(q, 't.seq', 't.record_id');
       return store.all<{ id: string; seq: number; forgotten_at: string }>(
         `SELECT t.record_id AS id, t.seq, t.forgotten_at FROM record_tombstones t
          WHERE t.brain_uid = ? ${sql} ORDER BY t.seq, t.record_id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
@@ -176,10 +176,17 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
   };
 }
 
-/** A feed's conditions on its step column (AND-ed after the Brain's), and the LIMIT's value last. */
-function stepRangeSql(q: StepRange, column: string): { sql: string; params: SqlParam[] } {
+/**
+ * A feed's conditions on its step and id columns (AND-ed after the Brain's), and the LIMIT's value
+ * last. Ids compare bytewise (BINARY), as the feed orders them.
+ */
+function stepRangeSql(q: StepRange, column: string, idColumn: string): { sql: string; params: SqlParam[] } {
   const params: SqlParam[] = [q.afterSeq];
   let sql = `AND ${column} > ?`;
+  if (q.afterId !== undefined) {
+    sql = `AND (${column}, ${idColumn}) > (?, ?)`;
+    params.push(q.afterId);
+  }
   if (q.throughSeq !== undefined) {
     sql += ` AND ${column} <= ?`;
     params.push(q.throughSeq);

@@ -1,6 +1,7 @@
 import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { watermarkAt, type BrainRow, type EngineCtx } from '../local-ctx.ts';
+import type { FeedPlace } from '../../watermark.ts';
 import { toRecord } from '../records.ts';
 import type { RecordRow, StepRange } from '../../ports/index.ts';
 
@@ -11,8 +12,6 @@ interface FeedItem {
   record?: RecordRow;
   forgottenAt?: string;
 }
-
-const itemKey = (i: FeedItem) => `${i.record ? 'record' : 'removal'}:${i.id}`;
 
 /** By step; within one, the Records written before the ids forgotten, each by id (bytewise: ids are ASCII). */
 function inFeedOrder(items: FeedItem[]): FeedItem[] {
@@ -29,10 +28,12 @@ const filters = ['kind', 'source', 'visibility', 'status', 'since', 'until', 'cu
 
 /**
  * The change feed of a Brain's Records (listRecords with since_watermark): Records written and Records
- * forgotten after the boundary, in the Brain's sequence, oldest first. A page ends on a whole step (a
- * forgotten import is one step), so its watermark never cuts one in two; the last page's watermark is
- * the Brain's current boundary. No deployment serves a local_only Record here: a device's local
- * server may be another device's remote.
+ * forgotten after the boundary, in the Brain's sequence, oldest first, `limit` of them a page at most.
+ * A page that ends inside a step (a forgotten import is one step, and may hold more ids than fit in
+ * any answer a reader takes) gets a watermark naming its last entry, from which the next page reads on
+ * within that step; else its watermark is the step's, and the last page's the Brain's current
+ * boundary. No deployment serves a local_only Record here: a device's local server may be another
+ * device's remote.
  */
 export async function recordChanges(ctx: EngineCtx, b: BrainRow, q: RecordListQuery): Promise<RecordPage> {
   const given = filters.filter((f) => q[f] !== undefined);
@@ -42,47 +43,49 @@ export async function recordChanges(ctx: EngineCtx, b: BrainRow, q: RecordListQu
       `since_watermark, ${given.join(', ')}: the change feed is read whole, without filters or a cursor`,
     );
   }
-  const since = q.since_watermark === feedStart ? 0 : ctx.codec.decode(q.since_watermark!, b.uid);
+  const since: FeedPlace =
+    q.since_watermark === feedStart ? { seq: 0 } : ctx.codec.decodePlace(q.since_watermark!, b.uid);
+  // Within a step the Records come before the removals: a place at a removal has read the step's
+  // Records, and a place at a Record none of its removals.
+  const { seq, within } = since;
+  const recordsFrom: StepRange =
+    within && !within.removal ? { afterSeq: seq, afterId: within.id } : { afterSeq: seq };
+  const removalsFrom: StepRange = !within
+    ? { afterSeq: seq }
+    : within.removal
+      ? { afterSeq: seq, afterId: within.id }
+      : { afterSeq: seq - 1 };
   // One snapshot: a Record the page names is still there when it is read.
   return ctx.units.read(b.uid, async (u) => {
-    const read = async (range: StepRange): Promise<FeedItem[]> =>
-      inFeedOrder([
-        ...(await u.records.changes({ ...range, hideLocalOnly: true })).map((r) => ({
-          seq: r.seq,
-          id: r.id,
-          record: r,
-        })),
-        ...(await u.records.removals(range)).map((t) => ({
-          seq: t.seq,
-          id: t.id,
-          forgottenAt: t.forgotten_at,
-        })),
-      ]);
     // Each side stops at limit + 1 in feed order, so the first limit + 1 of both are among them.
-    const items = (await read({ afterSeq: since, limit: q.limit + 1 })).slice(0, q.limit + 1);
-    let page = items;
-    let hasMore = false;
-    if (items.length > q.limit) {
-      hasMore = true;
-      const lastSeq = items[q.limit - 1]!.seq;
-      page = items.slice(0, q.limit);
-      // The rest of the last step, however many: a watermark inside a step would lose its remainder.
-      const rest = await read({ afterSeq: lastSeq - 1, throughSeq: lastSeq });
-      const seen = new Set(page.map(itemKey));
-      page = [...page, ...rest.filter((i) => !seen.has(itemKey(i)))];
-    }
+    const items = inFeedOrder([
+      ...(await u.records.changes({ ...recordsFrom, limit: q.limit + 1, hideLocalOnly: true })).map(
+        (r): FeedItem => ({ seq: r.seq, id: r.id, record: r }),
+      ),
+      ...(await u.records.removals({ ...removalsFrom, limit: q.limit + 1 })).map((t): FeedItem => ({
+        seq: t.seq,
+        id: t.id,
+        forgottenAt: t.forgotten_at,
+      })),
+    ]).slice(0, q.limit + 1);
+    const hasMore = items.length > q.limit;
+    const page = items.slice(0, q.limit);
     const rows = page.flatMap((i) => (i.record ? [i.record] : []));
     const states = await u.records.states(rows.map((r) => r.id));
     const data = rows.map((r, i) => toRecord(r, states[i]!));
     const removed = page.flatMap((i) =>
       i.forgottenAt !== undefined ? [{ id: i.id, forgotten_at: i.forgottenAt }] : [],
     );
-    return {
-      data,
-      has_more: hasMore,
-      next_cursor: null,
-      watermark: watermarkAt(ctx, b, hasMore ? page[page.length - 1]!.seq : await u.sequence.current()),
-      removed,
-    };
+    let watermark: string;
+    if (!hasMore) watermark = watermarkAt(ctx, b, await u.sequence.current());
+    else {
+      const last = page[page.length - 1]!;
+      // The next entry in the same step: the page stops inside it, where the next one reads on.
+      watermark =
+        items[q.limit]!.seq === last.seq
+          ? ctx.codec.encode(b.uid, last.seq, { removal: last.record === undefined, id: last.id })
+          : watermarkAt(ctx, b, last.seq);
+    }
+    return { data, has_more: hasMore, next_cursor: null, watermark, removed };
   });
 }
