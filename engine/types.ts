@@ -179,6 +179,15 @@ export interface OutboxBatch {
 }
 
 /**
+ * The next tombstones to send: the ids the remote knows their Records by (some Records never left the
+ * device), and where the tombstone cursor moves once they are through; null when none is left.
+ */
+export interface TombstoneBatch {
+  ids: string[];
+  through: { seq: number; recordId: string } | null;
+}
+
+/**
  * Sync, as the local engine offers it (docs/sync.md): the hosted side's replication routes, and the
  * device side's pairing, outbox and pull, each over the encrypted store. The server's sync runner
  * drives the device side and talks to the remote; nothing here opens a connection.
@@ -202,8 +211,13 @@ export interface EngineSync {
     batch: OutboxBatch,
     outcomes: ReadonlyMap<string, ReplicaOutcome>,
   ): Promise<void>;
-  tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<{ ids: string[]; throughSeq: number }>;
-  markTombstonesSent(t: Tenant, brainId: string, pairingId: string, throughSeq: number): Promise<void>;
+  tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<TombstoneBatch>;
+  markTombstonesSent(
+    t: Tenant,
+    brainId: string,
+    pairingId: string,
+    through: NonNullable<TombstoneBatch['through']>,
+  ): Promise<void>;
   /** Back to the start of the push and the pull: the remote Brain is not the one the pairing synced with. */
   restart(t: Tenant, brainId: string, pairingId: string): Promise<void>;
   applyPulled(

@@ -17,6 +17,11 @@ export interface PairingRow {
   remote_key: string;
   push_seq: number;
   tombstone_seq: number;
+  /**
+   * With tombstone_seq, how far the tombstones went: through this Record id of step tombstone_seq, or
+   * (null) through that whole step. A forgotten import is one step of many requests.
+   */
+  tombstone_after: string | null;
   pull_watermark: string | null;
   pushed: number;
   pulled: number;
@@ -40,7 +45,17 @@ export interface RecordFate {
 /** A tombstone of this device after a cursor, with the id the remote knows its Record by, if any. */
 export interface TombstoneRow {
   seq: number;
+  record_id: string;
   remote_id: string | null;
+}
+
+/**
+ * A place in a Brain's tombstones, in the order they are sent (by step, then Record id): everything up
+ * to this Record id of step `seq`, or, with `recordId` null, up to the end of step `seq`.
+ */
+export interface TombstonePlace {
+  seq: number;
+  recordId: string | null;
 }
 
 export interface DeviceSyncStore {
@@ -89,17 +104,13 @@ export interface DeviceSyncStore {
     counts: { pushed: number; skipped: number; heldBack: number },
     throughSeq: number,
   ): Promise<boolean>;
+  /** The Brain's tombstones after `after`, by step then Record id, `limit` at most. */
+  tombstones(brainUid: string, after: TombstonePlace, limit: number): Promise<TombstoneRow[]>;
   /**
-   * The Brain's tombstones after step `afterSeq`, by step: at most `limit`, or when `throughSeq` is
-   * given every one up to it.
+   * Moves the tombstone cursor of the run's pairing on to `through` (never back); false when the
+   * pairing is no longer `pairingId`.
    */
-  tombstones(
-    brainUid: string,
-    afterSeq: number,
-    bound: { limit: number } | { throughSeq: number },
-  ): Promise<TombstoneRow[]>;
-  /** Moves the tombstone cursor of the run's pairing; false when the pairing is no longer `pairingId`. */
-  markTombstonesSent(brainUid: string, pairingId: string, throughSeq: number): Promise<boolean>;
+  markTombstonesSent(brainUid: string, pairingId: string, through: TombstonePlace): Promise<boolean>;
   /**
    * Sends the run's pairing back to the start of the push and the pull (its remote Brain is not the one
    * it synced with); false when the pairing is no longer `pairingId`.

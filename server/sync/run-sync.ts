@@ -113,18 +113,12 @@ export async function runSync(
         await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
         pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
-      for (let cursor = -1; ;) {
-        const { ids, throughSeq } = await sync.tombstonesToSend(t, brainId, limits.tombstonesPerRequest);
-        if (throughSeq === cursor) break;
-        // A whole step may hold more ids than a request takes (a forgotten import).
-        for (let i = 0; i < ids.length; i += limits.tombstonesPerRequest)
-          await client.forgetReplicas(
-            remote.remoteBrain,
-            ids.slice(i, i + limits.tombstonesPerRequest),
-            call,
-          );
-        await sync.markTombstonesSent(t, brainId, remote.pairingId, throughSeq);
-        cursor = throughSeq;
+      // A request at a time, each kept as sent: a forgotten import is one step of any number of ids.
+      for (;;) {
+        const { ids, through } = await sync.tombstonesToSend(t, brainId, limits.tombstonesPerRequest);
+        if (!through) break;
+        if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
+        await sync.markTombstonesSent(t, brainId, remote.pairingId, through);
       }
     };
     await pushAndForget();

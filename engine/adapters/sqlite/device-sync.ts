@@ -19,13 +19,15 @@ const outboxSql = `
     AND NOT EXISTS (SELECT 1 FROM sync_records s
                     WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')`;
 
-const tombstonesSql = `SELECT t.seq, s.remote_id FROM record_tombstones t
+/** Ordered by step then id: the index on (brain_uid, seq) holds the key's record_id after them. */
+const tombstonesSql = (within: boolean) => `SELECT t.seq, t.record_id, s.remote_id FROM record_tombstones t
   LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
                            AND s.remote_id IS NOT NULL
-  WHERE t.brain_uid = ? AND t.seq > ?`;
+  WHERE t.brain_uid = ? AND ${within ? '(t.seq, t.record_id) > (?, ?)' : 't.seq > ?'}
+  ORDER BY t.seq, t.record_id LIMIT ?`;
 
 /**
- * sync_pairings, sync_records and the outbox and tombstones they select (migrations 016 to 019). Calls
+ * sync_pairings, sync_records and the outbox and tombstones they select (migrations 016 to 020). Calls
  * from outside a unit of work run between units (store.exclusive); `within`'s and
  * originalsOfPushedCopies run in the unit open in their async context, whose calls are its own.
  */
@@ -154,31 +156,32 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return true;
         }),
       ),
-    tombstones: (brainUid, afterSeq, bound) =>
+    tombstones: (brainUid, after, limit) =>
       between(() =>
-        'limit' in bound
-          ? store.all<TombstoneRow>(
-              `${tombstonesSql} ORDER BY t.seq LIMIT ?`,
-              brainUid,
-              afterSeq,
-              bound.limit,
-            )
-          : store.all<TombstoneRow>(
-              `${tombstonesSql} AND t.seq <= ? ORDER BY t.seq`,
-              brainUid,
-              afterSeq,
-              bound.throughSeq,
-            ),
+        after.recordId === null
+          ? store.all<TombstoneRow>(tombstonesSql(false), brainUid, after.seq, limit)
+          : store.all<TombstoneRow>(tombstonesSql(true), brainUid, after.seq, after.recordId, limit),
       ),
-    markTombstonesSent: (brainUid, pairingId, throughSeq) =>
-      between(
-        () =>
-          store.run(
-            'UPDATE sync_pairings SET tombstone_seq = max(tombstone_seq, ?) WHERE brain_uid = ? AND pairing_id = ?',
-            throughSeq,
-            brainUid,
-            pairingId,
-          ).changes > 0,
+    markTombstonesSent: (brainUid, pairingId, through) =>
+      between(() =>
+        store.tx(() => {
+          const p = pairingOf(brainUid);
+          if (p?.pairing_id !== pairingId) return false;
+          // Never back: a null id is the end of its step, past every id of it.
+          const ahead =
+            through.seq > p.tombstone_seq ||
+            (through.seq === p.tombstone_seq &&
+              p.tombstone_after !== null &&
+              (through.recordId === null || through.recordId > p.tombstone_after));
+          if (ahead)
+            store.run(
+              'UPDATE sync_pairings SET tombstone_seq = ?, tombstone_after = ? WHERE brain_uid = ?',
+              through.seq,
+              through.recordId,
+              brainUid,
+            );
+          return true;
+        }),
       ),
     restart: (brainUid, pairingId) =>
       between(

@@ -16,7 +16,7 @@ import type { PairingRow, RecordFate, RecordRow } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
-import type { OutboxBatch, RemoteOf } from '../../types.ts';
+import type { OutboxBatch, RemoteOf, TombstoneBatch } from '../../types.ts';
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
 export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
@@ -245,26 +245,23 @@ export async function markPushed(
 }
 
 /**
- * Tombstones to send: ids of Records forgotten here after the cursor that may have travelled (pushed,
- * as the id the remote knows, or pulled; a redacted_summary one under its copy's id whatever became of
- * its push). Tombstones of Records that never left the device stay here.
+ * The next `limit` tombstones after the cursor, by step then Record id: the ids of those whose Records
+ * may have travelled (pushed, as the id the remote knows, or pulled; a redacted_summary one under its
+ * copy's id whatever became of its push). Tombstones of Records that never left the device stay here.
+ * A step may be cut: a forgotten import of any size goes as requests of `limit`, each kept as sent
+ * (markTombstonesSent), so a run cut short sends none of them again.
  */
-export async function tombstonesToSend(
-  ctx: LocalCtx,
-  b: BrainRow,
-  limit: number,
-): Promise<{ ids: string[]; throughSeq: number }> {
+export async function tombstonesToSend(ctx: LocalCtx, b: BrainRow, limit: number): Promise<TombstoneBatch> {
   const p = await requirePairing(ctx, b);
-  const rows = await ctx.device.tombstones(b.uid, p.tombstone_seq, { limit: limit + 1 });
-  let page = rows.slice(0, limit);
-  if (rows.length > limit) {
-    // A whole step, however many ids it holds (a removed import).
-    const lastSeq = rows[limit - 1]!.seq;
-    page = await ctx.device.tombstones(b.uid, p.tombstone_seq, { throughSeq: lastSeq });
-  }
+  const rows = await ctx.device.tombstones(
+    b.uid,
+    { seq: p.tombstone_seq, recordId: p.tombstone_after },
+    limit,
+  );
+  const last = rows.at(-1);
   return {
-    ids: [...new Set(page.flatMap((r) => (r.remote_id ? [r.remote_id] : [])))],
-    throughSeq: page.at(-1)?.seq ?? p.tombstone_seq,
+    ids: [...new Set(rows.flatMap((r) => (r.remote_id ? [r.remote_id] : [])))],
+    through: last ? { seq: last.seq, recordId: last.record_id } : null,
   };
 }
 
@@ -272,9 +269,9 @@ export async function markTombstonesSent(
   ctx: LocalCtx,
   b: BrainRow,
   pairingId: string,
-  throughSeq: number,
+  through: NonNullable<TombstoneBatch['through']>,
 ): Promise<void> {
-  if (!(await ctx.device.markTombstonesSent(b.uid, pairingId, throughSeq))) throw runEnded(b);
+  if (!(await ctx.device.markTombstonesSent(b.uid, pairingId, through))) throw runEnded(b);
 }
 
 /**

@@ -31,8 +31,8 @@ export function createEngineSync(
       onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes)),
     ),
     tombstonesToSend: op((t, id, limit) => onDevice(t, id, (b) => device.tombstonesToSend(ctx, b, limit))),
-    markTombstonesSent: op((t, id, pairingId, seq) =>
-      onDevice(t, id, (b) => device.markTombstonesSent(ctx, b, pairingId, seq)),
+    markTombstonesSent: op((t, id, pairingId, through) =>
+      onDevice(t, id, (b) => device.markTombstonesSent(ctx, b, pairingId, through)),
     ),
     restart: op((t, id, pairingId) => onDevice(t, id, (b) => device.restartPairing(ctx, b, pairingId))),
     applyPulled: write((t, id, pairingId, page) =>

@@ -17,6 +17,7 @@ import { slotPredicateIndex } from './016-slot-predicate-index.ts';
 import { deriveFailures } from './017-derive-failures.ts';
 import { recordSync } from './018-record-sync.ts';
 import { syncPairingId } from './019-sync-pairing-id.ts';
+import { tombstonePlace } from './020-tombstone-place.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   deriveFailures,
   recordSync,
   syncPairingId,
+  tombstonePlace,
 ];
