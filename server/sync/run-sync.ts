@@ -12,6 +12,12 @@ import { createLoopbackFetch } from '../client/loopback-fetch.ts';
 
 /** What bounds a run's requests to its remote, and its pull (docs/sync.md, "What a run takes from its remote"). */
 export interface RunLimits extends FetchLimits {
+  /**
+   * Longest run, in ms: past it the run asks for nothing more, a request still in flight is cut, and
+   * the run fails with `run_deadline`, keeping every batch and page it finished; the next run goes on
+   * from there.
+   */
+  runMs: number;
   /** Change-feed pages one run asks for at most; the next run reads on from there. */
   pagesPerRun: number;
   /** Ids per tombstone request: the most the replication route takes. */
@@ -23,13 +29,16 @@ export interface RunLimits extends FetchLimits {
  * feed takes well under a second on the benchmark; the wait grows by a second per 64 KiB sent, so a
  * push of 8 MiB has 3 min on a 0.5 Mbit/s uplink), its body may not stall a minute, and no exchange
  * takes over 10 minutes. An answer of over 32 MiB (as much as any Mnemo route takes in one request)
- * is not read: a feed page that large is asked for again in smaller pages.
+ * is not read: a feed page that large is asked for again in smaller pages. A run ends after 30
+ * minutes (the benchmark pulls 100 pages in well under one; 30 minutes is three requests at their
+ * longest): a slow remote holds a Brain's runs no longer, and the next run comes after the backoff.
  */
 export const runLimits: RunLimits = {
   idleMs: 60_000,
   sendBytesPerSecond: 64 * 1024,
   totalMs: 10 * 60_000,
   maxResponseBytes: 32 * 1024 * 1024,
+  runMs: 30 * 60_000,
   pagesPerRun: 100,
   tombstonesPerRequest: 1000,
 };
@@ -93,7 +102,20 @@ export async function runSync(
       limits,
     ),
   });
-  const call = { ...(o.signal ? { signal: o.signal } : {}) };
+  // The run's requests end when the caller's signal aborts (shutdown, the Brain paired again) or at the
+  // deadline, whichever comes first; the caller's is forwarded by hand (see limitedFetch).
+  const cut = new AbortController();
+  const overdue = deadlinePassed(limits.runMs);
+  const onAbort = () => cut.abort(o.signal!.reason);
+  if (o.signal?.aborted) onAbort();
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = setTimeout(() => cut.abort(overdue), limits.runMs);
+  deadline.unref();
+  const call = { signal: cut.signal };
+  /** Called before each request: past the deadline the run asks for nothing more. */
+  const onTime = () => {
+    if (cut.signal.aborted && cut.signal.reason === overdue) throw overdue;
+  };
   let pushed = 0;
   let pulled = 0;
   let more = false;
@@ -101,12 +123,14 @@ export async function runSync(
     await ensureRemoteBrain(client, remote.remoteBrain, call);
     const pushAndForget = async () => {
       for (;;) {
+        onTime();
         const batch = await sync.outbox(t, brainId, o.batchSize ?? 200);
         if (batch.items.length === 0 && batch.kept.length === 0) break;
         const outcomes = new Map<string, ReplicaOutcome>();
         const replicas = batch.items.map((i) => i.replica);
         assertShareable(replicas);
         for (const part of bySize(replicas)) {
+          onTime();
           const result = await client.replicateRecords(remote.remoteBrain, part, call);
           for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
         }
@@ -115,6 +139,7 @@ export async function runSync(
       }
       // A request at a time, each kept as sent: a forgotten import is one step of any number of ids.
       for (;;) {
+        onTime();
         const { ids, through } = await sync.tombstonesToSend(t, brainId, limits.tombstonesPerRequest);
         if (!through) break;
         if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
@@ -132,6 +157,7 @@ export async function runSync(
         more = true;
         break;
       }
+      onTime();
       let page: RecordPage;
       try {
         page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
@@ -168,10 +194,27 @@ export async function runSync(
     await sync.finishRun(t, brainId, remote.pairingId, null);
     return { pushed, pulled, error: null, more };
   } catch (e) {
-    const error = describe(e, remote.remote, remote.remoteKey);
+    // A request the deadline cut fails as the client saw it (an abort): the deadline is why.
+    const why = cut.signal.aborted && cut.signal.reason === overdue ? overdue : e;
+    const error = describe(why, remote.remote, remote.remoteKey);
     await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
     return { pushed, pulled, error, more: false };
+  } finally {
+    clearTimeout(deadline);
+    o.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The failure of a run that reached its deadline (`runMs`), reported as a limit's failure is. */
+function deadlinePassed(ms: number): MnemoApiError {
+  const took = ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} min` : `${+(ms / 1000).toFixed(1)} s`;
+  return new MnemoApiError(0, {
+    type: 'internal',
+    code: 'run_deadline',
+    message:
+      `the run stopped at its deadline of ${took}; what it pushed, sent and pulled is kept, ` +
+      'and the next run goes on from there',
+  });
 }
 
 /**

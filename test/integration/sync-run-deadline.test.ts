@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import type { SyncStatus } from '../../engine/contract/index.ts';
+import { createLocalEngine } from '../../engine/local/index.ts';
+import type { Engine, Tenant } from '../../engine/types.ts';
+import { runSync } from '../../server/sync/run-sync.ts';
+import {
+  fakeRemote,
+  hubAnswer,
+  startNode,
+  tempRoot,
+  type Answer,
+  type Node,
+  type Seen,
+} from './sync-helpers.ts';
+
+/** A run, or a clear failure instead of a test that waits for a request's own limits. */
+const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      const t = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+      t.unref();
+    }),
+  ]);
+
+const json = (res: ServerResponse, body: unknown) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+const deadline =
+  /: run_deadline: the run stopped at its deadline of 0\.8 s; what it pushed, sent and pulled is kept, and the next run goes on from there$/;
+
+/** Answers as `answer` after `ms`, unless the request was cut meanwhile. */
+const slowly =
+  (ms: number, answer: Answer): Answer =>
+  (seen, res) => {
+    const t = setTimeout(() => answer(seen, res), ms);
+    res.once('close', () => clearTimeout(t));
+  };
+
+/**
+ * A hub's feed of pages wm_1 … wm_<pages>, answered at once, except that a request `hang` names is
+ * never answered (a hub that stalls, as slow as any request may be before its own limits cut it).
+ */
+const feed =
+  (pages: number, hang: (seen: Seen) => boolean): Answer =>
+  (seen, res) => {
+    if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+    if (hang(seen)) return;
+    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
+    json(res, {
+      data: [],
+      has_more: n + 1 < pages,
+      next_cursor: null,
+      watermark: `wm_${n + 1}`,
+      removed: [],
+    });
+  };
+
+describe('a sync run against a hub that answers slowly, past the run’s deadline', () => {
+  const { root, remove } = tempRoot();
+  let a: Node;
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  before(async () => {
+    remote = await fakeRemote();
+    // Each request may take 20 s: only the run's deadline of 0.8 s ends the runs here.
+    a = await startNode(root, 'a', {
+      sync: {
+        debounceMs: 3_600_000,
+        intervalMs: 3_600_000,
+        limits: { idleMs: 20_000, totalMs: 20_000, runMs: 800 },
+      },
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await a.stop().catch(() => {});
+    remove();
+  });
+
+  const pages = (brain: string, since: number) =>
+    remote.seen
+      .filter((s) => s.at >= since && s.path === `/v1/brains/${brain}/records`)
+      .map((s) => s.query.get('since_watermark'));
+
+  /** Pairs a new Brain with the remote answering as `answer`; the status once its first run ended. */
+  const paired = async (brain: string, answer: Answer): Promise<{ status: SyncStatus; ms: number }> => {
+    remote.byBrain.set(brain, answer);
+    await a.client.createBrain({ id: brain });
+    const started = Date.now();
+    await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    for (;;) {
+      const status = await a.client.getSync(brain);
+      if (status.last_attempt_at !== null) return { status, ms: Date.now() - started };
+      if (Date.now() - started > 10_000) assert.fail(`the first run of ${brain} did not end`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('stops at its deadline, keeps the pages it read, and the next run reads on from there', async () => {
+    let stalled = true;
+    const first = await paired(
+      'stalled',
+      feed(5, (seen) => stalled && seen.query.get('since_watermark') === 'wm_2'),
+    );
+    // The request in flight (since wm_2, which would wait 20 s) was cut at the deadline.
+    assert.ok(first.ms < 3_000, `${first.ms} ms`);
+    assert.match(first.status.last_error ?? '', deadline);
+    assert.equal(first.status.last_success_at, null);
+    assert.deepEqual(pages('stalled', 0), ['start', 'wm_1', 'wm_2']);
+
+    stalled = false;
+    const since = Date.now();
+    const status = await within('the next run', 10_000, a.client.runSync('stalled'));
+    assert.equal(status.last_error, null);
+    assert.deepEqual(pages('stalled', since), ['wm_2', 'wm_3', 'wm_4']);
+  });
+
+  it('ends however long the feed of a hub that answers every page slowly', async () => {
+    // 100 pages of 0.25 s each would keep the run 25 s.
+    const endless: Answer = slowly(
+      250,
+      feed(Infinity, () => false),
+    );
+    const { status, ms } = await paired('slow', endless);
+    assert.match(status.last_error ?? '', deadline);
+    assert.ok(ms < 3_000, `${ms} ms`);
+    const read = pages('slow', 0).length;
+    assert.ok(read >= 2 && read <= 5, `${read} pages asked for`);
+  });
+});
+
+describe('a sync run that reaches its deadline while it pushes', () => {
+  const { root, remove } = tempRoot();
+  const t: Tenant = { project: 'home', env: 'test' };
+  let engine: Engine;
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  before(async () => {
+    remote = await fakeRemote();
+    engine = await createLocalEngine({
+      dataDir: join(root, 'a'),
+      dbKey: null,
+      embedder: null,
+      reranker: null,
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await engine.close();
+    remove();
+  });
+  const limits = { idleMs: 20_000, totalMs: 20_000, runMs: 800, tombstonesPerRequest: 1 };
+  /** The Record ids of every push or tombstone request to `path`, in the order they came. */
+  const sentTo = (path: string) =>
+    remote.seen
+      .filter((s) => s.path === path)
+      .flatMap((s) => {
+        const body = JSON.parse(s.body) as { records?: { id: string }[]; ids?: string[] };
+        return body.records?.map((r) => r.id) ?? body.ids ?? [];
+      });
+
+  it('keeps each batch the hub answered, and the next run pushes the rest', async () => {
+    const sync = engine.sync!;
+    await engine.createBrain(t, { id: 'push' });
+    const ids: string[] = [];
+    for (const text of ['one', 'two', 'three'])
+      ids.push((await engine.rememberRecord(t, 'push', { content: text }, {})).record.id);
+    let stalled = true;
+    remote.byBrain.set('push', (seen, res) => {
+      if (stalled && seen.path.endsWith('/sync/records') && seen.body.includes(ids[1]!)) return;
+      hubAnswer(seen, res);
+    });
+    await sync.pair(t, 'push', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    const first = await within('a run', 5_000, runSync(sync, t, 'push', { batchSize: 1, limits }));
+    assert.match(first.error ?? '', deadline);
+    let status = await sync.status(t, 'push');
+    assert.deepEqual([status.pushed, status.pending], [1, 2]);
+    assert.match(status.last_error ?? '', deadline);
+
+    stalled = false;
+    const next = await within('the next run', 5_000, runSync(sync, t, 'push', { batchSize: 1, limits }));
+    assert.equal(next.error, null);
+    status = await sync.status(t, 'push');
+    assert.deepEqual([status.pushed, status.pending, status.last_error], [3, 0, null]);
+    // The batch the hub answered went once; the one cut at the deadline, again.
+    assert.deepEqual(sentTo('/v1/brains/push/sync/records'), [ids[0], ids[1], ids[1], ids[2]]);
+  });
+
+  it('goes on with a forgotten import’s tombstones from the last request the hub answered', async () => {
+    const sync = engine.sync!;
+    await engine.createBrain(t, { id: 'forget' });
+    const chat: string[] = [];
+    for (let i = 0; i < 4; i++)
+      chat.push(
+        (await engine.rememberRecord(t, 'forget', { content: `Line ${i}`, source: { name: 'chat' } }, {}))
+          .record.id,
+      );
+    let stalled = false;
+    remote.byBrain.set('forget', (seen, res) => {
+      if (stalled && seen.path.endsWith('/sync/tombstones') && seen.body.includes(chat[2]!)) return;
+      hubAnswer(seen, res);
+    });
+    await sync.pair(t, 'forget', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    assert.equal((await runSync(sync, t, 'forget', { limits })).error, null);
+    // One step of four ids, one a request here.
+    await engine.forgetSource(t, 'forget', 'chat');
+    stalled = true;
+    const first = await within('a run', 5_000, runSync(sync, t, 'forget', { limits }));
+    assert.match(first.error ?? '', deadline);
+    stalled = false;
+    assert.equal((await within('the next run', 5_000, runSync(sync, t, 'forget', { limits }))).error, null);
+    assert.deepEqual(sentTo('/v1/brains/forget/sync/tombstones'), [
+      chat[0],
+      chat[1],
+      chat[2],
+      chat[2],
+      chat[3],
+    ]);
+  });
+});
