@@ -65,7 +65,8 @@ export interface DeviceSyncStore {
   status(brainUid: string): Promise<{ pairing: PairingRow | undefined; pending: number }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
-   * error is cleared); else it is replaced by `next`, cursors and counts at zero.
+   * error is cleared); else it is replaced by `next`, cursors and counts at zero, and the Records pulled
+   * so far are to be pushed as any other (see restart).
    */
   pair(
     brainUid: string,
@@ -78,9 +79,15 @@ export interface DeviceSyncStore {
   pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
   /**
    * Up to `limit` Records of the outbox: the Brain's Records after step `afterSeq` that may leave the
-   * device (none `local_only`, none pulled), by step then id.
+   * device (none `local_only`, none pulled from the pairing's remote), by step then id.
    */
   outbox(brainUid: string, afterSeq: number, limit: number): Promise<RecordRow[]>;
+  /**
+   * Those of these Records that the remote knows by their own id: a shareable one pushed, or one that
+   * came from a remote. A redacted_summary one among them is a copy made elsewhere, since this device
+   * pushes its own only as a copy under another id (redactedCopyId).
+   */
+  underOwnId(brainUid: string, ids: readonly string[]): Promise<string[]>;
   /** Names of the people the Brain's Records mention: message speakers, contacts, event participants. */
   people(brainUid: string): Promise<string[]>;
   /** The store's own secret, from which per-Brain pseudonyms are keyed. */
@@ -113,7 +120,9 @@ export interface DeviceSyncStore {
   markTombstonesSent(brainUid: string, pairingId: string, through: TombstonePlace): Promise<boolean>;
   /**
    * Sends the run's pairing back to the start of the push and the pull (its remote Brain is not the one
-   * it synced with); false when the pairing is no longer `pairingId`.
+   * it synced with), the Records pulled so far to be pushed as any other (the remote Brain holds none
+   * of them, and the device they came from may sync no more); false when the pairing is no longer
+   * `pairingId`.
    */
   restart(brainUid: string, pairingId: string): Promise<boolean>;
   /** Ends a run of the pairing: when, and its error (null on success). */

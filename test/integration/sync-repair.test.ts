@@ -99,6 +99,67 @@ describe('a hub Brain deleted and made again', () => {
   });
 });
 
+describe('a hub Brain made again after the device that wrote its Records stopped syncing', () => {
+  const { root, remove } = tempRoot();
+  let hub: Node;
+  let a: Node;
+  let b: Node;
+  let c: Node;
+  before(async () => {
+    [hub, a, b, c] = await Promise.all([
+      startNode(root, 'hub', { deployment: 'hosted' }),
+      startNode(root, 'a'),
+      startNode(root, 'b'),
+      startNode(root, 'c'),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([hub, a, b, c].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+  const pair = async (n: Node) => {
+    await n.client.createBrain({ id: 'ana' });
+    await n.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
+    const status = await n.client.runSync('ana');
+    assert.equal(status.last_error, null);
+    return status;
+  };
+  const ids = async (n: Node) => (await allRecords(n.client, 'ana')).map((r) => r.id).sort();
+
+  it('gets the Records another device pulled from the old Brain, as they are, once', async () => {
+    await a.client.createBrain({ id: 'ana' });
+    await a.client.rememberRecord('ana', { content: 'The ferry leaves at seven.' });
+    await a.client.rememberRecord('ana', {
+      content: 'Call the dentist on +351 912 345 678.',
+      visibility: 'redacted_summary',
+    });
+    await a.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+    await pair(b);
+    const onHub = await ids(hub);
+    assert.equal(onHub.length, 2);
+    assert.deepEqual(await ids(b), onHub);
+
+    // Device a stops syncing; the hub's Brain is forgotten, and made again by b's next run.
+    await a.client.unpairSync('ana');
+    await hub.client.forgetBrain('ana');
+    const again = await b.client.runSync('ana');
+    assert.equal(again.last_error, null);
+    assert.deepEqual(await ids(hub), onHub, 'the same Records, under the same ids');
+    const copy = (await allRecords(hub.client, 'ana')).find((r) => r.visibility === 'redacted_summary')!;
+    assert.deepEqual(copy.content, { kind: 'document', text: 'Call the dentist on [phone].' });
+    assert.equal((await b.client.runSync('ana')).last_error, null);
+    assert.deepEqual(await ids(b), onHub, 'nothing pulled back as a second copy');
+
+    // A new device gets them; device a, paired again, adds no second copy of its own.
+    await pair(c);
+    assert.deepEqual(await ids(c), onHub);
+    await a.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
+    assert.equal((await a.client.runSync('ana')).last_error, null);
+    assert.deepEqual(await ids(hub), onHub);
+  });
+});
+
 describe('a forgotten import on a paired device', () => {
   const { root, remove } = tempRoot();
   let hub: Node;

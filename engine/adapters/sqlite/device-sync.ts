@@ -11,7 +11,8 @@ const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
 
 /**
  * The outbox: this Brain's Records after the push cursor that may leave the device. `local_only`
- * Records are not read at all, and pulled ones are never pushed back.
+ * Records are not read at all, and pulled ones are never pushed back (to the remote they came from:
+ * a pairing that starts over makes them `skipped`, pending as any other).
  */
 const outboxSql = `
   SELECT r.* FROM records r
@@ -39,6 +40,10 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     p ? store.get<{ c: number }>(`SELECT count(*) AS c FROM (${outboxSql})`, p.brain_uid, p.push_seq)!.c : 0;
   const fateSql =
     'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, ?, ?)';
+  // A pulled Record's row keeps its id as the remote's (so it is never pulled again); `skipped` is the
+  // fate of a Record not yet answered (markSending), which the outbox reads.
+  const pushPulled = (brainUid: string) =>
+    store.run("UPDATE sync_records SET fate = 'skipped' WHERE brain_uid = ? AND fate = 'pulled'", brainUid);
 
   const unit: (brainUid: string) => DeviceSyncUnit = (brainUid) => ({
     pairing: () => atOnce(() => pairingOf(brainUid)),
@@ -84,6 +89,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             return;
           }
           store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', brainUid);
+          pushPulled(brainUid);
           store.run(
             `INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
              VALUES (?, ?, ?, ?, ?, ?)`,
@@ -107,6 +113,17 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     outbox: (brainUid, afterSeq, limit) =>
       between(() =>
         store.all<RecordRow>(`${outboxSql} ORDER BY r.seq, r.id LIMIT ?`, brainUid, afterSeq, limit),
+      ),
+    underOwnId: (brainUid, ids) =>
+      between(() =>
+        store
+          .all<{ id: string }>(
+            `SELECT record_id AS id FROM sync_records
+             WHERE brain_uid = ? AND remote_id = record_id AND record_id IN (SELECT value FROM json_each(?))`,
+            brainUid,
+            JSON.stringify(ids),
+          )
+          .map((r) => r.id),
       ),
     people: (brainUid) =>
       between(() =>
@@ -184,13 +201,17 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         }),
       ),
     restart: (brainUid, pairingId) =>
-      between(
-        () =>
-          store.run(
-            'UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?',
-            brainUid,
-            pairingId,
-          ).changes > 0,
+      between(() =>
+        store.tx(() => {
+          const kept =
+            store.run(
+              'UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?',
+              brainUid,
+              pairingId,
+            ).changes > 0;
+          if (kept) pushPulled(brainUid);
+          return kept;
+        }),
       ),
     finishRun: (brainUid, pairingId, at, error) =>
       between(

@@ -159,6 +159,47 @@ describe('a sync run whose Brain is paired again or unpaired while it is in flig
   });
 });
 
+describe('the Records a device pulled, when its pairing starts over', () => {
+  const engine = engineFor('pulled-again');
+
+  it('are pushed to the new remote as they are, and not to the one they came from', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const pairingId = await pairWithHub(sync);
+    const { record } = await e.rememberRecord(t, 'ana', { content: 'A shape to copy.' }, {});
+    await e.forgetRecord(t, 'ana', record.id);
+    const pulled = (id: string, visibility: 'shareable' | 'redacted_summary', text: string) =>
+      ({ ...record, id, visibility, content: { kind: 'document', text } }) as RecordPage['data'][number];
+    const page: RecordPage = {
+      data: [
+        pulled('rec_pulledshared', 'shareable', 'The ferry leaves at seven.'),
+        pulled('rec_pulledcopy', 'redacted_summary', 'Call the dentist on [phone].'),
+      ],
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_pulled',
+      removed: [],
+    };
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 0 });
+    assert.equal((await sync.status(t, 'ana')).pending, 0);
+    // A new key of the same project is the same pairing.
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_rotated' });
+    assert.equal((await sync.status(t, 'ana')).pending, 0);
+
+    await sync.pair(t, 'ana', { remote: 'https://other-hub.example.org/v1', remote_key: 'sk_test_home_y' });
+    assert.equal((await sync.status(t, 'ana')).pending, 2);
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.deepEqual(
+      batch.items.map((i) => [i.localId, i.replica.id, i.replica.visibility, i.replica.content]),
+      [
+        ['rec_pulledshared', 'rec_pulledshared', 'shareable', page.data[0]!.content],
+        ['rec_pulledcopy', 'rec_pulledcopy', 'redacted_summary', page.data[1]!.content],
+      ],
+    );
+  });
+});
+
 describe('a redacted_summary Record that did not go up as pushed', () => {
   const engine = engineFor('fates');
 

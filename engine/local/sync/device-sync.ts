@@ -148,8 +148,11 @@ function replicaOf(r: RecordRow): RecordReplica {
 /**
  * The next batch of the outbox, to be sent now. A shareable Record goes whole; a redacted_summary one
  * as a copy the redactor made (under redactedCopyId), or is held back when the redactor is unsure; a
- * correction is skipped (it names a Memory of this device). The batch ends on a whole step. The ids
- * its items will have on the remote are kept first (DeviceSyncStore.markSending).
+ * correction is skipped (it names a Memory of this device). A redacted copy that came from a remote
+ * (pushed again after the pairing started over) goes as it is, under its own id: it was redacted where
+ * it was made and again on arrival, and a copy of it under yet another id would be a second Record of
+ * the same words on the hub. The batch ends on a whole step. The ids its items will have on the remote
+ * are kept first (DeviceSyncStore.markSending).
  */
 export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise<OutboxBatch> {
   const p = await requirePairing(ctx, b);
@@ -158,6 +161,8 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
   const page = rows.slice(0, limit);
   const batch: OutboxBatch = { items: [], kept: [], throughSeq: page.at(-1)?.seq ?? p.push_seq };
   let redactor: ReturnType<typeof createRedactor> | null = null;
+  const summaries = page.filter((r) => r.visibility === 'redacted_summary').map((r) => r.id);
+  const copies = new Set(summaries.length > 0 ? await ctx.device.underOwnId(b.uid, summaries) : []);
   for (const r of page) {
     if (r.visibility === 'local_only') throw new Error(`the outbox read the local_only Record ${r.id}`);
     if (r.kind === 'correction') {
@@ -169,7 +174,7 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
       continue;
     }
     const replica = replicaOf(r);
-    if (r.visibility === 'shareable') {
+    if (r.visibility === 'shareable' || copies.has(r.id)) {
       batch.items.push({ localId: r.id, replica });
       continue;
     }
