@@ -60,6 +60,30 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       }
     });
 
+    it('q finds words whatever their case and accents, with ß as ss and a final sigma as sigma', async () => {
+      const api = await brainWithKey(server);
+      for (const text of [
+        'The bakery on Hauptstraße opens at seven.',
+        'ΟΔΟΣ ΕΡΜΟΥ is closed on Sundays.',
+        'Parking on Bahnhofstrasse is free.',
+      ]) {
+        const { record } = await remember(api, 'b', { content: { kind: 'message', text, speaker: 'Bo' } });
+        await ready(api, 'b', record.id);
+      }
+      // Each Memory named by the word of its statement that the searches look for.
+      const named = ['Hauptstraße', 'ΟΔΟΣ', 'Bahnhofstrasse'];
+      const found = async (q: string) =>
+        assertShape(MemoryPage, (await api.get(`/brains/b/memories?q=${encodeURIComponent(q)}`)).body)
+          .data.flatMap((m) => named.filter((w) => m.statement.includes(w)))
+          .sort();
+      for (const q of ['hauptstrasse', 'HAUPTSTRASSE', 'Hauptstraße', 'HAUPTSTRAẞE'])
+        assert.deepEqual(await found(q), ['Hauptstraße'], `q=${q}`);
+      assert.deepEqual(await found('straße'), ['Bahnhofstrasse', 'Hauptstraße']);
+      assert.deepEqual(await found('bahnhofstraße'), ['Bahnhofstrasse']);
+      assert.deepEqual(await found('οδός'), ['ΟΔΟΣ']);
+      assert.deepEqual(await found('Οδος ερμου'), ['ΟΔΟΣ']);
+    });
+
     it('a q of white space or accents alone names no word and is refused, not read as every Memory', async () => {
       const api = await brainWithKey(server);
       for (const q of ['%20', '%C2%A0', '%09%20', '%CC%81', '%CC%81%CC%88']) {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { foldText } from '../../core/shared/fold-text.ts';
 import type { SearchScope } from '../../ports/index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { addBrain, migratedPglite } from './testing/fixtures.ts';
@@ -31,6 +33,9 @@ const folded = (id: string, text: string) => insertRecord(db, { brainUid: 'brn_f
 await folded('r_cafe', 'Meet at the café on Rue Molière');
 await folded('r_zoe', 'ZOË booked the hotel in Москве');
 await folded('r_plain', 'Bring the cafe receipt');
+await folded('r_strasse', 'The flat on Hauptstraße has a balcony');
+await folded('r_shout', 'PARKING ON BAHNHOFSTRASSE IS FREE');
+await folded('r_odos', 'Η ΟΔΟΣ ΕΡΜΟΥ είναι κλειστή');
 
 const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
   brainUid: 'brn_lex',
@@ -77,6 +82,12 @@ describe('the lexical index over tsvector (LexicalIndex)', () => {
     assert.deepEqual(await found(['moliere']), ['r_cafe']);
     assert.deepEqual(await found(['zoe']), ['r_zoe']);
     assert.deepEqual(await found(['москве']), ['r_zoe'], 'lower case in every script');
+    // Full case folding: ß is ss, and a final sigma is a sigma, written either way.
+    assert.deepEqual(await found(['hauptstrasse']), ['r_strasse']);
+    assert.deepEqual(await found(['HAUPTSTRASSE']), ['r_strasse']);
+    assert.deepEqual(await found(['bahnhofstraße']), ['r_shout']);
+    assert.deepEqual(await found(['οδός']), ['r_odos']);
+    assert.deepEqual(await found(['ερμου']), ['r_odos']);
   });
 
   it('weighs a word by its rarity in the Brain: a rare word outranks a common one', async () => {
@@ -144,5 +155,57 @@ describe('the lexical index over tsvector (LexicalIndex)', () => {
     );
     assert.equal(await lexical.anyInWindow(scope({ sinceMs: 2_001, asOfMs: 2_999 })), false);
     assert.equal(await lexical.anyInWindow(scope({ brainUid: 'brn_none' })), false);
+  });
+});
+
+describe('folding on PostgreSQL and in JS', () => {
+  const mnemoFold = async (s: string) =>
+    (await db.query<{ f: string }>('SELECT mnemo_fold($1::text) AS f', [s])).rows[0]!.f;
+
+  it('mnemo_fold and foldText fold tricky words alike, to what Unicode full case folding makes them', async () => {
+    const cases: Array<[string, string]> = [
+      ['Straße', 'strasse'],
+      ['STRASSE', 'strasse'],
+      ['GROẞE', 'grosse'],
+      ['ΟΔΟΣ', 'οδοσ'],
+      ['οδός', 'οδοσ'],
+      ['Σίσυφος', 'σισυφοσ'],
+      ['ﬁnal ﬀ', 'final ff'],
+      ['ŉ ǰ ΐ', 'ʼn j ι'],
+      // The iota subscript is an accent here: monotonic Greek finds polytonic.
+      ['ᾼ ᾳ τῷ', 'α α τω'],
+      ['İstanbul ırmak', 'istanbul ırmak'],
+      ['℡ ™ ᴬ', 'tel tm a'],
+      ['ＳＴＲＡＳＳＥ', 'strasse'],
+      ['Москве Ёлка', 'москве елка'],
+      ['\u1c80\u1c83', 'вс'],
+      ['Ꭰ ꭰ', 'ꭰ ꭰ'],
+      ['Œuvre Æble', 'œuvre æble'],
+      ['Cafe\u0301', 'cafe'],
+      ['हिन्दी', 'हिन्दी'],
+    ];
+    for (const [text, want] of cases) {
+      assert.equal(foldText(text), want, `foldText(${JSON.stringify(text)})`);
+      assert.equal(await mnemoFold(text), want, `mnemo_fold(${JSON.stringify(text)})`);
+    }
+  });
+
+  it('mnemo_fold folds random text as foldText does, and folding twice changes nothing', async () => {
+    // Letters of the scripts Records are written in, upper and lower, accented, and compatibility forms.
+    const char = fc.constantFrom(
+      ...'aZ09 ,;.-ÄäÖöÜüßẞÉéÈèÇçÑñŁłØøÅåÆæİıŒœΣσςϲΆάΐᾳᾼΩωЁёЙйМмЖжᲀᲈÿŸǅǄǆŉǰﬁﬀﬅＡａ①㎏℡™ᴬℌΩKÅᎠꭰאבגקأبتこカ漢한'.split(
+        '',
+      ),
+    );
+    const text = fc.array(fc.oneof(char, fc.string({ unit: 'binary', maxLength: 2 })), { maxLength: 16 });
+    await fc.assert(
+      fc.asyncProperty(text, async (parts) => {
+        const s = parts.join('').replace(/\0/g, '');
+        const folded = foldText(s);
+        assert.equal(await mnemoFold(s), folded, JSON.stringify(s));
+        assert.equal(foldText(folded), folded, JSON.stringify(s));
+      }),
+      { seed: 27, numRuns: 300 },
+    );
   });
 });

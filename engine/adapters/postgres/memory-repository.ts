@@ -11,15 +11,7 @@ import type {
 } from '../../ports/index.ts';
 import { deferredColumns, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
-import {
-  currentSql,
-  foldSql,
-  params,
-  servedSql,
-  shareableSql,
-  statusSql,
-  type Params,
-} from './memory-view.ts';
+import { currentSql, params, servedSql, shareableSql, statusSql, type Params } from './memory-view.ts';
 
 /** A MemoryVersionRow's columns over memories (alias m): `pending` is a boolean, bigints read as numbers. */
 export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
@@ -65,11 +57,12 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   }
   // A lineage is exactly the versions of one slot: its id is the slot's key.
   if (f.slot !== undefined) conds.push(`m.lineage = ${p.bind(f.slot)} AND m.slot IS NOT NULL`);
-  // Every word in the folded statement, in any order (the words come folded: searchWords).
+  // Every word in the statement folded as foldText folds it (mnemo_fold, migration 017), in any order
+  // (the words come folded: searchWords).
   if (f.words !== undefined && f.words.length > 0)
     conds.push(
       `NOT EXISTS (SELECT 1 FROM unnest(${p.bind(f.words)}::text[]) AS w(word)
-                   WHERE strpos(${foldSql('m.statement')}, w.word) = 0)`,
+                   WHERE strpos(mnemo_fold(m.statement), w.word) = 0)`,
     );
   return conds;
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { foldText } from '../../core/shared/fold-text.ts';
 import { inForceAt, servedAt, statusAt } from '../../core/temporal/memory-time.ts';
 import {
   history as anyHistory,
@@ -11,7 +10,7 @@ import {
   timesOf,
   type Version,
 } from '../../core/temporal/testing/histories.ts';
-import { foldSql, inForceSql, params, servedSql, statusSql, type Params } from './memory-view.ts';
+import { inForceSql, params, servedSql, statusSql, type Params } from './memory-view.ts';
 import { pglite } from './testing/pglite.ts';
 
 /*
@@ -98,22 +97,6 @@ describe('the rules of time, PostgreSQL and JS', () => {
         );
       }),
       runs,
-    );
-  });
-
-  it('foldSql folds text as foldText does: case in every script, accents, compatibility forms', async () => {
-    // Letters of the scripts Records are written in, upper and lower, accented, and compatibility forms.
-    const char = fc.constantFrom(
-      ...'aZ09 ,;.-ÄäÖöÜüßẞÉéÈèÇçÑñŁłØøÅåÆæİıŒœΣσςΆάΩωЁёЙйМмЖжÿŸǅǄǆﬁﬀＡａ①㎏ℌΩKÅאבגקأبتこカ漢한'.split(''),
-    );
-    const text = fc.array(fc.oneof(char, fc.string({ unit: 'binary', maxLength: 2 })), { maxLength: 16 });
-    await fc.assert(
-      fc.asyncProperty(text, async (parts) => {
-        const s = parts.join('').replace(/\0/g, '');
-        const r = await db.query<{ f: string }>(`SELECT ${foldSql('$1::text')} AS f`, [s]);
-        assert.equal(r.rows[0]!.f, foldText(s), JSON.stringify(s));
-      }),
-      { seed: 27, numRuns: 300 },
     );
   });
 });

@@ -94,13 +94,3 @@ export function shareableSql(alias = 'm'): string {
                   WHERE hc.brain_uid = ${alias}.brain_uid AND hc.memory_id = ${alias}.id
                     AND hr.visibility <> 'local_only')`;
 }
-
-/**
- * Text folded as core/shared/fold-text.ts `foldText` folds it: Unicode lower case (ICU's root locale,
- * the full mapping JavaScript's toLowerCase applies, whatever the database's own collation), NFKD,
- * Latin, Greek and Cyrillic accents off, NFC.
- */
-export function foldSql(expr: string): string {
-  return `normalize(regexp_replace(normalize(lower(${expr} COLLATE "und-x-icu"), NFKD),
-                                   '[\\u0300-\\u036f]', '', 'g'), NFC)`;
-}

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { migrate } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { serverForTests } from './testing/fixtures.ts';
+import { pgLexicalIndex } from './lexical-index.ts';
+import { addBrain, serverForTests } from './testing/fixtures.ts';
 import { pglite, pgliteDatabases } from './testing/pglite.ts';
+import { insertRecord } from './testing/records.ts';
 
 const versions = migrations.map((m) => m.version);
 // Each test gets a never-migrated database of its own, started from the kept data directory (a clone
@@ -61,6 +63,60 @@ describe('migrations on an embedded PostgreSQL', () => {
     await migrate(db);
     await db.query("INSERT INTO mnemo_migrations (version, name) VALUES (999, 'from-the-future')");
     await assert.rejects(migrate(db), /schema is at version 999, newer than this Mnemo knows/);
+  });
+
+  it('18: turns folded before full case folding are folded again, and those of ASCII words left alone', async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 17),
+    );
+    await addBrain(db, 'brn_fold');
+    const say = (id: string, text: string, at: number) =>
+      insertRecord(db, {
+        brainUid: 'brn_fold',
+        id,
+        text,
+        content: { kind: 'message', text, thread: 't1' },
+        occurredMs: at,
+      });
+    await say('r_ascii', 'We looked at flats all day', 1);
+    await say('r_street', 'The one on Hauptstraße has a balcony', 2);
+    await say('r_greek', 'ΟΔΟΣ ΕΡΜΟΥ was closed', 3);
+    await insertRecord(db, { brainUid: 'brn_fold', id: 'r_alone', text: 'lunch at noon', occurredMs: 4 });
+    const versions = async () =>
+      new Map(
+        (
+          await db.query<{ id: string; xmin: string }>(
+            `SELECT r.id, t.xmin::text AS xmin FROM turns t JOIN records r USING (brain_uid, n)
+             WHERE t.brain_uid = 'brn_fold'`,
+          )
+        ).rows.map((r) => [r.id, r.xmin]),
+      );
+    const lexical = pgLexicalIndex(db);
+    const found = async (word: string) =>
+      (
+        await lexical.search({
+          terms: [word],
+          scope: { brainUid: 'brn_fold', excludeLocalOnly: false },
+          cut: 10,
+          limit: 10,
+        })
+      )
+        .map((h) => h.recordId)
+        .sort();
+    const before = await versions();
+    assert.deepEqual(await found('hauptstraße'), ['r_ascii', 'r_greek', 'r_street'], 'folded as 016 did');
+
+    assert.deepEqual((await migrate(db)).applied, [18]);
+    // The search word is folded by the new mnemo_fold: the turns must hold "strasse" now. r_ascii's
+    // turn holds its neighbour's "Hauptstraße" (and r_greek's, two before it, too).
+    assert.deepEqual(await found('hauptstrasse'), ['r_ascii', 'r_greek', 'r_street']);
+    assert.deepEqual(await found('HAUPTSTRASSE'), ['r_ascii', 'r_greek', 'r_street']);
+    assert.deepEqual(await found('οδός'), ['r_greek', 'r_street']);
+    const after = await versions();
+    assert.equal(after.get('r_alone'), before.get('r_alone'), 'a turn of ASCII words is not written again');
+    for (const id of ['r_ascii', 'r_street', 'r_greek']) assert.notEqual(after.get(id), before.get(id), id);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

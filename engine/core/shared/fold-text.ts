@@ -1,18 +1,52 @@
 /**
- * Text as a search compares it: lower case in every script (SQLite's lower() folds ASCII only, so
- * "москве" missed "Москве"), accents off Latin, Greek and Cyrillic letters ("uber" finds "über", as
- * the full-text index's remove_diacritics does), compatibility forms made one ("ﬁ", full-width letters).
+ * Text as a search compares it: Unicode's full case folding (CaseFolding.txt, statuses C and F; not the
+ * Turkic T: "I" is "i" whatever the language) with compatibility forms made one and accents off.
+ * - Lower case in every script (SQLite's lower() folds ASCII only, so "москве" missed "Москве").
+ * - Compatibility forms made one ("ﬁ" is "fi", "™" is "tm", full-width letters are ASCII), and made one
+ *   before the case is folded, as Unicode's compatibility caseless match does: "℡" is "tel", not "TEL".
+ * - Accents off Latin, Greek and Cyrillic letters ("uber" finds "über", as the full-text index's
+ *   remove_diacritics does). Greek's iota subscript counts as one: "ᾳ" folds to "α" (full case folding
+ *   alone makes it "αι"), so a word typed in monotonic Greek finds its polytonic spelling.
+ * - What folding adds to lower case: "ß" and "ẞ" fold to "ss" ("strasse" finds "Straße"), final "ς" to
+ *   "σ" (so does "Σ" wherever it stands), and the old Cyrillic letter forms to their letters.
  * The marks of other scripts (Indic vowel signs, Hebrew points) are letters' parts and stay.
+ * PostgreSQL folds the same way in the SQL function mnemo_fold (its migration 017); a test holds the two
+ * together.
  */
 export function foldText(text: string): string {
   // Most text is ASCII, where folding is lower case alone, ten times cheaper than normalizing.
   if (!/[^\u0020-\u007e\t\n\r]/.test(text)) return text.toLowerCase();
-  return text
-    .toLowerCase()
+  const folded = text
     .normalize('NFKD')
+    .toLowerCase()
     .replace(/[\u0300-\u036f]/g, '')
     .normalize('NFC');
+  // Tested first: most text holds none of them, and a replace with a function costs more than a test
+  // even when it finds nothing.
+  return foldsFurther.test(folded) ? folded.replace(foldsFurtherAll, (c) => foldsTo[c]!) : folded;
 }
+
+/**
+ * The letters case folding maps where lower case leaves them (after compatibility decomposition, which
+ * takes care of the other multi-letter foldings: "ŉ", "ǰ", "ﬀ", "և"), from CaseFolding.txt.
+ */
+const foldsTo: Record<string, string> = {
+  ß: 'ss',
+  ς: 'σ',
+  // Cyrillic's old letter forms: rounded ve, long-legged de, narrow o, wide es, tall te, three-legged
+  // te, tall hard sign, tall yat, unblended uk.
+  '\u1c80': 'в',
+  '\u1c81': 'д',
+  '\u1c82': 'о',
+  '\u1c83': 'с',
+  '\u1c84': 'т',
+  '\u1c85': 'т',
+  '\u1c86': 'ъ',
+  '\u1c87': 'ѣ',
+  '\u1c88': 'ꙋ',
+};
+const foldsFurther = new RegExp(`[${Object.keys(foldsTo).join('')}]`);
+const foldsFurtherAll = new RegExp(foldsFurther.source, 'g');
 
 /** The words of a search, folded; each must occur in what it finds (any order, within words too). */
 export function searchWords(query: string): string[] {

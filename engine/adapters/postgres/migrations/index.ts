@@ -15,6 +15,7 @@ import { keyWatch } from './014-key-watch.ts';
 import { recordIdsPerBrain } from './015-record-ids-per-brain.ts';
 import { foldedWords } from './016-folded-words.ts';
 import { jobWriters } from './017-job-writers.ts';
+import { fullCaseFolding } from './018-full-case-folding.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -46,6 +47,7 @@ export const migrations: readonly PgMigration[] = [
   recordIdsPerBrain,
   foldedWords,
   jobWriters,
+  fullCaseFolding,
 ];
 
 /**
