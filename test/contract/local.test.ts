@@ -16,6 +16,7 @@ runContractSuite(
     unknownKindCode: 'unknown_kind',
     sharesMemories: true,
     replicaIds: 'per-store',
+    foldsContext: true,
   },
   (o = {}) => {
     n += 1;

@@ -17,7 +17,7 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
     recordChecks(factory, traits);
     memoryAndObjectChecks(factory);
     deltaRemovalChecks(factory, traits);
-    contextChecks(factory);
+    contextChecks(factory, traits);
     sourceChecks(factory);
   });
 }

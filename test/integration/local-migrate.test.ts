@@ -249,4 +249,61 @@ describe('local engine: migrations', () => {
       await engine.close();
     }
   });
+
+  it('21: turns indexed before full case folding are indexed again where they hold more than ASCII', async () => {
+    const dataDir = tempDir();
+    const said = [
+      { text: 'We looked at flats all day', speaker: 'Ana' },
+      { text: 'The one on Hauptstraße has a balcony', speaker: 'Ben' },
+    ];
+    const lunch = 'Lunch at noon';
+    const n: Record<string, number> = {};
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      for (const s of said)
+        await engine.rememberRecord(tenant, 'b', { content: { kind: 'message', thread: 't1', ...s } }, {});
+      await engine.rememberRecord(tenant, 'b', { content: lunch }, {});
+      await engine.idle();
+      await engine.close();
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      for (const r of db.prepare('SELECT n, text FROM records').all() as { n: number; text: string }[])
+        n[r.text] = r.n;
+      // The rows as version 20 wrote them: the text as written, unicode61 folding it.
+      const scope = (db.prepare('SELECT scope FROM turn_fts LIMIT 1').get() as { scope: string }).scope;
+      db.prepare('DELETE FROM turn_fts').run();
+      const put = db.prepare(
+        'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      const [looked, street] = said as [(typeof said)[0], (typeof said)[0]];
+      put.run(n[looked.text], looked.text, looked.speaker, '', street.text, scope);
+      put.run(n[street.text], street.text, street.speaker, looked.text, '', scope);
+      put.run(n[lunch], lunch, '', '', '', scope);
+      db.prepare('DELETE FROM index_queue').run();
+      db.pragma('user_version = 20');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      for (const query of ['Where is Hauptstrasse?', 'HAUPTSTRASSE']) {
+        const ctx = await engine.createContext(tenant, 'b', { query }, { requestId: 'req_m21' });
+        assert.ok(ctx.status === 'ready');
+        // Its neighbour in the thread is found through its words too.
+        assert.ok(
+          ctx.citations.some((c) => c.quote === said[1]!.text),
+          `${query}: ${JSON.stringify(ctx.citations)}`,
+        );
+      }
+    } finally {
+      await engine.close();
+    }
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    const text = (m: number) =>
+      (db.prepare('SELECT text FROM turn_fts WHERE rowid = ?').get(m) as { text: string }).text;
+    assert.equal(text(n[said[1]!.text]!), 'the one on hauptstrasse has a balcony');
+    assert.equal(text(n[said[0]!.text]!), 'we looked at flats all day', 'its neighbour is not ASCII');
+    assert.equal(text(n[lunch]!), lunch, 'ASCII alone is not indexed again');
+    db.close();
+  });
 });

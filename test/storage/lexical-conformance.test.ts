@@ -70,6 +70,13 @@ const records: Rec[] = [
   { id: 'r_emoji', text: 'Bread? 🍞 again', speaker: 'Bob', occurredMs: t0 - min },
 ];
 
+/** Documents of a Brain of their own ('brn_fold'), found by the words below only once folded. */
+const folded = [
+  { id: 'r_street', text: 'The flat on Hauptstraße has a balcony' },
+  { id: 'r_shout', text: 'PARKING ON BAHNHOFSTRASSE IS FREE' },
+  { id: 'r_odos', text: 'Η ΟΔΟΣ ΕΡΜΟΥ είναι κλειστή' },
+];
+
 function content(r: Rec): Record<string, unknown> {
   return r.kind === 'document'
     ? { kind: 'document', text: r.text }
@@ -127,6 +134,22 @@ function sqliteIndexes(): Indexes {
         id,
       );
     });
+  store.run(
+    "INSERT INTO brains (uid, project, env, id, created_at) VALUES ('brn_fold', 'p', 'test', 'fold', '2024-01-01T00:00:00Z')",
+  );
+  folded.forEach((r, i) =>
+    store.run(
+      `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+       VALUES (?, ?, 'brn_fold', ?, 'document', ?, ?, 'high', 'shareable', ?, ?, '2024-01-01T00:00:00Z')`,
+      records.length + i + 1,
+      r.id,
+      i + 1,
+      JSON.stringify({ kind: 'document', text: r.text }),
+      r.text,
+      new Date(t0).toISOString(),
+      t0,
+    ),
+  );
   const turns = createTurnCopies(store);
   const vectors = createSqliteVectorIndex(store, { now: () => '' });
   const indexer = createRetrievalIndexer({
@@ -134,6 +157,7 @@ function sqliteIndexes(): Indexes {
     logger: { warn() {}, error() {} },
   });
   indexer.catchUp('brn_lc');
+  indexer.catchUp('brn_fold');
   return {
     lexical: createSqliteLexicalIndex(store, turns),
     vectors,
@@ -154,6 +178,16 @@ async function pgIndexes(db: PgClient): Promise<Indexes> {
       occurredMs: r.occurredMs,
       source: r.source ?? null,
       visibility: r.visibility ?? 'shareable',
+    });
+  await addPgBrain(db, 'brn_fold');
+  for (const r of folded)
+    await insertRecord(db, {
+      brainUid: 'brn_fold',
+      id: r.id,
+      text: r.text,
+      kind: 'document',
+      content: { kind: 'document', text: r.text },
+      occurredMs: t0,
     });
   for (const [id, cited] of Object.entries(memories)) {
     await insertMemory(db, 'brn_lc', id, cited[0]!, 'hi');
@@ -271,6 +305,25 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
         records: records.length,
         counts: [],
       });
+    });
+  });
+
+  describe(`the lexical index's folding, ${name}`, { skip }, () => {
+    it('finds a word whatever its case and accents, with ß as ss and a final sigma as sigma', async () => {
+      const found = async (word: string) =>
+        (await index!.search({ terms: [word], scope: scope({ brainUid: 'brn_fold' }), cut: 10, limit: 10 }))
+          .map((h) => h.recordId)
+          .sort();
+      assert.deepEqual(await found('hauptstrasse'), ['r_street']);
+      assert.deepEqual(await found('HAUPTSTRAẞE'), ['r_street']);
+      assert.deepEqual(await found('bahnhofstraße'), ['r_shout']);
+      assert.deepEqual(await found('οδός'), ['r_odos']);
+      assert.deepEqual(await found('Ερμού'), ['r_odos']);
+      assert.deepEqual(
+        (await index!.textFrequencies('brn_fold', ['hauptstrasse', 'BAHNHOFSTRAẞE', 'οδός', 'straße'], 10))
+          .counts,
+        [1, 1, 1, 0],
+      );
     });
   });
 

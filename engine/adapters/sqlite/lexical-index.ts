@@ -2,7 +2,7 @@ import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts
 import { eligibilitySql } from './eligibility-sql.ts';
 import type { SqlParam, Store } from './store.ts';
 import type { TurnCopies } from './turn-copies.ts';
-import { ftsPhrase, ftsRankingSql, scopeToken } from './turn-table.ts';
+import { ftsPhrase, ftsRankingSql, scopeToken, turnText } from './turn-table.ts';
 import { sqliteBackends } from '../../core/retrieve/backends.ts';
 
 /** FTS5's BM25 over turn_fts; the in-memory copy answers exactly as FTS5 does, so it is no backend of its own. */
@@ -47,11 +47,13 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
     backend: sqliteLexicalBackend,
     async search({ terms, scope, cut, limit }) {
       if (terms.length === 0) return [];
+      // Folded and cut as turn_fts's text is.
+      const words = terms.map(turnText);
       const where = scopeSql(scope);
-      const ranked = turns?.rank(terms, scopeToken(scope.brainUid), cut) ?? null;
+      const ranked = turns?.rank(words, scopeToken(scope.brainUid), cut) ?? null;
       return ranked
         ? readRanked(store, ranked, where, limit)
-        : searchFts(store, terms, scope, cut, where, limit);
+        : searchFts(store, words, scope, cut, where, limit);
     },
     async anyInWindow(scope) {
       const from = Math.max(scope.fromMs ?? -Infinity, scope.sinceMs ?? -Infinity);
@@ -97,7 +99,7 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
         (w) =>
           store.get<{ c: number }>(
             'SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT ?)',
-            `scope:${scopeToken(brainUid)} AND text:${ftsPhrase(w)}`,
+            `scope:${scopeToken(brainUid)} AND text:${ftsPhrase(turnText(w))}`,
             cap,
           )?.c ?? 0,
       );

@@ -1,8 +1,7 @@
-import { segmentWords } from '../../core/retrieve/segment-words.ts';
 import { contextAfter, contextBefore, maxNeighbourChars } from '../../core/retrieve/turn-shape.ts';
 import type { Store } from './store.ts';
 import { threadSide, type ThreadPlace } from './thread-index.ts';
-import { scopeToken } from './turn-table.ts';
+import { scopeToken, turnText } from './turn-table.ts';
 
 /*
  * The SQLite adapter's turn rows: turn_fts, a message with its neighbours' words in its thread (the
@@ -46,16 +45,16 @@ export function writeTurnRow(store: Store, n: number): void {
   if (!r || !rec) return;
   const before = neighbours(store, r, 'before', contextBefore)
     .reverse()
-    .map((x) => segmentWords(x.text))
+    .map((x) => turnText(x.text))
     .join('\n');
   const after = neighbours(store, r, 'after', contextAfter)
-    .map((x) => segmentWords(x.text))
+    .map((x) => turnText(x.text))
     .join('\n');
   store.run(
     'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
     n,
-    segmentWords(rec.text),
-    segmentWords(r.speaker ?? ''),
+    turnText(rec.text),
+    turnText(r.speaker ?? ''),
     before,
     after,
     scopeToken(r.brain_uid),

@@ -1,4 +1,6 @@
+import { segmentWords } from '../../core/retrieve/segment-words.ts';
 import { turnWeights as weight } from '../../core/retrieve/turn-shape.ts';
+import { foldText } from '../../core/shared/fold-text.ts';
 
 /** turn_fts's columns, in table order (migration 005). */
 export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as const;
@@ -10,6 +12,14 @@ export const turnColumns = ['text', 'speaker', 'before', 'after', 'scope'] as co
 export const turnTokenizer = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'";
 /** turnTokenizer as the body of an SQL string literal. */
 export const turnTokenizerSql = turnTokenizer.replaceAll("'", "''");
+
+/**
+ * Text as turn_fts holds it, and a search's word as it is looked up there: folded as every search folds
+ * (foldText, as PostgreSQL's turns are: "ß" is "ss"), then cut into words (segmentWords, which also
+ * drops the marks folding may leave alone). unicode61 folds case one letter to one letter, so "straße"
+ * stayed "straße" and "strasse" missed it; what it folds itself comes to it folded already.
+ */
+export const turnText = (text: string): string => segmentWords(foldText(text));
 
 /**
  * Column weights of turn_fts for BM25, in turnColumns' order: a turn's parts as the core weighs them

@@ -18,6 +18,7 @@ import { deriveFailures } from './017-derive-failures.ts';
 import { recordSync } from './018-record-sync.ts';
 import { syncPairingId } from './019-sync-pairing-id.ts';
 import { tombstonePlace } from './020-tombstone-place.ts';
+import { fullCaseFolding } from './021-full-case-folding.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   recordSync,
   syncPairingId,
   tombstonePlace,
+  fullCaseFolding,
 ];
