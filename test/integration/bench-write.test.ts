@@ -1,12 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startCluster } from '../../engine/adapters/postgres/testing/cluster.ts';
-import { runWrite } from '../../server/bench/write-bench.ts';
+import { runWrite, type WriteOptions } from '../../server/bench/write-bench.ts';
 import { writeTarget, type WriteRoute } from '../../server/bench/write-routing.ts';
 
 const started = await startCluster();
 const cluster = 'cluster' in started ? started.cluster : null;
 after(() => cluster?.stop());
+
+/** 30 Records written through two server processes on a fresh database; the http line and the database. */
+async function twoProcessesWrite(o: Pick<WriteOptions, 'brains' | 'route'> = {}) {
+  const url = await cluster!.freshDatabase();
+  const lines: Record<string, unknown>[] = [];
+  await runWrite({
+    records: 30,
+    concurrency: 4,
+    processes: 2,
+    ...o,
+    engine: 'postgres',
+    databaseUrl: url,
+    out: (l) => lines.push(l),
+    progress: () => {},
+  });
+  return { http: lines[0]!, db: cluster!.connect(url, 1) };
+}
 
 describe('bench write', () => {
   it('prints the http and derive lines, the client in a process of its own (local engine, over HTTP)', async () => {
@@ -41,22 +58,10 @@ describe('bench write', () => {
     'spreads the writes over N server processes on one postgres database (--processes)',
     { skip: 'skip' in started ? started.skip : false },
     async () => {
-      const url = await cluster!.freshDatabase();
-      const lines: Record<string, unknown>[] = [];
-      await runWrite({
-        records: 30,
-        concurrency: 4,
-        processes: 2,
-        engine: 'postgres',
-        databaseUrl: url,
-        out: (l) => lines.push(l),
-        progress: () => {},
-      });
-      const [http] = lines as [Record<string, unknown>];
+      const { http, db } = await twoProcessesWrite();
       assert.equal(http['processes'], 2);
       assert.match(String(http['rss_measured']), /^first server process/);
       // Every write (half of them through the second process) was kept once, and every job derived.
-      const db = cluster!.connect(url, 1);
       const rows = await db.query<{ n: number; ids: number }>(
         'SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM records',
       );
@@ -70,23 +75,9 @@ describe('bench write', () => {
     'spreads the writes over N Brains, each Brain to one process (--brains, --route brain)',
     { skip: 'skip' in started ? started.skip : false },
     async () => {
-      const url = await cluster!.freshDatabase();
-      const lines: Record<string, unknown>[] = [];
-      await runWrite({
-        records: 30,
-        concurrency: 4,
-        processes: 2,
-        brains: 3,
-        route: 'brain',
-        engine: 'postgres',
-        databaseUrl: url,
-        out: (l) => lines.push(l),
-        progress: () => {},
-      });
-      const [http] = lines as [Record<string, unknown>];
+      const { http, db } = await twoProcessesWrite({ brains: 3, route: 'brain' });
       assert.equal(http['brains'], 3);
       assert.equal(http['route'], 'brain');
-      const db = cluster!.connect(url, 1);
       const rows = await db.query<{ id: string; n: number }>(
         'SELECT b.id, count(r.id)::int AS n FROM brains b JOIN records r ON r.brain_uid = b.uid GROUP BY b.id ORDER BY b.id',
       );

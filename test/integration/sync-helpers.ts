@@ -207,6 +207,19 @@ export type Answer = (seen: Seen, res: ServerResponse) => void;
 const sendJson = (res: ServerResponse, status: number, body: unknown) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
+/** A remote's 200 answer of `body` as JSON. */
+export const json = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
+
+/** A run, or a clear failure instead of a test that waits for a request's own limits. */
+export const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      const t = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+      t.unref();
+    }),
+  ]);
+
 /**
  * What a well-behaved hub answers a device's run: its Brain exists, every Record pushed is `created`,
  * tombstones are taken, and its change feed is empty.

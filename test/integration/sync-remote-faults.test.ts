@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { SyncStatus } from '../../engine/contract/index.ts';
 import type { ServerOptions } from '../../server/start-server.ts';
-import { fakeRemote, hubAnswer, startNode, tempRoot, type Answer, type Node } from './sync-helpers.ts';
+import {
+  fakeRemote,
+  hubAnswer,
+  json,
+  startNode,
+  tempRoot,
+  within,
+  type Answer,
+  type Node,
+} from './sync-helpers.ts';
 
 const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 15_000) => {
   const end = Date.now() + ms;
@@ -12,19 +20,6 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, ms =
     await new Promise((r) => setTimeout(r, 25));
   }
 };
-
-/** A run, or a clear failure instead of a test that hangs. */
-const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
-  Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      const t = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
-      t.unref();
-    }),
-  ]);
-
-const json = (res: ServerResponse, body: unknown) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** The feed of a remote that always has more: each page's watermark one further than the one sent. */
 const endlessFeed: Answer = (seen, res) => {

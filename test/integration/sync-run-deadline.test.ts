@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { SyncStatus } from '../../engine/contract/index.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
@@ -9,25 +8,14 @@ import { runSync } from '../../server/sync/run-sync.ts';
 import {
   fakeRemote,
   hubAnswer,
+  json,
   startNode,
   tempRoot,
+  within,
   type Answer,
   type Node,
   type Seen,
 } from './sync-helpers.ts';
-
-/** A run, or a clear failure instead of a test that waits for a request's own limits. */
-const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
-  Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      const t = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
-      t.unref();
-    }),
-  ]);
-
-const json = (res: ServerResponse, body: unknown) =>
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 const deadline =
   /: run_deadline: the run stopped at its deadline of 0\.8 s; what it pushed, sent and pulled is kept, and the next run goes on from there$/;
