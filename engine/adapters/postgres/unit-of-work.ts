@@ -168,7 +168,9 @@ export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): P
         if (!brain) throw gone();
         const batch = new BatchTx(tx, brainUid, brain.seq, savepoints());
         if (then) batch.keysRead(keys, then.rows);
-        const result = await fn(batch, () => writeRepositories(batch.begin(), brainUid, brain, options.writer ?? null));
+        const result = await fn(batch, () =>
+          writeRepositories(batch.begin(), brainUid, brain, options.writer ?? null),
+        );
         await batch.finish();
         records = batch.recordsWritten;
         return result;
