@@ -151,7 +151,7 @@ export const RecordPage = z
       .describe(
         'Present on a change-feed read (additive): Records forgotten after the boundary, paged with `data` ' +
           'in the same order (at a step, the Records written there come before the ids forgotten there). ' +
-          'A forgotten id never comes back.',
+          'A forgotten id never comes back. A `local_only` Record is never named here, as it is never in `data`.',
       ),
   })
   .meta({ id: 'RecordPage' });

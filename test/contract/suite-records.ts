@@ -412,6 +412,28 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         [record.id],
       );
     });
+
+    it(
+      'the change feed never names a local_only Record, written or forgotten',
+      { skip: traits.replicaIds === undefined ? 'this engine has no change feed' : false },
+      async () => {
+        const api = await brainWithKey(server, 'private');
+        const shared = (await remember(api, 'private', { content: 'a shared note' })).record.id;
+        const mine = (await remember(api, 'private', { content: 'my diary', visibility: 'local_only' }))
+          .record.id;
+        for (const id of [shared, mine])
+          assert.equal((await api.del(`/brains/private/records/${id}`)).status, 200);
+        const feed = await api.get<{ data: { id: string }[]; removed: { id: string }[] }>(
+          '/brains/private/records?since_watermark=start',
+        );
+        assert.equal(feed.status, 200, feed.text);
+        assert.deepEqual(feed.body.data, []);
+        assert.deepEqual(
+          feed.body.removed.map((r) => r.id),
+          [shared],
+        );
+      },
+    );
   });
 
   describe('hosted deployment', () => {

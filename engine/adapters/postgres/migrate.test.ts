@@ -108,7 +108,10 @@ describe('migrations on an embedded PostgreSQL', () => {
     const before = await versions();
     assert.deepEqual(await found('hauptstraße'), ['r_ascii', 'r_greek', 'r_street'], 'folded as 016 did');
 
-    assert.deepEqual((await migrate(db)).applied, [18]);
+    assert.deepEqual(
+      (await migrate(db)).applied,
+      migrations.filter((m) => m.version > 17).map((m) => m.version),
+    );
     // The search word is folded by the new mnemo_fold: the turns must hold "strasse" now. r_ascii's
     // turn holds its neighbour's "Hauptstraße" (and r_greek's, two before it, too).
     assert.deepEqual(await found('hauptstrasse'), ['r_ascii', 'r_greek', 'r_street']);

@@ -16,6 +16,7 @@ import { recordIdsPerBrain } from './015-record-ids-per-brain.ts';
 import { foldedWords } from './016-folded-words.ts';
 import { jobWriters } from './017-job-writers.ts';
 import { fullCaseFolding } from './018-full-case-folding.ts';
+import { noLocalOnlyTombstones } from './019-no-local-only-tombstones.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -48,6 +49,7 @@ export const migrations: readonly PgMigration[] = [
   foldedWords,
   jobWriters,
   fullCaseFolding,
+  noLocalOnlyTombstones,
 ];
 
 /**

@@ -19,6 +19,7 @@ import { recordSync } from './018-record-sync.ts';
 import { syncPairingId } from './019-sync-pairing-id.ts';
 import { tombstonePlace } from './020-tombstone-place.ts';
 import { fullCaseFolding } from './021-full-case-folding.ts';
+import { noLocalOnlyTombstones } from './022-no-local-only-tombstones.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   syncPairingId,
   tombstonePlace,
   fullCaseFolding,
+  noLocalOnlyTombstones,
 ];
