@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { launchOptions, sharedBrowserEnv } from './browser-options.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
@@ -140,12 +141,13 @@ export async function axeCheck(page: Page, include?: string): ReturnType<AxeBuil
     const builder = new AxeBuilder({ page }).withTags(tags);
     return (include ? builder.include(include) : builder).analyze();
   }
-  // Already there: AxeBuilder's injection is given a no-op instead of its own axe-core's source (a
-  // document that went away since makes analyze() fail: `window.axe` is undefined, never a pass).
+  // Put into the document here, once: given the source, AxeBuilder evaluates all of it twice per call
+  // (in analyze() and again in its injection). Its injection is given a no-op instead (a document that
+  // went away since makes analyze() fail: `window.axe` is undefined, never a pass); it still
+  // configures axe as it would have.
   const loaded = await page.evaluate<boolean>('typeof window.axe === "object"');
-  const builder = new AxeBuilder(loaded ? { page, axeSource: ';' } : { page })
-    .withTags(tags)
-    .setLegacyMode(true);
+  if (!loaded) await page.evaluate(axe.source);
+  const builder = new AxeBuilder({ page, axeSource: ';' }).withTags(tags).setLegacyMode(true);
   return (include ? builder.include(include) : builder).analyze();
 }
 
