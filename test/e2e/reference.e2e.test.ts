@@ -1,15 +1,39 @@
 // The UI against `mnemo serve --ui --engine reference`: one Memory per Record, substring retrieval.
-import { test } from 'node:test';
+// The first test has a server of its own, as it starts from one with no Brains; the others share one
+// server and one signed-in page (opening the UI in a new page costs a page load, a sign-in and axe's
+// injection, more than the rest of a short test), each on its own Brain.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMnemoClient, isMnemoApiError } from '../../server/client/index.ts';
-import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
+import {
+  checkScreen,
+  browserPerFile,
+  navigateInPlace,
+  openUi,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
+let app: RunningApp;
+before(async () => {
+  app = await startApp('reference');
+});
+after(async () => app?.close());
+
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
+/** The UI's sign-in address works once: the tests after the first share one signed-in page. */
+async function ui() {
+  opened ??= await openUi(context(), app);
+  opened.problems.length = 0;
+  return opened;
+}
 
 test('create a Brain, watch Memories appear, see the quote in place, forget the Record', async () => {
-  const app = await startApp('reference');
+  // A server of its own: the UI starts from no Brains at all.
+  const empty = await startApp('reference');
   try {
-    const { page, problems } = await openUi(context(), app);
+    const { page, problems } = await openUi(context(), empty);
     await page.getByText('No Brains yet').waitFor();
     await checkScreen(page, 'brains-empty');
 
@@ -21,11 +45,11 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
     await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
     await page.getByText('No Memories yet').waitFor();
 
-    const { record } = await app.api.rememberRecord('home', {
+    const { record } = await empty.api.rememberRecord('home', {
       content: { kind: 'message', text: 'Ana moved to Lisbon in May and loves the trams.', speaker: 'Ana' },
       source: { name: 'chat' },
     });
-    await app.api.rememberRecord('home', { content: 'The dentist appointment is on Friday.' });
+    await empty.api.rememberRecord('home', { content: 'The dentist appointment is on Friday.' });
 
     // No reload: the list notices the new Memories itself.
     const link = page.getByRole('link', { name: /Lisbon/ });
@@ -63,142 +87,126 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
     assert.equal(await page.getByRole('link', { name: /Lisbon/ }).count(), 0);
     assert.deepEqual(problems, []);
   } finally {
-    await app.close();
+    await empty.close();
   }
 });
 
 test('ask a question, open its Trace; Profile, Census and Conflicts render', async () => {
-  const app = await startApp('reference');
-  try {
-    await app.api.createBrain({ id: 'work', name: 'Work', self: { type: 'person', name: 'Ana' } });
-    await app.api.rememberRecord('work', {
-      content: { kind: 'document', title: 'Standup', text: 'The release ships on Thursday.' },
-    });
-    await app.api.rememberRecord('work', {
-      content: { kind: 'fact', subject: 'release', predicate: 'owner', value: 'Bo' },
-    });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Work' }).click();
-    await page.getByRole('link', { name: 'Ask' }).click();
-    await page.getByLabel('Question').fill('When does the release ship?');
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
-    await page.locator('.context-text').waitFor();
-    assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
-    // What the agent would be given beside the text: its Memories, and the cited words link to theirs.
-    await page.getByRole('heading', { name: 'Memories an agent would be given' }).waitFor();
-    await page
-      .locator('.answer')
-      .getByRole('link', { name: /the Memory/ })
-      .first()
-      .waitFor();
-    await checkScreen(page, 'ask');
+  await app.api.createBrain({ id: 'work', name: 'Work', self: { type: 'person', name: 'Ana' } });
+  await app.api.rememberRecord('work', {
+    content: { kind: 'document', title: 'Standup', text: 'The release ships on Thursday.' },
+  });
+  await app.api.rememberRecord('work', {
+    content: { kind: 'fact', subject: 'release', predicate: 'owner', value: 'Bo' },
+  });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Work' }).click();
+  await page.getByRole('link', { name: 'Ask' }).click();
+  await page.getByLabel('Question').fill('When does the release ship?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
+  await page.locator('.context-text').waitFor();
+  assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
+  // What the agent would be given beside the text: its Memories, and the cited words link to theirs.
+  await page.getByRole('heading', { name: 'Memories an agent would be given' }).waitFor();
+  await page
+    .locator('.answer')
+    .getByRole('link', { name: /the Memory/ })
+    .first()
+    .waitFor();
+  await checkScreen(page, 'ask');
 
-    await page.getByRole('link', { name: 'See how this answer was put together' }).click();
-    await page.getByRole('heading', { level: 1, name: /When does the release ship/ }).waitFor();
-    await page.getByRole('heading', { name: 'Where the time went' }).waitFor();
-    assert.ok((await page.locator('svg[role="img"]').count()) >= 1, 'the trace has at least one chart');
-    // Candidates are named by their words, read live from the Records, not by a cut-off id.
-    await page.locator('svg .chart-label', { hasText: 'Standup' }).first().waitFor();
-    await checkScreen(page, 'trace');
+  await page.getByRole('link', { name: 'See how this answer was put together' }).click();
+  await page.getByRole('heading', { level: 1, name: /When does the release ship/ }).waitFor();
+  await page.getByRole('heading', { name: 'Where the time went' }).waitFor();
+  assert.ok((await page.locator('svg[role="img"]').count()) >= 1, 'the trace has at least one chart');
+  // Candidates are named by their words, read live from the Records, not by a cut-off id.
+  await page.locator('svg .chart-label', { hasText: 'Standup' }).first().waitFor();
+  await checkScreen(page, 'trace');
 
-    await page.getByRole('link', { name: 'Traces' }).first().click();
-    await page.getByRole('link', { name: 'When does the release ship?' }).waitFor();
-    await checkScreen(page, 'traces');
+  await page.getByRole('link', { name: 'Traces' }).first().click();
+  await page.getByRole('link', { name: 'When does the release ship?' }).waitFor();
+  await checkScreen(page, 'traces');
 
-    // A miss: nothing shares a word with the question.
-    await page.getByRole('link', { name: 'Ask' }).click();
-    await page.getByLabel('Question').fill('Favourite colour?');
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page.getByText('Nothing answers this question.').waitFor();
+  // A miss: nothing shares a word with the question.
+  await page.getByRole('link', { name: 'Ask' }).click();
+  await page.getByLabel('Question').fill('Favourite colour?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page.getByText('Nothing answers this question.').waitFor();
 
-    await page.getByRole('link', { name: 'Profile & Census' }).click();
-    await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
-    await page.locator('.facts').first().waitFor();
-    await checkScreen(page, 'profile-census');
+  await page.getByRole('link', { name: 'Profile & Census' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
+  await page.locator('.facts').first().waitFor();
+  await checkScreen(page, 'profile-census');
 
-    await page.getByRole('link', { name: 'Conflicts' }).click();
-    await page.getByText('No conflicts').waitFor();
-    await checkScreen(page, 'conflicts-empty');
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await page.getByRole('link', { name: 'Conflicts' }).click();
+  await page.getByText('No conflicts').waitFor();
+  await checkScreen(page, 'conflicts-empty');
+  assert.deepEqual(problems, []);
 });
 
 test('the Traces list pages back to older questions', async () => {
-  const app = await startApp('reference');
-  try {
-    await app.api.createBrain({ id: 'log', name: 'Log' });
-    await app.api.rememberRecord('log', { content: 'The boiler was serviced in March.' });
-    for (let i = 1; i <= 53; i++) await app.api.createContext('log', { query: `boiler question ${i}` });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Log' }).click();
-    await page.getByRole('link', { name: 'Traces' }).first().click();
-    await page.getByRole('link', { name: 'boiler question 53' }).waitFor();
-    const rows = page.getByRole('table', { name: 'Recent questions' }).locator('tbody tr');
-    assert.equal(await rows.count(), 50);
-    assert.equal(await page.getByRole('link', { name: 'boiler question 1', exact: true }).count(), 0);
-    await page.getByRole('button', { name: 'Show older questions' }).click();
-    await page.getByRole('link', { name: 'boiler question 1', exact: true }).waitFor();
-    assert.equal(await rows.count(), 53);
-    assert.equal(await page.getByRole('button', { name: 'Show older questions' }).count(), 0);
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await app.api.createBrain({ id: 'log', name: 'Log' });
+  await app.api.rememberRecord('log', { content: 'The boiler was serviced in March.' });
+  for (let i = 1; i <= 53; i++) await app.api.createContext('log', { query: `boiler question ${i}` });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Log' }).click();
+  await page.getByRole('link', { name: 'Traces' }).first().click();
+  await page.getByRole('link', { name: 'boiler question 53' }).waitFor();
+  const rows = page.getByRole('table', { name: 'Recent questions' }).locator('tbody tr');
+  assert.equal(await rows.count(), 50);
+  assert.equal(await page.getByRole('link', { name: 'boiler question 1', exact: true }).count(), 0);
+  await page.getByRole('button', { name: 'Show older questions' }).click();
+  await page.getByRole('link', { name: 'boiler question 1', exact: true }).waitFor();
+  assert.equal(await rows.count(), 53);
+  assert.equal(await page.getByRole('button', { name: 'Show older questions' }).count(), 0);
+  assert.deepEqual(problems, []);
 });
 
 test('create a key (secret shown once), then revoke it', async () => {
-  const app = await startApp('reference');
-  try {
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Keys' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
-    // The list is the app's project's, and says where the others are managed.
-    await page.getByRole('heading', { level: 2, name: 'Keys of project local' }).waitFor();
-    await page.getByText(/listed by mnemo keys list/).waitFor();
-    await page.getByLabel('Label').fill('calendar agent');
-    await page.getByLabel('Accept Objects').uncheck();
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const secret = (await page.getByTestId('new-key-secret').textContent())?.trim() ?? '';
-    assert.match(secret, /^sk_live_local_/);
-    await checkScreen(page, 'keys-created');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+  // The list is the app's project's, and says where the others are managed.
+  await page.getByRole('heading', { level: 2, name: 'Keys of project local' }).waitFor();
+  await page.getByText(/listed by mnemo keys list/).waitFor();
+  await page.getByLabel('Label').fill('calendar agent');
+  await page.getByLabel('Accept Objects').uncheck();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = (await page.getByTestId('new-key-secret').textContent())?.trim() ?? '';
+  assert.match(secret, /^sk_live_local_/);
+  await checkScreen(page, 'keys-created');
 
-    const agent = createMnemoClient({ baseUrl: app.server.url, apiKey: secret, retry: false });
-    await agent.listBrains();
-    await page.getByRole('button', { name: 'Done' }).click();
-    assert.equal(await page.getByTestId('new-key-secret').count(), 0, 'the secret is gone once dismissed');
+  const agent = createMnemoClient({ baseUrl: app.server.url, apiKey: secret, retry: false });
+  await agent.listBrains();
+  await page.getByRole('button', { name: 'Done' }).click();
+  assert.equal(await page.getByTestId('new-key-secret').count(), 0, 'the secret is gone once dismissed');
 
-    const row = page.getByRole('row', { name: /calendar agent/ });
-    await row.getByRole('button', { name: /Revoke/ }).click();
-    await page
-      .getByRole('dialog', { name: 'Revoke this key?' })
-      .getByRole('button', { name: 'Revoke key' })
-      .click();
-    await row.getByText(/Revoked/).waitFor();
-    await checkScreen(page, 'keys');
-    await assert.rejects(agent.listBrains(), (e) => isMnemoApiError(e) && e.code === 'key_revoked');
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  const row = page.getByRole('row', { name: /calendar agent/ });
+  await row.getByRole('button', { name: /Revoke/ }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke this key?' })
+    .getByRole('button', { name: 'Revoke key' })
+    .click();
+  await row.getByText(/Revoked/).waitFor();
+  await checkScreen(page, 'keys');
+  await assert.rejects(agent.listBrains(), (e) => isMnemoApiError(e) && e.code === 'key_revoked');
+  assert.deepEqual(problems, []);
 });
 
 test('the sign-in link opened a second time says it was used and how to get in without a restart', async () => {
-  const app = await startApp('reference');
-  try {
-    await openUi(context(), app);
-    // Another tab (a closed one reopened from history, a bookmark): the token has been spent.
-    const again = await context().newPage();
-    await again.goto(app.uiUrl);
-    await again.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
-    const alert = again.getByRole('alert');
-    await alert.getByText('This sign-in link has been used').waitFor();
-    await alert.getByText('mnemo keys create --project local --env live --admin').waitFor();
-    await checkScreen(again, 'sign-in-link-used');
-    await again.close();
-  } finally {
-    await app.close();
-  }
+  // The shared page spent the server's sign-in link.
+  await ui();
+  // Another tab (a closed one reopened from history, a bookmark): the token has been spent.
+  const again = await context().newPage();
+  await again.goto(app.uiUrl);
+  await again.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
+  const alert = again.getByRole('alert');
+  await alert.getByText('This sign-in link has been used').waitFor();
+  await alert.getByText('mnemo keys create --project local --env live --admin').waitFor();
+  await checkScreen(again, 'sign-in-link-used');
+  await again.close();
 });
