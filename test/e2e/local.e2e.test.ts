@@ -1,142 +1,155 @@
 // The UI against `mnemo serve --ui` with the local engine: derivation, correction, Objects, forgetting.
-import { test } from 'node:test';
+// One server and one signed-in page for the file, each test on its own Brain.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
+import type { Request } from 'playwright-core';
+import {
+  checkScreen,
+  browserPerFile,
+  navigateInPlace,
+  openUi,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
+let app: RunningApp;
+before(async () => {
+  // A synchronous budget of 1 ms for thorough questions: every thorough assembly outlasts it, so the
+  // first answer to one is always a 202. Only the last test asks a thorough question.
+  app = await startApp('local', { thoroughSyncMs: 1 });
+});
+after(async () => app?.close());
+
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
+/** The UI's sign-in address works once: the tests share one signed-in page. */
+async function ui() {
+  opened ??= await openUi(context(), app);
+  opened.problems.length = 0;
+  return opened;
+}
 
 test('correct a Memory and see the new version; accept it as an Object; forget a Record and its Memory goes', async () => {
-  const app = await startApp('local');
-  try {
-    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-    await app.api.rememberRecord('me', {
-      content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
-      source: { name: 'mail' },
-    });
-    const { record: note } = await app.api.rememberRecord('me', {
-      content: { kind: 'message', text: 'I started learning the cello last winter.', speaker: 'Ana' },
-    });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Me' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
-    const fact = page.getByRole('link', { name: /Lisbon/ });
-    await fact.waitFor();
-    await page.getByRole('link', { name: /cello/ }).waitFor();
-    await checkScreen(page, 'local-memories');
+  await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+  await app.api.rememberRecord('me', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+    source: { name: 'mail' },
+  });
+  const { record: note } = await app.api.rememberRecord('me', {
+    content: { kind: 'message', text: 'I started learning the cello last winter.', speaker: 'Ana' },
+  });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Me', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+  const fact = page.getByRole('link', { name: /Lisbon/ });
+  await fact.waitFor();
+  await page.getByRole('link', { name: /cello/ }).waitFor();
+  await checkScreen(page, 'local-memories');
 
-    await fact.click();
-    await page.locator('.evidence mark').first().waitFor();
-    assert.match((await page.locator('.evidence mark').first().textContent()) ?? '', /Lisbon/);
-    await page.getByLabel('What is actually true').fill('Ana lives in Faro');
-    await page.getByLabel('Why').fill('moved in March');
-    await page.getByRole('button', { name: 'Save correction' }).click();
-    // The old version now points at its replacement, and the history holds both.
-    const newer = page.getByRole('status').getByRole('link', { name: 'Ana lives in Faro' });
-    await newer.waitFor();
-    await page.getByRole('list', { name: 'Versions, oldest first' }).getByText('Version 2').waitFor();
-    await checkScreen(page, 'local-memory-corrected');
-    await newer.click();
-    await page.getByRole('heading', { level: 1, name: 'Ana lives in Faro' }).waitFor();
+  await fact.click();
+  await page.locator('.evidence mark').first().waitFor();
+  assert.match((await page.locator('.evidence mark').first().textContent()) ?? '', /Lisbon/);
+  await page.getByLabel('What is actually true').fill('Ana lives in Faro');
+  await page.getByLabel('Why').fill('moved in March');
+  await page.getByRole('button', { name: 'Save correction' }).click();
+  // The old version now points at its replacement, and the history holds both.
+  const newer = page.getByRole('status').getByRole('link', { name: 'Ana lives in Faro' });
+  await newer.waitFor();
+  await page.getByRole('list', { name: 'Versions, oldest first' }).getByText('Version 2').waitFor();
+  await checkScreen(page, 'local-memory-corrected');
+  await newer.click();
+  await page.getByRole('heading', { level: 1, name: 'Ana lives in Faro' }).waitFor();
 
-    await page.getByRole('button', { name: 'Accept as Object' }).click();
-    await page.getByText(/Accepted as .*, version 1\./).waitFor();
-    await checkScreen(page, 'local-memory-accepted');
-    // The Objects tab lists what was accepted, at its current version.
-    await page.getByRole('link', { name: 'Objects' }).click();
-    const objects = page.getByRole('table', { name: 'Objects' });
-    await objects.getByText('"Ana lives in Faro"').waitFor();
-    assert.equal(await objects.locator('tbody tr').count(), 1);
-    await checkScreen(page, 'local-objects');
+  await page.getByRole('button', { name: 'Accept as Object' }).click();
+  await page.getByText(/Accepted as .*, version 1\./).waitFor();
+  await checkScreen(page, 'local-memory-accepted');
+  // The Objects tab lists what was accepted, at its current version.
+  await page.getByRole('link', { name: 'Objects' }).click();
+  const objects = page.getByRole('table', { name: 'Objects' });
+  await objects.getByText('"Ana lives in Faro"').waitFor();
+  assert.equal(await objects.locator('tbody tr').count(), 1);
+  await checkScreen(page, 'local-objects');
 
-    await page.getByRole('link', { name: 'Memories' }).first().click();
-    await page.getByRole('link', { name: /cello/ }).click();
-    const celloUrl = page.url();
-    await page.getByRole('link', { name: 'Records' }).click();
-    await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
-    await page.getByText(/cello/).waitFor({ state: 'detached' });
-    await page.goto(celloUrl);
-    await page
-      .getByRole('heading', { level: 1, name: /This Memory is not in this Brain|being worked out again/ })
-      .waitFor();
+  await page.getByRole('link', { name: 'Memories' }).first().click();
+  await page.getByRole('link', { name: /cello/ }).click();
+  const celloUrl = page.url();
+  await page.getByRole('link', { name: 'Records' }).click();
+  await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
+  await page.getByText(/cello/).waitFor({ state: 'detached' });
+  await page.goto(celloUrl);
+  await page
+    .getByRole('heading', { level: 1, name: /This Memory is not in this Brain|being worked out again/ })
+    .waitFor();
 
-    await page.getByRole('link', { name: 'Profile & Census' }).click();
-    await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
-    await page.locator('.facts').first().waitFor();
-    await checkScreen(page, 'local-profile-census');
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await page.getByRole('link', { name: 'Profile & Census' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Census' }).waitFor();
+  await page.locator('.facts').first().waitFor();
+  await checkScreen(page, 'local-profile-census');
+  assert.deepEqual(problems, []);
 });
 
 test('a value dated to start later reads "Starts later", not current, and can still be corrected', async () => {
-  const app = await startApp('local');
-  try {
-    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-    await app.api.rememberRecord('me', {
-      content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Acme' },
-      occurred_at: '2024-01-01T00:00:00Z',
-    });
-    await app.api.rememberRecord('me', {
-      content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Globex' },
-      occurred_at: '2099-01-01T00:00:00Z',
-    });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Me' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
-    // "Current only" is today's value; "Starting later" lists the scheduled one.
-    await page.getByRole('link', { name: /Acme/ }).waitFor();
-    assert.equal(await page.getByRole('link', { name: /Globex/ }).count(), 0);
-    await page.getByLabel('Show').selectOption('scheduled');
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('link', { name: /Globex/ }).click();
-    await page.getByRole('heading', { level: 1, name: 'Ana employer: Globex' }).waitFor();
-    await page.locator('.facts').getByText('Starts later').waitFor();
-    await page
-      .getByRole('status')
-      .getByText(/This value holds from .*; until then an earlier one is current\./)
-      .waitFor();
-    // Replaced by nothing: no "newer version" notice, and it can be corrected like a current value.
-    assert.equal(await page.getByText(/A newer version replaces this one/).count(), 0);
-    await page.getByRole('button', { name: 'Save correction' }).waitFor();
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await app.api.createBrain({ id: 'later', name: 'Later', self: { type: 'person', name: 'Ana' } });
+  await app.api.rememberRecord('later', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Acme' },
+    occurred_at: '2024-01-01T00:00:00Z',
+  });
+  await app.api.rememberRecord('later', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Globex' },
+    occurred_at: '2099-01-01T00:00:00Z',
+  });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Later', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+  // "Current only" is today's value; "Starting later" lists the scheduled one.
+  await page.getByRole('link', { name: /Acme/ }).waitFor();
+  assert.equal(await page.getByRole('link', { name: /Globex/ }).count(), 0);
+  await page.getByLabel('Show').selectOption('scheduled');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('link', { name: /Globex/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Ana employer: Globex' }).waitFor();
+  await page.locator('.facts').getByText('Starts later').waitFor();
+  await page
+    .getByRole('status')
+    .getByText(/This value holds from .*; until then an earlier one is current\./)
+    .waitFor();
+  // Replaced by nothing: no "newer version" notice, and it can be corrected like a current value.
+  assert.equal(await page.getByText(/A newer version replaces this one/).count(), 0);
+  await page.getByRole('button', { name: 'Save correction' }).waitFor();
+  assert.deepEqual(problems, []);
 });
 
 test('a thorough question over the synchronous budget is answered once its assembly ends', async () => {
-  // 1 ms: every thorough assembly outlasts it, so the first answer is always a 202.
-  const app = await startApp('local', { thoroughSyncMs: 1 });
-  try {
-    await app.api.createBrain({ id: 'home', name: 'Home' });
-    await app.api.rememberRecord('home', {
-      content: { kind: 'message', text: 'The boiler was serviced in March by Rui.', speaker: 'Ana' },
-    });
-    const first = await app.api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
-    assert.equal(first.status, 202, 'the server answers 202 at this budget');
-    const { page, problems } = await openUi(context(), app);
-    const asked: Array<{ body: string | null; watermark: string | undefined }> = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/context'))
-        asked.push({ body: r.postData(), watermark: r.headers()['brain-watermark'] });
-    });
-    await page.getByRole('link', { name: 'Home' }).click();
-    await page.getByRole('link', { name: 'Ask' }).click();
-    await page.getByLabel('Question').fill('Who serviced the boiler?');
-    await page.getByLabel('How hard to look').selectOption('thorough');
-    await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    await page.locator('.context-text').waitFor();
-    assert.match((await page.locator('.context-text').textContent()) ?? '', /Rui/);
-    // The retry is the very same request, so the server hands over the assembly the 202 announced.
-    assert.ok(asked.length >= 2, `${asked.length} requests`);
-    assert.ok(
-      asked.every((a) => a.body === asked[0]!.body && a.watermark === undefined),
-      JSON.stringify(asked),
-    );
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await app.api.createBrain({ id: 'home', name: 'Home' });
+  await app.api.rememberRecord('home', {
+    content: { kind: 'message', text: 'The boiler was serviced in March by Rui.', speaker: 'Ana' },
+  });
+  const first = await app.api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
+  assert.equal(first.status, 202, 'the server answers 202 at this budget');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  const asked: Array<{ body: string | null; watermark: string | undefined }> = [];
+  const seen = (r: Request) => {
+    if (r.method() === 'POST' && r.url().endsWith('/context'))
+      asked.push({ body: r.postData(), watermark: r.headers()['brain-watermark'] });
+  };
+  page.on('request', seen);
+  await page.getByRole('link', { name: 'Home', exact: true }).click();
+  await page.getByRole('link', { name: 'Ask' }).click();
+  await page.getByLabel('Question').fill('Who serviced the boiler?');
+  await page.getByLabel('How hard to look').selectOption('thorough');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page.locator('.context-text').waitFor();
+  assert.match((await page.locator('.context-text').textContent()) ?? '', /Rui/);
+  page.off('request', seen);
+  // The retry is the very same request, so the server hands over the assembly the 202 announced.
+  assert.ok(asked.length >= 2, `${asked.length} requests`);
+  assert.ok(
+    asked.every((a) => a.body === asked[0]!.body && a.watermark === undefined),
+    JSON.stringify(asked),
+  );
+  assert.deepEqual(problems, []);
 });
