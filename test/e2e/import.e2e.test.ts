@@ -1,15 +1,36 @@
 // The Import screen against `mnemo serve --ui` with the local engine: choose files, drop files, the
 // summary, re-import adding nothing, and removing a whole import.
-import { after, test } from 'node:test';
+// One server and one signed-in page for the file, each test on its own Brain.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { standups2022Ics } from '../../server/import/test-support.ts';
-import { checkScreen, browserPerFile, openUi, startApp } from './harness.ts';
+import {
+  checkScreen,
+  browserPerFile,
+  navigateInPlace,
+  openUi,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
+let app: RunningApp;
+before(async () => {
+  app = await startApp('local');
+});
+after(async () => app?.close());
+
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
+/** The UI's sign-in address works once: the tests share one signed-in page. */
+async function ui() {
+  opened ??= await openUi(context(), app);
+  opened.problems.length = 0;
+  return opened;
+}
 const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-'));
 after(() => rmSync(samples, { recursive: true, force: true }));
 
@@ -36,184 +57,172 @@ async function dropFiles(page: Page, files: { name: string; text: string }[]): P
 }
 
 test('import a note and a WhatsApp chat from the screen; re-import adds nothing; remove the imports and they go', async () => {
-  const app = await startApp('local');
-  try {
-    const notePath = join(samples, 'Garden.md');
-    const chatPath = join(samples, 'WhatsApp Chat with Bo.txt');
-    writeFileSync(notePath, noteText);
-    writeFileSync(chatPath, chatText);
-    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Me' }).click();
-    const nav = page.getByRole('navigation', { name: 'Brain me' });
-    await nav.getByRole('link', { name: 'Import' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
-    await page.getByText('Nothing imported yet').waitFor();
+  const notePath = join(samples, 'Garden.md');
+  const chatPath = join(samples, 'WhatsApp Chat with Bo.txt');
+  writeFileSync(notePath, noteText);
+  writeFileSync(chatPath, chatText);
+  await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Me', exact: true }).click();
+  const nav = page.getByRole('navigation', { name: 'Brain me' });
+  await nav.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  await page.getByText('Nothing imported yet').waitFor();
 
-    await page.getByLabel('Files', { exact: true }).setInputFiles([notePath, chatPath]);
-    await page.getByRole('list', { name: 'Chosen files' }).getByText('WhatsApp Chat with Bo.txt').waitFor();
-    await page.getByLabel('Time zone').fill('Europe/Lisbon');
-    await page.getByRole('button', { name: 'Import 2 files' }).click();
-    const summary = page.locator('.import-summary');
-    await summary.getByRole('heading', { name: 'Import finished' }).waitFor();
-    assert.match((await summary.textContent()) ?? '', /3 new items imported, 0 items already here/);
-    await summary.getByText(/Garden\.md: read as Markdown notes/).waitFor();
-    await summary.getByText(/WhatsApp Chat with Bo\.txt: read as a WhatsApp chat/).waitFor();
-    // 12/01/2024 is 12 January or 1 December: the summary says which it read, and how to choose.
-    await summary.getByText(/its dates read both ways \(12\/1 could be 12 January or 1 December\)/).waitFor();
-    const imports = page.getByRole('table');
-    await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
-    await imports.getByText('Markdown notes', { exact: true }).waitFor();
-    await checkScreen(page, 'import');
+  await page.getByLabel('Files', { exact: true }).setInputFiles([notePath, chatPath]);
+  await page.getByRole('list', { name: 'Chosen files' }).getByText('WhatsApp Chat with Bo.txt').waitFor();
+  await page.getByLabel('Time zone').fill('Europe/Lisbon');
+  await page.getByRole('button', { name: 'Import 2 files' }).click();
+  const summary = page.locator('.import-summary');
+  await summary.getByRole('heading', { name: 'Import finished' }).waitFor();
+  assert.match((await summary.textContent()) ?? '', /3 new items imported, 0 items already here/);
+  await summary.getByText(/Garden\.md: read as Markdown notes/).waitFor();
+  await summary.getByText(/WhatsApp Chat with Bo\.txt: read as a WhatsApp chat/).waitFor();
+  // 12/01/2024 is 12 January or 1 December: the summary says which it read, and how to choose.
+  await summary.getByText(/its dates read both ways \(12\/1 could be 12 January or 1 December\)/).waitFor();
+  const imports = page.getByRole('table');
+  await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
+  await imports.getByText('Markdown notes', { exact: true }).waitFor();
+  await checkScreen(page, 'import');
 
-    await nav.getByRole('link', { name: 'Records' }).click();
+  await nav.getByRole('link', { name: 'Records' }).click();
+  await page
+    .getByText(/quince tree/)
+    .first()
+    .waitFor();
+  await page
+    .getByText(/kayak maps/)
+    .first()
+    .waitFor();
+  await nav.getByRole('link', { name: 'Memories' }).click();
+  await page
+    .getByRole('link', { name: /quince tree/ })
+    .first()
+    .waitFor();
+  await page
+    .getByRole('link', { name: /kayak maps/ })
+    .first()
+    .waitFor();
+
+  // The same files again, dropped this time: nothing new.
+  await nav.getByRole('link', { name: 'Import' }).click();
+  await dropFiles(page, [
+    { name: 'Garden.md', text: noteText },
+    { name: 'WhatsApp Chat with Bo.txt', text: chatText },
+  ]);
+  await page.getByRole('list', { name: 'Chosen files' }).getByText('Garden.md').waitFor();
+  await page.getByLabel('Time zone').fill('Europe/Lisbon');
+  await page.getByRole('button', { name: 'Import 2 files' }).click();
+  await summary.getByText(/0 new items imported, 3 items already here/).waitFor();
+  const records = await app.api.listRecords('me');
+  assert.equal(records.data.length, 3, 're-importing wrote no Record');
+
+  for (const label of ['WhatsApp chats', 'Markdown notes']) {
+    await page.getByRole('button', { name: `Remove this import of ${label}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Remove the import “${label}”?` });
+    await dialog.getByText(/Memories that rest only on them are removed too/).waitFor();
+    await dialog.getByRole('button', { name: 'Remove import' }).click();
     await page
-      .getByText(/quince tree/)
-      .first()
+      .getByRole('status')
+      .getByText(new RegExp(`Removed “${label}”`))
       .waitFor();
-    await page
-      .getByText(/kayak maps/)
-      .first()
-      .waitFor();
-    await nav.getByRole('link', { name: 'Memories' }).click();
-    await page
-      .getByRole('link', { name: /quince tree/ })
-      .first()
-      .waitFor();
-    await page
-      .getByRole('link', { name: /kayak maps/ })
-      .first()
-      .waitFor();
-
-    // The same files again, dropped this time: nothing new.
-    await nav.getByRole('link', { name: 'Import' }).click();
-    await dropFiles(page, [
-      { name: 'Garden.md', text: noteText },
-      { name: 'WhatsApp Chat with Bo.txt', text: chatText },
-    ]);
-    await page.getByRole('list', { name: 'Chosen files' }).getByText('Garden.md').waitFor();
-    await page.getByLabel('Time zone').fill('Europe/Lisbon');
-    await page.getByRole('button', { name: 'Import 2 files' }).click();
-    await summary.getByText(/0 new items imported, 3 items already here/).waitFor();
-    const records = await app.api.listRecords('me');
-    assert.equal(records.data.length, 3, 're-importing wrote no Record');
-
-    for (const label of ['WhatsApp chats', 'Markdown notes']) {
-      await page.getByRole('button', { name: `Remove this import of ${label}` }).click();
-      const dialog = page.getByRole('dialog', { name: `Remove the import “${label}”?` });
-      await dialog.getByText(/Memories that rest only on them are removed too/).waitFor();
-      await dialog.getByRole('button', { name: 'Remove import' }).click();
-      await page
-        .getByRole('status')
-        .getByText(new RegExp(`Removed “${label}”`))
-        .waitFor();
-    }
-    await page.getByText('Nothing imported yet').waitFor();
-    await nav.getByRole('link', { name: 'Records' }).click();
-    await page.getByText('Nothing written yet').waitFor();
-    await nav.getByRole('link', { name: 'Memories' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
-    await page.getByText('No Memories yet').waitFor();
-    assert.equal(await page.getByText(/quince|kayak/).count(), 0);
-
-    // The chat again, its dates read month first as chosen: 1 December, and nothing to say about it.
-    await nav.getByRole('link', { name: 'Import' }).click();
-    await page.getByLabel('Files', { exact: true }).setInputFiles([chatPath]);
-    await page.getByLabel('Time zone').fill('UTC');
-    await page.getByLabel('Dates in WhatsApp chats').selectOption('mdy');
-    await page.getByRole('button', { name: 'Import 1 file' }).click();
-    await summary.getByText(/2 new items imported/).waitFor();
-    assert.doesNotMatch((await summary.textContent()) ?? '', /read both ways/);
-    const dated = await app.api.listRecords('me');
-    assert.deepEqual(
-      dated.data.map((r) => r.occurred_at.slice(0, 10)),
-      ['2024-12-01', '2024-12-01'],
-    );
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
   }
+  await page.getByText('Nothing imported yet').waitFor();
+  await nav.getByRole('link', { name: 'Records' }).click();
+  await page.getByText('Nothing written yet').waitFor();
+  await nav.getByRole('link', { name: 'Memories' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+  await page.getByText('No Memories yet').waitFor();
+  assert.equal(await page.getByText(/quince|kayak/).count(), 0);
+
+  // The chat again, its dates read month first as chosen: 1 December, and nothing to say about it.
+  await nav.getByRole('link', { name: 'Import' }).click();
+  await page.getByLabel('Files', { exact: true }).setInputFiles([chatPath]);
+  await page.getByLabel('Time zone').fill('UTC');
+  await page.getByLabel('Dates in WhatsApp chats').selectOption('mdy');
+  await page.getByRole('button', { name: 'Import 1 file' }).click();
+  await summary.getByText(/2 new items imported/).waitFor();
+  assert.doesNotMatch((await summary.textContent()) ?? '', /read both ways/);
+  const dated = await app.api.listRecords('me');
+  assert.deepEqual(
+    dated.data.map((r) => r.occurred_at.slice(0, 10)),
+    ['2024-12-01', '2024-12-01'],
+  );
+  assert.deepEqual(problems, []);
 });
 
 test("import a calendar: a repeating event outside the default window is named, the chosen days bring it in; your name is the Brain's own person", async () => {
-  const app = await startApp('local');
-  try {
-    const calPath = join(samples, 'work.ics');
-    writeFileSync(calPath, standups2022Ics);
-    await app.api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
-    const { page, problems } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Cal' }).click();
-    const nav = page.getByRole('navigation', { name: 'Brain cal' });
-    await nav.getByRole('link', { name: 'Import' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
-    // Until the person types another, their name is the Brain's own person's.
-    const name = page.getByLabel('Your name in chats and mail');
-    for (let i = 0; i < 100 && (await name.inputValue()) === ''; i += 1) await page.waitForTimeout(50);
-    assert.equal(await name.inputValue(), 'Ana Silva');
+  const calPath = join(samples, 'work.ics');
+  writeFileSync(calPath, standups2022Ics);
+  await app.api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Cal', exact: true }).click();
+  const nav = page.getByRole('navigation', { name: 'Brain cal' });
+  await nav.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  // Until the person types another, their name is the Brain's own person's.
+  const name = page.getByLabel('Your name in chats and mail');
+  for (let i = 0; i < 100 && (await name.inputValue()) === ''; i += 1) await page.waitForTimeout(50);
+  assert.equal(await name.inputValue(), 'Ana Silva');
 
-    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
-    await page.getByRole('button', { name: 'Import 1 file' }).click();
-    const summary = page.locator('.import-summary');
-    await summary.getByText(/0 new items imported/).waitFor();
-    await summary.getByText('Why items were skipped').click();
-    await summary.getByText(/series "Team standup": no occurrence in the import window/).waitFor();
+  await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+  await page.getByRole('button', { name: 'Import 1 file' }).click();
+  const summary = page.locator('.import-summary');
+  await summary.getByText(/0 new items imported/).waitFor();
+  await summary.getByText('Why items were skipped').click();
+  await summary.getByText(/series "Team standup": no occurrence in the import window/).waitFor();
 
-    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
-    const days = page.getByRole('group', { name: /Repeating calendar events/ });
-    // The To day is in the window: 6 to 14 March holds the first two (09:00Z on the 7th and the 14th).
-    // The days are the browser's; a From of the 6th keeps the 7th's in them in any zone, UTC-12 to +14.
-    await days.getByLabel('From', { exact: true }).fill('2022-03-06');
-    await days.getByLabel('To', { exact: true }).fill('2022-03-14');
-    await page.getByRole('button', { name: 'Import 1 file' }).click();
-    await summary.getByText(/2 new items imported/).waitFor();
-    assert.deepEqual((await app.api.listRecords('cal')).data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
-      '2022-03-07',
-      '2022-03-14',
-    ]);
-    await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
-    await days.getByLabel('From', { exact: true }).fill('2022-01-01');
-    await days.getByLabel('To', { exact: true }).fill('2022-12-31');
-    await page.getByRole('button', { name: 'Import 1 file' }).click();
-    await summary.getByText(/1 new item imported/).waitFor();
-    const records = await app.api.listRecords('cal');
-    assert.deepEqual(records.data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
-      '2022-03-07',
-      '2022-03-14',
-      '2022-03-21',
-    ]);
-    await checkScreen(page, 'import-calendar');
-    assert.deepEqual(problems, []);
-  } finally {
-    await app.close();
-  }
+  await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+  const days = page.getByRole('group', { name: /Repeating calendar events/ });
+  // The To day is in the window: 6 to 14 March holds the first two (09:00Z on the 7th and the 14th).
+  // The days are the browser's; a From of the 6th keeps the 7th's in them in any zone, UTC-12 to +14.
+  await days.getByLabel('From', { exact: true }).fill('2022-03-06');
+  await days.getByLabel('To', { exact: true }).fill('2022-03-14');
+  await page.getByRole('button', { name: 'Import 1 file' }).click();
+  await summary.getByText(/2 new items imported/).waitFor();
+  assert.deepEqual((await app.api.listRecords('cal')).data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
+    '2022-03-07',
+    '2022-03-14',
+  ]);
+  await page.getByLabel('Files', { exact: true }).setInputFiles([calPath]);
+  await days.getByLabel('From', { exact: true }).fill('2022-01-01');
+  await days.getByLabel('To', { exact: true }).fill('2022-12-31');
+  await page.getByRole('button', { name: 'Import 1 file' }).click();
+  await summary.getByText(/1 new item imported/).waitFor();
+  const records = await app.api.listRecords('cal');
+  assert.deepEqual(records.data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
+    '2022-03-07',
+    '2022-03-14',
+    '2022-03-21',
+  ]);
+  await checkScreen(page, 'import-calendar');
+  assert.deepEqual(problems, []);
 });
 
 test('an import chosen for this device only writes local_only Records; the default shares them', async () => {
-  const app = await startApp('local');
-  try {
-    const privatePath = join(samples, 'Diary.md');
-    const sharedPath = join(samples, 'Plans.md');
-    writeFileSync(privatePath, '# Diary\n\nSaw the doctor about my knee.\n');
-    writeFileSync(sharedPath, '# Plans\n\nBook the ferry for June.\n');
-    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-    const { page } = await openUi(context(), app);
-    await page.getByRole('link', { name: 'Me' }).click();
-    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Import' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
-    const importOne = async (path: string) => {
-      await page.getByLabel('Files', { exact: true }).setInputFiles([path]);
-      await page.getByRole('button', { name: 'Import 1 file' }).click();
-      await page.locator('.import-summary').getByRole('heading', { name: 'Import finished' }).waitFor();
-    };
-    await page.getByLabel(/Who may see them/).selectOption('local_only');
-    await importOne(privatePath);
-    await page.getByLabel(/Who may see them/).selectOption('shareable');
-    await importOne(sharedPath);
-    const records = (await app.api.listRecords('me')).data;
-    const of = (words: string) => records.find((r) => JSON.stringify(r.content).includes(words))?.visibility;
-    assert.equal(of('doctor'), 'local_only');
-    assert.equal(of('ferry'), 'shareable');
-  } finally {
-    await app.close();
-  }
+  const privatePath = join(samples, 'Diary.md');
+  const sharedPath = join(samples, 'Plans.md');
+  writeFileSync(privatePath, '# Diary\n\nSaw the doctor about my knee.\n');
+  writeFileSync(sharedPath, '# Plans\n\nBook the ferry for June.\n');
+  await app.api.createBrain({ id: 'device', name: 'Device', self: { type: 'person', name: 'Ana' } });
+  const { page } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Device', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Brain device' }).getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  const importOne = async (path: string) => {
+    await page.getByLabel('Files', { exact: true }).setInputFiles([path]);
+    await page.getByRole('button', { name: 'Import 1 file' }).click();
+    await page.locator('.import-summary').getByRole('heading', { name: 'Import finished' }).waitFor();
+  };
+  await page.getByLabel(/Who may see them/).selectOption('local_only');
+  await importOne(privatePath);
+  await page.getByLabel(/Who may see them/).selectOption('shareable');
+  await importOne(sharedPath);
+  const records = (await app.api.listRecords('device')).data;
+  const of = (words: string) => records.find((r) => JSON.stringify(r.content).includes(words))?.visibility;
+  assert.equal(of('doctor'), 'local_only');
+  assert.equal(of('ferry'), 'shareable');
 });
