@@ -12,6 +12,7 @@ import { createLocalEngine, type LocalEngineOptions } from '../local/index.ts';
 import { scopeToken } from '../adapters/sqlite/turn-table.ts';
 import { ftsRankingSql } from '../adapters/sqlite/turn-table.ts';
 import { quantize } from '../adapters/sqlite/vector-index.ts';
+import { testStoreKey } from '../adapters/sqlite/testing.ts';
 
 const tenant: Tenant = { project: 'acme', env: 'test' };
 const opts = { requestId: 'req_test' };
@@ -28,7 +29,9 @@ async function engineWith(
 ): Promise<{ engine: Engine; dir: string }> {
   const engine = await createLocalEngine({
     dataDir: dir,
-    dbKey: 'retrieval-test-key',
+    // A key as Mnemo generates them, taken as is: a passphrase costs an Argon2id derivation per
+    // connection, ~0.25 CPU s an engine, and this file opens dozens.
+    dbKey: testStoreKey,
     embedder: { provider: 'hash', dataDir: dir },
     ...extra,
   });
@@ -653,13 +656,13 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const dir = tempDir();
     const first = await createLocalEngine({
       dataDir: dir,
-      dbKey: 'k',
+      dbKey: testStoreKey,
       embedder: { provider: 'hash', dataDir: dir },
     });
     await first.createBrain(tenant, { id: 'b' });
     await write(first, 'b', [msg('Tea with lemon, no sugar.', 'Ana', '2023-05-01T10:00:00Z')]);
     await first.close();
-    const { engine } = await engineWith({ dbKey: 'k', embedder: createHashModelEmbedder(32) }, dir);
+    const { engine } = await engineWith({ dbKey: testStoreKey, embedder: createHashModelEmbedder(32) }, dir);
     await engine.idle();
     const ctx = await ask(engine, 'b', 'tea lemon');
     const sem = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'semantic');
@@ -736,7 +739,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const dir = tempDir();
     const first = await createLocalEngine({
       dataDir: dir,
-      dbKey: 'k',
+      dbKey: testStoreKey,
       embedder: createHashModelEmbedder(32),
     });
     await first.createBrain(tenant, { id: 'b' });
@@ -745,7 +748,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const errors: string[] = [];
     const logger = { info: () => {}, warn: () => {}, error: (m: string) => void errors.push(m) };
     const clash = { ...createHashModelEmbedder(48), model: 'hash-32' };
-    const { engine } = await engineWith({ dbKey: 'k', embedder: clash, logger }, dir);
+    const { engine } = await engineWith({ dbKey: testStoreKey, embedder: clash, logger }, dir);
     await engine.idle();
     const ctx = await ask(engine, 'b', 'tea lemon');
     assert.equal(ctx.citations.length, 1, 'lexical retrieval still answers');
