@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { newStoreKey } from '../../engine/adapters/sqlite/resolve-db-key.ts';
 import { startServer } from '../../server/start-server.ts';
 import { runContractSuite } from './suite.ts';
 
@@ -22,7 +23,9 @@ runContractSuite(
     n += 1;
     const dir = join(root, `s${n}`);
     const keyFile = join(root, `s${n}.key`);
-    writeFileSync(keyFile, `contract-suite-key-${n}\n`, { mode: 0o600 });
+    // A key as Mnemo makes one, taken as the key itself: a passphrase costs an Argon2id derivation on
+    // each of the store's connections, and the suite starts a dozen servers.
+    writeFileSync(keyFile, `${newStoreKey()}\n`, { mode: 0o600 });
     return startServer({
       engine: 'local',
       port: 0,

@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newStoreKey } from '../../engine/adapters/sqlite/resolve-db-key.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 
 /**
@@ -12,7 +13,9 @@ export async function serveLocal(
   o: { dataDir?: string; keyFile?: string; log?: (line: string) => void } = {},
 ): Promise<{ server: RunningServer; key: string; auth: Record<string, string> }> {
   const keyFile = o.keyFile ?? join(root, 'db.key');
-  if (!existsSync(keyFile)) writeFileSync(keyFile, 'serve-local-test-key\n', { mode: 0o600 });
+  // A key as Mnemo makes one, taken as the key itself: a passphrase costs an Argon2id derivation on
+  // each of the store's connections.
+  if (!existsSync(keyFile)) writeFileSync(keyFile, `${newStoreKey()}\n`, { mode: 0o600 });
   const server = await startServer({
     engine: 'local',
     port: 0,
