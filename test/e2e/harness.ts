@@ -107,6 +107,44 @@ export async function startApp(
   };
 }
 
+/**
+ * One server and one signed-in page for a test file, each test on its own Brain. The server starts in
+ * `before` (then `seed` runs, if given) and closes in `after`. The UI's sign-in address works once, so
+ * `ui()` signs in the first time and hands every later test the same page, its problems cleared;
+ * `signOut()` makes the next `ui()` sign in again (after a test closed the page).
+ */
+export function appPerFile(
+  context: () => BrowserContext,
+  engine: 'reference' | 'local',
+  o: {
+    thoroughSyncMs?: number;
+    viewport?: { width: number; height: number };
+    seed?: (app: RunningApp) => Promise<void>;
+  } = {},
+): { app: () => RunningApp; ui: () => Promise<{ page: Page; problems: string[] }>; signOut: () => void } {
+  let app: RunningApp | undefined;
+  let opened: { page: Page; problems: string[] } | undefined;
+  before(async () => {
+    app = await startApp(engine, o.thoroughSyncMs === undefined ? {} : { thoroughSyncMs: o.thoroughSyncMs });
+    await o.seed?.(app);
+  });
+  after(async () => app?.close());
+  const running = () => {
+    assert.ok(app, 'the server is started in before()');
+    return app;
+  };
+  return {
+    app: running,
+    async ui() {
+      opened ??= await openUi(context(), running());
+      opened.problems.length = 0;
+      if (o.viewport) await opened.page.setViewportSize(o.viewport);
+      return opened;
+    },
+    signOut: () => (opened = undefined),
+  };
+}
+
 /** Opens the UI through its one-time address and waits for the app to be signed in. */
 export async function openUi(
   context: BrowserContext,

@@ -1,36 +1,17 @@
 // The Import screen against `mnemo serve --ui` with the local engine: choose files, drop files, the
 // summary, re-import adding nothing, and removing a whole import.
 // One server and one signed-in page for the file, each test on its own Brain.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { standups2022Ics } from '../../server/import/test-support.ts';
-import {
-  checkScreen,
-  browserPerFile,
-  navigateInPlace,
-  openUi,
-  startApp,
-  type RunningApp,
-} from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
-let app: RunningApp;
-before(async () => {
-  app = await startApp('local');
-});
-after(async () => app?.close());
-
-let opened: Awaited<ReturnType<typeof openUi>> | undefined;
-/** The UI's sign-in address works once: the tests share one signed-in page. */
-async function ui() {
-  opened ??= await openUi(context(), app);
-  opened.problems.length = 0;
-  return opened;
-}
+const { app, ui } = appPerFile(context, 'local');
 const samples = mkdtempSync(join(tmpdir(), 'mnemo-e2e-import-'));
 after(() => rmSync(samples, { recursive: true, force: true }));
 
@@ -61,7 +42,7 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
   const chatPath = join(samples, 'WhatsApp Chat with Bo.txt');
   writeFileSync(notePath, noteText);
   writeFileSync(chatPath, chatText);
-  await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+  await app().api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Me', exact: true }).click();
@@ -115,7 +96,7 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
   await page.getByLabel('Time zone').fill('Europe/Lisbon');
   await page.getByRole('button', { name: 'Import 2 files' }).click();
   await summary.getByText(/0 new items imported, 3 items already here/).waitFor();
-  const records = await app.api.listRecords('me');
+  const records = await app().api.listRecords('me');
   assert.equal(records.data.length, 3, 're-importing wrote no Record');
 
   for (const label of ['WhatsApp chats', 'Markdown notes']) {
@@ -144,7 +125,7 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
   await page.getByRole('button', { name: 'Import 1 file' }).click();
   await summary.getByText(/2 new items imported/).waitFor();
   assert.doesNotMatch((await summary.textContent()) ?? '', /read both ways/);
-  const dated = await app.api.listRecords('me');
+  const dated = await app().api.listRecords('me');
   assert.deepEqual(
     dated.data.map((r) => r.occurred_at.slice(0, 10)),
     ['2024-12-01', '2024-12-01'],
@@ -155,7 +136,7 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
 test("import a calendar: a repeating event outside the default window is named, the chosen days bring it in; your name is the Brain's own person", async () => {
   const calPath = join(samples, 'work.ics');
   writeFileSync(calPath, standups2022Ics);
-  await app.api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
+  await app().api.createBrain({ id: 'cal', name: 'Cal', self: { type: 'person', name: 'Ana Silva' } });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Cal', exact: true }).click();
@@ -182,7 +163,7 @@ test("import a calendar: a repeating event outside the default window is named, 
   await days.getByLabel('To', { exact: true }).fill('2022-03-14');
   await page.getByRole('button', { name: 'Import 1 file' }).click();
   await summary.getByText(/2 new items imported/).waitFor();
-  assert.deepEqual((await app.api.listRecords('cal')).data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
+  assert.deepEqual((await app().api.listRecords('cal')).data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
     '2022-03-07',
     '2022-03-14',
   ]);
@@ -191,7 +172,7 @@ test("import a calendar: a repeating event outside the default window is named, 
   await days.getByLabel('To', { exact: true }).fill('2022-12-31');
   await page.getByRole('button', { name: 'Import 1 file' }).click();
   await summary.getByText(/1 new item imported/).waitFor();
-  const records = await app.api.listRecords('cal');
+  const records = await app().api.listRecords('cal');
   assert.deepEqual(records.data.map((r) => r.occurred_at.slice(0, 10)).sort(), [
     '2022-03-07',
     '2022-03-14',
@@ -206,7 +187,7 @@ test('an import chosen for this device only writes local_only Records; the defau
   const sharedPath = join(samples, 'Plans.md');
   writeFileSync(privatePath, '# Diary\n\nSaw the doctor about my knee.\n');
   writeFileSync(sharedPath, '# Plans\n\nBook the ferry for June.\n');
-  await app.api.createBrain({ id: 'device', name: 'Device', self: { type: 'person', name: 'Ana' } });
+  await app().api.createBrain({ id: 'device', name: 'Device', self: { type: 'person', name: 'Ana' } });
   const { page } = await ui();
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Device', exact: true }).click();
@@ -221,7 +202,7 @@ test('an import chosen for this device only writes local_only Records; the defau
   await importOne(privatePath);
   await page.getByLabel(/Who may see them/).selectOption('shareable');
   await importOne(sharedPath);
-  const records = (await app.api.listRecords('device')).data;
+  const records = (await app().api.listRecords('device')).data;
   const of = (words: string) => records.find((r) => JSON.stringify(r.content).includes(words))?.visibility;
   assert.equal(of('doctor'), 'local_only');
   assert.equal(of('ferry'), 'shareable');

@@ -1,41 +1,22 @@
 // The UI against `mnemo serve --ui` with the local engine: derivation, correction, Objects, forgetting.
 // One server and one signed-in page for the file, each test on its own Brain.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Request } from 'playwright-core';
-import {
-  checkScreen,
-  browserPerFile,
-  navigateInPlace,
-  openUi,
-  startApp,
-  type RunningApp,
-} from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
-let app: RunningApp;
-before(async () => {
-  // A synchronous budget of 1 ms for thorough questions: every thorough assembly outlasts it, so the
-  // first answer to one is always a 202. Only the last test asks a thorough question.
-  app = await startApp('local', { thoroughSyncMs: 1 });
-});
-after(async () => app?.close());
-
-let opened: Awaited<ReturnType<typeof openUi>> | undefined;
-/** The UI's sign-in address works once: the tests share one signed-in page. */
-async function ui() {
-  opened ??= await openUi(context(), app);
-  opened.problems.length = 0;
-  return opened;
-}
+// A synchronous budget of 1 ms for thorough questions: every thorough assembly outlasts it, so the
+// first answer to one is always a 202. Only the last test asks a thorough question.
+const { app, ui } = appPerFile(context, 'local', { thoroughSyncMs: 1 });
 
 test('correct a Memory and see the new version; accept it as an Object; forget a Record and its Memory goes', async () => {
-  await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
-  await app.api.rememberRecord('me', {
+  await app().api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('me', {
     content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
     source: { name: 'mail' },
   });
-  const { record: note } = await app.api.rememberRecord('me', {
+  const { record: note } = await app().api.rememberRecord('me', {
     content: { kind: 'message', text: 'I started learning the cello last winter.', speaker: 'Ana' },
   });
   const { page, problems } = await ui();
@@ -91,12 +72,12 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
 });
 
 test('a value dated to start later reads "Starts later", not current, and can still be corrected', async () => {
-  await app.api.createBrain({ id: 'later', name: 'Later', self: { type: 'person', name: 'Ana' } });
-  await app.api.rememberRecord('later', {
+  await app().api.createBrain({ id: 'later', name: 'Later', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('later', {
     content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Acme' },
     occurred_at: '2024-01-01T00:00:00Z',
   });
-  await app.api.rememberRecord('later', {
+  await app().api.rememberRecord('later', {
     content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Globex' },
     occurred_at: '2099-01-01T00:00:00Z',
   });
@@ -123,11 +104,11 @@ test('a value dated to start later reads "Starts later", not current, and can st
 });
 
 test('a thorough question over the synchronous budget is answered once its assembly ends', async () => {
-  await app.api.createBrain({ id: 'home', name: 'Home' });
-  await app.api.rememberRecord('home', {
+  await app().api.createBrain({ id: 'home', name: 'Home' });
+  await app().api.rememberRecord('home', {
     content: { kind: 'message', text: 'The boiler was serviced in March by Rui.', speaker: 'Ana' },
   });
-  const first = await app.api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
+  const first = await app().api.createContext('home', { query: 'boiler serviced', mode: 'thorough' });
   assert.equal(first.status, 202, 'the server answers 202 at this budget');
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');

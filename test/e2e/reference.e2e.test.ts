@@ -2,32 +2,14 @@
 // The first test has a server of its own, as it starts from one with no Brains; the others share one
 // server and one signed-in page (opening the UI in a new page costs a page load, a sign-in and axe's
 // injection, more than the rest of a short test), each on its own Brain.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMnemoClient, isMnemoApiError } from '../../server/client/index.ts';
-import {
-  checkScreen,
-  browserPerFile,
-  navigateInPlace,
-  openUi,
-  startApp,
-  type RunningApp,
-} from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace, openUi, startApp } from './harness.ts';
 
 const context = browserPerFile();
-let app: RunningApp;
-before(async () => {
-  app = await startApp('reference');
-});
-after(async () => app?.close());
-
-let opened: Awaited<ReturnType<typeof openUi>> | undefined;
-/** The UI's sign-in address works once: the tests after the first share one signed-in page. */
-async function ui() {
-  opened ??= await openUi(context(), app);
-  opened.problems.length = 0;
-  return opened;
-}
+// The tests after the first share one server and one signed-in page.
+const { app, ui } = appPerFile(context, 'reference');
 
 test('create a Brain, watch Memories appear, see the quote in place, forget the Record', async () => {
   // A server of its own: the UI starts from no Brains at all.
@@ -92,11 +74,11 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
 });
 
 test('ask a question, open its Trace; Profile, Census and Conflicts render', async () => {
-  await app.api.createBrain({ id: 'work', name: 'Work', self: { type: 'person', name: 'Ana' } });
-  await app.api.rememberRecord('work', {
+  await app().api.createBrain({ id: 'work', name: 'Work', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('work', {
     content: { kind: 'document', title: 'Standup', text: 'The release ships on Thursday.' },
   });
-  await app.api.rememberRecord('work', {
+  await app().api.rememberRecord('work', {
     content: { kind: 'fact', subject: 'release', predicate: 'owner', value: 'Bo' },
   });
   const { page, problems } = await ui();
@@ -147,9 +129,9 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
 });
 
 test('the Traces list pages back to older questions', async () => {
-  await app.api.createBrain({ id: 'log', name: 'Log' });
-  await app.api.rememberRecord('log', { content: 'The boiler was serviced in March.' });
-  for (let i = 1; i <= 53; i++) await app.api.createContext('log', { query: `boiler question ${i}` });
+  await app().api.createBrain({ id: 'log', name: 'Log' });
+  await app().api.rememberRecord('log', { content: 'The boiler was serviced in March.' });
+  for (let i = 1; i <= 53; i++) await app().api.createContext('log', { query: `boiler question ${i}` });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Log' }).click();
@@ -180,7 +162,7 @@ test('create a key (secret shown once), then revoke it', async () => {
   assert.match(secret, /^sk_live_local_/);
   await checkScreen(page, 'keys-created');
 
-  const agent = createMnemoClient({ baseUrl: app.server.url, apiKey: secret, retry: false });
+  const agent = createMnemoClient({ baseUrl: app().server.url, apiKey: secret, retry: false });
   await agent.listBrains();
   await page.getByRole('button', { name: 'Done' }).click();
   assert.equal(await page.getByTestId('new-key-secret').count(), 0, 'the secret is gone once dismissed');
@@ -202,7 +184,7 @@ test('the sign-in link opened a second time says it was used and how to get in w
   await ui();
   // Another tab (a closed one reopened from history, a bookmark): the token has been spent.
   const again = await context().newPage();
-  await again.goto(app.uiUrl);
+  await again.goto(app().uiUrl);
   await again.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
   const alert = again.getByRole('alert');
   await alert.getByText('This sign-in link has been used').waitFor();

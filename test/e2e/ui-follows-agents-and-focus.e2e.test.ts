@@ -2,32 +2,24 @@
 // re-reading every loaded page, long unbroken text staying inside the window, keyboard focus and
 // confirmations after actions (Keys "Copied"), and an import's summary surviving a look at another tab.
 // One server, one browser and one signed-in page for the file; each test on its own Brain.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Memory } from '../../engine/contract/index.ts';
 import {
+  appPerFile,
   browserPerFile,
   checkScreen,
   derivationSettled,
   focusedElement,
   navigateInPlace,
-  openUi,
-  startApp,
-  type RunningApp,
 } from './harness.ts';
 
 const context = browserPerFile();
-let app: RunningApp;
-
-let opened: Awaited<ReturnType<typeof openUi>> | undefined;
-/** The UI's sign-in address works once: every test uses the one signed-in page, from a fresh start. */
-async function ui() {
-  opened ??= await openUi(context(), app);
-  opened.problems.length = 0;
-  await opened.page.setViewportSize({ width: 1280, height: 900 });
-  return opened;
-}
+const { app, ui } = appPerFile(context, 'local', {
+  viewport: { width: 1280, height: 900 },
+  seed: seedBigBrain,
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +38,7 @@ async function disagree(brainId: string, subject: string, values: [string, strin
     [values[0], 'phone'],
     [values[1], 'laptop'],
   ] as const) {
-    await app.api.rememberRecord(brainId, {
+    await app().api.rememberRecord(brainId, {
       content: { kind: 'fact', subject, predicate: 'lives in', value },
       source: { name: source },
       occurred_at: '2024-01-01T00:00:00Z',
@@ -54,24 +46,22 @@ async function disagree(brainId: string, subject: string, values: [string, strin
   }
 }
 
-before(async () => {
-  app = await startApp('local');
+async function seedBigBrain(): Promise<void> {
   // A large Brain: 2,010 messages (one import, the fastest way to write them), then a conflict that is
   // newer than all of them.
-  await app.api.createBrain({ id: 'big', name: 'Big', self: { type: 'person', name: 'Bo' } });
+  await app().api.createBrain({ id: 'big', name: 'Big', self: { type: 'person', name: 'Bo' } });
   const lines = Array.from(
     { length: 2010 },
     (_, i) => `[01/02/2024, 10:${String(i % 60).padStart(2, '0')}:00] Bo: note number ${i}`,
   );
-  await app.api.importFiles('big', {
+  await app().api.importFiles('big', {
     format: 'whatsapp',
     time_zone: 'UTC',
     files: [{ name: 'WhatsApp Chat.txt', content_base64: Buffer.from(lines.join('\n')).toString('base64') }],
   });
   await disagree('big', 'Bo', ['Porto', 'Lisbon']);
-  await derivationSettled(app, 'big');
-});
-after(async () => app?.close());
+  await derivationSettled(app(), 'big');
+}
 
 test("a conflict among 2,000 older Memories is listed at once, from the server's list of conflicts", async () => {
   const { page, problems } = await ui();
@@ -102,11 +92,11 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
   // 60 people, each with two current homes from two sources at the same time, and Person 0 a third
   // from a third source, written last: 121 contested values, more than the first step of 100 (whose
   // last 40 values are the first of their slot read; Person 0's third is past it).
-  await app.api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ed' } });
+  await app().api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ed' } });
   const writes = Array.from(
     { length: 120 },
     (_, i) => () =>
-      app.api.rememberRecord('many', {
+      app().api.rememberRecord('many', {
         content: {
           kind: 'fact',
           subject: `Person ${i % 60}`,
@@ -118,12 +108,12 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
       }),
   );
   for (let i = 0; i < writes.length; i += 24) await Promise.all(writes.slice(i, i + 24).map((w) => w()));
-  await app.api.rememberRecord('many', {
+  await app().api.rememberRecord('many', {
     content: { kind: 'fact', subject: 'Person 0', predicate: 'lives in', value: 'West 0' },
     source: { name: 'tablet' },
     occurred_at: '2024-01-01T00:00:00Z',
   });
-  await derivationSettled(app, 'many');
+  await derivationSettled(app(), 'many');
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/many/conflicts');
   const note = page.getByText(/Only the first 100 disagreeing values of 121 are shown; 20 values/);
@@ -164,8 +154,8 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
   page.on('request', (r) => {
     if (/\/brains\/big\/memories(\?|$)/.test(r.url())) reads.push(new URL(r.url()).search);
   });
-  const first = (await app.api.listMemories('big', { limit: 1 })).data[0]!;
-  await app.api.rememberRecord('big', {
+  const first = (await app().api.listMemories('big', { limit: 1 })).data[0]!;
+  await app().api.rememberRecord('big', {
     content: { kind: 'correction', corrects: first.id, statement: 'Bo wrote note number zero' },
   });
   // The corrected first row leaves the list of current Memories (its new version, newest, is at the
@@ -185,11 +175,11 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
 });
 
 test('Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
-  await app.api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
+  await app().api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/follow/records');
   await page.getByText('Nothing written yet').waitFor();
-  await app.api.rememberRecord('follow', {
+  await app().api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'I keep bees on the roof.' },
   });
   await page.getByText('I keep bees on the roof.').waitFor({ timeout: 8_000 });
@@ -201,7 +191,7 @@ test('Records, Conflicts, Profile and the Brains list follow what an agent write
 
   await navigateInPlace(page, '/brains/follow/profile');
   await page.locator('dl.facts dt:has-text("Records") + dd').filter({ hasText: /^3/ }).waitFor();
-  await app.api.rememberRecord('follow', {
+  await app().api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'Bees again.' },
   });
   await page
@@ -211,7 +201,7 @@ test('Records, Conflicts, Profile and the Brains list follow what an agent write
 
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Follow' }).waitFor();
-  await app.api.createBrain({ id: 'later', name: 'Made by an agent' });
+  await app().api.createBrain({ id: 'later', name: 'Made by an agent' });
   await page.getByRole('link', { name: 'Made by an agent' }).waitFor({ timeout: 8_000 });
   assert.deepEqual(problems, []);
 });
@@ -219,9 +209,9 @@ test('Records, Conflicts, Profile and the Brains list follow what an agent write
 test('long URLs, snake_case names and Brain ids stay inside the window at 1280 and 800 px', async () => {
   const url =
     'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ1a2B3c4D5e6F7g8H9i0JkLmNoPq/edit?usp=sharing_eil_m&ts=65f0c1d2';
-  await app.api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
-  await app.api.createBrain({ id: `agent-memory.${'x'.repeat(90)}` });
-  const fact = await app.api.rememberRecord('long', {
+  await app().api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
+  await app().api.createBrain({ id: `agent-memory.${'x'.repeat(90)}` });
+  const fact = await app().api.rememberRecord('long', {
     content: {
       kind: 'fact',
       subject: 'Ana',
@@ -230,12 +220,12 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
     },
     source: { name: url },
   });
-  await app.api.rememberRecord('long', {
+  await app().api.rememberRecord('long', {
     content: { kind: 'message', speaker: 'Ana', text: `My reading list is at ${url}` },
   });
   await disagree('long', 'Ana', ['Porto', 'Lisbon']);
-  await derivationSettled(app, 'long');
-  const memoryId = (await app.api.getRecord('long', fact.record.id)).memory_ids[0]!;
+  await derivationSettled(app(), 'long');
+  const memoryId = (await app().api.getRecord('long', fact.record.id)).memory_ids[0]!;
   const { page, problems } = await ui();
   const screens = {
     brains: '/',
@@ -277,15 +267,15 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
 });
 
 test('confirmations are said and focus stays where the person is', async () => {
-  await app.api.createBrain({ id: 'keys', name: 'Keyboard', self: { type: 'person', name: 'Di' } });
-  await app.api.rememberRecord('keys', {
+  await app().api.createBrain({ id: 'keys', name: 'Keyboard', self: { type: 'person', name: 'Di' } });
+  await app().api.rememberRecord('keys', {
     content: { kind: 'fact', subject: 'Di', predicate: 'city', value: 'Lisbon' },
   });
-  await app.api.rememberRecord('keys', {
+  await app().api.rememberRecord('keys', {
     content: { kind: 'fact', subject: 'Di', predicate: 'pet', value: 'a cat' },
   });
-  await derivationSettled(app, 'keys');
-  const memories = (await app.api.listMemories('keys')).data;
+  await derivationSettled(app(), 'keys');
+  const memories = (await app().api.listMemories('keys')).data;
   const city = memories.find((m: Memory) => m.predicate === 'city')!;
   const pet = memories.find((m: Memory) => m.predicate === 'pet')!;
   const { page, problems } = await ui();
@@ -314,11 +304,11 @@ test('confirmations are said and focus stays where the person is', async () => {
   const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'detached' });
-  assert.equal((await app.api.getMemory('keys', pet.id)).status, 'active');
+  assert.equal((await app().api.getMemory('keys', pet.id)).status, 'active');
   await page.getByRole('button', { name: 'Withdraw Memory' }).click();
   await dialog.getByRole('button', { name: 'Withdraw Memory' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved. This Memory is withdrawn' }).waitFor();
-  assert.equal((await app.api.getMemory('keys', pet.id)).status, 'retracted');
+  assert.equal((await app().api.getMemory('keys', pet.id)).status, 'retracted');
 
   // Ask: an invalid Purpose in folded "More filters" is said, not silently ignored.
   await navigateInPlace(page, '/brains/keys/ask');
@@ -344,7 +334,7 @@ test('confirmations are said and focus stays where the person is', async () => {
 });
 
 test('an import finished while the person looked at another tab still shows its summary', async () => {
-  await app.api.createBrain({ id: 'imp', name: 'Imports' });
+  await app().api.createBrain({ id: 'imp', name: 'Imports' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/imp/import');
   await page.getByLabel('Files', { exact: true }).setInputFiles({

@@ -2,52 +2,36 @@
 // (a withdrawal that brings back an earlier value, a Brain that is gone, an import cut short, a link
 // opened in a new tab), words do not break mid-word, and focus lands where the person can read on.
 // One server and one browser for the file; each test on its own Brain.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
+  appPerFile,
   browserPerFile,
   checkScreen,
   derivationSettled,
   focusedElement,
   navigateInPlace,
-  openUi,
-  startApp,
-  type RunningApp,
 } from './harness.ts';
 
 const context = browserPerFile();
-let app: RunningApp;
-
-let opened: Awaited<ReturnType<typeof openUi>> | undefined;
-/** The UI's sign-in address works once: the tests share one signed-in page. */
-async function ui() {
-  opened ??= await openUi(context(), app);
-  opened.problems.length = 0;
-  await opened.page.setViewportSize({ width: 1280, height: 900 });
-  return opened;
-}
+const { app, ui, signOut } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-before(async () => {
-  app = await startApp('local');
-});
-after(async () => app?.close());
-
 test('withdrawing a Memory says the earlier value comes back, and then links the value now current', async () => {
-  await app.api.createBrain({ id: 'withdraw', name: 'Withdraw', self: { type: 'person', name: 'Ana' } });
+  await app().api.createBrain({ id: 'withdraw', name: 'Withdraw', self: { type: 'person', name: 'Ana' } });
   for (const [value, at] of [
     ['Lisbon', '2024-01-01T00:00:00Z'],
     ['Porto', '2024-06-01T00:00:00Z'],
   ] as const)
-    await app.api.rememberRecord('withdraw', {
+    await app().api.rememberRecord('withdraw', {
       content: { kind: 'fact', subject: 'Ana', predicate: 'city', value },
       source: { name: 'mail' },
       occurred_at: at,
     });
-  await derivationSettled(app, 'withdraw');
-  const all = (await app.api.listMemories('withdraw', { status: 'all' })).data;
+  await derivationSettled(app(), 'withdraw');
+  const all = (await app().api.listMemories('withdraw', { status: 'all' })).data;
   const porto = all.find((m) => m.statement.includes('Porto'))!;
   const lisbon = all.find((m) => m.statement.includes('Lisbon'))!;
   assert.equal(porto.status, 'active');
@@ -77,7 +61,7 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   await page.getByRole('heading', { level: 1, name: lisbon.statement }).waitFor();
   assert.equal(await focusedElement(page), `H1 ${lisbon.statement}`);
   await page.locator('.facts').getByText('Current').waitFor();
-  assert.equal((await app.api.getMemory('withdraw', lisbon.id)).status, 'active');
+  assert.equal((await app().api.getMemory('withdraw', lisbon.id)).status, 'active');
   assert.deepEqual(problems, []);
 });
 
@@ -108,8 +92,8 @@ const brokenWords = (page: Page) =>
 test('table text wraps long tokens but never breaks ordinary words; wide tables scroll at narrow widths', async () => {
   const url =
     'https://docs.google.com/document/d/1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ1a2B3c4D5e6F7g8H9i0JkLmNoPq/edit?usp=sharing_eil_m&ts=65f0c1d2';
-  await app.api.createBrain({ id: 'words', name: 'Words', self: { type: 'person', name: 'Ana' } });
-  await app.api.rememberRecord('words', {
+  await app().api.createBrain({ id: 'words', name: 'Words', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('words', {
     content: {
       kind: 'fact',
       subject: 'Ana',
@@ -118,11 +102,11 @@ test('table text wraps long tokens but never breaks ordinary words; wide tables 
     },
     source: { name: url },
   });
-  await app.api.rememberRecord('words', {
+  await app().api.rememberRecord('words', {
     content: { kind: 'fact', subject: 'Ana', predicate: 'reading_list_location', value: url },
   });
-  await derivationSettled(app, 'words');
-  await app.api.acceptObject('words', {
+  await derivationSettled(app(), 'words');
+  await app().api.acceptObject('words', {
     type: 'contact_preference',
     key: 'preferred_contact_method_for_urgent_work_matters',
     value: { url, note: 'x'.repeat(120) },
@@ -169,14 +153,14 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
     assert.equal(polls.length, before, 'the Brain that is not there is not polled');
 
     // Forgotten while its Memories are on screen.
-    await app.api.createBrain({ id: 'doomed', name: 'Doomed' });
-    await app.api.rememberRecord('doomed', {
+    await app().api.createBrain({ id: 'doomed', name: 'Doomed' });
+    await app().api.rememberRecord('doomed', {
       content: { kind: 'fact', subject: 'Bo', predicate: 'city', value: 'Faro' },
     });
-    await derivationSettled(app, 'doomed');
+    await derivationSettled(app(), 'doomed');
     await navigateInPlace(page, '/brains/doomed/memories');
     await page.getByRole('link', { name: /Faro/ }).waitFor();
-    await app.api.forgetBrain('doomed');
+    await app().api.forgetBrain('doomed');
     await gone.waitFor();
     assert.equal(await page.getByRole('link', { name: /Faro/ }).count(), 0, 'its rows go with it');
     assert.equal(await page.getByRole('navigation', { name: 'Brain doomed' }).count(), 0);
@@ -225,7 +209,7 @@ test('a failed Create key keeps focus on the button; the new key and the form af
 });
 
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
-  await app.api.createBrain({ id: 'fields', name: 'Fields' });
+  await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
   // Hand-edited addresses get the server's refusal, in the form's words.
   await navigateInPlace(page, `/brains/fields/memories?q=${'a'.repeat(501)}`);
@@ -243,7 +227,7 @@ test('errors name fields as the screen labels them, and inputs stop at the lengt
 });
 
 test('a Memory id that is not there is not said to have been forgotten: the page says what it may be', async () => {
-  await app.api.createBrain({ id: 'nope', name: 'Nope' });
+  await app().api.createBrain({ id: 'nope', name: 'Nope' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/nope/memories/mem_nope');
   await page.getByRole('heading', { level: 1, name: 'This Memory is not in this Brain' }).waitFor();
@@ -256,7 +240,7 @@ test('a Memory id that is not there is not said to have been forgotten: the page
 });
 
 test('an empty Memories list under filters says so and clears them; an empty Brain says none yet', async () => {
-  await app.api.createBrain({ id: 'filters', name: 'Filters' });
+  await app().api.createBrain({ id: 'filters', name: 'Filters' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/filters/memories?status=scheduled&subject=nobody');
   await page.getByText('No Memories match these filters').waitFor();
@@ -271,14 +255,14 @@ test('an empty Memories list under filters says so and clears them; an empty Bra
 });
 
 test('Remember this with only spaces and Import with nothing chosen say why nothing happens', async () => {
-  await app.api.createBrain({ id: 'why', name: 'Why' });
+  await app().api.createBrain({ id: 'why', name: 'Why' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/why/records');
   await page.getByLabel('What should this Brain remember?').fill('   ');
   await page.getByRole('button', { name: 'Remember this' }).click();
   await page.getByRole('alert').filter({ hasText: 'a note of only spaces is not kept' }).waitFor();
   assert.equal(await focusedElement(page), 'BUTTON Remember this');
-  assert.equal((await app.api.getCensus('why')).counts.records, 0);
+  assert.equal((await app().api.getCensus('why')).counts.records, 0);
   await page.getByLabel('What should this Brain remember?').fill('Bo keeps bees.');
   assert.equal(await page.getByText('a note of only spaces is not kept').count(), 0);
 
@@ -295,12 +279,12 @@ test('Remember this with only spaces and Import with nothing chosen say why noth
 });
 
 test('Records are listed as the label says, most recently written first, each with when it was written and happened', async () => {
-  await app.api.createBrain({ id: 'order', name: 'Order' });
-  await app.api.rememberRecord('order', {
+  await app().api.createBrain({ id: 'order', name: 'Order' });
+  await app().api.rememberRecord('order', {
     content: 'The boat was repainted.',
     occurred_at: '2024-06-01T12:00:00Z',
   });
-  await app.api.rememberRecord('order', {
+  await app().api.rememberRecord('order', {
     content: 'The boat was bought.',
     occurred_at: '2020-01-01T12:00:00Z',
   });
@@ -320,16 +304,16 @@ test('Records are listed as the label says, most recently written first, each wi
 });
 
 test('a note being typed survives being signed out (a server restart revokes the key) and is there after signing in', async () => {
-  await app.api.createBrain({ id: 'draft', name: 'Draft' });
+  await app().api.createBrain({ id: 'draft', name: 'Draft' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/draft/records');
   const note = page.getByLabel('What should this Brain remember?');
   await note.fill('Remember to water the lemon tree on Sunday');
   // What a restart does to this tab: its key stops working, and the next read signs it out.
   const key = await page.evaluate<string>('JSON.parse(sessionStorage.getItem("mnemo.session")).apiKey');
-  assert.ok(await app.server.registry!.revoke(key));
+  assert.ok(await app().server.registry!.revoke(key));
   await page.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor({ timeout: 15_000 });
-  const admin = await app.server.registry!.create({
+  const admin = await app().server.registry!.create({
     env: 'live',
     project: 'local',
     admin: true,
@@ -350,7 +334,7 @@ test('a note being typed survives being signed out (a server restart revokes the
 
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
-  await app.api.createBrain({ id: 'tabs', name: 'Tabs' });
+  await app().api.createBrain({ id: 'tabs', name: 'Tabs' });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');
   const link = page.getByRole('link', { name: 'Tabs', exact: true });
@@ -359,7 +343,7 @@ test('a link opened in a new tab is signed in by a tab already open; with none o
   assert.equal(new URL(tab.url()).pathname, '/brains/tabs/memories');
   // An address pasted into a new tab.
   const pasted = await context().newPage();
-  await pasted.goto(new URL('/brains/tabs/records', app.uiUrl).href);
+  await pasted.goto(new URL('/brains/tabs/records', app().uiUrl).href);
   await pasted.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
   // The key stays in each tab's sessionStorage: never in localStorage or a cookie.
   for (const p of [page, tab, pasted]) {
@@ -368,9 +352,9 @@ test('a link opened in a new tab is signed in by a tab already open; with none o
   }
   // No tab signed in any more: the sign-in screen, as before.
   await Promise.all([tab.close(), pasted.close(), page.close()]);
-  opened = undefined;
+  signOut();
   const alone = await context().newPage();
-  await alone.goto(new URL('/brains/tabs/records', app.uiUrl).href);
+  await alone.goto(new URL('/brains/tabs/records', app().uiUrl).href);
   await alone.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
   await alone.close();
   assert.deepEqual(problems, []);
