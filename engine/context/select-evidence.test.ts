@@ -118,6 +118,21 @@ describe('bestPassage', () => {
     );
   });
 
+  it('finds the passage by the folded word, and quotes it as written', () => {
+    const note = 'Wir treffen uns am Bahnhof.\n\nDie Praxis ist in der Hauptstraße 5, über der Bäckerei.\n';
+    assert.equal(
+      quoteOf(note, ['hauptstrasse']).core,
+      'Die Praxis ist in der Hauptstraße 5, über der Bäckerei.',
+    );
+    assert.equal(
+      quoteOf(note, ['uber', 'backerei']).core,
+      'Die Praxis ist in der Hauptstraße 5, über der Bäckerei.',
+    );
+    // In a long text the offset is the written text's, though "ß" folds to two letters before it.
+    const long = `${'Straße und Maß. '.repeat(600)}\n\nDer Schlüssel liegt unter der Matte.`;
+    assert.equal(densestHits(long, ['schlussel']), long.indexOf('Schlüssel'));
+  });
+
   it('CRLF line ends: quotes stay exact', () => {
     const note = '# Japan trip\r\n\r\nFlights leave on 14 April.\r\n\r\nHotel in Kyoto.\r\n';
     assert.deepEqual(quoteOf(note, ['hotel']), { core: 'Hotel in Kyoto.', wide: note.trim() });

@@ -1,6 +1,7 @@
 import { passages, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
+import { foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
 import type { ContextReads, ContextReadTime, EvidenceRecord } from '../ports/index.ts';
 
@@ -157,31 +158,18 @@ function dropReason(mems: MemState[], asOfMs: number | undefined): string {
   return 'superseded: every Memory it supports has a newer version';
 }
 
-/**
- * text lower-cased character for character: "İ" lower-cases to two code units, and the offsets found in
- * the lowered text would drift from the original's, so such characters are left as they are.
- */
-function sameLengthLower(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  return text.replace(/[^]/gu, (c) => {
-    const l = c.toLowerCase();
-    return l.length === c.length ? l : c;
-  });
-}
-
 /** Occurrences of one term looked at in a long text: enough for any real document, bounded for any input. */
 const maxHitsPerTerm = 5_000;
 
 /**
  * Where in a long text the query's words gather: the start of the windowChars-wide stretch holding the
  * most distinct query words (then the most occurrences), each found as matchedTerms finds them, at a
- * word start. Segmenting a whole long text into sentences would cost more than the rest of the Context;
+ * word start (an offset of the text as written: the search is in its folded form). Segmenting a whole long text into sentences would cost more than the rest of the Context;
  * the first hit alone is often a title ("# Desktop app" for "How is the database key stored on the
  * desktop?", whose answer sits pages below). 0 when no word occurs.
  */
 export function densestHits(text: string, terms: string[]): number {
-  const lower = sameLengthLower(text);
+  const { folded: lower, origin } = foldWithOffsets(text);
   const hits: Array<{ at: number; term: number }> = [];
   terms.forEach((t, term) => {
     let found = 0;
@@ -206,7 +194,7 @@ export function densestHits(text: string, terms: string[]): number {
     if (distinct > best.distinct || (distinct === best.distinct && count > best.count))
       best = { distinct, count, at: hits[lo]!.at };
   }
-  return best.at;
+  return origin[best.at]!;
 }
 
 /** A quote is at most about this long: a short Record is quoted whole, a long one by a window of it. */

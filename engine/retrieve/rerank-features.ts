@@ -2,6 +2,7 @@ import type { RecordFacts, ThreadIndex } from '../ports/index.ts';
 import type { Fused, LaneResult } from './fuse.ts';
 import type { Eligibility } from './lane.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
+import { foldText } from '../core/shared/fold-text.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
 const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;
@@ -102,7 +103,8 @@ export async function rerankFeatures(o: RerankInput): Promise<RerankCandidates> 
 
   const words = o.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const wh = questionWords.indexOf(words[0] as (typeof questionWords)[number]);
-  const nameWords = new Set(o.names.flatMap((n) => n.split(/\s+/)));
+  // Folded as the terms are.
+  const nameWords = new Set(o.names.flatMap((n) => foldText(n).split(/\s+/)));
   const topicTerms = o.terms.filter((t) => !nameWords.has(t));
   const inverse = (n: number | undefined) => (n ? 1 / n : 0);
 

@@ -1,3 +1,4 @@
+import { foldText } from '../shared/fold-text.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
@@ -12,15 +13,13 @@ const stopwords = new Set(
    の に は を が で と も へ や か ね よ 的 了 是`.split(/\s+/),
 );
 
-/** The query's content words: lower-cased, de-duplicated, stopwords dropped (unless nothing else is left). */
+/**
+ * The query's content words: folded as the lexical index folds its text (fold-text.ts), de-duplicated,
+ * stopwords dropped (unless nothing else is left). Folded, not lower-cased, so the words a lane found a
+ * Record by ("strasse" for "Straße") are also the ones its quote and reasons look for.
+ */
 export function queryTerms(query: string): string[] {
-  const words = [
-    ...new Set(
-      segmentWords(query)
-        .toLowerCase()
-        .match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [],
-    ),
-  ];
+  const words = [...new Set(foldText(segmentWords(query)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [])];
   const content = words.filter((w) => !stopwords.has(w));
   return content.length > 0 ? content : words;
 }
@@ -62,7 +61,7 @@ function nextStart(lower: string, { prefix, anywhere }: TermProbe, from: number)
 }
 
 /**
- * Where a term occurs in lower-cased text: each offset of its stem prefix at a word start. A word of a
+ * Where a term occurs in folded text (foldText): each offset of its stem prefix at a word start. A word of a
  * script written without spaces (京都) starts wherever it occurs: its neighbours are letters too.
  */
 export function* termStarts(lower: string, term: string): Generator<number> {
@@ -70,8 +69,8 @@ export function* termStarts(lower: string, term: string): Generator<number> {
   for (let i = nextStart(lower, probe, 0); i !== -1; i = nextStart(lower, probe, i + 1)) yield i;
 }
 
-/** Which of the terms occur in text (by stem prefix at a word start). */
+/** Which of the (folded) terms occur in text, folded (by stem prefix at a word start). */
 export function matchedTerms(text: string, terms: string[]): string[] {
-  const lower = text.toLowerCase();
+  const lower = foldText(text);
   return terms.filter((t) => nextStart(lower, probeOf(t), 0) !== -1);
 }

@@ -55,3 +55,38 @@ export function searchWords(query: string): string[] {
   // A search of separators alone ("," or ";") looks for them, not for everything.
   return words.length > 0 || folded.trim() === '' ? words : [folded.trim()];
 }
+
+/**
+ * foldText with the way back: `origin[i]` is the offset in `text` of the character that folded to
+ * `folded[i]` (folding changes lengths: "ß" is "ss", "é" written as "e" and an accent is "e"). Folded a
+ * character and its marks at a time, so what it finds can be quoted from the text as written.
+ */
+export function foldWithOffsets(text: string): { folded: string; origin: Int32Array } {
+  if (!/[^\u0020-\u007e\t\n\r]/.test(text)) {
+    const origin = new Int32Array(text.length + 1);
+    for (let i = 0; i <= text.length; i++) origin[i] = i;
+    return { folded: text.toLowerCase(), origin };
+  }
+  const parts: string[] = [];
+  const starts: number[] = [];
+  const cache = new Map<string, string>();
+  let length = 0;
+  for (const m of text.matchAll(/[^\p{M}][\p{M}]*|[\p{M}]+/gsu)) {
+    const piece = m[0];
+    let f = cache.get(piece);
+    if (f === undefined) {
+      f = foldText(piece);
+      if (cache.size < 4096) cache.set(piece, f);
+    }
+    parts.push(f);
+    starts.push(m.index);
+    length += f.length;
+  }
+  const origin = new Int32Array(length + 1);
+  let k = 0;
+  parts.forEach((f, p) => {
+    for (let j = 0; j < f.length; j++) origin[k++] = starts[p]!;
+  });
+  origin[length] = text.length;
+  return { folded: parts.join(''), origin };
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { matchedTerms, queryTerms } from './query-terms.ts';
+import { foldText, foldWithOffsets } from '../shared/fold-text.ts';
+
+describe('query terms', () => {
+  it('are folded as the lexical index folds its text', () => {
+    assert.deepEqual(queryTerms('Wo ist die Straße?'), ['wo', 'ist', 'die', 'strasse']);
+    assert.deepEqual(queryTerms('Café in MÜNCHEN'), ['cafe', 'munchen']);
+    assert.deepEqual(queryTerms('Where is the dentist?'), ['dentist']);
+  });
+
+  it('are found in text whatever its case, accents or ß', () => {
+    assert.deepEqual(
+      matchedTerms('Die Praxis ist in der Hauptstraße, über der Bäckerei.', [
+        'hauptstrasse',
+        'uber',
+        'backerei',
+        'post',
+      ]),
+      ['hauptstrasse', 'uber', 'backerei'],
+    );
+    // Final sigma folds to σ in both.
+    assert.deepEqual(matchedTerms('Οδός Ερμού', queryTerms('οδος')), ['οδοσ']);
+    // Still at a word start only.
+    assert.deepEqual(matchedTerms('a monkey', ['key']), []);
+  });
+});
+
+describe('foldWithOffsets', () => {
+  it('folds as foldText does, and maps each folded character to where it was written', () => {
+    const text = 'Maße: É\u0301tude — ﬁn';
+    const { folded, origin } = foldWithOffsets(text);
+    assert.equal(folded, foldText(text));
+    assert.equal(folded.slice(0, 5), 'masse');
+    assert.deepEqual([...origin.slice(0, 5)], [0, 1, 2, 2, 3]);
+    assert.equal(origin[folded.indexOf('fi')], text.indexOf('ﬁ'));
+    assert.equal(origin[folded.length], text.length);
+  });
+
+  it('keeps its offsets in order and within the text, for any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), (text) => {
+        const { folded, origin } = foldWithOffsets(text);
+        assert.equal(origin.length, folded.length + 1);
+        for (let i = 1; i < origin.length; i++) assert.ok(origin[i]! >= origin[i - 1]!);
+        assert.ok(origin[0]! >= 0 && origin[folded.length] === text.length);
+      }),
+    );
+  });
+
+  it('folds words of Latin, Greek and Cyrillic letters and their marks as foldText does', () => {
+    const letters = [...'aAeEsSß ẞéÉüÜñçςΣΟοδόЁёЖж\u0301\u0308 ﬁ'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...letters), { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        assert.equal(foldWithOffsets(text).folded, foldText(text));
+      }),
+    );
+  });
+});
