@@ -207,6 +207,17 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('takes a card number whole when an IPv6 "::" or an address\'s groups come right before it', () => {
+    assert.equal(textOf('::4111,1111,1111,1111 and ::4111 1111 1111 1111'), '::[card] and ::[card]');
+    // What comes before the card's first group is still an address when it reads as one.
+    assert.equal(textOf('fe80::4111-1111-1111-1111, a:b:c:d:4111,1111,1111,1111'), '[ip][card], [ip]:[card]');
+    // Digits that do not make a card with what follows are the address's.
+    assert.equal(
+      textOf('ping ::4111,1111 and fe80::1,1111,1111,1111'),
+      'ping [ip],1111 and [ip],1111,1111,1111',
+    );
+  });
+
   it('reads a full-width or small @ as an @', () => {
     assert.equal(textOf('mail ana\uff20example.com or bob\ufe6bx.pt'), 'mail [email] or [email]');
     assert.equal(textOf('ａｎａ＠ｅｘａｍｐｌｅ．ｃｏｍ, ok'), '[email], ok');
@@ -287,8 +298,11 @@ describe('the redactor of redacted_summary copies', () => {
     // Within a line no dash, dot or slash: with them each part may read as a date, and dates side by side
     // stay dates.
     const inLine = fc.constantFrom('', ' ', '\u00a0', '\t', '   ', '\u2003', '\u200b');
-    // No ":" either: "::" before the first group would take it as an IPv6 address ("::4111").
-    const noColon = around(pool.filter((ch) => ch !== ':'));
+    // Often an IPv6 address's "::" (or one's first groups: "fe::") just before the first group.
+    const before = fc.oneof(
+      around(pool),
+      around(pool).map((text) => `${text}::`),
+    );
     fc.assert(
       fc.property(
         split,
@@ -297,8 +311,8 @@ describe('the redactor of redacted_summary copies', () => {
         sizes,
         inLine,
         zero,
-        noColon,
-        noColon,
+        before,
+        around(pool),
         ([digits, places], joints, line, groups, sep, z, before, after) => {
           const ends = [...places, digits.length];
           let text = written(digits.slice(0, places[0]), groups, sep);

@@ -394,11 +394,32 @@ function ibanValid(compact: string): boolean {
 
 /** IP addresses; an IPv6 one with "::" first, so that an IPv4 address inside it goes with it. */
 function replaceIps(text: string): string {
-  return replaceShortIpv6(text)
-    .replace(ipv4, (found: string, at: number, whole: string) =>
-      isVersion(whole, at, found.length) ? found : '[ip]',
-    )
-    .replace(ipv6, '[ip]');
+  const withIpv4 = replaceShortIpv6(text).replace(ipv4, (found: string, at: number, whole: string) =>
+    isVersion(whole, at, found.length) ? found : '[ip]',
+  );
+  const startsCard = cardStarts(withIpv4);
+  return withIpv4.replace(ipv6, (found: string, at: number) => {
+    const last = found.lastIndexOf(':') + 1;
+    if (!startsCard(at + last)) return '[ip]';
+    // Without its last group, read again: "a:b:c:d:4111,1111,..." is an address and a card.
+    const rest = found.slice(0, last - 1);
+    return `${ipv6Alone.test(rest) ? '[ip]' : rest}:${found.slice(last)}`;
+  });
+}
+
+/**
+ * Whether a card number, as the digit rules read one (`cardEnd`), starts at a place in `text`: an
+ * address's last group may be a card's first ("::4111,1111,1111,1111"), and the card goes whole.
+ */
+function cardStarts(text: string): (at: number) => boolean {
+  let view: DigitView | undefined;
+  return (at) => {
+    if (!isDigit(text[at])) return false;
+    // Read once a group asks, for all: each read of the whole text would make many addresses cost n².
+    view ??= asDigitsAndJoints(text);
+    const k = view.index(at);
+    return cardEnd(view.text, k, runEnd(view.text, k)) > 0;
+  };
 }
 
 // A version may be numbered as an address is; it says so by a word before it ("version 1.2.3.4") or a
@@ -418,21 +439,25 @@ function isVersion(text: string, at: number, length: number): boolean {
 const shortIpv6 = /(?<![\p{L}\p{N}_:.])[0-9a-f:]*::[0-9a-f:.]*(?:%[\p{L}\p{N}_.-]+)?/giu;
 
 function replaceShortIpv6(text: string): string {
+  const startsCard = cardStarts(text);
   return text.replace(shortIpv6, (found: string, at: number, whole: string) => {
     // A sentence's full stop or colon after the address is not part of it.
     let address = found;
     while (address.endsWith('.')) address = address.slice(0, -1);
     if (!isIPv6(address) && address.endsWith(':')) address = address.slice(0, -1);
     const alone = !isWordChar(whole[at + found.length]);
-    return alone && /[0-9a-f]/i.test(address) && isIPv6(address)
-      ? `[ip]${found.slice(address.length)}`
-      : found;
+    if (!alone) return found;
+    // What is left without a card's first group may still be an address ("fe80::4111,1111,...").
+    const last = address.lastIndexOf(':') + 1;
+    if (startsCard(at + last)) address = address.slice(0, last);
+    return /[0-9a-f]/i.test(address) && isIPv6(address) ? `[ip]${found.slice(address.length)}` : found;
   });
 }
 
 // Four numbers and no more: "06.12.34.56.78" is a phone written with dots, not an address and a tail.
 const ipv4 = /(?<!\d\.)\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b(?!\.\d)/g;
 const ipv6 = /\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi;
+const ipv6Alone = /^(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}$/i;
 // From the start of a word only, and each part no longer than an address's may be (a local part of 64
 // characters, a label of 63): tried at each "." or "-" inside a long word, or at each "at" of one, an
 // unbounded part would run to the word's end and back from every one of them.
@@ -469,11 +494,11 @@ function replaceDigitRuns(original: string): string {
       continue;
     }
     const end = runEnd(text, i);
-    const across = cardAcross(text, i, end);
-    if (across > 0) {
+    const card = cardEnd(text, i, end);
+    if (card > 0) {
       out += `${original.slice(at(from), at(i))}[card]`;
-      from = across;
-      i = across;
+      from = card;
+      i = card;
       continue;
     }
     // The dates of a run are read without the "(" or "+" that may start it.
@@ -482,25 +507,35 @@ function replaceDigitRuns(original: string): string {
       i = end;
       continue;
     }
-    const only = text.slice(i, end).replace(/\D/g, '');
-    const card = isCard(only);
-    const date = card ? 0 : dateLength(text.slice(i + lead, i + lead + 24));
+    const date = dateLength(text.slice(i + lead, i + lead + 24));
     if (date > 0) {
       i += lead + date;
       continue;
     }
+    const only = text.slice(i, end).replace(/\D/g, '');
     if (only.length >= 7) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
-      // account) more often than it is a phone; a card number is one wherever it is.
+      // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
-      out +=
-        original.slice(at(from), at(i)) +
-        (card ? '[card]' : glued || only.length > 15 ? '[number]' : '[phone]');
+      out += original.slice(at(from), at(i)) + (glued || only.length > 15 ? '[number]' : '[phone]');
       from = end;
     }
     i = Math.max(end, i + 1);
   }
   return out + original.slice(at(from));
+}
+
+/**
+ * Where the card number ends that starts with the run [start, end) of the digit view, or -1: the run
+ * itself, or the run going on across line breaks, underscores or commas (`cardAcross`). A card number
+ * is one wherever it is, also onto a word; a run that is dates only is not one.
+ */
+function cardEnd(text: string, start: number, end: number): number {
+  const across = cardAcross(text, start, end);
+  if (across > 0) return across;
+  const lead = isDigit(text[start]) ? 0 : 1;
+  if (onlyDates(text.slice(start + lead, end))) return -1;
+  return isCard(text.slice(start, end).replace(/\D/g, '')) ? end : -1;
 }
 
 /** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
@@ -533,6 +568,8 @@ interface DigitView {
   text: string;
   /** Where the view's unit `k` (or its end, `text.length`) lies in the text as written. */
   at: (k: number) => number;
+  /** Where the written text's unit `p`, not inside a digit, lies in the view: `at`'s inverse. */
+  index: (p: number) => number;
 }
 
 /**
@@ -545,7 +582,7 @@ interface DigitView {
  */
 function asDigitsAndJoints(text: string): DigitView {
   const same = (k: number) => k;
-  if (!/[^\x20-\x7e]/.test(text)) return { text, at: same };
+  if (!/[^\x20-\x7e]/.test(text)) return { text, at: same, index: same };
   const bmp = text
     .replace(otherDigits, (ch) => {
       const c = ch.charCodeAt(0);
@@ -560,20 +597,22 @@ function asDigitsAndJoints(text: string): DigitView {
     after.push(offset - after.length + 1);
     return String(digitValue(ch.codePointAt(0)!));
   });
-  if (after.length === 0) return { text: bmp, at: same };
-  return {
-    text: view,
-    at: (k) => {
-      let lo = 0;
-      let hi = after.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (after[mid]! <= k) lo = mid + 1;
-        else hi = mid;
-      }
-      return k + lo;
-    },
-  };
+  if (after.length === 0) return { text: bmp, at: same, index: same };
+  // Where each astral digit ends in the text: after the j-th, the text is j + 1 units ahead of the view.
+  const afterInText = after.map((k, j) => k + j + 1);
+  return { text: view, at: (k) => k + countUpTo(after, k), index: (p) => p - countUpTo(afterInText, p) };
+}
+
+/** How many of the ascending `places` are `k` or less. */
+function countUpTo(places: readonly number[], k: number): number {
+  let lo = 0;
+  let hi = places.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (places[mid]! <= k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A digit starts a run wherever it is; a "+" or "(" before a digit does, unless it follows a word. */
