@@ -155,6 +155,20 @@ describe('the redactor of redacted_summary copies', () => {
     );
   });
 
+  it('keeps a version of three or four numbers with a later one of one digit, however many digits it has', () => {
+    const kept =
+      'Windows 10.0.19045.1, build 10.0.19045.1, Chrome 120.0.6099.109, 6.1.7601.17514 (v10.0.22621.2428)';
+    assert.equal(textOf(kept), kept);
+    // A phone's groups after the first have two digits or more; one starting with 0 is a phone's.
+    assert.equal(
+      textOf('call 06.12.34.56.78, 1.555.123.4567, 0470.12.34.56, 612.34.56.78 or 0.800.1.23456'),
+      'call [phone], [phone], [phone], [phone] or [phone]',
+    );
+    // Five numbers, or more digits after the dots: a number.
+    assert.equal(textOf('10.0.19045.1.2 and 10.0.19045.1 555'), '[phone] and [phone]');
+    assert.equal(textOf('10.0.0.1 and 1.2.3.4'), '[ip] and [ip]');
+  });
+
   it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
     assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');

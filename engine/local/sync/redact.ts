@@ -513,7 +513,7 @@ function replaceDigitRuns(original: string): string {
       continue;
     }
     const only = text.slice(i, end).replace(/\D/g, '');
-    if (only.length >= 7) {
+    if (only.length >= 7 && !isDottedVersion(text.slice(i, end))) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
@@ -690,6 +690,14 @@ function dateLength(s: string): number {
   const years = isYear(from) && isYear(to) && from <= to;
   return years || (isTime(from) && isTime(to)) ? span[0].length : 0;
 }
+
+// A version numbered with dots ("10.0.19045.1", "6.1.7601.17514"): three or four numbers, the first not
+// starting with 0 as a phone's trunk prefix does, and a later one of one digit, which a phone's groups
+// after the first seldom are ("06.12.34.56.78", "1.555.123.4567", "0470.12.34.56"). Five numbers or more
+// may be a phone with its country code ("33.6.12.34.56.78").
+const dottedVersion = /^[1-9]\d*(?:\.\d+){2,3}$/;
+const isDottedVersion = (run: string) =>
+  dottedVersion.test(run) && run.split('.').some((n, k) => k > 0 && n.length === 1);
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
 const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
