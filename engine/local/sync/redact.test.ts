@@ -193,6 +193,18 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('id42\n1234 5678 9012 3456'), 'id42\n[number]');
   });
 
+  it('finds an IBAN spaced with no-break or other wide or narrow spaces, keeping the spaces around it', () => {
+    const nbsp = (text: string) => text.replaceAll(' ', '\u00a0');
+    assert.equal(textOf(nbsp('IBAN PT50 0002 0123 1234 5678 9015 4 please')), nbsp('IBAN [iban] please'));
+    assert.equal(textOf('GB29\u202fNWBK\u202f6016\u202f1331\u202f9268\u202f19.'), '[iban].');
+    assert.equal(textOf(`iban ${nbsp('pt50 0002 0123 1234 5678 9015 4')}, ok`), 'iban [iban], ok');
+    assert.equal(textOf(`${nbsp('PT50 0002 0123 1234 ')}\n${nbsp('5678 9015 4')}`), '[iban]');
+    const failing = createRedactor(people, secret).redact(
+      message(nbsp('pay PT50 0002 0123 1234 5678 9015 9')),
+    );
+    assert.equal(failing.ok, false, 'check digits that fail');
+  });
+
   it('finds a URL with no scheme by its host and a path or query', () => {
     assert.equal(textOf('see example.com/secret?token=abc.'), 'see [url].');
     assert.equal(textOf('at shop.example.pt?ref=7, then'), 'at [url], then');

@@ -282,6 +282,7 @@ function replaceEmails(text: string): string {
 const ibanStart = /(?<![A-Z0-9])[A-Z]{2}\d{2}(?=[\s_>A-Z0-9]{11})/gi;
 // As between a card's groups (`weakJoint`): spaces, and an e-mail's quote marks on the next line.
 const ibanLineBreak = / {0,4}(?:\r\n|[\n\v\f\r\u0085\u2028\u2029]) {0,4}(?:> ?){0,4}/y;
+const anySpace = /\p{Zs}/gu;
 
 /**
  * IBANs (with or without spaces or underscores), checked by their mod-97 digits; one that fails the
@@ -289,12 +290,15 @@ const ibanLineBreak = / {0,4}(?:\r\n|[\n\v\f\r\u0085\u2028\u2029]) {0,4}(?:> ?){
  * line's groups: the check tells which is the IBAN.
  */
 function replaceIbans(text: string): string {
+  // Spaces of any width (no-break, narrow no-break, thin) read as one, as the digit rules read them; each
+  // is one UTF-16 unit, so the IBAN found lies at the same place in the text as written.
+  const spaced = text.replace(anySpace, ' ');
   let out = '';
   let from = 0;
-  for (const m of text.matchAll(ibanStart)) {
+  for (const m of spaced.matchAll(ibanStart)) {
     const start = m.index;
     if (start < from) continue;
-    const read = ibanAt(text, start).filter(
+    const read = ibanAt(spaced, start).filter(
       ({ compact }) => compact.length >= 15 && /\d/.test(compact.slice(4)),
     );
     const iban = read.find(({ compact }) => ibanValid(compact));
