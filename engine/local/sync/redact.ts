@@ -537,9 +537,9 @@ function replaceDigitRuns(original: string): string {
 function cardEnd(text: string, start: number, end: number): number {
   const across = cardAcross(text, start, end);
   if (across > 0) return across;
+  if (!isCard(text.slice(start, end).replace(/\D/g, ''))) return -1;
   const lead = isDigit(text[start]) ? 0 : 1;
-  if (onlyDates(text.slice(start + lead, end))) return -1;
-  return isCard(text.slice(start, end).replace(/\D/g, '')) ? end : -1;
+  return onlyDates(text.slice(start + lead, end)) ? -1 : end;
 }
 
 /** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
@@ -651,8 +651,10 @@ function runEnd(text: string, start: number, most = Infinity): number {
  * underscore or a comma (`weakJoint`), or -1 when there is none. Across those the groups are one number
  * only when they make a card number as cards are printed: 13 to 19 digits passing Luhn's check, each
  * such joint after a multiple of four digits (4-4-4-4) or, in a number of 14 or 15, after the 4th or
- * 10th (4-6-4, 4-6-5); and across one line break at most, so that the lines of a table or of a list
- * stay apart. Runs that are all dates or spans stay dates (`onlyDates`), as they do on one line.
+ * 10th (4-6-4, 4-6-5). Runs that are all dates or spans stay dates (`onlyDates`), as they do on one
+ * line. Across more than one line break (a group a line) the number must also start as a payment
+ * card's does (`issuedAsCard`): a tenth of lists of four numbers of four digits, one a line, pass
+ * Luhn's check, and the years of a list ("2019⏎2020⏎2021⏎2020") start otherwise.
  */
 function cardAcross(text: string, start: number, end: number): number {
   let digits = text.slice(start, end).replace(/\D/g, '');
@@ -664,23 +666,39 @@ function cardAcross(text: string, start: number, end: number): number {
     weakJoint.lastIndex = last;
     const apart = weakJoint.exec(text);
     if (!apart) break;
-    if (apart[1] !== undefined && ++lineBreaks > 1) break;
+    if (apart[1] !== undefined) lineBreaks += 1;
     const next = weakJoint.lastIndex;
     // Read no further than a card may go: a long run after a short one costs no more than a short one.
     const nextEnd = runEnd(text, next, 19 - digits.length);
     if (nextEnd < 0) break;
     joints.push(digits.length);
+    // A joint where no printed card has one stays one whatever follows: "1⏎2⏎3⏎…" is read no further.
+    if (!inFours(joints) && !inFourSixes(joints)) break;
     digits += text.slice(next, nextEnd).replace(/\D/g, '');
     runs.push(text.slice(next, nextEnd));
-    if (isCard(digits) && printedAsCard(joints, digits.length) && !runs.every(onlyDates)) found = nextEnd;
+    if (
+      isCard(digits) &&
+      printedAsCard(joints, digits.length) &&
+      (lineBreaks <= 1 || issuedAsCard(digits)) &&
+      !runs.every(onlyDates)
+    )
+      found = nextEnd;
     last = nextEnd;
   }
   return found;
 }
 
+const inFours = (joints: number[]) => joints.every((at) => at % 4 === 0);
+const inFourSixes = (joints: number[]) => joints.every((at) => at === 4 || at === 10);
 const printedAsCard = (joints: number[], length: number) =>
-  joints.every((at) => at % 4 === 0) ||
-  ((length === 14 || length === 15) && joints.every((at) => at === 4 || at === 10));
+  inFours(joints) || ((length === 14 || length === 15) && inFourSixes(joints));
+
+/**
+ * Whether a number starts as the payment cards' numbers do: American Express, Diners Club and JCB with
+ * 3, Visa with 4, Mastercard with 5 or 2221 to 2720, Discover, UnionPay and Maestro with 6.
+ */
+const issuedAsCard = (digits: string) =>
+  /^[3-6]/.test(digits) || (digits.slice(0, 4) >= '2221' && digits.slice(0, 4) <= '2720');
 
 /** The length of the date, or span of years or times, that `s` starts with, or 0. */
 function dateLength(s: string): number {
