@@ -28,7 +28,7 @@ export function tempRoot(prefix = 'mnemo-sync-'): { root: string; remove: () => 
 /**
  * Starts `mnemo serve` in-process on its own data dir (hosted or local), with a key of project `home`,
  * env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
- * `sync` says otherwise.
+ * `sync` says otherwise. `log` receives the server's log lines (default: none kept).
  */
 export async function startNode(
   root: string,
@@ -36,6 +36,7 @@ export async function startNode(
   o: {
     deployment?: 'local' | 'hosted';
     sync?: ServerOptions['sync'];
+    log?: ServerOptions['log'];
   } = {},
 ): Promise<Node> {
   const dataDir = join(root, name);
@@ -53,6 +54,7 @@ export async function startNode(
       configDir: join(root, `${name}-config`),
       sync: o.sync ?? { debounceMs: 3_600_000, intervalMs: 3_600_000 },
       shutdownGraceMs: 2_000,
+      ...(o.log ? { log: o.log } : {}),
     });
   const server = await start();
   port = server.port;
