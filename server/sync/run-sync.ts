@@ -59,6 +59,14 @@ export interface RunOutcome {
   error: string | null;
   /** The run stopped at pagesPerRun with more of the feed to read: the next run should come soon. */
   more: boolean;
+  /** The run stopped at its deadline (runMs): `error` is its `run_deadline`. */
+  deadline: boolean;
+  /**
+   * The run kept at least one step: a push batch the remote answered, a tombstone request, a feed
+   * page applied. Its cursors moved, whatever the counts say (a page may hold only a new watermark,
+   * a batch only refusals).
+   */
+  progressed: boolean;
 }
 
 /** Records per page of the feed asked for (the remote gives up to 200). */
@@ -119,6 +127,7 @@ export async function runSync(
   let pushed = 0;
   let pulled = 0;
   let more = false;
+  let progressed = false;
   try {
     await ensureRemoteBrain(client, remote.remoteBrain, call);
     const pushAndForget = async () => {
@@ -135,6 +144,7 @@ export async function runSync(
           for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
         }
         await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
+        progressed = true;
         pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
       // A request at a time, each kept as sent: a forgotten import is one step of any number of ids.
@@ -144,6 +154,7 @@ export async function runSync(
         if (!through) break;
         if (ids.length > 0) await client.forgetReplicas(remote.remoteBrain, ids, call);
         await sync.markTombstonesSent(t, brainId, remote.pairingId, through);
+        progressed = true;
       }
     };
     await pushAndForget();
@@ -187,18 +198,19 @@ export async function runSync(
         seen.add(page.watermark);
       }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
+      progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
       limit = Math.min(pageSize, limit * 2);
     }
     await sync.finishRun(t, brainId, remote.pairingId, null);
-    return { pushed, pulled, error: null, more };
+    return { pushed, pulled, error: null, more, deadline: false, progressed };
   } catch (e) {
     // A request the deadline cut fails as the client saw it (an abort): the deadline is why.
-    const why = cut.signal.aborted && cut.signal.reason === overdue ? overdue : e;
-    const error = describe(why, remote.remote, remote.remoteKey);
+    const late = cut.signal.aborted && cut.signal.reason === overdue;
+    const error = describe(late ? overdue : e, remote.remote, remote.remoteKey);
     await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
-    return { pushed, pulled, error, more: false };
+    return { pushed, pulled, error, more: false, deadline: late, progressed };
   } finally {
     clearTimeout(deadline);
     o.signal?.removeEventListener('abort', onAbort);

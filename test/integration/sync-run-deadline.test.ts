@@ -163,6 +163,7 @@ describe('a sync run that reaches its deadline while it pushes', () => {
     await sync.pair(t, 'push', { remote: remote.url, remote_key: 'sk_test_remote_key' });
     const first = await within('a run', 5_000, runSync(sync, t, 'push', { batchSize: 1, limits }));
     assert.match(first.error ?? '', deadline);
+    assert.deepEqual([first.deadline, first.progressed], [true, true]);
     let status = await sync.status(t, 'push');
     assert.deepEqual([status.pushed, status.pending], [1, 2]);
     assert.match(status.last_error ?? '', deadline);
@@ -206,5 +207,63 @@ describe('a sync run that reaches its deadline while it pushes', () => {
       chat[2],
       chat[3],
     ]);
+  });
+});
+
+describe('what a sync run that reaches its deadline says it kept', () => {
+  const { root, remove } = tempRoot();
+  const t: Tenant = { project: 'home', env: 'test' };
+  let engine: Engine;
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  before(async () => {
+    remote = await fakeRemote();
+    engine = await createLocalEngine({
+      dataDir: join(root, 'a'),
+      dbKey: null,
+      embedder: null,
+      reranker: null,
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await engine.close();
+    remove();
+  });
+  const limits = { idleMs: 20_000, totalMs: 20_000, runMs: 800 };
+  const runOf = async (brain: string, answer: Answer) => {
+    remote.byBrain.set(brain, answer);
+    await engine.createBrain(t, { id: brain });
+    await engine.sync!.pair(t, brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    return within('a run', 5_000, runSync(engine.sync!, t, brain, { limits }));
+  };
+
+  it('counts feed pages that held nothing but a new watermark as progress', async () => {
+    const outcome = await runOf(
+      'pages',
+      feed(5, (seen) => seen.query.get('since_watermark') === 'wm_2'),
+    );
+    assert.match(outcome.error ?? '', deadline);
+    assert.deepEqual(
+      [outcome.pushed, outcome.pulled, outcome.deadline, outcome.progressed],
+      [0, 0, true, true],
+    );
+  });
+
+  it('makes no progress when the hub stalls at the first page and nothing is to be pushed', async () => {
+    const outcome = await runOf(
+      'stuck',
+      feed(5, () => true),
+    );
+    assert.match(outcome.error ?? '', deadline);
+    assert.deepEqual([outcome.deadline, outcome.progressed], [true, false]);
+  });
+
+  it('tells a run the hub failed from one that reached its deadline', async () => {
+    const outcome = await runOf('refused', (seen, res) => {
+      if (seen.path.endsWith('/records')) return res.writeHead(500).end();
+      hubAnswer(seen, res);
+    });
+    assert.ok(outcome.error !== null && !deadline.test(outcome.error), outcome.error ?? '');
+    assert.deepEqual([outcome.deadline, outcome.progressed], [false, false]);
   });
 });
