@@ -15,7 +15,7 @@ export interface RunLimits extends FetchLimits {
   /**
    * Longest run, in ms: past it the run asks for nothing more, a request still in flight is cut, and
    * the run fails with `run_deadline`, keeping every batch and page it finished; the next run goes on
-   * from there.
+   * from there (soon when this one kept something, after the backoff when it kept nothing).
    */
   runMs: number;
   /** Change-feed pages one run asks for at most; the next run reads on from there. */
@@ -31,7 +31,8 @@ export interface RunLimits extends FetchLimits {
  * takes over 10 minutes. An answer of over 32 MiB (as much as any Mnemo route takes in one request)
  * is not read: a feed page that large is asked for again in smaller pages. A run ends after 30
  * minutes (the benchmark pulls 100 pages in well under one; 30 minutes is three requests at their
- * longest): a slow remote holds a Brain's runs no longer, and the next run comes after the backoff.
+ * longest): a slow remote holds a Brain's runs no longer. The next run comes soon when this one kept
+ * something (a big first sync over a slow link takes several runs), after the backoff when it did not.
  */
 export const runLimits: RunLimits = {
   idleMs: 60_000,

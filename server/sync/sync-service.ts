@@ -37,7 +37,9 @@ interface BrainLoop {
 /**
  * Keeps a server's paired Brains in sync while it runs: soon after each write (debounced), every
  * interval, and on demand; while the remote fails, the next run waits twice as long each time (up to
- * maxBackoffMs). One run per Brain at a time. close() stops the timers and waits for a run in flight.
+ * maxBackoffMs). A run that reached its deadline after keeping some progress is no failure: the next
+ * one follows after debounceMs. One run per Brain at a time. close() stops the timers and waits for a
+ * run in flight.
  */
 export function createSyncService(o: SyncServiceOptions) {
   // A hosted server pairs nothing: its tenants must not make it send requests, with a key of their
@@ -91,7 +93,8 @@ export function createSyncService(o: SyncServiceOptions) {
     }
     const s = requireSync();
     loop.running = (async () => {
-      // The run read as much of the feed as one run may: the rest follows as soon as after a write.
+      // The run did as much as one run may (the feed's pages, or its time): the rest follows as soon as
+      // after a write.
       let more = false;
       try {
         const outcome = await runSync(s, loop.t, loop.brainId, {
@@ -99,11 +102,23 @@ export function createSyncService(o: SyncServiceOptions) {
           ...(o.fetch ? { fetch: o.fetch } : {}),
           ...(o.limits ? { limits: o.limits } : {}),
         });
-        if (outcome.error) {
+        // A run that kept something before its deadline is a long sync under way (a big first sync over
+        // a slow link takes several runs), and a remote that answers: backing off would slow it more
+        // with each run, as if the remote were down. One that kept nothing is a stalling remote, which
+        // must not be asked again every few seconds: that is a failure, as any other.
+        const underWay = outcome.deadline && outcome.progressed;
+        if (outcome.error && !underWay) {
           loop.failures += 1;
           if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
-        } else loop.failures = 0;
-        more = outcome.more;
+        } else {
+          loop.failures = 0;
+          if (outcome.error && !closed && current(loop))
+            log(
+              `sync of Brain ${loop.brainId} stopped at its deadline with its progress kept; ` +
+                `the next run goes on in ${debounceMs} ms: ${outcome.error}`,
+            );
+        }
+        more = outcome.more || underWay;
       } catch (e) {
         // The Brain was unpaired or forgotten meanwhile: its loop ends.
         if (e instanceof MnemoError && (e.code === 'sync_not_paired' || e.code === 'brain_not_found')) {

@@ -267,3 +267,114 @@ describe('what a sync run that reaches its deadline says it kept', () => {
     assert.deepEqual([outcome.deadline, outcome.progressed], [false, false]);
   });
 });
+
+describe('the background sync of a Brain whose runs reach their deadline', () => {
+  const { root, remove } = tempRoot();
+  let a: Node;
+  let remote: Awaited<ReturnType<typeof fakeRemote>>;
+  const logged: string[] = [];
+  before(async () => {
+    remote = await fakeRemote();
+    // A failed run waits an hour for the next (the backoff starts at the interval); a run that reads
+    // on, as after a page limit, 0.1 s.
+    a = await startNode(root, 'a', {
+      sync: {
+        debounceMs: 100,
+        intervalMs: 3_600_000,
+        limits: { idleMs: 20_000, totalMs: 20_000, runMs: 800 },
+      },
+      log: (line) => logged.push(line),
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await a.stop().catch(() => {});
+    remove();
+  });
+
+  const pages = (brain: string) =>
+    remote.seen
+      .filter((s) => s.path === `/v1/brains/${brain}/records`)
+      .map((s) => s.query.get('since_watermark'));
+  const logOf = (brain: string) => logged.filter((line) => line.startsWith(`sync of Brain ${brain} `));
+  const until = async (what: string, check: () => Promise<boolean> | boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const pair = async (brain: string, answer: Answer) => {
+    remote.byBrain.set(brain, answer);
+    await a.client.createBrain({ id: brain });
+    await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
+  };
+
+  it('runs again soon after a run that made progress until its deadline, until the sync is done', async () => {
+    // 8 pages of 0.25 s each: three a run of 0.8 s, so three runs or more.
+    const slowPages: Answer = (seen, res) => {
+      if (seen.method === 'GET' && seen.path.endsWith('/records'))
+        return slowly(
+          250,
+          feed(8, () => false),
+        )(seen, res);
+      hubAnswer(seen, res);
+    };
+    await pair('big', slowPages);
+    await until(
+      'the first run to end',
+      async () => (await a.client.getSync('big')).last_attempt_at !== null,
+      10_000,
+    );
+    const first = await a.client.getSync('big');
+    assert.match(first.last_error ?? '', deadline);
+    assert.equal(first.last_success_at, null);
+    // Before: the run after the first waited for the backoff, an hour here.
+    await until(
+      'the sync to finish',
+      async () => (await a.client.getSync('big')).last_success_at !== null,
+      15_000,
+    );
+    const done = await a.client.getSync('big');
+    assert.equal(done.last_error, null);
+    const asked = pages('big');
+    assert.deepEqual([...new Set(asked)], ['start', ...Array.from({ length: 7 }, (_, i) => `wm_${i + 1}`)]);
+    // A run asks again at most for the page the deadline cut.
+    for (const page of new Set(asked))
+      assert.ok(asked.filter((p) => p === page).length <= 2, asked.join(' '));
+    // Each run starts by making sure the hub's Brain is there.
+    const runs = remote.seen.filter((s) => s.method === 'GET' && s.path === '/v1/brains/big').length;
+    assert.ok(runs >= 2, `${runs} runs`);
+    const underWay = logOf('big').filter((line) =>
+      / stopped at its deadline with its progress kept; /.test(line),
+    );
+    assert.equal(underWay.length, runs - 1, logOf('big').join('\n'));
+    for (const line of underWay) assert.match(line, deadline);
+    assert.deepEqual(
+      logOf('big').filter((line) => line.includes(' failed: ')),
+      [],
+    );
+  });
+
+  it('backs off after a run that made no progress before its deadline, whatever the runs before it did', async () => {
+    // The first run reads two pages and stalls at the third; the next asks for it again, stalls, and
+    // keeps nothing.
+    await pair(
+      'stalling',
+      feed(5, (seen) => seen.query.get('since_watermark') === 'wm_2'),
+    );
+    await until('a second run', () => pages('stalling').length >= 4, 10_000);
+    await until('the second run to end', () => logOf('stalling').length >= 2, 10_000);
+    // Without the backoff the runs would follow every 0.9 s or so.
+    await new Promise((r) => setTimeout(r, 2_500));
+    assert.deepEqual(pages('stalling'), ['start', 'wm_1', 'wm_2', 'wm_2']);
+    const [progress, failure, ...more] = logOf('stalling');
+    assert.match(progress ?? '', / stopped at its deadline with its progress kept; /);
+    assert.match(failure ?? '', /^sync of Brain stalling failed: /);
+    assert.match(failure ?? '', deadline);
+    assert.deepEqual(more, []);
+    const status = await a.client.getSync('stalling');
+    assert.match(status.last_error ?? '', deadline);
+    assert.equal(status.last_success_at, null);
+  });
+});
