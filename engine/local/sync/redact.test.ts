@@ -251,6 +251,12 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('takes a card number whole when an IPv6 "::" or an address\'s groups come right after it', () => {
+    assert.equal(textOf('3000\n0000\n0000\n7::'), '[card]::');
+    assert.equal(textOf('card 4111 1111 1111 1111::1 then'), 'card [card][ip] then');
+    assert.equal(textOf('4111\n1111\n1111\n1111:a:b:c:d'), '[card]:[ip]');
+  });
+
   it('takes a card number whole when an IPv6 "::" or an address\'s groups come right before it', () => {
     assert.equal(textOf('::4111,1111,1111,1111 and ::4111 1111 1111 1111'), '::[card] and ::[card]');
     // What comes before the card's first group is still an address when it reads as one.

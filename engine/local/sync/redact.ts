@@ -401,29 +401,44 @@ function replaceIps(text: string): string {
   const withIpv4 = replaceShortIpv6(text).replace(ipv4, (found: string, at: number, whole: string) =>
     isVersion(whole, at, found.length) ? found : '[ip]',
   );
-  const startsCard = cardStarts(withIpv4);
-  return withIpv4.replace(ipv6, (found: string, at: number) => {
-    const last = found.lastIndexOf(':') + 1;
-    if (!startsCard(at + last)) return '[ip]';
-    // Without its last group, read again: "a:b:c:d:4111,1111,..." is an address and a card.
-    const rest = found.slice(0, last - 1);
-    return `${ipv6Alone.test(rest) ? '[ip]' : rest}:${found.slice(last)}`;
+  const cards = cardSpans(withIpv4);
+  return withIpv4.replace(ipv6, (found: string, at: number, whole: string) => {
+    const [from, to] = outsideCards(cards, at, found.length);
+    if (from === at && to === at + found.length) return '[ip]';
+    // Without a card's groups, read again: "a:b:c:d:4111,1111,..." is an address and a card.
+    const rest = whole.slice(from, to).replace(/^:|:$/g, '');
+    const address = ipv6Alone.test(rest) ? '[ip]' : rest;
+    return (
+      whole.slice(at, from) +
+      whole.slice(from, to).replace(rest, address) +
+      whole.slice(to, at + found.length)
+    );
   });
 }
 
 /**
- * Whether a card number, as the digit rules read one (`cardEnd`), starts at a place in `text`: an
- * address's last group may be a card's first ("::4111,1111,1111,1111"), and the card goes whole.
+ * Where card numbers lie in `text`, as the digit rules read them (`digitRuns`), in order. An address's
+ * group may be a card's first or last ("::4111,1111,1111,1111", "4111⏎1111⏎1111⏎1111::"), and the card
+ * goes whole: the address rules leave those places to it.
  */
-function cardStarts(text: string): (at: number) => boolean {
-  let view: DigitView | undefined;
-  return (at) => {
-    if (!isDigit(text[at])) return false;
-    // Read once a group asks, for all: each read of the whole text would make many addresses cost n².
-    view ??= asDigitsAndJoints(text);
-    const k = view.index(at);
-    return cardEnd(view.text, k, runEnd(view.text, k)) > 0;
-  };
+function cardSpans(text: string): Array<[number, number]> {
+  if (!/\d/.test(text)) return [];
+  const { text: view, at } = asDigitsAndJoints(text);
+  const spans: Array<[number, number]> = [];
+  for (const run of digitRuns(view)) if (run.kind === 'card') spans.push([at(run.start), at(run.end)]);
+  return spans;
+}
+
+/** The part of the match [at, at + length) that lies in no card number (ordered `cards`): [from, to). */
+function outsideCards(cards: ReadonlyArray<[number, number]>, at: number, length: number): [number, number] {
+  let from = at;
+  let to = at + length;
+  for (const [start, end] of cards) {
+    if (end <= from || start >= to) continue;
+    if (start <= from) from = Math.min(end, to);
+    else to = start;
+  }
+  return [from, Math.max(from, to)];
 }
 
 // A version may be numbered as an address is; it says so by a word before it ("version 1.2.3.4") or a
@@ -443,18 +458,18 @@ function isVersion(text: string, at: number, length: number): boolean {
 const shortIpv6 = /(?<![\p{L}\p{N}_:.])[0-9a-f:]*::[0-9a-f:.]*(?:%[\p{L}\p{N}_.-]+)?/giu;
 
 function replaceShortIpv6(text: string): string {
-  const startsCard = cardStarts(text);
+  const cards = cardSpans(text);
   return text.replace(shortIpv6, (found: string, at: number, whole: string) => {
-    // A sentence's full stop or colon after the address is not part of it.
-    let address = found;
-    while (address.endsWith('.')) address = address.slice(0, -1);
-    if (!isIPv6(address) && address.endsWith(':')) address = address.slice(0, -1);
     const alone = !isWordChar(whole[at + found.length]);
     if (!alone) return found;
-    // What is left without a card's first group may still be an address ("fe80::4111,1111,...").
-    const last = address.lastIndexOf(':') + 1;
-    if (startsCard(at + last)) address = address.slice(0, last);
-    return /[0-9a-f]/i.test(address) && isIPv6(address) ? `[ip]${found.slice(address.length)}` : found;
+    // What is left without a card's groups may still be an address ("fe80::4111,1111,...").
+    const [from, to] = outsideCards(cards, at, found.length);
+    // A sentence's full stop or colon after the address is not part of it.
+    let address = whole.slice(from, to);
+    while (address.endsWith('.')) address = address.slice(0, -1);
+    if (!isIPv6(address) && address.endsWith(':')) address = address.slice(0, -1);
+    if (!/[0-9a-f]/i.test(address) || !isIPv6(address)) return found;
+    return `${whole.slice(at, from)}[ip]${whole.slice(from + address.length, at + found.length)}`;
   });
 }
 
@@ -491,6 +506,22 @@ function replaceDigitRuns(original: string): string {
   const { text, at } = asDigitsAndJoints(original);
   let out = '';
   let from = 0;
+  for (const run of digitRuns(text)) {
+    out += `${original.slice(at(from), at(run.start))}[${run.kind}]`;
+    from = run.end;
+  }
+  return out + original.slice(at(from));
+}
+
+/** A number the digit rules take out of a text, by its place in the digit view. */
+interface DigitRun {
+  start: number;
+  end: number;
+  kind: 'card' | 'phone' | 'number';
+}
+
+/** The numbers of the digit view `text` that replaceDigitRuns replaces, in order. */
+function* digitRuns(text: string): Generator<DigitRun> {
   let i = 0;
   while (i < text.length) {
     if (!startsRun(text, i)) {
@@ -500,8 +531,7 @@ function replaceDigitRuns(original: string): string {
     const end = runEnd(text, i);
     const card = cardEnd(text, i, end);
     if (card > 0) {
-      out += `${original.slice(at(from), at(i))}[card]`;
-      from = card;
+      yield { start: i, end: card, kind: 'card' };
       i = card;
       continue;
     }
@@ -521,12 +551,10 @@ function replaceDigitRuns(original: string): string {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
-      out += original.slice(at(from), at(i)) + (glued || only.length > 15 ? '[number]' : '[phone]');
-      from = end;
+      yield { start: i, end, kind: glued || only.length > 15 ? 'number' : 'phone' };
     }
     i = Math.max(end, i + 1);
   }
-  return out + original.slice(at(from));
 }
 
 /**
