@@ -20,4 +20,10 @@ describe('withoutSpeakers (the query as the semantic lane embeds it)', () => {
     assert.equal(withoutSpeakers('Melanie', ['melanie']), 'Melanie');
     assert.equal(withoutSpeakers('What (about) C++?', ['c++']), 'What (about) ?');
   });
+
+  it('finds the folded names however the query writes them, and cuts them as written', () => {
+    assert.equal(withoutSpeakers('What did José paint?', ['jose']), 'What did paint?');
+    assert.equal(withoutSpeakers("Where is ZOË's studio?", ['zoe']), 'Where is studio?');
+    assert.equal(withoutSpeakers('Did Jürgen Groß call?', ['jurgen gross']), 'Did call?');
+  });
 });

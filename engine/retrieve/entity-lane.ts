@@ -1,16 +1,18 @@
+import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /**
  * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
- * order; asked of the thread index once per request (the memo).
+ * order, folded as the indexer folds speakers (normName); asked of the thread index once per request
+ * (the memo).
  */
 export function namedSpeakers(
   input: Pick<LaneInput, 'threads' | 'query' | 'eligibility' | 'memo'>,
 ): Promise<string[]> {
   const memo = input.memo?.get('namedSpeakers') as Promise<string[]> | undefined;
   if (memo) return memo;
-  const words = input.query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
+  const words = foldText(input.query).match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
   const tokens = words.map((w) => w.replace(/['’]s$/u, ''));
   const candidates = new Set<string>();
   tokens.forEach((t, i) => {
@@ -31,11 +33,25 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * job. A query that is nothing but names is kept whole.
  */
 export function withoutSpeakers(query: string, names: readonly string[]): string {
-  let out = query;
+  if (names.length === 0) return query;
+  // The names are folded (normName): they are found in the folded query, and cut from the query as
+  // written ("José" goes for "jose").
+  const { folded, origin } = foldWithOffsets(query);
+  const cuts: Array<[number, number]> = [];
   for (const name of names) {
     const pattern = name.split(/\s+/).map(escapeRegExp).join('\\s+');
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu'), ' ');
+    const found = new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
+    for (const m of folded.matchAll(found)) cuts.push([origin[m.index]!, origin[m.index + m[0].length]!]);
   }
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of cuts) {
+    if (start < from) continue;
+    out += `${query.slice(from, start)} `;
+    from = end;
+  }
+  out += query.slice(from);
   return /[\p{L}\p{N}]/u.test(out) ? out.replace(/\s+/g, ' ').trim() : query;
 }
 

@@ -1,5 +1,6 @@
 import type { Embedder } from '../embed/embedder.ts';
 import { recordEmbedText } from '../core/retrieve/embed-text.ts';
+import { foldText } from '../core/shared/fold-text.ts';
 import type { IndexBatch, IndexItem, IndexQueue, LexicalEntry, VectorModelRef } from '../ports/index.ts';
 
 export interface IndexerLogger {
@@ -49,8 +50,11 @@ export interface IndexerOptions {
  */
 const catchUpMax = 5_000;
 
-/** Normalised speaker name: how the entity lane matches a name in a query. */
-export const normName = (s: string) => s.trim().toLowerCase();
+/**
+ * Normalised speaker name: how the entity lane matches a name in a query. Folded as search words are
+ * (fold-text.ts), so "Jose" names José and "zoe" Zoë.
+ */
+export const normName = (s: string) => foldText(s.trim());
 
 /** What the lexical index keeps of a Record beside its text: a message's thread and speaker. */
 function lexicalEntry(kind: string, content: string): LexicalEntry {

@@ -112,6 +112,46 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       },
     );
 
+    it(
+      'finds what a speaker said by the name typed without its accents, and quotes the words folded',
+      {
+        skip: traits.foldsContext ? false : "this engine's Context matches lower-cased words only",
+      },
+      async () => {
+        const folding = await brainWithKey(server);
+        const said = [
+          { speaker: 'Ana', text: 'The ferry to Porto leaves at nine.' },
+          { speaker: 'José', text: 'The ferry to Porto leaves at ten, from the Südkai.' },
+          { speaker: 'Zoë', text: 'The ferry to Porto leaves at eleven.' },
+        ];
+        const ids = new Map<string, string>();
+        for (const s of said) {
+          const { record } = await remember(folding, 'b', { content: { kind: 'message', ...s } });
+          await ready(folding, 'b', record.id);
+          ids.set(s.speaker, record.id);
+        }
+        for (const [query, speaker] of [
+          ['When does jose say the ferry leaves?', 'José'],
+          ['What did ZOE say about the ferry?', 'Zoë'],
+        ] as const) {
+          const ctx = (await context(folding, { query }))!;
+          const trace = assertShape(Trace, (await folding.get(`/brains/b/traces/${ctx.id}`)).body);
+          const entity = trace.lanes.find((l) => l.name === 'entity');
+          assert.deepEqual(
+            entity?.candidates.map((c) => c.record_id),
+            [ids.get(speaker)],
+            `${query}: ${JSON.stringify(trace.lanes)}`,
+          );
+        }
+        // The quote is the passage holding the word, found folded.
+        const ctx = (await context(folding, { query: 'Where is the sudkai?' }))!;
+        assert.deepEqual(
+          ctx.citations.map((c) => c.quote),
+          ['The ferry to Porto leaves at ten, from the Südkai.'],
+        );
+      },
+    );
+
     it('a tiny budget reports truncation; one that holds no evidence does not abstain as if none existed', async () => {
       const ctx = (await context(api, { query: 'Ana Porto sailing', budget: { tokens: 5 } }))!;
       assert.equal(ctx.budget.truncated, true);

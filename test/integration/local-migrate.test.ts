@@ -306,4 +306,47 @@ describe('local engine: migrations', () => {
     assert.equal(text(n[lunch]!), lunch, 'ASCII alone is not indexed again');
     db.close();
   });
+
+  it('23: messages whose speaker is not ASCII are indexed again, their speaker folded', async () => {
+    const dataDir = tempDir();
+    const said = [
+      { text: 'The ferry leaves at ten', speaker: 'José' },
+      { text: 'The ferry leaves at nine', speaker: 'Ana' },
+    ];
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      for (const s of said)
+        await engine.rememberRecord(tenant, 'b', { content: { kind: 'message', thread: 't1', ...s } }, {});
+      await engine.idle();
+      await engine.close();
+      // The rows as version 22 wrote them: the speaker lower-cased only.
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      db.prepare('UPDATE retrieval_index SET speaker_norm = lower(speaker)').run();
+      db.prepare("UPDATE retrieval_index SET speaker_norm = 'josé' WHERE speaker = 'José'").run();
+      db.prepare('DELETE FROM index_queue').run();
+      db.pragma('user_version = 22');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      const ctx = await engine.createContext(
+        tenant,
+        'b',
+        { query: 'When does Jose say the ferry leaves?' },
+        { requestId: 'req_m23' },
+      );
+      assert.ok(ctx.status === 'ready');
+      const trace = await engine.getTrace(tenant, 'b', ctx.id);
+      const entity = trace.lanes.find((l) => l.name === 'entity');
+      assert.equal(entity?.candidates.length, 1, JSON.stringify(trace.lanes));
+    } finally {
+      await engine.close();
+    }
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    const norms = db.prepare('SELECT speaker_norm FROM retrieval_index ORDER BY speaker_norm').all();
+    assert.deepEqual(norms, [{ speaker_norm: 'ana' }, { speaker_norm: 'jose' }]);
+    db.close();
+  });
 });

@@ -44,12 +44,12 @@ export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
 }
 
 /**
- * A message's speaker as the SQLite indexer normalises it (trimmed, lower-cased), for a records alias;
- * it names nobody unless `spokenSql` holds. Migration 009 indexes this very expression.
+ * A message's speaker as the SQLite indexer normalises it (trimmed, folded by mnemo_fold), for a records
+ * alias; it names nobody unless `spokenSql` holds. Migration 020 indexes this very expression.
  */
 export const speakerNormSql = (r: string) =>
-  `lower(btrim(${r}.content::jsonb ->> 'speaker', E' \\t\\n\\r\\f\\x0b'))`;
-/** The Record is a message with a speaker that is not empty (the predicate of migration 009's index). */
+  `mnemo_fold(btrim(${r}.content::jsonb ->> 'speaker', E' \\t\\n\\r\\f\\x0b'))`;
+/** The Record is a message with a speaker that is not empty (the predicate of migration 020's index). */
 export const spokenSql = (r: string) =>
   `${r}.kind = 'message' AND coalesce(${r}.content::jsonb ->> 'speaker', '') <> ''`;
 

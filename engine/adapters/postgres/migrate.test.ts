@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { migrate } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
+import { pgThreadIndex } from './thread-index.ts';
 import { addBrain, serverForTests } from './testing/fixtures.ts';
 import { pglite, pgliteDatabases } from './testing/pglite.ts';
 import { insertRecord } from './testing/records.ts';
@@ -120,6 +121,36 @@ describe('migrations on an embedded PostgreSQL', () => {
     const after = await versions();
     assert.equal(after.get('r_alone'), before.get('r_alone'), 'a turn of ASCII words is not written again');
     for (const id of ['r_ascii', 'r_street', 'r_greek']) assert.notEqual(after.get(id), before.get(id), id);
+  });
+
+  it('20: a speaker is found folded, through an index of its folded name', async () => {
+    const db = await blank();
+    await migrate(db);
+    await addBrain(db, 'brn_names');
+    for (const [id, speaker] of [
+      ['r_jose', 'José'],
+      ['r_zoe', ' ZOË '],
+      ['r_ana', 'Ana'],
+    ] as const)
+      await insertRecord(db, {
+        brainUid: 'brn_names',
+        id,
+        text: 'The ferry leaves at ten',
+        content: { kind: 'message', text: 'The ferry leaves at ten', speaker },
+        occurredMs: 1,
+      });
+    const threads = pgThreadIndex(db);
+    assert.deepEqual(await threads.speakers('brn_names', ['jose', 'zoe', 'ana', 'ben']), [
+      'ana',
+      'jose',
+      'zoe',
+    ]);
+    const indexes = (
+      await db.query<{ indexname: string }>(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'records' AND indexname LIKE 'records_speaker%'",
+      )
+    ).rows.map((r) => r.indexname);
+    assert.deepEqual(indexes, ['records_speaker_folded']);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

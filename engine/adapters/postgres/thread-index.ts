@@ -61,7 +61,7 @@ export function pgThreadIndex(db: PgQueryable): ThreadIndex {
     },
     async speakers(brainUid, names) {
       if (names.length === 0) return [];
-      // One probe of migration 009's index per name.
+      // One probe of migration 020's index per name.
       const rows = await db.query<{ name: string }>(
         `SELECT w.name FROM unnest($2::text[]) AS w(name)
          WHERE EXISTS (SELECT 1 FROM records r

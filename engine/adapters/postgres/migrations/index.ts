@@ -17,6 +17,7 @@ import { foldedWords } from './016-folded-words.ts';
 import { jobWriters } from './017-job-writers.ts';
 import { fullCaseFolding } from './018-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './019-no-local-only-tombstones.ts';
+import { foldedSpeakers } from './020-folded-speakers.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -50,6 +51,7 @@ export const migrations: readonly PgMigration[] = [
   jobWriters,
   fullCaseFolding,
   noLocalOnlyTombstones,
+  foldedSpeakers,
 ];
 
 /**

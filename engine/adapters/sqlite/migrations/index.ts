@@ -20,6 +20,7 @@ import { syncPairingId } from './019-sync-pairing-id.ts';
 import { tombstonePlace } from './020-tombstone-place.ts';
 import { fullCaseFolding } from './021-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './022-no-local-only-tombstones.ts';
+import { foldedSpeakers } from './023-folded-speakers.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   tombstonePlace,
   fullCaseFolding,
   noLocalOnlyTombstones,
+  foldedSpeakers,
 ];
