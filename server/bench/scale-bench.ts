@@ -4,6 +4,9 @@ import { percentile, round } from './locomo-metrics.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import type { FromScaleClient, ToScaleClient } from './scale-client.ts';
 
+/** Untimed Contexts before the timed ones. */
+const warmUpQueries = 20;
+
 export interface ScaleOptions extends BenchEngineChoice {
   records: number;
   queries: number;
@@ -26,6 +29,8 @@ export interface ScaleOptions extends BenchEngineChoice {
  * (`lexical_copy_answers`; the others went to FTS5), and the p50/p95 of every Trace stage and lane
  * (`stages_ms`) and how many Contexts each ordering ran for (`ordered_by`: the Trace's fusion.method,
  * which says whether the reranker's second stage ran), read after each timed call.
+ * `server_cpu_ms_per_query` is the server process's CPU (all its threads) over the querying, per Context
+ * with its Trace read (the warm-up's included): on a shared machine it moves less than the times do.
  */
 export async function runScale(o: ScaleOptions): Promise<void> {
   // Started before the server: the embedder loads while it starts.
@@ -47,6 +52,7 @@ export async function runScale(o: ScaleOptions): Promise<void> {
           brain: 'scale',
           records: o.records,
           queries: o.queries,
+          warmUp: warmUpQueries,
           threadSize: o.threadSize,
         });
         await client.next('written');
@@ -55,8 +61,10 @@ export async function runScale(o: ScaleOptions): Promise<void> {
         const ingestS = (performance.now() - started) / 1000;
         memory.stage('derive_and_index');
         o.progress(`scale: ingest ${ingestS.toFixed(1)} s; querying`);
+        const cpu = process.cpuUsage();
         client.send({ type: 'query' });
         const done = await client.next('done');
+        const queryCpu = process.cpuUsage(cpu);
         memory.stage('queries');
         const peakRssMb = memory.stop();
         o.progress(`scale: memory by stage (MB) ${JSON.stringify(memory.stages)}`);
@@ -81,6 +89,10 @@ export async function runScale(o: ScaleOptions): Promise<void> {
             Object.entries(memory.stages).map(([k, v]) => [k, v['peak_rss']]),
           ),
           client_rss_mb: round(done.maxRssMb, 1),
+          server_cpu_ms_per_query: round(
+            (queryCpu.user + queryCpu.system) / 1000 / (o.queries + warmUpQueries),
+            2,
+          ),
           vector_copies_mb: round((bench.server.engine.info.vectorCopyBytes ?? 0) / 2 ** 20, 1),
           lexical_copy_mb: round((bench.server.engine.info.lexicalCopyBytes ?? 0) / 2 ** 20, 1),
           lexical_copy_answers: bench.server.engine.info.lexicalCopyAnswers ?? 0,

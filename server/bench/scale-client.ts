@@ -15,6 +15,8 @@ export interface ScaleClientStart {
   brain: string;
   records: number;
   queries: number;
+  /** Untimed Contexts before the timed ones. */
+  warmUp: number;
   threadSize: number;
 }
 
@@ -51,7 +53,7 @@ async function writeAll(
 }
 
 async function queryAll(client: ReturnType<typeof createMnemoClient>, o: ScaleClientStart) {
-  for (let i = 0; i < 20; i++)
+  for (let i = 0; i < o.warmUp; i++)
     await client.createContext(o.brain, { query: syntheticQuery(100_000 + i), mode: 'fast' });
   const ms: number[] = [];
   const stages = new Map<string, number[]>();

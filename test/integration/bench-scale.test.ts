@@ -31,7 +31,15 @@ describe('bench scale', () => {
     assert.equal(l['benchmark'], 'scale');
     assert.equal(l['records'], 60);
     assert.equal(l['thread_size'], 20);
-    for (const k of ['p50_ms', 'p95_ms', 'p99_ms', 'rss_mb', 'peak_rss_mb', 'client_rss_mb'])
+    for (const k of [
+      'p50_ms',
+      'p95_ms',
+      'p99_ms',
+      'rss_mb',
+      'peak_rss_mb',
+      'client_rss_mb',
+      'server_cpu_ms_per_query',
+    ])
       assert.equal(typeof l[k], 'number', k);
     // The client ran in a process of its own: its peak is not this one's.
     assert.match(String(l['rss_measured']), /^server process/);
