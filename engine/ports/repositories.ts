@@ -176,11 +176,17 @@ export interface MemoryReads {
     query: MemoryFilter & { limit: number; cursor?: string | undefined },
   ): Promise<RowPage<MemoryVersionRow>>;
   /**
-   * The versions the filter selects that changed after step `afterSeq` (and up to `throughSeq`), by
-   * step then write order, up to `limit` (a delta read; tombstones are the TombstoneRepository's).
+   * The versions the filter selects that changed after step `afterSeq` (or, with `afterN`, after the
+   * version written as `afterN` within it) and up to `throughSeq`, by step then write order (`n`), up
+   * to `limit` (a delta read; tombstones are the TombstoneRepository's).
    */
   changes(
-    query: MemoryFilter & { afterSeq: number; throughSeq?: number | undefined; limit?: number | undefined },
+    query: MemoryFilter & {
+      afterSeq: number;
+      afterN?: number | undefined;
+      throughSeq?: number | undefined;
+      limit?: number | undefined;
+    },
   ): Promise<MemoryVersionRow[]>;
   /**
    * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of), the
@@ -339,12 +345,13 @@ export interface TombstoneRepository {
   /** A Memory served again (re-derived under its id) is no longer removed. */
   clear(memoryId: string): Promise<void>;
   /**
-   * Removals after step `afterSeq` (and up to `opts.throughSeq`), by step then Memory id, up to
-   * `limit` (undefined: all of them); `shareableOnly`: those a hosted reader was served.
+   * Removals after step `afterSeq` (or, with `opts.afterId`, after that Memory id within it) and up to
+   * `opts.throughSeq`, by step then Memory id (bytewise), up to `limit` (undefined: all of them);
+   * `shareableOnly`: those a hosted reader was served.
    */
   since(
     afterSeq: number,
     limit: number | undefined,
-    opts: { shareableOnly: boolean; throughSeq?: number | undefined },
+    opts: { shareableOnly: boolean; afterId?: string | undefined; throughSeq?: number | undefined },
   ): Promise<{ memory_id: string; seq: number; reason: RemovalReason }[]>;
 }

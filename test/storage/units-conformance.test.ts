@@ -605,6 +605,33 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
     });
 
+    it('reads tombstones on from a Memory id inside a step, bytewise, then the steps after it', async () => {
+      const uid = await brain();
+      await b.units.write(uid, async (u) => {
+        for (const id of ['mem_pa', 'mem_pB', 'mem_pc']) await u.tombstones.record(id, 2, 'deleted', true);
+        await u.tombstones.record('mem_pd', 2, 'deleted', false);
+        await u.tombstones.record('mem_pe', 3, 'deleted', true);
+      });
+      const since = async (limit: number | undefined, opts: { afterId: string; shareableOnly?: boolean }) =>
+        (await b.units.read(uid, (u) => u.tombstones.since(2, limit, { shareableOnly: false, ...opts }))).map(
+          (t) => t.memory_id,
+        );
+      assert.deepEqual(await since(undefined, { afterId: 'mem_pB' }), [
+        'mem_pa',
+        'mem_pc',
+        'mem_pd',
+        'mem_pe',
+      ]);
+      assert.deepEqual(await since(2, { afterId: 'mem_pa' }), ['mem_pc', 'mem_pd']);
+      assert.deepEqual(await since(undefined, { afterId: 'mem_pa', shareableOnly: true }), [
+        'mem_pc',
+        'mem_pe',
+      ]);
+      assert.deepEqual(await since(undefined, { afterId: 'mem_pd' }), ['mem_pe']);
+      // An id that is no longer there (cleared, or moved to a later step) still marks a place.
+      assert.deepEqual(await since(undefined, { afterId: 'mem_pb' }), ['mem_pc', 'mem_pd', 'mem_pe']);
+    });
+
     it('appends a Record with its n and finds it by id, in its own Brain only', async () => {
       const uid = await brain();
       const other = await brain();
@@ -1266,6 +1293,12 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await changes({ afterSeq: 1, limit: 1 }), ['z']);
       assert.deepEqual(await changes({ afterSeq: 2 }), ['v']);
       assert.deepEqual(await changes({ afterSeq: 5 }), []);
+      // From inside a step, by write order: after z (written first at step 2), y, then the steps after.
+      const n = async (suffix: string) => (await b.units.read(uid, (u) => u.memories.get(m(suffix))))!.n;
+      assert.deepEqual(await changes({ afterSeq: 2, afterN: await n('z') }), ['y', 'v']);
+      assert.deepEqual(await changes({ afterSeq: 2, afterN: await n('z'), limit: 1 }), ['y']);
+      assert.deepEqual(await changes({ afterSeq: 2, afterN: await n('y') }), ['v']);
+      assert.deepEqual(await changes({ afterSeq: 1, afterN: await n('x'), shareableOnly: true }), ['z', 'v']);
       assert.deepEqual(await changes({ status: 'current' }), ['x', 'z', 'y']);
       assert.deepEqual(await changes({ shareableOnly: true }), ['x', 'z', 'v']);
       assert.deepEqual(await changes({ contested: true }), ['z', 'y']);

@@ -89,6 +89,11 @@ describe('pages on a server whose text order is a locale', { skip: server.skip }
       objects: () => pgUnitsOfWork(watched).read(uid, (u) => u.objects.list({ limit: 2 })),
       tombstones: () =>
         pgUnitsOfWork(watched).read(uid, (u) => u.tombstones.since(0, 10, { shareableOnly: false })),
+      // A delta read of Memories read on from a place inside a step (a forgotten import split across pages).
+      'tombstones from a place': () =>
+        pgUnitsOfWork(watched).read(uid, (u) =>
+          u.tombstones.since(2, 10, { shareableOnly: false, afterId: 'mem_Y' }),
+        ),
       // The change feed read on from a place inside a step (a forgotten import split across pages).
       'feed records': () =>
         pgUnitsOfWork(watched).read(uid, (u) =>

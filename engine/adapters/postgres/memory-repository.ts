@@ -148,7 +148,11 @@ export function pgMemories(
     changes(query) {
       const p = params();
       const where = memoryFilterSql(p, p.bind(brainUid), query);
-      where.push(`m.seq > ${p.bind(query.afterSeq)}`);
+      where.push(
+        query.afterN === undefined
+          ? `m.seq > ${p.bind(query.afterSeq)}`
+          : `(m.seq, m.n) > (${p.bind(query.afterSeq)}, ${p.bind(query.afterN)})`,
+      );
       if (query.throughSeq !== undefined) where.push(`m.seq <= ${p.bind(query.throughSeq)}`);
       const limit = query.limit !== undefined ? `LIMIT ${p.bind(query.limit)}` : '';
       return select(p, where, `ORDER BY m.seq, m.n ${limit}`);

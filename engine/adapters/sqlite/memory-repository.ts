@@ -329,8 +329,14 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     },
     async changes(q) {
       const { conds, params } = memoryFilterSql(brainUid, q);
-      conds.push('m.seq > ?');
-      params.push(q.afterSeq);
+      if (q.afterN === undefined) {
+        conds.push('m.seq > ?');
+        params.push(q.afterSeq);
+      } else {
+        // n is the rowid, which memories_brain_seq holds after seq: a range on the index.
+        conds.push('(m.seq, m.n) > (?, ?)');
+        params.push(q.afterSeq, q.afterN);
+      }
       if (q.throughSeq !== undefined) {
         conds.push('m.seq <= ?');
         params.push(q.throughSeq);
