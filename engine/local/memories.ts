@@ -13,6 +13,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { MemoryFilter, MemoryReads, MemoryVersionRow, TombstoneRepository } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
+import type { MemoryPlace, MemoryStepPlace } from '../watermark.ts';
 import { requireBrain, type EngineCtx } from './local-ctx.ts';
 
 /** What the Memories' reads need of a Brain's unit of work (any backend's). */
@@ -45,17 +46,24 @@ export async function listMemories(
       'since_watermark, cursor: a delta read and a full read cannot be combined',
     );
   }
-  const sinceSeq = q.since_watermark !== undefined ? ctx.codec.decode(q.since_watermark, b.uid) : undefined;
+  const since =
+    q.since_watermark !== undefined ? ctx.codec.decodeMemoryPlace(q.since_watermark, b.uid) : undefined;
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
-    if (sinceSeq !== undefined) {
-      const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true), sinceSeq, q.limit);
+    if (since !== undefined) {
+      const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true), since, q.limit);
+      const { end } = delta;
       return {
         data: await toMemories(u, delta.rows, nowMs, hosted),
         has_more: delta.hasMore,
         next_cursor: null,
-        watermark: ctx.codec.encode(b.uid, delta.throughSeq ?? (await u.sequence.current())),
+        watermark:
+          end === undefined
+            ? ctx.codec.encode(b.uid, await u.sequence.current())
+            : end.within
+              ? ctx.codec.encodeMemoryPlace(b.uid, end.seq, end.within)
+              : ctx.codec.encode(b.uid, end.seq),
         removed: delta.removed,
       };
     }
@@ -98,58 +106,55 @@ export function memoryFilter(
 }
 
 /**
- * The changes and removals after step `sinceSeq`, as one stream by step (removals of a step first),
- * ending on a whole step; `throughSeq` is the page's last step when more follow.
+ * The changes and removals after `since`, as one stream by step (within a step, the removals by Memory
+ * id, then the changes in write order), `limit` entries at most. A step with more goes on in the next
+ * page: one forgetSource removes every Memory of its source at one step, which no single answer may
+ * be able to hold. `end` is where the page stops when more follow: its last step, and the place of its
+ * last entry within that step when the next entry is of the same step.
  */
 async function memoryChanges(
   u: MemoryUnit,
   filter: MemoryFilter,
-  sinceSeq: number,
+  since: MemoryPlace,
   limit: number,
-): Promise<{ rows: MemoryVersionRow[]; removed: MemoryRemoval[]; hasMore: boolean; throughSeq?: number }> {
+): Promise<{ rows: MemoryVersionRow[]; removed: MemoryRemoval[]; hasMore: boolean; end?: MemoryPlace }> {
   // Removals (tombstones: deleted, or pending re-derivation) carry no content, so the content filters
   // do not narrow them; a hosted deployment reports only Memories it could have served.
   const shareableOnly = filter.shareableOnly;
-  const changed = async (o: { afterSeq: number; throughSeq?: number; limit?: number }) =>
-    (await u.memories.changes({ ...filter, ...o })).map((row): DeltaEntry => ({ seq: row.seq, row }));
-  const gone = async (o: { afterSeq: number; throughSeq?: number; limit?: number }) =>
-    (await u.tombstones.since(o.afterSeq, o.limit, { shareableOnly, throughSeq: o.throughSeq })).map(
-      (r): DeltaEntry => ({ seq: r.seq, removal: { id: r.memory_id, reason: r.reason } }),
-    );
-  // Each side stops at limit + 1 in step order; merged by step, removals of a step first.
-  const merge = (a: DeltaEntry[], c: DeltaEntry[]) =>
-    [...a, ...c].sort((x, y) => x.seq - y.seq || (x.removal ? 0 : 1) - (y.removal ? 0 : 1));
-  const first = { afterSeq: sinceSeq, limit: limit + 1 };
-  let entries = merge(await gone(first), await changed(first)).slice(0, limit + 1);
-  // Whether anything follows the page is known from what was read, except after a page that is one
-  // whole step longer than the limit: only then is there something left to ask.
-  let hasMore = entries.length > limit;
-  if (hasMore) {
-    // A page must end on a whole sequence step, or the next page (seq > last) would skip the rest
-    // of that step: drop the split step, or if the page is one step only, take all of it.
-    const last = entries[limit - 1]!.seq;
-    const split = entries[limit]!.seq === last;
-    entries = entries.slice(0, limit);
-    if (split) {
-      const whole = entries.filter((e) => e.seq !== last);
-      if (whole.length > 0) entries = whole;
-      else {
-        const step = { afterSeq: sinceSeq, throughSeq: last };
-        entries = merge(await gone(step), await changed(step));
-        const after = { afterSeq: last, limit: 1 };
-        hasMore = (await changed(after)).length > 0 || (await gone(after)).length > 0;
-      }
-    }
-  }
-  const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
+  // Within a step the removals come before the changes: a place at a change has read its step's
+  // removals, and a place at a removal none of its changes.
+  const { seq, within } = since;
+  const changesFrom = !within
+    ? { afterSeq: seq }
+    : within.removal
+      ? { afterSeq: seq - 1 }
+      : { afterSeq: seq, afterN: within.n };
+  const gone = await u.tombstones.since(seq, limit + 1, {
+    shareableOnly,
+    afterId: within?.removal ? within.id : undefined,
+  });
+  const changed = await u.memories.changes({ ...filter, ...changesFrom, limit: limit + 1 });
+  // Each side stops at limit + 1 in the stream's order, so the first limit + 1 of both are among them;
+  // the sort is stable, so a step keeps each side's order.
+  const entries = [
+    ...gone.map((r): DeltaEntry => ({ seq: r.seq, removal: { id: r.memory_id, reason: r.reason } })),
+    ...changed.map((row): DeltaEntry => ({ seq: row.seq, row })),
+  ]
+    .sort((x, y) => x.seq - y.seq || (x.removal ? 0 : 1) - (y.removal ? 0 : 1))
+    .slice(0, limit + 1);
+  const hasMore = entries.length > limit;
+  const page = entries.slice(0, limit);
+  const rows = page.flatMap((e) => (e.row ? [e.row] : []));
   // A Memory removed and served again within the page (re-derived) is reported once, as it is now.
   const served = new Set(rows.map((r) => r.id));
-  return {
-    rows,
-    removed: entries.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : [])),
-    hasMore,
-    ...(hasMore ? { throughSeq: entries[entries.length - 1]!.seq } : {}),
-  };
+  const removed = page.flatMap((e) => (e.removal && !served.has(e.removal.id) ? [e.removal] : []));
+  if (!hasMore) return { rows, removed, hasMore };
+  const last = page[page.length - 1]!;
+  if (entries[limit]!.seq !== last.seq) return { rows, removed, hasMore, end: { seq: last.seq } };
+  const place: MemoryStepPlace = last.row
+    ? { removal: false, n: last.row.n }
+    : { removal: true, id: last.removal!.id };
+  return { rows, removed, hasMore, end: { seq: last.seq, within: place } };
 }
 
 /** Versions as the contract shows them at nowMs; hosted, citing only Records that are not local_only. */

@@ -24,7 +24,7 @@ import { WatermarkCodec } from '../watermark.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
-import type { BrainState, StoredRecord } from './state.ts';
+import type { BrainState, StoredMemory, StoredRecord } from './state.ts';
 import { foldText, searchWords } from '../core/shared/fold-text.ts';
 
 export interface ReferenceEngineOptions {
@@ -47,6 +47,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
   const codec = new WatermarkCodec(randomBytes(32));
   const brains = new Map<string, BrainState>();
   const traceBuffer = createTraceBuffer(traceCapacity);
+  /** Memories written so far, of every Brain: the next one's `n`. */
+  let memoriesWritten = 0;
 
   const keyOf = (t: Tenant, id: string) => `${t.env}\u0000${t.project}\u0000${id}`;
   function state(t: Tenant, brainId: string): BrainState {
@@ -282,7 +284,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         citations: [{ record_id: recordId, quote: text }],
       };
       s.records.set(recordId, { record, text, content, seq: s.seq });
-      s.memories.set(memoryId, { memory, seq: s.seq });
+      s.memories.set(memoryId, { memory, seq: s.seq, n: (memoriesWritten += 1) });
       if (idem && 'remember' in idem) idem.remember?.(recordId);
       return { record, watermark: watermark(s), replayed: false };
     },
@@ -407,32 +409,52 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         return true;
       });
       if (q.since_watermark !== undefined) {
-        const since = codec.decode(q.since_watermark, s.uid);
-        // Changes and removals in one stream by transaction time (removals of a step first); removals
-        // carry no content, so only the deployment narrows them.
-        const stream: { seq: number; memory?: Memory; removal?: MemoryRemoval }[] = [
+        const { seq: since, within } = codec.decodeMemoryPlace(q.since_watermark, s.uid);
+        // Changes and removals in one stream by transaction time (at a step, the removals by id, then
+        // the changes in write order); removals carry no content, so only the deployment narrows them.
+        type Entry = { seq: number; stored?: StoredMemory; removal?: MemoryRemoval };
+        // Ids are ASCII: compared as strings, they sort bytewise, as the local engine's do.
+        const inStep = (a: Entry, b: Entry) =>
+          (a.removal ? 0 : 1) - (b.removal ? 0 : 1) ||
+          (a.removal ? (a.removal.id < b.removal!.id ? -1 : 1) : a.stored!.n - b.stored!.n);
+        // Past the boundary: a later step, or a later entry of the step a place is inside.
+        const past = (e: Entry) => {
+          if (e.seq !== since) return e.seq > since;
+          if (within === undefined) return false;
+          if (within.removal) return e.removal === undefined || e.removal.id > within.id;
+          return e.stored !== undefined && e.stored.n > within.n;
+        };
+        const stream: Entry[] = [
           ...[...s.removals]
-            .filter(([, r]) => r.seq > since && !hiddenHere(deployment, r.visibility))
+            .filter(([, r]) => !hiddenHere(deployment, r.visibility))
             .map(([id, r]) => ({ seq: r.seq, removal: { id, reason: r.reason } })),
-          ...rows.filter((m) => m.seq > since).map((m) => ({ seq: m.seq, memory: m.memory })),
-        ];
-        stream.sort((a, b) => a.seq - b.seq || (a.removal ? 0 : 1) - (b.removal ? 0 : 1));
-        // A page ends on a whole step (one forgetSource removes many Memories in one step): drop a
-        // step the limit splits, or take all of it when it is the page's only step.
-        let page = stream.slice(0, q.limit);
-        const hasMore = stream.length > q.limit;
-        if (hasMore && stream[q.limit]!.seq === page[page.length - 1]!.seq) {
-          const last = page[page.length - 1]!.seq;
-          const whole = page.filter((e) => e.seq !== last);
-          page = whole.length > 0 ? whole : stream.filter((e) => e.seq <= last);
+          ...rows.map((m) => ({ seq: m.seq, stored: m })),
+        ]
+          .filter(past)
+          .sort((a, b) => a.seq - b.seq || inStep(a, b));
+        // At most `limit` a page: a step with more (one forgetSource removes many Memories in one step)
+        // goes on in the next, from a watermark naming the page's last entry inside it.
+        const page = stream.slice(0, q.limit);
+        const more = stream.length > q.limit;
+        let next = watermark(s);
+        if (more) {
+          const last = page[page.length - 1]!;
+          next =
+            stream[q.limit]!.seq === last.seq
+              ? codec.encodeMemoryPlace(
+                  s.uid,
+                  last.seq,
+                  last.removal
+                    ? { removal: true, id: last.removal.id }
+                    : { removal: false, n: last.stored!.n },
+                )
+              : codec.encode(s.uid, last.seq);
         }
-        const lastSeq = page[page.length - 1]?.seq;
-        const more = lastSeq !== undefined && stream.some((e) => e.seq > lastSeq);
         return {
-          data: page.flatMap((e) => (e.memory ? [e.memory] : [])),
+          data: page.flatMap((e) => (e.stored ? [e.stored.memory] : [])),
           has_more: more,
           next_cursor: null,
-          watermark: more ? codec.encode(s.uid, lastSeq) : watermark(s),
+          watermark: next,
           removed: page.flatMap((e) => (e.removal ? [e.removal] : [])),
         };
       }

@@ -19,6 +19,8 @@ export interface StoredRecord {
 export interface StoredMemory {
   memory: Memory;
   seq: number;
+  /** Write order, which a delta read keeps within a step (as the local engine's `n`). */
+  n: number;
 }
 
 export interface BrainState {

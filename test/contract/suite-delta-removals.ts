@@ -98,21 +98,93 @@ export function deltaRemovalChecks(factory: ServerFactory, traits: EngineTraits)
       assert.ok(delta.pages.slice(0, -1).every((p) => p.has_more));
     });
 
-    it('a step that removes more than the limit comes whole in one page', async () => {
+    it('a step with more entries than the limit is split across pages of at most limit, none lost or repeated', async () => {
       const api = await brainWithKey(server);
-      const first = await remember(api, 'b', { content: 'Before the trip.' });
-      await ready(api, 'b', first.record.id);
+      const limit = 3;
+      // An older value of a slot: an engine that supersedes it brings it back when the trip goes, a
+      // change at the very step of the removals.
+      const cat = await remember(api, 'b', {
+        content: { kind: 'fact', subject: 'user', predicate: 'pet', value: 'cat' },
+        occurred_at: '2020-01-01T00:00:00Z',
+      });
+      const catIds = (await ready(api, 'b', cat.record.id)).memory_ids;
+      const first = await remember(api, 'b', { content: 'Before the trip: the tent is in the loft.' });
+      const firstIds = (await ready(api, 'b', first.record.id)).memory_ids;
+      const trip: { content: unknown }[] = [
+        { content: { kind: 'fact', subject: 'user', predicate: 'pet', value: 'dog' } },
+      ];
+      for (let day = 1; day <= 12; day += 1)
+        trip.push({ content: `Day ${day} of the trip: we walked to cove ${day}.` });
       const ids: string[] = [];
-      for (const text of ['Day one: we hiked.', 'Day two: it rained.', 'Day three: we swam.']) {
-        const r = await remember(api, 'b', { content: text, source: { name: 'trip' } });
+      for (const { content } of trip) {
+        const body = { content, source: { name: 'trip' }, occurred_at: '2022-01-01T00:00:00Z' };
+        const r = await remember(api, 'b', body);
         ids.push(...(await ready(api, 'b', r.record.id)).memory_ids);
       }
+      assert.ok(ids.length >= 4 * limit, `${ids.length} Memories: the step must outnumber the limit`);
       const mark = (await drain(api, first.watermark)).watermark;
       const receipt = await forget(api, '/brains/b/sources/trip');
       assert.equal(receipt.deleted.memories, ids.length);
-      const delta = await drain(api, mark, 2);
-      assert.equal(delta.pages.length, 1, 'one step, one page');
-      assert.deepEqual(delta.removed.map((x) => x.id).sort(), [...ids].sort());
+
+      const read = async (since: string) =>
+        assertShape(
+          MemoryPage,
+          (await api.get(`/brains/b/memories?limit=${limit}&since_watermark=${encodeURIComponent(since)}`))
+            .body,
+        );
+      const pages: MemoryPage[] = [await read(mark)];
+      // Writes between pages, at later steps: a new Memory, and a removal.
+      const later = await remember(api, 'b', { content: 'After the trip: the kayak needs a new seat.' });
+      const laterIds = (await ready(api, 'b', later.record.id)).memory_ids;
+      await forget(api, `/brains/b/records/${first.record.id}`);
+      while (pages.at(-1)!.has_more) {
+        pages.push(await read(pages.at(-1)!.watermark!));
+        assert.ok(pages.length < 50, 'the delta read ends');
+      }
+
+      for (const [i, p] of pages.entries()) {
+        const removed = (p.removed ?? []).map((x) => x.id);
+        assert.ok(p.data.length + removed.length <= limit, `page ${i}: ${p.data.length} + ${removed.length}`);
+        assert.ok(!p.data.some((m) => removed.includes(m.id)), `page ${i}: an id in data or removed`);
+      }
+      // Removals by step, then id within one; the later forget after the forgotten import.
+      const bytewise = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+      const removed = pages.flatMap((p) => (p.removed ?? []).map((x) => x.id));
+      assert.deepEqual(removed, [...[...ids].sort(bytewise), ...firstIds]);
+      assert.equal(new Set(removed).size, removed.length);
+      const data = pages.flatMap((p) => p.data.map((m) => m.id));
+      const reopened = catIds.filter((id) => data.includes(id));
+      assert.deepEqual(data, [...reopened, ...laterIds]);
+      // A change at the import's step comes after its removals: in the page of the last, or later.
+      const lastGone = pages.findIndex((p) =>
+        p.removed?.some((x) => x.id === [...ids].sort(bytewise).at(-1)),
+      );
+      for (const id of reopened)
+        assert.ok(pages.findIndex((p) => p.data.some((m) => m.id === id)) >= lastGone, id);
+      assert.ok(pages.length >= 5, `${pages.length} pages`);
+
+      // A watermark inside the step reads on from there again, and every reader takes it for a boundary.
+      const within = pages[0]!.watermark!;
+      assert.deepEqual(await read(within), pages[1]);
+      const context = await api.post('/brains/b/context', { query: 'kayak' }, { 'Brain-Watermark': within });
+      assert.ok([200, 202].includes(context.status), context.text);
+      if (traits.replicaIds !== undefined) {
+        const feed = await api.get(`/brains/b/records?since_watermark=${encodeURIComponent(within)}`);
+        assert.equal(feed.status, 200, feed.text);
+      }
+    });
+
+    it('the changes of one step are split across pages too, none lost or repeated', async () => {
+      const api = await brainWithKey(server);
+      const start = (await remember(api, 'b', { content: 'The shed is green.' })).watermark;
+      // One Record, one step: an engine that derives several Memories from it writes them together.
+      const r = await remember(api, 'b', said('I cook pasta. I run daily. I read novels. I play chess.'));
+      const memoryIds = (await ready(api, 'b', r.record.id)).memory_ids;
+      const delta = await drain(api, start, 1);
+      for (const p of delta.pages) assert.ok(p.data.length + (p.removed?.length ?? 0) <= 1);
+      const seen = delta.data.map((m) => m.id);
+      assert.equal(new Set(seen).size, seen.length, 'none repeated');
+      assert.deepEqual(seen.filter((id) => memoryIds.includes(id)).sort(), [...memoryIds].sort());
     });
 
     it('a Memory that keeps other support is reported as pending_rederivation, and comes back under its id', async () => {

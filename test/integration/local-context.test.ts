@@ -510,7 +510,7 @@ describe('local engine: context', () => {
     assert.equal(ctx.citations.length, 1);
   });
 
-  it('delta reads: oldest change first, pages end on whole sequence steps, the watermark chains', async () => {
+  it('delta reads: oldest change first, at most limit entries a page even inside one step, the watermark chains', async () => {
     const { engine, remember } = await withBrain();
     const start = (await engine.getCensus(tenant, 'b')).watermark;
     // One Record derives three Memories in one sequence step.
@@ -540,6 +540,10 @@ describe('local engine: context', () => {
         await engine.listMemories(tenant, 'b', { limit: 2, since_watermark: wm }),
       );
       assert.equal(page.next_cursor, null);
+      assert.ok(
+        page.data.length + page.removed!.length <= 2,
+        'the three Memories of one step take two pages',
+      );
       seen.push(...page.data.map((m) => `${m.statement}|${m.status}`));
       wm = page.watermark!;
       if (!page.has_more) break;

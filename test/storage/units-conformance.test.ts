@@ -573,7 +573,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         (await since(0, 10, true)).map((t) => t.memory_id),
         ['mem_d', 'mem_E', 'mem_a', 'mem_c'],
       );
-      // A delta page ends on a whole step: bounded above, with no limit.
+      // Bounded above, with no limit.
       assert.deepEqual(
         (
           await b.units.read(uid, (u) =>
