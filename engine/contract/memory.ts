@@ -105,8 +105,8 @@ export const MemoryPage = z
       .optional()
       .describe(
         'Present on delta reads (additive): Memories that left the served set after the boundary, in the ' +
-          'same transaction-time order as `data` and paged with it (a page ends on a whole step, and ' +
-          'the watermark covers both). An id is in at most one of `data` and `removed` of a page: the ' +
+          'same transaction-time order as `data` and paged with it (at a step, the Memories removed there ' +
+          'come before those changed there; `limit` counts both, and the watermark covers both). An id is in at most one of `data` and `removed` of a page: the ' +
           'later of its changes. Not narrowed by subject, owner, q, status, as_of, contested or slot (a removal carries ' +
           'no content to match): ignore ids you do not hold.',
       ),
@@ -119,7 +119,16 @@ export const MemoryListQuery = z.strictObject({
   owner: z.string().min(1).optional(),
   as_of: DateTime.optional(),
   // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
-  since_watermark: z.string().optional(),
+  since_watermark: z
+    .string()
+    .optional()
+    .describe(
+      'Delta read: the Memories changed after this boundary, by transaction time, oldest first, with ' +
+        '`watermark` and `removed`. A page holds at most `limit` entries of `data` and `removed` together: ' +
+        'a step with more (forgetting a source removes all its Memories at one step) goes on in the next ' +
+        'page, from a watermark inside it. Not combined with `cursor` (`conflicting_parameters`). Loop: ' +
+        'read a page, apply it, send its `watermark` back, repeat while `has_more`.',
+    ),
   cursor: z.string().min(1).optional(),
   limit: pageLimit(50, 200),
   q: z
