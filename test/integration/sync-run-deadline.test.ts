@@ -20,6 +20,29 @@ import {
 const deadline =
   /: run_deadline: the run stopped at its deadline of 0\.8 s; what it pushed, sent and pulled is kept, and the next run goes on from there$/;
 
+type FakeRemote = Awaited<ReturnType<typeof fakeRemote>>;
+
+/** A local engine (no embedder, no reranker) and a fake hub, made before a block's tests, closed after. */
+function engineAndHub(): { engine: Engine; remote: FakeRemote } {
+  const { root, remove } = tempRoot();
+  const made = {} as { engine: Engine; remote: FakeRemote };
+  before(async () => {
+    made.remote = await fakeRemote();
+    made.engine = await createLocalEngine({
+      dataDir: join(root, 'a'),
+      dbKey: null,
+      embedder: null,
+      reranker: null,
+    });
+  });
+  after(async () => {
+    await made.remote.close();
+    await made.engine.close();
+    remove();
+  });
+  return made;
+}
+
 /** Answers as `answer` after `ms`, unless the request was cut meanwhile. */
 const slowly =
   (ms: number, answer: Answer): Answer =>
@@ -121,24 +144,11 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
 });
 
 describe('a sync run that reaches its deadline while it pushes', () => {
-  const { root, remove } = tempRoot();
   const t: Tenant = { project: 'home', env: 'test' };
+  const made = engineAndHub();
   let engine: Engine;
-  let remote: Awaited<ReturnType<typeof fakeRemote>>;
-  before(async () => {
-    remote = await fakeRemote();
-    engine = await createLocalEngine({
-      dataDir: join(root, 'a'),
-      dbKey: null,
-      embedder: null,
-      reranker: null,
-    });
-  });
-  after(async () => {
-    await remote.close();
-    await engine.close();
-    remove();
-  });
+  let remote: FakeRemote;
+  before(() => ({ engine, remote } = made));
   const limits = { idleMs: 20_000, totalMs: 20_000, runMs: 800, tombstonesPerRequest: 1 };
   /** The Record ids of every push or tombstone request to `path`, in the order they came. */
   const sentTo = (path: string) =>
@@ -211,24 +221,11 @@ describe('a sync run that reaches its deadline while it pushes', () => {
 });
 
 describe('what a sync run that reaches its deadline says it kept', () => {
-  const { root, remove } = tempRoot();
   const t: Tenant = { project: 'home', env: 'test' };
+  const made = engineAndHub();
   let engine: Engine;
-  let remote: Awaited<ReturnType<typeof fakeRemote>>;
-  before(async () => {
-    remote = await fakeRemote();
-    engine = await createLocalEngine({
-      dataDir: join(root, 'a'),
-      dbKey: null,
-      embedder: null,
-      reranker: null,
-    });
-  });
-  after(async () => {
-    await remote.close();
-    await engine.close();
-    remove();
-  });
+  let remote: FakeRemote;
+  before(() => ({ engine, remote } = made));
   const limits = { idleMs: 20_000, totalMs: 20_000, runMs: 800 };
   const runOf = async (brain: string, answer: Answer) => {
     remote.byBrain.set(brain, answer);
