@@ -401,9 +401,9 @@ function replaceIps(text: string): string {
   const withIpv4 = replaceShortIpv6(text).replace(ipv4, (found: string, at: number, whole: string) =>
     isVersion(whole, at, found.length) ? found : '[ip]',
   );
-  const cards = cardSpans(withIpv4);
+  const cards = cardsOf(withIpv4);
   return withIpv4.replace(ipv6, (found: string, at: number, whole: string) => {
-    const [from, to] = outsideCards(cards, at, found.length);
+    const [from, to] = outsideCards(cards(), at, found.length);
     if (from === at && to === at + found.length) return '[ip]';
     // Without a card's groups, read again: "a:b:c:d:4111,1111,..." is an address and a card.
     const rest = whole.slice(from, to).replace(/^:|:$/g, '');
@@ -422,11 +422,16 @@ function replaceIps(text: string): string {
  * goes whole: the address rules leave those places to it.
  */
 function cardSpans(text: string): Array<[number, number]> {
-  if (!/\d/.test(text)) return [];
   const { text: view, at } = asDigitsAndJoints(text);
   const spans: Array<[number, number]> = [];
   for (const run of digitRuns(view)) if (run.kind === 'card') spans.push([at(run.start), at(run.end)]);
   return spans;
+}
+
+/** cardSpans of `text`, read when an address first asks: most texts hold none. */
+function cardsOf(text: string): () => Array<[number, number]> {
+  let spans: Array<[number, number]> | undefined;
+  return () => (spans ??= cardSpans(text));
 }
 
 /** The part of the match [at, at + length) that lies in no card number (ordered `cards`): [from, to). */
@@ -458,12 +463,12 @@ function isVersion(text: string, at: number, length: number): boolean {
 const shortIpv6 = /(?<![\p{L}\p{N}_:.])[0-9a-f:]*::[0-9a-f:.]*(?:%[\p{L}\p{N}_.-]+)?/giu;
 
 function replaceShortIpv6(text: string): string {
-  const cards = cardSpans(text);
+  const cards = cardsOf(text);
   return text.replace(shortIpv6, (found: string, at: number, whole: string) => {
     const alone = !isWordChar(whole[at + found.length]);
     if (!alone) return found;
     // What is left without a card's groups may still be an address ("fe80::4111,1111,...").
-    const [from, to] = outsideCards(cards, at, found.length);
+    const [from, to] = outsideCards(cards(), at, found.length);
     // A sentence's full stop or colon after the address is not part of it.
     let address = whole.slice(from, to);
     while (address.endsWith('.')) address = address.slice(0, -1);
@@ -600,8 +605,6 @@ interface DigitView {
   text: string;
   /** Where the view's unit `k` (or its end, `text.length`) lies in the text as written. */
   at: (k: number) => number;
-  /** Where the written text's unit `p`, not inside a digit, lies in the view: `at`'s inverse. */
-  index: (p: number) => number;
 }
 
 /**
@@ -614,7 +617,7 @@ interface DigitView {
  */
 function asDigitsAndJoints(text: string): DigitView {
   const same = (k: number) => k;
-  if (!/[^\x20-\x7e]/.test(text)) return { text, at: same, index: same };
+  if (!/[^\x20-\x7e]/.test(text)) return { text, at: same };
   const bmp = text
     .replace(otherDigits, (ch) => {
       const c = ch.charCodeAt(0);
@@ -629,10 +632,8 @@ function asDigitsAndJoints(text: string): DigitView {
     after.push(offset - after.length + 1);
     return String(digitValue(ch.codePointAt(0)!));
   });
-  if (after.length === 0) return { text: bmp, at: same, index: same };
-  // Where each astral digit ends in the text: after the j-th, the text is j + 1 units ahead of the view.
-  const afterInText = after.map((k, j) => k + j + 1);
-  return { text: view, at: (k) => k + countUpTo(after, k), index: (p) => p - countUpTo(afterInText, p) };
+  if (after.length === 0) return { text: bmp, at: same };
+  return { text: view, at: (k) => k + countUpTo(after, k) };
 }
 
 /** How many of the ascending `places` are `k` or less. */
