@@ -177,14 +177,13 @@ export interface MemoryReads {
   ): Promise<RowPage<MemoryVersionRow>>;
   /**
    * The versions the filter selects that changed after step `afterSeq` (or, with `afterN`, after the
-   * version written as `afterN` within it) and up to `throughSeq`, by step then write order (`n`), up
-   * to `limit` (a delta read; tombstones are the TombstoneRepository's).
+   * version written as `afterN` within it), by step then write order (`n`), up to `limit` (a delta
+   * read; tombstones are the TombstoneRepository's).
    */
   changes(
     query: MemoryFilter & {
       afterSeq: number;
       afterN?: number | undefined;
-      throughSeq?: number | undefined;
       limit?: number | undefined;
     },
   ): Promise<MemoryVersionRow[]>;
@@ -345,13 +344,13 @@ export interface TombstoneRepository {
   /** A Memory served again (re-derived under its id) is no longer removed. */
   clear(memoryId: string): Promise<void>;
   /**
-   * Removals after step `afterSeq` (or, with `opts.afterId`, after that Memory id within it) and up to
-   * `opts.throughSeq`, by step then Memory id (bytewise), up to `limit` (undefined: all of them);
-   * `shareableOnly`: those a hosted reader was served.
+   * Removals after step `afterSeq` (or, with `opts.afterId`, after that Memory id within it), by step
+   * then Memory id (bytewise), up to `limit` (undefined: all of them); `shareableOnly`: those a hosted
+   * reader was served.
    */
   since(
     afterSeq: number,
     limit: number | undefined,
-    opts: { shareableOnly: boolean; afterId?: string | undefined; throughSeq?: number | undefined },
+    opts: { shareableOnly: boolean; afterId?: string | undefined },
   ): Promise<{ memory_id: string; seq: number; reason: RemovalReason }[]>;
 }

@@ -153,7 +153,6 @@ export function pgMemories(
           ? `m.seq > ${p.bind(query.afterSeq)}`
           : `(m.seq, m.n) > (${p.bind(query.afterSeq)}, ${p.bind(query.afterN)})`,
       );
-      if (query.throughSeq !== undefined) where.push(`m.seq <= ${p.bind(query.throughSeq)}`);
       const limit = query.limit !== undefined ? `LIMIT ${p.bind(query.limit)}` : '';
       return select(p, where, `ORDER BY m.seq, m.n ${limit}`);
     },

@@ -23,21 +23,15 @@ export function pgTombstones(q: PgQueryable, brainUid: string): TombstoneReposit
       ]);
     },
     since: async (afterSeq, limit, opts) =>
-      // LIMIT NULL is no limit; a NULL upper step bounds nothing. memory_id is COLLATE "C" (migration
-      // 003), so the row comparison is bytewise, as the order.
+      // LIMIT NULL is no limit. memory_id is COLLATE "C" (migration 003), so the row comparison is
+      // bytewise, as the order.
       (
         await q.query<{ memory_id: string; seq: number; reason: RemovalReason }>(
           `SELECT memory_id, seq, reason FROM memory_removals
-           WHERE brain_uid = $1 AND ${opts.afterId !== undefined ? '(seq, memory_id) > ($2, $5)' : 'seq > $2'}
-             AND ($3::bigint IS NULL OR seq <= $3)${opts.shareableOnly ? ' AND shareable' : ''}
-           ORDER BY seq, memory_id COLLATE "C" LIMIT $4`,
-          [
-            brainUid,
-            afterSeq,
-            opts.throughSeq ?? null,
-            limit ?? null,
-            ...(opts.afterId !== undefined ? [opts.afterId] : []),
-          ],
+           WHERE brain_uid = $1 AND ${opts.afterId !== undefined ? '(seq, memory_id) > ($2, $4)' : 'seq > $2'}
+             ${opts.shareableOnly ? ' AND shareable' : ''}
+           ORDER BY seq, memory_id COLLATE "C" LIMIT $3`,
+          [brainUid, afterSeq, limit ?? null, ...(opts.afterId !== undefined ? [opts.afterId] : [])],
         )
       ).rows,
   };

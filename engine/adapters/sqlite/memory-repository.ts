@@ -337,10 +337,6 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         conds.push('(m.seq, m.n) > (?, ?)');
         params.push(q.afterSeq, q.afterN);
       }
-      if (q.throughSeq !== undefined) {
-        conds.push('m.seq <= ?');
-        params.push(q.throughSeq);
-      }
       const limit = q.limit !== undefined ? ' LIMIT ?' : '';
       return store
         .all<SqlVersion>(

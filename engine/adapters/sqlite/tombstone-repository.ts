@@ -27,12 +27,11 @@ export function sqliteTombstones(store: Store, brainUid: string): TombstoneRepos
       store.all<{ memory_id: string; seq: number; reason: RemovalReason }>(
         `SELECT memory_id, seq, reason FROM memory_removals
          WHERE brain_uid = ? AND ${opts.afterId !== undefined ? '(seq, memory_id) > (?, ?)' : 'seq > ?'}
-         ${opts.throughSeq !== undefined ? 'AND seq <= ?' : ''} ${opts.shareableOnly ? 'AND shareable = 1' : ''}
+         ${opts.shareableOnly ? 'AND shareable = 1' : ''}
          ORDER BY seq, memory_id${limit !== undefined ? ' LIMIT ?' : ''}`,
         brainUid,
         afterSeq,
         ...(opts.afterId !== undefined ? [opts.afterId] : []),
-        ...(opts.throughSeq !== undefined ? [opts.throughSeq] : []),
         ...(limit !== undefined ? [limit] : []),
       ),
   };
