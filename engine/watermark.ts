@@ -54,10 +54,14 @@ export class WatermarkCodec {
     return this.sign(brainUid, seq, place);
   }
 
-  /** A watermark for a delta read of Memories, from inside step `seq`. */
-  encodeMemoryPlace(brainUid: string, seq: number, within: MemoryStepPlace): string {
+  /** A watermark for a delta read of Memories: after step `seq`, or `within` it. */
+  encodeMemoryPlace(brainUid: string, seq: number, within?: MemoryStepPlace): string {
     // Letters of their own, so the change feed, which names its entries with `r` and `t`, tells them apart.
-    const place = within.removal ? `x${Buffer.from(within.id).toString('base64url')}` : `m${within.n}`;
+    const place = !within
+      ? ''
+      : within.removal
+        ? `x${Buffer.from(within.id).toString('base64url')}`
+        : `m${within.n}`;
     return this.sign(brainUid, seq, place);
   }
 

@@ -61,9 +61,7 @@ export async function listMemories(
         watermark:
           end === undefined
             ? ctx.codec.encode(b.uid, await u.sequence.current())
-            : end.within
-              ? ctx.codec.encodeMemoryPlace(b.uid, end.seq, end.within)
-              : ctx.codec.encode(b.uid, end.seq),
+            : ctx.codec.encodeMemoryPlace(b.uid, end.seq, end.within),
         removed: delta.removed,
       };
     }

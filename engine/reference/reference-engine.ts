@@ -20,7 +20,7 @@ import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
-import { WatermarkCodec } from '../watermark.ts';
+import { WatermarkCodec, type MemoryStepPlace } from '../watermark.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import { referenceContext } from './reference-context.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
@@ -439,16 +439,14 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         let next = watermark(s);
         if (more) {
           const last = page[page.length - 1]!;
-          next =
-            stream[q.limit]!.seq === last.seq
-              ? codec.encodeMemoryPlace(
-                  s.uid,
-                  last.seq,
-                  last.removal
-                    ? { removal: true, id: last.removal.id }
-                    : { removal: false, n: last.stored!.n },
-                )
-              : codec.encode(s.uid, last.seq);
+          const place: MemoryStepPlace = last.removal
+            ? { removal: true, id: last.removal.id }
+            : { removal: false, n: last.stored!.n };
+          next = codec.encodeMemoryPlace(
+            s.uid,
+            last.seq,
+            stream[q.limit]!.seq === last.seq ? place : undefined,
+          );
         }
         return {
           data: page.flatMap((e) => (e.stored ? [e.stored.memory] : [])),
