@@ -2,7 +2,6 @@ import type { RecordFacts, ThreadIndex } from '../ports/index.ts';
 import type { Fused, LaneResult } from './fuse.ts';
 import type { Eligibility } from './lane.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
-import { foldText } from '../core/shared/fold-text.ts';
 
 /** The lanes whose ranks the reranker sees (feedback, thorough only, reaches it through the fusion). */
 const rankedLanes = ['lexical', 'entity', 'time', 'recency', 'when', 'semantic', 'prompt'] as const;
@@ -51,7 +50,7 @@ export interface RerankInput {
   query: string;
   /** The query's content words (queryTerms). */
   terms: readonly string[];
-  /** The Brain's speakers the query names (namedSpeakers). */
+  /** The Brain's speakers the query names (namedSpeakers), folded as the terms are. */
   names: readonly string[];
   /** The request's eligibility: a neighbour it may not see is no neighbour (it must not shape the order). */
   eligibility: Eligibility;
@@ -103,8 +102,7 @@ export async function rerankFeatures(o: RerankInput): Promise<RerankCandidates> 
 
   const words = o.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const wh = questionWords.indexOf(words[0] as (typeof questionWords)[number]);
-  // Folded as the terms are.
-  const nameWords = new Set(o.names.flatMap((n) => foldText(n).split(/\s+/)));
+  const nameWords = new Set(o.names.flatMap((n) => n.split(/\s+/)));
   const topicTerms = o.terms.filter((t) => !nameWords.has(t));
   const inverse = (n: number | undefined) => (n ? 1 / n : 0);
 

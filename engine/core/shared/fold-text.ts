@@ -1,3 +1,6 @@
+/** A character that is not printable ASCII, a tab or a line end: text without one folds to its lower case. */
+const notAscii = /[^\u0020-\u007e\t\n\r]/;
+
 /**
  * Text as a search compares it: Unicode's full case folding (CaseFolding.txt, statuses C and F; not the
  * Turkic T: "I" is "i" whatever the language) with compatibility forms made one and accents off.
@@ -10,12 +13,12 @@
  * - What folding adds to lower case: "ß" and "ẞ" fold to "ss" ("strasse" finds "Straße"), final "ς" to
  *   "σ" (so does "Σ" wherever it stands), and the old Cyrillic letter forms to their letters.
  * The marks of other scripts (Indic vowel signs, Hebrew points) are letters' parts and stay.
- * PostgreSQL folds the same way in the SQL function mnemo_fold (its migration 017); a test holds the two
+ * PostgreSQL folds the same way in the SQL function mnemo_fold (its migration 018); a test holds the two
  * together.
  */
 export function foldText(text: string): string {
   // Most text is ASCII, where folding is lower case alone, ten times cheaper than normalizing.
-  if (!/[^\u0020-\u007e\t\n\r]/.test(text)) return text.toLowerCase();
+  if (!notAscii.test(text)) return text.toLowerCase();
   const folded = text
     .normalize('NFKD')
     .toLowerCase()
@@ -62,7 +65,7 @@ export function searchWords(query: string): string[] {
  * character and its marks at a time, so what it finds can be quoted from the text as written.
  */
 export function foldWithOffsets(text: string): { folded: string; origin: Int32Array } {
-  if (!/[^\u0020-\u007e\t\n\r]/.test(text)) {
+  if (!notAscii.test(text)) {
     const origin = new Int32Array(text.length + 1);
     for (let i = 0; i <= text.length; i++) origin[i] = i;
     return { folded: text.toLowerCase(), origin };
