@@ -44,6 +44,8 @@ describe('bench scale', () => {
     // The client ran in a process of its own: its peak is not this one's.
     assert.match(String(l['rss_measured']), /^server process/);
     assert.ok((l['client_rss_mb'] as number) > 0);
+    // The server's CPU over the querying, each Context's share: a Context costs milliseconds.
+    assert.ok((l['server_cpu_ms_per_query'] as number) > 0.1, String(l['server_cpu_ms_per_query']));
     // Sampled through the run: every stage has its peak, none above the run's.
     const byStage = l['rss_mb_by_stage'] as Record<string, number>;
     assert.deepEqual(Object.keys(byStage), ['start', 'write', 'derive_and_index', 'queries']);
