@@ -88,13 +88,13 @@ export interface RecordRepository {
   /** Deletes Records; their citations and queued jobs go with them. */
   remove(ids: readonly string[]): Promise<void>;
   /**
-   * The change feed's Records: those written after step `afterSeq` (or after `afterId` within it) and up
-   * to `throughSeq`, by step then id, at most `limit` (undefined: all); `hideLocalOnly` as for `list`.
+   * The change feed's Records: those written after step `afterSeq` (or after `afterId` within it), by
+   * step then id, at most `limit` (undefined: all); `hideLocalOnly` as for `list`.
    */
   changes(query: StepRange & { hideLocalOnly: boolean }): Promise<RecordRow[]>;
   /**
-   * The change feed's removals: ids forgotten after step `afterSeq` (or after `afterId` within it) and
-   * up to `throughSeq`, at the step of their forget, by step then id, at most `limit`. Every id forgotten in the Brain is kept,
+   * The change feed's removals: ids forgotten after step `afterSeq` (or after `afterId` within it), at
+   * the step of their forget, by step then id, at most `limit`. Every id forgotten in the Brain is kept,
    * also those never written here (a device's tombstone).
    */
   removals(query: StepRange): Promise<{ id: string; seq: number; forgotten_at: string }[]>;
@@ -115,14 +115,13 @@ export interface RecordRepository {
 }
 
 /**
- * Steps of a Brain's sequence a feed reads: after `afterSeq`, through `throughSeq`, `limit` rows at most.
+ * Steps of a Brain's sequence a feed reads: after `afterSeq`, `limit` rows at most.
  * With `afterId`, the read starts inside step `afterSeq` instead: its rows whose id sorts after
  * `afterId` (bytewise), then the steps after it (a step too large for one page is read in several).
  */
 export interface StepRange {
   afterSeq: number;
   afterId?: string | undefined;
-  throughSeq?: number | undefined;
   limit?: number | undefined;
 }
 

@@ -214,10 +214,9 @@ function stepRangeSql(
   column: string,
   idColumn: string,
 ): { steps: string; limit: string } {
-  let steps =
+  const steps =
     range.afterId === undefined
       ? `${column} > ${p.bind(range.afterSeq)}`
       : `(${column}, ${idColumn}) > (${p.bind(range.afterSeq)}, ${p.bind(range.afterId)})`;
-  if (range.throughSeq !== undefined) steps += ` AND ${column} <= ${p.bind(range.throughSeq)}`;
   return { steps, limit: range.limit !== undefined ? `LIMIT ${p.bind(range.limit)}` : '' };
 }

@@ -187,10 +187,6 @@ function stepRangeSql(q: StepRange, column: string, idColumn: string): { sql: st
     sql = `AND (${column}, ${idColumn}) > (?, ?)`;
     params.push(q.afterId);
   }
-  if (q.throughSeq !== undefined) {
-    sql += ` AND ${column} <= ?`;
-    params.push(q.throughSeq);
-  }
   if (q.limit !== undefined) params.push(q.limit);
   return { sql, params };
 }
