@@ -94,6 +94,18 @@ describe('pages on a server whose text order is a locale', { skip: server.skip }
         pgUnitsOfWork(watched).read(uid, (u) =>
           u.tombstones.since(2, 10, { shareableOnly: false, afterId: 'mem_Y' }),
         ),
+      // A delta read of Memories read on from a place inside a step (one step's many changes).
+      'memory changes from a place': () =>
+        pgUnitsOfWork(watched).read(uid, (u) =>
+          u.memories.changes({
+            afterSeq: 1,
+            afterN: 1,
+            limit: 2,
+            nowMs: Date.now(),
+            status: 'all',
+            shareableOnly: false,
+          }),
+        ),
       // The change feed read on from a place inside a step (a forgotten import split across pages).
       'feed records': () =>
         pgUnitsOfWork(watched).read(uid, (u) =>

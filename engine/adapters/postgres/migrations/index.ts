@@ -18,6 +18,7 @@ import { jobWriters } from './017-job-writers.ts';
 import { fullCaseFolding } from './018-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './019-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './020-folded-speakers.ts';
+import { memoryFeedOrder } from './021-memory-feed-order.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -52,6 +53,7 @@ export const migrations: readonly PgMigration[] = [
   fullCaseFolding,
   noLocalOnlyTombstones,
   foldedSpeakers,
+  memoryFeedOrder,
 ];
 
 /**
