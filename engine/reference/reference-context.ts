@@ -1,6 +1,7 @@
 import type { ContextReady, ContextRequest, Memory, Trace } from '../contract/index.ts';
 import { newId } from '../ids.ts';
 import { assembleText, defaultBudgetTokens, type Passage } from '../core/shared/assemble-text.ts';
+import { foldText } from '../core/shared/fold-text.ts';
 import type { ContextOptions, Deployment } from '../types.ts';
 import { hiddenHere, inSpan } from './eligible.ts';
 import type { BrainState, StoredRecord } from './state.ts';
@@ -11,10 +12,13 @@ const stopwords = new Set(
   ),
 );
 
-/** Lower-case words of two or more letters or digits, minus the commonest function words. */
+/**
+ * Folded words (as every engine's search compares them: "strasse" finds "Straße") of two or more letters
+ * or digits, minus the commonest function words.
+ */
 export function words(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  for (const w of foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [])
     if (w.length > 1 && !stopwords.has(w)) out.add(w);
   return out;
 }
@@ -118,7 +122,7 @@ export async function referenceContext(
   const scored: { r: StoredRecord; shared: string[] }[] = [];
   for (const r of s.records.values()) {
     if (!eligible(r)) continue;
-    const haystack = r.text.toLowerCase();
+    const haystack = foldText(r.text);
     const shared = [...queryWords].filter((w) => haystack.includes(w));
     if (shared.length > 0) scored.push({ r, shared });
   }

@@ -17,7 +17,7 @@ runContractSuite(
     unknownKindCode: 'unknown_kind',
     sharesMemories: true,
     replicaIds: 'per-store',
-    foldsContext: true,
+    entityLane: true,
   },
   (o = {}) => {
     n += 1;

@@ -16,7 +16,7 @@ const traits = {
   unknownKindCode: 'unknown_kind' as const,
   sharesMemories: true,
   replicaIds: 'per-brain' as const,
-  foldsContext: true,
+  entityLane: true,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

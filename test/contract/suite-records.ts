@@ -23,11 +23,8 @@ export interface EngineTraits {
    * (SQLite, one device's), or not at all (an engine without the replication routes).
    */
   replicaIds?: 'per-brain' | 'per-store';
-  /**
-   * A Context finds words folded as listMemories' q folds them (case in every script, accents, "ß" as
-   * "ss"); the reference engine's scan matches lower-cased words only.
-   */
-  foldsContext?: boolean;
+  /** Retrieval runs the entity lane (the reference engine's Context is one substring scan). */
+  entityLane?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {
