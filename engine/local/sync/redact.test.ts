@@ -139,6 +139,10 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('> 6011\n> 0000\n> 0000\n> 0004 ok'), '> [card] ok');
     assert.equal(textOf('2221 -\n0000 -\r\n0000 -\n0009, 4123\n4567\n8901\n2345\n677.'), '[card], [card].');
     assert.equal(textOf('amex\n3782\n822463\n10005'), 'amex\n[card]');
+    // Mir, RuPay and Troy.
+    assert.equal(textOf('2200\n0000\n0000\n0004 ok'), '[card] ok');
+    assert.equal(textOf('8100\n0000\n0000\n0002 ok'), '[card] ok');
+    assert.equal(textOf('9792\n0000\n0000\n0003 ok'), '[card] ok');
   });
 
   it('keeps a list of numbers one a line as written, even when its digits pass Luhn', () => {
@@ -378,9 +382,13 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it('never lets a card number through that is written one group a line, when it starts as a payment card does', () => {
-    // 3 to 6, or Mastercard's 2221 to 2720; printed 4-4-4-4(-3), or 4-6-5 and 4-6-4 at 15 and 14 digits.
+    // 3 to 6, Mastercard's 2221 to 2720, Mir's 2200 to 2204, RuPay's 81 and 82, Troy's 9792; printed
+    // 4-4-4-4(-3), or 4-6-5 and 4-6-4 at 15 and 14 digits.
     const issued = fc
-      .tuple(fc.constantFrom('3', '4', '5', '6', '2221', '2500', '2720'), fc.integer({ min: 13, max: 19 }))
+      .tuple(
+        fc.constantFrom('3', '4', '5', '6', '2221', '2500', '2720', '2200', '2204', '81', '82', '9792'),
+        fc.integer({ min: 13, max: 19 }),
+      )
       .chain(([head, length]) =>
         fc
           .array(fc.integer({ min: 0, max: 9 }), {

@@ -724,10 +724,18 @@ const printedAsCard = (joints: number[], length: number) =>
 
 /**
  * Whether a number starts as the payment cards' numbers do: American Express, Diners Club and JCB with
- * 3, Visa with 4, Mastercard with 5 or 2221 to 2720, Discover, UnionPay and Maestro with 6.
+ * 3, Visa with 4, Mastercard with 5 or 2221 to 2720, Discover, UnionPay and Maestro with 6, Mir with 2200
+ * to 2204, RuPay with 81 or 82 (besides its 6s and 508), Troy with 9792. UATP's 1 is left out: lists of
+ * years start so, and its cards are an airline's accounts that people seldom type.
  */
-const issuedAsCard = (digits: string) =>
-  /^[3-6]/.test(digits) || (digits.slice(0, 4) >= '2221' && digits.slice(0, 4) <= '2720');
+const issuedAsCard = (digits: string) => {
+  const head = digits.slice(0, 4);
+  return (
+    /^(?:[3-6]|8[12]|9792)/.test(digits) ||
+    (head >= '2200' && head <= '2204') ||
+    (head >= '2221' && head <= '2720')
+  );
+};
 
 /** The length of the date, or span of years or times, that `s` starts with, or 0. */
 function dateLength(s: string): number {
