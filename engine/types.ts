@@ -28,6 +28,7 @@ import type {
   SyncStatus,
   TombstoneResult,
 } from './contract/index.ts';
+import type { RunEnd } from './ports/index.ts';
 
 /** The namespace a credential selects: its project and environment. Nothing else selects it. */
 export interface Tenant {
@@ -227,5 +228,5 @@ export interface EngineSync {
     page: RecordPage,
   ): Promise<{ pulled: number; skipped: number }>;
   /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */
-  finishRun(t: Tenant, brainId: string, pairingId: string, error: string | null): Promise<void>;
+  finishRun(t: Tenant, brainId: string, pairingId: string, end: RunEnd): Promise<void>;
 }

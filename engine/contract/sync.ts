@@ -141,6 +141,18 @@ export const SyncStatus = z
         'Records that cannot travel (corrections) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
       ),
     last_error: z.string().nullable(),
+    catching_up: z
+      .boolean()
+      .describe(
+        'The last run stopped with more to do and kept what it did (its limit of feed pages, or its 30-minute ' +
+          'deadline after some progress; last_error then still names run_deadline): the next run goes on within ' +
+          'seconds, by itself. Not a failure.',
+      ),
+    next_run_at: DateTime.nullable().describe(
+      'When this server runs the sync by itself next (sooner after a write); null while a run is under way, ' +
+        'when not paired, and on a server that does not pair.',
+    ),
+    running: z.boolean().describe('A run is under way now.'),
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof SyncStatus>;

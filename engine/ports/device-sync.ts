@@ -30,8 +30,18 @@ export interface PairingRow {
   last_success_at: string | null;
   last_attempt_at: string | null;
   last_error: string | null;
+  /** 1: the last run stopped with more to do and kept what it did; the next follows soon. */
+  catching_up: number;
   paired_at: string;
   pairing_id: string;
+}
+
+/** How a sync run ended. */
+export interface RunEnd {
+  /** Null on success; never the key, which no error text holds. */
+  error: string | null;
+  /** It stopped with more to do and kept what it did (its page limit, or its deadline after progress). */
+  catchingUp: boolean;
 }
 
 /** What became of a Record of this device: pushed (as `remoteId`), skipped, held back, or pulled. */
@@ -125,8 +135,8 @@ export interface DeviceSyncStore {
    * `pairingId`.
    */
   restart(brainUid: string, pairingId: string): Promise<boolean>;
-  /** Ends a run of the pairing: when, and its error (null on success). */
-  finishRun(brainUid: string, pairingId: string, at: string, error: string | null): Promise<void>;
+  /** Ends a run of the pairing: when, its error (null on success), and whether it is catching up. */
+  finishRun(brainUid: string, pairingId: string, at: string, end: RunEnd): Promise<void>;
   /**
    * The Records whose redacted copies (pushed under ids of their own) are among `ids`: a tombstone of
    * the copy forgets the original. Read in the caller's unit of work (the tombstones').

@@ -125,11 +125,22 @@ function Paired({
       <p data-testid="sync-last-success">
         Last synced: {s.last_success_at ? formatDateTime(s.last_success_at) : 'not yet'}
       </p>
-      {s.last_error ? (
+      {s.catching_up ? (
+        // A long sync under way (its page limit or its 30 minutes reached, progress kept) is no failure,
+        // though last_error names the deadline.
+        <p role="status" data-testid="sync-catching-up">
+          Still catching up: the last run stopped with more to do and kept what it had done. The next run goes
+          on by itself.
+        </p>
+      ) : s.last_error ? (
         <p className="notice" role="alert" data-testid="sync-last-error">
           Last attempt failed: {s.last_error}
         </p>
       ) : null}
+      <p className="muted" data-testid="sync-next-run">
+        Next sync:{' '}
+        {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}
+      </p>
       <div className="table-scroll">
         <table className="table" aria-label="Sync counts">
           <tbody>

@@ -204,13 +204,15 @@ export async function runSync(
       if (!page.has_more) break;
       limit = Math.min(pageSize, limit * 2);
     }
-    await sync.finishRun(t, brainId, remote.pairingId, null);
+    await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
     return { pushed, pulled, error: null, more, deadline: false, progressed };
   } catch (e) {
     // A request the deadline cut fails as the client saw it (an abort): the deadline is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
     const error = describe(late ? overdue : e, remote.remote, remote.remoteKey);
-    await sync.finishRun(t, brainId, remote.pairingId, error).catch(() => {});
+    await sync
+      .finishRun(t, brainId, remote.pairingId, { error, catchingUp: late && progressed })
+      .catch(() => {});
     return { pushed, pulled, error, more: false, deadline: late, progressed };
   } finally {
     clearTimeout(deadline);

@@ -25,6 +25,8 @@ interface BrainLoop {
   t: Tenant;
   brainId: string;
   timer: NodeJS.Timeout | null;
+  /** When the timer fires (a write may set it before `due`). */
+  timerAt: number;
   /** When the run planned last (not by a write) is due: a write may bring it sooner, never later. */
   due: number;
   running: Promise<SyncStatus> | null;
@@ -70,6 +72,7 @@ export function createSyncService(o: SyncServiceOptions) {
 
   const startIn = (loop: BrainLoop, ms: number) => {
     if (loop.timer) clearTimeout(loop.timer);
+    loop.timerAt = Date.now() + ms;
     loop.timer = setTimeout(() => {
       loop.timer = null;
       void run(loop).catch(() => {});
@@ -136,7 +139,7 @@ export function createSyncService(o: SyncServiceOptions) {
         loop.again = false;
         schedule(loop, 0);
       } else schedule(loop, more ? debounceMs : nextWait(loop));
-      return s.status(loop.t, loop.brainId);
+      return withSchedule(loop, await s.status(loop.t, loop.brainId));
     })();
     return loop.running;
   };
@@ -158,6 +161,7 @@ export function createSyncService(o: SyncServiceOptions) {
         t,
         brainId,
         timer: null,
+        timerAt: Infinity,
         due: Infinity,
         running: null,
         again: false,
@@ -168,6 +172,16 @@ export function createSyncService(o: SyncServiceOptions) {
     }
     return loop;
   };
+
+  /** The store's status with what only this server knows: whether a run is under way, and when the next is. */
+  const withSchedule = (loop: BrainLoop | undefined, status: SyncStatus): SyncStatus => {
+    const live = status.paired && loop !== undefined && current(loop) && !closed;
+    const running = live && loop.running !== null;
+    const next = live && !running && loop.timer !== null ? new Date(loop.timerAt).toISOString() : null;
+    return { ...status, running, next_run_at: next };
+  };
+  const scheduled = async (t: Tenant, brainId: string, status: Promise<SyncStatus>) =>
+    withSchedule(loops.get(keyOf(t, brainId)), await status);
 
   return {
     /** Starts the loops of the Brains paired before this server started: each syncs soon. */
@@ -186,14 +200,14 @@ export function createSyncService(o: SyncServiceOptions) {
       if (loop.running) loop.again = true;
       else if (loop.failures === 0) startIn(loop, Math.max(0, Math.min(debounceMs, loop.due - Date.now())));
     },
-    status: (t: Tenant, brainId: string) => requireSync().status(t, brainId),
+    status: (t: Tenant, brainId: string) => scheduled(t, brainId, requireSync().status(t, brainId)),
     async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
       const status = await requireSync().pair(t, brainId, body);
       // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
       const old = loops.get(keyOf(t, brainId));
       if (old) stop(old);
       schedule(loopOf(t, brainId), 0);
-      return status;
+      return scheduled(t, brainId, Promise.resolve(status));
     },
     async unpair(t: Tenant, brainId: string): Promise<SyncStatus> {
       const status = await requireSync().unpair(t, brainId);

@@ -78,7 +78,7 @@ export interface RunningApp {
 
 export async function startApp(
   engine: 'reference' | 'local',
-  extra: { thoroughSyncMs?: number } = {},
+  extra: Pick<Parameters<typeof startServer>[0], 'thoroughSyncMs' | 'sync'> = {},
 ): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `mnemo-e2e-${engine}-`));
   const keyRegistry = join(dataDir, 'keys.json');

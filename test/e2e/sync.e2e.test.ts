@@ -1,7 +1,14 @@
 // The Sync panel against `mnemo serve --ui` with the local engine, paired with a second, hosted server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startNode, tempRoot } from '../integration/sync-helpers.ts';
+import {
+  fakeRemote,
+  hubAnswer,
+  json,
+  startNode,
+  tempRoot,
+  type Answer,
+} from '../integration/sync-helpers.ts';
 import { browserPerFile, checkScreen, openUi, startApp } from './harness.ts';
 
 const context = browserPerFile();
@@ -63,5 +70,71 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
     await app.close();
     await h.stop();
     remove();
+  }
+});
+
+test('the Sync panel tells a long sync under way from a failing one, and when the next run is', async () => {
+  const hub = await fakeRemote();
+  // A feed that never ends, each page 0.3 s: a run of 0.8 s keeps two pages and stops at its deadline.
+  const slowFeed: Answer = (seen, res) => {
+    if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
+    const t = setTimeout(
+      () => json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed: [] }),
+      300,
+    );
+    res.once('close', () => clearTimeout(t));
+  };
+  hub.byBrain.set('big', slowFeed);
+  hub.byBrain.set('down', (_seen, res) => void res.writeHead(503).end());
+  // The next run an hour away, whether after progress (the debounce) or a failure (the interval).
+  const app = await startApp('local', {
+    sync: {
+      debounceMs: 3_600_000,
+      intervalMs: 3_600_000,
+      limits: { idleMs: 20_000, totalMs: 20_000, runMs: 800 },
+    },
+  });
+  try {
+    for (const [id, name] of [
+      ['big', 'Big'],
+      ['down', 'Down'],
+    ] as const) {
+      await app.api.createBrain({ id, name });
+      await app.api.pairSync(id, { remote: hub.url, remote_key: 'sk_test_remote_key' });
+    }
+    const { page, problems } = await openUi(context(), app);
+    const open = async (name: string, id: string) => {
+      await page.getByRole('link', { name: 'Brains' }).first().click();
+      await page.getByRole('link', { name }).click();
+      await page
+        .getByRole('navigation', { name: `Brain ${id}` })
+        .getByRole('link', { name: 'Sync' })
+        .click();
+      await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
+    };
+    const inAnHour = async () => {
+      const text = (await page.getByTestId('sync-next-run').textContent()) ?? '';
+      assert.match(text, /^Next sync: /);
+      assert.doesNotMatch(text, /none planned|under way/);
+    };
+
+    await open('Big', 'big');
+    await page.getByTestId('sync-catching-up').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'a sync under way is no failure');
+    await inAnHour();
+    await checkScreen(page, 'sync-catching-up');
+
+    await open('Down', 'down');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Last attempt failed: / })
+      .waitFor();
+    assert.equal(await page.getByTestId('sync-catching-up').count(), 0);
+    await inAnHour();
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+    await hub.close();
   }
 });

@@ -14,6 +14,11 @@ const undoMigrations15To18 = `DROP TABLE derive_upgrade; DROP INDEX memories_slo
   DROP TRIGGER records_leave_tombstones; DROP TRIGGER brains_take_tombstones; DROP TABLE record_tombstones;
   DROP TABLE sync_pairings; DROP TABLE sync_records;`;
 
+/** A store set back to an older version loses the columns later migrations add, as it never had them. */
+function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
+  db.exec('ALTER TABLE sync_pairings DROP COLUMN catching_up'); // 24
+}
+
 describe('local engine: migrations', () => {
   it('upgrades a schema-version-1 file: its Records get indexed, queued derivation runs, data is kept', async () => {
     const dataDir = tempDir();
@@ -280,6 +285,7 @@ describe('local engine: migrations', () => {
       put.run(n[street.text], street.text, street.speaker, looked.text, '', scope);
       put.run(n[lunch], lunch, '', '', '', scope);
       db.prepare('DELETE FROM index_queue').run();
+      withoutLaterColumns(db);
       db.pragma('user_version = 20');
       db.close();
     }
@@ -325,6 +331,7 @@ describe('local engine: migrations', () => {
       db.prepare('UPDATE retrieval_index SET speaker_norm = lower(speaker)').run();
       db.prepare("UPDATE retrieval_index SET speaker_norm = 'josé' WHERE speaker = 'José'").run();
       db.prepare('DELETE FROM index_queue').run();
+      withoutLaterColumns(db);
       db.pragma('user_version = 22');
       db.close();
     }

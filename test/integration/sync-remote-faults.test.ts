@@ -74,6 +74,7 @@ describe('a sync run against a remote that misbehaves', () => {
     assert.match(status.last_error ?? '', /^http:\/\/127\.0\.0\.1:\d+\/v1: remote_timeout: /);
     assert.ok(status.last_attempt_at! > first.last_attempt_at!, 'the second attempt is kept');
     assert.equal(status.last_success_at, null);
+    assert.equal(status.catching_up, false);
   });
 
   it('stops a pull whose change feed says has_more without moving its watermark', async () => {
@@ -96,9 +97,11 @@ describe('a sync run against a remote that misbehaves', () => {
   it('reads at most a run’s pages of a feed that never ends, and the next run reads on from there', async () => {
     const first = await paired('endless', endlessFeed);
     assert.equal(first.last_error, null);
+    // More to read: a success that is still catching up.
+    assert.equal(first.catching_up, true);
     const started = Date.now();
     const status = await a.client.runSync('endless');
-    assert.equal(status.last_error, null);
+    assert.deepEqual([status.last_error, status.catching_up], [null, true]);
     assert.deepEqual(
       asked('endless', started).map((s) => s.query.get('since_watermark')),
       ['wm_5', 'wm_6', 'wm_7', 'wm_8', 'wm_9'],

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SyncStatus } from '../../engine/contract/index.ts';
@@ -104,11 +105,15 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
     await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
     for (;;) {
       const status = await a.client.getSync(brain);
-      if (status.last_attempt_at !== null) return { status, ms: Date.now() - started };
+      if (status.last_attempt_at !== null && !status.running) return { status, ms: Date.now() - started };
       if (Date.now() - started > 10_000) assert.fail(`the first run of ${brain} did not end`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };
+
+  /** The time is about an hour from now (the debounce and the interval here). */
+  const inAnHour = (at: string | null) =>
+    at !== null && Math.abs(Date.parse(at) - Date.now() - 3_600_000) < 60_000;
 
   it('stops at its deadline, keeps the pages it read, and the next run reads on from there', async () => {
     let stalled = true;
@@ -121,12 +126,47 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
     assert.match(first.status.last_error ?? '', deadline);
     assert.equal(first.status.last_success_at, null);
     assert.deepEqual(pages('stalled', 0), ['start', 'wm_1', 'wm_2']);
+    // Not a failure: the next run reads on after the debounce (an hour here), not after a backoff.
+    assert.equal(first.status.catching_up, true);
+    assert.ok(inAnHour(first.status.next_run_at), String(first.status.next_run_at));
 
     stalled = false;
     const since = Date.now();
     const status = await within('the next run', 10_000, a.client.runSync('stalled'));
     assert.equal(status.last_error, null);
+    assert.deepEqual([status.catching_up, status.running], [false, false]);
+    assert.ok(inAnHour(status.next_run_at), String(status.next_run_at));
     assert.deepEqual(pages('stalled', since), ['wm_2', 'wm_3', 'wm_4']);
+  });
+
+  it('mnemo sync run exits 3 when the run stopped at its deadline with its progress kept, 1 when it failed', async () => {
+    const runCli = (brain: string) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [join(import.meta.dirname, '..', '..', 'bin', 'mnemo.mjs'), 'sync', 'run', '--brain', brain],
+          { env: { ...process.env, MNEMO_URL: a.server.url, MNEMO_KEY: a.key, MNEMO_LOG: 'silent' } },
+          (e, stdout) => resolve({ code: e ? (e.code as number) : 0, stdout }),
+        );
+      });
+    await paired(
+      'cli-slow',
+      slowly(
+        250,
+        feed(Infinity, () => false),
+      ),
+    );
+    const slow = await runCli('cli-slow');
+    assert.equal(slow.code, 3, slow.stdout);
+    assert.match(slow.stdout, /^catching up: the last run stopped with more to do/m);
+    assert.match(slow.stdout, /^next run: \d{4}-/m);
+    await paired(
+      'cli-stuck',
+      feed(5, () => true),
+    );
+    const stuck = await runCli('cli-stuck');
+    assert.equal(stuck.code, 1, stuck.stdout);
+    assert.doesNotMatch(stuck.stdout, /catching up/);
   });
 
   it('ends however long the feed of a hub that answers every page slowly', async () => {
@@ -244,6 +284,8 @@ describe('what a sync run that reaches its deadline says it kept', () => {
       [outcome.pushed, outcome.pulled, outcome.deadline, outcome.progressed],
       [0, 0, true, true],
     );
+    // Kept with the run's end: the status says so after a restart too.
+    assert.equal((await engine.sync!.status(t, 'pages')).catching_up, true);
   });
 
   it('makes no progress when the hub stalls at the first page and nothing is to be pushed', async () => {
@@ -253,6 +295,7 @@ describe('what a sync run that reaches its deadline says it kept', () => {
     );
     assert.match(outcome.error ?? '', deadline);
     assert.deepEqual([outcome.deadline, outcome.progressed], [true, false]);
+    assert.equal((await engine.sync!.status(t, 'stuck')).catching_up, false);
   });
 
   it('tells a run the hub failed from one that reached its deadline', async () => {
@@ -262,6 +305,7 @@ describe('what a sync run that reaches its deadline says it kept', () => {
     });
     assert.ok(outcome.error !== null && !deadline.test(outcome.error), outcome.error ?? '');
     assert.deepEqual([outcome.deadline, outcome.progressed], [false, false]);
+    assert.equal((await engine.sync!.status(t, 'refused')).catching_up, false);
   });
 });
 
@@ -326,6 +370,7 @@ describe('the background sync of a Brain whose runs reach their deadline', () =>
     const first = await a.client.getSync('big');
     assert.match(first.last_error ?? '', deadline);
     assert.equal(first.last_success_at, null);
+    assert.equal(first.catching_up, true);
     // Before: the run after the first waited for the backoff, an hour here.
     await until(
       'the sync to finish',
@@ -373,5 +418,9 @@ describe('the background sync of a Brain whose runs reach their deadline', () =>
     const status = await a.client.getSync('stalling');
     assert.match(status.last_error ?? '', deadline);
     assert.equal(status.last_success_at, null);
+    // A failure: the next run comes after the backoff (the interval, an hour here).
+    assert.equal(status.catching_up, false);
+    const wait = Date.parse(status.next_run_at ?? '') - Date.now();
+    assert.ok(wait > 3_500_000 && wait <= 3_600_000, `${wait} ms`);
   });
 });

@@ -213,15 +213,16 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return kept;
         }),
       ),
-    finishRun: (brainUid, pairingId, at, error) =>
+    finishRun: (brainUid, pairingId, at, { error, catchingUp }) =>
       between(
         () =>
           void store.run(
             error === null
-              ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL WHERE brain_uid = ? AND pairing_id = ?'
-              : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ? WHERE brain_uid = ? AND pairing_id = ?',
+              ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?'
+              : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ?, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?',
             at,
             error ?? at,
+            catchingUp ? 1 : 0,
             brainUid,
             pairingId,
           ),

@@ -112,7 +112,7 @@ describe('a sync run whose Brain is paired again or unpaired while it is in flig
       ended,
     );
     await assert.rejects(sync.applyPulled(t, 'ana', old.pairingId, feedPage('wm_old')), ended);
-    await sync.finishRun(t, 'ana', old.pairingId, 'cut');
+    await sync.finishRun(t, 'ana', old.pairingId, { error: 'cut', catchingUp: false });
 
     const status = await sync.status(t, 'ana');
     assert.deepEqual(

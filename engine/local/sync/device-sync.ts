@@ -12,7 +12,7 @@ import {
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { PairingRow, RecordFate, RecordRow } from '../../ports/index.ts';
+import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
@@ -63,6 +63,10 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus
     held_back: p?.held_back ?? 0,
     skipped: p?.skipped ?? 0,
     last_error: p?.last_error ?? null,
+    catching_up: p?.catching_up === 1,
+    // The schedule is the running server's (sync-service), not the store's.
+    next_run_at: null,
+    running: false,
   };
 }
 
@@ -371,13 +375,11 @@ export async function applyPulled(
   return { pulled, skipped };
 }
 
-/** Ends a run: its time, and its error (null on success; never the key, which no error text holds). */
-export async function finishRun(
-  ctx: LocalCtx,
-  b: BrainRow,
-  pairingId: string,
-  error: string | null,
-): Promise<void> {
+/** Ends a run: its time, its error and whether it is catching up (RunEnd). */
+export async function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, end: RunEnd): Promise<void> {
   // The end of a run whose pairing was replaced meanwhile is not the new pairing's to show.
-  await ctx.device.finishRun(b.uid, pairingId, nowIso(ctx), error === null ? null : error.slice(0, 2000));
+  await ctx.device.finishRun(b.uid, pairingId, nowIso(ctx), {
+    error: end.error === null ? null : end.error.slice(0, 2000),
+    catchingUp: end.catchingUp,
+  });
 }

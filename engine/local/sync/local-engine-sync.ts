@@ -38,8 +38,8 @@ export function createEngineSync(
     applyPulled: write((t, id, pairingId, page) =>
       onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page)),
     ),
-    finishRun: op((t, id, pairingId, error) =>
-      onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, error)),
+    finishRun: op((t, id, pairingId, end) =>
+      onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, end)),
     ),
   };
 }

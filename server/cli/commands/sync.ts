@@ -34,7 +34,7 @@ function fail(e: unknown): void {
   process.exitCode = 1;
 }
 
-/** The status as a person reads it: what is paired, the counts, the last success and error. */
+/** The status as a person reads it: what is paired, the counts, the last success and error, the next run. */
 export function formatStatus(s: SyncStatus): string {
   if (!s.paired) return `Brain ${s.brain_id} is not paired`;
   return [
@@ -42,6 +42,10 @@ export function formatStatus(s: SyncStatus): string {
     `pending ${s.pending}, pushed ${s.pushed}, pulled ${s.pulled}, held back ${s.held_back}, skipped ${s.skipped}`,
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
+    ...(s.catching_up
+      ? ['catching up: the last run stopped with more to do and kept what it did; the next goes on by itself']
+      : []),
+    `next run: ${s.running ? 'under way now' : (s.next_run_at ?? 'none planned')}`,
   ].join('\n');
 }
 
@@ -99,7 +103,14 @@ export function register(program: Command): void {
       }
     });
 
-  withServer(sync.command('run').description('sync now; exit code 1 when the run failed'))
+  withServer(
+    sync
+      .command('run')
+      .description(
+        'sync now; exit code 1 when the run failed, 3 when it stopped at its deadline with its progress kept ' +
+          '(a long sync under way, which the server goes on with by itself)',
+      ),
+  )
     .option('--json', 'print the status after the run as one JSON object', false)
     .action(async (flags: ServerFlags & { json: boolean }) => {
       const client = localServer(flags);
@@ -107,7 +118,7 @@ export function register(program: Command): void {
       try {
         const s = await client.runSync(flags.brain);
         console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
-        if (s.last_error) process.exitCode = 1;
+        if (s.last_error) process.exitCode = s.catching_up ? 3 : 1;
       } catch (e) {
         fail(e);
       }

@@ -21,6 +21,7 @@ import { tombstonePlace } from './020-tombstone-place.ts';
 import { fullCaseFolding } from './021-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './022-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './023-folded-speakers.ts';
+import { syncCatchingUp } from './024-sync-catching-up.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -60,4 +61,5 @@ export const migrations: readonly Migration[] = [
   fullCaseFolding,
   noLocalOnlyTombstones,
   foldedSpeakers,
+  syncCatchingUp,
 ];
