@@ -287,7 +287,8 @@ export const handlers: Record<string, Handler> = {
     }
     const run = (onEvent?: Parameters<Engine['createContext']>[3]['onEvent']) =>
       deps.scoped.createContext(brainId, body, { watermark: i.watermark, requestId, onEvent }).catch(failed);
-    if (!i.wantsStream) {
+    // Only thorough streams: a client that prefers the stream but also accepts JSON gets JSON otherwise.
+    if (!i.wantsStream || body.mode !== 'thorough') {
       const ctx = await run();
       return c.json(ctx, ctx.status === 'processing' ? 202 : 200);
     }

@@ -161,7 +161,10 @@ describe('Accept: q-values choose between the stream and JSON', () => {
           headers: { ...auth, Accept: accept },
           ...(path.endsWith('context') ? { body: '{"query":"tea"}' } : {}),
         });
-      assert.equal((await ask('text/event-stream, application/json;q=0.5')).status, 200);
+      const fast = await ask('text/event-stream, application/json;q=0.5');
+      assert.equal(fast.status, 200);
+      assert.match(fast.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(((await fast.json()) as { object: string }).object, 'context');
       assert.equal((await ask('text/event-stream, application/json;q=0.9', '/brains')).status, 200);
       const refused = await ask('text/event-stream, application/json;q=0');
       assert.equal(refused.status, 406);
