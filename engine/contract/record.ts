@@ -87,7 +87,7 @@ export const RecordSource = z
     external_id: shortText
       .optional()
       .describe(
-        'Identity of the item in an external system. Records carrying one are reconciled from that source and are not erasable one by one.',
+        'Identity of the item in the external system `name` names. A Record carrying both is reconciled from that source and is not erasable by itself (forgetSource removes the import); one with an external_id and no name is erasable as any other.',
       ),
     trust: SourceTrust.optional().describe('How far this source is trusted; default medium.'),
   })

@@ -1,4 +1,5 @@
 import type { DeletionReceipt } from '../contract/index.ts';
+import { isErasable } from '../core/shared/erasable.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
@@ -27,11 +28,11 @@ export async function forgetRecord(
     // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
     // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
     // over where the request came from.
-    if (r.external_id !== null) {
+    if (!isErasable({ name: r.source_name, external_id: r.external_id })) {
       throw new MnemoError(
         'record_not_erasable',
         `record_id: ${recordId} was reconciled from an external source; remove it at the source, or remove ` +
-          `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name ?? '')}`,
+          `the whole import with DELETE /v1/brains/${brainId}/sources/${encodeURIComponent(r.source_name!)}`,
       );
     }
     return forgetRecordRows(ctx, u, [recordId]);

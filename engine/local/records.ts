@@ -7,6 +7,7 @@ import type {
 } from '../contract/index.ts';
 import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
 import { recordText } from '../core/derive/record-text.ts';
+import { isErasable } from '../core/shared/erasable.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
@@ -36,7 +37,7 @@ function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memory
     content: JSON.parse(r.content) as TypedContent,
     source: { name: r.source_name, external_id: r.external_id, trust: r.trust },
     visibility: r.visibility,
-    erasable: r.external_id === null,
+    erasable: isErasable({ name: r.source_name, external_id: r.external_id }),
     occurred_at: r.occurred_at,
     memory_ids: memoryIds,
     created_at: r.created_at,

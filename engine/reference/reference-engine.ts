@@ -18,6 +18,7 @@ import { newId } from '../ids.ts';
 import { canonicalJson } from '../core/shared/canonical-json.ts';
 import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
+import { isErasable } from '../core/shared/erasable.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec, type MemoryStepPlace } from '../watermark.ts';
@@ -264,7 +265,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           trust: body.source?.trust ?? 'medium',
         },
         visibility: body.visibility ?? 'shareable',
-        erasable: !body.source?.external_id,
+        erasable: isErasable({
+          name: body.source?.name ?? null,
+          external_id: body.source?.external_id ?? null,
+        }),
         occurred_at: body.occurred_at ?? created,
         memory_ids: [memoryId],
         created_at: created,

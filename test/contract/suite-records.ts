@@ -305,6 +305,18 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.equal((await api.get(`/brains/b/records/${record.id}`)).status, 200);
     });
 
+    it('a Record with an external_id but no source name is erased as any other: no import holds it', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', {
+        content: 'crm id only',
+        source: { external_id: 'crm-77' },
+      });
+      assert.equal(record.erasable, true);
+      const r = await api.del(`/brains/b/records/${record.id}`);
+      assert.equal(r.status, 200, r.text);
+      assertError(await api.get(`/brains/b/records/${record.id}`), 404, 'not_found', 'record_not_found');
+    });
+
     it('listRecords is newest first and filters by kind and by an inclusive since/until span', async () => {
       const api = await brainWithKey(server);
       const a = await remember(api, 'b', {
