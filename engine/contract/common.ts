@@ -61,7 +61,14 @@ export type SelfEntity = z.infer<typeof SelfEntity>;
 export const Citation = z
   .object({
     record_id: z.string(),
-    quote: z.string().describe("An exact substring of the cited Record's text."),
+    quote: z
+      .string()
+      .describe(
+        "An exact substring of the cited Record's citable text: a message's or document's text as sent; for a " +
+          "fact, one line '<subject> <predicate with spaces>: <value>'; for an event, '<title>; when: <starts_at>[ to " +
+          "<ends_at>]; where: <place>; who: <participants, comma-separated>' (parts present only when set); for a " +
+          "correction, its statement, or 'retracted <memory id>[: <reason>]'.",
+      ),
   })
   .meta({ id: 'Citation' });
 export type Citation = z.infer<typeof Citation>;
