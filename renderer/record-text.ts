@@ -1,10 +1,17 @@
 import type { TypedContent } from '../engine/contract/index.ts';
+import { selfAliases } from '../engine/core/derive/resolve-owner.ts';
+
+/** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
+export const isSelfSpeaker = (speaker: string) => selfAliases.has(speaker.trim().toLowerCase());
+
+/** A speaker as a person reads it: the Brain's own person is "You", not "self". */
+export const speakerLabel = (speaker: string) => (isSelfSpeaker(speaker) ? 'You' : speaker);
 
 /** One line of plain words for a Record's content, whatever its kind. */
 export function recordSummary(content: TypedContent): string {
   switch (content.kind) {
     case 'message':
-      return content.speaker ? `${content.speaker}: ${content.text}` : content.text;
+      return content.speaker ? `${speakerLabel(content.speaker)}: ${content.text}` : content.text;
     case 'document':
       return content.title ? `${content.title} — ${content.text}` : content.text;
     case 'event':

@@ -7,6 +7,7 @@ import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
+import { isSelfSpeaker } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -154,7 +155,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
                 <QuoteInContext text={e.text} quote={e.quote} />
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
-                  {e.speaker ? <span>said by {e.speaker}</span> : null}
+                  {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{formatDateTime(e.occurred_at)}</span>
                   <span className="mono muted">{e.record_id}</span>

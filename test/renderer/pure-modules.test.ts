@@ -112,6 +112,12 @@ test('validity reads as a person would say it: since, a span, one day, or never'
   assert.match(truthPhrase(from, null), /^true since /);
 });
 
+test("shows the Brain's own person as You where a message names them by the engine's word for them", () => {
+  assert.equal(recordSummary({ kind: 'message', text: 'Of course.', speaker: 'self' }), 'You: Of course.');
+  assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: ' User ' }), 'You: Hi');
+  assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: 'Marta' }), 'Marta: Hi');
+});
+
 test('a correction Record reads as words, with its reason', () => {
   assert.equal(
     recordSummary({ kind: 'correction', corrects: 'mem_1', statement: 'I live in Porto.', reason: 'Moved' }),
