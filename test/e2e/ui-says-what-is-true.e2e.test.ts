@@ -129,6 +129,24 @@ test('table text wraps long tokens but never breaks ordinary words; wide tables 
   await navigateInPlace(page, screens.memories);
   await page.locator('main table').first().waitFor();
   await checkScreen(page, 'memories-long-tokens-800');
+  // A phone's width: no page wider than the window (the Keys table's hidden button text included), and
+  // every one of the Brain's pages within reach without scrolling sideways.
+  await app().server.registry!.create({ env: 'live', project: 'local', label: 'a second key' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [name, path] of Object.entries({ ...screens, keys: '/keys' })) {
+    await navigateInPlace(page, path);
+    await page.locator('main table').first().waitFor();
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    assert.ok(scrollWidth <= 390, `${name} at 390 px: the page is ${scrollWidth} px wide`);
+  }
+  await navigateInPlace(page, screens.memories);
+  const tabs = page.getByRole('navigation', { name: 'Brain words' }).getByRole('link');
+  assert.ok((await tabs.count()) >= 8);
+  for (const tab of await tabs.all()) {
+    const box = (await tab.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `${await tab.textContent()} is within the window`);
+  }
+  await checkScreen(page, 'memories-390');
   assert.deepEqual(problems, []);
 });
 
