@@ -325,8 +325,8 @@ function ImportSummary({ brainId, result }: { brainId: string; result: ImportRes
             <span className="mono">{p.name}</span>:{' '}
             {p.format ? `read as ${importFormatText[p.format].phrase}` : 'not a format Mnemo can read'} —{' '}
             {p.imported} new, {p.unchanged} already here, {p.skipped} skipped
-            {p.failed ? `, ${p.failed} failed` : ''}
-            {p.note ? <span className="hint"> ({p.note})</span> : null}
+            {p.failed ? `, ${p.failed} failed` : ''}.
+            {p.note ? <span className="hint"> Note: {p.note}</span> : null}
           </li>
         ))}
       </ul>

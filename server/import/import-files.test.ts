@@ -242,6 +242,22 @@ test('a chat whose dates read both ways says so on its part; the date order aske
   assert.equal(first, '2024-03-04T09:00:00.000Z');
 });
 
+test("a folder's note names the note it is about, so it is not read as the reason for what was skipped", async () => {
+  const engine = await brain();
+  const r = await importFiles(engine, t, 'b', {
+    files: [
+      file('notes/empty.md', ''),
+      file('notes/journal/bad.md', '---\ntitle: "unclosed\n---\nSailing on Friday.\n'),
+      file('notes/ok.md', 'Tea at five.\n'),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.imported, p.skipped]),
+    [['notes', 2, 1]],
+  );
+  assert.match(r.parts[0]!.note ?? '', /^journal\/bad\.md: front matter not read \(/);
+});
+
 test('recurrence_since/until choose the window repeating calendar events are expanded in; a backwards window is refused', async () => {
   const ics = standups2022Ics;
   const outside = await importFiles(await brain(), t, 'b', { files: [file('work.ics', ics)] });

@@ -227,7 +227,8 @@ async function importTargets(
       part.skipped += 1;
       skip(label(s.ref), s.reason);
     }
-    const said = partNote([part.note, ...collected.notes.map((n) => n.note)]);
+    // Each item's note names its item: next to a part's counts, a bare note reads as the reason for them.
+    const said = partNote([part.note, ...collected.notes.map((n) => `${n.ref}: ${n.note}`)]);
     if (said !== null) part.note = said;
     const writes = new WriteWindow(writesInFlight);
     try {
