@@ -264,6 +264,20 @@ export async function readingOptions(
   };
 }
 
+/**
+ * Without --self, the sender that is the user is the Brain's own person, by name, as the app's import
+ * has it: the same export imported both ways then holds the same Records, the user's messages under
+ * speaker "self" each time. A Brain not made yet has no one.
+ */
+async function selfOfBrain(o: ImportOptions): Promise<string | undefined> {
+  try {
+    return (await o.client.getBrain(o.brainId, { signal: o.signal })).self?.name;
+  } catch (e) {
+    if (e instanceof MnemoApiError && e.code === 'brain_not_found') return undefined;
+    throw e;
+  }
+}
+
 /** A Record of what the user said or wrote (a chat or mail message whose speaker is `self`). */
 const ownWords = (body: RecordCreate) =>
   typeof body.content === 'object' && body.content.kind === 'message' && body.content.speaker === 'self';
@@ -325,7 +339,9 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
  * server) or when PATH itself cannot be read at all; per-item and per-file problems, and a file that
  * stops reading part way, land in the summary.
  */
-export async function runImport(o: ImportOptions): Promise<ImportSummary> {
+export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
+  const selfName = asked.selfName ?? (await selfOfBrain(asked));
+  const o = selfName === undefined ? asked : { ...asked, selfName };
   // An export as its archive (a Slack, ChatGPT or Takeout download, a zipped vault): unpacked into a
   // private temporary folder and read as the folder it was made from. Notes are named inside it, so the
   // same archive imported again is the same items.

@@ -200,6 +200,29 @@ describe('import through the /v1 API', () => {
     assert.equal(late.status, 2);
     assert.match(late.stderr, /--since: must be earlier than a year from now, the default --until/);
   });
+  test("without --self the user's sender is the Brain's own person, as in the app: imported both ways, nothing twice", async () => {
+    const text = [
+      '13/02/2024, 18:01 - Ana Costa: Of course.',
+      '13/02/2024, 18:02 - Marta: See you at six',
+    ].join('\n');
+    const file = join(root, 'WhatsApp Chat with Marta.txt');
+    writeFileSync(file, text);
+    await client.createBrain({ id: 'costa', self: { type: 'person', name: 'Ana Costa' } });
+    // The app's Import screen fills in the Brain's own person's name.
+    const app = await client.importFiles('costa', {
+      files: [{ name: 'WhatsApp Chat with Marta.txt', content_base64: Buffer.from(text).toString('base64') }],
+      time_zone: 'Europe/Lisbon',
+      self_name: 'Ana Costa',
+    });
+    assert.deepEqual([app.imported, app.unchanged], [2, 0]);
+    const cli = await runImport({ client, brainId: 'costa', path: file, timeZone: 'Europe/Lisbon' });
+    assert.deepEqual([cli.imported, cli.unchanged, cli.failed], [0, 2, 0]);
+    const speakers = (await client.listRecords('costa')).data.map((r) =>
+      typeof r.content === 'object' && r.content.kind === 'message' ? r.content.speaker : null,
+    );
+    assert.deepEqual(speakers.sort(), ['Marta', 'self']);
+  });
+
   test('your own messages imported into a Brain without a self: the summary says what that means, once', async () => {
     const file = join(root, 'WhatsApp Chat with Bo.txt');
     writeFileSync(

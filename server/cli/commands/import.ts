@@ -167,7 +167,7 @@ export function register(program: Command): void {
     )
     .option(
       '--self <name>',
-      'the sender name that is you (WhatsApp, Slack, mail): recorded as speaker "self"',
+      'the sender name that is you (WhatsApp, Slack, mail): recorded as speaker "self"; default: the name of the Brain\'s own person, as the app\'s import has it',
     )
     .addOption(
       new Option(
