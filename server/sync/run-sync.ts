@@ -207,11 +207,15 @@ export async function runSync(
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
     return { pushed, pulled, error: null, more, deadline: false, progressed };
   } catch (e) {
-    // A request the deadline cut fails as the client saw it (an abort): the deadline is why.
+    // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
-    const error = describe(late ? overdue : e, remote.remote, remote.remoteKey);
+    const stopped = cut.signal.aborted && !late;
+    const error = describe(late ? overdue : stopped ? runStopped : e, remote.remote, remote.remoteKey);
+    // Cut by its server's stop (a restart in the middle of a long sync), a run that kept something is
+    // catching up as at its deadline, not a failure to show until the next run ends. A run cut because
+    // its Brain was paired again or unpaired writes nothing: its pairing is gone.
     await sync
-      .finishRun(t, brainId, remote.pairingId, { error, catchingUp: late && progressed })
+      .finishRun(t, brainId, remote.pairingId, { error, catchingUp: (late || stopped) && progressed })
       .catch(() => {});
     return { pushed, pulled, error, more: false, deadline: late, progressed };
   } finally {
@@ -219,6 +223,15 @@ export async function runSync(
     o.signal?.removeEventListener('abort', onAbort);
   }
 }
+
+/** The end of a run its caller cut (its server stopping), kept when the run's pairing is still in place. */
+const runStopped = new MnemoApiError(0, {
+  type: 'internal',
+  code: 'run_stopped',
+  message:
+    'the run was stopped before its end (its server stopped); what it pushed, sent and pulled is kept, ' +
+    'and the next run goes on from there',
+});
 
 /** The failure of a run that reached its deadline (`runMs`), reported as a limit's failure is. */
 function deadlinePassed(ms: number): MnemoApiError {

@@ -183,6 +183,53 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
   });
 });
 
+describe('a sync run cut by its server’s stop', () => {
+  const { root, remove } = tempRoot();
+  let a: Node;
+  let remote: FakeRemote;
+  before(async () => {
+    remote = await fakeRemote();
+    a = await startNode(root, 'a', {
+      sync: {
+        debounceMs: 3_600_000,
+        intervalMs: 3_600_000,
+        limits: { idleMs: 20_000, totalMs: 20_000, runMs: 20_000 },
+      },
+    });
+  });
+  after(async () => {
+    await remote.close();
+    await a.stop().catch(() => {});
+    remove();
+  });
+
+  it('says it is catching up after the restart when the run kept progress, and why it stopped', async () => {
+    remote.byBrain.set(
+      'cut',
+      feed(5, (seen) => seen.query.get('since_watermark') === 'wm_2'),
+    );
+    await a.client.createBrain({ id: 'cut' });
+    await a.client.pairSync('cut', { remote: remote.url, remote_key: 'sk_test_remote_key' });
+    const end = Date.now() + 10_000;
+    while (
+      !remote.seen.some(
+        (s) => s.path === '/v1/brains/cut/records' && s.query.get('since_watermark') === 'wm_2',
+      )
+    ) {
+      if (Date.now() > end) assert.fail('the run did not reach the page the hub holds back');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal((await a.client.getSync('cut')).running, true);
+    await a.restart();
+    const status = await a.client.getSync('cut');
+    assert.match(
+      status.last_error ?? '',
+      /: run_stopped: the run was stopped before its end \(its server stopped\); what it pushed, sent and pulled is kept, and the next run goes on from there$/,
+    );
+    assert.equal(status.catching_up, true);
+  });
+});
+
 describe('a sync run that reaches its deadline while it pushes', () => {
   const t: Tenant = { project: 'home', env: 'test' };
   const made = engineAndHub();
