@@ -186,13 +186,6 @@ describe('the redactor of redacted_summary copies', () => {
       textOf('call 06.12.34.56.78, 1.555.123.4567, 0470.12.34.56, 612.34.56.78 or 0.800.1.23456'),
       'call [phone], [phone], [phone], [phone] or [phone]',
     );
-    // A word saying so before dotted numbers, or a build number after a dotted version: a version.
-    const versions = 'build 22621.2428, Linux 6.5.0-1025-azure, 5.15.0-91-generic, 4.18.0-513.el8.x86_64';
-    assert.equal(textOf(versions), versions);
-    assert.equal(
-      textOf('call 1.555.123-4567, at 612.34.56.78-1, build: 0470.12.34.56'),
-      'call [phone], at [phone], build: [phone]',
-    );
     // Five numbers, or more digits after the dots: a number.
     assert.equal(textOf('10.0.19045.1.2 and 10.0.19045.1 555'), '[phone] and [phone]');
     assert.equal(textOf('10.0.0.1 and 1.2.3.4'), '[ip] and [ip]');

@@ -551,9 +551,8 @@ function* digitRuns(text: string): Generator<DigitRun> {
       i += lead + date;
       continue;
     }
-    const run = text.slice(i, end);
-    const only = run.replace(/\D/g, '');
-    if (only.length >= 7 && !isDottedVersion(run) && !isNumberedVersion(text, i, run)) {
+    const only = text.slice(i, end).replace(/\D/g, '');
+    if (only.length >= 7 && !isDottedVersion(text.slice(i, end))) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
@@ -758,17 +757,6 @@ function dateLength(s: string): number {
 const dottedVersion = /^[1-9]\d*(?:\.\d+){2,3}$/;
 const isDottedVersion = (run: string) =>
   dottedVersion.test(run) && run.split('.').some((n, k) => k > 0 && n.length === 1);
-
-// Versions a phone's shape would fit, told apart by what a phone never has: a word saying "version"
-// right before dotted numbers ("build 22621.2428"), or a build number after a dotted version that has a
-// later number of one digit ("6.5.0-1025-azure", "4.18.0-513.el8"; "1.555.123-4567" stays a phone).
-const dottedNumbers = /^[1-9]\d*(?:\.\d+){1,3}$/;
-const buildAfter = /^-\d+$/;
-function isNumberedVersion(text: string, at: number, run: string): boolean {
-  if (dottedNumbers.test(run) && versionBefore.test(text.slice(Math.max(0, at - 16), at))) return true;
-  const dash = run.indexOf('-');
-  return dash > 0 && buildAfter.test(run.slice(dash)) && isDottedVersion(run.slice(0, dash));
-}
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
 const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
