@@ -191,6 +191,17 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('10.0.0.1 and 1.2.3.4'), '[ip] and [ip]');
   });
 
+  it('takes dotted numbers whose one-digit number is an area code after a country code for a phone', () => {
+    // Sydney, a Dutch mobile, Vienna, Tel Aviv, Budapest: written with dots and without their "+".
+    assert.equal(
+      textOf('call 61.2.9876.5432, 31.6.12345678, 43.1.123.4567, 972.3.123.4567 or 36.1.234.5678'),
+      'call [phone], [phone], [phone], [phone] or [phone]',
+    );
+    // No area code dialled from abroad is 0, and no country code has one digit but 1's and 7's.
+    const kept = '10.0.19045.1, 120.0.6099.109, 6.3.9600.17031, 15.2.1118.7, 2023.1.1.26';
+    assert.equal(textOf(kept), kept);
+  });
+
   it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
     assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');

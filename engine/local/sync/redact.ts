@@ -753,10 +753,16 @@ function dateLength(s: string): number {
 // A version numbered with dots ("10.0.19045.1", "6.1.7601.17514"): three or four numbers, the first not
 // starting with 0 as a phone's trunk prefix does, and a later one of one digit, which a phone's groups
 // after the first seldom are ("06.12.34.56.78", "1.555.123.4567", "0470.12.34.56"). Five numbers or more
-// may be a phone with its country code ("33.6.12.34.56.78").
+// may be a phone with its country code ("33.6.12.34.56.78"). But one digit right after two or three is
+// an area code after a country code ("61.2.9876.5432", "31.6.12345678"), unless it is 0, which no area
+// code dialled from abroad is; no country code has one digit but 1's and 7's, whose area codes have three.
 const dottedVersion = /^[1-9]\d*(?:\.\d+){2,3}$/;
-const isDottedVersion = (run: string) =>
-  dottedVersion.test(run) && run.split('.').some((n, k) => k > 0 && n.length === 1);
+function isDottedVersion(run: string): boolean {
+  if (!dottedVersion.test(run)) return false;
+  const [first, ...later] = run.split('.');
+  const countryCode = first!.length === 2 || first!.length === 3;
+  return later.some((n, k) => n.length === 1 && (k > 0 || n === '0' || !countryCode));
+}
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
 const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
