@@ -272,6 +272,15 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('4111\n1111\n1111\n1111:a:b:c:d'), '[card]:[ip]');
   });
 
+  it('takes a phone or other number whole when an IPv6 "::" or an address\'s groups come right after it', () => {
+    assert.equal(
+      textOf('call 555-123-4567:: or 555 123 4567::1 then, 555.123.4567:a:b:c:d, X1234-567::1'),
+      'call [phone]:: or [phone][ip] then, [phone]:[ip], X[number][ip]',
+    );
+    // A number that starts inside the address is the address's.
+    assert.equal(textOf('mapped ::ffff:192.168.100.200 and ::192.168.100.200'), 'mapped [ip] and [ip]');
+  });
+
   it('takes a card number whole when an IPv6 "::" or an address\'s groups come right before it', () => {
     assert.equal(textOf('::4111,1111,1111,1111 and ::4111 1111 1111 1111'), '::[card] and ::[card]');
     // What comes before the card's first group is still an address when it reads as one.

@@ -401,11 +401,11 @@ function replaceIps(text: string): string {
   const withIpv4 = replaceShortIpv6(text).replace(ipv4, (found: string, at: number, whole: string) =>
     isVersion(whole, at, found.length) ? found : '[ip]',
   );
-  const cards = cardsOf(withIpv4);
+  const numbers = numbersOf(withIpv4);
   return withIpv4.replace(ipv6, (found: string, at: number, whole: string) => {
-    const [from, to] = outsideCards(cards(), at, found.length);
+    const [from, to] = outsideNumbers(numbers(), at, found.length);
     if (from === at && to === at + found.length) return '[ip]';
-    // Without a card's groups, read again: "a:b:c:d:4111,1111,..." is an address and a card.
+    // Without a number's groups, read again: "a:b:c:d:4111,1111,..." is an address and a card.
     const rest = whole.slice(from, to).replace(/^:|:$/g, '');
     const address = ipv6Alone.test(rest) ? '[ip]' : rest;
     return (
@@ -416,32 +416,39 @@ function replaceIps(text: string): string {
   });
 }
 
+/** Where a number the digit rules take lies in the text, and whether it is a card number. */
+type NumberSpan = [start: number, end: number, card: boolean];
+
 /**
- * Where card numbers lie in `text`, as the digit rules read them (`digitRuns`), in order. An address's
- * group may be a card's first or last ("::4111,1111,1111,1111", "4111⏎1111⏎1111⏎1111::"), and the card
- * goes whole: the address rules leave those places to it.
+ * Where the numbers the digit rules take (`digitRuns`) lie in `text`, in order. An address's group may be
+ * a card's first or last ("::4111,1111,1111,1111", "4111⏎1111⏎1111⏎1111::") or any number's last
+ * ("555-123-4567::"), and the number goes whole: the address rules leave those places to it.
  */
-function cardSpans(text: string): Array<[number, number]> {
+function numberSpans(text: string): NumberSpan[] {
   const { text: view, at } = asDigitsAndJoints(text);
-  const spans: Array<[number, number]> = [];
-  for (const run of digitRuns(view)) if (run.kind === 'card') spans.push([at(run.start), at(run.end)]);
+  const spans: NumberSpan[] = [];
+  for (const run of digitRuns(view)) spans.push([at(run.start), at(run.end), run.kind === 'card']);
   return spans;
 }
 
-/** cardSpans of `text`, read when an address first asks: most texts hold none. */
-function cardsOf(text: string): () => Array<[number, number]> {
-  let spans: Array<[number, number]> | undefined;
-  return () => (spans ??= cardSpans(text));
+/** numberSpans of `text`, read when an address first asks: most texts hold none. */
+function numbersOf(text: string): () => NumberSpan[] {
+  let spans: NumberSpan[] | undefined;
+  return () => (spans ??= numberSpans(text));
 }
 
-/** The part of the match [at, at + length) that lies in no card number (ordered `cards`): [from, to). */
-function outsideCards(cards: ReadonlyArray<[number, number]>, at: number, length: number): [number, number] {
+/**
+ * The part of the match [at, at + length) that lies in no number that starts before it, nor in a card
+ * number (ordered `spans`): [from, to). A number that starts inside it is the address's
+ * ("::ffff:192.168.100.200"), unless a card.
+ */
+function outsideNumbers(spans: readonly NumberSpan[], at: number, length: number): [number, number] {
   let from = at;
   let to = at + length;
-  for (const [start, end] of cards) {
+  for (const [start, end, card] of spans) {
     if (end <= from || start >= to) continue;
-    if (start <= from) from = Math.min(end, to);
-    else to = start;
+    if (start < at || (card && start <= from)) from = Math.min(end, to);
+    else if (card) to = start;
   }
   return [from, Math.max(from, to)];
 }
@@ -463,12 +470,12 @@ function isVersion(text: string, at: number, length: number): boolean {
 const shortIpv6 = /(?<![\p{L}\p{N}_:.])[0-9a-f:]*::[0-9a-f:.]*(?:%[\p{L}\p{N}_.-]+)?/giu;
 
 function replaceShortIpv6(text: string): string {
-  const cards = cardsOf(text);
+  const numbers = numbersOf(text);
   return text.replace(shortIpv6, (found: string, at: number, whole: string) => {
     const alone = !isWordChar(whole[at + found.length]);
     if (!alone) return found;
-    // What is left without a card's groups may still be an address ("fe80::4111,1111,...").
-    const [from, to] = outsideCards(cards(), at, found.length);
+    // What is left without a number's groups may still be an address ("fe80::4111,1111,...").
+    const [from, to] = outsideNumbers(numbers(), at, found.length);
     // A sentence's full stop or colon after the address is not part of it.
     let address = whole.slice(from, to);
     while (address.endsWith('.')) address = address.slice(0, -1);
