@@ -202,6 +202,34 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf(kept), kept);
   });
 
+  it('keeps a Windows build of two numbers right after the word "build"', () => {
+    const kept =
+      'Windows 11 build 22621.2428, (OS Build 22631.3007), Build: 19045.3803, Office build 17029.20140';
+    assert.equal(textOf(kept), kept);
+    // Another word, a word further back, three numbers, a build of 4 digits or one not starting as
+    // Windows' (an Indian mobile), or a number going on after it: phones.
+    assert.equal(
+      textOf(
+        'version 22621.2428, call build team at 555.123.4567, build 555.123.4567, build 98765.43210, ' +
+          'build 9876.54321, build 22621.2428-12',
+      ),
+      'version [phone], call build team at [phone], build [phone], build [phone], build [phone], build [phone]',
+    );
+  });
+
+  it("keeps a Linux kernel's release: a dotted version, a dash and a build number, then its flavour", () => {
+    const kept =
+      'Linux 6.5.0-1025-azure, 5.15.0-91-generic, 6.8.0-1012-aws, 4.18.0-513.el8.x86_64, ' +
+      'linux-image-3.10.0-1160.118.1.el7.x86_64 and 5.15.0-200.131.27.el8uek';
+    assert.equal(textOf(kept), kept);
+    // No flavour after it, digits after it, a build number of five digits, or a phone before the dash
+    // (Sydney's, whose one digit is an area code): numbers.
+    assert.equal(
+      textOf('6.5.0-1025, 6.5.0-1025-1234, 6.5.0-12345-azure, 1.555.123-4567-home, 61.2.987-6543-x'),
+      '[phone], [phone], [phone]-azure, [phone]-home, [phone]-x',
+    );
+  });
+
   it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
     assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');
@@ -441,6 +469,156 @@ describe('the redactor of redacted_summary copies', () => {
     );
   });
 
+  // Phones as countries write them, with and without a country code: "#" any digit, "N" one from 1. Four
+  // and four start with 3 (from 1 or 2 they may be a span of years or of times, kept as written); five
+  // and four often as a Windows build does.
+  const phoneShapes = [
+    'N## ### ####',
+    '1 N## ### ####',
+    '0N ## ## ## ##',
+    '33 N ## ## ## ##',
+    '0 800 N #####',
+    '04## ## ## ##',
+    '32 N ### ## ##',
+    '61 N #### ####',
+    '31 6 ########',
+    '43 1 ### ####',
+    '972 3 ### ####',
+    '36 1 ### ####',
+    '11 9 #### ####',
+    '55 11 9#### ####',
+    '9## ### ###',
+    '351 9## ### ###',
+    '07### ######',
+    '44 7### ######',
+    '030 ########',
+    '49 30 ########',
+    '9#### #####',
+    '91 9#### #####',
+    '3### ####',
+    'N#### ####',
+    '1#### ####',
+    '2#### ####',
+    'N# ## ## ##',
+  ];
+  const phone = fc
+    .tuple(
+      fc.constantFrom(...phoneShapes),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 15, maxLength: 15 }),
+    )
+    .map(([shape, digits]) => {
+      let k = 0;
+      const filled = shape.replace(/[#N]/g, (c) => String(c === 'N' ? 1 + (digits[k++]! % 9) : digits[k++]));
+      return filled.split(' ');
+    });
+  // Any of the separators the digit rules read between a phone's groups, the same at every joint, or
+  // dots and a dash before the last of three or four groups, as a kernel's release has ("1.555.123-4567");
+  // dots most often, as versions have.
+  const phoneSeparators = fc.oneof(
+    fc
+      .constantFrom(' ', '-', '.', '/', ' - ', ' . ', ' / ', '  ', '\u00a0', '\u2013', '')
+      .map((sep) => [sep, sep]),
+    fc.constant(['.', '.']),
+    fc.constant(['.', '-']),
+  );
+  // Words that make four numbers a version, others, and what follows a kernel's release or a version.
+  const wordBefore = fc.constantFrom(
+    'version',
+    'Version:',
+    'v',
+    'v.',
+    'ver',
+    'release',
+    'build',
+    'Build:',
+    'OS Build',
+    'revision',
+    'rev',
+    'patch',
+    'kernel',
+    'Linux',
+    'call',
+    'tel',
+    '',
+  );
+  const tagAfter = fc.oneof(
+    around(pool),
+    fc.constantFrom('-generic', '-azure', '.el', '-beta', '-rc', '.', ')'),
+  );
+
+  it('never lets a phone through, whatever the word before it, but a Windows build right after "build"', () => {
+    fc.assert(
+      fc.property(
+        phone,
+        phoneSeparators,
+        around(pool),
+        wordBefore,
+        fc.constantFrom(' ', '', '  '),
+        tagAfter,
+        (groups, [sep, lastSep], before, word, space, after) => {
+          const last = groups.length <= 4 ? groups.length - 1 : -1;
+          const written = groups.reduce((sum, group, k) => sum + (k === last ? lastSep : sep) + group);
+          // Five digits from 10000 and a dot after "build" read as a Windows build (see the table case).
+          if (/\bbuild:?$/i.test(word) && /^[12]\d{4}\.\d{1,5}$/.test(written)) return;
+          noDigitGoesUp(`${before}${word}${space}${written}${after}`);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("keeps a Linux kernel's release and a Windows build as written, whatever is around them", () => {
+    const kernel = fc
+      .tuple(
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 1, max: 9999 }),
+        fc.array(fc.integer({ min: 0, max: 200 }), { maxLength: 2 }),
+        fc.constantFrom(
+          '-generic',
+          '-azure',
+          '-aws',
+          '-lowlatency',
+          '-cloud-amd64',
+          '.el8.x86_64',
+          '.el9_3.x86_64',
+        ),
+      )
+      // A later number of one digit, as a dotted version has.
+      .map(([major, minor, patch, build, updates, flavour]) => {
+        const version = minor >= 10 ? `${major}.${minor}.${patch % 10}` : `${major}.${minor}.${patch}`;
+        return { release: `${version}-${[build, ...updates].join('.')}`, flavour };
+      })
+      // Thirteen digits or more may pass Luhn's check and go as a card, which comes first; a release has
+      // twelve at most ("3.10.0-1160.118.1").
+      .filter(({ release }) => release.replace(/\D/g, '').length <= 12)
+      .map(({ release, flavour }) => release + flavour);
+    const build = fc
+      .tuple(
+        fc.constantFrom('build ', 'Build ', 'OS Build ', 'build: ', 'Build:'),
+        fc.integer({ min: 10000, max: 29999 }),
+        fc.integer({ min: 1, max: 99999 }),
+      )
+      .map(([word, number, revision]) => `${word}${number}.${revision}`);
+    const suffix = fc.constantFrom('', ' ', '.', ', ', ')', ' on x86_64', '\n');
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', 'Linux ', 'uname -r: ', 'linux-image-', '> '),
+        kernel,
+        suffix,
+        fc.constantFrom('', 'Windows 11 ', '(', '> '),
+        build,
+        suffix,
+        (p1, k, s1, p2, b, s2) => {
+          const text = `${p1}${k}${s1} ${p2}${b}${s2}`;
+          assert.equal(textOf(text), text);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   // A sync run redacts on the local server's event loop, and a Record may hold 1,000,000 characters:
   // work that grows with the square of a run of one character class would stall every request. These
   // are such runs; linear work takes milliseconds here, and the bound only tells a hang from a pass.
@@ -451,6 +629,7 @@ describe('the redactor of redacted_summary copies', () => {
     "a tool's name and a long path of words": `see Node.js${'/React'.repeat(n / 6)}`,
     'a word of dots': `see ${'a.'.repeat(n / 2)}`,
     'versions numbered as addresses': 'version 1.2.3.4, 1.2.3.4-rc '.repeat(n / 28),
+    "kernels' releases and Windows builds": 'build 22621.2428 6.5.0-1025-azure '.repeat(n / 34),
     'a word of hyphens': `see ${'a-'.repeat(n / 2)}`,
     'a word of "at"s': `see ${'at'.repeat(n / 2)}`,
     'digits of two UTF-16 units apart by spaces': '\u{1d7ff} '.repeat(n / 2),

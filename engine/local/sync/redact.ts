@@ -559,7 +559,7 @@ function* digitRuns(text: string): Generator<DigitRun> {
       continue;
     }
     const only = text.slice(i, end).replace(/\D/g, '');
-    if (only.length >= 7 && !isDottedVersion(text.slice(i, end))) {
+    if (only.length >= 7 && !isVersionRun(text, i, end)) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
@@ -769,6 +769,26 @@ function isDottedVersion(run: string): boolean {
   const [first, ...later] = run.split('.');
   const countryCode = first!.length === 2 || first!.length === 3;
   return later.some((n, k) => n.length === 1 && (k > 0 || n === '0' || !countryCode));
+}
+
+// A Linux kernel's release ("6.5.0-1025-azure", "4.18.0-513.el8.x86_64"): a dotted version of three
+// numbers as above, a dash, the distribution's build number (four digits, then its updates' numbers) and
+// the flavour, a word after a dash or a dot; without a flavour it is read as any other run.
+const kernelRelease = /^([1-9]\d?\.\d{1,2}\.\d{1,3})-\d{1,4}(?:\.\d{1,3}){0,2}$/;
+const flavour = /^[-.][a-z]/i;
+// A Windows (or Office) build and its revision ("build 22621.2428", "Build 17029.20140"): two numbers a
+// phone may be written as too, so kept only right after the word "build" and with a build from 10000 to
+// 29999, which an Indian mobile's first five digits (from 6) are not.
+const windowsBuild = /^[12]\d{4}\.\d{1,5}$/;
+const buildBefore = /\bbuild:? {0,3}$/i;
+
+/** Whether the run [start, end) of the digit view is a version: dotted, a kernel's release or a build. */
+function isVersionRun(text: string, start: number, end: number): boolean {
+  const run = text.slice(start, end);
+  if (isDottedVersion(run)) return true;
+  const kernel = kernelRelease.exec(run);
+  if (kernel && isDottedVersion(kernel[1]!) && flavour.test(text.slice(end, end + 2))) return true;
+  return windowsBuild.test(run) && buildBefore.test(text.slice(Math.max(0, start - 12), start));
 }
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
