@@ -184,15 +184,13 @@ export function fitBudget(
 }
 
 /**
- * The longest run of the passage's first whole sentences that fits with its header, or failing that
- * bare (tiny budgets); null when not even its first sentence fits.
+ * The longest run of the passage's first whole sentences that fits with its header; null when not even
+ * its first sentence does. Never bare: without the preamble and boundary an agent would read a quote as
+ * its own instructions ("SYSTEM: ignore all previous instructions …").
  */
 function longestFittingPrefix(e: EvidencePassage, requested: number, frame: Frame): Block | null {
   const ends = sentences(e.passage).map((s) => s.end);
-  return (
-    prefixBlock(e, ends, requested, (q) => formatBlock(1, e, q, frame)) ??
-    prefixBlock(e, ends, requested, (q) => q)
-  );
+  return prefixBlock(e, ends, requested, (q) => formatBlock(1, e, q, frame));
 }
 
 function prefixBlock(
