@@ -18,6 +18,7 @@ import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
 import { brainIsGone, brainOptions } from './api/queries.ts';
 import { answerSessionRequests, forgetSession, loadSession, type Session } from './api/session.ts';
+import { tokenFromLocation } from './api/token.ts';
 import { brainTabs, pageTitle } from './nav.ts';
 import { Link, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
@@ -43,10 +44,20 @@ type State =
 export function App() {
   const [state, setState] = useState<State>({ phase: 'loading' });
   useEffect(() => {
-    loadSession().then(
-      (s) => setState(s ? { phase: 'ready', session: s } : { phase: 'signed-out' }),
-      (e: unknown) => setState({ phase: 'signed-out', reason: e }),
-    );
+    const load = () =>
+      loadSession().then(
+        (s) => setState(s ? { phase: 'ready', session: s } : { phase: 'signed-out' }),
+        (e: unknown) => setState({ phase: 'signed-out', reason: e }),
+      );
+    void load();
+    // A new sign-in link pasted into this tab changes only the fragment, which reloads nothing.
+    const onHash = () => {
+      if (tokenFromLocation(window.location) === null) return;
+      setState({ phase: 'loading' });
+      void load();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const signedIn = state.phase === 'ready';
   // A link opened in a new tab asks the tabs signed in for their session (api/session.ts).

@@ -208,6 +208,22 @@ test('in the desktop app, a revoked shell key is not taken back from the shell: 
   await page.close();
 });
 
+test('a sign-in link pasted into a tab open at the sign-in form signs that tab in', async () => {
+  // A restarted server prints a new link; the tab the old one opened is still at its sign-in form.
+  const fresh = await startApp('local');
+  try {
+    const page = await context().newPage();
+    await page.goto(`${new URL(fresh.uiUrl).origin}/`);
+    await page.getByLabel('API key').waitFor();
+    await page.evaluate(`location.hash = ${JSON.stringify(new URL(fresh.uiUrl).hash)}`);
+    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+    assert.equal(new URL(page.url()).hash, '', 'the token leaves the address');
+    await page.close();
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('a Memory from a long document shows its quote in context, and the whole Record on request', async () => {
   assert.ok(doc.memory, 'a Memory quotes the middle of the document');
   const { page, problems } = await openAt(`/brains/ana/memories/${doc.memory.id}`);
