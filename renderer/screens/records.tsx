@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { MnemoRecord, TypedContent, Visibility } from '../../engine/contract/index.ts';
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
-import { recordListOptions } from '../api/queries.ts';
+import { brainOptions, recordListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
@@ -233,6 +233,8 @@ function keepDraft(brainId: string, text: string): void {
   }
 }
 
+type NoteKind = 'yours' | 'message' | 'document';
+
 function AddNote({ brainId }: { brainId: string }) {
   const remember = useRememberRecord(brainId);
   const [text, setTextNow] = useState(() => readDraft(brainId));
@@ -241,7 +243,11 @@ function AddNote({ brainId }: { brainId: string }) {
     setTextNow(t);
     keepDraft(brainId, t);
   };
-  const [kind, setKind] = useState<'message' | 'document'>('document');
+  // A note the person types is in their own words: with a Brain that knows its person, it is sent as what
+  // that person said (speaker "self", as an import stores their own messages), so its Memories are theirs.
+  const hasSelf = Boolean(useQuery(brainOptions(useClient(), brainId)).data?.self);
+  const [kindChosen, setKind] = useState<NoteKind | null>(null);
+  const kind: NoteKind = kindChosen ?? (hasSelf ? 'yours' : 'document');
   const [saved, setSaved] = useState<MnemoRecord | null>(null);
   // Pressed with nothing but spaces: said, not silently ignored.
   const [blank, setBlank] = useState(false);
@@ -251,8 +257,12 @@ function AddNote({ brainId }: { brainId: string }) {
     setBlank(!text.trim());
     if (!text.trim()) return;
     setSaved(null);
+    const content =
+      kind === 'yours'
+        ? { kind: 'message' as const, text: text.trim(), speaker: 'self' }
+        : { kind, text: text.trim() };
     remember.mutate(
-      { content: { kind, text: text.trim() }, source: { name: 'Mnemo app' } },
+      { content, source: { name: 'Mnemo app' } },
       {
         onSuccess: (r) => {
           setText('');
@@ -283,7 +293,8 @@ function AddNote({ brainId }: { brainId: string }) {
         </label>
         <label>
           Kind
-          <select value={kind} onChange={(e) => setKind(e.target.value as 'message' | 'document')}>
+          <select value={kind} onChange={(e) => setKind(e.target.value as NoteKind)}>
+            {hasSelf ? <option value="yours">Your own words (counted as yours)</option> : null}
             <option value="document">Note</option>
             <option value="message">Message</option>
           </select>

@@ -350,6 +350,25 @@ test('a note being typed survives being signed out (a server restart revokes the
   assert.deepEqual(problems, []);
 });
 
+test("a note typed in a person's Brain is that person's own words, and its Memory is theirs", async () => {
+  await app().api.createBrain({ id: 'mine', name: 'Mine', self: { type: 'person', name: 'Ana Costa' } });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/mine/records');
+  const kind = page.getByRole('region', { name: 'Add a note' }).getByLabel('Kind');
+  await kind.locator('option', { hasText: 'Your own words' }).waitFor({ state: 'attached' });
+  assert.equal(await kind.inputValue(), 'yours');
+  await page.getByLabel('What should this Brain remember?').fill('I live in Porto.');
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  await page.getByRole('status').filter({ hasText: 'Note saved' }).waitFor();
+  const [record] = (await app().api.listRecords('mine')).data;
+  assert.deepEqual(record!.content, { kind: 'message', text: 'I live in Porto.', speaker: 'self' });
+  await derivationSettled(app(), 'mine');
+  const memories = (await app().api.listMemories('mine')).data;
+  assert.ok(memories.length > 0);
+  for (const m of memories) assert.deepEqual(m.owner, { state: 'self', entity: 'Ana Costa' }, m.statement);
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app().api.createBrain({ id: 'tabs', name: 'Tabs' });
