@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { MemoryRevision } from '../../engine/contract/index.ts';
 import { formatDate, formatDateTime, statusLabels, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -28,10 +29,20 @@ export function RevisionTimeline({
   revisions: MemoryRevision[];
   currentId: string;
 }) {
+  // Read once: the chart is drawn as of when it was opened.
+  const [now] = useState(() => Date.now());
   const starts = revisions.map((r) => Date.parse(r.valid_from));
   const closedEnds = revisions.map((r) => (r.valid_to ? Date.parse(r.valid_to) : null));
   const min = Math.min(...starts);
-  const max = Math.max(...starts, ...closedEnds.filter((t): t is number => t !== null), min + 1);
+  // The right edge is labelled "now" when a version is still open, so the axis must reach now: ended at
+  // the last change, a version open since then would be a sliver at the edge, its predecessor the whole.
+  const open = closedEnds.some((t) => t === null);
+  const max = Math.max(
+    ...starts,
+    ...closedEnds.filter((t): t is number => t !== null),
+    ...(open ? [now] : []),
+    min + 1,
+  );
   const W = 600;
   const rowH = 22;
   const x = (t: number) => 10 + ((t - min) / (max - min)) * (W - 20);

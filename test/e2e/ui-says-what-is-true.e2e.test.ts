@@ -369,6 +369,29 @@ test("a note typed in a person's Brain is that person's own words, and its Memor
   assert.deepEqual(problems, []);
 });
 
+test("a Memory's history chart runs to now: the version in force since the last change is not a sliver", async () => {
+  await app().api.createBrain({ id: 'moves', name: 'Moves', self: { type: 'person', name: 'Ana' } });
+  for (const [text, at] of [
+    ['I live in Porto.', '2024-01-01T10:00:00Z'],
+    ['I live in Lisbon.', '2024-09-01T10:00:00Z'],
+  ] as const)
+    await app().api.rememberRecord('moves', {
+      content: { kind: 'message', text, speaker: 'self' },
+      occurred_at: at,
+    });
+  await derivationSettled(app(), 'moves');
+  const lisbon = (await app().api.listMemories('moves')).data.find((m) => /Lisbon/.test(m.statement));
+  assert.ok(lisbon, 'a Memory of the move');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/moves/memories/${lisbon.id}`);
+  const bars = page.locator('.timeline rect');
+  await bars.nth(1).waitFor();
+  const widths = await bars.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
+  // Jan to Sep 2024, then Sep 2024 to now: the second is the longer bar on a chart that ends now.
+  assert.ok(widths[1]! > widths[0]!, `bar widths ${widths.join(', ')}`);
+  assert.deepEqual(problems, []);
+});
+
 // Last in the file: it closes the page the other tests share.
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app().api.createBrain({ id: 'tabs', name: 'Tabs' });
