@@ -156,7 +156,13 @@ function Paired({
       {run.isError ? <ErrorNotice error={run.error} /> : null}
       {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
       <div className="row">
-        <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
+        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+        <button
+          type="button"
+          className="primary"
+          aria-disabled={run.isPending || undefined}
+          onClick={() => !run.isPending && run.mutate()}
+        >
           {run.isPending ? 'Syncing…' : 'Sync now'}
         </button>
         <button

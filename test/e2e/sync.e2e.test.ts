@@ -52,8 +52,11 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
         occurred_at: '2024-06-01T10:00:00.000Z',
       },
     ]);
-    await page.getByRole('button', { name: 'Sync now' }).click();
+    // From the keyboard: focus stays on the button through the run, not dropped to <body>.
+    await page.getByRole('button', { name: 'Sync now' }).focus();
+    await page.keyboard.press('Enter');
     await counts.getByRole('row', { name: 'Pulled 1' }).waitFor();
+    assert.match(await focusedText(), /^BUTTON (Sync now|Syncing…)$/);
     const onHub = await h.client.listRecords('shared');
     assert.deepEqual(
       onHub.data.map((r) => r.visibility),
