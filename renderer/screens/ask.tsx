@@ -27,10 +27,31 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** The tab's last question and answer per Brain: back from a cited Memory or a Trace, they are still here. */
+const askedKey = (brainId: string) => `mnemo.ask.${brainId}`;
+
+function readAsked(brainId: string): { query: string; context: ContextReady } | null {
+  try {
+    const kept = window.sessionStorage.getItem(askedKey(brainId));
+    return kept ? (JSON.parse(kept) as { query: string; context: ContextReady }) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepAsked(brainId: string, query: string, context: ContextReady): void {
+  try {
+    window.sessionStorage.setItem(askedKey(brainId), JSON.stringify({ query, context }));
+  } catch {
+    // Storage refused (full, or off): the answer is only on this page, as before.
+  }
+}
+
 export function AskScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const qc = useQueryClient();
-  const [query, setQuery] = useState('');
+  const [asked] = useState(() => readAsked(brainId));
+  const [query, setQuery] = useState(asked?.query ?? '');
   const [mode, setMode] = useState<'fast' | 'thorough'>('fast');
   const [tokens, setTokens] = useState('4000');
   const [asOf, setAsOf] = useState('');
@@ -50,8 +71,12 @@ export function AskScreen({ brainId }: { brainId: string }) {
       }
       return context;
     },
+    onSuccess: (context, body) => {
+      if (context.status === 'ready') keepAsked(brainId, body.query, context);
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
   });
+  const shown = ask.data ?? (ask.isIdle ? asked?.context : undefined);
   const [purposeError, setPurposeError] = useState<string | null>(null);
   // Asked with nothing but spaces: said, not silently ignored.
   const [blank, setBlank] = useState(false);
@@ -193,10 +218,10 @@ export function AskScreen({ brainId }: { brainId: string }) {
             }}
           />
         ) : null}
-        {ask.data?.status === 'processing' ? (
+        {shown?.status === 'processing' ? (
           <p className="notice">Still putting a thorough answer together. Ask again in a moment.</p>
         ) : null}
-        {ask.data?.status === 'ready' ? <Answer brainId={brainId} c={ask.data} /> : null}
+        {shown?.status === 'ready' ? <Answer brainId={brainId} c={shown} /> : null}
       </div>
     </>
   );
@@ -210,6 +235,10 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
   return (
     <section className="card answer" aria-labelledby="answer">
       <h2 id="answer">What an agent would be told</h2>
+      {/* The question this answers: the field above may have been edited since. */}
+      <p className="muted">
+        For: <q dir="auto">{c.query}</q>
+      </p>
       {c.abstained ? (
         <p className="notice">
           <strong>No answer given.</strong> {abstainWords[c.abstained.reason] ?? c.abstained.reason}

@@ -324,6 +324,16 @@ test('confirmations are said and focus stays where the person is', async () => {
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
   assert.equal(await focusedElement(page), 'BUTTON Ask');
+  // The answer says which question it answers, and is still there after a visit elsewhere and Back.
+  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const answered = answer.locator('q').filter({ hasText: /^Where does Di live\?$/ });
+  await answered.waitFor();
+  await page.getByLabel('Question').fill('Where does Di work?');
+  await answered.waitFor();
+  await navigateInPlace(page, '/brains/keys/traces');
+  await page.goBack();
+  await answered.waitFor();
+  assert.equal(await page.getByLabel('Question').inputValue(), 'Where does Di live?');
 
   // Keys: Copy says what happened.
   await navigateInPlace(page, '/keys');
