@@ -23,6 +23,7 @@ import type {
 import type { KeyListPage } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
 import { clearImportMarker, holdImportLock, writeImportMarker, type ImportMarker } from './import-marker.ts';
+import { dropLastAsked } from './last-asked.ts';
 import { keys } from './queries.ts';
 
 export function useCreateBrain() {
@@ -53,6 +54,7 @@ export function useForgetBrain() {
       if (ctx?.previous) qc.setQueryData(keys.brains, ctx.previous);
     },
     onSettled: (_r, _e, brainId) => {
+      dropLastAsked(brainId);
       qc.removeQueries({ queryKey: keys.brain(brainId) });
       return qc.invalidateQueries({ queryKey: keys.brains });
     },
@@ -64,6 +66,7 @@ export function useForgetBrain() {
  * (forgetting a Record drops the traces that quote it).
  */
 function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: string) {
+  dropLastAsked(brainId);
   return Promise.all([
     qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
     qc.invalidateQueries({ queryKey: keys.records(brainId) }),

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
+import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
@@ -27,30 +28,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-/** The tab's last question and answer per Brain: back from a cited Memory or a Trace, they are still here. */
-const askedKey = (brainId: string) => `mnemo.ask.${brainId}`;
-
-function readAsked(brainId: string): { query: string; context: ContextReady } | null {
-  try {
-    const kept = window.sessionStorage.getItem(askedKey(brainId));
-    return kept ? (JSON.parse(kept) as { query: string; context: ContextReady }) : null;
-  } catch {
-    return null;
-  }
-}
-
-function keepAsked(brainId: string, query: string, context: ContextReady): void {
-  try {
-    window.sessionStorage.setItem(askedKey(brainId), JSON.stringify({ query, context }));
-  } catch {
-    // Storage refused (full, or off): the answer is only on this page, as before.
-  }
-}
-
 export function AskScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const qc = useQueryClient();
-  const [asked] = useState(() => readAsked(brainId));
+  const [asked] = useState(() => readLastAsked(brainId));
   const [query, setQuery] = useState(asked?.query ?? '');
   const [mode, setMode] = useState<'fast' | 'thorough'>('fast');
   const [tokens, setTokens] = useState('4000');
@@ -72,7 +53,7 @@ export function AskScreen({ brainId }: { brainId: string }) {
       return context;
     },
     onSuccess: (context, body) => {
-      if (context.status === 'ready') keepAsked(brainId, body.query, context);
+      if (context.status === 'ready') keepLastAsked(brainId, body.query, context);
     },
     onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
   });
