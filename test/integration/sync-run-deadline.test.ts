@@ -44,6 +44,31 @@ function engineAndHub(): { engine: Engine; remote: FakeRemote } {
   return made;
 }
 
+/**
+ * A server whose runs start only when a test asks (debounce and interval an hour; each request may take
+ * 20 s, a run `runMs`) and a fake hub, made before a block's tests, stopped after.
+ */
+function serverAndHub(runMs: number): { a: Node; remote: FakeRemote } {
+  const { root, remove } = tempRoot();
+  const made = {} as { a: Node; remote: FakeRemote };
+  before(async () => {
+    made.remote = await fakeRemote();
+    made.a = await startNode(root, 'a', {
+      sync: {
+        debounceMs: 3_600_000,
+        intervalMs: 3_600_000,
+        limits: { idleMs: 20_000, totalMs: 20_000, runMs },
+      },
+    });
+  });
+  after(async () => {
+    await made.remote.close();
+    await made.a.stop().catch(() => {});
+    remove();
+  });
+  return made;
+}
+
 /** Answers as `answer` after `ms`, unless the request was cut meanwhile. */
 const slowly =
   (ms: number, answer: Answer): Answer =>
@@ -72,25 +97,11 @@ const feed =
   };
 
 describe('a sync run against a hub that answers slowly, past the run’s deadline', () => {
-  const { root, remove } = tempRoot();
+  // Only the run's deadline of 0.8 s ends the runs here.
+  const made = serverAndHub(800);
   let a: Node;
-  let remote: Awaited<ReturnType<typeof fakeRemote>>;
-  before(async () => {
-    remote = await fakeRemote();
-    // Each request may take 20 s: only the run's deadline of 0.8 s ends the runs here.
-    a = await startNode(root, 'a', {
-      sync: {
-        debounceMs: 3_600_000,
-        intervalMs: 3_600_000,
-        limits: { idleMs: 20_000, totalMs: 20_000, runMs: 800 },
-      },
-    });
-  });
-  after(async () => {
-    await remote.close();
-    await a.stop().catch(() => {});
-    remove();
-  });
+  let remote: FakeRemote;
+  before(() => ({ a, remote } = made));
 
   const pages = (brain: string, since: number) =>
     remote.seen
@@ -184,24 +195,10 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
 });
 
 describe('a sync run cut by its server’s stop', () => {
-  const { root, remove } = tempRoot();
+  const made = serverAndHub(20_000);
   let a: Node;
   let remote: FakeRemote;
-  before(async () => {
-    remote = await fakeRemote();
-    a = await startNode(root, 'a', {
-      sync: {
-        debounceMs: 3_600_000,
-        intervalMs: 3_600_000,
-        limits: { idleMs: 20_000, totalMs: 20_000, runMs: 20_000 },
-      },
-    });
-  });
-  after(async () => {
-    await remote.close();
-    await a.stop().catch(() => {});
-    remove();
-  });
+  before(() => ({ a, remote } = made));
 
   it('says it is catching up after the restart when the run kept progress, and why it stopped', async () => {
     remote.byBrain.set(
