@@ -1,8 +1,7 @@
-import type { TypedContent } from '../engine/contract/index.ts';
-import { selfAliases } from '../engine/core/derive/resolve-owner.ts';
+import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
 
 /** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
-export const isSelfSpeaker = (speaker: string) => selfAliases.has(speaker.trim().toLowerCase());
+export const isSelfSpeaker = (speaker: string) => selfSpeakerNames.has(speaker.trim().toLowerCase());
 
 /** A speaker as a person reads it: the Brain's own person is "You", not "self". */
 export const speakerLabel = (speaker: string) => (isSelfSpeaker(speaker) ? 'You' : speaker);

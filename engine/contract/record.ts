@@ -18,6 +18,12 @@ const blankRefused = (max: number, maxText: string) =>
 const text = blankRefused(1_000_000, '1,000,000');
 const statementShortText = blankRefused(2_000, '2,000');
 
+/**
+ * Speaker names (compared trimmed and case-insensitively) that mean the Brain's own person: an import
+ * writes the user's own messages as "self", and agents' transcripts name the user "user".
+ */
+export const selfSpeakerNames: ReadonlySet<string> = new Set(['self', 'me', 'i', 'user', 'myself']);
+
 export const MessageContent = z
   .strictObject({
     kind: z.literal('message'),

@@ -1,11 +1,8 @@
-import type { SelfEntity } from '../../contract/index.ts';
+import { selfSpeakerNames, type SelfEntity } from '../../contract/index.ts';
 import type { OwnerClaim } from './deriver.ts';
 
-/** Speaker/subject names that mean the Brain's own principal. */
-export const selfAliases = new Set(['self', 'me', 'i', 'user', 'myself']);
-
 /**
- * Who a statement belongs to. A name resolves to `self` when it is one of the self aliases or equals
+ * Who a statement belongs to. A name resolves to `self` when it is one of the contract's selfSpeakerNames or equals
  * the Brain's self.name (case- and space-insensitive), but only when the Brain has a self: without
  * one there is nobody to attribute "me" to, so it stays `unresolved`. Any other name is `other`.
  */
@@ -14,7 +11,7 @@ export function resolveOwner(name: string | undefined | null, self: SelfEntity |
   if (!n) return { state: 'unresolved' };
   const key = n.toLowerCase().replace(/\s+/g, ' ');
   const isSelf =
-    selfAliases.has(key) || (self !== null && self.name.toLowerCase().replace(/\s+/g, ' ') === key);
+    selfSpeakerNames.has(key) || (self !== null && self.name.toLowerCase().replace(/\s+/g, ' ') === key);
   if (isSelf) return self ? { state: 'self', entity: self.name } : { state: 'unresolved' };
   return { state: 'other', entity: n };
 }
