@@ -144,9 +144,9 @@ export const SyncStatus = z
     catching_up: z
       .boolean()
       .describe(
-        'The last run stopped with more to do and kept what it did (its limit of feed pages, or its 30-minute ' +
-          'deadline after some progress; last_error then still names run_deadline): the next run goes on within ' +
-          'seconds, by itself. Not a failure.',
+        'The last run stopped with more to do and kept what it did (its limit of feed pages, or, after some ' +
+          'progress, its 30-minute deadline or its server stopping; last_error then names run_deadline or ' +
+          'run_stopped): the next run goes on within seconds, by itself. Not a failure.',
       ),
     next_run_at: DateTime.nullable().describe(
       'When this server runs the sync by itself next (sooner after a write); null while a run is under way, ' +

@@ -40,7 +40,10 @@ export interface PairingRow {
 export interface RunEnd {
   /** Null on success; never the key, which no error text holds. */
   error: string | null;
-  /** It stopped with more to do and kept what it did (its page limit, or its deadline after progress). */
+  /**
+   * It stopped with more to do and kept what it did: its page limit, or its deadline or its server's stop
+   * after progress.
+   */
   catchingUp: boolean;
 }
 

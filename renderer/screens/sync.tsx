@@ -126,8 +126,8 @@ function Paired({
         Last synced: {s.last_success_at ? formatDateTime(s.last_success_at) : 'not yet'}
       </p>
       {s.catching_up ? (
-        // A long sync under way (its page limit or its 30 minutes reached, progress kept) is no failure,
-        // though last_error names the deadline.
+        // A long sync under way (its page limit or its 30 minutes reached, or its server stopped, progress
+        // kept) is no failure, though last_error names the deadline or the stop.
         <p role="status" data-testid="sync-catching-up">
           Still catching up: the last run stopped with more to do and kept what it had done. The next run goes
           on by itself.

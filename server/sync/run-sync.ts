@@ -68,6 +68,11 @@ export interface RunOutcome {
    * a batch only refusals).
    */
   progressed: boolean;
+  /**
+   * The run stopped before the end with what it did kept (`more`, or its deadline or its server's stop
+   * after progress): the next run goes on soon, and the status says `catching_up`, not a failure.
+   */
+  catchingUp: boolean;
 }
 
 /** Records per page of the feed asked for (the remote gives up to 200). */
@@ -205,7 +210,7 @@ export async function runSync(
       limit = Math.min(pageSize, limit * 2);
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
-    return { pushed, pulled, error: null, more, deadline: false, progressed };
+    return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };
   } catch (e) {
     // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
@@ -214,10 +219,9 @@ export async function runSync(
     // Cut by its server's stop (a restart in the middle of a long sync), a run that kept something is
     // catching up as at its deadline, not a failure to show until the next run ends. A run cut because
     // its Brain was paired again or unpaired writes nothing: its pairing is gone.
-    await sync
-      .finishRun(t, brainId, remote.pairingId, { error, catchingUp: (late || stopped) && progressed })
-      .catch(() => {});
-    return { pushed, pulled, error, more: false, deadline: late, progressed };
+    const catchingUp = (late || stopped) && progressed;
+    await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp }).catch(() => {});
+    return { pushed, pulled, error, more: false, deadline: late, progressed, catchingUp };
   } finally {
     clearTimeout(deadline);
     o.signal?.removeEventListener('abort', onAbort);

@@ -109,8 +109,7 @@ export function createSyncService(o: SyncServiceOptions) {
         // a slow link takes several runs), and a remote that answers: backing off would slow it more
         // with each run, as if the remote were down. One that kept nothing is a stalling remote, which
         // must not be asked again every few seconds: that is a failure, as any other.
-        const underWay = outcome.deadline && outcome.progressed;
-        if (outcome.error && !underWay) {
+        if (outcome.error && !outcome.catchingUp) {
           loop.failures += 1;
           if (!closed && current(loop)) log(`sync of Brain ${loop.brainId} failed: ${outcome.error}`);
         } else {
@@ -121,7 +120,7 @@ export function createSyncService(o: SyncServiceOptions) {
                 `the next run goes on in ${debounceMs} ms: ${outcome.error}`,
             );
         }
-        more = outcome.more || underWay;
+        more = outcome.catchingUp;
       } catch (e) {
         // The Brain was unpaired or forgotten meanwhile: its loop ends.
         if (e instanceof MnemoError && (e.code === 'sync_not_paired' || e.code === 'brain_not_found')) {
