@@ -30,6 +30,12 @@ import type {
 } from './contract/index.ts';
 import type { RunEnd } from './ports/index.ts';
 
+/**
+ * A pairing's sync status as the store keeps it: the contract's SyncStatus without what only the running
+ * server's schedule knows (`running`, `next_run_at`), which its sync service adds.
+ */
+export type PairingStatus = Omit<SyncStatus, 'running' | 'next_run_at'>;
+
 /** The namespace a credential selects: its project and environment. Nothing else selects it. */
 export interface Tenant {
   project: string;
@@ -199,9 +205,9 @@ export interface EngineSync {
   /** Hosted side: forgets the ids and keeps their tombstones (forgetReplicas route). */
   tombstones(t: Tenant, brainId: string, ids: readonly string[]): Promise<TombstoneResult>;
 
-  status(t: Tenant, brainId: string): Promise<SyncStatus>;
-  pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus>;
-  unpair(t: Tenant, brainId: string): Promise<SyncStatus>;
+  status(t: Tenant, brainId: string): Promise<PairingStatus>;
+  pair(t: Tenant, brainId: string, body: SyncPairing): Promise<PairingStatus>;
+  unpair(t: Tenant, brainId: string): Promise<PairingStatus>;
   pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
   remoteOf(t: Tenant, brainId: string): Promise<RemoteOf>;
   outbox(t: Tenant, brainId: string, limit: number): Promise<OutboxBatch>;

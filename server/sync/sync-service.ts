@@ -1,7 +1,7 @@
 import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import type { Engine, Tenant } from '../../engine/types.ts';
+import type { Engine, PairingStatus, Tenant } from '../../engine/types.ts';
 import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
 
 export interface SyncServiceOptions {
@@ -173,14 +173,14 @@ export function createSyncService(o: SyncServiceOptions) {
   };
 
   /** The store's status with what only this server knows: whether a run is under way, and when the next is. */
-  const withSchedule = (loop: BrainLoop | undefined, status: SyncStatus): SyncStatus => {
+  const withSchedule = (loop: BrainLoop | undefined, status: PairingStatus): SyncStatus => {
     const live = status.paired && loop !== undefined && current(loop) && !closed;
     const running = live && loop.running !== null;
     const next = live && !running && loop.timer !== null ? new Date(loop.timerAt).toISOString() : null;
     return { ...status, running, next_run_at: next };
   };
-  const scheduled = async (t: Tenant, brainId: string, status: Promise<SyncStatus>) =>
-    withSchedule(loops.get(keyOf(t, brainId)), await status);
+  const scheduled = (t: Tenant, brainId: string, status: PairingStatus) =>
+    withSchedule(loops.get(keyOf(t, brainId)), status);
 
   return {
     /** Starts the loops of the Brains paired before this server started: each syncs soon. */
@@ -199,20 +199,21 @@ export function createSyncService(o: SyncServiceOptions) {
       if (loop.running) loop.again = true;
       else if (loop.failures === 0) startIn(loop, Math.max(0, Math.min(debounceMs, loop.due - Date.now())));
     },
-    status: (t: Tenant, brainId: string) => scheduled(t, brainId, requireSync().status(t, brainId)),
+    status: async (t: Tenant, brainId: string) =>
+      scheduled(t, brainId, await requireSync().status(t, brainId)),
     async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
       const status = await requireSync().pair(t, brainId, body);
       // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
       const old = loops.get(keyOf(t, brainId));
       if (old) stop(old);
       schedule(loopOf(t, brainId), 0);
-      return scheduled(t, brainId, Promise.resolve(status));
+      return scheduled(t, brainId, status);
     },
     async unpair(t: Tenant, brainId: string): Promise<SyncStatus> {
       const status = await requireSync().unpair(t, brainId);
       const loop = loops.get(keyOf(t, brainId));
       if (loop) stop(loop);
-      return status;
+      return withSchedule(undefined, status);
     },
     /** Syncs now (after a run in flight, if any) and answers with the status after it. */
     async runNow(t: Tenant, brainId: string): Promise<SyncStatus> {

@@ -6,7 +6,6 @@ import {
   type RecordPage,
   type ReplicaOutcome,
   type SyncPairing,
-  type SyncStatus,
   type TypedContent,
 } from '../../contract/index.ts';
 import { parseApiKey } from '../../auth/api-key.ts';
@@ -16,7 +15,7 @@ import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/inde
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
-import type { OutboxBatch, RemoteOf, TombstoneBatch } from '../../types.ts';
+import type { OutboxBatch, PairingStatus, RemoteOf, TombstoneBatch } from '../../types.ts';
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
 export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
@@ -46,7 +45,7 @@ function requireRunPairing(b: BrainRow, p: PairingRow | undefined, pairingId: st
   return p;
 }
 
-export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus> {
+export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
   const { pairing: p, pending } = await ctx.device.status(b.uid);
   return {
     object: 'sync_status',
@@ -64,9 +63,6 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus
     skipped: p?.skipped ?? 0,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
-    // The schedule is the running server's (sync-service), not the store's.
-    next_run_at: null,
-    running: false,
   };
 }
 
@@ -78,7 +74,7 @@ const tenantOf = (key: string) => parseApiKey(key)?.prefix ?? key;
  * starts both cursors again, a new key of the same project keeps them). The key is stored in the
  * encrypted store and nowhere else.
  */
-export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promise<SyncStatus> {
+export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promise<PairingStatus> {
   const remote = body.remote.endsWith('/') ? body.remote.slice(0, -1) : body.remote;
   const remoteBrain = body.remote_brain ?? b.id;
   await ctx.device.pair(
@@ -100,7 +96,7 @@ export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promi
 }
 
 /** Unpairs: the key and cursors go; every Record stays, here and there. */
-export async function unpair(ctx: LocalCtx, b: BrainRow): Promise<SyncStatus> {
+export async function unpair(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
   if (!(await ctx.device.unpair(b.uid))) throw notPaired(b);
   return syncStatus(ctx, b);
 }
