@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { errorMessage, systemTimeZone } from '../../engine/index.ts';
-import { RecordCreate, type MnemoRecord } from '../../engine/contract/index.ts';
+import { RecordCreate, type Brain, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
@@ -264,16 +264,12 @@ export async function readingOptions(
   };
 }
 
-/**
- * Without --self, the sender that is the user is the Brain's own person, by name, as the app's import
- * has it: the same export imported both ways then holds the same Records, the user's messages under
- * speaker "self" each time. A Brain not made yet has no one.
- */
-async function selfOfBrain(o: ImportOptions): Promise<string | undefined> {
+/** The Brain the import goes into, or null when it is not made yet. */
+async function brainOrNull(o: ImportOptions): Promise<Brain | null> {
   try {
-    return (await o.client.getBrain(o.brainId, { signal: o.signal })).self?.name;
+    return await o.client.getBrain(o.brainId, { signal: o.signal });
   } catch (e) {
-    if (e instanceof MnemoApiError && e.code === 'brain_not_found') return undefined;
+    if (e instanceof MnemoApiError && e.code === 'brain_not_found') return null;
     throw e;
   }
 }
@@ -282,18 +278,15 @@ async function selfOfBrain(o: ImportOptions): Promise<string | undefined> {
 const ownWords = (body: RecordCreate) =>
   typeof body.content === 'object' && body.content.kind === 'message' && body.content.speaker === 'self';
 
+/** The Brain read at the import's start (`existing`), or made now: an import with nothing to write makes none. */
 async function ensureBrain(
   client: MnemoClient,
   brainId: string,
+  existing: Brain | null,
   selfName?: string,
   signal?: AbortSignal,
 ): Promise<{ created: boolean; hasSelf: boolean }> {
-  try {
-    const b = await client.getBrain(brainId, { signal });
-    return { created: false, hasSelf: b.self != null };
-  } catch (e) {
-    if (!(e instanceof MnemoApiError) || e.code !== 'brain_not_found') throw e;
-  }
+  if (existing) return { created: false, hasSelf: existing.self != null };
   try {
     // With --self the new Brain knows whose memory it is, so "self" speakers resolve to that person.
     await client.createBrain(
@@ -340,7 +333,11 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
  * stops reading part way, land in the summary.
  */
 export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
-  const selfName = asked.selfName ?? (await selfOfBrain(asked));
+  const existing = await brainOrNull(asked);
+  // Without --self, the sender that is the user is the Brain's own person, by name, as the app's import
+  // has it: the same export imported both ways then holds the same Records, the user's messages under
+  // speaker "self" each time.
+  const selfName = asked.selfName ?? existing?.self?.name;
   const o = selfName === undefined ? asked : { ...asked, selfName };
   // An export as its archive (a Slack, ChatGPT or Takeout download, a zipped vault): unpacked into a
   // private temporary folder and read as the folder it was made from. Notes are named inside it, so the
@@ -349,15 +346,15 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
     const dir = await mkdtemp(join(tmpdir(), 'mnemo-zip-'));
     try {
       const { path } = await unpackArchive(o.path, dir);
-      return await importPath({ ...o, path, uploadRoot: dirname(path) });
+      return await importPath({ ...o, path, uploadRoot: dirname(path) }, existing);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return importPath(o);
+  return importPath(o, existing);
 }
 
-async function importPath(o: ImportOptions): Promise<ImportSummary> {
+async function importPath(o: ImportOptions, existing: Brain | null): Promise<ImportSummary> {
   const started = Date.now();
   const asked = o.format ?? 'auto';
   const targets = await planImport(o.path, asked);
@@ -469,7 +466,7 @@ async function importPath(o: ImportOptions): Promise<ImportSummary> {
       const { item, key, part, label } = job;
       let brainCreated: boolean;
       try {
-        const ensured = await (brain ??= ensureBrain(o.client, o.brainId, o.selfName, o.signal));
+        const ensured = await (brain ??= ensureBrain(o.client, o.brainId, existing, o.selfName, o.signal));
         brainCreated = ensured.created;
         if (!ensured.hasSelf && !noSelfSaid && ownWords(item.body)) {
           noSelfSaid = true;
