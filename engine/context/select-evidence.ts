@@ -165,9 +165,9 @@ const maxHitsPerTerm = 5_000;
  * Where in a long text the query's words gather: the start of the windowChars-wide stretch holding the
  * most distinct query words (then the most occurrences), each found as matchedTerms finds them, at a
  * word start (an offset of the text as written: the search is in its folded form). Segmenting a whole
- * long text into sentences would cost more than the rest of the Context;
- * the first hit alone is often a title ("# Desktop app" for "How is the database key stored on the
- * desktop?", whose answer sits pages below). 0 when no word occurs.
+ * long text into sentences would cost more than the rest of the Context; the first hit alone is often a
+ * title ("# Desktop app" for "How is the database key stored on the desktop?", whose answer sits pages
+ * below). 0 when no word occurs.
  */
 export function densestHits(text: string, terms: string[]): number {
   const { folded: lower, origin } = foldWithOffsets(text);

@@ -278,7 +278,10 @@ async function brainOrNull(o: ImportOptions): Promise<Brain | null> {
 const ownWords = (body: RecordCreate) =>
   typeof body.content === 'object' && body.content.kind === 'message' && body.content.speaker === 'self';
 
-/** The Brain read at the import's start (`existing`), or made now: an import with nothing to write makes none. */
+/**
+ * The Brain read at the import's start (`existing`), or made now: an import with nothing to write makes
+ * none.
+ */
 async function ensureBrain(
   client: MnemoClient,
   brainId: string,

@@ -2,9 +2,10 @@ import { selfSpeakerNames, type SelfEntity } from '../../contract/index.ts';
 import type { OwnerClaim } from './deriver.ts';
 
 /**
- * Who a statement belongs to. A name resolves to `self` when it is one of the contract's selfSpeakerNames or equals
- * the Brain's self.name (case- and space-insensitive), but only when the Brain has a self: without
- * one there is nobody to attribute "me" to, so it stays `unresolved`. Any other name is `other`.
+ * Who a statement belongs to. A name resolves to `self` when it is one of the contract's
+ * selfSpeakerNames or equals the Brain's self.name (case- and space-insensitive), but only when the
+ * Brain has a self: without one there is nobody to attribute "me" to, so it stays `unresolved`. Any
+ * other name is `other`.
  */
 export function resolveOwner(name: string | undefined | null, self: SelfEntity | null): OwnerClaim {
   const n = name?.trim();
