@@ -116,7 +116,7 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
         .click();
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
     };
-    const inAnHour = async () => {
+    const nextRunIsPlanned = async () => {
       const text = (await page.getByTestId('sync-next-run').textContent()) ?? '';
       assert.match(text, /^Next sync: /);
       assert.doesNotMatch(text, /none planned|under way/);
@@ -125,7 +125,7 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
     await open('Big', 'big');
     await page.getByTestId('sync-catching-up').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0, 'a sync under way is no failure');
-    await inAnHour();
+    await nextRunIsPlanned();
     await checkScreen(page, 'sync-catching-up');
 
     await open('Down', 'down');
@@ -134,7 +134,7 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
       .filter({ hasText: /^Last attempt failed: / })
       .waitFor();
     assert.equal(await page.getByTestId('sync-catching-up').count(), 0);
-    await inAnHour();
+    await nextRunIsPlanned();
     assert.deepEqual(problems, []);
   } finally {
     await app.close();
