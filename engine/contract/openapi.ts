@@ -22,6 +22,18 @@ function acceptedDateTime(ctx: { jsonSchema: Json }): void {
   s.pattern = s.pattern.replace(')))T(?:', ')))[Tt](?:').replace('(?:Z|', '(?:[Zz]|');
 }
 
+/**
+ * A plain `z.object` (every response shape) is open: the spec makes responses and errors grow by additive
+ * fields, so a client validating against this document must not reject one. zod's output form marks
+ * every object closed; only a `z.strictObject` (a request body, which the server checks field by field)
+ * says so here.
+ */
+function openUnlessStrict(ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: Json }): void {
+  const def = ctx.zodSchema._zod.def;
+  if (def.type === 'object' && def.catchall === undefined && ctx.jsonSchema.additionalProperties === false)
+    delete ctx.jsonSchema.additionalProperties;
+}
+
 /** Every schema the operations reach, keyed by its contract id, as JSON Schema 2020-12. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
@@ -36,7 +48,10 @@ function componentSchemas(): Record<string, Json> {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
-    override: acceptedDateTime,
+    override: (ctx) => {
+      acceptedDateTime(ctx);
+      openUnlessStrict(ctx);
+    },
   }) as { schemas: Record<string, Json> };
   for (const schema of Object.values(out.schemas)) {
     delete schema.$schema;

@@ -97,4 +97,39 @@ describe('openapi.json', () => {
       Object.keys(errorCodes).sort(),
     );
   });
+
+  it('request bodies are closed; responses and errors stay open to additive fields', () => {
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { additionalProperties?: unknown }> };
+    };
+    const schemas = doc.components.schemas;
+    const refsIn = (v: unknown) =>
+      [...JSON.stringify(v).matchAll(/#\/components\/schemas\/(\w+)/g)].map((m) => m[1]!);
+    // Every schema reachable from V, through the schemas it refers to.
+    const reach = (v: unknown, seen = new Set<string>()) => {
+      for (const id of refsIn(v))
+        if (!seen.has(id)) {
+          seen.add(id);
+          reach(schemas[id], seen);
+        }
+      return seen;
+    };
+    const bodies = new Set<string>();
+    const responses = new Set<string>();
+    for (const methods of Object.values(doc.paths))
+      for (const op of Object.values(methods)) {
+        if (op.requestBody) for (const id of refsIn(op.requestBody)) bodies.add(id);
+        reach(op.responses, responses);
+      }
+    for (const id of bodies) assert.equal(schemas[id]!.additionalProperties, false, `${id} (request body)`);
+    for (const id of ['Error', 'Record', 'Memory', 'Context', 'Brain', 'Trace', 'SyncStatus'])
+      assert.ok(responses.has(id), `${id} is a response`);
+    const inBodies = reach([...bodies].map((id) => ({ $ref: `#/components/schemas/${id}` })));
+    for (const id of [...responses].filter((r) => !inBodies.has(r)))
+      assert.notEqual(schemas[id]!.additionalProperties, false, `${id} (response only)`);
+    // Nested response objects too: a Context's budget is read by clients that validate.
+    const context = JSON.stringify(schemas.Context);
+    assert.ok(!context.includes('"additionalProperties":false'), 'Context has no closed object inside');
+  });
 });
