@@ -68,6 +68,21 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
   });
 });
 
+describe('mnemo keys revoke', () => {
+  it('revokes once, then says when a key was already revoked (exit 0 both times)', async () => {
+    const key = create().stdout.trim();
+    const first = mnemo('keys', 'revoke', key, '--key-registry', registry);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stderr, /^revoked sk_test_p_…\S{4} \(key_\S+\)\n$/);
+    const at = (await new FileKeyRegistry(registry).byHash(hashKey(key)))?.revoked_at;
+    assert.ok(at);
+    const again = mnemo('keys', 'revoke', key, '--key-registry', registry);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(again.stderr, `${first.stderr.slice('revoked '.length, -1)} was already revoked at ${at}\n`);
+    assert.equal((await new FileKeyRegistry(registry).byHash(hashKey(key)))?.revoked_at, at);
+  });
+});
+
 describe('mnemo keys on a registry that cannot be read', () => {
   it('names the file with its full path on stderr (an API client gets neither)', () => {
     const missing = join(dir, 'nowhere', 'keys.json');
@@ -128,6 +143,9 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     } finally {
       await client.close();
     }
+    const again = mnemo('keys', 'revoke', key, '--database-url', url);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /^sk_live_acme_…\S{4} \(key_\S+\) was already revoked at \d{4}-\S+Z\n$/);
     assert.equal(mnemo('keys', 'revoke', 'key_nope', '--database-url', url).status, 1);
   });
 

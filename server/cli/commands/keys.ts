@@ -126,13 +126,18 @@ export function register(program: Command): void {
       .argument('<key>'),
   ).action(async (key: string, o: Where) => {
     await withRegistry(o, false, async (registry) => {
+      const asked = new Date().toISOString();
       const entry = await registry.revoke(key);
       if (!entry) {
         console.error('mnemo keys revoke: no such key in the registry');
         process.exitCode = 1;
         return;
       }
-      console.error(`revoked ${entry.prefix}_…${entry.last4} (${entry.id})`);
+      const named = `${entry.prefix}_…${entry.last4} (${entry.id})`;
+      // Revoking again changes nothing, so it succeeds, but says when the key actually stopped working.
+      if (entry.revoked_at && entry.revoked_at < asked)
+        console.error(`${named} was already revoked at ${entry.revoked_at}`);
+      else console.error(`revoked ${named}`);
     });
   });
 
