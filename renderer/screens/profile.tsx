@@ -4,6 +4,7 @@ import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
 import { censusOptions, profileOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
+import { CensusExample } from '../components/census-example.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { formatDate, formatDateTime } from '../format.ts';
@@ -168,11 +169,7 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
                           {n.examples.map((x, i) => (
                             <span key={x}>
                               {i ? ', ' : ''}
-                              {x.startsWith('mem_') ? (
-                                <Link to={paths.memory(brainId, x)}>{x}</Link>
-                              ) : (
-                                <span className="mono">{x}</span>
-                              )}
+                              <CensusExample brainId={brainId} id={x} />
                             </span>
                           ))}
                         </span>

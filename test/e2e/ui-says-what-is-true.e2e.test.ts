@@ -393,6 +393,49 @@ test("a Memory's history chart runs to now: the version in force since the last 
 });
 
 // Last in the file: it closes the page the other tests share.
+test("the Census's examples read as the statements and words they are, each still linked or named by id", async () => {
+  await app().api.createBrain({ id: 'noisy', name: 'Noisy', self: { type: 'person', name: 'Ana' } });
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const)
+    await app().api.rememberRecord('noisy', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  const said = 'Remember to water the fig tree on Sundays.';
+  for (let i = 0; i < 2; i += 1)
+    await app().api.rememberRecord('noisy', { content: { kind: 'message', text: said, speaker: 'Ana' } });
+  await derivationSettled(app(), 'noisy');
+  const noise = (await app().api.getCensus('noisy')).noise;
+  const conflict = noise.find((n) => n.kind === 'conflicts')!.examples[0]!;
+  const duplicate = noise.find((n) => n.kind === 'duplicates')!.examples[0]!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/noisy/profile');
+  const examples = page.locator('section[aria-labelledby="census"] ul.list');
+  const memory = examples.getByRole('link', { name: /^“Ana home.city: (Porto|Lisbon)”$/ }).first();
+  await memory.waitFor();
+  assert.ok(
+    [
+      '“Ana home city: Porto”',
+      '“Ana home city: Lisbon”',
+      '“Ana home_city: Porto”',
+      '“Ana home_city: Lisbon”',
+    ].includes((await memory.textContent())!),
+  );
+  assert.equal(await examples.locator(`a[title="${conflict}"]`).count(), 1);
+  assert.equal(
+    await examples.locator(`a[title="${conflict}"]`).getAttribute('href'),
+    `/brains/noisy/memories/${conflict}`,
+  );
+  const words = examples.locator(`span[title="${duplicate}"]`);
+  assert.equal(await words.textContent(), `“Ana: ${said}”`);
+  assert.equal(await examples.getByText(/\b(mem|rec)_[0-9A-Z]{26}\b/).count(), 0);
+  await checkScreen(page, 'census-examples');
+  assert.deepEqual(problems, []);
+});
+
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app().api.createBrain({ id: 'tabs', name: 'Tabs' });
   const { page, problems } = await ui();

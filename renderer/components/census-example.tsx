@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { useClient } from '../api/client.ts';
+import { memoryOptions, recordOptions } from '../api/queries.ts';
+import { recordSummary } from '../record-text.ts';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
+
+/** Long enough to recognise a statement or a note by, short enough for a line of examples. */
+const shown = 80;
+
+const clip = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= shown ? line : `${line.slice(0, shown - 1).trimEnd()}…`;
+};
+
+/**
+ * One of the Census' examples, which the API gives as ids: a person recognises the statement or the
+ * words of a Record, not `mem_01J…`. The id stays in the title (and is shown while the text loads, or
+ * when the item has been forgotten since the Census was counted).
+ */
+export function CensusExample({ brainId, id }: { brainId: string; id: string }) {
+  const client = useClient();
+  const isMemory = id.startsWith('mem_');
+  const memory = useQuery({ ...memoryOptions(client, brainId, id), enabled: isMemory, retry: false });
+  const record = useQuery({ ...recordOptions(client, brainId, id), enabled: id.startsWith('rec_') });
+  if (isMemory) {
+    const statement = memory.data?.statement;
+    return (
+      <Link to={paths.memory(brainId, id)} title={id}>
+        {statement === undefined ? <span className="mono">{id}</span> : `“${clip(statement)}”`}
+      </Link>
+    );
+  }
+  const content = record.data?.content;
+  return content === undefined ? (
+    <span className="mono">{id}</span>
+  ) : (
+    <span title={id} dir="auto">
+      “{clip(recordSummary(content))}”
+    </span>
+  );
+}
