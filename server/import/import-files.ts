@@ -11,6 +11,7 @@ import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
+import { KnownNoteNames, type SourcePage } from './known-note-names.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
@@ -157,6 +158,15 @@ async function unpackArchives(files: ImportRequest['files'], root: string): Prom
   return out;
 }
 
+/** The Brain's plain notes, read from the engine as the caller may see them. */
+function notesInEngine(engine: Engine, t: Tenant, brainId: string): SourcePage {
+  return (q) =>
+    engine.listRecords(t, brainId, q).catch((e: unknown) => {
+      if (e instanceof MnemoError) return null;
+      throw e;
+    });
+}
+
 /** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */
 function earlierInEngine(engine: Engine, t: Tenant, brainId: string): EarlierRecords {
   return earlierRecords((q) => engine.listRecords(t, brainId, q));
@@ -173,6 +183,7 @@ async function importTargets(
   watchOptions: ImportWatchOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
+  const names = new KnownNoteNames(notesInEngine(engine, t, brainId));
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];
   const result: ImportResult = {
@@ -215,7 +226,7 @@ async function importTargets(
     try {
       const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId));
       if (reading.note !== null) part.note = reading.note;
-      collected = await collectTarget(target, reading.options, seenKeys, label, watch.itemRead);
+      collected = await collectTarget(target, reading.options, seenKeys, label, names, watch.itemRead);
     } catch (e) {
       if (e instanceof ImportCancelled) throw e;
       // A file the parser cannot open at all (a folder given as a single-file format, say).

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient, type MnemoClient } from '../client/index.ts';
-import { runImport } from './run-import.ts';
+import { runImport, waitForDerivation } from './run-import.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
-// `mnemo import` of notes against the local engine (an encrypted SQLite file) over /v1 on loopback.
+// `mnemo import` of notes and the app's upload of them, against the local engine (an encrypted SQLite
+// file) over /v1 on loopback.
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-note-identity-'));
 const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
 const tenant = { project: 'home', env: 'test' } as const;
@@ -69,4 +70,77 @@ test('one note imported alone, in its folder and as a vault is stored once', asy
     ],
   );
   assert.equal((await client.listRecords('once', {})).data.length, 1);
+});
+
+/** FILES uploaded as the app sends them, each named by its path from FROM on, as the browser gives it. */
+function upload(brain: string, from: string, files: string[]) {
+  return client.importFiles(brain, {
+    files: files.map((f) => ({
+      name: relative(from, f).split('\\').join('/'),
+      content_base64: readFileSync(f).toString('base64'),
+      last_modified: '2024-03-01T10:00:00.000Z',
+    })),
+  });
+}
+
+const counts = (s: { imported: number; unchanged: number; failed: number }) => [
+  s.imported,
+  s.unchanged,
+  s.failed,
+];
+
+/** The external ids of BRAIN's notes, one per item, and how many Records (revisions) they have. */
+async function items(brain: string): Promise<{ ids: string[]; records: number }> {
+  const records = (await client.listRecords(brain, { source: 'markdown', limit: 200 })).data;
+  return { ids: [...new Set(records.map((r) => r.source.external_id!))].sort(), records: records.length };
+}
+
+test('notes uploaded from their folder, from its parent and imported from disk are the same items; an edit replaces the old version', async () => {
+  const parent = join(dir, 'chosen', 'Parent');
+  const todo = note(join(parent, 'Notes', 'todo.md'), '# Todo\nBuy the DELTAITEM seeds\n');
+  const ideas = note(join(parent, 'Notes', 'ideas.md'), '# Ideas\nA pond by the fence\n');
+  await client.createBrain({ id: 'chosen' });
+
+  assert.deepEqual(counts(await upload('chosen', parent, [todo, ideas])), [2, 0, 0]);
+  assert.deepEqual(counts(await upload('chosen', join(parent, '..'), [todo, ideas])), [0, 2, 0]);
+  // From disk the notes are named by their absolute paths, and their files have another time.
+  assert.deepEqual(counts(await runImport({ client, brainId: 'chosen', path: parent })), [0, 2, 0]);
+  assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 2 });
+
+  writeFileSync(todo, '# Todo\nBuy the EPSILONITEM seeds\n');
+  assert.deepEqual(counts(await runImport({ client, brainId: 'chosen', path: parent })), [1, 1, 0]);
+  assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 3 });
+  await waitForDerivation(client, 'chosen');
+  assert.deepEqual(await active('chosen', 'DELTAITEM'), [], 'the old version is no longer current');
+  assert.equal((await active('chosen', 'EPSILONITEM')).length, 1);
+  // The edited note uploaded from its parent is the version just imported.
+  assert.deepEqual(counts(await upload('chosen', join(parent, '..'), [todo, ideas])), [0, 2, 0]);
+});
+
+test('notes imported from disk and then uploaded are the same items; an edit uploaded replaces the old version', async () => {
+  const notes = join(dir, 'disk-first', 'Notes');
+  const todo = note(join(notes, 'todo.md'), '# Todo\nCall ZETAITEM about the roof\n');
+  assert.deepEqual(counts(await runImport({ client, brainId: 'disk', path: notes })), [1, 0, 0]);
+  assert.deepEqual(counts(await upload('disk', join(notes, '..'), [todo])), [0, 1, 0]);
+
+  writeFileSync(todo, '# Todo\nCall ETAITEM about the roof\n');
+  assert.deepEqual(counts(await upload('disk', join(notes, '..', '..'), [todo])), [1, 0, 0]);
+  assert.deepEqual(await items('disk'), { ids: [todo], records: 2 });
+  await waitForDerivation(client, 'disk');
+  assert.deepEqual(await active('disk', 'ZETAITEM'), []);
+  assert.equal((await active('disk', 'ETAITEM')).length, 1);
+});
+
+test('two todo.md in folders of the same name stay two items; an upload that could be either is a third', async () => {
+  const work = note(join(dir, 'two', 'Work', 'Notes', 'todo.md'), '# Todo\nSend the THETAITEM invoice\n');
+  const home = note(join(dir, 'two', 'Home', 'Notes', 'todo.md'), '# Todo\nWater the IOTAITEM ferns\n');
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: work })), [1, 0, 0]);
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: home })), [1, 0, 0]);
+  // The browser says "Notes/todo.md": either of them. Neither is replaced.
+  const edited = note(join(dir, 'two', 'upload', 'Notes', 'todo.md'), '# Todo\nSend the KAPPAITEM invoice\n');
+  assert.deepEqual(counts(await upload('two', join(dir, 'two', 'upload'), [edited])), [1, 0, 0]);
+  assert.deepEqual(await items('two'), { ids: [home, work, 'Notes/todo.md'].sort(), records: 3 });
+  await waitForDerivation(client, 'two');
+  for (const word of ['THETAITEM', 'IOTAITEM', 'KAPPAITEM'])
+    assert.equal((await active('two', word)).length, 1, `${word} is current`);
 });

@@ -9,6 +9,7 @@ import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
+import { KnownNoteNames, underKnownNames, type SourcePage } from './known-note-names.ts';
 import {
   asSent,
   type ImportFormat,
@@ -189,8 +190,15 @@ async function collectItems(
   return out;
 }
 
-const targetItems = (target: ImportTarget & { format: ImportFormat }, o: ParseOptions) =>
-  target.notes ? parseNoteFiles(target.path, target.notes, o) : parsers[target.format](target.path, o);
+const targetItems = (
+  target: ImportTarget & { format: ImportFormat },
+  o: ParseOptions,
+  names: KnownNoteNames | undefined,
+) =>
+  underKnownNames(
+    target.notes ? parseNoteFiles(target.path, target.notes, o) : parsers[target.format](target.path, o),
+    names,
+  );
 
 /**
  * Parses PATH in FORMAT into Records ready to send: each validated against the contract (a malformed
@@ -209,16 +217,18 @@ export async function collectRecords(
 
 /**
  * collectRecords for one planned target: a file, an export folder, or notes found among other files.
- * `label` names an item in the report (itemLabel), which is how a later twin's skip names it.
+ * `label` names an item in the report (itemLabel), which is how a later twin's skip names it. `names`:
+ * the Brain's names of plain notes, one for the whole import (KnownNoteNames).
  */
 export async function collectTarget(
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
+  names: KnownNoteNames,
   onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
-  return collectItems(targetItems(target, o), seenKeys, label, onItem);
+  return collectItems(targetItems(target, o, names), seenKeys, label, onItem);
 }
 
 /**
@@ -232,6 +242,15 @@ function earlierThroughApi(client: MnemoClient, brainId: string, signal?: AbortS
       throw e;
     }),
   );
+}
+
+/** The Brain's plain notes, read through the API; a key that may write but not read Records sees none. */
+function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): SourcePage {
+  return (q) =>
+    client.listRecords(brainId, q, { signal }).catch((e: unknown) => {
+      if (e instanceof MnemoApiError) return null;
+      throw e;
+    });
 }
 
 /**
@@ -367,6 +386,8 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
 
   const seenKeys = new Map<string, string>();
+  // A Brain made by this import holds no notes to name them after.
+  const names = existing ? new KnownNoteNames(notesThroughApi(o.client, o.brainId, o.signal)) : undefined;
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
@@ -436,7 +457,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });
-          for await (const x of screenItems(targetItems(readable, options), seenKeys, label)) {
+          for await (const x of screenItems(targetItems(readable, options, names), seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;
             if (x.type === 'skip') skipped(part, label(x.ref), x.reason);
