@@ -56,7 +56,10 @@ export function ImportScreen({ brainId }: { brainId: string }) {
       <h1 tabIndex={-1}>Import</h1>
       <p className="lead">
         Bring in what you already have: notes, chats, mail, calendars and contacts, from the files their apps
-        export. Importing the same files again adds nothing new; a note that changed replaces its old version.
+        export. Importing the same files again adds nothing new, and a note you edited replaces its old
+        version, also when you choose a folder above it or import it with <code>mnemo import</code>. Notes are
+        recognised by their folder and file names, so choose them with their folder; a note renamed or moved
+        is added as a new one.
       </p>
       <ImportForm brainId={brainId} leftover={leftover} onDismiss={dismiss} />
       <ImportedSources brainId={brainId} partial={leftover !== null && leftover.state !== 'elsewhere'} />

@@ -1,12 +1,13 @@
 // The Import screen against `mnemo serve --ui` with the local engine: choose files, drop files, the
-// summary, re-import adding nothing, and removing a whole import.
+// summary, re-import adding nothing (notes also when chosen another way), and removing a whole import.
 // One server and one signed-in page for the file, each test on its own Brain.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { runImport } from '../../server/import/run-import.ts';
 import { standups2022Ics } from '../../server/import/test-support.ts';
 import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
 
@@ -206,4 +207,41 @@ test('an import chosen for this device only writes local_only Records; the defau
   const of = (words: string) => records.find((r) => JSON.stringify(r.content).includes(words))?.visibility;
   assert.equal(of('doctor'), 'local_only');
   assert.equal(of('ferry'), 'shareable');
+});
+
+test('notes chosen from their folder, then from its parent, then imported from disk add nothing; an edit replaces the old version', async () => {
+  const parent = join(samples, 'Parent');
+  const notes = join(parent, 'Notes');
+  mkdirSync(notes, { recursive: true });
+  writeFileSync(join(notes, 'todo.md'), '# Todo\n\nRepaint the gate green.\n');
+  writeFileSync(join(notes, 'ideas.md'), '# Ideas\n\nA bench under the fig tree.\n');
+  await app().api.createBrain({ id: 'folders', name: 'Folders' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/folders/import');
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  await page.getByText(/also when you choose a folder above it or import it with mnemo import/).waitFor();
+  const summary = page.locator('.import-summary');
+  const importFolder = async (folder: string, said: RegExp) => {
+    await page.getByLabel('A folder (a vault, a Slack export)').setInputFiles(folder);
+    await page.getByRole('button', { name: 'Import 2 files' }).click();
+    await summary.getByText(said).waitFor();
+  };
+
+  await importFolder(notes, /2 new items imported, 0 items already here/);
+  await importFolder(parent, /0 new items imported, 2 items already here/);
+  const disk = await runImport({ client: app().api, brainId: 'folders', path: parent });
+  assert.deepEqual([disk.imported, disk.unchanged, disk.failed], [0, 2, 0]);
+
+  writeFileSync(join(notes, 'todo.md'), '# Todo\n\nRepaint the gate blue.\n');
+  await importFolder(parent, /1 new item imported, 1 item already here/);
+  const records = (await app().api.listRecords('folders', { source: 'markdown' })).data;
+  assert.deepEqual(
+    [...new Set(records.map((r) => r.source.external_id))].sort(),
+    ['Notes/ideas.md', 'Notes/todo.md'],
+    'two notes, whichever way they were chosen',
+  );
+  assert.equal(records.length, 3, 'the edited note is a new revision of the same item');
+  const edited = await runImport({ client: app().api, brainId: 'folders', path: notes });
+  assert.deepEqual([edited.imported, edited.unchanged], [0, 2]);
+  assert.deepEqual(problems, []);
 });
