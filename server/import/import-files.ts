@@ -11,7 +11,7 @@ import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
-import { KnownNoteNames, type SourcePage } from './known-note-names.ts';
+import { KnownNoteNames, notesInCopy, type SourcePage } from './known-note-names.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
@@ -183,7 +183,7 @@ async function importTargets(
   watchOptions: ImportWatchOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
-  const names = new KnownNoteNames(notesInEngine(engine, t, brainId));
+  const names = new KnownNoteNames(notesInEngine(engine, t, brainId), await notesInCopy(root));
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];
   const result: ImportResult = {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MnemoRecord, RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
-import { KnownNoteNames, underKnownNames, type SourcePage } from './known-note-names.ts';
-import { collect } from './test-support.ts';
+import { KnownNoteNames, notesInCopy, underKnownNames, type SourcePage } from './known-note-names.ts';
+import { collect, writeTree } from './test-support.ts';
 
 const note = (id: string): MnemoRecord => ({
   id: `rec_${id.length}`,
@@ -92,6 +92,14 @@ test('a stored name goes to one note of an import; another that would take it ke
   assert.equal(await exact.nameFor('Parent/Notes/todo.md'), 'Parent/Notes/todo.md');
 });
 
+test('a stored name that a note of the import carries itself is left to it, even when another comes first', async () => {
+  const listPage: SourcePage = () =>
+    Promise.resolve({ data: [note('Notes/todo.md')], has_more: false, next_cursor: null });
+  const names = new KnownNoteNames(listPage, new Set(['Archive/Notes/todo.md', 'Notes/todo.md']));
+  assert.equal(await names.nameFor('Archive/Notes/todo.md'), 'Archive/Notes/todo.md');
+  assert.equal(await names.nameFor('Notes/todo.md'), 'Notes/todo.md');
+});
+
 test("the Brain's notes are read once, page by page, and not at all for an import without notes", async () => {
   const b = brain(['Notes/a.md', 'Notes/b.md', 'Notes/c.md', 'Notes/todo.md', 'Notes/z.md'], 2);
   const chat: ImportItem = {
@@ -132,4 +140,22 @@ test('when the Brain cannot be read to the end, no note takes a stored name', as
     ),
   );
   assert.equal(await names.nameFor('Parent/Notes/todo.md'), 'Parent/Notes/todo.md');
+});
+
+test("a copy's notes are named by their paths in it; its other files are not notes", async () => {
+  const { root, remove } = writeTree({
+    'Notes/todo.md': 'x',
+    'Notes/deep/Plan.MARKDOWN': 'x',
+    'Notes/chat.txt': 'x',
+    'top.md': 'x',
+  });
+  try {
+    assert.deepEqual([...(await notesInCopy(root))].sort(), [
+      'Notes/deep/Plan.MARKDOWN',
+      'Notes/todo.md',
+      'top.md',
+    ]);
+  } finally {
+    remove();
+  }
 });

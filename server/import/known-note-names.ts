@@ -1,5 +1,8 @@
+import { readdir } from 'node:fs/promises';
+import { sep } from 'node:path';
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
+import { isNoteFile } from './formats/note-file.ts';
 
 /**
  * One page of the Brain's Records of a source, as listRecords reads them (the API client's, the
@@ -46,7 +49,9 @@ function endsWith(longer: string[], shorter: string[]): boolean {
  * chosen alone ("todo.md", one segment) with anything. When those names all lie along one path (each
  * the end of the next longer), the longest is taken; when they branch ("A/Notes/todo.md",
  * "B/Notes/todo.md" for "Notes/todo.md"), the note keeps its own name and is a new item. A stored name
- * is taken by one note of an import: a second note of the same import that would take it keeps its own.
+ * is taken by one note of an import: a second note of the same import that would take it keeps its own,
+ * and a name in `ownNames` (the names the import's own notes are known to carry: notesInCopy) is left to
+ * the note that carries it, whenever it comes.
  *
  * The Brain's plain notes are read once, when the first note is named (one indexed read of the source,
  * page by page; only the names are kept), and never when the import holds none.
@@ -56,7 +61,10 @@ export class KnownNoteNames {
   /** Stored names given out in this import, and to which of its notes. */
   private readonly taken = new Map<string, string>();
 
-  constructor(private readonly listPage: SourcePage) {}
+  constructor(
+    private readonly listPage: SourcePage,
+    private readonly ownNames: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** The external id to write the plain note named ID under. */
   async nameFor(id: string): Promise<string> {
@@ -65,7 +73,7 @@ export class KnownNoteNames {
     let name = id;
     if (!ids.has(id) && own.length >= 2) {
       const agreeing = (byTail.get(tailOf(own)) ?? [])
-        .filter((s) => endsWith(own, s) || endsWith(s, own))
+        .filter((s) => (endsWith(own, s) || endsWith(s, own)) && !this.ownNames.has(s.join('/')))
         .sort((a, b) => a.length - b.length);
       const onePath = agreeing.every((s, i) => i === 0 || endsWith(s, agreeing[i - 1]!));
       // Equal lengths that differ cannot both end each other: sorted, a branch fails the check.
@@ -100,6 +108,16 @@ export class KnownNoteNames {
     } while (cursor);
     return stored;
   }
+}
+
+/**
+ * The names of the notes in a copy that has no place of its own (an upload, an unpacked archive: ROOT is
+ * its `uploadRoot`), which are their paths under ROOT: KnownNoteNames leaves a stored one of them to
+ * its own note, even when another note of the import would take it first.
+ */
+export async function notesInCopy(root: string): Promise<Set<string>> {
+  const files = await readdir(root, { recursive: true });
+  return new Set(files.filter(isNoteFile).map((f) => f.split(sep).join('/')));
 }
 
 /** ITEMS with each plain note under the name the Brain knows it by (KnownNoteNames); others as they are. */

@@ -144,3 +144,14 @@ test('two todo.md in folders of the same name stay two items; an upload that cou
   for (const word of ['THETAITEM', 'IOTAITEM', 'KAPPAITEM'])
     assert.equal((await active('two', word)).length, 1, `${word} is current`);
 });
+
+test("an upload holding a note under a stored name and another folder's note of that name keeps them apart", async () => {
+  const chosen = join(dir, 'both');
+  const current = note(join(chosen, 'Notes', 'todo.md'), '# Todo\nOil the LAMBDAITEM hinges\n');
+  const old = note(join(chosen, 'Archive', 'Notes', 'todo.md'), '# Todo\nFix the MUITEM latch\n');
+  await client.createBrain({ id: 'both' });
+  assert.deepEqual(counts(await upload('both', chosen, [current])), [1, 0, 0]);
+  // Archive/ is read first, and its Notes/todo.md could be the stored one: the upload's own is.
+  assert.deepEqual(counts(await upload('both', chosen, [old, current])), [1, 1, 0]);
+  assert.deepEqual(await items('both'), { ids: ['Archive/Notes/todo.md', 'Notes/todo.md'], records: 2 });
+});

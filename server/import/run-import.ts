@@ -9,7 +9,7 @@ import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
-import { KnownNoteNames, underKnownNames, type SourcePage } from './known-note-names.ts';
+import { KnownNoteNames, notesInCopy, underKnownNames, type SourcePage } from './known-note-names.ts';
 import {
   asSent,
   type ImportFormat,
@@ -387,7 +387,12 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
 
   const seenKeys = new Map<string, string>();
   // A Brain made by this import holds no notes to name them after.
-  const names = existing ? new KnownNoteNames(notesThroughApi(o.client, o.brainId, o.signal)) : undefined;
+  const names = existing
+    ? new KnownNoteNames(
+        notesThroughApi(o.client, o.brainId, o.signal),
+        o.uploadRoot ? await notesInCopy(o.uploadRoot) : undefined,
+      )
+    : undefined;
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
