@@ -298,9 +298,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async listRecords(t, brainId, q): Promise<RecordPage> {
-      const s = state(t, brainId);
+      // Whatever the Brain, as its replication routes answer: a device asking whether it can sync here
+      // learns it before the first run has made the Brain.
       if (q.since_watermark !== undefined)
         throw new MnemoError('not_implemented', 'since_watermark: the reference engine keeps no change feed');
+      const s = state(t, brainId);
       const before = q.cursor ? decodeCursor(q.cursor) : null;
       const rows = [...s.records.values()]
         .map((r) => r.record)
