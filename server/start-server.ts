@@ -66,6 +66,8 @@ export interface ServerOptions {
     intervalMs?: number;
     maxBackoffMs?: number;
     limits?: Partial<RunLimits>;
+    /** Longest wait for each request of the check of a remote before pairing (default 5 s). */
+    checkTimeoutMs?: number;
   };
   /**
    * A moment after listening (warmUpDelayMs), load in the background what the first Context would

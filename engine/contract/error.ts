@@ -14,6 +14,12 @@ export const ErrorBody = z
       .string()
       .optional()
       .describe('On a failed createContext: the trc_ id its Trace is kept under.'),
+    remote_code: z
+      .string()
+      .optional()
+      .describe(
+        'On sync_remote_key_refused, sync_remote_unsupported and sync_remote_unavailable: the error code the remote answered, when it answered one.',
+      ),
   })
   .meta({ id: 'Error', description: 'The one error shape. Unknown extra fields are additive; ignore them.' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

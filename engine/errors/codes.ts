@@ -105,6 +105,24 @@ export const errorCodes = {
     summary:
       'The Brain is not paired with a hosted Mnemo (additive: the sync routes; pair it with PUT /v1/brains/{id}/sync).',
   },
+  sync_remote_unavailable: {
+    status: 502,
+    type: 'internal',
+    summary:
+      'Pairing checks the remote first, and it could not be reached, did not answer in time, answered as no Mnemo does (not its JSON), or failed itself (429, 5xx). Nothing was paired or changed; check the address, or pair again later.',
+  },
+  sync_remote_key_refused: {
+    status: 400,
+    type: 'invalid_request',
+    summary:
+      'Pairing checks the remote first, and it refused remote_key (unknown, revoked, or without records:read and records:write); remote_code says what it answered. Nothing was paired or changed.',
+  },
+  sync_remote_unsupported: {
+    status: 400,
+    type: 'invalid_request',
+    summary:
+      'Pairing checks the remote first, and it is a Mnemo that cannot serve sync (no change feed or replication routes: another engine or an older version); remote_code says what it answered. Nothing was paired or changed.',
+  },
   record_not_erasable: {
     status: 403,
     type: 'policy',

@@ -2,6 +2,7 @@ import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, PairingStatus, Tenant } from '../../engine/types.ts';
+import { checkRemote } from './check-remote.ts';
 import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
 
 export interface SyncServiceOptions {
@@ -18,6 +19,8 @@ export interface SyncServiceOptions {
   fetch?: RunSyncOptions['fetch'];
   /** Bounds of a run's requests and pull (default run-sync's runLimits); tests shorten them. */
   limits?: RunSyncOptions['limits'];
+  /** Longest wait for each request of the check of a remote before pairing (default 5 s). */
+  checkTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
@@ -201,8 +204,22 @@ export function createSyncService(o: SyncServiceOptions) {
     },
     status: async (t: Tenant, brainId: string) =>
       scheduled(t, brainId, await requireSync().status(t, brainId)),
+    /**
+     * Pairs once the remote has shown that a run would work (check-remote.ts); a refused check leaves
+     * the pairing in place, if any, as it was.
+     */
     async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
-      const status = await requireSync().pair(t, brainId, body);
+      const s = requireSync();
+      // The Brain here first: pairing one that does not exist sends nothing anywhere.
+      await s.status(t, brainId);
+      await checkRemote(
+        { remote: body.remote, remoteBrain: body.remote_brain ?? brainId, remoteKey: body.remote_key },
+        {
+          ...(o.fetch ? { fetch: o.fetch } : {}),
+          ...(o.checkTimeoutMs !== undefined ? { timeoutMs: o.checkTimeoutMs } : {}),
+        },
+      );
+      const status = await s.pair(t, brainId, body);
       // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
       const old = loops.get(keyOf(t, brainId));
       if (old) stop(old);

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  afterCheck,
   fakeRemote,
   hubAnswer,
   json,
@@ -88,8 +89,12 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
     );
     res.once('close', () => clearTimeout(t));
   };
-  hub.byBrain.set('big', slowFeed);
-  hub.byBrain.set('down', (_seen, res) => void res.writeHead(503).end());
+  // Both answer the check before the pairing as a hub does; then one is slow, the other down.
+  hub.byBrain.set('big', afterCheck(slowFeed));
+  hub.byBrain.set(
+    'down',
+    afterCheck((_seen, res) => void res.writeHead(503).end()),
+  );
   // The next run an hour away, whether after progress (the debounce) or a failure (the interval).
   const app = await startApp('local', {
     sync: {

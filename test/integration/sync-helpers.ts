@@ -100,9 +100,14 @@ export async function recordingProxy(target: () => string): Promise<{
   url: string;
   bodies: string[];
   down: boolean;
+  /** When set, the proxy goes down (`down`) once a device's pairing check has gone through it. */
+  downAfterCheck: boolean;
   /** Requests refused while down. */
   refused: number;
-  /** While set, requests whose path matches wait for `until` before they go on (`held` counts them). */
+  /**
+   * While set, requests whose path matches wait for `until` before they go on (`held` counts them); the
+   * check before a pairing is never held.
+   */
   hold: { path: RegExp; until: Promise<void>; held: number } | null;
   close: () => Promise<void>;
 }> {
@@ -110,6 +115,7 @@ export async function recordingProxy(target: () => string): Promise<{
     url: '',
     bodies: [] as string[],
     down: false,
+    downAfterCheck: false,
     refused: 0,
     hold: null as { path: RegExp; until: Promise<void>; held: number } | null,
     close: async () => {},
@@ -125,8 +131,14 @@ export async function recordingProxy(target: () => string): Promise<{
       }
       const body = Buffer.concat(chunks);
       state.bodies.push(body.toString('utf8'));
+      const check = endsPairingCheck(req.method ?? '', req.url ?? '', body.toString('utf8'));
+      if (state.downAfterCheck && check) {
+        state.downAfterCheck = false;
+        state.down = true;
+      }
+      // A run's requests are held, not a pairing's check.
       const hold = state.hold;
-      if (hold && hold.path.test(req.url ?? '')) {
+      if (hold && hold.path.test(req.url ?? '') && !check) {
         hold.held += 1;
         void hold.until.then(() => forward(body));
       } else forward(body);
@@ -202,6 +214,8 @@ export interface Seen {
   query: URLSearchParams;
   body: string;
   at: number;
+  /** Answered as part of a device's check before it paired (afterCheck): no run's request. */
+  check?: boolean;
 }
 
 export type Answer = (seen: Seen, res: ServerResponse) => void;
@@ -249,6 +263,28 @@ export const hubAnswer: Answer = (seen, res) => {
     });
   sendJson(res, 404, { type: 'not_found', code: 'not_found', message: 'no such route here' });
 };
+
+/**
+ * The last request of the check a device makes before it pairs (server/sync/check-remote.ts): a push
+ * of no Records, which no run sends.
+ */
+export const endsPairingCheck = (method: string, path: string, body: string) =>
+  method === 'POST' && /\/sync\/records(\?|$)/.test(path) && body === '{"records":[]}';
+
+/**
+ * A remote that works while a device checks it before pairing (its requests marked `check`), and
+ * answers as `answer` afterwards: a remote that breaks after the pairing, which the check cannot
+ * foresee.
+ */
+export function afterCheck(answer: Answer): Answer {
+  let checked = false;
+  return (seen, res) => {
+    if (checked) return answer(seen, res);
+    seen.check = true;
+    if (endsPairingCheck(seen.method, seen.path, seen.body)) checked = true;
+    hubAnswer(seen, res);
+  };
+}
 
 /**
  * A remote on loopback that answers as `answer` says (default: hubAnswer), per Brain when `byBrain`

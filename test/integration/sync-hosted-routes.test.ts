@@ -216,12 +216,13 @@ describe('the device routes of sync on a local server', () => {
     assert.equal((await d.client.getSync('device')).paired, false);
   });
 
-  it('keeps a refused key out of the status it reports', async () => {
-    const wrongKey = 'sk_test_home_notarealsecret0000';
-    await d.client.pairSync('device', { remote: h.server.url, remote_key: wrongKey });
+  it('keeps a key the remote refuses later out of the status it reports', async () => {
+    const { key, record } = await h.server.registry!.create({ env: 'test', project: 'home' });
+    await d.client.pairSync('device', { remote: h.server.url, remote_key: key });
+    await h.server.registry!.revoke(record.id);
     const s = await d.client.runSync('device');
-    assert.match(s.last_error ?? '', /invalid_api_key/);
-    assert.ok(!JSON.stringify(s).includes(wrongKey));
+    assert.match(s.last_error ?? '', /key_revoked/);
+    assert.ok(!JSON.stringify(s).includes(key));
     await d.client.unpairSync('device');
   });
 

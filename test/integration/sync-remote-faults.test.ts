@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { SyncStatus } from '../../engine/contract/index.ts';
 import type { ServerOptions } from '../../server/start-server.ts';
 import {
+  afterCheck,
   fakeRemote,
   hubAnswer,
   json,
@@ -49,9 +50,12 @@ describe('a sync run against a remote that misbehaves', () => {
     remove();
   });
 
-  /** Pairs a new Brain with the remote answering as `answer`, once the pairing's first run is over. */
+  /**
+   * Pairs a new Brain with the remote, which answers the check before the pairing as a hub and then as
+   * `answer`; the status once the pairing's first run is over.
+   */
   const paired = async (brain: string, answer: Answer, records: string[] = []): Promise<SyncStatus> => {
-    remote.byBrain.set(brain, answer);
+    remote.byBrain.set(brain, afterCheck(answer));
     await a.client.createBrain({ id: brain });
     for (const content of records) await a.client.rememberRecord(brain, { content });
     await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
@@ -63,7 +67,7 @@ describe('a sync run against a remote that misbehaves', () => {
     return status!;
   };
   const asked = (brain: string, since: number, what = '/records') =>
-    remote.seen.filter((s) => s.at >= since && s.path === `/v1/brains/${brain}${what}`);
+    remote.seen.filter((s) => !s.check && s.at >= since && s.path === `/v1/brains/${brain}${what}`);
 
   it('fails a run whose remote accepts requests and never answers, and keeps when it tried', async () => {
     const first = await paired('silent', () => {});
@@ -217,7 +221,7 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
     nodes.push(n);
     return n;
   };
-  const runsOf = (brain: string) => remote.seen.filter((s) => s.path === `/v1/brains/${brain}`);
+  const runsOf = (brain: string) => remote.seen.filter((s) => !s.check && s.path === `/v1/brains/${brain}`);
 
   it('backs off while the remote never answers', async () => {
     const b = await device('b', {
@@ -226,7 +230,10 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
       maxBackoffMs: 60_000,
       limits: { idleMs: 100 },
     });
-    remote.byBrain.set('hung', () => {});
+    remote.byBrain.set(
+      'hung',
+      afterCheck(() => {}),
+    );
     await b.client.createBrain({ id: 'hung' });
     await b.client.pairSync('hung', { remote: remote.url, remote_key: 'sk_test_remote_key' });
     await new Promise((r) => setTimeout(r, 2_500));
@@ -265,10 +272,10 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
 
   it('reads on soon after a run that stopped at its page limit', async () => {
     const d = await device('d', { debounceMs: 100, intervalMs: 3_600_000, limits: { pagesPerRun: 5 } });
-    remote.byBrain.set('long', endlessFeed);
+    remote.byBrain.set('long', afterCheck(endlessFeed));
     await d.client.createBrain({ id: 'long' });
     await d.client.pairSync('long', { remote: remote.url, remote_key: 'sk_test_remote_key' });
-    const feed = () => remote.seen.filter((s) => s.path === '/v1/brains/long/records');
+    const feed = () => remote.seen.filter((s) => !s.check && s.path === '/v1/brains/long/records');
     await until('a third run to read the feed', () => feed().length >= 11, 10_000);
     await d.client.unpairSync('long');
     assert.ok(runsOf('long').length >= 3);

@@ -43,8 +43,9 @@ describe('pairing a Brain again while a sync run is in flight', () => {
     await a.client.pairSync('ana', { remote: toOne.url, remote_key: one.key });
     await until('the first run to reach its push', () => toOne.hold!.held > 0);
 
-    // Paired again with another hub meanwhile; that hub is away at first, so its first run fails.
-    toTwo.down = true;
+    // Paired again with another hub meanwhile; that hub goes away once the pairing has checked it,
+    // so the new pairing's first run fails.
+    toTwo.downAfterCheck = true;
     await a.client.pairSync('ana', { remote: toTwo.url, remote_key: two.key });
     await until(
       'the new pairing to try its hub',

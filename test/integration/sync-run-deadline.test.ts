@@ -7,6 +7,7 @@ import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine, Tenant } from '../../engine/types.ts';
 import { runSync } from '../../server/sync/run-sync.ts';
 import {
+  afterCheck,
   fakeRemote,
   hubAnswer,
   json,
@@ -105,12 +106,15 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
 
   const pages = (brain: string, since: number) =>
     remote.seen
-      .filter((s) => s.at >= since && s.path === `/v1/brains/${brain}/records`)
+      .filter((s) => !s.check && s.at >= since && s.path === `/v1/brains/${brain}/records`)
       .map((s) => s.query.get('since_watermark'));
 
-  /** Pairs a new Brain with the remote answering as `answer`; the status once its first run ended. */
+  /**
+   * Pairs a new Brain with the remote answering its runs as `answer`; the status once its first run
+   * ended.
+   */
   const paired = async (brain: string, answer: Answer): Promise<{ status: SyncStatus; ms: number }> => {
-    remote.byBrain.set(brain, answer);
+    remote.byBrain.set(brain, afterCheck(answer));
     await a.client.createBrain({ id: brain });
     const started = Date.now();
     await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
@@ -201,10 +205,7 @@ describe('a sync run cut by its server’s stop', () => {
   before(() => ({ a, remote } = made));
 
   it('says it is catching up after the restart when the run kept progress, and why it stopped', async () => {
-    remote.byBrain.set(
-      'cut',
-      feed(5, (seen) => seen.query.get('since_watermark') === 'wm_2'),
-    );
+    remote.byBrain.set('cut', afterCheck(feed(5, (seen) => seen.query.get('since_watermark') === 'wm_2')));
     await a.client.createBrain({ id: 'cut' });
     await a.client.pairSync('cut', { remote: remote.url, remote_key: 'sk_test_remote_key' });
     const end = Date.now() + 10_000;
@@ -379,7 +380,7 @@ describe('the background sync of a Brain whose runs reach their deadline', () =>
 
   const pages = (brain: string) =>
     remote.seen
-      .filter((s) => s.path === `/v1/brains/${brain}/records`)
+      .filter((s) => !s.check && s.path === `/v1/brains/${brain}/records`)
       .map((s) => s.query.get('since_watermark'));
   const logOf = (brain: string) => logged.filter((line) => line.startsWith(`sync of Brain ${brain} `));
   const until = async (what: string, check: () => Promise<boolean> | boolean, ms: number) => {
@@ -390,7 +391,7 @@ describe('the background sync of a Brain whose runs reach their deadline', () =>
     }
   };
   const pair = async (brain: string, answer: Answer) => {
-    remote.byBrain.set(brain, answer);
+    remote.byBrain.set(brain, afterCheck(answer));
     await a.client.createBrain({ id: brain });
     await a.client.pairSync(brain, { remote: remote.url, remote_key: 'sk_test_remote_key' });
   };
@@ -429,7 +430,9 @@ describe('the background sync of a Brain whose runs reach their deadline', () =>
     for (const page of new Set(asked))
       assert.ok(asked.filter((p) => p === page).length <= 2, asked.join(' '));
     // Each run starts by making sure the hub's Brain is there.
-    const runs = remote.seen.filter((s) => s.method === 'GET' && s.path === '/v1/brains/big').length;
+    const runs = remote.seen.filter(
+      (s) => !s.check && s.method === 'GET' && s.path === '/v1/brains/big',
+    ).length;
     assert.ok(runs >= 2, `${runs} runs`);
     const underWay = logOf('big').filter((line) =>
       / stopped at its deadline with its progress kept; /.test(line),

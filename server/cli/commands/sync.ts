@@ -62,7 +62,13 @@ export function register(program: Command): void {
       'pair a local Brain with a Brain on a hosted Mnemo, and sync them (through the running local server)',
     );
 
-  withServer(sync.command('add').description('pair the Brain (or change its pairing); it syncs at once'))
+  withServer(
+    sync
+      .command('add')
+      .description(
+        'pair the Brain (or change its pairing) once the remote has shown a sync would work; it syncs at once',
+      ),
+  )
     .requiredOption('--remote <url>', "the hosted Mnemo's base URL, ending in /v1")
     .option(
       '--remote-key <key>',
