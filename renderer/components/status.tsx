@@ -32,7 +32,8 @@ const headings: Record<string, string> = {
 
 /**
  * Codes whose plain meaning is not the server's message: the server cannot be reached (it is not
- * broken), and a key revoked because the server stopped (the UI's session key is revoked on exit).
+ * broken), a key revoked because the server stopped (the UI's session key is revoked on exit), and a
+ * hosted Mnemo that a pairing's check found wanting.
  */
 const explained: Record<string, { title: string; help: string }> = {
   network_error: {
@@ -45,6 +46,11 @@ const explained: Record<string, { title: string; help: string }> = {
   },
   // The one-time sign-in link, used a second time (a closed tab, a bookmark): the server says what to do.
   http_401: { title: 'This sign-in link has been used', help: '' },
+  // Pairing checked the hosted Mnemo: the trouble is there, not in this app (its type alone would say
+  // "your key" or "the server"). The message says what it answered.
+  sync_remote_unavailable: { title: 'The hosted Mnemo cannot be reached', help: '' },
+  sync_remote_key_refused: { title: 'The hosted Mnemo refused that key', help: '' },
+  sync_remote_unsupported: { title: 'That server cannot sync', help: '' },
 };
 
 /** Text whose `quoted` parts are commands or names: shown as code, not as literal backticks. */

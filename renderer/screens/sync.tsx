@@ -47,6 +47,13 @@ function Unpaired() {
   );
 }
 
+/** The form's labels of the fields a refusal names (`remote_key: … refused the key`). */
+const pairLabels = {
+  remote: 'Hosted Mnemo',
+  remote_brain: 'Brain there',
+  remote_key: 'Key of the hosted Mnemo',
+};
+
 function PairForm({ brainId }: { brainId: string }) {
   const pair = usePairSync(brainId);
   const [remote, setRemote] = useState('');
@@ -89,7 +96,7 @@ function PairForm({ brainId }: { brainId: string }) {
           onChange={(e) => setRemoteKey(e.target.value)}
         />
       </label>
-      {pair.isError ? <ErrorNotice error={pair.error} /> : null}
+      {pair.isError ? <ErrorNotice error={pair.error} fields={pairLabels} /> : null}
       {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
       <button type="submit" className="primary" aria-disabled={pair.isPending || undefined}>
         {pair.isPending ? 'Pairing…' : 'Pair'}

@@ -14,7 +14,7 @@ import { browserPerFile, checkScreen, openUi, startApp } from './harness.ts';
 
 const context = browserPerFile();
 
-test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', async () => {
+test('pair a Brain in the Sync panel (a wrong key refused first), see it push, sync now to pull, unpair', async () => {
   const { root, remove } = tempRoot('mnemo-e2e-sync-');
   const h = await startNode(root, 'h', { deployment: 'hosted' });
   const app = await startApp('local');
@@ -34,6 +34,19 @@ test('pair a Brain in the Sync panel, see it push, sync now to pull, unpair', as
     await checkScreen(page, 'sync-pair-form');
     await page.getByLabel(/Hosted Mnemo/).fill(h.server.url);
     await page.getByLabel(/Brain there/).fill('shared');
+    // A key the hosted Mnemo does not know: refused at once, saying what it answered; the form stays.
+    const wrongKey = 'sk_test_home_mistypedsecret00000';
+    await page.getByLabel(/Key of the hosted Mnemo/).fill(wrongKey);
+    await page.getByRole('button', { name: 'Pair' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'The hosted Mnemo refused that key' });
+    await refusal.waitFor();
+    assert.match(
+      (await refusal.textContent()) ?? '',
+      /Key of the hosted Mnemo: http:\/\/127\.0\.0\.1:\d+\/v1 refused the key: GET \/v1\/brains\/shared answered 401 invalid_api_key: .*; nothing was paired or changed.*Code sync_remote_key_refused/,
+    );
+    assert.equal(await page.getByText(wrongKey).count(), 0, 'the refused key is not shown');
+    await checkScreen(page, 'sync-pair-refused');
+    assert.equal((await app.api.getSync('me')).paired, false);
     await page.getByLabel(/Key of the hosted Mnemo/).fill(h.key);
     await page.getByRole('button', { name: 'Pair' }).click();
     const counts = page.getByRole('table', { name: 'Sync counts' });
