@@ -1,7 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   FileKeyRegistry,
+  hashKey,
   openPostgresKeys,
+  parseApiKey,
   parseScopes,
   type KeyRegistryPort,
   type Scope,
@@ -126,7 +128,10 @@ export function register(program: Command): void {
       .argument('<key>'),
   ).action(async (key: string, o: Where) => {
     await withRegistry(o, false, async (registry) => {
-      const asked = new Date().toISOString();
+      // Read first: whether this call revoked the key is the registry's word, not a comparison of clocks.
+      const earlier = parseApiKey(key)
+        ? await registry.byHash(hashKey(key))
+        : ((await registry.list()).find((e) => e.id === key) ?? null);
       const entry = await registry.revoke(key);
       if (!entry) {
         console.error('mnemo keys revoke: no such key in the registry');
@@ -135,8 +140,7 @@ export function register(program: Command): void {
       }
       const named = `${entry.prefix}_…${entry.last4} (${entry.id})`;
       // Revoking again changes nothing, so it succeeds, but says when the key actually stopped working.
-      if (entry.revoked_at && entry.revoked_at < asked)
-        console.error(`${named} was already revoked at ${entry.revoked_at}`);
+      if (earlier?.revoked_at) console.error(`${named} was already revoked at ${earlier.revoked_at}`);
       else console.error(`revoked ${named}`);
     });
   });
