@@ -1,5 +1,6 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateOnlyUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
@@ -7,26 +8,28 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
-export function formatDate(iso: string | null | undefined): string {
+/** `inUtc`: the date of the calendar an all-day event's time names (all-day.ts), not the viewer's. */
+export function formatDate(iso: string | null | undefined, inUtc = false): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
+  return Number.isNaN(d.getTime()) ? iso : (inUtc ? dateOnlyUtc : dateOnly).format(d);
 }
 
 /**
  * When a Memory held, in the world: "since …", "… – …", "on …" within one day, or "never" for a
- * version closed where it began (a correction or withdrawal says it was never right).
+ * version closed where it began (a correction or withdrawal says it was never right). `inUtc` for a
+ * Memory of an all-day event, whose start names a day (all-day.ts memoryDays).
  */
-export function validitySpan(from: string, to: string | null): string {
-  if (to === null) return `since ${formatDate(from)}`;
+export function validitySpan(from: string, to: string | null, inUtc = false): string {
+  if (to === null) return `since ${formatDate(from, inUtc)}`;
   if (Date.parse(to) <= Date.parse(from)) return 'never';
-  const [a, b] = [formatDate(from), formatDate(to)];
+  const [a, b] = [formatDate(from, inUtc), formatDate(to, inUtc)];
   return a === b ? `on ${a}` : `${a} – ${b}`;
 }
 
 /** validitySpan as a phrase: "true since …", or "never true". */
-export function truthPhrase(from: string, to: string | null): string {
-  const span = validitySpan(from, to);
+export function truthPhrase(from: string, to: string | null, inUtc = false): string {
+  const span = validitySpan(from, to, inUtc);
   return span === 'never' ? 'never true' : `true ${span}`;
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { MemoryRevision } from '../../engine/contract/index.ts';
+import { memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, statusLabels, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -43,6 +44,8 @@ export function RevisionTimeline({
     ...(open ? [now] : []),
     min + 1,
   );
+  // Versions of all-day events: the axis is in days of the calendar too.
+  const inUtc = revisions.every((r) => memoryDays(r) !== null);
   const W = 600;
   const rowH = 22;
   const x = (t: number) => 10 + ((t - min) / (max - min)) * (W - 20);
@@ -76,10 +79,12 @@ export function RevisionTimeline({
           );
         })}
         <text x={10} y={revisions.length * rowH + 18} className="chart-label">
-          {formatDate(new Date(min).toISOString())}
+          {formatDate(new Date(min).toISOString(), inUtc)}
         </text>
         <text x={W - 10} y={revisions.length * rowH + 18} textAnchor="end" className="chart-label">
-          {revisions.some((r) => r.valid_to === null) ? 'now' : formatDate(new Date(max).toISOString())}
+          {revisions.some((r) => r.valid_to === null)
+            ? 'now'
+            : formatDate(new Date(max).toISOString(), inUtc)}
         </text>
       </svg>
       <ol className="revisions" aria-label="Versions, oldest first">
@@ -100,7 +105,9 @@ export function RevisionTimeline({
               {r.id === currentId ? r.statement : <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>}
             </p>
             <p className="meta">
-              <span className="capitalize-first">{truthPhrase(r.valid_from, r.valid_to)}</span>
+              <span className="capitalize-first">
+                {truthPhrase(r.valid_from, r.valid_to, memoryDays(r) !== null)}
+              </span>
               <span>learned {formatDateTime(r.learned_at)}</span>
               <span>{causes[r.cause]}</span>
             </p>

@@ -5,6 +5,7 @@ import { useClient } from '../api/client.ts';
 import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
+import { memoryDays } from '../all-day.ts';
 import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -262,7 +263,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
               <li key={m.id}>
                 <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>{' '}
                 <span className="muted small">
-                  {ownerLabel(m.owner)} · {truthPhrase(m.valid_from, m.valid_to)}
+                  {ownerLabel(m.owner)} · {truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null)}
                 </span>
               </li>
             ))}

@@ -16,7 +16,8 @@ import {
 } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { formatDateTime, ownerLabel, plural, truthPhrase } from '../format.ts';
+import { evidenceWhen, memoryDays } from '../all-day.ts';
+import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -183,7 +184,7 @@ function SlotCard({
             </p>
             <p className="meta">
               <span>{ownerLabel(v.owner)}</span>
-              <span>{truthPhrase(v.valid_from, v.valid_to)}</span>
+              <span>{truthPhrase(v.valid_from, v.valid_to, memoryDays(v) !== null)}</span>
             </p>
             <ValueEvidence brainId={brainId} memory={v} />
             <button
@@ -241,7 +242,7 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
       <mark>{e.quote}</mark>
       <span className="meta small">
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
-        <span>{formatDateTime(e.occurred_at)}</span>
+        <span>{evidenceWhen(e)}</span>
         <span className="mono muted">{e.record_id}</span>
       </span>
     </blockquote>

@@ -7,6 +7,7 @@ import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { memoryDays } from '../all-day.ts';
 import { ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -62,7 +63,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                   <td className="wrap-anywhere">
                     {m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}
                   </td>
-                  <td>{validitySpan(m.valid_from, m.valid_to)}</td>
+                  <td>{validitySpan(m.valid_from, m.valid_to, memoryDays(m) !== null)}</td>
                   <td>{m.version}</td>
                   <td>
                     <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>

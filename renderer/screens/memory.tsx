@@ -9,7 +9,8 @@ import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { isSelfSpeaker } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
-import { formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
+import { evidenceWhen, memoryDays } from '../all-day.ts';
+import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../withdrawal.ts';
@@ -69,6 +70,8 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
       : undefined;
   // A withdrawn value gives way to whatever the slot holds without it, often an earlier version.
   const instead = m.status === 'retracted' ? currentInstead(m.revisions, m.id) : [];
+  // Worked out from an all-day event: its start is a day of the calendar, not an instant.
+  const days = memoryDays(m);
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -111,7 +114,8 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           </p>
         ) : m.status === 'scheduled' && !saved ? (
           <p className="notice">
-            This value holds from {formatDateTime(m.valid_from)}; until then an earlier one is current.
+            This value holds from {days ? formatDate(m.valid_from, true) : formatDateTime(m.valid_from)};
+            until then an earlier one is current.
           </p>
         ) : saved ? (
           <p className="notice">
@@ -128,7 +132,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         <dt>About</dt>
         <dd>{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</dd>
         <dt>True</dt>
-        <dd>{validitySpan(m.valid_from, m.valid_to)}</dd>
+        <dd>{validitySpan(m.valid_from, m.valid_to, days !== null)}</dd>
         <dt>Version</dt>
         <dd>{m.version}</dd>
         <dt>Status</dt>
@@ -157,7 +161,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
                   <span className="badge">{e.kind}</span>
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
-                  <span>{formatDateTime(e.occurred_at)}</span>
+                  <span>{evidenceWhen(e)}</span>
                   <span className="mono muted">{e.record_id}</span>
                 </p>
               </li>

@@ -7,6 +7,7 @@ import { BarChart } from '../components/bar-chart.tsx';
 import { CensusExample } from '../components/census-example.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
+import { memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -49,7 +50,7 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
                   <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
                 </p>
                 <p className="meta">
-                  <span>since {formatDate(l.valid_from)}</span>
+                  <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
                   {l.citations.map((c, i) => (
                     <span key={i} dir="auto">
                       “<mark>{c.quote}</mark>”

@@ -11,6 +11,7 @@ import { ClampedText } from '../components/clamped-text.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { formatAllDay, recordDays } from '../all-day.ts';
 import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../format.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -90,9 +91,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   )}
                   {/* The list's order is when each was written; when it happened is said beside it. */}
                   <span>written {formatDateTime(r.created_at)}</span>
-                  {formatDateTime(r.occurred_at) !== formatDateTime(r.created_at) ? (
-                    <span>happened {formatDateTime(r.occurred_at)}</span>
-                  ) : null}
+                  <Happened record={r} />
                   {r.source.name ? <span>from {r.source.name}</span> : null}
                   <span>{visibilityLabels[r.visibility]}</span>
                   <MemoryLinks brainId={brainId} ids={r.memory_ids} />
@@ -360,6 +359,14 @@ function ForgetRecordDialog({
       {forget.isError ? <ErrorNotice error={forget.error} /> : null}
     </ConfirmDialog>
   );
+}
+
+/** When a Record happened, said when that is not when it was written; an all-day event's by its day. */
+function Happened({ record: r }: { record: MnemoRecord }) {
+  const days = recordDays(r);
+  if (days) return <span>happened {formatAllDay(days)}</span>;
+  const at = formatDateTime(r.occurred_at);
+  return at !== formatDateTime(r.created_at) ? <span>happened {at}</span> : null;
 }
 
 /** A correction, with the Memory it corrects linked and its reason shown. */

@@ -23,7 +23,14 @@ export const resultsDir = join(repoRoot, 'test-results');
 
 const viewport = { width: 1280, height: 900 };
 
-async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/** What a test file may set on its browser context (a time zone west of UTC, say). */
+export interface ContextOptions {
+  timezoneId?: string;
+}
+
+async function launchBrowser(
+  o: ContextOptions,
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   // `npm test` builds the UI first; run alone, the e2e files build it if it is missing or stale.
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-ui.mjs')], { stdio: 'ignore' });
   assert.equal(built.status, 0, 'scripts/build-ui.mjs failed');
@@ -31,7 +38,7 @@ async function launchBrowser(): Promise<{ context: BrowserContext; close: () => 
   const shared = process.env[sharedBrowserEnv];
   if (shared) {
     const browser = await chromium.connect(shared);
-    const context = await browser.newContext({ viewport });
+    const context = await browser.newContext({ viewport, ...o });
     return {
       context,
       close: async () => {
@@ -41,7 +48,7 @@ async function launchBrowser(): Promise<{ context: BrowserContext; close: () => 
     };
   }
   const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, viewport });
+  const context = await chromium.launchPersistentContext(profile, { ...launchOptions, viewport, ...o });
   return {
     context,
     close: async () => {
@@ -55,10 +62,10 @@ async function launchBrowser(): Promise<{ context: BrowserContext; close: () => 
  * One browser for the calling test file: launched in `before`, closed in `after`. Returns the
  * context getter to pass to `openUi` (valid once `before` has run).
  */
-export function browserPerFile(): () => BrowserContext {
+export function browserPerFile(o: ContextOptions = {}): () => BrowserContext {
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   before(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser(o);
     browser.context.setDefaultTimeout(10_000);
   });
   after(async () => browser?.close());

@@ -1,0 +1,70 @@
+// Checked in the real UI, from a first-time user's pass over the app: all-day calendar events read as
+// their day west of UTC. The browser runs in Los Angeles' zone for the whole file.
+// One server, one browser and one signed-in page for the file; each test on its own Brain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+
+const context = browserPerFile({ timezoneId: 'America/Los_Angeles' });
+const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
+
+const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
+const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+test('an all-day calendar event shows its own day, with no time, west of UTC', async () => {
+  await app().api.createBrain({ id: 'cal', name: 'Calendar', self: { type: 'person', name: 'Ana' } });
+  const ics = crlf([
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'BEGIN:VEVENT',
+    'UID:birthday@example.com',
+    'DTSTART;VALUE=DATE:20240415',
+    'DTEND;VALUE=DATE:20240416',
+    "SUMMARY:Mum's birthday",
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    'UID:dentist@example.com',
+    'DTSTART:20240415T170000Z',
+    'DTEND:20240415T180000Z',
+    'SUMMARY:Dentist',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ]);
+  const imported = await app().api.importFiles('cal', {
+    files: [{ name: 'cal.ics', content_base64: base64(ics) }],
+  });
+  assert.equal(imported.imported, 2);
+  await derivationSettled(app(), 'cal');
+  const birthday = (await app().api.listMemories('cal')).data.find((m) => m.statement.startsWith("Mum's"))!;
+  assert.ok(birthday, "the birthday's Memory");
+
+  const { page, problems } = await ui();
+  assert.equal(
+    await page.evaluate<string>('Intl.DateTimeFormat().resolvedOptions().timeZone'),
+    'America/Los_Angeles',
+  );
+  await navigateInPlace(page, '/brains/cal/records');
+  const rows = page.getByRole('list', { name: 'Records' }).getByRole('listitem');
+  const birthdayRow = rows.filter({ hasText: "Mum's birthday" });
+  await birthdayRow.waitFor();
+  assert.match(await birthdayRow.innerText(), /happened Apr 15, 2024 \(all day\)/);
+  assert.doesNotMatch(await birthdayRow.innerText(), /Apr 14|5:00 PM/, 'not the day before, at 17:00');
+  // A timed event keeps its time, in the viewer's zone: 17:00 UTC is 10:00 in Los Angeles.
+  assert.match(await rows.filter({ hasText: 'Dentist' }).innerText(), /happened Apr 15, 2024, 10:00\sAM/);
+
+  await navigateInPlace(page, '/brains/cal/memories');
+  const memoryRow = page.getByRole('row').filter({ hasText: "Mum's birthday" });
+  assert.match(await memoryRow.innerText(), /since Apr 15, 2024/);
+
+  await navigateInPlace(page, `/brains/cal/memories/${birthday.id}`);
+  await page.getByRole('heading', { level: 1 }).filter({ hasText: "Mum's birthday" }).waitFor();
+  const facts = page.locator('.facts');
+  assert.match(await facts.innerText(), /since Apr 15, 2024/);
+  const evidence = page.getByRole('region', { name: 'Where this comes from' });
+  assert.match(await evidence.innerText(), /Apr 15, 2024 \(all day\)/);
+  assert.doesNotMatch(await evidence.innerText(), /Apr 14/);
+  const history = page.getByRole('list', { name: 'Versions, oldest first' });
+  assert.match(await history.innerText(), /true since Apr 15, 2024/i);
+  await checkScreen(page, 'all-day-event-memory');
+  assert.deepEqual(problems, []);
+});
