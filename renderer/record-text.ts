@@ -6,6 +6,71 @@ export const isSelfSpeaker = (speaker: string) => selfSpeakerNames.has(speaker.t
 /** A speaker as a person reads it: the Brain's own person is "You", not "self". */
 export const speakerLabel = (speaker: string) => (isSelfSpeaker(speaker) ? 'You' : speaker);
 
+/** A Memory's subject as a person reads it: the Brain's own person is "You", as a speaker is. */
+export const subjectLabel = speakerLabel;
+
+/** A predicate as the engine writes it into a fact's line (engine/core/derive/record-text.ts humanize). */
+const humanize = (predicate: string) => predicate.replaceAll('_', ' ').trim();
+
+/** Predicates that begin with a verb said of someone: said of "you", the verb agrees with it. */
+const verbFor: Readonly<Record<string, string>> = {
+  is: 'are',
+  am: 'are',
+  was: 'were',
+  has: 'have',
+  does: 'do',
+};
+const regularVerbs = new Set(
+  (
+    'lives works likes loves prefers owns speaks knows wants needs uses drives plays hates enjoys reads ' +
+    'eats drinks supports follows studies'
+  ).split(' '),
+);
+
+/** "favourite colour" said of the Brain's own person: "Your favourite colour"; "lives in": "You live in". */
+function ofYou(predicate: string): string {
+  const [first = '', ...rest] = predicate.split(' ');
+  const word = first.toLowerCase();
+  const verb =
+    verbFor[word] ??
+    (regularVerbs.has(word) ? (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1)) : null);
+  return verb === null ? `Your ${predicate}` : ['You', verb, ...rest].join(' ');
+}
+
+/**
+ * A Memory's statement as a person reads it. A fact about the Brain's own person is stored as the
+ * engine writes a fact's line, "self favourite colour: green" (subject "self", "user", ...); it reads
+ * "Your favourite colour: green", as a speaker "self" reads "You". Display only: the Memory is not
+ * changed. `predicate`: the Memory's, or undefined where the caller does not have it (a Profile line:
+ * then the line's first ": " ends the predicate); null is a Memory that holds no slot, left as it is.
+ */
+export function statementLabel(m: {
+  statement: string;
+  subject: string;
+  predicate?: string | null | undefined;
+}): string {
+  if (m.predicate === null || !isSelfSpeaker(m.subject)) return m.statement;
+  const head = `${m.subject} `;
+  if (!m.statement.startsWith(head)) return m.statement;
+  const line = m.statement.slice(head.length);
+  const said =
+    m.predicate === undefined ? line.slice(0, Math.max(0, line.indexOf(': '))) : humanize(m.predicate);
+  if (said === '' || !line.startsWith(`${said}: `)) return m.statement;
+  return `${ofYou(said)}${line.slice(said.length)}`;
+}
+
+/**
+ * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its
+ * citable text is the engine's line for it, which is the Memory's statement, so it reads as the
+ * statement does ("Your favourite colour: green"). Any other quote is the Record's own words, as they are.
+ */
+export function quoteLabel(
+  quote: string,
+  m: { statement: string; subject: string; predicate?: string | null | undefined },
+): string {
+  return quote === m.statement ? statementLabel(m) : quote;
+}
+
 /** One line of plain words for a Record's content, whatever its kind. */
 export function recordSummary(content: TypedContent): string {
   switch (content.kind) {
@@ -16,7 +81,9 @@ export function recordSummary(content: TypedContent): string {
     case 'event':
       return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
     case 'fact':
-      return `${content.subject} ${content.predicate}: ${String(content.value)}`;
+      return isSelfSpeaker(content.subject)
+        ? `${ofYou(humanize(content.predicate))}: ${String(content.value)}`
+        : `${content.subject} ${content.predicate}: ${String(content.value)}`;
     case 'correction':
       return (
         (content.statement !== undefined ? `Correction: ${content.statement}` : 'Withdrawal of a Memory') +

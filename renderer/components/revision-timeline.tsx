@@ -25,10 +25,13 @@ export function RevisionTimeline({
   brainId,
   revisions,
   currentId,
+  said,
 }: {
   brainId: string;
   revisions: MemoryRevision[];
   currentId: string;
+  /** A version's statement as the page says it (statementLabel with the Memory's subject). */
+  said: (r: MemoryRevision) => string;
 }) {
   // Read once: the chart is drawn as of when it was opened.
   const [now] = useState(() => Date.now());
@@ -101,9 +104,7 @@ export function RevisionTimeline({
                 {statusLabels[r.status]}
               </span>
             </p>
-            <p>
-              {r.id === currentId ? r.statement : <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>}
-            </p>
+            <p>{r.id === currentId ? said(r) : <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>}</p>
             <p className="meta">
               <span className="capitalize-first">
                 {truthPhrase(r.valid_from, r.valid_to, memoryDays(r) !== null)}

@@ -6,6 +6,7 @@ import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
+import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -241,10 +242,10 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
               const memory = memoryOf.get(x.record_id);
               return (
                 <li key={i}>
-                  <mark>{x.quote}</mark>{' '}
+                  <mark>{memory ? quoteLabel(x.quote, memory) : x.quote}</mark>{' '}
                   {memory ? (
                     <Link to={paths.memory(brainId, memory.id)}>
-                      the Memory<span className="visually-hidden">: {memory.statement}</span>
+                      the Memory<span className="visually-hidden">: {statementLabel(memory)}</span>
                     </Link>
                   ) : (
                     <span className="mono muted small">{x.record_id}</span>
@@ -261,7 +262,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           <ul className="list compact">
             {c.memories.map((m) => (
               <li key={m.id}>
-                <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>{' '}
+                <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>{' '}
                 <span className="muted small">
                   {ownerLabel(m.owner)} · {truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null)}
                 </span>
@@ -276,11 +277,15 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           <ul className="list compact">
             {c.conflicts.map((k, i) => (
               <li key={i}>
-                {k.subject} · {k.predicate}:{' '}
+                {subjectLabel(k.subject)} · {k.predicate}:{' '}
                 {k.values.map((v, j) => (
                   <span key={v.memory_id}>
                     {j > 0 ? ' vs ' : ''}
-                    <Link to={paths.memory(brainId, v.memory_id)}>“{v.statement}”</Link>
+                    <Link to={paths.memory(brainId, v.memory_id)}>
+                      “
+                      {statementLabel({ statement: v.statement, subject: k.subject, predicate: k.predicate })}
+                      ”
+                    </Link>
                   </span>
                 ))}{' '}
                 (<Link to={paths.brain(brainId, 'conflicts')}>pick one in Conflicts</Link>)

@@ -17,6 +17,7 @@ import {
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
+import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -73,12 +74,12 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
       <div role="status">
         {resolved ? (
           <p className="notice">
-            Kept <Link to={paths.memory(brainId, resolved.kept.id)}>“{resolved.kept.statement}”</Link>;
+            Kept <Link to={paths.memory(brainId, resolved.kept.id)}>“{statementLabel(resolved.kept)}”</Link>;
             withdrew{' '}
             {resolved.withdrawn.map((w, i) => (
               <span key={w.id}>
                 {i > 0 ? ', ' : ''}
-                <Link to={paths.memory(brainId, w.id)}>“{w.statement}”</Link>
+                <Link to={paths.memory(brainId, w.id)}>“{statementLabel(w)}”</Link>
               </span>
             ))}
             . Agents are no longer told of the withdrawn{' '}
@@ -141,7 +142,7 @@ function SlotCard({
       const now = (await readContestedSlot(client, brainId, slot.slot)) ?? slot.values;
       if (!now.some((x) => x.id === kept.id))
         throw new Error(
-          `“${kept.statement}” is no longer one of the disagreeing values; the list is being updated.`,
+          `“${statementLabel(kept)}” is no longer one of the disagreeing values; the list is being updated.`,
         );
       setChoosing({ kept, others: now.filter((x) => x.id !== kept.id) });
     } catch (e) {
@@ -174,13 +175,13 @@ function SlotCard({
   return (
     <li className="list-item card" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {slot.subject} · {slot.predicate}
+        {subjectLabel(slot.subject)} · {slot.predicate}
       </h2>
       <ul className="values">
         {slot.values.map((v) => (
           <li key={v.id}>
             <p className="strong">
-              <Link to={paths.memory(brainId, v.id)}>{v.statement}</Link>
+              <Link to={paths.memory(brainId, v.id)}>{statementLabel(v)}</Link>
             </p>
             <p className="meta">
               <span>{ownerLabel(v.owner)}</span>
@@ -192,7 +193,7 @@ function SlotCard({
               aria-disabled={working || undefined}
               onClick={() => working || void choose(v)}
             >
-              Keep this one<span className="visually-hidden">: {v.statement}</span>
+              Keep this one<span className="visually-hidden">: {statementLabel(v)}</span>
             </button>
           </li>
         ))}
@@ -201,7 +202,7 @@ function SlotCard({
       {choosing ? (
         <ConfirmDialog
           open
-          title={`Keep “${choosing.kept.statement}”?`}
+          title={`Keep “${statementLabel(choosing.kept)}”?`}
           confirmLabel={
             choosing.others.length === 1 ? 'Keep it, withdraw the other' : 'Keep it, withdraw the others'
           }
@@ -212,7 +213,7 @@ function SlotCard({
           <p>This withdraws, for good:</p>
           <ul>
             {choosing.others.map((o) => (
-              <li key={o.id}>{o.statement}</li>
+              <li key={o.id}>{statementLabel(o)}</li>
             ))}
           </ul>
           <p>A withdrawn value is kept in its Memory’s history, but agents are no longer told of it.</p>
@@ -233,13 +234,13 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
   if (!evidence) {
     return memory.citations.map((c, i) => (
       <blockquote key={i} className="quote">
-        <mark>{c.quote}</mark> <span className="mono muted small">{c.record_id}</span>
+        <mark>{quoteLabel(c.quote, memory)}</mark> <span className="mono muted small">{c.record_id}</span>
       </blockquote>
     ));
   }
   return evidence.map((e) => (
     <blockquote key={e.record_id} className="quote">
-      <mark>{e.quote}</mark>
+      <mark>{quoteLabel(e.quote, memory)}</mark>
       <span className="meta small">
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
         <span>{evidenceWhen(e)}</span>

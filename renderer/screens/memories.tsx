@@ -8,6 +8,7 @@ import { useFollowSearch } from '../use-follow-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
+import { statementLabel, subjectLabel } from '../record-text.ts';
 import { ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -57,11 +58,11 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
               {rows.map((m) => (
                 <tr key={m.id}>
                   <td className="wrap-anywhere" dir="auto">
-                    <Link to={paths.memory(brainId, m.id)}>{m.statement}</Link>
+                    <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>
                   </td>
                   <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
                   <td className="wrap-anywhere">
-                    {m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}
+                    {m.predicate ? `${subjectLabel(m.subject)} · ${m.predicate}` : subjectLabel(m.subject)}
                   </td>
                   <td>{validitySpan(m.valid_from, m.valid_to, memoryDays(m) !== null)}</td>
                   <td>{m.version}</td>

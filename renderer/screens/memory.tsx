@@ -7,7 +7,7 @@ import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
-import { isSelfSpeaker } from '../record-text.ts';
+import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
@@ -72,6 +72,8 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   const instead = m.status === 'retracted' ? currentInstead(m.revisions, m.id) : [];
   // Worked out from an all-day event: its start is a day of the calendar, not an instant.
   const days = memoryDays(m);
+  // The slot's other versions, said as this one is ("Your …" for the Brain's own person).
+  const said = (r: { statement: string }) => statementLabel({ ...m, statement: r.statement });
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -86,13 +88,13 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
       </p>
       <h1 tabIndex={-1} className="statement" dir="auto">
-        {m.statement}
+        {statementLabel(m)}
       </h1>
       <div role="status" ref={notice} tabIndex={-1}>
         {newer ? (
           <p className="notice">
             {saved ? 'Saved. ' : ''}A newer version replaces this one:{' '}
-            <Link to={paths.memory(brainId, newer.id)}>{newer.statement}</Link>
+            <Link to={paths.memory(brainId, newer.id)}>{said(newer)}</Link>
           </p>
         ) : m.status === 'retracted' && !(saved && correct.data.record.status === 'processing') ? (
           <p className="notice">
@@ -105,7 +107,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
                 {instead.map((r, i) => (
                   <span key={r.id}>
                     {i > 0 ? ', ' : ''}
-                    <Link to={paths.memory(brainId, r.id)}>{r.statement}</Link>
+                    <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>
                   </span>
                 ))}
                 {instead.length > 1 ? ' (its sources disagree; see Conflicts)' : ''}
@@ -130,7 +132,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         <dt>Whose</dt>
         <dd>{ownerLabel(m.owner)}</dd>
         <dt>About</dt>
-        <dd>{m.predicate ? `${m.subject} · ${m.predicate}` : m.subject}</dd>
+        <dd>{m.predicate ? `${subjectLabel(m.subject)} · ${m.predicate}` : subjectLabel(m.subject)}</dd>
         <dt>True</dt>
         <dd>{validitySpan(m.valid_from, m.valid_to, days !== null)}</dd>
         <dt>Version</dt>
@@ -146,7 +148,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
             {m.citations.map((c, i) => (
               <li key={i} className="list-item">
                 <blockquote className="quote">
-                  <mark>{c.quote}</mark>
+                  <mark>{quoteLabel(c.quote, m)}</mark>
                 </blockquote>
                 <p className="meta mono">{c.record_id}</p>
               </li>
@@ -156,7 +158,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <ul className="list">
             {m.evidence.map((e, i) => (
               <li key={`${e.record_id}-${i}`} className="list-item evidence">
-                <QuoteInContext text={e.text} quote={e.quote} />
+                <QuoteInContext text={quoteLabel(e.text, m)} quote={quoteLabel(e.quote, m)} />
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
@@ -173,7 +175,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         {m.revisions.length > 0 ? (
-          <RevisionTimeline brainId={brainId} revisions={m.revisions} currentId={m.id} />
+          <RevisionTimeline brainId={brainId} revisions={m.revisions} currentId={m.id} said={said} />
         ) : (
           <p className="muted">Only this version exists.</p>
         )}
@@ -265,7 +267,7 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
           onCancel={() => setConfirming(false)}
           onConfirm={save}
         >
-          <blockquote className="quote">{m.statement}</blockquote>
+          <blockquote className="quote">{statementLabel(m)}</blockquote>
           <WithdrawalOutcome m={m} />
           <p>Forgetting the correction Record later (on Records) would bring it back.</p>
         </ConfirmDialog>
@@ -276,6 +278,7 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
 
 /** What withdrawing `m` leaves in its place, said before it is done. */
 function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
+  const said = (r: { statement: string }) => statementLabel({ ...m, statement: r.statement });
   // The moment the dialog opened: "current" is read at it.
   const [now] = useState(() => Date.now());
   const next = currentAfterWithdrawal(m.revisions, m.id, now);
@@ -287,7 +290,7 @@ function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
     return (
       <>
         <p>It stays in its history, but it will not start. The value current now stays current after that:</p>
-        <blockquote className="quote">{next.statement}</blockquote>
+        <blockquote className="quote">{said(next)}</blockquote>
       </>
     );
   // Already current beside it (another source disagrees): that one is then the only value.
@@ -298,7 +301,7 @@ function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
           It stays in its history, and agents are no longer told of it. Another source gives a different
           value, which stays current and is then the only one:
         </p>
-        <blockquote className="quote">{next.statement}</blockquote>
+        <blockquote className="quote">{said(next)}</blockquote>
       </>
     );
   return (
@@ -307,7 +310,7 @@ function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
         It stays in its history, and agents are no longer told of it. The earlier value (version{' '}
         {next.version}) takes its place again, and agents are told of that instead:
       </p>
-      <blockquote className="quote">{next.statement}</blockquote>
+      <blockquote className="quote">{said(next)}</blockquote>
     </>
   );
 }

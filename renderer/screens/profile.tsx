@@ -8,6 +8,7 @@ import { CensusExample } from '../components/census-example.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
+import { quoteLabel, statementLabel } from '../record-text.ts';
 import { formatDate, formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -47,13 +48,13 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
             <li key={l.memory_id} className="list-item">
               <div className="item-main">
                 <p dir="auto">
-                  <Link to={paths.memory(brainId, l.memory_id)}>{l.statement}</Link>
+                  <Link to={paths.memory(brainId, l.memory_id)}>{statementLabel(l)}</Link>
                 </p>
                 <p className="meta">
                   <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
                   {l.citations.map((c, i) => (
                     <span key={i} dir="auto">
-                      “<mark>{c.quote}</mark>”
+                      “<mark>{quoteLabel(c.quote, l)}</mark>”
                     </span>
                   ))}
                 </p>
@@ -77,7 +78,7 @@ function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }
           {others.map((o, i) => (
             <span key={o.id}>
               {i > 0 ? ', ' : ''}
-              <Link to={paths.memory(brainId, o.id)}>{o.statement}</Link>
+              <Link to={paths.memory(brainId, o.id)}>{statementLabel(o)}</Link>
             </span>
           ))}
         </span>

@@ -36,6 +36,12 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     assert.equal(contested.length, 2, 'the engine keeps both values active: a conflict');
     const porto = contested.find((m) => m.statement.includes('Porto'))!;
     const lisbon = contested.find((m) => m.statement.includes('Lisbon'))!;
+    // A fact about the Brain's own person ("user home city: Porto") reads as theirs.
+    const [portoSaid, lisbonSaid] = ['Your home city: Porto', 'Your home city: Lisbon'];
+    assert.deepEqual(
+      [porto.statement, lisbon.statement],
+      ['user home city: Porto', 'user home city: Lisbon'],
+    );
 
     const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Me' }).click();
@@ -45,8 +51,8 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     const slot = page.getByRole('listitem').filter({
       has: page.getByRole('heading', { level: 2, name: /home_city/ }),
     });
-    await slot.getByRole('link', { name: porto.statement }).waitFor();
-    await slot.getByRole('link', { name: lisbon.statement }).waitFor();
+    await slot.getByRole('link', { name: portoSaid }).waitFor();
+    await slot.getByRole('link', { name: lisbonSaid }).waitFor();
     // Each value with its evidence: the quote, the source it came from and when.
     await slot.getByText('from phone').waitFor();
     await slot.getByText('from laptop').waitFor();
@@ -54,15 +60,16 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
       await slot.locator('.quote mark').allTextContents(),
       [porto, lisbon]
         .sort((a, b) => contested.indexOf(a) - contested.indexOf(b))
-        .map((m) => m.citations[0]!.quote),
+        // A fact's quote is its line, said as its statement is.
+        .map((m) => (m.citations[0]!.quote === porto.statement ? portoSaid : lisbonSaid)),
     );
     await checkScreen(page, 'conflicts');
 
     // Keeping asks first and names what it withdraws; Cancel changes nothing and gives focus back.
     const keepLisbon = slot.getByRole('button', { name: /^Keep this one.*Lisbon$/ });
     await keepLisbon.click();
-    const dialog = page.getByRole('dialog', { name: `Keep “${lisbon.statement}”?` });
-    await dialog.getByText(porto.statement).waitFor();
+    const dialog = page.getByRole('dialog', { name: `Keep “${lisbonSaid}”?` });
+    await dialog.getByText(portoSaid).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Focus comes back on the next turn of the event loop (the dialog is unmounted first): wait for it.
@@ -79,8 +86,8 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await page.getByText('No conflicts').waitFor();
     // What happened is said, with links to both values, where the card was.
     const done = page.getByRole('status').filter({ hasText: 'Kept' });
-    await done.getByRole('link', { name: `“${lisbon.statement}”` }).waitFor();
-    await done.getByRole('link', { name: `“${porto.statement}”` }).waitFor();
+    await done.getByRole('link', { name: `“${lisbonSaid}”` }).waitFor();
+    await done.getByRole('link', { name: `“${portoSaid}”` }).waitFor();
     // Focus falls to the heading, not to <body>, when the opener is gone.
     await page.waitForFunction("document.activeElement?.tagName === 'H1'", null, { timeout: 2_000 });
 
@@ -92,10 +99,10 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     );
     assert.equal((await app.api.getMemory('me', porto.id)).status, 'retracted');
     await nav.getByRole('link', { name: 'Memories' }).click();
-    await page.getByRole('link', { name: lisbon.statement }).waitFor();
+    await page.getByRole('link', { name: lisbonSaid }).waitFor();
     // The list the Brain opened on, with both values, is shown from the cache while it is read again:
     // the withdrawn value must leave it then.
-    await page.getByRole('link', { name: porto.statement }).waitFor({ state: 'detached', timeout: 5_000 });
+    await page.getByRole('link', { name: portoSaid }).waitFor({ state: 'detached', timeout: 5_000 });
     assert.deepEqual(problems, []);
   } finally {
     await app.close();

@@ -68,3 +68,36 @@ test('an all-day calendar event shows its own day, with no time, west of UTC', a
   await checkScreen(page, 'all-day-event-memory');
   assert.deepEqual(problems, []);
 });
+
+test('a fact about the Brain\'s own person reads as theirs, not as "self …"', async () => {
+  await app().api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('me', {
+    content: { kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' },
+  });
+  await derivationSettled(app(), 'me');
+  const colour = (await app().api.listMemories('me')).data.find((m) => m.predicate === 'favourite_colour')!;
+  assert.equal(colour.statement, 'self favourite colour: green', 'stored as the engine writes it');
+  const said = 'Your favourite colour: green';
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/me/memories');
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: said, exact: true }) });
+  await row.waitFor();
+  assert.match(await row.innerText(), /You · favourite_colour/);
+  await navigateInPlace(page, `/brains/me/memories/${colour.id}`);
+  await page.getByRole('heading', { level: 1, name: said, exact: true }).waitFor();
+  await navigateInPlace(page, '/brains/me/profile');
+  await page.getByRole('link', { name: said, exact: true }).waitFor();
+  await navigateInPlace(page, '/brains/me/records');
+  await page.getByRole('list', { name: 'Records' }).getByText(said, { exact: true }).waitFor();
+  // Nor in the quotes beside it: a fact's Record has no words but that line.
+  for (const path of ['memories', `memories/${colour.id}`, 'profile', 'records']) {
+    await navigateInPlace(page, `/brains/me/${path}`);
+    await page
+      .getByText(/favourite.colour: green/)
+      .first()
+      .waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /self favourite/, `${path}: no "self …"`);
+  }
+  assert.deepEqual(problems, []);
+});

@@ -7,7 +7,8 @@ import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
-import { recordSummary } from '../../renderer/record-text.ts';
+import { quoteLabel, recordSummary, statementLabel, subjectLabel } from '../../renderer/record-text.ts';
+import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
 import type { MemoryRevision } from '../../engine/contract/index.ts';
@@ -116,6 +117,45 @@ test("shows the Brain's own person as You where a message names them by the engi
   assert.equal(recordSummary({ kind: 'message', text: 'Of course.', speaker: 'self' }), 'You: Of course.');
   assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: ' User ' }), 'You: Hi');
   assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: 'Marta' }), 'Marta: Hi');
+});
+
+test("a fact about the Brain's own person reads as theirs: Your favourite colour, You live in", () => {
+  const fact = (subject: string, predicate: string, value: string | boolean) => ({
+    statement: recordText({ kind: 'fact', subject, predicate, value }),
+    subject,
+    predicate,
+  });
+  assert.equal(statementLabel(fact('self', 'favourite_colour', 'green')), 'Your favourite colour: green');
+  assert.equal(statementLabel(fact(' User ', 'home_city', 'Porto')), 'Your home city: Porto');
+  assert.equal(statementLabel(fact('user', 'lives_in', 'Porto')), 'You live in: Porto');
+  assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian: true');
+  assert.equal(statementLabel(fact('self', 'studies', 'law')), 'You study: law');
+  // A Profile line carries no predicate: its line's first ": " ends it.
+  const { predicate: _, ...line } = fact('self', 'favourite_colour', 'green: the dark one');
+  assert.equal(statementLabel(line), 'Your favourite colour: green: the dark one');
+  // Someone else's, a Memory that holds no slot, and a correction's own words stay as they are.
+  assert.equal(statementLabel(fact('Ana', 'favourite_colour', 'green')), 'Ana favourite colour: green');
+  assert.equal(
+    statementLabel({ statement: 'self likes tea', subject: 'self', predicate: null }),
+    'self likes tea',
+  );
+  assert.equal(
+    statementLabel({ statement: 'Blue, since May', subject: 'self', predicate: 'favourite_colour' }),
+    'Blue, since May',
+  );
+  // A fact's quote is its line, the statement: it reads as the statement does. Words said stay as said.
+  assert.equal(quoteLabel('self pet: a cat', fact('self', 'pet', 'a cat')), 'Your pet: a cat');
+  assert.equal(quoteLabel('self pet', fact('self', 'pet', 'a cat')), 'self pet');
+  assert.equal(subjectLabel('self'), 'You');
+  assert.equal(subjectLabel('Ana'), 'Ana');
+  assert.equal(
+    recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }),
+    'Your favourite colour: green',
+  );
+  assert.equal(
+    recordSummary({ kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' }),
+    'Ana favourite_colour: green',
+  );
 });
 
 test('a correction Record reads as words, with its reason', () => {
