@@ -1,25 +1,29 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { BrainCreate } from '../../engine/contract/index.ts';
+import type { Brain, BrainCreate, DeletionReceipt } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
 import { brainListOptions, censusOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
+import { brainForgotten } from '../forgotten.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 export function BrainsScreen() {
   const client = useClient();
   const brains = useQuery(brainListOptions(client));
-  const [forgetting, setForgetting] = useState<string | null>(null);
+  const [forgetting, setForgetting] = useState<Brain | null>(null);
+  // What the last forget did, said where the person looks after the row has gone.
+  const [forgotten, setForgotten] = useState<string | null>(null);
   return (
     <>
       <h1 tabIndex={-1}>Brains</h1>
       <p className="lead">
         A Brain is one memory: everything written into it stays inside it. Open one to see what it remembers.
       </p>
+      <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
       <section aria-labelledby="brain-list">
         <h2 id="brain-list">Your Brains</h2>
         {brains.isPending ? (
@@ -59,7 +63,14 @@ export function BrainsScreen() {
                     </td>
                     <td>{formatDateTime(b.created_at)}</td>
                     <td className="actions">
-                      <button type="button" className="danger subtle" onClick={() => setForgetting(b.id)}>
+                      <button
+                        type="button"
+                        className="danger subtle"
+                        onClick={() => {
+                          setForgotten(null);
+                          setForgetting(b);
+                        }}
+                      >
                         Forget<span className="visually-hidden"> {b.id}</span>
                       </button>
                     </td>
@@ -71,7 +82,16 @@ export function BrainsScreen() {
         )}
       </section>
       <CreateBrainForm />
-      {forgetting ? <ForgetBrainDialog brainId={forgetting} onClose={() => setForgetting(null)} /> : null}
+      {forgetting ? (
+        <ForgetBrainDialog
+          brain={forgetting}
+          onClose={() => setForgetting(null)}
+          onForgotten={(receipt) => {
+            setForgetting(null);
+            setForgotten(brainForgotten(forgetting.name ?? forgetting.id, receipt));
+          }}
+        />
+      ) : null}
     </>
   );
 }
@@ -153,7 +173,16 @@ function CreateBrainForm() {
   );
 }
 
-function ForgetBrainDialog({ brainId, onClose }: { brainId: string; onClose: () => void }) {
+function ForgetBrainDialog({
+  brain,
+  onClose,
+  onForgotten,
+}: {
+  brain: Brain;
+  onClose: () => void;
+  onForgotten: (receipt: DeletionReceipt) => void;
+}) {
+  const brainId = brain.id;
   const client = useClient();
   const census = useQuery(censusOptions(client, brainId));
   const forget = useForgetBrain();
@@ -165,7 +194,7 @@ function ForgetBrainDialog({ brainId, onClose }: { brainId: string; onClose: () 
       confirmLabel="Forget this Brain"
       busy={forget.isPending}
       onCancel={onClose}
-      onConfirm={() => forget.mutate(brainId, { onSuccess: onClose })}
+      onConfirm={() => forget.mutate(brainId, { onSuccess: onForgotten })}
     >
       <p>This removes everything in it, for good. It cannot be undone.</p>
       {c ? (

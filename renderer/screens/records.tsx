@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { MnemoRecord, TypedContent, Visibility } from '../../engine/contract/index.ts';
+import type { DeletionReceipt, MnemoRecord, TypedContent, Visibility } from '../../engine/contract/index.ts';
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
@@ -13,6 +13,7 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatAllDay, recordDays } from '../all-day.ts';
 import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../format.ts';
+import { recordForgotten } from '../forgotten.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -39,6 +40,8 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
     navigate(`${paths.brain(brainId, 'records')}${writeSearch(f, filterNames)}`);
   const records = useInfiniteQuery(recordListOptions(client, brainId, filters));
   const [forgetting, setForgetting] = useState<MnemoRecord | null>(null);
+  // What the last forget did, said where the person looks after the row has gone.
+  const [forgotten, setForgotten] = useState<string | null>(null);
   const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>
@@ -47,6 +50,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         Everything that was written into this Brain, the most recently written first (an import writes old
         messages today). Records never change; they can only be forgotten.
       </p>
+      <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
       <RecordFilters brainId={brainId} search={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
@@ -100,7 +104,14 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
               </div>
               <div className="item-actions">
                 {r.erasable ? (
-                  <button type="button" className="danger subtle" onClick={() => setForgetting(r)}>
+                  <button
+                    type="button"
+                    className="danger subtle"
+                    onClick={() => {
+                      setForgotten(null);
+                      setForgetting(r);
+                    }}
+                  >
                     Forget<span className="visually-hidden"> record {r.id}</span>
                   </button>
                 ) : (
@@ -119,7 +130,15 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
       <ShowMore list={records} label="Show older Records" />
       <AddNote brainId={brainId} />
       {forgetting ? (
-        <ForgetRecordDialog brainId={brainId} record={forgetting} onClose={() => setForgetting(null)} />
+        <ForgetRecordDialog
+          brainId={brainId}
+          record={forgetting}
+          onClose={() => setForgetting(null)}
+          onForgotten={(receipt) => {
+            setForgetting(null);
+            setForgotten(recordForgotten(recordSummary(forgetting.content), receipt));
+          }}
+        />
       ) : null}
     </>
   );
@@ -333,10 +352,12 @@ function ForgetRecordDialog({
   brainId,
   record,
   onClose,
+  onForgotten,
 }: {
   brainId: string;
   record: MnemoRecord;
   onClose: () => void;
+  onForgotten: (receipt: DeletionReceipt) => void;
 }) {
   const forget = useForgetRecord(brainId);
   return (
@@ -346,7 +367,7 @@ function ForgetRecordDialog({
       confirmLabel="Forget Record"
       busy={forget.isPending}
       onCancel={onClose}
-      onConfirm={() => forget.mutate(record.id, { onSuccess: onClose })}
+      onConfirm={() => forget.mutate(record.id, { onSuccess: onForgotten })}
     >
       <blockquote className="quote">{recordSummary(record.content)}</blockquote>
       <p>

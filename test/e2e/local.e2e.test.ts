@@ -58,7 +58,11 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   await page.getByRole('link', { name: 'Records' }).click();
   await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
-  await page.getByText(/cello/).waitFor({ state: 'detached' });
+  await page.getByRole('list', { name: 'Records' }).getByText(/cello/).waitFor({ state: 'detached' });
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Forgot the Record “Ana: I started learning the cello/ })
+    .waitFor();
   await page.goto(celloUrl);
   await page
     .getByRole('heading', { level: 1, name: /This Memory is not in this Brain|being worked out again/ })

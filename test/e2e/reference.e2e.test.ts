@@ -59,7 +59,15 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
     await dialog.waitFor();
     await checkScreen(page, 'records-forget-dialog');
     await dialog.getByRole('button', { name: 'Forget Record' }).click();
-    await page.getByText('Ana: Ana moved to Lisbon').waitFor({ state: 'detached' });
+    // The row goes; the status line says what was forgotten.
+    await page
+      .getByRole('list', { name: 'Records' })
+      .getByText('Ana: Ana moved to Lisbon')
+      .waitFor({ state: 'detached' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Forgot the Record “Ana: Ana moved to Lisbon' })
+      .waitFor();
 
     await page.goto(memoryUrl);
     await page.getByRole('heading', { level: 1, name: 'This Memory is not in this Brain' }).waitFor();

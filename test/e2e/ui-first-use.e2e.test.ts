@@ -101,3 +101,49 @@ test('a fact about the Brain\'s own person reads as theirs, not as "self …"', 
   }
   assert.deepEqual(problems, []);
 });
+
+test('forgetting a Record or a Brain says what was forgotten, with the Memories that went with it', async () => {
+  await app().api.createBrain({ id: 'tidy', name: 'Tidy', self: { type: 'person', name: 'Ana' } });
+  await app().api.createBrain({ id: 'old', name: 'Old things' });
+  const { record: note } = await app().api.rememberRecord('tidy', {
+    content: { kind: 'message', speaker: 'self', text: 'I live in Porto.' },
+  });
+  await app().api.rememberRecord('tidy', {
+    content: { kind: 'document', text: 'The bins go out on Tuesday.' },
+  });
+  await app().api.rememberRecord('old', { content: { kind: 'document', text: 'An old note.' } });
+  await derivationSettled(app(), 'tidy');
+  await derivationSettled(app(), 'old');
+  const memories = (await app().api.getRecord('tidy', note.id)).memory_ids.length;
+  assert.ok(memories > 0);
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/tidy/records');
+  await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Forget this Record?' })
+    .getByRole('button', { name: 'Forget Record' })
+    .click();
+  const said = page.getByRole('status').filter({ hasText: 'Forgot the Record' });
+  await said.waitFor();
+  assert.equal(
+    await said.innerText(),
+    `Forgot the Record “You: I live in Porto.”, and ${memories === 1 ? '1 Memory' : `${memories} Memories`} that rested only on it.`,
+  );
+  await page.getByRole('button', { name: `Forget record ${note.id}` }).waitFor({ state: 'detached' });
+
+  const census = await app().api.getCensus('old');
+  await navigateInPlace(page, '/');
+  await page.getByRole('button', { name: 'Forget old' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Forget this Brain' }).click();
+  const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
+  await gone.waitFor();
+  assert.match(
+    await gone.innerText(),
+    new RegExp(
+      `^Forgot the Brain “Old things” and everything in it: 1 Record, ${census.counts.memories_active} Memor(y|ies) and 0 accepted Objects\\.$`,
+    ),
+  );
+  await checkScreen(page, 'brain-forgotten');
+  assert.deepEqual(problems, []);
+});

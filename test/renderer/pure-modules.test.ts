@@ -7,11 +7,12 @@ import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
+import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
 import { quoteLabel, recordSummary, statementLabel, subjectLabel } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
-import type { MemoryRevision } from '../../engine/contract/index.ts';
+import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
 
 test('routes parse and build round-trip, unknown paths are not-found', () => {
@@ -155,6 +156,36 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(
     recordSummary({ kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' }),
     'Ana favourite_colour: green',
+  );
+});
+
+test('forgetting says what was forgotten, with the Memories the receipt counts', () => {
+  const receipt = (records: number, memories: number, rederiving: number, objects = 0): DeletionReceipt => ({
+    object: 'deletion_receipt',
+    target: { type: 'record', id: 'rec_1' },
+    deleted: { records, memories, objects },
+    rederiving: { memories: rederiving },
+    watermark: null,
+    deleted_at: '2024-01-01T00:00:00Z',
+  });
+  assert.equal(
+    recordForgotten('You: I live in Porto.', receipt(1, 2, 0)),
+    'Forgot the Record “You: I live in Porto.”, and 2 Memories that rested only on it.',
+  );
+  assert.equal(
+    recordForgotten('Lunch', receipt(1, 0, 1)),
+    'Forgot the Record “Lunch”; 1 Memory that other Records also support is being worked out again.',
+  );
+  assert.equal(recordForgotten('Lunch', receipt(1, 0, 0)), 'Forgot the Record “Lunch”.');
+  const long = recordForgotten(`A long note ${'word '.repeat(40)}`, receipt(1, 1, 2));
+  assert.match(
+    long,
+    /^Forgot the Record “A long note word( word)*…”, and 1 Memory that rested only on it; 2 Memories that other Records also support are being worked out again\.$/,
+  );
+  assert.ok(long.indexOf('”') - long.indexOf('“') <= 82, 'a long Record is cut to 80 characters');
+  assert.equal(
+    brainForgotten('Ana', receipt(12, 30, 0, 1)),
+    'Forgot the Brain “Ana” and everything in it: 12 Records, 30 Memories and 1 accepted Object.',
   );
 });
 
