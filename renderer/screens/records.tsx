@@ -51,6 +51,8 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         messages today). Records never change; they can only be forgotten.
       </p>
       <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
+      {/* Above the list, where it is found: below it, a Brain of many Records put it screens away. */}
+      <AddNote brainId={brainId} />
       <RecordFilters brainId={brainId} search={search} initial={filters} onChange={setFilters} />
       {records.isPending ? (
         <Loading what="Records" />
@@ -71,7 +73,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
               .
             </>
           ) : (
-            'Add a note below, or write Records through the API.'
+            'Add a note above, or write Records through the API.'
           )}
         </Empty>
       ) : (
@@ -128,7 +130,6 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         </ul>
       )}
       <ShowMore list={records} label="Show older Records" />
-      <AddNote brainId={brainId} />
       {forgetting ? (
         <ForgetRecordDialog
           brainId={brainId}
@@ -334,7 +335,7 @@ function AddNote({ brainId }: { brainId: string }) {
         <div role="status">
           {saved ? (
             <p className="notice">
-              Note saved: it is at the top of the list above
+              Note saved: it is at the top of the list below
               {saved.status === 'processing' ? ' and is being worked into Memories' : ''}.
             </p>
           ) : null}

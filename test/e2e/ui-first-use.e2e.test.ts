@@ -147,3 +147,50 @@ test('forgetting a Record or a Brain says what was forgotten, with the Memories 
   await checkScreen(page, 'brain-forgotten');
   assert.deepEqual(problems, []);
 });
+
+test('"Add a note" is on the first screen of Records, however many there are, also 390 px wide', async () => {
+  await app().api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ana' } });
+  for (let i = 0; i < 60; i += 1)
+    await app().api.rememberRecord('many', { content: { kind: 'document', text: `Note number ${i}.` } });
+  const { page, problems } = await ui();
+  try {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await navigateInPlace(page, '/brains/many/records');
+      await page.getByRole('list', { name: 'Records' }).getByRole('listitem').nth(49).waitFor();
+      await page.evaluate('window.scrollTo(0, 0)');
+      const field = page
+        .getByRole('region', { name: 'Add a note' })
+        .getByLabel('What should this Brain remember?');
+      const box = (await field.boundingBox())!;
+      assert.ok(
+        box.y + box.height <= viewport.height,
+        `${viewport.width} px: the note's field is at ${box.y} px`,
+      );
+      const save = (await page.getByRole('button', { name: 'Remember this' }).boundingBox())!;
+      assert.ok(save.y + save.height <= viewport.height, `${viewport.width} px: Remember this is on screen`);
+      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+      assert.ok(scrollWidth <= viewport.width, `${viewport.width} px: the page is ${scrollWidth} px wide`);
+    }
+    await checkScreen(page, 'records-add-note-390');
+    // Saved, the note is said to be at the top of the list, which is below the form.
+    await page.getByLabel('What should this Brain remember?').fill('The boiler was serviced in May.');
+    await page.getByRole('button', { name: 'Remember this' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Note saved: it is at the top of the list below' })
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Records' })
+      .getByRole('listitem')
+      .first()
+      .getByText(/boiler/)
+      .waitFor();
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+  assert.deepEqual(problems, []);
+});
