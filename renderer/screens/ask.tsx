@@ -6,6 +6,7 @@ import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
+import { rankedMemories } from '../ranked-memories.ts';
 import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -258,9 +259,10 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
       ) : null}
       {c.memories && c.memories.length > 0 ? (
         <>
-          <h3>Memories an agent would be given</h3>
-          <ul className="list compact">
-            {c.memories.map((m) => (
+          <h3 id="given">Memories an agent would be given</h3>
+          <p className="hint">Most relevant first, as the engine ranked what it found.</p>
+          <ol className="list compact" aria-labelledby="given">
+            {rankedMemories(c.citations, c.memories).map((m) => (
               <li key={m.id}>
                 <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>{' '}
                 <span className="muted small">
@@ -268,7 +270,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
                 </span>
               </li>
             ))}
-          </ul>
+          </ol>
         </>
       ) : null}
       {c.conflicts.length > 0 ? (

@@ -194,3 +194,51 @@ test('"Add a note" is on the first screen of Records, however many there are, al
   }
   assert.deepEqual(problems, []);
 });
+
+test('Ask lists the Memories an agent would be given as the engine ranked them, not by date', async () => {
+  await app().api.createBrain({ id: 'ask', name: 'Ask' });
+  // Written first, so learned first (the API lists a Context's Memories by id); it matches the question less.
+  for (const text of [
+    'The old oboe case is in the attic.',
+    'The garden fence needs paint.',
+    'Oboe lessons with Marta are on Thursdays; Marta teaches oboe lessons at the music school.',
+  ])
+    await app().api.rememberRecord('ask', { content: { kind: 'document', text } });
+  await derivationSettled(app(), 'ask');
+  const query = 'oboe lessons with Marta';
+  const { context } = await app().api.createContext('ask', {
+    query,
+    mode: 'fast',
+    include: ['memories', 'citations', 'unknowns', 'conflicts'],
+  });
+  assert.equal(context.status, 'ready');
+  if (context.status !== 'ready') return;
+  const memories = context.memories ?? [];
+  const rank = [...new Set(context.citations.map((c) => c.record_id))];
+  const ranked = [...memories].sort(
+    (a, b) => rank.indexOf(a.citations[0]!.record_id) - rank.indexOf(b.citations[0]!.record_id),
+  );
+  assert.ok(memories.length >= 2, 'two Memories to order');
+  assert.notDeepEqual(
+    memories.map((m) => m.statement),
+    ranked.map((m) => m.statement),
+    'the API lists them otherwise than ranked (else this test could not fail)',
+  );
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/ask/ask');
+  await page.getByLabel('Question').fill(query);
+  await page.getByRole('button', { name: 'Ask' }).click();
+  // The list under its heading (whatever list element it is), then the same list by its name.
+  const given = page.locator(
+    'xpath=//h3[.="Memories an agent would be given"]/following-sibling::*[self::ul or self::ol][1]',
+  );
+  await given.waitFor();
+  assert.deepEqual(
+    await given.getByRole('listitem').getByRole('link').allTextContents(),
+    ranked.map((m) => m.statement),
+  );
+  await page.getByRole('list', { name: 'Memories an agent would be given' }).waitFor();
+  await checkScreen(page, 'ask-ranked-memories');
+  assert.deepEqual(problems, []);
+});
