@@ -344,10 +344,10 @@ export async function assembleContext(
 }
 
 /**
- * The Memories the fitted evidence serves, as include=memories shows them: each citing only the Records
- * this request may see (as findConflicts counts values; citations a filter, as_of or hosted
- * local_only excludes are left out, not a reason to drop it), and only those whose every such citation
- * is quoted within the Context.
+ * The Memories the fitted evidence serves, as include=memories shows them, most relevant first: each
+ * citing only the Records this request may see (as findConflicts counts values; citations a filter,
+ * as_of or hosted local_only excludes are left out, not a reason to drop it), and only those whose every
+ * such citation is quoted within the Context.
  */
 async function memoriesShown(
   u: ContextUnit,
@@ -356,7 +356,10 @@ async function memoriesShown(
   at: ContextReadTime,
 ): Promise<Memory[]> {
   const inWindow = new Map(fitted.blocks.map((b) => [b.evidence.recordId, b.quote]));
-  const rows = await u.context.served(servedIds, at);
+  // In the order of the evidence that serves them, best first, as the text and citations are: a store
+  // reads them back in its own order.
+  const rank = new Map(servedIds.map((id, i) => [id, i]));
+  const rows = (await u.context.served(servedIds, at)).sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
   const cites = citationsByMemory(
     await u.memories.citations(
       rows.map((r) => r.id),

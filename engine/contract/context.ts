@@ -105,7 +105,12 @@ export const ContextReady = z
         .describe('true when the time budget ran out and the best found so far was returned.'),
     }),
     cost: Cost,
-    memories: z.array(Memory).optional(),
+    memories: z
+      .array(Memory)
+      .optional()
+      .describe(
+        'With include=memories: the Memories the cited evidence serves, most relevant first (each at the rank of its best-ranked cited Record).',
+      ),
     explain: z.record(z.string(), z.unknown()).optional(),
     structured: z
       .object({ available: z.literal(false), reason: z.string() })

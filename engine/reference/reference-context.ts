@@ -152,11 +152,14 @@ export async function referenceContext(
     kind: r.record.kind,
   }));
   const assembled = assembleText(passages, requested);
-  const selected = new Set(assembled.citations.map((c) => c.record_id));
+  const selected = new Map(assembled.citations.map((c, i) => [c.record_id, i]));
+  // Most relevant first: a Memory at the rank of its best-ranked cited Record.
+  const rankOf = (m: Memory) => Math.min(...m.citations.map((c) => selected.get(c.record_id)!));
   const memories: Memory[] = [...s.memories.values()]
     .map((m) => m.memory)
     .filter((m) => m.citations.every((c) => selected.has(c.record_id)))
-    .filter((m) => !body.as_of || Date.parse(m.valid_from) <= Date.parse(body.as_of));
+    .filter((m) => !body.as_of || Date.parse(m.valid_from) <= Date.parse(body.as_of))
+    .sort((a, b) => rankOf(a) - rankOf(b));
   const miss = assembled.text === null;
   const ctx: ContextReady = {
     ...base,

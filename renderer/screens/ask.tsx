@@ -6,7 +6,6 @@ import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
-import { rankedMemories } from '../ranked-memories.ts';
 import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -262,7 +261,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           <h3 id="given">Memories an agent would be given</h3>
           <p className="hint">Most relevant first, as the engine ranked what it found.</p>
           <ol className="list compact" aria-labelledby="given">
-            {rankedMemories(c.citations, c.memories).map((m) => (
+            {c.memories.map((m) => (
               <li key={m.id}>
                 <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>{' '}
                 <span className="muted small">

@@ -199,6 +199,37 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       );
     });
 
+    it('include memories lists them most relevant first, as the citations rank their Records', async () => {
+      const other = await brainWithKey(server, 'ranked');
+      const texts = [
+        'Ana once saw a blue bicycle in a shop window.',
+        'Ana bought a blue bicycle with a bell; the blue bicycle was stolen from the station.',
+      ];
+      for (const text of texts) {
+        const { record } = await remember(other, 'ranked', {
+          content: { kind: 'message', text, speaker: 'Ana' },
+        });
+        await ready(other, 'ranked', record.id);
+      }
+      const r = await other.post('/brains/ranked/context', {
+        query: 'blue bicycle stolen station bell',
+        include: ['memories', 'citations'],
+      });
+      const ctx = assertShape(ContextReady, r.body);
+      const cited = ctx.citations.map((c) => c.record_id);
+      assert.equal(cited.length, 2, JSON.stringify(ctx.citations));
+      const firstCited = (m: { citations: { record_id: string }[] }) =>
+        Math.min(...m.citations.map((c) => cited.indexOf(c.record_id)));
+      const ranks = ctx.memories!.map(firstCited);
+      assert.ok(ranks.length >= 2, JSON.stringify(ctx.memories));
+      assert.deepEqual(
+        ranks,
+        [...ranks].sort((a, b) => a - b),
+      );
+      // The later, more relevant Record ranks first, so this order is not the order they were learned in.
+      assert.ok(ctx.memories![0]!.statement.includes('stolen'), ctx.memories![0]!.statement);
+    });
+
     it('echoes the query exactly as sent, and refuses a blank one', async () => {
       const ctx = (await context(api, { query: '  Ana Porto  ' }))!;
       assert.equal(ctx.query, '  Ana Porto  ');

@@ -197,7 +197,7 @@ test('"Add a note" is on the first screen of Records, however many there are, al
 
 test('Ask lists the Memories an agent would be given as the engine ranked them, not by date', async () => {
   await app().api.createBrain({ id: 'ask', name: 'Ask' });
-  // Written first, so learned first (the API lists a Context's Memories by id); it matches the question less.
+  // Written first, so learned first; it matches the question less.
   for (const text of [
     'The old oboe case is in the attic.',
     'The garden fence needs paint.',
@@ -215,14 +215,20 @@ test('Ask lists the Memories an agent would be given as the engine ranked them, 
   if (context.status !== 'ready') return;
   const memories = context.memories ?? [];
   const rank = [...new Set(context.citations.map((c) => c.record_id))];
-  const ranked = [...memories].sort(
-    (a, b) => rank.indexOf(a.citations[0]!.record_id) - rank.indexOf(b.citations[0]!.record_id),
-  );
+  const best = (m: (typeof memories)[number]) =>
+    Math.min(...m.citations.map((c) => rank.indexOf(c.record_id)));
+  const ranked = [...memories].sort((a, b) => best(a) - best(b));
+  const learned = [...memories].sort((a, b) => (a.id < b.id ? -1 : 1));
   assert.ok(memories.length >= 2, 'two Memories to order');
-  assert.notDeepEqual(
+  assert.deepEqual(
     memories.map((m) => m.statement),
     ranked.map((m) => m.statement),
-    'the API lists them otherwise than ranked (else this test could not fail)',
+    'the API lists them most relevant first',
+  );
+  assert.notDeepEqual(
+    ranked.map((m) => m.statement),
+    learned.map((m) => m.statement),
+    'the ranking is not the order they were learned in (else this test could not fail)',
   );
 
   const { page, problems } = await ui();

@@ -10,7 +10,6 @@ import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
 import { quoteLabel, recordSummary, statementLabel, subjectLabel } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
-import { rankedMemories } from '../../renderer/ranked-memories.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
@@ -187,27 +186,6 @@ test('forgetting says what was forgotten, with the Memories the receipt counts',
   assert.equal(
     brainForgotten('Ana', receipt(12, 30, 0, 1)),
     'Forgot the Brain “Ana” and everything in it: 12 Records, 30 Memories and 1 accepted Object.',
-  );
-});
-
-test("a Context's Memories are listed as the engine ranked their evidence, not by when they were learned", () => {
-  const cites = (m: ReturnType<typeof mem>, ...records: string[]) => ({
-    ...m,
-    citations: records.map((record_id) => ({ record_id, quote: m.statement })),
-  });
-  const a = cites(mem('mem_1', 'Ana', null, 'A'), 'rec_a');
-  const b = cites(mem('mem_2', 'Ana', null, 'B'), 'rec_b');
-  const unranked = cites(mem('mem_3', 'Ana', null, 'C'), 'rec_z');
-  const both = cites(mem('mem_4', 'Ana', null, 'D'), 'rec_a', 'rec_b');
-  const citations = ['rec_b', 'rec_a', 'rec_b'].map((record_id) => ({ record_id, quote: 'x' }));
-  assert.deepEqual(
-    rankedMemories(citations, [a, b, unranked, both]).map((m) => m.id),
-    ['mem_2', 'mem_4', 'mem_1', 'mem_3'],
-    "by each one's best-ranked Record; a tie keeps the API's order; one with no ranked Record last",
-  );
-  assert.deepEqual(
-    rankedMemories([], [a, b]).map((m) => m.id),
-    ['mem_1', 'mem_2'],
   );
 });
 
