@@ -398,8 +398,10 @@ function ibanValid(compact: string): boolean {
 
 /** IP addresses; an IPv6 one with "::" first, so that an IPv4 address inside it goes with it. */
 function replaceIps(text: string): string {
-  const withIpv4 = replaceShortIpv6(text).replace(ipv4, (found: string, at: number, whole: string) =>
-    isVersion(whole, at, found.length) ? found : '[ip]',
+  const withIpv6 = replaceShortIpv6(text);
+  const inNumber = ipv4InNumbers(withIpv6);
+  const withIpv4 = withIpv6.replace(ipv4, (found: string, at: number, whole: string) =>
+    isVersion(whole, at, found.length) || inNumber.has(at) ? found : '[ip]',
   );
   const numbers = numbersOf(withIpv4);
   return withIpv4.replace(ipv6, (found: string, at: number, whole: string) => {
@@ -415,6 +417,32 @@ function replaceIps(text: string): string {
     );
   });
 }
+
+/**
+ * Where the IPv4 addresses of `text` start that are part of a longer number the digit rules take, one
+ * with digits besides addresses': a phone whose groups change separator after four dotted ones
+ * ("06.12.34.56 78", "01 00.00.00.00"). Those go with the number; addresses side by side
+ * ("10.0.0.1-10.0.0.255", an address and its mask) stay addresses.
+ */
+function ipv4InNumbers(text: string): Set<number> {
+  const addresses = [...text.matchAll(ipv4)].map((m) => [m.index, m.index + m[0].length] as const);
+  const found = new Set<number>();
+  if (addresses.length === 0) return found;
+  let k = 0;
+  for (const [start, end] of numberSpans(text)) {
+    while (k < addresses.length && addresses[k]![1] <= start) k += 1;
+    const inside: (readonly [number, number])[] = [];
+    for (let a = k; a < addresses.length && addresses[a]![0] < end; a += 1) inside.push(addresses[a]!);
+    if (inside.length === 0) continue;
+    // Addresses are ASCII; the number's other digits may be of any script.
+    let digits = digitCount(text.slice(start, end));
+    for (const [from, to] of inside) digits -= digitCount(text.slice(from, to));
+    if (digits > 0) for (const [from] of inside) found.add(from);
+  }
+  return found;
+}
+
+const digitCount = (s: string) => s.match(/\p{Nd}/gu)?.length ?? 0;
 
 /** Where a number the digit rules take lies in the text, and whether it is a card number. */
 type NumberSpan = [start: number, end: number, card: boolean];
@@ -440,7 +468,8 @@ function numbersOf(text: string): () => NumberSpan[] {
 /**
  * The part of the match [at, at + length) that lies in no number that starts before it, nor in a card
  * number (ordered `spans`): [from, to). A number that starts inside it is the address's
- * ("::ffff:192.168.100.200"), unless a card.
+ * ("::ffff:192.168.100.200"), unless a card or one that goes on past its end (a zone id's digits and a
+ * phone: "::%x10000 0000").
  */
 function outsideNumbers(spans: readonly NumberSpan[], at: number, length: number): [number, number] {
   let from = at;
@@ -448,7 +477,7 @@ function outsideNumbers(spans: readonly NumberSpan[], at: number, length: number
   for (const [start, end, card] of spans) {
     if (end <= from || start >= to) continue;
     if (start < at || (card && start <= from)) from = Math.min(end, to);
-    else if (card) to = start;
+    else if (card || end > at + length) to = start;
   }
   return [from, Math.max(from, to)];
 }
@@ -497,10 +526,12 @@ const spelledAddress =
 // What may stand between two digits of one number: one or two separators ("(555) 123-4567"), a dash,
 // dot or slash with a space on each side ("4111 - 1111 - 1111 - 1111"), or up to four spaces.
 const joint = /(?: [-./] | {3,4}|[ ()/.-]{1,2})(?=\d)/y;
-// A date or a span of years or times is one only when the number stops there: a group after a dash, dot
-// or slash ("4111-1111-1111-1111", "06 . 12 . 34 . 56 . 78") makes it a longer number; a full stop and
-// a space ("1990-05-01. 3 kids") end a sentence.
-const fullDate = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2} ?[/.] ?\d{1,2} ?[/.] ?\d{2,4})(?!\d|[-./]\d| [-./] ?\d)/;
+// A date, year first ("2024-05-01", "2024/05/01", "2024. 5. 1") or last ("01.05.2024", "5/1/24",
+// "01-05-2024"), one separator throughout and a year of two or four digits. It is a date only when the
+// number stops there, or goes on only as a date does (`standingDate`): a group after a dash, dot or
+// slash ("4111-1111-1111-1111", "06 . 12 . 34 . 56 . 78") makes it a longer number.
+const fullDate =
+  /^(?:\d{4}(?:-\d{1,2}-| ?([/.]) ?\d{1,2} ?\1 ?)\d{1,2}|\d{1,2}(?:-\d{1,2}-| ?([/.]) ?\d{1,2} ?\2 ?)(?:\d{4}|\d{2}))(?!\d|[-./]\d| [-./] ?\d)/;
 const fourDigitSpan = /^(\d{4})\s?-\s?(\d{4})(?!\d|[-./]\d| [-./] ?\d)/;
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 // What may stand between two groups of a card number but also between two numbers of a list, a table
@@ -540,26 +571,33 @@ function* digitRuns(text: string): Generator<DigitRun> {
       i += 1;
       continue;
     }
+    const minutes = timeTail(text, i);
+    if (minutes > 0) {
+      i += minutes;
+      continue;
+    }
     const end = runEnd(text, i);
+    // Dates are read without the "(" that may start a run; after a "+" (one after a word too: "v+33…")
+    // a number is neither a date nor a version.
+    const lead = isDigit(text[i]) ? 0 : 1;
+    const plus = text[i] === '+' || text[i - 1] === '+';
     const card = cardEnd(text, i, end);
     if (card > 0) {
       yield { start: i, end: card, kind: 'card' };
       i = card;
       continue;
     }
-    // The dates of a run are read without the "(" or "+" that may start it.
-    const lead = isDigit(text[i]) ? 0 : 1;
-    if (onlyDates(text.slice(i + lead, end))) {
+    if (!plus && onlyDates(text.slice(i + lead, end))) {
       i = end;
       continue;
     }
-    const date = dateLength(text.slice(i + lead, i + lead + 24));
+    const date = plus ? 0 : standingDate(text, i + lead, end);
     if (date > 0) {
       i += lead + date;
       continue;
     }
     const only = text.slice(i, end).replace(/\D/g, '');
-    if (only.length >= 7 && !isVersionRun(text, i, end)) {
+    if (only.length >= 7 && (plus || !isVersionRun(text, i, end))) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
@@ -579,7 +617,19 @@ function cardEnd(text: string, start: number, end: number): number {
   if (across > 0) return across;
   if (!isCard(text.slice(start, end).replace(/\D/g, ''))) return -1;
   const lead = isDigit(text[start]) ? 0 : 1;
-  return onlyDates(text.slice(start + lead, end)) ? -1 : end;
+  return onlyDates(text.slice(start + lead, end)) || standingDate(text, start + lead, end) > 0 ? -1 : end;
+}
+
+// The minutes or seconds of a time ("12:30", "9h30", "12:30:45.123456"): two digits right after an hour
+// and its ":" or "h" (or minutes and theirs), with a fraction after seconds. They are the time's, not the
+// start of a number that goes on after them ("12:30 06.12.2024").
+const minutesOrSeconds = /[0-5]\d(?!\d)(?:\.\d{1,9}(?!\d))?/y;
+
+/** The length of a time's minutes or seconds (and fraction) at `i`, or 0. */
+function timeTail(text: string, i: number): number {
+  if (!(text[i - 1] === ':' || text[i - 1] === 'h') || !isDigit(text[i - 2])) return 0;
+  minutesOrSeconds.lastIndex = i;
+  return minutesOrSeconds.test(text) ? minutesOrSeconds.lastIndex - i : 0;
 }
 
 /** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
@@ -747,7 +797,7 @@ const issuedAsCard = (digits: string) => {
 /** The length of the date, or span of years or times, that `s` starts with, or 0. */
 function dateLength(s: string): number {
   const date = fullDate.exec(s);
-  if (date) return date[0].length;
+  if (date) return isDay(date[0]) ? date[0].length : 0;
   const span = fourDigitSpan.exec(s);
   if (!span) return 0;
   // Years in order ("2019-2021") or times of day ("0900-1700"): "5500-0000" (a phone in some
@@ -793,6 +843,45 @@ function isVersionRun(text: string, start: number, end: number): boolean {
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
 const isTime = (s: string) => s.slice(0, 2) <= '23' && s.slice(2) <= '59';
+
+/**
+ * Whether the numbers of a date's shape name a day: a year first, then a month and a day; or a day and a
+ * month (either first: "31/12", "12/31") and a year of two digits or four. "43.1.123" (Vienna's number
+ * after its country code) or "0470-12-34" (a Belgian mobile) is none.
+ */
+function isDay(found: string): boolean {
+  const [a, b, c] = found.match(/\d+/g)!;
+  const within = (n: string, most: number) => Number(n) >= 1 && Number(n) <= most;
+  if (a!.length === 4) return isYear(a!) && within(b!, 12) && within(c!, 31);
+  return (
+    within(a!, 31) && within(b!, 31) && (within(a!, 12) || within(b!, 12)) && (c!.length === 2 || isYear(c!))
+  );
+}
+
+// What may follow a date in its number and leave it a date: a time of day, read up to its ":" or "h"
+// ("2024-05-01 12:30", "06.12.34 9h30") or, after a year of four digits, written with dots
+// ("01.05.2024 12.30"); or a count of one digit, which no phone ends with ("Born 1990-05-01. 3 kids").
+const hourAfterDate = /^ {1,4}(?:[01]?\d|2[0-3])$/;
+const minutesAfterHour = /^(?::[0-5]\d|h(?:[0-5]\d)?(?![\p{L}\p{N}]))/u;
+const dottedTimeAfterDate = /^ {1,4}(?:[01]?\d|2[0-3])\.[0-5]\d(?:\.[0-5]\d)?$/;
+const countAfterDate = /^(?:\. | {1,4})\d$/;
+
+/**
+ * The length of the date or span the run [start, end) starts with, when the number is that date: it
+ * stops there, or goes on only with a time of day or a count (see `hourAfterDate`). Else 0: a date's
+ * shape that goes on with other groups is the start of a longer number, whatever its separators
+ * ("06.12.34 56 78" is a French mobile, "12.04.24 78" a Danish number; "2024-05-01 12 people" goes too).
+ */
+function standingDate(text: string, start: number, end: number): number {
+  const date = dateLength(text.slice(start, start + 24));
+  const after = start + date;
+  if (date === 0 || after === end) return date;
+  if (end - after > 12) return 0;
+  const rest = text.slice(after, end);
+  if (countAfterDate.test(rest)) return date;
+  if (hourAfterDate.test(rest) && minutesAfterHour.test(text.slice(end, end + 4))) return date;
+  return /\d{4}/.test(text.slice(start, after)) && dottedTimeAfterDate.test(rest) ? date : 0;
+}
 
 /**
  * Whether a run is dates and spans only, apart by spaces or by " - " (a range: "2024-05-01 - 2024-05-31",
