@@ -264,6 +264,36 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(textOf('06.12.34 12.30 and 2024-05-01 12 people'), '[phone] and [phone] people');
   });
 
+  it('keeps a version in brackets or after the number of its product, and the words or numbers beside it', () => {
+    const kept =
+      'Firefox (128.0.6613.119), Firefox 128.0.3 (64-bit), Firefox (128.0.3) 2024, (v2.14.1) 123, ' +
+      'Windows 10 (10.0.19045.4894), Windows 10 10.0.19045.4894, Windows 7 6.1.7601, ' +
+      'Windows 10 build 19045 (22H2), build 19045 (2024)';
+    assert.equal(textOf(kept), kept);
+    // A version followed by a number after a space alone is read as one number, as before.
+    assert.equal(textOf('10.0.19045.1 555, 2.14.1 1234'), '[phone], [phone]');
+    // A phone's brackets hold one number, after its country or trunk code: they stay the phone's.
+    assert.equal(
+      textOf('+33 (0)6 12 34 56 78, (06) 12 34 56 78, 8 (912) 345-67-89, (+351) 912 345 678'),
+      '[phone], [phone], [phone], ([phone]',
+    );
+  });
+
+  it("keeps the kernel releases of Ubuntu, Red Hat, Fedora and SUSE, and Windows' builds of four digits", () => {
+    const kept =
+      'Ubuntu 24.04 6.8.0-45-generic, RHEL 9.4 5.14.0-427.13.1.el9_4.x86_64, ' +
+      '(5.14.0-427.13.1.el9_4.x86_64), Fedora 40 6.9.12-200.fc40.x86_64, 6.10.12-200.fc40.x86_64, ' +
+      'SLES 15 SP5 5.14.21-150500.55.49-default, 5.14.21-150500.55.52-azure, Debian 12 6.1.0-25-amd64, ' +
+      'build 7601.24214, OS Build 9600.21503, Build 3790.4905';
+    assert.equal(textOf(kept), kept);
+    // Without its distribution's flavour, a release whose later numbers all have two digits or more is
+    // read as a number; as is a build of four digits that no Windows had.
+    assert.equal(
+      textOf('6.12.34-56.78-generic, 6.10.12-200, build 9876.54321, build 7602.24214'),
+      '[phone]-generic, [phone], build [phone], build [phone]',
+    );
+  });
+
   it('finds an IBAN written in lower case, reading it as IBANs are printed', () => {
     assert.equal(textOf('iban pt50 0002 0123 1234 5678 9015 4 please'), 'iban [iban] please');
     assert.equal(textOf('to gb29nwbk60161331926819.'), 'to [iban].');
@@ -812,6 +842,149 @@ describe('the redactor of redacted_summary copies', () => {
     );
   });
 
+  const two = (n: number) => String(n).padStart(2, '0');
+  const date = fc
+    .record({
+      y: fc.integer({ min: 1950, max: 2049 }),
+      m: fc.integer({ min: 1, max: 12 }),
+      d: fc.integer({ min: 1, max: 28 }),
+      padded: fc.boolean(),
+      shortYear: fc.boolean(),
+      order: fc.constantFrom('y-m-d', 'y/m/d', 'y.m.d', 'd.m.y', 'd/m/y', 'm/d/y', 'd-m-y'),
+    })
+    .map(({ y, m, d, padded, shortYear, order }) => {
+      const [mm, dd] = padded ? [two(m), two(d)] : [String(m), String(d)];
+      const year = shortYear && order[0] !== 'y' ? two(y % 100) : String(y);
+      const [a, b] = order[0] === 'm' ? [mm, dd] : [dd, mm];
+      const sep = order[1]!;
+      const text = order[0] === 'y' ? `${y}${sep}${two(m)}${sep}${two(d)}` : `${a}${sep}${b}${sep}${year}`;
+      return { text, longYear: year.length === 4 };
+    });
+  const time = fc
+    .record({
+      h: fc.integer({ min: 0, max: 23 }),
+      mi: fc.integer({ min: 0, max: 59 }),
+      s: fc.integer({ min: 0, max: 59 }),
+      fraction: fc.integer({ min: 0, max: 999999 }),
+      form: fc.constantFrom('h:mm', 'hh:mm:ss', 'hh:mm:ss.f', 'hhmm', 'h:mm PM'),
+    })
+    .map(({ h, mi, s, fraction, form }) => {
+      if (form === 'h:mm') return `${h}:${two(mi)}`;
+      if (form === 'hh:mm:ss') return `${two(h)}:${two(mi)}:${two(s)}`;
+      if (form === 'hh:mm:ss.f') return `${two(h)}:${two(mi)}:${two(s)}.${fraction}`;
+      if (form === 'hhmm') return `${h}h${two(mi)}`;
+      return `${1 + (h % 12)}:${two(mi)} PM`;
+    });
+  // A date with or without a time after it (written with dots only after a year of four digits), a time
+  // before a date, a time alone, an ISO timestamp.
+  const dated = fc.oneof(
+    date.map((dt) => dt.text),
+    fc.tuple(date, time).map(([dt, t]) => `${dt.text} ${t}`),
+    fc
+      .tuple(date, fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .filter(([dt]) => dt.longYear)
+      .map(([dt, h, mi]) => `${dt.text} ${two(h)}.${two(mi)}`),
+    fc.tuple(time, date).map(([t, dt]) => `${t} ${dt.text}`),
+    time,
+    fc
+      .tuple(date, time, fc.constantFrom('Z', '+02:00', '-05:30', ''))
+      .filter(([dt]) => /^\d{4}-/.test(dt.text))
+      .map(([dt, t, zone]) => `${dt.text}T${t.replace(/ PM$/, '').replace(/h/, ':')}${zone}`),
+  );
+  const within = (min: number, max: number) => fc.integer({ min, max });
+  const semver = fc
+    .tuple(within(0, 20), within(0, 40), within(0, 99), fc.constantFrom('', '-beta.1', '-rc.2', '+build.7'))
+    .map(([a, b, c, tag]) => `${a}.${b}.${c}${tag}`);
+  const release = fc.oneof(
+    fc.tuple(within(19041, 26100), within(1, 6000)).map(([b, r]) => `10.0.${b}.${r}`),
+    fc.tuple(within(100, 130), within(5000, 7000), within(1, 250)).map(([a, b, c]) => `${a}.0.${b}.${c}`),
+    fc.tuple(within(5, 6), within(0, 15), within(1, 1100)).map(([a, b, c]) => `${a}.${b}.0-${c}-generic`),
+    fc
+      .tuple(within(1, 600), within(1, 50), within(0, 5))
+      .map(([a, b, c]) => `5.14.0-${a}.${b}.1.el9_${c}.x86_64`),
+    fc
+      .tuple(within(1, 12), within(1, 30), within(100, 300), within(38, 41))
+      .map(([a, b, c, d]) => `6.${a}.${b}-${c}.fc${d}.x86_64`),
+    fc
+      .tuple(within(3, 6), within(1, 60), within(1, 60))
+      .map(([a, b, c]) => `5.14.21-150${a}00.${b}.${c}-default`),
+    fc.integer({ min: 1, max: 30 }).map((a) => `6.1.0-${a}-amd64`),
+  );
+  const build = fc.oneof(
+    fc
+      .tuple(fc.constantFrom('build ', 'Build: ', 'OS Build '), within(19041, 26100), within(1, 6000))
+      .map(([w, b, r]) => `${w}${b}.${r}`),
+    fc
+      .tuple(
+        fc.constantFrom('build ', 'OS Build '),
+        fc.constantFrom(3790, 7601, 9200, 9600),
+        within(10000, 25000),
+      )
+      .map(([w, b, r]) => `${w}${b}.${r}`),
+    within(19041, 26100).map((b) => `build ${b}`),
+  );
+  // A release alone, in brackets, after its product's own number, or with a word in brackets after it; a
+  // semantic version in words and brackets only (after a number it is read as one number with it).
+  const version = fc.oneof(
+    fc
+      .tuple(
+        fc.oneof(release, build),
+        fc.constantFrom('', '(', 'product', 'product (', 'bits'),
+        fc.constantFrom('Windows 10', 'Windows 11', 'Ubuntu 24.04', 'RHEL 9.4', 'Fedora 40', 'SLES 15 SP5'),
+      )
+      .map(([v, how, product]) => {
+        if (how === '(') return `(${v})`;
+        if (how === 'product') return `${product} ${v}`;
+        if (how === 'product (') return `${product} (${v})`;
+        return how === 'bits' ? `${v} (64-bit)` : v;
+      }),
+    fc
+      .tuple(semver, fc.constantFrom('', 'v', '(v', 'Python ', '(', 'version '))
+      .map(([v, how]) => (how.startsWith('(') ? `${how}${v})` : `${how}${v}`)),
+  );
+  const octet = within(0, 255);
+  // An IP address is not a phone, and not kept either: it goes as `[ip]`.
+  const ip = fc.oneof(
+    fc.tuple(within(1, 223), octet, octet, octet).map((o) => [o.join('.'), '[ip]'] as const),
+    fc.tuple(within(1, 223), octet, octet, octet).map((o) => [`${o.join('.')}:8080`, '[ip]:8080'] as const),
+    // Its groups without letters: "fe80::bd00 then 0h00 1950…" holds an IBAN's head ("bd00 …"), unsure.
+    within(1, 9999).map((n) => [`fe80::${n}`, '[ip]'] as const),
+  );
+  const amount = fc.oneof(
+    fc
+      .tuple(within(0, 999_999_999), within(0, 99))
+      .map(([n, c]) => `$${n.toLocaleString('en-US')}.${two(c)}`),
+    fc.tuple(within(0, 999_999), within(0, 99)).map(([n, c]) => `€${n.toLocaleString('de-DE')},${two(c)}`),
+    fc.tuple(within(0, 999_999), within(0, 99)).map(([n, c]) => `${n.toLocaleString('fr-FR')},${two(c)} €`),
+  );
+  // Each with what it becomes: itself, but an IP or e-mail address its role word (neither is a phone).
+  const notPhone = fc.oneof(
+    dated.map((text) => [text, text] as const),
+    version.map((text) => [text, text] as const),
+    amount.map((text) => [text, text] as const),
+    ip,
+    fc
+      .constantFrom('ana.lima@example.org', 'x_99@mail.example.com')
+      .map((text) => [text, '[email]'] as const),
+  );
+
+  it('keeps dates, times, versions, builds and amounts as written, and IP and e-mail addresses as theirs', () => {
+    fc.assert(
+      fc.property(
+        fc.array(notPhone, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(', ', '; ', ' and ', ' | ', ' then '),
+        fc.constantFrom('', 'Note: ', '> ', 'On '),
+        fc.constantFrom('', '.', ' ok', '!'),
+        (items, between, before, after) => {
+          const text = before + items.map(([t]) => t).join(between) + after;
+          const expected = before + items.map(([, e]) => e).join(between) + after;
+          assert.equal(textOf(text), expected);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   // A sync run redacts on the local server's event loop, and a Record may hold 1,000,000 characters:
   // work that grows with the square of a run of one character class would stall every request. These
   // are such runs; linear work takes milliseconds here, and the bound only tells a hang from a pass.
@@ -829,6 +1002,8 @@ describe('the redactor of redacted_summary copies', () => {
     'digits apart by underscores and commas': '1_2,'.repeat(n / 4),
     'groups of four on lines of their own': '4111 -\n> '.repeat(n / 8),
     'the heads of IBANs, on lines of their own or apart by underscores': 'ab12 3456\n> ab12_'.repeat(n / 16),
+    'numbers with a bracket after their first': '1 (2) '.repeat(n / 6),
+    'releases after the number of their product, in brackets': 'Windows 10 (10.0.19045.1) 7 '.repeat(n / 28),
     'dates followed by times, counts and other groups': '2024-05-01 12:30 06.12.34 3 56 '.repeat(n / 31),
     'the minutes of times before numbers': '1:23 45 6h07 89 '.repeat(n / 16),
     "IPv4 addresses in a number's groups": '1.2.3.4 5 '.repeat(n / 10),

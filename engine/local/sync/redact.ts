@@ -576,11 +576,16 @@ function* digitRuns(text: string): Generator<DigitRun> {
       i += minutes;
       continue;
     }
-    const end = runEnd(text, i);
-    // Dates are read without the "(" that may start a run; after a "+" (one after a word too: "v+33…")
-    // a number is neither a date nor a version.
+    const end = productEnd(text, i, runEnd(text, i));
+    // Dates and versions are read without the "(" that may start a run; after a "+" (one after a word
+    // too: "v+33…") a number is neither.
     const lead = isDigit(text[i]) ? 0 : 1;
     const plus = text[i] === '+' || text[i - 1] === '+';
+    // Before cards: no card is printed with both dots and dashes, and a release may pass Luhn's check.
+    if (!plus && isKernelRelease(text, i + lead, end)) {
+      i = end;
+      continue;
+    }
     const card = cardEnd(text, i, end);
     if (card > 0) {
       yield { start: i, end: card, kind: 'card' };
@@ -597,7 +602,7 @@ function* digitRuns(text: string): Generator<DigitRun> {
       continue;
     }
     const only = text.slice(i, end).replace(/\D/g, '');
-    if (only.length >= 7 && (plus || !isVersionRun(text, i, end))) {
+    if (only.length >= 7 && (plus || !isVersionRun(text, i + lead, end))) {
       // Written onto a word ("X12345678", "id_1234567") a number names something (a passport, an
       // account) more often than it is a phone.
       const glued = isWordChar(text[i - 1]) || isWordChar(text[end]);
@@ -630,6 +635,32 @@ function timeTail(text: string, i: number): number {
   if (!(text[i - 1] === ':' || text[i - 1] === 'h') || !isDigit(text[i - 2])) return 0;
   minutesOrSeconds.lastIndex = i;
   return minutesOrSeconds.test(text) ? minutesOrSeconds.lastIndex - i : 0;
+}
+
+/**
+ * Where the run [start, end) ends when it is the number of a product and then a release of it, apart by
+ * spaces ("Windows 10 10.0.19045.4894", "Ubuntu 24.04 6.8.0-45-generic"): after the product's number,
+ * four digits at most, so that the release is read on its own. Else `end`. No phone ends with a
+ * version's shape: its groups after the first have one digit only for an area code after a country code,
+ * which `isDottedVersion` reads as a phone's.
+ */
+function productEnd(text: string, start: number, end: number): number {
+  // No product's number starts with 0 ("0055 1.9.…" is a country code and a phone).
+  if (!isDigit(text[start]) || text[start] === '0') return end;
+  const product = wordEnd(text, start, end);
+  let release = product;
+  while (release < end && text[release] === ' ') release += 1;
+  if (release === product || release >= end || !isDigit(text[release])) return end;
+  if (wordEnd(text, release, end) !== end || text.slice(start, product).replace(/\D/g, '').length > 4)
+    return end;
+  return isVersionRun(text, release, end) ? product : end;
+}
+
+/** Where the numbers from `start` joined by a dash, dot or slash alone (a word of them) end. */
+function wordEnd(text: string, start: number, end: number): number {
+  let j = start + 1;
+  while (j < end && (isDigit(text[j]) || ('-./'.includes(text[j]!) && isDigit(text[j + 1])))) j += 1;
+  return j;
 }
 
 /** Decimal digits of any script in the Basic Multilingual Plane (one UTF-16 unit each). */
@@ -712,14 +743,30 @@ const startsRun = (text: string, i: number) =>
 
 /**
  * Where the run of digits and separators starting at `start` ends: after its last digit; -1 once it has
- * more than `most` digits.
+ * more than `most` digits. Brackets in it are a phone's, around one number: open at the run's start and
+ * closing right after its first number ("(555) 123-4567", "(+351) 912 345 678"; one that does not close
+ * there is the sentence's), or opened after that first number, a country or trunk code, and closing
+ * before more digits ("+33 (0)6 12 34 56 78"). Any other bracket ends the run: at itself
+ * ("128.0.3 (64-bit)", "(128.0.3) 2024", "(v2.14.1) 123"), or before it when it opened after the first
+ * number and does not close so ("Windows 10 (10.0.19045.4894)", "build 19045 (22H2)").
  */
 function runEnd(text: string, start: number, most = Infinity): number {
   let digits = isDigit(text[start]) ? 1 : 0;
+  let numbers = digits;
+  // The numbers read in the bracket open, or -1; and where the run ends should one opened after its
+  // first number fail (-1 for one open from its start: nothing is read before it).
+  let inBracket = text[start] === '(' || text[start - 1] === '(' ? digits : -1;
+  let before = -1;
   let end = start + 1;
   let j = start + 1;
+  const stop = () => (inBracket >= 0 && before >= 0 ? before : end);
   while (j < text.length && digits <= most) {
     if (isDigit(text[j])) {
+      if (!isDigit(text[j - 1])) {
+        numbers += 1;
+        if (inBracket >= 0) inBracket += 1;
+        if (inBracket > 1 && before >= 0) return before;
+      }
       digits += 1;
       j += 1;
       end = j;
@@ -727,9 +774,24 @@ function runEnd(text: string, start: number, most = Infinity): number {
     }
     joint.lastIndex = j;
     if (!joint.test(text)) break;
+    // One open before the run that does not close after its first number is the sentence's ("(call
+    // +33 (0)6 …").
+    if (before < 0 && inBracket === 1 && !text.slice(j, joint.lastIndex).includes(')')) inBracket = -1;
+    for (let k = j; k < joint.lastIndex; k += 1) {
+      if (text[k] === '(') {
+        if (inBracket >= 0 || numbers !== 1) return stop();
+        inBracket = 0;
+        before = end;
+      } else if (text[k] === ')') {
+        if (inBracket !== 1) return stop();
+        inBracket = -1;
+        before = -1;
+      }
+    }
     j = joint.lastIndex;
   }
-  return digits > most ? -1 : end;
+  if (digits > most) return -1;
+  return stop();
 }
 
 /**
@@ -823,22 +885,37 @@ function isDottedVersion(run: string): boolean {
 
 // A Linux kernel's release ("6.5.0-1025-azure", "4.18.0-513.el8.x86_64"): a dotted version of three
 // numbers as above, a dash, the distribution's build number (four digits, then its updates' numbers) and
-// the flavour, a word after a dash or a dot; without a flavour it is read as any other run.
-const kernelRelease = /^([1-9]\d?\.\d{1,2}\.\d{1,3})-\d{1,4}(?:\.\d{1,3}){0,2}$/;
+// the flavour, a word after a dash or a dot; without a flavour it is read as any other run. A flavour
+// that names Fedora (".fc40") or Red Hat and its rebuilds (".el9_4"), or SUSE's build of six digits
+// ("-150500.55.49-default"), makes it a release also when its later numbers have two digits
+// ("6.10.12-200.fc40", "5.14.21-150500…"); a phone's last groups are not followed by those.
+const kernelRelease = /^([1-9]\d?\.\d{1,2}\.\d{1,3})-(\d{1,4}|1[2-9]0\d00)(?:\.\d{1,3}){0,2}$/;
 const flavour = /^[-.][a-z]/i;
+const distribution = /^\.(?:el|fc)\d/i;
 // A Windows (or Office) build and its revision ("build 22621.2428", "Build 17029.20140"): two numbers a
 // phone may be written as too, so kept only right after the word "build" and with a build from 10000 to
-// 29999, which an Indian mobile's first five digits (from 6) are not.
-const windowsBuild = /^[12]\d{4}\.\d{1,5}$/;
+// 29999, which an Indian mobile's first five digits (from 6) are not, or one of Windows' builds of four
+// digits: XP's, Server 2003's, Vista's, 7's, 8's and 8.1's ("build 7601.24214", "build 9600.21503").
+const windowsBuild = /^(?:[12]\d{4}|2600|3790|600[0-3]|760[01]|9200|9600)(?:\.\d{1,5})?$/;
 const buildBefore = /\bbuild:? {0,3}$/i;
 
 /** Whether the run [start, end) of the digit view is a version: dotted, a kernel's release or a build. */
 function isVersionRun(text: string, start: number, end: number): boolean {
   const run = text.slice(start, end);
-  if (isDottedVersion(run)) return true;
-  const kernel = kernelRelease.exec(run);
-  if (kernel && isDottedVersion(kernel[1]!) && flavour.test(text.slice(end, end + 2))) return true;
+  if (isDottedVersion(run) || isKernelRelease(text, start, end)) return true;
   return windowsBuild.test(run) && buildBefore.test(text.slice(Math.max(0, start - 12), start));
+}
+
+/** Whether the run [start, end) of the digit view is a kernel's release, by its flavour after it. */
+function isKernelRelease(text: string, start: number, end: number): boolean {
+  // No release is longer ("3.10.0-1160.118.1", "5.14.21-150500.55.49"): a long run is not read again.
+  if (end - start > 24) return false;
+  const kernel = kernelRelease.exec(text.slice(start, end));
+  const after = text.slice(end, end + 4);
+  if (!kernel || !flavour.test(after)) return false;
+  const [, version, build] = kernel;
+  if (isDottedVersion(version!)) return true;
+  return /^[2-9]\./.test(version!) && (distribution.test(after) || build!.length === 6);
 }
 
 const isYear = (s: string) => s >= '1000' && s <= '2999';
