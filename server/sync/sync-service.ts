@@ -59,6 +59,21 @@ export function createSyncService(o: SyncServiceOptions) {
   const ending = new Set<BrainLoop>();
   let closed = false;
   const keyOf = (t: Tenant, brainId: string) => JSON.stringify([t.project, t.env, brainId]);
+  /**
+   * The last pair or unpair of each Brain: the next waits for it. A pairing's check takes up to ~15 s
+   * before it stores anything; in turns, the one sent last is the one kept.
+   */
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(t: Tenant, brainId: string, step: () => Promise<T>): Promise<T> => {
+    const key = keyOf(t, brainId);
+    const mine = (turns.get(key) ?? Promise.resolve()).catch(() => {}).then(step);
+    turns.set(key, mine);
+    const done = () => {
+      if (turns.get(key) === mine) turns.delete(key);
+    };
+    mine.then(done, done);
+    return mine;
+  };
 
   const requireSync = () => {
     if (!sync)
@@ -206,32 +221,35 @@ export function createSyncService(o: SyncServiceOptions) {
       scheduled(t, brainId, await requireSync().status(t, brainId)),
     /**
      * Pairs once the remote has shown that a run would work (check-remote.ts); a refused check leaves
-     * the pairing in place, if any, as it was.
+     * the pairing in place, if any, as it was. Waits for the Brain's pair or unpair before it.
      */
-    async pair(t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> {
-      const s = requireSync();
-      // The Brain here first: pairing one that does not exist sends nothing anywhere.
-      await s.status(t, brainId);
-      await checkRemote(
-        { remote: body.remote, remoteBrain: body.remote_brain ?? brainId, remoteKey: body.remote_key },
-        {
-          ...(o.fetch ? { fetch: o.fetch } : {}),
-          ...(o.checkTimeoutMs !== undefined ? { timeoutMs: o.checkTimeoutMs } : {}),
-        },
-      );
-      const status = await s.pair(t, brainId, body);
-      // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
-      const old = loops.get(keyOf(t, brainId));
-      if (old) stop(old);
-      schedule(loopOf(t, brainId), 0);
-      return scheduled(t, brainId, status);
-    },
-    async unpair(t: Tenant, brainId: string): Promise<SyncStatus> {
-      const status = await requireSync().unpair(t, brainId);
-      const loop = loops.get(keyOf(t, brainId));
-      if (loop) stop(loop);
-      return withSchedule(undefined, status);
-    },
+    pair: (t: Tenant, brainId: string, body: SyncPairing): Promise<SyncStatus> =>
+      inTurn(t, brainId, async () => {
+        const s = requireSync();
+        // The Brain here first: pairing one that does not exist sends nothing anywhere.
+        await s.status(t, brainId);
+        await checkRemote(
+          { remote: body.remote, remoteBrain: body.remote_brain ?? brainId, remoteKey: body.remote_key },
+          {
+            ...(o.fetch ? { fetch: o.fetch } : {}),
+            ...(o.checkTimeoutMs !== undefined ? { timeoutMs: o.checkTimeoutMs } : {}),
+          },
+        );
+        const status = await s.pair(t, brainId, body);
+        // A run of the pairing this one replaces is cut; the new pairing gets a loop of its own.
+        const old = loops.get(keyOf(t, brainId));
+        if (old) stop(old);
+        schedule(loopOf(t, brainId), 0);
+        return scheduled(t, brainId, status);
+      }),
+    /** Unpairs, after the Brain's pairing under way, if any: sent after it, it undoes it. */
+    unpair: (t: Tenant, brainId: string): Promise<SyncStatus> =>
+      inTurn(t, brainId, async () => {
+        const status = await requireSync().unpair(t, brainId);
+        const loop = loops.get(keyOf(t, brainId));
+        if (loop) stop(loop);
+        return withSchedule(undefined, status);
+      }),
     /** Syncs now (after a run in flight, if any) and answers with the status after it. */
     async runNow(t: Tenant, brainId: string): Promise<SyncStatus> {
       await requireSync().remoteOf(t, brainId);
