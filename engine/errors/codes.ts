@@ -109,7 +109,7 @@ export const errorCodes = {
     status: 502,
     type: 'internal',
     summary:
-      'Pairing checks the remote first, and it could not be reached, did not answer in time, answered as no Mnemo does (not its JSON), or failed itself (429, 5xx). Nothing was paired or changed; check the address, or pair again later.',
+      'Pairing checks the remote first, and it could not be reached, did not answer in time, answered as no Mnemo does (not its JSON, or a redirect elsewhere, which is not followed), or failed itself (429, 5xx). Nothing was paired or changed; check the address, or pair again later.',
   },
   sync_remote_key_refused: {
     status: 400,

@@ -147,6 +147,39 @@ for (const [path, index] of [
       await assert.rejects(bounded(`${base()}/v1/x`, { signal: mine.signal }), (e) => e === reason);
     });
 
+    it('follows no redirect: a 3xx is refused naming where it points, and nothing is sent there', async () => {
+      const elsewhere = `${servers[1 - index]!.base}/v1/brains/ana/sync/records`;
+      answer = (_req, res) => res.writeHead(307, { location: elsewhere }).end();
+      const before = requests;
+      const client = createMnemoClient({
+        baseUrl: `${base()}/v1`,
+        apiKey: 'k',
+        fetch: bounded,
+        retry: { maxInternalRetries: 1, baseDelayMs: 10 },
+      });
+      const e = await client.replicateRecords('ana', []).then(
+        () => assert.fail('resolved'),
+        (err: unknown) => err,
+      );
+      assert.ok(e instanceof MnemoApiError, String(e));
+      assert.deepEqual([e.status, e.code, e.body.location], [0, 'remote_redirected', elsewhere]);
+      assert.equal(
+        e.message,
+        `POST /v1/brains/ana/sync/records: the remote answered 307 and points to ${elsewhere}; ` +
+          'requests to a sync remote follow no redirect',
+      );
+      assert.equal(requests - before, 1, 'one request, to the remote only, not retried');
+
+      // A relative Location is named in full, without a user name or password it may carry.
+      answer = (_req, res) => res.writeHead(301, { location: '//bob:hunter2@other.example/v1/x' }).end();
+      const moved = await limitOf(bounded(`${base()}/v1/x`));
+      assert.equal(
+        moved,
+        'remote_redirected: GET /v1/x: the remote answered 301 and points to http://other.example/v1/x; ' +
+          'requests to a sync remote follow no redirect',
+      );
+    });
+
     it('reaches the client’s caller as it is, not retried', async () => {
       answer = () => {};
       const client = createMnemoClient({

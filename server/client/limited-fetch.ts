@@ -23,7 +23,7 @@ export interface FetchLimits {
 }
 
 /** Codes of the failures the limits report; a retry would meet the same limit, so none is retried. */
-export const limitCodes = new Set(['remote_timeout', 'response_too_large']);
+export const limitCodes = new Set(['remote_timeout', 'response_too_large', 'remote_redirected']);
 
 const pathOf = (input: string | URL | Request) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -54,6 +54,36 @@ function timedOut(what: string, ms: number, how: string): MnemoApiError {
   });
 }
 
+/**
+ * The remote answered `status` (a 3xx) to `what`, pointing to `location` (resolved against the request,
+ * without the user name or password it may hold; null when it named none or nothing a URL can be made
+ * of): a status-0 MnemoApiError whose body carries `location`.
+ */
+export function redirected(
+  what: string,
+  status: number,
+  url: string,
+  location: string | null,
+): MnemoApiError {
+  let to: string | null = null;
+  if (location !== null && URL.canParse(location, url)) {
+    const u = new URL(location, url);
+    u.username = '';
+    u.password = '';
+    to = u.href;
+  }
+  return new MnemoApiError(0, {
+    type: 'internal',
+    code: 'remote_redirected',
+    message:
+      `${what}: the remote answered ${status} and ${to === null ? 'points nowhere a request could go' : `points to ${to}`}; ` +
+      'requests to a sync remote follow no redirect',
+    location: to,
+    request_url: url,
+    redirect_status: status,
+  });
+}
+
 const unref = (t: ReturnType<typeof setTimeout>) => {
   (t as { unref?: () => void }).unref?.();
   return t;
@@ -62,7 +92,10 @@ const unref = (t: ReturnType<typeof setTimeout>) => {
 /**
  * `base` (a fetch) under `limits`. A request that breaks one is cut (its signal aborts, so the
  * connection is closed) and rejects, or its body errors, with a MnemoApiError of status 0 whose code
- * is `remote_timeout` or `response_too_large`; the client passes such an error on as it is. The
+ * is `remote_timeout` or `response_too_large`; the client passes such an error on as it is. No
+ * redirect is followed (`redirect: 'manual'`): fetch would resend a 307/308's body (Records) to
+ * wherever it points, another host or plain http, and drop the key on the way, so that the remote
+ * seemed to refuse it; a 3xx rejects with `remote_redirected`, naming where it points. The
  * caller's own signal still aborts as before. A `base` that reads a body whole before it resolves
  * (loopback-fetch's node:http path) should itself refuse to buffer more than maxResponseBytes
  * (createLoopbackFetch); its body then counts as part of the answer's start, within one idleMs.
@@ -101,10 +134,16 @@ export function limitedFetch(base: typeof fetch, limits: FetchLimits): typeof fe
     silentFor(limits.idleMs + Math.ceil((sent / limits.sendBytesPerSecond) * 1000));
     let res: Response;
     try {
-      res = await base(input, { ...init, signal: cut.signal });
+      res = await base(input, { ...init, redirect: 'manual', signal: cut.signal });
     } catch (e) {
       stop();
       throw reason(e);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      stop();
+      await res.body?.cancel().catch(() => {});
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      throw redirected(what, res.status, url, res.headers.get('location'));
     }
     const declared = Number(res.headers.get('content-length') ?? 0);
     if (declared > limits.maxResponseBytes) {

@@ -82,6 +82,33 @@ test('a request to any other host goes to the global fetch', async () => {
   }
 });
 
+test('a request that follows no redirect stays on node:http and gets the 3xx as it is', async () => {
+  seen.length = 0;
+  answer = (req, res) =>
+    req.url === '/v1/old'
+      ? res.writeHead(308, { location: '/v1/new' }).end('moved')
+      : res.end('{"at":"new"}');
+  const res = await loopbackFetch(`${loopback.base}/v1/old`, {
+    method: 'POST',
+    body: '{}',
+    redirect: 'manual',
+  });
+  assert.equal(res.status, 308);
+  assert.equal(res.headers.get('location'), '/v1/new');
+  assert.equal(await res.text(), 'moved');
+  assert.deepEqual(
+    seen.map((s) => [s.url, s.headers['sec-fetch-mode']]),
+    [['/v1/old', undefined]],
+  );
+  // One that follows them goes to fetch, which does.
+  const followed = await loopbackFetch(`${loopback.base}/v1/old`, {
+    method: 'POST',
+    body: '{}',
+    redirect: 'follow',
+  });
+  assert.deepEqual(await followed.json(), { at: 'new' });
+});
+
 test('a 204 and a HEAD answer have no body', async () => {
   answer = (_req, res) => {
     res.writeHead(204);

@@ -35,7 +35,9 @@ function fetchVia(input: string | URL | Request, init: RequestInit, maxBytes: nu
         ? input
         : null;
   const body = init.body ?? undefined;
-  if (!url || !isLoopbackHttp(url) || (body !== undefined && typeof body !== 'string') || init.redirect)
+  // node:http follows no redirect: a request that asks for none (`manual`) is as well served here.
+  const follows = init.redirect !== undefined && init.redirect !== 'manual';
+  if (!url || !isLoopbackHttp(url) || (body !== undefined && typeof body !== 'string') || follows)
     return globalThis.fetch(input, init);
   return send(url, init, body, maxBytes);
 }

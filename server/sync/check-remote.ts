@@ -3,7 +3,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
-import { oneLine, runLimits } from './run-sync.ts';
+import { movedBase, oneLine, runLimits } from './run-sync.ts';
 
 /** What a pairing would sync with: the remote's /v1 base, the Brain there, and the key. */
 export interface RemoteToCheck {
@@ -109,6 +109,18 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
       try {
         res = await fetcher(url, init);
       } catch (e) {
+        // A redirect, which no request to a remote follows (limited-fetch.ts): the address is not the one.
+        if (e instanceof MnemoApiError && e.code === 'remote_redirected') {
+          const moved = movedBase(base, e);
+          const to = typeof e.body.location === 'string' ? e.body.location : null;
+          throw fail(
+            'sync_remote_unavailable',
+            `remote: ${where} answered ${what} with a redirect (HTTP ${String(e.body.redirect_status)}) ` +
+              (to === null ? 'pointing nowhere a request could go' : `to ${to}`) +
+              '; sync follows no redirect (the key and Records go to the address paired, and only there)' +
+              (moved ? `: if the hosted Mnemo moved there, pair with ${moved}` : ': check the address'),
+          );
+        }
         // The limits' own failures: no answer in time, or one larger than any of a Mnemo's to this.
         if (e instanceof MnemoApiError)
           throw fail(

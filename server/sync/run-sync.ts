@@ -309,13 +309,37 @@ async function ensureRemoteBrain(client: MnemoClient, brainId: string, call: { s
 }
 
 /**
+ * The base URL a redirect (limited-fetch's `remote_redirected`) of a request to `base` points to: its
+ * Location with the request's path under the base taken off its end (`https://new.example/v1` for a
+ * request to `/v1/brains/ana` sent to `/v1/brains/ana` there); null when its path does not end so.
+ */
+export function movedBase(base: string, e: MnemoApiError): string | null {
+  const { location, request_url: requestUrl } = e.body;
+  if (typeof location !== 'string' || typeof requestUrl !== 'string') return null;
+  if (!URL.canParse(location) || !URL.canParse(requestUrl) || !URL.canParse(base)) return null;
+  const basePath = new URL(base).pathname.replace(/\/$/, '');
+  const sent = new URL(requestUrl).pathname;
+  if (!sent.startsWith(basePath)) return null;
+  const rest = sent.slice(basePath.length);
+  const to = new URL(location);
+  if (rest === '' || !to.pathname.endsWith(rest)) return null;
+  return to.origin + to.pathname.slice(0, -rest.length);
+}
+
+/**
  * A run's error as kept in the status and logged: the key never in it, whatever the remote answered,
  * and the remote's own text (its error code and message, a watermark) on one line and bounded.
  */
 function describe(e: unknown, remote: string, key: string): string {
   const own = (text: string, max: number) => oneLine(text.split(key).join('[remote key]'), max);
-  const what =
+  let what =
     e instanceof MnemoApiError ? `${own(e.code, 100)}: ${own(e.message, 500)}` : own(errorMessage(e), 600);
+  if (e instanceof MnemoApiError && e.code === 'remote_redirected') {
+    const moved = movedBase(remote, e);
+    what += moved
+      ? `; if the hosted Mnemo moved there, pair again with ${own(moved, 300)}`
+      : '; check the address of the pairing';
+  }
   return `${own(remote, 300)}: ${what}`;
 }
 
