@@ -50,3 +50,44 @@ describe('the remote of a pairing', () => {
     }
   });
 });
+
+describe('the key of a pairing', () => {
+  const withKey = (remote_key: string) =>
+    SyncPairing.safeParse({ remote: 'https://mnemo.example.org/v1', remote_key });
+
+  it('is a hosted Mnemo key: sk_<env>_<project>_<secret>', () => {
+    for (const key of ['sk_test_home_x', 'sk_live_acme_AbC123-.~!$&+=/?']) {
+      assert.equal(withKey(key).success, true, key);
+    }
+  });
+
+  it('refuses anything else, whitespace and line breaks too, without showing it', () => {
+    for (const key of [
+      'sk_test_home_secretpart\nmore  ',
+      'sk_test_home_secret part',
+      ' sk_test_home_secret',
+      'sk_test_home_secret\t',
+      'sk_test_home_secrét',
+      'sk_prod_home_secret',
+      'sk_test_home',
+      'sk_test_home_a_b',
+      'sk_test__secret',
+      'Bearer sk_test_home_secret',
+      '',
+    ]) {
+      const r = withKey(key);
+      assert.equal(r.success, false, JSON.stringify(key));
+      const issues = r.error!.issues.map((i) => [i.path, i.message]);
+      assert.deepEqual(
+        issues,
+        [
+          [
+            ['remote_key'],
+            'must be a key of the hosted Mnemo, sk_<env>_<project>_<secret>: printable ASCII, no spaces or line breaks',
+          ],
+        ],
+        JSON.stringify(key),
+      );
+    }
+  });
+});

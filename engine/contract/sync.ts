@@ -96,19 +96,28 @@ const remoteUrl = z
     }
   });
 
+/**
+ * The spec's key format (engine/auth/api-key.ts parses it): four `_`-separated segments of printable
+ * ASCII. A key with a space or a line break would reach fetch's header check, whose message quotes the
+ * whole header, key and all.
+ */
+const remoteKey = z
+  .string()
+  .max(500)
+  .regex(
+    /^sk_(?:test|live)_[\x21-\x5e\x60-\x7e]+_[\x21-\x5e\x60-\x7e]+$/,
+    'must be a key of the hosted Mnemo, sk_<env>_<project>_<secret>: printable ASCII, no spaces or line breaks',
+  );
+
 export const SyncPairing = z
   .strictObject({
     remote: remoteUrl.describe(
       "The hosted Mnemo's base URL, ending in /v1: https, or plain http on a loopback host (127.0.0.0/8, ::1, localhost).",
     ),
     remote_brain: Slug.optional().describe('The Brain there; default: the same id as here.'),
-    remote_key: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(500)
-      .describe(
-        'A key of the hosted Mnemo with records:read and records:write. Kept in the encrypted store only; never shown again.',
-      ),
+    remote_key: remoteKey.describe(
+      'A key of the hosted Mnemo (`sk_<env>_<project>_<secret>`) with records:read and records:write. Kept in the encrypted store only; never shown again.',
+    ),
   })
   .meta({ id: 'SyncPairing' });
 export type SyncPairing = z.infer<typeof SyncPairing>;

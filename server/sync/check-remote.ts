@@ -3,7 +3,7 @@ import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
-import { movedBase, oneLine, runLimits } from './run-sync.ts';
+import { movedBase, oneLine, runLimits, withoutKey } from './run-sync.ts';
 
 /** What a pairing would sync with: the remote's /v1 base, the Brain there, and the key. */
 export interface RemoteToCheck {
@@ -79,7 +79,7 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
     limits(runLimits.maxResponseBytes),
   );
   const where = oneLine(base, 300);
-  const scrub = (text: string, max: number) => oneLine(text.split(r.remoteKey).join('[remote key]'), max);
+  const scrub = (text: string, max: number) => oneLine(withoutKey(text, r.remoteKey), max);
   const fail = (code: RefusalCode, text: string, remoteCode?: string) =>
     new MnemoError(
       code,
@@ -130,10 +130,17 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
               : `remote: ${where} is not a Mnemo API (${e.message})`,
           );
         const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
-        const code = typeof cause?.code === 'string' ? cause.code : null;
+        // No network cause: the request was not sent (a header fetch refuses, say), and fetch's own
+        // message may quote the header, key and all.
+        if (cause === undefined || cause === null)
+          throw fail(
+            'sync_remote_unavailable',
+            `remote: ${where} (${what}): the request could not be sent (${e instanceof Error ? e.name : typeof e})`,
+          );
+        const code = typeof cause.code === 'string' ? cause.code : null;
         // A kept-alive connection the remote had closed fails as it is reused: one more try.
         if (attempt === 0 && (code === null || !neverSent.has(code))) continue;
-        const detail = typeof cause?.message === 'string' ? cause.message : errorMessage(e);
+        const detail = typeof cause.message === 'string' ? cause.message : errorMessage(e);
         throw fail(
           'sync_remote_unavailable',
           `remote: cannot reach ${where} (${what}: ${detail}${code && !detail.includes(code) ? `, ${code}` : ''})`,

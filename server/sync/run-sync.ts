@@ -331,7 +331,7 @@ export function movedBase(base: string, e: MnemoApiError): string | null {
  * and the remote's own text (its error code and message, a watermark) on one line and bounded.
  */
 function describe(e: unknown, remote: string, key: string): string {
-  const own = (text: string, max: number) => oneLine(text.split(key).join('[remote key]'), max);
+  const own = (text: string, max: number) => oneLine(withoutKey(text, key), max);
   let what =
     e instanceof MnemoApiError ? `${own(e.code, 100)}: ${own(e.message, 500)}` : own(errorMessage(e), 600);
   if (e instanceof MnemoApiError && e.code === 'remote_redirected') {
@@ -341,6 +341,17 @@ function describe(e: unknown, remote: string, key: string): string {
       : '; check the address of the pairing';
   }
   return `${own(remote, 300)}: ${what}`;
+}
+
+/**
+ * `text` with `key` replaced by `[remote key]`, as given and as a header holds it (trimmed: a text that
+ * quotes the header, fetch's own, has it so).
+ */
+export function withoutKey(text: string, key: string): string {
+  let out = text.split(key).join('[remote key]');
+  const trimmed = key.trim();
+  if (trimmed !== key && trimmed.length > 0) out = out.split(trimmed).join('[remote key]');
+  return out;
 }
 
 /** Characters that would break a log line or a terminal: controls, formats (bidi), separators, halves. */

@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { SyncPairing } from '../../engine/contract/index.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../../server/client/index.ts';
+import { checkRemote } from '../../server/sync/check-remote.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 import { allRecords, startNode, tempRoot, type Node } from './sync-helpers.ts';
 
@@ -302,6 +304,38 @@ describe('pairing checks the remote before it stores anything', () => {
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^Brain ana <-> ana at http:\/\/127\.0\.0\.1:\d+\/v1\n/);
     await d.client.unpairSync('ana');
+  });
+
+  it('refuses a key with a line break or a space before asking the remote, showing none of it', async () => {
+    for (const key of ['sk_test_home_hiddenpart\nmore  ', 'sk_test_home_hidden part']) {
+      keysUsed.push(key);
+      const e = await refused(d.client.pairSync('ana', { remote: h.server.url, remote_key: key }));
+      assert.deepEqual([e.status, e.code], [400, 'invalid_request_body'], e.message);
+      assert.match(e.message, /^remote_key: must be a key of the hosted Mnemo, sk_<env>_<project>_<secret>/);
+      assert.ok(!JSON.stringify(e.body).includes('hidden'), JSON.stringify(e.body));
+    }
+    assert.equal((await d.client.getSync('ana')).paired, false);
+  });
+
+  it('names no part of the key when fetch refuses to send it (the check called as it is)', async () => {
+    // Headers trims the value it quotes, so the key as given is not what its message holds.
+    const key = 'sk_test_home_hiddenpart\nmore  ';
+    keysUsed.push(key);
+    // 127.0.0.1 goes over node:http, 127.0.0.2 over the global fetch: each refuses the header its way.
+    for (const remote of [h.server.url, `http://127.0.0.2:${await closedPort()}/v1`]) {
+      const e = await checkRemote({ remote, remoteBrain: 'ana', remoteKey: key }).then(
+        () => assert.fail('checked'),
+        (err: unknown) => err,
+      );
+      assert.ok(e instanceof MnemoError, String(e));
+      assert.equal(e.code, 'sync_remote_unavailable');
+      assert.ok(!e.message.includes('hidden'), e.message);
+      assert.equal(
+        e.message,
+        `remote: ${remote} (GET /v1/brains/ana): the request could not be sent (TypeError); ` +
+          'nothing was paired or changed',
+      );
+    }
   });
 
   it('logs no key it was given, accepted or refused', () => {
