@@ -51,6 +51,27 @@ describe('the remote of a pairing', () => {
   });
 });
 
+describe('the remote of a pairing, with a user name or password', () => {
+  it('is refused, saying why, without the password', () => {
+    for (const remote of [
+      'https://bob:hunter2@mnemo.example.org/v1',
+      'https://bob@mnemo.example.org/v1',
+      'https://:hunter2@mnemo.example.org/v1',
+      'http://bob:hunter2@127.0.0.1:4100/v1',
+    ]) {
+      const r = pairing(remote);
+      assert.equal(r.success, false, remote);
+      const issues = r.error!.issues.map((i) => [i.path, i.message]);
+      assert.deepEqual(
+        issues,
+        [[['remote'], 'must not hold a user name or password: the key goes in remote_key']],
+        remote,
+      );
+      assert.ok(!JSON.stringify(issues).includes('hunter2'));
+    }
+  });
+});
+
 describe('the key of a pairing', () => {
   const withKey = (remote_key: string) =>
     SyncPairing.safeParse({ remote: 'https://mnemo.example.org/v1', remote_key });

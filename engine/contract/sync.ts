@@ -85,7 +85,14 @@ const remoteUrl = z
       ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
       return;
     }
-    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !/\/v1\/?$/.test(u.pathname)) {
+    if (u.username !== '' || u.password !== '') {
+      // fetch refuses a URL with credentials, so such a pairing could never run; and the URL is shown
+      // back (the status, the check's messages) where a password must not be.
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must not hold a user name or password: the key goes in remote_key',
+      });
+    } else if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !/\/v1\/?$/.test(u.pathname)) {
       ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
     } else if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
       // The remote key and every shareable Record would cross the network in the clear.
@@ -112,7 +119,7 @@ const remoteKey = z
 export const SyncPairing = z
   .strictObject({
     remote: remoteUrl.describe(
-      "The hosted Mnemo's base URL, ending in /v1: https, or plain http on a loopback host (127.0.0.0/8, ::1, localhost).",
+      "The hosted Mnemo's base URL, ending in /v1, with no user name or password: https, or plain http on a loopback host (127.0.0.0/8, ::1, localhost).",
     ),
     remote_brain: Slug.optional().describe('The Brain there; default: the same id as here.'),
     remote_key: remoteKey.describe(

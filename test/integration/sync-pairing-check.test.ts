@@ -306,6 +306,17 @@ describe('pairing checks the remote before it stores anything', () => {
     await d.client.unpairSync('ana');
   });
 
+  it('refuses a remote URL with a user name or password before asking it, not showing the password', async () => {
+    const port = new URL(h.server.url).port;
+    const e = await refused(
+      d.client.pairSync('ana', { remote: `http://bob:hunter2@127.0.0.1:${port}/v1`, remote_key: h.key }),
+    );
+    assert.deepEqual([e.status, e.code], [400, 'invalid_request_body'], e.message);
+    assert.equal(e.message, 'remote: must not hold a user name or password: the key goes in remote_key');
+    assert.ok(!JSON.stringify(e.body).includes('hunter2'));
+    assert.equal((await d.client.getSync('ana')).paired, false);
+  });
+
   it('refuses a key with a line break or a space before asking the remote, showing none of it', async () => {
     for (const key of ['sk_test_home_hiddenpart\nmore  ', 'sk_test_home_hidden part']) {
       keysUsed.push(key);
