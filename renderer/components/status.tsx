@@ -47,8 +47,9 @@ const explained: Record<string, { title: string; help: string }> = {
   // The one-time sign-in link, used a second time (a closed tab, a bookmark): the server says what to do.
   http_401: { title: 'This sign-in link has been used', help: '' },
   // Pairing checked the hosted Mnemo: the trouble is there, not in this app (its type alone would say
-  // "your key" or "the server"). The message says what it answered.
-  sync_remote_unavailable: { title: 'The hosted Mnemo cannot be reached', help: '' },
+  // "your key" or "the server"). The message says what it answered. Unavailable covers more than an
+  // address nothing answers at: a page that is no Mnemo's, a redirect, a 5xx or 429.
+  sync_remote_unavailable: { title: 'The hosted Mnemo did not answer as expected', help: '' },
   sync_remote_key_refused: { title: 'The hosted Mnemo refused that key', help: '' },
   sync_remote_unsupported: { title: 'That server cannot sync', help: '' },
 };

@@ -17,6 +17,8 @@ const context = browserPerFile();
 test('pair a Brain in the Sync panel (a wrong key refused first), see it push, sync now to pull, unpair', async () => {
   const { root, remove } = tempRoot('mnemo-e2e-sync-');
   const h = await startNode(root, 'h', { deployment: 'hosted' });
+  const failing = await fakeRemote();
+  failing.answer = (_seen, res) => void res.writeHead(503).end();
   const app = await startApp('local');
   try {
     await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
@@ -32,8 +34,20 @@ test('pair a Brain in the Sync panel (a wrong key refused first), see it push, s
     await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
     await page.getByRole('button', { name: 'Pair' }).waitFor();
     await checkScreen(page, 'sync-pair-form');
-    await page.getByLabel(/Hosted Mnemo/).fill(h.server.url);
+    // An address where a server answers, failing: titled by what the remote did, not "cannot be reached".
+    await page.getByLabel(/Hosted Mnemo/).fill(failing.url);
     await page.getByLabel(/Brain there/).fill('shared');
+    await page.getByLabel(/Key of the hosted Mnemo/).fill(h.key);
+    await page.getByRole('button', { name: 'Pair' }).click();
+    const unavailable = page
+      .getByRole('alert')
+      .filter({ hasText: 'The hosted Mnemo did not answer as expected' });
+    await unavailable.waitFor();
+    assert.match(
+      (await unavailable.textContent()) ?? '',
+      /Hosted Mnemo: http:\/\/127\.0\.0\.1:\d+\/v1 is not a Mnemo API: GET \/v1\/brains\/shared answered HTTP 503, .*Code sync_remote_unavailable/,
+    );
+    await page.getByLabel(/Hosted Mnemo/).fill(h.server.url);
     // A key the hosted Mnemo does not know: refused at once, saying what it answered; the form stays.
     const wrongKey = 'sk_test_home_mistypedsecret00000';
     await page.getByLabel(/Key of the hosted Mnemo/).fill(wrongKey);
@@ -86,6 +100,7 @@ test('pair a Brain in the Sync panel (a wrong key refused first), see it push, s
   } finally {
     await app.close();
     await h.stop();
+    await failing.close();
     remove();
   }
 });
