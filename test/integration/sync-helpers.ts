@@ -80,7 +80,7 @@ export async function startNode(
 }
 
 /** Starts `server` on a free loopback port: its `/v1` base URL, and a close that ends its sockets too. */
-async function onLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+export async function onLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,

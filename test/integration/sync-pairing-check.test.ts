@@ -1,30 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { SyncPairing } from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../../server/client/index.ts';
 import { checkRemote } from '../../server/sync/check-remote.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
-import { allRecords, startNode, tempRoot, type Node } from './sync-helpers.ts';
+import { allRecords, onLoopback, startNode, tempRoot, type Node } from './sync-helpers.ts';
 
 /** A plain HTTP server on loopback answering every request as `answer` does: its /v1 URL. */
-async function httpServer(
-  answer: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(answer);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+const httpServer = (answer: (req: IncomingMessage, res: ServerResponse) => void) =>
+  onLoopback(createServer(answer));
 
 /** A loopback port nothing listens on: taken, then let go. */
 async function closedPort(): Promise<number> {
@@ -300,7 +287,10 @@ describe('pairing checks the remote before it stores anything', () => {
     assert.ok(!badKey.stderr.includes('sk_test_home_wrong000000000'));
     assert.equal((await d.client.getSync('ana')).paired, false);
 
-    const ok = await syncAdd(d, ['--brain', 'ana', '--remote', h.server.url], { MNEMO_REMOTE_KEY: h.key });
+    // A key read from a file ends in a line break, which is not part of it.
+    const ok = await syncAdd(d, ['--brain', 'ana', '--remote', h.server.url], {
+      MNEMO_REMOTE_KEY: `${h.key}\n`,
+    });
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^Brain ana <-> ana at http:\/\/127\.0\.0\.1:\d+\/v1\n/);
     await d.client.unpairSync('ana');

@@ -76,7 +76,8 @@ export function register(program: Command): void {
     )
     .option('--remote-brain <brain>', 'the Brain there (default: the same id)', bySchema(Slug))
     .action(async (flags: ServerFlags & { remote: string; remoteKey?: string; remoteBrain?: string }) => {
-      const remoteKey = flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY;
+      // Keys are pasted or read from files (`$(cat key)`): a line break around one is not part of it.
+      const remoteKey = (flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY)?.trim();
       if (!remoteKey) {
         console.error('mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY');
         process.exitCode = 2;
