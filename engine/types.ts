@@ -118,6 +118,12 @@ export interface Engine {
   ): Promise<{ record: MnemoRecord; watermark: string; replayed: boolean }>;
   getRecord(t: Tenant, brainId: string, recordId: string): Promise<MnemoRecord>;
   listRecords(t: Tenant, brainId: string, q: RecordListQuery): Promise<RecordPage>;
+  /**
+   * Every external id the Brain's Records of one source.name carry, once each, in no order: what an
+   * import names its notes after (server/import/known-note-names.ts). Not a /v1 operation: its caller
+   * checks the principal may read Records (records:read).
+   */
+  sourceExternalIds(t: Tenant, brainId: string, sourceName: string): Promise<string[]>;
   forgetRecord(t: Tenant, brainId: string, recordId: string): Promise<DeletionReceipt>;
 
   /** The source.name values of the Brain's Records, with counts and time span (additive). */

@@ -13,8 +13,9 @@ export interface Principal {
   admin: boolean;
 }
 
-// Sync sits beside the /v1 operations: its routes check through authorize() (server/http/handlers.ts).
-type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close' | 'sync'>;
+// Sync sits beside the /v1 operations: its routes check through authorize() (server/http/handlers.ts);
+// an import reads a source's external ids after authorize('listRecords').
+type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close' | 'sync' | 'sourceExternalIds'>;
 
 type WithoutTenant<F> = F extends (t: Tenant, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 

@@ -20,7 +20,7 @@ import {
 import { getMemory, listMemories } from './memories.ts';
 import { acceptObject, getObject, listObjects } from './objects.ts';
 import { getCensus, getProfile } from './profile-census.ts';
-import { getRecord, listRecords, rememberRecord } from './records.ts';
+import { getRecord, listRecords, rememberRecord, sourceExternalIds } from './records.ts';
 
 /** Wraps an operation: the engine's own checks and waits around it (open, its store's turn, durability). */
 export type OperationWrap = <A extends unknown[], R>(
@@ -59,6 +59,7 @@ export function engineOperations(
     rememberRecord: write((t, id, body, o) => rememberRecord(ctx, t, id, body, o)),
     getRecord: op((t, id, rid) => getRecord(ctx, t, id, rid)),
     listRecords: op((t, id, q) => listRecords(ctx, t, id, q)),
+    sourceExternalIds: op((t, id, name) => sourceExternalIds(ctx, t, id, name)),
     forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
     listSources: op((t, id) => listSources(ctx, t, id)),
     forgetSource: write((t, id, name) => forgetSource(ctx, t, id, name)),

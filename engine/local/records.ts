@@ -173,6 +173,19 @@ export async function getRecord(
   });
 }
 
+/** Engine.sourceExternalIds: one indexed read, without the Records' content or state. */
+export async function sourceExternalIds(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+): Promise<string[]> {
+  const b = await requireBrain(ctx, t, brainId);
+  return ctx.units.read(b.uid, (u) =>
+    u.records.externalIdsOfSource(sourceName, { hideLocalOnly: ctx.deployment === 'hosted' }),
+  );
+}
+
 /** Newest first, filtered; the cursor names the last Record seen. */
 export async function listRecords(
   ctx: EngineCtx,

@@ -85,6 +85,11 @@ export interface RecordRepository {
   }): Promise<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]>;
   /** The ids of every Record of one source.name, local_only ones too, by write order (forgetSource). */
   idsOfSource(sourceName: string): Promise<string[]>;
+  /**
+   * Each external id the Records of one source.name carry, once, in no order; `hideLocalOnly` as for
+   * `list` (an import names notes after them: Engine.sourceExternalIds).
+   */
+  externalIdsOfSource(sourceName: string, opts: { hideLocalOnly: boolean }): Promise<string[]>;
   /** Deletes Records; their citations and queued jobs go with them. */
   remove(ids: readonly string[]): Promise<void>;
   /**

@@ -317,6 +317,18 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       return pageOf(rows, q.limit);
     },
 
+    async sourceExternalIds(t, brainId, sourceName) {
+      const ids = new Set<string>();
+      for (const { record: r } of state(t, brainId).records.values())
+        if (
+          r.source.name === sourceName &&
+          r.source.external_id !== null &&
+          !hiddenHere(deployment, r.visibility)
+        )
+          ids.add(r.source.external_id);
+      return [...ids];
+    },
+
     async forgetRecord(t, brainId, recordId) {
       const s = state(t, brainId);
       // Erasure is not serving: a hosted deployment erases a local_only Record too.

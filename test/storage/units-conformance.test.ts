@@ -780,6 +780,33 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
     });
 
+    it("answers a source's external ids once each, of this Brain only, local_only ones when asked", async () => {
+      const uid = await brain();
+      const other = await brain();
+      await b.units.write(uid, async (u) => {
+        const note = (id: string, external_id: string | null, more: RecordOptions = {}) =>
+          u.records.insert(recordRow(uid, `${uid}_${id}`, { source_name: 'markdown', external_id, ...more }));
+        await note('a', 'Notes/todo.md');
+        await note('b', 'Notes/todo.md'); // a later revision of the same note
+        await note('c', 'Notes/secret.md', { visibility: 'local_only' });
+        await note('d', null);
+        await u.records.insert(recordRow(uid, `${uid}_e`, { source_name: 'mail', external_id: 'm1' }));
+      });
+      await b.units.write(other, (u) =>
+        u.records.insert(
+          recordRow(other, `${other}_f`, { source_name: 'markdown', external_id: 'Other/x.md' }),
+        ),
+      );
+      const ids = (hideLocalOnly: boolean) =>
+        b.units.read(uid, (u) => u.records.externalIdsOfSource('markdown', { hideLocalOnly }));
+      assert.deepEqual((await ids(false)).sort(), ['Notes/secret.md', 'Notes/todo.md']);
+      assert.deepEqual(await ids(true), ['Notes/todo.md']);
+      assert.deepEqual(
+        await b.units.read(uid, (u) => u.records.externalIdsOfSource('none', { hideLocalOnly: false })),
+        [],
+      );
+    });
+
     it('names the Records of a source by write order and removes Records with what hangs on them', async () => {
       const uid = await brain();
       const other = await brain();

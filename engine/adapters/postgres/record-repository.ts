@@ -147,6 +147,16 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           [brainUid, sourceName],
         )
       ).rows.map((r) => r.id),
+    // The records_external index holds every column read (but visibility, for a hosted reader).
+    externalIdsOfSource: async (sourceName, opts) =>
+      (
+        await q.query<{ external_id: string }>(
+          `SELECT DISTINCT external_id FROM records
+           WHERE brain_uid = $1 AND source_name = $2 AND external_id IS NOT NULL
+             ${opts.hideLocalOnly ? "AND visibility <> 'local_only'" : ''}`,
+          [brainUid, sourceName],
+        )
+      ).rows.map((r) => r.external_id),
     async remove(ids) {
       if (ids.length === 0) return;
       const gone = await q.query<{ n: number }>(

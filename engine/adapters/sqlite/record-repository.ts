@@ -127,6 +127,17 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
           sourceName,
         )
         .map((r) => r.id),
+    // The records_external index holds every column read.
+    externalIdsOfSource: async (sourceName, opts) =>
+      store
+        .all<{ external_id: string }>(
+          `SELECT DISTINCT external_id FROM records
+           WHERE brain_uid = ? AND source_name = ? AND external_id IS NOT NULL
+             ${opts.hideLocalOnly ? "AND visibility <> 'local_only'" : ''}`,
+          brainUid,
+          sourceName,
+        )
+        .map((r) => r.external_id),
     changes: async (q) => {
       const { sql, params } = stepRangeSql(q, 'r.seq', 'r.id');
       return store.all<RecordRow>(
