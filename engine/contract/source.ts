@@ -126,6 +126,24 @@ export const ImportResult = z
     failed: z.int().min(0).describe('Items the engine failed to store.'),
     failures: z.array(z.object({ item: z.string(), code: z.string(), message: z.string() })),
     parts: z.array(ImportPart).describe('How each chosen file or folder was read.'),
+    matched_notes: z
+      .object({
+        count: z.int().min(1),
+        examples: z
+          .array(
+            z.object({
+              item: z
+                .string()
+                .describe("The note's own name: its path as chosen (from disk, its absolute path)."),
+              external_id: z.string().describe('The name the Brain already had for it.'),
+            }),
+          )
+          .describe('The first few (at most 5).'),
+      })
+      .optional()
+      .describe(
+        'Plain notes written under the name the Brain already had for them, chosen another way (a folder above, `mnemo import`): each replaced, or repeated, the note stored under that name. Absent when there were none.',
+      ),
     watermark: z
       .string()
       .nullable()

@@ -6,6 +6,16 @@ import type { AppEnv } from './app-env.ts';
 import type { CallInput, HandlerDeps } from './handlers.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
 
+/** The key may read the Brain's Records, as listRecords would let it. */
+function mayListRecords(deps: HandlerDeps, brainId: string): boolean {
+  try {
+    deps.scoped.authorize('listRecords', brainId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * importFiles over HTTP. Plain: the ImportResult as JSON. With Accept preferring text/event-stream:
  * `progress` frames, then one `result` frame with the very ImportResult the plain answer carries (or
@@ -32,6 +42,7 @@ export async function importResponse(
     importFiles(deps.engine, i.principal.tenant, brainId, i.body as ImportRequest, deps.uploadParent, {
       signal: c.req.raw.signal,
       onProgress,
+      readsRecords: mayListRecords(deps, brainId),
     });
   const answer = async (result: Promise<ImportResult>) => {
     try {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { ImportRequest } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
+import type { Engine } from '../../engine/types.ts';
 import { importFiles } from './import-files.ts';
 import { standups2022Ics } from './test-support.ts';
 
@@ -297,4 +298,43 @@ test('recurrence_since/until choose the window repeating calendar events are exp
       e.code === 'invalid_request_body' &&
       e.message === 'recurrence_until: must be later than two years ago, the default recurrence_since',
   );
+});
+
+test("an upload's notes take the Brain's names only for a caller that may read them, and only when one could match", async () => {
+  const engine = await brain();
+  let reads = 0;
+  const counted: Engine = {
+    ...engine,
+    sourceExternalIds: (...a) => {
+      reads += 1;
+      return engine.sourceExternalIds(...a);
+    },
+  };
+  await importFiles(counted, t, 'b', { files: [file('Notes/todo.md', 'Plant the ALPHAITEM bulbs.\n')] });
+  assert.equal(reads, 1, 'read once for the import');
+  await importFiles(counted, t, 'b', { files: [file('todo.md', 'A file chosen alone.\n')] });
+  await importFiles(counted, t, 'b', { files: [file('chat.ics', standups2022Ics)] });
+  assert.equal(reads, 1, 'a file alone names no folder; a calendar holds no notes: nothing read');
+  const again = { files: [file('Parent/Notes/todo.md', 'Plant the ALPHAITEM bulbs.\n')] };
+  const blind = await importFiles(counted, t, 'b', again, undefined, { readsRecords: false });
+  assert.deepEqual([blind.imported, blind.unchanged, blind.matched_notes], [1, 0, undefined]);
+  assert.equal(reads, 1, 'a key without records:read reads nothing');
+  const seen = await importFiles(counted, t, 'b', { files: [file('Other/Notes/todo.md', 'x\n')] });
+  assert.deepEqual(seen.matched_notes, {
+    count: 1,
+    examples: [{ item: 'Other/Notes/todo.md', external_id: 'Notes/todo.md' }],
+  });
+  assert.equal(reads, 2);
+});
+
+test("an upload into a Brain whose notes' names cannot be read fails before it writes anything", async () => {
+  const engine = await brain();
+  await importFiles(engine, t, 'b', { files: [file('Notes/todo.md', 'Plant the bulbs.\n')] });
+  const broken: Engine = {
+    ...engine,
+    sourceExternalIds: () => Promise.reject(new Error('disk I/O error')),
+  };
+  const files = [file('Parent/Notes/todo.md', 'Plant the tulips.\n'), file('Parent/a.md', 'A.\n')];
+  await assert.rejects(importFiles(broken, t, 'b', { files }), /disk I\/O error/);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 10 })).data.length, 1);
 });

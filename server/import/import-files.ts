@@ -11,7 +11,7 @@ import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
-import { KnownNoteNames, notesInCopy, type SourcePage } from './known-note-names.ts';
+import { KnownNoteNames, plainNoteNames, plainNotes, type StoredNoteNames } from './known-note-names.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
@@ -58,6 +58,14 @@ async function targets(root: string, format: ImportFormat | 'auto'): Promise<Imp
 
 const isInvalidRequest = (e: MnemoError) => errorCodes[e.code].type === 'invalid_request';
 
+export interface ImportFilesOptions extends ImportWatchOptions {
+  /**
+   * The caller may read the Brain's Records (records:read; default true). Without it no note takes a
+   * name the Brain already has: the result would show those names.
+   */
+  readsRecords?: boolean;
+}
+
 /**
  * Imports uploaded export files into a Brain through the engine, with the same parsers, validation,
  * derived Idempotency-Keys and skip rules as `mnemo import`: re-importing the same files writes
@@ -77,7 +85,7 @@ export async function importFiles(
   brainId: string,
   body: ImportRequest,
   uploadParent: string = tmpdir(),
-  watch: ImportWatchOptions = {},
+  watch: ImportFilesOptions = {},
 ): Promise<ImportResult> {
   await engine.getBrain(t, brainId);
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
@@ -158,13 +166,13 @@ async function unpackArchives(files: ImportRequest['files'], root: string): Prom
   return out;
 }
 
-/** The Brain's plain notes, read from the engine as the caller may see them. */
-function notesInEngine(engine: Engine, t: Tenant, brainId: string): SourcePage {
-  return (q) =>
-    engine.listRecords(t, brainId, q).catch((e: unknown) => {
-      if (e instanceof MnemoError) return null;
-      throw e;
-    });
+/**
+ * The names of the Brain's plain notes, read from the engine (its external ids only); none when the
+ * caller may not read Records. A failure to read them fails the import: it has written nothing yet, and
+ * going on would store every note again.
+ */
+function notesInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boolean): StoredNoteNames {
+  return async () => (mayRead ? engine.sourceExternalIds(t, brainId, plainNotes) : null);
 }
 
 /** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */
@@ -180,10 +188,14 @@ async function importTargets(
   parts: ImportTarget[],
   options: ParseOptions,
   files: number,
-  watchOptions: ImportWatchOptions,
+  watchOptions: ImportFilesOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
-  const names = new KnownNoteNames(notesInEngine(engine, t, brainId), await notesInCopy(root));
+  const names = new KnownNoteNames(
+    notesInEngine(engine, t, brainId, watchOptions.readsRecords ?? true),
+    await plainNoteNames(parts, root),
+  );
+  await names.prepare();
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];
   const result: ImportResult = {
@@ -278,5 +290,11 @@ async function importTargets(
     result.unchanged += part.unchanged;
     result.failed += part.failed;
   }
+  const { count, examples } = names.matches;
+  if (count > 0)
+    result.matched_notes = {
+      count,
+      examples: examples.map((m) => ({ item: m.item, external_id: m.name })),
+    };
   return result;
 }

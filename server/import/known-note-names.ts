@@ -1,27 +1,32 @@
-import { readdir } from 'node:fs/promises';
-import { sep } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
+import type { ImportTarget } from './plan-import.ts';
+import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
+import { noteIdentities } from './formats/note-identity.ts';
 
 /**
- * One page of the Brain's Records of a source, as listRecords reads them (the API client's, the
- * engine's); null when they may not be read.
+ * Every external id the Brain's plain notes carry, or null when the caller may not read them (a key
+ * without records:read): then no note is matched. Any other failure throws: matching nothing would
+ * write every note again, the duplication this is for.
  */
-export type SourcePage = (q: {
-  source: string;
-  limit: number;
-  cursor?: string;
-}) => Promise<RecordPage | null>;
+export type StoredNoteNames = () => Promise<readonly string[] | null>;
 
 /** The source whose notes are named by a path that depends on how they were chosen (note-identity.ts). */
-const plainNotes = 'markdown';
+export const plainNotes = 'markdown';
 
-interface Stored {
-  /** Every external id the Brain's plain notes carry. */
-  ids: Set<string>;
-  /** Those of two segments or more, by their last two ("Notes/todo.md"). */
-  byTail: Map<string, string[][]>;
+/** Matches listed by example; `count` has them all. */
+const listedMatches = 5;
+
+/** The notes of an import given a name the Brain already had, as its report says. */
+export interface NoteMatches {
+  count: number;
+  /**
+   * The first few: the note's own name (its path as chosen; from disk its absolute path), and the
+   * stored name it was written under.
+   */
+  examples: { item: string; name: string }[];
 }
 
 const segments = (id: string) => id.split('/');
@@ -34,6 +39,9 @@ function endsWith(longer: string[], shorter: string[]): boolean {
     if (longer[longer.length - i] !== shorter[shorter.length - i]) return false;
   return true;
 }
+
+/** Could be matched at all: a file chosen alone ("todo.md") says no folder, so it never is. */
+const matchable = (id: string) => id.includes('/');
 
 /**
  * The same plain note is named differently when it is chosen differently: on disk by its absolute path
@@ -49,75 +57,124 @@ function endsWith(longer: string[], shorter: string[]): boolean {
  * chosen alone ("todo.md", one segment) with anything. When those names all lie along one path (each
  * the end of the next longer), the longest is taken; when they branch ("A/Notes/todo.md",
  * "B/Notes/todo.md" for "Notes/todo.md"), the note keeps its own name and is a new item. A stored name
- * is taken by one note of an import: a second note of the same import that would take it keeps its own,
- * and a name in `ownNames` (the names the import's own notes are known to carry: notesInCopy) is left to
- * the note that carries it, whenever it comes.
+ * that more than one note of the import agrees with (its own name counts) goes to none of them: the
+ * import's notes are all known before any is named (`ownNames`: plainNoteNames), so which is read
+ * first never matters.
  *
- * The Brain's plain notes are read once, when the first note is named (one indexed read of the source,
- * page by page; only the names are kept), and never when the import holds none.
+ * The Brain's names are read once, when the first note is named, and not at all when no note of the
+ * import could be matched.
  */
 export class KnownNoteNames {
-  private stored: Promise<Stored> | null = null;
-  /** Stored names given out in this import, and to which of its notes. */
-  private readonly taken = new Map<string, string>();
+  private names: Promise<Map<string, string>> | null = null;
+  readonly matches: NoteMatches = { count: 0, examples: [] };
 
   constructor(
-    private readonly listPage: SourcePage,
-    private readonly ownNames: ReadonlySet<string> = new Set(),
+    private readonly stored: StoredNoteNames,
+    private readonly ownNames: ReadonlySet<string>,
   ) {}
+
+  /** Reads the Brain's names now, so that a failure to read them stops the import before it writes. */
+  async prepare(): Promise<void> {
+    await (this.names ??= this.match());
+  }
 
   /** The external id to write the plain note named ID under. */
   async nameFor(id: string): Promise<string> {
-    const { ids, byTail } = await (this.stored ??= this.read());
-    const own = segments(id);
-    let name = id;
-    if (!ids.has(id) && own.length >= 2) {
-      const agreeing = (byTail.get(tailOf(own)) ?? [])
-        .filter((s) => (endsWith(own, s) || endsWith(s, own)) && !this.ownNames.has(s.join('/')))
-        .sort((a, b) => a.length - b.length);
-      const onePath = agreeing.every((s, i) => i === 0 || endsWith(s, agreeing[i - 1]!));
-      // Equal lengths that differ cannot both end each other: sorted, a branch fails the check.
-      if (agreeing.length > 0 && onePath) name = agreeing.at(-1)!.join('/');
-    }
-    if (!ids.has(name)) return id;
-    const holder = this.taken.get(name);
-    if (holder !== undefined && holder !== id) return id;
-    this.taken.set(name, id);
+    const name = (await (this.names ??= this.match())).get(id);
+    if (name === undefined) return id;
+    this.matches.count += 1;
+    if (this.matches.examples.length < listedMatches) this.matches.examples.push({ item: id, name });
     return name;
   }
 
-  private async read(): Promise<Stored> {
-    const stored: Stored = { ids: new Set(), byTail: new Map() };
-    let cursor: string | undefined;
-    do {
-      const page = await this.listPage({ source: plainNotes, limit: 200, ...(cursor ? { cursor } : {}) });
-      // Part of the names would make a name look unique that is not: then none is matched.
-      if (page === null) return { ids: new Set(), byTail: new Map() };
-      for (const r of page.data) {
-        const id = r.source.external_id;
-        if (id === null || stored.ids.has(id)) continue;
-        stored.ids.add(id);
-        const s = segments(id);
-        if (s.length < 2) continue;
-        const tail = tailOf(s);
-        const same = stored.byTail.get(tail);
-        if (same) same.push(s);
-        else stored.byTail.set(tail, [s]);
-      }
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-    return stored;
+  /** Each of the import's notes that takes a stored name other than its own, and that name. */
+  private async match(): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const own = [...this.ownNames].filter(matchable);
+    if (own.length === 0) return out;
+    const storedNames = await this.stored();
+    if (storedNames === null) return out;
+    const ids = new Set(storedNames);
+    const byTail = new Map<string, string[][]>();
+    for (const id of ids) {
+      if (!matchable(id)) continue;
+      const s = segments(id);
+      const same = byTail.get(tailOf(s));
+      if (same) same.push(s);
+      else byTail.set(tailOf(s), [s]);
+    }
+    const agreeing = new Map<string, string[][]>();
+    const claimants = new Map<string, number>();
+    for (const id of own) {
+      const mine = segments(id);
+      const found = (byTail.get(tailOf(mine)) ?? []).filter((s) => endsWith(mine, s) || endsWith(s, mine));
+      for (const s of found) claimants.set(s.join('/'), (claimants.get(s.join('/')) ?? 0) + 1);
+      if (!ids.has(id) && found.length > 0) agreeing.set(id, found);
+    }
+    for (const [id, found] of agreeing) {
+      found.sort((a, b) => a.length - b.length);
+      // Equal lengths that differ cannot both end each other: sorted, a branch fails the check.
+      if (!found.every((s, i) => i === 0 || endsWith(s, found[i - 1]!))) continue;
+      const free = found.filter((s) => claimants.get(s.join('/')) === 1);
+      if (free.length > 0) out.set(id, free.at(-1)!.join('/'));
+    }
+    return out;
   }
 }
 
+/** Every stored name, read a page at a time by LISTPAGE (listRecords); null when it answers null. */
+export function pagedNoteNames(
+  listPage: (q: { source: string; limit: number; cursor?: string }) => Promise<RecordPage | null>,
+): StoredNoteNames {
+  return async () => {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listPage({ source: plainNotes, limit: 200, ...(cursor ? { cursor } : {}) });
+      if (page === null) return null;
+      for (const r of page.data) if (r.source.external_id !== null) names.push(r.source.external_id);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return names;
+  };
+}
+
+/** Real paths resolved at once while listing notes: enough to keep the thread pool busy. */
+const resolvedAtOnce = 32;
+
 /**
- * The names of the notes in a copy that has no place of its own (an upload, an unpacked archive: ROOT is
- * its `uploadRoot`), which are their paths under ROOT: KnownNoteNames leaves a stored one of them to
- * its own note, even when another note of the import would take it first.
+ * The names the plain notes of TARGETS are written under, read as their reader names them
+ * (note-identity.ts) without reading the notes: paths only, one walk of a folder read whole. A note in
+ * a vault is the vault's (source obsidian) and not among them. `uploadRoot` as for the import.
  */
-export async function notesInCopy(root: string): Promise<Set<string>> {
-  const files = await readdir(root, { recursive: true });
-  return new Set(files.filter(isNoteFile).map((f) => f.split(sep).join('/')));
+export async function plainNoteNames(
+  targets: readonly ImportTarget[],
+  uploadRoot: string | undefined,
+): Promise<Set<string>> {
+  const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null);
+  const out = new Set<string>();
+  const add = async (real: string) => {
+    const id = await identify(real);
+    if (id.source === plainNotes) out.add(id.externalId);
+  };
+  // A file that cannot be resolved is its reader's to report (a skip); here it is no name.
+  const resolve = (files: readonly string[]) =>
+    Promise.all(files.map((f) => realpath(f).then(add, () => {})));
+  for (const t of targets) {
+    if (t.format !== 'markdown' && t.format !== 'obsidian') continue;
+    if (t.notes) {
+      for (let i = 0; i < t.notes.length; i += resolvedAtOnce)
+        await resolve(t.notes.slice(i, i + resolvedAtOnce));
+    } else if (
+      await stat(t.path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    ) {
+      for await (const e of walkFolder(t.path)) if (e.type === 'file' && isNoteFile(e.rel)) await add(e.real);
+    } else await resolve([t.path]);
+  }
+  return out;
 }
 
 /** ITEMS with each plain note under the name the Brain knows it by (KnownNoteNames); others as they are. */

@@ -7,6 +7,7 @@ import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { createMnemoClient, type MnemoClient } from '../client/index.ts';
+import { formatSummary } from '../cli/commands/import.ts';
 import { runImport, waitForDerivation } from './run-import.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
@@ -101,10 +102,34 @@ test('notes uploaded from their folder, from its parent and imported from disk a
   const ideas = note(join(parent, 'Notes', 'ideas.md'), '# Ideas\nA pond by the fence\n');
   await client.createBrain({ id: 'chosen' });
 
-  assert.deepEqual(counts(await upload('chosen', parent, [todo, ideas])), [2, 0, 0]);
-  assert.deepEqual(counts(await upload('chosen', join(parent, '..'), [todo, ideas])), [0, 2, 0]);
+  const first = await upload('chosen', parent, [todo, ideas]);
+  assert.deepEqual(counts(first), [2, 0, 0]);
+  assert.equal(first.matched_notes, undefined, 'no note took a stored name');
+  const above = await upload('chosen', join(parent, '..'), [todo, ideas]);
+  assert.deepEqual(counts(above), [0, 2, 0]);
+  assert.deepEqual(above.matched_notes, {
+    count: 2,
+    examples: [
+      { item: 'Parent/Notes/ideas.md', external_id: 'Notes/ideas.md' },
+      { item: 'Parent/Notes/todo.md', external_id: 'Notes/todo.md' },
+    ],
+  });
   // From disk the notes are named by their absolute paths, and their files have another time.
-  assert.deepEqual(counts(await runImport({ client, brainId: 'chosen', path: parent })), [0, 2, 0]);
+  const fromDisk = await runImport({ client, brainId: 'chosen', path: parent });
+  assert.deepEqual(counts(fromDisk), [0, 2, 0]);
+  assert.deepEqual(fromDisk.matchedNotes, {
+    count: 2,
+    examples: [
+      { item: ideas, name: 'Notes/ideas.md' },
+      { item: todo, name: 'Notes/todo.md' },
+    ],
+  });
+  assert.match(
+    formatSummary(fromDisk),
+    new RegExp(
+      `2 notes were written under the name the brain already had[^\n]*\n.*\n  ${todo} -> Notes/todo.md`,
+    ),
+  );
   assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 2 });
 
   writeFileSync(todo, '# Todo\nBuy the EPSILONITEM seeds\n');
@@ -154,4 +179,46 @@ test("an upload holding a note under a stored name and another folder's note of 
   // Archive/ is read first, and its Notes/todo.md could be the stored one: the upload's own is.
   assert.deepEqual(counts(await upload('both', chosen, [old, current])), [1, 1, 0]);
   assert.deepEqual(await items('both'), { ids: ['Archive/Notes/todo.md', 'Notes/todo.md'], records: 2 });
+});
+
+test('from disk, two notes that could each take a stored name leave it to neither, whichever is read first', async () => {
+  const parent = join(dir, 'rivals', 'Parent');
+  const current = note(join(parent, 'Notes', 'todo.md'), '# Todo\nPaint the NUITEM shed\n');
+  await client.createBrain({ id: 'rivals' });
+  assert.deepEqual(counts(await upload('rivals', parent, [current])), [1, 0, 0]);
+  // Archive/ is walked first; either Notes/todo.md could be the one uploaded.
+  const old = note(join(parent, 'Archive', 'Notes', 'todo.md'), '# Todo\nSand the XIITEM door\n');
+  const run = await runImport({ client, brainId: 'rivals', path: parent });
+  assert.deepEqual(counts(run), [2, 0, 0]);
+  // One Record each: Archive's text did not become a revision of the stored note.
+  assert.deepEqual(await items('rivals'), { ids: [old, current, 'Notes/todo.md'].sort(), records: 3 });
+  assert.equal(run.matchedNotes.count, 0);
+});
+
+test('an upload of two folders whose notes could each take a stored name leaves it to neither', async () => {
+  const chosen = join(dir, 'pair');
+  const stored = note(join(chosen, 'Notes', 'todo.md'), '# Todo\nBook the OMICRONITEM table\n');
+  await client.createBrain({ id: 'pair' });
+  assert.deepEqual(counts(await upload('pair', chosen, [stored])), [1, 0, 0]);
+  const a = note(join(chosen, 'A', 'Notes', 'todo.md'), '# Todo\nBook the PIITEM flight\n');
+  const b = note(join(chosen, 'B', 'Notes', 'todo.md'), '# Todo\nBook the RHOITEM train\n');
+  assert.deepEqual(counts(await upload('pair', chosen, [a, b])), [2, 0, 0]);
+  assert.deepEqual(await items('pair'), {
+    ids: ['A/Notes/todo.md', 'B/Notes/todo.md', 'Notes/todo.md'],
+    records: 3,
+  });
+  await waitForDerivation(client, 'pair');
+  assert.equal((await active('pair', 'OMICRONITEM')).length, 1, 'the stored note is not superseded');
+});
+
+test('a key that may write but not read Records imports notes under their own names', async () => {
+  const parent = join(dir, 'blind', 'Parent');
+  const todo = note(join(parent, 'Notes', 'todo.md'), '# Todo\nTune the SIGMAITEM piano\n');
+  await client.createBrain({ id: 'blind' });
+  assert.deepEqual(counts(await upload('blind', parent, [todo])), [1, 0, 0]);
+  const { key } = await registry.create({ ...tenant, scopes: ['records:write'] });
+  const writer = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
+  const run = await runImport({ client: writer, brainId: 'blind', path: parent });
+  assert.deepEqual([...counts(run), run.matchedNotes.count], [1, 0, 0, 0]);
+  assert.deepEqual(await items('blind'), { ids: [todo, 'Notes/todo.md'].sort(), records: 2 });
 });

@@ -9,7 +9,14 @@ import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
 import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
-import { KnownNoteNames, notesInCopy, underKnownNames, type SourcePage } from './known-note-names.ts';
+import {
+  KnownNoteNames,
+  pagedNoteNames,
+  plainNoteNames,
+  underKnownNames,
+  type NoteMatches,
+  type StoredNoteNames,
+} from './known-note-names.ts';
 import {
   asSent,
   type ImportFormat,
@@ -87,6 +94,11 @@ export interface ImportSummary extends ImportProgress {
   failedItems: { ref: string; reason: string; code: string }[];
   /** Items imported with a caveat, e.g. a note whose front matter could not be read. */
   notes: { ref: string; note: string }[];
+  /**
+   * Plain notes written under a name the Brain already had for them, chosen another way (a folder above,
+   * an upload): each replaces, or repeats, what is stored under that name (KnownNoteNames).
+   */
+  matchedNotes: NoteMatches;
   /** PATH held nothing to send: no Brain was looked up or created, and nothing was written. */
   nothingToImport: boolean;
   elapsedMs: number;
@@ -244,12 +256,25 @@ function earlierThroughApi(client: MnemoClient, brainId: string, signal?: AbortS
   );
 }
 
-/** The Brain's plain notes, read through the API; a key that may write but not read Records sees none. */
-function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): SourcePage {
-  return (q) =>
+/**
+ * The names of the Brain's plain notes, read through the API: a key that may write but not read Records
+ * sees none. Any other failure (after the client's retries) stops the import before it writes: going on
+ * would store every note again.
+ */
+function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): StoredNoteNames {
+  const names = pagedNoteNames((q) =>
     client.listRecords(brainId, q, { signal }).catch((e: unknown) => {
-      if (e instanceof MnemoApiError) return null;
+      if (e instanceof MnemoApiError && e.code === 'missing_scope') return null;
       throw e;
+    }),
+  );
+  return () =>
+    names().catch((e: unknown) => {
+      if (isFatal(e) || !(e instanceof MnemoApiError)) throw e;
+      throw new Error(
+        `cannot read the names of the notes Brain "${brainId}" holds, which notes imported again keep ` +
+          `(${e.code}: ${e.message}); nothing was imported, run the import again`,
+      );
     });
 }
 
@@ -390,9 +415,11 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const names = existing
     ? new KnownNoteNames(
         notesThroughApi(o.client, o.brainId, o.signal),
-        o.uploadRoot ? await notesInCopy(o.uploadRoot) : undefined,
+        await plainNoteNames(targets, o.uploadRoot),
       )
     : undefined;
+  // Before anything is sent: a Brain whose names cannot be read fails the import, not a part of it.
+  await names?.prepare();
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
@@ -571,6 +598,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     skippedItems,
     failedItems,
     notes,
+    matchedNotes: names?.matches ?? { count: 0, examples: [] },
     nothingToImport: sent === 0,
     elapsedMs: Date.now() - started,
   };

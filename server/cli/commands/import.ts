@@ -79,6 +79,16 @@ export function formatSummary(s: ImportSummary): string {
   if (s.skippedItems.length) lines.push('skipped:', ...grouped(s.skippedItems));
   if (s.notes.length)
     lines.push('imported with a note:', ...grouped(s.notes.map((n) => ({ ref: n.ref, reason: n.note }))));
+  const matched = s.matchedNotes;
+  if (matched.count) {
+    // Matched by folder and file name only: a note of another folder of that name would be merged too.
+    lines.push(
+      `${matched.count === 1 ? '1 note was' : `${matched.count} notes were`} written under the name the brain already had for it (chosen another way):`,
+      ...matched.examples.map((m) => `  ${m.item} -> ${m.name}`),
+    );
+    if (matched.count > matched.examples.length)
+      lines.push(`  +${matched.count - matched.examples.length} more`);
+  }
   if (s.failedItems.length) lines.push('failed:');
   for (const f of s.failedItems.slice(0, 20)) lines.push(`  ${f.ref}: ${f.code}: ${f.reason}`);
   if (s.failedItems.length > 20) lines.push(`  +${s.failedItems.length - 20} more`);
