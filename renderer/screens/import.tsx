@@ -58,8 +58,9 @@ export function ImportScreen({ brainId }: { brainId: string }) {
         Bring in what you already have: notes, chats, mail, calendars and contacts, from the files their apps
         export. Importing the same files again adds nothing new, and a note you edited replaces its old
         version, also when you choose a folder above it or import it with <code>mnemo import</code>. Notes are
-        recognised by their folder and file names, so choose them with their folder; a note renamed or moved
-        is added as a new one.
+        recognised by their folder and file names only: a note renamed or moved is added as a new one, and a
+        note of another folder with the same names would replace it, so the result lists the notes matched
+        this way.
       </p>
       <ImportForm brainId={brainId} leftover={leftover} onDismiss={dismiss} />
       <ImportedSources brainId={brainId} partial={leftover !== null && leftover.state !== 'elsewhere'} />
@@ -305,6 +306,30 @@ function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number
   );
 }
 
+/** Notes written under a name the Brain already had: matched by folder and file names, so shown. */
+function MatchedNotes({ matched }: { matched: NonNullable<ImportResult['matched_notes']> }) {
+  const one = matched.count === 1;
+  return (
+    <div>
+      <p>
+        {plural(matched.count, 'note')} {one ? 'was' : 'were'} matched to {one ? 'a note' : 'notes'} already
+        here by folder and file name, and written as {one ? 'its' : 'their'} new version (chosen another way
+        before):
+      </p>
+      <ul className="list compact small" aria-label="Notes matched to notes already here">
+        {matched.examples.map((m) => (
+          <li key={m.item}>
+            <span className="mono">{m.item}</span> → <span className="mono">{m.external_id}</span>
+          </li>
+        ))}
+        {matched.count > matched.examples.length ? (
+          <li>and {matched.count - matched.examples.length} more</li>
+        ) : null}
+      </ul>
+    </div>
+  );
+}
+
 function ImportSummary({ brainId, result }: { brainId: string; result: ImportResult }) {
   const nothing = result.imported === 0 && result.unchanged === 0;
   return (
@@ -333,6 +358,7 @@ function ImportSummary({ brainId, result }: { brainId: string; result: ImportRes
           </li>
         ))}
       </ul>
+      {result.matched_notes ? <MatchedNotes matched={result.matched_notes} /> : null}
       {result.skipped.length ? (
         <details>
           <summary>Why items were skipped</summary>

@@ -229,6 +229,12 @@ test('notes chosen from their folder, then from its parent, then imported from d
 
   await importFolder(notes, /2 new items imported, 0 items already here/);
   await importFolder(parent, /0 new items imported, 2 items already here/);
+  await summary.getByText(/2 notes were matched to notes already here by folder and file name/).waitFor();
+  const matched = summary.getByRole('list', { name: 'Notes matched to notes already here' });
+  assert.deepEqual(await matched.getByRole('listitem').allTextContents(), [
+    'Parent/Notes/ideas.md → Notes/ideas.md',
+    'Parent/Notes/todo.md → Notes/todo.md',
+  ]);
   const disk = await runImport({ client: app().api, brainId: 'folders', path: parent });
   assert.deepEqual([disk.imported, disk.unchanged, disk.failed], [0, 2, 0]);
 
