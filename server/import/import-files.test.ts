@@ -338,3 +338,27 @@ test("an upload into a Brain whose notes' names cannot be read fails before it w
   await assert.rejects(importFiles(broken, t, 'b', { files }), /disk I\/O error/);
   assert.equal((await engine.listRecords(t, 'b', { limit: 10 })).data.length, 1);
 });
+
+test('a chat uploaded again by a key that may not read Records reads none of them, nor the zone of the earlier import', async () => {
+  const engine = await brain();
+  const chat = '15/01/2024, 09:00 - Anna: Lunch on Friday?\n';
+  const files = [file('WhatsApp Chat with Anna.txt', chat)];
+  await importFiles(engine, t, 'b', { files, time_zone: 'America/New_York' });
+  let reads = 0;
+  const counted: Engine = {
+    ...engine,
+    listRecords: (...a) => {
+      reads += 1;
+      return engine.listRecords(...a);
+    },
+  };
+  // No zone asked for: with records:read, the earlier import's is followed, and the chat is unchanged.
+  const seeing = await importFiles(counted, t, 'b', { files });
+  assert.ok(reads > 0);
+  assert.deepEqual([seeing.imported, seeing.unchanged], [0, 1]);
+  assert.match(seeing.parts[0]!.note ?? '', /the zone its earlier import used/);
+  reads = 0;
+  const blind = await importFiles(counted, t, 'b', { files }, undefined, { readsRecords: false });
+  assert.equal(reads, 0, 'nothing the Brain holds was read');
+  assert.equal(blind.parts[0]!.note, undefined, 'no earlier import was followed');
+});

@@ -60,8 +60,9 @@ const isInvalidRequest = (e: MnemoError) => errorCodes[e.code].type === 'invalid
 
 export interface ImportFilesOptions extends ImportWatchOptions {
   /**
-   * The caller may read the Brain's Records (records:read; default true). Without it no note takes a
-   * name the Brain already has: the result would show those names.
+   * The caller may read the Brain's Records (records:read; default true). Without it nothing the Brain
+   * holds is read: no note takes a name the Brain already has (the result would show those names), and
+   * a WhatsApp chat is read in the zone asked for, not the one an earlier import used.
    */
   readsRecords?: boolean;
 }
@@ -175,9 +176,13 @@ function notesInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: bool
   return async () => (mayRead ? engine.sourceExternalIds(t, brainId, plainNotes) : null);
 }
 
-/** The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them. */
-function earlierInEngine(engine: Engine, t: Tenant, brainId: string): EarlierRecords {
-  return earlierRecords((q) => engine.listRecords(t, brainId, q));
+/**
+ * The Brain's WhatsApp Records in a time range, read from the engine as the caller may see them: none
+ * for a key that may write but not read Records, as through the API (the zone an earlier import used
+ * is read from their texts).
+ */
+function earlierInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boolean): EarlierRecords {
+  return earlierRecords(async (q) => (mayRead ? engine.listRecords(t, brainId, q) : null));
 }
 
 async function importTargets(
@@ -191,8 +196,9 @@ async function importTargets(
   watchOptions: ImportFilesOptions,
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
+  const mayRead = watchOptions.readsRecords ?? true;
   const names = new KnownNoteNames(
-    notesInEngine(engine, t, brainId, watchOptions.readsRecords ?? true),
+    notesInEngine(engine, t, brainId, mayRead),
     await plainNoteNames(parts, root),
   );
   await names.prepare();
@@ -236,7 +242,7 @@ async function importTargets(
     const label = itemLabel(target, root);
     let collected: CollectedRecords;
     try {
-      const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId));
+      const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId, mayRead));
       if (reading.note !== null) part.note = reading.note;
       collected = await collectTarget(target, reading.options, seenKeys, label, names, watch.itemRead);
     } catch (e) {
