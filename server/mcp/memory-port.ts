@@ -9,7 +9,7 @@ import type {
 } from '../../engine/contract/index.ts';
 import { MemoryListQuery as MemoryListQuerySchema } from '../../engine/contract/index.ts';
 import { newId, withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
-import type { MemoryListParams, MnemoClient } from '../client/index.ts';
+import { MnemoApiError, type MemoryListParams, type MnemoClient } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
 
 /**
@@ -28,17 +28,35 @@ export interface MemoryPort {
   getRecord(recordId: string): Promise<MnemoRecord>;
 }
 
+/**
+ * The bridge's Brain is named once, in its configuration (MNEMO_BRAIN), and a tool call cannot make it:
+ * when it is missing, say where to fix that, not only that it is missing.
+ */
+function nameTheBrainSetting(brainId: string) {
+  return (e: unknown): never => {
+    if (e instanceof MnemoApiError && e.code === 'brain_not_found')
+      throw new MnemoApiError(e.status, {
+        ...e.body,
+        message:
+          `${e.message}; MNEMO_BRAIN names "${brainId}": create that Brain first (Create Brain in the app, ` +
+          `or POST /v1/brains with {"id":"${brainId}"}), or set MNEMO_BRAIN to a Brain of this project`,
+      });
+    throw e;
+  };
+}
+
 /** The stdio bridge's port: through a running server's /v1 API, so the server enforces everything. */
 export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
+  const missing = nameTheBrainSetting(brainId);
   return {
     brainId,
     remember: (body, idempotencyKey) =>
-      client.rememberRecord(brainId, body, idempotencyKey ? { idempotencyKey } : {}),
+      client.rememberRecord(brainId, body, idempotencyKey ? { idempotencyKey } : {}).catch(missing),
     context: (body, watermark) =>
-      client.createContext(brainId, body, watermark !== undefined ? { watermark } : {}),
-    listMemories: (q) => client.listMemories(brainId, q),
-    getMemory: (id) => client.getMemory(brainId, id),
-    getRecord: (id) => client.getRecord(brainId, id),
+      client.createContext(brainId, body, watermark !== undefined ? { watermark } : {}).catch(missing),
+    listMemories: (q) => client.listMemories(brainId, q).catch(missing),
+    getMemory: (id) => client.getMemory(brainId, id).catch(missing),
+    getRecord: (id) => client.getRecord(brainId, id).catch(missing),
   };
 }
 

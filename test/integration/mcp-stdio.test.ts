@@ -144,6 +144,30 @@ describe('mnemo mcp (stdio bridge)', () => {
     await client.close();
   });
 
+  test('a Brain that does not exist is named as the MNEMO_BRAIN setting to fix, on every tool', async () => {
+    const { client, transport } = bridge({
+      MNEMO_PROJECT: 'household',
+      MNEMO_BRAIN: 'nobrain',
+      MNEMO_KEY: key,
+      MNEMO_URL: server.url,
+    });
+    await client.connect(transport);
+    for (const [name, args] of [
+      ['remember', { content: 'Sam takes the 7:40 train on Mondays.' }],
+      ['get_context', { query: 'train' }],
+      ['list_memories', {}],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      assert.equal(r.isError, true, name);
+      assert.match(
+        textOf(r),
+        /^brain_not_found \(404 not_found\): .*; MNEMO_BRAIN names "nobrain": create that Brain first .*POST \/v1\/brains with \{"id":"nobrain"\}/,
+        name,
+      );
+    }
+    await client.close();
+  });
+
   for (const [label, env] of [
     ['MNEMO_BRAIN missing', { MNEMO_PROJECT: 'household', MNEMO_KEY: key }],
     ['MNEMO_PROJECT missing', { MNEMO_BRAIN: 'family', MNEMO_KEY: key }],
