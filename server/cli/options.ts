@@ -67,3 +67,28 @@ export function publicUrlList(value: string, previous: string[] = []): string[] 
 
 /** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */
 export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
+
+/**
+ * What is wrong with URL as the API's base, or null. The base is what the listening line prints,
+ * ending in /v1: given the server's root instead, every request would answer http_404 and say only
+ * that the path does not exist.
+ */
+export function apiBaseProblem(url: string): string | null {
+  if (!URL.canParse(url))
+    return `"${url}" is not a URL; give the base the server's listening line prints (${defaultBaseUrl})`;
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `"${url}" is not an http(s) URL`;
+  if (!/\/v1\/?$/.test(u.pathname))
+    return `"${url}" is not the API's base: it ends in /v1, as the server's listening line prints (${new URL('/v1', u).href}?)`;
+  return null;
+}
+
+/** The API base a command talks to (`--url`, else MNEMO_URL, else the local app's), or null after saying why not. */
+export function apiBaseFrom(command: string, flagUrl: string | undefined): string | null {
+  const url = flagUrl ?? (process.env.MNEMO_URL || defaultBaseUrl);
+  const problem = apiBaseProblem(url);
+  if (problem === null) return url;
+  console.error(`mnemo ${command}: ${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`);
+  process.exitCode = 2;
+  return null;
+}

@@ -8,7 +8,7 @@ import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
 import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
-import { bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
+import { apiBaseFrom, bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/index.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
@@ -201,7 +201,6 @@ export function register(program: Command): void {
     )
     .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
     .action(async (path: string | undefined, flags: ImportFlags) => {
-      const baseUrl = flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl;
       const apiKey = flags.key ?? process.env.MNEMO_KEY;
       const modes = [path !== undefined, flags.remove !== undefined, flags.list].filter(Boolean).length;
       if (modes !== 1) {
@@ -216,6 +215,8 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      const baseUrl = apiBaseFrom('import', flags.url);
+      if (baseUrl === null) return;
       if (path === undefined) {
         await manageSources(createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }), flags);
         return;

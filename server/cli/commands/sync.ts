@@ -3,7 +3,7 @@ import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { bySchema, defaultBaseUrl } from '../options.ts';
+import { apiBaseFrom, bySchema, defaultBaseUrl } from '../options.ts';
 
 interface ServerFlags {
   brain: string;
@@ -21,11 +21,8 @@ function localServer(flags: ServerFlags): MnemoClient | null {
     process.exitCode = 2;
     return null;
   }
-  return createMnemoClient({
-    baseUrl: flags.url ?? process.env.MNEMO_URL ?? defaultBaseUrl,
-    apiKey,
-    fetch: loopbackFetch,
-  });
+  const baseUrl = apiBaseFrom('sync', flags.url);
+  return baseUrl === null ? null : createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch });
 }
 
 function fail(e: unknown): void {
