@@ -83,8 +83,42 @@ function hasNoBody(c: HonoContext<AppEnv>): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Largest body read from an operation that takes none, to say what is wrong with it. */
+const unwantedBodyBytes = 64 * 1024;
+
+/**
+ * An operation that takes no body (a GET, a DELETE) given one: nothing, whitespace or `{}` is accepted
+ * as no body; fields are refused as unknown, as on every operation with a body (docs/decisions.md,
+ * "Unknown body fields"). A `DELETE` sent `{"cascade": false}` must not forget anyway.
+ */
+async function refuseUnwantedBody(c: HonoContext<AppEnv>): Promise<undefined> {
+  if (hasNoBody(c)) return undefined;
+  const bytes = await readLimited(
+    c.req.raw,
+    unwantedBodyBytes,
+    (c.env as Partial<HttpBindings> | undefined)?.incoming,
+  );
+  const raw = new TextDecoder().decode(bytes);
+  if (raw.trim() === '') return undefined;
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // Not JSON: said below, as any body that is not an empty object.
+  }
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const fields = Object.keys(parsed);
+    if (fields.length === 0) return undefined;
+    throw new MnemoError(
+      'invalid_request_body',
+      `${fields.map(shortened).join(', ')}: unknown field${fields.length > 1 ? 's' : ''} (this operation takes no body)`,
+    );
+  }
+  throw new MnemoError('invalid_request_body', 'body: this operation takes no body');
+}
+
 async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): Promise<unknown> {
-  if (!op.body) return undefined;
+  if (!op.body) return refuseUnwantedBody(c);
   // Spec: "no body" is invalid_request_body; the media type only matters for a body that was sent.
   if (!isJsonMediaType(c.req.header('content-type'))) {
     if (hasNoBody(c)) throw new MnemoError('invalid_request_body', 'body: is required (a JSON object)');

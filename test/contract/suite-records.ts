@@ -294,6 +294,24 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assertError(await api.del(`/brains/b/records/${record.id}`), 404, 'not_found', 'record_not_found');
     });
 
+    it('forgetRecord takes no body: fields are unknown and forget nothing; {} or nothing is no body', async () => {
+      const api = await brainWithKey(server);
+      const { record } = await remember(api, 'b', { content: 'kept unless asked plainly' });
+      await ready(api, 'b', record.id);
+      const path = `/brains/b/records/${record.id}`;
+      const refused = assertError(
+        await api.call('DELETE', path, { cascade: false }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(refused.message), /^cascade: unknown field/);
+      assertError(await api.call('DELETE', path, 'not json'), 400, 'invalid_request', 'invalid_request_body');
+      assert.equal((await api.get(path)).status, 200, 'nothing was forgotten');
+      assert.equal((await api.call('DELETE', path, {})).status, 200);
+      assertError(await api.get(path), 404, 'not_found', 'record_not_found');
+    });
+
     it('a Record reconciled from an external source is 403 record_not_erasable', async () => {
       const api = await brainWithKey(server);
       const { record } = await remember(api, 'b', {
