@@ -22,6 +22,19 @@ const retry: Record<string, string> = {
     'Once; a rememberRecord retry must resend the same Idempotency-Key. Never for not_implemented or memory_without_lineage.',
 };
 
+/** Where a code's own advice differs from its type's: a conflict over a name or a key is not re-applied. */
+const retryOfCode: Record<string, string> = {
+  brain_exists: 'No: a Brain with this id exists. Read it (getBrain), or create one under another id.',
+  idempotency_conflict:
+    'No: the key was used for another body. Send the same body to replay it, or a new key for a new request.',
+  correction_conflict: 'No: read the slot again (getMemory) and correct the value that is current now.',
+  sync_remote_unavailable:
+    'Once the remote answers again, or with the address fixed (a redirect names where it points). Nothing was paired.',
+  sync_remote_key_refused:
+    'No. Pair again with a key of the hosted Mnemo that has records:read and records:write.',
+  sync_remote_unsupported: 'No. Pair with a hosted Mnemo of this version (mnemo serve --deployment hosted).',
+};
+
 /** The human-readable page behind every error's docs_url. */
 export function errorPage(code: string): string | null {
   if (!isErrorCode(code)) return null;
@@ -30,7 +43,7 @@ export function errorPage(code: string): string | null {
     `Mnemo error ${code}`,
     `<h1><code>${code}</code></h1><p>${esc(info.summary)}</p>` +
       `<table><tr><th>HTTP status</th><td>${info.status}</td></tr><tr><th>type</th><td><code>${info.type}</code></td></tr>` +
-      `<tr><th>Retry?</th><td>${esc(retry[info.type] ?? 'No.')}</td></tr></table>` +
+      `<tr><th>Retry?</th><td>${esc(retryOfCode[code] ?? retry[info.type] ?? 'No.')}</td></tr></table>` +
       '<p>Every error has the body <code>{type, code, message, request_id, docs_url}</code>, plus additive fields. ' +
       'Branch on <code>type</code> and <code>code</code>; <code>message</code> is for people.</p><p><a href="/docs">All error codes</a></p>',
   );
