@@ -102,7 +102,11 @@ export class WatermarkCodec {
 
   /** The step and place (its kind letter first) the watermark names, once its MAC is checked. */
   private open(watermark: string, brainUid: string, what: string): { seq: number; place?: string } {
-    const fail = () => new MnemoError('invalid_watermark', `${what}: not a watermark issued by this Brain`);
+    const fail = () =>
+      new MnemoError(
+        'invalid_watermark',
+        `${what}: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): read afresh without it`,
+      );
     if (!watermark.startsWith('wm_')) throw fail();
     const raw = Buffer.from(watermark.slice(3), 'base64url').toString('utf8');
     const parts = raw.split('.');

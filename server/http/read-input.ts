@@ -196,7 +196,10 @@ function readWatermarkHeader(c: HonoContext<AppEnv>): string | undefined {
   try {
     return readHeader(c, 'Brain-Watermark');
   } catch {
-    throw new MnemoError('invalid_watermark', 'Brain-Watermark: not a watermark issued by this Brain');
+    throw new MnemoError(
+      'invalid_watermark',
+      'Brain-Watermark: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): send the request without it',
+    );
   }
 }
 
