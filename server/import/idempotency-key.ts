@@ -17,16 +17,18 @@ export function stableJson(v: unknown): string {
 /**
  * The Idempotency-Key of an imported item: derived from (source, external_id, content hash), so a
  * re-import replays the original Record while a changed item gets a new key and writes a new Record.
- * With `occurredAtIsFileTime`, occurred_at stands in for a date the item does not have (its file's
- * modification time) and is left out of the hash: the same note with a newer file time has the same
- * key. The server then answers idempotency_conflict (same key, other body), which the importers count
- * as unchanged for such an item (isUnchangedConflict).
+ * `occurredAtInKey` (ImportRecord's) is hashed in occurred_at's place when the instant depends on more
+ * than the item: null leaves it out (a file's modification time, a date the item does not have), a
+ * string keys the item's own date read zone-free (a note's date alone). The same item read again with
+ * another instant has the same key; the server then answers idempotency_conflict (same key, other
+ * body), which the importers count as unchanged for such an item (isUnchangedConflict).
  */
 export function importIdempotencyKey(
   body: RecordCreate & { source: { name: string; external_id: string } },
-  opts: { occurredAtIsFileTime?: boolean } = {},
+  opts: { occurredAtInKey?: string | null } = {},
 ): string {
-  const hashed = opts.occurredAtIsFileTime ? { ...body, occurred_at: undefined } : body;
+  const hashed =
+    opts.occurredAtInKey === undefined ? body : { ...body, occurred_at: opts.occurredAtInKey ?? undefined };
   const content = createHash('sha256').update(stableJson(hashed)).digest('hex');
   const id = createHash('sha256')
     .update(`${body.source.name}\u0000${body.source.external_id}\u0000${content}`)
@@ -34,18 +36,17 @@ export function importIdempotencyKey(
   return `imp_${id}`;
 }
 
-/** The key of a parsed Record, read with what its parser said about it (its parser's occurredAtIsFileTime). */
+/** The key of a parsed Record, read with what its parser said about it (its occurredAtInKey). */
 export function importItemKey(item: ImportRecord): string {
-  return importIdempotencyKey(item.body, {
-    occurredAtIsFileTime: item.occurredAtIsFileTime === true,
-  });
+  return importIdempotencyKey(item.body, { occurredAtInKey: item.occurredAtInKey });
 }
 
 /**
- * True when a write answered with idempotency_conflict means "already stored": the key leaves out an
- * occurred_at that is only a file time, so the one body that can differ under the same key is that
- * time. Any other item's conflict is a real failure.
+ * True when a write answered with idempotency_conflict means "already stored": the key hashes
+ * something else in occurred_at's place (a file time left out, a date alone read zone-free), so the one
+ * body that can differ under the same key is that instant. The stored Record keeps the occurred_at it
+ * was first written with. Any other item's conflict is a real failure.
  */
 export function isUnchangedConflict(item: ImportRecord, code: string): boolean {
-  return code === 'idempotency_conflict' && item.occurredAtIsFileTime === true;
+  return code === 'idempotency_conflict' && item.occurredAtInKey !== undefined;
 }

@@ -17,11 +17,14 @@ export interface ImportRecord {
   ref: string;
   body: RecordCreate & { source: { name: string; external_id: string } };
   /**
-   * occurred_at is not the item's own date but its file's modification time (a note without a date in
-   * its front matter). A sync, a restore, `git checkout` or `touch` changes that time and nothing the
-   * note says, so it is left out of the Idempotency-Key (idempotency-key.ts).
+   * What the Idempotency-Key hashes in occurred_at's place, when occurred_at depends on more than the
+   * item (idempotency-key.ts). null: nothing, occurred_at is not the item's own date but its file's
+   * modification time (a note without a date in its front matter), which a sync, a restore,
+   * `git checkout` or `touch` changes and nothing the note says. A string: the item's date alone read
+   * in UTC, where occurred_at is that day's start in the import's zone (a note dated `2024-04-02`), so
+   * the note read in another zone (a laptop that travelled) is the same item. Absent: occurred_at itself.
    */
-  occurredAtIsFileTime?: boolean;
+  occurredAtInKey?: string | null;
   /** Something the person should know about how the item was read, e.g. front matter that was not. */
   note?: string;
 }

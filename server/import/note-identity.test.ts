@@ -222,3 +222,28 @@ test('a key that may write but not read Records imports notes under their own na
   assert.deepEqual([...counts(run), run.matchedNotes.count], [1, 0, 0, 0]);
   assert.deepEqual(await items('blind'), { ids: [todo, 'Notes/todo.md'].sort(), records: 2 });
 });
+
+test('a note dated by a day alone, imported in one zone and then another, is stored once', async () => {
+  const folder = join(dir, 'travel');
+  const trip = note(join(folder, 'trip.md'), '---\ndate: 2024-04-02\n---\nBooked the ZETAITEM flights\n');
+  const lisbon = await runImport({ client, brainId: 'travel', path: folder, timeZone: 'Europe/Lisbon' });
+  assert.deepEqual(counts(lisbon), [1, 0, 0]);
+  // This machine's zone, as an import without --time-zone reads it, and a zone far away.
+  for (const timeZone of ['UTC', 'Asia/Tokyo'])
+    assert.deepEqual(
+      counts(await runImport({ client, brainId: 'travel', path: folder, timeZone })),
+      [0, 1, 0],
+    );
+  // The app's upload of the same note, read in yet another zone.
+  const uploaded = await client.importFiles('travel', {
+    files: [{ name: 'travel/trip.md', content_base64: readFileSync(trip).toString('base64') }],
+    time_zone: 'America/New_York',
+  });
+  assert.deepEqual(counts(uploaded), [0, 1, 0]);
+  const records = (await client.listRecords('travel', {})).data;
+  assert.deepEqual(
+    records.map((r) => r.occurred_at),
+    ['2024-04-01T23:00:00.000Z'],
+    'one Record, dated as first imported',
+  );
+});

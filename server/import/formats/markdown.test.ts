@@ -146,7 +146,7 @@ test('a note dated only by its file: the file time is not content, so touching t
     touch('plain.md', '2024-01-01T00:00:00Z');
     const first = await read('plain.md');
     assert.equal(first.body.occurred_at, '2024-01-01T00:00:00.000Z', 'still dated by the file');
-    assert.equal(first.occurredAtIsFileTime, true);
+    assert.equal(first.occurredAtInKey, null, 'left out of the key');
 
     touch('plain.md', '2025-06-01T12:00:00Z');
     const touched = await read('plain.md');
@@ -159,12 +159,77 @@ test('a note dated only by its file: the file time is not content, so touching t
 
     // A date the note writes itself is content: changing it is a change.
     const dated = await read('dated.md');
-    assert.equal(dated.occurredAtIsFileTime, undefined);
+    assert.equal(dated.occurredAtInKey, undefined);
     writeFileSync(file('dated.md'), '---\ndate: 2024-02-02T09:00:00Z\n---\nDated in its front matter.\n');
     assert.notEqual(importItemKey(await read('dated.md')), importItemKey(dated));
   } finally {
     t.remove();
   }
+});
+
+test('a note dated by a day alone has one key in every zone; a time keeps its instant in the key', async () => {
+  const t = writeTree({
+    'day.md': '---\ndate: 2024-04-02\n---\nFlights booked.\n',
+    'numeric.md': '---\ndate: 02.04.2024\n---\nFlights booked.\n',
+    'wall.md': '---\ndate: 2024-04-02 10:30\n---\nFlights booked.\n',
+    'offset.md': '---\ndate: 2024-04-02T10:30:00+01:00\n---\nFlights booked.\n',
+  });
+  const read = async (name: string, timeZone: string, dateOrder?: 'dmy' | 'mdy') =>
+    (await collect(parseMarkdown(join(t.root, name), { timeZone, ...(dateOrder ? { dateOrder } : {}) })))
+      .records[0]!;
+  try {
+    for (const name of ['day.md', 'numeric.md']) {
+      const lisbon = await read(name, 'Europe/Lisbon');
+      const utc = await read(name, 'UTC');
+      assert.equal(
+        lisbon.body.occurred_at,
+        '2024-04-01T23:00:00.000Z',
+        `${name}: the day's start in the zone`,
+      );
+      assert.equal(utc.body.occurred_at, '2024-04-02T00:00:00.000Z');
+      assert.equal(lisbon.occurredAtInKey, '2024-04-02T00:00:00.000Z', `${name}: keyed as read in UTC`);
+      assert.equal(importItemKey(lisbon), importItemKey(utc), `${name}: the zone is not part of the note`);
+    }
+    // Another day is another note; a numeric date read in another order is another day.
+    writeFileSync(join(t.root, 'day.md'), '---\ndate: 2024-04-03\n---\nFlights booked.\n');
+    assert.notEqual(
+      importItemKey(await read('day.md', 'UTC')),
+      importItemKey(await read('numeric.md', 'UTC')),
+    );
+    writeFileSync(join(t.root, 'slash.md'), '---\ndate: 04/02/2024\n---\nFlights booked.\n');
+    assert.notEqual(
+      importItemKey(await read('slash.md', 'UTC', 'mdy')),
+      importItemKey(await read('slash.md', 'UTC', 'dmy')),
+    );
+    // A time of day, with or without an offset, is keyed by its instant, as before.
+    const [wallLisbon, wallUtc] = [await read('wall.md', 'Europe/Lisbon'), await read('wall.md', 'UTC')];
+    assert.equal(wallLisbon.occurredAtInKey, undefined);
+    assert.notEqual(importItemKey(wallLisbon), importItemKey(wallUtc));
+    assert.equal((await read('offset.md', 'Asia/Tokyo')).occurredAtInKey, undefined);
+  } finally {
+    t.remove();
+  }
+});
+
+test('keys of notes dated by a time, by their file or by a day read in UTC are the ones stored before', () => {
+  // Computed by the Idempotency-Key before a day alone was keyed zone-free: existing stores replay them.
+  const body = (occurred_at: string) => ({
+    content: { kind: 'document' as const, title: 'Trip', text: 'Flights booked.' },
+    source: { name: 'markdown', external_id: 'markdown:/notes/trip.md' },
+    occurred_at,
+  });
+  assert.equal(
+    importIdempotencyKey(body('2024-04-02T09:30:00.000Z')),
+    'imp_72hzAsWOMMnNdIRu4tM8e1OSZw_6eTigZHUe2cPsRy4',
+  );
+  assert.equal(
+    importIdempotencyKey(body('2023-01-01T00:00:00.000Z'), { occurredAtInKey: null }),
+    'imp_Xu-e2eN2mSEJxFLDc7tvIoSYUkMU0b-G2bKLALlTf2M',
+  );
+  assert.equal(
+    importIdempotencyKey(body('2024-04-01T23:00:00.000Z'), { occurredAtInKey: '2024-04-02T00:00:00.000Z' }),
+    'imp_Bwf0M4lo1eOYOAh0Irm0YK_gBffXfn918xkfXzy5thA',
+  );
 });
 
 test('front-matter times without an offset are wall-clock time in the import zone, parsed by YAML or not', async () => {

@@ -147,6 +147,12 @@ export function numericDate(text: string, dateOrder: 'dmy' | 'mdy'): WallTime | 
   };
 }
 
+/** A front-matter date read: the instant, and whether it was a date alone (no time of day). */
+interface FrontMatterDate {
+  at: string;
+  dateOnly: boolean;
+}
+
 /**
  * When a front-matter date says the note occurred. A time without an offset is wall-clock time in
  * `timeZone` (the import's, else this machine's), whether js-yaml parsed it (`2024-01-05 10:30:00`,
@@ -159,11 +165,30 @@ export function frontMatterTime(
   timeZone?: string,
   dateOrder: 'dmy' | 'mdy' = 'mdy',
 ): string | null {
+  return frontMatterDate(value, written, timeZone, dateOrder)?.at ?? null;
+}
+
+/** frontMatterTime, and whether the value was a date alone (its instant then depends on `timeZone`). */
+function frontMatterDate(
+  value: unknown,
+  written: string | undefined,
+  timeZone: string | undefined,
+  dateOrder: 'dmy' | 'mdy',
+): FrontMatterDate | null {
   const text = typeof value === 'string' ? value.trim() : value instanceof Date ? written : undefined;
   const numeric = text === undefined ? null : numericDate(text, dateOrder);
-  if (numeric) return isValidWallTime(numeric) ? wallTimeToDate(numeric, timeZone).toISOString() : null;
+  if (numeric)
+    return isValidWallTime(numeric)
+      ? {
+          at: wallTimeToDate(numeric, timeZone).toISOString(),
+          dateOnly: dayMonthYear.exec(text!)![5] === undefined,
+        }
+      : null;
   const m = text === undefined ? null : writtenTime.exec(text);
-  if (!m) return toIso(value);
+  if (!m) {
+    const at = toIso(value);
+    return at === null ? null : { at, dateOnly: false };
+  }
   const t = {
     year: Number(m[1]),
     month: Number(m[2]),
@@ -175,21 +200,31 @@ export function frontMatterTime(
   if (!isValidWallTime(t)) return null;
   const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
   const zone = m[8];
-  if (zone === undefined) return new Date(wallTimeToDate(t, timeZone).getTime() + ms).toISOString();
+  if (zone === undefined)
+    return {
+      at: new Date(wallTimeToDate(t, timeZone).getTime() + ms).toISOString(),
+      dateOnly: m[4] === undefined,
+    };
   const [, sign, hh, mm] = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone) ?? [];
   const offsetMin = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm ?? 0)) : 0;
   const utc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, ms);
-  return new Date(utc - offsetMin * 60_000).toISOString();
+  return { at: new Date(utc - offsetMin * 60_000).toISOString(), dateOnly: false };
 }
 
-/** A note's time from the first of `date`, `created`, `updated` its front matter gives as a date. */
-function writtenNoteTime(fm: FrontMatter, o: ParseOptions): string | null {
+/**
+ * A note's time from the first of `date`, `created`, `updated` its front matter gives as a date, and
+ * what its Idempotency-Key holds in its place (ImportRecord.occurredAtInKey): for a date alone, that
+ * date read in UTC, so the key does not depend on the zone the note was read in. A date alone read in
+ * UTC is keyed as before; a time (with or without an offset) keys its instant, as it always did.
+ */
+function writtenNoteTime(fm: FrontMatter, o: ParseOptions): { at: string; inKey?: string } | null {
   for (const key of ['date', 'created', 'updated']) {
-    const t =
-      fm.data[key] === undefined
-        ? null
-        : frontMatterTime(fm.data[key], rawValue(fm.raw, key), o.timeZone, o.dateOrder);
-    if (t) return t;
+    if (fm.data[key] === undefined) continue;
+    const written = rawValue(fm.raw, key);
+    const d = frontMatterDate(fm.data[key], written, o.timeZone, o.dateOrder ?? 'mdy');
+    if (!d) continue;
+    if (!d.dateOnly) return { at: d.at };
+    return { at: d.at, inKey: frontMatterDate(fm.data[key], written, 'UTC', o.dateOrder ?? 'mdy')!.at };
   }
   return null;
 }
@@ -234,7 +269,7 @@ async function readNote(
   ].filter(Boolean);
   const written = writtenNoteTime(fm, o);
   const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
-  const occurred = written ?? fromFile;
+  const occurred = written?.at ?? fromFile;
   return {
     type: 'record',
     ref,
@@ -247,7 +282,7 @@ async function readNote(
       source: { name: id.source, external_id: id.externalId },
       ...(occurred ? { occurred_at: occurred } : {}),
     },
-    ...(fromFile ? { occurredAtIsFileTime: true } : {}),
+    ...(fromFile ? { occurredAtInKey: null } : written?.inKey ? { occurredAtInKey: written.inKey } : {}),
     ...(fm.problem ? { note: `front matter not read (${fm.problem}); imported without it` } : {}),
   };
 }
@@ -263,7 +298,8 @@ async function reader(o: ParseOptions) {
  * One `document` Record per note: title from front matter, else the first heading, else the file name;
  * occurred_at from front matter (`date`, `created`, `updated`; times without an offset in
  * `o.timeZone`), else the file's time (`fileTime`: by default its modification time; none when that is
- * not known), which then does not count as content (RecordAnnotations.occurredAtIsFileTime).
+ * not known), which then does not count as content; a date alone counts as the date, whatever zone it
+ * was read in (ImportRecord.occurredAtInKey).
  * Tags (front matter and inline) and wikilink targets are appended as a footer so they stay searchable.
  * `source` and `external_id` follow from where the note lives (note-identity.ts), whether it was asked
  * for as `markdown` or `obsidian`; the report names notes by their path in what was imported.

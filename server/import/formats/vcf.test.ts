@@ -116,11 +116,7 @@ test('vCard 3.0 and 2.1: one fact per field, typed slots, encodings, broken card
       parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => new Date('2025-01-01T00:00:00Z') }),
     );
     assert.deepEqual(copied.records.map(importItemKey), records.map(importItemKey));
-    assert.equal(
-      records.find((r) => r.ref === 'Zoë Müller: birthday')!.occurredAtIsFileTime,
-      undefined,
-      'REV is',
-    );
+    assert.equal(records.find((r) => r.ref === 'Zoë Müller: birthday')!.occurredAtInKey, undefined, 'REV is');
     // A file whose time is not known (an upload without last_modified): the write's.
     const unknown = await collect(parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }));
     assert.equal(unknown.records.find((r) => r.ref === 'Jürgen Müller: note')!.body.occurred_at, undefined);

@@ -182,7 +182,7 @@ function cardItems(
       },
       // A file's time is no part of what the card says: a copy or a sync changes it, and the card is
       // still unchanged (idempotency-key.ts), as a note dated by its file is.
-      ...(!rev && undatedAt ? { occurredAtIsFileTime: true } : {}),
+      ...(!rev && undatedAt ? { occurredAtInKey: null } : {}),
     });
   }
   if (items.length === 0) items.push(skip(ref, `card "${name}" has no fields to record beyond its name`));
