@@ -154,6 +154,10 @@ test('a chat whose dates read both ways says so on its first message; one that t
       ambiguous[0]!.note ?? '',
       /^its dates read both ways \(3\/4 could be 3 April or 4 March\): read day first; /,
     );
+    assert.match(
+      ambiguous[0]!.note ?? '',
+      /--date-order mdy \(in the app: "Dates in WhatsApp chats", Month first\)$/,
+    );
     assert.deepEqual(
       ambiguous.slice(1).map((r) => r.note),
       [undefined, undefined],

@@ -43,7 +43,8 @@ function ambiguousDatesNote(msgs: Raw[]): string | null {
     new Date(Date.UTC(2000, n - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
   return (
     `its dates read both ways (${a}/${b} could be ${a} ${month(b)} or ${b} ${month(a)}): read day first; ` +
-    'if this chat writes the month first, remove this import and import it again with the month-first date order'
+    'if this chat writes the month first, remove this import and import it again with --date-order mdy ' +
+    '(in the app: "Dates in WhatsApp chats", Month first)'
   );
 }
 
