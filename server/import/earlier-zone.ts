@@ -53,6 +53,74 @@ const mostPairs = 500;
 const mostScanned = 20_000;
 
 /**
+ * The export's messages read as if their wall times were UTC: each message's wall time (ms) by its
+ * pairKey, and the earliest and latest of them.
+ */
+async function wallTimes(
+  parse: Parser,
+  path: string,
+  o: ParseOptions,
+): Promise<{ walls: Map<string, number[]>; first: number; last: number }> {
+  const walls = new Map<string, number[]>();
+  let first = Infinity;
+  let last = -Infinity;
+  for await (const item of parse(path, { ...o, timeZone: 'UTC' }) as AsyncIterable<ImportItem>) {
+    if (item.type !== 'record' || !item.body.source?.external_id || !item.body.occurred_at) continue;
+    const id = whatsappId.exec(item.body.source.external_id);
+    const c = item.body.content;
+    const text = typeof c === 'object' && c.kind === 'message' ? c.text : null;
+    if (!id || text === null) continue;
+    const wall = Date.parse(id[2]!);
+    const key = pairKey(id[1]!, id[3]!, id[4]!, text);
+    walls.set(key, [...(walls.get(key) ?? []), wall]);
+    first = Math.min(first, wall);
+    last = Math.max(last, wall);
+  }
+  return { walls, first, last };
+}
+
+/**
+ * The date order an earlier import of the same chat read it in, when the chat's own dates cannot tell
+ * (all on days 1 to 12). Its messages read day first and month first are paired, as for the zone,
+ * with the Brain's Records of the same chat, sender, ordinal and text; only messages the two orders
+ * put on different days count (months apart, far beyond any zone's offset). The order whose reading
+ * alone has such Records was the earlier import's. `null`: the chat tells its order itself, nothing
+ * was imported before, or both readings are stored (the chat imported both ways).
+ */
+export async function earlierImportOrder(
+  parse: Parser,
+  path: string,
+  o: ParseOptions,
+  earlier: EarlierRecords,
+): Promise<'dmy' | 'mdy' | null> {
+  const dmy = await wallTimes(parse, path, { ...o, dateOrder: 'dmy' });
+  const mdy = await wallTimes(parse, path, { ...o, dateOrder: 'mdy' });
+  const differing = new Map<string, { dmy: number[]; mdy: number[] }>();
+  for (const [key, walls] of dmy.walls) {
+    const other = mdy.walls.get(key) ?? [];
+    if (walls.join() !== other.join()) differing.set(key, { dmy: walls, mdy: other });
+  }
+  if (differing.size === 0) return null;
+  const since = new Date(Math.min(dmy.first, mdy.first) - slack).toISOString();
+  const until = new Date(Math.max(dmy.last, mdy.last) + slack).toISOString();
+  const near = (walls: number[], instant: number) => walls.some((w) => Math.abs(w - instant) <= slack);
+  let [dmyHits, mdyHits, scanned] = [0, 0, 0];
+  for await (const r of earlier(since, until)) {
+    if (++scanned > mostScanned) break;
+    const id = whatsappId.exec(r.externalId);
+    const pair = id ? differing.get(pairKey(id[1]!, id[3]!, id[4]!, r.text)) : undefined;
+    if (!pair) continue;
+    const instant = Date.parse(id![2]!);
+    if (near(pair.dmy, instant)) dmyHits += 1;
+    if (near(pair.mdy, instant)) mdyHits += 1;
+    if (dmyHits + mdyHits >= mostPairs) break;
+  }
+  if (dmyHits > 0 && mdyHits === 0) return 'dmy';
+  if (mdyHits > 0 && dmyHits === 0) return 'mdy';
+  return null;
+}
+
+/**
  * WhatsApp exports carry no UTC offset and a message's instant is part of its identity, so reading an
  * export in another zone than an earlier import of the same chat did (a laptop that travelled, another
  * machine) would store every message again, hours off. This finds the zone that earlier import used:
@@ -69,21 +137,7 @@ export async function earlierImportZone(
   earlier: EarlierRecords,
   preferred: string,
 ): Promise<{ zone: string; ambiguous: boolean } | null> {
-  const walls = new Map<string, number[]>();
-  let first = Infinity;
-  let last = -Infinity;
-  for await (const item of parse(path, { ...o, timeZone: 'UTC' }) as AsyncIterable<ImportItem>) {
-    if (item.type !== 'record' || !item.body.source?.external_id || !item.body.occurred_at) continue;
-    const id = whatsappId.exec(item.body.source.external_id);
-    const c = item.body.content;
-    const text = typeof c === 'object' && c.kind === 'message' ? c.text : null;
-    if (!id || text === null) continue;
-    const wall = Date.parse(id[2]!);
-    const key = pairKey(id[1]!, id[3]!, id[4]!, text);
-    walls.set(key, [...(walls.get(key) ?? []), wall]);
-    first = Math.min(first, wall);
-    last = Math.max(last, wall);
-  }
+  const { walls, first, last } = await wallTimes(parse, path, o);
   if (walls.size === 0) return null;
 
   const pairs: { wall: number; instant: number }[] = [];

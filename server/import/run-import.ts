@@ -7,7 +7,12 @@ import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
 import { isZipName, unpackArchive } from './expand-zip.ts';
-import { earlierImportZone, earlierRecords, type EarlierRecords } from './earlier-zone.ts';
+import {
+  earlierImportOrder,
+  earlierImportZone,
+  earlierRecords,
+  type EarlierRecords,
+} from './earlier-zone.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
 import {
   KnownNoteNames,
@@ -279,33 +284,56 @@ function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSig
 }
 
 /**
- * The options to read a target with: a WhatsApp chat imported before is read in the zone that import
- * used unless a zone was asked for (earlierImportZone), and says so in `note`.
+ * The options to read a target with: a WhatsApp chat imported before is read in the date order
+ * (earlierImportOrder, when its dates read both ways) and the zone (earlierImportZone) that import used,
+ * each unless one was asked for, and says so in `note`.
  */
 export async function readingOptions(
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
   earlier: EarlierRecords,
 ): Promise<{ options: ParseOptions; note: string | null }> {
-  if (target.format !== 'whatsapp' || o.timeZone !== undefined) return { options: o, note: null };
-  let found;
-  try {
-    found = await earlierImportZone(parsers.whatsapp, target.path, o, earlier, systemTimeZone());
-  } catch {
-    // The file itself failing is for the import's own read to report (read_failed, a skip); the API
-    // failing leaves the zone as asked.
-    return { options: o, note: null };
+  if (target.format !== 'whatsapp') return { options: o, note: null };
+  const notes: string[] = [];
+  let options = o;
+  if (o.dateOrder === undefined) {
+    let order;
+    try {
+      order = await earlierImportOrder(parsers.whatsapp, target.path, o, earlier);
+    } catch {
+      // As for the zone below: the import's own read reports the file, the API failing leaves it as asked.
+      order = null;
+    }
+    if (order !== null) {
+      options = { ...options, dateOrder: order };
+      notes.push(
+        `dates read ${order === 'mdy' ? 'month first' : 'day first'}, the date order its earlier import used, ` +
+          'so its messages keep their identity (a date order given for the import overrides it: ' +
+          '--date-order dmy or mdy, "Dates in WhatsApp chats" in the app)',
+      );
+    }
   }
-  if (found === null) return { options: o, note: null };
-  const { zone, ambiguous } = found;
-  return {
-    options: { ...o, timeZone: zone },
-    note:
-      `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
-      (ambiguous
-        ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
-        : ' (a time zone given for the import overrides it)'),
-  };
+  if (o.timeZone === undefined) {
+    let found;
+    try {
+      found = await earlierImportZone(parsers.whatsapp, target.path, options, earlier, systemTimeZone());
+    } catch {
+      // The file itself failing is for the import's own read to report (read_failed, a skip); the API
+      // failing leaves the zone as asked.
+      found = null;
+    }
+    if (found !== null) {
+      const { zone, ambiguous } = found;
+      options = { ...options, timeZone: zone };
+      notes.push(
+        `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
+          (ambiguous
+            ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
+            : ' (a time zone given for the import overrides it)'),
+      );
+    }
+  }
+  return { options, note: notes.length > 0 ? notes.join('; ') : null };
 }
 
 /** The Brain the import goes into, or null when it is not made yet. */

@@ -131,6 +131,47 @@ describe('import through the /v1 API', () => {
     assert.equal(utc.notes.length, 0);
   });
 
+  test('a chat whose dates read both ways is read in the date order its earlier import used', async () => {
+    // 03/12 and 04/12: 12 March or 3 December, and no day over 12 to tell.
+    const text = [
+      '03/12/2024, 09:30 - Ana: Tickets for the concert?',
+      '03/12/2024, 09:31 - Rui: Two, please',
+      '04/12/2024, 20:00 - Ana: Bought them',
+    ].join('\n');
+    const file = join(root, 'WhatsApp Chat with Ana (order).txt');
+    writeFileSync(file, text);
+    const opts = { client, brainId: 'order', path: file, timeZone: 'Asia/Tokyo' };
+    const first = await runImport({ ...opts, dateOrder: 'mdy' });
+    assert.deepEqual([first.imported, first.unchanged, first.failed], [3, 0, 0]);
+
+    // No order given (and no zone either): both of the earlier import's are followed, and said so.
+    const again = await runImport({ client, brainId: 'order', path: file });
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 3, 0]);
+    assert.match(again.notes[0]!.note, /^dates read month first, the date order its earlier import used/);
+    assert.match(again.notes[0]!.note, /--date-order dmy or mdy, "Dates in WhatsApp chats" in the app/);
+    // Any zone at +9 all year fits the earlier import alike (Tokyo, Chita, Seoul, …).
+    assert.match(again.notes[0]!.note, /times read in Asia\//);
+    const uploaded = await client.importFiles('order', {
+      files: [
+        { name: 'WhatsApp Chat with Ana (order).txt', content_base64: Buffer.from(text).toString('base64') },
+      ],
+      time_zone: 'Asia/Tokyo',
+    });
+    assert.deepEqual([uploaded.imported, uploaded.unchanged, uploaded.failed], [0, 3, 0]);
+    assert.match(uploaded.parts[0]!.note ?? '', /dates read month first/);
+    const times = (await client.listRecords('order')).data.map((r) => r.occurred_at).sort();
+    assert.deepEqual(times, [
+      '2024-03-12T00:30:00.000Z',
+      '2024-03-12T00:31:00.000Z',
+      '2024-04-12T11:00:00.000Z',
+    ]);
+
+    // An order asked for is an order used: day first is other messages.
+    const dayFirst = await runImport({ ...opts, dateOrder: 'dmy' });
+    assert.deepEqual([dayFirst.imported, dayFirst.unchanged], [3, 0]);
+    assert.equal(dayFirst.notes.length, 0);
+  });
+
   test('malformed items are skipped with a reason and never stop the rest', async () => {
     const file = join(root, 'people.vcf');
     writeFileSync(
