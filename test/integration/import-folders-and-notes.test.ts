@@ -137,7 +137,9 @@ describe('a folder of mixed files', () => {
       {
         // Its only date, 03/02, reads both ways.
         ref: 'WhatsApp Chat with Ana.txt: line 1',
-        note: 'its dates read both ways (3/2 could be 3 February or 2 March): read day first; if this chat writes the month first, remove this import and import it again with the month-first date order',
+        note:
+          'its dates read both ways (3/2 could be 3 February or 2 March): read day first; if this chat writes the month first, remove this import and import it again with --date-order mdy ' +
+          '(in the app: "Dates in WhatsApp chats", Month first)',
       },
     ]);
     const sources = (await client.listRecords('mixed', { limit: 50 })).data.map((r) => r.source.name).sort();
