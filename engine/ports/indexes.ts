@@ -34,6 +34,8 @@ export interface LexicalHit extends ScoredRecord {
   /** A message's speaker, trimmed and lower-cased (how a query names them); else null. */
   speakerNorm: string | null;
   occurredMs: number;
+  /** The Record's kind (the time lane reads an all-day event's day by its date, core/retrieve/all-day.ts). */
+  kind: string;
 }
 
 /** Full-text search over message turns (a turn with its neighbours' words) and documents. */

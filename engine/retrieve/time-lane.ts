@@ -1,6 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { timeIntent, type TimeIntent } from '../core/retrieve/time-expressions.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
+import { allDayDate } from '../core/retrieve/all-day.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 
@@ -10,8 +11,9 @@ const tellingLag = 15 * DAY;
 /** At most this many Records of the window are read when the query's words alone find too few. */
 const windowScan = 400;
 
-/** The calendar day of an instant where the person lives, as the Trace shows it. */
-const day = (ms: number, zone: TimeZone) => new Date(zone.toWall(ms)).toISOString().slice(0, 10);
+/** The calendar day of a Record where the person lives (an all-day event's own date), as the Trace shows it. */
+const day = (row: TurnRow, zone: TimeZone) =>
+  new Date(allDayDate(row) ?? zone.toWall(row.occurredMs)).toISOString().slice(0, 10);
 
 /**
  * What the query says about time, counted from `as_of` when the request sets it, else from now, in
@@ -43,15 +45,21 @@ type Placed = { row: TurnRow; how: 'told'; said: string } | { row: TurnRow; how:
 
 /**
  * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
- * the day after), or it occurred inside it; or neither.
+ * the day after), or it occurred inside it; or neither. An all-day event occurred on its date, which
+ * is in the window when the window's dates hold it: stored at 00:00 UTC, it lies outside the local
+ * day west of UTC (in Los Angeles 00:00Z of 4 July is the evening of 3 July).
  */
 function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null {
   const from = intent.fromMs ?? -Infinity;
   const to = intent.toMs ?? Infinity;
   const ev = eventRange(row.text, row.occurredMs, zone);
   if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told', said: ev.said };
-  if (row.occurredMs >= from && row.occurredMs < to) return { row, how: 'occurred' };
-  return null;
+  const date = allDayDate(row);
+  const inWindow =
+    date === null
+      ? row.occurredMs >= from && row.occurredMs < to
+      : date >= (intent.fromDay ?? -Infinity) && date < (intent.toDay ?? Infinity);
+  return inWindow ? { row, how: 'occurred' } : null;
 }
 
 /** Records of the Brain that occurred in [fromMs, toMs), earliest first, under the eligibility rules. */
@@ -101,6 +109,11 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
               toMs,
             }),
       );
+      // West of UTC the first date's all-day events (at its 00:00Z) lie before the local window: read
+      // them at that one instant (the time index, no wider scan), after the query's word matches.
+      const firstDate = intent.fromDay;
+      if (firstDate !== undefined && firstDate < fromMs)
+        keep(await recordsBetween(input, firstDate, firstDate + 1));
       if (placed.length < input.limit) {
         const names = await namedSpeakers(input);
         const window = (await recordsBetween(input, fromMs, toMs))
@@ -120,8 +133,8 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         score: placed.length - i,
         reason:
           p.how === 'told'
-            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row.occurredMs, zone)}); ${sharedReason(p.row.text, input.terms)}`
-            : `occurred ${intent.label} (${day(p.row.occurredMs, zone)}); ${sharedReason(p.row.text, input.terms)}`,
+            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`
+            : `occurred ${intent.label} (${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
       input.ledger.charge('processing', (out.length + seen.size) / 1000);
       return out;

@@ -10,6 +10,8 @@ export interface ServerFactoryOptions {
   /** Use this registry file (reference engine: otherwise none; local engine: otherwise its own). */
   keyRegistry?: string;
   traceBuffer?: number;
+  /** IANA zone of the engine's calendar ("on 4 July" in a query); default this machine's. */
+  timeZone?: string;
 }
 
 export type ServerFactory = (options?: ServerFactoryOptions) => Promise<RunningServer>;

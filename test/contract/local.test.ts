@@ -18,6 +18,7 @@ runContractSuite(
     sharesMemories: true,
     replicaIds: 'per-store',
     entityLane: true,
+    timeLane: true,
   },
   (o = {}) => {
     n += 1;

@@ -17,6 +17,7 @@ const traits = {
   sharesMemories: true,
   replicaIds: 'per-brain' as const,
   entityLane: true,
+  timeLane: true,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

@@ -396,6 +396,80 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     });
   });
 
+  describe(
+    "all-day events in the server's calendar",
+    { skip: traits.timeLane ? false : 'this engine has no time lane' },
+    () => {
+      // As the calendar importer stores them: an all-day event at 00:00 UTC of its date; a timed event
+      // in its own zone (17:00 in Los Angeles on 4 July is 00:00Z on 5 July); a message at 00:00Z.
+      const records = {
+        picnic: {
+          content: {
+            kind: 'event',
+            title: 'Independence Day picnic',
+            starts_at: '2024-07-04T00:00:00.000Z',
+            ends_at: '2024-07-05T00:00:00.000Z',
+          },
+          occurred_at: '2024-07-04T00:00:00.000Z',
+        },
+        cabin: {
+          content: { kind: 'event', title: 'Lake cabin', starts_at: '2024-07-05T00:00:00.000Z' },
+          occurred_at: '2024-07-05T00:00:00.000Z',
+        },
+        dinner: {
+          content: {
+            kind: 'event',
+            title: 'Dinner with Sam',
+            starts_at: '2024-07-04T17:00:00-07:00',
+            ends_at: '2024-07-04T19:00:00-07:00',
+          },
+          occurred_at: '2024-07-05T00:00:00.000Z',
+        },
+        roof: {
+          content: { kind: 'message', text: 'Fireworks from the roof!', speaker: 'Ana' },
+          occurred_at: '2024-07-05T00:00:00.000Z',
+        },
+      };
+      type Name = keyof typeof records;
+      for (const zone of ['America/Los_Angeles', 'Asia/Tokyo', 'UTC']) {
+        it(`in ${zone}, a query's days hold the all-day events of their dates`, async () => {
+          const server = await factory({ timeZone: zone });
+          try {
+            const api = await brainWithKey(server);
+            const ids = new Map<string, Name>();
+            for (const [name, body] of Object.entries(records)) {
+              const { record } = await remember(api, 'b', body);
+              await ready(api, 'b', record.id);
+              ids.set(record.id, name as Name);
+            }
+            const timeLane = async (query: string) => {
+              const ctx = (await context(api, { query, budget: { tokens: 8000 } }))!;
+              const trace = assertShape(Trace, (await api.get(`/brains/b/traces/${ctx.id}`)).body);
+              const lane = trace.lanes.find((l) => l.name === 'time');
+              return new Set(lane?.candidates.map((c) => ids.get(c.record_id)));
+            };
+            const on4 = await timeLane('What did I do on 4 July 2024?');
+            const on3 = await timeLane('What did I do on 3 July 2024?');
+            const on5 = await timeLane('What did I do on 5 July 2024?');
+            const to4 = await timeLane('What did I do between July 3 and July 4 2024?');
+            const to3 = await timeLane('What did I do between July 2 and July 3 2024?');
+            assert.ok(on4.has('picnic') && to4.has('picnic'), 'found on its date, and in days that hold it');
+            assert.ok(!on3.has('picnic') && !to3.has('picnic'), 'not on the day before');
+            assert.ok(!on5.has('picnic'));
+            assert.ok(on5.has('cabin') && !on4.has('cabin'), 'an all-day event without an end is one day');
+            if (zone === 'America/Los_Angeles') {
+              // 00:00Z is the evening of 4 July here: a timed event or a message then is not moved to the 5th.
+              assert.ok(on4.has('dinner') && on4.has('roof'), `4 July: ${[...on4].join(', ')}`);
+              assert.ok(!on5.has('dinner') && !on5.has('roof'), `5 July: ${[...on5].join(', ')}`);
+            }
+          } finally {
+            await server.close();
+          }
+        });
+      }
+    },
+  );
+
   describe('trace buffer', () => {
     let server: RunningServer;
     before(async () => (server = await factory({ traceBuffer: 2 })));

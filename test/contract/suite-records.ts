@@ -25,6 +25,8 @@ export interface EngineTraits {
   replicaIds?: 'per-brain' | 'per-store';
   /** Retrieval runs the entity lane (the reference engine's Context is one substring scan). */
   entityLane?: boolean;
+  /** Retrieval runs the time lane, reading a query's days in the server's `timeZone`. */
+  timeLane?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {

@@ -55,11 +55,11 @@ export const spokenSql = (r: string) =>
 
 /**
  * What the lanes read of a hit, as the SQLite index reads it: the text's first 2,000 characters, a
- * message's speaker as the indexer normalises it (none when empty), the time.
+ * message's speaker as the indexer normalises it (none when empty), the time, the kind.
  */
 const hitCols = `r.n AS "recordN", r.id AS "recordId", substr(r.text, 1, 2000) AS text,
   CASE WHEN ${spokenSql('r')} THEN ${speakerNormSql('r')} END AS "speakerNorm",
-  r.occurred_ms AS "occurredMs"`;
+  r.occurred_ms AS "occurredMs", r.kind`;
 
 /**
  * The CTEs that end in `ranked (n, score)`: the Brain's best `cut` turns for the query words $1..$words,

@@ -8,7 +8,7 @@ import { sqliteBackends } from '../../core/retrieve/backends.ts';
 /** FTS5's BM25 over turn_fts; the in-memory copy answers exactly as FTS5 does, so it is no backend of its own. */
 export const sqliteLexicalBackend = sqliteBackends.lexical;
 
-const cols = `r.id AS recordId, r.n AS recordN, substr(r.text, 1, 2000) AS text, ri.speaker_norm AS speakerNorm, r.occurred_ms AS occurredMs`;
+const cols = `r.id AS recordId, r.n AS recordN, substr(r.text, 1, 2000) AS text, ri.speaker_norm AS speakerNorm, r.occurred_ms AS occurredMs, r.kind AS kind`;
 
 /**
  * The Records of the ranked rowids (a JSON array) that pass the request's conditions. CROSS JOIN keeps

@@ -4,6 +4,12 @@ import { utc, type TimeZone } from './time-zone.ts';
 export interface TimeIntent {
   fromMs?: number | undefined;
   toMs?: number | undefined;
+  /**
+   * The same window's calendar dates, each as its 00:00 UTC (from inclusive, to exclusive): where an
+   * all-day event is stored (all-day.ts), whatever the zone.
+   */
+  fromDay?: number | undefined;
+  toDay?: number | undefined;
   order?: 'newest' | 'oldest' | undefined;
   /** Query words that only express the time (left out of the text match inside the range). */
   timeWords: string[];
@@ -53,6 +59,8 @@ export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): 
     ...wall,
     fromMs: wall.fromMs === undefined ? undefined : zone.toInstant(wall.fromMs),
     toMs: wall.toMs === undefined ? undefined : zone.toInstant(wall.toMs),
+    fromDay: wall.fromMs,
+    toDay: wall.toMs,
   };
 }
 
