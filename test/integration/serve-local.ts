@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from '../../server/start-server.ts';
  */
 export async function serveLocal(
   root: string,
-  o: { dataDir?: string; keyFile?: string; log?: (line: string) => void } = {},
+  o: { dataDir?: string; keyFile?: string; log?: (line: string) => void; timeZone?: string } = {},
 ): Promise<{ server: RunningServer; key: string; auth: Record<string, string> }> {
   const keyFile = o.keyFile ?? join(root, 'db.key');
   // A key as Mnemo makes one, taken as the key itself: a passphrase costs an Argon2id derivation on
@@ -24,6 +24,7 @@ export async function serveLocal(
     dbKeyFile: keyFile,
     configDir: join(root, 'config'),
     log: o.log ?? (() => {}),
+    ...(o.timeZone ? { timeZone: o.timeZone } : {}),
   });
   const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
   return { server, key, auth: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
