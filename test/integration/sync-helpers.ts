@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -304,23 +304,34 @@ export async function fakeRemote(): Promise<{
     byBrain: new Map<string, Answer>(),
     close: async () => {},
   };
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(
+    heard((seen, res) => {
+      state.seen.push(seen);
+      const brain = /^\/v1\/brains\/([^/]+)/.exec(seen.path)?.[1];
+      (state.byBrain.get(brain ?? '') ?? state.answer)(seen, res);
+    }),
+  );
+  Object.assign(state, await onLoopback(server));
+  return state;
+}
+
+/** A request listener that reads each request whole, then hands what was sent to `answer`. */
+export function heard(answer: Answer): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://remote');
-      const seen: Seen = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: Date.now(),
-      };
-      state.seen.push(seen);
-      const brain = /^\/v1\/brains\/([^/]+)/.exec(url.pathname)?.[1];
-      (state.byBrain.get(brain ?? '') ?? state.answer)(seen, res);
+      answer(
+        {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        },
+        res,
+      );
     });
-  });
-  Object.assign(state, await onLoopback(server));
-  return state;
+  };
 }

@@ -5,13 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import { MnemoApiError } from '../../server/client/index.ts';
 import {
   afterCheck,
+  heard,
   hubAnswer,
   recordingProxy,
   startNode,
   tempRoot,
   type Answer,
   type Node,
-  type Seen,
 } from './sync-helpers.ts';
 
 /**
@@ -20,21 +20,7 @@ import {
  * over node:http.
  */
 async function remoteOn(host: string, answer: Answer): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://remote');
-      const seen: Seen = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: Date.now(),
-      };
-      answer(seen, res);
-    });
-  });
+  const server: Server = createServer(heard(answer));
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}/v1`,
