@@ -43,7 +43,8 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     const cause = (e as Error).cause;
     console.error(`mnemo: ${(e as Error).message}`);
     // Local detail an API client must not see (a file's path or contents): here the user is at home.
-    if (cause instanceof Error) console.error(`mnemo: (${cause.message})`);
+    if (cause instanceof Error && !(e as Error).message.includes(cause.message))
+      console.error(`mnemo: (${cause.message})`);
     process.exitCode = 1;
   } finally {
     reraise(heldSignals);

@@ -3,11 +3,15 @@ import type { KeyRegistryPort } from '../../ports/index.ts';
 import { pgKeyRegistry } from './key-registry.ts';
 import { migrate } from './migrate.ts';
 
-/** The URL as it may be shown: without its password. */
+/** Query parameters of a connection string that hold a secret (libpq's names). */
+const secretParams = ['password', 'sslpassword'];
+
+/** The URL as it may be shown: without its password, whether in its user part or its query. */
 export function shownUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    for (const name of secretParams) if (u.searchParams.has(name)) u.searchParams.set(name, '***');
     return u.toString();
   } catch {
     return 'the database URL (it is not a URL)';

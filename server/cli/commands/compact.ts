@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { compactPostgres } from '../../../engine/index.ts';
+import { postgresUrl } from '../options.ts';
 
 const kB = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
 
@@ -17,6 +18,7 @@ export function register(program: Command): void {
     .option(
       '--database-url <url>',
       "a hosted Mnemo's PostgreSQL database (postgres://...; also MNEMO_DATABASE_URL)",
+      postgresUrl,
     )
     .action(async (o: { databaseUrl?: string }) => {
       const url = o.databaseUrl ?? (process.env.MNEMO_DATABASE_URL || undefined);

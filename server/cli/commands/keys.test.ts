@@ -167,5 +167,13 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
       /^mnemo: the database at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/db could not be used: /,
     );
     assert.ok(!down.stderr.includes('s3cret'), down.stderr);
+    assert.equal(down.stderr.trimEnd().split('\n').length, 1, `said once: ${down.stderr}`);
+    const inQuery = mnemo('keys', 'list', '--database-url', 'postgres://me@127.0.0.1:1/db?password=s3cret');
+    assert.equal(inQuery.status, 1);
+    assert.match(inQuery.stderr, /postgres:\/\/me@127\.0\.0\.1:1\/db\?password=\*\*\*/);
+    assert.ok(!inQuery.stderr.includes('s3cret'), inQuery.stderr);
+    const other = mnemo('keys', 'list', '--database-url', 'mysql://me@127.0.0.1:1/db');
+    assert.equal(other.status, 1);
+    assert.match(other.stderr, /--database-url.*must be a postgres:\/\//);
   });
 });

@@ -11,7 +11,7 @@ import {
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
-import { bySchema } from '../options.ts';
+import { bySchema, postgresUrl } from '../options.ts';
 
 interface Where {
   dataDir?: string;
@@ -64,7 +64,9 @@ const whereOptions = (cmd: Command) =>
       new Option(
         '--database-url <url>',
         "a hosted Mnemo's PostgreSQL database (postgres://...; also MNEMO_DATABASE_URL)",
-      ).conflicts(['dataDir', 'keyRegistry']),
+      )
+        .argParser(postgresUrl)
+        .conflicts(['dataDir', 'keyRegistry']),
     );
 
 /** An empty list is refused: it would otherwise read as "not given" and issue all six scopes. */
