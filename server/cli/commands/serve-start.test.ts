@@ -224,6 +224,27 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       assert.match(serve.stderr(), /--database-url is for --engine postgres/);
     });
 
+    it('--key-registry with --engine postgres: a usage error before the database is tried', async () => {
+      const serve = mnemo([
+        'serve',
+        '--engine',
+        'postgres',
+        '--port',
+        '0',
+        '--database-url',
+        'postgres://me@127.0.0.1:1/db',
+        '--key-registry',
+        '/tmp/keys.json',
+      ]);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null });
+      assert.match(
+        serve.stderr(),
+        /--key-registry is not used with --engine postgres: its keys live in the database/,
+      );
+      assert.doesNotMatch(serve.stderr(), /could not be used/, 'refused before the database was tried');
+    });
+
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
       it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
         const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);

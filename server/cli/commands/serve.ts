@@ -113,6 +113,13 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         } catch (e) {
           command.error(`error: MNEMO_DATABASE_URL: ${(e as Error).message}`, { exitCode: 1 });
         }
+        // Keys live in the database, where every process reads them and a revoke reaches them all: a
+        // registry file would give one process keys of its own that no revoke in the database touches.
+        if (flags.keyRegistry !== undefined)
+          command.error(
+            'error: --key-registry is not used with --engine postgres: its keys live in the database (mnemo keys ... --database-url URL)',
+            { exitCode: 1 },
+          );
       } else if (flags.databaseUrl)
         command.error('error: --database-url is for --engine postgres', { exitCode: 1 });
       // Flags were checked as commander read them; the variable is checked here.
@@ -208,7 +215,15 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       process.stdout.write(`listening on ${server.url}\n`);
       const zone = server.engine.info.timeZone;
       log(
-        `engine ${flags.engine}, deployment ${deployment}${dataDir ? `, data dir ${dataDir}` : ''}${zone ? `, time zone ${zone}` : ''}`,
+        `engine ${flags.engine}, deployment ${deployment}${
+          flags.engine === 'postgres'
+            ? flags.dataDir
+              ? ' (--data-dir is not used by this engine)'
+              : ''
+            : dataDir
+              ? `, data dir ${dataDir}`
+              : ''
+        }${zone ? `, time zone ${zone}` : ''}`,
       );
       const exposed = exposureWarning(flags.host);
       // Not a log line: it shows with MNEMO_LOG=silent too.
