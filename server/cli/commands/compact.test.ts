@@ -59,4 +59,19 @@ describe("mnemo compact on a hosted Mnemo's database", { skip }, () => {
     );
     assert.ok(!down.stderr.includes('s3cret'), down.stderr);
   });
+
+  it('refuses a schema newer than it knows: its tables may hold bytes this Mnemo would not rewrite', async () => {
+    const url = await cluster!.freshDatabase();
+    const client = connectPostgres(url, { max: 1 });
+    try {
+      await migrate(client);
+      await client.query("INSERT INTO mnemo_migrations (version, name) VALUES (9999, 'from the future')");
+      const r = mnemo({}, 'compact', '--database-url', url);
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout, '', 'nothing was compacted');
+      assert.match(r.stderr, /has schema version 9999, newer than this Mnemo knows \(\d+\)/);
+    } finally {
+      await client.close();
+    }
+  });
 });
