@@ -213,6 +213,10 @@ describe('the Host check of a server bound to every interface (--host 0.0.0.0 or
         const reply = await get(bound, host);
         assertErrorShape(reply, 403, 'http_403');
         assert.match(String(reply.body.message), /DNS-rebinding/);
+        // What was refused, and the way through for a reverse proxy, which sends its public name.
+        const sent = host(servers[bound]!.port);
+        assert.ok(String(reply.body.message).endsWith(`; it was sent "${sent}"`), String(reply.body.message));
+        assert.match(String(reply.body.message), /give its address with --public-url/);
       }
     });
   }

@@ -8,6 +8,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { MnemoError } from '../engine/errors/mnemo-error.ts';
+import { quoted } from '../engine/errors/shown-value.ts';
 import { answeredError, faultReport, frameworkError } from './http/error-response.ts';
 import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
 
@@ -116,7 +117,10 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       // Before node-server, which refuses some Hosts itself (a user@ part, a non-canonical address)
       // with a bare 400: whatever is not this server's own name gets the guard's answer.
       if (!hostAllowed(options.loopback, host))
-        return writeError(res, new MnemoError('http_403', options.loopback.refusal));
+        return writeError(
+          res,
+          new MnemoError('http_403', `${options.loopback.refusal}; it was sent ${quoted(host)}`),
+        );
       // Host names are case-insensitive; node-server accepts only the canonical (lower-case) spelling.
       req.headers.host = host.toLowerCase();
       void nodeServerListener(req, res);

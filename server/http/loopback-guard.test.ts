@@ -95,13 +95,21 @@ describe('loopback guard with public URLs (a reverse proxy in front)', () => {
   const without = loopbackPolicy('127.0.0.1', () => 7821);
 
   it("accepts each public URL's host (with its port when it names one) besides loopback", () => {
-    for (const h of ['mnemo.example.com', 'MNEMO.example.com', 'lan.example:8080', '127.0.0.1:7821'])
+    // The scheme's default port written out is the same authority (RFC 9110 4.2.3); some proxies send it.
+    for (const h of [
+      'mnemo.example.com',
+      'MNEMO.example.com',
+      'mnemo.example.com:443',
+      'lan.example:8080',
+      '127.0.0.1:7821',
+    ])
       assert.ok(hostAllowed(policy, h), h);
     for (const h of ['mnemo.example.com', 'lan.example:8080']) assert.ok(!hostAllowed(without, h), h);
     for (const h of [
       'mnemo.example.com:7821',
-      'mnemo.example.com:443',
+      'mnemo.example.com:80',
       'lan.example',
+      'lan.example:80',
       'evil.example',
       'mnemo.example.com.evil.example',
       'x.mnemo.example.com',

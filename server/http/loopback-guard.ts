@@ -73,13 +73,26 @@ export function loopbackPolicy(
 ): LoopbackPolicy {
   const anyAddress = !isLoopbackHost(boundHost);
   let built: { port: number; hosts: Set<string> } | null = null;
-  // As a Host header names them: the port only when the URL gives one other than its scheme's default.
-  const publicHosts = new Set(publicUrls.map((u) => u.host.toLowerCase()));
+  // As a Host header names them: without a port when the URL gives its scheme's default, and with that
+  // default written out too, which is the same authority (RFC 9110 4.2.3) and some proxies send.
+  const publicHosts = new Set(
+    publicUrls.flatMap((u) => {
+      const host = u.host.toLowerCase();
+      return u.port === ''
+        ? [host, `${u.hostname.toLowerCase()}:${u.protocol === 'https:' ? 443 : 80}`]
+        : [host];
+    }),
+  );
   const names = publicUrls.length > 0 ? ', its public URL' : '';
+  // Behind a reverse proxy, the first request refused is the first sign the public URL was not given.
+  const why =
+    publicUrls.length > 0
+      ? 'DNS-rebinding protection'
+      : 'DNS-rebinding protection; behind a reverse proxy, give its address with --public-url';
   return {
     refusal: anyAddress
-      ? `Host: this server answers only to an IP address or to its own name${names} (DNS-rebinding protection)`
-      : `Host: this server answers only to its loopback address${names} (DNS-rebinding protection)`,
+      ? `Host: this server answers only to an IP address or to its own name${names} (${why})`
+      : `Host: this server answers only to its loopback address${names} (${why})`,
     publicOrigins: new Set(publicUrls.map((u) => u.origin.toLowerCase())),
     isPublicHost: (hostAndPort) => publicHosts.has(hostAndPort),
     allows(hostAndPort) {
