@@ -105,7 +105,7 @@ export class WatermarkCodec {
     const fail = () =>
       new MnemoError(
         'invalid_watermark',
-        `${what}: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): read afresh without it`,
+        `${what}: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): leave it out and read afresh`,
       );
     if (!watermark.startsWith('wm_')) throw fail();
     const raw = Buffer.from(watermark.slice(3), 'base64url').toString('utf8');

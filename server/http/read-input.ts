@@ -198,7 +198,7 @@ function readWatermarkHeader(c: HonoContext<AppEnv>): string | undefined {
   } catch {
     throw new MnemoError(
       'invalid_watermark',
-      'Brain-Watermark: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): send the request without it',
+      'Brain-Watermark: not a watermark issued by this Brain (one of another Brain, of an earlier Brain of this id, or from before its store was restored): leave it out and read afresh',
     );
   }
 }

@@ -222,7 +222,10 @@ describe('restoreStore', () => {
         assert.equal(page.data.length, 2, 'what the WAL held came with the file');
         await assert.rejects(
           back.listMemories(tenant, 'life', { limit: 10, since_watermark: mark }),
-          { code: 'invalid_watermark', message: /before its store was restored\): read afresh without it$/ },
+          {
+            code: 'invalid_watermark',
+            message: /before its store was restored\): leave it out and read afresh$/,
+          },
           'a watermark from the store as it went on after the backup names steps the restored one reuses',
         );
       } finally {
