@@ -133,7 +133,8 @@ export function register(program: Command): void {
       const client = localServer(flags);
       if (!client) return;
       try {
-        console.log(formatStatus(await client.unpairSync(flags.brain)));
+        const s = await client.unpairSync(flags.brain);
+        console.log(`Brain ${s.brain_id} is unpaired; nothing was deleted on either side`);
       } catch (e) {
         fail(e);
       }
