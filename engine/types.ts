@@ -103,7 +103,7 @@ export interface Engine {
   createBrain(t: Tenant, body: BrainCreate): Promise<{ brain: Brain; watermark: string }>;
   getBrain(t: Tenant, brainId: string): Promise<Brain>;
   forgetBrain(t: Tenant, brainId: string): Promise<DeletionReceipt>;
-  getProfile(t: Tenant, brainId: string, q: { limit: number }): Promise<Profile>;
+  getProfile(t: Tenant, brainId: string, q: { limit: number; cursor?: string | undefined }): Promise<Profile>;
   getCensus(t: Tenant, brainId: string): Promise<Census>;
 
   /**

@@ -17,10 +17,24 @@ export const Profile = z
     watermark: z.string(),
     lines: z.array(ProfileLine).describe('Current Memories owned by self, newest first; every line cited.'),
     has_more: z.boolean(),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Additive: set when has_more is; pass it as `cursor` for the next (older) lines.'),
   })
   .meta({ id: 'Profile' });
 export type Profile = z.infer<typeof Profile>;
-export const ProfileQuery = z.strictObject({ limit: pageLimit(50, 200) });
+export const ProfileQuery = z.strictObject({
+  limit: pageLimit(50, 200),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Additive: a page's next_cursor, for the lines after it (by valid_from, then write order). A " +
+        "cursor not issued for this Brain's profile is `invalid_request_body`.",
+    ),
+});
 
 export const NoiseItem = z.object({
   kind: z.enum([

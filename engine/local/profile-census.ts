@@ -2,28 +2,34 @@ import type { Census, Profile } from '../contract/index.ts';
 import type { NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
+import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type EngineCtx } from './local-ctx.ts';
 import { toMemories } from './memories.ts';
 
 /**
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
- * newest (world time) first, each cited. A hosted deployment shows only lines with a supporting Record
- * that is not local_only, citing only those.
+ * newest (world time) first, each cited, paged by a cursor holding the last line's (valid_from, write
+ * order). A hosted deployment shows only lines with a supporting Record that is not local_only, citing
+ * only those.
  */
 export async function getProfile(
   ctx: EngineCtx,
   t: Tenant,
   brainId: string,
-  q: { limit: number },
+  q: { limit: number; cursor?: string | undefined },
 ): Promise<Profile> {
   const b = await requireBrain(ctx, t, brainId);
+  const after = q.cursor !== undefined ? decodeProfileCursor(b.id, q.cursor) : undefined;
   // Read before the lines, so the lines are at least as new as the step the watermark names.
   const watermark = await watermarkOf(ctx, b);
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
-    const rows = await u.memories.currentOfSelf({ nowMs, shareableOnly: hosted, limit: q.limit + 1 });
-    const page = await toMemories(u, rows.slice(0, q.limit), nowMs, hosted);
+    const rows = await u.memories.currentOfSelf({ nowMs, shareableOnly: hosted, limit: q.limit + 1, after });
+    const shown = rows.slice(0, q.limit);
+    const page = await toMemories(u, shown, nowMs, hosted);
+    const last = shown.at(-1);
+    const hasMore = rows.length > q.limit && last !== undefined;
     return {
       object: 'profile',
       brain_id: b.id,
@@ -36,7 +42,8 @@ export async function getProfile(
         valid_from: m.valid_from,
         citations: m.citations,
       })),
-      has_more: rows.length > q.limit,
+      has_more: hasMore,
+      next_cursor: hasMore ? encodeProfileCursor(b.id, { validFromMs: last.valid_from_ms, n: last.n }) : null,
     };
   });
 }

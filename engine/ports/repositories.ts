@@ -194,9 +194,15 @@ export interface MemoryReads {
   /**
    * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of), the
    * latest `valid_from` first and, at one `valid_from`, the last written first, up to `limit` (the
-   * profile); `shareableOnly` as for `list`.
+   * profile); `shareableOnly` as for `list`; `after`, those past that position in this order (the
+   * next page).
    */
-  currentOfSelf(query: { nowMs: number; shareableOnly: boolean; limit: number }): Promise<MemoryVersionRow[]>;
+  currentOfSelf(query: {
+    nowMs: number;
+    shareableOnly: boolean;
+    limit: number;
+    after?: { validFromMs: number; n: number } | undefined;
+  }): Promise<MemoryVersionRow[]>;
 }
 
 /** What derivation changes of a Memory version in place (each named field, nothing else). */

@@ -17,6 +17,7 @@ import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../core/shared/canonical-json.ts';
 import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
+import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { isErasable } from '../core/shared/erasable.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
@@ -169,23 +170,36 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async getProfile(t, brainId, q) {
       const s = state(t, brainId);
+      const after = q.cursor !== undefined ? decodeProfileCursor(brainId, q.cursor) : undefined;
+      // As the local engine orders them: latest valid_from first, then the last written first; the
+      // cursor is the last line's (valid_from, write order).
       const own = [...s.memories.values()]
-        .map((m) => m.memory)
-        .filter((m) => m.owner.state === 'self')
-        .reverse();
+        .map(({ memory, n }) => ({ memory, validFromMs: Date.parse(memory.valid_from), n }))
+        .filter(({ memory }) => memory.owner.state === 'self')
+        .sort((a, z) => z.validFromMs - a.validFromMs || z.n - a.n)
+        .filter(
+          (l) =>
+            !after ||
+            l.validFromMs < after.validFromMs ||
+            (l.validFromMs === after.validFromMs && l.n < after.n),
+        );
+      const shown = own.slice(0, q.limit);
+      const last = shown.at(-1);
+      const hasMore = own.length > q.limit && last !== undefined;
       return {
         object: 'profile',
         brain_id: brainId,
         self: s.brain.self,
         watermark: watermark(s),
-        lines: own.slice(0, q.limit).map((m) => ({
+        lines: shown.map(({ memory: m }) => ({
           memory_id: m.id,
           statement: m.statement,
           subject: m.subject,
           valid_from: m.valid_from,
           citations: m.citations,
         })),
-        has_more: own.length > q.limit,
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeProfileCursor(brainId, last) : null,
       };
     },
 

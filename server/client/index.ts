@@ -211,7 +211,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       json<Brain>({ method: 'GET', path: brainPath(brainId), ...o }),
     forgetBrain: (brainId: string, o: CallOptions = {}) =>
       forget({ method: 'DELETE', path: brainPath(brainId), ...o }, 'brain_not_found'),
-    getProfile: (brainId: string, q: { limit?: number } = {}, o: CallOptions = {}) =>
+    getProfile: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>
       json<Profile>({ method: 'GET', path: `${brainPath(brainId)}/profile`, query: q, ...o }),
     getCensus: (brainId: string, o: CallOptions = {}) =>
       json<Census>({ method: 'GET', path: `${brainPath(brainId)}/census`, ...o }),

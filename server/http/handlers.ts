@@ -159,7 +159,7 @@ export const handlers: Record<string, Handler> = {
     return c.json(await scoped.forgetBrain(i.params.brain_id!));
   },
   async getProfile(c, i, { scoped }) {
-    return c.json(await scoped.getProfile(i.params.brain_id!, i.query as { limit: number }));
+    return c.json(await scoped.getProfile(i.params.brain_id!, i.query as { limit: number; cursor?: string }));
   },
   async getCensus(c, i, { scoped }) {
     return c.json(await scoped.getCensus(i.params.brain_id!));

@@ -160,6 +160,8 @@ export function pgMemories(
       const p = params(brainUid);
       const where = ['m.brain_uid = $1', "m.owner_state = 'self'", currentSql(p, query.nowMs)];
       if (query.shareableOnly) where.push(shareableSql());
+      if (query.after)
+        where.push(`(m.valid_from_ms, m.n) < (${p.bind(query.after.validFromMs)}, ${p.bind(query.after.n)})`);
       return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);
     },
     async insert(row, citations) {

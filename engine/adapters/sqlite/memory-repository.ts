@@ -112,15 +112,27 @@ export function memoryPageSql(
 /** The profile's read (currentOfSelf): on the (brain, valid_from) index of the self's Memories. */
 export function currentOfSelfSql(
   brainUid: string,
-  q: { nowMs: number; shareableOnly: boolean; limit: number },
+  q: {
+    nowMs: number;
+    shareableOnly: boolean;
+    limit: number;
+    after?: { validFromMs: number; n: number } | undefined;
+  },
 ): { sql: string; params: SqlParam[] } {
   const current = currentSql(q.nowMs);
+  // Spelled so the index's valid_from_ms range bounds the read (a row value would not).
+  const after = q.after
+    ? {
+        sql: 'AND m.valid_from_ms <= ? AND (m.valid_from_ms < ? OR m.n < ?)',
+        params: [q.after.validFromMs, q.after.validFromMs, q.after.n],
+      }
+    : { sql: '', params: [] };
   return {
     sql: `SELECT ${versionColumns} FROM memories m
           WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current.sql}
-            ${q.shareableOnly ? `AND ${shareableSql()}` : ''}
+            ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${after.sql}
           ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
-    params: [brainUid, ...current.params, q.limit],
+    params: [brainUid, ...current.params, ...after.params, q.limit],
   };
 }
 
