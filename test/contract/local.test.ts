@@ -19,6 +19,7 @@ runContractSuite(
     replicaIds: 'per-store',
     entityLane: true,
     timeLane: true,
+    resolvesOwners: true,
   },
   (o = {}) => {
     n += 1;

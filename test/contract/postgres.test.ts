@@ -18,6 +18,7 @@ const traits = {
   replicaIds: 'per-brain' as const,
   entityLane: true,
   timeLane: true,
+  resolvesOwners: true,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

@@ -396,6 +396,87 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     });
   });
 
+  describe('profile pages', () => {
+    let server: RunningServer;
+    let api: Client;
+    const noLines = traits.resolvesOwners ? false : 'this engine resolves no owners: its profile is empty';
+    const profile = async (brain: string, query: string) =>
+      assertShape(Profile, (await api.get(`/brains/${brain}/profile?${query}`)).body);
+    before(async () => {
+      server = await factory();
+      api = await brainWithKey(server);
+      // Three lines said at once (one valid_from: write order breaks the tie) and two said later.
+      for (const [text, occurred_at] of [
+        ['I like green tea. I play chess on Sundays. I own a red bike.', '2024-01-01T09:00:00Z'],
+        ['I speak Dutch. I grow tomatoes.', '2024-06-01T09:00:00Z'],
+      ] as const) {
+        const { record } = await remember(api, 'b', {
+          content: { kind: 'message', text, speaker: 'Ana' },
+          source: { name: 'chat' },
+          occurred_at,
+        });
+        await ready(api, 'b', record.id);
+      }
+    });
+    after(() => server.close());
+
+    it(
+      'paging by next_cursor serves every line once, in order, and ends with next_cursor null',
+      { skip: noLines },
+      async () => {
+        const whole = await profile('b', 'limit=200');
+        assert.equal(whole.lines.length, 5);
+        assert.deepEqual([whole.has_more, whole.next_cursor], [false, null]);
+        const paged: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: Profile = await profile('b', `limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+          assert.ok(page.lines.length <= 2);
+          assert.equal(page.next_cursor !== null, page.has_more);
+          paged.push(...page.lines.map((l) => l.memory_id));
+          cursor = page.next_cursor;
+          pages += 1;
+        } while (cursor !== null);
+        assert.equal(pages, 3);
+        assert.deepEqual(
+          paged,
+          whole.lines.map((l) => l.memory_id),
+        );
+      },
+    );
+
+    it('a cursor this server did not issue is refused as listMemories refuses one', async () => {
+      for (const path of ['profile?cursor=nope', 'memories?cursor=nope'])
+        assertError(await api.get(`/brains/b/${path}`), 400, 'invalid_request', 'invalid_request_body');
+      // A listMemories cursor names no place in a profile.
+      const memories = (await api.get<{ next_cursor: string | null }>('/brains/b/memories?limit=1')).body;
+      assert.ok(memories.next_cursor);
+      assertError(
+        await api.get(`/brains/b/profile?cursor=${memories.next_cursor}`),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+
+    it("another Brain's profile cursor is refused", { skip: noLines }, async () => {
+      const { next_cursor } = await profile('b', 'limit=1');
+      assert.ok(next_cursor);
+      assert.equal(
+        (await api.post('/brains', { id: 'b2', self: { type: 'person', name: 'Ana' } })).status,
+        201,
+      );
+      assertError(
+        await api.get(`/brains/b2/profile?cursor=${next_cursor}`),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.equal((await api.get(`/brains/b/profile?cursor=${next_cursor}`)).status, 200);
+    });
+  });
+
   describe(
     "all-day events in the server's calendar",
     { skip: traits.timeLane ? false : 'this engine has no time lane' },

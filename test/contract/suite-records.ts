@@ -27,6 +27,8 @@ export interface EngineTraits {
   entityLane?: boolean;
   /** Retrieval runs the time lane, reading a query's days in the server's `timeZone`. */
   timeLane?: boolean;
+  /** What the Brain's self says is the self's (the reference engine resolves no owner: no profile lines). */
+  resolvesOwners?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {

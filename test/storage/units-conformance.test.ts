@@ -1915,7 +1915,14 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       for (const [id, o, r] of rows) await b.addMemory(memoryRow(uid, m(id), o), [m(r)]);
       await b.addRecord(other, `${other}_r1`);
       await b.addMemory(memoryRow(other, `${other}_p`), [`${other}_r1`]);
-      const self = async (q: { nowMs?: number; shareableOnly?: boolean; limit?: number } = {}) =>
+      const self = async (
+        q: {
+          nowMs?: number;
+          shareableOnly?: boolean;
+          limit?: number;
+          after?: { validFromMs: number; n: number };
+        } = {},
+      ) =>
         (
           await b.units.read(uid, (u) =>
             u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 10, ...q }),
@@ -1933,6 +1940,21 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         ['fut', 'sch', 'p3', 'P2', 'loc', 'p1'],
         'a scheduled value is on it once begun',
       );
+      // The next page: past a line's (valid_from, write order).
+      const all = await b.units.read(uid, (u) =>
+        u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 10 }),
+      );
+      const at = (id: string) => {
+        const r = all.find((v) => v.id === m(id))!;
+        return { validFromMs: r.valid_from_ms, n: r.n };
+      };
+      assert.deepEqual(
+        await self({ after: at('p3') }),
+        ['P2', 'loc', 'p1'],
+        'P2: same valid_from, written before',
+      );
+      assert.deepEqual(await self({ after: at('fut'), limit: 1 }), ['p3']);
+      assert.deepEqual(await self({ after: at('p1') }), []);
       const [row] = await b.units.read(uid, (u) =>
         u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 1 }),
       );
