@@ -6,7 +6,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { MnemoClient } from '../../server/client/index.ts';
 import { keys, readContested } from './queries.ts';
 
-/** Disagreements are few; this many is more than a profile of 100 lines can show. */
+/** Disagreements are few: this many covers a profile read many pages deep. */
 const maxShown = 1000;
 
 /**

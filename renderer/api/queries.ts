@@ -231,10 +231,13 @@ export const watermarkOptions = (client: MnemoClient, brainId: string) =>
     refetchInterval: (q) => (brainIsGone(q.state.error) ? false : 2000),
   });
 
+/** The profile's lines, a page at a time (its self and watermark are on every page). */
 export const profileOptions = (client: MnemoClient, brainId: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: keys.profile(brainId),
-    queryFn: ({ signal }) => client.getProfile(brainId, { limit: 100 }, { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      client.getProfile(brainId, { limit: 100, ...after(pageParam) }, { signal }),
+    ...byCursor,
   });
 
 export const censusOptions = (client: MnemoClient, brainId: string) =>

@@ -1,10 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
 import { censusOptions, profileOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { CensusExample } from '../components/census-example.tsx';
+import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
@@ -90,7 +91,9 @@ function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }
 
 export function ProfileScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const profile = useQuery(profileOptions(client, brainId));
+  const profile = useInfiniteQuery(profileOptions(client, brainId));
+  const self = profile.data?.pages[0]?.self ?? null;
+  const lines = profile.data?.pages.flatMap((p) => p.lines) ?? [];
   const census = useQuery(censusOptions(client, brainId));
   return (
     <>
@@ -104,14 +107,17 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
           <Loading what="the profile" />
         ) : profile.data === undefined || errorHidesData(profile) ? (
           <ErrorNotice error={profile.error} />
-        ) : !profile.data.self ? (
+        ) : !self ? (
           <Empty title="This Brain does not know whose memory it is">
             It was created without an owner, so nothing can be said about “you”.
           </Empty>
-        ) : profile.data.lines.length === 0 ? (
-          <Empty title={`Nothing known about ${profile.data.self.name} yet`} />
+        ) : lines.length === 0 ? (
+          <Empty title={`Nothing known about ${self.name} yet`} />
         ) : (
-          <ProfileLines brainId={brainId} lines={profile.data.lines} />
+          <>
+            <ProfileLines brainId={brainId} lines={lines} />
+            <ShowMore list={profile} label="Show more" />
+          </>
         )}
       </section>
       <section aria-labelledby="census">

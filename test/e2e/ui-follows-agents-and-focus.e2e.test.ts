@@ -174,6 +174,23 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
   assert.deepEqual(problems, []);
 });
 
+test('the Profile reads past its first page with Show more, each line once', async () => {
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/big/profile');
+  const items = 'section[aria-labelledby="profile"] ul.list > li';
+  await until(page, `document.querySelectorAll('${items}').length === 100`, 10_000);
+  const more = page.locator('section[aria-labelledby="profile"]').getByRole('button', { name: 'Show more' });
+  await more.focus();
+  await page.keyboard.press('Enter');
+  await until(page, `document.querySelectorAll('${items}').length === 200`);
+  assert.equal(await focusedElement(page), 'BUTTON Show more');
+  const links = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('${items} .item-main > p:first-child a')].map((a) => a.getAttribute('href'))`,
+  );
+  assert.equal(new Set(links).size, 200, 'no line shown twice');
+  assert.deepEqual(problems, []);
+});
+
 test('Records, Conflicts, Profile and the Brains list follow what an agent writes', async () => {
   await app().api.createBrain({ id: 'follow', name: 'Follow', self: { type: 'person', name: 'Cy' } });
   const { page, problems } = await ui();
