@@ -87,6 +87,8 @@ export class WatermarkCodec {
 
   /** Returns where the watermark stands for a delta read of Memories, or throws invalid_watermark. */
   decodeMemoryPlace(watermark: string, brainUid: string, what = 'since_watermark'): MemoryPlace {
+    // The Brain's beginning, as the Record feed takes it: a first delta read needs no watermark kept.
+    if (watermark === 'start') return { seq: 0 };
     const { seq, place } = this.open(watermark, brainUid, what);
     if (place === undefined) return { seq };
     if (place[0] === 'x')

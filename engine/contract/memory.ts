@@ -127,7 +127,8 @@ export const MemoryListQuery = z.strictObject({
         '`watermark` and `removed`. A page holds at most `limit` entries of `data` and `removed` together: ' +
         'a step with more (forgetting a source removes all its Memories at one step) goes on in the next ' +
         'page, from a watermark inside it. Not combined with `cursor` (`conflicting_parameters`). Loop: ' +
-        'read a page, apply it, send its `watermark` back, repeat while `has_more`.',
+        'read a page, apply it, send its `watermark` back, repeat while `has_more`. `start` is the ' +
+        "Brain's beginning: a first delta read from it lists every Memory the Brain has.",
     ),
   cursor: z.string().min(1).optional(),
   limit: pageLimit(50, 200),

@@ -147,6 +147,27 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       assert.equal(empty.data.length, 0);
     });
 
+    it('a delta read from start lists every Memory of the Brain, then goes on from its watermark', async () => {
+      const api = await brainWithKey(server, 'fromstart');
+      const ids: string[] = [];
+      for (const text of ['The first thing learned.', 'The second thing learned.']) {
+        const { record } = await remember(api, 'fromstart', { content: text });
+        ids.push(...(await ready(api, 'fromstart', record.id)).memory_ids);
+      }
+      const all = assertShape(
+        MemoryPage,
+        (await api.get('/brains/fromstart/memories?since_watermark=start')).body,
+      );
+      assert.deepEqual(all.data.map((m) => m.id).sort(), [...ids].sort());
+      assert.equal(all.has_more, false);
+      const after = assertShape(
+        MemoryPage,
+        (await api.get(`/brains/fromstart/memories?since_watermark=${encodeURIComponent(all.watermark!)}`))
+          .body,
+      );
+      assert.deepEqual(after.data, []);
+    });
+
     it('since_watermark with cursor is conflicting_parameters; undeclared parameters are unknown_query_parameter listing them', async () => {
       const api = await brainWithKey(server);
       const { watermark } = await remember(api, 'b', { content: 'x marks' });
