@@ -195,7 +195,8 @@ const tools: McpTool[] = [
       'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
       'conflicts (current values sharing a slot with another; values with the same slot disagree), and slot ' +
       "lists one slot's values (with status all, its history). Page with cursor / next_cursor. To follow " +
-      'changes, pass since_watermark (a watermark from remember, get_context or an earlier delta page): only the ' +
+      'changes, pass since_watermark (a watermark from remember, get_context or an earlier delta page, or ' +
+      '"start" for everything from the beginning): only the ' +
       'Memories learned or revised after it, oldest first, with a watermark to send back next time.',
     input: {
       q: mem.q,
