@@ -138,6 +138,18 @@ describe('transactions on a server', { skip: server.skip }, () => {
     for (const p of (await pools) ?? []) await p.close();
   });
 
+  it("names its connections by the process, so pg_stat_activity tells a fleet's processes apart", async () => {
+    const [db] = await migratedDatabase(server.cluster(), 1, 1);
+    try {
+      const { rows } = await db!.query<{ name: string }>(
+        'SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()',
+      );
+      assert.equal(rows[0]?.name, `mnemo ${process.pid}`);
+    } finally {
+      await db!.close();
+    }
+  });
+
   it('rejects a transaction whose connection the server ends between statements, and serves again', async () => {
     const [db, other] = await migratedDatabase(server.cluster(), 2, 1);
     const ended = db!.transaction(async (tx) => {

@@ -139,6 +139,8 @@ export function connectPostgres(
     connectionString: url,
     max: options.max ?? 10,
     types,
+    // pg_stat_activity then tells a fleet's processes apart; an application_name in the URL wins.
+    application_name: `mnemo ${process.pid}`,
     // A server that never answers is an error after a while, not a process that hangs.
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 15_000,
   });
