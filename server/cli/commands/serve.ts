@@ -75,7 +75,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     )
     .option(
       '--trace-buffer <n>',
-      'how many recent traces to keep in memory (all Brains)',
+      'how many recent traces to keep: in memory for all Brains (local, reference), in the database per Brain (postgres)',
       nonNegativeInt,
       1_000,
     )
