@@ -2,7 +2,7 @@ import { createApp, type AppOptions } from './http/app.ts';
 import { loopbackPolicy, publicDocsBase } from './http/loopback-guard.ts';
 import { listen, type Listener } from './listen.ts';
 
-export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopback'> {
+export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopback' | 'apiBases'> {
   host: string;
   /** 0: any free port. */
   port: number;
@@ -25,8 +25,14 @@ export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; 
   const publicDocs = publicUrls[0] ? publicDocsBase(publicUrls[0]) : undefined;
   const docsUrlBase = () => docsBase ?? publicDocs ?? `${origin()}/docs`;
   const loopback = loopbackPolicy(host, () => port, publicUrls);
+  const withoutTrailingSlash = (href: string) => {
+    let end = href.length;
+    while (end > 0 && href[end - 1] === '/') end -= 1;
+    return href.slice(0, end);
+  };
+  const apiBases = () => [...publicUrls.map((u) => withoutTrailingSlash(u.href)), `${origin()}/v1`];
   const listener = await listen({
-    fetch: createApp({ ...app, docsUrlBase, loopback }).fetch,
+    fetch: createApp({ ...app, docsUrlBase, loopback, apiBases }).fetch,
     host,
     port: wanted,
     loopback,

@@ -24,6 +24,11 @@ export interface AppOptions {
   uploadParent?: string | undefined;
   /** Base of docs_url; a function because the real port is known only after listening. */
   docsUrlBase: () => string;
+  /**
+   * The /v1 bases clients reach this server at (its public URLs, then its own address), which the
+   * served OpenAPI document names as its `servers`; absent: the committed document's.
+   */
+  apiBases?: () => string[];
   loopback: LoopbackPolicy;
   logger?: (line: string) => void;
   /** Extra routes outside /v1 (the UI, /mcp), mounted after the guards. */
@@ -67,7 +72,15 @@ function allowedMethods(path: string): string[] {
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const limiter = new FixedWindowLimiter(options.rateLimit, options.now);
-  const openapi = JSON.stringify(buildOpenApi(), null, 2);
+  const contract = buildOpenApi();
+  // Built on the first request, when the port is known; a generated client then points at this server.
+  let openapi: string | null = null;
+  const servedOpenApi = () =>
+    (openapi ??= JSON.stringify(
+      options.apiBases ? { ...contract, servers: options.apiBases().map((url) => ({ url })) } : contract,
+      null,
+      2,
+    ));
   const log = options.logger ?? (() => {});
   const countRequest = (principal: Principal) => {
     const wait = limiter.hit(principal.rateKey);
@@ -100,7 +113,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   const [openapiPath, docsPath, errorsPath, errorPath] = pagePaths;
-  app.get(openapiPath, (c) => c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
+  app.get(openapiPath, (c) =>
+    c.body(servedOpenApi(), 200, { 'Content-Type': 'application/json; charset=utf-8' }),
+  );
   app.get(docsPath, (c) => c.html(errorIndexPage()));
   app.get(errorsPath, (c) => c.html(errorIndexPage()));
   app.get(errorPath, (c) => {

@@ -593,12 +593,13 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       assert.match(await res.text(), /invalid_api_key/);
     });
 
-    it('GET /v1/openapi.json serves the committed contract', async () => {
+    it('GET /v1/openapi.json serves the committed contract, naming this server as its server', async () => {
       const res = await fetch(`${server.url}/openapi.json`);
       assert.equal(res.status, 200);
-      const served = await res.json();
+      const served = (await res.json()) as Record<string, unknown>;
       const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
-      assert.deepEqual(served, committed);
+      assert.deepEqual({ ...served, servers: null }, { ...committed, servers: null });
+      assert.deepEqual(served.servers, [{ url: server.url }]);
       assert.equal(served.openapi, '3.1.0');
     });
 

@@ -379,6 +379,12 @@ describe('serve --public-url', () => {
       );
     }
     assert.equal((await hostOf(url, 'evil.example')).status, 403);
+    // The contract names where clients reach the server: the public URLs first, then its own address.
+    const contract = (await (await fetch(`${url}/openapi.json`)).json()) as { servers: { url: string }[] };
+    assert.deepEqual(
+      contract.servers.map((s) => s.url),
+      ['https://mnemo.example.com/v1', 'https://alt.example:8443/v1', url],
+    );
     serve.child.kill('SIGTERM');
     await within(serve.exited, 60_000);
   });
