@@ -20,9 +20,10 @@ const statementShortText = blankRefused(2_000, '2,000');
 
 /**
  * Speaker names (compared trimmed and case-insensitively) that mean the Brain's own person: an import
- * writes the user's own messages as "self", and agents' transcripts name the user "user".
+ * writes the user's own messages as "self", agents' transcripts name the user "user", and a redacted
+ * copy synced to a hub names the device's person "[self]" (engine/local/sync/redact.ts).
  */
-export const selfSpeakerNames: ReadonlySet<string> = new Set(['self', 'me', 'i', 'user', 'myself']);
+export const selfSpeakerNames: ReadonlySet<string> = new Set(['self', 'me', 'i', 'user', 'myself', '[self]']);
 
 export const MessageContent = z
   .strictObject({
