@@ -5,16 +5,18 @@ process.env.TZ = 'America/Los_Angeles';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { allDayDays, textDays as daysAt } from '../../engine/contract/all-day.ts';
 import type { TypedContent } from '../../engine/contract/index.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseIcs } from '../../server/import/formats/ics.ts';
 import { collect, writeTree } from '../../server/import/test-support.ts';
 
-const { allDayDays, evidenceWhen, formatAllDay, formatDays, memoryDays, recordDays, textDays } =
+const { evidenceWhen, formatAllDay, formatDays, memoryDays, recordDays } =
   await import('../../renderer/all-day.ts');
 const { validitySpan } = await import('../../renderer/format.ts');
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const textDays = (text: string, at: string) => daysAt(text, Date.parse(at));
 const event = (starts_at?: string, ends_at?: string): Extract<TypedContent, { kind: 'event' }> => ({
   kind: 'event',
   title: "Mum's birthday",
