@@ -22,6 +22,24 @@ export function writeTree(files: Record<string, string | Uint8Array>): { root: s
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** An iCalendar file (CRLF lines) holding these events, each given as its property lines. */
+export function icsOf(...events: string[][]): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0'];
+  for (const e of events) lines.push('BEGIN:VEVENT', ...e, 'END:VEVENT');
+  return [...lines, 'END:VCALENDAR', ''].join('\r\n');
+}
+
+/** An all-day birthday on 15 April 2024 and a dentist at 17:00Z that day: the all-day shape and not. */
+export const birthdayAndDentist = [
+  [
+    'UID:birthday@example.com',
+    'DTSTART;VALUE=DATE:20240415',
+    'DTEND;VALUE=DATE:20240416',
+    "SUMMARY:Mum's birthday",
+  ],
+  ['UID:dentist@example.com', 'DTSTART:20240415T170000Z', 'DTEND:20240415T180000Z', 'SUMMARY:Dentist'],
+];
+
 /** A calendar whose one weekly series (three standups from 7 March 2022) lies before the default window. */
 export const standups2022Ics = [
   'BEGIN:VCALENDAR',

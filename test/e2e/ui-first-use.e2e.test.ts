@@ -3,33 +3,17 @@
 // One server, one browser and one signed-in page for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { birthdayAndDentist, icsOf } from '../../server/import/test-support.ts';
 import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile({ timezoneId: 'America/Los_Angeles' });
 const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
 
-const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
 const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 test('an all-day calendar event shows its own day, with no time, west of UTC', async () => {
   await app().api.createBrain({ id: 'cal', name: 'Calendar', self: { type: 'person', name: 'Ana' } });
-  const ics = crlf([
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'BEGIN:VEVENT',
-    'UID:birthday@example.com',
-    'DTSTART;VALUE=DATE:20240415',
-    'DTEND;VALUE=DATE:20240416',
-    "SUMMARY:Mum's birthday",
-    'END:VEVENT',
-    'BEGIN:VEVENT',
-    'UID:dentist@example.com',
-    'DTSTART:20240415T170000Z',
-    'DTEND:20240415T180000Z',
-    'SUMMARY:Dentist',
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ]);
+  const ics = icsOf(...birthdayAndDentist);
   const imported = await app().api.importFiles('cal', {
     files: [{ name: 'cal.ics', content_base64: base64(ics) }],
   });

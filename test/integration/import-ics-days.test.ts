@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { runImport, waitForDerivation } from '../../server/import/run-import.ts';
+import { icsOf } from '../../server/import/test-support.ts';
 import { serveLocal } from './serve-local.ts';
 
 // An all-day event is stored at 00:00 UTC of its date whatever the zone (server/import/formats/ics.ts);
@@ -14,18 +15,12 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const calendar = join(root, 'holidays.ics');
 writeFileSync(
   calendar,
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'BEGIN:VEVENT',
+  icsOf([
     'UID:picnic-2024',
     'DTSTART;VALUE=DATE:20240704',
     'DTEND;VALUE=DATE:20240705',
     'SUMMARY:Independence Day picnic',
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n'),
+  ]),
 );
 
 describe('an imported all-day event, asked about by its date', () => {

@@ -9,7 +9,7 @@ import { allDayDays, textDays as daysAt } from '../../engine/contract/all-day.ts
 import type { TypedContent } from '../../engine/contract/index.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseIcs } from '../../server/import/formats/ics.ts';
-import { collect, writeTree } from '../../server/import/test-support.ts';
+import { birthdayAndDentist, collect, icsOf, writeTree } from '../../server/import/test-support.ts';
 
 const { evidenceWhen, formatAllDay, formatDays, memoryDays, recordDays } =
   await import('../../renderer/all-day.ts');
@@ -100,29 +100,11 @@ test('all-day events show the day of the calendar west of UTC, with no time', ()
 });
 
 test("the calendar importer's all-day event is recognised as one, and its timed event is not", async () => {
-  const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
   const t = writeTree({
-    'cal.ics': crlf([
-      'BEGIN:VCALENDAR',
-      'VERSION:2.0',
-      'BEGIN:VEVENT',
-      'UID:birthday@example.com',
-      'DTSTART;VALUE=DATE:20240415',
-      'DTEND;VALUE=DATE:20240416',
-      "SUMMARY:Mum's birthday",
-      'END:VEVENT',
-      'BEGIN:VEVENT',
-      'UID:dentist@example.com',
-      'DTSTART:20240415T170000Z',
-      'DTEND:20240415T180000Z',
-      'SUMMARY:Dentist',
-      'END:VEVENT',
-      'BEGIN:VEVENT',
+    'cal.ics': icsOf(...birthdayAndDentist, [
       'UID:trip@example.com',
       'DTSTART;VALUE=DATE:20240420',
       'SUMMARY:Trip',
-      'END:VEVENT',
-      'END:VCALENDAR',
     ]),
   });
   try {
