@@ -1,5 +1,5 @@
 import { createApp, type AppOptions } from './http/app.ts';
-import { loopbackPolicy, publicDocsBase } from './http/loopback-guard.ts';
+import { loopbackPolicy, publicApiBase, publicDocsBase } from './http/loopback-guard.ts';
 import { listen, type Listener } from './listen.ts';
 
 export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopback' | 'apiBases'> {
@@ -25,12 +25,7 @@ export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; 
   const publicDocs = publicUrls[0] ? publicDocsBase(publicUrls[0]) : undefined;
   const docsUrlBase = () => docsBase ?? publicDocs ?? `${origin()}/docs`;
   const loopback = loopbackPolicy(host, () => port, publicUrls);
-  const withoutTrailingSlash = (href: string) => {
-    let end = href.length;
-    while (end > 0 && href[end - 1] === '/') end -= 1;
-    return href.slice(0, end);
-  };
-  const apiBases = () => [...publicUrls.map((u) => withoutTrailingSlash(u.href)), `${origin()}/v1`];
+  const apiBases = () => [...publicUrls.map(publicApiBase), `${origin()}/v1`];
   const listener = await listen({
     fetch: createApp({ ...app, docsUrlBase, loopback, apiBases }).fetch,
     host,

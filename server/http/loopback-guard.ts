@@ -130,10 +130,18 @@ export function parsePublicUrl(value: string): URL {
  * (`https://mnemo.example.com/v1` -> `https://mnemo.example.com/docs`).
  */
 export function publicDocsBase(url: URL): string {
-  let root = url.pathname;
-  while (root.endsWith('/')) root = root.slice(0, -1);
+  let root = pathWithoutSlashes(url);
   if (root.endsWith('/v1')) root = root.slice(0, -3);
   return `${url.origin}${root}/docs`;
+}
+
+/** A public URL as the API's base clients are told (`https://mnemo.example.com/v1`, no trailing slash). */
+export const publicApiBase = (url: URL): string => `${url.origin}${pathWithoutSlashes(url)}`;
+
+function pathWithoutSlashes(url: URL): string {
+  let path = url.pathname;
+  while (path.endsWith('/')) path = path.slice(0, -1);
+  return path;
 }
 
 export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): boolean {
