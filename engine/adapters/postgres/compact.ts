@@ -1,5 +1,5 @@
 import { connectPostgres, type PgClient } from './client.ts';
-import { migrations as shipped } from './migrations/index.ts';
+import { newerSchema } from './migrate.ts';
 import { shownUrl } from './open-keys.ts';
 
 /**
@@ -92,14 +92,13 @@ export async function compactDatabase(url: string): Promise<CompactionReport> {
     }
     // A newer schema may keep a forgotten Record's bytes in tables this Mnemo does not know to rewrite:
     // saying "compacted" then would be false.
-    const known = Math.max(...shipped.map((m) => m.version));
-    const at = await client
-      .query<{ v: number | null }>('SELECT max(version) AS v FROM mnemo_migrations')
+    const versions = await client
+      .query<{ version: number }>('SELECT version FROM mnemo_migrations')
       .catch(failed);
-    const version = at.rows[0]?.v ?? 0;
-    if (version > known)
+    const newer = newerSchema(versions.rows.map((r) => r.version));
+    if (newer !== null)
       throw new Error(
-        `the database at ${shownUrl(url)} has schema version ${version}, newer than this Mnemo knows (${known}): compact it with the Mnemo that migrated it`,
+        `the database at ${shownUrl(url)}: ${newer}: compact it with the Mnemo that migrated it`,
       );
     return await compactForgotten(client).catch(failed);
   } finally {

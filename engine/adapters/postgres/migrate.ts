@@ -14,6 +14,21 @@ export interface MigrationResult {
 }
 
 /**
+ * What is wrong with a database whose migrations are `versions`, when one is newer than `list` (this
+ * Mnemo's) knows, else null: its tables may hold what this version neither reads nor rewrites.
+ */
+export function newerSchema(
+  versions: readonly number[],
+  list: readonly PgMigration[] = shipped,
+): string | null {
+  const known = Math.max(0, ...list.map((m) => m.version));
+  const newest = Math.max(0, ...versions);
+  return newest > known
+    ? `the database's schema is at version ${newest}, newer than this Mnemo knows (${known})`
+    : null;
+}
+
+/**
  * Brings a database to the current schema, in one transaction under a transaction-level advisory
  * lock: processes starting together queue on the lock, the first applies what is missing and the
  * rest find it recorded. A transaction-level lock (not `pg_advisory_lock`) is released by COMMIT or
@@ -36,13 +51,8 @@ export async function migrate(
         (r) => r.version,
       ),
     );
-    const known = Math.max(0, ...list.map((m) => m.version));
-    const newer = [...done].filter((v) => v > known);
-    if (newer.length > 0) {
-      throw new Error(
-        `the database's schema is at version ${Math.max(...newer)}, newer than this Mnemo knows (${known}): upgrade Mnemo`,
-      );
-    }
+    const newer = newerSchema([...done], list);
+    if (newer !== null) throw new Error(`${newer}: upgrade Mnemo`);
     const applied: number[] = [];
     for (const m of list) {
       if (done.has(m.version)) continue;
