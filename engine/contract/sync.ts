@@ -74,6 +74,9 @@ function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/** A pairing's remote as it is kept and asked: the /v1 base without a trailing slash. */
+export const pairingBase = (remote: string): string => (remote.endsWith('/') ? remote.slice(0, -1) : remote);
+
 const remoteUrl = z
   .string()
   .max(2_000)

@@ -1,3 +1,4 @@
+import { pairingBase } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
@@ -60,7 +61,7 @@ const neverSent = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREA
  */
 export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}): Promise<void> {
   // As the pairing keeps it (the URL ends in /v1 or /v1/).
-  const base = r.remote.endsWith('/') ? r.remote.slice(0, -1) : r.remote;
+  const base = pairingBase(r.remote);
   const timeoutMs = o.timeoutMs ?? checkTimeoutMs;
   const limits = (maxResponseBytes: number): FetchLimits => ({
     idleMs: timeoutMs,

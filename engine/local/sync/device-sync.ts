@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import {
+  pairingBase,
   RecordId,
   RecordReplica,
   ReplicableContent,
@@ -75,7 +76,7 @@ const tenantOf = (key: string) => parseApiKey(key)?.prefix ?? key;
  * encrypted store and nowhere else.
  */
 export async function pair(ctx: LocalCtx, b: BrainRow, body: SyncPairing): Promise<PairingStatus> {
-  const remote = body.remote.endsWith('/') ? body.remote.slice(0, -1) : body.remote;
+  const remote = pairingBase(body.remote);
   const remoteBrain = body.remote_brain ?? b.id;
   await ctx.device.pair(
     b.uid,
