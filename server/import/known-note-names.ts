@@ -61,8 +61,8 @@ const matchable = (id: string) => id.includes('/');
  * import's notes are all known before any is named (`ownNames`: plainNoteNames), so which is read
  * first never matters.
  *
- * The Brain's names are read once, when the first note is named, and not at all when no note of the
- * import could be matched.
+ * The Brain's names are read once (the importers call `prepare` before writing anything, so a failed
+ * read stops the import), and not at all when no note of the import could be matched.
  */
 export class KnownNoteNames {
   private names: Promise<Map<string, string>> | null = null;
