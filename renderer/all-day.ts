@@ -1,6 +1,6 @@
 import type { TypedContent } from '../engine/contract/index.ts';
 import { allDayDays, textDays as contractTextDays, type Days } from '../engine/contract/all-day.ts';
-import { formatDateTime } from './format.ts';
+import { dateOnlyUtc, formatDateTime } from './format.ts';
 
 // The rule is the contract's, which the engine's time lane follows too: the viewer shows such a time
 // as its date, read in UTC, with no time (west of UTC it fell on the day before at "17:00").
@@ -23,11 +23,9 @@ export const evidenceDays = (e: { kind: string; text: string; occurred_at: strin
 export const memoryDays = (m: { statement: string; valid_from: string }): Days | null =>
   textDays(m.statement, m.valid_from);
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-
 /** The days as dates of the calendar (in UTC, where they are stored): "Apr 15, 2024", "Apr 15 – 17, 2024". */
 export function formatDays(d: Days): string {
-  return d.last === d.first ? dayFormat.format(d.first) : dayFormat.formatRange(d.first, d.last);
+  return d.last === d.first ? dateOnlyUtc.format(d.first) : dateOnlyUtc.formatRange(d.first, d.last);
 }
 
 /** When an all-day event happened, as said beside a Record or a quote: "Apr 15, 2024 (all day)". */

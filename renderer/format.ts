@@ -1,6 +1,16 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateOnlyUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** A calendar date as stored in UTC (a day, not an instant), in the viewer's words. */
+export const dateOnlyUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Up to `max` characters of a text on one line, cut at a space where one is near, with "…" where cut. */
+export function oneLine(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line;
+  const head = line.slice(0, max);
+  const space = head.lastIndexOf(' ');
+  return `${(space > max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';

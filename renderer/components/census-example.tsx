@@ -1,17 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { memoryOptions, recordOptions } from '../api/queries.ts';
+import { oneLine } from '../format.ts';
 import { recordSummary } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
-
-/** Long enough to recognise a statement or a note by, short enough for a line of examples. */
-const shown = 80;
-
-const clip = (text: string) => {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= shown ? line : `${line.slice(0, shown - 1).trimEnd()}…`;
-};
 
 /**
  * One of the Census' examples, which the API gives as ids: a person recognises the statement or the
@@ -27,7 +20,7 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
     const statement = memory.data?.statement;
     return (
       <Link to={paths.memory(brainId, id)} title={id}>
-        {statement === undefined ? <span className="mono">{id}</span> : `“${clip(statement)}”`}
+        {statement === undefined ? <span className="mono">{id}</span> : `“${oneLine(statement)}”`}
       </Link>
     );
   }
@@ -36,7 +29,7 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
     <span className="mono">{id}</span>
   ) : (
     <span title={id} dir="auto">
-      “{clip(recordSummary(content))}”
+      “{oneLine(recordSummary(content))}”
     </span>
   );
 }
