@@ -199,6 +199,12 @@ test('Ask lists the Memories an agent would be given as the engine ranked them, 
   if (context.status !== 'ready') return;
   const memories = context.memories ?? [];
   const rank = [...new Set(context.citations.map((c) => c.record_id))];
+  // Each Memory given cites only Records of the Context, so none ranks first by an index of -1.
+  for (const m of memories)
+    assert.ok(
+      m.citations.every((c) => rank.includes(c.record_id)),
+      m.statement,
+    );
   const best = (m: (typeof memories)[number]) =>
     Math.min(...m.citations.map((c) => rank.indexOf(c.record_id)));
   const ranked = [...memories].sort((a, b) => best(a) - best(b));
