@@ -1,27 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { runImport, waitForDerivation } from '../../server/import/run-import.ts';
-import { icsOf } from '../../server/import/test-support.ts';
+import { icsOf, writeTree } from '../../server/import/test-support.ts';
 import { serveLocal } from './serve-local.ts';
 
 // An all-day event is stored at 00:00 UTC of its date whatever the zone (server/import/formats/ics.ts);
 // a server asked about that date must find it in its own calendar, west of UTC too.
-const root = mkdtempSync(join(tmpdir(), 'mnemo-ics-days-'));
-after(() => rmSync(root, { recursive: true, force: true }));
-const calendar = join(root, 'holidays.ics');
-writeFileSync(
-  calendar,
-  icsOf([
+const files = writeTree({
+  'holidays.ics': icsOf([
     'UID:picnic-2024',
     'DTSTART;VALUE=DATE:20240704',
     'DTEND;VALUE=DATE:20240705',
     'SUMMARY:Independence Day picnic',
   ]),
-);
+});
+after(files.remove);
+const root = files.root;
+const calendar = join(root, 'holidays.ics');
 
 describe('an imported all-day event, asked about by its date', () => {
   for (const zone of ['America/Los_Angeles', 'Asia/Tokyo', 'UTC']) {
