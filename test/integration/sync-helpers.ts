@@ -79,11 +79,17 @@ export async function startNode(
   return node;
 }
 
-/** Starts `server` on a free loopback port: its `/v1` base URL, and a close that ends its sockets too. */
-export async function onLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/**
+ * Starts `server` on a free port of a loopback address (`host`): its `/v1` base URL, and a close that
+ * ends its sockets too.
+ */
+export async function onLoopback(
+  server: Server,
+  host = '127.0.0.1',
+): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}/v1`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { MnemoApiError } from '../../server/client/index.ts';
 import {
   afterCheck,
   heard,
   hubAnswer,
+  onLoopback,
   recordingProxy,
   startNode,
   tempRoot,
@@ -19,18 +19,7 @@ import {
  * device's requests go over the global fetch, which follows redirects unless told not to; on 127.0.0.1
  * over node:http.
  */
-async function remoteOn(host: string, answer: Answer): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(heard(answer));
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+const remoteOn = (host: string, answer: Answer) => onLoopback(createServer(heard(answer)), host);
 
 /** Answers with a `status` redirect to the same path and query under `to` (a /v1 base). */
 const movedTo =
