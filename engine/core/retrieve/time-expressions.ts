@@ -6,7 +6,7 @@ export interface TimeIntent {
   toMs?: number | undefined;
   /**
    * The same window's calendar dates, each as its 00:00 UTC (from inclusive, to exclusive): where an
-   * all-day event is stored (all-day.ts), whatever the zone.
+   * all-day event is stored (contract/all-day.ts), whatever the zone.
    */
   fromDay?: number | undefined;
   toDay?: number | undefined;
