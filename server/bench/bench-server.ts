@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,11 +54,17 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
   // the temp dir: the server is stopped and the dir removed first, then the signal ends the process as
   // it would have (exit status 130 or 143: the run did not complete). The handlers go in before the dir
   // is made: a signal landing in between would otherwise end the process by its default action.
+  let minted: { key: string; id: string } | null = null;
+  const revokeMinted = async (running: RunningServer) => {
+    if (minted && o.databaseUrl) await running.registry?.revoke(minted.id);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     stopListening();
     void (async () => {
       try {
-        await (await started).close({ force: true });
+        const running = await started;
+        await revokeMinted(running).catch(() => {});
+        await running.close({ force: true });
       } catch {
         // Removing the dir is what matters now.
       }
@@ -113,9 +120,21 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     removeDataDir();
     throw e;
   }
-  const apiKey = running.registry
-    ? (await running.registry.create({ env: 'test', project: 'bench', label: 'benchmark' })).key
-    : 'sk_test_bench_benchmarksecret0000';
+  // A database outlives the run: each run gets a project of its own, so its Brains ("write", "scale",
+  // a LoCoMo conversation) never meet an earlier run's, and its key is revoked when it ends.
+  const project = o.databaseUrl ? `bench-${randomBytes(4).toString('hex')}` : 'bench';
+  try {
+    if (running.registry) {
+      const made = await running.registry.create({ env: 'test', project, label: 'benchmark' });
+      minted = { key: made.key, id: made.record.id };
+    }
+  } catch (e) {
+    stopListening();
+    await running.close({ force: true });
+    removeDataDir();
+    throw e;
+  }
+  const apiKey = minted?.key ?? 'sk_test_bench_benchmarksecret0000';
   const client = createMnemoClient({ baseUrl: running.url, apiKey, retry: false, fetch: loopbackFetch });
   return {
     server: running,
@@ -128,8 +147,12 @@ export async function startBenchServer(o: BenchServerOptions): Promise<BenchServ
     },
     async close() {
       stopListening();
-      await running.close();
-      removeDataDir();
+      try {
+        await revokeMinted(running);
+      } finally {
+        await running.close();
+        removeDataDir();
+      }
     },
   };
 }

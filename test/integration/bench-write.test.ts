@@ -89,6 +89,40 @@ describe('bench write', () => {
     },
   );
 
+  it(
+    'runs again on the same database, each run with Brains of its own and its key revoked after',
+    { skip: 'skip' in started ? started.skip : false },
+    async () => {
+      const url = await cluster!.freshDatabase();
+      for (let run = 0; run < 2; run++)
+        await runWrite({
+          records: 5,
+          concurrency: 2,
+          engine: 'postgres',
+          databaseUrl: url,
+          out: () => {},
+          progress: () => {},
+        });
+      const db = cluster!.connect(url, 1);
+      const brains = await db.query<{ project: string; n: number }>(
+        `SELECT n.project, count(r.id)::int AS n FROM brain_names n JOIN records r ON r.brain_uid = n.uid
+         WHERE n.id = 'write' GROUP BY n.project`,
+      );
+      assert.equal(brains.rows.length, 2);
+      assert.deepEqual(
+        brains.rows.map((r) => r.n),
+        [5, 5],
+      );
+      const keys = await db.query<{ prefix: string; revoked: boolean }>(
+        'SELECT prefix, revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY prefix',
+      );
+      assert.deepEqual(
+        keys.rows.map((k) => [k.prefix, k.revoked]),
+        brains.rows.map((b) => [`sk_test_${b.project}`, true]).sort(),
+      );
+    },
+  );
+
   it('sends each Brain to one server with --route brain, and each write in turn with rotate', () => {
     const targets = (route: WriteRoute) =>
       Array.from({ length: 6 }, (_, i) => writeTarget(i, 3, 2, route)).map((t) => `${t.brain}@${t.server}`);
