@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { migrate } from './migrate.ts';
+import { migrate, tablesMade } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { pgThreadIndex } from './thread-index.ts';
@@ -64,6 +64,50 @@ describe('migrations on an embedded PostgreSQL', () => {
     await migrate(db);
     await db.query("INSERT INTO mnemo_migrations (version, name) VALUES (999, 'from-the-future')");
     await assert.rejects(migrate(db), /schema is at version 999, newer than this Mnemo knows/);
+  });
+
+  it("refuses a schema holding another application's table of a name it uses, creating nothing", async () => {
+    const db = await blank();
+    await db.exec('CREATE TABLE records (id integer PRIMARY KEY, title text)');
+    await assert.rejects(
+      migrate(db),
+      /schema "public" already holds tables Mnemo did not make \(records\); give Mnemo a database of its own, or a schema of its own: CREATE SCHEMA mnemo, then add \?options=-c%20search_path%3Dmnemo to the URL/,
+    );
+    const left = await db.query<{ t: string | null }>("SELECT to_regclass('mnemo_migrations')::text AS t");
+    assert.equal(left.rows[0]?.t, null);
+    // The way the message gives: a schema of its own, beside the other application's table.
+    await db.exec('CREATE SCHEMA mnemo; SET search_path = mnemo');
+    assert.deepEqual((await migrate(db)).applied, versions);
+    const where = await db.query<{ s: string }>(
+      "SELECT relnamespace::regnamespace::text AS s FROM pg_class WHERE relname = 'records' ORDER BY 1",
+    );
+    assert.deepEqual(
+      where.rows.map((r) => r.s),
+      ['mnemo', 'public'],
+    );
+  });
+
+  it('says which search_path names no schema, rather than that none was selected', async () => {
+    const db = await blank();
+    await db.exec('SET search_path = nowhere');
+    await assert.rejects(migrate(db), /no schema on its search_path \(nowhere\) exists; create one/);
+  });
+
+  it('knows the tables its migrations make, and not those made only if missing', () => {
+    const made = tablesMade(migrations);
+    for (const t of ['records', 'memories', 'brains', 'api_keys', 'derive_jobs'])
+      assert.ok(made.includes(t), t);
+    assert.ok(!made.includes('mnemo_migrations'));
+    assert.deepEqual(
+      tablesMade([
+        {
+          version: 1,
+          name: 'x',
+          sql: 'CREATE TABLE IF NOT EXISTS a (x int); create unlogged table "B" (y int)',
+        },
+      ]),
+      ['b'],
+    );
   });
 
   it('18: turns folded before full case folding are folded again, and those of ASCII words left alone', async () => {

@@ -41,6 +41,27 @@ export async function migrate(
 ): Promise<MigrationResult> {
   return client.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const schema = (await tx.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0]?.s;
+    if (!schema)
+      throw new Error(noSchema((await tx.query<{ search_path: string }>('SHOW search_path')).rows[0]));
+    const fresh = (await tx.query("SELECT to_regclass('mnemo_migrations') IS NULL AS fresh")).rows[0] as {
+      fresh: boolean;
+    };
+    if (fresh.fresh) {
+      const taken = await tx.query<{ relname: string }>(
+        `SELECT relname FROM pg_class
+          WHERE relnamespace = current_schema()::regnamespace AND relname = ANY($1::text[])
+          ORDER BY relname`,
+        [tablesMade(list)],
+      );
+      if (taken.rows.length > 0)
+        throw new Error(
+          notOurs(
+            schema,
+            taken.rows.map((r) => r.relname),
+          ),
+        );
+    }
     await tx.query(`CREATE TABLE IF NOT EXISTS mnemo_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
@@ -62,6 +83,35 @@ export async function migrate(
     }
     return { applied, ...(await ensureVector(tx)) };
   });
+}
+
+/** The tables `list` creates (a plain CREATE TABLE fails on a name that is taken). */
+export function tablesMade(list: readonly PgMigration[]): string[] {
+  const made = new Set<string>();
+  for (const m of list)
+    for (const [, name] of m.sql.matchAll(
+      /\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?!IF\s+NOT\s+EXISTS\b)"?(\w+)/giu,
+    ))
+      made.add(name!.toLowerCase());
+  return [...made].sort();
+}
+
+const ownSchema = 'CREATE SCHEMA mnemo, then add ?options=-c%20search_path%3Dmnemo to the URL';
+
+/** A database that already holds another application's tables, named as Mnemo's are. */
+function notOurs(schema: string, names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  return (
+    `schema "${schema}" already holds tables Mnemo did not make (${shown}); give Mnemo a database ` +
+    `of its own, or a schema of its own: ${ownSchema}`
+  );
+}
+
+/** What to do when no schema of the connection's search_path exists (nothing could be created). */
+function noSchema(row: { search_path: string } | undefined): string {
+  return (
+    `no schema on its search_path (${row?.search_path ?? 'empty'}) exists; create one ` + `(${ownSchema})`
+  );
 }
 
 /**
