@@ -143,6 +143,17 @@ export async function openPostgresEngine(
       ? await openPostgresStorage(where.url, {
           ...(where.poolSize ? { poolSize: where.poolSize } : {}),
           ...(where.tracesPerBrain !== undefined ? { tracesPerBrain: where.tracesPerBrain } : {}),
+          reachability: {
+            lost: (e) =>
+              options.logger?.warn(
+                'the database cannot be reached: requests that need it answer internal_error, and derivation waits, until it is back',
+                { error: String(e) },
+              ),
+            back: (downMs) =>
+              options.logger?.info('the database is reachable again', {
+                after_s: Math.round(downMs / 100) / 10,
+              }),
+          },
           plannerStats: {
             onError: (e) =>
               options.logger?.warn('the Brain tables could not be analysed; tried again after more writes', {

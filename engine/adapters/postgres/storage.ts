@@ -3,6 +3,7 @@ import type { KeyRegistryPort, Storage, TraceStore, UpgradeList } from '../../po
 import { pgBrains } from './brain-repository.ts';
 import { pgUpgradeList } from './derivation-upgrade.ts';
 import { connectPostgres, type PgClient } from './client.ts';
+import { watchReachability, type ReachabilityHooks } from './reachability.ts';
 import { pgJobQueue } from './job-queue.ts';
 import { pgKeyRegistry } from './key-registry.ts';
 import { pgKeyWatch } from './key-watch.ts';
@@ -116,9 +117,10 @@ export async function postgresStorageOver(
  */
 export async function openPostgresStorage(
   url: string,
-  options: PostgresStorageOptions & { poolSize?: number } = {},
+  options: PostgresStorageOptions & { poolSize?: number; reachability?: ReachabilityHooks } = {},
 ): Promise<PostgresStorage> {
-  const client = connectPostgres(url, { max: options.poolSize ?? 10 });
+  const pool = connectPostgres(url, { max: options.poolSize ?? 10 });
+  const client = options.reachability ? watchReachability(pool, options.reachability) : pool;
   try {
     return await postgresStorageOver(client, options);
   } catch (e) {

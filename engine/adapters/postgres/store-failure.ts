@@ -5,16 +5,30 @@
  * so the derive worker puts its batch back instead of counting an attempt.
  */
 export function storeFailure(e: unknown): boolean {
+  if (unreachable(e)) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  // SQLSTATE 53: out of resources; then serialization, deadlock, lock not available, read-only
+  // transaction, statement cancelled.
+  return (
+    typeof code === 'string' &&
+    (/^53/.test(code) || ['40001', '40P01', '55P03', '25006', '57014'].includes(code))
+  );
+}
+
+/**
+ * A failure that says the server cannot be reached at all (refused, reset, shut down, not accepting
+ * connections yet), as against one statement's failure or a lost race: what an operator is told of once
+ * per outage.
+ */
+export function unreachable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
-    // SQLSTATE: 08 connection, 53 resources, 57P0x shutdown / cannot connect now.
-    if (/^(08|53)/.test(code) || /^57P0[1-3]$/.test(code)) return true;
-    if (['40001', '40P01', '55P03', '25006', '57014'].includes(code)) return true;
-    // The socket, as node reports it.
-    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code)) return true;
+    // SQLSTATE 08: connection exception; 57P01-03: shutdown, crash shutdown, cannot connect now.
+    if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(code))
+      return true;
   }
   const message = e instanceof Error ? e.message : '';
-  // pg's own words for a pool that could not connect or a connection that ended under a query.
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
     message,
   );
