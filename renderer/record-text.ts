@@ -1,3 +1,4 @@
+import { factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
 
 /** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
@@ -8,9 +9,6 @@ export const speakerLabel = (speaker: string) => (isSelfSpeaker(speaker) ? 'You'
 
 /** A Memory's subject as a person reads it: the Brain's own person is "You", as a speaker is. */
 export const subjectLabel = speakerLabel;
-
-/** A predicate as the engine writes it into a fact's line (engine/core/derive/record-text.ts humanize). */
-const humanize = (predicate: string) => predicate.replaceAll('_', ' ').trim();
 
 /** Predicates that begin with a verb said of someone: said of "you", the verb agrees with it. */
 const verbFor: Readonly<Record<string, string>> = {
@@ -54,10 +52,18 @@ export function statementLabel(m: {
   if (!m.statement.startsWith(head)) return m.statement;
   const line = m.statement.slice(head.length);
   const said =
-    m.predicate === undefined ? line.slice(0, Math.max(0, line.indexOf(': '))) : humanize(m.predicate);
+    m.predicate === undefined
+      ? line.slice(0, Math.max(0, line.indexOf(': ')))
+      : humanizePredicate(m.predicate);
   if (said === '' || !line.startsWith(`${said}: `)) return m.statement;
   return `${ofYou(said)}${line.slice(said.length)}`;
 }
+
+/** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
+export const versionLabel =
+  (m: { subject: string; predicate?: string | null | undefined }) =>
+  (version: { statement: string }): string =>
+    statementLabel({ ...m, statement: version.statement });
 
 /**
  * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its
@@ -82,8 +88,8 @@ export function recordSummary(content: TypedContent): string {
       return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
     case 'fact':
       return isSelfSpeaker(content.subject)
-        ? `${ofYou(humanize(content.predicate))}: ${String(content.value)}`
-        : `${content.subject} ${content.predicate}: ${String(content.value)}`;
+        ? `${ofYou(humanizePredicate(content.predicate))}: ${String(content.value)}`
+        : factLine(content);
     case 'correction':
       return (
         (content.statement !== undefined ? `Correction: ${content.statement}` : 'Withdrawal of a Memory') +

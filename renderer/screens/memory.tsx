@@ -7,7 +7,7 @@ import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
-import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
+import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel, versionLabel } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
@@ -73,7 +73,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   // Worked out from an all-day event: its start is a day of the calendar, not an instant.
   const days = memoryDays(m);
   // The slot's other versions, said as this one is ("Your …" for the Brain's own person).
-  const said = (r: { statement: string }) => statementLabel({ ...m, statement: r.statement });
+  const said = versionLabel(m);
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -278,7 +278,7 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
 
 /** What withdrawing `m` leaves in its place, said before it is done. */
 function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
-  const said = (r: { statement: string }) => statementLabel({ ...m, statement: r.statement });
+  const said = versionLabel(m);
   // The moment the dialog opened: "current" is read at it.
   const [now] = useState(() => Date.now());
   const next = currentAfterWithdrawal(m.revisions, m.id, now);

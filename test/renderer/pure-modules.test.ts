@@ -153,10 +153,10 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
     recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }),
     'Your favourite colour: green',
   );
-  assert.equal(
-    recordSummary({ kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' }),
-    'Ana favourite_colour: green',
-  );
+  // Anyone else's fact reads as its citable line, the one its Memory's statement and quotes hold.
+  const anas = { kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' } as const;
+  assert.equal(recordSummary(anas), 'Ana favourite colour: green');
+  assert.equal(recordSummary(anas), recordText(anas));
 });
 
 test('forgetting says what was forgotten, with the Memories the receipt counts', () => {

@@ -1,9 +1,5 @@
+import { factLine } from '../../contract/fact-line.ts';
 import type { TypedContent } from '../../contract/index.ts';
-
-/** Facts' predicates are slugs; people read "favourite colour", not "favourite_colour". */
-export function humanize(predicate: string): string {
-  return predicate.replaceAll('_', ' ').trim();
-}
 
 /**
  * The citable text of a Record: what is indexed, shown as evidence, and what every citation's quote
@@ -16,7 +12,7 @@ export function recordText(content: TypedContent): string {
     case 'document':
       return content.text;
     case 'fact':
-      return `${content.subject} ${humanize(content.predicate)}: ${String(content.value)}`;
+      return factLine(content);
     case 'event': {
       const parts = [content.title];
       if (content.starts_at)

@@ -1,4 +1,5 @@
-import { humanize, normalizeStatement } from './record-text.ts';
+import { humanizePredicate } from '../../contract/fact-line.ts';
+import { normalizeStatement } from './record-text.ts';
 
 /** The part of a slot key its subject decides: every slot of that subject starts with it. */
 export function slotPrefix(subject: string): string {
@@ -16,5 +17,5 @@ export function slotKey(
   owner: { state: string; entity?: string | null | undefined },
 ): string {
   const who = owner.state === 'self' && owner.entity ? owner.entity : subject;
-  return `${slotPrefix(who)}${normalizeStatement(humanize(predicate))}`;
+  return `${slotPrefix(who)}${normalizeStatement(humanizePredicate(predicate))}`;
 }
