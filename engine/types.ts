@@ -163,6 +163,11 @@ export interface Engine {
 
   /** Resolves when every Record accepted so far has been derived (tests and benchmarks use it). */
   idle(): Promise<void>;
+  /**
+   * Resolves when the engine can serve from its store now, else rejects saying why (a hosted server's
+   * database cannot be reached, the engine is closed): `GET /v1/health` asks it for a load balancer.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

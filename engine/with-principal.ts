@@ -15,7 +15,10 @@ export interface Principal {
 
 // Sync sits beside the /v1 operations: its routes check through authorize() (server/http/handlers.ts);
 // an import reads a source's external ids after authorize('listRecords').
-type TenantOperation = Exclude<keyof Engine, 'info' | 'idle' | 'close' | 'sync' | 'sourceExternalIds'>;
+type TenantOperation = Exclude<
+  keyof Engine,
+  'info' | 'idle' | 'ping' | 'close' | 'sync' | 'sourceExternalIds'
+>;
 
 type WithoutTenant<F> = F extends (t: Tenant, ...rest: infer A) => infer R ? (...rest: A) => R : never;
 

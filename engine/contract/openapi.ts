@@ -134,6 +134,34 @@ const getOpenApi: Json = {
   },
 };
 
+/** Whether this process can serve now, without a key: for a load balancer's health check (additive). */
+const getHealth: Json = {
+  operationId: 'getHealth',
+  summary: 'Whether this server can serve now (no key needed)',
+  description:
+    "200 while the server can reach its store; 503 `store_unavailable` while it cannot (a hosted server's " +
+    'database down or restarting), answered within about 3 s. It says nothing else: why is in the server log.',
+  security: [],
+  parameters: [],
+  'x-additive': true,
+  responses: {
+    '200': {
+      description: 'The server can serve.',
+      headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['status'],
+            properties: { status: { type: 'string', const: 'ok' } },
+          },
+        },
+      },
+    },
+    default: errorResponse,
+  },
+};
+
 function operationObject(op: Operation): Json {
   const responses: Json = {};
   for (const r of op.success) {
@@ -220,6 +248,7 @@ export function buildOpenApi(): Json {
     paths[op.path]![op.method.toLowerCase()] = operationObject(op);
   }
   paths['/openapi.json'] = { get: getOpenApi };
+  paths['/health'] = { get: getHealth };
   return {
     openapi: '3.1.0',
     info: {

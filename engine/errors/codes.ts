@@ -105,6 +105,12 @@ export const errorCodes = {
     summary:
       'The Brain is not paired with a hosted Mnemo (additive: the sync routes; pair it with PUT /v1/brains/{id}/sync).',
   },
+  store_unavailable: {
+    status: 503,
+    type: 'internal',
+    summary:
+      "The server cannot reach its store now: a hosted server's database is down, restarting or failing over. GET /v1/health answers it for as long as that lasts; the server's log says why.",
+  },
   sync_remote_unavailable: {
     status: 502,
     type: 'internal',

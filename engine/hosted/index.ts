@@ -214,6 +214,10 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       await worker.idle();
       await embedding.idle();
     },
+    ping: async () => {
+      if (closed) throw new Error('the PostgreSQL engine is closed');
+      await storage.ping();
+    },
     close: async () => {
       if (closed) return;
       closed = true;

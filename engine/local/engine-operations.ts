@@ -36,7 +36,7 @@ export type AssembleContext = (
 ) => Promise<Context>;
 
 /** The parts of an Engine that are its own: what it is, sync, idle and close. */
-export type EngineShell = 'info' | 'sync' | 'idle' | 'close';
+export type EngineShell = 'info' | 'sync' | 'idle' | 'ping' | 'close';
 
 /**
  * The Engine's operations over the ports, the same on every storage: `op` wraps a read, `write` an

@@ -242,6 +242,10 @@ function engineOver(
       await worker.idle();
       await indexer.idle();
     },
+    // The store is a file this process holds open (and locked) from start to close.
+    ping: async () => {
+      if (closed) throw new Error('the local engine is closed');
+    },
     close: async () => {
       if (closed) return;
       closed = true;

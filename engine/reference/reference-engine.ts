@@ -623,6 +623,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async idle() {},
+    // Its store is this process's memory.
+    async ping() {},
     async close() {
       brains.clear();
     },

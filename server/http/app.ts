@@ -52,7 +52,7 @@ const compiled: CompiledOp[] = operations.map((op) => ({
 const recordWrites = new Set(['rememberRecord', 'forgetRecord', 'forgetSource', 'importFiles']);
 
 /** Pages registered outside the operations table, all read-only (GET); registered and matched from here. */
-const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code'] as const;
+const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code', '/v1/health'] as const;
 const pageRegexes = pagePaths.map(
   (p) => new RegExp(`^${p.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`),
 );
@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     await next();
   });
 
-  const [openapiPath, docsPath, errorsPath, errorPath] = pagePaths;
+  const [openapiPath, docsPath, errorsPath, errorPath, healthPath] = pagePaths;
   app.get(openapiPath, (c) =>
     c.body(servedOpenApi(), 200, { 'Content-Type': 'application/json; charset=utf-8' }),
   );
@@ -122,6 +122,26 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const html = errorPage(c.req.param('code'));
     if (!html) throw new MnemoError('http_404', 'The requested path does not exist.');
     return c.html(html);
+  });
+
+  // Without a key, for a load balancer: it says only whether this process can serve now. Health checks
+  // arriving together share one ping; why a ping failed is the server's log's (the watch on the
+  // database says it once), not an unauthenticated caller's.
+  let pinging: Promise<boolean> | null = null;
+  app.get(healthPath, async (c) => {
+    pinging ??= options.engine.ping().then(
+      () => true,
+      () => false,
+    );
+    const settled = pinging;
+    const up = await settled;
+    if (pinging === settled) pinging = null;
+    if (!up)
+      throw new MnemoError(
+        'store_unavailable',
+        "This server cannot reach its store now (its database is down or restarting); the server's log says why.",
+      );
+    return c.json({ status: 'ok' });
   });
 
   app.use('/v1/*', async (c, next) => {

@@ -28,6 +28,7 @@ const retryOfCode: Record<string, string> = {
   idempotency_conflict:
     'No: the key was used for another body. Send the same body to replay it, or a new key for a new request.',
   correction_conflict: 'No: read the slot again (getMemory) and correct the value that is current now.',
+  store_unavailable: 'Yes, after a pause: the server answers again once its database does, with no restart.',
   sync_remote_unavailable:
     'Once the remote answers again, or with the address fixed (a redirect names where it points). Nothing was paired.',
   sync_remote_key_refused:

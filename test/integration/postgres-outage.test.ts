@@ -10,7 +10,7 @@ import { startServer } from '../../server/start-server.ts';
 /*
  * A hosted server whose database goes away and comes back, through a TCP relay on loopback that this
  * test closes and opens again: the operator is told once that the database cannot be reached, and
- * once that it is back, and requests answer again without a restart.
+ * once that it is back; GET /v1/health says which; requests answer again without a restart.
  */
 const started = await startCluster();
 const skip = 'skip' in started ? started.skip : false;
@@ -79,14 +79,25 @@ describe('a hosted server over a database that goes away and comes back', { skip
       const lost = () => logged.filter((l) => /the database cannot be reached/.test(l));
       const back = () => logged.filter((l) => /the database is reachable again/.test(l));
 
+      const health = async () => {
+        const res = await fetch(`${running.url}/health`);
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      assert.equal((await health()).status, 200);
+
       await line.close();
       // Several requests while it is gone, and the background workers' own tries: one line.
       for (let i = 0; i < 3; i++) assert.equal(await get(), 500);
+      // A load balancer's check hears it, without the database's address or the cause.
+      const down = await health();
+      assert.deepEqual([down.status, down.body.code], [503, 'store_unavailable']);
+      assert.doesNotMatch(String(down.body.message), /ECONNREFUSED|127\.0\.0\.1|\d{4,5}/);
       assert.equal(lost().length, 1, logged.join('\n'));
       assert.match(lost()[0]!, /ECONNREFUSED|Connection terminated/);
       assert.equal(back().length, 0);
 
       await line.open();
+      assert.equal((await health()).status, 200);
       assert.equal(await get(), 200);
       assert.equal(back().length, 1, logged.join('\n'));
       assert.match(back()[0]!, /"after_s":\d/);

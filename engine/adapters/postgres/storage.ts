@@ -32,7 +32,15 @@ export interface PostgresStorage extends Storage {
   readonly upgradeList: UpgradeList;
   /** Starts this process's embedding worker over the database (embed-worker.ts). */
   startEmbedding(o: Pick<PgEmbedWorkerOptions, 'embedder' | 'logger'>): PgEmbedWorker;
+  /** Resolves once the database answers a trivial query, else rejects (no answer within pingMs too). */
+  ping(): Promise<void>;
 }
+
+/**
+ * How long a ping waits for the database: a load balancer's health check must hear back before its own
+ * timeout (often 5 s), where a query waits up to the pool's 15 s for a connection.
+ */
+const pingMs = 3_000;
 
 export interface PostgresStorageOptions {
   /** Traces kept per Brain (oldest evicted). Default 500. */
@@ -98,6 +106,20 @@ export async function postgresStorageOver(
     startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
     migrated: applied,
     watermarkSecret: async () => secret,
+    ping: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the database did not answer within ${pingMs} ms`)),
+          pingMs,
+        );
+      });
+      try {
+        await Promise.race([client.query('SELECT 1'), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     write: (brainUid, work, opts) => units.write(brainUid, work, opts),
     read: (brainUid, work) => units.read(brainUid, work),
     close: async () => {
