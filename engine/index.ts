@@ -146,7 +146,7 @@ export async function openPostgresEngine(
           reachability: {
             lost: (e) =>
               options.logger?.warn(
-                'the database cannot be reached: requests that need it answer internal_error, and derivation waits, until it is back',
+                'the database cannot be reached: requests that need it fail and derivation waits until it is back',
                 { error: String(e) },
               ),
             back: (downMs) =>

@@ -11,7 +11,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import type { PostgresStorage } from '../adapters/postgres/storage.ts';
-import { storeFailure } from '../adapters/postgres/store-failure.ts';
+import { storeFailure, storeUnavailable, unreachable } from '../adapters/postgres/store-failure.ts';
 import { engineOperations } from '../local/engine-operations.ts';
 import type { EngineCtx, Logger } from '../local/local-ctx.ts';
 import { applyTombstones, replicateRecords } from '../local/sync/replicate.ts';
@@ -146,7 +146,11 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the PostgreSQL engine is closed');
-      return await fn(...args);
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw unreachable(e) ? storeUnavailable(e) : e;
+      }
     };
   const writing = pendingWrites();
   // What a write queued for embedding (by trigger) is taken at once, not at the next poll.

@@ -1,7 +1,9 @@
 import { hashKey, parseApiKey } from '../../auth/api-key.ts';
 import { mintKey } from '../../auth/key-registry.ts';
 import type { KeyRecord, KeyRegistryPort } from '../../ports/index.ts';
+import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { PgClient } from './client.ts';
+import { unreachable } from './store-failure.ts';
 import { currentEpoch, waitForWatchers, type KeyWatch } from './key-watch.ts';
 
 const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
@@ -12,9 +14,24 @@ const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_a
  * such copy has dropped the key, so the next lookup of any process refuses it.
  */
 export function pgKeyRegistry(client: PgClient, options: { watch?: KeyWatch } = {}): KeyRegistryPort {
-  const read = async (hash: string) =>
-    (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE hash = $1`, [hash])).rows[0] ??
-    null;
+  const read = async (hash: string) => {
+    try {
+      return (
+        (await client.query<KeyRecord>(`SELECT ${columns} FROM api_keys WHERE hash = $1`, [hash])).rows[0] ??
+        null
+      );
+    } catch (e) {
+      // The spec's code for a registry that cannot be read; its message goes to unauthenticated callers
+      // too, so it names no address, and the cause rides along for the server's log.
+      if (!unreachable(e)) throw e;
+      const err = new MnemoError(
+        'key_registry_unreadable',
+        'The key registry could not be read: the database cannot be reached now (down, restarting or failing over).',
+      );
+      err.cause = e;
+      throw err;
+    }
+  };
   const { watch } = options;
   return {
     // Revoked keys too: a server answers key_revoked for one, not invalid_api_key.

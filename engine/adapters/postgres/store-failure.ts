@@ -1,3 +1,5 @@
+import { MnemoError } from '../../errors/mnemo-error.ts';
+
 /**
  * PostgreSQL failures of the database rather than of a job: the connection or server is gone or
  * restarting, a transaction lost a serialization or deadlock race, the server is out of disk, memory
@@ -32,4 +34,19 @@ export function unreachable(e: unknown): boolean {
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
     message,
   );
+}
+
+/**
+ * An operation that failed because the database cannot be reached: a known failure that passes by
+ * itself, not an unhandled one. A write cut off at its COMMIT may have been applied, hence the advice.
+ */
+export function storeUnavailable(cause: unknown): MnemoError {
+  const err = new MnemoError(
+    'store_unavailable',
+    'The database cannot be reached now (down, restarting or failing over). Retry once after a pause; ' +
+      'a write may have been applied if the connection was lost as it committed, so resend rememberRecord ' +
+      'with the same Idempotency-Key.',
+  );
+  err.cause = cause;
+  return err;
 }
