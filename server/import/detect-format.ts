@@ -64,11 +64,14 @@ export async function exportFolder(path: string): Promise<Detected | null> {
   if (await exists(join(path, '.obsidian'))) return { format: 'obsidian', path };
   const conv = join(path, 'conversations.json');
   if (await exists(conv)) {
-    const f = await conversationsFormat(conv);
+    // Unreadable, it names no export: the walk then lists it as a file that cannot be read.
+    const f = await conversationsFormat(conv).catch(() => null);
     if (f) return { format: f, path: conv };
   }
-  const names = await readdir(path);
-  if (names.includes('_chat.txt')) return { format: 'whatsapp', path: join(path, '_chat.txt') };
+  // A folder that cannot be listed is no export either. Thrown, it ended a whole import over one
+  // unreadable subfolder (EACCES); the walk reports it as "folder cannot be read" and goes on.
+  const names = await readdir(path).catch(() => null);
+  if (names?.includes('_chat.txt')) return { format: 'whatsapp', path: join(path, '_chat.txt') };
   return null;
 }
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
+import fsp from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { planImport, type ImportTarget } from './plan-import.ts';
@@ -162,5 +164,30 @@ test('a vault is read whole, and its other files each in their format or listed 
     );
   } finally {
     t.remove();
+  }
+});
+
+test('a folder that cannot be listed is reported and the walk goes on past it', async (t) => {
+  const tree = writeTree({ 'in/a.md': 'A', 'in/locked/b.md': 'B', 'in/z.ics': ics });
+  const root = join(tree.root, 'in');
+  const locked = join(root, 'locked');
+  // chmod 000 does not stop root, who runs these tests in CI: the listing is refused here instead.
+  const readdir = fsp.readdir;
+  t.mock.method(fsp, 'readdir', (async (path: string, ...rest: never[]) => {
+    if (path === locked)
+      throw Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: 'EACCES' });
+    return readdir(path, ...rest);
+  }) as typeof fsp.readdir);
+  syncBuiltinESMExports();
+  try {
+    assert.deepEqual(shown(root, await planImport(root, 'auto')), [
+      ['', 'markdown', ['a.md']],
+      ['locked', null, `folder cannot be read: EACCES: permission denied, scandir '${locked}'`],
+      ['z.ics', 'ics', 'z.ics'],
+    ]);
+  } finally {
+    t.mock.restoreAll();
+    syncBuiltinESMExports();
+    tree.remove();
   }
 });
