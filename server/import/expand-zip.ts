@@ -122,6 +122,23 @@ export async function expandZip(
   return out;
 }
 
+/**
+ * What an archive holds but did not unpack, as targets of the import that report it: without these, a
+ * link, an encrypted entry or a second entry of one name vanished from both the summary and the counts.
+ * `archive` names the archive as the report names what was chosen.
+ */
+export function archiveSkips(
+  archive: string,
+  expanded: ExpandedZip,
+): { name: string; format: null; path: string; reason: string }[] {
+  return expanded.skipped.map((s) => ({
+    name: `${archive}: ${s.name}`,
+    format: null,
+    path: archive,
+    reason: `not unpacked: ${s.reason}`,
+  }));
+}
+
 /** The folder an archive is unpacked as: its name without `.zip` ("slack-export.zip" -> "slack-export"). */
 export function archiveFolderName(file: string): string {
   const name = basename(file).replace(/\.zip$/i, '');

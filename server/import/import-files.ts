@@ -17,7 +17,7 @@ import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
-import { isZipName, unpackArchive } from './expand-zip.ts';
+import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 import { WriteWindow } from './write-window.ts';
@@ -109,7 +109,7 @@ export async function importFiles(
     const root = join(dir, 'upload');
     await mkdir(root, { mode: 0o700 });
     const times = await materialize(body.files, root);
-    const unpacked = await unpackArchives(body.files, root);
+    const { unpacked, notUnpacked } = await unpackArchives(body.files, root);
     const fromArchive = (path: string) => unpacked.some((u) => path === u || path.startsWith(u + sep));
     const options: ParseOptions = {
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
@@ -124,7 +124,7 @@ export async function importFiles(
       // Notes go by their names as chosen, never by this temporary folder's path.
       uploadRoot: root,
     };
-    const planned = await targets(root, body.format ?? 'auto');
+    const planned = [...(await targets(root, body.format ?? 'auto')), ...notUnpacked];
     return await importTargets(engine, t, brainId, root, planned, options, body.files.length, watch);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -150,21 +150,28 @@ const uploadZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
 
 /**
  * Each uploaded `.zip` (an export as downloaded) is unpacked where it was, as the folder it was made
- * from (expand-zip.ts), and removed. Returns the paths of what was unpacked.
+ * from (expand-zip.ts), and removed. Returns the paths of what was unpacked, and the entries that were
+ * not (links, encrypted ones), as targets that report them.
  */
-async function unpackArchives(files: ImportRequest['files'], root: string): Promise<string[]> {
-  const out: string[] = [];
+async function unpackArchives(
+  files: ImportRequest['files'],
+  root: string,
+): Promise<{ unpacked: string[]; notUnpacked: ImportTarget[] }> {
+  const unpacked: string[] = [];
+  const notUnpacked: ImportTarget[] = [];
   for (const [i, f] of files.entries()) {
     if (!isZipName(f.name)) continue;
     const zip = join(root, ...f.name.split('/'));
     try {
-      out.push((await unpackArchive(zip, dirname(zip), uploadZipLimits)).path);
+      const { path, expanded } = await unpackArchive(zip, dirname(zip), uploadZipLimits);
+      unpacked.push(path);
+      notUnpacked.push(...archiveSkips(f.name, expanded));
     } catch (e) {
       throw new MnemoError('invalid_request_body', `files[${i}].name: ${errorMessage(e)}`);
     }
     await rm(zip);
   }
-  return out;
+  return { unpacked, notUnpacked };
 }
 
 /**

@@ -1,12 +1,12 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { errorMessage, systemTimeZone } from '../../engine/index.ts';
 import { RecordCreate, type Brain, type MnemoRecord } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
-import { isZipName, unpackArchive } from './expand-zip.ts';
+import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
 import {
   earlierImportOrder,
   earlierImportZone,
@@ -118,6 +118,8 @@ export interface ImportOptions extends ParseOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
+  /** Entries of the archive PATH was unpacked from that were not unpacked, each reported as skipped. */
+  archiveSkips?: ImportTarget[];
 }
 
 /** Errors that would fail every item alike: stop instead of reporting 10,000 copies of one problem. */
@@ -420,8 +422,9 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
   if (isZipName(o.path) && (await stat(o.path)).isFile()) {
     const dir = await mkdtemp(join(tmpdir(), 'mnemo-zip-'));
     try {
-      const { path } = await unpackArchive(o.path, dir);
-      return await importPath({ ...o, path, uploadRoot: dirname(path) }, existing);
+      const { path, expanded } = await unpackArchive(o.path, dir);
+      const skips = archiveSkips(basename(o.path), expanded);
+      return await importPath({ ...o, path, uploadRoot: dirname(path), archiveSkips: skips }, existing);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -432,11 +435,12 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
 async function importPath(o: ImportOptions, existing: Brain | null): Promise<ImportSummary> {
   const started = Date.now();
   const asked = o.format ?? 'auto';
-  const targets = await planImport(o.path, asked);
+  const planned = await planImport(o.path, asked);
   // PATH read as one file or one export, as opposed to a folder of files found by a walk.
-  const only = targets.length === 1 ? targets[0]! : null;
+  const only = planned.length === 1 ? planned[0]! : null;
   const lone = only !== null && only.name === '' && !(only.format !== null && only.notes);
   if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
+  const targets = [...planned, ...(o.archiveSkips ?? [])];
 
   const seenKeys = new Map<string, string>();
   // A Brain made by this import holds no notes to name them after.

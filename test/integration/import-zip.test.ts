@@ -120,6 +120,43 @@ describe('importing an archive', () => {
     assert.deepEqual(await externalIds('loose'), ['markdown:loose/ideas.md', 'markdown:loose/todo.md']);
   });
 
+  test('entries an archive holds but that are not unpacked (a link, a second of one name) are listed as skipped', async () => {
+    const z = new yazl.ZipFile();
+    z.addBuffer(Buffer.from('# Fine\n\nThe shrews are fine.\n'), 'ok/fine.md');
+    z.addBuffer(Buffer.from('# Fine again\n\nA second entry of that name.\n'), 'ok/fine.md');
+    // A symbolic link as zip writes one: mode S_IFLNK in the high bits, the target as the data.
+    z.addBuffer(Buffer.from('/etc/passwd'), 'ok/link.md', { mode: 0o120777 });
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    const file = join(root, 'odd.zip');
+    writeFileSync(file, Buffer.concat(chunks));
+    const expected = [
+      { item: 'odd.zip: ok/fine.md', reason: 'not unpacked: a second entry of the same name' },
+      { item: 'odd.zip: ok/link.md', reason: 'not unpacked: a symbolic link' },
+    ];
+
+    const cli = await runImport({ client, brainId: 'odd', path: file });
+    assert.deepEqual([cli.imported, cli.skipped, cli.failed], [1, 2, 0]);
+    assert.deepEqual(
+      cli.skippedItems.map((s) => ({ item: s.ref, reason: s.reason })),
+      expected,
+    );
+
+    await client.createBrain({ id: 'odd-upload' });
+    const res = await fetch(`${server.url}/brains/odd-upload/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        files: [{ name: 'odd.zip', content_base64: readFileSync(file).toString('base64') }],
+      }),
+    });
+    const body = (await res.json()) as { imported: number; skipped_count: number; skipped: unknown[] };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.deepEqual([body.imported, body.skipped_count], [1, 2]);
+    assert.deepEqual(body.skipped, expected);
+  });
+
   test('an archive that is not one is a clear error, and no Brain is made', async () => {
     const file = join(root, 'broken.zip');
     writeFileSync(file, 'not a zip');
