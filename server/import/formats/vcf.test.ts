@@ -231,3 +231,29 @@ test('Apple birthdays without a year, two cards of one name, and a fold inside a
     t.remove();
   }
 });
+
+test('a quoted-printable value without a CHARSET that is not UTF-8 reads as Windows-1252, not as U+FFFD', async () => {
+  const t = writeTree({
+    'old-phone.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:2.1',
+      'N:Meier;Jens',
+      'FN:Jens Meier',
+      'ADR;HOME;ENCODING=QUOTED-PRINTABLE:;;Hauptstra=DFe 5;K=F6ln;;50667;Germany',
+      'NOTE;ENCODING=QUOTED-PRINTABLE:Gr=C3=BC=C3=9Fe aus M=C3=BCnchen',
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    const { records } = await collect(
+      parseVcf(join(t.root, 'old-phone.vcf'), { fileTime: async () => null }),
+    );
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { value: string }).value),
+      ['Hauptstraße 5, Köln, 50667, Germany', 'Grüße aus München'],
+    );
+  } finally {
+    t.remove();
+  }
+});

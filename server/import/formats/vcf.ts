@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { c1AsWindows1252, readFoldedText } from '../decode-text.ts';
+import { c1AsWindows1252, readFoldedText, utf8OrWindows1252 } from '../decode-text.ts';
 import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/index.ts';
@@ -39,7 +39,12 @@ export function splitCards(text: string): { line: number; lines: string[] }[] {
   return cards;
 }
 
-function decodeQuotedPrintable(value: string, charset: string): string {
+/**
+ * CHARSET undefined: the bytes as UTF-8 when they are valid UTF-8, else as Windows-1252, as every
+ * other text Mnemo reads without a declared charset (decode-text.ts). An old phone writes Latin-1 there
+ * ("Hauptstra=DFe"), which read as UTF-8 was U+FFFD for every accented letter, the letter lost.
+ */
+function decodeQuotedPrintable(value: string, charset: string | undefined): string {
   const bytes: number[] = [];
   for (let i = 0; i < value.length; i++) {
     const hex = value.slice(i + 1, i + 3);
@@ -48,6 +53,7 @@ function decodeQuotedPrintable(value: string, charset: string): string {
       i += 2;
     } else bytes.push(...new TextEncoder().encode(value[i]!));
   }
+  if (charset === undefined) return utf8OrWindows1252(new Uint8Array(bytes));
   try {
     return c1AsWindows1252(new TextDecoder(charset).decode(new Uint8Array(bytes)));
   } catch {
@@ -80,7 +86,7 @@ export function normalizeCard(lines: string[]): string {
     const isQp = params.some((p) => /^(ENCODING=)?QUOTED-PRINTABLE$/i.test(p));
     if (isQp) while (line.endsWith('=') && i + 1 < lines.length) line = line.slice(0, -1) + lines[++i]!;
     let value = line.slice(colon + 1);
-    const charset = params.find((p) => /^CHARSET=/i.test(p))?.slice(8) ?? 'utf-8';
+    const charset = params.find((p) => /^CHARSET=/i.test(p))?.slice(8);
     if (isQp) {
       value = decodeQuotedPrintable(value, charset)
         .replace(/\r\n|\r|\n/g, '\\n')
