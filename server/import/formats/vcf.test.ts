@@ -232,6 +232,26 @@ test('Apple birthdays without a year, two cards of one name, and a fold inside a
   }
 });
 
+test('an exact copy of a card is reported as skipped, naming the card it repeats', async () => {
+  const card = ['BEGIN:VCARD', 'VERSION:3.0', 'FN:Ana Silva', 'TEL;TYPE=CELL:+351 912 000 002', 'END:VCARD'];
+  const t = writeTree({ 'contacts.vcf': [...card, ...card, ''].join('\r\n') });
+  try {
+    const { records, skips } = await collect(
+      parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }),
+    );
+    assert.deepEqual(
+      records.map((r) => r.body.source.external_id),
+      ['vcf:Ana Silva:phone (mobile)'],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [['card at line 6', 'an exact copy of the card at line 1']],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
 test('a quoted-printable value without a CHARSET that is not UTF-8 reads as Windows-1252, not as U+FFFD', async () => {
   const t = writeTree({
     'old-phone.vcf': [

@@ -219,12 +219,17 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   }
   const unidentified = new Map<string, number>();
   // An exact copy of a card already read adds nothing (and, without a UID, would count as a second card
-  // of its name).
-  const copies = new Set<string>();
+  // of its name). It is said, as a duplicate item of any export is: dropped silently, its fields were in
+  // neither the imported nor the skipped count.
+  const copies = new Map<string, number>();
   for (const card of cards) {
     const whole = card.lines.join('\n');
-    if (copies.has(whole)) continue;
-    copies.add(whole);
+    const first = copies.get(whole);
+    if (first !== undefined) {
+      yield skip(`card at line ${card.line}`, `an exact copy of the card at line ${first}`);
+      continue;
+    }
+    copies.set(whole, card.line);
     let items: ImportItem[];
     try {
       items = cardItems(
