@@ -3,6 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
+import { noSuchBrain } from './brain-uids.ts';
 import { afterForget, nowIso, requireBrain, toBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
 /** The tenant's Brains, by id. */
@@ -38,6 +39,8 @@ export async function createBrain(
 export async function forgetBrain(ctx: EngineCtx, t: Tenant, brainId: string): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
   const counts = await ctx.brains.remove(b.uid);
+  // Another forget of it removed it after requireBrain found it: that one has the receipt.
+  if (!counts) throw noSuchBrain(brainId);
   await afterForget(ctx, b.uid, null);
   return {
     object: 'deletion_receipt',

@@ -28,9 +28,10 @@ export interface BrainRepository {
   currentSeq(uid: string): Promise<number>;
   /**
    * Removes a Brain and everything it holds (Records, Memories, Objects, keys, jobs, tombstones) at
-   * once, leaving none of its bytes in the storage; answers what it held (Objects once per type/key).
+   * once, leaving none of its bytes in the storage; answers what it held (Objects once per type/key),
+   * or null when the Brain was not there (a forget that ran first removed it).
    */
-  remove(uid: string): Promise<{ records: number; memories: number; objects: number }>;
+  remove(uid: string): Promise<{ records: number; memories: number; objects: number } | null>;
 }
 
 /** What a Record's readers are told beyond its row: whether it is derived yet, and from what. */

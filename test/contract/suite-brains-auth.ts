@@ -69,6 +69,18 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       assertError(await api.get('/brains/gone'), 404, 'not_found', 'brain_not_found');
     });
 
+    it('forgetBrain sent several times at once forgets once: one receipt, then brain_not_found', async () => {
+      const api = client(server, await freshKey(server));
+      await api.post('/brains', { id: 'raced' });
+      await api.post('/brains/raced/records', { content: 'a note forgotten once' });
+      const replies = await Promise.all(Array.from({ length: 6 }, () => api.del('/brains/raced')));
+      const receipts = replies.filter((r) => r.status === 200);
+      assert.equal(receipts.length, 1, 'only the forget that removed the Brain has a receipt to give');
+      assert.equal(assertShape(DeletionReceipt, receipts[0]!.body).deleted.records, 1);
+      for (const r of replies.filter((x) => x.status !== 200))
+        assertError(r, 404, 'not_found', 'brain_not_found');
+    });
+
     it('invalid slugs and unknown fields are invalid_request_body naming the field', async () => {
       const api = client(server, await freshKey(server));
       for (const body of [

@@ -50,7 +50,8 @@ export function pgBrains(client: PgClient): BrainRepository {
       client.transaction(async (tx) => {
         // Waits for a unit of work of the Brain in progress, and keeps new ones out until the end.
         const locked = await tx.query('SELECT 1 FROM brains WHERE uid = $1 FOR UPDATE', [uid]);
-        if (locked.rows.length === 0) return { records: 0, memories: 0, objects: 0 };
+        // A forget of this Brain that committed first leaves nothing to remove, and no receipt to give.
+        if (locked.rows.length === 0) return null;
         const counts = await tx.query<{ records: number; memories: number; objects: number }>(
           `SELECT (SELECT count(*) FROM records WHERE brain_uid = $1)::int AS records,
                   (SELECT count(*) FROM memories WHERE brain_uid = $1)::int AS memories,

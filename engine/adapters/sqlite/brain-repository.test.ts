@@ -94,5 +94,6 @@ describe('the Brains over SQLite (BrainRepository)', () => {
       [1, 0, 0, 0],
     );
     assert.deepEqual(await brains.remove('brn_2'), { records: 1, memories: 0, objects: 0 });
+    assert.equal(await brains.remove('brn_2'), null, 'nothing to remove, so no counts');
   });
 });

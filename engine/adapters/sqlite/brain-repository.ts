@@ -37,6 +37,8 @@ export function sqliteBrains(store: Store): BrainRepository {
     remove: (uid) =>
       store.exclusive(() => {
         const held = store.tx(() => {
+          // A forget of this Brain that ran first leaves nothing to remove, and no receipt to give.
+          if (!store.get('SELECT 1 FROM brains WHERE uid = ?', uid)) return null;
           const count = (sql: string) => store.get<{ c: number }>(sql, uid)!.c;
           const c = {
             records: count('SELECT count(*) AS c FROM records WHERE brain_uid = ?'),
