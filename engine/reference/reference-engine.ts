@@ -16,7 +16,7 @@ import { quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../core/shared/canonical-json.ts';
-import { decodeCursor, pageOf } from '../core/shared/page-cursor.ts';
+import { decodeCursor, decodeIdCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { isErasable } from '../core/shared/erasable.ts';
@@ -317,7 +317,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       if (q.since_watermark !== undefined)
         throw new MnemoError('not_implemented', 'since_watermark: the reference engine keeps no change feed');
       const s = state(t, brainId);
-      const before = q.cursor ? decodeCursor(q.cursor) : null;
+      const before = q.cursor ? decodeIdCursor(q.cursor, 'rec_', 'listRecords') : null;
       const rows = [...s.records.values()]
         .map((r) => r.record)
         .filter((r) => !hiddenHere(deployment, r.visibility))
@@ -488,7 +488,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           removed: page.flatMap((e) => (e.removal ? [e.removal] : [])),
         };
       }
-      const after = q.cursor ? decodeCursor(q.cursor) : null;
+      const after = q.cursor ? decodeIdCursor(q.cursor, 'mem_', 'listMemories') : null;
       const ordered = rows
         .map((m) => m.memory)
         .sort((a, b) => (a.id < b.id ? -1 : 1))

@@ -121,6 +121,24 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       assert.equal(new Set(seen).size, seen.length, 'no repeats');
     });
 
+    it("another list's cursor is refused, not read as an empty last page", async () => {
+      const api = await brainWithKey(server);
+      for (const t of ['Alpha note one.', 'Beta note two.'])
+        await ready(api, 'b', (await remember(api, 'b', { content: t })).record.id);
+      const records = (await api.get('/brains/b/records?limit=1')).body as { next_cursor: string | null };
+      const memories = (await api.get('/brains/b/memories?limit=1')).body as { next_cursor: string | null };
+      assert.ok(records.next_cursor && memories.next_cursor);
+      const wrong = [
+        [`/brains/b/memories?cursor=${records.next_cursor}`, /^cursor: not a cursor of listMemories/],
+        [`/brains/b/records?cursor=${memories.next_cursor}`, /^cursor: not a cursor of listRecords/],
+      ] as const;
+      for (const [path, message] of wrong) {
+        const res = await api.get(path);
+        assertError(res, 400, 'invalid_request', 'invalid_request_body');
+        assert.match(String((res.body as { message: string }).message), message);
+      }
+    });
+
     it('a delta read returns only what changed after the watermark, oldest first, with a watermark to send back', async () => {
       const api = await brainWithKey(server);
       const first = await remember(api, 'b', { content: 'Before the mark.' });

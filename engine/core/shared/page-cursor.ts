@@ -13,6 +13,18 @@ export function decodeCursor(cursor: string): string {
 }
 
 /**
+ * A list's cursor: the last id it served, which begins with the list's own prefix. Another list's cursor
+ * (a listRecords cursor sent to listMemories) is refused rather than read as "after everything": that
+ * answered an empty last page, as if the list had ended.
+ */
+export function decodeIdCursor(cursor: string, prefix: 'rec_' | 'mem_', list: string): string {
+  const id = decodeCursor(cursor);
+  if (!id.startsWith(prefix))
+    throw new MnemoError('invalid_request_body', `cursor: not a cursor of ${list}; send the one it answered`);
+  return id;
+}
+
+/**
  * One page of rows already in cursor order and past the cursor: at most `limit` of them, with
  * `next_cursor` naming the last id served when more remain. Pass at least limit + 1 rows to detect more.
  */
