@@ -330,6 +330,14 @@ describe('a page of the change feed', () => {
     const { record } = await e.rememberRecord(t, 'hub', { content: 'Written on another device.' }, {});
     await e.forgetRecord(t, 'hub', record.id);
     const pairingId = await pairWithHub(sync);
+    // Pushed, so the hub knows it and may forget it.
+    await sync.markPushed(
+      t,
+      'ana',
+      pairingId,
+      await sync.outbox(t, 'ana', 200),
+      new Map([[gone.id, 'created' as const]]),
+    );
     const page = (watermark: unknown): RecordPage => ({
       data: [record],
       has_more: false,
@@ -424,5 +432,45 @@ describe('a pulled page from a remote that may be buggy or hostile', () => {
     const status = await sync.status(t, 'ana');
     assert.equal(status.pulled, 2);
     assert.equal(status.skipped, 6);
+  });
+});
+
+describe('the removals of a pulled page', () => {
+  const engine = engineFor('pulled-removals');
+
+  it('forget no Record that never left this device, whatever ids the remote names', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const pushed = await writeAna(e, 'The ferry leaves at seven.');
+    const pairingId = await pairWithHub(sync);
+    await sync.markPushed(
+      t,
+      'ana',
+      pairingId,
+      await sync.outbox(t, 'ana', 200),
+      new Map([[pushed, 'created' as const]]),
+    );
+    // Written after the push: never sent anywhere. Ids are time-ordered, so a hub that saw `pushed`
+    // can guess those written next to it.
+    const secret = await writeAna(e, 'My diary, for this device only.', 'local_only');
+    const pending = await writeAna(e, 'Not pushed yet.');
+    const removal = (id: string) => ({ id, forgotten_at: '2024-05-01T12:00:00.000Z' });
+    await sync.applyPulled(t, 'ana', pairingId, {
+      data: [],
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_removals',
+      removed: [removal(secret), removal(pending), removal(pushed)],
+    });
+    assert.equal((await e.getRecord(t, 'ana', secret)).id, secret, 'the local_only Record stays');
+    assert.equal((await e.getRecord(t, 'ana', pending)).id, pending, 'the unpushed Record stays');
+    await assert.rejects(e.getRecord(t, 'ana', pushed), { code: 'record_not_found' });
+    // And stays writable: no tombstone was left under its id.
+    const listed = await e.listRecords(t, 'ana', { since_watermark: 'start', limit: 200 });
+    assert.deepEqual(
+      (listed.removed ?? []).map((r) => r.id),
+      [pushed],
+    );
   });
 });

@@ -363,7 +363,9 @@ export async function applyPulled(
       const id = (r as { id?: unknown } | null)?.id;
       return RecordId.safeParse(id).success ? [id as string] : [];
     });
-    const forgotten = removed.length > 0 ? await writeTombstones(ctx, b, u, removed) : null;
+    // Only what travelled: the remote may name the id of a Record that never left this device.
+    const forgotten =
+      removed.length > 0 ? await writeTombstones(ctx, b, u, removed, { travelledOnly: true }) : null;
     await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused);
     return { pulled: created, skipped: refused, settle: forgotten?.settle };
   });

@@ -143,18 +143,26 @@ export async function applyTombstones(
 /**
  * applyTombstones' writes, in the caller's unit of work `uow`; `settle` does what must wait until it
  * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
+ *
+ * `travelledOnly` (a pulled page's removals): only Records that went to or came from a remote are
+ * forgotten, found by the ids they have there. A remote's change feed may name any id, and a Record
+ * that never left this device (local_only, a correction, one held back or not pushed yet) is not the
+ * remote's to forget: such an id is left alone, without a tombstone. An id not held here at all still
+ * gets one, so the Record it names is refused if it ever arrives.
  */
 export async function writeTombstones(
   ctx: EngineCtx,
   b: BrainRow,
   uow: BrainUnitOfWork,
   ids: readonly string[],
+  { travelledOnly = false }: { travelledOnly?: boolean } = {},
 ): Promise<{ result: TombstoneResult; settle: () => Promise<void> }> {
   const result = await (async () => {
     const wanted = [...new Set(ids)];
     const known = new Set(await uow.records.forgotten(wanted));
-    const fresh = wanted.filter((id) => !known.has(id));
-    const rows = new Set((await uow.records.getMany(wanted)).map((r) => r.id));
+    const held = new Set((await uow.records.getMany(wanted)).map((r) => r.id));
+    const fresh = wanted.filter((id) => !known.has(id) && !(travelledOnly && held.has(id)));
+    const rows = travelledOnly ? new Set<string>() : held;
     for (const id of await ctx.originalsOfPushedCopies(b.uid, wanted)) rows.add(id);
     if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
     const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows]) : null;
