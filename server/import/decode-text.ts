@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 
 /**
  * Text of an export file: UTF-8 (BOM dropped) or UTF-16 with a BOM; bytes that are not valid UTF-8 are
@@ -43,8 +43,26 @@ export function utf8OrWindows1252(bytes: Uint8Array): string {
   }
 }
 
-export async function readText(path: string): Promise<string> {
-  return decodeText(await readFile(path));
+/**
+ * The largest file an importer reads whole: 256 MiB. Decoded, a larger one nears V8's longest string
+ * (2^29 - 24 characters), past which Node's Windows-1252 decoder aborts the whole process instead of
+ * throwing; and a zip of under 1 MB, within any upload's limit, unpacks to a file of gigabytes. Real
+ * exports read whole (a ChatGPT conversations.json, a WhatsApp chat, a calendar) are well under it.
+ */
+export const maxWholeFileBytes = 256 * 1024 * 1024;
+
+/** The bytes of `path`, refused (before any is read) when there are more than `max` of them. */
+async function readWhole(path: string, max: number): Promise<Buffer> {
+  const { size } = await stat(path);
+  if (size > max)
+    throw new Error(
+      `the file holds ${size} bytes, more than the ${max} a file read whole may (${max / 1024 / 1024} MiB)`,
+    );
+  return readFile(path);
+}
+
+export async function readText(path: string, max = maxWholeFileBytes): Promise<string> {
+  return decodeText(await readWhole(path, max));
 }
 
 /**
@@ -56,8 +74,8 @@ export async function readText(path: string): Promise<string> {
  * quoted-printable soft break followed by a space, and moves the line numbers skips name: only for
  * such files.)
  */
-export async function readFoldedText(path: string): Promise<string> {
-  const buf = await readFile(path);
+export async function readFoldedText(path: string, max = maxWholeFileBytes): Promise<string> {
+  const buf = await readWhole(path, max);
   if (isUtf8(buf)) return decodeText(buf);
   const unfolded = unfoldBytes(buf);
   return decodeText(unfolded.length < buf.length && isUtf8(unfolded) ? unfolded : buf);
