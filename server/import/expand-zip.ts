@@ -3,12 +3,15 @@ import { mkdir, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 export interface ZipLimits {
   /** Most entries written: a zip of a million empty files is an attack, not an export. */
   maxEntries: number;
   /** Most bytes written in all: what the entries say they hold, checked again as they are read. */
   maxBytes: number;
+  /** Told what each entry holds before it is written; throws to refuse it (unpack-budget.ts). */
+  take?: (bytes: number) => void;
 }
 
 /** Generous for real exports (a Slack workspace, a Takeout, a vault with its attachments). */
@@ -74,7 +77,10 @@ export async function expandZip(
   await new Promise<void>((done, fail) => {
     const stop = (e: unknown) => {
       zip.close();
-      fail(e instanceof Error ? new Error(`${basename(file)}: ${e.message}`) : e);
+      // A refusal in the API's own words (the budget's) reaches the caller as it is.
+      fail(
+        e instanceof Error && !(e instanceof MnemoError) ? new Error(`${basename(file)}: ${e.message}`) : e,
+      );
     };
     zip.on('error', stop);
     zip.on('end', () => done());
@@ -98,6 +104,7 @@ export async function expandZip(
             throw new Error(
               `unpacked it would hold more than ${limits.maxBytes} bytes: unzip it and import the folder`,
             );
+          limits.take?.(entry.uncompressedSize);
           await mkdir(dirname(target), { recursive: true, mode: 0o700 });
           // 'wx': of two entries with one name the first stays; nothing is ever written over.
           const sink = createWriteStream(target, { flags: 'wx', mode: 0o600 });

@@ -4,7 +4,9 @@ import { ImportRequest } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import type { Engine } from '../../engine/types.ts';
+import yazl from 'yazl';
 import { importFiles } from './import-files.ts';
+import { createUnpackBudget } from './unpack-budget.ts';
 import { standups2022Ics } from './test-support.ts';
 
 const t = { project: 'p', env: 'test' as const };
@@ -361,4 +363,42 @@ test('a chat uploaded again by a key that may not read Records reads none of the
   const blind = await importFiles(counted, t, 'b', { files }, undefined, { readsRecords: false });
   assert.equal(reads, 0, 'nothing the Brain holds was read');
   assert.equal(blind.parts[0]!.note, undefined, 'no earlier import was followed');
+});
+
+test("uploads together hold at most the server's unpack budget: one past it is too_many_requests, and each gives back its share", async () => {
+  const engine = await brain();
+  const zipped = async (files: Record<string, string>) => {
+    const z = new yazl.ZipFile();
+    for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    return { name: 'notes.zip', content_base64: Buffer.concat(chunks).toString('base64') };
+  };
+  const budget = createUnpackBudget(1_000);
+  const small = await zipped({ 'notes/a.md': 'Ana keeps bees in Braga.\n'.repeat(10) });
+  // Another upload holds most of it, as one still importing would.
+  const other = budget.lease();
+  other.take(900);
+  await assert.rejects(
+    importFiles(engine, t, 'b', { files: [small] }, undefined, { unpackBudget: budget }),
+    (e: MnemoError) => {
+      assert.equal(e.code, 'too_many_requests');
+      assert.equal(e.extra.retry_after_seconds, 30);
+      assert.match(e.message, /^files: other imports on this server hold 1 MiB unpacked/);
+      return true;
+    },
+  );
+  assert.equal(budget.held, 900, 'the refused upload gave back what it took');
+  other.release();
+  const done = await importFiles(engine, t, 'b', { files: [small] }, undefined, { unpackBudget: budget });
+  assert.equal(done.imported, 1);
+  assert.equal(budget.held, 0, 'the finished upload gave back its share');
+  // One archive larger than the whole budget is refused the same way.
+  const big = await zipped({ 'notes/b.md': 'x'.repeat(2_000) });
+  await assert.rejects(
+    importFiles(engine, t, 'b', { files: [big] }, undefined, { unpackBudget: budget }),
+    /too_many_requests|other imports/,
+  );
+  assert.equal(budget.held, 0);
 });

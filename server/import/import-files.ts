@@ -18,6 +18,7 @@ import { errorMessage } from '../../engine/index.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
 import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
+import { uploadUnpackBudget, type UnpackBudget } from './unpack-budget.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 import { WriteWindow } from './write-window.ts';
@@ -65,6 +66,8 @@ export interface ImportFilesOptions extends ImportWatchOptions {
    * a WhatsApp chat is read in the zone asked for, not the one an earlier import used.
    */
   readsRecords?: boolean;
+  /** What the upload may hold unpacked, shared with the server's other uploads (default: the process's). */
+  unpackBudget?: UnpackBudget;
 }
 
 /**
@@ -104,12 +107,13 @@ export async function importFiles(
   // Made again if it was removed while the server ran (its mode matters less: each upload's is 0700).
   await mkdir(uploadParent, { recursive: true, mode: 0o700 });
   const dir = await mkdtemp(join(uploadParent, uploadFolderPrefix));
+  const unpacking = (watch.unpackBudget ?? uploadUnpackBudget).lease();
   try {
     // The folder's name is what a lone WhatsApp `_chat.txt` is named after (as its folder is on the CLI).
     const root = join(dir, 'upload');
     await mkdir(root, { mode: 0o700 });
     const times = await materialize(body.files, root);
-    const { unpacked, notUnpacked } = await unpackArchives(body.files, root);
+    const { unpacked, notUnpacked } = await unpackArchives(body.files, root, unpacking.take);
     const fromArchive = (path: string) => unpacked.some((u) => path === u || path.startsWith(u + sep));
     const options: ParseOptions = {
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
@@ -128,6 +132,7 @@ export async function importFiles(
     return await importTargets(engine, t, brainId, root, planned, options, body.files.length, watch);
   } finally {
     await rm(dir, { recursive: true, force: true });
+    unpacking.release();
   }
 }
 
@@ -156,6 +161,7 @@ const uploadZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
 async function unpackArchives(
   files: ImportRequest['files'],
   root: string,
+  take: (bytes: number) => void,
 ): Promise<{ unpacked: string[]; notUnpacked: ImportTarget[] }> {
   const unpacked: string[] = [];
   const notUnpacked: ImportTarget[] = [];
@@ -163,10 +169,11 @@ async function unpackArchives(
     if (!isZipName(f.name)) continue;
     const zip = join(root, ...f.name.split('/'));
     try {
-      const { path, expanded } = await unpackArchive(zip, dirname(zip), uploadZipLimits);
+      const { path, expanded } = await unpackArchive(zip, dirname(zip), { ...uploadZipLimits, take });
       unpacked.push(path);
       notUnpacked.push(...archiveSkips(f.name, expanded));
     } catch (e) {
+      if (e instanceof MnemoError) throw e;
       throw new MnemoError('invalid_request_body', `files[${i}].name: ${errorMessage(e)}`);
     }
     await rm(zip);
