@@ -12,6 +12,7 @@ const textExtensions = new Set([
   'json',
   'mbox',
   'mbx',
+  'eml',
   'ics',
   'ical',
   'ifb',

@@ -20,6 +20,8 @@ test('detectFormat tells each export apart by markers, names and first bytes', a
     'people.vcf': 'BEGIN:VCARD',
     Inbox: 'From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n',
     'calendar-export': 'BEGIN:VCALENDAR\r\nVERSION:2.0',
+    'Re lunch.eml': 'From: Ana <ana@example.org>\r\nSubject: lunch\r\n\r\nNoon?\r\n',
+    'saved-mail': 'Return-Path: <ana@example.org>\r\nFrom: Ana <ana@example.org>\r\n\r\nNoon?\r\n',
   });
   const at = (p: string) =>
     detectFormat(join(t.root, p)).then((d) => d && [d.format, d.path.slice(t.root.length + 1)]);
@@ -36,6 +38,8 @@ test('detectFormat tells each export apart by markers, names and first bytes', a
     assert.deepEqual(await at('people.vcf'), ['vcf', 'people.vcf']);
     assert.deepEqual(await at('Inbox'), ['mbox', 'Inbox']);
     assert.deepEqual(await at('calendar-export'), ['ics', 'calendar-export']);
+    assert.deepEqual(await at('Re lunch.eml'), ['mbox', 'Re lunch.eml']);
+    assert.deepEqual(await at('saved-mail'), ['mbox', 'saved-mail']);
   } finally {
     t.remove();
   }

@@ -86,7 +86,8 @@ export async function detectFormat(path: string): Promise<Detected | null> {
   if (ext === '.md' || ext === '.markdown') return { format: 'markdown', path };
   if (ext === '.ics' || ext === '.ical' || ext === '.ifb') return { format: 'ics', path };
   if (ext === '.vcf' || ext === '.vcard') return { format: 'vcf', path };
-  if (ext === '.mbox' || ext === '.mbx') return { format: 'mbox', path };
+  // A saved mail (.eml) is read as a mailbox of one: the same mail in an mbox is the same item.
+  if (ext === '.mbox' || ext === '.mbx' || ext === '.eml') return { format: 'mbox', path };
   const start = await head(path);
   if (ext === '.json') {
     const f = await conversationsFormat(path);
@@ -95,6 +96,8 @@ export async function detectFormat(path: string): Promise<Detected | null> {
   if (/^BEGIN:VCALENDAR/im.test(start)) return { format: 'ics', path };
   if (/^BEGIN:VCARD/im.test(start)) return { format: 'vcf', path };
   if (/^From \S+ /.test(start)) return { format: 'mbox', path };
+  // Header fields only a mail opens with (a saved mail without its .eml).
+  if (/^(?:Return-Path|Received|Delivered-To):/i.test(start)) return { format: 'mbox', path };
   if (ext === '.txt' || basename(path) === '_chat.txt') {
     const firstLines = start.split(/\r?\n/).slice(0, 5).join('\n');
     if (/^[\u200e\u200f]*\[?\d{1,4}[./-]\d{1,2}[./-]\d{1,4},?\s+\d{1,2}[:.]\d{2}/m.test(firstLines))

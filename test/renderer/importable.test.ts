@@ -3,7 +3,14 @@ import { test } from 'node:test';
 import { isImportable } from '../../renderer/importable.ts';
 
 test('what the Import screen sends: export text and archives, not hidden files or pictures', () => {
-  for (const path of ['Vault/Daily/a.md', 'notes.txt', 'Mail/inbox', 'slack-export.zip', 'Takeout.ZIP'])
+  for (const path of [
+    'Vault/Daily/a.md',
+    'notes.txt',
+    'Mail/inbox',
+    'Mail/Re lunch.eml',
+    'slack-export.zip',
+    'Takeout.ZIP',
+  ])
     assert.equal(isImportable(path), true, path);
   for (const path of ['Vault/.trash/a.md', '.DS_Store', 'photo.jpg', 'Vault/attachments/scan.pdf'])
     assert.equal(isImportable(path), false, path);

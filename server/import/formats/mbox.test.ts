@@ -691,3 +691,44 @@ test("mbox: a reply that comes before its thread's first mail is still named aft
     t.remove();
   }
 });
+
+test('a saved mail (.eml, no separator) is one mail, the same item as that mail inside an mbox', async () => {
+  const reply = mbox
+    .split('\n')
+    .slice(mbox.split('\n').indexOf('From sam@example.com Tue Mar  5 18:30:00 2024') + 1);
+  const eml = reply.slice(0, reply.indexOf('From MAILER-DAEMON Wed Mar  6 07:00:00 2024')).join('\n');
+  const t = writeTree({
+    'Inbox.mbox': Buffer.from(mbox, 'utf8'),
+    'Re Offsite.eml': Buffer.from(
+      `Return-Path: <sam@example.com>\r\nReceived: from mx.example.com\r\n\tby mail.example.org; Tue, 5 Mar 2024 19:30:01 +0200\r\n${eml}`,
+      'utf8',
+    ),
+    'notes.eml': Buffer.from('Just some text that is not a mail.\n', 'utf8'),
+  });
+  try {
+    const inMbox = (await collect(parseMbox(join(t.root, 'Inbox.mbox'), {}))).records[1]!.body;
+    const { records, skips } = await collect(parseMbox(join(t.root, 'Re Offsite.eml'), {}));
+    assert.deepEqual(skips, []);
+    assert.equal(records.length, 1);
+    const saved = records[0]!.body;
+    assert.equal(saved.source.external_id, 'mbox:<reply-2@example.com>');
+    assert.ok(typeof saved.content === 'object' && saved.content.kind === 'message');
+    assert.ok(typeof inMbox.content === 'object' && inMbox.content.kind === 'message');
+    assert.deepEqual(
+      [saved.source, saved.occurred_at, saved.content.text, saved.content.speaker],
+      [inMbox.source, inMbox.occurred_at, inMbox.content.text, inMbox.content.speaker],
+    );
+    // Its thread's first mail is not in the file: the thread goes by its own subject, as a reply's
+    // does in an mbox without that mail.
+    assert.equal(saved.content.thread, 'Offsite in Porto à confirmer <root-1@example.org>');
+    assert.equal(records[0]!.ref, 'message <reply-2@example.com>');
+    // A file that opens as no mail is said to be none, as before.
+    const other = await collect(parseMbox(join(t.root, 'notes.eml'), {}));
+    assert.deepEqual(
+      [other.records.length, other.skips.map((s) => s.reason)],
+      [0, ['no "From " separator line: not an mbox file']],
+    );
+  } finally {
+    t.remove();
+  }
+});

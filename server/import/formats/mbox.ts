@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { open, readFile, stat } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isValidWallTime, toIso } from '../zoned-time.ts';
@@ -188,15 +189,36 @@ async function threadSubjects(path: string): Promise<Map<string, string> | null>
   return messages === 0 ? null : subjects;
 }
 
+/** A mail's bytes parsed, or why they cannot be. */
+async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> {
+  try {
+    // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
+    // the untouched bytes still name a message without a Message-ID.
+    let email = await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' });
+    // U+FFFD: maybe an encoded text part without a charset, which only a second reading decodes.
+    if (email.text?.includes('\ufffd') || email.html?.includes('\ufffd'))
+      email = await PostalMime.parse(mailForPostalMime(raw, { decodeToCheck: true }), {
+        attachmentEncoding: 'arraybuffer',
+      });
+    return c1Repaired(email);
+  } catch (e) {
+    return { unreadable: errorMessage(e) };
+  }
+}
+
 /**
  * One `message` Record per mail: sender as speaker, recipients and subject in the text, thread by
  * References. The file is read as a stream, twice (thread subjects, then the mails), and each mail is
- * handed on as soon as it is parsed, so memory follows the largest mail rather than the file.
+ * handed on as soon as it is parsed, so memory follows the largest mail rather than the file. A file
+ * with no separator that begins as a mail's header does (a `.eml`, saved from a mail program) is that
+ * one mail, named as it would be inside an mbox.
  */
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const subjects = await threadSubjects(path);
   if (!subjects) {
-    yield skip(path, 'no "From " separator line: not an mbox file');
+    yield await ((await isOneMail(path))
+      ? oneMail(path, o)
+      : skip(path, 'no "From " separator line: not an mbox file'));
     return;
   }
   for await (const { line, separator, raw, size } of readMbox(path)) {
@@ -209,22 +231,49 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
       );
       continue;
     }
-    let email: Email;
-    try {
-      // Raw 8-bit headers that are not UTF-8 are Windows-1252 (postal-mime would make them U+FFFD);
-      // the untouched bytes still name a message without a Message-ID.
-      email = await PostalMime.parse(mailForPostalMime(raw), { attachmentEncoding: 'arraybuffer' });
-      // U+FFFD: maybe an encoded text part without a charset, which only a second reading decodes.
-      if (email.text?.includes('\ufffd') || email.html?.includes('\ufffd'))
-        email = await PostalMime.parse(mailForPostalMime(raw, { decodeToCheck: true }), {
-          attachmentEncoding: 'arraybuffer',
-        });
-      email = c1Repaired(email);
-    } catch (e) {
-      yield skip(ref, `unreadable message: ${errorMessage(e)}`);
+    const email = await parsedMail(raw);
+    if ('unreadable' in email) {
+      yield skip(ref, `unreadable message: ${email.unreadable}`);
       continue;
     }
     const named = email.messageId ? `${ref} ${email.messageId}` : ref;
     yield mailToRecord(email, raw, named, o, subjects, separatorDate(separator));
   }
+}
+
+/** A header field's line ("Received: …", "X-Mailer: …") or its folded continuation. */
+const headerLine = /^(?:[\x21-\x39\x3b-\x7e]+:|[ \t])/;
+
+/** Whether a file without separators opens as one mail: a header block that names a sender. */
+async function isOneMail(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16 * 1024), 0, 16 * 1024, 0);
+    const head = buffer.subarray(0, bytesRead).toString('latin1');
+    const lines = head.split(/\r?\n/);
+    const end = lines.indexOf('');
+    const block = end === -1 ? lines.slice(0, -1) : lines.slice(0, end);
+    return (
+      block.length > 0 &&
+      !/^[ \t]/.test(block[0]!) &&
+      block.every((l) => headerLine.test(l)) &&
+      block.some((l) => /^from:/i.test(l))
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+async function oneMail(path: string, o: ParseOptions): Promise<ImportItem> {
+  const ref = 'message';
+  const { size } = await stat(path);
+  if (size > maxMessageBytes)
+    return skip(
+      ref,
+      `message of ${Math.round(size / 2 ** 20)} MiB is over the ${maxMessageBytes / 2 ** 20} MiB limit`,
+    );
+  const raw = await readFile(path);
+  const email = await parsedMail(raw);
+  if ('unreadable' in email) return skip(ref, `unreadable message: ${email.unreadable}`);
+  return mailToRecord(email, raw, email.messageId ? `${ref} ${email.messageId}` : ref, o);
 }
