@@ -427,3 +427,45 @@ test('a heading may name code; inline triple backticks open no block; quoted blo
     t.remove();
   }
 });
+
+test('a daily note is dated by the day its name begins with, as a date alone in front matter is', async () => {
+  const t = writeTree({
+    'Daily/2024-03-04.md': 'Bought a kayak today.\n',
+    'journals/2024_03_05.md': '- Paddled to the island.\n',
+    'Daily/2024-03-06 Standup.md': 'Ana is off on Friday.\n',
+    'Daily/2024-03-07.md': '---\ndate: 2024-03-09T08:00:00Z\n---\nWritten up two days later.\n',
+    'Daily/2024-13-40.md': 'Not a day.\n',
+    'Daily/20240308.md': 'Digits alone name no day here.\n',
+  });
+  const at = async (name: string, timeZone = 'Europe/Berlin') => {
+    const file = join(t.root, ...name.split('/'));
+    utimesSync(file, new Date('2024-06-01T12:00:00Z'), new Date('2024-06-01T12:00:00Z'));
+    const r = (await collect(parseMarkdown(file, { timeZone }))).records[0]!;
+    return [r.body.occurred_at, r.occurredAtInKey];
+  };
+  try {
+    // The day's start where the import reads it; the key holds the day itself, whatever the zone.
+    assert.deepEqual(await at('Daily/2024-03-04.md'), [
+      '2024-03-03T23:00:00.000Z',
+      '2024-03-04T00:00:00.000Z',
+    ]);
+    assert.deepEqual(await at('Daily/2024-03-04.md', 'UTC'), [
+      '2024-03-04T00:00:00.000Z',
+      '2024-03-04T00:00:00.000Z',
+    ]);
+    assert.deepEqual(await at('journals/2024_03_05.md'), [
+      '2024-03-04T23:00:00.000Z',
+      '2024-03-05T00:00:00.000Z',
+    ]);
+    assert.deepEqual(await at('Daily/2024-03-06 Standup.md'), [
+      '2024-03-05T23:00:00.000Z',
+      '2024-03-06T00:00:00.000Z',
+    ]);
+    // Front matter says when, whatever the name; a name that is no day leaves the file's time.
+    assert.deepEqual(await at('Daily/2024-03-07.md'), ['2024-03-09T08:00:00.000Z', undefined]);
+    assert.deepEqual(await at('Daily/2024-13-40.md'), ['2024-06-01T12:00:00.000Z', null]);
+    assert.deepEqual(await at('Daily/20240308.md'), ['2024-06-01T12:00:00.000Z', null]);
+  } finally {
+    t.remove();
+  }
+});

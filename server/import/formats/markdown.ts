@@ -229,6 +229,20 @@ function writtenNoteTime(fm: FrontMatter, o: ParseOptions): { at: string; inKey?
   return null;
 }
 
+/**
+ * The day a note's file name begins with (`2024-03-04.md`, `2024_03_04.md` as Logseq names journals,
+ * `2024-03-04 Standup.md`), read as a date alone in front matter is: a daily note is about its day,
+ * where its file's time is when it was last edited, or the day it was copied or synced.
+ */
+function namedNoteDay(file: string, o: ParseOptions): { at: string; inKey: string } | null {
+  const m = /^(\d{4})[-_.](\d{2})[-_.](\d{2})(?![\d])/.exec(basename(file));
+  if (!m) return null;
+  const day = `${m[1]}-${m[2]}-${m[3]}`;
+  const here = frontMatterDate(day, day, o.timeZone, 'mdy');
+  const utc = frontMatterDate(day, day, 'UTC', 'mdy');
+  return here && utc ? { at: here.at, inKey: utc.at } : null;
+}
+
 /** Notes read at once (each a few file-system calls): enough to keep the thread pool busy. */
 const readAheadNotes = 16;
 
@@ -267,7 +281,7 @@ async function readNote(
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const written = writtenNoteTime(fm, o);
+  const written = writtenNoteTime(fm, o) ?? namedNoteDay(file, o);
   const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = written?.at ?? fromFile;
   return {
