@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { readFoldedText } from '../decode-text.ts';
+import { icalValueError } from './ical-message.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
 import { countRealDaysOnly, rolledOverDays } from './rolled-over.ts';
-import { errorMessage } from '../../../engine/index.ts';
+import { errorMessage, systemTimeZone } from '../../../engine/index.ts';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
 type IcalEvent = InstanceType<typeof ICAL.Event>;
@@ -42,6 +43,16 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
   );
 }
 
+/**
+ * A TZID `instant` could not follow (the file defines no such VTIMEZONE and it is no IANA name): the
+ * time was read in the import's zone instead, which the part's summary must say, not do silently.
+ */
+function unfollowedZone(t: IcalTime, tzid: string | undefined): string | null {
+  if (t.isDate || !tzid || isTimeZone(tzid)) return null;
+  const zone = t.zone?.tzid;
+  return zone && zone !== 'floating' ? null : tzid;
+}
+
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
 /**
@@ -69,7 +80,7 @@ function read<T>(what: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw new Error(`${what}: ${errorMessage(e)}`);
+    throw new Error(`${what}: ${icalValueError(e)}`);
   }
 }
 
@@ -107,9 +118,18 @@ function toRecord(
   const place = ev.location?.trim();
   const people = participants(c);
   const startsStamp = stamp(start, startsAt);
+  const unknown =
+    unfollowedZone(start, startTz) ?? (end ? unfollowedZone(end, tzidOf(c, 'dtend') ?? startTz) : null);
   return {
     type: 'record',
     ref,
+    ...(unknown
+      ? {
+          note:
+            `TZID ${JSON.stringify(unknown)} is neither defined in the file nor a time zone name: its times ` +
+            `were read in ${o.timeZone ?? systemTimeZone()} (a time zone given for the import chooses another)`,
+        }
+      : {}),
     body: {
       content: {
         kind: 'event',

@@ -173,7 +173,7 @@ test('a date value that cannot be read loses only that field, named by card', as
       [
         [
           'Odd Birthday: birthday',
-          'card "Odd Birthday" at line 1: its BDAY cannot be read and is left out: Could not extract integer from ".1"',
+          'card "Odd Birthday" at line 1: its BDAY cannot be read and is left out: not a valid date or time',
         ],
       ],
     );

@@ -3,6 +3,7 @@ import { c1AsWindows1252, readFoldedText, utf8OrWindows1252 } from '../decode-te
 import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/index.ts';
+import { icalValueError } from './ical-message.ts';
 
 /** vCard properties that become facts, and the predicate each is recorded under. */
 const predicates: Record<string, string> = {
@@ -164,7 +165,7 @@ function cardItems(
       items.push(
         skip(
           `${name}: ${base}`,
-          `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${errorMessage(e)}`,
+          `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${icalValueError(e)}`,
         ),
       );
       continue;
