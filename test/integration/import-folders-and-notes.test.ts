@@ -158,6 +158,14 @@ describe('a folder of mixed files', () => {
     );
   });
 
+  test('a path that is not there is said plainly, before anything is sent (exit 2)', async () => {
+    const gone = join(dir, 'no-such-notes');
+    const out = await cli([gone, '--brain', 'gone']);
+    assert.equal(out.status, 2);
+    assert.equal(out.stderr, `mnemo import: there is no file or folder at ${gone}\n`);
+    assert.ok((await client.getBrain('gone').catch((e: unknown) => e)) instanceof MnemoApiError);
+  });
+
   test('a folder with nothing to import says so and creates no Brain (exit 0: every item was skipped with a reason)', async () => {
     const root = join(dir, 'nothing');
     write(join(root, 'readme.txt'), 'nothing mnemo reads\n');

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
@@ -231,6 +232,22 @@ export function register(program: Command): void {
       });
       if (empty) {
         console.error(`mnemo import: ${empty}`);
+        process.exitCode = 2;
+        return;
+      }
+      // Before anything is sent: a path that is not there is the command line's mistake, said plainly.
+      const missing = await stat(path).then(
+        () => null,
+        (e: NodeJS.ErrnoException) => e,
+      );
+      if (missing) {
+        console.error(
+          `mnemo import: ${
+            missing.code === 'ENOENT' || missing.code === 'ENOTDIR'
+              ? `there is no file or folder at ${path}`
+              : `cannot read ${path}: ${errorMessage(missing)}`
+          }`,
+        );
         process.exitCode = 2;
         return;
       }
