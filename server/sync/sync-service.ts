@@ -152,10 +152,13 @@ export function createSyncService(o: SyncServiceOptions) {
         loop.running = null;
         ending.delete(loop);
       }
-      if (loop.again && !closed) {
-        loop.again = false;
-        schedule(loop, 0);
-      } else schedule(loop, more ? debounceMs : nextWait(loop));
+      // A write during a failed run waits for the backoff too, as one after it does (noteWrite): with an
+      // agent writing all the while, each run's failure started the next at once, against a remote
+      // that is down.
+      const again = loop.again && loop.failures === 0;
+      loop.again = false;
+      if (again && !closed) schedule(loop, 0);
+      else schedule(loop, more ? debounceMs : nextWait(loop));
       return withSchedule(loop, await s.status(loop.t, loop.brainId));
     })();
     return loop.running;
