@@ -1,3 +1,4 @@
+import { decodeIdCursor } from '../core/shared/page-cursor.ts';
 import type {
   Evidence,
   MemoryDetail,
@@ -46,6 +47,7 @@ export async function listMemories(
       'since_watermark, cursor: a delta read and a full read cannot be combined',
     );
   }
+  if (q.cursor !== undefined) decodeIdCursor(q.cursor, 'mem_', 'listMemories');
   const since =
     q.since_watermark !== undefined ? ctx.codec.decodeMemoryPlace(q.since_watermark, b.uid) : undefined;
   const nowMs = ctx.clock().getTime();

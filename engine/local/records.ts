@@ -1,3 +1,4 @@
+import { decodeIdCursor } from '../core/shared/page-cursor.ts';
 import type {
   MnemoRecord,
   RecordCreate,
@@ -195,6 +196,7 @@ export async function listRecords(
 ): Promise<RecordPage> {
   const b = await requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined) return recordChanges(ctx, b, q);
+  if (q.cursor !== undefined) decodeIdCursor(q.cursor, 'rec_', 'listRecords');
   return ctx.units.read(b.uid, async (u) => {
     const page = await u.records.list({
       limit: q.limit,

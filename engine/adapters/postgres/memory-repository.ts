@@ -1,6 +1,6 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
-import { decodeIdCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type {
   CitationRow,
   MemoryFilter,
@@ -140,8 +140,7 @@ export function pgMemories(
     async list(query) {
       const p = params();
       const where = memoryFilterSql(p, p.bind(brainUid), query);
-      if (query.cursor !== undefined)
-        where.push(`m.id COLLATE "C" > ${p.bind(decodeIdCursor(query.cursor, 'mem_', 'listMemories'))}`);
+      if (query.cursor !== undefined) where.push(`m.id COLLATE "C" > ${p.bind(decodeCursor(query.cursor))}`);
       const rows = await select(p, where, `ORDER BY m.id COLLATE "C" LIMIT ${p.bind(query.limit + 1)}`);
       const page = rows.slice(0, query.limit);
       return { rows: page, next: rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null };

@@ -1,5 +1,5 @@
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { decodeIdCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
@@ -111,8 +111,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       if (query.status === 'ready') conds.push(`NOT ${queued}`);
       if (query.sinceMs !== undefined) add((p) => `r.occurred_ms >= ${p}`, query.sinceMs);
       if (query.untilMs !== undefined) add((p) => `r.occurred_ms <= ${p}`, query.untilMs);
-      if (query.cursor)
-        add((p) => `r.id COLLATE "C" < ${p}`, decodeIdCursor(query.cursor, 'rec_', 'listRecords'));
+      if (query.cursor) add((p) => `r.id COLLATE "C" < ${p}`, decodeCursor(query.cursor));
       params.push(query.limit + 1);
       const rows = (
         await q.query<RecordRow>(

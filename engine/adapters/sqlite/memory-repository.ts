@@ -1,6 +1,6 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
-import { decodeIdCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { MemoryFilter, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
 import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
@@ -101,7 +101,7 @@ export function memoryPageSql(
   const { conds, params } = memoryFilterSql(brainUid, q);
   if (q.cursor !== undefined) {
     conds.push('m.id > ?');
-    params.push(decodeIdCursor(q.cursor, 'mem_', 'listMemories'));
+    params.push(decodeCursor(q.cursor));
   }
   return {
     sql: `SELECT ${versionColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id LIMIT ?`,

@@ -1,4 +1,4 @@
-import { decodeIdCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
+import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
 import type { SqlParam, Store } from './store.ts';
 import { textKey } from './text-key.ts';
@@ -28,7 +28,7 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
     add("NOT EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
   if (q.sinceMs !== undefined) add('r.occurred_ms >= ?', q.sinceMs);
   if (q.untilMs !== undefined) add('r.occurred_ms <= ?', q.untilMs);
-  if (q.cursor) add('r.id < ?', decodeIdCursor(q.cursor, 'rec_', 'listRecords'));
+  if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
   return {
     sql: `SELECT ${recordColumns} FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,
     params: [...params, q.limit + 1],
