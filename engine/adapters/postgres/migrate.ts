@@ -109,9 +109,7 @@ function notOurs(schema: string, names: readonly string[]): string {
 
 /** What to do when no schema of the connection's search_path exists (nothing could be created). */
 function noSchema(row: { search_path: string } | undefined): string {
-  return (
-    `no schema on its search_path (${row?.search_path ?? 'empty'}) exists; create one ` + `(${ownSchema})`
-  );
+  return `no schema on its search_path (${row?.search_path ?? 'empty'}) exists; create one (${ownSchema})`;
 }
 
 /**

@@ -235,7 +235,7 @@ function writtenNoteTime(fm: FrontMatter, o: ParseOptions): { at: string; inKey?
  * where its file's time is when it was last edited, or the day it was copied or synced.
  */
 function namedNoteDay(file: string, o: ParseOptions): { at: string; inKey: string } | null {
-  const m = /^(\d{4})[-_.](\d{2})[-_.](\d{2})(?![\d])/.exec(basename(file));
+  const m = /^(\d{4})[-_.](\d{2})[-_.](\d{2})(?!\d)/.exec(basename(file));
   if (!m) return null;
   const day = `${m[1]}-${m[2]}-${m[3]}`;
   const here = frontMatterDate(day, day, o.timeZone, 'mdy');
