@@ -394,11 +394,33 @@ test("uploads together hold at most the server's unpack budget: one past it is t
   const done = await importFiles(engine, t, 'b', { files: [small] }, undefined, { unpackBudget: budget });
   assert.equal(done.imported, 1);
   assert.equal(budget.held, 0, 'the finished upload gave back its share');
-  // One archive larger than the whole budget is refused the same way.
-  const big = await zipped({ 'notes/b.md': 'x'.repeat(2_000) });
-  await assert.rejects(
-    importFiles(engine, t, 'b', { files: [big] }, undefined, { unpackBudget: budget }),
-    /too_many_requests|other imports/,
-  );
+});
+
+test('an upload whose archives alone hold more than the unpack budget is refused for good, not told to wait', async () => {
+  const engine = await brain();
+  const zipped = async (name: string, files: Record<string, string>) => {
+    const z = new yazl.ZipFile();
+    for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    return { name, content_base64: Buffer.concat(chunks).toString('base64') };
+  };
+  const budget = createUnpackBudget(1_000);
+  // No other upload holds anything: waiting would free nothing, so a 429 would be retried for ever.
+  const two = [
+    await zipped('a.zip', { 'a/one.md': 'x'.repeat(600) }),
+    await zipped('b.zip', { 'b/two.md': 'y'.repeat(600) }),
+  ];
+  for (const files of [two, [await zipped('big.zip', { 'big/b.md': 'x'.repeat(2_000) })]])
+    await assert.rejects(
+      importFiles(engine, t, 'b', { files }, undefined, { unpackBudget: budget }),
+      (e: MnemoError) => {
+        assert.deepEqual([e.code, e.status], ['invalid_request_body', 400]);
+        assert.match(e.message, /^files: this upload's archives would hold more than/);
+        assert.doesNotMatch(e.message, /other imports/);
+        return true;
+      },
+    );
   assert.equal(budget.held, 0);
 });

@@ -29,10 +29,19 @@ export function createUnpackBudget(maxBytes: number): UnpackBudget {
       return {
         take(bytes) {
           if (released) throw new Error('unpack budget: the lease was released');
+          // Alone past the budget (several archives in one upload): waiting frees nothing, so a 429
+          // would have a client send it again for ever.
+          if (mine + bytes > maxBytes)
+            throw new MnemoError(
+              'invalid_request_body',
+              `files: this upload's archives would hold more than the ${Math.round(maxBytes / 1024 ** 3)} GiB ` +
+                'unpacked that uploads may hold at once: send them in separate uploads, or import the folder ' +
+                'with mnemo import',
+            );
           if (held + bytes > maxBytes)
             throw new MnemoError(
               'too_many_requests',
-              `files: other imports on this server hold ${Math.ceil(held / 1024 ** 2)} MiB unpacked, and this ` +
+              `files: other imports on this server hold ${Math.ceil((held - mine) / 1024 ** 2)} MiB unpacked, and this ` +
                 `upload would pass the ${Math.round(maxBytes / 1024 ** 3)} GiB they may hold at once: send it ` +
                 `again in ${retryAfterSeconds} s, or import the folder with mnemo import`,
               { retry_after_seconds: retryAfterSeconds },
