@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { MnemoClient } from '../client/index.ts';
+import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
 import { parsers, runImport } from './run-import.ts';
 import { formatSummary } from '../cli/commands/import.ts';
@@ -122,6 +122,34 @@ test('a file that stops reading part way is a failure in the summary, after what
     await assert.rejects(runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' }), /EACCES/);
   } finally {
     parsers.whatsapp = real;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a server that cannot reach its store or its keys stops the import, not each item's failure", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const file = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(
+      file,
+      Array.from({ length: 1000 }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n'),
+    );
+    for (const [status, code] of [
+      [503, 'store_unavailable'],
+      [500, 'key_registry_unreadable'],
+    ] as const) {
+      let sent = 0;
+      const client = {
+        getBrain: () => Promise.resolve({}),
+        rememberRecord: () => {
+          sent += 1;
+          return Promise.reject(new MnemoApiError(status, { type: 'internal', code, message: code }));
+        },
+      } as unknown as MnemoClient;
+      await assert.rejects(runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' }), { code });
+      assert.ok(sent < 50, `${code}: ${sent} of 1000 items were sent to a server that could not take one`);
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -129,7 +129,11 @@ function isFatal(e: unknown): boolean {
     (e.type === 'authentication' ||
       e.type === 'permission' ||
       e.code === 'network_error' ||
-      e.code === 'brain_not_found')
+      e.code === 'brain_not_found' ||
+      // A hosted server whose database is away: every item fails alike until it is back (the client
+      // has already retried once), and the import run again then sends only what is new.
+      e.code === 'store_unavailable' ||
+      e.code === 'key_registry_unreadable')
   );
 }
 
