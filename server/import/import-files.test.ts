@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ImportRequest } from '../../engine/contract/index.ts';
-import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { MnemoError as MnemoErrorClass, type MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import yazl from 'yazl';
@@ -423,4 +423,25 @@ test('an upload whose archives alone hold more than the unpack budget is refused
       },
     );
   assert.equal(budget.held, 0);
+});
+
+test('an upload whose writes find the store unreachable ends with store_unavailable, not a failure per item', async () => {
+  const engine = await brain();
+  let sent = 0;
+  const away: Engine = {
+    ...engine,
+    rememberRecord: () => {
+      sent += 1;
+      return Promise.reject(new MnemoErrorClass('store_unavailable', 'The database cannot be reached now.'));
+    },
+  };
+  const chat = Array.from({ length: 300 }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n');
+  await assert.rejects(
+    importFiles(away, t, 'b', {
+      files: [{ name: '_chat.txt', content_base64: Buffer.from(chat).toString('base64') }],
+      time_zone: 'UTC',
+    }),
+    { code: 'store_unavailable' },
+  );
+  assert.ok(sent < 50, `${sent} of 300 writes were sent to a store that could not take one`);
 });

@@ -287,7 +287,9 @@ async function importTargets(
             if (replayed) part.unchanged += 1;
             else part.imported += 1;
           } catch (e) {
-            if (!(e instanceof MnemoError) || e.code === 'brain_not_found') throw e;
+            // A store that cannot be reached fails every item alike, each after the pool's wait.
+            if (!(e instanceof MnemoError) || e.code === 'brain_not_found' || e.code === 'store_unavailable')
+              throw e;
             if (isUnchangedConflict(item, e.code)) part.unchanged += 1;
             else if (isInvalidRequest(e)) {
               part.skipped += 1;
