@@ -22,12 +22,20 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, ms =
   }
 };
 
-/** The feed of a remote that always has more: each page's watermark one further than the one sent. */
-const endlessFeed: Answer = (seen, res) => {
-  if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
-  const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
-  json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed: [] });
-};
+/**
+ * The feed of a remote that always has more: each page's watermark one further than the one sent, and
+ * the removal of a Record this device never held in it (`empty`: nothing in it).
+ */
+const endlessFeed =
+  (o: { empty?: boolean } = {}): Answer =>
+  (seen, res) => {
+    if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
+    const removed = o.empty
+      ? []
+      : [{ id: `rec_01J${String(n).padStart(23, '0')}`, forgotten_at: '2026-01-01T00:00:00.000Z' }];
+    json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed });
+  };
 
 describe('a sync run against a remote that misbehaves', () => {
   const { root, remove } = tempRoot();
@@ -84,7 +92,8 @@ describe('a sync run against a remote that misbehaves', () => {
   it('stops a pull whose change feed says has_more without moving its watermark', async () => {
     await paired('circling', (seen, res) => {
       if (!seen.path.endsWith('/records')) return hubAnswer(seen, res);
-      json(res, { data: [], has_more: true, watermark: 'wm_same', removed: [] });
+      const removed = [{ id: 'rec_01JCIRCLING', forgotten_at: '2026-01-01T00:00:00.000Z' }];
+      json(res, { data: [], has_more: true, watermark: 'wm_same', removed });
     });
     const status = await within('a run against a circling feed', 10_000, a.client.runSync('circling'));
     assert.match(
@@ -98,8 +107,21 @@ describe('a sync run against a remote that misbehaves', () => {
     );
   });
 
+  it('stops a pull whose change feed says has_more with empty pages, though each has a new watermark', async () => {
+    const status = await paired('hollow', endlessFeed({ empty: true }));
+    assert.match(
+      status.last_error ?? '',
+      /the change feed does not advance: after watermark "start" it answered has_more with an empty page; the pull stops here/,
+    );
+    assert.equal(status.catching_up, false, 'a failure, which waits its backoff, not a catching-up run');
+    assert.deepEqual(
+      asked('hollow', 0).map((s) => s.query.get('since_watermark')),
+      ['start'],
+    );
+  });
+
   it('reads at most a run’s pages of a feed that never ends, and the next run reads on from there', async () => {
-    const first = await paired('endless', endlessFeed);
+    const first = await paired('endless', endlessFeed());
     assert.equal(first.last_error, null);
     // More to read: a success that is still catching up.
     assert.equal(first.catching_up, true);
@@ -272,7 +294,7 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
 
   it('reads on soon after a run that stopped at its page limit', async () => {
     const d = await device('d', { debounceMs: 100, intervalMs: 3_600_000, limits: { pagesPerRun: 5 } });
-    remote.byBrain.set('long', afterCheck(endlessFeed));
+    remote.byBrain.set('long', afterCheck(endlessFeed()));
     await d.client.createBrain({ id: 'long' });
     await d.client.pairSync('long', { remote: remote.url, remote_key: 'sk_test_remote_key' });
     const feed = () => remote.seen.filter((s) => !s.check && s.path === '/v1/brains/long/records');
