@@ -3,12 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   afterCheck,
+  type Answer,
   fakeRemote,
+  feedPage,
   hubAnswer,
   json,
   startNode,
   tempRoot,
-  type Answer,
 } from '../integration/sync-helpers.ts';
 import { browserPerFile, checkScreen, openUi, startApp } from './harness.ts';
 
@@ -110,11 +111,7 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
   // A feed that never ends, each page 0.3 s: a run of 0.8 s keeps two pages and stops at its deadline.
   const slowFeed: Answer = (seen, res) => {
     if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
-    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
-    const t = setTimeout(
-      () => json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed: [] }),
-      300,
-    );
+    const t = setTimeout(() => json(res, feedPage(seen.query.get('since_watermark'), true)), 300);
     res.once('close', () => clearTimeout(t));
   };
   // Both answer the check before the pairing as a hub does; then one is slow, the other down.

@@ -232,6 +232,32 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) =>
 /** A remote's 200 answer of `body` as JSON. */
 export const json = (res: ServerResponse, body: unknown) => sendJson(res, 200, body);
 
+/**
+ * Page n of a hub's change feed read from `since_watermark=wm_<n>` on (n = 0 from the start): one
+ * message of its own, as a Mnemo fills a page before it says `has_more`, and the watermark
+ * `wm_<n + 1>`. (A removal would do too, but the device sends the tombstone it writes back to the hub
+ * on its next run, which then counts as progress.)
+ */
+export function feedPage(since: string | null, hasMore: boolean): Record<string, unknown> {
+  const n = Number(/^wm_(\d+)$/.exec(since ?? '')?.[1] ?? 0);
+  return {
+    data: [
+      {
+        id: `rec_01JFEED${String(n).padStart(18, '0')}`,
+        object: 'record',
+        content: { kind: 'message', text: `Page ${n} of the hub's feed.` },
+        source: {},
+        visibility: 'shareable',
+        occurred_at: '2026-01-01T00:00:00.000Z',
+      },
+    ],
+    has_more: hasMore,
+    next_cursor: null,
+    watermark: `wm_${n + 1}`,
+    removed: [],
+  };
+}
+
 /** A run, or a clear failure instead of a test that waits for a request's own limits. */
 export const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =>
   Promise.race([

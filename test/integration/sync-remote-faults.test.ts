@@ -4,14 +4,15 @@ import type { SyncStatus } from '../../engine/contract/index.ts';
 import type { ServerOptions } from '../../server/start-server.ts';
 import {
   afterCheck,
+  type Answer,
   fakeRemote,
+  feedPage,
   hubAnswer,
   json,
+  type Node,
   startNode,
   tempRoot,
   within,
-  type Answer,
-  type Node,
 } from './sync-helpers.ts';
 
 const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 15_000) => {
@@ -23,18 +24,15 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, ms =
 };
 
 /**
- * The feed of a remote that always has more: each page's watermark one further than the one sent, and
- * the removal of a Record this device never held in it (`empty`: nothing in it).
+ * The feed of a remote that always has more: each page's watermark one further than the one sent
+ * (`empty`: nothing in its pages).
  */
 const endlessFeed =
   (o: { empty?: boolean } = {}): Answer =>
   (seen, res) => {
     if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
-    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
-    const removed = o.empty
-      ? []
-      : [{ id: `rec_01J${String(n).padStart(23, '0')}`, forgotten_at: '2026-01-01T00:00:00.000Z' }];
-    json(res, { data: [], has_more: true, next_cursor: null, watermark: `wm_${n + 1}`, removed });
+    const page = feedPage(seen.query.get('since_watermark'), true);
+    json(res, o.empty ? { ...page, data: [] } : page);
   };
 
 describe('a sync run against a remote that misbehaves', () => {
