@@ -20,6 +20,9 @@ export const maxOccurrencesPerSeries = 1000;
 /** Upper bound of a series' rule steps walked, inside the window or not (a minutely rule begun decades ago). */
 export const maxRuleSteps = 100_000;
 
+/** A time of day with no zone ical.js resolved (floating, or a TZID the file does not define). */
+const wallTimeOnly = (t: IcalTime) => !t.isDate && (!t.zone?.tzid || t.zone.tzid === 'floating');
+
 /**
  * An ICAL.Time as an instant. An all-day date is 00:00 UTC of its day. Times with a zone the file
  * defines (VTIMEZONE) or UTC are exact; a TZID the file does not define is read as an IANA name when
@@ -34,8 +37,7 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
     d.setUTCFullYear(t.year, t.month - 1, t.day);
     return d;
   }
-  const zone = t.zone?.tzid;
-  if (zone && zone !== 'floating') return t.toJSDate();
+  if (!wallTimeOnly(t)) return t.toJSDate();
   const tz = tzid && isTimeZone(tzid) ? tzid : o.timeZone;
   return wallTimeToDate(
     { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
@@ -48,9 +50,7 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
  * time was read in the import's zone instead, which the part's summary must say, not do silently.
  */
 function unfollowedZone(t: IcalTime, tzid: string | undefined): string | null {
-  if (t.isDate || !tzid || isTimeZone(tzid)) return null;
-  const zone = t.zone?.tzid;
-  return zone && zone !== 'floating' ? null : tzid;
+  return wallTimeOnly(t) && tzid && !isTimeZone(tzid) ? tzid : null;
 }
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
