@@ -51,14 +51,20 @@ test('Records are sent while the export is still being read, never more than a q
   }
 });
 
+/** A WhatsApp export of `n` messages from Ana, all at one minute, in `dir`. */
+function chatOfAna(dir: string, n: number): string {
+  const file = join(dir, 'WhatsApp Chat with Ana.txt');
+  writeFileSync(
+    file,
+    Array.from({ length: n }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n'),
+  );
+  return file;
+}
+
 test('a failure outside the per-item handling ends the run with that error instead of leaving it waiting', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {
-    const file = join(dir, 'WhatsApp Chat with Ana.txt');
-    writeFileSync(
-      file,
-      Array.from({ length: 1000 }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n'),
-    );
+    const file = chatOfAna(dir, 1000);
     const client = {
       getBrain: () => Promise.resolve({}),
       rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
@@ -129,11 +135,7 @@ test('a file that stops reading part way is a failure in the summary, after what
 test("a server that cannot reach its store or its keys stops the import, not each item's failure", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {
-    const file = join(dir, 'WhatsApp Chat with Ana.txt');
-    writeFileSync(
-      file,
-      Array.from({ length: 1000 }, (_, i) => `01/02/2024, 10:00 - Ana: message ${i}`).join('\n'),
-    );
+    const file = chatOfAna(dir, 1000);
     for (const [status, code] of [
       [503, 'store_unavailable'],
       [500, 'key_registry_unreadable'],
