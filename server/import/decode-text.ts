@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 
 /**
  * Text of an export file: UTF-8 (BOM dropped) or UTF-16 with a BOM; bytes that are not valid UTF-8 are
@@ -95,4 +95,32 @@ function unfoldBytes(buf: Uint8Array): Uint8Array {
     out[n++] = b;
   }
   return out.subarray(0, n);
+}
+
+/**
+ * Bytes up to the last whole UTF-8 character. A head cut inside a character is not valid UTF-8, and
+ * decodeText would then read all of it as Windows-1252, turning the U+200E marks that lead some
+ * WhatsApp lines into mojibake the detection patterns do not match.
+ */
+function wholeUtf8(buf: Buffer): Buffer {
+  let lead = buf.length - 1;
+  while (lead >= 0 && buf.length - lead <= 4 && (buf[lead]! & 0xc0) === 0x80) lead -= 1;
+  if (lead < 0 || buf.length - lead > 4) return buf;
+  const b = buf[lead]!;
+  const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return buf.length - lead < size ? buf.subarray(0, lead) : buf;
+}
+
+/** The start of a file as the parsers will read it (decodeText: UTF-8, UTF-16 with a BOM, Windows-1252). */
+export async function readHead(path: string, bytes = 4096): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    const start = buf.subarray(0, bytesRead);
+    const utf16 = (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff);
+    return decodeText(utf16 ? start.subarray(0, bytesRead - (bytesRead % 2)) : wholeUtf8(start));
+  } finally {
+    await fh.close();
+  }
 }

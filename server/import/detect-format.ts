@@ -1,36 +1,8 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { decodeText } from './decode-text.ts';
+import { readHead } from './decode-text.ts';
 import type { ImportFormat } from './import-item.ts';
 import { isSlackExport } from './formats/slack.ts';
-
-/**
- * Bytes up to the last whole UTF-8 character. A head cut inside a character is not valid UTF-8, and
- * decodeText would then read all of it as Windows-1252, turning the U+200E marks that lead some
- * WhatsApp lines into mojibake the detection patterns do not match.
- */
-function wholeUtf8(buf: Buffer): Buffer {
-  let lead = buf.length - 1;
-  while (lead >= 0 && buf.length - lead <= 4 && (buf[lead]! & 0xc0) === 0x80) lead -= 1;
-  if (lead < 0 || buf.length - lead > 4) return buf;
-  const b = buf[lead]!;
-  const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-  return buf.length - lead < size ? buf.subarray(0, lead) : buf;
-}
-
-/** The start of a file as the parsers will read it (decodeText: UTF-8, UTF-16 with a BOM, Windows-1252). */
-async function head(path: string, bytes = 4096): Promise<string> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    const start = buf.subarray(0, bytesRead);
-    const utf16 = (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff);
-    return decodeText(utf16 ? start.subarray(0, bytesRead - (bytesRead % 2)) : wholeUtf8(start));
-  } finally {
-    await fh.close();
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -41,7 +13,7 @@ async function exists(path: string): Promise<boolean> {
 
 /** ChatGPT and Claude both name their export conversations.json; the shape tells them apart. */
 async function conversationsFormat(file: string): Promise<ImportFormat | null> {
-  const start = await head(file, 64 * 1024);
+  const start = await readHead(file, 64 * 1024);
   if (/"mapping"\s*:/.test(start) || /"current_node"\s*:/.test(start)) return 'chatgpt';
   if (/"chat_messages"\s*:/.test(start)) return 'claude';
   return null;
@@ -88,7 +60,7 @@ export async function detectFormat(path: string): Promise<Detected | null> {
   if (ext === '.vcf' || ext === '.vcard') return { format: 'vcf', path };
   // A saved mail (.eml) is read as a mailbox of one: the same mail in an mbox is the same item.
   if (ext === '.mbox' || ext === '.mbx' || ext === '.eml') return { format: 'mbox', path };
-  const start = await head(path);
+  const start = await readHead(path);
   if (ext === '.json') {
     const f = await conversationsFormat(path);
     return f ? { format: f, path } : null;

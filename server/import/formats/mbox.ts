@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isValidWallTime, toIso } from '../zoned-time.ts';
-import { c1AsWindows1252 } from '../decode-text.ts';
+import { c1AsWindows1252, readHead } from '../decode-text.ts';
 import { mailForPostalMime } from './mail-headers.ts';
 import { htmlToText } from './html-text.ts';
 import { maxMessageBytes, readMbox } from './mbox-split.ts';
@@ -246,22 +246,15 @@ const headerLine = /^(?:[\x21-\x39\x3b-\x7e]+:|[ \t])/;
 
 /** Whether a file without separators opens as one mail: a header block that names a sender. */
 async function isOneMail(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16 * 1024), 0, 16 * 1024, 0);
-    const head = buffer.subarray(0, bytesRead).toString('latin1');
-    const lines = head.split(/\r?\n/);
-    const end = lines.indexOf('');
-    const block = end === -1 ? lines.slice(0, -1) : lines.slice(0, end);
-    return (
-      block.length > 0 &&
-      !/^[ \t]/.test(block[0]!) &&
-      block.every((l) => headerLine.test(l)) &&
-      block.some((l) => /^from:/i.test(l))
-    );
-  } finally {
-    await handle.close();
-  }
+  const lines = (await readHead(path, 16 * 1024)).split(/\r?\n/);
+  const end = lines.indexOf('');
+  const block = end === -1 ? lines.slice(0, -1) : lines.slice(0, end);
+  return (
+    block.length > 0 &&
+    !/^[ \t]/.test(block[0]!) &&
+    block.every((l) => headerLine.test(l)) &&
+    block.some((l) => /^from:/i.test(l))
+  );
 }
 
 async function oneMail(path: string, o: ParseOptions): Promise<ImportItem> {
