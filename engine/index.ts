@@ -153,6 +153,11 @@ export async function openPostgresEngine(
               options.logger?.info('the database is reachable again', {
                 after_s: Math.round(downMs / 100) / 10,
               }),
+            busy: (failed) =>
+              options.logger?.warn(
+                "every connection of this process's pool stayed busy for 15 s: requests failed with store_unavailable; the database is slow, or the pool is too small for this process's load (MNEMO_PG_POOL_SIZE)",
+                { failed },
+              ),
           },
           plannerStats: {
             onError: (e) =>

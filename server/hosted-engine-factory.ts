@@ -24,7 +24,7 @@ export async function openHostedEngine(
   const where = open
     ? { open: () => open(kept) }
     : options.databaseUrl
-      ? { url: options.databaseUrl, ...kept }
+      ? { url: options.databaseUrl, ...kept, ...poolSizeFromEnv(process.env.MNEMO_PG_POOL_SIZE) }
       : null;
   if (!where)
     throw new Error('the postgres engine needs a database: --database-url URL, or MNEMO_DATABASE_URL');
@@ -54,4 +54,18 @@ function leaseFromEnv(value: string | undefined): { deriveLeaseMs?: number } {
       `MNEMO_DERIVE_LEASE_MS must be a whole number of milliseconds, at least 100, not "${value}"`,
     );
   return { deriveLeaseMs: ms };
+}
+
+/**
+ * MNEMO_PG_POOL_SIZE: connections each process holds to the database (default 10). Processes times this
+ * must stay under the server's max_connections, less what other clients hold.
+ */
+export function poolSizeFromEnv(value: string | undefined): { poolSize?: number } {
+  if (value === undefined || value === '') return {};
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2 || n > 1000)
+    throw new Error(
+      `MNEMO_PG_POOL_SIZE must be a whole number of connections from 2 to 1000, not "${value}"`,
+    );
+  return { poolSize: n };
 }

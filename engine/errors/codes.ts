@@ -109,7 +109,7 @@ export const errorCodes = {
     status: 503,
     type: 'internal',
     summary:
-      "The server cannot reach its store now: a hosted server's database is down, restarting or failing over. GET /v1/health answers it for as long as that lasts; the server's log says why.",
+      "The server cannot use its store now: a hosted server's database is down, restarting or failing over (GET /v1/health answers it for as long as that lasts), or it answers but is overloaded (every connection busy, or out of connections, memory or disk). The server's log says which.",
   },
   sync_remote_unavailable: {
     status: 502,

@@ -11,7 +11,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import { embedderLoader, type EmbedderOption } from '../embed/index.ts';
 import type { PostgresStorage } from '../adapters/postgres/storage.ts';
-import { storeFailure, storeUnavailable, unreachable } from '../adapters/postgres/store-failure.ts';
+import { asStoreError, storeFailure } from '../adapters/postgres/store-failure.ts';
 import { engineOperations } from '../local/engine-operations.ts';
 import type { EngineCtx, Logger } from '../local/local-ctx.ts';
 import { applyTombstones, replicateRecords } from '../local/sync/replicate.ts';
@@ -149,7 +149,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       try {
         return await fn(...args);
       } catch (e) {
-        throw unreachable(e) ? storeUnavailable(e) : e;
+        throw asStoreError(e);
       }
     };
   const writing = pendingWrites();

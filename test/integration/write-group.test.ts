@@ -85,6 +85,7 @@ function endable(db: PgClient): PgClient {
     query: async (sql, params) => (open(), db.query(sql, params)),
     exec: async (sql) => (open(), db.exec(sql)),
     transaction: async (work, options) => (open(), db.transaction(work, options)),
+    ping: async (ms) => (open(), db.ping(ms)),
     close: async () => void (ended = true),
   };
 }

@@ -23,6 +23,7 @@ function recorded(db: PgClient, seen: Statement[]): PgClient {
   return {
     ...wrap(db),
     transaction: (work, options) => db.transaction((tx, opened) => work(wrap(tx), opened), options),
+    ping: (ms) => db.ping(ms),
     close: () => db.close(),
   };
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { sqlLiteral, type PgClient } from './client.ts';
-import { storeFailure } from './store-failure.ts';
+import { connectPostgres, sqlLiteral, type PgClient } from './client.ts';
+import { poolBusy, storeFailure, unreachable } from './store-failure.ts';
 import { migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
 
 const awkward = `it's a \\ back'slash; $2 -- not a comment`;
@@ -162,5 +163,65 @@ describe('transactions on a server', { skip: server.skip }, () => {
     // As a failure of the store, which the derive worker waits out instead of counting against a job.
     await assert.rejects(ended, (e) => storeFailure(e));
     assert.equal((await db!.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+  });
+});
+
+describe('a pool whose connections are all busy, and one that cannot connect', { skip: server.skip }, () => {
+  it('tells a wait behind busy connections from an outage, and pings on a connection of its own', async () => {
+    const url = await server.cluster().freshDatabase();
+    const db = connectPostgres(url, { max: 1, connectionTimeoutMs: 300 });
+    let release = () => {};
+    const holding = db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const waited = await db.query('SELECT 1').then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(poolBusy(waited), String(waited));
+      assert.ok(!unreachable(waited), 'a busy pool is not an outage');
+      assert.ok(storeFailure(waited), 'derivation waits it out instead of counting a failed attempt');
+      await db.ping(1000);
+      release();
+      await holding;
+      assert.equal((await db.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+    } finally {
+      release();
+      await holding;
+      await db.close();
+    }
+  });
+
+  it('counts a wait behind connections that never connect as an outage; its ping fails in time', async () => {
+    // Accepts and never answers: each connection of the pool hangs in its start-up.
+    const held = new Set<Socket>();
+    const silent = createServer((s) => held.add(s.on('error', () => {})));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const db = connectPostgres(`postgres://postgres@127.0.0.1:${port}/none`, {
+      max: 1,
+      connectionTimeoutMs: 300,
+    });
+    try {
+      const failed = await Promise.all(
+        [0, 1].map(() =>
+          db.query('SELECT 1').then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ),
+      );
+      for (const e of failed) assert.ok(unreachable(e) && !poolBusy(e), String(e));
+      const started = Date.now();
+      await assert.rejects(db.ping(200), /did not answer within 200 ms/);
+      assert.ok(Date.now() - started < 1000);
+    } finally {
+      await db.close();
+      for (const s of held) s.destroy();
+      silent.close();
+    }
   });
 });

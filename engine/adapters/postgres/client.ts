@@ -53,6 +53,12 @@ export type TransactionWork<T> = (
  */
 export interface PgClient extends PgQueryable {
   transaction<T>(work: TransactionWork<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Resolves once the database answers a trivial query, and rejects when it has not within `withinMs`.
+   * A pool asks on a connection of its own, so a pool whose connections are all busy still hears that
+   * the database is up.
+   */
+  ping(withinMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -150,12 +156,89 @@ export function connectPostgres(
   return poolClient(pool);
 }
 
+/** What a wait for one of the pool's connections timing out means, as pg words both alike. */
+const waitTimedOut = 'timeout exceeded when trying to connect';
+
+/**
+ * Every connection of the pool stayed in use past the pool's wait: the database answers, slowly or for
+ * too many callers. pg words it as it words a pool of connections that cannot connect, which is an
+ * outage; store-failure.ts tells the two apart by this error's code.
+ */
+export class PoolBusyError extends Error {
+  readonly code = 'MNEMO_POOL_BUSY';
+  constructor(size: number, cause: unknown) {
+    super(`every one of the pool's ${size} connections to the database stayed in use`, { cause });
+  }
+}
+
+/**
+ * A dedicated connection for ping(), opened on first use and again after it failed or was late: a
+ * health check must not queue behind the pool's callers, nor behind a ping the server never answered.
+ */
+function pingConnection(options: pg.PoolConfig): {
+  ping(withinMs: number): Promise<void>;
+  close(): Promise<void>;
+} {
+  let conn: Promise<pg.Client> | null = null;
+  const drop = (c: Promise<pg.Client>) => {
+    if (conn === c) conn = null;
+    c.then((client) => client.end()).catch(() => {});
+  };
+  const open = (): Promise<pg.Client> => {
+    const opening = (async () => {
+      const client = new pg.Client(options);
+      client.on('error', () => drop(opening));
+      await client.connect();
+      return client;
+    })();
+    return opening;
+  };
+  return {
+    async ping(withinMs) {
+      const on = (conn ??= open());
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the database did not answer within ${withinMs} ms`)),
+          withinMs,
+        );
+      });
+      try {
+        await Promise.race([on.then((client) => client.query('SELECT 1')), late]);
+      } catch (e) {
+        drop(on);
+        throw e;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      const on = conn;
+      conn = null;
+      if (on) await (await on.catch(() => null))?.end().catch(() => {});
+    },
+  };
+}
+
 export function poolClient(pool: pg.Pool): PgClient {
+  const size = pool.options.max;
+  // Connections that connected and were not removed since: a wait that times out while all of them
+  // are, timed out behind busy connections, not behind ones that could not connect.
+  let live = 0;
+  pool.on('connect', () => live++);
+  pool.on('remove', () => live--);
+  const busyOr = (e: unknown): unknown =>
+    e instanceof Error && e.message === waitTimedOut && live >= size ? new PoolBusyError(size, e) : e;
+  const pinger = pingConnection(pool.options);
   const run =
     (on: pg.Pool | pg.PoolClient) =>
     async <R>(sql: string, params: readonly unknown[] = []): Promise<PgResult<R>> => {
-      const r = await on.query(sql, params as unknown[]);
-      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      try {
+        const r = await on.query(sql, params as unknown[]);
+        return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      } catch (e) {
+        throw busyOr(e);
+      }
     };
   // Without parameters pg sends the simple query protocol, which runs a script of many statements.
   const exec = (on: pg.Pool | pg.PoolClient) => async (sql: string) => {
@@ -165,7 +248,9 @@ export function poolClient(pool: pg.Pool): PgClient {
     query: run(pool),
     exec: exec(pool),
     async transaction(work, options) {
-      const conn = await pool.connect();
+      const conn = await pool.connect().catch((e: unknown) => {
+        throw busyOr(e);
+      });
       // A connection the server ends between two statements (a restart, a failover, a terminated
       // backend) emits 'error' while it is checked out, where the pool listens no more: unheard, that
       // ends the process. The transaction's next statement fails on it anyway, which rolls it back.
@@ -221,7 +306,11 @@ export function poolClient(pool: pg.Pool): PgClient {
         }
       }
     },
-    close: () => pool.end(),
+    ping: (withinMs) => pinger.ping(withinMs),
+    close: async () => {
+      await pinger.close();
+      await pool.end();
+    },
   };
 }
 
@@ -259,6 +348,9 @@ export function pgliteClient(db: PGliteLike): PgClient {
         if (finish !== null) await t.exec(finish);
         return result;
       }),
+    ping: async () => {
+      await db.query('SELECT 1');
+    },
     close: () => db.close(),
   };
 }

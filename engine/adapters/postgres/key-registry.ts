@@ -3,7 +3,7 @@ import { mintKey } from '../../auth/key-registry.ts';
 import type { KeyRecord, KeyRegistryPort } from '../../ports/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { PgClient } from './client.ts';
-import { unreachable } from './store-failure.ts';
+import { overloaded, unreachable } from './store-failure.ts';
 import { currentEpoch, waitForWatchers, type KeyWatch } from './key-watch.ts';
 
 const columns = 'id, hash, prefix, last4, scopes, brain, label, admin, created_at, revoked_at';
@@ -23,11 +23,13 @@ export function pgKeyRegistry(client: PgClient, options: { watch?: KeyWatch } = 
     } catch (e) {
       // The spec's code for a registry that cannot be read; its message goes to unauthenticated callers
       // too, so it names no address, and the cause rides along for the server's log.
-      if (!unreachable(e)) throw e;
-      const err = new MnemoError(
-        'key_registry_unreadable',
-        'The key registry could not be read: the database cannot be reached now (down, restarting or failing over).',
-      );
+      const why = unreachable(e)
+        ? 'the database cannot be reached now (down, restarting or failing over)'
+        : overloaded(e)
+          ? 'the database is overloaded now (every connection is busy, or it is out of resources)'
+          : null;
+      if (why === null) throw e;
+      const err = new MnemoError('key_registry_unreadable', `The key registry could not be read: ${why}.`);
       err.cause = e;
       throw err;
     }

@@ -1,11 +1,19 @@
 import type { PgClient } from './client.ts';
-import { unreachable } from './store-failure.ts';
+import { poolBusy, unreachable } from './store-failure.ts';
 
 /** What the process is told when its database stops answering, and when it answers again. */
 export interface ReachabilityHooks {
   lost(cause: unknown): void;
   back(downMs: number): void;
+  /**
+   * Calls failed because every connection of the pool stayed busy (the database answers, but not soon
+   * enough for this process's load): told at most once a minute, with how many failed since.
+   */
+  busy?(failed: number): void;
 }
+
+/** How often an operator is told, at most, that the pool stayed full. */
+const busyEveryMs = 60_000;
 
 /**
  * `client`, telling `hooks` once when its calls start failing because the database cannot be reached
@@ -18,6 +26,8 @@ export function watchReachability(
   now = () => Date.now(),
 ): PgClient {
   let downSince: number | null = null;
+  let busyToldAt = -Infinity;
+  let busySinceTold = 0;
   const watched = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       const out = await call();
@@ -31,6 +41,13 @@ export function watchReachability(
       if (downSince === null && unreachable(e)) {
         downSince = now();
         hooks.lost(e);
+      } else if (poolBusy(e)) {
+        busySinceTold++;
+        if (now() - busyToldAt >= busyEveryMs) {
+          busyToldAt = now();
+          hooks.busy?.(busySinceTold);
+          busySinceTold = 0;
+        }
       }
       throw e;
     }
@@ -39,6 +56,7 @@ export function watchReachability(
     query: (sql, params) => watched(() => client.query(sql, params)),
     exec: (sql) => watched(() => client.exec(sql)),
     transaction: (work, options) => watched(() => client.transaction(work, options)),
+    ping: (ms) => watched(() => client.ping(ms)),
     close: () => client.close(),
   };
 }

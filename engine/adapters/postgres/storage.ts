@@ -106,20 +106,7 @@ export async function postgresStorageOver(
     startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
     migrated: applied,
     watermarkSecret: async () => secret,
-    ping: async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the database did not answer within ${pingMs} ms`)),
-          pingMs,
-        );
-      });
-      try {
-        await Promise.race([client.query('SELECT 1'), late]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    ping: () => client.ping(pingMs),
     write: (brainUid, work, opts) => units.write(brainUid, work, opts),
     read: (brainUid, work) => units.read(brainUid, work),
     close: async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { storeFailure, storeUnavailable, unreachable } from './store-failure.ts';
+import { PoolBusyError } from './client.ts';
+import { asStoreError, overloaded, storeFailure, storeUnavailable, unreachable } from './store-failure.ts';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
@@ -32,4 +33,20 @@ test('an operation that could not reach the database is store_unavailable, its c
   assert.deepEqual([e.code, e.status, e.type], ['store_unavailable', 503, 'internal']);
   assert.equal(e.cause, cause);
   assert.match(e.message, /same Idempotency-Key/);
+});
+
+test('a database that answers but cannot take the work is store_unavailable saying so, and no outage', () => {
+  const busy = new PoolBusyError(10, new Error('timeout exceeded when trying to connect'));
+  for (const e of [busy, withCode('53300'), withCode('53100')]) {
+    assert.ok(overloaded(e) && storeFailure(e) && !unreachable(e), e.message);
+    const told = asStoreError(e);
+    assert.ok(told instanceof MnemoError);
+    assert.deepEqual([told.code, told.status], ['store_unavailable', 503]);
+    assert.match(told.message, /overloaded/);
+    assert.equal(told.cause, e);
+  }
+  const down = asStoreError(withCode('ECONNREFUSED'));
+  assert.ok(down instanceof MnemoError && /cannot be reached/.test(down.message));
+  const other = withCode('23505');
+  assert.equal(asStoreError(other), other, 'a failed statement stays what it is');
 });

@@ -7,7 +7,7 @@ import { MnemoError } from '../../errors/mnemo-error.ts';
  * so the derive worker puts its batch back instead of counting an attempt.
  */
 export function storeFailure(e: unknown): boolean {
-  if (unreachable(e)) return true;
+  if (unreachable(e) || poolBusy(e)) return true;
   const code = (e as { code?: unknown } | null)?.code;
   // SQLSTATE 53: out of resources; then serialization, deadlock, lock not available, read-only
   // transaction, statement cancelled.
@@ -48,5 +48,33 @@ export function storeUnavailable(cause: unknown): MnemoError {
       'with the same Idempotency-Key.',
   );
   err.cause = cause;
+  return err;
+}
+
+/** Every connection of this process's pool stayed in use past the pool's wait (client.ts). */
+export function poolBusy(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'MNEMO_POOL_BUSY';
+}
+
+/**
+ * The database answers but cannot take the work now: this process's connections all stayed busy, or
+ * the server is out of connections, memory or disk (SQLSTATE 53).
+ */
+export function overloaded(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return poolBusy(e) || (typeof code === 'string' && /^53/.test(code));
+}
+
+/** A failure of the store as the caller is told of it: an outage or an overload is store_unavailable. */
+export function asStoreError(e: unknown): unknown {
+  if (unreachable(e)) return storeUnavailable(e);
+  if (!overloaded(e)) return e;
+  const err = new MnemoError(
+    'store_unavailable',
+    'The database is overloaded now (every connection this server holds to it is busy, or it is out of ' +
+      'connections, memory or disk). Retry once after a pause; a write may have been applied if it ' +
+      'failed as it committed, so resend rememberRecord with the same Idempotency-Key.',
+  );
+  err.cause = e;
   return err;
 }
