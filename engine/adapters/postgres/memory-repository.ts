@@ -18,8 +18,8 @@ export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.vers
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
   m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
 
-/** ASCII case ignored, as SQLite's lower() and NOCASE: lower() under "C" folds ASCII alone. */
-const asciiLower = (expr: string) => `lower(${expr} COLLATE "C")`;
+/** Unicode's lower case, as the SQLite adapter's mnemo_lower(): ICU's root locale, not the database's. */
+const unicodeLower = (expr: string) => `lower(${expr} COLLATE "und-x-icu")`;
 
 /**
  * What a MemoryFilter selects, as conditions over memories (alias m), the SQLite adapter's to the
@@ -34,17 +34,17 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
     conds.push(f.status === 'current' ? currentSql(p, f.nowMs) : statusSql(p, f.status, f.nowMs));
   if (f.subject !== undefined) {
     // A slot value by its slot's normalized subject (a range of slot keys: the prefix ends in U+001F,
-    // so U+0020 in its place bounds it), any Memory by its own subject, ASCII case ignored.
+    // so U+0020 in its place bounds it), any Memory by its own subject, case ignored.
     const norm = slotPrefix(f.subject);
     conds.push(
       `(m.slot COLLATE "C" >= ${p.bind(norm)} AND m.slot COLLATE "C" < ${p.bind(`${norm.slice(0, -1)}\u0020`)}
-        OR ${asciiLower('m.subject')} = ${asciiLower(`${p.bind(f.subject)}::text`)})`,
+        OR ${unicodeLower('m.subject')} = ${unicodeLower(`${p.bind(f.subject)}::text`)})`,
     );
   }
   if (f.owner !== undefined) {
     const owner = p.bind(f.owner);
     conds.push(
-      `(m.owner_state = ${owner} OR ${asciiLower('m.owner_entity')} = ${asciiLower(`${owner}::text`)})`,
+      `(m.owner_state = ${owner} OR ${unicodeLower('m.owner_entity')} = ${unicodeLower(`${owner}::text`)})`,
     );
   }
   if (f.contested === true) {

@@ -53,22 +53,27 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
     // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation; the
     // Brain's own name for "me"), so "Bob"/age and "bob"/Age are one lineage, and one filter: slot values
     // match on the slot's subject part (a range on the (brain, slot) index); every Memory also matches
-    // its own subject case-insensitively (ASCII, as lower() does, like the owner filter) on the
-    // (brain, subject NOCASE) index, so `subject=me` still finds the facts written about "me".
+    // its own subject case-insensitively on the (brain, subject NOCASE) index, so `subject=me` still
+    // finds the facts written about "me". NOCASE folds ASCII alone: a subject asked with other letters
+    // is also compared in Unicode's lower case, on a walk of the Brain's Memories.
     const norm = slotPrefix(f.subject);
+    const unicode = /[\u0080-\uffff]/.test(f.subject);
     add(
       `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
                 UNION ALL
                 SELECT s.id FROM memories s
-                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE)`,
+                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE
+                ${unicode ? 'UNION ALL SELECT s.id FROM memories s WHERE s.brain_uid = ? AND mnemo_lower(s.subject) = ?' : ''})`,
       brainUid,
       norm,
       `${norm.slice(0, -1)}\u0020`,
       brainUid,
       f.subject,
+      ...(unicode ? [brainUid, f.subject.toLowerCase()] : []),
     );
   }
-  if (f.owner !== undefined) add('(m.owner_state = ? OR lower(m.owner_entity) = lower(?))', f.owner, f.owner);
+  if (f.owner !== undefined)
+    add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner, f.owner.toLowerCase());
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).

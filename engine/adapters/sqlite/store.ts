@@ -91,6 +91,11 @@ export function openStore(opts: OpenStoreOptions): Store {
     const folded = foldText(text);
     return words.split('\u0000').every((w) => folded.includes(w)) ? 1 : 0;
   });
+  // Names compared as people read them: Unicode's lower case, where lower() and NOCASE fold ASCII
+  // alone ("ZOË" is "Zoë"). PostgreSQL's twin is lower(x COLLATE "und-x-icu").
+  db.function('mnemo_lower', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : null,
+  );
   const cache = new Map<string, Statement>();
   const prep = (sql: string): Statement => {
     let s = cache.get(sql);
