@@ -198,8 +198,15 @@ function pingConnection(options: pg.PoolConfig): {
       const on = (conn ??= open());
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
+        // As a connection's timeout: a database that leaves its ping unanswered is an outage to report
+        // (a network cut hangs connections without an error), not a statement's failure.
         timer = setTimeout(
-          () => reject(new Error(`the database did not answer within ${withinMs} ms`)),
+          () =>
+            reject(
+              Object.assign(new Error(`the database did not answer within ${withinMs} ms`), {
+                code: 'ETIMEDOUT',
+              }),
+            ),
           withinMs,
         );
       });
