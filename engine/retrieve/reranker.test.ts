@@ -601,6 +601,34 @@ describe('learned reranker', () => {
     );
   });
 
+  it('the slot lane’s Record leads whatever the reranker scores it: the current employer, not the one left', async () => {
+    // A reranker that puts the fusion's order upside down, as the shipped one did to the slot lane's
+    // Record (it never saw that lane): "Where does Ana work?" was answered with Zalando and her sister.
+    const reverse: Reranker = {
+      id: 'reverse-test',
+      depth: 150,
+      score: (c) => ({ scores: c.ids.map((_, i) => i) }),
+    };
+    const engine = await engineWith({ reranker: reverse });
+    await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    const said = async (text: string, at: string) =>
+      (await engine.rememberRecord(tenant, 'b', msg(text, 'Ana', at, 't'), {})).record.id;
+    await said('I live in Berlin and I work at Zalando as a data engineer.', '2024-01-10T09:00:00Z');
+    await said('My sister Rita works at Siemens in Munich, where does she live?', '2024-01-10T09:01:00Z');
+    const feedzai = await said('I now work at Feedzai, I left Zalando.', '2024-06-15T10:02:00Z');
+    await said('Work was long today.', '2024-06-16T10:00:00Z');
+    await engine.idle();
+    const ctx = await ask(engine, 'Where does Ana work?');
+    assert.equal(ctx.citations[0]?.record_id, feedzai);
+    const trace = await engine.getTrace(tenant, 'b', ctx.id);
+    assert.match(trace.fusion.method, /then reverse-test over the best 150; the slot lane's Records first/);
+    assert.equal(trace.fusion.results[0]?.record_id, feedzai);
+    // A question the slot lane does not answer keeps the reranker's order, and the Trace says nothing of it.
+    const other = await ask(engine, 'What did Ana say about Munich?');
+    const otherTrace = await engine.getTrace(tenant, 'b', other.id);
+    assert.doesNotMatch(otherTrace.fusion.method, /slot lane/);
+  });
+
   it('skips reranking when budget.ms has run out, and says so', async () => {
     let called = 0;
     const slow = {

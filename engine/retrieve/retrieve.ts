@@ -270,7 +270,29 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       o.emit('rerank', { model: o.reranker.id, candidates: Math.min(o.reranker.depth, fused.length) });
     }
   }
+  const led = slotFirst(laneResults, fused);
+  if (led !== fused) {
+    fused = led;
+    method = `${method}; the slot lane's Records first`;
+  }
   return { laneResults, fused, method, expansion, skipped, unavailable, timings };
+}
+
+/**
+ * The slot lane's Records lead the order, in the lane's order: they are what the deriver read as the
+ * value holding the slot asked about at the read time ("Where does Ana work?": the Record of "I now work
+ * at Feedzai"). The reranker never saw the lane (it does not fire on LoCoMo, which it was trained on), and
+ * it put that Record eighth, below the Record of the employer she had left and her sister's. Unchanged
+ * when the lane found nothing, so the order of every other question is the fusion's or the reranker's.
+ */
+function slotFirst(laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {
+  const slot = laneResults.find((l) => l.lane === 'slot');
+  if (!slot || slot.candidates.length === 0) return fused;
+  const byId = new Map(fused.map((f) => [f.recordId, f]));
+  const lead = slot.candidates.flatMap((c) => byId.get(c.recordId) ?? []);
+  if (lead.length === 0 || lead.every((f, i) => fused[i] === f)) return fused;
+  const ids = new Set(lead.map((f) => f.recordId));
+  return [...lead, ...fused.filter((f) => !ids.has(f.recordId))];
 }
 
 /**

@@ -206,7 +206,18 @@ describe('local engine: context', () => {
       now.memories?.map((m) => m.statement),
       ['Ana lives in Braga'],
     );
-    const explained = now.explain as { evidence: { record_id: string; lanes: string[] }[] };
+    type Explained = { evidence: { record_id: string; lanes: string[] }[] };
+    // The slot lane reads "live" as a question about the home and leads with its holder; a question
+    // it does not read, matching only the old home's words, gets the successor in the old one's place.
+    assert.ok((now.explain as Explained).evidence[0]!.lanes.includes('slot'));
+    const porto2 = ready(
+      await engine.createContext(tenant, 'b', { query: 'what about Porto?', include: ['explain'] }, opts),
+    );
+    assert.deepEqual(
+      porto2.citations.map((c) => c.record_id),
+      [braga.id],
+    );
+    const explained = porto2.explain as Explained;
     assert.ok(explained.evidence[0]!.lanes.includes('successor'), JSON.stringify(explained));
     // Only what the request may see: a filter that leaves the new value out brings nothing in.
     const filtered = await ask({ filter: { sources: ['chat'] } });
