@@ -321,6 +321,50 @@ describe('local engine: context', () => {
     assert.deepEqual(await cited('where does Carol live?'), [carol.id]);
   });
 
+  it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {
+    const { engine, remember } = await withBrain();
+    const green = await remember({
+      content: { kind: 'message', text: 'My favourite colour is green.', speaker: 'Ana' },
+      occurred_at: '2024-01-10T09:02:00Z',
+    });
+    const blue = await remember({
+      content: { kind: 'message', text: 'Actually my favourite colour is blue now.', speaker: 'Ana' },
+      occurred_at: '2024-06-15T10:04:00Z',
+    });
+    const current = await engine.listMemories(tenant, 'b', { q: 'favourite colour', limit: 50 });
+    assert.deepEqual(
+      current.data.map((m) => [m.statement, m.status, m.citations[0]!.record_id]),
+      [["Ana's favourite colour is blue", 'active', blue.id]],
+    );
+    const old = await engine.listMemories(tenant, 'b', {
+      q: 'favourite colour',
+      status: 'superseded',
+      limit: 50,
+    });
+    assert.deepEqual(
+      old.data.map((m) => [m.statement, m.valid_to]),
+      [["Ana's favourite colour is green", '2024-06-15T10:04:00Z']],
+    );
+    const ctx = ready(
+      await engine.createContext(tenant, 'b', { query: "What's my favourite colour?" }, opts),
+    );
+    assert.deepEqual(
+      ctx.citations.map((c) => c.record_id),
+      [blue.id],
+    );
+    assert.doesNotMatch(ctx.text ?? '', /green/, 'the old value is not presented as current');
+    // As of before the change, green was the favourite.
+    const then = await engine.listMemories(tenant, 'b', {
+      q: 'favourite colour',
+      as_of: '2024-03-01T00:00:00Z',
+      limit: 50,
+    });
+    assert.deepEqual(
+      then.data.map((m) => m.citations[0]!.record_id),
+      [green.id],
+    );
+  });
+
   it('a sentence that holds a home and says more: after a move, what else it said stands, without the old home', async () => {
     const { engine, remember } = await withBrain();
     const porto = await remember({

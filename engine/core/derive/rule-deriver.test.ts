@@ -40,3 +40,27 @@ test('what is no statement of its own, or leans on the home, keeps the sentence 
       [whole, whole],
     ]);
 });
+
+test('a favourite said alone holds its slot, quoting the sentence; said with more, it stays a sentence', () => {
+  assert.deepEqual(
+    createRuleDeriver()
+      .derive(
+        {
+          id: 'rec_1',
+          content: { kind: 'message', text: 'Actually my favourite colour is blue now.', speaker: 'Ana' },
+          text: 'Actually my favourite colour is blue now.',
+          sourceName: null,
+          occurredAt: '2024-01-01T00:00:00Z',
+        },
+        { self: { type: 'person', name: 'Ana' } },
+      )
+      .map((c) => [c.statement, c.predicate, c.quote]),
+    [["Ana's favourite colour is blue", 'favourite colour', 'Actually my favourite colour is blue now.']],
+  );
+  assert.deepEqual(said('My favourite band is Muse, they are amazing live.'), [
+    [
+      'My favourite band is Muse, they are amazing live.',
+      'My favourite band is Muse, they are amazing live.',
+    ],
+  ]);
+});

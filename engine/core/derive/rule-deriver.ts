@@ -1,7 +1,7 @@
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { resolveOwner } from './resolve-owner.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
-import { slotSentences } from './slot-sentences.ts';
+import { attributeSentence, slotSentences } from './slot-sentences.ts';
 import { passages, sentences } from './split-text.ts';
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
@@ -55,7 +55,9 @@ export function createRuleDeriver(): Deriver {
     // v6: a slot's Memory quotes its own clause where the sentence says more; a statement joined after it
     // ("I live in Porto and my dentist is ...") is a Memory of its own, without the home; not-said's
     // narrower signature, attribution and courtesy rules.
-    name: 'rules-v6',
+    // v7: a sentence that only says the speaker's favourite something, phone number or e-mail address
+    // holds that slot (slot-sentences.ts, attributeSentence), so a new value replaces the old.
+    name: 'rules-v7',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -87,12 +89,18 @@ export function createRuleDeriver(): Deriver {
               : unsaid.length > 0
                 ? said.map((s) => s.value)
                 : [whole];
-          return unique(spans).flatMap((s) => {
+          return unique(spans).flatMap((s): Claim[] => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
             if (owner.state === 'unresolved') return [plain];
             const { slots, rest, after } = slotSentences(s);
-            if (slots.length === 0) return [plain];
+            if (slots.length === 0) {
+              // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
+              const a = attributeSentence(s);
+              if (a === null) return [plain];
+              const statement = `${subject}'s ${a.predicate} is ${a.value}`;
+              return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
+            }
             // What follows the home, when it is a statement of its own (not a question, not a courtesy).
             const joined = after ? s.slice(...after) : null;
             const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;

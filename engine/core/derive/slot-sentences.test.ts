@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { slotSentences } from './slot-sentences.ts';
+import { attributeSentence, slotSentences } from './slot-sentences.ts';
 
 test('where one lives or works, said in the first person, holds a slot', () => {
   const cases: Array<[string, string, string]> = [
@@ -86,4 +86,43 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'I moved to Lyon three years ago.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
+test('a favourite, a phone number or an e-mail address said alone holds a slot', () => {
+  const cases: Array<[string, string, string]> = [
+    ['My favourite colour is green.', 'favourite colour', 'green'],
+    ['Actually my favourite colour is blue now.', 'favourite colour', 'blue'],
+    ['my favorite color is Blue!', 'favourite colour', 'Blue'],
+    ['So, my favourite ice cream is salted caramel these days.', 'favourite ice cream', 'salted caramel'],
+    ['My phone number is +351 912 345 678.', 'phone number', '+351 912 345 678'],
+    ['Btw my mobile number is now 0176 555 0101', 'phone number', '0176 555 0101'],
+    ['My email is ana@example.com', 'email address', 'ana@example.com'],
+    ["My e-mail address's ana.costa@example.org.", 'email address', 'ana.costa@example.org'],
+  ];
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+});
+
+test('what lists, adds, negates, reports or says more than the one value holds no slot', () => {
+  for (const s of [
+    // More than one value, or an addition to one.
+    'My favourite colours are green and blue.',
+    'My favourite band is Muse, they are amazing live.',
+    'My favourite food is sushi and pizza.',
+    'My favourite food is also pizza.',
+    'One of my favourite films is Alien.',
+    // Not now, not so, or not the speaker's word.
+    'My favourite colour is not green.',
+    'My favourite colour used to be green.',
+    'My favourite colour was green as a kid.',
+    'If my favourite team is relegated I will cry.',
+    'Rui thinks my favourite colour is green.',
+    'Is my favourite colour green?',
+    // A number that could be any number, a sentence that says more, a value too long to be one.
+    'My number is 7.',
+    'Sorry, my number is +351 912 345 679, I had a typo.',
+    'My favourite thing about Lisbon is that the light on the river in the evening is golden.',
+    // Someone else's.
+    "My sister's favourite colour is red.",
+  ])
+    assert.equal(attributeSentence(s), null, s);
 });

@@ -106,3 +106,60 @@ export function slotSentences(sentence: string): SlotReading {
       : null;
   return { slots: found, rest: words(rest), after };
 }
+
+/**
+ * A value the speaker holds one of at a time, said of themselves in a sentence that says nothing else:
+ * "My favourite colour is green.", "Actually my favourite colour is blue now.", "My phone number is +351
+ * 912 345 679.", "My email is ana@example.com". Said again with another value, the new one replaces the
+ * old, as a home does: before, both stayed current, and Context quoted the old colour first with no
+ * conflict shown. Deliberately narrow: only these attributes (a favourite is one thing by its meaning; a
+ * sister, a friend or a car can be several), only "is" (not "are", "was", "used to be"), only a sentence
+ * that is the clause alone, with a filler word or two before it ("actually", "so", "btw") and a time word
+ * after it ("now", "these days"), and a value of at most six words with no comma, "and", "but", "or",
+ * "also" or "too" in it ("My favourite band is Muse, they are amazing" keeps the sentence whole).
+ */
+export interface AttributeSentence {
+  /** As people read it, one spelling per attribute: "favourite colour", "phone number", "email address". */
+  predicate: string;
+  value: string;
+}
+
+const attributeLead =
+  /^(?:(?:actually|so|ok|okay|oh|well|btw|also|update|correction|sorry|fyi|just so you know)[,:!-]?\s+)*my\s+(favou?rite\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s)\s+(?:now\s+)?/iu;
+/** Words a value of one thing does not hold: it lists, adds or explains. */
+const notOneValue =
+  /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
+const trailingTime =
+  /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw)$/iu;
+/** US and UK spellings of an attribute are one attribute. */
+const spellings: Readonly<Record<string, string>> = {
+  favorite: 'favourite',
+  color: 'colour',
+  colors: 'colours',
+  flavor: 'flavour',
+};
+
+function attributeName(raw: string): string | null {
+  const w = raw
+    .toLowerCase()
+    .split(/\s+/u)
+    .map((x) => spellings[x] ?? x);
+  if (w[0] === 'favourite') return w.join(' ');
+  // "my number" alone could be any number; with a phone word, or an e-mail, it is one of a kind.
+  if (w.at(-1) === 'number') return w.length > 1 ? 'phone number' : null;
+  return 'email address';
+}
+
+export function attributeSentence(sentence: string): AttributeSentence | null {
+  const s = sentence.trim();
+  if (notNow.test(s)) return null;
+  const m = attributeLead.exec(s);
+  if (!m) return null;
+  const predicate = attributeName(m[1]!);
+  if (predicate === null) return null;
+  let value = s.slice(m[0].length).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  value = value.replace(trailingTime, '');
+  const n = value.split(/\s+/u).filter((w) => w !== '').length;
+  if (n === 0 || n > 6 || notOneValue.test(value)) return null;
+  return { predicate, value };
+}
