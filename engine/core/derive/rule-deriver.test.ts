@@ -64,3 +64,16 @@ test('a favourite said alone holds its slot, quoting the sentence; said with mor
     ],
   ]);
 });
+
+test('a role after an employer is part of the job: the sentence is no Memory that outlives the home and the job', () => {
+  assert.deepEqual(said('I live in Berlin and I work at Zalando as a data engineer.'), [
+    ['Ana lives in Berlin', 'I live in Berlin'],
+    ['Ana works at Zalando', 'I work at Zalando as a data engineer'],
+  ]);
+  // What follows and points back at the job stays with it.
+  const whole = 'I work at Globex as a senior engineer and I love it.';
+  assert.deepEqual(said(whole), [
+    ['Ana works at Globex', whole],
+    [whole, whole],
+  ]);
+});

@@ -57,7 +57,10 @@ export function createRuleDeriver(): Deriver {
     // narrower signature, attribution and courtesy rules.
     // v7: a sentence that only says the speaker's favourite something, phone number or e-mail address
     // holds that slot (slot-sentences.ts, attributeSentence), so a new value replaces the old.
-    name: 'rules-v7',
+    // v8: a role after an employer is part of its clause ("I work at Zalando as a data engineer"), so a
+    // sentence that says only a home and a job is no Memory of its own that outlives them; a statement
+    // after the slots that points back with "it" stays in the sentence.
+    name: 'rules-v8',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -33,6 +33,10 @@ const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
   },
 ];
 
+/** A role after an employer, up to four words, ending where the clause does: " as a data engineer". */
+const role =
+  /^\s+as\s+(?:a|an)\s+\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
+
 /** Hypothetical, negated, reported or quoted: the sentence does not say where the speaker is now. */
 const notNow =
   /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|told|dream(?:ed|t)?|used to|pretend)\b/iu;
@@ -52,11 +56,11 @@ const words = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(
 
 /**
  * Words that lean on the clause before them: a statement opening with one ("... and so does my sister",
- * "... and it is lovely") or pointing back with "there" ("... but I hate the weather there") says nothing
+ * "... and it is lovely") or pointing back with "there" or "it" ("... but I hate the weather there", "... and I love it") says nothing
  * without the home it would be cut from; nor does a courtesy ("... and thanks for asking!").
  */
 const leansBack =
-  /^(?:so|too|also|then|it|its|it['’]s|that|this|they|which|there|thanks|thank|cheers|hope|lol|haha|bye)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:there|here)(?![\p{L}\p{N}])/iu;
+  /^(?:so|too|also|then|it|its|it['’]s|that|this|they|which|there|thanks|thank|cheers|hope|lol|haha|bye)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:there|here|it)(?![\p{L}\p{N}])/iu;
 /** What follows the last slot clause as a statement of its own: ", and my dentist is Carla Silva." */
 const afterClause = /^(?:\s*,)?\s*(?:and|but|;)\s+(?=\S)/u;
 
@@ -86,7 +90,10 @@ export function slotSentences(sentence: string): SlotReading {
       const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
       // From the lead's "I" (after the separator the pattern takes) to the end of the value.
       const start = m.index + m[0].indexOf('I');
-      const end = m.index + m[0].length - (m[1]!.length - value.length);
+      let end = m.index + m[0].length - (m[1]!.length - value.length);
+      // The role is part of the job: "I work at Zalando as a data engineer" is one clause, so the
+      // sentence says nothing beyond its slots and no current Memory keeps the old job once it changes.
+      if (predicate === 'works at') end += role.exec(sentence.slice(end))?.[0].length ?? 0;
       if (!notName(value)) last = { predicate, value, clause: [start, end] };
     }
     if (last && !notLasting.test(sentence.slice(last.clause[1]))) found.push(last);
