@@ -1,3 +1,4 @@
+import { selfSpeakerNames } from '../contract/index.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
@@ -5,10 +6,13 @@ import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 /**
  * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
  * order, folded as the indexer folds speakers (normName); asked of the thread index once per request
- * (the memo).
+ * (the memo). A query that names the Brain's own person (the full name, or the first name alone) also
+ * names the speakers that are that person ("self", "me", "user", ..., as resolveOwner reads them): an
+ * agent writes the user's messages as "self", so "Is Ana vegetarian?" found no speaker, and what Ana
+ * said counted for no more than a greeting that named her.
  */
 export function namedSpeakers(
-  input: Pick<LaneInput, 'threads' | 'query' | 'eligibility' | 'memo'>,
+  input: Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>,
 ): Promise<string[]> {
   const memo = input.memo?.get('namedSpeakers') as Promise<string[]> | undefined;
   if (memo) return memo;
@@ -19,7 +23,18 @@ export function namedSpeakers(
     if (t.length > 1) candidates.add(t);
     if (i + 1 < tokens.length) candidates.add(`${t} ${tokens[i + 1]}`);
   });
-  const found = input.threads.speakers(input.eligibility.brainUid, [...candidates]);
+  const found = (async () => {
+    const brainUid = input.eligibility.brainUid;
+    const named = await input.threads.speakers(brainUid, [...candidates]);
+    const self = await input.slots.selfName(brainUid);
+    const full = self === null ? '' : foldText(self).trim().replace(/\s+/gu, ' ');
+    const first = full.split(' ')[0] ?? '';
+    const asSelf = candidates.has(full) ? full : first.length > 1 && candidates.has(first) ? first : null;
+    if (asSelf === null) return named;
+    const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
+    // The name as the query says it too, so the query's embedding is made without it, as for others.
+    return [...new Set([...named, ...aliases, asSelf])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  })();
   input.memo?.set('namedSpeakers', found);
   return found;
 }

@@ -133,7 +133,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (embedder && vectorModel) {
     t = performance.now();
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
-    const text = withoutSpeakers(o.query, await namedSpeakers({ ...o, threads, memo }));
+    const text = withoutSpeakers(o.query, await namedSpeakers({ ...o, threads, slots, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
     // A failed call (the worker gone, say) costs the lanes that need the vector, not the Context.
     const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
@@ -311,7 +311,7 @@ async function reranked(
     threads,
     query: o.query,
     terms: o.terms,
-    names: await namedSpeakers({ ...o, threads, memo }),
+    names: await namedSpeakers({ ...o, threads, slots: o.indexes.slots, memo }),
     eligibility: o.eligibility,
     laneResults,
     fused,

@@ -321,6 +321,22 @@ describe('local engine: context', () => {
     assert.deepEqual(await cited('where does Carol live?'), [carol.id]);
   });
 
+  it('a question naming the Brain’s own person finds what they said as "self": their Records come first', async () => {
+    const { engine, remember } = await withBrain();
+    const at = (m: number) => `2024-06-15T10:0${m}:00Z`;
+    const say = (text: string, speaker: string, m: number) =>
+      remember({ content: { kind: 'message', text, speaker, thread: 't' }, occurred_at: at(m) });
+    await say('Nice to meet you Ana! Are you vegetarian like Rui?', 'assistant', 0);
+    const own = await say('I went vegetarian in May.', 'self', 1);
+    await say('Rui is vegetarian too, and Ana should try his curry.', 'Marta', 2);
+    const ctx = ready(
+      await engine.createContext(tenant, 'b', { query: 'Is Ana vegetarian?', include: ['explain'] }, opts),
+    );
+    const lanes = (ctx.explain as { lanes: { name: string; candidates: number }[] }).lanes;
+    assert.equal(lanes.find((l) => l.name === 'entity')?.candidates, 1);
+    assert.equal(ctx.citations[0]?.record_id, own.id);
+  });
+
   it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {
     const { engine, remember } = await withBrain();
     const green = await remember({
