@@ -162,6 +162,35 @@ test('a note sent again with a later last_modified and the same text is unchange
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
+test('a calendar event repeated exactly is one event, and its copy is a skip, as a copied contact card is', async () => {
+  const engine = await brain();
+  const event = ['BEGIN:VEVENT', 'UID:dentist', 'SUMMARY:Dentist', 'DTSTART:20240305T090000Z', 'END:VEVENT'];
+  const card = ['BEGIN:VCARD', 'VERSION:3.0', 'FN:Ana Silva', 'TEL;TYPE=CELL:+351 912 000 002', 'END:VCARD'];
+  const r = await importFiles(engine, t, 'b', {
+    files: [
+      file(
+        'cal.ics',
+        ['BEGIN:VCALENDAR', 'VERSION:2.0', ...event, ...event, 'END:VCALENDAR', ''].join('\r\n'),
+      ),
+      file('contacts.vcf', [...card, ...card, ''].join('\r\n')),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.imported, p.skipped]),
+    [
+      ['cal.ics', 1, 1],
+      ['contacts.vcf', 1, 1],
+    ],
+  );
+  assert.deepEqual(r.skipped, [
+    {
+      item: 'cal.ics: dentist',
+      reason: 'an exact copy of the event "Dentist" in the file, which is imported',
+    },
+    { item: 'contacts.vcf: card at line 6', reason: 'an exact copy of the card at line 1' },
+  ]);
+});
+
 test('an import given a visibility writes its Records so; without one they are shareable', async () => {
   const engine = await brain();
   await importFiles(engine, t, 'b', {

@@ -155,3 +155,33 @@ test("a server that cannot reach its store or its keys stops the import, not eac
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a calendar event repeated exactly is imported once and its copy is listed under skipped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const event = [
+      'BEGIN:VEVENT',
+      'UID:dentist',
+      'SUMMARY:Dentist',
+      'DTSTART:20240305T090000Z',
+      'END:VEVENT',
+    ];
+    const file = join(dir, 'cal.ics');
+    writeFileSync(
+      file,
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', ...event, ...event, 'END:VCALENDAR', ''].join('\r\n'),
+    );
+    const client = {
+      getBrain: () => Promise.resolve({}),
+      rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
+    } as unknown as MnemoClient;
+    const summary = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' });
+    assert.deepEqual([summary.imported, summary.skipped], [1, 1]);
+    assert.match(
+      formatSummary(summary),
+      /skipped:\n {2}1 x an exact copy of the event "Dentist" in the file, which is imported \(dentist\)/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

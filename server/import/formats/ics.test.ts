@@ -690,7 +690,7 @@ test('a line folded inside a UTF-8 character is read as the UTF-8 it is, not as 
   assert.equal((records[0]!.body.content as { title: string }).title, 'Café avec Zoë');
 });
 
-test('one UID twice: the newest version is the event, the other is said; an exact copy is one event', async () => {
+test('one UID twice: the newest version is the event, the other is said; an exact copy is one event, the copy said too', async () => {
   const event = (uid: string, summary: string, start: string, extra: string[] = []) => [
     'BEGIN:VEVENT',
     `UID:${uid}`,
@@ -717,11 +717,20 @@ test('one UID twice: the newest version is the event, the other is said; an exac
       ['ics:clash', 'Call with Ana'],
     ],
   );
+  // The copy was dropped without a word, in neither the imported nor the skipped count; a copied
+  // contact card is reported so (vcf.ts), and an event now is too.
   assert.deepEqual(
-    skips.map((s) => s.reason),
+    skips.map((s) => [s.ref, s.reason]),
     [
-      'event "Dinner at Sora" (SEQUENCE 0) is an older version of an event in the file; the newer one is imported',
-      'event "Call with Bo" has the UID of another event in the file, "Call with Ana", which is imported (a UID names one event)',
+      [
+        'dinner',
+        'event "Dinner at Sora" (SEQUENCE 0) is an older version of an event in the file; the newer one is imported',
+      ],
+      ['copy', 'an exact copy of the event "Dentist" in the file, which is imported'],
+      [
+        'clash',
+        'event "Call with Bo" has the UID of another event in the file, "Call with Ana", which is imported (a UID names one event)',
+      ],
     ],
   );
 });

@@ -229,9 +229,17 @@ function newestVersions(calendars: readonly IcalComponent[]): Map<string, IcalCo
   return newest;
 }
 
-/** What the import says of an event a newer one with its UID replaced; null for an exact copy. */
-function olderVersionSkip(uid: string, other: IcalComponent, newer: IcalComponent): ImportItem | null {
-  if (other.toString() === newer.toString()) return null;
+/**
+ * What the import says of an event a newer one with its UID replaced. An exact copy (a calendar
+ * exported twice into one file, an invitation saved twice) is said too, as a copy of a contact card is:
+ * dropped without a word, it was in neither the imported nor the skipped count.
+ */
+function olderVersionSkip(uid: string, other: IcalComponent, newer: IcalComponent): ImportItem {
+  if (other.toString() === newer.toString())
+    return skip(
+      uid,
+      `an exact copy of the event${quoted(textOf(newer, 'summary'))} in the file, which is imported`,
+    );
   const [sequence, at] = versionOf(other);
   const [newerSequence, newerAt] = versionOf(newer);
   const title = quoted(textOf(other, 'summary'));
@@ -441,12 +449,11 @@ function* calendarItems(
       // whatever its UID (another series' override at the same time replaced this one's occurrence),
       // and one override with a broken RECURRENCE-ID failed every series. overrideItems relates them.
       const uid = uidOf(c);
-      // One UID twice: versions of one event. The newest is the event; another is said, not dropped
-      // without a word (an exact copy goes unsaid: nothing of it is lost).
+      // One UID twice: versions of one event. The newest is the event; another, an exact copy too, is
+      // said, not dropped without a word.
       const event = newest.get(uid) ?? c;
       if (event !== c) {
-        const said = olderVersionSkip(uid, c, event);
-        if (said) older.push(said);
+        older.push(olderVersionSkip(uid, c, event));
         return [];
       }
       masters.set(uid, new ICAL.Event(c, { exceptions: [] }));
