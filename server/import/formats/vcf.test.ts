@@ -277,3 +277,69 @@ test('a quoted-printable value without a CHARSET that is not UTF-8 reads as Wind
     t.remove();
   }
 });
+
+test('cards joined with a byte order mark each are all read, without the mark in any field', async () => {
+  // Contacts exported one file per card, then joined: each file's BOM opens its card's BEGIN line.
+  const card = (name: string, phone: string) =>
+    ['\ufeffBEGIN:VCARD', 'VERSION:3.0', `FN:${name}`, `TEL;TYPE=CELL:${phone}`, 'END:VCARD', ''].join(
+      '\r\n',
+    );
+  const t = writeTree({
+    'joined.vcf': card('Ana Silva', '+351 912 000 001') + card('Bo Chen', '+351 912 000 002'),
+    'qp.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:2.1',
+      'FN;ENCODING=QUOTED-PRINTABLE:=EF=BB=BFCarla Reis',
+      'TEL;CELL:+351 912 000 003',
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    const read = async (f: string) =>
+      (await collect(parseVcf(join(t.root, f), { fileTime: async () => null }))).records.map((r) => [
+        r.body.source.external_id,
+        (r.body.content as { subject: string }).subject,
+      ]);
+    assert.deepEqual(await read('joined.vcf'), [
+      ['vcf:Ana Silva:phone (mobile)', 'Ana Silva'],
+      ['vcf:Bo Chen:phone (mobile)', 'Bo Chen'],
+    ]);
+    assert.deepEqual(await read('qp.vcf'), [['vcf:Carla Reis:phone (mobile)', 'Carla Reis']]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('C1 controls in a vCard that is valid UTF-8 are read as the Windows-1252 they were', async () => {
+  // Windows-1252 converted to UTF-8 as if it were Latin-1: curly quotes and the euro became C1 controls.
+  const t = writeTree({
+    'converted.vcf': Buffer.from(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Jens Meier',
+        'NOTE:Mag \xc2\x93Bordeaux\xc2\x94 f\xc3\xbcr 20 \xc2\x80',
+        'END:VCARD',
+        'BEGIN:VCARD',
+        'VERSION:2.1',
+        'FN:Carla Reis',
+        'NOTE;ENCODING=QUOTED-PRINTABLE:=C2=93Vinho verde=C2=94',
+        'END:VCARD',
+        '',
+      ].join('\r\n'),
+      'latin1',
+    ),
+  });
+  try {
+    const { records } = await collect(
+      parseVcf(join(t.root, 'converted.vcf'), { fileTime: async () => null }),
+    );
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { value: string }).value),
+      ['Mag “Bordeaux” für 20 €', '“Vinho verde”'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -25,11 +25,17 @@ const predicates: Record<string, string> = {
 /** Binary or bulky properties never read (dropped before parsing, continuation lines included). */
 const bulky = /^(PHOTO|LOGO|SOUND|KEY)[;:]/i;
 
-/** Splits a .vcf into cards, so one broken card is skipped alone. */
+/**
+ * Splits a .vcf into cards, so one broken card is skipped alone. A byte order mark opening a line is
+ * dropped: address books exported one file per contact and then joined (`cat *.vcf`) carry one at the
+ * start of each card, where it hid the card's BEGIN (the card was lost without a word) or a
+ * property's name (the field was).
+ */
 export function splitCards(text: string): { line: number; lines: string[] }[] {
   const cards: { line: number; lines: string[] }[] = [];
   let current: { line: number; lines: string[] } | null = null;
-  for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
+  for (const [i, marked] of text.split(/\r\n|\r|\n/).entries()) {
+    const line = marked.replace(/^\ufeff+/, '');
     if (/^BEGIN:VCARD\s*$/i.test(line)) current = { line: i + 1, lines: [] };
     if (current) current.lines.push(line);
     if (current && /^END:VCARD\s*$/i.test(line)) {
@@ -54,7 +60,10 @@ function decodeQuotedPrintable(value: string, charset: string | undefined): stri
       i += 2;
     } else bytes.push(...new TextEncoder().encode(value[i]!));
   }
-  if (charset === undefined) return utf8OrWindows1252(new Uint8Array(bytes));
+  // A value encoded with its own byte order mark (=EF=BB=BF) keeps none: it is no part of the text. C1
+  // controls are read as Windows-1252, as everywhere in a vCard (parseVcf).
+  if (charset === undefined)
+    return c1AsWindows1252(utf8OrWindows1252(new Uint8Array(bytes)).replace(/^\ufeff/, ''));
   try {
     return c1AsWindows1252(new TextDecoder(charset).decode(new Uint8Array(bytes)));
   } catch {
@@ -210,7 +219,10 @@ function withoutOmittedYear(p: InstanceType<typeof ICAL.Property>, value: string
 
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
 export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const cards = splitCards(await readFoldedText(path));
+  // C1 controls (U+0080-U+009F) in text that was valid UTF-8 are Windows-1252 bytes a tool converted as
+  // if they were Latin-1 ("\u0093Bordeaux\u0094" for the curly quotes): no address book means them as
+  // text, so they are read as Windows-1252 meant them, as a file that is not UTF-8 is.
+  const cards = splitCards(c1AsWindows1252(await readFoldedText(path)));
   // A card without REV is as of the file: an address book exported years ago no longer replaces what was
   // said since (dated at the import, it superseded newer values and hid a real disagreement).
   const fileTime = (await fileTimeOf(o)(path))?.toISOString();
