@@ -8,6 +8,13 @@ import yazl from 'yazl';
 import { importFiles } from './import-files.ts';
 import { createUnpackBudget } from './unpack-budget.ts';
 import { standups2022Ics } from './test-support.ts';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readMbox } from './formats/mbox-split.ts';
+import { importItemKey } from './idempotency-key.ts';
+import { collectRecords } from './run-import.ts';
 
 const t = { project: 'p', env: 'test' as const };
 const file = (name: string, text: string, lastModified?: string): ImportRequest['files'][number] => ({
@@ -189,6 +196,64 @@ test('a calendar event repeated exactly is one event, and its copy is a skip, as
     },
     { item: 'contacts.vcf: card at line 6', reason: 'an exact copy of the card at line 1' },
   ]);
+});
+
+/** Two mails without a Message-ID, LF line ends; the file ends with a blank line, as Thunderbird's. */
+const mboxWithoutIds = [
+  'From ana@example.org Mon Mar  4 09:00:00 2024',
+  'From: Ana <ana@example.org>',
+  'Date: Mon, 4 Mar 2024 09:00:00 +0000',
+  'Subject: Ferry times',
+  '',
+  'The 9:40 ferry is gone; take the 10:15.',
+  '',
+  'From bo@example.org Tue Mar  5 10:00:00 2024',
+  'From: Bo <bo@example.org>',
+  'Date: Tue, 5 Mar 2024 10:00:00 +0000',
+  'Subject: Keys',
+  '',
+  'The keys are under the mat.',
+  '',
+  '',
+].join('\n');
+
+test('an mbox saved again with CRLF line ends stores none of its mails without a Message-ID again', async () => {
+  const engine = await brain();
+  const first = await importFiles(engine, t, 'b', { files: [file('mail.mbox', mboxWithoutIds)] });
+  assert.deepEqual([first.imported, first.unchanged], [2, 0]);
+  const crlf = await importFiles(engine, t, 'b', {
+    files: [file('mail.mbox', mboxWithoutIds.replace(/\n/g, '\r\n'))],
+  });
+  assert.deepEqual([crlf.imported, crlf.unchanged, crlf.failed], [0, 2, 0]);
+  // And back: the LF file again, with its last blank line gone.
+  const lf = await importFiles(engine, t, 'b', { files: [file('mail.mbox', mboxWithoutIds.trimEnd())] });
+  assert.deepEqual([lf.imported, lf.unchanged, lf.failed], [0, 2, 0]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});
+
+test('mails without a Message-ID imported under the ids of their bytes as they were keep those ids', async () => {
+  // As an earlier Mnemo stored a CRLF mbox: each mail named by a hash of its bytes, CR and all.
+  const engine = await brain();
+  const crlf = mboxWithoutIds.replace(/\n/g, '\r\n');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-former-ids-'));
+  try {
+    writeFileSync(join(dir, 'mail.mbox'), crlf);
+    const raws: Buffer[] = [];
+    for await (const m of readMbox(join(dir, 'mail.mbox'))) raws.push(m.raw!);
+    const { records } = await collectRecords('mbox', join(dir, 'mail.mbox'), {});
+    for (const [i, r] of records.entries()) {
+      const old = `mbox:sha256:${createHash('sha256').update(raws[i]!).digest('hex').slice(0, 32)}`;
+      const body = { ...r.body, source: { ...r.body.source, external_id: old } };
+      await engine.rememberRecord(t, 'b', body, { idempotencyKey: importItemKey({ ...r, body }) });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const again = await importFiles(engine, t, 'b', { files: [file('mail.mbox', crlf)] });
+  assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 2, 0]);
+  const lf = await importFiles(engine, t, 'b', { files: [file('mail.mbox', mboxWithoutIds)] });
+  assert.deepEqual([lf.imported, lf.unchanged, lf.failed], [0, 2, 0]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
 test('an import given a visibility writes its Records so; without one they are shareable', async () => {

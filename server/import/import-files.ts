@@ -11,6 +11,7 @@ import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
+import { storedIdsAt, type StoredIdsAt } from './former-ids.ts';
 import { KnownNoteNames, plainNoteNames, plainNotes, type StoredNoteNames } from './known-note-names.ts';
 import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
@@ -199,6 +200,11 @@ function earlierInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: bo
   return earlierRecords(async (q) => (mayRead ? engine.listRecords(t, brainId, q) : null));
 }
 
+/** The external ids the Brain holds at an instant (underFormerIds); none for a caller that may not read. */
+function idsInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boolean): StoredIdsAt {
+  return storedIdsAt(async (q) => (mayRead ? engine.listRecords(t, brainId, q) : null));
+}
+
 async function importTargets(
   engine: Engine,
   t: Tenant,
@@ -258,7 +264,15 @@ async function importTargets(
     try {
       const reading = await readingOptions(target, options, earlierInEngine(engine, t, brainId, mayRead));
       if (reading.note !== null) part.note = reading.note;
-      collected = await collectTarget(target, reading.options, seenKeys, label, names, watch.itemRead);
+      collected = await collectTarget(
+        target,
+        reading.options,
+        seenKeys,
+        label,
+        names,
+        idsInEngine(engine, t, brainId, mayRead),
+        watch.itemRead,
+      );
     } catch (e) {
       if (e instanceof ImportCancelled) throw e;
       // A file the parser cannot open at all (a folder given as a single-file format, say).

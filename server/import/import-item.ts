@@ -27,6 +27,12 @@ export interface ImportRecord {
   occurredAtInKey?: string | null;
   /** Something the person should know about how the item was read, e.g. front matter that was not. */
   note?: string;
+  /**
+   * External ids (of the same source) an earlier Mnemo gave this very item, when the way it is named
+   * changed: when the Brain holds a Record under one of them and none under `external_id`, the item is
+   * written under that one, so it replays rather than being stored twice (former-ids.ts).
+   */
+  formerExternalIds?: string[];
 }
 
 /** An item the parser could not turn into a Record, and why. Skips never stop the rest. */

@@ -31,6 +31,7 @@ import {
   type Parser,
 } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
+import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 
 /**
  * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
@@ -217,10 +218,14 @@ const targetItems = (
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
   names: KnownNoteNames | undefined,
+  former: StoredIdsAt | undefined,
 ) =>
-  underKnownNames(
-    target.notes ? parseNoteFiles(target.path, target.notes, o) : parsers[target.format](target.path, o),
-    names,
+  underFormerIds(
+    underKnownNames(
+      target.notes ? parseNoteFiles(target.path, target.notes, o) : parsers[target.format](target.path, o),
+      names,
+    ),
+    former,
   );
 
 /**
@@ -241,7 +246,8 @@ export async function collectRecords(
 /**
  * collectRecords for one planned target: a file, an export folder, or notes found among other files.
  * `label` names an item in the report (itemLabel), which is how a later twin's skip names it. `names`:
- * the Brain's names of plain notes, one for the whole import (KnownNoteNames).
+ * the Brain's names of plain notes, one for the whole import (KnownNoteNames); `former`: the Brain's
+ * ids by time, for items once named otherwise (underFormerIds).
  */
 export async function collectTarget(
   target: ImportTarget & { format: ImportFormat },
@@ -249,9 +255,10 @@ export async function collectTarget(
   seenKeys: Map<string, string>,
   label: (ref: string) => string,
   names: KnownNoteNames,
+  former: StoredIdsAt | undefined,
   onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
-  return collectItems(targetItems(target, o, names), seenKeys, label, onItem);
+  return collectItems(targetItems(target, o, names, former), seenKeys, label, onItem);
 }
 
 /**
@@ -262,6 +269,19 @@ function earlierThroughApi(client: MnemoClient, brainId: string, signal?: AbortS
   return earlierRecords((q) =>
     client.listRecords(brainId, q, { signal }).catch((e: unknown) => {
       if (e instanceof MnemoApiError) return null;
+      throw e;
+    }),
+  );
+}
+
+/**
+ * The external ids the Brain holds at an instant, read through the API (underFormerIds). A key that may
+ * write but not read Records sees none, as for an earlier import's zone: the item keeps its own id.
+ */
+function idsThroughApi(client: MnemoClient, brainId: string, signal?: AbortSignal): StoredIdsAt {
+  return storedIdsAt((q) =>
+    client.listRecords(brainId, q, { signal }).catch((e: unknown) => {
+      if (e instanceof MnemoApiError && e.code === 'missing_scope') return null;
       throw e;
     }),
   );
@@ -456,6 +476,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     : undefined;
   // Before anything is sent: a Brain whose names cannot be read fails the import, not a part of it.
   await names?.prepare();
+  const former = existing ? idsThroughApi(o.client, o.brainId, o.signal) : undefined;
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
@@ -525,7 +546,8 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });
-          for await (const x of screenItems(targetItems(readable, options, names), seenKeys, label)) {
+          const items = targetItems(readable, options, names, former);
+          for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;
             if (x.type === 'skip') skipped(part, label(x.ref), x.reason);

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
-import { runImport, waitForDerivation } from '../../server/import/run-import.ts';
+import { collectRecords, runImport, waitForDerivation } from '../../server/import/run-import.ts';
+import { readMbox } from '../../server/import/formats/mbox-split.ts';
+import { importItemKey } from '../../server/import/idempotency-key.ts';
+import { createHash } from 'node:crypto';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 
@@ -286,5 +289,48 @@ describe('import through the /v1 API', () => {
       ['brain "no-self"'],
     );
     assert.match(into.notes[0]!.note, /has no self.*no_attribution.*--self/);
+  });
+
+  test('an mbox imported with CRLF line ends, under the ids of an earlier version, and then as LF: nothing twice', async () => {
+    const mbox = [
+      'From ana@example.org Mon Mar  4 09:00:00 2024',
+      'From: Ana <ana@example.org>',
+      'Date: Mon, 4 Mar 2024 09:00:00 +0000',
+      'Subject: Ferry times',
+      '',
+      'The 9:40 ferry is gone; take the 10:15.',
+      '',
+      'From bo@example.org Tue Mar  5 10:00:00 2024',
+      'From: Bo <bo@example.org>',
+      'Subject: Keys',
+      '',
+      'The keys are under the mat.',
+      '',
+    ].join('\r\n');
+    const file = join(root, 'saved-on-windows.mbox');
+    writeFileSync(file, mbox);
+    const opts = { client, brainId: 'mail-crlf', path: file };
+    const first = await runImport(opts);
+    assert.deepEqual([first.imported, first.unchanged], [2, 0]);
+    // The same mails as an earlier Mnemo named them (a hash of their CRLF bytes) in another Brain.
+    await client.createBrain({ id: 'mail-old' });
+    const raws: Buffer[] = [];
+    for await (const m of readMbox(file)) raws.push(m.raw!);
+    const { records } = await collectRecords('mbox', file, {});
+    for (const [i, r] of records.entries()) {
+      const old = `mbox:sha256:${createHash('sha256').update(raws[i]!).digest('hex').slice(0, 32)}`;
+      const body = { ...r.body, source: { ...r.body.source, external_id: old } };
+      await client.rememberRecord('mail-old', body, { idempotencyKey: importItemKey({ ...r, body }) });
+    }
+    for (const brainId of ['mail-crlf', 'mail-old']) {
+      const again = await runImport({ ...opts, brainId });
+      assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 2, 0], brainId);
+      writeFileSync(file, mbox.replace(/\r\n/g, '\n'));
+      const lf = await runImport({ ...opts, brainId });
+      writeFileSync(file, mbox);
+      assert.deepEqual([lf.imported, lf.unchanged, lf.failed], [0, 2, 0], `${brainId}, LF`);
+      const page = await client.listRecords(brainId, { source: 'mbox', limit: 50 });
+      assert.equal(page.data.length, 2, brainId);
+    }
   });
 });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { collect, writeTree } from '../test-support.ts';
-import { baseSubject, parseMbox, separatorDate } from './mbox.ts';
+import { baseSubject, contentIds, parseMbox, separatorDate } from './mbox.ts';
+import { createHash } from 'node:crypto';
 import { MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
 
 /** Bytes as an 8-bit mail client wrote them. */
@@ -730,5 +731,27 @@ test('a saved mail (.eml, no separator) is one mail, the same item as that mail 
     );
   } finally {
     t.remove();
+  }
+});
+
+test('a mail without a Message-ID is named the same whatever its line ends, as before when ended by one LF', () => {
+  const lf = Buffer.from('From: Ana <ana@example.org>\nSubject: Keys\n\nUnder the mat.\n');
+  const old = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex').slice(0, 32)}`;
+  const { id, former } = contentIds(lf);
+  // Every mail but the last of an LF mbox is ended by one LF: its id is the one it always had.
+  assert.equal(id, old(lf));
+  assert.deepEqual(former.includes(id), false);
+  const crlf = Buffer.from(lf.toString().replace(/\n/g, '\r\n'));
+  // The CRLF copies the splitter gives: before a separator (its blank line without the LF), last.
+  for (const b of [
+    crlf,
+    Buffer.concat([crlf, Buffer.from('\r')]),
+    lf.subarray(0, -1),
+    Buffer.from(`${lf}\n`),
+  ]) {
+    assert.equal(contentIds(b).id, id);
+    // The id an earlier version gave it is one the import looks for (former-ids.ts).
+    assert.ok(contentIds(b).former.includes(old(b)) || old(b) === id);
+    assert.ok(former.includes(old(b)), "the LF mail knows the CRLF copy's old id too");
   }
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
@@ -73,6 +73,47 @@ export function mailDate(email: Email): string | null {
   return toIso(`${timed} +0000`) ?? toIso(email.date);
 }
 
+const hashId = (h: Hash) => `sha256:${h.digest('hex').slice(0, 32)}`;
+
+/**
+ * The id of a mail without a Message-ID, from its bytes with every line ended by LF and exactly one
+ * LF at its end, and the ids earlier versions gave it. Those hashed the bytes as they were, so the same
+ * mbox saved with CRLF line ends (or a mail last in its file, with one more or one fewer newline) was
+ * each such mail once more. For a mail ended by one LF (every mail but the last of an LF mbox) the id is
+ * the one it always had. The others: its bytes as they are, and the same text with LF or CRLF line ends
+ * and each ending the splitter gives (nothing, a line end, a blank line, a CRLF blank line without its
+ * LF before a separator): the import keeps the one the Brain holds (former-ids.ts), so a mail already
+ * imported under either line ending is not written again.
+ */
+export function contentIds(raw: Buffer): { id: string; former: string[] } {
+  let end = raw.length;
+  while (end > 0 && (raw[end - 1] === 0x0a || raw[end - 1] === 0x0d)) end--;
+  const lf = createHash('sha256');
+  const crlf = createHash('sha256');
+  for (let start = 0; start < end;) {
+    const nl = raw.indexOf(0x0a, start);
+    const stop = nl === -1 || nl >= end ? end : nl;
+    const line = raw.subarray(start, stop > start && raw[stop - 1] === 0x0d ? stop - 1 : stop);
+    lf.update(line);
+    crlf.update(line);
+    if (stop === end) break;
+    lf.update('\n');
+    crlf.update('\r\n');
+    start = stop + 1;
+  }
+  const id = hashId(lf.copy().update('\n'));
+  const former = [
+    hashId(createHash('sha256').update(raw)),
+    hashId(lf.copy()),
+    hashId(lf.copy().update('\n\n')),
+    hashId(crlf.copy().update('\r\n')),
+    hashId(crlf.copy().update('\r\n\r')),
+    hashId(crlf.copy().update('\r\n\r\n')),
+    hashId(crlf),
+  ];
+  return { id, former: [...new Set(former)].filter((f) => f !== id) };
+}
+
 /**
  * The Record of one parsed mail: headers a reader needs, then the body, then attachment names.
  * `receivedAt` (the mbox separator's date) dates a mail whose Date: header is missing or unreadable.
@@ -112,10 +153,14 @@ export function mailToRecord(
     from &&
     o.selfName &&
     [from.name, from.address].some((v) => v.toLowerCase() === o.selfName!.toLowerCase());
-  const externalId = messageId || `sha256:${createHash('sha256').update(raw).digest('hex').slice(0, 32)}`;
+  const named = messageId ? null : contentIds(raw);
+  const externalId = messageId || named!.id;
   return {
     type: 'record',
     ref,
+    ...(named && named.former.length > 0
+      ? { formerExternalIds: named.former.map((id) => `mbox:${id}`.slice(0, 2000)) }
+      : {}),
     body: {
       content: {
         kind: 'message',
