@@ -339,6 +339,24 @@ test('a chat whose dates read both ways says so on its part; the date order aske
   assert.equal(first, '2024-03-04T09:00:00.000Z');
 });
 
+test('a chat whose dates read both ways, uploaded again with the other date order, stores nothing again', async () => {
+  const engine = await brain();
+  const chat = file(
+    'WhatsApp Chat with Ana.txt',
+    '03/04/2024, 10:00 - Ana: hello\n05/04/2024, 11:00 - Ana: bye\n',
+  );
+  const first = await importFiles(engine, t, 'b', { time_zone: 'UTC', files: [chat] });
+  assert.deepEqual([first.imported, first.unchanged], [2, 0]);
+  const other = await importFiles(engine, t, 'b', { time_zone: 'UTC', date_order: 'mdy', files: [chat] });
+  assert.deepEqual([other.imported, other.unchanged, other.failed], [0, 2, 0]);
+  assert.match(
+    other.parts[0]!.note ?? '',
+    /^dates read day first as its earlier import read them, not month first/,
+  );
+  const times = (await engine.listRecords(t, 'b', { limit: 50 })).data.map((r) => r.occurred_at).sort();
+  assert.deepEqual(times, ['2024-04-03T10:00:00.000Z', '2024-04-05T11:00:00.000Z']);
+});
+
 test("a folder's note names the note it is about, so it is not read as the reason for what was skipped", async () => {
   const engine = await brain();
   const r = await importFiles(engine, t, 'b', {

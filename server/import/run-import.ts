@@ -309,10 +309,28 @@ function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSig
     });
 }
 
+/** A reading of a WhatsApp chat read into memory once (readChat), as the parser's items are sent. */
+async function chatParser(path: string): Promise<{ parse: Parser; readsBothWays: boolean }> {
+  const { readChat, chatItems, readsBothWays } = await import('./formats/whatsapp.ts');
+  const chat = await readChat(path);
+  return {
+    parse: function* (p, options) {
+      for (const item of chatItems(chat, p, options)) yield asSent(item, options);
+    },
+    readsBothWays: readsBothWays(chat),
+  };
+}
+
+const orderName = (order: 'dmy' | 'mdy') => (order === 'mdy' ? 'month first' : 'day first');
+
 /**
  * The options to read a target with: a WhatsApp chat imported before is read in the date order
  * (earlierImportOrder, when its dates read both ways) and the zone (earlierImportZone) that import used,
- * each unless one was asked for, and says so in `note`.
+ * and says so in `note`. A zone asked for is used. An order asked for is used unless the chat was
+ * imported before in the other one: its messages' instants are in their identities, so read the other
+ * way each would be stored again, months off, beside the first (QA: a chat imported day first, then
+ * with --date-order mdy). The note then says how to read it the other way (remove the import first).
+ * The chat is read into memory once for all these readings (each was a read and parse of the file).
  */
 export async function readingOptions(
   target: ImportTarget & { format: ImportFormat },
@@ -320,32 +338,44 @@ export async function readingOptions(
   earlier: EarlierRecords,
 ): Promise<{ options: ParseOptions; note: string | null }> {
   if (target.format !== 'whatsapp') return { options: o, note: null };
+  let chat;
+  try {
+    chat = await chatParser(target.path);
+  } catch {
+    // The file itself failing is for the import's own read to report (read_failed, a skip).
+    return { options: o, note: null };
+  }
   const notes: string[] = [];
   let options = o;
-  if (o.dateOrder === undefined) {
+  if (chat.readsBothWays) {
     let order;
     try {
-      order = await earlierImportOrder(parsers.whatsapp, target.path, o, earlier);
+      order = await earlierImportOrder(chat.parse, target.path, o, earlier);
     } catch {
-      // As for the zone below: the import's own read reports the file, the API failing leaves it as asked.
+      // As for the zone below: the API failing leaves it as asked.
       order = null;
     }
-    if (order !== null) {
+    if (order !== null && order !== o.dateOrder) {
       options = { ...options, dateOrder: order };
       notes.push(
-        `dates read ${order === 'mdy' ? 'month first' : 'day first'}, the date order its earlier import used, ` +
-          'so its messages keep their identity (a date order given for the import overrides it: ' +
-          '--date-order dmy or mdy, "Dates in WhatsApp chats" in the app)',
+        o.dateOrder === undefined
+          ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
+              'their identity (a date order given for the import overrides it: --date-order dmy or mdy, ' +
+              '"Dates in WhatsApp chats" in the app)'
+          : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
+              `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
+              `the first. To read it ${orderName(o.dateOrder)}, remove the earlier import first ` +
+              '(mnemo import --remove whatsapp, which removes every WhatsApp chat; in the app: ' +
+              '"Remove this import"), then import it again',
       );
     }
   }
   if (o.timeZone === undefined) {
     let found;
     try {
-      found = await earlierImportZone(parsers.whatsapp, target.path, options, earlier, systemTimeZone());
+      found = await earlierImportZone(chat.parse, target.path, options, earlier, systemTimeZone());
     } catch {
-      // The file itself failing is for the import's own read to report (read_failed, a skip); the API
-      // failing leaves the zone as asked.
+      // The API failing leaves the zone as asked.
       found = null;
     }
     if (found !== null) {

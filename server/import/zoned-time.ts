@@ -55,6 +55,9 @@ export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
   const { year, month, day, hour = 0, minute = 0, second = 0 } = t;
   if (!timeZone) return new Date(year, month - 1, day, hour, minute, second);
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  // No offset to look up: a chat is read as if in UTC to find an earlier import's order and zone
+  // (earlier-zone.ts), and four formatToParts a message were most of that reading's time.
+  if (timeZone === 'UTC') return new Date(wall);
   const before = offsetMs(wall - dayMs, timeZone);
   const after = offsetMs(wall + dayMs, timeZone);
   const holding = [...new Set([before, after])]

@@ -169,10 +169,15 @@ describe('import through the /v1 API', () => {
       '2024-04-12T11:00:00.000Z',
     ]);
 
-    // An order asked for is an order used: day first is other messages.
+    // The other order asked for would store each message again, months off (it did): the earlier
+    // import's order is kept, and the note says how to read it the other way.
     const dayFirst = await runImport({ ...opts, dateOrder: 'dmy' });
-    assert.deepEqual([dayFirst.imported, dayFirst.unchanged], [3, 0]);
-    assert.equal(dayFirst.notes.length, 0);
+    assert.deepEqual([dayFirst.imported, dayFirst.unchanged], [0, 3]);
+    assert.match(
+      dayFirst.notes[0]!.note,
+      /^dates read month first as its earlier import read them, not day first as asked: .*remove the earlier import first \(mnemo import --remove whatsapp/,
+    );
+    assert.equal((await client.listRecords('order')).data.length, 3);
   });
 
   test('malformed items are skipped with a reason and never stop the rest', async () => {

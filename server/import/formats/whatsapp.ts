@@ -133,11 +133,18 @@ function cleanText(text: string): string {
     .trim();
 }
 
+/** A chat export's lines, read into messages: what every reading of it (order, zone) starts from. */
+export interface Chat {
+  msgs: Raw[];
+  /** Lines with text before the first message. */
+  leading: number[];
+}
+
 /**
- * One `message` Record per chat message; continuation lines belong to the message above. Times carry no
- * offset in these exports: they are read in `timeZone` (default: this machine's zone).
+ * The chat at PATH read into messages, once: the import reads it in the order and zone an earlier
+ * import used, which are found by reading it several ways (earlier-zone.ts), each from this.
  */
-export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+export async function readChat(path: string): Promise<Chat> {
   const lines = (await readText(path)).split(/\r\n|\r|\n/);
   const msgs: Raw[] = [];
   const leading: number[] = [];
@@ -159,6 +166,22 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
     } else if (msgs.length > 0) msgs[msgs.length - 1]!.rest.push(line);
     else if (line.trim()) leading.push(i + 1);
   }
+  return { msgs, leading };
+}
+
+/** Whether the chat's dates read both ways (all on days 1 to 12): its order is then chosen, not read. */
+export const readsBothWays = (chat: Chat) => decidedOrder(chat.msgs) === null;
+
+/**
+ * One `message` Record per chat message; continuation lines belong to the message above. Times carry no
+ * offset in these exports: they are read in `timeZone` (default: this machine's zone).
+ */
+export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  yield* chatItems(await readChat(path), path, o);
+}
+
+/** The items of a chat read (readChat) from PATH, in the order and zone O says. */
+export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOptions): Generator<ImportItem> {
   if (msgs.length === 0) {
     yield skip(path, 'no WhatsApp message lines found');
     return;
