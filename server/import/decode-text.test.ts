@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decodeText, maxWholeFileBytes, readFoldedText, readText, utf8OrWindows1252 } from './decode-text.ts';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  decodeText,
+  maxUtf8WholeFileBytes,
+  maxWholeFileBytes,
+  readFoldedText,
+  readText,
+  utf8OrWindows1252,
+} from './decode-text.ts';
+import { parseChatgpt, parseClaude } from './formats/chat-exports.ts';
 import { parseMarkdown } from './formats/markdown.ts';
 import { collect, writeTree } from './test-support.ts';
 
@@ -28,6 +39,58 @@ test('a file larger than an importer reads whole is refused before it is read (a
     const { records, skips } = await collect(parseMarkdown(root, {}));
     assert.equal(records.length, 0);
     assert.match(skips[0]!.reason, refused, 'the note is skipped with the reason, the import goes on');
+  } finally {
+    remove();
+  }
+});
+
+test('a conversations.json past the cap is refused with what to do: `mnemo import`, or split it', async () => {
+  const { root, remove } = writeTree({ 'conversations.json': '', 'huge.json': '' });
+  try {
+    // Sparse, as above: nothing is read.
+    truncateSync(join(root, 'conversations.json'), maxWholeFileBytes + 1);
+    truncateSync(join(root, 'huge.json'), maxUtf8WholeFileBytes + 1);
+    // Uploaded (a server's heap is every tenant's): past 256 MiB, with where a larger one can go.
+    await assert.rejects(
+      collect(parseChatgpt(join(root, 'conversations.json'), {})),
+      /more than the 256 MiB a JSON export is read whole up to here; `mnemo import` reads one of up to 512 MiB when it is UTF-8, or split its conversations into files of fewer \(e\.g\. `jq -c ".\[:5000\]" conversations\.json > part-1\.json`/,
+    );
+    // `mnemo import`: past the longest text the runtime holds, only splitting it helps.
+    await assert.rejects(
+      collect(parseClaude(join(root, 'huge.json'), { wholeJsonBytes: maxUtf8WholeFileBytes })),
+      /more than the 512 MiB a JSON export is read whole up to \(the longest text this runtime holds\); split its conversations/,
+    );
+  } finally {
+    remove();
+  }
+});
+
+test('a conversations.json the heap cannot hold is refused before it is read, not left to end the process', async () => {
+  const { root, remove } = writeTree({ 'conversations.json': '' });
+  try {
+    truncateSync(join(root, 'conversations.json'), maxWholeFileBytes + 1);
+    // A process of 256 MiB of heap: the file would take five times its size.
+    const script = [
+      `const { readJsonExportText, maxUtf8WholeFileBytes } = await import(${JSON.stringify(resolve('server/import/decode-text.ts'))});`,
+      `await readJsonExportText(${JSON.stringify(join(root, 'conversations.json'))}, maxUtf8WholeFileBytes).then(`,
+      `  () => console.log('read'), (e) => console.log(e.message));`,
+    ].join('\n');
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--max-old-space-size=256',
+        '--import',
+        pathToFileURL(resolve('scripts/test-loader.mjs')).href,
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.match(
+      out,
+      /read whole it needs about 1280 MiB of memory, and this process may use \d+ MiB more: run the import with NODE_OPTIONS=--max-old-space-size=\d+/,
+    );
   } finally {
     remove();
   }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { open, readFile, stat } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
 
 /**
  * Text of an export file: UTF-8 (BOM dropped) or UTF-16 with a BOM; bytes that are not valid UTF-8 are
@@ -50,6 +51,63 @@ export function utf8OrWindows1252(bytes: Uint8Array): string {
  * exports read whole (a ChatGPT conversations.json, a WhatsApp chat, a calendar) are well under it.
  */
 export const maxWholeFileBytes = 256 * 1024 * 1024;
+
+/**
+ * V8's longest string, in UTF-16 code units. Valid UTF-8 takes at least a byte for each unit it
+ * decodes to, so a valid UTF-8 file of at most this many bytes cannot decode past it, and its decoder
+ * (unlike the Windows-1252 one) is never asked to.
+ */
+export const maxUtf8WholeFileBytes = 2 ** 29 - 24;
+
+/**
+ * Heap a JSON export read whole takes, per byte of its file: its text (two bytes a character once a
+ * single character is outside Latin-1) and the values parsed from it, held together while it is
+ * parsed. Measured on synthetic ChatGPT exports: 3.9 (300 MiB: 1.18 GiB of heap) and 3.8 (500 MiB:
+ * 1.93 GiB); 5 leaves room for exports of smaller values.
+ */
+const jsonHeapPerByte = 5;
+
+const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+
+/**
+ * A JSON export's text (a ChatGPT or Claude conversations.json, which no one can export in parts). Up to
+ * maxWholeFileBytes it is read as any file; past it, up to `max`, only when it is valid UTF-8 (read as
+ * Windows-1252, a file near 512 MiB aborted the process inside Node's decoder) and this process's
+ * heap can hold it: running out of heap ends a process too, with no error to catch. A server passes
+ * maxWholeFileBytes (uploads of every tenant share its heap); `mnemo import`, in a process of its
+ * own, maxUtf8WholeFileBytes. Refused before it is read, with what to do.
+ */
+export async function readJsonExportText(path: string, max = maxWholeFileBytes): Promise<string> {
+  const { size } = await stat(path);
+  if (size <= maxWholeFileBytes) return readText(path);
+  const split =
+    'split its conversations into files of fewer (e.g. `jq -c ".[:5000]" conversations.json > part-1.json`, ' +
+    'then ".[5000:10000]" and so on) and import each with --format chatgpt or claude';
+  if (size > max)
+    throw new Error(
+      `the file holds ${size} bytes (${mib(size)}), more than the ${mib(max)} a JSON export is read whole up to ` +
+        (max < maxUtf8WholeFileBytes
+          ? `here; \`mnemo import\` reads one of up to ${mib(maxUtf8WholeFileBytes)} when it is UTF-8, or `
+          : '(the longest text this runtime holds); ') +
+        split,
+    );
+  const heap = getHeapStatistics();
+  const free = heap.heap_size_limit - heap.used_heap_size;
+  if (size * jsonHeapPerByte > free)
+    throw new Error(
+      `the file holds ${size} bytes (${mib(size)}); read whole it needs about ${mib(size * jsonHeapPerByte)} of ` +
+        `memory, and this process may use ${mib(free)} more: run the import with ` +
+        `NODE_OPTIONS=--max-old-space-size=${Math.ceil((heap.used_heap_size + size * jsonHeapPerByte) / 2 ** 20 / 1024) * 1024} ` +
+        `on a machine with that much memory, or ${split}`,
+    );
+  const buf = await readFile(path);
+  if (!isUtf8(buf))
+    throw new Error(
+      `the file holds ${size} bytes (${mib(size)}) and is not UTF-8: a file that is not is read whole up to ` +
+        `${mib(maxWholeFileBytes)}; ${split}`,
+    );
+  return strictUtf8.decode(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf);
+}
 
 /** The bytes of `path`, refused (before any is read) when there are more than `max` of them. */
 async function readWhole(path: string, max: number): Promise<Buffer> {

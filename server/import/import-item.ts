@@ -71,6 +71,11 @@ export interface ParseOptions {
    * above it (note-identity.ts).
    */
   uploadRoot?: string;
+  /**
+   * The largest ChatGPT or Claude conversations.json read (readJsonExportText); default
+   * maxWholeFileBytes. `mnemo import` reads more, in a process of its own; a server keeps the default.
+   */
+  wholeJsonBytes?: number;
 }
 
 export type Parser = (

@@ -6,6 +6,7 @@ import { RecordCreate, type Brain, type MnemoRecord } from '../../engine/contrac
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
+import { maxUtf8WholeFileBytes } from './decode-text.ts';
 import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
 import {
   earlierImportOrder,
@@ -469,7 +470,13 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
   // has it: the same export imported both ways then holds the same Records, the user's messages under
   // speaker "self" each time.
   const selfName = asked.selfName ?? existing?.self?.name;
-  const o = selfName === undefined ? asked : { ...asked, selfName };
+  // This process imports alone (the server only receives Records): a conversations.json may be as large
+  // as a UTF-8 text can be, when the heap holds it (readJsonExportText).
+  const o = {
+    ...asked,
+    ...(selfName === undefined ? {} : { selfName }),
+    wholeJsonBytes: asked.wholeJsonBytes ?? maxUtf8WholeFileBytes,
+  };
   // An export as its archive (a Slack, ChatGPT or Takeout download, a zipped vault): unpacked into a
   // private temporary folder and read as the folder it was made from. Notes are named inside it, so the
   // same archive imported again is the same items.

@@ -1,14 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readText } from '../decode-text.ts';
+import { readJsonExportText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str, type Json } from './json-fields.ts';
 import { epochSecondsToIso, toIso } from '../zoned-time.ts';
 
-/** `conversations.json` itself, or an export folder holding it. */
-export async function readConversations(path: string): Promise<unknown[]> {
+/**
+ * `conversations.json` itself, or an export folder holding it. Read whole, up to `o.wholeJsonBytes`
+ * (readJsonExportText).
+ */
+export async function readConversations(path: string, o: ParseOptions = {}): Promise<unknown[]> {
   const file = (await stat(path)).isDirectory() ? join(path, 'conversations.json') : path;
-  const data: unknown = JSON.parse(await readText(file));
+  const data: unknown = JSON.parse(await readJsonExportText(file, o.wholeJsonBytes));
   if (!Array.isArray(data)) throw new Error('conversations.json: expected an array of conversations');
   return data;
 }
@@ -59,8 +62,8 @@ function chatgptBranch(mapping: Json, current: unknown): Json[] {
 }
 
 /** One `message` Record per ChatGPT message (user as `self`); threads are conversations. */
-export async function* parseChatgpt(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
-  const conversations = await readConversations(path);
+export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  const conversations = await readConversations(path, o);
   for (const [i, conv] of conversations.entries()) {
     const convId = isObj(conv) ? (str(conv.conversation_id) ?? str(conv.id)) : undefined;
     if (!isObj(conv) || !convId || !isObj(conv.mapping)) {
@@ -144,8 +147,8 @@ const wholeChars = (s: string, n: number) =>
 export const maxAttachmentChars = 200_000;
 
 /** One `message` Record per Claude message (the human as `self`); threads are conversations. */
-export async function* parseClaude(path: string, _o: ParseOptions): AsyncGenerator<ImportItem> {
-  const conversations = await readConversations(path);
+export async function* parseClaude(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  const conversations = await readConversations(path, o);
   for (const [i, conv] of conversations.entries()) {
     const convId = isObj(conv) ? str(conv.uuid) : undefined;
     if (!isObj(conv) || !convId || !Array.isArray(conv.chat_messages)) {
