@@ -112,7 +112,8 @@ test('a file that stops reading part way is a failure in the summary, after what
         return Promise.resolve({ record: {}, replayed: false });
       },
     } as unknown as MnemoClient;
-    // No time zone: the look for an earlier import's zone reads the file first, and meets the error first.
+    // No time zone: the look for an earlier import's zone reads the file on its own (readChat), as the
+    // disk allows it; the import's own read then meets the error part way.
     const summary = await runImport({ client, brainId: 'b', path: file });
     assert.deepEqual(sent, ['message 0', 'message 1', 'message 2']);
     assert.equal(summary.imported, 3);
