@@ -55,7 +55,10 @@ export interface RecordFate {
   remoteId: string | null;
 }
 
-/** A tombstone of this device after a cursor, with the id the remote knows its Record by, if any. */
+/**
+ * A tombstone of this device after a cursor, with the id the remote knows its Record by, if any: none
+ * when the Record never travelled, or when the pairing's remote told this device of the removal.
+ */
 export interface TombstoneRow {
   seq: number;
   record_id: string;
@@ -156,6 +159,12 @@ export interface DeviceSyncUnit {
   isOwn(id: string): Promise<boolean>;
   /** Marks a Record written from the remote as pulled, under its own id. */
   markPulled(id: string): Promise<void>;
+  /**
+   * Marks the tombstones of these Record ids, written in this unit, as learnt from the remote of the
+   * pairing `pairingId`: `tombstones` gives them no remote id while that pairing lasts, so the removal
+   * is not sent back to where it came from.
+   */
+  markRemovalsPulled(pairingId: string, ids: readonly string[]): Promise<void>;
   /**
    * The run's pairing took a pulled page: the watermark to keep, how many Records it wrote, and how
    * many it skipped (not valid replicas, or redacted_summary ones the redactor was unsure of).

@@ -17,6 +17,7 @@ const undoMigrations15To18 = `DROP TABLE derive_upgrade; DROP INDEX memories_slo
 /** A store set back to an older version loses the columns later migrations add, as it never had them. */
 function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
   db.exec('ALTER TABLE sync_pairings DROP COLUMN catching_up'); // 24
+  db.exec('ALTER TABLE record_tombstones DROP COLUMN pulled_by'); // 25
 }
 
 describe('local engine: migrations', () => {

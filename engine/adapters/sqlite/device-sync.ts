@@ -20,10 +20,17 @@ const outboxSql = `
     AND NOT EXISTS (SELECT 1 FROM sync_records s
                     WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')`;
 
-/** Ordered by step then id: the index on (brain_uid, seq) holds the key's record_id after them. */
-const tombstonesSql = (within: boolean) => `SELECT t.seq, t.record_id, s.remote_id FROM record_tombstones t
+/**
+ * Ordered by step then id: the index on (brain_uid, seq) holds the key's record_id after them. A removal
+ * the pairing's own remote told this device of (pulled_by, migration 025) is read without a remote id,
+ * so the cursor moves past it and nothing is sent back.
+ */
+const tombstonesSql = (within: boolean) => `SELECT t.seq, t.record_id,
+    CASE WHEN t.pulled_by IS NOT NULL AND t.pulled_by = p.pairing_id THEN NULL ELSE s.remote_id END AS remote_id
+  FROM record_tombstones t
   LEFT JOIN sync_records s ON s.brain_uid = t.brain_uid AND s.record_id = t.record_id
                            AND s.remote_id IS NOT NULL
+  LEFT JOIN sync_pairings p ON p.brain_uid = t.brain_uid
   WHERE t.brain_uid = ? AND ${within ? '(t.seq, t.record_id) > (?, ?)' : 't.seq > ?'}
   ORDER BY t.seq, t.record_id LIMIT ?`;
 
@@ -54,6 +61,17 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           undefined,
       ),
     markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id)),
+    markRemovalsPulled: (pairingId, ids) =>
+      atOnce(
+        () =>
+          void store.run(
+            `UPDATE record_tombstones SET pulled_by = ?
+             WHERE brain_uid = ? AND record_id IN (SELECT value FROM json_each(?))`,
+            pairingId,
+            brainUid,
+            JSON.stringify(ids),
+          ),
+      ),
     markPage: (pairingId, watermark, pulled, skipped) =>
       atOnce(
         () =>

@@ -15,7 +15,7 @@ import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
-import { applyTombstones, replicateInto, writeTombstones } from './replicate.ts';
+import { replicateInto, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, PairingStatus, RemoteOf, TombstoneBatch } from '../../types.ts';
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
@@ -247,7 +247,25 @@ export async function markPushed(
     batch.throughSeq,
   );
   if (!kept) throw runEnded(b);
-  if (forgotten.length > 0) await applyTombstones(ctx, b, forgotten);
+  if (forgotten.length > 0) await forgetAsRemoteSaid(ctx, b, pairingId, forgotten);
+}
+
+/**
+ * Forgets Records the remote answered `forgotten` for (applyTombstones), their tombstones marked as
+ * learnt from it: the remote forgot them first, and is not sent the removal back.
+ */
+async function forgetAsRemoteSaid(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  ids: readonly string[],
+): Promise<void> {
+  const { settle } = await ctx.units.write(b.uid, async (u) => {
+    const done = await writeTombstones(ctx, b, u, ids);
+    if (done.tombstoned.length > 0) await ctx.device.within(u).markRemovalsPulled(pairingId, done.tombstoned);
+    return done;
+  });
+  await settle();
 }
 
 /**
@@ -366,6 +384,9 @@ export async function applyPulled(
     // Only what travelled: the remote may name the id of a Record that never left this device.
     const forgotten =
       removed.length > 0 ? await writeTombstones(ctx, b, u, removed, { travelledOnly: true }) : null;
+    // The remote knows: its removal is not sent back to it.
+    if (forgotten && forgotten.tombstoned.length > 0)
+      await rows.markRemovalsPulled(pairingId, forgotten.tombstoned);
     await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused);
     return { pulled: created, skipped: refused, settle: forgotten?.settle };
   });

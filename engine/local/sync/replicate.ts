@@ -141,8 +141,9 @@ export async function applyTombstones(
 }
 
 /**
- * applyTombstones' writes, in the caller's unit of work `uow`; `settle` does what must wait until it
- * committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
+ * applyTombstones' writes, in the caller's unit of work `uow`; `tombstoned` names the ids whose
+ * tombstones it wrote (the Records it forgot, and ids not held here); `settle` does what must wait until
+ * it committed (dropping cached traces and Contexts, the checkpoint, waking the deriver).
  *
  * `travelledOnly` (a pulled page's removals): only Records that went to or came from a remote are
  * forgotten, found by the ids they have there. A remote's change feed may name any id, and a Record
@@ -156,7 +157,7 @@ export async function writeTombstones(
   uow: BrainUnitOfWork,
   ids: readonly string[],
   { travelledOnly = false }: { travelledOnly?: boolean } = {},
-): Promise<{ result: TombstoneResult; settle: () => Promise<void> }> {
+): Promise<{ result: TombstoneResult; tombstoned: string[]; settle: () => Promise<void> }> {
   const result = await (async () => {
     const wanted = [...new Set(ids)];
     const known = new Set(await uow.records.forgotten(wanted));
@@ -164,13 +165,15 @@ export async function writeTombstones(
     const fresh = wanted.filter((id) => !known.has(id) && !(travelledOnly && held.has(id)));
     const rows = travelledOnly ? new Set<string>() : held;
     for (const id of await ctx.originalsOfPushedCopies(b.uid, wanted)) rows.add(id);
-    if (rows.size === 0 && fresh.length === 0) return { forgotten: [] as string[], seq: null, pending: 0 };
+    if (rows.size === 0 && fresh.length === 0)
+      return { forgotten: [] as string[], fresh, seq: null, pending: 0 };
     const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows]) : null;
     const seq = counts?.seq ?? (await uow.sequence.next());
     if (fresh.length > 0) await uow.records.tombstone(fresh, seq, nowIso(ctx));
-    return { forgotten: [...rows], seq, pending: counts?.pending ?? 0 };
+    return { forgotten: [...rows], fresh, seq, pending: counts?.pending ?? 0 };
   })();
   return {
+    tombstoned: [...result.forgotten, ...result.fresh],
     result: {
       object: 'tombstones',
       forgotten: result.forgotten.length,

@@ -22,6 +22,7 @@ import { fullCaseFolding } from './021-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './022-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './023-folded-speakers.ts';
 import { syncCatchingUp } from './024-sync-catching-up.ts';
+import { pulledRemovals } from './025-pulled-removals.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   noLocalOnlyTombstones,
   foldedSpeakers,
   syncCatchingUp,
+  pulledRemovals,
 ];
