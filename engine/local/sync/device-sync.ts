@@ -308,10 +308,20 @@ export async function restartPairing(ctx: LocalCtx, b: BrainRow, pairingId: stri
 }
 
 /**
+ * The most trust a remote may give a Record here: `medium`, what a Record written without one gets. A
+ * hub vouches for nothing of the device that pushed to it, and a hostile or compromised one would
+ * otherwise make its Records stand above this device's own sources (docs/sync.md, "Trust of a pulled
+ * Record"). Less is kept: a remote may only make this device rely on a Record less.
+ */
+const remoteTrustCap = 'medium';
+const cappedTrust = (trust: unknown): unknown => (trust === 'high' ? remoteTrustCap : trust);
+
+/**
  * A Record of a remote's change feed as a replica this device may write, or null: a feed Record is
  * checked as the replication route checks one (a remote may be buggy or hostile), with content fields
  * this version does not know left out rather than refusing the Record (a newer remote may add some).
- * A correction's content is not replicable, whatever the Record's own kind says.
+ * A correction's content is not replicable, whatever the Record's own kind says. Its trust is capped
+ * (remoteTrustCap).
  */
 function pulledReplica(r: RecordPage['data'][number]): RecordReplica | null {
   const content = r.content as unknown as Record<string, unknown> | null;
@@ -327,7 +337,7 @@ function pulledReplica(r: RecordPage['data'][number]): RecordReplica | null {
     source: {
       ...(source?.name != null ? { name: source.name } : {}),
       ...(source?.external_id != null ? { external_id: source.external_id } : {}),
-      ...(source?.trust != null ? { trust: source.trust } : {}),
+      ...(source?.trust != null ? { trust: cappedTrust(source.trust) } : {}),
     },
     visibility: r.visibility,
     occurred_at: r.occurred_at,
