@@ -1,20 +1,55 @@
 import * as z from 'zod';
 import { DateTime, Slug, Visibility } from './common.ts';
-import { DocumentContent, EventContent, FactContent, MessageContent, RecordSource } from './record.ts';
-
-/**
- * Sync of a Brain with a Brain on a hosted Mnemo (additive; docs/sync.md). Records travel with their
- * own ids; each side derives its own Memories. A correction names a Memory of the device it was written
- * on, so it does not travel.
- */
-export const ReplicableContent = z
-  .discriminatedUnion('kind', [MessageContent, DocumentContent, EventContent, FactContent])
-  .meta({ id: 'ReplicableContent' });
+import {
+  CorrectionContent,
+  DocumentContent,
+  EventContent,
+  FactContent,
+  MessageContent,
+  RecordSource,
+} from './record.ts';
 
 export const RecordId = z
   .string()
   .regex(/^rec_[0-9A-Za-z]{1,64}$/, 'must be a Record id (rec_...)')
   .describe('A Record id (`rec_...`).');
+
+/**
+ * The corrected Memory of a correction that travels, as every side can find it: a Memory id is one
+ * side's own (each derives its own Memories), a Record id is the same everywhere.
+ */
+export const CorrectionTarget = z
+  .strictObject({
+    records: z
+      .array(RecordId)
+      .min(1, 'must hold at least one Record id')
+      .max(200)
+      .describe('The Records the corrected Memory cites where the correction was written.'),
+    statement: z
+      .string()
+      .min(1)
+      .max(1_000_000)
+      .describe(
+        'The corrected Memory’s statement there; a side corrects its Memory of these Records that says it.',
+      ),
+  })
+  .meta({ id: 'CorrectionTarget' });
+export type CorrectionTarget = z.infer<typeof CorrectionTarget>;
+
+/** A correction as it travels: `corrects` names the Memory where it was written, `target` it anywhere. */
+export const ReplicaCorrection = z
+  .strictObject({ ...CorrectionContent.shape, target: CorrectionTarget })
+  .meta({ id: 'ReplicaCorrection' });
+export type ReplicaCorrection = z.infer<typeof ReplicaCorrection>;
+
+/**
+ * Sync of a Brain with a Brain on a hosted Mnemo (additive; docs/sync.md). Records travel with their
+ * own ids; each side derives its own Memories. A correction travels with its target (ReplicaCorrection),
+ * and each side corrects its own Memory of the same Records and statement.
+ */
+export const ReplicableContent = z
+  .discriminatedUnion('kind', [MessageContent, DocumentContent, EventContent, FactContent, ReplicaCorrection])
+  .meta({ id: 'ReplicableContent' });
 
 export const RecordReplica = z
   .strictObject({
@@ -147,8 +182,8 @@ export const SyncStatus = z
       .int()
       .describe(
         'Records the next runs will go through: those after the push cursor that are neither local_only nor ' +
-          'pulled. It includes corrections (then counted as skipped) and redacted_summary Records the redactor ' +
-          'will hold back (then counted as held_back).',
+          'pulled. It includes corrections that cannot travel (then counted as skipped) and redacted_summary ' +
+          'Records the redactor will hold back (then counted as held_back).',
       ),
     pushed: z.number().int(),
     pulled: z.number().int(),
@@ -157,7 +192,7 @@ export const SyncStatus = z
       .number()
       .int()
       .describe(
-        'Records that cannot travel (corrections) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
+        'Records that cannot travel (a correction whose Memory rests on Records that do not travel as they are) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
       ),
     last_error: z.string().nullable(),
     catching_up: z

@@ -7,7 +7,7 @@ import { normalizeStatement } from '../core/derive/record-text.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 /** In force at nowMs: the current value, or one scheduled to start later. */
-const inForce = (v: MemoryVersionRow, nowMs: number) => {
+export const inForce = (v: MemoryVersionRow, nowMs: number) => {
   const status = statusAt(timesOf(v), nowMs);
   return status === 'active' || status === 'scheduled';
 };

@@ -7,6 +7,7 @@ import { normalizeStatement } from '../core/derive/record-text.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
+import { applyTravelledCorrection } from './travelled-correction.ts';
 
 /** What derivation reads of a stored Record. */
 export type RecordRow = Pick<
@@ -46,6 +47,12 @@ export async function runDeriveJob(
   if (job.job === 'derive') {
     const r = await uow.records.get(job.recordId);
     if (!r) return;
+    // A correction written here was applied as it was written; one that came from another side is
+    // applied now, once the Records it names have been derived (the queue runs in write order).
+    if (r.kind === 'correction') {
+      await applyTravelledCorrection(uow, r, await uow.sequence.next(), now());
+      return;
+    }
     const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
     const seq = await uow.sequence.next();
     await admitClaims(

@@ -29,13 +29,25 @@ function newRecord(r: Omit<RecordRow, 'n'>): MnemoRecord {
   return recordOf(r, 'processing', []);
 }
 
+/**
+ * A Record's content as the API shows it: a correction that came from another side is shown as the
+ * correction it was written as, without the target it travelled with (the change feed serves that:
+ * change-feed.ts). Its `corrects` names the Memory where it was written.
+ */
+function apiContent(stored: string): TypedContent {
+  const content = JSON.parse(stored) as TypedContent & { target?: unknown };
+  if (content.kind !== 'correction' || content.target === undefined) return content;
+  const { target: _travelled, ...written } = content;
+  return written;
+}
+
 function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memoryIds: string[]): MnemoRecord {
   return {
     id: r.id,
     object: 'record',
     status,
     kind: r.kind,
-    content: JSON.parse(r.content) as TypedContent,
+    content: apiContent(r.content),
     source: { name: r.source_name, external_id: r.external_id, trust: r.trust },
     visibility: r.visibility,
     erasable: isErasable({ name: r.source_name, external_id: r.external_id }),

@@ -90,7 +90,7 @@ describe('the replication routes and the Record change feed of a hosted server',
     assert.equal((await refused(h.client.getRecord('shared', ok))).code, 'record_not_found');
   });
 
-  it('refuses a correction, which names a Memory of another device', async () => {
+  it('refuses a correction without its target: its Memory id names a Memory of another side', async () => {
     const e = await refused(
       h.client.replicateRecords('shared', [
         {

@@ -1,9 +1,10 @@
-import type { RecordListQuery, RecordPage } from '../../contract/index.ts';
+import type { MnemoRecord, RecordListQuery, RecordPage, ReplicaCorrection } from '../../contract/index.ts';
+import { correctionTarget } from '../../derive/travelled-correction.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { watermarkAt, type BrainRow, type EngineCtx } from '../local-ctx.ts';
 import type { FeedPlace } from '../../watermark.ts';
 import { toRecord } from '../records.ts';
-import type { RecordRow, StepRange } from '../../ports/index.ts';
+import type { BrainUnitOfWork, RecordRow, StepRange } from '../../ports/index.ts';
 
 /** A Record written, or an id forgotten, at a step of the Brain. */
 interface FeedItem {
@@ -19,6 +20,23 @@ function inFeedOrder(items: FeedItem[]): FeedItem[] {
     (x, y) =>
       x.seq - y.seq || (x.record ? 0 : 1) - (y.record ? 0 : 1) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
   );
+}
+
+/**
+ * A correction as the feed serves it: with its target (travelled-correction.ts), the one it came with
+ * from another side, or, written on this side, one read now from the Memory it corrected, so that a
+ * reader can find its own Memory of the same Records. One whose Memory is gone or rests on Records that
+ * do not travel as they are is served without one, which a reader does not take.
+ */
+async function withTarget(
+  u: Pick<BrainUnitOfWork, 'memories' | 'records'>,
+  row: RecordRow,
+  r: MnemoRecord,
+): Promise<MnemoRecord> {
+  if (row.kind !== 'correction' || row.visibility !== 'shareable') return r;
+  const stored = JSON.parse(row.content) as Partial<ReplicaCorrection>;
+  const target = stored.target ?? (await correctionTarget(u, stored.corrects!));
+  return target ? { ...r, content: { ...stored, target } as MnemoRecord['content'] } : r;
 }
 
 /** Reads the feed from the Brain's beginning. */
@@ -72,7 +90,7 @@ export async function recordChanges(ctx: EngineCtx, b: BrainRow, q: RecordListQu
     const page = items.slice(0, q.limit);
     const rows = page.flatMap((i) => (i.record ? [i.record] : []));
     const states = await u.records.states(rows.map((r) => r.id));
-    const data = rows.map((r, i) => toRecord(r, states[i]!));
+    const data = await Promise.all(rows.map(async (r, i) => withTarget(u, r, toRecord(r, states[i]!))));
     const removed = page.flatMap((i) =>
       i.forgottenAt !== undefined ? [{ id: i.id, forgotten_at: i.forgottenAt }] : [],
     );

@@ -474,3 +474,61 @@ describe('the removals of a pulled page', () => {
     );
   });
 });
+
+describe('a correction pulled from a remote', () => {
+  const engine = engineFor('pulled-correction');
+  /** A page of one correction Record, whose target names `records` and `statement`. */
+  const correctionPage = (id: string, records: string[], statement: string): RecordPage => ({
+    data: [
+      {
+        id,
+        object: 'record',
+        status: 'ready',
+        kind: 'correction',
+        content: { kind: 'correction', corrects: 'mem_elsewhere', target: { records, statement } },
+        source: { name: null, external_id: null, trust: 'medium' },
+        visibility: 'shareable',
+        erasable: true,
+        occurred_at: '2026-01-01T00:00:00.000Z',
+        memory_ids: [],
+        created_at: '2026-01-01T00:00:00.000Z',
+      } as unknown as RecordPage['data'][number],
+    ],
+    has_more: false,
+    next_cursor: null,
+    watermark: `wm_${id}`,
+    removed: [],
+  });
+  const fact = (predicate: string, visibility: 'shareable' | 'local_only') => ({
+    content: { kind: 'fact' as const, subject: 'Ana', predicate, value: '1234' },
+    visibility,
+  });
+
+  it('withdraws this device’s Memory of the Records and statement its target names', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'ana' });
+    const pairingId = await pairWithHub(e.sync!);
+    const { record } = await e.rememberRecord(t, 'ana', fact('has a room number', 'shareable'), {});
+    await e.idle();
+    const [m] = (await e.listMemories(t, 'ana', { limit: 50 })).data;
+    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3171', [record.id], m!.statement);
+    assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), { pulled: 1, skipped: 0 });
+    await e.idle();
+    assert.equal((await e.getMemory(t, 'ana', m!.id)).status, 'retracted');
+  });
+
+  it('never corrects a Memory that rests on a local_only Record, whatever its target names', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'bea' });
+    await e.sync!.pair(t, 'bea', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const pairingId = (await e.sync!.remoteOf(t, 'bea')).pairingId;
+    const { record } = await e.rememberRecord(t, 'bea', fact('has a locker code', 'local_only'), {});
+    await e.idle();
+    const [m] = (await e.listMemories(t, 'bea', { limit: 50 })).data;
+    // A remote that guessed the local_only Record's id and its Memory's words.
+    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3172', [record.id], m!.statement);
+    assert.deepEqual(await e.sync!.applyPulled(t, 'bea', pairingId, page), { pulled: 1, skipped: 0 });
+    await e.idle();
+    assert.equal((await e.getMemory(t, 'bea', m!.id)).status, 'active');
+  });
+});

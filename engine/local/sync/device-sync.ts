@@ -6,8 +6,8 @@ import {
   ReplicableContent,
   type RecordPage,
   type ReplicaOutcome,
+  type ReplicaCorrection,
   type SyncPairing,
-  type TypedContent,
 } from '../../contract/index.ts';
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
@@ -15,6 +15,7 @@ import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
+import { correctionTarget } from '../../derive/travelled-correction.ts';
 import { replicateInto, writeTombstones } from './replicate.ts';
 import type { OutboxBatch, PairingStatus, RemoteOf, TombstoneBatch } from '../../types.ts';
 
@@ -135,7 +136,7 @@ const pseudonymSecret = async (ctx: LocalCtx, b: BrainRow) =>
 function replicaOf(r: RecordRow): RecordReplica {
   return {
     id: r.id,
-    content: JSON.parse(r.content) as Exclude<TypedContent, { kind: 'correction' }>,
+    content: JSON.parse(r.content) as RecordReplica['content'],
     source: {
       ...(r.source_name !== null ? { name: r.source_name } : {}),
       ...(r.external_id !== null ? { external_id: r.external_id } : {}),
@@ -147,13 +148,27 @@ function replicaOf(r: RecordRow): RecordReplica {
 }
 
 /**
+ * A correction as it goes up, with its target (travelled-correction.ts), or null when it cannot travel:
+ * not shareable, or its Memory gone or resting on Records that do not travel as they are. One that came
+ * from a remote (pushed again after the pairing started over) has its target already.
+ */
+async function travellingCorrection(ctx: LocalCtx, b: BrainRow, r: RecordRow): Promise<RecordReplica | null> {
+  if (r.visibility !== 'shareable') return null;
+  const replica = replicaOf(r);
+  const content = replica.content as Partial<ReplicaCorrection>;
+  if (content.target !== undefined) return replica;
+  const target = await ctx.units.read(b.uid, (u) => correctionTarget(u, content.corrects!));
+  return target ? { ...replica, content: { ...(replica.content as ReplicaCorrection), target } } : null;
+}
+
+/**
  * The next batch of the outbox, to be sent now. A shareable Record goes whole; a redacted_summary one
  * as a copy the redactor made (under redactedCopyId), or is held back when the redactor is unsure; a
- * correction is skipped (it names a Memory of this device). A redacted copy that came from a remote
- * (pushed again after the pairing started over) goes as it is, under its own id: it was redacted where
- * it was made and again on arrival, and a copy of it under yet another id would be a second Record of
- * the same words on the hub. The batch ends on a whole step. The ids its items will have on the remote
- * are kept first (DeviceSyncStore.markSending).
+ * correction goes with its target, or is skipped when it has none (travellingCorrection). A redacted
+ * copy that came from a remote (pushed again after the pairing started over) goes as it is, under its
+ * own id: it was redacted where it was made and again on arrival, and a copy of it under yet another id
+ * would be a second Record of the same words on the hub. The batch ends on a whole step. The ids its
+ * items will have on the remote are kept first (DeviceSyncStore.markSending).
  */
 export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise<OutboxBatch> {
   const p = await requirePairing(ctx, b);
@@ -167,11 +182,16 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
   for (const r of page) {
     if (r.visibility === 'local_only') throw new Error(`the outbox read the local_only Record ${r.id}`);
     if (r.kind === 'correction') {
-      batch.kept.push({
-        localId: r.id,
-        fate: 'skipped',
-        reason: 'a correction names a Memory of this device',
-      });
+      const replica = await travellingCorrection(ctx, b, r);
+      if (replica) batch.items.push({ localId: r.id, replica });
+      else
+        batch.kept.push({
+          localId: r.id,
+          fate: 'skipped',
+          reason:
+            'a correction travels only shareable, of a Memory that rests on shareable Records (it names ' +
+            'that Memory by them)',
+        });
       continue;
     }
     const replica = replicaOf(r);
@@ -320,8 +340,7 @@ const cappedTrust = (trust: unknown): unknown => (trust === 'high' ? remoteTrust
  * A Record of a remote's change feed as a replica this device may write, or null: a feed Record is
  * checked as the replication route checks one (a remote may be buggy or hostile), with content fields
  * this version does not know left out rather than refusing the Record (a newer remote may add some).
- * A correction's content is not replicable, whatever the Record's own kind says. Its trust is capped
- * (remoteTrustCap).
+ * A correction must carry its target (ReplicaCorrection). Its trust is capped (remoteTrustCap).
  */
 function pulledReplica(r: RecordPage['data'][number]): RecordReplica | null {
   const content = r.content as unknown as Record<string, unknown> | null;
@@ -374,7 +393,7 @@ export async function applyPulled(
         refused += 1;
         continue;
       }
-      if (r.visibility === 'local_only' || r.kind === 'correction') continue;
+      if (r.visibility === 'local_only') continue;
       // This device's own redacted copies, whatever became of their push, and Records already pulled.
       if (await rows.isOwn(r.id)) continue;
       const replica = pulledReplica(r);

@@ -61,6 +61,10 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
   return {
     pseudonym,
     redact(replica: RecordReplica): Redacted {
+      // A correction travels only shareable: its target's statement would need redacting as its
+      // Memory's Records were, where they were redacted, for any side to find that Memory.
+      if (replica.content.kind === 'correction')
+        return { ok: false, reason: 'a correction travels only shareable, never redacted' };
       try {
         const c = replica.content;
         const content: RecordReplica['content'] =

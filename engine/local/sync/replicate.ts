@@ -147,9 +147,9 @@ export async function applyTombstones(
  *
  * `travelledOnly` (a pulled page's removals): only Records that went to or came from a remote are
  * forgotten, found by the ids they have there. A remote's change feed may name any id, and a Record
- * that never left this device (local_only, a correction, one held back or not pushed yet) is not the
- * remote's to forget: such an id is left alone, without a tombstone. An id not held here at all still
- * gets one, so the Record it names is refused if it ever arrives.
+ * that never left this device (local_only, a correction that stayed home, one held back or not pushed
+ * yet) is not the remote's to forget: such an id is left alone, without a tombstone. An id not held
+ * here at all still gets one, so the Record it names is refused if it ever arrives.
  */
 export async function writeTombstones(
   ctx: EngineCtx,

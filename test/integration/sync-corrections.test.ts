@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import { recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
+
+describe('a correction of a Memory on a synced Brain', () => {
+  const { root, remove } = tempRoot();
+  let h: Node;
+  let a: Node;
+  let b: Node;
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  const write = async (n: Node, body: RecordCreate) => (await n.client.rememberRecord('ana', body)).record;
+  const sync = async (n: Node) => {
+    const s = await n.client.runSync('ana');
+    assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
+    await n.server.engine.idle();
+    return s;
+  };
+  /** Every side, in turn, twice: what one side wrote has reached and been derived by the others. */
+  const converge = async () => {
+    for (const n of [a, b, a, b]) await sync(n);
+    await h.server.engine.idle();
+  };
+  /** The Memories in force whose statement says `what`. */
+  const saying = async (n: Node, what = 'lives in'): Promise<Memory[]> =>
+    (await n.client.listMemories('ana', { limit: 100 })).data.filter((m) => m.statement.includes(what));
+  const current = async (n: Node, what = 'lives in') =>
+    (await saying(n, what)).map((m) => m.statement).sort();
+  const lives = (n: Node) => saying(n);
+  const fact = (predicate: string, value: string): RecordCreate => ({
+    content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+  });
+
+  before(async () => {
+    [h, a, b] = await Promise.all([
+      startNode(root, 'h', { deployment: 'hosted' }),
+      startNode(root, 'a'),
+      startNode(root, 'b'),
+    ]);
+    proxy = await recordingProxy(() => h.server.url);
+    for (const n of [a, b]) {
+      await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
+      await n.client.pairSync('ana', { remote: proxy.url, remote_key: h.key });
+    }
+  });
+  after(async () => {
+    await proxy.close();
+    await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+
+  it('reaches the hub and the other devices, each correcting its own Memory of the same Record', async () => {
+    await write(a, { content: { kind: 'fact', subject: 'Ana Lima', predicate: 'lives in', value: 'Porto' } });
+    await a.server.engine.idle();
+    await converge();
+    for (const n of [a, h, b]) assert.deepEqual(await current(n), ['Ana Lima lives in: Porto'], n.name);
+
+    const [porto] = await lives(a);
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: porto!.id, statement: 'Ana Lima lives in Lisbon' },
+    });
+    const before = await a.client.getSync('ana');
+    await converge();
+    const after = await a.client.getSync('ana');
+    assert.equal(after.skipped, before.skipped, 'the correction was not skipped');
+    for (const n of [a, h, b]) assert.deepEqual(await current(n), ['Ana Lima lives in Lisbon'], n.name);
+    // Each side's new version is its own Memory, in the lineage of its own Porto Memory, citing the
+    // correction Record, which has the same id everywhere.
+    for (const n of [h, b]) {
+      const [lisbon] = await lives(n);
+      const detail = await n.client.getMemory('ana', lisbon!.id);
+      assert.ok(
+        detail.evidence.some((e) => e.record_id === fix.id),
+        `${n.name}: the new version cites the correction`,
+      );
+      assert.notEqual(lisbon!.id, (await lives(a))[0]!.id);
+      // The Record is shown as it was written: its `corrects` names the Memory where it was.
+      assert.deepEqual((await n.client.getRecord('ana', fix.id)).content, {
+        kind: 'correction',
+        corrects: porto!.id,
+        statement: 'Ana Lima lives in Lisbon',
+      });
+    }
+  });
+
+  it('travels back from the device that pulled it: a withdrawal there reaches the writer', async () => {
+    const [lisbon] = await lives(b);
+    await write(b, { content: { kind: 'correction', corrects: lisbon!.id, reason: 'not true' } });
+    // Withdrawn, the corrected value leaves none in force (the Porto version stays superseded by it).
+    assert.deepEqual(await current(b), []);
+    await converge();
+    for (const n of [a, h, b]) assert.deepEqual(await current(n), [], n.name);
+  });
+
+  it('comes back undone everywhere when the correction Record is forgotten where it was written', async () => {
+    await write(a, fact('works at', 'the harbour'));
+    await a.server.engine.idle();
+    await converge();
+    const [harbour] = await saying(a, 'works at');
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: harbour!.id, statement: 'Ana Lima works at the museum' },
+    });
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'works at'), ['Ana Lima works at the museum'], n.name);
+    await a.client.forgetRecord('ana', fix.id);
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'works at'), ['Ana Lima works at: the harbour'], n.name);
+  });
+
+  it('written by an agent on the hub, reaches the devices', async () => {
+    await write(b, fact('sails', 'a dinghy'));
+    await b.server.engine.idle();
+    await converge();
+    const [dinghy] = await saying(h, 'sails');
+    await h.client.rememberRecord('ana', {
+      content: { kind: 'correction', corrects: dinghy!.id, statement: 'Ana Lima sails a catamaran' },
+    });
+    await h.server.engine.idle();
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'sails'), ['Ana Lima sails a catamaran'], n.name);
+  });
+
+  it('stays home when its Memory rests on a local_only Record, and counts as skipped', async () => {
+    const secret = 'CANARY-CORRECTION-51e2';
+    await write(a, {
+      content: { kind: 'fact', subject: 'Ana Lima', predicate: 'has a locker code', value: '1234' },
+      visibility: 'local_only',
+    });
+    await a.server.engine.idle();
+    const code = (await a.client.listMemories('ana', { limit: 100 })).data.find((m) =>
+      m.statement.includes('locker code'),
+    );
+    assert.ok(code);
+    await write(a, {
+      content: { kind: 'correction', corrects: code.id, statement: `Ana Lima has a locker code ${secret}` },
+    });
+    const before = await a.client.getSync('ana');
+    await converge();
+    const after = await a.client.getSync('ana');
+    assert.equal(after.skipped, before.skipped + 1);
+    assert.equal(after.pending, 0);
+    for (const body of proxy.bodies) assert.ok(!body.includes(secret), 'the correction reached the hub');
+  });
+});
