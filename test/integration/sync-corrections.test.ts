@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
-import { recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
+import { hubAndTwoDevices, syncOk, writeTo, type HubAndDevices, type Node } from './sync-helpers.ts';
 
 describe('a correction of a Memory on a synced Brain', () => {
-  const { root, remove } = tempRoot();
   let h: Node;
   let a: Node;
   let b: Node;
-  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-  const write = async (n: Node, body: RecordCreate) => (await n.client.rememberRecord('ana', body)).record;
+  let nodes: HubAndDevices;
+  const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
   const sync = async (n: Node) => {
-    const s = await n.client.runSync('ana');
-    assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
+    const s = await syncOk(n, 'ana');
     await n.server.engine.idle();
     return s;
   };
@@ -32,22 +30,14 @@ describe('a correction of a Memory on a synced Brain', () => {
   });
 
   before(async () => {
-    [h, a, b] = await Promise.all([
-      startNode(root, 'h', { deployment: 'hosted' }),
-      startNode(root, 'a'),
-      startNode(root, 'b'),
-    ]);
-    proxy = await recordingProxy(() => h.server.url);
+    nodes = await hubAndTwoDevices();
+    ({ h, a, b } = nodes);
     for (const n of [a, b]) {
       await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
-      await n.client.pairSync('ana', { remote: proxy.url, remote_key: h.key });
+      await n.client.pairSync('ana', { remote: nodes.proxy.url, remote_key: h.key });
     }
   });
-  after(async () => {
-    await proxy.close();
-    await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
-    remove();
-  });
+  after(() => nodes.stop());
 
   it('reaches the hub and the other devices, each correcting its own Memory of the same Record', async () => {
     await write(a, { content: { kind: 'fact', subject: 'Ana Lima', predicate: 'lives in', value: 'Porto' } });
@@ -142,6 +132,7 @@ describe('a correction of a Memory on a synced Brain', () => {
     const after = await a.client.getSync('ana');
     assert.equal(after.skipped, before.skipped + 1);
     assert.equal(after.pending, 0);
-    for (const body of proxy.bodies) assert.ok(!body.includes(secret), 'the correction reached the hub');
+    for (const body of nodes.proxy.bodies)
+      assert.ok(!body.includes(secret), 'the correction reached the hub');
   });
 });

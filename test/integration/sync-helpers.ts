@@ -1,9 +1,10 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { MnemoRecord } from '../../engine/contract/index.ts';
+import type { MnemoRecord, RecordCreate, SyncStatus } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { testStoreKey as dbKey } from '../../engine/adapters/sqlite/testing.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
@@ -96,6 +97,51 @@ export async function onLoopback(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A hosted hub and two devices, each a server of its own, and a recording proxy in front of the hub. */
+export interface HubAndDevices {
+  /** The dir holding their data dirs (storeText reads a stopped one's store there). */
+  root: string;
+  h: Node;
+  a: Node;
+  b: Node;
+  proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  /** Stops the proxy and the three servers, and removes their data dirs. */
+  stop(): Promise<void>;
+}
+
+export async function hubAndTwoDevices(): Promise<HubAndDevices> {
+  const { root, remove } = tempRoot();
+  const [h, a, b] = await Promise.all([
+    startNode(root, 'h', { deployment: 'hosted' }),
+    startNode(root, 'a'),
+    startNode(root, 'b'),
+  ]);
+  const proxy = await recordingProxy(() => h.server.url);
+  return {
+    root,
+    h,
+    a,
+    b,
+    proxy,
+    stop: async () => {
+      await proxy.close();
+      await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
+      remove();
+    },
+  };
+}
+
+/** Writes `body` to Brain `brain` of node `n`: the Record stored. */
+export const writeTo = async (n: Node, brain: string, body: RecordCreate): Promise<MnemoRecord> =>
+  (await n.client.rememberRecord(brain, body)).record;
+
+/** A sync run of Brain `brain` on node `n`, which must end without an error. */
+export async function syncOk(n: Node, brain: string): Promise<SyncStatus> {
+  const s = await n.client.runSync(brain);
+  assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
+  return s;
 }
 
 /**

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordCreate } from '../../engine/contract/index.ts';
 import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
-import { allRecords, recordingProxy, startNode, tempRoot, type Node } from './sync-helpers.ts';
+import {
+  allRecords,
+  hubAndTwoDevices,
+  syncOk,
+  writeTo,
+  type HubAndDevices,
+  type Node,
+} from './sync-helpers.ts';
 
 /** The ids of every tombstone request (`{"ids": [...]}`) that went through the proxy since `from`. */
 function tombstonesSent(bodies: readonly string[], from = 0): string[] {
@@ -17,36 +24,24 @@ function tombstonesSent(bodies: readonly string[], from = 0): string[] {
 }
 
 describe('a removal a device learnt from its hub', () => {
-  const { root, remove } = tempRoot();
   let h: Node;
   let a: Node;
   let b: Node;
-  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-  const write = async (n: Node, body: RecordCreate) => (await n.client.rememberRecord('ana', body)).record;
-  const sync = async (n: Node) => {
-    const s = await n.client.runSync('ana');
-    assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
-    return s;
-  };
+  let nodes: HubAndDevices;
+  let proxy: HubAndDevices['proxy'];
+  const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
+  const sync = (n: Node) => syncOk(n, 'ana');
   const held = async (n: Node) => (await allRecords(n.client, 'ana')).map((r) => r.id);
 
   before(async () => {
-    [h, a, b] = await Promise.all([
-      startNode(root, 'h', { deployment: 'hosted' }),
-      startNode(root, 'a'),
-      startNode(root, 'b'),
-    ]);
-    proxy = await recordingProxy(() => h.server.url);
+    nodes = await hubAndTwoDevices();
+    ({ h, a, b, proxy } = nodes);
     for (const n of [a, b]) {
       await n.client.createBrain({ id: 'ana' });
       await n.client.pairSync('ana', { remote: proxy.url, remote_key: h.key });
     }
   });
-  after(async () => {
-    await proxy.close();
-    await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
-    remove();
-  });
+  after(() => nodes.stop());
 
   it('is not sent back to the hub, by the device that wrote the Record or one that pulled it', async () => {
     const boat = await write(a, { content: 'The boat is moored at pier 4.' });

@@ -1,37 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
-import { allRecords, startNode, tempRoot, type Node } from './sync-helpers.ts';
+import { allRecords, hubAndTwoDevices, syncOk, type HubAndDevices, type Node } from './sync-helpers.ts';
 
 describe('the trust of a Record pulled from a hub', () => {
-  const { root, remove } = tempRoot();
   let h: Node;
   let a: Node;
   let b: Node;
-  const sync = async (n: Node) => {
-    const s = await n.client.runSync('ana');
-    assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
-  };
+  let nodes: HubAndDevices;
+  const sync = (n: Node) => syncOk(n, 'ana');
   const trustOn = async (n: Node) =>
     Object.fromEntries(
       (await allRecords(n.client, 'ana')).map((r: MnemoRecord) => [r.id, r.source.trust] as const),
     );
 
   before(async () => {
-    [h, a, b] = await Promise.all([
-      startNode(root, 'h', { deployment: 'hosted' }),
-      startNode(root, 'a'),
-      startNode(root, 'b'),
-    ]);
+    nodes = await hubAndTwoDevices();
+    ({ h, a, b } = nodes);
     for (const n of [a, b]) {
       await n.client.createBrain({ id: 'ana' });
       await n.client.pairSync('ana', { remote: h.server.url, remote_key: h.key });
     }
   });
-  after(async () => {
-    await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
-    remove();
-  });
+  after(() => nodes.stop());
 
   it('is at most medium on the device, whatever the hub says; low stays low', async () => {
     await sync(a);

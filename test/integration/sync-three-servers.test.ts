@@ -8,10 +8,11 @@ import { redactedCopyId } from '../../engine/local/sync/replica-id.ts';
 import {
   allRecords,
   rawFiles,
-  recordingProxy,
-  startNode,
+  hubAndTwoDevices,
   storeText,
-  tempRoot,
+  syncOk,
+  writeTo,
+  type HubAndDevices,
   type Node,
 } from './sync-helpers.ts';
 
@@ -25,31 +26,21 @@ const ids = (rs: MnemoRecord[]) => rs.map((r) => r.id).sort();
 const shareable = (rs: MnemoRecord[]) => ids(rs.filter((r) => r.visibility === 'shareable'));
 
 describe('two devices and a hosted Mnemo, each its own server and data dir', () => {
-  const { root, remove } = tempRoot();
   let h: Node;
   let a: Node;
   let b: Node;
-  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-  const write = async (n: Node, body: RecordCreate) => (await n.client.rememberRecord('ana', body)).record;
-  const sync = async (n: Node) => {
-    const s = await n.client.runSync('ana');
-    assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
-    return s;
-  };
+  let nodes: HubAndDevices;
+  let proxy: HubAndDevices['proxy'];
+  const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
+  const sync = (n: Node) => syncOk(n, 'ana');
 
   before(async () => {
-    h = await startNode(root, 'h', { deployment: 'hosted' });
-    a = await startNode(root, 'a');
-    b = await startNode(root, 'b');
-    proxy = await recordingProxy(() => h.server.url);
+    nodes = await hubAndTwoDevices();
+    ({ h, a, b, proxy } = nodes);
     await a.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
     await b.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
   });
-  after(async () => {
-    await proxy.close();
-    await Promise.all([h, a, b].map((n) => n.stop().catch(() => {})));
-    remove();
-  });
+  after(() => nodes.stop());
 
   let porto: MnemoRecord;
   let redacted: MnemoRecord;
@@ -196,7 +187,7 @@ describe('two devices and a hosted Mnemo, each its own server and data dir', () 
       assert.ok(!JSON.stringify(r).includes(redactedCanary));
     }
     await h.stop();
-    const held = storeText(root, 'h');
+    const held = storeText(nodes.root, 'h');
     assert.ok(held.includes('pier 4'), 'the scan reads the decrypted store');
     assert.ok(!held.includes(localCanary) && !held.includes(redactedCanary), "a canary in H's store");
     const raw = rawFiles(h.dataDir);
