@@ -12,6 +12,9 @@ import { deriverInput, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
+import { slotKey } from '../core/derive/slot-key.ts';
+import { newId } from '../ids.ts';
+import { nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 
@@ -29,7 +32,8 @@ export type Rederived =
 /**
  * Derives a stored Record again under `deriver`, in the caller's transaction, and reconciles its
  * Memories with what it states now, matched by statement (as normalised, which is how a Memory is
- * keyed): a Memory it still states keeps its id and history; one it no longer states loses this
+ * keyed): a Memory it still states keeps its id and history (moved into the slot the rules key it by
+ * now, when that changed: slotMoves); one it no longer states loses this
  * Record's support (deleted when nothing else supports it, else it rests on the Records that still
  * do); a statement that is new is admitted as any new claim is (joining an equal current Memory or a
  * slot's lineage). A Memory a person corrected or retracted keeps what they said: that Record is left.
@@ -52,6 +56,7 @@ export async function rederiveRecord(
   const held = new Set(cited.map((m) => m.norm));
   const lost = cited.filter((m) => !stated.has(m.norm));
   const fresh = claims.filter((c) => !held.has(normalizeStatement(c.statement)));
+  const moves = slotMoves(cited, stated);
   let seq: number | null = null;
   const step = async () => (seq ??= await uow.sequence.next());
 
@@ -65,11 +70,30 @@ export async function rederiveRecord(
       await rows.moveTo(m.id, await step());
     }
   };
-  if (lost.length === 0 && fresh.length === 0) {
+  if (lost.length === 0 && fresh.length === 0 && moves.length === 0) {
     await requote();
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
+
+  for (const { memory: m, slot, claim } of moves) {
+    const versions = await uow.memories.slotVersions(slot);
+    // The slot holds this very statement from the same instant already (admitted under the new key
+    // before this Record's turn): this Record's support goes to that one, as a claim's would.
+    if (
+      versions.some(
+        (v) => v.norm === m.norm && v.valid_from_ms === m.valid_from_ms && v.status !== 'retracted',
+      )
+    ) {
+      lost.push(m);
+      fresh.push(claim);
+      continue;
+    }
+    const lineage = versions[0]?.lineage ?? newId('lin');
+    await rows.reslot(m.id, { slot, lineage, version: nextVersion(versions), seq: await step() });
+    await settleLineage(uow.memories, m.lineage, await step());
+    await settleLineage(uow.memories, lineage, await step());
+  }
 
   for (const m of lost) {
     // Whether this Record is its only support: at most two citations read, however many it has.
@@ -97,6 +121,25 @@ export async function rederiveRecord(
   );
   await requote();
   return 'changed';
+}
+
+/**
+ * Memories the Record still states whose slot the rules now key otherwise (a fact's `home_city` is the
+ * "lives in" of a message since `rules-v9`): matched by statement alone, they would keep the old slot,
+ * beside the one sentences hold, for ever. Only the predicate's reading moves a Memory: its owner and
+ * subject stay as written, so a slot that is now another person's (a self renamed) is not taken.
+ */
+function slotMoves(
+  cited: readonly CitedMemory[],
+  stated: ReadonlyMap<string, Claim>,
+): { memory: CitedMemory; slot: string; claim: Claim }[] {
+  return cited.flatMap((memory) => {
+    const claim = stated.get(memory.norm);
+    if (!claim || claim.predicate === null || memory.slot === null) return [];
+    const slot = slotKey(claim.subject, claim.predicate, claim.owner);
+    const who = (key: string) => key.slice(0, key.indexOf('\u001f') + 1);
+    return slot !== memory.slot && who(slot) === who(memory.slot) ? [{ memory, slot, claim }] : [];
+  });
 }
 
 /**

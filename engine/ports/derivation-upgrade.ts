@@ -27,6 +27,8 @@ export type UpgradeRecord = Pick<
 export interface CitedMemory {
   id: string;
   lineage: string;
+  /** The key of the slot it holds (core/derive/slot-key.ts), or null. */
+  slot: string | null;
   /** Its statement as normalised (core/derive/record-text.ts), how a Memory is keyed. */
   norm: string;
   cause: MemoryCause;
@@ -89,4 +91,9 @@ export interface UpgradeUnit {
   markRederived(memoryId: string, learnedAt: string): Promise<void>;
   /** Moves the Memory to step `seq`. */
   moveTo(memoryId: string, seq: number): Promise<void>;
+  /** The Memory holds another slot now: that slot's lineage, as its version `version`, at step `seq`. */
+  reslot(
+    memoryId: string,
+    to: { slot: string; lineage: string; version: number; seq: number },
+  ): Promise<void>;
 }

@@ -73,6 +73,8 @@ interface Store {
   open(o?: EngineOptions): Promise<Engine>;
   /** How many Records are still listed to derive again, and the deriver the list was last made for. */
   left(): Promise<{ listed: number; derivedBy: string | undefined }>;
+  /** Runs SQL written for both engines on the store while no engine has it open (to age a store). */
+  sql(statement: string): Promise<void>;
 }
 
 interface Backend {
@@ -93,6 +95,14 @@ const local: Backend = {
           const meta = db.prepare("SELECT value FROM meta WHERE key = 'derived_by'").get() as
             { value: string } | undefined;
           return { listed, derivedBy: meta?.value };
+        } finally {
+          db.close();
+        }
+      },
+      sql: async (statement) => {
+        const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
+        try {
+          db.exec(statement);
         } finally {
           db.close();
         }
@@ -125,6 +135,9 @@ function postgresStore(db: PgClient): Store {
       const listed = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM derive_upgrade');
       const meta = await db.query<{ value: string }>("SELECT value FROM mnemo_meta WHERE key = 'derived_by'");
       return { listed: listed.rows[0]!.n, derivedBy: meta.rows[0]?.value };
+    },
+    sql: async (statement) => {
+      await db.query(statement);
     },
   };
 }
@@ -338,6 +351,82 @@ for (const backend of [local, postgres])
         assert.notEqual(
           kept.citations[0]!.record_id,
           now.get('My dentist is Dr. Silva in Braga.')!.citations[0]!.record_id,
+        );
+      });
+    });
+
+    it("a fact's Memory keyed the old way moves into the slot its sentences hold, keeping its id", async () => {
+      // As rules-v8 keyed a fact: `home_city` was a slot of its own, beside the "lives in" of "I moved to
+      // Porto." Written here under a predicate today's keys leave alone, then given the old key in SQL.
+      const rulesV8: Deriver = {
+        name: 'rules-v8',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => (record.content.kind === 'fact' ? { ...c, predicate: `aged ${c.predicate!}` } : c)),
+      };
+      const at = (d: string) => ({ occurred_at: `${d}T00:00:00Z` });
+      const fact = (predicate: string, value: string): RecordCreate => ({
+        content: { kind: 'fact', subject: 'me', predicate, value },
+        ...at('2024-01-01'),
+      });
+      const facts: Record<string, string> = {};
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          for (const [p, v] of [
+            ['home_city', 'Lisbon'],
+            ['employer', 'Siemens'],
+          ] as const) {
+            const r = await engine.rememberRecord(tenant, 'b', fact(p, v), {});
+            await engine.idle();
+            facts[p] = (await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!;
+          }
+          await engine.rememberRecord(tenant, 'b', said('I moved to Porto.', at('2024-05-01')), {});
+          await engine.rememberRecord(tenant, 'b', said('I work at BMW now.', at('2024-05-01')), {});
+        },
+        rulesV8,
+      );
+      await store.sql(`UPDATE memories SET slot = replace(slot, 'aged ', ''), predicate = substr(predicate, 6)
+        WHERE predicate LIKE 'aged %'`);
+      const statements = async (engine: Engine, q: { contested?: 'true' } = {}) =>
+        (await engine.listMemories(tenant, 'b', { limit: 100, ...q })).data.map((m) => m.statement).sort();
+
+      const aged = await store.open({ deriver: rulesV8 });
+      try {
+        await aged.idle();
+        assert.deepEqual(
+          await statements(aged),
+          ['Ana lives in Porto', 'Ana works at BMW', 'me employer: Siemens', 'me home city: Lisbon'],
+          'the store as rules-v8 keyed it: two homes, two employers',
+        );
+      } finally {
+        await aged.close();
+      }
+
+      await reopened(store, async (engine, lines) => {
+        assert.deepEqual(await statements(engine), ['Ana lives in Porto', 'Ana works at BMW']);
+        assert.deepEqual(await statements(engine, { contested: 'true' }), []);
+        for (const [p, sentence] of [
+          ['home_city', 'Ana lives in Porto'],
+          ['employer', 'Ana works at BMW'],
+        ] as const) {
+          const old = await engine.getMemory(tenant, 'b', facts[p]!);
+          assert.equal(old.status, 'superseded', `${p} keeps its id, superseded by the later sentence`);
+          const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data.find(
+            (m) => m.statement === sentence,
+          )!;
+          assert.equal(old.slot, now.slot, `${p} holds the slot its sentence holds`);
+          assert.equal(old.predicate, p, 'the Memory keeps the predicate it was written with');
+        }
+        const then = await engine.listMemories(tenant, 'b', { limit: 100, as_of: '2024-03-01T00:00:00Z' });
+        assert.deepEqual(then.data.map((m) => m.statement).sort(), [
+          'me employer: Siemens',
+          'me home city: Lisbon',
+        ]);
+        assert.deepEqual(
+          upgrades(lines).map((l) => l.fields),
+          [{ deriver: rules.name, looked: 4, changed: 2, kept: 0, left: 0 }],
         );
       });
     });

@@ -130,7 +130,7 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
     cited: async (recordId) =>
       (
         await tx.query<CitedMemory>(
-          `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
+          `SELECT m.id, m.lineage, m.slot, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
            FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
            WHERE c.brain_uid = $1 AND c.record_id = $2 ORDER BY m.n`,
           [b, recordId],
@@ -178,5 +178,11 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
     markRederived: (memoryId, learnedAt) =>
       memories.update(memoryId, { cause: 'rederived', learned_at: learnedAt }),
     moveTo: (memoryId, seq) => memories.update(memoryId, { seq }),
+    reslot: async (memoryId, to) => {
+      await tx.query(
+        'UPDATE memories SET slot = $3, lineage = $4, version = $5, seq = $6 WHERE brain_uid = $1 AND id = $2',
+        [b, memoryId, to.slot, to.lineage, to.version, to.seq],
+      );
+    },
   };
 }

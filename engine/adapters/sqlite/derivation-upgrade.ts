@@ -38,7 +38,7 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       atOnce(() =>
         store
           .all<Omit<CitedMemory, 'pending'> & { pending: number }>(
-            `SELECT m.id, m.lineage, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
+            `SELECT m.id, m.lineage, m.slot, m.norm, m.cause, m.pending, m.valid_from_ms, c.quote
              FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
             recordId,
           )
@@ -115,6 +115,18 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       ),
     moveTo: (memoryId, seq) =>
       atOnce(() => void store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, memoryId)),
+    reslot: (memoryId, to) =>
+      atOnce(
+        () =>
+          void store.run(
+            'UPDATE memories SET slot = ?, lineage = ?, version = ?, seq = ? WHERE id = ?',
+            to.slot,
+            to.lineage,
+            to.version,
+            to.seq,
+            memoryId,
+          ),
+      ),
   };
   return {
     listFor: (deriverName) =>

@@ -60,7 +60,9 @@ export function createRuleDeriver(): Deriver {
     // v8: a role after an employer is part of its clause ("I work at Zalando as a data engineer"), so a
     // sentence that says only a home and a job is no Memory of its own that outlives them; a statement
     // after the slots that points back with "it" stays in the sentence.
-    name: 'rules-v8',
+    // v9: no claim changed, but a fact predicate that names a sentence's slot is keyed as that slot
+    // (slot-key.ts `slotPredicate`: `home_city` is "lives in"); the pass moves such a fact's Memory there.
+    name: 'rules-v9',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -7,9 +7,79 @@ export function slotPrefix(subject: string): string {
 }
 
 /**
+ * Fact predicates (as normalised: lower case, `_` as a space) that name the very slot a message's
+ * sentence holds (slot-sentences.ts), keyed as that sentence keys it. Without them, a fact
+ * `home_city: Lisbon` and "I moved to Porto" were two current homes of one person, with no
+ * supersession and no conflict shown. Only words whose one meaning is that slot: not `hometown`
+ * (where one grew up), `address` (a street, not a city), `job` or `work` (a role as often as an
+ * employer), nor a bare `mobile` or `cell`. A predicate not listed keeps its own slot.
+ */
+const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
+  (
+    [
+      [
+        'lives in',
+        [
+          'home city',
+          'home',
+          'city',
+          'current city',
+          'city of residence',
+          'lives in',
+          'location',
+          'residence',
+          'place of residence',
+        ],
+      ],
+      [
+        'works at',
+        ['employer', 'current employer', 'company', 'workplace', 'works at', 'works for', 'job company'],
+      ],
+      [
+        'phone number',
+        [
+          'phone',
+          'phone number',
+          'mobile number',
+          'mobile phone number',
+          'cell number',
+          'cell phone number',
+          'cellphone number',
+          'telephone',
+          'telephone number',
+        ],
+      ],
+      ['email address', ['email', 'email address', 'e-mail', 'e-mail address', 'e mail', 'e mail address']],
+    ] as const
+  ).flatMap(([slot, names]) => names.map((name) => [name, slot])),
+);
+
+/** US and UK spellings of a favourite are one attribute, as slot-sentences.ts reads them. */
+const favouriteSpellings: Readonly<Record<string, string>> = {
+  favorite: 'favourite',
+  color: 'colour',
+  colors: 'colours',
+  flavor: 'flavour',
+};
+
+/**
+ * The predicate part of a slot key: the predicate as people read it (`lives_in`, `Lives In` and a
+ * message's "lives in" are one), a fact predicate that names a slot a sentence holds taken as that
+ * slot (`home_city` is "lives in", `employer` is "works at"), and `favorite_color` as "favourite colour".
+ */
+export function slotPredicate(predicate: string): string {
+  const read = normalizeStatement(humanizePredicate(predicate));
+  const words = read.split(' ');
+  if (words[0] === 'favourite' || words[0] === 'favorite')
+    return words.map((w) => favouriteSpellings[w] ?? w).join(' ');
+  return slotPredicates[read] ?? read;
+}
+
+/**
  * The key of the slot a claim holds, one per (who, what): "me" and the Brain's own name are one person
- * (the owner the claim resolved to), and `lives_in`, `Lives In` and the "lives in" of a message are one
- * predicate (as people read it). Keyed by the raw subject and slug, a Brain held three current homes.
+ * (the owner the claim resolved to), and a predicate is one slot however it was written
+ * (`slotPredicate`: a fact's `home_city` and a message's "lives in" are one). Keyed by the raw subject
+ * and slug, a Brain held three current homes.
  */
 export function slotKey(
   subject: string,
@@ -17,5 +87,5 @@ export function slotKey(
   owner: { state: string; entity?: string | null | undefined },
 ): string {
   const who = owner.state === 'self' && owner.entity ? owner.entity : subject;
-  return `${slotPrefix(who)}${normalizeStatement(humanizePredicate(predicate))}`;
+  return `${slotPrefix(who)}${slotPredicate(predicate)}`;
 }

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { slotKey, slotPredicate } from './slot-key.ts';
+import { attributeSentence, slotSentences } from './slot-sentences.ts';
+
+const self = { state: 'self', entity: 'Bo' };
+
+describe('slotKey: one slot per meaning, whether a fact or a sentence said it', () => {
+  it("a fact's home or employer predicate is the slot the sentence reader holds", () => {
+    const home = slotKey('Bo', slotSentences('I moved to Porto.').slots[0]!.predicate, self);
+    for (const p of ['home_city', 'Home City', 'home', 'city', 'lives_in', 'location', 'residence'])
+      assert.equal(slotKey('me', p, self), home, p);
+    const job = slotKey('Bo', slotSentences('I work at BMW now.').slots[0]!.predicate, self);
+    for (const p of ['employer', 'company', 'workplace', 'works_at', 'job_company', 'works for'])
+      assert.equal(slotKey('me', p, self), job, p);
+  });
+
+  it('phone, e-mail and favourites read as the sentence reader spells them', () => {
+    const of = (s: string) => slotKey('Bo', attributeSentence(s)!.predicate, self);
+    assert.equal(slotKey('me', 'phone', self), of('My phone number is 912 345 678.'));
+    assert.equal(slotKey('me', 'mobile_number', self), of('My phone number is 912 345 678.'));
+    assert.equal(slotKey('me', 'email', self), of('My email is bo@example.com'));
+    assert.equal(slotKey('me', 'favorite_color', self), of('My favourite colour is blue.'));
+    assert.equal(slotKey('me', 'favourite_colour', self), of('My favorite color is blue.'));
+  });
+
+  it('a predicate of another meaning keeps its own slot', () => {
+    for (const [p, read] of [
+      ['hometown', 'hometown'],
+      ['home_address', 'home address'],
+      ['job_title', 'job title'],
+      ['work', 'work'],
+      ['mobile', 'mobile'],
+      ['sister', 'sister'],
+    ])
+      assert.equal(slotPredicate(p!), read, p);
+    assert.notEqual(slotKey('me', 'hometown', self), slotKey('me', 'home_city', self));
+  });
+
+  it('the subject part is unchanged: another person keeps their own slot', () => {
+    assert.equal(slotKey('Carla', 'home_city', { state: 'other', entity: 'Carla' }), 'carla\u001flives in');
+    assert.notEqual(
+      slotKey('Carla', 'home_city', { state: 'other', entity: 'Carla' }),
+      slotKey('me', 'home_city', self),
+    );
+  });
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { after } from 'node:test';
+import type { RecordCreate } from '../../engine/contract/index.ts';
+import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
+
+const fact = (predicate: string, value: string, at: string, source = 'profile'): RecordCreate => ({
+  content: { kind: 'fact', subject: 'me', predicate, value },
+  source: { name: source },
+  occurred_at: at,
+});
+const said = (text: string, at: string, source = 'chat'): RecordCreate => ({
+  content: { kind: 'message', text, speaker: 'Bo' },
+  source: { name: source },
+  occurred_at: at,
+});
+
+async function brainOfBo() {
+  const engine = await open(tempDir());
+  after(() => engine.close());
+  await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Bo' } });
+  const remember = (body: RecordCreate) => rememberReady(engine, body);
+  const current = async () =>
+    (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
+  const contested = async () =>
+    (await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data
+      .map((m) => m.statement)
+      .sort();
+  return { engine, remember, current, contested };
+}
+
+describe('a fact and a sentence about the same thing hold one slot', () => {
+  it('a later sentence supersedes the fact (home and employer), and the fact stays its history', async () => {
+    const { engine, remember, current, contested } = await brainOfBo();
+    const home = await remember(fact('home_city', 'Lisbon', '2024-01-01T00:00:00Z'));
+    await remember(fact('employer', 'Siemens', '2024-01-01T00:00:00Z'));
+    const moved = await remember(said('I moved to Porto.', '2024-05-01T00:00:00Z'));
+    await remember(said('I work at BMW now.', '2024-05-01T00:00:00Z'));
+
+    assert.deepEqual(await current(), ['Bo lives in Porto', 'Bo works at BMW']);
+    assert.deepEqual(await contested(), []);
+    const lisbon = await engine.getMemory(tenant, 'b', home.memory_ids[0]!);
+    assert.equal(lisbon.status, 'superseded');
+    const porto = await engine.getMemory(tenant, 'b', moved.memory_ids[0]!);
+    assert.equal(porto.slot, lisbon.slot, 'one slot, whichever form each came in');
+    const then = await engine.listMemories(tenant, 'b', { as_of: '2024-03-01T00:00:00Z', limit: 50 });
+    assert.deepEqual(
+      then.data.map((m) => m.statement).sort(),
+      ['me employer: Siemens', 'me home city: Lisbon'],
+      'as_of brings the fact back',
+    );
+  });
+
+  it('a later fact supersedes the sentence, whichever came in first', async () => {
+    const { remember, current } = await brainOfBo();
+    await remember(said('I live in Porto.', '2024-01-01T00:00:00Z'));
+    await remember(fact('Home City', 'Faro', '2024-06-01T00:00:00Z'));
+    assert.deepEqual(await current(), ['me Home City: Faro']);
+  });
+
+  it('a fact and a sentence from two sources at one instant are a conflict', async () => {
+    const { remember, contested } = await brainOfBo();
+    const at = '2024-05-01T00:00:00Z';
+    await remember(fact('workplace', 'Siemens', at));
+    await remember(said('I work at BMW.', at));
+    assert.deepEqual(await contested(), ['Bo works at BMW', 'me workplace: Siemens']);
+  });
+
+  it('a predicate that is not the same slot keeps its own (hometown is not where one lives)', async () => {
+    const { remember, current, contested } = await brainOfBo();
+    await remember(fact('hometown', 'Braga', '2024-01-01T00:00:00Z'));
+    await remember(said('I moved to Porto.', '2024-05-01T00:00:00Z'));
+    assert.deepEqual(await current(), ['Bo lives in Porto', 'me hometown: Braga']);
+    assert.deepEqual(await contested(), []);
+  });
+});
