@@ -20,6 +20,7 @@ runContractSuite(
     entityLane: true,
     timeLane: true,
     resolvesOwners: true,
+    holdsSlots: true,
   },
   (o = {}) => {
     n += 1;

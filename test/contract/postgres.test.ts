@@ -19,6 +19,7 @@ const traits = {
   entityLane: true,
   timeLane: true,
   resolvesOwners: true,
+  holdsSlots: true,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

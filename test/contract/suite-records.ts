@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DeletionReceipt, MnemoRecord } from '../../engine/contract/index.ts';
+import { DeletionReceipt, MemoryPage, MnemoRecord } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import {
   assertError,
@@ -29,6 +29,8 @@ export interface EngineTraits {
   timeLane?: boolean;
   /** What the Brain's self says is the self's (the reference engine resolves no owner: no profile lines). */
   resolvesOwners?: boolean;
+  /** Facts and a known speaker's home or job hold slots (the reference engine has none). */
+  holdsSlots?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {
@@ -338,6 +340,38 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.equal(r.status, 200, r.text);
       assertError(await api.get(`/brains/b/records/${record.id}`), 404, 'not_found', 'record_not_found');
     });
+
+    it(
+      'a fact and a sentence about one home or job hold one slot: the later supersedes, one instant conflicts',
+      { skip: traits.holdsSlots ? false : 'this engine holds no slots' },
+      async () => {
+        const api = await brainWithKey(server);
+        const write = async (content: unknown, occurred_at: string, source: string) =>
+          ready(
+            api,
+            'b',
+            (await remember(api, 'b', { content, occurred_at, source: { name: source } })).record.id,
+          );
+        const fact = (predicate: string, value: string) => ({
+          kind: 'fact',
+          subject: 'me',
+          predicate,
+          value,
+        });
+        const said = (text: string) => ({ kind: 'message', text, speaker: 'Ana' });
+        await write(fact('home_city', 'Lisbon'), '2024-01-01T00:00:00Z', 'profile');
+        await write(fact('employer', 'Siemens'), '2024-01-01T00:00:00Z', 'profile');
+        await write(said('I moved to Porto.'), '2024-05-01T00:00:00Z', 'chat');
+        await write(said('I work at BMW now.'), '2024-05-01T00:00:00Z', 'chat');
+        await write(fact('company', 'Acme'), '2024-05-01T00:00:00Z', 'profile');
+        const page = async (q: string) =>
+          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body)
+            .data.map((m) => m.statement)
+            .sort();
+        assert.deepEqual(await page(''), ['Ana lives in Porto', 'Ana works at BMW', 'me company: Acme']);
+        assert.deepEqual(await page('&contested=true'), ['Ana works at BMW', 'me company: Acme']);
+      },
+    );
 
     it('listRecords is newest first and filters by kind and by an inclusive since/until span', async () => {
       const api = await brainWithKey(server);

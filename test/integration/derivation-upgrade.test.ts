@@ -38,6 +38,21 @@ const rulesV2: Deriver = {
   },
 };
 
+/**
+ * As rules-v8 keyed a fact: `home_city` was a slot of its own, beside the "lives in" of "I moved to
+ * Porto.". A store is written with fact predicates today's keys leave alone, then `ageSlots` gives
+ * those Memories the old key and predicate.
+ */
+const factsKeyedAsV8: Deriver = {
+  name: 'rules-v8',
+  derive: (record, ctx) =>
+    rules
+      .derive(record, ctx)
+      .map((c) => (record.content.kind === 'fact' ? { ...c, predicate: `aged ${c.predicate!}` } : c)),
+};
+const ageSlots = `UPDATE memories SET slot = replace(slot, 'aged ', ''), predicate = substr(predicate, 6)
+  WHERE predicate LIKE 'aged %'`;
+
 const said = (text: string, extra: Partial<RecordCreate> = {}): RecordCreate => ({
   content: { kind: 'message', text, speaker: 'user' },
   ...extra,
@@ -356,15 +371,6 @@ for (const backend of [local, postgres])
     });
 
     it("a fact's Memory keyed the old way moves into the slot its sentences hold, keeping its id", async () => {
-      // As rules-v8 keyed a fact: `home_city` was a slot of its own, beside the "lives in" of "I moved to
-      // Porto." Written here under a predicate today's keys leave alone, then given the old key in SQL.
-      const rulesV8: Deriver = {
-        name: 'rules-v8',
-        derive: (record, ctx) =>
-          rules
-            .derive(record, ctx)
-            .map((c) => (record.content.kind === 'fact' ? { ...c, predicate: `aged ${c.predicate!}` } : c)),
-      };
       const at = (d: string) => ({ occurred_at: `${d}T00:00:00Z` });
       const fact = (predicate: string, value: string): RecordCreate => ({
         content: { kind: 'fact', subject: 'me', predicate, value },
@@ -385,14 +391,13 @@ for (const backend of [local, postgres])
           await engine.rememberRecord(tenant, 'b', said('I moved to Porto.', at('2024-05-01')), {});
           await engine.rememberRecord(tenant, 'b', said('I work at BMW now.', at('2024-05-01')), {});
         },
-        rulesV8,
+        factsKeyedAsV8,
       );
-      await store.sql(`UPDATE memories SET slot = replace(slot, 'aged ', ''), predicate = substr(predicate, 6)
-        WHERE predicate LIKE 'aged %'`);
+      await store.sql(ageSlots);
       const statements = async (engine: Engine, q: { contested?: 'true' } = {}) =>
         (await engine.listMemories(tenant, 'b', { limit: 100, ...q })).data.map((m) => m.statement).sort();
 
-      const aged = await store.open({ deriver: rulesV8 });
+      const aged = await store.open({ deriver: factsKeyedAsV8 });
       try {
         await aged.idle();
         assert.deepEqual(
@@ -427,6 +432,51 @@ for (const backend of [local, postgres])
         assert.deepEqual(
           upgrades(lines).map((l) => l.fields),
           [{ deriver: rules.name, looked: 4, changed: 2, kept: 0, left: 0 }],
+        );
+      });
+    });
+
+    it('an old-keyed fact whose statement the new slot already holds from that instant joins that Memory', async () => {
+      const lisbon = (source: string): RecordCreate => ({
+        content: { kind: 'fact', subject: 'me', predicate: 'home_city', value: 'Lisbon' },
+        source: { name: source },
+        occurred_at: '2024-01-01T00:00:00Z',
+      });
+      let old!: string;
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          const r = await engine.rememberRecord(tenant, 'b', lisbon('laptop'), {});
+          await engine.idle();
+          old = (await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!;
+        },
+        factsKeyedAsV8,
+      );
+      await store.sql(ageSlots);
+      // The same fact from another device, keyed the new way before the pass reached the old one: the
+      // store's deriver name is still the old one, so no pass runs.
+      const between = await store.open({ deriver: { name: 'rules-v8', derive: rules.derive } });
+      let twin!: string;
+      try {
+        const r = await between.rememberRecord(tenant, 'b', lisbon('phone'), {});
+        await between.idle();
+        twin = (await between.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!;
+        assert.notEqual(twin, old, 'two Memories of one statement, in two slots');
+      } finally {
+        await between.close();
+      }
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.citations.length]),
+          [[twin, 2]],
+          'one Memory, citing both Records',
+        );
+        await assert.rejects(engine.getMemory(tenant, 'b', old), { code: 'memory_not_found' });
+        assert.deepEqual(
+          (await engine.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data,
+          [],
         );
       });
     });
