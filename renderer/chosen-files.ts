@@ -76,9 +76,3 @@ export async function toImportFiles(files: readonly ChosenFile[]): Promise<Impor
     })),
   );
 }
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}

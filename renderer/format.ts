@@ -68,6 +68,22 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
 
+/** A size of chosen files: bytes, KB or MB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return plural(n, 'byte');
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** What a Context cost, as the Ask and Trace screens say it ("1 embedding call", not "1 … calls"). */
+export function costWords(cost: {
+  generative_calls: number;
+  embedding_calls: number;
+  processing_units: number;
+}): string {
+  return `${plural(cost.generative_calls, 'generative call')}, ${plural(cost.embedding_calls, 'embedding call')}, ${cost.processing_units} processing units`;
+}
+
 /** A Memory's status as the app says it. */
 export const statusLabels = {
   active: 'Current',

@@ -7,7 +7,7 @@ import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
 import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
-import { localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
+import { costWords, localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -312,10 +312,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           {c.budget.truncated ? ' — cut to fit' : ''}
         </dd>
         <dt>Cost</dt>
-        <dd>
-          {c.cost.generative_calls} generative calls, {c.cost.embedding_calls} embedding calls,{' '}
-          {c.cost.processing_units} processing units
-        </dd>
+        <dd>{costWords(c.cost)}</dd>
       </dl>
       <p>
         <Link to={paths.trace(brainId, c.id)}>See how this answer was put together</Link>

@@ -4,17 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
 import { useClient } from '../api/client.ts';
 import { brainOptions, keys } from '../api/queries.ts';
-import {
-  formatBytes,
-  fromDrop,
-  fromInput,
-  maxImportBytes,
-  toImportFiles,
-  type ChosenFile,
-} from '../chosen-files.ts';
+import { fromDrop, fromInput, maxImportBytes, toImportFiles, type ChosenFile } from '../chosen-files.ts';
 import { isImportable } from '../importable.ts';
 import { ErrorNotice } from '../components/status.tsx';
-import { plural } from '../format.ts';
+import { formatBytes, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ImportedSources } from './import-sources.tsx';

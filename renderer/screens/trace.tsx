@@ -7,7 +7,7 @@ import { useRecordWords } from '../api/record-words.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { formatDateTime } from '../format.ts';
+import { costWords, formatDateTime, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { useSeen } from '../use-seen.ts';
@@ -140,7 +140,7 @@ function TraceView({
                   </p>
                 ) : (
                   <BarChart
-                    title={`${lane.name} search: ${lane.candidates.length} candidates in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
+                    title={`${lane.name} search: ${plural(lane.candidates.length, 'candidate')} in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
                     bars={lane.candidates.slice(0, laneBars).map((c) => ({
                       label: `#${c.rank} ${name(c.record_id)}`,
                       value: c.score,
@@ -222,10 +222,7 @@ function TraceView({
             ))}
           </ul>
         )}
-        <p className="meta">
-          Cost: {t.cost.generative_calls} generative, {t.cost.embedding_calls} embedding calls,{' '}
-          {t.cost.processing_units} processing units
-        </p>
+        <p className="meta">Cost: {costWords(t.cost)}</p>
       </section>
     </>
   );
