@@ -38,7 +38,9 @@ const headings: Record<string, string> = {
 const explained: Record<string, { title: string; help: string }> = {
   network_error: {
     title: 'Mnemo cannot be reached',
-    help: 'Is it still running? Start the app (or `mnemo serve --ui`) again, then choose Try again above.',
+    // Said under a failed action too (Create Brain, Remember this), where no Try again is above: the
+    // banner that has one comes only with a failed read.
+    help: 'Is it still running? Once the app (or `mnemo serve --ui`) is started again, try once more.',
   },
   key_revoked: {
     title: 'This sign-in has ended',

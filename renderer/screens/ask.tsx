@@ -231,6 +231,12 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
         <pre className="context-text" dir="auto">
           {c.text}
         </pre>
+      ) : c.budget.truncated ? (
+        // Something was found, but not even its first block fits: "nothing answers" would be untrue.
+        <p className="notice">
+          What was found does not fit in {c.budget.requested_tokens.toLocaleString()} tokens, so nothing is
+          shown. Raise the size limit and ask again.
+        </p>
       ) : (
         <p className="muted">Nothing answers this question.</p>
       )}

@@ -205,8 +205,12 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   );
   await page.getByLabel(/^Label/).fill('backup script');
   await page.getByRole('button', { name: 'Create key' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Mnemo cannot be reached' }).waitFor();
+  const unreachable = page.getByRole('alert').filter({ hasText: 'Mnemo cannot be reached' });
+  await unreachable.waitFor();
   assert.equal(await focusedElement(page), 'BUTTON Create key');
+  // Only a failed read brings the banner with Try again: the words under a failed action point at none.
+  assert.equal(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+  assert.doesNotMatch(await unreachable.innerText(), /Try again/);
   await page.unroute('**/v1/keys');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByTestId('new-key-secret').waitFor();
@@ -224,6 +228,24 @@ test('a failed Create key keeps focus on the button; the new key and the form af
     problems.filter((p) => !/ERR_FAILED/.test(p)),
     [],
   );
+});
+
+test('an answer cut to nothing by a small size limit says so, not that nothing answers', async () => {
+  await app().api.createBrain({ id: 'tiny', name: 'Tiny', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('tiny', {
+    content: { kind: 'message', speaker: 'Ana', text: 'I live in Lisbon, in a flat in Alfama by the river.' },
+  });
+  await derivationSettled(app(), 'tiny');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/tiny/ask');
+  await page.getByLabel('Question').fill('Where does Ana live?');
+  await page.getByLabel('Size limit (tokens)').fill('5');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  await answer.getByText('cut to fit').waitFor();
+  assert.match(await answer.innerText(), /What was found does not fit in 5 tokens/);
+  assert.equal(await answer.getByText('Nothing answers this question.').count(), 0);
+  assert.deepEqual(problems, []);
 });
 
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
