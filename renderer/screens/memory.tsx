@@ -363,14 +363,20 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           Value (JSON)
           <textarea
             value={value}
-            onChange={(e) => setValue(e.target.value)}
+            onChange={(e) => {
+              setValue(e.target.value);
+              // The refusal was of the value as it was: once edited, it may be JSON now.
+              if (parseError) setParseError(null);
+            }}
             rows={2}
             className="mono"
             name="object-value"
+            aria-invalid={parseError ? true : undefined}
+            aria-describedby={parseError ? 'object-value-error' : undefined}
           />
         </label>
         {parseError ? (
-          <p className="field-error" role="alert">
+          <p className="field-error" id="object-value-error" role="alert">
             {parseError}
           </p>
         ) : null}

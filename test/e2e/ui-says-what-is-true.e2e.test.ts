@@ -248,6 +248,27 @@ test('an answer cut to nothing by a small size limit says so, not that nothing a
   assert.deepEqual(problems, []);
 });
 
+test('a value refused as not JSON is no longer said to be wrong once it is edited', async () => {
+  await app().api.createBrain({ id: 'accept', name: 'Accept', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('accept', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+  });
+  await derivationSettled(app(), 'accept');
+  const [memory] = (await app().api.listMemories('accept')).data;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/accept/memories/${memory!.id}`);
+  const value = page.getByLabel('Value (JSON)');
+  await value.fill('Lisbon, Portugal');
+  await page.getByRole('button', { name: 'Accept as Object' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'The value must be JSON' });
+  await refusal.waitFor();
+  assert.equal(await value.getAttribute('aria-invalid'), 'true');
+  await value.fill('"Lisbon, Portugal"');
+  assert.equal(await refusal.count(), 0);
+  assert.equal(await value.getAttribute('aria-invalid'), null);
+  assert.deepEqual(problems, []);
+});
+
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
   await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
