@@ -48,7 +48,7 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
           return (
             <li key={l.memory_id} className="list-item">
               <div className="item-main">
-                <p dir="auto">
+                <p className="record-line" dir="auto">
                   <Link to={paths.memory(brainId, l.memory_id)}>{statementLabel(l)}</Link>
                 </p>
                 <p className="meta">

@@ -269,6 +269,25 @@ test('a value refused as not JSON is no longer said to be wrong once it is edite
   assert.deepEqual(problems, []);
 });
 
+test("a Profile line's statement starts at its box's padding, with no blank line above it", async () => {
+  await app().api.createBrain({ id: 'lines', name: 'Lines', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('lines', {
+    content: { kind: 'message', speaker: 'Ana', text: 'I keep bees in the garden.' },
+  });
+  await derivationSettled(app(), 'lines');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/lines/profile');
+  const line = page.locator('main li.list-item').first();
+  await line.getByRole('link').first().waitFor();
+  const gap = await line.evaluate((li) => {
+    const link = li.querySelector('a');
+    return link ? link.getBoundingClientRect().top - li.getBoundingClientRect().top : -1;
+  });
+  // The box's padding (11 px) and the line's own leading (3 px); a paragraph's margin adds 16.
+  assert.ok(gap >= 0 && gap < 20, `${gap}px from the box's top to the statement`);
+  assert.deepEqual(problems, []);
+});
+
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
   await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
