@@ -140,7 +140,16 @@ function CreateKeyForm() {
     const body: KeyCreate = { env, scopes: allScopes.filter((s) => scopes.has(s)) };
     if (label.trim()) body.label = label.trim();
     if (brain) body.brain = brain;
-    create.mutate(body, { onSuccess: setCreated });
+    create.mutate(body, {
+      onSuccess: (k) => {
+        setCreated(k);
+        // After Done the form is for the next key: this one's label and Brain would make a twin.
+        setLabel('');
+        setBrain('');
+        setEnv('live');
+        setScopes(new Set(allScopes));
+      },
+    });
   };
   const toggle = (s: Scope) =>
     setScopes((prev) => {

@@ -217,6 +217,8 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   assert.match(await focusedElement(page), /^DIV Copy this key now\./);
   await page.getByRole('button', { name: 'Done' }).click();
   assert.equal(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""'), 'label');
+  // The form is for the next key, not a copy of the last one.
+  assert.equal(await page.getByLabel(/^Label/).inputValue(), '');
   // A key that may do nothing is refused with a reason, not a silent button.
   for (const scope of await page.getByRole('group', { name: 'What it may do' }).getByRole('checkbox').all())
     await scope.uncheck();
