@@ -122,7 +122,8 @@ function Paired({
     ['Pushed', s.pushed],
     ['Pulled', s.pulled],
     ['Held back (redactor unsure)', s.held_back],
-    ['Skipped', s.skipped],
+    // Said, or a person who made a correction sees a count of something gone wrong (docs/sync.md).
+    ['Skipped (corrections, which stay on this device, and Records that could not be taken in)', s.skipped],
   ];
   return (
     <section aria-label="Sync status">
