@@ -9,11 +9,13 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
 import { statementLabel, subjectLabel } from '../record-text.ts';
-import { ownerLabel, statusLabels, validitySpan } from '../format.ts';
+import { oneLine, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 
 const searchNames = ['q', 'status', 'subject', 'owner'] as const;
+/** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
+const statementChars = 300;
 const searchDefaults = { status: 'active' } as const;
 /** The search fields as the form labels them, for the server's messages. */
 const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose' };
@@ -58,7 +60,8 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
               {rows.map((m) => (
                 <tr key={m.id}>
                   <td className="wrap-anywhere" dir="auto">
-                    <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>
+                    {/* A whole document can be one statement: its start here, all of it on its page. */}
+                    <Link to={paths.memory(brainId, m.id)}>{oneLine(statementLabel(m), statementChars)}</Link>
                   </td>
                   <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
                   <td className="wrap-anywhere">

@@ -10,7 +10,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
 import { quoteLabel, statementLabel } from '../record-text.ts';
-import { formatDate, formatDateTime } from '../format.ts';
+import { formatDate, formatDateTime, oneLine } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -49,7 +49,7 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
             <li key={l.memory_id} className="list-item">
               <div className="item-main">
                 <p className="record-line" dir="auto">
-                  <Link to={paths.memory(brainId, l.memory_id)}>{statementLabel(l)}</Link>
+                  <Link to={paths.memory(brainId, l.memory_id)}>{oneLine(statementLabel(l), 300)}</Link>
                 </p>
                 <p className="meta">
                   <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>

@@ -290,6 +290,32 @@ test("a Profile line's statement starts at its box's padding, with no blank line
   assert.deepEqual(problems, []);
 });
 
+test('a very long statement is cut in the Memories table and on Profile, and shown whole on its page', async () => {
+  await app().api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
+  // One sentence of Ana's own, so it is also a line of her Profile.
+  const towns = Array.from({ length: 60 }, (_, i) => `the old town of City${i}`).join(', ');
+  await app().api.rememberRecord('long', {
+    content: { kind: 'message', speaker: 'Ana', text: `I have been to ${towns} and loved them all.` },
+  });
+  await derivationSettled(app(), 'long');
+  const [memory] = (await app().api.listMemories('long')).data;
+  assert.ok(memory && memory.statement.length > 1000, 'the whole document is one statement');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/long/memories');
+  const link = page.locator('main table tbody a').first();
+  await link.waitFor();
+  const shown = await link.innerText();
+  assert.ok(shown.length <= 301 && shown.endsWith('…'), `${shown.length} characters in the table`);
+  await link.click();
+  await page.getByRole('heading', { level: 1 }).filter({ hasText: 'City59' }).waitFor();
+  assert.equal((await page.getByRole('heading', { level: 1 }).innerText()).length, memory.statement.length);
+  await navigateInPlace(page, '/brains/long/profile');
+  const line = page.locator('main li.list-item a').first();
+  await line.waitFor();
+  assert.ok((await line.innerText()).length <= 301);
+  assert.deepEqual(problems, []);
+});
+
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
   await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
