@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { AcceptedObject, MemoryDetail } from '../../engine/contract/index.ts';
+import type { AcceptedObject, MemoryDetail, MemoryRevision } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
 import { memoryOptions } from '../api/queries.ts';
@@ -14,6 +14,7 @@ import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } fr
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../withdrawal.ts';
+import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
   const client = useClient();
@@ -78,6 +79,9 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
   const saved = correct.isSuccess;
+  // A correction being written, kept here: a newer version (an agent's write) takes the form away.
+  const [draft, setDraft] = useState<string | null>(null);
+  const inForce = m.status === 'active' || m.status === 'scheduled';
   const notice = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (saved) notice.current?.focus();
@@ -181,21 +185,71 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         )}
       </section>
 
-      {m.status === 'active' || m.status === 'scheduled' ? (
+      {inForce ? (
         <div className="two-col">
-          <CorrectForm m={m} correct={correct} />
+          <CorrectForm m={m} correct={correct} onDraft={setDraft} />
           <AcceptForm brainId={brainId} m={m} />
         </div>
       ) : (
-        <p className="muted">
-          Only a version in force (current, or starting later) can be corrected or accepted.
-        </p>
+        <>
+          {draft !== null && !saved && !correct.isPending ? (
+            <UnsavedCorrection brainId={brainId} draft={draft} newer={newer} said={said} />
+          ) : null}
+          <p className="muted">
+            Only a version in force (current, or starting later) can be corrected or accepted.
+          </p>
+        </>
       )}
     </>
   );
 }
 
-function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<typeof useCorrectMemory> }) {
+/**
+ * What the person was writing when the version stopped being in force and its form went away: their
+ * words, kept to copy, and where to correct now. Focused if the form had focus.
+ */
+function UnsavedCorrection({
+  brainId,
+  draft,
+  newer,
+  said,
+}: {
+  brainId: string;
+  draft: string;
+  newer: MemoryRevision | undefined;
+  said: (r: MemoryRevision) => string;
+}) {
+  const ref = useFocusIfLost<HTMLDivElement>();
+  return (
+    <div className="status error" role="alert" tabIndex={-1} ref={ref}>
+      <p className="error-title">Your correction was not saved</p>
+      <p>
+        {newer ? (
+          <>
+            This version was replaced while you were writing, so it can no longer be corrected. Correct the
+            version in force instead: <Link to={paths.memory(brainId, newer.id)}>{said(newer)}</Link>.
+          </>
+        ) : (
+          'This version stopped being in force while you were writing, so it can no longer be corrected.'
+        )}{' '}
+        What you wrote:
+      </p>
+      <blockquote className="quote" dir="auto">
+        {draft}
+      </blockquote>
+    </div>
+  );
+}
+
+function CorrectForm({
+  m,
+  correct,
+  onDraft,
+}: {
+  m: MemoryDetail;
+  correct: ReturnType<typeof useCorrectMemory>;
+  onDraft: (draft: string | null) => void;
+}) {
   const [statement, setStatement] = useState(m.statement);
   const [withdraw, setWithdraw] = useState(false);
   const [reason, setReason] = useState('');
@@ -228,7 +282,10 @@ function CorrectForm({ m, correct }: { m: MemoryDetail; correct: ReturnType<type
           What is actually true
           <textarea
             value={statement}
-            onChange={(e) => setStatement(e.target.value)}
+            onChange={(e) => {
+              setStatement(e.target.value);
+              onDraft(e.target.value.trim() && e.target.value.trim() !== m.statement ? e.target.value : null);
+            }}
             rows={2}
             disabled={withdraw}
             required={!withdraw}

@@ -316,6 +316,30 @@ test('a very long statement is cut in the Memories table and on Profile, and sho
   assert.deepEqual(problems, []);
 });
 
+test('a correction being written when an agent replaces the version is kept on screen, not dropped', async () => {
+  await app().api.createBrain({ id: 'replaced', name: 'Replaced', self: { type: 'person', name: 'Ana' } });
+  const city = (value: string, at: string) =>
+    app().api.rememberRecord('replaced', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'city', value },
+      occurred_at: at,
+    });
+  await city('Lisbon', '2024-01-01T00:00:00Z');
+  await derivationSettled(app(), 'replaced');
+  const [lisbon] = (await app().api.listMemories('replaced')).data;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/replaced/memories/${lisbon!.id}`);
+  const words = 'Ana lives in Lisbon, in Graça, since January — written with care';
+  await page.getByLabel('What is actually true').fill(words);
+  // An agent writes a newer value while the person is still writing.
+  await city('Porto', '2024-06-01T00:00:00Z');
+  const kept = page.getByRole('alert').filter({ hasText: 'Your correction was not saved' });
+  await kept.waitFor({ timeout: 20_000 });
+  assert.match(await kept.innerText(), /Graça, since January — written with care/);
+  await kept.getByRole('link', { name: /Porto/ }).waitFor();
+  assert.match(await focusedElement(page), /^DIV Your correction was not saved/);
+  assert.deepEqual(problems, []);
+});
+
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
   await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
