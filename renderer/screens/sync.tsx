@@ -123,7 +123,7 @@ function Paired({
     ['Pulled', s.pulled],
     ['Held back (redactor unsure)', s.held_back],
     // Said, or a person who made a correction sees a count of something gone wrong (docs/sync.md).
-    ['Skipped (corrections, which stay on this device, and Records that could not be taken in)', s.skipped],
+    ['Skipped (corrections of Memories kept on this device, and Records refused on either side)', s.skipped],
   ];
   return (
     <section aria-label="Sync status">
