@@ -56,9 +56,10 @@ export interface LexicalIndex {
   anyInWindow(scope: SearchScope): Promise<boolean>;
   /**
    * Up to `limit` Records of the scope whose time lies in its own window (fromMs, toMs), earliest
-   * first, with score 0: a question about a date may share no word with its answer.
+   * first (latest first with `order: 'newest'`; ties by the order Records entered), with score 0: a
+   * question about a date may share no word with its answer.
    */
-  inWindow(scope: SearchScope, limit: number): Promise<LexicalHit[]>;
+  inWindow(scope: SearchScope, limit: number, order?: 'oldest' | 'newest'): Promise<LexicalHit[]>;
   /**
    * How common each word is in the Brain's own texts (pseudo-relevance feedback keeps the rare ones):
    * how many Records the index holds for the Brain, and for each word how many of them have it in

@@ -207,6 +207,41 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     );
   });
 
+  it('a Record pointing at a coming day ("next Tuesday") is found by a question about that day', async () => {
+    const { engine } = await engineWith();
+    await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+    // 13 June 2024 is a Thursday: "next Tuesday" is 18 June.
+    const [dentist, , tomorrow] = await write(engine, 'b', [
+      msg('I have a dentist appointment next Tuesday at 3pm.', 'self', '2024-06-13T09:00:00Z', 'a'),
+      msg('Lunch with Bob was fun.', 'self', '2024-06-17T12:00:00Z', 'b'),
+      // No word in common with the question: found by the days before the window that point into it.
+      msg('Haircut tomorrow morning!', 'self', '2024-06-17T20:00:00Z', 'c'),
+      msg('We met on Tuesday, soon again.', 'self', '2024-06-12T20:00:00Z', 'd'),
+    ]);
+    const timeIds = async (query: string, more: Record<string, unknown> = {}) => {
+      const ctx = await ask(engine, 'b', query, more);
+      const lane = laneOf(await engine.getTrace(tenant, 'b', ctx.id), 'time');
+      return {
+        ctx,
+        ids: lane.candidates.map((c) => c.record_id),
+        reasons: lane.candidates.map((c) => c.reason),
+      };
+    };
+    const onDay = await timeIds('What do I have on 2024-06-18?');
+    assert.deepEqual(new Set(onDay.ids), new Set([dentist, tomorrow]));
+    assert.ok(onDay.reasons.some((r) => /tells of 2024-06-18 \("next tuesday", on 2024-06-13\)/.test(r)));
+    assert.ok(!onDay.ctx.abstained);
+    assert.ok(onDay.ctx.citations.some((c) => c.record_id === dentist));
+
+    const next = await timeIds("What's on next Tuesday?", { as_of: '2024-06-14T10:00:00Z' });
+    // As of 14 June the haircut is not yet said.
+    assert.deepEqual(next.ids, [dentist]);
+    assert.equal(next.ctx.citations[0]!.record_id, dentist);
+
+    const when = await ask(engine, 'b', 'When is my dentist appointment?');
+    assert.equal(when.citations[0]!.record_id, dentist);
+  });
+
   it('a query asking for the latest orders its matches newest first (recency lane)', async () => {
     const { engine } = await engineWith();
     await engine.createBrain(tenant, { id: 'b' });

@@ -8,6 +8,11 @@ import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lex
 const DAY = 86_400_000;
 /** People tell of things some time after they happen ("two weeks ago"): Records this much later may too. */
 const tellingLag = 15 * DAY;
+/**
+ * People tell of plans before they happen ("next Tuesday", "in two weeks", "next month"): Records
+ * this much earlier than the window may point into it.
+ */
+const planningLead = 31 * DAY;
 /** At most this many Records of the window are read when the query's words alone find too few. */
 const windowScan = 400;
 
@@ -28,8 +33,9 @@ export function queryTimeIntent(input: LaneInput, now: () => Date, zone: TimeZon
 }
 
 /**
- * When a Record's text says something happened ("yesterday", "last Friday", "two weeks ago", "in May"),
- * the world-time range it points at, counted from when the Record occurred.
+ * When a Record's text says something happened ("yesterday", "last Friday", "two weeks ago", "in May")
+ * or is to happen ("tomorrow", "next Tuesday", "in two weeks"), the world-time range it points at,
+ * counted from when the Record occurred.
  */
 export function eventRange(
   text: string,
@@ -63,14 +69,19 @@ function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null 
 }
 
 /** Records of the Brain that occurred in [fromMs, toMs), earliest first, under the eligibility rules. */
-function recordsBetween(input: LaneInput, fromMs: number, toMs: number): Promise<TurnRow[]> {
-  return input.lexical.inWindow({ ...input.eligibility, fromMs, toMs }, windowScan);
+function recordsBetween(
+  input: LaneInput,
+  fromMs: number,
+  toMs: number,
+  order: 'oldest' | 'newest' = 'oldest',
+): Promise<TurnRow[]> {
+  return input.lexical.inWindow({ ...input.eligibility, fromMs, toMs }, windowScan, order);
 }
 
 /**
  * Time lane: a query that names a time ("on 3 October 2023", "in May", "last week") finds what happened
- * then: Records whose text tells of that time ("yesterday I met ...", said the next day) and Records that
- * occurred then, among the query's other words first; when those are too few, the window's own Records
+ * then: Records whose text tells of that time ("yesterday I met ...", said the next day; "next Tuesday
+ * at 3pm", said the week before) and Records that occurred then, among the query's other words first; when those are too few, the window's own Records
  * (the named person's first), because a question about a date may share no other word with its answer.
  * "The latest in May" orders them newest first. Relative times count from `as_of` when the request
  * sets it, else from now; days are those of `zone`, where the person lives. (Queries that only ask for
@@ -116,7 +127,9 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         keep(await recordsBetween(input, firstDate, firstDate + 1));
       if (placed.length < input.limit) {
         const names = await namedSpeakers(input);
-        const window = (await recordsBetween(input, fromMs, toMs))
+        // Before the window, only Records that point forward into it ("next Tuesday"), nearest first.
+        const lead = await recordsBetween(input, fromMs - planningLead, fromMs, 'newest');
+        const window = [...(await recordsBetween(input, fromMs, toMs)), ...lead]
           .map((r) => place(r, intent, zone))
           .filter((p) => p !== null);
         // Told-of first (a Record saying what happened then), the named person's first within each.

@@ -274,6 +274,18 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       ]);
       assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min, asOfMs: t0 + min }), ['r_bob', 'r_local']);
       assert.deepEqual(await ids({ fromMs: t0, toMs: t0 + 8 * min }, 2), ['r_bob', 'r_local']);
+      // Latest first (the time lane's days before a window, read for plans pointing into it).
+      const newest = async (over: Partial<SearchScope>, limit: number) =>
+        (await index!.inWindow(scope(over), limit, 'newest')).map((h) => h.recordId);
+      assert.deepEqual(await newest({ fromMs: t0 + min, toMs: t0 + 4 * min }, 50), [
+        'r_none',
+        'r_ana',
+        'r_local',
+      ]);
+      assert.deepEqual(await newest({ fromMs: t0, toMs: t0 + 8 * min, asOfMs: t0 + 6 * min }, 2), [
+        'r_long',
+        'r_empty',
+      ]);
       assert.deepEqual(await ids({ fromMs: t0 + 9 * min, toMs: t0 + 10 * min }), []);
       const [bread] = await index!.inWindow(scope({ fromMs: t0 + 7 * min, toMs: t0 + 8 * min }), 5);
       assert.deepEqual(bread && { ...shape(bread), score: bread.score }, {

@@ -129,13 +129,14 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       const r = await db.query(`SELECT 1 FROM records WHERE ${conds.join(' AND ')} LIMIT 1`, params);
       return r.rows.length > 0;
     },
-    async inWindow(scope, limit): Promise<LexicalHit[]> {
+    async inWindow(scope, limit, order = 'oldest'): Promise<LexicalHit[]> {
       const p = params(limit);
       const where = scopeSql(p, scope);
+      const dir = order === 'newest' ? 'DESC' : 'ASC';
       const rows = await db.query<LexicalHit>(
         `SELECT ${hitCols}, 0 AS score FROM records r
          WHERE ${where}
-         ORDER BY r.occurred_ms, r.n
+         ORDER BY r.occurred_ms ${dir}, r.n ${dir}
          LIMIT $1`,
         p.values,
       );

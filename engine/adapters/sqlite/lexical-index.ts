@@ -79,13 +79,15 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
         ...params,
       );
     },
-    async inWindow(scope, limit) {
+    async inWindow(scope, limit, order = 'oldest') {
       const where = scopeSql(scope);
+      // Ties by r.n, as PostgreSQL's: a window cut at `limit` holds the same Records on both engines.
+      const dir = order === 'newest' ? 'DESC' : 'ASC';
       return store.all<LexicalHit>(
         `SELECT ${cols}, 0 AS score
          FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n
          WHERE ${where.sql}
-         ORDER BY r.occurred_ms LIMIT ?`,
+         ORDER BY r.occurred_ms ${dir}, r.n ${dir} LIMIT ?`,
         ...where.params,
         limit,
       );

@@ -86,4 +86,41 @@ describe('time expressions in queries', () => {
     assert.deepEqual(range('between December 28 and January 3 2024'), ['2023-12-28', '2024-01-04']);
     assert.deepEqual(range('between 15 August and 11 August 2023'), ['2023-08-11', '2023-08-16']);
   });
+
+  it('reads the day a text points forward to, counted from when it was said', () => {
+    const said = Date.UTC(2024, 5, 13, 9); // Thursday 13 June 2024
+    const range = (t: string) => {
+      const i = timeIntent(t, said);
+      return i && [iso(i.fromMs), iso(i.toMs)];
+    };
+    assert.deepEqual(range('I have a dentist appointment next Tuesday at 3pm.'), [
+      '2024-06-18',
+      '2024-06-19',
+    ]);
+    assert.deepEqual(range('Tomorrow I fly to Porto'), ['2024-06-14', '2024-06-15']);
+    assert.deepEqual(range('the day after tomorrow'), ['2024-06-15', '2024-06-16']);
+    assert.deepEqual(range('next weekend we hike'), ['2024-06-15', '2024-06-17']);
+    // "next Thursday" said on a Thursday is a week on; "next Friday" on a Thursday is the next day.
+    assert.deepEqual(range('next Thursday works'), ['2024-06-20', '2024-06-21']);
+    assert.deepEqual(range('Next Friday then'), ['2024-06-14', '2024-06-15']);
+    assert.deepEqual(range("I'll see her on Friday."), ['2024-06-14', '2024-06-15']);
+    assert.deepEqual(range('The party is on Saturday!'), ['2024-06-15', '2024-06-16']);
+    assert.deepEqual(range('My exam is in two weeks.'), ['2024-06-24', '2024-07-01']);
+    assert.deepEqual(range("We're going to Lisbon in 3 days"), ['2024-06-16', '2024-06-17']);
+    // Said of the past, or open-ended: no day.
+    assert.equal(range('We met on Friday.'), null);
+    assert.equal(range('We watched a film on Friday, it was great.'), null);
+    assert.equal(range('I read the whole book in two days.'), null);
+    assert.equal(range('I finished it in two days, it is so good'), null);
+    assert.equal(range("I'll call you soon, or a bit later."), null);
+    assert.equal(range('Boston is next on my list of cities.'), null);
+  });
+
+  it('reads a question about a coming day from the reference time', () => {
+    const asked = Date.UTC(2024, 5, 14, 10); // Friday 14 June 2024
+    const i = timeIntent("What's on next Tuesday?", asked)!;
+    assert.deepEqual([iso(i.fromMs), iso(i.toMs)], ['2024-06-18', '2024-06-19']);
+    assert.deepEqual(i.timeWords, ['tuesday']);
+    assert.equal(timeIntent('What did I do on Friday?', asked), null);
+  });
 });

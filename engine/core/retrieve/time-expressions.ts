@@ -47,7 +47,9 @@ function startOfDay(ms: number): number {
 /**
  * Reads time expressions in English: explicit dates (2023-05-08, 8 May 2023, May 8, 2023), months
  * with or without a year, years, and expressions relative to `refMs` (as_of or now): yesterday,
- * today, last/this week/month/year, N days/weeks/months/years ago; and recency words (latest,
+ * today, last/this week/month/year, N days/weeks/months/years ago; forward: tomorrow, next
+ * <weekday>/weekend/week/month/year, and, in a sentence about what is to come, on/this <weekday> and
+ * in N days/weeks/months (never open-ended words: "soon", "later"); and recency words (latest,
  * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
  * Returns null when the query says nothing about time. Days are the calendar days of `zone` (default
  * UTC): "yesterday" in Lisbon starts at midnight in Lisbon.
@@ -62,6 +64,35 @@ export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): 
     fromDay: wall.fromMs,
     toDay: wall.toMs,
   };
+}
+
+/** Days from `today` (a wall-clock midnight) to the next `weekday` strictly after it: 1 to 7. */
+function daysUntil(today: number, weekday: string): number {
+  return (weekdays.indexOf(weekday) - new Date(today).getUTCDay() + 7) % 7 || 7;
+}
+
+function countOf(word: string): number {
+  if (/^\d+$/.test(word)) return Number(word);
+  return { two: 2, 'a couple of': 2, three: 3, 'a few': 3, four: 4 }[word] ?? 1;
+}
+
+/** Says what is to come: a future tense, or a plan in the present ("is", "have"), with no past tense. */
+const future =
+  /\b(will|won't|shall|going to|gonna|plan(?:s|ning)? to|about to|can't wait|looking forward)\b|\w['\u2019]ll\b/;
+const present = /\b(is|are|am|have|has|(?:i|we|it|she|he|they|you|that|there)['\u2019](?:m|re|s))\b/;
+const past = /\b(was|were|did|had|went|ago|last|yesterday|\w+[^e\W]ed)\b/;
+
+/**
+ * `re` in the first sentence that speaks of what is to come: a future tense, or the present ("is",
+ * "have") with no past tense. Past words ending in "-ed" count, so "excited" does too: missing a plan
+ * costs less than dating a memory wrongly.
+ */
+function aheadMatch(q: string, re: RegExp): RegExpExecArray | null {
+  for (const sentence of q.split(/[.!?;\n]+/)) {
+    const m = re.exec(sentence);
+    if (m && (future.test(sentence) || (present.test(sentence) && !past.test(sentence)))) return m;
+  }
+  return null;
 }
 
 /** timeIntent on wall-clock time: `refMs` and the bounds returned are read with UTC arithmetic. */
@@ -156,6 +187,48 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     const unit = m[2] === 'day' ? DAY : m[2] === 'week' ? 7 * DAY : m[2] === 'month' ? 30 * DAY : 365 * DAY;
     // Loose on purpose: people round ("a few weeks ago").
     set(today - (n + 1) * unit, today - Math.max(0, n - 1) * unit + DAY, m[0], m[2]!, 'ago');
+  }
+
+  // Days to come, said before them ("tomorrow", "next Tuesday", "in two weeks"): the same counts
+  // forward from the reference day, so a plan is found by a question about the day it names. After
+  // the past ones: a text saying both tells of the past first, as it did before these were read.
+  if ((m = /\bthe day after tomorrow\b/.exec(q))) set(today + 2 * DAY, today + 3 * DAY, m[0], 'tomorrow');
+  if ((m = /\btomorrow\b/.exec(q))) set(today + DAY, today + 2 * DAY, m[0], 'tomorrow');
+  if ((m = /\bnext (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q))) {
+    // The earliest such day strictly after the reference day, as "last" takes the latest before it:
+    // "next Tuesday" said on a Monday is the next day. Exact: a plan names the day it means.
+    const ahead = daysUntil(today, m[1]!);
+    set(today + ahead * DAY, today + (ahead + 1) * DAY, m[0], m[1]!);
+  }
+  if ((m = /\bnext weekend\b/.exec(q))) {
+    // The Saturday and Sunday after the reference day.
+    const ahead = daysUntil(today, 'saturday');
+    set(today + ahead * DAY, today + (ahead + 2) * DAY, m[0], 'weekend');
+  }
+  if ((m = /\bnext (week|month|year)\b/.exec(q))) {
+    const span = m[1] === 'week' ? 7 * DAY : m[1] === 'month' ? 31 * DAY : 366 * DAY;
+    set(today + DAY, today + 2 * span, m[0], m[1]!);
+  }
+  // "on Friday", "this Friday", "in two weeks" point forward only in a sentence about what is to come
+  // ("I'll see her on Friday", "my exam is in two weeks"); "we met on Friday" and "I read it in two
+  // days" do not point at a day.
+  if (
+    (m = aheadMatch(
+      q,
+      /\b(?:on|this|this coming|coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/,
+    ))
+  ) {
+    const days = daysUntil(today, m[1]!);
+    set(today + days * DAY, today + (days + 1) * DAY, m[0], m[1]!);
+  }
+  if ((m = aheadMatch(q, /\bin (\d+|a|an|one|two|three|four|a few|a couple of)\s+(day|week|month)s?\b/))) {
+    const n = countOf(m[1]!);
+    const unit = m[2] === 'day' ? DAY : m[2] === 'week' ? 7 * DAY : 30 * DAY;
+    // That day, give or take what the unit rounds: "in 3 days" is the third day on, "in two weeks"
+    // 14 days on, three days either side, "in a month" a week either side.
+    const slack = m[2] === 'day' ? 0 : m[2] === 'week' ? 3 * DAY : 7 * DAY;
+    const at = today + n * unit;
+    set(Math.max(today + DAY, at - slack), at + slack + DAY, m[0], m[2]!);
   }
 
   let order: TimeIntent['order'];
