@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { asksWhen, statesTime, timeIntent } from './time-expressions.ts';
+import { timeZone } from './time-zone.ts';
 
 const ref = Date.UTC(2023, 6, 15, 12); // 15 July 2023, noon
 const iso = (ms: number | undefined) =>
@@ -122,5 +123,14 @@ describe('time expressions in queries', () => {
     assert.deepEqual([iso(i.fromMs), iso(i.toMs)], ['2024-06-18', '2024-06-19']);
     assert.deepEqual(i.timeWords, ['tuesday']);
     assert.equal(timeIntent('What did I do on Friday?', asked), null);
+  });
+
+  it('counts a coming day in the calendar of the zone the text was said in', () => {
+    // 02:00 UTC on Friday 14 June is still Thursday 13 June in Los Angeles: "tomorrow" is the 14th there.
+    const said = Date.UTC(2024, 5, 14, 2);
+    const la = timeIntent('Tomorrow I fly to Porto', said, timeZone('America/Los_Angeles'))!;
+    assert.deepEqual([la.fromDay, la.toDay].map(iso), ['2024-06-14', '2024-06-15']);
+    assert.equal(new Date(la.fromMs!).toISOString(), '2024-06-14T07:00:00.000Z');
+    assert.deepEqual([iso(timeIntent('Tomorrow I fly to Porto', said)!.fromMs)], ['2024-06-15']);
   });
 });
