@@ -821,3 +821,18 @@ test('a DTSTART that is no date-time is said to be one, without the value ical.j
     t.remove();
   }
 });
+
+test('calendars joined from files that each open with a byte order mark are all read, as without the marks', async () => {
+  // `cat a.ics b.ics` of exports that each begin with a BOM: ical.js cannot read the file whole (a BOM
+  // before BEGIN:VCALENDAR), and the block-by-block reading finds every calendar's events anyway.
+  const o: ParseOptions = { now: () => new Date('2024-04-01T00:00:00Z') };
+  const second = calendar.replace(/standup-1@example\.com/g, 'standup-2@example.com');
+  const show = (r: Awaited<ReturnType<typeof parse>>) => [
+    r.records.map((x) => [x.body.source.external_id, x.body.occurred_at]),
+    r.skips,
+  ];
+  const plain = await parse(calendar + second, o);
+  const marked = await parse('\ufeff' + calendar + '\ufeff' + second, o);
+  assert.deepEqual(show(marked), show(plain));
+  assert.ok(plain.records.some((r) => r.body.source.external_id?.startsWith('ics:standup-2@example.com@')));
+});
