@@ -57,10 +57,19 @@ export async function applyTravelledCorrection(
   // Only Records that may have travelled: another side cannot name a local_only one here (a remote
   // that guessed its id and its Memory's words would otherwise correct what it never saw).
   const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility !== 'local_only');
+  // Not yet: a named Record still to be derived (its job failed once, or another process holds it),
+  // or the Memory hidden until it is derived again (one of its Records forgotten). Applied now, the
+  // correction would find nothing and be dropped for good; thrown, the worker tries it again later
+  // (and, should that never settle, Census lists it as derivation_failed rather than nothing at all).
+  if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing))
+    throw new Error('a correction from another side waits for the Records it names to be derived');
   const ids = [...new Set((await uow.memories.citing(named.map((x) => x.id))).map((m) => m.id))];
-  const versions = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
-    (m): m is MemoryVersionRow => m !== null && !m.pending && m.norm === norm,
+  const said = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
+    (m): m is MemoryVersionRow => m !== null && m.norm === norm,
   );
+  if (said.some((m) => m.pending))
+    throw new Error('a correction from another side waits for its Memory to be derived again');
+  const versions = said;
   if (new Set(versions.map((v) => v.lineage)).size !== 1) return;
   const nowMs = Date.parse(now);
   const byVersion = versions.sort((x, y) => y.version - x.version);

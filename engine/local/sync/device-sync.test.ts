@@ -532,3 +532,75 @@ describe('a correction pulled from a remote', () => {
     assert.equal((await e.getMemory(t, 'bea', m!.id)).status, 'active');
   });
 });
+
+describe('a correction pulled while its Memory waits to be derived again', () => {
+  let engine: Engine;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mnemo-pulled-correction-pending-'));
+    // A forget's re-derivation waits a little, as a hosted one may: the correction's job comes first.
+    engine = await createLocalEngine({
+      dataDir: dir,
+      dbKey: null,
+      embedder: null,
+      reranker: null,
+      rederiveDelayMs: 300,
+      deriveRetryDelaysMs: [600, 600],
+    });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is applied once that Memory is derived again, not dropped', async () => {
+    const e = engine;
+    await e.createBrain(t, { id: 'ana' });
+    const pairingId = await pairWithHub(e.sync!);
+    const fact = { content: { kind: 'fact' as const, subject: 'Ana', predicate: 'has a desk', value: 'D4' } };
+    const kept = (await e.rememberRecord(t, 'ana', fact, {})).record.id;
+    const other = (await e.rememberRecord(t, 'ana', { ...fact, source: { name: 'second' } }, {})).record.id;
+    await e.idle();
+    const [m] = (await e.listMemories(t, 'ana', { limit: 50 })).data;
+    assert.deepEqual([...m!.citations.map((c) => c.record_id)].sort(), [kept, other].sort());
+    // One of its Records forgotten: the Memory rests on the other, pending re-derivation meanwhile.
+    await e.forgetRecord(t, 'ana', other);
+    const page: RecordPage = {
+      data: [
+        {
+          id: 'rec_01M8GA4DNAKFBAD9VVVCSJ3181',
+          object: 'record',
+          status: 'ready',
+          kind: 'correction',
+          content: {
+            kind: 'correction',
+            corrects: 'mem_elsewhere',
+            target: { records: [kept], statement: m!.statement },
+          },
+          source: { name: null, external_id: null, trust: 'medium' },
+          visibility: 'shareable',
+          erasable: true,
+          occurred_at: '2026-01-01T00:00:00.000Z',
+          memory_ids: [],
+          created_at: '2026-01-01T00:00:00.000Z',
+        } as unknown as RecordPage['data'][number],
+      ],
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_pending',
+      removed: [],
+    };
+    assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), { pulled: 1, skipped: 0 });
+    for (let i = 0; i < 40; i++) {
+      await e.idle();
+      const current = (await e.listMemories(t, 'ana', { limit: 50, status: 'all' })).data;
+      if (current.length > 0 && current.every((x) => x.status === 'retracted')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const after = (await e.listMemories(t, 'ana', { limit: 50, status: 'all' })).data;
+    assert.deepEqual(
+      after.map((x) => [x.statement, x.status]),
+      [[m!.statement, 'retracted']],
+    );
+  });
+});
