@@ -39,7 +39,7 @@ const correctionOf = (r: Pick<RecordRow, 'kind' | 'content'>): Partial<ReplicaCo
 
 /**
  * Applies a correction that came from another side, in the unit of its derivation: the Memory of this
- * Brain that cites the target's Records (not local_only ones) and says its statement (one lineage; the version in force, else
+ * Brain that cites the target's Records (shareable ones) and says its statement (one lineage; the version in force, else
  * the latest) is corrected as a correction written here corrects it. Nothing is done when there is no
  * such Memory (derived from other words here, or gone), when more than one lineage says it, or when the
  * correction no longer applies here (a newer value is in force: correction_conflict): the correction
@@ -54,9 +54,11 @@ export async function applyTravelledCorrection(
   const c = correctionOf(r);
   if (!c?.target) return;
   const norm = normalizeStatement(c.target.statement);
-  // Only Records that may have travelled: another side cannot name a local_only one here (a remote
-  // that guessed its id and its Memory's words would otherwise correct what it never saw).
-  const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility !== 'local_only');
+  // Only Records that travel under the same id, as they are: shareable ones, all a target names where
+  // it is made (correctionTarget). Another side never had a local_only one, nor a redacted_summary
+  // one (only a copy of it, under another id and in other words): a remote that guessed such an id and
+  // its Memory's words would otherwise correct what it never saw.
+  const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
   // Not yet: a named Record still to be derived (its job failed once, or another process holds it),
   // or the Memory hidden until it is derived again (one of its Records forgotten). Applied now, the
   // correction would find nothing and be dropped for good; thrown, the worker tries it again later

@@ -531,6 +531,29 @@ describe('a correction pulled from a remote', () => {
     await e.idle();
     assert.equal((await e.getMemory(t, 'bea', m!.id)).status, 'active');
   });
+
+  it('never corrects a Memory of a redacted_summary Record: only its copy, under another id, travelled', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'cai' });
+    await e.sync!.pair(t, 'cai', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const pairingId = (await e.sync!.remoteOf(t, 'cai')).pairingId;
+    const { record } = await e.rememberRecord(
+      t,
+      'cai',
+      {
+        content: { kind: 'fact', subject: 'Ana', predicate: 'has a diagnosis', value: 'asthma' },
+        visibility: 'redacted_summary',
+      },
+      {},
+    );
+    await e.idle();
+    const [m] = (await e.listMemories(t, 'cai', { limit: 50 })).data;
+    // A remote that guessed the original's id (ULIDs written together are near) and its Memory's words.
+    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3173', [record.id], m!.statement);
+    assert.deepEqual(await e.sync!.applyPulled(t, 'cai', pairingId, page), { pulled: 1, skipped: 0 });
+    await e.idle();
+    assert.equal((await e.getMemory(t, 'cai', m!.id)).status, 'active');
+  });
 });
 
 describe('a correction pulled while its Memory waits to be derived again', () => {
