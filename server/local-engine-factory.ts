@@ -19,6 +19,7 @@ export async function createLocalEngineFromOptions(
       env: process.env,
       dbKeyFile: options.dbKeyFile,
       configDir: options.configDir,
+      dataDir,
     });
     if (found.source === 'generated') options.log?.(`created a new database key at ${found.path}`);
     dbKey = found.key;

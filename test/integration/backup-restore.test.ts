@@ -110,7 +110,7 @@ describe('mnemo backup and mnemo restore', () => {
 
     const noKey = mnemo('backup', '--data-dir', dataDir, '--out', join(root, 'y'));
     assert.equal(noKey.status, 1);
-    assert.match(noKey.stderr, /no database key: set MNEMO_DB_KEY, pass --db-key-file/);
+    assert.match(noKey.stderr, /no database key for the store .*mnemo.db: its key is not in/);
     assert.ok(!existsSync(join(root, 'config', 'mnemo', 'db.key')), 'no new key was made up for it');
   });
 

@@ -110,4 +110,20 @@ describe('local engine: persistence and encryption at rest', () => {
     );
     assert.ok(!existsSync(join(dir, 'mnemo.db')));
   });
+
+  it('makes no key for a data dir whose store exists, and says its own key is missing', async () => {
+    const dataDir = tempDir();
+    const engine = await open(dataDir);
+    await engine.close();
+    const configDir = join(tempDir(), 'mnemo');
+    assert.throws(
+      () => locateDbKey({ env: {}, configDir, dataDir }),
+      (e: Error) =>
+        e.message.includes(`no database key for the store ${join(dataDir, 'mnemo.db')}`) &&
+        !/wrong/.test(e.message),
+    );
+    assert.ok(!existsSync(join(configDir, 'db.key')));
+    // A data dir with no store yet still gets its first key.
+    assert.equal(locateDbKey({ env: {}, configDir, dataDir: tempDir() }).source, 'generated');
+  });
 });

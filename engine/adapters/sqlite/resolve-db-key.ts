@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { storeFileName } from './store.ts';
 
 export interface ResolveDbKeyOptions {
   env?: Record<string, string | undefined>;
@@ -14,6 +15,11 @@ export interface ResolveDbKeyOptions {
    * key a new one cannot be). Default true.
    */
   create?: boolean;
+  /**
+   * The data dir the key is for. A store already in it was made with a key a new one cannot be, so
+   * finding none is an error naming the store rather than a reason to make one.
+   */
+  dataDir?: string | undefined;
 }
 
 export interface ResolvedDbKey {
@@ -68,6 +74,15 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   const dir = opts.configDir ?? defaultConfigDir(env);
   const path = join(dir, 'db.key');
   if (existsSync(path)) return { key: readKeyFile(path), source: 'config', path };
+  const store = opts.dataDir === undefined ? undefined : join(opts.dataDir, storeFileName);
+  // A key made now could only be refused by that store as "wrong", hiding that its own key is missing,
+  // and would stay behind in the config dir, where the store's own key has to go back.
+  if (store !== undefined && existsSync(store))
+    throw new Error(
+      `no database key for the store ${store}: its key is not in ${path}, MNEMO_DB_KEY or --db-key-file. ` +
+        'Put back the key it was made with (e.g. the db.key file from your backup), or set MNEMO_DB_KEY; ' +
+        'a new key cannot read it, so none was made.',
+    );
   if (opts.create === false)
     throw new Error(`no database key: set MNEMO_DB_KEY, pass --db-key-file, or put the key in ${path}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });

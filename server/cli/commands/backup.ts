@@ -24,9 +24,9 @@ function counts(s: { brains: number; records: number; memories: number }): strin
 }
 
 /** The key of a store that exists: never a new one (resolve-db-key.ts would create one for a new store). */
-async function storeKey(o: Where): Promise<string> {
+async function storeKey(o: Where, dataDir?: string): Promise<string> {
   const { locateDbKey } = await import('../../../engine/index.ts');
-  return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false }).key;
+  return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false, dataDir }).key;
 }
 
 export function register(program: Command): void {
@@ -40,9 +40,10 @@ export function register(program: Command): void {
   ).action(async (o: Where & { out: string }) => {
     // Loaded when run: SQLite and the store stay out of every other command's start-up.
     const { backupStore } = await import('../../../engine/index.ts');
+    const dataDir = o.dataDir ?? defaultDataDir();
     const s = await backupStore({
-      dataDir: o.dataDir ?? defaultDataDir(),
-      key: await storeKey(o),
+      dataDir,
+      key: await storeKey(o, dataDir),
       out: o.out,
     });
     process.stdout.write(
