@@ -16,7 +16,7 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
-import { storeFailure } from '../adapters/sqlite/store-failure.ts';
+import { asStoreError, storeFailure } from '../adapters/sqlite/store-failure.ts';
 import { openLocalStorage, type SqliteLocalStorage } from '../adapters/sqlite/local-storage.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
@@ -183,11 +183,28 @@ function engineOver(
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
       if (closed) throw new Error('the local engine is closed');
-      // Its synchronous part neither joins nor reads into a unit of work open now (storage.between).
-      const out = await storage.between(() => fn(...args));
-      await durable.settled();
-      return out;
+      try {
+        // Its synchronous part neither joins nor reads into a unit of work open now (storage.between).
+        const out = await storage.between(() => fn(...args));
+        await durable.settled();
+        return out;
+      } catch (e) {
+        const told = asStoreError(e);
+        if (told !== e) logStoreFailure(e);
+        throw told;
+      }
     };
+  // What the disk said goes to the log, which the caller's store_unavailable points to: once a
+  // minute, as a full disk fails every write of an import.
+  let loggedAt = -Infinity;
+  const logStoreFailure = (e: unknown) => {
+    if (Date.now() - loggedAt < 60_000) return;
+    loggedAt = Date.now();
+    logger.error('the store cannot be written or read now; requests get store_unavailable', {
+      code: (e as { code?: unknown }).code,
+      error: (e as Error).message,
+    });
+  };
   // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
   // on a timer that would also wake an idle device four times a second.
   const writing = pendingWrites();

@@ -1,3 +1,5 @@
+import { MnemoError } from '../../errors/mnemo-error.ts';
+
 /**
  * SQLite failures of the store rather than of a job: another connection holds the write lock (or wrote
  * since this batch began reading), the disk is full or failing, memory ran out. The same job succeeds
@@ -9,4 +11,40 @@ export function storeFailure(e: unknown): boolean {
     typeof code === 'string' &&
     /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|PROTOCOL|INTERRUPT|CANTOPEN)(_|$)/.test(code)
   );
+}
+
+/** The store's disk is full: SQLite's SQLITE_FULL, or ENOSPC from syncing the WAL (wal-sync.ts). */
+function diskFull(code: string): boolean {
+  return /^SQLITE_FULL(_|$)/.test(code) || code === 'ENOSPC';
+}
+
+/** The store's file cannot be written or read now: made read-only, on a failing or vanished disk. */
+function fileUnusable(code: string): boolean {
+  return /^SQLITE_(IOERR|READONLY|CANTOPEN)(_|$)/.test(code) || ['EIO', 'EROFS'].includes(code);
+}
+
+/**
+ * A failure of the store's disk as the caller is told of it: `store_unavailable` (503, retry after a
+ * pause), as the PostgreSQL engine says of a database out of disk, rather than an unhandled
+ * `internal_error` that tells a person or an importer nothing they can act on. Other failures pass
+ * through as they are. A write failed this way may have been kept only if it failed as the WAL was
+ * synced, hence the advice to resend with the same Idempotency-Key.
+ */
+export function asStoreError(e: unknown): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return e;
+  const what = diskFull(code)
+    ? 'The disk holding this Mnemo store is full: free some space there, then retry'
+    : fileUnusable(code)
+      ? "This Mnemo store's file cannot be written or read now (its disk is failing or gone, or it " +
+        "was made read-only; the server's log says which): retry once that is mended"
+      : null;
+  if (what === null) return e;
+  const err = new MnemoError(
+    'store_unavailable',
+    `${what}. A write that failed this way may have been kept only if it failed as it was synced, ` +
+      'so resend rememberRecord with the same Idempotency-Key.',
+  );
+  err.cause = e;
+  return err;
 }
