@@ -188,6 +188,29 @@ describe('mnemo backup and mnemo restore', () => {
     assert.ok(c.stderr.includes(cut), c.stderr);
     assert.equal(existsSync(fresh), false);
   });
+
+  it('a damaged store: backup and the engine refuse it naming it and the way back, and leave it', async () => {
+    const damaged = join(root, 'damaged');
+    assert.equal(
+      mnemo('restore', '--data-dir', damaged, '--db-key-file', keyFile, '--from', backup).status,
+      0,
+    );
+    const store = join(damaged, 'mnemo.db');
+    // Cut off after its first pages, as a disk or a copy that failed part way leaves it.
+    writeFileSync(store, readFileSync(store).subarray(0, 8192));
+    const before = readFileSync(store);
+    const says = new RegExp(
+      `the Mnemo store ${store.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*mnemo restore --from FILE`,
+    );
+    const out = join(root, 'of-damaged.mnemo-backup');
+    const r = mnemo('backup', '--data-dir', damaged, '--db-key-file', keyFile, '--out', out);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /no backup was written/);
+    assert.match(r.stderr, says);
+    assert.equal(existsSync(out), false);
+    await assert.rejects(createLocalEngine({ dataDir: damaged, dbKey: 'backup-test-key' }), says);
+    assert.deepEqual(readFileSync(store), before, 'the damaged store is as it was');
+  });
 });
 
 describe('restoreStore', () => {

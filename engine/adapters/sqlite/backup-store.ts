@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { holderFileName, lockDataDir, lockFileName } from './data-dir-lock.ts';
 import { latestSchemaVersion } from './migrate.ts';
+import { storeOpenFailure } from './open-failure.ts';
 import { unlockDatabase, type Db } from './open-database.ts';
 import { storeFileName } from './store.ts';
 
@@ -149,8 +150,24 @@ export function backupStore(opts: { dataDir: string; key: string | Buffer; out: 
     } catch {
       // Never created, or gone already.
     }
-    throw e;
+    throw backupFailure(e, opts.dataDir, out);
   }
+}
+
+/** SQLite's words name no file: a full disk is the backup's, anything else the store's (open-failure.ts). */
+function backupFailure(e: unknown, dataDir: string, out: string): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^SQLITE_FULL(_|$)/.test(code)) {
+    const told = new Error(
+      `the disk holding ${dirname(out)} is full (SQLite: ${(e as Error).message}): no backup was written; ` +
+        'free some space there or name a file on another disk',
+    );
+    told.cause = e;
+    return told;
+  }
+  const told = storeOpenFailure(e, dataDir);
+  if (told !== e) (told as Error).message = `no backup was written: ${(told as Error).message}`;
+  return told;
 }
 
 export interface RestoreSummary extends BackupSummary {
@@ -201,7 +218,12 @@ export function restoreStore(opts: {
   if (!existsSync(from)) throw new Error(`there is no backup at ${from}`);
   // A restore that fails must not leave a data dir behind (with its lock file) that it made itself.
   const madeDataDir = !existsSync(opts.dataDir);
-  const lock = lockDataDir(opts.dataDir);
+  let lock: ReturnType<typeof lockDataDir>;
+  try {
+    lock = lockDataDir(opts.dataDir);
+  } catch (e) {
+    throw storeOpenFailure(e, opts.dataDir);
+  }
   let restored = false;
   try {
     const target = join(opts.dataDir, storeFileName);
@@ -224,7 +246,7 @@ export function restoreStore(opts: {
       } catch {
         // Never created.
       }
-      throw namingBackup(e, from);
+      throw namingBackup(e, from, opts.dataDir);
     }
     let replaced: string | null = null;
     const present = ['', ...sidecars].filter((suffix) => existsSync(`${target}${suffix}`));
@@ -275,8 +297,17 @@ function removeIfEmpty(dir: string): void {
 }
 
 /** SQLite's own words ("database disk image is malformed") say nothing of which file; these do. */
-function namingBackup(e: unknown, from: string): unknown {
+function namingBackup(e: unknown, from: string, dataDir: string): unknown {
   if (!(e instanceof Error) || e.message.includes(from)) return e;
+  // Not the backup's fault: the copy it was being made into had no room.
+  if (/^SQLITE_FULL(_|$)/.test(String((e as { code?: unknown }).code))) {
+    const full = new Error(
+      `cannot restore ${from}: the disk holding ${dataDir} is full (SQLite: ${e.message}); nothing was ` +
+        'restored and the store there is as it was. Free some space there, then try again',
+    );
+    full.cause = e;
+    return full;
+  }
   const named = new Error(`cannot restore ${from}: ${e.message} (is the file whole, and a Mnemo backup?)`);
   named.cause = e;
   return named;

@@ -10,7 +10,8 @@ import type {
 } from '../../ports/index.ts';
 import { startBackgroundCheckpoints, type BackgroundCheckpoints } from './background-checkpoints.ts';
 import { sqliteBrains } from './brain-repository.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { storeOpenFailure } from './open-failure.ts';
 import { sqliteUpgradeList } from './derivation-upgrade.ts';
 import { sqliteDeviceSync } from './device-sync.ts';
 import { sqliteIndexQueue } from './index-queue.ts';
@@ -81,13 +82,18 @@ export interface SqliteLocalStorage {
 /** Locks the data dir and opens the store in it; a failure leaves neither held. */
 export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
   // Before the store opens: a second engine on this data dir is refused, not left to race this one.
-  const lock = lockDataDir(o.dataDir);
+  let lock: DataDirLock;
+  try {
+    lock = lockDataDir(o.dataDir);
+  } catch (e) {
+    throw storeOpenFailure(e, o.dataDir);
+  }
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore({ dataDir: o.dataDir, key: o.key, durability: o.durability });
   } catch (e) {
     lock.release();
-    throw e;
+    throw storeOpenFailure(e, o.dataDir);
   }
   const closeStore = () => {
     try {
@@ -139,6 +145,6 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
     };
   } catch (e) {
     closeStore();
-    throw e;
+    throw storeOpenFailure(e, o.dataDir);
   }
 }
