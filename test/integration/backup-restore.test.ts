@@ -130,6 +130,8 @@ describe('mnemo backup and mnemo restore', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^restored 1 Brain, 2 Records, 2 Memories from /);
     assert.doesNotMatch(r.stdout, /replaced/);
+    // serve looks in the config dir for its key unless told: the restore says which key it needs.
+    assert.ok(r.stderr.includes(`start mnemo serve with --db-key-file ${keyFile} too`), r.stderr);
     const { server, call } = await serve(fresh);
     try {
       assert.deepEqual(await recordTexts(call), ['I like green tea.', `My locker code is ${marker}.`]);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ResolvedDbKey } from '../../../engine/index.ts';
 import { defaultDataDir } from '../../data-dir.ts';
 
 interface Where {
@@ -24,9 +25,21 @@ function counts(s: { brains: number; records: number; memories: number }): strin
 }
 
 /** The key of a store that exists: never a new one (resolve-db-key.ts would create one for a new store). */
-async function storeKey(o: Where, dataDir?: string): Promise<string> {
+async function storeKey(o: Where, dataDir?: string): Promise<ResolvedDbKey> {
   const { locateDbKey } = await import('../../../engine/index.ts');
-  return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false, dataDir }).key;
+  return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false, dataDir });
+}
+
+/**
+ * A restored store opens only with the backup's key, and serve looks in the config dir unless told
+ * otherwise: without this, a restore on a new machine with --db-key-file ended in serve's refusal.
+ */
+function keyReminder(key: ResolvedDbKey): string {
+  if (key.source === 'env')
+    return 'the restored store opens with the key in MNEMO_DB_KEY: set it for mnemo serve too';
+  if (key.source === 'file')
+    return `the restored store opens with the key in ${key.path}: start mnemo serve with --db-key-file ${key.path} too`;
+  return '';
 }
 
 export function register(program: Command): void {
@@ -43,7 +56,7 @@ export function register(program: Command): void {
     const dataDir = o.dataDir ?? defaultDataDir();
     const s = await backupStore({
       dataDir,
-      key: await storeKey(o, dataDir),
+      key: (await storeKey(o, dataDir)).key,
       out: o.out,
     });
     process.stdout.write(
@@ -61,9 +74,10 @@ export function register(program: Command): void {
       .requiredOption('--from <file>', "a file written by 'mnemo backup'"),
   ).action(async (o: Where & { from: string }) => {
     const { restoreStore } = await import('../../../engine/index.ts');
+    const key = await storeKey(o);
     const s = await restoreStore({
       dataDir: o.dataDir ?? defaultDataDir(),
-      key: await storeKey(o),
+      key: key.key,
       from: o.from,
     });
     process.stdout.write(
@@ -71,5 +85,8 @@ export function register(program: Command): void {
         (s.replaced ? `; the store it replaced is at ${s.replaced}` : '') +
         '\n',
     );
+    // On stderr: the line above is the summary scripts read.
+    const reminder = keyReminder(key);
+    if (reminder) process.stderr.write(`mnemo: ${reminder}\n`);
   });
 }
