@@ -155,7 +155,7 @@ export function backupStore(opts: { dataDir: string; key: string | Buffer; out: 
 }
 
 /** SQLite's words name no file: a full disk is the backup's, anything else the store's (open-failure.ts). */
-function backupFailure(e: unknown, dataDir: string, out: string): unknown {
+export function backupFailure(e: unknown, dataDir: string, out: string): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^SQLITE_FULL(_|$)/.test(code)) {
     const told = new Error(
@@ -166,7 +166,12 @@ function backupFailure(e: unknown, dataDir: string, out: string): unknown {
     return told;
   }
   const told = storeOpenFailure(e, dataDir);
-  if (told !== e) (told as Error).message = `no backup was written: ${(told as Error).message}`;
+  if (told === e) return e;
+  (told as Error).message = `no backup was written: ${(told as Error).message}`;
+  // A store on a disk mounted read-only (an old machine's, a snapshot): SQLite cannot read it in place.
+  if (/^SQLITE_(READONLY|CANTOPEN)(_|$)/.test(String(code)))
+    (told as Error).message +=
+      '. To back up a store on a read-only disk, copy its data dir to a writable place and back up the copy';
   return told;
 }
 
