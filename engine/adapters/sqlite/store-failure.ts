@@ -33,6 +33,16 @@ function fileUnusable(code: string): boolean {
 export function asStoreError(e: unknown): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return e;
+  if (code === 'MNEMO_WAL_SYNC_FAILED') {
+    const err = new MnemoError(
+      'store_unavailable',
+      "This Mnemo store could not make its writes durable (its disk failed a sync; the server's log says " +
+        'how), so it takes no more requests until Mnemo is restarted, which recovers it from what is on ' +
+        'disk. Then resend writes not acknowledged with the same Idempotency-Key.',
+    );
+    err.cause = e;
+    return err;
+  }
   const what = diskFull(code)
     ? 'The disk holding this Mnemo store is full: free some space there, then retry'
     : fileUnusable(code)

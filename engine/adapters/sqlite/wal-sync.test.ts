@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore } from './store.ts';
+import type { MnemoError } from '../../errors/mnemo-error.ts';
+import { asStoreError } from './store-failure.ts';
 import { createWalSync } from './wal-sync.ts';
 
 function store() {
@@ -90,5 +92,28 @@ describe('WAL sync', () => {
     s.close();
     await sync.close();
     assert.equal(onWal(), 0);
+  });
+
+  it('answers nothing after a failed sync, as the next one may succeed over pages the kernel dropped', async () => {
+    const s = store();
+    let fail = true;
+    const sync = createWalSync(s, {
+      sync: async () => {
+        if (fail) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      },
+      close: async () => {},
+    });
+    s.run('INSERT INTO t VALUES (1)');
+    await assert.rejects(sync.settled(), /could not be synced to disk \(EIO: i\/o error, fsync\)/);
+    // The disk answers again: a later commit must still not be acknowledged over a possible hole.
+    fail = false;
+    s.run('INSERT INTO t VALUES (2)');
+    await assert.rejects(sync.settled(), { code: 'MNEMO_WAL_SYNC_FAILED' });
+    const refused = await sync.settled().catch((e: unknown) => e);
+    assert.equal((refused as { code?: string }).code, 'MNEMO_WAL_SYNC_FAILED', 'nor a read');
+    // What the caller is told: 503, and that a restart recovers the store.
+    const told = asStoreError(refused) as MnemoError;
+    assert.equal(told.code, 'store_unavailable');
+    assert.match(told.message, /until Mnemo is restarted/);
   });
 });

@@ -21,6 +21,22 @@ export interface WalSync {
   close(): Promise<void>;
 }
 
+/**
+ * The store's log could not be made durable: every request after it is refused until the store is
+ * opened again, which recovers it from what is on disk.
+ */
+export class WalSyncFailedError extends Error {
+  readonly code = 'MNEMO_WAL_SYNC_FAILED';
+  constructor(cause: unknown) {
+    super(
+      `the store's log could not be synced to disk (${(cause as Error).message}): writes since the last ` +
+        'sync may not be on disk, so the store takes no more requests until it is opened again',
+    );
+    this.name = 'WalSyncFailedError';
+    this.cause = cause;
+  }
+}
+
 /** For stores opened with durability 'normal' (process crashes only): nothing to wait for. */
 export const noWalSync: WalSync = { settled: () => Promise.resolve(), close: () => Promise.resolve() };
 
@@ -40,22 +56,34 @@ export function createWalSync(store: Store, syncer: LogSyncer = logSyncer(store)
   const changes = () => store.get<{ c: number }>('SELECT total_changes() AS c')!.c;
   let synced = changes();
   let running: Promise<void> | null = null;
+  // After a failed fsync the kernel may have dropped the log's unwritten pages and report the next
+  // fsync as a success (PostgreSQL's "fsyncgate"): a later commit would be acknowledged over a hole in
+  // the log, and WAL recovery keeps only the prefix before a hole. So nothing is answered after one.
+  let failed: WalSyncFailedError | null = null;
 
   return {
     async settled() {
+      if (failed) throw failed;
       // Closing checkpointed the WAL into the main file and synced both.
       if (!store.db.open) return;
       // What was committed when asked; commits made after it wait for a sync of their own.
       const target = changes();
       for (;;) {
+        if (failed) throw failed;
         if (!store.db.open || synced >= target) return;
         const now = changes();
         if (!running) {
           running = syncer
             .sync()
-            .then(() => {
-              if (now > synced) synced = now;
-            })
+            .then(
+              () => {
+                if (now > synced) synced = now;
+              },
+              (e: unknown) => {
+                failed ??= new WalSyncFailedError(e);
+                throw failed;
+              },
+            )
             .finally(() => (running = null));
         }
         // An fsync already under way may have begun before this commit: wait for it, then look again.
