@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -125,5 +125,23 @@ describe('local engine: persistence and encryption at rest', () => {
     assert.ok(!existsSync(join(configDir, 'db.key')));
     // A data dir with no store yet still gets its first key.
     assert.equal(locateDbKey({ env: {}, configDir, dataDir: tempDir() }).source, 'generated');
+  });
+
+  it('says a config dir it cannot look in or write to is that, and how to give the key instead', () => {
+    // A file where the config dir should be: the key cannot be looked for, nor made there.
+    const notADir = join(tempDir(), 'config');
+    writeFileSync(notADir, 'not a folder');
+    assert.throws(
+      () => locateDbKey({ env: {}, configDir: notADir }),
+      /^Error: cannot look for the database key file .*config\/db\.key: .*ENOTDIR.*MNEMO_DB_KEY or --db-key-file$/,
+    );
+    // A db.key that links to nowhere (a dotfiles link to a drive not mounted): no key to read, and none
+    // can be made in its place.
+    const linked = tempDir();
+    symlinkSync(join(linked, 'unmounted', 'db.key'), join(linked, 'db.key'));
+    assert.throws(
+      () => locateDbKey({ env: {}, configDir: linked }),
+      /^Error: cannot make the database key file .*db\.key: EEXIST.*a folder this user can write, or give a key with MNEMO_DB_KEY or --db-key-file$/,
+    );
   });
 });

@@ -73,7 +73,7 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   }
   const dir = opts.configDir ?? defaultConfigDir(env);
   const path = join(dir, 'db.key');
-  if (existsSync(path)) return { key: readKeyFile(path), source: 'config', path };
+  if (keyFileThere(path)) return { key: readKeyFile(path), source: 'config', path };
   const store = opts.dataDir === undefined ? undefined : join(opts.dataDir, storeFileName);
   // A key made now could only be refused by that store as "wrong", hiding that its own key is missing,
   // and would stay behind in the config dir, where the store's own key has to go back.
@@ -85,18 +85,39 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
     );
   if (opts.create === false)
     throw new Error(`no database key: set MNEMO_DB_KEY, pass --db-key-file, or put the key in ${path}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = newStoreKey();
   // 'wx' fails if another process created it meanwhile: then read theirs instead of clobbering it.
   try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(path, `${key}\n`, { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST' && keyFileThere(path))
       return { key: readKeyFile(path), source: 'config', path };
-    throw e;
+    throw new Error(
+      `cannot make the database key file ${path}: ${(e as Error).message}. Make ${dir} a folder this ` +
+        'user can write, or give a key with MNEMO_DB_KEY or --db-key-file',
+    );
   }
   chmodSync(path, 0o600);
   return { key, source: 'generated', path };
+}
+
+/**
+ * Whether the key file is there. A folder that cannot be searched is not "no key": a key made in its
+ * place would be refused by the store as wrong, or fail on the same folder with a bare EACCES.
+ */
+function keyFileThere(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    throw new Error(
+      `cannot look for the database key file ${path}: ${(e as Error).message}. Make its folder readable by ` +
+        'this user, or give the key with MNEMO_DB_KEY or --db-key-file',
+    );
+  }
 }
 
 function readKeyFile(path: string): string {
