@@ -499,60 +499,51 @@ describe('a correction pulled from a remote', () => {
     watermark: `wm_${id}`,
     removed: [],
   });
-  const fact = (predicate: string, visibility: 'shareable' | 'local_only') => ({
-    content: { kind: 'fact' as const, subject: 'Ana', predicate, value: '1234' },
-    visibility,
-  });
-
-  it('withdraws this device’s Memory of the Records and statement its target names', async () => {
+  /**
+   * Brain `brain`, paired, holding `fact`; a correction pulled with id `pulledId` whose target names
+   * that Record and its Memory's statement. What became of the Memory.
+   */
+  const afterPulledCorrection = async (
+    brain: string,
+    fact: { predicate: string; value: string; visibility: 'shareable' | 'local_only' | 'redacted_summary' },
+    pulledId: string,
+  ): Promise<string> => {
     const e = engine();
-    await e.createBrain(t, { id: 'ana' });
-    const pairingId = await pairWithHub(e.sync!);
-    const { record } = await e.rememberRecord(t, 'ana', fact('has a room number', 'shareable'), {});
-    await e.idle();
-    const [m] = (await e.listMemories(t, 'ana', { limit: 50 })).data;
-    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3171', [record.id], m!.statement);
-    assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), { pulled: 1, skipped: 0 });
-    await e.idle();
-    assert.equal((await e.getMemory(t, 'ana', m!.id)).status, 'retracted');
-  });
-
-  it('never corrects a Memory that rests on a local_only Record, whatever its target names', async () => {
-    const e = engine();
-    await e.createBrain(t, { id: 'bea' });
-    await e.sync!.pair(t, 'bea', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
-    const pairingId = (await e.sync!.remoteOf(t, 'bea')).pairingId;
-    const { record } = await e.rememberRecord(t, 'bea', fact('has a locker code', 'local_only'), {});
-    await e.idle();
-    const [m] = (await e.listMemories(t, 'bea', { limit: 50 })).data;
-    // A remote that guessed the local_only Record's id and its Memory's words.
-    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3172', [record.id], m!.statement);
-    assert.deepEqual(await e.sync!.applyPulled(t, 'bea', pairingId, page), { pulled: 1, skipped: 0 });
-    await e.idle();
-    assert.equal((await e.getMemory(t, 'bea', m!.id)).status, 'active');
-  });
-
-  it('never corrects a Memory of a redacted_summary Record: only its copy, under another id, travelled', async () => {
-    const e = engine();
-    await e.createBrain(t, { id: 'cai' });
-    await e.sync!.pair(t, 'cai', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
-    const pairingId = (await e.sync!.remoteOf(t, 'cai')).pairingId;
+    await e.createBrain(t, { id: brain });
+    await e.sync!.pair(t, brain, { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const pairingId = (await e.sync!.remoteOf(t, brain)).pairingId;
     const { record } = await e.rememberRecord(
       t,
-      'cai',
+      brain,
       {
-        content: { kind: 'fact', subject: 'Ana', predicate: 'has a diagnosis', value: 'asthma' },
-        visibility: 'redacted_summary',
+        content: { kind: 'fact', subject: 'Ana', predicate: fact.predicate, value: fact.value },
+        visibility: fact.visibility,
       },
       {},
     );
     await e.idle();
-    const [m] = (await e.listMemories(t, 'cai', { limit: 50 })).data;
-    // A remote that guessed the original's id (ULIDs written together are near) and its Memory's words.
-    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3173', [record.id], m!.statement);
-    assert.deepEqual(await e.sync!.applyPulled(t, 'cai', pairingId, page), { pulled: 1, skipped: 0 });
+    const [m] = (await e.listMemories(t, brain, { limit: 50 })).data;
+    const page = correctionPage(pulledId, [record.id], m!.statement);
+    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), { pulled: 1, skipped: 0 });
     await e.idle();
-    assert.equal((await e.getMemory(t, 'cai', m!.id)).status, 'active');
+    return (await e.getMemory(t, brain, m!.id)).status;
+  };
+
+  it('withdraws this device’s Memory of the Records and statement its target names', async () => {
+    const fact = { predicate: 'has a room number', value: '1234', visibility: 'shareable' } as const;
+    assert.equal(await afterPulledCorrection('ana', fact, 'rec_01M8GA4DNAKFBAD9VVVCSJ3171'), 'retracted');
+  });
+
+  it('never corrects a Memory that rests on a local_only Record, whatever its target names', async () => {
+    // A remote that guessed the local_only Record's id and its Memory's words.
+    const fact = { predicate: 'has a locker code', value: '1234', visibility: 'local_only' } as const;
+    assert.equal(await afterPulledCorrection('bea', fact, 'rec_01M8GA4DNAKFBAD9VVVCSJ3172'), 'active');
+  });
+
+  it('never corrects a Memory of a redacted_summary Record: only its copy, under another id, travelled', async () => {
+    // A remote that guessed the original's id (ULIDs written together are near) and its Memory's words.
+    const fact = { predicate: 'has a diagnosis', value: 'asthma', visibility: 'redacted_summary' } as const;
+    assert.equal(await afterPulledCorrection('cai', fact, 'rec_01M8GA4DNAKFBAD9VVVCSJ3173'), 'active');
   });
 });
 
