@@ -475,10 +475,9 @@ describe('the removals of a pulled page', () => {
   });
 });
 
-describe('a correction pulled from a remote', () => {
-  const engine = engineFor('pulled-correction');
-  /** A page of one correction Record, whose target names `records` and `statement`. */
-  const correctionPage = (id: string, records: string[], statement: string): RecordPage => ({
+/** A page of one correction Record, whose target names `records` and `statement`. */
+function correctionPage(id: string, records: string[], statement: string): RecordPage {
+  return {
     data: [
       {
         id,
@@ -498,7 +497,11 @@ describe('a correction pulled from a remote', () => {
     next_cursor: null,
     watermark: `wm_${id}`,
     removed: [],
-  });
+  };
+}
+
+describe('a correction pulled from a remote', () => {
+  const engine = engineFor('pulled-correction');
   /**
    * Brain `brain`, paired, holding `fact`; a correction pulled with id `pulledId` whose target names
    * that Record and its Memory's statement. What became of the Memory.
@@ -579,31 +582,7 @@ describe('a correction pulled while its Memory waits to be derived again', () =>
     assert.deepEqual([...m!.citations.map((c) => c.record_id)].sort(), [kept, other].sort());
     // One of its Records forgotten: the Memory rests on the other, pending re-derivation meanwhile.
     await e.forgetRecord(t, 'ana', other);
-    const page: RecordPage = {
-      data: [
-        {
-          id: 'rec_01M8GA4DNAKFBAD9VVVCSJ3181',
-          object: 'record',
-          status: 'ready',
-          kind: 'correction',
-          content: {
-            kind: 'correction',
-            corrects: 'mem_elsewhere',
-            target: { records: [kept], statement: m!.statement },
-          },
-          source: { name: null, external_id: null, trust: 'medium' },
-          visibility: 'shareable',
-          erasable: true,
-          occurred_at: '2026-01-01T00:00:00.000Z',
-          memory_ids: [],
-          created_at: '2026-01-01T00:00:00.000Z',
-        } as unknown as RecordPage['data'][number],
-      ],
-      has_more: false,
-      next_cursor: null,
-      watermark: 'wm_pending',
-      removed: [],
-    };
+    const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3181', [kept], m!.statement);
     assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), { pulled: 1, skipped: 0 });
     for (let i = 0; i < 40; i++) {
       await e.idle();
