@@ -1,4 +1,5 @@
-import { MnemoError } from '../../errors/mnemo-error.ts';
+import type { MnemoError } from '../../errors/mnemo-error.ts';
+import { storeUnavailableError } from '../../errors/store-unavailable.ts';
 
 /**
  * PostgreSQL failures of the database rather than of a job: the connection or server is gone or
@@ -41,14 +42,10 @@ export function unreachable(e: unknown): boolean {
  * itself, not an unhandled one. A write cut off at its COMMIT may have been applied, hence the advice.
  */
 export function storeUnavailable(cause: unknown): MnemoError {
-  const err = new MnemoError(
-    'store_unavailable',
-    'The database cannot be reached now (down, restarting or failing over). Retry once after a pause; ' +
-      'a write may have been applied if the connection was lost as it committed, so resend rememberRecord ' +
-      'with the same Idempotency-Key.',
+  return storeUnavailableError(
+    'The database cannot be reached now (down, restarting or failing over): retry once after a pause',
+    cause,
   );
-  err.cause = cause;
-  return err;
 }
 
 /** Every connection of this process's pool stayed in use past the pool's wait (client.ts). */
@@ -69,12 +66,9 @@ export function overloaded(e: unknown): boolean {
 export function asStoreError(e: unknown): unknown {
   if (unreachable(e)) return storeUnavailable(e);
   if (!overloaded(e)) return e;
-  const err = new MnemoError(
-    'store_unavailable',
+  return storeUnavailableError(
     'The database is overloaded now (every connection this server holds to it is busy, or it is out of ' +
-      'connections, memory or disk). Retry once after a pause; a write may have been applied if it ' +
-      'failed as it committed, so resend rememberRecord with the same Idempotency-Key.',
+      'connections, memory or disk): retry once after a pause',
+    e,
   );
-  err.cause = e;
-  return err;
 }

@@ -1,4 +1,4 @@
-import { MnemoError } from '../../errors/mnemo-error.ts';
+import { storeUnavailableError } from '../../errors/store-unavailable.ts';
 
 /**
  * SQLite failures of the store rather than of a job: another connection holds the write lock (or wrote
@@ -33,28 +33,17 @@ function fileUnusable(code: string): boolean {
 export function asStoreError(e: unknown): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return e;
-  if (code === 'MNEMO_WAL_SYNC_FAILED') {
-    const err = new MnemoError(
-      'store_unavailable',
+  if (code === 'MNEMO_WAL_SYNC_FAILED')
+    return storeUnavailableError(
       "This Mnemo store could not make its writes durable (its disk failed a sync; the server's log says " +
-        'how), so it takes no more requests until Mnemo is restarted, which recovers it from what is on ' +
-        'disk. Then resend writes not acknowledged with the same Idempotency-Key.',
+        'how), so it takes no more requests until Mnemo is restarted, which recovers it from what is on disk',
+      e,
     );
-    err.cause = e;
-    return err;
-  }
   const what = diskFull(code)
     ? 'The disk holding this Mnemo store is full: free some space there, then retry'
     : fileUnusable(code)
       ? "This Mnemo store's file cannot be written or read now (its disk is failing or gone, or it " +
         "was made read-only; the server's log says which): retry once that is mended"
       : null;
-  if (what === null) return e;
-  const err = new MnemoError(
-    'store_unavailable',
-    `${what}. A write that failed this way may have been kept only if it failed as it was synced, ` +
-      'so resend rememberRecord with the same Idempotency-Key.',
-  );
-  err.cause = e;
-  return err;
+  return what === null ? e : storeUnavailableError(what, e);
 }
