@@ -153,9 +153,9 @@ export async function openPostgresEngine(
               options.logger?.info('the database is reachable again', {
                 after_s: Math.round(downMs / 100) / 10,
               }),
-            busy: (failed) =>
+            busy: (failed, cause) =>
               options.logger?.warn(
-                "every connection of this process's pool stayed busy for 15 s: requests failed with store_unavailable; the database is slow, or the pool is too small for this process's load (MNEMO_PG_POOL_SIZE)",
+                `${(cause as Error).message}: requests failed with store_unavailable; the database is slow, or the pool is too small for this process's load (MNEMO_PG_POOL_SIZE)`,
                 { failed },
               ),
           },

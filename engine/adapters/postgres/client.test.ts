@@ -182,6 +182,7 @@ describe('a pool whose connections are all busy, and one that cannot connect', {
         (e: unknown) => e,
       );
       assert.ok(poolBusy(waited), String(waited));
+      assert.match(String(waited), /pool's 1 connections to the database stayed in use for 0\.3 s/);
       assert.ok(!unreachable(waited), 'a busy pool is not an outage');
       assert.ok(storeFailure(waited), 'derivation waits it out instead of counting a failed attempt');
       await db.ping(1000);

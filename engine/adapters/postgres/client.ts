@@ -166,8 +166,11 @@ const waitTimedOut = 'timeout exceeded when trying to connect';
  */
 export class PoolBusyError extends Error {
   readonly code = 'MNEMO_POOL_BUSY';
-  constructor(size: number, cause: unknown) {
-    super(`every one of the pool's ${size} connections to the database stayed in use`, { cause });
+  constructor(size: number, waitedMs: number, cause: unknown) {
+    super(
+      `every one of the pool's ${size} connections to the database stayed in use for ${waitedMs / 1000} s`,
+      { cause },
+    );
   }
 }
 
@@ -235,7 +238,9 @@ export function poolClient(pool: pg.Pool): PgClient {
   pool.on('connect', () => live++);
   pool.on('remove', () => live--);
   const busyOr = (e: unknown): unknown =>
-    e instanceof Error && e.message === waitTimedOut && live >= size ? new PoolBusyError(size, e) : e;
+    e instanceof Error && e.message === waitTimedOut && live >= size
+      ? new PoolBusyError(size, pool.options.connectionTimeoutMillis ?? 0, e)
+      : e;
   const pinger = pingConnection(pool.options);
   const run =
     (on: pg.Pool | pg.PoolClient) =>

@@ -29,13 +29,13 @@ test('an outage is told once and its end once; a busy pool at most once a minute
     {
       lost: () => told.push('lost'),
       back: (ms) => told.push(`back after ${ms}`),
-      busy: (n) => told.push(`busy ${n}`),
+      busy: (n, cause) => told.push(`busy ${n}: ${(cause as Error).message}`),
     },
     () => clock,
   );
   const attempt = () => db.query('SELECT 1').catch(() => {});
 
-  failing.now = new PoolBusyError(10, new Error('timeout exceeded when trying to connect'));
+  failing.now = new PoolBusyError(10, 15_000, new Error('timeout exceeded when trying to connect'));
   for (let i = 0; i < 3; i++) await attempt();
   clock = 30_000;
   await attempt();
@@ -43,7 +43,12 @@ test('an outage is told once and its end once; a busy pool at most once a minute
   await attempt();
   failing.now = null;
   await attempt();
-  assert.deepEqual(told, ['busy 1', 'busy 4'], 'a busy pool is no outage, and has no end to tell');
+  const busyLine = "busy %d: every one of the pool's 10 connections to the database stayed in use for 15 s";
+  assert.deepEqual(
+    told,
+    [busyLine.replace('%d', '1'), busyLine.replace('%d', '4')],
+    'a busy pool is no outage, and has no end to tell',
+  );
 
   told.length = 0;
   failing.now = withCode('ECONNREFUSED');

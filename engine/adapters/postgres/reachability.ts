@@ -9,7 +9,7 @@ export interface ReachabilityHooks {
    * Calls failed because every connection of the pool stayed busy (the database answers, but not soon
    * enough for this process's load): told at most once a minute, with how many failed since.
    */
-  busy?(failed: number): void;
+  busy?(failed: number, cause: unknown): void;
 }
 
 /** How often an operator is told, at most, that the pool stayed full. */
@@ -45,7 +45,7 @@ export function watchReachability(
         busySinceTold++;
         if (now() - busyToldAt >= busyEveryMs) {
           busyToldAt = now();
-          hooks.busy?.(busySinceTold);
+          hooks.busy?.(busySinceTold, e);
           busySinceTold = 0;
         }
       }

@@ -36,7 +36,7 @@ test('an operation that could not reach the database is store_unavailable, its c
 });
 
 test('a database that answers but cannot take the work is store_unavailable saying so, and no outage', () => {
-  const busy = new PoolBusyError(10, new Error('timeout exceeded when trying to connect'));
+  const busy = new PoolBusyError(10, 15_000, new Error('timeout exceeded when trying to connect'));
   for (const e of [busy, withCode('53300'), withCode('53100')]) {
     assert.ok(overloaded(e) && storeFailure(e) && !unreachable(e), e.message);
     const told = asStoreError(e);
