@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { truncateSync } from 'node:fs';
+import { appendFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { execFileSync } from 'node:child_process';
@@ -59,6 +59,22 @@ test('a conversations.json past the cap is refused with what to do: `mnemo impor
     await assert.rejects(
       collect(parseClaude(join(root, 'huge.json'), { wholeJsonBytes: maxUtf8WholeFileBytes })),
       /more than the 512 MiB a JSON export is read whole up to \(the longest text this runtime holds\); split its conversations/,
+    );
+  } finally {
+    remove();
+  }
+});
+
+test('a conversations.json past 256 MiB that is not UTF-8 is refused, saying so, not read as Windows-1252', async () => {
+  const { root, remove } = writeTree({ 'conversations.json': '' });
+  const file = join(root, 'conversations.json');
+  try {
+    // Sparse NULs (valid UTF-8) with one byte that is not UTF-8 at the end: read, then refused.
+    truncateSync(file, maxWholeFileBytes + 1);
+    appendFileSync(file, Buffer.from([0xff]));
+    await assert.rejects(
+      collect(parseChatgpt(file, { wholeJsonBytes: maxUtf8WholeFileBytes })),
+      /^Error: the file holds 268435458 bytes \(256 MiB\) and is not UTF-8: a file that is not is read whole up to 256 MiB; split its conversations/,
     );
   } finally {
     remove();

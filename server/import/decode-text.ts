@@ -9,8 +9,11 @@ import { getHeapStatistics } from 'node:v8';
 export function decodeText(buf: Uint8Array): string {
   if (buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
   if (buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
-  return utf8OrWindows1252(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf);
+  return utf8OrWindows1252(withoutUtf8Bom(buf));
 }
+
+const withoutUtf8Bom = (buf: Uint8Array): Uint8Array =>
+  buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
 
 /**
  * Windows-1252's 0x80-0x9F, by the WHATWG table (the five bytes it leaves undefined stand for
@@ -100,13 +103,16 @@ export async function readJsonExportText(path: string, max = maxWholeFileBytes):
         `NODE_OPTIONS=--max-old-space-size=${Math.ceil((heap.used_heap_size + size * jsonHeapPerByte) / 2 ** 20 / 1024) * 1024} ` +
         `on a machine with that much memory, or ${split}`,
     );
-  const buf = await readFile(path);
-  if (!isUtf8(buf))
+  // Decoded strictly, in one pass: a byte that is not UTF-8 stops it before any other decoder is tried.
+  try {
+    return strictUtf8.decode(withoutUtf8Bom(await readFile(path)));
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
     throw new Error(
       `the file holds ${size} bytes (${mib(size)}) and is not UTF-8: a file that is not is read whole up to ` +
         `${mib(maxWholeFileBytes)}; ${split}`,
     );
-  return strictUtf8.decode(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf);
+  }
 }
 
 /** The bytes of `path`, refused (before any is read) when there are more than `max` of them. */
