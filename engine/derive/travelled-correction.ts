@@ -66,12 +66,11 @@ export async function applyTravelledCorrection(
   if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing))
     throw new Error('a correction from another side waits for the Records it names to be derived');
   const ids = [...new Set((await uow.memories.citing(named.map((x) => x.id))).map((m) => m.id))];
-  const said = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
+  const versions = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
     (m): m is MemoryVersionRow => m !== null && m.norm === norm,
   );
-  if (said.some((m) => m.pending))
+  if (versions.some((m) => m.pending))
     throw new Error('a correction from another side waits for its Memory to be derived again');
-  const versions = said;
   if (new Set(versions.map((v) => v.lineage)).size !== 1) return;
   const nowMs = Date.parse(now);
   const byVersion = versions.sort((x, y) => y.version - x.version);
