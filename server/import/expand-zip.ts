@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -106,19 +105,29 @@ export async function expandZip(
             );
           limits.take?.(entry.uncompressedSize);
           await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-          // 'wx': of two entries with one name the first stays; nothing is ever written over.
-          const sink = createWriteStream(target, { flags: 'wx', mode: 0o600 });
-          try {
-            await pipeline(await readEntry(zip, entry), sink);
+          // 'wx': of two entries with one name the first stays; nothing is ever written over. Opened
+          // before the entry is read: a stream's own open failed while its entry was still being read,
+          // with no listener yet, and the EEXIST ended the process as an uncaught error.
+          const file = await open(target, 'wx', 0o600).catch((e: unknown) => {
+            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+            return null;
+          });
+          if (file === null) {
+            out.skipped.push({ name, reason: 'a second entry of the same name' });
+          } else {
+            const sink = file.createWriteStream();
+            try {
+              await pipeline(await readEntry(zip, entry), sink);
+            } finally {
+              // Closed by the stream when it ended; a read that failed first leaves it open.
+              if (!sink.closed) await file.close().catch(() => {});
+            }
             // The time the archive gives the file, as unzip keeps it: a note without a date of its
             // own occurs then, so importing the same archive again is the same items, not revisions.
             const when = entry.getLastModDate();
             await utimes(target, when, when);
             out.files += 1;
             out.bytes += entry.uncompressedSize;
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-            out.skipped.push({ name, reason: 'a second entry of the same name' });
           }
         }
         zip.readEntry();
