@@ -77,3 +77,7 @@ test('a role after an employer is part of the job: the sentence is no Memory tha
     [whole, whole],
   ]);
 });
+
+test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is', () => {
+  assert.deepEqual(said('We moved to Lisbon.'), [['Ana lives in Lisbon', 'We moved to Lisbon.']]);
+});

@@ -62,7 +62,8 @@ export function createRuleDeriver(): Deriver {
     // after the slots that points back with "it" stays in the sentence.
     // v9: no claim changed, but a fact predicate that names a sentence's slot is keyed as that slot
     // (slot-key.ts `slotPredicate`: `home_city` is "lives in"); the pass moves such a fact's Memory there.
-    name: 'rules-v9',
+    // v10: "we live in" / "we moved to" holds the speaker's home, as "I moved to" does.
+    name: 'rules-v10',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -12,6 +12,10 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['I work at Globex.', 'works at', 'Globex'],
     ['I am working for Umbrella Corporation now.', 'works at', 'Umbrella Corporation'],
     ['I started a new job at Initech.', 'works at', 'Initech'],
+    // "We" counts the speaker in, for a home.
+    ['We moved to Lisbon.', 'lives in', 'Lisbon'],
+    ["Yes, we've just moved to New York!", 'lives in', 'New York'],
+    ["we're living in Porto now.", 'lives in', 'Porto'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -50,6 +54,9 @@ test('a statement joined after the slot clauses by "and", "but" or ";" stands on
   const s = 'So I live in Porto and my dentist is Carla Silva.';
   assert.deepEqual(slotSentences(s).slots[0]!.clause, [3, 18]);
   assert.equal(s.slice(3, 18), 'I live in Porto');
+  const we = 'So we moved to Porto and my dentist is Carla Silva.';
+  assert.equal(we.slice(...slotSentences(we).slots[0]!.clause), 'we moved to Porto');
+  assert.equal(after('We moved to Porto and my dentist is Carla Silva.'), 'my dentist is Carla Silva.');
   // Words elsewhere than that statement keep the sentence whole; so does a statement of under 3 words.
   for (const s of [
     'Since last month I live in Porto and my dentist is Carla Silva.',
@@ -84,6 +91,10 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'My mum thinks I live in Paris.',
     'She said "I live in Rome".',
     'I moved to Lyon three years ago.',
+    // "We" holds a home, never a job: it may be a team or a firm speaking.
+    'We work at Globex.',
+    'When we moved to Berlin in 2015, I was 20.',
+    'We lived in Paris for 3 years.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
 });

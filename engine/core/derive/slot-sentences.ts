@@ -1,6 +1,6 @@
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
- * and where they work. Said again with another value, the new one replaces the old (as a `fact` on the
+ * ("I live in …", and "we live in …", which counts the speaker in) and where they work. Said again with another value, the new one replaces the old (as a `fact` on the
  * same slot would), so "I moved to Porto" after "I live in Lisbon" is not two current homes.
  * Deliberately narrow, since a wrong match replaces a true home: present tense or a move ("I lived in
  * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing),
@@ -16,12 +16,19 @@ export interface SlotSentence {
 
 /** A name: up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
 const name = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
-const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+(?:just\s+|recently\s+|finally\s+|now\s+|currently\s+|still\s+)?`;
+const adverb = String.raw`(?:just\s+|recently\s+|finally\s+|now\s+|currently\s+|still\s+)?`;
+const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adverb}`;
+/**
+ * "We moved to Lisbon": the speaker is one of "we", so it is their home as much as "I moved to Lisbon"
+ * is. Only for a home: "we work for Globex" is as often a team's client or a firm speaking as the
+ * speaker's employer.
+ */
+const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s+${adverb}`;
 
 const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
   {
     predicate: 'lives in',
-    re: new RegExp(`${lead}(?:live|living|moved|relocated)\\s+(?:in|to)\\s+${name}`, 'gu'),
+    re: new RegExp(`(?:${lead}|${weLead})(?:live|living|moved|relocated)\\s+(?:in|to)\\s+${name}`, 'gu'),
   },
   {
     predicate: 'works at',
@@ -88,8 +95,8 @@ export function slotSentences(sentence: string): SlotReading {
     let last: SlotSentence | null = null;
     for (const m of sentence.matchAll(re)) {
       const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
-      // From the lead's "I" (after the separator the pattern takes) to the end of the value.
-      const start = m.index + m[0].indexOf('I');
+      // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
+      const start = m.index + m[0].search(/\p{L}/u);
       let end = m.index + m[0].length - (m[1]!.length - value.length);
       // The role is part of the job: "I work at Zalando as a data engineer" is one clause, so the
       // sentence says nothing beyond its slots and no current Memory keeps the old job once it changes.

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RecordCreate } from '../../engine/contract/index.ts';
+import { tenant, withBrain } from './local-helpers.ts';
+
+/** What a person told the app over time replaces what they told it before, as the QA pass read it. */
+describe('a later message replaces what an earlier one said of the same slot', () => {
+  async function ana() {
+    const { engine, remember } = await withBrain();
+    const said = (text: string, at: string, speaker = 'Ana') =>
+      remember({ content: { kind: 'message', text, speaker, thread: 'chat' }, occurred_at: at });
+    const current = async () =>
+      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
+    const record = (body: RecordCreate) => remember(body);
+    return { engine, said, current, record };
+  }
+
+  it('"we moved to Lisbon" moves the speaker, superseding her earlier home', async () => {
+    const { engine, said, current } = await ana();
+    const berlin = await said('I live in Berlin.', '2024-01-01T10:00:00Z');
+    const lisbon = await said('We moved to Lisbon.', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Lisbon']);
+    const old = await engine.getMemory(tenant, 'b', berlin.memory_ids[0]!);
+    assert.equal(old.status, 'superseded');
+    const now = await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!);
+    assert.equal(now.slot, old.slot);
+  });
+});
