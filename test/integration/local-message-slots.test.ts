@@ -25,4 +25,18 @@ describe('a later message replaces what an earlier one said of the same slot', (
     const now = await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!);
     assert.equal(now.slot, old.slot);
   });
+
+  it('"Sorry, my number is 555-0199, I had a typo" replaces the number said before', async () => {
+    const { engine, said, current } = await ana();
+    const typo = await said('My number is 555-0198.', '2024-03-01T10:00:00Z');
+    const fixed = await said('Sorry, my number is 555-0199, I had a typo.', '2024-03-01T10:05:00Z');
+    assert.deepEqual(await current(), ["Ana's phone number is 555-0199"]);
+    const old = await engine.getMemory(tenant, 'b', typo.memory_ids[0]!);
+    assert.equal(old.status, 'superseded');
+    const now = await engine.getMemory(tenant, 'b', fixed.memory_ids[0]!);
+    assert.deepEqual(
+      [now.slot, now.citations[0]!.quote],
+      [old.slot, 'Sorry, my number is 555-0199, I had a typo.'],
+    );
+  });
 });

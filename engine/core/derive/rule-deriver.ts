@@ -63,7 +63,9 @@ export function createRuleDeriver(): Deriver {
     // v9: no claim changed, but a fact predicate that names a sentence's slot is keyed as that slot
     // (slot-key.ts `slotPredicate`: `home_city` is "lives in"); the pass moves such a fact's Memory there.
     // v10: "we live in" / "we moved to" holds the speaker's home, as "I moved to" does.
-    name: 'rules-v10',
+    // v11: "my number" written as a phone number is ("my number is 555-0198") holds the phone slot, and
+    // an admission after a value (", I had a typo", ", sorry") no longer keeps it from its slot.
+    name: 'rules-v11',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -109,6 +109,20 @@ test('a favourite, a phone number or an e-mail address said alone holds a slot',
     ['Btw my mobile number is now 0176 555 0101', 'phone number', '0176 555 0101'],
     ['My email is ana@example.com', 'email address', 'ana@example.com'],
     ["My e-mail address's ana.costa@example.org.", 'email address', 'ana.costa@example.org'],
+    // "My number" written as a phone number is, and a correction owning up to the old one.
+    ['My number is 555-0198.', 'phone number', '555-0198'],
+    ['my number is (555) 010-0199', 'phone number', '(555) 010-0199'],
+    ['Sorry, my number is 555-0199, I had a typo.', 'phone number', '555-0199'],
+    ['Sorry, my number is +351 912 345 679, I had a typo.', 'phone number', '+351 912 345 679'],
+    ['My number is 555-0199 (typo).', 'phone number', '555-0199'],
+    [
+      'Oops, my email is ana@example.com - the one I gave you before was wrong.',
+      'email address',
+      'ana@example.com',
+    ],
+    ['My favourite colour is green, sorry!', 'favourite colour', 'green'],
+    // Only after a comma, a bracket or a dash is it an admission.
+    ['My favourite word is typo.', 'favourite word', 'typo'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
@@ -130,7 +144,8 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'Is my favourite colour green?',
     // A number that could be any number, a sentence that says more, a value too long to be one.
     'My number is 7.',
-    'Sorry, my number is +351 912 345 679, I had a typo.',
+    'My number is +351 912 345 679, call me after six.',
+    'My number is 555-0199, not 555-0198.',
     'My favourite thing about Lisbon is that the light on the river in the evening is golden.',
     // Someone else's.
     "My sister's favourite colour is red.",

@@ -130,7 +130,9 @@ export function slotSentences(sentence: string): SlotReading {
  * sister, a friend or a car can be several), only "is" (not "are", "was", "used to be"), only a sentence
  * that is the clause alone, with a filler word or two before it ("actually", "so", "btw") and a time word
  * after it ("now", "these days"), and a value of at most six words with no comma, "and", "but", "or",
- * "also" or "too" in it ("My favourite band is Muse, they are amazing" keeps the sentence whole).
+ * "also" or "too" in it ("My favourite band is Muse, they are amazing" keeps the sentence whole). A
+ * correction's admission after the value (", I had a typo", "(typo)", ", sorry") says nothing more, so
+ * "Sorry, my number is 555-0199, I had a typo" replaces the number said before.
  */
 export interface AttributeSentence {
   /** As people read it, one spelling per attribute: "favourite colour", "phone number", "email address". */
@@ -139,10 +141,16 @@ export interface AttributeSentence {
 }
 
 const attributeLead =
-  /^(?:(?:actually|so|ok|okay|oh|well|btw|also|update|correction|sorry|fyi|just so you know)[,:!-]?\s+)*my\s+(favou?rite\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s)\s+(?:now\s+)?/iu;
+  /^(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*my\s+(favou?rite\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s)\s+(?:now\s+)?/iu;
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
+/**
+ * An admission, after the value, that the one said before was wrong: ", I had a typo", " (typo)",
+ * ", sorry", "- the last one was wrong". It tells why the value is said again, and no more of it.
+ */
+const ownedMistake =
+  /(?<!\s)\s*(?:[,;(]|[-–—](?=\s))\s*(?:sorry|oops|my bad|typo|(?:I|I['’]ve|I have) (?:had|made) a typo|(?:I|I['’]ve) mistyped(?: it| that)?|(?:that|it|the (?:last|other|old|previous|first) one|the (?:one|number|address) I (?:gave|sent|wrote|said|told)(?: you)?(?: before| earlier)?) (?:was|is) (?:a typo|wrong|incorrect))[.!)]*$/iu;
 const trailingTime =
   /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw)$/iu;
 /** US and UK spellings of an attribute are one attribute. */
@@ -153,26 +161,33 @@ const spellings: Readonly<Record<string, string>> = {
   flavor: 'flavour',
 };
 
-function attributeName(raw: string): string | null {
+/** Written as a phone number is: six digits or more, with spaces, dots, dashes, brackets, a leading +. */
+const phoneShaped = (value: string) =>
+  /^\+?[\d\s()./-]+$/u.test(value) && (value.match(/\d/gu)?.length ?? 0) >= 6;
+
+function attributeName(raw: string, value: string): string | null {
   const w = raw
     .toLowerCase()
     .split(/\s+/u)
     .map((x) => spellings[x] ?? x);
   if (w[0] === 'favourite') return w.join(' ');
-  // "my number" alone could be any number; with a phone word, or an e-mail, it is one of a kind.
-  if (w.at(-1) === 'number') return w.length > 1 ? 'phone number' : null;
+  // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
+  // number is ("my number is 555-0198"), it is the phone's; an e-mail is one of a kind.
+  if (w.at(-1) === 'number') return w.length > 1 || phoneShaped(value) ? 'phone number' : null;
   return 'email address';
 }
 
 export function attributeSentence(sentence: string): AttributeSentence | null {
-  const s = sentence.trim();
+  const s = sentence.trim().replace(ownedMistake, '');
   if (notNow.test(s)) return null;
   const m = attributeLead.exec(s);
   if (!m) return null;
-  const predicate = attributeName(m[1]!);
-  if (predicate === null) return null;
   let value = s.slice(m[0].length).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
+  const predicate = attributeName(m[1]!, value);
+  if (predicate === null) return null;
+  // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
+  if (predicate === 'phone number' && phoneShaped(value)) return { predicate, value };
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
   if (n === 0 || n > 6 || notOneValue.test(value)) return null;
   return { predicate, value };
