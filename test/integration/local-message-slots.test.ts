@@ -39,4 +39,16 @@ describe('a later message replaces what an earlier one said of the same slot', (
       [old.slot, 'Sorry, my number is 555-0199, I had a typo.'],
     );
   });
+
+  it("an assistant's questions are no Memories; the answer is", async () => {
+    const { said, current } = await ana();
+    const asked = await said('What city do you live in?', '2024-04-01T10:00:00Z', 'assistant');
+    await said('Lisbon. I live in Lisbon.', '2024-04-01T10:01:00Z');
+    const offer = await said('Would you like me to remember that?', '2024-04-01T10:02:00Z', 'assistant');
+    assert.deepEqual(await current(), ['Ana lives in Lisbon']);
+    for (const r of [asked, offer]) {
+      assert.equal(r.status, 'ready');
+      assert.deepEqual(r.memory_ids, []);
+    }
+  });
 });

@@ -81,3 +81,17 @@ test('a role after an employer is part of the job: the sentence is no Memory tha
 test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is', () => {
   assert.deepEqual(said('We moved to Lisbon.'), [['Ana lives in Lisbon', 'We moved to Lisbon.']]);
 });
+
+test('a question is no Memory: a message of questions alone has none, and others keep what is not asked', () => {
+  for (const asked of [
+    'What city do you live in?',
+    'Would you like me to remember that?',
+    'Really?!',
+    'Where do you live? And where do you work?',
+  ])
+    assert.deepEqual(said(asked), [], asked);
+  assert.deepEqual(said('Ok. Where to?'), [['Ok.', 'Ok.']]);
+  // A message with no question is still remembered whole, and a statement beside a question as before.
+  assert.deepEqual(said('ok'), [['ok', 'ok']]);
+  assert.deepEqual(said('I like Porto. Do you like it?'), [['I like Porto.', 'I like Porto.']]);
+});

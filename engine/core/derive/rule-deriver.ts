@@ -2,11 +2,32 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.t
 import { resolveOwner } from './resolve-owner.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
-import { passages, sentences } from './split-text.ts';
+import { passages, sentences, type Span } from './split-text.ts';
+
+/** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
+function isQuestion(s: string): boolean {
+  let end = s.length;
+  while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
+  return s.slice(end).includes('?');
+}
+const hasWords = (s: string) => /[\p{L}\p{N}]/u.test(s);
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
 function isStatement(s: string): boolean {
-  return !s.endsWith('?') && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+  return !isQuestion(s) && s.split(/\s+/u).filter(hasWords).length >= 2;
+}
+
+/**
+ * What a message with no statement is remembered by: the message whole ("ok", "👍"), or its sentences
+ * when part of it is someone else's. A question asks and states nothing, whoever asks it: an assistant's
+ * "What city do you live in?" or "Would you like me to remember that?" was a Memory of its own, in the
+ * person's list and in Context as if it were known. So questions are left out, and a message of
+ * questions alone has no Memory (the Record stays evidence, as the answer's neighbour).
+ */
+function unstatedSpans(said: Span[], partUnsaid: boolean, whole: string): string[] {
+  if (said.some((s) => isQuestion(s.value)))
+    return said.filter((s) => !isQuestion(s.value) && hasWords(s.value)).map((s) => s.value);
+  return partUnsaid ? said.map((s) => s.value) : [whole];
 }
 
 /**
@@ -42,7 +63,8 @@ function notePassages(all: string[]): string[] {
  * Every Record yields at least one claim, so every Record is represented by a Memory, except one that
  * holds only what an importer wrote beside the words (an attachment's placeholder, a note's footer), and
  * a message that holds only words that are not its speaker's statements (quoted mail, headers, a
- * signature: not-said.ts) or only greets or signs off ("Thanks!", "Hi Ana,"). The Record stays evidence.
+ * signature: not-said.ts), only greets or signs off ("Thanks!", "Hi Ana,") or only asks ("What city do you
+ * live in?"). The Record stays evidence.
  */
 export function createRuleDeriver(): Deriver {
   return {
@@ -65,7 +87,9 @@ export function createRuleDeriver(): Deriver {
     // v10: "we live in" / "we moved to" holds the speaker's home, as "I moved to" does.
     // v11: "my number" written as a phone number is ("my number is 555-0198") holds the phone slot, and
     // an admission after a value (", I had a typo", ", sorry") no longer keeps it from its slot.
-    name: 'rules-v11',
+    // v12: a question is no Memory: a message of questions alone has none, and one with no statement
+    // is remembered without its questions ("Ok. Where to?" is "Ok."); "Really?!" is a question too.
+    name: 'rules-v12',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -90,13 +114,8 @@ export function createRuleDeriver(): Deriver {
           );
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
-          // With nothing stated, the message whole ("ok"), unless part of it is someone else's.
           const spans =
-            stated.length > 0
-              ? stated.map((s) => s.value)
-              : unsaid.length > 0
-                ? said.map((s) => s.value)
-                : [whole];
+            stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole);
           return unique(spans).flatMap((s): Claim[] => {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
