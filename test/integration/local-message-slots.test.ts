@@ -51,4 +51,19 @@ describe('a later message replaces what an earlier one said of the same slot', (
       assert.deepEqual(r.memory_ids, []);
     }
   });
+
+  it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
+    const { engine, said, current, record } = await ana();
+    const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');
+    await record({
+      content: { kind: 'fact', subject: 'Ana', predicate: 'home_city', value: 'Lisbon' },
+      occurred_at: '2024-05-01T10:00:00Z',
+    });
+    assert.deepEqual(await current(), ['Ana home city: Lisbon']);
+    const [old] = berlin.memory_ids;
+    assert.deepEqual(
+      [berlin.memory_ids.length, (await engine.getMemory(tenant, 'b', old!)).status],
+      [1, 'superseded'],
+    );
+  });
 });

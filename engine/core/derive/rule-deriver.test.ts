@@ -95,3 +95,8 @@ test('a question is no Memory: a message of questions alone has none, and others
   assert.deepEqual(said('ok'), [['ok', 'ok']]);
   assert.deepEqual(said('I like Porto. Do you like it?'), [['I like Porto.', 'I like Porto.']]);
 });
+
+test('a home said with where in the place is the slot alone: nothing of it outlives a move', () => {
+  const s = 'I live in Berlin, in Kreuzberg, near the canal.';
+  assert.deepEqual(said(s), [['Ana lives in Berlin', s]]);
+});

@@ -89,7 +89,9 @@ export function createRuleDeriver(): Deriver {
     // an admission after a value (", I had a typo", ", sorry") no longer keeps it from its slot.
     // v12: a question is no Memory: a message of questions alone has none, and one with no statement
     // is remembered without its questions ("Ok. Where to?" is "Ok."); "Really?!" is a question too.
-    name: 'rules-v12',
+    // v13: where in the place after a home (", in Kreuzberg, near the canal") is part of its clause, so
+    // the sentence is no Memory of its own that outlives a move.
+    name: 'rules-v13',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

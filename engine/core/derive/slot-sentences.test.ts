@@ -40,6 +40,28 @@ test('where one lives or works, said in the first person, holds a slot', () => {
   assert.equal(slotSentences('I moved to Porto last month and opened a bakery.').rest, 6);
 });
 
+test('where in the place is part of the home, not more said beside it', () => {
+  const s = 'I live in Berlin, in Kreuzberg, near the canal.';
+  assert.deepEqual(slotSentences(s), {
+    slots: [{ predicate: 'lives in', value: 'Berlin', clause: [0, 46] }],
+    rest: 0,
+    after: null,
+  });
+  const clauses: Array<[string, string]> = [
+    ["I'm living in Lisbon, near the river.", "I'm living in Lisbon, near the river"],
+    ['We moved to Porto by the sea!', 'We moved to Porto by the sea'],
+    ['I live in Berlin near the canal and I work at Globex.', 'I live in Berlin near the canal'],
+  ];
+  for (const [s, clause] of clauses) assert.equal(s.slice(...slotSentences(s).slots[0]!.clause), clause, s);
+  const dentist = 'I live in Berlin, near the canal, and my dentist is Carla Silva.';
+  const r = slotSentences(dentist);
+  assert.equal(dentist.slice(...r.after!), 'my dentist is Carla Silva.');
+  // A year is no place, and a stay that ends is still no home; more than a place is said beside it.
+  assert.deepEqual(slotSentences('I moved to Porto, in the north, in 2019.').slots, []);
+  assert.deepEqual(slotSentences('I moved to Porto, near my sister, for a month.').slots, []);
+  assert.equal(slotSentences('I live in Berlin near the canal with my girlfriend and our cat.').rest, 9);
+});
+
 test('a statement joined after the slot clauses by "and", "but" or ";" stands on its own', () => {
   const after = (s: string) => {
     const r = slotSentences(s);

@@ -44,6 +44,15 @@ const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
 const role =
   /^\s+as\s+(?:a|an)\s+\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
 
+/**
+ * Where in the place, after a home, to the clause's end: ", in Kreuzberg, near the canal", " by the sea",
+ * up to three phrases of up to four words. Like a role, part of the home's clause: kept beside the slot
+ * as a Memory of its own, "I live in Berlin, in Kreuzberg, near the canal." stayed current after a move
+ * to Lisbon had superseded "Ana lives in Berlin". A year is no place ("in 2019": history, below).
+ */
+const placeDetail =
+  /^(?:,?\s+(?:in|near|by|on|off|at|outside|close to|next to|not far from|right by)\s+\p{L}[\p{L}\p{M}'’-]*(?:\s+\p{L}[\p{L}\p{M}'’-]*){0,3}){1,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
+
 /** Hypothetical, negated, reported or quoted: the sentence does not say where the speaker is now. */
 const notNow =
   /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|told|dream(?:ed|t)?|used to|pretend)\b/iu;
@@ -92,18 +101,22 @@ export function slotSentences(sentence: string): SlotReading {
   if (notNow.test(sentence)) return none;
   const found: SlotSentence[] = [];
   for (const { predicate, re } of patterns) {
-    let last: SlotSentence | null = null;
+    let last: (SlotSentence & { valueEnd: number }) | null = null;
     for (const m of sentence.matchAll(re)) {
       const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
       const start = m.index + m[0].search(/\p{L}/u);
-      let end = m.index + m[0].length - (m[1]!.length - value.length);
-      // The role is part of the job: "I work at Zalando as a data engineer" is one clause, so the
-      // sentence says nothing beyond its slots and no current Memory keeps the old job once it changes.
-      if (predicate === 'works at') end += role.exec(sentence.slice(end))?.[0].length ?? 0;
-      if (!notName(value)) last = { predicate, value, clause: [start, end] };
+      const valueEnd = m.index + m[0].length - (m[1]!.length - value.length);
+      // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
+      // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
+      // beyond its slots, and no current Memory keeps the old job or home once it changes.
+      const more = predicate === 'works at' ? role : placeDetail;
+      const end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
+      if (!notName(value)) last = { predicate, value, clause: [start, end], valueEnd };
     }
-    if (last && !notLasting.test(sentence.slice(last.clause[1]))) found.push(last);
+    // What follows the value, the role or place too, may make it a stay that ends ("for a week").
+    if (last && !notLasting.test(sentence.slice(last.valueEnd)))
+      found.push({ predicate: last.predicate, value: last.value, clause: last.clause });
   }
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
