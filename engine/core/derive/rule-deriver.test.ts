@@ -82,7 +82,7 @@ test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is
   assert.deepEqual(said('We moved to Lisbon.'), [['Ana lives in Lisbon', 'We moved to Lisbon.']]);
 });
 
-test('a question is no Memory: a message of questions alone has none, and others keep what is not asked', () => {
+test('a question is no Memory: a message that asks and states nothing has none', () => {
   for (const asked of [
     'What city do you live in?',
     'Would you like me to remember that?',
@@ -90,7 +90,9 @@ test('a question is no Memory: a message of questions alone has none, and others
     'Where do you live? And where do you work?',
   ])
     assert.deepEqual(said(asked), [], asked);
-  assert.deepEqual(said('Ok. Where to?'), [['Ok.', 'Ok.']]);
+  // What else a message that asks holds, with no statement, is a word or two: no Memory "Cool!".
+  for (const asked of ['Ok. Where to?', 'Cool! What did it look like?'])
+    assert.deepEqual(said(asked), [], asked);
   // A message with no question is still remembered whole, and a statement beside a question as before.
   assert.deepEqual(said('ok'), [['ok', 'ok']]);
   assert.deepEqual(said('I like Porto. Do you like it?'), [['I like Porto.', 'I like Porto.']]);

@@ -10,23 +10,22 @@ function isQuestion(s: string): boolean {
   while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
   return s.slice(end).includes('?');
 }
-const hasWords = (s: string) => /[\p{L}\p{N}]/u.test(s);
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
 function isStatement(s: string): boolean {
-  return !isQuestion(s) && s.split(/\s+/u).filter(hasWords).length >= 2;
+  return !isQuestion(s) && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
 }
 
 /**
  * What a message with no statement is remembered by: the message whole ("ok", "👍"), or its sentences
- * when part of it is someone else's. A question asks and states nothing, whoever asks it: an assistant's
- * "What city do you live in?" or "Would you like me to remember that?" was a Memory of its own, in the
- * person's list and in Context as if it were known. So questions are left out, and a message of
- * questions alone has no Memory (the Record stays evidence, as the answer's neighbour).
+ * when part of it is someone else's; nothing when it asks. A question states nothing, whoever asks it:
+ * an assistant's "What city do you live in?" or "Would you like me to remember that?" was a Memory of its
+ * own, in the person's list and in Context as if it were known. What else such a message holds is a
+ * word or two ("Cool! What did it look like?"), which remembered alone would be a Memory "Cool!" cited
+ * by every such message. The Record stays evidence, next to the answer it drew out.
  */
 function unstatedSpans(said: Span[], partUnsaid: boolean, whole: string): string[] {
-  if (said.some((s) => isQuestion(s.value)))
-    return said.filter((s) => !isQuestion(s.value) && hasWords(s.value)).map((s) => s.value);
+  if (said.some((s) => isQuestion(s.value))) return [];
   return partUnsaid ? said.map((s) => s.value) : [whole];
 }
 
@@ -63,8 +62,8 @@ function notePassages(all: string[]): string[] {
  * Every Record yields at least one claim, so every Record is represented by a Memory, except one that
  * holds only what an importer wrote beside the words (an attachment's placeholder, a note's footer), and
  * a message that holds only words that are not its speaker's statements (quoted mail, headers, a
- * signature: not-said.ts), only greets or signs off ("Thanks!", "Hi Ana,") or only asks ("What city do you
- * live in?"). The Record stays evidence.
+ * signature: not-said.ts), only greets or signs off ("Thanks!", "Hi Ana,") or asks and states nothing
+ * ("What city do you live in?", "Cool! What did it look like?"). The Record stays evidence.
  */
 export function createRuleDeriver(): Deriver {
   return {
@@ -89,9 +88,10 @@ export function createRuleDeriver(): Deriver {
     // an admission after a value (", I had a typo", ", sorry") no longer keeps it from its slot.
     // v12: a question is no Memory: a message of questions alone has none, and one with no statement
     // is remembered without its questions ("Ok. Where to?" is "Ok."); "Really?!" is a question too.
+    // v14: a message with no statement that asks has no Memory ("Cool! What did it look like?" was "Cool!").
     // v13: where in the place after a home (", in Kreuzberg, near the canal") is part of its clause, so
     // the sentence is no Memory of its own that outlives a move.
-    name: 'rules-v13',
+    name: 'rules-v14',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
