@@ -91,7 +91,9 @@ const headerParams: Record<string, Json> = {
     in: 'header',
     required: false,
     description:
-      'A replay with identical content returns the original result; different content is idempotency_conflict.',
+      'A replay with identical content returns the original result; different content is idempotency_conflict. ' +
+      'A key lives as long as what it wrote: once that Record is forgotten, the key is free, and the same ' +
+      'request is a new write (a new id, Idempotent-Replayed: false), never a replay of the forgotten Record.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   },
   'Brain-Watermark': {

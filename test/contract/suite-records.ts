@@ -285,6 +285,44 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.equal(page.body.data.length, 1, 'no second Memory');
     });
 
+    it('Idempotency-Key after forgetRecord: the key went with the Record; the same POST writes anew, never the forgotten one', async () => {
+      const api = await brainWithKey(server);
+      const h = { 'Idempotency-Key': 'k-forgotten' };
+      const body = { content: 'the spare key is under the blue flowerpot' };
+      const first = await remember(api, 'b', body, h);
+      await ready(api, 'b', first.record.id);
+      assert.equal((await api.del(`/brains/b/records/${first.record.id}`)).status, 200);
+
+      const again = await api.post('/brains/b/records', body, h);
+      assert.equal(again.status, 202, again.text);
+      const written = assertShape(MnemoRecord, again.body);
+      // Not a replay: nothing of the forgotten Record is served, and the answer says this request wrote.
+      assert.notEqual(written.id, first.record.id);
+      assert.equal(again.headers.get('idempotent-replayed'), 'false');
+      assert.notEqual(again.headers.get('brain-watermark'), first.watermark);
+      assertError(
+        await api.get(`/brains/b/records/${first.record.id}`),
+        404,
+        'not_found',
+        'record_not_found',
+      );
+      const listed = await api.get<{ data: { id: string }[] }>('/brains/b/records?limit=50');
+      assert.deepEqual(
+        listed.body.data.map((r) => r.id),
+        [written.id],
+      );
+      // The key now stands for the new Record: replayed as any key is, and other content is a conflict.
+      const replay = await api.post('/brains/b/records', body, h);
+      assert.equal(assertShape(MnemoRecord, replay.body).id, written.id);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+      assertError(
+        await api.post('/brains/b/records', { content: 'something else' }, h),
+        409,
+        'conflict',
+        'idempotency_conflict',
+      );
+    });
+
     it('getRecord and forgetRecord of unknown ids are record_not_found; forgetting is permanent', async () => {
       const api = await brainWithKey(server);
       assertError(await api.get('/brains/b/records/rec_nope'), 404, 'not_found', 'record_not_found');
