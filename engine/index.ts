@@ -9,7 +9,7 @@ import type { LocalEngineOptions } from './local/index.ts';
 import type { PostgresEngineOptions } from './hosted/index.ts';
 import type { PostgresStorage } from './adapters/postgres/storage.ts';
 import type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
-import type { Engine } from './types.ts';
+import type { Engine, Tenant } from './types.ts';
 import type { KeyRegistryPort } from './ports/key-registry.ts';
 
 export { SqliteBindingError } from './adapters/sqlite/sqlite-binding-error.ts';
@@ -113,6 +113,21 @@ export async function backupStore(opts: {
 }
 
 /**
+ * Whether a data dir's store holds this tenant's Brain of this id (no store: none), read only, also
+ * while an engine has the store open. Throws when the store cannot be read.
+ */
+export async function storeHasBrain(opts: {
+  dataDir: string;
+  /** The store's key, asked for only when there is a store. */
+  key: () => string | Buffer;
+  tenant: Tenant;
+  brainId: string;
+}): Promise<boolean> {
+  const { storeHasBrain: has } = await import('./adapters/sqlite/brain-in-store.ts');
+  return has(opts);
+}
+
+/**
  * Puts a backup in place as a data dir's store, only while no engine has the data dir; the store it
  * replaces is kept beside it.
  */
@@ -193,6 +208,8 @@ export async function openEmbeddedPostgres(
  */
 export async function openPostgresKeys(databaseUrl: string): Promise<{
   registry: KeyRegistryPort;
+  /** Whether the database holds this tenant's Brain of this id. */
+  hasBrain(tenant: Tenant, brainId: string): Promise<boolean>;
   close(): Promise<void>;
 }> {
   const { openPostgresKeys: open } = await import('./adapters/postgres/open-keys.ts');

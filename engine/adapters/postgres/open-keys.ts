@@ -22,9 +22,12 @@ export function shownUrl(url: string): string {
  * The key registry of a hosted Mnemo's database, for `mnemo keys`: brings the schema up to date first
  * (under the migrations' lock, so a server starting meanwhile is not disturbed).
  */
-export async function openPostgresKeys(
-  url: string,
-): Promise<{ registry: KeyRegistryPort; close(): Promise<void> }> {
+export async function openPostgresKeys(url: string): Promise<{
+  registry: KeyRegistryPort;
+  /** Whether the database holds this tenant's Brain of this id (`mnemo keys create --brain` asks). */
+  hasBrain(tenant: { project: string; env: string }, brainId: string): Promise<boolean>;
+  close(): Promise<void>;
+}> {
   const client = connectPostgres(url, { max: 2 });
   try {
     await migrate(client);
@@ -34,5 +37,16 @@ export async function openPostgresKeys(
     err.cause = e;
     throw err;
   }
-  return { registry: pgKeyRegistry(client), close: () => client.close() };
+  return {
+    registry: pgKeyRegistry(client),
+    async hasBrain(tenant, brainId) {
+      const r = await client.query('SELECT 1 FROM brain_names WHERE project = $1 AND env = $2 AND id = $3', [
+        tenant.project,
+        tenant.env,
+        brainId,
+      ]);
+      return r.rows.length > 0;
+    },
+    close: () => client.close(),
+  };
 }

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hashKey } from '../../../engine/auth/api-key.ts';
 import { FileKeyRegistry } from '../../../engine/auth/key-registry.ts';
+import { testStoreKey } from '../../../engine/adapters/sqlite/testing.ts';
+import { createLocalEngine } from '../../../engine/local/index.ts';
+import { pgBrains } from '../../../engine/adapters/postgres/brain-repository.ts';
 import { connectPostgres } from '../../../engine/adapters/postgres/client.ts';
 import { pgKeyRegistry } from '../../../engine/adapters/postgres/key-registry.ts';
 import { startCluster } from '../../../engine/adapters/postgres/testing/cluster.ts';
@@ -68,6 +71,62 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
   });
 });
 
+describe('mnemo keys create --brain for a Brain the store does not hold', () => {
+  // The store's key, as the server that made the store was given it.
+  const withStoreKey = { MNEMO_DB_KEY: testStoreKey };
+  const createIn = (dataDir: string, brain: string, env = 'test') =>
+    mnemoWith(
+      withStoreKey,
+      'keys',
+      'create',
+      '--project',
+      'p',
+      '--env',
+      env,
+      '--brain',
+      brain,
+      '--data-dir',
+      dataDir,
+    );
+  const warning =
+    /^mnemo keys create: warning: there is no Brain "(\S+)" in project p \((test|live)\) in .+ yet; the key is bound to it all the same/;
+
+  it('warns on stderr and still issues the key, the key alone on stdout (exit 0)', async () => {
+    const dataDir = mkdtempSync(join(dir, 'store-'));
+    // No store yet: no Brain at all.
+    const none = createIn(dataDir, 'ana');
+    assert.equal(none.status, 0, none.stderr);
+    assert.match(none.stdout, /^sk_test_p_\S+\n$/);
+    assert.match(none.stderr, warning);
+    assert.equal(none.stderr.trimEnd().split('\n').length, 1, none.stderr);
+
+    const engine = await createLocalEngine({ dataDir, dbKey: testStoreKey });
+    try {
+      await engine.createBrain({ project: 'p', env: 'test' }, { id: 'ana' });
+      // Read while the engine has the store open, as a running server would.
+      const there = createIn(dataDir, 'ana');
+      assert.equal(there.status, 0, there.stderr);
+      assert.equal(there.stderr, '', 'no warning for a Brain that exists');
+      const typo = createIn(dataDir, 'anna');
+      assert.match(typo.stdout, /^sk_test_p_\S+\n$/);
+      assert.match(typo.stderr, warning);
+      assert.match(typo.stderr, /"anna"/);
+      // The same id in the other env is another tenant's Brain.
+      assert.match(createIn(dataDir, 'ana', 'live').stderr, /"ana" in project p \(live\)/);
+    } finally {
+      await engine.close();
+    }
+    const bound = (await new FileKeyRegistry(join(dataDir, 'keys.json')).list()).map((e) => e.brain);
+    assert.deepEqual(bound, ['ana', 'ana', 'anna', 'ana'], 'every key was issued');
+  });
+
+  it('says nothing when it cannot tell: a --key-registry file names no store', () => {
+    const r = create('--brain', 'nowhere');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+  });
+});
+
 describe('mnemo keys revoke', () => {
   it('revokes once, then says when a key was already revoked (exit 0 both times)', async () => {
     const key = create().stdout.trim();
@@ -119,6 +178,10 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     );
     assert.equal(made.status, 0, made.stderr);
     assert.match(made.stdout, /^sk_live_acme_\S+\n$/);
+    assert.match(
+      made.stderr,
+      /warning: there is no Brain "team" in project acme \(live\) in the database yet/,
+    );
     const key = made.stdout.trim();
 
     // MNEMO_DATABASE_URL names the same database.
@@ -140,9 +203,34 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     try {
       const registry = pgKeyRegistry(client);
       assert.ok((await registry.byHash(hashKey(key)))?.revoked_at);
+      // Once the Brain is there, a key bound to it is made without a word.
+      await pgBrains(client).create({
+        uid: 'brn_team',
+        project: 'acme',
+        env: 'live',
+        id: 'team',
+        name: null,
+        self_type: null,
+        self_name: null,
+        created_at: new Date().toISOString(),
+      });
     } finally {
       await client.close();
     }
+    const bound = mnemo(
+      'keys',
+      'create',
+      '--project',
+      'acme',
+      '--env',
+      'live',
+      '--brain',
+      'team',
+      '--database-url',
+      url,
+    );
+    assert.equal(bound.status, 0, bound.stderr);
+    assert.equal(bound.stderr, '');
     const again = mnemo('keys', 'revoke', key, '--database-url', url);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stderr, /^sk_live_acme_…\S{4} \(key_\S+\) was already revoked at \d{4}-\S+Z\n$/);

@@ -2,11 +2,14 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   FileKeyRegistry,
   hashKey,
+  locateDbKey,
   openPostgresKeys,
   parseApiKey,
   parseScopes,
+  storeHasBrain,
   type KeyRegistryPort,
   type Scope,
+  type Tenant,
 } from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
@@ -19,31 +22,61 @@ interface Where {
   databaseUrl?: string;
 }
 
+/** Whether the store the keys are for holds a Brain (null: it cannot tell), and where that is. */
+interface BrainLookup {
+  where: string;
+  has(tenant: Tenant, brainId: string): Promise<boolean | null>;
+}
+
+interface Registry {
+  registry: KeyRegistryPort;
+  /** Absent when the registry names no store (a --key-registry file may serve any). */
+  brains?: BrainLookup;
+  close(): Promise<void>;
+}
+
 /**
  * The database when one is named (--database-url, or MNEMO_DATABASE_URL unless a file registry is
  * named on the command line), else the registry file a local server reads (the same file, so a server
  * running on it sees each change).
  */
-async function registryFrom(
-  where: Where,
-  create: boolean,
-): Promise<{ registry: KeyRegistryPort; close(): Promise<void> }> {
+async function registryFrom(where: Where, create: boolean): Promise<Registry> {
   const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
   const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
-  if (url !== undefined) return openPostgresKeys(url);
+  if (url !== undefined) {
+    const db = await openPostgresKeys(url);
+    return { ...db, brains: { where: 'the database', has: db.hasBrain } };
+  }
   const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());
   const registry = create ? FileKeyRegistry.ensure(path) : new FileKeyRegistry(path);
-  return { registry, close: async () => {} };
+  if (where.keyRegistry !== undefined) return { registry, close: async () => {} };
+  const dataDir = where.dataDir ?? defaultDataDir();
+  return { registry, brains: { where: dataDir, has: storeLookup(dataDir) }, close: async () => {} };
+}
+
+/**
+ * The data dir's store, read with its key where this user's environment has it; null when it cannot
+ * be read (no key here: the desktop app keeps its own in the system keychain).
+ */
+function storeLookup(dataDir: string): BrainLookup['has'] {
+  return async (tenant, brainId) => {
+    try {
+      const key = () => locateDbKey({ create: false, dataDir }).key;
+      return await storeHasBrain({ dataDir, key, tenant, brainId });
+    } catch {
+      return null;
+    }
+  };
 }
 
 async function withRegistry(
   where: Where,
   create: boolean,
-  use: (r: KeyRegistryPort) => Promise<void>,
+  use: (r: KeyRegistryPort, brains: BrainLookup | undefined) => Promise<void>,
 ): Promise<void> {
-  const { registry, close } = await registryFrom(where, create);
+  const { registry, brains, close } = await registryFrom(where, create);
   try {
-    await use(registry);
+    await use(registry, brains);
   } finally {
     await close();
   }
@@ -109,7 +142,14 @@ export function register(program: Command): void {
         admin: boolean;
       },
     ) => {
-      await withRegistry(o, true, async (registry) => {
+      await withRegistry(o, true, async (registry, brains) => {
+        // Asked first, said after the key: a typo'd Brain would otherwise make a key that reaches nothing,
+        // silently. Not refused: a key bound to a Brain may create it (mnemo import does), so one made
+        // before its Brain is right.
+        const missing =
+          o.brain !== undefined && brains !== undefined
+            ? (await brains.has({ project: o.project, env: o.env }, o.brain)) === false
+            : false;
         const { key } = await registry.create({
           env: o.env,
           project: o.project,
@@ -119,6 +159,12 @@ export function register(program: Command): void {
           admin: o.admin,
         });
         process.stdout.write(`${key}\n`);
+        if (missing)
+          console.error(
+            `mnemo keys create: warning: there is no Brain "${o.brain}" in project ${o.project} (${o.env}) ` +
+              `in ${brains!.where} yet; the key is bound to it all the same and reaches no other Brain ` +
+              '(it may create this one): check the name if you meant a Brain that exists',
+          );
       });
     },
   );
