@@ -453,9 +453,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     await write(engine, 'b', [msg('The spare key is under the blue pot.', 'Ana', '2023-05-01T10:00:00Z')]);
     const body = { query: 'spare key', mode: 'thorough' as const };
     const first = await engine.createContext(tenant, 'b', body, opts);
+    let again = first;
     assert.equal(first.status, 'processing');
     // Asked again until it is done (on a loaded machine that is not a fixed time later): the same Context.
-    let again = first;
     for (const deadline = Date.now() + 10_000; again.status === 'processing' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 20));
       again = await engine.createContext(tenant, 'b', body, opts);
