@@ -104,8 +104,11 @@ export const TombstoneResult = z
   .meta({ id: 'TombstoneResult' });
 export type TombstoneResult = z.infer<typeof TombstoneResult>;
 
-/** Hosts a plain http: remote may have: this machine, where no network sees the key go by. */
-function isLoopback(hostname: string): boolean {
+/**
+ * Hosts a plain http: remote may have: this machine, where no network sees the key go by. Pairing with
+ * any other needs the app's admin key (server/http/handlers.ts).
+ */
+export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 

@@ -21,6 +21,7 @@ import type {
   SyncPairing,
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
+import { isLoopback } from '../../engine/contract/index.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { quoted } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
@@ -221,6 +222,19 @@ export const handlers: Record<string, Handler> = {
     return c.json(await syncOf(deps).status(i.principal.tenant, brainFor(i, deps.scoped, 'getSync')));
   },
   async pairSync(c, i, deps) {
+    const pairing = i.body as SyncPairing;
+    // Pairing sends the Brain's shareable Records wherever it says, and takes removals from there. To an
+    // address beyond this machine that is the person's decision (the UI's admin key, or a key made with
+    // --admin), not an agent's that a page or a Record told to send them; this machine's own servers
+    // stay open to any key that reads and writes Records, as mnemo sync add's scripts use them.
+    if (!i.principal.admin && !isLoopback(new URL(pairing.remote).hostname)) {
+      throw new MnemoError(
+        'http_403',
+        "Authorization: pairing with a remote beyond this machine needs the app's admin key (the " +
+          "desktop UI's, or one made by mnemo keys create --admin), not an agent's: it sends the Brain's " +
+          'shareable Records there',
+      );
+    }
     return c.json(
       await syncOf(deps).pair(
         i.principal.tenant,

@@ -192,7 +192,11 @@ describe('the device routes of sync on a local server', () => {
     await Promise.all([d.stop(), h.stop()]);
     remove();
   });
-  const clientOf = async (o: { scopes?: ('records:read' | 'records:write')[]; brain?: string }) =>
+  const clientOf = async (o: {
+    scopes?: ('records:read' | 'records:write')[];
+    brain?: string;
+    admin?: boolean;
+  }) =>
     createMnemoClient({
       baseUrl: d.server.url,
       apiKey: (await d.server.registry!.create({ env: 'test', project: 'home', ...o })).key,
@@ -252,6 +256,24 @@ describe('the device routes of sync on a local server', () => {
     // Running and unpairing a pairing made by a key that reads and writes need records:write only.
     assert.equal((await writeOnly.runSync('device')).last_error, null);
     assert.equal((await writeOnly.unpairSync('device')).paired, false);
+  });
+
+  it("pairs with a remote beyond this machine only by the app's admin key; this machine's by any key", async () => {
+    // hub.invalid never resolves: a refused pairing is refused before it is asked, an allowed one fails there.
+    const beyond = { remote: 'https://hub.invalid/v1', remote_key: 'sk_live_elsewhere_secret' };
+    const agent = await clientOf({});
+    const e = await refused(agent.pairSync('device', beyond));
+    assert.deepEqual([e.status, e.code], [403, 'http_403']);
+    assert.match(e.message, /beyond this machine needs the app's admin key .*mnemo keys create --admin/);
+    assert.equal((await d.client.getSync('device')).paired, false);
+    const person = await clientOf({ admin: true });
+    const unreachable = await refused(person.pairSync('device', beyond));
+    assert.equal(unreachable.code, 'sync_remote_unavailable');
+    // A pairing in place is not moved by an agent either; with this machine's hub any key pairs.
+    assert.equal((await agent.pairSync('device', pairing())).paired, true);
+    assert.equal((await refused(agent.pairSync('device', beyond))).code, 'http_403');
+    assert.equal((await d.client.getSync('device')).remote, h.server.url);
+    await d.client.unpairSync('device');
   });
 
   it('keeps a key bound to another Brain away from this one', async () => {
