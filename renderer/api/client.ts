@@ -3,10 +3,16 @@
  * Screens never call fetch themselves; they use the query and mutation factories next to this file.
  */
 import { createContext, useContext } from 'react';
-import { createMnemoClient, isMnemoApiError, type MnemoClient } from '../../server/client/index.ts';
+import {
+  createMnemoClient,
+  httpStatus,
+  isMnemoApiError,
+  isProxyAnswer,
+  type MnemoClient,
+} from '../../server/client/index.ts';
 
 export type { MnemoClient };
-export { isMnemoApiError };
+export { httpStatus, isMnemoApiError, isProxyAnswer };
 export { MnemoApiError } from '../../server/client/index.ts';
 
 export function makeClient(session: { baseUrl: string; apiKey: string }): MnemoClient {

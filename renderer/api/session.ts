@@ -1,3 +1,4 @@
+import { errorFromResponse } from '../../server/client/mnemo-api-error.ts';
 import { bridge } from './bridge.ts';
 import { tokenFromLocation } from './token.ts';
 
@@ -98,6 +99,8 @@ async function findSession(): Promise<Session | null> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
+    // Kept to read again as a proxy's answer, when it is not the server's.
+    const raw = res.clone();
     const body = (await res.json().catch(() => ({}))) as {
       api_key?: string;
       message?: string;
@@ -106,6 +109,8 @@ async function findSession(): Promise<Session | null> {
     if (res.ok && body.api_key) return remember({ baseUrl: apiBase(), apiKey: body.api_key });
     const stored = readStored();
     if (stored) return stored;
+    // Without the server's code, a proxy's 401 would read as "this sign-in link has been used".
+    if (!res.ok && typeof body.code !== 'string') throw await errorFromResponse(raw);
     throw new SessionError(
       body.message ?? `Sign-in failed (HTTP ${res.status}).`,
       body.code ?? `http_${res.status}`,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { isMnemoApiError, isNetworkError } from '../api/client.ts';
+import { httpStatus, isMnemoApiError, isNetworkError, isProxyAnswer } from '../api/client.ts';
 import { withFieldLabels } from '../field-labels.ts';
 
 export function Loading({ what }: { what: string }) {
@@ -74,6 +74,29 @@ export function ErrorNotice({
   action?: ReactNode;
   fields?: Readonly<Record<string, string>>;
 }) {
+  if (isMnemoApiError(error) && isProxyAnswer(error)) {
+    const http = httpStatus(
+      error.status,
+      typeof error.body.status_text === 'string' ? error.body.status_text : '',
+    );
+    // Not Mnemo's answer: no Mnemo code or request id to show (`http_502` would be one the client made
+    // up from the status), and the person needs to know the server is behind something that failed.
+    return (
+      <div className="status error" role="alert">
+        <p className="error-title">
+          {error.status >= 500
+            ? 'The server could not be reached through its proxy'
+            : 'A proxy in front of the server refused the request'}
+        </p>
+        <p>
+          {error.status >= 500
+            ? `The proxy answered ${http} in Mnemo's place. Mnemo may be stopped or restarting: try again in a moment, or ask whoever runs the server.`
+            : `The proxy answered ${http} in Mnemo's place, so the request did not reach Mnemo. Whoever runs the server can say why.`}
+        </p>
+        {action}
+      </div>
+    );
+  }
   if (isMnemoApiError(error)) {
     const plain = explained[error.code];
     const message = fields ? withFieldLabels(error.message, fields) : error.message;

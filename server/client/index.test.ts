@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { MnemoApiError, createMnemoClient } from './index.ts';
+import { MnemoApiError, createMnemoClient, isProxyAnswer } from './index.ts';
 import { loopbackFetch } from './loopback-fetch.ts';
 
 interface Seen {
@@ -177,7 +177,7 @@ for (const [transportName, transport] of transports) {
       assert.equal(seen.length, 1, 'conflict is not retried automatically');
     });
 
-    test('a non-JSON error body still becomes a typed error', async () => {
+    test('a non-JSON error body still becomes a typed error, said to come from a proxy', async () => {
       const badGateway: Handler = (_r, res) => {
         res.writeHead(502, { 'content-type': 'text/html' });
         res.end('<h1>bad gateway</h1>');
@@ -190,7 +190,35 @@ for (const [transportName, transport] of transports) {
       assert.equal(e.status, 502);
       assert.equal(e.type, 'internal');
       assert.equal(e.code, 'http_502');
+      assert.ok(isProxyAnswer(e));
+      assert.equal(
+        e.message,
+        'The server could not be reached through its proxy (HTTP 502 Bad Gateway): the answer came from ' +
+          'something in front of Mnemo, not from Mnemo itself.',
+      );
       assert.equal(seen.length, 2, 'a 5xx counts as internal: retried once');
+    });
+
+    test("any error answer without Mnemo's shape is a proxy's, a 4xx too; Mnemo's own is not", async () => {
+      handlers.push((_r, res) => {
+        res.writeHead(413, { 'content-type': 'text/html' });
+        res.end('<h1>413 Request Entity Too Large</h1>');
+      });
+      const e = await client()
+        .getCensus('b', {})
+        .catch((x: unknown) => x);
+      assert.ok(e instanceof MnemoApiError && isProxyAnswer(e));
+      assert.equal(e.code, 'http_413');
+      assert.match(
+        e.message,
+        /^A proxy in front of the server refused the request \(HTTP 413 Payload Too Large\)/,
+      );
+      handlers.push((_r, res) => sendJson(res, 404, err('brain_not_found', 'not_found')));
+      const own = await client()
+        .getCensus('b', {})
+        .catch((x: unknown) => x);
+      assert.ok(own instanceof MnemoApiError && !isProxyAnswer(own));
+      assert.equal(own.message, 'brain_not_found happened');
     });
 
     test('query parameters and Brain-Watermark; 202 Context is reported as such', async () => {

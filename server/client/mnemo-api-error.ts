@@ -30,6 +30,31 @@ export function isMnemoApiError(e: unknown): e is MnemoApiError {
   return e instanceof MnemoApiError;
 }
 
+/**
+ * What an error answer that is not Mnemo's says, for a person: Mnemo answers every failure in the spec's
+ * one shape, so one without it came from something in front of the server (a reverse proxy's or load
+ * balancer's page). A bare "HTTP 502" says none of that.
+ */
+function proxyAnswerMessage(status: number, statusText: string): string {
+  const http = httpStatus(status, statusText);
+  return (
+    (status >= 500
+      ? `The server could not be reached through its proxy (${http})`
+      : `A proxy in front of the server refused the request (${http})`) +
+    ': the answer came from something in front of Mnemo, not from Mnemo itself.'
+  );
+}
+
+/** `HTTP 502 Bad Gateway`, or `HTTP 502` where the reason phrase did not come (HTTP/2). */
+export function httpStatus(status: number, statusText: string): string {
+  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+}
+
+/** Whether E is an answer without Mnemo's error shape (errorFromResponse): a proxy's, not the server's. */
+export function isProxyAnswer(e: MnemoApiError): boolean {
+  return e.body.answered_by_proxy === true;
+}
+
 /** Reads an error response; a body that is not the spec's shape still yields a typed error. */
 export async function errorFromResponse(res: Response): Promise<MnemoApiError> {
   let body: Record<string, unknown> = {};
@@ -40,6 +65,13 @@ export async function errorFromResponse(res: Response): Promise<MnemoApiError> {
   } catch {
     // Not JSON (a proxy page, say): keep the status, synthesize the rest.
   }
+  if (typeof body.code !== 'string')
+    body = {
+      ...body,
+      message: proxyAnswerMessage(res.status, res.statusText),
+      answered_by_proxy: true,
+      status_text: res.statusText,
+    };
   if (body.retry_after_seconds === undefined) {
     const header = Number(res.headers.get('retry-after'));
     if (Number.isFinite(header) && header > 0) body = { ...body, retry_after_seconds: header };

@@ -232,6 +232,62 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   );
 });
 
+test('an error page of a proxy in front of the server is said in words, for any status, not as http_502', async () => {
+  await app().api.createBrain({ id: 'proxied', name: 'Proxied' });
+  const { page, problems } = await ui();
+  // What nginx answers when Mnemo behind it is down, or when a request is larger than it takes.
+  const proxyPage = (status: number) => ({
+    status,
+    contentType: 'text/html',
+    body: `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`,
+  });
+  const memories = (u: URL) => u.pathname === '/v1/brains/proxied/memories';
+  await page.route(memories, (route) => route.fulfill(proxyPage(502)));
+  await navigateInPlace(page, '/brains/proxied/memories');
+  const down = page
+    .getByRole('alert')
+    .filter({ hasText: 'The server could not be reached through its proxy' });
+  await down.waitFor({ timeout: 20_000 });
+  assert.match(await down.innerText(), /The proxy answered HTTP 502\b.* in Mnemo's place/);
+  assert.doesNotMatch(await down.innerText(), /http_502|Something went wrong/);
+  await checkScreen(page, 'proxy-answered-502');
+  await page.unroute(memories);
+
+  const records = (u: URL) => u.pathname === '/v1/brains/proxied/records';
+  await page.route(records, (route) =>
+    route.request().method() === 'POST' ? route.fulfill(proxyPage(413)) : route.fallback(),
+  );
+  await navigateInPlace(page, '/brains/proxied/records');
+  await page.getByLabel('What should this Brain remember?').fill('A long note the proxy will not take');
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  const refused = page
+    .getByRole('alert')
+    .filter({ hasText: 'A proxy in front of the server refused the request' });
+  await refused.waitFor();
+  assert.match(
+    await refused.innerText(),
+    /The proxy answered HTTP 413\b.* so the request did not reach Mnemo/,
+  );
+  assert.doesNotMatch(await refused.innerText(), /http_413/);
+  await page.unroute(records);
+  // Signing in with the one-time link: a proxy's 401 is not "this sign-in link has been used".
+  const fresh = await context().newPage();
+  await fresh.route('**/ui/session', (route) => route.fulfill(proxyPage(401)));
+  await fresh.goto(app().uiUrl);
+  await fresh
+    .getByRole('alert')
+    .filter({ hasText: 'A proxy in front of the server refused the request' })
+    .waitFor();
+  assert.equal(await fresh.getByText('This sign-in link has been used').count(), 0);
+  await fresh.close();
+  // The note is still there to send again.
+  assert.equal(
+    await page.getByLabel('What should this Brain remember?').inputValue(),
+    'A long note the proxy will not take',
+  );
+  assert.deepEqual(problems, []);
+});
+
 test('an answer cut to nothing by a small size limit says so, not that nothing answers', async () => {
   await app().api.createBrain({ id: 'tiny', name: 'Tiny', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('tiny', {
