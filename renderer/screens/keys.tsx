@@ -9,6 +9,7 @@ import { brainListOptions, keyListOptions } from '../api/queries.ts';
 import { useRevokeOwnKey } from '../api/revoke-own-key.ts';
 import { currentApiKey } from '../api/session.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
@@ -246,7 +247,7 @@ function NewKey({ secret, onDone }: { secret: string; onDone: () => void }) {
         </code>
       </p>
       <div className="row">
-        <CopyButton text={secret} />
+        <CopyButton what="the key" text={secret} />
         <button type="button" onClick={onDone}>
           Done
         </button>
@@ -305,32 +306,5 @@ function RevokeOwnKeyDialog({ k, onClose }: { k: KeyInfo; onClose: () => void })
       </p>
       {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
     </ConfirmDialog>
-  );
-}
-
-/**
- * Copies, and says so (or says it could not: there is no clipboard on a page not served from this
- * computer or over https, e.g. opened by a LAN address).
- */
-function CopyButton({ text }: { text: string }) {
-  const [said, setSaid] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      setSaid('Copied.');
-    } catch {
-      setSaid('Could not copy here: select the key and copy it yourself.');
-    }
-  };
-  return (
-    <>
-      <button type="button" onClick={() => void copy()}>
-        Copy
-      </button>
-      <span role="status" className="small">
-        {said}
-      </span>
-    </>
   );
 }

@@ -14,6 +14,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { formatAllDay, recordDays } from '../all-day.ts';
 import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../format.ts';
 import { recordForgotten } from '../forgotten.ts';
+import { keepNoteDraft, readNoteDraft } from '../note-draft.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -229,38 +230,15 @@ function RecordFilters({
   );
 }
 
-/**
- * The note being typed is kept in this tab's sessionStorage until it is saved, so a sign-out (a server
- * restart revokes the UI's key), a reload or a look at another page does not lose it.
- */
-const draftKey = (brainId: string) => `mnemo.draft-note.${brainId}`;
-
-function readDraft(brainId: string): string {
-  try {
-    return window.sessionStorage.getItem(draftKey(brainId)) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function keepDraft(brainId: string, text: string): void {
-  try {
-    if (text.trim()) window.sessionStorage.setItem(draftKey(brainId), text);
-    else window.sessionStorage.removeItem(draftKey(brainId));
-  } catch {
-    // Storage refused: the note is only in the form, as before.
-  }
-}
-
 type NoteKind = 'yours' | 'message' | 'document';
 
 function AddNote({ brainId }: { brainId: string }) {
   const remember = useRememberRecord(brainId);
-  const [text, setTextNow] = useState(() => readDraft(brainId));
+  const [text, setTextNow] = useState(() => readNoteDraft(brainId));
   const [restored] = useState(() => text.trim() !== '');
   const setText = (t: string) => {
     setTextNow(t);
-    keepDraft(brainId, t);
+    keepNoteDraft(brainId, t);
   };
   // A note the person types is in their own words: with a Brain that knows its person, it is sent as what
   // that person said (speaker "self", as an import stores their own messages), so its Memories are theirs.
