@@ -1,17 +1,19 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { AcceptedObject, MemoryDetail, MemoryRevision } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
 import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel, versionLabel } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
-import { Link } from '../router.tsx';
+import { addToNoteDraft } from '../note-draft.ts';
+import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { currentAfterWithdrawal, currentInstead } from '../withdrawal.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
@@ -19,12 +21,21 @@ import { useFocusIfLost } from '../use-focus-if-lost.ts';
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
   const client = useClient();
   const memory = useQuery(memoryOptions(client, brainId, memoryId));
+  // A correction being written, kept here rather than in the form: the Memory can go away under it (its
+  // Records forgotten by an agent or in another window) or fail to read again, and the person's words
+  // must outlive the page that showed it. Keyed by the Memory, as this screen stays for the next one.
+  const [kept, setKept] = useState<{ memoryId: string; text: string } | null>(null);
+  const draft = kept?.memoryId === memoryId ? kept.text : null;
+  const onDraft = useCallback(
+    (text: string | null) => setKept(text === null ? null : { memoryId, text }),
+    [memoryId],
+  );
   if (memory.isPending) return <Loading what="this Memory" />;
   if (memory.data === undefined || errorHidesData(memory)) {
     const gone = isMnemoApiError(memory.error) && memory.error.code === 'memory_not_found';
     const pending = isMnemoApiError(memory.error) && memory.error.code === 'memory_pending_rederivation';
     // The API answers memory_not_found alike for an id that never was and one whose Records were
-    // forgotten, so the page says both.
+    // forgotten, so the page says both; unless the person was correcting it, so it was here.
     return (
       <>
         <h1 tabIndex={-1}>
@@ -34,12 +45,22 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
               ? 'This Memory is being worked out again'
               : 'Memory'}
         </h1>
+        {draft !== null ? (
+          <CorrectionOfMissingMemory
+            brainId={brainId}
+            draft={draft}
+            why={gone ? 'gone' : pending ? 'pending' : 'unread'}
+            onKept={() => onDraft(null)}
+          />
+        ) : null}
         {gone ? (
           <>
-            <p className="lead">
-              No Memory here has the id <code>{memoryId}</code>. Either the address is mistyped or cut short,
-              or the Records the Memory came from were forgotten, which removes a Memory with them.
-            </p>
+            {draft === null ? (
+              <p className="lead">
+                No Memory here has the id <code>{memoryId}</code>. Either the address is mistyped or cut
+                short, or the Records the Memory came from were forgotten, which removes a Memory with them.
+              </p>
+            ) : null}
             <p className="error-meta">
               Code <code>memory_not_found</code>
             </p>
@@ -57,10 +78,81 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
       </>
     );
   }
-  return <MemoryView brainId={brainId} m={memory.data} />;
+  return <MemoryView brainId={brainId} m={memory.data} draft={draft} onDraft={onDraft} />;
 }
 
-function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
+/**
+ * A correction the person was writing when its Memory could no longer be read: their words, never
+ * dropped, with what happened and what they can do with them. Gone (its Records were forgotten): copy
+ * them, or take them to Records as a new note. Being worked out again, or not read just now: they go
+ * back into the form when the Memory is there again. Focused if the form had focus.
+ */
+function CorrectionOfMissingMemory({
+  brainId,
+  draft,
+  why,
+  onKept,
+}: {
+  brainId: string;
+  draft: string;
+  why: 'gone' | 'pending' | 'unread';
+  onKept: () => void;
+}) {
+  const ref = useFocusIfLost<HTMLDivElement>();
+  const [notKept, setNotKept] = useState(false);
+  const keepAsNote = () => {
+    if (!addToNoteDraft(brainId, draft)) return setNotKept(true);
+    onKept();
+    navigate(paths.brain(brainId, 'records'));
+  };
+  return (
+    <div className="status error" role="alert" tabIndex={-1} ref={ref}>
+      <p className="error-title">Your correction was not saved</p>
+      <p>
+        {why === 'gone'
+          ? 'This Memory was removed while you were writing: the Records it came from were forgotten (by an agent, or in another window), so there is nothing left to correct.'
+          : why === 'pending'
+            ? 'It cannot be saved while this Memory is worked out again. Once it is back, so are your words, in the form, to check and save.'
+            : 'This Memory cannot be read just now. Once it can, your words are back in the form.'}{' '}
+        What you wrote:
+      </p>
+      <blockquote className="quote" dir="auto">
+        {draft}
+      </blockquote>
+      <div className="row">
+        <span>
+          <CopyButton text={draft} what="the text" label="Copy what you wrote" />
+        </span>
+        {why === 'gone' ? (
+          <button type="button" onClick={keepAsNote}>
+            Write it as a new note
+          </button>
+        ) : null}
+      </div>
+      {notKept ? (
+        <p className="field-error">
+          The note could not be kept for the Records page here: copy it, then paste it there.
+        </p>
+      ) : why === 'gone' ? (
+        <p className="hint">
+          A new note is a Record of its own, on Records, ready for you to check and save.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function MemoryView({
+  brainId,
+  m,
+  draft,
+  onDraft,
+}: {
+  brainId: string;
+  m: MemoryDetail;
+  draft: string | null;
+  onDraft: (draft: string | null) => void;
+}) {
   // What replaces a value no longer in force: the newer version in force now, else one starting later.
   // A scheduled value is replaced by nothing (it starts later), nor is a current one.
   const later = m.revisions.filter((r) => r.version > m.version);
@@ -79,13 +171,14 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
   const saved = correct.isSuccess;
-  // A correction being written, kept here: a newer version (an agent's write) takes the form away.
-  const [draft, setDraft] = useState<string | null>(null);
   const inForce = m.status === 'active' || m.status === 'scheduled';
   const notice = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (saved) notice.current?.focus();
-  }, [saved]);
+    if (!saved) return;
+    notice.current?.focus();
+    // Saved: nothing is left unsaved to keep if the Memory goes away later.
+    onDraft(null);
+  }, [saved, onDraft]);
   return (
     <>
       <p className="crumbs">
@@ -187,7 +280,7 @@ function MemoryView({ brainId, m }: { brainId: string; m: MemoryDetail }) {
 
       {inForce ? (
         <div className="two-col">
-          <CorrectForm m={m} correct={correct} onDraft={setDraft} />
+          <CorrectForm m={m} correct={correct} draft={draft} onDraft={onDraft} />
           <AcceptForm brainId={brainId} m={m} />
         </div>
       ) : (
@@ -244,13 +337,16 @@ function UnsavedCorrection({
 function CorrectForm({
   m,
   correct,
+  draft,
   onDraft,
 }: {
   m: MemoryDetail;
   correct: ReturnType<typeof useCorrectMemory>;
+  /** Words written before the form went away (the Memory could not be read for a while). */
+  draft: string | null;
   onDraft: (draft: string | null) => void;
 }) {
-  const [statement, setStatement] = useState(m.statement);
+  const [statement, setStatement] = useState(draft ?? m.statement);
   const [withdraw, setWithdraw] = useState(false);
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);

@@ -396,6 +396,47 @@ test('a correction being written when an agent replaces the version is kept on s
   assert.deepEqual(problems, []);
 });
 
+test('a correction being written when its Record is forgotten keeps the words, to copy or write as a new note', async () => {
+  await app().api.createBrain({
+    id: 'forgot-under',
+    name: 'Forgot under',
+    self: { type: 'person', name: 'Ana' },
+  });
+  const { record } = await app().api.rememberRecord('forgot-under', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+    occurred_at: '2024-01-01T00:00:00Z',
+  });
+  await derivationSettled(app(), 'forgot-under');
+  const [lisbon] = (await app().api.listMemories('forgot-under')).data;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/forgot-under/memories/${lisbon!.id}`);
+  const words = 'Ana lives in Lisbon, in Alfama, since March — typed with care';
+  await page.getByLabel('What is actually true').fill(words);
+  // An agent (or another window) forgets the Record the Memory came from while the person writes.
+  await app().api.forgetRecord('forgot-under', record.id);
+  const kept = page.getByRole('alert').filter({ hasText: 'Your correction was not saved' });
+  await kept.waitFor({ timeout: 20_000 });
+  assert.match(
+    await kept.innerText(),
+    /removed while you were writing: the Records it came from were forgotten/,
+  );
+  assert.match(await kept.innerText(), /Alfama, since March — typed with care/);
+  assert.match(await focusedElement(page), /^DIV Your correction was not saved/);
+  // It was here a moment ago: not "the address is mistyped".
+  assert.equal(await page.getByText('the address is mistyped').count(), 0);
+  await kept.getByRole('button', { name: 'Copy what you wrote' }).waitFor();
+  await checkScreen(page, 'correction-of-forgotten-memory');
+  await kept.getByRole('button', { name: 'Write it as a new note' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
+  assert.equal(await page.getByLabel('What should this Brain remember?').inputValue(), words);
+  await page.getByText('Your note from before is still here, not saved yet.').waitFor();
+  await page.getByRole('button', { name: 'Remember this' }).click();
+  await page.getByText('Note saved').waitFor();
+  const saved = (await app().api.listRecords('forgot-under')).data[0]!;
+  assert.equal((saved.content as { text: string }).text, words);
+  assert.deepEqual(problems, []);
+});
+
 test('errors name fields as the screen labels them, and inputs stop at the length the API takes', async () => {
   await app().api.createBrain({ id: 'fields', name: 'Fields' });
   const { page, problems } = await ui();
