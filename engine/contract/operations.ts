@@ -199,7 +199,9 @@ export const operations: Operation[] = [
     scope: 'records:write',
     body: ImportRequest,
     responseHeaders: ['Brain-Watermark'],
-    success: [{ status: 200, schema: ImportResult, description: 'What was imported, unchanged or skipped' }],
+    success: [
+      { status: 200, schema: ImportResult, description: 'What was imported, replaced, unchanged or skipped' },
+    ],
     additive: true,
     maxBodyBytes: importMaxBodyBytes,
     eventStream: {

@@ -102,6 +102,7 @@ const ImportPart = z.object({
   name: z.string().describe('The chosen file or folder (or "(all files)" when they were read together).'),
   format: ImportFormat.nullable().describe('null when the format could not be told.'),
   imported: z.int().min(0),
+  replaced: z.int().min(0),
   unchanged: z.int().min(0),
   skipped: z.int().min(0),
   failed: z.int().min(0),
@@ -117,7 +118,13 @@ export const ImportResult = z
   .object({
     object: z.literal('import'),
     brain_id: z.string(),
-    imported: z.int().min(0).describe('New Records written.'),
+    imported: z.int().min(0).describe('New items: a Record written for each item the Brain did not hold.'),
+    replaced: z
+      .int()
+      .min(0)
+      .describe(
+        "Items the Brain held in another version (the same source and external id: an edited note, a changed contact or event, another visibility): a Record written for each, which takes the earlier version's place (that one stays in the history). Counted as imported when the caller may not read Records.",
+      ),
     unchanged: z.int().min(0).describe('Items already stored by an earlier import (nothing written).'),
     skipped: z
       .array(z.object({ item: z.string(), reason: z.string() }))
@@ -179,7 +186,8 @@ export const ImportProgress = z
         "The item being written (a note's path, a message), named as skipped items are; null between parts.",
       ),
     items_read: z.int().min(0).describe('Items read from the files so far (to write or skipped).'),
-    imported: z.int().min(0).describe('New Records written so far.'),
+    imported: z.int().min(0).describe('New items written so far.'),
+    replaced: z.int().min(0).describe('Items written so far in place of a version the Brain held.'),
     unchanged: z.int().min(0).describe('Items found already stored so far (nothing written).'),
     skipped: z.int().min(0),
     failed: z.int().min(0),

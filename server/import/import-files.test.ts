@@ -165,8 +165,38 @@ test('a note sent again with a later last_modified and the same text is unchange
   const touched = await send('Book the ferry\n', '2024-05-05T00:00:00Z');
   assert.deepEqual([touched.imported, touched.unchanged, touched.failed], [0, 1, 0]);
   const edited = await send('Book the ferry and the hotel\n', '2024-05-06T00:00:00Z');
-  assert.deepEqual([edited.imported, edited.unchanged], [1, 0]);
+  assert.deepEqual([edited.imported, edited.replaced, edited.unchanged], [0, 1, 0]);
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});
+
+test('a note edited and imported again is counted as replaced, not new; a new note beside it is new', async () => {
+  const engine = await brain();
+  const first = await importFiles(engine, t, 'b', {
+    files: [file('Notes/plan.md', 'Book the ferry\n'), file('Notes/list.md', 'Eggs\n')],
+  });
+  assert.deepEqual([first.imported, first.replaced, first.unchanged], [2, 0, 0]);
+  const again = await importFiles(engine, t, 'b', {
+    files: [
+      file('Notes/plan.md', 'Book the ferry and the hotel\n'),
+      file('Notes/list.md', 'Eggs\n'),
+      file('Notes/new.md', 'Call Rui\n'),
+    ],
+  });
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [1, 1, 1]);
+  assert.equal(
+    again.parts.reduce((n, p) => n + p.replaced, 0),
+    1,
+  );
+  // A caller that may not read the Brain's Records cannot tell: what it wrote counts as imported.
+  const blind = await importFiles(
+    engine,
+    t,
+    'b',
+    { files: [file('Notes/plan.md', 'Book the ferry, the hotel and a car\n')] },
+    undefined,
+    { readsRecords: false },
+  );
+  assert.deepEqual([blind.imported, blind.replaced], [1, 0]);
 });
 
 test('a calendar event repeated exactly is one event, and its copy is a skip, as a copied contact card is', async () => {

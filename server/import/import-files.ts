@@ -22,6 +22,7 @@ import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
 import { uploadUnpackBudget, type UnpackBudget } from './unpack-budget.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
+import { heldItems } from './held-items.ts';
 import { WriteWindow } from './write-window.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
@@ -74,7 +75,8 @@ export interface ImportFilesOptions extends ImportWatchOptions {
 /**
  * Imports uploaded export files into a Brain through the engine, with the same parsers, validation,
  * derived Idempotency-Keys and skip rules as `mnemo import`: re-importing the same files writes
- * nothing (each item is "unchanged"), a changed item writes a new Record that supersedes the old, and
+ * nothing (each item is "unchanged"), a changed item writes a new Record that supersedes the old (it is
+ * "replaced", held-items.ts), and
  * a malformed item is skipped with its reason without stopping the rest. The temporary copies are
  * removed before this returns, whatever happens; they are made under `uploadParent` (a server on a data
  * dir passes its upload-dir.ts folder, which its next start sweeps if this process dies mid-import),
@@ -222,12 +224,17 @@ async function importTargets(
     await plainNoteNames(parts, root),
   );
   await names.prepare();
+  // Read before anything is written: which sources the Brain already held imported items of.
+  const held = heldItems(mayRead ? await engine.listSources(t, brainId) : null, (q) =>
+    engine.listRecords(t, brainId, q),
+  );
   const skipped: ImportResult['skipped'] = [];
   const failures: ImportResult['failures'] = [];
   const result: ImportResult = {
     object: 'import',
     brain_id: brainId,
     imported: 0,
+    replaced: 0,
     unchanged: 0,
     skipped,
     skipped_count: 0,
@@ -249,6 +256,7 @@ async function importTargets(
       name,
       format: target.format,
       imported: 0,
+      replaced: 0,
       unchanged: 0,
       skipped: 0,
       failed: 0,
@@ -294,11 +302,13 @@ async function importTargets(
         await watch.beforeWrite(label(item.ref));
         await writes.add(async () => {
           try {
-            const { watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
+            const { name, external_id } = item.body.source;
+            const { record, watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
               idempotencyKey: collected.keys[i],
             });
             result.watermark = watermark;
             if (replayed) part.unchanged += 1;
+            else if (await held.replaces(name, external_id, record.id)) part.replaced += 1;
             else part.imported += 1;
           } catch (e) {
             // A store that cannot be reached fails every item alike, each after the pool's wait.
@@ -323,6 +333,7 @@ async function importTargets(
       throw e instanceof ImportCancelled ? watch.cancelled() : e;
     }
     result.imported += part.imported;
+    result.replaced += part.replaced;
     result.unchanged += part.unchanged;
     result.failed += part.failed;
   }

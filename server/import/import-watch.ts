@@ -40,6 +40,7 @@ export class ImportWatch {
       current_item: null,
       items_read: 0,
       imported: 0,
+      replaced: 0,
       unchanged: 0,
       skipped: 0,
       failed: 0,
@@ -83,10 +84,10 @@ export class ImportWatch {
 
   /** The cancel, with what was written by now (call again once the writes under way have finished). */
   cancelled(): ImportCancelled {
-    return new ImportCancelled(this.sum('imported'), this.sum('unchanged'));
+    return new ImportCancelled(this.sum('imported') + this.sum('replaced'), this.sum('unchanged'));
   }
 
-  private sum(field: 'imported' | 'unchanged' | 'failed'): number {
+  private sum(field: 'imported' | 'replaced' | 'unchanged' | 'failed'): number {
     return this.result.parts.reduce((n, p) => n + p[field], 0);
   }
 
@@ -96,6 +97,7 @@ export class ImportWatch {
     this.o.onProgress({
       ...this.progress,
       imported: this.sum('imported'),
+      replaced: this.sum('replaced'),
       unchanged: this.sum('unchanged'),
       skipped: this.result.skipped_count,
       failed: this.sum('failed'),

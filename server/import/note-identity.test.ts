@@ -133,7 +133,8 @@ test('notes uploaded from their folder, from its parent and imported from disk a
   assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 2 });
 
   writeFileSync(todo, '# Todo\nBuy the EPSILONITEM seeds\n');
-  assert.deepEqual(counts(await runImport({ client, brainId: 'chosen', path: parent })), [1, 1, 0]);
+  const edited = await runImport({ client, brainId: 'chosen', path: parent });
+  assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 1, 0], 'the edit replaced, not new');
   assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 3 });
   await waitForDerivation(client, 'chosen');
   assert.deepEqual(await active('chosen', 'DELTAITEM'), [], 'the old version is no longer current');
@@ -149,7 +150,8 @@ test('notes imported from disk and then uploaded are the same items; an edit upl
   assert.deepEqual(counts(await upload('disk', join(notes, '..'), [todo])), [0, 1, 0]);
 
   writeFileSync(todo, '# Todo\nCall ETAITEM about the roof\n');
-  assert.deepEqual(counts(await upload('disk', join(notes, '..', '..'), [todo])), [1, 0, 0]);
+  const edited = await upload('disk', join(notes, '..', '..'), [todo]);
+  assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 0, 0], 'the edit replaced, not new');
   assert.deepEqual(await items('disk'), { ids: [todo], records: 2 });
   await waitForDerivation(client, 'disk');
   assert.deepEqual(await active('disk', 'ZETAITEM'), []);

@@ -24,6 +24,7 @@ test('Records are sent while the export is still being read, never more than a q
     let last: ImportProgress | undefined;
     const client = {
       getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
       rememberRecord: async () => {
         await new Promise((r) => setImmediate(r));
         return { record: {}, replayed: false };
@@ -67,6 +68,7 @@ test('a failure outside the per-item handling ends the run with that error inste
     const file = chatOfAna(dir, 1000);
     const client = {
       getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
       rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
     } as unknown as MnemoClient;
     let calls = 0;
@@ -107,6 +109,7 @@ test('a file that stops reading part way is a failure in the summary, after what
     const sent: string[] = [];
     const client = {
       getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
       rememberRecord: (_b: string, body: { content: { text: string } }) => {
         sent.push(body.content.text);
         return Promise.resolve({ record: {}, replayed: false });
@@ -120,7 +123,10 @@ test('a file that stops reading part way is a failure in the summary, after what
     assert.equal(summary.failed, 1, 'the unread rest fails the run (exit 1), it is not a skip');
     assert.equal(summary.failedItems[0]!.code, 'read_failed');
     assert.match(summary.failedItems[0]!.reason, /stopped reading after 3 items: EIO/);
-    assert.match(formatSummary(summary), /imported 3, unchanged 0, skipped 0, failed 1[\s\S]*read_failed/);
+    assert.match(
+      formatSummary(summary),
+      /imported 3, replaced 0, unchanged 0, skipped 0, failed 1[\s\S]*read_failed/,
+    );
 
     // Failing before the first item is still the command's own error: nothing was sent.
     parsers.whatsapp = () => {
@@ -144,6 +150,7 @@ test("a server that cannot reach its store or its keys stops the import, not eac
       let sent = 0;
       const client = {
         getBrain: () => Promise.resolve({}),
+        listSources: () => Promise.resolve({ data: [] }),
         rememberRecord: () => {
           sent += 1;
           return Promise.reject(new MnemoApiError(status, { type: 'internal', code, message: code }));
@@ -174,6 +181,7 @@ test('a calendar event repeated exactly is imported once and its copy is listed 
     );
     const client = {
       getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
       rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
     } as unknown as MnemoClient;
     const summary = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' });

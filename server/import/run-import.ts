@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage, systemTimeZone } from '../../engine/index.ts';
-import { RecordCreate, type Brain, type MnemoRecord } from '../../engine/contract/index.ts';
+import { RecordCreate, type Brain, type MnemoRecord, type SourceList } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
@@ -33,6 +33,7 @@ import {
 } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
+import { heldItems } from './held-items.ts';
 
 /**
  * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
@@ -67,7 +68,10 @@ const parseNoteFiles = async function* (path: string, notes: readonly string[], 
 export interface ImportProgress {
   total: number;
   done: number;
+  /** Items new to the Brain, written. */
   imported: number;
+  /** Items the Brain held in another version, written in their place (held-items.ts). */
+  replaced: number;
   unchanged: number;
   skipped: number;
   failed: number;
@@ -80,6 +84,7 @@ export interface ImportPartSummary {
   /** null: it could not be read (a file of no format mnemo reads, a broken link). */
   format: ImportFormat | null;
   imported: number;
+  replaced: number;
   unchanged: number;
   skipped: number;
   failed: number;
@@ -286,6 +291,24 @@ function idsThroughApi(client: MnemoClient, brainId: string, signal?: AbortSigna
       throw e;
     }),
   );
+}
+
+/**
+ * The Brain's sources, read through the API before an import writes (heldItems). Not read (a key
+ * that may write but not read Records, a server without the route): none, and every item written counts
+ * as imported. A failure that would fail every write stops the import first.
+ */
+async function sourcesThroughApi(
+  client: MnemoClient,
+  brainId: string,
+  signal?: AbortSignal,
+): Promise<SourceList | null> {
+  try {
+    return await client.listSources(brainId, { signal });
+  } catch (e) {
+    if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
+    throw e;
+  }
 }
 
 /**
@@ -514,10 +537,15 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   // Before anything is sent: a Brain whose names cannot be read fails the import, not a part of it.
   await names?.prepare();
   const former = existing ? idsThroughApi(o.client, o.brainId, o.signal) : undefined;
+  // Read before anything is written: which sources the Brain already held imported items of.
+  const held = heldItems(existing ? await sourcesThroughApi(o.client, o.brainId, o.signal) : null, (q) =>
+    o.client.listRecords(o.brainId, q, { signal: o.signal }),
+  );
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
     imported: 0,
+    replaced: 0,
     unchanged: 0,
     skipped: 0,
     failed: 0,
@@ -528,7 +556,15 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   let noSelfSaid = false;
   // `total` grows as the export is read: Records are sent while it is still being read, so a mailbox of
   // several GB never has to fit in memory (at most `queued` parsed Records wait to be sent).
-  const progress: ImportProgress = { total: 0, done: 0, imported: 0, unchanged: 0, skipped: 0, failed: 0 };
+  const progress: ImportProgress = {
+    total: 0,
+    done: 0,
+    imported: 0,
+    replaced: 0,
+    unchanged: 0,
+    skipped: 0,
+    failed: 0,
+  };
   const report = () => o.onProgress?.({ ...progress });
   const skipped = (part: ImportPartSummary, ref: string, reason: string) => {
     skippedItems.push({ ref, reason });
@@ -637,6 +673,9 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
         if (replayed ?? replayedByClock(record, started, brainCreated)) {
           progress.unchanged += 1;
           part.unchanged += 1;
+        } else if (await held.replaces(item.body.source.name, item.body.source.external_id, record.id)) {
+          progress.replaced += 1;
+          part.replaced += 1;
         } else {
           progress.imported += 1;
           part.imported += 1;

@@ -81,7 +81,9 @@ describe('notes: what counts as a change', () => {
 
     writeFileSync(note, '# Groceries\nOat milk, rye bread, coffee.\n');
     touch(note, '2024-06-02T12:00:00Z');
-    assert.deepEqual(counts(await runImport(opts)), [1, 0, 0, 0]);
+    const edited = await runImport(opts);
+    assert.deepEqual(counts(edited), [0, 0, 0, 0]);
+    assert.equal(edited.replaced, 1, 'its new version, not a new item');
     const twice = (await client.listRecords('touched')).data;
     assert.equal(twice.length, 2);
     assert.equal(new Set(twice.map((r) => r.source.external_id)).size, 1, 'the same item, revised');
@@ -201,7 +203,7 @@ describe('a folder of mixed files', () => {
     assert.equal(cal.status, 0, cal.stderr);
     assert.match(
       cal.stdout,
-      /^ics -> brain "calendars" \(created\): imported 2, unchanged 0, skipped 0, failed 0/,
+      /^ics -> brain "calendars" \(created\): imported 2, replaced 0, unchanged 0, skipped 0, failed 0/,
     );
     assert.match(cal.stdout, /\n {2}a\.ics \(ics\): imported 1.*\n {2}b\.ics \(ics\): imported 1/);
   });

@@ -73,7 +73,7 @@ describe('import through the /v1 API', () => {
     // The same message edited in a newer export: same external_id, new content, new Record.
     writeFileSync(file, chat('03/02/2024, 18:06 - Sam: Great, I will bring the queijadas'));
     const changed = await runImport(opts);
-    assert.deepEqual([changed.imported, changed.unchanged, changed.failed], [1, 3, 0]);
+    assert.deepEqual([changed.imported, changed.replaced, changed.unchanged, changed.failed], [0, 1, 3, 0]);
     await waitForDerivation(client, 'sam');
     const newer = (await client.listRecords('sam', { source: 'whatsapp', limit: 50 })).data.find(
       (r) => r.content.kind === 'message' && r.content.text.includes('queijadas'),
@@ -216,13 +216,18 @@ describe('import through the /v1 API', () => {
     assert.equal(first.status, 0, first.stderr);
     assert.match(
       first.stdout,
-      /^obsidian -> brain "kitchen" \(created\): imported 1, unchanged 0, skipped 1, failed 0/,
+      /^obsidian -> brain "kitchen" \(created\): imported 1, replaced 0, unchanged 0, skipped 1, failed 0/,
     );
     assert.match(first.stdout, /1 x empty note \(Empty\.md\)/);
     assert.doesNotMatch(first.stderr, /importing \[/, 'no progress bar without a TTY');
     const second = await run(key);
     assert.equal(second.status, 0, second.stderr);
-    assert.match(second.stdout, /imported 0, unchanged 1, skipped 1, failed 0/);
+    assert.match(second.stdout, /imported 0, replaced 0, unchanged 1, skipped 1, failed 0/);
+    // The note edited: its new version takes the old one's place, and the summary says so.
+    writeFileSync(note, '---\ntags: [food]\n---\nSoak the cod for 36 hours, change the water 4 times.\n');
+    const edited = await run(key);
+    assert.equal(edited.status, 0, edited.stderr);
+    assert.match(edited.stdout, /imported 0, replaced 1, unchanged 0, skipped 1, failed 0/);
     const denied = await run('sk_test_home_notissuedbythisregistry');
     assert.equal(denied.status, 1);
     assert.match(denied.stderr, /invalid_api_key/);
@@ -230,12 +235,12 @@ describe('import through the /v1 API', () => {
     // --list names the import; --remove forgets it whole; a second --remove finds nothing.
     const listed = await run(key, ['--list']);
     assert.equal(listed.status, 0, listed.stderr);
-    assert.match(listed.stdout, /^obsidian\t1 Records \(1 imported\)\t/);
+    assert.match(listed.stdout, /^obsidian\t2 Records \(2 imported\)\t/);
     const removed = await run(key, ['--remove', 'obsidian']);
     assert.equal(removed.status, 0, removed.stderr);
     assert.match(
       removed.stdout,
-      /^removed source "obsidian" from brain "kitchen": 1 Records and \d+ Memories forgotten/,
+      /^removed source "obsidian" from brain "kitchen": 2 Records and \d+ Memories forgotten/,
     );
     assert.equal((await client.listRecords('kitchen')).data.length, 0);
     const again = await run(key, ['--remove', 'obsidian']);

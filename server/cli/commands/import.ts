@@ -61,7 +61,7 @@ function grouped(items: { ref: string; reason: string }[]): string[] {
  * a few examples each, notes on what was imported with a caveat, failures.
  */
 export function formatSummary(s: ImportSummary): string {
-  const counts = `imported ${s.imported}, unchanged ${s.unchanged}, skipped ${s.skipped}, failed ${s.failed}`;
+  const counts = `imported ${s.imported}, replaced ${s.replaced}, unchanged ${s.unchanged}, skipped ${s.skipped}, failed ${s.failed}`;
   const readable = s.parts.filter((p) => p.format !== null);
   const formats = [...new Set(readable.map((p) => p.format))].join(', ');
   const lines = s.nothingToImport
@@ -74,7 +74,7 @@ export function formatSummary(s: ImportSummary): string {
     lines.push('files:');
     for (const p of readable)
       lines.push(
-        `  ${p.name} (${p.format}): imported ${p.imported}, unchanged ${p.unchanged}, skipped ${p.skipped}, failed ${p.failed}`,
+        `  ${p.name} (${p.format}): imported ${p.imported}, replaced ${p.replaced}, unchanged ${p.unchanged}, skipped ${p.skipped}, failed ${p.failed}`,
       );
   }
   if (s.skippedItems.length) lines.push('skipped:', ...grouped(s.skippedItems));
