@@ -14,7 +14,10 @@ export interface ImportMarker {
   files: number;
   startedAt: string;
   /** Counts the server last sent (null before it planned the import). */
-  progress: Pick<ImportProgress, 'imported' | 'unchanged' | 'skipped' | 'failed'> | null;
+  progress:
+    | (Pick<ImportProgress, 'imported' | 'unchanged' | 'skipped' | 'failed'> &
+        Partial<Pick<ImportProgress, 'replaced'>>)
+    | null;
   /** Absent while it runs (or ran until the page went); else how it ended short of finishing. */
   ended?: 'cancelled' | 'failed';
 }

@@ -182,7 +182,13 @@ export function useImportFiles(brainId: string) {
         progress: null,
       };
       const counts = (p: ImportProgress | null): ImportMarker['progress'] =>
-        p && { imported: p.imported, unchanged: p.unchanged, skipped: p.skipped, failed: p.failed };
+        p && {
+          imported: p.imported,
+          replaced: p.replaced,
+          unchanged: p.unchanged,
+          skipped: p.skipped,
+          failed: p.failed,
+        };
       const pending = () =>
         qc.setQueryData<ImportRun>(key, {
           status: 'pending',

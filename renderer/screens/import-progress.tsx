@@ -11,7 +11,7 @@ import { useFocusIfLost } from '../use-focus-if-lost.ts';
 function measure(p: ImportProgress | null): { value: number; max: number } | null {
   if (!p) return null;
   if (p.parts_planned > 1) return { value: p.parts_done, max: p.parts_planned };
-  const done = p.imported + p.unchanged + p.skipped + p.failed;
+  const done = p.imported + p.replaced + p.unchanged + p.skipped + p.failed;
   return p.items_read > 0 ? { value: Math.min(done, p.items_read), max: p.items_read } : null;
 }
 
@@ -34,7 +34,9 @@ export function ImportRunning({ run }: { run: ImportRun }) {
             {p.parts_planned > 1
               ? `${p.parts_done.toLocaleString()} of ${plural(p.parts_planned, 'file')} read: `
               : ''}
-            {plural(p.imported, 'new item')}, {p.unchanged.toLocaleString()} already here
+            {plural(p.imported, 'new item')}
+            {p.replaced ? `, ${p.replaced.toLocaleString()} replaced` : ''}, {p.unchanged.toLocaleString()}{' '}
+            already here
             {p.skipped ? `, ${p.skipped.toLocaleString()} skipped` : ''}
             {p.failed ? `, ${p.failed.toLocaleString()} could not be stored` : ''}
           </p>
@@ -56,7 +58,7 @@ export function ImportRunning({ run }: { run: ImportRun }) {
 
 /** After Cancel: what happened to what was written, and how to finish. */
 export function ImportStoppedNotice({ run }: { run: ImportRun }) {
-  const written = run.progress?.imported ?? 0;
+  const written = (run.progress?.imported ?? 0) + (run.progress?.replaced ?? 0);
   // Cancel import is gone with the import it stopped: focus comes here, not to <body>.
   const ref = useFocusIfLost<HTMLParagraphElement>();
   return (
@@ -95,13 +97,14 @@ export function ImportLeftoverNotice({
         goes.
       </p>
     );
-  const written = marker.progress?.imported ?? 0;
+  // A marker left by an import before `replaced` was counted has none.
+  const written = (marker.progress?.imported ?? 0) + (marker.progress?.replaced ?? 0);
   return (
     <div className="notice import-leftover" role="status">
       <p>
         The last import into this Brain ({started}) {howItEnded[leftover.state]}.{' '}
         {written > 0
-          ? `At least ${plural(written, 'new item was', 'new items were')} written before it stopped`
+          ? `At least ${plural(written, 'item was', 'items were')} written before it stopped`
           : 'What was written before it stopped stays'}
         ; importing the same files again finishes the rest without duplicates.
       </p>

@@ -324,16 +324,20 @@ function MatchedNotes({ matched }: { matched: NonNullable<ImportResult['matched_
 }
 
 function ImportSummary({ brainId, result }: { brainId: string; result: ImportResult }) {
-  const nothing = result.imported === 0 && result.unchanged === 0;
+  const nothing = result.imported === 0 && result.replaced === 0 && result.unchanged === 0;
   return (
     <div className="import-summary" role="status" aria-labelledby="import-result">
       <h3 id="import-result">{nothing ? 'Nothing was imported' : 'Import finished'}</h3>
       <p>
-        {plural(result.imported, 'new item')} imported, {plural(result.unchanged, 'item')} already here
+        {plural(result.imported, 'new item')} imported
+        {result.replaced
+          ? `, ${plural(result.replaced, 'item')} replaced with ${result.replaced === 1 ? 'its' : 'their'} new version`
+          : ''}
+        , {plural(result.unchanged, 'item')} already here
         {result.skipped_count ? `, ${plural(result.skipped_count, 'item')} skipped` : ''}
         {result.failed ? `, ${plural(result.failed, 'item')} could not be stored` : ''}.
       </p>
-      {result.imported ? (
+      {result.imported || result.replaced ? (
         <p>
           New items are worked into Memories in the background: see{' '}
           <Link to={paths.brain(brainId, 'records')}>Records</Link> and{' '}
@@ -345,7 +349,8 @@ function ImportSummary({ brainId, result }: { brainId: string; result: ImportRes
           <li key={p.name}>
             <span className="mono">{p.name}</span>:{' '}
             {p.format ? `read as ${importFormatText[p.format].phrase}` : 'not a format Mnemo can read'} —{' '}
-            {p.imported} new, {p.unchanged} already here, {p.skipped} skipped
+            {p.imported} new{p.replaced ? `, ${p.replaced} replaced` : ''}, {p.unchanged} already here,{' '}
+            {p.skipped} skipped
             {p.failed ? `, ${p.failed} failed` : ''}.
             {p.note ? <span className="hint"> Note: {p.note}</span> : null}
           </li>

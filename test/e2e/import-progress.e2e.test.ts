@@ -130,7 +130,7 @@ test('reloading during an import asks first; afterwards the screen says the impo
     await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
     const notice = page.locator('.import-leftover');
     await notice.getByText(/did not finish: the page was reloaded or closed while it ran/).waitFor();
-    const said = Number(/At least ([\d,]+) new items were written/.exec(await notice.innerText())?.[1]);
+    const said = Number(/At least ([\d,]+) items were written/.exec(await notice.innerText())?.[1]);
     assert.ok(said >= 3, await notice.innerText());
     await page.getByText(/The last import stopped before it finished/).waitFor();
     const written = (await app.api.getCensus('cut')).counts.records;

@@ -239,7 +239,11 @@ test('notes chosen from their folder, then from its parent, then imported from d
   assert.deepEqual([disk.imported, disk.unchanged, disk.failed], [0, 2, 0]);
 
   writeFileSync(join(notes, 'todo.md'), '# Todo\n\nRepaint the gate blue.\n');
-  await importFolder(parent, /1 new item imported, 1 item already here/);
+  await importFolder(
+    parent,
+    /0 new items imported, 1 item replaced with its new version, 1 item already here/,
+  );
+  await summary.getByText(/: read as .* — 0 new, 1 replaced, 1 already here, 0 skipped\./).waitFor();
   const records = (await app().api.listRecords('folders', { source: 'markdown' })).data;
   assert.deepEqual(
     [...new Set(records.map((r) => r.source.external_id))].sort(),
@@ -247,7 +251,11 @@ test('notes chosen from their folder, then from its parent, then imported from d
     'two notes, whichever way they were chosen',
   );
   assert.equal(records.length, 3, 'the edited note is a new revision of the same item');
+  const same = await runImport({ client: app().api, brainId: 'folders', path: notes });
+  assert.deepEqual([same.imported, same.replaced, same.unchanged], [0, 0, 2]);
+  // Edited again and imported from disk (`mnemo import`): replaced there too.
+  writeFileSync(join(notes, 'ideas.md'), '# Ideas\n\nA bench under the olive tree.\n');
   const edited = await runImport({ client: app().api, brainId: 'folders', path: notes });
-  assert.deepEqual([edited.imported, edited.unchanged], [0, 2]);
+  assert.deepEqual([edited.imported, edited.replaced, edited.unchanged], [0, 1, 1]);
   assert.deepEqual(problems, []);
 });
