@@ -142,7 +142,8 @@ const getHealth: Json = {
   summary: 'Whether this server can serve now (no key needed)',
   description:
     "200 while the server can reach its store; 503 `store_unavailable` while it cannot (a hosted server's " +
-    'database down or restarting), answered within about 3 s. It says nothing else: why is in the server log.',
+    'database down or restarting; a local store a read found damaged, or whose log failed to sync), answered ' +
+    'within about 3 s. It says nothing else but what mends a local store: why is in the server log.',
   security: [],
   parameters: [],
   'x-additive': true,

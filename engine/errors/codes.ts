@@ -109,7 +109,7 @@ export const errorCodes = {
     status: 503,
     type: 'internal',
     summary:
-      "The server cannot use its store now: a hosted server's database is down, restarting or failing over (GET /v1/health answers it for as long as that lasts), or it answers but is overloaded (every connection busy, or out of connections, memory or disk). The server's log says which.",
+      "The server cannot use its store now: a hosted server's database is down, restarting or failing over (GET /v1/health answers it for as long as that lasts), or it answers but is overloaded (every connection busy, or out of connections, memory or disk); a local store's disk is full or failing, its log could not be synced to disk (until Mnemo is restarted), or its file is damaged (put your latest backup in its place: mnemo restore --from FILE with the server stopped, or File → Restore… in the desktop app; the damaged file is kept beside it). The message says which, the server's log says more.",
   },
   sync_remote_unavailable: {
     status: 502,

@@ -16,7 +16,12 @@ import { createRetrievalIndexer } from '../retrieve/retrieval-indexer.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
 import type { RetrievalIndexSet } from '../retrieve/retrieve.ts';
 import { systemTimeZone, timeZone, type TimeZone } from '../core/retrieve/time-zone.ts';
-import { asStoreError, storeFailure } from '../adapters/sqlite/store-failure.ts';
+import {
+  asStoreError,
+  damagedStoreReport,
+  storeDamaged,
+  storeFailure,
+} from '../adapters/sqlite/store-failure.ts';
 import { openLocalStorage, type SqliteLocalStorage } from '../adapters/sqlite/local-storage.ts';
 import type { Deployment, Engine } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
@@ -190,10 +195,19 @@ function engineOver(
         return out;
       } catch (e) {
         const told = asStoreError(e);
-        if (told !== e) logStoreFailure(e);
+        if (storeDamaged(e)) noteDamage(e, told);
+        else if (told !== e) logStoreFailure(e);
         throw told;
       }
     };
+  // A damaged store does not mend: it is said once, with the file and the way back, however many
+  // requests meet it, and health answers store_unavailable from then on.
+  let damaged: unknown = null;
+  const noteDamage = (e: unknown, told: unknown) => {
+    if (damaged !== null) return;
+    damaged = told;
+    logger.error(damagedStoreReport(options.dataDir, e), { code: (e as { code?: unknown }).code });
+  };
   // What the disk said goes to the log, which the caller's store_unavailable points to: once a
   // minute, as a full disk fails every write of an import.
   let loggedAt = -Infinity;
@@ -259,9 +273,11 @@ function engineOver(
       await worker.idle();
       await indexer.idle();
     },
-    // The store is a file this process holds open (and locked) from start to close.
+    // The store is a file this process holds open (and locked) from start to close; it cannot serve
+    // once a read found it damaged.
     ping: async () => {
       if (closed) throw new Error('the local engine is closed');
+      if (damaged !== null) throw damaged;
     },
     close: async () => {
       if (closed) return;

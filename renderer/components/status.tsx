@@ -54,6 +54,8 @@ const explained: Record<string, { title: string; help: string }> = {
   sync_remote_unavailable: { title: 'The hosted Mnemo did not answer as expected', help: '' },
   sync_remote_key_refused: { title: 'The hosted Mnemo refused that key', help: '' },
   sync_remote_unsupported: { title: 'That server cannot sync', help: '' },
+  // Not "something went wrong": the store's disk or file is, and the message says what mends it.
+  store_unavailable: { title: 'Mnemo cannot use its store', help: '' },
 };
 
 /** Text whose `quoted` parts are commands or names: shown as code, not as literal backticks. */

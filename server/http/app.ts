@@ -127,16 +127,19 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   // Without a key, for a load balancer: it says only whether this process can serve now. Health checks
   // arriving together share one ping; why a ping failed is the server's log's (the watch on the
   // database says it once), not an unauthenticated caller's.
-  let pinging: Promise<boolean> | null = null;
+  let pinging: Promise<unknown> | null = null;
   app.get(healthPath, async (c) => {
     pinging ??= options.engine.ping().then(
-      () => true,
-      () => false,
+      () => null,
+      (e: unknown) => e,
     );
     const settled = pinging;
-    const up = await settled;
+    const failure = await settled;
     if (pinging === settled) pinging = null;
-    if (!up)
+    // The engine's own store_unavailable says what is wrong and what mends it (a damaged file: restore
+    // a backup) without naming a path; anything else (a driver's error, a closed engine) stays unsaid.
+    if (failure instanceof MnemoError && failure.code === 'store_unavailable') throw failure;
+    if (failure !== null)
       throw new MnemoError(
         'store_unavailable',
         "This server cannot reach its store now (its database is down or restarting); the server's log says why.",

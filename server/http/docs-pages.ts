@@ -28,7 +28,10 @@ const retryOfCode: Record<string, string> = {
   idempotency_conflict:
     'No: the key was used for another body. Send the same body to replay it, or a new key for a new request.',
   correction_conflict: 'No: read the slot again (getMemory) and correct the value that is current now.',
-  store_unavailable: 'Yes, after a pause: the server answers again once its database does, with no restart.',
+  store_unavailable:
+    'Yes, after a pause, while the cause passes by itself: a database down or overloaded, a disk full until space is ' +
+    'freed. Not when the message says the store could not sync its log (restart Mnemo) or its file is damaged ' +
+    '(restore your latest backup).',
   sync_remote_unavailable:
     'Once the remote answers again, or with the address fixed (a redirect names where it points). Nothing was paired.',
   sync_remote_key_refused:

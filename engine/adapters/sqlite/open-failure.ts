@@ -6,6 +6,14 @@ const sqliteCode = (e: unknown): string => {
   return typeof code === 'string' ? code : '';
 };
 
+/** The way back from a damaged store in `dataDir`, for the refusal to open it and the server's log. */
+export function damagedStoreAdvice(dataDir: string): string {
+  return (
+    `Put your latest backup in its place with 'mnemo restore --from FILE --data-dir ${dataDir}', which ` +
+    'keeps the damaged file beside it'
+  );
+}
+
 /**
  * What a person is told when the store in `dataDir` cannot be opened. SQLite's own words ("database disk
  * image is malformed", "attempt to write a readonly database") name no file and no way out; these name
@@ -17,9 +25,7 @@ export function storeOpenFailure(e: unknown, dataDir: string): unknown {
   const store = join(dataDir, storeFileName);
   let message: string | null = null;
   if (/^SQLITE_(CORRUPT|NOTADB)(_|$)/.test(code))
-    message =
-      `the Mnemo store ${store} is damaged (SQLite: ${said}); it was not changed. Put your latest backup ` +
-      `in its place with 'mnemo restore --from FILE --data-dir ${dataDir}', which keeps the damaged file beside it`;
+    message = `the Mnemo store ${store} is damaged (SQLite: ${said}); it was not changed. ${damagedStoreAdvice(dataDir)}`;
   else if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)(_|$)/.test(code))
     message =
       `cannot write in the data dir ${dataDir} (SQLite: ${said}): Mnemo writes its store, the store's log ` +
