@@ -274,10 +274,16 @@ function engineOver(
       await indexer.idle();
     },
     // The store is a file this process holds open (and locked) from start to close; it cannot serve
-    // once a read found it damaged.
+    // once a read found it damaged, nor after a failed sync of its log, for which every request is
+    // refused until a restart.
     ping: async () => {
       if (closed) throw new Error('the local engine is closed');
       if (damaged !== null) throw damaged;
+      try {
+        await durable.settled();
+      } catch (e) {
+        throw asStoreError(e);
+      }
     },
     close: async () => {
       if (closed) return;
