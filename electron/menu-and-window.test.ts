@@ -59,7 +59,12 @@ function recorder(answers: {
     restore: async (from): Promise<RestoreSummary> => {
       log.push(`restore ${from}`);
       if (answers.failWith) throw new Error(answers.failWith);
-      return { ...summary, file: '/data/mnemo.db', replaced: '/data/mnemo.db.replaced-2026' };
+      return {
+        ...summary,
+        file: '/data/mnemo.db',
+        replaced: '/data/mnemo.db.replaced-2026',
+        removedDrafts: [],
+      };
     },
     closeServer: async () => void log.push('close-server'),
     relaunch: () => void log.push('relaunch'),

@@ -8,7 +8,7 @@
 import type { LocalEngineOptions } from './local/index.ts';
 import type { PostgresEngineOptions } from './hosted/index.ts';
 import type { PostgresStorage } from './adapters/postgres/storage.ts';
-import type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
+import type { BackupSummary, DraftsRemoved, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 import type { Engine, Tenant } from './types.ts';
 import type { KeyRegistryPort } from './ports/key-registry.ts';
 
@@ -27,7 +27,8 @@ export type {
 export type { Logger } from './local/local-ctx.ts';
 export type { PostgresStorage } from './adapters/postgres/storage.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
-export type { BackupSummary, RestoreSummary } from './adapters/sqlite/backup-store.ts';
+export type { BackupSummary, DraftsRemoved, RestoreSummary } from './adapters/sqlite/backup-store.ts';
+export { leftDraftLine } from './adapters/sqlite/backup-drafts.ts';
 export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
 export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';
@@ -107,7 +108,7 @@ export async function backupStore(opts: {
   dataDir: string;
   key: string | Buffer;
   out: string;
-}): Promise<BackupSummary> {
+}): Promise<BackupSummary & DraftsRemoved> {
   const { backupStore: backup } = await import('./adapters/sqlite/backup-store.ts');
   return backup(opts);
 }

@@ -27,8 +27,13 @@ const ownEntries = new Map<string, number>([
 ]);
 /** Also Mnemo's, left at their mode: the downloaded embedding model is public data; Finder's index. */
 const alsoOwn = new Set(['models', '.DS_Store']);
-/** Drafts renamed into place (`keys.json.<pid>.tmp`, `mnemo.lock.json.<pid>.tmp`, lock drafts). */
-const ownDraft = (name: string) => name.startsWith('keys.json.') || name.startsWith('mnemo.lock.json.');
+/**
+ * Drafts renamed into place (`keys.json.<pid>.tmp`, `mnemo.lock.json.<pid>.tmp`, lock drafts), a
+ * restore's draft and the store it replaced (`mnemo.db.restoring-<pid>`, `mnemo.db.replaced-<time>`),
+ * and a running backup's note of its draft (`mnemo.backup-<pid>-<id>.json`).
+ */
+const ownDraft = (name: string) =>
+  ['keys.json.', 'mnemo.lock.json.', 'mnemo.db.', 'mnemo.backup-'].some((p) => name.startsWith(p));
 
 export interface SecureReport {
   /** What was open to other users and is owner-only now: path and its mode before. */

@@ -108,6 +108,18 @@ describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
     );
   });
 
+  it("a running backup's note and a restore's replaced store are Mnemo's: the dir is still closed", async () => {
+    const dir = join(tempDir(), 'data');
+    await startAndClose(local(dir));
+    chmodSync(dir, 0o755);
+    // A backup running now (this process is alive) noted its draft; a restore kept the store it replaced.
+    writeFileSync(join(dir, `mnemo.backup-${process.pid}-0a1b2c3d.json`), '{}');
+    writeFileSync(join(dir, 'mnemo.db.replaced-2026-01-01T00-00-00.000Z'), '');
+    const lines = await startAndClose(local(dir));
+    assert.equal(modeOf(dir), 0o700, lines.join('\n'));
+    assert.ok(!lines.some((l) => /not Mnemo's/.test(l)), lines.join('\n'));
+  });
+
   it("a dir shared with other files keeps its mode (with a warning); Mnemo's files in it do not", async () => {
     const dir = join(tempDir(), 'shared');
     mkdirSync(dir, { mode: 0o755 });

@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
+import { noteBackupDraft, removeDeadDrafts, restoreDraftName, type LeftDraft } from './backup-drafts.ts';
 import { holderFileName, lockDataDir, lockFileName } from './data-dir-lock.ts';
 import { latestSchemaVersion } from './migrate.ts';
 import { storeOpenFailure } from './open-failure.ts';
@@ -29,6 +30,11 @@ export interface BackupSummary {
   brains: number;
   records: number;
   memories: number;
+}
+
+/** Drafts of backups and restores of this data dir whose processes ended midway, removed now. */
+export interface DraftsRemoved {
+  removedDrafts: LeftDraft[];
 }
 
 /** A store file opened to be read only, with the store's key. */
@@ -126,7 +132,11 @@ function copyStore(from: string, draft: string, key: string | Buffer): void {
  * another name, checked whole, synced, and only then given its name; an existing file is never
  * overwritten.
  */
-export function backupStore(opts: { dataDir: string; key: string | Buffer; out: string }): BackupSummary {
+export function backupStore(opts: {
+  dataDir: string;
+  key: string | Buffer;
+  out: string;
+}): BackupSummary & DraftsRemoved {
   const source = join(opts.dataDir, storeFileName);
   if (!existsSync(source))
     throw new Error(`there is no Mnemo store in ${opts.dataDir} (no ${storeFileName})`);
@@ -135,22 +145,31 @@ export function backupStore(opts: { dataDir: string; key: string | Buffer; out: 
     throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
   if (!existsSync(dirname(out))) throw new Error(`the folder ${dirname(out)} does not exist`);
   const draft = `${out}.partial-${process.pid}`;
-  // Created empty and owner-only first: VACUUM INTO fills an empty file and keeps its mode.
-  closeSync(openSync(draft, 'wx', 0o600));
+  // Those of backups killed midway go; this one's is noted first, so that the next backup or start
+  // removes it should this process be killed too (backup-drafts.ts).
+  const removedDrafts = removeDeadDrafts(opts.dataDir);
+  const dropNote = noteBackupDraft(opts.dataDir, draft);
   try {
-    copyStore(source, draft, opts.key);
-    const summary = inspect(draft, opts.key);
-    fsyncFile(draft);
-    nameWithoutReplacing(draft, out);
-    fsyncDir(dirname(out));
-    return { ...summary, file: out };
-  } catch (e) {
+    // Created empty and owner-only first: VACUUM INTO fills an empty file and keeps its mode.
+    closeSync(openSync(draft, 'wx', 0o600));
     try {
-      unlinkSync(draft);
-    } catch {
-      // Never created, or gone already.
+      copyStore(source, draft, opts.key);
+      const summary = inspect(draft, opts.key);
+      fsyncFile(draft);
+      nameWithoutReplacing(draft, out);
+      fsyncDir(dirname(out));
+      return { ...summary, file: out, removedDrafts };
+    } catch (e) {
+      try {
+        unlinkSync(draft);
+      } catch {
+        // Never created, or gone already.
+      }
+      throw backupFailure(e, opts.dataDir, out);
     }
-    throw backupFailure(e, opts.dataDir, out);
+  } finally {
+    // A draft that could not be removed stays noted, for the next backup to remove.
+    if (!existsSync(draft)) dropNote();
   }
 }
 
@@ -175,7 +194,7 @@ export function backupFailure(e: unknown, dataDir: string, out: string): unknown
   return told;
 }
 
-export interface RestoreSummary extends BackupSummary {
+export interface RestoreSummary extends BackupSummary, DraftsRemoved {
   /** Where the store it replaced was moved (with its WAL), or null when the data dir had none. */
   replaced: string | null;
 }
@@ -232,7 +251,9 @@ export function restoreStore(opts: {
   let restored = false;
   try {
     const target = join(opts.dataDir, storeFileName);
-    const draft = `${target}.restoring-${process.pid}`;
+    // A restore killed midway left its draft here; the lock says no restore runs now.
+    const removedDrafts = removeDeadDrafts(opts.dataDir);
+    const draft = restoreDraftName(opts.dataDir);
     let checked: BackupSummary;
     try {
       closeSync(openSync(draft, 'w', 0o600));
@@ -273,7 +294,7 @@ export function restoreStore(opts: {
     renameSync(draft, target);
     restored = true;
     fsyncDir(opts.dataDir);
-    return { ...checked, file: target, bytes: statSync(target).size, replaced };
+    return { ...checked, file: target, bytes: statSync(target).size, replaced, removedDrafts };
   } finally {
     // Its lock files go while the lock is still held (after, another process may have taken them).
     if (madeDataDir && !restored) removeLockFiles(opts.dataDir);

@@ -107,14 +107,15 @@ function readHolder(dataDir: string): Holder | null {
     if (!Number.isInteger(h.pid) || typeof h.host !== 'string') return null;
     // The lock is held, so this names its holder unless that holder crashed and a new one has not
     // written its own yet: a pid that is gone is not named.
-    if (h.host === hostname() && !alive(h.pid)) return null;
+    if (h.host === hostname() && !processAlive(h.pid)) return null;
     return h;
   } catch {
     return null;
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine with that id exists (under any user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

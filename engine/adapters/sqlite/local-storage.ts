@@ -9,6 +9,7 @@ import type {
   UpgradeList,
 } from '../../ports/index.ts';
 import { startBackgroundCheckpoints, type BackgroundCheckpoints } from './background-checkpoints.ts';
+import { leftDraftLine, removeDeadDrafts } from './backup-drafts.ts';
 import { sqliteBrains } from './brain-repository.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { storeOpenFailure } from './open-failure.ts';
@@ -88,6 +89,8 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
   } catch (e) {
     throw storeOpenFailure(e, o.dataDir);
   }
+  // Copies of the store a backup or restore killed midway left (backup-drafts.ts).
+  for (const left of removeDeadDrafts(o.dataDir)) o.warn(leftDraftLine(left));
   let store: ReturnType<typeof openStore>;
   try {
     store = openStore({ dataDir: o.dataDir, key: o.key, durability: o.durability });

@@ -52,13 +52,14 @@ export function register(program: Command): void {
       .requiredOption('--out <file>', 'the backup file to write (never overwritten)'),
   ).action(async (o: Where & { out: string }) => {
     // Loaded when run: SQLite and the store stay out of every other command's start-up.
-    const { backupStore } = await import('../../../engine/index.ts');
+    const { backupStore, leftDraftLine } = await import('../../../engine/index.ts');
     const dataDir = o.dataDir ?? defaultDataDir();
     const s = await backupStore({
       dataDir,
       key: (await storeKey(o, dataDir)).key,
       out: o.out,
     });
+    for (const left of s.removedDrafts) process.stderr.write(`mnemo: ${leftDraftLine(left)}\n`);
     process.stdout.write(
       `backed up ${counts(s)} to ${s.file} (${megabytes(s.bytes)}, encrypted with this store's key: ` +
         'keep the key too, a restore needs it)\n',
@@ -73,7 +74,7 @@ export function register(program: Command): void {
       )
       .requiredOption('--from <file>', "a file written by 'mnemo backup'"),
   ).action(async (o: Where & { from: string }) => {
-    const { restoreStore } = await import('../../../engine/index.ts');
+    const { restoreStore, leftDraftLine } = await import('../../../engine/index.ts');
     const key = await storeKey(o);
     const s = await restoreStore({
       dataDir: o.dataDir ?? defaultDataDir(),
@@ -86,6 +87,7 @@ export function register(program: Command): void {
         '\n',
     );
     // On stderr: the line above is the summary scripts read.
+    for (const left of s.removedDrafts) process.stderr.write(`mnemo: ${leftDraftLine(left)}\n`);
     const reminder = keyReminder(key);
     if (reminder) process.stderr.write(`mnemo: ${reminder}\n`);
   });
