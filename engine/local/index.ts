@@ -92,6 +92,7 @@ export async function createLocalEngine(options: LocalEngineOptions): Promise<En
     durability: options.durability,
     now: () => clock().toISOString(),
     warn: (message, fields) => logger.warn(message, fields),
+    info: (message) => logger.info(message),
   });
   try {
     return engineOver(storage, options, { clock, logger, zone, reranker });

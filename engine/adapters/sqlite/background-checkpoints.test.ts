@@ -138,6 +138,35 @@ describe("the store's WAL checkpointed on another thread", () => {
     await until('the WAL is checkpointed', () => framesLeft(store) === 0);
   });
 
+  it('pauses on a full disk and resumes at the next commit, saying each once', async () => {
+    const { store } = storeIn('k7');
+    const said: string[] = [];
+    const checkpoints = startBackgroundCheckpoints(store, {
+      key: 'k7',
+      intervalMs: 1,
+      startAtWalBytes: 0,
+      onError: (m) => said.push(m),
+      onResumed: (m) => said.push(m),
+      workerUrl: new URL('./full-disk-checkpoint-worker.mjs', import.meta.url),
+    });
+    after(async () => {
+      await checkpoints.close();
+      store.close();
+    });
+    await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    store.run("INSERT INTO notes VALUES ('onto a full disk')");
+    await until('the failure is said', () => said.length > 0);
+    assert.equal(autocheckpoint(store), 1000, 'the store checkpoints on its own meanwhile');
+
+    // Space is back: the next write commits, and checkpoints follow it on the worker again.
+    store.run("INSERT INTO notes VALUES ('room again')");
+    assert.equal(autocheckpoint(store), 10_000, 'the worker checkpoints again');
+    await until('the WAL is checkpointed', () => framesLeft(store) === 0);
+    await until('the resumption is said', () => said.length > 1);
+    assert.match(said[0]!, /^background checkpoints are paused: SqliteError: database or disk is full/);
+    assert.deepEqual(said.slice(1), ['background checkpoints are on again: the disk takes writes']);
+  });
+
   it('leaves checkpoints to the store again when the worker cannot open it', async () => {
     const { store } = storeIn('right key');
     after(() => store.close());

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { cipherOf, keyPragmas } from './open-database.ts';
 import { nativeBindingPath } from './sqlite-binding.ts';
+import { storeFailure } from './store-failure.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -35,8 +36,15 @@ export interface BackgroundCheckpointOptions {
   key: string | Buffer | null;
   /** Longest wait from a write to the checkpoint that takes it; several writes share one. Default 200. */
   intervalMs?: number;
-  /** The worker could not start or failed: the store's connection checkpoints on its own again. */
+  /**
+   * The worker could not start or failed, or its checkpoints are paused by a full or failing disk:
+   * the store's connection checkpoints on its own again (said once a pause, however long it lasts).
+   */
   onError?: (message: string) => void;
+  /** The worker's checkpoints run again after a pause. */
+  onResumed?: (message: string) => void;
+  /** The worker's script; tests give one that fails as a full disk does. */
+  workerUrl?: URL;
   /**
    * The worker starts at the first commit after which the WAL file holds this many bytes (0: at once).
    * Default 2 MiB, ~500 pages (a new store's schema is ~150): the worker is ready well before SQLite's
@@ -48,7 +56,15 @@ export interface BackgroundCheckpointOptions {
 type Reply =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'checkpointed'; log: number; checkpointed: number; busy?: boolean; error?: string | null }
+  | {
+      type: 'checkpointed';
+      log: number;
+      checkpointed: number;
+      busy?: boolean;
+      error?: string | null;
+      /** SQLite's code of the error. */
+      code?: string;
+    }
   | { type: 'closed' };
 
 /** SQLite's default, restored when the worker is gone. */
@@ -106,7 +122,7 @@ interface RunningCheckpoints extends BackgroundCheckpoints {
 /** The worker, started now, and what the store's hooks call while it runs. */
 function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): RunningCheckpoints {
   const intervalMs = opts.intervalMs ?? 200;
-  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+  const worker = new Worker(opts.workerUrl ?? new URL('./checkpoint-worker.mjs', import.meta.url), {
     workerData: {
       file: store.file,
       // The cipher the store was opened with: a store made before AEGIS keeps ChaCha20.
@@ -129,13 +145,37 @@ function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): Runnin
   /** Forgets emptying the WAL themselves now: the worker waits for them. */
   let holds = 0;
   let failed = false;
+  /**
+   * A checkpoint failed on a full or failing disk: the store checkpoints on its own (as when the worker
+   * failed) until its next commit, the sign that the disk takes writes again, and the worker's next
+   * checkpoint then says whether it does. `said`: the pause was reported and its end is not yet.
+   */
+  let paused = false;
+  let pauseSaid = false;
+
+  const toTheStore = () => {
+    ready = false;
+    if (store.db.open) store.db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+  };
+  const toTheWorker = () => {
+    if (!store.db.open) return;
+    store.db.pragma(`wal_autocheckpoint = ${backstopPages}`);
+    store.db.pragma(`journal_size_limit = ${walSizeLimit}`);
+    ready = true;
+  };
 
   const fallBack = (message: string) => {
     started();
-    ready = false;
-    if (store.db.open) store.db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+    toTheStore();
     if (!closed && !failed) opts.onError?.(message);
     failed = true;
+  };
+
+  const pause = (message: string) => {
+    toTheStore();
+    paused = true;
+    if (!closed && !pauseSaid) opts.onError?.(message);
+    pauseSaid = true;
   };
 
   const run = () => {
@@ -153,6 +193,11 @@ function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): Runnin
   };
 
   const kick = () => {
+    if (paused && !failed && !closed) {
+      // A commit went through: the disk takes writes again, and so may the worker's checkpoint.
+      paused = false;
+      toTheWorker();
+    }
     if (inFlight || holds > 0) dirty = true;
     if (!ready || closed || timer || inFlight || holds > 0) return;
     timer = setTimeout(run, intervalMs);
@@ -163,9 +208,7 @@ function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): Runnin
     if (m.type === 'ready') {
       started();
       if (closed || !store.db.open) return;
-      store.db.pragma(`wal_autocheckpoint = ${backstopPages}`);
-      store.db.pragma(`journal_size_limit = ${walSizeLimit}`);
-      ready = true;
+      toTheWorker();
       kick();
     } else if (m.type === 'failed') {
       fallBack(`background checkpoints are off: ${m.message}`);
@@ -175,9 +218,20 @@ function runCheckpoints(store: Store, opts: BackgroundCheckpointOptions): Runnin
       const flight = inFlight;
       inFlight = null;
       flight?.done();
+      if (m.error && storeFailure({ code: m.code })) {
+        pause(
+          `background checkpoints are paused: ${m.error}; the store checkpoints on its own until a ` +
+            'write succeeds again, then they resume',
+        );
+        return;
+      }
       if (m.error) {
         fallBack(`background checkpoints are off: ${m.error}`);
         return;
+      }
+      if (pauseSaid && !paused) {
+        pauseSaid = false;
+        opts.onResumed?.('background checkpoints are on again: the disk takes writes');
       }
       // Written since it began, held back by a reader or by a forget's own checkpoint: once more.
       const behind = m.busy === true || m.checkpointed < m.log;

@@ -33,6 +33,8 @@ parentPort.on('message', (m) => {
         checkpointed: -1,
         busy: code.startsWith('SQLITE_BUSY'),
         error: code.startsWith('SQLITE_BUSY') ? null : String(e),
+        // A full or failing disk passes; the store says which.
+        code,
       });
     }
   } else if (m.type === 'close') {

@@ -36,6 +36,7 @@ export interface LocalStorageOptions {
   /** Dates a vector model's registration. */
   now: () => string;
   warn(message: string, fields?: Record<string, unknown>): void;
+  info(message: string): void;
 }
 
 /**
@@ -135,6 +136,7 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
         checkpoints = startBackgroundCheckpoints(store, {
           key: o.key,
           onError: (message) => o.warn(message),
+          onResumed: (message) => o.info(message),
         });
         return durable;
       },
