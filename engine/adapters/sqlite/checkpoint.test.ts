@@ -40,4 +40,44 @@ describe('store checkpoint', () => {
     assert.equal(walSize(file), 0, 'tried again and emptied once the reader was gone');
     assert.equal(store.checkpoint(), true);
   });
+
+  it('a full disk when it tries again does not end the process: it tries again after that too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
+    const store = openStore({ dataDir: dir, key: 'k' });
+    after(() => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const file = join(dir, storeFileName);
+    store.run('CREATE TABLE notes (t TEXT)');
+    const reader = new Database(file, { readonly: true });
+    unlockDatabase(reader, file, 'k');
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM notes').get();
+    store.run("INSERT INTO notes VALUES ('forgotten later')");
+    assert.equal(store.checkpoint(), false, 'tried again in a second');
+
+    // The disk fills meanwhile: the next try fails as SQLite does on a full disk.
+    const pragma = store.db.pragma.bind(store.db);
+    let full = true;
+    let refused = 0;
+    store.db.pragma = ((source: string, options?: Database.PragmaOptions) => {
+      if (full && source.startsWith('wal_checkpoint')) {
+        refused += 1;
+        throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+      }
+      return pragma(source, options);
+    }) as typeof store.db.pragma;
+    reader.exec('COMMIT');
+    reader.close();
+    const until = async (ok: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(() => refused >= 2);
+    assert.ok(refused >= 2, 'tried again after the full disk too');
+    full = false;
+    await until(() => walSize(file) === 0);
+    assert.equal(walSize(file), 0, 'emptied once there is room');
+  });
 });

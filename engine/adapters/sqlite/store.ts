@@ -136,14 +136,22 @@ export function openStore(opts: OpenStoreOptions): Store {
         db.pragma('busy_timeout = 5000');
       }
     }
-    if (!emptied && !retry) {
-      retry = setTimeout(() => {
-        retry = null;
-        checkpoint();
-      }, 1000);
-      retry.unref();
-    }
+    if (!emptied) tryAgain();
     return emptied;
+  };
+  const tryAgain = () => {
+    if (retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      try {
+        checkpoint();
+      } catch {
+        // A full or failing disk, thrown here on a timer, would end the process: the log is emptied
+        // at a later try, or by the store's next checkpoint.
+        tryAgain();
+      }
+    }, 1000);
+    retry.unref();
   };
   // One transaction function for every tx: db.transaction() builds four wrappers and their properties
   // per call, a cost paid by each write and batch. The wrapper only runs what it is given, so nesting
