@@ -22,6 +22,7 @@ export async function createLocalEngineFromOptions(
       dataDir,
     });
     if (found.source === 'generated') options.log?.(`created a new database key at ${found.path}`);
+    if (found.warning) options.log?.(`warn: ${found.warning}`);
     dbKey = found.key;
   }
   return createEngine({

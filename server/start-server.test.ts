@@ -143,6 +143,32 @@ describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
     );
   });
 
+  it('a --db-key-file open to others is warned of as a line of the log, not as a Node warning', async () => {
+    const saved = process.env.MNEMO_DB_KEY;
+    delete process.env.MNEMO_DB_KEY;
+    after(() => (saved === undefined ? undefined : (process.env.MNEMO_DB_KEY = saved)));
+    const root = tempDir();
+    const keyFile = join(root, 'my.key');
+    writeFileSync(keyFile, `${testStoreKey}\n`);
+    chmodSync(keyFile, 0o644);
+    const nodeWarnings: string[] = [];
+    const onWarning = (w: Error) => nodeWarnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const { dbKey: _none, ...options } = local(join(root, 'data'));
+      const lines = await startAndClose({ ...options, dbKeyFile: keyFile });
+      const said = lines.filter((l) => l.includes(keyFile));
+      assert.deepEqual(said, [
+        `warn: the database key file ${keyFile} is open to other users (mode 0644), and whoever reads ` +
+          `it can read the store: chmod 600 ${keyFile}`,
+      ]);
+      assert.equal(modeOf(keyFile), 0o644, "the user's own file is left as it is");
+    } finally {
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(nodeWarnings, []);
+  });
+
   it('the generated database key file in the config dir is made owner-only too', async () => {
     const saved = process.env.MNEMO_DB_KEY;
     delete process.env.MNEMO_DB_KEY;

@@ -27,6 +27,11 @@ export interface ResolvedDbKey {
   source: 'env' | 'file' | 'generated' | 'config';
   /** The key file used or created (not for 'env'). */
   path?: string;
+  /**
+   * What the caller should warn of, in its own voice (the server's log, a command's stderr): a key
+   * file other users can read or change.
+   */
+  warning?: string;
 }
 
 /** The per-user config directory for the key file: never the data directory. */
@@ -67,13 +72,10 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   const env = opts.env ?? process.env;
   const fromEnv = env.MNEMO_DB_KEY;
   if (fromEnv !== undefined && fromEnv.length > 0) return { key: fromEnv, source: 'env' };
-  if (opts.dbKeyFile) {
-    const key = readKeyFile(opts.dbKeyFile);
-    return { key, source: 'file', path: opts.dbKeyFile };
-  }
+  if (opts.dbKeyFile) return { ...readKeyFile(opts.dbKeyFile), source: 'file', path: opts.dbKeyFile };
   const dir = opts.configDir ?? defaultConfigDir(env);
   const path = join(dir, 'db.key');
-  if (keyFileThere(path)) return { key: readKeyFile(path), source: 'config', path };
+  if (keyFileThere(path)) return { ...readKeyFile(path), source: 'config', path };
   const store = opts.dataDir === undefined ? undefined : join(opts.dataDir, storeFileName);
   // A key made now could only be refused by that store as "wrong", hiding that its own key is missing,
   // and would stay behind in the config dir, where the store's own key has to go back.
@@ -92,7 +94,7 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
     writeFileSync(path, `${key}\n`, { mode: 0o600, flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST' && keyFileThere(path))
-      return { key: readKeyFile(path), source: 'config', path };
+      return { ...readKeyFile(path), source: 'config', path };
     throw new Error(
       `cannot make the database key file ${path}: ${(e as Error).message}. Make ${dir} a folder this ` +
         'user can write, or give a key with MNEMO_DB_KEY or --db-key-file',
@@ -120,7 +122,12 @@ function keyFileThere(path: string): boolean {
   }
 }
 
-function readKeyFile(path: string): string {
+/**
+ * The key in a key file, and a warning when other users may read or change the file. Not Node's
+ * `process.emitWarning`, which printed `(node:PID) Warning: …` and a `--trace-warnings` hint amid
+ * Mnemo's own lines; the caller says it as it says its other warnings.
+ */
+function readKeyFile(path: string): { key: string; warning?: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8').trim();
@@ -128,8 +135,12 @@ function readKeyFile(path: string): string {
     throw new Error(`cannot read the database key file ${path}: ${(e as Error).message}`);
   }
   if (text.length === 0) throw new Error(`the database key file ${path} is empty`);
-  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
-    process.emitWarning(`database key file ${path} is readable by other users; chmod 600 it`);
-  }
-  return text;
+  const mode = statSync(path).mode;
+  if (process.platform === 'win32' || (mode & 0o077) === 0) return { key: text };
+  return {
+    key: text,
+    warning:
+      `the database key file ${path} is open to other users (mode 0${(mode & 0o777).toString(8)}), and ` +
+      `whoever reads it can read the store: chmod 600 ${path}`,
+  };
 }

@@ -27,7 +27,9 @@ function counts(s: { brains: number; records: number; memories: number }): strin
 /** The key of a store that exists: never a new one (resolve-db-key.ts would create one for a new store). */
 async function storeKey(o: Where, dataDir?: string): Promise<ResolvedDbKey> {
   const { locateDbKey } = await import('../../../engine/index.ts');
-  return locateDbKey({ dbKeyFile: o.dbKeyFile, create: false, dataDir });
+  const found = locateDbKey({ dbKeyFile: o.dbKeyFile, create: false, dataDir });
+  if (found.warning) process.stderr.write(`mnemo: warning: ${found.warning}\n`);
+  return found;
 }
 
 /**
