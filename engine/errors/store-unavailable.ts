@@ -3,13 +3,20 @@ import { MnemoError } from './mnemo-error.ts';
 /**
  * `store_unavailable` for a store that cannot take requests now (`situation` says why and what mends
  * it), its cause kept for the server's log. A write that failed as it committed may have been kept,
- * on either engine, hence the advice every such answer ends with.
+ * on either engine, hence the advice such an answer ends with; `writeKept: false` leaves it out where
+ * no write can have been (a damaged file fails a read, never a commit), as it only hides the way back.
  */
-export function storeUnavailableError(situation: string, cause: unknown): MnemoError {
+export function storeUnavailableError(
+  situation: string,
+  cause: unknown,
+  { writeKept = true }: { writeKept?: boolean } = {},
+): MnemoError {
   const err = new MnemoError(
     'store_unavailable',
-    `${situation}. A write that failed as it committed may have been kept, so resend rememberRecord with ` +
-      'the same Idempotency-Key.',
+    writeKept
+      ? `${situation}. A write that failed as it committed may have been kept, so resend rememberRecord ` +
+          'with the same Idempotency-Key.'
+      : `${situation}.`,
   );
   err.cause = cause;
   return err;

@@ -78,6 +78,8 @@ describe('a store damaged in the middle', () => {
         assert.match(body.message!, /`mnemo restore --from FILE`/);
         assert.match(body.message!, /File → Restore…/);
         assert.doesNotMatch(body.message!, new RegExp(root), 'no path to a caller');
+        // A read failed: no write to resend, and the advice to would bury the way back.
+        assert.doesNotMatch(body.message!, /Idempotency-Key/);
         assert.match(body.docs_url!, /\/errors\/store_unavailable$/);
       }
       const said = lines.filter((l) => l.includes('is damaged'));

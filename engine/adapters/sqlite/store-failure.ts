@@ -69,6 +69,7 @@ export function asStoreError(e: unknown): unknown {
         'Restore… in the desktop app, or stop the server and run `mnemo restore --from FILE`, which keeps ' +
         'the damaged file beside it',
       e,
+      { writeKept: false },
     );
   const what = diskFull(code)
     ? 'The disk holding this Mnemo store is full: free some space there, then retry'
