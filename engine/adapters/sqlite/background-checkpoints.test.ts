@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -139,7 +139,7 @@ describe("the store's WAL checkpointed on another thread", () => {
   });
 
   it('pauses on a full disk and resumes at the next commit, saying each once', async () => {
-    const { store } = storeIn('k7');
+    const { store, file } = storeIn('k7');
     const said: string[] = [];
     const checkpoints = startBackgroundCheckpoints(store, {
       key: 'k7',
@@ -154,11 +154,14 @@ describe("the store's WAL checkpointed on another thread", () => {
       store.close();
     });
     await until('the worker is ready', () => autocheckpoint(store) === 10_000);
+    const diskFull = `${file}-disk-full`;
+    writeFileSync(diskFull, '');
     store.run("INSERT INTO notes VALUES ('onto a full disk')");
     await until('the failure is said', () => said.length > 0);
     assert.equal(autocheckpoint(store), 1000, 'the store checkpoints on its own meanwhile');
 
     // Space is back: the next write commits, and checkpoints follow it on the worker again.
+    rmSync(diskFull);
     store.run("INSERT INTO notes VALUES ('room again')");
     assert.equal(autocheckpoint(store), 10_000, 'the worker checkpoints again');
     await until('the WAL is checkpointed', () => framesLeft(store) === 0);
