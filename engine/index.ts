@@ -47,6 +47,8 @@ export { errorMessage } from './core/shared/error-message.ts';
 /** Loads the tokenizer a Context's budget needs (once; a server warms it up after it starts listening). */
 export { loadTokenizer as preloadTokenizer } from './core/shared/count-tokens.ts';
 export type { EngineSync } from './types.ts';
+/** What Memories are derived by: the rules, or other rules a test gives a side. */
+export type { Deriver } from './core/derive/deriver.ts';
 export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
 
 /** The encrypted SQLite store in a data dir: the local engine. */

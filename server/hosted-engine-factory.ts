@@ -36,6 +36,7 @@ export async function openHostedEngine(
     // Models and tables derived from the install go to the cache dir: this engine has no data dir.
     embedder: embedderChoice(options, options.dataDir ?? defaultCacheDir()),
     ...leaseFromEnv(process.env.MNEMO_DERIVE_LEASE_MS),
+    ...(options.deriver ? { deriver: options.deriver } : {}),
   });
   if (!opened.semantic.on)
     log(`the semantic lane is off: ${opened.semantic.reason ?? 'no vector extension'}`);

@@ -33,5 +33,6 @@ export async function createLocalEngineFromOptions(
     embedder: embedderChoice(options, dataDir),
     timeZone: options.timeZone,
     logger: options.log ? lineLogger(options.log) : undefined,
+    ...(options.deriver ? { deriver: options.deriver } : {}),
   });
 }

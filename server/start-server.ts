@@ -8,6 +8,7 @@ import {
   defaultConfigDir,
   FileKeyRegistry,
   type Deployment,
+  type Deriver,
   type Engine,
   type KeyRegistryPort,
   type PostgresStorage,
@@ -77,6 +78,11 @@ export interface ServerOptions {
    */
   warmUp?: boolean;
   log?: (line: string) => void;
+  /**
+   * What Memories are derived by (default: the engine's rules). Tests give a side other rules, as a side
+   * whose deriver was upgraded before the other's, or a hub of another engine, has.
+   */
+  deriver?: Deriver;
 }
 
 export interface RunningServer {

@@ -115,6 +115,36 @@ export type RecordCreate = z.infer<typeof RecordCreate>;
 
 export const RecordStatus = z.enum(['processing', 'ready']);
 
+/**
+ * What a correction that came from another side (sync) did in this Brain: each side derives Memories of
+ * its own, in its own words, and the correction names the one it corrected by its Records and
+ * statement (docs/sync.md, "Corrections"). Additive.
+ */
+export const CorrectionOutcome = z
+  .object({
+    state: z
+      .enum(['applied', 'applied_by_fallback', 'not_applied'])
+      .describe(
+        '`applied`: a Memory of its Records here says what it corrected, and was corrected. ' +
+          '`applied_by_fallback`: none says it in those words; the Memory of its Records here that holds the ' +
+          'same slot, or says it in the closest words, was corrected, or its statement stands as a Memory of ' +
+          'its own. `not_applied`: nothing here was changed (`reason` says why).',
+      ),
+    matched_by: z
+      .enum(['statement', 'slot', 'closest_statement', 'stated'])
+      .nullable()
+      .describe('How the Memory it changed here was found; null when not applied.'),
+    memory_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The Memory here it made (a new version, or its statement as a Memory) or withdrew; null when not applied.',
+      ),
+    reason: z.string().describe('Why, in a sentence: what matched, or what did not.'),
+  })
+  .meta({ id: 'CorrectionOutcome' });
+export type CorrectionOutcome = z.infer<typeof CorrectionOutcome>;
+
 export const MnemoRecord = z
   .object({
     id: z.string().regex(/^rec_/),
@@ -134,6 +164,10 @@ export const MnemoRecord = z
     occurred_at: DateTime,
     memory_ids: z.array(z.string()).describe('Memories derived from it; empty while processing.'),
     created_at: DateTime,
+    correction_outcome: CorrectionOutcome.optional().describe(
+      'Additive: on a correction that came from another side (sync), once it was derived here, what it did ' +
+        "here. Its `content.corrects` names the Memory where it was written, not this side's.",
+    ),
   })
   .meta({ id: 'Record' });
 export type MnemoRecord = z.infer<typeof MnemoRecord>;

@@ -1,15 +1,25 @@
-import type { CorrectionTarget, ReplicaCorrection } from '../contract/index.ts';
+import type { CorrectionTarget, ReplicaCorrection, SelfEntity, TypedContent } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { matchCorrected } from '../core/derive/correction-match.ts';
+import type { OwnerClaim } from '../core/derive/deriver.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
-import type { BrainUnitOfWork, MemoryVersionRow, RecordRow } from '../ports/index.ts';
+import { resolveOwner } from '../core/derive/resolve-owner.ts';
+import { newId } from '../ids.ts';
+import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
 import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
+import { insertMemory } from './insert-memory.ts';
+import { settleLineage } from './settle-lineage.ts';
 
 /*
  * A correction travels (docs/sync.md, "Corrections"): its `corrects` names a Memory of the side it was
  * written on, and each side derives Memories of its own, under ids of its own. What every side shares
  * is the Records, under the same ids: a correction goes with the ids of the Records its Memory cites
  * and that Memory's statement (its target), and each side corrects its own Memory of those Records that
- * says the same.
+ * says the same. Where none says it in those words (the same Records derived in other words: a deriver
+ * upgraded on one side only, a hub's other engine), the Memory of those Records that holds the same slot
+ * or says it in the closest words is corrected; failing that, the correction's statement stands as a
+ * Memory of its own, as the person said it. What it did is kept (correction_outcomes) and shown with
+ * the Record.
  */
 
 /**
@@ -37,13 +47,27 @@ export async function correctionTarget(
 const correctionOf = (r: Pick<RecordRow, 'kind' | 'content'>): Partial<ReplicaCorrection> | null =>
   r.kind === 'correction' ? (JSON.parse(r.content) as Partial<ReplicaCorrection>) : null;
 
+type Outcome = Omit<CorrectionOutcomeRow, 'record_id'>;
+
+const notApplied = (reason: string): Outcome => ({
+  state: 'not_applied',
+  matched_by: null,
+  memory_id: null,
+  reason,
+});
+
 /**
- * Applies a correction that came from another side, in the unit of its derivation: the Memory of this
- * Brain that cites the target's Records (shareable ones) and says its statement (one lineage; the version in force, else
- * the latest) is corrected as a correction written here corrects it. Nothing is done when there is no
- * such Memory (derived from other words here, or gone), when more than one lineage says it, or when the
- * correction no longer applies here (a newer value is in force: correction_conflict): the correction
- * Record is kept, supporting nothing.
+ * Applies a correction that came from another side, in the unit of its derivation, and keeps what it
+ * did (CorrectionOutcomeRepository). The Memories of this Brain that cite the target's Records
+ * (shareable ones), one per lineage (its version in force, else its latest), are matched in turn:
+ * - by statement: the one that says the target's statement (compared as Memories are, normalised);
+ * - by slot, then by closest statement (core/derive/correction-match.ts): none says it in those words;
+ * and the one found is corrected as a correction written here corrects it. With none found, a
+ * correction with a statement states it as a Memory of its own, citing the correction Record (a
+ * withdrawal has nothing to state). Nothing is changed when more than one lineage says the statement,
+ * when the Memory found no longer takes a correction here (a newer value is in force:
+ * correction_conflict), or when none of the Records is here: the correction Record is kept, supporting
+ * nothing, and its outcome says why.
  */
 export async function applyTravelledCorrection(
   uow: BrainUnitOfWork,
@@ -53,6 +77,17 @@ export async function applyTravelledCorrection(
 ): Promise<void> {
   const c = correctionOf(r);
   if (!c?.target) return;
+  const outcome = await correctHere(uow, r, { ...c, target: c.target }, seq, now);
+  await uow.corrections.put({ record_id: r.id, ...outcome });
+}
+
+async function correctHere(
+  uow: BrainUnitOfWork,
+  r: Pick<RecordRow, 'id' | 'text'>,
+  c: Partial<ReplicaCorrection> & Pick<ReplicaCorrection, 'target'>,
+  seq: number,
+  now: string,
+): Promise<Outcome> {
   const norm = normalizeStatement(c.target.statement);
   // Only Records that travel under the same id, as they are: shareable ones, all a target names where
   // it is made (correctionTarget). Another side never had a local_only one, nor a redacted_summary
@@ -65,22 +100,187 @@ export async function applyTravelledCorrection(
   // (and, should that never settle, Census lists it as derivation_failed rather than nothing at all).
   if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing))
     throw new Error('a correction from another side waits for the Records it names to be derived');
+  if (named.length === 0)
+    return notApplied(
+      'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
+    );
   const ids = [...new Set((await uow.memories.citing(named.map((x) => x.id))).map((m) => m.id))];
-  const versions = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
-    (m): m is MemoryVersionRow => m !== null && m.norm === norm,
+  const cited = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
+    (m): m is MemoryVersionRow => m !== null,
   );
-  if (versions.some((m) => m.pending))
+  if (cited.some((m) => m.pending))
     throw new Error('a correction from another side waits for its Memory to be derived again');
-  if (new Set(versions.map((v) => v.lineage)).size !== 1) return;
   const nowMs = Date.parse(now);
-  const byVersion = versions.sort((x, y) => y.version - x.version);
-  const corrected = byVersion.find((v) => inForce(v, nowMs)) ?? byVersion[0]!;
+  const exact = cited.filter((m) => m.norm === norm);
+  const said = [...new Set(exact.map((m) => m.lineage))];
+  if (said.length > 1)
+    return notApplied(
+      `more than one Memory of its Records here says what it corrected (${said.length} lineages): nothing was changed`,
+    );
+  if (said.length === 1) return correct(uow, r, c, representative(exact, nowMs), 'statement', seq, now);
+  const lineages = new Map<string, MemoryVersionRow>();
+  for (const lineage of new Set(cited.map((m) => m.lineage)))
+    lineages.set(
+      lineage,
+      representative(
+        cited.filter((m) => m.lineage === lineage),
+        nowMs,
+      ),
+    );
+  const found = matchCorrected(c.target.statement, [...lineages.values()]);
+  if (found) return correct(uow, r, c, lineages.get(found.lineage)!, found.by, seq, now);
+  const none =
+    lineages.size === 0
+      ? 'its Records hold no Memory here'
+      : `no Memory of its Records here (${lineages.size}) says what it corrected, holds its slot, or says it in close enough words`;
+  if (c.statement === undefined) return notApplied(`${none}: nothing was withdrawn`);
+  return stateAsSaid(uow, r, c.statement, [...lineages.values()], named, none, seq, now);
+}
+
+/** Of versions of one lineage, the one a correction corrects: the one in force now, else the latest. */
+function representative(versions: readonly MemoryVersionRow[], nowMs: number): MemoryVersionRow {
+  const byVersion = [...versions].sort((x, y) => y.version - x.version);
+  return byVersion.find((v) => inForce(v, nowMs)) ?? byVersion[0]!;
+}
+
+const found: Record<'statement' | 'slot' | 'closest_statement', (id: string) => string> = {
+  statement: (id) => `Memory ${id} of its Records here says what it corrected`,
+  slot: (id) =>
+    `no Memory of its Records here says what it corrected in those words; Memory ${id} holds its slot (subject and predicate)`,
+  closest_statement: (id) =>
+    `no Memory of its Records here says what it corrected in those words or holds its slot; Memory ${id} says it in the closest words`,
+};
+
+/** Corrects `corrected` as a correction written here would, or says why it does not take one. */
+async function correct(
+  uow: BrainUnitOfWork,
+  r: Pick<RecordRow, 'id' | 'text'>,
+  c: Partial<ReplicaCorrection>,
+  corrected: MemoryVersionRow,
+  by: 'statement' | 'slot' | 'closest_statement',
+  seq: number,
+  now: string,
+): Promise<Outcome> {
+  const how = found[by](corrected.id);
   let target: MemoryVersionRow;
   try {
-    target = await checkCorrection(uow.memories, corrected.id, c.statement === undefined, nowMs, false);
+    target = await checkCorrection(
+      uow.memories,
+      corrected.id,
+      c.statement === undefined,
+      Date.parse(now),
+      false,
+    );
   } catch (e) {
-    if (e instanceof MnemoError) return;
+    if (e instanceof MnemoError)
+      return notApplied(`${how}, but ${e.message.replace(/^content\.corrects: /, '')}`);
     throw e;
   }
-  await applyCorrection(uow.memories, target, { id: r.id, text: r.text }, c.statement, seq, now);
+  const [made] = await applyCorrection(
+    uow.memories,
+    target,
+    { id: r.id, text: r.text },
+    c.statement,
+    seq,
+    now,
+  );
+  return {
+    state: by === 'statement' ? 'applied' : 'applied_by_fallback',
+    matched_by: by,
+    memory_id: made ?? target.id,
+    reason: made ? `${how}: corrected, as Memory ${made}` : `${how}: withdrawn`,
+  };
+}
+
+/**
+ * The correction's statement as a Memory of its own, citing the correction Record, as the person said
+ * it: owned as the Memories of its Records here are when they agree, else as its earliest Record's
+ * subject reads; from that Record's world time (a correction says what was always so). A current
+ * Memory that says it already, of the same subject and owner, cites it instead.
+ */
+async function stateAsSaid(
+  uow: BrainUnitOfWork,
+  r: Pick<RecordRow, 'id' | 'text'>,
+  statement: string,
+  others: readonly MemoryVersionRow[],
+  named: readonly RecordRow[],
+  none: string,
+  seq: number,
+  now: string,
+): Promise<Outcome> {
+  const first = [...named].sort((x, y) => x.occurred_ms - y.occurred_ms || (x.id < y.id ? -1 : 1))[0]!;
+  const who = agreed(others) ?? ownerOfRecord(first, await uow.self());
+  const norm = normalizeStatement(statement);
+  const quote = { recordId: r.id, quote: r.text };
+  const same = await uow.memories.sameStatement({
+    norm,
+    subject: who.subject,
+    owner_state: who.owner.state,
+    owner_entity: who.owner.entity ?? null,
+  });
+  if (same) {
+    await uow.memories.addCitation({ memory_id: same, record_id: r.id, quote: r.text }, seq);
+    return {
+      state: 'applied_by_fallback',
+      matched_by: 'stated',
+      memory_id: same,
+      reason: `${none}: Memory ${same} says its statement already, and cites it`,
+    };
+  }
+  const lineage = newId('lin');
+  const id = await insertMemory(uow.memories, {
+    brainUid: uow.brainUid,
+    lineage,
+    slot: null,
+    version: 1,
+    statement,
+    norm,
+    subject: who.subject,
+    predicate: null,
+    owner: who.owner,
+    sourceKey: first.source_name ?? '',
+    validFrom: first.occurred_at,
+    validFromMs: first.occurred_ms,
+    corrects: null,
+    seq,
+    learnedAt: now,
+    cause: 'correction',
+    citations: [quote],
+  });
+  await settleLineage(uow.memories, lineage, seq);
+  return {
+    state: 'applied_by_fallback',
+    matched_by: 'stated',
+    memory_id: id,
+    reason: `${none}: its statement stands as Memory ${id} of its own`,
+  };
+}
+
+interface Who {
+  subject: string;
+  owner: OwnerClaim;
+}
+
+/** The subject and owner every one of these Memories has, or null (none, or not one). */
+function agreed(ms: readonly MemoryVersionRow[]): Who | null {
+  const whos = new Set(ms.map((m) => JSON.stringify([m.subject, m.owner_state, m.owner_entity])));
+  if (whos.size !== 1) return null;
+  const m = ms[0]!;
+  return {
+    subject: m.subject,
+    owner:
+      m.owner_entity !== null ? { state: m.owner_state, entity: m.owner_entity } : { state: m.owner_state },
+  };
+}
+
+/** Whom a Record is about as its own fields say: a fact's subject, a message's speaker, else its title. */
+function ownerOfRecord(r: RecordRow, self: SelfEntity | null): Who {
+  const c = JSON.parse(r.content) as TypedContent;
+  const named = c.kind === 'fact' ? c.subject : c.kind === 'message' ? c.speaker : undefined;
+  if (named !== undefined) {
+    const owner = resolveOwner(named, self);
+    return { subject: owner.entity ?? (named.trim() || 'unknown speaker'), owner };
+  }
+  const title = c.kind === 'document' ? c.title : c.kind === 'event' ? c.title : undefined;
+  return { subject: title ?? r.source_name ?? c.kind, owner: { state: 'unresolved' } };
 }

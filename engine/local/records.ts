@@ -13,7 +13,7 @@ import { normalizeContent } from '../core/shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
-import type { RecordRow, RecordState } from '../ports/index.ts';
+import type { BrainUnitOfWork, RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
 import { nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
@@ -39,6 +39,25 @@ function apiContent(stored: string): TypedContent {
   if (content.kind !== 'correction' || content.target === undefined) return content;
   const { target: _travelled, ...written } = content;
   return written;
+}
+
+/**
+ * The Records of a page with what each correction that came from another side did here
+ * (correction_outcome), once it was derived: read for those alone.
+ */
+async function withOutcomes(
+  u: Pick<BrainUnitOfWork, 'corrections'>,
+  records: MnemoRecord[],
+): Promise<MnemoRecord[]> {
+  const ids = records.filter((r) => r.kind === 'correction' && r.status === 'ready').map((r) => r.id);
+  if (ids.length === 0) return records;
+  const outcomes = new Map((await u.corrections.of(ids)).map((o) => [o.record_id, o]));
+  return records.map((r) => {
+    const o = outcomes.get(r.id);
+    if (!o) return r;
+    const { record_id: _id, ...outcome } = o;
+    return { ...r, correction_outcome: outcome };
+  });
 }
 
 function recordOf(r: Omit<RecordRow, 'n'>, status: MnemoRecord['status'], memoryIds: string[]): MnemoRecord {
@@ -182,7 +201,7 @@ export async function getRecord(
       );
     }
     const [state] = await u.records.states([r.id]);
-    return toRecord(r, state!);
+    return (await withOutcomes(u, [toRecord(r, state!)]))[0]!;
   });
 }
 
@@ -223,7 +242,10 @@ export async function listRecords(
     });
     const states = await u.records.states(page.rows.map((r) => r.id));
     return {
-      data: page.rows.map((r, i) => toRecord(r, states[i]!)),
+      data: await withOutcomes(
+        u,
+        page.rows.map((r, i) => toRecord(r, states[i]!)),
+      ),
       has_more: page.next !== null,
       next_cursor: page.next,
     };

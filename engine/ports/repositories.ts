@@ -312,6 +312,27 @@ export interface DeriveFailureRepository {
   clearMemory(memoryId: string): Promise<void>;
 }
 
+/** What a correction that came from another side did in this Brain (the contract's CorrectionOutcome). */
+export interface CorrectionOutcomeRow {
+  record_id: string;
+  state: 'applied' | 'applied_by_fallback' | 'not_applied';
+  matched_by: 'statement' | 'slot' | 'closest_statement' | 'stated' | null;
+  memory_id: string | null;
+  /** Names Memories by id, never what a Record says: it outlives no Record, but is read beside others. */
+  reason: string;
+}
+
+/**
+ * The outcomes of corrections that came from another side (travelled-correction.ts), one per
+ * correction Record, gone with it.
+ */
+export interface CorrectionOutcomeRepository {
+  /** Keeps what the correction did here, in place of what an earlier derivation of it kept. */
+  put(outcome: CorrectionOutcomeRow): Promise<void>;
+  /** The outcomes kept for these Records, those there are, in no order. */
+  of(recordIds: readonly string[]): Promise<CorrectionOutcomeRow[]>;
+}
+
 /** One Brain's Objects: accepted versions, never changed in place. */
 export interface ObjectRepository {
   /** The newest version of type/key, or null. */

@@ -3,6 +3,7 @@ import type { CensusReads } from './census-reads.ts';
 import type { ContextReads } from './context-reads.ts';
 import type { JobQueue } from './job-queue.ts';
 import type {
+  CorrectionOutcomeRepository,
   DeriveFailureRepository,
   IdempotencyRepository,
   MemoryRepository,
@@ -27,6 +28,8 @@ export interface BrainUnitOfWork {
   readonly idempotency: IdempotencyRepository;
   readonly tombstones: TombstoneRepository;
   readonly failures: DeriveFailureRepository;
+  /** What each correction that came from another side did here. */
+  readonly corrections: CorrectionOutcomeRepository;
   /** What a Context's assembly reads (evidence, successors, conflicts), in batches. */
   readonly context: ContextReads;
   /** What a Census reads (counts and noise), in one call. */

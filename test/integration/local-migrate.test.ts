@@ -8,16 +8,20 @@ import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { textKey } from '../../engine/adapters/sqlite/text-key.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
-/** What migrations 15 to 18 add, taken away again to stand for a store written before them. */
-const undoMigrations15To18 = `DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate;
+/**
+ * What migrations 15 to 18 add, taken away again to stand for a store written before them, with the
+ * tables later ones add (their columns go with 18's tables).
+ */
+const undoMigrations15On = `DROP TABLE derive_upgrade; DROP INDEX memories_slot_predicate;
   DROP TABLE derive_failures; ALTER TABLE derive_queue DROP COLUMN attempts;
   DROP TRIGGER records_leave_tombstones; DROP TRIGGER brains_take_tombstones; DROP TABLE record_tombstones;
-  DROP TABLE sync_pairings; DROP TABLE sync_records;`;
+  DROP TABLE sync_pairings; DROP TABLE sync_records; DROP TABLE correction_outcomes;`;
 
 /** A store set back to an older version loses the columns later migrations add, as it never had them. */
 function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
   db.exec('ALTER TABLE sync_pairings DROP COLUMN catching_up'); // 24
   db.exec('ALTER TABLE record_tombstones DROP COLUMN pulled_by'); // 25
+  db.exec('DROP TABLE correction_outcomes'); // 26
 }
 
 describe('local engine: migrations', () => {
@@ -112,7 +116,7 @@ describe('local engine: migrations', () => {
         else put.run(r.n, 'See you at the station.', '田中太郎', '', '', r.scope!);
       db.prepare('DELETE FROM index_queue').run();
       // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
-      db.exec(undoMigrations15To18);
+      db.exec(undoMigrations15On);
       db.pragma('user_version = 12');
       db.close();
     }
@@ -171,7 +175,7 @@ describe('local engine: migrations', () => {
       ).run(ids[0]);
       db.prepare("UPDATE memories SET version = 1, cause = 'derived' WHERE id = ?").run(ids[1]);
       // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
-      db.exec(undoMigrations15To18);
+      db.exec(undoMigrations15On);
       db.pragma('user_version = 13');
       db.close();
     }
@@ -235,7 +239,7 @@ describe('local engine: migrations', () => {
         db.prepare('UPDATE memories SET version = ? WHERE id = ?').run(version, ids[i]),
       );
       // Migration 15's table, 16's index and 17's column and table and 18's sync tables are not there yet.
-      db.exec(undoMigrations15To18);
+      db.exec(undoMigrations15On);
       db.pragma('user_version = 13');
       db.close();
     }

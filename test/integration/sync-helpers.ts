@@ -26,27 +26,32 @@ export function tempRoot(prefix = 'mnemo-sync-'): { root: string; remove: () => 
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
+/** How a node of a sync test differs from a local server on SQLite with the engine's own rules. */
+export interface NodeOptions {
+  deployment?: 'local' | 'hosted';
+  sync?: ServerOptions['sync'];
+  log?: ServerOptions['log'];
+  /** Other rules than the engine's (a side whose deriver is older or newer than the others'). */
+  deriver?: ServerOptions['deriver'];
+  /** A server of the PostgreSQL engine on this database (PGlite in tests), not the local engine. */
+  openDatabase?: ServerOptions['openDatabase'];
+}
+
 /**
  * Starts `mnemo serve` in-process on its own data dir (hosted or local), with a key of project `home`,
  * env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
  * `sync` says otherwise. `log` receives the server's log lines (default: none kept).
  */
-export async function startNode(
-  root: string,
-  name: string,
-  o: {
-    deployment?: 'local' | 'hosted';
-    sync?: ServerOptions['sync'];
-    log?: ServerOptions['log'];
-  } = {},
-): Promise<Node> {
+export async function startNode(root: string, name: string, o: NodeOptions = {}): Promise<Node> {
   const dataDir = join(root, name);
   const keyFile = join(root, `${name}.key`);
   writeFileSync(keyFile, `${dbKey}-${name}\n`, { mode: 0o600 });
   let port = 0;
   const start = () =>
     startServer({
-      engine: 'local',
+      engine: o.openDatabase ? 'postgres' : 'local',
+      ...(o.openDatabase ? { openDatabase: o.openDatabase } : {}),
+      ...(o.deriver ? { deriver: o.deriver } : {}),
       deployment: o.deployment ?? 'local',
       port,
       rateLimit: 0,
@@ -111,12 +116,15 @@ export interface HubAndDevices {
   stop(): Promise<void>;
 }
 
-export async function hubAndTwoDevices(): Promise<HubAndDevices> {
+/** A hub and two devices; `o` gives any of them other rules or another engine. */
+export async function hubAndTwoDevices(
+  o: { h?: NodeOptions; a?: NodeOptions; b?: NodeOptions } = {},
+): Promise<HubAndDevices> {
   const { root, remove } = tempRoot();
   const [h, a, b] = await Promise.all([
-    startNode(root, 'h', { deployment: 'hosted' }),
-    startNode(root, 'a'),
-    startNode(root, 'b'),
+    startNode(root, 'h', { ...o.h, deployment: 'hosted' }),
+    startNode(root, 'a', o.a),
+    startNode(root, 'b', o.b),
   ]);
   const proxy = await recordingProxy(() => h.server.url);
   return {

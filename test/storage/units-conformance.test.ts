@@ -2120,6 +2120,41 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.equal((await b.failures(other)).length, 1, "another Brain's failure stays");
     });
 
+    it('keeps one outcome per travelled correction, replaced when derived again, gone with its Record', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const c = `${uid}_c`;
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(recordRow(uid, c, { kind: 'correction' }));
+        await u.records.insert(recordRow(uid, `${uid}_d`, { kind: 'correction' }));
+      });
+      const first = {
+        record_id: c,
+        state: 'not_applied' as const,
+        matched_by: null,
+        memory_id: null,
+        reason: 'its Records hold no Memory here: nothing was withdrawn',
+      };
+      const again = {
+        ...first,
+        state: 'applied_by_fallback' as const,
+        matched_by: 'slot' as const,
+        memory_id: 'mem_x',
+        reason: 'corrected',
+      };
+      await b.units.write(uid, (u) => u.corrections.put(first));
+      assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c, `${uid}_d`])), [first]);
+      await b.units.write(uid, (u) => u.corrections.put(again));
+      assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c])), [again]);
+      assert.deepEqual(
+        await b.units.read(other, (u) => u.corrections.of([c])),
+        [],
+        "another Brain's reads none",
+      );
+      await b.units.write(uid, (u) => u.records.remove([c]));
+      assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c])), []);
+    });
+
     it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {
       const uid = await brain();
       await assert.rejects(

@@ -4,6 +4,7 @@ import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../.
 import { BatchTx, keysSql, type IdempotencyKey, type UnitTx } from './batch-tx.ts';
 import type { PgClient, PgQueryable } from './client.ts';
 import { pgCensusReads } from './census-reads.ts';
+import { pgCorrectionOutcomes } from './correction-outcomes.ts';
 import { pgContextReads } from './context-reads.ts';
 import { pgDeriveFailures } from './derive-failure-repository.ts';
 import { pgIdempotency } from './idempotency-repository.ts';
@@ -53,6 +54,7 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
     idempotency: pgIdempotency(tx, brainUid),
     tombstones: pgTombstones(tx, brainUid),
     failures: pgDeriveFailures(tx, brainUid),
+    corrections: pgCorrectionOutcomes(tx, brainUid),
     context: pgContextReads(tx, brainUid),
     async self() {
       const r = await tx.query<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = $1', [

@@ -2,6 +2,7 @@ import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
 import { sqliteCensusReads } from './census-reads.ts';
+import { sqliteCorrectionOutcomes } from './correction-outcomes.ts';
 import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
@@ -61,6 +62,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       idempotency: sqliteIdempotency(store, brainUid),
       tombstones: sqliteTombstones(store, brainUid),
       failures: sqliteDeriveFailures(store, brainUid),
+      corrections: sqliteCorrectionOutcomes(store, brainUid),
       context: sqliteContextReads(store, brainUid),
       self: async () =>
         selfOf(store.get<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = ?', brainUid)),

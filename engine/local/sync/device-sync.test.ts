@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RecordPage } from '../../contract/index.ts';
+import type { MnemoRecord, RecordCreate, RecordPage } from '../../contract/index.ts';
 import type { Engine, Tenant } from '../../types.ts';
 import { createLocalEngine } from '../index.ts';
 import { redactedCopyId } from './replica-id.ts';
@@ -595,5 +595,89 @@ describe('a correction pulled while its Memory waits to be derived again', () =>
       after.map((x) => [x.statement, x.status]),
       [[m!.statement, 'retracted']],
     );
+  });
+});
+
+describe('a correction pulled whose Memory this device words otherwise', () => {
+  const engine = engineFor('pulled-correction-fallback');
+  let n = 0;
+  /**
+   * A Brain of its own holding `content`, and a correction pulled whose target names that Record and
+   * `corrected` (what the Memory said where the correction was written), correcting it to `statement`
+   * (none: a withdrawal). What the correction did here, and the Memories in force after it.
+   */
+  const pulled = async (
+    content: RecordCreate['content'],
+    corrected: string,
+    statement?: string,
+  ): Promise<{ outcome: MnemoRecord['correction_outcome']; current: string[]; before: string[] }> => {
+    const e = engine();
+    const brain = `fb${(n += 1)}`;
+    await e.createBrain(t, { id: brain, self: { type: 'person', name: 'Ana' } });
+    await e.sync!.pair(t, brain, { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const pairingId = (await e.sync!.remoteOf(t, brain)).pairingId;
+    const { record } = await e.rememberRecord(t, brain, { content }, {});
+    await e.idle();
+    const said = async () =>
+      (await e.listMemories(t, brain, { limit: 50 })).data.map((m) => m.statement).sort();
+    const before = await said();
+    const id = `rec_01M8GA4DNAKFBAD9VVVCSJ3${String(200 + n)}`;
+    const page = correctionPage(id, [record.id], corrected);
+    const data = page.data[0]!.content as unknown as Record<string, unknown>;
+    if (statement !== undefined) data.statement = statement;
+    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), { pulled: 1, skipped: 0 });
+    await e.idle();
+    return { outcome: (await e.getRecord(t, brain, id)).correction_outcome, current: await said(), before };
+  };
+  const ferry = {
+    kind: 'message',
+    speaker: 'Ana',
+    text: 'The ferry to the island leaves at seven.',
+  } as const;
+
+  it('corrects the Memory saying it in the same words, and says so', async () => {
+    const fact = { kind: 'fact', subject: 'Ana', predicate: 'lives in', value: 'Porto' } as const;
+    const r = await pulled(fact, 'Ana lives in: Porto', 'Ana lives in Lisbon');
+    assert.deepEqual(r.current, ['Ana lives in Lisbon']);
+    assert.equal(r.outcome?.state, 'applied');
+    assert.equal(r.outcome?.matched_by, 'statement');
+  });
+
+  it('corrects the Memory of its Records holding the slot the corrected statement names', async () => {
+    // Another side's deriver worded the fact's Memory otherwise.
+    const fact = { kind: 'fact', subject: 'Ana', predicate: 'lives in', value: 'Porto' } as const;
+    const r = await pulled(fact, 'Ana lives in the old town of Porto', 'Ana lives in Lisbon');
+    assert.deepEqual(r.before, ['Ana lives in: Porto']);
+    assert.deepEqual(r.current, ['Ana lives in Lisbon']);
+    assert.equal(r.outcome?.state, 'applied_by_fallback');
+    assert.equal(r.outcome?.matched_by, 'slot');
+    assert.match(r.outcome!.reason, /holds its slot/);
+  });
+
+  it('corrects the Memory of its Records closest in words when none holds a slot it names', async () => {
+    const r = await pulled(
+      ferry,
+      'The ferry to the island leaves at seven every day',
+      'The ferry leaves at eight.',
+    );
+    assert.deepEqual(r.current, ['The ferry leaves at eight.']);
+    assert.equal(r.outcome?.state, 'applied_by_fallback');
+    assert.equal(r.outcome?.matched_by, 'closest_statement');
+  });
+
+  it('states its statement as a Memory of its own when no Memory of its Records matches', async () => {
+    const r = await pulled(ferry, 'Ana takes a boat in the morning', 'Ana takes the bus in the morning');
+    assert.deepEqual(r.current, ['Ana takes the bus in the morning', ferry.text]);
+    assert.equal(r.outcome?.state, 'applied_by_fallback');
+    assert.equal(r.outcome?.matched_by, 'stated');
+    assert.ok(r.outcome?.memory_id);
+  });
+
+  it('withdraws nothing it cannot match, and says why', async () => {
+    const r = await pulled(ferry, 'Ana takes a boat in the morning');
+    assert.deepEqual(r.current, [ferry.text]);
+    assert.equal(r.outcome?.state, 'not_applied');
+    assert.equal(r.outcome?.memory_id, null);
+    assert.match(r.outcome!.reason, /nothing was withdrawn/);
   });
 });

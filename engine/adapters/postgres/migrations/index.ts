@@ -19,6 +19,7 @@ import { fullCaseFolding } from './018-full-case-folding.ts';
 import { noLocalOnlyTombstones } from './019-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './020-folded-speakers.ts';
 import { memoryFeedOrder } from './021-memory-feed-order.ts';
+import { correctionOutcomes } from './022-correction-outcomes.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -54,6 +55,7 @@ export const migrations: readonly PgMigration[] = [
   noLocalOnlyTombstones,
   foldedSpeakers,
   memoryFeedOrder,
+  correctionOutcomes,
 ];
 
 /**

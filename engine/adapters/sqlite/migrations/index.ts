@@ -23,6 +23,7 @@ import { noLocalOnlyTombstones } from './022-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './023-folded-speakers.ts';
 import { syncCatchingUp } from './024-sync-catching-up.ts';
 import { pulledRemovals } from './025-pulled-removals.ts';
+import { correctionOutcomes } from './026-correction-outcomes.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   foldedSpeakers,
   syncCatchingUp,
   pulledRemovals,
+  correctionOutcomes,
 ];

@@ -1,0 +1,22 @@
+/**
+ * `correction_outcomes`: what each correction that came from another side (sync) did here: applied to
+ * the Memory of its Records that says what it corrected, applied by a fallback (the Memory holding the
+ * same slot, the one closest in words, or its statement as a Memory of its own), or not applied, and
+ * why (engine/derive/travelled-correction.ts). Gone with its Record. Its reason names Memories by id,
+ * never what a Record says.
+ */
+export const correctionOutcomes = {
+  version: 26,
+  name: 'correction-outcomes',
+  sql: `
+CREATE TABLE correction_outcomes (
+  record_id TEXT PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+  brain_uid TEXT NOT NULL REFERENCES brains(uid) ON DELETE CASCADE,
+  state TEXT NOT NULL CHECK (state IN ('applied', 'applied_by_fallback', 'not_applied')),
+  matched_by TEXT CHECK (matched_by IN ('statement', 'slot', 'closest_statement', 'stated')),
+  memory_id TEXT,
+  reason TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX correction_outcomes_brain ON correction_outcomes (brain_uid, state);
+`,
+};

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { humanizePredicate } from '../../engine/contract/fact-line.ts';
+import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { resolveOwner } from '../../engine/core/derive/resolve-owner.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { hubAndTwoDevices, syncOk, writeTo, type HubAndDevices, type Node } from './sync-helpers.ts';
+
+const rules = createRuleDeriver();
+
+/**
+ * Rules of another version, as a side whose deriver was upgraded before the others' (or a hub of
+ * another engine) derives: the same Records, the same slots, other words. A fact's Memory reads
+ * "Ana Lima — lives in — Porto"; a message's is its speaker's "… said: …".
+ */
+const otherRules: Deriver = {
+  name: 'rules-other-words',
+  derive(record, ctx) {
+    const c = record.content;
+    if (c.kind === 'fact')
+      return rules.derive(record, ctx).map((claim) => ({
+        ...claim,
+        statement: `${c.subject} — ${humanizePredicate(c.predicate)} — ${String(c.value)}`,
+      }));
+    if (c.kind === 'message') {
+      const owner = resolveOwner(c.speaker, ctx.self);
+      const subject = owner.entity ?? c.speaker ?? 'unknown speaker';
+      return [
+        { statement: `${subject} said: ${record.text}`, subject, predicate: null, owner, quote: record.text },
+      ];
+    }
+    return rules.derive(record, ctx);
+  },
+};
+
+// The hub on PostgreSQL (PGlite), as a hosted Mnemo runs.
+const database = await pgliteDatabases({ migrated: true });
+
+describe('a correction that reaches a side deriving its Records in other words', () => {
+  let h: Node;
+  let a: Node;
+  let b: Node;
+  let nodes: HubAndDevices;
+  const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
+  const sync = async (n: Node) => {
+    await syncOk(n, 'ana');
+    await n.server.engine.idle();
+  };
+  /** Every side, in turn, twice: what one side wrote has reached and been derived by the others. */
+  const converge = async () => {
+    for (const n of [a, b, a, b]) await sync(n);
+    await h.server.engine.idle();
+  };
+  const saying = async (n: Node, what: string): Promise<Memory[]> =>
+    (await n.client.listMemories('ana', { limit: 100 })).data.filter((m) => m.statement.includes(what));
+  const current = async (n: Node, what: string) => (await saying(n, what)).map((m) => m.statement).sort();
+  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+
+  before(async () => {
+    // The device a on the engine's rules; the hub (PostgreSQL) and the device b on other rules.
+    nodes = await hubAndTwoDevices({
+      h: { deriver: otherRules, openDatabase: async (kept) => postgresStorageOver(await database(), kept) },
+      b: { deriver: otherRules },
+    });
+    ({ h, a, b } = nodes);
+    for (const n of [a, b]) {
+      await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
+      await n.client.pairSync('ana', { remote: nodes.proxy.url, remote_key: h.key });
+    }
+  });
+  after(() => nodes.stop());
+
+  it('corrects there the Memory of its Records holding the same slot, and says so', async () => {
+    await write(a, { content: { kind: 'fact', subject: 'Ana Lima', predicate: 'lives in', value: 'Porto' } });
+    await a.server.engine.idle();
+    await converge();
+    assert.deepEqual(await current(a, 'lives in'), ['Ana Lima lives in: Porto']);
+    for (const n of [h, b])
+      assert.deepEqual(await current(n, 'lives in'), ['Ana Lima — lives in — Porto'], n.name);
+
+    const [porto] = await saying(a, 'lives in');
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: porto!.id, statement: 'Ana Lima lives in Lisbon' },
+    });
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'lives in'), ['Ana Lima lives in Lisbon'], n.name);
+    for (const n of [h, b]) {
+      const o = await outcome(n, fix.id);
+      assert.equal(o?.state, 'applied_by_fallback', n.name);
+      assert.equal(o?.matched_by, 'slot', n.name);
+      const [lisbon] = await saying(n, 'lives in');
+      assert.equal(o?.memory_id, lisbon!.id, `${n.name}: names the Memory it made there`);
+    }
+    assert.equal(await outcome(a, fix.id), undefined, 'written here, it was applied as it was written');
+  });
+
+  it('written on a side of other words, corrects the Memory of the same slot where it was said otherwise', async () => {
+    await write(b, {
+      content: { kind: 'fact', subject: 'Ana Lima', predicate: 'works at', value: 'the harbour' },
+    });
+    await b.server.engine.idle();
+    await converge();
+    const [harbour] = await saying(b, 'works at');
+    const fix = await write(b, {
+      content: { kind: 'correction', corrects: harbour!.id, statement: 'Ana Lima works at the museum' },
+    });
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'works at'), ['Ana Lima works at the museum'], n.name);
+    assert.equal((await outcome(h, fix.id))?.matched_by, 'statement', 'the hub words it as b does');
+    assert.equal((await outcome(a, fix.id))?.matched_by, 'slot');
+  });
+
+  it('stands as a Memory of its own where nothing of its Records matches, rather than doing nothing', async () => {
+    await write(a, { content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' } });
+    await a.server.engine.idle();
+    await converge();
+    const [cats] = await saying(a, 'cats');
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: cats!.id, statement: 'I keep three cats.' },
+    });
+    await converge();
+    assert.deepEqual(await current(a, 'cats'), ['I keep three cats.']);
+    for (const n of [h, b]) {
+      assert.deepEqual(
+        await current(n, 'cats'),
+        ['Ana Lima said: I keep two cats.', 'I keep three cats.'].sort(),
+        n.name,
+      );
+      const o = await outcome(n, fix.id);
+      assert.equal(o?.state, 'applied_by_fallback', n.name);
+      assert.equal(o?.matched_by, 'stated', n.name);
+      const stated = await n.client.getMemory('ana', o!.memory_id!);
+      assert.ok(
+        stated.evidence.some((e) => e.record_id === fix.id),
+        `${n.name}: the Memory cites the correction`,
+      );
+    }
+    // Forgotten where it was written, it is undone everywhere: its Memory of its own goes with it.
+    await a.client.forgetRecord('ana', fix.id);
+    await converge();
+    for (const n of [h, b])
+      assert.deepEqual(await current(n, 'cats'), ['Ana Lima said: I keep two cats.'], n.name);
+    assert.deepEqual(await current(a, 'cats'), ['I keep two cats.']);
+  });
+});
