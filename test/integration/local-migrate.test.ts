@@ -361,4 +361,46 @@ describe('local engine: migrations', () => {
     assert.deepEqual(norms, [{ speaker_norm: 'ana' }, { speaker_norm: 'jose' }]);
     db.close();
   });
+  it('26: a correction from another side that changed nothing is derived again, with the fallbacks', async () => {
+    const dataDir = tempDir();
+    let fact: string;
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      const content = { kind: 'fact' as const, subject: 'Ana', predicate: 'lives in', value: 'Porto' };
+      fact = (await engine.rememberRecord(tenant, 'b', { content }, {})).record.id;
+      await engine.idle();
+      await engine.close();
+      // A correction pulled and derived by version 25, which matched its Memory by statement alone:
+      // written in other words where it came from, it found none, and changed nothing.
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      const correction = {
+        kind: 'correction',
+        corrects: 'mem_elsewhere',
+        statement: 'Ana lives in Lisbon',
+        target: { records: [fact], statement: 'Ana lives in the old town of Porto' },
+      };
+      const at = '2024-06-01T00:00:00.000Z';
+      db.prepare(
+        `INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+         SELECT 'rec_01M8GA4DNAKFBAD9VVVCSJ3999', uid, seq + 1, 'correction', ?, ?, 'medium', 'shareable', ?, ?, ?
+         FROM brains WHERE id = 'b'`,
+      ).run(JSON.stringify(correction), correction.statement, at, Date.parse(at), at);
+      db.prepare("UPDATE brains SET seq = seq + 1 WHERE id = 'b'").run();
+      withoutLaterColumns(db);
+      db.pragma('user_version = 25');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      const current = (await engine.listMemories(tenant, 'b', { limit: 10 })).data.map((m) => m.statement);
+      assert.deepEqual(current, ['Ana lives in Lisbon']);
+      const outcome = (await engine.getRecord(tenant, 'b', 'rec_01M8GA4DNAKFBAD9VVVCSJ3999'))
+        .correction_outcome;
+      assert.equal(outcome?.matched_by, 'slot');
+    } finally {
+      await engine.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { pgLexicalIndex } from './lexical-index.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { addBrain, serverForTests } from './testing/fixtures.ts';
 import { pglite, pgliteDatabases } from './testing/pglite.ts';
-import { insertRecord } from './testing/records.ts';
+import { insertMemory, insertRecord } from './testing/records.ts';
 
 const versions = migrations.map((m) => m.version);
 // Each test gets a never-migrated database of its own, started from the kept data directory (a clone
@@ -195,6 +195,48 @@ describe('migrations on an embedded PostgreSQL', () => {
       )
     ).rows.map((r) => r.indexname);
     assert.deepEqual(indexes, ['records_speaker_folded']);
+  });
+
+  it('22: a correction from another side that changed nothing is derived again', async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 21),
+    );
+    await addBrain(db, 'brn_fix');
+    const travelled = (id: string, seq: number) =>
+      insertRecord(db, {
+        brainUid: 'brn_fix',
+        id,
+        seq,
+        kind: 'correction',
+        text: 'Ana lives in Lisbon',
+        content: {
+          kind: 'correction',
+          corrects: 'mem_elsewhere',
+          statement: 'Ana lives in Lisbon',
+          target: { records: ['rec_fact'], statement: 'Ana lives in the old town of Porto' },
+        },
+      });
+    await insertRecord(db, { brainUid: 'brn_fix', id: 'rec_fact', text: 'Ana lives in: Porto', seq: 1 });
+    await travelled('rec_unapplied', 2);
+    // Applied: its new version cites it.
+    await travelled('rec_applied', 3);
+    await insertMemory(db, 'brn_fix', 'mem_lisbon', 'rec_applied', 'Ana lives in Lisbon');
+    // Written here: no target, applied as it was written.
+    await insertRecord(db, {
+      brainUid: 'brn_fix',
+      id: 'rec_written',
+      seq: 4,
+      kind: 'correction',
+      text: 'retracted mem_x',
+      content: { kind: 'correction', corrects: 'mem_x' },
+    });
+    await migrate(db);
+    const queued = await db.query<{ record_id: string; record_seq: number }>(
+      "SELECT record_id, record_seq::int AS record_seq FROM derive_jobs WHERE brain_uid = 'brn_fix'",
+    );
+    assert.deepEqual(queued.rows, [{ record_id: 'rec_unapplied', record_seq: 2 }]);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

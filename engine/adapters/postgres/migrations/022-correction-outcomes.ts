@@ -1,7 +1,9 @@
 /**
  * `correction_outcomes`, as the local engine's migration 026: what each correction that came from
  * another side did here (engine/derive/travelled-correction.ts), gone with its Record. Its reason names
- * Memories by id, never what a Record says.
+ * Memories by id, never what a Record says. A correction from another side derived before this version
+ * that changed nothing here (no Memory cites it, none is withdrawn by it) is derived again, with the
+ * fallbacks.
  */
 export const correctionOutcomes = {
   version: 22,
@@ -17,5 +19,12 @@ CREATE TABLE correction_outcomes (
   PRIMARY KEY (brain_uid, record_id),
   FOREIGN KEY (brain_uid, record_id) REFERENCES records (brain_uid, id) ON DELETE CASCADE
 );
+
+INSERT INTO derive_jobs (brain_uid, job, record_id, record_seq)
+SELECT r.brain_uid, 'derive', r.id, r.seq FROM records r
+WHERE r.kind = 'correction' AND (r.content::jsonb) ? 'target'
+  AND NOT EXISTS (SELECT 1 FROM citations c WHERE c.brain_uid = r.brain_uid AND c.record_id = r.id)
+  AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.brain_uid = r.brain_uid AND m.retracted_by = r.id)
+  AND NOT EXISTS (SELECT 1 FROM derive_jobs j WHERE j.brain_uid = r.brain_uid AND j.record_id = r.id);
 `,
 };

@@ -4,6 +4,10 @@
  * same slot, the one closest in words, or its statement as a Memory of its own), or not applied, and
  * why (engine/derive/travelled-correction.ts). Gone with its Record. Its reason names Memories by id,
  * never what a Record says.
+ *
+ * A correction from another side derived before this version that changed nothing here (no Memory
+ * cites it, none is withdrawn by it) was matched by its statement alone, and stayed unapplied for good:
+ * it is derived again, with the fallbacks.
  */
 export const correctionOutcomes = {
   version: 26,
@@ -18,5 +22,12 @@ CREATE TABLE correction_outcomes (
   reason TEXT NOT NULL
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX correction_outcomes_brain ON correction_outcomes (brain_uid, state);
+
+INSERT INTO derive_queue (brain_uid, job, record_id, record_seq)
+SELECT r.brain_uid, 'derive', r.id, r.seq FROM records r
+WHERE r.kind = 'correction' AND json_extract(r.content, '$.target') IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM citations c WHERE c.record_id = r.id)
+  AND r.id NOT IN (SELECT retracted_by FROM memories WHERE retracted_by IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM derive_queue q WHERE q.record_id = r.id);
 `,
 };
