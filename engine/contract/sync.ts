@@ -197,6 +197,18 @@ export const SyncStatus = z
       .describe(
         'Records that cannot travel (a correction whose Memory rests on Records that do not travel as they are) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
       ),
+    corrections: z
+      .object({
+        applied: z.number().int(),
+        applied_by_fallback: z.number().int(),
+        not_applied: z.number().int(),
+      })
+      .describe(
+        'Corrections that came from other sides into this Brain, by what each did here once derived (its ' +
+          "Record's correction_outcome says how and why): applied to the Memory saying what it corrected, " +
+          'applied by a fallback (the Memory holding its slot or closest in words, or its statement as a ' +
+          'Memory of its own), or not applied.',
+      ),
     last_error: z.string().nullable(),
     catching_up: z
       .boolean()

@@ -1,3 +1,4 @@
+import type { CorrectionOutcomeRow } from './repositories.ts';
 import type { RecordRow } from './rows.ts';
 import type { BrainUnitOfWork } from './unit-of-work.ts';
 
@@ -77,8 +78,15 @@ export interface TombstonePlace {
 export interface DeviceSyncStore {
   /** The Brain's pairing, if any. */
   pairing(brainUid: string): Promise<PairingRow | undefined>;
-  /** The Brain's pairing and how many Records wait in its outbox. */
-  status(brainUid: string): Promise<{ pairing: PairingRow | undefined; pending: number }>;
+  /**
+   * The Brain's pairing, how many Records wait in its outbox, and how many corrections from other sides
+   * it holds by their outcome here (correction_outcomes).
+   */
+  status(brainUid: string): Promise<{
+    pairing: PairingRow | undefined;
+    pending: number;
+    corrections: Record<CorrectionOutcomeRow['state'], number>;
+  }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
    * error is cleared); else it is replaced by `next`, cursors and counts at zero, and the Records pulled

@@ -1,6 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { DeletionReceipt, MnemoRecord, TypedContent, Visibility } from '../../engine/contract/index.ts';
+import type {
+  CorrectionOutcome,
+  DeletionReceipt,
+  MnemoRecord,
+  TypedContent,
+  Visibility,
+} from '../../engine/contract/index.ts';
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
@@ -84,7 +90,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
               <div className="item-main">
                 <p className="record-line" dir="auto">
                   {r.content.kind === 'correction' ? (
-                    <CorrectionLine brainId={brainId} content={r.content} />
+                    <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
                   ) : (
                     <ClampedText text={recordSummary(r.content)} />
                   )}
@@ -369,15 +375,28 @@ function Happened({ record: r }: { record: MnemoRecord }) {
   return at !== formatDateTime(r.created_at) ? <span>happened {at}</span> : null;
 }
 
-/** A correction, with the Memory it corrects linked and its reason shown. */
+/** How a correction from another side was applied here, as a person reads it. */
+const outcomeLabels: Record<CorrectionOutcome['state'], string> = {
+  applied: 'Applied here',
+  applied_by_fallback: 'Applied here by a fallback',
+  not_applied: 'Not applied here',
+};
+
+/**
+ * A correction, with the Memory it corrects linked and its reason shown. One that came from another side
+ * names a Memory of that side: the link goes to the Memory it changed here, and what it did here is said.
+ */
 function CorrectionLine({
   brainId,
   content,
+  outcome,
 }: {
   brainId: string;
   content: Extract<TypedContent, { kind: 'correction' }>;
+  outcome: CorrectionOutcome | undefined;
 }) {
-  const target = <Link to={paths.memory(brainId, content.corrects)}>a Memory</Link>;
+  const here = outcome ? outcome.memory_id : content.corrects;
+  const target = here ? <Link to={paths.memory(brainId, here)}>a Memory</Link> : <>a Memory</>;
   return (
     <>
       {content.statement !== undefined ? (
@@ -388,6 +407,15 @@ function CorrectionLine({
         <>Withdrew {target}</>
       )}
       {content.reason ? <span className="muted"> — why: {content.reason}</span> : null}
+      {outcome ? (
+        <span data-testid="correction-outcome">
+          {' '}
+          <span className={`badge ${outcome.state === 'not_applied' ? 'warn' : 'ok'}`}>
+            {outcomeLabels[outcome.state]}
+          </span>{' '}
+          <span className="muted">from another side: {outcome.reason}.</span>
+        </span>
+      ) : null}
     </>
   );
 }

@@ -124,6 +124,15 @@ function Paired({
     ['Held back (redactor unsure)', s.held_back],
     // Said, or a person who made a correction sees a count of something gone wrong (docs/sync.md).
     ['Skipped (corrections of Memories kept on this device, and Records refused on either side)', s.skipped],
+    // What corrections from other sides did here: each side words its Memories its own way (docs/sync.md).
+    ...(s.corrections &&
+    s.corrections.applied + s.corrections.applied_by_fallback + s.corrections.not_applied > 0
+      ? ([
+          ['Corrections from other sides applied', s.corrections.applied],
+          ['… applied by a fallback (worded otherwise here)', s.corrections.applied_by_fallback],
+          ['… not applied (the Records list says why)', s.corrections.not_applied],
+        ] as [string, number][])
+      : []),
   ];
   return (
     <section aria-label="Sync status">

@@ -176,3 +176,55 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
     await hub.close();
   }
 });
+
+test('the Records page says what a correction from another side did here, linking the Memory it made', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    const fact = await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'lives in', value: 'Porto' },
+    });
+    // As a side whose rules word that fact's Memory otherwise wrote it, and another that matches nothing.
+    const correction = (id: string, statement: string | undefined, said: string) => ({
+      id,
+      content: {
+        kind: 'correction' as const,
+        corrects: 'mem_elsewhere',
+        ...(statement ? { statement } : {}),
+        target: { records: [fact.record.id], statement: said },
+      },
+      visibility: 'shareable' as const,
+      occurred_at: '2024-06-01T10:00:00.000Z',
+    });
+    await app.api.replicateRecords('me', [
+      correction(
+        'rec_01M8GC00000000000000000011',
+        'Ana lives in Lisbon',
+        'Ana lives in the old town of Porto',
+      ),
+      correction('rec_01M8GC00000000000000000012', undefined, 'Ana keeps bees'),
+    ]);
+    await app.server.engine.idle();
+    const [lisbon] = (await app.api.listMemories('me')).data;
+    assert.equal(lisbon?.statement, 'Ana lives in Lisbon');
+
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Records' }).click();
+    const outcomes = page.getByTestId('correction-outcome');
+    await outcomes.first().waitFor();
+    const said = (await outcomes.allInnerTexts()).join('\n');
+    assert.match(said, /Applied here by a fallback from another side: .*holds its slot/);
+    assert.match(said, /Not applied here from another side: .*nothing was withdrawn/);
+    // The link goes to the Memory it made here, not to the other side's id.
+    const item = page.getByRole('listitem').filter({ hasText: 'Corrected a Memory to: Ana lives in Lisbon' });
+    assert.equal(
+      await item.getByRole('link', { name: 'a Memory' }).getAttribute('href'),
+      `/brains/me/memories/${lisbon!.id}`,
+    );
+    await checkScreen(page, 'records-correction-outcomes');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});

@@ -140,6 +140,17 @@ describe('a correction that reaches a side deriving its Records in other words',
         `${n.name}: the Memory cites the correction`,
       );
     }
+    // A device's sync status counts what the corrections from other sides did there.
+    assert.deepEqual((await b.client.getSync('ana')).corrections, {
+      applied: 0,
+      applied_by_fallback: 2,
+      not_applied: 0,
+    });
+    assert.deepEqual((await a.client.getSync('ana')).corrections, {
+      applied: 0,
+      applied_by_fallback: 1,
+      not_applied: 0,
+    });
     // Forgotten where it was written, it is undone everywhere: its Memory of its own goes with it.
     await a.client.forgetRecord('ana', fix.id);
     await converge();

@@ -92,7 +92,13 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     status: (brainUid) =>
       between(() => {
         const p = pairingOf(brainUid);
-        return { pairing: p, pending: pending(p) };
+        const corrections = { applied: 0, applied_by_fallback: 0, not_applied: 0 };
+        for (const row of store.all<{ state: keyof typeof corrections; c: number }>(
+          'SELECT state, count(*) AS c FROM correction_outcomes WHERE brain_uid = ? GROUP BY state',
+          brainUid,
+        ))
+          corrections[row.state] = row.c;
+        return { pairing: p, pending: pending(p), corrections };
       }),
     pair: (brainUid, next, keeps) =>
       between(() =>

@@ -48,7 +48,7 @@ function requireRunPairing(b: BrainRow, p: PairingRow | undefined, pairingId: st
 }
 
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
-  const { pairing: p, pending } = await ctx.device.status(b.uid);
+  const { pairing: p, pending, corrections } = await ctx.device.status(b.uid);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -63,6 +63,7 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     pulled: p?.pulled ?? 0,
     held_back: p?.held_back ?? 0,
     skipped: p?.skipped ?? 0,
+    corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
   };

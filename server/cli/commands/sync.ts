@@ -31,12 +31,22 @@ function fail(e: unknown): void {
   process.exitCode = 1;
 }
 
+/** What the corrections from other sides did here, when there are any. */
+function correctionsLine(c: SyncStatus['corrections'] | undefined): string[] {
+  if (!c || c.applied + c.applied_by_fallback + c.not_applied === 0) return [];
+  return [
+    `corrections from other sides: ${c.applied} applied, ${c.applied_by_fallback} applied by fallback, ` +
+      `${c.not_applied} not applied (each correction Record's correction_outcome says why)`,
+  ];
+}
+
 /** The status as a person reads it: what is paired, the counts, the last success and error, the next run. */
 export function formatStatus(s: SyncStatus): string {
   if (!s.paired) return `Brain ${s.brain_id} is not paired`;
   return [
     `Brain ${s.brain_id} <-> ${s.remote_brain} at ${s.remote}`,
     `pending ${s.pending}, pushed ${s.pushed}, pulled ${s.pulled}, held back ${s.held_back}, skipped ${s.skipped}`,
+    ...correctionsLine(s.corrections),
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
     ...(s.catching_up
