@@ -185,7 +185,7 @@ export const SyncStatus = z
       .int()
       .describe(
         'Records the next runs will go through: those after the push cursor that are neither local_only nor ' +
-          'pulled. It includes corrections that cannot travel (then counted as skipped) and redacted_summary ' +
+          'pulled, and corrections an older version kept home, offered again. It includes corrections that cannot travel (then counted as skipped) and redacted_summary ' +
           'Records the redactor will hold back (then counted as held_back).',
       ),
     pushed: z.number().int(),

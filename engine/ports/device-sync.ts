@@ -54,6 +54,8 @@ export interface RecordFate {
   fate: 'pushed' | 'skipped' | 'held_back';
   /** The id the remote knows it (or its copy) by; null when it never went up. */
   remoteId: string | null;
+  /** Kept home (`skipped`, never sent): the version of the rules of which corrections travel it was kept under. */
+  skippedUnder?: number;
 }
 
 /**
@@ -79,10 +81,13 @@ export interface DeviceSyncStore {
   /** The Brain's pairing, if any. */
   pairing(brainUid: string): Promise<PairingRow | undefined>;
   /**
-   * The Brain's pairing, how many Records wait in its outbox, and how many corrections from other sides
-   * it holds by their outcome here (correction_outcomes).
+   * The Brain's pairing, how many Records wait in its outbox (`outbox` with `correctionRules`), and how
+   * many corrections from other sides it holds by their outcome here (correction_outcomes).
    */
-  status(brainUid: string): Promise<{
+  status(
+    brainUid: string,
+    correctionRules: number,
+  ): Promise<{
     pairing: PairingRow | undefined;
     pending: number;
     corrections: Record<CorrectionOutcomeRow['state'], number>;
@@ -102,10 +107,12 @@ export interface DeviceSyncStore {
   /** Every paired Brain, by uid. */
   pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
   /**
-   * Up to `limit` Records of the outbox: the Brain's Records after step `afterSeq` that may leave the
-   * device (none `local_only`, none pulled from the pairing's remote), by step then id.
+   * Up to `limit` Records of the outbox, by step then id: the Brain's Records after step `afterSeq` that
+   * may leave the device (none `local_only`, none pulled from the pairing's remote), and, behind the
+   * cursor, its corrections kept home (`skipped`, never sent) under rules of which corrections travel
+   * older than `correctionRules` (RecordFate.skippedUnder; none kept: the oldest).
    */
-  outbox(brainUid: string, afterSeq: number, limit: number): Promise<RecordRow[]>;
+  outbox(brainUid: string, afterSeq: number, limit: number, correctionRules: number): Promise<RecordRow[]>;
   /**
    * Those of these Records that the remote knows by their own id: a shareable one pushed, or one that
    * came from a remote. A redacted_summary one among them is a copy made elsewhere, since this device
@@ -125,8 +132,9 @@ export interface DeviceSyncStore {
   markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<void>;
   /**
    * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
-   * push cursor moved to `throughSeq` with the counts added. False, writing nothing, when the pairing
-   * is no longer `pairingId`.
+   * push cursor moved to `throughSeq` (never back) with the counts added (`skipped` may be less than
+   * none: a correction offered again that went up; the count stays at zero or more). False, writing
+   * nothing, when the pairing is no longer `pairingId`.
    */
   markPushed(
     brainUid: string,

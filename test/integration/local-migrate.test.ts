@@ -22,6 +22,7 @@ function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
   db.exec('ALTER TABLE sync_pairings DROP COLUMN catching_up'); // 24
   db.exec('ALTER TABLE record_tombstones DROP COLUMN pulled_by'); // 25
   db.exec('DROP TABLE correction_outcomes'); // 26
+  db.exec('DROP INDEX sync_records_skipped; ALTER TABLE sync_records DROP COLUMN skipped_under'); // 27
 }
 
 describe('local engine: migrations', () => {

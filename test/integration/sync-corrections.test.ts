@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
-import { hubAndTwoDevices, syncOk, writeTo, type HubAndDevices, type Node } from './sync-helpers.ts';
+import {
+  editStore,
+  hubAndTwoDevices,
+  syncOk,
+  writeTo,
+  type HubAndDevices,
+  type Node,
+} from './sync-helpers.ts';
 
 describe('a correction of a Memory on a synced Brain', () => {
   let h: Node;
@@ -111,6 +118,52 @@ describe('a correction of a Memory on a synced Brain', () => {
     await converge();
     for (const n of [a, h, b])
       assert.deepEqual(await current(n, 'sails'), ['Ana Lima sails a catamaran'], n.name);
+  });
+
+  it('kept home by a version before corrections travelled, goes up on the first run after the upgrade', async () => {
+    await write(a, fact('keeps', 'a rowing boat'));
+    await write(a, {
+      content: { kind: 'fact', subject: 'Ana Lima', predicate: 'has a bike lock code', value: '0451' },
+      visibility: 'local_only',
+    });
+    await a.server.engine.idle();
+    await converge();
+    const [boat] = await saying(a, 'keeps');
+    const [code] = await saying(a, 'bike lock code');
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: boat!.id, statement: 'Ana Lima keeps a sailing boat' },
+    });
+    // Its Memory rests on a local_only Record: it stays home now too.
+    const home = await write(a, {
+      content: { kind: 'correction', corrects: code!.id, statement: 'Ana Lima has a bike lock code 1234' },
+    });
+    // As a version that kept every correction home left them: the push cursor past them, each kept
+    // home (skipped) and counted, under no rules of which corrections travel.
+    await a.stop();
+    editStore(nodes.root, 'a', (db) => {
+      for (const id of [fix.id, home.id])
+        db.prepare(
+          `INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under)
+           SELECT brain_uid, id, 'skipped', NULL, NULL FROM records WHERE id = ?`,
+        ).run(id);
+      db.prepare(
+        'UPDATE sync_pairings SET push_seq = (SELECT max(seq) FROM records WHERE id IN (?, ?)), skipped = skipped + 2',
+      ).run(fix.id, home.id);
+    });
+    await a.restart();
+    const before = await a.client.getSync('ana');
+    assert.equal(before.pending, 2, 'both are offered again');
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'keeps'), ['Ana Lima keeps a sailing boat'], n.name);
+    const after = await a.client.getSync('ana');
+    assert.equal(after.pending, 0);
+    assert.equal(after.pushed, before.pushed + 1);
+    assert.equal(after.skipped, before.skipped - 1, 'the one that went up is no longer counted as skipped');
+    for (const body of nodes.proxy.bodies) assert.ok(!body.includes('1234'), 'the one kept home stayed home');
+    await converge();
+    const later = await a.client.getSync('ana');
+    assert.deepEqual([later.pending, later.skipped], [0, after.skipped], 'offered again once, not every run');
   });
 
   it('stays home when its Memory rests on a local_only Record, and counts as skipped', async () => {

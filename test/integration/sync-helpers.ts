@@ -247,6 +247,20 @@ export function storeText(root: string, name: string): string {
   }
 }
 
+/** Changes a stopped server's store with its key, as an earlier version of Mnemo would have left it. */
+export function editStore(
+  root: string,
+  name: string,
+  edit: (db: ReturnType<typeof openDatabase>) => void,
+): void {
+  const db = openDatabase({ file: join(root, name, 'mnemo.db'), key: `${dbKey}-${name}` });
+  try {
+    edit(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** The raw bytes of every file of a data dir, as latin1 text (encrypted: a canary must not be there either). */
 export function rawFiles(dir: string): string {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -12,13 +12,22 @@ const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
 /**
  * The outbox: this Brain's Records after the push cursor that may leave the device. `local_only`
  * Records are not read at all, and pulled ones are never pushed back (to the remote they came from:
- * a pairing that starts over makes them `skipped`, pending as any other).
+ * a pairing that starts over makes them `skipped`, pending as any other). Behind the cursor, the
+ * corrections kept home under older rules (skipped_under, migration 027), found by their index; one
+ * sent again whose answer was lost is still `skipped` (markSending), and is offered again.
+ * Parameters: the Brain, the cursor, the Brain, the rules now, the cursor.
  */
 const outboxSql = `
   SELECT r.* FROM records r
   WHERE r.brain_uid = ? AND r.seq > ? AND r.visibility <> 'local_only'
     AND NOT EXISTS (SELECT 1 FROM sync_records s
-                    WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')`;
+                    WHERE s.brain_uid = r.brain_uid AND s.record_id = r.id AND s.fate = 'pulled')
+  UNION ALL
+  SELECT r.* FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+  WHERE s.brain_uid = ? AND s.fate = 'skipped' AND coalesce(s.skipped_under, 0) < ?
+    AND r.seq <= ? AND r.kind = 'correction' AND r.visibility <> 'local_only'`;
+const outboxParams = (brainUid: string, afterSeq: number, rules: number) =>
+  [brainUid, afterSeq, brainUid, rules, afterSeq] as const;
 
 /**
  * Ordered by step then id: the index on (brain_uid, seq) holds the key's record_id after them. A removal
@@ -43,10 +52,15 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
   const between = <T>(work: () => T): Promise<T> => store.exclusive(work);
   const pairingOf = (brainUid: string) =>
     store.get<PairingRow>('SELECT * FROM sync_pairings WHERE brain_uid = ?', brainUid);
-  const pending = (p: PairingRow | undefined) =>
-    p ? store.get<{ c: number }>(`SELECT count(*) AS c FROM (${outboxSql})`, p.brain_uid, p.push_seq)!.c : 0;
+  const pending = (p: PairingRow | undefined, rules: number) =>
+    p
+      ? store.get<{ c: number }>(
+          `SELECT count(*) AS c FROM (${outboxSql})`,
+          ...outboxParams(p.brain_uid, p.push_seq, rules),
+        )!.c
+      : 0;
   const fateSql =
-    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, ?, ?)';
+    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under) VALUES (?, ?, ?, ?, ?)';
   // A pulled Record's row keeps its id as the remote's (so it is never pulled again); `skipped` is the
   // fate of a Record not yet answered (markSending), which the outbox reads.
   const pushPulled = (brainUid: string) =>
@@ -60,7 +74,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', brainUid, id) !==
           undefined,
       ),
-    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id)),
+    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null)),
     markRemovalsPulled: (pairingId, ids) =>
       atOnce(
         () =>
@@ -89,7 +103,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
 
   return {
     pairing: (brainUid) => between(() => pairingOf(brainUid)),
-    status: (brainUid) =>
+    status: (brainUid, rules) =>
       between(() => {
         const p = pairingOf(brainUid);
         const corrections = { applied: 0, applied_by_fallback: 0, not_applied: 0 };
@@ -98,7 +112,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           brainUid,
         ))
           corrections[row.state] = row.c;
-        return { pairing: p, pending: pending(p), corrections };
+        return { pairing: p, pending: pending(p, rules), corrections };
       }),
     pair: (brainUid, next, keeps) =>
       between(() =>
@@ -134,9 +148,13 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           'SELECT b.project, b.env, b.id AS brainId FROM sync_pairings p JOIN brains b ON b.uid = p.brain_uid ORDER BY b.uid',
         ),
       ),
-    outbox: (brainUid, afterSeq, limit) =>
+    outbox: (brainUid, afterSeq, limit, rules) =>
       between(() =>
-        store.all<RecordRow>(`${outboxSql} ORDER BY r.seq, r.id LIMIT ?`, brainUid, afterSeq, limit),
+        store.all<RecordRow>(
+          `${outboxSql} ORDER BY seq, id LIMIT ?`,
+          ...outboxParams(brainUid, afterSeq, rules),
+          limit,
+        ),
       ),
     underOwnId: (brainUid, ids) =>
       between(() =>
@@ -183,9 +201,10 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
       between(() =>
         store.tx(() => {
           if (pairingOf(brainUid)?.pairing_id !== pairingId) return false;
-          for (const f of fates) store.run(fateSql, brainUid, f.recordId, f.fate, f.remoteId);
+          for (const f of fates)
+            store.run(fateSql, brainUid, f.recordId, f.fate, f.remoteId, f.skippedUnder ?? null);
           store.run(
-            `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = skipped + ?,
+            `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = max(0, skipped + ?),
                held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
             throughSeq,
             counts.pushed,

@@ -47,8 +47,16 @@ function requireRunPairing(b: BrainRow, p: PairingRow | undefined, pairingId: st
   return p;
 }
 
+/**
+ * The version of the rules of which corrections travel (travellingCorrection). Each correction the
+ * outbox keeps home is kept under it (RecordFate.skippedUnder); one kept under older rules is offered
+ * again on the next run, behind the push cursor. Raise it when a version can send corrections an
+ * earlier one kept home. 1: a correction travels with its target; before it (none kept), none did.
+ */
+export const correctionRules = 1;
+
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
-  const { pairing: p, pending, corrections } = await ctx.device.status(b.uid);
+  const { pairing: p, pending, corrections } = await ctx.device.status(b.uid, correctionRules);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -169,11 +177,13 @@ async function travellingCorrection(ctx: LocalCtx, b: BrainRow, r: RecordRow): P
  * copy that came from a remote (pushed again after the pairing started over) goes as it is, under its
  * own id: it was redacted where it was made and again on arrival, and a copy of it under yet another id
  * would be a second Record of the same words on the hub. The batch ends on a whole step. The ids its
- * items will have on the remote are kept first (DeviceSyncStore.markSending).
+ * items will have on the remote are kept first (DeviceSyncStore.markSending). A correction kept home
+ * under older rules (correctionRules) comes first, offered again though the cursor is past it: the
+ * Records it names are behind the cursor too, and up already.
  */
 export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise<OutboxBatch> {
   const p = await requirePairing(ctx, b);
-  const rows = await ctx.device.outbox(b.uid, p.push_seq, limit);
+  const rows = await ctx.device.outbox(b.uid, p.push_seq, limit, correctionRules);
   // Each Record has a step of its own, so a batch of `limit` never cuts one.
   const page = rows.slice(0, limit);
   const batch: OutboxBatch = { items: [], kept: [], throughSeq: page.at(-1)?.seq ?? p.push_seq };
@@ -184,7 +194,8 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
     if (r.visibility === 'local_only') throw new Error(`the outbox read the local_only Record ${r.id}`);
     if (r.kind === 'correction') {
       const replica = await travellingCorrection(ctx, b, r);
-      if (replica) batch.items.push({ localId: r.id, replica });
+      const reoffered = r.seq <= p.push_seq;
+      if (replica) batch.items.push({ localId: r.id, replica, reoffered });
       else
         batch.kept.push({
           localId: r.id,
@@ -192,6 +203,7 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
           reason:
             'a correction travels only shareable, of a Memory that rests on shareable Records (it names ' +
             'that Memory by them)',
+          reoffered,
         });
       continue;
     }
@@ -232,15 +244,24 @@ export async function markPushed(
   let pushed = 0;
   let skipped = 0;
   let heldBack = 0;
+  // A correction kept home is kept under the rules of now: offered again only when they change.
   const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null) =>
-    fates.push({ recordId, fate: f, remoteId });
+    fates.push({
+      recordId,
+      fate: f,
+      remoteId,
+      ...(f === 'skipped' ? { skippedUnder: correctionRules } : {}),
+    });
   for (const item of batch.items) {
     const outcome = outcomes.get(item.replica.id);
     if (outcome === 'created' || outcome === 'unchanged') {
       fate(item.localId, 'pushed', item.replica.id);
       pushed += 1;
+      // Counted as skipped when it was kept home: it is not any more.
+      if (item.reoffered) skipped -= 1;
     } else if (outcome === 'forgotten') {
       forgotten.push(item.localId);
+      if (item.reoffered) skipped -= 1;
     } else if (outcome === undefined) {
       // Not refused: not answered. Nothing is written and the cursor stays, so the batch goes again.
       throw new Error(
@@ -250,7 +271,7 @@ export async function markPushed(
       // A redacted copy the hub holds other content under (an earlier build's redaction) is still
       // this Record's copy there: its id is kept so that forgetting the Record forgets it.
       fate(item.localId, 'skipped', item.replica.visibility === 'redacted_summary' ? item.replica.id : null);
-      skipped += 1;
+      if (!item.reoffered) skipped += 1;
     }
   }
   for (const k of batch.kept) {
@@ -258,7 +279,7 @@ export async function markPushed(
     // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
     fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
     if (k.fate === 'held_back') heldBack += 1;
-    else skipped += 1;
+    else if (!k.reoffered) skipped += 1;
   }
   const kept = await ctx.device.markPushed(
     b.uid,

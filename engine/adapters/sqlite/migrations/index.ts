@@ -24,6 +24,7 @@ import { foldedSpeakers } from './023-folded-speakers.ts';
 import { syncCatchingUp } from './024-sync-catching-up.ts';
 import { pulledRemovals } from './025-pulled-removals.ts';
 import { correctionOutcomes } from './026-correction-outcomes.ts';
+import { reofferedCorrections } from './027-reoffered-corrections.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   syncCatchingUp,
   pulledRemovals,
   correctionOutcomes,
+  reofferedCorrections,
 ];
