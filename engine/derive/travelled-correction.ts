@@ -47,13 +47,14 @@ export async function correctionTarget(
 const correctionOf = (r: Pick<RecordRow, 'kind' | 'content'>): Partial<ReplicaCorrection> | null =>
   r.kind === 'correction' ? (JSON.parse(r.content) as Partial<ReplicaCorrection>) : null;
 
-type Outcome = Omit<CorrectionOutcomeRow, 'record_id'>;
+type Outcome = Omit<CorrectionOutcomeRow, 'record_id' | 'missing'> & { missing?: string[] };
 
-const notApplied = (reason: string): Outcome => ({
+const notApplied = (reason: string, missing: string[] = []): Outcome => ({
   state: 'not_applied',
   matched_by: null,
   memory_id: null,
   reason,
+  missing,
 });
 
 /**
@@ -67,7 +68,10 @@ const notApplied = (reason: string): Outcome => ({
  * withdrawal has nothing to state). Nothing is changed when more than one lineage says the statement,
  * when the Memory found no longer takes a correction here (a newer value is in force:
  * correction_conflict), or when none of the Records is here: the correction Record is kept, supporting
- * nothing, and its outcome says why.
+ * nothing, and its outcome says why. One not applied for want of Records it names that are not here
+ * (nor forgotten here) is derived again when one of them arrives (replicate.ts): a correction of a
+ * correction's version names that correction, which may come later. One that changed something here
+ * is never applied twice, however often it is derived.
  */
 export async function applyTravelledCorrection(
   uow: BrainUnitOfWork,
@@ -77,8 +81,10 @@ export async function applyTravelledCorrection(
 ): Promise<void> {
   const c = correctionOf(r);
   if (!c?.target) return;
+  const [before] = await uow.corrections.of([r.id]);
+  if (before && before.state !== 'not_applied') return;
   const outcome = await correctHere(uow, r, { ...c, target: c.target }, seq, now);
-  await uow.corrections.put({ record_id: r.id, ...outcome });
+  await uow.corrections.put({ record_id: r.id, ...outcome, missing: outcome.missing ?? [] });
 }
 
 async function correctHere(
@@ -93,17 +99,30 @@ async function correctHere(
   // it is made (correctionTarget). Another side never had a local_only one, nor a redacted_summary
   // one (only a copy of it, under another id and in other words): a remote that guessed such an id and
   // its Memory's words would otherwise correct what it never saw.
-  const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
+  const held = await uow.records.getMany(c.target.records);
+  const named = held.filter((x) => x.visibility === 'shareable');
   // Not yet: a named Record still to be derived (its job failed once, or another process holds it),
   // or the Memory hidden until it is derived again (one of its Records forgotten). Applied now, the
   // correction would find nothing and be dropped for good; thrown, the worker tries it again later
   // (and, should that never settle, Census lists it as derivation_failed rather than nothing at all).
   if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing))
     throw new Error('a correction from another side waits for the Records it names to be derived');
-  if (named.length === 0)
-    return notApplied(
-      'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
-    );
+  if (named.length === 0) {
+    // Not here, and not forgotten here: still to come (a correction of a correction that stayed home
+    // until now), or never to come. It waits for them.
+    const here = new Set(held.map((x) => x.id));
+    const absent = [...new Set(c.target.records)].filter((id) => !here.has(id));
+    const gone = new Set(await uow.records.forgotten(absent));
+    const missing = absent.filter((id) => !gone.has(id)).sort();
+    return missing.length > 0
+      ? notApplied(
+          `the Records it corrects are not in this Brain (${missing.length} of them): nothing was changed; it is applied once they arrive`,
+          missing,
+        )
+      : notApplied(
+          'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
+        );
+  }
   const ids = [...new Set((await uow.memories.citing(named.map((x) => x.id))).map((m) => m.id))];
   const cited = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
     (m): m is MemoryVersionRow => m !== null,

@@ -320,6 +320,11 @@ export interface CorrectionOutcomeRow {
   memory_id: string | null;
   /** Names Memories by id, never what a Record says: it outlives no Record, but is read beside others. */
   reason: string;
+  /**
+   * Not applied, for want of these Records it names (not here, not forgotten here): it is derived
+   * again when one of them arrives. Empty otherwise.
+   */
+  missing: string[];
 }
 
 /**
@@ -331,6 +336,8 @@ export interface CorrectionOutcomeRepository {
   put(outcome: CorrectionOutcomeRow): Promise<void>;
   /** The outcomes kept for these Records, those there are, in no order. */
   of(recordIds: readonly string[]): Promise<CorrectionOutcomeRow[]>;
+  /** The corrections whose outcome misses one of these Records, by id. */
+  missing(recordIds: readonly string[]): Promise<string[]>;
 }
 
 /** One Brain's Objects: accepted versions, never changed in place. */

@@ -166,6 +166,50 @@ describe('a correction of a Memory on a synced Brain', () => {
     assert.deepEqual([later.pending, later.skipped], [0, after.skipped], 'offered again once, not every run');
   });
 
+  it('corrected again after an older version kept it home, both reach every side in the end', async () => {
+    await write(a, fact('plays', 'the cello'));
+    await a.server.engine.idle();
+    await converge();
+    const [cello] = await saying(a, 'plays');
+    const first = await write(a, {
+      content: { kind: 'correction', corrects: cello!.id, statement: 'Ana Lima plays the viola' },
+    });
+    // Kept home as by a version before corrections travelled, but under the rules of now for the moment,
+    // so that the correction of its version goes up before it, as it did from a version in between.
+    const keepHome = (rules: number | null) => {
+      editStore(nodes.root, 'a', (db) => {
+        db.prepare(
+          `INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under)
+           SELECT brain_uid, id, 'skipped', NULL, ? FROM records WHERE id = ?`,
+        ).run(rules, first.id);
+        db.prepare(
+          'UPDATE sync_pairings SET push_seq = max(push_seq, (SELECT seq FROM records WHERE id = ?))',
+        ).run(first.id);
+      });
+    };
+    await a.stop();
+    keepHome(1);
+    await a.restart();
+    const [viola] = await saying(a, 'plays');
+    const second = await write(a, {
+      content: { kind: 'correction', corrects: viola!.id, statement: 'Ana Lima plays the violin' },
+    });
+    await converge();
+    // Everywhere else, it names a Record that is not there yet: it waits, changing nothing.
+    for (const n of [h, b]) {
+      assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays: the cello'], n.name);
+      const o = (await n.client.getRecord('ana', second.id)).correction_outcome;
+      assert.match(o?.reason ?? '', /applied once they arrive/, n.name);
+    }
+    await a.stop();
+    keepHome(null);
+    await a.restart();
+    await converge();
+    // The first went up now; the second, there already, is applied after it.
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays the violin'], n.name);
+  });
+
   it('stays home when its Memory rests on a local_only Record, and counts as skipped', async () => {
     const secret = 'CANARY-CORRECTION-51e2';
     await write(a, {

@@ -2133,7 +2133,8 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         state: 'not_applied' as const,
         matched_by: null,
         memory_id: null,
-        reason: 'its Records hold no Memory here: nothing was withdrawn',
+        reason: 'the Records it corrects are not in this Brain',
+        missing: [`${uid}_d`, `${uid}_z`],
       };
       const again = {
         ...first,
@@ -2141,11 +2142,19 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         matched_by: 'slot' as const,
         memory_id: 'mem_x',
         reason: 'corrected',
+        missing: [],
       };
       await b.units.write(uid, (u) => u.corrections.put(first));
       assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c, `${uid}_d`])), [first]);
+      assert.deepEqual(await b.units.read(uid, (u) => u.corrections.missing([`${uid}_z`, 'rec_other'])), [c]);
+      assert.deepEqual(await b.units.read(other, (u) => u.corrections.missing([`${uid}_z`])), []);
       await b.units.write(uid, (u) => u.corrections.put(again));
       assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c])), [again]);
+      assert.deepEqual(
+        await b.units.read(uid, (u) => u.corrections.missing([`${uid}_z`])),
+        [],
+        'applied now',
+      );
       assert.deepEqual(
         await b.units.read(other, (u) => u.corrections.of([c])),
         [],

@@ -6,21 +6,39 @@ export function pgCorrectionOutcomes(q: PgQueryable, brainUid: string): Correcti
   return {
     async put(o) {
       await q.query(
-        `INSERT INTO correction_outcomes (brain_uid, record_id, state, matched_by, memory_id, reason)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO correction_outcomes (brain_uid, record_id, state, matched_by, memory_id, reason, missing)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
          ON CONFLICT (brain_uid, record_id) DO UPDATE SET state = excluded.state,
-           matched_by = excluded.matched_by, memory_id = excluded.memory_id, reason = excluded.reason`,
-        [brainUid, o.record_id, o.state, o.matched_by, o.memory_id, o.reason],
+           matched_by = excluded.matched_by, memory_id = excluded.memory_id, reason = excluded.reason,
+           missing = excluded.missing`,
+        [
+          brainUid,
+          o.record_id,
+          o.state,
+          o.matched_by,
+          o.memory_id,
+          o.reason,
+          o.missing.length > 0 ? JSON.stringify(o.missing) : null,
+        ],
       );
     },
     async of(recordIds) {
       if (recordIds.length === 0) return [];
-      const r = await q.query<CorrectionOutcomeRow>(
-        `SELECT record_id, state, matched_by, memory_id, reason FROM correction_outcomes
+      const r = await q.query<Omit<CorrectionOutcomeRow, 'missing'> & { missing: string[] | null }>(
+        `SELECT record_id, state, matched_by, memory_id, reason, missing FROM correction_outcomes
          WHERE brain_uid = $1 AND record_id = ANY ($2::text[])`,
         [brainUid, [...recordIds]],
       );
-      return r.rows;
+      return r.rows.map((row) => ({ ...row, missing: row.missing ?? [] }));
+    },
+    async missing(recordIds) {
+      if (recordIds.length === 0) return [];
+      const r = await q.query<{ id: string }>(
+        `SELECT record_id AS id FROM correction_outcomes
+         WHERE brain_uid = $1 AND missing IS NOT NULL AND missing ?| $2::text[] ORDER BY 1`,
+        [brainUid, [...recordIds]],
+      );
+      return r.rows.map((row) => row.id);
     },
   };
 }

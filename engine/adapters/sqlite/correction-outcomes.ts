@@ -1,29 +1,47 @@
 import type { CorrectionOutcomeRepository, CorrectionOutcomeRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
 
+type Row = Omit<CorrectionOutcomeRow, 'missing'> & { missing: string | null };
+
 /** One Brain's correction_outcomes over SQLite (migration 026); a row goes with its Record by foreign key. */
 export function sqliteCorrectionOutcomes(store: Store, brainUid: string): CorrectionOutcomeRepository {
   return {
     async put(o) {
       store.run(
-        `INSERT OR REPLACE INTO correction_outcomes (record_id, brain_uid, state, matched_by, memory_id, reason)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO correction_outcomes
+           (record_id, brain_uid, state, matched_by, memory_id, reason, missing)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         o.record_id,
         brainUid,
         o.state,
         o.matched_by,
         o.memory_id,
         o.reason,
+        o.missing.length > 0 ? JSON.stringify(o.missing) : null,
       );
     },
     async of(recordIds) {
       if (recordIds.length === 0) return [];
-      return store.all<CorrectionOutcomeRow>(
-        `SELECT record_id, state, matched_by, memory_id, reason FROM correction_outcomes
-         WHERE brain_uid = ? AND record_id IN (SELECT value FROM json_each(?))`,
-        brainUid,
-        JSON.stringify(recordIds),
-      );
+      return store
+        .all<Row>(
+          `SELECT record_id, state, matched_by, memory_id, reason, missing FROM correction_outcomes
+           WHERE brain_uid = ? AND record_id IN (SELECT value FROM json_each(?))`,
+          brainUid,
+          JSON.stringify(recordIds),
+        )
+        .map((r) => ({ ...r, missing: r.missing === null ? [] : (JSON.parse(r.missing) as string[]) }));
+    },
+    async missing(recordIds) {
+      if (recordIds.length === 0) return [];
+      return store
+        .all<{ id: string }>(
+          `SELECT DISTINCT o.record_id AS id FROM correction_outcomes o, json_each(o.missing) m
+           WHERE o.brain_uid = ? AND o.missing IS NOT NULL AND m.value IN (SELECT value FROM json_each(?))
+           ORDER BY 1`,
+          brainUid,
+          JSON.stringify(recordIds),
+        )
+        .map((r) => r.id);
     },
   };
 }

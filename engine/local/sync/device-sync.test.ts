@@ -681,3 +681,55 @@ describe('a correction pulled whose Memory this device words otherwise', () => {
     assert.match(r.outcome!.reason, /nothing was withdrawn/);
   });
 });
+
+describe('a correction pulled before the correction it corrects', () => {
+  const engine = engineFor('pulled-correction-order');
+
+  it('waits for it, and is applied once it arrives', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'ana' });
+    const pairingId = await pairWithHub(e.sync!);
+    const fact = { kind: 'fact' as const, subject: 'Ana', predicate: 'plays', value: 'the cello' };
+    const { record } = await e.rememberRecord(t, 'ana', { content: fact }, {});
+    await e.idle();
+    const corrected = (id: string, records: string[], said: string, statement: string) => {
+      const page = correctionPage(id, records, said);
+      (page.data[0]!.content as unknown as Record<string, unknown>).statement = statement;
+      return page;
+    };
+    const first = 'rec_01M8GA4DNAKFBAD9VVVCSJ3301';
+    const second = 'rec_01M8GA4DNAKFBAD9VVVCSJ3302';
+    // The second names the first's version (its Record), which another side kept home until now.
+    await e.sync!.applyPulled(
+      t,
+      'ana',
+      pairingId,
+      corrected(second, [first], 'Ana plays the viola', 'Ana plays the violin'),
+    );
+    await e.idle();
+    const waiting = (await e.getRecord(t, 'ana', second)).correction_outcome;
+    assert.equal(waiting?.state, 'not_applied');
+    assert.match(waiting!.reason, /applied once they arrive/);
+    assert.deepEqual(
+      (await e.listMemories(t, 'ana', { limit: 10 })).data.map((m) => m.statement),
+      ['Ana plays: the cello'],
+    );
+
+    await e.sync!.applyPulled(
+      t,
+      'ana',
+      pairingId,
+      corrected(first, [record.id], 'Ana plays: the cello', 'Ana plays the viola'),
+    );
+    await e.idle();
+    assert.deepEqual(
+      (await e.listMemories(t, 'ana', { limit: 10 })).data.map((m) => m.statement),
+      ['Ana plays the violin'],
+    );
+    assert.equal((await e.getRecord(t, 'ana', second)).correction_outcome?.state, 'applied');
+    const history = (await e.listMemories(t, 'ana', { limit: 10, status: 'all' })).data.map(
+      (m) => m.statement,
+    );
+    assert.deepEqual(history.sort(), ['Ana plays the viola', 'Ana plays the violin', 'Ana plays: the cello']);
+  });
+});

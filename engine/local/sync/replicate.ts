@@ -121,6 +121,13 @@ export async function replicateInto(
     created += 1;
     data.push({ id: r.id, outcome: 'created' });
   }
+  // A correction from another side that found none of the Records it names (travelled-correction.ts)
+  // is derived again once one of them is here, after it: a correction of a correction's version may
+  // come before the correction it names did.
+  const written = data.flatMap((d) => (d.outcome === 'created' ? [d.id] : []));
+  if (seq !== null)
+    for (const id of await u.corrections.missing(written))
+      await u.jobs.enqueue({ job: 'derive', brainUid: u.brainUid, recordId: id, recordSeq: seq });
   return { data, seq, created };
 }
 

@@ -1,7 +1,8 @@
 /**
  * `correction_outcomes`, as the local engine's migration 026: what each correction that came from
  * another side did here (engine/derive/travelled-correction.ts), gone with its Record. Its reason names
- * Memories by id, never what a Record says. A correction from another side derived before this version
+ * Memories by id, never what a Record says; `missing`, the ids of the Records it names that were not
+ * here, for one not applied for want of them. A correction from another side derived before this version
  * that changed nothing here (no Memory cites it, none is withdrawn by it) is derived again, with the
  * fallbacks.
  */
@@ -16,9 +17,11 @@ CREATE TABLE correction_outcomes (
   matched_by text CHECK (matched_by IN ('statement', 'slot', 'closest_statement', 'stated')),
   memory_id text COLLATE "C",
   reason text NOT NULL,
+  missing jsonb,
   PRIMARY KEY (brain_uid, record_id),
   FOREIGN KEY (brain_uid, record_id) REFERENCES records (brain_uid, id) ON DELETE CASCADE
 );
+CREATE INDEX correction_outcomes_missing ON correction_outcomes (brain_uid) WHERE missing IS NOT NULL;
 
 INSERT INTO derive_jobs (brain_uid, job, record_id, record_seq)
 SELECT r.brain_uid, 'derive', r.id, r.seq FROM records r
