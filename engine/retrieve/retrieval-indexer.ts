@@ -1,6 +1,7 @@
 import type { Embedder } from '../embed/embedder.ts';
 import { recordEmbedText } from '../core/retrieve/embed-text.ts';
 import { foldText } from '../core/shared/fold-text.ts';
+import { quietRepeats } from '../core/shared/quiet-repeats.ts';
 import type { IndexBatch, IndexItem, IndexQueue, LexicalEntry, VectorModelRef } from '../ports/index.ts';
 
 export interface IndexerLogger {
@@ -74,6 +75,9 @@ function lexicalEntry(kind: string, content: string): LexicalEntry {
  */
 export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
   const { queue, logger } = o;
+  // A store that cannot take writes (a full disk) fails every batch and every kick: said once a minute.
+  const failed = quietRepeats((m, f) => logger.error(m, f));
+  const embedFailed = quietRepeats((m, f) => logger.warn(m, f));
   const batchSize = o.batchSize ?? 256;
   const gatherMs = o.gatherMs ?? 25;
   /** When a pass last found the queue empty. */
@@ -151,7 +155,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
         embedded = await embedBatch(items);
       } catch (e) {
         // Left unembedded until the next start re-queues it; lexical retrieval has it all the same.
-        logger.warn('embedding a batch failed', { error: String(e), items: items.length });
+        embedFailed('embedding a batch failed', { error: String(e), items: items.length });
       }
       if (closed) return;
       // One commit for the batch: a Context meanwhile indexes its Brain's Records itself (catchUp).
@@ -164,9 +168,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
 
   function kick(): void {
     if (closed) return;
-    queue
-      .written()
-      .catch((e: unknown) => logger.error('refreshing the index copies failed', { error: String(e) }));
+    queue.written().catch((e: unknown) => failed('refreshing the index copies failed', { error: String(e) }));
     if (running) {
       again = true;
       return;
@@ -178,7 +180,7 @@ export function createRetrievalIndexer(o: IndexerOptions): RetrievalIndexer {
     const gather = drainedAt + gatherMs - performance.now();
     running = new Promise((r) => (gather > 0 ? setTimeout(r, gather) : setImmediate(r)))
       .then(drain)
-      .catch((e: unknown) => logger.error('retrieval indexing failed', { error: String(e) }))
+      .catch((e: unknown) => failed('retrieval indexing failed', { error: String(e) }))
       .finally(() => {
         running = null;
         if (again && !closed) {
