@@ -80,4 +80,27 @@ describe('store checkpoint', () => {
     await until(() => walSize(file) === 0);
     assert.equal(walSize(file), 0, 'emptied once there is room');
   });
+
+  it('a close on a full disk closes the store all the same, and its commits are read back from the log', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = openStore({ dataDir: dir, key: 'k' });
+    store.run('CREATE TABLE notes (t TEXT)');
+    store.run("INSERT INTO notes VALUES ('kept in the log')");
+    const pragma = store.db.pragma.bind(store.db);
+    store.db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      if (source.startsWith('wal_checkpoint')) {
+        throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+      }
+      return pragma(source, options);
+    }) as typeof store.db.pragma;
+    store.close();
+    assert.equal(store.db.open, false);
+    const again = openStore({ dataDir: dir, key: 'k' });
+    try {
+      assert.deepEqual(again.all('SELECT t FROM notes'), [{ t: 'kept in the log' }]);
+    } finally {
+      again.close();
+    }
+  });
 });

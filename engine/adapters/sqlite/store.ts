@@ -278,10 +278,19 @@ export function openStore(opts: OpenStoreOptions): Store {
     close: () => {
       if (retry) clearTimeout(retry);
       retry = null;
-      if (db.open) {
+      if (!db.open) return;
+      try {
         db.pragma('wal_checkpoint(TRUNCATE)');
-        db.close();
+      } catch (e) {
+        // On a full or failing disk the log cannot be copied back; it holds every commit, and the next
+        // open reads them from it. The connection is closed all the same, and the close is a clean one.
+        const code = String((e as { code?: unknown } | null)?.code ?? '');
+        if (!/^SQLITE_(FULL|IOERR)(_|$)/.test(code)) {
+          db.close();
+          throw e;
+        }
       }
+      db.close();
     },
   };
 }
