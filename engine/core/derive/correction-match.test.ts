@@ -57,4 +57,27 @@ describe('matchCorrected: the Memory a correction worded elsewhere corrects here
     const twice = { ...home, statement: both };
     for (const o of orders([twice, said])) assert.equal(matchCorrected(both, o), null);
   });
+
+  it("takes the slot a statement in the speaker's own words holds, however the Memory words it", () => {
+    // Rules that had not read these slots yet kept the message whole; these read its slot.
+    const moved: CorrectionCandidate = {
+      lineage: 'lin_moved',
+      statement: 'Ana lives in Lisbon',
+      subject: 'Ana',
+      predicate: 'lives in',
+    };
+    const phone: CorrectionCandidate = {
+      lineage: 'lin_phone',
+      statement: "Ana's phone number is 555-0199",
+      subject: 'Ana',
+      predicate: 'phone number',
+    };
+    for (const o of orders([moved, phone, ferry])) {
+      assert.deepEqual(matchCorrected('We moved to Lisbon.', o), { by: 'slot', lineage: 'lin_moved' });
+      assert.deepEqual(matchCorrected('Sorry, my number is 555-0199, I had a typo', o), {
+        by: 'slot',
+        lineage: 'lin_phone',
+      });
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import { humanizePredicate } from '../../contract/fact-line.ts';
 import { normalizeStatement } from './record-text.ts';
+import { slotPredicate } from './slot-key.ts';
+import { attributeSentence, slotSentences } from './slot-sentences.ts';
 
 /*
  * Which Memory of this side a correction from another side corrects when none says what it corrected
@@ -52,9 +54,22 @@ export function wordOverlap(a: string, b: string): number {
 }
 
 /**
+ * The slots a statement holds said in the speaker's own words, as the rules read a message ("We moved
+ * to Lisbon.", "Sorry, my number is 555-0199, I had a typo"): how a side whose rules did not read that
+ * slot yet words the message's Memory. It names no subject: the slot is the speaker's, as every slot
+ * a message's Memory holds is.
+ */
+function ownSlots(statement: string): Set<string> {
+  const { slots } = slotSentences(statement);
+  const attribute = slots.length === 0 ? attributeSentence(statement) : null;
+  return new Set([...slots.map((s) => s.predicate), ...(attribute ? [attribute.predicate] : [])]);
+}
+
+/**
  * The one candidate a correction of `corrected` (a statement none of them says) corrects, or null:
  * - by slot: the one slot-holding candidate whose subject and predicate the corrected statement says
- *   (a fact "Ana lives in: Porto" is the lives-in slot of Ana, however a deriver words its Memory);
+ *   (a fact "Ana lives in: Porto" is the lives-in slot of Ana, however a deriver words its Memory), or
+ *   whose slot it holds in the speaker's own words (ownSlots);
  * - else by closest statement: of the slot holders the statement names (when several), else of all,
  *   the one whose words are closest to it, at least closeEnough and closer than any other.
  * A tie is no match: which one is corrected must not depend on the order they were read in.
@@ -64,11 +79,13 @@ export function matchCorrected(
   candidates: readonly CorrectionCandidate[],
 ): FallbackMatch | null {
   const words = statementWords(corrected);
+  const own = ownSlots(corrected);
   const slotted = candidates.filter(
     (c) =>
       c.predicate !== null &&
-      saysPhrase(words, statementWords(c.subject)) &&
-      saysPhrase(words, statementWords(humanizePredicate(c.predicate))),
+      ((saysPhrase(words, statementWords(c.subject)) &&
+        saysPhrase(words, statementWords(humanizePredicate(c.predicate)))) ||
+        own.has(slotPredicate(c.predicate))),
   );
   const slots = new Set(slotted.map((c) => c.lineage));
   if (slots.size === 1) return { by: 'slot', lineage: slotted[0]!.lineage };

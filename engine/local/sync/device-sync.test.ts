@@ -654,6 +654,24 @@ describe('a correction pulled whose Memory this device words otherwise', () => {
     assert.match(r.outcome!.reason, /holds its slot/);
   });
 
+  it('corrects the slot a message holds here where the other side kept the message whole', async () => {
+    // The other side's rules did not read these slots yet: its Memory is the sentence as said.
+    const moved = { kind: 'message', speaker: 'Ana', text: 'We moved to Lisbon.' } as const;
+    const home = await pulled(moved, moved.text, 'We moved to Porto.');
+    assert.deepEqual(home.before, ['Ana lives in Lisbon']);
+    assert.deepEqual(home.current, ['We moved to Porto.'], 'the old home is no longer in force');
+    assert.equal(home.outcome?.matched_by, 'slot');
+    const typo = {
+      kind: 'message',
+      speaker: 'Ana',
+      text: 'Sorry, my number is 555-0199, I had a typo',
+    } as const;
+    const phone = await pulled(typo, typo.text, "Ana's phone number is 555-0200");
+    assert.deepEqual(phone.before, ["Ana's phone number is 555-0199"]);
+    assert.deepEqual(phone.current, ["Ana's phone number is 555-0200"]);
+    assert.equal(phone.outcome?.matched_by, 'slot');
+  });
+
   it('corrects the Memory of its Records closest in words when none holds a slot it names', async () => {
     const r = await pulled(
       ferry,
