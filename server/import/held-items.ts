@@ -20,7 +20,7 @@ export interface HeldItems {
  * page, only once something of a source the Brain held imported Records of was written anew, once per
  * source. An unchanged re-import and a first import read nothing more. Records this import wrote before
  * that read are among them, so an item replaces another only through a Record other than its own. A
- * read that fails tells nothing: its items count as imported, as before this count existed.
+ * read that fails tells nothing: its items count as imported.
  */
 export function heldItems(sources: SourceList | null, page: SourcePage): HeldItems {
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));

@@ -124,7 +124,7 @@ function keyFileThere(path: string): boolean {
 
 /**
  * The key in a key file, and a warning when other users may read or change the file. Not Node's
- * `process.emitWarning`, which printed `(node:PID) Warning: …` and a `--trace-warnings` hint amid
+ * `process.emitWarning`, which prints `(node:PID) Warning: …` and a `--trace-warnings` hint amid
  * Mnemo's own lines; the caller says it as it says its other warnings.
  */
 function readKeyFile(path: string): { key: string; warning?: string } {

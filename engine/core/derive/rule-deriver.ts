@@ -19,8 +19,8 @@ function isStatement(s: string): boolean {
 /**
  * What a message with no statement is remembered by: the message whole ("ok", "👍"), or its sentences
  * when part of it is someone else's; nothing when it asks. A question states nothing, whoever asks it:
- * an assistant's "What city do you live in?" or "Would you like me to remember that?" was a Memory of its
- * own, in the person's list and in Context as if it were known. What else such a message holds is a
+ * an assistant's "What city do you live in?" or "Would you like me to remember that?" would be a Memory of
+ * its own, in the person's list and in Context as if it were known. What else such a message holds is a
  * word or two ("Cool! What did it look like?"), which remembered alone would be a Memory "Cool!" cited
  * by every such message. The Record stays evidence, next to the answer it drew out.
  */

@@ -47,8 +47,8 @@ const role =
 /**
  * Where in the place, after a home, to the clause's end: ", in Kreuzberg, near the canal", " by the sea",
  * up to three phrases of up to four words. Like a role, part of the home's clause: kept beside the slot
- * as a Memory of its own, "I live in Berlin, in Kreuzberg, near the canal." stayed current after a move
- * to Lisbon had superseded "Ana lives in Berlin". A year is no place ("in 2019": history, below).
+ * as a Memory of its own, "I live in Berlin, in Kreuzberg, near the canal." would stay current after a
+ * move to Lisbon superseded "Ana lives in Berlin". A year is no place ("in 2019": history, below).
  */
 const placeDetail =
   /^(?:,?\s+(?:in|near|by|on|off|at|outside|close to|next to|not far from|right by)\s+\p{L}[\p{L}\p{M}'’-]*(?:\s+\p{L}[\p{L}\p{M}'’-]*){0,3}){1,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
