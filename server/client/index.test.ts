@@ -194,7 +194,8 @@ for (const [transportName, transport] of transports) {
       assert.equal(
         e.message,
         'The server could not be reached through its proxy (HTTP 502 Bad Gateway): the answer came from ' +
-          'something in front of Mnemo, not from Mnemo itself.',
+          'something other than Mnemo (a proxy in front of it, or another server at this address), not ' +
+          'from Mnemo itself.',
       );
       assert.equal(seen.length, 2, 'a 5xx counts as internal: retried once');
     });

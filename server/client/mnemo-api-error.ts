@@ -41,7 +41,9 @@ function proxyAnswerMessage(status: number, statusText: string): string {
     (status >= 500
       ? `The server could not be reached through its proxy (${http})`
       : `A proxy in front of the server refused the request (${http})`) +
-    ': the answer came from something in front of Mnemo, not from Mnemo itself.'
+    // A CLI's --url may also name another web server's port: the answer says so as well.
+    ': the answer came from something other than Mnemo (a proxy in front of it, or another server at ' +
+    'this address), not from Mnemo itself.'
   );
 }
 
