@@ -5,6 +5,7 @@ import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
+import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 export interface AdmittedRecord {
@@ -25,8 +26,10 @@ export const sameStatementOf = (claim: Claim): SameStatement => ({
 /**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
- *   value as the one holding the slot at the Record's world time, only adds a citation; a different
- *   value is a new version, and the lineage is settled (supersession by world time, or a conflict);
+ *   value as the one holding the slot at the Record's world time, only adds a citation (the same value
+ *   in whatever form: a fact's "me home city: Lisbon" and "I live in Lisbon" are one, slot-value.ts);
+ *   a different value is a new version, and the lineage is settled (supersession by world time, or a
+ *   conflict);
  * - any other claim adds a citation to an identical current statement with the same owner and
  *   subject, else starts a lineage of its own.
  * Returns the ids of the Memories the Record now supports.
@@ -49,8 +52,9 @@ export async function admitClaims(
       slot !== null
         ? (
             versions.find(
-              (v) => v.norm === norm && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
-            ) ?? versions.find((v) => v.norm === norm && inForceAt(timesOf(v), record.occurredMs))
+              (v) =>
+                sameSlotValue(v, claim) && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
+            ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), record.occurredMs))
           )?.id
         : await memories.sameStatement(sameStatementOf(claim));
     if (same) {

@@ -2,9 +2,11 @@ import type { TypedContent } from '../contract/index.ts';
 import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
-import type { Deriver } from '../core/derive/deriver.ts';
+import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { recordRemoval } from './memory-removal.ts';
+import { slotKey } from '../core/derive/slot-key.ts';
+import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { applyTravelledCorrection } from './travelled-correction.ts';
@@ -82,6 +84,9 @@ export interface RestingMemory {
   norm: string;
   cause: string;
   statement: string;
+  slot: string | null;
+  subject: string;
+  predicate: string | null;
 }
 
 /**
@@ -109,10 +114,12 @@ export async function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claim = citableClaims(deriver, deriverInput(r), { self }).find(
-      (x) => normalizeStatement(x.statement) === m.norm,
-    );
+    const claims = citableClaims(deriver, deriverInput(r), { self });
+    const claim = claims.find((x) => normalizeStatement(x.statement) === m.norm);
     if (claim) kept.push({ ...r, statement: claim.statement });
+    // The same value of its slot in other words (a fact's line, a sentence) supports it too; the
+    // Memory keeps its own words, which that Record does not say.
+    else if (claims.some((x) => sameValueOf(x, m))) kept.push({ ...r, statement: null });
     else dropped.push(r.id);
   }
   if (kept.length === 0) {
@@ -142,4 +149,17 @@ export async function restOnSurvivors(
     await uow.memories.update(m.id, { pending: false, seq });
   }
   await settleLineage(uow.memories, m.lineage, seq);
+}
+
+/** A claim that gives a slot Memory's value in other words: one slot, one value (slot-value.ts). */
+export function sameValueOf(
+  c: Claim,
+  m: { slot: string | null; statement: string; subject: string; predicate: string | null },
+): boolean {
+  return (
+    m.slot !== null &&
+    c.predicate !== null &&
+    slotKey(c.subject, c.predicate, c.owner) === m.slot &&
+    sameSlotValue(c, m)
+  );
 }

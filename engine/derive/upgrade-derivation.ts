@@ -8,11 +8,12 @@ import type {
 } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
-import { deriverInput, type RecordRow } from './derive-jobs.ts';
+import { deriverInput, sameValueOf, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
+import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { newId } from '../ids.ts';
 import { nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -53,10 +54,13 @@ export async function rederiveRecord(
     const norm = normalizeStatement(c.statement);
     if (!stated.has(norm)) stated.set(norm, c);
   }
-  const held = new Set(cited.map((m) => m.norm));
-  const lost = cited.filter((m) => !stated.has(m.norm));
-  const fresh = claims.filter((c) => !held.has(normalizeStatement(c.statement)));
+  // A claim states a Memory in its words, or, for a slot, by giving its value in other words.
+  const states = (c: Claim, m: CitedMemory) =>
+    normalizeStatement(c.statement) === m.norm || sameValueOf(c, m);
+  const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
+  const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);
+  const twins = await valueTwins(uow, cited, claims, states, moves);
   let seq: number | null = null;
   const step = async () => (seq ??= await uow.sequence.next());
 
@@ -64,17 +68,24 @@ export async function rederiveRecord(
   // sentence that also named the dentist), as a Record derived afresh would.
   const requote = async () => {
     for (const m of cited) {
-      const quote = stated.get(m.norm)?.quote;
+      const quote = (stated.get(m.norm) ?? claims.find((c) => states(c, m)))?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);
       await rows.moveTo(m.id, await step());
     }
   };
-  if (lost.length === 0 && fresh.length === 0 && moves.length === 0) {
+  if (lost.length === 0 && fresh.length === 0 && moves.length === 0 && twins.length === 0) {
     await requote();
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
+
+  // Its support goes to the earlier version that holds the same value from the same instant, as a
+  // claim's would now.
+  for (const { memory, claim } of twins) {
+    lost.push(memory);
+    fresh.push(claim);
+  }
 
   for (const { memory: m, slot, claim } of moves) {
     const versions = await uow.memories.slotVersions(slot);
@@ -140,6 +151,42 @@ function slotMoves(
     const who = (key: string) => key.slice(0, key.indexOf('\u001f') + 1);
     return slot !== memory.slot && who(slot) === who(memory.slot) ? [{ memory, slot, claim }] : [];
   });
+}
+
+/**
+ * Slot Memories of this Record that hold, from the same instant, a value an earlier version of their
+ * slot already holds in other words: a fact's "me home city: Lisbon" and "I live in Lisbon", admitted
+ * before `rules-v15` as two values of one slot, shown as a conflict that agreed with itself. Each
+ * with the claim of this Record that states it. Moves are settled by slotMoves, corrections are the
+ * person's.
+ */
+async function valueTwins(
+  uow: BrainUnitOfWork,
+  cited: readonly CitedMemory[],
+  claims: readonly Claim[],
+  states: (c: Claim, m: CitedMemory) => boolean,
+  moves: readonly { memory: CitedMemory }[],
+): Promise<{ memory: CitedMemory; claim: Claim }[]> {
+  const twins: { memory: CitedMemory; claim: Claim }[] = [];
+  for (const m of cited) {
+    if (m.slot === null || m.cause === 'correction' || moves.some((x) => x.memory === m)) continue;
+    const claim = claims.find((c) => states(c, m));
+    if (!claim) continue;
+    const versions = await uow.memories.slotVersions(m.slot);
+    const me = versions.find((v) => v.id === m.id);
+    if (
+      me &&
+      versions.some(
+        (v) =>
+          v.n < me.n &&
+          v.status !== 'retracted' &&
+          v.valid_from_ms === me.valid_from_ms &&
+          sameSlotValue(v, me),
+      )
+    )
+      twins.push({ memory: m, claim });
+  }
+  return twins;
 }
 
 /**

@@ -31,6 +31,10 @@ export interface CitedMemory {
   slot: string | null;
   /** Its statement as normalised (core/derive/record-text.ts), how a Memory is keyed. */
   norm: string;
+  /** Its words, subject and predicate as written: a slot's value is read from them (slot-value.ts). */
+  statement: string;
+  subject: string;
+  predicate: string | null;
   cause: MemoryCause;
   /** It waits for re-derivation after a forget. */
   pending: boolean;

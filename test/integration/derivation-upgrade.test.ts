@@ -481,6 +481,79 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a fact and a sentence that gave one value at one instant as two Memories become one', async () => {
+      // As rules-v14 admitted them: the fact's value in other words was another value of the slot. The
+      // store is written with the fact's words marked, so today's admission keeps them apart, and the
+      // mark is then taken off.
+      const marked: Deriver = {
+        name: 'rules-v14',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => (record.content.kind === 'fact' ? { ...c, statement: `${c.statement} (v14)` } : c)),
+      };
+      const at = '2024-01-01T00:00:00Z';
+      let fact!: string;
+      let sentence!: { record: string; memory: string };
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          const f = await engine.rememberRecord(
+            tenant,
+            'b',
+            {
+              content: { kind: 'fact', subject: 'me', predicate: 'home_city', value: 'Lisbon' },
+              source: { name: 'profile' },
+              occurred_at: at,
+            },
+            {},
+          );
+          const s = await engine.rememberRecord(
+            tenant,
+            'b',
+            said('I live in Lisbon.', { source: { name: 'chat' }, occurred_at: at }),
+            {},
+          );
+          await engine.idle();
+          fact = (await engine.getRecord(tenant, 'b', f.record.id)).memory_ids[0]!;
+          const m = (await engine.getRecord(tenant, 'b', s.record.id)).memory_ids[0]!;
+          sentence = { record: s.record.id, memory: m };
+        },
+        marked,
+      );
+      await store.sql(
+        `UPDATE memories SET statement = replace(statement, ' (v14)', ''), norm = replace(norm, ' (v14)', '')`,
+      );
+      const aged = await store.open({ deriver: marked });
+      try {
+        await aged.idle();
+        assert.deepEqual(
+          (await aged.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data
+            .map((m) => m.statement)
+            .sort(),
+          ['Ana lives in Lisbon', 'me home city: Lisbon'],
+          'the store as rules-v14 left it: a conflict of one value',
+        );
+      } finally {
+        await aged.close();
+      }
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.citations.map((c) => c.quote)]),
+          [[fact, ['me home city: Lisbon', 'I live in Lisbon.']]],
+          'the earlier Memory, citing both Records',
+        );
+        await assert.rejects(engine.getMemory(tenant, 'b', sentence.memory), { code: 'memory_not_found' });
+        assert.deepEqual(
+          (await engine.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data,
+          [],
+        );
+        assert.deepEqual((await engine.getRecord(tenant, 'b', sentence.record)).memory_ids, [fact]);
+      });
+    });
+
     it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
       let corrected!: string;
       const store = await writtenBy(backend, async (engine) => {

@@ -66,6 +66,45 @@ describe('a fact and a sentence about the same thing hold one slot', () => {
     assert.deepEqual(await contested(), ['Bo works at BMW', 'me workplace: Siemens']);
   });
 
+  it('a fact and a sentence giving the same value at one instant are one Memory, not a conflict', async () => {
+    const { engine, remember, current, contested } = await brainOfBo();
+    const at = '2024-05-01T00:00:00Z';
+    const home = await remember(fact('home_city', 'Lisbon', at));
+    const said_ = await remember(said('I live in Lisbon.', at));
+    // The other way round too: the sentence first, then the fact from another source.
+    await remember(said('I work at BMW.', at));
+    await remember(fact('employer', 'bmw', at));
+
+    assert.deepEqual(await current(), ['Bo works at BMW', 'me home city: Lisbon']);
+    assert.deepEqual(await contested(), []);
+    assert.deepEqual(said_.memory_ids, home.memory_ids, 'the sentence cites the Memory the fact holds');
+    const ctx = await engine.createContext(tenant, 'b', { query: 'Where does Bo live?' }, { requestId: 'r' });
+    assert.equal(ctx.status, 'ready');
+    if (ctx.status !== 'ready') return;
+    assert.deepEqual(ctx.conflicts, []);
+    assert.equal(ctx.abstained, undefined);
+    assert.match(ctx.text ?? '', /I live in Lisbon/);
+  });
+
+  it(
+    'the same value at one instant stays one Memory when one of its Records is forgotten',
+    { timeout: 60_000 },
+    async () => {
+      const { engine, remember, current } = await brainOfBo();
+      const at = '2024-05-01T00:00:00Z';
+      const home = await remember(fact('home_city', 'Lisbon', at));
+      await remember(said('I live in Lisbon.', at));
+      await engine.forgetRecord(tenant, 'b', home.id);
+      await engine.idle();
+      assert.deepEqual(await current(), ['me home city: Lisbon'], 'it rests on the sentence');
+      const m = await engine.getMemory(tenant, 'b', home.memory_ids[0]!);
+      assert.deepEqual(
+        m.citations.map((c) => c.quote),
+        ['I live in Lisbon.'],
+      );
+    },
+  );
+
   it('a predicate that is not the same slot keeps its own (hometown is not where one lives)', async () => {
     const { remember, current, contested } = await brainOfBo();
     await remember(fact('hometown', 'Braga', '2024-01-01T00:00:00Z'));

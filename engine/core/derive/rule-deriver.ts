@@ -91,7 +91,10 @@ export function createRuleDeriver(): Deriver {
     // v14: a message with no statement that asks has no Memory ("Cool! What did it look like?" was "Cool!").
     // v13: where in the place after a home (", in Kreuzberg, near the canal") is part of its clause, so
     // the sentence is no Memory of its own that outlives a move.
-    name: 'rules-v14',
+    // v15: no claim changed, but the same value of a slot in other words (a fact's "me home city: Lisbon",
+    // "I live in Lisbon") from the same instant joins the version holding it (slot-value.ts): the pass
+    // folds such pairs, written before as two values of the slot, a conflict that agreed with itself.
+    name: 'rules-v15',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
