@@ -21,6 +21,7 @@ import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
+import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
@@ -241,7 +242,8 @@ export async function assembleContext(
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
     const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords);
-    const fitted = fitBudget(selected.evidence, requested, brain.self);
+    const ordered = questionsAfterAnswers(selected.evidence, brain.self);
+    const fitted = fitBudget(ordered, requested, brain.self);
     const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
     const found = await findConflicts(u, servedIds, at);
     const memories =

@@ -1,4 +1,5 @@
-import { passages, trimmedSpan, type Span } from '../core/derive/split-text.ts';
+import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
+import { isQuestion } from '../core/derive/rule-deriver.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldWithOffsets } from '../core/shared/fold-text.ts';
@@ -89,7 +90,7 @@ export async function selectEvidence(
       bringIn(await successorRecords(reads, mems, at), 'successor');
       continue;
     }
-    const content = JSON.parse(r.content) as { speaker?: string; title?: string };
+    const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
     const quote = bestPassage(r.text, terms, saidOf(mems));
     evidence.push({
       recordId: r.id,
@@ -98,6 +99,10 @@ export async function selectEvidence(
       kind: r.kind,
       title: r.kind === 'document' ? (content.title ?? null) : null,
       speaker: content.speaker ?? null,
+      thread: r.kind === 'message' ? (content.thread ?? null) : null,
+      // Derivation keeps no Memory of a message that asks and states nothing (rule-deriver.ts).
+      asksOnly:
+        r.kind === 'message' && mems.length === 0 && sentences(r.text).some((s) => isQuestion(s.value)),
       source: r.source_name,
       occurredAt: r.occurred_at,
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),

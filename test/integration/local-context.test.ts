@@ -381,6 +381,31 @@ describe('local engine: context', () => {
     );
   });
 
+  it("an agent's question goes below the statements when the person's answer is evidence too", async () => {
+    const { engine, remember } = await withBrain();
+    const say = (speaker: string, text: string, at: string, thread = 'onboarding') =>
+      remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
+    const asked = await say('assistant', 'What city do you live in?', '2024-05-01T10:00:00Z');
+    const answer = await say('Ana', 'I live in Lisbon.', '2024-05-01T10:00:05Z');
+    const museum = await say('Ana', 'I went to the city museum with my sister.', '2024-05-02T18:00:00Z');
+    const query = { query: 'What city do I live in?' };
+    const order = (c: Context) => ready(c).citations.map((x) => x.record_id);
+    assert.deepEqual(order(await engine.createContext(tenant, 'b', query, opts)), [
+      answer.id,
+      museum.id,
+      asked.id,
+    ]);
+    // Not answered in the evidence (another thread): ranked as retrieval ranked it.
+    const lone = await say(
+      'assistant',
+      'Which city museum do you like best?',
+      '2024-05-03T10:00:00Z',
+      'later',
+    );
+    const ids = order(await engine.createContext(tenant, 'b', { query: 'city museum' }, opts));
+    assert.ok(ids.indexOf(lone.id) < ids.indexOf(asked.id), ids.join(' '));
+  });
+
   it('a sentence that holds a home and says more: after a move, what else it said stands, without the old home', async () => {
     const { engine, remember } = await withBrain();
     const porto = await remember({

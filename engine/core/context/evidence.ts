@@ -8,6 +8,10 @@ export interface EvidencePassage {
   kind: string;
   title: string | null;
   speaker: string | null;
+  /** A message's thread (its conversation), else null. */
+  thread: string | null;
+  /** A message that asks and states nothing ("What city do you live in?"): it supports no Memory. */
+  asksOnly: boolean;
   source: string | null;
   occurredAt: string;
   /** Memories served at the read time that this Record supports. */

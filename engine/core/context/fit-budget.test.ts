@@ -20,6 +20,8 @@ const passage = (i: number, text: string): EvidencePassage => ({
   lanes: ['lexical'],
   score: 1 / i,
   rerankScore: null,
+  thread: null,
+  asksOnly: false,
 });
 
 const texts = [

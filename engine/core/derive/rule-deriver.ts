@@ -5,7 +5,7 @@ import { attributeSentence, slotSentences } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 
 /** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
-function isQuestion(s: string): boolean {
+export function isQuestion(s: string): boolean {
   let end = s.length;
   while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
   return s.slice(end).includes('?');

@@ -1,0 +1,34 @@
+import type { SelfEntity } from '../../contract/index.ts';
+import { resolveOwner } from '../derive/resolve-owner.ts';
+import type { EvidencePassage } from './evidence.ts';
+
+/**
+ * Questions whose answer is in the evidence go below every other passage, in their order: a message
+ * that asks and states nothing ("What city do you live in?"), by someone other than the Brain's own
+ * person, when a message of that person in the same thread (or both in none), at or after it, is
+ * evidence too. QA found an agent's question quoted right after the person's answer, taking room
+ * and reading as something known; the answer says what is known. Kept, not dropped: a short answer
+ * ("Lisbon.") may need its question to be read, and the budget cuts from the end. Without a self,
+ * nobody is known to answer, and the order stays as ranked.
+ */
+export function questionsAfterAnswers(
+  evidence: readonly EvidencePassage[],
+  self: SelfEntity | null,
+): EvidencePassage[] {
+  if (self === null) return [...evidence];
+  const bySelf = (e: EvidencePassage) => e.speaker !== null && resolveOwner(e.speaker, self).state === 'self';
+  const answered = (q: EvidencePassage) =>
+    q.asksOnly &&
+    !bySelf(q) &&
+    evidence.some(
+      (a) =>
+        a.kind === 'message' &&
+        !a.asksOnly &&
+        bySelf(a) &&
+        a.thread === q.thread &&
+        Date.parse(a.occurredAt) >= Date.parse(q.occurredAt),
+    );
+  const last = evidence.filter(answered);
+  if (last.length === 0) return [...evidence];
+  return [...evidence.filter((e) => !last.includes(e)), ...last];
+}
