@@ -4,6 +4,7 @@ import type { MemoryRepository, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -15,13 +16,34 @@ export interface AdmittedRecord {
   sourceName: string | null;
 }
 
-/** What a claim of no slot looks up: an identical current statement with the same owner and subject. */
-export const sameStatementOf = (claim: Claim): SameStatement => ({
-  norm: normalizeStatement(claim.statement),
-  subject: claim.subject,
-  owner_state: claim.owner.state,
-  owner_entity: claim.owner.entity ?? null,
-});
+/**
+ * What a claim of no slot looks up: a current statement of the same key (statement-key.ts) with the same
+ * owner and subject; then, when its key is not its words as normalised, a statement of those words
+ * keyed before `rules-v16` (a correction's, or one the upgrade pass has not reached yet).
+ */
+export const sameStatementsOf = (claim: Claim): SameStatement[] => {
+  const who = {
+    subject: claim.subject,
+    owner_state: claim.owner.state,
+    owner_entity: claim.owner.entity ?? null,
+  };
+  const key = statementKey(claim.statement);
+  const words = normalizeStatement(claim.statement);
+  return words === key
+    ? [{ norm: key, ...who }]
+    : [
+        { norm: key, ...who },
+        { norm: words, ...who },
+      ];
+};
+
+async function sameStatement(memories: MemoryRepository, claim: Claim): Promise<string | null> {
+  for (const q of sameStatementsOf(claim)) {
+    const id = await memories.sameStatement(q);
+    if (id !== null) return id;
+  }
+  return null;
+}
 
 /**
  * Turns a Record's claims into Memory versions:
@@ -30,8 +52,9 @@ export const sameStatementOf = (claim: Claim): SameStatement => ({
  *   in whatever form: a fact's "me home city: Lisbon" and "I live in Lisbon" are one, slot-value.ts);
  *   a different value is a new version, and the lineage is settled (supersession by world time, or a
  *   conflict);
- * - any other claim adds a citation to an identical current statement with the same owner and
- *   subject, else starts a lineage of its own.
+ * - any other claim adds a citation to a current statement of the same key with the same owner and
+ *   subject ("I really love hiking!" to "I love hiking.": statement-key.ts), else starts a lineage of
+ *   its own.
  * Returns the ids of the Memories the Record now supports.
  */
 export async function admitClaims(
@@ -45,7 +68,7 @@ export async function admitClaims(
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
   for (const claim of claims) {
-    const norm = normalizeStatement(claim.statement);
+    const norm = statementKey(claim.statement);
     const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate, claim.owner) : null;
     const versions = slot !== null ? await memories.slotVersions(slot) : [];
     const same =
@@ -56,7 +79,7 @@ export async function admitClaims(
                 sameSlotValue(v, claim) && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
             ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), record.occurredMs))
           )?.id
-        : await memories.sameStatement(sameStatementOf(claim));
+        : await sameStatement(memories, claim);
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);

@@ -3,7 +3,7 @@ import { shortened } from '../errors/shown-value.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 /** In force at nowMs: the current value, or one scheduled to start later. */
@@ -101,7 +101,7 @@ export async function applyCorrection(
         slot: target.slot,
         version: nextVersion(await memories.lineage(target.lineage, { shareableOnly: false })),
         statement,
-        norm: normalizeStatement(statement),
+        norm: statementKey(statement),
         subject: target.subject,
         predicate: target.predicate,
         owner: target.owner_entity

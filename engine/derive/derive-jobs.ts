@@ -3,7 +3,7 @@ import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../p
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
@@ -115,7 +115,7 @@ export async function restOnSurvivors(
       continue;
     }
     const claims = citableClaims(deriver, deriverInput(r), { self });
-    const claim = claims.find((x) => normalizeStatement(x.statement) === m.norm);
+    const claim = claims.find((x) => statementKey(x.statement) === statementKey(m.statement));
     if (claim) kept.push({ ...r, statement: claim.statement });
     // The same value of its slot in other words (a fact's line, a sentence) supports it too; the
     // Memory keeps its own words, which that Record does not say.

@@ -3,6 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { matchCorrected } from '../core/derive/correction-match.ts';
 import type { OwnerClaim } from '../core/derive/deriver.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
 import { resolveOwner } from '../core/derive/resolve-owner.ts';
 import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
@@ -94,7 +95,8 @@ async function correctHere(
   seq: number,
   now: string,
 ): Promise<Outcome> {
-  const norm = normalizeStatement(c.target.statement);
+  // Said again in other words is said (statement-key.ts), as a Memory's own repeats are.
+  const key = statementKey(c.target.statement);
   // Only Records that travel under the same id, as they are: shareable ones, all a target names where
   // it is made (correctionTarget). Another side never had a local_only one, nor a redacted_summary
   // one (only a copy of it, under another id and in other words): a remote that guessed such an id and
@@ -130,7 +132,7 @@ async function correctHere(
   if (cited.some((m) => m.pending))
     throw new Error('a correction from another side waits for its Memory to be derived again');
   const nowMs = Date.parse(now);
-  const exact = cited.filter((m) => m.norm === norm);
+  const exact = cited.filter((m) => statementKey(m.statement) === key);
   const said = [...new Set(exact.map((m) => m.lineage))];
   if (said.length > 1)
     return notApplied(
@@ -229,14 +231,19 @@ async function stateAsSaid(
 ): Promise<Outcome> {
   const first = [...named].sort((x, y) => x.occurred_ms - y.occurred_ms || (x.id < y.id ? -1 : 1))[0]!;
   const who = agreed(others) ?? ownerOfRecord(first, await uow.self());
-  const norm = normalizeStatement(statement);
+  // Keyed as a Memory's statement is (statement-key.ts); found also by its words as Memories made before
+  // that key (not yet reached by the upgrade pass) hold them.
+  const norm = statementKey(statement);
   const quote = { recordId: r.id, quote: r.text };
-  const same = await uow.memories.sameStatement({
-    norm,
-    subject: who.subject,
-    owner_state: who.owner.state,
-    owner_entity: who.owner.entity ?? null,
-  });
+  let same: string | null = null;
+  for (const keyed of new Set([norm, normalizeStatement(statement)])) {
+    same ??= await uow.memories.sameStatement({
+      norm: keyed,
+      subject: who.subject,
+      owner_state: who.owner.state,
+      owner_entity: who.owner.entity ?? null,
+    });
+  }
   if (same) {
     await uow.memories.addCitation({ memory_id: same, record_id: r.id, quote: r.text }, seq);
     return {

@@ -11,7 +11,7 @@ import { citableClaims } from '../core/derive/citable-claims.ts';
 import { deriverInput, sameValueOf, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { newId } from '../ids.ts';
@@ -51,16 +51,27 @@ export async function rederiveRecord(
   const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
   const stated = new Map<string, Claim>();
   for (const c of claims) {
-    const norm = normalizeStatement(c.statement);
-    if (!stated.has(norm)) stated.set(norm, c);
+    const key = statementKey(c.statement);
+    if (!stated.has(key)) stated.set(key, c);
   }
-  // A claim states a Memory in its words, or, for a slot, by giving its value in other words.
+  // A claim states a Memory by its key (statement-key.ts; read from the Memory's words, as its stored
+  // norm may be an older rule's), or, for a slot, by giving its value in other words.
   const states = (c: Claim, m: CitedMemory) =>
-    normalizeStatement(c.statement) === m.norm || sameValueOf(c, m);
+    statementKey(c.statement) === statementKey(m.statement) || sameValueOf(c, m);
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);
-  const twins = await valueTwins(uow, cited, claims, states, moves);
+  // A Memory still stated is keyed as the rules key it now, so what is said later finds it.
+  for (const m of cited) {
+    const key = statementKey(m.statement);
+    if (m.norm === key || lost.includes(m)) continue;
+    await uow.memories.update(m.id, { norm: key });
+    m.norm = key;
+  }
+  const twins = [
+    ...(await valueTwins(uow, cited, claims, states, moves)),
+    ...(await wordTwins(uow, cited, claims, states, lost)),
+  ];
   let seq: number | null = null;
   const step = async () => (seq ??= await uow.sequence.next());
 
@@ -68,7 +79,7 @@ export async function rederiveRecord(
   // sentence that also named the dentist), as a Record derived afresh would.
   const requote = async () => {
     for (const m of cited) {
-      const quote = (stated.get(m.norm) ?? claims.find((c) => states(c, m)))?.quote;
+      const quote = (stated.get(statementKey(m.statement)) ?? claims.find((c) => states(c, m)))?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);
       await rows.moveTo(m.id, await step());
@@ -93,7 +104,7 @@ export async function rederiveRecord(
     // before this Record's turn): this Record's support goes to that one, as a claim's would.
     if (
       versions.some(
-        (v) => v.norm === m.norm && v.valid_from_ms === m.valid_from_ms && v.status !== 'retracted',
+        (v) => sameSlotValue(v, m) && v.valid_from_ms === m.valid_from_ms && v.status !== 'retracted',
       )
     ) {
       lost.push(m);
@@ -145,7 +156,7 @@ function slotMoves(
   stated: ReadonlyMap<string, Claim>,
 ): { memory: CitedMemory; slot: string; claim: Claim }[] {
   return cited.flatMap((memory) => {
-    const claim = stated.get(memory.norm);
+    const claim = stated.get(statementKey(memory.statement));
     if (!claim || claim.predicate === null || memory.slot === null) return [];
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
     const who = (key: string) => key.slice(0, key.indexOf('\u001f') + 1);
@@ -185,6 +196,37 @@ async function valueTwins(
       )
     )
       twins.push({ memory: m, claim });
+  }
+  return twins;
+}
+
+/**
+ * Memories of no slot of this Record that say, by their key, what an earlier current Memory of the same
+ * subject and owner says: "I love hiking." and "I really love hiking!", two Memories before
+ * `rules-v16`. Each with the claim of this Record that states it; the earlier one is found as a claim
+ * finds it (sameStatement: the first written).
+ */
+async function wordTwins(
+  uow: BrainUnitOfWork,
+  cited: readonly CitedMemory[],
+  claims: readonly Claim[],
+  states: (c: Claim, m: CitedMemory) => boolean,
+  lost: readonly CitedMemory[],
+): Promise<{ memory: CitedMemory; claim: Claim }[]> {
+  const twins: { memory: CitedMemory; claim: Claim }[] = [];
+  for (const m of cited) {
+    if (m.slot !== null || m.status !== 'active' || m.cause === 'correction' || lost.includes(m)) continue;
+    const claim = claims.find((c) => states(c, m));
+    if (!claim) continue;
+    const first = await uow.memories.sameStatement({
+      norm: m.norm,
+      subject: m.subject,
+      owner_state: m.owner_state,
+      owner_entity: m.owner_entity,
+    });
+    if (first === null || first === m.id) continue;
+    const earlier = await uow.memories.get(first);
+    if (earlier !== null && earlier.n < m.n) twins.push({ memory: m, claim });
   }
   return twins;
 }

@@ -25,6 +25,8 @@ export type UpgradeRecord = Pick<
 
 /** A Memory citing the Record derived again, with that citation's quote. */
 export interface CitedMemory {
+  /** Its place in write order. */
+  n: number;
   id: string;
   lineage: string;
   /** The key of the slot it holds (core/derive/slot-key.ts), or null. */
@@ -35,6 +37,9 @@ export interface CitedMemory {
   statement: string;
   subject: string;
   predicate: string | null;
+  owner_state: 'self' | 'other' | 'unresolved';
+  owner_entity: string | null;
+  status: 'active' | 'superseded' | 'retracted';
   cause: MemoryCause;
   /** It waits for re-derivation after a forget. */
   pending: boolean;

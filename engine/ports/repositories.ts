@@ -211,6 +211,7 @@ export type MemoryChanges = Partial<
   Pick<
     MemoryVersionRow,
     | 'statement'
+    | 'norm'
     | 'valid_from'
     | 'valid_from_ms'
     | 'valid_to'

@@ -554,6 +554,69 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('the same thing said in other words, kept as Memories of their own before, becomes the first one', async () => {
+      // As rules-v15 keyed them: by their words alone. The store is written with the later two marked, so
+      // today's keys keep them apart, then the marks go and each gets the norm rules-v15 gave it.
+      const marks: Record<string, string> = {
+        'I really love hiking!': ' (v15a)',
+        'I love to hike.': ' (v15b)',
+      };
+      const marked: Deriver = {
+        name: 'rules-v15',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => ({ ...c, statement: c.statement + (marks[c.statement] ?? '') })),
+      };
+      const said3 = ['I love hiking.', 'I really love hiking!', 'I love to hike.'];
+      const records: string[] = [];
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          for (const [i, text] of said3.entries()) {
+            const at = `2024-0${i + 1}-01T00:00:00Z`;
+            const r = await engine.rememberRecord(tenant, 'b', said(text, { occurred_at: at }), {});
+            records.push(r.record.id);
+          }
+        },
+        marked,
+      );
+      await store.sql(
+        `UPDATE memories SET statement = replace(replace(statement, ' (v15a)', ''), ' (v15b)', '')`,
+      );
+      await store.sql(
+        `UPDATE memories SET norm = CASE statement WHEN 'I love hiking.' THEN 'i love hiking'
+           WHEN 'I really love hiking!' THEN 'i really love hiking' WHEN 'I love to hike.' THEN 'i love to hike'
+           ELSE norm END`,
+      );
+      let ids: string[] = [];
+      const aged = await store.open({ deriver: marked });
+      try {
+        await aged.idle();
+        ids = await Promise.all(
+          records.map(async (id) => (await aged.getRecord(tenant, 'b', id)).memory_ids[0]!),
+        );
+        assert.equal(new Set(ids).size, 3, 'the store as rules-v15 left it: three Memories');
+      } finally {
+        await aged.close();
+      }
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.statement, m.citations.map((c) => c.quote)]),
+          [[ids[0], 'I love hiking.', said3]],
+          'the first Memory, citing all three',
+        );
+        for (const id of ids.slice(1))
+          await assert.rejects(engine.getMemory(tenant, 'b', id), { code: 'memory_not_found' });
+        // Keyed anew, it is found by what is said next.
+        const next = await engine.rememberRecord(tenant, 'b', said('Honestly, I love hiking.'), {});
+        await engine.idle();
+        assert.deepEqual((await engine.getRecord(tenant, 'b', next.record.id)).memory_ids, [ids[0]]);
+      });
+    });
+
     it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
       let corrected!: string;
       const store = await writtenBy(backend, async (engine) => {

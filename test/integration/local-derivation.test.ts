@@ -247,6 +247,32 @@ describe('local engine: derivation', () => {
     assert.ok(profile.lines.every((l) => l.citations.length > 0));
   });
 
+  it('the same thing said again in other words cites the Memory it repeats; what differs in meaning does not', async () => {
+    const { engine, remember } = await withBrain();
+    const say = (text: string, at: string, speaker = 'Ana') =>
+      remember({ content: { kind: 'message', text, speaker }, occurred_at: at });
+    const first = await say('I love hiking.', '2024-01-01T10:00:00Z');
+    const again = await say('I really love hiking!', '2024-02-01T10:00:00Z');
+    const hike = await say('I love to hike.', '2024-03-01T10:00:00Z');
+    for (const r of [again, hike]) assert.deepEqual(r.memory_ids, first.memory_ids, r.content.kind);
+    const m = await engine.getMemory(tenant, 'b', first.memory_ids[0]!);
+    assert.equal(m.statement, 'I love hiking.', 'in the words it was first said in');
+    assert.equal(m.valid_from, '2024-01-01T10:00:00Z');
+    assert.deepEqual(
+      m.citations.map((c) => c.quote),
+      ['I love hiking.', 'I really love hiking!', 'I love to hike.'],
+    );
+    for (const [text, speaker] of [
+      ["I don't love hiking.", 'Ana'],
+      ['I loved hiking.', 'Ana'],
+      ['I love skiing.', 'Ana'],
+      ['I really love hiking!', 'Ben'],
+    ] as const) {
+      const r = await say(text, '2024-04-01T10:00:00Z', speaker);
+      assert.notDeepEqual(r.memory_ids, first.memory_ids, `${speaker}: ${text}`);
+    }
+  });
+
   it('saying where you live or work holds a slot: a move replaces the old home, as a fact would', async () => {
     const { engine, remember } = await withBrain();
     const said = (text: string, at: string, speaker = 'user') =>

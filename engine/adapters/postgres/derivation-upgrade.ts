@@ -130,7 +130,8 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
     cited: async (recordId) =>
       (
         await tx.query<CitedMemory>(
-          `SELECT m.id, m.lineage, m.slot, m.norm, m.statement, m.subject, m.predicate, m.cause, m.pending, m.valid_from_ms, c.quote
+          `SELECT m.n, m.id, m.lineage, m.slot, m.norm, m.statement, m.subject, m.predicate, m.owner_state,
+             m.owner_entity, m.status, m.cause, m.pending, m.valid_from_ms, c.quote
            FROM citations c JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
            WHERE c.brain_uid = $1 AND c.record_id = $2 ORDER BY m.n`,
           [b, recordId],

@@ -38,7 +38,8 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       atOnce(() =>
         store
           .all<Omit<CitedMemory, 'pending'> & { pending: number }>(
-            `SELECT m.id, m.lineage, m.slot, m.norm, m.statement, m.subject, m.predicate, m.cause, m.pending, m.valid_from_ms, c.quote
+            `SELECT m.n, m.id, m.lineage, m.slot, m.norm, m.statement, m.subject, m.predicate, m.owner_state,
+             m.owner_entity, m.status, m.cause, m.pending, m.valid_from_ms, c.quote
              FROM citations c JOIN memories m ON m.id = c.memory_id WHERE c.record_id = ?`,
             recordId,
           )

@@ -94,7 +94,9 @@ export function createRuleDeriver(): Deriver {
     // v15: no claim changed, but the same value of a slot in other words (a fact's "me home city: Lisbon",
     // "I live in Lisbon") from the same instant joins the version holding it (slot-value.ts): the pass
     // folds such pairs, written before as two values of the slot, a conflict that agreed with itself.
-    name: 'rules-v15',
+    // v16: no claim changed, but a statement is keyed by statement-key.ts ("I really love hiking!" is "I
+    // love hiking."): the pass keys each Memory so and folds the repeats written before into the first.
+    name: 'rules-v16',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -6,6 +6,7 @@ import type { MemoryChanges } from '../../ports/index.ts';
  */
 export const memoryChangeFields = [
   'statement',
+  'norm',
   'valid_from',
   'valid_from_ms',
   'valid_to',
