@@ -14,7 +14,8 @@ const rules = createRuleDeriver();
 /**
  * Rules of another version, as a side whose deriver was upgraded before the others' (or a hub of
  * another engine) derives: the same Records, the same slots, other words. A fact's Memory reads
- * "Ana Lima — lives in — Porto"; a message's is its speaker's "… said: …".
+ * "About Ana Lima — lives in — Porto" (not only its marks differ: those a statement's key leaves out);
+ * a message's is its speaker's "… said: …".
  */
 const otherRules: Deriver = {
   name: 'rules-other-words',
@@ -23,7 +24,7 @@ const otherRules: Deriver = {
     if (c.kind === 'fact')
       return rules.derive(record, ctx).map((claim) => ({
         ...claim,
-        statement: `${c.subject} — ${humanizePredicate(c.predicate)} — ${String(c.value)}`,
+        statement: `About ${c.subject} — ${humanizePredicate(c.predicate)} — ${String(c.value)}`,
       }));
     if (c.kind === 'message') {
       const owner = resolveOwner(c.speaker, ctx.self);
@@ -79,7 +80,7 @@ describe('a correction that reaches a side deriving its Records in other words',
     await converge();
     assert.deepEqual(await current(a, 'lives in'), ['Ana Lima lives in: Porto']);
     for (const n of [h, b])
-      assert.deepEqual(await current(n, 'lives in'), ['Ana Lima — lives in — Porto'], n.name);
+      assert.deepEqual(await current(n, 'lives in'), ['About Ana Lima — lives in — Porto'], n.name);
 
     const [porto] = await saying(a, 'lives in');
     const fix = await write(a, {
