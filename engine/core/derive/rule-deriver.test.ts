@@ -102,3 +102,8 @@ test('a home said with where in the place is the slot alone: nothing of it outli
   const s = 'I live in Berlin, in Kreuzberg, near the canal.';
   assert.deepEqual(said(s), [['Ana lives in Berlin', s]]);
 });
+
+test('a message holding a link with a query string is a statement, not a question', () => {
+  const text = 'My reading list is at https://docs.example.com/d/1/edit?usp=sharing';
+  assert.deepEqual(said(text), [[text, text]]);
+});

@@ -96,7 +96,9 @@ export function createRuleDeriver(): Deriver {
     // folds such pairs, written before as two values of the slot, a conflict that agreed with itself.
     // v16: no claim changed, but a statement is keyed by statement-key.ts ("I really love hiking!" is "I
     // love hiking."): the pass keys each Memory so and folds the repeats written before into the first.
-    name: 'rules-v16',
+    // v17: a mark with no space after it ends no sentence ("…/edit?usp=sharing"), so a message holding
+    // such a link is no question and keeps its Memory.
+    name: 'rules-v17',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -74,6 +74,18 @@ describe('split-text', () => {
     assert.deepEqual(split('It was dR. Silva took it.'), ['It was dR.', 'Silva took it.']);
   });
 
+  it('a mark with no space after it, as in a link, ends no sentence; one before a space does', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    assert.deepEqual(split('My list is at https://docs.example.com/d/1/edit?usp=sharing&ts=65f0'), [
+      'My list is at https://docs.example.com/d/1/edit?usp=sharing&ts=65f0',
+    ]);
+    assert.deepEqual(split('See example.com/search?q=cats for cats. Is it good?'), [
+      'See example.com/search?q=cats for cats.',
+      'Is it good?',
+    ]);
+    assert.deepEqual(split('Wow!Great. Done'), ['Wow!Great.', 'Done']);
+  });
+
   // The bound tells a hang from a pass (joining by string concatenation took 100 s here).
   it('a chain of titles as long as a Record may be is joined in linear time', { timeout: 10_000 }, () => {
     assert.equal(sentences('Dr. '.repeat(100_000)).length, 1);

@@ -46,6 +46,17 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
       held.end = end;
       continue;
     }
+    // A mark with no space after it ends no sentence: ICU cuts "…/edit?usp=sharing" after its "?",
+    // and the half ending in "?" read as a question, so the message was no Memory. (CJK's full-width
+    // marks are not these: its sentences follow each other with no space.)
+    if (
+      held &&
+      /[?!.]$/u.test(text.slice(held.end - 1, held.end)) &&
+      /^[\p{L}\p{N}=&%#/_-]/u.test(seg.segment)
+    ) {
+      held.end = end;
+      continue;
+    }
     if (held) yield { index: held.start, segment: text.slice(held.start, held.end) };
     held = { start: seg.index, end };
   }
