@@ -16,12 +16,15 @@ export interface AdmittedRecord {
   sourceName: string | null;
 }
 
+/** What a statement is looked up by: its words, its subject and its owner (a claim's, or a correction's). */
+type StatementOf = Pick<Claim, 'statement' | 'subject' | 'owner'>;
+
 /**
  * What a claim of no slot looks up: a current statement of the same key (statement-key.ts) with the same
  * owner and subject; then, when its key is not its words as normalised, a statement of those words
  * keyed before `rules-v16` (a correction's, or one the upgrade pass has not reached yet).
  */
-export const sameStatementsOf = (claim: Claim): SameStatement[] => {
+export const sameStatementsOf = (claim: StatementOf): SameStatement[] => {
   const who = {
     subject: claim.subject,
     owner_state: claim.owner.state,
@@ -37,7 +40,8 @@ export const sameStatementsOf = (claim: Claim): SameStatement[] => {
       ];
 };
 
-async function sameStatement(memories: MemoryRepository, claim: Claim): Promise<string | null> {
+/** The current Memory of the same statement (sameStatementsOf), or null. */
+export async function sameStatement(memories: MemoryRepository, claim: StatementOf): Promise<string | null> {
   for (const q of sameStatementsOf(claim)) {
     const id = await memories.sameStatement(q);
     if (id !== null) return id;

@@ -2,11 +2,11 @@ import type { CorrectionTarget, ReplicaCorrection, SelfEntity, TypedContent } fr
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { matchCorrected } from '../core/derive/correction-match.ts';
 import type { OwnerClaim } from '../core/derive/deriver.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { resolveOwner } from '../core/derive/resolve-owner.ts';
 import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
+import { sameStatement } from './admit-claims.ts';
 import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
 import { insertMemory } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -231,19 +231,9 @@ async function stateAsSaid(
 ): Promise<Outcome> {
   const first = [...named].sort((x, y) => x.occurred_ms - y.occurred_ms || (x.id < y.id ? -1 : 1))[0]!;
   const who = agreed(others) ?? ownerOfRecord(first, await uow.self());
-  // Keyed as a Memory's statement is (statement-key.ts); found also by its words as Memories made before
-  // that key (not yet reached by the upgrade pass) hold them.
   const norm = statementKey(statement);
   const quote = { recordId: r.id, quote: r.text };
-  let same: string | null = null;
-  for (const keyed of new Set([norm, normalizeStatement(statement)])) {
-    same ??= await uow.memories.sameStatement({
-      norm: keyed,
-      subject: who.subject,
-      owner_state: who.owner.state,
-      owner_entity: who.owner.entity ?? null,
-    });
-  }
+  const same = await sameStatement(uow.memories, { statement, subject: who.subject, owner: who.owner });
   if (same) {
     await uow.memories.addCitation({ memory_id: same, record_id: r.id, quote: r.text }, seq);
     return {
