@@ -5,20 +5,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { unlockDatabase } from './open-database.ts';
-import { openStore, storeFileName } from './store.ts';
+import { openStore, storeFileName, type Store } from './store.ts';
 
 const walSize = (file: string) => statSync(`${file}-wal`).size;
 
+/** A store with a notes table in a temp dir of its own (removed after the test), and its file. */
+function notesStore(): { store: Store; dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openStore({ dataDir: dir, key: 'k' });
+  store.run('CREATE TABLE notes (t TEXT)');
+  return { store, dir, file: join(dir, storeFileName) };
+}
+
+/** Makes the store's checkpoints fail as they do on a full disk while `full()`, asked at each one, says so. */
+function checkpointsOnAFullDisk(store: Store, full: () => boolean = () => true): void {
+  const pragma = store.db.pragma.bind(store.db);
+  store.db.pragma = ((source: string, options?: Database.PragmaOptions) => {
+    if (source.startsWith('wal_checkpoint') && full()) {
+      throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    }
+    return pragma(source, options);
+  }) as typeof store.db.pragma;
+}
+
 describe('store checkpoint', () => {
   it('a reader holding the log (a backup running) is not waited for: the log is emptied once it is done', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
-    const store = openStore({ dataDir: dir, key: 'k' });
-    after(() => {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const file = join(dir, storeFileName);
-    store.run('CREATE TABLE notes (t TEXT)');
+    const { store, file } = notesStore();
+    after(() => store.close());
     store.run("INSERT INTO notes VALUES ('before the reader')");
     // What `mnemo backup` is: another connection's read transaction on the WAL.
     const reader = new Database(file, { readonly: true });
@@ -42,14 +56,8 @@ describe('store checkpoint', () => {
   });
 
   it('a full disk when it tries again does not end the process: it tries again after that too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
-    const store = openStore({ dataDir: dir, key: 'k' });
-    after(() => {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const file = join(dir, storeFileName);
-    store.run('CREATE TABLE notes (t TEXT)');
+    const { store, file } = notesStore();
+    after(() => store.close());
     const reader = new Database(file, { readonly: true });
     unlockDatabase(reader, file, 'k');
     reader.exec('BEGIN');
@@ -58,16 +66,12 @@ describe('store checkpoint', () => {
     assert.equal(store.checkpoint(), false, 'tried again in a second');
 
     // The disk fills meanwhile: the next try fails as SQLite does on a full disk.
-    const pragma = store.db.pragma.bind(store.db);
     let full = true;
     let refused = 0;
-    store.db.pragma = ((source: string, options?: Database.PragmaOptions) => {
-      if (full && source.startsWith('wal_checkpoint')) {
-        refused += 1;
-        throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
-      }
-      return pragma(source, options);
-    }) as typeof store.db.pragma;
+    checkpointsOnAFullDisk(store, () => {
+      if (full) refused += 1;
+      return full;
+    });
     reader.exec('COMMIT');
     reader.close();
     const until = async (ok: () => boolean) => {
@@ -82,18 +86,9 @@ describe('store checkpoint', () => {
   });
 
   it('a close on a full disk closes the store all the same, and its commits are read back from the log', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mnemo-checkpoint-'));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    const store = openStore({ dataDir: dir, key: 'k' });
-    store.run('CREATE TABLE notes (t TEXT)');
+    const { store, dir } = notesStore();
     store.run("INSERT INTO notes VALUES ('kept in the log')");
-    const pragma = store.db.pragma.bind(store.db);
-    store.db.pragma = ((source: string, options?: { simple?: boolean }) => {
-      if (source.startsWith('wal_checkpoint')) {
-        throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
-      }
-      return pragma(source, options);
-    }) as typeof store.db.pragma;
+    checkpointsOnAFullDisk(store);
     store.close();
     assert.equal(store.db.open, false);
     const again = openStore({ dataDir: dir, key: 'k' });
