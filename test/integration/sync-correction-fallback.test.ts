@@ -7,7 +7,14 @@ import { resolveOwner } from '../../engine/core/derive/resolve-owner.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
-import { hubAndTwoDevices, syncOk, writeTo, type HubAndDevices, type Node } from './sync-helpers.ts';
+import {
+  hubAndTwoDevices,
+  pairAnaOnBoth,
+  syncOk,
+  writeTo,
+  type HubAndDevices,
+  type Node,
+} from './sync-helpers.ts';
 
 const rules = createRuleDeriver();
 
@@ -67,10 +74,7 @@ describe('a correction that reaches a side deriving its Records in other words',
       b: { deriver: otherRules },
     });
     ({ h, a, b } = nodes);
-    for (const n of [a, b]) {
-      await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
-      await n.client.pairSync('ana', { remote: nodes.proxy.url, remote_key: h.key });
-    }
+    await pairAnaOnBoth(nodes);
   });
   after(() => nodes.stop());
 

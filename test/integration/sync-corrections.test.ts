@@ -4,6 +4,7 @@ import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
 import {
   editStore,
   hubAndTwoDevices,
+  pairAnaOnBoth,
   syncOk,
   writeTo,
   type HubAndDevices,
@@ -39,10 +40,7 @@ describe('a correction of a Memory on a synced Brain', () => {
   before(async () => {
     nodes = await hubAndTwoDevices();
     ({ h, a, b } = nodes);
-    for (const n of [a, b]) {
-      await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
-      await n.client.pairSync('ana', { remote: nodes.proxy.url, remote_key: h.key });
-    }
+    await pairAnaOnBoth(nodes);
   });
   after(() => nodes.stop());
 

@@ -141,6 +141,14 @@ export async function hubAndTwoDevices(
   };
 }
 
+/** Brain "ana" (its self Ana Lima) on both devices, each paired with the hub through the proxy. */
+export async function pairAnaOnBoth(nodes: HubAndDevices): Promise<void> {
+  for (const n of [nodes.a, nodes.b]) {
+    await n.client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Lima' } });
+    await n.client.pairSync('ana', { remote: nodes.proxy.url, remote_key: nodes.h.key });
+  }
+}
+
 /** Writes `body` to Brain `brain` of node `n`: the Record stored. */
 export const writeTo = async (n: Node, brain: string, body: RecordCreate): Promise<MnemoRecord> =>
   (await n.client.rememberRecord(brain, body)).record;
