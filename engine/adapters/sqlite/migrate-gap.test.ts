@@ -26,3 +26,34 @@ it('applies increasing versions with a number missing, and refuses versions out 
     db.close();
   }
 });
+
+const failing = (version: number) => ({ version, name: `m${version}`, sql: 'CREATE TABLE broken (' });
+const tables = (db: ReturnType<typeof openDatabase>): string[] =>
+  (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
+
+it('makes a new store whole or not at all: a failing migration leaves it empty at version 0', () => {
+  const db = openDatabase({ file: join(dir, 'new.db'), key: null });
+  try {
+    assert.throws(() => migrate(db, [m(1), m(2), failing(3)]), /incomplete input/);
+    assert.equal(db.pragma('user_version', { simple: true }), 0);
+    assert.deepEqual(tables(db), []);
+  } finally {
+    db.close();
+  }
+});
+
+it('keeps each applied migration of an existing store when a later one fails', () => {
+  const db = openDatabase({ file: join(dir, 'existing.db'), key: null });
+  try {
+    migrate(db, [m(1)]);
+    assert.throws(() => migrate(db, [m(1), m(2), failing(3)]), /incomplete input/);
+    assert.equal(db.pragma('user_version', { simple: true }), 2);
+    assert.deepEqual(tables(db), ['t1', 't2']);
+  } finally {
+    db.close();
+  }
+});

@@ -2,8 +2,9 @@ import type { Db } from './open-database.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 
 /**
- * Brings the database up to the newest schema, one migration per transaction, recording progress in
- * PRAGMA user_version. A file from a newer Mnemo is refused rather than half-understood.
+ * Brings the database up to the newest schema (a new one in one transaction, an existing one a migration
+ * per transaction), recording progress in PRAGMA user_version. A file from a newer Mnemo is refused
+ * rather than half-understood.
  * Returns the versions applied.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number[] {
@@ -21,16 +22,18 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
       `the database has schema version ${current}, newer than this Mnemo understands (${latest}); upgrade Mnemo`,
     );
   }
-  const applied: number[] = [];
-  for (const m of migrations.filter((x) => x.version > current)) {
-    db.transaction(() => {
-      db.exec(m.sql);
-      m.after?.(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-    applied.push(m.version);
-  }
-  return applied;
+  const pending = migrations.filter((x) => x.version > current);
+  const apply = (m: Migration): void => {
+    db.exec(m.sql);
+    m.after?.(db);
+    db.pragma(`user_version = ${m.version}`);
+  };
+  // A new store gets its whole schema in one commit: a file is either empty or complete, and its first
+  // start does not wait on a commit (and its fsyncs) per migration. An existing store keeps each
+  // migration's progress, as a later one may fail or take long on its data.
+  if (current === 0) db.transaction(() => pending.forEach(apply))();
+  else for (const m of pending) db.transaction(() => apply(m))();
+  return pending.map((m) => m.version);
 }
 
 /** The schema version this build writes. */
