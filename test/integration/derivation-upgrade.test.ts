@@ -554,6 +554,60 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('one phone number in two spellings at one instant, two values before, becomes one Memory', async () => {
+      // As rules-v17 compared them: "555-0198" and "555 0198" were two numbers. The store is written with
+      // the second marked, so today's admission keeps them apart, and the mark is then taken off.
+      const marked: Deriver = {
+        name: 'rules-v17',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => (record.text.includes('555 0198') ? { ...c, statement: `${c.statement} (v17)` } : c)),
+      };
+      const at = '2024-01-01T00:00:00Z';
+      const texts = ['My number is 555-0198.', 'My number is 555 0198.'];
+      const records: string[] = [];
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          for (const [i, text] of texts.entries()) {
+            const source = { name: i === 0 ? 'chat' : 'mail' };
+            const r = await engine.rememberRecord(tenant, 'b', said(text, { source, occurred_at: at }), {});
+            records.push(r.record.id);
+          }
+        },
+        marked,
+      );
+      await store.sql(
+        `UPDATE memories SET statement = replace(statement, ' (v17)', ''), norm = replace(norm, ' (v17)', '')`,
+      );
+      let first!: string;
+      const aged = await store.open({ deriver: marked });
+      try {
+        await aged.idle();
+        first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
+        assert.deepEqual(
+          (await aged.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data
+            .map((m) => m.statement)
+            .sort(),
+          ["Ana's phone number is 555 0198", "Ana's phone number is 555-0198"],
+          'the store as rules-v17 left it: a conflict of one number',
+        );
+      } finally {
+        await aged.close();
+      }
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.citations.map((c) => c.quote)]),
+          [[first, texts]],
+          'the earlier Memory, citing both Records',
+        );
+        assert.deepEqual((await engine.getRecord(tenant, 'b', records[1]!)).memory_ids, [first]);
+      });
+    });
+
     it('the same thing said in other words, kept as Memories of their own before, becomes the first one', async () => {
       // As rules-v15 keyed them: by their words alone. The store is written with the later two marked, so
       // today's keys keep them apart, then the marks go and each gets the norm rules-v15 gave it.

@@ -40,6 +40,45 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a phone number said again in another spelling is the same number: one Memory citing both', async () => {
+    const { engine, said, current } = await ana();
+    const first = await said('My number is 555-0198.', '2024-03-01T10:00:00Z');
+    const spellings = ['My number is 555 0198.', 'My number is (555) 0198.', 'my number is 555.0198'];
+    for (const [i, text] of spellings.entries()) {
+      const again = await said(text, `2024-03-0${i + 2}T10:00:00Z`);
+      assert.deepEqual(again.memory_ids, first.memory_ids, text);
+    }
+    assert.deepEqual(await current(), ["Ana's phone number is 555-0198"]);
+    const m = await engine.getMemory(tenant, 'b', first.memory_ids[0]!);
+    assert.equal(m.status, 'active');
+    assert.deepEqual(
+      m.citations.map((c) => c.quote),
+      ['My number is 555-0198.', ...spellings],
+    );
+    // A number that differs still replaces it.
+    await said('My number is 555-0199.', '2024-04-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's phone number is 555-0199"]);
+  });
+
+  it('two sources giving one phone number in two spellings at one instant are no conflict', async () => {
+    const { engine, record } = await ana();
+    const at = '2024-03-01T10:00:00Z';
+    const from = (name: string, text: string) =>
+      record({ content: { kind: 'message', text, speaker: 'Ana' }, source: { name }, occurred_at: at });
+    const contested = async () =>
+      (await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data.map((m) => m.statement);
+    const a = await from('chat', 'My number is 555-0198.');
+    const b = await from('mail', 'My number is 555 0198.');
+    assert.deepEqual(b.memory_ids, a.memory_ids);
+    assert.deepEqual(await contested(), []);
+    // Another number from a third source at that instant is a conflict, as before.
+    await from('sms', 'My number is 555-0199.');
+    assert.deepEqual((await contested()).sort(), [
+      "Ana's phone number is 555-0198",
+      "Ana's phone number is 555-0199",
+    ]);
+  });
+
   it("an assistant's questions are no Memories; the answer is", async () => {
     const { said, current } = await ana();
     const asked = await said('What city do you live in?', '2024-04-01T10:00:00Z', 'assistant');

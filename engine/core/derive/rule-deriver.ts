@@ -98,7 +98,9 @@ export function createRuleDeriver(): Deriver {
     // love hiking."): the pass keys each Memory so and folds the repeats written before into the first.
     // v17: a mark with no space after it ends no sentence ("…/edit?usp=sharing"), so a message holding
     // such a link is no question and keeps its Memory.
-    name: 'rules-v17',
+    // v18: no claim changed, but a phone number is compared by its digits (slot-value.ts: "555-0198" is
+    // "555 0198"): the pass folds such pairs from one instant, written before as a conflict of one number.
+    name: 'rules-v18',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -175,7 +175,7 @@ const spellings: Readonly<Record<string, string>> = {
 };
 
 /** Written as a phone number is: six digits or more, with spaces, dots, dashes, brackets, a leading +. */
-const phoneShaped = (value: string) =>
+export const phoneShaped = (value: string) =>
   /^\+?[\d\s()./-]+$/u.test(value) && (value.match(/\d/gu)?.length ?? 0) >= 6;
 
 function attributeName(raw: string, value: string): string | null {

@@ -1,5 +1,7 @@
 import { humanizePredicate } from '../../contract/fact-line.ts';
 import { normalizeStatement } from './record-text.ts';
+import { slotPredicate } from './slot-key.ts';
+import { phoneShaped } from './slot-sentences.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
 export interface SlotStatement {
@@ -9,10 +11,20 @@ export interface SlotStatement {
 }
 
 /**
+ * A phone number is its digits, with a leading "+" kept: "555-0198", "555 0198", "(555) 0198" and
+ * "555.0198" are one number, dialled alike; "+1 555 0198" is not "1 555 0198" nor "555 0198", since
+ * which country code is meant is not ours to guess.
+ */
+function phoneDigits(value: string): string {
+  return (value.startsWith('+') ? '+' : '') + value.replace(/\D/gu, '');
+}
+
+/**
  * The value a slot's statement gives, normalised as statements are, read back from the forms
  * derivation writes: a fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in
- * Lisbon") and a favourite, phone or e-mail said alone ("Ana's favourite colour is blue"). Null for any
- * other words (a person's correction in their own words): those are compared whole.
+ * Lisbon") and a favourite, phone or e-mail said alone ("Ana's favourite colour is blue"). A phone
+ * number written as one is its digits (phoneDigits). Null for any other words (a person's correction in
+ * their own words): those are compared whole.
  */
 export function slotValue(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
@@ -24,7 +36,8 @@ export function slotValue(s: SlotStatement): string | null {
   const form = forms.find((f) => s.statement.startsWith(f));
   if (form === undefined) return null;
   const value = normalizeStatement(s.statement.slice(form.length));
-  return value === '' ? null : value;
+  if (value === '') return null;
+  return slotPredicate(s.predicate) === 'phone number' && phoneShaped(value) ? phoneDigits(value) : value;
 }
 
 /**

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sameSlotValue } from './slot-value.ts';
+
+const phone = (value: string) => ({
+  statement: `Ana's phone number is ${value}`,
+  subject: 'Ana',
+  predicate: 'phone number',
+});
+
+test('a phone number in two spellings is one value; another number is another', () => {
+  for (const other of ['555 0198', '(555) 0198', '555.0198', '555-0198.', '555 - 01 98'])
+    assert.ok(sameSlotValue(phone('555-0198'), phone(other)), other);
+  // A fact's line holds the same number, whichever phone predicate it was written with.
+  const fact = { statement: 'me phone: 555 0198', subject: 'me', predicate: 'phone' };
+  assert.ok(sameSlotValue(fact, phone('555-0198')));
+  for (const other of ['555-0199', '555-01980', '+1 555-0198', '1 555 0198'])
+    assert.ok(!sameSlotValue(phone('555-0198'), phone(other)), other);
+  assert.ok(sameSlotValue(phone('+351 912 345 679'), phone('+351 912-345-679')));
+});
+
+test('only a phone number is read by its digits: another slot compares its words', () => {
+  const favourite = (value: string) => ({
+    statement: `Ana's favourite number is ${value}`,
+    subject: 'Ana',
+    predicate: 'favourite number',
+  });
+  assert.ok(!sameSlotValue(favourite('555-0198'), favourite('555 0198')));
+});
