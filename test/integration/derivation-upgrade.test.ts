@@ -608,6 +608,55 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a tool read as a home before gives the home back: "We moved to Slack" is a statement again', async () => {
+      // As rules-v18 read it: the speaker's home, superseding Berlin.
+      const slack = 'We moved to Slack.';
+      const homeOfSlack: Deriver = {
+        name: 'rules-v18',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) =>
+              c.statement === slack ? { ...c, statement: 'Ana lives in Slack', predicate: 'lives in' } : c,
+            ),
+      };
+      let berlin!: string;
+      let moved!: string;
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          const b = await engine.rememberRecord(
+            tenant,
+            'b',
+            said('I live in Berlin.', { occurred_at: '2024-01-01T00:00:00Z' }),
+            {},
+          );
+          const s = await engine.rememberRecord(
+            tenant,
+            'b',
+            said(slack, { occurred_at: '2024-02-01T00:00:00Z' }),
+            {},
+          );
+          await engine.idle();
+          berlin = (await engine.getRecord(tenant, 'b', b.record.id)).memory_ids[0]!;
+          moved = s.record.id;
+          assert.deepEqual(
+            [...(await current(engine)).keys()],
+            ['Ana lives in Slack'],
+            'as rules-v18 left it',
+          );
+        },
+        homeOfSlack,
+      );
+
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), ['Ana lives in Berlin', slack]);
+        assert.equal(now.get('Ana lives in Berlin')!.id, berlin, 'the home she had, current again');
+        assert.deepEqual((await engine.getRecord(tenant, 'b', moved)).memory_ids, [now.get(slack)!.id]);
+      });
+    });
+
     it('the same thing said in other words, kept as Memories of their own before, becomes the first one', async () => {
       // As rules-v15 keyed them: by their words alone. The store is written with the later two marked, so
       // today's keys keep them apart, then the marks go and each gets the norm rules-v15 gave it.

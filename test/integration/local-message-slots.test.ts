@@ -26,6 +26,25 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.equal(now.slot, old.slot);
   });
 
+  it('"we moved to Slack" leaves her home as it was: a tool is no place', async () => {
+    const { engine, said, current } = await ana();
+    const berlin = await said('I live in Berlin.', '2024-01-01T10:00:00Z');
+    await said('We moved to Slack.', '2024-02-01T10:00:00Z');
+    await said('We moved to Postgres last year.', '2024-02-02T10:00:00Z');
+    assert.deepEqual(await current(), [
+      'Ana lives in Berlin',
+      'We moved to Postgres last year.',
+      'We moved to Slack.',
+    ]);
+    assert.equal((await engine.getMemory(tenant, 'b', berlin.memory_ids[0]!)).status, 'active');
+    // A place still moves her.
+    await said('My wife and I moved to Porto.', '2024-03-01T10:00:00Z');
+    assert.deepEqual(
+      (await current()).filter((s) => s.startsWith('Ana lives')),
+      ['Ana lives in Porto'],
+    );
+  });
+
   it('"Sorry, my number is 555-0199, I had a typo" replaces the number said before', async () => {
     const { engine, said, current } = await ana();
     const typo = await said('My number is 555-0198.', '2024-03-01T10:00:00Z');

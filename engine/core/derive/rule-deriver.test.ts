@@ -82,6 +82,11 @@ test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is
   assert.deepEqual(said('We moved to Lisbon.'), [['Ana lives in Lisbon', 'We moved to Lisbon.']]);
 });
 
+test('"we moved to Slack" is a statement of its own, not the speaker\'s home', () => {
+  for (const s of ['We moved to Slack.', 'We moved to Postgres last year.', 'We moved to a new office.'])
+    assert.deepEqual(said(s), [[s, s]], s);
+});
+
 test('a question is no Memory: a message that asks and states nothing has none', () => {
   for (const asked of [
     'What city do you live in?',

@@ -93,6 +93,42 @@ test('a statement joined after the slot clauses by "and", "but" or ";" stands on
     assert.equal(after(s), null, s);
 });
 
+test('a home is a place: a move to a tool, a service or a web address holds none', () => {
+  for (const s of [
+    'We moved to Slack.',
+    'we moved to Postgres last year.',
+    "We've finally moved to Google Docs!",
+    'We moved to GitHub Actions.',
+    'I moved to Notion for my notes.',
+    'We moved to AWS.',
+    'We moved to Fly.io.',
+    // From a tool, or told in words of software: the tool is no place either.
+    'We moved to Mattermost from Slack.',
+    'We moved to Render, and the hosting is cheaper.',
+    'We migrated and moved to Hasura.',
+    // A lower-case noun is no name, as before.
+    'We moved to a new office.',
+    'We moved to using Slack.',
+    "We're living in Slack these days.",
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
+  // A place is still a home, also one whose name opens as a product's would, or a move from a place.
+  const homes: Array<[string, string]> = [
+    ['We moved to Lisbon.', 'Lisbon'],
+    ['we moved to Berlin last year', 'Berlin'],
+    ['My wife and I moved to Porto.', 'Porto'],
+    ['We moved to Lisbon from London.', 'Lisbon'],
+    ['I moved to Signal Hill.', 'Signal Hill'],
+    ['I live in St. Louis.', 'St. Louis'],
+  ];
+  for (const [s, value] of homes)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => x.value),
+      [value],
+      s,
+    );
+});
+
 test('history, negation, questions, hypotheticals, reports, short stays, times and common nouns hold none', () => {
   for (const s of [
     'I lived in Paris for 3 years.',

@@ -1,3 +1,5 @@
+import { notAPlace } from './not-a-place.ts';
+
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
  * ("I live in …", and "we live in …", which counts the speaker in) and where they work. Said again with another value, the new one replaces the old (as a `fact` on the
@@ -5,7 +7,8 @@
  * Deliberately narrow, since a wrong match replaces a true home: present tense or a move ("I lived in
  * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing),
  * and nothing that makes it hypothetical, reported, dated or temporary ("If I moved to Berlin", "My mum
- * thinks I live in Paris", "When I moved to Berlin in 2015", "I moved to Porto for a week").
+ * thinks I live in Paris", "When I moved to Berlin in 2015", "I moved to Porto for a week"), and a home
+ * that is a place: "We moved to Slack" holds none (not-a-place.ts).
  */
 export interface SlotSentence {
   predicate: 'lives in' | 'works at';
@@ -15,7 +18,7 @@ export interface SlotSentence {
 }
 
 /** A name: up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
-const name = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+const name = String.raw`(?<value>\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
 const adverb = String.raw`(?:just\s+|recently\s+|finally\s+|now\s+|currently\s+|still\s+)?`;
 const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adverb}`;
 /**
@@ -28,7 +31,10 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
 const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
   {
     predicate: 'lives in',
-    re: new RegExp(`(?:${lead}|${weLead})(?:live|living|moved|relocated)\\s+(?:in|to)\\s+${name}`, 'gu'),
+    re: new RegExp(
+      `(?:${lead}|${weLead})(?:live|living|(?<moved>moved|relocated))\\s+(?:in|to)\\s+${name}`,
+      'gu',
+    ),
   },
   {
     predicate: 'works at',
@@ -103,10 +109,14 @@ export function slotSentences(sentence: string): SlotReading {
   for (const { predicate, re } of patterns) {
     let last: (SlotSentence & { valueEnd: number }) | null = null;
     for (const m of sentence.matchAll(re)) {
-      const value = m[1]!.replace(/(?<![.’'])[.’']+$/u, '');
+      const named = m.groups!['value']!;
+      const value = named.replace(/(?<![.’'])[.’']+$/u, '');
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
       const start = m.index + m[0].search(/\p{L}/u);
-      const valueEnd = m.index + m[0].length - (m[1]!.length - value.length);
+      const valueEnd = m.index + m[0].length - (named.length - value.length);
+      // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
+      const moved = m.groups!['moved'] !== undefined;
+      if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved)) continue;
       // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
       // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
       // beyond its slots, and no current Memory keeps the old job or home once it changes.

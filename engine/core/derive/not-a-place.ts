@@ -1,0 +1,69 @@
+/*
+ * A home is a place. "Moved to" is said of tools as often as of cities: "We moved to Slack", "we moved
+ * to Postgres last year" held the speaker's home, superseding where they live, and the Profile said
+ * Ana lives in Slack. Nothing in a capitalised name's spelling tells "Slack" from "Lisbon", so a home is
+ * read only when nothing in the sentence says the name is no place:
+ * - it is, or opens with, the name of a product, a service or a technology that people move their work,
+ *   chat, mail, code or data to (`products` below: the ones said of a move, not every brand);
+ * - it is written as a web address is ("Fly.io", "Monday.com");
+ * - and for a move (not "I live in"), the move is told as a switch of tools: from one of those ("to
+ *   Mattermost from Slack"), or in a sentence that speaks of software ("the app", "our database",
+ *   "migrated", "switched").
+ * A home said beside such words is missed (the sentence stays a Memory of its own, and the old home
+ * current until a later one or a correction): a tool read as a home replaces a true one, which costs more.
+ * A product not listed still slips through; a correction undoes it.
+ */
+
+/**
+ * Names of what people and teams move to, lower case: a value that is one of them, or opens with one
+ * ("Google Docs", "Microsoft Teams", "GitHub Actions"), is no place. None is a place people move to:
+ * Java, Phoenix and Swift are left out for the island and the cities.
+ */
+const products = new Set(
+  `slack teams discord zoom skype webex whatsapp telegram mattermost zulip hipchat element messenger
+   imessage facetime hangouts threema viber wechat irc mastodon bluesky threads twitter tiktok instagram
+   facebook linkedin substack medium wordpress squarespace wix webflow shopify etsy patreon youtube twitch
+   reddit gmail outlook fastmail protonmail proton thunderbird hey office sharepoint onedrive dropbox
+   icloud notion obsidian evernote onenote logseq confluence coda airtable quip jira linear asana trello
+   clickup basecamp todoist wrike smartsheet miro mural figma canva loom calendly github gitlab bitbucket
+   gitea jenkins circleci buildkite vercel netlify heroku cloudflare fastly akamai aws azure gcp
+   digitalocean linode hetzner ovh kubernetes k8s docker terraform ansible openshift postgres postgresql
+   mysql mariadb sqlite mongodb mongo redis cassandra dynamodb firestore firebase supabase snowflake
+   bigquery redshift databricks clickhouse elasticsearch opensearch kafka typescript javascript python
+   kotlin scala elixir erlang haskell rust golang ruby php perl clojure dart flutter react vue angular
+   svelte django rails laravel node deno linux ubuntu debian fedora windows macos mac android ios iphone
+   ipad chromebook chromeos salesforce hubspot zendesk intercom freshdesk stripe paypal xero quickbooks
+   workday bamboohr gusto rippling sap netsuite spotify netflix chatgpt openai claude gemini copilot
+   google microsoft amazon adobe atlassian oracle ibm zoho jetbrains signal box`.split(/\s+/u),
+);
+/** Products that also open a place's name ("Signal Hill", "Box Hill"): no place only said alone. */
+const aloneOnly = new Set(['signal', 'box']);
+
+/** Whether a capitalised name is, or opens with, a product's name (`products`). */
+export function isProduct(value: string): boolean {
+  const words = value.toLowerCase().split(/\s+/u);
+  const first = words[0]!;
+  return products.has(first) && (words.length === 1 || !aloneOnly.has(first));
+}
+
+/** A web address's dot, between two letters ("Fly.io"): a place's abbreviation has a space after it. */
+const webAddress = /\p{L}\.\p{L}/u;
+
+/** Words of software: a move told with them is one of tools ("we moved our app to …", "migrated"). */
+const softwareWords =
+  /(?<![\p{L}\p{N}])(?:apps?|tools?|tooling|platforms?|software|saas|databases?|servers?|hosting|stack|frameworks?|codebase|repos?|repositor(?:y|ies)|backend|frontend|back-end|front-end|infra|infrastructure|migrat(?:e|ed|es|ing|ion)|switched|workspaces?|ci|pipelines?)(?![\p{L}\p{N}])/iu;
+
+/** A move from a product, after the value: " from HipChat". */
+const fromName = /^,?\s+from\s+(\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})/u;
+
+/**
+ * Whether the home a sentence would give (`value`, ending at `valueEnd`) is no place: a product or a
+ * web address; for a move (`moved`), also a move from a product or one the sentence tells in words of
+ * software.
+ */
+export function notAPlace(sentence: string, value: string, valueEnd: number, moved: boolean): boolean {
+  if (isProduct(value) || webAddress.test(value)) return true;
+  if (!moved) return false;
+  const from = fromName.exec(sentence.slice(valueEnd));
+  return (from !== null && isProduct(from[1]!)) || softwareWords.test(sentence);
+}
