@@ -38,6 +38,12 @@ export type Rederived =
  * Record's support (deleted when nothing else supports it, else it rests on the Records that still
  * do); a statement that is new is admitted as any new claim is (joining an equal current Memory or a
  * slot's lineage). A Memory a person corrected or retracted keeps what they said: that Record is left.
+ *
+ * A Memory keyed anew here may have a twin written since the pass began: "I really love hiking!" said
+ * while "I love hiking." still had its old key found nothing to join, and its Record, derived under
+ * these rules, is never listed. The Records citing that later twin are derived again now, after this
+ * one, so it folds into this Memory (wordTwins) and the store ends as one derived by these rules from
+ * the start.
  */
 export async function rederiveRecord(
   rows: UpgradeUnit,
@@ -45,6 +51,27 @@ export async function rederiveRecord(
   deriver: Deriver,
   r: RecordRow,
   now: () => string,
+): Promise<Rederived> {
+  const later: string[] = [];
+  const outcome = await reconcile(rows, uow, deriver, r, now, later);
+  let folded = false;
+  for (const twin of later) {
+    for (const { record_id } of await uow.memories.citations([twin], { shareableOnly: false })) {
+      const citing = record_id === r.id ? null : await uow.records.get(record_id);
+      if (citing && (await rederiveRecord(rows, uow, deriver, citing, now)) === 'changed') folded = true;
+    }
+  }
+  return folded && outcome === 'same' ? 'changed' : outcome;
+}
+
+/** rederiveRecord for `r` alone; the ids of later twins of the Memories it keys anew go to `later`. */
+async function reconcile(
+  rows: UpgradeUnit,
+  uow: BrainUnitOfWork,
+  deriver: Deriver,
+  r: RecordRow,
+  now: () => string,
+  later: string[],
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
@@ -65,6 +92,8 @@ export async function rederiveRecord(
   for (const m of cited) {
     const key = statementKey(m.statement);
     if (m.norm === key || lost.includes(m)) continue;
+    const twin = m.slot === null && m.status === 'active' ? await laterTwin(uow, m, key) : null;
+    if (twin !== null) later.push(twin);
     await uow.memories.update(m.id, { norm: key });
     m.norm = key;
   }
@@ -229,6 +258,22 @@ async function wordTwins(
     if (earlier !== null && earlier.n < m.n) twins.push({ memory: m, claim });
   }
   return twins;
+}
+
+/**
+ * The Memory of no slot that holds `key` for the same subject and owner, written after `m` while `m`
+ * still had its old key (a claim finds the first written, and `m` is not found by `key` yet), or null.
+ */
+async function laterTwin(uow: BrainUnitOfWork, m: CitedMemory, key: string): Promise<string | null> {
+  const id = await uow.memories.sameStatement({
+    norm: key,
+    subject: m.subject,
+    owner_state: m.owner_state,
+    owner_entity: m.owner_entity,
+  });
+  if (id === null || id === m.id) return null;
+  const twin = await uow.memories.get(id);
+  return twin !== null && twin.n > m.n && twin.cause !== 'correction' ? id : null;
 }
 
 /**

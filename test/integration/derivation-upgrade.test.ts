@@ -720,6 +720,118 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('the same thing said in other words while the pass runs ends as one Memory, as on a fresh store', async () => {
+      // As rules-v15 keyed it: by its words alone ("i love hiking", not today's key).
+      const v15: Deriver = { name: 'rules-v15', derive: (record, ctx) => rules.derive(record, ctx) };
+      const texts = ['I love hiking.', 'I really love hiking!'];
+      let old!: { record: string; memory: string };
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          const r = await engine.rememberRecord(
+            tenant,
+            'b',
+            said(texts[0]!, { occurred_at: '2024-01-01T00:00:00Z' }),
+            {},
+          );
+          await engine.idle();
+          old = {
+            record: r.record.id,
+            memory: (await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!,
+          };
+        },
+        v15,
+      );
+      await store.sql(`UPDATE memories SET norm = 'i love hiking'`);
+      // The pass has not reached the old Record when the paraphrase is written: it holds it back here, as
+      // a pass stopped midway by a close does, and the next start finishes it.
+      const midway: Deriver = {
+        name: rules.name,
+        derive: (record, ctx) => {
+          if (record.id === old.record) throw new Error('not reached yet');
+          return rules.derive(record, ctx);
+        },
+      };
+      let later!: string;
+      const during = await store.open({ deriver: midway, logger: capture().logger });
+      try {
+        await during.idle();
+        const r = await during.rememberRecord(
+          tenant,
+          'b',
+          said(texts[1]!, { occurred_at: '2024-02-01T00:00:00Z' }),
+          {},
+        );
+        await during.idle();
+        later = r.record.id;
+      } finally {
+        await during.close();
+      }
+      assert.equal((await store.left()).listed, 1, 'the old Record is still to derive again');
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.statement, m.citations.map((c) => c.quote)]),
+          [[old.memory, texts[0], texts]],
+          'the first Memory, citing both, as a store derived by these rules from the start holds',
+        );
+        assert.deepEqual((await engine.getRecord(tenant, 'b', later)).memory_ids, [old.memory]);
+        // What is said next finds it too.
+        const next = await engine.rememberRecord(tenant, 'b', said('I love to hike.'), {});
+        await engine.idle();
+        assert.deepEqual((await engine.getRecord(tenant, 'b', next.record.id)).memory_ids, [old.memory]);
+      });
+      assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name });
+    });
+
+    it('two Memories of one key that an earlier pass left become the first one', async () => {
+      // As a rules-v17 pass left a paraphrase written while it ran: both keyed alike, two Memories.
+      const marked: Deriver = {
+        name: 'rules-v17',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) =>
+              c.statement === 'I really love hiking!' ? { ...c, statement: `${c.statement} (v17)` } : c,
+            ),
+      };
+      const texts = ['I love hiking.', 'I really love hiking!'];
+      const records: string[] = [];
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          for (const [i, text] of texts.entries()) {
+            const at = `2024-0${i + 1}-01T00:00:00Z`;
+            records.push(
+              (await engine.rememberRecord(tenant, 'b', said(text, { occurred_at: at }), {})).record.id,
+            );
+          }
+        },
+        marked,
+      );
+      await store.sql(
+        `UPDATE memories SET statement = replace(statement, ' (v17)', ''), norm = 'i love hik'`,
+      );
+      let first!: string;
+      const aged = await store.open({ deriver: marked });
+      try {
+        await aged.idle();
+        first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
+        assert.equal((await aged.listMemories(tenant, 'b', { limit: 100 })).data.length, 2, 'as it was left');
+      } finally {
+        await aged.close();
+      }
+
+      await reopened(store, async (engine) => {
+        const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
+        assert.deepEqual(
+          now.map((m) => [m.id, m.citations.map((c) => c.quote)]),
+          [[first, texts]],
+        );
+      });
+    });
+
     it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
       let corrected!: string;
       const store = await writtenBy(backend, async (engine) => {
