@@ -26,6 +26,18 @@ test('a server that cannot be reached is told apart from a statement that failed
     assert.ok(!unreachable(e) && !storeFailure(e), String(e));
 });
 
+test('a database that refuses new connections (dropped, or its role or password changed) is an outage', () => {
+  // What PostgreSQL answers as a connection opens: `database "x" does not exist`, `role "x" does not
+  // exist`, `password authentication failed`. GET /v1/health calls them store_unavailable already.
+  for (const code of ['3D000', '28000', '28P01']) {
+    const e = withCode(code);
+    assert.ok(unreachable(e) && storeFailure(e), code);
+    const told = asStoreError(e);
+    assert.ok(told instanceof MnemoError, code);
+    assert.deepEqual([told.code, told.status], ['store_unavailable', 503]);
+  }
+});
+
 test('an operation that could not reach the database is store_unavailable, its cause kept for the log', () => {
   const cause = withCode('ECONNREFUSED');
   const e = storeUnavailable(cause);

@@ -28,6 +28,11 @@ export function unreachable(e: unknown): boolean {
   if (typeof code === 'string') {
     // SQLSTATE 08: connection exception; 57P01-03: shutdown, crash shutdown, cannot connect now.
     if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    // Refused as a new connection opens: its database is gone (3D000, dropped or being restored) or its
+    // role or password no longer let it in (28000, 28P01, rotated credentials). No statement of this
+    // server raises them once connected, and GET /v1/health already calls them an outage: a request
+    // answered internal_error with a stack each meanwhile, and the operator was never told once.
+    if (['3D000', '28000', '28P01'].includes(code)) return true;
     if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(code))
       return true;
   }
