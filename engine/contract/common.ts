@@ -114,5 +114,6 @@ function isJson(v: unknown): boolean {
  */
 export const JsonValue = z
   .unknown()
-  .refine(isJson, 'must be a JSON value')
+  // Only a number can fail it in a parsed body: JSON.parse reads one beyond a double's range as Infinity.
+  .refine(isJson, 'must be a JSON value, its numbers within ±1.8e308')
   .meta({ id: 'JsonValue', description: 'Any JSON value.' }) as unknown as z.ZodType<Json>;

@@ -83,6 +83,15 @@ test("zod's own wording never reaches a message: sizes, articles, and everything
     'content.value: must be a string, a number or a boolean, got an object',
   );
   assert.equal(message(ImportRequest, { files: {} }), 'files: must be an array, got an object');
+  // 1e400 in a body: JSON.parse makes it Infinity, a number no field takes.
+  assert.equal(
+    message(RecordCreate, { content: { kind: 'fact', subject: 'a', predicate: 'b', value: Infinity } }),
+    'content.value: must be a string, a number or a boolean, got a number beyond ±1.8e308, which no double holds',
+  );
+  assert.equal(
+    message(ObjectAccept, { ...object, value: { n: -Infinity } }),
+    'value: must be a JSON value, its numbers within ±1.8e308',
+  );
   // A length check zod also ran on a value of the wrong type is not a second problem.
   assert.equal(
     message(RecordCreate, { content: [] }),
