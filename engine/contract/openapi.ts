@@ -228,7 +228,17 @@ function operationObject(op: Operation): Json {
               description:
                 'Accepted and not used: creating a Brain is not idempotent, and a repeated id is brain_exists (409) whatever the key.',
             }
-          : headerParams[h],
+          : h === 'Idempotency-Key' && op.id === 'acceptObject'
+            ? // An Object version is never forgotten on its own (only with its Brain): the Record wording
+              // of rememberRecord's key does not apply to it.
+              {
+                ...headerParams[h],
+                description:
+                  'A replay with identical content returns the original version (201, Idempotent-Replayed: true), even after ' +
+                  'later versions were accepted; different content is idempotency_conflict. A key lives as long as the ' +
+                  'version it wrote, that is as long as its Brain.',
+              }
+            : headerParams[h],
       ),
     ],
     ...(op.body

@@ -48,6 +48,10 @@ describe('openapi.json', () => {
     // The spec: createBrain takes the header, but a repeated id is brain_exists, never a replay.
     assert.match(key('/brains').description!, /not idempotent.*brain_exists/);
     assert.match(key('/brains/{brain_id}/records').description!, /replay/);
+    // An Object version is forgotten only with its Brain: its key's text must not speak of a Record.
+    const objectKey = key('/brains/{brain_id}/objects').description!;
+    assert.match(objectKey, /replay.*original version.*as long as its Brain/);
+    assert.doesNotMatch(objectKey, /Record/);
   });
 
   it('declares the 15 operations of the spec with their methods and paths', () => {
