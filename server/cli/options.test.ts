@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { apiBaseProblem } from './options.ts';
+import { InvalidArgumentError } from 'commander';
+import { apiBaseProblem, httpUrl } from './options.ts';
 
 test("the API's base is what the listening line prints, ending in /v1", () => {
   for (const ok of [
@@ -33,4 +34,25 @@ test('mnemo import and mnemo sync refuse a --url or MNEMO_URL without /v1 before
   const synced = run(['sync', 'status', '--brain', 'b'], { MNEMO_URL: 'http://127.0.0.1:1/' });
   assert.equal(synced.status, 2, synced.stderr);
   assert.match(synced.stderr, /^mnemo sync: MNEMO_URL: "http:\/\/127\.0\.0\.1:1\/" is not the API's base/);
+});
+
+test('a --docs-url-base that links cannot be built on, or that holds a password, is refused', () => {
+  for (const ok of [
+    'https://docs.example.com',
+    'https://docs.example.com/mnemo/',
+    'http://127.0.0.1:8080/docs',
+  ])
+    assert.equal(httpUrl(ok), ok);
+  // Each would be sent in every error's docs_url, to callers without a key too.
+  for (const bad of [
+    'https://docs.example.com/mnemo?x=1',
+    'https://docs.example.com/mnemo#top',
+    'https://bob:hunter2@docs.example.com/',
+    'https://bob@docs.example.com/',
+  ])
+    assert.throws(
+      () => httpUrl(bad),
+      (e: unknown) => e instanceof InvalidArgumentError && /no user, query or fragment/.test(e.message),
+      bad,
+    );
 });

@@ -42,6 +42,10 @@ export function httpUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new InvalidArgumentError('must be an absolute http:// or https:// URL');
+  // Links are built by appending a path: after a query or fragment they break, and a user or password
+  // would be shown in every error body, to callers without a key too (as --public-url refuses them).
+  if (url.username || url.password || url.search || url.hash)
+    throw new InvalidArgumentError('must have no user, query or fragment');
   return value;
 }
 
