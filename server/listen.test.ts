@@ -253,3 +253,59 @@ describe('a request its client abandons', () => {
     assert.match(logged[0]!, /^aborted req_\w+: the connection closed before its request arrived in full$/u);
   });
 });
+
+describe('a request path with a "." or ".." segment', () => {
+  let server: RunningServer;
+  const key = 'sk_test_dots_secret1234';
+  before(async () => {
+    server = await startServer({ engine: 'reference', port: 0 });
+    const made = await fetch(`${server.url}/brains`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'b' }),
+    });
+    assert.equal(made.status, 201);
+  });
+  after(() => server.close());
+
+  // A URL resolves these: DELETE .../sources/.. (a source may be named "..") was forgetBrain.
+  for (const target of [
+    '/v1/brains/b/sources/..',
+    '/v1/brains/b/sources/%2E%2E',
+    '/v1/brains/b/sources/.%2e',
+    '/v1/brains/b/records/..?x=1',
+    '/v1/brains/b/sources/../',
+    '/v1/brains/b/./sources/notes',
+  ])
+    it(`DELETE ${target}: 400 http_400, and the Brain is still there`, async () => {
+      const reply = await raw(
+        server.port,
+        `DELETE ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${key}\r\n` +
+          'Connection: close\r\n\r\n',
+      );
+      assertErrorShape(reply, 400, 'http_400');
+      assert.match(String(reply.body.message), /"\." or "\.\." segment/);
+      const brain = await fetch(`${server.url}/brains/b`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(brain.status, 200);
+    });
+
+  it('the absolute form is read the same way', async () => {
+    const origin = `http://127.0.0.1:${server.port}`;
+    const reply = await raw(
+      server.port,
+      `DELETE ${origin}/v1/brains/b/sources/%2e%2E HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+        `Authorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
+    assertErrorShape(reply, 400, 'http_400');
+  });
+
+  it('a segment that only holds dots among other characters is a name like any other', async () => {
+    const reply = await raw(
+      server.port,
+      `GET /v1/brains/b/records/...x HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+        `Authorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(reply.status, 404);
+    assert.equal(reply.body.code, 'record_not_found');
+  });
+});

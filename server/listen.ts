@@ -121,6 +121,13 @@ export async function listen(options: ListenOptions): Promise<Listener> {
           res,
           new MnemoError('http_403', `${options.loopback.refusal}; it was sent ${quoted(host)}`),
         );
+      // node-server reads the target as a WHATWG URL, which resolves "." and ".." segments, %2E-encoded
+      // ones too: `DELETE /v1/brains/b/sources/..`, a source that may well be named "..", forgot Brain b.
+      if (hasDotSegment(req.url ?? ''))
+        return writeError(
+          res,
+          new MnemoError('http_400', 'The request target is not a valid path: it has a "." or ".." segment.'),
+        );
       // Host names are case-insensitive; node-server accepts only the canonical (lower-case) spelling.
       req.headers.host = host.toLowerCase();
       void nodeServerListener(req, res);
@@ -242,6 +249,24 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       return stillRunning.length;
     },
   };
+}
+
+/**
+ * Whether a request target's path has a "." or ".." segment, written out or percent-encoded (the URL
+ * standard resolves `%2e%2e` as it does `..`). No route of this API has one, and resolving it would
+ * answer for another resource than the one named: the parent of a source or a Record is its Brain.
+ */
+export function hasDotSegment(target: string): boolean {
+  let path = target;
+  const end = path.search(/[?#]/);
+  if (end !== -1) path = path.slice(0, end);
+  // The absolute form (`GET http://host/v1/... HTTP/1.1`): its path starts after the authority.
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
+  if (scheme) path = path.slice(scheme[0].length);
+  return path.split('/').some((segment) => {
+    const s = segment.replace(/%2e/gi, '.');
+    return s === '.' || s === '..';
+  });
 }
 
 function requestErrorMessage(e: RequestError): string {

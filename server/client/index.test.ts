@@ -364,6 +364,34 @@ for (const [transportName, transport] of transports) {
       );
     });
 
+    test('an id or name "." or ".." is never sent: the URL would name the Brain itself', async () => {
+      // A source may be named ".." (listSources lists it); fetch resolved /brains/b/sources/.. to
+      // /brains/b, so forgetSource('b', '..') forgot the whole Brain.
+      for (const call of [
+        () => client().forgetSource('b', '..'),
+        () => client().forgetSource('b', '.'),
+        () => client().forgetRecord('b', '..'),
+        () => client().getRecord('b', '..'),
+        () => client().forgetBrain('..'),
+      ])
+        await assert.rejects(
+          call(),
+          (e: unknown) =>
+            e instanceof MnemoApiError &&
+            e.code === 'invalid_request_body' &&
+            e.type === 'invalid_request' &&
+            /"\." or "\.\." cannot be sent/.test(e.message),
+        );
+      assert.equal(seen.length, 0, 'nothing reached the server');
+      // Names that only hold dots among other characters are sent, encoded as they are.
+      handlers.push((_r, res) => sendJson(res, 404, err('source_not_found', 'not_found')));
+      await assert.rejects(
+        client().forgetSource('b', '...'),
+        (e: unknown) => e instanceof MnemoApiError && e.code === 'source_not_found',
+      );
+      assert.equal(seen[0]!.url, '/v1/brains/b/sources/...');
+    });
+
     /** A client whose first attempt is refused (nothing listens), with `answer` listening before the retry. */
     async function refusedFirst(answer: (res: ServerResponse) => void) {
       const probe = createServer();
