@@ -57,6 +57,16 @@ export interface Operation {
 
 import { importMaxBodyBytes } from './limits.ts';
 
+/**
+ * What a forget's 200 means, said on each forget: the receipt is never withheld after the deletion
+ * committed (a 503 then would make a retry's 404 read as "never existed").
+ */
+const forgetReceipt = (notFound: string) =>
+  `Receipt: the deletion has committed and is final; forgetting the same id again is 404 ${notFound}. ` +
+  "On the local engine the erased bytes also leave SQLite's write-ahead log before this answer, unless a " +
+  'reader (a backup) holds the log or the disk is full or failing: the receipt still answers, and the log ' +
+  'is emptied by a checkpoint retried each second (and at close, and at the next start).';
+
 // A hosted server that paired would send requests, with a key its tenant chose, to an address its tenant chose.
 const deviceSide =
   'a hosted server sends no requests to addresses its callers choose (pair a device with it instead)';
@@ -96,7 +106,7 @@ export const operations: Operation[] = [
     path: '/brains/{brain_id}',
     summary: 'Delete a Brain and everything derived from it.',
     scope: 'records:write',
-    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+    success: [{ status: 200, schema: DeletionReceipt, description: forgetReceipt('brain_not_found') }],
   },
   {
     id: 'getProfile',
@@ -168,7 +178,7 @@ export const operations: Operation[] = [
     summary: 'Delete a Record; cascades to derived data.',
     scope: 'records:write',
     responseHeaders: ['Brain-Watermark'],
-    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+    success: [{ status: 200, schema: DeletionReceipt, description: forgetReceipt('record_not_found') }],
   },
   {
     id: 'listSources',
@@ -187,7 +197,7 @@ export const operations: Operation[] = [
       'Forget every Record of one source.name (removing a whole import); cascades as forgetRecord (additive).',
     scope: 'records:write',
     responseHeaders: ['Brain-Watermark'],
-    success: [{ status: 200, schema: DeletionReceipt, description: 'Receipt' }],
+    success: [{ status: 200, schema: DeletionReceipt, description: forgetReceipt('source_not_found') }],
     additive: true,
   },
   {

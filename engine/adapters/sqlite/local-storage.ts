@@ -94,7 +94,13 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
   for (const left of removeDeadDrafts(o.dataDir)) o.warn(leftDraftLine(left));
   let store: ReturnType<typeof openStore>;
   try {
-    store = openStore({ dataDir: o.dataDir, key: o.key, durability: o.durability });
+    store = openStore({
+      dataDir: o.dataDir,
+      key: o.key,
+      durability: o.durability,
+      onLogKept: (message) => o.warn(message),
+      onLogEmptied: (message) => o.info(message),
+    });
   } catch (e) {
     lock.release();
     throw storeOpenFailure(e, o.dataDir);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
@@ -47,8 +48,10 @@ export interface Store {
   readonly watermarkSecret: Buffer;
   /**
    * Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL: true
-   * when the WAL was emptied now; else it is tried again until it can be. After an await, call it
-   * through `exclusive`, so it runs between units of work rather than inside one.
+   * when the WAL was emptied now; else (a reader holds the log, a unit of work is open, the disk is
+   * full or failing) it is tried again each second until it can be, and never throws for those: the
+   * forget that asked has committed and is answered. After an await, call it through `exclusive`, so
+   * it runs between units of work rather than inside one.
    */
   checkpoint(): boolean;
   /** Calls `listener` after each commit of this connection's writes (a transaction, or a write alone). */
@@ -69,13 +72,28 @@ export interface OpenStoreOptions {
   durability?: 'full' | 'normal';
   /** Batched write units in one transaction at most (write-batches.ts). */
   maxBatch?: number;
+  /**
+   * A checkpoint could not empty the WAL for a full or failing disk, so what forgets erased stays in
+   * the log until one can (said once until then); `onLogEmptied`: one did, after that.
+   */
+  onLogKept?: (message: string) => void;
+  onLogEmptied?: (message: string) => void;
 }
+
+/**
+ * The disk, not the moment, stopped a checkpoint: full, failing, read-only, out of memory (as
+ * store-failure.ts's storeFailure, which imports this module). It passes; the checkpoint is retried.
+ */
+const diskFailure = (code: string) => /^SQLITE_(FULL|IOERR|NOMEM|READONLY|CANTOPEN)(_|$)/.test(code);
 
 export const storeFileName = 'mnemo.db';
 
 /** Opens the encrypted store in dataDir, migrating it to the newest schema. */
 export function openStore(opts: OpenStoreOptions): Store {
   const file = join(opts.dataDir, storeFileName);
+  // A WAL left by a process that could not empty it (stopped while the disk was full, or killed) may
+  // hold what a forget erased: it is emptied once this store is open.
+  const leftLog = (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0;
   const db = openDatabase({ file, key: opts.key, durability: opts.durability ?? 'full' });
   try {
     migrate(db);
@@ -119,6 +137,8 @@ export function openStore(opts: OpenStoreOptions): Store {
    * (busy_timeout would hold every request for up to 5 s).
    */
   let retry: NodeJS.Timeout | null = null;
+  /** The disk kept the WAL from being emptied, and that was said: the next success is said too. */
+  let keptSaid = false;
   const checkpoint = (): boolean => {
     if (!db.open) return false;
     let emptied = false;
@@ -131,10 +151,23 @@ export function openStore(opts: OpenStoreOptions): Store {
         emptied = r?.busy === 0;
       } catch (e) {
         const code = (e as { code?: string }).code ?? '';
-        if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) throw e;
+        if (diskFailure(code)) {
+          // Thrown, it would fail a forget whose deletion has committed: the caller, told 503, would
+          // retry and be told record_not_found, never learning that the first one took effect.
+          if (!keptSaid)
+            opts.onLogKept?.(
+              `a checkpoint could not empty the store's write-ahead log (${code}: ${(e as Error).message}): ` +
+                `what was forgotten stays in ${file}-wal until one can; it is tried again each second`,
+            );
+          keptSaid = true;
+        } else if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) throw e;
       } finally {
         db.pragma('busy_timeout = 5000');
       }
+    }
+    if (emptied && keptSaid) {
+      keptSaid = false;
+      opts.onLogEmptied?.("the store's write-ahead log is emptied: what was forgotten has left it");
     }
     if (!emptied) tryAgain();
     return emptied;
@@ -146,8 +179,8 @@ export function openStore(opts: OpenStoreOptions): Store {
       try {
         checkpoint();
       } catch {
-        // A full or failing disk, thrown here on a timer, would end the process: the log is emptied
-        // at a later try, or by the store's next checkpoint.
+        // Anything else thrown here on a timer would end the process: the log is emptied at a later
+        // try, or by the store's next checkpoint.
         tryAgain();
       }
     }, 1000);
@@ -224,7 +257,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       release();
     }
   };
-  return {
+  const store: Store = {
     db,
     file,
     run: (sql, ...params) => {
@@ -283,7 +316,8 @@ export function openStore(opts: OpenStoreOptions): Store {
         db.pragma('wal_checkpoint(TRUNCATE)');
       } catch (e) {
         // On a full or failing disk the log cannot be copied back; it holds every commit, and the next
-        // open reads them from it. The connection is closed all the same, and the close is a clean one.
+        // open reads them from it, then empties it. The connection is closed all the same, and the
+        // close is a clean one.
         const code = String((e as { code?: unknown } | null)?.code ?? '');
         if (!/^SQLITE_(FULL|IOERR)(_|$)/.test(code)) {
           db.close();
@@ -293,4 +327,6 @@ export function openStore(opts: OpenStoreOptions): Store {
       db.close();
     },
   };
+  if (leftLog) checkpoint();
+  return store;
 }
