@@ -33,6 +33,7 @@ export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
 export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';
 export { allScopes, parseScopes, type Scope } from './auth/scopes.ts';
+export { missingBrainWarning } from './auth/missing-brain.ts';
 export {
   defaultConfigDir,
   locateDbKey,

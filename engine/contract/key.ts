@@ -50,8 +50,29 @@ export const KeyInfo = z
   .meta({ id: 'Key' });
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
+/** Something about a key just made that its maker should check: it was made all the same. */
+export const KeyWarning = z
+  .object({
+    code: z
+      .string()
+      .describe(
+        'Stable, never repurposed; clients show `message` for a code they do not know. `brain_not_found`: ' +
+          'the key is bound to a Brain that its project and env do not hold (yet), the same words as ' +
+          '`mnemo keys create --brain` says on stderr.',
+      ),
+    message: z.string().describe('For people; not to be parsed.'),
+  })
+  .meta({ id: 'KeyWarning' });
+export type KeyWarning = z.infer<typeof KeyWarning>;
+
 export const KeyCreated = KeyInfo.extend({
   secret: z.string().describe('The whole key. Shown once, never stored.'),
+  warnings: z
+    .array(KeyWarning)
+    .describe(
+      'Additive: what to check about this key, which was issued all the same; empty when nothing. A key ' +
+        'bound to a Brain that does not exist yet may create it, so that is a warning, not an error.',
+    ),
 }).meta({
   id: 'KeyCreated',
 });

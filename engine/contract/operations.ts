@@ -391,7 +391,14 @@ export const operations: Operation[] = [
     summary: 'Mint a key; the secret is shown once (admin key; additive).',
     scope: 'admin',
     body: KeyCreate,
-    success: [{ status: 201, schema: KeyCreated, description: 'Created' }],
+    success: [
+      {
+        status: 201,
+        schema: KeyCreated,
+        description:
+          'Created; also for a `brain` that its project and env do not hold yet, which `warnings` then names (brain_not_found).',
+      },
+    ],
     additive: true,
   },
   {

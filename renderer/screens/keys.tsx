@@ -163,7 +163,12 @@ function CreateKeyForm() {
     <section className="card" aria-labelledby="new-key">
       <h2 id="new-key">Create a key</h2>
       {created ? (
-        <NewKey secret={created.secret} onDone={() => setCreated(null)} />
+        <NewKey
+          secret={created.secret}
+          // A server from before `warnings` sends none.
+          warnings={(created.warnings ?? []).map((w) => w.message)}
+          onDone={() => setCreated(null)}
+        />
       ) : (
         <form className="form" onSubmit={submit}>
           <div className="row">
@@ -234,13 +239,19 @@ function CreateKeyForm() {
 }
 
 /** The new key, shown once where the form was: it takes focus, as the button pressed went with the form. */
-function NewKey({ secret, onDone }: { secret: string; onDone: () => void }) {
+function NewKey({ secret, warnings, onDone }: { secret: string; warnings: string[]; onDone: () => void }) {
   const ref = useFocusIfLost<HTMLDivElement>();
   return (
     <div className="secret" role="status" tabIndex={-1} ref={ref}>
       <p>
         <strong>Copy this key now.</strong> It is shown only once and cannot be seen again.
       </p>
+      {/* What the server asks to check (a test key bound to a Brain only the live env holds, say). */}
+      {warnings.map((w) => (
+        <p key={w} data-testid="new-key-warning">
+          <strong>Check:</strong> {w}
+        </p>
+      ))}
       <p>
         <code className="secret-value" data-testid="new-key-secret">
           {secret}

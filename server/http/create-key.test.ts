@@ -100,6 +100,36 @@ describe('/v1/keys', () => {
     }
   });
 
+  it('a key bound to a Brain its project and env do not hold is minted with a warning, as the CLI says it', async () => {
+    const brains = await fetch(`${server.url}/brains`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id: 'held' }),
+    });
+    assert.equal(brains.status, 201);
+    // A typo, and a Brain of the live env bound to a test key: neither reaches anything yet.
+    for (const [env, brain] of [
+      ['live', 'hled'],
+      ['test', 'held'],
+    ] as const) {
+      const r = await post({ env, brain });
+      assert.equal(r.status, 201, 'issued all the same: a bound key may create its Brain');
+      assert.equal(r.body.brain, brain);
+      assert.equal(typeof r.body.secret, 'string');
+      assert.deepEqual(r.body.warnings, [
+        {
+          code: 'brain_not_found',
+          message:
+            `there is no Brain "${brain}" in project p1 (${env}) yet; the key is bound to it all the same ` +
+            'and reaches no other Brain (it may create this one): check the name if you meant a Brain that exists',
+        },
+      ]);
+    }
+    // A Brain that is there, or no Brain at all: nothing to check.
+    assert.deepEqual((await post({ env: 'live', brain: 'held' })).body.warnings, []);
+    assert.deepEqual((await post({ env: 'live' })).body.warnings, []);
+  });
+
   describe('a key never mints a key wider than itself (spec, Authentication 6)', () => {
     const narrowAdmin = async () =>
       (await server.registry!.create({ env: 'live', project: 'p1', admin: true, scopes: ['context:read'] }))

@@ -1,6 +1,7 @@
 import type { Context as HonoContext } from 'hono';
 import {
   envOfKey,
+  missingBrainWarning,
   projectOfKey,
   type KeyRecord,
   type KeyRegistryPort,
@@ -11,6 +12,7 @@ import type {
   ContextRequest,
   KeyCreate,
   KeyInfo,
+  KeyWarning,
   MemoryListQuery,
   ObjectAccept,
   ObjectListQuery,
@@ -135,6 +137,19 @@ function syncOf(deps: HandlerDeps): SyncService {
   if (!deps.sync || !deps.engine.sync)
     throw new MnemoError('not_implemented', 'sync: this server does not sync (use the local engine)');
   return deps.sync;
+}
+
+/**
+ * Whether the engine holds that Brain; true when it cannot tell (its store failing now): the answer
+ * only decides a warning, and minting a key does not wait on the store.
+ */
+async function holdsBrain(engine: Engine, t: { project: string; env: 'test' | 'live' }, brain: string) {
+  try {
+    await engine.getBrain(t, brain);
+    return true;
+  } catch (e) {
+    return !(e instanceof MnemoError && e.code === 'brain_not_found');
+  }
 }
 
 function registryOf(deps: HandlerDeps): KeyRegistryPort {
@@ -335,14 +350,23 @@ export const handlers: Record<string, Handler> = {
       );
     }
     const { scopes, brain } = mintable(i.principal, body);
-    const { key, record } = await registryOf(deps).create({
+    const registry = registryOf(deps);
+    // Asked first, as `mnemo keys create` does: a typo'd Brain would otherwise give a key that reaches
+    // nothing, silently. Not refused: a key bound to a Brain may create it.
+    const warnings: KeyWarning[] = [];
+    if (brain !== undefined && !(await holdsBrain(deps.engine, { project, env: body.env }, brain)))
+      warnings.push({
+        code: 'brain_not_found',
+        message: missingBrainWarning({ brain, project, env: body.env }),
+      });
+    const { key, record } = await registry.create({
       env: body.env,
       project,
       scopes,
       brain,
       label: body.label,
     });
-    return c.json({ ...keyInfo(record), secret: key }, 201);
+    return c.json({ ...keyInfo(record), secret: key, warnings }, 201);
   },
   async revokeKey(c, i, deps) {
     const entry = await registryOf(deps).revoke(i.params.key_id!, ownKeys(i.principal));

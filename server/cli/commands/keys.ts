@@ -3,6 +3,7 @@ import {
   FileKeyRegistry,
   hashKey,
   locateDbKey,
+  missingBrainWarning,
   openPostgresKeys,
   parseApiKey,
   parseScopes,
@@ -161,9 +162,7 @@ export function register(program: Command): void {
         process.stdout.write(`${key}\n`);
         if (missing)
           console.error(
-            `mnemo keys create: warning: there is no Brain "${o.brain}" in project ${o.project} (${o.env}) ` +
-              `in ${brains!.where} yet; the key is bound to it all the same and reaches no other Brain ` +
-              '(it may create this one): check the name if you meant a Brain that exists',
+            `mnemo keys create: warning: ${missingBrainWarning({ brain: o.brain!, project: o.project, env: o.env, where: brains!.where })}`,
           );
       });
     },
