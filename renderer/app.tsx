@@ -6,14 +6,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import {
-  ClientContext,
-  isMnemoApiError,
-  isNetworkError,
-  isRetryable,
-  makeClient,
-  useClient,
-} from './api/client.ts';
+import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } from './api/client.ts';
+import { staleBanner, staleReads } from './api/stale-reads.ts';
 import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
 import { brainIsGone, brainOptions } from './api/queries.ts';
@@ -78,36 +72,43 @@ export function App() {
 
 function Connected({ session, onSignedOut }: { session: Session; onSignedOut: (reason: unknown) => void }) {
   const client = useMemo(() => makeClient(session), [session]);
-  // Screens keep showing what they loaded while the server is away; this says it is stale.
-  const [unreachable, setUnreachable] = useState(false);
-  const queryClient = useMemo(
-    () =>
-      new QueryClient({
-        queryCache: new QueryCache({
-          // A revoked or unknown UI key cannot recover by retrying: ask for a new one.
-          onError: (e) => {
-            if (isMnemoApiError(e) && e.type === 'authentication') onSignedOut(e);
-            if (isNetworkError(e)) setUnreachable(true);
-          },
-          onSuccess: () => setUnreachable(false),
-        }),
-        defaultOptions: {
-          queries: { retry: (n, e) => n < 2 && isRetryable(e), staleTime: 2000, refetchOnWindowFocus: true },
-          mutations: { retry: false },
-        },
-      }),
-    [onSignedOut],
-  );
+  // Screens keep showing what they loaded while the server is away or failing (a 5xx); the banner
+  // says it may be stale, in the words of the failure it stands for (null: none).
+  const [stale, setStale] = useState<unknown>(null);
+  const queryClient = useMemo(() => {
+    const reads = staleReads(setStale);
+    const queryCache = new QueryCache({
+      onError: (e, query) => {
+        // A revoked or unknown UI key cannot recover by retrying: ask for a new one.
+        if (isMnemoApiError(e) && e.type === 'authentication') onSignedOut(e);
+        reads.failed(e, query);
+      },
+      onSuccess: (_data, query) => reads.succeeded(query),
+    });
+    queryCache.subscribe((event) => {
+      const gone =
+        event.type === 'removed' ||
+        (event.type === 'observerRemoved' && event.query.getObserversCount() === 0);
+      if (gone) reads.dropped(event.query);
+    });
+    return new QueryClient({
+      queryCache,
+      defaultOptions: {
+        queries: { retry: (n, e) => n < 2 && isRetryable(e), staleTime: 2000, refetchOnWindowFocus: true },
+        mutations: { retry: false },
+      },
+    });
+  }, [onSignedOut]);
   return (
     <QueryClientProvider client={queryClient}>
       <ClientContext.Provider value={client}>
-        <Shell unreachable={unreachable} />
+        <Shell stale={stale} />
       </ClientContext.Provider>
     </QueryClientProvider>
   );
 }
 
-function Shell({ unreachable }: { unreachable: boolean }) {
+function Shell({ stale }: { stale: unknown }) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const path = location.split('?')[0] ?? '/';
@@ -168,9 +169,9 @@ function Shell({ unreachable }: { unreachable: boolean }) {
           </Link>
         </nav>
       </header>
-      {unreachable ? (
+      {stale !== null ? (
         <div className="banner warn" role="alert">
-          Mnemo cannot be reached: what you see was loaded before and may be out of date.{' '}
+          {staleBanner(stale)}{' '}
           <button type="button" onClick={() => void queryClient.refetchQueries({ type: 'active' })}>
             Try again
           </button>

@@ -28,12 +28,9 @@ export function useClient(): MnemoClient {
   return client;
 }
 
-/** Errors worth retrying by the spec's guidance: internal and rate_limit, never the rest. */
-/** The server could not be reached at all: not an answer from it, and not its fault. */
-export function isNetworkError(error: unknown): boolean {
-  return isMnemoApiError(error) && error.code === 'network_error';
-}
+export { isNetworkError } from './stale-reads.ts';
 
+/** Errors worth retrying by the spec's guidance: internal and rate_limit, never the rest. */
 export function isRetryable(error: unknown): boolean {
   if (!isMnemoApiError(error)) return false;
   return error.type === 'rate_limit' || (error.type === 'internal' && error.code !== 'not_implemented');

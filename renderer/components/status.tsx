@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { httpStatus, isMnemoApiError, isNetworkError, isProxyAnswer } from '../api/client.ts';
+import { httpStatus, isMnemoApiError, isProxyAnswer } from '../api/client.ts';
+import { leavesDataStanding } from '../api/stale-reads.ts';
 import { withFieldLabels } from '../field-labels.ts';
 
 export function Loading({ what }: { what: string }) {
@@ -135,9 +136,9 @@ export function ErrorNotice({
 
 /**
  * Whether a screen that has data shows its query's error instead: not when the error only says the
- * server cannot be reached right now. Then the rows already loaded stay, and the app's banner says
- * they may be out of date.
+ * server cannot be reached right now, or failed to answer (a 5xx, Mnemo's or a proxy's). Then the rows
+ * already loaded stay, and the app's banner says they may be out of date (api/stale-reads.ts).
  */
 export function errorHidesData(q: { isError: boolean; error: unknown }): boolean {
-  return q.isError && !isNetworkError(q.error);
+  return q.isError && !leavesDataStanding(q.error);
 }

@@ -288,6 +288,67 @@ test('an error page of a proxy in front of the server is said in words, for any 
   assert.deepEqual(problems, []);
 });
 
+test('a 5xx while a list is read again in the background keeps the list, with a banner, as a lost connection does', async () => {
+  await app().api.createBrain({ id: 'polled', name: 'Polled' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  // The Brains list is read again every 5 s while shown.
+  const row = page.getByRole('link', { name: 'Polled', exact: true });
+  await row.waitFor();
+  const list = (u: URL) => u.pathname === '/v1/brains';
+  const failing = (answer: { status: number; contentType: string; body: string }) =>
+    page.route(list, (route) =>
+      route.request().method() === 'GET' ? route.fulfill(answer) : route.fallback(),
+    );
+  // Taken away however the test ends: the page is the next test's too.
+  try {
+    const stale = page.locator('.banner[role="alert"]');
+    const shownError = page.locator('main .status.error');
+
+    // Mnemo behind a proxy is restarting: the proxy's own page answers in its place.
+    await failing({
+      status: 502,
+      contentType: 'text/html',
+      body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+    });
+    const viaProxy = stale.filter({ hasText: 'through its proxy' });
+    await viaProxy.waitFor({ timeout: 20_000 });
+    assert.match(
+      await viaProxy.innerText(),
+      /HTTP 502\b.*what you see was loaded before and may be out of date/s,
+    );
+    assert.equal(await row.count(), 1, 'the list loaded before stays on screen');
+    assert.equal(await shownError.count(), 0, 'no error in place of the list');
+    await checkScreen(page, 'stale-after-proxy-502');
+    await page.unroute(list);
+    // The next read that succeeds takes the banner away.
+    await viaProxy.waitFor({ state: 'detached', timeout: 20_000 });
+
+    // Mnemo itself answers 503: its words say what is wrong, and the list stays too.
+    await failing({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        type: 'internal',
+        code: 'store_unavailable',
+        message: 'The disk holding this Mnemo store is full: free some space there, then retry',
+        request_id: 'req_01TESTSTALE',
+        docs_url: 'http://127.0.0.1/docs/errors/store_unavailable',
+      }),
+    });
+    const own = stale.filter({ hasText: 'The disk holding this Mnemo store is full' });
+    await own.waitFor({ timeout: 20_000 });
+    assert.match(await own.innerText(), /what you see was loaded before and may be out of date/);
+    assert.equal(await row.count(), 1);
+    assert.equal(await shownError.count(), 0);
+    await page.unroute(list);
+    await own.waitFor({ state: 'detached', timeout: 20_000 });
+  } finally {
+    await page.unroute(list);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('an answer cut to nothing by a small size limit says so, not that nothing answers', async () => {
   await app().api.createBrain({ id: 'tiny', name: 'Tiny', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('tiny', {

@@ -1,0 +1,63 @@
+// The banner over data a failed read left on screen (renderer/api/stale-reads.ts), under Node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MnemoApiError } from '../../server/client/index.ts';
+import { leavesDataStanding, staleBanner, staleReads } from '../../renderer/api/stale-reads.ts';
+
+const network = new MnemoApiError(0, { type: 'internal', code: 'network_error', message: 'Failed to fetch' });
+const proxy502 = new MnemoApiError(502, {
+  message: 'The server could not be reached through its proxy (HTTP 502 Bad Gateway): …',
+  answered_by_proxy: true,
+  status_text: 'Bad Gateway',
+});
+const full = new MnemoApiError(503, {
+  type: 'internal',
+  code: 'store_unavailable',
+  message: 'The disk holding this Mnemo store is full: free some space there, then retry.',
+});
+const gone = new MnemoApiError(404, { type: 'not_found', code: 'brain_not_found', message: 'brain_id: …' });
+
+test('a lost connection and any 5xx leave loaded data standing; an answer about the data does not', () => {
+  assert.deepEqual([network, proxy502, full, gone].map(leavesDataStanding), [true, true, true, false]);
+});
+
+test("the banner says which failure, in the proxy's status or Mnemo's own words", () => {
+  assert.equal(
+    staleBanner(network),
+    'Mnemo cannot be reached: what you see was loaded before and may be out of date.',
+  );
+  assert.equal(
+    staleBanner(proxy502),
+    "The server could not be reached through its proxy, which answered HTTP 502 Bad Gateway in Mnemo's " +
+      'place: what you see was loaded before and may be out of date.',
+  );
+  assert.equal(
+    staleBanner(full),
+    'Mnemo could not answer just now (The disk holding this Mnemo store is full: free some space there, ' +
+      'then retry): what you see was loaded before and may be out of date.',
+  );
+});
+
+test('the banner stays while one read still fails, whatever other reads do, and goes with it', () => {
+  const shown: unknown[] = [];
+  const reads = staleReads((e) => shown.push(e));
+  const list = { queryHash: 'list', state: { data: { rows: 1 } } };
+  const poll = { queryHash: 'poll', state: { data: 'wm_1' } };
+  const first = { queryHash: 'first', state: { data: undefined } };
+  reads.failed(full, first);
+  assert.deepEqual(shown, [], 'a first read shows its own error where its rows would be');
+  reads.failed(proxy502, list);
+  reads.succeeded(poll);
+  assert.equal(shown.at(-1), proxy502, "another read's success does not hide the list's failure");
+  reads.failed(network, poll);
+  assert.equal(shown.at(-1), network, 'cannot be reached comes first');
+  reads.succeeded(first);
+  assert.equal(shown.at(-1), proxy502, 'any answer ends "cannot be reached"');
+  reads.succeeded(list);
+  assert.equal(shown.at(-1), null);
+  reads.failed(full, list);
+  reads.dropped(list);
+  assert.equal(shown.at(-1), null, 'a read no longer on screen stands for nothing');
+  reads.failed(gone, list);
+  assert.equal(shown.at(-1), null, 'a 4xx replaces the data instead');
+});
