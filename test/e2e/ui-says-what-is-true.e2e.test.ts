@@ -232,6 +232,33 @@ test('a failed Create key keeps focus on the button; the new key and the form af
   );
 });
 
+test('a key bound to a Brain its env does not hold says so under the new key', async () => {
+  await app().api.createBrain({ id: 'keyed', name: 'Keyed' });
+  const { page, problems } = await ui();
+  // By way of another page: a form left as the test before left it (no scope ticked) starts afresh.
+  await navigateInPlace(page, '/');
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  await navigateInPlace(page, '/keys');
+  await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+  // The Brains offered are the live ones; a test key sees only test Brains, where there is no "keyed".
+  await page.getByLabel('Environment').selectOption('test');
+  await page.getByLabel('Only this Brain').selectOption('keyed');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByTestId('new-key-secret').waitFor();
+  assert.match(
+    await page.getByTestId('new-key-warning').innerText(),
+    /^Check: there is no Brain "keyed" in project local \(test\) yet; the key is bound to it all the same/,
+  );
+  await page.getByRole('button', { name: 'Done' }).click();
+  // A key for a Brain that is there has nothing to check.
+  await page.getByLabel('Only this Brain').selectOption('keyed');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByTestId('new-key-secret').waitFor();
+  assert.equal(await page.getByTestId('new-key-warning').count(), 0);
+  await page.getByRole('button', { name: 'Done' }).click();
+  assert.deepEqual(problems, []);
+});
+
 test('an error page of a proxy in front of the server is said in words, for any status, not as http_502', async () => {
   await app().api.createBrain({ id: 'proxied', name: 'Proxied' });
   const { page, problems } = await ui();
