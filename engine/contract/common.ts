@@ -116,4 +116,9 @@ export const JsonValue = z
   .unknown()
   // Only a number can fail it in a parsed body: JSON.parse reads one beyond a double's range as Infinity.
   .refine(isJson, 'must be a JSON value, its numbers within ±1.8e308')
-  .meta({ id: 'JsonValue', description: 'Any JSON value.' }) as unknown as z.ZodType<Json>;
+  .meta({
+    id: 'JsonValue',
+    description:
+      'Any JSON value. A number in it must be one a double keeps: one that would come back as another ' +
+      'decimal (12345678901234567890 as 12345678901234567000) is refused; send it as a string.',
+  }) as unknown as z.ZodType<Json>;

@@ -269,6 +269,12 @@ export function buildOpenApi(): Json {
       version: contractVersion,
       description:
         'The /v1 memory API served on localhost. Decisions the spec leaves open are in docs/decisions.md. ' +
+        'Numbers in a request body are read as IEEE 754 doubles, and one that would not come back as the ' +
+        'same decimal value (12345678901234567890 would come back as 12345678901234567000; also ' +
+        '9007199254740993, 0.1000000000000000055511151231257827, 1e-400) is refused, 400 ' +
+        'invalid_request_body naming its field, rather than stored as another number: send such a value ' +
+        "as a string where the field takes one (an Object's value, a fact's value). 0.1, 1.0, 1e3 and " +
+        'every integer up to 2^53 come back as sent (1.0 as 1, 1e3 as 1000). ' +
         `Error codes: ${Object.keys(errorCodes).join(', ')}.`,
     },
     servers: [{ url: 'http://127.0.0.1:7821/v1' }],

@@ -49,7 +49,12 @@ export const EventContent = z
   })
   .meta({ id: 'EventContent' });
 
-export const FactValue = z.union([blankRefused(10_000, '10,000'), z.number(), z.boolean()]);
+export const FactValue = z
+  .union([blankRefused(10_000, '10,000'), z.number(), z.boolean()])
+  .describe(
+    'A number must be one a double keeps: one that would come back as another decimal ' +
+      '(12345678901234567890 as 12345678901234567000) is refused; send it as a string.',
+  );
 
 export const FactContent = z
   .strictObject({

@@ -97,6 +97,39 @@ describe('request bodies', () => {
     assert.equal((pair.body as { name: string }).name, 'Bob 🦜 parrot');
   });
 
+  it('a number a double would not keep is refused in any body; only a field that takes text is told to send text', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const own = await post('{"id":"n","name":"12345678901234567890"}', json);
+    assert.equal(own.status, 201, 'digits in a string are text');
+    const ask = async (path: string, body: string) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer sk_test_bodies_secret1', ...json },
+        body,
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    // Passes validation as 100, which is not what was sent: no string would be taken there either.
+    const tokens = await ask('/brains/n/context', '{"query":"q","budget":{"tokens":100.00000000000000001}}');
+    assert.equal(tokens.status, 400);
+    assert.equal(tokens.body.code, 'invalid_request_body');
+    assert.equal(
+      tokens.body.message,
+      'budget.tokens: 100.00000000000000001 would not be kept exactly: JSON numbers are read as IEEE 754 doubles, which hold it only as 100',
+    );
+    // A bounded integer is refused by its bounds, as before: that says more than the double does.
+    const version = await ask(
+      '/brains/n/objects',
+      '{"type":"t","key":"k","value":1,"if_version":9007199254740993}',
+    );
+    assert.equal(version.body.message, 'if_version: must be at most 9007199254740991');
+    const value = await ask('/brains/n/objects', '{"type":"t","key":"k","value":{"at":[1e-400]}}');
+    assert.equal(
+      value.body.message,
+      'value.at[0]: 1e-400 would not be kept exactly: JSON numbers are read as IEEE 754 doubles, which hold it only as 0; send it as a string to keep every digit',
+    );
+  });
+
   it('valid UTF-8, with a byte order mark, is read as before', async () => {
     const bytes = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),

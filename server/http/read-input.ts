@@ -8,6 +8,7 @@ import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
+import { firstInexactNumber, inexactNumberMessage } from './exact-numbers.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
 import {
   holdsRefusedText,
@@ -16,7 +17,7 @@ import {
   spellsRefusedText,
 } from './well-formed-text.ts';
 import { readLimited } from './read-limited.ts';
-import { parseWith } from './validate.ts';
+import { acceptedAt, parseWith } from './validate.ts';
 
 const maxBodyBytes = 4 * 1024 * 1024;
 
@@ -162,7 +163,17 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   const illFormed = spellsRefusedText(raw) ? illFormedTextProblem(parsed, 'body') : null;
   if (illFormed) throw new MnemoError('invalid_request_body', illFormed);
   if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);
-  return parseWith(op.body, parsed);
+  const body = parseWith(op.body, parsed);
+  // After validation, so a field that takes only a bounded integer says its bounds; what passes it and
+  // reached JSON.parse as a number a double cannot hold would be stored as another number.
+  const inexact = firstInexactNumber(raw);
+  if (inexact) {
+    // Any JSON (an Object's value) is told `null`: it takes a string as well.
+    const accepted = acceptedAt(op.body, inexact.path, parsed);
+    const takesString = accepted === null || accepted.includes('a string');
+    throw new MnemoError('invalid_request_body', inexactNumberMessage(inexact, 'body', takesString));
+  }
+  return body;
 }
 
 /**

@@ -186,7 +186,8 @@ function schemaAt(schema: unknown, path: PropertyKey[], input: unknown, depth = 
   }
 }
 
-function acceptedAt(schema: z.ZodType, path: PropertyKey[], input: unknown): string[] | null {
+/** What the schema accepts at a path of the input ("a string", "an integer", ...); null when it cannot be told. */
+export function acceptedAt(schema: z.ZodType, path: PropertyKey[], input: unknown): string[] | null {
   const at = schemaAt(schema, path, input);
   return at ? acceptedBy(at) : null;
 }

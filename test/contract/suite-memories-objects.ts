@@ -286,6 +286,33 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
       assert.match(String(e.message), /^value: is required/);
     });
 
+    it('a number a double would not keep exactly is refused naming its path; one it keeps comes back as sent', async () => {
+      const api = await brainWithKey(server);
+      const accept = (key: string, value: string) =>
+        api.post('/brains/b/objects', `{"type":"n","key":"${key}","value":${value}}`);
+      for (const [value, field, sent] of [
+        ['12345678901234567890', 'value', '12345678901234567890'],
+        ['{"ids":[1,9007199254740993]}', 'value.ids[1]', '9007199254740993'],
+        ['{"p":0.1000000000000000055511151231257827}', 'value.p', '0.1000000000000000055511151231257827'],
+      ] as const) {
+        const e = assertError(await accept('k', value), 400, 'invalid_request', 'invalid_request_body');
+        assert.ok(
+          String(e.message).startsWith(
+            `${field}: ${sent} would not be kept exactly: JSON numbers are read as IEEE 754 doubles`,
+          ),
+          String(e.message),
+        );
+        assert.match(String(e.message), /send it as a string to keep every digit$/);
+      }
+      assertError(await api.get('/brains/b/objects/n/k'), 404, 'not_found', 'object_not_found');
+      // Each of these comes back as the same decimal value (1.0 as 1, 1e3 as 1000).
+      const kept = '[0.1,1.0,1e3,-2.5E-3,9007199254740992,1e21,5e-324,1.7976931348623157e308,-0]';
+      assert.equal((await accept('ok', kept)).status, 201);
+      const got = await api.get('/brains/b/objects/n/ok');
+      // Compared as JSON text: -0 is written 0, the same decimal value.
+      assert.equal(JSON.stringify((got.body as { value: unknown }).value), JSON.stringify(JSON.parse(kept)));
+    });
+
     it('listObjects: the current version of each Object, by type then key, paged; type narrows it', async () => {
       const api = await brainWithKey(server);
       const empty = assertShape(ObjectPage, (await api.get('/brains/b/objects')).body);

@@ -219,6 +219,29 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.match(String(ctx.message), /^budget\.tokens: /);
     });
 
+    it("a fact's number a double would not keep exactly is refused naming the field; as a string it is kept", async () => {
+      const api = await brainWithKey(server);
+      const fact = (value: string) =>
+        `{"content":{"kind":"fact","subject":"account","predicate":"number","value":${value}}}`;
+      const e = assertError(
+        await api.post('/brains/b/records', fact('12345678901234567890')),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(
+        String(e.message),
+        /^content\.value: 12345678901234567890 would not be kept exactly: JSON numbers are read as IEEE 754 doubles, which hold it only as 12345678901234567000; send it as a string/,
+      );
+      const listed = (await api.get<{ data: unknown[] }>('/brains/b/records')).body;
+      assert.equal(listed.data.length, 0, 'nothing was written');
+      const { record } = await remember(api, 'b', fact('"12345678901234567890"'));
+      const kept = (await api.get(`/brains/b/records/${record.id}`)).text;
+      assert.ok(kept.includes('"value":"12345678901234567890"'), kept);
+      const exact = await remember(api, 'b', fact('0.1'));
+      assert.equal((exact.record.content as { value: unknown }).value, 0.1);
+    });
+
     it('malformed JSON and empty bodies are invalid_request_body; non-JSON is 415 unsupported_media_type; +json is accepted', async () => {
       const api = await brainWithKey(server);
       assertError(
