@@ -21,15 +21,46 @@ export async function answerMcp(
     enableJsonResponse: true,
   });
   await server.connect(transport);
-  guardToolCalls(transport);
+  const body = recordedBody(request);
+  guardToolCalls(transport, body.text);
   try {
-    const res = await transport.handleRequest(request);
+    const res = await transport.handleRequest(body.request);
     if (res.status < 400) return res;
     throw await asMnemoError(res);
   } finally {
     // Stateless: nothing outlives the request (the JSON response is complete by now).
     await server.close();
   }
+}
+
+/**
+ * The request with its body kept as the transport reads it, so that the guard can read a tool's
+ * arguments as they were written (a number's digits, which JSON.parse does not keep). The transport
+ * still reads, limits and parses the body itself: its refusals stay its own.
+ */
+function recordedBody(request: Request): { request: Request; text: () => string | undefined } {
+  if (!request.body) return { request, text: () => undefined };
+  const chunks: Uint8Array[] = [];
+  const kept = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        chunks.push(chunk);
+        out.enqueue(chunk);
+      },
+    }),
+  );
+  let text: string | undefined;
+  return {
+    request: new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: kept,
+      signal: request.signal,
+      duplex: 'half',
+    } as RequestInit),
+    // Read once the transport has parsed the whole body, which it has before it delivers a message.
+    text: () => (text ??= Buffer.concat(chunks).toString('utf8')),
+  };
 }
 
 /**

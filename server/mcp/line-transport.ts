@@ -29,6 +29,8 @@ export class LineTransport implements Transport {
   private discarding = false;
   private closed = false;
   private ended = false;
+  /** The line the message being delivered came in, while it is delivered (tool-call-params.ts). */
+  currentLine: string | undefined;
   /** Ids of requests read and not yet answered. */
   private readonly pending = new Set<string | number>();
   private drainTimer: NodeJS.Timeout | undefined;
@@ -104,10 +106,13 @@ export class LineTransport implements Transport {
     const message = parsed.data;
     if (isJSONRPCRequest(message)) this.pending.add(message.id);
     try {
+      this.currentLine = line;
       this.onmessage?.(message);
     } catch (e) {
       if (isJSONRPCRequest(message)) this.settle(message.id);
       this.onerror?.(e as Error);
+    } finally {
+      this.currentLine = undefined;
     }
     // A cancelled request is never answered (MCP): nothing is owed for it any more.
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {

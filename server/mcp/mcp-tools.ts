@@ -65,6 +65,8 @@ interface ToolSpec<S extends z.ZodRawShape> {
 
 interface McpTool {
   readonly name: string;
+  /** What its arguments must be. */
+  readonly schema: z.ZodType;
   readonly definition: Tool;
   call: (port: MemoryPort, args: Record<string, unknown>) => Promise<CallToolResult>;
 }
@@ -84,6 +86,7 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
   let definition: Tool | null = null;
   return {
     name,
+    schema,
     get definition() {
       definition ??= {
         name,
@@ -243,6 +246,10 @@ const tools: McpTool[] = [
   }),
 ];
 const byName = new Map(tools.map((t) => [t.name, t]));
+
+/** The schema of a tool's arguments, for a check made before the tool runs; undefined for no such tool. */
+export const toolArguments = (name: unknown): z.ZodType | undefined =>
+  typeof name === 'string' ? byName.get(name)?.schema : undefined;
 
 /** An MCP server over one Brain. */
 export function createMcpServer(port: MemoryPort): Server {

@@ -116,7 +116,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   const server = createMcpServer(clientPort(client, identity.brain));
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
-  guardToolCalls(transport);
+  guardToolCalls(transport, () => transport.currentLine);
   o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
   return closed;
 }

@@ -320,6 +320,43 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.ok(!records.data.some((r) => JSON.stringify(r.content).includes('parrot')));
   });
 
+  test('tools/call with a number a double would not keep is -32602 naming the field, alone or in a batch; nothing is stored', async () => {
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+    const call = (id: number, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"remember","arguments":${args}}}`;
+    const fact = (value: string) =>
+      `{"content":{"kind":"fact","subject":"Ana","predicate":"account_number","value":${value}}}`;
+    const res = await rawPost({ authorization: `Bearer ${key}` }, call(13, fact('12345678901234567890')));
+    const body = res.body as { error?: { code: number; message: string } };
+    assert.equal(body.error?.code, -32602, JSON.stringify(body));
+    assert.equal(
+      body.error!.message,
+      'Invalid params: params.arguments.content.value: 12345678901234567890 would not be kept exactly: ' +
+        'JSON numbers are read as IEEE 754 doubles, which hold it only as 12345678901234567000; ' +
+        'send it as a string to keep every digit',
+    );
+    // In a batch, each request is read for its own arguments: the number of another is not its problem.
+    const batch = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `[${call(14, fact('"12345678901234567890"'))},${call(15, fact('9007199254740993'))}]`,
+    });
+    const answers = (await batch.json()) as { id: number; result?: unknown; error?: { message: string } }[];
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    assert.ok(byId.get(14)?.result, JSON.stringify(answers));
+    assert.match(
+      byId.get(15)!.error!.message,
+      /^Invalid params: params\.arguments\.content\.value: 9007199254740993 /,
+    );
+    const records = await engine.listRecords({ project: 'acme', env: 'test' }, 'notes', { limit: 200 });
+    const values = records.data.flatMap((r) => (r.content.kind === 'fact' ? [r.content.value] : []));
+    assert.deepEqual(values, ['12345678901234567890'], 'only the string was written');
+  });
+
   test('a revoked key is refused on its next request', async () => {
     const { key, record: entry } = await registry.create({ env: 'test', project: 'acme', brain: 'notes' });
     assert.equal((await rawPost({ authorization: `Bearer ${key}` })).status, 200);

@@ -75,7 +75,10 @@ describe('mnemo mcp (stdio bridge)', () => {
           method: 'tools/call',
           params: { name: 'remember', arguments: { content: 'Sam takes the 7:40 train on Mondays.' } },
         }) +
-        line({ id: 3, method: 'tools/call', params: { name: 'recall', arguments: 'rec_x' } }),
+        line({ id: 3, method: 'tools/call', params: { name: 'recall', arguments: 'rec_x' } }) +
+        // As sent: JSON.stringify could not write a number a double does not hold.
+        '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"remember","arguments":' +
+        '{"content":{"kind":"fact","subject":"Sam","predicate":"card","value":12345678901234567890}}}}\n',
     );
     assert.equal(await exited, 0);
     const answers = out
@@ -84,11 +87,16 @@ describe('mnemo mcp (stdio bridge)', () => {
       .map(
         (l) => JSON.parse(l) as { id: number; result?: unknown; error?: { code: number; message: string } },
       );
-    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3]);
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3, 4]);
     const byId = new Map(answers.map((a) => [a.id, a]));
     assert.match(JSON.stringify(byId.get(2)!.result), /rec_/, 'the write was answered with its Record');
     assert.equal(byId.get(3)!.error?.code, -32602, 'arguments that are not an object: invalid params');
     assert.match(byId.get(3)!.error!.message, /^Invalid params: params\.arguments: /);
+    assert.equal(byId.get(4)!.error?.code, -32602, 'a number a double would not keep: invalid params');
+    assert.match(
+      byId.get(4)!.error!.message,
+      /^Invalid params: params\.arguments\.content\.value: 12345678901234567890 would not be kept exactly: .*send it as a string/,
+    );
   });
 
   test('an SDK client remembers and recalls through the bridge', async () => {

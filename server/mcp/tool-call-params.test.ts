@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { inexactArgumentProblem } from './tool-call-params.ts';
+
+const asRequest = (raw: string, at?: number) => {
+  const parsed = JSON.parse(raw) as JSONRPCRequest | JSONRPCRequest[];
+  return Array.isArray(parsed) ? parsed[at!]! : parsed;
+};
+
+test("a number of a tool's arguments that a double would not keep is named; one elsewhere in the request is not", () => {
+  const fact =
+    '{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"remember",' +
+    '"arguments":{"content":{"kind":"fact","subject":"s","predicate":"p","value":9007199254740993}}}}';
+  assert.equal(
+    inexactArgumentProblem(fact, asRequest(fact)),
+    'params.arguments.content.value: 9007199254740993 would not be kept exactly: JSON numbers are read ' +
+      'as IEEE 754 doubles, which hold it only as 9007199254740992; send it as a string to keep every digit',
+  );
+  const id = '{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"x"}}';
+  assert.equal(inexactArgumentProblem(id, asRequest(id)), null, "the id is the protocol's, not an argument");
+});
+
+test('a field that takes only a number is not told to send a string', () => {
+  const raw =
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_memories",' +
+    '"arguments":{"limit":10.000000000000000001}}}';
+  assert.equal(
+    inexactArgumentProblem(raw, asRequest(raw)),
+    'params.arguments.limit: 10.000000000000000001 would not be kept exactly: JSON numbers are read as ' +
+      'IEEE 754 doubles, which hold it only as 10',
+  );
+});
+
+test('in a batch, each request is read for its own arguments', () => {
+  const call = (id: number, value: string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"remember","arguments":{"content":` +
+    `{"kind":"fact","subject":"s","predicate":"p","value":${value}}}}}`;
+  const batch = `[${call(1, '1.5')},${call(2, '1e-400')}]`;
+  assert.equal(inexactArgumentProblem(batch, asRequest(batch, 0)), null);
+  assert.match(
+    inexactArgumentProblem(batch, asRequest(batch, 1)) ?? '',
+    /^params\.arguments\.content\.value: 1e-400 would not be kept exactly: .* only as 0;/,
+  );
+});
