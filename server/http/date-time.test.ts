@@ -89,3 +89,25 @@ test('a window whose since is later than its until is refused, naming since (Con
   const listed = (await list.json()) as { code: string; message: string };
   assert.match(listed.message, /since: must not be later than until/);
 });
+
+test("an offset's '+' sent unencoded in a query, read as a space, is refused saying to encode it as %2B", async () => {
+  const get = async (query: string) => {
+    const res = await fetch(`${base}/brains/b${query}`, { headers: auth });
+    return { status: res.status, body: (await res.json()) as { code?: string; message?: string } };
+  };
+  const plain = await get('/memories?as_of=2026-01-01T00:00:00+01:00');
+  assert.equal(plain.status, 400);
+  assert.equal(plain.body.code, 'invalid_request_body');
+  assert.equal(
+    plain.body.message,
+    `as_of: must be an RFC 3339 date-time with an offset, and "2026-01-01T00:00:00 01:00" has a space where its ` +
+      `offset's '+' would be: a URL query reads an unencoded '+' as a space, so encode it as %2B ` +
+      '(as_of=2026-01-01T00%3A00%3A00%2B01%3A00)',
+  );
+  const since = await get('/records?since=2026-01-01T00:00:00.5+05:30');
+  assert.match(since.body.message ?? '', /^since: .* encode it as %2B/);
+  assert.equal((await get('/memories?as_of=2026-01-01T00:00:00%2B01:00')).status, 200);
+  // A space that no '+' would mend is no date-time, said as before.
+  const other = await get('/memories?as_of=2026-01-01%2000:00:00Z');
+  assert.match(other.body.message ?? '', /^as_of: must be an RFC 3339 date-time with an offset, e\.g\./);
+});

@@ -1,6 +1,7 @@
 import { parseAccept } from 'hono/utils/accept';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context as HonoContext } from 'hono';
+import type * as z from 'zod';
 import type { Operation } from '../../engine/contract/operations.ts';
 import type { ErrorCode } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -73,7 +74,26 @@ function readQuery(c: HonoContext<AppEnv>, op: Operation): Record<string, unknow
       throw new MnemoError('invalid_request_body', `${shortened(k)}: ${refusedTextReason(v[0]!)}`);
     flat[k] = v[0]!;
   }
-  return op.query ? parseWith(op.query, flat, 'query') : {};
+  if (!op.query) return {};
+  for (const [k, v] of Object.entries(flat)) plusReadAsSpace(op.query.shape[k] as z.ZodType, k, v);
+  return parseWith(op.query, flat, 'query');
+}
+
+/**
+ * A query value refused as sent that would be taken with its space as '+': a date-time's offset
+ * (`as_of=2026-01-01T00:00:00+01:00`) sent unencoded, whose '+' the URL query read as a space. Only
+ * the client can tell, so it is told how to send it, not only that it is no date-time.
+ */
+function plusReadAsSpace(schema: z.ZodType, name: string, value: string): void {
+  if (!/^\S+ \d\d:\d\d$/.test(value) || schema.safeParse(value).success) return;
+  const meant = value.replace(' ', '+');
+  if (!schema.safeParse(meant).success) return;
+  throw new MnemoError(
+    'invalid_request_body',
+    `${shortened(name)}: must be an RFC 3339 date-time with an offset, and ${quoted(value)} has a space where ` +
+      `its offset's '+' would be: a URL query reads an unencoded '+' as a space, so encode it as %2B ` +
+      `(${shortened(name)}=${encodeURIComponent(meant)})`,
+  );
 }
 
 /** Nothing was sent: no length, or a zero one, and no chunked body. */
