@@ -40,14 +40,32 @@ describe('the remote of a pairing', () => {
     }
   });
 
-  it('refuses another scheme or a path that does not end in /v1', () => {
-    for (const remote of ['ftp://127.0.0.1/v1', 'https://mnemo.example.org/api', 'not a url']) {
+  it('refuses another scheme, a path that does not end in /v1, or no URL, naming what is wrong', () => {
+    for (const [remote, message] of [
+      // Plain http is allowed here: only /v1 is missing, and that is all that is said.
+      ['http://127.0.0.1:4100', "must end in /v1, the API's base: http://127.0.0.1:4100/v1"],
+      ['http://localhost:4100/', "must end in /v1, the API's base: http://localhost:4100/v1"],
+      ['https://mnemo.example.org/api', "must end in /v1, the API's base; its path is /api"],
+      ['ftp://127.0.0.1/v1', 'must be https (or plain http on a loopback host), not ftp:'],
+      [
+        'not a url',
+        "must be a URL: the hosted Mnemo's base, ending in /v1 (https://mnemo.example.org/v1; plain http on a loopback host only)",
+      ],
+    ]) {
       assert.deepEqual(
-        pairing(remote).error!.issues.map((i) => i.message),
-        ['must be an https URL ending in /v1'],
+        pairing(remote!).error!.issues.map((i) => i.message),
+        [message],
         remote,
       );
     }
+    // Both wrong: both said, the base named with https.
+    assert.deepEqual(
+      pairing('http://mnemo.example.org').error!.issues.map((i) => i.message),
+      [
+        'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)',
+        "must end in /v1, the API's base: https://mnemo.example.org/v1",
+      ],
+    );
   });
 });
 

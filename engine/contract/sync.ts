@@ -119,28 +119,37 @@ const remoteUrl = z
   .string()
   .max(2_000)
   .superRefine((v, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
     let u: URL;
     try {
       u = new URL(v);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
+      problem(
+        "must be a URL: the hosted Mnemo's base, ending in /v1 (https://mnemo.example.org/v1; plain http on a loopback host only)",
+      );
       return;
     }
     if (u.username !== '' || u.password !== '') {
       // fetch refuses a URL with credentials, so such a pairing could never run; and the URL is shown
       // back (the status, the check's messages) where a password must not be.
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must not hold a user name or password: the key goes in remote_key',
-      });
-    } else if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !/\/v1\/?$/.test(u.pathname)) {
-      ctx.addIssue({ code: 'custom', message: 'must be an https URL ending in /v1' });
-    } else if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+      problem('must not hold a user name or password: the key goes in remote_key');
+      return;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      problem(`must be https (or plain http on a loopback host), not ${u.protocol.slice(0, 20)}`);
+      return;
+    }
+    if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
       // The remote key and every shareable Record would cross the network in the clear.
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)',
-      });
+      problem('must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)');
+    }
+    // Said on its own: `http://127.0.0.1:4100` was told "must be an https URL", though only /v1 was missing.
+    if (!/\/v1\/?$/.test(u.pathname)) {
+      problem(
+        u.pathname === '/'
+          ? `must end in /v1, the API's base: ${u.protocol === 'http:' && !isLoopback(u.hostname) ? 'https:' : u.protocol}//${u.host}/v1`
+          : `must end in /v1, the API's base; its path is ${u.pathname.slice(0, 200)}`,
+      );
     }
   });
 

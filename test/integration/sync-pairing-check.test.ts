@@ -271,6 +271,15 @@ describe('pairing checks the remote before it stores anything', () => {
         `^mnemo sync: sync_remote_unavailable: remote: cannot reach http://127\\.0\\.0\\.1:${port}/v1 .*; nothing was paired or changed\\n$`,
       ),
     );
+    // The /v1 left out of a loopback URL: what is missing is said, not that http is not allowed.
+    const noV1 = await syncAdd(d, ['--brain', 'ana', '--remote', new URL(h.server.url).origin], {
+      MNEMO_REMOTE_KEY: h.key,
+    });
+    assert.equal(noV1.status, 1, noV1.stderr);
+    assert.equal(
+      noV1.stderr,
+      `mnemo sync: invalid_request_body: remote: must end in /v1, the API's base: ${h.server.url}\n`,
+    );
     const badKey = await syncAdd(d, [
       '--brain',
       'ana',
