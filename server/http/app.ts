@@ -57,10 +57,15 @@ const pageRegexes = pagePaths.map(
   (p) => new RegExp(`^${p.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`),
 );
 
-/** Methods a path answers to, for 405's Allow header; empty when the path does not exist. */
+/**
+ * Methods a path answers to, for 405's Allow header; empty when the path does not exist. Hono answers
+ * HEAD on every GET route (the GET's headers, no body), so HEAD is one of them wherever GET is.
+ */
 function allowedMethods(path: string): string[] {
-  if (pageRegexes.some((r) => r.test(path))) return ['GET'];
-  return [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
+  const methods = pageRegexes.some((r) => r.test(path))
+    ? ['GET']
+    : [...new Set(compiled.filter((c) => c.regex.test(path)).map((c) => c.op.method))];
+  return methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
 }
 
 /**

@@ -42,7 +42,7 @@ test('health answers GET only, and refuses cross-origin browser requests as ever
   assert.equal((await fetch(`${base}/health`, { method: 'POST' })).status, 401);
   const post = await fetch(`${base}/health`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
   assert.equal(post.status, 405);
-  assert.equal(post.headers.get('allow'), 'GET');
+  assert.equal(post.headers.get('allow'), 'GET, HEAD');
   assert.equal(((await post.json()) as { code: string }).code, 'http_405');
   const foreign = await fetch(`${base}/health`, { headers: { origin: 'https://evil.example' } });
   assert.equal(foreign.status, 403);

@@ -572,17 +572,33 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     after(() => server.close());
 
     it('unknown paths are http_404; wrong methods are http_405 with Allow', async () => {
-      const api = client(server, await freshKey(server));
+      const key = await freshKey(server);
+      const api = client(server, key);
       assertError(await api.get('/nothing/here'), 404, 'not_found', 'http_404');
-      const r = await api.call('PUT', '/brains');
-      assertError(r, 405, 'invalid_request', 'http_405');
-      assert.deepEqual(r.headers.get('allow')?.split(', ').sort(), ['GET', 'POST']);
-      const p = await api.call('PATCH', '/brains/b/records/rec_1');
-      assertError(p, 405, 'invalid_request', 'http_405');
-      assert.deepEqual(p.headers.get('allow')?.split(', ').sort(), ['DELETE', 'GET']);
-      const doc = await api.call('POST', '/openapi.json');
-      assertError(doc, 405, 'invalid_request', 'http_405');
-      assert.equal(doc.headers.get('allow'), 'GET');
+      // Raw: an answer to HEAD has no body for the client to read.
+      const send = async (method: string, path: string) => {
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
+        await res.arrayBuffer();
+        return res;
+      };
+      // Allow names every method the path answers to, HEAD (served wherever GET is) too, and no other.
+      const allowed = async (method: string, path: string, expected: string[]) => {
+        const r = await send(method, path);
+        assert.equal(r.status, 405, `${method} ${path}`);
+        if (method !== 'HEAD') assertError(await api.call(method, path), 405, 'invalid_request', 'http_405');
+        const allow = r.headers.get('allow')?.split(', ') ?? [];
+        assert.deepEqual([...allow].sort(), [...expected].sort(), `${method} ${path}`);
+        for (const m of allow)
+          assert.notEqual((await send(m, path)).status, 405, `${m} ${path} is served, as Allow says`);
+      };
+      await allowed('PUT', '/brains', ['GET', 'HEAD', 'POST']);
+      await allowed('PATCH', '/brains/b/records/rec_1', ['DELETE', 'GET', 'HEAD']);
+      await allowed('POST', '/openapi.json', ['GET', 'HEAD']);
+      await allowed('HEAD', '/brains/b/context', ['POST']);
       assertError(await api.get('/openapi.json/'), 404, 'not_found', 'http_404');
     });
 
