@@ -102,7 +102,7 @@ test("an offset's '+' sent unencoded in a query, read as a space, is refused say
     plain.body.message,
     `as_of: must be an RFC 3339 date-time with an offset, and "2026-01-01T00:00:00 01:00" has a space where its ` +
       `offset's '+' would be: a URL query reads an unencoded '+' as a space, so encode it as %2B ` +
-      '(as_of=2026-01-01T00%3A00%3A00%2B01%3A00)',
+      '(as_of=2026-01-01T00:00:00%2B01:00)',
   );
   const since = await get('/records?since=2026-01-01T00:00:00.5+05:30');
   assert.match(since.body.message ?? '', /^since: .* encode it as %2B/);

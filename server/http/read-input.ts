@@ -92,7 +92,7 @@ function plusReadAsSpace(schema: z.ZodType, name: string, value: string): void {
     'invalid_request_body',
     `${shortened(name)}: must be an RFC 3339 date-time with an offset, and ${quoted(value)} has a space where ` +
       `its offset's '+' would be: a URL query reads an unencoded '+' as a space, so encode it as %2B ` +
-      `(${shortened(name)}=${encodeURIComponent(meant)})`,
+      `(${shortened(name)}=${meant.replace('+', '%2B')})`,
   );
 }
 
