@@ -3,9 +3,12 @@
 // reporter's JSON to the file after --summary=. Started by scripts/test.mjs under its TypeScript loader
 // (`--import` scripts/test-loader.mjs), which every test file's process inherits.
 import { setMaxListeners } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { relative, resolve, sep } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import summaryReporter from './summary-reporter.mjs';
@@ -30,6 +33,53 @@ const events = run({
   concurrency: Number(option('concurrency') ?? 2),
   signal: cancel.signal,
   timeout: fileTimeoutMs,
+});
+// A bundled file (scripts/bundle-tests.mjs) is reported and timed as its source, and a failing test is
+// located in its source through the bundle's source map: a bundle's lines and names mean nothing to
+// whoever reads the report.
+const bundles = process.env.MNEMO_TEST_BUNDLES ? resolve(process.env.MNEMO_TEST_BUNDLES) : null;
+const inBundles = (file) => bundles !== null && resolve(file).startsWith(bundles + sep);
+const sources = new Map();
+/** The source a bundled test file was built from, or null (a chunk, or no such source). */
+function sourceOf(file) {
+  if (!sources.has(file)) {
+    const stem = relative(bundles, resolve(file)).replace(/\.mjs$/, '');
+    sources.set(file, ['.ts', '.tsx'].map((ext) => resolve(stem + ext)).find((f) => existsSync(f)) ?? null);
+  }
+  return sources.get(file);
+}
+const maps = new Map();
+/** Where a bundle's line and column (from 1) came from, by its inline source map, or null. */
+function originalPosition(file, line, column) {
+  if (!maps.has(file)) {
+    const text = readFileSync(file, 'utf8');
+    const url = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/.exec(text);
+    maps.set(file, url ? new SourceMap(JSON.parse(Buffer.from(url[1], 'base64').toString('utf8'))) : null);
+  }
+  const entry = maps.get(file)?.findEntry(line - 1, column - 1);
+  if (!entry?.originalSource) return null;
+  return {
+    file: fileURLToPath(new URL(entry.originalSource, pathToFileURL(resolve(file)))),
+    line: entry.originalLine + 1,
+    column: entry.originalColumn + 1,
+  };
+}
+events.on('data', (event) => {
+  const data = event.data;
+  if (!data?.file || !inBundles(data.file)) return;
+  const source = sourceOf(data.file);
+  if (source && typeof data.name === 'string' && resolve(data.name) === resolve(data.file))
+    data.name = relative('.', source);
+  const at =
+    event.type === 'test:fail' && data.line && data.column
+      ? originalPosition(data.file, data.line, data.column)
+      : null;
+  if (at) Object.assign(data, at);
+  else {
+    if (source) data.file = source;
+    delete data.line;
+    delete data.column;
+  }
 });
 const toSummary = new PassThrough({ objectMode: true });
 const toSpec = new PassThrough({ objectMode: true });

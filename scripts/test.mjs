@@ -247,12 +247,38 @@ async function preparePglite() {
   );
 }
 
+/**
+ * The test files bundled (scripts/bundle-tests.mjs): what each file runs as, its bundle or itself.
+ * Inside the checkout, so the packages the bundles import are found from where they are. Without
+ * bundles (`--no-bundle`, or the build failed) each file runs through the loader.
+ */
+const bundleDir = join('node_modules', '.cache', 'mnemo', `test-bundles-${process.pid}`);
+let runAs = new Map();
+async function bundleTestFiles() {
+  if (args.includes('--no-bundle')) return;
+  const started = Date.now();
+  process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
+  try {
+    const { bundleTests } = await import('./bundle-tests.mjs');
+    runAs = await bundleTests(files, bundleDir);
+  } catch (e) {
+    console.log(`test bundles: not built, the files run through the loader (${e.message})`);
+    return;
+  }
+  process.env.MNEMO_TEST_BUNDLES = resolve(bundleDir);
+  console.log(
+    `test bundles: ${runAs.size} of ${files.length} files (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}
+
 // The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster and the
-// browser start, the CLI is bundled and PGlite's data directories are made meanwhile.
+// browser start, the CLI and the test files are bundled and PGlite's data directories are made
+// meanwhile.
 await Promise.all([
   startSharedCluster(),
   startSharedBrowser(),
   buildTestCli(),
+  bundleTestFiles(),
   preparePglite(),
   onlyTests ? null : steps([['build ui', process.execPath, ['scripts/build-ui.mjs', '--force']]]),
 ]);
@@ -299,7 +325,7 @@ const status = await new Promise((done) => {
       'scripts/run-tests.mjs',
       '--concurrency=2',
       `--summary=${summaryFile}`,
-      ...files,
+      ...files.map((f) => runAs.get(f) ?? f),
     ],
     {
       stdio: 'inherit',
@@ -331,12 +357,11 @@ try {
   if (writeTimings && filters.length === 0)
     writeFileSync(committedTimings, `${JSON.stringify(sorted(seconds), null, 2)}\n`);
   // Where the suite's time goes (files run two at a time, so these add up to about twice the wall time).
-  const slowest = Object.entries(s.fileMs ?? {})
+  const slowest = Object.entries(seconds)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8);
   if (slowest.length > 0) console.log('slowest test files:');
-  for (const [file, ms] of slowest)
-    console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative('.', file)}`);
+  for (const [file, sec] of slowest) console.log(`  ${sec.toFixed(1).padStart(6)} s  ${file}`);
 } catch {
   failed += 1;
   console.log('FAILED: the test runner produced no summary');
