@@ -109,6 +109,11 @@ test("zod's own wording never reaches a message: sizes, articles, and everything
     message(ContextRequest, { query: 'x', budget: { ms: 60_001 } }),
     'budget.ms: must be at most 60000',
   );
+  // Past 2^53 it is past the field's own maximum too: that one clause says what to send.
+  assert.equal(
+    message(ContextRequest, { query: 'x', budget: { tokens: 12345678901234567890 } }),
+    'budget.tokens: must be at most 100000',
+  );
   assert.equal(
     message(ContextRequest, { query: 'x', filter: { sensitivity_lte: 5 } }),
     'filter.sensitivity_lte: must be a string or null, got an integer',

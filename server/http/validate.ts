@@ -276,6 +276,26 @@ function flatten(issues: z.core.$ZodIssue[], input: unknown): z.core.$ZodIssue[]
 }
 
 /**
+ * Of the bounds of one field that failed alike, the tightest: an integer past 2^53 fails both zod's
+ * safe-integer maximum and the field's own (`budget.tokens`), and only the field's says what to send.
+ */
+function tightestBounds(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const bound = (i: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall) =>
+    Number(i.code === 'too_big' ? i.maximum : i.minimum) * (i.code === 'too_big' ? 1 : -1);
+  const tightest = new Map<string, z.core.$ZodIssue>();
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') continue;
+    const key = `${issue.code} ${pathText(issue.path)}`;
+    const held = tightest.get(key) as typeof issue | undefined;
+    if (!held || bound(issue) < bound(held)) tightest.set(key, issue);
+  }
+  return issues.filter(
+    (i) =>
+      (i.code !== 'too_big' && i.code !== 'too_small') || tightest.get(`${i.code} ${pathText(i.path)}`) === i,
+  );
+}
+
+/**
  * The spec's validation message: `<field path>: <reason>`, one clause per problem. With the schema
  * that failed, a wrong type names everything the field accepts (`must be an integer or null`).
  */
@@ -285,7 +305,7 @@ export function validationMessage(
   root: string,
   schema: z.ZodType,
 ): string {
-  const clauses = flatten(error.issues, input)
+  const clauses = tightestBounds(flatten(error.issues, input))
     .slice(0, 5)
     .flatMap((issue) => {
       if (issue.code === 'unrecognized_keys') {
