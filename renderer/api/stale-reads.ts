@@ -1,9 +1,10 @@
 /**
- * Reads that failed while what they loaded stays on screen: the server could not be reached, or it
- * (or a proxy in its place) answered 5xx. Either is a failure of the moment, not an answer about the
- * data, so a background read again (a poll, a refetch) that meets one keeps the rows loaded before
- * (status.tsx's errorHidesData) and the app's banner says they may be out of date. A 4xx does replace
- * them: it says something about the data (a Brain forgotten, a key revoked).
+ * Reads that failed while what they loaded stays on screen: the server could not be reached, it (or a
+ * proxy in its place) answered 5xx, or it asked for fewer reads (429). Each is a failure of the moment,
+ * not an answer about the data, so a background read again (a poll, a refetch) that meets one keeps
+ * the rows loaded before (status.tsx's errorHidesData) and the app's banner says they may be out of
+ * date. Any other 4xx does replace them: it says something about the data (a Brain forgotten, a key
+ * revoked).
  */
 // The typed client itself, not ./client.ts: this module is React-free, for its tests under Node.
 import { httpStatus, isMnemoApiError, isProxyAnswer } from '../../server/client/index.ts';
@@ -13,14 +14,17 @@ export function isNetworkError(error: unknown): boolean {
   return isMnemoApiError(error) && error.code === 'network_error';
 }
 
-/** The server, or a proxy in its place, failed to answer (5xx). */
-export function isServerFailure(error: unknown): boolean {
-  return isMnemoApiError(error) && error.status >= 500;
+/**
+ * The server, or a proxy in its place, failed to answer (5xx), or asked for the reads to slow down
+ * (429): either passes, and says nothing about the data.
+ */
+export function isMomentaryFailure(error: unknown): boolean {
+  return isMnemoApiError(error) && (error.status >= 500 || error.status === 429);
 }
 
 /** Whether a read that failed so leaves the data it loaded before on screen, under the banner. */
 export function leavesDataStanding(error: unknown): boolean {
-  return isNetworkError(error) || isServerFailure(error);
+  return isNetworkError(error) || isMomentaryFailure(error);
 }
 
 /** The banner's words for such a failure. */
@@ -57,9 +61,9 @@ export function staleReads(onChange: (shown: unknown) => void) {
   };
   return {
     failed(error: unknown, read: ReadLike) {
-      // A first read that fails with a 5xx shows its own error where its rows would be; a lost
+      // A first read that fails with a 5xx or a 429 shows its own error where its rows would be; a lost
       // connection is said in the banner either way, as it concerns every read.
-      if (!isNetworkError(error) && !(isServerFailure(error) && read.state.data !== undefined)) return;
+      if (!isNetworkError(error) && !(isMomentaryFailure(error) && read.state.data !== undefined)) return;
       failing.delete(read.queryHash);
       failing.set(read.queryHash, error);
       publish();

@@ -15,10 +15,21 @@ const full = new MnemoApiError(503, {
   code: 'store_unavailable',
   message: 'The disk holding this Mnemo store is full: free some space there, then retry.',
 });
+const slowDown = new MnemoApiError(429, {
+  type: 'rate_limit',
+  code: 'too_many_requests',
+  message: 'Too many requests for this key: retry after 2 seconds.',
+});
 const gone = new MnemoApiError(404, { type: 'not_found', code: 'brain_not_found', message: 'brain_id: …' });
 
-test('a lost connection and any 5xx leave loaded data standing; an answer about the data does not', () => {
-  assert.deepEqual([network, proxy502, full, gone].map(leavesDataStanding), [true, true, true, false]);
+test('a lost connection, any 5xx and a 429 leave loaded data standing; an answer about the data does not', () => {
+  assert.deepEqual([network, proxy502, full, slowDown, gone].map(leavesDataStanding), [
+    true,
+    true,
+    true,
+    true,
+    false,
+  ]);
 });
 
 test("the banner says which failure, in the proxy's status or Mnemo's own words", () => {
