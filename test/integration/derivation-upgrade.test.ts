@@ -9,7 +9,7 @@ import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pg
 import { unitKilledMidway, waitForLockWaits } from '../../engine/adapters/postgres/testing/lock-waits.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
-import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import type { Claim, DerivableRecord, Deriver } from '../../engine/core/derive/deriver.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import type { Logger } from '../../engine/local/local-ctx.ts';
@@ -62,6 +62,21 @@ interface Logged {
   message: string;
   fields: Record<string, unknown>;
 }
+
+/**
+ * The rules of an older version that kept apart what today's admission joins: the statements of the
+ * Records `which` picks carry " (vN)", so the store is written with two Memories, and `unmarked` then
+ * takes the mark off, leaving the store as that version left it.
+ */
+const markedBy = (version: number, which: (record: DerivableRecord, c: Claim) => boolean): Deriver => ({
+  name: `rules-v${version}`,
+  derive: (record, ctx) =>
+    rules
+      .derive(record, ctx)
+      .map((c) => (which(record, c) ? { ...c, statement: `${c.statement} (v${version})` } : c)),
+});
+const unmarked = (version: number) =>
+  `UPDATE memories SET statement = replace(statement, ' (v${version})', ''), norm = replace(norm, ' (v${version})', '')`;
 
 function capture() {
   const lines: Logged[] = [];
@@ -485,13 +500,7 @@ for (const backend of [local, postgres])
       // As rules-v14 admitted them: the fact's value in other words was another value of the slot. The
       // store is written with the fact's words marked, so today's admission keeps them apart, and the
       // mark is then taken off.
-      const marked: Deriver = {
-        name: 'rules-v14',
-        derive: (record, ctx) =>
-          rules
-            .derive(record, ctx)
-            .map((c) => (record.content.kind === 'fact' ? { ...c, statement: `${c.statement} (v14)` } : c)),
-      };
+      const marked = markedBy(14, (record) => record.content.kind === 'fact');
       const at = '2024-01-01T00:00:00Z';
       let fact!: string;
       let sentence!: { record: string; memory: string };
@@ -521,9 +530,7 @@ for (const backend of [local, postgres])
         },
         marked,
       );
-      await store.sql(
-        `UPDATE memories SET statement = replace(statement, ' (v14)', ''), norm = replace(norm, ' (v14)', '')`,
-      );
+      await store.sql(unmarked(14));
       const aged = await store.open({ deriver: marked });
       try {
         await aged.idle();
@@ -557,13 +564,7 @@ for (const backend of [local, postgres])
     it('one phone number in two spellings at one instant, two values before, becomes one Memory', async () => {
       // As rules-v17 compared them: "555-0198" and "555 0198" were two numbers. The store is written with
       // the second marked, so today's admission keeps them apart, and the mark is then taken off.
-      const marked: Deriver = {
-        name: 'rules-v17',
-        derive: (record, ctx) =>
-          rules
-            .derive(record, ctx)
-            .map((c) => (record.text.includes('555 0198') ? { ...c, statement: `${c.statement} (v17)` } : c)),
-      };
+      const marked = markedBy(17, (record) => record.text.includes('555 0198'));
       const at = '2024-01-01T00:00:00Z';
       const texts = ['My number is 555-0198.', 'My number is 555 0198.'];
       const records: string[] = [];
@@ -578,9 +579,7 @@ for (const backend of [local, postgres])
         },
         marked,
       );
-      await store.sql(
-        `UPDATE memories SET statement = replace(statement, ' (v17)', ''), norm = replace(norm, ' (v17)', '')`,
-      );
+      await store.sql(unmarked(17));
       let first!: string;
       const aged = await store.open({ deriver: marked });
       try {
@@ -787,15 +786,7 @@ for (const backend of [local, postgres])
 
     it('two Memories of one key that an earlier pass left become the first one', async () => {
       // As a rules-v17 pass left a paraphrase written while it ran: both keyed alike, two Memories.
-      const marked: Deriver = {
-        name: 'rules-v17',
-        derive: (record, ctx) =>
-          rules
-            .derive(record, ctx)
-            .map((c) =>
-              c.statement === 'I really love hiking!' ? { ...c, statement: `${c.statement} (v17)` } : c,
-            ),
-      };
+      const marked = markedBy(17, (_, c) => c.statement === 'I really love hiking!');
       const texts = ['I love hiking.', 'I really love hiking!'];
       const records: string[] = [];
       const store = await writtenBy(
