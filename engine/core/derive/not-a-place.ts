@@ -46,8 +46,11 @@ export function isProduct(value: string): boolean {
   return products.has(first) && (words.length === 1 || !aloneOnly.has(first));
 }
 
-/** A web address's dot, between two letters ("Fly.io"): a place's abbreviation has a space after it. */
-const webAddress = /\p{L}\.\p{L}/u;
+/**
+ * A web address's dot, a letter before it and a lower-case one after ("Fly.io", "Monday.com"). A place's
+ * initials have a capital after each dot ("Washington D.C.", "L.A."), and other abbreviations a space.
+ */
+const webAddress = /\p{L}\.\p{Ll}/u;
 
 /** Words of software: a move told with them is one of tools ("we moved our app to …", "migrated"). */
 const softwareWords =

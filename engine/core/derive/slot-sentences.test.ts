@@ -120,6 +120,9 @@ test('a home is a place: a move to a tool, a service or a web address holds none
     ['We moved to Lisbon from London.', 'Lisbon'],
     ['I moved to Signal Hill.', 'Signal Hill'],
     ['I live in St. Louis.', 'St. Louis'],
+    // Initials, a capital after each dot, are no web address.
+    ['I live in Washington D.C.', 'Washington D.C'],
+    ['We moved to L.A. last year.', 'L.A'],
   ];
   for (const [s, value] of homes)
     assert.deepEqual(
