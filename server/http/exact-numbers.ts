@@ -76,6 +76,23 @@ export function firstInexactNumber(
   json: string,
   where: (path: (string | number)[]) => boolean = () => true,
 ): InexactNumber | null {
+  let first: InexactNumber | null = null;
+  eachInexactNumber(json, where, (found) => {
+    first = found;
+    return false;
+  });
+  return first;
+}
+
+/**
+ * Calls `found` with each number of a JSON text that a double does not keep exactly and whose path
+ * `where` accepts, in the order they are written, until it returns false.
+ */
+export function eachInexactNumber(
+  json: string,
+  where: (path: (string | number)[]) => boolean,
+  found: (n: InexactNumber) => boolean,
+): void {
   const stack: Frame[] = [];
   const pathOf = () => stack.map((f) => (f.array ? f.index : (JSON.parse(f.key ?? '""') as string)));
   let i = 0;
@@ -101,7 +118,7 @@ export function firstInexactNumber(
       const token = json.slice(i, end);
       if (!keptExactly(token)) {
         const path = pathOf();
-        if (where(path)) return { path, sent: token, kept: Number(token) };
+        if (where(path) && !found({ path, sent: token, kept: Number(token) })) return;
       }
       i = end;
     } else {
@@ -117,7 +134,6 @@ export function firstInexactNumber(
       i++;
     }
   }
-  return null;
 }
 
 /**

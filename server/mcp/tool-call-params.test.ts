@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { inexactArgumentProblem } from './tool-call-params.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { guardToolCalls, inexactArgumentProblem } from './tool-call-params.ts';
 
 const asRequest = (raw: string, at?: number) => {
   const parsed = JSON.parse(raw) as JSONRPCRequest | JSONRPCRequest[];
@@ -42,4 +43,40 @@ test('in a batch, each request is read for its own arguments', () => {
     inexactArgumentProblem(batch, asRequest(batch, 1)) ?? '',
     /^params\.arguments\.content\.value: 1e-400 would not be kept exactly: .* only as 0;/,
   );
+});
+
+test("a batch's text is read once for all its tool calls, not again for each", () => {
+  // 100 calls (the SDK's most in a batch), the first with a number a double would not keep: each call
+  // reading the whole text again made a 4 MB batch a hundred parses and scans of it.
+  const calls = Array.from(
+    { length: 100 },
+    (_, i) =>
+      `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"remember","arguments":` +
+      `{"content":{"kind":"fact","subject":"s","predicate":"p","value":${i === 0 ? '1e-400' : '1.5'}}}}}`,
+  );
+  const raw = `[${calls.join(',')}]`;
+  const messages = JSON.parse(raw) as JSONRPCMessage[];
+  const delivered: JSONRPCMessage[] = [];
+  const refused: JSONRPCMessage[] = [];
+  const transport = {
+    onmessage: (m: JSONRPCMessage) => void delivered.push(m),
+    send: (m: JSONRPCMessage) => Promise.resolve(void refused.push(m)),
+  } as unknown as Transport;
+  guardToolCalls(transport, () => raw);
+  const parse = JSON.parse;
+  let parses = 0;
+  JSON.parse = ((...a: Parameters<typeof parse>) => (parses++, parse(...a))) as typeof JSON.parse;
+  try {
+    for (const m of messages) transport.onmessage!(m);
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.deepEqual(
+    refused.map((m) => (m as { id: number }).id),
+    [0],
+  );
+  assert.equal(delivered.length, 99);
+  // One scan of the text (which decodes the four field names above the number) and one parse of the
+  // batch, to find the request by its id.
+  assert.ok(parses <= 5, `${parses} parses of the text or its field names`);
 });
