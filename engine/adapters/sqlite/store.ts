@@ -327,6 +327,15 @@ export function openStore(opts: OpenStoreOptions): Store {
       db.close();
     },
   };
-  if (leftLog) checkpoint();
+  // A log the disk or a reader keeps is tried again by checkpoint() itself. Anything else it meets (a
+  // damaged log) is the requests' to meet and answer as a damaged store's (store_unavailable): an open
+  // that threw here would leave the connection open and serve nothing.
+  if (leftLog) {
+    try {
+      checkpoint();
+    } catch {
+      // Left to the requests, as above.
+    }
+  }
   return store;
 }
