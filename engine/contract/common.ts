@@ -115,7 +115,7 @@ function isJson(v: unknown): boolean {
 export const JsonValue = z
   .unknown()
   // Only a number can fail it in a parsed body: JSON.parse reads one beyond a double's range as Infinity.
-  .refine(isJson, 'must be a JSON value, its numbers within ±1.8e308')
+  .refine(isJson, 'must be a JSON value, its numbers within the largest double (±1.7976931348623157e308)')
   .meta({
     id: 'JsonValue',
     description:

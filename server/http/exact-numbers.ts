@@ -146,7 +146,8 @@ export function inexactNumberMessage(found: InexactNumber, root = 'body', takesS
   const p = pathText(found.path);
   const field = root === 'body' ? p || root : p ? `${root}.${p}` : root;
   const sent = shortened(found.sent);
-  if (!Number.isFinite(found.kept)) return `${field}: ${sent} is beyond ±1.8e308, which no double holds`;
+  if (!Number.isFinite(found.kept))
+    return `${field}: ${sent} is beyond the largest double (±1.7976931348623157e308)`;
   return (
     `${field}: ${sent} would not be kept exactly: JSON numbers are read as IEEE 754 doubles, ` +
     `which hold it only as ${String(found.kept)}` +

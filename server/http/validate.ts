@@ -209,7 +209,8 @@ function expectedText(expected: string): string {
 function describe(v: unknown): string {
   if (v === null) return 'null';
   // JSON.parse reads 1e400 as Infinity: "must be a number, got a number" would say nothing.
-  if (typeof v === 'number' && !Number.isFinite(v)) return 'a number beyond ±1.8e308, which no double holds';
+  if (typeof v === 'number' && !Number.isFinite(v))
+    return 'a number beyond the largest double (±1.7976931348623157e308)';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'number' && Number.isInteger(v)) return 'an integer';
   return expectedText(typeof v);
