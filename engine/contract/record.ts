@@ -106,12 +106,22 @@ export const RecordSource = z
   .meta({ id: 'RecordSource' });
 export type RecordSource = z.infer<typeof RecordSource>;
 
+/**
+ * Source names a URL path cannot hold: forgetSource names the source in its path, where "." and ".."
+ * name another resource (`…/sources/..` is the Brain itself), so such a Record could not be erased.
+ */
+const pathlessNames = new Set(['.', '..']);
+
 export const RecordCreate = z
   .strictObject({
     content: z
       .union([text, TypedContent])
       .describe('A plain string is stored as a document and loses structure.'),
-    source: RecordSource.optional(),
+    source: RecordSource.refine((s) => s.name === undefined || !pathlessNames.has(s.name), {
+      path: ['name'],
+      message:
+        'must not be "." or "..": forgetSource names a source in its URL path, where these name another resource',
+    }).optional(),
     visibility: Visibility.optional(),
     occurred_at: DateTime.optional(),
   })

@@ -200,6 +200,12 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         ['"a string"', /^body: /],
         ['null', /^body: /],
         [{ content: 'x', extra: 1 }, /^extra: unknown field/],
+        // forgetSource could never name it: `…/sources/..` is the Brain's own path.
+        [
+          { content: 'x', source: { name: '..', external_id: 'x1' } },
+          /^source\.name: must not be "\." or "\.\."/,
+        ],
+        [{ content: 'x', source: { name: '.' } }, /^source\.name: must not be "\." or "\.\."/],
       ];
       for (const [body, message] of bad) {
         const e = assertError(
