@@ -143,7 +143,7 @@ const remoteUrl = z
       // The remote key and every shareable Record would cross the network in the clear.
       problem('must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)');
     }
-    // Said on its own: `http://127.0.0.1:4100` was told "must be an https URL", though only /v1 was missing.
+    // Each problem said on its own: `http://127.0.0.1:4100` lacks only /v1, and is told just that.
     if (!/\/v1\/?$/.test(u.pathname)) {
       problem(
         u.pathname === '/'

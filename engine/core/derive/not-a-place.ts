@@ -1,8 +1,8 @@
 /*
- * A home is a place. "Moved to" is said of tools as often as of cities: "We moved to Slack", "we moved
- * to Postgres last year" held the speaker's home, superseding where they live, and the Profile said
- * Ana lives in Slack. Nothing in a capitalised name's spelling tells "Slack" from "Lisbon", so a home is
- * read only when nothing in the sentence says the name is no place:
+ * A home is a place. "Moved to" is said of tools as often as of cities ("We moved to Slack", "we moved
+ * to Postgres last year"), and a tool read as a home would supersede where the speaker lives. Nothing
+ * in a capitalised name's spelling tells "Slack" from "Lisbon", so a home is read only when nothing in
+ * the sentence says the name is no place:
  * - it is, or opens with, the name of a product, a service or a technology that people move their work,
  *   chat, mail, code or data to (`products` below: the ones said of a move, not every brand);
  * - it is written as a web address is ("Fly.io", "Monday.com");
