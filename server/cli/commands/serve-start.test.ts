@@ -245,6 +245,25 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       assert.doesNotMatch(serve.stderr(), /could not be used/, 'refused before the database was tried');
     });
 
+    it('a database that cannot be reached at start is said once, as the start failing', async () => {
+      const serve = mnemo([
+        'serve',
+        '--engine',
+        'postgres',
+        '--port',
+        '0',
+        '--database-url',
+        'postgres://me@127.0.0.1:1/db',
+      ]);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null });
+      assert.match(
+        serve.stderr(),
+        /^mnemo: the database at postgres:\/\/me@127\.0\.0\.1:1\/db could not be used: /m,
+      );
+      assert.doesNotMatch(serve.stderr(), /derivation waits/, 'no outage of a server that never started');
+    });
+
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
       it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
         const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
