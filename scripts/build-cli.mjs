@@ -6,10 +6,11 @@
 // the command (MNEMO_TEST_CLI_BUNDLE). Every source file keeps its own import.meta.url, so paths found
 // beside a module (the reranker model, the embedding worker, the UI, benchmark clients) are the source
 // tree's, as when tsx runs it.
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { esmBanner, externalPackages } from './build-electron.mjs';
+import { ownImportMeta } from './own-import-meta.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,20 +20,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * so node_modules has them.
  */
 const filesBeside = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector'];
-
-const ownImportMeta = {
-  name: 'own-import-meta',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
-      const url = pathToFileURL(args.path).href;
-      const contents = readFileSync(args.path, 'utf8')
-        .replaceAll('import.meta.url', JSON.stringify(url))
-        .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
-      return { contents, loader: 'ts' };
-    });
-  },
-};
 
 /**
  * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
@@ -62,7 +49,7 @@ export async function buildCli(outFile) {
     format: 'esm',
     external: [...externalPackages, ...filesBeside],
     banner: { js: esmBanner },
-    plugins: [ownImportMeta],
+    plugins: [ownImportMeta(esbuild, /\.ts$/)],
     metafile: true,
     logLevel: 'warning',
     legalComments: 'none',

@@ -5,57 +5,10 @@
 // shared between the bundles in chunks, so a file is one import plus the chunks it uses.
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { ownImportMeta } from './own-import-meta.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** compilerOptions of a tsconfig with those of the files it extends beneath them. */
-function compilerOptions(file) {
-  const config = JSON.parse(readFileSync(file, 'utf8'));
-  const base = config.extends ? compilerOptions(join(dirname(file), config.extends)) : {};
-  return { ...base, ...config.compilerOptions };
-}
-
-/**
- * Every module keeps its own import.meta (url, dirname, filename), so what a test finds beside a source
- * (fixtures, workers, the checkout's scripts) is found where it is, as when the loader runs it. Replaced
- * as expressions (esbuild's define), never inside strings: a test may hold code for a child in one.
- */
-function ownImportMeta(esbuild) {
-  const options = {
-    ts: { loader: 'ts', tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'tsconfig.json')) } },
-    tsx: {
-      loader: 'tsx',
-      tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'renderer', 'tsconfig.json')) },
-    },
-    js: { loader: 'js' },
-  };
-  return {
-    name: 'own-import-meta',
-    setup(build) {
-      build.onLoad({ filter: /\.(?:ts|tsx|mjs|js)$/ }, async (args) => {
-        if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
-        const source = readFileSync(args.path, 'utf8');
-        const kind = args.path.endsWith('.tsx') ? 'tsx' : args.path.endsWith('.ts') ? 'ts' : 'js';
-        if (!source.includes('import.meta')) return { contents: source, loader: options[kind].loader };
-        const { code } = await esbuild.transform(source, {
-          ...options[kind],
-          format: 'esm',
-          target: `node${process.versions.node}`,
-          sourcemap: 'inline',
-          sourcesContent: false,
-          sourcefile: args.path,
-          define: {
-            'import.meta.url': JSON.stringify(pathToFileURL(args.path).href),
-            'import.meta.dirname': JSON.stringify(dirname(args.path)),
-            'import.meta.filename': JSON.stringify(args.path),
-          },
-        });
-        return { contents: code, loader: 'js' };
-      });
-    },
-  };
-}
 
 const ownName = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
 /**

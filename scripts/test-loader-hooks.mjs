@@ -3,19 +3,13 @@
 // import each other by their .ts names.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compilerOptions } from './own-import-meta.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, 'node_modules', '.cache', 'mnemo', 'ts');
 const typescript = /\.(?:ts|tsx|mts)$/;
-
-/** compilerOptions of tsconfig.json with those of the files it extends beneath them. */
-function compilerOptions(file) {
-  const config = JSON.parse(readFileSync(file, 'utf8'));
-  const base = config.extends ? compilerOptions(resolve(dirname(file), config.extends)) : {};
-  return { ...base, ...config.compilerOptions };
-}
 
 const esbuildVersion = JSON.parse(
   readFileSync(join(root, 'node_modules', 'esbuild', 'package.json'), 'utf8'),
