@@ -20,13 +20,17 @@ const runsAsItIs = (source) =>
   /\bimport\(\s*`/.test(source) || new RegExp(`(?:from|import\\()\\s*['"]${ownName}(?:/|['"])`).test(source);
 
 /**
- * Bundles the test files (paths from the checkout) into `outdir`, each at its own path with .mjs
+ * Bundles the test files (paths from the checkout; `sources`, their texts, when read already) into `outdir`, each at its own path with .mjs
  * (`engine/x.test.ts` → `outdir/engine/x.test.mjs`). Resolves to a Map from each bundled file to its
  * bundle; a file left out runs as it is.
  */
-export async function bundleTests(files, outdir) {
+export async function bundleTests(
+  files,
+  outdir,
+  sources = files.map((f) => readFileSync(join(root, f), 'utf8')),
+) {
   const esbuild = await import('esbuild');
-  const bundled = files.filter((f) => !runsAsItIs(readFileSync(join(root, f), 'utf8')));
+  const bundled = files.filter((_, i) => !runsAsItIs(sources[i]));
   rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,

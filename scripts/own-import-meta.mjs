@@ -13,6 +13,12 @@ export function compilerOptions(file) {
   return { ...base, ...config.compilerOptions };
 }
 
+/** The tsconfig a source is compiled with: the renderer's for .tsx (React's JSX), else the root's. */
+export function tsconfigFor(path) {
+  const file = path.endsWith('.tsx') ? join(root, 'renderer', 'tsconfig.json') : join(root, 'tsconfig.json');
+  return { compilerOptions: compilerOptions(file) };
+}
+
 /**
  * Every bundled module of ours (those `filter` matches, outside node_modules) keeps its own
  * import.meta (url, dirname, filename), so what it finds beside its source (fixtures, workers, the
@@ -22,11 +28,8 @@ export function compilerOptions(file) {
  */
 export function ownImportMeta(esbuild, filter = /\.(?:ts|tsx|mjs|js)$/) {
   const options = {
-    ts: { loader: 'ts', tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'tsconfig.json')) } },
-    tsx: {
-      loader: 'tsx',
-      tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'renderer', 'tsconfig.json')) },
-    },
+    ts: { loader: 'ts', tsconfigRaw: tsconfigFor('.ts') },
+    tsx: { loader: 'tsx', tsconfigRaw: tsconfigFor('.tsx') },
     js: { loader: 'js' },
   };
   return {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compilerOptions } from './own-import-meta.mjs';
+import { tsconfigFor } from './own-import-meta.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, 'node_modules', '.cache', 'mnemo', 'ts');
@@ -22,10 +22,10 @@ const options = {
   // better; the .ts files are there to show.
   sourcesContent: false,
   minifyWhitespace: true,
-  tsconfigRaw: { compilerOptions: compilerOptions(join(root, 'tsconfig.json')) },
 };
+const tsconfigs = { ts: tsconfigFor('.ts'), tsx: tsconfigFor('.tsx') };
 // Whatever changes the output changes the name it is kept under.
-const optionsKey = JSON.stringify([esbuildVersion, options]);
+const optionsKey = JSON.stringify([esbuildVersion, options, tsconfigs]);
 let esbuild;
 
 export async function load(url, context, nextLoad) {
@@ -40,7 +40,12 @@ export async function load(url, context, nextLoad) {
   } catch {
     esbuild ??= await import('esbuild');
     const loader = path.endsWith('.tsx') ? 'tsx' : 'ts';
-    ({ code } = await esbuild.transform(source, { ...options, loader, sourcefile: path }));
+    ({ code } = await esbuild.transform(source, {
+      ...options,
+      loader,
+      tsconfigRaw: tsconfigs[loader],
+      sourcefile: path,
+    }));
     // Written whole, then renamed: the files running beside this one may read it at any moment.
     mkdirSync(cacheDir, { recursive: true });
     const tmp = `${cached}.${process.pid}.tmp`;

@@ -260,7 +260,7 @@ async function bundleTestFiles() {
   process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
   try {
     const { bundleTests } = await import('./bundle-tests.mjs');
-    runAs = await bundleTests(files, bundleDir);
+    runAs = await bundleTests(files, bundleDir, sources);
   } catch (e) {
     console.log(`test bundles: not built, the files run through the loader (${e.message})`);
     return;

@@ -55,8 +55,8 @@ test('a bundled test file keeps its own import.meta and is reported, timed and l
   assert.equal(run.status, 1, run.stdout);
   assert.match(run.stdout, /✔ keeps its own import\.meta, and strings that name it/);
   // Located in the source, not the bundle, by the report and by the stack alike.
-  assert.match(run.stdout, /test at test\/support\/bundled\.fixture\.ts:12:1\n/);
-  assert.match(run.stdout, /at .*\/test\/support\/bundled\.fixture\.ts:13:10\)/);
+  assert.match(run.stdout, /test at test\/support\/bundled\.fixture\.ts:13:1\n/);
+  assert.match(run.stdout, /at .*\/test\/support\/bundled\.fixture\.ts:14:10\)/);
   assert.doesNotMatch(run.stdout, /bundled\.fixture\.mjs/);
   const counts = JSON.parse(readFileSync(summary, 'utf8')) as {
     passed: number;

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 test('keeps its own import.meta, and strings that name it', () => {
   assert.match(import.meta.url, /^file:\/\/.*\/test\/support\/bundled\.fixture\.ts$/);
   assert.match(import.meta.dirname, /\/test\/support$/);
+  assert.match(import.meta.filename, /\/test\/support\/bundled\.fixture\.ts$/);
   assert.equal('createRequire(import.meta.url)'.length, 30);
 });
 
