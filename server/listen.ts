@@ -256,7 +256,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
  * standard resolves `%2e%2e` as it does `..`). No route of this API has one, and resolving it would
  * answer for another resource than the one named: the parent of a source or a Record is its Brain.
  */
-export function hasDotSegment(target: string): boolean {
+function hasDotSegment(target: string): boolean {
   let path = target;
   const end = path.search(/[?#]/);
   if (end !== -1) path = path.slice(0, end);

@@ -35,7 +35,7 @@ export type { Logger } from './local-ctx.ts';
 export interface LocalEngineOptions {
   /** Directory of the store (mnemo.db and its WAL). The key never lives here. */
   dataDir: string;
-  /** Database key (see resolveDbKey). null = unencrypted, for diagnostics and secure-delete tests only. */
+  /** Database key (see locateDbKey). null = unencrypted, for diagnostics and secure-delete tests only. */
   dbKey: string | Buffer | null;
   deployment?: Deployment;
   /** Traces kept in memory (oldest evicted). Default 500. */
@@ -303,4 +303,4 @@ function engineOver(
   return engine;
 }
 
-export { locateDbKey, resolveDbKey } from '../adapters/sqlite/resolve-db-key.ts';
+export { locateDbKey } from '../adapters/sqlite/resolve-db-key.ts';

@@ -28,8 +28,6 @@ export function useClient(): MnemoClient {
   return client;
 }
 
-export { isNetworkError } from './stale-reads.ts';
-
 /** Errors worth retrying by the spec's guidance: internal and rate_limit, never the rest. */
 export function isRetryable(error: unknown): boolean {
   if (!isMnemoApiError(error)) return false;

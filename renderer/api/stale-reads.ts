@@ -18,7 +18,7 @@ export function isNetworkError(error: unknown): boolean {
  * The server, or a proxy in its place, failed to answer (5xx), or asked for the reads to slow down
  * (429): either passes, and says nothing about the data.
  */
-export function isMomentaryFailure(error: unknown): boolean {
+function isMomentaryFailure(error: unknown): boolean {
   return isMnemoApiError(error) && (error.status >= 500 || error.status === 429);
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Lane } from '../../engine/retrieve/lane.ts';
-import { locateDbKey, resolveDbKey } from '../../engine/local/index.ts';
+import { locateDbKey } from '../../engine/local/index.ts';
 import { filesContaining, key, open, tempDir, tenant } from './local-helpers.ts';
 
 describe('local engine: persistence and encryption at rest', () => {
@@ -91,12 +91,12 @@ describe('local engine: persistence and encryption at rest', () => {
     await engine.close();
   });
 
-  it('resolveDbKey: MNEMO_DB_KEY, else --db-key-file, else a 0600 key file created in the config dir', () => {
+  it('locateDbKey: MNEMO_DB_KEY, else --db-key-file, else a 0600 key file created in the config dir', () => {
     const dir = tempDir();
-    assert.equal(resolveDbKey({ env: { MNEMO_DB_KEY: 'from-env' }, configDir: dir }), 'from-env');
+    assert.equal(locateDbKey({ env: { MNEMO_DB_KEY: 'from-env' }, configDir: dir }).key, 'from-env');
     const file = join(dir, 'given.key');
     writeFileSync(file, 'from-file\n', { mode: 0o600 });
-    assert.equal(resolveDbKey({ env: {}, dbKeyFile: file, configDir: dir }), 'from-file');
+    assert.equal(locateDbKey({ env: {}, dbKeyFile: file, configDir: dir }).key, 'from-file');
     const configDir = join(dir, 'config', 'mnemo');
     const made = locateDbKey({ env: {}, configDir });
     assert.equal(made.source, 'generated');
@@ -105,7 +105,7 @@ describe('local engine: persistence and encryption at rest', () => {
     const again = locateDbKey({ env: {}, configDir });
     assert.deepEqual([again.source, again.key], ['config', made.key]);
     assert.throws(
-      () => resolveDbKey({ env: {}, dbKeyFile: join(dir, 'missing.key') }),
+      () => locateDbKey({ env: {}, dbKeyFile: join(dir, 'missing.key') }),
       /cannot read the database key file/,
     );
     assert.ok(!existsSync(join(dir, 'mnemo.db')));

@@ -60,14 +60,10 @@ export function newStoreKey(): string {
 
 /**
  * Finds the headless database key: MNEMO_DB_KEY, else the --db-key-file, else `db.key` in the user's
- * config directory, created (newStoreKey, mode 0600) on first use. The key is never kept
- * beside the database, so copying the data directory alone does not copy the means to read it.
+ * config directory, created (newStoreKey, mode 0600) on first use; and where it came from (for a
+ * startup log line). The key is never kept beside the database, so copying the data directory alone
+ * does not copy the means to read it.
  */
-export function resolveDbKey(opts: ResolveDbKeyOptions = {}): string {
-  return locateDbKey(opts).key;
-}
-
-/** resolveDbKey, also saying where the key came from (for a startup log line). */
 export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
   const env = opts.env ?? process.env;
   const fromEnv = env.MNEMO_DB_KEY;

@@ -19,24 +19,24 @@ export interface CorrectionCandidate {
 }
 
 /** How a fallback found the Memory it corrects. */
-export type FallbackMatch = { by: 'slot' | 'closest_statement'; lineage: string };
+type FallbackMatch = { by: 'slot' | 'closest_statement'; lineage: string };
 
 /**
  * How alike two statements must be, by their words (wordOverlap), to take one for the other: the same
  * words in other punctuation or order (1), or a word or two of a short statement changed. A Memory that
  * says much more than what was corrected is not taken: correcting it would drop the rest.
  */
-export const closeEnough = 0.6;
+const closeEnough = 0.6;
 
 /** A statement's words as matching compares them: normalised as statements are, letters and digits only. */
-export function statementWords(s: string): string[] {
+function statementWords(s: string): string[] {
   return normalizeStatement(s)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w !== '');
 }
 
 /** Whether the words of `phrase` (at least one) stand together, in order, among `words`. */
-export function saysPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+function saysPhrase(words: readonly string[], phrase: readonly string[]): boolean {
   if (phrase.length === 0) return false;
   for (let i = 0; i + phrase.length <= words.length; i++)
     if (phrase.every((w, j) => words[i + j] === w)) return true;
@@ -44,7 +44,7 @@ export function saysPhrase(words: readonly string[], phrase: readonly string[]):
 }
 
 /** The share of their words two statements have in common (Jaccard's index of their sets of words). */
-export function wordOverlap(a: string, b: string): number {
+function wordOverlap(a: string, b: string): number {
   const x = new Set(statementWords(a));
   const y = new Set(statementWords(b));
   if (x.size === 0 || y.size === 0) return 0;

@@ -40,7 +40,7 @@ const products = new Set(
 const aloneOnly = new Set(['signal', 'box']);
 
 /** Whether a capitalised name is, or opens with, a product's name (`products`). */
-export function isProduct(value: string): boolean {
+function isProduct(value: string): boolean {
   const words = value.toLowerCase().split(/\s+/u);
   const first = words[0]!;
   return products.has(first) && (words.length === 1 || !aloneOnly.has(first));

@@ -26,7 +26,7 @@ function phoneDigits(value: string): string {
  * number written as one is its digits (phoneDigits). Null for any other words (a person's correction in
  * their own words): those are compared whole.
  */
-export function slotValue(s: SlotStatement): string | null {
+function slotValue(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
   const forms = [
     `${s.subject} ${humanizePredicate(s.predicate)}: `,
