@@ -157,31 +157,21 @@ export async function openPostgresEngine(
 ): Promise<{ engine: Engine; registry: KeyRegistryPort; semantic: { on: boolean; reason: string | null } }> {
   const { openPostgresStorage } = await import('./adapters/postgres/storage.ts');
   const { createPostgresEngine } = await import('./hosted/index.ts');
-  // An outage is said once the storage is open: a database that cannot be used at start is the start's
-  // failure, said once by the caller, not an outage that "derivation waits" out.
-  let opened = false;
-  let saidLost = false;
   const storage =
     'url' in where
       ? await openPostgresStorage(where.url, {
           ...(where.poolSize ? { poolSize: where.poolSize } : {}),
           ...(where.tracesPerBrain !== undefined ? { tracesPerBrain: where.tracesPerBrain } : {}),
           reachability: {
-            lost: (e) => {
-              if (!opened) return;
-              saidLost = true;
+            lost: (e) =>
               options.logger?.warn(
                 'the database cannot be reached: requests that need it fail and derivation waits until it is back',
                 { error: String(e) },
-              );
-            },
-            back: (downMs) => {
-              if (!saidLost) return;
-              saidLost = false;
+              ),
+            back: (downMs) =>
               options.logger?.info('the database is reachable again', {
                 after_s: Math.round(downMs / 100) / 10,
-              });
-            },
+              }),
             busy: (failed, cause) =>
               options.logger?.warn(
                 `${(cause as Error).message}: requests failed with store_unavailable; the database is slow, or the pool is too small for this process's load (MNEMO_PG_POOL_SIZE)`,
@@ -196,7 +186,6 @@ export async function openPostgresEngine(
           },
         })
       : await where.open();
-  opened = true;
   try {
     const engine = await createPostgresEngine({ ...options, storage });
     return { engine, registry: storage.keys, semantic: storage.semantic };

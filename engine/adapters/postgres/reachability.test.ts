@@ -31,7 +31,7 @@ test('an outage is told once and its end once; a busy pool at most once a minute
       back: (ms) => told.push(`back after ${ms}`),
       busy: (n, cause) => told.push(`busy ${n}: ${(cause as Error).message}`),
     },
-    () => clock,
+    { now: () => clock },
   );
   const attempt = () => db.query('SELECT 1').catch(() => {});
 
@@ -61,4 +61,24 @@ test('an outage is told once and its end once; a busy pool at most once a minute
   await db.ping(100);
   await attempt();
   assert.deepEqual(told, ['lost', 'back after 4500'], 'a ping that answers ends the outage too');
+});
+
+test('made unarmed, nothing is told until arm(); then an outage is', async () => {
+  const told: string[] = [];
+  const failing: { now: unknown } = { now: withCode('3D000') };
+  const db = watchReachability(
+    scripted(failing),
+    { lost: () => told.push('lost'), back: () => told.push('back') },
+    { armed: false },
+  );
+  await db.query('SELECT 1').catch(() => {});
+  failing.now = null;
+  await db.query('SELECT 1');
+  assert.deepEqual(told, [], 'a failure while opening is the open’s to say');
+  db.arm();
+  failing.now = withCode('ECONNREFUSED');
+  await db.query('SELECT 1').catch(() => {});
+  failing.now = null;
+  await db.query('SELECT 1');
+  assert.deepEqual(told, ['lost', 'back']);
 });

@@ -18,13 +18,15 @@ const busyEveryMs = 60_000;
 /**
  * `client`, telling `hooks` once when its calls start failing because the database cannot be reached
  * and once when a call succeeds again. Without it an outage showed only as each worker's retries and
- * each request's internal_error, and its end not at all.
+ * each request's internal_error, and its end not at all. Made `armed: false`, it tells nothing until
+ * `arm()`: a database that cannot be used while the storage opens is the open's failure, said by its
+ * caller once, not an outage.
  */
 export function watchReachability(
   client: PgClient,
   hooks: ReachabilityHooks,
-  now = () => Date.now(),
-): PgClient {
+  { now = () => Date.now(), armed = true }: { now?: () => number; armed?: boolean } = {},
+): PgClient & { arm(): void } {
   let downSince: number | null = null;
   let busyToldAt = -Infinity;
   let busySinceTold = 0;
@@ -38,6 +40,7 @@ export function watchReachability(
       }
       return out;
     } catch (e) {
+      if (!armed) throw e;
       if (downSince === null && unreachable(e)) {
         downSince = now();
         hooks.lost(e);
@@ -58,5 +61,8 @@ export function watchReachability(
     transaction: (work, options) => watched(() => client.transaction(work, options)),
     ping: (ms) => watched(() => client.ping(ms)),
     close: () => client.close(),
+    arm: () => {
+      armed = true;
+    },
   };
 }

@@ -129,9 +129,14 @@ export async function openPostgresStorage(
   options: PostgresStorageOptions & { poolSize?: number; reachability?: ReachabilityHooks } = {},
 ): Promise<PostgresStorage> {
   const pool = connectPostgres(url, { max: options.poolSize ?? 10 });
-  const client = options.reachability ? watchReachability(pool, options.reachability) : pool;
+  const watched = options.reachability
+    ? watchReachability(pool, options.reachability, { armed: false })
+    : null;
+  const client = watched ?? pool;
   try {
-    return await postgresStorageOver(client, options);
+    const storage = await postgresStorageOver(client, options);
+    watched?.arm();
+    return storage;
   } catch (e) {
     await client.close();
     const err = new Error(`the database at ${shownUrl(url)} could not be used: ${(e as Error).message}`);
