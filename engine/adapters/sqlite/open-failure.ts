@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { storeFileName } from './store.ts';
+import { storeFileName } from './store-file-name.ts';
 
 const sqliteCode = (e: unknown): string => {
   const code = (e as { code?: unknown } | null)?.code;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { storeUnavailableError } from '../../errors/store-unavailable.ts';
 import { damagedStoreAdvice } from './open-failure.ts';
-import { storeFileName } from './store.ts';
+import { storeFileName } from './store-file-name.ts';
 
 /**
  * SQLite failures of the store rather than of a job: another connection holds the write lock (or wrote
@@ -14,6 +14,14 @@ export function storeFailure(e: unknown): boolean {
     typeof code === 'string' &&
     /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|PROTOCOL|INTERRUPT|CANTOPEN)(_|$)/.test(code)
   );
+}
+
+/**
+ * The disk, not the moment, stopped a checkpoint or a close: full, failing, read-only, out of memory.
+ * It passes: the checkpoint is retried, and the WAL holds every commit for the next open.
+ */
+export function diskFailure(code: string): boolean {
+  return /^SQLITE_(FULL|IOERR|NOMEM|READONLY|CANTOPEN)(_|$)/.test(code);
 }
 
 /** The store's disk is full: SQLite's SQLITE_FULL, or ENOSPC from syncing the WAL (wal-sync.ts). */

@@ -4,6 +4,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { migrate } from './migrate.ts';
+import { diskFailure } from './store-failure.ts';
+import { storeFileName } from './store-file-name.ts';
 import { openDatabase, type Db } from './open-database.ts';
 import { createStoreMutex } from './store-mutex.ts';
 import { createWriteBatches } from './write-batches.ts';
@@ -80,13 +82,7 @@ export interface OpenStoreOptions {
   onLogEmptied?: (message: string) => void;
 }
 
-/**
- * The disk, not the moment, stopped a checkpoint: full, failing, read-only, out of memory (as
- * store-failure.ts's storeFailure, which imports this module). It passes; the checkpoint is retried.
- */
-const diskFailure = (code: string) => /^SQLITE_(FULL|IOERR|NOMEM|READONLY|CANTOPEN)(_|$)/.test(code);
-
-export const storeFileName = 'mnemo.db';
+export { storeFileName };
 
 /** Opens the encrypted store in dataDir, migrating it to the newest schema. */
 export function openStore(opts: OpenStoreOptions): Store {
@@ -319,7 +315,7 @@ export function openStore(opts: OpenStoreOptions): Store {
         // open reads them from it, then empties it. The connection is closed all the same, and the
         // close is a clean one.
         const code = String((e as { code?: unknown } | null)?.code ?? '');
-        if (!/^SQLITE_(FULL|IOERR)(_|$)/.test(code)) {
+        if (!diskFailure(code)) {
           db.close();
           throw e;
         }
