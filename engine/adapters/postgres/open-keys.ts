@@ -1,5 +1,6 @@
+import { pgBrains } from './brain-repository.ts';
 import { connectPostgres } from './client.ts';
-import type { KeyRegistryPort } from '../../ports/index.ts';
+import type { KeyRegistryPort, TenantRef } from '../../ports/index.ts';
 import { pgKeyRegistry } from './key-registry.ts';
 import { migrate } from './migrate.ts';
 
@@ -25,7 +26,7 @@ export function shownUrl(url: string): string {
 export async function openPostgresKeys(url: string): Promise<{
   registry: KeyRegistryPort;
   /** Whether the database holds this tenant's Brain of this id (`mnemo keys create --brain` asks). */
-  hasBrain(tenant: { project: string; env: string }, brainId: string): Promise<boolean>;
+  hasBrain(tenant: TenantRef, brainId: string): Promise<boolean>;
   close(): Promise<void>;
 }> {
   const client = connectPostgres(url, { max: 2 });
@@ -39,14 +40,7 @@ export async function openPostgresKeys(url: string): Promise<{
   }
   return {
     registry: pgKeyRegistry(client),
-    async hasBrain(tenant, brainId) {
-      const r = await client.query('SELECT 1 FROM brain_names WHERE project = $1 AND env = $2 AND id = $3', [
-        tenant.project,
-        tenant.env,
-        brainId,
-      ]);
-      return r.rows.length > 0;
-    },
+    hasBrain: async (tenant, brainId) => (await pgBrains(client).find(tenant, brainId)) !== null,
     close: () => client.close(),
   };
 }
