@@ -5,14 +5,14 @@
 import { createContext, useContext } from 'react';
 import {
   createMnemoClient,
-  httpStatus,
   isMnemoApiError,
   isProxyAnswer,
+  proxyStatus,
   type MnemoClient,
 } from '../../server/client/index.ts';
 
 export type { MnemoClient };
-export { httpStatus, isMnemoApiError, isProxyAnswer };
+export { isMnemoApiError, isProxyAnswer, proxyStatus };
 export { MnemoApiError } from '../../server/client/index.ts';
 
 export function makeClient(session: { baseUrl: string; apiKey: string }): MnemoClient {

@@ -7,7 +7,7 @@
  * revoked).
  */
 // The typed client itself, not ./client.ts: this module is React-free, for its tests under Node.
-import { httpStatus, isMnemoApiError, isProxyAnswer } from '../../server/client/index.ts';
+import { isMnemoApiError, isProxyAnswer, proxyStatus } from '../../server/client/index.ts';
 
 /** The server could not be reached at all: not an answer from it, and not its fault. */
 export function isNetworkError(error: unknown): boolean {
@@ -32,10 +32,9 @@ export function staleBanner(error: unknown): string {
   const loaded = 'what you see was loaded before and may be out of date.';
   if (!isMnemoApiError(error) || isNetworkError(error)) return `Mnemo cannot be reached: ${loaded}`;
   if (isProxyAnswer(error)) {
-    const statusText = typeof error.body.status_text === 'string' ? error.body.status_text : '';
     return (
       'The server could not be reached through its proxy, which answered ' +
-      `${httpStatus(error.status, statusText)} in Mnemo's place: ${loaded}`
+      `${proxyStatus(error)} in Mnemo's place: ${loaded}`
     );
   }
   // Mnemo's own words say what is wrong and what mends it (a full disk, a damaged store).

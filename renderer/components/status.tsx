@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { httpStatus, isMnemoApiError, isProxyAnswer } from '../api/client.ts';
+import { isMnemoApiError, isProxyAnswer, proxyStatus } from '../api/client.ts';
 import { leavesDataStanding } from '../api/stale-reads.ts';
 import { withFieldLabels } from '../field-labels.ts';
 
@@ -78,10 +78,7 @@ export function ErrorNotice({
   fields?: Readonly<Record<string, string>>;
 }) {
   if (isMnemoApiError(error) && isProxyAnswer(error)) {
-    const http = httpStatus(
-      error.status,
-      typeof error.body.status_text === 'string' ? error.body.status_text : '',
-    );
+    const http = proxyStatus(error);
     // Not Mnemo's answer: no Mnemo code or request id to show (`http_502` would be one the client made
     // up from the status), and the person needs to know the server is behind something that failed.
     return (

@@ -44,7 +44,7 @@ import { withRetry, type RetryOptions } from './retry.ts';
 import { parseEventStream, type StreamFrame } from './sse.ts';
 import { errorMessage } from '../../engine/core/shared/error-message.ts';
 
-export { MnemoApiError, httpStatus, isMnemoApiError, isProxyAnswer } from './mnemo-api-error.ts';
+export { MnemoApiError, httpStatus, isMnemoApiError, isProxyAnswer, proxyStatus } from './mnemo-api-error.ts';
 export type { RetryOptions } from './retry.ts';
 export type { StreamFrame } from './sse.ts';
 

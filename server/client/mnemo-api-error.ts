@@ -52,6 +52,11 @@ export function httpStatus(status: number, statusText: string): string {
   return `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
 }
 
+/** A proxy's answer's status as a person reads it: `HTTP 502 Bad Gateway`, with the reason it sent. */
+export function proxyStatus(e: MnemoApiError): string {
+  return httpStatus(e.status, typeof e.body.status_text === 'string' ? e.body.status_text : '');
+}
+
 /** Whether E is an answer without Mnemo's error shape (errorFromResponse): a proxy's, not the server's. */
 export function isProxyAnswer(e: MnemoApiError): boolean {
   return e.body.answered_by_proxy === true;
