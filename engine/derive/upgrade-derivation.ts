@@ -1,6 +1,7 @@
 import type {
   BrainUnitOfWork,
   CitedMemory,
+  MemoryVersionRow,
   Storage,
   UpgradeList,
   UpgradeRecord,
@@ -247,17 +248,28 @@ async function wordTwins(
     if (m.slot !== null || m.status !== 'active' || m.cause === 'correction' || lost.includes(m)) continue;
     const claim = claims.find((c) => states(c, m));
     if (!claim) continue;
-    const first = await uow.memories.sameStatement({
-      norm: m.norm,
-      subject: m.subject,
-      owner_state: m.owner_state,
-      owner_entity: m.owner_entity,
-    });
-    if (first === null || first === m.id) continue;
-    const earlier = await uow.memories.get(first);
+    const earlier = await keyHolder(uow, m, m.norm);
     if (earlier !== null && earlier.n < m.n) twins.push({ memory: m, claim });
   }
   return twins;
+}
+
+/**
+ * The Memory a claim keyed `key` finds for `m`'s subject and owner (sameStatement: the first written),
+ * when it is another than `m`, or null.
+ */
+async function keyHolder(
+  uow: BrainUnitOfWork,
+  m: CitedMemory,
+  key: string,
+): Promise<MemoryVersionRow | null> {
+  const id = await uow.memories.sameStatement({
+    norm: key,
+    subject: m.subject,
+    owner_state: m.owner_state,
+    owner_entity: m.owner_entity,
+  });
+  return id === null || id === m.id ? null : uow.memories.get(id);
 }
 
 /**
@@ -265,15 +277,8 @@ async function wordTwins(
  * still had its old key (a claim finds the first written, and `m` is not found by `key` yet), or null.
  */
 async function laterTwin(uow: BrainUnitOfWork, m: CitedMemory, key: string): Promise<string | null> {
-  const id = await uow.memories.sameStatement({
-    norm: key,
-    subject: m.subject,
-    owner_state: m.owner_state,
-    owner_entity: m.owner_entity,
-  });
-  if (id === null || id === m.id) return null;
-  const twin = await uow.memories.get(id);
-  return twin !== null && twin.n > m.n && twin.cause !== 'correction' ? id : null;
+  const twin = await keyHolder(uow, m, key);
+  return twin !== null && twin.n > m.n && twin.cause !== 'correction' ? twin.id : null;
 }
 
 /**
