@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { storeFileName } from '../../engine/adapters/sqlite/store.ts';
+import { until } from '../../engine/adapters/sqlite/testing.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { filesContaining, open, tempDir, tenant } from './local-helpers.ts';
 
@@ -23,12 +24,6 @@ function checkpointsOnAFullDisk(): () => void {
   return () => {
     proto.pragma = pragma;
   };
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(ok(), `${what} within ${ms} ms`);
 }
 
 const said = (text: string) => ({ content: { kind: 'message' as const, text, speaker: 'Ana' } });

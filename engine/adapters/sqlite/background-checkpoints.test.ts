@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startBackgroundCheckpoints } from './background-checkpoints.ts';
 import { cipherOf } from './open-database.ts';
 import { openStore, storeFileName, type Store } from './store.ts';
-import { chacha20StoreIn } from './testing.ts';
+import { chacha20StoreIn, until } from './testing.ts';
 
 function storeIn(key: string, opts: { chacha20?: boolean } = {}): { store: Store; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-bg-checkpoint-'));
@@ -36,14 +36,6 @@ async function running(key: string, intervalMs: number, opts: { chacha20?: boole
   });
   await until('the worker is ready', () => autocheckpoint(store) === 10_000);
   return { store, file, checkpoints };
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms`);
-    await sleep(20);
-  }
 }
 
 describe("the store's WAL checkpointed on another thread", () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { unlockDatabase } from './open-database.ts';
 import { openStore, storeFileName, type Store } from './store.ts';
+import { until } from './testing.ts';
 
 const walSize = (file: string) => statSync(`${file}-wal`).size;
 
@@ -74,15 +75,9 @@ describe('store checkpoint', () => {
     });
     reader.exec('COMMIT');
     reader.close();
-    const until = async (ok: () => boolean) => {
-      const deadline = Date.now() + 10_000;
-      while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    };
-    await until(() => refused >= 2);
-    assert.ok(refused >= 2, 'tried again after the full disk too');
+    await until('tried again after the full disk too', () => refused >= 2);
     full = false;
-    await until(() => walSize(file) === 0);
-    assert.equal(walSize(file), 0, 'emptied once there is room');
+    await until('emptied once there is room', () => walSize(file) === 0);
   });
 
   it("a forget's checkpoint on a full disk does not throw (the forget has committed): it is tried again", async () => {

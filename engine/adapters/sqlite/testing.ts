@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { after } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sqliteBrains } from './brain-repository.ts';
 import { migrate } from './migrate.ts';
 import { keyPragmas } from './open-database.ts';
@@ -77,5 +79,14 @@ export function chacha20StoreIn(dataDir: string, key: string): void {
     migrate(db);
   } finally {
     db.close();
+  }
+}
+
+/** Waits for `ok` (a background checkpoint, a retry on a timer), failing the test after `ms`. */
+export async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms`);
+    await sleep(20);
   }
 }
