@@ -199,9 +199,20 @@ async function writtenBy(
   return store;
 }
 
-async function reopened<T>(store: Store, fn: (engine: Engine, lines: Logged[]) => Promise<T>): Promise<T> {
+/** The statements of Brain b's contested Memories, sorted. */
+const contested = async (engine: Engine): Promise<string[]> =>
+  (await engine.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data
+    .map((m) => m.statement)
+    .sort();
+
+/** `fn` on the store opened (with today's rules, or `deriver`'s) once derivation has settled. */
+async function reopened<T>(
+  store: Store,
+  fn: (engine: Engine, lines: Logged[]) => Promise<T>,
+  deriver?: Deriver,
+): Promise<T> {
   const { lines, logger } = capture();
-  const engine = await store.open({ logger });
+  const engine = await store.open(deriver ? { logger, deriver } : { logger });
   try {
     await engine.idle();
     return await fn(engine, lines);
@@ -412,17 +423,17 @@ for (const backend of [local, postgres])
       const statements = async (engine: Engine, q: { contested?: 'true' } = {}) =>
         (await engine.listMemories(tenant, 'b', { limit: 100, ...q })).data.map((m) => m.statement).sort();
 
-      const aged = await store.open({ deriver: factsKeyedAsV8 });
-      try {
-        await aged.idle();
-        assert.deepEqual(
-          await statements(aged),
-          ['Ana lives in Porto', 'Ana works at BMW', 'me employer: Siemens', 'me home city: Lisbon'],
-          'the store as rules-v8 keyed it: two homes, two employers',
-        );
-      } finally {
-        await aged.close();
-      }
+      await reopened(
+        store,
+        async (aged) => {
+          assert.deepEqual(
+            await statements(aged),
+            ['Ana lives in Porto', 'Ana works at BMW', 'me employer: Siemens', 'me home city: Lisbon'],
+            'the store as rules-v8 keyed it: two homes, two employers',
+          );
+        },
+        factsKeyedAsV8,
+      );
 
       await reopened(store, async (engine, lines) => {
         assert.deepEqual(await statements(engine), ['Ana lives in Porto', 'Ana works at BMW']);
@@ -531,19 +542,17 @@ for (const backend of [local, postgres])
         marked,
       );
       await store.sql(unmarked(14));
-      const aged = await store.open({ deriver: marked });
-      try {
-        await aged.idle();
-        assert.deepEqual(
-          (await aged.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data
-            .map((m) => m.statement)
-            .sort(),
-          ['Ana lives in Lisbon', 'me home city: Lisbon'],
-          'the store as rules-v14 left it: a conflict of one value',
-        );
-      } finally {
-        await aged.close();
-      }
+      await reopened(
+        store,
+        async (aged) => {
+          assert.deepEqual(
+            await contested(aged),
+            ['Ana lives in Lisbon', 'me home city: Lisbon'],
+            'the store as rules-v14 left it: a conflict of one value',
+          );
+        },
+        marked,
+      );
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
@@ -581,20 +590,18 @@ for (const backend of [local, postgres])
       );
       await store.sql(unmarked(17));
       let first!: string;
-      const aged = await store.open({ deriver: marked });
-      try {
-        await aged.idle();
-        first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
-        assert.deepEqual(
-          (await aged.listMemories(tenant, 'b', { limit: 100, contested: 'true' })).data
-            .map((m) => m.statement)
-            .sort(),
-          ["Ana's phone number is 555 0198", "Ana's phone number is 555-0198"],
-          'the store as rules-v17 left it: a conflict of one number',
-        );
-      } finally {
-        await aged.close();
-      }
+      await reopened(
+        store,
+        async (aged) => {
+          first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
+          assert.deepEqual(
+            await contested(aged),
+            ["Ana's phone number is 555 0198", "Ana's phone number is 555-0198"],
+            'the store as rules-v17 left it: a conflict of one number',
+          );
+        },
+        marked,
+      );
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
@@ -692,16 +699,16 @@ for (const backend of [local, postgres])
            ELSE norm END`,
       );
       let ids: string[] = [];
-      const aged = await store.open({ deriver: marked });
-      try {
-        await aged.idle();
-        ids = await Promise.all(
-          records.map(async (id) => (await aged.getRecord(tenant, 'b', id)).memory_ids[0]!),
-        );
-        assert.equal(new Set(ids).size, 3, 'the store as rules-v15 left it: three Memories');
-      } finally {
-        await aged.close();
-      }
+      await reopened(
+        store,
+        async (aged) => {
+          ids = await Promise.all(
+            records.map(async (id) => (await aged.getRecord(tenant, 'b', id)).memory_ids[0]!),
+          );
+          assert.equal(new Set(ids).size, 3, 'the store as rules-v15 left it: three Memories');
+        },
+        marked,
+      );
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
@@ -805,14 +812,18 @@ for (const backend of [local, postgres])
         `UPDATE memories SET statement = replace(statement, ' (v17)', ''), norm = 'i love hik'`,
       );
       let first!: string;
-      const aged = await store.open({ deriver: marked });
-      try {
-        await aged.idle();
-        first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
-        assert.equal((await aged.listMemories(tenant, 'b', { limit: 100 })).data.length, 2, 'as it was left');
-      } finally {
-        await aged.close();
-      }
+      await reopened(
+        store,
+        async (aged) => {
+          first = (await aged.getRecord(tenant, 'b', records[0]!)).memory_ids[0]!;
+          assert.equal(
+            (await aged.listMemories(tenant, 'b', { limit: 100 })).data.length,
+            2,
+            'as it was left',
+          );
+        },
+        marked,
+      );
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
