@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { humanizePredicate } from '../../engine/contract/fact-line.ts';
-import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { RecordCreate } from '../../engine/contract/index.ts';
 import type { Deriver } from '../../engine/core/derive/deriver.ts';
 import { resolveOwner } from '../../engine/core/derive/resolve-owner.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import {
+  anaCurrent,
+  anaSaying,
+  convergeAna,
   hubAndTwoDevices,
   pairAnaOnBoth,
-  syncOk,
   writeTo,
   type HubAndDevices,
   type Node,
@@ -53,18 +55,9 @@ describe('a correction that reaches a side deriving its Records in other words',
   let b: Node;
   let nodes: HubAndDevices;
   const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
-  const sync = async (n: Node) => {
-    await syncOk(n, 'ana');
-    await n.server.engine.idle();
-  };
-  /** Every side, in turn, twice: what one side wrote has reached and been derived by the others. */
-  const converge = async () => {
-    for (const n of [a, b, a, b]) await sync(n);
-    await h.server.engine.idle();
-  };
-  const saying = async (n: Node, what: string): Promise<Memory[]> =>
-    (await n.client.listMemories('ana', { limit: 100 })).data.filter((m) => m.statement.includes(what));
-  const current = async (n: Node, what: string) => (await saying(n, what)).map((m) => m.statement).sort();
+  const converge = () => convergeAna(nodes);
+  const saying = anaSaying;
+  const current = anaCurrent;
   const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
 
   before(async () => {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { RecordCreate } from '../../engine/contract/index.ts';
 import {
   editStore,
+  anaCurrent,
+  anaSaying,
+  convergeAna,
   hubAndTwoDevices,
   pairAnaOnBoth,
-  syncOk,
   writeTo,
   type HubAndDevices,
   type Node,
@@ -17,21 +19,9 @@ describe('a correction of a Memory on a synced Brain', () => {
   let b: Node;
   let nodes: HubAndDevices;
   const write = (n: Node, body: RecordCreate) => writeTo(n, 'ana', body);
-  const sync = async (n: Node) => {
-    const s = await syncOk(n, 'ana');
-    await n.server.engine.idle();
-    return s;
-  };
-  /** Every side, in turn, twice: what one side wrote has reached and been derived by the others. */
-  const converge = async () => {
-    for (const n of [a, b, a, b]) await sync(n);
-    await h.server.engine.idle();
-  };
-  /** The Memories in force whose statement says `what`. */
-  const saying = async (n: Node, what = 'lives in'): Promise<Memory[]> =>
-    (await n.client.listMemories('ana', { limit: 100 })).data.filter((m) => m.statement.includes(what));
-  const current = async (n: Node, what = 'lives in') =>
-    (await saying(n, what)).map((m) => m.statement).sort();
+  const converge = () => convergeAna(nodes);
+  const saying = (n: Node, what = 'lives in') => anaSaying(n, what);
+  const current = (n: Node, what = 'lives in') => anaCurrent(n, what);
   const lives = (n: Node) => saying(n);
   const fact = (predicate: string, value: string): RecordCreate => ({
     content: { kind: 'fact', subject: 'Ana Lima', predicate, value },

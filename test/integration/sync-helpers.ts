@@ -4,7 +4,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { MnemoRecord, RecordCreate, SyncStatus } from '../../engine/contract/index.ts';
+import type { Memory, MnemoRecord, RecordCreate, SyncStatus } from '../../engine/contract/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { testStoreKey as dbKey } from '../../engine/adapters/sqlite/testing.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
@@ -159,6 +159,27 @@ export async function syncOk(n: Node, brain: string): Promise<SyncStatus> {
   assert.equal(s.last_error, null, `${n.name}: ${s.last_error}`);
   return s;
 }
+
+/** A sync run of Brain "ana" on `n` (syncOk), and what it pulled derived there. */
+async function syncAna(n: Node): Promise<SyncStatus> {
+  const s = await syncOk(n, 'ana');
+  await n.server.engine.idle();
+  return s;
+}
+
+/** Every device, in turn, twice: what one side wrote to Ana has reached and been derived by the others. */
+export async function convergeAna({ h, a, b }: HubAndDevices): Promise<void> {
+  for (const n of [a, b, a, b]) await syncAna(n);
+  await h.server.engine.idle();
+}
+
+/** Ana's Memories in force on `n` whose statement says `what`. */
+export const anaSaying = async (n: Node, what: string): Promise<Memory[]> =>
+  (await n.client.listMemories('ana', { limit: 100 })).data.filter((m) => m.statement.includes(what));
+
+/** anaSaying's statements, sorted. */
+export const anaCurrent = async (n: Node, what: string): Promise<string[]> =>
+  (await anaSaying(n, what)).map((m) => m.statement).sort();
 
 /**
  * A loopback proxy in front of a server that keeps every request body that passed through it, so a
