@@ -1,3 +1,4 @@
+import { quietRepeats } from '../core/shared/quiet-repeats.ts';
 import { allKinds } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
@@ -211,15 +212,12 @@ function engineOver(
   };
   // What the disk said goes to the log, which the caller's store_unavailable points to: once a
   // minute, as a full disk fails every write of an import.
-  let loggedAt = -Infinity;
-  const logStoreFailure = (e: unknown) => {
-    if (Date.now() - loggedAt < 60_000) return;
-    loggedAt = Date.now();
-    logger.error('the store cannot be written or read now; requests get store_unavailable', {
+  const quietError = quietRepeats((msg, fields) => logger.error(msg, fields));
+  const logStoreFailure = (e: unknown) =>
+    quietError('the store cannot be written or read now; requests get store_unavailable', {
       code: (e as { code?: unknown }).code,
       error: (e as Error).message,
     });
-  };
   // Writes queue index work by trigger (new Records, neighbours of forgotten ones): start it now, not
   // on a timer that would also wake an idle device four times a second.
   const writing = pendingWrites();
