@@ -17,18 +17,13 @@ export function questionsAfterAnswers(
 ): EvidencePassage[] {
   if (self === null) return [...evidence];
   const bySelf = (e: EvidencePassage) => e.speaker !== null && resolveOwner(e.speaker, self).state === 'self';
+  // The person's own statements, found once: each question is compared with these alone.
+  const answers = evidence.filter((a) => a.kind === 'message' && !a.asksOnly && bySelf(a));
   const answered = (q: EvidencePassage) =>
     q.asksOnly &&
     !bySelf(q) &&
-    evidence.some(
-      (a) =>
-        a.kind === 'message' &&
-        !a.asksOnly &&
-        bySelf(a) &&
-        a.thread === q.thread &&
-        Date.parse(a.occurredAt) >= Date.parse(q.occurredAt),
-    );
-  const last = evidence.filter(answered);
-  if (last.length === 0) return [...evidence];
-  return [...evidence.filter((e) => !last.includes(e)), ...last];
+    answers.some((a) => a.thread === q.thread && Date.parse(a.occurredAt) >= Date.parse(q.occurredAt));
+  const last = new Set(evidence.filter(answered));
+  if (last.size === 0) return [...evidence];
+  return [...evidence.filter((e) => !last.has(e)), ...last];
 }
