@@ -1,4 +1,7 @@
 // One tsc run per environment, so nothing of Node's reaches the renderer and no DOM type the rest.
+// The checker is TypeScript 7 (the native compiler, `typescript-native` in package.json): it checks
+// this project in a quarter of 5.9's CPU time. `typescript` 5.9 stays for typescript-eslint's parser,
+// which does not take 7.
 // engine/tsconfig.json and electron/tsconfig.json (for editors) are not run: the root project checks
 // the same files with the same options, and a run of its own would check the engine again.
 import { spawnSync } from 'node:child_process';
@@ -7,7 +10,7 @@ import { existsSync } from 'node:fs';
 const projects = ['tsconfig.json', 'renderer/tsconfig.json'];
 let failed = false;
 for (const project of projects.filter((p) => existsSync(p))) {
-  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project], {
+  const r = spawnSync(process.execPath, ['node_modules/typescript-native/bin/tsc', '-p', project], {
     stdio: 'inherit',
   });
   if (r.status !== 0) failed = true;
