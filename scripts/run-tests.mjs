@@ -75,8 +75,8 @@ events.on('data', (event) => {
       ? originalPosition(data.file, data.line, data.column)
       : null;
   if (at) Object.assign(data, at);
-  else {
-    if (source) data.file = source;
+  else if (source) {
+    data.file = source;
     delete data.line;
     delete data.column;
   }

@@ -8,12 +8,15 @@ export default async function* summaryReporter(source) {
   let failed = 0;
   let skipped = 0;
   const fileMs = {};
+  const testsMs = {};
   for await (const event of source) {
     // A file's own test (named by its path as given) completes once its process has exited.
     if (event.type === 'test:complete') {
       const { file, name, nesting, details } = event.data;
-      if (nesting === 0 && file && resolve(name) === file && typeof details?.duration_ms === 'number')
-        fileMs[file] = details.duration_ms;
+      if (nesting !== 0 || !file || typeof details?.duration_ms !== 'number') continue;
+      if (resolve(name) === file) fileMs[file] = details.duration_ms;
+      // A file that shared its process with others (scripts/test-groups.mjs) is timed by its tests.
+      else testsMs[file] = (testsMs[file] ?? 0) + details.duration_ms;
       continue;
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
@@ -25,5 +28,5 @@ export default async function* summaryReporter(source) {
     else if (event.type === 'test:pass') passed += 1;
     else failed += 1;
   }
-  yield `${JSON.stringify({ passed, failed, skipped, fileMs })}\n`;
+  yield `${JSON.stringify({ passed, failed, skipped, fileMs, testsMs })}\n`;
 }

@@ -254,6 +254,12 @@ async function preparePglite() {
  */
 const bundleDir = join('node_modules', '.cache', 'mnemo', `test-bundles-${process.pid}`);
 let runAs = new Map();
+/**
+ * What the run's processes run, slowest first: each file (its bundle, or itself), or a group of small
+ * bundled files sharing one process (scripts/test-groups.mjs; `--no-groups` runs each alone).
+ */
+let runList = null;
+let groupsRun = [];
 async function bundleTestFiles() {
   if (args.includes('--no-bundle')) return;
   const started = Date.now();
@@ -269,6 +275,18 @@ async function bundleTestFiles() {
   console.log(
     `test bundles: ${runAs.size} of ${files.length} files (${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
+  if (args.includes('--no-groups')) return;
+  const { groupSmallFiles, writeGroups } = await import('./test-groups.mjs');
+  const { groups, alone } = groupSmallFiles({ files, sources, runAs, known });
+  groupsRun = writeGroups(groups, runAs, join(bundleDir, 'groups'));
+  runList = [
+    ...alone.map((f) => ({ path: runAs.get(f) ?? f, seconds: known[f] ?? Infinity })),
+    ...groupsRun.map((g) => ({ path: g.path, seconds: g.seconds })),
+  ].sort((a, b) => b.seconds - a.seconds);
+  if (groupsRun.length > 0) {
+    const shared = groupsRun.reduce((n, g) => n + g.members.length, 0);
+    console.log(`test groups: ${shared} small files share ${groupsRun.length} processes`);
+  }
 }
 
 // The e2e tests serve dist/renderer, so the UI is built before any test starts; the cluster and the
@@ -325,7 +343,7 @@ const status = await new Promise((done) => {
       'scripts/run-tests.mjs',
       '--concurrency=2',
       `--summary=${summaryFile}`,
-      ...files.map((f) => runAs.get(f) ?? f),
+      ...(runList?.map((u) => u.path) ?? files.map((f) => runAs.get(f) ?? f)),
     ],
     {
       stdio: 'inherit',
@@ -344,9 +362,18 @@ try {
   passed += s.passed;
   failed += s.failed;
   skipped += s.skipped;
+  const inSeconds = (ms) => Math.round(ms / 100) / 10;
+  const groupPaths = new Set(groupsRun.map((g) => resolve(g.path)));
   const seconds = Object.fromEntries(
-    Object.entries(s.fileMs ?? {}).map(([file, ms]) => [relative('.', file), Math.round(ms / 100) / 10]),
+    Object.entries(s.fileMs ?? {})
+      .filter(([file]) => !groupPaths.has(resolve(file)))
+      .map(([file, ms]) => [relative('.', file), inSeconds(ms)]),
   );
+  // A file that shared a process is timed by its tests; one whose tests did not report keeps its time.
+  for (const file of groupsRun.flatMap((g) => g.members)) {
+    const ms = s.testsMs?.[resolve(file)];
+    if (ms !== undefined) seconds[file] = inSeconds(ms);
+  }
   const sorted = (t) =>
     Object.fromEntries(Object.entries(t).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
   mkdirSync(dirname(localTimings), { recursive: true });
