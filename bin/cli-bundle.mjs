@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** dist/cli's bundle and embedding worker when they are up to date with the checkout, else null. */
+/**
+ * dist/cli's bundle, its embedding worker and its folder (with the benchmark clients) when they are up
+ * to date with the checkout, else null.
+ */
 export function freshCliBundle(dir = join(root, 'dist', 'cli')) {
   let files;
   try {
@@ -24,5 +27,5 @@ export function freshCliBundle(dir = join(root, 'dist', 'cli')) {
     }
     if (st.size !== size || st.mtimeMs !== mtimeMs) return null;
   }
-  return { main: join(dir, 'main.mjs'), embedWorker: join(dir, 'embed-worker.mjs') };
+  return { main: join(dir, 'main.mjs'), embedWorker: join(dir, 'embed-worker.mjs'), dir };
 }

@@ -30,6 +30,8 @@ if (bundle === undefined) {
     bundle = fresh.main;
     // The embedding worker the server starts, bundled beside it (engine/embed/embed-worker-entry.mjs).
     process.env.MNEMO_EMBED_WORKER_BUNDLE ??= fresh.embedWorker;
+    // And the benchmarks' clients (server/bench/client-entry.mjs).
+    process.env.MNEMO_BENCH_CLIENT_BUNDLES ??= fresh.dir;
   }
 }
 let main;

@@ -21,6 +21,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const filesBeside = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector'];
 
+/** The benchmark clients bundled beside the command: through tsx, each took ~1.6 CPU s to start. */
+const benchClients = ['write-client', 'scale-client'];
+
 /**
  * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
  * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
@@ -38,6 +41,8 @@ export async function buildCli(outFile) {
     entryPoints: {
       [basename(outFile, '.mjs')]: 'server/cli/main.ts',
       'embed-worker': 'engine/embed/embed-worker.ts',
+      // The benchmarks' HTTP clients, each forked as a process of its own (server/bench/client-entry.mjs).
+      ...Object.fromEntries(benchClients.map((name) => [`bench-${name}`, `server/bench/${name}.ts`])),
     },
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -205,7 +205,8 @@ async function stopSharedBrowser() {
 /**
  * The `mnemo` command as one bundle for the tests that start it (dozens of times: a CPU second each
  * through tsx, a third of that bundled); bin/mnemo.mjs loads it when MNEMO_TEST_CLI_BUNDLE names it.
- * The embedding worker every server starts is bundled beside it (MNEMO_EMBED_WORKER_BUNDLE).
+ * The embedding worker every server starts and the benchmarks' clients are bundled beside it
+ * (MNEMO_EMBED_WORKER_BUNDLE, MNEMO_BENCH_CLIENT_BUNDLES).
  * Without it (no esbuild, or the build failed) they start it through tsx.
  */
 async function buildTestCli() {
@@ -215,10 +216,12 @@ async function buildTestCli() {
     const { buildCli: build } = await import('./build-cli.mjs');
     const { embedWorker } = await build(out);
     process.env.MNEMO_EMBED_WORKER_BUNDLE = resolve(embedWorker);
+    process.env.MNEMO_BENCH_CLIENT_BUNDLES = resolve(dirname(out));
   } catch (e) {
     // A bundle named from outside, or dist/cli, could be older than the sources: the tests use tsx.
     process.env.MNEMO_TEST_CLI_BUNDLE = '';
     delete process.env.MNEMO_EMBED_WORKER_BUNDLE;
+    delete process.env.MNEMO_BENCH_CLIENT_BUNDLES;
     console.log(`test cli: not bundled, tests start bin/mnemo.mjs through tsx (${e.message})`);
     return;
   }

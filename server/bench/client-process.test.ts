@@ -42,4 +42,31 @@ describe('benchmark client processes', () => {
     client.send({ type: 'start', bytes: 4_000_000, fail: true });
     await assert.rejects(client.next('done'), /test client: Error: the client gave up: x{100}/);
   });
+
+  it('run from the bundle of their module in the folder MNEMO_BENCH_CLIENT_BUNDLES names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnemo-client-bundles-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    // What scripts/build-cli.mjs writes for server/bench/x-client.ts; the .ts itself does not exist.
+    writeFileSync(
+      join(dir, 'bench-x-client.mjs'),
+      `process.send({ type: 'ready' });
+process.once('message', () => process.send({ type: 'done', payload: 'from the bundle' }, () => process.disconnect()));
+`,
+    );
+    const before = process.env.MNEMO_BENCH_CLIENT_BUNDLES;
+    process.env.MNEMO_BENCH_CLIENT_BUNDLES = dir;
+    try {
+      const client = await forkClient<Start, Done>(
+        pathToFileURL(join(dir, 'x-client.ts')),
+        'test client',
+        () => {},
+      );
+      after(() => client.close());
+      client.send({ type: 'start', bytes: 0, fail: false });
+      assert.equal((await client.next('done')).payload, 'from the bundle');
+    } finally {
+      if (before === undefined) delete process.env.MNEMO_BENCH_CLIENT_BUNDLES;
+      else process.env.MNEMO_BENCH_CLIENT_BUNDLES = before;
+    }
+  });
 });
