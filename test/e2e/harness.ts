@@ -80,6 +80,11 @@ export interface RunningApp {
   /** A key of the same project as the UI's, for writing Records "through the API". */
   api: MnemoClient;
   uiUrl: string;
+  /**
+   * The pages `openUi` signed in to this server. close() closes them first: a page left open polls
+   * its server every few seconds to the end of the file, a server long gone included.
+   */
+  pages: Set<Page>;
   close(): Promise<void>;
 }
 
@@ -103,11 +108,14 @@ export async function startApp(
   // The UI's key is project `local`, live; an API key of the same namespace sees the same Brains.
   assert.ok(server.registry);
   const apiKey = (await server.registry.create({ env: 'live', project: 'local', label: 'e2e' })).key;
+  const pages = new Set<Page>();
   return {
     server,
     api: createMnemoClient({ baseUrl: server.url, apiKey, retry: false }),
     uiUrl: server.uiUrl,
+    pages,
     close: async () => {
+      await Promise.all([...pages].map((page) => page.close()));
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -158,6 +166,8 @@ export async function openUi(
   app: RunningApp,
 ): Promise<{ page: Page; problems: string[] }> {
   const page = await context.newPage();
+  app.pages.add(page);
+  page.once('close', () => app.pages.delete(page));
   const problems: string[] = [];
   // A CSP violation or an uncaught error is a failure even when the screen looks right.
   page.on('console', (m) => {
