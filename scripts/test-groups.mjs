@@ -27,8 +27,8 @@ export const mayShareProcess = (source) => !changesItsProcess.some((pattern) => 
 
 /**
  * Groups the bundled files that ran in under `maxSeconds` last time (a file without a timing yet runs
- * alone first) into groups of about `groupSeconds` each, in the order given. Resolves to the groups and
- * the files that run alone.
+ * alone first) into groups of about `groupSeconds` each, in the order given; returns the groups and the
+ * files that run alone.
  */
 export function groupSmallFiles({ files, sources, runAs, known, maxSeconds = 2, groupSeconds = 10 }) {
   const groups = [];
