@@ -344,7 +344,7 @@ const status = await new Promise((done) => {
       '--import',
       loader,
       'scripts/run-tests.mjs',
-      '--concurrency=2',
+      '--concurrency=3',
       `--summary=${summaryFile}`,
       ...(runList?.map((u) => u.path) ?? files.map((f) => runAs.get(f) ?? f)),
     ],
@@ -386,7 +386,7 @@ try {
   );
   if (writeTimings && filters.length === 0)
     writeFileSync(committedTimings, `${JSON.stringify(sorted(seconds), null, 2)}\n`);
-  // Where the suite's time goes (files run two at a time, so these add up to about twice the wall time).
+  // Where the suite's time goes (files run three at a time, so these add up to about three times the wall time).
   const slowest = Object.entries(seconds)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8);

@@ -133,7 +133,7 @@ export async function startCluster(
 }
 
 /**
- * The shared cluster serves two test files at once beside typecheck and lint: on a loaded machine a
+ * The shared cluster serves three test files at once beside typecheck and lint: on a loaded machine a
  * connection (or a CREATE DATABASE it waits behind) can take longer than a server's 15 s, and a test
  * is bounded by its own waits, not by connecting.
  */
