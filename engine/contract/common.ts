@@ -112,10 +112,13 @@ function isJson(v: unknown): boolean {
  * Any JSON value, kept as it was sent. A union with z.record() would copy objects key by key, and a
  * key `__proto__` (an own field of a parsed body) would then set the copy's prototype and be lost.
  */
+/** The largest double either way, as the error messages name it (Number.MAX_VALUE, written plainly). */
+export const largestDouble = '±1.7976931348623157e308';
+
 export const JsonValue = z
   .unknown()
   // Only a number can fail it in a parsed body: JSON.parse reads one beyond a double's range as Infinity.
-  .refine(isJson, 'must be a JSON value, its numbers within the largest double (±1.7976931348623157e308)')
+  .refine(isJson, `must be a JSON value, its numbers within the largest double (${largestDouble})`)
   .meta({
     id: 'JsonValue',
     description:

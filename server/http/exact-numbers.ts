@@ -1,5 +1,7 @@
+import type * as z from 'zod';
+import { largestDouble } from '../../engine/contract/common.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
-import { pathText } from './validate.ts';
+import { acceptedAt, pathText } from './validate.ts';
 
 /** A number of a JSON text that a double cannot keep: where it is, as it was sent, and what it becomes. */
 export interface InexactNumber {
@@ -137,6 +139,16 @@ export function eachInexactNumber(
 }
 
 /**
+ * Whether the field at `path` of `input` takes a string (`schema`, its request's), which is then the
+ * way to keep a number's digits: so does any JSON (an Object's value), and a field the schema cannot
+ * tell.
+ */
+export function takesAString(schema: z.ZodType | undefined, path: PropertyKey[], input: unknown): boolean {
+  const accepted = schema ? acceptedAt(schema, path, input) : null;
+  return accepted === null || accepted.includes('a string');
+}
+
+/**
  * Why the number is refused, naming its field from `root` as validation does (`value.amount`,
  * `content.value`; `params.arguments.content.value` for MCP). `takesString`: whether the field would
  * take the number as a string (an Object's value, a fact's), which is then the way to keep its digits;
@@ -147,7 +159,7 @@ export function inexactNumberMessage(found: InexactNumber, root = 'body', takesS
   const field = root === 'body' ? p || root : p ? `${root}.${p}` : root;
   const sent = shortened(found.sent);
   if (!Number.isFinite(found.kept))
-    return `${field}: ${sent} is beyond the largest double (±1.7976931348623157e308)`;
+    return `${field}: ${sent} is beyond the largest double (${largestDouble})`;
   return (
     `${field}: ${sent} would not be kept exactly: JSON numbers are read as IEEE 754 doubles, ` +
     `which hold it only as ${String(found.kept)}` +

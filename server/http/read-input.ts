@@ -9,7 +9,7 @@ import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
-import { firstInexactNumber, inexactNumberMessage } from './exact-numbers.ts';
+import { firstInexactNumber, inexactNumberMessage, takesAString } from './exact-numbers.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
 import {
   holdsRefusedText,
@@ -18,7 +18,7 @@ import {
   spellsRefusedText,
 } from './well-formed-text.ts';
 import { readLimited } from './read-limited.ts';
-import { acceptedAt, parseWith } from './validate.ts';
+import { parseWith } from './validate.ts';
 
 const maxBodyBytes = 4 * 1024 * 1024;
 
@@ -187,12 +187,11 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   // After validation, so a field that takes only a bounded integer says its bounds; what passes it and
   // reached JSON.parse as a number a double cannot hold would be stored as another number.
   const inexact = firstInexactNumber(raw);
-  if (inexact) {
-    // Any JSON (an Object's value) is told `null`: it takes a string as well.
-    const accepted = acceptedAt(op.body, inexact.path, parsed);
-    const takesString = accepted === null || accepted.includes('a string');
-    throw new MnemoError('invalid_request_body', inexactNumberMessage(inexact, 'body', takesString));
-  }
+  if (inexact)
+    throw new MnemoError(
+      'invalid_request_body',
+      inexactNumberMessage(inexact, 'body', takesAString(op.body, inexact.path, parsed)),
+    );
   return body;
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
+import { largestDouble } from '../../engine/contract/common.ts';
 
 /** zod's own English wording, to tell a message zod made up from one a schema chose. */
 const zodWording = z.locales.en().localeError;
@@ -210,7 +211,7 @@ function describe(v: unknown): string {
   if (v === null) return 'null';
   // JSON.parse reads 1e400 as Infinity: "must be a number, got a number" would say nothing.
   if (typeof v === 'number' && !Number.isFinite(v))
-    return 'a number beyond the largest double (±1.7976931348623157e308)';
+    return `a number beyond the largest double (${largestDouble})`;
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'number' && Number.isInteger(v)) return 'an integer';
   return expectedText(typeof v);

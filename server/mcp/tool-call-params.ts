@@ -1,8 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { eachInexactNumber, inexactNumberMessage, type InexactNumber } from '../http/exact-numbers.ts';
+import {
+  eachInexactNumber,
+  inexactNumberMessage,
+  takesAString,
+  type InexactNumber,
+} from '../http/exact-numbers.ts';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
-import { acceptedAt } from '../http/validate.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
 import { toolArguments } from './mcp-tools.ts';
 
@@ -80,9 +84,8 @@ export function inexactArgumentProblem(
   const params = request.params as { name?: unknown; arguments?: unknown };
   // A field that takes text (a fact's value) is told to send the number as text; one that takes only
   // a number (limit) is not.
-  const schema = toolArguments(params.name);
-  const accepted = schema ? acceptedAt(schema, found.path.slice(2), params.arguments) : null;
-  return inexactNumberMessage(found, 'body', accepted === null || accepted.includes('a string'));
+  const takesString = takesAString(toolArguments(params.name), found.path.slice(2), params.arguments);
+  return inexactNumberMessage(found, 'body', takesString);
 }
 
 /**
