@@ -151,12 +151,17 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 
   // Each is a process of its own that exits at once: they run side by side.
   describe('usage errors', { concurrency: true }, () => {
+    /** Runs `mnemo serve ...args` to its end, which must be exit 1, not a start. */
+    const refused = async (args: string[], extraEnv: Record<string, string> = {}) => {
+      const serve = mnemo(['serve', ...args], extraEnv);
+      const result = await within(serve.exited, 60_000);
+      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}${serve.stderr()}`);
+      return serve;
+    };
     for (const port of ['65536', '70000']) {
       it(`--port ${port}: a usage error, and nothing is created`, async () => {
         const dir = join(tempDir(), 'data');
-        const serve = mnemo(['serve', '--port', port, '--data-dir', dir]);
-        const result = await within(serve.exited, 60_000);
-        assert.deepEqual(result, { code: 1, signal: null }, serve.stderr());
+        const serve = await refused(['--port', port, '--data-dir', dir]);
         assert.match(serve.stderr(), /must be a port number from 0 to 65535/);
         assert.equal(existsSync(dir), false);
       });
@@ -164,9 +169,7 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 
     for (const bad of ['not a url', 'ftp://mnemo.example/v1', 'https://user@mnemo.example/v1']) {
       it(`--public-url ${JSON.stringify(bad)}: a usage error`, async () => {
-        const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--public-url', bad]);
-        const result = await within(serve.exited, 60_000);
-        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        const serve = await refused(['--engine', 'reference', '--port', '0', '--public-url', bad]);
         assert.match(
           serve.stderr(),
           /--public-url.*must (be an absolute http:\/\/ or https:\/\/ URL|have no user)/,
@@ -176,11 +179,9 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     }
 
     it('MNEMO_PUBLIC_URL holding a URL that is not one: a usage error naming the variable', async () => {
-      const serve = mnemo(['serve', '--engine', 'reference', '--port', '0'], {
+      const serve = await refused(['--engine', 'reference', '--port', '0'], {
         MNEMO_PUBLIC_URL: 'https://mnemo.example/v1, mnemo.example',
       });
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
       assert.match(serve.stderr(), /MNEMO_PUBLIC_URL: public URL "mnemo.example": must be an absolute/);
     });
 
@@ -201,17 +202,14 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     ];
     for (const [what, args, extraEnv, said] of postgresUsage) {
       it(`${what}: a usage error`, async () => {
-        const serve = mnemo(['serve', '--engine', 'postgres', '--port', '0', ...args], extraEnv);
-        const result = await within(serve.exited, 60_000);
-        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        const serve = await refused(['--engine', 'postgres', '--port', '0', ...args], extraEnv);
         assert.match(serve.stderr(), said);
         assert.equal(serve.stdout(), '');
       });
     }
 
     it('--database-url with another engine: a usage error', async () => {
-      const serve = mnemo([
-        'serve',
+      const serve = await refused([
         '--engine',
         'reference',
         '--port',
@@ -219,14 +217,11 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         '--database-url',
         'postgres://h/db',
       ]);
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null });
       assert.match(serve.stderr(), /--database-url is for --engine postgres/);
     });
 
     it('--key-registry with --engine postgres: a usage error before the database is tried', async () => {
-      const serve = mnemo([
-        'serve',
+      const serve = await refused([
         '--engine',
         'postgres',
         '--port',
@@ -236,8 +231,6 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         '--key-registry',
         '/tmp/keys.json',
       ]);
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null });
       assert.match(
         serve.stderr(),
         /--key-registry is not used with --engine postgres: its keys live in the database/,
@@ -246,8 +239,7 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     });
 
     it('a database that cannot be reached at start is said once, as the start failing', async () => {
-      const serve = mnemo([
-        'serve',
+      const serve = await refused([
         '--engine',
         'postgres',
         '--port',
@@ -255,8 +247,6 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         '--database-url',
         'postgres://me@127.0.0.1:1/db',
       ]);
-      const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null });
       const said = serve
         .stderr()
         .match(/^mnemo: the database at postgres:\/\/me@127\.0\.0\.1:1\/db could not be used: /gm);
@@ -266,9 +256,7 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
       it(`--docs-url-base ${JSON.stringify(base)}: a usage error`, async () => {
-        const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--docs-url-base', base]);
-        const result = await within(serve.exited, 60_000);
-        assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}`);
+        const serve = await refused(['--engine', 'reference', '--port', '0', '--docs-url-base', base]);
         assert.match(serve.stderr(), /--docs-url-base.*must be an absolute http:\/\/ or https:\/\/ URL/);
         assert.equal(serve.stdout(), '');
       });
