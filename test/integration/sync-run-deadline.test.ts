@@ -181,16 +181,17 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
   });
 
   it('ends however long the feed of a hub that answers every page slowly', async () => {
-    // 100 pages of 0.25 s each would keep the run 25 s.
+    // An endless feed of 0.1 s pages: the 0.8 s deadline has room for several, with the run's own
+    // start taking its share on a loaded machine, and for no more than eight and the one in flight.
     const endless: Answer = slowly(
-      250,
+      100,
       feed(Infinity, () => false),
     );
     const { status, ms } = await paired('slow', endless);
     assert.match(status.last_error ?? '', deadline);
     assert.ok(ms < 3_000, `${ms} ms`);
     const read = pages('slow', 0).length;
-    assert.ok(read >= 2 && read <= 5, `${read} pages asked for`);
+    assert.ok(read >= 2 && read <= 9, `${read} pages asked for`);
   });
 });
 
