@@ -130,6 +130,37 @@ describe('failures before the app runs answer in the one error shape', () => {
     assert.equal(reply.body.code, 'invalid_api_key');
   });
 
+  // RFC 9112 3.2.2: a target in absolute form names the host, and the Host header is ignored.
+  for (const scheme of ['http', 'HTTPS'])
+    it(`a target in absolute form (${scheme}://) naming another host is refused, whatever Host says`, async () => {
+      const reply = await raw(
+        server.port,
+        `GET ${scheme}://evil.example/v1/brains HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
+      assertErrorShape(reply, 403, 'http_403');
+      assert.match(String(reply.body.message), /"evil\.example" in the request target/);
+    });
+
+  it('a target in absolute form naming this server reaches the app by its path, whatever Host says', async () => {
+    for (const target of [
+      `http://${host}/v1/brains`,
+      `http://${host.replace('127.0.0.1', 'LOCALHOST')}/v1/brains`,
+    ]) {
+      const reply = await raw(
+        server.port,
+        `GET ${target} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(reply.status, 401, target);
+      assert.equal(reply.body.code, 'invalid_api_key');
+    }
+    const health = await raw(
+      server.port,
+      `GET http://${host}/v1/health?probe HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(health.status, 200);
+    assert.deepEqual(health.body, { status: 'ok' });
+  });
+
   for (const [name, next] of [
     ['a malformed request', 'GARBAGE\r\n\r\n'],
     ['a CONNECT', (h: string) => `CONNECT ${h} HTTP/1.1\r\nHost: ${h}\r\n\r\n`],

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { MnemoError } from '../engine/errors/mnemo-error.ts';
 import { quoted } from '../engine/errors/shown-value.ts';
 import { answeredError, faultReport, frameworkError } from './http/error-response.ts';
-import { hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
+import { absoluteTarget, hostAllowed, type LoopbackPolicy } from './http/loopback-guard.ts';
 
 export interface ListenOptions {
   /** The app's fetch (Hono's `app.fetch`). */
@@ -114,13 +114,20 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       // Node keeps the first of several Host headers; RFC 9112 says such a request is refused.
       if (req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length > 1)
         return writeError(res, new MnemoError('http_400', 'Host: send the header once'));
+      const absolute = absoluteTarget(req.url ?? '');
+      const authority = absolute?.authority ?? host;
       // Before node-server, which refuses some Hosts itself (a user@ part, a non-canonical address)
       // with a bare 400: whatever is not this server's own name gets the guard's answer.
-      if (!hostAllowed(options.loopback, host))
+      if (!hostAllowed(options.loopback, authority))
         return writeError(
           res,
-          new MnemoError('http_403', `${options.loopback.refusal}; it was sent ${quoted(host)}`),
+          new MnemoError(
+            'http_403',
+            `${options.loopback.refusal}; it was sent ${quoted(authority)}${absolute ? ' in the request target' : ''}`,
+          ),
         );
+      // From here on the request names its host once, in Host, and its target is a path.
+      if (absolute) req.url = absolute.path;
       // node-server reads the target as a WHATWG URL, which resolves "." and ".." segments, %2E-encoded
       // ones too: `DELETE /v1/brains/b/sources/..`, a source that may well be named "..", forgot Brain b.
       if (hasDotSegment(req.url ?? ''))
@@ -129,7 +136,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
           new MnemoError('http_400', 'The request target is not a valid path: it has a "." or ".." segment.'),
         );
       // Host names are case-insensitive; node-server accepts only the canonical (lower-case) spelling.
-      req.headers.host = host.toLowerCase();
+      req.headers.host = authority.toLowerCase();
       void nodeServerListener(req, res);
     },
   );
@@ -260,9 +267,6 @@ function hasDotSegment(target: string): boolean {
   let path = target;
   const end = path.search(/[?#]/);
   if (end !== -1) path = path.slice(0, end);
-  // The absolute form (`GET http://host/v1/... HTTP/1.1`): its path starts after the authority.
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
-  if (scheme) path = path.slice(scheme[0].length);
   return path.split('/').some((segment) => {
     const s = segment.replace(/%2e/gi, '.');
     return s === '.' || s === '..';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  absoluteTarget,
   hostAllowed,
   isLoopbackHost,
   loopbackHosts,
@@ -86,6 +87,23 @@ describe('loopback guard', () => {
       assert.ok(isLoopbackHost(h), h);
     for (const h of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan', 'localhost.evil.example', 'fe80::1'])
       assert.ok(!isLoopbackHost(h), h);
+  });
+});
+
+describe('a request target in absolute form', () => {
+  it('gives its authority and the rest as a path; other forms are not absolute', () => {
+    assert.deepEqual(absoluteTarget('http://127.0.0.1:7821/v1/brains?x=1'), {
+      authority: '127.0.0.1:7821',
+      path: '/v1/brains?x=1',
+    });
+    assert.deepEqual(absoluteTarget('HTTPS://Evil.example'), { authority: 'Evil.example', path: '/' });
+    assert.deepEqual(absoluteTarget('http://localhost:1?q'), { authority: 'localhost:1', path: '/?q' });
+    assert.deepEqual(absoluteTarget('http://user@localhost:1/'), {
+      authority: 'user@localhost:1',
+      path: '/',
+    });
+    for (const target of ['/v1/brains', '*', 'ftp://x/y', 'http:/x', '/http://x/'])
+      assert.equal(absoluteTarget(target), null, target);
   });
 });
 

@@ -144,6 +144,22 @@ function pathWithoutSlashes(url: URL): string {
   return path;
 }
 
+/**
+ * A request target in absolute form (`GET http://host:port/v1/... HTTP/1.1`, what clients send to a
+ * proxy): its authority, and the rest as a path (origin form). RFC 9112 3.2.2: the server takes the
+ * authority as the request's host and ignores the Host header, so it is the authority the Host check
+ * must read, or `http://evil.example/...` with a loopback Host would pass it.
+ */
+export function absoluteTarget(target: string): { authority: string; path: string } | null {
+  const scheme = /^https?:\/\//i.exec(target);
+  if (!scheme) return null;
+  const afterScheme = target.slice(scheme[0].length);
+  const end = afterScheme.search(/[/?#]/);
+  if (end === -1) return { authority: afterScheme, path: '/' };
+  const rest = afterScheme.slice(end);
+  return { authority: afterScheme.slice(0, end), path: rest.startsWith('/') ? rest : `/${rest}` };
+}
+
 export function hostAllowed(policy: LoopbackPolicy, host: string | undefined): boolean {
   return !!host && policy.allows(host.toLowerCase());
 }
