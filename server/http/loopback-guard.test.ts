@@ -8,6 +8,7 @@ import {
   loopbackPolicy,
   originAllowed,
   parsePublicUrl,
+  publicApiBase,
   publicDocsBase,
 } from './loopback-guard.ts';
 
@@ -158,6 +159,16 @@ describe('loopback guard with public URLs (a reverse proxy in front)', () => {
       'https://mnemo.example.com/v1#f',
     ])
       assert.throws(() => parsePublicUrl(bad), RangeError, bad);
+  });
+
+  it('the API is at /v1 under the public URL, whether or not the URL names /v1', () => {
+    for (const [given, base] of [
+      ['https://mnemo.example.com/v1', 'https://mnemo.example.com/v1'],
+      ['https://mnemo.example.com/v1/', 'https://mnemo.example.com/v1'],
+      ['https://mnemo.example.com', 'https://mnemo.example.com/v1'],
+      ['https://x.example:8443/mnemo/', 'https://x.example:8443/mnemo/v1'],
+    ])
+      assert.equal(publicApiBase(parsePublicUrl(given!)), base, given);
   });
 
   it('docs live beside /v1 under the public URL', () => {

@@ -126,22 +126,23 @@ export function parsePublicUrl(value: string): URL {
 }
 
 /**
- * Where the docs pages are under a public URL: the server's root is the URL without its trailing /v1
+ * Where the docs pages are under a public URL: beside /v1 at the server's root
  * (`https://mnemo.example.com/v1` -> `https://mnemo.example.com/docs`).
  */
-export function publicDocsBase(url: URL): string {
-  let root = pathWithoutSlashes(url);
-  if (root.endsWith('/v1')) root = root.slice(0, -3);
-  return `${url.origin}${root}/docs`;
-}
+export const publicDocsBase = (url: URL): string => `${serverRoot(url)}/docs`;
 
-/** A public URL as the API's base clients are told (`https://mnemo.example.com/v1`, no trailing slash). */
-export const publicApiBase = (url: URL): string => `${url.origin}${pathWithoutSlashes(url)}`;
+/**
+ * A public URL as the API's base clients are told (`https://mnemo.example.com/v1`): a URL given without
+ * /v1 names the server's root, as it does for the docs, and the API is under it.
+ */
+export const publicApiBase = (url: URL): string => `${serverRoot(url)}/v1`;
 
-function pathWithoutSlashes(url: URL): string {
+/** The server's root under a public URL: the URL without trailing slashes and without its /v1. */
+function serverRoot(url: URL): string {
   let path = url.pathname;
   while (path.endsWith('/')) path = path.slice(0, -1);
-  return path;
+  if (path.endsWith('/v1')) path = path.slice(0, -3);
+  return `${url.origin}${path}`;
 }
 
 /**
