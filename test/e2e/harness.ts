@@ -26,11 +26,17 @@ const viewport = { width: 1280, height: 900 };
 /** What a test file may set on its browser context (a time zone west of UTC, say). */
 export interface ContextOptions {
   timezoneId?: string;
+  /**
+   * The pages' timers and Date run on Playwright's clock: in real time, until a test moves it on
+   * (`advanceUntil`) past the UI's polls and retries instead of waiting them out.
+   */
+  fakeClock?: boolean;
 }
 
 async function launchBrowser(
-  o: ContextOptions,
+  options: ContextOptions,
 ): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const { fakeClock, ...o } = options;
   // `npm test` builds the UI first; run alone, the e2e files build it if it is missing or stale.
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-ui.mjs')], { stdio: 'ignore' });
   assert.equal(built.status, 0, 'scripts/build-ui.mjs failed');
@@ -39,6 +45,7 @@ async function launchBrowser(
   if (shared) {
     const browser = await chromium.connect(shared);
     const context = await browser.newContext({ viewport, ...o });
+    if (fakeClock) await context.clock.install();
     return {
       context,
       close: async () => {
@@ -49,6 +56,7 @@ async function launchBrowser(
   }
   const profile = mkdtempSync(join(tmpdir(), 'mnemo-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, { ...launchOptions, viewport, ...o });
+  if (fakeClock) await context.clock.install();
   return {
     context,
     close: async () => {
@@ -248,6 +256,23 @@ export async function derivationSettled(app: RunningApp, brainId: string): Promi
   while ((await app.api.getCensus(brainId)).counts.records_processing > 0) {
     assert.ok(Date.now() < deadline, `${brainId}: Records still processing`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Moves the clock of a page of a `fakeClock` context on, `stepMs` at a time, until `done` holds: a poll
+ * or retry due within the step runs at once, and its answer, which comes in real time, is let in
+ * between steps. Fails once `limitMs` of the page's time has passed without it.
+ */
+export async function advanceUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  { stepMs = 1000, limitMs = 60_000 }: { stepMs?: number; limitMs?: number } = {},
+): Promise<void> {
+  for (let moved = 0; !(await done()); moved += stepMs) {
+    assert.ok(moved < limitMs, `not done after ${limitMs} ms of the page's time`);
+    await page.clock.fastForward(stepMs);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

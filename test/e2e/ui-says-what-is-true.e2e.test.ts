@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
+  advanceUntil,
   appPerFile,
   browserPerFile,
   checkScreen,
@@ -14,10 +15,18 @@ import {
   navigateInPlace,
 } from './harness.ts';
 
-const context = browserPerFile();
+const context = browserPerFile({ fakeClock: true });
 const { app, ui, signOut } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Two of the UI's 5 s poll intervals of the page's time: a poll still running asks at least once more. */
+async function passPolls(page: Page): Promise<void> {
+  for (let i = 0; i < 2; i += 1) {
+    await page.clock.fastForward(5000);
+    await sleep(250);
+  }
+}
 
 test('withdrawing a Memory says the earlier value comes back, and then links the value now current', async () => {
   await app().api.createBrain({ id: 'withdraw', name: 'Withdraw', self: { type: 'person', name: 'Ana' } });
@@ -166,8 +175,7 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
     assert.equal(await page.getByRole('navigation', { name: 'Brain doesnotexist' }).count(), 0);
     assert.match(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), /does not exist/);
     const before = polls.length;
-    // Two and a half poll intervals: a poll still running would ask at least once more.
-    await sleep(5000);
+    await passPolls(page);
     assert.equal(polls.length, before, 'the Brain that is not there is not polled');
 
     // Forgotten while its Memories are on screen.
@@ -178,13 +186,16 @@ test('a Brain that is not there, or is forgotten while its page is open, is said
     await derivationSettled(app(), 'doomed');
     await navigateInPlace(page, '/brains/doomed/memories');
     await page.getByRole('link', { name: /Faro/ }).waitFor();
+    const whileThere = polls.length;
+    await passPolls(page);
+    assert.ok(polls.length > whileThere, 'a Brain on screen is polled');
     await app().api.forgetBrain('doomed');
-    await gone.waitFor();
+    await advanceUntil(page, () => gone.isVisible());
     assert.equal(await page.getByRole('link', { name: /Faro/ }).count(), 0, 'its rows go with it');
     assert.equal(await page.getByRole('navigation', { name: 'Brain doomed' }).count(), 0);
     await checkScreen(page, 'brain-gone');
     const after = polls.length;
-    await sleep(5000);
+    await passPolls(page);
     assert.equal(polls.length, after, 'the forgotten Brain is no longer polled');
     await page.getByRole('link', { name: 'Go to your Brains' }).click();
     await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
@@ -274,7 +285,7 @@ test('an error page of a proxy in front of the server is said in words, for any 
   const down = page
     .getByRole('alert')
     .filter({ hasText: 'The server could not be reached through its proxy' });
-  await down.waitFor({ timeout: 20_000 });
+  await advanceUntil(page, () => down.isVisible());
   assert.match(await down.innerText(), /The proxy answered HTTP 502\b.* in Mnemo's place/);
   assert.doesNotMatch(await down.innerText(), /http_502|Something went wrong/);
   await checkScreen(page, 'proxy-answered-502');
@@ -339,7 +350,7 @@ test('a 5xx while a list is read again in the background keeps the list, with a 
       body: '<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
     });
     const viaProxy = stale.filter({ hasText: 'through its proxy' });
-    await viaProxy.waitFor({ timeout: 20_000 });
+    await advanceUntil(page, () => viaProxy.isVisible());
     assert.match(
       await viaProxy.innerText(),
       /HTTP 502\b.*what you see was loaded before and may be out of date/s,
@@ -349,7 +360,7 @@ test('a 5xx while a list is read again in the background keeps the list, with a 
     await checkScreen(page, 'stale-after-proxy-502');
     await page.unroute(list);
     // The next read that succeeds takes the banner away.
-    await viaProxy.waitFor({ state: 'detached', timeout: 20_000 });
+    await advanceUntil(page, async () => (await viaProxy.count()) === 0);
 
     // Mnemo itself answers 503: its words say what is wrong, and the list stays too.
     await failing({
@@ -364,12 +375,12 @@ test('a 5xx while a list is read again in the background keeps the list, with a 
       }),
     });
     const own = stale.filter({ hasText: 'The disk holding this Mnemo store is full' });
-    await own.waitFor({ timeout: 20_000 });
+    await advanceUntil(page, () => own.isVisible());
     assert.match(await own.innerText(), /what you see was loaded before and may be out of date/);
     assert.equal(await row.count(), 1);
     assert.equal(await shownError.count(), 0);
     await page.unroute(list);
-    await own.waitFor({ state: 'detached', timeout: 20_000 });
+    await advanceUntil(page, async () => (await own.count()) === 0);
   } finally {
     await page.unroute(list);
   }
