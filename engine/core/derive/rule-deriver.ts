@@ -1,5 +1,5 @@
+import { claimOwner } from './claim-owner.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
-import { resolveOwner } from './resolve-owner.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
@@ -105,20 +105,13 @@ export function createRuleDeriver(): Deriver {
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
+      // Whom each claim is about and whose it is: one rule, which a correction from another side
+      // stated here follows too (claim-owner.ts).
+      const { subject, owner } = claimOwner(record, ctx.self);
       switch (c.kind) {
         case 'fact':
-          return [
-            {
-              statement: record.text,
-              subject: c.subject,
-              predicate: c.predicate,
-              owner: resolveOwner(c.subject, ctx.self),
-              quote: record.text,
-            },
-          ];
+          return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
         case 'message': {
-          const owner = resolveOwner(c.speaker, ctx.self);
-          const subject = owner.entity ?? c.speaker?.trim() ?? 'unknown speaker';
           // Quoted mail, headers and signatures are not the speaker's to own; greetings hold nothing.
           const unsaid = notSaid(record.text);
           const said = sentences(record.text).filter(
@@ -159,14 +152,9 @@ export function createRuleDeriver(): Deriver {
             return rest >= 3 ? [...held, plain] : held;
           });
         }
-        case 'event': {
-          const people = c.participants ?? [];
-          const selfIn = people.some((p) => resolveOwner(p, ctx.self).state === 'self');
-          const owner = selfIn ? resolveOwner('self', ctx.self) : { state: 'unresolved' as const };
-          return [{ statement: whole, subject: c.title, predicate: null, owner, quote: whole }];
-        }
+        case 'event':
+          return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
         case 'document': {
-          const subject = c.title ?? record.sourceName ?? 'document';
           const all = passages(record.text).map((p) => p.value);
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
@@ -174,7 +162,7 @@ export function createRuleDeriver(): Deriver {
             statement: p,
             subject,
             predicate: null,
-            owner: { state: 'unresolved' as const },
+            owner,
             quote: p,
           }));
         }

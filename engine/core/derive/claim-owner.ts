@@ -1,0 +1,42 @@
+import type { SelfEntity } from '../../contract/index.ts';
+import type { Claim, DerivableRecord } from './deriver.ts';
+import { resolveOwner } from './resolve-owner.ts';
+
+/** Whom a claim is about (its subject) and whose it is (its owner). */
+export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
+
+/**
+ * Whom the rules take a Record's claims to be about and whose they are, from its own fields:
+ * - fact: its subject, owned as that name resolves (resolve-owner.ts);
+ * - message: its speaker, by the name they resolve to (the self's own name for "me"), owned so;
+ * - event: its title, owned by the self when the self takes part in it (a participant resolves to
+ *   them), else unresolved;
+ * - document: its title, else its source's name; unresolved;
+ * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
+ *   version whose Memory is not here) is about it as an untitled document is.
+ * One rule for the rule deriver and for a correction from another side stated as a Memory of its own
+ * (engine/derive/travelled-correction.ts): owned otherwise, it is not found by the same statement the
+ * rules derived here, and a Memory of the self's own event reads as nobody's.
+ */
+export function claimOwner(
+  record: Pick<DerivableRecord, 'content' | 'sourceName'>,
+  self: SelfEntity | null,
+): ClaimOwner {
+  const c = record.content;
+  switch (c.kind) {
+    case 'fact':
+      return { subject: c.subject, owner: resolveOwner(c.subject, self) };
+    case 'message': {
+      const owner = resolveOwner(c.speaker, self);
+      return { subject: owner.entity ?? c.speaker?.trim() ?? 'unknown speaker', owner };
+    }
+    case 'event': {
+      const selfIn = (c.participants ?? []).some((p) => resolveOwner(p, self).state === 'self');
+      return { subject: c.title, owner: selfIn ? resolveOwner('self', self) : { state: 'unresolved' } };
+    }
+    case 'document':
+      return { subject: c.title ?? record.sourceName ?? 'document', owner: { state: 'unresolved' } };
+    case 'correction':
+      return { subject: record.sourceName ?? 'correction', owner: { state: 'unresolved' } };
+  }
+}
