@@ -1,9 +1,8 @@
-import type { CorrectionTarget, ReplicaCorrection, SelfEntity, TypedContent } from '../contract/index.ts';
+import type { CorrectionTarget, ReplicaCorrection, TypedContent } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
+import { claimOwner, type ClaimOwner } from '../core/derive/claim-owner.ts';
 import { matchCorrected } from '../core/derive/correction-match.ts';
-import type { OwnerClaim } from '../core/derive/deriver.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
-import { resolveOwner } from '../core/derive/resolve-owner.ts';
 import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
 import { sameStatement } from './admit-claims.ts';
@@ -215,9 +214,9 @@ async function correct(
 
 /**
  * The correction's statement as a Memory of its own, citing the correction Record, as the person said
- * it: owned as the Memories of its Records here are when they agree, else as its earliest Record's
- * subject reads; from that Record's world time (a correction says what was always so). A current
- * Memory that says it already, of the same subject and owner, cites it instead.
+ * it: owned as the Memories of its Records here are when they agree, else as the rules own its earliest
+ * Record's claims (claim-owner.ts); from that Record's world time (a correction says what was always
+ * so). A current Memory that says it already, of the same subject and owner, cites it instead.
  */
 async function stateAsSaid(
   uow: BrainUnitOfWork,
@@ -230,7 +229,12 @@ async function stateAsSaid(
   now: string,
 ): Promise<Outcome> {
   const first = [...named].sort((x, y) => x.occurred_ms - y.occurred_ms || (x.id < y.id ? -1 : 1))[0]!;
-  const who = agreed(others) ?? ownerOfRecord(first, await uow.self());
+  const who =
+    agreed(others) ??
+    claimOwner(
+      { content: JSON.parse(first.content) as TypedContent, sourceName: first.source_name },
+      await uow.self(),
+    );
   const norm = statementKey(statement);
   const quote = { recordId: r.id, quote: r.text };
   const same = await sameStatement(uow.memories, { statement, subject: who.subject, owner: who.owner });
@@ -272,13 +276,8 @@ async function stateAsSaid(
   };
 }
 
-interface Who {
-  subject: string;
-  owner: OwnerClaim;
-}
-
 /** The subject and owner every one of these Memories has, or null (none, or not one). */
-function agreed(ms: readonly MemoryVersionRow[]): Who | null {
+function agreed(ms: readonly MemoryVersionRow[]): ClaimOwner | null {
   const whos = new Set(ms.map((m) => JSON.stringify([m.subject, m.owner_state, m.owner_entity])));
   if (whos.size !== 1) return null;
   const m = ms[0]!;
@@ -287,16 +286,4 @@ function agreed(ms: readonly MemoryVersionRow[]): Who | null {
     owner:
       m.owner_entity !== null ? { state: m.owner_state, entity: m.owner_entity } : { state: m.owner_state },
   };
-}
-
-/** Whom a Record is about as its own fields say: a fact's subject, a message's speaker, else its title. */
-function ownerOfRecord(r: RecordRow, self: SelfEntity | null): Who {
-  const c = JSON.parse(r.content) as TypedContent;
-  const named = c.kind === 'fact' ? c.subject : c.kind === 'message' ? c.speaker : undefined;
-  if (named !== undefined) {
-    const owner = resolveOwner(named, self);
-    return { subject: owner.entity ?? (named.trim() || 'unknown speaker'), owner };
-  }
-  const title = c.kind === 'document' ? c.title : c.kind === 'event' ? c.title : undefined;
-  return { subject: title ?? r.source_name ?? c.kind, owner: { state: 'unresolved' } };
 }

@@ -601,33 +601,50 @@ describe('a correction pulled while its Memory waits to be derived again', () =>
 describe('a correction pulled whose Memory this device words otherwise', () => {
   const engine = engineFor('pulled-correction-fallback');
   let n = 0;
+  type Content = RecordCreate['content'];
   /**
-   * A Brain of its own holding `content`, and a correction pulled whose target names that Record and
-   * `corrected` (what the Memory said where the correction was written), correcting it to `statement`
-   * (none: a withdrawal). What the correction did here, and the Memories in force after it.
+   * A Brain of its own holding `beside` and then `content` (several: a day apart, in order), and a
+   * correction pulled whose target names the Records of `content` and `corrected` (what the Memory said
+   * where the correction was written), correcting it to `statement` (none: a withdrawal). What the
+   * correction did here, the Memories in force after it, and where to read them.
    */
   const pulled = async (
-    content: RecordCreate['content'],
+    content: Content | Content[],
     corrected: string,
     statement?: string,
-  ): Promise<{ outcome: MnemoRecord['correction_outcome']; current: string[]; before: string[] }> => {
+    beside: Content[] = [],
+  ): Promise<{
+    outcome: MnemoRecord['correction_outcome'];
+    current: string[];
+    before: string[];
+    e: Engine;
+    brain: string;
+    records: string[];
+  }> => {
     const e = engine();
     const brain = `fb${(n += 1)}`;
     await e.createBrain(t, { id: brain, self: { type: 'person', name: 'Ana' } });
     await e.sync!.pair(t, brain, { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
     const pairingId = (await e.sync!.remoteOf(t, brain)).pairingId;
-    const { record } = await e.rememberRecord(t, brain, { content }, {});
+    for (const c of beside) await e.rememberRecord(t, brain, { content: c }, {});
+    const contents = Array.isArray(content) ? content : [content];
+    const records: string[] = [];
+    for (const [i, c] of contents.entries()) {
+      const at = contents.length > 1 ? { occurred_at: `2026-03-0${i + 1}T12:00:00.000Z` } : {};
+      records.push((await e.rememberRecord(t, brain, { content: c, ...at }, {})).record.id);
+    }
     await e.idle();
     const said = async () =>
       (await e.listMemories(t, brain, { limit: 50 })).data.map((m) => m.statement).sort();
     const before = await said();
     const id = `rec_01M8GA4DNAKFBAD9VVVCSJ3${String(200 + n)}`;
-    const page = correctionPage(id, [record.id], corrected);
+    const page = correctionPage(id, records, corrected);
     const data = page.data[0]!.content as unknown as Record<string, unknown>;
     if (statement !== undefined) data.statement = statement;
     assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), { pulled: 1, skipped: 0 });
     await e.idle();
-    return { outcome: (await e.getRecord(t, brain, id)).correction_outcome, current: await said(), before };
+    const outcome = (await e.getRecord(t, brain, id)).correction_outcome;
+    return { outcome, current: await said(), before, e, brain, records };
   };
   const ferry = {
     kind: 'message',
@@ -689,6 +706,39 @@ describe('a correction pulled whose Memory this device words otherwise', () => {
     assert.equal(r.outcome?.state, 'applied_by_fallback');
     assert.equal(r.outcome?.matched_by, 'stated');
     assert.ok(r.outcome?.memory_id);
+  });
+
+  it('states it owned as the rules here own its earliest Record: an event Ana takes part in is hers', async () => {
+    // Another side (a hub's other engine) made one Memory of the dinner and Bob's message about it;
+    // the rules here make one of each, owned apart (Ana's event, Bob's message): none to follow.
+    const dinner: Content = { kind: 'event', title: 'Dinner at Casa Leão', participants: ['Ana', 'Bob'] };
+    const note = { kind: 'message', speaker: 'Bob', text: 'See you at dinner on Friday.' } as const;
+    const r = await pulled(
+      [dinner, note],
+      'Dinner at Casa Leão with Bob on Friday',
+      'Dinner at Casa Leão with Bob is on Saturday',
+    );
+    assert.equal(r.outcome?.matched_by, 'stated');
+    const stated = await r.e.getMemory(t, r.brain, r.outcome!.memory_id!);
+    const [derived] = (await r.e.getRecord(t, r.brain, r.records[0]!)).memory_ids;
+    const event = await r.e.getMemory(t, r.brain, derived!);
+    assert.deepEqual(event.owner, { state: 'self', entity: 'Ana' });
+    assert.deepEqual(
+      { subject: stated.subject, owner: stated.owner },
+      { subject: event.subject, owner: event.owner },
+    );
+  });
+
+  it('cites the Memory here that says it already, owned as the rules own a message of no speaker', async () => {
+    // A question is no Memory here; the other side kept it as one, and corrected it with what was said
+    // here already: "Dinner is at eight." of nobody named (the rules' `unknown speaker`).
+    const told = { kind: 'message', text: 'Dinner is at eight.' } as const;
+    const asked = { kind: 'message', text: 'What time is dinner?' } as const;
+    const r = await pulled(asked, 'What time is dinner?', 'Dinner is at eight.', [told]);
+    assert.deepEqual(r.before, ['Dinner is at eight.']);
+    assert.deepEqual(r.current, ['Dinner is at eight.'], 'one Memory, not the same twice');
+    assert.equal(r.outcome?.matched_by, 'stated');
+    assert.match(r.outcome!.reason, /says its statement already, and cites it/);
   });
 
   it('withdraws nothing it cannot match, and says why', async () => {
