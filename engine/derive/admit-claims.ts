@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
-import type { MemoryRepository, SameStatement } from '../ports/index.ts';
+import type { MemoryCause, MemoryRepository, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
@@ -49,6 +49,59 @@ export async function sameStatement(memories: MemoryRepository, claim: Statement
   return null;
 }
 
+/** A statement of no slot to admit: a claim's, or a correction's from another side stated here. */
+export interface StatementAdmission {
+  claim: StatementOf;
+  /** The Record whose world time a Memory of its own starts at, kept under its source. */
+  from: Omit<AdmittedRecord, 'id'>;
+  /** What supports it: a quote of a Record. */
+  citation: { recordId: string; quote: string };
+  /** Why a Memory of its own is written (MemoryCause). */
+  cause: MemoryCause;
+}
+
+/**
+ * Admits a statement of no slot: it adds a citation to a current Memory of the same statement
+ * (sameStatement), else starts a lineage of its own (one version, nothing to settle). The Memory's id,
+ * and whether it was written now.
+ */
+export async function admitStatement(
+  memories: MemoryRepository,
+  brainUid: string,
+  s: StatementAdmission,
+  seq: number,
+  now: string,
+): Promise<{ id: string; made: boolean }> {
+  const same = await sameStatement(memories, s.claim);
+  if (same) {
+    await memories.addCitation(
+      { memory_id: same, record_id: s.citation.recordId, quote: s.citation.quote },
+      seq,
+    );
+    return { id: same, made: false };
+  }
+  const id = await insertMemory(memories, {
+    brainUid,
+    lineage: newId('lin'),
+    slot: null,
+    version: 1,
+    statement: s.claim.statement,
+    norm: statementKey(s.claim.statement),
+    subject: s.claim.subject,
+    predicate: null,
+    owner: s.claim.owner,
+    sourceKey: s.from.sourceName ?? '',
+    validFrom: s.from.occurredAt,
+    validFromMs: s.from.occurredMs,
+    corrects: null,
+    seq,
+    learnedAt: now,
+    cause: s.cause,
+    citations: [s.citation],
+  });
+  return { id, made: true };
+}
+
 /**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
@@ -72,24 +125,25 @@ export async function admitClaims(
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
   for (const claim of claims) {
-    const norm = statementKey(claim.statement);
-    const slot = claim.predicate !== null ? slotKey(claim.subject, claim.predicate, claim.owner) : null;
-    const versions = slot !== null ? await memories.slotVersions(slot) : [];
-    const same =
-      slot !== null
-        ? (
-            versions.find(
-              (v) =>
-                sameSlotValue(v, claim) && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
-            ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), record.occurredMs))
-          )?.id
-        : await sameStatement(memories, claim);
+    const citation = { recordId: record.id, quote: claim.quote };
+    if (claim.predicate === null) {
+      const s = { claim, from: record, citation, cause: 'derived' as const };
+      ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
+      continue;
+    }
+    const slot = slotKey(claim.subject, claim.predicate, claim.owner);
+    const versions = await memories.slotVersions(slot);
+    const same = (
+      versions.find(
+        (v) => sameSlotValue(v, claim) && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
+      ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), record.occurredMs))
+    )?.id;
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);
       continue;
     }
-    // A slot claim joins its slot's lineage (a new version); any other claim starts a lineage of its own.
+    // A slot claim joins its slot's lineage (a new version), or starts it.
     const lineage = versions[0]?.lineage ?? newId('lin');
     ids.push(
       await insertMemory(memories, {
@@ -98,7 +152,7 @@ export async function admitClaims(
         slot,
         version: nextVersion(versions),
         statement: claim.statement,
-        norm,
+        norm: statementKey(claim.statement),
         subject: claim.subject,
         predicate: claim.predicate,
         owner: claim.owner,
@@ -109,10 +163,10 @@ export async function admitClaims(
         seq,
         learnedAt: now,
         cause: versions.length > 0 ? 'superseded_by_record' : 'derived',
-        citations: [{ recordId: record.id, quote: claim.quote }],
+        citations: [citation],
       }),
     );
-    if (slot !== null) await settleLineage(memories, lineage, seq);
+    await settleLineage(memories, lineage, seq);
   }
   return [...new Set(ids)];
 }

@@ -3,12 +3,9 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { claimOwner, type ClaimOwner } from '../core/derive/claim-owner.ts';
 import { matchCorrected } from '../core/derive/correction-match.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
-import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
-import { sameStatement } from './admit-claims.ts';
+import { admitStatement } from './admit-claims.ts';
 import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
-import { insertMemory } from './insert-memory.ts';
-import { settleLineage } from './settle-lineage.ts';
 
 /*
  * A correction travels (docs/sync.md, "Corrections"): its `corrects` names a Memory of the side it was
@@ -235,44 +232,21 @@ async function stateAsSaid(
       { content: JSON.parse(first.content) as TypedContent, sourceName: first.source_name },
       await uow.self(),
     );
-  const norm = statementKey(statement);
-  const quote = { recordId: r.id, quote: r.text };
-  const same = await sameStatement(uow.memories, { statement, subject: who.subject, owner: who.owner });
-  if (same) {
-    await uow.memories.addCitation({ memory_id: same, record_id: r.id, quote: r.text }, seq);
-    return {
-      state: 'applied_by_fallback',
-      matched_by: 'stated',
-      memory_id: same,
-      reason: `${none}: Memory ${same} says its statement already, and cites it`,
-    };
-  }
-  const lineage = newId('lin');
-  const id = await insertMemory(uow.memories, {
-    brainUid: uow.brainUid,
-    lineage,
-    slot: null,
-    version: 1,
-    statement,
-    norm,
-    subject: who.subject,
-    predicate: null,
-    owner: who.owner,
-    sourceKey: first.source_name ?? '',
-    validFrom: first.occurred_at,
-    validFromMs: first.occurred_ms,
-    corrects: null,
-    seq,
-    learnedAt: now,
-    cause: 'correction',
-    citations: [quote],
-  });
-  await settleLineage(uow.memories, lineage, seq);
+  const from = {
+    occurredAt: first.occurred_at,
+    occurredMs: first.occurred_ms,
+    sourceName: first.source_name,
+  };
+  const citation = { recordId: r.id, quote: r.text };
+  const s = { claim: { statement, ...who }, from, citation, cause: 'correction' as const };
+  const { id, made } = await admitStatement(uow.memories, uow.brainUid, s, seq, now);
   return {
     state: 'applied_by_fallback',
     matched_by: 'stated',
     memory_id: id,
-    reason: `${none}: its statement stands as Memory ${id} of its own`,
+    reason: made
+      ? `${none}: its statement stands as Memory ${id} of its own`
+      : `${none}: Memory ${id} says its statement already, and cites it`,
   };
 }
 
