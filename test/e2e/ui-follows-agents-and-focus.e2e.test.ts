@@ -4,9 +4,10 @@
 // One server, one browser and one signed-in page for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Memory } from '../../engine/contract/index.ts';
 import {
+  advanceUntil,
   appPerFile,
   browserPerFile,
   checkScreen,
@@ -15,7 +16,7 @@ import {
   navigateInPlace,
 } from './harness.ts';
 
-const context = browserPerFile();
+const context = browserPerFile({ fakeClock: true });
 const { app, ui } = appPerFile(context, 'local', {
   viewport: { width: 1280, height: 900 },
   seed: seedBigBrain,
@@ -160,9 +161,8 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
   });
   // The corrected first row leaves the list of current Memories (its new version, newest, is at the
   // end of the list, which "Show more" reaches), and nothing else moves.
-  await page
-    .getByRole('link', { name: first.statement, exact: true })
-    .waitFor({ state: 'detached', timeout: 8_000 });
+  const corrected = page.getByRole('link', { name: first.statement, exact: true });
+  await advanceUntil(page, async () => (await corrected.count()) === 0);
   await sleep(500);
   assert.ok(reads.length > 0, 'the change was read');
   assert.ok(
@@ -199,27 +199,26 @@ test('Records, Conflicts, Profile and the Brains list follow what an agent write
   await app().api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'I keep bees on the roof.' },
   });
-  await page.getByText('I keep bees on the roof.').waitFor({ timeout: 8_000 });
+  // Each screen follows by polling: the page's clock is moved on past the polls' intervals.
+  const shown = (l: Locator) => advanceUntil(page, () => l.isVisible());
+  await shown(page.getByText('I keep bees on the roof.'));
 
   await navigateInPlace(page, '/brains/follow/conflicts');
   await page.getByText('No conflicts').waitFor();
   await disagree('follow', 'Cy', ['Faro', 'Braga']);
-  await page.getByRole('heading', { level: 2, name: /lives in/ }).waitFor({ timeout: 8_000 });
+  await shown(page.getByRole('heading', { level: 2, name: /lives in/ }));
 
   await navigateInPlace(page, '/brains/follow/profile');
   await page.locator('dl.facts dt:has-text("Records") + dd').filter({ hasText: /^3/ }).waitFor();
   await app().api.rememberRecord('follow', {
     content: { kind: 'message', speaker: 'Cy', text: 'Bees again.' },
   });
-  await page
-    .locator('dl.facts dt:has-text("Records") + dd')
-    .filter({ hasText: /^4/ })
-    .waitFor({ timeout: 8_000 });
+  await shown(page.locator('dl.facts dt:has-text("Records") + dd').filter({ hasText: /^4/ }));
 
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Follow' }).waitFor();
   await app().api.createBrain({ id: 'later', name: 'Made by an agent' });
-  await page.getByRole('link', { name: 'Made by an agent' }).waitFor({ timeout: 8_000 });
+  await shown(page.getByRole('link', { name: 'Made by an agent' }));
   assert.deepEqual(problems, []);
 });
 
