@@ -8,5 +8,9 @@ export function humanizePredicate(predicate: string): string {
  * evidence, so a display of the fact that reads the same is what a citation quotes.
  */
 export function factLine(f: { subject: string; predicate: string; value: unknown }): string {
-  return `${f.subject} ${humanizePredicate(f.predicate)}: ${String(f.value)}`;
+  return factLineHead(f.subject, f.predicate) + String(f.value);
 }
+
+/** A fact's line up to its value: "Ana favourite colour: ". */
+export const factLineHead = (subject: string, predicate: string): string =>
+  `${subject} ${humanizePredicate(predicate)}: `;

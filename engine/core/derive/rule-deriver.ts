@@ -1,4 +1,5 @@
 import { claimOwner } from './claim-owner.ts';
+import { attributeStatement, clauseStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
@@ -130,7 +131,7 @@ export function createRuleDeriver(): Deriver {
               // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
               const a = attributeSentence(s);
               if (a === null) return [plain];
-              const statement = `${subject}'s ${a.predicate} is ${a.value}`;
+              const statement = attributeStatement(subject, a.predicate, a.value);
               return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
             }
             // What follows the home, when it is a statement of its own (not a question, not a courtesy).
@@ -140,7 +141,7 @@ export function createRuleDeriver(): Deriver {
             // when it is replaced, what else the sentence says is still quoted without the old value.
             const own = slots.length > 1 || tail !== null;
             const held = slots.map((slot) => ({
-              statement: `${subject} ${slot.predicate} ${slot.value}`,
+              statement: clauseStatement(subject, slot.predicate, slot.value),
               subject,
               predicate: slot.predicate,
               owner,

@@ -1,7 +1,7 @@
-import { humanizePredicate } from '../../contract/fact-line.ts';
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
 import { phoneShaped } from './slot-sentences.ts';
+import { slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
 export interface SlotStatement {
@@ -28,12 +28,7 @@ function phoneDigits(value: string): string {
  */
 function slotValue(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
-  const forms = [
-    `${s.subject} ${humanizePredicate(s.predicate)}: `,
-    `${s.subject}'s ${s.predicate} is `,
-    `${s.subject} ${s.predicate} `,
-  ];
-  const form = forms.find((f) => s.statement.startsWith(f));
+  const form = slotStatementHeads(s.subject, s.predicate).find((f) => s.statement.startsWith(f));
   if (form === undefined) return null;
   const value = normalizeStatement(s.statement.slice(form.length));
   if (value === '') return null;

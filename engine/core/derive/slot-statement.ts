@@ -1,0 +1,24 @@
+import { factLineHead } from '../../contract/fact-line.ts';
+
+/**
+ * The words a slot's statement opens with, before its value, in each form derivation writes: a fact's
+ * line ("Ana home city: "), an attribute said alone ("Ana's favourite colour is ") and a slot clause
+ * ("Ana lives in "). The rule deriver writes statements with them and slot-value.ts reads a value back
+ * after them, so the two cannot drift apart.
+ */
+export const slotStatementHeads = (subject: string, predicate: string): string[] => [
+  factLineHead(subject, predicate),
+  attributeHead(subject, predicate),
+  clauseHead(subject, predicate),
+];
+
+const attributeHead = (subject: string, predicate: string) => `${subject}'s ${predicate} is `;
+const clauseHead = (subject: string, predicate: string) => `${subject} ${predicate} `;
+
+/** "Ana's favourite colour is blue": an attribute said alone ("My favourite colour is blue now."). */
+export const attributeStatement = (subject: string, predicate: string, value: string): string =>
+  attributeHead(subject, predicate) + value;
+
+/** "Ana lives in Porto": a slot clause of a sentence ("I live in Porto and ..."). */
+export const clauseStatement = (subject: string, predicate: string, value: string): string =>
+  clauseHead(subject, predicate) + value;
