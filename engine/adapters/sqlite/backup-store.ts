@@ -1,5 +1,4 @@
 import { newDatabase } from './sqlite-binding.ts';
-import { loadVectorExtension } from './vector-extension.ts';
 import {
   closeSync,
   copyFileSync,
@@ -19,7 +18,7 @@ import { noteBackupDraft, removeDeadDrafts, restoreDraftName, type LeftDraft } f
 import { holderFileName, lockDataDir, lockFileName } from './data-dir-lock.ts';
 import { latestSchemaVersion } from './migrate.ts';
 import { storeOpenFailure } from './open-failure.ts';
-import { unlockDatabase, type Db } from './open-database.ts';
+import { openStoreReadOnly, unlockDatabase } from './open-database.ts';
 import { storeFileName } from './store.ts';
 
 /** What a backup holds, read from the copy itself once it was written. */
@@ -37,23 +36,9 @@ export interface DraftsRemoved {
   removedDrafts: LeftDraft[];
 }
 
-/** A store file opened to be read only, with the store's key. */
-function openReadOnly(file: string, key: string | Buffer): Db {
-  const db = newDatabase(file, { readonly: true, fileMustExist: true });
-  try {
-    unlockDatabase(db, file, key);
-    // The vector tables are sqlite-vec's: copying and checking them needs the module.
-    loadVectorExtension(db);
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-}
-
 /** Checks a store file whole (every page decrypts and authenticates, every index agrees) and counts it. */
 function inspect(file: string, key: string | Buffer): BackupSummary {
-  const db = openReadOnly(file, key);
+  const db = openStoreReadOnly(file, key, { vectors: true });
   try {
     const check = db.pragma('integrity_check') as { integrity_check: string }[];
     if (check.length !== 1 || check[0]!.integrity_check !== 'ok')
@@ -116,7 +101,7 @@ function nameWithoutReplacing(draft: string, out: string): void {
 
 /** A self-contained copy of a store file (with what its WAL holds, if one is beside it) into an empty `draft`. */
 function copyStore(from: string, draft: string, key: string | Buffer): void {
-  const db = openReadOnly(from, key);
+  const db = openStoreReadOnly(from, key, { vectors: true });
   try {
     db.prepare('VACUUM INTO ?').run(draft);
   } finally {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { unlockDatabase } from './open-database.ts';
-import { newDatabase } from './sqlite-binding.ts';
+import { openStoreReadOnly } from './open-database.ts';
 import { storeFileName } from './store.ts';
 
 /**
@@ -19,9 +18,8 @@ export function storeHasBrain(opts: {
 }): boolean {
   const file = join(opts.dataDir, storeFileName);
   if (!existsSync(file)) return false;
-  const db = newDatabase(file, { readonly: true, fileMustExist: true });
+  const db = openStoreReadOnly(file, opts.key(), { vectors: false });
   try {
-    unlockDatabase(db, file, opts.key());
     return (
       db
         .prepare('SELECT 1 FROM brains WHERE project = ? AND env = ? AND id = ?')

@@ -88,6 +88,23 @@ export function cipherOf(db: Db): StoreCipher | null {
 }
 
 /**
+ * A store file opened to be read only, with the store's key (a read transaction of its own, as a
+ * backup's, also while a server has the store open). `vectors` loads sqlite-vec, which reading or
+ * copying the vector tables needs.
+ */
+export function openStoreReadOnly(file: string, key: string | Buffer, o: { vectors: boolean }): Db {
+  const db = newDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    unlockDatabase(db, file, key);
+    if (o.vectors) loadVectorExtension(db);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/**
  * Gives a connection the store's key and proves it with a first read (temporary data in memory). A new
  * (empty) file gets the first of storeCiphers; an existing one is tried with each, newest first, and
  * answers with the one its pages were written with. A wrong key is a clear error, never a silent
