@@ -1,5 +1,6 @@
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem, ParseOptions, Parser } from './import-item.ts';
+import { recordPages } from './record-pages.ts';
 import { wallTimeToDate } from './zoned-time.ts';
 
 /** What an earlier import left in the Brain that says which zone it read a chat's times in. */
@@ -26,21 +27,11 @@ export interface EarlierQuery {
  */
 export function earlierRecords(listPage: (q: EarlierQuery) => Promise<RecordPage | null>): EarlierRecords {
   return async function* (since, until) {
-    let cursor: string | undefined;
-    do {
-      const page = await listPage({
-        source: 'whatsapp',
-        since,
-        until,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      if (page === null) return;
-      for (const r of page.data)
+    for await (const page of recordPages(listPage, { source: 'whatsapp' as const, since, until })) {
+      for (const r of page?.data ?? [])
         if (r.source?.external_id && r.content.kind === 'message')
           yield { externalId: r.source.external_id, text: r.content.text };
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    }
   };
 }
 

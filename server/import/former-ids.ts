@@ -1,5 +1,6 @@
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
+import { recordPages } from './record-pages.ts';
 
 /** The external ids of the Brain's Records of SOURCE that occurred at AT (an ISO instant). */
 export type StoredIdsAt = (source: string, at: string) => Promise<ReadonlySet<string>>;
@@ -21,19 +22,8 @@ export interface IdsAtQuery {
 export function storedIdsAt(listPage: (q: IdsAtQuery) => Promise<RecordPage | null>): StoredIdsAt {
   return async (source, at) => {
     const ids = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const page = await listPage({
-        source,
-        since: at,
-        until: at,
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
-      if (page === null) break;
-      for (const r of page.data) if (r.source.external_id !== null) ids.add(r.source.external_id);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    for await (const page of recordPages(listPage, { source, since: at, until: at }))
+      for (const r of page?.data ?? []) if (r.source.external_id !== null) ids.add(r.source.external_id);
     return ids;
   };
 }

@@ -1,4 +1,5 @@
 import type { RecordPage, SourceList } from '../../engine/contract/index.ts';
+import { recordPages } from './record-pages.ts';
 
 /** One page of a source's Records (listRecords of the engine or of the API client). */
 export type SourcePage = (q: { source: string; limit: number; cursor?: string }) => Promise<RecordPage>;
@@ -27,15 +28,11 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   const bySource = new Map<string, Promise<ReadonlyMap<string, readonly string[]>>>();
   const read = async (source: string) => {
     const ids = new Map<string, string[]>();
-    let cursor: string | undefined;
-    do {
-      const p = await page({ source, limit: 200, ...(cursor ? { cursor } : {}) });
-      for (const r of p.data) {
+    for await (const p of recordPages(page, { source }))
+      for (const r of p?.data ?? []) {
         const id = r.source.external_id;
         if (id !== null) ids.set(id, [...(ids.get(id) ?? []), r.id]);
       }
-      cursor = p.next_cursor ?? undefined;
-    } while (cursor);
     return ids;
   };
   return {

@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
 import type { ImportTarget } from './plan-import.ts';
+import { recordPages } from './record-pages.ts';
 import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { noteIdentities } from './formats/note-identity.ts';
@@ -128,13 +129,10 @@ export function pagedNoteNames(
 ): StoredNoteNames {
   return async () => {
     const names: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await listPage({ source: plainNotes, limit: 200, ...(cursor ? { cursor } : {}) });
+    for await (const page of recordPages(listPage, { source: plainNotes })) {
       if (page === null) return null;
       for (const r of page.data) if (r.source.external_id !== null) names.push(r.source.external_id);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    }
     return names;
   };
 }
