@@ -164,57 +164,74 @@ export async function runSync(
       }
     };
     await pushAndForget();
+    // Requests for pages in this run (pagesPerRun).
+    let asked = 0;
+    let limit = pageSize;
+    /**
+     * The feed's page after `watermark`, or null once the run has asked for its pages. A page over the
+     * size limit is asked for again in smaller ones. `seen` holds every watermark of this pass: a feed
+     * that hands one back again is going round in circles.
+     */
+    const nextPage = async (watermark: string, seen: Set<string>): Promise<RecordPage | null> => {
+      for (;;) {
+        if (asked === limits.pagesPerRun) return null;
+        asked += 1;
+        onTime();
+        let page: RecordPage;
+        try {
+          page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
+        } catch (e) {
+          if (!(e instanceof MnemoApiError) || e.code !== 'response_too_large' || limit === 1) throw e;
+          limit = Math.max(1, Math.floor(limit / 4));
+          continue;
+        }
+        if (page.has_more) {
+          // A Mnemo's feed fills a page before it says has_more. An empty one that says it, with a new
+          // watermark each time, kept a device asking 100 pages a run and a run 2 s after, for ever.
+          if (page.data.length === 0 && (page.removed?.length ?? 0) === 0)
+            throw new Error(
+              `the change feed does not advance: after watermark ${JSON.stringify(watermark)} it answered ` +
+                'has_more with an empty page; the pull stops here',
+            );
+          if (typeof page.watermark !== 'string' || seen.has(page.watermark))
+            throw new Error(
+              `the change feed does not advance: after watermark ${JSON.stringify(watermark)} it answered ` +
+                `has_more with ${typeof page.watermark === 'string' ? `the watermark ${JSON.stringify(page.watermark)} again` : 'no watermark'}; the pull stops here`,
+            );
+          seen.add(page.watermark);
+          limit = Math.min(pageSize, limit * 2);
+        }
+        return page;
+      }
+    };
     let watermark = remote.pullWatermark ?? 'start';
     let restarted = false;
-    // Every watermark of this run: a feed that hands one back again is going round in circles.
     const seen = new Set([watermark]);
-    let limit = pageSize;
-    for (let asked = 0; ; asked++) {
-      if (asked === limits.pagesPerRun) {
-        more = true;
-        break;
-      }
-      onTime();
-      let page: RecordPage;
+    for (;;) {
+      const first = asked === 0;
+      let page: RecordPage | null;
       try {
-        page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
+        page = await nextPage(watermark, seen);
       } catch (e) {
         // A remote Brain that does not know the pairing's watermark is not the one it synced with
         // (deleted and made again, or another Brain of that id): push and pull from the start, once.
         const unknownWatermark = e instanceof MnemoApiError && e.code === 'invalid_watermark';
-        if (unknownWatermark && asked === 0 && !restarted && watermark !== 'start') {
-          restarted = true;
-          await sync.restart(t, brainId, remote.pairingId);
-          await pushAndForget();
-          watermark = 'start';
-          seen.add(watermark);
-          continue;
-        }
-        // A page of large documents over the limit is asked for again in smaller ones.
-        if (!(e instanceof MnemoApiError) || e.code !== 'response_too_large' || limit === 1) throw e;
-        limit = Math.max(1, Math.floor(limit / 4));
+        if (!unknownWatermark || !first || restarted || watermark === 'start') throw e;
+        restarted = true;
+        await sync.restart(t, brainId, remote.pairingId);
+        await pushAndForget();
+        watermark = 'start';
+        seen.add(watermark);
         continue;
       }
-      if (page.has_more) {
-        // A Mnemo's feed fills a page before it says has_more. An empty one that says it, with a new
-        // watermark each time, kept a device asking 100 pages a run and a run 2 s after, for ever.
-        if (page.data.length === 0 && (page.removed?.length ?? 0) === 0)
-          throw new Error(
-            `the change feed does not advance: after watermark ${JSON.stringify(watermark)} it answered ` +
-              'has_more with an empty page; the pull stops here',
-          );
-        if (typeof page.watermark !== 'string' || seen.has(page.watermark))
-          throw new Error(
-            `the change feed does not advance: after watermark ${JSON.stringify(watermark)} it answered ` +
-              `has_more with ${typeof page.watermark === 'string' ? `the watermark ${JSON.stringify(page.watermark)} again` : 'no watermark'}; the pull stops here`,
-          );
-        seen.add(page.watermark);
+      if (!page) {
+        more = true;
+        break;
       }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
       progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
-      limit = Math.min(pageSize, limit * 2);
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
     return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };
