@@ -188,6 +188,8 @@ export const anaCurrent = async (n: Node, what: string): Promise<string[]> =>
 export async function recordingProxy(target: () => string): Promise<{
   url: string;
   bodies: string[];
+  /** Every request's method and path (with its query), in the order they came. */
+  requests: string[];
   down: boolean;
   /** When set, the proxy goes down (`down`) once a device's pairing check has gone through it. */
   downAfterCheck: boolean;
@@ -203,6 +205,7 @@ export async function recordingProxy(target: () => string): Promise<{
   const state = {
     url: '',
     bodies: [] as string[],
+    requests: [] as string[],
     down: false,
     downAfterCheck: false,
     refused: 0,
@@ -220,6 +223,7 @@ export async function recordingProxy(target: () => string): Promise<{
       }
       const body = Buffer.concat(chunks);
       state.bodies.push(body.toString('utf8'));
+      state.requests.push(`${req.method} ${req.url}`);
       const check = endsPairingCheck(req.method ?? '', req.url ?? '', body.toString('utf8'));
       if (state.downAfterCheck && check) {
         state.downAfterCheck = false;
