@@ -240,12 +240,19 @@ export interface EngineSync {
   ): Promise<void>;
   /** Back to the start of the push and the pull: the remote Brain is not the one the pairing synced with. */
   restart(t: Tenant, brainId: string, pairingId: string): Promise<void>;
+  /** A page of the remote's feed, of the pull or (`reread`) of the re-read beginReread started. */
   applyPulled(
     t: Tenant,
     brainId: string,
     pairingId: string,
     page: RecordPage,
+    o?: { reread?: boolean },
   ): Promise<{ pulled: number; skipped: number }>;
+  /**
+   * Where to read the feed again from once the pull is through (a re-read under way, or one this
+   * version starts for what an older one skipped), or null.
+   */
+  beginReread(t: Tenant, brainId: string, pairingId: string): Promise<string | null>;
   /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */
   finishRun(t: Tenant, brainId: string, pairingId: string, end: RunEnd): Promise<void>;
 }

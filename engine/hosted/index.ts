@@ -178,6 +178,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     markTombstonesSent: onDeviceOnly,
     restart: onDeviceOnly,
     applyPulled: onDeviceOnly,
+    beginReread: onDeviceOnly,
     finishRun: onDeviceOnly,
   };
   return {

@@ -24,6 +24,15 @@ export interface PairingRow {
    */
   tombstone_after: string | null;
   pull_watermark: string | null;
+  /**
+   * Where the feed may hold a Record the pull skipped (the watermark the first page that skipped one
+   * was read from; `start`: the beginning), and the oldest rules of what the pull takes it skipped one
+   * under (null while a re-read under way has skipped nothing). Both null: nothing skipped.
+   */
+  pull_skipped_from: string | null;
+  pull_skipped_under: number | null;
+  /** Where the re-read under way reads the feed on from (beginReread); null: none under way. */
+  reread_watermark: string | null;
   pushed: number;
   pulled: number;
   held_back: number;
@@ -157,6 +166,13 @@ export interface DeviceSyncStore {
    * `pairingId`.
    */
   restart(brainUid: string, pairingId: string): Promise<boolean>;
+  /**
+   * Where the run's pairing reads its feed again from, if anywhere: a re-read under way goes on; one is
+   * started (from `pull_skipped_from`) when the pull skipped a Record under rules older than
+   * `pullRules`, which may take it now. Null: nothing to read again; false when the pairing is no
+   * longer `pairingId`.
+   */
+  beginReread(brainUid: string, pairingId: string, pullRules: number): Promise<string | null | false>;
   /** Ends a run of the pairing: when, its error (null on success), and whether it is catching up. */
   finishRun(brainUid: string, pairingId: string, at: string, end: RunEnd): Promise<void>;
   /**
@@ -183,7 +199,26 @@ export interface DeviceSyncUnit {
   markRemovalsPulled(pairingId: string, ids: readonly string[]): Promise<void>;
   /**
    * The run's pairing took a pulled page: the watermark to keep, how many Records it wrote, and how
-   * many it skipped (not valid replicas, or redacted_summary ones the redactor was unsure of).
+   * many it skipped (not valid replicas, or redacted_summary ones the redactor was unsure of); a skip
+   * is kept as under `pullRules`, from the watermark the page was read from when none is kept yet.
    */
-  markPage(pairingId: string, watermark: string | null, pulled: number, skipped: number): Promise<void>;
+  markPage(
+    pairingId: string,
+    watermark: string | null,
+    pulled: number,
+    skipped: number,
+    pullRules: number,
+  ): Promise<void>;
+  /**
+   * The run's pairing took a page of its re-read: the re-read's watermark to keep (null: it reached the
+   * end, and is over), how many Records it wrote (each skipped before, so no longer counted as
+   * skipped), and whether it skipped any again (under `pullRules`, from where this re-read started).
+   */
+  markRereadPage(
+    pairingId: string,
+    watermark: string | null,
+    pulled: number,
+    skippedAgain: boolean,
+    pullRules: number,
+  ): Promise<void>;
 }

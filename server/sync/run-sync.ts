@@ -164,7 +164,7 @@ export async function runSync(
       }
     };
     await pushAndForget();
-    // Requests for pages in this run (pagesPerRun).
+    // Requests for pages in this run, the pull's and the re-read's together (pagesPerRun).
     let asked = 0;
     let limit = pageSize;
     /**
@@ -232,6 +232,30 @@ export async function runSync(
       progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
+    }
+    // The pull is through: what an older version skipped of the feed, this one may take (beginReread).
+    let reread = more ? null : await sync.beginReread(t, brainId, remote.pairingId);
+    const rereadSeen = new Set(reread === null ? [] : [reread]);
+    while (reread !== null) {
+      let page: RecordPage | null;
+      try {
+        page = await nextPage(reread, rereadSeen);
+      } catch (e) {
+        // The pull's own watermark is known there, so the Brain is the one it synced with; a place of
+        // it that is not known any more is read from the start instead, once.
+        const unknownWatermark = e instanceof MnemoApiError && e.code === 'invalid_watermark';
+        if (!unknownWatermark || rereadSeen.has('start')) throw e;
+        reread = 'start';
+        rereadSeen.add(reread);
+        continue;
+      }
+      if (!page) {
+        more = true;
+        break;
+      }
+      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page, { reread: true })).pulled;
+      progressed = true;
+      reread = page.has_more ? (page.watermark ?? reread) : null;
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
     return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };

@@ -23,6 +23,8 @@ function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
   db.exec('ALTER TABLE record_tombstones DROP COLUMN pulled_by'); // 25
   db.exec('DROP TABLE correction_outcomes'); // 26
   db.exec('DROP INDEX sync_records_skipped; ALTER TABLE sync_records DROP COLUMN skipped_under'); // 27
+  for (const c of ['pull_skipped_from', 'pull_skipped_under', 'reread_watermark'])
+    db.exec(`ALTER TABLE sync_pairings DROP COLUMN ${c}`); // 28
 }
 
 describe('local engine: migrations', () => {

@@ -86,19 +86,48 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             JSON.stringify(ids),
           ),
       ),
-    markPage: (pairingId, watermark, pulled, skipped) =>
+    // Each expression reads the row as it was: a first skip is kept from where this page was read.
+    markPage: (pairingId, watermark, pulled, skipped, rules) =>
       atOnce(
         () =>
           void store.run(
-            `UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ?, skipped = skipped + ?
+            `UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ?, skipped = skipped + ?,
+               pull_skipped_from = CASE WHEN ? > 0 THEN coalesce(pull_skipped_from, pull_watermark, 'start')
+                                   ELSE pull_skipped_from END,
+               pull_skipped_under = CASE WHEN ? > 0 THEN min(coalesce(pull_skipped_under, ?), ?)
+                                    ELSE pull_skipped_under END
              WHERE brain_uid = ? AND pairing_id = ?`,
             watermark,
             pulled,
             skipped,
+            skipped,
+            skipped,
+            rules,
+            rules,
             brainUid,
             pairingId,
           ),
       ),
+    // A re-read starts where the oldest skip it looks for was: one it skips again is kept from there.
+    // Over, and nothing skipped since it started (pull_skipped_under still null), nothing is left to
+    // read again.
+    markRereadPage: (pairingId, watermark, pulled, skippedAgain, rules) =>
+      atOnce(() => {
+        const p = pairingOf(brainUid);
+        if (p?.pairing_id !== pairingId) return;
+        const under = skippedAgain ? Math.min(p.pull_skipped_under ?? rules, rules) : p.pull_skipped_under;
+        store.run(
+          `UPDATE sync_pairings SET reread_watermark = ?, pulled = pulled + ?, skipped = max(0, skipped - ?),
+             pull_skipped_from = ?, pull_skipped_under = ? WHERE brain_uid = ? AND pairing_id = ?`,
+          watermark,
+          pulled,
+          pulled,
+          watermark === null && under === null ? null : p.pull_skipped_from,
+          under,
+          brainUid,
+          pairingId,
+        );
+      }),
   });
 
   return {
@@ -248,12 +277,30 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         store.tx(() => {
           const kept =
             store.run(
-              'UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?',
+              `UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL, pull_skipped_from = NULL,
+                 pull_skipped_under = NULL, reread_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?`,
               brainUid,
               pairingId,
             ).changes > 0;
           if (kept) pushPulled(brainUid);
           return kept;
+        }),
+      ),
+    beginReread: (brainUid, pairingId, rules) =>
+      between(() =>
+        store.tx(() => {
+          const p = pairingOf(brainUid);
+          if (p?.pairing_id !== pairingId) return false;
+          const due =
+            p.pull_skipped_from !== null && p.pull_skipped_under !== null && p.pull_skipped_under < rules;
+          if (!due) return p.reread_watermark;
+          // From the oldest skip on: one skipped again is kept from there (markRereadPage). A re-read
+          // under way when the rules rose again starts over, as it may have passed such a skip.
+          store.run(
+            'UPDATE sync_pairings SET reread_watermark = pull_skipped_from, pull_skipped_under = NULL WHERE brain_uid = ?',
+            brainUid,
+          );
+          return p.pull_skipped_from;
         }),
       ),
     finishRun: (brainUid, pairingId, at, { error, catchingUp }) =>

@@ -435,6 +435,82 @@ describe('a pulled page from a remote that may be buggy or hostile', () => {
   });
 });
 
+describe('a page of the feed read again', () => {
+  const engine = engineFor('reread');
+
+  it('writes only what was skipped: nothing already here, pushed from here, redacted or forgotten here', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana', self: { type: 'person', name: 'Ana' } });
+    const pairingId = await pairWithHub(sync);
+    const own = await writeAna(e, 'Written here and pushed.');
+    const batch = await sync.outbox(t, 'ana', 200);
+    await sync.markPushed(t, 'ana', pairingId, batch, new Map([[own, 'created' as const]]));
+    const shape = await e.getRecord(t, 'ana', own);
+    type Pulled = RecordPage['data'][number];
+    const at = (id: string, over: Record<string, unknown>): Pulled =>
+      ({ ...shape, id, ...over }) as unknown as Pulled;
+    const odd = at('rec_pulledodd', { content: { kind: 'hologram', text: 'Of a kind to come.' } });
+    const page = (data: Pulled[]): RecordPage => ({
+      data,
+      has_more: false,
+      next_cursor: null,
+      watermark: 'wm_pulled',
+      removed: [],
+    });
+    const first = [
+      shape as unknown as Pulled,
+      at('rec_pulledkept', { content: { kind: 'document', text: 'The ferry leaves at seven.' } }),
+      at('rec_pulledgone', { content: { kind: 'document', text: 'Forgotten here since.' } }),
+      at('rec_pulledcopy', {
+        visibility: 'redacted_summary',
+        content: { kind: 'document', text: 'Write to Ana at ana@example.org.' },
+      }),
+      odd,
+    ];
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(first)), { pulled: 3, skipped: 1 });
+    await e.forgetRecord(t, 'ana', 'rec_pulledgone');
+    await e.idle();
+    const records = async () => (await e.listRecords(t, 'ana', { limit: 100 })).data.map((r) => r.content);
+    const memories = async () =>
+      (await e.listMemories(t, 'ana', { limit: 100 })).data.map((m) => m.statement);
+    const before = {
+      records: await records(),
+      memories: await memories(),
+      status: await sync.status(t, 'ana'),
+    };
+
+    // Read again as a later version would, which takes the odd one now.
+    const again = [
+      ...first.slice(0, 4),
+      at(odd.id, { content: { kind: 'document', text: 'Of a kind to come.' } }),
+    ];
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(again), { reread: true }), {
+      pulled: 1,
+      skipped: 0,
+    });
+    await e.idle();
+    assert.deepEqual((await records()).length, before.records.length + 1);
+    assert.deepEqual((await records()).slice(1), before.records, 'the odd one alone is new');
+    assert.equal((await memories()).length, before.memories.length + 1);
+    await assert.rejects(e.getRecord(t, 'ana', 'rec_pulledgone'), { code: 'record_not_found' });
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual(
+      [status.pulled, status.skipped, status.pending],
+      [before.status.pulled + 1, before.status.skipped - 1, 0],
+    );
+    // And again: nothing more.
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(again), { reread: true }), {
+      pulled: 0,
+      skipped: 0,
+    });
+    assert.deepEqual(
+      [(await sync.status(t, 'ana')).pulled, (await sync.status(t, 'ana')).skipped],
+      [status.pulled, status.skipped],
+    );
+  });
+});
+
 describe('the removals of a pulled page', () => {
   const engine = engineFor('pulled-removals');
 

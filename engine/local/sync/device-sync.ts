@@ -55,6 +55,16 @@ function requireRunPairing(b: BrainRow, p: PairingRow | undefined, pairingId: st
  */
 export const correctionRules = 1;
 
+/**
+ * The version of the rules of what the pull takes (pulledReplica: the kinds of Records, a correction
+ * with its target). A page's Records it cannot take are skipped, and the place of the first is kept
+ * under it (PairingRow.pull_skipped_from); a later version whose rules are newer reads the feed from
+ * there again once (beginReread), taking what it can now. Raise it when a version takes Records an
+ * earlier one skipped: a new kind, a field it needs. 1: corrections with their target (before this
+ * version, kept by migration 028 as 0, no place was kept: such a pairing reads its whole feed again).
+ */
+export const pullRules = 1;
+
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
   const { pairing: p, pending, corrections } = await ctx.device.status(b.uid, correctionRules);
   return {
@@ -343,7 +353,8 @@ export async function markTombstonesSent(
 /**
  * The run's pairing pushes and pulls from the start again: its remote Brain no longer knows the pull's
  * watermark (it was deleted and made again, or is another Brain of that id), so what was pushed to it
- * is not there either. Tombstones are not sent again: they name Records the new Brain never held.
+ * is not there either. Tombstones are not sent again: they name Records the new Brain never held. What
+ * the pull skipped of the old Brain's feed is forgotten (no re-read of it), as the new one is read whole.
  */
 export async function restartPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): Promise<void> {
   if (!(await ctx.device.restart(b.uid, pairingId))) throw runEnded(b);
@@ -390,16 +401,19 @@ function pulledReplica(r: RecordPage['data'][number]): RecordReplica | null {
  * Applies one page of the remote's change feed in one transaction: its Records are written here under
  * their ids and marked pulled (skipping ids forgotten here, ids already here, and this device's own
  * redacted copies); its removals are applied as tombstones; the page's watermark is kept. A Record
- * that is not a valid replica is skipped and counted. A redacted_summary Record is redacted here
- * before it is written, as this device would redact its own: a hub holds only redacted copies, but a
- * device's local server, paired as a remote, serves its Records whole. A crash re-reads at most this
- * page, which changes nothing the second time.
+ * that is not a valid replica is skipped and counted, and where it was is kept (pullRules). A
+ * redacted_summary Record is redacted here before it is written, as this device would redact its own:
+ * a hub holds only redacted copies, but a device's local server, paired as a remote, serves its Records
+ * whole. A crash re-reads at most this page, which changes nothing the second time. A page of a re-read
+ * (`reread`, beginReread) writes its Records alone (no removal, no count of what it skips again), and
+ * keeps the re-read's watermark.
  */
 export async function applyPulled(
   ctx: LocalCtx,
   b: BrainRow,
   pairingId: string,
   page: RecordPage,
+  o: { reread?: boolean } = {},
 ): Promise<{ pulled: number; skipped: number }> {
   // Read before the unit: the redactor's names and secret are read through the store.
   const redactor = page.data.some((r) => r.visibility === 'redacted_summary')
@@ -427,6 +441,18 @@ export async function applyPulled(
     const markPulled = (id: string) => rows.markPulled(id);
     const created =
       replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
+    if (o.reread) {
+      // Read again for what was skipped: its removals were applied when the pull read them, and what it
+      // skips again was counted then. Each Record written now is one skipped then (any other is here).
+      await rows.markRereadPage(
+        pairingId,
+        page.has_more ? (page.watermark ?? p.reread_watermark) : null,
+        created,
+        refused > 0,
+        pullRules,
+      );
+      return { pulled: created, skipped: refused, settle: undefined };
+    }
     // Only ids a Record can have: anything else in a removal names nothing here.
     const removed = (Array.isArray(page.removed) ? (page.removed as unknown[]) : []).flatMap((r) => {
       const id = (r as { id?: unknown } | null)?.id;
@@ -438,12 +464,26 @@ export async function applyPulled(
     // The remote knows: its removal is not sent back to it.
     if (forgotten && forgotten.tombstoned.length > 0)
       await rows.markRemovalsPulled(pairingId, forgotten.tombstoned);
-    await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused);
+    await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused, pullRules);
     return { pulled: created, skipped: refused, settle: forgotten?.settle };
   });
   await settle?.();
   if (pulled > 0) ctx.worker.kick();
   return { pulled, skipped };
+}
+
+/**
+ * Where the run reads its remote's feed again from, once its pull is through, or null: a re-read under
+ * way goes on; one starts when the pull skipped a Record under rules older than this version's
+ * (pullRules), which may take it now, from the place of the first such Record (all of the feed for a
+ * pairing that pulled before places were kept). Its pages are applied as the pull's (applyPulled,
+ * `reread`), which writes only what is not here, and its progress is kept page by page: it happens once
+ * per upgrade, across runs and restarts, within each run's pages and deadline.
+ */
+export async function beginReread(ctx: LocalCtx, b: BrainRow, pairingId: string): Promise<string | null> {
+  const from = await ctx.device.beginReread(b.uid, pairingId, pullRules);
+  if (from === false) throw runEnded(b);
+  return from;
 }
 
 /** Ends a run: its time, its error and whether it is catching up (RunEnd). */

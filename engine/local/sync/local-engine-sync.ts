@@ -35,9 +35,10 @@ export function createEngineSync(
       onDevice(t, id, (b) => device.markTombstonesSent(ctx, b, pairingId, through)),
     ),
     restart: op((t, id, pairingId) => onDevice(t, id, (b) => device.restartPairing(ctx, b, pairingId))),
-    applyPulled: write((t, id, pairingId, page) =>
-      onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page)),
+    applyPulled: write((t, id, pairingId, page, o) =>
+      onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page, o)),
     ),
+    beginReread: op((t, id, pairingId) => onDevice(t, id, (b) => device.beginReread(ctx, b, pairingId))),
     finishRun: op((t, id, pairingId, end) =>
       onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, end)),
     ),

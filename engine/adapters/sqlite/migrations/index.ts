@@ -25,6 +25,7 @@ import { syncCatchingUp } from './024-sync-catching-up.ts';
 import { pulledRemovals } from './025-pulled-removals.ts';
 import { correctionOutcomes } from './026-correction-outcomes.ts';
 import { reofferedCorrections } from './027-reoffered-corrections.ts';
+import { pullRereads } from './028-pull-rereads.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   pulledRemovals,
   correctionOutcomes,
   reofferedCorrections,
+  pullRereads,
 ];
