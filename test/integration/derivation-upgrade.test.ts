@@ -8,6 +8,8 @@ import { migratedDatabase, serverForTests } from '../../engine/adapters/postgres
 import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { unitKilledMidway, waitForLockWaits } from '../../engine/adapters/postgres/testing/lock-waits.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
+import { statementKeys as statementKeysSqlite } from '../../engine/adapters/sqlite/migrations/029-statement-keys.ts';
+import { statementKeys as statementKeysPg } from '../../engine/adapters/postgres/migrations/023-statement-keys.ts';
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
 import type { Claim, DerivableRecord, Deriver } from '../../engine/core/derive/deriver.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
@@ -66,7 +68,8 @@ interface Logged {
 /**
  * The rules of an older version that kept apart what today's admission joins: the statements of the
  * Records `which` picks carry " (vN)", so the store is written with two Memories, and `unmarked` then
- * takes the mark off, leaving the store as that version left it.
+ * takes the mark off, leaving the store as that version left it (its norms keyed again by the
+ * statement-keys migration: Store.beforeStatementKeys).
  */
 const markedBy = (version: number, which: (record: DerivableRecord, c: Claim) => boolean): Deriver => ({
   name: `rules-v${version}`,
@@ -76,7 +79,7 @@ const markedBy = (version: number, which: (record: DerivableRecord, c: Claim) =>
       .map((c) => (which(record, c) ? { ...c, statement: `${c.statement} (v${version})` } : c)),
 });
 const unmarked = (version: number) =>
-  `UPDATE memories SET statement = replace(statement, ' (v${version})', ''), norm = replace(norm, ' (v${version})', '')`;
+  `UPDATE memories SET statement = replace(statement, ' (v${version})', '')`;
 
 function capture() {
   const lines: Logged[] = [];
@@ -105,6 +108,11 @@ interface Store {
   left(): Promise<{ listed: number; derivedBy: string | undefined }>;
   /** Runs SQL written for both engines on the store while no engine has it open (to age a store). */
   sql(statement: string): Promise<void>;
+  /**
+   * Sets the schema back to before its statement-keys migration (SQLite's 28, PostgreSQL's 23), as a
+   * Mnemo before it left the store: the next open keys every Memory's norm again.
+   */
+  beforeStatementKeys(): Promise<void>;
 }
 
 interface Backend {
@@ -133,6 +141,14 @@ const local: Backend = {
         const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
         try {
           db.exec(statement);
+        } finally {
+          db.close();
+        }
+      },
+      beforeStatementKeys: async () => {
+        const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
+        try {
+          db.pragma(`user_version = ${statementKeysSqlite.version - 1}`);
         } finally {
           db.close();
         }
@@ -168,6 +184,9 @@ function postgresStore(db: PgClient): Store {
     },
     sql: async (statement) => {
       await db.query(statement);
+    },
+    beforeStatementKeys: async () => {
+      await db.query('DELETE FROM mnemo_migrations WHERE version >= $1', [statementKeysPg.version]);
     },
   };
 }
@@ -542,6 +561,7 @@ for (const backend of [local, postgres])
         marked,
       );
       await store.sql(unmarked(14));
+      await store.beforeStatementKeys();
       await reopened(
         store,
         async (aged) => {
@@ -589,6 +609,7 @@ for (const backend of [local, postgres])
         marked,
       );
       await store.sql(unmarked(17));
+      await store.beforeStatementKeys();
       let first!: string;
       await reopened(
         store,
@@ -709,6 +730,7 @@ for (const backend of [local, postgres])
         },
         marked,
       );
+      await store.beforeStatementKeys();
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
@@ -774,6 +796,9 @@ for (const backend of [local, postgres])
         await during.close();
       }
       assert.equal((await store.left()).listed, 1, 'the old Record is still to derive again');
+      // Left so by a Mnemo before the statement-keys migration: its paraphrase, found by neither the key
+      // nor the words, is a Memory of its own.
+      await store.beforeStatementKeys();
 
       await reopened(store, async (engine) => {
         const now = (await engine.listMemories(tenant, 'b', { limit: 100 })).data;
@@ -832,6 +857,41 @@ for (const backend of [local, postgres])
           [[first, texts]],
         );
       });
+    });
+
+    it("a correction's Memory, keyed by its words before, is found by what is said next in other words", async () => {
+      // A correction is never derived again: before the statement-keys migration its Memory kept the
+      // words rules-v15 keyed it by for good, and only a claim of those very words found it.
+      let corrected!: string;
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          const r = await engine.rememberRecord(tenant, 'b', said('I like black tea.'), {});
+          await engine.idle();
+          const [tea] = (await engine.getRecord(tenant, 'b', r.record.id)).memory_ids;
+          const c = await engine.rememberRecord(
+            tenant,
+            'b',
+            { content: { kind: 'correction', corrects: tea!, statement: 'I really love green tea.' } },
+            {},
+          );
+          corrected = (await engine.getRecord(tenant, 'b', c.record.id)).memory_ids[0]!;
+        },
+        rules,
+      );
+      await store.sql(`UPDATE memories SET norm = 'i really love green tea' WHERE cause = 'correction'`);
+      await store.beforeStatementKeys();
+
+      await reopened(store, async (engine) => {
+        const next = await engine.rememberRecord(tenant, 'b', said('I love green tea!'), {});
+        await engine.idle();
+        assert.deepEqual((await engine.getRecord(tenant, 'b', next.record.id)).memory_ids, [corrected]);
+        assert.deepEqual(
+          (await engine.listMemories(tenant, 'b', { limit: 100 })).data.map((m) => m.statement),
+          ['I really love green tea.'],
+        );
+      });
+      assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name });
     });
 
     it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {

@@ -6,6 +6,8 @@ import { latestSchemaVersion, migrate } from '../../engine/adapters/sqlite/migra
 import { migrations } from '../../engine/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { textKey } from '../../engine/adapters/sqlite/text-key.ts';
+import { statementKeys } from '../../engine/adapters/sqlite/migrations/029-statement-keys.ts';
+import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 /**
@@ -404,6 +406,35 @@ describe('local engine: migrations', () => {
       assert.equal(outcome?.matched_by, 'slot');
     } finally {
       await engine.close();
+    }
+  });
+
+  it("29: every Memory's norm is its statement's key, page after page", async () => {
+    const dataDir = tempDir();
+    const said = ['I love hiking.', 'Yeah, I really love to hike!', "I don't like rain.", 'I was hiking.'];
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      for (const text of said)
+        await engine.rememberRecord(tenant, 'b', { content: { kind: 'message', text, speaker: 'user' } }, {});
+      await engine.idle();
+      await engine.close();
+    }
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), statementKeys.version);
+      const norms = () =>
+        (db.prepare('SELECT norm FROM memories ORDER BY n').all() as { norm: string }[]).map((r) => r.norm);
+      const keyed = ['i love hik', 'i do not like rain', 'i was hiking'];
+      assert.deepEqual(norms(), keyed, 'the first two said one thing');
+      // Keys of another version: keyed again, a row at a time, as in one page.
+      db.prepare('UPDATE memories SET norm = lower(statement)').run();
+      db.prepare("UPDATE meta SET value = '0' WHERE key = 'statement_keys'").run();
+      assert.equal(keyStatements(db, 1), true);
+      assert.deepEqual(norms(), keyed);
+      assert.equal(keyStatements(db, 1), false, 'once');
+    } finally {
+      db.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { migrate, tablesMade } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
+import { keyStatements } from './statement-keys.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { addBrain, serverForTests } from './testing/fixtures.ts';
@@ -237,6 +238,55 @@ describe('migrations on an embedded PostgreSQL', () => {
       "SELECT record_id, record_seq::int AS record_seq FROM derive_jobs WHERE brain_uid = 'brn_fix'",
     );
     assert.deepEqual(queued.rows, [{ record_id: 'rec_unapplied', record_seq: 2 }]);
+  });
+
+  it("23: every Memory's norm is its statement's key, page after page; a later twin's Records are listed", async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 22),
+    );
+    await db.query("INSERT INTO mnemo_meta (key, value) VALUES ('derived_by', 'rules-v19')");
+    const said = [
+      { brain: 'brn_a', record: 'rec_1', memory: 'mem_1', text: 'I love hiking.' },
+      { brain: 'brn_a', record: 'rec_2', memory: 'mem_2', text: 'I really love hiking!' },
+      { brain: 'brn_b', record: 'rec_3', memory: 'mem_3', text: 'Yeah, I love to hike.' },
+    ];
+    for (const b of ['brn_a', 'brn_b']) await addBrain(db, b);
+    const records = new Map<string, number>();
+    for (const [i, s] of said.entries()) {
+      records.set(
+        s.record,
+        await insertRecord(db, { brainUid: s.brain, id: s.record, text: s.text, seq: i + 1 }),
+      );
+      // Its norm as the statement lower-cased: keyed by no rule of today's.
+      await insertMemory(db, s.brain, s.memory, s.record, s.text);
+    }
+    const norms = async () =>
+      (await db.query<{ id: string; norm: string }>('SELECT id, norm FROM memories ORDER BY id')).rows;
+
+    await migrate(db);
+    const keyed = [
+      { id: 'mem_1', norm: 'i love hik' },
+      { id: 'mem_2', norm: 'i love hik' },
+      { id: 'mem_3', norm: 'i love hik' },
+    ];
+    assert.deepEqual(await norms(), keyed);
+    const listed = await db.query<{ brain_uid: string; n: number; deriver: string }>(
+      'SELECT brain_uid, n::int AS n, deriver FROM derive_upgrade',
+    );
+    assert.deepEqual(
+      listed.rows,
+      [{ brain_uid: 'brn_a', n: records.get('rec_2'), deriver: 'rules-v19' }],
+      "the later of brn_a's two, and not brn_b's one of the same key",
+    );
+
+    // Keys of another version: keyed again, a row at a time across Brains, as in one page.
+    await db.query('UPDATE memories SET norm = lower(statement)');
+    await db.query("UPDATE mnemo_meta SET value = '0' WHERE key = 'statement_keys'");
+    assert.equal(await keyStatements(db, 1), true);
+    assert.deepEqual(await norms(), keyed);
+    assert.equal(await keyStatements(db, 1), false, 'once');
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

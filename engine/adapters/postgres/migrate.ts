@@ -1,5 +1,7 @@
 import type { PgClient, PgQueryable } from './client.ts';
 import { migrations as shipped, vectorSchema, type PgMigration } from './migrations/index.ts';
+import { statementKeys } from './migrations/023-statement-keys.ts';
+import { keyStatements } from './statement-keys.ts';
 
 /** One key for every Mnemo process on a database: whoever holds it migrates, the others wait. */
 const MIGRATION_LOCK = 0x6d6e656d6f; // 'mnemo'
@@ -33,7 +35,9 @@ export function newerSchema(
  * lock: processes starting together queue on the lock, the first applies what is missing and the
  * rest find it recorded. A transaction-level lock (not `pg_advisory_lock`) is released by COMMIT or
  * ROLLBACK on its own, so a process that dies mid-migration never leaves the lock held on a pooled
- * connection. PostgreSQL's DDL is transactional: a failed migration leaves nothing behind.
+ * connection. PostgreSQL's DDL is transactional: a failed migration leaves nothing behind. Then, in
+ * the same transaction, every Memory is keyed again if its keys are another version's
+ * (statement-keys.ts).
  */
 export async function migrate(
   client: PgClient,
@@ -81,6 +85,8 @@ export async function migrate(
       await tx.query('INSERT INTO mnemo_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       applied.push(m.version);
     }
+    // What the rules compute, which a migration may not: the Memories' keys, in the same transaction.
+    if (list.includes(statementKeys)) await keyStatements(tx);
     return { applied, ...(await ensureVector(tx)) };
   });
 }

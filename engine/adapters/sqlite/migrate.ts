@@ -1,10 +1,13 @@
 import type { Db } from './open-database.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
+import { statementKeys } from './migrations/029-statement-keys.ts';
+import { keyStatements } from './statement-keys.ts';
 
 /**
  * Brings the database up to the newest schema (a new one in one transaction, an existing one a migration
  * per transaction), recording progress in PRAGMA user_version. A file from a newer Mnemo is refused
- * rather than half-understood.
+ * rather than half-understood. Then every Memory is keyed again, in a transaction of its own, if its
+ * keys are another version's (statement-keys.ts).
  * Returns the versions applied.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number[] {
@@ -33,6 +36,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
   // migration's progress, as a later one may fail or take long on its data.
   if (current === 0) db.transaction(() => pending.forEach(apply))();
   else for (const m of pending) db.transaction(() => apply(m))();
+  // What the rules compute, which a migration may not: the Memories' keys, before any is looked up.
+  if (migrations.includes(statementKeys)) keyStatements(db);
   return pending.map((m) => m.version);
 }
 

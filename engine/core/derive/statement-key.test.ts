@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { statementKey } from './statement-key.ts';
+import { statementKey, statementKeysVersion } from './statement-key.ts';
 
 const same = (a: string, b: string) => assert.equal(statementKey(a), statementKey(b), `${a} | ${b}`);
 const differ = (a: string, b: string) => assert.notEqual(statementKey(a), statementKey(b), `${a} | ${b}`);
@@ -36,5 +36,41 @@ describe('statementKey: one key for one thing said in other words', () => {
     differ('I love hiking', 'I do love hiking');
     differ('No, I love hiking', 'I love hiking');
     differ('I just moved', 'I moved');
+  });
+});
+
+describe('statementKey: the keys stores hold', () => {
+  it('are those of statementKeysVersion: a change to them raises it', () => {
+    // Every stored Memory's norm is its key, and a claim looks a statement up by its key alone. A store
+    // keys its Memories again when it opens only if the version it holds is not statementKeysVersion
+    // (each adapter's statement-keys.ts): keys that change without it leave stored norms behind.
+    // Raise statementKeysVersion, then update what is pinned here.
+    const said = [
+      'I love hiking.',
+      'Yeah, I REALLY love to hike!!',
+      "I don't eat meat",
+      'I’m vegetarian',
+      'My dentist is Dr. Silva.',
+      'I ran 1.5 km',
+      "'Tis the season",
+      'Wow, Caroline!',
+      'You seriously rock.',
+      'I preferred swimming',
+      'Café au lait, ﬁne',
+    ];
+    assert.equal(statementKeysVersion, 1);
+    assert.deepEqual(said.map(statementKey), [
+      'i love hik',
+      'i love hik',
+      'i do not eat meat',
+      'i am vegetarian',
+      'my dentist is dr silva',
+      'i ran 1.5 km',
+      'tis the season',
+      'wow, caroline',
+      'you seriously rock',
+      'i preferred swim',
+      'café au lait fine',
+    ]);
   });
 });

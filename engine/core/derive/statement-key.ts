@@ -9,6 +9,14 @@ import { normalizeStatement } from './record-text.ts';
  * joins them ("1.5" is not "15").
  */
 
+/**
+ * The version of the keys statementKey gives, which a store records beside the keys its Memories hold
+ * (each adapter's statement-keys.ts): a claim looks a statement up by its key alone, so a store whose
+ * keys are another version's keys every Memory again when it opens, before anything is looked up.
+ * Raise it with any change to what statementKey returns (statement-key.test.ts pins them).
+ */
+export const statementKeysVersion = 1;
+
 /** Fewer words than this left, and a statement is keyed by its words as they are. */
 const minWords = 3;
 

@@ -20,6 +20,7 @@ import { noLocalOnlyTombstones } from './019-no-local-only-tombstones.ts';
 import { foldedSpeakers } from './020-folded-speakers.ts';
 import { memoryFeedOrder } from './021-memory-feed-order.ts';
 import { correctionOutcomes } from './022-correction-outcomes.ts';
+import { statementKeys } from './023-statement-keys.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -56,6 +57,7 @@ export const migrations: readonly PgMigration[] = [
   foldedSpeakers,
   memoryFeedOrder,
   correctionOutcomes,
+  statementKeys,
 ];
 
 /**

@@ -26,6 +26,7 @@ import { pulledRemovals } from './025-pulled-removals.ts';
 import { correctionOutcomes } from './026-correction-outcomes.ts';
 import { reofferedCorrections } from './027-reoffered-corrections.ts';
 import { pullRereads } from './028-pull-rereads.ts';
+import { statementKeys } from './029-statement-keys.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -70,4 +71,5 @@ export const migrations: readonly Migration[] = [
   correctionOutcomes,
   reofferedCorrections,
   pullRereads,
+  statementKeys,
 ];
