@@ -3,7 +3,6 @@ import type { Claim } from '../core/derive/deriver.ts';
 import type { MemoryCause, MemoryRepository, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
@@ -20,34 +19,19 @@ export interface AdmittedRecord {
 type StatementOf = Pick<Claim, 'statement' | 'subject' | 'owner'>;
 
 /**
- * What a claim of no slot looks up: a current statement of the same key (statement-key.ts) with the same
- * owner and subject; then, when its key is not its words as normalised, a statement of those words
- * keyed before `rules-v16` (a correction's, or one the upgrade pass has not reached yet).
+ * What a claim of no slot looks up: a current statement of the same key (statement-key.ts, every
+ * Memory's `norm` since the stores' statement-keys migration) with the same owner and subject.
  */
-export const sameStatementsOf = (claim: StatementOf): SameStatement[] => {
-  const who = {
-    subject: claim.subject,
-    owner_state: claim.owner.state,
-    owner_entity: claim.owner.entity ?? null,
-  };
-  const key = statementKey(claim.statement);
-  const words = normalizeStatement(claim.statement);
-  return words === key
-    ? [{ norm: key, ...who }]
-    : [
-        { norm: key, ...who },
-        { norm: words, ...who },
-      ];
-};
+export const sameStatementOf = (claim: StatementOf): SameStatement => ({
+  norm: statementKey(claim.statement),
+  subject: claim.subject,
+  owner_state: claim.owner.state,
+  owner_entity: claim.owner.entity ?? null,
+});
 
-/** The current Memory of the same statement (sameStatementsOf), or null. */
-export async function sameStatement(memories: MemoryRepository, claim: StatementOf): Promise<string | null> {
-  for (const q of sameStatementsOf(claim)) {
-    const id = await memories.sameStatement(q);
-    if (id !== null) return id;
-  }
-  return null;
-}
+/** The current Memory of the same statement (sameStatementOf), or null. */
+export const sameStatement = (memories: MemoryRepository, claim: StatementOf): Promise<string | null> =>
+  memories.sameStatement(sameStatementOf(claim));
 
 /** A statement of no slot to admit: a claim's, or a correction's from another side stated here. */
 export interface StatementAdmission {

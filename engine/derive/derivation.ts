@@ -1,7 +1,7 @@
 import type { Deriver } from '../core/derive/deriver.ts';
 import type { JobQueue, QueuedJob, Storage } from '../ports/index.ts';
 import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
-import { sameStatementsOf } from './admit-claims.ts';
+import { sameStatementOf } from './admit-claims.ts';
 import { deriverInput, runDeriveJob, type OnRestated } from './derive-jobs.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
@@ -60,7 +60,7 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
       const lookups = records.flatMap((r) => {
         try {
           return citableClaims(o.deriver, deriverInput(r), { self }).flatMap((c) =>
-            c.predicate === null ? sameStatementsOf(c) : [],
+            c.predicate === null ? [sameStatementOf(c)] : [],
           );
         } catch {
           // That Record's own job fails on it, alone: not the job whose unit prepares the batch.

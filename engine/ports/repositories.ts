@@ -265,8 +265,8 @@ export interface MemoryRepository extends MemoryReads {
   /** Every version of one slot, by write order (admitting a claim compares with them). */
   slotVersions(slot: string): Promise<MemoryVersionRow[]>;
   /**
-   * The id of an active version of no slot with this normalised statement, subject and owner (an
-   * identical statement a claim without a slot joins), or null.
+   * The id of the first written active version of no slot with this statement key, subject and owner
+   * (the same statement, which a claim without a slot joins), or null.
    */
   sameStatement(q: SameStatement): Promise<string | null>;
   /**

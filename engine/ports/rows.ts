@@ -63,6 +63,7 @@ export interface MemoryVersionRow {
   slot: string | null;
   version: number;
   statement: string;
+  /** Its statement's key (core/derive/statement-key.ts): a claim of the same key joins it. */
   norm: string;
   subject: string;
   predicate: string | null;
