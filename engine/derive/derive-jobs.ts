@@ -115,7 +115,7 @@ export async function restOnSurvivors(
       continue;
     }
     const claims = citableClaims(deriver, deriverInput(r), { self });
-    const claim = claims.find((x) => statementKey(x.statement) === statementKey(m.statement));
+    const claim = claims.find((x) => statementKey(x.statement) === m.norm);
     if (claim) kept.push({ ...r, statement: claim.statement });
     // The same value of its slot in other words (a fact's line, a sentence) supports it too; the
     // Memory keeps its own words, which that Record does not say.

@@ -58,7 +58,7 @@ const notApplied = (reason: string, missing: string[] = []): Outcome => ({
  * Applies a correction that came from another side, in the unit of its derivation, and keeps what it
  * did (CorrectionOutcomeRepository). The Memories of this Brain that cite the target's Records
  * (shareable ones), one per lineage (its version in force, else its latest), are matched in turn:
- * - by statement: the one that says the target's statement (compared as Memories are, normalised);
+ * - by statement: the one that says the target's statement (compared as Memories are, by key);
  * - by slot, then by closest statement (core/derive/correction-match.ts): none says it in those words;
  * and the one found is corrected as a correction written here corrects it. With none found, a
  * correction with a statement states it as a Memory of its own, citing the correction Record (a
@@ -128,7 +128,7 @@ async function correctHere(
   if (cited.some((m) => m.pending))
     throw new Error('a correction from another side waits for its Memory to be derived again');
   const nowMs = Date.parse(now);
-  const exact = cited.filter((m) => statementKey(m.statement) === key);
+  const exact = cited.filter((m) => m.norm === key);
   const said = [...new Set(exact.map((m) => m.lineage))];
   if (said.length > 1)
     return notApplied(

@@ -33,18 +33,12 @@ export type Rederived =
 
 /**
  * Derives a stored Record again under `deriver`, in the caller's transaction, and reconciles its
- * Memories with what it states now, matched by statement (as normalised, which is how a Memory is
- * keyed): a Memory it still states keeps its id and history (moved into the slot the rules key it by
- * now, when that changed: slotMoves); one it no longer states loses this
- * Record's support (deleted when nothing else supports it, else it rests on the Records that still
- * do); a statement that is new is admitted as any new claim is (joining an equal current Memory or a
- * slot's lineage). A Memory a person corrected or retracted keeps what they said: that Record is left.
- *
- * A Memory keyed anew here may have a twin written since the pass began: "I really love hiking!" said
- * while "I love hiking." still had its old key found nothing to join, and its Record, derived under
- * these rules, is never listed. The Records citing that later twin are derived again now, after this
- * one, so it folds into this Memory (wordTwins) and the store ends as one derived by these rules from
- * the start.
+ * Memories with what it states now, matched by statement (by key, the Memory's `norm`:
+ * statement-key.ts): a Memory it still states keeps its id and history (moved into the slot the rules
+ * key it by now, when that changed: slotMoves); one it no longer states loses this Record's support
+ * (deleted when nothing else supports it, else it rests on the Records that still do); a statement
+ * that is new is admitted as any new claim is (joining an equal current Memory or a slot's lineage).
+ * A Memory a person corrected or retracted keeps what they said: that Record is left.
  */
 export async function rederiveRecord(
   rows: UpgradeUnit,
@@ -52,27 +46,6 @@ export async function rederiveRecord(
   deriver: Deriver,
   r: RecordRow,
   now: () => string,
-): Promise<Rederived> {
-  const later: string[] = [];
-  const outcome = await reconcile(rows, uow, deriver, r, now, later);
-  let folded = false;
-  for (const twin of later) {
-    for (const { record_id } of await uow.memories.citations([twin], { shareableOnly: false })) {
-      const citing = record_id === r.id ? null : await uow.records.get(record_id);
-      if (citing && (await rederiveRecord(rows, uow, deriver, citing, now)) === 'changed') folded = true;
-    }
-  }
-  return folded && outcome === 'same' ? 'changed' : outcome;
-}
-
-/** rederiveRecord for `r` alone; the ids of later twins of the Memories it keys anew go to `later`. */
-async function reconcile(
-  rows: UpgradeUnit,
-  uow: BrainUnitOfWork,
-  deriver: Deriver,
-  r: RecordRow,
-  now: () => string,
-  later: string[],
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
@@ -82,22 +55,12 @@ async function reconcile(
     const key = statementKey(c.statement);
     if (!stated.has(key)) stated.set(key, c);
   }
-  // A claim states a Memory by its key (statement-key.ts; read from the Memory's words, as its stored
-  // norm may be an older rule's), or, for a slot, by giving its value in other words.
-  const states = (c: Claim, m: CitedMemory) =>
-    statementKey(c.statement) === statementKey(m.statement) || sameValueOf(c, m);
+  // A claim states a Memory by its key (statement-key.ts), or, for a slot, by giving its value in other
+  // words.
+  const states = (c: Claim, m: CitedMemory) => statementKey(c.statement) === m.norm || sameValueOf(c, m);
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);
-  // A Memory still stated is keyed as the rules key it now, so what is said later finds it.
-  for (const m of cited) {
-    const key = statementKey(m.statement);
-    if (m.norm === key || lost.includes(m)) continue;
-    const twin = m.slot === null && m.status === 'active' ? await laterTwin(uow, m, key) : null;
-    if (twin !== null) later.push(twin);
-    await uow.memories.update(m.id, { norm: key });
-    m.norm = key;
-  }
   const twins = [
     ...(await valueTwins(uow, cited, claims, states, moves)),
     ...(await wordTwins(uow, cited, claims, states, lost)),
@@ -109,7 +72,7 @@ async function reconcile(
   // sentence that also named the dentist), as a Record derived afresh would.
   const requote = async () => {
     for (const m of cited) {
-      const quote = (stated.get(statementKey(m.statement)) ?? claims.find((c) => states(c, m)))?.quote;
+      const quote = (stated.get(m.norm) ?? claims.find((c) => states(c, m)))?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);
       await rows.moveTo(m.id, await step());
@@ -186,7 +149,7 @@ function slotMoves(
   stated: ReadonlyMap<string, Claim>,
 ): { memory: CitedMemory; slot: string; claim: Claim }[] {
   return cited.flatMap((memory) => {
-    const claim = stated.get(statementKey(memory.statement));
+    const claim = stated.get(memory.norm);
     if (!claim || claim.predicate === null || memory.slot === null) return [];
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
     const who = (key: string) => key.slice(0, key.indexOf('\u001f') + 1);
@@ -233,8 +196,9 @@ async function valueTwins(
 /**
  * Memories of no slot of this Record that say, by their key, what an earlier current Memory of the same
  * subject and owner says: "I love hiking." and "I really love hiking!", two Memories before
- * `rules-v16`. Each with the claim of this Record that states it; the earlier one is found as a claim
- * finds it (sameStatement: the first written).
+ * `rules-v16`, or a paraphrase written while a pass had not reached the first yet, keyed alike by the
+ * stores' statement-keys migration (which lists its Records). Each with the claim of this Record that
+ * states it; the earlier one is found as a claim finds it (sameStatement: the first written).
  */
 async function wordTwins(
   uow: BrainUnitOfWork,
@@ -248,37 +212,24 @@ async function wordTwins(
     if (m.slot !== null || m.status !== 'active' || m.cause === 'correction' || lost.includes(m)) continue;
     const claim = claims.find((c) => states(c, m));
     if (!claim) continue;
-    const earlier = await keyHolder(uow, m, m.norm);
+    const earlier = await keyHolder(uow, m);
     if (earlier !== null && earlier.n < m.n) twins.push({ memory: m, claim });
   }
   return twins;
 }
 
 /**
- * The Memory a claim keyed `key` finds for `m`'s subject and owner (sameStatement: the first written),
+ * The Memory a claim of `m`'s key finds for its subject and owner (sameStatement: the first written),
  * when it is another than `m`, or null.
  */
-async function keyHolder(
-  uow: BrainUnitOfWork,
-  m: CitedMemory,
-  key: string,
-): Promise<MemoryVersionRow | null> {
+async function keyHolder(uow: BrainUnitOfWork, m: CitedMemory): Promise<MemoryVersionRow | null> {
   const id = await uow.memories.sameStatement({
-    norm: key,
+    norm: m.norm,
     subject: m.subject,
     owner_state: m.owner_state,
     owner_entity: m.owner_entity,
   });
   return id === null || id === m.id ? null : uow.memories.get(id);
-}
-
-/**
- * The Memory of no slot that holds `key` for the same subject and owner, written after `m` while `m`
- * still had its old key (a claim finds the first written, and `m` is not found by `key` yet), or null.
- */
-async function laterTwin(uow: BrainUnitOfWork, m: CitedMemory, key: string): Promise<string | null> {
-  const twin = await keyHolder(uow, m, key);
-  return twin !== null && twin.n > m.n && twin.cause !== 'correction' ? twin.id : null;
 }
 
 /**

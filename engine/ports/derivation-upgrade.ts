@@ -31,7 +31,7 @@ export interface CitedMemory {
   lineage: string;
   /** The key of the slot it holds (core/derive/slot-key.ts), or null. */
   slot: string | null;
-  /** Its statement as normalised (core/derive/record-text.ts), how a Memory is keyed. */
+  /** Its statement's key (core/derive/statement-key.ts), how a Memory is matched. */
   norm: string;
   /** Its words, subject and predicate as written: a slot's value is read from them (slot-value.ts). */
   statement: string;
