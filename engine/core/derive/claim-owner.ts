@@ -28,7 +28,8 @@ export function claimOwner(
       return { subject: c.subject, owner: resolveOwner(c.subject, self) };
     case 'message': {
       const owner = resolveOwner(c.speaker, self);
-      return { subject: owner.entity ?? c.speaker?.trim() ?? 'unknown speaker', owner };
+      // A blank speaker names nobody, as none does: not a Memory about ''.
+      return { subject: owner.entity ?? (c.speaker?.trim() || 'unknown speaker'), owner };
     }
     case 'event': {
       const selfIn = (c.participants ?? []).some((p) => resolveOwner(p, self).state === 'self');

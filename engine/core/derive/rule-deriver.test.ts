@@ -112,3 +112,20 @@ test('a message holding a link with a query string is a statement, not a questio
   const text = 'My reading list is at https://docs.example.com/d/1/edit?usp=sharing';
   assert.deepEqual(said(text), [[text, text]]);
 });
+
+test('a message whose speaker is blank is of nobody named, as one with no speaker', () => {
+  const subjects = [undefined, '', '   '].map((speaker) => {
+    const content = { kind: 'message' as const, text: 'The boat leaves at nine.', speaker };
+    const record = {
+      id: 'rec_1',
+      content,
+      text: recordText(content),
+      sourceName: null,
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: { type: 'person', name: 'Ana' } })
+      .map((c) => [c.subject, c.owner.state]);
+  });
+  for (const s of subjects) assert.deepEqual(s, [['unknown speaker', 'unresolved']]);
+});

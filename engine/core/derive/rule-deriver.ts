@@ -102,7 +102,9 @@ export function createRuleDeriver(): Deriver {
     // v18: no claim changed, but a phone number is compared by its digits (slot-value.ts: "555-0198" is
     // "555 0198"): the pass folds such pairs from one instant, written before as a conflict of one number.
     // v19: a home is a place (not-a-place.ts): "We moved to Slack", "we moved to Postgres" hold no home.
-    name: 'rules-v19',
+    // v20: a message whose speaker is blank ("   ") is of `unknown speaker`, as one with none (its
+    // Memories were about '').
+    name: 'rules-v20',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
