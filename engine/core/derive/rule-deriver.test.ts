@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import { recordText } from './record-text.ts';
 import { createRuleDeriver } from './rule-deriver.ts';
 
-const said = (text: string) => {
-  const content = { kind: 'message' as const, text, speaker: 'Ana' };
+/** The claims of a message in Ana's own Brain. */
+const claimsOf = (text: string, speaker: string | undefined) => {
+  const content = { kind: 'message' as const, text, speaker };
   const record = {
     id: 'rec_1',
     content,
@@ -12,10 +13,10 @@ const said = (text: string) => {
     sourceName: null,
     occurredAt: '2024-01-01T00:00:00Z',
   };
-  return createRuleDeriver()
-    .derive(record, { self: { type: 'person', name: 'Ana' } })
-    .map((c) => [c.statement, c.quote]);
+  return createRuleDeriver().derive(record, { self: { type: 'person', name: 'Ana' } });
 };
+
+const said = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.quote]);
 
 test('a home and a statement joined after it: the slot quotes its clause, the statement stands alone', () => {
   assert.deepEqual(said('I live in Porto and my dentist is Carla Silva.'), [
@@ -114,18 +115,10 @@ test('a message holding a link with a query string is a statement, not a questio
 });
 
 test('a message whose speaker is blank is of nobody named, as one with no speaker', () => {
-  const subjects = [undefined, '', '   '].map((speaker) => {
-    const content = { kind: 'message' as const, text: 'The boat leaves at nine.', speaker };
-    const record = {
-      id: 'rec_1',
-      content,
-      text: recordText(content),
-      sourceName: null,
-      occurredAt: '2024-01-01T00:00:00Z',
-    };
-    return createRuleDeriver()
-      .derive(record, { self: { type: 'person', name: 'Ana' } })
-      .map((c) => [c.subject, c.owner.state]);
-  });
-  for (const s of subjects) assert.deepEqual(s, [['unknown speaker', 'unresolved']]);
+  for (const speaker of [undefined, '', '   '])
+    assert.deepEqual(
+      claimsOf('The boat leaves at nine.', speaker).map((c) => [c.subject, c.owner.state]),
+      [['unknown speaker', 'unresolved']],
+      JSON.stringify(speaker),
+    );
 });
