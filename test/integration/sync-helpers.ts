@@ -17,7 +17,8 @@ export interface Node {
   server: RunningServer;
   key: string;
   client: MnemoClient;
-  restart(): Promise<void>;
+  /** Stops it and starts it again on the same data dir and port; `change`, with those options changed. */
+  restart(change?: Pick<NodeOptions, 'deriver'>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,11 +48,12 @@ export async function startNode(root: string, name: string, o: NodeOptions = {})
   const keyFile = join(root, `${name}.key`);
   writeFileSync(keyFile, `${dbKey}-${name}\n`, { mode: 0o600 });
   let port = 0;
+  let deriver = o.deriver;
   const start = () =>
     startServer({
       engine: o.openDatabase ? 'postgres' : 'local',
       ...(o.openDatabase ? { openDatabase: o.openDatabase } : {}),
-      ...(o.deriver ? { deriver: o.deriver } : {}),
+      ...(deriver ? { deriver } : {}),
       deployment: o.deployment ?? 'local',
       port,
       rateLimit: 0,
@@ -76,8 +78,9 @@ export async function startNode(root: string, name: string, o: NodeOptions = {})
       apiKey: key,
       retry: { maxInternalRetries: 1, maxRateLimitRetries: 0, baseDelayMs: 10 },
     }),
-    async restart() {
+    async restart(change) {
       await node.server.close();
+      if (change && 'deriver' in change) deriver = change.deriver;
       node.server = await start();
     },
     stop: () => node.server.close(),
