@@ -339,6 +339,11 @@ export interface CorrectionOutcomeRepository {
   of(recordIds: readonly string[]): Promise<CorrectionOutcomeRow[]>;
   /** The corrections whose outcome misses one of these Records, by id. */
   missing(recordIds: readonly string[]): Promise<string[]>;
+  /**
+   * The corrections stated as a Memory of their own (`matched_by: 'stated'`) whose target names one of
+   * these Records, by id: deriving those Records again may give a Memory that they match now.
+   */
+  stated(recordIds: readonly string[]): Promise<string[]>;
 }
 
 /** One Brain's Objects: accepted versions, never changed in place. */

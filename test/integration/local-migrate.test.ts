@@ -422,7 +422,7 @@ describe('local engine: migrations', () => {
     }
     const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
     try {
-      assert.equal(db.pragma('user_version', { simple: true }), statementKeys.version);
+      assert.ok((db.pragma('user_version', { simple: true }) as number) >= statementKeys.version);
       const norms = () =>
         (db.prepare('SELECT norm FROM memories ORDER BY n').all() as { norm: string }[]).map((r) => r.norm);
       const keyed = ['i love hik', 'i do not like rain', 'i was hiking'];

@@ -2164,6 +2164,50 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c])), []);
     });
 
+    it('finds the corrections stated as Memories of their own by the Records their target names', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const r = (x: string) => `${uid}_${x}`;
+      const correction = (id: string, brainUid: string, records: string[]) => ({
+        ...recordRow(brainUid, id, { kind: 'correction' }),
+        content: JSON.stringify({
+          kind: 'correction',
+          corrects: 'mem_there',
+          statement: 'I keep three cats.',
+          target: { records, statement: 'I keep two cats.' },
+        }),
+      });
+      const outcome = (record_id: string, matched_by: 'stated' | 'slot') => ({
+        record_id,
+        state: 'applied_by_fallback' as const,
+        matched_by,
+        memory_id: 'mem_x',
+        reason: 'stated',
+        missing: [],
+      });
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(correction(r('c2'), uid, [r('a'), r('b')]));
+        await u.records.insert(correction(r('c1'), uid, [r('b')]));
+        await u.records.insert(correction(r('slot'), uid, [r('a')]));
+        await u.records.insert(correction(r('none'), uid, [r('a')]));
+        await u.corrections.put(outcome(r('c2'), 'stated'));
+        await u.corrections.put(outcome(r('c1'), 'stated'));
+        await u.corrections.put(outcome(r('slot'), 'slot'));
+      });
+      await b.units.write(other, async (u) => {
+        await u.records.insert(correction(`${other}_c`, other, [r('a')]));
+        await u.corrections.put(outcome(`${other}_c`, 'stated'));
+      });
+      const stated = (brainUid: string, ids: string[]) =>
+        b.units.read(brainUid, (u) => u.corrections.stated(ids));
+      assert.deepEqual(await stated(uid, [r('a')]), [r('c2')], 'stated ones only, of this Brain');
+      assert.deepEqual(await stated(uid, [r('b'), r('a'), 'rec_other']), [r('c1'), r('c2')], 'each once');
+      assert.deepEqual(await stated(uid, [r('z')]), []);
+      assert.deepEqual(await stated(uid, []), []);
+      await b.units.write(uid, (u) => u.corrections.put({ ...outcome(r('c2'), 'slot'), state: 'applied' }));
+      assert.deepEqual(await stated(uid, [r('a'), r('b')]), [r('c1')], 'matched again since');
+    });
+
     it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {
       const uid = await brain();
       await assert.rejects(

@@ -1,7 +1,10 @@
 import type { CorrectionOutcomeRepository, CorrectionOutcomeRow } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 
-/** One Brain's correction_outcomes over PostgreSQL (migration 022), as the SQLite adapter's. */
+/**
+ * One Brain's correction_outcomes over PostgreSQL (migration 022; the stated ones' index, 024), as the
+ * SQLite adapter's.
+ */
 export function pgCorrectionOutcomes(q: PgQueryable, brainUid: string): CorrectionOutcomeRepository {
   return {
     async put(o) {
@@ -36,6 +39,19 @@ export function pgCorrectionOutcomes(q: PgQueryable, brainUid: string): Correcti
       const r = await q.query<{ id: string }>(
         `SELECT record_id AS id FROM correction_outcomes
          WHERE brain_uid = $1 AND missing IS NOT NULL AND missing ?| $2::text[] ORDER BY 1`,
+        [brainUid, [...recordIds]],
+      );
+      return r.rows.map((row) => row.id);
+    },
+    async stated(recordIds) {
+      if (recordIds.length === 0) return [];
+      // The stated ones alone, by their index (migration 024); their target is in the Record's content.
+      const r = await q.query<{ id: string }>(
+        `SELECT o.record_id AS id FROM correction_outcomes o
+         JOIN records r ON r.brain_uid = o.brain_uid AND r.id = o.record_id
+         WHERE o.brain_uid = $1 AND o.matched_by = 'stated'
+           AND (r.content::jsonb -> 'target' -> 'records') ?| $2::text[]
+         ORDER BY 1`,
         [brainUid, [...recordIds]],
       );
       return r.rows.map((row) => row.id);

@@ -3,7 +3,10 @@ import type { Store } from './store.ts';
 
 type Row = Omit<CorrectionOutcomeRow, 'missing'> & { missing: string | null };
 
-/** One Brain's correction_outcomes over SQLite (migration 026); a row goes with its Record by foreign key. */
+/**
+ * One Brain's correction_outcomes over SQLite (migration 026; the stated ones' index, 030); a row goes
+ * with its Record by foreign key.
+ */
 export function sqliteCorrectionOutcomes(store: Store, brainUid: string): CorrectionOutcomeRepository {
   return {
     async put(o) {
@@ -37,6 +40,22 @@ export function sqliteCorrectionOutcomes(store: Store, brainUid: string): Correc
         .all<{ id: string }>(
           `SELECT DISTINCT o.record_id AS id FROM correction_outcomes o, json_each(o.missing) m
            WHERE o.brain_uid = ? AND o.missing IS NOT NULL AND m.value IN (SELECT value FROM json_each(?))
+           ORDER BY 1`,
+          brainUid,
+          JSON.stringify(recordIds),
+        )
+        .map((r) => r.id);
+    },
+    async stated(recordIds) {
+      if (recordIds.length === 0) return [];
+      // The stated ones alone, by their index (migration 030); their target is in the Record's content.
+      return store
+        .all<{ id: string }>(
+          `SELECT DISTINCT o.record_id AS id
+           FROM correction_outcomes o JOIN records r ON r.id = o.record_id,
+             json_each(r.content, '$.target.records') t
+           WHERE o.brain_uid = ? AND o.matched_by = 'stated' AND r.brain_uid = o.brain_uid
+             AND t.value IN (SELECT value FROM json_each(?))
            ORDER BY 1`,
           brainUid,
           JSON.stringify(recordIds),

@@ -27,6 +27,7 @@ import { correctionOutcomes } from './026-correction-outcomes.ts';
 import { reofferedCorrections } from './027-reoffered-corrections.ts';
 import { pullRereads } from './028-pull-rereads.ts';
 import { statementKeys } from './029-statement-keys.ts';
+import { statedCorrections } from './030-stated-corrections.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   reofferedCorrections,
   pullRereads,
   statementKeys,
+  statedCorrections,
 ];
