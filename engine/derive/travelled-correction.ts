@@ -6,6 +6,7 @@ import { statementKey } from '../core/derive/statement-key.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
 import { admitStatement } from './admit-claims.ts';
 import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
+import { recordRemoval } from './memory-removal.ts';
 
 /*
  * A correction travels (docs/sync.md, "Corrections"): its `corrects` names a Memory of the side it was
@@ -91,8 +92,6 @@ async function correctHere(
   seq: number,
   now: string,
 ): Promise<Outcome> {
-  // Said again in other words is said (statement-key.ts), as a Memory's own repeats are.
-  const key = statementKey(c.target.statement);
   // Only Records that travel under the same id, as they are: shareable ones, all a target names where
   // it is made (correctionTarget). Another side never had a local_only one, nor a redacted_summary
   // one (only a copy of it, under another id and in other words): a remote that guessed such an id and
@@ -121,20 +120,50 @@ async function correctHere(
           'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
         );
   }
+  const m = await matchHere(uow, c.target, named, now);
+  if (m === 'wait')
+    throw new Error('a correction from another side waits for its Memory to be derived again');
+  if ('outcome' in m) return m.outcome;
+  if ('memory' in m) return correct(uow, r, c, m.memory, m.by, seq, now);
+  if (c.statement === undefined) return notApplied(`${m.none}: nothing was withdrawn`);
+  return stateAsSaid(uow, r, c.statement, m.lineages, named, m.none, seq, now);
+}
+
+/** What matching a target found here: a Memory, a reason nothing is changed, or none (and why). */
+type Match =
+  | { memory: MemoryVersionRow; by: 'statement' | 'slot' | 'closest_statement' }
+  | { outcome: Outcome }
+  | { none: string; lineages: MemoryVersionRow[] };
+
+/**
+ * Matches a correction's target among the Memories citing its Records `named` (shareable ones, here),
+ * one per lineage, leaving out lineage `besides` (a Memory of the correction's own): by statement,
+ * then by slot and closest statement. 'wait' while one of them is pending re-derivation.
+ */
+async function matchHere(
+  uow: BrainUnitOfWork,
+  target: CorrectionTarget,
+  named: readonly RecordRow[],
+  now: string,
+  besides?: string,
+): Promise<Match | 'wait'> {
+  // Said again in other words is said (statement-key.ts), as a Memory's own repeats are.
+  const key = statementKey(target.statement);
   const ids = [...new Set((await uow.memories.citing(named.map((x) => x.id))).map((m) => m.id))];
   const cited = (await Promise.all(ids.map((id) => uow.memories.get(id)))).filter(
-    (m): m is MemoryVersionRow => m !== null,
+    (m): m is MemoryVersionRow => m !== null && m.lineage !== besides,
   );
-  if (cited.some((m) => m.pending))
-    throw new Error('a correction from another side waits for its Memory to be derived again');
+  if (cited.some((m) => m.pending)) return 'wait';
   const nowMs = Date.parse(now);
   const exact = cited.filter((m) => m.norm === key);
   const said = [...new Set(exact.map((m) => m.lineage))];
   if (said.length > 1)
-    return notApplied(
-      `more than one Memory of its Records here says what it corrected (${said.length} lineages): nothing was changed`,
-    );
-  if (said.length === 1) return correct(uow, r, c, representative(exact, nowMs), 'statement', seq, now);
+    return {
+      outcome: notApplied(
+        `more than one Memory of its Records here says what it corrected (${said.length} lineages): nothing was changed`,
+      ),
+    };
+  if (said.length === 1) return { memory: representative(exact, nowMs), by: 'statement' };
   const lineages = new Map<string, MemoryVersionRow>();
   for (const lineage of new Set(cited.map((m) => m.lineage)))
     lineages.set(
@@ -144,14 +173,77 @@ async function correctHere(
         nowMs,
       ),
     );
-  const found = matchCorrected(c.target.statement, [...lineages.values()]);
-  if (found) return correct(uow, r, c, lineages.get(found.lineage)!, found.by, seq, now);
+  const found = matchCorrected(target.statement, [...lineages.values()]);
+  if (found) return { memory: lineages.get(found.lineage)!, by: found.by };
   const none =
     lineages.size === 0
       ? 'its Records hold no Memory here'
       : `no Memory of its Records here (${lineages.size}) says what it corrected, holds its slot, or says it in close enough words`;
-  if (c.statement === undefined) return notApplied(`${none}: nothing was withdrawn`);
-  return stateAsSaid(uow, r, c.statement, [...lineages.values()], named, none, seq, now);
+  return { none, lineages: [...lineages.values()] };
+}
+
+/**
+ * Matches again, in the unit `uow`, the corrections from another side stated here as Memories of their
+ * own (`matched_by: 'stated'`) whose target names one of `recordIds`, Records just derived again (a
+ * deriver upgrade: their Memories may say now what the correction corrected, as where it was written).
+ * One that now finds a Memory of its Records (by statement, slot or closest statement, as on arrival)
+ * corrects it as a correction written here would, its Memory of its own goes (deleted, as any Memory no
+ * Record supports; or, when it was a Memory that said its statement already, it no longer cites the
+ * correction), and its outcome says what it did now. Left as it is: one that still finds none, whose
+ * Memory found no longer takes a correction (correction_conflict), whose Records or Memories are still
+ * to be derived, or whose Memory of its own a person has corrected since (theirs is the last word).
+ */
+export async function rematchStated(
+  uow: BrainUnitOfWork,
+  recordIds: readonly string[],
+  now: string,
+): Promise<void> {
+  const nowMs = Date.parse(now);
+  for (const id of await uow.corrections.stated(recordIds)) {
+    const [o] = await uow.corrections.of([id]);
+    const [r] = await uow.records.getMany([id]);
+    const c = r ? correctionOf(r) : null;
+    if (!r || !c?.target || c.statement === undefined || o?.matched_by !== 'stated' || !o.memory_id) continue;
+    const own = await uow.memories.get(o.memory_id);
+    if (!own || own.pending) continue;
+    // Its Memory of its own as stated: one version, no person's correction of it since.
+    if ((await uow.memories.lineage(own.lineage, { shareableOnly: false })).length !== 1) continue;
+    const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
+    if (named.length === 0) continue;
+    if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing)) continue;
+    const m = await matchHere(uow, c.target, named, now, own.lineage);
+    if (m === 'wait' || !('memory' in m)) continue;
+    try {
+      await checkCorrection(uow.memories, m.memory.id, false, nowMs, false);
+    } catch (e) {
+      if (e instanceof MnemoError) continue;
+      throw e;
+    }
+    const seq = await uow.sequence.next();
+    const cites = await uow.memories.citations([own.id], { shareableOnly: false });
+    if (cites.every((x) => x.record_id === r.id)) {
+      await recordRemoval(uow, own.id, seq, 'deleted');
+      await uow.memories.remove([own.id]);
+    } else {
+      // A Memory that said its statement already, and cited it: it rests on its own Records again.
+      const wasShared = await uow.memories.shareable(own.id);
+      await uow.memories.dropCitations(own.id, [r.id]);
+      await uow.memories.update(own.id, { seq });
+      if (wasShared && !(await uow.memories.shareable(own.id)))
+        await recordRemoval(uow, own.id, seq, 'deleted', true);
+    }
+    const outcome = await correct(
+      uow,
+      r,
+      c,
+      m.memory,
+      m.by,
+      seq,
+      now,
+      `, once its Records were derived again here, in place of Memory ${own.id} that stated it`,
+    );
+    await uow.corrections.put({ record_id: r.id, ...outcome, missing: outcome.missing ?? [] });
+  }
 }
 
 /** Of versions of one lineage, the one a correction corrects: the one in force now, else the latest. */
@@ -177,6 +269,7 @@ async function correct(
   by: 'statement' | 'slot' | 'closest_statement',
   seq: number,
   now: string,
+  note = '',
 ): Promise<Outcome> {
   const how = found[by](corrected.id);
   let target: MemoryVersionRow;
@@ -205,7 +298,7 @@ async function correct(
     state: by === 'statement' ? 'applied' : 'applied_by_fallback',
     matched_by: by,
     memory_id: made ?? target.id,
-    reason: made ? `${how}: corrected, as Memory ${made}` : `${how}: withdrawn`,
+    reason: (made ? `${how}: corrected, as Memory ${made}` : `${how}: withdrawn`) + note,
   };
 }
 

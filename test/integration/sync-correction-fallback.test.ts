@@ -157,3 +157,76 @@ describe('a correction that reaches a side deriving its Records in other words',
     assert.deepEqual(await current(a, 'cats'), ['I keep two cats.']);
   });
 });
+
+describe('a correction stated where nothing matched, once that side derives its Records again', () => {
+  let nodes: HubAndDevices;
+  let h: Node;
+  let a: Node;
+  let b: Node;
+  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+
+  before(async () => {
+    // As above: the hub and the device b on other rules, until each is upgraded to the engine's. The hub
+    // keeps its database across a restart.
+    const hubDb = await database();
+    const kept = { ...hubDb, close: async () => {} };
+    nodes = await hubAndTwoDevices({
+      h: { deriver: otherRules, openDatabase: async (o) => postgresStorageOver(kept, o) },
+      b: { deriver: otherRules },
+    });
+    ({ h, a, b } = nodes);
+    await pairAnaOnBoth(nodes);
+  });
+  after(() => nodes.stop());
+
+  it('corrects the Memory that now says what it corrected, in place of its Memory of its own', async () => {
+    await writeTo(a, 'ana', {
+      content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' },
+    });
+    await a.server.engine.idle();
+    await convergeAna(nodes);
+    const [cats] = await anaSaying(a, 'cats');
+    const fix = await writeTo(a, 'ana', {
+      content: { kind: 'correction', corrects: cats!.id, statement: 'I keep three cats.' },
+    });
+    await convergeAna(nodes);
+    assert.deepEqual(await anaCurrent(b, 'cats'), ['Ana Lima said: I keep two cats.', 'I keep three cats.']);
+    const stated = (await outcome(b, fix.id))!.memory_id!;
+
+    // b now derives its Records as a does: the old Memory says what the correction corrected.
+    await b.restart({ deriver: undefined });
+    await b.server.engine.idle();
+    assert.deepEqual(await anaCurrent(b, 'cats'), ['I keep three cats.'], 'as on a');
+    const o = await outcome(b, fix.id);
+    assert.equal(o?.state, 'applied', 'found by its statement now');
+    assert.equal(o?.matched_by, 'statement');
+    const [three] = await anaSaying(b, 'cats');
+    assert.equal(o?.memory_id, three!.id, 'names the version it made');
+    assert.notEqual(three!.id, stated, 'not the Memory of its own, which is gone');
+    const detail = await b.client.getMemory('ana', three!.id);
+    assert.ok(
+      detail.evidence.some((e) => e.record_id === fix.id),
+      'it cites the correction',
+    );
+    // Its history is the old Memory's: the version it corrected, then the correction's.
+    assert.deepEqual(
+      detail.revisions.map((v) => [v.statement, v.cause]),
+      [
+        ['I keep two cats.', 'derived'],
+        ['I keep three cats.', 'correction'],
+      ],
+    );
+    await assert.rejects(b.client.getMemory('ana', stated), { status: 404 });
+
+    // The hub, on PostgreSQL, as well.
+    await h.restart({ deriver: undefined });
+    await h.server.engine.idle();
+    assert.deepEqual(await anaCurrent(h, 'cats'), ['I keep three cats.'], 'on the hub');
+    assert.equal((await outcome(h, fix.id))?.matched_by, 'statement', 'on the hub');
+
+    // Forgotten where it was written, it is undone here too, as any correction applied here is.
+    await a.client.forgetRecord('ana', fix.id);
+    await convergeAna(nodes);
+    assert.deepEqual(await anaCurrent(b, 'cats'), ['I keep two cats.']);
+  });
+});
