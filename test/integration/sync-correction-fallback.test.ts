@@ -230,3 +230,55 @@ describe('a correction stated where nothing matched, once that side derives its 
     assert.deepEqual(await anaCurrent(b, 'cats'), ['I keep two cats.']);
   });
 });
+
+describe('a correction stated by a Memory that said it already, once that side derives its Records again', () => {
+  let nodes: HubAndDevices;
+  let a: Node;
+  let b: Node;
+  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+  const evidence = async (n: Node, id: string) =>
+    (await n.client.getMemory('ana', id)).evidence.map((e) => e.record_id).sort();
+
+  // Other rules for the message corrected alone: b says what the correction states in the same words.
+  const twoOtherwise: Deriver = {
+    name: 'rules-two-otherwise',
+    derive: (record, ctx) => (record.text.includes('two') ? otherRules : rules).derive(record, ctx),
+  };
+
+  before(async () => {
+    nodes = await hubAndTwoDevices({ h: { deriver: twoOtherwise }, b: { deriver: twoOtherwise } });
+    ({ a, b } = nodes);
+    await pairAnaOnBoth(nodes);
+  });
+  after(() => nodes.stop());
+
+  it('no longer cites the correction, which corrects the Memory it names now', async () => {
+    const note = await writeTo(b, 'ana', {
+      content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep three cats.' },
+    });
+    await writeTo(a, 'ana', { content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' } });
+    await a.server.engine.idle();
+    await b.server.engine.idle();
+    await convergeAna(nodes);
+    const [two] = await anaSaying(a, 'two cats');
+    const fix = await writeTo(a, 'ana', {
+      content: { kind: 'correction', corrects: two!.id, statement: 'I keep three cats.' },
+    });
+    await convergeAna(nodes);
+    const o = await outcome(b, fix.id);
+    assert.equal(o?.matched_by, 'stated');
+    assert.match(o!.reason, /says its statement already/);
+    const said = o!.memory_id!;
+    assert.deepEqual(await evidence(b, said), [fix.id, note.id].sort());
+
+    await b.restart({ deriver: undefined });
+    await b.server.engine.idle();
+    assert.deepEqual(await anaCurrent(b, 'cats'), await anaCurrent(a, 'cats'), 'as on a');
+    assert.deepEqual(await anaCurrent(b, 'cats'), ['I keep three cats.', 'I keep three cats.']);
+    assert.deepEqual(await evidence(b, said), [note.id], 'it rests on its own Record again');
+    const again = await outcome(b, fix.id);
+    assert.equal(again?.matched_by, 'statement');
+    assert.notEqual(again?.memory_id, said);
+    assert.deepEqual(await evidence(b, again!.memory_id!), [fix.id]);
+  });
+});
