@@ -77,30 +77,37 @@ export function engineOperations(
       // Without a Brain-Watermark the request asks for the freshest data: a kept Context assembled
       // before a write since (a correction, a newer value) would present what that write replaced.
       const fresh = o.watermark === undefined ? await watermarkOf(ctx, b) : undefined;
-      return thorough.run(
-        key,
-        assemble,
-        (id) => thoroughProcessing(ctx, b, body, o.requestId, id),
-        (id, error) => {
-          // Nobody awaits this assembly any more: its Trace (replacing the processing one) and the log
-          // keep the failure, and the next identical request is answered with the error itself.
-          const e = coerceError(error);
-          if (e.code === 'internal_error')
-            ctx.logger.error('thorough Context failed after its 202', {
-              context_id: id,
-              error: String(error),
-            });
-          const failure = {
-            requestId: o.requestId,
-            query: body.query,
-            mode: 'thorough' as const,
-            request: body as Record<string, unknown>,
-            error: { code: e.code, message: e.message },
-          };
-          return ctx.traces.add(b.uid, failedTrace(b.id, failure, ctx.clock().toISOString(), id));
-        },
-        fresh === undefined ? undefined : (done) => done.watermark !== fresh,
-      );
+      const run = () =>
+        thorough.run(
+          key,
+          assemble,
+          (id) => thoroughProcessing(ctx, b, body, o.requestId, id),
+          (id, error) => {
+            // Nobody awaits this assembly any more: its Trace (replacing the processing one) and the log
+            // keep the failure, and the next identical request is answered with the error itself.
+            const e = coerceError(error);
+            if (e.code === 'internal_error')
+              ctx.logger.error('thorough Context failed after its 202', {
+                context_id: id,
+                error: String(error),
+              });
+            const failure = {
+              requestId: o.requestId,
+              query: body.query,
+              mode: 'thorough' as const,
+              request: body as Record<string, unknown>,
+              error: { code: e.code, message: e.message },
+            };
+            return ctx.traces.add(b.uid, failedTrace(b.id, failure, ctx.clock().toISOString(), id));
+          },
+          fresh === undefined ? undefined : (done) => done.watermark !== fresh,
+        );
+      // A Context assembled before a forget may cite what the forget removed. This process's forgets
+      // drop its kept Contexts (afterForget), but a forget on another process sharing the store cannot
+      // reach them: whatever the request asks, one assembled before a forget is assembled again (once:
+      // the second is as fresh as any Context).
+      const out = await run();
+      return out.status === 'ready' && (await forgottenSince(ctx, b, out.watermark)) ? run() : out;
     }),
     recordFailedContext: op(async (t, id, failure) => {
       let b;
@@ -120,6 +127,12 @@ export function engineOperations(
     }),
     getTrace: op(async (t, id, traceId) => ctx.traces.get((await requireBrain(ctx, t, id)).uid, traceId)),
   };
+}
+
+/** Whether a Record of the Brain was forgotten after the step the watermark names. */
+async function forgottenSince(ctx: EngineCtx, b: BrainRow, watermark: string): Promise<boolean> {
+  const afterSeq = ctx.codec.decode(watermark, b.uid, 'watermark');
+  return ctx.units.read(b.uid, async (u) => (await u.records.removals({ afterSeq, limit: 1 })).length > 0);
 }
 
 /** The 202 answer of a thorough request over its synchronous budget, with its Trace. */

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Context, ContextReady, RecordCreate } from '../../engine/contract/index.ts';
+import { openPostgresEngine } from '../../engine/index.ts';
+import type { PgClient } from '../../engine/adapters/postgres/client.ts';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import type { PostgresEngineOptions } from '../../engine/hosted/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { tenant } from './local-helpers.ts';
+
+/**
+ * Two engines over one database, as two `mnemo serve --engine postgres` processes are: what one
+ * process keeps in memory, the other's writes and forgets reach only through the store. PGlite keeps
+ * this in one process and cheap; postgres-processes.test.ts runs real processes on a cluster.
+ */
+const database = await pgliteDatabases({ migrated: true });
+const opts = { requestId: 'req_test' };
+
+async function twoProcesses(options: Omit<PostgresEngineOptions, 'storage'>): Promise<[Engine, Engine]> {
+  const db = await database();
+  // Each engine closes its storage's client: the database outlives both, and closes after them.
+  const kept: PgClient = { ...db, close: async () => {} };
+  const open = async () =>
+    (await openPostgresEngine({ open: () => postgresStorageOver(kept) }, options)).engine;
+  const engines: [Engine, Engine] = [await open(), await open()];
+  after(async () => {
+    await Promise.all(engines.map((e) => e.close()));
+    await db.close();
+  });
+  return engines;
+}
+
+const said = (text: string): RecordCreate => ({ content: { kind: 'message', text, speaker: 'Ana' } });
+
+/** Sends the request again until it is no longer processing (the retry after a 202). */
+async function untilReady(send: () => Promise<Context>): Promise<ContextReady> {
+  let c = await send();
+  for (let i = 0; c.status === 'processing' && i < 200; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    c = await send();
+  }
+  assert.equal(c.status, 'ready');
+  return c as ContextReady;
+}
+
+describe('engines sharing one PostgreSQL database', () => {
+  it('a thorough Context kept by one process is not served once another process forgot a Record it cites', async () => {
+    // Every thorough assembly outlasts the 10 ms budget: the first request answers 202 and keeps it.
+    const slow = { name: 'slow', search: async () => (await new Promise((r) => setTimeout(r, 40)), []) };
+    const [a, b] = await twoProcesses({ thoroughSyncMs: 10, lanes: [slow] });
+    await a.createBrain(tenant, { id: 'b' });
+    const [key, pot] = await Promise.all(
+      ['The spare key is under the blue pot.', 'The blue pot has a spare key sticker.'].map(
+        async (text) => (await a.rememberRecord(tenant, 'b', said(text), {})).record.id,
+      ),
+    );
+    const written = (await a.rememberRecord(tenant, 'b', said('Nothing to do with keys.'), {})).watermark;
+    await a.idle();
+    // With the write's Brain-Watermark, as a client that reads its own writes sends it.
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const ask = () => a.createContext(tenant, 'b', body, { ...opts, watermark: written });
+    const first = await ask();
+    assert.equal(first.status, 'processing');
+    // The kept Context is finished (its Trace says so), citing both.
+    for (let i = 0; i < 500 && (await a.getTrace(tenant, 'b', first.id)).status === 'processing'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.ok((await a.getTrace(tenant, 'b', first.id)).citations.some((c) => c.record_id === key));
+    await b.forgetRecord(tenant, 'b', key!);
+    // Assembled afresh over what is left: never the kept Context that cites the forgotten Record.
+    const again = await untilReady(ask);
+    const cited = again.citations.map((c) => c.record_id);
+    assert.ok(cited.includes(pot!), 'the Record left is cited');
+    assert.ok(!cited.includes(key!), 'the forgotten Record is not');
+    assert.doesNotMatch(again.text ?? '', /under the blue pot/);
+  });
+});
