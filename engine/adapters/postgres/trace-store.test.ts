@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { Trace } from '../../contract/index.ts';
 import { failedTrace } from '../../context/trace-buffer.ts';
 import { pgTraceStore } from './trace-store.ts';
-import { addBrain, addRecord, migratedPglite } from './testing/fixtures.ts';
+import { addBrain, addRecord, migratedDatabase, migratedPglite, serverForTests } from './testing/fixtures.ts';
+import type { PgClient } from './client.ts';
 
 const db = await migratedPglite();
 
@@ -88,5 +89,43 @@ describe('Traces over PostgreSQL (TraceStore)', () => {
     await traces.remove('brn_t3', 'trc_none');
     await traces.purge('brn_t3');
     assert.deepEqual((await traces.list('brn_t3', 10)).data, []);
+  });
+});
+
+/** Waits until a statement of another connection whose text holds `marker` waits for a lock. */
+async function waitsForLock(db: PgClient, marker: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const r = await db.query(
+      `SELECT 1 FROM pg_stat_activity
+       WHERE wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()`,
+      [marker],
+    );
+    if (r.rows.length > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`no statement with ${marker} waited for a lock`);
+}
+
+const server = await serverForTests();
+describe('Traces beside the units of work of other processes', { skip: server.skip }, () => {
+  it('a Trace added while a forget holds its Brain and deletes a Record it names: no deadlock, not kept', async () => {
+    const [forgetting, tracing] = await migratedDatabase(server.cluster(), 2, 2);
+    await addBrain(forgetting!, 'brn_d');
+    await addRecord(forgetting!, 'brn_d', 'rec_d');
+    let adding: Promise<unknown> | null = null;
+    // The forget's unit of work, as unit-of-work.ts opens it: the Brain's row first, then the DELETE.
+    await forgetting!.transaction(async (tx) => {
+      await tx.query("SELECT seq FROM brains WHERE uid = 'brn_d' FOR UPDATE");
+      adding = pgTraceStore(tracing!)
+        .add('brn_d', trace('trc_d', ['rec_d']))
+        .then(
+          () => 'added',
+          (e: unknown) => e,
+        );
+      await waitsForLock(forgetting!, 'INSERT INTO traces');
+      await tx.query("DELETE FROM records WHERE brain_uid = 'brn_d' AND id = 'rec_d'");
+    });
+    assert.equal(await adding!, 'added');
+    await assert.rejects(pgTraceStore(forgetting!).get('brn_d', 'trc_d'), { code: 'trace_not_found' });
   });
 });

@@ -24,17 +24,23 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
     async add(brainUid, trace) {
       if (perBrain <= 0) return;
       const ids = [...recordIdsOf(trace)];
-      // One statement, its own transaction. It stores nothing unless it holds every Record the Trace
-      // names; a thorough Context's final Trace replaces, in place, the one its 202 left under the same
-      // id; a new one evicts the oldest beyond `perBrain` (the statement's snapshot does not hold the
-      // new row, so one fewer is kept of those before it). Its commit does not wait for the disk: a
-      // Trace is seen by every process at once all the same, and a server that crashes loses at most
-      // the Traces of its last moments, never other data.
+      // One statement, its own transaction. It locks the Brain's row before the Records, in the order
+      // a unit of work takes them: locking a Record first, its insert's foreign key would then wait for
+      // the Brain's row, held by a forget that waits for that Record's lock (a deadlock, both answering
+      // 500). The uncorrelated EXISTS is a one-time filter, run before the scan locks any Record.
+      // It stores nothing unless it holds every Record the Trace names (nor when the Brain is gone); a
+      // thorough Context's final Trace replaces, in place, the one its 202 left under the same id; a
+      // new one evicts the oldest beyond `perBrain` (the statement's snapshot does not hold the new
+      // row, so one fewer is kept of those before it). Its commit does not wait for the disk: a Trace
+      // is seen by every process at once all the same, and a server that crashes loses at most the
+      // Traces of its last moments, never other data.
       await client.query(
         `WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
+         brain AS MATERIALIZED (SELECT 1 FROM brains WHERE uid = $1 FOR KEY SHARE),
          held AS (SELECT count(*) AS n FROM (
-           SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($4::text[]) FOR KEY SHARE) r),
-         go AS (SELECT 1 FROM held, async WHERE held.n = cardinality($4::text[])),
+           SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($4::text[]) AND EXISTS (SELECT 1 FROM brain)
+           FOR KEY SHARE) r),
+         go AS (SELECT 1 FROM held, async WHERE held.n = cardinality($4::text[]) AND EXISTS (SELECT 1 FROM brain)),
          replaced AS (
            UPDATE traces SET trace = $3::json, record_ids = $4::text[]
            WHERE brain_uid = $1 AND id = $2 AND EXISTS (SELECT 1 FROM go) RETURNING 1),
