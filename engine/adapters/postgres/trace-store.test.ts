@@ -86,6 +86,10 @@ describe('Traces over PostgreSQL (TraceStore)', () => {
     // Assembled before the forget, finished after it (in this process or another).
     await traces.add('brn_t3', trace('trc_late', ['rec_a', 'rec_b']));
     await assert.rejects(traces.get('brn_t3', 'trc_late'), { code: 'trace_not_found' });
+    // A thorough one finished after a forget in another process: the Trace its 202 left goes too.
+    await traces.add('brn_t3', { ...trace('trc_202'), status: 'processing' });
+    await traces.add('brn_t3', trace('trc_202', ['rec_a', 'rec_b']));
+    await assert.rejects(traces.get('brn_t3', 'trc_202'), { code: 'trace_not_found' });
     await traces.remove('brn_t3', 'trc_none');
     await traces.purge('brn_t3');
     assert.deepEqual((await traces.list('brn_t3', 10)).data, []);

@@ -28,8 +28,10 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
       // a unit of work takes them: locking a Record first, its insert's foreign key would then wait for
       // the Brain's row, held by a forget that waits for that Record's lock (a deadlock, both answering
       // 500). The uncorrelated EXISTS is a one-time filter, run before the scan locks any Record.
-      // It stores nothing unless it holds every Record the Trace names (nor when the Brain is gone); a
-      // thorough Context's final Trace replaces, in place, the one its 202 left under the same id; a
+      // It stores nothing unless it holds every Record the Trace names (nor when the Brain is gone),
+      // and then drops the one its 202 left under the same id: a forget in another process must not
+      // leave that one saying `processing` for ever (this process's forgets make the assembly call
+      // `remove` instead). A thorough Context's final Trace replaces, in place, the one its 202 left; a
       // new one evicts the oldest beyond `perBrain` (the statement's snapshot does not hold the new
       // row, so one fewer is kept of those before it). Its commit does not wait for the disk: a Trace
       // is seen by every process at once all the same, and a server that crashes loses at most the
@@ -47,7 +49,8 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
          added AS (
            INSERT INTO traces (brain_uid, id, trace, record_ids)
            SELECT $1, $2, $3::json, $4::text[] FROM go WHERE NOT EXISTS (SELECT 1 FROM replaced)
-           RETURNING 1)
+           RETURNING 1),
+         dropped AS (DELETE FROM traces WHERE brain_uid = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM go))
          DELETE FROM traces WHERE brain_uid = $1 AND EXISTS (SELECT 1 FROM added) AND n <= (
            SELECT n FROM traces WHERE brain_uid = $1 ORDER BY n DESC OFFSET $5 LIMIT 1)`,
         [brainUid, trace.id, JSON.stringify(trace), ids, perBrain - 1],
