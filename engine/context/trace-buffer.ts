@@ -30,9 +30,11 @@ export function createTraceBuffer(size: number): TraceStore {
   return {
     async add(brainUid, trace) {
       const ids = recordIdsOf(trace);
-      // A thorough Context's Trace replaces, in place, the one its 202 left under the same id.
+      // A thorough Context's Trace replaces, in place, the one its 202 left under the same id, and
+      // never the other way round: the 202's is written while the assembly runs on, and may come last.
       const same = items.find((i) => i.trace.id === trace.id && i.brainUid === brainUid);
       if (same) {
+        if (trace.status === 'processing') return;
         same.trace = trace;
         same.ids = ids;
         return;

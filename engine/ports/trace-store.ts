@@ -9,7 +9,10 @@ import type { Trace, TracePage } from '../contract/index.ts';
  * an add drops what that add stores. A Context's assembly relies on it (assemble-context.ts).
  */
 export interface TraceStore {
-  /** Adds a Trace, or replaces the one of the same id (a thorough Context's final Trace). */
+  /**
+   * Adds a Trace, or replaces the one of the same id (a thorough Context's final Trace). A
+   * `processing` Trace (a 202's) never replaces one: the finished one may have been added first.
+   */
   add(brainUid: string, trace: Trace): Promise<void>;
   /** Newest first; `cursor` (a page's next_cursor) continues with older Traces. */
   list(brainUid: string, limit: number, cursor?: string | undefined): Promise<TracePage>;

@@ -58,6 +58,18 @@ describe('Traces over PostgreSQL (TraceStore)', () => {
     await assert.rejects(traces.list('brn_t1', 2, 'bogus'), { code: 'invalid_request_body' });
   });
 
+  it("a 202's processing Trace added after the finished one leaves the finished one", async () => {
+    await addBrain(db, 'brn_t4');
+    const traces = pgTraceStore(db);
+    await traces.add('brn_t4', trace('trc_f'));
+    await traces.add('brn_t4', { ...trace('trc_f'), status: 'processing' });
+    assert.equal((await traces.get('brn_t4', 'trc_f')).status, 'failed');
+    assert.deepEqual(
+      (await traces.list('brn_t4', 10)).data.map((s) => [s.id, s.status]),
+      [['trc_f', 'failed']],
+    );
+  });
+
   it('keeps the newest per Brain', async () => {
     await addBrain(db, 'brn_t2');
     const traces = pgTraceStore(db, { perBrain: 3 });
@@ -131,5 +143,18 @@ describe('Traces beside the units of work of other processes', { skip: server.sk
     });
     assert.equal(await adding!, 'added');
     await assert.rejects(pgTraceStore(forgetting!).get('brn_d', 'trc_d'), { code: 'trace_not_found' });
+  });
+
+  it("a 202's Trace and the finished one added at once by two connections: both calls succeed, the finished one stays", async () => {
+    const [a, b] = await migratedDatabase(server.cluster(), 2, 2);
+    await addBrain(a!, 'brn_r');
+    for (let i = 0; i < 20; i++) {
+      const id = `trc_r${i}`;
+      await Promise.all([
+        pgTraceStore(a!).add('brn_r', { ...trace(id), status: 'processing' }),
+        pgTraceStore(b!).add('brn_r', trace(id)),
+      ]);
+      assert.equal((await pgTraceStore(a!).get('brn_r', id)).status, 'failed', id);
+    }
   });
 });

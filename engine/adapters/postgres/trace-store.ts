@@ -31,7 +31,9 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
       // It stores nothing unless it holds every Record the Trace names (nor when the Brain is gone),
       // and then drops the one its 202 left under the same id: a forget in another process must not
       // leave that one saying `processing` for ever (this process's forgets make the assembly call
-      // `remove` instead). A thorough Context's final Trace replaces, in place, the one its 202 left; a
+      // `remove` instead). A thorough Context's final Trace replaces, in place, the one its 202 left,
+      // and never the other way round: the 202's is written while the assembly runs on, and may come
+      // second (ON CONFLICT also lets the two race without a unique violation). A
       // new one evicts the oldest beyond `perBrain` (the statement's snapshot does not hold the new
       // row, so one fewer is kept of those before it). Its commit does not wait for the disk: a Trace
       // is seen by every process at once all the same, and a server that crashes loses at most the
@@ -43,17 +45,16 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
            SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($4::text[]) AND EXISTS (SELECT 1 FROM brain)
            FOR KEY SHARE) r),
          go AS (SELECT 1 FROM held, async WHERE held.n = cardinality($4::text[]) AND EXISTS (SELECT 1 FROM brain)),
-         replaced AS (
-           UPDATE traces SET trace = $3::json, record_ids = $4::text[]
-           WHERE brain_uid = $1 AND id = $2 AND EXISTS (SELECT 1 FROM go) RETURNING 1),
          added AS (
            INSERT INTO traces (brain_uid, id, trace, record_ids)
-           SELECT $1, $2, $3::json, $4::text[] FROM go WHERE NOT EXISTS (SELECT 1 FROM replaced)
-           RETURNING 1),
+           SELECT $1, $2, $3::json, $4::text[] FROM go
+           ON CONFLICT (brain_uid, id) DO UPDATE SET trace = EXCLUDED.trace, record_ids = EXCLUDED.record_ids
+             WHERE NOT $6::boolean
+           RETURNING xmax = 0 AS inserted),
          dropped AS (DELETE FROM traces WHERE brain_uid = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM go))
-         DELETE FROM traces WHERE brain_uid = $1 AND EXISTS (SELECT 1 FROM added) AND n <= (
+         DELETE FROM traces WHERE brain_uid = $1 AND EXISTS (SELECT 1 FROM added WHERE inserted) AND n <= (
            SELECT n FROM traces WHERE brain_uid = $1 ORDER BY n DESC OFFSET $5 LIMIT 1)`,
-        [brainUid, trace.id, JSON.stringify(trace), ids, perBrain - 1],
+        [brainUid, trace.id, JSON.stringify(trace), ids, perBrain - 1, trace.status === 'processing'],
       );
     },
     async list(brainUid, limit, cursor) {
