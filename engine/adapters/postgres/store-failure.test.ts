@@ -38,6 +38,31 @@ test('a database that refuses new connections (dropped, or its role or password 
   }
 });
 
+test('a database that takes no new connections now, or no longer from this role, is an outage', () => {
+  // As pg reports them (captured from PostgreSQL 15): ALTER DATABASE ... ALLOW_CONNECTIONS false, and
+  // REVOKE CONNECT ON DATABASE. Raised as the session is set up, never by a statement.
+  const refused = (code: string, message: string) =>
+    Object.assign(new Error(message), {
+      code,
+      severity: 'FATAL',
+      file: 'postinit.c',
+      routine: 'CheckMyDatabase',
+    });
+  for (const e of [
+    refused('55000', 'database "mnemo" is not currently accepting connections'),
+    refused('42501', 'permission denied for database "mnemo"'),
+  ]) {
+    assert.ok(unreachable(e) && storeFailure(e), e.message);
+    const told = asStoreError(e);
+    assert.ok(told instanceof MnemoError, e.message);
+    assert.deepEqual([told.code, told.status], ['store_unavailable', 503]);
+  }
+  // The same codes from a statement are that statement's failure; too many connections, an overload.
+  for (const code of ['55000', '42501']) assert.ok(!unreachable(withCode(code)), code);
+  const full = Object.assign(withCode('53300'), { file: 'postinit.c' });
+  assert.ok(overloaded(full) && !unreachable(full));
+});
+
 test('an operation that could not reach the database is store_unavailable, its cause kept for the log', () => {
   const cause = withCode('ECONNREFUSED');
   const e = storeUnavailable(cause);

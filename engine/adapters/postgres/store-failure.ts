@@ -33,6 +33,11 @@ export function unreachable(e: unknown): boolean {
     // server raises them once connected, and GET /v1/health already calls them an outage: a request
     // answered internal_error with a stack each meanwhile, and the operator was never told once.
     if (['3D000', '28000', '28P01'].includes(code)) return true;
+    // The same, raised while the server sets its new session up (postinit.c, whatever the language
+    // of its messages): the database takes no connections now (ALLOW_CONNECTIONS false, as for
+    // maintenance: 55000) or the role may no longer CONNECT to it (42501). Out of connections (53300,
+    // raised there too) is an overload instead.
+    if ((e as { file?: unknown }).file === 'postinit.c' && !/^53/.test(code)) return true;
     if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(code))
       return true;
   }
