@@ -129,7 +129,8 @@ describe('Traces beside the units of work of other processes', { skip: server.sk
     await addBrain(forgetting!, 'brn_d');
     await addRecord(forgetting!, 'brn_d', 'rec_d');
     let adding: Promise<unknown> | null = null;
-    // The forget's unit of work, as unit-of-work.ts opens it: the Brain's row first, then the DELETE.
+    // A transaction that holds the Brain's row FOR UPDATE, as forgetting the Brain does, and then
+    // deletes a Record the Trace names (a unit of work, FOR NO KEY UPDATE, lets the Trace by).
     await forgetting!.transaction(async (tx) => {
       await tx.query("SELECT seq FROM brains WHERE uid = 'brn_d' FOR UPDATE");
       adding = pgTraceStore(tracing!)

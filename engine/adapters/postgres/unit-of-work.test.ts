@@ -139,6 +139,24 @@ describe("a Brain's units of work from several processes", { skip: server.skip }
     assert.equal(await pgUnitsOfWork(clients[1]!).read('brn_c', (r) => r.sequence.current()), n);
   });
 
+  it('a row that names the Brain, written outside its units (a Trace, a vector), does not wait for a unit holding it', async () => {
+    // Such a write locks other rows first (the Records a Trace names, a vector's owner) and then takes
+    // its foreign key's KEY SHARE lock on the Brain's row: were the unit's lock FOR UPDATE, a unit
+    // deleting one of those rows (a forget) would wait for the writer and the writer for the unit.
+    const [unit, other] = await migratedDatabase(server.cluster(), 2, 2);
+    await addBrain(unit!, 'brn_fk');
+    await pgUnitsOfWork(unit!).write('brn_fk', async (w) => {
+      await w.sequence.next();
+      const insert = other!.query(
+        "INSERT INTO traces (brain_uid, id, trace, record_ids) VALUES ('brn_fk', 'trc_fk', '{}', '{}')",
+      );
+      const waited = sleep(5_000).then(() => 'waited for the unit');
+      assert.equal(await Promise.race([insert.then(() => 'written'), waited]), 'written');
+    });
+    // Units of the Brain still run one at a time (the sequence test above), and forgetting the Brain
+    // still waits for them: its lock is FOR UPDATE.
+  });
+
   it("runs one Brain's units of a process in call order on one connection, leaving the others to other Brains", async () => {
     // Two connections: were each of Brain a's units to take one, b's unit would wait for all of them.
     const [db2] = await migratedDatabase(server.cluster(), 1, 2);

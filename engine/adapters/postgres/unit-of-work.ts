@@ -178,8 +178,13 @@ export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): P
         return result;
       },
       {
+        // FOR NO KEY UPDATE, which units take in turn as FOR UPDATE would, and which lets a row that
+        // names the Brain be written elsewhere meanwhile (a Trace, a vector: their foreign key's KEY
+        // SHARE lock). Those writes lock their Record or Memory first; under FOR UPDATE they waited
+        // for this unit while it waited for that Record (a forget's DELETE): a deadlock, both 500.
+        // Forgetting the Brain itself still takes FOR UPDATE (brain-repository.ts).
         opening: {
-          sql: 'SELECT seq, self_type, self_name FROM brains WHERE uid = $1 FOR UPDATE',
+          sql: 'SELECT seq, self_type, self_name FROM brains WHERE uid = $1 FOR NO KEY UPDATE',
           params: [brainUid],
           then: keys.length > 0 ? keysSql(brainUid, keys) : undefined,
         },
