@@ -15,7 +15,7 @@ test("a number of a tool's arguments that a double would not keep is named; one 
     '"arguments":{"content":{"kind":"fact","subject":"s","predicate":"p","value":9007199254740993}}}}';
   assert.equal(
     inexactArgumentProblem(fact, asRequest(fact)),
-    'params.arguments.content.value: 9007199254740993 would not be kept exactly: JSON numbers are read ' +
+    'content.value: 9007199254740993 would not be kept exactly: JSON numbers are read ' +
       'as IEEE 754 doubles, which hold it only as 9007199254740992; send it as a string to keep every digit',
   );
   const id = '{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"x"}}';
@@ -28,7 +28,7 @@ test('a field that takes only a number is not told to send a string', () => {
     '"arguments":{"limit":10.000000000000000001}}}';
   assert.equal(
     inexactArgumentProblem(raw, asRequest(raw)),
-    'params.arguments.limit: 10.000000000000000001 would not be kept exactly: JSON numbers are read as ' +
+    'limit: 10.000000000000000001 would not be kept exactly: JSON numbers are read as ' +
       'IEEE 754 doubles, which hold it only as 10',
   );
 });
@@ -41,7 +41,7 @@ test('in a batch, each request is read for its own arguments', () => {
   assert.equal(inexactArgumentProblem(batch, asRequest(batch, 0)), null);
   assert.match(
     inexactArgumentProblem(batch, asRequest(batch, 1)) ?? '',
-    /^params\.arguments\.content\.value: 1e-400 would not be kept exactly: .* only as 0;/,
+    /^content\.value: 1e-400 would not be kept exactly: .* only as 0;/,
   );
 });
 
@@ -79,4 +79,66 @@ test("a batch's text is read once for all its tool calls, not again for each", (
   // One scan of the text (which decodes the four field names above the number) and one parse of the
   // batch, to find the request by its id.
   assert.ok(parses <= 5, `${parses} parses of the text or its field names`);
+});
+
+/** A transport that records what the guard sends and what it lets through. */
+function guarded(raw?: string) {
+  const delivered: JSONRPCMessage[] = [];
+  const sent: JSONRPCMessage[] = [];
+  const transport = {
+    onmessage: (m: JSONRPCMessage) => void delivered.push(m),
+    send: (m: JSONRPCMessage) => Promise.resolve(void sent.push(m)),
+  } as unknown as Transport;
+  guardToolCalls(transport, raw === undefined ? undefined : () => raw);
+  return { transport, delivered, sent };
+}
+
+test('arguments whose values no tool may read are a tool error the model can read and correct, not a protocol error', () => {
+  const cases: [string, RegExp][] = [
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":' +
+        '{"content":{"kind":"message","text":"Bob owns a \\ud83d parrot"}}}}',
+      /^invalid_request_body \(400 invalid_request\): content\.text: holds a lone surrogate/,
+    ],
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":' +
+        '{"content":"a\\u0000b"}}}',
+      /^invalid_request_body \(400 invalid_request\): content: holds U\+0000/,
+    ],
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":' +
+        '{"content":{"kind":"fact","subject":"s","predicate":"p","value":12345678901234567890}}}}',
+      /^invalid_request_body \(400 invalid_request\): content\.value: 12345678901234567890 would not be kept exactly: .*send it as a string/,
+    ],
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":{"content":' +
+        `${'['.repeat(200)}${']'.repeat(200)}}}}`,
+      /^invalid_request_body \(400 invalid_request\): arguments: nests arrays and objects more than 100 levels deep/,
+    ],
+  ];
+  for (const [raw, message] of cases) {
+    const { transport, delivered, sent } = guarded(raw);
+    transport.onmessage!(JSON.parse(raw) as JSONRPCMessage);
+    assert.equal(delivered.length, 0, 'the tool never sees them');
+    const answer = sent[0] as {
+      id: number;
+      error?: unknown;
+      result?: { isError?: boolean; content: { text: string }[] };
+    };
+    assert.equal(answer.error, undefined, `no protocol error: ${JSON.stringify(answer)}`);
+    assert.equal(answer.id, 1);
+    assert.equal(answer.result?.isError, true);
+    assert.match(answer.result!.content[0]!.text, message);
+  }
+});
+
+test('a tools/call with no tool name or arguments that are not an object stays a protocol error (-32602)', () => {
+  for (const params of [{ name: 'remember', arguments: 'rec_x' }, { arguments: {} }]) {
+    const { transport, delivered, sent } = guarded();
+    transport.onmessage!({ jsonrpc: '2.0', id: 2, method: 'tools/call', params } as JSONRPCMessage);
+    assert.equal(delivered.length, 0);
+    const answer = sent[0] as { error?: { code: number; message: string } };
+    assert.equal(answer.error?.code, -32602);
+    assert.match(answer.error!.message, /^Invalid params: params\.(arguments|name): /);
+  }
 });

@@ -8,25 +8,36 @@ import {
 } from '../http/exact-numbers.ts';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
-import { toolArguments } from './mcp-tools.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { toolArguments, toolError } from './mcp-tools.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * What is wrong with the params of a `tools/call`, if anything. The SDK checks them against its request
- * schema before any tool sees them, and answers a failure as -32603 "internal error" carrying zod's
- * issue dump; Mnemo validates a tool's own arguments (mcp-tools.ts), but not whether there are any.
+ * What is wrong with the params of a `tools/call` as a request, if anything: no tool name, or
+ * arguments that are not an object. The SDK checks them against its request schema before any tool
+ * sees them, and answers a failure as -32603 "internal error" carrying zod's issue dump. These fail
+ * the protocol's own request schema, so they stay protocol errors (-32602).
  */
 export function toolCallParamsProblem(params: unknown): string | null {
   if (!isObject(params)) return 'params: must be an object with the tool name and its arguments';
   if (typeof params.name !== 'string') return "params.name: must be a string, the tool's name";
   if (params.arguments !== undefined && !isObject(params.arguments))
     return 'params.arguments: must be an object of the tool arguments';
-  // As for /v1 bodies (read-input.ts), counted from the arguments object: a tool's validation must
-  // not meet a value deep enough to overflow the stack.
-  if (nestedDeeperThan(params.arguments, maxJsonDepth)) return tooDeepMessage('params.arguments');
-  return params.arguments === undefined ? null : illFormedTextProblem(params.arguments, 'params.arguments');
+  return null;
+}
+
+/**
+ * What is wrong with the values of a tool's arguments before the tool may read them, named from the
+ * arguments' top as the tool's own validation names a field (`content.text: …`). As for /v1 bodies
+ * (read-input.ts), counted from the arguments object: a tool's validation must not meet a value deep
+ * enough to overflow the stack, nor text the store does not keep.
+ */
+export function argumentValuesProblem(args: unknown): string | null {
+  if (args === undefined) return null;
+  if (nestedDeeperThan(args, maxJsonDepth)) return tooDeepMessage('arguments');
+  return illFormedTextProblem(args, 'body');
 }
 
 /**
@@ -85,14 +96,20 @@ export function inexactArgumentProblem(
   // A field that takes text (a fact's value) is told to send the number as text; one that takes only
   // a number (limit) is not.
   const takesString = takesAString(toolArguments(params.name), found.path.slice(2), params.arguments);
-  return inexactNumberMessage(found, 'body', takesString);
+  // Named from the arguments' top, as the tool's validation names its fields.
+  return inexactNumberMessage({ ...found, path: found.path.slice(2) }, 'body', takesString);
 }
 
 /**
  * Answers a `tools/call` whose params are malformed with JSON-RPC -32602 (invalid params) and a
- * message naming the field, before the SDK's own check can answer it as an internal error. Call it
- * after `server.connect(transport)`, which sets the handler it wraps. `rawText`, when given, is the
- * JSON text the message being delivered came in, read for numbers a double would not keep.
+ * message naming the field, before the SDK's own check can answer it as an internal error. Arguments
+ * whose values no tool may read (nested too deep, text the store does not keep, a number a double
+ * would not keep) are answered as the tool's own bad arguments are: a tool error
+ * `invalid_request_body (400 invalid_request): <field>: …`. MCP (2025-11-25, SEP-1303) makes input
+ * validation a tool execution error, so that the model sees it and can correct its call; hosts pass a
+ * protocol error to the model as a bare failure, if at all. Call it after `server.connect(transport)`,
+ * which sets the handler it wraps. `rawText`, when given, is the JSON text the message being delivered
+ * came in, read for numbers a double would not keep.
  */
 export function guardToolCalls(transport: Transport, rawText?: () => string | undefined): void {
   const deliver = transport.onmessage;
@@ -100,16 +117,23 @@ export function guardToolCalls(transport: Transport, rawText?: () => string | un
   let last: ReadText | undefined;
   transport.onmessage = (message, extra) => {
     if (isJSONRPCRequest(message) && message.method === 'tools/call') {
-      const raw = rawText?.();
-      if (raw && last?.raw !== raw) last = readText(raw);
-      const problem =
-        toolCallParamsProblem(message.params) ?? (raw ? inexactArgumentProblem(raw, message, last) : null);
-      if (problem) {
+      const malformed = toolCallParamsProblem(message.params);
+      if (malformed) {
         void transport.send({
           jsonrpc: '2.0',
           id: message.id,
-          error: { code: -32602, message: `Invalid params: ${problem}` },
+          error: { code: -32602, message: `Invalid params: ${malformed}` },
         });
+        return;
+      }
+      const raw = rawText?.();
+      if (raw && last?.raw !== raw) last = readText(raw);
+      const problem =
+        argumentValuesProblem((message.params as { arguments?: unknown }).arguments) ??
+        (raw ? inexactArgumentProblem(raw, message, last) : null);
+      if (problem) {
+        const result = toolError(new MnemoError('invalid_request_body', problem));
+        void transport.send({ jsonrpc: '2.0', id: message.id, result });
         return;
       }
     }

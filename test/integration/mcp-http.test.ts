@@ -46,6 +46,13 @@ async function connect(key: string): Promise<Client> {
 const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
   (r.content as { type: string; text: string }[])[0]!.text;
 
+/** The text of the tool error a raw JSON-RPC answer carries; fails when it carries none. */
+function toolErrorText(answer: Record<string, unknown>): string {
+  const result = answer.result as { isError?: boolean; content?: { text: string }[] } | undefined;
+  assert.equal(result?.isError, true, JSON.stringify(answer).slice(0, 300));
+  return result!.content![0]!.text;
+}
+
 async function rawPost(
   headers: Record<string, string>,
   body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
@@ -287,7 +294,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     }
   });
 
-  test('tools/call with arguments nested past the JSON depth limit is -32602 naming the limit', async () => {
+  test('tools/call with arguments nested past the JSON depth limit is a tool error naming the limit', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     const res = await rawPost(
@@ -295,43 +302,40 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
       `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"remember","arguments":{"content":${deep}}}}`,
     );
     assert.equal(res.status, 200);
-    const body = res.body as { id?: number; error?: { code: number; message: string } };
-    assert.equal(body.error?.code, -32602, JSON.stringify(body).slice(0, 300));
+    assert.equal(res.body.error, undefined, JSON.stringify(res.body).slice(0, 300));
     assert.equal(
-      body.error!.message,
-      `Invalid params: params.arguments: nests arrays and objects more than ${maxJsonDepth} levels deep`,
+      toolErrorText(res.body),
+      `invalid_request_body (400 invalid_request): arguments: nests arrays and objects more than ${maxJsonDepth} levels deep`,
     );
   });
 
-  test('tools/call with a lone surrogate in its arguments is -32602 naming the field; nothing is stored', async () => {
+  test('tools/call with a lone surrogate in its arguments is a tool error naming the field; nothing is stored', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const res = await rawPost(
       { authorization: `Bearer ${key}` },
       '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"remember",' +
         '"arguments":{"content":{"kind":"message","text":"Bob owns a \\ud83d parrot"}}}}',
     );
-    const body = res.body as { error?: { code: number; message: string } };
-    assert.equal(body.error?.code, -32602, JSON.stringify(body));
+    assert.equal(res.body.error, undefined, JSON.stringify(res.body));
     assert.match(
-      body.error!.message,
-      /^Invalid params: params\.arguments\.content\.text: holds a lone surrogate/,
+      toolErrorText(res.body),
+      /^invalid_request_body \(400 invalid_request\): content\.text: holds a lone surrogate/,
     );
     const records = await engine.listRecords({ project: 'acme', env: 'test' }, 'notes', { limit: 200 });
     assert.ok(!records.data.some((r) => JSON.stringify(r.content).includes('parrot')));
   });
 
-  test('tools/call with a number a double would not keep is -32602 naming the field, alone or in a batch; nothing is stored', async () => {
+  test('tools/call with a number a double would not keep is a tool error naming the field, alone or in a batch; nothing is stored', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const call = (id: number, args: string) =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"remember","arguments":${args}}}`;
     const fact = (value: string) =>
       `{"content":{"kind":"fact","subject":"Ana","predicate":"account_number","value":${value}}}`;
     const res = await rawPost({ authorization: `Bearer ${key}` }, call(13, fact('12345678901234567890')));
-    const body = res.body as { error?: { code: number; message: string } };
-    assert.equal(body.error?.code, -32602, JSON.stringify(body));
+    assert.equal(res.body.error, undefined, JSON.stringify(res.body));
     assert.equal(
-      body.error!.message,
-      'Invalid params: params.arguments.content.value: 12345678901234567890 would not be kept exactly: ' +
+      toolErrorText(res.body),
+      'invalid_request_body (400 invalid_request): content.value: 12345678901234567890 would not be kept exactly: ' +
         'JSON numbers are read as IEEE 754 doubles, which hold it only as 12345678901234567000; ' +
         'send it as a string to keep every digit',
     );
@@ -345,12 +349,12 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
       },
       body: `[${call(14, fact('"12345678901234567890"'))},${call(15, fact('9007199254740993'))}]`,
     });
-    const answers = (await batch.json()) as { id: number; result?: unknown; error?: { message: string } }[];
+    const answers = (await batch.json()) as Record<string, unknown>[];
     const byId = new Map(answers.map((a) => [a.id, a]));
-    assert.ok(byId.get(14)?.result, JSON.stringify(answers));
+    assert.ok(!(byId.get(14)!.result as { isError?: boolean }).isError, JSON.stringify(answers));
     assert.match(
-      byId.get(15)!.error!.message,
-      /^Invalid params: params\.arguments\.content\.value: 9007199254740993 /,
+      toolErrorText(byId.get(15)!),
+      /^invalid_request_body \(400 invalid_request\): content\.value: 9007199254740993 /,
     );
     const records = await engine.listRecords({ project: 'acme', env: 'test' }, 'notes', { limit: 200 });
     const values = records.data.flatMap((r) => (r.content.kind === 'fact' ? [r.content.value] : []));

@@ -92,10 +92,12 @@ describe('mnemo mcp (stdio bridge)', () => {
     assert.match(JSON.stringify(byId.get(2)!.result), /rec_/, 'the write was answered with its Record');
     assert.equal(byId.get(3)!.error?.code, -32602, 'arguments that are not an object: invalid params');
     assert.match(byId.get(3)!.error!.message, /^Invalid params: params\.arguments: /);
-    assert.equal(byId.get(4)!.error?.code, -32602, 'a number a double would not keep: invalid params');
+    // A number a double would not keep: a tool error the model reads (MCP's input validation errors).
+    const four = byId.get(4)!.result as { isError?: boolean; content: { text: string }[] };
+    assert.equal(four.isError, true, JSON.stringify(byId.get(4)));
     assert.match(
-      byId.get(4)!.error!.message,
-      /^Invalid params: params\.arguments\.content\.value: 12345678901234567890 would not be kept exactly: .*send it as a string/,
+      four.content[0]!.text,
+      /^invalid_request_body \(400 invalid_request\): content\.value: 12345678901234567890 would not be kept exactly: .*send it as a string/,
     );
   });
 
