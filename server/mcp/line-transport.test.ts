@@ -120,3 +120,51 @@ test('a request cancelled after the input ended is owed no answer: the transport
   await tick();
   assert.equal(closed, true);
 });
+
+test('an over-long request is answered with its id, read from where clients write it, so its call fails at once', async () => {
+  const { input, output, got, t } = setup(256);
+  let written = '';
+  output.on('data', (c: Buffer) => (written += c.toString()));
+  await t.start();
+  const big = 'x'.repeat(2_000);
+  const params = { name: 'remember', arguments: { content: big } };
+  // The TypeScript SDK writes the id last; the Python SDK writes it first, after jsonrpc.
+  input.write(`${JSON.stringify({ method: 'tools/call', params, jsonrpc: '2.0', id: 7 })}\n`);
+  input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'req-8', method: 'tools/call', params })}\r\n`);
+  // An "id" of the arguments is not the request's.
+  const nested = { name: 'remember', arguments: { content: big, id: 9 } };
+  input.write(`${JSON.stringify({ method: 'tools/call', params: nested, jsonrpc: '2.0' })}\n`);
+  // Written in many chunks, as a pipe delivers a large line.
+  const chunked = JSON.stringify({ method: 'tools/call', params, jsonrpc: '2.0', id: 10 });
+  for (let i = 0; i < chunked.length; i += 100) input.write(chunked.slice(i, i + 100));
+  input.write('\n{"jsonrpc":"2.0","id":11,"method":"ping"}\n');
+  await tick();
+  assert.deepEqual(got, [{ jsonrpc: '2.0', id: 11, method: 'ping' }]);
+  const errors = written
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: unknown; error: { code: number; message: string } });
+  assert.deepEqual(
+    errors.map((e) => e.id),
+    [7, 'req-8', null, 10],
+  );
+  for (const e of errors) assert.match(e.error.message, /a line longer than 256 bytes is not read/);
+});
+
+test('an over-long request cut off by the end of input is still answered with its id', async () => {
+  const { input, output, t } = setup(256);
+  let written = '';
+  output.on('data', (c: Buffer) => (written += c.toString()));
+  await t.start();
+  input.end(
+    JSON.stringify({ method: 'tools/call', params: { x: 'y'.repeat(1_000) }, jsonrpc: '2.0', id: 5 }),
+  );
+  await tick();
+  assert.deepEqual(
+    written
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: unknown }).id),
+    [5],
+  );
+});

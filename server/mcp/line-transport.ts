@@ -9,11 +9,36 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 
+/** How many bytes of each edge of an over-long line are kept to read its id from. */
+const edgeBytes = 512;
+
+const jsonRpcId = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+/** An id among the first members, after string-valued `jsonrpc` / `method`: {"jsonrpc":"2.0","id":7,… */
+const idFirst = new RegExp(
+  String.raw`^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*` +
+    jsonRpcId +
+    String.raw`\s*[,}]`,
+);
+/** An id as the last member of the top-level object: …,"jsonrpc":"2.0","id":7} (one closing brace). */
+const idLast = new RegExp(String.raw`[{,]\s*"id"\s*:\s*` + jsonRpcId + String.raw`\s*\}\s*$`);
+
+/** The id of a request read from the edges of its line, or null. */
+export function idAtEdges(head: string, end: string): string | number | null {
+  const found = idFirst.exec(head) ?? idLast.exec(end.replace(/\r$/, ''));
+  if (!found) return null;
+  try {
+    const id = JSON.parse(found[1]!) as unknown;
+    return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Newline-delimited JSON-RPC over a pair of streams, hardened for stdio: a line that is not JSON-RPC,
  * or is longer than `maxLineBytes`, is dropped with a note on `log` (stderr) and answered with the
  * JSON-RPC error the spec names for it (-32700 parse error, -32600 invalid request; its id when one can
- * be read, else null), so a client waiting on it is told instead of waiting forever; the transport keeps
+ * be read, from an over-long line's edges too, else null), so a client waiting on it is told instead of waiting forever; the transport keeps
  * going. The SDK's StdioServerTransport closes itself on an over-long line; a bridge must not die.
  * Nothing but serialized messages is ever written to `output`. When the input ends, requests already
  * read are still answered before the transport closes (`echo REQUEST | mnemo mcp` gets its answer; a
@@ -27,6 +52,8 @@ export class LineTransport implements Transport {
   private chunks: Buffer[] = [];
   private size = 0;
   private discarding = false;
+  /** The first and the last bytes of the over-long line being dropped. */
+  private overLong: { head: Buffer; end: Buffer } | undefined;
   private closed = false;
   private ended = false;
   /** The line the message being delivered came in, while it is delivered (tool-call-params.ts). */
@@ -48,8 +75,10 @@ export class LineTransport implements Transport {
     for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
       const tail = buf.subarray(0, nl);
       buf = buf.subarray(nl + 1);
+      if (!this.discarding && this.size + tail.length > this.maxLineBytes) this.startDiscarding(tail);
+      else if (this.discarding) this.keepEnd(tail);
       if (this.discarding) {
-        this.discarding = false;
+        this.refuseOverLong();
         continue;
       }
       this.chunks.push(tail);
@@ -58,18 +87,48 @@ export class LineTransport implements Transport {
       this.size = 0;
       this.handleLine(line);
     }
-    if (buf.length === 0 || this.discarding) return;
+    if (buf.length === 0) return;
+    if (this.discarding) return this.keepEnd(buf);
+    if (this.size + buf.length > this.maxLineBytes) return this.startDiscarding(buf);
     this.size += buf.length;
-    if (this.size > this.maxLineBytes) {
-      this.log(`mcp: dropped an input line longer than ${this.maxLineBytes} bytes`);
-      this.refuse(null, -32700, `Parse error: a line longer than ${this.maxLineBytes} bytes is not read`);
-      this.chunks = [];
-      this.size = 0;
-      this.discarding = true;
-    } else this.chunks.push(buf);
+    this.chunks.push(buf);
   };
 
+  /** The line read so far and `more` are over the limit: keep its edges only, drop the rest. */
+  private startDiscarding(more: Buffer): void {
+    this.log(`mcp: dropped an input line longer than ${this.maxLineBytes} bytes`);
+    const read = Buffer.concat([...this.chunks, more]);
+    this.overLong = { head: read.subarray(0, edgeBytes), end: Buffer.alloc(0) };
+    this.keepEnd(read.subarray(Math.max(edgeBytes, read.length - edgeBytes)));
+    this.chunks = [];
+    this.size = 0;
+    this.discarding = true;
+  }
+
+  /** Keeps the last bytes of an over-long line, where a client may have written its id. */
+  private keepEnd(bytes: Buffer): void {
+    if (!this.overLong) return;
+    const end = Buffer.concat([this.overLong.end, bytes]);
+    this.overLong.end = end.subarray(Math.max(0, end.length - edgeBytes));
+  }
+
+  /**
+   * An over-long line is not parsed, but the request it carried is still owed an answer: with the id
+   * read from the line's start or end (as JSON-RPC clients write it: first after `jsonrpc`, or last, as
+   * the TypeScript SDK does), so that the client's call fails at once with the reason rather than
+   * timing out a minute later; null when neither edge names it.
+   */
+  private refuseOverLong(): void {
+    const edges = this.overLong;
+    this.overLong = undefined;
+    this.discarding = false;
+    const id = edges ? idAtEdges(edges.head.toString('utf8'), edges.end.toString('utf8')) : null;
+    this.refuse(id, -32700, `Parse error: a line longer than ${this.maxLineBytes} bytes is not read`);
+  }
+
   private readonly onEnd = () => {
+    // The input ended inside an over-long line: that line has ended too.
+    if (this.discarding) this.refuseOverLong();
     this.ended = true;
     if (this.pending.size === 0) return void this.close();
     // Not unref'd: an empty event loop would end the process with the bridge's promise unsettled.
