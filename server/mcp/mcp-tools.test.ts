@@ -295,3 +295,39 @@ test('list_memories follows changes with since_watermark, as a delta read of /v1
     assert.equal(page.next_cursor, null);
   }
 });
+
+test('get_context offers only the filters a Context enforces: subjects and owner are refused by name, not ignored', async () => {
+  // A Context records filter.subjects, owner and sensitivity_lte and enforces none: a model that set
+  // owner "other" was served the Brain's own evidence as if it were someone else's.
+  const { tools } = await hosted.listTools();
+  const filter = tools.find((t) => t.name === 'get_context')!.inputSchema.properties!['filter'] as {
+    properties: Record<string, unknown>;
+    description?: string;
+  };
+  assert.deepEqual(Object.keys(filter.properties).sort(), ['since', 'sources', 'until']);
+  assert.match(filter.description ?? '', /list_memories/, 'says where subject and owner filtering is');
+  for (const [field, value] of [
+    ['owner', 'other'],
+    ['subjects', ['Bob']],
+    ['sensitivity_lte', 'low'],
+  ] as const) {
+    const args = { query: 'dentist', filter: { [field]: value } };
+    for (const client of [bridge, hosted])
+      assert.equal(
+        await toolText(client, 'get_context', args),
+        `invalid_request_body (400 invalid_request): filter.${field}: unknown field`,
+      );
+  }
+});
+
+test('every argument of every tool says what it is for, and get_context its budget in tokens with the default', async () => {
+  const { tools } = await bridge.listTools();
+  for (const t of tools)
+    for (const [name, schema] of Object.entries(t.inputSchema.properties ?? {}))
+      assert.ok(((schema as { description?: string }).description ?? '').length > 10, `${t.name}.${name}`);
+  const budget = tools.find((t) => t.name === 'get_context')!.inputSchema.properties!['budget'] as {
+    properties: Record<string, { description?: string }>;
+  };
+  assert.match(budget.properties['tokens']!.description ?? '', /tokens .*default 4,000/);
+  assert.match(budget.properties['ms']!.description ?? '', /milliseconds/);
+});

@@ -13,6 +13,7 @@ import {
   MemoryListQuery,
   pageSize,
   RecordCreate,
+  sinceNotAfterUntil,
   type RecordCreate as RecordBody,
 } from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
@@ -109,10 +110,49 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const req = ContextRequest.shape;
 const mem = MemoryListQuery.shape;
 
+const budgetShape = req.budget.unwrap().shape;
+/** The contract's budget, its units and defaults said, as a model needs them to set it. */
+const contextBudget = z
+  .strictObject({
+    tokens: budgetShape.tokens.describe(
+      'The most tokens of text to return (1 to 100,000; default 4,000). The Context says whether it was cut.',
+    ),
+    ms: budgetShape.ms.describe('The most milliseconds to spend (1 to 60,000).'),
+  })
+  .optional()
+  .describe('How much text to return, and how long to take over it.');
+
+const filterShape = req.filter.unwrap().shape;
+/**
+ * The contract's filter without `subjects`, `owner` and `sensitivity_lte`: a Context records them and
+ * enforces none (the spec: "use listMemories for subject and owner filtering"), so a model that set
+ * `owner: "other"` or `subjects: ["Bob"]` was served the Brain's own evidence as if filtered, and could
+ * only present it as Bob's. Sent anyway, they are unknown fields, named.
+ */
+const contextFilter = z
+  .strictObject({
+    since: filterShape.since,
+    until: filterShape.until,
+    sources: filterShape.sources.describe(
+      'Only evidence from these sources (a Record\'s source.name: "mcp" for what agents remembered; ' +
+        'imports are named by format, such as "chatgpt", "mbox", "obsidian").',
+    ),
+  })
+  .refine(sinceNotAfterUntil.check, sinceNotAfterUntil.params)
+  .optional()
+  .describe(
+    'Narrow the evidence by when it occurred or where it came from. To filter by subject or owner, ' +
+      'use list_memories.',
+  );
+
 const rememberInput = {
   content: RecordCreate.shape.content,
-  occurred_at: RecordCreate.shape.occurred_at,
-  visibility: RecordCreate.shape.visibility,
+  occurred_at: RecordCreate.shape.occurred_at.describe(
+    'When it happened (RFC 3339 with an offset, e.g. 2024-05-01T09:30:00Z). Default: now; set it for anything historical.',
+  ),
+  visibility: RecordCreate.shape.visibility.describe(
+    'Where the Record may go when the Brain syncs: "shareable" (default), "redacted_summary", or "local_only" (this device only).',
+  ),
   idempotency_key: z
     .string()
     .min(1, 'must not be empty')
@@ -176,13 +216,21 @@ const tools: McpTool[] = [
       'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
       'arguments, until status is "ready".',
     input: {
-      query: req.query,
+      query: req.query.describe('The task or question, in words: what the context is for.'),
       purpose: req.purpose,
-      as_of: req.as_of,
-      budget: req.budget,
-      include: req.include,
-      filter: req.filter,
-      mode: req.mode,
+      as_of: req.as_of.describe(
+        'Answer as things stood at this time (RFC 3339): Memories valid then. Default: now.',
+      ),
+      budget: contextBudget,
+      include: req.include.describe(
+        'Extra parts: "memories" adds the cited Memories (inferred statements) behind the evidence; ' +
+          '"explain" adds how retrieval ranked it. Citations, conflicts and unknowns always come.',
+      ),
+      filter: contextFilter,
+      mode: req.mode.describe(
+        '"fast" (default): cited evidence, nothing composed. "thorough": a wider search; may answer ' +
+          'status "processing" first.',
+      ),
       // Not min(1): an empty one is a watermark the engine cannot read, invalid_watermark as on /v1.
       watermark: z.string().optional().describe('A watermark from remember: answer at or after that write.'),
     },
@@ -209,14 +257,22 @@ const tools: McpTool[] = [
         .optional()
         .describe(mem.contested.description ?? ''),
       slot: mem.slot,
-      subject: mem.subject,
-      owner: mem.owner,
-      status: mem.status,
-      as_of: mem.as_of,
+      subject: mem.subject.describe(
+        "Only Memories about this subject (a name, as a Memory's subject; case ignored).",
+      ),
+      owner: mem.owner.describe(
+        'Only Memories whose owner is this: "self" (the Brain\'s own person), "other", "unresolved", or a ' +
+          'name (case ignored).',
+      ),
+      status: mem.status.describe(
+        'Which versions: "active" (current), "scheduled" (valid later), "superseded", "retracted", or ' +
+          '"all". Default: the current ones.',
+      ),
+      as_of: mem.as_of.describe('The Memories valid at this time (RFC 3339). Default: now.'),
       since_watermark: mem.since_watermark.describe(
         'Delta read: only Memories that changed after this watermark; not with cursor.',
       ),
-      cursor: mem.cursor,
+      cursor: mem.cursor.describe("The previous page's next_cursor, for the next page."),
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
       limit: pageSize(200).optional().describe('Page size, default 50.'),
     },
@@ -232,7 +288,12 @@ const tools: McpTool[] = [
     title: 'Get a Memory',
     description:
       'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
-    input: { memory_id: z.string().regex(/^mem_/, 'must be a Memory id (mem_...)') },
+    input: {
+      memory_id: z
+        .string()
+        .regex(/^mem_/, 'must be a Memory id (mem_...)')
+        .describe('A Memory id (mem_...), from list_memories or get_context with include ["memories"].'),
+    },
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: (port, { memory_id }) => port.getMemory(memory_id),
   }),
@@ -240,7 +301,12 @@ const tools: McpTool[] = [
   defineTool('get_record', {
     title: 'Get a Record',
     description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
-    input: { record_id: z.string().regex(/^rec_/, 'must be a Record id (rec_...)') },
+    input: {
+      record_id: z
+        .string()
+        .regex(/^rec_/, 'must be a Record id (rec_...)')
+        .describe("A Record id (rec_...), such as a citation's record_id."),
+    },
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: (port, { record_id }) => port.getRecord(record_id),
   }),
