@@ -201,7 +201,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rateLimit: options.rateLimit ?? defaultRateLimit,
     logger: log,
     mounts: [
-      (a) => mountMcp(a, { engine, registry }),
+      (a) => mountMcp(a, { engine, registry, log }),
       ...(options.ui
         ? [
             (a: Parameters<typeof mountMcp>[0]) =>

@@ -1,5 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { newId } from '../../engine/index.ts';
+import { faultReport } from '../http/error-response.ts';
 import type { Engine } from '../../engine/types.ts';
 import { enginePort } from './memory-port.ts';
 import { createMcpServer } from './mcp-tools.ts';
@@ -14,8 +16,13 @@ export async function answerMcp(
   request: Request,
   engine: Engine,
   principal: Parameters<typeof enginePort>[1],
+  log: (line: string) => void = () => {},
 ): Promise<Response> {
-  const server = createMcpServer(enginePort(engine, principal));
+  // A tool's fault is answered as a tool error, so the app's onError never sees it: logged here, as
+  // that handler logs one (faultReport), under an id of its own.
+  const server = createMcpServer(enginePort(engine, principal), (e) =>
+    log(faultReport(e, newId('req')) ?? String(e)),
+  );
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -18,7 +18,8 @@ import {
 } from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
-import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { errorMessage } from '../../engine/index.ts';
@@ -30,11 +31,21 @@ function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
 }
 
-/** Any failure, as a tool error the model can read: code, status and type first, then the message. */
-export function toolError(e: unknown): CallToolResult {
-  const code =
-    e && typeof e === 'object' && 'code' in e && typeof e.code === 'string' ? e.code : 'internal_error';
-  const message = errorMessage(e);
+/** What a failure met outside Mnemo's own errors is told as: never its own words (see toolError). */
+export const unhandledFailureMessage = 'An unhandled failure occurred; it was logged on the server.';
+
+/**
+ * Any failure, as a tool error the model can read: code, status and type first, then the message. A
+ * Mnemo error (the engine's, or the server's through the client) says its own; anything else is a
+ * fault, answered as /v1 answers one: `internal_error` with no word of its own (an exception's text can
+ * hold a file path, a SQL statement or a database host) and handed to `onFault` to be logged with its
+ * stack, as the /v1 app logs one; without it, a hosted /mcp fault reached no log at all.
+ */
+export function toolError(e: unknown, onFault?: (e: unknown) => void): CallToolResult {
+  const known = isMnemoError(e) || e instanceof MnemoApiError;
+  if (!known) onFault?.(e);
+  const code = known ? e.code : 'internal_error';
+  const message = known ? errorMessage(e) : unhandledFailureMessage;
   const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: 'internal' };
   return {
     isError: true,
@@ -42,11 +53,11 @@ export function toolError(e: unknown): CallToolResult {
   };
 }
 
-const run = async (f: () => Promise<unknown>): Promise<CallToolResult> => {
+const run = async (f: () => Promise<unknown>, onFault?: (e: unknown) => void): Promise<CallToolResult> => {
   try {
     return ok(await f());
   } catch (e) {
-    return toolError(e);
+    return toolError(e, onFault);
   }
 };
 
@@ -69,7 +80,11 @@ interface McpTool {
   /** What its arguments must be. */
   readonly schema: z.ZodType;
   readonly definition: Tool;
-  call: (port: MemoryPort, args: Record<string, unknown>) => Promise<CallToolResult>;
+  call: (
+    port: MemoryPort,
+    args: Record<string, unknown>,
+    onFault?: (e: unknown) => void,
+  ) => Promise<CallToolResult>;
 }
 
 /**
@@ -99,8 +114,11 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
       };
       return definition;
     },
-    call: (port, args) =>
-      run(() => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments'))),
+    call: (port, args, onFault) =>
+      run(
+        () => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments')),
+        onFault,
+      ),
   };
 }
 
@@ -317,8 +335,11 @@ const byName = new Map(tools.map((t) => [t.name, t]));
 export const toolArguments = (name: unknown): z.ZodType | undefined =>
   typeof name === 'string' ? byName.get(name)?.schema : undefined;
 
-/** An MCP server over one Brain. */
-export function createMcpServer(port: MemoryPort): Server {
+/**
+ * An MCP server over one Brain. `onFault` gets each failure that is not one of Mnemo's errors (a bug,
+ * a store's own exception), to be logged; the caller is told only `internal_error`.
+ */
+export function createMcpServer(port: MemoryPort, onFault?: (e: unknown) => void): Server {
   const server = new Server(
     { name: 'mnemo', version: contractVersion },
     {
@@ -337,7 +358,7 @@ export function createMcpServer(port: MemoryPort): Server {
       const names = tools.map((t) => JSON.stringify(t.name)).join(', ');
       return toolError(new MnemoError('invalid_request_body', `name: must be one of ${names}`));
     }
-    return tool.call(port, request.params.arguments ?? {});
+    return tool.call(port, request.params.arguments ?? {}, onFault);
   });
   return server;
 }

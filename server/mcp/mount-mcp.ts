@@ -15,6 +15,8 @@ export interface McpDeps {
    * Origin (desktop agents, CLIs) are not browser requests and pass.
    */
   allowedOrigins?: readonly string[];
+  /** Where a tool's fault (not one of Mnemo's errors) is logged, with its stack: the server's log. */
+  log?: (line: string) => void;
 }
 
 /** Same-origin, or explicitly allowed. An Origin of "null" (sandboxed frames, files) never is. */
@@ -70,6 +72,11 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     // The MCP SDK (its zod schemas, ajv) costs ~0.4 CPU s to load: paid by the first /mcp request,
     // not by every server's start.
     answering ??= import('./answer-mcp.ts');
-    return (await answering).answerMcp(c.req.raw, deps.engine, { ...principal, brain: principal.brain });
+    return (await answering).answerMcp(
+      c.req.raw,
+      deps.engine,
+      { ...principal, brain: principal.brain },
+      deps.log,
+    );
   });
 }

@@ -113,7 +113,9 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   }
   const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
   const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
-  const server = createMcpServer(clientPort(client, identity.brain));
+  const server = createMcpServer(clientPort(client, identity.brain), (e) =>
+    o.log(`mnemo mcp: internal_error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  );
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
   guardToolCalls(transport, () => transport.currentLine);

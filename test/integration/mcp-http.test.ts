@@ -404,3 +404,45 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
     await limited.close();
   }
 });
+
+test("a tool's fault is internal_error without its own words, and is logged with its stack", async () => {
+  // A store's own exception (not one of Mnemo's errors) carries what a caller must not read: a path,
+  // a statement, a database host.
+  const fault = new Error('SQLITE_IOERR: disk I/O error reading /home/ana/.mnemo/mnemo.db');
+  const broken = new Proxy(engine, {
+    get: (target, name, receiver) =>
+      name === 'createContext'
+        ? () => Promise.reject(fault)
+        : (Reflect.get(target, name, receiver) as unknown),
+  });
+  const logged: string[] = [];
+  const served = await serveApp({
+    engine: broken,
+    registry,
+    mounts: [(a) => mountMcp(a, { engine: broken, registry, log: (l) => logged.push(l) })],
+  });
+  try {
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+    const client = new Client({ name: 'mcp-fault-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${served.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    const r = await client.callTool({ name: 'get_context', arguments: { query: 'dentist' } });
+    assert.equal(r.isError, true);
+    assert.equal(
+      textOf(r),
+      'internal_error (500 internal): An unhandled failure occurred; it was logged on the server.',
+    );
+    assert.equal(logged.length, 1, logged.join('\n'));
+    assert.match(
+      logged[0]!,
+      /^internal_error req_\w+: Error: SQLITE_IOERR: disk I\/O error reading \/home\/ana/,
+    );
+    assert.ok(logged[0]!.includes('\n    at '), 'with its stack');
+    await client.close();
+  } finally {
+    await served.close();
+  }
+});
