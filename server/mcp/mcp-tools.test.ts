@@ -140,8 +140,23 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
   {
     tool: 'get_context',
     args: { query: 'dentist', watermark: '' },
-    http: () => v1('POST', '/context', { query: 'dentist' }, { 'brain-watermark': '' }),
-    says: /^invalid_watermark \(400 invalid_request\): /,
+    // /v1 names its header; the tool names its argument, as the caller wrote it.
+    http: async () =>
+      (await v1('POST', '/context', { query: 'dentist' }, { 'brain-watermark': '' })).replace(
+        'Brain-Watermark: ',
+        'watermark: ',
+      ),
+    says: /^invalid_watermark \(400 invalid_request\): watermark: not a watermark issued by this Brain/,
+  },
+  {
+    tool: 'get_context',
+    args: { query: 'dentist', watermark: 'wm_forged' },
+    http: async () =>
+      (await v1('POST', '/context', { query: 'dentist' }, { 'brain-watermark': 'wm_forged' })).replace(
+        'Brain-Watermark: ',
+        'watermark: ',
+      ),
+    says: /^invalid_watermark \(400 invalid_request\): watermark: not a watermark issued by this Brain/,
   },
   {
     tool: 'list_memories',

@@ -195,6 +195,21 @@ function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Pro
   );
 }
 
+/**
+ * The store names a watermark it cannot read as the header /v1 takes it in (`Brain-Watermark: not a
+ * watermark …`); a tool's caller sent the `watermark` argument, and is told that name.
+ */
+function namingTheWatermarkArgument(e: unknown): never {
+  const header = 'Brain-Watermark:';
+  if (
+    (isMnemoError(e) || e instanceof MnemoApiError) &&
+    e.code === 'invalid_watermark' &&
+    e.message.startsWith(header)
+  )
+    throw new MnemoError('invalid_watermark', `watermark:${e.message.slice(header.length)}`);
+  throw e;
+}
+
 /** The tools, their input schemas the contract's own fields. */
 const tools: McpTool[] = [
   defineTool('remember', {
@@ -254,7 +269,8 @@ const tools: McpTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     // The Context as /v1 serves it; its own status says ready or processing (the HTTP 200/202 adds nothing).
-    call: async (port, { watermark, ...body }) => (await port.context(body, watermark)).context,
+    call: async (port, { watermark, ...body }) =>
+      (await port.context(body, watermark).catch(namingTheWatermarkArgument)).context,
   }),
 
   defineTool('list_memories', {
