@@ -346,3 +346,17 @@ test('every argument of every tool says what it is for, and get_context its budg
   assert.match(budget.properties['tokens']!.description ?? '', /tokens .*default 4,000/);
   assert.match(budget.properties['ms']!.description ?? '', /milliseconds/);
 });
+
+test('remember with its idempotency_key reused for other content names the argument, not the /v1 header', async () => {
+  for (const [client, idempotency_key] of [
+    [bridge, 'reuse-bridge'],
+    [hosted, 'reuse-hosted'],
+  ] as const) {
+    const first = await client.callTool({ name: 'remember', arguments: { content: 'A', idempotency_key } });
+    assert.equal(first.isError, undefined, JSON.stringify(first.content));
+    assert.equal(
+      await toolText(client, 'remember', { content: 'B', idempotency_key }),
+      'idempotency_conflict (409 conflict): idempotency_key: already used with a different body',
+    );
+  }
+});

@@ -17,7 +17,7 @@ import {
   type RecordCreate as RecordBody,
 } from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
-import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
+import { errorCodes, isErrorCode, type ErrorCode } from '../../engine/errors/codes.ts';
 import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
@@ -184,31 +184,32 @@ const rememberForStore = z.strictObject({ ...rememberInput, content: z.unknown()
 
 /** remember's arguments as the Record and key the port writes, whichever side judged the content. */
 function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
-  return port.remember(
-    {
-      content: a.content as RecordBody['content'],
-      source: { name: 'mcp' },
-      ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
-      ...(a.visibility ? { visibility: a.visibility } : {}),
-    },
-    a.idempotency_key,
-  );
+  return port
+    .remember(
+      {
+        content: a.content as RecordBody['content'],
+        source: { name: 'mcp' },
+        ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
+        ...(a.visibility ? { visibility: a.visibility } : {}),
+      },
+      a.idempotency_key,
+    )
+    .catch(namingTheKeyArgument);
 }
 
 /**
- * The store names a watermark it cannot read as the header /v1 takes it in (`Brain-Watermark: not a
- * watermark …`); a tool's caller sent the `watermark` argument, and is told that name.
+ * The store names a header of /v1 when one is wrong (`Brain-Watermark: not a watermark …`,
+ * `Idempotency-Key: already used …`); a tool's caller sent it as an argument, and is told that name.
  */
-function namingTheWatermarkArgument(e: unknown): never {
-  const header = 'Brain-Watermark:';
-  if (
-    (isMnemoError(e) || e instanceof MnemoApiError) &&
-    e.code === 'invalid_watermark' &&
-    e.message.startsWith(header)
-  )
-    throw new MnemoError('invalid_watermark', `watermark:${e.message.slice(header.length)}`);
-  throw e;
+function namingTheArgument(header: string, argument: string) {
+  return (e: unknown): never => {
+    if ((isMnemoError(e) || e instanceof MnemoApiError) && e.message.startsWith(`${header}:`))
+      throw new MnemoError(e.code as ErrorCode, `${argument}:${e.message.slice(header.length + 1)}`);
+    throw e;
+  };
 }
+const namingTheWatermarkArgument = namingTheArgument('Brain-Watermark', 'watermark');
+const namingTheKeyArgument = namingTheArgument('Idempotency-Key', 'idempotency_key');
 
 /** The tools, their input schemas the contract's own fields. */
 const tools: McpTool[] = [
