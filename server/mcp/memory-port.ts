@@ -11,6 +11,7 @@ import { MemoryListQuery as MemoryListQuerySchema } from '../../engine/contract/
 import { newId, withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
 import { MnemoApiError, type MemoryListParams, type MnemoClient } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
+import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
@@ -67,28 +68,46 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
 export function enginePort(engine: Engine, principal: Principal & { brain: string }): MemoryPort {
   const scoped = withPrincipal(engine, principal);
   const brainId = principal.brain;
+  const missing = nameTheKeysBrain(brainId);
   return {
     brainId,
     async remember(body, idempotencyKey) {
       // The scope first, as over HTTP: a key that may not write learns nothing about its Record.
       scoped.authorize('rememberRecord');
       checkKind(engine, body.content);
-      return scoped.rememberRecord(brainId, body, { idempotencyKey });
+      return scoped.rememberRecord(brainId, body, { idempotencyKey }).catch(missing);
     },
     async context(body, watermark) {
-      const context = await scoped.createContext(brainId, body, {
-        watermark,
-        requestId: newId('req'),
-      });
+      const context = await scoped
+        .createContext(brainId, body, { watermark, requestId: newId('req') })
+        .catch(missing);
       return { status: context.status === 'processing' ? 202 : 200, context };
     },
     async listMemories(q) {
       scoped.authorize('listMemories');
       // The engine itself refuses since_watermark with cursor (conflicting_parameters).
       const parsed: MemoryListQuery = MemoryListQuerySchema.parse(q);
-      return scoped.listMemories(brainId, parsed);
+      return scoped.listMemories(brainId, parsed).catch(missing);
     },
-    getMemory: async (id) => scoped.getMemory(brainId, id),
-    getRecord: async (id) => scoped.getRecord(brainId, id),
+    getMemory: async (id) => scoped.getMemory(brainId, id).catch(missing),
+    getRecord: async (id) => scoped.getRecord(brainId, id).catch(missing),
+  };
+}
+
+/**
+ * On /mcp the Brain is the key's binding, never a tool argument: when it is missing, say so, and how
+ * to mend it, not `brain_id: no Brain …` of an argument the caller never sent. Only the key's own
+ * Brain is named, in the key's own project: nothing is disclosed.
+ */
+function nameTheKeysBrain(brainId: string) {
+  return (e: unknown): never => {
+    if (isMnemoError(e) && e.code === 'brain_not_found')
+      throw new MnemoError(
+        'brain_not_found',
+        `this key is bound to Brain "${brainId}", which this project does not hold: create it ` +
+          `(Create Brain in the app, or POST /v1/brains with {"id":"${brainId}"}), or use a key bound to ` +
+          'a Brain that exists (mnemo keys create --brain B)',
+      );
+    throw e;
   };
 }

@@ -196,6 +196,26 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     await client.close();
   });
 
+  test('a key bound to a Brain that does not exist is told so, on every tool, not of a brain_id it never sent', async () => {
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'ghost' })).key;
+    const client = await connect(key);
+    for (const [name, args] of [
+      ['get_context', { query: 'dentist' }],
+      ['remember', { content: 'x' }],
+      ['list_memories', {}],
+      ['get_record', { record_id: 'rec_x' }],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      assert.equal(r.isError, true, name);
+      assert.match(
+        textOf(r),
+        /^brain_not_found \(404 not_found\): this key is bound to Brain "ghost", which this project does not hold: create it /,
+        name,
+      );
+    }
+    await client.close();
+  });
+
   test('403 mcp_brain_unbound for a key not bound to one Brain', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme' })).key;
     const raw = await rawPost({ authorization: `Bearer ${key}` });
