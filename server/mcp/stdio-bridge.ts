@@ -19,6 +19,8 @@ export interface BridgeOptions {
   output: Writable;
   log: (line: string) => void;
   defaultUrl: string;
+  /** What is wrong with a URL as the API's base, or null (the CLI's check, as `mnemo import` makes it). */
+  urlProblem?: (url: string) => string | null;
 }
 
 interface Refusal {
@@ -112,6 +114,16 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     return closed;
   }
   const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
+  // The server's root instead of its /v1 made every tool answer http_404, "The requested path does not
+  // exist", and nothing said which setting was wrong: refused at connect, as a bad identity is.
+  const urlProblem = o.urlProblem?.(baseUrl);
+  if (urlProblem) {
+    const refusal: Refusal = { code: 'mcp_identity_unconfigured', message: `MNEMO_URL: ${urlProblem}` };
+    o.log(`mnemo mcp: ${refusal.code}: ${refusal.message}`);
+    refuse(transport, refusal);
+    await transport.start();
+    return closed;
+  }
   const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
   const server = createMcpServer(clientPort(client, identity.brain), (e) =>
     o.log(`mnemo mcp: internal_error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),

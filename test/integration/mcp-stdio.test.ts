@@ -178,26 +178,42 @@ describe('mnemo mcp (stdio bridge)', () => {
     await client.close();
   });
 
-  for (const [label, env] of [
-    ['MNEMO_BRAIN missing', { MNEMO_PROJECT: 'household', MNEMO_KEY: key }],
-    ['MNEMO_PROJECT missing', { MNEMO_BRAIN: 'family', MNEMO_KEY: key }],
-    ['key of another project', { MNEMO_PROJECT: 'elsewhere', MNEMO_BRAIN: 'family', MNEMO_KEY: key }],
+  for (const [label, env, says] of [
+    ['MNEMO_BRAIN missing', { MNEMO_PROJECT: 'household', MNEMO_KEY: key }, /MNEMO_BRAIN/],
+    ['MNEMO_PROJECT missing', { MNEMO_BRAIN: 'family', MNEMO_KEY: key }, /MNEMO_PROJECT/],
+    [
+      'key of another project',
+      { MNEMO_PROJECT: 'elsewhere', MNEMO_BRAIN: 'family', MNEMO_KEY: key },
+      /MNEMO_KEY belongs to project/,
+    ],
+    // The server's root, not its API base: every tool answered http_404 without naming the setting.
+    [
+      'MNEMO_URL without /v1',
+      { MNEMO_PROJECT: 'household', MNEMO_BRAIN: 'family', MNEMO_KEY: key, MNEMO_URL: 'root' },
+      /MNEMO_URL: ".*" is not the API's base: it ends in \/v1/,
+    ],
   ] as const) {
     test(`401 mcp_identity_unconfigured as an MCP error: ${label}`, async () => {
-      const { client, transport, stderr } = bridge({ ...env, MNEMO_URL: server.url });
-      const e = await client.connect(transport).then(
-        () => null,
-        (x: unknown) => x,
-      );
-      assert.ok(e instanceof McpError, `expected an McpError, got ${String(e)}`);
-      assert.equal(e.code, mnemoJsonRpcError);
-      assert.match(e.message, /mcp_identity_unconfigured/);
-      assert.deepEqual(
-        { status: (e.data as { status: number }).status, code: (e.data as { code: string }).code },
-        { status: 401, code: 'mcp_identity_unconfigured' },
-      );
-      assert.match(stderr(), /mcp_identity_unconfigured/, 'the reason is logged on stderr too');
-      await transport.close();
+      const url = 'MNEMO_URL' in env ? server.url.replace(/\/v1\/?$/, '') : server.url;
+      const { client, transport, stderr } = bridge({ ...env, MNEMO_URL: url });
+      // Closed however the test ends: a bridge left running keeps the test file from ending.
+      try {
+        const e = await client.connect(transport).then(
+          () => null,
+          (x: unknown) => x,
+        );
+        assert.ok(e instanceof McpError, `expected an McpError, got ${String(e)}`);
+        assert.equal(e.code, mnemoJsonRpcError);
+        assert.match(e.message, /mcp_identity_unconfigured/);
+        assert.match(e.message, says);
+        assert.deepEqual(
+          { status: (e.data as { status: number }).status, code: (e.data as { code: string }).code },
+          { status: 401, code: 'mcp_identity_unconfigured' },
+        );
+        assert.match(stderr(), /mcp_identity_unconfigured/, 'the reason is logged on stderr too');
+      } finally {
+        await transport.close();
+      }
     });
   }
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { defaultBaseUrl } from '../options.ts';
+import { apiBaseProblem, defaultBaseUrl } from '../options.ts';
 
 /** Everything a library might print goes to stderr: stdout carries JSON-RPC and nothing else. */
 function keepStdoutForJsonRpc(): void {
@@ -27,6 +27,7 @@ export function register(program: Command): void {
         output: process.stdout,
         log: (line) => process.stderr.write(`${line}\n`),
         defaultUrl: defaultBaseUrl,
+        urlProblem: apiBaseProblem,
       });
       // stdin closed: the client is gone. Sockets kept alive by fetch must not hold the process open.
       process.exit(0);
