@@ -360,3 +360,40 @@ test('remember with its idempotency_key reused for other content names the argum
     );
   }
 });
+
+test('remember tells a model how to keep what the user said as theirs, and that is how the store reads it', async () => {
+  // A message without a speaker (or a plain string) leaves its Memory's owner unresolved, so "my ..."
+  // questions and owner filters miss it; only the description can tell a model so.
+  const { tools } = await bridge.listTools();
+  const description = tools.find((t) => t.name === 'remember')!.description ?? '';
+  assert.match(description, /speaker "user"/);
+  await engine.createBrain(tenant, { id: 'ana', self: { type: 'person', name: 'Ana' } });
+  const ana = new Client({ name: 'mcp-speaker-test', version: '1.0.0' });
+  await ana.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: {
+        headers: { Authorization: `Bearer ${(await registry.create({ ...tenant, brain: 'ana' })).key}` },
+      },
+    }),
+  );
+  const call = async (name: string, args: Record<string, unknown>) =>
+    JSON.parse(
+      ((await ana.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text,
+    ) as Record<string, unknown>;
+  const { watermark } = await call('remember', {
+    content: { kind: 'message', speaker: 'user', text: 'My bike is a red Brompton.' },
+  });
+  const ask = { query: 'What bike do I have?', include: ['memories'], watermark };
+  let context = await call('get_context', ask);
+  for (let i = 0; context['status'] === 'processing' && i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    context = await call('get_context', ask);
+  }
+  const memories = (context['memories'] ?? []) as { owner: unknown }[];
+  assert.deepEqual(
+    memories.map((m) => m.owner),
+    [{ state: 'self', entity: 'Ana' }],
+    JSON.stringify(context),
+  );
+  await ana.close();
+});

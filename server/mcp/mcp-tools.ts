@@ -219,6 +219,8 @@ const tools: McpTool[] = [
       'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
       'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
       'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
+      'For what the user said, use a message with speaker "user": their "my ..." is then theirs (without a ' +
+      'speaker, or as a plain string, whose it is stays unresolved); give anyone else by name. ' +
       'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
       'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
       'and nothing new was written). Records are immutable; nothing is updated in place.',
