@@ -21,6 +21,8 @@ test('remember checks and passes occurred_at, visibility and the idempotency key
     listMemories: refuse,
     getMemory: refuse,
     getRecord: refuse,
+    listRecords: refuse,
+    getProfile: refuse,
   };
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMcpServer(port).connect(a);

@@ -397,3 +397,51 @@ test('remember tells a model how to keep what the user said as theirs, and that 
   );
   await ana.close();
 });
+
+test('list_records and get_profile answer as /v1 does, on both transports, paging with their cursors', async () => {
+  const notes = ['First note.', 'Second note.', 'Third note.'];
+  for (const [i, text] of notes.entries())
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      {
+        content: { kind: 'document', text },
+        source: { name: 'notes' },
+        occurred_at: `2024-05-0${i + 1}T09:00:00Z`,
+      },
+      {},
+    );
+  const v1Json = async (path: string) =>
+    (await fetch(`${origin}/v1/brains/me${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
+  const answer = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args });
+    assert.equal(r.isError, undefined, JSON.stringify(r.content));
+    return JSON.parse((r.content as { text: string }[])[0]!.text) as {
+      data: { content: { text: string } }[];
+      next_cursor: string | null;
+    };
+  };
+  const texts = (page: { data: { content: { text: string } }[] }) => page.data.map((r) => r.content.text);
+  for (const client of [bridge, hosted]) {
+    const first = await answer(client, 'list_records', { source: 'notes', limit: 2 });
+    assert.deepEqual(first, await v1Json('/records?source=notes&limit=2'));
+    assert.deepEqual(texts(first), ['Third note.', 'Second note.'], 'newest first');
+    const rest = await answer(client, 'list_records', {
+      source: 'notes',
+      limit: 2,
+      cursor: first.next_cursor,
+    });
+    assert.deepEqual(texts(rest), ['First note.']);
+    const may = await answer(client, 'list_records', {
+      since: '2024-05-02T00:00:00Z',
+      until: '2024-05-02T23:59:59Z',
+    });
+    assert.deepEqual(texts(may), ['Second note.']);
+    assert.deepEqual(await answer(client, 'get_profile', { limit: 5 }), await v1Json('/profile?limit=5'));
+    // The change feed is sync's, not a tool's.
+    assert.match(
+      await toolText(client, 'list_records', { since_watermark: 'start' }),
+      /since_watermark: unknown field/,
+    );
+  }
+});

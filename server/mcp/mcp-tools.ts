@@ -13,6 +13,7 @@ import {
   MemoryListQuery,
   pageSize,
   RecordCreate,
+  RecordListQuery,
   sinceNotAfterUntil,
   type RecordCreate as RecordBody,
 } from '../../engine/contract/index.ts';
@@ -25,7 +26,15 @@ import type { MemoryPort } from './memory-port.ts';
 import { errorMessage } from '../../engine/index.ts';
 
 /** The tools a model gets. acceptObject is absent on purpose: a model may never call it. */
-export const mcpToolNames = ['remember', 'get_context', 'list_memories', 'get_memory', 'get_record'] as const;
+export const mcpToolNames = [
+  'remember',
+  'get_context',
+  'list_memories',
+  'get_memory',
+  'get_record',
+  'list_records',
+  'get_profile',
+] as const;
 
 function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
@@ -127,6 +136,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const req = ContextRequest.shape;
 const mem = MemoryListQuery.shape;
+const rec = RecordListQuery.shape;
 
 const budgetShape = req.budget.unwrap().shape;
 /** The contract's budget, its units and defaults said, as a model needs them to set it. */
@@ -346,6 +356,46 @@ const tools: McpTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: (port, { record_id }) => port.getRecord(record_id),
+  }),
+
+  defineTool('list_records', {
+    title: 'List recent Records',
+    description:
+      'The Records (raw input: messages, documents, events, facts, corrections) of this Brain, newest first by ' +
+      'when they occurred: what was said or written lately, or in a time range ("what did we talk about last ' +
+      'week"). Each with its content, source and the Memories derived from it. Page with cursor / next_cursor. ' +
+      'To answer a question, prefer get_context, which searches and cites.',
+    input: {
+      kind: rec.kind.describe('Only Records of this kind: message, document, event, fact or correction.'),
+      source: rec.source.describe(
+        'Only Records from this source (source.name: "mcp" for what agents remembered; imports are named ' +
+          'by format, such as "chatgpt", "mbox", "obsidian").',
+      ),
+      since: rec.since,
+      until: rec.until,
+      cursor: rec.cursor.describe("The previous page's next_cursor, for the next (older) page."),
+      limit: pageSize(200).optional().describe('Page size, default 50.'),
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, q) => port.listRecords(q),
+  }),
+
+  defineTool('get_profile', {
+    title: "Get the Brain's profile",
+    description:
+      "Who this Brain's person is, as the memory holds it: its self, and one line per current Memory about " +
+      'them (where they live, work, what they prefer), each line citing its Records. A short card to read ' +
+      'before a conversation; page with cursor / next_cursor for more lines.',
+    input: {
+      cursor: z
+        .string()
+        .min(1, 'must not be empty')
+        .optional()
+        .describe("The previous page's next_cursor, for the lines after it."),
+      limit: pageSize(200).optional().describe('Lines per page, default 50.'),
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, q) => port.getProfile(q),
   }),
 ];
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -5,17 +5,28 @@ import type {
   MemoryListQuery,
   MemoryPage,
   MnemoRecord,
+  Profile,
   RecordCreate,
+  RecordPage,
 } from '../../engine/contract/index.ts';
-import { MemoryListQuery as MemoryListQuerySchema } from '../../engine/contract/index.ts';
+import {
+  MemoryListQuery as MemoryListQuerySchema,
+  ProfileQuery,
+  RecordListQuery,
+} from '../../engine/contract/index.ts';
 import { newId, withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
-import { MnemoApiError, type MemoryListParams, type MnemoClient } from '../client/index.ts';
+import {
+  MnemoApiError,
+  type MemoryListParams,
+  type MnemoClient,
+  type RecordListParams,
+} from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
 import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
- * model may never call it), no forgetting, no Brain management.
+ * model may never call it), no forgetting, no Brain management, no change feed.
  */
 export interface MemoryPort {
   readonly brainId: string;
@@ -27,6 +38,9 @@ export interface MemoryPort {
   listMemories(q: MemoryListParams): Promise<MemoryPage>;
   getMemory(memoryId: string): Promise<MemoryDetail>;
   getRecord(recordId: string): Promise<MnemoRecord>;
+  /** Records newest first, filtered; never the change feed (since_watermark), which is sync's. */
+  listRecords(q: Omit<RecordListParams, 'since_watermark'>): Promise<RecordPage>;
+  getProfile(q: { limit?: number; cursor?: string }): Promise<Profile>;
 }
 
 /**
@@ -58,6 +72,8 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
     listMemories: (q) => client.listMemories(brainId, q).catch(missing),
     getMemory: (id) => client.getMemory(brainId, id).catch(missing),
     getRecord: (id) => client.getRecord(brainId, id).catch(missing),
+    listRecords: (q) => client.listRecords(brainId, q).catch(missing),
+    getProfile: (q) => client.getProfile(brainId, q).catch(missing),
   };
 }
 
@@ -91,6 +107,14 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
     },
     getMemory: async (id) => scoped.getMemory(brainId, id).catch(missing),
     getRecord: async (id) => scoped.getRecord(brainId, id).catch(missing),
+    async listRecords(q) {
+      scoped.authorize('listRecords');
+      return scoped.listRecords(brainId, RecordListQuery.parse(q)).catch(missing);
+    },
+    async getProfile(q) {
+      scoped.authorize('getProfile');
+      return scoped.getProfile(brainId, ProfileQuery.parse(q)).catch(missing);
+    },
   };
 }
 

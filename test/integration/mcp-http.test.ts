@@ -70,7 +70,7 @@ async function rawPost(
 }
 
 describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
-  test('a Brain-bound key lists exactly the five tools, never acceptObject', async () => {
+  test('a Brain-bound key lists exactly the tools of mcpToolNames, never acceptObject', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
     const { tools } = await client.listTools();
