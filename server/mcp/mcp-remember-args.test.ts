@@ -23,6 +23,7 @@ test('remember checks and passes occurred_at, visibility and the idempotency key
     getRecord: refuse,
     listRecords: refuse,
     getProfile: refuse,
+    forgetRecord: refuse,
   };
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMcpServer(port).connect(a);

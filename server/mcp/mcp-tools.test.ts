@@ -445,3 +445,41 @@ test('list_records and get_profile answer as /v1 does, on both transports, pagin
     );
   }
 });
+
+test('forget_record erases what an agent remembered, with its Memories, and refuses what the person wrote', async () => {
+  for (const client of [bridge, hosted]) {
+    const said = await client.callTool({
+      name: 'remember',
+      arguments: { content: { kind: 'fact', subject: 'Ana', predicate: 'gym', value: 'Fitlab' } },
+    });
+    const { record } = JSON.parse((said.content as { text: string }[])[0]!.text) as {
+      record: { id: string };
+    };
+    await engine.idle();
+    const memoryIds = (await engine.getRecord(tenant, 'me', record.id)).memory_ids;
+    assert.equal(memoryIds.length, 1);
+    const r = await client.callTool({ name: 'forget_record', arguments: { record_id: record.id } });
+    assert.equal(r.isError, undefined, JSON.stringify(r.content));
+    const receipt = JSON.parse((r.content as { text: string }[])[0]!.text) as { target: unknown };
+    assert.deepEqual(receipt.target, { type: 'record', id: record.id });
+    await assert.rejects(engine.getRecord(tenant, 'me', record.id), { code: 'record_not_found' });
+    await assert.rejects(engine.getMemory(tenant, 'me', memoryIds[0]!), { code: 'memory_not_found' });
+
+    // The person's own note, imported or written in the app: theirs to forget, not a model's.
+    const note = await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: 'Passport number is in the blue folder.', source: { name: 'obsidian' } },
+      {},
+    );
+    assert.match(
+      await toolText(client, 'forget_record', { record_id: note.record.id }),
+      /^http_403 \(403 permission\): record_id: rec_\w+ came from "obsidian", not from an agent/,
+    );
+    assert.equal((await engine.getRecord(tenant, 'me', note.record.id)).id, note.record.id, 'still there');
+  }
+  assert.equal(
+    (await hosted.listTools()).tools.find((t) => t.name === 'forget_record')?.annotations?.destructiveHint,
+    true,
+  );
+});

@@ -34,7 +34,11 @@ export const mcpToolNames = [
   'get_record',
   'list_records',
   'get_profile',
+  'forget_record',
 ] as const;
+
+/** The source of the Records agents remember (remember writes no other): the only ones a tool forgets. */
+const agentSource = 'mcp';
 
 function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
@@ -198,7 +202,7 @@ function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Pro
     .remember(
       {
         content: a.content as RecordBody['content'],
-        source: { name: 'mcp' },
+        source: { name: agentSource },
         ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
         ...(a.visibility ? { visibility: a.visibility } : {}),
       },
@@ -396,6 +400,32 @@ const tools: McpTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: (port, q) => port.getProfile(q),
+  }),
+
+  defineTool('forget_record', {
+    title: 'Forget a Record an agent remembered',
+    description:
+      'Erase a Record that an agent wrote with remember (source "mcp"), and every Memory that rests on it ' +
+      'alone, for good: for when the user asks that something they told an agent be forgotten. It cannot be ' +
+      "undone. The user's own notes, mail, chats and other imports are theirs to forget in the Mnemo app: " +
+      'this tool refuses them. To say a Memory is wrong instead, remember a correction.',
+    input: {
+      record_id: z
+        .string()
+        .regex(/^rec_/, 'must be a Record id (rec_...)')
+        .describe("A Record id (rec_...) that remember returned, or a citation's record_id."),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async call(port, { record_id }) {
+      const record = await port.getRecord(record_id);
+      if (record.source.name !== agentSource)
+        throw new MnemoError(
+          'http_403',
+          `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
+            '(source "mcp"): only the person forgets it, in the Mnemo app or through /v1',
+        );
+      return port.forgetRecord(record_id);
+    },
   }),
 ];
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,6 +1,7 @@
 import type {
   Context,
   ContextRequest,
+  DeletionReceipt,
   MemoryDetail,
   MemoryListQuery,
   MemoryPage,
@@ -26,7 +27,8 @@ import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
- * model may never call it), no forgetting, no Brain management, no change feed.
+ * model may never call it), no forgetting but of a Record (and the forget_record tool takes only what
+ * agents wrote), no Brain management, no change feed.
  */
 export interface MemoryPort {
   readonly brainId: string;
@@ -41,6 +43,7 @@ export interface MemoryPort {
   /** Records newest first, filtered; never the change feed (since_watermark), which is sync's. */
   listRecords(q: Omit<RecordListParams, 'since_watermark'>): Promise<RecordPage>;
   getProfile(q: { limit?: number; cursor?: string }): Promise<Profile>;
+  forgetRecord(recordId: string): Promise<DeletionReceipt>;
 }
 
 /**
@@ -74,6 +77,7 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
     getRecord: (id) => client.getRecord(brainId, id).catch(missing),
     listRecords: (q) => client.listRecords(brainId, q).catch(missing),
     getProfile: (q) => client.getProfile(brainId, q).catch(missing),
+    forgetRecord: (id) => client.forgetRecord(brainId, id).catch(missing),
   };
 }
 
@@ -115,6 +119,7 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
       scoped.authorize('getProfile');
       return scoped.getProfile(brainId, ProfileQuery.parse(q)).catch(missing);
     },
+    forgetRecord: async (id) => scoped.forgetRecord(brainId, id).catch(missing),
   };
 }
 
