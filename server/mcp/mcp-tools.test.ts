@@ -225,7 +225,7 @@ test('unknown arguments of every tool are a tool error naming them, and the list
 test('an unknown tool is a tool error naming the tools', async () => {
   assert.match(
     await toolText(bridge, 'forget_everything', {}),
-    /^invalid_request_body \(400 invalid_request\): name: must be one of "remember", "get_context", /,
+    /^invalid_request_body \(400 invalid_request\): name: must be one of "remember", "remember_conversation", "get_context", /,
   );
 });
 
@@ -482,4 +482,54 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     (await hosted.listTools()).tools.find((t) => t.name === 'forget_record')?.annotations?.destructiveHint,
     true,
   );
+});
+
+test('remember_conversation writes each message in order under one thread, and a retry writes none twice', async () => {
+  const messages = [
+    { speaker: 'user', text: 'I started learning the cello in March.', occurred_at: '2024-06-01T18:00:00Z' },
+    { speaker: 'assistant', text: 'Nice! How are the lessons going?', occurred_at: '2024-06-01T18:00:05Z' },
+    { speaker: 'user', text: 'My teacher is Marta Silva.', occurred_at: '2024-06-01T18:01:00Z' },
+  ];
+  type Written = { thread: string; records: { id: string; replayed: boolean | null }[]; watermark: string };
+  const answer = async (client: Client, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name: 'remember_conversation', arguments: args });
+    assert.equal(r.isError, undefined, JSON.stringify(r.content));
+    return JSON.parse((r.content as { text: string }[])[0]!.text) as Written;
+  };
+  for (const [i, client] of [bridge, hosted].entries()) {
+    const key = `cello-session-${i}`;
+    const first = await answer(client, { messages, idempotency_key: key });
+    assert.equal(first.thread, `mcp:${key}`);
+    assert.equal(first.records.length, 3);
+    const stored = await Promise.all(first.records.map((r) => engine.getRecord(tenant, 'me', r.id)));
+    assert.deepEqual(
+      stored.map((r) => [r.content, r.source.name, r.occurred_at]),
+      messages.map((m) => [
+        { kind: 'message', text: m.text, speaker: m.speaker, thread: `mcp:${key}` },
+        'mcp',
+        m.occurred_at,
+      ]),
+    );
+    const again = await answer(client, { messages, idempotency_key: key });
+    assert.deepEqual(
+      again.records,
+      first.records.map((r) => ({ id: r.id, replayed: true })),
+    );
+
+    // Stopped part way: the message the store refuses is named, with what was written before it.
+    const changed = [messages[0], { ...messages[1]!, text: 'Something else.' }];
+    assert.match(
+      await toolText(client, 'remember_conversation', { messages: changed, idempotency_key: key }),
+      new RegExp(
+        `^idempotency_conflict \\(409 conflict\\): messages\\[1\\]: .*; the 1 before it was written \\(${first.records[0]!.id}\\)`,
+      ),
+    );
+    // A message the contract refuses is named before anything is written.
+    const before = (await engine.listRecords(tenant, 'me', { limit: 200 })).data.length;
+    assert.match(
+      await toolText(client, 'remember_conversation', { messages: [messages[0], { text: '   ' }] }),
+      /^invalid_request_body \(400 invalid_request\): messages\[1\]\.text: must not be blank/,
+    );
+    assert.equal((await engine.listRecords(tenant, 'me', { limit: 200 })).data.length, before);
+  }
 });

@@ -11,6 +11,7 @@ import {
   allKinds,
   ContextRequest,
   MemoryListQuery,
+  MessageContent,
   pageSize,
   RecordCreate,
   RecordListQuery,
@@ -23,11 +24,12 @@ import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
-import { errorMessage } from '../../engine/index.ts';
+import { errorMessage, newId } from '../../engine/index.ts';
 
 /** The tools a model gets. acceptObject is absent on purpose: a model may never call it. */
 export const mcpToolNames = [
   'remember',
+  'remember_conversation',
   'get_context',
   'list_memories',
   'get_memory',
@@ -225,6 +227,54 @@ function namingTheArgument(header: string, argument: string) {
 const namingTheWatermarkArgument = namingTheArgument('Brain-Watermark', 'watermark');
 const namingTheKeyArgument = namingTheArgument('Idempotency-Key', 'idempotency_key');
 
+/** The most messages remember_conversation writes in one call: a long session is sent in parts. */
+const conversationMost = 200;
+
+interface Conversation {
+  messages: { text: string; speaker?: string | undefined; occurred_at?: string | undefined }[];
+  thread?: string | undefined;
+  visibility?: RecordBody['visibility'];
+  idempotency_key?: string | undefined;
+}
+
+/**
+ * Writes a conversation's messages in order, each as remember writes one (source "mcp"), under one
+ * thread. Each message has an Idempotency-Key of its own made from the call's (`<key>#<n>`), so a call
+ * that stopped part way and is sent again replays what it wrote and writes the rest. A failure names the
+ * message, and the Records written before it.
+ */
+async function rememberConversation(port: MemoryPort, a: Conversation): Promise<unknown> {
+  const thread = a.thread ?? (a.idempotency_key ? `mcp:${a.idempotency_key}` : `mcp:${newId('thr')}`);
+  const written: { id: string; replayed: boolean | null }[] = [];
+  let watermark: string | null = null;
+  for (const [n, m] of a.messages.entries()) {
+    try {
+      const r = await port.remember(
+        {
+          content: { kind: 'message', text: m.text, thread, ...(m.speaker ? { speaker: m.speaker } : {}) },
+          source: { name: agentSource },
+          ...(m.occurred_at ? { occurred_at: m.occurred_at } : {}),
+          ...(a.visibility ? { visibility: a.visibility } : {}),
+        },
+        a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
+      );
+      written.push({ id: r.record.id, replayed: r.replayed });
+      watermark = r.watermark ?? watermark;
+    } catch (e) {
+      if (!isMnemoError(e) && !(e instanceof MnemoApiError)) throw e;
+      const before =
+        written.length === 0
+          ? 'none was written'
+          : `the ${n} before it ${n === 1 ? 'was' : 'were'} written (${written.map((w) => w.id).join(', ')})` +
+            (a.idempotency_key
+              ? ': send the call again with the same idempotency_key to write the rest'
+              : '; without an idempotency_key, sending the call again writes them twice');
+      throw new MnemoError(e.code as ErrorCode, `messages[${n}]: ${errorMessage(e)}; ${before}`);
+    }
+  }
+  return { thread, records: written, watermark };
+}
+
 /** The tools, their input schemas the contract's own fields. */
 const tools: McpTool[] = [
   defineTool('remember', {
@@ -254,6 +304,52 @@ const tools: McpTool[] = [
         ? remembered(port, parseWith(rememberForStore, args, 'arguments'))
         : null,
     call: remembered,
+  }),
+
+  defineTool('remember_conversation', {
+    title: 'Remember a conversation',
+    description:
+      'Write the messages of one conversation (a chat, a session with the user) as Records, in order, one ' +
+      'message each: what remember does for one message, for up to 200 at once. Give speaker "user" for what ' +
+      'the user said (their "my ..." is then theirs) and a name for anyone else. The messages share thread ' +
+      '(the conversation), so later context keeps them together. Returns the Records written and the ' +
+      'watermark of the last, which covers them all for get_context. If it stops part way, it says which ' +
+      'were written: call again with the same idempotency_key, and those are not written twice.',
+    input: {
+      messages: z
+        .array(
+          z.strictObject({
+            text: MessageContent.shape.text.describe('What was said.'),
+            speaker: MessageContent.shape.speaker.describe(
+              'Who said it: "user" for the user, else a name (the assistant, another person).',
+            ),
+            occurred_at: RecordCreate.shape.occurred_at.describe(
+              'When it was said (RFC 3339 with an offset). Default: now.',
+            ),
+          }),
+        )
+        .min(1, 'must hold at least one message')
+        .max(
+          conversationMost,
+          `must hold at most ${conversationMost} messages: send the rest in another call`,
+        )
+        .describe('The messages, oldest first.'),
+      thread: MessageContent.shape.thread.describe(
+        'The conversation: an id of the session or chat. Default: one made for this call (from ' +
+          'idempotency_key when given, so a retry names the same one).',
+      ),
+      visibility: rememberInput.visibility,
+      idempotency_key: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(190, 'must be at most 190 characters')
+        .optional()
+        .describe(
+          'Resend the same key when retrying, so the messages already written are not written twice.',
+        ),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    call: rememberConversation,
   }),
 
   defineTool('get_context', {
@@ -446,7 +542,7 @@ export function createMcpServer(port: MemoryPort, onFault?: (e: unknown) => void
       instructions:
         `Mnemo is the user's memory (Brain "${port.brainId}"). Call get_context before answering anything that may ` +
         'depend on what the user said, did or decided before; cite its record ids. Call remember to keep something ' +
-        'worth recalling later. Memories are inferences from Records; a miss is not a denial.',
+        'worth recalling later, or remember_conversation for a whole conversation. Memories are inferences from Records; a miss is not a denial.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
