@@ -45,7 +45,10 @@ export async function correctionTarget(
 const correctionOf = (r: Pick<RecordRow, 'kind' | 'content'>): Partial<ReplicaCorrection> | null =>
   r.kind === 'correction' ? (JSON.parse(r.content) as Partial<ReplicaCorrection>) : null;
 
-type Outcome = Omit<CorrectionOutcomeRow, 'record_id' | 'missing'> & { missing?: string[] };
+type Outcome = Omit<CorrectionOutcomeRow, 'record_id' | 'missing' | 'unmatched'> & {
+  missing?: string[];
+  unmatched?: boolean;
+};
 
 const notApplied = (reason: string, missing: string[] = []): Outcome => ({
   state: 'not_applied',
@@ -54,6 +57,10 @@ const notApplied = (reason: string, missing: string[] = []): Outcome => ({
   reason,
   missing,
 });
+
+/** Keeps what correction `r` did here. */
+const keep = (uow: BrainUnitOfWork, r: Pick<RecordRow, 'id'>, o: Outcome): Promise<void> =>
+  uow.corrections.put({ record_id: r.id, ...o, missing: o.missing ?? [], unmatched: o.unmatched ?? false });
 
 /**
  * Applies a correction that came from another side, in the unit of its derivation, and keeps what it
@@ -81,8 +88,7 @@ export async function applyTravelledCorrection(
   if (!c?.target) return;
   const [before] = await uow.corrections.of([r.id]);
   if (before && before.state !== 'not_applied') return;
-  const outcome = await correctHere(uow, r, { ...c, target: c.target }, seq, now);
-  await uow.corrections.put({ record_id: r.id, ...outcome, missing: outcome.missing ?? [] });
+  await keep(uow, r, await correctHere(uow, r, { ...c, target: c.target }, seq, now));
 }
 
 async function correctHere(
@@ -184,8 +190,9 @@ async function matchHere(
 
 /**
  * Matches again, in the unit `uow`, the corrections from another side stated here as Memories of their
- * own (`matched_by: 'stated'`) whose target names one of `recordIds`, Records just derived again (a
- * deriver upgrade: their Memories may say now what the correction corrected, as where it was written).
+ * own (`matched_by: 'stated'`, kept `unmatched`) whose target names one of `recordIds`, Records just
+ * derived again (a deriver upgrade: their Memories may say now what the correction corrected, as where
+ * it was written).
  * One that now finds a Memory of its Records (by statement, slot or closest statement, as on arrival)
  * corrects it as a correction written here would, its Memory of its own goes (deleted, as any Memory no
  * Record supports; or, when it was a Memory that said its statement already, it no longer cites the
@@ -199,7 +206,7 @@ export async function rematchStated(
   now: string,
 ): Promise<void> {
   const nowMs = Date.parse(now);
-  for (const id of await uow.corrections.stated(recordIds)) {
+  for (const id of await uow.corrections.unmatched(recordIds)) {
     const [o] = await uow.corrections.of([id]);
     const [r] = await uow.records.getMany([id]);
     const c = r ? correctionOf(r) : null;
@@ -242,7 +249,7 @@ export async function rematchStated(
       now,
       `, once its Records were derived again here, in place of Memory ${own.id} that stated it`,
     );
-    await uow.corrections.put({ record_id: r.id, ...outcome, missing: outcome.missing ?? [] });
+    await keep(uow, r, outcome);
   }
 }
 
@@ -340,6 +347,7 @@ async function stateAsSaid(
     reason: made
       ? `${none}: its statement stands as Memory ${id} of its own`
       : `${none}: Memory ${id} says its statement already, and cites it`,
+    unmatched: true,
   };
 }
 

@@ -55,7 +55,7 @@ async function withOutcomes(
   return records.map((r) => {
     const o = outcomes.get(r.id);
     if (!o) return r;
-    const { record_id: _id, missing: _missing, ...outcome } = o;
+    const { record_id: _id, missing: _missing, unmatched: _unmatched, ...outcome } = o;
     return { ...r, correction_outcome: outcome };
   });
 }

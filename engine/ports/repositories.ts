@@ -326,6 +326,13 @@ export interface CorrectionOutcomeRow {
    * again when one of them arrives. Empty otherwise.
    */
   missing: string[];
+  /**
+   * Its target matched no Memory of its Records here: stated as a Memory of its own, or a withdrawal
+   * that withdrew nothing. Deriving those Records again may give one it matches. False for any other
+   * outcome, a correction not applied for another reason too (more than one Memory says what it
+   * corrected, the Memory found takes no correction, none of its Records is here).
+   */
+  unmatched: boolean;
 }
 
 /**
@@ -340,10 +347,10 @@ export interface CorrectionOutcomeRepository {
   /** The corrections whose outcome misses one of these Records, by id. */
   missing(recordIds: readonly string[]): Promise<string[]>;
   /**
-   * The corrections stated as a Memory of their own (`matched_by: 'stated'`) whose target names one of
+   * The corrections whose target matched no Memory of its Records here (`unmatched`) and names one of
    * these Records, by id: deriving those Records again may give a Memory that they match now.
    */
-  stated(recordIds: readonly string[]): Promise<string[]>;
+  unmatched(recordIds: readonly string[]): Promise<string[]>;
 }
 
 /** One Brain's Objects: accepted versions, never changed in place. */

@@ -2135,14 +2135,16 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         memory_id: null,
         reason: 'the Records it corrects are not in this Brain',
         missing: [`${uid}_d`, `${uid}_z`],
+        unmatched: false,
       };
       const again = {
         ...first,
         state: 'applied_by_fallback' as const,
-        matched_by: 'slot' as const,
+        matched_by: 'stated' as const,
         memory_id: 'mem_x',
-        reason: 'corrected',
+        reason: 'stated',
         missing: [],
+        unmatched: true,
       };
       await b.units.write(uid, (u) => u.corrections.put(first));
       assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c, `${uid}_d`])), [first]);
@@ -2164,48 +2166,91 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await b.units.read(uid, (u) => u.corrections.of([c])), []);
     });
 
-    it('finds the corrections stated as Memories of their own by the Records their target names', async () => {
+    it('finds the corrections that matched nothing here by the Records their target names', async () => {
       const uid = await brain();
       const other = await brain();
       const r = (x: string) => `${uid}_${x}`;
-      const correction = (id: string, brainUid: string, records: string[]) => ({
+      const correction = (id: string, brainUid: string, records: string[], statement?: string) => ({
         ...recordRow(brainUid, id, { kind: 'correction' }),
         content: JSON.stringify({
           kind: 'correction',
           corrects: 'mem_there',
-          statement: 'I keep three cats.',
+          ...(statement === undefined ? {} : { statement }),
           target: { records, statement: 'I keep two cats.' },
         }),
       });
-      const outcome = (record_id: string, matched_by: 'stated' | 'slot') => ({
+      const stated = (record_id: string) => ({
         record_id,
         state: 'applied_by_fallback' as const,
-        matched_by,
+        matched_by: 'stated' as const,
         memory_id: 'mem_x',
         reason: 'stated',
         missing: [],
+        unmatched: true,
+      });
+      const notApplied = (record_id: string, unmatched: boolean) => ({
+        record_id,
+        state: 'not_applied' as const,
+        matched_by: null,
+        memory_id: null,
+        reason: 'nothing was withdrawn',
+        missing: [],
+        unmatched,
       });
       await b.units.write(uid, async (u) => {
-        await u.records.insert(correction(r('c2'), uid, [r('a'), r('b')]));
-        await u.records.insert(correction(r('c1'), uid, [r('b')]));
-        await u.records.insert(correction(r('slot'), uid, [r('a')]));
+        await u.records.insert(correction(r('c2'), uid, [r('a'), r('b')], 'I keep three cats.'));
+        await u.records.insert(correction(r('c1'), uid, [r('b')], 'I keep three cats.'));
+        await u.records.insert(correction(r('w'), uid, [r('a')]));
+        await u.records.insert(correction(r('twice'), uid, [r('a')]));
+        await u.records.insert(correction(r('slot'), uid, [r('a')], 'I keep three cats.'));
         await u.records.insert(correction(r('none'), uid, [r('a')]));
-        await u.corrections.put(outcome(r('c2'), 'stated'));
-        await u.corrections.put(outcome(r('c1'), 'stated'));
-        await u.corrections.put(outcome(r('slot'), 'slot'));
+        await u.corrections.put(stated(r('c2')));
+        await u.corrections.put(stated(r('c1')));
+        await u.corrections.put(notApplied(r('w'), true));
+        // Not applied for another reason (more than one Memory said it): not unmatched, whatever its words.
+        await u.corrections.put(notApplied(r('twice'), false));
+        await u.corrections.put({ ...stated(r('slot')), matched_by: 'slot', unmatched: false });
       });
       await b.units.write(other, async (u) => {
-        await u.records.insert(correction(`${other}_c`, other, [r('a')]));
-        await u.corrections.put(outcome(`${other}_c`, 'stated'));
+        await u.records.insert(correction(`${other}_c`, other, [r('a')], 'I keep three cats.'));
+        await u.corrections.put(stated(`${other}_c`));
       });
-      const stated = (brainUid: string, ids: string[]) =>
-        b.units.read(brainUid, (u) => u.corrections.stated(ids));
-      assert.deepEqual(await stated(uid, [r('a')]), [r('c2')], 'stated ones only, of this Brain');
-      assert.deepEqual(await stated(uid, [r('b'), r('a'), 'rec_other']), [r('c1'), r('c2')], 'each once');
-      assert.deepEqual(await stated(uid, [r('z')]), []);
-      assert.deepEqual(await stated(uid, []), []);
-      await b.units.write(uid, (u) => u.corrections.put({ ...outcome(r('c2'), 'slot'), state: 'applied' }));
-      assert.deepEqual(await stated(uid, [r('a'), r('b')]), [r('c1')], 'matched again since');
+      const unmatched = (brainUid: string, ids: string[]) =>
+        b.units.read(brainUid, (u) => u.corrections.unmatched(ids));
+      assert.deepEqual(
+        await unmatched(uid, [r('a')]),
+        [r('c2'), r('w')],
+        'unmatched ones only, of this Brain',
+      );
+      assert.deepEqual(
+        await unmatched(uid, [r('b'), r('a'), 'rec_other']),
+        [r('c1'), r('c2'), r('w')],
+        'each once',
+      );
+      assert.deepEqual(await unmatched(uid, [r('z')]), []);
+      assert.deepEqual(await unmatched(uid, []), []);
+      assert.deepEqual(
+        await b.units
+          .read(uid, (u) => u.corrections.of([r('w'), r('twice')]))
+          .then((os) => os.sort((x, y) => (x.record_id < y.record_id ? -1 : 1))),
+        [notApplied(r('twice'), false), notApplied(r('w'), true)],
+        'read as kept',
+      );
+      await b.units.write(uid, async (u) => {
+        await u.corrections.put({
+          ...stated(r('c2')),
+          matched_by: 'slot',
+          state: 'applied',
+          unmatched: false,
+        });
+        await u.corrections.put({
+          ...stated(r('w')),
+          matched_by: 'statement',
+          state: 'applied',
+          unmatched: false,
+        });
+      });
+      assert.deepEqual(await unmatched(uid, [r('a'), r('b')]), [r('c1')], 'matched again since');
     });
 
     it('leaves nothing of a unit that throws: no step, Record, Object, key or tombstone', async () => {

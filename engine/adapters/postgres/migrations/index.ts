@@ -21,7 +21,7 @@ import { foldedSpeakers } from './020-folded-speakers.ts';
 import { memoryFeedOrder } from './021-memory-feed-order.ts';
 import { correctionOutcomes } from './022-correction-outcomes.ts';
 import { statementKeys } from './023-statement-keys.ts';
-import { statedCorrections } from './024-stated-corrections.ts';
+import { unmatchedCorrections } from './024-unmatched-corrections.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -59,7 +59,7 @@ export const migrations: readonly PgMigration[] = [
   memoryFeedOrder,
   correctionOutcomes,
   statementKeys,
-  statedCorrections,
+  unmatchedCorrections,
 ];
 
 /**

@@ -27,7 +27,7 @@ import { correctionOutcomes } from './026-correction-outcomes.ts';
 import { reofferedCorrections } from './027-reoffered-corrections.ts';
 import { pullRereads } from './028-pull-rereads.ts';
 import { statementKeys } from './029-statement-keys.ts';
-import { statedCorrections } from './030-stated-corrections.ts';
+import { unmatchedCorrections } from './030-unmatched-corrections.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -73,5 +73,5 @@ export const migrations: readonly Migration[] = [
   reofferedCorrections,
   pullRereads,
   statementKeys,
-  statedCorrections,
+  unmatchedCorrections,
 ];
