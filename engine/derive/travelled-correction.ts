@@ -131,7 +131,9 @@ async function correctHere(
     throw new Error('a correction from another side waits for its Memory to be derived again');
   if ('outcome' in m) return m.outcome;
   if ('memory' in m) return correct(uow, r, c, m.memory, m.by, seq, now);
-  if (c.statement === undefined) return notApplied(`${m.none}: nothing was withdrawn`);
+  // Unmatched: a Memory its Records have here once derived again may say what it withdrew.
+  if (c.statement === undefined)
+    return { ...notApplied(`${m.none}: nothing was withdrawn`), unmatched: true };
   return stateAsSaid(uow, r, c.statement, m.lineages, named, m.none, seq, now);
 }
 
@@ -189,18 +191,19 @@ async function matchHere(
 }
 
 /**
- * Matches again, in the unit `uow`, the corrections from another side stated here as Memories of their
- * own (`matched_by: 'stated'`, kept `unmatched`) whose target names one of `recordIds`, Records just
- * derived again (a deriver upgrade: their Memories may say now what the correction corrected, as where
- * it was written).
- * One that now finds a Memory of its Records (by statement, slot or closest statement, as on arrival)
- * corrects it as a correction written here would, its Memory of its own goes (deleted, as any Memory no
- * Record supports; or, when it was a Memory that said its statement already, it no longer cites the
- * correction), and its outcome says what it did now. Left as it is: one that still finds none, whose
- * Memory found no longer takes a correction (correction_conflict), whose Records or Memories are still
- * to be derived, or whose Memory of its own a person has corrected since (theirs is the last word).
+ * Matches again, in the unit `uow`, the corrections from another side whose target matched no Memory of
+ * their Records here (`unmatched`) and names one of `recordIds`, Records just derived again (a deriver
+ * upgrade: their Memories may say now what the correction corrected, as where it was written): one
+ * stated as a Memory of its own, or a withdrawal that withdrew nothing. One that now finds a Memory of
+ * its Records (by statement, slot or closest statement, as on arrival) corrects or withdraws it as a
+ * correction written here would, and its outcome says what it did now. A stated one's Memory of its own
+ * goes (deleted, as any Memory no Record supports; or, when it was a Memory that said its statement
+ * already, it no longer cites the correction). Left as it is: one that still finds none, or more than
+ * one, whose Memory found no longer takes a correction (correction_conflict), whose Records or Memories
+ * are still to be derived, or whose Memory of its own a person has corrected since (theirs is the last
+ * word). Corrections not applied for another reason are not unmatched, and never looked at here.
  */
-export async function rematchStated(
+export async function rematchUnmatched(
   uow: BrainUnitOfWork,
   recordIds: readonly string[],
   now: string,
@@ -210,47 +213,58 @@ export async function rematchStated(
     const [o] = await uow.corrections.of([id]);
     const [r] = await uow.records.getMany([id]);
     const c = r ? correctionOf(r) : null;
-    if (!r || !c?.target || c.statement === undefined || o?.matched_by !== 'stated' || !o.memory_id) continue;
-    const own = await uow.memories.get(o.memory_id);
-    if (!own || own.pending) continue;
-    // Its Memory of its own as stated: one version, no person's correction of it since.
-    if ((await uow.memories.lineage(own.lineage, { shareableOnly: false })).length !== 1) continue;
+    if (!r || !c?.target || !o?.unmatched) continue;
+    // What arrival did with one that matched nothing: a withdrawal was not applied; a statement stated.
+    const withdrawal = c.statement === undefined;
+    let own: MemoryVersionRow | null = null;
+    if (withdrawal) {
+      if (o.state !== 'not_applied') continue;
+    } else {
+      if (o.matched_by !== 'stated' || !o.memory_id) continue;
+      own = await uow.memories.get(o.memory_id);
+      if (!own || own.pending) continue;
+      // Its Memory of its own as stated: one version, no person's correction of it since.
+      if ((await uow.memories.lineage(own.lineage, { shareableOnly: false })).length !== 1) continue;
+    }
     const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
     if (named.length === 0) continue;
     if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing)) continue;
-    const m = await matchHere(uow, c.target, named, now, own.lineage);
+    const m = await matchHere(uow, c.target, named, now, own?.lineage);
     if (m === 'wait' || !('memory' in m)) continue;
     try {
-      await checkCorrection(uow.memories, m.memory.id, false, nowMs, false);
+      await checkCorrection(uow.memories, m.memory.id, withdrawal, nowMs, false);
     } catch (e) {
       if (e instanceof MnemoError) continue;
       throw e;
     }
     const seq = await uow.sequence.next();
-    const cites = await uow.memories.citations([own.id], { shareableOnly: false });
-    if (cites.every((x) => x.record_id === r.id)) {
-      await recordRemoval(uow, own.id, seq, 'deleted');
-      await uow.memories.remove([own.id]);
-    } else {
-      // A Memory that said its statement already, and cited it: it rests on its own Records again.
-      const wasShared = await uow.memories.shareable(own.id);
-      await uow.memories.dropCitations(own.id, [r.id]);
-      await uow.memories.update(own.id, { seq });
-      if (wasShared && !(await uow.memories.shareable(own.id)))
-        await recordRemoval(uow, own.id, seq, 'deleted', true);
-    }
-    const outcome = await correct(
-      uow,
-      r,
-      c,
-      m.memory,
-      m.by,
-      seq,
-      now,
-      `, once its Records were derived again here, in place of Memory ${own.id} that stated it`,
-    );
-    await keep(uow, r, outcome);
+    if (own) await unstate(uow, own, r.id, seq);
+    const note = own
+      ? `, once its Records were derived again here, in place of Memory ${own.id} that stated it`
+      : ', once its Records were derived again here';
+    await keep(uow, r, await correct(uow, r, c, m.memory, m.by, seq, now, note));
   }
+}
+
+/** Takes back what stating correction `recordId` did: its Memory of its own `own`, or its citation there. */
+async function unstate(
+  uow: BrainUnitOfWork,
+  own: MemoryVersionRow,
+  recordId: string,
+  seq: number,
+): Promise<void> {
+  const cites = await uow.memories.citations([own.id], { shareableOnly: false });
+  if (cites.every((x) => x.record_id === recordId)) {
+    await recordRemoval(uow, own.id, seq, 'deleted');
+    await uow.memories.remove([own.id]);
+    return;
+  }
+  // A Memory that said its statement already, and cited it: it rests on its own Records again.
+  const wasShared = await uow.memories.shareable(own.id);
+  await uow.memories.dropCitations(own.id, [recordId]);
+  await uow.memories.update(own.id, { seq });
+  if (wasShared && !(await uow.memories.shareable(own.id)))
+    await recordRemoval(uow, own.id, seq, 'deleted', true);
 }
 
 /** Of versions of one lineage, the one a correction corrects: the one in force now, else the latest. */

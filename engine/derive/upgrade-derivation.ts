@@ -19,7 +19,7 @@ import { newId } from '../ids.ts';
 import { nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
-import { rematchStated } from './travelled-correction.ts';
+import { rematchUnmatched } from './travelled-correction.ts';
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -311,8 +311,9 @@ class OutOfTime extends Error {}
  * (one source and external id) are derived again together, oldest first, each closing what the older
  * ones stated as a first derivation does, so the store ends as one derived under the new rules from the
  * start would. Corrections are applied at write time and are not derived, but one from another side
- * stated as a Memory of its own, for want of a Memory of its Records to correct, is matched again when
- * one of them changed (travelled-correction.ts, rematchStated); a Record whose first
+ * that found no Memory of its Records to correct (stated as a Memory of its own, or a withdrawal that
+ * withdrew nothing) is matched again when one of them changed (travelled-correction.ts,
+ * rematchUnmatched); a Record whose first
  * derivation is still queued gets the new rules from that. A Record left for later (deferred, or failed)
  * stays listed and is looked at again at the next start. The caller runs each step after its queued
  * jobs, so a Record just written is never made to wait for the pass.
@@ -362,9 +363,10 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       outcomes.push(outcome);
     }
     // A correction from another side that found no Memory of these Records stood as a Memory of its
-    // own: one of theirs may now say what it corrected (this side words them as the writer's did).
+    // own, or withdrew nothing: one of theirs may now say what it corrected (this side words them as
+    // the writer's did).
     const changed = revisions.filter((_, i) => outcomes[i] === 'changed').map((x) => x.id);
-    if (changed.length > 0) await rematchStated(uow, changed, opts.now());
+    if (changed.length > 0) await rematchUnmatched(uow, changed, opts.now());
     return outcomes;
   };
 

@@ -282,3 +282,69 @@ describe('a correction stated by a Memory that said it already, once that side d
     assert.deepEqual(await evidence(b, again!.memory_id!), [fix.id]);
   });
 });
+
+describe('a withdrawal that withdrew nothing, once that side derives its Records again', () => {
+  let nodes: HubAndDevices;
+  let h: Node;
+  let a: Node;
+  let b: Node;
+  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+
+  before(async () => {
+    // As above: the hub (PostgreSQL, its database kept across a restart) and b on other rules.
+    const hubDb = await database();
+    const kept = { ...hubDb, close: async () => {} };
+    nodes = await hubAndTwoDevices({
+      h: { deriver: otherRules, openDatabase: async (o) => postgresStorageOver(kept, o) },
+      b: { deriver: otherRules },
+    });
+    ({ h, a, b } = nodes);
+    await pairAnaOnBoth(nodes);
+  });
+  after(() => nodes.stop());
+
+  it('withdraws the Memory that now says what it withdrew, as where it was written', async () => {
+    await writeTo(a, 'ana', {
+      content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' },
+    });
+    await a.server.engine.idle();
+    await convergeAna(nodes);
+    const [cats] = await anaSaying(a, 'cats');
+    const fix = await writeTo(a, 'ana', { content: { kind: 'correction', corrects: cats!.id } });
+    await convergeAna(nodes);
+    assert.deepEqual(await anaCurrent(a, 'cats'), []);
+    for (const n of [h, b]) {
+      assert.deepEqual(await anaCurrent(n, 'cats'), ['Ana Lima said: I keep two cats.'], n.name);
+      const o = await outcome(n, fix.id);
+      assert.equal(o?.state, 'not_applied', n.name);
+      assert.match(o!.reason, /nothing was withdrawn/, n.name);
+    }
+
+    // b now derives its Records as a does: its Memory says what the withdrawal withdrew.
+    await b.restart({ deriver: undefined });
+    await b.server.engine.idle();
+    assert.deepEqual(await anaCurrent(b, 'cats'), [], 'as on a');
+    const o = await outcome(b, fix.id);
+    assert.equal(o?.state, 'applied', 'found by its statement now');
+    assert.equal(o?.matched_by, 'statement');
+    assert.match(o!.reason, /withdrawn, once its Records were derived again here/);
+    const withdrawn = await b.client.getMemory('ana', o!.memory_id!);
+    assert.equal(withdrawn.statement, 'I keep two cats.', 'names the Memory it withdrew');
+    assert.deepEqual((await b.client.getSync('ana')).corrections, {
+      applied: 1,
+      applied_by_fallback: 0,
+      not_applied: 0,
+    });
+
+    // The hub, on PostgreSQL, as well.
+    await h.restart({ deriver: undefined });
+    await h.server.engine.idle();
+    assert.deepEqual(await anaCurrent(h, 'cats'), [], 'on the hub');
+    assert.equal((await outcome(h, fix.id))?.matched_by, 'statement', 'on the hub');
+
+    // Forgotten where it was written, it is undone here too, as any withdrawal applied here is.
+    await a.client.forgetRecord('ana', fix.id);
+    await convergeAna(nodes);
+    for (const n of [a, h, b]) assert.deepEqual(await anaCurrent(n, 'cats'), ['I keep two cats.'], n.name);
+  });
+});
