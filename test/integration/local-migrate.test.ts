@@ -7,6 +7,7 @@ import { migrations } from '../../engine/adapters/sqlite/migrations/index.ts';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { textKey } from '../../engine/adapters/sqlite/text-key.ts';
 import { statementKeys } from '../../engine/adapters/sqlite/migrations/029-statement-keys.ts';
+import { unmatchedCorrections } from '../../engine/adapters/sqlite/migrations/030-unmatched-corrections.ts';
 import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
@@ -406,6 +407,49 @@ describe('local engine: migrations', () => {
       assert.equal(outcome?.matched_by, 'slot');
     } finally {
       await engine.close();
+    }
+  });
+
+  it('30: a correction stated before is marked unmatched, and a store set back runs 30 again', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version < unmatchedCorrections.version),
+      );
+      db.prepare(
+        `INSERT INTO brains (uid, project, env, id, name, created_at, seq) VALUES ('brn_old', 'acme', 'test', 'b', 'Old', '2024-01-01T00:00:00Z', 2)`,
+      ).run();
+      const at = '2024-06-01T00:00:00.000Z';
+      for (const [seq, id, state, matchedBy] of [
+        [1, 'rec_stated', 'applied_by_fallback', 'stated'],
+        [2, 'rec_withdrawal', 'not_applied', null],
+      ] as const) {
+        db.prepare(
+          `INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+           VALUES (?, 'brn_old', ?, 'correction', '{}', '', 'medium', 'shareable', ?, ?, ?)`,
+        ).run(id, seq, at, Date.parse(at), at);
+        db.prepare(
+          `INSERT INTO correction_outcomes (record_id, brain_uid, state, matched_by, reason) VALUES (?, 'brn_old', ?, ?, 'why')`,
+        ).run(id, state, matchedBy);
+      }
+      const marks = () =>
+        db.prepare('SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id').all();
+      assert.deepEqual(migrate(db), [unmatchedCorrections.version]);
+      // A withdrawal not applied before keeps no mark: nothing kept says why nothing matched it.
+      assert.deepEqual(marks(), [
+        { record_id: 'rec_stated', unmatched: 1 },
+        { record_id: 'rec_withdrawal', unmatched: 0 },
+      ]);
+      db.pragma(`user_version = ${unmatchedCorrections.version - 1}`);
+      assert.deepEqual(migrate(db), [unmatchedCorrections.version], 'its column is there already');
+      assert.equal(marks().length, 2);
+      const index = db
+        .prepare(`SELECT sql FROM sqlite_master WHERE name = 'correction_outcomes_unmatched'`)
+        .get() as { sql: string };
+      assert.match(index.sql, /WHERE unmatched = 1/);
+    } finally {
+      db.close();
     }
   });
 

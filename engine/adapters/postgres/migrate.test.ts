@@ -289,6 +289,35 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.equal(await keyStatements(db, 1), false, 'once');
   });
 
+  it('24: a correction stated before is marked unmatched, a withdrawal not applied before is not', async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 23),
+    );
+    await addBrain(db, 'brn_a');
+    for (const [seq, id, state, matchedBy] of [
+      [1, 'rec_stated', 'applied_by_fallback', 'stated'],
+      [2, 'rec_withdrawal', 'not_applied', null],
+    ] as const) {
+      await insertRecord(db, { brainUid: 'brn_a', id, text: '', seq });
+      await db.query(
+        `INSERT INTO correction_outcomes (brain_uid, record_id, state, matched_by, reason)
+         VALUES ('brn_a', $1, $2, $3, 'why')`,
+        [id, state, matchedBy],
+      );
+    }
+    assert.deepEqual((await migrate(db)).applied, [24]);
+    const marks = await db.query<{ record_id: string; unmatched: boolean }>(
+      'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
+    );
+    // Nothing kept says why nothing matched the withdrawal.
+    assert.deepEqual(marks.rows, [
+      { record_id: 'rec_stated', unmatched: true },
+      { record_id: 'rec_withdrawal', unmatched: false },
+    ]);
+  });
+
   it('every table of Brain data leads its primary key with brain_uid', async () => {
     const db = await blank();
     await migrate(db);
