@@ -49,6 +49,33 @@ const otherRules: Deriver = {
 // The hub on PostgreSQL (PGlite), as a hosted Mnemo runs.
 const database = await pgliteDatabases({ migrated: true });
 
+/** What a correction did on node N. */
+const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+
+/**
+ * The hub (PostgreSQL, its database kept across a restart) and the device b on other rules, until each
+ * is upgraded to the engine's; the device a on the engine's rules; Ana paired on both.
+ */
+async function onOtherRulesUntilUpgraded(): Promise<HubAndDevices> {
+  const kept = { ...(await database()), close: async () => {} };
+  const nodes = await hubAndTwoDevices({
+    h: { deriver: otherRules, openDatabase: async (o) => postgresStorageOver(kept, o) },
+    b: { deriver: otherRules },
+  });
+  await pairAnaOnBoth(nodes);
+  return nodes;
+}
+
+/** Ana's "I keep two cats." written on a and synced everywhere; its Memory on a. */
+async function twoCatsEverywhere(nodes: HubAndDevices) {
+  await writeTo(nodes.a, 'ana', {
+    content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' },
+  });
+  await nodes.a.server.engine.idle();
+  await convergeAna(nodes);
+  return (await anaSaying(nodes.a, 'cats'))[0]!;
+}
+
 describe('a correction that reaches a side deriving its Records in other words', () => {
   let h: Node;
   let a: Node;
@@ -58,7 +85,6 @@ describe('a correction that reaches a side deriving its Records in other words',
   const converge = () => convergeAna(nodes);
   const saying = anaSaying;
   const current = anaCurrent;
-  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
 
   before(async () => {
     // The device a on the engine's rules; the hub (PostgreSQL) and the device b on other rules.
@@ -114,12 +140,9 @@ describe('a correction that reaches a side deriving its Records in other words',
   });
 
   it('stands as a Memory of its own where nothing of its Records matches, rather than doing nothing', async () => {
-    await write(a, { content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' } });
-    await a.server.engine.idle();
-    await converge();
-    const [cats] = await saying(a, 'cats');
+    const cats = await twoCatsEverywhere(nodes);
     const fix = await write(a, {
-      content: { kind: 'correction', corrects: cats!.id, statement: 'I keep three cats.' },
+      content: { kind: 'correction', corrects: cats.id, statement: 'I keep three cats.' },
     });
     await converge();
     assert.deepEqual(await current(a, 'cats'), ['I keep three cats.']);
@@ -163,31 +186,17 @@ describe('a correction stated where nothing matched, once that side derives its 
   let h: Node;
   let a: Node;
   let b: Node;
-  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
 
   before(async () => {
-    // As above: the hub and the device b on other rules, until each is upgraded to the engine's. The hub
-    // keeps its database across a restart.
-    const hubDb = await database();
-    const kept = { ...hubDb, close: async () => {} };
-    nodes = await hubAndTwoDevices({
-      h: { deriver: otherRules, openDatabase: async (o) => postgresStorageOver(kept, o) },
-      b: { deriver: otherRules },
-    });
+    nodes = await onOtherRulesUntilUpgraded();
     ({ h, a, b } = nodes);
-    await pairAnaOnBoth(nodes);
   });
   after(() => nodes.stop());
 
   it('corrects the Memory that now says what it corrected, in place of its Memory of its own', async () => {
-    await writeTo(a, 'ana', {
-      content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' },
-    });
-    await a.server.engine.idle();
-    await convergeAna(nodes);
-    const [cats] = await anaSaying(a, 'cats');
+    const cats = await twoCatsEverywhere(nodes);
     const fix = await writeTo(a, 'ana', {
-      content: { kind: 'correction', corrects: cats!.id, statement: 'I keep three cats.' },
+      content: { kind: 'correction', corrects: cats.id, statement: 'I keep three cats.' },
     });
     await convergeAna(nodes);
     assert.deepEqual(await anaCurrent(b, 'cats'), ['Ana Lima said: I keep two cats.', 'I keep three cats.']);
@@ -235,7 +244,6 @@ describe('a correction stated by a Memory that said it already, once that side d
   let nodes: HubAndDevices;
   let a: Node;
   let b: Node;
-  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
   const evidence = async (n: Node, id: string) =>
     (await n.client.getMemory('ana', id)).evidence.map((e) => e.record_id).sort();
 
@@ -288,29 +296,16 @@ describe('a withdrawal that withdrew nothing, once that side derives its Records
   let h: Node;
   let a: Node;
   let b: Node;
-  const outcome = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
 
   before(async () => {
-    // As above: the hub (PostgreSQL, its database kept across a restart) and b on other rules.
-    const hubDb = await database();
-    const kept = { ...hubDb, close: async () => {} };
-    nodes = await hubAndTwoDevices({
-      h: { deriver: otherRules, openDatabase: async (o) => postgresStorageOver(kept, o) },
-      b: { deriver: otherRules },
-    });
+    nodes = await onOtherRulesUntilUpgraded();
     ({ h, a, b } = nodes);
-    await pairAnaOnBoth(nodes);
   });
   after(() => nodes.stop());
 
   it('withdraws the Memory that now says what it withdrew, as where it was written', async () => {
-    await writeTo(a, 'ana', {
-      content: { kind: 'message', speaker: 'Ana Lima', text: 'I keep two cats.' },
-    });
-    await a.server.engine.idle();
-    await convergeAna(nodes);
-    const [cats] = await anaSaying(a, 'cats');
-    const fix = await writeTo(a, 'ana', { content: { kind: 'correction', corrects: cats!.id } });
+    const cats = await twoCatsEverywhere(nodes);
+    const fix = await writeTo(a, 'ana', { content: { kind: 'correction', corrects: cats.id } });
     await convergeAna(nodes);
     assert.deepEqual(await anaCurrent(a, 'cats'), []);
     for (const n of [h, b]) {
