@@ -411,6 +411,8 @@ test('list_records and get_profile answer as /v1 does, on both transports, pagin
       },
       {},
     );
+  // Derived first: a Record's status and memory_ids change until then, between the two reads.
+  await engine.idle();
   const v1Json = async (path: string) =>
     (await fetch(`${origin}/v1/brains/me${path}`, { headers: { authorization: `Bearer ${key}` } })).json();
   const answer = async (client: Client, name: string, args: Record<string, unknown>) => {

@@ -195,16 +195,19 @@ describe('batched write units', () => {
   it('refuses a write from outside while a batch is open, and a unit opened inside a batched one', async () => {
     const s = countedStore();
     let refused: unknown = null;
-    setTimeout(() => {
+    // Another task's write (made from outside the unit, so not the unit's own), run once it is open.
+    let open!: () => void;
+    const outside = new Promise<void>((r) => (open = r)).then(() => {
       try {
         s.store.run("INSERT INTO item (v) VALUES ('outside')");
       } catch (e) {
         refused = e;
       }
-    }, 5);
+    });
     await s.batched(async () => {
       await s.insert('inside')();
-      await new Promise((r) => setTimeout(r, 30));
+      open();
+      await outside;
     });
     assert.match(String(refused), /a write outside the open unit of work would join it/);
     await assert.rejects(
