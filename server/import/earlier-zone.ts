@@ -1,6 +1,6 @@
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem, ParseOptions, Parser } from './import-item.ts';
-import { recordPages } from './record-pages.ts';
+import { recordPages, type PageQuery } from './record-pages.ts';
 import { wallTimeToDate } from './zoned-time.ts';
 
 /** What an earlier import left in the Brain that says which zone it read a chat's times in. */
@@ -13,12 +13,10 @@ export interface EarlierRecord {
 export type EarlierRecords = (since: string, until: string) => AsyncIterable<EarlierRecord>;
 
 /** The listRecords query an EarlierRecords reads with, page by page. */
-export interface EarlierQuery {
+export interface EarlierQuery extends PageQuery {
   source: 'whatsapp';
   since: string;
   until: string;
-  limit: number;
-  cursor?: string;
 }
 
 /**

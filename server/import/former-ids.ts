@@ -1,17 +1,15 @@
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
-import { recordPages } from './record-pages.ts';
+import { recordPages, type PageQuery } from './record-pages.ts';
 
 /** The external ids of the Brain's Records of SOURCE that occurred at AT (an ISO instant). */
 export type StoredIdsAt = (source: string, at: string) => Promise<ReadonlySet<string>>;
 
 /** The query a StoredIdsAt reads with, page by page (listRecords of the API client or the engine). */
-export interface IdsAtQuery {
+export interface IdsAtQuery extends PageQuery {
   source: string;
   since: string;
   until: string;
-  limit: number;
-  cursor?: string;
 }
 
 /**

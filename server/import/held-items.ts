@@ -1,8 +1,8 @@
 import type { RecordPage, SourceList } from '../../engine/contract/index.ts';
-import { recordPages } from './record-pages.ts';
+import { recordPages, type PageQuery } from './record-pages.ts';
 
 /** One page of a source's Records (listRecords of the engine or of the API client). */
-export type SourcePage = (q: { source: string; limit: number; cursor?: string }) => Promise<RecordPage>;
+export type SourcePage = (q: { source: string } & PageQuery) => Promise<RecordPage>;
 
 /**
  * Whether an item an import wrote was new to the Brain or took the place of one it held: the same

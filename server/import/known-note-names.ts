@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem } from './import-item.ts';
 import type { ImportTarget } from './plan-import.ts';
-import { recordPages } from './record-pages.ts';
+import { recordPages, type PageQuery } from './record-pages.ts';
 import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { noteIdentities } from './formats/note-identity.ts';
@@ -125,7 +125,7 @@ export class KnownNoteNames {
 
 /** Every stored name, read a page at a time by LISTPAGE (listRecords); null when it answers null. */
 export function pagedNoteNames(
-  listPage: (q: { source: string; limit: number; cursor?: string }) => Promise<RecordPage | null>,
+  listPage: (q: { source: string } & PageQuery) => Promise<RecordPage | null>,
 ): StoredNoteNames {
   return async () => {
     const names: string[] = [];
