@@ -51,9 +51,12 @@ export class LineTransport implements Transport {
 
   private chunks: Buffer[] = [];
   private size = 0;
-  private discarding = false;
   /** The first and the last bytes of the over-long line being dropped. */
   private overLong: { head: Buffer; end: Buffer } | undefined;
+  /** Whether the line being read is over the limit, so dropped as it comes. */
+  private get discarding(): boolean {
+    return this.overLong !== undefined;
+  }
   private closed = false;
   private ended = false;
   /** The line the message being delivered came in, while it is delivered (tool-call-params.ts). */
@@ -102,7 +105,6 @@ export class LineTransport implements Transport {
     this.keepEnd(read.subarray(Math.max(edgeBytes, read.length - edgeBytes)));
     this.chunks = [];
     this.size = 0;
-    this.discarding = true;
   }
 
   /** Keeps the last bytes of an over-long line, where a client may have written its id. */
@@ -121,7 +123,6 @@ export class LineTransport implements Transport {
   private refuseOverLong(): void {
     const edges = this.overLong;
     this.overLong = undefined;
-    this.discarding = false;
     const id = edges ? idAtEdges(edges.head.toString('utf8'), edges.end.toString('utf8')) : null;
     this.refuse(id, -32700, `Parse error: a line longer than ${this.maxLineBytes} bytes is not read`);
   }

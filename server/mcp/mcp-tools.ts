@@ -20,7 +20,7 @@ import {
 } from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode, type ErrorCode } from '../../engine/errors/codes.ts';
-import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
@@ -46,8 +46,9 @@ function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
 }
 
-/** What a failure met outside Mnemo's own errors is told as: never its own words (see toolError). */
-export const unhandledFailureMessage = 'An unhandled failure occurred; it was logged on the server.';
+/** One of Mnemo's errors: the engine's, or the server's through the client. */
+const isToldError = (e: unknown): e is MnemoError | MnemoApiError =>
+  isMnemoError(e) || e instanceof MnemoApiError;
 
 /**
  * Any failure, as a tool error the model can read: code, status and type first, then the message. A
@@ -57,10 +58,9 @@ export const unhandledFailureMessage = 'An unhandled failure occurred; it was lo
  * stack, as the /v1 app logs one; without it, a hosted /mcp fault reached no log at all.
  */
 export function toolError(e: unknown, onFault?: (e: unknown) => void): CallToolResult {
-  const known = isMnemoError(e) || e instanceof MnemoApiError;
+  const known = isToldError(e);
   if (!known) onFault?.(e);
-  const code = known ? e.code : 'internal_error';
-  const message = known ? errorMessage(e) : unhandledFailureMessage;
+  const { code, message } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
   const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: 'internal' };
   return {
     isError: true,
@@ -198,18 +198,21 @@ const rememberInput = {
 /** remember's arguments with content left to the store: a kind no engine has is the store's to judge. */
 const rememberForStore = z.strictObject({ ...rememberInput, content: z.unknown() });
 
+/** A Record as an agent writes it: under the agents' source, with the time and visibility given. */
+const agentRecord = (
+  content: RecordBody['content'],
+  a: { occurred_at?: string | undefined; visibility?: RecordBody['visibility'] },
+): RecordBody => ({
+  content,
+  source: { name: agentSource },
+  ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
+  ...(a.visibility ? { visibility: a.visibility } : {}),
+});
+
 /** remember's arguments as the Record and key the port writes, whichever side judged the content. */
 function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
   return port
-    .remember(
-      {
-        content: a.content as RecordBody['content'],
-        source: { name: agentSource },
-        ...(a.occurred_at ? { occurred_at: a.occurred_at } : {}),
-        ...(a.visibility ? { visibility: a.visibility } : {}),
-      },
-      a.idempotency_key,
-    )
+    .remember(agentRecord(a.content as RecordBody['content'], a), a.idempotency_key)
     .catch(namingTheKeyArgument);
 }
 
@@ -219,7 +222,7 @@ function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Pro
  */
 function namingTheArgument(header: string, argument: string) {
   return (e: unknown): never => {
-    if ((isMnemoError(e) || e instanceof MnemoApiError) && e.message.startsWith(`${header}:`))
+    if (isToldError(e) && e.message.startsWith(`${header}:`))
       throw new MnemoError(e.code as ErrorCode, `${argument}:${e.message.slice(header.length + 1)}`);
     throw e;
   };
@@ -249,19 +252,20 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
   let watermark: string | null = null;
   for (const [n, m] of a.messages.entries()) {
     try {
+      const content = {
+        kind: 'message' as const,
+        text: m.text,
+        thread,
+        ...(m.speaker ? { speaker: m.speaker } : {}),
+      };
       const r = await port.remember(
-        {
-          content: { kind: 'message', text: m.text, thread, ...(m.speaker ? { speaker: m.speaker } : {}) },
-          source: { name: agentSource },
-          ...(m.occurred_at ? { occurred_at: m.occurred_at } : {}),
-          ...(a.visibility ? { visibility: a.visibility } : {}),
-        },
+        agentRecord(content, { occurred_at: m.occurred_at, visibility: a.visibility }),
         a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
       );
       written.push({ id: r.record.id, replayed: r.replayed });
       watermark = r.watermark ?? watermark;
     } catch (e) {
-      if (!isMnemoError(e) && !(e instanceof MnemoApiError)) throw e;
+      if (!isToldError(e)) throw e;
       const before =
         written.length === 0
           ? 'none was written'

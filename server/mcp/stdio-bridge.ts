@@ -1,6 +1,7 @@
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { parseApiKey } from '../../engine/index.ts';
+import { newId, parseApiKey } from '../../engine/index.ts';
+import { faultReport } from '../http/error-response.ts';
 import { Slug } from '../../engine/contract/index.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createMnemoClient } from '../client/index.ts';
@@ -126,7 +127,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   }
   const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
   const server = createMcpServer(clientPort(client, identity.brain), (e) =>
-    o.log(`mnemo mcp: internal_error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    o.log(`mnemo mcp: ${faultReport(e, newId('req')) ?? String(e)}`),
   );
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
