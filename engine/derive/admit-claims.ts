@@ -29,10 +29,6 @@ export const sameStatementOf = (claim: StatementOf): SameStatement => ({
   owner_entity: claim.owner.entity ?? null,
 });
 
-/** The current Memory of the same statement (sameStatementOf), or null. */
-export const sameStatement = (memories: MemoryRepository, claim: StatementOf): Promise<string | null> =>
-  memories.sameStatement(sameStatementOf(claim));
-
 /** A statement of no slot to admit: a claim's, or a correction's from another side stated here. */
 export interface StatementAdmission {
   claim: StatementOf;
@@ -46,7 +42,7 @@ export interface StatementAdmission {
 
 /**
  * Admits a statement of no slot: it adds a citation to a current Memory of the same statement
- * (sameStatement), else starts a lineage of its own (one version, nothing to settle). The Memory's id,
+ * (sameStatementOf), else starts a lineage of its own (one version, nothing to settle). The Memory's id,
  * and whether it was written now.
  */
 export async function admitStatement(
@@ -56,7 +52,8 @@ export async function admitStatement(
   seq: number,
   now: string,
 ): Promise<{ id: string; made: boolean }> {
-  const same = await sameStatement(memories, s.claim);
+  const lookup = sameStatementOf(s.claim);
+  const same = await memories.sameStatement(lookup);
   if (same) {
     await memories.addCitation(
       { memory_id: same, record_id: s.citation.recordId, quote: s.citation.quote },
@@ -70,7 +67,7 @@ export async function admitStatement(
     slot: null,
     version: 1,
     statement: s.claim.statement,
-    norm: statementKey(s.claim.statement),
+    norm: lookup.norm,
     subject: s.claim.subject,
     predicate: null,
     owner: s.claim.owner,

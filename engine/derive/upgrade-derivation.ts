@@ -51,14 +51,12 @@ export async function rederiveRecord(
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
   const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
+  const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
-  for (const c of claims) {
-    const key = statementKey(c.statement);
-    if (!stated.has(key)) stated.set(key, c);
-  }
+  for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);
   // A claim states a Memory by its key (statement-key.ts), or, for a slot, by giving its value in other
   // words.
-  const states = (c: Claim, m: CitedMemory) => statementKey(c.statement) === m.norm || sameValueOf(c, m);
+  const states = (c: Claim, m: CitedMemory) => keyOf.get(c) === m.norm || sameValueOf(c, m);
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);
