@@ -71,7 +71,9 @@ export const ImportRequest = z
       .min(1)
       .max(200)
       .optional()
-      .describe('The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self".'),
+      .describe(
+        'The sender name that is the Brain\'s own person (WhatsApp, Slack, mail): speaker "self". Absent: the name of the Brain\'s own person, as `mnemo import` has it.',
+      ),
     visibility: Visibility.optional().describe(
       'Visibility of the Records written (absent: shareable). A Record already imported keeps its own; one sent again with another visibility is written as a new revision of it.',
     ),

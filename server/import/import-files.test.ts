@@ -326,6 +326,29 @@ test('a lone iOS _chat.txt uploaded on its own is named after its people, so two
   );
 });
 
+test("without self_name the Brain's own person is the user, as for `mnemo import`: a chat sent both ways is unchanged", async () => {
+  const engine = createReferenceEngine();
+  await engine.createBrain(t, { id: 'b', self: { type: 'person', name: 'Ana Silva' } });
+  const chat = file(
+    'Marta.txt',
+    '14/02/2026, 21:04 - Marta: Free on Saturday?\n14/02/2026, 21:05 - Ana Silva: Yes!\n',
+  );
+  const first = await importFiles(engine, t, 'b', { format: 'whatsapp', files: [chat], time_zone: 'UTC' });
+  assert.equal(first.imported, 2);
+  const speakers = (await engine.listRecords(t, 'b', { limit: 50 })).data.map(
+    (r) => (r.content as { speaker?: string }).speaker,
+  );
+  assert.deepEqual(speakers.sort(), ['Marta', 'self']);
+  // The CLI fills in the Brain's person when --self is not given; the same chat named so is the same items.
+  const named = await importFiles(engine, t, 'b', {
+    format: 'whatsapp',
+    files: [chat],
+    time_zone: 'UTC',
+    self_name: 'Ana Silva',
+  });
+  assert.deepEqual([named.imported, named.replaced, named.unchanged], [0, 0, 2]);
+});
+
 test('a vault chosen with other files in it: each is read in its format or reported, none is silently ignored', async () => {
   const engine = await brain();
   const r = await importFiles(engine, t, 'b', {

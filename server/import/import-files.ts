@@ -94,7 +94,11 @@ export async function importFiles(
   uploadParent: string = tmpdir(),
   watch: ImportFilesOptions = {},
 ): Promise<ImportResult> {
-  await engine.getBrain(t, brainId);
+  const target = await engine.getBrain(t, brainId);
+  // Without self_name, the sender that is the user is the Brain's own person, by name, as `mnemo import`
+  // has it (runImport): else the same chat imported both ways wrote each of the user's messages twice,
+  // once under their name and once as a revision under speaker "self".
+  const selfName = body.self_name ?? target.self?.name;
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
     throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');
   }
@@ -120,7 +124,7 @@ export async function importFiles(
     const fromArchive = (path: string) => unpacked.some((u) => path === u || path.startsWith(u + sep));
     const options: ParseOptions = {
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
-      ...(body.self_name ? { selfName: body.self_name } : {}),
+      ...(selfName ? { selfName } : {}),
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
       ...(body.visibility ? { visibility: body.visibility } : {}),
       ...(body.recurrence_since ? { windowStart: new Date(body.recurrence_since) } : {}),
