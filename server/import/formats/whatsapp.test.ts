@@ -103,6 +103,30 @@ test('iOS export: bracketed headers, month-day order found from the data, AM/PM,
   }
 });
 
+test('an iOS export ending in an attachment and a line break keeps that last message', async () => {
+  const t = writeTree({
+    'Book club/_chat.txt': `${ios}\n[1/13/24, 12:31:00\u202fPM] Anna: \u200edocument omitted\n`,
+  });
+  try {
+    const { records, skips } = await collect(
+      parseWhatsapp(join(t.root, 'Book club/_chat.txt'), { timeZone: 'America/New_York' }),
+    );
+    assert.deepEqual(
+      records.slice(-2).map((r) => [r.body.occurred_at, (r.body.content as { text: string }).text]),
+      [
+        ['2024-01-13T17:30:00.000Z', '[attachment: omitted media]'],
+        ['2024-01-13T17:31:00.000Z', '[attachment: omitted media]'],
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['system message', 'system message'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
 test('a second download saved as "… (1)" is the same chat: same thread, same message identities', async () => {
   const t = writeTree({
     'WhatsApp Chat with Anna.txt': android,
