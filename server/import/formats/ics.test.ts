@@ -163,6 +163,38 @@ test('not iCalendar: one skip with a reason', async () => {
   }
 });
 
+test('an empty file, or a calendar with no events, is one skip that says so', async () => {
+  for (const [text, reason] of [
+    ['', 'empty file'],
+    ['\r\n', 'empty file'],
+    [
+      crlf([
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'BEGIN:VTODO',
+        'UID:t1',
+        'SUMMARY:Buy milk',
+        'END:VTODO',
+        'END:VCALENDAR',
+      ]),
+      'no events (VEVENT) in this calendar',
+    ],
+  ] as const) {
+    const t = writeTree({ 'x.ics': text });
+    try {
+      const { records, skips } = await collect(parseIcs(join(t.root, 'x.ics'), {}));
+      assert.equal(records.length, 0);
+      assert.deepEqual(
+        skips.map((s) => s.reason),
+        [reason],
+        JSON.stringify(text),
+      );
+    } finally {
+      t.remove();
+    }
+  }
+});
+
 const vcalendar = (...lines: string[]) => crlf(['BEGIN:VCALENDAR', 'VERSION:2.0', ...lines, 'END:VCALENDAR']);
 
 async function parse(text: string | Uint8Array, o: ParseOptions = {}) {

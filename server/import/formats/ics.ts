@@ -598,6 +598,19 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
     return;
   }
   const calendars = roots.map((root) => new ICAL.Component(root as never));
+  // An empty file, or a calendar of no events (only tasks, or none at all), is one skip that says so:
+  // otherwise its part read as nothing at all, with no reason given, unlike every other format's.
+  if (!calendars.some((c) => c.getFirstSubcomponent('vevent') !== null)) {
+    yield skip(
+      path,
+      text.trim() === ''
+        ? 'empty file'
+        : calendars.some((c) => c.name === 'vcalendar')
+          ? 'no events (VEVENT) in this calendar'
+          : 'not an iCalendar file: no BEGIN:VCALENDAR',
+    );
+    return;
+  }
   const newest = newestVersions(calendars);
   for (const cal of calendars) yield* calendarItems(cal, newest, w, o);
 }
