@@ -71,6 +71,26 @@ test('a folder of mixed files: each file in its format, exports inside read whol
   }
 });
 
+test('a zip kept in a folder is named as an archive to import on its own, not as an attachment', async () => {
+  const t = writeTree({
+    'Downloads/takeout-001.zip': 'PK\u0003\u0004 an archive',
+    'Downloads/cal.ics': ics,
+  });
+  try {
+    const root = join(t.root, 'Downloads');
+    assert.deepEqual(shown(root, await planImport(root, 'auto')), [
+      ['cal.ics', 'ics', 'cal.ics'],
+      [
+        'takeout-001.zip',
+        null,
+        'an archive inside a folder is not unpacked: import the archive on its own (mnemo import FILE.zip), or unzip it here',
+      ],
+    ]);
+  } finally {
+    t.remove();
+  }
+});
+
 test('a format given for a folder reads the files of that format and says why the others are not read', async () => {
   const t = writeTree({
     'a.ics': ics,

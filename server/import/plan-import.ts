@@ -3,6 +3,7 @@ import { extname, join, sep } from 'node:path';
 import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
+import { isZipName } from './expand-zip.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { errorMessage } from '../../engine/index.ts';
 
@@ -29,6 +30,9 @@ const defaultUnknown = 'cannot tell the format of this file; import it on its ow
 const attachment =
   /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|canvas|excalidraw)$/i;
 const attachmentReason = 'not text mnemo reads (images, PDFs, media and other attachments are not imported)';
+
+const archiveReason =
+  'an archive inside a folder is not unpacked: import the archive on its own (mnemo import FILE.zip), or unzip it here';
 
 /** Formats whose parser reads a whole export folder. */
 const wholeFolderFormats = new Set<ImportFormat>(['slack', 'chatgpt', 'claude']);
@@ -62,6 +66,9 @@ async function fileFormat(
   } catch (e) {
     return { reason: `cannot be read: ${errorMessage(e)}` };
   }
+  // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): reading it
+  // for "an attachment" told the user it could not be imported at all, when on its own it can.
+  if (!found && isZipName(path)) return { reason: archiveReason };
   if (!found && attachment.test(path)) return { reason: attachmentReason };
   if (format === 'auto') return found ?? { reason: unknownReason };
   const notes = format === 'markdown' || format === 'obsidian';
