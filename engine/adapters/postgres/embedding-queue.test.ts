@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHashModel } from '../../embed/hash-model.ts';
 import { pgEmbeddingQueue } from './embedding-queue.ts';
-import { addBrain } from './testing/fixtures.ts';
+import { addBrain, migratedDatabase, serverForTests } from './testing/fixtures.ts';
 import { pglite } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 import { pgVectorIndex } from './vector-index.ts';
+import type { PgClient } from './client.ts';
 
 const db = await pglite({ vector: true, migrated: true });
+const server = await serverForTests();
 const vectors = pgVectorIndex(db);
 const queue = pgEmbeddingQueue(db, vectors);
 const hash = createHashModel(32);
@@ -142,5 +145,82 @@ describe("PostgreSQL's embedding queue", () => {
     await db.query("DELETE FROM brains WHERE uid = 'brn_d'");
     assert.equal((await db.query("SELECT 1 FROM embed_queue WHERE brain_uid = 'brn_d'")).rows.length, 0);
     await queue.discard();
+  });
+});
+
+/** A database of its own on the real server, two pools, or why the test cannot run there. */
+async function serverDatabase(): Promise<[PgClient, PgClient] | string> {
+  if (server.skip) return server.skip;
+  const [a, b] = await migratedDatabase(server.cluster(), 2, 2);
+  const found = await a!.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
+  return found.rows.length > 0 ? [a!, b!] : 'the PostgreSQL server has no pgvector (the vector extension)';
+}
+
+describe("PostgreSQL's embedding queue beside a forget, on a server", () => {
+  it('a worker passes over a Brain being forgotten, so neither waits for the other', async (t) => {
+    const dbs = await serverDatabase();
+    if (typeof dbs === 'string') return t.skip(dbs);
+    const [forgetting, working] = dbs;
+    for (const uid of ['brn_gone', 'brn_kept']) await addBrain(forgetting, uid);
+    await insertRecord(forgetting, { brainUid: 'brn_gone', id: 'rec_g', text: 'going' });
+    await insertMemory(forgetting, 'brn_gone', 'mem_g', 'rec_g', 'it is going');
+    const kept = await insertRecord(forgetting, { brainUid: 'brn_kept', id: 'rec_k', text: 'staying' });
+    const worker = pgEmbeddingQueue(working, pgVectorIndex(working));
+    let locked!: () => void;
+    const brainLocked = new Promise<void>((r) => (locked = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    // As brain-repository.ts forgets a Brain: its row FOR UPDATE, then its Memories, then the row.
+    const forget = forgetting.transaction(async (tx) => {
+      await tx.query("SELECT 1 FROM brains WHERE uid = 'brn_gone' FOR UPDATE");
+      locked();
+      await released;
+      await tx.query("DELETE FROM memories WHERE brain_uid = 'brn_gone'");
+      await tx.query("DELETE FROM brains WHERE uid = 'brn_gone'");
+    });
+    await brainLocked;
+    const drained = worker.drain(model, embed, 100);
+    const waited = sleep(5_000).then(() => 'waited for the forget');
+    try {
+      assert.equal(await Promise.race([drained, waited]), 1, "only the other Brain's Record");
+    } finally {
+      release();
+    }
+    await forget;
+    const left = await working.query<{ brain_uid: string; owner_n: number }>(
+      'SELECT brain_uid, owner_n FROM embeddings ORDER BY brain_uid',
+    );
+    assert.deepEqual(left.rows, [{ brain_uid: 'brn_kept', owner_n: kept }]);
+    assert.equal((await working.query('SELECT 1 FROM embed_queue')).rows.length, 0);
+  });
+
+  it('a discard passes over the rows another transaction holds, and takes them at its next call', async (t) => {
+    if (server.skip) return t.skip(server.skip);
+    const [holding, discarding] = await migratedDatabase(server.cluster(), 2, 2);
+    await addBrain(holding!, 'brn_h');
+    await insertRecord(holding!, { brainUid: 'brn_h', id: 'rec_h1', text: 'held' });
+    await insertRecord(holding!, { brainUid: 'brn_h', id: 'rec_h2', text: 'free' });
+    const queue2 = pgEmbeddingQueue(discarding!, pgVectorIndex(discarding!));
+    let locked!: () => void;
+    const rowLocked = new Promise<void>((r) => (locked = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    // As a forget's cascade or a worker holds a row until it commits.
+    const hold = holding!.transaction(async (tx) => {
+      await tx.query(
+        "SELECT 1 FROM embed_queue WHERE owner_n = (SELECT n FROM records WHERE id = 'rec_h1') FOR UPDATE",
+      );
+      locked();
+      await released;
+    });
+    await rowLocked;
+    const waited = sleep(5_000).then(() => 'waited for the holder');
+    try {
+      assert.equal(await Promise.race([queue2.discard(), waited]), 1, 'the row no one holds');
+    } finally {
+      release();
+    }
+    await hold;
+    assert.equal(await queue2.discard(), 1, 'the row released since');
   });
 });

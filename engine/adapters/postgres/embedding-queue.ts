@@ -22,7 +22,8 @@ export interface PgEmbeddingQueue {
     limit: number,
   ): Promise<number>;
   /**
-   * Empties the queue without embedding: for a database where the semantic lane cannot run, or a
+   * Empties the queue without embedding (passing over rows a forget or a worker holds, taken at the next
+   * call): for a database where the semantic lane cannot run, or a
    * process without an embedder. What it took is then missing a vector, so the mark queueMissing
    * keeps goes too: the next process with a model queues what is missing again.
    */
@@ -141,10 +142,14 @@ export function pgEmbeddingQueue(client: PgClient, vectors: VectorIndex): PgEmbe
     async drain(model, embed, limit) {
       await vectors.ensureModel(model);
       return client.transaction(async (tx) => {
+        // The Brain's row is share-locked with the batch, and a Brain being forgotten (its row held FOR
+        // UPDATE) is passed over: the vectors' foreign key would otherwise wait for the forget while
+        // holding queue rows the forget's cascade deletes, a deadlock one of them lost after a second.
         const items = (
           await tx.query<Queued>(
-            `SELECT brain_uid, owner, owner_n FROM embed_queue
-             ORDER BY brain_uid, owner, owner_n LIMIT $1 FOR UPDATE SKIP LOCKED`,
+            `SELECT q.brain_uid, q.owner, q.owner_n FROM embed_queue q JOIN brains b ON b.uid = q.brain_uid
+             ORDER BY q.brain_uid, q.owner, q.owner_n LIMIT $1
+             FOR UPDATE OF q SKIP LOCKED FOR KEY SHARE OF b SKIP LOCKED`,
             [limit],
           )
         ).rows;
@@ -181,7 +186,12 @@ export function pgEmbeddingQueue(client: PgClient, vectors: VectorIndex): PgEmbe
 
     async discard() {
       return client.transaction(async (tx) => {
-        const gone = (await tx.query('DELETE FROM embed_queue')).rowCount;
+        // Rows a forget's cascade or a worker holds are theirs: waiting for them could close a cycle.
+        const gone = (
+          await tx.query(
+            'DELETE FROM embed_queue WHERE ctid = ANY (ARRAY(SELECT ctid FROM embed_queue FOR UPDATE SKIP LOCKED))',
+          )
+        ).rowCount;
         // Only when it took something: polled every few seconds, an empty queue writes nothing.
         if (gone > 0) await tx.query('DELETE FROM mnemo_meta WHERE key = $1', [queuedKey]);
         return gone;
