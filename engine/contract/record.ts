@@ -43,7 +43,10 @@ export const EventContent = z
     kind: z.literal('event'),
     title: statementShortText,
     starts_at: DateTime.optional(),
-    ends_at: DateTime.optional(),
+    ends_at: DateTime.optional().describe(
+      'Not earlier than starts_at (compared as instants; equal is an instant event): rememberRecord ' +
+        'refuses one earlier with `invalid_request_body`.',
+    ),
     participants: z.array(shortText).max(500).optional(),
     place: shortText.optional(),
   })
@@ -112,10 +115,28 @@ export type RecordSource = z.infer<typeof RecordSource>;
  */
 const pathlessNames = new Set(['.', '..']);
 
+/**
+ * An event that ends before it starts took place at no time: a client that swapped the two, or wrote
+ * an end in another zone without its offset's sign, is told so rather than storing an event that every
+ * time-window question then misplaces. Compared as instants, as since/until are. Checked on a write
+ * only (rememberRecord, an import, a tool): a Record is immutable, so one already held (written before
+ * this rule) is served and replicated as it is, and a hub takes it from a device (ReplicableContent).
+ */
+const eventEndsNotBeforeItStarts = {
+  check: (c: string | TypedContent) =>
+    typeof c === 'string' ||
+    c.kind !== 'event' ||
+    c.starts_at === undefined ||
+    c.ends_at === undefined ||
+    Date.parse(c.starts_at) <= Date.parse(c.ends_at),
+  params: { message: 'must not be earlier than starts_at', path: ['ends_at'] },
+};
+
 export const RecordCreate = z
   .strictObject({
     content: z
       .union([text, TypedContent])
+      .refine(eventEndsNotBeforeItStarts.check, eventEndsNotBeforeItStarts.params)
       .describe('A plain string is stored as a document and loses structure.'),
     source: RecordSource.refine((s) => s.name === undefined || !pathlessNames.has(s.name), {
       path: ['name'],

@@ -114,6 +114,27 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
     says: /: content\.value: must be a string, a number or a boolean, got null$/,
   },
   {
+    tool: 'remember',
+    args: {
+      content: {
+        kind: 'event',
+        title: 'Dentist',
+        starts_at: '2024-05-01T10:00:00Z',
+        ends_at: '2024-05-01T09:00:00Z',
+      },
+    },
+    http: () =>
+      v1('POST', '/records', {
+        content: {
+          kind: 'event',
+          title: 'Dentist',
+          starts_at: '2024-05-01T10:00:00Z',
+          ends_at: '2024-05-01T09:00:00Z',
+        },
+      }),
+    says: /^invalid_request_body \(400 invalid_request\): content\.ends_at: must not be earlier than starts_at$/,
+  },
+  {
     tool: 'list_memories',
     args: { limit: 0 },
     http: () => v1('GET', '/memories?limit=0'),

@@ -225,6 +225,34 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       assert.match(String(ctx.message), /^budget\.tokens: /);
     });
 
+    it('an event that ends before it starts is refused naming both fields; one that ends as it starts is kept', async () => {
+      const api = await brainWithKey(server);
+      const event = (starts_at: string, ends_at: string) => ({
+        content: { kind: 'event', title: 'Dentist', starts_at, ends_at },
+      });
+      const e = assertError(
+        await api.post('/brains/b/records', event('2024-05-01T10:00:00Z', '2024-05-01T09:00:00Z')),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.equal(e.message, 'content.ends_at: must not be earlier than starts_at');
+      // Instants, not strings: 11:30+02:00 is 09:30Z, before 10:00Z, though it sorts after it as text.
+      assertError(
+        await api.post('/brains/b/records', event('2024-05-01T10:00:00Z', '2024-05-01T11:30:00+02:00')),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      const listed = (await api.get<{ data: unknown[] }>('/brains/b/records')).body;
+      assert.equal(listed.data.length, 0, 'nothing was written');
+      // The same instant in two spellings, and an end alone, are events that can happen.
+      await remember(api, 'b', event('2024-05-01T10:00:00Z', '2024-05-01T12:00:00+02:00'));
+      await remember(api, 'b', {
+        content: { kind: 'event', title: 'Call', ends_at: '2024-05-01T09:00:00Z' },
+      });
+    });
+
     it("a fact's number a double would not keep exactly is refused naming the field; as a string it is kept", async () => {
       const api = await brainWithKey(server);
       const fact = (value: string) =>
