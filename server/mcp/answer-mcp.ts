@@ -1,10 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { newId } from '../../engine/index.ts';
 import { faultReport } from '../http/error-response.ts';
 import type { Engine } from '../../engine/types.ts';
 import { enginePort } from './memory-port.ts';
-import { createMcpServer } from './mcp-tools.ts';
+import { createMcpServer, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
 /**
@@ -16,20 +15,25 @@ export async function answerMcp(
   request: Request,
   engine: Engine,
   principal: Parameters<typeof enginePort>[1],
+  named: { requestId: string; docsUrlBase: string },
   log: (line: string) => void = () => {},
 ): Promise<Response> {
-  // A tool's fault is answered as a tool error, so the app's onError never sees it: logged here, as
-  // that handler logs one (faultReport), under an id of its own.
-  const server = createMcpServer(enginePort(engine, principal), (e) =>
-    log(faultReport(e, newId('req')) ?? String(e)),
-  );
+  // A tool's error names this request (its X-Request-Id) and docs_url as a /v1 error does. A tool's
+  // fault is answered as a tool error, so the app's onError never sees it: logged here, as that
+  // handler logs one (faultReport), under the request id the caller is told.
+  const call: ToolCallContext = {
+    requestId: () => named.requestId,
+    docsUrlBase: named.docsUrlBase,
+    onFault: (e, requestId) => log(faultReport(e, requestId) ?? String(e)),
+  };
+  const server = createMcpServer(enginePort(engine, principal), call);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   await server.connect(transport);
   const body = recordedBody(request);
-  guardToolCalls(transport, body.text);
+  guardToolCalls(transport, call, body.text);
   try {
     const res = await transport.handleRequest(body.request);
     if (res.status < 400) return res;

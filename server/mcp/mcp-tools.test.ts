@@ -82,10 +82,14 @@ async function v1(
   return `${e.code} (${res.status} ${errorCodes[e.code].type}): ${e.message}`;
 }
 
+/** A tool error's first line, `<code> (<status> <type>): <message>`; the second names the call. */
 async function toolText(client: Client, name: string, args?: Record<string, unknown>) {
   const r = await client.callTool({ name, ...(args ? { arguments: args } : {}) });
   assert.equal(r.isError, true, JSON.stringify(r.content));
-  return (r.content as { text: string }[])[0]!.text;
+  const [first, second, ...more] = (r.content as { text: string }[])[0]!.text.split('\n');
+  assert.match(second ?? '', /^request_id: req_\w+; docs_url: \S+\/errors\/[a-z_0-9]+$/);
+  assert.deepEqual(more, []);
+  return first!;
 }
 
 const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise<string>; says: RegExp }[] = [
@@ -256,6 +260,14 @@ test('valid arguments still reach the store', async () => {
     arguments: { content: { kind: 'fact', subject: 'Ana', predicate: 'dentist', value: 'Dr. Reis' } },
   });
   assert.equal(r.isError, undefined, JSON.stringify(r.content));
+});
+
+test("a tool's result is compact JSON, as /v1 sends it: indentation is tokens a model pays for", async () => {
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'list_records', arguments: { limit: 2 } });
+    const text = (r.content as { text: string }[])[0]!.text;
+    assert.equal(text, JSON.stringify(JSON.parse(text)));
+  }
 });
 
 test('list_memories takes contested as a model writes it (a JSON boolean) or as the URL does, and slot', async () => {
@@ -497,7 +509,7 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: note.record.id }),
-      /^http_403 \(403 permission\): record_id: rec_\w+ came from "obsidian", not from an agent/,
+      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not from an agent/,
     );
     assert.equal((await engine.getRecord(tenant, 'me', note.record.id)).id, note.record.id, 'still there');
   }

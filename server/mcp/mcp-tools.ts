@@ -19,7 +19,7 @@ import {
   type RecordCreate as RecordBody,
 } from '../../engine/contract/index.ts';
 import { contractVersion } from '../../engine/contract/version.ts';
-import { errorCodes, isErrorCode, type ErrorCode } from '../../engine/errors/codes.ts';
+import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
@@ -42,8 +42,13 @@ export const mcpToolNames = [
 /** The source of the Records agents remember (remember writes no other): the only ones a tool forgets. */
 const agentSource = 'mcp';
 
+/**
+ * A tool's answer, as compact JSON: a model pays for every token of it, and the two-space indentation
+ * of JSON.stringify(v, null, 2) added a third to a page of Memories (whitespace tokens on every line)
+ * and told the model nothing. JSON without spaces is what /v1 sends too.
+ */
 function ok(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
 /** One of Mnemo's errors: the engine's, or the server's through the client. */
@@ -51,28 +56,78 @@ const isToldError = (e: unknown): e is MnemoError | MnemoApiError =>
   isMnemoError(e) || e instanceof MnemoApiError;
 
 /**
- * Any failure, as a tool error the model can read: code, status and type first, then the message. A
- * Mnemo error (the engine's, or the server's through the client) says its own; anything else is a
- * fault, answered as /v1 answers one: `internal_error` with no word of its own (an exception's text can
- * hold a file path, a SQL statement or a database host) and handed to `onFault` to be logged with its
- * stack, as the /v1 app logs one; without it, a hosted /mcp fault reached no log at all.
+ * The same error in other words (a field renamed for the tool's caller, the message it stopped at): a
+ * /v1 error keeps its request id, docs_url and additive fields, so the call can still be found in the
+ * server's log.
  */
-export function toolError(e: unknown, onFault?: (e: unknown) => void): CallToolResult {
+function reworded(e: MnemoError | MnemoApiError, message: string): MnemoError | MnemoApiError {
+  return e instanceof MnemoApiError
+    ? new MnemoApiError(e.status, { ...e.body, message })
+    : new MnemoError(e.code, message, e.extra);
+}
+
+/** What a tool error names besides its code, as a /v1 error does: the call, and its code's page. */
+export interface ToolCallContext {
+  /** The id of the call: the /mcp request's (its X-Request-Id); the stdio bridge makes one per call. */
+  requestId: () => string;
+  /** `{docs_url_base}` for what this side refuses; an error of /v1 carries the server's own docs_url. */
+  docsUrlBase: string;
+  /**
+   * A failure that is not one of Mnemo's errors, to be logged with its stack under the request id the
+   * caller is told, as the /v1 app logs one.
+   */
+  onFault?: (e: unknown, requestId: string) => void;
+}
+
+/** For a server made without one (embedding, tests): an id per call, docs_url relative to the server. */
+const standaloneCall: ToolCallContext = { requestId: () => newId('req'), docsUrlBase: '/docs' };
+
+/**
+ * Any failure, as a tool error the model can read and a program can branch on. The text reads
+ * `<code> (<status> <type>): <message>` and, on a second line, `request_id: …; docs_url: …`;
+ * `structuredContent` is the spec's one error body, field for field what /v1 answers
+ * (`{type, code, message, request_id, docs_url, ...extra}`). An error of /v1 (the stdio bridge's)
+ * keeps /v1's request id and docs_url, so it names the call in the server's log. Anything else is a
+ * fault, answered as /v1 answers one: `internal_error` with no word of its own (an exception's text
+ * can hold a file path, a SQL statement or a database host), and handed to `onFault` to be logged
+ * with its stack under the request id the caller is told.
+ */
+export function toolError(e: unknown, call: ToolCallContext = standaloneCall): CallToolResult {
   const known = isToldError(e);
-  if (!known) onFault?.(e);
+  const own = known && e instanceof MnemoApiError ? e : null;
+  const requestId = own?.requestId ?? call.requestId();
+  if (!known) call.onFault?.(e, requestId);
   const { code, message } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
-  const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: 'internal' };
+  const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: own?.type ?? 'internal' };
+  const docsUrl =
+    typeof own?.body.docs_url === 'string'
+      ? own.body.docs_url
+      : `${call.docsUrlBase.replace(/\/$/, '')}/errors/${code}`;
+  const body: Record<string, unknown> = {
+    ...(own ? own.body : isMnemoError(e) ? e.extra : {}),
+    type: info.type,
+    code,
+    message,
+    request_id: requestId,
+    docs_url: docsUrl,
+  };
   return {
     isError: true,
-    content: [{ type: 'text', text: `${code} (${info.status} ${info.type}): ${message}` }],
+    content: [
+      {
+        type: 'text',
+        text: `${code} (${info.status} ${info.type}): ${message}\nrequest_id: ${requestId}; docs_url: ${docsUrl}`,
+      },
+    ],
+    structuredContent: body,
   };
 }
 
-const run = async (f: () => Promise<unknown>, onFault?: (e: unknown) => void): Promise<CallToolResult> => {
+const run = async (f: () => Promise<unknown>, call: ToolCallContext): Promise<CallToolResult> => {
   try {
     return ok(await f());
   } catch (e) {
-    return toolError(e, onFault);
+    return toolError(e, call);
   }
 };
 
@@ -95,11 +150,7 @@ interface McpTool {
   /** What its arguments must be. */
   readonly schema: z.ZodType;
   readonly definition: Tool;
-  call: (
-    port: MemoryPort,
-    args: Record<string, unknown>,
-    onFault?: (e: unknown) => void,
-  ) => Promise<CallToolResult>;
+  call: (port: MemoryPort, args: Record<string, unknown>, call: ToolCallContext) => Promise<CallToolResult>;
 }
 
 /**
@@ -129,10 +180,10 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
       };
       return definition;
     },
-    call: (port, args, onFault) =>
+    call: (port, args, call) =>
       run(
         () => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments')),
-        onFault,
+        call,
       ),
   };
 }
@@ -223,7 +274,7 @@ function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Pro
 function namingTheArgument(header: string, argument: string) {
   return (e: unknown): never => {
     if (isToldError(e) && e.message.startsWith(`${header}:`))
-      throw new MnemoError(e.code as ErrorCode, `${argument}:${e.message.slice(header.length + 1)}`);
+      throw reworded(e, `${argument}:${e.message.slice(header.length + 1)}`);
     throw e;
   };
 }
@@ -273,7 +324,7 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
             (a.idempotency_key
               ? ': send the call again with the same idempotency_key to write the rest'
               : '; without an idempotency_key, sending the call again writes them twice');
-      throw new MnemoError(e.code as ErrorCode, `messages[${n}]: ${errorMessage(e)}; ${before}`);
+      throw reworded(e, `messages[${n}]: ${errorMessage(e)}; ${before}`);
     }
   }
   return { thread, records: written, watermark };
@@ -518,9 +569,12 @@ const tools: McpTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async call(port, { record_id }) {
       const record = await port.getRecord(record_id);
+      // record_not_erasable (403 policy), as /v1 refuses an import's Record: a rule about which
+      // Records a caller may erase, not a credential that lacks something (permission, missing_scope)
+      // nor a refusal below the route layer (http_403, which the spec keeps for those).
       if (record.source.name !== agentSource)
         throw new MnemoError(
-          'http_403',
+          'record_not_erasable',
           `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
             '(source "mcp"): only the person forgets it, in the Mnemo app or through /v1',
         );
@@ -535,10 +589,11 @@ export const toolArguments = (name: unknown): z.ZodType | undefined =>
   typeof name === 'string' ? byName.get(name)?.schema : undefined;
 
 /**
- * An MCP server over one Brain. `onFault` gets each failure that is not one of Mnemo's errors (a bug,
- * a store's own exception), to be logged; the caller is told only `internal_error`.
+ * An MCP server over one Brain. `call` names each call in its errors; its `onFault` gets each failure
+ * that is not one of Mnemo's errors (a bug, a store's own exception), to be logged; the caller is told
+ * only `internal_error`.
  */
-export function createMcpServer(port: MemoryPort, onFault?: (e: unknown) => void): Server {
+export function createMcpServer(port: MemoryPort, call: ToolCallContext = standaloneCall): Server {
   const server = new Server(
     { name: 'mnemo', version: contractVersion },
     {
@@ -555,9 +610,9 @@ export function createMcpServer(port: MemoryPort, onFault?: (e: unknown) => void
     // A tool error, as McpServer answered one, but in the form of every other failure.
     if (!tool) {
       const names = tools.map((t) => JSON.stringify(t.name)).join(', ');
-      return toolError(new MnemoError('invalid_request_body', `name: must be one of ${names}`));
+      return toolError(new MnemoError('invalid_request_body', `name: must be one of ${names}`), call);
     }
-    return tool.call(port, request.params.arguments ?? {}, onFault);
+    return tool.call(port, request.params.arguments ?? {}, call);
   });
   return server;
 }

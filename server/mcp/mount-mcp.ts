@@ -76,6 +76,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
       c.req.raw,
       deps.engine,
       { ...principal, brain: principal.brain },
+      { requestId: c.get('requestId'), docsUrlBase: c.get('docsUrlBase')?.() ?? '' },
       deps.log,
     );
   });

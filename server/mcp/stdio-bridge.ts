@@ -1,14 +1,15 @@
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { newId, parseApiKey } from '../../engine/index.ts';
-import { faultReport } from '../http/error-response.ts';
+import { errorBodyFor, faultReport } from '../http/error-response.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { Slug } from '../../engine/contract/index.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createMnemoClient } from '../client/index.ts';
 import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { LineTransport } from './line-transport.ts';
 import { clientPort } from './memory-port.ts';
-import { createMcpServer } from './mcp-tools.ts';
+import { createMcpServer, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
 /** JSON-RPC error code (implementation-defined server range) carrying a Mnemo error. */
@@ -78,20 +79,40 @@ export function bridgeIdentity(
  * Answers every request with the refusal as a JSON-RPC error (so an MCP client sees why it cannot
  * connect) and keeps running until stdin closes.
  */
-function refuse(transport: LineTransport, refusal: Refusal): void {
+function refuse(transport: LineTransport, refusal: Refusal, docsUrlBase: string): void {
   const info = errorCodes[refusal.code];
   transport.onmessage = (m: JSONRPCMessage) => {
     if (!isJSONRPCRequest(m)) return;
+    // `data` is the spec's one error body (and the status), as a /v1 refusal would carry it.
+    const e = new MnemoError(refusal.code, refusal.message);
     void transport.send({
       jsonrpc: '2.0',
       id: m.id,
       error: {
         code: mnemoJsonRpcError,
         message: `${refusal.code}: ${refusal.message}`,
-        data: { status: info.status, type: info.type, code: refusal.code, message: refusal.message },
+        data: { status: info.status, ...errorBodyFor(e, newId('req'), docsUrlBase) },
       },
     });
   };
+}
+
+/**
+ * `{docs_url_base}` of the server the bridge reaches: its own `/docs` beside `/v1`, as `mnemo serve`
+ * serves it by default (MNEMO_URL `http://127.0.0.1:7821/v1` has its error pages at
+ * `http://127.0.0.1:7821/docs/errors/…`). An error of /v1 carries the server's own docs_url; this one
+ * names the pages of what the bridge refuses itself.
+ */
+export function bridgeDocsUrlBase(apiBase: string): string {
+  try {
+    const u = new URL(apiBase);
+    let path = u.pathname;
+    while (path.endsWith('/')) path = path.slice(0, -1);
+    if (path.endsWith('/v1')) path = path.slice(0, -'/v1'.length);
+    return `${u.origin}${path}/docs`;
+  } catch {
+    return '/docs';
+  }
 }
 
 /**
@@ -107,31 +128,36 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
       resolve();
     };
   });
+  const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
+  const docsUrlBase = bridgeDocsUrlBase(baseUrl);
   const identity = bridgeIdentity(o.env);
   if (!identity.ok) {
     o.log(`mnemo mcp: ${identity.refusal.code}: ${identity.refusal.message}`);
-    refuse(transport, identity.refusal);
+    refuse(transport, identity.refusal, docsUrlBase);
     await transport.start();
     return closed;
   }
-  const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
   // The server's root instead of its /v1 made every tool answer http_404, "The requested path does not
   // exist", and nothing said which setting was wrong: refused at connect, as a bad identity is.
   const urlProblem = o.urlProblem?.(baseUrl);
   if (urlProblem) {
     const refusal: Refusal = { code: 'mcp_identity_unconfigured', message: `MNEMO_URL: ${urlProblem}` };
     o.log(`mnemo mcp: ${refusal.code}: ${refusal.message}`);
-    refuse(transport, refusal);
+    refuse(transport, refusal, docsUrlBase);
     await transport.start();
     return closed;
   }
   const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
-  const server = createMcpServer(clientPort(client, identity.brain), (e) =>
-    o.log(`mnemo mcp: ${faultReport(e, newId('req')) ?? String(e)}`),
-  );
+  // What the bridge refuses itself names a call of its own; what /v1 refused keeps /v1's request id.
+  const call: ToolCallContext = {
+    requestId: () => newId('req'),
+    docsUrlBase,
+    onFault: (e, requestId) => o.log(`mnemo mcp: ${faultReport(e, requestId) ?? String(e)}`),
+  };
+  const server = createMcpServer(clientPort(client, identity.brain), call);
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
-  guardToolCalls(transport, () => transport.currentLine);
+  guardToolCalls(transport, call, () => transport.currentLine);
   o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
   return closed;
 }

@@ -62,7 +62,7 @@ test("a batch's text is read once for all its tool calls, not again for each", (
     onmessage: (m: JSONRPCMessage) => void delivered.push(m),
     send: (m: JSONRPCMessage) => Promise.resolve(void refused.push(m)),
   } as unknown as Transport;
-  guardToolCalls(transport, () => raw);
+  guardToolCalls(transport, undefined, () => raw);
   const parse = JSON.parse;
   let parses = 0;
   JSON.parse = ((...a: Parameters<typeof parse>) => (parses++, parse(...a))) as typeof JSON.parse;
@@ -89,7 +89,7 @@ function guarded(raw?: string) {
     onmessage: (m: JSONRPCMessage) => void delivered.push(m),
     send: (m: JSONRPCMessage) => Promise.resolve(void sent.push(m)),
   } as unknown as Transport;
-  guardToolCalls(transport, raw === undefined ? undefined : () => raw);
+  guardToolCalls(transport, undefined, raw === undefined ? undefined : () => raw);
   return { transport, delivered, sent };
 }
 

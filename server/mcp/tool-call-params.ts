@@ -9,7 +9,7 @@ import {
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { toolArguments, toolError } from './mcp-tools.ts';
+import { toolArguments, toolError, type ToolCallContext } from './mcp-tools.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -108,10 +108,15 @@ export function inexactArgumentProblem(
  * `invalid_request_body (400 invalid_request): <field>: …`. MCP (2025-11-25, SEP-1303) makes input
  * validation a tool execution error, so that the model sees it and can correct its call; hosts pass a
  * protocol error to the model as a bare failure, if at all. Call it after `server.connect(transport)`,
- * which sets the handler it wraps. `rawText`, when given, is the JSON text the message being delivered
- * came in, read for numbers a double would not keep.
+ * which sets the handler it wraps. `call` names the call in such an error, as the tools do. `rawText`,
+ * when given, is the JSON text the message being delivered came in, read for numbers a double would
+ * not keep.
  */
-export function guardToolCalls(transport: Transport, rawText?: () => string | undefined): void {
+export function guardToolCalls(
+  transport: Transport,
+  call?: ToolCallContext,
+  rawText?: () => string | undefined,
+): void {
   const deliver = transport.onmessage;
   if (!deliver) throw new Error('guardToolCalls: connect the server to the transport first');
   let last: ReadText | undefined;
@@ -132,7 +137,7 @@ export function guardToolCalls(transport: Transport, rawText?: () => string | un
         argumentValuesProblem((message.params as { arguments?: unknown }).arguments) ??
         (raw ? inexactArgumentProblem(raw, message, last) : null);
       if (problem) {
-        const result = toolError(new MnemoError('invalid_request_body', problem));
+        const result = toolError(new MnemoError('invalid_request_body', problem), call);
         void transport.send({ jsonrpc: '2.0', id: message.id, result });
         return;
       }

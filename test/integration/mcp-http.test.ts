@@ -10,6 +10,7 @@ import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { mountMcp } from '../../server/mcp/mount-mcp.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { maxJsonDepth } from '../../server/http/json-depth.ts';
+import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
@@ -46,11 +47,26 @@ async function connect(key: string): Promise<Client> {
 const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
   (r.content as { type: string; text: string }[])[0]!.text;
 
-/** The text of the tool error a raw JSON-RPC answer carries; fails when it carries none. */
-function toolErrorText(answer: Record<string, unknown>): string {
-  const result = answer.result as { isError?: boolean; content?: { text: string }[] } | undefined;
+/**
+ * The first line of the tool error a raw JSON-RPC answer carries (`<code> (<status> <type>): <message>`);
+ * fails when it carries none, or when its second line and structuredContent do not name the call as a
+ * /v1 error does: the request's X-Request-Id (`requestId`, when given) and its code's docs_url.
+ */
+function toolErrorText(answer: Record<string, unknown>, requestId?: string): string {
+  const result = answer.result as
+    | { isError?: boolean; content?: { text: string }[]; structuredContent?: Record<string, unknown> }
+    | undefined;
   assert.equal(result?.isError, true, JSON.stringify(answer).slice(0, 300));
-  return result!.content![0]!.text;
+  const [first, second] = result!.content![0]!.text.split('\n');
+  const body = result!.structuredContent!;
+  assert.equal(second, `request_id: ${String(body.request_id)}; docs_url: ${String(body.docs_url)}`);
+  assert.equal(body.docs_url, `${origin}/docs/errors/${String(body.code)}`);
+  if (requestId) assert.equal(body.request_id, requestId, 'the /mcp request the tool error answers');
+  assert.equal(
+    first,
+    `${String(body.code)} (${errorCodes[body.code as ErrorCode].status} ${String(body.type)}): ${String(body.message)}`,
+  );
+  return first!;
 }
 
 async function rawPost(
@@ -66,7 +82,11 @@ async function rawPost(
     },
     body,
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    requestId: res.headers.get('x-request-id') ?? '',
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
@@ -324,7 +344,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.error, undefined, JSON.stringify(res.body).slice(0, 300));
     assert.equal(
-      toolErrorText(res.body),
+      toolErrorText(res.body, res.requestId),
       `invalid_request_body (400 invalid_request): arguments: nests arrays and objects more than ${maxJsonDepth} levels deep`,
     );
   });
@@ -338,7 +358,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     );
     assert.equal(res.body.error, undefined, JSON.stringify(res.body));
     assert.match(
-      toolErrorText(res.body),
+      toolErrorText(res.body, res.requestId),
       /^invalid_request_body \(400 invalid_request\): content\.text: holds a lone surrogate/,
     );
     const records = await engine.listRecords({ project: 'acme', env: 'test' }, 'notes', { limit: 200 });
@@ -354,7 +374,7 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     const res = await rawPost({ authorization: `Bearer ${key}` }, call(13, fact('12345678901234567890')));
     assert.equal(res.body.error, undefined, JSON.stringify(res.body));
     assert.equal(
-      toolErrorText(res.body),
+      toolErrorText(res.body, res.requestId),
       'invalid_request_body (400 invalid_request): content.value: 12345678901234567890 would not be kept exactly: ' +
         'JSON numbers are read as IEEE 754 doubles, which hold it only as 12345678901234567000; ' +
         'send it as a string to keep every digit',
@@ -451,14 +471,20 @@ test("a tool's fault is internal_error without its own words, and is logged with
     );
     const r = await client.callTool({ name: 'get_context', arguments: { query: 'dentist' } });
     assert.equal(r.isError, true);
+    const [said, named] = textOf(r).split('\n');
     assert.equal(
-      textOf(r),
+      said,
       'internal_error (500 internal): An unhandled failure occurred; it was logged on the server.',
     );
+    const requestId = (r.structuredContent as { request_id: string }).request_id;
+    assert.equal(named, `request_id: ${requestId}; docs_url: ${served.origin}/docs/errors/internal_error`);
     assert.equal(logged.length, 1, logged.join('\n'));
-    assert.match(
-      logged[0]!,
-      /^internal_error req_\w+: Error: SQLITE_IOERR: disk I\/O error reading \/home\/ana/,
+    // Logged under the id the caller was told, so the one can be found from the other.
+    assert.ok(
+      logged[0]!.startsWith(
+        `internal_error ${requestId}: Error: SQLITE_IOERR: disk I/O error reading /home/ana`,
+      ),
+      logged[0],
     );
     assert.ok(logged[0]!.includes('\n    at '), 'with its stack');
     await client.close();

@@ -4,6 +4,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { ErrorBody } from '../../engine/contract/index.ts';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
@@ -109,49 +110,79 @@ describe('mnemo mcp (stdio bridge)', () => {
       MNEMO_URL: server.url,
     });
     await client.connect(transport);
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...mcpToolNames].sort());
+    // Closed however the test ends: a bridge left running keeps the test file from ending.
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), [...mcpToolNames].sort());
 
-    const wrote = JSON.parse(
-      textOf(
-        await client.callTool({
-          name: 'remember',
-          arguments: {
-            content: { kind: 'fact', subject: 'Sam', predicate: 'allergy', value: 'penicillin' },
-            occurred_at: '2024-02-01T10:00:00Z',
-          },
-        }),
-      ),
-    ) as { record: { id: string }; watermark: string };
-    assert.match(wrote.watermark, /^wm_/);
+      const wrote = JSON.parse(
+        textOf(
+          await client.callTool({
+            name: 'remember',
+            arguments: {
+              content: { kind: 'fact', subject: 'Sam', predicate: 'allergy', value: 'penicillin' },
+              occurred_at: '2024-02-01T10:00:00Z',
+            },
+          }),
+        ),
+      ) as { record: { id: string }; watermark: string };
+      assert.match(wrote.watermark, /^wm_/);
 
-    const ctx = JSON.parse(
-      textOf(
-        await client.callTool({
-          name: 'get_context',
-          arguments: { query: 'penicillin allergy', watermark: wrote.watermark },
-        }),
-      ),
-    ) as { object: string; status: string; text: string; citations: { record_id: string }[] };
-    assert.equal(ctx.object, 'context');
-    assert.equal(ctx.status, 'ready');
-    assert.match(ctx.text, /penicillin/);
-    assert.equal(ctx.citations[0]!.record_id, wrote.record.id);
+      const ctx = JSON.parse(
+        textOf(
+          await client.callTool({
+            name: 'get_context',
+            arguments: { query: 'penicillin allergy', watermark: wrote.watermark },
+          }),
+        ),
+      ) as { object: string; status: string; text: string; citations: { record_id: string }[] };
+      assert.equal(ctx.object, 'context');
+      assert.equal(ctx.status, 'ready');
+      assert.match(ctx.text, /penicillin/);
+      assert.equal(ctx.citations[0]!.record_id, wrote.record.id);
 
-    // The Record went through the server: visible over /v1 too.
-    const rec = await createMnemoClient({ baseUrl: server.url, apiKey: key }).getRecord(
-      'family',
-      wrote.record.id,
-    );
-    assert.equal(rec.source.name, 'mcp');
+      // The Record went through the server: visible over /v1 too.
+      const rec = await createMnemoClient({ baseUrl: server.url, apiKey: key }).getRecord(
+        'family',
+        wrote.record.id,
+      );
+      assert.equal(rec.source.name, 'mcp');
 
-    const bad = await client.callTool({
-      name: 'get_memory',
-      arguments: { memory_id: 'mem_0000000000000000000000000' },
-    });
-    assert.equal(bad.isError, true);
-    assert.match(textOf(bad), /^memory_not_found \(404 not_found\)/);
-    await client.close();
+      const bad = await client.callTool({
+        name: 'get_memory',
+        arguments: { memory_id: 'mem_0000000000000000000000000' },
+      });
+      assert.equal(bad.isError, true);
+      assert.match(textOf(bad), /^memory_not_found \(404 not_found\)/);
+
+      // A tool error carries what the /v1 error carries: structuredContent is its body, field for field,
+      // and the text's second line names the call. The request id is the /v1 request's own: the Trace a
+      // failed Context leaves (its trace_id, an additive field, comes along too) was made under it.
+      const refused = await client.callTool({
+        name: 'get_context',
+        arguments: { query: 'penicillin', watermark: 'wm_forged' },
+      });
+      const body = ErrorBody.parse(refused.structuredContent);
+      assert.equal(body.code, 'invalid_watermark');
+      assert.equal(body.docs_url, `${server.origin}/docs/errors/invalid_watermark`);
+      assert.equal(
+        textOf(refused).split('\n')[1],
+        `request_id: ${body.request_id}; docs_url: ${body.docs_url}`,
+      );
+      const trace = await fetch(`${server.url}/brains/family/traces/${String(body.trace_id)}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(((await trace.json()) as { request_id: string }).request_id, body.request_id);
+
+      // What the bridge refuses itself names a call of its own and the server's error pages.
+      const unread = await client.callTool({ name: 'get_memory', arguments: { memory_id: 'nope' } });
+      const own = ErrorBody.parse(unread.structuredContent);
+      assert.equal(own.code, 'invalid_request_body');
+      assert.match(own.request_id, /^req_\w+$/);
+      assert.equal(own.docs_url, `${server.origin}/docs/errors/invalid_request_body`);
+    } finally {
+      await client.close();
+    }
   });
 
   test('a Brain that does not exist is named as the MNEMO_BRAIN setting to fix, on every tool', async () => {
@@ -210,6 +241,10 @@ describe('mnemo mcp (stdio bridge)', () => {
           { status: (e.data as { status: number }).status, code: (e.data as { code: string }).code },
           { status: 401, code: 'mcp_identity_unconfigured' },
         );
+        // The spec's error body too, as /v1 would answer it: a request id, and where the code is explained.
+        const data = ErrorBody.parse(e.data);
+        assert.match(data.request_id, /^req_\w+$/);
+        assert.equal(data.docs_url, `${url.replace(/\/v1$/, '')}/docs/errors/mcp_identity_unconfigured`);
         assert.match(stderr(), /mcp_identity_unconfigured/, 'the reason is logged on stderr too');
       } finally {
         await transport.close();
