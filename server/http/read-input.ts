@@ -9,6 +9,7 @@ import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
+import { duplicateKeyMessage, firstDuplicateKey } from './duplicate-keys.ts';
 import { firstInexactNumber, inexactNumberMessage, takesAString } from './exact-numbers.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
 import {
@@ -180,6 +181,9 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   }
   // Before validation, which would overflow the stack on it (JSON.parse itself does not).
   if (nestedDeeperThan(parsed)) throw new MnemoError('invalid_request_body', tooDeepMessage('body'));
+  // Before validation, which sees only the value JSON.parse kept (the last).
+  const twice = firstDuplicateKey(raw);
+  if (twice) throw new MnemoError('invalid_request_body', duplicateKeyMessage(twice));
   const illFormed = spellsRefusedText(raw) ? illFormedTextProblem(parsed, 'body') : null;
   if (illFormed) throw new MnemoError('invalid_request_body', illFormed);
   if (op.id === 'rememberRecord') checkKind(engine, (parsed as Record<string, unknown>).content);

@@ -115,6 +115,17 @@ test('arguments whose values no tool may read are a tool error the model can rea
         `${'['.repeat(200)}${']'.repeat(200)}}}}`,
       /^invalid_request_body \(400 invalid_request\): arguments: nests arrays and objects more than 100 levels deep/,
     ],
+    // JSON.parse keeps the second: the tool would have run on a value its caller may not have meant.
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"forget_record","arguments":' +
+        '{"record_id":"rec_A","record_id":"rec_B"}}}',
+      /^invalid_request_body \(400 invalid_request\): record_id: must be given once/,
+    ],
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":' +
+        '{"content":{"kind":"message","text":"a","\\u0074ext":"b"}}}}',
+      /^invalid_request_body \(400 invalid_request\): content\.text: must be given once/,
+    ],
   ];
   for (const [raw, message] of cases) {
     const { transport, delivered, sent } = guarded(raw);
@@ -130,6 +141,15 @@ test('arguments whose values no tool may read are a tool error the model can rea
     assert.equal(answer.result?.isError, true);
     assert.match(answer.result!.content[0]!.text, message);
   }
+});
+
+test("a name given twice elsewhere in the JSON-RPC message is not the arguments' to refuse", () => {
+  const raw =
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_record","name":"get_record",' +
+    '"arguments":{"record_id":"rec_A"}}}';
+  const { transport, delivered } = guarded(raw);
+  transport.onmessage!(JSON.parse(raw) as JSONRPCMessage);
+  assert.equal(delivered.length, 1);
 });
 
 test('a tools/call with no tool name or arguments that are not an object stays a protocol error (-32602)', () => {

@@ -6,6 +6,7 @@ import {
   takesAString,
   type InexactNumber,
 } from '../http/exact-numbers.ts';
+import { duplicateKeyMessage, eachDuplicateKey } from '../http/duplicate-keys.ts';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -49,6 +50,8 @@ export function argumentValuesProblem(args: unknown): string | null {
 interface ReadText {
   raw: string;
   found: Map<number, InexactNumber>;
+  /** The first field name given twice in a request's arguments, by the request's index, from its top. */
+  twice: Map<number, (string | number)[]>;
   /** The batch parsed, once a request of it has to be found by its id. */
   batch?: unknown[];
 }
@@ -66,7 +69,48 @@ function readText(raw: string): ReadText {
       return true;
     },
   );
-  return { raw, found };
+  const twice = new Map<number, (string | number)[]>();
+  eachDuplicateKey(
+    raw,
+    (p) => !twice.has(at(p)) && own(p)[0] === 'params' && own(p)[1] === 'arguments',
+    (p) => {
+      twice.set(at(p), own(p).slice(2));
+      return true;
+    },
+  );
+  return { raw, found, twice };
+}
+
+/** What `read` holds of `request` (alone, or one of a batch, found by its id), or undefined. */
+function ofRequest<T>(
+  byIndex: Map<number, T>,
+  raw: string,
+  request: JSONRPCRequest,
+  read: ReadText,
+): T | undefined {
+  if (byIndex.size === 0) return undefined;
+  const alone = byIndex.get(-1);
+  if (alone !== undefined) return alone;
+  // Where in a batch the request is: a JSON-RPC id names one request of a batch (MCP).
+  read.batch ??= JSON.parse(raw) as unknown[];
+  const at = read.batch.flatMap((m, i) =>
+    isObject(m) && m.method === request.method && m.id === request.id ? [i] : [],
+  );
+  return at.map((i) => byIndex.get(i)).find((n) => n !== undefined);
+}
+
+/**
+ * A field name given twice in one object of a `tools/call`'s arguments, read from `raw` as
+ * `inexactArgumentProblem` reads numbers; null when there is none. JSON.parse kept the last of the two
+ * without a word, so the tool would have run on a value its caller may not have meant, as /v1 refuses.
+ */
+export function duplicateArgumentProblem(
+  raw: string,
+  request: JSONRPCRequest,
+  read: ReadText = readText(raw),
+): string | null {
+  const path = ofRequest(read.twice, raw, request, read);
+  return path ? duplicateKeyMessage(path) : null;
 }
 
 /**
@@ -81,16 +125,7 @@ export function inexactArgumentProblem(
   request: JSONRPCRequest,
   read: ReadText = readText(raw),
 ): string | null {
-  if (read.found.size === 0) return null;
-  let found = read.found.get(-1);
-  if (found === undefined) {
-    // Where in a batch the request is: a JSON-RPC id names one request of a batch (MCP).
-    read.batch ??= JSON.parse(raw) as unknown[];
-    const at = read.batch.flatMap((m, i) =>
-      isObject(m) && m.method === request.method && m.id === request.id ? [i] : [],
-    );
-    found = at.map((i) => read.found.get(i)).find((n) => n !== undefined);
-  }
+  const found = ofRequest(read.found, raw, request, read);
   if (!found) return null;
   const params = request.params as { name?: unknown; arguments?: unknown };
   // A field that takes text (a fact's value) is told to send the number as text; one that takes only
@@ -135,7 +170,9 @@ export function guardToolCalls(
       if (raw && last?.raw !== raw) last = readText(raw);
       const problem =
         argumentValuesProblem((message.params as { arguments?: unknown }).arguments) ??
-        (raw ? inexactArgumentProblem(raw, message, last) : null);
+        (raw
+          ? (duplicateArgumentProblem(raw, message, last) ?? inexactArgumentProblem(raw, message, last))
+          : null);
       if (problem) {
         const result = toolError(new MnemoError('invalid_request_body', problem), call);
         void transport.send({ jsonrpc: '2.0', id: message.id, result });

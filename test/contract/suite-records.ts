@@ -253,6 +253,39 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       });
     });
 
+    it('a field named twice in one object is refused naming it, however its name is spelled; nothing is written', async () => {
+      const api = await brainWithKey(server);
+      const cases: [string, string, string][] = [
+        ['/brains/b/records', '{"content":"I live in Porto.","content":"I live in Lisbon."}', 'content'],
+        [
+          '/brains/b/records',
+          '{"content":{"kind":"fact","subject":"Ana","predicate":"city","value":"Porto","value":"Lisbon"}}',
+          'content.value',
+        ],
+        // "\u0063ontent" is "content" once JSON.parse has read it.
+        ['/brains/b/records', '{"content":"x","\\u0063ontent":"y"}', 'content'],
+        ['/brains/b/objects', '{"type":"t","key":"k","value":[{"a":1},{"b":1,"b":2}]}', 'value[1].b'],
+        ['/brains/b/context', '{"query":"where","query":"who"}', 'query'],
+      ];
+      for (const [path, body, field] of cases) {
+        const e = assertError(await api.post(path, body), 400, 'invalid_request', 'invalid_request_body');
+        assert.equal(
+          e.message,
+          `${field}: must be given once (this object names it twice; JSON readers disagree on which to take)`,
+          body,
+        );
+      }
+      const listed = (await api.get<{ data: unknown[] }>('/brains/b/records')).body;
+      assert.equal(listed.data.length, 0, 'nothing was written');
+      assertError(await api.get('/brains/b/objects/t/k'), 404, 'not_found', 'object_not_found');
+      // One name in each of two objects, and a value that spells a name, are no repeats.
+      await remember(
+        api,
+        'b',
+        '{"content":{"kind":"document","text":"\\"text\\": again","title":"text"},"source":{"name":"text"}}',
+      );
+    });
+
     it("a fact's number a double would not keep exactly is refused naming the field; as a string it is kept", async () => {
       const api = await brainWithKey(server);
       const fact = (value: string) =>
