@@ -4,6 +4,12 @@ import { Memory } from './memory.ts';
 
 export const includeValues = ['memories', 'citations', 'unknowns', 'conflicts', 'explain'] as const;
 
+/**
+ * A name a filter holds (a source's, a subject's): an empty one matches no Record, so a client with an
+ * unset variable would get an empty answer as if filtered; long ones are kept on every Trace.
+ */
+const filterName = z.string().min(1, 'must not be empty').max(2_000, 'must be at most 2,000 characters');
+
 export const ContextRequest = z
   .strictObject({
     // Not trimmed: the Context echoes the query exactly as sent; blank is refused all the same.
@@ -30,9 +36,15 @@ export const ContextRequest = z
     schema: z.record(z.string(), z.unknown()).optional(),
     filter: z
       .strictObject({
-        subjects: z.array(z.string()).optional(),
-        owner: z.string().optional(),
-        sources: z.array(z.string()).optional(),
+        subjects: z.array(filterName).max(100, 'must hold at most 100 subjects').optional(),
+        owner: z.string().max(2_000, 'must be at most 2,000 characters').optional(),
+        // An empty list would filter every source out, and the Context would abstain with
+        // no_evidence, which reads as "the Brain knows nothing of it": leave it out for every source.
+        sources: z
+          .array(filterName)
+          .min(1, 'must hold at least one source name; leave filter.sources out for every source')
+          .max(100, 'must hold at most 100 source names')
+          .optional(),
         since: DateTime.optional().describe(
           'Evidence that occurred at or after this time. Later than `until`: `invalid_request_body`.',
         ),

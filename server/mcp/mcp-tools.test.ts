@@ -191,6 +191,12 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
   },
   {
     tool: 'get_context',
+    args: { query: 'dentist', filter: { sources: [] } },
+    http: () => v1('POST', '/context', { query: 'dentist', filter: { sources: [] } }),
+    says: /^invalid_request_body \(400 invalid_request\): filter\.sources: must hold at least one source name; /,
+  },
+  {
+    tool: 'get_context',
     args: { query: 'dentist', mode: 'slow' },
     http: () => v1('POST', '/context', { query: 'dentist', mode: 'slow' }),
     says: /^invalid_request_body \(400 invalid_request\): mode: must be one of "fast", "thorough"$/,

@@ -184,6 +184,30 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       }
     });
 
+    it('a filter that could hold no source is refused, not answered as if the Brain knew nothing', async () => {
+      const cases: [unknown, string][] = [
+        [
+          { sources: [] },
+          'filter.sources: must hold at least one source name; leave filter.sources out for every source',
+        ],
+        [{ sources: ['chat', ''] }, 'filter.sources[1]: must not be empty'],
+        [
+          { sources: Array.from({ length: 101 }, (_, i) => `s${i}`) },
+          'filter.sources: must hold at most 100 source names',
+        ],
+        [{ subjects: [''] }, 'filter.subjects[0]: must not be empty'],
+      ];
+      for (const [filter, message] of cases) {
+        const e = assertError(
+          await api.post('/brains/b/context', { query: 'Ana Porto', filter }),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.equal(e.message, message);
+      }
+    });
+
     it('include memories returns cited Memory atoms', async () => {
       const ctx = (await context(api, {
         query: 'Ana Porto sailing',
