@@ -13,6 +13,7 @@ import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
 import { useClient } from './client.ts';
+import { dropIfTouched, dropLastAsked } from './last-asked.ts';
 import {
   brainIsGone,
   conflictListKey,
@@ -148,6 +149,9 @@ export function applyDeltaToList(
 
 async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
   const all = await readDelta(client, brainId, since, {});
+  // Ask's last answer, which may show a Memory an agent just forgot or corrected.
+  if (all) dropIfTouched(brainId, all.changed, all.removed);
+  else dropLastAsked(brainId);
   if (!all) {
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;

@@ -1,8 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
-import { keepLastAsked, readLastAsked } from '../api/last-asked.ts';
+import { keepLastAsked, readLastAsked, subscribeLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
@@ -59,7 +59,12 @@ export function AskScreen({ brainId }: { brainId: string }) {
     },
     onSettled: () => qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
   });
-  const shown = ask.data ?? (ask.isIdle ? asked?.context : undefined);
+  // The answer kept for the Brain, or none once it was dropped: a Memory it gave was forgotten or
+  // corrected meanwhile, and its words must not stay on screen.
+  const kept = useSyncExternalStore(subscribeLastAsked, () => readLastAsked(brainId));
+  const fromKept = (ask.isSuccess && ask.data.status === 'ready') || (ask.isIdle && asked !== null);
+  const shown = fromKept ? kept?.context : ask.data;
+  const outdated = fromKept && kept === null;
   const [purposeError, setPurposeError] = useState<string | null>(null);
   // Asked with nothing but spaces: said, not silently ignored.
   const [blank, setBlank] = useState(false);
@@ -205,6 +210,12 @@ export function AskScreen({ brainId }: { brainId: string }) {
           <p className="notice">Still putting a thorough answer together. Ask again in a moment.</p>
         ) : null}
         {shown?.status === 'ready' ? <Answer brainId={brainId} c={shown} /> : null}
+        {outdated ? (
+          <p className="notice">
+            The answer is no longer shown: something it quoted was forgotten or corrected since. Ask again to
+            see what an agent would be told now.
+          </p>
+        ) : null}
       </div>
     </>
   );

@@ -405,6 +405,60 @@ test('an answer cut to nothing by a small size limit says so, not that nothing a
   assert.deepEqual(problems, []);
 });
 
+test('an answer on Ask goes once an agent forgets or corrects what it gave; other writes leave it', async () => {
+  await app().api.createBrain({ id: 'asked', name: 'Asked', self: { type: 'person', name: 'Ana' } });
+  const said = 'My ex Rui lives in Braga and his phone is 912 345 678.';
+  const rui = await app().api.rememberRecord('asked', {
+    content: { kind: 'message', speaker: 'Ana', text: said },
+  });
+  await app().api.rememberRecord('asked', {
+    content: { kind: 'message', speaker: 'Ana', text: 'Rui has a cat called Miso.' },
+  });
+  await derivationSettled(app(), 'asked');
+  const { page, problems } = await ui();
+  const ask = async (question: string) => {
+    await navigateInPlace(page, '/brains/asked/ask');
+    await page.getByLabel('Question').fill(question);
+    await page.getByRole('button', { name: 'Ask' }).click();
+  };
+  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const main = page.locator('main');
+  await ask('Where does Rui live?');
+  await answer.getByText('912 345 678').first().waitFor();
+
+  // A write that touches nothing the answer gave: it still says what it said when asked.
+  await app().api.rememberRecord('asked', {
+    content: { kind: 'message', speaker: 'Ana', text: 'I like figs.' },
+  });
+  await derivationSettled(app(), 'asked');
+  await passPolls(page);
+  assert.ok(await answer.getByText('912 345 678').first().isVisible());
+
+  // An agent forgets the Record it quotes: its words leave the screen, which says why, and are not
+  // back after a look at a cited Memory's page.
+  await app().api.forgetRecord('asked', rui.record.id);
+  const outdated = page.getByText('The answer is no longer shown');
+  await advanceUntil(page, () => outdated.isVisible());
+  assert.equal(await main.getByText('912 345 678').count(), 0);
+  await navigateInPlace(page, '/brains/asked/memories');
+  await page.getByRole('link', { name: 'Rui has a cat called Miso.' }).waitFor();
+  await navigateInPlace(page, '/brains/asked/ask');
+  await page.getByRole('heading', { level: 1, name: 'Ask' }).waitFor();
+  assert.equal(await main.getByText('912 345 678').count(), 0);
+  assert.equal(await answer.count(), 0);
+
+  // So does an agent's correction of a Memory it gave: the old value is not shown as told.
+  await ask('What pet does Rui have?');
+  await answer.getByText('called Miso').first().waitFor();
+  const miso = (await app().api.listMemories('asked', { q: 'Miso' })).data[0]!;
+  await app().api.rememberRecord('asked', {
+    content: { kind: 'correction', corrects: miso.id, statement: 'Rui has a dog called Miso.' },
+  });
+  await advanceUntil(page, () => outdated.isVisible());
+  assert.equal(await main.getByText('a cat called Miso').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 test('a value refused as not JSON is no longer said to be wrong once it is edited', async () => {
   await app().api.createBrain({ id: 'accept', name: 'Accept', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('accept', {
