@@ -8,6 +8,7 @@ import {
   useQueryClient,
   type InfiniteData,
   type QueryClient,
+  type QueryKey,
 } from '@tanstack/react-query';
 import type {
   BrainCreate,
@@ -16,6 +17,7 @@ import type {
   ImportRequest,
   ImportResult,
   KeyCreate,
+  MnemoRecord,
   ObjectAccept,
   RecordCreate,
   RecordPage,
@@ -94,9 +96,11 @@ export function useForgetRecord(brainId: string) {
     mutationFn: (recordId: string) => client.forgetRecord(brainId, recordId),
     onMutate: async (recordId) => {
       await qc.cancelQueries({ queryKey: keys.records(brainId) });
-      const previous = qc.getQueriesData<InfiniteData<RecordPage>>({ queryKey: keys.records(brainId) });
+      // The lists only: one Record's words (a Trace's, the Census's examples) share the prefix.
+      const previous = qc
+        .getQueriesData<InfiniteData<RecordPage> | MnemoRecord>({ queryKey: keys.records(brainId) })
+        .filter((e): e is [QueryKey, InfiniteData<RecordPage>] => e[1] !== undefined && 'pages' in e[1]);
       for (const [key, data] of previous) {
-        if (!data) continue;
         qc.setQueryData<InfiniteData<RecordPage>>(key, {
           ...data,
           pages: data.pages.map((p) => ({ ...p, data: p.data.filter((r) => r.id !== recordId) })),

@@ -459,6 +459,30 @@ test('an answer on Ask goes once an agent forgets or corrects what it gave; othe
   assert.deepEqual(problems, []);
 });
 
+test('a Record read by a Trace can still be forgotten on Records', async () => {
+  await app().api.createBrain({ id: 'traced', name: 'Traced', self: { type: 'person', name: 'Ana' } });
+  const said = 'My locker code at the sailing club is 4471.';
+  const { record } = await app().api.rememberRecord('traced', {
+    content: { kind: 'message', speaker: 'Ana', text: said },
+  });
+  await derivationSettled(app(), 'traced');
+  const { context } = await app().api.createContext('traced', { query: 'What is my locker code?' });
+  const { page, problems } = await ui();
+  // The Trace reads the Record's words into the cache the Records list shares its prefix with.
+  await navigateInPlace(page, `/brains/traced/traces/${context.id}`);
+  await page.getByText(said).first().waitFor();
+  await navigateInPlace(page, '/brains/traced/records');
+  await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/^Forgot the Record/)
+    .waitFor();
+  assert.equal(await page.getByRole('dialog').count(), 0);
+  await assert.rejects(app().api.getRecord('traced', record.id), { code: 'record_not_found' });
+  assert.deepEqual(problems, []);
+});
+
 test('a value refused as not JSON is no longer said to be wrong once it is edited', async () => {
   await app().api.createBrain({ id: 'accept', name: 'Accept', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('accept', {
