@@ -23,6 +23,7 @@ import { ConflictsScreen } from './screens/conflicts.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { MemoriesScreen } from './screens/memories.tsx';
 import { MemoryScreen } from './screens/memory.tsx';
+import { RecordScreen } from './screens/record.tsx';
 import { ObjectsScreen } from './screens/objects.tsx';
 import { ProfileScreen } from './screens/profile.tsx';
 import { SyncScreen } from './screens/sync.tsx';
@@ -202,9 +203,11 @@ function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
       ? route.tab
       : route.name === 'memory'
         ? 'memories'
-        : route.name === 'trace'
-          ? 'traces'
-          : null;
+        : route.name === 'record'
+          ? 'records'
+          : route.name === 'trace'
+            ? 'traces'
+            : null;
   return (
     <nav className="sidebar" aria-label={`Brain ${brainId}`}>
       <p className="sidebar-title">{brain.data?.name ?? brainId}</p>
@@ -255,6 +258,8 @@ function Screen({ route }: { route: Route }) {
       return <KeysScreen />;
     case 'memory':
       return <MemoryScreen key={route.memoryId} brainId={route.brainId} memoryId={route.memoryId} />;
+    case 'record':
+      return <RecordScreen key={route.recordId} brainId={route.brainId} recordId={route.recordId} />;
     case 'trace':
       return <TraceScreen brainId={route.brainId} traceId={route.traceId} />;
     case 'not-found':

@@ -25,6 +25,8 @@ export function pageTitle(route: Route): string {
         return `${brainTabs.find((t) => t.tab === route.tab)?.label ?? route.tab} · ${route.brainId}`;
       case 'memory':
         return `Memory · ${route.brainId}`;
+      case 'record':
+        return `Record · ${route.brainId}`;
       case 'trace':
         return `Trace · ${route.brainId}`;
       case 'not-found':

@@ -17,6 +17,7 @@ export type Route =
   | { name: 'keys' }
   | { name: 'brain'; brainId: string; tab: BrainTab }
   | { name: 'memory'; brainId: string; memoryId: string }
+  | { name: 'record'; brainId: string; recordId: string }
   | { name: 'trace'; brainId: string; traceId: string }
   | { name: 'not-found'; path: string };
 
@@ -37,6 +38,7 @@ export function parseRoute(pathname: string): Route {
   if (a !== 'brains' || !brainId || rest.length > 0) return { name: 'not-found', path: pathname };
   if (!tab) return { name: 'brain', brainId, tab: 'memories' };
   if (tab === 'memories' && id) return { name: 'memory', brainId, memoryId: id };
+  if (tab === 'records' && id) return { name: 'record', brainId, recordId: id };
   if (tab === 'traces' && id) return { name: 'trace', brainId, traceId: id };
   if (!id && (tabs as readonly string[]).includes(tab))
     return { name: 'brain', brainId, tab: tab as BrainTab };
@@ -50,5 +52,6 @@ export const paths = {
   keys: () => '/keys',
   brain: (brainId: string, tab: BrainTab = 'memories') => `/brains/${seg(brainId)}/${tab}`,
   memory: (brainId: string, memoryId: string) => `/brains/${seg(brainId)}/memories/${seg(memoryId)}`,
+  record: (brainId: string, recordId: string) => `/brains/${seg(brainId)}/records/${seg(recordId)}`,
   trace: (brainId: string, traceId: string) => `/brains/${seg(brainId)}/traces/${seg(traceId)}`,
 };

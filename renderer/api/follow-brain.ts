@@ -61,6 +61,7 @@ async function applyChanges(qc: QueryClient, client: MnemoClient, brainId: strin
     keys.sources(brainId),
     keys.objects(brainId),
     keys.brain(brainId),
+    [...keys.records(brainId), 'page'],
   ])
     void qc.invalidateQueries({ queryKey: key });
   void refreshHeads(qc, keys.records(brainId), (key) =>

@@ -18,6 +18,8 @@ export const keys = {
   memories: (brainId: string) => ['memories', brainId] as const,
   memory: (brainId: string, memoryId: string) => ['memories', brainId, 'detail', memoryId] as const,
   record: (brainId: string, recordId: string) => ['records', brainId, 'detail', recordId] as const,
+  /** A Record's own page: read again when the Brain changes (its Memories, or it forgotten). */
+  recordPage: (brainId: string, recordId: string) => ['records', brainId, 'page', recordId] as const,
   traces: (brainId: string) => ['traces', brainId] as const,
   trace: (brainId: string, traceId: string) => ['traces', brainId, traceId] as const,
   profile: (brainId: string) => ['profile', brainId] as const,
@@ -79,6 +81,14 @@ export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: st
   });
 
 /** One Record: it never changes (it can only be forgotten, which invalidates every read of Records). */
+/** A Record on its own page: unlike its words (`recordOptions`), its Memories and status change. */
+export const recordPageOptions = (client: MnemoClient, brainId: string, recordId: string) =>
+  queryOptions({
+    queryKey: keys.recordPage(brainId, recordId),
+    queryFn: ({ signal }) => client.getRecord(brainId, recordId, { signal }),
+    retry: false,
+  });
+
 export const recordOptions = (client: MnemoClient, brainId: string, recordId: string) =>
   queryOptions({
     queryKey: keys.record(brainId, recordId),

@@ -5,6 +5,7 @@ import { useClient } from '../api/client.ts';
 import { keepLastAsked, readLastAsked, subscribeLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
+import { RecordLink } from '../components/record-link.tsx';
 import { memoryDays } from '../all-day.ts';
 import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { costWords, localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
@@ -265,7 +266,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
                       the Memory<span className="visually-hidden">: {statementLabel(memory)}</span>
                     </Link>
                   ) : (
-                    <span className="mono muted small">{x.record_id}</span>
+                    <RecordLink brainId={brainId} id={x.record_id} className="mono muted small" />
                   )}
                 </li>
               );

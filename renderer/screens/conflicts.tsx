@@ -16,6 +16,7 @@ import {
 } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
@@ -234,7 +235,8 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
   if (!evidence) {
     return memory.citations.map((c, i) => (
       <blockquote key={i} className="quote">
-        <mark>{quoteLabel(c.quote, memory)}</mark> <span className="mono muted small">{c.record_id}</span>
+        <mark>{quoteLabel(c.quote, memory)}</mark>{' '}
+        <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
       </blockquote>
     ));
   }
@@ -244,7 +246,7 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
       <span className="meta small">
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
         <span>{evidenceWhen(e)}</span>
-        <span className="mono muted">{e.record_id}</span>
+        <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
       </span>
     </blockquote>
   ));

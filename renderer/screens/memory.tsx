@@ -10,6 +10,7 @@ import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel, versionLabel } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
+import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
@@ -247,7 +248,9 @@ function MemoryView({
                 <blockquote className="quote">
                   <mark>{quoteLabel(c.quote, m)}</mark>
                 </blockquote>
-                <p className="meta mono">{c.record_id}</p>
+                <p className="meta">
+                  <RecordLink brainId={brainId} id={c.record_id} className="mono" />
+                </p>
               </li>
             ))}
           </ul>
@@ -261,7 +264,7 @@ function MemoryView({
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>
-                  <span className="mono muted">{e.record_id}</span>
+                  <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
                 </p>
               </li>
             ))}

@@ -333,7 +333,7 @@ function AddNote({ brainId }: { brainId: string }) {
   );
 }
 
-function ForgetRecordDialog({
+export function ForgetRecordDialog({
   brainId,
   record,
   onClose,
@@ -369,10 +369,16 @@ function ForgetRecordDialog({
 
 /** When a Record happened, said when that is not when it was written; an all-day event's by its day. */
 function Happened({ record: r }: { record: MnemoRecord }) {
+  const at = happenedAt(r);
+  return at === null ? null : <span>happened {at}</span>;
+}
+
+/** When a Record happened, or null when that is when it was written. */
+export function happenedAt(r: MnemoRecord): string | null {
   const days = recordDays(r);
-  if (days) return <span>happened {formatAllDay(days)}</span>;
+  if (days) return formatAllDay(days);
   const at = formatDateTime(r.occurred_at);
-  return at !== formatDateTime(r.created_at) ? <span>happened {at}</span> : null;
+  return at !== formatDateTime(r.created_at) ? at : null;
 }
 
 /** How a correction from another side was applied here, as a person reads it. */
@@ -386,7 +392,7 @@ const outcomeLabels: Record<CorrectionOutcome['state'], string> = {
  * A correction, with the Memory it corrects linked and its reason shown. One that came from another side
  * names a Memory of that side: the link goes to the Memory it changed here, and what it did here is said.
  */
-function CorrectionLine({
+export function CorrectionLine({
   brainId,
   content,
   outcome,
@@ -421,7 +427,7 @@ function CorrectionLine({
 }
 
 /** The Memories a Record supports, each a link. */
-function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }) {
+export function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }) {
   if (ids.length === 0) return <span>no Memories</span>;
   if (ids.length === 1)
     return (

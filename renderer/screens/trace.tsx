@@ -7,6 +7,7 @@ import { useRecordWords } from '../api/record-words.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
+import { RecordLink } from '../components/record-link.tsx';
 import { costWords, formatDateTime, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -73,17 +74,19 @@ export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: st
           <ErrorNotice error={trace.error} />
         </>
       ) : (
-        <TraceView t={trace.data} words={words} want={want} />
+        <TraceView brainId={brainId} t={trace.data} words={words} want={want} />
       )}
     </>
   );
 }
 
 function TraceView({
+  brainId,
   t,
   words,
   want,
 }: {
+  brainId: string;
   t: Trace;
   words: Map<string, string>;
   want: (ids: readonly string[]) => void;
@@ -217,7 +220,8 @@ function TraceView({
           <ul className="list compact">
             {t.citations.map((c, i) => (
               <li key={i}>
-                <mark>{c.quote}</mark> <span className="mono muted small">{c.record_id}</span>
+                <mark>{c.quote}</mark>{' '}
+                <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
               </li>
             ))}
           </ul>

@@ -483,6 +483,55 @@ test('a Record read by a Trace can still be forgotten on Records', async () => {
   assert.deepEqual(problems, []);
 });
 
+test("a Memory's cited Record opens on a page of its own, which says when it is forgotten, here or by an agent", async () => {
+  await app().api.createBrain({ id: 'cited', name: 'Cited', self: { type: 'person', name: 'Ana' } });
+  const said = 'I moved to Porto in 2021 for the sailing club.';
+  const { record } = await app().api.rememberRecord('cited', {
+    content: { kind: 'message', speaker: 'Ana', text: said },
+    source: { name: 'chatgpt' },
+    occurred_at: '2023-05-01T12:00:00Z',
+  });
+  const other = await app().api.rememberRecord('cited', {
+    content: { kind: 'document', title: 'Packing list', text: 'Life jacket, sunscreen and spare rope.' },
+  });
+  await derivationSettled(app(), 'cited');
+  const memory = (await app().api.getRecord('cited', record.id)).memory_ids[0]!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/cited/memories/${memory}`);
+  await page.getByRole('link', { name: record.id }).click();
+  await page.getByRole('heading', { level: 1, name: `Ana: ${said}` }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/brains/cited/records/${record.id}`);
+  assert.equal(await page.title(), 'Record · cited — Mnemo');
+  const facts = await page.locator('dl.facts').innerText();
+  assert.match(facts, /Source\s+chatgpt/);
+  assert.match(facts, /Happened\s+May 1, 2023/);
+  await checkScreen(page, 'record-page');
+  // Back to what was worked out from it.
+  await page.locator('dl.facts').getByRole('link', { name: '1 Memory' }).click();
+  await page.getByRole('heading', { level: 1, name: said }).waitFor();
+  await page.goBack();
+
+  // Forgotten from its page: the page says so, and nothing of the Record is left but the receipt.
+  await page.getByRole('button', { name: 'Forget this Record' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
+  await page.getByRole('heading', { level: 1, name: 'This Record is not in this Brain' }).waitFor();
+  await page
+    .getByRole('status')
+    .getByText(/^Forgot the Record/)
+    .waitFor();
+  assert.equal(await page.locator('main dl.facts').count(), 0);
+
+  // Forgotten by an agent while its page is open: the page follows the Brain and says it is gone.
+  await navigateInPlace(page, `/brains/cited/records/${other.record.id}`);
+  await page.getByRole('heading', { level: 1, name: 'Packing list' }).waitFor();
+  await app().api.forgetRecord('cited', other.record.id);
+  await advanceUntil(page, () =>
+    page.getByRole('heading', { level: 1, name: 'This Record is not in this Brain' }).isVisible(),
+  );
+  assert.equal(await page.getByText('spare rope').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 test('a value refused as not JSON is no longer said to be wrong once it is edited', async () => {
   await app().api.createBrain({ id: 'accept', name: 'Accept', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('accept', {

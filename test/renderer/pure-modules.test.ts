@@ -27,6 +27,11 @@ test('routes parse and build round-trip, unknown paths are not-found', () => {
     brainId: 'b1',
     memoryId: 'mem_01',
   });
+  assert.deepEqual(parseRoute(paths.record('b1', 'rec_01')), {
+    name: 'record',
+    brainId: 'b1',
+    recordId: 'rec_01',
+  });
   assert.deepEqual(parseRoute(paths.trace('b1', 'ctx_9')), {
     name: 'trace',
     brainId: 'b1',
