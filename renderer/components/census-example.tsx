@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { memoryOptions, recordOptions } from '../api/queries.ts';
 import { oneLine } from '../format.ts';
-import { recordSummary } from '../record-text.ts';
+import { recordSummary, statementLabel } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -17,10 +17,14 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
   const memory = useQuery({ ...memoryOptions(client, brainId, id), enabled: isMemory, retry: false });
   const record = useQuery({ ...recordOptions(client, brainId, id), enabled: id.startsWith('rec_') });
   if (isMemory) {
-    const statement = memory.data?.statement;
+    // Said as everywhere else: "Your home city: Porto", not the stored "self home city: Porto".
     return (
       <Link to={paths.memory(brainId, id)} title={id}>
-        {statement === undefined ? <span className="mono">{id}</span> : `“${oneLine(statement)}”`}
+        {memory.data === undefined ? (
+          <span className="mono">{id}</span>
+        ) : (
+          `“${oneLine(statementLabel(memory.data))}”`
+        )}
       </Link>
     );
   }
