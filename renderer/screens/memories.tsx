@@ -123,6 +123,9 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
   );
 }
 
+/** "You" is how the screens name the Brain's own person (About "You · home_city"); the API says "self". */
+const asApiName = (name: string) => (name.trim().toLowerCase() === 'you' ? 'self' : name.trim());
+
 function MemorySearch({
   search,
   initial,
@@ -146,8 +149,8 @@ function MemorySearch({
     e.preventDefault();
     const p: MemoryListParams = { status };
     if (q.trim()) p.q = q.trim();
-    if (subject.trim()) p.subject = subject.trim();
-    if (owner.trim()) p.owner = owner.trim();
+    if (subject.trim()) p.subject = asApiName(subject);
+    if (owner.trim()) p.owner = asApiName(owner);
     onChange(p);
   };
   return (
@@ -178,7 +181,7 @@ function MemorySearch({
       </label>
       <label>
         Whose
-        <input value={owner} onChange={(e) => setOwner(e.target.value)} placeholder="self, or a name" />
+        <input value={owner} onChange={(e) => setOwner(e.target.value)} placeholder="you, or a name" />
       </label>
       <button type="submit">Search</button>
     </form>

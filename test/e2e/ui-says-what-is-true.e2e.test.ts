@@ -709,6 +709,28 @@ test('an empty Memories list under filters says so and clears them; an empty Bra
   assert.deepEqual(problems, []);
 });
 
+test('About and Whose find the Brain\'s own person by "You", as the list names them', async () => {
+  await app().api.createBrain({ id: 'yours', name: 'Yours', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('yours', {
+    content: { kind: 'fact', subject: 'self', predicate: 'home_city', value: 'Porto' },
+  });
+  await app().api.rememberRecord('yours', { content: { kind: 'document', text: 'Tide tables for June.' } });
+  await derivationSettled(app(), 'yours');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/yours/memories');
+  const table = page.getByRole('table');
+  await table.getByRole('cell', { name: 'You · home_city' }).waitFor();
+  for (const field of ['About', 'Whose']) {
+    await page.getByLabel(field).fill('You');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await table.getByRole('link', { name: 'Your home city: Porto' }).waitFor();
+    assert.equal(await table.getByText('Tide tables').count(), 0);
+    await navigateInPlace(page, '/brains/yours/memories');
+    await table.getByText('Tide tables for June.').waitFor();
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('Remember this with only spaces and Import with nothing chosen say why nothing happens', async () => {
   await app().api.createBrain({ id: 'why', name: 'Why' });
   const { page, problems } = await ui();
