@@ -28,7 +28,9 @@ export function RecordScreen({ brainId, recordId }: { brainId: string; recordId:
   if (record.data === undefined || errorHidesData(record))
     return (
       <>
-        <h1 tabIndex={-1}>{gone ? 'This Record is not in this Brain' : 'Record'}</h1>
+        <h1 tabIndex={-1}>
+          {forgotten ? 'Record forgotten' : gone ? 'This Record is not in this Brain' : 'Record'}
+        </h1>
         <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
         {gone ? (
           forgotten ? null : (

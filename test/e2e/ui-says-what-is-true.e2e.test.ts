@@ -514,7 +514,8 @@ test("a Memory's cited Record opens on a page of its own, which says when it is 
   // Forgotten from its page: the page says so, and nothing of the Record is left but the receipt.
   await page.getByRole('button', { name: 'Forget this Record' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
-  await page.getByRole('heading', { level: 1, name: 'This Record is not in this Brain' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Record forgotten' }).waitFor();
+  assert.equal(await focusedElement(page), 'H1 Record forgotten');
   await page
     .getByRole('status')
     .getByText(/^Forgot the Record/)
