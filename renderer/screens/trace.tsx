@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Trace } from '../../engine/contract/index.ts';
+import { isMnemoApiError } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { traceOptions } from '../api/queries.ts';
 import { useRecordWords } from '../api/record-words.ts';
@@ -69,10 +70,28 @@ export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: st
       {trace.isPending ? (
         <Loading what="this trace" />
       ) : trace.data === undefined || errorHidesData(trace) ? (
-        <>
-          <h1 tabIndex={-1}>Trace</h1>
-          <ErrorNotice error={trace.error} />
-        </>
+        isMnemoApiError(trace.error) && trace.error.code === 'trace_not_found' ? (
+          // Said in words: a trace the server no longer holds is the usual case, not a fault.
+          <>
+            <h1 tabIndex={-1}>This trace is no longer kept</h1>
+            <p className="lead">
+              Mnemo keeps only the traces of recent questions: older ones give way to newer ones, restarting
+              Mnemo may clear them, and forgetting a Record drops every trace that named it. Or the address is
+              mistyped.
+            </p>
+            <p className="error-meta">
+              Code <code>trace_not_found</code>
+            </p>
+            <p>
+              <Link to={paths.brain(brainId, 'ask')}>Ask the question again</Link> to see a fresh trace.
+            </p>
+          </>
+        ) : (
+          <>
+            <h1 tabIndex={-1}>Trace</h1>
+            <ErrorNotice error={trace.error} />
+          </>
+        )
       ) : (
         <TraceView brainId={brainId} t={trace.data} words={words} want={want} />
       )}

@@ -480,6 +480,10 @@ test('a Record read by a Trace can still be forgotten on Records', async () => {
     .waitFor();
   assert.equal(await page.getByRole('dialog').count(), 0);
   await assert.rejects(app().api.getRecord('traced', record.id), { code: 'record_not_found' });
+  // The forget dropped the trace that named it: back there, the page says so in words.
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: 'This trace is no longer kept' }).waitFor();
+  assert.equal(await page.getByText(said).count(), 0);
   assert.deepEqual(problems, []);
 });
 
