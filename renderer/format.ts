@@ -26,12 +26,13 @@ export function formatDate(iso: string | null | undefined, inUtc = false): strin
 }
 
 /**
- * When a Memory held, in the world: "since …", "… – …", "on …" within one day, or "never" for a
- * version closed where it began (a correction or withdrawal says it was never right). `inUtc` for a
- * Memory of an all-day event, whose start names a day (all-day.ts memoryDays).
+ * When a Memory held, in the world: "since …", "from …" for one starting later (not true yet, so not
+ * "since"), "… – …", "on …" within one day, or "never" for a version closed where it began (a
+ * correction or withdrawal says it was never right). `inUtc` for a Memory of an all-day event, whose
+ * start names a day (all-day.ts memoryDays).
  */
 export function validitySpan(from: string, to: string | null, inUtc = false): string {
-  if (to === null) return `since ${formatDate(from, inUtc)}`;
+  if (to === null) return `${Date.parse(from) > Date.now() ? 'from' : 'since'} ${formatDate(from, inUtc)}`;
   if (Date.parse(to) <= Date.parse(from)) return 'never';
   const [a, b] = [formatDate(from, inUtc), formatDate(to, inUtc)];
   return a === b ? `on ${a}` : `${a} – ${b}`;

@@ -117,6 +117,10 @@ test('validity reads as a person would say it: since, a span, one day, or never'
   assert.match(validitySpan(from, '2023-01-10T10:00:00Z'), /^on /, 'within one day, one date');
   assert.match(validitySpan(from, '2024-03-02T00:00:00Z'), / – /);
   assert.match(truthPhrase(from, null), /^true since /);
+  // A value starting later (a scheduled Memory) is not true "since" a day yet to come.
+  const later = new Date(Date.now() + 90 * 86_400_000).toISOString();
+  assert.match(validitySpan(later, null), /^from /);
+  assert.match(truthPhrase(later, null), /^true from /);
 });
 
 test("shows the Brain's own person as You where a message names them by the engine's word for them", () => {
