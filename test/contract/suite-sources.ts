@@ -138,7 +138,8 @@ export function sourceChecks(factory: ServerFactory): void {
       assert.equal(notes[0]!.erasable, false);
       const messages = await recordsOf(api, 'b', 'whatsapp');
       assert.equal(messages.length, 2);
-      const multi = messages.find((m) => m.content.kind === 'message' && m.content.speaker === 'Ana')!;
+      // Ana is the Brain's own person: without self_name an upload takes her for the user, as the CLI does.
+      const multi = messages.find((m) => m.content.kind === 'message' && m.content.speaker === 'self')!;
       assert.ok(multi.content.kind === 'message' && multi.content.text.endsWith('in the blue folder'));
       assert.equal(multi.occurred_at, '2024-01-12T09:16:00.000Z'); // Lisbon is UTC in winter
 
