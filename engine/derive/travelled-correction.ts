@@ -80,7 +80,7 @@ const keep = (uow: BrainUnitOfWork, r: Pick<RecordRow, 'id'>, o: Outcome): Promi
  */
 export async function applyTravelledCorrection(
   uow: BrainUnitOfWork,
-  r: Pick<RecordRow, 'id' | 'kind' | 'content' | 'text'>,
+  r: Pick<RecordRow, 'id' | 'kind' | 'content' | 'text' | 'occurred_at' | 'occurred_ms' | 'source_name'>,
   seq: number,
   now: string,
 ): Promise<void> {
@@ -93,7 +93,7 @@ export async function applyTravelledCorrection(
 
 async function correctHere(
   uow: BrainUnitOfWork,
-  r: Pick<RecordRow, 'id' | 'text'>,
+  r: Pick<RecordRow, 'id' | 'text' | 'occurred_at' | 'occurred_ms' | 'source_name'>,
   c: Partial<ReplicaCorrection> & Pick<ReplicaCorrection, 'target'>,
   seq: number,
   now: string,
@@ -117,14 +117,20 @@ async function correctHere(
     const absent = [...new Set(c.target.records)].filter((id) => !here.has(id));
     const gone = new Set(await uow.records.forgotten(absent));
     const missing = absent.filter((id) => !gone.has(id)).sort();
-    return missing.length > 0
-      ? notApplied(
-          `the Records it corrects are not in this Brain (${missing.length} of them): nothing was changed; it is applied once they arrive`,
-          missing,
-        )
-      : notApplied(
-          'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
-        );
+    if (missing.length > 0)
+      return notApplied(
+        `the Records it corrects are not in this Brain (${missing.length} of them): nothing was changed; it is applied once they arrive`,
+        missing,
+      );
+    // Every one forgotten here, none held in another form: where it was written, its statement outlived
+    // them (a correction's version rests on its correction Record), and there it is what the person
+    // says now. Forgotten after it was written, or before this side took it (a device away meanwhile,
+    // one paired later), it stands here as said, not dropped: only what it corrected went.
+    if (held.length === 0 && absent.length > 0 && c.statement !== undefined)
+      return stateForgotten(uow, r, c.statement, seq, now);
+    return notApplied(
+      'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
+    );
   }
   const m = await matchHere(uow, c.target, named, now);
   if (m === 'wait')
@@ -362,6 +368,41 @@ async function stateAsSaid(
       ? `${none}: its statement stands as Memory ${id} of its own`
       : `${none}: Memory ${id} says its statement already, and cites it`,
     unmatched: true,
+  };
+}
+
+/**
+ * The statement of a correction whose corrected Records were all forgotten here, as a Memory of its own
+ * citing it: owned as the rules own a correction's claims (claim-owner.ts; no Record of what it
+ * corrected is left to say whose it was), from the correction's world time. Nothing is left to match it
+ * again, so it is not `unmatched`.
+ */
+async function stateForgotten(
+  uow: BrainUnitOfWork,
+  r: Pick<RecordRow, 'id' | 'text' | 'occurred_at' | 'occurred_ms' | 'source_name'>,
+  statement: string,
+  seq: number,
+  now: string,
+): Promise<Outcome> {
+  const who = claimOwner(
+    { content: { kind: 'correction', corrects: '' }, sourceName: r.source_name },
+    await uow.self(),
+  );
+  const s = {
+    claim: { statement, ...who },
+    from: { occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+    citation: { recordId: r.id, quote: r.text },
+    cause: 'correction' as const,
+  };
+  const { id, made } = await admitStatement(uow.memories, uow.brainUid, s, seq, now);
+  const none = 'every Record it corrects was forgotten here';
+  return {
+    state: 'applied_by_fallback',
+    matched_by: 'stated',
+    memory_id: id,
+    reason: made
+      ? `${none}: its statement stands as Memory ${id} of its own`
+      : `${none}: Memory ${id} says its statement already, and cites it`,
   };
 }
 

@@ -7,6 +7,7 @@ import type {
   TypedContent,
 } from '../contract/index.ts';
 import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
+import { correctionTarget } from '../derive/travelled-correction.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { isErasable } from '../core/shared/erasable.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
@@ -135,6 +136,14 @@ async function appendRecord(
               ctx.deployment === 'hosted',
             )
           : null;
+      // What another side needs to find its own Memory of the same Records (travelled-correction.ts),
+      // kept as the correction is written: read at push time instead, it is lost when the Records the
+      // Memory rests on are forgotten before the next run, and the correction would stay home for ever.
+      // Only for one that may travel; shown without it (apiContent), as a pulled correction is.
+      const travels =
+        target && content.kind === 'correction' && visibility === 'shareable'
+          ? await correctionTarget(u, content.corrects)
+          : null;
       const seq = await u.sequence.next();
       const id = newId('rec');
       const now = nowIso(ctx);
@@ -145,7 +154,7 @@ async function appendRecord(
         brain_uid: uid,
         seq,
         kind: content.kind,
-        content: JSON.stringify(content),
+        content: JSON.stringify(travels ? { ...content, target: travels } : content),
         text,
         source_name: body.source?.name ?? null,
         external_id: body.source?.external_id ?? null,

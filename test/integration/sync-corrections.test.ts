@@ -8,6 +8,7 @@ import {
   convergeAna,
   hubAndTwoDevices,
   pairAnaOnBoth,
+  syncOk,
   writeTo,
   type HubAndDevices,
   type Node,
@@ -196,6 +197,44 @@ describe('a correction of a Memory on a synced Brain', () => {
     // The first went up now; the second, there already, is applied after it.
     for (const n of [a, h, b])
       assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays the violin'], n.name);
+  });
+
+  it('with the Record it corrected forgotten before the next run, still reaches every side', async () => {
+    const fiat = await write(a, fact('drives', 'a red Fiat'));
+    await a.server.engine.idle();
+    await converge();
+    const [said] = await saying(a, 'drives');
+    await write(a, {
+      content: { kind: 'correction', corrects: said!.id, statement: 'Ana Lima drives a blue Tesla' },
+    });
+    // Offline, say: the old Record goes before any run took the correction.
+    await a.client.forgetRecord('ana', fiat.id);
+    assert.deepEqual(await current(a, 'drives'), ['Ana Lima drives a blue Tesla']);
+    const before = await a.client.getSync('ana');
+    await converge();
+    assert.equal((await a.client.getSync('ana')).skipped, before.skipped, 'the correction was kept home');
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'drives'), ['Ana Lima drives a blue Tesla'], n.name);
+  });
+
+  it('reaches a device that was away while the Record it corrected was forgotten', async () => {
+    const horse = await write(a, fact('rides', 'a grey horse'));
+    await a.server.engine.idle();
+    await converge();
+    const [said] = await saying(a, 'rides');
+    const fix = await write(a, {
+      content: { kind: 'correction', corrects: said!.id, statement: 'Ana Lima rides a black horse' },
+    });
+    await syncOk(a, 'ana');
+    await a.client.forgetRecord('ana', horse.id);
+    await syncOk(a, 'ana');
+    // b pulls the correction and the removal in one page: what it corrected is gone by the time it is
+    // derived, and its statement stands as on a and the hub.
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'rides'), ['Ana Lima rides a black horse'], n.name);
+    const o = (await b.client.getRecord('ana', fix.id)).correction_outcome;
+    assert.equal(o?.matched_by, 'stated');
   });
 
   it('stays home when its Memory rests on a local_only Record, and counts as skipped', async () => {

@@ -24,7 +24,8 @@ function inFeedOrder(items: FeedItem[]): FeedItem[] {
 
 /**
  * A correction as the feed serves it: with its target (travelled-correction.ts), the one it came with
- * from another side, or, written on this side, one read now from the Memory it corrected, so that a
+ * from another side or was written with here, or, written here by an earlier version, one read now from
+ * the Memory it corrected, so that a
  * reader can find its own Memory of the same Records. One whose Memory is gone or rests on Records that
  * do not travel as they are is served without one, which a reader does not take.
  */

@@ -168,8 +168,10 @@ function replicaOf(r: RecordRow): RecordReplica {
 
 /**
  * A correction as it goes up, with its target (travelled-correction.ts), or null when it cannot travel:
- * not shareable, or its Memory gone or resting on Records that do not travel as they are. One that came
- * from a remote (pushed again after the pairing started over) has its target already.
+ * not shareable, or its Memory gone or resting on Records that do not travel as they are. One written
+ * here by this version keeps the target read as it was written (records.ts), and one that came from a
+ * remote (pushed again after the pairing started over) the one it came with; one written by an earlier
+ * version reads it now.
  */
 async function travellingCorrection(ctx: LocalCtx, b: BrainRow, r: RecordRow): Promise<RecordReplica | null> {
   if (r.visibility !== 'shareable') return null;
