@@ -87,6 +87,8 @@ export async function applyTravelledCorrection(
   const c = correctionOf(r);
   if (!c?.target) return;
   const [before] = await uow.corrections.of([r.id]);
+  // Derived again because a Record it names arrived after it (replicate.ts): its Memory may be here now.
+  if (before?.unmatched) return rematch(uow, r.id, now, { waitForRecords: true });
   if (before && before.state !== 'not_applied') return;
   await keep(uow, r, await correctHere(uow, r, { ...c, target: c.target }, seq, now));
 }
@@ -214,42 +216,60 @@ export async function rematchUnmatched(
   recordIds: readonly string[],
   now: string,
 ): Promise<void> {
+  for (const id of await uow.corrections.unmatched(recordIds)) await rematch(uow, id, now);
+}
+
+/**
+ * Matches unmatched correction `id` again (rematchUnmatched). `waitForRecords`: called by its own
+ * derive job, after a Record it names arrived (replicate.ts), which fails while one of them or their
+ * Memories is still to be derived, so the worker tries it again rather than the chance being lost.
+ */
+async function rematch(
+  uow: BrainUnitOfWork,
+  id: string,
+  now: string,
+  { waitForRecords = false }: { waitForRecords?: boolean } = {},
+): Promise<void> {
   const nowMs = Date.parse(now);
-  for (const id of await uow.corrections.unmatched(recordIds)) {
-    const [o] = await uow.corrections.of([id]);
-    const [r] = await uow.records.getMany([id]);
-    const c = r ? correctionOf(r) : null;
-    if (!r || !c?.target || !o?.unmatched) continue;
-    // What arrival did with one that matched nothing: a withdrawal was not applied; a statement stated.
-    const withdrawal = c.statement === undefined;
-    let own: MemoryVersionRow | null = null;
-    if (withdrawal) {
-      if (o.state !== 'not_applied') continue;
-    } else {
-      if (o.matched_by !== 'stated' || !o.memory_id) continue;
-      own = await uow.memories.get(o.memory_id);
-      if (!own || own.pending) continue;
-      // Its Memory of its own as stated: one version, no person's correction of it since.
-      if ((await uow.memories.lineage(own.lineage, { shareableOnly: false })).length !== 1) continue;
-    }
-    const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
-    if (named.length === 0) continue;
-    if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing)) continue;
-    const m = await matchHere(uow, c.target, named, now, own?.lineage);
-    if (m === 'wait' || !('memory' in m)) continue;
-    try {
-      await checkCorrection(uow.memories, m.memory.id, withdrawal, nowMs, false);
-    } catch (e) {
-      if (e instanceof MnemoError) continue;
-      throw e;
-    }
-    const seq = await uow.sequence.next();
-    if (own) await unstate(uow, own, r.id, seq);
-    const note = own
-      ? `, once its Records were derived again here, in place of Memory ${own.id} that stated it`
-      : ', once its Records were derived again here';
-    await keep(uow, r, await correct(uow, r, c, m.memory, m.by, seq, now, note));
+  const [o] = await uow.corrections.of([id]);
+  const [r] = await uow.records.getMany([id]);
+  const c = r ? correctionOf(r) : null;
+  if (!r || !c?.target || !o?.unmatched) return;
+  // What arrival did with one that matched nothing: a withdrawal was not applied; a statement stated.
+  const withdrawal = c.statement === undefined;
+  let own: MemoryVersionRow | null = null;
+  if (withdrawal) {
+    if (o.state !== 'not_applied') return;
+  } else {
+    if (o.matched_by !== 'stated' || !o.memory_id) return;
+    own = await uow.memories.get(o.memory_id);
+    if (!own || own.pending) return;
+    // Its Memory of its own as stated: one version, no person's correction of it since.
+    if ((await uow.memories.lineage(own.lineage, { shareableOnly: false })).length !== 1) return;
   }
+  const named = (await uow.records.getMany(c.target.records)).filter((x) => x.visibility === 'shareable');
+  if (named.length === 0) return;
+  if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing)) {
+    if (waitForRecords)
+      throw new Error('a correction from another side waits for the Records it names to be derived');
+    return;
+  }
+  const m = await matchHere(uow, c.target, named, now, own?.lineage);
+  if (m === 'wait' && waitForRecords)
+    throw new Error('a correction from another side waits for its Memory to be derived again');
+  if (m === 'wait' || !('memory' in m)) return;
+  try {
+    await checkCorrection(uow.memories, m.memory.id, withdrawal, nowMs, false);
+  } catch (e) {
+    if (e instanceof MnemoError) return;
+    throw e;
+  }
+  const seq = await uow.sequence.next();
+  if (own) await unstate(uow, own, r.id, seq);
+  const note = own
+    ? `, once its Records were derived again here, in place of Memory ${own.id} that stated it`
+    : ', once its Records were derived again here';
+  await keep(uow, r, await correct(uow, r, c, m.memory, m.by, seq, now, note));
 }
 
 /** Takes back what stating correction `recordId` did: its Memory of its own `own`, or its citation there. */

@@ -28,6 +28,8 @@ describe('a correction of a Memory on a synced Brain', () => {
     content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
   });
 
+  const outcomeOf = async (n: Node, id: string) => (await n.client.getRecord('ana', id)).correction_outcome;
+
   before(async () => {
     nodes = await hubAndTwoDevices();
     ({ h, a, b } = nodes);
@@ -235,6 +237,44 @@ describe('a correction of a Memory on a synced Brain', () => {
       assert.deepEqual(await current(n, 'rides'), ['Ana Lima rides a black horse'], n.name);
     const o = (await b.client.getRecord('ana', fix.id)).correction_outcome;
     assert.equal(o?.matched_by, 'stated');
+  });
+
+  it('withdraws the Memory a Record it names brings when that Record comes after it', async () => {
+    const chess = await write(a, {
+      content: { kind: 'message', speaker: 'Ana Lima', text: 'I play chess.' },
+    });
+    await a.server.engine.idle();
+    await converge();
+    // A withdrawal of a Memory that cites the chess Record and one still to come to this hub (as a
+    // Record a pull skipped reaches a device only when it reads the feed again after an upgrade).
+    const later = 'rec_01M8TC00000000000000000001';
+    const withdrawal = 'rec_01M8TC00000000000000000002';
+    const cats = { kind: 'message' as const, speaker: 'Ana Lima', text: 'I keep two cats.' };
+    await h.client.replicateRecords('ana', [
+      {
+        id: withdrawal,
+        content: {
+          kind: 'correction',
+          corrects: 'mem_01M8TC00000000000000000003',
+          target: { records: [chess.id, later].sort(), statement: 'I keep two cats.' },
+        },
+        visibility: 'shareable',
+        occurred_at: new Date().toISOString(),
+      },
+    ]);
+    await h.server.engine.idle();
+    await converge();
+    // Nothing of the chess Record says it: nothing withdrawn yet, anywhere.
+    for (const n of [a, h, b]) assert.equal((await outcomeOf(n, withdrawal))?.state, 'not_applied', n.name);
+    await h.client.replicateRecords('ana', [
+      { id: later, content: cats, visibility: 'shareable', occurred_at: new Date().toISOString() },
+    ]);
+    await h.server.engine.idle();
+    await converge();
+    for (const n of [a, h, b]) {
+      assert.deepEqual(await current(n, 'cats'), [], n.name);
+      assert.equal((await outcomeOf(n, withdrawal))?.state, 'applied', n.name);
+    }
   });
 
   it('stays home when its Memory rests on a local_only Record, and counts as skipped', async () => {

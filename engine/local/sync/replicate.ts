@@ -123,11 +123,17 @@ export async function replicateInto(
   }
   // A correction from another side that found none of the Records it names (travelled-correction.ts)
   // is derived again once one of them is here, after it: a correction of a correction's version may
-  // come before the correction it names did.
+  // come before the correction it names did. So is one that found some of them and no Memory of theirs
+  // to correct (unmatched): the Memory it corrected may rest on the one that came now.
   const written = data.flatMap((d) => (d.outcome === 'created' ? [d.id] : []));
-  if (seq !== null)
-    for (const id of await u.corrections.missing(written))
+  if (seq !== null) {
+    const waiting = new Set([
+      ...(await u.corrections.missing(written)),
+      ...(await u.corrections.unmatched(written)),
+    ]);
+    for (const id of [...waiting].sort())
       await u.jobs.enqueue({ job: 'derive', brainUid: u.brainUid, recordId: id, recordSeq: seq });
+  }
   return { data, seq, created };
 }
 
