@@ -11,6 +11,7 @@ import {
   anaCurrent,
   anaSaying,
   convergeAna,
+  editStore,
   hubAndTwoDevices,
   pairAnaOnBoth,
   writeTo,
@@ -341,5 +342,41 @@ describe('a withdrawal that withdrew nothing, once that side derives its Records
     await a.client.forgetRecord('ana', fix.id);
     await convergeAna(nodes);
     for (const n of [a, h, b]) assert.deepEqual(await anaCurrent(n, 'cats'), ['I keep two cats.'], n.name);
+  });
+});
+
+describe('a withdrawal left unapplied by a version before unmatched ones were marked', () => {
+  let nodes: HubAndDevices;
+  let a: Node;
+  let b: Node;
+
+  before(async () => {
+    nodes = await onOtherRulesUntilUpgraded();
+    ({ a, b } = nodes);
+  });
+  after(() => nodes.stop());
+
+  it('withdraws the Memory that says now what it withdrew, once the store is migrated', async () => {
+    const cats = await twoCatsEverywhere(nodes);
+    const fix = await writeTo(a, 'ana', { content: { kind: 'correction', corrects: cats.id } });
+    await convergeAna(nodes);
+    assert.equal((await outcome(b, fix.id))?.state, 'not_applied');
+    // Unmarked, as a version before the mark left it; b then upgraded, and derives as a does: its
+    // Memory says what was withdrawn, and the upgrade did not look at the withdrawal.
+    await b.stop();
+    editStore(nodes.root, 'b', (db) => db.prepare('UPDATE correction_outcomes SET unmatched = 0').run());
+    await b.restart({ deriver: undefined });
+    await b.server.engine.idle();
+    assert.deepEqual(await anaCurrent(b, 'cats'), ['I keep two cats.'], 'left as it was');
+
+    // The store is migrated (as from a version before this one): the withdrawal is matched again.
+    await b.stop();
+    editStore(nodes.root, 'b', (db) => db.pragma('user_version = 30'));
+    await b.restart();
+    await b.server.engine.idle();
+    assert.deepEqual(await anaCurrent(b, 'cats'), [], 'as on a');
+    const o = await outcome(b, fix.id);
+    assert.equal(o?.state, 'applied');
+    assert.equal(o?.matched_by, 'statement');
   });
 });

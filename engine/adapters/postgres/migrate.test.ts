@@ -307,7 +307,15 @@ describe('migrations on an embedded PostgreSQL', () => {
         [id, state, matchedBy],
       );
     }
-    assert.deepEqual((await migrate(db)).applied, [24]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 24),
+        )
+      ).applied,
+      [24],
+    );
     const marks = await db.query<{ record_id: string; unmatched: boolean }>(
       'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
     );
@@ -316,6 +324,51 @@ describe('migrations on an embedded PostgreSQL', () => {
       { record_id: 'rec_stated', unmatched: true },
       { record_id: 'rec_withdrawal', unmatched: false },
     ]);
+  });
+
+  it('25: a withdrawal not applied before is marked unmatched and derived again', async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 24),
+    );
+    await addBrain(db, 'brn_a');
+    const target = { records: ['rec_said'], statement: 'I keep two cats.' };
+    for (const [seq, id, state, content, missing] of [
+      [1, 'rec_withdrawal', 'not_applied', { kind: 'correction', corrects: 'mem_x', target }, null],
+      [2, 'rec_waiting', 'not_applied', { kind: 'correction', corrects: 'mem_x', target }, ['rec_said']],
+      [
+        3,
+        'rec_fix',
+        'not_applied',
+        { kind: 'correction', corrects: 'mem_x', statement: 'two dogs', target },
+        null,
+      ],
+      [4, 'rec_applied', 'applied', { kind: 'correction', corrects: 'mem_x', target }, null],
+    ] as const) {
+      await insertRecord(db, { brainUid: 'brn_a', id, text: '', seq, kind: 'correction', content });
+      await db.query(
+        `INSERT INTO correction_outcomes (brain_uid, record_id, state, reason, missing)
+         VALUES ('brn_a', $1, $2, 'why', $3)`,
+        [id, state, missing === null ? null : JSON.stringify(missing)],
+      );
+    }
+    assert.deepEqual((await migrate(db)).applied, [25]);
+    const marks = await db.query<{ record_id: string; unmatched: boolean }>(
+      'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
+    );
+    // Only the withdrawal that matched nothing: one waiting for Records, a statement, one applied are not.
+    assert.deepEqual(
+      marks.rows.filter((r) => r.unmatched).map((r) => r.record_id),
+      ['rec_withdrawal'],
+    );
+    const jobs = await db.query<{ record_id: string }>(
+      "SELECT record_id FROM derive_jobs WHERE brain_uid = 'brn_a' AND job = 'derive'",
+    );
+    assert.deepEqual(
+      jobs.rows.map((r) => r.record_id),
+      ['rec_withdrawal'],
+    );
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

@@ -22,6 +22,7 @@ import { memoryFeedOrder } from './021-memory-feed-order.ts';
 import { correctionOutcomes } from './022-correction-outcomes.ts';
 import { statementKeys } from './023-statement-keys.ts';
 import { unmatchedCorrections } from './024-unmatched-corrections.ts';
+import { unmatchedWithdrawals } from './025-unmatched-withdrawals.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -60,6 +61,7 @@ export const migrations: readonly PgMigration[] = [
   correctionOutcomes,
   statementKeys,
   unmatchedCorrections,
+  unmatchedWithdrawals,
 ];
 
 /**

@@ -28,6 +28,7 @@ import { reofferedCorrections } from './027-reoffered-corrections.ts';
 import { pullRereads } from './028-pull-rereads.ts';
 import { statementKeys } from './029-statement-keys.ts';
 import { unmatchedCorrections } from './030-unmatched-corrections.ts';
+import { unmatchedWithdrawals } from './031-unmatched-withdrawals.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   pullRereads,
   statementKeys,
   unmatchedCorrections,
+  unmatchedWithdrawals,
 ];
