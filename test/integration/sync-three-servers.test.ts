@@ -174,6 +174,18 @@ describe('two devices and a hosted Mnemo, each its own server and data dir', () 
     for (const r of imported) assert.ok(!left.includes(r.id), 'B forgot the removed import');
   });
 
+  it('counts what a second Brain of the device cannot take from the hub Brain the first syncs with', async () => {
+    // A Record id is unique across the device's store: those the first Brain holds are not written to
+    // the second, which must not be told all went well while it received none of them.
+    await a.client.createBrain({ id: 'ana-too', self: { type: 'person', name: 'Ana Lima' } });
+    await a.client.pairSync('ana-too', { remote: proxy.url, remote_brain: 'shared', remote_key: h.key });
+    const s = await syncOk(a, 'ana-too');
+    const held = await allRecords(h.client, 'shared');
+    assert.ok(s.skipped > 0);
+    assert.equal(s.pulled + s.skipped, held.length, 'each of the hub Brain is pulled or counted');
+    await a.client.unpairSync('ana-too');
+  });
+
   it('never lets a local_only or unredacted redacted_summary canary reach the hosted server', async () => {
     assert.ok(proxy.bodies.length > 5);
     for (const body of proxy.bodies) {

@@ -441,8 +441,12 @@ export async function applyPulled(
     }
     // Marked pulled as each is written, so it is never pushed back.
     const markPulled = (id: string) => rows.markPulled(id);
-    const created =
-      replicas.length > 0 ? (await replicateInto(u, replicas, nowIso(ctx), markPulled)).created : 0;
+    const written = replicas.length > 0 ? await replicateInto(u, replicas, nowIso(ctx), markPulled) : null;
+    const created = written?.created ?? 0;
+    // Not written, and not here: an id this store holds in another Brain (a Record id is unique across a
+    // SQLite store: two Brains of this device paired with one hub Brain). Counted, so that the status
+    // does not say all went well while the Brain received nothing.
+    refused += written?.data.filter((d) => d.outcome === 'conflict').length ?? 0;
     if (o.reread) {
       // Read again for what was skipped: its removals were applied when the pull read them, and what it
       // skips again was counted then. Each Record written now is one skipped then (any other is here).
