@@ -162,7 +162,8 @@ export interface DeviceSyncStore {
   /**
    * Sends the run's pairing back to the start of the push and the pull (its remote Brain is not the one
    * it synced with), the Records pulled so far to be pushed as any other (the remote Brain holds none
-   * of them, and the device they came from may sync no more); false when the pairing is no longer
+   * of them, and the device they came from may sync no more), and the tombstones from the first again,
+   * those learnt from the old Brain with them; false when the pairing is no longer
    * `pairingId`.
    */
   restart(brainUid: string, pairingId: string): Promise<boolean>;

@@ -161,6 +161,49 @@ describe('a hub Brain made again after the device that wrote its Records stopped
   });
 });
 
+describe('a hub Brain made again before another device learnt of a forget', () => {
+  const { root, remove } = tempRoot();
+  let hub: Node;
+  let a: Node;
+  let b: Node;
+  before(async () => {
+    [hub, a, b] = await Promise.all([
+      startNode(root, 'hub', { deployment: 'hosted' }),
+      startNode(root, 'a'),
+      startNode(root, 'b'),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([hub, a, b].map((n) => n.stop().catch(() => {})));
+    remove();
+  });
+  const ids = async (n: Node) => (await allRecords(n.client, 'ana')).map((r) => r.id).sort();
+  const run = async (n: Node) => assert.equal((await n.client.runSync('ana')).last_error, null, n.name);
+
+  it('does not bring the forgotten Record back: the forget is sent to the new Brain too', async () => {
+    for (const n of [a, b]) await n.client.createBrain({ id: 'ana' });
+    const kept = await a.client.rememberRecord('ana', { content: 'The ferry leaves at seven.' });
+    const gone = await a.client.rememberRecord('ana', { content: 'My old door code is 4471.' });
+    for (const n of [a, b]) {
+      await n.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
+      await run(n);
+    }
+    assert.equal((await ids(b)).length, 2);
+
+    // Forgotten on a, and sent; b has not run since. Then the hub's Brain is forgotten, and b's next
+    // run makes it again, pushing what b holds: the Record a forgot among it.
+    await a.client.forgetRecord('ana', gone.record.id);
+    await run(a);
+    await hub.client.forgetBrain('ana');
+    await run(b);
+    await run(a);
+    await run(b);
+    for (const n of [hub, a, b]) assert.deepEqual(await ids(n), [kept.record.id], n.name);
+    await run(b);
+    assert.deepEqual(await ids(hub), [kept.record.id], 'and it stays gone');
+  });
+});
+
 describe('a forgotten import on a paired device', () => {
   const { root, remove } = tempRoot();
   let hub: Node;

@@ -275,14 +275,26 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     restart: (brainUid, pairingId) =>
       between(() =>
         store.tx(() => {
+          // The tombstones go again too: the new Brain never held their Records, but a device that has
+          // not learnt of a forget yet would make them again there, and the feed bring them back to
+          // every side. So do the removals learnt from the old Brain (pulled_by): the new one knows
+          // none of them.
           const kept =
             store.run(
               `UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL, pull_skipped_from = NULL,
-                 pull_skipped_under = NULL, reread_watermark = NULL WHERE brain_uid = ? AND pairing_id = ?`,
+                 pull_skipped_under = NULL, reread_watermark = NULL, tombstone_seq = 0, tombstone_after = NULL
+               WHERE brain_uid = ? AND pairing_id = ?`,
               brainUid,
               pairingId,
             ).changes > 0;
-          if (kept) pushPulled(brainUid);
+          if (kept) {
+            pushPulled(brainUid);
+            store.run(
+              'UPDATE record_tombstones SET pulled_by = NULL WHERE brain_uid = ? AND pulled_by = ?',
+              brainUid,
+              pairingId,
+            );
+          }
           return kept;
         }),
       ),

@@ -355,8 +355,10 @@ export async function markTombstonesSent(
 /**
  * The run's pairing pushes and pulls from the start again: its remote Brain no longer knows the pull's
  * watermark (it was deleted and made again, or is another Brain of that id), so what was pushed to it
- * is not there either. Tombstones are not sent again: they name Records the new Brain never held. What
- * the pull skipped of the old Brain's feed is forgotten (no re-read of it), as the new one is read whole.
+ * is not there either. Its tombstones are sent again, the removals it learnt from the old Brain with
+ * them: the new Brain never held their Records, but a device that has not learnt of a forget yet pushes
+ * the forgotten Record to it when it starts over, and the feed would bring it back everywhere. What the
+ * pull skipped of the old Brain's feed is forgotten (no re-read of it), as the new one is read whole.
  */
 export async function restartPairing(ctx: LocalCtx, b: BrainRow, pairingId: string): Promise<void> {
   if (!(await ctx.device.restart(b.uid, pairingId))) throw runEnded(b);
