@@ -133,6 +133,18 @@ export interface Engine {
    * Cascades as forgetRecord does for each; source_not_found when no Record carries the name (additive).
    */
   forgetSource(t: Tenant, brainId: string, sourceName: string): Promise<DeletionReceipt>;
+  /**
+   * Forgets every Record of one source.name whose external id is one of EXTERNALIDS (each revision of
+   * those items), in one transaction, with forgetRecord's cascade: what an import asked to forget the
+   * items missing from its files removes (additive). Ids no Record carries are passed over; none found
+   * is a receipt of nothing, so a repeat is harmless.
+   */
+  forgetSourceItems(
+    t: Tenant,
+    brainId: string,
+    sourceName: string,
+    externalIds: readonly string[],
+  ): Promise<DeletionReceipt>;
 
   listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
   getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;

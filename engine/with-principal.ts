@@ -129,6 +129,8 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
     forgetRecord: async (b, id) => engine.forgetRecord(t, check('forgetRecord', b), id),
     listSources: async (b) => engine.listSources(t, check('listSources', b)),
     forgetSource: async (b, name) => engine.forgetSource(t, check('forgetSource', b), name),
+    forgetSourceItems: async (b, name, ids) =>
+      engine.forgetSourceItems(t, check('forgetSourceItems', b), name, ids),
 
     listMemories: async (b, q) => engine.listMemories(t, check('listMemories', b), q),
     getMemory: async (b, id) => engine.getMemory(t, check('getMemory', b), id),

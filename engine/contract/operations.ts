@@ -7,7 +7,7 @@ import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
 import { MemoryDetail, MemoryListQuery, MemoryPage } from './memory.ts';
 import { Census, Profile, ProfileQuery } from './profile.ts';
 import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
-import { ImportProgress, ImportRequest, ImportResult, SourceList } from './source.ts';
+import { ImportProgress, ImportRequest, ImportResult, SourceItemsForget, SourceList } from './source.ts';
 import { ErrorBody } from './error.ts';
 import {
   ReplicateRequest,
@@ -198,6 +198,26 @@ export const operations: Operation[] = [
     scope: 'records:write',
     responseHeaders: ['Brain-Watermark'],
     success: [{ status: 200, schema: DeletionReceipt, description: forgetReceipt('source_not_found') }],
+    additive: true,
+  },
+  {
+    id: 'forgetSourceItems',
+    method: 'POST',
+    path: '/brains/{brain_id}/sources/{source_name}/forget',
+    summary:
+      "Forget the items of one source.name named by external id, every revision of each (an import's items gone from its files); cascades as forgetRecord (additive).",
+    scope: 'records:write',
+    body: SourceItemsForget,
+    responseHeaders: ['Brain-Watermark'],
+    success: [
+      {
+        status: 200,
+        schema: DeletionReceipt,
+        description:
+          'Receipt: the deletion has committed and is final; `deleted.records` counts every revision forgotten, and an external id no Record carries is passed over (0 when none is), so the same call again answers 200 with nothing deleted. ' +
+          "On the local engine the erased bytes also leave SQLite's write-ahead log before this answer, as for forgetSource.",
+      },
+    ],
     additive: true,
   },
   {

@@ -22,6 +22,23 @@ export const SourceList = z
   .meta({ id: 'SourceList' });
 export type SourceList = z.infer<typeof SourceList>;
 
+/**
+ * forgetSourceItems (additive): the items of one import, by external id, whose every Record goes (each
+ * revision of an item carries its id): what an import with forget_missing finds gone from the files.
+ */
+export const SourceItemsForget = z
+  .strictObject({
+    external_ids: z
+      .array(z.string().min(1, 'must not be empty').max(2000, 'must be at most 2,000 characters'))
+      .min(1, 'must hold at least one external id')
+      .max(1000, 'must hold at most 1,000 external ids')
+      .describe(
+        'External ids of Records of this source.name. Every Record carrying one goes, each revision of the item; an id no Record carries is passed over.',
+      ),
+  })
+  .meta({ id: 'SourceItemsForget' });
+export type SourceItemsForget = z.infer<typeof SourceItemsForget>;
+
 /** The formats an import reads (the same as `mnemo import --format`). */
 export const ImportFormat = z
   .enum(['markdown', 'obsidian', 'chatgpt', 'claude', 'mbox', 'whatsapp', 'slack', 'ics', 'vcf'])
@@ -89,6 +106,12 @@ export const ImportRequest = z
     recurrence_until: DateTime.optional().describe(
       'Recurring calendar events are expanded up to this instant. Absent: one year after the import.',
     ),
+    forget_missing: z
+      .boolean()
+      .optional()
+      .describe(
+        "Also forget what the files no longer hold, once every item was read and written (as `mnemo import --forget-missing`): the Brain's notes under each chosen file or folder (a vault inside one whole) that no note there is named as now, each with every revision and what rested only on it (permanent). Calendar events and contact cards are not forgotten (their identity is their UID, not their file), nor chats and mail; `forget_notes` counts those missing. Nothing is forgotten when anything could not be read or written, when nothing could be imported, or, for a folder, when none of the notes the Brain holds under it is there now. Absent: false.",
+      ),
   })
   .refine(
     (b) =>
@@ -153,6 +176,25 @@ export const ImportResult = z
       .describe(
         'Plain notes written under the name the Brain already had for them, chosen another way (a folder above, `mnemo import`): each replaced, or repeated, the note stored under that name. Absent when there were none.',
       ),
+    forgotten: z
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'With forget_missing: items the Brain held that the files no longer hold, forgotten with every revision and what rested only on them. Absent without forget_missing.',
+      ),
+    forgotten_items: z
+      .array(z.object({ source: z.string(), external_id: z.string() }))
+      .optional()
+      .describe(
+        'With forget_missing: the items forgotten, by source.name and external id (at most 500 listed).',
+      ),
+    forget_notes: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'With forget_missing: why items missing from the files were kept, when some were (something could not be read or written, a folder none of whose stored notes is there now, a key without records:read).',
+      ),
     watermark: z
       .string()
       .nullable()
@@ -193,6 +235,11 @@ export const ImportProgress = z
     unchanged: z.int().min(0).describe('Items found already stored so far (nothing written).'),
     skipped: z.int().min(0),
     failed: z.int().min(0),
+    forgotten: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('With forget_missing: items forgotten so far, once every part was read and written.'),
   })
   .meta({ id: 'ImportProgress' });
 export type ImportProgress = z.infer<typeof ImportProgress>;

@@ -8,7 +8,7 @@ import { canonicalJson } from '../core/shared/canonical-json.ts';
 import type { ContextOptions, Engine } from '../types.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
-import { forgetSource, listSources } from './sources.ts';
+import { forgetSource, forgetSourceItems, listSources } from './sources.ts';
 import {
   requireBrain,
   thoroughKeyPrefix,
@@ -63,6 +63,7 @@ export function engineOperations(
     forgetRecord: write((t, id, rid) => forgetRecord(ctx, t, id, rid)),
     listSources: op((t, id) => listSources(ctx, t, id)),
     forgetSource: write((t, id, name) => forgetSource(ctx, t, id, name)),
+    forgetSourceItems: write((t, id, name, ids) => forgetSourceItems(ctx, t, id, name, ids)),
     listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
     getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
     acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),

@@ -3,7 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
-import { afterForget, nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
+import { afterForget, nowIso, requireBrain, watermarkAt, watermarkOf, type EngineCtx } from './local-ctx.ts';
 
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
 export async function listSources(ctx: EngineCtx, t: Tenant, brainId: string): Promise<SourceList> {
@@ -49,6 +49,49 @@ export async function forgetSource(
     const counts = await forgetRecordRows(ctx, u, ids);
     return { ids, records: ids.length, ...counts };
   });
+  await afterForget(ctx, b.uid, result.ids);
+  await ctx.emptyLog();
+  if (result.pending > 0) ctx.worker.kick();
+  return {
+    object: 'deletion_receipt',
+    target: { type: 'source', id: sourceName },
+    deleted: { records: result.records, memories: result.deleted, objects: 0 },
+    rederiving: { memories: result.pending },
+    watermark: watermarkAt(ctx, b, result.seq),
+    deleted_at: nowIso(ctx),
+  };
+}
+
+/**
+ * Forgets the Records of one source.name that carry one of EXTERNALIDS (every revision of those items)
+ * in one transaction, with forgetSource's cascade: an import with forget_missing removes so the items
+ * gone from its files. Ids no Record carries are passed over; when none is carried, nothing is written
+ * and the receipt counts nothing (the same call again is harmless).
+ */
+export async function forgetSourceItems(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+  externalIds: readonly string[],
+): Promise<DeletionReceipt> {
+  const b = await requireBrain(ctx, t, brainId);
+  const result = await ctx.units.write(b.uid, async (u) => {
+    const ids = await u.records.idsOfSourceItems(sourceName, externalIds);
+    if (ids.length === 0) return null;
+    const counts = await forgetRecordRows(ctx, u, ids);
+    return { ids, records: ids.length, ...counts };
+  });
+  if (result === null) {
+    return {
+      object: 'deletion_receipt',
+      target: { type: 'source', id: sourceName },
+      deleted: { records: 0, memories: 0, objects: 0 },
+      rederiving: { memories: 0 },
+      watermark: await watermarkOf(ctx, b),
+      deleted_at: nowIso(ctx),
+    };
+  }
   await afterForget(ctx, b.uid, result.ids);
   await ctx.emptyLog();
   if (result.pending > 0) ctx.worker.kick();

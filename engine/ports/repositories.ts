@@ -86,6 +86,8 @@ export interface RecordRepository {
   }): Promise<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]>;
   /** The ids of every Record of one source.name, local_only ones too, by write order (forgetSource). */
   idsOfSource(sourceName: string): Promise<string[]>;
+  /** The ids of the Records of one source.name carrying one of these external ids, local_only too. */
+  idsOfSourceItems(sourceName: string, externalIds: readonly string[]): Promise<string[]>;
   /**
    * Each external id the Records of one source.name carry, once, in no order; `hideLocalOnly` as for
    * `list` (an import names notes after them: Engine.sourceExternalIds).

@@ -418,6 +418,31 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       );
     },
 
+    async forgetSourceItems(t, brainId, sourceName, externalIds) {
+      const s = state(t, brainId);
+      const wanted = new Set(externalIds);
+      const doomed = [...s.records.values()].filter(
+        (r) =>
+          r.record.source.name === sourceName &&
+          r.record.source.external_id !== null &&
+          wanted.has(r.record.source.external_id),
+      );
+      let memories = 0;
+      const ids = new Set(doomed.map((r) => r.record.id));
+      if (doomed.length > 0) s.seq += 1;
+      for (const r of doomed) {
+        s.records.delete(r.record.id);
+        for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
+      }
+      for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
+      await traceBuffer.forgetRecords(s.uid, [...ids]);
+      return receipt(
+        { type: 'source', id: sourceName },
+        { records: doomed.length, memories, objects: 0 },
+        watermark(s),
+      );
+    },
+
     async listMemories(t, brainId, q): Promise<MemoryPage> {
       const s = state(t, brainId);
       if (q.since_watermark !== undefined && q.cursor) {

@@ -274,6 +274,17 @@ export function createMnemoClient(options: MnemoClientOptions) {
         'source_not_found',
       ),
     /**
+     * Forgets the items of one source.name named by external id, every revision of each (additive): an
+     * import's items gone from its files. Ids no Record carries are passed over (a receipt of nothing).
+     */
+    forgetSourceItems: (brainId: string, sourceName: string, externalIds: string[], o: CallOptions = {}) =>
+      json<DeletionReceipt>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/sources/${seg(sourceName)}/forget`,
+        body: { external_ids: externalIds },
+        ...o,
+      }),
+    /**
      * Imports export files server-side with the `mnemo import` parsers (additive). Safe to retry:
      * every item's Idempotency-Key derives from its content, so a repeat writes nothing new.
      */

@@ -49,7 +49,13 @@ const compiled: CompiledOp[] = operations.map((op) => ({
 }));
 
 /** The operations that add or forget a Brain's Records: each makes a paired Brain sync soon after. */
-const recordWrites = new Set(['rememberRecord', 'forgetRecord', 'forgetSource', 'importFiles']);
+const recordWrites = new Set([
+  'rememberRecord',
+  'forgetRecord',
+  'forgetSource',
+  'forgetSourceItems',
+  'importFiles',
+]);
 
 /** Pages registered outside the operations table, all read-only (GET); registered and matched from here. */
 const pagePaths = ['/v1/openapi.json', '/docs', '/docs/errors', '/docs/errors/:code', '/v1/health'] as const;

@@ -20,6 +20,7 @@ import type {
   RecordListQuery,
   ReplicateRequest,
   Scope,
+  SourceItemsForget,
   SyncPairing,
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
@@ -211,6 +212,11 @@ export const handlers: Record<string, Handler> = {
   },
   async forgetSource(c, i, { scoped }) {
     const receipt = await scoped.forgetSource(i.params.brain_id!, i.params.source_name!);
+    return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
+  },
+  async forgetSourceItems(c, i, { scoped }) {
+    const { external_ids } = i.body as SourceItemsForget;
+    const receipt = await scoped.forgetSourceItems(i.params.brain_id!, i.params.source_name!, external_ids);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
   async importFiles(c, i, deps) {

@@ -147,6 +147,13 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           [brainUid, sourceName],
         )
       ).rows.map((r) => r.id),
+    idsOfSourceItems: async (sourceName, externalIds) =>
+      (
+        await q.query<{ id: string }>(
+          'SELECT id FROM records WHERE brain_uid = $1 AND source_name = $2 AND external_id = ANY($3::text[]) ORDER BY n',
+          [brainUid, sourceName, [...externalIds]],
+        )
+      ).rows.map((r) => r.id),
     // The records_external index holds every column read (but visibility, for a hosted reader).
     externalIdsOfSource: async (sourceName, opts) =>
       (

@@ -127,6 +127,22 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
           sourceName,
         )
         .map((r) => r.id),
+    idsOfSourceItems: async (sourceName, externalIds) => {
+      const out: string[] = [];
+      // SQLite binds at most 32,766 parameters; a forget names at most 1,000 ids.
+      for (let i = 0; i < externalIds.length; i += 500) {
+        const chunk = externalIds.slice(i, i + 500);
+        for (const r of store.all<{ id: string }>(
+          `SELECT id FROM records WHERE brain_uid = ? AND source_name = ?
+             AND external_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY n`,
+          brainUid,
+          sourceName,
+          ...chunk,
+        ))
+          out.push(r.id);
+      }
+      return out;
+    },
     // The records_external index holds every column read.
     externalIdsOfSource: async (sourceName, opts) =>
       store
