@@ -610,3 +610,76 @@ test('an upload whose writes find the store unreachable ends with store_unavaila
   );
   assert.ok(sent < 50, `${sent} of 300 writes were sent to a store that could not take one`);
 });
+
+test('forget_missing forgets the notes gone from each chosen folder, every revision, on a SQLite store; a folder alone forgets nothing beside it', async () => {
+  const { createLocalEngine } = await import('../../engine/local/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-upload-forget-'));
+  const engine = await createLocalEngine({
+    dataDir: join(dir, 'data'),
+    dbKey: 'u'.repeat(64),
+    reranker: null,
+  });
+  try {
+    await engine.createBrain(t, { id: 'b' });
+    const at = '2024-01-01T00:00:00Z';
+    const vault = (...notes: [string, string][]) => [
+      file('Vault/.obsidian/app.json', '{}'),
+      ...notes.map(([name, text]) => file(`Vault/${name}`, text, at)),
+    ];
+    const ids = async () =>
+      [
+        ...new Set(
+          (await engine.listRecords(t, 'b', { limit: 50, source: 'obsidian' })).data.map(
+            (r) => r.source.external_id,
+          ),
+        ),
+      ].sort();
+    await importFiles(
+      engine,
+      t,
+      'b',
+      { files: vault(['A/a.md', 'alpha'], ['A/b.md', 'beta'], ['B/c.md', 'gamma']) },
+      dir,
+    );
+    await importFiles(
+      engine,
+      t,
+      'b',
+      { files: vault(['A/a.md', 'alpha'], ['A/b.md', 'beta, edited'], ['B/c.md', 'gamma']) },
+      dir,
+    );
+    // Without the option, a note missing from the upload stays.
+    const plain = await importFiles(engine, t, 'b', { files: vault(['A/a.md', 'alpha']) }, dir);
+    assert.equal(plain.forgotten, undefined);
+    assert.equal((await ids()).length, 3);
+    // The vault chosen again without A/b.md: it goes, both of its revisions.
+    const r = await importFiles(
+      engine,
+      t,
+      'b',
+      { files: vault(['A/a.md', 'alpha'], ['B/c.md', 'gamma']), forget_missing: true },
+      dir,
+    );
+    assert.equal(r.forgotten, 1);
+    assert.deepEqual(r.forgotten_items, [{ source: 'obsidian', external_id: 'Vault/A/b.md' }]);
+    assert.deepEqual(r.forget_notes, []);
+    assert.deepEqual(await ids(), ['Vault/A/a.md', 'Vault/B/c.md']);
+    assert.equal((await engine.listRecords(t, 'b', { limit: 50, source: 'obsidian' })).data.length, 2);
+    // The same upload again forgets nothing more.
+    assert.equal(
+      (
+        await importFiles(
+          engine,
+          t,
+          'b',
+          { files: vault(['A/a.md', 'alpha'], ['B/c.md', 'gamma']), forget_missing: true },
+          dir,
+        )
+      ).forgotten,
+      0,
+    );
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -24,6 +24,7 @@ import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 import { heldItems } from './held-items.ts';
 import { WriteWindow } from './write-window.ts';
+import { chosenEntries, forgetPlanned, MissingItems } from './forget-missing.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -136,7 +137,10 @@ export async function importFiles(
       uploadRoot: root,
     };
     const planned = [...(await targets(root, body.format ?? 'auto')), ...notUnpacked];
-    return await importTargets(engine, t, brainId, root, planned, options, body.files.length, watch);
+    return await importTargets(engine, t, brainId, root, planned, options, body.files.length, {
+      ...watch,
+      forgetMissing: body.forget_missing ?? false,
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
     unpacking.release();
@@ -219,7 +223,7 @@ async function importTargets(
   parts: ImportTarget[],
   options: ParseOptions,
   files: number,
-  watchOptions: ImportFilesOptions,
+  watchOptions: ImportFilesOptions & { forgetMissing: boolean },
 ): Promise<ImportResult> {
   const seenKeys = new Map<string, string>();
   const mayRead = watchOptions.readsRecords ?? true;
@@ -228,6 +232,9 @@ async function importTargets(
     await plainNoteNames(parts, root),
   );
   await names.prepare();
+  const missing = watchOptions.forgetMissing ? new MissingItems() : undefined;
+  // Each chosen file or folder is a root: what lies under it and is gone from it is missing.
+  await missing?.coverNotes(await chosenEntries(root), root, (id) => names.storedName(id));
   // Read before anything is written: which sources the Brain already held imported items of.
   const held = heldItems(mayRead ? await engine.listSources(t, brainId) : null, (q) =>
     engine.listRecords(t, brainId, q),
@@ -267,10 +274,13 @@ async function importTargets(
     };
     result.parts.push(part);
     if (target.format === null) {
+      if (/cannot be (read|followed)/.test(target.reason)) missing?.cannotForget(`${name}: ${target.reason}`);
       part.skipped += 1;
       skip(name, target.reason);
       continue;
     }
+    if (target.format === 'ics' || target.format === 'vcf')
+      await missing?.coverFile(target.format, target.path);
     const label = itemLabel(target, root);
     let collected: CollectedRecords;
     try {
@@ -288,10 +298,12 @@ async function importTargets(
     } catch (e) {
       if (e instanceof ImportCancelled) throw e;
       // A file the parser cannot open at all (a folder given as a single-file format, say).
+      missing?.cannotForget(`${name}: ${errorMessage(e)}`);
       part.skipped += 1;
       skip(name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
       continue;
     }
+    for (const r of collected.records) missing?.sawRecord(r);
     for (const s of collected.skippedItems) {
       part.skipped += 1;
       skip(label(s.ref), s.reason);
@@ -341,6 +353,7 @@ async function importTargets(
     result.unchanged += part.unchanged;
     result.failed += part.failed;
   }
+  if (missing) await forgetMissing(engine, t, brainId, missing, result, mayRead, watch);
   const { count, examples } = names.matches;
   if (count > 0)
     result.matched_notes = {
@@ -348,4 +361,53 @@ async function importTargets(
       examples: examples.map((m) => ({ item: m.item, external_id: m.name })),
     };
   return result;
+}
+
+/** Items listed in `forgotten_items`; `forgotten` counts them all. */
+const listedForgotten = 500;
+
+/**
+ * After every part was read and written: the Brain's items under what was chosen that the files no
+ * longer hold, forgotten through the engine (forget-missing.ts), or kept with the reason in
+ * `forget_notes` (something not read or written, nothing imported, a folder that matched nothing).
+ */
+async function forgetMissing(
+  engine: Engine,
+  t: Tenant,
+  brainId: string,
+  missing: MissingItems,
+  result: ImportResult,
+  mayRead: boolean,
+  watch: ImportWatch,
+): Promise<void> {
+  result.forgotten = 0;
+  result.forgotten_items = [];
+  result.forget_notes = [];
+  if (!missing.covers) {
+    result.forget_notes.push(
+      'nothing was forgotten: forgetting what is missing applies to notes, calendars and contacts, and this import held none (chats and mail are never forgotten so)',
+    );
+    return;
+  }
+  if (result.imported + result.replaced + result.unchanged === 0) {
+    result.forget_notes.push(
+      'nothing was forgotten: nothing chosen could be imported, so nothing tells what is missing',
+    );
+    return;
+  }
+  if (result.failed > 0)
+    missing.cannotForget(`${result.failed} item${result.failed === 1 ? '' : 's'} failed to be written`);
+  const plan = await missing.missing(async (source) =>
+    mayRead ? engine.sourceExternalIds(t, brainId, source) : null,
+  );
+  result.forget_notes.push(...plan.kept);
+  const done = await forgetPlanned(
+    plan,
+    (source, ids) => engine.forgetSourceItems(t, brainId, source, ids),
+    (d) => watch.forgotten(d.items.length),
+  );
+  result.forgotten = done.items.length;
+  result.forgotten_items = done.items
+    .slice(0, listedForgotten)
+    .map((i) => ({ source: i.source, external_id: i.externalId }));
 }

@@ -33,6 +33,12 @@ export interface ImportRecord {
    * written under that one, so it replays rather than being stored twice (former-ids.ts).
    */
   formerExternalIds?: string[];
+  /**
+   * The whole item this Record is a part of, when that is more than the Record (a contact card's
+   * `vcf:<uid>:`, which each of its fields' external ids begins with): an import that forgets what
+   * is missing from its files keeps every part of an item it still holds (forget-missing.ts).
+   */
+  item?: string;
 }
 
 /** An item the parser could not turn into a Record, and why. Skips never stop the rest. */

@@ -82,6 +82,12 @@ export class ImportWatch {
     if (Date.now() - this.lastReport >= (this.o.progressEveryMs ?? 250)) this.report();
   }
 
+  /** Items forgotten so far as missing from the files (forget_missing): always reported. */
+  forgotten(n: number): void {
+    this.progress.forgotten = n;
+    this.report();
+  }
+
   /** The cancel, with what was written by now (call again once the writes under way have finished). */
   cancelled(): ImportCancelled {
     return new ImportCancelled(this.sum('imported') + this.sum('replaced'), this.sum('unchanged'));

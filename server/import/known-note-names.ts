@@ -88,6 +88,11 @@ export class KnownNoteNames {
     return name;
   }
 
+  /** The name the plain note named ID is stored under, uncounted (what a note found is known by). */
+  async storedName(id: string): Promise<string> {
+    return (await (this.names ??= this.match())).get(id) ?? id;
+  }
+
   /** Each of the import's notes that takes a stored name other than its own, and that name. */
   private async match(): Promise<Map<string, string>> {
     const out = new Map<string, string>();

@@ -194,3 +194,117 @@ test('a calendar event repeated exactly is imported once and its copy is listed 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--forget-missing forgets the notes gone from PATH, every revision, only under PATH; events and contacts are said, kept', async () => {
+  const { mkdirSync, unlinkSync } = await import('node:fs');
+  const { FileKeyRegistry } = await import('../../engine/auth/key-registry.ts');
+  const { createLocalEngine } = await import('../../engine/local/index.ts');
+  const { createMnemoClient } = await import('../client/index.ts');
+  const { serveApp } = await import('../http/testing/serve-app.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-forget-missing-'));
+  const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
+  const engine = await createLocalEngine({
+    dataDir: join(dir, 'data'),
+    dbKey: 'f'.repeat(64),
+    reranker: null,
+  });
+  const server = await serveApp({ engine, registry });
+  try {
+    const tenant = { project: 'home', env: 'test' } as const;
+    const client = createMnemoClient({
+      baseUrl: `${server.origin}/v1`,
+      apiKey: (await registry.create(tenant)).key,
+    });
+    const vault = join(dir, 'Vault');
+    const write = (rel: string, text: string) => {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      writeFileSync(join(vault, rel), text);
+    };
+    write('.obsidian/app.json', '{}');
+    write('Daily/a.md', '# A\n\nalpha\n');
+    write('Daily/b.md', '# B\n\nbeta\n');
+    write('Work/c.md', '# C\n\ngamma\n');
+    const event = (uid: string, day: string) => [
+      `BEGIN:VEVENT`,
+      `UID:${uid}`,
+      `DTSTART:202401${day}T100000Z`,
+      `SUMMARY:${uid}`,
+      'END:VEVENT',
+    ];
+    const calendar = (...events: string[][]) =>
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', ...events.flat(), 'END:VCALENDAR', ''].join('\r\n');
+    write('cal.ics', calendar(event('e1', '01'), event('e2', '02'), event('e3', '03')));
+    const card = (uid: string, name: string, tel: string) =>
+      `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:${uid}\r\nFN:${name}\r\nTEL:${tel}\r\nEMAIL:${uid}@x.org\r\nEND:VCARD\r\n`;
+    write('people.vcf', card('u1', 'Ana', '1') + card('u2', 'Rui', '2') + card('u3', 'Eva', '3'));
+    const run = (path: string, o: { forgetMissing?: boolean; dryRun?: boolean } = {}) =>
+      runImport({ client, brainId: 'b', path, timeZone: 'UTC', ...o });
+    // One id per item, whatever its revisions.
+    const ids = async (source: string) => [
+      ...new Set(
+        (await engine.listRecords(tenant, 'b', { limit: 100, source })).data
+          .map((r) => r.source.external_id)
+          .sort(),
+      ),
+    ];
+
+    await run(vault);
+    // b.md has two revisions; then b.md, event e2 and card u2 are deleted, a.md is left alone.
+    write('Daily/b.md', '# B\n\nbeta, edited\n');
+    assert.equal((await run(vault)).replaced, 1);
+    unlinkSync(join(vault, 'Daily/b.md'));
+    write('cal.ics', calendar(event('e1', '01'), event('e3', '03')));
+    write('people.vcf', card('u1', 'Ana', '1') + card('u3', 'Eva', '3'));
+
+    // Without the option nothing goes: deletions are not inferred from absence.
+    assert.deepEqual((await run(vault)).forgottenItems, []);
+    assert.deepEqual(await ids('obsidian'), ['Vault/Daily/a.md', 'Vault/Daily/b.md', 'Vault/Work/c.md']);
+
+    // A subfolder imported alone forgets what is gone from it only: Work holds all it held.
+    const work = await run(join(vault, 'Work'), { forgetMissing: true });
+    assert.deepEqual(work.forgottenItems, []);
+
+    const dry = await run(vault, { forgetMissing: true, dryRun: true });
+    assert.equal(dry.dryRun, true);
+    assert.deepEqual(
+      dry.forgottenItems.map((i) => `${i.source} ${i.externalId}`),
+      ['obsidian Vault/Daily/b.md'],
+    );
+    assert.match(
+      formatSummary(dry),
+      /would forget 1 item missing from the files:\n {2}obsidian: Vault\/Daily\/b\.md/,
+    );
+    assert.equal((await ids('obsidian')).length, 3, 'a dry run forgets nothing');
+
+    const done = await run(vault, { forgetMissing: true });
+    assert.equal(done.forgottenItems.length, 1);
+    assert.equal(done.forgottenRecords, 2, 'both revisions of b.md');
+    assert.match(
+      formatSummary(done),
+      /forgot 1 item missing from the files, with every revision \(2 Records/,
+    );
+    assert.deepEqual(await ids('obsidian'), ['Vault/Daily/a.md', 'Vault/Work/c.md']);
+    // An event's or a card's identity is its UID, not its file: one missing may be another file's.
+    assert.deepEqual(done.forgetNotes, [
+      "1 calendar event the Brain holds is in no calendar (.ics) file of this import and was kept: an item's identity is its UID, not its file, so it may come from another file imported before; to drop what your files no longer hold, remove them (mnemo import --remove ics) and import all your calendar (.ics) files again",
+      "2 contact fields the Brain holds are in no contacts (.vcf) file of this import and were kept: an item's identity is its UID, not its file, so it may come from another file imported before; to drop what your files no longer hold, remove them (mnemo import --remove vcf) and import all your contacts (.vcf) files again",
+    ]);
+    assert.match(formatSummary(done), /kept: 1 calendar event the Brain holds/);
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:e2', 'ics:e3']);
+    // Idempotent: nothing more is missing.
+    assert.deepEqual((await run(vault, { forgetMissing: true })).forgottenItems, []);
+    assert.equal((await ids('obsidian')).length, 2);
+
+    // A folder none of whose stored notes is there now (emptied, another one) keeps them all.
+    unlinkSync(join(vault, 'Work/c.md'));
+    write('Work/meeting.ics', calendar(event('e1', '01')));
+    const emptied = await run(join(vault, 'Work'), { forgetMissing: true });
+    assert.deepEqual(emptied.forgottenItems, []);
+    assert.match(emptied.forgetNotes.join('\n'), /under "Vault\/Work\/" is all missing from this import/);
+    assert.ok((await ids('obsidian')).includes('Vault/Work/c.md'));
+  } finally {
+    await server.close();
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -34,6 +34,14 @@ import {
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems } from './held-items.ts';
+import { recordPages } from './record-pages.ts';
+import {
+  forgetPlanned,
+  MissingItems,
+  plannedItems,
+  type MissingItem,
+  type MissingPlan,
+} from './forget-missing.ts';
 
 /**
  * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
@@ -75,6 +83,8 @@ export interface ImportProgress {
   unchanged: number;
   skipped: number;
   failed: number;
+  /** Items forgotten so far because they are missing from the files (forgetMissing). */
+  forgotten: number;
 }
 
 /** How one file or export found under PATH was read. */
@@ -113,6 +123,18 @@ export interface ImportSummary extends ImportProgress {
   matchedNotes: NoteMatches;
   /** PATH held nothing to send: no Brain was looked up or created, and nothing was written. */
   nothingToImport: boolean;
+  /** Nothing was written or forgotten: the counts are what was read (dryRun). */
+  dryRun: boolean;
+  /**
+   * With forgetMissing: the items forgotten (a dry run: that would be) because they are missing from
+   * the files, each by source and external id, every revision of each; `forgotten` counts them.
+   */
+  forgottenItems: MissingItem[];
+  /** Records (every revision) and Memories the forgetting removed. */
+  forgottenRecords: number;
+  forgottenMemories: number;
+  /** Why items missing from the files were kept, when some were (forget-missing.ts). */
+  forgetNotes: string[];
   elapsedMs: number;
 }
 
@@ -127,6 +149,13 @@ export interface ImportOptions extends ParseOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Entries of the archive PATH was unpacked from that were not unpacked, each reported as skipped. */
   archiveSkips?: ImportTarget[];
+  /**
+   * Forget the Brain's notes under PATH, and calendar events and contacts of the sources read, that
+   * PATH no longer holds (forget-missing.ts), once everything was read and written.
+   */
+  forgetMissing?: boolean;
+  /** Read everything and write nothing: report what would be sent and (forgetMissing) forgotten. */
+  dryRun?: boolean;
 }
 
 /** Errors that would fail every item alike: stop instead of reporting 10,000 copies of one problem. */
@@ -541,6 +570,8 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const held = heldItems(existing ? await sourcesThroughApi(o.client, o.brainId, o.signal) : null, (q) =>
     o.client.listRecords(o.brainId, q, { signal: o.signal }),
   );
+  const missing = o.forgetMissing ? new MissingItems() : undefined;
+  await missing?.coverNotes([o.path], o.uploadRoot, (id) => names?.storedName(id) ?? Promise.resolve(id));
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
     format: t.format,
@@ -564,6 +595,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     unchanged: 0,
     skipped: 0,
     failed: 0,
+    forgotten: 0,
   };
   const report = () => o.onProgress?.({ ...progress });
   const skipped = (part: ImportPartSummary, ref: string, reason: string) => {
@@ -606,9 +638,13 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
       for (const [i, target] of targets.entries()) {
         const part = parts[i]!;
         if (target.format === null) {
+          if (/cannot be (read|followed)/.test(target.reason))
+            missing?.cannotForget(`${target.name || o.path}: ${target.reason}`);
           skipped(part, target.name, target.reason);
           continue;
         }
+        if (target.format === 'ics' || target.format === 'vcf')
+          await missing?.coverFile(target.format, target.path);
         const label = itemLabel(target, o.path);
         let readHere = 0;
         try {
@@ -619,7 +655,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });
-          const items = targetItems(readable, options, names, former);
+          const items = seenBy(missing, targetItems(readable, options, names, former));
           for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;
@@ -632,6 +668,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             }
           }
         } catch (e) {
+          missing?.cannotForget(`${target.name || o.path}: ${errorMessage(e)}`);
           if (readHere > 0) {
             // Part of it is already on its way: the summary must say so, and that the rest was not read,
             // whether it was PATH itself or one file among many (a skip would pass for "nothing taken").
@@ -651,6 +688,11 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const send = async () => {
     for (let job = await queue.take(); job !== undefined; job = await queue.take()) {
       const { item, key, part, label } = job;
+      if (o.dryRun) {
+        progress.done += 1;
+        report();
+        continue;
+      }
       let brainCreated: boolean;
       try {
         const ensured = await (brain ??= ensureBrain(o.client, o.brainId, existing, o.selfName, o.signal));
@@ -721,6 +763,13 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   if (fatal !== null) throw fatal;
   if (readOutcome.status === 'rejected') throw readOutcome.reason;
   if (o.signal?.aborted) throw o.signal.reason;
+  const forgetting = missing
+    ? await forgetMissingItems(o, missing, existing !== null, sent, progress.failed, (n) => {
+        progress.forgotten = n;
+        report();
+      })
+    : { items: [], records: 0, memories: 0, notes: [] };
+  progress.forgotten = forgetting.items.length;
   const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
   return {
     ...progress,
@@ -734,8 +783,82 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     notes,
     matchedNotes: names?.matches ?? { count: 0, examples: [] },
     nothingToImport: sent === 0,
+    dryRun: o.dryRun ?? false,
+    forgottenItems: forgetting.items,
+    forgottenRecords: forgetting.records,
+    forgottenMemories: forgetting.memories,
+    forgetNotes: forgetting.notes,
     elapsedMs: Date.now() - started,
   };
+}
+
+/** ITEMS as they are, each Record told to MISSING as it passes (what the files hold now). */
+async function* seenBy(
+  missing: MissingItems | undefined,
+  items: AsyncIterable<ImportItem>,
+): AsyncGenerator<ImportItem> {
+  for await (const item of items) {
+    if (item.type === 'record') missing?.sawRecord(item);
+    yield item;
+  }
+}
+
+/**
+ * The external ids of the Brain's Records of a source, read through the API (each once, revisions
+ * being one item); null for a key that may not read Records.
+ */
+async function storedThroughApi(o: ImportOptions, source: string): Promise<readonly string[] | null> {
+  const ids = new Set<string>();
+  try {
+    for await (const page of recordPages((q) => o.client.listRecords(o.brainId, q, { signal: o.signal }), {
+      source,
+    }))
+      for (const r of page?.data ?? []) if (r.source.external_id !== null) ids.add(r.source.external_id);
+  } catch (e) {
+    if (e instanceof MnemoApiError && e.code === 'missing_scope') return null;
+    throw e;
+  }
+  return [...ids];
+}
+
+/**
+ * After every item was read and written: the items under PATH the Brain holds and the files no longer
+ * do, forgotten through the API (a dry run: listed), unless something was not read or written (a
+ * failure keeps everything: an item missing from a part read may still be in the file) or nothing was.
+ */
+async function forgetMissingItems(
+  o: ImportOptions,
+  missing: MissingItems,
+  brainExisted: boolean,
+  sent: number,
+  failed: number,
+  onForgotten: (n: number) => void,
+): Promise<{ items: MissingItem[]; records: number; memories: number; notes: string[] }> {
+  const none = { items: [], records: 0, memories: 0 };
+  if (!brainExisted) return { ...none, notes: [] };
+  if (!missing.covers)
+    return {
+      ...none,
+      notes: [
+        'nothing was forgotten: forgetting what is missing applies to notes, calendars and contacts, and this import held none (chats and mail are never forgotten so)',
+      ],
+    };
+  if (sent === 0)
+    return {
+      ...none,
+      notes: [
+        `nothing was forgotten: nothing under ${o.path} could be imported, so nothing tells what is missing`,
+      ],
+    };
+  if (failed > 0) missing.cannotForget(`${failed} item${failed === 1 ? '' : 's'} failed to be written`);
+  const plan: MissingPlan = await missing.missing((source) => storedThroughApi(o, source));
+  if (o.dryRun) return { items: plannedItems(plan), records: 0, memories: 0, notes: plan.kept };
+  const done = await forgetPlanned(
+    plan,
+    (source, ids) => o.client.forgetSourceItems(o.brainId, source, ids, { signal: o.signal }),
+    (d) => onForgotten(d.items.length),
+  );
+  return { ...done, notes: plan.kept };
 }
 
 /** Resolves once the Brain has derived every Record it accepted (census reports none processing). */

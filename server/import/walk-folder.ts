@@ -13,7 +13,7 @@ export type WalkEntry =
   | { type: 'skip'; rel: string; reason: string };
 
 /** Hidden entries are tool state (.obsidian, .git, .trash, .DS_Store), as is node_modules: never content. */
-const isIgnored = (name: string) => name.startsWith('.') || name === 'node_modules';
+export const isIgnored = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 const errnoCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
 

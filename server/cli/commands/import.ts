@@ -36,6 +36,8 @@ interface ImportFlags {
   json: boolean;
   remove?: string;
   list: boolean;
+  forgetMissing: boolean;
+  dryRun: boolean;
 }
 
 function dateArg(v: string): Date {
@@ -64,13 +66,17 @@ export function formatSummary(s: ImportSummary): string {
   const counts = `imported ${s.imported}, replaced ${s.replaced}, unchanged ${s.unchanged}, skipped ${s.skipped}, failed ${s.failed}`;
   const readable = s.parts.filter((p) => p.format !== null);
   const formats = [...new Set(readable.map((p) => p.format))].join(', ');
-  const lines = s.nothingToImport
-    ? [`nothing to import: brain "${s.brain}" was not touched; skipped ${s.skipped}`]
-    : [
-        `${s.format === 'mixed' ? formats : s.format} -> brain "${s.brain}"${s.brainCreated ? ' (created)' : ''}: ${counts} ` +
-          `in ${(s.elapsedMs / 1000).toFixed(1)} s`,
-      ];
-  if (readable.length > 1) {
+  const lines = s.dryRun
+    ? [
+        `dry run, nothing written: ${s.total - s.skipped} items to send (new, changed or unchanged) to brain "${s.brain}", skipped ${s.skipped}`,
+      ]
+    : s.nothingToImport
+      ? [`nothing to import: brain "${s.brain}" was not touched; skipped ${s.skipped}`]
+      : [
+          `${s.format === 'mixed' ? formats : s.format} -> brain "${s.brain}"${s.brainCreated ? ' (created)' : ''}: ${counts} ` +
+            `in ${(s.elapsedMs / 1000).toFixed(1)} s`,
+        ];
+  if (readable.length > 1 && !s.dryRun) {
     lines.push('files:');
     for (const p of readable)
       lines.push(
@@ -90,6 +96,16 @@ export function formatSummary(s: ImportSummary): string {
     if (matched.count > matched.examples.length)
       lines.push(`  +${matched.count - matched.examples.length} more`);
   }
+  if (s.forgottenItems.length) {
+    const verb = s.dryRun ? 'would forget' : 'forgot';
+    lines.push(
+      `${verb} ${s.forgottenItems.length} item${s.forgottenItems.length === 1 ? '' : 's'} missing from ${s.dryRun ? 'the files' : 'the files, with every revision'}` +
+        (s.dryRun ? ':' : ` (${s.forgottenRecords} Records, ${s.forgottenMemories} Memories):`),
+      ...s.forgottenItems.slice(0, 20).map((i) => `  ${i.source}: ${i.externalId}`),
+    );
+    if (s.forgottenItems.length > 20) lines.push(`  +${s.forgottenItems.length - 20} more`);
+  }
+  for (const n of s.forgetNotes) lines.push(`kept: ${n}`);
   if (s.failedItems.length) lines.push('failed:');
   for (const f of s.failedItems.slice(0, 20)) lines.push(`  ${f.ref}: ${f.code}: ${f.reason}`);
   if (s.failedItems.length > 20) lines.push(`  +${s.failedItems.length - 20} more`);
@@ -201,6 +217,18 @@ export function register(program: Command): void {
       'forget every Record of this source name (e.g. whatsapp, obsidian) in the Brain, and what was derived from them',
     )
     .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
+    .option(
+      '--forget-missing',
+      'also forget what PATH no longer holds, once all of it was read and written: notes under PATH that are gone, ' +
+        'and calendar events and contacts no calendar or vCard file of PATH holds (import them all together); ' +
+        'permanent, with what rested only on them; chats and mail are never forgotten so',
+      false,
+    )
+    .option(
+      '--dry-run',
+      'read PATH and write nothing: say what would be sent and (--forget-missing) forgotten',
+      false,
+    )
     .action(async (path: string | undefined, flags: ImportFlags) => {
       const apiKey = flags.key ?? process.env.MNEMO_KEY;
       const modes = [path !== undefined, flags.remove !== undefined, flags.list].filter(Boolean).length;
@@ -266,6 +294,8 @@ export function register(program: Command): void {
           visibility: flags.visibility,
           windowStart: flags.since,
           windowEnd: flags.until,
+          forgetMissing: flags.forgetMissing,
+          dryRun: flags.dryRun,
           onProgress: display.update,
         });
         display.stop();

@@ -5,6 +5,8 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 export interface NoteIdentity {
   source: 'markdown' | 'obsidian';
   externalId: string;
+  /** The vault's folder (real), for a note in one. */
+  vault?: string;
 }
 
 const slashed = (p: string) => p.split(sep).join('/');
@@ -53,6 +55,7 @@ export function noteIdentities(uploadRoot: string | null): (realFile: string) =>
       return {
         source: 'obsidian',
         externalId: vault === uploadRoot ? inVault : `${basename(vault)}/${inVault}`,
+        vault,
       };
     }
     return {

@@ -196,6 +196,7 @@ function cardItems(
         source: { name: 'vcf', external_id: `vcf:${uid}:${predicate}`.slice(0, 2000) },
         ...(rev ? { occurred_at: rev } : undatedAt ? { occurred_at: undatedAt } : {}),
       },
+      item: `vcf:${uid}:`,
       // A file's time is no part of what the card says: a copy or a sync changes it, and the card is
       // still unchanged (idempotency-key.ts), as a note dated by its file is.
       ...(!rev && undatedAt ? { occurredAtInKey: null } : {}),
