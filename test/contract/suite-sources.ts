@@ -156,6 +156,44 @@ export function sourceChecks(factory: ServerFactory): void {
       assert.equal(third.imported, 2, 'after removing the import, importing it again writes it again');
     });
 
+    it('forgetSourceItems forgets every revision of the named items of one source, and a repeat nothing', async () => {
+      const api = await brainWithKey(server);
+      const write = (content: string, id: string) =>
+        remember(api, 'b', { content, source: { name: 'obsidian', external_id: id } }).then(
+          (r) => r.record.id,
+        );
+      const first = await write('The quince tree was planted by the shed.', 'Vault/garden.md');
+      const revised = await write('The quince tree was moved to the gate.', 'Vault/garden.md');
+      const kept = await write('Call the plumber on Monday.', 'Vault/todo.md');
+      const other = (
+        await remember(api, 'b', {
+          content: 'A note of the same name from elsewhere.',
+          source: { name: 'markdown', external_id: 'Vault/garden.md' },
+        })
+      ).record.id;
+      for (const id of [first, revised, kept, other]) await ready(api, 'b', id);
+      const forget = (ids: string[]) => api.post('/brains/b/sources/obsidian/forget', { external_ids: ids });
+      const r = await forget(['Vault/garden.md', 'Vault/never-imported.md']);
+      assert.equal(r.status, 200, r.text);
+      const receipt = assertShape(DeletionReceipt, r.body);
+      assert.deepEqual([receipt.target, receipt.deleted.records], [{ type: 'source', id: 'obsidian' }, 2]);
+      assert.ok(receipt.watermark?.startsWith('wm_'));
+      assert.deepEqual(
+        (await recordsOf(api, 'b', 'obsidian')).map((x) => x.id),
+        [kept],
+      );
+      for (const id of [first, revised])
+        assertError(await api.get(`/brains/b/records/${id}`), 404, 'not_found', 'record_not_found');
+      assert.equal(
+        (await recordsOf(api, 'b', 'markdown')).length,
+        1,
+        "another source's item of that id stays",
+      );
+      const again = assertShape(DeletionReceipt, (await forget(['Vault/garden.md'])).body);
+      assert.equal(again.deleted.records, 0);
+      assertError(await forget([]), 400, 'invalid_request', 'invalid_request_body');
+    });
+
     it('importFiles reports what it cannot read and refuses unsafe names; its body may exceed 4 MiB', async () => {
       const api = await brainWithKey(server);
       const result = await importFiles(api, 'b', {
