@@ -868,3 +868,32 @@ test('calendars joined from files that each open with a byte order mark are all 
   assert.deepEqual(show(marked), show(plain));
   assert.ok(plain.records.some((r) => r.body.source.external_id?.startsWith('ics:standup-2@example.com@')));
 });
+
+test('an event that ends before it starts is kept without its end, and the report says why', async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:swapped',
+      'SUMMARY:Dentist',
+      'DTSTART:20240501T100000Z',
+      'DTEND:20240501T090000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:instant',
+      'SUMMARY:Launch',
+      'DTSTART:20240502T100000Z',
+      'DTEND:20240502T100000Z',
+      'END:VEVENT',
+    ),
+  );
+  assert.deepEqual(skips, []);
+  const [swapped, instant] = records;
+  assert.ok(typeof swapped!.body.content === 'object' && swapped!.body.content.kind === 'event');
+  assert.equal(swapped!.body.content.starts_at, '2024-05-01T10:00:00.000Z');
+  assert.equal(swapped!.body.content.ends_at, undefined);
+  assert.equal(swapped!.note, 'DTEND is before DTSTART: the event was kept without its end');
+  // An end at the start is an instant event, kept as it is.
+  assert.ok(typeof instant!.body.content === 'object' && instant!.body.content.kind === 'event');
+  assert.equal(instant!.body.content.ends_at, '2024-05-02T10:00:00.000Z');
+  assert.equal(instant!.note, undefined);
+});

@@ -115,27 +115,34 @@ function toRecord(
   const startsAt = instant(start, startTz, o);
   if (Number.isNaN(startsAt.getTime())) return skip(ref, 'unreadable DTSTART');
   const endsAt = end ? instant(end, tzidOf(c, 'dtend') ?? startTz, o) : null;
+  const readEnd = end && endsAt && !Number.isNaN(endsAt.getTime()) ? endsAt : null;
+  // An end before the start (a calendar that wrote them swapped, or in other zones) is no time the
+  // event took: the event is kept, without the end an event Record may not have, and the report says so.
+  const endsFirst = readEnd !== null && readEnd.getTime() < startsAt.getTime();
   const place = ev.location?.trim();
   const people = participants(c);
   const startsStamp = stamp(start, startsAt);
   const unknown =
     unfollowedZone(start, startTz) ?? (end ? unfollowedZone(end, tzidOf(c, 'dtend') ?? startTz) : null);
+  const notes = [
+    ...(unknown
+      ? [
+          `TZID ${JSON.stringify(unknown)} is neither defined in the file nor a time zone name: its times ` +
+            `were read in ${o.timeZone ?? systemTimeZone()} (a time zone given for the import chooses another)`,
+        ]
+      : []),
+    ...(endsFirst ? ['DTEND is before DTSTART: the event was kept without its end'] : []),
+  ];
   return {
     type: 'record',
     ref,
-    ...(unknown
-      ? {
-          note:
-            `TZID ${JSON.stringify(unknown)} is neither defined in the file nor a time zone name: its times ` +
-            `were read in ${o.timeZone ?? systemTimeZone()} (a time zone given for the import chooses another)`,
-        }
-      : {}),
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     body: {
       content: {
         kind: 'event',
         title: titleOf(ev),
         starts_at: startsStamp,
-        ...(end && endsAt && !Number.isNaN(endsAt.getTime()) ? { ends_at: stamp(end, endsAt) } : {}),
+        ...(end && readEnd && !endsFirst ? { ends_at: stamp(end, readEnd) } : {}),
         ...(people.length ? { participants: people } : {}),
         ...(place ? { place: place.slice(0, 2000) } : {}),
       },
