@@ -1,6 +1,7 @@
 import type { DeletionReceipt, SourceList } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
+import type { BrainUnitOfWork } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { forgetRecordRows } from './forget-cascade.ts';
 import { afterForget, nowIso, requireBrain, watermarkAt, watermarkOf, type EngineCtx } from './local-ctx.ts';
@@ -35,9 +36,8 @@ export async function forgetSource(
   brainId: string,
   sourceName: string,
 ): Promise<DeletionReceipt> {
-  const b = await requireBrain(ctx, t, brainId);
-  const result = await ctx.units.write(b.uid, async (u) => {
-    // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
+  // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
+  return forgetOfSource(ctx, t, brainId, sourceName, async (u) => {
     const ids = await u.records.idsOfSource(sourceName);
     if (ids.length === 0) {
       throw new MnemoError(
@@ -45,28 +45,15 @@ export async function forgetSource(
         `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
       );
     }
-    // The cascade runs inside this unit's transaction.
-    const counts = await forgetRecordRows(ctx, u, ids);
-    return { ids, records: ids.length, ...counts };
+    return ids;
   });
-  await afterForget(ctx, b.uid, result.ids);
-  await ctx.emptyLog();
-  if (result.pending > 0) ctx.worker.kick();
-  return {
-    object: 'deletion_receipt',
-    target: { type: 'source', id: sourceName },
-    deleted: { records: result.records, memories: result.deleted, objects: 0 },
-    rederiving: { memories: result.pending },
-    watermark: watermarkAt(ctx, b, result.seq),
-    deleted_at: nowIso(ctx),
-  };
 }
 
 /**
  * Forgets the Records of one source.name that carry one of EXTERNALIDS (every revision of those items)
- * in one transaction, with forgetSource's cascade: an import with forget_missing removes so the items
- * gone from its files. Ids no Record carries are passed over; when none is carried, nothing is written
- * and the receipt counts nothing (the same call again is harmless).
+ * as forgetSource forgets a whole source: an import with forget_missing removes so the items gone from
+ * its files. Ids no Record carries are passed over; when none is carried, nothing is written and the
+ * receipt counts nothing (the same call again is harmless).
  */
 export async function forgetSourceItems(
   ctx: EngineCtx,
@@ -75,32 +62,38 @@ export async function forgetSourceItems(
   sourceName: string,
   externalIds: readonly string[],
 ): Promise<DeletionReceipt> {
+  return forgetOfSource(ctx, t, brainId, sourceName, (u) =>
+    u.records.idsOfSourceItems(sourceName, externalIds),
+  );
+}
+
+/** Forgets the Records `find` names, in one unit with forgetRecord's cascade, and gives the receipt. */
+async function forgetOfSource(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+  find: (u: BrainUnitOfWork) => Promise<string[]>,
+): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
   const result = await ctx.units.write(b.uid, async (u) => {
-    const ids = await u.records.idsOfSourceItems(sourceName, externalIds);
+    const ids = await find(u);
     if (ids.length === 0) return null;
+    // The cascade runs inside this unit's transaction.
     const counts = await forgetRecordRows(ctx, u, ids);
     return { ids, records: ids.length, ...counts };
   });
-  if (result === null) {
-    return {
-      object: 'deletion_receipt',
-      target: { type: 'source', id: sourceName },
-      deleted: { records: 0, memories: 0, objects: 0 },
-      rederiving: { memories: 0 },
-      watermark: await watermarkOf(ctx, b),
-      deleted_at: nowIso(ctx),
-    };
+  if (result !== null) {
+    await afterForget(ctx, b.uid, result.ids);
+    await ctx.emptyLog();
+    if (result.pending > 0) ctx.worker.kick();
   }
-  await afterForget(ctx, b.uid, result.ids);
-  await ctx.emptyLog();
-  if (result.pending > 0) ctx.worker.kick();
   return {
     object: 'deletion_receipt',
     target: { type: 'source', id: sourceName },
-    deleted: { records: result.records, memories: result.deleted, objects: 0 },
-    rederiving: { memories: result.pending },
-    watermark: watermarkAt(ctx, b, result.seq),
+    deleted: { records: result?.records ?? 0, memories: result?.deleted ?? 0, objects: 0 },
+    rederiving: { memories: result?.pending ?? 0 },
+    watermark: result ? watermarkAt(ctx, b, result.seq) : await watermarkOf(ctx, b),
     deleted_at: nowIso(ctx),
   };
 }
