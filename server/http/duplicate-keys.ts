@@ -1,3 +1,4 @@
+import { jsonStringEnd } from './json-string-end.ts';
 import { pathText } from './validate.ts';
 
 type Frame = { array: true; index: number } | { array: false; key: string | null; keys: Set<string> };
@@ -9,7 +10,7 @@ type Frame = { array: true; index: number } | { array: false; key: string | null
  * `{"content":"a","content":"b"}` stored "b": RFC 8259 (4) leaves what a reader does with one
  * unpredictable, and a proxy or client that reads the first sees another request than the one served.
  * Names are compared as JSON.parse reads them (`"a"` and `"\u0061"` are one name). Strings are skipped
- * by searching for their closing quote, as exact-numbers.ts does.
+ * by their closing quote (json-string-end.ts).
  */
 export function eachDuplicateKey(
   json: string,
@@ -22,13 +23,7 @@ export function eachDuplicateKey(
   while (i < json.length) {
     const c = json.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      let end = json.indexOf('"', i + 1);
-      for (;;) {
-        let slashes = 0;
-        while (json.charCodeAt(end - 1 - slashes) === 0x5c /* \ */) slashes++;
-        if (slashes % 2 === 0) break;
-        end = json.indexOf('"', end + 1);
-      }
+      const end = jsonStringEnd(json, i);
       const top = stack.at(-1);
       if (top && !top.array && top.key === null) {
         const raw = json.slice(i + 1, end);

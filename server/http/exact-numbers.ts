@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { largestDouble } from '../../engine/contract/common.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
+import { jsonStringEnd } from './json-string-end.ts';
 import { acceptedAt, pathText } from './validate.ts';
 
 /** A number of a JSON text that a double cannot keep: where it is, as it was sent, and what it becomes. */
@@ -101,13 +102,7 @@ export function eachInexactNumber(
   while (i < json.length) {
     const c = json.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      let end = json.indexOf('"', i + 1);
-      for (;;) {
-        let slashes = 0;
-        while (json.charCodeAt(end - 1 - slashes) === 0x5c /* \ */) slashes++;
-        if (slashes % 2 === 0) break;
-        end = json.indexOf('"', end + 1);
-      }
+      const end = jsonStringEnd(json, i);
       const top = stack.at(-1);
       if (top && !top.array && top.expectsKey) {
         top.key = json.slice(i, end + 1);
