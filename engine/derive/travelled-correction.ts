@@ -379,7 +379,11 @@ async function stateAsSaid(
   };
   const citation = { recordId: r.id, quote: r.text };
   const s = { claim: { statement, ...who }, from, citation, cause: 'correction' as const };
-  const { id, made } = await admitStatement(uow.memories, uow.brainUid, s, seq, now);
+  return { ...stated(none, await admitStatement(uow.memories, uow.brainUid, s, seq, now)), unmatched: true };
+}
+
+/** The outcome of a correction stated as a Memory of its own, for the reason `none` says. */
+function stated(none: string, { id, made }: { id: string; made: boolean }): Outcome {
   return {
     state: 'applied_by_fallback',
     matched_by: 'stated',
@@ -387,7 +391,6 @@ async function stateAsSaid(
     reason: made
       ? `${none}: its statement stands as Memory ${id} of its own`
       : `${none}: Memory ${id} says its statement already, and cites it`,
-    unmatched: true,
   };
 }
 
@@ -414,16 +417,10 @@ async function stateForgotten(
     citation: { recordId: r.id, quote: r.text },
     cause: 'correction' as const,
   };
-  const { id, made } = await admitStatement(uow.memories, uow.brainUid, s, seq, now);
-  const none = 'every Record it corrects was forgotten here';
-  return {
-    state: 'applied_by_fallback',
-    matched_by: 'stated',
-    memory_id: id,
-    reason: made
-      ? `${none}: its statement stands as Memory ${id} of its own`
-      : `${none}: Memory ${id} says its statement already, and cites it`,
-  };
+  return stated(
+    'every Record it corrects was forgotten here',
+    await admitStatement(uow.memories, uow.brainUid, s, seq, now),
+  );
 }
 
 /** The subject and owner every one of these Memories has, or null (none, or not one). */
