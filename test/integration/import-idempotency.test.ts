@@ -236,6 +236,16 @@ describe('import through the /v1 API', () => {
     const listed = await run(key, ['--list']);
     assert.equal(listed.status, 0, listed.stderr);
     assert.match(listed.stdout, /^obsidian\t2 Records \(2 imported\)\t/);
+    // --dry-run reads PATH only: with --remove it is refused, never ignored while the import goes.
+    for (const flag of ['--dry-run', '--forget-missing']) {
+      const dry = await run(key, ['--remove', 'obsidian', flag]);
+      assert.equal(dry.status, 2, dry.stdout);
+      assert.match(
+        dry.stderr,
+        new RegExp(`${flag} goes with PATH, not with --remove SOURCE; nothing was done`),
+      );
+    }
+    assert.equal((await client.listRecords('kitchen')).data.length, 2, 'nothing was forgotten');
     const removed = await run(key, ['--remove', 'obsidian']);
     assert.equal(removed.status, 0, removed.stderr);
     assert.match(

@@ -237,6 +237,20 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // Both apply to importing PATH: ignored beside --remove, a --dry-run meant as a preview would
+      // forget the whole import for good.
+      const pathOnly = [flags.dryRun && '--dry-run', flags.forgetMissing && '--forget-missing'].filter(
+        Boolean,
+      );
+      if (path === undefined && pathOnly.length > 0) {
+        console.error(
+          `mnemo import: ${pathOnly.join(' and ')} go${pathOnly.length === 1 ? 'es' : ''} with PATH, not with ` +
+            `${flags.list ? '--list' : '--remove SOURCE'}; nothing was done` +
+            (flags.remove !== undefined ? ' (--list shows what --remove would forget)' : ''),
+        );
+        process.exitCode = 2;
+        return;
+      }
       if (!apiKey) {
         console.error(
           'mnemo import: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
