@@ -349,6 +349,29 @@ test("without self_name the Brain's own person is the user, as for `mnemo import
   assert.deepEqual([named.imported, named.replaced, named.unchanged], [0, 0, 2]);
 });
 
+test("a lone _chat.txt uploaded without self_name keeps the name its people gave it, the Brain's own person among them", async () => {
+  const engine = createReferenceEngine();
+  await engine.createBrain(t, { id: 'b', self: { type: 'person', name: 'Ana Silva' } });
+  const chat = file(
+    '_chat.txt',
+    '[14/02/2026, 21:04:05] Marta: Free on Saturday?\n[14/02/2026, 21:05:00] Ana Silva: Yes!\n',
+  );
+  const first = await importFiles(engine, t, 'b', { files: [chat], time_zone: 'UTC' });
+  assert.equal(first.imported, 2);
+  const records = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  // As an upload without self_name named it before the Brain's person was taken for the user: the
+  // same file sent again is the same items, not a second copy of the chat.
+  assert.deepEqual(
+    records
+      .map((r) => [r.source.external_id?.split(':')[1], (r.content as { speaker?: string }).speaker])
+      .sort(),
+    [
+      ['Marta, Ana Silva', 'Marta'],
+      ['Marta, Ana Silva', 'self'],
+    ],
+  );
+});
+
 test('a vault chosen with other files in it: each is read in its format or reported, none is silently ignored', async () => {
   const engine = await brain();
   const r = await importFiles(engine, t, 'b', {

@@ -126,6 +126,7 @@ export async function importFiles(
     const options: ParseOptions = {
       ...(body.time_zone ? { timeZone: body.time_zone } : {}),
       ...(selfName ? { selfName } : {}),
+      ...(selfName && body.self_name === undefined ? { selfNameByDefault: true } : {}),
       ...(body.date_order ? { dateOrder: body.date_order } : {}),
       ...(body.visibility ? { visibility: body.visibility } : {}),
       ...(body.recurrence_since ? { windowStart: new Date(body.recurrence_since) } : {}),

@@ -56,6 +56,13 @@ export interface ParseOptions {
   timeZone?: string;
   /** A speaker name to record as `self` (WhatsApp, Slack, mbox): the person whose memory this is. */
   selfName?: string;
+  /**
+   * `selfName` is the Brain's own person's, taken because none was asked for (an upload without
+   * self_name). A lone uploaded WhatsApp `_chat.txt` is named after its people but the one asked for:
+   * one taken so is not left out, so that the chat keeps the name, and its messages the identities,
+   * an upload without self_name gave it before.
+   */
+  selfNameByDefault?: boolean;
   /** Recurring events are expanded within [windowStart, windowEnd). */
   windowStart?: Date;
   windowEnd?: Date;

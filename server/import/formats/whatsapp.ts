@@ -195,7 +195,7 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
   const prefixes = prefixCounts(msgs);
   const chat =
     o.uploadRoot !== undefined && resolve(dirname(path)) === resolve(o.uploadRoot) && isBareChatFile(path)
-      ? peopleOf(msgs, prefixes, o.selfName)
+      ? peopleOf(msgs, prefixes, o.selfNameByDefault ? undefined : o.selfName)
       : chatName(path);
   const ordinals = new Map<string, number>();
   for (const m of msgs) {
