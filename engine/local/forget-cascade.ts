@@ -51,5 +51,31 @@ export async function forgetRecordRows(
     await uow.records.remove([id]);
   }
   for (const l of lineages) await settleLineage(memories, l, seq);
+  await forgetTargetWords(uow, recordIds);
   return { deleted, pending, seq };
+}
+
+/**
+ * A correction keeps the statement of the Memory it corrected (its target, travelled-correction.ts):
+ * words derived from the Records that Memory cited. Once every one of those Records is forgotten, the
+ * statement is theirs no more to keep, nor to send to another side: a correction with a statement
+ * keeps its own in its place (a side that holds none of them states it, one that still holds them
+ * matches by it), and a withdrawal, which has nothing left to withdraw, keeps no target.
+ */
+async function forgetTargetWords(uow: BrainUnitOfWork, recordIds: readonly string[]): Promise<void> {
+  for (const c of await uow.records.correctionsNaming(recordIds)) {
+    const { target, ...written } = JSON.parse(c.content) as {
+      statement?: string;
+      target: { records: string[]; statement: string };
+    };
+    // Every one forgotten, not only none here: one still to arrive is matched by the statement.
+    const named = [...new Set(target.records)];
+    if ((await uow.records.forgotten(named)).length < named.length) continue;
+    if (written.statement === target.statement) continue;
+    const kept =
+      written.statement === undefined
+        ? written
+        : { ...written, target: { records: target.records, statement: written.statement } };
+    await uow.records.replaceCorrectionContent(c.id, JSON.stringify(kept));
+  }
 }

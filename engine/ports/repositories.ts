@@ -95,6 +95,13 @@ export interface RecordRepository {
   externalIdsOfSource(sourceName: string, opts: { hideLocalOnly: boolean }): Promise<string[]>;
   /** Deletes Records; their citations and queued jobs go with them. */
   remove(ids: readonly string[]): Promise<void>;
+  /** The corrections whose kept target (travelled-correction.ts) names one of these Records. */
+  correctionsNaming(recordIds: readonly string[]): Promise<{ id: string; content: string }[]>;
+  /**
+   * Replaces a correction's stored content: only its target, which the API never shows, may differ
+   * (forgetRecordRows takes out the words of Records forgotten).
+   */
+  replaceCorrectionContent(id: string, content: string): Promise<void>;
   /**
    * The change feed's Records: those written after step `afterSeq` (or after `afterId` within it), by
    * step then id, at most `limit` (undefined: all); `hideLocalOnly` as for `list`.

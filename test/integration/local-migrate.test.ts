@@ -482,4 +482,23 @@ describe('local engine: migrations', () => {
       db.close();
     }
   });
+
+  it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(db);
+      const plan = (
+        db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT r.id FROM records r WHERE r.brain_uid = 'brn_x' AND r.kind = 'correction'`,
+          )
+          .all() as { detail: string }[]
+      )
+        .map((r) => r.detail)
+        .join('; ');
+      assert.match(plan, /records_corrections/);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -807,6 +807,34 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
     });
 
+    it('finds the corrections whose kept target names a Record, of this Brain only, and replaces their content', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const correction = (brainUid: string, id: string, records: string[]) => ({
+        ...recordRow(brainUid, id, { kind: 'correction' }),
+        content: JSON.stringify({
+          kind: 'correction',
+          corrects: 'mem_x',
+          target: { records, statement: 'the old words' },
+        }),
+      });
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(correction(uid, `${uid}_c1`, [`${uid}_r1`, `${uid}_r2`]));
+        await u.records.insert(correction(uid, `${uid}_c2`, [`${uid}_r3`]));
+        await u.records.insert(recordRow(uid, `${uid}_m`));
+      });
+      await b.units.write(other, (u) => u.records.insert(correction(other, `${other}_c3`, [`${uid}_r2`])));
+      const naming = async (ids: string[]) =>
+        (await b.units.read(uid, (u) => u.records.correctionsNaming(ids))).map((r) => r.id);
+      assert.deepEqual(await naming([`${uid}_r2`, `${uid}_r9`]), [`${uid}_c1`]);
+      assert.deepEqual(await naming([`${uid}_r1`, `${uid}_r3`]), [`${uid}_c1`, `${uid}_c2`]);
+      assert.deepEqual(await naming([]), []);
+      const kept = JSON.stringify({ kind: 'correction', corrects: 'mem_x' });
+      await b.units.write(uid, (u) => u.records.replaceCorrectionContent(`${uid}_c1`, kept));
+      assert.equal((await b.units.read(uid, (u) => u.records.get(`${uid}_c1`)))?.content, kept);
+      assert.deepEqual(await naming([`${uid}_r1`]), []);
+    });
+
     it('names the Records of a source by write order and removes Records with what hangs on them', async () => {
       const uid = await brain();
       const other = await brain();

@@ -353,7 +353,15 @@ describe('migrations on an embedded PostgreSQL', () => {
         [id, state, missing === null ? null : JSON.stringify(missing)],
       );
     }
-    assert.deepEqual((await migrate(db)).applied, [25]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 25),
+        )
+      ).applied,
+      [25],
+    );
     const marks = await db.query<{ record_id: string; unmatched: boolean }>(
       'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
     );

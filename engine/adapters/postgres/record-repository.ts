@@ -164,6 +164,23 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           [brainUid, sourceName],
         )
       ).rows.map((r) => r.external_id),
+    correctionsNaming: async (recordIds) =>
+      recordIds.length === 0
+        ? []
+        : (
+            await q.query<{ id: string; content: string }>(
+              `SELECT id, content FROM records WHERE brain_uid = $1 AND kind = 'correction'
+                 AND (content::jsonb -> 'target' -> 'records') ?| $2::text[] ORDER BY id`,
+              [brainUid, [...recordIds]],
+            )
+          ).rows,
+    async replaceCorrectionContent(id, content) {
+      deferred?.recordsAhead.delete(id);
+      await q.query(
+        "UPDATE records SET content = $3 WHERE brain_uid = $1 AND id = $2 AND kind = 'correction'",
+        [brainUid, id, content],
+      );
+    },
     async remove(ids) {
       if (ids.length === 0) return;
       const gone = await q.query<{ n: number }>(

@@ -105,6 +105,24 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
     async remove(ids) {
       for (const id of ids) store.run('DELETE FROM records WHERE id = ? AND brain_uid = ?', id, brainUid);
     },
+    async correctionsNaming(recordIds) {
+      if (recordIds.length === 0) return [];
+      return store.all<{ id: string; content: string }>(
+        `SELECT DISTINCT r.id, r.content FROM records r, json_each(r.content, '$.target.records') t
+         WHERE r.brain_uid = ? AND r.kind = 'correction' AND t.value IN (SELECT value FROM json_each(?))
+         ORDER BY r.id`,
+        brainUid,
+        JSON.stringify(recordIds),
+      );
+    },
+    async replaceCorrectionContent(id, content) {
+      store.run(
+        "UPDATE records SET content = ? WHERE id = ? AND brain_uid = ? AND kind = 'correction'",
+        content,
+        id,
+        brainUid,
+      );
+    },
     async list(q) {
       const { sql, params } = recordPageSql(brainUid, q);
       const rows = store.all<RecordRow>(sql, ...params);

@@ -23,6 +23,7 @@ import { correctionOutcomes } from './022-correction-outcomes.ts';
 import { statementKeys } from './023-statement-keys.ts';
 import { unmatchedCorrections } from './024-unmatched-corrections.ts';
 import { unmatchedWithdrawals } from './025-unmatched-withdrawals.ts';
+import { correctionRecords } from './026-correction-records.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -62,6 +63,7 @@ export const migrations: readonly PgMigration[] = [
   statementKeys,
   unmatchedCorrections,
   unmatchedWithdrawals,
+  correctionRecords,
 ];
 
 /**

@@ -29,6 +29,7 @@ import { pullRereads } from './028-pull-rereads.ts';
 import { statementKeys } from './029-statement-keys.ts';
 import { unmatchedCorrections } from './030-unmatched-corrections.ts';
 import { unmatchedWithdrawals } from './031-unmatched-withdrawals.ts';
+import { correctionRecords } from './032-correction-records.ts';
 import type { Db } from '../open-database.ts';
 
 export interface Migration {
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   statementKeys,
   unmatchedCorrections,
   unmatchedWithdrawals,
+  correctionRecords,
 ];
