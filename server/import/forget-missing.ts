@@ -177,10 +177,10 @@ export class MissingItems {
   }
 
   /**
-   * The stored items missing now, by source: STORED gives a source's external ids (null: they may not
+   * The stored notes missing now, by source: STORED gives a source's external ids (null: they may not
    * be read). Kept, with the reason: everything when something could not be read or written; a note
-   * scope or whole-file source none of whose stored items is there now (a root that matched nothing, a
-   * vault renamed, another calendar); a whole-file source that would lose more items than it keeps.
+   * scope none of whose stored notes is there now (a root that matched nothing, a vault renamed); and
+   * every calendar event and contact missing from the files, which are counted and never forgotten.
    */
   async missing(stored: (source: string) => Promise<readonly string[] | null>): Promise<MissingPlan> {
     const bySource = new Map<string, string[]>();
@@ -313,4 +313,49 @@ export async function forgetPlanned(
 /** PLAN's items, listed as forgetPlanned would forget them (a dry run). */
 export function plannedItems(plan: MissingPlan): MissingItem[] {
   return [...plan.bySource].flatMap(([source, ids]) => ids.map((externalId) => ({ source, externalId })));
+}
+
+/** How an import's end reconciles what is missing (reconcileMissing). */
+export interface Reconcile {
+  /** Items the import wrote or found unchanged; none means nothing tells what is missing. */
+  written: number;
+  /** Items that failed to be written: an item missing may be one of them, so nothing is forgotten. */
+  failed: number;
+  /** Why nothing was forgotten when nothing was written, said of what was imported. */
+  nothingWritten: string;
+  /** A source's stored external ids, or null when they may not be read. */
+  stored: (source: string) => Promise<readonly string[] | null>;
+  /** forgetSourceItems, of the engine or the API client. */
+  forget: (
+    source: string,
+    externalIds: string[],
+  ) => Promise<{ deleted: { records: number; memories: number } }>;
+  /** List what would be forgotten, and forget nothing. */
+  dryRun?: boolean;
+  onForgotten?: (items: number) => void;
+}
+
+/**
+ * After every item was read and written: the Brain's items under what was imported that the files no
+ * longer hold, forgotten (a dry run: listed), or kept with the reasons in `notes` (something not read
+ * or written, nothing imported, a folder that matched nothing, calendars and contacts).
+ */
+export async function reconcileMissing(
+  missing: MissingItems,
+  o: Reconcile,
+): Promise<Forgotten & { notes: string[] }> {
+  const none = { items: [], records: 0, memories: 0 };
+  if (!missing.covers)
+    return {
+      ...none,
+      notes: [
+        'nothing was forgotten: forgetting what is missing applies to notes (calendars and contacts are counted), and this import held none; chats and mail are never forgotten so',
+      ],
+    };
+  if (o.written === 0) return { ...none, notes: [o.nothingWritten] };
+  if (o.failed > 0) missing.cannotForget(`${o.failed} item${o.failed === 1 ? '' : 's'} failed to be written`);
+  const plan = await missing.missing(o.stored);
+  if (o.dryRun) return { items: plannedItems(plan), records: 0, memories: 0, notes: plan.kept };
+  const done = await forgetPlanned(plan, o.forget, (d) => o.onForgotten?.(d.items.length));
+  return { ...done, notes: plan.kept };
 }

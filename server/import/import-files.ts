@@ -24,7 +24,7 @@ import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 import { heldItems } from './held-items.ts';
 import { WriteWindow } from './write-window.ts';
-import { chosenEntries, forgetPlanned, MissingItems } from './forget-missing.ts';
+import { chosenEntries, MissingItems, reconcileMissing } from './forget-missing.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -381,32 +381,16 @@ async function forgetMissing(
   mayRead: boolean,
   watch: ImportWatch,
 ): Promise<void> {
-  result.forgotten = 0;
-  result.forgotten_items = [];
-  result.forget_notes = [];
-  if (!missing.covers) {
-    result.forget_notes.push(
-      'nothing was forgotten: forgetting what is missing applies to notes, calendars and contacts, and this import held none (chats and mail are never forgotten so)',
-    );
-    return;
-  }
-  if (result.imported + result.replaced + result.unchanged === 0) {
-    result.forget_notes.push(
+  const done = await reconcileMissing(missing, {
+    written: result.imported + result.replaced + result.unchanged,
+    failed: result.failed,
+    nothingWritten:
       'nothing was forgotten: nothing chosen could be imported, so nothing tells what is missing',
-    );
-    return;
-  }
-  if (result.failed > 0)
-    missing.cannotForget(`${result.failed} item${result.failed === 1 ? '' : 's'} failed to be written`);
-  const plan = await missing.missing(async (source) =>
-    mayRead ? engine.sourceExternalIds(t, brainId, source) : null,
-  );
-  result.forget_notes.push(...plan.kept);
-  const done = await forgetPlanned(
-    plan,
-    (source, ids) => engine.forgetSourceItems(t, brainId, source, ids),
-    (d) => watch.forgotten(d.items.length),
-  );
+    stored: async (source) => (mayRead ? engine.sourceExternalIds(t, brainId, source) : null),
+    forget: (source, ids) => engine.forgetSourceItems(t, brainId, source, ids),
+    onForgotten: (n) => watch.forgotten(n),
+  });
+  result.forget_notes = done.notes;
   result.forgotten = done.items.length;
   result.forgotten_items = done.items
     .slice(0, listedForgotten)

@@ -35,13 +35,7 @@ import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
-import {
-  forgetPlanned,
-  MissingItems,
-  plannedItems,
-  type MissingItem,
-  type MissingPlan,
-} from './forget-missing.ts';
+import { MissingItems, reconcileMissing, type MissingItem } from './forget-missing.ts';
 
 /**
  * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
@@ -150,8 +144,8 @@ export interface ImportOptions extends ParseOptions {
   /** Entries of the archive PATH was unpacked from that were not unpacked, each reported as skipped. */
   archiveSkips?: ImportTarget[];
   /**
-   * Forget the Brain's notes under PATH, and calendar events and contacts of the sources read, that
-   * PATH no longer holds (forget-missing.ts), once everything was read and written.
+   * Forget the Brain's notes under PATH that PATH no longer holds (forget-missing.ts), once everything
+   * was read and written; calendar events and contacts missing from the files are counted and kept.
    */
   forgetMissing?: boolean;
   /** Read everything and write nothing: report what would be sent and (forgetMissing) forgotten. */
@@ -834,31 +828,16 @@ async function forgetMissingItems(
   failed: number,
   onForgotten: (n: number) => void,
 ): Promise<{ items: MissingItem[]; records: number; memories: number; notes: string[] }> {
-  const none = { items: [], records: 0, memories: 0 };
-  if (!brainExisted) return { ...none, notes: [] };
-  if (!missing.covers)
-    return {
-      ...none,
-      notes: [
-        'nothing was forgotten: forgetting what is missing applies to notes, calendars and contacts, and this import held none (chats and mail are never forgotten so)',
-      ],
-    };
-  if (sent === 0)
-    return {
-      ...none,
-      notes: [
-        `nothing was forgotten: nothing under ${o.path} could be imported, so nothing tells what is missing`,
-      ],
-    };
-  if (failed > 0) missing.cannotForget(`${failed} item${failed === 1 ? '' : 's'} failed to be written`);
-  const plan: MissingPlan = await missing.missing((source) => storedThroughApi(o, source));
-  if (o.dryRun) return { items: plannedItems(plan), records: 0, memories: 0, notes: plan.kept };
-  const done = await forgetPlanned(
-    plan,
-    (source, ids) => o.client.forgetSourceItems(o.brainId, source, ids, { signal: o.signal }),
-    (d) => onForgotten(d.items.length),
-  );
-  return { ...done, notes: plan.kept };
+  if (!brainExisted) return { items: [], records: 0, memories: 0, notes: [] };
+  return reconcileMissing(missing, {
+    written: sent,
+    failed,
+    nothingWritten: `nothing was forgotten: nothing under ${o.path} could be imported, so nothing tells what is missing`,
+    stored: (source) => storedThroughApi(o, source),
+    forget: (source, ids) => o.client.forgetSourceItems(o.brainId, source, ids, { signal: o.signal }),
+    dryRun: o.dryRun,
+    onForgotten,
+  });
 }
 
 /** Resolves once the Brain has derived every Record it accepted (census reports none processing). */

@@ -219,9 +219,9 @@ export function register(program: Command): void {
     .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
     .option(
       '--forget-missing',
-      'also forget what PATH no longer holds, once all of it was read and written: notes under PATH that are gone, ' +
-        'and calendar events and contacts no calendar or vCard file of PATH holds (import them all together); ' +
-        'permanent, with what rested only on them; chats and mail are never forgotten so',
+      'also forget the notes under PATH that are gone from it, once all of it was read and written; permanent, ' +
+        'with what rested only on them. Calendar events and contacts missing from the files are counted and kept ' +
+        '(an item names its UID, not its file); chats and mail are never forgotten so',
       false,
     )
     .option(
