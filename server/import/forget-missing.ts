@@ -161,6 +161,11 @@ export class MissingItems {
   /** A Record the import read (written, unchanged or skipped as a duplicate or invalid). */
   sawRecord(item: ImportRecord): void {
     const source = item.body.source.name;
+    // A note read is there, even one the walk before the import did not see (made meanwhile).
+    if (source === 'markdown' || source === 'obsidian') {
+      this.notes.get(source)!.add(item.body.source.external_id);
+      return;
+    }
     if (source !== 'ics' && source !== 'vcf') return;
     this.exact.get(source)!.add(item.body.source.external_id);
     if (item.item !== undefined) this.items.get(source)!.add(item.item);

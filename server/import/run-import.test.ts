@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
 import { parsers, runImport } from './run-import.ts';
+import { MissingItems } from './forget-missing.ts';
 import { formatSummary } from '../cli/commands/import.ts';
 
 test('Records are sent while the export is still being read, never more than a queue ahead', async () => {
@@ -305,6 +306,34 @@ test('--forget-missing forgets the notes gone from PATH, every revision, only un
   } finally {
     await server.close();
     await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a note the import read counts as there, though the walk before it did not see it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-forget-missing-'));
+  try {
+    const vault = join(dir, 'Notes');
+    mkdirSync(vault);
+    writeFileSync(join(vault, 'a.md'), 'a');
+    const missing = new MissingItems();
+    await missing.coverNotes([vault], undefined, async (id) => id);
+    // A plain folder's notes are named by their real paths (note-identity.ts).
+    const stored = async () => [join(realpathSync(vault), 'a.md'), join(realpathSync(vault), 'b.md')];
+    assert.deepEqual(
+      [...(await missing.missing(stored)).bySource],
+      [['markdown', [join(realpathSync(vault), 'b.md')]]],
+      'before the import read it, b.md is missing',
+    );
+    // b.md, written while the import ran: read by it, and so stored, after the walk.
+    const name = (await stored())[1]!;
+    missing.sawRecord({
+      type: 'record',
+      ref: 'b.md',
+      body: { content: 'b', source: { name: 'markdown', external_id: name } },
+    } as never);
+    assert.deepEqual([...(await missing.missing(stored)).bySource], []);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
