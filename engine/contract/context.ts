@@ -37,7 +37,7 @@ export const ContextRequest = z
     filter: z
       .strictObject({
         subjects: z.array(filterName).max(100, 'must hold at most 100 subjects').optional(),
-        owner: z.string().max(2_000, 'must be at most 2,000 characters').optional(),
+        owner: filterName.optional(),
         // An empty list would filter every source out, and the Context would abstain with
         // no_evidence, which reads as "the Brain knows nothing of it": leave it out for every source.
         sources: z

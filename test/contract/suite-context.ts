@@ -196,6 +196,7 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
           'filter.sources: must hold at most 100 source names',
         ],
         [{ subjects: [''] }, 'filter.subjects[0]: must not be empty'],
+        [{ owner: '' }, 'filter.owner: must not be empty'],
       ];
       for (const [filter, message] of cases) {
         const e = assertError(
