@@ -10,10 +10,15 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
-import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
+import {
+  isMnemoApiError,
+  type MemoryListParams,
+  type MnemoClient,
+  type RecordListParams,
+} from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
 import { useClient } from './client.ts';
-import { dropIfTouched, dropLastAsked } from './last-asked.ts';
+import { dropIfTouched, dropLastAsked, readLastAsked } from './last-asked.ts';
 import {
   brainIsGone,
   conflictListKey,
@@ -68,10 +73,27 @@ async function applyChanges(qc: QueryClient, client: MnemoClient, brainId: strin
     client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
   );
   void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }));
+  void dropIfTraceGone(client, brainId);
   try {
     await applyMemoryChanges(qc, client, brainId, since);
   } catch {
     void qc.invalidateQueries({ queryKey: keys.memories(brainId) });
+  }
+}
+
+/**
+ * Ask's last answer goes with its Trace: forgetting any Record it quoted takes the Trace along, also a
+ * Record no Memory of the answer rests on (a question, one read only for its words), which the
+ * Memories' delta does not name.
+ */
+async function dropIfTraceGone(client: MnemoClient, brainId: string) {
+  const kept = readLastAsked(brainId);
+  if (!kept) return;
+  try {
+    await client.getTrace(brainId, kept.context.id);
+  } catch (e) {
+    const same = readLastAsked(brainId)?.context.id === kept.context.id;
+    if (same && isMnemoApiError(e) && e.code === 'trace_not_found') dropLastAsked(brainId);
   }
 }
 

@@ -456,6 +456,17 @@ test('an answer on Ask goes once an agent forgets or corrects what it gave; othe
   });
   await advanceUntil(page, () => outdated.isVisible());
   assert.equal(await main.getByText('a cat called Miso').count(), 0);
+
+  // And a forget of a quoted Record no Memory of the answer rests on (a question says nothing).
+  const asked = await app().api.rememberRecord('asked', {
+    content: { kind: 'message', speaker: 'Ana', text: 'Did Rui park the blue van by the ferry?' },
+  });
+  await derivationSettled(app(), 'asked');
+  await ask('Where did Rui park the blue van?');
+  await answer.getByText('the blue van by the ferry').first().waitFor();
+  await app().api.forgetRecord('asked', asked.record.id);
+  await advanceUntil(page, () => outdated.isVisible());
+  assert.equal(await main.getByText('the blue van by the ferry').count(), 0);
   assert.deepEqual(problems, []);
 });
 
