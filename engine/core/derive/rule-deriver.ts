@@ -104,7 +104,9 @@ export function createRuleDeriver(): Deriver {
     // v19: a home is a place (not-a-place.ts): "We moved to Slack", "we moved to Postgres" hold no home.
     // v20: a message whose speaker is blank ("   ") is of `unknown speaker`, as one with none (its
     // Memories were about '').
-    name: 'rules-v20',
+    // v21: "my new number is …", "my current e-mail is …" hold their slot as "my number is …" does:
+    // the sentence that tells of a change left the old value current.
+    name: 'rules-v21',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

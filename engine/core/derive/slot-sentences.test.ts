@@ -184,6 +184,11 @@ test('a favourite, a phone number or an e-mail address said alone holds a slot',
     ['My favourite colour is green, sorry!', 'favourite colour', 'green'],
     // Only after a comma, a bracket or a dash is it an admission.
     ['My favourite word is typo.', 'favourite word', 'typo'],
+    // The sentence that tells of a change: the new value replaces the old one.
+    ['My new number is 912 345 678.', 'phone number', '912 345 678'],
+    ['Btw, my new email is maya@sonae.pt', 'email address', 'maya@sonae.pt'],
+    ['My current mobile number is +351 912 000 111', 'phone number', '+351 912 000 111'],
+    ['My new favourite band is Muse.', 'favourite band', 'Muse'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
@@ -210,6 +215,8 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'My favourite thing about Lisbon is that the light on the river in the evening is golden.',
     // Someone else's.
     "My sister's favourite colour is red.",
+    // A value no longer held.
+    'My old number is 912 345 678.',
   ])
     assert.equal(attributeSentence(s), null, s);
 });
