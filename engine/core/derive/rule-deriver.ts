@@ -106,7 +106,8 @@ export function createRuleDeriver(): Deriver {
     // Memories were about '').
     // v21: "my new number is …", "my current e-mail is …" hold their slot as "my number is …" does:
     // the sentence that tells of a change left the old value current.
-    name: 'rules-v21',
+    // v22: "I moved back to Lisbon" holds the home as "I moved to Lisbon" does.
+    name: 'rules-v22',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

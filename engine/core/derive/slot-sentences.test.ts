@@ -16,6 +16,9 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['We moved to Lisbon.', 'lives in', 'Lisbon'],
     ["Yes, we've just moved to New York!", 'lives in', 'New York'],
     ["we're living in Porto now.", 'lives in', 'Porto'],
+    // A move back is a move: the home it left is no longer current.
+    ['I moved back to Lisbon.', 'lives in', 'Lisbon'],
+    ['We relocated back to Lisbon in March.', 'lives in', 'Lisbon'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -110,6 +113,7 @@ test('a home is a place: a move to a tool, a service or a web address holds none
     'We moved to a new office.',
     'We moved to using Slack.',
     "We're living in Slack these days.",
+    'We moved back to Slack.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
   // A place is still a home, also one whose name opens as a product's would, or a move from a place.

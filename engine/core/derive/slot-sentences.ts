@@ -2,7 +2,8 @@ import { notAPlace } from './not-a-place.ts';
 
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
- * ("I live in …", and "we live in …", which counts the speaker in) and where they work. Said again with another value, the new one replaces the old (as a `fact` on the
+ * ("I live in …", "I moved (back) to …", and "we live in …", which counts the speaker in) and where they
+ * work. Said again with another value, the new one replaces the old (as a `fact` on the
  * same slot would), so "I moved to Porto" after "I live in Lisbon" is not two current homes.
  * Deliberately narrow, since a wrong match replaces a true home: present tense or a move ("I lived in
  * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing),
@@ -32,7 +33,7 @@ const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
   {
     predicate: 'lives in',
     re: new RegExp(
-      `(?:${lead}|${weLead})(?:live|living|(?<moved>moved|relocated))\\s+(?:in|to)\\s+${name}`,
+      `(?:${lead}|${weLead})(?:live|living|(?<moved>moved|relocated)(?:\\s+back)?)\\s+(?:in|to)\\s+${name}`,
       'gu',
     ),
   },
