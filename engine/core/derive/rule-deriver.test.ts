@@ -30,6 +30,21 @@ test('a home and a statement joined after it: the slot quotes its clause, the st
   ]);
 });
 
+test('a second slot clause whose "I" is left out is the speaker\'s too, not a Memory "work at Sonae."', () => {
+  assert.deepEqual(said('I live in Porto and work at Sonae.'), [
+    ['Ana lives in Porto', 'I live in Porto'],
+    ['Ana works at Sonae', 'work at Sonae'],
+  ]);
+  assert.deepEqual(said('I work at Globex and live in Braga.'), [
+    ['Ana works at Globex', 'I work at Globex'],
+    ['Ana lives in Braga', 'live in Braga'],
+  ]);
+  assert.deepEqual(said('I moved to Porto and started a new job at Sonae as a designer.'), [
+    ['Ana lives in Porto', 'I moved to Porto'],
+    ['Ana works at Sonae', 'started a new job at Sonae as a designer'],
+  ]);
+});
+
 test('what is no statement of its own, or leans on the home, keeps the sentence whole', () => {
   // As before the split: the home quotes the sentence, and the sentence is a Memory of its own.
   for (const whole of [

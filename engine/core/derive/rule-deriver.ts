@@ -107,7 +107,9 @@ export function createRuleDeriver(): Deriver {
     // v21: "my new number is …", "my current e-mail is …" hold their slot as "my number is …" does:
     // the sentence that tells of a change left the old value current.
     // v22: "I moved back to Lisbon" holds the home as "I moved to Lisbon" does.
-    name: 'rules-v22',
+    // v23: a second slot clause whose "I" is left out holds its slot ("I live in Porto and work at
+    // Sonae"); it was a Memory "work at Sonae." and the old employer stayed current.
+    name: 'rules-v23',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -41,6 +41,23 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     after: null,
   });
   assert.equal(slotSentences('I moved to Porto last month and opened a bakery.').rest, 6);
+  // A second clause of the speaker's, its "I" left out; not after "we" (a team's work is not a job).
+  assert.deepEqual(slotSentences('I live in Porto and work at Sonae.'), {
+    slots: [
+      { predicate: 'lives in', value: 'Porto', clause: [0, 15] },
+      { predicate: 'works at', value: 'Sonae', clause: [20, 33] },
+    ],
+    rest: 1,
+    after: null,
+  });
+  assert.deepEqual(
+    slotSentences('We live in Porto and work at Sonae.').slots.map((x) => x.predicate),
+    ['lives in'],
+  );
+  assert.deepEqual(
+    slotSentences('I live in Porto and work at home.').slots.map((x) => x.predicate),
+    ['lives in'],
+  );
 });
 
 test('where in the place is part of the home, not more said beside it', () => {

@@ -29,23 +29,34 @@ const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adver
  */
 const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s+${adverb}`;
 
-const patterns: Array<{ predicate: SlotSentence['predicate']; re: RegExp }> = [
+/** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
+const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
-    re: new RegExp(
-      `(?:${lead}|${weLead})(?:live|living|(?<moved>moved|relocated)(?:\\s+back)?)\\s+(?:in|to)\\s+${name}`,
-      'gu',
-    ),
+    verb: String.raw`(?:live|living|(?<moved>moved|relocated)(?:\s+back)?)\s+(?:in|to)\s+${name}`,
   },
   {
     predicate: 'works at',
     // Not "joined": one joins Reddit or a choir as often as an employer.
-    re: new RegExp(
-      `${lead}(?:work|working|started(?:\\s+a\\s+new\\s+job|\\s+working)?(?=\\s))\\s*(?:at|for)\\s+${name}`,
-      'gu',
-    ),
+    verb: String.raw`(?:work|working|started(?:\s+a\s+new\s+job|\s+working)?(?=\s))\s*(?:at|for)\s+${name}`,
   },
 ];
+
+const patterns = verbs.map(({ predicate, verb }) => ({
+  predicate,
+  // "we work for Globex" is no one's job (weLead).
+  re: new RegExp(`${predicate === 'lives in' ? `(?:${lead}|${weLead})` : lead}${verb}`, 'gu'),
+}));
+
+/**
+ * A second clause of the speaker's own, its "I" left out, right after the first: "I live in Porto and
+ * work at Sonae", "I work at Globex and live in Braga". Only after "I": "we ... and work at" is a team's.
+ */
+const andJoin = /^,?\s+and\s+/u;
+const coordinated = verbs.map(({ predicate, verb }) => ({
+  predicate,
+  re: new RegExp(`${andJoin.source}${adverb}${verb}`, 'u'),
+}));
 
 /** A role after an employer, up to four words, ending where the clause does: " as a data engineer". */
 const role =
@@ -99,6 +110,33 @@ export interface SlotReading {
   after: [number, number] | null;
 }
 
+type Found = SlotSentence & { valueEnd: number };
+
+/**
+ * The slot a clause matched by `m` (found at `at` in the sentence, the clause starting at `start`)
+ * holds, or null when its value is no place or no name.
+ */
+function readClause(
+  sentence: string,
+  predicate: SlotSentence['predicate'],
+  m: RegExpExecArray | RegExpMatchArray,
+  at: number,
+  start: number,
+): Found | null {
+  const named = m.groups!['value']!;
+  const value = named.replace(/(?<![.’'])[.’']+$/u, '');
+  const valueEnd = at + m[0].length - (named.length - value.length);
+  // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
+  const moved = m.groups!['moved'] !== undefined;
+  if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved)) return null;
+  // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
+  // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
+  // beyond its slots, and no current Memory keeps the old job or home once it changes.
+  const more = predicate === 'works at' ? role : placeDetail;
+  const end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
+  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd };
+}
+
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
@@ -107,27 +145,28 @@ export function slotSentences(sentence: string): SlotReading {
   const none = { slots: [], rest: 0, after: null };
   if (notNow.test(sentence)) return none;
   const found: SlotSentence[] = [];
-  for (const { predicate, re } of patterns) {
-    let last: (SlotSentence & { valueEnd: number }) | null = null;
-    for (const m of sentence.matchAll(re)) {
-      const named = m.groups!['value']!;
-      const value = named.replace(/(?<![.’'])[.’']+$/u, '');
-      // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
-      const start = m.index + m[0].search(/\p{L}/u);
-      const valueEnd = m.index + m[0].length - (named.length - value.length);
-      // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
-      const moved = m.groups!['moved'] !== undefined;
-      if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved)) continue;
-      // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
-      // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
-      // beyond its slots, and no current Memory keeps the old job or home once it changes.
-      const more = predicate === 'works at' ? role : placeDetail;
-      const end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
-      if (!notName(value)) last = { predicate, value, clause: [start, end], valueEnd };
-    }
+  const keep = (last: Found | null) => {
     // What follows the value, the role or place too, may make it a stay that ends ("for a week").
     if (last && !notLasting.test(sentence.slice(last.valueEnd)))
       found.push({ predicate: last.predicate, value: last.value, clause: last.clause });
+  };
+  for (const { predicate, re } of patterns) {
+    let last: Found | null = null;
+    for (const m of sentence.matchAll(re)) {
+      // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
+      last = readClause(sentence, predicate, m, m.index, m.index + m[0].search(/\p{L}/u)) ?? last;
+    }
+    keep(last);
+  }
+  // "I live in Porto and work at Sonae": the job is the speaker's as much as in "... and I work at".
+  for (const first of [...found]) {
+    if (!/^I(?!\p{L})/u.test(sentence.slice(first.clause[0]))) continue;
+    for (const { predicate, re } of coordinated) {
+      if (found.some((f) => f.predicate === predicate)) continue;
+      const from = first.clause[1];
+      const m = re.exec(sentence.slice(from));
+      if (m) keep(readClause(sentence, predicate, m, from, from + andJoin.exec(m[0])![0].length));
+    }
   }
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
