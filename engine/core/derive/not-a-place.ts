@@ -61,12 +61,19 @@ const fromName = /^,?\s+from\s+(\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M
 
 /**
  * Whether the home a sentence would give (`value`, ending at `valueEnd`) is no place: a product or a
- * web address; for a move (`moved`), also a move from a product or one the sentence tells in words of
+ * web address; for a move (`moved`), also a move from a product (`from`, named before the value: "from
+ * Slack to Teams"; or after it: "to Mattermost from Slack") or one the sentence tells in words of
  * software.
  */
-export function notAPlace(sentence: string, value: string, valueEnd: number, moved: boolean): boolean {
+export function notAPlace(
+  sentence: string,
+  value: string,
+  valueEnd: number,
+  moved: boolean,
+  from?: string,
+): boolean {
   if (isProduct(value) || webAddress.test(value)) return true;
   if (!moved) return false;
-  const from = fromName.exec(sentence.slice(valueEnd));
-  return (from !== null && isProduct(from[1]!)) || softwareWords.test(sentence);
+  const after = fromName.exec(sentence.slice(valueEnd))?.[1];
+  return [from, after].some((f) => f !== undefined && isProduct(f)) || softwareWords.test(sentence);
 }

@@ -109,7 +109,8 @@ export function createRuleDeriver(): Deriver {
     // v22: "I moved back to Lisbon" holds the home as "I moved to Lisbon" does.
     // v23: a second slot clause whose "I" is left out holds its slot ("I live in Porto and work at
     // Sonae"); it was a Memory "work at Sonae." and the old employer stayed current.
-    name: 'rules-v23',
+    // v24: "I moved from Lisbon to Porto" holds the home Porto (a move from a product is none).
+    name: 'rules-v24',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -19,6 +19,9 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     // A move back is a move: the home it left is no longer current.
     ['I moved back to Lisbon.', 'lives in', 'Lisbon'],
     ['We relocated back to Lisbon in March.', 'lives in', 'Lisbon'],
+    // A move from one place to another: the home is where it went.
+    ['I moved from Lisbon to Porto.', 'lives in', 'Porto'],
+    ['We relocated from New York to San Francisco last month.', 'lives in', 'San Francisco'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -131,6 +134,7 @@ test('a home is a place: a move to a tool, a service or a web address holds none
     'We moved to using Slack.',
     "We're living in Slack these days.",
     'We moved back to Slack.',
+    'We moved from HipChat to Rocket Chat.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
   // A place is still a home, also one whose name opens as a product's would, or a move from a place.

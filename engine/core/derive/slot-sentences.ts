@@ -18,8 +18,10 @@ export interface SlotSentence {
   clause: [number, number];
 }
 
-/** A name: up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
-const name = String.raw`(?<value>\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+/** Up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
+const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
+/** A name: the value a slot holds. */
+const name = String.raw`(?<value>${capitalised})`;
 const adverb = String.raw`(?:just\s+|recently\s+|finally\s+|now\s+|currently\s+|still\s+)?`;
 const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adverb}`;
 /**
@@ -33,7 +35,8 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
-    verb: String.raw`(?:live|living|(?<moved>moved|relocated)(?:\s+back)?)\s+(?:in|to)\s+${name}`,
+    // "I moved from Lisbon to Porto": the home is where the move went.
+    verb: String.raw`(?:live\s+in|living\s+in|(?<moved>moved|relocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
   },
   {
     predicate: 'works at',
@@ -128,7 +131,8 @@ function readClause(
   const valueEnd = at + m[0].length - (named.length - value.length);
   // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
   const moved = m.groups!['moved'] !== undefined;
-  if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved)) return null;
+  const from = m.groups!['from'];
+  if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
   // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
   // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
   // beyond its slots, and no current Memory keeps the old job or home once it changes.
