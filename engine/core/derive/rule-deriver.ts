@@ -110,7 +110,9 @@ export function createRuleDeriver(): Deriver {
     // v23: a second slot clause whose "I" is left out holds its slot ("I live in Porto and work at
     // Sonae"); it was a Memory "work at Sonae." and the old employer stayed current.
     // v24: "I moved from Lisbon to Porto" holds the home Porto (a move from a product is none).
-    name: 'rules-v24',
+    // v25: a move whose "I" a chat leaves out at the sentence's start holds the home ("Just moved to
+    // Porto!").
+    name: 'rules-v25',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

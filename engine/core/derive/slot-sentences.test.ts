@@ -22,6 +22,9 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     // A move from one place to another: the home is where it went.
     ['I moved from Lisbon to Porto.', 'lives in', 'Porto'],
     ['We relocated from New York to San Francisco last month.', 'lives in', 'San Francisco'],
+    // A chat's move with its "I" left out at the sentence's start.
+    ['Just moved to Porto!', 'lives in', 'Porto'],
+    ['Moved to Porto last month.', 'lives in', 'Porto'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -181,6 +184,10 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'We work at Globex.',
     'When we moved to Berlin in 2015, I was 20.',
     'We lived in Paris for 3 years.',
+    // Only a move leaves its "I" out: these have subjects of their own.
+    'Living in Porto is expensive.',
+    'The meeting moved to Porto.',
+    'Moved to Porto for a week.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
 });

@@ -30,13 +30,18 @@ const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adver
  * speaker's employer.
  */
 const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s+${adverb}`;
+/**
+ * "Just moved to Porto!": a chat leaves its "I" out at the start of a sentence, and a move is the
+ * speaker's. Only a move: "Living in Porto is …" has its own subject.
+ */
+const elidedLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
-    verb: String.raw`(?:live\s+in|living\s+in|(?<moved>moved|relocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
+    verb: String.raw`(?:live\s+in|living\s+in|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
   },
   {
     predicate: 'works at',
@@ -48,7 +53,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
 const patterns = verbs.map(({ predicate, verb }) => ({
   predicate,
   // "we work for Globex" is no one's job (weLead).
-  re: new RegExp(`${predicate === 'lives in' ? `(?:${lead}|${weLead})` : lead}${verb}`, 'gu'),
+  re: new RegExp(`${predicate === 'lives in' ? `(?:${lead}|${weLead}|${elidedLead})` : lead}${verb}`, 'gu'),
 }));
 
 /**
