@@ -86,6 +86,10 @@ test('a role after an employer is part of the job: the sentence is no Memory tha
     ['Ana lives in Berlin', 'I live in Berlin'],
     ['Ana works at Zalando', 'I work at Zalando as a data engineer'],
   ]);
+  // A role before the employer is part of the clause too: no Memory of the sentence outlives the job.
+  assert.deepEqual(said('I work as a nurse at Santa Maria Hospital.'), [
+    ['Ana works at Santa Maria Hospital', 'I work as a nurse at Santa Maria Hospital.'],
+  ]);
   // What follows and points back at the job stays with it.
   const whole = 'I work at Globex as a senior engineer and I love it.';
   assert.deepEqual(said(whole), [

@@ -112,7 +112,8 @@ export function createRuleDeriver(): Deriver {
     // v24: "I moved from Lisbon to Porto" holds the home Porto (a move from a product is none).
     // v25: a move whose "I" a chat leaves out at the sentence's start holds the home ("Just moved to
     // Porto!").
-    name: 'rules-v25',
+    // v26: a role before the employer is part of the job's clause ("I work as a nurse at Santa Maria").
+    name: 'rules-v26',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -12,6 +12,9 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['I work at Globex.', 'works at', 'Globex'],
     ['I am working for Umbrella Corporation now.', 'works at', 'Umbrella Corporation'],
     ['I started a new job at Initech.', 'works at', 'Initech'],
+    // A role before the employer, as after it.
+    ['I work as a nurse at Santa Maria Hospital.', 'works at', 'Santa Maria Hospital'],
+    ["I'm working as an intern at Sonae.", 'works at', 'Sonae'],
     // "We" counts the speaker in, for a home.
     ['We moved to Lisbon.', 'lives in', 'Lisbon'],
     ["Yes, we've just moved to New York!", 'lives in', 'New York'],
@@ -165,6 +168,8 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'I lived in Paris for 3 years.',
     'I live in fear of spiders.',
     'I work at night.',
+    'I work as a nurse at night.',
+    'I worked as a nurse at Santa Maria.',
     'I work for myself.',
     'I moved to a new flat.',
     "I don't live in Lisbon anymore.",

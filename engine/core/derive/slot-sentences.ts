@@ -36,6 +36,9 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
  */
 const elidedLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)`;
 
+/** A role's words, up to four: "nurse", "senior data engineer". */
+const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
+
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
@@ -46,7 +49,8 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
   {
     predicate: 'works at',
     // Not "joined": one joins Reddit or a choir as often as an employer.
-    verb: String.raw`(?:work|working|started(?:\s+a\s+new\s+job|\s+working)?(?=\s))\s*(?:at|for)\s+${name}`,
+    // A role before the employer is part of the clause, as one after it is ("I work as a nurse at …").
+    verb: String.raw`(?:(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s))\s*(?:at|for)\s+${name}`,
   },
 ];
 
