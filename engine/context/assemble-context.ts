@@ -239,9 +239,15 @@ export async function assembleContext(
   const nowMs = deps.now().getTime();
   const readMs = readTimeMs(eligibility, nowMs);
   const at: ContextReadTime = { scope: eligibility, readMs, nowMs };
+  // The window of time the query names ("in September"), in which what held then is evidence too.
+  const intent = retrieved.timeIntent;
+  const asked =
+    intent?.fromMs !== undefined && intent.toMs !== undefined
+      ? { fromMs: intent.fromMs, toMs: intent.toMs }
+      : undefined;
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
-    const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords);
+    const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords, asked);
     const ordered = questionsAfterAnswers(selected.evidence, brain.self);
     const fitted = fitBudget(ordered, requested, brain.self);
     const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];

@@ -23,6 +23,11 @@ const windowChars = 1500;
  * An edited note imported again is a new Record, a newer revision of the same item; the passages both
  * versions share keep one Memory citing both, so the older one is dropped for the newest revision
  * the request may see (a revision after as_of, another source filtered out, does not replace it).
+ *
+ * A query that names a time (`asked`: "Where did I work in September?") asks what held then: a
+ * Memory that held within that window is evidence though superseded since. The job said in September
+ * was dropped as superseded, and the Context answered with the one taken in November. (Not one
+ * retracted or corrected: a correction says it never held.)
  */
 export async function selectEvidence(
   reads: ContextReads,
@@ -30,7 +35,18 @@ export async function selectEvidence(
   terms: string[],
   at: ContextReadTime,
   maxRecords: number,
+  asked?: { fromMs: number; toMs: number },
 ): Promise<{ evidence: EvidencePassage[]; dropped: Dropped[] }> {
+  const heldThen = (m: MemState) =>
+    asked !== undefined &&
+    !m.served &&
+    !m.pending &&
+    !m.retracted &&
+    !m.later &&
+    m.validToMs !== null &&
+    m.validToMs > m.validFromMs &&
+    m.validFromMs < asked.toMs &&
+    m.validToMs > asked.fromMs;
   const evidence: EvidencePassage[] = [];
   const dropped: Dropped[] = [];
   // Read in chunks of as many candidates as may be kept (one read a chunk, not one a candidate); a
@@ -51,6 +67,8 @@ export async function selectEvidence(
         pending: m.pending,
         retracted: m.retracted,
         later: m.later,
+        validFromMs: m.validFromMs,
+        validToMs: m.validToMs,
       });
       memsOf.set(m.recordId, list);
     }
@@ -85,13 +103,13 @@ export async function selectEvidence(
       bringIn([newer], 'revision');
       continue;
     }
-    if (mems.length > 0 && !mems.some((m) => m.served || m.pending)) {
+    if (mems.length > 0 && !mems.some((m) => m.served || m.pending || heldThen(m))) {
       dropped.push({ recordId: r.id, reason: dropReason(mems, at.readMs) });
       bringIn(await successorRecords(reads, mems, at), 'successor');
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
-    const quote = bestPassage(r.text, terms, saidOf(mems));
+    const quote = bestPassage(r.text, terms, saidOf(mems, heldThen));
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -139,17 +157,21 @@ interface MemState {
   pending: boolean;
   retracted: boolean;
   later: boolean;
+  validFromMs: number;
+  validToMs: number | null;
 }
 
 /**
  * What a kept Record says that is no longer so, and what still holds: the quotes of its Memories not
  * served at the read time (a corrected or superseded sentence of a Record whose other sentences still
  * hold), and of those served. "I live in Braga. My dentist is Carla Silva." with the dentist corrected
- * was quoted whole for "Who is my dentist?", the old dentist presented as current.
+ * was quoted whole for "Who is my dentist?", the old dentist presented as current. What held in the
+ * window the query asks about (`heldThen`) still holds for this request.
  */
-function saidOf(mems: MemState[]): Said {
-  const held = [...new Set(mems.filter((m) => m.served || m.pending).map((m) => m.quote))];
-  const gone = [...new Set(mems.filter((m) => !m.served && !m.pending).map((m) => m.quote))];
+function saidOf(mems: MemState[], heldThen: (m: MemState) => boolean): Said {
+  const holds = (m: MemState) => m.served || m.pending || heldThen(m);
+  const held = [...new Set(mems.filter(holds).map((m) => m.quote))];
+  const gone = [...new Set(mems.filter((m) => !holds(m)).map((m) => m.quote))];
   return { gone: gone.filter((q) => !held.includes(q)), held };
 }
 

@@ -41,6 +41,10 @@ export interface CitingVersion {
   retracted: boolean;
   /** In force but starting after the read time (scheduled): replaced by nothing, yet not served. */
   later: boolean;
+  /** The version's world-time interval [validFromMs, validToMs): when what it says held. */
+  validFromMs: number;
+  /** null: open (nothing closed it). */
+  validToMs: number | null;
 }
 
 /** A value of a slot served at the read time (a slot value has a predicate: the slot is who, what). */

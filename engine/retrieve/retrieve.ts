@@ -10,6 +10,7 @@ import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 import { rerankFeatures } from './rerank-features.ts';
 import type { Reranker, RetrievalMode } from './reranker.ts';
+import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -81,6 +82,8 @@ export interface Retrieved {
   /** Lanes that could not run, and why (the embedder still loading, or its call failing). */
   unavailable: Array<{ lane: string; reason: string }>;
   timings: Record<string, number>;
+  /** What the query says about time, as the time and recency lanes read it; null: nothing, or no such lane ran. */
+  timeIntent: TimeIntent | null;
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
@@ -275,7 +278,8 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = led;
     method = `${method}; the slot lane's Records first`;
   }
-  return { laneResults, fused, method, expansion, skipped, unavailable, timings };
+  const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
 }
 
 /**

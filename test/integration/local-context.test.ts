@@ -231,6 +231,25 @@ describe('local engine: context', () => {
     );
   });
 
+  it('a question naming a time in the past is answered with what held then, though superseded since', async () => {
+    const { engine, remember } = await withBrain({ timeZone: 'UTC' });
+    const farfetch = await remember({
+      content: { kind: 'message', text: 'I work at Farfetch as a product designer.', speaker: 'Ana' },
+      occurred_at: '2022-09-01T10:00:00Z',
+    });
+    const sonae = await remember({
+      content: { kind: 'message', text: 'I started a new job at Sonae.', speaker: 'Ana' },
+      occurred_at: '2023-11-16T10:00:00Z',
+    });
+    const cited = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
+    // The job of September 2022 is evidence for a question about then, beside the one that holds now.
+    assert.ok((await cited('Where did I work in September 2022?')).includes(farfetch.id));
+    // Asked about now, or about a time after it was superseded, the old job is not presented.
+    assert.deepEqual(await cited('Where do I work?'), [sonae.id]);
+    assert.ok(!(await cited('Where did I work in December 2023?')).includes(farfetch.id));
+  });
+
   it('a question about where someone lives or works finds the Record behind the slot, in whatever words it was said', async () => {
     const { engine, remember } = await withBrain();
     const braga = await remember({

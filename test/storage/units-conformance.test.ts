@@ -1802,6 +1802,16 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         `${m('r2')} ${m('t')} q:${m('r2')} false false true false`,
         `${m('r2')} ${m('y')} q:${m('r2')} false false false true`,
       ]);
+      // Each version's world-time interval, for a Context asking about a window of its own.
+      const interval = (id: string) => {
+        const c = all.citing.find((v) => v.memoryId === m(id))!;
+        return [c.validFromMs, c.validToMs];
+      };
+      assert.deepEqual(interval('x'), [
+        Date.parse('2026-01-01T00:00:00.000Z'),
+        Date.parse('2026-03-01T00:00:00.000Z'),
+      ]);
+      assert.deepEqual(interval('s'), [Date.parse('2026-01-01T00:00:00.000Z'), null]);
       // At a read time within x's interval x is served; y, starting later still, is later.
       assert.deepEqual((await read(['r1', 'r2'], { readMs: feb })).citing.map(state), [
         `${m('r1')} ${m('p')} q:${m('r1')} false true false false`,

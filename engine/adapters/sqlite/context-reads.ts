@@ -81,9 +81,11 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           pending: Flag;
           retracted: Flag;
           later: Flag;
+          valid_from_ms: number;
+          valid_to_ms: number | null;
         }>(
           `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending,
-             m.status = 'retracted' AS retracted, ${later.sql} AS later
+             m.status = 'retracted' AS retracted, ${later.sql} AS later, m.valid_from_ms, m.valid_to_ms
            FROM citations c JOIN memories m ON m.id = c.memory_id
            WHERE c.record_id IN (SELECT value FROM json_each(?)) AND +m.brain_uid = ?`,
           ...served.params,
@@ -99,6 +101,8 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           pending: m.pending === 1,
           retracted: m.retracted === 1,
           later: m.later === 1,
+          validFromMs: m.valid_from_ms,
+          validToMs: m.valid_to_ms,
         }));
       return { records, newer, citing };
     },
