@@ -16,7 +16,7 @@ export function defaultLanes(clock: () => Date, zone: TimeZone, extra: readonly 
     createTimeLane(clock, zone),
     createRecencyLane(clock, zone),
     createWhenLane(),
-    createSlotLane(clock),
+    createSlotLane(clock, zone),
     createSemanticLane(),
     ...extra,
   ];

@@ -2,6 +2,8 @@ import { slotPrefix } from '../core/derive/slot-key.ts';
 import type { SlotHolding } from '../ports/index.ts';
 import { readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
 import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
+import type { TimeZone } from '../core/retrieve/time-zone.ts';
+import { queryTimeIntent } from './time-lane.ts';
 
 /** Every run of one to four of the query's words, without a possessive 's: the subjects it may name. */
 function wordRuns(query: string): string[] {
@@ -25,8 +27,10 @@ function wordRuns(query: string): string[] {
  * - else, one about someone it does not name ("my sister", "she") is answered with nobody's;
  * - else, a question asking where or who about people in general gets every holder of the slot, the
  *   Brain's own person first.
+ * Held when: at the read time, or, when the query names a time that has ended ("Where did I work in
+ * September?", `zone` given), at that window's end: the holder then, not the one since.
  */
-export function createSlotLane(now: () => Date): Lane {
+export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
   return {
     name: 'slot',
     async search(input: LaneInput): Promise<LaneCandidate[]> {
@@ -36,12 +40,16 @@ export function createSlotLane(now: () => Date): Lane {
       const e = input.eligibility;
       const { slots } = input;
       const nowMs = now().getTime();
+      const readMs = readTimeMs(e, nowMs);
+      const intent = zone ? queryTimeIntent(input, now, zone) : null;
+      const asked = intent?.toMs;
+      const heldAt = asked !== undefined && asked <= (readMs ?? nowMs) ? asked - 1 : readMs;
       /**
        * The Records behind the holders `by` picks out, read as the Context reads Memories (served at
        * the read time), the Brain's own person first, then the newest.
        */
       const held = (by: { slots: readonly string[] } | { predicates: readonly string[] }) =>
-        slots.holdings({ scope: e, nowMs, readTimeMs: readTimeMs(e, nowMs), by, limit: input.limit });
+        slots.holdings({ scope: e, nowMs, readTimeMs: heldAt, by, limit: input.limit });
       const keysOf = (subjects: string[]) =>
         subjects.flatMap((s) => predicates.map((p) => slotPrefix(s) + p));
 
