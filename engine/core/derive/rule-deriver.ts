@@ -113,7 +113,8 @@ export function createRuleDeriver(): Deriver {
     // v25: a move whose "I" a chat leaves out at the sentence's start holds the home ("Just moved to
     // Porto!").
     // v26: a role before the employer is part of the job's clause ("I work as a nurse at Santa Maria").
-    name: 'rules-v26',
+    // v27: "my number (has) changed to …" holds the attribute as "my number is …" does.
+    name: 'rules-v27',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

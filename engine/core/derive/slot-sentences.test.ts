@@ -226,6 +226,9 @@ test('a favourite, a phone number or an e-mail address said alone holds a slot',
     ['Btw, my new email is maya@sonae.pt', 'email address', 'maya@sonae.pt'],
     ['My current mobile number is +351 912 000 111', 'phone number', '+351 912 000 111'],
     ['My new favourite band is Muse.', 'favourite band', 'Muse'],
+    ['My number changed to 913 000 111.', 'phone number', '913 000 111'],
+    ['My email has changed to maya@sonae.pt', 'email address', 'maya@sonae.pt'],
+    ['My favourite colour has changed to green.', 'favourite colour', 'green'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
@@ -254,6 +257,8 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     "My sister's favourite colour is red.",
     // A value no longer held.
     'My old number is 912 345 678.',
+    'My number has changed.',
+    'My number changed to 7.',
   ])
     assert.equal(attributeSentence(s), null, s);
 });

@@ -205,8 +205,8 @@ export function slotSentences(sentence: string): SlotReading {
  * conflict shown. Deliberately narrow: only these attributes (a favourite is one thing by its meaning; a
  * sister, a friend or a car can be several), only "is" (not "are", "was", "used to be"), only a sentence
  * that is the clause alone, with a filler word or two before it ("actually", "so", "btw"), "new" or
- * "current" before the attribute ("My new number is …": the very sentence that tells of a change) and a
- * time word after it ("now", "these days"), and a value of at most six words with no comma, "and", "but", "or",
+ * "current" before the attribute ("My new number is …": the very sentence that tells of a change), "has
+ * changed to" for "is" ("My number changed to …") and a time word after it ("now", "these days"), and a value of at most six words with no comma, "and", "but", "or",
  * "also" or "too" in it ("My favourite band is Muse, they are amazing" keeps the sentence whole). A
  * correction's admission after the value (", I had a typo", "(typo)", ", sorry") says nothing more, so
  * "Sorry, my number is 555-0199, I had a typo" replaces the number said before.
@@ -218,7 +218,7 @@ export interface AttributeSentence {
 }
 
 const attributeLead =
-  /^(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s)\s+(?:now\s+)?/iu;
+  /^(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?/iu;
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
