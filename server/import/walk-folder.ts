@@ -1,5 +1,5 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { errorMessage } from '../../engine/index.ts';
 
 /**
@@ -16,6 +16,27 @@ export type WalkEntry =
 export const isIgnored = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 const errnoCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
+
+/**
+ * Why a link's target is not followed, or null. A link reaches past the hidden-entry rule: a folder
+ * from elsewhere (a cloned repository, an unpacked tarball) can hold `notes/key.md` pointing at
+ * `../../.ssh/id_rsa` or `~/.config/mnemo/db.key`, and its text would become a Record that syncs.
+ * So a target is refused when a name on its way from where it and the walked folder part is hidden
+ * (or node_modules), as that name met in the walk would be; and the kernel's pseudo-files
+ * (`/proc/self/environ`, the process's environment with its keys) are nobody's notes.
+ */
+function refusedTarget(realRoot: string, real: string): string | null {
+  if (sep === '/' && /^\/(proc|sys|dev)(\/|$)/.test(real))
+    return 'link to a system file (/proc, /sys, /dev): not followed';
+  const from = realRoot.split(sep);
+  const to = real.split(sep);
+  let shared = 0;
+  while (shared < from.length && shared < to.length && from[shared] === to[shared]) shared += 1;
+  const hidden = to.slice(shared).find(isIgnored);
+  return hidden === undefined
+    ? null
+    : `link into a hidden folder or file (${hidden}): not followed, as hidden entries are never read`;
+}
 
 /**
  * Every file under ROOT, in name order, following symbolic links to files and folders: people link
@@ -61,6 +82,11 @@ export async function* walkFolder(
               ? 'broken link: its target does not exist'
               : `link cannot be followed: ${errorMessage(err)}`;
           yield { type: 'skip', rel, reason };
+          continue;
+        }
+        const refused = refusedTarget(realRoot, real);
+        if (refused !== null) {
+          yield { type: 'skip', rel, reason: refused };
           continue;
         }
       }
