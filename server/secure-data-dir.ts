@@ -138,3 +138,46 @@ function tighten(path: string, mode: number, report: SecureReport): void {
 }
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
+
+/**
+ * Why a server must not start on this data dir, or null: the dir, or the key registry in it, belongs
+ * to another user (neither this one nor root). Whoever can write the registry chooses which keys open
+ * the store, and the server decrypts the store with this user's key for whoever it admits; the owner of
+ * the dir can rename a registry of theirs over ours at any time, and a keys.json planted in a shared
+ * dir (`--data-dir /tmp/mnemo`, made first by someone else) is theirs from the start. Tightening cannot
+ * help (the file or dir is not ours to chmod), so this is a refusal, not a warning. Root running on a
+ * user's dir (a container on a mounted volume) is the administrator's choice and is not refused.
+ * Null on Windows.
+ */
+export function foreignDataDirProblem(
+  dataDir: string | undefined,
+  uid: number | undefined = process.getuid?.(),
+): string | null {
+  if (dataDir === undefined || uid === undefined || uid === 0) return null;
+  const foreign = (path: string, follow: boolean): number | null => {
+    let st: Stats;
+    try {
+      st = follow ? statSync(path) : lstatSync(path);
+    } catch {
+      return null; // Not there yet: Mnemo makes it, as this user.
+    }
+    return st.uid !== uid && st.uid !== 0 ? st.uid : null;
+  };
+  // A data dir given as a symlink is the dir it points to.
+  const dirOwner = foreign(dataDir, true);
+  if (dirOwner !== null)
+    return (
+      `the data directory ${dataDir} belongs to another user (uid ${dirOwner}), who could replace its ` +
+      'keys.json and so choose which keys open this store: give Mnemo a directory of your own (--data-dir)'
+    );
+  const registry = join(dataDir, 'keys.json');
+  // The link itself, and what it points to: either, if another user's, is theirs to write.
+  const registryOwner = foreign(registry, false) ?? foreign(registry, true);
+  if (registryOwner !== null)
+    return (
+      `the key registry ${registry} belongs to another user (uid ${registryOwner}): whoever writes it ` +
+      'chooses which keys open this store. Remove it if you did not put it there, or give Mnemo a ' +
+      'directory of your own (--data-dir)'
+    );
+  return null;
+}

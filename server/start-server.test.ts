@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -187,6 +188,75 @@ describe('data dir permissions', { skip: process.platform === 'win32' }, () => {
     );
   });
 });
+
+/**
+ * As a user who is not root: `process.getuid` answers `uid` while `run` runs. The files are made
+ * another user's with chown, which needs root, so these tests run only as root.
+ */
+async function asUser<T>(uid: number, run: () => Promise<T>): Promise<T> {
+  const real = process.getuid;
+  process.getuid = () => uid;
+  try {
+    return await run();
+  } finally {
+    process.getuid = real;
+  }
+}
+
+/** Why startServer refused `options`; a server that started after all is closed, and the test fails. */
+async function refusal(options: ServerOptions): Promise<string> {
+  let server;
+  try {
+    server = await startServer({ ...options, port: 0 });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  await server.close();
+  return assert.fail('the server started');
+}
+
+const me = 4242;
+const someoneElse = 4343;
+
+describe(
+  'a data dir or key registry of another user',
+  {
+    skip: process.platform === 'win32' || process.getuid?.() !== 0 ? 'chown needs root' : false,
+  },
+  () => {
+    it('a data dir another user made first (--data-dir /tmp/mnemo) is refused before anything is opened', async () => {
+      const dir = join(tempDir(), 'mnemo');
+      mkdirSync(dir, { mode: 0o755 });
+      chownSync(dir, someoneElse, someoneElse);
+      assert.match(
+        await asUser(me, () => refusal(local(dir))),
+        new RegExp(`the data directory ${dir} belongs to another user \\(uid ${someoneElse}\\)`),
+      );
+      assert.deepEqual(readdirSync(dir), [], 'no registry, lock or store was made there');
+    });
+
+    it('a keys.json planted in a shared dir is refused: it would choose which keys open the store', async () => {
+      const shared = tempDir();
+      chmodSync(shared, 0o1777);
+      chownSync(shared, me, me);
+      // What another user left there: a registry admitting their own key, with every scope.
+      const theirs = FileKeyRegistry.ensure(registryPathFor(shared));
+      await theirs.create({ env: 'live', project: 'local', admin: true });
+      chownSync(registryPathFor(shared), someoneElse, someoneElse);
+      assert.match(
+        await asUser(me, () => refusal(local(shared))),
+        new RegExp(`the key registry ${registryPathFor(shared)} belongs to another user`),
+      );
+    });
+
+    it("root's own choice of a user's dir (a container on a mounted volume) still starts", async () => {
+      const dir = join(tempDir(), 'volume');
+      mkdirSync(dir, { mode: 0o700 });
+      chownSync(dir, someoneElse, someoneElse);
+      await startAndClose(local(dir));
+    });
+  },
+);
 
 describe('UI session keys of a Mnemo from before they were marked', () => {
   const legacyKey = (registry: FileKeyRegistry, label: string) =>

@@ -20,7 +20,7 @@ import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { openHostedEngine } from './hosted-engine-factory.ts';
-import { secureDataDir, tightenedLine } from './secure-data-dir.ts';
+import { foreignDataDirProblem, secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { parsePublicUrl } from './http/loopback-guard.ts';
 import { serveOn } from './serve-on.ts';
 import type { RunLimits } from './sync/run-sync.ts';
@@ -130,6 +130,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const dataDir = options.engine === 'local' ? (options.dataDir ?? defaultDataDir()) : undefined;
   // A database module built for another runtime fails here, with its fix, before the data dir is touched.
   if (dataDir) await assertSqliteBindingLoads();
+  // Another user's dir or registry would let them choose which keys open the store: refused outright.
+  const foreign = foreignDataDirProblem(dataDir);
+  if (foreign !== null) throw new Error(foreign);
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
   const registryPath =
