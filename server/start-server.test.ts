@@ -258,6 +258,29 @@ describe(
   },
 );
 
+describe('the default data dir', () => {
+  it('has its key registry too: a key it never issued is refused', async () => {
+    const dir = join(tempDir(), 'default');
+    const saved = process.env.MNEMO_DATA_DIR;
+    process.env.MNEMO_DATA_DIR = dir;
+    after(() =>
+      saved === undefined ? delete process.env.MNEMO_DATA_DIR : (process.env.MNEMO_DATA_DIR = saved),
+    );
+    const { dataDir: _default, ...options } = local(dir);
+    const server = await startServer({ ...options, port: 0 });
+    try {
+      const res = await fetch(`${server.url}/brains`, {
+        headers: { authorization: 'Bearer sk_live_local_neverissued' },
+      });
+      assert.equal(res.status, 401);
+      assert.equal(((await res.json()) as { code: string }).code, 'invalid_api_key');
+      assert.ok(existsSync(registryPathFor(dir)), 'the registry is in the default data dir');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('UI session keys of a Mnemo from before they were marked', () => {
   const legacyKey = (registry: FileKeyRegistry, label: string) =>
     registry.create({ env: 'live', project: 'local', admin: true, label });

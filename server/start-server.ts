@@ -135,9 +135,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (foreign !== null) throw new Error(foreign);
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
-  const registryPath =
-    options.keyRegistry ??
-    (options.engine === 'local' && options.dataDir ? registryPathFor(options.dataDir) : undefined);
+  // The data dir the store is in, given or the default: a local store never goes without its registry,
+  // which would accept every well-formed key (spec, Authentication 5: as no registry configured).
+  const registryPath = options.keyRegistry ?? (dataDir ? registryPathFor(dataDir) : undefined);
   // The local install's registry is a file; the HTTP and MCP layers see only the port.
   let registry: KeyRegistryPort | null = registryPath
     ? options.keyRegistry
