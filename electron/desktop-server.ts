@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import type { ServerOptions } from '../server/start-server.ts';
+import type { RunningServer, ServerOptions } from '../server/start-server.ts';
+
+/**
+ * The desktop app's own port, MNEMO_URL's default (docs/agents.md): an agent set up once reaches the
+ * app after every restart, where a port of the moment would break its settings each time.
+ */
+export const desktopPort = 7821;
 
 /**
  * The options of the server the desktop app runs in its main process. `bundleDir` is the folder of the
@@ -12,7 +18,7 @@ export function desktopServerOptions(input: {
 }): ServerOptions {
   return {
     engine: 'local',
-    port: 0,
+    port: desktopPort,
     host: '127.0.0.1',
     ui: true,
     uiDir: join(input.bundleDir, '..', 'renderer'),
@@ -24,4 +30,27 @@ export function desktopServerOptions(input: {
     shutdownGraceMs: 5_000,
     warmUp: true,
   };
+}
+
+/**
+ * Starts the desktop's server on its port, or, when another program holds that port, on any free one:
+ * the app still opens, and the warning it shows says where agents reach it this time and why. A failed
+ * start closes what it opened (start-server.ts), so the second one finds the store free.
+ */
+export async function startDesktopServer(
+  start: (o: ServerOptions) => Promise<RunningServer>,
+  options: ServerOptions,
+): Promise<{ server: RunningServer; warning: string | null }> {
+  try {
+    return { server: await start(options), warning: null };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    const server = await start({ ...options, port: 0 });
+    return {
+      server,
+      warning:
+        `Another program is using port ${options.port ?? desktopPort}, so agents reach Mnemo at ${server.url} ` +
+        'until it restarts (Copy API Address): set MNEMO_URL to it, or quit that program and restart Mnemo.',
+    };
+  }
 }

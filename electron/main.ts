@@ -24,7 +24,7 @@ import { backupStore, restoreStore } from '../engine/index.ts';
 import { startServer, type RunningServer } from '../server/start-server.ts';
 import { withCsp } from './csp.ts';
 import { loadOrCreateDbKey } from './db-key.ts';
-import { desktopServerOptions } from './desktop-server.ts';
+import { desktopServerOptions, startDesktopServer } from './desktop-server.ts';
 import { createKeyHandoff, openExternalChannel, sessionChannel, warningsChannel } from './key-handoff.ts';
 import {
   createMenuActions,
@@ -160,8 +160,9 @@ async function run(): Promise<void> {
   const userData = app.getPath('userData');
   const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
   const options = desktopServerOptions({ userData, bundleDir: here, dbKey: dbKey.key });
-  const server: RunningServer = await startServer(options);
-  const warnings = dbKey.warning ? [dbKey.warning] : [];
+  const started = await startDesktopServer(startServer, options);
+  const server: RunningServer = started.server;
+  const warnings = [dbKey.warning, started.warning].filter((w): w is string => !!w);
   const appOrigin = server.origin;
   // Quitting and restoring both stop the server once: in-flight requests finish (up to its grace).
   let closing: Promise<void> | null = null;

@@ -14,7 +14,8 @@ if (!userData || !dbKey) {
   process.exit(2);
 }
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
-const server = await startServer(desktopServerOptions({ userData, bundleDir, dbKey }));
+// Any free port: tests start it, and the app's own port is startDesktopServer's to take.
+const server = await startServer({ ...desktopServerOptions({ userData, bundleDir, dbKey }), port: 0 });
 process.stdout.write(`listening on ${server.url}\n`);
 process.stdout.write(`session key ${await server.mintSessionKey('bundle check')}\n`);
 process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));

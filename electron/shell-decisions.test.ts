@@ -196,3 +196,43 @@ test('the preload exposes exactly the bridge the renderer expects', () => {
   for (const ch of ['mnemo:session', 'mnemo:warnings', 'mnemo:open-external'])
     assert.match(preload, new RegExp(ch));
 });
+
+test("the desktop's server takes its own port, or any free one with a warning when another program holds it", async () => {
+  // Loaded here: the file's other tests need no server.
+  const { createServer } = await import('node:net');
+  const { startServer } = await import('../server/start-server.ts');
+  const { desktopPort, desktopServerOptions, startDesktopServer } = await import('./desktop-server.ts');
+  assert.equal(desktopServerOptions({ userData: '/u', bundleDir: '/b', dbKey: 'k' }).port, desktopPort);
+  // Another program on the port the app asks for (not the app's own: tests take free ports only).
+  const other = createServer();
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  const held = (other.address() as { port: number }).port;
+  const userData = mkdtempSync(join(tmpdir(), 'mnemo-desktop-port-'));
+  const options = {
+    ...desktopServerOptions({ userData, bundleDir: userData, dbKey: 'a'.repeat(64) }),
+    port: held,
+    ui: false,
+    warmUp: false,
+  };
+  try {
+    const { server, warning } = await startDesktopServer(startServer, options);
+    try {
+      assert.notEqual(new URL(server.url).port, String(held));
+      assert.equal(
+        warning,
+        `Another program is using port ${held}, so agents reach Mnemo at ${server.url} until it restarts ` +
+          '(Copy API Address): set MNEMO_URL to it, or quit that program and restart Mnemo.',
+      );
+    } finally {
+      await server.close();
+    }
+    // Any other failure is the start's own, not a reason to move.
+    await assert.rejects(
+      startDesktopServer(startServer, { ...options, host: '203.0.113.1' }),
+      /EADDRNOTAVAIL|cannot listen/,
+    );
+  } finally {
+    other.close();
+    rmSync(userData, { recursive: true, force: true });
+  }
+});
