@@ -97,8 +97,7 @@ export async function importFiles(
 ): Promise<ImportResult> {
   const target = await engine.getBrain(t, brainId);
   // Without self_name, the sender that is the user is the Brain's own person, by name, as `mnemo import`
-  // has it (runImport): else the same chat imported both ways wrote each of the user's messages twice,
-  // once under their name and once as a revision under speaker "self".
+  // has it (runImport), so the same chat imported both ways is the same Records.
   const selfName = body.self_name ?? target.self?.name;
   if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) {
     throw new MnemoError('invalid_request_body', 'time_zone: must be an IANA time zone, e.g. Europe/Berlin');

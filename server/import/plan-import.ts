@@ -66,8 +66,8 @@ async function fileFormat(
   } catch (e) {
     return { reason: `cannot be read: ${errorMessage(e)}` };
   }
-  // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): reading it
-  // for "an attachment" told the user it could not be imported at all, when on its own it can.
+  // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): it is no
+  // attachment, and imported on its own it can be read.
   if (!found && isZipName(path)) return { reason: archiveReason };
   if (!found && attachment.test(path)) return { reason: attachmentReason };
   if (format === 'auto') return found ?? { reason: unknownReason };

@@ -43,9 +43,8 @@ export const mcpToolNames = [
 const agentSource = 'mcp';
 
 /**
- * A tool's answer, as compact JSON: a model pays for every token of it, and the two-space indentation
- * of JSON.stringify(v, null, 2) added a third to a page of Memories (whitespace tokens on every line)
- * and told the model nothing. JSON without spaces is what /v1 sends too.
+ * A tool's answer, as compact JSON: a model pays for every token of it, and indentation would add a
+ * third to a page of Memories (whitespace tokens on every line) and tell it nothing. /v1 sends the same.
  */
 function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };

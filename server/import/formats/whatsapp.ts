@@ -214,8 +214,8 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       continue;
     }
     const { sender, text: spoken } = said;
-    // The export's last line ends with a line break, read as an empty line of the last message: without
-    // trimming it the last message, if an attachment, did not end where "omitted" was looked for.
+    // The export's last line ends with a line break, read as an empty line of the last message: an
+    // attachment's message must end where "omitted" is looked for.
     const rawText = spoken.trimEnd();
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading
     // LRM, and also what stands for a message: an attachment, omitted media, a shared location (a link).
