@@ -3,22 +3,13 @@
  * Screens never call fetch themselves; they use the query and mutation factories next to this file.
  */
 import { createContext, useContext } from 'react';
-import {
-  createMnemoClient,
-  isMnemoApiError,
-  isProxyAnswer,
-  proxyStatus,
-  type MnemoClient,
-} from '../../server/client/index.ts';
+import { isMnemoApiError, isProxyAnswer, proxyStatus, type MnemoClient } from '../../server/client/index.ts';
 
 export type { MnemoClient };
 export { isMnemoApiError, isProxyAnswer, proxyStatus };
 export { MnemoApiError } from '../../server/client/index.ts';
 
-export function makeClient(session: { baseUrl: string; apiKey: string }): MnemoClient {
-  // One retry layer is enough: TanStack Query already retries reads, so the client does not.
-  return createMnemoClient({ baseUrl: session.baseUrl, apiKey: session.apiKey, retry: false });
-}
+export { lastRequest, makeClient } from './request-gate.ts';
 
 export const ClientContext = createContext<MnemoClient | null>(null);
 

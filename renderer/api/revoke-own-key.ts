@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useClient } from './client.ts';
+import { lastRequest, useClient } from './client.ts';
 import { endSession } from './session.ts';
 
 /**
@@ -10,7 +10,7 @@ import { endSession } from './session.ts';
 export function useRevokeOwnKey() {
   const client = useClient();
   return useMutation({
-    mutationFn: (keyId: string) => client.revokeKey(keyId),
+    mutationFn: (keyId: string) => lastRequest(client, (c) => c.revokeKey(keyId)),
     onSuccess: () => endSession('own-key-revoked'),
   });
 }

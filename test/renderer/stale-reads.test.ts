@@ -72,3 +72,56 @@ test('the banner stays while one read still fails, whatever other reads do, and 
   reads.failed(gone, list);
   assert.equal(shown.at(-1), null, 'a 4xx replaces the data instead');
 });
+
+test('no request goes out on a key after its own revoke succeeded; after a failed one they all go', async () => {
+  const { createServer } = await import('node:http');
+  const { lastRequest, makeClient } = await import('../../renderer/api/request-gate.ts');
+  const seen: string[] = [];
+  let answerRevoke!: (status: number) => void;
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method === 'DELETE')
+      answerRevoke = (status) =>
+        status === 200
+          ? reply(200, { id: 'key_1', revoked_at: '2026-01-01T00:00:00Z' })
+          : reply(500, {
+              type: 'internal',
+              code: 'internal_error',
+              message: 'x',
+              request_id: 'req_1',
+              docs_url: 'http://x/docs/errors/internal_error',
+            });
+    else reply(200, { data: [], has_more: false, next_cursor: null });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((r) => setTimeout(r, 5));
+  };
+  try {
+    for (const revoked of [false, true]) {
+      seen.length = 0;
+      const client = makeClient({ baseUrl, apiKey: 'mnemo_test_x' });
+      const revoke = lastRequest(client, (c) => c.revokeKey('key_1')).catch(() => 'failed');
+      await until(() => seen.length === 1);
+      // A poll while the revoke is on its way: held.
+      let polled = false;
+      void client.listBrains().then(() => (polled = true));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, ['DELETE /v1/keys/key_1']);
+      answerRevoke(revoked ? 200 : 500);
+      await revoke;
+      await new Promise((r) => setTimeout(r, 50));
+      if (revoked) assert.deepEqual([seen, polled], [['DELETE /v1/keys/key_1'], false], 'never sent');
+      else {
+        await until(() => polled);
+        assert.deepEqual(seen, ['DELETE /v1/keys/key_1', 'GET /v1/brains'], 'sent once the revoke failed');
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
