@@ -97,6 +97,25 @@ async function dropIfTraceGone(client: MnemoClient, brainId: string) {
   }
 }
 
+/**
+ * Ask's last answer goes when a Memory it gave was forgotten or corrected after it was assembled: read
+ * from the answer's own watermark, as the poll's may be older (a change made just before the question
+ * is in the answer already).
+ */
+async function dropIfTouchedSinceAnswer(client: MnemoClient, brainId: string) {
+  const kept = readLastAsked(brainId);
+  if (!kept?.context.watermark) return;
+  let delta: Delta | null;
+  try {
+    delta = await readDelta(client, brainId, kept.context.watermark, {});
+  } catch {
+    return; // asked again at the next move
+  }
+  if (readLastAsked(brainId)?.context.id !== kept.context.id) return;
+  if (delta) dropIfTouched(brainId, delta.changed, delta.removed);
+  else dropLastAsked(brainId);
+}
+
 interface Delta {
   changed: Memory[];
   removed: Set<string>;
@@ -172,9 +191,7 @@ export function applyDeltaToList(
 
 async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
   const all = await readDelta(client, brainId, since, {});
-  // Ask's last answer, which may show a Memory an agent just forgot or corrected.
-  if (all) dropIfTouched(brainId, all.changed, all.removed);
-  else dropLastAsked(brainId);
+  void dropIfTouchedSinceAnswer(client, brainId);
   if (!all) {
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;
