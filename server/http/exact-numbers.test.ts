@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { firstInexactNumber, inexactNumberMessage, keptExactly } from './exact-numbers.ts';
+import { walkJson } from './json-walk.ts';
 
 describe('numbers a double keeps exactly', () => {
   it('keeps what comes back as the same decimal value, however it was written', () => {
@@ -121,5 +122,26 @@ describe('finding an inexact number in JSON text', () => {
     assert.equal(at('{"v":1e400}'), 'v: 1e400 is beyond the largest double (±1.7976931348623157e308)');
     const long = `1${'1'.repeat(1000)}`;
     assert.ok(at(`{"v":${long}}`).length < 600, 'a long number is shown cut');
+  });
+});
+
+describe('walking a JSON text', () => {
+  it('reports every name with its path and whether its object named it before, and every number as sent', () => {
+    const seen: string[] = [];
+    walkJson('{"a":1.50e2,"b":[{"c":-0},{"\\u0061":"x\\"1"}],"a":{"d":2}}', {
+      name: (path, name, again) => (seen.push(`${path().join('.')}=${name}${again ? ' again' : ''}`), true),
+      number: (path, token) => (seen.push(`${path().join('.')}:${token}`), true),
+    });
+    assert.deepEqual(seen, [
+      'a=a',
+      'a:1.50e2',
+      'b=b',
+      'b.0.c=c',
+      'b.0.c:-0',
+      'b.1.a=a',
+      'a=a again',
+      'a.d=d',
+      'a.d:2',
+    ]);
   });
 });

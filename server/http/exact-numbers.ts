@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { largestDouble } from '../../engine/contract/common.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
-import { jsonStringEnd } from './json-string-end.ts';
+import { walkJson, type JsonPath, type JsonVisitor } from './json-walk.ts';
 import { acceptedAt, pathText } from './validate.ts';
 
 /** A number of a JSON text that a double cannot keep: where it is, as it was sent, and what it becomes. */
@@ -61,76 +61,42 @@ export function keptExactly(token: string): boolean {
   return sent !== null && sent === decimalValue(written);
 }
 
-/** What a number token of valid JSON is made of after its first character: 0-9 + - . e E. */
-const isNumberChar = (c: number) =>
-  (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
-
-type Frame = { array: true; index: number } | { array: false; key: string | null; expectsKey: boolean };
-
 /**
  * The first number of a JSON text (one JSON.parse accepted) that a double does not keep exactly, with
  * its path, or null. JSON.parse on Node 20 gives no number's source text, so only the text can tell
  * that `12345678901234567890` arrived and `12345678901234567000` would be stored. `where` limits the
- * search to the numbers whose path it accepts (MCP: a tool's arguments). Strings are skipped by
- * searching for their closing quote, so a long Record costs little; a field name is decoded only to
- * name the path of a number found.
+ * search to the numbers whose path it accepts (MCP: a tool's arguments).
  */
 export function firstInexactNumber(
   json: string,
-  where: (path: (string | number)[]) => boolean = () => true,
+  where: (path: JsonPath) => boolean = () => true,
 ): InexactNumber | null {
   let first: InexactNumber | null = null;
-  eachInexactNumber(json, where, (found) => {
-    first = found;
-    return false;
-  });
+  walkJson(
+    json,
+    inexactNumbers(where, (found) => {
+      first = found;
+      return false;
+    }),
+  );
   return first;
 }
 
 /**
- * Calls `found` with each number of a JSON text that a double does not keep exactly and whose path
- * `where` accepts, in the order they are written, until it returns false.
+ * A visitor of walkJson that calls `found` with each number a double does not keep exactly and whose
+ * path `where` accepts, in the order written (false ends the walk).
  */
-export function eachInexactNumber(
-  json: string,
-  where: (path: (string | number)[]) => boolean,
+export function inexactNumbers(
+  where: (path: JsonPath) => boolean,
   found: (n: InexactNumber) => boolean,
-): void {
-  const stack: Frame[] = [];
-  const pathOf = () => stack.map((f) => (f.array ? f.index : (JSON.parse(f.key ?? '""') as string)));
-  let i = 0;
-  while (i < json.length) {
-    const c = json.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      const end = jsonStringEnd(json, i);
-      const top = stack.at(-1);
-      if (top && !top.array && top.expectsKey) {
-        top.key = json.slice(i, end + 1);
-        top.expectsKey = false;
-      }
-      i = end + 1;
-    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39) /* 0-9 */) {
-      let end = i + 1;
-      while (end < json.length && isNumberChar(json.charCodeAt(end))) end++;
-      const token = json.slice(i, end);
-      if (!keptExactly(token)) {
-        const path = pathOf();
-        if (where(path) && !found({ path, sent: token, kept: Number(token) })) return;
-      }
-      i = end;
-    } else {
-      if (c === 0x7b /* { */) stack.push({ array: false, key: null, expectsKey: true });
-      else if (c === 0x5b /* [ */) stack.push({ array: true, index: 0 });
-      else if (c === 0x7d /* } */ || c === 0x5d /* ] */) stack.pop();
-      else if (c === 0x2c /* , */) {
-        const top = stack.at(-1)!;
-        if (top.array) top.index++;
-        else top.expectsKey = true;
-      }
-      // Whitespace, ':' and the letters of true, false and null change nothing.
-      i++;
-    }
-  }
+): JsonVisitor {
+  return {
+    number: (path, token) => {
+      if (keptExactly(token)) return true;
+      const at = path();
+      return !where(at) || found({ path: at, sent: token, kept: Number(token) });
+    },
+  };
 }
 
 /**

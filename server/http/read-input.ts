@@ -9,8 +9,9 @@ import { quoted, shortened } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from './app-env.ts';
 import type { CallInput } from './handlers.ts';
-import { duplicateKeyMessage, firstDuplicateKey } from './duplicate-keys.ts';
-import { firstInexactNumber, inexactNumberMessage, takesAString } from './exact-numbers.ts';
+import { duplicateKeyMessage, duplicateKeys } from './duplicate-keys.ts';
+import { inexactNumberMessage, inexactNumbers, takesAString, type InexactNumber } from './exact-numbers.ts';
+import { walkJson, type JsonPath } from './json-walk.ts';
 import { nestedDeeperThan, tooDeepMessage } from './json-depth.ts';
 import {
   holdsRefusedText,
@@ -181,8 +182,21 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   }
   // Before validation, which would overflow the stack on it (JSON.parse itself does not).
   if (nestedDeeperThan(parsed)) throw new MnemoError('invalid_request_body', tooDeepMessage('body'));
-  // Before validation, which sees only the value JSON.parse kept (the last).
-  const twice = firstDuplicateKey(raw);
+  // One walk of the text for what the parsed value no longer tells: a name given twice (refused before
+  // validation, which sees only the value JSON.parse kept, the last) and the first number a double does
+  // not keep (after it).
+  const first: { twice: JsonPath | null; inexact: InexactNumber | null } = { twice: null, inexact: null };
+  walkJson(raw, {
+    ...duplicateKeys(
+      () => first.twice === null,
+      (p) => ((first.twice = p), first.inexact === null),
+    ),
+    ...inexactNumbers(
+      () => first.inexact === null,
+      (n) => ((first.inexact = n), first.twice === null),
+    ),
+  });
+  const { twice, inexact } = first;
   if (twice) throw new MnemoError('invalid_request_body', duplicateKeyMessage(twice));
   const illFormed = spellsRefusedText(raw) ? illFormedTextProblem(parsed, 'body') : null;
   if (illFormed) throw new MnemoError('invalid_request_body', illFormed);
@@ -190,7 +204,6 @@ async function readBody(c: HonoContext<AppEnv>, op: Operation, engine: Engine): 
   const body = parseWith(op.body, parsed);
   // After validation, so a field that takes only a bounded integer says its bounds; what passes it and
   // reached JSON.parse as a number a double cannot hold would be stored as another number.
-  const inexact = firstInexactNumber(raw);
   if (inexact)
     throw new MnemoError(
       'invalid_request_body',

@@ -1,12 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
-  eachInexactNumber,
   inexactNumberMessage,
+  inexactNumbers,
   takesAString,
   type InexactNumber,
 } from '../http/exact-numbers.ts';
-import { duplicateKeyMessage, eachDuplicateKey } from '../http/duplicate-keys.ts';
+import { duplicateKeyMessage, duplicateKeys } from '../http/duplicate-keys.ts';
+import { walkJson } from '../http/json-walk.ts';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -61,23 +62,24 @@ function readText(raw: string): ReadText {
   const found = new Map<number, InexactNumber>();
   const at = (p: (string | number)[]) => (isBatch ? (p[0] as number) : -1);
   const own = (p: (string | number)[]) => (isBatch ? p.slice(1) : p);
-  eachInexactNumber(
-    raw,
-    (p) => !found.has(at(p)) && own(p)[0] === 'params' && own(p)[1] === 'arguments',
-    (n) => {
-      found.set(at(n.path), { ...n, path: own(n.path) });
-      return true;
-    },
-  );
   const twice = new Map<number, (string | number)[]>();
-  eachDuplicateKey(
-    raw,
-    (p) => !twice.has(at(p)) && own(p)[0] === 'params' && own(p)[1] === 'arguments',
-    (p) => {
-      twice.set(at(p), own(p).slice(2));
-      return true;
-    },
-  );
+  const inArguments = (p: (string | number)[]) => own(p)[0] === 'params' && own(p)[1] === 'arguments';
+  walkJson(raw, {
+    ...inexactNumbers(
+      (p) => !found.has(at(p)) && inArguments(p),
+      (n) => {
+        found.set(at(n.path), { ...n, path: own(n.path) });
+        return true;
+      },
+    ),
+    ...duplicateKeys(
+      (p) => !twice.has(at(p)) && inArguments(p),
+      (p) => {
+        twice.set(at(p), own(p).slice(2));
+        return true;
+      },
+    ),
+  });
   return { raw, found, twice };
 }
 
