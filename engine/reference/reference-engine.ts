@@ -114,6 +114,28 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     };
   }
 
+  /** Forgets `doomed` (Records of `sourceName`) with what rests on them alone: forgetSource and its items. */
+  async function forgetOfSource(
+    s: BrainState,
+    sourceName: string,
+    doomed: StoredRecord[],
+  ): Promise<DeletionReceipt> {
+    let memories = 0;
+    const ids = new Set(doomed.map((r) => r.record.id));
+    if (doomed.length > 0) s.seq += 1;
+    for (const r of doomed) {
+      s.records.delete(r.record.id);
+      for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
+    }
+    for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
+    await traceBuffer.forgetRecords(s.uid, [...ids]);
+    return receipt(
+      { type: 'source', id: sourceName },
+      { records: doomed.length, memories, objects: 0 },
+      watermark(s),
+    );
+  }
+
   const engine: Engine = {
     info: { name: 'reference', kinds: referenceKinds, unknownKindCode: 'invalid_request_body', deployment },
 
@@ -402,20 +424,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
         );
       }
-      let memories = 0;
-      const ids = new Set(doomed.map((r) => r.record.id));
-      s.seq += 1;
-      for (const r of doomed) {
-        s.records.delete(r.record.id);
-        for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
-      }
-      for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
-      await traceBuffer.forgetRecords(s.uid, [...ids]);
-      return receipt(
-        { type: 'source', id: sourceName },
-        { records: doomed.length, memories, objects: 0 },
-        watermark(s),
-      );
+      return forgetOfSource(s, sourceName, doomed);
     },
 
     async forgetSourceItems(t, brainId, sourceName, externalIds) {
@@ -427,20 +436,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           r.record.source.external_id !== null &&
           wanted.has(r.record.source.external_id),
       );
-      let memories = 0;
-      const ids = new Set(doomed.map((r) => r.record.id));
-      if (doomed.length > 0) s.seq += 1;
-      for (const r of doomed) {
-        s.records.delete(r.record.id);
-        for (const id of r.record.memory_ids) if (removeMemory(s, id, r.record.visibility)) memories += 1;
-      }
-      for (const [k, v] of s.idempotency) if (ids.has(v.resultId)) s.idempotency.delete(k);
-      await traceBuffer.forgetRecords(s.uid, [...ids]);
-      return receipt(
-        { type: 'source', id: sourceName },
-        { records: doomed.length, memories, objects: 0 },
-        watermark(s),
-      );
+      return forgetOfSource(s, sourceName, doomed);
     },
 
     async listMemories(t, brainId, q): Promise<MemoryPage> {
