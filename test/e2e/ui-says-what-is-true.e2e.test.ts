@@ -481,7 +481,7 @@ test('a Record read by a Trace can still be forgotten on Records', async () => {
   const { page, problems } = await ui();
   // The Trace reads the Record's words into the cache the Records list shares its prefix with.
   await navigateInPlace(page, `/brains/traced/traces/${context.id}`);
-  await page.getByText(said).first().waitFor();
+  await page.getByText(said).filter({ visible: true }).first().waitFor();
   await navigateInPlace(page, '/brains/traced/records');
   await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
