@@ -470,6 +470,32 @@ test('an answer on Ask goes once an agent forgets or corrects what it gave; othe
   assert.deepEqual(problems, []);
 });
 
+test('an answer that already holds a change made just before the question stays when the page catches up', async () => {
+  await app().api.createBrain({ id: 'caught', name: 'Caught', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('caught', {
+    content: { kind: 'message', speaker: 'Ana', text: 'Rui has a cat called Miso.' },
+  });
+  await derivationSettled(app(), 'caught');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/caught/ask');
+  await page.getByRole('heading', { level: 1, name: 'Ask' }).waitFor();
+  await passPolls(page);
+  // Corrected while the page's clock stands still: the page has not seen it when the question is asked.
+  const miso = (await app().api.listMemories('caught', { q: 'Miso' })).data[0]!;
+  await app().api.rememberRecord('caught', {
+    content: { kind: 'correction', corrects: miso.id, statement: 'Rui has a dog called Miso.' },
+  });
+  await derivationSettled(app(), 'caught');
+  await page.getByLabel('Question').fill('What pet does Rui have?');
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  await answer.getByText('a dog called Miso').first().waitFor();
+  await passPolls(page);
+  assert.ok(await answer.getByText('a dog called Miso').first().isVisible());
+  assert.equal(await page.getByText('The answer is no longer shown').count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 test('a Record read by a Trace can still be forgotten on Records', async () => {
   await app().api.createBrain({ id: 'traced', name: 'Traced', self: { type: 'person', name: 'Ana' } });
   const said = 'My locker code at the sailing club is 4471.';
