@@ -4,10 +4,12 @@ import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
 import { sameStatementOf } from './admit-claims.ts';
 import { deriverInput, runDeriveJob, type OnRestated } from './derive-jobs.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
+import { WaitsForDerivation } from './waits-for-derivation.ts';
 import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
 
 /** Where derivation reports what went wrong (the engine's logger). */
 export interface DerivationLog {
+  info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
 }
@@ -83,14 +85,12 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
         error: String(error),
       });
     },
-    onJobRetry: (job, error, delayMs, attempt) =>
-      o.log.warn('derivation failed; it runs again', {
-        job: job.job,
-        ...jobIds(job),
-        attempt,
-        retry_in_ms: delayMs,
-        error: String(error),
-      }),
+    onJobRetry: (job, error, delayMs, attempt) => {
+      const fields = { job: job.job, ...jobIds(job), attempt, retry_in_ms: delayMs, error: String(error) };
+      if (error instanceof WaitsForDerivation)
+        o.log.info('derivation waits for what the job names to be derived; it runs again', fields);
+      else o.log.warn('derivation failed; it runs again', fields);
+    },
     onRetry: (error, delayMs) =>
       o.log.warn('derivation paused: the store could not take the batch; it runs again', {
         retry_in_ms: delayMs,

@@ -7,6 +7,7 @@ import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow
 import { admitStatement } from './admit-claims.ts';
 import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
 import { recordRemoval } from './memory-removal.ts';
+import { WaitsForDerivation } from './waits-for-derivation.ts';
 
 /*
  * A correction travels (docs/sync.md, "Corrections"): its `corrects` names a Memory of the side it was
@@ -111,7 +112,9 @@ async function correctHere(
   // correction would find nothing and be dropped for good; thrown, the worker tries it again later
   // (and, should that never settle, Census lists it as derivation_failed rather than nothing at all).
   if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing))
-    throw new Error('a correction from another side waits for the Records it names to be derived');
+    throw new WaitsForDerivation(
+      'a correction from another side waits for the Records it names to be derived',
+    );
   if (named.length === 0) {
     // Not here, and not forgotten here: still to come (a correction of a correction that stayed home
     // until now), or never to come. It waits for them.
@@ -136,7 +139,7 @@ async function correctHere(
   }
   const m = await matchHere(uow, c.target, named, now);
   if (m === 'wait')
-    throw new Error('a correction from another side waits for its Memory to be derived again');
+    throw new WaitsForDerivation('a correction from another side waits for its Memory to be derived again');
   if ('outcome' in m) return m.outcome;
   if ('memory' in m) return correct(uow, r, c, m.memory, m.by, seq, now);
   // Unmatched: a Memory its Records have here once derived again may say what it withdrew.
@@ -251,12 +254,14 @@ async function rematch(
   if (named.length === 0) return;
   if ((await uow.records.states(named.map((x) => x.id))).some((s) => s.processing)) {
     if (waitForRecords)
-      throw new Error('a correction from another side waits for the Records it names to be derived');
+      throw new WaitsForDerivation(
+        'a correction from another side waits for the Records it names to be derived',
+      );
     return;
   }
   const m = await matchHere(uow, c.target, named, now, own?.lineage);
   if (m === 'wait' && waitForRecords)
-    throw new Error('a correction from another side waits for its Memory to be derived again');
+    throw new WaitsForDerivation('a correction from another side waits for its Memory to be derived again');
   if (m === 'wait' || !('memory' in m)) return;
   try {
     await checkCorrection(uow.memories, m.memory.id, withdrawal, nowMs, false);

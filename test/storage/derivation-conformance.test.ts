@@ -19,7 +19,8 @@ import type { Deriver } from '../../engine/core/derive/deriver.ts';
 import { LeaseLost } from '../../engine/core/derive/queued-job.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
-import { createDerivation } from '../../engine/derive/derivation.ts';
+import { createDerivation, type DerivationLog } from '../../engine/derive/derivation.ts';
+import { WaitsForDerivation } from '../../engine/derive/waits-for-derivation.ts';
 import type { DeriveWorker } from '../../engine/derive/derive-worker.ts';
 import { forgetRecordRows } from '../../engine/local/forget-cascade.ts';
 import type { BrainUnitOfWork, JobQueue, Storage } from '../../engine/ports/index.ts';
@@ -72,7 +73,7 @@ function pgBackend(db: PgClient): Backend {
   };
 }
 
-const silent = { warn: () => {}, error: () => {} };
+const silent: DerivationLog = { info: () => {}, warn: () => {}, error: () => {} };
 const clock = () => new Date('2026-03-01T00:00:00.000Z');
 const nowMs = clock().getTime();
 
@@ -85,15 +86,16 @@ function worker(
     deriver?: Deriver;
     clock?: () => Date;
     jobRetryDelaysMs?: readonly number[];
+    log?: DerivationLog;
   } = {},
 ): DeriveWorker {
-  const { deriver = createRuleDeriver(), clock: now = clock, jobRetryDelaysMs, ...timing } = o;
+  const { deriver = createRuleDeriver(), clock: now = clock, jobRetryDelaysMs, log = silent, ...timing } = o;
   const w = createDerivation({
     write: b.write,
     queue: b.queue,
     deriver,
     clock: now,
-    log: silent,
+    log,
     storeFailure: b.storeFailure,
     jobRetryDelaysMs,
     worker: { gatherMs: 0, ...timing },
@@ -213,6 +215,41 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
       );
       assert.deepEqual(census.noise.derivation_failed, { count: 1, examples: ['rec_bad'] });
       assert.equal(await b.queue.nextDueMs(nowMs), null, 'the failed job left the queue');
+    });
+
+    it('a job waiting for what it names to be derived runs again, logged as a wait, not a failure', async () => {
+      const b = await backend();
+      await b.addBrain('brn_d3', 'Ana');
+      await remember(b, 'brn_d3', 'rec_wait', 'I live in Lisbon.', '2025-01-01T00:00:00.000Z');
+      const said: [string, string][] = [];
+      const log: DerivationLog = {
+        info: (m) => said.push(['info', m]),
+        warn: (m) => said.push(['warn', m]),
+        error: (m) => said.push(['error', m]),
+      };
+      const rules = createRuleDeriver();
+      // Waits until the worker has said so once (a storage that reads ahead asks the rules first too).
+      const waiting: Deriver = {
+        ...rules,
+        derive: (r, ctx) => {
+          if (said.length === 0) throw new WaitsForDerivation('waits for the Records it names to be derived');
+          return rules.derive(r, ctx);
+        },
+      };
+      const w = worker(b, { deriver: waiting, jobRetryDelaysMs: [0], log });
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d3')).map((m) => m.cites),
+        [['rec_wait']],
+      );
+      assert.deepEqual(said, [
+        ['info', 'derivation waits for what the job names to be derived; it runs again'],
+      ]);
+      const census = await b.read('brn_d3', (u) =>
+        u.census.census({ nowMs, shareableOnly: false, examples: 5 }),
+      );
+      assert.equal(census.noise.derivation_failed.count, 0);
     });
   });
 }
