@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { collect, writeTree } from '../test-support.ts';
-import { parseSlack } from './slack.ts';
+import { parseSlack, slackText } from './slack.ts';
 
 const users = [
   { id: 'U01', name: 'sam', real_name: 'Sam Lee', profile: { display_name: '', real_name: 'Sam Lee' } },
@@ -110,7 +110,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
         {
           content: {
             kind: 'message',
-            text: 'Launch moved to *Feb 2* — @Ana Souza can you update the plan (https://wiki.example/launch)? cc @here & #general',
+            text: 'Launch moved to Feb 2 — @Ana Souza can you update the plan (https://wiki.example/launch)? cc @here & #general',
             speaker: 'self',
             thread: '#general thread 1705312860.000200',
           },
@@ -155,7 +155,7 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
         {
           content: {
             kind: 'message',
-            text: 'Standup at 11:00\n*Owner:* @Sam Lee',
+            text: 'Standup at 11:00\nOwner: @Sam Lee',
             speaker: 'standup',
             thread: '#general',
           },
@@ -181,4 +181,24 @@ test('Slack export folder: names, markup, threads, files, notices skipped', asyn
   } finally {
     t.remove();
   }
+});
+
+test('Slack mrkdwn: bold, italic and strike marks go, code keeps every character', () => {
+  const names = new Map([['U01', 'Sam Lee']]);
+  const said = (text: string) => slackText(text, names);
+  assert.equal(said('*Ship* it _today_, ~not~ tomorrow'), 'Ship it today, not tomorrow');
+  assert.equal(said('*bold _and italic_*'), 'bold and italic');
+  assert.equal(
+    said('see <https://wiki.example/p?a=1&amp;b=2|*the plan*>'),
+    'see the plan (https://wiki.example/p?a=1&b=2)',
+  );
+  // What only looks like a mark is what was typed.
+  assert.equal(said('snake_case_name, 2*3*4 and a lone * star'), 'snake_case_name, 2*3*4 and a lone * star');
+  // Code is what was typed, marks and all; only Slack's escaping is undone.
+  assert.equal(said('run `a*b*c_d_` now'), 'run `a*b*c_d_` now');
+  assert.equal(
+    said('```\nif (x &lt; 1) *p = _q_; ~r~\n``` <@U01>'),
+    '```\nif (x < 1) *p = _q_; ~r~\n``` @Sam Lee',
+  );
+  assert.equal(said('&gt; *quoted* words\nreply'), '> quoted words\nreply');
 });

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NodeType, parse as parseMrkdwn, type Node as SlackNode } from 'slack-message-parser';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str } from './json-fields.ts';
@@ -33,8 +34,11 @@ const noticeSubtypes = new Set([
   'tombstone',
 ]);
 
-/** Slack markup to readable text: `<@U1>` to `@Name`, `<#C1|general>` to `#general`, links to `label (url)`. */
-export function slackText(text: string, users: Map<string, string>): string {
+/**
+ * Slack's encoding of mentions, links and specials to readable text: `<@U1>` to `@Name`,
+ * `<#C1|general>` to `#general`, links to `label (url)`, and the three entities Slack escapes.
+ */
+function decodeSpecials(text: string, users: Map<string, string>): string {
   return (
     text
       .replace(
@@ -57,6 +61,39 @@ export function slackText(text: string, users: Map<string, string>): string {
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&')
   );
+}
+
+/**
+ * Slack mrkdwn to readable text: what a person said, without the `*bold*`, `_italic_` and `~strike~`
+ * marks a search or an answer would quote, and with mentions and links as decodeSpecials reads them.
+ * slack-message-parser tells marks from characters the way Slack does (`snake_case`, `2*3*4` and an
+ * unpaired `*` are text). Code keeps its backticks and every character inside: `a*b*c` is code, not
+ * emphasis; only Slack's own escaping of `<`, `>`, `&` and of links is undone there. A quote keeps `>`.
+ */
+export function slackText(text: string, users: Map<string, string>): string {
+  const render = (nodes: readonly SlackNode[]): string => nodes.map(one).join('');
+  const one = (n: SlackNode): string => {
+    switch (n.type) {
+      case NodeType.Bold:
+      case NodeType.Italic:
+      case NodeType.Strike:
+        return render(n.children);
+      case NodeType.Quote:
+        return `>${render(n.children)}${n.source.endsWith('\n') ? '\n' : ''}`;
+      case NodeType.Code:
+        return `\`${decodeSpecials(n.text, users)}\``;
+      case NodeType.PreText:
+        return `\`\`\`${decodeSpecials(n.text, users)}\`\`\``;
+      case NodeType.URL:
+        // A link's label may carry marks of its own (`<https://x|*the plan*>`).
+        return n.label && !n.url.startsWith('mailto:')
+          ? `${render(n.label)} (${decodeSpecials(n.url, users)})`
+          : decodeSpecials(n.source, users);
+      default:
+        return decodeSpecials(n.source, users);
+    }
+  };
+  return render(parseMrkdwn(text).children);
 }
 
 /**
