@@ -110,7 +110,7 @@ export const ImportRequest = z
       .boolean()
       .optional()
       .describe(
-        "Also forget what the files no longer hold, once every item was read and written (as `mnemo import --forget-missing`): the Brain's notes under each chosen file or folder (a vault inside one whole) that no note there is named as now, each with every revision and what rested only on it (permanent). Calendar events and contact cards are not forgotten (their identity is their UID, not their file), nor chats and mail; `forget_notes` counts those missing. Nothing is forgotten when anything could not be read or written, when nothing could be imported, or, for a folder, when none of the notes the Brain holds under it is there now. Absent: false.",
+        "Also forget what the files no longer hold, once every item was read and written (as `mnemo import --forget-missing`): the Brain's notes under each chosen file or folder (a vault inside one whole) that no note there is named as now, and the calendar events and contact cards that a calendar (.ics) or contacts (.vcf) file under it held at an earlier import and that no file of this one holds now (deleted or cancelled, or gone with their file; an event another file holds is kept), each with every revision and what rested only on it (permanent). Chats and mail are not forgotten; events and cards imported before files' contents were recorded are counted in `forget_notes`. Nothing is forgotten when anything could not be read or written, when nothing could be imported, or, for a folder, when none of the notes the Brain holds under it is there now. Absent: false.",
       ),
   })
   .refine(
@@ -193,7 +193,7 @@ export const ImportResult = z
       .array(z.string())
       .optional()
       .describe(
-        'With forget_missing: why items missing from the files were kept, when some were (something could not be read or written, a folder none of whose stored notes is there now, a key without records:read).',
+        'With forget_missing: why items missing from the files were kept, when some were (something could not be read or written, a folder or calendar none of whose stored items is there now, events and cards no file was recorded as holding, a key without records:read).',
       ),
     watermark: z
       .string()

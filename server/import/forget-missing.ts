@@ -1,5 +1,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import type { ObjectAccept, ObjectPage } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { readFoldedText } from './decode-text.ts';
 import type { ImportRecord } from './import-item.ts';
@@ -9,20 +11,39 @@ import { noteIdentities } from './formats/note-identity.ts';
 
 /**
  * What `--forget-missing` (`forget_missing` on an upload) reconciles, and how
- * (docs/decisions/import-mcp.md, "Forgetting what is missing"):
+ * (docs/decisions/import-mcp.md, "Forgetting what is missing"). One rule: an item is missing when it
+ * lies under what was imported and nothing there holds it now.
  *
- * - notes (`markdown`, `obsidian`): by where they live. The stored notes under the imported root
- *   (a folder's prefix, a file's own name, each vault found inside the root whole) that no note file
+ * - notes (`markdown`, `obsidian`): they lie where their id says. The stored notes under the imported
+ *   root (a folder's prefix, a file's own name, each vault found inside the root whole) that no note file
  *   under the root is named as now. A note present but unreadable, empty or skipped is still there.
- * - calendars (`ics`) and contacts (`vcf`): an item's id is its UID, never its file, so the Brain cannot
- *   tell which file an event came from, and one missing from this import's calendars may be another
- *   calendar's. They are never forgotten: those missing (by UID, read from the files' lines, so an
- *   event skipped is still there) are counted in what was kept, with the remedy.
+ * - calendars (`ics`) and contacts (`vcf`): an item's id is its UID, which names no file, so where an
+ *   item lies is what the Brain was told each file held (HeldStore: every import records it). The items
+ *   a file under the root held (the file imported again, or gone from the folder) that no file of this
+ *   import holds now, and no file outside it held, are missing: an event deleted or cancelled, with
+ *   every occurrence and description of its UID; a card gone, with every field. A UID still in a file
+ *   (read from its lines, so an event skipped as unreadable or outside the recurrence window is there)
+ *   keeps all of its item. What no file was recorded as holding (imported before files were recorded) is
+ *   counted and kept, with the remedy.
  * - chats and mail are logs that exports cut (a date range, the last messages, one folder): never.
  */
 
 type NoteSource = 'markdown' | 'obsidian';
-type WholeSource = 'ics' | 'vcf';
+export type WholeSource = 'ics' | 'vcf';
+const wholeSources: readonly WholeSource[] = ['ics', 'vcf'];
+const isWhole = (source: string): source is WholeSource =>
+  (wholeSources as readonly string[]).includes(source);
+
+/**
+ * What each calendar or contacts file was last recorded as holding, by how the import names the file
+ * (its real path; in an upload, its name from the chosen entry down): the items (`ics:<uid>`,
+ * `vcf:<uid>:`) it held since the last import that forgot what was missing from it.
+ */
+export interface HeldStore {
+  /** Every file's items of SOURCE, by file; null when they may not be read. */
+  read(source: WholeSource): Promise<Map<string, string[]> | null>;
+  write(source: WholeSource, file: string, items: string[]): Promise<void>;
+}
 
 /** Where stored notes lie that the import covers: under `prefix` (a folder's, ending in `/`), or it exactly. */
 interface NoteScope {
@@ -42,28 +63,49 @@ export interface MissingPlan {
   bySource: Map<string, string[]>;
   /** Why some or all of what is missing is kept, each a sentence the report shows. */
   kept: string[];
+  /** What each file of a whole source is to be recorded as holding once the plan is carried out. */
+  held: HeldFile[];
+}
+
+/** A calendar or contacts file and the items it is recorded as holding. */
+export interface HeldFile {
+  source: WholeSource;
+  file: string;
+  items: string[];
 }
 
 // A probe name no file has, to ask how a folder's contents are named (note-identity.ts).
 const probe = '\u0000';
 
-const kinds: Record<WholeSource, { plural: string; file: string }> = {
-  ics: { plural: 'calendar events', file: 'calendar (.ics)' },
-  vcf: { plural: 'contact fields', file: 'contacts (.vcf)' },
+const kinds: Record<WholeSource, { plural: string; file: string; item: string }> = {
+  ics: { plural: 'calendar events', file: 'calendar (.ics)', item: 'calendar event' },
+  vcf: { plural: 'contact fields', file: 'contacts (.vcf)', item: 'contact card' },
 };
 
 /**
  * The UIDs a calendar or vCard file names, read from its lines (unfolded) rather than parsed: an event
- * the parser skips (cancelled, outside the recurrence window, unreadable) is still in the file.
+ * the parser skips as unreadable or outside the recurrence window is still in the file. A component
+ * whose STATUS is CANCELLED does not hold its UID (another one with that UID, a live occurrence of
+ * the series, does): a cancelled event is one the calendar no longer has.
  */
 async function uidsIn(path: string): Promise<string[]> {
   const text = (await readFoldedText(path)).replace(/\r?\n[ \t]/g, '');
-  const out: string[] = [];
-  for (const m of text.matchAll(/^UID(?:;[^:\r\n]*)?:(.*)$/gim)) {
-    const uid = m[1]!.trim();
-    if (uid) out.push(uid);
+  const out = new Set<string>();
+  const open: { uid: string; cancelled: boolean }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z-]+)(?:;[^:]*)?:(.*)$/.exec(line);
+    if (!m) continue;
+    const name = m[1]!.toUpperCase();
+    const value = m[2]!.trim();
+    const top = open.at(-1);
+    if (name === 'BEGIN') open.push({ uid: '', cancelled: false });
+    else if (name === 'END') {
+      const done = open.pop();
+      if (done?.uid && !done.cancelled) out.add(done.uid);
+    } else if (name === 'UID' && top) top.uid = value;
+    else if (name === 'STATUS' && top) top.cancelled = value.toUpperCase() === 'CANCELLED';
   }
-  return out;
+  return [...out];
 }
 
 /**
@@ -87,7 +129,26 @@ export class MissingItems {
     ['vcf', new Set()],
   ]);
   private readonly wholeSources = new Set<WholeSource>();
+  /** The calendar and contacts files read, by how they are named: the items each holds now. */
+  private readonly files = new Map<WholeSource, Map<string, Set<string>>>([
+    ['ics', new Map()],
+    ['vcf', new Map()],
+  ]);
+  /** How each file read is named (fileName), by its path. */
+  private readonly fileNames = new Map<string, string>();
+  /** Where files lie that the import covers, as fileName names them: under a prefix, or it exactly. */
+  private readonly fileScopes: { prefix: string; exact: boolean }[] = [];
   private readonly blocked: string[] = [];
+
+  /** UPLOAD_ROOT: the folder an upload's chosen entries were written to (they are named from it down). */
+  constructor(private readonly uploadRoot?: string) {}
+
+  /** How the Brain remembers which file held what: its real path, or in an upload its name in it. */
+  private async fileName(path: string): Promise<string> {
+    const real = await realpath(path);
+    if (this.uploadRoot === undefined) return real;
+    return relIn(await realpath(this.uploadRoot), real);
+  }
 
   /** Something under the root could not be read, or was not written: nothing is forgotten. */
   cannotForget(why: string): void {
@@ -106,6 +167,12 @@ export class MissingItems {
     storedName: (id: string) => Promise<string>,
   ): Promise<void> {
     const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null);
+    // Calendar and contacts files lie under each root too (HeldStore names where).
+    for (const root of roots) {
+      const name = await this.fileName(root);
+      const folder = (await stat(root)).isDirectory();
+      this.fileScopes.push({ prefix: folder ? `${name}/` : name, exact: !folder });
+    }
     const seen = async (real: string) => {
       const id = await identify(real);
       const name = id.source === 'markdown' ? await storedName(id.externalId) : id.externalId;
@@ -147,28 +214,58 @@ export class MissingItems {
     }
   }
 
-  /** A calendar or vCard file read whole: its UIDs are there, whatever became of its events. */
+  /**
+   * A calendar or vCard file read whole: its UIDs are there, whatever became of its events. Called for
+   * every import, with forget-missing or not, so that what each file holds is recorded (recordHeld).
+   */
   async coverFile(format: WholeSource, path: string): Promise<void> {
     this.wholeSources.add(format);
     try {
-      for (const uid of await uidsIn(path))
-        this.items.get(format)!.add(format === 'ics' ? `ics:${uid}` : `vcf:${uid}:`);
+      const name = await this.fileName(path);
+      this.fileNames.set(path, name);
+      const here = this.files.get(format)!.get(name) ?? new Set<string>();
+      this.files.get(format)!.set(name, here);
+      for (const uid of await uidsIn(path)) {
+        const item = format === 'ics' ? `ics:${uid}` : `vcf:${uid}:`;
+        this.items.get(format)!.add(item);
+        here.add(item);
+      }
     } catch (e) {
       this.cannotForget(`${path}: cannot be read: ${errorMessage(e)}`);
     }
   }
 
-  /** A Record the import read (written, unchanged or skipped as a duplicate or invalid). */
-  sawRecord(item: ImportRecord): void {
+  /**
+   * A Record the import read (written, unchanged or skipped as a duplicate or invalid), from the file at
+   * PATH when it is a calendar or contacts file: its item (an event or card without UID, named by its
+   * fields) is one that file holds.
+   */
+  sawRecord(item: ImportRecord, path?: string): void {
     const source = item.body.source.name;
     // A note read is there, even one the walk before the import did not see (made meanwhile).
     if (source === 'markdown' || source === 'obsidian') {
       this.notes.get(source)!.add(item.body.source.external_id);
       return;
     }
-    if (source !== 'ics' && source !== 'vcf') return;
+    if (!isWhole(source)) return;
     this.exact.get(source)!.add(item.body.source.external_id);
-    if (item.item !== undefined) this.items.get(source)!.add(item.item);
+    if (item.item === undefined) return;
+    this.items.get(source)!.add(item.item);
+    const file = path === undefined ? undefined : this.fileNames.get(path);
+    if (file !== undefined) this.files.get(source)!.get(file)?.add(item.item);
+  }
+
+  /**
+   * What each calendar and contacts file read is to be recorded as holding when nothing is forgotten
+   * of its source: what it held before and holds now, so that an item deleted meanwhile is still known
+   * to be the file's when an import forgets what is missing.
+   */
+  heldSince(before: ReadonlyMap<string, readonly string[]>, source: WholeSource): HeldFile[] {
+    return [...this.files.get(source)!].map(([file, now]) => ({
+      source,
+      file,
+      items: [...new Set([...(before.get(file) ?? []), ...now])].sort(),
+    }));
   }
 
   /** Whether the import looked at anything forget-missing reconciles. */
@@ -182,14 +279,25 @@ export class MissingItems {
   }
 
   /**
-   * The stored notes missing now, by source: STORED gives a source's external ids (null: they may not
-   * be read). Kept, with the reason: everything when something could not be read or written; a note
-   * scope none of whose stored notes is there now (a root that matched nothing, a vault renamed); and
-   * every calendar event and contact missing from the files, which are counted and never forgotten.
+   * The stored items missing now, by source: STORED gives a source's external ids (null: they may not
+   * be read), HELD what each calendar and contacts file was recorded as holding. Kept, with the reason:
+   * everything when something could not be read or written; a scope none of whose stored items is
+   * there now (a root that matched nothing, a vault renamed, a calendar emptied); items another file
+   * holds; and events and cards no file was recorded as holding (imported before files were).
    */
-  async missing(stored: (source: string) => Promise<readonly string[] | null>): Promise<MissingPlan> {
+  async missing(
+    stored: (source: string) => Promise<readonly string[] | null>,
+    held?: HeldStore,
+  ): Promise<MissingPlan> {
     const bySource = new Map<string, string[]>();
     const kept: string[] = [];
+    const before = new Map<WholeSource, Map<string, string[]> | null>();
+    for (const w of this.wholeSources) before.set(w, held ? await held.read(w) : null);
+    // Files whose items are not forgotten are recorded as holding what they held before too.
+    const keptHeld = (w: WholeSource) => {
+      const b = before.get(w);
+      return b ? changedHeld(b, this.heldSince(b, w)) : [];
+    };
     if (this.blocked.length > 0) {
       const shown =
         this.blocked.slice(0, 3).join('; ') +
@@ -198,8 +306,9 @@ export class MissingItems {
         `nothing was forgotten: not everything under what was imported was read and written (${shown}), ` +
           'so an item missing from this import may still be there; import it again once it reads',
       );
-      return { bySource, kept };
+      return { bySource, kept, held: [...this.wholeSources].flatMap(keptHeld) };
     }
+    const heldAfter: HeldFile[] = [];
     for (const source of this.sources) {
       const ids = await stored(source);
       if (ids === null) {
@@ -207,9 +316,10 @@ export class MissingItems {
           `nothing of "${source}" was forgotten: this key may not read the Brain's Records (records:read), ` +
             'which telling what is missing needs',
         );
+        if (isWhole(source)) heldAfter.push(...keptHeld(source));
         continue;
       }
-      const gone: string[] = [];
+      let gone: string[] = [];
       if (source === 'markdown' || source === 'obsidian') {
         const present = this.notes.get(source)!;
         for (const scope of this.scopes.filter((s) => s.source === source)) {
@@ -221,38 +331,113 @@ export class MissingItems {
           );
           const absent = under.filter((id) => !present.has(id));
           if (absent.length > 0 && absent.length === under.length && !scope.exact) {
-            kept.push(
-              `the ${under.length} ${source} note${under.length === 1 ? '' : 's'} the Brain holds under ` +
-                `"${scope.prefix}" ${under.length === 1 ? 'is' : 'are'} all missing from this import, so none was ` +
-                'forgotten (a folder renamed or emptied, or another one chosen?): remove them with ' +
-                `mnemo import --remove ${source} if they should go`,
-            );
+            kept.push(allMissing(under.length, `${source} note`, `under "${scope.prefix}"`, source));
             continue;
           }
           for (const id of absent) if (!gone.includes(id)) gone.push(id);
         }
       } else {
         const whole = source as WholeSource;
-        const exact = this.exact.get(whole)!;
-        const items = this.items.get(whole)!;
-        const here = (id: string) => exact.has(id) || prefixesOf(whole, id).some((p) => items.has(p));
-        const absent = ids.filter((id) => !here(id));
-        const { plural, file } = kinds[whole];
-        // Kept, and said: an item's id is its UID, never its file, so one missing here may have come
-        // from a file this import does not hold (a calendar beside it, a vault's other folder).
-        if (absent.length > 0)
+        const files = before.get(whole);
+        if (!files) {
           kept.push(
-            `${absent.length} ${absent.length === 1 ? plural.replace(/s$/, '') : plural} the Brain holds ` +
-              `${absent.length === 1 ? 'is' : 'are'} in no ${file} file of this import and ${absent.length === 1 ? 'was' : 'were'} kept: ` +
-              `an item's identity is its UID, not its file, so it may come from another file imported before; ` +
-              `to drop what your files no longer hold, remove them (mnemo import --remove ${whole}) and import all your ${file} files again`,
+            `nothing of "${whole}" was forgotten: what each ${kinds[whole].file} file held could not be read ` +
+              '(objects:read), which telling where a missing item came from needs',
           );
-        continue;
+          continue;
+        }
+        const plan = this.wholeMissing(whole, ids, files);
+        kept.push(...plan.kept);
+        gone = plan.gone;
+        heldAfter.push(...changedHeld(files, plan.held));
       }
       if (gone.length > 0) bySource.set(source, gone);
     }
-    return { bySource, kept };
+    return { bySource, kept, held: heldAfter };
   }
+
+  /**
+   * The notes' rule, an item's place being the files FILES says held it: the stored ids of WHOLE whose
+   * item a file under what was imported held and no file of this import holds now, unless a file
+   * outside it held it too. `held`: what each file is to be recorded as holding afterwards (what it
+   * holds now, or when nothing is forgotten for want of trust, what it held before too).
+   */
+  private wholeMissing(
+    whole: WholeSource,
+    ids: readonly string[],
+    files: ReadonlyMap<string, readonly string[]>,
+  ): { gone: string[]; kept: string[]; held: HeldFile[] } {
+    const now = this.files.get(whole)!;
+    const exact = this.exact.get(whole)!;
+    const items = this.items.get(whole)!;
+    const here = (id: string) => exact.has(id) || [id, ...prefixesOf(whole, id)].some((p) => items.has(p));
+    const covered = (file: string) =>
+      now.has(file) || this.fileScopes.some((s) => (s.exact ? file === s.prefix : file.startsWith(s.prefix)));
+    const under = new Set<string>();
+    const elsewhere = new Set<string>();
+    const left: string[] = [];
+    for (const [file, held] of files) {
+      if (covered(file) && !now.has(file)) left.push(file);
+      for (const item of held) (covered(file) ? under : elsewhere).add(item);
+    }
+    // An id's item is the longest of its prefixes a file held (a UID may hold `@` or `:` itself).
+    const itemOf = (id: string) =>
+      [id, ...prefixesOf(whole, id).reverse()].find((p) => under.has(p) || elsewhere.has(p));
+    const gone: string[] = [];
+    let unknown = 0;
+    for (const id of ids) {
+      if (here(id)) continue;
+      const item = itemOf(id);
+      if (item === undefined) unknown += 1;
+      else if (!elsewhere.has(item)) gone.push(id);
+    }
+    const { plural, file, item } = kinds[whole];
+    const kept: string[] = [];
+    const one = (n: number, many: string) => `${n} ${n === 1 ? many.replace(/s$/, '') : many}`;
+    if (unknown > 0)
+      kept.push(
+        `${one(unknown, plural)} the Brain holds ${unknown === 1 ? 'is' : 'are'} in no ${file} file of this import ` +
+          `and ${unknown === 1 ? 'was' : 'were'} kept: no file was recorded as holding ${unknown === 1 ? 'it' : 'them'} ` +
+          '(imported before Mnemo recorded what each file holds), so it may come from another file; ' +
+          `to drop what your files no longer hold, remove them (mnemo import --remove ${whole}) and import all your ${file} files again`,
+      );
+    // As for a folder of notes: when nothing the files under the root held is there now, the wrong
+    // file (an empty export, another calendar of the same name) is likelier than every item deleted.
+    if (gone.length > 0 && ![...under].some((i) => items.has(i))) {
+      const stored = new Set(gone.map(itemOf)).size;
+      kept.push(allMissing(stored, item, `from ${describe(now, left)}`, whole));
+      return { gone: [], kept, held: this.heldSince(files, whole) };
+    }
+    const held = [
+      ...[...now].map(([f, has]) => ({ source: whole, file: f, items: [...has].sort() })),
+      ...left.map((f) => ({ source: whole, file: f, items: [] })),
+    ];
+    return { gone, kept, held };
+  }
+}
+
+/** Why a scope none of whose stored items is there now was not reconciled, and the remedy. */
+function allMissing(n: number, what: string, where: string, source: string): string {
+  return (
+    `the ${n} ${what}${n === 1 ? '' : 's'} the Brain holds ${where} ${n === 1 ? 'is' : 'are'} all missing ` +
+    'from this import, so none was forgotten (a folder renamed or emptied, or another one chosen?): ' +
+    `remove them with mnemo import --remove ${source} if they should go`
+  );
+}
+
+/** The files of a scope, for a sentence (at most three named). */
+function describe(now: ReadonlyMap<string, unknown>, left: readonly string[]): string {
+  const names = [...now.keys(), ...left];
+  const shown = names.slice(0, 3).map((n) => `"${n}"`);
+  return names.length > 3 ? `${shown.join(', ')} and ${names.length - 3} more` : shown.join(', ');
+}
+
+/** Of what files are to be recorded as holding, what differs from what they were recorded as holding. */
+function changedHeld(before: ReadonlyMap<string, readonly string[]>, after: HeldFile[]): HeldFile[] {
+  return after.filter((h) => {
+    const was = before.get(h.file);
+    return was === undefined ? h.items.length > 0 : was.join('\n') !== [...h.items].sort().join('\n');
+  });
 }
 
 /** FILE's path in VAULT, with `/`. */
@@ -335,7 +520,9 @@ export interface Reconcile {
     source: string,
     externalIds: string[],
   ) => Promise<{ deleted: { records: number; memories: number } }>;
-  /** List what would be forgotten, and forget nothing. */
+  /** What each calendar and contacts file held; without it, no item of theirs is forgotten. */
+  held?: HeldStore;
+  /** List what would be forgotten, and forget nothing (nor record what files hold). */
   dryRun?: boolean;
   onForgotten?: (items: number) => void;
 }
@@ -343,7 +530,9 @@ export interface Reconcile {
 /**
  * After every item was read and written: the Brain's items under what was imported that the files no
  * longer hold, forgotten (a dry run: listed), or kept with the reasons in `notes` (something not read
- * or written, nothing imported, a folder that matched nothing, calendars and contacts).
+ * or written, nothing imported, a folder or calendar that matched nothing, events and cards no file
+ * was recorded as holding). What each calendar and contacts file holds is recorded then (not in a dry
+ * run).
  */
 export async function reconcileMissing(
   missing: MissingItems,
@@ -354,13 +543,74 @@ export async function reconcileMissing(
     return {
       ...none,
       notes: [
-        'nothing was forgotten: forgetting what is missing applies to notes (calendars and contacts are counted), and this import held none; chats and mail are never forgotten so',
+        'nothing was forgotten: forgetting what is missing applies to notes, calendars and contacts, and this import held none; chats and mail are never forgotten so',
       ],
     };
-  if (o.written === 0) return { ...none, notes: [o.nothingWritten] };
+  if (o.written === 0) {
+    if (!o.dryRun && o.held) await recordHeld(missing, o.held);
+    return { ...none, notes: [o.nothingWritten] };
+  }
   if (o.failed > 0) missing.cannotForget(`${o.failed} item${o.failed === 1 ? '' : 's'} failed to be written`);
-  const plan = await missing.missing(o.stored);
+  const plan = await missing.missing(o.stored, o.held);
   if (o.dryRun) return { items: plannedItems(plan), records: 0, memories: 0, notes: plan.kept };
   const done = await forgetPlanned(plan, o.forget, (d) => o.onForgotten?.(d.items.length));
+  // Only once they are forgotten: a failure before keeps them known as the files'.
+  for (const h of plan.held) await o.held?.write(h.source, h.file, h.items);
   return { ...done, notes: plan.kept };
+}
+
+/**
+ * An import that does not forget what is missing records what its calendar and contacts files hold,
+ * adding to what they held before: an event deleted before an import that forgets is still known then.
+ */
+export async function recordHeld(missing: MissingItems, store: HeldStore): Promise<void> {
+  for (const source of wholeSources) {
+    if (!missing.sources.includes(source)) continue;
+    const before = await store.read(source);
+    if (before === null) continue;
+    for (const h of changedHeld(before, missing.heldSince(before, source)))
+      await store.write(h.source, h.file, h.items);
+  }
+}
+
+/** The Object type what a calendar or contacts file held is recorded under (one Object a file). */
+export const heldObjectType = 'mnemo-import-file';
+
+/** A file's Object key: the source and a digest of the file's name (a Slug holds no path). */
+function heldKey(source: WholeSource, file: string): string {
+  return `${source}-${createHash('sha256').update(file).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * A HeldStore in the Brain's Objects (`mnemo-import-file`, `{source, file, items}`), through listObjects
+ * and acceptObject of the engine or the API client; LIST answering null (a key that may not read
+ * Objects) holds nothing readable, so nothing of those sources is forgotten.
+ */
+export function heldInObjects(
+  list: (cursor: string | undefined) => Promise<ObjectPage | null>,
+  accept: (body: ObjectAccept) => Promise<unknown>,
+): HeldStore {
+  return {
+    async read(source) {
+      const out = new Map<string, string[]>();
+      let cursor: string | undefined;
+      do {
+        const page = await list(cursor);
+        if (page === null) return null;
+        for (const o of page.data) {
+          const v = o.value as { source?: unknown; file?: unknown; items?: unknown } | null;
+          if (v?.source !== source || typeof v.file !== 'string' || !Array.isArray(v.items)) continue;
+          out.set(
+            v.file,
+            v.items.filter((i): i is string => typeof i === 'string'),
+          );
+        }
+        cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+      } while (cursor !== undefined);
+      return out;
+    },
+    async write(source, file, items) {
+      await accept({ type: heldObjectType, key: heldKey(source, file), value: { source, file, items } });
+    },
+  };
 }

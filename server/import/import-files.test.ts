@@ -706,3 +706,71 @@ test('forget_missing forgets the notes gone from each chosen folder, every revis
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('forget_missing forgets the events and cards gone from an uploaded calendar and contacts file, not another calendar', async () => {
+  const { createLocalEngine } = await import('../../engine/local/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-upload-forget-'));
+  const engine = await createLocalEngine({
+    dataDir: join(dir, 'data'),
+    dbKey: 'v'.repeat(64),
+    reranker: null,
+  });
+  try {
+    await engine.createBrain(t, { id: 'b' });
+    const calendar = (name: string, ...uids: string[]) =>
+      file(
+        name,
+        [
+          'BEGIN:VCALENDAR',
+          'VERSION:2.0',
+          ...uids.flatMap((uid, i) => [
+            'BEGIN:VEVENT',
+            `UID:${uid}`,
+            `DTSTART:2024010${i + 1}T100000Z`,
+            `SUMMARY:${uid}`,
+            'END:VEVENT',
+          ]),
+          'END:VCALENDAR',
+          '',
+        ].join('\r\n'),
+      );
+    const cards = (...uids: string[]) =>
+      file(
+        'Cal/people.vcf',
+        uids
+          .map((u) => `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:${u}\r\nFN:${u}\r\nTEL:1\r\nEND:VCARD\r\n`)
+          .join(''),
+      );
+    const ids = async (source: string) =>
+      [
+        ...new Set(
+          (await engine.listRecords(t, 'b', { limit: 50, source })).data.map((r) => r.source.external_id),
+        ),
+      ].sort();
+    await importFiles(engine, t, 'b', { files: [calendar('home.ics', 'h1')] }, dir);
+    await importFiles(
+      engine,
+      t,
+      'b',
+      { files: [calendar('Cal/work.ics', 'e1', 'e2'), cards('u1', 'u2')] },
+      dir,
+    );
+    const r = await importFiles(
+      engine,
+      t,
+      'b',
+      { files: [calendar('Cal/work.ics', 'e1'), cards('u1')], forget_missing: true },
+      dir,
+    );
+    assert.deepEqual(r.forgotten_items?.map((i) => `${i.source} ${i.external_id}`).sort(), [
+      'ics ics:e2',
+      'vcf vcf:u2:phone',
+    ]);
+    assert.deepEqual(r.forget_notes, []);
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:h1']);
+    assert.deepEqual(await ids('vcf'), ['vcf:u1:phone']);
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -24,7 +24,15 @@ import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
 import { heldItems } from './held-items.ts';
 import { WriteWindow } from './write-window.ts';
-import { chosenEntries, MissingItems, reconcileMissing } from './forget-missing.ts';
+import {
+  chosenEntries,
+  heldInObjects,
+  heldObjectType,
+  MissingItems,
+  recordHeld,
+  reconcileMissing,
+  type HeldStore,
+} from './forget-missing.ts';
 
 /** Skips and failures listed in the result; the counts always cover them all. */
 const listedSkips = 500;
@@ -232,7 +240,9 @@ async function importTargets(
     await plainNoteNames(parts, root),
   );
   await names.prepare();
-  const missing = watchOptions.forgetMissing ? new MissingItems() : undefined;
+  // What the calendar and contacts files hold is recorded by every import (forget-missing.ts).
+  const inFiles = new MissingItems(root);
+  const missing = watchOptions.forgetMissing ? inFiles : undefined;
   // Each chosen file or folder is a root: what lies under it and is gone from it is missing.
   await missing?.coverNotes(await chosenEntries(root), root, (id) => names.storedName(id));
   // Read before anything is written: which sources the Brain already held imported items of.
@@ -280,7 +290,7 @@ async function importTargets(
       continue;
     }
     if (target.format === 'ics' || target.format === 'vcf')
-      await missing?.coverFile(target.format, target.path);
+      await inFiles.coverFile(target.format, target.path);
     const label = itemLabel(target, root);
     let collected: CollectedRecords;
     try {
@@ -303,7 +313,7 @@ async function importTargets(
       skip(name, `cannot be read as ${target.format}: ${errorMessage(e)}`);
       continue;
     }
-    for (const r of collected.records) missing?.sawRecord(r);
+    for (const r of collected.records) inFiles.sawRecord(r, target.path);
     for (const s of collected.skippedItems) {
       part.skipped += 1;
       skip(label(s.ref), s.reason);
@@ -354,6 +364,7 @@ async function importTargets(
     result.failed += part.failed;
   }
   if (missing) await forgetMissing(engine, t, brainId, missing, result, mayRead, watch);
+  else await recordHeld(inFiles, heldInEngine(engine, t, brainId, mayRead));
   const { count, examples } = names.matches;
   if (count > 0)
     result.matched_notes = {
@@ -361,6 +372,21 @@ async function importTargets(
       examples: examples.map((m) => ({ item: m.item, external_id: m.name })),
     };
   return result;
+}
+
+/**
+ * What each calendar and contacts file held, in the Brain's Objects through the engine: the import's
+ * own record, written whatever the key; read only by a key that may read Records (MAY_READ), as what
+ * is missing is told from them.
+ */
+function heldInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boolean): HeldStore {
+  return heldInObjects(
+    async (cursor) =>
+      mayRead
+        ? engine.listObjects(t, brainId, { type: heldObjectType, limit: 500, ...(cursor ? { cursor } : {}) })
+        : null,
+    (body) => engine.acceptObject(t, brainId, body, {}),
+  );
 }
 
 /** Items listed in `forgotten_items`; `forgotten` counts them all. */
@@ -386,6 +412,7 @@ async function forgetMissing(
     nothingWritten:
       'nothing was forgotten: nothing chosen could be imported, so nothing tells what is missing',
     stored: async (source) => (mayRead ? engine.sourceExternalIds(t, brainId, source) : null),
+    held: heldInEngine(engine, t, brainId, mayRead),
     forget: (source, ids) => engine.forgetSourceItems(t, brainId, source, ids),
     onForgotten: (n) => watch.forgotten(n),
   });

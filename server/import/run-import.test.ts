@@ -184,6 +184,8 @@ test('a calendar event repeated exactly is imported once and its copy is listed 
       getBrain: () => Promise.resolve({}),
       listSources: () => Promise.resolve({ data: [] }),
       rememberRecord: () => Promise.resolve({ record: {}, replayed: false }),
+      listObjects: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
+      acceptObject: () => Promise.resolve({}),
     } as unknown as MnemoClient;
     const summary = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC' });
     assert.deepEqual([summary.imported, summary.skipped], [1, 1]);
@@ -196,7 +198,7 @@ test('a calendar event repeated exactly is imported once and its copy is listed 
   }
 });
 
-test('--forget-missing forgets the notes gone from PATH, every revision, only under PATH; events and contacts are said, kept', async () => {
+test('--forget-missing forgets the notes, events and cards gone from PATH, every revision, only under PATH', async () => {
   const { mkdirSync, unlinkSync } = await import('node:fs');
   const { FileKeyRegistry } = await import('../../engine/auth/key-registry.ts');
   const { createLocalEngine } = await import('../../engine/local/index.ts');
@@ -225,11 +227,12 @@ test('--forget-missing forgets the notes gone from PATH, every revision, only un
     write('Daily/a.md', '# A\n\nalpha\n');
     write('Daily/b.md', '# B\n\nbeta\n');
     write('Work/c.md', '# C\n\ngamma\n');
-    const event = (uid: string, day: string) => [
+    const event = (uid: string, day: string, status = 'CONFIRMED') => [
       `BEGIN:VEVENT`,
       `UID:${uid}`,
       `DTSTART:202401${day}T100000Z`,
       `SUMMARY:${uid}`,
+      `STATUS:${status}`,
       'END:VEVENT',
     ];
     const calendar = (...events: string[][]) =>
@@ -250,6 +253,10 @@ test('--forget-missing forgets the notes gone from PATH, every revision, only un
     ];
 
     await run(vault);
+    // Another calendar, imported on its own: its events are no file's under the vault.
+    const other = join(dir, 'other.ics');
+    writeFileSync(other, calendar(event('o1', '05')));
+    await run(other);
     // b.md has two revisions; then b.md, event e2 and card u2 are deleted, a.md is left alone.
     write('Daily/b.md', '# B\n\nbeta, edited\n');
     assert.equal((await run(vault)).replaced, 1);
@@ -267,34 +274,43 @@ test('--forget-missing forgets the notes gone from PATH, every revision, only un
 
     const dry = await run(vault, { forgetMissing: true, dryRun: true });
     assert.equal(dry.dryRun, true);
-    assert.deepEqual(
-      dry.forgottenItems.map((i) => `${i.source} ${i.externalId}`),
-      ['obsidian Vault/Daily/b.md'],
-    );
+    // The event and the card deleted from their files go as the note does, every field of the card.
+    assert.deepEqual(dry.forgottenItems.map((i) => `${i.source} ${i.externalId}`).sort(), [
+      'ics ics:e2',
+      'obsidian Vault/Daily/b.md',
+      'vcf vcf:u2:email',
+      'vcf vcf:u2:phone',
+    ]);
     assert.match(
       formatSummary(dry),
-      /would forget 1 item missing from the files:\n {2}obsidian: Vault\/Daily\/b\.md/,
+      /would forget 4 items missing from the files:\n {2}obsidian: Vault\/Daily\/b\.md\n {2}ics: ics:e2\n/,
     );
     assert.equal((await ids('obsidian')).length, 3, 'a dry run forgets nothing');
+    assert.equal((await ids('ics')).length, 4, 'a dry run forgets nothing');
 
     const done = await run(vault, { forgetMissing: true });
-    assert.equal(done.forgottenItems.length, 1);
-    assert.equal(done.forgottenRecords, 2, 'both revisions of b.md');
+    assert.equal(done.forgottenItems.length, 4);
+    assert.equal(done.forgottenRecords, 5, 'both revisions of b.md, the event, both fields of the card');
     assert.match(
       formatSummary(done),
-      /forgot 1 item missing from the files, with every revision \(2 Records/,
+      /forgot 4 items missing from the files, with every revision \(5 Records/,
     );
     assert.deepEqual(await ids('obsidian'), ['Vault/Daily/a.md', 'Vault/Work/c.md']);
-    // An event's or a card's identity is its UID, not its file: one missing may be another file's.
-    assert.deepEqual(done.forgetNotes, [
-      "1 calendar event the Brain holds is in no calendar (.ics) file of this import and was kept: an item's identity is its UID, not its file, so it may come from another file imported before; to drop what your files no longer hold, remove them (mnemo import --remove ics) and import all your calendar (.ics) files again",
-      "2 contact fields the Brain holds are in no contacts (.vcf) file of this import and were kept: an item's identity is its UID, not its file, so it may come from another file imported before; to drop what your files no longer hold, remove them (mnemo import --remove vcf) and import all your contacts (.vcf) files again",
-    ]);
-    assert.match(formatSummary(done), /kept: 1 calendar event the Brain holds/);
-    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:e2', 'ics:e3']);
+    assert.deepEqual(done.forgetNotes, []);
+    // The other calendar's event is in no file under the vault: not missing from it.
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:e3', 'ics:o1']);
+    assert.deepEqual(await ids('vcf'), ['vcf:u1:email', 'vcf:u1:phone', 'vcf:u3:email', 'vcf:u3:phone']);
     // Idempotent: nothing more is missing.
     assert.deepEqual((await run(vault, { forgetMissing: true })).forgottenItems, []);
     assert.equal((await ids('obsidian')).length, 2);
+
+    // A cancelled event is one the calendar no longer has, though its UID is still in the file.
+    write('cal.ics', calendar(event('e1', '01'), event('e3', '03', 'CANCELLED')));
+    assert.deepEqual(
+      (await run(vault, { forgetMissing: true })).forgottenItems.map((i) => i.externalId),
+      ['ics:e3'],
+    );
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:o1']);
 
     // A folder none of whose stored notes is there now (emptied, another one) keeps them all.
     unlinkSync(join(vault, 'Work/c.md'));
@@ -303,6 +319,17 @@ test('--forget-missing forgets the notes gone from PATH, every revision, only un
     assert.deepEqual(emptied.forgottenItems, []);
     assert.match(emptied.forgetNotes.join('\n'), /under "Vault\/Work\/" is all missing from this import/);
     assert.ok((await ids('obsidian')).includes('Vault/Work/c.md'));
+    // What Work/meeting.ics lacks of cal.ics is no file's under Work: nothing of it was missing.
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:o1']);
+
+    // A calendar file gone from the folder is missing whole, but not an event another file holds.
+    write('Work/trip.ics', calendar(event('t1', '07')));
+    await run(vault);
+    unlinkSync(join(vault, 'Work/trip.ics'));
+    unlinkSync(join(vault, 'Work/meeting.ics'));
+    const left = await run(vault, { forgetMissing: true });
+    assert.deepEqual(left.forgottenItems.map((i) => i.externalId).sort(), ['Vault/Work/c.md', 'ics:t1']);
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:o1']);
   } finally {
     await server.close();
     await engine.close();

@@ -35,7 +35,15 @@ import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
-import { MissingItems, reconcileMissing, type MissingItem } from './forget-missing.ts';
+import {
+  heldInObjects,
+  heldObjectType,
+  MissingItems,
+  recordHeld,
+  reconcileMissing,
+  type HeldStore,
+  type MissingItem,
+} from './forget-missing.ts';
 
 /**
  * A parser whose module loads when it is first used: the formats bring their own libraries (mail:
@@ -145,7 +153,8 @@ export interface ImportOptions extends ParseOptions {
   archiveSkips?: ImportTarget[];
   /**
    * Forget the Brain's notes under PATH that PATH no longer holds (forget-missing.ts), once everything
-   * was read and written; calendar events and contacts missing from the files are counted and kept.
+   * was read and written, and the calendar events and contact cards the files under PATH held and no
+   * longer do (forget-missing.ts).
    */
   forgetMissing?: boolean;
   /** Read everything and write nothing: report what would be sent and (forgetMissing) forgotten. */
@@ -564,7 +573,9 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const held = heldItems(existing ? await sourcesThroughApi(o.client, o.brainId, o.signal) : null, (q) =>
     o.client.listRecords(o.brainId, q, { signal: o.signal }),
   );
-  const missing = o.forgetMissing ? new MissingItems() : undefined;
+  // What the calendar and contacts files hold is recorded by every import (forget-missing.ts).
+  const files = new MissingItems(o.uploadRoot);
+  const missing = o.forgetMissing ? files : undefined;
   await missing?.coverNotes([o.path], o.uploadRoot, (id) => names?.storedName(id) ?? Promise.resolve(id));
   const parts: ImportPartSummary[] = targets.map((t) => ({
     name: t.name || '.',
@@ -638,7 +649,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
           continue;
         }
         if (target.format === 'ics' || target.format === 'vcf')
-          await missing?.coverFile(target.format, target.path);
+          await files.coverFile(target.format, target.path);
         const label = itemLabel(target, o.path);
         let readHere = 0;
         try {
@@ -649,7 +660,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });
-          const items = seenBy(missing, targetItems(readable, options, names, former));
+          const items = seenBy(files, target.path, targetItems(readable, options, names, former));
           for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;
@@ -763,6 +774,9 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
         report();
       })
     : { items: [], records: 0, memories: 0, notes: [] };
+  // A Brain this import made (nothing to forget in it) or an import that does not forget: recorded here.
+  const brainThere = existing !== null || (brain as Promise<unknown> | null) !== null;
+  if (!o.dryRun && brainThere && (existing === null || !missing)) await recordHeld(files, heldThroughApi(o));
   progress.forgotten = forgetting.items.length;
   const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
   return {
@@ -786,15 +800,44 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   };
 }
 
-/** ITEMS as they are, each Record told to MISSING as it passes (what the files hold now). */
+/** ITEMS of the file at PATH as they are, each Record told to MISSING as it passes (what it holds now). */
 async function* seenBy(
-  missing: MissingItems | undefined,
+  missing: MissingItems,
+  path: string,
   items: AsyncIterable<ImportItem>,
 ): AsyncGenerator<ImportItem> {
   for await (const item of items) {
-    if (item.type === 'record') missing?.sawRecord(item);
+    if (item.type === 'record') missing.sawRecord(item, path);
     yield item;
   }
+}
+
+/**
+ * What each calendar and contacts file held, in the Brain's Objects through the API. A key that may not
+ * read Objects (or a server that cannot list them) reads nothing, so nothing of theirs is forgotten; one
+ * that may not write them records nothing, and the import goes on.
+ */
+function heldThroughApi(o: ImportOptions): HeldStore {
+  const scoped = async <T>(call: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await call();
+    } catch (e) {
+      // A key without the scope, or a server without Objects' listing: nothing recorded, nothing forgotten.
+      if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
+      throw e;
+    }
+  };
+  return heldInObjects(
+    (cursor) =>
+      scoped(() =>
+        o.client.listObjects(
+          o.brainId,
+          { type: heldObjectType, limit: 500, ...(cursor ? { cursor } : {}) },
+          { signal: o.signal },
+        ),
+      ),
+    (body) => scoped(() => o.client.acceptObject(o.brainId, body, { signal: o.signal })),
+  );
 }
 
 /**
@@ -834,6 +877,7 @@ async function forgetMissingItems(
     failed,
     nothingWritten: `nothing was forgotten: nothing under ${o.path} could be imported, so nothing tells what is missing`,
     stored: (source) => storedThroughApi(o, source),
+    held: heldThroughApi(o),
     forget: (source, ids) => o.client.forgetSourceItems(o.brainId, source, ids, { signal: o.signal }),
     dryRun: o.dryRun,
     onForgotten,

@@ -219,9 +219,10 @@ export function register(program: Command): void {
     .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
     .option(
       '--forget-missing',
-      'also forget the notes under PATH that are gone from it, once all of it was read and written; permanent, ' +
-        'with what rested only on them. Calendar events and contacts missing from the files are counted and kept ' +
-        '(an item names its UID, not its file); chats and mail are never forgotten so',
+      'also forget what is gone from PATH, once all of it was read and written: notes, and calendar events and ' +
+        'contact cards deleted (or cancelled) from the .ics/.vcf files under it, or gone with their file; ' +
+        'permanent, with what rested only on them. An event another file still holds stays; chats and mail ' +
+        'are never forgotten so',
       false,
     )
     .option(

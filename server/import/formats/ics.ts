@@ -106,6 +106,7 @@ function toRecord(
   end: IcalTime | null,
   externalId: string,
   ref: string,
+  uid: string,
   o: ParseOptions,
 ): ImportItem {
   const c = ev.component;
@@ -149,6 +150,7 @@ function toRecord(
       source: { name: 'ics', external_id: externalId.slice(0, 2000) },
       occurred_at: startsStamp,
     },
+    item: eventItem(uid),
   };
 }
 
@@ -157,7 +159,13 @@ function toRecord(
  * for it): "Bring the insurance card. Arrive 10 minutes early." was dropped, and "what should I bring
  * to the dentist?" found only the title. One per event, or per series (its occurrences share it).
  */
-function descriptionItem(ev: IcalEvent, externalId: string, ref: string, occurredAt: string): ImportItem[] {
+function descriptionItem(
+  ev: IcalEvent,
+  externalId: string,
+  ref: string,
+  occurredAt: string,
+  item: string | undefined,
+): ImportItem[] {
   const text = textOf(ev.component, 'description');
   if (!text) return [];
   const title = titleOf(ev);
@@ -170,6 +178,7 @@ function descriptionItem(ev: IcalEvent, externalId: string, ref: string, occurre
         source: { name: 'ics', external_id: `${externalId}#description`.slice(0, 2000) },
         occurred_at: occurredAt,
       },
+      ...(item !== undefined ? { item } : {}),
     },
   ];
 }
@@ -177,8 +186,17 @@ function descriptionItem(ev: IcalEvent, externalId: string, ref: string, occurre
 /** The event's Record, and its description's when it has one (not for a skipped event). */
 function withDescription(ev: IcalEvent, item: ImportItem): ImportItem[] {
   if (item.type !== 'record') return [item];
-  return [item, ...descriptionItem(ev, item.body.source.external_id, item.ref, item.body.occurred_at!)];
+  return [
+    item,
+    ...descriptionItem(ev, item.body.source.external_id, item.ref, item.body.occurred_at!, item.item),
+  ];
 }
+
+/**
+ * The whole event a Record is part of: its UID's, every occurrence and description of a series with it
+ * (forget-missing.ts keeps all of them while the file holds the UID).
+ */
+const eventItem = (uid: string) => `ics:${uid}`;
 
 function uidOf(c: IcalComponent): string {
   const uid = c.getFirstPropertyValue('uid');
@@ -284,7 +302,7 @@ function overrideItems(c: IcalComponent, masters: Map<string, IcalEvent>, o: Par
     return [];
   }
   // An override whose series is not in this file stands alone.
-  return withDescription(ev, toRecord(ev, start, end, `ics:${uid}@${rid}`, uid, o));
+  return withDescription(ev, toRecord(ev, start, end, `ics:${uid}@${rid}`, uid, uid, o));
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -365,13 +383,15 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
   const items: ImportItem[] = kept.map(({ t }) => {
     const d = ev.getOccurrenceDetails(t);
     const rid = d.recurrenceId.toString();
-    return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, o);
+    return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, uid, o);
   });
   // Dated at the series' own start, which stays put: the first occurrence kept moves with the window,
   // and each import a week later would write the description again as a new revision.
   if (items.some((x) => x.type === 'record')) {
     const start = ev.startDate;
-    items.push(...descriptionItem(ev, `ics:${uid}`, uid, stamp(start, instant(start, tzid, o))));
+    items.push(
+      ...descriptionItem(ev, `ics:${uid}`, uid, stamp(start, instant(start, tzid, o)), eventItem(uid)),
+    );
   }
   const title = quoted(textOf(ev.component, 'summary'));
   if (kept.length === 0 && !stoppedAt && !outside.first && nonexistent > 0) {
@@ -427,7 +447,7 @@ function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOp
   if (!start) return [skip(uid, `event${quoted(textOf(ev.component, 'summary'))} has no DTSTART`)];
   if (!ev.isRecurring()) {
     const end = read('DTEND or DURATION', () => ev.endDate);
-    return withDescription(ev, toRecord(ev, start, end, `ics:${uid}`, uid, o));
+    return withDescription(ev, toRecord(ev, start, end, `ics:${uid}`, uid, uid, o));
   }
   return occurrenceItems(ev, uid, w, o);
 }
