@@ -54,9 +54,11 @@ export async function rederiveRecord(
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);
-  // A claim states a Memory by its key (statement-key.ts), or, for a slot, by giving its value in other
-  // words.
-  const states = (c: Claim, m: CitedMemory) => keyOf.get(c) === m.norm || sameValueOf(c, m);
+  // A claim states a Memory by its key (statement-key.ts), holding a slot as the Memory does or not,
+  // or, for a slot, by giving its value in other words. A sentence that holds the home in its own words
+  // (rules-v28) does not state the Memory of no slot it was before, which outlived the home.
+  const states = (c: Claim, m: CitedMemory) =>
+    (keyOf.get(c) === m.norm && (c.predicate === null) === (m.slot === null)) || sameValueOf(c, m);
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);

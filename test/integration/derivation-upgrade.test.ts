@@ -13,6 +13,8 @@ import { statementKeys as statementKeysPg } from '../../engine/adapters/postgres
 import type { Memory, RecordCreate } from '../../engine/contract/index.ts';
 import type { Claim, DerivableRecord, Deriver } from '../../engine/core/derive/deriver.ts';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import { slotSentences } from '../../engine/core/derive/slot-sentences.ts';
+import { clauseStatement } from '../../engine/core/derive/slot-statement.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import type { Logger } from '../../engine/local/local-ctx.ts';
 import type { Deployment, Engine } from '../../engine/types.ts';
@@ -377,6 +379,54 @@ for (const backend of [local, postgres])
           [slot.status, slot.citations.map((c) => c.quote)],
           ['superseded', ['I live in Porto']],
         );
+      });
+    });
+
+    it('a home said with more, a Memory of its own beside the slot before, ends with the home it restates', async () => {
+      // As version 27 derived it: the slot "Ana lives in Lisbon" quoting the sentence, and the sentence
+      // whole a Memory of its own, current after the move.
+      const rulesV27: Deriver = {
+        name: 'rules-v27',
+        derive: (record, ctx) =>
+          rules.derive(record, ctx).flatMap((c) => {
+            const home = slotSentences(c.statement).slots[0];
+            if (c.predicate === null || !home) return [c];
+            return [
+              { ...c, statement: clauseStatement(c.subject, c.predicate, home.value) },
+              { ...c, predicate: null },
+            ];
+          }),
+      };
+      const sentence = 'I live in Lisbon with my partner Tom.';
+      let lisbon!: string;
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          const r = await old.rememberRecord(
+            tenant,
+            'b',
+            said(sentence, { occurred_at: '2022-01-01T00:00:00Z' }),
+            {},
+          );
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I moved to Porto.', { occurred_at: '2024-01-01T00:00:00Z' }),
+            {},
+          );
+          await old.idle();
+          assert.deepEqual([...(await current(old)).keys()].sort(), ['Ana lives in Porto', sentence]);
+          const all = await old.listMemories(tenant, 'b', { status: 'all', limit: 100 });
+          lisbon = all.data.find(
+            (m) => m.statement === 'Ana lives in Lisbon' && m.citations[0]!.record_id === r.record.id,
+          )!.id;
+        },
+        rulesV27,
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()], ['Ana lives in Porto']);
+        const slot = await engine.getMemory(tenant, 'b', lisbon);
+        assert.deepEqual([slot.status, slot.citations.map((c) => c.quote)], ['superseded', [sentence]]);
       });
     });
 

@@ -37,11 +37,11 @@ describe('a later message replaces what an earlier one said of the same slot', (
       'We moved to Slack.',
     ]);
     assert.equal((await engine.getMemory(tenant, 'b', berlin.memory_ids[0]!)).status, 'active');
-    // A place still moves her.
+    // A place still moves her (the sentence is the home's version, in its own words).
     await said('My wife and I moved to Porto.', '2024-03-01T10:00:00Z');
     assert.deepEqual(
-      (await current()).filter((s) => s.startsWith('Ana lives')),
-      ['Ana lives in Porto'],
+      (await current()).filter((s) => !s.startsWith('We moved')),
+      ['My wife and I moved to Porto.'],
     );
   });
 
@@ -108,6 +108,36 @@ describe('a later message replaces what an earlier one said of the same slot', (
       assert.equal(r.status, 'ready');
       assert.deepEqual(r.memory_ids, []);
     }
+  });
+
+  it('a home said with more ends when she moves: no Memory of the sentence stays current', async () => {
+    const { engine, said, current } = await ana();
+    const lisbon = await said('I live in Lisbon with my partner Tom.', '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['I live in Lisbon with my partner Tom.']);
+    const porto = await said('I moved to Porto.', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto']);
+    assert.equal(lisbon.memory_ids.length, 1);
+    const old = await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!);
+    const now = await engine.getMemory(tenant, 'b', porto.memory_ids[0]!);
+    // Superseded by the move, in the home's lineage: its end is where the move starts.
+    assert.deepEqual([old.status, old.valid_to, old.slot], ['superseded', '2024-02-01T10:00:00Z', now.slot]);
+    assert.deepEqual(
+      now.revisions.map((r) => r.statement),
+      ['I live in Lisbon with my partner Tom.', 'Ana lives in Porto'],
+    );
+    // Said again in other words, the same home only adds a citation.
+    const again = await said('I live in Porto.', '2024-03-01T10:00:00Z');
+    assert.deepEqual(again.memory_ids, porto.memory_ids);
+  });
+
+  it('a home said with more ends when a correction replaces it', async () => {
+    const { engine, said, current, record } = await ana();
+    const lisbon = await said('I live in Lisbon with my partner Tom.', '2024-01-01T10:00:00Z');
+    await record({
+      content: { kind: 'correction', corrects: lisbon.memory_ids[0]!, statement: 'Ana lives in Sintra' },
+    });
+    assert.deepEqual(await current(), ['Ana lives in Sintra']);
+    assert.equal((await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!)).status, 'superseded');
   });
 
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {

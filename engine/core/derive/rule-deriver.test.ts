@@ -46,15 +46,30 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
 });
 
 test('what is no statement of its own, or leans on the home, keeps the sentence whole', () => {
-  // As before the split: the home quotes the sentence, and the sentence is a Memory of its own.
+  // The home quotes the sentence, in the sentence's own words: no Memory of it outlives a move.
   for (const whole of [
     'I live in Porto, and thanks for asking!',
     'I live in Porto and so does my sister Rita.',
   ])
-    assert.deepEqual(said(whole), [
-      ['Ana lives in Porto', whole],
-      [whole, whole],
-    ]);
+    assert.deepEqual(said(whole), [[whole, whole]]);
+});
+
+test("a home said with more holds the slot in the sentence's words, not beside a Memory of its own", () => {
+  const s = 'I live in Lisbon with my partner Tom.';
+  assert.deepEqual(
+    claimsOf(s, 'Ana').map((c) => [c.statement, c.predicate, c.quote]),
+    [[s, 'lives in', s]],
+  );
+  // Two slots and more said: each slot quotes the sentence, and the sentence stays a Memory of its own.
+  const two = 'I live in Lisbon with Tom and I work at Globex with his sister.';
+  assert.deepEqual(
+    claimsOf(two, 'Ana').map((c) => [c.statement, c.predicate]),
+    [
+      ['Ana lives in Lisbon', 'lives in'],
+      ['Ana works at Globex', 'works at'],
+      [two, null],
+    ],
+  );
 });
 
 test('a favourite said alone holds its slot, quoting the sentence; said with more, it stays a sentence', () => {
@@ -92,10 +107,7 @@ test('a role after an employer is part of the job: the sentence is no Memory tha
   ]);
   // What follows and points back at the job stays with it.
   const whole = 'I work at Globex as a senior engineer and I love it.';
-  assert.deepEqual(said(whole), [
-    ['Ana works at Globex', whole],
-    [whole, whole],
-  ]);
+  assert.deepEqual(said(whole), [[whole, whole]]);
 });
 
 test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is', () => {

@@ -114,7 +114,9 @@ export function createRuleDeriver(): Deriver {
     // Porto!").
     // v26: a role before the employer is part of the job's clause ("I work as a nurse at Santa Maria").
     // v27: "my number (has) changed to …" holds the attribute as "my number is …" does.
-    name: 'rules-v27',
+    // v28: a sentence that says one slot and more ("I live in Lisbon with my partner Tom") holds the
+    // slot in its own words, no Memory of its own beside it that outlived a move.
+    name: 'rules-v28',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -162,7 +164,12 @@ export function createRuleDeriver(): Deriver {
             // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
             // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
             if (tail !== null) return [...held, { ...plain, statement: tail, quote: tail }];
-            return rest >= 3 ? [...held, plain] : held;
+            if (rest < 3) return held;
+            // "I live in Lisbon with my partner Tom": the sentence restates the home, so it is the
+            // home's version itself, in its own words. A Memory of its own beside the slot stayed current,
+            // saying Lisbon, after a move or a correction had superseded the slot.
+            if (held.length === 1) return [{ ...held[0]!, statement: s }];
+            return [...held, plain];
           });
         }
         case 'event':

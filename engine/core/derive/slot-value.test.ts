@@ -27,3 +27,11 @@ test('only a phone number is read by its digits: another slot compares its words
   });
   assert.ok(!sameSlotValue(favourite('555-0198'), favourite('555 0198')));
 });
+
+test('a home in the speaker\'s own sentence is that home: one value with "Ana lives in Lisbon"', () => {
+  const home = (statement: string) => ({ statement, subject: 'Ana', predicate: 'lives in' });
+  assert.ok(sameSlotValue(home('I live in Lisbon with my partner Tom.'), home('Ana lives in Lisbon')));
+  const fact = { statement: 'Ana home city: Lisbon', subject: 'Ana', predicate: 'home_city' };
+  assert.ok(sameSlotValue(home('I live in Lisbon with my partner Tom.'), fact));
+  assert.ok(!sameSlotValue(home('I live in Lisbon with my partner Tom.'), home('Ana lives in Porto')));
+});

@@ -1,6 +1,6 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
-import { phoneShaped } from './slot-sentences.ts';
+import { phoneShaped, slotSentences } from './slot-sentences.ts';
 import { slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
@@ -22,17 +22,28 @@ function phoneDigits(value: string): string {
 /**
  * The value a slot's statement gives, normalised as statements are, read back from the forms
  * derivation writes: a fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in
- * Lisbon") and a favourite, phone or e-mail said alone ("Ana's favourite colour is blue"). A phone
- * number written as one is its digits (phoneDigits). Null for any other words (a person's correction in
- * their own words): those are compared whole.
+ * Lisbon"), a favourite, phone or e-mail said alone ("Ana's favourite colour is blue") and a home or
+ * employer in the speaker's own sentence ("I live in Lisbon with my partner Tom"). A phone number
+ * written as one is its digits (phoneDigits). Null for any other words (a person's correction that
+ * names no one value): those are compared whole.
  */
 function slotValue(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
   const form = slotStatementHeads(s.subject, s.predicate).find((f) => s.statement.startsWith(f));
-  if (form === undefined) return null;
+  if (form === undefined) return sentenceValue(s.statement, slotPredicate(s.predicate));
   const value = normalizeStatement(s.statement.slice(form.length));
   if (value === '') return null;
   return slotPredicate(s.predicate) === 'phone number' && phoneShaped(value) ? phoneDigits(value) : value;
+}
+
+/**
+ * The value of a home or an employer whose statement is the speaker's own sentence ("I live in Lisbon
+ * with my partner Tom", which holds the slot in its own words since `rules-v28`), read as the sentence
+ * was; null when it states no one value of that slot.
+ */
+function sentenceValue(statement: string, predicate: string): string | null {
+  const values = slotSentences(statement).slots.filter((x) => x.predicate === predicate);
+  return values.length === 1 ? normalizeStatement(values[0]!.value) : null;
 }
 
 /**
