@@ -1,11 +1,12 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
-import type { MemoryCause, MemoryRepository, SameStatement } from '../ports/index.ts';
+import type { MemoryCause, MemoryRepository, MemoryVersionRow, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
+import { clauseStatement } from '../core/derive/slot-statement.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 export interface AdmittedRecord {
@@ -83,6 +84,12 @@ export async function admitStatement(
   return { id, made: true };
 }
 
+/** `value` holds the claim's slot at `ms`: a version in force then says it (in any of its forms). */
+function holdsThen(versions: readonly MemoryVersionRow[], claim: Claim, value: string, ms: number): boolean {
+  const said = { ...claim, statement: clauseStatement(claim.subject, claim.predicate!, value) };
+  return versions.some((v) => inForceAt(timesOf(v), ms) && sameSlotValue(v, said));
+}
+
 /**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
@@ -122,6 +129,13 @@ export async function admitClaims(
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);
+      continue;
+    }
+    // "I no longer work at Acme" ends Acme, not whatever holds the job: "I moved to Porto" then "I don't
+    // live in Lisbon anymore" leaves Porto current, the sentence a Memory of its own.
+    if (claim.ends !== undefined && !holdsThen(versions, claim, claim.ends, record.occurredMs)) {
+      const s = { claim, from: record, citation, cause: 'derived' as const };
+      ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
     }
     // A slot claim joins its slot's lineage (a new version), or starts it.

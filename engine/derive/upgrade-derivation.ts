@@ -57,8 +57,10 @@ export async function rederiveRecord(
   // A claim states a Memory by its key (statement-key.ts), holding a slot as the Memory does or not,
   // or, for a slot, by giving its value in other words. A sentence that holds the home in its own words
   // (rules-v28) does not state the Memory of no slot it was before, which outlived the home.
+  // An ended value ("Ana no longer works at Acme") is a Memory of no slot where the value did not hold.
   const states = (c: Claim, m: CitedMemory) =>
-    (keyOf.get(c) === m.norm && (c.predicate === null) === (m.slot === null)) || sameValueOf(c, m);
+    (keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
+    sameValueOf(c, m);
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);

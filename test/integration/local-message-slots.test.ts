@@ -140,6 +140,33 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.equal((await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!)).status, 'superseded');
   });
 
+  it('"I no longer work at Acme" ends the job it names, and says she has none', async () => {
+    const { engine, said, current } = await ana();
+    const acme = await said('I work at Acme.', '2024-01-01T10:00:00Z');
+    // Someone else's, or asked: her job is as it was.
+    await said('My sister no longer works at Acme.', '2024-01-15T10:00:00Z');
+    await said('Do I no longer work at Acme?', '2024-01-16T10:00:00Z');
+    assert.equal((await engine.getMemory(tenant, 'b', acme.memory_ids[0]!)).status, 'active');
+    const left = await said('I no longer work at Acme.', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana no longer works at Acme', 'My sister no longer works at Acme.']);
+    const old = await engine.getMemory(tenant, 'b', acme.memory_ids[0]!);
+    const now = await engine.getMemory(tenant, 'b', left.memory_ids[0]!);
+    assert.deepEqual(
+      [old.status, old.valid_to, now.slot, now.citations[0]!.quote],
+      ['superseded', '2024-02-01T10:00:00Z', old.slot, 'I no longer work at Acme.'],
+    );
+  });
+
+  it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {
+    const { engine, said, current } = await ana();
+    await said('I live in Lisbon.', '2024-01-01T10:00:00Z');
+    const porto = await said('I moved to Porto.', '2024-02-01T10:00:00Z');
+    const not = await said("I don't live in Lisbon anymore.", '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'Ana no longer lives in Lisbon']);
+    assert.equal((await engine.getMemory(tenant, 'b', porto.memory_ids[0]!)).status, 'active');
+    assert.equal((await engine.getMemory(tenant, 'b', not.memory_ids[0]!)).slot, null);
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

@@ -23,6 +23,12 @@ export interface Claim {
   owner: OwnerClaim;
   /** Exact substring of the Record's text. */
   quote: string;
+  /**
+   * The value of `predicate`'s slot the claim says no longer holds ("I no longer work at Acme": Acme).
+   * It ends that value, as a new version of the slot, where that value holds the slot at the Record's
+   * world time; else it is a statement of no slot (it must not end another value).
+   */
+  ends?: string;
 }
 
 export interface DeriveContext {

@@ -153,3 +153,18 @@ test('a message whose speaker is blank is of nobody named, as one with no speake
       JSON.stringify(speaker),
     );
 });
+
+test('a home or a job the speaker no longer has ends that value, and holds no new one', () => {
+  const claims = (text: string) =>
+    claimsOf(text, 'Ana').map((c) => [c.statement, c.predicate, c.quote, c.ends]);
+  assert.deepEqual(claims('I no longer work at Acme.'), [
+    ['Ana no longer works at Acme', 'works at', 'I no longer work at Acme.', 'Acme'],
+  ]);
+  // Beside a slot, each quotes its own clause.
+  assert.deepEqual(claims("I don't work at Acme anymore and I live in Porto."), [
+    ['Ana lives in Porto', 'lives in', 'I live in Porto', undefined],
+    ['Ana no longer works at Acme', 'works at', "I don't work at Acme anymore", 'Acme'],
+  ]);
+  const third = 'She no longer works at Acme.';
+  assert.deepEqual(claims(third), [[third, null, third, undefined]]);
+});

@@ -1,5 +1,5 @@
 import { claimOwner } from './claim-owner.ts';
-import { attributeStatement, clauseStatement } from './slot-statement.ts';
+import { attributeStatement, clauseStatement, endedStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
@@ -116,7 +116,9 @@ export function createRuleDeriver(): Deriver {
     // v27: "my number (has) changed to …" holds the attribute as "my number is …" does.
     // v28: a sentence that says one slot and more ("I live in Lisbon with my partner Tom") holds the
     // slot in its own words, no Memory of its own beside it that outlived a move.
-    name: 'rules-v28',
+    // v29: "I no longer work at Acme", "I don't live in Lisbon anymore" end that value where it holds the
+    // slot (a version "Ana no longer works at Acme"), and are a statement of no slot where it does not.
+    name: 'rules-v29',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -140,8 +142,8 @@ export function createRuleDeriver(): Deriver {
             const plain = { statement: s, subject, predicate: null, owner, quote: s };
             // A home or an employer said by someone known holds a slot: a new one replaces the old.
             if (owner.state === 'unresolved') return [plain];
-            const { slots, rest, after } = slotSentences(s);
-            if (slots.length === 0) {
+            const { slots, ended, rest, after } = slotSentences(s);
+            if (slots.length === 0 && ended === null) {
               // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
               const a = attributeSentence(s);
               if (a === null) return [plain];
@@ -153,14 +155,24 @@ export function createRuleDeriver(): Deriver {
             const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;
             // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
             // when it is replaced, what else the sentence says is still quoted without the old value.
-            const own = slots.length > 1 || tail !== null;
-            const held = slots.map((slot) => ({
+            const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
+            const held: Claim[] = slots.map((slot) => ({
               statement: clauseStatement(subject, slot.predicate, slot.value),
               subject,
               predicate: slot.predicate,
               owner,
               quote: own ? s.slice(...slot.clause) : s,
             }));
+            // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
+            if (ended)
+              held.push({
+                statement: endedStatement(subject, ended.predicate, ended.value),
+                subject,
+                predicate: ended.predicate,
+                owner,
+                quote: own ? s.slice(...ended.clause) : s,
+                ends: ended.value,
+              });
             // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
             // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
             if (tail !== null) return [...held, { ...plain, statement: tail, quote: tail }];
@@ -168,7 +180,7 @@ export function createRuleDeriver(): Deriver {
             // "I live in Lisbon with my partner Tom": the sentence restates the home, so it is the
             // home's version itself, in its own words. A Memory of its own beside the slot stayed current,
             // saying Lisbon, after a move or a correction had superseded the slot.
-            if (held.length === 1) return [{ ...held[0]!, statement: s }];
+            if (held.length === 1 && ended === null) return [{ ...held[0]!, statement: s }];
             return [...held, plain];
           });
         }

@@ -46,6 +46,7 @@ test('where one lives or works, said in the first person, holds a slot', () => {
       { predicate: 'lives in', value: 'Lisbon', clause: [0, 16] },
       { predicate: 'works at', value: 'Globex', clause: [21, 37] },
     ],
+    ended: null,
     rest: 1,
     after: null,
   });
@@ -56,6 +57,7 @@ test('where one lives or works, said in the first person, holds a slot', () => {
       { predicate: 'lives in', value: 'Porto', clause: [0, 15] },
       { predicate: 'works at', value: 'Sonae', clause: [20, 33] },
     ],
+    ended: null,
     rest: 1,
     after: null,
   });
@@ -73,6 +75,7 @@ test('where in the place is part of the home, not more said beside it', () => {
   const s = 'I live in Berlin, in Kreuzberg, near the canal.';
   assert.deepEqual(slotSentences(s), {
     slots: [{ predicate: 'lives in', value: 'Berlin', clause: [0, 46] }],
+    ended: null,
     rest: 0,
     after: null,
   });
@@ -195,6 +198,52 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'Moved to Porto for a week.',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
+test('a home or a job the speaker no longer has is ended, not held', () => {
+  const cases: Array<[string, string, string]> = [
+    ['I no longer work at Acme.', 'works at', 'Acme'],
+    ["I'm no longer working for Globex Corporation.", 'works at', 'Globex Corporation'],
+    ["I don't live in Lisbon anymore.", 'lives in', 'Lisbon'],
+    ['I do not live in Lisbon any more', 'lives in', 'Lisbon'],
+    ["I'm not living in New York any longer.", 'lives in', 'New York'],
+    ["Actually, I don't work as a nurse at Santa Maria anymore.", 'works at', 'Santa Maria'],
+    ['Tom and I no longer live in Lisbon.', 'lives in', 'Lisbon'],
+  ];
+  for (const [s, predicate, value] of cases) {
+    const r = slotSentences(s);
+    assert.deepEqual([r.slots, r.ended && [r.ended.predicate, r.ended.value]], [[], [predicate, value]], s);
+  }
+  // The clause that says so, for a quote of its own beside what else the sentence says.
+  const both = "I don't work at Acme anymore and I live in Porto.";
+  const r = slotSentences(both);
+  assert.equal(both.slice(...r.ended!.clause), "I don't work at Acme anymore");
+  assert.deepEqual(
+    r.slots.map((x) => [x.predicate, x.value]),
+    [['lives in', 'Porto']],
+  );
+  // A new home said beside it ends the old one itself.
+  const moved = slotSentences("I don't live in Lisbon anymore, I moved to Porto.");
+  assert.deepEqual([moved.ended, moved.slots.map((x) => x.value)], [null, ['Porto']]);
+  for (const s of [
+    // Someone else's, asked, hypothetical, reported, quoted.
+    'She no longer works at Acme.',
+    'My sister no longer lives in Porto.',
+    'Do I no longer work at Acme?',
+    "Don't I live in Lisbon anymore?",
+    'If I no longer work at Acme, I will travel.',
+    "Mum thinks I don't live in Lisbon anymore.",
+    'She said "I no longer live in Rome".',
+    // A plain negation is no end: nothing says it held.
+    "I don't live in Lisbon.",
+    "I don't work at Acme, I work at Globex's office.",
+    // Nothing else negated, no common noun, no tool, no history.
+    'I no longer work at night.',
+    "I don't live in fear anymore.",
+    'I never said I no longer work at Acme.',
+    'I no longer work at Acme since 2019.',
+  ])
+    assert.equal(slotSentences(s).ended, null, s);
 });
 
 test('a favourite, a phone number or an e-mail address said alone holds a slot', () => {

@@ -112,6 +112,11 @@ const afterClause = /^(?:\s*,)?\s*(?:and|but|;)\s+(?=\S)/u;
 
 export interface SlotReading {
   slots: SlotSentence[];
+  /**
+   * A home or an employer the speaker says they no longer have ("I no longer work at Acme", "I don't
+   * live in Lisbon anymore"): it ends that value where it holds the slot, and asserts none.
+   */
+  ended: SlotSentence | null;
   /** How many words the sentence says beyond its slot clauses ("... and opened a bakery"). */
   rest: number;
   /**
@@ -120,6 +125,57 @@ export interface SlotReading {
    * of its own that does not restate the home, so a move does not leave the old home in a current one.
    */
   after: [number, number] | null;
+}
+
+/** What an ended clause says after its negation: "live in Lisbon", "working as a nurse at Santa Maria". */
+const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
+  { predicate: 'lives in', verb: String.raw`(?:live|living)\s+in\s+${name}` },
+  {
+    predicate: 'works at',
+    verb: String.raw`(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)\s+${name}`,
+  },
+];
+/** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
+const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
+/** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
+const notNowLead = String.raw`I(?:\s+(?:don['’]t|do\s+not|am\s+not)|['’]m\s+not)\s+`;
+const anymore = /^(?:\s+(?:any\s?more|any\s+longer))(?![\p{L}\p{N}])/iu;
+const endedPatterns = endedVerbs.flatMap(({ predicate, verb }) =>
+  [
+    { lead: noLonger, needsAnymore: false },
+    { lead: notNowLead, needsAnymore: true },
+  ].map(({ lead, needsAnymore }) => ({
+    predicate,
+    needsAnymore,
+    re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))${lead}${verb}`, 'u'),
+  })),
+);
+
+/**
+ * The home or employer a sentence says the speaker no longer has, with the clause that says so ("I
+ * don't live in Lisbon anymore"), or null. As narrow as a slot: the first person, a capitalised name,
+ * nothing else negated, hypothetical, reported, quoted or asked in the sentence ("If I no longer work at
+ * Acme …", "Mum thinks I don't live in Lisbon anymore", "Do I no longer work at Acme?"), and no stay or
+ * date after it.
+ */
+function endedClause(sentence: string): SlotSentence | null {
+  for (const { predicate, needsAnymore, re } of endedPatterns) {
+    const m = re.exec(sentence);
+    if (!m) continue;
+    const named = m.groups!['value']!;
+    const value = named.replace(/(?<![.’'])[.’']+$/u, '');
+    const valueEnd = m.index + m[0].length - (named.length - value.length);
+    const more = predicate === 'works at' ? role : placeDetail;
+    let end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
+    const after = anymore.exec(sentence.slice(end));
+    if (needsAnymore && !after) continue;
+    end += after?.[0].length ?? 0;
+    const rest = sentence.slice(0, m.index) + ' ' + sentence.slice(end);
+    if (notNow.test(rest) || notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
+    if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, false, undefined)) continue;
+    return { predicate, value, clause: [m.index, end] };
+  }
+  return null;
 }
 
 type Found = SlotSentence & { valueEnd: number };
@@ -154,8 +210,16 @@ function readClause(
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
  */
-export function slotSentences(sentence: string): SlotReading {
-  const none = { slots: [], rest: 0, after: null };
+export function slotSentences(text: string): SlotReading {
+  // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
+  // negation would hold every other clause back), its letters kept in place for the clauses' positions.
+  const ended = endedClause(text);
+  const sentence = ended
+    ? text.slice(0, ended.clause[0]) +
+      ' '.repeat(ended.clause[1] - ended.clause[0]) +
+      text.slice(ended.clause[1])
+    : text;
+  const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
   if (notNow.test(sentence)) return none;
   const found: SlotSentence[] = [];
   const keep = (last: Found | null) => {
@@ -194,7 +258,9 @@ export function slotSentences(sentence: string): SlotReading {
     afterWords >= 3 && words(rest) - afterWords <= found.length && !leansBack.test(sentence.slice(from))
       ? [from, sentence.trimEnd().length]
       : null;
-  return { slots: found, rest: words(rest), after };
+  // "I don't live in Lisbon anymore, I moved to Porto": the new home ends the old one.
+  const still = ended && !found.some((f) => f.predicate === ended.predicate) ? ended : null;
+  return { slots: found, ended: still, rest: words(rest), after };
 }
 
 /**

@@ -22,3 +22,7 @@ export const attributeStatement = (subject: string, predicate: string, value: st
 /** "Ana lives in Porto": a slot clause of a sentence ("I live in Porto and ..."). */
 export const clauseStatement = (subject: string, predicate: string, value: string): string =>
   clauseHead(subject, predicate) + value;
+
+/** "Ana no longer lives in Lisbon": a slot's value the speaker says has ended ("I don't live in …"). */
+export const endedStatement = (subject: string, predicate: string, value: string): string =>
+  `${subject} no longer ${predicate} ${value}`;
