@@ -167,6 +167,20 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.equal((await engine.getMemory(tenant, 'b', not.memory_ids[0]!)).slot, null);
   });
 
+  it('a move said all in lower case, or "based in", replaces the home; "i live in porto" is Porto', async () => {
+    const { engine, said, current } = await ana();
+    const lisbon = await said('I live in Lisbon.', '2024-01-01T10:00:00Z');
+    await said('i moved to porto lol', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto']);
+    assert.equal((await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!)).status, 'superseded');
+    // The same home in a cased sentence is the same value: a citation, not a new version.
+    const again = await said('i live in porto', '2024-02-15T10:00:00Z');
+    const porto = await said('I live in Porto.', '2024-02-20T10:00:00Z');
+    assert.deepEqual(porto.memory_ids, again.memory_ids);
+    await said("I'm based out of Berlin.", '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Berlin']);
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

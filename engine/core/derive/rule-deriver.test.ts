@@ -168,3 +168,8 @@ test('a home or a job the speaker no longer has ends that value, and holds no ne
   const third = 'She no longer works at Acme.';
   assert.deepEqual(claims(third), [[third, null, third, undefined]]);
 });
+
+test('a chat all in lower case holds the home, named as a name, quoting the chat as written', () => {
+  assert.deepEqual(said('i live in porto'), [['Ana lives in Porto', 'i live in porto']]);
+  assert.deepEqual(said("I'm based out of Berlin."), [['Ana lives in Berlin', "I'm based out of Berlin."]]);
+});

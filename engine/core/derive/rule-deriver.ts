@@ -118,7 +118,9 @@ export function createRuleDeriver(): Deriver {
     // slot in its own words, no Memory of its own beside it that outlived a move.
     // v29: "I no longer work at Acme", "I don't live in Lisbon anymore" end that value where it holds the
     // slot (a version "Ana no longer works at Acme"), and are a statement of no slot where it does not.
-    name: 'rules-v29',
+    // v30: a chat all in lower case holds a home or a job ("i live in porto": Porto), and "I'm based in
+    // (or out of) Berlin" holds the home.
+    name: 'rules-v30',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

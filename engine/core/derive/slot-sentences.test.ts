@@ -200,6 +200,61 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     assert.deepEqual(slotSentences(s).slots, [], s);
 });
 
+test('a chat all in lower case, and "based in", hold a slot as a cased sentence does', () => {
+  const cases: Array<[string, string, string]> = [
+    ['i live in porto', 'lives in', 'Porto'],
+    ["i'm living in são paulo these days", 'lives in', 'São Paulo'],
+    ['lol i moved to braga last week', 'lives in', 'Braga'],
+    ['i moved from lisbon to porto', 'lives in', 'Porto'],
+    ['i live in new york city with my bf', 'lives in', 'New York City'],
+    ['i work at google now', 'works at', 'Google'],
+    ['i started a new job at sonae', 'works at', 'Sonae'],
+    ["i'm based in berlin", 'lives in', 'Berlin'],
+    ["I'm based in Berlin.", 'lives in', 'Berlin'],
+    ["I'm based out of Berlin.", 'lives in', 'Berlin'],
+    ['I am currently based in New York.', 'lives in', 'New York'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [[predicate, value]],
+      s,
+    );
+  // The clause is where it stands in the sentence as written.
+  const s = 'so i live in lisbon with tom';
+  assert.equal(s.slice(...slotSentences(s).slots[0]!.clause), 'i live in lisbon');
+  assert.deepEqual(slotSentences("i don't live in lisbon anymore").ended?.value, 'Lisbon');
+  for (const s of [
+    // No name: a state, a common noun, the speaker, a time, a tool.
+    'i live in fear',
+    'i live in a flat',
+    'i live in hope lol',
+    'i work for myself',
+    'i work at night',
+    'i work at home',
+    'i work at school',
+    'i moved to slack',
+    // Someone else's, asked, hypothetical, a stay.
+    'she lives in porto',
+    'my sister lives in porto',
+    'do i live in porto?',
+    // A chat asks without its mark too.
+    'do i live in porto',
+    'am i still working at sonae lol',
+    'Do I live in Porto',
+    'if i lived in rome',
+    'she said "i live in rome"',
+    'if i moved to rome i would be happy',
+    'i live in porto for a month',
+    // With a capital, the sentence is read as written: a lower-case word after it is no name.
+    'I live in fear',
+    'I live in porto',
+    // "We're based in Berlin" is as often a firm's seat as a home.
+    "We're based in Berlin.",
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
 test('a home or a job the speaker no longer has is ended, not held', () => {
   const cases: Array<[string, string, string]> = [
     ['I no longer work at Acme.', 'works at', 'Acme'],
@@ -230,6 +285,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     'She no longer works at Acme.',
     'My sister no longer lives in Porto.',
     'Do I no longer work at Acme?',
+    'do i no longer work at acme',
     "Don't I live in Lisbon anymore?",
     'If I no longer work at Acme, I will travel.',
     "Mum thinks I don't live in Lisbon anymore.",

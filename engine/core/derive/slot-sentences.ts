@@ -6,7 +6,8 @@ import { notAPlace } from './not-a-place.ts';
  * work. Said again with another value, the new one replaces the old (as a `fact` on the
  * same slot would), so "I moved to Porto" after "I live in Lisbon" is not two current homes.
  * Deliberately narrow, since a wrong match replaces a true home: present tense or a move ("I lived in
- * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing),
+ * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing;
+ * a chat all in lower case is read as if cased: chatCased), "I'm based in Berlin" a home too,
  * and nothing that makes it hypothetical, reported, dated or temporary ("If I moved to Berlin", "My mum
  * thinks I live in Paris", "When I moved to Berlin in 2015", "I moved to Porto for a week"), and a home
  * that is a place: "We moved to Slack" holds none (not-a-place.ts).
@@ -44,7 +45,8 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
   {
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
-    verb: String.raw`(?:live\s+in|living\s+in|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
+    // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
+    verb: String.raw`(?:live\s+in|living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
   },
   {
     predicate: 'works at',
@@ -56,8 +58,11 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
 
 const patterns = verbs.map(({ predicate, verb }) => ({
   predicate,
-  // "we work for Globex" is no one's job (weLead).
-  re: new RegExp(`${predicate === 'lives in' ? `(?:${lead}|${weLead}|${elidedLead})` : lead}${verb}`, 'gu'),
+  // "we work for Globex" is no one's job (weLead), and "we're based in Berlin" as often a firm's seat.
+  re: new RegExp(
+    `${predicate === 'lives in' ? `(?:${lead}|${weLead}(?!based)|${elidedLead})` : lead}${verb}`,
+    'gu',
+  ),
 }));
 
 /**
@@ -86,6 +91,12 @@ const placeDetail =
 /** Hypothetical, negated, reported or quoted: the sentence does not say where the speaker is now. */
 const notNow =
   /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|told|dream(?:ed|t)?|used to|pretend)\b/iu;
+/**
+ * A question without its mark, as a chat asks: "do i live in porto", "Am I still working at Acme". A
+ * statement opens with its subject; these open with what asks.
+ */
+const askedUnmarked =
+  /^\W*(?:do|does|did|am|are|is|was|were|can|could|will|have|has|had|where|what|why|how|which|who)\s+(?:I|we)(?![\p{L}\p{N}])/iu;
 /** A stay that ends, or a move told as history. */
 const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\b(?:in|since)\s+(?:19|20)\d\d\b|\bago\b/iu;
@@ -129,7 +140,7 @@ export interface SlotReading {
 
 /** What an ended clause says after its negation: "live in Lisbon", "working as a nurse at Santa Maria". */
 const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
-  { predicate: 'lives in', verb: String.raw`(?:live|living)\s+in\s+${name}` },
+  { predicate: 'lives in', verb: String.raw`(?:(?:live|living)\s+in|based\s+(?:in|out\s+of))\s+${name}` },
   {
     predicate: 'works at',
     verb: String.raw`(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)\s+${name}`,
@@ -171,7 +182,8 @@ function endedClause(sentence: string): SlotSentence | null {
     if (needsAnymore && !after) continue;
     end += after?.[0].length ?? 0;
     const rest = sentence.slice(0, m.index) + ' ' + sentence.slice(end);
-    if (notNow.test(rest) || notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
+    if (notNow.test(rest) || askedUnmarked.test(sentence)) continue;
+    if (notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
     if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, false, undefined)) continue;
     return { predicate, value, clause: [m.index, end] };
   }
@@ -207,10 +219,99 @@ function readClause(
 }
 
 /**
+ * Lower-case words after a slot's verb that are no name in a chat written all in lower case: what
+ * "I live in fear", "i work for myself" or "i moved to a new flat" say, a common noun one works at or
+ * lives in ("i work at school"), and the times of "I work at night". A name is never one of them.
+ */
+const notALowerName = new Set(
+  `a an the my our your his her their its this that these those some one any another every no
+   me myself you yourself him himself her herself us ourselves them themselves it there here
+   fear hope peace denial sin luxury poverty comfort harmony misery squalor dread terror shame bliss
+   pain hell paradise silence isolation seclusion style sync debt hiding exile limbo love
+   night nights day days dawn dusk noon midnight lunch weekends weekend times moment
+   home work school uni university college church hospital office bank restaurant cafe store shop
+   factory hotel bar gym startup company place job town city country countryside suburbs village
+   free fun money food hire cash tips peanuts minimum living`.split(/\s+/u),
+);
+/** Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister". */
+const endsALowerName = new Set(
+  `now too also again already still anymore any longer lol haha tbh btw and but or with for since near
+   by in on at to of
+   from as so because though while when where which who that this these days last next ago`.split(/\s+/u),
+);
+/** Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ". */
+const lowerTrigger =
+  /(?<![\p{L}\p{N}])(?:live|living|moved|relocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)\s+/gu;
+
+/** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
+const upperFirst = (w: string) => {
+  const up = w[0]!.toUpperCase();
+  return up.length === 1 ? up + w.slice(1) : w;
+};
+const lowerWords = /\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*){0,2}/uy;
+const toAt = /\s+to\s+/uy;
+
+/**
+ * The name at `from` in a lower-case chat, cased ("porto" as "Porto", "new york city" as "New York
+ * City"), with where it ends; null where the words there are no name (notALowerName).
+ */
+function lowerName(text: string, from: number): { named: string; end: number } | null {
+  lowerWords.lastIndex = from;
+  const found = lowerWords.exec(text);
+  if (!found) return null;
+  const ws = found[0].split(/\s+/u);
+  const stop = ws.findIndex((w) => endsALowerName.has(w));
+  const kept = stop < 0 ? ws : ws.slice(0, stop);
+  if (kept.length === 0 || notALowerName.has(kept[0]!)) return null;
+  const span = found[0]
+    .split(/(?<=\s)(?=\S)/u)
+    .slice(0, kept.length)
+    .join('')
+    .trimEnd();
+  return { named: span.replace(/\S+/gu, upperFirst), end: from + span.length };
+}
+
+/**
+ * A chat written all in lower case ("i live in porto"), read as if cased: its "i" as "I", and up to
+ * three words after a slot's verb as a name, unless they are no name (notALowerName); after "moved
+ * from lisbon", the name after its "to" too. Every character stays where it was, so a clause found in
+ * it is the same clause of the sentence. A sentence with a capital letter is read as written: "I live
+ * in fear" is no home, and "I live in porto" no chat.
+ */
+function chatCased(sentence: string): string {
+  if (/\p{Lu}/u.test(sentence)) return sentence;
+  const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?![\p{L}\p{N}])/gu, 'I');
+  // Each name once, in order: the sentence is put together once, however many it names.
+  const names: { at: number; named: string; end: number }[] = [];
+  const take = (at: number) => {
+    const name = at >= (names.at(-1)?.end ?? 0) ? lowerName(text, at) : null;
+    if (name) names.push({ at, ...name });
+    return name;
+  };
+  for (const m of text.matchAll(lowerTrigger)) {
+    const name = take(m.index + m[0].length);
+    // "moved from lisbon to porto": the home is the name after "to".
+    if (!name || !/from\s+$/u.test(m[0])) continue;
+    toAt.lastIndex = name.end;
+    const to = toAt.exec(text);
+    if (to) take(name.end + to[0].length);
+  }
+  let cased = '';
+  let from = 0;
+  for (const n of names) {
+    cased += text.slice(from, n.at) + n.named;
+    from = n.end;
+  }
+  return cased + text.slice(from);
+}
+
+/**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
  */
-export function slotSentences(text: string): SlotReading {
+export function slotSentences(said: string): SlotReading {
+  // A chat all in lower case is read as if cased, every character where it was ("i live in porto").
+  const text = chatCased(said);
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
@@ -220,7 +321,7 @@ export function slotSentences(text: string): SlotReading {
       text.slice(ended.clause[1])
     : text;
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
-  if (notNow.test(sentence)) return none;
+  if (notNow.test(sentence) || askedUnmarked.test(sentence)) return none;
   const found: SlotSentence[] = [];
   const keep = (last: Found | null) => {
     // What follows the value, the role or place too, may make it a stay that ends ("for a week").
