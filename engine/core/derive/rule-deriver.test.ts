@@ -135,6 +135,22 @@ test('a question is no Memory: a message that asks and states nothing has none',
   assert.deepEqual(said('I like Porto. Do you like it?'), [['I like Porto.', 'I like Porto.']]);
 });
 
+test('a question a chat asks without its mark is no Memory either; a statement that opens alike is one', () => {
+  for (const asked of [
+    'do i live in porto or lisbon lol',
+    'Are you still at Acme',
+    'did you see the game last night',
+  ])
+    assert.deepEqual(said(asked), [], asked);
+  assert.deepEqual(said('I like Porto. Do you like it'), [['I like Porto.', 'I like Porto.']]);
+  for (const stated of [
+    'Had I known, I would have stayed.',
+    'Where I live it rains a lot.',
+    'Dogs are great.',
+  ])
+    assert.deepEqual(said(stated), [[stated, stated]], stated);
+});
+
 test('a home said with where in the place is the slot alone: nothing of it outlives a move', () => {
   const s = 'I live in Berlin, in Kreuzberg, near the canal.';
   assert.deepEqual(said(s), [['Ana lives in Berlin', s]]);

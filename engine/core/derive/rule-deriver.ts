@@ -4,6 +4,7 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.t
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
+import { opensAsQuestion } from './unmarked-question.ts';
 
 /** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
 export function isQuestion(s: string): boolean {
@@ -12,9 +13,12 @@ export function isQuestion(s: string): boolean {
   return s.slice(end).includes('?');
 }
 
+/** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
+const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
+
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
 function isStatement(s: string): boolean {
-  return !isQuestion(s) && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+  return !asks(s) && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
 }
 
 /**
@@ -26,7 +30,7 @@ function isStatement(s: string): boolean {
  * by every such message. The Record stays evidence, next to the answer it drew out.
  */
 function unstatedSpans(said: Span[], partUnsaid: boolean, whole: string): string[] {
-  if (said.some((s) => isQuestion(s.value))) return [];
+  if (said.some((s) => asks(s.value))) return [];
   return partUnsaid ? said.map((s) => s.value) : [whole];
 }
 
@@ -120,7 +124,9 @@ export function createRuleDeriver(): Deriver {
     // slot (a version "Ana no longer works at Acme"), and are a statement of no slot where it does not.
     // v30: a chat all in lower case holds a home or a job ("i live in porto": Porto), and "I'm based in
     // (or out of) Berlin" holds the home.
-    name: 'rules-v30',
+    // v31: a question a chat asks without its mark ("do i live in porto or lisbon lol") is no Memory,
+    // as one with its mark is not.
+    name: 'rules-v31',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -1,4 +1,5 @@
 import { notAPlace } from './not-a-place.ts';
+import { opensAsQuestion } from './unmarked-question.ts';
 
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
@@ -92,11 +93,12 @@ const placeDetail =
 const notNow =
   /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|told|dream(?:ed|t)?|used to|pretend)\b/iu;
 /**
- * A question without its mark, as a chat asks: "do i live in porto", "Am I still working at Acme". A
- * statement opens with its subject; these open with what asks.
+ * A question without its mark, as a chat asks: "do i live in porto", "Am I still working at Acme"
+ * (unmarked-question.ts), and for a slot also one opening with what it asks: "where i live now" or
+ * "had I moved to Porto" say no home.
  */
-const askedUnmarked =
-  /^\W*(?:do|does|did|am|are|is|was|were|can|could|will|have|has|had|where|what|why|how|which|who)\s+(?:I|we)(?![\p{L}\p{N}])/iu;
+const askedUnmarked = (s: string): boolean =>
+  opensAsQuestion(s) || /^\W*(?:had|where|what|why|how|which|who)\s+(?:I|we)(?![\p{L}\p{N}])/iu.test(s);
 /** A stay that ends, or a move told as history. */
 const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\b(?:in|since)\s+(?:19|20)\d\d\b|\bago\b/iu;
@@ -182,7 +184,7 @@ function endedClause(sentence: string): SlotSentence | null {
     if (needsAnymore && !after) continue;
     end += after?.[0].length ?? 0;
     const rest = sentence.slice(0, m.index) + ' ' + sentence.slice(end);
-    if (notNow.test(rest) || askedUnmarked.test(sentence)) continue;
+    if (notNow.test(rest) || askedUnmarked(sentence)) continue;
     if (notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
     if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, false, undefined)) continue;
     return { predicate, value, clause: [m.index, end] };
@@ -321,7 +323,7 @@ export function slotSentences(said: string): SlotReading {
       text.slice(ended.clause[1])
     : text;
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
-  if (notNow.test(sentence) || askedUnmarked.test(sentence)) return none;
+  if (notNow.test(sentence) || askedUnmarked(sentence)) return none;
   const found: SlotSentence[] = [];
   const keep = (last: Found | null) => {
     // What follows the value, the role or place too, may make it a stay that ends ("for a week").
