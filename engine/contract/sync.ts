@@ -112,6 +112,17 @@ export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/**
+ * Why a URL must not be sent an API key, or null: plain http beyond this machine, where the key (and
+ * what goes with it) would cross the network in the clear. The one rule for a pairing's remote and for
+ * the server the CLI's commands send their key to (server/cli/options.ts).
+ */
+export function plainHttpProblem(u: URL): string | null {
+  return u.protocol === 'http:' && !isLoopback(u.hostname)
+    ? 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)'
+    : null;
+}
+
 /** A pairing's remote as it is kept and asked: the /v1 base without a trailing slash. */
 export const pairingBase = (remote: string): string => (remote.endsWith('/') ? remote.slice(0, -1) : remote);
 
@@ -139,10 +150,9 @@ const remoteUrl = z
       problem(`must be https (or plain http on a loopback host), not ${u.protocol.slice(0, 20)}`);
       return;
     }
-    if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
-      // The remote key and every shareable Record would cross the network in the clear.
-      problem('must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)');
-    }
+    // The remote key and every shareable Record would cross the network in the clear.
+    const plain = plainHttpProblem(u);
+    if (plain !== null) problem(plain);
     // Each problem said on its own: `http://127.0.0.1:4100` lacks only /v1, and is told just that.
     if (!/\/v1\/?$/.test(u.pathname)) {
       problem(

@@ -36,6 +36,47 @@ test('mnemo import and mnemo sync refuse a --url or MNEMO_URL without /v1 before
   assert.match(synced.stderr, /^mnemo sync: MNEMO_URL: "http:\/\/127\.0\.0\.1:1\/" is not the API's base/);
 });
 
+test('mnemo import, mcp and sync refuse to send their key over plain http beyond this machine', () => {
+  const plain = 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)';
+  for (const ok of [
+    'http://127.0.0.1:7821/v1',
+    'http://127.3.4.5:7821/v1',
+    'http://localhost:7821/v1',
+    'http://[::1]:7821/v1',
+    'https://mnemo.example.org/v1',
+  ])
+    assert.equal(apiBaseProblem(ok), null, ok);
+  for (const bad of [
+    'http://mnemo.example.org/v1',
+    'http://192.168.1.20:7821/v1',
+    'http://[fe80::1]:7821/v1',
+  ])
+    assert.equal(apiBaseProblem(bad), `"${bad}" ${plain}`, bad);
+
+  const env = { ...process.env, MNEMO_KEY: 'sk_test_p_secret', MNEMO_URL: '' };
+  // `.invalid` never resolves: a request sent would fail with cannot reach, not this refusal.
+  const url = 'http://mnemo.invalid:7821/v1';
+  const run = (args: string[], more: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, ['bin/mnemo.mjs', ...args], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...env, ...more },
+    });
+  const imported = run(['import', 'notes', '--brain', 'b', '--url', url]);
+  assert.equal(imported.status, 2, imported.stderr);
+  assert.equal(imported.stderr, `mnemo import: --url: "${url}" ${plain}\n`);
+  const synced = run(['sync', 'status', '--brain', 'b'], { MNEMO_URL: url });
+  assert.equal(synced.status, 2, synced.stderr);
+  assert.equal(synced.stderr, `mnemo sync: MNEMO_URL: "${url}" ${plain}\n`);
+  // The bridge answers its client's initialize with the refusal (test/integration/mcp-stdio.test.ts
+  // drives that over MCP) and logs it on stderr; stdin at its end, it then stops.
+  const bridged = run(['mcp'], { MNEMO_URL: url, MNEMO_PROJECT: 'p', MNEMO_BRAIN: 'b', MNEMO_LOG: 'silent' });
+  assert.match(
+    bridged.stderr,
+    new RegExp(`mcp_identity_unconfigured: MNEMO_URL: "${url.replace(/[.]/g, '\\.')}" must be https`),
+  );
+});
+
 test('a --docs-url-base that links cannot be built on, or that holds a password, is refused', () => {
   for (const ok of [
     'https://docs.example.com',

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
 import { isTimeZone } from '../../engine/index.ts';
+import { plainHttpProblem } from '../../engine/contract/index.ts';
 
 /** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
 export const bySchema =
@@ -75,13 +76,16 @@ export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
 /**
  * What is wrong with URL as the API's base, or null. The base is what the listening line prints,
  * ending in /v1: given the server's root instead, every request would answer http_404 and say only
- * that the path does not exist.
+ * that the path does not exist. Plain http is for this machine only, as for a pairing's remote.
  */
 export function apiBaseProblem(url: string): string | null {
   if (!URL.canParse(url))
     return `"${url}" is not a URL; give the base the server's listening line prints (${defaultBaseUrl})`;
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return `"${url}" is not an http(s) URL`;
+  // Every command that takes this base sends its key there: as a pairing's remote, not in the clear.
+  const plain = plainHttpProblem(u);
+  if (plain !== null) return `"${url}" ${plain}`;
   if (!/\/v1\/?$/.test(u.pathname))
     return `"${url}" is not the API's base: it ends in /v1, as the server's listening line prints (${new URL('/v1', u).href}?)`;
   return null;
