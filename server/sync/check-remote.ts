@@ -18,6 +18,8 @@ export interface CheckRemoteOptions {
   fetch?: typeof fetch;
   /** Longest wait for each request, from sending it to the end of its answer (default 5 s). */
   timeoutMs?: number;
+  /** The server's log: where the network error of a remote that cannot be reached is told. */
+  log?: (line: string) => void;
 }
 
 /** Each of the check's three requests is answered within this, or the remote is unavailable. */
@@ -142,9 +144,17 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
         // A kept-alive connection the remote had closed fails as it is reused: one more try.
         if (attempt === 0 && (code === null || !neverSent.has(code))) continue;
         const detail = typeof cause.message === 'string' ? cause.message : errorMessage(e);
+        // One answer whatever the network said: a key that may pair with this machine's ports only
+        // (handlers.ts) must not learn from refused, reset or not-HTTP which of them have a listener.
+        // The log, the person's own, has the error itself.
+        o.log?.(
+          `sync pairing check: cannot reach ${where} (${what}): ` +
+            scrub(`${detail}${code && !detail.includes(code) ? `, ${code}` : ''}`, 500),
+        );
         throw fail(
           'sync_remote_unavailable',
-          `remote: cannot reach ${where} (${what}: ${detail}${code && !detail.includes(code) ? `, ${code}` : ''})`,
+          `remote: cannot reach ${where} (${what}): no connection to it could be made or kept; check the ` +
+            "address, and that the hosted Mnemo is up and reachable from here (the server's log says what failed)",
         );
       }
       const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();

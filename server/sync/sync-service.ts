@@ -236,6 +236,7 @@ export function createSyncService(o: SyncServiceOptions) {
           {
             ...(o.fetch ? { fetch: o.fetch } : {}),
             ...(o.checkTimeoutMs !== undefined ? { timeoutMs: o.checkTimeoutMs } : {}),
+            log,
           },
         );
         const status = await s.pair(t, brainId, body);

@@ -99,7 +99,13 @@ describe('pairing checks the remote before it stores anything', () => {
     assert.equal(e.type, 'internal');
     assert.match(
       e.message,
-      /^remote: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(GET \/v1\/brains\/ana: .*ECONNREFUSED/,
+      /^remote: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(GET \/v1\/brains\/ana\): no connection to it could be made or kept; check the address/,
+    );
+    // The network's own error is the server's log's, not the answer's (server/sync/check-remote.test.ts).
+    assert.doesNotMatch(e.message, /ECONNREFUSED/);
+    assert.ok(
+      logged.some((l) => /^sync pairing check: cannot reach .*ECONNREFUSED/.test(l)),
+      logged.join('\n'),
     );
     assert.equal(e.body.remote_code, undefined, 'nothing answered');
   });
