@@ -35,7 +35,7 @@ import {
   type MenuItemSpec,
 } from './menu-actions.ts';
 import { startupFailure } from './startup-failure.ts';
-import { externalUrlAllowed, navigationDecision } from './url-trust.ts';
+import { navigationDecision, openExternalAllowed } from './url-trust.ts';
 import { windowOptions } from './window-options.ts';
 import { readWindowState, writeWindowState } from './window-state.ts';
 
@@ -175,8 +175,10 @@ async function run(): Promise<void> {
 
   ipcMain.handle(sessionChannel, (event) => handoff.sessionFor(event.senderFrame?.url));
   ipcMain.handle(warningsChannel, () => warnings);
-  ipcMain.handle(openExternalChannel, async (_event, url: unknown) => {
-    if (typeof url !== 'string' || !externalUrlAllowed(url)) return false;
+  ipcMain.handle(openExternalChannel, async (event, url: unknown) => {
+    const frame = event.senderFrame;
+    const from = frame ? { url: frame.url, top: frame.parent === null } : null;
+    if (!openExternalAllowed(from, url, appOrigin)) return false;
     await shell.openExternal(url);
     return true;
   });

@@ -10,7 +10,7 @@ import { withCsp, uiCsp } from './csp.ts';
 import { loadOrCreateDbKey, type SafeStorageLike } from './db-key.ts';
 import { createKeyHandoff } from './key-handoff.ts';
 import { chooseLaunch } from './launch-mode.ts';
-import { externalUrlAllowed, isAppUrl, navigationDecision } from './url-trust.ts';
+import { externalUrlAllowed, isAppUrl, navigationDecision, openExternalAllowed } from './url-trust.ts';
 import { windowOptions } from './window-options.ts';
 
 const origin = 'http://127.0.0.1:43123';
@@ -59,6 +59,20 @@ test('external links: ordinary web addresses only', () => {
   assert.equal(navigationDecision(`${origin}/keys`, origin), 'allow');
   assert.equal(navigationDecision('https://example.com', origin), 'open-external');
   assert.equal(navigationDecision('file:///tmp/x.html', origin), 'deny');
+});
+
+test("only the app's own top frame may open an external link", () => {
+  const link = 'https://example.com/docs';
+  assert.equal(openExternalAllowed({ url: `${origin}/brains`, top: true }, link, origin), true);
+  // An iframe, even one of the app's own origin: the top frame is the app the person sees.
+  assert.equal(openExternalAllowed({ url: `${origin}/brains`, top: false }, link, origin), false);
+  for (const frameUrl of ['https://evil.example/', 'http://127.0.0.1:1/', 'file:///tmp/x.html', ''])
+    assert.equal(openExternalAllowed({ url: frameUrl, top: true }, link, origin), false, frameUrl);
+  // A frame gone before its message was handled.
+  assert.equal(openExternalAllowed(null, link, origin), false);
+  // From the app itself, still ordinary web addresses only.
+  for (const bad of ['file:///etc/passwd', 'http://127.0.0.1:9/', 42, undefined])
+    assert.equal(openExternalAllowed({ url: `${origin}/`, top: true }, bad, origin), false, String(bad));
 });
 
 test('the CSP is forced onto the app server responses and nothing else', () => {

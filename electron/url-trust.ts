@@ -40,3 +40,24 @@ export function navigationDecision(url: string, appOrigin: string): 'allow' | 'o
   if (isAppUrl(url, appOrigin)) return 'allow';
   return externalUrlAllowed(url) ? 'open-external' : 'deny';
 }
+
+/** The frame an IPC message came from, as Electron's `event.senderFrame` describes it (null: gone). */
+export interface SenderFrame {
+  url: string;
+  /** The window's top frame (`senderFrame.parent === null`), not an iframe inside it. */
+  top: boolean;
+}
+
+/**
+ * Whether `mnemo:open-external` may hand `url` to the system browser: asked by the app's own page in
+ * its top frame, for an ordinary web address. A frame of another origin (an iframe, a page the window
+ * was led to) must not start programs through the browser or open pages in the person's name.
+ */
+export function openExternalAllowed(
+  frame: SenderFrame | null,
+  url: unknown,
+  appOrigin: string,
+): url is string {
+  if (!frame || !frame.top || !isAppUrl(frame.url, appOrigin)) return false;
+  return typeof url === 'string' && externalUrlAllowed(url);
+}
