@@ -182,6 +182,61 @@ describe('failures before the app runs answer in the one error shape', () => {
     });
   }
 
+  // Each declares a 100 MB body and sends one byte of it: the answer must not wait for the rest, nor
+  // the server read it to keep the connection (node-server drained up to 64 MB; Node, without end).
+  const earlyRefusals: [string, (host: string) => string, number, string][] = [
+    ['no key', (h) => `Host: ${h}\r\n`, 401, 'invalid_api_key'],
+    [
+      'a Host of another name',
+      () => 'Host: evil.example\r\nAuthorization: Bearer sk_test_p_s3cret\r\n',
+      403,
+      'http_403',
+    ],
+    [
+      'a cross-origin page',
+      (h) => `Host: ${h}\r\nOrigin: https://evil.example\r\nAuthorization: Bearer sk_test_p_s3cret\r\n`,
+      403,
+      'http_403',
+    ],
+  ];
+  for (const [name, headers, status, code] of earlyRefusals)
+    for (const framing of ['Content-Length: 100000000', 'Transfer-Encoding: chunked'])
+      it(`${name}, ${framing.split(':')[0]}: ${status} ${code} with Connection: close, the body left unread`, async () => {
+        const reply = await raw(
+          server.port,
+          `POST /v1/brains HTTP/1.1\r\n${headers(host)}Content-Type: application/json\r\n${framing}\r\n\r\n` +
+            (framing.startsWith('Content-Length') ? '{' : '5f5e100\r\n{'),
+        );
+        assert.equal(reply.status, status);
+        assert.equal(reply.body.code, code);
+        assert.equal(reply.body.request_id, reply.headers['x-request-id']);
+        assert.equal(reply.headers.connection, 'close');
+      });
+
+  it('a request whose body has arrived keeps its connection for the next one', async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let out = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => {
+        out += d;
+        if ((out.match(/HTTP\/1\.1 /g) ?? []).length === 1 && out.includes('"object":"brain"'))
+          socket.write(`GET /v1/brains/kept HTTP/1.1\r\nHost: ${host}\r\n${auth}Connection: close\r\n\r\n`);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(out));
+      const auth = 'Authorization: Bearer sk_test_p_s3cret\r\n';
+      const body = '{"id":"kept"}';
+      socket.write(
+        `POST /v1/brains HTTP/1.1\r\nHost: ${host}\r\n${auth}Content-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      );
+    });
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+    assert.deepEqual(statuses, ['201', '200'], text);
+    assert.match(text.split('\r\n\r\n')[0]!, /\r\nConnection: keep-alive\r\n/i);
+  });
+
   it('a client that resets the connection mid-request does not disturb the server', async () => {
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));

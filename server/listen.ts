@@ -108,6 +108,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     { requireHostHeader: false },
     (req: IncomingMessage, res: ServerResponse) => {
       track(res);
+      closeWhenBodyUnread(req, res);
       if (res.socket) current.set(res.socket, { req, res });
       const host = req.headers.host;
       if (!host) return writeError(res, new MnemoError('http_400', 'Host: the header is required'));
@@ -256,6 +257,26 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       return stillRunning.length;
     },
   };
+}
+
+/**
+ * A response that starts while its request's body is still arriving answers without that body: a
+ * refusal that did not need it (no key, a wrong Host, a cross-origin page, a missing scope, too large).
+ * It says `Connection: close`, and Node then ends the connection once the answer is written, instead of
+ * reading (and dropping) the rest of a body of any size to keep the connection for a next request, as
+ * it and node-server would (node-server: up to 64 MB or half a second, Node itself: without end).
+ * A request whose body has all arrived, every one that succeeds, keeps its connection.
+ */
+function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody) return;
+  const writeHead = res.writeHead;
+  // Every head goes out through writeHead (an implicit one too), so this sees each response start.
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!req.complete) this.setHeader('Connection', 'close');
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
 }
 
 /**
