@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import { loopbackPolicy } from './http/loopback-guard.ts';
 import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
-import { listen, type Listener } from './listen.ts';
+import { connectionLimits, listen, type Listener } from './listen.ts';
 import { startServer, type RunningServer } from './start-server.ts';
 
 /** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
@@ -394,4 +394,105 @@ describe('a request path with a "." or ".." segment', () => {
     assert.equal(reply.status, 404);
     assert.equal(reply.body.code, 'record_not_found');
   });
+});
+
+describe('connections one address may hold open', () => {
+  let listener: Listener;
+  let port = 0;
+  before(async () => {
+    listener = await listen({
+      fetch: () => Response.json({ reached: 'app' }),
+      host: '127.0.0.1',
+      port: 0,
+      loopback: loopbackPolicy('127.0.0.1', () => port),
+      docsUrlBase: () => 'http://127.0.0.1/docs',
+      log: () => {},
+      limits: { perAddress: 3, headersTimeoutMs: 1_000, checkIntervalMs: 200 },
+    });
+    port = listener.port;
+  });
+  after(() => listener.shutdown(0, Promise.resolve()));
+
+  const open = async () => {
+    const socket = connect(port, '127.0.0.1');
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (out += d));
+    socket.on('error', () => {});
+    const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(out)));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    return { socket, closed, out: () => out };
+  };
+  const get = (socket: ReturnType<typeof connect>) =>
+    socket.write(`GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+
+  it('a connection that sends nothing is answered and closed once its headers are late', async () => {
+    const idle = await open();
+    const started = Date.now();
+    const reply = parseRawReply(await idle.closed);
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body.code, 'http_400');
+    assert.match(String(reply.body.message), /did not arrive in full in time/);
+    assert.ok(Date.now() - started < 5_000, `closed after ${Date.now() - started} ms`);
+  });
+  it('the one past the limit is answered 429 http_429 and closed; the others are served, and a freed place is taken again', async () => {
+    const held = [await open(), await open(), await open()];
+    const extra = await open();
+    const reply = parseRawReply(await extra.closed);
+    assert.equal(reply.status, 429);
+    assert.equal(reply.body.code, 'http_429');
+    assert.equal(reply.body.type, 'rate_limit');
+    assert.match(String(reply.body.message), /at most 3 connections open at once from one address/);
+    assert.equal(reply.headers.connection, 'close');
+    // The three held are served as ever.
+    get(held[0]!.socket);
+    await new Promise<void>((resolve) => {
+      const check = () => (held[0]!.out().includes('"reached":"app"') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    held[2]!.socket.destroy();
+    await held[2]!.closed;
+    // The server counts the closed one out when it sees it close, a moment after this side does.
+    let again = await open();
+    for (let tries = 0; ; tries++) {
+      get(again.socket);
+      const served = await new Promise<boolean>((resolve) => {
+        const check = () =>
+          again.out().includes('"reached":"app"')
+            ? resolve(true)
+            : again.out().includes('"http_429"')
+              ? resolve(false)
+              : setTimeout(check, 10);
+        check();
+      });
+      if (served) break;
+      assert.ok(tries < 50, 'a freed place was never taken again');
+      await new Promise((r) => setTimeout(r, 20));
+      again = await open();
+    }
+    for (const c of [held[0]!, held[1]!, again]) c.socket.destroy();
+  });
+});
+
+test('every server gets the connection limits and timeouts docs/decisions.md gives', async () => {
+  let port = 0;
+  const listener = await listen({
+    fetch: () => Response.json({}),
+    host: '127.0.0.1',
+    port: 0,
+    loopback: loopbackPolicy('127.0.0.1', () => port),
+    docsUrlBase: () => 'http://127.0.0.1/docs',
+    log: () => {},
+  });
+  port = listener.port;
+  try {
+    const s = listener.server;
+    assert.deepEqual(
+      [s.maxConnections, s.headersTimeout, s.requestTimeout, s.keepAliveTimeout],
+      [connectionLimits.total, 15_000, 300_000, 5_000],
+    );
+    assert.equal(connectionLimits.perAddress, 512);
+  } finally {
+    await listener.shutdown(0, Promise.resolve());
+  }
 });

@@ -20,7 +20,40 @@ export interface ListenOptions {
   loopback: LoopbackPolicy;
   docsUrlBase: () => string;
   log: (line: string) => void;
+  /** Tests' smaller limits; absent: connectionLimits. */
+  limits?: Partial<ConnectionLimits>;
 }
+
+/** How many connections a server keeps open and for how long (docs/decisions.md, "Connections and timeouts"). */
+export interface ConnectionLimits {
+  /** Open at once from one remote address; one more is answered 429 http_429 and closed. */
+  perAddress: number;
+  /** Open at once from all addresses; beyond it Node closes a new connection unanswered. */
+  total: number;
+  /** From a connection's (or a request's) start to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From a request's start to the end of its body (an upload through a slow link included). */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection may stay idle between requests. */
+  keepAliveTimeoutMs: number;
+  /** How often the first two are checked: Node's 30 s would let a connection overstay by that much. */
+  checkIntervalMs: number;
+}
+
+/**
+ * A local process, or one address beyond, could open sockets until the server ran out of file
+ * descriptors (and the store with it). 512 from one address is some sixty times what `bench write`
+ * (8) or a browser (6 per host) keeps, while a reverse proxy, whose connections all come from one
+ * address, still gets 512 requests at once; 2,048 in all stays under common descriptor limits.
+ */
+export const connectionLimits: ConnectionLimits = {
+  perAddress: 512,
+  total: 2_048,
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+};
 
 export interface Listener {
   server: Server;
@@ -103,10 +136,19 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     });
   };
 
+  const limits = { ...connectionLimits, ...options.limits };
+  /** Connections answered 429 as they opened: a request that arrives on one anyway gets nothing more. */
+  const refused = new WeakSet<Socket>();
   const server = createServer(
-    // A missing Host is answered below in the error shape, not by Node with an empty 400.
-    { requireHostHeader: false },
+    {
+      // A missing Host is answered below in the error shape, not by Node with an empty 400.
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
     (req: IncomingMessage, res: ServerResponse) => {
+      if (refused.has(req.socket)) return void res.destroy();
       track(res);
       closeWhenBodyUnread(req, res);
       if (res.socket) current.set(res.socket, { req, res });
@@ -166,12 +208,38 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     });
   };
 
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.total;
+  const openPerAddress = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const open = (openPerAddress.get(address) ?? 0) + 1;
+    openPerAddress.set(address, open);
+    socket.once('close', () => {
+      const left = (openPerAddress.get(address) ?? 1) - 1;
+      if (left === 0) openPerAddress.delete(address);
+      else openPerAddress.set(address, left);
+    });
+    if (open <= limits.perAddress) return;
+    refused.add(socket);
+    answerOnSocket(
+      socket,
+      new MnemoError(
+        'http_429',
+        `This server keeps at most ${limits.perAddress} connections open at once from one address; ` +
+          'close idle ones, or try again once some have closed.',
+      ),
+    );
+  });
+
   // Without a listener Node closes a CONNECT's connection without a word.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
-    answerInTurn(socket, new MnemoError('http_400', 'CONNECT: this server is not a proxy.')),
-  );
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    if (refused.has(socket)) return void socket.destroy();
+    answerInTurn(socket, new MnemoError('http_400', 'CONNECT: this server is not a proxy.'));
+  });
   // Without a listener Node answers an Expect other than 100-continue with an empty 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (refused.has(req.socket)) return void res.destroy();
     track(res);
     const expectation = String(req.headers.expect).slice(0, 100);
     writeError(
