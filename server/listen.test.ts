@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it, test } from 'node:test';
 import { loopbackPolicy } from './http/loopback-guard.ts';
 import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
@@ -394,6 +394,63 @@ describe('a request path with a "." or ".." segment', () => {
     assert.equal(reply.status, 404);
     assert.equal(reply.body.code, 'record_not_found');
   });
+});
+
+describe('a body a refusal did not need', () => {
+  let listener: Listener;
+  let port = 0;
+  const sockets: Socket[] = [];
+  before(async () => {
+    listener = await listen({
+      // An app that answers without reading the body, as one does a request without a key.
+      fetch: () => Response.json({ code: 'invalid_api_key' }, { status: 401 }),
+      host: '127.0.0.1',
+      port: 0,
+      loopback: loopbackPolicy('127.0.0.1', () => port),
+      docsUrlBase: () => 'http://127.0.0.1/docs',
+      log: () => {},
+    });
+    port = listener.port;
+    listener.server.on('connection', (s: Socket) => sockets.push(s));
+  });
+  after(() => listener.shutdown(0, Promise.resolve()));
+
+  for (const [name, hostHeader] of [
+    ['refused by the app', () => `127.0.0.1:${port}`],
+    ['refused for its Host', () => 'evil.example'],
+  ] as const)
+    it(`${name}: a client that goes on sending gets the answer, and the server reads no more of it`, async () => {
+      const socket = connect(port, '127.0.0.1');
+      let out = '';
+      let sent = 0;
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (out += d));
+      socket.on('error', () => {});
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const server = sockets.at(-1)!;
+      socket.write(
+        `POST /v1/brains HTTP/1.1\r\nHost: ${hostHeader()}\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 2000000000\r\n\r\n',
+      );
+      // As fast as the connection takes it, for as long as it is open (at most 2 GB).
+      const chunk = Buffer.alloc(64 * 1024, 32);
+      const pump = () => {
+        while (!socket.destroyed && sent < 2e9) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+      await closed;
+      assert.match(out, /^HTTP\/1\.1 40[13] /, out.slice(0, 200));
+      assert.match(out, /\r\nConnection: close\r\n/i);
+      // What the kernel took in before the server stopped reading; Node, before, read on without end.
+      assert.ok(
+        server.bytesRead < 1_000_000,
+        `the server read ${server.bytesRead} bytes (the client sent ${sent})`,
+      );
+    });
 });
 
 describe('connections one address may hold open', () => {

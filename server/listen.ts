@@ -330,10 +330,10 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 /**
  * A response that starts while its request's body is still arriving answers without that body: a
  * refusal that did not need it (no key, a wrong Host, a cross-origin page, a missing scope, too large).
- * It says `Connection: close`, and Node then ends the connection once the answer is written, instead of
- * reading (and dropping) the rest of a body of any size to keep the connection for a next request, as
- * it and node-server would (node-server: up to 64 MB or half a second, Node itself: without end).
- * A request whose body has all arrived, every one that succeeds, keeps its connection.
+ * It says `Connection: close`, and the rest of the body is not read: before, node-server read and
+ * dropped up to 64 MB (or half a second) of it to keep the connection for a next request, and Node
+ * itself, for a refused Host, read it without end. A request whose body has all arrived, every one
+ * that succeeds, keeps its connection.
  */
 function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
   const hasBody =
@@ -342,9 +342,40 @@ function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
   const writeHead = res.writeHead;
   // Every head goes out through writeHead (an implicit one too), so this sees each response start.
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    if (!req.complete) this.setHeader('Connection', 'close');
+    if (!req.complete) {
+      this.setHeader('Connection', 'close');
+      closeUnread(req, this);
+    }
     return writeHead.apply(this, args);
   } as ServerResponse['writeHead'];
+}
+
+/**
+ * How a `Connection: close` answer to a request with its body unread ends. Node ends one with the
+ * socket's destroySoon: destroyed as soon as the answer is written out, which, with the body's bytes
+ * still arriving, resets the connection, and a client still sending (curl with a large upload) loses
+ * the answer before it reads it. Instead the socket stops reading (the client's sends stop once the
+ * kernel's buffers fill: nothing of the body reaches this process), our side is ended after the answer,
+ * and the socket is destroyed once the client has closed, or after lingerMs.
+ */
+function closeUnread(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  const stopReading = () => {
+    req.pause();
+    socket.pause();
+  };
+  let ending = false;
+  socket.destroySoon = () => {
+    if (ending) return;
+    ending = true;
+    stopReading();
+    socket.end();
+    const drop = setTimeout(() => socket.destroy(), lingerMs);
+    drop.unref();
+    socket.once('close', () => clearTimeout(drop));
+  };
+  // node-server's clean-up, told of the end after Node, resumes the body to drop up to 64 MB of it.
+  res.once('finish', stopReading);
 }
 
 /**
