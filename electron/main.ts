@@ -35,7 +35,7 @@ import {
   type MenuItemSpec,
 } from './menu-actions.ts';
 import { startupFailure } from './startup-failure.ts';
-import { navigationDecision, openExternalAllowed } from './url-trust.ts';
+import { navigationDecision, openExternalAllowed, senderOf } from './url-trust.ts';
 import { windowOptions } from './window-options.ts';
 import { readWindowState, writeWindowState } from './window-state.ts';
 
@@ -173,12 +173,10 @@ async function run(): Promise<void> {
   const apiKey = await server.mintSessionKey('desktop app');
   const handoff = createKeyHandoff({ baseUrl: server.url, apiKey }, appOrigin);
 
-  ipcMain.handle(sessionChannel, (event) => handoff.sessionFor(event.senderFrame?.url));
+  ipcMain.handle(sessionChannel, (event) => handoff.sessionFor(senderOf(event.senderFrame)));
   ipcMain.handle(warningsChannel, () => warnings);
   ipcMain.handle(openExternalChannel, async (event, url: unknown) => {
-    const frame = event.senderFrame;
-    const from = frame ? { url: frame.url, top: frame.parent === null } : null;
-    if (!openExternalAllowed(from, url, appOrigin)) return false;
+    if (!openExternalAllowed(senderOf(event.senderFrame), url, appOrigin)) return false;
     await shell.openExternal(url);
     return true;
   });

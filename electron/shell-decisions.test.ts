@@ -89,15 +89,17 @@ test('the CSP is forced onto the app server responses and nothing else', () => {
   assert.match(uiCsp, /frame-ancestors 'none'/);
 });
 
-test('the UI key is handed only to the app page', () => {
+test('the UI key is handed only to the app page in the top frame', () => {
   const handoff = createKeyHandoff({ baseUrl: `${origin}/v1`, apiKey: 'sk_live_local_x' }, origin);
-  assert.deepEqual(handoff.sessionFor(`${origin}/brains`), {
+  assert.deepEqual(handoff.sessionFor({ url: `${origin}/brains`, top: true }), {
     baseUrl: `${origin}/v1`,
     apiKey: 'sk_live_local_x',
   });
-  assert.throws(() => handoff.sessionFor('https://evil.example/'));
-  assert.throws(() => handoff.sessionFor(undefined));
-  assert.throws(() => handoff.sessionFor('http://127.0.0.1:1/'));
+  assert.throws(() => handoff.sessionFor({ url: 'https://evil.example/', top: true }));
+  assert.throws(() => handoff.sessionFor(null));
+  assert.throws(() => handoff.sessionFor({ url: 'http://127.0.0.1:1/', top: true }));
+  // A subframe gets nothing, even one of the app's own origin.
+  assert.throws(() => handoff.sessionFor({ url: `${origin}/brains`, top: false }));
 });
 
 /** Reversible stand-in for safeStorage; the real one needs Electron and an OS keychain. */

@@ -48,6 +48,11 @@ export interface SenderFrame {
   top: boolean;
 }
 
+/** An IPC event's `senderFrame` (Electron's WebFrameMain, null or gone) as the decisions read it. */
+export function senderOf(frame: { url: string; parent: unknown } | null | undefined): SenderFrame | null {
+  return frame ? { url: frame.url, top: frame.parent === null } : null;
+}
+
 /**
  * Whether `mnemo:open-external` may hand `url` to the system browser: asked by the app's own page in
  * its top frame, for an ordinary web address. A frame of another origin (an iframe, a page the window
