@@ -20,8 +20,12 @@ import {
   within,
 } from './sync-helpers.ts';
 
-const deadline =
-  /: run_deadline: the run stopped at its deadline of 0\.8 s; what it pushed, sent and pulled is kept, and the next run goes on from there$/;
+/** What a run cut at its deadline of `seconds` (as the status says it) leaves as its last error. */
+const deadlineOf = (seconds: string) =>
+  new RegExp(
+    `: run_deadline: the run stopped at its deadline of ${seconds.replace('.', '\\.')} s; what it pushed, sent and pulled is kept, and the next run goes on from there$`,
+  );
+const deadline = deadlineOf('0.8');
 
 type FakeRemote = Awaited<ReturnType<typeof fakeRemote>>;
 
@@ -94,8 +98,10 @@ const feed =
   };
 
 describe('a sync run against a hub that answers slowly, past the run’s deadline', () => {
-  // Only the run's deadline of 0.8 s ends the runs here.
-  const made = serverAndHub(800);
+  // Only the run's deadline of 2 s ends the runs here: room for a loaded machine to read the pages
+  // before the one that stalls (0.8 s was not, beside other work).
+  const made = serverAndHub(2_000);
+  const slowDeadline = deadlineOf('2');
   let a: Node;
   let remote: FakeRemote;
   before(() => ({ a, remote } = made));
@@ -133,8 +139,8 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
       feed(5, (seen) => stalled && seen.query.get('since_watermark') === 'wm_2'),
     );
     // The request in flight (since wm_2, which would wait 20 s) was cut at the deadline.
-    assert.ok(first.ms < 3_000, `${first.ms} ms`);
-    assert.match(first.status.last_error ?? '', deadline);
+    assert.ok(first.ms < 6_000, `${first.ms} ms`);
+    assert.match(first.status.last_error ?? '', slowDeadline);
     assert.equal(first.status.last_success_at, null);
     assert.deepEqual(pages('stalled', 0), ['start', 'wm_1', 'wm_2']);
     // Not a failure: the next run reads on after the debounce (an hour here), not after a backoff.
@@ -181,17 +187,17 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
   });
 
   it('ends however long the feed of a hub that answers every page slowly', async () => {
-    // An endless feed of 0.1 s pages: the 0.8 s deadline has room for several, with the run's own
-    // start taking its share on a loaded machine, and for no more than eight and the one in flight.
+    // An endless feed of 0.1 s pages: the 2 s deadline has room for several, with the run's own
+    // start taking its share on a loaded machine, and for no more than twenty and the one in flight.
     const endless: Answer = slowly(
       100,
       feed(Infinity, () => false),
     );
     const { status, ms } = await paired('slow', endless);
-    assert.match(status.last_error ?? '', deadline);
-    assert.ok(ms < 3_000, `${ms} ms`);
+    assert.match(status.last_error ?? '', slowDeadline);
+    assert.ok(ms < 6_000, `${ms} ms`);
     const read = pages('slow', 0).length;
-    assert.ok(read >= 2 && read <= 9, `${read} pages asked for`);
+    assert.ok(read >= 2 && read <= 21, `${read} pages asked for`);
   });
 });
 
