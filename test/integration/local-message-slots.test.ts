@@ -181,6 +181,16 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Berlin']);
   });
 
+  it('"I live in porto", capitalised only as a phone does, holds the home; "I live in fear" none', async () => {
+    const { said, current } = await ana();
+    await said('I live in Lisbon.', '2024-01-01T10:00:00Z');
+    await said('I live in porto', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto']);
+    // A state is no home: a Memory of its own, and Porto stays current.
+    await said('I live in fear', '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'I live in fear']);
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

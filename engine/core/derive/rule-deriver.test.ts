@@ -187,5 +187,7 @@ test('a home or a job the speaker no longer has ends that value, and holds no ne
 
 test('a chat all in lower case holds the home, named as a name, quoting the chat as written', () => {
   assert.deepEqual(said('i live in porto'), [['Ana lives in Porto', 'i live in porto']]);
+  // Its "I" and first letter capitalised, as a phone does, it is still a chat's.
+  assert.deepEqual(said('I live in porto'), [['Ana lives in Porto', 'I live in porto']]);
   assert.deepEqual(said("I'm based out of Berlin."), [['Ana lives in Berlin', "I'm based out of Berlin."]]);
 });

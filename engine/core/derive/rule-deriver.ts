@@ -126,7 +126,9 @@ export function createRuleDeriver(): Deriver {
     // (or out of) Berlin" holds the home.
     // v31: a question a chat asks without its mark ("do i live in porto or lisbon lol") is no Memory,
     // as one with its mark is not.
-    name: 'rules-v31',
+    // v32: a chat whose only capitals are its "I" and its first letter, as a phone types them ("I live
+    // in porto"), is read as a chat all in lower case is: it holds the home Porto.
+    name: 'rules-v32',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -213,6 +213,11 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     ["I'm based in Berlin.", 'lives in', 'Berlin'],
     ["I'm based out of Berlin.", 'lives in', 'Berlin'],
     ['I am currently based in New York.', 'lives in', 'New York'],
+    // A phone capitalises "I" and the first letter on its own: the rest is still a chat's.
+    ['I live in porto', 'lives in', 'Porto'],
+    ["I'm working at sonae now", 'works at', 'Sonae'],
+    ['Just moved to braga!', 'lives in', 'Braga'],
+    ['Lol i moved to são paulo', 'lives in', 'São Paulo'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -246,9 +251,14 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'she said "i live in rome"',
     'if i moved to rome i would be happy',
     'i live in porto for a month',
-    // With a capital, the sentence is read as written: a lower-case word after it is no name.
+    // Capitalised as a phone does it, a state or a common noun is still no name.
     'I live in fear',
-    'I live in porto',
+    'I work at night',
+    'I moved to a new flat',
+    'Just moved to slack',
+    // With another capital, the sentence is read as written: a lower-case word after it is no name.
+    'I live in porto, Portugal',
+    'I met Ana when i moved to porto',
     // "We're based in Berlin" is as often a firm's seat as a home.
     "We're based in Berlin.",
   ])

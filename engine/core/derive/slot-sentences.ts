@@ -8,7 +8,8 @@ import { opensAsQuestion } from './unmarked-question.ts';
  * same slot would), so "I moved to Porto" after "I live in Lisbon" is not two current homes.
  * Deliberately narrow, since a wrong match replaces a true home: present tense or a move ("I lived in
  * Paris" is history), a capitalised name after it ("I live in fear", "I work at night" hold nothing;
- * a chat all in lower case is read as if cased: chatCased), "I'm based in Berlin" a home too,
+ * a chat written without capitals, or with only "I" and its first letter's, is read as if cased:
+ * chatCased), "I'm based in Berlin" a home too,
  * and nothing that makes it hypothetical, reported, dated or temporary ("If I moved to Berlin", "My mum
  * thinks I live in Paris", "When I moved to Berlin in 2015", "I moved to Porto for a week"), and a home
  * that is a place: "We moved to Slack" holds none (not-a-place.ts).
@@ -241,9 +242,12 @@ const endsALowerName = new Set(
    by in on at to of
    from as so because though while when where which who that this these days last next ago`.split(/\s+/u),
 );
-/** Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ". */
+/**
+ * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
+ * "Moved to " too, a move that opens the sentence with its "I" left out (its first letter a capital).
+ */
 const lowerTrigger =
-  /(?<![\p{L}\p{N}])(?:live|living|moved|relocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)\s+/gu;
+  /(?<![\p{L}\p{N}])(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)\s+/gu;
 
 /** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
 const upperFirst = (w: string) => {
@@ -274,14 +278,25 @@ function lowerName(text: string, from: number): { named: string; end: number } |
 }
 
 /**
- * A chat written all in lower case ("i live in porto"), read as if cased: its "i" as "I", and up to
- * three words after a slot's verb as a name, unless they are no name (notALowerName); after "moved
- * from lisbon", the name after its "to" too. Every character stays where it was, so a clause found in
- * it is the same clause of the sentence. A sentence with a capital letter is read as written: "I live
- * in fear" is no home, and "I live in porto" no chat.
+ * Whether a sentence is a chat's, written without capitals: none at all ("i live in porto"), or only
+ * the pronoun "I" and the sentence's first letter, as a phone's keyboard capitalises them on its own
+ * ("I live in porto", "Just moved to braga"). Any other capital ("I live in porto, Portugal", "I work
+ * at IBM") means the sentence capitalises its names, and a lower-case word in it is no name.
+ */
+function writtenUncased(sentence: string): boolean {
+  const rest = sentence.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, '').replace(/^[^\p{L}]*\p{Lu}/u, '');
+  return !/\p{Lu}/u.test(rest);
+}
+
+/**
+ * A chat written without capitals (writtenUncased: "i live in porto", "I live in porto"), read as if
+ * cased: its "i" as "I", and up to three words after a slot's verb as a name, unless they are no name
+ * (notALowerName: "I live in fear" stays no home); after "moved from lisbon", the name after its "to"
+ * too. Every character stays where it was, so a clause found in it is the same clause of the sentence.
+ * A sentence with another capital letter is read as written.
  */
 function chatCased(sentence: string): string {
-  if (/\p{Lu}/u.test(sentence)) return sentence;
+  if (!writtenUncased(sentence)) return sentence;
   const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?![\p{L}\p{N}])/gu, 'I');
   // Each name once, in order: the sentence is put together once, however many it names.
   const names: { at: number; named: string; end: number }[] = [];
