@@ -1,4 +1,5 @@
 import type { Deriver } from '../core/derive/deriver.ts';
+import { deriveContext } from './derive-context.ts';
 import type { JobQueue, QueuedJob, Storage } from '../ports/index.ts';
 import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
 import { sameStatementOf } from './admit-claims.ts';
@@ -58,10 +59,20 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
         jobs.flatMap((j) => (j.job === 'derive' ? [j.recordId] : [])),
       );
       if (records.length === 0) return;
-      const self = await uow.self();
-      const lookups = records.flatMap((r) => {
+      const inputs = records.flatMap((r) => {
         try {
-          return citableClaims(o.deriver, deriverInput(r), { self }).flatMap((c) =>
+          return [deriverInput(r)];
+        } catch {
+          return []; // That Record's own job fails on it (below).
+        }
+      });
+      const ctx = await deriveContext(
+        uow,
+        inputs.map((r) => r.content),
+      );
+      const lookups = inputs.flatMap((r) => {
+        try {
+          return citableClaims(o.deriver, r, ctx).flatMap((c) =>
             c.predicate === null ? [sameStatementOf(c)] : [],
           );
         } catch {

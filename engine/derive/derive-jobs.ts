@@ -1,4 +1,5 @@
 import type { TypedContent } from '../contract/index.ts';
+import { deriveContext } from './derive-context.ts';
 import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
@@ -55,7 +56,8 @@ export async function runDeriveJob(
       await applyTravelledCorrection(uow, r, await uow.sequence.next(), now());
       return;
     }
-    const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
+    const input = deriverInput(r);
+    const claims = citableClaims(deriver, input, await deriveContext(uow, [input.content]));
     const seq = await uow.sequence.next();
     await admitClaims(
       uow.memories,
@@ -102,9 +104,12 @@ export async function restOnSurvivors(
   now: () => string,
   onRestated?: OnRestated,
 ): Promise<void> {
-  const self = await uow.self();
   const cites = await uow.memories.citations([m.id], { shareableOnly: false });
   const records = new Map((await uow.records.getMany(cites.map((c) => c.record_id))).map((r) => [r.id, r]));
+  const ctx = await deriveContext(
+    uow,
+    [...records.values()].flatMap((r) => (r.kind === 'correction' ? [] : [deriverInput(r).content])),
+  );
   const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
   for (const c of cites) {
@@ -114,7 +119,7 @@ export async function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claims = citableClaims(deriver, deriverInput(r), { self });
+    const claims = citableClaims(deriver, deriverInput(r), ctx);
     const claim = claims.find((x) => statementKey(x.statement) === m.norm);
     if (claim) kept.push({ ...r, statement: claim.statement });
     // The same value of its slot in other words (a fact's line, a sentence) supports it too; the

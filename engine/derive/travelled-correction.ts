@@ -1,4 +1,5 @@
 import type { CorrectionTarget, ReplicaCorrection, TypedContent } from '../contract/index.ts';
+import { deriveContext } from './derive-context.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { claimOwner, type ClaimOwner } from '../core/derive/claim-owner.ts';
 import { matchCorrected } from '../core/derive/correction-match.ts';
@@ -375,7 +376,7 @@ async function stateAsSaid(
     agreed(others) ??
     claimOwner(
       { content: JSON.parse(first.content) as TypedContent, sourceName: first.source_name },
-      await uow.self(),
+      await deriveContext(uow, [JSON.parse(first.content) as TypedContent]),
     );
   const from = {
     occurredAt: first.occurred_at,
@@ -414,7 +415,7 @@ async function stateForgotten(
 ): Promise<Outcome> {
   const who = claimOwner(
     { content: { kind: 'correction', corrects: '' }, sourceName: r.source_name },
-    await uow.self(),
+    { self: await uow.self() },
   );
   const s = {
     claim: { statement, ...who },

@@ -8,6 +8,7 @@ import type {
   UpgradeUnit,
 } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
+import { deriveContext } from './derive-context.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { deriverInput, sameValueOf, type RecordRow } from './derive-jobs.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
@@ -50,7 +51,8 @@ export async function rederiveRecord(
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
-  const claims = citableClaims(deriver, deriverInput(r), { self: await uow.self() });
+  const input = deriverInput(r);
+  const claims = citableClaims(deriver, input, await deriveContext(uow, [input.content]));
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);

@@ -37,6 +37,13 @@ export interface BrainUnitOfWork {
   /** Who "I" is in the Brain (its `self`), or null when it does not say: derivation resolves owners by it. */
   self(): Promise<SelfEntity | null>;
   /**
+   * The speakers of the Brain's messages whose first word is `first` (folded, as foldName folds: the
+   * self's first name), each folded so, the first name alone among them when a message has it: whether
+   * a Record's "Maya" is the self "Maya Costa" or may be "Maya Silva" (derive-context.ts). It may name a
+   * speaker whose Records are since forgotten, or rolled back: it errs toward another person.
+   */
+  speakersFirstNamed(first: string): Promise<string[]>;
+  /**
    * Jobs enqueued here commit with the write that made them; a job completed or put back for a retry
    * here ends its lease with the unit's commit, and not at all when the unit rolls back.
    */

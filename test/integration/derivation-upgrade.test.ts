@@ -382,6 +382,37 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a home "Maya" said, another person\'s before, is the self "Maya Costa"\'s in the Profile after', async () => {
+      // As version 32 derived it: the self's first name alone was another person's name.
+      const rulesV32: Deriver = {
+        name: 'rules-v32',
+        derive: (record, ctx) => rules.derive(record, { self: ctx.self }),
+      };
+      const store = await backend.store();
+      const old = await store.open({ deriver: rulesV32 });
+      try {
+        await old.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Maya Costa' } });
+        await old.rememberRecord(
+          tenant,
+          'b',
+          { content: { kind: 'message', text: 'I live in Porto.', speaker: 'Maya' } },
+          {},
+        );
+        await old.idle();
+        assert.deepEqual([...(await current(old)).keys()], ['Maya lives in Porto']);
+      } finally {
+        await old.close();
+      }
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()], ['Maya Costa lives in Porto']);
+        const profile = await engine.getProfile(tenant, 'b', { limit: 10 });
+        assert.deepEqual(
+          profile.lines.map((l) => l.statement),
+          ['Maya Costa lives in Porto'],
+        );
+      });
+    });
+
     it('a home said with more, a Memory of its own beside the slot before, ends with the home it restates', async () => {
       // As version 27 derived it: the slot "Ana lives in Lisbon" quoting the sentence, and the sentence
       // whole a Memory of its own, current after the move.

@@ -623,6 +623,27 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await since(undefined, { afterId: 'mem_pb' }), ['mem_pc', 'mem_pd', 'mem_pe']);
     });
 
+    it("reads the Brain's speakers by first name, folded, in its own Brain only, as soon as written", async () => {
+      const uid = await brain();
+      const other = await brain();
+      const said = (brainUid: string, id: string, speaker: string) => {
+        const row = recordRow(brainUid, id);
+        return { ...row, content: JSON.stringify({ kind: 'message', text: row.text, speaker }) };
+      };
+      await b.units.write(uid, async (u) => {
+        await u.records.insert(said(uid, `${uid}_a`, 'Maya'));
+        await u.records.insert(said(uid, `${uid}_b`, 'Rui Costa'));
+      });
+      await b.units.write(other, (u) => u.records.insert(said(other, `${other}_a`, 'Maya Pinto')));
+      const named = (brainUid: string) =>
+        b.units.read(brainUid, async (u) => (await u.speakersFirstNamed('maya')).sort());
+      assert.deepEqual(await named(uid), ['maya']);
+      // Read again after more is written, not from what was read before; no indexer has run.
+      await b.units.write(uid, (u) => u.records.insert(said(uid, `${uid}_c`, ' MÁYA  Silva ')));
+      assert.deepEqual(await named(uid), ['maya', 'maya silva']);
+      assert.deepEqual(await named(other), ['maya pinto']);
+    });
+
     it('appends a Record with its n and finds it by id, in its own Brain only', async () => {
       const uid = await brain();
       const other = await brain();

@@ -1,4 +1,6 @@
+import { foldName } from '../../core/derive/resolve-owner.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
+import { speakerNormSql, spokenSql } from './lexical-index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import { BatchTx, keysSql, type IdempotencyKey, type UnitTx } from './batch-tx.ts';
@@ -61,6 +63,15 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
         brainUid,
       ]);
       return selfOf(r.rows[0]);
+    },
+    // The first word of migration 020's indexed expression: one read of the Brain's speakers in it.
+    async speakersFirstNamed(first) {
+      const r = await tx.query<{ name: string }>(
+        `SELECT DISTINCT ${speakerNormSql('r')} AS name FROM records r
+         WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND split_part(${speakerNormSql('r')}, ' ', 1) = $2`,
+        [brainUid, first],
+      );
+      return r.rows.map((x) => foldName(x.name));
     },
     census: pgCensusReads(tx, brainUid),
   };

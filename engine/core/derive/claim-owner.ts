@@ -1,5 +1,4 @@
-import type { SelfEntity } from '../../contract/index.ts';
-import type { Claim, DerivableRecord } from './deriver.ts';
+import type { Claim, DerivableRecord, DeriveContext } from './deriver.ts';
 import { resolveOwner } from './resolve-owner.ts';
 
 /** Whom a claim is about (its subject) and whose it is (its owner). */
@@ -8,7 +7,8 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
 /**
  * Whom the rules take a Record's claims to be about and whose they are, from its own fields:
  * - fact: its subject, owned as that name resolves (resolve-owner.ts);
- * - message: its speaker, by the name they resolve to (the self's own name for "me"), owned so;
+ * - message: its speaker, by the name they resolve to (the self's own name for "me", and for the self's
+ *   first name alone where the Brain knows nobody else by it: ctx.selfFirstName), owned so;
  * - event: its title, owned by the self when the self takes part in it (a participant resolves to
  *   them), else unresolved;
  * - document: its title, else its source's name; unresolved;
@@ -20,19 +20,22 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  */
 export function claimOwner(
   record: Pick<DerivableRecord, 'content' | 'sourceName'>,
-  self: SelfEntity | null,
+  ctx: DeriveContext,
 ): ClaimOwner {
+  const { self, selfFirstName } = ctx;
   const c = record.content;
   switch (c.kind) {
     case 'fact':
       return { subject: c.subject, owner: resolveOwner(c.subject, self) };
     case 'message': {
-      const owner = resolveOwner(c.speaker, self);
+      const owner = resolveOwner(c.speaker, self, selfFirstName);
       // A blank speaker names nobody, as none does: not a Memory about ''.
       return { subject: owner.entity ?? (c.speaker?.trim() || 'unknown speaker'), owner };
     }
     case 'event': {
-      const selfIn = (c.participants ?? []).some((p) => resolveOwner(p, self).state === 'self');
+      const selfIn = (c.participants ?? []).some(
+        (p) => resolveOwner(p, self, selfFirstName).state === 'self',
+      );
       return { subject: c.title, owner: selfIn ? resolveOwner('self', self) : { state: 'unresolved' } };
     }
     case 'document':

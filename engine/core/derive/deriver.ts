@@ -1,4 +1,5 @@
 import type { SelfEntity, TypedContent } from '../../contract/index.ts';
+import type { SelfFirstName } from './resolve-owner.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -33,6 +34,11 @@ export interface Claim {
 
 export interface DeriveContext {
   self: SelfEntity | null;
+  /**
+   * Whether the self's first name alone is the self (resolve-owner.ts): asked of the Brain's speakers
+   * where a Record names it (derive-context.ts). Left out, that name is another person's.
+   */
+  selfFirstName?: SelfFirstName;
 }
 
 /**

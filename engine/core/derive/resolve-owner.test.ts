@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolveOwner } from './resolve-owner.ts';
+import { resolveOwner, selfFirstName } from './resolve-owner.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Silva' };
 
@@ -23,4 +23,20 @@ test('the words for oneself and the self name resolve to self only in a Brain th
   }
   assert.deepEqual(resolveOwner('Rui', ana), { state: 'other', entity: 'Rui' });
   assert.deepEqual(resolveOwner('  ', ana), { state: 'unresolved' });
+});
+
+test("the self's first name alone is the self where the Brain says so, nobody known where it may be another", () => {
+  const maya = { type: 'person' as const, name: 'Maya Costa' };
+  for (const name of ['Maya', ' maya ', 'MÁYA'])
+    assert.deepEqual(resolveOwner(name, maya, 'self'), { state: 'self', entity: 'Maya Costa' }, name);
+  assert.deepEqual(resolveOwner('Maya', maya, 'ambiguous'), { state: 'unresolved' });
+  // Nobody asked the Brain: another person's name, as it always was.
+  assert.deepEqual(resolveOwner('Maya', maya), { state: 'other', entity: 'Maya' });
+  // Another name, the self's other names, and a first name with a surname are no first name alone.
+  for (const name of ['Rui', 'Costa', 'Maya Silva'])
+    assert.deepEqual(resolveOwner(name, maya, 'self'), { state: 'other', entity: name }, name);
+  // An org has no first name; a one-word name is the name itself.
+  assert.equal(selfFirstName({ type: 'org', name: 'Acme Corp' }), null);
+  assert.equal(selfFirstName({ type: 'person', name: 'Ana' }), null);
+  assert.equal(selfFirstName({ type: 'person', name: '  José   Costa ' }), 'jose');
 });

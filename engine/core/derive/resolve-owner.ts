@@ -1,18 +1,48 @@
 import { selfSpeakerNames, type SelfEntity } from '../../contract/index.ts';
+import { foldText } from '../shared/fold-text.ts';
 import type { OwnerClaim } from './deriver.ts';
+
+/**
+ * What the Brain says of the self's first name said alone ("Maya" for the self "Maya Costa"), as a chat
+ * export names its people: `self` when no other speaker of the Brain has that first name, `ambiguous`
+ * when one does ("Maya Silva"). Left out where nobody asked the Brain (a Context's speaker check): the
+ * first name alone is then another person's name, as it always was.
+ */
+export type SelfFirstName = 'self' | 'ambiguous';
+
+/** A name as names are compared: folded (case and accents off, fold-text.ts), its spaces one. */
+export const foldName = (name: string): string => foldText(name).trim().replace(/\s+/gu, ' ');
+
+/**
+ * The self's first name, folded, where it has one to be called by: a person's name of two words or
+ * more ("Maya Costa": "maya"). Null for an org, a one-word name (already the name itself) and no self.
+ */
+export function selfFirstName(self: SelfEntity | null): string | null {
+  if (self?.type !== 'person') return null;
+  const words = foldName(self.name).split(' ');
+  return words.length >= 2 && words[0] !== '' ? words[0]! : null;
+}
 
 /**
  * Who a statement belongs to. A name resolves to `self` when it is one of the contract's
  * selfSpeakerNames or equals the Brain's self.name (case- and space-insensitive), but only when the
- * Brain has a self: without one there is nobody to attribute "me" to, so it stays `unresolved`. Any
- * other name is `other`.
+ * Brain has a self: without one there is nobody to attribute "me" to, so it stays `unresolved`. The
+ * self's first name alone (folded: "maya", "Mayá" for "Maya Costa") is the self when the Brain knows no
+ * other person by it (`firstName` 'self'), nobody known when it does ('ambiguous': "Maya" may be Maya
+ * Silva). Any other name is `other`.
  */
-export function resolveOwner(name: string | undefined | null, self: SelfEntity | null): OwnerClaim {
+export function resolveOwner(
+  name: string | undefined | null,
+  self: SelfEntity | null,
+  firstName?: SelfFirstName,
+): OwnerClaim {
   const n = name?.trim();
   if (!n) return { state: 'unresolved' };
   const key = n.toLowerCase().replace(/\s+/g, ' ');
   const isSelf =
     selfSpeakerNames.has(key) || (self !== null && self.name.toLowerCase().replace(/\s+/g, ' ') === key);
   if (isSelf) return self ? { state: 'self', entity: self.name } : { state: 'unresolved' };
+  if (firstName !== undefined && foldName(n) === selfFirstName(self))
+    return firstName === 'self' ? { state: 'self', entity: self!.name } : { state: 'unresolved' };
   return { state: 'other', entity: n };
 }

@@ -128,13 +128,15 @@ export function createRuleDeriver(): Deriver {
     // as one with its mark is not.
     // v32: a chat whose only capitals are its "I" and its first letter, as a phone types them ("I live
     // in porto"), is read as a chat all in lower case is: it holds the home Porto.
-    name: 'rules-v32',
+    // v33: a message whose speaker is the self's first name alone ("Maya" for "Maya Costa") is the
+    // self's, unless another speaker of the Brain has that first name ("Maya Silva"): then unresolved.
+    name: 'rules-v33',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
       // Whom each claim is about and whose it is: one rule, which a correction from another side
       // stated here follows too (claim-owner.ts).
-      const { subject, owner } = claimOwner(record, ctx.self);
+      const { subject, owner } = claimOwner(record, ctx);
       switch (c.kind) {
         case 'fact':
           return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
