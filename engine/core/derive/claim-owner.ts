@@ -1,5 +1,6 @@
+import type { SelfEntity } from '../../contract/index.ts';
 import type { Claim, DerivableRecord, DeriveContext } from './deriver.ts';
-import { resolveOwner } from './resolve-owner.ts';
+import { foldName, resolveOwner } from './resolve-owner.ts';
 
 /** Whom a claim is about (its subject) and whose it is (its owner). */
 export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
@@ -11,7 +12,8 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  *   first name alone where the Brain knows nobody else by it: ctx.selfFirstName), owned so;
  * - event: its title, owned by the self when the self takes part in it (a participant resolves to
  *   them), else unresolved;
- * - document: its title, else its source's name; unresolved;
+ * - document: its title, else its source's name; unresolved, except one whose title says it is about
+ *   the self ("About me", "Me", "Maya Costa", "About Maya Costa"): the self's, as her messages are;
  * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
  *   version whose Memory is not here) is about it as an untitled document is.
  * One rule for the rule deriver and for a correction from another side stated as a Memory of its own
@@ -39,8 +41,31 @@ export function claimOwner(
       return { subject: c.title, owner: selfIn ? resolveOwner('self', self) : { state: 'unresolved' } };
     }
     case 'document':
+      // "About me": the person's own words about herself, as her messages are (aboutSelf).
+      if (self !== null && aboutSelf(c.title, self))
+        return { subject: self.name, owner: resolveOwner('self', self) };
       return { subject: c.title ?? record.sourceName ?? 'document', owner: { state: 'unresolved' } };
     case 'correction':
       return { subject: record.sourceName ?? 'correction', owner: { state: 'unresolved' } };
   }
+}
+
+/** Titles that say a document is its writer's about herself, folded. */
+const aboutMeTitles = new Set(['me', 'about me', 'all about me', 'myself', 'about myself']);
+
+/**
+ * Whether a document's title says it is about the Brain's self: "About me", "Me", "About myself", the
+ * self's whole name or "About <it>" (folded, a heading's "#" and a closing mark or colon aside). Only
+ * the title: a note is no more the self's for being imported from her notes, which hold clipped
+ * articles and pasted mail whose "I" is someone else's. Not the first name alone: "Maya" may be a
+ * note about another Maya.
+ */
+export function aboutSelf(title: string | undefined, self: SelfEntity): boolean {
+  if (title === undefined) return false;
+  // A closing mark taken off one at a time: a regex anchored at the end would rescan each run of them.
+  let bare = title.replace(/^#+\s*/u, '');
+  while (/[\s.:!…-]$/u.test(bare)) bare = bare.slice(0, -1);
+  const t = foldName(bare);
+  const name = foldName(self.name);
+  return aboutMeTitles.has(t) || t === name || t === `about ${name}`;
 }

@@ -191,3 +191,38 @@ test('a chat all in lower case holds the home, named as a name, quoting the chat
   assert.deepEqual(said('I live in porto'), [['Ana lives in Porto', 'I live in porto']]);
   assert.deepEqual(said("I'm based out of Berlin."), [['Ana lives in Berlin', "I'm based out of Berlin."]]);
 });
+
+test('a document about the self is hers, sentence by sentence, its home and job in their slots', () => {
+  const maya = { type: 'person' as const, name: 'Maya Costa' };
+  const doc = (title: string, text: string) => {
+    const content = { kind: 'document' as const, title, text };
+    const record = {
+      id: 'rec_1',
+      content,
+      text: recordText(content),
+      sourceName: 'obsidian',
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: maya })
+      .map((c) => [c.statement, c.predicate, c.owner.state]);
+  };
+  const text = '# About me\n\nI live in Lisbon. I work at Feedzai. I love hiking.';
+  for (const title of ['About me', 'about me:', 'Me', 'About myself', 'maya costa', 'About Maya Costa'])
+    assert.deepEqual(
+      doc(title, text),
+      [
+        ['Maya Costa lives in Lisbon', 'lives in', 'self'],
+        ['Maya Costa works at Feedzai', 'works at', 'self'],
+        ['I love hiking.', null, 'self'],
+      ],
+      title,
+    );
+  // Another title: one passage of nobody known, as before.
+  for (const title of ['Notes', 'Maya', 'About Maya Silva', 'Forwarded: about me and my move'])
+    assert.deepEqual(
+      doc(title, 'I live in Lisbon. I work at Feedzai.'),
+      [['I live in Lisbon. I work at Feedzai.', null, 'unresolved']],
+      title,
+    );
+});

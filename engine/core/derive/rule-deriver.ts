@@ -1,6 +1,6 @@
 import { claimOwner } from './claim-owner.ts';
 import { attributeStatement, clauseStatement, endedStatement } from './slot-statement.ts';
-import type { Claim, DerivableRecord, DeriveContext, Deriver } from './deriver.ts';
+import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
@@ -130,7 +130,9 @@ export function createRuleDeriver(): Deriver {
     // in porto"), is read as a chat all in lower case is: it holds the home Porto.
     // v33: a message whose speaker is the self's first name alone ("Maya" for "Maya Costa") is the
     // self's, unless another speaker of the Brain has that first name ("Maya Silva"): then unresolved.
-    name: 'rules-v33',
+    // v34: a document whose title says it is about the self ("About me", "Me", her name) is hers,
+    // each sentence a Memory of its own, a home or a job holding its slot (claim-owner.ts aboutSelf).
+    name: 'rules-v34',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -150,51 +152,7 @@ export function createRuleDeriver(): Deriver {
           const stated = said.filter((s) => isStatement(s.value));
           const spans =
             stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole);
-          return unique(spans).flatMap((s): Claim[] => {
-            const plain = { statement: s, subject, predicate: null, owner, quote: s };
-            // A home or an employer said by someone known holds a slot: a new one replaces the old.
-            if (owner.state === 'unresolved') return [plain];
-            const { slots, ended, rest, after } = slotSentences(s);
-            if (slots.length === 0 && ended === null) {
-              // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
-              const a = attributeSentence(s);
-              if (a === null) return [plain];
-              const statement = attributeStatement(subject, a.predicate, a.value);
-              return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
-            }
-            // What follows the home, when it is a statement of its own (not a question, not a courtesy).
-            const joined = after ? s.slice(...after) : null;
-            const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;
-            // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
-            // when it is replaced, what else the sentence says is still quoted without the old value.
-            const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
-            const held: Claim[] = slots.map((slot) => ({
-              statement: clauseStatement(subject, slot.predicate, slot.value),
-              subject,
-              predicate: slot.predicate,
-              owner,
-              quote: own ? s.slice(...slot.clause) : s,
-            }));
-            // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
-            if (ended)
-              held.push({
-                statement: endedStatement(subject, ended.predicate, ended.value),
-                subject,
-                predicate: ended.predicate,
-                owner,
-                quote: own ? s.slice(...ended.clause) : s,
-                ends: ended.value,
-              });
-            // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
-            // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
-            if (tail !== null) return [...held, { ...plain, statement: tail, quote: tail }];
-            if (rest < 3) return held;
-            // "I live in Lisbon with my partner Tom": the sentence restates the home, so it is the
-            // home's version itself, in its own words. A Memory of its own beside the slot stayed current,
-            // saying Lisbon, after a move or a correction had superseded the slot.
-            if (held.length === 1 && ended === null) return [{ ...held[0]!, statement: s }];
-            return [...held, plain];
-          });
+          return unique(spans).flatMap((s) => sentenceClaims(s, subject, owner));
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -202,6 +160,13 @@ export function createRuleDeriver(): Deriver {
           const all = passages(record.text).map((p) => p.value);
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
+          // "About me": its statements are the self's as her messages' are, each sentence its own
+          // Memory, a home or a job holding its slot ("I live in Lisbon. I work at Feedzai.").
+          if (owner.state === 'self') {
+            const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
+            if (stated.length > 0)
+              return unique(stated.map((x) => x.value)).flatMap((x) => sentenceClaims(x, subject, owner));
+          }
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
             statement: p,
             subject,
@@ -215,6 +180,57 @@ export function createRuleDeriver(): Deriver {
       }
     },
   };
+}
+
+/**
+ * What one stated sentence of someone's claims: a plain statement, or where a known person says where
+ * they live or work (slot-sentences.ts) or their favourite something, the slot it holds, so a later
+ * value replaces it.
+ */
+function sentenceClaims(s: string, subject: string, owner: OwnerClaim): Claim[] {
+  const plain = { statement: s, subject, predicate: null, owner, quote: s };
+  // A home or an employer said by someone known holds a slot: a new one replaces the old.
+  if (owner.state === 'unresolved') return [plain];
+  const { slots, ended, rest, after } = slotSentences(s);
+  if (slots.length === 0 && ended === null) {
+    // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
+    const a = attributeSentence(s);
+    if (a === null) return [plain];
+    const statement = attributeStatement(subject, a.predicate, a.value);
+    return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
+  }
+  // What follows the home, when it is a statement of its own (not a question, not a courtesy).
+  const joined = after ? s.slice(...after) : null;
+  const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;
+  // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
+  // when it is replaced, what else the sentence says is still quoted without the old value.
+  const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
+  const held: Claim[] = slots.map((slot) => ({
+    statement: clauseStatement(subject, slot.predicate, slot.value),
+    subject,
+    predicate: slot.predicate,
+    owner,
+    quote: own ? s.slice(...slot.clause) : s,
+  }));
+  // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
+  if (ended)
+    held.push({
+      statement: endedStatement(subject, ended.predicate, ended.value),
+      subject,
+      predicate: ended.predicate,
+      owner,
+      quote: own ? s.slice(...ended.clause) : s,
+      ends: ended.value,
+    });
+  // "I live in Porto and my dentist is Carla Silva.": the dentist is a Memory of its own, without
+  // the home ("... and opened a bakery" joined otherwise keeps the whole sentence).
+  if (tail !== null) return [...held, { ...plain, statement: tail, quote: tail }];
+  if (rest < 3) return held;
+  // "I live in Lisbon with my partner Tom": the sentence restates the home, so it is the
+  // home's version itself, in its own words. A Memory of its own beside the slot stayed current,
+  // saying Lisbon, after a move or a correction had superseded the slot.
+  if (held.length === 1 && ended === null) return [{ ...held[0]!, statement: s }];
+  return [...held, plain];
 }
 
 function unique(xs: string[]): string[] {

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
+
+async function maya() {
+  const engine = await open(tempDir());
+  await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Maya Costa' } });
+  const doc = (title: string, text: string, at: string) =>
+    rememberReady(engine, {
+      content: { kind: 'document', title, text },
+      source: { name: 'obsidian' },
+      occurred_at: at,
+    });
+  const profile = async () =>
+    (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement).sort();
+  return { engine, doc, profile };
+}
+
+it('an "About me" note is the self\'s: its home and job reach the Profile, and a later one moves her', async () => {
+  const { engine, doc, profile } = await maya();
+  await doc(
+    'About me',
+    '# About me\n\nI live in Lisbon. I work at Feedzai.\n\nTags: #me',
+    '2024-01-01T10:00:00Z',
+  );
+  assert.deepEqual(await profile(), ['Maya Costa lives in Lisbon', 'Maya Costa works at Feedzai']);
+  await doc('Maya Costa', 'I moved to Porto.', '2024-06-01T10:00:00Z');
+  assert.deepEqual(await profile(), ['Maya Costa lives in Porto', 'Maya Costa works at Feedzai']);
+  await engine.close();
+});
+
+it('a note with another title is nobody known, though it says "I": a clipped article, a pasted mail', async () => {
+  const { engine, doc, profile } = await maya();
+  const r = await doc('Why I left Berlin', 'I live in Berlin. I work at Zalando.', '2024-01-01T10:00:00Z');
+  assert.deepEqual(await profile(), []);
+  const m = await engine.getMemory(tenant, 'b', r.memory_ids[0]!);
+  assert.deepEqual([m.statement, m.owner.state], ['I live in Berlin. I work at Zalando.', 'unresolved']);
+  // Nor is a note named by her first name alone: it may be about another Maya.
+  await doc('Maya', 'I live in Faro.', '2024-01-02T10:00:00Z');
+  assert.deepEqual(await profile(), []);
+  await engine.close();
+});
