@@ -64,14 +64,21 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
       ]);
       return selfOf(r.rows[0]);
     },
-    // The first word of migration 020's indexed expression: one read of the Brain's speakers in it.
+    // The Brain's distinct speakers from migration 020's index, one probe each (a skip scan: a Brain has
+    // tens of speakers and may have millions of messages), then those of the first name.
     async speakersFirstNamed(first) {
+      const speaker = speakerNormSql('r');
       const r = await tx.query<{ name: string }>(
-        `SELECT DISTINCT ${speakerNormSql('r')} AS name FROM records r
-         WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND split_part(${speakerNormSql('r')}, ' ', 1) = $2`,
-        [brainUid, first],
+        `WITH RECURSIVE s(name) AS (
+           SELECT min(${speaker}) FROM records r WHERE r.brain_uid = $1 AND ${spokenSql('r')}
+           UNION ALL
+           SELECT (SELECT min(${speaker}) FROM records r
+                   WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND ${speaker} > s.name)
+           FROM s WHERE s.name IS NOT NULL)
+         SELECT name FROM s WHERE name IS NOT NULL`,
+        [brainUid],
       );
-      return r.rows.map((x) => foldName(x.name));
+      return r.rows.map((x) => foldName(x.name)).filter((name) => name.split(' ')[0] === first);
     },
     census: pgCensusReads(tx, brainUid),
   };
