@@ -288,7 +288,9 @@ describe('the background sync of a Brain whose remote misbehaves', () => {
     });
     const runs = runsOf('busy').length - before;
     await Promise.all(writes);
-    assert.ok(runs >= 2, `${runs} runs during 4 s of writes`);
+    // Without the interval the debounce would run none until the writes paused; with it, one at
+    // least (two, often, but a loaded machine's runs of these writes take longer than the interval).
+    assert.ok(runs >= 1, `${runs} runs during 4 s of writes`);
     await c.client.unpairSync('busy');
   });
 
