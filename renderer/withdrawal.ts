@@ -40,3 +40,22 @@ export function currentInstead(revisions: readonly MemoryRevision[], shownId: st
   const active = others.filter((r) => r.status === 'active');
   return active.length > 0 ? active : others.filter((r) => r.status === 'scheduled').slice(0, 1);
 }
+
+/**
+ * The version that took a replaced version's place: the one starting where it ended (the latest
+ * written, if several do). Not always the one in force now: "I live in Lisbon" was replaced by "Ana
+ * lives in Porto" even once "Ana no longer lives in Porto" is current, and naming only that would say
+ * Lisbon gave way to a statement about Porto. Undefined when none starts there.
+ */
+export function replacedBy(
+  revisions: readonly MemoryRevision[],
+  shownId: string,
+): MemoryRevision | undefined {
+  const shown = revisions.find((r) => r.id === shownId);
+  if (!shown || shown.status !== 'superseded' || shown.valid_to === null) return undefined;
+  const end = Date.parse(shown.valid_to);
+  return revisions
+    .filter((r) => r.id !== shownId && r.status !== 'retracted' && !never(r))
+    .filter((r) => Date.parse(r.valid_from) === end)
+    .at(-1);
+}

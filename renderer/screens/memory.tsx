@@ -16,7 +16,7 @@ import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } fr
 import { addToNoteDraft } from '../note-draft.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
-import { currentAfterWithdrawal, currentInstead } from '../withdrawal.ts';
+import { currentAfterWithdrawal, currentInstead, replacedBy } from '../withdrawal.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
@@ -162,6 +162,8 @@ function MemoryView({
       ? (later.filter((r) => r.status === 'active').at(-1) ??
         later.filter((r) => r.status === 'scheduled').at(-1))
       : undefined;
+  // What took this version's place when it ended, named first where it is not what holds now.
+  const next = newer ? (replacedBy(m.revisions, m.id) ?? newer) : undefined;
   // A withdrawn value gives way to whatever the slot holds without it, often an earlier version.
   const instead = m.status === 'retracted' ? currentInstead(m.revisions, m.id) : [];
   // Worked out from an all-day event: its start is a day of the calendar, not an instant.
@@ -192,7 +194,14 @@ function MemoryView({
         {newer ? (
           <p className="notice">
             {saved ? 'Saved. ' : ''}A newer version replaces this one:{' '}
-            <Link to={paths.memory(brainId, newer.id)}>{said(newer)}</Link>
+            <Link to={paths.memory(brainId, (next ?? newer).id)}>{said(next ?? newer)}</Link>
+            {next && next.id !== newer.id ? (
+              <>
+                {' '}
+                ({newer.status === 'scheduled' ? 'starting later' : 'current now'}:{' '}
+                <Link to={paths.memory(brainId, newer.id)}>{said(newer)}</Link>)
+              </>
+            ) : null}
           </p>
         ) : m.status === 'retracted' && !(saved && correct.data.record.status === 'processing') ? (
           <p className="notice">

@@ -11,7 +11,7 @@ import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
 import { quoteLabel, recordSummary, statementLabel, subjectLabel } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
-import { currentAfterWithdrawal, currentInstead } from '../../renderer/withdrawal.ts';
+import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
 
@@ -217,22 +217,23 @@ test('filters read from and written to the address round-trip; defaults and empt
   assert.deepEqual(readSearch('q=%20+&status=all&other=x', names), { status: 'all' });
 });
 
+const rev = (
+  version: number,
+  status: MemoryRevision['status'],
+  from: string,
+  to: string | null,
+): MemoryRevision => ({
+  id: `mem_${version}`,
+  version,
+  statement: `v${version}`,
+  status,
+  valid_from: from,
+  valid_to: to,
+  learned_at: from,
+  cause: version === 1 ? 'derived' : 'superseded_by_record',
+});
+
 test('withdrawing a value brings back the latest earlier one still standing, or says nothing does', () => {
-  const rev = (
-    version: number,
-    status: MemoryRevision['status'],
-    from: string,
-    to: string | null,
-  ): MemoryRevision => ({
-    id: `mem_${version}`,
-    version,
-    statement: `v${version}`,
-    status,
-    valid_from: from,
-    valid_to: to,
-    learned_at: from,
-    cause: version === 1 ? 'derived' : 'superseded_by_record',
-  });
   const now = Date.parse('2025-01-01T00:00:00Z');
   const v1 = rev(1, 'superseded', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z');
   const v2 = rev(2, 'superseded', '2024-03-01T00:00:00Z', '2024-06-01T00:00:00Z');
@@ -258,6 +259,18 @@ test('withdrawing a value brings back the latest earlier one still standing, or 
     ['mem_2'],
   );
   assert.deepEqual(currentInstead([{ ...v3, status: 'retracted' }], 'mem_3'), []);
+});
+
+test('a replaced version names the one that began where it ended, not only what holds now', () => {
+  const v1 = rev(1, 'superseded', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z');
+  const v2 = rev(2, 'superseded', '2024-03-01T00:00:00Z', '2024-06-01T00:00:00Z');
+  const v3 = rev(3, 'active', '2024-06-01T00:00:00Z', null);
+  assert.equal(replacedBy([v1, v2, v3], 'mem_1')?.id, 'mem_2');
+  assert.equal(replacedBy([v1, v2, v3], 'mem_2')?.id, 'mem_3');
+  // A version corrected where it began (never true) or withdrawn did not take its place.
+  assert.equal(replacedBy([v1, { ...v2, valid_to: v2.valid_from }, v3], 'mem_1'), undefined);
+  assert.equal(replacedBy([v1, { ...v2, status: 'retracted' }, v3], 'mem_1'), undefined);
+  assert.equal(replacedBy([v1, v2, v3], 'mem_3'), undefined, 'a current version was replaced by nothing');
 });
 
 test("the server's field names in a message are said as the screen labels them", () => {

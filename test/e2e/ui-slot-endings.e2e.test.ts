@@ -1,0 +1,63 @@
+// Checked in the real UI with the local engine's rules: a home said in a sentence of its own ("I live in
+// Lisbon with my partner Tom."), a move, and an ending ("I don't live in Porto anymore", which holds the
+// slot as "Ana no longer lives in Porto"). A replaced version's page names what replaced it, and what
+// holds now, each as what it is. One server and one browser for the file; each test on its own Brain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+
+const context = browserPerFile();
+const { app, ui } = appPerFile(context, 'local');
+
+async function chat(brainId: string, lines: readonly (readonly [string, string])[]): Promise<void> {
+  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+  for (const [text, at] of lines)
+    await app().api.rememberRecord(brainId, {
+      content: { kind: 'message', text, speaker: 'self' },
+      occurred_at: at,
+    });
+  await derivationSettled(app(), brainId);
+}
+
+test('a replaced home names the home that replaced it, and apart from it the ending that holds now', async () => {
+  await chat('ended', [
+    ['I live in Lisbon with my partner Tom.', '2026-01-05T10:00:00Z'],
+    ['i moved to porto', '2026-03-01T10:00:00Z'],
+    ["I don't live in Porto anymore", '2026-05-01T10:00:00Z'],
+  ]);
+  const all = (await app().api.listMemories('ended', { status: 'all' })).data;
+  const said = (s: string) => all.find((m) => m.statement === s);
+  const lisbon = said('I live in Lisbon with my partner Tom.');
+  const porto = said('Ana lives in Porto');
+  const ended = said('Ana no longer lives in Porto');
+  assert.ok(lisbon && porto && ended, `the engine's versions: ${all.map((m) => m.statement).join(' | ')}`);
+  assert.equal(ended.status, 'active');
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/ended/memories/${lisbon.id}`);
+  const notice = page.locator('.notice').filter({ hasText: 'A newer version replaces this one' });
+  await notice.waitFor();
+  // Lisbon gave way to Porto, not to "no longer lives in Porto": that is said apart, as what holds now.
+  assert.equal(
+    (await notice.innerText()).trim(),
+    'A newer version replaces this one: Ana lives in Porto (current now: Ana no longer lives in Porto)',
+  );
+  assert.equal(
+    await notice.getByRole('link', { name: 'Ana lives in Porto' }).getAttribute('href'),
+    `/brains/ended/memories/${porto.id}`,
+  );
+  assert.equal(
+    await notice.getByRole('link', { name: 'Ana no longer lives in Porto' }).getAttribute('href'),
+    `/brains/ended/memories/${ended.id}`,
+  );
+  await checkScreen(page, 'replaced-by-then-ended');
+
+  // Porto's own successor is the one in force: named once, as before.
+  await navigateInPlace(page, `/brains/ended/memories/${porto.id}`);
+  await notice.filter({ hasText: 'no longer' }).waitFor();
+  assert.equal(
+    (await notice.innerText()).trim(),
+    'A newer version replaces this one: Ana no longer lives in Porto',
+  );
+  assert.deepEqual(problems, []);
+});
