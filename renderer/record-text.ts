@@ -66,6 +66,17 @@ export const versionLabel =
     statementLabel({ ...m, statement: version.statement });
 
 /**
+ * Whether a version of `m`'s slot is an ending, not a value: "Ana no longer lives in Berlin" holds the
+ * slot from "I don't live in Berlin anymore" on (rules-v29), with no home in it. The contract does not
+ * mark one, so it is read from the words the engine writes for it (endedStatement,
+ * engine/core/derive/slot-statement.ts), which the e2e tests hold against the real engine.
+ */
+export const endsValue =
+  (m: { subject: string; predicate?: string | null | undefined }) =>
+  (version: { statement: string }): boolean =>
+    !!m.predicate && version.statement.startsWith(`${m.subject} no longer ${m.predicate} `);
+
+/**
  * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its
  * citable text is the engine's line for it, which is the Memory's statement, so it reads as the
  * statement does ("Your favourite colour: green"). Any other quote is the Record's own words, as they are.

@@ -26,12 +26,18 @@ export function RevisionTimeline({
   revisions,
   currentId,
   said,
+  ended = () => false,
 }: {
   brainId: string;
   revisions: MemoryRevision[];
   currentId: string;
   /** A version's statement as the page says it (statementLabel with the Memory's subject). */
   said: (r: MemoryRevision) => string;
+  /**
+   * Whether a version ends the slot's value rather than holding one ("Ana no longer lives in Berlin"):
+   * drawn as an outline, or the chart would show a home held to now.
+   */
+  ended?: (r: MemoryRevision) => boolean;
 }) {
   // Read once: the chart is drawn as of when it was opened.
   const [now] = useState(() => Date.now());
@@ -73,10 +79,15 @@ export function RevisionTimeline({
                 width={x1 - x0}
                 height={rowH - 8}
                 rx={4}
-                className={`timeline-bar ${r.id === currentId ? 'current' : r.status}`}
+                className={`timeline-bar ${r.id === currentId ? 'current' : r.status}${ended(r) ? ' ended' : ''}`}
               />
-              <text x={x0 + 4} y={i * rowH + rowH / 2 + 4} className="timeline-text">
+              <text
+                x={x0 + 4}
+                y={i * rowH + rowH / 2 + 4}
+                className={`timeline-text${ended(r) ? ' ended' : ''}`}
+              >
                 v{r.version}
+                {ended(r) ? ' ended' : ''}
               </text>
             </g>
           );

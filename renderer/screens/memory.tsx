@@ -8,7 +8,14 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
-import { isSelfSpeaker, quoteLabel, statementLabel, subjectLabel, versionLabel } from '../record-text.ts';
+import {
+  endsValue,
+  isSelfSpeaker,
+  quoteLabel,
+  statementLabel,
+  subjectLabel,
+  versionLabel,
+} from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
@@ -284,7 +291,13 @@ function MemoryView({
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         {m.revisions.length > 0 ? (
-          <RevisionTimeline brainId={brainId} revisions={m.revisions} currentId={m.id} said={said} />
+          <RevisionTimeline
+            brainId={brainId}
+            revisions={m.revisions}
+            currentId={m.id}
+            said={said}
+            ended={endsValue(m)}
+          />
         ) : (
           <p className="muted">Only this version exists.</p>
         )}

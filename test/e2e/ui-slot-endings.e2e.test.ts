@@ -61,3 +61,36 @@ test('a replaced home names the home that replaced it, and apart from it the end
   );
   assert.deepEqual(problems, []);
 });
+
+test('the history chart draws an ending as an outline, not as a home held to now', async () => {
+  await chat('chart', [
+    ['I live in Lisbon with my partner Tom.', '2026-01-05T10:00:00Z'],
+    ["I don't live in Lisbon anymore", '2026-03-01T10:00:00Z'],
+    ['i moved to porto', '2026-05-01T10:00:00Z'],
+    ["I'm no longer based in Porto", '2026-07-01T10:00:00Z'],
+  ]);
+  const all = (await app().api.listMemories('chart', { status: 'all' })).data;
+  assert.deepEqual(
+    all.map((m) => m.statement),
+    [
+      'I live in Lisbon with my partner Tom.',
+      'Ana no longer lives in Lisbon',
+      'Ana lives in Porto',
+      'Ana no longer lives in Porto',
+    ],
+  );
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/chart/memories/${all[0]!.id}`);
+  const bars = page.locator('.timeline rect');
+  await bars.nth(3).waitFor();
+  const ended = await bars.evaluateAll((rs) => rs.map((r) => r.classList.contains('ended')));
+  assert.deepEqual(ended, [false, true, false, true], 'the endings, and only they, are outlines');
+  assert.deepEqual(await page.locator('.timeline svg text.timeline-text').allTextContents(), [
+    'v1',
+    'v2 ended',
+    'v3',
+    'v4 ended',
+  ]);
+  await checkScreen(page, 'history-with-endings');
+  assert.deepEqual(problems, []);
+});

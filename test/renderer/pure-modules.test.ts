@@ -8,7 +8,13 @@ import { truthPhrase, validitySpan } from '../../renderer/format.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
-import { quoteLabel, recordSummary, statementLabel, subjectLabel } from '../../renderer/record-text.ts';
+import {
+  endsValue,
+  quoteLabel,
+  recordSummary,
+  statementLabel,
+  subjectLabel,
+} from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
@@ -271,6 +277,19 @@ test('a replaced version names the one that began where it ended, not only what 
   assert.equal(replacedBy([v1, { ...v2, valid_to: v2.valid_from }, v3], 'mem_1'), undefined);
   assert.equal(replacedBy([v1, { ...v2, status: 'retracted' }, v3], 'mem_1'), undefined);
   assert.equal(replacedBy([v1, v2, v3], 'mem_3'), undefined, 'a current version was replaced by nothing');
+});
+
+test('an ending of a slot is told from its values by the words the engine writes for it', () => {
+  const ends = endsValue({ subject: 'Ana', predicate: 'lives in' });
+  assert.equal(ends({ statement: 'Ana no longer lives in Berlin' }), true);
+  for (const statement of [
+    'Ana lives in Berlin',
+    'I live in Lisbon with my partner Tom.',
+    // Another slot's ending, or a Memory of no slot, is not this slot's.
+    'Ana no longer works at Acme',
+  ])
+    assert.equal(ends({ statement }), false, statement);
+  assert.equal(endsValue({ subject: 'Ana', predicate: null })({ statement: 'Ana no longer x' }), false);
 });
 
 test("the server's field names in a message are said as the screen labels them", () => {
