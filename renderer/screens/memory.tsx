@@ -485,8 +485,11 @@ function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
   return (
     <>
       <p>
-        It stays in its history, and agents are no longer told of it. The earlier value (version{' '}
-        {next.version}) takes its place again, and agents are told of that instead:
+        It stays in its history, and agents are no longer told of it.{' '}
+        {/* An ending ("Ana no longer works at Acme") is no value: what comes back leaves none current. */}
+        {endsValue(m)(next)
+          ? `The earlier version (version ${next.version}) takes its place again, and agents are told of that instead, with no value current:`
+          : `The earlier value (version ${next.version}) takes its place again, and agents are told of that instead:`}
       </p>
       <blockquote className="quote">{said(next)}</blockquote>
     </>

@@ -94,3 +94,28 @@ test('the history chart draws an ending as an outline, not as a home held to now
   await checkScreen(page, 'history-with-endings');
   assert.deepEqual(problems, []);
 });
+
+test('withdrawing a new job that followed a quit says no job is then current, not that a value comes back', async () => {
+  await chat('quit', [
+    ['I work at Acme.', '2026-01-05T10:00:00Z'],
+    ['I no longer work at Acme', '2026-03-01T10:00:00Z'],
+    ['I work at Sonae.', '2026-05-01T10:00:00Z'],
+  ]);
+  const all = (await app().api.listMemories('quit', { status: 'all' })).data;
+  const sonae = all.find((m) => m.statement === 'Ana works at Sonae');
+  assert.ok(sonae, `the engine's versions: ${all.map((m) => m.statement).join(' | ')}`);
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/quit/memories/${sonae.id}`);
+  await page.getByLabel(/simply wrong/).check();
+  await page.getByRole('button', { name: 'Withdraw Memory' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
+  await dialog
+    .getByText(
+      'The earlier version (version 2) takes its place again, and agents are told of that instead, with no value current:',
+    )
+    .waitFor();
+  await dialog.locator('.quote', { hasText: 'Ana no longer works at Acme' }).waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.deepEqual(problems, []);
+});
