@@ -1,5 +1,5 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
-import { isQuestion } from '../core/derive/rule-deriver.ts';
+import { asks } from '../core/derive/rule-deriver.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldWithOffsets } from '../core/shared/fold-text.ts';
@@ -119,8 +119,7 @@ export async function selectEvidence(
       speaker: content.speaker ?? null,
       thread: r.kind === 'message' ? (content.thread ?? null) : null,
       // Derivation keeps no Memory of a message that asks and states nothing (rule-deriver.ts).
-      asksOnly:
-        r.kind === 'message' && mems.length === 0 && sentences(r.text).some((s) => isQuestion(s.value)),
+      asksOnly: r.kind === 'message' && mems.length === 0 && sentences(r.text).some((s) => asks(s.value)),
       source: r.source_name,
       occurredAt: r.occurred_at,
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),

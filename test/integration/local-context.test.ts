@@ -426,6 +426,20 @@ describe('local engine: context', () => {
     assert.ok(ids.indexOf(lone.id) < ids.indexOf(asked.id), ids.join(' '));
   });
 
+  it("an agent's question asked without its mark goes below the person's answer too", async () => {
+    const { engine, remember } = await withBrain();
+    const say = (speaker: string, text: string, at: string) =>
+      remember({ content: { kind: 'message', text, speaker, thread: 'chat' }, occurred_at: at });
+    const asked = await say('assistant', 'Can you tell me what city you live in', '2024-05-01T10:00:00Z');
+    const answer = await say('Ana', 'I live in Lisbon.', '2024-05-01T10:00:05Z');
+    const museum = await say('Ana', 'I went to the city museum with my sister.', '2024-05-02T18:00:00Z');
+    const context = await engine.createContext(tenant, 'b', { query: 'What city do I live in?' }, opts);
+    assert.deepEqual(
+      ready(context).citations.map((x) => x.record_id),
+      [answer.id, museum.id, asked.id],
+    );
+  });
+
   it('a sentence that holds a home and says more: after a move, what else it said stands, without the old home', async () => {
     const { engine, remember } = await withBrain();
     const porto = await remember({

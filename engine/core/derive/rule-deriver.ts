@@ -14,7 +14,7 @@ export function isQuestion(s: string): boolean {
 }
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
-const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
+export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
 
 /** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
 function isStatement(s: string): boolean {
