@@ -626,22 +626,30 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
     it("reads the Brain's speakers by first name, folded, in its own Brain only, as soon as written", async () => {
       const uid = await brain();
       const other = await brain();
-      const said = (brainUid: string, id: string, speaker: string) => {
-        const row = recordRow(brainUid, id);
-        return { ...row, content: JSON.stringify({ kind: 'message', text: row.text, speaker }) };
+      const said = async (u: BrainUnitOfWork, id: string, speaker: string) => {
+        const row = recordRow(u.brainUid, id, { seq: await u.sequence.next() });
+        await u.records.insert({
+          ...row,
+          content: JSON.stringify({ kind: 'message', text: row.text, speaker }),
+        });
       };
       await b.units.write(uid, async (u) => {
-        await u.records.insert(said(uid, `${uid}_a`, 'Maya'));
-        await u.records.insert(said(uid, `${uid}_b`, 'Rui Costa'));
+        await said(u, `${uid}_a`, 'Maya');
+        await said(u, `${uid}_b`, 'Rui Costa');
       });
-      await b.units.write(other, (u) => u.records.insert(said(other, `${other}_a`, 'Maya Pinto')));
+      await b.units.write(other, (u) => said(u, `${other}_a`, 'Maya Pinto'));
       const named = (brainUid: string) =>
         b.units.read(brainUid, async (u) => (await u.speakersFirstNamed('maya')).sort());
       assert.deepEqual(await named(uid), ['maya']);
       // Read again after more is written, not from what was read before; no indexer has run.
-      await b.units.write(uid, (u) => u.records.insert(said(uid, `${uid}_c`, ' MÁYA  Silva ')));
+      await b.units.write(uid, (u) => said(u, `${uid}_c`, ' MÁYA  Silva '));
       assert.deepEqual(await named(uid), ['maya', 'maya silva']);
       assert.deepEqual(await named(other), ['maya pinto']);
+      // The newest Record forgotten, then another written: it is read, though it may take the place
+      // (the row number) of the one forgotten.
+      await b.units.write(uid, (u) => u.records.remove([`${uid}_c`]));
+      await b.units.write(uid, (u) => said(u, `${uid}_d`, 'Maya Reis'));
+      assert.deepEqual(await named(uid), ['maya', 'maya reis', 'maya silva']);
     });
 
     it('appends a Record with its n and finds it by id, in its own Brain only', async () => {

@@ -1,6 +1,5 @@
-import { foldName } from '../../core/derive/resolve-owner.ts';
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
-import { speakerNormSql, spokenSql } from './lexical-index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
 import { BatchTx, keysSql, type IdempotencyKey, type UnitTx } from './batch-tx.ts';
@@ -46,7 +45,10 @@ function stepsOf(tx: UnitTx): BrainSequence {
   };
 }
 
-function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadOfWork {
+/** The process's speakers by first name, read on by seq (core/derive/speakers-by-first-name.ts). */
+type Speakers = ReturnType<typeof speakersByFirstName>;
+
+function repositories(tx: PgQueryable, brainUid: string, speakers: Speakers, seen?: number): PgReadOfWork {
   return {
     brainUid,
     sequence: sequenceOf(tx, brainUid, seen),
@@ -64,22 +66,15 @@ function repositories(tx: PgQueryable, brainUid: string, seen?: number): PgReadO
       ]);
       return selfOf(r.rows[0]);
     },
-    // The Brain's distinct speakers from migration 020's index, one probe each (a skip scan: a Brain has
-    // tens of speakers and may have millions of messages), then those of the first name.
-    async speakersFirstNamed(first) {
-      const speaker = speakerNormSql('r');
-      const r = await tx.query<{ name: string }>(
-        `WITH RECURSIVE s(name) AS (
-           SELECT min(${speaker}) FROM records r WHERE r.brain_uid = $1 AND ${spokenSql('r')}
-           UNION ALL
-           SELECT (SELECT min(${speaker}) FROM records r
-                   WHERE r.brain_uid = $1 AND ${spokenSql('r')} AND ${speaker} > s.name)
-           FROM s WHERE s.name IS NOT NULL)
-         SELECT name FROM s WHERE name IS NOT NULL`,
-        [brainUid],
-      );
-      return r.rows.map((x) => foldName(x.name)).filter((name) => name.split(' ')[0] === first);
-    },
+    speakersFirstNamed: (first) =>
+      speakers(brainUid, first, async (after) => {
+        const r = await tx.query<{ seq: string | number; speaker: string | null }>(
+          `SELECT seq, content::jsonb ->> 'speaker' AS speaker FROM records
+           WHERE brain_uid = $1 AND seq > $2 AND kind = 'message' ORDER BY seq`,
+          [brainUid, after],
+        );
+        return r.rows.map((x) => ({ seq: Number(x.seq), speaker: x.speaker }));
+      }),
     census: pgCensusReads(tx, brainUid),
   };
 }
@@ -93,9 +88,10 @@ function writeRepositories(
   brainUid: string,
   self: BrainRow,
   writer: string | null,
+  speakers: Speakers,
 ): PgUnitOfWork {
   const uow: PgUnitOfWork = {
-    ...repositories(tx, brainUid),
+    ...repositories(tx, brainUid, speakers),
     sequence: stepsOf(tx),
     records: pgRecords(tx, brainUid, tx),
     idempotency: pgIdempotency(tx, brainUid, tx),
@@ -159,6 +155,7 @@ export interface PgUnitsOptions {
 }
 
 export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): PgUnitsOfWork {
+  const speakers = speakersByFirstName();
   /** Per Brain, the end of the last unit called: the next starts after it. */
   const tails = new Map<string, Promise<unknown>>();
   const inTurn = <T>(brainUid: string, fn: () => Promise<T>): Promise<T> => {
@@ -189,7 +186,7 @@ export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): P
         const batch = new BatchTx(tx, brainUid, brain.seq, savepoints());
         if (then) batch.keysRead(keys, then.rows);
         const result = await fn(batch, () =>
-          writeRepositories(batch.begin(), brainUid, brain, options.writer ?? null),
+          writeRepositories(batch.begin(), brainUid, brain, options.writer ?? null, speakers),
         );
         await batch.finish();
         records = batch.recordsWritten;
@@ -303,7 +300,7 @@ export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): P
           // The opening statement takes the snapshot: the Brain is there in it, at this step.
           const row = opened?.rows[0] as { seq: number } | undefined;
           if (!row) throw gone();
-          return work(repositories(tx, brainUid, row.seq));
+          return work(repositories(tx, brainUid, speakers, row.seq));
         },
         {
           isolation: 'repeatable read',

@@ -1,4 +1,4 @@
-import { foldName } from '../../core/derive/resolve-owner.ts';
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
@@ -49,7 +49,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
     retry: (claim, dueMs) => queue.retry(claim, dueMs),
     hold: (claims) => queue.hold(claims),
   };
-  const speakers = speakersSeen(store);
+  const speakers = speakersByFirstName();
   const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
       next: async () => store.nextSeq(brainUid),
@@ -68,7 +68,15 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       context: sqliteContextReads(store, brainUid),
       self: async () =>
         selfOf(store.get<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = ?', brainUid)),
-      speakersFirstNamed: async (first) => speakers(brainUid, first),
+      speakersFirstNamed: (first) =>
+        speakers(brainUid, first, async (after) =>
+          store.all<{ seq: number; speaker: unknown }>(
+            `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
+             WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`,
+            brainUid,
+            after,
+          ),
+        ),
       census: sqliteCensusReads(store, brainUid),
     };
   };
@@ -91,35 +99,5 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
   return {
     write: (brainUid, work, opts) => open('write', brainUid, () => work({ ...over(brainUid), jobs }), opts),
     read: (brainUid, work) => open('read', brainUid, () => work(over(brainUid))),
-  };
-}
-
-/**
- * The Brain's message speakers by their first word, read once: each call reads only the Records
- * written since the last (records.n grows), not every message again (no index holds the speaker
- * before the indexer's turn, and derivation must not wait for it). A speaker whose Records were
- * forgotten, or rolled back, stays: it errs toward another person (BrainUnitOfWork.speakersFirstNamed).
- */
-function speakersSeen(store: Store): (brainUid: string, first: string) => string[] {
-  const seen = new Map<string, { through: number; byFirst: Map<string, Set<string>> }>();
-  return (brainUid, first) => {
-    const b = seen.get(brainUid) ?? { through: 0, byFirst: new Map<string, Set<string>>() };
-    seen.set(brainUid, b);
-    const rows = store.all<{ n: number; speaker: unknown }>(
-      `SELECT n, json_extract(content, '$.speaker') AS speaker FROM records
-       WHERE n > ? AND brain_uid = ? AND kind = 'message' ORDER BY n`,
-      b.through,
-      brainUid,
-    );
-    for (const r of rows) {
-      b.through = r.n;
-      if (typeof r.speaker !== 'string') continue;
-      const name = foldName(r.speaker);
-      if (name === '') continue;
-      const key = name.split(' ')[0]!;
-      const names = b.byFirst.get(key) ?? new Set<string>();
-      b.byFirst.set(key, names.add(name));
-    }
-    return [...(b.byFirst.get(first) ?? [])];
   };
 }
