@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -44,12 +45,19 @@ test('mnemo import, mcp and sync refuse to send their key over plain http beyond
     'http://localhost:7821/v1',
     'http://[::1]:7821/v1',
     'https://mnemo.example.org/v1',
+    // What `mnemo serve --host 0.0.0.0` prints, and this machine's own addresses: the key stays here.
+    'http://0.0.0.0:7821/v1',
+    'http://[::]:7821/v1',
+    ...Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .map((a) => `http://${a.family === 'IPv6' ? `[${a.address.split('%')[0]}]` : a.address}:7821/v1`),
   ])
     assert.equal(apiBaseProblem(ok), null, ok);
+  // Documentation addresses (RFC 5737, RFC 3849): never this machine's.
   for (const bad of [
     'http://mnemo.example.org/v1',
-    'http://192.168.1.20:7821/v1',
-    'http://[fe80::1]:7821/v1',
+    'http://192.0.2.20:7821/v1',
+    'http://[2001:db8::1]:7821/v1',
   ])
     assert.equal(apiBaseProblem(bad), `"${bad}" ${plain}`, bad);
 

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
@@ -83,12 +84,23 @@ export function apiBaseProblem(url: string): string | null {
     return `"${url}" is not a URL; give the base the server's listening line prints (${defaultBaseUrl})`;
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return `"${url}" is not an http(s) URL`;
-  // Every command that takes this base sends its key there: as a pairing's remote, not in the clear.
-  const plain = plainHttpProblem(u);
+  // Every command that takes this base sends its key there: as a pairing's remote, not in the clear,
+  // unless it names this machine, as the listening line of `mnemo serve --host 0.0.0.0` (or a LAN
+  // address of its own) does: that key never leaves it.
+  const plain = thisMachine(u.hostname) ? null : plainHttpProblem(u);
   if (plain !== null) return `"${url}" ${plain}`;
   if (!/\/v1\/?$/.test(u.pathname))
     return `"${url}" is not the API's base: it ends in /v1, as the server's listening line prints (${new URL('/v1', u).href}?)`;
   return null;
+}
+
+/** Whether HOSTNAME (a URL's) is this machine: any address (0.0.0.0, [::]) or one of its own interfaces'. */
+function thisMachine(hostname: string): boolean {
+  const bare = (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname).toLowerCase();
+  if (bare === '0.0.0.0' || bare === '::') return true;
+  return Object.values(networkInterfaces()).some((list) =>
+    (list ?? []).some((a) => a.address.toLowerCase() === bare),
+  );
 }
 
 /** The API base a command talks to (`--url`, else MNEMO_URL, else the local app's), or null after saying why not. */
