@@ -93,7 +93,15 @@ export function slackText(text: string, users: Map<string, string>): string {
         return decodeSpecials(n.source, users);
     }
   };
-  return render(parseMrkdwn(text).children);
+  let nodes: SlackNode[];
+  try {
+    nodes = parseMrkdwn(text).children;
+  } catch {
+    // The parser recurses once per quoted line: thousands of them (a pasted log) overflow its stack.
+    // That message keeps its marks rather than failing its file.
+    return decodeSpecials(text, users);
+  }
+  return render(nodes);
 }
 
 /**
