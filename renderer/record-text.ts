@@ -1,4 +1,4 @@
-import { factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
+import { endedHead, factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
 
 /** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
@@ -68,13 +68,12 @@ export const versionLabel =
 /**
  * Whether a version of `m`'s slot is an ending, not a value: "Ana no longer lives in Berlin" holds the
  * slot from "I don't live in Berlin anymore" on (rules-v29), with no home in it. The contract does not
- * mark one, so it is read from the words the engine writes for it (endedStatement,
- * engine/core/derive/slot-statement.ts), which the e2e tests hold against the real engine.
+ * mark one, so it is read from the words the engine writes for it (endedHead, shared with the engine).
  */
 export const endsValue =
   (m: { subject: string; predicate?: string | null | undefined }) =>
   (version: { statement: string }): boolean =>
-    !!m.predicate && version.statement.startsWith(`${m.subject} no longer ${m.predicate} `);
+    !!m.predicate && version.statement.startsWith(endedHead(m.subject, m.predicate));
 
 /**
  * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its

@@ -14,3 +14,9 @@ export function factLine(f: { subject: string; predicate: string; value: unknown
 /** A fact's line up to its value: "Ana favourite colour: ". */
 export const factLineHead = (subject: string, predicate: string): string =>
   `${subject} ${humanizePredicate(predicate)}: `;
+
+/**
+ * A slot version's words up to the value it ends: "Ana no longer lives in ". The engine writes an
+ * ending so ("I don't live in Lisbon anymore"), and the UI tells an ending from a value by it.
+ */
+export const endedHead = (subject: string, predicate: string): string => `${subject} no longer ${predicate} `;

@@ -1,4 +1,4 @@
-import { factLineHead } from '../../contract/fact-line.ts';
+import { endedHead, factLineHead } from '../../contract/fact-line.ts';
 
 /**
  * The words a slot's statement opens with, before its value, in each form derivation writes: a fact's
@@ -25,4 +25,4 @@ export const clauseStatement = (subject: string, predicate: string, value: strin
 
 /** "Ana no longer lives in Lisbon": a slot's value the speaker says has ended ("I don't live in …"). */
 export const endedStatement = (subject: string, predicate: string, value: string): string =>
-  `${subject} no longer ${predicate} ${value}`;
+  endedHead(subject, predicate) + value;
