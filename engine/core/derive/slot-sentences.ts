@@ -176,14 +176,10 @@ function endedClause(sentence: string): SlotSentence | null {
   for (const { predicate, needsAnymore, re } of endedPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
-    const named = m.groups!['value']!;
-    const value = named.replace(/(?<![.’'])[.’']+$/u, '');
-    const valueEnd = m.index + m[0].length - (named.length - value.length);
-    const more = predicate === 'works at' ? role : placeDetail;
-    let end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
-    const after = anymore.exec(sentence.slice(end));
+    const { value, valueEnd, end: clauseEnd } = clauseValue(sentence, predicate, m, m.index);
+    const after = anymore.exec(sentence.slice(clauseEnd));
     if (needsAnymore && !after) continue;
-    end += after?.[0].length ?? 0;
+    const end = clauseEnd + (after?.[0].length ?? 0);
     const rest = sentence.slice(0, m.index) + ' ' + sentence.slice(end);
     if (notNow.test(rest) || askedUnmarked(sentence)) continue;
     if (notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
@@ -206,19 +202,31 @@ function readClause(
   at: number,
   start: number,
 ): Found | null {
-  const named = m.groups!['value']!;
-  const value = named.replace(/(?<![.’'])[.’']+$/u, '');
-  const valueEnd = at + m[0].length - (named.length - value.length);
+  const { value, valueEnd, end } = clauseValue(sentence, predicate, m, at);
   // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
   const moved = m.groups!['moved'] !== undefined;
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
-  // The role is part of the job ("I work at Zalando as a data engineer") and where in the place part
-  // of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
-  // beyond its slots, and no current Memory keeps the old job or home once it changes.
-  const more = predicate === 'works at' ? role : placeDetail;
-  const end = valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0);
   return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd };
+}
+
+/**
+ * The value a clause matched by `m` (at `at`) names, a closing mark aside, where it ends, and where the
+ * clause ends: the role is part of the job ("I work at Zalando as a data engineer") and where in the
+ * place part of the home ("I live in Berlin, near the canal"): one clause, so the sentence says nothing
+ * beyond its slots, and no current Memory keeps the old job or home once it changes.
+ */
+function clauseValue(
+  sentence: string,
+  predicate: SlotSentence['predicate'],
+  m: RegExpExecArray | RegExpMatchArray,
+  at: number,
+): { value: string; valueEnd: number; end: number } {
+  const named = m.groups!['value']!;
+  const value = named.replace(/(?<![.’'])[.’']+$/u, '');
+  const valueEnd = at + m[0].length - (named.length - value.length);
+  const more = predicate === 'works at' ? role : placeDetail;
+  return { value, valueEnd, end: valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0) };
 }
 
 /**
