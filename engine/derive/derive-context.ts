@@ -7,8 +7,8 @@ import type { BrainUnitOfWork } from '../ports/index.ts';
  * What the rules know of the Brain to derive these Records: its self, and, where one of them names the
  * self's first name alone (a chat export's "Maya" for "Maya Costa"), whether that name is the self's:
  * it is, unless another speaker of the Brain has that first name ("Maya Silva"), when "Maya" may be
- * either and is nobody known. Asked only then: most Records never name it, and it is one read of the
- * Brain's speakers. A speaker first seen after "Maya" was derived does not derive her again; each
+ * either and is nobody known. Asked only then: most Records never name it, and it reads the messages
+ * written since it was last asked (core/derive/speakers-by-first-name.ts). A speaker first seen after "Maya" was derived does not derive her again; each
  * Record is derived by what the Brain held when its turn came (the next rules version derives all).
  */
 export async function deriveContext(

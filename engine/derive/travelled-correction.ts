@@ -372,12 +372,10 @@ async function stateAsSaid(
   now: string,
 ): Promise<Outcome> {
   const first = [...named].sort((x, y) => x.occurred_ms - y.occurred_ms || (x.id < y.id ? -1 : 1))[0]!;
+  const content = JSON.parse(first.content) as TypedContent;
   const who =
     agreed(others) ??
-    claimOwner(
-      { content: JSON.parse(first.content) as TypedContent, sourceName: first.source_name },
-      await deriveContext(uow, [JSON.parse(first.content) as TypedContent]),
-    );
+    claimOwner({ content, sourceName: first.source_name }, await deriveContext(uow, [content]));
   const from = {
     occurredAt: first.occurred_at,
     occurredMs: first.occurred_ms,
