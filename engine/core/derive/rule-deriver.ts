@@ -7,7 +7,7 @@ import { passages, sentences, type Span } from './split-text.ts';
 import { opensAsQuestion } from './unmarked-question.ts';
 
 /** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
-export function isQuestion(s: string): boolean {
+function isQuestion(s: string): boolean {
   let end = s.length;
   while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
   return s.slice(end).includes('?');
