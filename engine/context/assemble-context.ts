@@ -22,6 +22,7 @@ import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
+import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
@@ -30,7 +31,10 @@ import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
-export type ContextUnit = Pick<BrainUnitOfWork, 'sequence' | 'records' | 'memories' | 'context'>;
+export type ContextUnit = Pick<
+  BrainUnitOfWork,
+  'sequence' | 'records' | 'memories' | 'context' | 'speakersFirstNamed'
+>;
 
 export interface ContextDeps {
   /** What retrieval's lanes search: a Storage's indexes. */
@@ -248,8 +252,19 @@ export async function assembleContext(
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
     const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords, asked);
-    const ordered = questionsAfterAnswers(selected.evidence, brain.self);
-    const fitted = fitBudget(ordered, requested, brain.self);
+    // Whose words a passage is, by derivation's rule: "Maya" is the self "Maya Costa" unless a "Maya
+    // Silva" speaks in the Brain too. The store is asked only when a passage's speaker is that first
+    // name alone, and then reads the messages written since it was last asked.
+    const who = {
+      self: brain.self,
+      selfFirstName: await selfFirstNameOf(
+        brain.self,
+        selected.evidence.map((e) => e.speaker),
+        (first) => u.speakersFirstNamed(first),
+      ),
+    };
+    const ordered = questionsAfterAnswers(selected.evidence, who);
+    const fitted = fitBudget(ordered, requested, who);
     const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
     const found = await findConflicts(u, servedIds, at);
     const memories =

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Context, ContextReady } from '../../engine/contract/index.ts';
 import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
 
 /** A chat export names its people by first name: "Maya" is the self "Maya Costa" unless it may be another. */
@@ -46,5 +47,39 @@ describe("the self's first name alone is the self, unless another person has it"
     const m = await engine.getMemory(tenant, 'b', rui.memory_ids[0]!);
     assert.deepEqual([m.statement, m.owner.state], ['Rui lives in Porto', 'other']);
     await engine.close();
+  });
+
+  describe('a Context reads the first name alone by the same rule', () => {
+    const ready = (c: Context) => c as ContextReady;
+    async function chat(namesake: boolean) {
+      const { engine, said } = await maya();
+      if (namesake) await said('Good morning, everyone.', 'Maya Silva', '2024-04-01T09:00:00Z');
+      const asked = await said('What city do you live in?', 'assistant', '2024-05-01T10:00:00Z');
+      const answer = await said('I live in Lisbon.', 'Maya', '2024-05-01T10:00:05Z');
+      const museum = await said('I went to the city museum with my sister.', 'Maya', '2024-05-02T18:00:00Z');
+      const context = ready(
+        await engine.createContext(tenant, 'b', { query: 'What city do I live in?' }, { requestId: 'r' }),
+      );
+      await engine.close();
+      return { asked, answer, museum, context };
+    }
+
+    it('"Maya" answers as the self: her words are marked hers, and the question goes below them', async () => {
+      const { asked, answer, museum, context } = await chat(false);
+      assert.deepEqual(
+        context.citations.map((c) => c.record_id),
+        [answer.id, museum.id, asked.id],
+      );
+      assert.match(context.text ?? '', /speaker: "Maya Costa" \(self\) · source/);
+      assert.doesNotMatch(context.text ?? '', /speaker: "Maya"/);
+    });
+
+    it('with a "Maya Silva" in the Brain, "Maya" is nobody known there too', async () => {
+      const { asked, answer, context } = await chat(true);
+      const ids = context.citations.map((c) => c.record_id);
+      assert.ok(ids.indexOf(asked.id) < ids.indexOf(answer.id), ids.join(' '));
+      assert.match(context.text ?? '', /speaker: "Maya" · source/);
+      assert.doesNotMatch(context.text ?? '', /\(self\)/);
+    });
   });
 });

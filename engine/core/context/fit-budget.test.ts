@@ -133,11 +133,25 @@ describe('passage headers', () => {
 
   it("name the Brain's own person whatever the Record calls her, and anyone else as written", () => {
     for (const said of ['self', 'me', 'Ana', ' ana '])
-      assert.deepEqual(shownSpeaker(said, self), { name: 'Ana', self: true }, said);
-    assert.deepEqual(shownSpeaker('Rui', self), { name: 'Rui', self: false });
-    assert.deepEqual(shownSpeaker('self', null), { name: 'self', self: false });
-    assert.deepEqual(shownSpeaker(null, self), { name: null, self: false });
-    const fitted = fitBudget([{ ...passage(1, texts[0]!), speaker: 'self' }], 4000, self, 'mnemo-123456789');
+      assert.deepEqual(shownSpeaker(said, { self }), { name: 'Ana', self: true }, said);
+    assert.deepEqual(shownSpeaker('Rui', { self }), { name: 'Rui', self: false });
+    assert.deepEqual(shownSpeaker('self', { self: null }), { name: 'self', self: false });
+    assert.deepEqual(shownSpeaker(null, { self }), { name: null, self: false });
+    const maya = { type: 'person' as const, name: 'Maya Costa' };
+    assert.deepEqual(shownSpeaker('máya', { self: maya, selfFirstName: 'self' }), {
+      name: 'Maya Costa',
+      self: true,
+    });
+    assert.deepEqual(shownSpeaker('Maya', { self: maya, selfFirstName: 'ambiguous' }), {
+      name: 'Maya',
+      self: false,
+    });
+    const fitted = fitBudget(
+      [{ ...passage(1, texts[0]!), speaker: 'self' }],
+      4000,
+      { self },
+      'mnemo-123456789',
+    );
     assert.match(
       fitted.text!,
       /\n\n#mnemo-123456789 \[1\] message · date: 2023-05-01T10:00:00Z · speaker: "Ana" \(self\) · source: "chat"\n/,

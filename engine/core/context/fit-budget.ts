@@ -1,6 +1,5 @@
 import { countTokens } from '../shared/count-tokens.ts';
-import type { SelfEntity } from '../../contract/index.ts';
-import { resolveOwner } from '../derive/resolve-owner.ts';
+import { spokenBySelf, type OwnPerson } from '../derive/resolve-owner.ts';
 import { sentences } from '../derive/split-text.ts';
 import type { EvidencePassage } from './evidence.ts';
 
@@ -26,8 +25,7 @@ export interface Fitted {
  * How one Context frames its passages: the Brain's own person (named in headers) and the boundary that
  * opens every block header, drawn per Context so that no Record can hold it.
  */
-export interface Frame {
-  self: SelfEntity | null;
+export interface Frame extends OwnPerson {
   boundary: string;
 }
 
@@ -70,17 +68,12 @@ export function shownDate(occurredAt: string): string {
 
 /**
  * The speaker as the prompt reads it: the Brain's own person by name and marked as such, whether the
- * Record says "self" or "me" (as importers and agents write it) or the name itself; anyone else as
- * written.
+ * Record says "self" or "me" (as importers and agents write it), the name itself, or the first name
+ * alone where derivation reads it as hers (`who.selfFirstName`); anyone else as written.
  */
-export function shownSpeaker(
-  speaker: string | null,
-  self: SelfEntity | null,
-): { name: string | null; self: boolean } {
+export function shownSpeaker(speaker: string | null, who: OwnPerson): { name: string | null; self: boolean } {
   if (!speaker) return { name: null, self: false };
-  return self && resolveOwner(speaker, self).state === 'self'
-    ? { name: self.name, self: true }
-    : { name: speaker, self: false };
+  return spokenBySelf(speaker, who) ? { name: who.self!.name, self: true } : { name: speaker, self: false };
 }
 
 /** A value the Record's writer set, as a header shows it: JSON-quoted, so no newline or quote escapes. */
@@ -92,7 +85,7 @@ const callerSet = (value: string) => JSON.stringify(value);
  * carries the preamble before it.
  */
 export function formatBlock(i: number, e: EvidencePassage, quote: string, frame: Frame): string {
-  const speaker = shownSpeaker(e.speaker, frame.self);
+  const speaker = shownSpeaker(e.speaker, frame);
   const meta = [
     e.kind,
     `date: ${shownDate(e.occurredAt)}`,
@@ -116,10 +109,10 @@ export function fitBudget(
   evidence: EvidencePassage[],
   requested: number,
   /** The Brain's own person, named in the headers of what they said. */
-  self: SelfEntity | null = null,
+  who: OwnPerson = { self: null },
   boundary: string = newBoundary(evidence),
 ): Fitted {
-  const frame: Frame = { self, boundary };
+  const frame: Frame = { ...who, boundary };
   const blocks: Block[] = [];
   const cut: Fitted['cut'] = [];
   // Each block is counted once with the separator that follows it: block+separator pieces sum exactly

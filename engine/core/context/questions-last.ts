@@ -1,5 +1,4 @@
-import type { SelfEntity } from '../../contract/index.ts';
-import { resolveOwner } from '../derive/resolve-owner.ts';
+import { spokenBySelf, type OwnPerson } from '../derive/resolve-owner.ts';
 import type { EvidencePassage } from './evidence.ts';
 
 /**
@@ -9,14 +8,16 @@ import type { EvidencePassage } from './evidence.ts';
  * evidence too. QA found an agent's question quoted right after the person's answer, taking room
  * and reading as something known; the answer says what is known. Kept, not dropped: a short answer
  * ("Lisbon.") may need its question to be read, and the budget cuts from the end. Without a self,
- * nobody is known to answer, and the order stays as ranked.
+ * nobody is known to answer, and the order stays as ranked. The person is known by derivation's rule
+ * (resolve-owner.ts): "Maya" answers for the self "Maya Costa" unless a "Maya Silva" speaks in the
+ * Brain too (`who.selfFirstName`).
  */
 export function questionsAfterAnswers(
   evidence: readonly EvidencePassage[],
-  self: SelfEntity | null,
+  who: OwnPerson,
 ): EvidencePassage[] {
-  if (self === null) return [...evidence];
-  const bySelf = (e: EvidencePassage) => e.speaker !== null && resolveOwner(e.speaker, self).state === 'self';
+  if (who.self === null) return [...evidence];
+  const bySelf = (e: EvidencePassage) => spokenBySelf(e.speaker, who);
   // The person's own statements, found once: each question is compared with these alone.
   const answers = evidence.filter((a) => a.kind === 'message' && !a.asksOnly && bySelf(a));
   const answered = (q: EvidencePassage) =>

@@ -6,7 +6,7 @@ import type { OwnerClaim } from './deriver.ts';
  * What the Brain says of the self's first name said alone ("Maya" for the self "Maya Costa"), as a chat
  * export names its people: `self` when no other speaker of the Brain has that first name, `ambiguous`
  * when one does ("Maya Silva"). Left out where nobody asked the Brain (a Context's speaker check): the
- * first name alone is then another person's name, as it always was.
+ * first name alone is then another person's name.
  */
 export type SelfFirstName = 'self' | 'ambiguous';
 
@@ -22,6 +22,48 @@ export function selfFirstName(self: SelfEntity | null): string | null {
   const words = foldName(self.name).split(' ');
   return words.length >= 2 && words[0] !== '' ? words[0]! : null;
 }
+
+/**
+ * What the Brain says of the self's first name alone where one of `names` is it (a message's speaker,
+ * an event's participant, a Context passage's speaker): `self` unless another speaker of the Brain has
+ * that first name ("Maya Silva"), `ambiguous` when one does. Asked of `speakersFirstNamed` (the store's
+ * BrainUnitOfWork.speakersFirstNamed) only then; left out (undefined) when no name is it, so most calls
+ * read nothing. One rule for derivation (derive-context.ts) and a Context's speaker checks.
+ */
+export async function selfFirstNameOf(
+  self: SelfEntity | null,
+  names: Iterable<string | null | undefined>,
+  speakersFirstNamed: (first: string) => Promise<string[]>,
+): Promise<SelfFirstName | undefined> {
+  const first = selfFirstName(self);
+  if (first === null) return undefined;
+  let named = false;
+  for (const n of names)
+    if (typeof n === 'string' && foldName(n) === first) {
+      named = true;
+      break;
+    }
+  if (!named) return undefined;
+  const own = foldName(self!.name);
+  const others = (await speakersFirstNamed(first)).filter((n) => n !== own && n !== first);
+  return others.length > 0 ? 'ambiguous' : 'self';
+}
+
+/**
+ * Who the Brain's own person is, as a Context's speaker checks read it (questions-last.ts,
+ * fit-budget.ts): the self, and what its first name alone says (selfFirstNameOf; left out, the first
+ * name alone is another person's).
+ */
+export interface OwnPerson {
+  self: SelfEntity | null;
+  selfFirstName?: SelfFirstName | undefined;
+}
+
+/** Whether `speaker` is the Brain's own person, by resolveOwner's rule. */
+export const spokenBySelf = (speaker: string | null, who: OwnPerson): boolean =>
+  speaker !== null &&
+  who.self !== null &&
+  resolveOwner(speaker, who.self, who.selfFirstName).state === 'self';
 
 /**
  * Who a statement belongs to. A name resolves to `self` when it is one of the contract's
