@@ -60,9 +60,15 @@ export async function rederiveRecord(
   // or, for a slot, by giving its value in other words. A sentence that holds the home in its own words
   // (rules-v28) does not state the Memory of no slot it was before, which outlived the home.
   // An ended value ("Ana no longer works at Acme") is a Memory of no slot where the value did not hold.
+  // Not by a claim the rules now give nobody known, though in the same words, a Memory of the self's:
+  // "Maya"'s "I love hiking." is no longer hers once a "Maya Silva" speaks in the Brain (namesake.ts),
+  // and the self's Profile must not keep what may be another's. (Other changes of owner keep the
+  // Memory's, as written: a self renamed keeps what she said under her old name.)
+  const nobodysNow = (c: Claim, m: CitedMemory) => m.owner_state === 'self' && c.owner.state === 'unresolved';
   const states = (c: Claim, m: CitedMemory) =>
-    (keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
-    sameValueOf(c, m);
+    !nobodysNow(c, m) &&
+    ((keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
+      sameValueOf(c, m));
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);
@@ -77,7 +83,9 @@ export async function rederiveRecord(
   // sentence that also named the dentist), as a Record derived afresh would.
   const requote = async () => {
     for (const m of cited) {
-      const quote = (stated.get(m.norm) ?? claims.find((c) => states(c, m)))?.quote;
+      const same = stated.get(m.norm);
+      const quote = (same !== undefined && !nobodysNow(same, m) ? same : claims.find((c) => states(c, m)))
+        ?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);
       await rows.moveTo(m.id, await step());
@@ -278,6 +286,12 @@ export interface DerivationUpgrade {
   step(keepGoing: () => boolean): Promise<UpgradeStep>;
   /** The last steps were rolled back: look again from the first Record. */
   reset(): void;
+  /**
+   * In the unit `uow` of the derive job of a namesake's first message (derive/namesake.ts): lists the
+   * Brain's Records written before step `beforeSeq` that name the self's first name `first` alone, to
+   * be derived again by this pass, which then looks again from the first Record. How many were listed.
+   */
+  relistNaming(uow: BrainUnitOfWork, first: string, beforeSeq: number): Promise<number>;
 }
 
 export interface DerivationUpgradeOptions {
@@ -447,6 +461,17 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       after = 0;
       done = false;
       Object.assign(counts, { looked: 0, changed: 0, kept: 0, left: 0 });
+    },
+    async relistNaming(uow, first, beforeSeq) {
+      await listed;
+      const n = await list.within(uow).listNaming(first, beforeSeq);
+      // Listed behind where the pass is (or after it ended): it looks again from the first Record. A
+      // unit that rolls back leaves nothing listed, and the pass finds nothing more.
+      if (n > 0) {
+        after = 0;
+        done = false;
+      }
+      return n;
     },
   };
 }
