@@ -3,10 +3,11 @@ import { deriveContext } from './derive-context.ts';
 import type { JobQueue, QueuedJob, Storage } from '../ports/index.ts';
 import { clearDeriveFailure, recordDeriveFailure } from './derive-failures.ts';
 import { sameStatementOf } from './admit-claims.ts';
-import { deriverInput, runDeriveJob, type OnRestated } from './derive-jobs.ts';
+import { deriverInput, runDeriveJob, type OnNamesake, type OnRestated } from './derive-jobs.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { WaitsForDerivation } from './waits-for-derivation.ts';
 import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
+import type { DerivationUpgrade } from './upgrade-derivation.ts';
 
 /** Where derivation reports what went wrong (the engine's logger). */
 export interface DerivationLog {
@@ -30,11 +31,11 @@ export interface DerivationOptions {
   jobRetryDelaysMs?: readonly number[] | undefined;
   /** The rest of the worker's options (upkeep, onCommitted, timing), as the storage needs. */
   worker?: Partial<
-    Pick<
-      DeriveWorkerOptions,
-      'upkeep' | 'onCommitted' | 'sliceMs' | 'batchSize' | 'gatherMs' | 'leaseMs' | 'onRetry'
-    >
-  >;
+    Pick<DeriveWorkerOptions, 'onCommitted' | 'sliceMs' | 'batchSize' | 'gatherMs' | 'leaseMs' | 'onRetry'>
+  > & {
+    /** The rules' upgrade pass, which also derives again what a namesake's arrival made ambiguous. */
+    upkeep?: DerivationUpgrade;
+  };
 }
 
 /**
@@ -45,7 +46,15 @@ export interface DerivationOptions {
  */
 export function createDerivation(o: DerivationOptions): DeriveWorker {
   const nowIso = () => o.clock().toISOString();
-  return createDeriveWorker({
+  const upkeep = o.worker?.upkeep;
+  // A namesake's first message: what named the self's first name alone before it is derived again by
+  // the upkeep's pass (the rules' upgrade), in the background. Without an upkeep it stays as derived.
+  const onNamesake: OnNamesake | undefined = upkeep
+    ? async (uow, first, beforeSeq) => {
+        if ((await upkeep.relistNaming(uow, first, beforeSeq)) > 0) worker.kick({ upkeep: true });
+      }
+    : undefined;
+  const worker: DeriveWorker = createDeriveWorker({
     queue: o.queue,
     write: o.write,
     storeFailure: o.storeFailure,
@@ -83,7 +92,7 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
       await uow.memories.prefetchSame(lookups);
     },
     run: async (uow, job) => {
-      await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated);
+      await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated, onNamesake);
       await clearDeriveFailure(uow.failures, job);
     },
     ...(o.jobRetryDelaysMs ? { jobRetryDelaysMs: o.jobRetryDelaysMs } : {}),
@@ -109,6 +118,7 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
       }),
     ...o.worker,
   });
+  return worker;
 }
 
 function jobIds(job: QueuedJob): { record_id: string | null; memory_id: string | null } {

@@ -1,5 +1,6 @@
 import type { TypedContent } from '../contract/index.ts';
 import { deriveContext } from './derive-context.ts';
+import { namesakeArrives } from './namesake.ts';
 import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
@@ -36,8 +37,15 @@ export function deriverInput(r: RecordRow) {
 export type OnRestated = (uow: BrainUnitOfWork, memoryN: number) => Promise<void> | void;
 
 /**
+ * A namesake of the self spoke for the first time (namesake.ts): the Records written before step
+ * `beforeSeq` that name the self's first name `first` alone are to be derived again, in this unit.
+ */
+export type OnNamesake = (uow: BrainUnitOfWork, first: string, beforeSeq: number) => Promise<void>;
+
+/**
  * Runs one queued job in the unit of work `uow` of its Brain (the caller completes it in the same one).
- * derive: Record -> claims -> Memories (one sequence step for the whole Record).
+ * derive: Record -> claims -> Memories (one sequence step for the whole Record); a namesake's first
+ * message has the Records that named the self's first name alone before it derived again (onNamesake).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
  */
 export async function runDeriveJob(
@@ -46,6 +54,7 @@ export async function runDeriveJob(
   job: QueuedJob,
   now: () => string,
   onRestated?: OnRestated,
+  onNamesake?: OnNamesake,
 ): Promise<void> {
   if (job.job === 'derive') {
     const r = await uow.records.get(job.recordId);
@@ -72,6 +81,10 @@ export async function runDeriveJob(
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
       seq,
     );
+    if (onNamesake) {
+      const first = await namesakeArrives(uow, input.content, job.recordSeq);
+      if (first !== null) await onNamesake(uow, first, job.recordSeq);
+    }
     return;
   }
   const m = await uow.memories.get(job.memoryId);

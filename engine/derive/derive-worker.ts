@@ -47,7 +47,7 @@ export interface DeriveWorkerOptions {
    * Work of the lowest priority, run in the same slices when no queued job is ready: Records derived
    * by an earlier deriver are derived again. idle() waits for it too.
    */
-  upkeep?: DerivationUpgrade;
+  upkeep?: Pick<DerivationUpgrade, 'step' | 'reset'>;
   /** Longest stretch of work before yielding the event loop. */
   sliceMs?: number;
   /** Most jobs committed in one transaction. */
@@ -71,9 +71,10 @@ export interface DeriveWorkerOptions {
 export interface DeriveWorker {
   /**
    * Something was enqueued: make sure a run is scheduled. `dueNow`: what the caller enqueued is due at
-   * once (a new Record's derivation), so the queue is not asked when its next job is due.
+   * once (a new Record's derivation), so the queue is not asked when its next job is due. `upkeep`: the
+   * upkeep has work again (Records listed to be derived again after it had ended).
    */
-  kick(o?: { dueNow?: boolean }): void;
+  kick(o?: { dueNow?: boolean; upkeep?: boolean }): void;
   /** Resolves once no job is queued (delayed ones included). */
   idle(): Promise<void>;
   /** Starts nothing more; resolves once the batch under way, if any, has ended. */
@@ -343,6 +344,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
 
   return {
     kick: (o) => {
+      if (o?.upkeep === true && opts.upkeep !== undefined) upkeepLeft = true;
       // While writes stream in, each would otherwise ask the queue again only to wait out the same gather.
       if (gathering) return;
       if (timer && performance.now() >= pausedUntil) {

@@ -73,6 +73,12 @@ export interface UpgradeUnit {
   revisions(r: UpgradeRecord): Promise<UpgradeRecord[]>;
   /** Takes it off the list. */
   unlist(n: number): Promise<void>;
+  /**
+   * Lists the Brain's messages whose speaker, and events one of whose participants, is `first` alone
+   * (folded as foldName folds), written before step `beforeSeq`, to be derived again: how many. What
+   * they said was derived as the self's, and a namesake has spoken since (derive/namesake.ts).
+   */
+  listNaming(first: string, beforeSeq: number): Promise<number>;
   /** The Memories citing the Record. */
   cited(recordId: string): Promise<CitedMemory[]>;
   /** Whether a person corrected or retracted a Memory of any of these lineages. */

@@ -40,9 +40,11 @@ export interface BrainUnitOfWork {
    * The speakers of the Brain's messages whose first word is `first` (folded, as foldName folds: the
    * self's first name), each folded so, the first name alone among them when a message has it: whether
    * a Record's "Maya" is the self "Maya Costa" or may be "Maya Silva" (derive-context.ts). It may name a
-   * speaker whose Records are since forgotten, or rolled back: it errs toward another person.
+   * speaker whose Records are since forgotten, or rolled back: it errs toward another person. With
+   * `before`, only those whose first message read is at a step before it (who had spoken before a
+   * given message).
    */
-  speakersFirstNamed(first: string): Promise<string[]>;
+  speakersFirstNamed(first: string, before?: number): Promise<string[]>;
   /**
    * Jobs enqueued here commit with the write that made them; a job completed or put back for a retry
    * here ends its lease with the unit's commit, and not at all when the unit rolls back.

@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { Context, ContextReady } from '../../engine/contract/index.ts';
+import { openPostgresEngine } from '../../engine/index.ts';
+import type { Engine } from '../../engine/types.ts';
 import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
+
+// Made at the top level: it closes after the file.
+const pg = await migratedPglite();
 
 /** A chat export names its people by first name: "Maya" is the self "Maya Costa" unless it may be another. */
 describe("the self's first name alone is the self, unless another person has it", () => {
-  async function maya() {
-    const engine = await open(tempDir());
+  async function maya(engine?: Engine) {
+    engine ??= await open(tempDir());
     await engine.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Maya Costa' } });
     const said = (text: string, speaker: string, at: string) =>
       rememberReady(engine, { content: { kind: 'message', text, speaker, thread: 'chat' }, occurred_at: at });
@@ -82,4 +89,40 @@ describe("the self's first name alone is the self, unless another person has it"
       assert.doesNotMatch(context.text ?? '', /\(self\)/);
     });
   });
+
+  const engines: Array<[string, () => Promise<Engine>]> = [
+    ['SQLite', () => open(tempDir())],
+    [
+      'PostgreSQL (PGlite)',
+      async () =>
+        (
+          await openPostgresEngine(
+            { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
+            { deployment: 'local' },
+          )
+        ).engine,
+    ],
+  ];
+  for (const [name, opened] of engines)
+    it(`${name}: a "Maya Silva" who first speaks after "Maya" was derived has her derived again, as nobody known`, async () => {
+      const { engine, said, profile } = await maya(await opened());
+      const porto = await said('I live in Porto.', 'Maya', '2024-01-01T10:00:00Z');
+      const dinner = await rememberReady(engine, {
+        content: { kind: 'event', title: 'Dinner at Tasca', participants: ['MAYA', 'Rui'] },
+        occurred_at: '2024-01-02T20:00:00Z',
+      });
+      const owner = async (id: string) => (await engine.getMemory(tenant, 'b', id)).owner.state;
+      assert.deepEqual(await profile(), ['Dinner at Tasca; who: MAYA, Rui', 'Maya Costa lives in Porto']);
+      assert.equal(await owner(dinner.memory_ids[0]!), 'self');
+
+      await said('Good morning, everyone.', 'Maya Silva', '2024-01-03T09:00:00Z');
+      await engine.idle();
+      assert.deepEqual(await profile(), []);
+      const now = (await engine.getRecord(tenant, 'b', porto.id)).memory_ids;
+      const m = await engine.getMemory(tenant, 'b', now[0]!);
+      assert.deepEqual([now.length, m.statement, m.owner.state], [1, 'I live in Porto.', 'unresolved']);
+      const event = (await engine.getRecord(tenant, 'b', dinner.id)).memory_ids;
+      assert.equal(await owner(event[0]!), 'unresolved');
+      await engine.close();
+    });
 });

@@ -6,6 +6,7 @@ import type {
   UpgradeUnit,
 } from '../../ports/index.ts';
 import type { PgClient } from './client.ts';
+import { speakerNormSql, spokenSql } from './lexical-index.ts';
 import { unitTxOf } from './unit-of-work.ts';
 
 /** One key for every Mnemo process on a database: whoever holds it lists, the others wait and find it done. */
@@ -103,6 +104,23 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
           [b, n, deriver],
         )
       ).rows[0],
+    // Messages by migration 020's folded speaker index; events, fewer, by their participants.
+    listNaming: async (first, beforeSeq) => {
+      const r = await tx.query(
+        `INSERT INTO derive_upgrade (brain_uid, n, deriver)
+         SELECT r.brain_uid, r.n, $4 FROM records r
+         WHERE r.brain_uid = $1 AND r.seq < $2 AND (
+           (${spokenSql('r')} AND ${speakerNormSql('r')} = $3)
+           OR (r.kind = 'event' AND EXISTS (
+             SELECT 1 FROM jsonb_array_elements_text(
+               CASE WHEN jsonb_typeof(r.content::jsonb -> 'participants') = 'array'
+                 THEN r.content::jsonb -> 'participants' ELSE '[]'::jsonb END) p
+             WHERE mnemo_fold(btrim(p, E' \\t\\n\\r\\f\\x0b')) = $3)))
+         ON CONFLICT (brain_uid, n) DO UPDATE SET deriver = EXCLUDED.deriver`,
+        [b, beforeSeq, first, deriver],
+      );
+      return r.rowCount ?? 0;
+    },
     queued: async (recordId) =>
       (
         await tx.query('SELECT 1 FROM derive_jobs WHERE brain_uid = $1 AND record_id = $2 LIMIT 1', [

@@ -66,15 +66,20 @@ function repositories(tx: PgQueryable, brainUid: string, speakers: Speakers, see
       ]);
       return selfOf(r.rows[0]);
     },
-    speakersFirstNamed: (first) =>
-      speakers(brainUid, first, async (after) => {
-        const r = await tx.query<{ seq: string | number; speaker: string | null }>(
-          `SELECT seq, content::jsonb ->> 'speaker' AS speaker FROM records
+    speakersFirstNamed: (first, before) =>
+      speakers(
+        brainUid,
+        first,
+        async (after) => {
+          const r = await tx.query<{ seq: string | number; speaker: string | null }>(
+            `SELECT seq, content::jsonb ->> 'speaker' AS speaker FROM records
            WHERE brain_uid = $1 AND seq > $2 AND kind = 'message' ORDER BY seq`,
-          [brainUid, after],
-        );
-        return r.rows.map((x) => ({ seq: Number(x.seq), speaker: x.speaker }));
-      }),
+            [brainUid, after],
+          );
+          return r.rows.map((x) => ({ seq: Number(x.seq), speaker: x.speaker }));
+        },
+        before,
+      ),
     census: pgCensusReads(tx, brainUid),
   };
 }

@@ -1,3 +1,4 @@
+import { foldName } from '../../core/derive/resolve-owner.ts';
 import type { CitedMemory, UpgradeList, UpgradeRecord, UpgradeUnit } from '../../ports/index.ts';
 import { shareableSql } from './memory-view.ts';
 import type { Store } from './store.ts';
@@ -15,7 +16,7 @@ const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.sour
  */
 export function sqliteUpgradeList(store: Store): UpgradeList {
   const unlist = (n: number) => void store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
-  const unit: UpgradeUnit = {
+  const unit: Omit<UpgradeUnit, 'listNaming'> = {
     record: (n) =>
       atOnce(() => store.get<UpgradeRecord>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n)),
     queued: (recordId) =>
@@ -153,6 +154,32 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
         ),
       ),
     unlist: (n) => store.exclusive(() => unlist(n)),
-    within: () => unit,
+    within: (uow) => ({
+      ...unit,
+      listNaming: (first, beforeSeq) => listNaming(uow.brainUid, first, beforeSeq),
+    }),
   };
+
+  /**
+   * The Brain's messages and events before `beforeSeq` are read and folded here (SQLite folds ASCII
+   * alone): once per Brain and namesake, one index range of its Records.
+   */
+  function listNaming(brainUid: string, first: string, beforeSeq: number): Promise<number> {
+    return atOnce(() => {
+      const rows = store.all<{ n: number; speaker: unknown; participants: unknown }>(
+        `SELECT n, json_extract(content, '$.speaker') AS speaker, json_extract(content, '$.participants') AS participants
+         FROM records WHERE brain_uid = ? AND seq < ? AND kind IN ('message', 'event')`,
+        brainUid,
+        beforeSeq,
+      );
+      const alone = (name: unknown) => typeof name === 'string' && foldName(name) === first;
+      const naming = rows.filter(
+        (r) =>
+          alone(r.speaker) ||
+          (typeof r.participants === 'string' && (JSON.parse(r.participants) as unknown[]).some(alone)),
+      );
+      for (const r of naming) store.run('INSERT OR IGNORE INTO derive_upgrade (n) VALUES (?)', r.n);
+      return naming.length;
+    });
+  }
 }

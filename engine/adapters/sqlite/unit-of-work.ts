@@ -68,14 +68,18 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       context: sqliteContextReads(store, brainUid),
       self: async () =>
         selfOf(store.get<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = ?', brainUid)),
-      speakersFirstNamed: (first) =>
-        speakers(brainUid, first, async (after) =>
-          store.all<{ seq: number; speaker: unknown }>(
-            `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
+      speakersFirstNamed: (first, before) =>
+        speakers(
+          brainUid,
+          first,
+          async (after) =>
+            store.all<{ seq: number; speaker: unknown }>(
+              `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
              WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`,
-            brainUid,
-            after,
-          ),
+              brainUid,
+              after,
+            ),
+          before,
         ),
       census: sqliteCensusReads(store, brainUid),
     };

@@ -8,16 +8,19 @@ export type MessageSpeakersSince = (afterSeq: number) => Promise<Array<{ seq: nu
  * first word, read on from the last message read by its seq (a Brain's seq never goes back, a forget
  * or a rollback included, and is taken in commit order under the Brain's lock), so a call reads only
  * what was written since, and a Brain with millions of messages is read whole once per process. A
- * speaker whose Records were forgotten stays: it errs toward another person.
+ * speaker whose Records were forgotten stays: it errs toward another person. Each speaker is kept with
+ * the step of its first message read, so `before` asks who had spoken before a given message (the
+ * first of a namesake: namesake.ts).
  */
 export function speakersByFirstName(): (
   brainUid: string,
   first: string,
   since: MessageSpeakersSince,
+  before?: number,
 ) => Promise<string[]> {
-  const seen = new Map<string, { through: number; byFirst: Map<string, Set<string>> }>();
-  return async (brainUid, first, since) => {
-    const b = seen.get(brainUid) ?? { through: 0, byFirst: new Map<string, Set<string>>() };
+  const seen = new Map<string, { through: number; byFirst: Map<string, Map<string, number>> }>();
+  return async (brainUid, first, since, before = Infinity) => {
+    const b = seen.get(brainUid) ?? { through: 0, byFirst: new Map<string, Map<string, number>>() };
     seen.set(brainUid, b);
     for (const r of await since(b.through)) {
       b.through = Math.max(b.through, r.seq);
@@ -25,9 +28,9 @@ export function speakersByFirstName(): (
       const name = foldName(r.speaker);
       if (name === '') continue;
       const key = name.split(' ')[0]!;
-      const names = b.byFirst.get(key) ?? new Set<string>();
-      b.byFirst.set(key, names.add(name));
+      const names = b.byFirst.get(key) ?? new Map<string, number>();
+      if (!names.has(name)) b.byFirst.set(key, names.set(name, r.seq));
     }
-    return [...(b.byFirst.get(first) ?? [])];
+    return [...(b.byFirst.get(first) ?? [])].flatMap(([name, seq]) => (seq < before ? [name] : []));
   };
 }
