@@ -72,6 +72,14 @@ export type Evidence = z.infer<typeof Evidence>;
 export const MemoryDetail = Memory.extend({
   revisions: z.array(MemoryRevision).describe("Every version of this Memory's slot, oldest first."),
   evidence: z.array(Evidence),
+  value: z
+    .string()
+    .nullable()
+    .describe(
+      'Additive: the value this version gives its slot, as it was said: "Lisbon" for "I live in Lisbon ' +
+        'with my partner Tom." or "Ana home city: Lisbon". null when the Memory holds no slot, ends one ' +
+        '("Ana no longer lives in Porto"), or its words give no one value (a correction worded freely).',
+    ),
 }).meta({ id: 'MemoryDetail' });
 export type MemoryDetail = z.infer<typeof MemoryDetail>;
 

@@ -10,6 +10,7 @@ import type {
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { searchWords } from '../core/shared/fold-text.ts';
+import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import type { MemoryFilter, MemoryReads, MemoryVersionRow, TombstoneRepository } from '../ports/index.ts';
@@ -233,6 +234,6 @@ export async function getMemory(
         occurred_at: r.occurred_at,
       });
     }
-    return { ...memory, revisions, evidence };
+    return { ...memory, revisions, evidence, value: slotValueAsSaid(row) };
   });
 }

@@ -19,6 +19,7 @@ import { canonicalJson } from '../core/shared/canonical-json.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../core/shared/page-cursor.ts';
 import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
+import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { isErasable } from '../core/shared/erasable.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
@@ -558,6 +559,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           source_name: record.record.source.name,
           occurred_at: record.record.occurred_at,
         })),
+        value: slotValueAsSaid(m),
       };
     },
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sameSlotValue } from './slot-value.ts';
+import { sameSlotValue, slotValueAsSaid } from './slot-value.ts';
 
 const phone = (value: string) => ({
   statement: `Ana's phone number is ${value}`,
@@ -34,4 +34,18 @@ test('a home in the speaker\'s own sentence is that home: one value with "Ana li
   const fact = { statement: 'Ana home city: Lisbon', subject: 'Ana', predicate: 'home_city' };
   assert.ok(sameSlotValue(home('I live in Lisbon with my partner Tom.'), fact));
   assert.ok(!sameSlotValue(home('I live in Lisbon with my partner Tom.'), home('Ana lives in Porto')));
+});
+
+test("a slot value reads as it was said: the home in a sentence, a fact's value; none for an ending", () => {
+  const said = (statement: string, predicate: string | null, subject = 'Ana') =>
+    slotValueAsSaid({ statement, subject, predicate });
+  assert.equal(said('I live in Lisbon with my partner Tom.', 'lives in'), 'Lisbon');
+  assert.equal(said('I started a new job, I work at Sonae now.', 'works at'), 'Sonae');
+  assert.equal(said('We moved to Porto last week, the flat is great.', 'lives in'), 'Porto');
+  assert.equal(said('Ana lives in New York', 'lives in'), 'New York');
+  assert.equal(said("Ana's favourite colour is green", 'favourite colour'), 'green');
+  assert.equal(said('self phone number: 555-0198', 'phone_number', 'self'), '555-0198');
+  // An ending holds the slot with no value; a Memory of no slot has none either.
+  assert.equal(said('Ana no longer lives in Porto', 'lives in'), null);
+  assert.equal(said('Tom and I booked a trip to Japan.', null), null);
 });

@@ -20,30 +20,42 @@ function phoneDigits(value: string): string {
 }
 
 /**
- * The value a slot's statement gives, normalised as statements are, read back from the forms
- * derivation writes: a fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in
- * Lisbon"), a favourite, phone or e-mail said alone ("Ana's favourite colour is blue") and a home or
- * employer in the speaker's own sentence ("I live in Lisbon with my partner Tom"). A phone number
- * written as one is its digits (phoneDigits). Null for any other words (a person's correction that
- * names no one value): those are compared whole.
+ * The value a slot's statement gives, as it was said, read back from the forms derivation writes: a
+ * fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in Lisbon"), a favourite, phone
+ * or e-mail said alone ("Ana's favourite colour is blue") and a home or employer in the speaker's own
+ * sentence ("I live in Lisbon with my partner Tom": "Lisbon"). Null for any other words (an ending, a
+ * person's correction that names no one value). What a Memory's page shows as its slot's value, and
+ * what slotValue compares.
  */
-function slotValue(s: SlotStatement): string | null {
+export function slotValueAsSaid(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
   const form = slotStatementHeads(s.subject, s.predicate).find((f) => s.statement.startsWith(f));
-  if (form === undefined) return sentenceValue(s.statement, slotPredicate(s.predicate));
-  const value = normalizeStatement(s.statement.slice(form.length));
-  if (value === '') return null;
+  const value =
+    form === undefined
+      ? sentenceValue(s.statement, slotPredicate(s.predicate))
+      : s.statement.slice(form.length);
+  return value === null || normalizeStatement(value) === '' ? null : value.trim();
+}
+
+/**
+ * The value a slot's statement gives (slotValueAsSaid), normalised as statements are. A phone number
+ * written as one is its digits (phoneDigits). Null for any other words: those are compared whole.
+ */
+function slotValue(s: SlotStatement): string | null {
+  const said = slotValueAsSaid(s);
+  if (said === null || s.predicate === null) return null;
+  const value = normalizeStatement(said);
   return slotPredicate(s.predicate) === 'phone number' && phoneShaped(value) ? phoneDigits(value) : value;
 }
 
 /**
  * The value of a home or an employer whose statement is the speaker's own sentence ("I live in Lisbon
- * with my partner Tom", which holds the slot in its own words since `rules-v28`), read as the sentence
- * was; null when it states no one value of that slot.
+ * with my partner Tom", which holds the slot in its own words since `rules-v28`), as the sentence says
+ * it; null when it states no one value of that slot.
  */
 function sentenceValue(statement: string, predicate: string): string | null {
   const values = slotSentences(statement).slots.filter((x) => x.predicate === predicate);
-  return values.length === 1 ? normalizeStatement(values[0]!.value) : null;
+  return values.length === 1 ? values[0]!.value : null;
 }
 
 /**
