@@ -87,6 +87,30 @@ export function quoteLabel(
   return quote === m.statement ? statementLabel(m) : quote;
 }
 
+/** Words as a reader compares them: case, spacing and a closing mark make no difference. */
+const wordsOf = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    // Only the run that starts after the last other character: linear on any string.
+    .replace(/(?<![\s.!?;,:])[\s.!?;,:]+$/u, '');
+
+/**
+ * Whether a quote of `m`'s evidence says something `m`'s line does not, so is worth showing beside it.
+ * A version worded as the person's own sentence ("I live in Lisbon with my partner Tom.", rules-v28)
+ * is its quote, and a fact's line is its Record's citable line: shown under the line, such a quote
+ * repeated it word for word. Compared as both are shown (statementLabel, quoteLabel).
+ */
+export const quoteAddsWords = (
+  quote: string,
+  m: { statement: string; subject: string; predicate?: string | null | undefined },
+): boolean => wordsOf(quoteLabel(quote, m)) !== wordsOf(statementLabel(m));
+
+/** What stands for a quote that only repeats its line: the line is the source's own words. */
+export const saidInTheseWords = 'said in these words';
+
 /** One line of plain words for a Record's content, whatever its kind. */
 export function recordSummary(content: TypedContent): string {
   switch (content.kind) {

@@ -18,7 +18,13 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
+import {
+  quoteAddsWords,
+  quoteLabel,
+  saidInTheseWords,
+  statementLabel,
+  subjectLabel,
+} from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -235,15 +241,20 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
   if (!evidence) {
     return memory.citations.map((c, i) => (
       <blockquote key={i} className="quote">
-        <mark>{quoteLabel(c.quote, memory)}</mark>{' '}
+        {quoteAddsWords(c.quote, memory) ? (
+          <mark>{quoteLabel(c.quote, memory)}</mark>
+        ) : (
+          <span className="muted small">{saidInTheseWords}</span>
+        )}{' '}
         <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
       </blockquote>
     ));
   }
   return evidence.map((e) => (
     <blockquote key={e.record_id} className="quote">
-      <mark>{quoteLabel(e.quote, memory)}</mark>
+      {quoteAddsWords(e.quote, memory) ? <mark>{quoteLabel(e.quote, memory)}</mark> : null}
       <span className="meta small">
+        {quoteAddsWords(e.quote, memory) ? null : <span>{saidInTheseWords}</span>}
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
         <span>{evidenceWhen(e)}</span>
         <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />

@@ -11,7 +11,9 @@ import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import {
   endsValue,
   isSelfSpeaker,
+  quoteAddsWords,
   quoteLabel,
+  saidInTheseWords,
   statementLabel,
   subjectLabel,
   versionLabel,
@@ -261,10 +263,13 @@ function MemoryView({
           <ul className="list">
             {m.citations.map((c, i) => (
               <li key={i} className="list-item">
-                <blockquote className="quote">
-                  <mark>{quoteLabel(c.quote, m)}</mark>
-                </blockquote>
+                {quoteAddsWords(c.quote, m) ? (
+                  <blockquote className="quote">
+                    <mark>{quoteLabel(c.quote, m)}</mark>
+                  </blockquote>
+                ) : null}
                 <p className="meta">
+                  {quoteAddsWords(c.quote, m) ? null : <span>{saidInTheseWords}</span>}
                   <RecordLink brainId={brainId} id={c.record_id} className="mono" />
                 </p>
               </li>
@@ -274,9 +279,14 @@ function MemoryView({
           <ul className="list">
             {m.evidence.map((e, i) => (
               <li key={`${e.record_id}-${i}`} className="list-item evidence">
-                <QuoteInContext text={quoteLabel(e.text, m)} quote={quoteLabel(e.quote, m)} />
+                {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
+                    would repeat the heading right under it: the rest of the evidence is said alone. */}
+                {quoteAddsWords(e.text, m) ? (
+                  <QuoteInContext text={quoteLabel(e.text, m)} quote={quoteLabel(e.quote, m)} />
+                ) : null}
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
+                  {quoteAddsWords(e.text, m) ? null : <span>{saidInTheseWords}</span>}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>

@@ -9,7 +9,7 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
-import { quoteLabel, statementLabel } from '../record-text.ts';
+import { quoteAddsWords, quoteLabel, saidInTheseWords, statementLabel } from '../record-text.ts';
 import { formatDate, formatDateTime, oneLine } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -53,11 +53,7 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
                 </p>
                 <p className="meta">
                   <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
-                  {l.citations.map((c, i) => (
-                    <span key={i} dir="auto">
-                      “<mark>{quoteLabel(c.quote, l)}</mark>”
-                    </span>
-                  ))}
+                  <LineSources brainId={brainId} line={l} />
                 </p>
                 {others ? <Disagreement brainId={brainId} others={others} /> : null}
               </div>
@@ -65,6 +61,30 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
           );
         })}
       </ul>
+    </>
+  );
+}
+
+/**
+ * A line's citations: each quote that says more than the line, and, where a quote is the line word for
+ * word (a sentence that holds its slot in its own words, a fact's line), a link to its Record instead
+ * of the same words again.
+ */
+function LineSources({ brainId, line }: { brainId: string; line: Profile['lines'][number] }) {
+  const adding = line.citations.filter((c) => quoteAddsWords(c.quote, line));
+  const repeating = line.citations.find((c) => !quoteAddsWords(c.quote, line));
+  return (
+    <>
+      {adding.map((c, i) => (
+        <span key={i} dir="auto">
+          “<mark>{quoteLabel(c.quote, line)}</mark>”
+        </span>
+      ))}
+      {repeating ? (
+        <Link to={paths.record(brainId, repeating.record_id)} title="Open the Record">
+          {saidInTheseWords}
+        </Link>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,76 @@
+// Checked in the real UI with the local engine's rules: a home said in the person's own sentence ("I
+// live in Lisbon with my partner Tom.") holds its slot in those words (rules-v28), so the line is its
+// own quote. Every view that shows a line with its quote shows the quote only when it says more. One
+// server and one browser for the file; each test on its own Brain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+
+const context = browserPerFile();
+const { app, ui } = appPerFile(context, 'local');
+
+const sentence = 'I live in Lisbon with my partner Tom.';
+
+async function chat(brainId: string, lines: readonly (readonly [string, string])[]): Promise<void> {
+  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+  for (const [text, at] of lines)
+    await app().api.rememberRecord(brainId, {
+      content: { kind: 'message', text, speaker: 'self' },
+      occurred_at: at,
+    });
+  await derivationSettled(app(), brainId);
+}
+
+async function memoryOf(brainId: string, statement: string) {
+  const all = (await app().api.listMemories(brainId, { status: 'all' })).data;
+  const m = all.find((x) => x.statement === statement);
+  assert.ok(m, `the engine's versions: ${all.map((x) => x.statement).join(' | ')}`);
+  return m;
+}
+
+test('a Profile line in its own words is not followed by the same words as its quote', async () => {
+  await chat('profile', [
+    [sentence, '2026-01-05T10:00:00Z'],
+    ['My favourite colour is green.', '2026-01-12T10:00:00Z'],
+  ]);
+  const home = await memoryOf('profile', sentence);
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/profile/profile');
+  const line = page.locator('.list-item').filter({ has: page.getByRole('link', { name: sentence }) });
+  await line.waitFor();
+  // The sentence once, as the line; its source one press away instead of the same words again.
+  assert.equal(await line.locator('mark').count(), 0);
+  assert.equal(((await line.innerText()).match(/partner Tom/g) ?? []).length, 1, await line.innerText());
+  assert.equal(
+    await line.getByRole('link', { name: 'said in these words' }).getAttribute('href'),
+    `/brains/profile/records/${home.citations[0]!.record_id}`,
+  );
+  // A quote in other words than its line still shows: it says how the line was said.
+  const colour = page.locator('.list-item').filter({ hasText: 'favourite colour is green' });
+  assert.deepEqual(await colour.locator('mark').allInnerTexts(), ['My favourite colour is green.']);
+  assert.equal(await colour.getByText('said in these words').count(), 0);
+  await checkScreen(page, 'profile-line-in-own-words');
+  assert.deepEqual(problems, []);
+});
+
+test('a value in Conflicts in its own words is not quoted again under it', async () => {
+  await chat('conflict', [[sentence, '2026-01-05T10:00:00Z']]);
+  // Another source gives another home from the same instant: neither replaces the other.
+  await app().api.rememberRecord('conflict', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'lives_in', value: 'Braga' },
+    source: { name: 'crm' },
+    occurred_at: '2026-01-05T10:00:00Z',
+  });
+  await derivationSettled(app(), 'conflict');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/conflict/conflicts');
+  const value = (said: string) =>
+    page.locator('.values > li').filter({ has: page.getByRole('link', { name: said, exact: true }) });
+  for (const said of [sentence, 'Ana lives in: Braga']) {
+    await value(said).getByText('said in these words').waitFor();
+    assert.equal(await value(said).locator('mark').count(), 0, said);
+  }
+  await value('Ana lives in: Braga').getByText('from crm').waitFor();
+  await checkScreen(page, 'conflict-values-in-own-words');
+  assert.deepEqual(problems, []);
+});
