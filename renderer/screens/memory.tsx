@@ -249,6 +249,12 @@ function MemoryView({
         <dd>{ownerLabel(m.owner)}</dd>
         <dt>About</dt>
         <dd>{m.predicate ? `${subjectLabel(m.subject)} · ${m.predicate}` : subjectLabel(m.subject)}</dd>
+        {m.value !== null && m.value !== undefined ? (
+          <>
+            <dt>Value</dt>
+            <dd dir="auto">{m.value}</dd>
+          </>
+        ) : null}
         <dt>True</dt>
         <dd>{validitySpan(m.valid_from, m.valid_to, days !== null)}</dd>
         <dt>Version</dt>
@@ -517,7 +523,9 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   const accept = useAcceptObject(brainId);
   const [type, setType] = useState(slug(m.subject));
   const [key, setKey] = useState(slug(m.predicate ?? 'statement'));
-  const [value, setValue] = useState(JSON.stringify(m.statement));
+  // The slot's value ("Lisbon"), not the words it was said in ("I live in Lisbon with my partner
+  // Tom.", rules-v28): an Object holds the value. A Memory of no one value offers its statement.
+  const [value, setValue] = useState(JSON.stringify(m.value ?? m.statement));
   const [parseError, setParseError] = useState<string | null>(null);
   const [done, setDone] = useState<AcceptedObject | null>(null);
   const submit = (e: FormEvent) => {

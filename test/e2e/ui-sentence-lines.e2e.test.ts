@@ -1,7 +1,8 @@
 // Checked in the real UI with the local engine's rules: a home said in the person's own sentence ("I
 // live in Lisbon with my partner Tom.") holds its slot in those words (rules-v28), so the line is its
-// own quote. Every view that shows a line with its quote shows the quote only when it says more. One
-// server and one browser for the file; each test on its own Brain.
+// own quote. Every view that shows a line with its quote shows the quote only when it says more, and
+// an Object accepted from such a line holds the home, not the sentence. One server and one browser for
+// the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
@@ -50,6 +51,25 @@ test('a Profile line in its own words is not followed by the same words as its q
   assert.deepEqual(await colour.locator('mark').allInnerTexts(), ['My favourite colour is green.']);
   assert.equal(await colour.getByText('said in these words').count(), 0);
   await checkScreen(page, 'profile-line-in-own-words');
+  assert.deepEqual(problems, []);
+});
+
+test('a Memory in its own words shows its evidence without the same words again, and Accept offers the home', async () => {
+  await chat('detail', [[sentence, '2026-01-05T10:00:00Z']]);
+  const home = await memoryOf('detail', sentence);
+  assert.equal((await app().api.getMemory('detail', home.id)).value, 'Lisbon');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/detail/memories/${home.id}`);
+  await page.getByRole('heading', { level: 1, name: sentence }).waitFor();
+  const evidence = page.getByRole('region', { name: 'Where this comes from' });
+  await evidence.getByText('said in these words').waitFor();
+  assert.doesNotMatch(await evidence.innerText(), /partner Tom/);
+  assert.equal(await evidence.getByRole('link', { name: home.citations[0]!.record_id }).count(), 1);
+  assert.equal(await page.locator('dl.facts dt:text-is("Value") + dd').innerText(), 'Lisbon');
+  // The Object holds the slot's value; the sentence stays the Memory's.
+  assert.equal(await page.getByLabel('Value (JSON)').inputValue(), '"Lisbon"');
+  assert.equal(await page.getByLabel('Key').inputValue(), 'lives-in');
+  await checkScreen(page, 'memory-in-own-words');
   assert.deepEqual(problems, []);
 });
 
