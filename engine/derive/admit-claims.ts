@@ -1,13 +1,13 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
-import type { MemoryCause, MemoryRepository, MemoryVersionRow, SameStatement } from '../ports/index.ts';
+import type { MemoryCause, MemoryRepository, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { sameSlotValue } from '../core/derive/slot-value.ts';
-import { clauseStatement } from '../core/derive/slot-statement.ts';
 import { settleLineage } from './settle-lineage.ts';
+import { holdsThen, placeEndings } from './place-endings.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -84,19 +84,15 @@ export async function admitStatement(
   return { id, made: true };
 }
 
-/** `value` holds the claim's slot at `ms`: a version in force then says it (in any of its forms). */
-function holdsThen(versions: readonly MemoryVersionRow[], claim: Claim, value: string, ms: number): boolean {
-  const said = { ...claim, statement: clauseStatement(claim.subject, claim.predicate!, value) };
-  return versions.some((v) => inForceAt(timesOf(v), ms) && sameSlotValue(v, said));
-}
-
 /**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
  *   value as the one holding the slot at the Record's world time, only adds a citation (the same value
  *   in whatever form: a fact's "me home city: Lisbon" and "I live in Lisbon" are one, slot-value.ts);
  *   a different value is a new version, and the lineage is settled (supersession by world time, or a
- *   conflict);
+ *   conflict); an ending ("I no longer work at Acme") is one only where the value it ends holds then,
+ *   and a value admitted out of order moves the endings after it into or out of the lineage
+ *   (place-endings.ts);
  * - any other claim adds a citation to a current statement of the same key with the same owner and
  *   subject ("I really love hiking!" to "I love hiking.": statement-key.ts), else starts a lineage of
  *   its own.
@@ -162,6 +158,8 @@ export async function admitClaims(
       }),
     );
     await settleLineage(memories, lineage, seq);
+    // A value admitted out of order may change where an ending of a later time belongs.
+    if (claim.ends === undefined) await placeEndings(memories, claim, slot, lineage, record.occurredMs, seq);
   }
   return [...new Set(ids)];
 }

@@ -215,10 +215,18 @@ export interface MemoryReads {
   }): Promise<MemoryVersionRow[]>;
 }
 
-/** What derivation changes of a Memory version in place (each named field, nothing else). */
+/**
+ * What derivation changes of a Memory version in place (each named field, nothing else). Its slot,
+ * lineage, version and predicate change together, when an ending moves into or out of a slot's lineage
+ * (derive/place-endings.ts).
+ */
 export type MemoryChanges = Partial<
   Pick<
     MemoryVersionRow,
+    | 'slot'
+    | 'lineage'
+    | 'version'
+    | 'predicate'
     | 'statement'
     | 'norm'
     | 'valid_from'

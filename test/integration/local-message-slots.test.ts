@@ -191,6 +191,63 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Porto', 'I live in fear']);
   });
 
+  it('an ending imported before the value it ends still ends it: Lisbon is not current', async () => {
+    const { engine, said, current } = await ana();
+    const profile = async () =>
+      (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement).sort();
+    // An old chat imported after live use: the ending is written first, the home it ends after it.
+    const not = await said('I no longer live in Lisbon.', '2024-03-01T10:00:00Z');
+    const lisbon = await said('I live in Lisbon.', '2023-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana no longer lives in Lisbon']);
+    assert.deepEqual(await profile(), ['Ana no longer lives in Lisbon']);
+    const old = await engine.getMemory(tenant, 'b', lisbon.memory_ids[0]!);
+    const end = await engine.getMemory(tenant, 'b', not.memory_ids[0]!);
+    assert.deepEqual(
+      [old.status, old.valid_to, end.slot, end.status],
+      ['superseded', '2024-03-01T10:00:00Z', old.slot, 'active'],
+    );
+    // Said again after the ending, the home is current again.
+    await said('I live in Lisbon again.', '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Lisbon']);
+  });
+
+  it('an ending imported before the home, with a move between them, ends nothing', async () => {
+    const { engine, said, current } = await ana();
+    const not = await said("I don't live in Lisbon anymore.", '2024-03-01T10:00:00Z');
+    await said('I moved to Porto.', '2024-02-01T10:00:00Z');
+    await said('I live in Lisbon.', '2023-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'Ana no longer lives in Lisbon']);
+    assert.equal((await engine.getMemory(tenant, 'b', not.memory_ids[0]!)).slot, null);
+  });
+
+  it('a move imported between a home and its ending leaves the move current', async () => {
+    const { engine, said, current } = await ana();
+    await said('I live in Lisbon.', '2023-01-01T10:00:00Z');
+    const not = await said("I don't live in Lisbon anymore.", '2024-03-01T10:00:00Z');
+    const porto = await said('I moved to Porto.', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'Ana no longer lives in Lisbon']);
+    assert.equal((await engine.getMemory(tenant, 'b', porto.memory_ids[0]!)).status, 'active');
+    assert.equal((await engine.getMemory(tenant, 'b', not.memory_ids[0]!)).slot, null);
+  });
+
+  it('an ending and a new job from two sources at one instant are no conflict', async () => {
+    const { engine, record, current } = await ana();
+    const from = (name: string, text: string, at: string) =>
+      record({ content: { kind: 'message', text, speaker: 'Ana' }, source: { name }, occurred_at: at });
+    const contested = async () =>
+      (await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data.map((m) => m.statement);
+    const acme = await from('chat', 'I work at Acme.', '2024-01-01T10:00:00Z');
+    await from('mail', 'I no longer work at Acme.', '2024-05-01T10:00:00Z');
+    const sonae = await from('sms', 'I work at Sonae.', '2024-05-01T10:00:00Z');
+    assert.deepEqual(await contested(), []);
+    assert.deepEqual(await current(), ['Ana works at Sonae']);
+    assert.equal((await engine.getMemory(tenant, 'b', sonae.memory_ids[0]!)).status, 'active');
+    assert.equal((await engine.getMemory(tenant, 'b', acme.memory_ids[0]!)).status, 'superseded');
+    // Two different jobs at one instant still contradict each other.
+    await from('notes', 'I work at Globex.', '2024-05-01T10:00:00Z');
+    assert.deepEqual((await contested()).sort(), ['Ana works at Globex', 'Ana works at Sonae']);
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

@@ -1,4 +1,5 @@
 import type { MemoryChanges, SettlingVersion } from '../../ports/index.ts';
+import { endedValue, slotValue } from './slot-value.ts';
 
 /** What settling reads of a version. */
 type VersionRow = Pick<
@@ -15,6 +16,9 @@ type VersionRow = Pick<
   | 'source_key'
   | 'revised_at'
   | 'revised_ms'
+  | 'statement'
+  | 'subject'
+  | 'predicate'
 >;
 
 interface Target {
@@ -33,7 +37,9 @@ interface Target {
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
  *   at the latest start, one value per source stays active (the last written correction, else the
  *   last written), and values from different sources that neither supersedes all stay active: that is
- *   a conflict.
+ *   a conflict. An ending there ("Ana no longer works at Acme") that ends no value given at that start
+ *   contradicts none of them: a value given there holds, and the ending is closed at its own start
+ *   (idleEndings).
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
  *
  * The result does not depend on the clock: a value that starts in the future closes its predecessor
@@ -72,13 +78,14 @@ export function settlement(
   }
   timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
   const latest = timeline.length > 0 ? timeline[timeline.length - 1]!.valid_from_ms : 0;
+  const idle = idleEndings(timeline.filter((r) => r.valid_from_ms === latest));
   const winners = new Map<string, VersionRow>();
   // A person's correction holds the world time of the value it replaced, and outlives it: once that
   // value's Records are removed, the correction is alone there. The same statement derived again (the
   // import brought back) starts at the same time; last-written would let it silently undo the
   // correction, so at one start a correction wins over what was derived (a later start still ends it).
   for (const r of timeline) {
-    if (r.valid_from_ms !== latest) continue;
+    if (r.valid_from_ms !== latest || idle.has(r)) continue;
     const held = winners.get(r.source_key);
     if (!held || r.cause === 'correction' || held.cause !== 'correction') winners.set(r.source_key, r);
   }
@@ -86,6 +93,8 @@ export function settlement(
     if (r.valid_from_ms < latest) {
       const next = timeline.find((x) => x.valid_from_ms > r.valid_from_ms)!;
       targets.set(r.id, { status: 'superseded', validTo: next.valid_from, validToMs: next.valid_from_ms });
+    } else if (idle.has(r)) {
+      targets.set(r.id, { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms });
     } else if (winners.get(r.source_key) === r) {
       targets.set(r.id, { status: 'active', validTo: null, validToMs: null });
     } else {
@@ -103,4 +112,22 @@ export function settlement(
     });
   }
   return changed;
+}
+
+/**
+ * The endings among versions that start at one instant which no value given there contradicts: "Ana no
+ * longer works at Acme" from one source beside "Ana works at Sonae" from another (or said after it in
+ * one message) is no conflict, since one does not deny the other; Sonae holds from then on. An ending
+ * of the very value given there ("… works at Acme" beside "… no longer works at Acme") still is one.
+ * None where no value is given there: the ending alone holds the slot (no value current).
+ */
+function idleEndings(starting: readonly VersionRow[]): Set<VersionRow> {
+  const values = starting.filter((r) => endedValue(r) === null).map((r) => slotValue(r));
+  if (values.length === 0) return new Set();
+  return new Set(
+    starting.filter((r) => {
+      const ends = endedValue(r);
+      return ends !== null && !values.includes(ends);
+    }),
+  );
 }

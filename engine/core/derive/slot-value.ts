@@ -1,7 +1,7 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
 import { phoneShaped, slotSentences } from './slot-sentences.ts';
-import { slotStatementHeads } from './slot-statement.ts';
+import { endedStatement, slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
 export interface SlotStatement {
@@ -28,7 +28,7 @@ function phoneDigits(value: string): string {
  * what slotValue compares.
  */
 export function slotValueAsSaid(s: SlotStatement): string | null {
-  if (s.predicate === null) return null;
+  if (s.predicate === null || endedValue(s) !== null) return null;
   const form = slotStatementHeads(s.subject, s.predicate).find((f) => s.statement.startsWith(f));
   const value =
     form === undefined
@@ -56,6 +56,19 @@ function slotValue(s: SlotStatement): string | null {
 function sentenceValue(statement: string, predicate: string): string | null {
   const values = slotSentences(statement).slots.filter((x) => x.predicate === predicate);
   return values.length === 1 ? values[0]!.value : null;
+}
+
+/**
+ * The value a slot's version says has ended ("Ana no longer works at Acme": "acme", normalised as
+ * statements are), read back from the words derivation writes for an ending (endedStatement); null
+ * for a version that gives a value.
+ */
+export function endedValue(s: SlotStatement): string | null {
+  if (s.predicate === null) return null;
+  const head = endedStatement(s.subject, s.predicate, '');
+  if (!s.statement.startsWith(head)) return null;
+  const value = normalizeStatement(s.statement.slice(head.length));
+  return value === '' ? null : value;
 }
 
 /**

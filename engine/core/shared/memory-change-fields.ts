@@ -5,6 +5,10 @@ import type { MemoryChanges } from '../../ports/index.ts';
  * that clause from this list, never from input.
  */
 export const memoryChangeFields = [
+  'slot',
+  'lineage',
+  'version',
+  'predicate',
   'statement',
   'norm',
   'valid_from',
