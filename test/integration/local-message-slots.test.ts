@@ -248,6 +248,28 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual((await contested()).sort(), ['Ana works at Globex', 'Ana works at Sonae']);
   });
 
+  it('an ending said with more is the ending itself: no Memory of the sentence beside it', async () => {
+    const { engine, said, current } = await ana();
+    await said('I work at Acme.', '2024-01-01T10:00:00Z');
+    const text = "I don't work at Acme anymore, they went bust last spring.";
+    const left = await said(text, '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana no longer works at Acme']);
+    assert.equal(left.memory_ids.length, 1);
+    const end = await engine.getMemory(tenant, 'b', left.memory_ids[0]!);
+    assert.deepEqual([end.status, end.citations[0]!.quote], ['active', text]);
+    // Hired again, the ending is over, and no Memory still says she left.
+    await said('I work at Acme again.', '2025-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at Acme']);
+  });
+
+  it('two slots said with more are each its own version: nothing of the sentence outlives a move', async () => {
+    const { said, current } = await ana();
+    await said('I live in Lisbon with Tom and I work at Globex with his sister.', '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['I live in Lisbon with Tom', 'I work at Globex with his sister.']);
+    await said('I moved to Porto.', '2024-02-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'I work at Globex with his sister.']);
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

@@ -60,14 +60,23 @@ test("a home said with more holds the slot in the sentence's words, not beside a
     claimsOf(s, 'Ana').map((c) => [c.statement, c.predicate, c.quote]),
     [[s, 'lives in', s]],
   );
-  // Two slots and more said: each slot quotes the sentence, and the sentence stays a Memory of its own.
+  // Two slots and more said: each slot is its part of the sentence, in its words; no Memory of the
+  // whole sentence beside them outlives a move.
   const two = 'I live in Lisbon with Tom and I work at Globex with his sister.';
   assert.deepEqual(
-    claimsOf(two, 'Ana').map((c) => [c.statement, c.predicate]),
+    claimsOf(two, 'Ana').map((c) => [c.statement, c.predicate, c.quote]),
     [
-      ['Ana lives in Lisbon', 'lives in'],
-      ['Ana works at Globex', 'works at'],
-      [two, null],
+      ['I live in Lisbon with Tom', 'lives in', 'I live in Lisbon with Tom'],
+      ['I work at Globex with his sister.', 'works at', 'I work at Globex with his sister.'],
+    ],
+  );
+  // A part that says no more than its clause, or does not read back alone, keeps the slot's words.
+  const bare = 'I live in Lisbon and work at Globex with my old friends from school.';
+  assert.deepEqual(
+    claimsOf(bare, 'Ana').map((c) => [c.statement, c.predicate, c.quote]),
+    [
+      ['Ana lives in Lisbon', 'lives in', 'I live in Lisbon'],
+      ['Ana works at Globex', 'works at', 'work at Globex with my old friends from school.'],
     ],
   );
 });
@@ -179,6 +188,14 @@ test('a home or a job the speaker no longer has ends that value, and holds no ne
   // Beside a slot, each quotes its own clause.
   assert.deepEqual(claims("I don't work at Acme anymore and I live in Porto."), [
     ['Ana lives in Porto', 'lives in', 'I live in Porto', undefined],
+    ['Ana no longer works at Acme', 'works at', "I don't work at Acme anymore", 'Acme'],
+  ]);
+  // Said with more, the ending quotes the whole sentence, and no Memory of the sentence is beside it.
+  const bust = "I don't work at Acme anymore, they went bust last spring.";
+  assert.deepEqual(claims(bust), [['Ana no longer works at Acme', 'works at', bust, 'Acme']]);
+  const moreOfBoth = "I don't work at Acme anymore and I live in Porto with my sister now.";
+  assert.deepEqual(claims(moreOfBoth), [
+    ['I live in Porto with my sister now.', 'lives in', 'I live in Porto with my sister now.', undefined],
     ['Ana no longer works at Acme', 'works at', "I don't work at Acme anymore", 'Acme'],
   ]);
   const third = 'She no longer works at Acme.';

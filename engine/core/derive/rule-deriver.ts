@@ -2,7 +2,7 @@ import { claimOwner } from './claim-owner.ts';
 import { attributeStatement, clauseStatement, endedStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
-import { attributeSentence, slotSentences } from './slot-sentences.ts';
+import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { opensAsQuestion } from './unmarked-question.ts';
 
@@ -230,7 +230,45 @@ function sentenceClaims(s: string, subject: string, owner: OwnerClaim): Claim[] 
   // home's version itself, in its own words. A Memory of its own beside the slot stayed current,
   // saying Lisbon, after a move or a correction had superseded the slot.
   if (held.length === 1 && ended === null) return [{ ...held[0]!, statement: s }];
-  return [...held, plain];
+  // "I don't work at Acme anymore, they went bust last spring": the ending itself, quoting the whole
+  // sentence. Its statement keeps the words an ending is told by (endedHead: the engine places it and
+  // the UI draws it by them); a Memory of the sentence beside it stayed current after she was hired
+  // again.
+  if (held.length === 1) return [{ ...held[0]!, quote: s }];
+  // "I live in Lisbon with Tom and I work at Globex with his sister": each slot is its own part of the
+  // sentence, up to the next slot's clause, and that part its version in its own words where it reads
+  // back to the value alone ("I live in Lisbon with Tom"). A Memory of the whole sentence beside them
+  // stayed current, saying Lisbon, after a move.
+  const clauses = [...slots, ...(ended ? [ended] : [])];
+  return sentenceParts(s, clauses).map((part, i) => {
+    const claim = held[i]!;
+    const more = wordCount(part) > wordCount(s.slice(...clauses[i]!.clause));
+    const own = claim.ends === undefined && more && readsBack(part, claim);
+    return { ...claim, quote: part, ...(own ? { statement: part } : {}) };
+  });
+}
+
+const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/**
+ * The parts of a sentence, one per clause (in the order given), each from its clause's start (the
+ * first from the sentence's) to the next clause's start, without the words joining them (", and").
+ */
+function sentenceParts(s: string, clauses: readonly SlotSentence[]): string[] {
+  const starts = clauses.map((c) => c.clause[0]);
+  const order = [...starts].sort((a, b) => a - b);
+  return starts.map((start) => {
+    const at = order.indexOf(start);
+    const from = at === 0 ? 0 : start;
+    const to = at === order.length - 1 ? s.length : order[at + 1]!;
+    return s.slice(from, to).replace(/(?:[\s,;:–—-]|(?<![\p{L}\p{N}])(?:and|but)(?![\p{L}\p{N}]))+$/u, '').trim();
+  });
+}
+
+/** A part of a sentence that states the claim's slot value alone, read as the sentence was. */
+function readsBack(part: string, claim: Claim): boolean {
+  const found = slotSentences(part).slots;
+  return found.length === 1 && clauseStatement(claim.subject, found[0]!.predicate, found[0]!.value) === claim.statement;
 }
 
 function unique(xs: string[]): string[] {
