@@ -270,6 +270,26 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Porto', 'I work at Globex with his sister.']);
   });
 
+  it('"i live in constant fear" holds no home, as "I live in fear" does not; "i live in porto" does', async () => {
+    const { said, current } = await ana();
+    await said('i live in porto', '2024-01-01T10:00:00Z');
+    for (const [i, text] of [
+      'i live in constant fear',
+      'i live in hope',
+      'i live in the moment',
+      'i live in the past lol',
+      'i live in a bubble',
+      'I live in constant denial',
+      'i live in perpetual anxiety',
+    ].entries())
+      await said(text, `2024-02-0${i + 1}T10:00:00Z`);
+    const now = await current();
+    assert.deepEqual(
+      now.filter((s) => s.startsWith('Ana')),
+      ['Ana lives in Porto'],
+    );
+  });
+
   it('a home said with where in the place is superseded whole by a fact that moves her', async () => {
     const { engine, said, current, record } = await ana();
     const berlin = await said('I live in Berlin, in Kreuzberg, near the canal.', '2024-01-01T10:00:00Z');

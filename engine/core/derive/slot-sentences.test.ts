@@ -218,6 +218,11 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     ["I'm working at sonae now", 'works at', 'Sonae'],
     ['Just moved to braga!', 'lives in', 'Braga'],
     ['Lol i moved to são paulo', 'lives in', 'São Paulo'],
+    // Places whose names end as a state's word might, or end with a common noun: still places.
+    ['i live in inverness', 'lives in', 'Inverness'],
+    ['i live in florence', 'lives in', 'Florence'],
+    ['i live in new york city', 'lives in', 'New York City'],
+    ['i live in montreal', 'lives in', 'Montreal'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -234,6 +239,16 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'i live in fear',
     'i live in a flat',
     'i live in hope lol',
+    // A state said with more words, or in a form English gives states: no word of a name is one.
+    'i live in constant fear',
+    'i live in perpetual anxiety',
+    'i live in blissful ignorance',
+    'i live in total isolation',
+    'i live in utter chaos',
+    'i live in denial',
+    'i live in the moment',
+    'i live in the past lol',
+    'i live in a bubble',
     'i work for myself',
     'i work at night',
     'i work at home',
@@ -253,6 +268,7 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'i live in porto for a month',
     // Capitalised as a phone does it, a state or a common noun is still no name.
     'I live in fear',
+    'I live in constant denial',
     'I work at night',
     'I moved to a new flat',
     'Just moved to slack',

@@ -230,20 +230,40 @@ function clauseValue(
 }
 
 /**
- * Lower-case words after a slot's verb that are no name in a chat written all in lower case: what
- * "I live in fear", "i work for myself" or "i moved to a new flat" say, a common noun one works at or
- * lives in ("i work at school"), and the times of "I work at night". A name is never one of them.
+ * Lower-case words after a slot's verb that open no name in a chat written all in lower case: what
+ * "i work for myself" or "i moved to a new flat" say, a common noun one works at or lives in ("i work
+ * at school"), and the times of "I work at night". A name never opens with one of them ("new york
+ * city" ends with one).
  */
 const notALowerName = new Set(
   `a an the my our your his her their its this that these those some one any another every no
    me myself you yourself him himself her herself us ourselves them themselves it there here
-   fear hope peace denial sin luxury poverty comfort harmony misery squalor dread terror shame bliss
-   pain hell paradise silence isolation seclusion style sync debt hiding exile limbo love
    night nights day days dawn dusk noon midnight lunch weekends weekend times moment
    home work school uni university college church hospital office bank restaurant cafe store shop
    factory hotel bar gym startup company place job town city country countryside suburbs village
    free fun money food hire cash tips peanuts minimum living`.split(/\s+/u),
 );
+/**
+ * What one lives in that is no place but a state of mind or of life ("i live in fear", "i live in
+ * constant fear", "we live in perpetual anxiety"): no word of a name is one. English gives most such
+ * words a form of their own, an abstract noun's or an adjective's ending ("anxiety", "isolation",
+ * "loneliness", "contentment", "denialism", "anxious", "hopeful", "hopeless"), which no place's name
+ * has (abstractForm); the rest, short old words, are listed. A home read from "i live in constant fear"
+ * replaced the true one.
+ */
+const states = new Set(
+  `fear hope peace denial sin luxury poverty comfort harmony misery squalor dread terror shame bliss
+   pain hell paradise silence seclusion style sync debt hiding exile limbo love hate guilt panic chaos
+   doubt grief sorrow worry awe wonder despair agony ignorance innocence dreams fantasy
+   past present future`.split(/\s+/u),
+);
+/**
+ * The endings English gives abstract nouns and adjectives, on a word of six letters or more: "-ness"
+ * (not after "r", "h", "g" or "e": Inverness, Caithness, Skegness, Dungeness), "-ity", "-ety",
+ * "-ment", "-tion", "-sion", "-ism", "-ous", "-ful", "-less".
+ */
+const abstractForm = /^(?=\p{Ll}{6})\p{Ll}+(?:(?<![rhge])ness|ity|ety|ment|tion|sion|ism|ous|ful|less)$/u;
+const isState = (w: string) => states.has(w) || abstractForm.test(w);
 /** Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister". */
 const endsALowerName = new Set(
   `now too also again already still anymore any longer lol haha tbh btw and but or with for since near
@@ -276,7 +296,7 @@ function lowerName(text: string, from: number): { named: string; end: number } |
   const ws = found[0].split(/\s+/u);
   const stop = ws.findIndex((w) => endsALowerName.has(w));
   const kept = stop < 0 ? ws : ws.slice(0, stop);
-  if (kept.length === 0 || notALowerName.has(kept[0]!)) return null;
+  if (kept.length === 0 || notALowerName.has(kept[0]!) || kept.some(isState)) return null;
   const span = found[0]
     .split(/(?<=\s)(?=\S)/u)
     .slice(0, kept.length)
@@ -299,7 +319,7 @@ function writtenUncased(sentence: string): boolean {
 /**
  * A chat written without capitals (writtenUncased: "i live in porto", "I live in porto"), read as if
  * cased: its "i" as "I", and up to three words after a slot's verb as a name, unless they are no name
- * (notALowerName: "I live in fear" stays no home); after "moved from lisbon", the name after its "to"
+ * (notALowerName, states: "I live in fear", "i live in constant fear" stay no home); after "moved from lisbon", the name after its "to"
  * too. Every character stays where it was, so a clause found in it is the same clause of the sentence.
  * A sentence with another capital letter is read as written.
  */
