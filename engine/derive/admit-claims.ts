@@ -159,7 +159,10 @@ export async function admitClaims(
     );
     await settleLineage(memories, lineage, seq);
     // A value admitted out of order may change where an ending of a later time belongs.
-    if (claim.ends === undefined) await placeEndings(memories, claim, slot, lineage, record.occurredMs, seq);
+    if (claim.ends === undefined) {
+      const value = { ...claim, owner_state: claim.owner.state, owner_entity: claim.owner.entity ?? null };
+      await placeEndings(memories, value, slot, lineage, record.occurredMs, async () => seq);
+    }
   }
   return [...new Set(ids)];
 }

@@ -10,9 +10,16 @@ import { nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 type SlotOf = Pick<Claim, 'subject' | 'predicate'>;
+/** A value of a slot, as a claim or a stored version gives it. */
+type ValueOf = Pick<MemoryVersionRow, 'statement' | 'subject' | 'predicate' | 'owner_state' | 'owner_entity'>;
 
 /** `value` holds the slot of `of` at `ms`: a version in force then says it (in any of its forms). */
-export function holdsThen(versions: readonly MemoryVersionRow[], of: SlotOf, value: string, ms: number): boolean {
+export function holdsThen(
+  versions: readonly MemoryVersionRow[],
+  of: SlotOf,
+  value: string,
+  ms: number,
+): boolean {
   const said = { ...of, statement: clauseStatement(of.subject, of.predicate!, value) };
   return versions.some((v) => inForceAt(timesOf(v), ms) && sameSlotValue(v, said));
 }
@@ -32,11 +39,11 @@ export function holdsThen(versions: readonly MemoryVersionRow[], of: SlotOf, val
  */
 export async function placeEndings(
   memories: MemoryRepository,
-  claim: Claim,
+  claim: ValueOf,
   slot: string,
   lineage: string,
   fromMs: number,
-  seq: number,
+  step: () => Promise<number>,
 ): Promise<void> {
   let versions = await memories.slotVersions(slot);
   const later = versions
@@ -45,6 +52,7 @@ export async function placeEndings(
   for (const e of later) {
     const others = versions.filter((v) => v.id !== e.id);
     if (holdsThen(others, e, endedValue(e)!, e.valid_from_ms - 1)) continue;
+    const seq = await step();
     await memories.update(e.id, { slot: null, lineage: newId('lin'), version: 1, predicate: null, seq });
     await settleLineage(memories, lineage, seq);
     versions = await memories.slotVersions(slot);
@@ -56,12 +64,13 @@ export async function placeEndings(
   const endingId = await memories.sameStatement({
     norm: statementKey(endedStatement(claim.subject, predicate, value)),
     subject: claim.subject,
-    owner_state: claim.owner.state,
-    owner_entity: claim.owner.entity ?? null,
+    owner_state: claim.owner_state,
+    owner_entity: claim.owner_entity,
   });
   const ending = endingId === null ? null : await memories.get(endingId);
   if (ending === null || ending.slot !== null || ending.valid_from_ms <= fromMs) return;
   if (!holdsThen(versions, claim, value, ending.valid_from_ms)) return;
+  const seq = await step();
   await memories.update(ending.id, {
     slot,
     lineage,

@@ -15,10 +15,12 @@ import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
-import { sameSlotValue } from '../core/derive/slot-value.ts';
+import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
 import { newId } from '../ids.ts';
 import { nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
+import { placeEndings } from './place-endings.ts';
+import { settlement } from '../core/derive/settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 
@@ -93,6 +95,7 @@ export async function rederiveRecord(
   };
   if (lost.length === 0 && fresh.length === 0 && moves.length === 0 && twins.length === 0) {
     await requote();
+    await settleEndings(uow, cited, step);
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
@@ -148,7 +151,28 @@ export async function rederiveRecord(
     now(),
   );
   await requote();
+  await settleEndings(uow, cited, step);
   return 'changed';
+}
+
+/**
+ * The lineages of the slot values this Record supports, settled again and their endings placed as
+ * admission places them now (place-endings.ts, rules-v35): an ending written before the value it
+ * ends, or one beside another value at one instant (a conflict before), is where it belongs in a
+ * store derived before. A step is taken only where something changes.
+ */
+async function settleEndings(
+  uow: BrainUnitOfWork,
+  cited: readonly CitedMemory[],
+  step: () => Promise<number>,
+): Promise<void> {
+  for (const c of cited) {
+    const m = await uow.memories.get(c.id);
+    if (m === null || m.slot === null || m.status === 'retracted' || endedValue(m) !== null) continue;
+    if (settlement(await uow.memories.settling(m.lineage)).length > 0)
+      await settleLineage(uow.memories, m.lineage, await step());
+    await placeEndings(uow.memories, m, m.slot, m.lineage, m.valid_from_ms, step);
+  }
 }
 
 /**

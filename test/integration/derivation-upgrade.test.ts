@@ -461,6 +461,105 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('an ending written before the home it ends, a statement beside Lisbon before, ends it', async () => {
+      // As rules-v34 left it: the ending, written first with nothing to end, a statement of no slot,
+      // and the sentence it was said in a Memory of its own. Marked so that today's admission does not
+      // place it while the store is written, and the mark then taken off.
+      const rulesV34: Deriver = {
+        name: 'rules-v34',
+        derive: (record, ctx) =>
+          rules.derive(record, ctx).flatMap((c) => {
+            if (c.ends === undefined) return [c];
+            const { ends: _, ...ending } = c;
+            const plain = { ...ending, statement: c.quote, predicate: null };
+            return [{ ...ending, statement: `${c.statement} (v34)`, predicate: null }, plain];
+          }),
+      };
+      const sentence = "I don't live in Lisbon anymore, the rent went up too much.";
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          await old.rememberRecord(tenant, 'b', said(sentence, { occurred_at: '2024-03-01T00:00:00Z' }), {});
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I live in Lisbon.', { occurred_at: '2023-01-01T00:00:00Z' }),
+            {},
+          );
+        },
+        rulesV34,
+      );
+      await store.sql(unmarked(34));
+      await store.beforeStatementKeys();
+      await reopened(
+        store,
+        async (aged) => {
+          assert.deepEqual(
+            [...(await current(aged)).keys()].sort(),
+            ['Ana lives in Lisbon', 'Ana no longer lives in Lisbon', sentence],
+            'the store as rules-v34 left it',
+          );
+        },
+        rulesV34,
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()], ['Ana no longer lives in Lisbon']);
+        const listed = (await current(engine)).get('Ana no longer lives in Lisbon')!;
+        const ending = await engine.getMemory(tenant, 'b', listed.id);
+        assert.notEqual(ending.slot, null);
+        assert.deepEqual(
+          ending.revisions.map((r) => [r.statement, r.status]),
+          [
+            ['Ana lives in Lisbon', 'superseded'],
+            ['Ana no longer lives in Lisbon', 'active'],
+          ],
+        );
+      });
+    });
+
+    it('an ending and a new job from two sources at one instant, a conflict before, are none', async () => {
+      const at = '2024-05-01T00:00:00Z';
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I work at Acme.', { occurred_at: '2024-01-01T00:00:00Z' }),
+            {},
+          );
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I no longer work at Acme.', { source: { name: 'mail' }, occurred_at: at }),
+            {},
+          );
+          await old.rememberRecord(
+            tenant,
+            'b',
+            said('I work at Sonae.', { source: { name: 'sms' }, occurred_at: at }),
+            {},
+          );
+        },
+        { name: 'rules-v34', derive: rules.derive },
+      );
+      // As rules-v34 settled them: both current at that instant.
+      await store.sql(
+        `UPDATE memories SET status = 'active', valid_to = NULL, valid_to_ms = NULL
+         WHERE statement = 'Ana no longer works at Acme'`,
+      );
+      await reopened(
+        store,
+        async (aged) =>
+          assert.deepEqual(await contested(aged), ['Ana no longer works at Acme', 'Ana works at Sonae']),
+        { name: 'rules-v34', derive: rules.derive },
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual(await contested(engine), []);
+        assert.deepEqual([...(await current(engine)).keys()], ['Ana works at Sonae']);
+      });
+    });
+
     it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
       let fragment!: Memory;
       const store = await writtenBy(backend, async (engine) => {

@@ -132,7 +132,13 @@ export function createRuleDeriver(): Deriver {
     // self's, unless another speaker of the Brain has that first name ("Maya Silva"): then unresolved.
     // v34: a document whose title says it is about the self ("About me", "Me", her name) is hers,
     // each sentence a Memory of its own, a home or a job holding its slot (claim-owner.ts aboutSelf).
-    name: 'rules-v34',
+    // v35: an ending said with more ("I don't work at Acme anymore, they went bust") is the ending
+    // alone, quoting the sentence; two slots said with more are each their part of the sentence, with no
+    // Memory of the whole beside them; no word of a home in a lower-case chat is a state ("i live in
+    // constant fear"). The pass also places endings by the person's times (place-endings.ts): one
+    // written before the value it ends ends it, and one beside another value at one instant is no
+    // conflict.
+    name: 'rules-v35',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -261,14 +267,32 @@ function sentenceParts(s: string, clauses: readonly SlotSentence[]): string[] {
     const at = order.indexOf(start);
     const from = at === 0 ? 0 : start;
     const to = at === order.length - 1 ? s.length : order[at + 1]!;
-    return s.slice(from, to).replace(/(?:[\s,;:–—-]|(?<![\p{L}\p{N}])(?:and|but)(?![\p{L}\p{N}]))+$/u, '').trim();
+    return withoutJoin(s.slice(from, to)).trim();
   });
+}
+
+/** A part without the marks and words that join it to the next: "I live in Lisbon with Tom, and ". */
+function withoutJoin(part: string): string {
+  let t = part.trimEnd();
+  for (;;) {
+    if (/[,;:–—-]/u.test(t.at(-1) ?? '')) t = t.slice(0, -1).trimEnd();
+    else {
+      const word = ['and', 'but'].find(
+        (w) => t.endsWith(w) && !/[\p{L}\p{N}]/u.test(t.at(-w.length - 1) ?? ''),
+      );
+      if (word === undefined) return t;
+      t = t.slice(0, -word.length).trimEnd();
+    }
+  }
 }
 
 /** A part of a sentence that states the claim's slot value alone, read as the sentence was. */
 function readsBack(part: string, claim: Claim): boolean {
   const found = slotSentences(part).slots;
-  return found.length === 1 && clauseStatement(claim.subject, found[0]!.predicate, found[0]!.value) === claim.statement;
+  return (
+    found.length === 1 &&
+    clauseStatement(claim.subject, found[0]!.predicate, found[0]!.value) === claim.statement
+  );
 }
 
 function unique(xs: string[]): string[] {
