@@ -41,7 +41,7 @@ export function slotValueAsSaid(s: SlotStatement): string | null {
  * The value a slot's statement gives (slotValueAsSaid), normalised as statements are. A phone number
  * written as one is its digits (phoneDigits). Null for any other words: those are compared whole.
  */
-function slotValue(s: SlotStatement): string | null {
+export function slotValue(s: SlotStatement): string | null {
   const said = slotValueAsSaid(s);
   if (said === null || s.predicate === null) return null;
   const value = normalizeStatement(said);
