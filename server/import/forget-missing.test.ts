@@ -40,8 +40,8 @@ function memoryStore(files: Record<string, string[]>): HeldStore & { files: Map<
 async function imported(path: string): Promise<MissingItems> {
   const missing = new MissingItems();
   await missing.coverNotes([path], undefined, async (id) => id);
-  await missing.coverFile('ics', path);
-  for (const r of (await collect(parseIcs(path, window))).records) missing.sawRecord(r, path);
+  const onText = await missing.coverFile('ics', path);
+  for (const r of (await collect(parseIcs(path, { ...window, onText }))).records) missing.sawRecord(r, path);
   return missing;
 }
 

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { ObjectAccept, ObjectPage } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
-import { readFoldedText } from './decode-text.ts';
 import type { ImportRecord } from './import-item.ts';
 import { isIgnored, walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
@@ -83,13 +82,13 @@ const kinds: Record<WholeSource, { plural: string; file: string; item: string }>
 };
 
 /**
- * The UIDs a calendar or vCard file names, read from its lines (unfolded) rather than parsed: an event
- * the parser skips as unreadable or outside the recurrence window is still in the file. A component
- * whose STATUS is CANCELLED does not hold its UID (another one with that UID, a live occurrence of
- * the series, does): a cancelled event is one the calendar no longer has.
+ * The UIDs a calendar or vCard file's TEXT names, read from its lines (unfolded) rather than parsed: an
+ * event the parser skips as unreadable or outside the recurrence window is still in the file. A
+ * component whose STATUS is CANCELLED does not hold its UID (another one with that UID, a live
+ * occurrence of the series, does): a cancelled event is one the calendar no longer has.
  */
-async function uidsIn(path: string): Promise<string[]> {
-  const text = (await readFoldedText(path)).replace(/\r?\n[ \t]/g, '');
+function uidsIn(folded: string): string[] {
+  const text = folded.replace(/\r?\n[ \t]/g, '');
   const out = new Set<string>();
   const open: { uid: string; cancelled: boolean }[] = [];
   for (const line of text.split(/\r?\n/)) {
@@ -139,6 +138,8 @@ export class MissingItems {
   /** Where files lie that the import covers, as fileName names them: under a prefix, or it exactly. */
   private readonly fileScopes: { prefix: string; exact: boolean }[] = [];
   private readonly blocked: string[] = [];
+  /** Calendar and contacts files covered whose text the parser has not handed over (coverFile). */
+  private readonly unread = new Set<string>();
 
   /** UPLOAD_ROOT: the folder an upload's chosen entries were written to (they are named from it down). */
   constructor(private readonly uploadRoot?: string) {}
@@ -215,24 +216,33 @@ export class MissingItems {
   }
 
   /**
-   * A calendar or vCard file read whole: its UIDs are there, whatever became of its events. Called for
-   * every import, with forget-missing or not, so that what each file holds is recorded (recordHeld).
+   * A calendar or vCard file about to be read whole: its parser is to hand the text it reads to the
+   * function returned (ParseOptions.onText), whose UIDs are then there, whatever became of its events.
+   * Called for every import, with forget-missing or not, so that what each file holds is recorded
+   * (recordHeld). A file whose text never came (it could not be read) keeps everything.
    */
-  async coverFile(format: WholeSource, path: string): Promise<void> {
+  async coverFile(format: WholeSource, path: string): Promise<(text: string) => void> {
     this.wholeSources.add(format);
+    let here: Set<string> | undefined;
     try {
       const name = await this.fileName(path);
       this.fileNames.set(path, name);
-      const here = this.files.get(format)!.get(name) ?? new Set<string>();
+      here = this.files.get(format)!.get(name) ?? new Set<string>();
       this.files.get(format)!.set(name, here);
-      for (const uid of await uidsIn(path)) {
+    } catch (e) {
+      this.cannotForget(`${path}: cannot be read: ${errorMessage(e)}`);
+      return () => {};
+    }
+    const unread = `${path}: cannot be read`;
+    this.unread.add(unread);
+    return (text) => {
+      this.unread.delete(unread);
+      for (const uid of uidsIn(text)) {
         const item = format === 'ics' ? `ics:${uid}` : `vcf:${uid}:`;
         this.items.get(format)!.add(item);
         here.add(item);
       }
-    } catch (e) {
-      this.cannotForget(`${path}: cannot be read: ${errorMessage(e)}`);
-    }
+    };
   }
 
   /**
@@ -291,6 +301,7 @@ export class MissingItems {
   ): Promise<MissingPlan> {
     const bySource = new Map<string, string[]>();
     const kept: string[] = [];
+    for (const why of this.unread) this.cannotForget(why);
     const before = new Map<WholeSource, Map<string, string[]> | null>();
     for (const w of this.wholeSources) before.set(w, held ? await held.read(w) : null);
     // Files whose items are not forgotten are recorded as holding what they held before too.

@@ -11,7 +11,7 @@ import { standups2022Ics } from './test-support.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readMbox } from './formats/mbox-split.ts';
 import { importItemKey } from './idempotency-key.ts';
 import { collectRecords } from './run-import.ts';
@@ -773,4 +773,33 @@ test('forget_missing forgets the events and cards gone from an uploaded calendar
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a calendar and a contacts file are each read once: what they hold is taken from the text the parser reads', async () => {
+  const fsp = (await import('node:fs/promises')).default;
+  const { syncBuiltinESMExports } = await import('node:module');
+  const engine = await brain();
+  const reads = new Map<string, number>();
+  const readFile = fsp.readFile;
+  fsp.readFile = ((path: unknown, ...rest: unknown[]) => {
+    const name = basename(String(path));
+    if (/\.(ics|vcf)$/.test(name)) reads.set(name, (reads.get(name) ?? 0) + 1);
+    return (readFile as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fsp.readFile;
+  syncBuiltinESMExports();
+  try {
+    const r = await importFiles(engine, t, 'b', {
+      files: [
+        file('cal.ics', standups2022Ics),
+        file('people.vcf', 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u1\r\nFN:Ana\r\nTEL:1\r\nEND:VCARD\r\n'),
+      ],
+      recurrence_since: '2022-01-01T00:00:00Z',
+      forget_missing: true,
+    });
+    assert.equal(r.imported, 4);
+  } finally {
+    fsp.readFile = readFile;
+    syncBuiltinESMExports();
+  }
+  assert.deepEqual(Object.fromEntries(reads), { 'cal.ics': 1, 'people.vcf': 1 });
 });

@@ -289,8 +289,11 @@ async function importTargets(
       skip(name, target.reason);
       continue;
     }
-    if (target.format === 'ics' || target.format === 'vcf')
-      await inFiles.coverFile(target.format, target.path);
+    // A calendar's or contacts file's text is read once, by its parser, which hands it over.
+    const onText =
+      target.format === 'ics' || target.format === 'vcf'
+        ? await inFiles.coverFile(target.format, target.path)
+        : undefined;
     const label = itemLabel(target, root);
     let collected: CollectedRecords;
     try {
@@ -298,7 +301,7 @@ async function importTargets(
       if (reading.note !== null) part.note = reading.note;
       collected = await collectTarget(
         target,
-        reading.options,
+        onText ? { ...reading.options, onText } : reading.options,
         seenKeys,
         label,
         names,

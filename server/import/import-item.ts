@@ -89,6 +89,11 @@ export interface ParseOptions {
    * maxWholeFileBytes. `mnemo import` reads more, in a process of its own; a server keeps the default.
    */
   wholeJsonBytes?: number;
+  /**
+   * Hears the text of a calendar or vCard file as read, before it is parsed: what the file holds is
+   * recorded from it (forget-missing.ts), so the file is read once and both see the same contents.
+   */
+  onText?: (text: string) => void;
 }
 
 export type Parser = (

@@ -648,8 +648,11 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
           skipped(part, target.name, target.reason);
           continue;
         }
-        if (target.format === 'ics' || target.format === 'vcf')
-          await files.coverFile(target.format, target.path);
+        // A calendar's or contacts file's text is read once, by its parser, which hands it over.
+        const onText =
+          target.format === 'ics' || target.format === 'vcf'
+            ? await files.coverFile(target.format, target.path)
+            : undefined;
         const label = itemLabel(target, o.path);
         let readHere = 0;
         try {
@@ -660,7 +663,11 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });
-          const items = seenBy(files, target.path, targetItems(readable, options, names, former));
+          const items = seenBy(
+            files,
+            target.path,
+            targetItems(readable, onText ? { ...options, onText } : options, names, former),
+          );
           for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
             readHere += 1;

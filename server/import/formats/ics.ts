@@ -617,6 +617,7 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
     yield skip(path, `not an iCalendar file: ${errorMessage(e)}`);
     return;
   }
+  o.onText?.(text);
   try {
     const parsed: unknown = ICAL.parse(text);
     roots = Array.isArray(parsed) && typeof parsed[0] === 'string' ? [parsed] : (parsed as unknown[]);

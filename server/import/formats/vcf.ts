@@ -223,7 +223,9 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   // C1 controls (U+0080-U+009F) in text that was valid UTF-8 are Windows-1252 bytes a tool converted as
   // if they were Latin-1 ("\u0093Bordeaux\u0094" for the curly quotes): no address book means them as
   // text, so they are read as Windows-1252 meant them, as a file that is not UTF-8 is.
-  const cards = splitCards(c1AsWindows1252(await readFoldedText(path)));
+  const text = await readFoldedText(path);
+  o.onText?.(text);
+  const cards = splitCards(c1AsWindows1252(text));
   // A card without REV is as of the file: an address book exported years ago no longer replaces what was
   // said since (dated at the import, it superseded newer values and hid a real disagreement).
   const fileTime = (await fileTimeOf(o)(path))?.toISOString();
