@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { MissingItems, type HeldStore, type WholeSource } from './forget-missing.ts';
+import { itemDigest, MissingItems, type HeldStore, type WholeSource } from './forget-missing.ts';
 import { parseIcs } from './formats/ics.ts';
 import { collect, writeTree } from './test-support.ts';
 
@@ -25,16 +25,26 @@ const override = vevent(
 const dentist = vevent('UID:dentist', 'DTSTART:20240105T090000Z', 'SUMMARY:Dentist');
 const window = { windowStart: new Date('2023-12-01T00:00:00Z'), windowEnd: new Date('2024-03-01T00:00:00Z') };
 
-/** A HeldStore in memory, as the Brain's Objects keep it. */
-function memoryStore(files: Record<string, string[]>): HeldStore & { files: Map<string, string[]> } {
-  const held = new Map(Object.entries(files));
+/** A HeldStore in memory, as the Brain's Objects keep it, given each file's items as a Mnemo before digests did. */
+function memoryStore(files: Record<string, string[]>): HeldStore {
+  const held = new Map(
+    Object.entries(files).map(([file, items]) => [
+      file,
+      { source: items[0]?.split(':')[0], digests: new Set(items.map(itemDigest)) },
+    ]),
+  );
   return {
-    files: held,
     read: async (source: WholeSource) =>
-      new Map([...held].filter(([, items]) => items.every((i) => i.startsWith(`${source}:`)))),
-    write: async (_source, file, items) => void held.set(file, items),
+      new Map([...held].filter(([, h]) => h.source === source).map(([f, h]) => [f, { digests: h.digests }])),
+    write: async (source, file, digests) => {
+      held.set(file, { source, digests: new Set(digests) });
+      return null;
+    },
   };
 }
+
+/** What a file is recorded as holding, for ITEMS. */
+const digests = (...items: string[]) => items.map(itemDigest).sort();
 
 /** What an import of the file at PATH reads: its UIDs, and the item of each Record the parser gives. */
 async function imported(path: string): Promise<MissingItems> {
@@ -65,7 +75,7 @@ test('a series gone from its calendar goes with every occurrence, override and d
     writeFileSync(path, calendar(dentist));
     plan = await (await imported(path)).missing(async () => stored, store);
     assert.deepEqual([...plan.bySource], [['ics', stored.slice(1)]]);
-    assert.deepEqual(plan.held, [{ source: 'ics', file: path, items: ['ics:dentist'] }]);
+    assert.deepEqual(plan.held, [{ source: 'ics', file: path, digests: digests('ics:dentist') }]);
 
     // An event the parser skips (no DTSTART) is still in the file: its UID keeps its Records.
     writeFileSync(path, calendar(series, vevent('UID:dentist', 'SUMMARY:Dentist')));
@@ -107,7 +117,7 @@ test('what no file was recorded as holding is kept and counted; a calendar holdi
     let plan = await (await imported(path)).missing(async () => ['ics:dentist', 'ics:old'], memoryStore({}));
     assert.deepEqual([...plan.bySource], []);
     assert.match(plan.kept.join('\n'), /^1 calendar event the Brain holds is in no calendar \(\.ics\) file/);
-    assert.deepEqual(plan.held, [{ source: 'ics', file: path, items: ['ics:dentist'] }]);
+    assert.deepEqual(plan.held, [{ source: 'ics', file: path, digests: digests('ics:dentist') }]);
 
     // Every event it held is gone from it: more likely an empty export or another file than all deleted.
     const store = memoryStore({ [path]: ['ics:a', 'ics:b'] });
@@ -118,7 +128,9 @@ test('what no file was recorded as holding is kept and counted; a calendar holdi
       /the 2 calendar events the Brain holds from ".*cal\.ics" are all missing/,
     );
     // Still known as the file's, for when it is right.
-    assert.deepEqual(plan.held, [{ source: 'ics', file: path, items: ['ics:a', 'ics:b', 'ics:dentist'] }]);
+    assert.deepEqual(plan.held, [
+      { source: 'ics', file: path, digests: digests('ics:a', 'ics:b', 'ics:dentist') },
+    ]);
   } finally {
     t.remove();
   }

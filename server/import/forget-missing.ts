@@ -36,12 +36,31 @@ const isWhole = (source: string): source is WholeSource =>
 /**
  * What each calendar or contacts file was last recorded as holding, by how the import names the file
  * (its real path; in an upload, its name from the chosen entry down): the items (`ics:<uid>`,
- * `vcf:<uid>:`) it held since the last import that forgot what was missing from it.
+ * `vcf:<uid>:`) it held since the last import that forgot what was missing from it, each as its
+ * digest (itemDigest): they are only ever compared, and a calendar's UIDs may be long.
  */
 export interface HeldStore {
-  /** Every file's items of SOURCE, by file; null when they may not be read. */
-  read(source: WholeSource): Promise<Map<string, string[]> | null>;
-  write(source: WholeSource, file: string, items: string[]): Promise<void>;
+  /** Every file's item digests of SOURCE, by file; null when they may not be read. */
+  read(source: WholeSource): Promise<Map<string, HeldEntry> | null>;
+  /** Records FILE as holding DIGESTS; says why not when it was not (the key, the size), else null. */
+  write(source: WholeSource, file: string, digests: string[]): Promise<string | null>;
+}
+
+/** What a file was recorded as holding: its items' digests; `plain` when recorded as the items themselves. */
+export interface HeldEntry {
+  digests: ReadonlySet<string>;
+  /** Recorded by a Mnemo before digests (`items`): written again as digests by the next import. */
+  plain?: boolean;
+}
+
+/**
+ * An item's digest as a file's record holds it: 72 bits of its SHA-256, base64url (12 characters,
+ * whatever the UID's length). Only equality is asked of it; two items of one Brain sharing one is
+ * about one chance in 10^13 for a million items, and would keep an item, or forget one no file was
+ * recorded as holding that another file's item shares it with.
+ */
+export function itemDigest(item: string): string {
+  return createHash('sha256').update(item).digest('base64url').slice(0, 12);
 }
 
 /** Where stored notes lie that the import covers: under `prefix` (a folder's, ending in `/`), or it exactly. */
@@ -66,11 +85,11 @@ export interface MissingPlan {
   held: HeldFile[];
 }
 
-/** A calendar or contacts file and the items it is recorded as holding. */
+/** A calendar or contacts file and the items it is recorded as holding (their digests, sorted). */
 export interface HeldFile {
   source: WholeSource;
   file: string;
-  items: string[];
+  digests: string[];
 }
 
 // A probe name no file has, to ask how a folder's contents are named (note-identity.ts).
@@ -270,11 +289,11 @@ export class MissingItems {
    * of its source: what it held before and holds now, so that an item deleted meanwhile is still known
    * to be the file's when an import forgets what is missing.
    */
-  heldSince(before: ReadonlyMap<string, readonly string[]>, source: WholeSource): HeldFile[] {
+  heldSince(before: ReadonlyMap<string, HeldEntry>, source: WholeSource): HeldFile[] {
     return [...this.files.get(source)!].map(([file, now]) => ({
       source,
       file,
-      items: [...new Set([...(before.get(file) ?? []), ...now])].sort(),
+      digests: [...new Set([...(before.get(file)?.digests ?? []), ...[...now].map(itemDigest)])].sort(),
     }));
   }
 
@@ -302,7 +321,7 @@ export class MissingItems {
     const bySource = new Map<string, string[]>();
     const kept: string[] = [];
     for (const why of this.unread) this.cannotForget(why);
-    const before = new Map<WholeSource, Map<string, string[]> | null>();
+    const before = new Map<WholeSource, Map<string, HeldEntry> | null>();
     for (const w of this.wholeSources) before.set(w, held ? await held.read(w) : null);
     // Files whose items are not forgotten are recorded as holding what they held before too.
     const keptHeld = (w: WholeSource) => {
@@ -376,11 +395,12 @@ export class MissingItems {
   private wholeMissing(
     whole: WholeSource,
     ids: readonly string[],
-    files: ReadonlyMap<string, readonly string[]>,
+    files: ReadonlyMap<string, HeldEntry>,
   ): { gone: string[]; kept: string[]; held: HeldFile[] } {
     const now = this.files.get(whole)!;
     const exact = this.exact.get(whole)!;
     const items = this.items.get(whole)!;
+    const itemsHere = new Set([...items].map(itemDigest));
     const here = (id: string) => exact.has(id) || [id, ...prefixesOf(whole, id)].some((p) => items.has(p));
     const covered = (file: string) =>
       now.has(file) || this.fileScopes.some((s) => (s.exact ? file === s.prefix : file.startsWith(s.prefix)));
@@ -389,11 +409,12 @@ export class MissingItems {
     const left: string[] = [];
     for (const [file, held] of files) {
       if (covered(file) && !now.has(file)) left.push(file);
-      for (const item of held) (covered(file) ? under : elsewhere).add(item);
+      for (const digest of held.digests) (covered(file) ? under : elsewhere).add(digest);
     }
-    // An id's item is the longest of its prefixes a file held (a UID may hold `@` or `:` itself).
+    // An id's item is the longest of its prefixes a file held (a UID may hold `@` or `:` itself): its
+    // digest, as the files' records hold it.
     const itemOf = (id: string) =>
-      [id, ...prefixesOf(whole, id).reverse()].find((p) => under.has(p) || elsewhere.has(p));
+      [id, ...prefixesOf(whole, id).reverse()].map(itemDigest).find((d) => under.has(d) || elsewhere.has(d));
     const gone: string[] = [];
     let unknown = 0;
     for (const id of ids) {
@@ -414,14 +435,18 @@ export class MissingItems {
       );
     // As for a folder of notes: when nothing the files under the root held is there now, the wrong
     // file (an empty export, another calendar of the same name) is likelier than every item deleted.
-    if (gone.length > 0 && ![...under].some((i) => items.has(i))) {
+    if (gone.length > 0 && ![...under].some((d) => itemsHere.has(d))) {
       const stored = new Set(gone.map(itemOf)).size;
       kept.push(allMissing(stored, item, `from ${describe(now, left)}`, whole));
       return { gone: [], kept, held: this.heldSince(files, whole) };
     }
     const held = [
-      ...[...now].map(([f, has]) => ({ source: whole, file: f, items: [...has].sort() })),
-      ...left.map((f) => ({ source: whole, file: f, items: [] })),
+      ...[...now].map(([f, has]) => ({
+        source: whole,
+        file: f,
+        digests: [...new Set([...has].map(itemDigest))].sort(),
+      })),
+      ...left.map((f) => ({ source: whole, file: f, digests: [] })),
     ];
     return { gone, kept, held };
   }
@@ -443,11 +468,20 @@ function describe(now: ReadonlyMap<string, unknown>, left: readonly string[]): s
   return names.length > 3 ? `${shown.join(', ')} and ${names.length - 3} more` : shown.join(', ');
 }
 
-/** Of what files are to be recorded as holding, what differs from what they were recorded as holding. */
-function changedHeld(before: ReadonlyMap<string, readonly string[]>, after: HeldFile[]): HeldFile[] {
+/**
+ * Of what files are to be recorded as holding, what differs from what they were recorded as holding:
+ * an import that changes nothing appends no version. A record of plain items is written again as
+ * digests (it is then smaller, and holds no UID in the clear).
+ */
+function changedHeld(before: ReadonlyMap<string, HeldEntry>, after: HeldFile[]): HeldFile[] {
   return after.filter((h) => {
     const was = before.get(h.file);
-    return was === undefined ? h.items.length > 0 : was.join('\n') !== [...h.items].sort().join('\n');
+    if (was === undefined) return h.digests.length > 0;
+    return (
+      was.plain === true ||
+      was.digests.size !== h.digests.length ||
+      h.digests.some((d) => !was.digests.has(d))
+    );
   });
 }
 
@@ -566,22 +600,38 @@ export async function reconcileMissing(
   if (o.dryRun) return { items: plannedItems(plan), records: 0, memories: 0, notes: plan.kept };
   const done = await forgetPlanned(plan, o.forget, (d) => o.onForgotten?.(d.items.length));
   // Only once they are forgotten: a failure before keeps them known as the files'.
-  for (const h of plan.held) await o.held?.write(h.source, h.file, h.items);
-  return { ...done, notes: plan.kept };
+  const notes = [...plan.kept];
+  for (const h of plan.held) {
+    const why = o.held ? await o.held.write(h.source, h.file, h.digests) : null;
+    if (why !== null) notes.push(notRecorded(h, why));
+  }
+  return { ...done, notes };
+}
+
+/** Why what a file holds now was not recorded, and what follows from it. */
+function notRecorded(h: HeldFile, why: string): string {
+  return (
+    `what the ${kinds[h.source].file} file "${h.file}" holds now was not recorded (${why}): ` +
+    `a ${kinds[h.source].item} added to it since it last was will be kept, not forgotten, once gone from it`
+  );
 }
 
 /**
  * An import that does not forget what is missing records what its calendar and contacts files hold,
  * adding to what they held before: an event deleted before an import that forgets is still known then.
  */
-export async function recordHeld(missing: MissingItems, store: HeldStore): Promise<void> {
+export async function recordHeld(missing: MissingItems, store: HeldStore): Promise<string[]> {
+  const notes: string[] = [];
   for (const source of wholeSources) {
     if (!missing.sources.includes(source)) continue;
     const before = await store.read(source);
     if (before === null) continue;
-    for (const h of changedHeld(before, missing.heldSince(before, source)))
-      await store.write(h.source, h.file, h.items);
+    for (const h of changedHeld(before, missing.heldSince(before, source))) {
+      const why = await store.write(h.source, h.file, h.digests);
+      if (why !== null) notes.push(notRecorded(h, why));
+    }
   }
+  return notes;
 }
 
 /** The Object type what a calendar or contacts file held is recorded under (one Object a file). */
@@ -593,35 +643,55 @@ function heldKey(source: WholeSource, file: string): string {
 }
 
 /**
- * A HeldStore in the Brain's Objects (`mnemo-import-file`, `{source, file, items}`), through listObjects
- * and acceptObject of the engine or the API client; LIST answering null (a key that may not read
- * Objects) holds nothing readable, so nothing of those sources is forgotten.
+ * The most items one file's record holds: 15 bytes each in it (a digest, quoted, and a comma), 3 MB in
+ * all, under the 4 MiB a /v1 request body may be (the CLI writes it through the API). A calendar of
+ * more events is not recorded (and says so), so its deletions are kept rather than told from a record
+ * that is not whole.
+ */
+export const maxHeldItems = 200_000;
+
+/** Why nothing is recorded for a key without objects:write. */
+export const noObjectWrites = "this key may not write the Brain's Objects: objects:write";
+
+/**
+ * A HeldStore in the Brain's Objects (`mnemo-import-file`, `{source, file, digests}`; `{source, file,
+ * items}`, the items themselves, as Mnemo recorded them before), through listObjects and acceptObject
+ * of the engine or the API client. LIST answering null (a key that may not read Objects) holds nothing
+ * readable, so nothing of those sources is forgotten; ACCEPT answers why it did not write (a key that
+ * may not), or null.
  */
 export function heldInObjects(
   list: (cursor: string | undefined) => Promise<ObjectPage | null>,
-  accept: (body: ObjectAccept) => Promise<unknown>,
+  accept: (body: ObjectAccept) => Promise<string | null>,
 ): HeldStore {
   return {
     async read(source) {
-      const out = new Map<string, string[]>();
+      const out = new Map<string, HeldEntry>();
       let cursor: string | undefined;
       do {
         const page = await list(cursor);
         if (page === null) return null;
         for (const o of page.data) {
-          const v = o.value as { source?: unknown; file?: unknown; items?: unknown } | null;
-          if (v?.source !== source || typeof v.file !== 'string' || !Array.isArray(v.items)) continue;
-          out.set(
-            v.file,
-            v.items.filter((i): i is string => typeof i === 'string'),
-          );
+          const v = o.value as {
+            source?: unknown;
+            file?: unknown;
+            digests?: unknown;
+            items?: unknown;
+          } | null;
+          if (v?.source !== source || typeof v.file !== 'string') continue;
+          const strings = (a: unknown[]) => a.filter((i): i is string => typeof i === 'string');
+          if (Array.isArray(v.digests)) out.set(v.file, { digests: new Set(strings(v.digests)) });
+          else if (Array.isArray(v.items))
+            out.set(v.file, { digests: new Set(strings(v.items).map(itemDigest)), plain: true });
         }
         cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
       } while (cursor !== undefined);
       return out;
     },
-    async write(source, file, items) {
-      await accept({ type: heldObjectType, key: heldKey(source, file), value: { source, file, items } });
+    async write(source, file, digests) {
+      if (digests.length > maxHeldItems)
+        return `it holds ${digests.length} ${kinds[source].plural}, more than the ${maxHeldItems} one file's record may hold; split it into smaller files`;
+      return accept({ type: heldObjectType, key: heldKey(source, file), value: { source, file, digests } });
     },
   };
 }

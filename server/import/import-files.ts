@@ -388,7 +388,10 @@ function heldInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boole
       mayRead
         ? engine.listObjects(t, brainId, { type: heldObjectType, limit: 500, ...(cursor ? { cursor } : {}) })
         : null,
-    (body) => engine.acceptObject(t, brainId, body, {}),
+    async (body) => {
+      await engine.acceptObject(t, brainId, body, {});
+      return null;
+    },
   );
 }
 

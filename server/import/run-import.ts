@@ -38,6 +38,7 @@ import { recordPages } from './record-pages.ts';
 import {
   heldInObjects,
   heldObjectType,
+  noObjectWrites,
   MissingItems,
   recordHeld,
   reconcileMissing,
@@ -843,7 +844,17 @@ function heldThroughApi(o: ImportOptions): HeldStore {
           { signal: o.signal },
         ),
       ),
-    (body) => scoped(() => o.client.acceptObject(o.brainId, body, { signal: o.signal })),
+    async (body) => {
+      try {
+        await o.client.acceptObject(o.brainId, body, { signal: o.signal });
+        return null;
+      } catch (e) {
+        if (!(e instanceof MnemoApiError)) throw e;
+        if (e.code === 'missing_scope') return noObjectWrites;
+        if (!isFatal(e)) return `${e.code}: ${e.message}`;
+        throw e;
+      }
+    },
   );
 }
 

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
+import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { runImport } from '../../server/import/run-import.ts';
+import type { RunningServer } from '../../server/start-server.ts';
+import { serveLocal } from './serve-local.ts';
+
+// What each calendar and contacts file held (`mnemo-import-file` Objects, forget-missing.ts), through
+// a real server on loopback with the local engine on an encrypted SQLite file: the upload uses them as
+// the key's Object scopes allow, and they stay small however many events a calendar holds.
+process.env.MNEMO_EMBEDDER = 'none';
+
+const root = mkdtempSync(join(tmpdir(), 'mnemo-import-held-'));
+let server: RunningServer;
+let key: string;
+let client: MnemoClient;
+
+before(async () => {
+  ({ server, key } = await serveLocal(root));
+  client = createMnemoClient({ baseUrl: server.url, apiKey: key });
+});
+
+after(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const heldType = 'mnemo-import-file';
+
+/** An iCalendar file of one event a day from 1 January 2024, one per UID. */
+function calendar(...uids: string[]): string {
+  const day = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    ...uids.flatMap((uid, i) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `DTSTART:${day(i).replaceAll('-', '')}T100000Z`,
+      `SUMMARY:Event ${i}`,
+      'END:VEVENT',
+    ]),
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+const upload = (text: string, forget = false): ImportRequest => ({
+  files: [{ name: 'work.ics', content_base64: Buffer.from(text).toString('base64') }],
+  time_zone: 'UTC',
+  recurrence_since: '2023-01-01T00:00:00Z',
+  ...(forget ? { forget_missing: true } : {}),
+});
+
+async function post(brain: string, apiKey: string, body: ImportRequest): Promise<ImportResult> {
+  const res = await fetch(`${server.url}/brains/${brain}/imports`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as ImportResult;
+  assert.equal(res.status, 200, JSON.stringify(json));
+  return json;
+}
+
+async function heldObjects(brain: string) {
+  return (await client.listObjects(brain, { type: heldType, limit: 500 })).data;
+}
+
+async function eventIds(brain: string): Promise<string[]> {
+  const ids = new Set<string>();
+  for (let cursor: string | undefined; ;) {
+    const page = await client.listRecords(brain, {
+      limit: 200,
+      source: 'ics',
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const r of page.data) ids.add(r.source.external_id!);
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return [...ids].sort();
+}
+
+test('a calendar of 50,000 events through the API: what it holds is recorded small, once, and forget-missing works', async () => {
+  await client.createBrain({ id: 'large' });
+  // Outlook-style UIDs of 112 characters: 5.8 MB of them, more than a 4 MiB request body. All but three
+  // events have no start, so the parser skips them (quick to import) while the file still holds them.
+  const uid = (i: number) => `040000008200E00074C5B7101A82E008${String(i).padStart(80, '0')}`;
+  const undated = Array.from({ length: 50_000 }, (_, i) =>
+    ['BEGIN:VEVENT', `UID:${uid(i)}`, `SUMMARY:Undated ${i}`, 'END:VEVENT'].join('\r\n'),
+  );
+  const body = (...kept: number[]) =>
+    calendar(...kept.map(uid)).replace('END:VCALENDAR', `${undated.join('\r\n')}\r\nEND:VCALENDAR`);
+  const file = join(root, 'large.ics');
+  writeFileSync(file, body(100_001, 100_002, 100_003));
+  const run = (forgetMissing = false) =>
+    runImport({
+      client,
+      brainId: 'large',
+      path: file,
+      timeZone: 'UTC',
+      windowStart: new Date('2023-01-01T00:00:00Z'),
+      forgetMissing,
+    });
+  const first = await run();
+  assert.equal(first.imported, 3);
+  const held = await heldObjects('large');
+  assert.equal(held.length, 1, 'what the calendar holds was not recorded');
+  assert.ok(JSON.stringify(held[0]!.value).length < 1024 * 1024, 'recorded in digests, not whole UIDs');
+
+  // The same file again records nothing new: no version piles up per import.
+  await run();
+  assert.equal((await heldObjects('large'))[0]!.version, held[0]!.version);
+
+  writeFileSync(file, body(100_001, 100_003));
+  const r = await run(true);
+  assert.deepEqual(r.forgetNotes, []);
+  assert.deepEqual(
+    r.forgottenItems.map((i) => i.externalId),
+    [`ics:${uid(100_002)}`],
+  );
+  assert.deepEqual(await eventIds('large'), [`ics:${uid(100_001)}`, `ics:${uid(100_003)}`]);
+});
+
+test('what an earlier Mnemo recorded (plain items) is still read: an event gone from its file is forgotten', async () => {
+  await client.createBrain({ id: 'compat' });
+  await post('compat', key, upload(calendar('e1', 'e2', 'e3')));
+  const [now] = await heldObjects('compat');
+  const { file } = now!.value as { file: string };
+  // As the Mnemo before digests wrote it.
+  await client.acceptObject('compat', {
+    type: heldType,
+    key: now!.key,
+    value: { source: 'ics', file, items: ['ics:e1', 'ics:e2', 'ics:e3'] },
+  });
+  const r = await post('compat', key, upload(calendar('e1', 'e3'), true));
+  assert.deepEqual(r.forget_notes, []);
+  assert.deepEqual(r.forgotten_items, [{ source: 'ics', external_id: 'ics:e2' }]);
+  assert.deepEqual(await eventIds('compat'), ['ics:e1', 'ics:e3']);
+  // Recorded again in today's form: no UID in the clear.
+  const [after] = await heldObjects('compat');
+  assert.doesNotMatch(JSON.stringify(after!.value), /ics:e/);
+});
