@@ -6,10 +6,10 @@ import type { AppEnv } from './app-env.ts';
 import type { CallInput, HandlerDeps } from './handlers.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
 
-/** The key may read the Brain's Records, as listRecords would let it. */
-function mayListRecords(deps: HandlerDeps, brainId: string): boolean {
+/** The key may call OPERATION on the Brain (listRecords, listObjects, acceptObject) through /v1. */
+function mayCall(deps: HandlerDeps, operation: string, brainId: string): boolean {
   try {
-    deps.scoped.authorize('listRecords', brainId);
+    deps.scoped.authorize(operation, brainId);
     return true;
   } catch {
     return false;
@@ -42,7 +42,11 @@ export async function importResponse(
     importFiles(deps.engine, i.principal.tenant, brainId, i.body as ImportRequest, deps.uploadParent, {
       signal: c.req.raw.signal,
       onProgress,
-      readsRecords: mayListRecords(deps, brainId),
+      // What the import reads and writes beside Records, it does as the key may (scopes are never
+      // widened by a route): Records' ids to reconcile, Objects for what each file held.
+      readsRecords: mayCall(deps, 'listRecords', brainId),
+      readsObjects: mayCall(deps, 'listObjects', brainId),
+      writesObjects: mayCall(deps, 'acceptObject', brainId),
     });
   const answer = async (result: Promise<ImportResult>) => {
     try {

@@ -29,6 +29,7 @@ import {
   heldInObjects,
   heldObjectType,
   MissingItems,
+  noObjectWrites,
   recordHeld,
   reconcileMissing,
   type HeldStore,
@@ -77,6 +78,16 @@ export interface ImportFilesOptions extends ImportWatchOptions {
    * a WhatsApp chat is read in the zone asked for, not the one an earlier import used.
    */
   readsRecords?: boolean;
+  /**
+   * The caller may read the Brain's Objects (objects:read; default true): what each calendar and
+   * contacts file held is read only then, so without it nothing of theirs is forgotten.
+   */
+  readsObjects?: boolean;
+  /**
+   * The caller may write the Brain's Objects (objects:write; default true): what each calendar and
+   * contacts file holds is recorded only then (an import does not widen the key's scopes).
+   */
+  writesObjects?: boolean;
   /** What the upload may hold unpacked, shared with the server's other uploads (default: the process's). */
   unpackBudget?: UnpackBudget;
 }
@@ -366,8 +377,12 @@ async function importTargets(
     result.unchanged += part.unchanged;
     result.failed += part.failed;
   }
-  if (missing) await forgetMissing(engine, t, brainId, missing, result, mayRead, watch);
-  else await recordHeld(inFiles, heldInEngine(engine, t, brainId, mayRead));
+  const heldFiles = heldInEngine(engine, t, brainId, {
+    read: watchOptions.readsObjects ?? true,
+    write: watchOptions.writesObjects ?? true,
+  });
+  if (missing) await forgetMissing(engine, t, brainId, missing, result, mayRead, heldFiles, watch);
+  else await recordHeld(inFiles, heldFiles);
   const { count, examples } = names.matches;
   if (count > 0)
     result.matched_notes = {
@@ -378,17 +393,23 @@ async function importTargets(
 }
 
 /**
- * What each calendar and contacts file held, in the Brain's Objects through the engine: the import's
- * own record, written whatever the key; read only by a key that may read Records (MAY_READ), as what
- * is missing is told from them.
+ * What each calendar and contacts file held, in the Brain's Objects through the engine, as the key may
+ * use them through /v1 (MAY: objects:read, objects:write): the upload is the key's own call, so it
+ * reads and writes no Object the key could not.
  */
-function heldInEngine(engine: Engine, t: Tenant, brainId: string, mayRead: boolean): HeldStore {
+function heldInEngine(
+  engine: Engine,
+  t: Tenant,
+  brainId: string,
+  may: { read: boolean; write: boolean },
+): HeldStore {
   return heldInObjects(
     async (cursor) =>
-      mayRead
+      may.read
         ? engine.listObjects(t, brainId, { type: heldObjectType, limit: 500, ...(cursor ? { cursor } : {}) })
         : null,
     async (body) => {
+      if (!may.write) return noObjectWrites;
       await engine.acceptObject(t, brainId, body, {});
       return null;
     },
@@ -410,6 +431,7 @@ async function forgetMissing(
   missing: MissingItems,
   result: ImportResult,
   mayRead: boolean,
+  held: HeldStore,
   watch: ImportWatch,
 ): Promise<void> {
   const done = await reconcileMissing(missing, {
@@ -418,7 +440,7 @@ async function forgetMissing(
     nothingWritten:
       'nothing was forgotten: nothing chosen could be imported, so nothing tells what is missing',
     stored: async (source) => (mayRead ? engine.sourceExternalIds(t, brainId, source) : null),
-    held: heldInEngine(engine, t, brainId, mayRead),
+    held,
     forget: (source, ids) => engine.forgetSourceItems(t, brainId, source, ids),
     onForgotten: (n) => watch.forgotten(n),
   });

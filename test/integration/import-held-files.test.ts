@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
+import type { ImportRequest, ImportResult, Scope } from '../../engine/contract/index.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport } from '../../server/import/run-import.ts';
 import type { RunningServer } from '../../server/start-server.ts';
@@ -56,6 +56,10 @@ const upload = (text: string, forget = false): ImportRequest => ({
   ...(forget ? { forget_missing: true } : {}),
 });
 
+async function keyWith(scopes: Scope[]): Promise<string> {
+  return (await server.registry!.create({ env: 'test', project: 'home', scopes })).key;
+}
+
 async function post(brain: string, apiKey: string, body: ImportRequest): Promise<ImportResult> {
   const res = await fetch(`${server.url}/brains/${brain}/imports`, {
     method: 'POST',
@@ -85,6 +89,34 @@ async function eventIds(brain: string): Promise<string[]> {
   }
   return [...ids].sort();
 }
+
+test('an upload neither writes nor reads what files held beyond the key: objects:write to record, objects:read to forget', async () => {
+  await client.createBrain({ id: 'scopes' });
+  const noObjects = await keyWith(['records:write', 'records:read']);
+  const plain = await post('scopes', noObjects, upload(calendar('e1', 'e2')));
+  assert.equal(plain.imported, 2);
+  assert.deepEqual(await heldObjects('scopes'), [], 'a key without objects:write wrote an Object');
+
+  // Recorded by a key that may (the app's own key holds every scope).
+  await post('scopes', key, upload(calendar('e1', 'e2')));
+  assert.equal((await heldObjects('scopes')).length, 1);
+
+  // A key that may not read Objects cannot tell which file held e2: it is kept, and the answer says why.
+  const blind = await keyWith(['records:write', 'records:read', 'objects:write']);
+  const kept = await post('scopes', blind, upload(calendar('e1'), true));
+  assert.equal(kept.forgotten, 0);
+  assert.match(kept.forget_notes!.join('\n'), /nothing of "ics" was forgotten: .*objects:read/);
+  assert.deepEqual(await eventIds('scopes'), ['ics:e1', 'ics:e2']);
+
+  // One that may read them forgets e2, and says what it could not record (objects:write).
+  const before = (await heldObjects('scopes'))[0]!.version;
+  const readOnly = await keyWith(['records:write', 'records:read', 'objects:read']);
+  const done = await post('scopes', readOnly, upload(calendar('e1'), true));
+  assert.deepEqual(done.forgotten_items, [{ source: 'ics', external_id: 'ics:e2' }]);
+  assert.match(done.forget_notes!.join('\n'), /holds now was not recorded \(.*objects:write\)/);
+  assert.equal((await heldObjects('scopes'))[0]!.version, before, 'a key without objects:write wrote');
+  assert.deepEqual(await eventIds('scopes'), ['ics:e1']);
+});
 
 test('a calendar of 50,000 events through the API: what it holds is recorded small, once, and forget-missing works', async () => {
   await client.createBrain({ id: 'large' });
