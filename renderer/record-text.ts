@@ -10,6 +10,13 @@ export const speakerLabel = (speaker: string) => (isSelfSpeaker(speaker) ? 'You'
 /** A Memory's subject as a person reads it: the Brain's own person is "You", as a speaker is. */
 export const subjectLabel = speakerLabel;
 
+/**
+ * What a Memory is about, as a person reads it: "You · phone number", not the engine's key
+ * "self · phone_number". The key stays where it is a key (an Object's, an address's); here it is words.
+ */
+export const aboutLabel = (m: { subject: string; predicate?: string | null | undefined }): string =>
+  m.predicate ? `${subjectLabel(m.subject)} · ${humanizePredicate(m.predicate)}` : subjectLabel(m.subject);
+
 /** Predicates that begin with a verb said of someone: said of "you", the verb agrees with it. */
 const verbFor: Readonly<Record<string, string>> = {
   is: 'are',

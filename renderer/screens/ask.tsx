@@ -7,7 +7,7 @@ import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { memoryDays } from '../all-day.ts';
-import { quoteLabel, statementLabel, subjectLabel } from '../record-text.ts';
+import { aboutLabel, quoteLabel, statementLabel } from '../record-text.ts';
 import { costWords, localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -296,7 +296,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           <ul className="list compact">
             {c.conflicts.map((k, i) => (
               <li key={i}>
-                {subjectLabel(k.subject)} · {k.predicate}:{' '}
+                {aboutLabel(k)}:{' '}
                 {k.values.map((v, j) => (
                   <span key={v.memory_id}>
                     {j > 0 ? ' vs ' : ''}

@@ -19,11 +19,11 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import {
+  aboutLabel,
   quoteAddsWords,
   quoteLabel,
   saidInTheseWords,
   statementLabel,
-  subjectLabel,
 } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -182,7 +182,7 @@ function SlotCard({
   return (
     <li className="list-item card" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {subjectLabel(slot.subject)} · {slot.predicate}
+        {aboutLabel(slot)}
       </h2>
       <ul className="values">
         {slot.values.map((v) => (

@@ -8,7 +8,7 @@ import { useFollowSearch } from '../use-follow-search.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
-import { statementLabel, subjectLabel } from '../record-text.ts';
+import { aboutLabel, statementLabel } from '../record-text.ts';
 import { oneLine, ownerLabel, statusLabels, validitySpan } from '../format.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -65,7 +65,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                   </td>
                   <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
                   <td className="wrap-anywhere">
-                    {m.predicate ? `${subjectLabel(m.subject)} · ${m.predicate}` : subjectLabel(m.subject)}
+                    {aboutLabel(m)}
                   </td>
                   <td>{validitySpan(m.valid_from, m.valid_to, memoryDays(m) !== null)}</td>
                   <td>{m.version}</td>

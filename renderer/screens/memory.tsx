@@ -9,13 +9,13 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline } from '../components/revision-timeline.tsx';
 import {
+  aboutLabel,
   endsValue,
   isSelfSpeaker,
   quoteAddsWords,
   quoteLabel,
   saidInTheseWords,
   statementLabel,
-  subjectLabel,
   versionLabel,
 } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
@@ -248,7 +248,7 @@ function MemoryView({
         <dt>Whose</dt>
         <dd>{ownerLabel(m.owner)}</dd>
         <dt>About</dt>
-        <dd>{m.predicate ? `${subjectLabel(m.subject)} · ${m.predicate}` : subjectLabel(m.subject)}</dd>
+        <dd>{aboutLabel(m)}</dd>
         {m.value !== null && m.value !== undefined ? (
           <>
             <dt>Value</dt>

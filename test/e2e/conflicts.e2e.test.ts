@@ -49,7 +49,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await nav.getByRole('link', { name: 'Conflicts' }).click();
     await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
     const slot = page.getByRole('listitem').filter({
-      has: page.getByRole('heading', { level: 2, name: /home_city/ }),
+      has: page.getByRole('heading', { level: 2, name: 'You · home city', exact: true }),
     });
     await slot.getByRole('link', { name: portoSaid }).waitFor();
     await slot.getByRole('link', { name: lisbonSaid }).waitFor();

@@ -67,7 +67,7 @@ test('a fact about the Brain\'s own person reads as theirs, not as "self …"', 
   await navigateInPlace(page, '/brains/me/memories');
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: said, exact: true }) });
   await row.waitFor();
-  assert.match(await row.innerText(), /You · favourite_colour/);
+  assert.match(await row.innerText(), /You · favourite colour/);
   await navigateInPlace(page, `/brains/me/memories/${colour.id}`);
   await page.getByRole('heading', { level: 1, name: said, exact: true }).waitFor();
   await navigateInPlace(page, '/brains/me/profile');

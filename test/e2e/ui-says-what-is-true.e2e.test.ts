@@ -761,7 +761,7 @@ test('About and Whose find the Brain\'s own person by "You", as the list names t
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/yours/memories');
   const table = page.getByRole('table');
-  await table.getByRole('cell', { name: 'You · home_city' }).waitFor();
+  await table.getByRole('cell', { name: 'You · home city' }).waitFor();
   for (const field of ['About', 'Whose']) {
     await page.getByLabel(field).fill('You');
     await page.getByRole('button', { name: 'Search' }).click();

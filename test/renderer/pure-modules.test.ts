@@ -9,6 +9,7 @@ import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
 import {
+  aboutLabel,
   endsValue,
   quoteLabel,
   recordSummary,
@@ -164,6 +165,10 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(quoteLabel('self pet', fact('self', 'pet', 'a cat')), 'self pet');
   assert.equal(subjectLabel('self'), 'You');
   assert.equal(subjectLabel('Ana'), 'Ana');
+  // What a Memory is about reads as words too, not as the engine's key.
+  assert.equal(aboutLabel({ subject: 'self', predicate: 'phone_number' }), 'You · phone number');
+  assert.equal(aboutLabel({ subject: 'Ana', predicate: 'lives in' }), 'Ana · lives in');
+  assert.equal(aboutLabel({ subject: 'Ana', predicate: null }), 'Ana');
   assert.equal(
     recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }),
     'Your favourite colour: green',
