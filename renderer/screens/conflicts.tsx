@@ -18,13 +18,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import {
-  aboutLabel,
-  quoteAddsWords,
-  quoteLabel,
-  saidInTheseWords,
-  statementLabel,
-} from '../record-text.ts';
+import { aboutLabel, quoteAddsWords, quoteLabel, saidInTheseWords, statementLabel } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -181,9 +175,7 @@ function SlotCard({
   const headingId = `slot-${slot.slot}`.replace(/[^A-Za-z0-9_-]/g, '_');
   return (
     <li className="list-item card" aria-labelledby={headingId}>
-      <h2 id={headingId}>
-        {aboutLabel(slot)}
-      </h2>
+      <h2 id={headingId}>{aboutLabel(slot)}</h2>
       <ul className="values">
         {slot.values.map((v) => (
           <li key={v.id}>

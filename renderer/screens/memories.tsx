@@ -64,9 +64,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                     <Link to={paths.memory(brainId, m.id)}>{oneLine(statementLabel(m), statementChars)}</Link>
                   </td>
                   <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
-                  <td className="wrap-anywhere">
-                    {aboutLabel(m)}
-                  </td>
+                  <td className="wrap-anywhere">{aboutLabel(m)}</td>
                   <td>{validitySpan(m.valid_from, m.valid_to, memoryDays(m) !== null)}</td>
                   <td>{m.version}</td>
                   <td>
