@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { MemoryRevision } from '../../engine/contract/index.ts';
 import { memoryDays } from '../all-day.ts';
-import { formatDate, formatDateTime, statusLabels, truthPhrase } from '../format.ts';
+import { formatDate, formatDateTime, statusLabels, truthPhrase, validitySpan } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { heldNoTime, replacedAtStart } from '../replaced-at-start.ts';
 
 /**
  * How each version came to be, said of the version it is shown on: `cause` is why that version was
@@ -16,6 +17,45 @@ const causes: Record<MemoryRevision['cause'], string> = {
   correction: 'a person’s correction',
   rederived: 'worked out again after a Record was forgotten',
 };
+
+/**
+ * When a version was true, or, for one that held for no time, what happened to it ("replaced from
+ * its start by a correction", linked to the version that took its place), not a bare "never true".
+ */
+export function TruthSpan({
+  brainId,
+  revisions,
+  r,
+  phrase = false,
+}: {
+  brainId: string;
+  revisions: readonly MemoryRevision[];
+  r: Pick<MemoryRevision, 'id' | 'status' | 'statement' | 'valid_from' | 'valid_to'>;
+  /** "true since …" (a line of the history), rather than the span alone (beside a "True" label). */
+  phrase?: boolean;
+}) {
+  const what = replacedAtStart(revisions, r);
+  const inUtc = memoryDays(r) !== null;
+  if (what === null)
+    return (
+      <>
+        {phrase
+          ? truthPhrase(r.valid_from, r.valid_to, inUtc)
+          : validitySpan(r.valid_from, r.valid_to, inUtc)}
+      </>
+    );
+  return (
+    <>
+      {what.text}
+      {what.by && what.by.id !== r.id ? (
+        <>
+          {' '}
+          (<Link to={paths.memory(brainId, what.by.id)}>version {what.by.version}</Link>)
+        </>
+      ) : null}
+    </>
+  );
+}
 
 /**
  * Every version of the slot on one world-time axis (when each value held true), then the same as a
@@ -57,6 +97,10 @@ export function RevisionTimeline({
   const inUtc = revisions.every((r) => memoryDays(r) !== null);
   const W = 600;
   const rowH = 22;
+  // The narrowest box drawn, and a label character's width at the chart's 12px (a little wide, so a
+  // label said to fit does).
+  const minBar = 8;
+  const charW = 7.5;
   const x = (t: number) => 10 + ((t - min) / (max - min)) * (W - 20);
   return (
     <div className="timeline">
@@ -67,10 +111,18 @@ export function RevisionTimeline({
         focusable="false"
       >
         {revisions.map((r, i) => {
-          const x0 = x(starts[i] ?? min);
           const end = closedEnds[i];
+          // Every version gets a box that can be seen: one a correction replaced from its start (no
+          // time at all) or a day in years would otherwise be a sliver, its label unreadable.
+          const x0 = Math.min(x(starts[i] ?? min), W - 10 - minBar);
           // An open-ended version (still true) runs to the right edge, labelled "now".
-          const x1 = Math.max(end == null ? W - 10 : x(end), x0 + 4);
+          const x1 = Math.max(end == null ? W - 10 : x(end), x0 + minBar);
+          const label = `v${r.version}${ended(r) ? ' ended' : ''}`;
+          // The label inside its box where it fits; else beside it, on the side with room.
+          const textW = label.length * charW;
+          const inside = textW + 8 <= x1 - x0;
+          const after = x1 + 4 + textW <= W;
+          const kind = `${r.id === currentId ? 'current' : r.status}${ended(r) ? ' ended' : ''}${heldNoTime(r) ? ' no-time' : ''}`;
           return (
             <g key={r.id}>
               <rect
@@ -79,15 +131,15 @@ export function RevisionTimeline({
                 width={x1 - x0}
                 height={rowH - 8}
                 rx={4}
-                className={`timeline-bar ${r.id === currentId ? 'current' : r.status}${ended(r) ? ' ended' : ''}`}
+                className={`timeline-bar ${kind}`}
               />
               <text
-                x={x0 + 4}
+                x={inside ? x0 + 4 : after ? x1 + 4 : x0 - 4}
                 y={i * rowH + rowH / 2 + 4}
-                className={`timeline-text${ended(r) ? ' ended' : ''}`}
+                textAnchor={inside || after ? 'start' : 'end'}
+                className={`timeline-text${ended(r) ? ' ended' : ''}${inside ? '' : ' outside'}`}
               >
-                v{r.version}
-                {ended(r) ? ' ended' : ''}
+                {label}
               </text>
             </g>
           );
@@ -118,7 +170,7 @@ export function RevisionTimeline({
             <p>{r.id === currentId ? said(r) : <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>}</p>
             <p className="meta">
               <span className="capitalize-first">
-                {truthPhrase(r.valid_from, r.valid_to, memoryDays(r) !== null)}
+                <TruthSpan brainId={brainId} revisions={revisions} r={r} phrase />
               </span>
               <span>learned {formatDateTime(r.learned_at)}</span>
               <span>{causes[r.cause]}</span>

@@ -7,7 +7,7 @@ import { memoryOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
-import { RevisionTimeline } from '../components/revision-timeline.tsx';
+import { RevisionTimeline, TruthSpan } from '../components/revision-timeline.tsx';
 import {
   aboutLabel,
   endsValue,
@@ -21,7 +21,7 @@ import {
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import { formatDate, formatDateTime, ownerLabel, statusLabels, validitySpan } from '../format.ts';
+import { formatDate, formatDateTime, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -256,7 +256,9 @@ function MemoryView({
           </>
         ) : null}
         <dt>True</dt>
-        <dd>{validitySpan(m.valid_from, m.valid_to, days !== null)}</dd>
+        <dd>
+          <TruthSpan brainId={brainId} revisions={m.revisions} r={m} />
+        </dd>
         <dt>Version</dt>
         <dd>{m.version}</dd>
         <dt>Status</dt>

@@ -34,9 +34,9 @@ test('long tokens wrap, long documents fold, corrections read as words and link,
     const widths = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
     assert.ok(widths[0]! <= widths[1]!, `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
 
-    // The withdrawn version never held: it says so rather than "Jan 10 – Jan 10".
+    // The withdrawn version never held: it says what happened rather than "Jan 10 – Jan 10".
     await page.goto(new URL(`/brains/me/memories/${memoryId}`, app.uiUrl).href);
-    await page.getByText('Never true').first().waitFor();
+    await page.getByText('Withdrawn from its start').first().waitFor();
     const memoryWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(memoryWidth <= widths[1]!, `the Memory page is ${memoryWidth} px wide`);
 

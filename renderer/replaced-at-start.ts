@@ -1,0 +1,26 @@
+import type { MemoryRevision } from '../engine/contract/index.ts';
+import { replacedBy } from './withdrawal.ts';
+
+/** A version closed where it began: it held for no time at all (validitySpan's "never"). */
+export const heldNoTime = (r: Pick<MemoryRevision, 'valid_from' | 'valid_to'>): boolean =>
+  r.valid_to !== null && Date.parse(r.valid_to) <= Date.parse(r.valid_from);
+
+/**
+ * What made a version hold for no time, said as what happened rather than as "never true", which is
+ * accurate but reads as a fault: withdrawn, or replaced from its start, by a correction (the usual
+ * case) or by another version. `by`: the version that took its place from its start, when one did.
+ * Null for a version that held for some time.
+ */
+export function replacedAtStart(
+  revisions: readonly MemoryRevision[],
+  shown: Pick<MemoryRevision, 'id' | 'status' | 'valid_from' | 'valid_to'>,
+): { text: string; by: MemoryRevision | undefined } | null {
+  if (!heldNoTime(shown)) return null;
+  if (shown.status === 'retracted') return { text: 'withdrawn from its start', by: undefined };
+  const by = replacedBy(revisions, shown.id);
+  if (!by) return { text: 'replaced from its start', by };
+  return {
+    text: `replaced from its start by ${by.cause === 'correction' ? 'a correction' : 'a newer version'}`,
+    by,
+  };
+}
