@@ -4,6 +4,8 @@ export interface Bar {
   /** Shown after the bar instead of the raw value. */
   note?: string;
   tone?: 'default' | 'muted' | 'warn';
+  /** The engine's own name for the row (a stage's key), for a developer: in the tooltip only. */
+  code?: string;
 }
 
 /**
@@ -22,7 +24,18 @@ function fit(text: string, px: number): string {
  * Horizontal bars in plain SVG with a text alternative: the chart is labelled for assistive tech
  * and every value is also written as text beside its bar.
  */
-export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; title: string; unit?: string }) {
+export function BarChart({
+  bars,
+  title,
+  unit = '',
+  code,
+}: {
+  bars: readonly Bar[];
+  title: string;
+  unit?: string;
+  /** The engine's own name for what the chart shows (a lane's), as the caption's tooltip. */
+  code?: string;
+}) {
   const rowH = 26;
   // Labels are what tell the rows apart (three phone numbers of one person): they get the room.
   const labelW = 320;
@@ -33,7 +46,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
   const note = (b: Bar) => b.note ?? `${Number.isInteger(b.value) ? b.value : b.value.toFixed(3)}${unit}`;
   return (
     <figure className="chart">
-      <figcaption>{title}</figcaption>
+      <figcaption title={code}>{title}</figcaption>
       <svg
         role="img"
         aria-label={title}
@@ -61,7 +74,7 @@ export function BarChart({ bars, title, unit = '' }: { bars: readonly Bar[]; tit
                 {fit(note(b), width - (labelW + w + 6))}
               </text>
               {/* The whole label and note, as a tooltip, where the chart had to shorten them. */}
-              <title>{`${b.label}: ${note(b)}`}</title>
+              <title>{`${b.label}${b.code ? ` (${b.code})` : ''}: ${note(b)}`}</title>
             </g>
           );
         })}

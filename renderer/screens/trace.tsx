@@ -13,6 +13,7 @@ import { costWords, formatDateTime, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { useSeen } from '../use-seen.ts';
+import { laneLabel, outcomeLabel, stageLabel } from '../trace-words.ts';
 
 /** Record ids share their time prefix; the tail tells them apart in a chart label. */
 const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
@@ -128,7 +129,7 @@ function TraceView({
             ? `Failed: ${t.error.message} (${t.error.code})`
             : t.abstained
               ? `No answer: ${t.abstained.replace(/_/g, ' ')}`
-              : t.status}
+              : outcomeLabel(t.status)}
         </dd>
         {/* A request that failed before it was sized has no size to show ("0 of 0 tokens"). */}
         {t.error && t.budget.requested_tokens === 0 ? null : (
@@ -157,12 +158,16 @@ function TraceView({
             >
               <div className="lane">
                 {lane.candidates.length === 0 ? (
-                  <p>
-                    <strong>{lane.name}</strong>: nothing found ({lane.ms.toFixed(1)} ms)
-                  </p>
+                  // Said as a chart's caption is, with no chart: a lane that found nothing is no news.
+                  <figure className="chart">
+                    <figcaption title={lane.name}>
+                      {laneLabel(lane.name)}: nothing found in {lane.ms.toFixed(1)} ms
+                    </figcaption>
+                  </figure>
                 ) : (
                   <BarChart
-                    title={`${lane.name} search: ${plural(lane.candidates.length, 'candidate')} in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
+                    title={`${laneLabel(lane.name)}: ${plural(lane.candidates.length, 'candidate')} in ${lane.ms.toFixed(1)} ms${best(laneBars, lane.candidates.length)}`}
+                    code={lane.name}
                     bars={lane.candidates.slice(0, laneBars).map((c) => ({
                       label: `#${c.rank} ${name(c.record_id)}`,
                       value: c.score,
@@ -226,7 +231,12 @@ function TraceView({
           <BarChart
             title="Milliseconds per stage"
             unit=" ms"
-            bars={timings.map(([stage, ms]) => ({ label: stage, value: ms, note: `${ms.toFixed(2)} ms` }))}
+            bars={timings.map(([stage, ms]) => ({
+              label: stageLabel(stage),
+              code: stage,
+              value: ms,
+              note: `${ms.toFixed(2)} ms`,
+            }))}
           />
         )}
       </section>
