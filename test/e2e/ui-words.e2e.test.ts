@@ -72,10 +72,11 @@ test('a version a correction replaced from its start says so, and the history sh
   assert.equal(await page.getByText(/never true/i).count(), 0);
 
   // Every version's box can be seen, and every label is inside its box or wholly beside it.
+  type Boxed = { getBBox(): { x: number; width: number } };
   const boxes = await page.locator('.timeline svg g').evaluateAll((gs) =>
     gs.map((g) => {
-      const r = (g.querySelector('rect') as SVGGraphicsElement).getBBox();
-      const t = (g.querySelector('text') as SVGGraphicsElement).getBBox();
+      const r = (g.querySelector('rect') as unknown as Boxed).getBBox();
+      const t = (g.querySelector('text') as unknown as Boxed).getBBox();
       return { label: g.querySelector('text')!.textContent, r: [r.x, r.width], t: [t.x, t.width] };
     }),
   );
