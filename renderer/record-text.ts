@@ -32,27 +32,48 @@ const regularVerbs = new Set(
   ).split(' '),
 );
 
+/** The verb a predicate begins with, as said of "you" ("lives in": "live"), or null when it begins with none. */
+function verbOfYou(predicate: string): string | null {
+  const word = (predicate.split(' ')[0] ?? '').toLowerCase();
+  return (
+    verbFor[word] ??
+    (regularVerbs.has(word) ? (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1)) : null)
+  );
+}
+
 /** "favourite colour" said of the Brain's own person: "Your favourite colour"; "lives in": "You live in". */
 function ofYou(predicate: string): string {
-  const [first = '', ...rest] = predicate.split(' ');
-  const word = first.toLowerCase();
-  const verb =
-    verbFor[word] ??
-    (regularVerbs.has(word) ? (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1)) : null);
-  return verb === null ? `Your ${predicate}` : ['You', verb, ...rest].join(' ');
+  const verb = verbOfYou(predicate);
+  return verb === null ? `Your ${predicate}` : ['You', verb, ...predicate.split(' ').slice(1)].join(' ');
+}
+
+/** "favourite colour" said of a person by name: "Ana's favourite colour"; "lives in": "Ana lives in". */
+function ofName(name: string, predicate: string): string {
+  return verbOfYou(predicate) === null ? `${name}'s ${predicate}` : `${name} ${predicate}`;
+}
+
+/** A Memory's owner as the contract gives it: `entity` is the owner's name, when resolved. */
+interface OwnerName {
+  state: string;
+  entity?: string | undefined;
 }
 
 /**
- * A Memory's statement as a person reads it. A fact about the Brain's own person is stored as the
- * engine writes a fact's line, "self favourite colour: green" (subject "self", "user", ...); it reads
- * "Your favourite colour: green", as a speaker "self" reads "You". Display only: the Memory is not
- * changed. `predicate`: the Memory's, or undefined where the caller does not have it (a Profile line:
- * then the line's first ": " ends the predicate); null is a Memory that holds no slot, left as it is.
+ * A Memory's statement as a person reads it. The engine's own statements speak of the Brain's person
+ * in the third person, by name ("Ana works at Acme", "Ana's favourite colour is green"), and are shown
+ * as written: turned into "you" they could misquote. A fact about the person is stored as the engine
+ * writes a fact's line, "self favourite colour: green" (subject "self", "user", ...), with a word that
+ * is no name: it reads in the same voice as the rest, "Ana's favourite colour: green", with the owner's
+ * name; "Your favourite colour: green" where the name is not known (`owner` not given or unresolved).
+ * Display only: the Memory is not changed. `predicate`: the Memory's, or undefined where the caller
+ * does not have it (a Profile line: then the line's first ": " ends the predicate); null is a Memory
+ * that holds no slot, left as it is.
  */
 export function statementLabel(m: {
   statement: string;
   subject: string;
   predicate?: string | null | undefined;
+  owner?: OwnerName | undefined;
 }): string {
   if (m.predicate === null || !isSelfSpeaker(m.subject)) return m.statement;
   const head = `${m.subject} `;
@@ -63,12 +84,26 @@ export function statementLabel(m: {
       ? line.slice(0, Math.max(0, line.indexOf(': ')))
       : humanizePredicate(m.predicate);
   if (said === '' || !line.startsWith(`${said}: `)) return m.statement;
-  return `${ofYou(said)}${line.slice(said.length)}`;
+  const name = m.owner?.state === 'self' ? m.owner.entity?.trim() : undefined;
+  return `${name ? ofName(name, said) : ofYou(said)}${line.slice(said.length)}`;
 }
+
+/**
+ * Whether a line is shown in its source's own words, word for word: a sentence that holds its slot as
+ * said (rules-v28), a correction's statement, a fact's line as stored. Shown as a quotation, apart from
+ * the engine's statements (and the fact lines the page words for the person, statementLabel).
+ */
+export const inOwnWords = (m: {
+  statement: string;
+  subject: string;
+  predicate?: string | null | undefined;
+  owner?: OwnerName | undefined;
+  citations: readonly { quote: string }[];
+}): boolean => statementLabel(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
 
 /** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
 export const versionLabel =
-  (m: { subject: string; predicate?: string | null | undefined }) =>
+  (m: { subject: string; predicate?: string | null | undefined; owner?: OwnerName | undefined }) =>
   (version: { statement: string }): string =>
     statementLabel({ ...m, statement: version.statement });
 
@@ -89,7 +124,12 @@ export const endsValue =
  */
 export function quoteLabel(
   quote: string,
-  m: { statement: string; subject: string; predicate?: string | null | undefined },
+  m: {
+    statement: string;
+    subject: string;
+    predicate?: string | null | undefined;
+    owner?: OwnerName | undefined;
+  },
 ): string {
   return quote === m.statement ? statementLabel(m) : quote;
 }
@@ -112,14 +152,34 @@ const wordsOf = (s: string) =>
  */
 export const quoteAddsWords = (
   quote: string,
-  m: { statement: string; subject: string; predicate?: string | null | undefined },
+  m: {
+    statement: string;
+    subject: string;
+    predicate?: string | null | undefined;
+    owner?: OwnerName | undefined;
+  },
 ): boolean => wordsOf(quoteLabel(quote, m)) !== wordsOf(statementLabel(m));
 
 /** What stands for a quote that only repeats its line: the line is the source's own words. */
 export const saidInTheseWords = 'said in these words';
 
-/** One line of plain words for a Record's content, whatever its kind. */
-export function recordSummary(content: TypedContent): string {
+/**
+ * What stands for a quote that only repeats `m`'s line, as the line is shown: "said in these words"
+ * where it is shown word for word; a fact's line the page words for the person ("Ana's phone number:
+ * …", statementLabel) was said in no one's words, so its source is named as what it is.
+ */
+export const sameWordsLabel = (m: {
+  statement: string;
+  subject: string;
+  predicate?: string | null | undefined;
+  owner?: OwnerName | undefined;
+}): string => (statementLabel(m) === m.statement ? saidInTheseWords : 'from a fact');
+
+/**
+ * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
+ * Brain's person, which a fact's line about them is worded with (statementLabel), when known.
+ */
+export function recordSummary(content: TypedContent, selfName?: string): string {
   switch (content.kind) {
     case 'message':
       return content.speaker ? `${speakerLabel(content.speaker)}: ${content.text}` : content.text;
@@ -129,7 +189,7 @@ export function recordSummary(content: TypedContent): string {
       return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
     case 'fact':
       return isSelfSpeaker(content.subject)
-        ? `${ofYou(humanizePredicate(content.predicate))}: ${String(content.value)}`
+        ? `${selfName ? ofName(selfName, humanizePredicate(content.predicate)) : ofYou(humanizePredicate(content.predicate))}: ${String(content.value)}`
         : factLine(content);
     case 'correction':
       return (

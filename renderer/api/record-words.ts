@@ -1,4 +1,5 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useSelfName } from './self-name.ts';
 import { readsToStart } from '../reads-to-start.ts';
 import { recordSummary } from '../record-text.ts';
 import { useClient } from './client.ts';
@@ -14,6 +15,7 @@ const maxRecordReads = 4;
  */
 export function useRecordWords(brainId: string, ids: readonly string[]): Map<string, string> {
   const client = useClient();
+  const selfName = useSelfName(brainId);
   const qc = useQueryClient();
   const options = ids.map((id) => recordOptions(client, brainId, id));
   const settled = (id: string) => {
@@ -25,7 +27,7 @@ export function useRecordWords(brainId: string, ids: readonly string[]): Map<str
   const records = useQueries({ queries: options.map((o, i) => ({ ...o, enabled: start.has(ids[i]!) })) });
   const words = new Map<string, string>();
   records.forEach((r, i) => {
-    if (r.data) words.set(ids[i]!, recordSummary(r.data.content));
+    if (r.data) words.set(ids[i]!, recordSummary(r.data.content, selfName));
   });
   return words;
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSelfName } from '../api/self-name.ts';
 import { useClient } from '../api/client.ts';
 import { memoryOptions, recordOptions } from '../api/queries.ts';
 import { oneLine } from '../format.ts';
@@ -13,11 +14,12 @@ import { paths } from '../routes.ts';
  */
 export function CensusExample({ brainId, id }: { brainId: string; id: string }) {
   const client = useClient();
+  const selfName = useSelfName(brainId);
   const isMemory = id.startsWith('mem_');
   const memory = useQuery({ ...memoryOptions(client, brainId, id), enabled: isMemory, retry: false });
   const record = useQuery({ ...recordOptions(client, brainId, id), enabled: id.startsWith('rec_') });
   if (isMemory) {
-    // Said as everywhere else: "Your home city: Porto", not the stored "self home city: Porto".
+    // Said as everywhere else: "Ana's home city: Porto", not the stored "self home city: Porto".
     return (
       <Link to={paths.memory(brainId, id)} title={id}>
         {memory.data === undefined ? (
@@ -33,7 +35,7 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
     <span className="mono">{id}</span>
   ) : (
     <span title={id} dir="auto">
-      “{oneLine(recordSummary(content))}”
+      “{oneLine(recordSummary(content, selfName))}”
     </span>
   );
 }

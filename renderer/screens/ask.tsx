@@ -302,7 +302,13 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
                     {j > 0 ? ' vs ' : ''}
                     <Link to={paths.memory(brainId, v.memory_id)}>
                       “
-                      {statementLabel({ statement: v.statement, subject: k.subject, predicate: k.predicate })}
+                      {statementLabel({
+                        statement: v.statement,
+                        subject: k.subject,
+                        predicate: k.predicate,
+                        // Named as the Memories list above names them, where it holds this one.
+                        owner: c.memories?.find((x) => x.id === v.memory_id)?.owner,
+                      })}
                       ”
                     </Link>
                   </span>

@@ -18,7 +18,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import { aboutLabel, quoteAddsWords, quoteLabel, saidInTheseWords, statementLabel } from '../record-text.ts';
+import { aboutLabel, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -236,7 +236,7 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
         {quoteAddsWords(c.quote, memory) ? (
           <mark>{quoteLabel(c.quote, memory)}</mark>
         ) : (
-          <span className="muted small">{saidInTheseWords}</span>
+          <span className="muted small">{sameWordsLabel(memory)}</span>
         )}{' '}
         <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
       </blockquote>
@@ -246,7 +246,7 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
     <blockquote key={e.record_id} className="quote">
       {quoteAddsWords(e.quote, memory) ? <mark>{quoteLabel(e.quote, memory)}</mark> : null}
       <span className="meta small">
-        {quoteAddsWords(e.quote, memory) ? null : <span>{saidInTheseWords}</span>}
+        {quoteAddsWords(e.quote, memory) ? null : <span>{sameWordsLabel(memory)}</span>}
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
         <span>{evidenceWhen(e)}</span>
         <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />

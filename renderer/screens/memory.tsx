@@ -14,7 +14,7 @@ import {
   isSelfSpeaker,
   quoteAddsWords,
   quoteLabel,
-  saidInTheseWords,
+  sameWordsLabel,
   statementLabel,
   versionLabel,
 } from '../record-text.ts';
@@ -277,7 +277,7 @@ function MemoryView({
                   </blockquote>
                 ) : null}
                 <p className="meta">
-                  {quoteAddsWords(c.quote, m) ? null : <span>{saidInTheseWords}</span>}
+                  {quoteAddsWords(c.quote, m) ? null : <span>{sameWordsLabel(m)}</span>}
                   <RecordLink brainId={brainId} id={c.record_id} className="mono" />
                 </p>
               </li>
@@ -294,7 +294,7 @@ function MemoryView({
                 ) : null}
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
-                  {quoteAddsWords(e.text, m) ? null : <span>{saidInTheseWords}</span>}
+                  {quoteAddsWords(e.text, m) ? null : <span>{sameWordsLabel(m)}</span>}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>

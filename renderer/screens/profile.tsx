@@ -9,7 +9,7 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
-import { quoteAddsWords, quoteLabel, saidInTheseWords, statementLabel } from '../record-text.ts';
+import { inOwnWords, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
 import { formatDate, formatDateTime, oneLine } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -29,7 +29,7 @@ const noiseNames: Record<string, string> = {
  * other values and the way to Conflicts: stated side by side as plain facts, "lives in Lisbon" and
  * "lives in Porto" read as two truths.
  */
-function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lines'] }) {
+function ProfileLines({ brainId, self, lines }: { brainId: string; self: string; lines: Profile['lines'] }) {
   const client = useClient();
   const contested = useQuery(contestedOptions(client, brainId));
   const disputed = disagreements(contested.data ?? []);
@@ -45,15 +45,22 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
       <ul className="list">
         {lines.map((l) => {
           const others = disputed.get(l.memory_id);
+          // Every line is the owner's: their name, where a fact's line has only the engine's word for them.
+          const line = { ...l, owner: { state: 'self', entity: self } };
+          const quoted = inOwnWords(line);
+          const said = (
+            <Link to={paths.memory(brainId, l.memory_id)}>{oneLine(statementLabel(line), 300)}</Link>
+          );
           return (
             <li key={l.memory_id} className="list-item">
               <div className="item-main">
-                <p className="record-line" dir="auto">
-                  <Link to={paths.memory(brainId, l.memory_id)}>{oneLine(statementLabel(l), 300)}</Link>
+                <p className={`record-line${quoted ? ' own-words' : ''}`} dir="auto">
+                  {/* The source's own words, as a quotation: apart from the engine's statements. */}
+                  {quoted ? <>“{said}”</> : said}
                 </p>
                 <p className="meta">
                   <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
-                  <LineSources brainId={brainId} line={l} />
+                  <LineSources brainId={brainId} line={line} />
                 </p>
                 {others ? <Disagreement brainId={brainId} others={others} /> : null}
               </div>
@@ -68,9 +75,16 @@ function ProfileLines({ brainId, lines }: { brainId: string; lines: Profile['lin
 /**
  * A line's citations: each quote that says more than the line, and, where a quote is the line word for
  * word (a sentence that holds its slot in its own words, a fact's line), a link to its Record instead
- * of the same words again.
+ * of the same words again: "said in these words" where the line is shown as said, "from a fact" where
+ * the page worded a fact's line for the person.
  */
-function LineSources({ brainId, line }: { brainId: string; line: Profile['lines'][number] }) {
+function LineSources({
+  brainId,
+  line,
+}: {
+  brainId: string;
+  line: Profile['lines'][number] & { owner: { state: string; entity: string } };
+}) {
   const adding = line.citations.filter((c) => quoteAddsWords(c.quote, line));
   const repeating = line.citations.find((c) => !quoteAddsWords(c.quote, line));
   return (
@@ -82,7 +96,7 @@ function LineSources({ brainId, line }: { brainId: string; line: Profile['lines'
       ))}
       {repeating ? (
         <Link to={paths.record(brainId, repeating.record_id)} title="Open the Record">
-          {saidInTheseWords}
+          {sameWordsLabel(line)}
         </Link>
       ) : null}
     </>
@@ -135,7 +149,11 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
           <Empty title={`Nothing known about ${self.name} yet`} />
         ) : (
           <>
-            <ProfileLines brainId={brainId} lines={lines} />
+            <p className="hint">
+              Lines in quotation marks are their source’s own words, as said; the others are Mnemo’s
+              statements, which speak of {self.name} by name.
+            </p>
+            <ProfileLines brainId={brainId} self={self.name} lines={lines} />
             <ShowMore list={profile} label="Show more" />
           </>
         )}

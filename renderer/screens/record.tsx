@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSelfName } from '../api/self-name.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
@@ -65,15 +66,17 @@ function RecordView({
   onForgotten: (said: string) => void;
 }) {
   const [forgetting, setForgetting] = useState(false);
+  const selfName = useSelfName(brainId);
   const c = r.content;
-  const words = c.kind === 'document' && c.title ? c.text : recordSummary(c);
+  const words = c.kind === 'document' && c.title ? c.text : recordSummary(c, selfName);
   // A title names the Record; without one its first words do, and the whole text follows.
   const title =
     c.kind === 'correction'
       ? c.statement !== undefined
         ? 'Correction'
         : 'Withdrawal of a Memory'
-      : (c.kind === 'document' || c.kind === 'event' ? c.title : undefined) || oneLine(recordSummary(c), 100);
+      : (c.kind === 'document' || c.kind === 'event' ? c.title : undefined) ||
+        oneLine(recordSummary(c, selfName), 100);
   const happened = happenedAt(r);
   return (
     <>
@@ -147,7 +150,7 @@ function RecordView({
           onClose={() => setForgetting(false)}
           onForgotten={(receipt) => {
             setForgetting(false);
-            onForgotten(recordForgotten(recordSummary(c), receipt));
+            onForgotten(recordForgotten(recordSummary(c, selfName), receipt));
           }}
         />
       ) : null}

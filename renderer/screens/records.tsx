@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useSelfName } from '../api/self-name.ts';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
   CorrectionOutcome,
@@ -41,6 +42,7 @@ const filterLabels = {
 
 export function RecordsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
+  const selfName = useSelfName(brainId);
   const search = useLocation().split('?')[1] ?? '';
   const filters = readSearch(search, filterNames) as RecordListParams;
   const setFilters = (f: RecordListParams) =>
@@ -92,7 +94,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   {r.content.kind === 'correction' ? (
                     <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
                   ) : (
-                    <ClampedText text={recordSummary(r.content)} />
+                    <ClampedText text={recordSummary(r.content, selfName)} />
                   )}
                 </p>
                 <p className="meta">
@@ -144,7 +146,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           onClose={() => setForgetting(null)}
           onForgotten={(receipt) => {
             setForgetting(null);
-            setForgotten(recordForgotten(recordSummary(forgetting.content), receipt));
+            setForgotten(recordForgotten(recordSummary(forgetting.content, selfName), receipt));
           }}
         />
       ) : null}
@@ -345,6 +347,7 @@ export function ForgetRecordDialog({
   onForgotten: (receipt: DeletionReceipt) => void;
 }) {
   const forget = useForgetRecord(brainId);
+  const selfName = useSelfName(brainId);
   return (
     <ConfirmDialog
       open
@@ -354,7 +357,7 @@ export function ForgetRecordDialog({
       onCancel={onClose}
       onConfirm={() => forget.mutate(record.id, { onSuccess: onForgotten })}
     >
-      <blockquote className="quote">{recordSummary(record.content)}</blockquote>
+      <blockquote className="quote">{recordSummary(record.content, selfName)}</blockquote>
       <p>
         Its text is removed for good. Memories that rest only on it are removed too
         {record.memory_ids.length

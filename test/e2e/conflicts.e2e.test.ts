@@ -36,8 +36,8 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     assert.equal(contested.length, 2, 'the engine keeps both values active: a conflict');
     const porto = contested.find((m) => m.statement.includes('Porto'))!;
     const lisbon = contested.find((m) => m.statement.includes('Lisbon'))!;
-    // A fact about the Brain's own person ("user home city: Porto") reads as theirs.
-    const [portoSaid, lisbonSaid] = ['Your home city: Porto', 'Your home city: Lisbon'];
+    // A fact about the Brain's own person ("user home city: Porto") reads as theirs, by their name.
+    const [portoSaid, lisbonSaid] = ["Ana's home city: Porto", "Ana's home city: Lisbon"];
     assert.deepEqual(
       [porto.statement, lisbon.statement],
       ['user home city: Porto', 'user home city: Lisbon'],
@@ -58,7 +58,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await slot.getByText('from phone').waitFor();
     await slot.getByText('from laptop').waitFor();
     assert.equal(await slot.locator('.quote mark').count(), 0);
-    assert.equal(await slot.locator('.quote').getByText('said in these words').count(), 2);
+    assert.equal(await slot.locator('.quote').getByText('from a fact').count(), 2);
     await checkScreen(page, 'conflicts');
 
     // Keeping asks first and names what it withdraws; Cancel changes nothing and gives focus back.

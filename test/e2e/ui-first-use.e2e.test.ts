@@ -61,7 +61,7 @@ test('a fact about the Brain\'s own person reads as theirs, not as "self …"', 
   await derivationSettled(app(), 'me');
   const colour = (await app().api.listMemories('me')).data.find((m) => m.predicate === 'favourite_colour')!;
   assert.equal(colour.statement, 'self favourite colour: green', 'stored as the engine writes it');
-  const said = 'Your favourite colour: green';
+  const said = "Ana's favourite colour: green";
 
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/me/memories');

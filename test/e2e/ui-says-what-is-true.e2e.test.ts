@@ -765,7 +765,7 @@ test('About and Whose find the Brain\'s own person by "You", as the list names t
   for (const field of ['About', 'Whose']) {
     await page.getByLabel(field).fill('You');
     await page.getByRole('button', { name: 'Search' }).click();
-    await table.getByRole('link', { name: 'Your home city: Porto' }).waitFor();
+    await table.getByRole('link', { name: "Ana's home city: Porto" }).waitFor();
     assert.equal(await table.getByText('Tide tables').count(), 0);
     await navigateInPlace(page, '/brains/yours/memories');
     await table.getByText('Tide tables for June.').waitFor();
@@ -916,7 +916,7 @@ test("the Census's examples read as the statements and words they are, each stil
   await navigateInPlace(page, '/brains/noisy/profile');
   const examples = page.locator('section[aria-labelledby="census"] ul.list');
   // The Brain's own person's fact reads as it does everywhere else, not as stored ("self home city").
-  const memory = examples.getByRole('link', { name: /^“Your home city: (Porto|Lisbon)”$/ }).first();
+  const memory = examples.getByRole('link', { name: /^“Ana's home city: (Porto|Lisbon)”$/ }).first();
   await memory.waitFor();
   assert.equal(await examples.getByText(/self home/).count(), 0);
   assert.equal(await examples.locator(`a[title="${conflict}"]`).count(), 1);

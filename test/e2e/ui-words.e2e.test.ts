@@ -139,3 +139,41 @@ test('a Trace says its outcome as the list does, names its stages and lanes in w
   await checkScreen(page, 'trace-in-words');
   assert.deepEqual(problems, []);
 });
+
+test("Profile lines speak of the person in one voice, and the person's own words are quotations", async () => {
+  const own = 'I live in Lisbon with my partner Tom.';
+  await chat('voice', [
+    [own, '2026-01-05T10:00:00Z'],
+    ['My favourite colour is green.', '2026-01-12T10:00:00Z'],
+  ]);
+  await app().api.rememberRecord('voice', {
+    content: { kind: 'fact', subject: 'self', predicate: 'phone_number', value: '+351 912 345 678' },
+  });
+  await derivationSettled(app(), 'voice');
+  const colour = await memoryOf('voice', "Ana's favourite colour is green");
+  const phone = await memoryOf('voice', 'self phone number: +351 912 345 678');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/voice/profile');
+  const lines = page.locator('section[aria-labelledby="profile"] .record-line');
+  await lines.nth(2).waitFor();
+  // The engine's statements, as written; the fact's line in their voice, by the owner's name; the
+  // sentence that holds its slot in the person's words, as a quotation of them.
+  assert.deepEqual((await lines.allInnerTexts()).map((t) => t.trim()).sort(), [
+    "Ana's favourite colour is green",
+    "Ana's phone number: +351 912 345 678",
+    `“${own}”`,
+  ]);
+  assert.equal(await lines.filter({ hasText: 'Your ' }).count(), 0);
+  // Nobody said "Ana's phone number": its source is named as a fact, not as words said.
+  const phoneItem = page.locator('.list-item').filter({ hasText: "Ana's phone number" });
+  await phoneItem.getByRole('link', { name: 'from a fact' }).waitFor();
+  assert.equal(await phoneItem.getByText('said in these words').count(), 0);
+  await page.getByText('Lines in quotation marks are their source’s own words').waitFor();
+  // The same line reads the same on its Memory's page.
+  await navigateInPlace(page, `/brains/voice/memories/${phone.id}`);
+  await page.getByRole('heading', { level: 1, name: "Ana's phone number: +351 912 345 678" }).waitFor();
+  await navigateInPlace(page, '/brains/voice/profile');
+  await page.getByRole('link', { name: colour.statement, exact: true }).waitFor();
+  await checkScreen(page, 'profile-one-voice');
+  assert.deepEqual(problems, []);
+});

@@ -11,6 +11,7 @@ import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
 import {
   aboutLabel,
   endsValue,
+  inOwnWords,
   quoteLabel,
   recordSummary,
   statementLabel,
@@ -147,6 +148,22 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(statementLabel(fact('user', 'lives_in', 'Porto')), 'You live in: Porto');
   assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian: true');
   assert.equal(statementLabel(fact('self', 'studies', 'law')), 'You study: law');
+  // With the owner's name known, in the voice of the engine's own statements ("Ana works at Acme").
+  const ana = { state: 'self', entity: 'Ana' };
+  assert.equal(
+    statementLabel({ ...fact('self', 'phone_number', '+351 912'), owner: ana }),
+    "Ana's phone number: +351 912",
+  );
+  assert.equal(statementLabel({ ...fact('user', 'lives_in', 'Porto'), owner: ana }), 'Ana lives in: Porto');
+  assert.equal(
+    statementLabel({ ...fact('me', 'is_vegetarian', true), owner: ana }),
+    'Ana is vegetarian: true',
+  );
+  // An owner not resolved to the Brain's person names no one: "Your" stays.
+  assert.equal(
+    statementLabel({ ...fact('self', 'pet', 'a cat'), owner: { state: 'unresolved' } }),
+    'Your pet: a cat',
+  );
   // A Profile line carries no predicate: its line's first ": " ends it.
   const { predicate: _, ...line } = fact('self', 'favourite_colour', 'green: the dark one');
   assert.equal(statementLabel(line), 'Your favourite colour: green: the dark one');
@@ -163,6 +180,17 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   // A fact's quote is its line, the statement: it reads as the statement does. Words said stay as said.
   assert.equal(quoteLabel('self pet: a cat', fact('self', 'pet', 'a cat')), 'Your pet: a cat');
   assert.equal(quoteLabel('self pet', fact('self', 'pet', 'a cat')), 'self pet');
+  // A line in its source's words, word for word, is a quotation; an engine's statement or a line the
+  // page words for the person is not.
+  const cite = (quote: string) => [{ quote }];
+  const own = 'I live in Lisbon with my partner Tom.';
+  assert.equal(inOwnWords({ statement: own, subject: 'Ana', citations: cite(own) }), true);
+  assert.equal(
+    inOwnWords({ statement: 'Ana works at Acme', subject: 'Ana', citations: cite('I work at Acme.') }),
+    false,
+  );
+  const phone = { ...fact('self', 'phone_number', '+351'), owner: ana };
+  assert.equal(inOwnWords({ ...phone, citations: cite(phone.statement) }), false);
   assert.equal(subjectLabel('self'), 'You');
   assert.equal(subjectLabel('Ana'), 'Ana');
   // What a Memory is about reads as words too, not as the engine's key.
@@ -172,6 +200,10 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(
     recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }),
     'Your favourite colour: green',
+  );
+  assert.equal(
+    recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }, 'Ana'),
+    "Ana's favourite colour: green",
   );
   // Anyone else's fact reads as its citable line, the one its Memory's statement and quotes hold.
   const anas = { kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' } as const;
