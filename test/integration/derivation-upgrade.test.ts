@@ -413,6 +413,43 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("a note of hers in the first person, nobody's before, is the self's after, her home held, off the Census", async () => {
+      // As version 35 derived it: a document not titled "About me" was nobody's.
+      const rulesV35: Deriver = {
+        name: 'rules-v35',
+        derive: (record, ctx) =>
+          rules.derive(record, record.content.kind === 'document' ? { self: null } : ctx),
+      };
+      let trip!: string;
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          const r = await old.rememberRecord(
+            tenant,
+            'b',
+            { content: { kind: 'document', text: 'Tom and I booked a trip to Porto. I live in Braga.' } },
+            {},
+          );
+          await old.idle();
+          trip = (await old.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!;
+          assert.equal((await old.getMemory(tenant, 'b', trip)).owner.state, 'unresolved');
+        },
+        rulesV35,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.values()].map((m) => [m.statement, m.owner.state]).sort(), [
+          ['Ana lives in Braga', 'self'],
+          ['Tom and I booked a trip to Porto.', 'self'],
+        ]);
+        const census = await engine.getCensus(tenant, 'b');
+        assert.equal(
+          census.noise.find((n) => n.kind === 'unresolved_owner'),
+          undefined,
+        );
+      });
+    });
+
     it('a home said with more, a Memory of its own beside the slot before, ends with the home it restates', async () => {
       // As version 27 derived it: the slot "Ana lives in Lisbon" quoting the sentence, and the sentence
       // whole a Memory of its own, current after the move.

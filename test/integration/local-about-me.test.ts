@@ -29,14 +29,24 @@ it('an "About me" note is the self\'s: its home and job reach the Profile, and a
   await engine.close();
 });
 
-it('a note with another title is nobody known, though it says "I": a clipped article, a pasted mail', async () => {
+it('a note with another title is hers by its "I", unless it is a clipped article or a pasted mail', async () => {
   const { engine, doc, profile } = await maya();
-  const r = await doc('Why I left Berlin', 'I live in Berlin. I work at Zalando.', '2024-01-01T10:00:00Z');
+  // A web clipper's article, tagged so, and a mail pasted with its quote: another's "I".
+  const clipped = await doc(
+    'Why I left Berlin',
+    'I live in Berlin. I work at Zalando.\n\nTags: #clippings',
+    '2024-01-01T10:00:00Z',
+  );
+  await doc(
+    'Carol',
+    'On Mon, 4 Mar 2024 at 10:02, Carol <c@x.io> wrote:\n> I live in Faro.',
+    '2024-01-02T10:00:00Z',
+  );
   assert.deepEqual(await profile(), []);
-  const m = await engine.getMemory(tenant, 'b', r.memory_ids[0]!);
+  const m = await engine.getMemory(tenant, 'b', clipped.memory_ids[0]!);
   assert.deepEqual([m.statement, m.owner.state], ['I live in Berlin. I work at Zalando.', 'unresolved']);
-  // Nor is a note named by her first name alone: it may be about another Maya.
-  await doc('Maya', 'I live in Faro.', '2024-01-02T10:00:00Z');
-  assert.deepEqual(await profile(), []);
+  // Her own note of any title, her first name's too, is hers (rules-v36, own-note.ts).
+  await doc('Maya', 'I live in Faro.', '2024-01-03T10:00:00Z');
+  assert.deepEqual(await profile(), ['Maya Costa lives in Faro']);
   await engine.close();
 });

@@ -33,8 +33,10 @@ describe('local engine: derivation', () => {
     });
     const statements = async (ids: string[]) =>
       Promise.all(ids.map(async (id) => (await engine.getMemory(tenant, 'b', id)).statement));
+    // Her note ("my sister"): a Memory per sentence, as her messages (rules-v36, own-note.ts).
     assert.deepEqual((await statements(note.memory_ids)).sort(), [
-      'Marta is my sister. She is a nurse.',
+      'Marta is my sister.',
+      'She is a nurse.',
       'Visit in May.',
     ]);
     assert.equal(media.status, 'ready');

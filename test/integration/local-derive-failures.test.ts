@@ -83,7 +83,8 @@ describe('no Record loses its derivation silently', () => {
     );
   });
   it('a Memory that a Record led by U+0000 shares with another outlives forgetting the other', async () => {
-    const { engine, remember } = await withBrain({ deriveRetryDelaysMs: [] });
+    // No self: the notes are nobody's statements (with one, "I live in Porto." is her home's slot).
+    const { engine, remember } = await withBrain({ deriveRetryDelaysMs: [] }, false);
     const led = await remember({ content: '\u0000\u0000I live in Porto.' });
     const plain = await remember({ content: 'I live in Porto.' });
     assert.equal(led.memory_ids.length, 1);

@@ -1,5 +1,6 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import type { Claim, DerivableRecord, DeriveContext } from './deriver.ts';
+import { ownNote } from './own-note.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 
 /** Whom a claim is about (its subject) and whose it is (its owner). */
@@ -13,7 +14,8 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  * - event: its title, owned by the self when the self takes part in it (a participant resolves to
  *   them), else unresolved;
  * - document: its title, else its source's name; unresolved, except one whose title says it is about
- *   the self ("About me", "Me", "Maya Costa", "About Maya Costa"): the self's, as her messages are;
+ *   the self ("About me", "Me", "Maya Costa", "About Maya Costa") and a note of hers in the first person
+ *   ("Tom and I booked a trip to Porto", own-note.ts): the self's, as her messages are;
  * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
  *   version whose Memory is not here) is about it as an untitled document is.
  * One rule for the rule deriver and for a correction from another side stated as a Memory of its own
@@ -41,8 +43,10 @@ export function claimOwner(
       return { subject: c.title, owner: selfIn ? resolveOwner('self', self) : { state: 'unresolved' } };
     }
     case 'document':
-      // "About me": the person's own words about herself, as her messages are (aboutSelf).
-      if (self !== null && aboutSelf(c.title, self))
+      // "About me", or a note she keeps in her own words ("Tom and I booked a trip..."): the person's
+      // own words, as her messages are (aboutSelf, ownNote). A document has no speaker: who wrote it is
+      // the person whose Brain it is, unless the Record says otherwise.
+      if (self !== null && (aboutSelf(c.title, self) || ownNote(c, record.sourceName, self)))
         return { subject: self.name, owner: resolveOwner('self', self) };
       return { subject: c.title ?? record.sourceName ?? 'document', owner: { state: 'unresolved' } };
     case 'correction':
@@ -55,10 +59,9 @@ const aboutMeTitles = new Set(['me', 'about me', 'all about me', 'myself', 'abou
 
 /**
  * Whether a document's title says it is about the Brain's self: "About me", "Me", "About myself", the
- * self's whole name or "About <it>" (folded, a heading's "#" and a closing mark or colon aside). Only
- * the title: a note is no more the self's for being imported from her notes, which hold clipped
- * articles and pasted mail whose "I" is someone else's. Not the first name alone: "Maya" may be a
- * note about another Maya.
+ * self's whole name or "About <it>" (folded, a heading's "#" and a closing mark or colon aside). Not
+ * the first name alone: "Maya" may be a note about another Maya. A note of another title is hers by
+ * what it says and where it comes from (own-note.ts), not by its title.
  */
 export function aboutSelf(title: string | undefined, self: SelfEntity): boolean {
   if (title === undefined) return false;

@@ -235,11 +235,20 @@ test('a document about the self is hers, sentence by sentence, its home and job 
       ],
       title,
     );
-  // Another title: one passage of nobody known, as before.
-  for (const title of ['Notes', 'Maya', 'About Maya Silva', 'Forwarded: about me and my move'])
+  // Another title: hers too, by her "I" (own-note.ts), except a mail's title; one that says no "I" is
+  // one passage of nobody known, as before.
+  for (const title of ['Notes', 'Maya', 'About Maya Silva'])
     assert.deepEqual(
       doc(title, 'I live in Lisbon. I work at Feedzai.'),
-      [['I live in Lisbon. I work at Feedzai.', null, 'unresolved']],
+      [
+        ['Maya Costa lives in Lisbon', 'lives in', 'self'],
+        ['Maya Costa works at Feedzai', 'works at', 'self'],
+      ],
       title,
     );
+  for (const [title, text] of [
+    ['Forwarded: about me and my move', 'I live in Lisbon. I work at Feedzai.'],
+    ['Notes', 'Ana lives in Lisbon. Tom works at Feedzai.'],
+  ] as const)
+    assert.deepEqual(doc(title, text), [[text, null, 'unresolved']], title);
 });

@@ -138,7 +138,11 @@ export function createRuleDeriver(): Deriver {
     // constant fear"). The pass also places endings by the person's times (place-endings.ts): one
     // written before the value it ends ends it, and one beside another value at one instant is no
     // conflict.
-    name: 'rules-v35',
+    // v36: a note the person keeps in the first person ("Tom and I booked a trip to Porto for May.") is
+    // hers whatever its title, as an "About me" is, unless the Record says its words are another's: a
+    // calendar's description, a chat's attachment, a pasted or forwarded mail, a quote, a web clipping
+    // (own-note.ts). It was nobody's, on the Census.
+    name: 'rules-v36',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -166,8 +170,9 @@ export function createRuleDeriver(): Deriver {
           const all = passages(record.text).map((p) => p.value);
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
-          // "About me": its statements are the self's as her messages' are, each sentence its own
-          // Memory, a home or a job holding its slot ("I live in Lisbon. I work at Feedzai.").
+          // "About me", or a note of hers in the first person: its statements are the self's as her
+          // messages' are, each sentence its own Memory, a home or a job holding its slot ("I live in
+          // Lisbon. I work at Feedzai.").
           if (owner.state === 'self') {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
             if (stated.length > 0)
