@@ -5,7 +5,7 @@ import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
-import { sameSlotValue } from '../core/derive/slot-value.ts';
+import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 
@@ -85,6 +85,24 @@ export async function admitStatement(
 }
 
 /**
+ * Whether a value of the slot other than the claim's holds it at `ms` (an ending holds none): where an
+ * agent's restatement (`restated`) is its own statement, not a version of the slot.
+ */
+export function anotherValueHolds(
+  versions: Awaited<ReturnType<MemoryRepository['slotVersions']>>,
+  claim: Claim,
+  ms: number,
+): boolean {
+  return versions.some(
+    (v) =>
+      v.status !== 'retracted' &&
+      endedValue(v) === null &&
+      inForceAt(timesOf(v), ms) &&
+      !sameSlotValue(v, claim),
+  );
+}
+
+/**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
  *   value as the one holding the slot at the Record's world time, only adds a citation (the same value
@@ -92,7 +110,8 @@ export async function admitStatement(
  *   a different value is a new version, and the lineage is settled (supersession by world time, or a
  *   conflict); an ending ("I no longer work at Acme") is one only where the value it ends holds then,
  *   and a value admitted out of order moves the endings after it into or out of the lineage
- *   (place-endings.ts);
+ *   (place-endings.ts); an agent's restatement of a value (`restated`) is its own statement of no slot
+ *   where another value holds the slot then;
  * - any other claim adds a citation to a current statement of the same key with the same owner and
  *   subject ("I really love hiking!" to "I love hiking.": statement-key.ts), else starts a lineage of
  *   its own.
@@ -125,6 +144,13 @@ export async function admitClaims(
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
       ids.push(same);
+      continue;
+    }
+    // An agent's restatement ("Noted: Ana lives in Braga.") holds no slot that another value holds then:
+    // it is not independent evidence against what the person said. It is the agent's statement instead.
+    if (claim.restated !== undefined && anotherValueHolds(versions, claim, record.occurredMs)) {
+      const s = { claim: claim.restated, from: record, citation, cause: 'derived' as const };
+      ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
     }
     // "I no longer work at Acme" ends Acme, not whatever holds the job: "I moved to Porto" then "I don't

@@ -133,7 +133,10 @@ export async function restOnSurvivors(
       continue;
     }
     const claims = citableClaims(deriver, deriverInput(r), ctx);
-    const claim = claims.find((x) => statementKey(x.statement) === m.norm);
+    // An agent's restatement supports, too, the statement of its own it was admitted as (`restated`).
+    const claim =
+      claims.find((x) => statementKey(x.statement) === m.norm) ??
+      claims.flatMap((x) => x.restated ?? []).find((x) => statementKey(x.statement) === m.norm);
     if (claim) kept.push({ ...r, statement: claim.statement });
     // The same value of its slot in other words (a fact's line, a sentence) supports it too; the
     // Memory keeps its own words, which that Record does not say.

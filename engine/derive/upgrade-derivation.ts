@@ -7,7 +7,7 @@ import type {
   UpgradeRecord,
   UpgradeUnit,
 } from '../ports/index.ts';
-import { admitClaims } from './admit-claims.ts';
+import { admitClaims, anotherValueHolds } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { deriverInput, sameValueOf, type RecordRow } from './derive-jobs.ts';
@@ -67,10 +67,19 @@ export async function rederiveRecord(
   // and the self's Profile must not keep what may be another's. (Other changes of owner keep the
   // Memory's, as written: a self renamed keeps what she said under her old name.)
   const nobodysNow = (c: Claim, m: CitedMemory) => m.owner_state === 'self' && c.owner.state === 'unresolved';
+  // An agent's restatement states its own statement where another value holds the slot then, as
+  // admission makes it (admit-claims.ts): kept as it is, not derived again on each upgrade.
+  const restatedKey = new Map<Claim, string>();
+  for (const c of claims) {
+    if (c.restated === undefined || c.predicate === null) continue;
+    const versions = await uow.memories.slotVersions(slotKey(c.subject, c.predicate, c.owner));
+    if (anotherValueHolds(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
+  }
   const states = (c: Claim, m: CitedMemory) =>
     !nobodysNow(c, m) &&
     ((keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
-      sameValueOf(c, m));
+      sameValueOf(c, m) ||
+      (m.slot === null && restatedKey.get(c) === m.norm));
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);

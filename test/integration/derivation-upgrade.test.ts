@@ -450,6 +450,46 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("an assistant's restatement of her home, a Memory of its own before, leaves with her home after", async () => {
+      // As version 35 derived it: the assistant's sentence, a current Memory of no slot.
+      const rulesV35: Deriver = {
+        name: 'rules-v35',
+        derive: (record, ctx) =>
+          rules.derive(
+            record,
+            record.content.kind === 'message' && record.content.speaker === 'assistant'
+              ? { self: null }
+              : ctx,
+          ),
+      };
+      const say = (speaker: string, text: string, at: string): RecordCreate => ({
+        content: { kind: 'message', text, speaker, thread: 'chat' },
+        occurred_at: at,
+      });
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          await old.rememberRecord(tenant, 'b', say('self', 'I live in Braga.', '2024-01-01T10:00:00Z'), {});
+          await old.rememberRecord(
+            tenant,
+            'b',
+            say('assistant', 'Noted: Ana lives in Braga.', '2024-01-01T10:00:05Z'),
+            {},
+          );
+          await old.rememberRecord(tenant, 'b', say('self', 'I moved to Porto.', '2024-06-01T10:00:00Z'), {});
+          await old.idle();
+          assert.deepEqual([...(await current(old)).keys()].sort(), [
+            'Ana lives in Porto',
+            'Noted: Ana lives in Braga.',
+          ]);
+        },
+        rulesV35,
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()], ['Ana lives in Porto']);
+      });
+    });
+
     it('a home said with more, a Memory of its own beside the slot before, ends with the home it restates', async () => {
       // As version 27 derived it: the slot "Ana lives in Lisbon" quoting the sentence, and the sentence
       // whole a Memory of its own, current after the move.

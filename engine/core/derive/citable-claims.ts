@@ -20,7 +20,12 @@ function citable(claim: Claim): Claim | null {
   const quote = trimmedOfControls(claim.quote);
   const statement = trimmedOfControls(claim.statement);
   if (quote === '' || statement === '') return null;
-  return quote === claim.quote && statement === claim.statement ? claim : { ...claim, quote, statement };
+  const cut = quote === claim.quote && statement === claim.statement ? claim : { ...claim, quote, statement };
+  // An agent's restatement's own words stand as a statement too, cited by the same quote.
+  if (claim.restated === undefined) return cut;
+  const said = trimmedOfControls(claim.restated.statement);
+  if (said === claim.restated.statement) return cut;
+  return { ...cut, restated: { ...claim.restated, statement: said === '' ? quote : said } };
 }
 
 /**

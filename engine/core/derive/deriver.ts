@@ -30,6 +30,13 @@ export interface Claim {
    * world time; else it is a statement of no slot (it must not end another value).
    */
   ends?: string;
+  /**
+   * Set where an agent (an assistant) says back the person's slot ("Noted: Ana lives in Braga.",
+   * agent-words.ts): what the claim is instead, the agent's own statement of no slot, where another
+   * value holds the slot at the Record's world time. An agent's words are no independent evidence: they
+   * join the value they repeat (a citation) or hold an empty slot, and never replace the person's value.
+   */
+  restated?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
 }
 
 export interface DeriveContext {

@@ -1,6 +1,9 @@
+import { agentSpeaker, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
+import { resolveOwner } from './resolve-owner.ts';
 import { attributeStatement, clauseStatement, endedStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
+import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
@@ -142,6 +145,10 @@ export function createRuleDeriver(): Deriver {
     // hers whatever its title, as an "About me" is, unless the Record says its words are another's: a
     // calendar's description, a chat's attachment, a pasted or forwarded mail, a quote, a web clipping
     // (own-note.ts). It was nobody's, on the Census.
+    // Also v36: an assistant's statement that says back a slot of the person ("Noted: Ana lives in
+    // Braga.", "Got it, you work at Feedzai.") holds her slot where it is empty or repeats its value,
+    // and is the assistant's own statement where another value holds it (agent-words.ts, `restated`).
+    // It was a current Memory of no slot that outlived her move.
     name: 'rules-v36',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -162,7 +169,12 @@ export function createRuleDeriver(): Deriver {
           const stated = said.filter((s) => isStatement(s.value));
           const spans =
             stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole);
-          return unique(spans).flatMap((s) => sentenceClaims(s, subject, owner));
+          // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
+          // restatement of her slot (agentClaims); the rest of what it says is its own.
+          const agent = agentSpeaker(c.speaker, record.sourceName) ? ctx.self : null;
+          return unique(spans).flatMap((s) =>
+            agent !== null ? agentClaims(s, subject, owner, agent) : sentenceClaims(s, subject, owner),
+          );
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -191,6 +203,32 @@ export function createRuleDeriver(): Deriver {
       }
     },
   };
+}
+
+/**
+ * What an agent's (an assistant's) stated sentence claims. Where it says back a slot of the Brain's
+ * person, in the second or third person ("Noted: Ana lives in Braga.", "Got it, you work at Feedzai.",
+ * agent-words.ts), that slot of hers, quoting the sentence: as a fact written of her is hers, whoever
+ * wrote it. Its citation names the agent's Record. It is no independent evidence, so where another
+ * value holds the slot at its time it is the agent's own statement instead (`restated`, admit-claims.ts):
+ * it never replaces what she said, nor sits beside her home as a current Memory of no slot. Anything
+ * else it says is the agent's own, as another speaker's is.
+ */
+function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEntity): Claim[] {
+  const slots = restatedSlots(s, self);
+  if (slots.length === 0) return sentenceClaims(s, subject, owner);
+  const hers = resolveOwner('self', self);
+  return slots.map((x) => ({
+    statement:
+      x.form === 'clause'
+        ? clauseStatement(self.name, x.predicate, x.value)
+        : attributeStatement(self.name, x.predicate, x.value),
+    subject: self.name,
+    predicate: x.predicate,
+    owner: hers,
+    quote: s,
+    restated: { statement: s, subject, owner },
+  }));
 }
 
 /**

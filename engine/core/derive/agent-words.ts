@@ -1,0 +1,80 @@
+import type { SelfEntity } from '../../contract/index.ts';
+import { foldName } from './resolve-owner.ts';
+import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
+
+/**
+ * Speakers that are an agent, not a person: what the docs tell an agent to write its answers as
+ * ("assistant", docs/agents.md) and its usual names, folded. An AI chat export's own assistant is one
+ * by its source (chat-exports.ts: "ChatGPT" in `chatgpt`, "Claude" in `claude`), not by the name alone:
+ * in a WhatsApp chat, Claude is a person.
+ */
+const agentNames = new Set(['assistant', 'ai', 'ai assistant', 'bot', 'chatbot', 'agent', 'model']);
+const exportAgents: Readonly<Record<string, string>> = { chatgpt: 'chatgpt', claude: 'claude' };
+
+/** Whether a message's speaker is an agent (an assistant), not a person. */
+export function agentSpeaker(speaker: string | undefined, sourceName: string | null): boolean {
+  if (speaker === undefined) return false;
+  const n = foldName(speaker);
+  return agentNames.has(n) || (sourceName !== null && exportAgents[sourceName] === n);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+/** Words that may stand between a name and its verb ("Ana now lives in Braga"). */
+const adverb = String.raw`(?:(?:now|just|currently|still|recently|also|actually)\s+)?`;
+
+/** A verb after "Ana", as after "I": "lives" is "live", "is" is "am"; "moved" stays. */
+function asAfterI(verb: string): string {
+  const v = verb.toLowerCase();
+  if (v === 'is') return 'am';
+  if (v === 'has') return 'have';
+  if (v === 'does') return 'do';
+  if (/^\p{L}+[^s]s$/u.test(v)) return verb.slice(0, -1);
+  return verb;
+}
+
+/**
+ * An agent's sentence about the person, said back as she would say it: "you" and the self's whole name
+ * read as "I" ("Noted: Ana Costa lives in Braga." is "Noted: I live in Braga."; "Got it, you work at
+ * Feedzai." is "Got it, I work at Feedzai."), "your" and "<name>'s" as "my". Read only to find the
+ * slot it restates; never stored as said.
+ */
+function asSelfWouldSay(s: string, self: SelfEntity): string {
+  const name = escape(self.name.trim()).replace(/\s+/gu, '\\s+');
+  return s
+    .replace(new RegExp(String.raw`\b(?:${name}['’]s|your)\b`, 'giu'), 'my')
+    .replace(new RegExp(String.raw`\b${name}\s+(${adverb})(\p{L}+)\b`, 'giu'), (_m, a: string, v: string) => {
+      return `I ${a}${asAfterI(v)}`;
+    })
+    .replace(/\byou(?:['’]re|\s+are)\b/giu, 'I am')
+    .replace(/\byou(?:['’]ve)\b/giu, 'I have')
+    .replace(/\byou\b/giu, 'I');
+}
+
+/** A slot an agent's sentence says the self holds: its home, job, favourite, number or e-mail. */
+export interface RestatedSlot {
+  predicate: string;
+  value: string;
+  /** How the slot's statement reads it: a clause ("lives in Braga") or an attribute ("'s … is"). */
+  form: 'clause' | 'attribute';
+}
+
+/**
+ * The slots an agent's statement says the Brain's person holds, read as she would say them ("Noted:
+ * Ana lives in Braga.", "Got it — you work at Feedzai now.", "Your number is 555-0198."). None where the
+ * sentence says them of its own speaker ("I work at OpenAI": the agent's), or says one has ended
+ * ("you no longer work at Acme": an agent does not end the person's value), or the self is no person.
+ */
+export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[] {
+  if (self?.type !== 'person') return [];
+  const own = slotSentences(s);
+  if (own.slots.length > 0 || own.ended !== null || attributeSentence(s) !== null) return [];
+  const said = asSelfWouldSay(s, self);
+  if (said === s) return [];
+  const read = slotSentences(said);
+  if (read.ended !== null) return [];
+  if (read.slots.length > 0) return read.slots.map((x: SlotSentence) => ({ ...pick(x), form: 'clause' }));
+  const a = attributeSentence(said);
+  return a === null ? [] : [{ predicate: a.predicate, value: a.value, form: 'attribute' }];
+}
+
+const pick = (x: SlotSentence) => ({ predicate: x.predicate, value: x.value });

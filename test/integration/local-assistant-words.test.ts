@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { tenant, withBrain } from './local-helpers.ts';
+
+/** A chat of the person Ana with an assistant, as docs/agents.md tells an agent to write one. */
+async function chat() {
+  const { engine, remember } = await withBrain();
+  const say = (speaker: string, text: string, at: string) =>
+    remember({ content: { kind: 'message', text, speaker, thread: 'chat' }, occurred_at: at });
+  const current = async () =>
+    (await engine.listMemories(tenant, 'b', { limit: 50 })).data
+      .map((m) => [m.statement, m.owner.state])
+      .sort((a, b) => a[0]!.localeCompare(b[0]!));
+  return { engine, say, current };
+}
+
+it("an assistant's restatement of her home joins it, and leaves with it when she moves", async () => {
+  const { engine, say, current } = await chat();
+  const home = await say('self', 'I live in Braga.', '2024-01-01T10:00:00Z');
+  const noted = await say('assistant', 'Noted: Ana lives in Braga.', '2024-01-01T10:00:05Z');
+  // No Memory of its own beside her home: a citation of it.
+  assert.deepEqual(noted.memory_ids, home.memory_ids);
+  assert.deepEqual(await current(), [['Ana lives in Braga', 'self']]);
+  await say('self', 'I moved to Porto.', '2024-06-01T10:00:00Z');
+  assert.deepEqual(await current(), [['Ana lives in Porto', 'self']]);
+  const m = await engine.getMemory(tenant, 'b', home.memory_ids[0]!);
+  assert.deepEqual(
+    [m.status, m.citations.map((c) => c.quote)],
+    ['superseded', ['I live in Braga.', 'Noted: Ana lives in Braga.']],
+  );
+});
+
+it("an assistant's restatement alone holds her slot, and her own later word replaces it", async () => {
+  const { say, current } = await chat();
+  await say('assistant', 'Got it, you work at Feedzai.', '2024-01-01T10:00:00Z');
+  assert.deepEqual(await current(), [['Ana works at Feedzai', 'self']]);
+  await say('self', 'I work at Sonae now.', '2024-03-01T10:00:00Z');
+  assert.deepEqual(await current(), [['Ana works at Sonae', 'self']]);
+});
+
+it("an assistant's other value never replaces what she said: it stays the assistant's statement", async () => {
+  const { engine, say, current } = await chat();
+  await say('self', 'I live in Porto.', '2024-01-01T10:00:00Z');
+  const wrong = await say('assistant', 'Noted: Ana lives in Braga.', '2024-01-01T10:00:05Z');
+  assert.deepEqual(await current(), [
+    ['Ana lives in Porto', 'self'],
+    ['Noted: Ana lives in Braga.', 'other'],
+  ]);
+  const m = await engine.getMemory(tenant, 'b', wrong.memory_ids[0]!);
+  assert.deepEqual([m.owner, m.slot], [{ state: 'other', entity: 'assistant' }, null]);
+});
