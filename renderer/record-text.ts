@@ -58,6 +58,14 @@ interface OwnerName {
   entity?: string | undefined;
 }
 
+/** A Memory's line as the labels below read it: its words, whom and what it is about, whose it is. */
+interface LineOf {
+  statement: string;
+  subject: string;
+  predicate?: string | null | undefined;
+  owner?: OwnerName | undefined;
+}
+
 /**
  * A Memory's statement as a person reads it. The engine's own statements speak of the Brain's person
  * in the third person, by name ("Ana works at Acme", "Ana's favourite colour is green"), and are shown
@@ -69,12 +77,7 @@ interface OwnerName {
  * does not have it (a Profile line: then the line's first ": " ends the predicate); null is a Memory
  * that holds no slot, left as it is.
  */
-export function statementLabel(m: {
-  statement: string;
-  subject: string;
-  predicate?: string | null | undefined;
-  owner?: OwnerName | undefined;
-}): string {
+export function statementLabel(m: LineOf): string {
   if (m.predicate === null || !isSelfSpeaker(m.subject)) return m.statement;
   const head = `${m.subject} `;
   if (!m.statement.startsWith(head)) return m.statement;
@@ -93,17 +96,12 @@ export function statementLabel(m: {
  * said (rules-v28), a correction's statement, a fact's line as stored. Shown as a quotation, apart from
  * the engine's statements (and the fact lines the page words for the person, statementLabel).
  */
-export const inOwnWords = (m: {
-  statement: string;
-  subject: string;
-  predicate?: string | null | undefined;
-  owner?: OwnerName | undefined;
-  citations: readonly { quote: string }[];
-}): boolean => statementLabel(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
+export const inOwnWords = (m: LineOf & { citations: readonly { quote: string }[] }): boolean =>
+  statementLabel(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
 
 /** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
 export const versionLabel =
-  (m: { subject: string; predicate?: string | null | undefined; owner?: OwnerName | undefined }) =>
+  (m: Omit<LineOf, 'statement'>) =>
   (version: { statement: string }): string =>
     statementLabel({ ...m, statement: version.statement });
 
@@ -122,15 +120,7 @@ export const endsValue =
  * citable text is the engine's line for it, which is the Memory's statement, so it reads as the
  * statement does ("Your favourite colour: green"). Any other quote is the Record's own words, as they are.
  */
-export function quoteLabel(
-  quote: string,
-  m: {
-    statement: string;
-    subject: string;
-    predicate?: string | null | undefined;
-    owner?: OwnerName | undefined;
-  },
-): string {
+export function quoteLabel(quote: string, m: LineOf): string {
   return quote === m.statement ? statementLabel(m) : quote;
 }
 
@@ -150,15 +140,8 @@ const wordsOf = (s: string) =>
  * is its quote, and a fact's line is its Record's citable line: shown under the line, such a quote
  * repeated it word for word. Compared as both are shown (statementLabel, quoteLabel).
  */
-export const quoteAddsWords = (
-  quote: string,
-  m: {
-    statement: string;
-    subject: string;
-    predicate?: string | null | undefined;
-    owner?: OwnerName | undefined;
-  },
-): boolean => wordsOf(quoteLabel(quote, m)) !== wordsOf(statementLabel(m));
+export const quoteAddsWords = (quote: string, m: LineOf): boolean =>
+  wordsOf(quoteLabel(quote, m)) !== wordsOf(statementLabel(m));
 
 /** What stands for a quote that only repeats its line: the line is the source's own words. */
 export const saidInTheseWords = 'said in these words';
@@ -168,12 +151,8 @@ export const saidInTheseWords = 'said in these words';
  * where it is shown word for word; a fact's line the page words for the person ("Ana's phone number:
  * …", statementLabel) was said in no one's words, so its source is named as what it is.
  */
-export const sameWordsLabel = (m: {
-  statement: string;
-  subject: string;
-  predicate?: string | null | undefined;
-  owner?: OwnerName | undefined;
-}): string => (statementLabel(m) === m.statement ? saidInTheseWords : 'from a fact');
+export const sameWordsLabel = (m: LineOf): string =>
+  statementLabel(m) === m.statement ? saidInTheseWords : 'from a fact';
 
 /**
  * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
