@@ -44,12 +44,10 @@ export function openDatabase(opts: OpenDatabaseOptions): Db {
     // Vector tables (vector-index.ts) and their delete triggers need sqlite-vec on every
     // connection. Pages are decrypted on every read, so what a Context reads should stay cached; the
     // vectors are searched in memory (vector-index.ts), not paged, so the rows and indexes a Context
-    // reads are what the cache holds. A 128 MB ceiling, used only as pages are read: at 100,000 Records
-    // a Context reads from Records, Memories, citations and the retrieval index ~100 MB of pages, and
-    // under a 64 MB ceiling they pushed each other out (170 page reads from the file a Context against
-    // 62 at 128 MB; docs/decisions/memory-and-writes.md, "The page cache holds a Context's pages").
+    // reads are what the cache holds: a 64 MB ceiling (used only as pages are read; 256 MB when vec0
+    // scanned the vectors, a quarter of the process's memory at 100k Records: docs/decisions/memory-and-writes.md).
     loadVectorExtension(db);
-    db.pragma('cache_size = -131072');
+    db.pragma('cache_size = -65536');
     return db;
   } catch (e) {
     db.close();
