@@ -6,6 +6,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { outcomeLabel } from '../trace-words.ts';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -53,7 +54,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
                       ) : t.abstained ? (
                         <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
                       ) : (
-                        <span className="badge ok">{t.status === 'ready' ? 'Answered' : 'Processing'}</span>
+                        <span className="badge ok">{outcomeLabel(t.status)}</span>
                       )}
                     </td>
                     <td>{t.citations}</td>
