@@ -11,7 +11,7 @@ const context = browserPerFile();
 // The tests after the first share one server and one signed-in page.
 const { app, ui } = appPerFile(context, 'reference');
 
-test('create a Brain, watch Memories appear, see the quote in place, forget the Record', async () => {
+test('create a Brain, watch Memories appear, see where one comes from, forget the Record', async () => {
   // A server of its own: the UI starts from no Brains at all.
   const empty = await startApp('reference');
   try {
@@ -39,14 +39,13 @@ test('create a Brain, watch Memories appear, see the quote in place, forget the 
     await checkScreen(page, 'memories');
 
     await link.click();
-    const mark = page.locator('.evidence mark').first();
-    await mark.waitFor();
-    assert.match((await mark.textContent()) ?? '', /Lisbon/);
-    // The quote sits inside the full Record text, not on its own.
-    assert.match(
-      (await page.locator('.evidence .record-text').first().textContent()) ?? '',
-      /loves the trams/,
-    );
+    // The message is the Memory's statement word for word: the evidence names its Record rather than
+    // repeating it (a quote inside a longer Record: "a Memory from a long document shows its quote in
+    // context").
+    const evidence = page.getByRole('region', { name: 'Where this comes from' });
+    await evidence.getByText('said in these words').waitFor();
+    assert.equal(await evidence.getByRole('link', { name: record.id }).count(), 1);
+    assert.match((await page.getByRole('heading', { level: 1 }).textContent()) ?? '', /loves the trams/);
     await checkScreen(page, 'memory');
     const memoryUrl = page.url();
 
