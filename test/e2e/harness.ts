@@ -260,6 +260,32 @@ export async function derivationSettled(app: RunningApp, brainId: string): Promi
 }
 
 /**
+ * A Brain whose self is "Ana", holding `lines` as her own chat messages ([text, occurred_at]), derived:
+ * how the tests of what the rules make of her words set their Brain up.
+ */
+export async function selfChat(
+  app: RunningApp,
+  brainId: string,
+  lines: readonly (readonly [string, string])[],
+): Promise<void> {
+  await app.api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+  for (const [text, at] of lines)
+    await app.api.rememberRecord(brainId, {
+      content: { kind: 'message', text, speaker: 'self' },
+      occurred_at: at,
+    });
+  await derivationSettled(app, brainId);
+}
+
+/** The Brain's Memory (of any status) stating `statement`; fails naming the statements there are. */
+export async function memoryStating(app: RunningApp, brainId: string, statement: string) {
+  const all = (await app.api.listMemories(brainId, { status: 'all' })).data;
+  const m = all.find((x) => x.statement === statement);
+  assert.ok(m, `the engine's versions: ${all.map((x) => x.statement).join(' | ')}`);
+  return m;
+}
+
+/**
  * Moves the clock of a page of a `fakeClock` context on, `stepMs` at a time, until `done` holds: a poll
  * or retry due within the step runs at once, and its answer, which comes in real time (as does the
  * server's own work, a derivation, say), is let in between steps. Fails after `timeoutMs` of real time.

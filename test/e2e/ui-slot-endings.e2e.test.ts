@@ -4,20 +4,13 @@
 // holds now, each as what it is. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace, selfChat } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
 
-async function chat(brainId: string, lines: readonly (readonly [string, string])[]): Promise<void> {
-  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
-  for (const [text, at] of lines)
-    await app().api.rememberRecord(brainId, {
-      content: { kind: 'message', text, speaker: 'self' },
-      occurred_at: at,
-    });
-  await derivationSettled(app(), brainId);
-}
+const chat = (brainId: string, lines: readonly (readonly [string, string])[]) =>
+  selfChat(app(), brainId, lines);
 
 test('a replaced home names the home that replaced it, and apart from it the ending that holds now', async () => {
   await chat('ended', [

@@ -5,27 +5,23 @@
 // browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+import {
+  appPerFile,
+  browserPerFile,
+  checkScreen,
+  derivationSettled,
+  memoryStating,
+  navigateInPlace,
+  selfChat,
+} from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
 
-async function chat(brainId: string, lines: readonly (readonly [string, string])[]): Promise<void> {
-  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
-  for (const [text, at] of lines)
-    await app().api.rememberRecord(brainId, {
-      content: { kind: 'message', text, speaker: 'self' },
-      occurred_at: at,
-    });
-  await derivationSettled(app(), brainId);
-}
+const chat = (brainId: string, lines: readonly (readonly [string, string])[]) =>
+  selfChat(app(), brainId, lines);
 
-async function memoryOf(brainId: string, statement: string) {
-  const all = (await app().api.listMemories(brainId, { status: 'all' })).data;
-  const m = all.find((x) => x.statement === statement);
-  assert.ok(m, `the engine's versions: ${all.map((x) => x.statement).join(' | ')}`);
-  return m;
-}
+const memoryOf = (brainId: string, statement: string) => memoryStating(app(), brainId, statement);
 
 test('what a fact is about reads in words on its page and in the Memories table', async () => {
   await chat('about', []);
