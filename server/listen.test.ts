@@ -3,10 +3,32 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it, test } from 'node:test';
 import { loopbackPolicy } from './http/loopback-guard.ts';
 import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
-import { connectionLimits, listen, type Listener } from './listen.ts';
+import { connectionLimits, listen, type Listener, type ListenOptions } from './listen.ts';
 import { startServer, type RunningServer } from './start-server.ts';
 
 /** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
+/**
+ * A listener on 127.0.0.1 around `fetch`, checking Host as a server bound to `bound` does (the policy
+ * reads the port once it is known).
+ */
+async function loopbackListener(
+  fetch: ListenOptions['fetch'],
+  o: { bound?: string; limits?: ListenOptions['limits'] } = {},
+): Promise<Listener> {
+  let port = 0;
+  const listener = await listen({
+    fetch,
+    host: '127.0.0.1',
+    port: 0,
+    loopback: loopbackPolicy(o.bound ?? '127.0.0.1', () => port),
+    docsUrlBase: () => 'http://127.0.0.1/docs',
+    log: () => {},
+    ...(o.limits ? { limits: o.limits } : {}),
+  });
+  port = listener.port;
+  return listener;
+}
+
 function raw(port: number, request: string): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -253,17 +275,8 @@ describe('the Host check of a server bound to every interface (--host 0.0.0.0 or
   const servers: Record<string, { listener: Listener; port: number }> = {};
   before(async () => {
     for (const bound of ['0.0.0.0', '::', '127.0.0.1']) {
-      let port = 0;
-      const listener = await listen({
-        fetch: () => Response.json({ reached: 'app' }),
-        host: '127.0.0.1',
-        port: 0,
-        loopback: loopbackPolicy(bound, () => port),
-        docsUrlBase: () => 'http://127.0.0.1/docs',
-        log: () => {},
-      });
-      port = listener.port;
-      servers[bound] = { listener, port };
+      const listener = await loopbackListener(() => Response.json({ reached: 'app' }), { bound });
+      servers[bound] = { listener, port: listener.port };
     }
   });
   after(async () => {
@@ -401,15 +414,8 @@ describe('a body a refusal did not need', () => {
   let port = 0;
   const sockets: Socket[] = [];
   before(async () => {
-    listener = await listen({
-      // An app that answers without reading the body, as one does a request without a key.
-      fetch: () => Response.json({ code: 'invalid_api_key' }, { status: 401 }),
-      host: '127.0.0.1',
-      port: 0,
-      loopback: loopbackPolicy('127.0.0.1', () => port),
-      docsUrlBase: () => 'http://127.0.0.1/docs',
-      log: () => {},
-    });
+    // An app that answers without reading the body, as one does a request without a key.
+    listener = await loopbackListener(() => Response.json({ code: 'invalid_api_key' }, { status: 401 }));
     port = listener.port;
     listener.server.on('connection', (s: Socket) => sockets.push(s));
   });
@@ -457,13 +463,7 @@ describe('connections one address may hold open', () => {
   let listener: Listener;
   let port = 0;
   before(async () => {
-    listener = await listen({
-      fetch: () => Response.json({ reached: 'app' }),
-      host: '127.0.0.1',
-      port: 0,
-      loopback: loopbackPolicy('127.0.0.1', () => port),
-      docsUrlBase: () => 'http://127.0.0.1/docs',
-      log: () => {},
+    listener = await loopbackListener(() => Response.json({ reached: 'app' }), {
       limits: { perAddress: 3, headersTimeoutMs: 1_000, checkIntervalMs: 200 },
     });
     port = listener.port;
@@ -532,16 +532,7 @@ describe('connections one address may hold open', () => {
 });
 
 test('every server gets the connection limits and timeouts docs/decisions.md gives', async () => {
-  let port = 0;
-  const listener = await listen({
-    fetch: () => Response.json({}),
-    host: '127.0.0.1',
-    port: 0,
-    loopback: loopbackPolicy('127.0.0.1', () => port),
-    docsUrlBase: () => 'http://127.0.0.1/docs',
-    log: () => {},
-  });
-  port = listener.port;
+  const listener = await loopbackListener(() => Response.json({}));
   try {
     const s = listener.server;
     assert.deepEqual(
