@@ -62,6 +62,11 @@ const said = (text: string, extra: Partial<RecordCreate> = {}): RecordCreate => 
   ...extra,
 });
 
+/** Writes the Records to Brain `b`, one after another. */
+async function sayAll(engine: Pick<Engine, 'rememberRecord'>, ...records: RecordCreate[]): Promise<void> {
+  for (const r of records) await engine.rememberRecord(tenant, 'b', r, {});
+}
+
 interface Logged {
   message: string;
   fields: Record<string, unknown>;
@@ -248,8 +253,11 @@ for (const backend of [local, postgres])
       let before!: Map<string, Memory>;
       let mark!: string;
       const store = await writtenBy(backend, async (engine, start) => {
-        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga. She is kind.'), {});
-        await engine.rememberRecord(tenant, 'b', said('I like green tea.'), {});
+        await sayAll(
+          engine,
+          said('My dentist is Dr. Silva in Braga. She is kind.'),
+          said('I like green tea.'),
+        );
         await engine.idle();
         before = await current(engine);
         const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
@@ -556,12 +564,10 @@ for (const backend of [local, postgres])
       const store = await writtenBy(
         backend,
         async (old) => {
-          await old.rememberRecord(tenant, 'b', said(sentence, { occurred_at: '2024-03-01T00:00:00Z' }), {});
-          await old.rememberRecord(
-            tenant,
-            'b',
+          await sayAll(
+            old,
+            said(sentence, { occurred_at: '2024-03-01T00:00:00Z' }),
             said('I live in Lisbon.', { occurred_at: '2023-01-01T00:00:00Z' }),
-            {},
           );
         },
         rulesV34,
@@ -599,23 +605,11 @@ for (const backend of [local, postgres])
       const store = await writtenBy(
         backend,
         async (old) => {
-          await old.rememberRecord(
-            tenant,
-            'b',
+          await sayAll(
+            old,
             said('I work at Acme.', { occurred_at: '2024-01-01T00:00:00Z' }),
-            {},
-          );
-          await old.rememberRecord(
-            tenant,
-            'b',
             said('I no longer work at Acme.', { source: { name: 'mail' }, occurred_at: at }),
-            {},
-          );
-          await old.rememberRecord(
-            tenant,
-            'b',
             said('I work at Sonae.', { source: { name: 'sms' }, occurred_at: at }),
-            {},
           );
         },
         { name: 'rules-v34', derive: rules.derive },
@@ -640,17 +634,10 @@ for (const backend of [local, postgres])
     it('a Memory another Record still states keeps its id and rests on that Record only', async () => {
       let fragment!: Memory;
       const store = await writtenBy(backend, async (engine) => {
-        await engine.rememberRecord(
-          tenant,
-          'b',
+        await sayAll(
+          engine,
           said('My dentist is Dr. Silva in Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
-          {},
-        );
-        await engine.rememberRecord(
-          tenant,
-          'b',
           said('Silva in Braga.', { occurred_at: '2024-03-01T00:00:00Z' }),
-          {},
         );
         await engine.idle();
         fragment = (await current(engine)).get('Silva in Braga.')!;
@@ -690,8 +677,11 @@ for (const backend of [local, postgres])
             await engine.idle();
             facts[p] = (await engine.getRecord(tenant, 'b', r.record.id)).memory_ids[0]!;
           }
-          await engine.rememberRecord(tenant, 'b', said('I moved to Porto.', at('2024-05-01')), {});
-          await engine.rememberRecord(tenant, 'b', said('I work at BMW now.', at('2024-05-01')), {});
+          await sayAll(
+            engine,
+            said('I moved to Porto.', at('2024-05-01')),
+            said('I work at BMW now.', at('2024-05-01')),
+          );
         },
         factsKeyedAsV8,
       );
@@ -1207,8 +1197,11 @@ for (const backend of [local, postgres])
     it('a Record a person corrected keeps the Memory it shares with a Record that changed', async () => {
       let shared!: Memory;
       const store = await writtenBy(backend, async (engine) => {
-        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
-        await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Costa in Porto.'), {});
+        await sayAll(
+          engine,
+          said('My dentist is Dr. Silva in Braga.'),
+          said('My dentist is Dr. Costa in Porto.'),
+        );
         await engine.idle();
         const before = await current(engine);
         shared = before.get('My dentist is Dr.')!;
@@ -1286,8 +1279,11 @@ for (const backend of [local, postgres])
         let start!: string;
         const store = await writtenBy(backend, async (engine, brainStart) => {
           start = brainStart;
-          await engine.rememberRecord(tenant, 'b', said('My dentist is Dr. Silva in Braga.'), {});
-          await engine.rememberRecord(tenant, 'b', said(survivor, { visibility: 'local_only' }), {});
+          await sayAll(
+            engine,
+            said('My dentist is Dr. Silva in Braga.'),
+            said(survivor, { visibility: 'local_only' }),
+          );
         });
         const hostedV2 = await store.open({ deployment: 'hosted', deriver: rulesV2 });
         let fragment!: string;
