@@ -66,7 +66,8 @@ export async function runDeriveJob(
       return;
     }
     const input = deriverInput(r);
-    const claims = citableClaims(deriver, input, await deriveContext(uow, [input.content]));
+    const ctx = await deriveContext(uow, [input.content]);
+    const claims = citableClaims(deriver, input, ctx);
     const seq = await uow.sequence.next();
     await admitClaims(
       uow.memories,
@@ -82,7 +83,7 @@ export async function runDeriveJob(
       seq,
     );
     if (onNamesake) {
-      const first = await namesakeArrives(uow, input.content, job.recordSeq);
+      const first = await namesakeArrives(uow, ctx.self, input.content, job.recordSeq);
       if (first !== null) await onNamesake(uow, first, job.recordSeq);
     }
     return;

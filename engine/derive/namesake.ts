@@ -1,4 +1,4 @@
-import type { TypedContent } from '../contract/index.ts';
+import type { SelfEntity, TypedContent } from '../contract/index.ts';
 import { foldName, selfFirstName } from '../core/derive/resolve-owner.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
 
@@ -8,10 +8,11 @@ import type { BrainUnitOfWork } from '../ports/index.ts';
  * Records that named the first name alone before it ("Maya") were derived as the self's, and may be
  * either now: they are derived again (upgrade-derivation.ts relistNaming), as a Record derived after
  * this one is derived as nobody known (derive-context.ts). Asked only of a message whose speaker has
- * that first name and more, so most Records read nothing.
+ * that first name and more, so most Records read nothing. `self`: the Brain's, as the job read it.
  */
 export async function namesakeArrives(
-  uow: Pick<BrainUnitOfWork, 'self' | 'speakersFirstNamed'>,
+  uow: Pick<BrainUnitOfWork, 'speakersFirstNamed'>,
+  self: SelfEntity | null,
   content: TypedContent,
   seq: number,
 ): Promise<string | null> {
@@ -19,7 +20,6 @@ export async function namesakeArrives(
   const name = foldName(content.speaker);
   const word = name.split(' ')[0]!;
   if (word === name) return null;
-  const self = await uow.self();
   const first = selfFirstName(self);
   const own = foldName(self?.name ?? '');
   if (first === null || word !== first || name === own) return null;
