@@ -33,10 +33,14 @@ export function formatDate(iso: string | null | undefined, inUtc = false): strin
  */
 export function validitySpan(from: string, to: string | null, inUtc = false): string {
   if (to === null) return `${Date.parse(from) > Date.now() ? 'from' : 'since'} ${formatDate(from, inUtc)}`;
-  if (Date.parse(to) <= Date.parse(from)) return 'never';
+  if (heldNoTime({ valid_from: from, valid_to: to })) return 'never';
   const [a, b] = [formatDate(from, inUtc), formatDate(to, inUtc)];
   return a === b ? `on ${a}` : `${a} – ${b}`;
 }
+
+/** A version closed where it began: it held for no time at all (validitySpan's "never"). */
+export const heldNoTime = (r: { valid_from: string; valid_to: string | null }): boolean =>
+  r.valid_to !== null && Date.parse(r.valid_to) <= Date.parse(r.valid_from);
 
 /** validitySpan as a phrase: "true since …", or "never true". */
 export function truthPhrase(from: string, to: string | null, inUtc = false): string {

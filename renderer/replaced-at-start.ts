@@ -1,9 +1,6 @@
 import type { MemoryRevision } from '../engine/contract/index.ts';
+import { heldNoTime } from './format.ts';
 import { replacedBy } from './withdrawal.ts';
-
-/** A version closed where it began: it held for no time at all (validitySpan's "never"). */
-export const heldNoTime = (r: Pick<MemoryRevision, 'valid_from' | 'valid_to'>): boolean =>
-  r.valid_to !== null && Date.parse(r.valid_to) <= Date.parse(r.valid_from);
 
 /**
  * What made a version hold for no time, said as what happened rather than as "never true", which is

@@ -1,10 +1,17 @@
 import { useState } from 'react';
 import type { MemoryRevision } from '../../engine/contract/index.ts';
 import { memoryDays } from '../all-day.ts';
-import { formatDate, formatDateTime, statusLabels, truthPhrase, validitySpan } from '../format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  heldNoTime,
+  statusLabels,
+  truthPhrase,
+  validitySpan,
+} from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
-import { heldNoTime, replacedAtStart } from '../replaced-at-start.ts';
+import { replacedAtStart } from '../replaced-at-start.ts';
 
 /**
  * How each version came to be, said of the version it is shown on: `cause` is why that version was
