@@ -151,6 +151,22 @@ describe('transactions on a server', { skip: server.skip }, () => {
     }
   });
 
+  it('prepares a statement with parameters once a connection, and runs it again by name', async () => {
+    const [db] = await migratedDatabase(server.cluster(), 1, 1);
+    try {
+      const sql = 'SELECT $1::int + 1 AS v';
+      assert.equal((await db!.query<{ v: number }>(sql, [1])).rows[0]?.v, 2);
+      assert.equal((await db!.query<{ v: number }>(sql, [41])).rows[0]?.v, 42);
+      const { rows } = await db!.query<{ statement: string }>(
+        'SELECT statement FROM pg_prepared_statements WHERE NOT from_sql AND statement = $1',
+        [sql],
+      );
+      assert.equal(rows.length, 1, 'one prepared statement for the two runs');
+    } finally {
+      await db!.close();
+    }
+  });
+
   it('rejects a transaction whose connection the server ends between statements, and serves again', async () => {
     const [db, other] = await migratedDatabase(server.cluster(), 2, 1);
     const ended = db!.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { statementNames } from './statement-names.ts';
 
 /** What a statement answers: its rows, and how many rows it changed (UPDATE, DELETE, INSERT). */
 export interface PgResult<R> {
@@ -242,11 +243,14 @@ export function poolClient(pool: pg.Pool): PgClient {
       ? new PoolBusyError(size, pool.options.connectionTimeoutMillis ?? 0, e)
       : e;
   const pinger = pingConnection(pool.options);
+  const nameOf = statementNames();
   const run =
     (on: pg.Pool | pg.PoolClient) =>
     async <R>(sql: string, params: readonly unknown[] = []): Promise<PgResult<R>> => {
       try {
-        const r = await on.query(sql, params as unknown[]);
+        // Named only with parameters: pg sends a statement without them as a script, which may hold many.
+        const name = params.length > 0 ? nameOf(sql) : undefined;
+        const r = await on.query({ text: sql, values: params as unknown[], ...(name ? { name } : {}) });
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
       } catch (e) {
         throw busyOr(e);
