@@ -168,6 +168,27 @@ describe('migrations on an embedded PostgreSQL', () => {
     for (const id of ['r_ascii', 'r_street', 'r_greek']) assert.notEqual(after.get(id), before.get(id), id);
   });
 
+  it("27: the turns' index takes writes at once, and finds turns written before and after", async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 26),
+    );
+    await addBrain(db, 'brn_gin');
+    const say = (id: string, text: string, at: number) =>
+      insertRecord(db, { brainUid: 'brn_gin', id, text, content: { kind: 'message', text }, occurredMs: at });
+    await say('r_before', 'The ferry to Ilha leaves at ten', 1);
+    await migrate(db);
+    await say('r_after', 'A ferry ticket costs four euros', 2);
+    const options = await db.query<{ o: string[] | null }>(
+      "SELECT reloptions AS o FROM pg_class WHERE oid = 'turns_tsv'::regclass",
+    );
+    assert.deepEqual(options.rows[0]?.o, ['fastupdate=off']);
+    const scope = { brainUid: 'brn_gin', excludeLocalOnly: false };
+    const found = await pgLexicalIndex(db).search({ terms: ['ferry'], scope, cut: 10, limit: 10 });
+    assert.deepEqual(found.map((h) => h.recordId).sort(), ['r_after', 'r_before']);
+  });
+
   it('20: a speaker is found folded, through an index of its folded name', async () => {
     const db = await blank();
     await migrate(db);

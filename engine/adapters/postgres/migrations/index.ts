@@ -24,6 +24,7 @@ import { statementKeys } from './023-statement-keys.ts';
 import { unmatchedCorrections } from './024-unmatched-corrections.ts';
 import { unmatchedWithdrawals } from './025-unmatched-withdrawals.ts';
 import { correctionRecords } from './026-correction-records.ts';
+import { turnIndexUnbuffered } from './027-turn-index-unbuffered.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -64,6 +65,7 @@ export const migrations: readonly PgMigration[] = [
   unmatchedCorrections,
   unmatchedWithdrawals,
   correctionRecords,
+  turnIndexUnbuffered,
 ];
 
 /**
