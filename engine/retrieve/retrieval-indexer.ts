@@ -1,6 +1,6 @@
 import type { Embedder } from '../embed/embedder.ts';
 import { recordEmbedText } from '../core/retrieve/embed-text.ts';
-import { foldText } from '../core/shared/fold-text.ts';
+import { normName } from '../core/shared/fold-text.ts';
 import { quietRepeats } from '../core/shared/quiet-repeats.ts';
 import type { IndexBatch, IndexItem, IndexQueue, LexicalEntry, VectorModelRef } from '../ports/index.ts';
 
@@ -50,12 +50,6 @@ export interface IndexerOptions {
  * after a schema rebuild or a huge import the rest follows in the background within seconds.
  */
 const catchUpMax = 5_000;
-
-/**
- * Normalised speaker name: how the entity lane matches a name in a query. Folded as search words are
- * (fold-text.ts), so "Jose" names José and "zoe" Zoë.
- */
-export const normName = (s: string) => foldText(s.trim());
 
 /** What the lexical index keeps of a Record beside its text: a message's thread and speaker. */
 function lexicalEntry(kind: string, content: string): LexicalEntry {

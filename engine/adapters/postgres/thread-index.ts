@@ -1,7 +1,7 @@
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { scopeSql, speakerNormSql, spokenSql } from './lexical-index.ts';
+import { scopeSql, speakerCol, speakerNormSql, spokenSql, withSpeakerNorm } from './lexical-index.ts';
 import { params } from './memory-view.ts';
 
 /** A message's thread, as the SQLite indexer reads it (retrieval-indexer.ts): its content's `thread`. */
@@ -27,7 +27,7 @@ const neighbour = (dir: 'prev' | 'next', offset: number, visible: string | null)
 const factsCols = (visible: string | null) =>
   `r.id AS "recordId", r.n AS "recordN", length(r.text) AS length,
     strpos(r.text, '?') > 0 AS question, substr(r.text, 1, 2000) AS text,
-    CASE WHEN ${spokenSql('r')} THEN ${speakerNormSql('r')} END AS "speakerNorm",
+    ${speakerCol('r')},
     CASE WHEN r.kind = 'message' THEN ${thread} END AS thread,
     ${neighbour('prev', 1, visible)} AS p2, ${neighbour('prev', 0, visible)} AS p1,
     ${neighbour('next', 0, visible)} AS n1, ${neighbour('next', 1, visible)} AS n2`;
@@ -50,14 +50,20 @@ export function pgThreadIndex(db: PgQueryable): ThreadIndex {
         ? scopeSql(p, { ...scope, fromMs: undefined, toMs: undefined }, 'x')
         : null;
       const rows = await db.query<
-        Omit<RecordFacts, 'around'> & Record<'p2' | 'p1' | 'n1' | 'n2', number | null>
+        Omit<RecordFacts, 'around' | 'speakerNorm'> & { speaker: string | null } & Record<
+            'p2' | 'p1' | 'n1' | 'n2',
+            number | null
+          >
       >(
         `SELECT ${factsCols(visible)}
          FROM unnest($1::text[]) AS c(id)
          JOIN records r ON r.brain_uid = ${brain} AND r.id = c.id`,
         p.values,
       );
-      return rows.rows.map(({ p2, p1, n1, n2, ...r }) => ({ ...r, around: [p2, p1, n1, n2] }));
+      return rows.rows.map(({ p2, p1, n1, n2, ...r }) => ({
+        ...withSpeakerNorm(r),
+        around: [p2, p1, n1, n2],
+      }));
     },
     async speakers(brainUid, names) {
       if (names.length === 0) return [];

@@ -93,3 +93,9 @@ export function foldWithOffsets(text: string): { folded: string; origin: Int32Ar
   origin[length] = text.length;
   return { folded: parts.join(''), origin };
 }
+
+/**
+ * Normalised speaker name: how the entity lane matches a name in a query, and how every store keeps a
+ * message's speaker beside it. Folded as search words are, so "Jose" names José and "zoe" Zoë.
+ */
+export const normName = (s: string): string => foldText(s.trim());

@@ -1,6 +1,6 @@
 /**
  * A speaker is matched folded (core/shared/fold-text.ts), as the indexer now normalises one
- * (retrieval-indexer.ts' normName): a query's "Jose" names José and "zoe" Zoë. The messages whose
+ * (core/shared/fold-text.ts' normName): a query's "Jose" names José and "zoe" Zoë. The messages whose
  * speaker is not ASCII are indexed again, which writes their retrieval_index row's speaker_norm anew
  * (no vector is recomputed); an ASCII speaker folds to the lower case it has.
  */
