@@ -152,7 +152,8 @@ export async function restoreStore(opts: {
  */
 export async function openPostgresEngine(
   where:
-    { url: string; poolSize?: number; tracesPerBrain?: number } | { open: () => Promise<PostgresStorage> },
+    | { url: string; poolSize?: number; preparedStatements?: boolean; tracesPerBrain?: number }
+    | { open: () => Promise<PostgresStorage> },
   options: Omit<PostgresEngineOptions, 'storage'> = {},
 ): Promise<{ engine: Engine; registry: KeyRegistryPort; semantic: { on: boolean; reason: string | null } }> {
   const { openPostgresStorage } = await import('./adapters/postgres/storage.ts');
@@ -161,6 +162,7 @@ export async function openPostgresEngine(
     'url' in where
       ? await openPostgresStorage(where.url, {
           ...(where.poolSize ? { poolSize: where.poolSize } : {}),
+          ...(where.preparedStatements === false ? { preparedStatements: false } : {}),
           ...(where.tracesPerBrain !== undefined ? { tracesPerBrain: where.tracesPerBrain } : {}),
           reachability: {
             lost: (e) =>

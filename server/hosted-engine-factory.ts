@@ -24,7 +24,12 @@ export async function openHostedEngine(
   const where = open
     ? { open: () => open(kept) }
     : options.databaseUrl
-      ? { url: options.databaseUrl, ...kept, ...poolSizeFromEnv(process.env.MNEMO_PG_POOL_SIZE) }
+      ? {
+          url: options.databaseUrl,
+          ...kept,
+          ...poolSizeFromEnv(process.env.MNEMO_PG_POOL_SIZE),
+          ...preparedFromEnv(process.env.MNEMO_PG_PREPARE),
+        }
       : null;
   if (!where)
     throw new Error('the postgres engine needs a database: --database-url URL, or MNEMO_DATABASE_URL');
@@ -55,6 +60,17 @@ function leaseFromEnv(value: string | undefined): { deriveLeaseMs?: number } {
       `MNEMO_DERIVE_LEASE_MS must be a whole number of milliseconds, at least 100, not "${value}"`,
     );
   return { deriveLeaseMs: ms };
+}
+
+/**
+ * MNEMO_PG_PREPARE: `off` sends every statement unnamed, for a pooler in transaction mode that keeps no
+ * prepared statements (PgBouncer before 1.21, or without max_prepared_statements); `on`, the default,
+ * prepares each once a connection.
+ */
+export function preparedFromEnv(value: string | undefined): { preparedStatements?: false } {
+  if (value === undefined || value === '' || value === 'on') return {};
+  if (value === 'off') return { preparedStatements: false };
+  throw new Error(`MNEMO_PG_PREPARE must be on or off, not "${value}"`);
 }
 
 /**

@@ -165,6 +165,15 @@ describe('transactions on a server', { skip: server.skip }, () => {
     } finally {
       await db!.close();
     }
+    // Unless asked, as the commands that reach the database through any pooler are not.
+    const plain = connectPostgres(await server.cluster().freshDatabase(), { max: 1 });
+    try {
+      await plain.query('SELECT $1::int AS v', [1]);
+      const { rows } = await plain.query('SELECT name FROM pg_prepared_statements WHERE $1', [true]);
+      assert.deepEqual(rows, []);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('rejects a transaction whose connection the server ends between statements, and serves again', async () => {

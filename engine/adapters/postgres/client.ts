@@ -137,10 +137,14 @@ function finishing(on: PgQueryable): { tx: PgTransaction; script: (readOnly?: bo
   };
 }
 
-/** A pool on a `postgres://` URL. */
+/**
+ * A pool on a `postgres://` URL. `prepare`: its statements with parameters are prepared once a
+ * connection (statement-names.ts); off by default, for the commands that run a few statements and
+ * may go through a pooler that keeps no prepared statements.
+ */
 export function connectPostgres(
   url: string,
-  options: { max?: number; connectionTimeoutMs?: number } = {},
+  options: { max?: number; connectionTimeoutMs?: number; prepare?: boolean } = {},
 ): PgClient {
   const pool = new pg.Pool({
     connectionString: url,
@@ -154,7 +158,7 @@ export function connectPostgres(
   // An idle connection the server drops (restart, failover) must not end the process; the next
   // query gets a fresh connection.
   pool.on('error', () => {});
-  return poolClient(pool);
+  return poolClient(pool, { prepare: options.prepare ?? false });
 }
 
 /** What a wait for one of the pool's connections timing out means, as pg words both alike. */
@@ -231,7 +235,7 @@ function pingConnection(options: pg.PoolConfig): {
   };
 }
 
-export function poolClient(pool: pg.Pool): PgClient {
+export function poolClient(pool: pg.Pool, options: { prepare?: boolean } = {}): PgClient {
   const size = pool.options.max;
   // Connections that connected and were not removed since: a wait that times out while all of them
   // are, timed out behind busy connections, not behind ones that could not connect.
@@ -243,7 +247,7 @@ export function poolClient(pool: pg.Pool): PgClient {
       ? new PoolBusyError(size, pool.options.connectionTimeoutMillis ?? 0, e)
       : e;
   const pinger = pingConnection(pool.options);
-  const nameOf = statementNames();
+  const nameOf = options.prepare ? statementNames() : () => undefined;
   const run =
     (on: pg.Pool | pg.PoolClient) =>
     async <R>(sql: string, params: readonly unknown[] = []): Promise<PgResult<R>> => {

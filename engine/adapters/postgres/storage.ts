@@ -126,9 +126,17 @@ export async function postgresStorageOver(
  */
 export async function openPostgresStorage(
   url: string,
-  options: PostgresStorageOptions & { poolSize?: number; reachability?: ReachabilityHooks } = {},
+  options: PostgresStorageOptions & {
+    poolSize?: number;
+    /** Statements prepared once a connection (default); off behind a pooler that keeps none. */
+    preparedStatements?: boolean;
+    reachability?: ReachabilityHooks;
+  } = {},
 ): Promise<PostgresStorage> {
-  const pool = connectPostgres(url, { max: options.poolSize ?? 10 });
+  const pool = connectPostgres(url, {
+    max: options.poolSize ?? 10,
+    prepare: options.preparedStatements ?? true,
+  });
   const watched = options.reachability
     ? watchReachability(pool, options.reachability, { armed: false })
     : null;

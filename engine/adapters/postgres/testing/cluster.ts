@@ -164,7 +164,8 @@ function clusterOn(base: string, own: StartedServer | null): TestCluster {
       return `${base}/${name}`;
     },
     connect(url, max = 10) {
-      const pool = connectPostgres(url, { max, connectionTimeoutMs });
+      // Prepared, as the engine's pool is.
+      const pool = connectPostgres(url, { max, connectionTimeoutMs, prepare: true });
       pools.push(pool);
       return pool;
     },
