@@ -193,7 +193,7 @@ export const ImportResult = z
       .array(z.string())
       .optional()
       .describe(
-        'With forget_missing: why items missing from the files were kept, when some were (something could not be read or written, a folder or calendar none of whose stored items is there now, events and cards no file was recorded as holding, a key without records:read).',
+        'With forget_missing: why items missing from the files were kept, when some were (something could not be read or written, a folder or calendar none of whose stored items is there now, events and cards no file was recorded as holding, a key without records:read). Also without it, when what a calendar or contacts file holds could not be recorded (a key without objects:read or objects:write): an event or card of that file is then kept, not forgotten, by a later forget_missing import once gone from it.',
       ),
     watermark: z
       .string()

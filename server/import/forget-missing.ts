@@ -616,16 +616,24 @@ function notRecorded(h: HeldFile, why: string): string {
   );
 }
 
+/** Why nothing is recorded for a key without objects:read: what a file held is added to. */
+const noObjectReads = "this key may not read the Brain's Objects: objects:read";
+
 /**
  * An import that does not forget what is missing records what its calendar and contacts files hold,
  * adding to what they held before: an event deleted before an import that forgets is still known then.
+ * Returns why a file's record was not written, one note a file.
  */
 export async function recordHeld(missing: MissingItems, store: HeldStore): Promise<string[]> {
   const notes: string[] = [];
   for (const source of wholeSources) {
     if (!missing.sources.includes(source)) continue;
     const before = await store.read(source);
-    if (before === null) continue;
+    if (before === null) {
+      for (const h of missing.heldSince(new Map(), source))
+        if (h.digests.length > 0) notes.push(notRecorded(h, noObjectReads));
+      continue;
+    }
     for (const h of changedHeld(before, missing.heldSince(before, source))) {
       const why = await store.write(h.source, h.file, h.digests);
       if (why !== null) notes.push(notRecorded(h, why));

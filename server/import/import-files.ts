@@ -382,7 +382,10 @@ async function importTargets(
     write: watchOptions.writesObjects ?? true,
   });
   if (missing) await forgetMissing(engine, t, brainId, missing, result, mayRead, heldFiles, watch);
-  else await recordHeld(inFiles, heldFiles);
+  else {
+    const notes = await recordHeld(inFiles, heldFiles);
+    if (notes.length > 0) result.forget_notes = notes;
+  }
   const { count, examples } = names.matches;
   if (count > 0)
     result.matched_notes = {

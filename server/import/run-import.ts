@@ -138,6 +138,8 @@ export interface ImportSummary extends ImportProgress {
   forgottenMemories: number;
   /** Why items missing from the files were kept, when some were (forget-missing.ts). */
   forgetNotes: string[];
+  /** Why what a calendar or contacts file holds was not recorded, one note a file (recordHeld). */
+  heldNotes: string[];
   elapsedMs: number;
 }
 
@@ -784,7 +786,10 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     : { items: [], records: 0, memories: 0, notes: [] };
   // A Brain this import made (nothing to forget in it) or an import that does not forget: recorded here.
   const brainThere = existing !== null || (brain as Promise<unknown> | null) !== null;
-  if (!o.dryRun && brainThere && (existing === null || !missing)) await recordHeld(files, heldThroughApi(o));
+  const heldNotes =
+    !o.dryRun && brainThere && (existing === null || !missing)
+      ? await recordHeld(files, heldThroughApi(o))
+      : [];
   progress.forgotten = forgetting.items.length;
   const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
   return {
@@ -804,6 +809,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     forgottenRecords: forgetting.records,
     forgottenMemories: forgetting.memories,
     forgetNotes: forgetting.notes,
+    heldNotes,
     elapsedMs: Date.now() - started,
   };
 }

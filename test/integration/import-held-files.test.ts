@@ -96,10 +96,20 @@ test('an upload neither writes nor reads what files held beyond the key: objects
   const plain = await post('scopes', noObjects, upload(calendar('e1', 'e2')));
   assert.equal(plain.imported, 2);
   assert.deepEqual(await heldObjects('scopes'), [], 'a key without objects:write wrote an Object');
+  // The answer says so, and what follows: a later forget-missing import keeps what this file dropped.
+  assert.equal(plain.forget_notes?.length, 1);
+  assert.match(
+    plain.forget_notes[0]!,
+    /"work\.ics" holds now was not recorded \(.*objects:read\).* kept, not forgotten/,
+  );
+  const readsObjects = await keyWith(['records:write', 'records:read', 'objects:read']);
+  const notWritten = await post('scopes', readsObjects, upload(calendar('e1', 'e2')));
+  assert.match(notWritten.forget_notes!.join('\n'), /holds now was not recorded \(.*objects:write\)/);
 
-  // Recorded by a key that may (the app's own key holds every scope).
-  await post('scopes', key, upload(calendar('e1', 'e2')));
+  // Recorded by a key that may (the app's own key holds every scope), which says nothing of it.
+  const recorded = await post('scopes', key, upload(calendar('e1', 'e2')));
   assert.equal((await heldObjects('scopes')).length, 1);
+  assert.equal(recorded.forget_notes, undefined);
 
   // A key that may not read Objects cannot tell which file held e2: it is kept, and the answer says why.
   const blind = await keyWith(['records:write', 'records:read', 'objects:write']);
@@ -177,4 +187,28 @@ test('what an earlier Mnemo recorded (plain items) is still read: an event gone 
   // Recorded again in today's form: no UID in the clear.
   const [after] = await heldObjects('compat');
   assert.doesNotMatch(JSON.stringify(after!.value), /ics:e/);
+});
+
+test('mnemo import says which files it could not record what they hold for, and why', async () => {
+  await client.createBrain({ id: 'cli-scopes' });
+  const file = join(root, 'home.ics');
+  writeFileSync(file, calendar('h1', 'h2'));
+  const noObjects = createMnemoClient({
+    baseUrl: server.url,
+    apiKey: await keyWith(['records:write', 'records:read']),
+  });
+  const run = (c: MnemoClient) =>
+    runImport({
+      client: c,
+      brainId: 'cli-scopes',
+      path: file,
+      timeZone: 'UTC',
+      windowStart: new Date('2023-01-01T00:00:00Z'),
+    });
+  const done = await run(noObjects);
+  assert.equal(done.imported, 2);
+  assert.equal(done.heldNotes.length, 1);
+  assert.match(done.heldNotes[0]!, /home\.ics" holds now was not recorded \(.*objects:read\)/);
+  assert.deepEqual((await run(client)).heldNotes, [], 'a key that may record says nothing');
+  assert.equal((await heldObjects('cli-scopes')).length, 1);
 });

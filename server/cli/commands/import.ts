@@ -106,6 +106,7 @@ export function formatSummary(s: ImportSummary): string {
     if (s.forgottenItems.length > 20) lines.push(`  +${s.forgottenItems.length - 20} more`);
   }
   for (const n of s.forgetNotes) lines.push(`kept: ${n}`);
+  for (const n of s.heldNotes) lines.push(`note: ${n}`);
   if (s.failedItems.length) lines.push('failed:');
   for (const f of s.failedItems.slice(0, 20)) lines.push(`  ${f.ref}: ${f.code}: ${f.reason}`);
   if (s.failedItems.length > 20) lines.push(`  +${s.failedItems.length - 20} more`);
