@@ -1,5 +1,5 @@
 import type { MemoryRevision } from '../engine/contract/index.ts';
-import { heldNoTime } from './format.ts';
+import { heldNoTime, validitySpan } from './format.ts';
 import { replacedBy } from './withdrawal.ts';
 
 /**
@@ -20,4 +20,15 @@ export function replacedAtStart(
     text: `replaced from its start by ${by.cause === 'correction' ? 'a correction' : 'a newer version'}`,
     by,
   };
+}
+
+/**
+ * A list's "True" cell: when the version held, or what made it hold for no time (a list has no history
+ * at hand to name the version that took its place; the Memory's page does).
+ */
+export function truthCell(
+  m: Pick<MemoryRevision, 'id' | 'status' | 'valid_from' | 'valid_to'>,
+  inUtc: boolean,
+): string {
+  return replacedAtStart([], m)?.text ?? validitySpan(m.valid_from, m.valid_to, inUtc);
 }

@@ -9,7 +9,8 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
 import { aboutLabel, statementLabel } from '../record-text.ts';
-import { oneLine, ownerLabel, statusLabels, validitySpan } from '../format.ts';
+import { oneLine, ownerLabel, statusLabels } from '../format.ts';
+import { truthCell } from '../replaced-at-start.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 
@@ -65,7 +66,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                   </td>
                   <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
                   <td className="wrap-anywhere">{aboutLabel(m)}</td>
-                  <td>{validitySpan(m.valid_from, m.valid_to, memoryDays(m) !== null)}</td>
+                  <td>{truthCell(m, memoryDays(m) !== null)}</td>
                   <td>{m.version}</td>
                   <td>
                     <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>

@@ -19,6 +19,7 @@ import {
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { truthCell } from '../../renderer/replaced-at-start.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
@@ -302,6 +303,14 @@ test('withdrawing a value brings back the latest earlier one still standing, or 
     ['mem_2'],
   );
   assert.deepEqual(currentInstead([{ ...v3, status: 'retracted' }], 'mem_3'), []);
+});
+
+test("a list's True cell says what made a version hold for no time, not a bare never", () => {
+  const at = '2024-02-01T09:00:00Z';
+  const m = { ...mem('mem_1', 'self', 'home_city', 'I live in Porto.'), valid_from: at };
+  assert.equal(truthCell({ ...m, valid_to: at, status: 'superseded' }, false), 'replaced from its start');
+  assert.equal(truthCell({ ...m, valid_to: at, status: 'retracted' }, false), 'withdrawn from its start');
+  assert.equal(truthCell(m, false), validitySpan(at, null));
 });
 
 test('a replaced version names the one that began where it ended, not only what holds now', () => {
