@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { itemDigest, MissingItems, type HeldStore, type WholeSource } from './forget-missing.ts';
+import {
+  itemDigest,
+  MissingItems,
+  reconcileMissing,
+  recordHeld,
+  type HeldStore,
+  type WholeSource,
+} from './forget-missing.ts';
 import { parseIcs } from './formats/ics.ts';
 import { collect, writeTree } from './test-support.ts';
 
@@ -131,6 +138,31 @@ test('what no file was recorded as holding is kept and counted; a calendar holdi
     assert.deepEqual(plan.held, [
       { source: 'ics', file: path, digests: digests('ics:a', 'ics:b', 'ics:dentist') },
     ]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('what a file holds, not recorded for want of a scope, is said per file; also when nothing was written', async () => {
+  const t = writeTree({ 'cal.ics': calendar(dentist) });
+  try {
+    const path = realpathSync(join(t.root, 'cal.ics'));
+    const noReads: HeldStore = { read: async () => null, write: async () => null };
+    const noWrites: HeldStore = { read: async () => new Map(), write: async () => 'no objects:write' };
+    const [unread] = await recordHeld(await imported(path), noReads);
+    assert.match(unread!, /cal\.ics" holds now was not recorded \(.*objects:read\): .* kept, not forgotten/);
+    const [unwritten] = await recordHeld(await imported(path), noWrites);
+    assert.match(unwritten!, /not recorded \(no objects:write\)/);
+    const done = await reconcileMissing(await imported(path), {
+      written: 0,
+      failed: 0,
+      nothingWritten: 'nothing was written',
+      stored: async () => [],
+      forget: async () => ({ deleted: { records: 0, memories: 0 } }),
+      held: noReads,
+    });
+    assert.equal(done.notes[0], 'nothing was written');
+    assert.match(done.notes[1]!, /cal\.ics" holds now was not recorded/);
   } finally {
     t.remove();
   }

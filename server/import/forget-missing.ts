@@ -592,8 +592,8 @@ export async function reconcileMissing(
       ],
     };
   if (o.written === 0) {
-    if (!o.dryRun && o.held) await recordHeld(missing, o.held);
-    return { ...none, notes: [o.nothingWritten] };
+    const unrecorded = !o.dryRun && o.held ? await recordHeld(missing, o.held) : [];
+    return { ...none, notes: [o.nothingWritten, ...unrecorded] };
   }
   if (o.failed > 0) missing.cannotForget(`${o.failed} item${o.failed === 1 ? '' : 's'} failed to be written`);
   const plan = await missing.missing(o.stored, o.held);
