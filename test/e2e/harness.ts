@@ -260,29 +260,30 @@ export async function derivationSettled(app: RunningApp, brainId: string): Promi
 }
 
 /**
- * A Brain whose self is "Ana", holding `lines` as her own chat messages ([text, occurred_at]), derived:
- * how the tests of what the rules make of her words set their Brain up.
+ * How the tests of what the rules make of a person's words set up and read their Brains, on the file's
+ * server (`app`, from appPerFile).
  */
-export async function selfChat(
-  app: RunningApp,
-  brainId: string,
-  lines: readonly (readonly [string, string])[],
-): Promise<void> {
-  await app.api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
-  for (const [text, at] of lines)
-    await app.api.rememberRecord(brainId, {
-      content: { kind: 'message', text, speaker: 'self' },
-      occurred_at: at,
-    });
-  await derivationSettled(app, brainId);
-}
-
-/** The Brain's Memory (of any status) stating `statement`; fails naming the statements there are. */
-export async function memoryStating(app: RunningApp, brainId: string, statement: string) {
-  const all = (await app.api.listMemories(brainId, { status: 'all' })).data;
-  const m = all.find((x) => x.statement === statement);
-  assert.ok(m, `the engine's versions: ${all.map((x) => x.statement).join(' | ')}`);
-  return m;
+export function selfBrains(app: () => RunningApp) {
+  return {
+    /** A Brain whose self is "Ana", holding `lines` as her chat messages ([text, occurred_at]), derived. */
+    async chat(brainId: string, lines: readonly (readonly [string, string])[]): Promise<void> {
+      const api = app().api;
+      await api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+      for (const [text, at] of lines)
+        await api.rememberRecord(brainId, {
+          content: { kind: 'message', text, speaker: 'self' },
+          occurred_at: at,
+        });
+      await derivationSettled(app(), brainId);
+    },
+    /** The Brain's Memory (of any status) stating `statement`; fails naming the statements there are. */
+    async memoryOf(brainId: string, statement: string) {
+      const all = (await app().api.listMemories(brainId, { status: 'all' })).data;
+      const m = all.find((x) => x.statement === statement);
+      assert.ok(m, `the engine's versions: ${all.map((x) => x.statement).join(' | ')}`);
+      return m;
+    },
+  };
 }
 
 /**

@@ -10,20 +10,15 @@ import {
   browserPerFile,
   checkScreen,
   derivationSettled,
-  memoryStating,
   navigateInPlace,
-  selfChat,
+  selfBrains,
 } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
+const { chat, memoryOf } = selfBrains(app);
 
 const sentence = 'I live in Lisbon with my partner Tom.';
-
-const chat = (brainId: string, lines: readonly (readonly [string, string])[]) =>
-  selfChat(app(), brainId, lines);
-
-const memoryOf = (brainId: string, statement: string) => memoryStating(app(), brainId, statement);
 
 test('a Profile line in its own words is not followed by the same words as its quote', async () => {
   await chat('profile', [

@@ -4,13 +4,11 @@
 // holds now, each as what it is. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appPerFile, browserPerFile, checkScreen, navigateInPlace, selfChat } from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace, selfBrains } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
-
-const chat = (brainId: string, lines: readonly (readonly [string, string])[]) =>
-  selfChat(app(), brainId, lines);
+const { chat } = selfBrains(app);
 
 test('a replaced home names the home that replaced it, and apart from it the ending that holds now', async () => {
   await chat('ended', [

@@ -10,18 +10,13 @@ import {
   browserPerFile,
   checkScreen,
   derivationSettled,
-  memoryStating,
   navigateInPlace,
-  selfChat,
+  selfBrains,
 } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
-
-const chat = (brainId: string, lines: readonly (readonly [string, string])[]) =>
-  selfChat(app(), brainId, lines);
-
-const memoryOf = (brainId: string, statement: string) => memoryStating(app(), brainId, statement);
+const { chat, memoryOf } = selfBrains(app);
 
 test('what a fact is about reads in words on its page and in the Memories table', async () => {
   await chat('about', []);
