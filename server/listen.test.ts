@@ -6,7 +6,6 @@ import { parseRawReply, type RawReply } from './http/testing/raw-reply.ts';
 import { connectionLimits, listen, type Listener, type ListenOptions } from './listen.ts';
 import { startServer, type RunningServer } from './start-server.ts';
 
-/** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
 /**
  * A listener on 127.0.0.1 around `fetch`, checking Host as a server bound to `bound` does (the policy
  * reads the port once it is known).
@@ -29,6 +28,7 @@ async function loopbackListener(
   return listener;
 }
 
+/** Writes bytes on a fresh connection and reads until the server closes it (never closed by us). */
 function raw(port: number, request: string): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
