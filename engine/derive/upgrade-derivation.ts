@@ -320,6 +320,13 @@ export interface DerivationUpgrade {
   /** The last steps were rolled back: look again from the first Record. */
   reset(): void;
   /**
+   * After the pass ended, looks at the list again from the first Record: on PostgreSQL the list is every
+   * process's, and another may have listed Records there (a namesake's arrival) and died before
+   * deriving them; a Record deferred then may be ready now. Records whose upgrade failed in this
+   * process are passed over until it restarts. False, and nothing changes, while a pass is under way.
+   */
+  again(): boolean;
+  /**
    * In the unit `uow` of the derive job of a namesake's first message (derive/namesake.ts): lists the
    * Brain's Records written before step `beforeSeq` that name the self's first name `first` alone, to
    * be derived again by this pass, which then looks again from the first Record. How many were listed.
@@ -366,7 +373,8 @@ class OutOfTime extends Error {}
  * withdrew nothing) is matched again when one of them changed (travelled-correction.ts,
  * rematchUnmatched); a Record whose first
  * derivation is still queued gets the new rules from that. A Record left for later (deferred, or failed)
- * stays listed and is looked at again at the next start. The caller runs each step after its queued
+ * stays listed and is looked at again at the next start, or when the caller asks for again() (a failed
+ * one then only in another process). The caller runs each step after its queued
  * jobs, so a Record just written is never made to wait for the pass.
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
@@ -376,6 +384,8 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
   listed.catch(() => {});
   let after = 0;
   let done = false;
+  /** Records whose upgrade failed here: looked at again by the next start, not by again(). */
+  const failedHere = new Set<number>();
   const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
   const tally = (outcome: Rederived | 'failed') => {
     counts.looked += 1;
@@ -421,6 +431,12 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     return outcomes;
   };
 
+  const rewind = () => {
+    after = 0;
+    done = false;
+    Object.assign(counts, { looked: 0, changed: 0, kept: 0, left: 0 });
+  };
+
   return {
     async step(keepGoing) {
       await listed;
@@ -447,18 +463,20 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           page.map(({ n, brainUid }) =>
             brainUid === null
               ? list.unlist(n).then((): Rederived[] => [])
-              : units.write(
-                  brainUid,
-                  async (uow) => {
-                    if (late || (begun > 0 && !keepGoing())) {
-                      late = true;
-                      throw new OutOfTime();
-                    }
-                    begun++;
-                    return upgrade(uow, n);
-                  },
-                  { batch: true },
-                ),
+              : failedHere.has(n)
+                ? Promise.resolve<Rederived[]>([])
+                : units.write(
+                    brainUid,
+                    async (uow) => {
+                      if (late || (begun > 0 && !keepGoing())) {
+                        late = true;
+                        throw new OutOfTime();
+                      }
+                      begun++;
+                      return upgrade(uow, n);
+                    },
+                    { batch: true },
+                  ),
           ),
         );
         // The next step starts at the first unit that had no time. A storage that runs a page's Brains at
@@ -477,6 +495,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
           let outcomes: (Rederived | 'failed')[];
           if (s.status === 'fulfilled') outcomes = s.value;
           else {
+            failedHere.add(page[i]!.n);
             opts.log.error('deriving a Record again failed; it is left as it was', {
               record_id: page[i]!.id ?? `#${page[i]!.n}`,
               error: String(s.reason),
@@ -490,10 +509,11 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       }
       return { ran, changed, more: !done };
     },
-    reset() {
-      after = 0;
-      done = false;
-      Object.assign(counts, { looked: 0, changed: 0, kept: 0, left: 0 });
+    reset: rewind,
+    again() {
+      if (!done) return false;
+      rewind();
+      return true;
     },
     async relistNaming(uow, first, beforeSeq) {
       await listed;

@@ -53,6 +53,12 @@ export interface PostgresEngineOptions {
    * others after this. Default 60 s (derive-worker.ts).
    */
   deriveLeaseMs?: number;
+  /**
+   * How often this process looks again at the Records listed to be derived again once its own pass
+   * has ended: another process may have listed some (a namesake's arrival) and died before deriving
+   * them. Default 60 s.
+   */
+  upkeepRecheckMs?: number;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -85,6 +91,17 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       : options.reranker;
   const deriver = options.deriver ?? createRuleDeriver();
   const deployment = options.deployment ?? 'hosted';
+  // A new deriver reaches what was written before it, in the background, as on the local engine.
+  // Every process works the one list; the Brain's row lock keeps a Record to one of them
+  // (derivation-upgrade.ts).
+  const upkeep = createDerivationUpgrade({
+    list: storage.upgradeList,
+    units: storage,
+    storeFailure,
+    deriver,
+    now: () => clock().toISOString(),
+    log: logger,
+  });
   const worker = createDerivation({
     write: storage.write,
     queue: storage.jobs,
@@ -99,17 +116,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       // batch costs a claim, a commit and a release, so it is longer than SQLite's 20 ms.
       sliceMs: postgresSliceMs,
       ...(options.deriveLeaseMs ? { leaseMs: options.deriveLeaseMs } : {}),
-      // A new deriver reaches what was written before it, in the background, as on the local engine.
-      // Every process works the one list; the Brain's row lock keeps a Record to one of them
-      // (derivation-upgrade.ts).
-      upkeep: createDerivationUpgrade({
-        list: storage.upgradeList,
-        units: storage,
-        storeFailure,
-        deriver,
-        now: () => clock().toISOString(),
-        log: logger,
-      }),
+      upkeep,
     },
   });
   const thorough =
@@ -141,6 +148,10 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
   worker.kick();
   const poll = setInterval(() => worker.kick(), options.pollMs ?? 5000);
   poll.unref();
+  const recheck = setInterval(() => {
+    if (upkeep.again()) worker.kick({ upkeep: true });
+  }, options.upkeepRecheckMs ?? 60_000);
+  recheck.unref();
   let closed = false;
   const op =
     <A extends unknown[], R>(fn: (...args: A) => R) =>
@@ -227,6 +238,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       if (closed) return;
       closed = true;
       clearInterval(poll);
+      clearInterval(recheck);
       // Writes already accepted end (and their callers are answered) before the pool closes.
       await writing.settled();
       await worker.stop();

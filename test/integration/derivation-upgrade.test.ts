@@ -106,6 +106,8 @@ interface EngineOptions {
   logger?: Logger;
   /** Default `local`, on both engines: some cases write `local_only` Records. */
   deployment?: Deployment;
+  /** How often a PostgreSQL process looks at the list again once its pass ended (the local engine never does). */
+  upkeepRecheckMs?: number;
 }
 
 /** One store, opened by one engine at a time, each closed before the next opens. */
@@ -132,7 +134,7 @@ const local: Backend = {
   store: async () => {
     const dir = tempDir();
     return {
-      open: (o = {}) => open(dir, o),
+      open: ({ upkeepRecheckMs: _, ...o } = {}) => open(dir, o),
       left: async () => {
         const db = openDatabase({ file: join(dir, 'mnemo.db'), key });
         try {
@@ -1309,6 +1311,42 @@ for (const backend of [local, postgres])
         }
       });
   });
+
+describe('postgres engine: the pass looks at the list again', () => {
+  it('passes over a Record whose upgrade failed in this process, leaving it listed for the next start', async () => {
+    let hiking!: string;
+    const store = await writtenBy(postgres, async (engine) => {
+      hiking = (await engine.rememberRecord(tenant, 'b', said('I love hiking.'), {})).record.id;
+    });
+    const failing: Deriver = {
+      name: rules.name,
+      derive: (record, ctx) => {
+        if (record.id === hiking) throw new Error('this Record cannot be derived');
+        return rules.derive(record, ctx);
+      },
+    };
+    const log = capture();
+    const engine = await store.open({ deriver: failing, logger: log.logger, upkeepRecheckMs: 10 });
+    try {
+      await engine.idle();
+      // Twenty looks at the list again, each finding the Record still listed.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await engine.idle();
+    } finally {
+      await engine.close();
+    }
+    const failed = log.lines.filter((l) => /deriving a Record again failed/.test(l.message));
+    assert.deepEqual(
+      failed.map((l) => l.fields['record_id']),
+      [hiking],
+      'told once',
+    );
+    assert.equal((await store.left()).listed, 1);
+    // The next start derives it again.
+    await reopened(store, async () => {});
+    assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name });
+  });
+});
 
 const server = await serverForTests();
 describe('postgres engine: processes on one database share the pass', { skip: server.skip }, () => {

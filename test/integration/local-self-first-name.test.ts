@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { pgUpgradeList } from '../../engine/adapters/postgres/derivation-upgrade.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { migratedPglite, recordRow } from '../../engine/adapters/postgres/testing/fixtures.ts';
+import { pgUnitsOfWork } from '../../engine/adapters/postgres/unit-of-work.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import type { Context, ContextReady } from '../../engine/contract/index.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import type { Engine } from '../../engine/types.ts';
+import { eventually } from '../contract/harness.ts';
 import { open, rememberReady, tempDir, tenant } from './local-helpers.ts';
 
 // Made at the top level: it closes after the file.
@@ -125,4 +129,53 @@ describe("the self's first name alone is the self, unless another person has it"
       assert.equal(await owner(event[0]!), 'unresolved');
       await engine.close();
     });
+
+  it("PostgreSQL: a process derives again what another listed at a namesake's arrival and died before deriving", async () => {
+    const engine = (
+      await openPostgresEngine(
+        { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
+        { deployment: 'local', upkeepRecheckMs: 50 },
+      )
+    ).engine;
+    try {
+      // A Brain of its own: the database is the file's.
+      await engine.createBrain(tenant, { id: 'ns', self: { type: 'person', name: 'Maya Costa' } });
+      const profile = async () =>
+        (await engine.getProfile(tenant, 'ns', { limit: 50 })).lines.map((l) => l.statement);
+      const message = { kind: 'message', text: 'I live in Porto.', speaker: 'Maya', thread: 'chat' } as const;
+      const porto = await engine.rememberRecord(
+        tenant,
+        'ns',
+        { content: message, occurred_at: '2024-01-01T10:00:00Z' },
+        {},
+      );
+      await engine.idle();
+      assert.deepEqual(await profile(), ['Maya Costa lives in Porto']);
+      // What another process's job for a namesake's first message writes before that process dies:
+      // the message, and what "Maya" said before it listed to be derived again. This engine's own pass
+      // ended at its start.
+      const uid = (await pg.query<{ uid: string }>("SELECT uid FROM brains WHERE id = 'ns'")).rows[0]!.uid;
+      const list = pgUpgradeList(pg);
+      await list.listFor(createRuleDeriver().name);
+      const namesake = { ...message, text: 'Good morning, everyone.', speaker: 'Maya Silva' };
+      await pgUnitsOfWork(pg).write(uid, async (u) => {
+        const seq = await u.sequence.next();
+        await u.records.insert({
+          ...recordRow(uid, 'rec_maya_silva', seq),
+          content: JSON.stringify(namesake),
+          text: namesake.text,
+          occurred_at: '2024-01-03T09:00:00.000Z',
+          occurred_ms: Date.parse('2024-01-03T09:00:00.000Z'),
+        });
+        assert.equal(await list.within(u).listNaming('maya', seq), 1);
+      });
+      await eventually('the listed Record derived again', async () => (await profile()).length === 0);
+      const now = (await engine.getRecord(tenant, 'ns', porto.record.id)).memory_ids;
+      const m = await engine.getMemory(tenant, 'ns', now[0]!);
+      assert.deepEqual([now.length, m.statement, m.owner.state], [1, 'I live in Porto.', 'unresolved']);
+      assert.deepEqual((await pg.query('SELECT n FROM derive_upgrade')).rows, []);
+    } finally {
+      await engine.close();
+    }
+  });
 });
