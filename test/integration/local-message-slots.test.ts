@@ -157,6 +157,23 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a job taken replaces the one before; a job quit ends it', async () => {
+    const { engine, said, current } = await ana();
+    const acme = await said('I work at Acme.', '2024-01-01T10:00:00Z');
+    const globex = await said('I just got a new job at Globex!', '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at Globex']);
+    const old = await engine.getMemory(tenant, 'b', acme.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-03-01T10:00:00Z']);
+    const quit = await said('I quit my job at Globex.', '2024-09-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana no longer works at Globex']);
+    const job = await engine.getMemory(tenant, 'b', globex.memory_ids[0]!);
+    const end = await engine.getMemory(tenant, 'b', quit.memory_ids[0]!);
+    assert.deepEqual(
+      [job.status, job.valid_to, end.slot, end.citations[0]!.quote],
+      ['superseded', '2024-09-01T10:00:00Z', job.slot, 'I quit my job at Globex.'],
+    );
+  });
+
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

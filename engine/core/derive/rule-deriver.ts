@@ -149,7 +149,10 @@ export function createRuleDeriver(): Deriver {
     // Braga.", "Got it, you work at Feedzai.") holds her slot where it is empty or repeats its value,
     // and is the assistant's own statement where another value holds it (agent-words.ts, `restated`).
     // It was a current Memory of no slot that outlived her move.
-    name: 'rules-v36',
+    // v37: a job taken holds the job ("I got a job at Globex", "I took a position with Initech", "I got
+    // hired by Acme"), and one left ends it, said with no negation ("I quit my job at Acme", "I was laid
+    // off from Initech"): the old employer stayed current beside a Memory of no slot.
+    name: 'rules-v37',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

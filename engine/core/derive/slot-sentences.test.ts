@@ -12,6 +12,14 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['I work at Globex.', 'works at', 'Globex'],
     ['I am working for Umbrella Corporation now.', 'works at', 'Umbrella Corporation'],
     ['I started a new job at Initech.', 'works at', 'Initech'],
+    // A job taken is where one works.
+    ['I got a job at Globex.', 'works at', 'Globex'],
+    ['I just got a new job at Globex!', 'works at', 'Globex'],
+    ['I took a position with Initech.', 'works at', 'Initech'],
+    ['I accepted a job as a nurse at Santa Maria.', 'works at', 'Santa Maria'],
+    ['I landed the role at Pixar.', 'works at', 'Pixar'],
+    ['I got hired by Acme Corp.', 'works at', 'Acme Corp'],
+    ['i got a job at globex', 'works at', 'Globex'],
     // A role before the employer, as after it.
     ['I work as a nurse at Santa Maria Hospital.', 'works at', 'Santa Maria Hospital'],
     ["I'm working as an intern at Sonae.", 'works at', 'Sonae'],
@@ -269,6 +277,13 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     // Capitalised as a phone does it, a state or a common noun is still no name.
     'I live in fear',
     'I live in constant denial',
+    // A colleague, an offer, someone else's job, a job told as history or a stay.
+    'I work with Tom.',
+    'I got a job offer from Globex.',
+    'She got a job at Globex.',
+    'When I got a job at Globex, I moved.',
+    'I took a job at Globex for the summer.',
+    'I got a job at Globex in 2019.',
     'I work at night',
     'I moved to a new flat',
     'Just moved to slack',
@@ -290,6 +305,15 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ["I'm not living in New York any longer.", 'lives in', 'New York'],
     ["Actually, I don't work as a nurse at Santa Maria anymore.", 'works at', 'Santa Maria'],
     ['Tom and I no longer live in Lisbon.', 'lives in', 'Lisbon'],
+    // A job left, said with no negation.
+    ['I quit my job at Acme.', 'works at', 'Acme'],
+    ['I left my job at Acme in October.', 'works at', 'Acme'],
+    ['I left my position as a nurse at Santa Maria.', 'works at', 'Santa Maria'],
+    ['I stopped working for Globex.', 'works at', 'Globex'],
+    ['I resigned from Acme.', 'works at', 'Acme'],
+    ['I was laid off from Initech.', 'works at', 'Initech'],
+    ['I got fired from Acme.', 'works at', 'Acme'],
+    ["I've been let go by Acme.", 'works at', 'Acme'],
   ];
   for (const [s, predicate, value] of cases) {
     const r = slotSentences(s);
@@ -324,8 +348,16 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     "I don't live in fear anymore.",
     'I never said I no longer work at Acme.',
     'I no longer work at Acme since 2019.',
+    // "Left" alone leaves a city or a party as often; quitting may be anything.
+    'I left Acme.',
+    'I quit smoking.',
+    'If I quit my job at Acme, I will travel.',
+    'She quit her job at Acme.',
   ])
     assert.equal(slotSentences(s).ended, null, s);
+  // A new job said beside it ends the old one itself.
+  const changed = slotSentences('I quit my job at Acme and now I work at Globex.');
+  assert.deepEqual([changed.ended, changed.slots.map((x) => x.value)], [null, ['Globex']]);
 });
 
 test('a favourite, a phone number or an e-mail address said alone holds a slot', () => {

@@ -42,6 +42,9 @@ const elidedLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[M
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
 
+/** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
+const newJob = String.raw`(?:(?:got|took|landed|accepted|started)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:got|was|been)\s+hired)(?=\s)`;
+
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
@@ -54,7 +57,9 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'works at',
     // Not "joined": one joins Reddit or a choir as often as an employer.
     // A role before the employer is part of the clause, as one after it is ("I work as a nurse at …").
-    verb: String.raw`(?:(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s))\s*(?:at|for)\s+${name}`,
+    // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
+    // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
+    verb: String.raw`(?:(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
   },
 ];
 
@@ -149,21 +154,34 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
     verb: String.raw`(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)\s+${name}`,
   },
 ];
+/**
+ * A job the speaker says they left, with no negation: "I quit my job at Acme", "I left my position as a
+ * nurse at Santa Maria", "I stopped working for Globex", "I was laid off from Initech", "I resigned from
+ * Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
+ */
+const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|resigned\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
 const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
 /** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
 const notNowLead = String.raw`I(?:\s+(?:don['’]t|do\s+not|am\s+not)|['’]m\s+not)\s+`;
 const anymore = /^(?:\s+(?:any\s?more|any\s+longer))(?![\p{L}\p{N}])/iu;
-const endedPatterns = endedVerbs.flatMap(({ predicate, verb }) =>
-  [
-    { lead: noLonger, needsAnymore: false },
-    { lead: notNowLead, needsAnymore: true },
-  ].map(({ lead, needsAnymore }) => ({
-    predicate,
-    needsAnymore,
-    re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))${lead}${verb}`, 'u'),
-  })),
-);
+const endedPatterns = [
+  ...endedVerbs.flatMap(({ predicate, verb }) =>
+    [
+      { lead: noLonger, needsAnymore: false },
+      { lead: notNowLead, needsAnymore: true },
+    ].map(({ lead, needsAnymore }) => ({
+      predicate,
+      needsAnymore,
+      re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))${lead}${verb}`, 'u'),
+    })),
+  ),
+  {
+    predicate: 'works at' as const,
+    needsAnymore: false,
+    re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftJob})`, 'u'),
+  },
+];
 
 /**
  * The home or employer a sentence says the speaker no longer has, with the clause that says so ("I
