@@ -20,6 +20,9 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['I landed the role at Pixar.', 'works at', 'Pixar'],
     ['I got hired by Acme Corp.', 'works at', 'Acme Corp'],
     ['i got a job at globex', 'works at', 'Globex'],
+    // Said as lasting until now: how long it has lasted makes it no stay, nor history.
+    ["I've been living in Porto since March.", 'lives in', 'Porto'],
+    ["I've been working at Globex for two years.", 'works at', 'Globex'],
     // A role before the employer, as after it.
     ['I work as a nurse at Santa Maria Hospital.', 'works at', 'Santa Maria Hospital'],
     ["I'm working as an intern at Sonae.", 'works at', 'Sonae'],
@@ -284,6 +287,8 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'When I got a job at Globex, I moved.',
     'I took a job at Globex for the summer.',
     'I got a job at Globex in 2019.',
+    'I had been living in Porto.',
+    'I worked at Globex for two years.',
     'I work at night',
     'I moved to a new flat',
     'Just moved to slack',
@@ -314,6 +319,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ['I was laid off from Initech.', 'works at', 'Initech'],
     ['I got fired from Acme.', 'works at', 'Acme'],
     ["I've been let go by Acme.", 'works at', 'Acme'],
+    ['I retired from Acme last year.', 'works at', 'Acme'],
   ];
   for (const [s, predicate, value] of cases) {
     const r = slotSentences(s);

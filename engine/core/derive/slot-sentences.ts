@@ -51,7 +51,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
-    verb: String.raw`(?:live\s+in|living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
   },
   {
     predicate: 'works at',
@@ -59,7 +59,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // A role before the employer is part of the clause, as one after it is ("I work as a nurse at …").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
   },
 ];
 
@@ -156,10 +156,10 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
 ];
 /**
  * A job the speaker says they left, with no negation: "I quit my job at Acme", "I left my position as a
- * nurse at Santa Maria", "I stopped working for Globex", "I was laid off from Initech", "I resigned from
- * Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
+ * nurse at Santa Maria", "I stopped working for Globex", "I was laid off from Initech", "I resigned (or
+ * retired) from Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
-const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|resigned\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
 const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
 /** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
@@ -207,7 +207,11 @@ function endedClause(sentence: string): SlotSentence | null {
   return null;
 }
 
-type Found = SlotSentence & { valueEnd: number };
+/**
+ * `ongoing`: said as lasting until now ("I've been living in Porto for two years"), which no stay or
+ * date after it makes history.
+ */
+type Found = SlotSentence & { valueEnd: number; ongoing: boolean };
 
 /**
  * The slot a clause matched by `m` (found at `at` in the sentence, the clause starting at `start`)
@@ -225,7 +229,8 @@ function readClause(
   const moved = m.groups!['moved'] !== undefined;
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
-  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd };
+  const ongoing = m.groups!['been'] !== undefined;
+  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing };
 }
 
 /**
@@ -388,7 +393,7 @@ export function slotSentences(said: string): SlotReading {
   const found: SlotSentence[] = [];
   const keep = (last: Found | null) => {
     // What follows the value, the role or place too, may make it a stay that ends ("for a week").
-    if (last && !notLasting.test(sentence.slice(last.valueEnd)))
+    if (last && (last.ongoing || !notLasting.test(sentence.slice(last.valueEnd))))
       found.push({ predicate: last.predicate, value: last.value, clause: last.clause });
   };
   for (const { predicate, re } of patterns) {
