@@ -157,6 +157,21 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a correction in her own words replaces the home it denies', async () => {
+    const { engine, said, current } = await ana();
+    const porto = await said('I live in Porto.', '2024-01-01T10:00:00Z');
+    const braga = await said('Actually, I live in Braga, not Porto.', '2024-01-02T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Braga']);
+    assert.equal((await engine.getMemory(tenant, 'b', porto.memory_ids[0]!)).status, 'superseded');
+    const now = await engine.getMemory(tenant, 'b', braga.memory_ids[0]!);
+    assert.deepEqual(
+      [now.statement, now.citations[0]!.quote],
+      ['Ana lives in Braga', 'Actually, I live in Braga, not Porto.'],
+    );
+    await said("No, I don't live in Braga, I live in Faro.", '2024-01-03T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Faro']);
+  });
+
   it('a job taken replaces the one before; a job quit ends it', async () => {
     const { engine, said, current } = await ana();
     const acme = await said('I work at Acme.', '2024-01-01T10:00:00Z');

@@ -23,6 +23,8 @@ const shapes: Record<string, string> = {
   'capitalised words': `I moved to ${'Aa '.repeat(n / 3)}.`,
   'joined statements': `I live in Porto${' and'.repeat(n / 4)} x`,
   'leaning words': `I live in Porto and ${'so '.repeat(n / 3)}there`,
+  denials: `I live in Braga,${' not'.repeat(n / 4)} Porto x`,
+  'jobs taken': `I got${' a new'.repeat(n / 5)} job at Globex x`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };

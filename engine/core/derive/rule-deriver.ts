@@ -153,7 +153,8 @@ export function createRuleDeriver(): Deriver {
     // hired by Acme"), and one left ends it, said with no negation ("I quit my job at Acme", "I was laid
     // off from Initech"): the old employer stayed current beside a Memory of no slot. A home or a job
     // said as lasting until now holds its slot, however long it has lasted ("I've been living in Porto
-    // for two years").
+    // for two years"). A correction's denial beside the value it gives ("I live in Braga, not Porto",
+    // "I don't live in Porto, I live in Braga") no longer holds the value back.
     name: 'rules-v37',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

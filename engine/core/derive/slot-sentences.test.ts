@@ -23,6 +23,13 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     // Said as lasting until now: how long it has lasted makes it no stay, nor history.
     ["I've been living in Porto since March.", 'lives in', 'Porto'],
     ["I've been working at Globex for two years.", 'works at', 'Globex'],
+    // A correction's denial beside the value it gives.
+    ['Actually, I live in Braga, not Porto.', 'lives in', 'Braga'],
+    ['I live in Braga now, not in Porto.', 'lives in', 'Braga'],
+    ['I live in New York, not New Jersey.', 'lives in', 'New York'],
+    ['I work at Globex, not Acme.', 'works at', 'Globex'],
+    ["I don't live in Porto, I live in Braga.", 'lives in', 'Braga'],
+    ["No, I don't work at Acme, I work at Globex.", 'works at', 'Globex'],
     // A role before the employer, as after it.
     ['I work as a nurse at Santa Maria Hospital.', 'works at', 'Santa Maria Hospital'],
     ["I'm working as an intern at Sonae.", 'works at', 'Sonae'],
@@ -288,6 +295,12 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'I took a job at Globex for the summer.',
     'I got a job at Globex in 2019.',
     'I had been living in Porto.',
+    // A denial alone, someone else's, asked, or with more than a name.
+    "I don't live in Porto.",
+    'She lives in Braga, not Porto.',
+    'Do I live in Braga, not Porto?',
+    'I live in Braga, not Porto as you said.',
+    'I live in Braga, not far from Porto.',
     'I worked at Globex for two years.',
     'I work at night',
     'I moved to a new flat',

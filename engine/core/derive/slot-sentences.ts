@@ -373,6 +373,49 @@ function chatCased(sentence: string): string {
   return cased + text.slice(from);
 }
 
+/** The text with [start, end) turned to spaces: what is read as not there keeps every other position. */
+const blank = (text: string, start: number, end: number) =>
+  text.slice(0, start) + ' '.repeat(end - start) + text.slice(end);
+
+/**
+ * A correction's denial beside the value it gives: "I live in Braga, not Porto", "I work at Globex, not
+ * Acme", "I don't live in Porto, I live in Braga". Its "not" would hold the clause back, and the value
+ * given is what the sentence says: read without the denial, the clause holds its slot and replaces the
+ * denied value where that held it. Only these shapes: the denied value a name alone, at the sentence's
+ * end or in a clause of its own before the one that corrects it ("I live in Braga, not far from Porto"
+ * and "I don't live in Porto" alone say no home).
+ */
+/** The denial at the end, from its "not": "not Porto.", "not in New Jersey!". */
+const deniedAfter = new RegExp(String.raw`^not\s+(?:in\s+|at\s+|for\s+)?${capitalised}[!\s]*$`, 'u');
+const deniedBefore = new RegExp(
+  String.raw`^(?:(?:[Nn]o|[Nn]ope|[Aa]ctually|[Ss]orry|[Oo]h)[,!]?\s+)*I\s+(?:don['’]t|do\s+not)\s+(?:live\s+in|work\s+(?:at|for))\s+${capitalised}\s*[,;:]\s*(?=I\s)`,
+  'u',
+);
+/** How far from the sentence's end (or start) a denial is looked for: a denied name is four words at most. */
+const denialReach = 160;
+function withoutDenial(sentence: string): string {
+  let read = sentence;
+  // After a comma, "and" or a space: ", not Porto", " and not in Porto".
+  const at = read.lastIndexOf('not');
+  if (
+    at > 0 &&
+    at >= read.length - denialReach &&
+    /\s/u.test(read[at - 1]!) &&
+    deniedAfter.test(read.slice(at))
+  ) {
+    const before = read.slice(0, at).trimEnd();
+    const from = before.endsWith(',')
+      ? before.length - 1
+      : / and$/u.test(before)
+        ? before.length - 4
+        : before.length;
+    read = blank(read, from, read.length);
+  }
+  const before = deniedBefore.exec(read.slice(0, denialReach));
+  if (before) read = blank(read, 0, before[0].length);
+  return read;
+}
+
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
@@ -383,11 +426,7 @@ export function slotSentences(said: string): SlotReading {
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
-  const sentence = ended
-    ? text.slice(0, ended.clause[0]) +
-      ' '.repeat(ended.clause[1] - ended.clause[0]) +
-      text.slice(ended.clause[1])
-    : text;
+  const sentence = withoutDenial(ended ? blank(text, ended.clause[0], ended.clause[1]) : text);
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
   if (notNow.test(sentence) || askedUnmarked(sentence)) return none;
   const found: SlotSentence[] = [];
