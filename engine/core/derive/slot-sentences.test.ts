@@ -23,6 +23,8 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     // Said as lasting until now: how long it has lasted makes it no stay, nor history.
     ["I've been living in Porto since March.", 'lives in', 'Porto'],
     ["I've been working at Globex for two years.", 'works at', 'Globex'],
+    ['I work remotely for Globex.', 'works at', 'Globex'],
+    ["I'm working part-time at Sonae.", 'works at', 'Sonae'],
     // A correction's denial beside the value it gives.
     ['Actually, I live in Braga, not Porto.', 'lives in', 'Braga'],
     ['I live in Braga now, not in Porto.', 'lives in', 'Braga'],

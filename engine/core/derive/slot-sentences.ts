@@ -57,9 +57,10 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'works at',
     // Not "joined": one joins Reddit or a choir as often as an employer.
     // A role before the employer is part of the clause, as one after it is ("I work as a nurse at …").
+    // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
   },
 ];
 
