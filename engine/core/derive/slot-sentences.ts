@@ -378,14 +378,6 @@ function chatCased(sentence: string): string {
 const blank = (text: string, start: number, end: number) =>
   text.slice(0, start) + ' '.repeat(end - start) + text.slice(end);
 
-/**
- * A correction's denial beside the value it gives: "I live in Braga, not Porto", "I work at Globex, not
- * Acme", "I don't live in Porto, I live in Braga". Its "not" would hold the clause back, and the value
- * given is what the sentence says: read without the denial, the clause holds its slot and replaces the
- * denied value where that held it. Only these shapes: the denied value a name alone, at the sentence's
- * end or in a clause of its own before the one that corrects it ("I live in Braga, not far from Porto"
- * and "I don't live in Porto" alone say no home).
- */
 /** The denial at the end, from its "not": "not Porto.", "not in New Jersey!". */
 const deniedAfter = new RegExp(String.raw`^not\s+(?:in\s+|at\s+|for\s+)?${capitalised}[!\s]*$`, 'u');
 const deniedBefore = new RegExp(
@@ -394,6 +386,14 @@ const deniedBefore = new RegExp(
 );
 /** How far from the sentence's end (or start) a denial is looked for: a denied name is four words at most. */
 const denialReach = 160;
+/**
+ * A correction's denial beside the value it gives: "I live in Braga, not Porto", "I work at Globex, not
+ * Acme", "I don't live in Porto, I live in Braga". Its "not" would hold the clause back, and the value
+ * given is what the sentence says: read without the denial, the clause holds its slot and replaces the
+ * denied value where that held it. Only these shapes: the denied value a name alone, at the sentence's
+ * end or in a clause of its own before the one that corrects it ("I live in Braga, not far from Porto"
+ * and "I don't live in Porto" alone say no home).
+ */
 function withoutDenial(sentence: string): string {
   let read = sentence;
   // After a comma, "and" or a space: ", not Porto", " and not in Porto".
