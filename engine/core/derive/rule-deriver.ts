@@ -150,12 +150,12 @@ export function createRuleDeriver(): Deriver {
     // and is the assistant's own statement where another value holds it (agent-words.ts, `restated`).
     // It was a current Memory of no slot that outlived her move.
     // v37: a job taken holds the job ("I got a job at Globex", "I took a position with Initech", "I got
-    // hired by Acme", "I work remotely for Globex"), and one left ends it, said with no negation ("I
-    // quit my job at Acme", "I was laid off from Initech"): the old employer stayed current beside a
-    // Memory of no slot. A home or a job said as lasting until now holds its slot however long it has
-    // lasted ("I've been living in Porto for two years"). A correction's denial beside the value it
-    // gives ("I live in Braga, not Porto", "I don't live in Porto, I live in Braga") no longer holds
-    // the value back.
+    // hired by Acme", "I work remotely for Globex", "I'm a nurse at Santa Maria"), and one left ends it,
+    // said with no negation ("I quit my job at Acme", "I was laid off from Initech"): the old employer
+    // stayed current beside a Memory of no slot. A home or a job said as lasting until now holds its
+    // slot however long it has lasted ("I've been living in Porto for two years"). A correction's denial
+    // beside the value it gives ("I live in Braga, not Porto", "I don't live in Porto, I live in Braga")
+    // no longer holds the value back.
     name: 'rules-v37',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -25,6 +25,11 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ["I've been working at Globex for two years.", 'works at', 'Globex'],
     ['I work remotely for Globex.', 'works at', 'Globex'],
     ["I'm working part-time at Sonae.", 'works at', 'Sonae'],
+    // What one is at an employer, by an occupation.
+    ["I'm a nurse at Santa Maria.", 'works at', 'Santa Maria'],
+    ["I'm a senior software engineer at Google.", 'works at', 'Google'],
+    ['I am a consultant for Deloitte.', 'works at', 'Deloitte'],
+    ["I'm the CTO at Globex.", 'works at', 'Globex'],
     // A correction's denial beside the value it gives.
     ['Actually, I live in Braga, not Porto.', 'lives in', 'Braga'],
     ['I live in Braga now, not in Porto.', 'lives in', 'Braga'],
@@ -304,6 +309,13 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     'I live in Braga, not Porto as you said.',
     'I live in Braga, not far from Porto.',
     'I worked at Globex for two years.',
+    // Not an occupation, or not now.
+    "I'm a regular at Joe's Bar.",
+    "I'm a student at MIT.",
+    "I'm a member at Equinox.",
+    "She's a nurse at Santa Maria.",
+    'I was a nurse at Santa Maria.',
+    "I'm a designer at heart.",
     'I work at night',
     'I moved to a new flat',
     'Just moved to slack',

@@ -42,6 +42,14 @@ const elidedLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[M
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
 
+/**
+ * What people say they are at an employer, by the role's last word: "I'm a nurse at Santa Maria", "I'm a
+ * senior software engineer at Google", "I'm the CTO at Globex". Only occupations: "I'm a regular at
+ * Joe's", "a member at Equinox", "a student at MIT" or "a guest at the Ritz" say no job.
+ */
+const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|CTO|CEO|CFO|COO|VP)`;
+const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
+
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
 const newJob = String.raw`(?:(?:got|took|landed|accepted|started)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:got|was|been)\s+hired)(?=\s)`;
 
@@ -60,7 +68,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
   },
 ];
 
