@@ -94,6 +94,9 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
     run: async (uow, job) => {
       await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated, onNamesake);
       await clearDeriveFailure(uow.failures, job);
+      // A Memory that waited for re-derivation after a forget rests on what is left now: the pass left
+      // the Records citing it listed (deferred), and reaches them at once instead of at the next start.
+      if (job.job !== 'derive' && upkeep?.leftBehind() && upkeep.again()) worker.kick({ upkeep: true });
     },
     ...(o.jobRetryDelaysMs ? { jobRetryDelaysMs: o.jobRetryDelaysMs } : {}),
     onError: async (uow, job, error) => {

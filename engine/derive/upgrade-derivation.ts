@@ -326,6 +326,8 @@ export interface DerivationUpgrade {
    * process are passed over until it restarts. False, and nothing changes, while a pass is under way.
    */
   again(): boolean;
+  /** Whether the pass ended with Records it left listed (deferred, or failed): again() may reach them. */
+  leftBehind(): boolean;
   /**
    * In the unit `uow` of the derive job of a namesake's first message (derive/namesake.ts): lists the
    * Brain's Records written before step `beforeSeq` that name the self's first name `first` alone, to
@@ -373,8 +375,9 @@ class OutOfTime extends Error {}
  * withdrew nothing) is matched again when one of them changed (travelled-correction.ts,
  * rematchUnmatched); a Record whose first
  * derivation is still queued gets the new rules from that. A Record left for later (deferred, or failed)
- * stays listed and is looked at again at the next start, or when the caller asks for again() (a failed
- * one then only in another process). The caller runs each step after its queued
+ * stays listed and is looked at again at the next start, or when the caller asks for again(): a
+ * deferred one once the Memory it waited for rests (derivation.ts), or a minute later on PostgreSQL; a
+ * failed one then only in another process. The caller runs each step after its queued
  * jobs, so a Record just written is never made to wait for the pass.
  */
 export function createDerivationUpgrade(opts: DerivationUpgradeOptions): DerivationUpgrade {
@@ -384,6 +387,8 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
   listed.catch(() => {});
   let after = 0;
   let done = false;
+  /** Records the last ended pass left listed. */
+  let endedLeft = 0;
   /** Records whose upgrade failed here: looked at again by the next start, not by again(). */
   const failedHere = new Set<number>();
   const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
@@ -447,6 +452,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
+          endedLeft = counts.left;
           if (counts.looked > 0)
             opts.log.info('Records derived by an earlier deriver were derived again', {
               deriver: opts.deriver.name,
@@ -515,6 +521,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       rewind();
       return true;
     },
+    leftBehind: () => done && endedLeft > 0,
     async relistNaming(uow, first, beforeSeq) {
       await listed;
       const n = await list.within(uow).listNaming(first, beforeSeq);

@@ -18,6 +18,7 @@ import { clauseStatement } from '../../engine/core/derive/slot-statement.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import type { Logger } from '../../engine/local/local-ctx.ts';
 import type { Deployment, Engine } from '../../engine/types.ts';
+import { eventually } from '../contract/harness.ts';
 import { key, open, tempDir, tenant } from './local-helpers.ts';
 
 const rules = createRuleDeriver();
@@ -108,6 +109,8 @@ interface EngineOptions {
   deployment?: Deployment;
   /** How often a PostgreSQL process looks at the list again once its pass ended (the local engine never does). */
   upkeepRecheckMs?: number;
+  /** How long after a forget the Memories it left waiting are derived again. */
+  rederiveDelayMs?: number;
 }
 
 /** One store, opened by one engine at a time, each closed before the next opens. */
@@ -1168,6 +1171,41 @@ for (const backend of [local, postgres])
           [{ deriver: rules.name, looked: 1, changed: 0, kept: 1, left: 0 }],
         );
       });
+    });
+
+    it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
+      let forgotten!: string;
+      const store = await writtenBy(backend, async (engine) => {
+        forgotten = (await engine.rememberRecord(tenant, 'b', said('I love hiking.'), {})).record.id;
+        // The same Memory, cited by both.
+        await engine.rememberRecord(tenant, 'b', said('I really love hiking!'), {});
+      });
+      // Forgotten under the earlier rules: the Memory waits to be derived again from what is left, and
+      // the new rules' pass finds it waiting.
+      const before = await store.open({ deriver: rulesV2, rederiveDelayMs: 1500 });
+      try {
+        await before.forgetRecord(tenant, 'b', forgotten);
+      } finally {
+        await before.close();
+      }
+      const log = capture();
+      const engine = await store.open({ logger: log.logger });
+      try {
+        await eventually('the waiting Record derived again', async () =>
+          upgrades(log.lines).some((l) => l.fields['looked'] === 1 && l.fields['left'] === 0),
+        );
+        assert.deepEqual(
+          upgrades(log.lines).map((l) => [l.fields['looked'], l.fields['left']]),
+          [
+            [1, 1],
+            [1, 0],
+          ],
+          'deferred by the first pass, derived by the next',
+        );
+      } finally {
+        await engine.close();
+      }
+      assert.deepEqual(await store.left(), { listed: 0, derivedBy: rules.name });
     });
 
     it('an older revision of an item stays history: only the newest revision is current', async () => {
