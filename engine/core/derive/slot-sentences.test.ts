@@ -53,6 +53,8 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     // A chat's move with its "I" left out at the sentence's start.
     ['Just moved to Porto!', 'lives in', 'Porto'],
     ['Moved to Porto last month.', 'lives in', 'Porto'],
+    ['Currently living in Porto.', 'lives in', 'Porto'],
+    ['Now living in Berlin!', 'lives in', 'Berlin'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -76,6 +78,14 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     after: null,
   });
   assert.equal(slotSentences('I moved to Porto last month and opened a bakery.').rest, 6);
+  assert.deepEqual(
+    slotSentences('I live in Porto but work at Sonae.').slots.map((x) => [x.predicate, x.value]),
+    [
+      ['lives in', 'Porto'],
+      ['works at', 'Sonae'],
+    ],
+    'a second clause after "but"',
+  );
   // A second clause of the speaker's, its "I" left out; not after "we" (a team's work is not a job).
   assert.deepEqual(slotSentences('I live in Porto and work at Sonae.'), {
     slots: [
@@ -316,6 +326,7 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     "She's a nurse at Santa Maria.",
     'I was a nurse at Santa Maria.',
     "I'm a designer at heart.",
+    'Living in Porto is expensive.',
     'I work at night',
     'I moved to a new flat',
     'Just moved to slack',

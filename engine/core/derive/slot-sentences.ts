@@ -34,10 +34,11 @@ const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adver
  */
 const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s+${adverb}`;
 /**
- * "Just moved to Porto!": a chat leaves its "I" out at the start of a sentence, and a move is the
- * speaker's. Only a move: "Living in Porto is …" has its own subject.
+ * "Just moved to Porto!", "Currently living in Porto.": a chat leaves its "I" out at the start of a
+ * sentence, and a move, or living somewhere now, is the speaker's. Only those: "Living in Porto is …"
+ * has its own subject.
  */
-const elidedLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)`;
+const elidedLead = String.raw`^(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
 
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
@@ -83,9 +84,9 @@ const patterns = verbs.map(({ predicate, verb }) => ({
 
 /**
  * A second clause of the speaker's own, its "I" left out, right after the first: "I live in Porto and
- * work at Sonae", "I work at Globex and live in Braga". Only after "I": "we ... and work at" is a team's.
+ * work at Sonae", "I work at Globex but live in Braga". Only after "I": "we ... and work at" is a team's.
  */
-const andJoin = /^,?\s+and\s+/u;
+const andJoin = /^,?\s+(?:and|but)\s+/u;
 const coordinated = verbs.map(({ predicate, verb }) => ({
   predicate,
   re: new RegExp(`${andJoin.source}${adverb}${verb}`, 'u'),
