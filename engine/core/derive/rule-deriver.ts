@@ -155,8 +155,8 @@ export function createRuleDeriver(): Deriver {
     // stayed current beside a Memory of no slot. A home or a job said as lasting until now holds its
     // slot however long it has lasted ("I've been living in Porto for two years"). A correction's denial
     // beside the value it gives ("I live in Braga, not Porto", "I don't live in Porto, I live in Braga")
-    // no longer holds the value back. "Currently living in Porto" holds the home, and a second clause
-    // after "but" its slot ("I live in Porto but work at Sonae").
+    // no longer holds the value back. "Currently living in Porto" holds the home, "Just started at
+    // Globex!" the job, and a second clause after "but" its slot ("I live in Porto but work at Sonae").
     name: 'rules-v37',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -55,6 +55,11 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['Moved to Porto last month.', 'lives in', 'Porto'],
     ['Currently living in Porto.', 'lives in', 'Porto'],
     ['Now living in Berlin!', 'lives in', 'Berlin'],
+    // A job's start with its "I" left out, as a chat writes it.
+    ['Just started at Globex!', 'works at', 'Globex'],
+    ['Started a new job at Globex last month.', 'works at', 'Globex'],
+    ['Got a job at Globex!', 'works at', 'Globex'],
+    ['Just got hired at Globex.', 'works at', 'Globex'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -229,6 +234,9 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'We lived in Paris for 3 years.',
     // Only a move leaves its "I" out: these have subjects of their own.
     'Living in Porto is expensive.',
+    'Working at Globex is fun.',
+    'Got a call from Globex.',
+    'Got a job at Globex?',
     'The meeting moved to Porto.',
     'Moved to Porto for a week.',
   ])

@@ -40,6 +40,12 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
  */
 const elidedLead = String.raw`^(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
 
+/**
+ * "Just started at Globex!", "Got a job at Globex!": a chat leaves its "I" out before a job's start as
+ * before a move. Only a start: "Working at Globex is …" has its own subject.
+ */
+const elidedJobLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted)\s)`;
+
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
 
@@ -52,7 +58,7 @@ const occupations = String.raw`(?:engineer|developer|programmer|designer|archite
 const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
 
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
-const newJob = String.raw`(?:(?:got|took|landed|accepted|started)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:got|was|been)\s+hired)(?=\s)`;
+const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
@@ -69,7 +75,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|started(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
   },
 ];
 
@@ -77,7 +83,7 @@ const patterns = verbs.map(({ predicate, verb }) => ({
   predicate,
   // "we work for Globex" is no one's job (weLead), and "we're based in Berlin" as often a firm's seat.
   re: new RegExp(
-    `${predicate === 'lives in' ? `(?:${lead}|${weLead}(?!based)|${elidedLead})` : lead}${verb}`,
+    `${predicate === 'lives in' ? `(?:${lead}|${weLead}(?!based)|${elidedLead})` : `(?:${lead}|${elidedJobLead})`}${verb}`,
     'gu',
   ),
 }));
