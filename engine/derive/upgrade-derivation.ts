@@ -387,8 +387,6 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
   listed.catch(() => {});
   let after = 0;
   let done = false;
-  /** Records the last ended pass left listed. */
-  let endedLeft = 0;
   /** Records whose upgrade failed here: looked at again by the next start, not by again(). */
   const failedHere = new Set<number>();
   const counts = { looked: 0, changed: 0, kept: 0, left: 0 };
@@ -452,7 +450,6 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
-          endedLeft = counts.left;
           if (counts.looked > 0)
             opts.log.info('Records derived by an earlier deriver were derived again', {
               deriver: opts.deriver.name,
@@ -521,7 +518,8 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       rewind();
       return true;
     },
-    leftBehind: () => done && endedLeft > 0,
+    // The counts stand from the pass's end until it is rewound.
+    leftBehind: () => done && counts.left > 0,
     async relistNaming(uow, first, beforeSeq) {
       await listed;
       const n = await list.within(uow).listNaming(first, beforeSeq);

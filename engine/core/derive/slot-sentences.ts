@@ -419,12 +419,8 @@ function withoutDenial(sentence: string): string {
     /\s/u.test(read[at - 1]!) &&
     deniedAfter.test(read.slice(at))
   ) {
-    const before = read.slice(0, at).trimEnd();
-    const from = before.endsWith(',')
-      ? before.length - 1
-      : / and$/u.test(before)
-        ? before.length - 4
-        : before.length;
+    const head = read.slice(0, at).trimEnd();
+    const from = head.endsWith(',') ? head.length - 1 : / and$/u.test(head) ? head.length - 4 : head.length;
     read = blank(read, from, read.length);
   }
   const before = deniedBefore.exec(read.slice(0, denialReach));
