@@ -189,6 +189,15 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a job said with how long it has lasted, after the home, replaces both the home and the job', async () => {
+    const { said, current } = await ana();
+    await said('I live in Lisbon and work at Acme.', '2024-01-01T10:00:00Z');
+    await said('I live in Porto and have been working at Sonae for a year.', '2025-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'Ana works at Sonae']);
+    await said("I'm from Porto but live in Braga now.", '2025-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at Sonae', "I'm from Porto but live in Braga now."]);
+  });
+
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

@@ -157,7 +157,10 @@ export function createRuleDeriver(): Deriver {
     // beside the value it gives ("I live in Braga, not Porto", "I don't live in Porto, I live in Braga")
     // no longer holds the value back. "Currently living in Porto" holds the home, "Just started at
     // Globex!" the job, and a second clause after "but" its slot ("I live in Porto but work at Sonae").
-    name: 'rules-v37',
+    // v38: a stay or a date is the clause's it follows ("I live in Porto and have been working at Sonae
+    // for a year" lost the home to the job's "for a year"), an ongoing second clause keeps its "have",
+    // and "I'm from Lisbon but live in Porto" holds the home.
+    name: 'rules-v38',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

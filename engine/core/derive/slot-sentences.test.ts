@@ -101,6 +101,50 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     rest: 1,
     after: null,
   });
+  // A second clause said as lasting until now, its "have" kept and its "I" left out.
+  assert.deepEqual(
+    slotSentences('I live in Porto and have been working at Sonae for a year.').slots.map((x) => [
+      x.predicate,
+      x.value,
+    ]),
+    [
+      ['lives in', 'Porto'],
+      ['works at', 'Sonae'],
+    ],
+  );
+  // A stay or a date is the clause's it follows, not an earlier clause's.
+  for (const s of [
+    "I live in Porto and I've been working at Sonae since 2019.",
+    'I work at Sonae and have been living in Porto for two years.',
+  ])
+    assert.deepEqual(
+      slotSentences(s)
+        .slots.map((x) => x.value)
+        .sort(),
+      ['Porto', 'Sonae'],
+      s,
+    );
+  assert.deepEqual(
+    slotSentences('I moved to Porto for a month and I work at Sonae.').slots.map((x) => x.value),
+    ['Sonae'],
+  );
+  // Where one is from holds nothing, but opens a clause that does.
+  for (const s of [
+    "I'm from Lisbon but live in Porto.",
+    "I'm originally from Lisbon but now live in Porto.",
+    'I am from Lisbon, but I live in Porto.',
+  ])
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [['lives in', 'Porto']],
+      s,
+    );
+  for (const s of [
+    "I'm from Lisbon.",
+    'She is from Lisbon but lives in Porto.',
+    "I'm from Lisbon but moved to Porto for a month.",
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
   assert.deepEqual(
     slotSentences('We live in Porto and work at Sonae.').slots.map((x) => x.predicate),
     ['lives in'],

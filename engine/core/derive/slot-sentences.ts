@@ -95,8 +95,17 @@ const patterns = verbs.map(({ predicate, verb }) => ({
 const andJoin = /^,?\s+(?:and|but)\s+/u;
 const coordinated = verbs.map(({ predicate, verb }) => ({
   predicate,
-  re: new RegExp(`${andJoin.source}${adverb}${verb}`, 'u'),
+  // "... and have been working at Sonae": the "have" of an ongoing clause, its "I" left out.
+  re: new RegExp(`${andJoin.source}(?:have\\s+(?=been\\s))?${adverb}${verb}`, 'u'),
 }));
+/**
+ * Where the speaker is from, which holds no slot ("from" is as often a birthplace as a home) but opens a
+ * sentence whose next clause, its "I" left out, does: "I'm from Lisbon but live in Porto".
+ */
+const origin = new RegExp(
+  String.raw`(?:^|(?<=[\s,;:(]))I(?:['’]m|\s+am)\s+(?:originally\s+)?from\s+${name}`,
+  'u',
+);
 
 /** A role after an employer, up to four words, ending where the clause does: " as a data engineer". */
 const role =
@@ -441,30 +450,41 @@ export function slotSentences(said: string): SlotReading {
   const sentence = withoutDenial(ended ? blank(text, ended.clause[0], ended.clause[1]) : text);
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
   if (notNow.test(sentence) || askedUnmarked(sentence)) return none;
-  const found: SlotSentence[] = [];
-  const keep = (last: Found | null) => {
-    // What follows the value, the role or place too, may make it a stay that ends ("for a week").
-    if (last && (last.ongoing || !notLasting.test(sentence.slice(last.valueEnd))))
-      found.push({ predicate: last.predicate, value: last.value, clause: last.clause });
-  };
+  const clauses: Found[] = [];
   for (const { predicate, re } of patterns) {
     let last: Found | null = null;
     for (const m of sentence.matchAll(re)) {
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
       last = readClause(sentence, predicate, m, m.index, m.index + m[0].search(/\p{L}/u)) ?? last;
     }
-    keep(last);
+    if (last) clauses.push(last);
   }
   // "I live in Porto and work at Sonae": the job is the speaker's as much as in "... and I work at".
-  for (const first of [...found]) {
-    if (!/^I(?!\p{L})/u.test(sentence.slice(first.clause[0]))) continue;
+  // "I'm from Lisbon but live in Porto": where one is from opens such a clause as a slot's does.
+  const bornIn = origin.exec(sentence);
+  const firsts = clauses.map((c) => c.clause);
+  if (bornIn) firsts.push([bornIn.index, bornIn.index + bornIn[0].length]);
+  for (const [start, end] of firsts) {
+    if (!/^I(?!\p{L})/u.test(sentence.slice(start))) continue;
     for (const { predicate, re } of coordinated) {
-      if (found.some((f) => f.predicate === predicate)) continue;
-      const from = first.clause[1];
-      const m = re.exec(sentence.slice(from));
-      if (m) keep(readClause(sentence, predicate, m, from, from + andJoin.exec(m[0])![0].length));
+      if (clauses.some((f) => f.predicate === predicate)) continue;
+      const m = re.exec(sentence.slice(end));
+      if (m) {
+        const c = readClause(sentence, predicate, m, end, end + andJoin.exec(m[0])![0].length);
+        if (c) clauses.push(c);
+      }
     }
   }
+  // What follows a value up to the next clause, the role or place too, may make it a stay that ends
+  // ("for a week"); a later clause's "for a year" is that clause's.
+  const found: SlotSentence[] = clauses
+    .filter((c) => {
+      const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
+      return (
+        c.ongoing || !notLasting.test(sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined))
+      );
+    })
+    .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
     rest = rest.slice(0, clause[0]) + ' ' + rest.slice(clause[1]);
