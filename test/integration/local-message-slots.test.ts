@@ -198,6 +198,17 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana works at Sonae', "I'm from Porto but live in Braga now."]);
   });
 
+  it('a new manager replaces the one before, and a birthday the age', async () => {
+    const { engine, said, current } = await ana();
+    const tom = await said('My manager is Tom Reyes.', '2024-01-01T10:00:00Z');
+    await said("I'm 34 years old.", '2024-02-01T10:00:00Z');
+    await said('My new boss is Rita Gomes.', '2024-06-01T10:00:00Z');
+    await said('I just turned 35!', '2024-09-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's age is 35", "Ana's manager is Rita Gomes"]);
+    const old = await engine.getMemory(tenant, 'b', tom.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-06-01T10:00:00Z']);
+  });
+
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

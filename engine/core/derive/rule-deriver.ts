@@ -159,7 +159,9 @@ export function createRuleDeriver(): Deriver {
     // Globex!" the job, and a second clause after "but" its slot ("I live in Porto but work at Sonae").
     // v38: a stay or a date is the clause's it follows ("I live in Porto and have been working at Sonae
     // for a year" lost the home to the job's "for a year"), an ongoing second clause keeps its "have",
-    // and "I'm from Lisbon but live in Porto" holds the home.
+    // and "I'm from Lisbon but live in Porto" holds the home. A person one has one of at a time, named
+    // ("My new boss is Rita Gomes" after "My manager is Tom Reyes"), and one's age in years ("I just
+    // turned 35" after "I'm 34 years old") replace the value before: both stayed current.
     name: 'rules-v38',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

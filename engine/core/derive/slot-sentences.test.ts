@@ -456,7 +456,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
   assert.deepEqual([changed.ended, changed.slots.map((x) => x.value)], [null, ['Globex']]);
 });
 
-test('a favourite, a phone number or an e-mail address said alone holds a slot', () => {
+test('a favourite, a phone number, an e-mail address, a named relation or an age said alone holds a slot', () => {
   const cases: Array<[string, string, string]> = [
     ['My favourite colour is green.', 'favourite colour', 'green'],
     ['Actually my favourite colour is blue now.', 'favourite colour', 'blue'],
@@ -488,6 +488,18 @@ test('a favourite, a phone number or an e-mail address said alone holds a slot',
     ['My number changed to 913 000 111.', 'phone number', '913 000 111'],
     ['My email has changed to maya@sonae.pt', 'email address', 'maya@sonae.pt'],
     ['My favourite colour has changed to green.', 'favourite colour', 'green'],
+    // A person one has one of at a time, by name; a boss is one's manager.
+    ['My manager is Tom Reyes.', 'manager', 'Tom Reyes'],
+    ['My new boss is Rita Gomes!', 'manager', 'Rita Gomes'],
+    ["My wife's name is Joana.", 'wife', 'Joana'],
+    ['My doctor is Dr. Almeida.', 'doctor', 'Dr. Almeida'],
+    ['My GP has changed to Dr Silva', 'doctor', 'Dr Silva'],
+    ['My fiancée is Ana Lopes', 'fiancé', 'Ana Lopes'],
+    // One's age, in years.
+    ["I'm 34 years old.", 'age', '34'],
+    ['I am 34 years of age', 'age', '34'],
+    ['I turned 35 today.', 'age', '35'],
+    ['Well, I just turned 40!', 'age', '40'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
@@ -518,6 +530,18 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'My old number is 912 345 678.',
     'My number has changed.',
     'My number changed to 7.',
+    // A relation described rather than named, or one of several; a number that may be no age.
+    'My wife is Brazilian.',
+    'My boss is a nightmare.',
+    'My boss is OK.',
+    'My manager is Tom, he is great.',
+    'My sister is Ana.',
+    "My manager's car is Red.",
+    "I'm 34.",
+    "I'm 34 weeks pregnant.",
+    "I'm turning 35 next week.",
+    "I'm 400 years old.",
+    'If I turned 40 I would cry.',
   ])
     assert.equal(attributeSentence(s), null, s);
 });

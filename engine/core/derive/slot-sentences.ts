@@ -515,16 +515,68 @@ export function slotSentences(said: string): SlotReading {
  * changed to" for "is" ("My number changed to …") and a time word after it ("now", "these days"), and a value of at most six words with no comma, "and", "but", "or",
  * "also" or "too" in it ("My favourite band is Muse, they are amazing" keeps the sentence whole). A
  * correction's admission after the value (", I had a typo", "(typo)", ", sorry") says nothing more, so
- * "Sorry, my number is 555-0199, I had a typo" replaces the number said before.
+ * "Sorry, my number is 555-0199, I had a typo" replaces the number said before. The same for a person
+ * one has one of at a time, named ("My new manager is Rita Gomes" replaces "My manager is Tom Reyes"),
+ * and one's age said in years ("I'm 34 years old", then "I just turned 35").
  */
 export interface AttributeSentence {
-  /** As people read it, one spelling per attribute: "favourite colour", "phone number", "email address". */
+  /**
+   * As people read it, one spelling per attribute: "favourite colour", "phone number", "email address",
+   * "manager", "age".
+   */
   predicate: string;
   value: string;
 }
 
-const attributeLead =
-  /^(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?/iu;
+/** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
+const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
+/**
+ * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
+ * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
+ */
+const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
+const attributeLead = new RegExp(
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
+  'iu',
+);
+/**
+ * A person's name as a relation's value: up to four capitalised words, a title before them ("Dr.
+ * Almeida"). What describes the person instead ("My wife is Brazilian", "My boss is OK") is no name.
+ */
+const personName =
+  /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}$/u;
+const describesAPerson = new Set(
+  `ok okay american british english scottish irish welsh french german spanish portuguese italian dutch
+   belgian swiss austrian swedish norwegian danish finnish polish russian ukrainian greek turkish
+   brazilian mexican argentinian canadian australian chinese japanese korean indian pakistani african
+   catholic protestant christian jewish muslim hindu buddhist atheist`.split(/\s+/u),
+);
+/** Role words of one relation: a boss is one's manager. */
+const relationNames: Readonly<Record<string, string>> = {
+  boss: 'manager',
+  'line manager': 'manager',
+  gp: 'doctor',
+  'family doctor': 'doctor',
+  fiancée: 'fiancé',
+  fiancee: 'fiancé',
+  fiance: 'fiancé',
+};
+const relationWords = new RegExp(`^(?:${relations})$`, 'iu');
+/** The predicates a relation is kept under. */
+const relationPredicates = new Set(
+  `manager supervisor partner wife husband girlfriend boyfriend fiancé landlord landlady doctor dentist therapist`.split(
+    ' ',
+  ),
+);
+
+/**
+ * One's age, said of oneself: "I'm 34 years old", "I just turned 35", "I turned 40 today". A bare
+ * number ("I'm 34") is no age: it answers as many other questions.
+ */
+const ageSentence = new RegExp(
+  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:now\s+)?(?<is>\d{1,3})\s+(?:years?\s+old|years?\s+of\s+age|y\.?\s?o\.?)|\s+(?:just\s+|finally\s+|have\s+just\s+|['’]ve\s+just\s+)?turned\s+(?<turned>\d{1,3}))(?:\s+(?:now|today|yesterday|this\s+week|last\s+week|this\s+month|last\s+month))?[.!\s]*$`,
+  'iu',
+);
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
@@ -551,9 +603,12 @@ export const phoneShaped = (value: string) =>
 function attributeName(raw: string, value: string): string | null {
   const w = raw
     .toLowerCase()
+    .replace(/['’]s\s+name$/u, '')
     .split(/\s+/u)
     .map((x) => spellings[x] ?? x);
   if (w[0] === 'favourite') return w.join(' ');
+  const relation = w.join(' ');
+  if (relationWords.test(relation)) return relationNames[relation] ?? relation;
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
   // number is ("my number is 555-0198"), it is the phone's; an e-mail is one of a kind.
   if (w.at(-1) === 'number') return w.length > 1 || phoneShaped(value) ? 'phone number' : null;
@@ -563,6 +618,11 @@ function attributeName(raw: string, value: string): string | null {
 export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = sentence.trim().replace(ownedMistake, '');
   if (notNow.test(s)) return null;
+  const age = ageSentence.exec(s);
+  if (age) {
+    const years = Number(age.groups!['is'] ?? age.groups!['turned']);
+    return years >= 1 && years <= 120 ? { predicate: 'age', value: String(years) } : null;
+  }
   const m = attributeLead.exec(s);
   if (!m) return null;
   let value = s.slice(m[0].length).replace(/(?<![.!\s])[.!\s]+$/u, '');
@@ -571,6 +631,8 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   if (predicate === null) return null;
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
   if (predicate === 'phone number' && phoneShaped(value)) return { predicate, value };
+  if (relationPredicates.has(predicate))
+    return personName.test(value) && !describesAPerson.has(value.toLowerCase()) ? { predicate, value } : null;
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
   if (n === 0 || n > 6 || notOneValue.test(value)) return null;
   return { predicate, value };
