@@ -209,6 +209,23 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-06-01T10:00:00Z']);
   });
 
+  it("where she says her sister lives is replaced by her sister's move; her own home stays", async () => {
+    const { engine, said, current } = await ana();
+    await said('I live in Lisbon.', '2024-01-01T10:00:00Z');
+    const madrid = await said('My sister Carla lives in Madrid.', '2024-01-02T10:00:00Z');
+    const paris = await said('Carla moved to Paris.', '2024-05-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Lisbon', 'Carla lives in Paris']);
+    const old = await engine.getMemory(tenant, 'b', madrid.memory_ids[0]!);
+    const now = await engine.getMemory(tenant, 'b', paris.memory_ids[0]!);
+    assert.deepEqual(
+      [old.status, old.statement, now.slot === old.slot, now.owner],
+      ['superseded', 'My sister Carla lives in Madrid.', true, { state: 'other', entity: 'Carla' }],
+    );
+    // What another speaker says of the Brain's own person is not hers to hold.
+    await said('Ana moved to Berlin.', '2024-06-01T10:00:00Z', 'Tom');
+    assert.ok((await current()).includes('Ana lives in Lisbon'));
+  });
+
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { TypedContent } from '../../contract/index.ts';
 import { normalizeStatement, recordText } from './record-text.ts';
 import { createRuleDeriver } from './rule-deriver.ts';
-import { slotSentences } from './slot-sentences.ts';
+import { attributeSentence, otherPersonSlot, slotSentences } from './slot-sentences.ts';
 
 // Derivation runs on the server's event loop: a Record whose text makes a regex backtrack
 // quadratically froze every request (a run of 160,000 commas: 30 s; the 1,000,000 characters a Record
@@ -25,6 +25,9 @@ const shapes: Record<string, string> = {
   'leaning words': `I live in Porto and ${'so '.repeat(n / 3)}there`,
   denials: `I live in Braga,${' not'.repeat(n / 4)} Porto x`,
   'jobs taken': `I got${' a new'.repeat(n / 5)} job at Globex x`,
+  'a named person': `${'Btw, '.repeat(n / 5)}My sister Ana moved from${' Aa'.repeat(n / 3)} x`,
+  'a named relation': `My manager is ${'Aa '.repeat(n / 3)}x`,
+  'an age': `I'm ${'1'.repeat(n)} years old x`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };
@@ -50,6 +53,8 @@ for (const [shape, text] of Object.entries(shapes)) {
       const claims = createRuleDeriver().derive(record, { self: me });
       for (const c of claims) normalizeStatement(c.statement);
       slotSentences(text);
+      otherPersonSlot(text);
+      attributeSentence(text);
     }
     const ms = Date.now() - started;
     assert.ok(ms < 10_000, `${shape}: ${ms} ms`);

@@ -5,7 +5,7 @@ import { attributeStatement, clauseStatement, endedStatement } from './slot-stat
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
-import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
+import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { opensAsQuestion } from './unmarked-question.ts';
 
@@ -161,7 +161,9 @@ export function createRuleDeriver(): Deriver {
     // for a year" lost the home to the job's "for a year"), an ongoing second clause keeps its "have",
     // and "I'm from Lisbon but live in Porto" holds the home. A person one has one of at a time, named
     // ("My new boss is Rita Gomes" after "My manager is Tom Reyes"), and one's age in years ("I just
-    // turned 35" after "I'm 34 years old") replace the value before: both stayed current.
+    // turned 35" after "I'm 34 years old") replace the value before: both stayed current. Where a
+    // named person other than the self lives or works holds that person's slot ("Carla moved to Paris"
+    // after "My sister Carla lives in Madrid").
     name: 'rules-v38',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -169,6 +171,7 @@ export function createRuleDeriver(): Deriver {
       // Whom each claim is about and whose it is: one rule, which a correction from another side
       // stated here follows too (claim-owner.ts).
       const { subject, owner } = claimOwner(record, ctx);
+      const others = (name: string) => resolveOwner(name, ctx.self, ctx.selfFirstName);
       switch (c.kind) {
         case 'fact':
           return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
@@ -186,7 +189,9 @@ export function createRuleDeriver(): Deriver {
           // restatement of her slot (agentClaims); the rest of what it says is its own.
           const agent = agentSpeaker(c.speaker, record.sourceName) ? ctx.self : null;
           return unique(spans).flatMap((s) =>
-            agent !== null ? agentClaims(s, subject, owner, agent) : sentenceClaims(s, subject, owner),
+            agent !== null
+              ? agentClaims(s, subject, owner, agent)
+              : sentenceClaims(s, subject, owner, others),
           );
         }
         case 'event':
@@ -201,7 +206,9 @@ export function createRuleDeriver(): Deriver {
           if (owner.state === 'self') {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
             if (stated.length > 0)
-              return unique(stated.map((x) => x.value)).flatMap((x) => sentenceClaims(x, subject, owner));
+              return unique(stated.map((x) => x.value)).flatMap((x) =>
+                sentenceClaims(x, subject, owner, others),
+              );
           }
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
             statement: p,
@@ -249,7 +256,12 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
  * they live or work (slot-sentences.ts) or their favourite something, the slot it holds, so a later
  * value replaces it.
  */
-function sentenceClaims(s: string, subject: string, owner: OwnerClaim): Claim[] {
+function sentenceClaims(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  others?: (name: string) => OwnerClaim,
+): Claim[] {
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
   if (owner.state === 'unresolved') return [plain];
@@ -257,7 +269,7 @@ function sentenceClaims(s: string, subject: string, owner: OwnerClaim): Claim[] 
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
     const a = attributeSentence(s);
-    if (a === null) return [plain];
+    if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     const statement = attributeStatement(subject, a.predicate, a.value);
     return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
   }
@@ -316,6 +328,23 @@ const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.t
  * The parts of a sentence, one per clause (in the order given), each from its clause's start (the
  * first from the sentence's) to the next clause's start, without the words joining them (", and").
  */
+/**
+ * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so
+ * it replaces "My sister Ana lives in Madrid" said before (slot-sentences.ts, otherPersonSlot). Only
+ * for someone other than the Brain's own person: what others say of her is not hers to hold. Its
+ * statement is the engine's words where the sentence is the clause alone ("Ana lives in Paris"), else
+ * the sentence, which keeps "my sister". Null when the sentence says no such slot.
+ */
+function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
+  const slot = otherPersonSlot(s);
+  if (slot === null) return null;
+  const owner = others(slot.who);
+  if (owner.state !== 'other') return null;
+  const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
+  const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
+  return [{ statement, subject: slot.who, predicate: slot.predicate, owner, quote: s }];
+}
+
 function sentenceParts(s: string, clauses: readonly SlotSentence[]): string[] {
   const starts = clauses.map((c) => c.clause[0]);
   const order = [...starts].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributeSentence, slotSentences } from './slot-sentences.ts';
+import { attributeSentence, otherPersonSlot, slotSentences } from './slot-sentences.ts';
 
 test('where one lives or works, said in the first person, holds a slot', () => {
   const cases: Array<[string, string, string]> = [
@@ -544,4 +544,37 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'If I turned 40 I would cry.',
   ])
     assert.equal(attributeSentence(s), null, s);
+});
+
+test('where a named person lives or works, said of them, holds their slot', () => {
+  const cases: Array<[string, string, string, string]> = [
+    ['Ana moved to Paris.', 'Ana', 'lives in', 'Paris'],
+    ['My sister Ana lives in Madrid.', 'Ana', 'lives in', 'Madrid'],
+    ['Btw, our friend Tom Reyes works at Sonae', 'Tom Reyes', 'works at', 'Sonae'],
+    ['Tom got a new job at Globex!', 'Tom', 'works at', 'Globex'],
+    ['Ana just relocated to New York.', 'Ana', 'lives in', 'New York'],
+    ['Ana lives in Madrid with her husband.', 'Ana', 'lives in', 'Madrid'],
+  ];
+  for (const [s, who, predicate, value] of cases) {
+    const found = otherPersonSlot(s);
+    assert.deepEqual([found?.who, found?.predicate, found?.value], [who, predicate, value], s);
+  }
+  for (const s of [
+    // No one named, or not at the sentence's start.
+    'She moved to Paris.',
+    'Then Ana moved to Paris.',
+    "Ana's mum lives in Madrid.",
+    'Ana and Tom moved to Porto.',
+    // As narrow as the speaker's own: a stay, history, a state, a tool, a question, a report, a negation.
+    'Ana moved to Paris for a month.',
+    'Ana moved from Lisbon to Porto in 2019.',
+    'Ana lives in fear.',
+    'Ana moved to Slack.',
+    'Does Ana live in Paris?',
+    'Ana said she lives in Paris.',
+    "Ana doesn't live in Paris anymore.",
+    'If Ana moved to Paris, I would visit.',
+    'Monday moved to Friday.',
+  ])
+    assert.equal(otherPersonSlot(s), null, s);
 });

@@ -503,6 +503,64 @@ export function slotSentences(said: string): SlotReading {
   return { slots: found, ended: still, rest: words(rest), after };
 }
 
+/** Where a named person lives or works, said of them: "Ana lives in Madrid", "My sister Ana moved to Paris". */
+export interface OtherSlotSentence extends SlotSentence {
+  /** The person, as named: "Ana", "Tom Reyes". */
+  who: string;
+}
+
+/** Family and friends named before a person's name: "My sister Ana", "our friend Tom". */
+const kin = String.raw`(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|boss|manager)`;
+/** What a sentence opens with before the person that says nothing of them: "Btw, …", "Oh, …". */
+const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
+/** A first name and a surname at most: "Ana", "Tom Reyes". */
+const person = String.raw`(?<who>\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)`;
+const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
+  {
+    predicate: 'lives in',
+    verb: String.raw`(?:lives\s+in|is\s+(?:now\s+)?living\s+in|(?<moved>moved|relocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+to)\s+${name}`,
+  },
+  {
+    predicate: 'works at',
+    verb: String.raw`(?:works\s+(?:at|for)|is\s+(?:now\s+)?working\s+(?:at|for)|(?:got|landed|started)\s+a\s+(?:new\s+)?job\s+at|started\s+working\s+at|got\s+hired\s+(?:at|by))\s+${name}`,
+  },
+];
+const otherPatterns = otherVerbs.map(({ predicate, verb }) => ({
+  predicate,
+  re: new RegExp(
+    String.raw`${otherLead}${person}\s+(?:just\s+|recently\s+|finally\s+|now\s+|still\s+)?${verb}`,
+    'u',
+  ),
+}));
+/** Words that open a sentence as a name would and are none: pronouns, determiners, times. */
+const notAPerson = new Set(
+  `i we you he she they it this that these those there here then now today yesterday tomorrow everyone
+   everybody someone somebody nobody no one who what where when why how which the a an my our your his
+   her their its also so and but or if maybe apparently`.split(/\s+/u),
+);
+
+/**
+ * Where a named person other than the speaker lives or works, said of them in a sentence that opens
+ * with them: "Ana lives in Madrid", "My sister Ana moved to Paris", "Tom got a new job at Globex". Said
+ * again with another value, the new one replaces the old, as the speaker's own home does. As narrow as
+ * the speaker's own: a capitalised name of at most two words at the sentence's start, a capitalised
+ * value, nothing hypothetical, reported, negated, asked, dated or temporary, and a home that is a place.
+ */
+export function otherPersonSlot(said: string): OtherSlotSentence | null {
+  const sentence = said.trim();
+  if (notNow.test(sentence) || askedUnmarked(sentence)) return null;
+  for (const { predicate, re } of otherPatterns) {
+    const m = re.exec(sentence);
+    if (!m) continue;
+    const who = m.groups!['who']!;
+    if (notAPerson.has(who.split(/\s+/u)[0]!.toLowerCase()) || notName(who)) return null;
+    const c = readClause(sentence, predicate, m, 0, m.index + m[0].indexOf(who));
+    if (c === null || notLasting.test(sentence.slice(c.valueEnd))) return null;
+    return { who, predicate, value: c.value, clause: c.clause };
+  }
+  return null;
+}
+
 /**
  * A value the speaker holds one of at a time, said of themselves in a sentence that says nothing else:
  * "My favourite colour is green.", "Actually my favourite colour is blue now.", "My phone number is +351

@@ -43,6 +43,8 @@ test("a slot value reads as it was said: the home in a sentence, a fact's value;
   assert.equal(said('I started a new job, I work at Sonae now.', 'works at'), 'Sonae');
   assert.equal(said('We moved to Porto last week, the flat is great.', 'lives in'), 'Porto');
   assert.equal(said('Ana lives in New York', 'lives in'), 'New York');
+  assert.equal(said('My sister Carla lives in Madrid.', 'lives in', 'Carla'), 'Madrid');
+  assert.equal(said("Ana's manager is Tom Reyes", 'manager'), 'Tom Reyes');
   assert.equal(said("Ana's favourite colour is green", 'favourite colour'), 'green');
   assert.equal(said('self phone number: 555-0198', 'phone_number', 'self'), '555-0198');
   // An ending holds the slot with no value; a Memory of no slot has none either.

@@ -1,6 +1,6 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
-import { phoneShaped, slotSentences } from './slot-sentences.ts';
+import { otherPersonSlot, phoneShaped, slotSentences } from './slot-sentences.ts';
 import { endedStatement, slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
@@ -23,7 +23,7 @@ function phoneDigits(value: string): string {
  * The value a slot's statement gives, as it was said, read back from the forms derivation writes: a
  * fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in Lisbon"), a favourite, phone
  * or e-mail said alone ("Ana's favourite colour is blue") and a home or employer in the speaker's own
- * sentence ("I live in Lisbon with my partner Tom": "Lisbon"). Null for any other words (an ending, a
+ * sentence ("I live in Lisbon with my partner Tom": "Lisbon"; "My sister Ana lives in Madrid": "Madrid"). Null for any other words (an ending, a
  * person's correction that names no one value). What a Memory's page shows as its slot's value, and
  * what slotValue compares.
  */
@@ -55,7 +55,10 @@ export function slotValue(s: SlotStatement): string | null {
  */
 function sentenceValue(statement: string, predicate: string): string | null {
   const values = slotSentences(statement).slots.filter((x) => x.predicate === predicate);
-  return values.length === 1 ? values[0]!.value : null;
+  if (values.length === 1) return values[0]!.value;
+  // "My sister Ana lives in Madrid.": another person's slot in the speaker's words.
+  const other = values.length === 0 ? otherPersonSlot(statement) : null;
+  return other?.predicate === predicate ? other.value : null;
 }
 
 /**
