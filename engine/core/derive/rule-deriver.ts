@@ -163,7 +163,8 @@ export function createRuleDeriver(): Deriver {
     // ("My new boss is Rita Gomes" after "My manager is Tom Reyes"), and one's age in years ("I just
     // turned 35" after "I'm 34 years old") replace the value before: both stayed current. Where a
     // named person other than the self lives or works holds that person's slot ("Carla moved to Paris"
-    // after "My sister Carla lives in Madrid").
+    // after "My sister Carla lives in Madrid"). A chat in lower case holds a job taken or held as a
+    // cased one does ("i'm a nurse at santa maria", "i got hired by globex").
     name: 'rules-v38',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -296,6 +296,9 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     ['i live in new york city with my bf', 'lives in', 'New York City'],
     ['i work at google now', 'works at', 'Google'],
     ['i started a new job at sonae', 'works at', 'Sonae'],
+    ["i'm a nurse at santa maria", 'works at', 'Santa Maria'],
+    ['i got hired by globex', 'works at', 'Globex'],
+    ['i took a position with initech', 'works at', 'Initech'],
     ["i'm based in berlin", 'lives in', 'Berlin'],
     ["I'm based in Berlin.", 'lives in', 'Berlin'],
     ["I'm based out of Berlin.", 'lives in', 'Berlin'],
@@ -325,6 +328,8 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     // No name: a state, a common noun, the speaker, a time, a tool.
     'i live in fear',
     'i live in a flat',
+    "i'm a regular at joe's bar",
+    'i work with tom',
     'i live in hope lol',
     // A state said with more words, or in a form English gives states: no word of a name is one.
     'i live in constant fear',

@@ -280,8 +280,8 @@ function clauseValue(
 /**
  * Lower-case words after a slot's verb that open no name in a chat written all in lower case: what
  * "i work for myself" or "i moved to a new flat" say, a common noun one works at or lives in ("i work
- * at school"), and the times of "I work at night". A name never opens with one of them ("new york
- * city" ends with one).
+ * at school"), the times of "I work at night" and an idiom's word ("a designer at heart"). A name never
+ * opens with one of them ("new york city" ends with one).
  */
 const notALowerName = new Set(
   `a an the my our your his her their its this that these those some one any another every no
@@ -289,7 +289,8 @@ const notALowerName = new Set(
    night nights day days dawn dusk noon midnight lunch weekends weekend times moment
    home work school uni university college church hospital office bank restaurant cafe store shop
    factory hotel bar gym startup company place job town city country countryside suburbs village
-   free fun money food hire cash tips peanuts minimum living`.split(/\s+/u),
+   free fun money food hire cash tips peanuts minimum living heart best worst large scale risk ease least
+   most first last all once will fault random`.split(/\s+/u),
 );
 /**
  * What one lives in that is no place but a state of mind or of life ("i live in fear", "i live in
@@ -320,10 +321,13 @@ const endsALowerName = new Set(
 );
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
- * "Moved to " too, a move that opens the sentence with its "I" left out (its first letter a capital).
+ * "Moved to " too, a move that opens the sentence with its "I" left out (its first letter a capital);
+ * a job taken or held ("hired by ", "position with ", "nurse at ").
  */
-const lowerTrigger =
-  /(?<![\p{L}\p{N}])(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)\s+/gu;
+const lowerTrigger = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for))\s+`,
+  'gu',
+);
 
 /** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
 const upperFirst = (w: string) => {
