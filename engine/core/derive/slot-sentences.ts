@@ -623,13 +623,7 @@ const relationNames: Readonly<Record<string, string>> = {
   fiancee: 'fiancé',
   fiance: 'fiancé',
 };
-const relationWords = new RegExp(`^(?:${relations})$`, 'iu');
-/** The predicates a relation is kept under. */
-const relationPredicates = new Set(
-  `manager supervisor partner wife husband girlfriend boyfriend fiancé landlord landlady doctor dentist therapist`.split(
-    ' ',
-  ),
-);
+const relationWords = new RegExp(`^(?:${relations})(?:['’]s\\s+name)?$`, 'iu');
 
 /**
  * One's age, said of oneself: "I'm 34 years old", "I just turned 35", "I turned 40 today". A bare
@@ -670,7 +664,7 @@ function attributeName(raw: string, value: string): string | null {
     .map((x) => spellings[x] ?? x);
   if (w[0] === 'favourite') return w.join(' ');
   const relation = w.join(' ');
-  if (relationWords.test(relation)) return relationNames[relation] ?? relation;
+  if (relationWords.test(raw)) return relationNames[relation] ?? relation;
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
   // number is ("my number is 555-0198"), it is the phone's; an e-mail is one of a kind.
   if (w.at(-1) === 'number') return w.length > 1 || phoneShaped(value) ? 'phone number' : null;
@@ -693,7 +687,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   if (predicate === null) return null;
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
   if (predicate === 'phone number' && phoneShaped(value)) return { predicate, value };
-  if (relationPredicates.has(predicate))
+  if (relationWords.test(m[1]!))
     return personName.test(value) && !describesAPerson.has(value.toLowerCase()) ? { predicate, value } : null;
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
   if (n === 0 || n > 6 || notOneValue.test(value)) return null;

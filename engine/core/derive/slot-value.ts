@@ -23,9 +23,9 @@ function phoneDigits(value: string): string {
  * The value a slot's statement gives, as it was said, read back from the forms derivation writes: a
  * fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in Lisbon"), a favourite, phone
  * or e-mail said alone ("Ana's favourite colour is blue") and a home or employer in the speaker's own
- * sentence ("I live in Lisbon with my partner Tom": "Lisbon"; "My sister Ana lives in Madrid": "Madrid"). Null for any other words (an ending, a
- * person's correction that names no one value). What a Memory's page shows as its slot's value, and
- * what slotValue compares.
+ * sentence ("I live in Lisbon with my partner Tom": "Lisbon"; "My sister Ana lives in Madrid":
+ * "Madrid"). Null for any other words (an ending, a person's correction that names no one value). What
+ * a Memory's page shows as its slot's value, and what slotValue compares.
  */
 export function slotValueAsSaid(s: SlotStatement): string | null {
   if (s.predicate === null || endedValue(s) !== null) return null;
