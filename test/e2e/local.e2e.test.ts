@@ -51,11 +51,14 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   await page.getByRole('button', { name: 'Accept as Object' }).click();
   await page.getByText(/Accepted as .*, version 1\./).waitFor();
   await checkScreen(page, 'local-memory-accepted');
-  // The Objects tab lists what was accepted, at its current version.
+  // The Objects tab lists what was accepted, at its current version: the corrected line's value under
+  // the slot it corrects, not the whole sentence.
   await page.getByRole('link', { name: 'Objects' }).click();
   const objects = page.getByRole('table', { name: 'Objects' });
-  await objects.getByText('"Ana lives in Faro"').waitFor();
-  assert.equal(await objects.locator('tbody tr').count(), 1);
+  const row = objects.locator('tbody tr');
+  await row.getByText('"Faro"', { exact: true }).waitFor();
+  assert.equal(await row.count(), 1);
+  assert.deepEqual((await row.locator('td').allInnerTexts()).slice(0, 3), ['ana', 'city', '"Faro"']);
   await checkScreen(page, 'local-objects');
 
   await page.getByRole('link', { name: 'Memories' }).first().click();
