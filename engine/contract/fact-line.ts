@@ -15,8 +15,13 @@ export function factLine(f: { subject: string; predicate: string; value: unknown
 export const factLineHead = (subject: string, predicate: string): string =>
   `${subject} ${humanizePredicate(predicate)}: `;
 
+/** Slots said with a verb of their subject ("Ana lives in Porto"), not as an attribute of hers. */
+const verbSlots = new Set(['lives in', 'works at']);
+
 /**
- * A slot version's words up to the value it ends: "Ana no longer lives in ". The engine writes an
- * ending so ("I don't live in Lisbon anymore"), and the UI tells an ending from a value by it.
+ * A slot version's words up to the value it ends: "Ana no longer lives in ", "Ana's diet is no longer ".
+ * The engine writes an ending so ("I don't live in Lisbon anymore", "I'm not vegan anymore"), and the
+ * UI tells an ending from a value by it.
  */
-export const endedHead = (subject: string, predicate: string): string => `${subject} no longer ${predicate} `;
+export const endedHead = (subject: string, predicate: string): string =>
+  verbSlots.has(predicate) ? `${subject} no longer ${predicate} ` : `${subject}'s ${predicate} is no longer `;

@@ -209,6 +209,23 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-06-01T10:00:00Z']);
   });
 
+  it('a new diet replaces the one before, and "I\'m not vegan anymore" ends it', async () => {
+    const { engine, said, current } = await ana();
+    const vegetarian = await said("I'm vegetarian.", '2024-01-01T10:00:00Z');
+    const vegan = await said("I'm a vegan now!", '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's diet is vegan"]);
+    const old = await engine.getMemory(tenant, 'b', vegetarian.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-03-01T10:00:00Z']);
+    const over = await said("I'm not vegan anymore.", '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's diet is no longer vegan"]);
+    const ended = await engine.getMemory(tenant, 'b', vegan.memory_ids[0]!);
+    const ending = await engine.getMemory(tenant, 'b', over.memory_ids[0]!);
+    assert.deepEqual(
+      [ended.status, ended.valid_to, ending.slot === old.slot],
+      ['superseded', '2024-06-01T10:00:00Z', true],
+    );
+  });
+
   it("where she says her sister lives is replaced by her sister's move; her own home stays", async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

@@ -336,6 +336,10 @@ test('an ending of a slot is told from its values by the words the engine writes
   ])
     assert.equal(ends({ statement }), false, statement);
   assert.equal(endsValue({ subject: 'Ana', predicate: null })({ statement: 'Ana no longer x' }), false);
+  // An attribute's ending is worded as one: "Ana's diet is no longer vegan", not its value "no longer vegan".
+  const diet = endsValue({ subject: 'Ana', predicate: 'diet' });
+  assert.equal(diet({ statement: "Ana's diet is no longer vegan" }), true);
+  assert.equal(diet({ statement: "Ana's diet is vegan" }), false);
 });
 
 test("the server's field names in a message are said as the screen labels them", () => {

@@ -165,7 +165,9 @@ export function createRuleDeriver(): Deriver {
     // named person other than the self lives or works holds that person's slot ("Carla moved to Paris"
     // after "My sister Carla lives in Madrid"). A chat in lower case holds a job taken or held as a
     // cased one does ("i'm a nurse at santa maria", "i got hired by globex").
-    name: 'rules-v38',
+    // v39: a diet one keeps holds a slot ("I'm vegan now" replaces "I'm vegetarian"), and "I'm not
+    // vegetarian anymore" ends it: it stayed current beside the ending, a Memory of no slot.
+    name: 'rules-v39',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -271,6 +273,11 @@ function sentenceClaims(
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
     const a = attributeSentence(s);
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
+    // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
+    if (a.ends) {
+      const statement = endedStatement(subject, a.predicate, a.value);
+      return [{ statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value }];
+    }
     const statement = attributeStatement(subject, a.predicate, a.value);
     return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
   }

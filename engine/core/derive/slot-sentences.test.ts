@@ -551,6 +551,43 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     assert.equal(attributeSentence(s), null, s);
 });
 
+test('a diet said alone holds a slot, and one said to be over ends it', () => {
+  const kept: Array<[string, string]> = [
+    ["I'm vegetarian.", 'vegetarian'],
+    ["I'm a vegan now!", 'vegan'],
+    ['Actually, I went vegan', 'vegan'],
+    ["I've become a pescatarian", 'pescatarian'],
+    ['I am pescetarian', 'pescatarian'],
+    ["I'm vegetarian too.", 'vegetarian'],
+  ];
+  for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
+  const ended: Array<[string, string]> = [
+    ["I'm not vegetarian anymore.", 'vegetarian'],
+    ["I'm not a vegan any more", 'vegan'],
+    ["I'm no longer vegan", 'vegan'],
+    ['I stopped being a vegetarian.', 'vegetarian'],
+    ["I've just quit being vegan", 'vegan'],
+  ];
+  for (const [s, value] of ended)
+    assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, ends: true }, s);
+  for (const s of [
+    // Never was, or stopped? Said of someone else, of a time, or more than the diet.
+    "I'm not vegan.",
+    'My sister is vegan.',
+    'I was vegetarian.',
+    'I used to be vegetarian.',
+    "I'm going vegan.",
+    'I went vegan for a month.',
+    "I'm vegetarian on weekdays",
+    "I'm a vegan chef",
+    "I'm vegan, so no cheese please",
+    "If I went vegan I'd starve",
+    "I'm vegan?",
+    'Am I still vegan?',
+  ])
+    assert.equal(attributeSentence(s), null, s);
+});
+
 test('where a named person lives or works, said of them, holds their slot', () => {
   const cases: Array<[string, string, string, string]> = [
     ['Ana moved to Paris.', 'Ana', 'lives in', 'Paris'],

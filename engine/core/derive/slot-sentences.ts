@@ -588,6 +588,8 @@ export interface AttributeSentence {
    */
   predicate: string;
   value: string;
+  /** The value is one the speaker says they have no more ("I'm not vegan anymore"): it ends it. */
+  ends?: true;
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
@@ -633,6 +635,37 @@ const ageSentence = new RegExp(
   String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:now\s+)?(?<is>\d{1,3})\s+(?:years?\s+old|years?\s+of\s+age|y\.?\s?o\.?)|\s+(?:just\s+|finally\s+|have\s+just\s+|['’]ve\s+just\s+)?turned\s+(?<turned>\d{1,3}))(?:\s+(?:now|today|yesterday|this\s+week|last\s+week|this\s+month|last\s+month))?[.!\s]*$`,
   'iu',
 );
+/**
+ * A diet one keeps, said of oneself: "I'm vegetarian", "I'm a vegan now", "I went vegan", "I've become
+ * a pescatarian". One at a time, so "I'm vegan now" replaces "I'm vegetarian". Only the sentence whole,
+ * with nothing after the diet but when it holds: "I'm a vegan chef", "I'm vegetarian on weekdays" or
+ * "I went vegan for a month" say something else.
+ */
+const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays))?[.!\s]*$`;
+const dietSentence = new RegExp(
+  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)${diets}${dietTail}`,
+  'iu',
+);
+/**
+ * A diet one says one keeps no more: "I'm not vegetarian anymore", "I'm no longer vegan", "I stopped
+ * being a vegetarian". It ends that diet where it holds, and says no new one. Not "I'm not vegan"
+ * alone: it says what one never was as often as what one stopped.
+ */
+const dietEnded = new RegExp(
+  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?[.!\s]*$`,
+  'iu',
+);
+const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
+/** The diet a match names: its one capture that took part (an ending's alternatives each hold one). */
+const dietOf = (m: RegExpExecArray): string => {
+  const said = m
+    .slice(1)
+    .find((x) => x !== undefined)!
+    .toLowerCase();
+  return dietNames[said] ?? said;
+};
+
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
@@ -673,7 +706,11 @@ function attributeName(raw: string, value: string): string | null {
 
 export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = sentence.trim().replace(ownedMistake, '');
+  const ended = dietEnded.exec(s);
+  if (ended) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(ended), ends: true };
   if (notNow.test(s)) return null;
+  const diet = dietSentence.exec(s);
+  if (diet) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(diet) };
   const age = ageSentence.exec(s);
   if (age) {
     const years = Number(age.groups!['is'] ?? age.groups!['turned']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sameSlotValue, slotValueAsSaid } from './slot-value.ts';
+import { endedValue, sameSlotValue, slotValueAsSaid } from './slot-value.ts';
 
 const phone = (value: string) => ({
   statement: `Ana's phone number is ${value}`,
@@ -50,4 +50,12 @@ test("a slot value reads as it was said: the home in a sentence, a fact's value;
   // An ending holds the slot with no value; a Memory of no slot has none either.
   assert.equal(said('Ana no longer lives in Porto', 'lives in'), null);
   assert.equal(said('Tom and I booked a trip to Japan.', null), null);
+});
+
+test("an attribute's ending gives the value it ends, and no value of the slot", () => {
+  const diet = (statement: string) => ({ statement, subject: 'Ana', predicate: 'diet' });
+  assert.equal(endedValue(diet("Ana's diet is no longer vegan")), 'vegan');
+  assert.equal(slotValueAsSaid(diet("Ana's diet is no longer vegan")), null);
+  assert.equal(slotValueAsSaid(diet("Ana's diet is vegan")), 'vegan');
+  assert.equal(endedValue(diet("Ana's diet is vegan")), null);
 });
