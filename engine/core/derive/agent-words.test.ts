@@ -20,12 +20,14 @@ test("an agent's sentence says back her slot in the second or third person, neve
   assert.deepEqual(read('Got it, you work at Feedzai now.'), [['works at', 'Feedzai']]);
   assert.deepEqual(read('Your number is 555-0198.'), [['phone number', '555-0198']]);
   assert.deepEqual(read("You're based in Lisbon."), [['lives in', 'Lisbon']]);
+  assert.deepEqual(read("You're vegan now."), [['diet', 'vegan']]);
   // Not hers: the agent's own, another person's, her first name alone, an ending, advice, a condition.
   for (const s of [
     'I work at OpenAI.',
     'Tom lives in Braga.',
     'Noted: Ana lives in Braga.',
     'Noted, you no longer work at Acme.',
+    "You're not vegan anymore.",
     'You should visit Braga.',
     'If you live in Braga, the train is best.',
   ])

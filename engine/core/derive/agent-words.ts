@@ -74,7 +74,7 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
   if (read.ended !== null) return [];
   if (read.slots.length > 0) return read.slots.map((x: SlotSentence) => ({ ...pick(x), form: 'clause' }));
   const a = attributeSentence(said);
-  return a === null ? [] : [{ predicate: a.predicate, value: a.value, form: 'attribute' }];
+  return a === null || a.ends ? [] : [{ predicate: a.predicate, value: a.value, form: 'attribute' }];
 }
 
 const pick = (x: SlotSentence) => ({ predicate: x.predicate, value: x.value });
