@@ -166,7 +166,8 @@ export function createRuleDeriver(): Deriver {
     // after "My sister Carla lives in Madrid"). A chat in lower case holds a job taken or held as a
     // cased one does ("i'm a nurse at santa maria", "i got hired by globex").
     // v39: a diet one keeps holds a slot ("I'm vegan now" replaces "I'm vegetarian"), and "I'm not
-    // vegetarian anymore" ends it: it stayed current beside the ending, a Memory of no slot.
+    // vegetarian anymore" ends it: it stayed current beside the ending, a Memory of no slot. A fact's
+    // `dietary_preference` is that slot.
     name: 'rules-v39',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

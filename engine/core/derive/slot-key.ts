@@ -50,6 +50,7 @@ const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
         ],
       ],
       ['email address', ['email', 'email address', 'e-mail', 'e-mail address', 'e mail', 'e mail address']],
+      ['diet', ['diet', 'dietary preference', 'diet type']],
     ] as const
   ).flatMap(([slot, names]) => names.map((name) => [name, slot])),
 );
