@@ -579,12 +579,12 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
  * correction's admission after the value (", I had a typo", "(typo)", ", sorry") says nothing more, so
  * "Sorry, my number is 555-0199, I had a typo" replaces the number said before. The same for a person
  * one has one of at a time, named ("My new manager is Rita Gomes" replaces "My manager is Tom Reyes"),
- * and one's age said in years ("I'm 34 years old", then "I just turned 35").
+ * one's age said in years ("I'm 34 years old", then "I just turned 35"), and a diet ("I'm vegan now").
  */
 export interface AttributeSentence {
   /**
    * As people read it, one spelling per attribute: "favourite colour", "phone number", "email address",
-   * "manager", "age".
+   * "manager", "age", "diet".
    */
   predicate: string;
   value: string;
