@@ -334,10 +334,6 @@ function sentenceClaims(
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 /**
- * The parts of a sentence, one per clause (in the order given), each from its clause's start (the
- * first from the sentence's) to the next clause's start, without the words joining them (", and").
- */
-/**
  * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so
  * it replaces "My sister Ana lives in Madrid" said before (slot-sentences.ts, otherPersonSlot). Only
  * for someone other than the Brain's own person: what others say of her is not hers to hold. Its
@@ -354,6 +350,10 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
   return [{ statement, subject: slot.who, predicate: slot.predicate, owner, quote: s }];
 }
 
+/**
+ * The parts of a sentence, one per clause (in the order given), each from its clause's start (the
+ * first from the sentence's) to the next clause's start, without the words joining them (", and").
+ */
 function sentenceParts(s: string, clauses: readonly SlotSentence[]): string[] {
   const starts = clauses.map((c) => c.clause[0]);
   const order = [...starts].sort((a, b) => a - b);
