@@ -226,6 +226,20 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('an engagement replaces "single", and a wedding the engagement', async () => {
+    const { engine, said, current } = await ana();
+    const single = await said("I'm single.", '2023-01-01T10:00:00Z');
+    await said('I got engaged!', '2024-02-14T10:00:00Z');
+    const wedding = await said('We just got married!', '2024-09-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's relationship status is married"]);
+    const old = await engine.getMemory(tenant, 'b', single.memory_ids[0]!);
+    const now = await engine.getMemory(tenant, 'b', wedding.memory_ids[0]!);
+    assert.deepEqual(
+      [old.status, old.valid_to, now.slot === old.slot, now.citations[0]!.quote],
+      ['superseded', '2024-02-14T10:00:00Z', true, 'We just got married!'],
+    );
+  });
+
   it("where she says her sister lives is replaced by her sister's move; her own home stays", async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

@@ -51,6 +51,7 @@ const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
       ],
       ['email address', ['email', 'email address', 'e-mail', 'e-mail address', 'e mail', 'e mail address']],
       ['diet', ['diet', 'dietary preference', 'diet type']],
+      ['relationship status', ['relationship status', 'marital status', 'civil status']],
     ] as const
   ).flatMap(([slot, names]) => names.map((name) => [name, slot])),
 );

@@ -588,6 +588,36 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     assert.equal(attributeSentence(s), null, s);
 });
 
+test('where one stands in love, said alone, holds a slot', () => {
+  const cases: Array<[string, string]> = [
+    ["I'm single again!", 'single'],
+    ['I got engaged!', 'engaged'],
+    ['We just got married yesterday.', 'married'],
+    ["I'm happily married", 'married'],
+    ["I'm divorced now", 'divorced'],
+    ['I got divorced last year', 'divorced'],
+    ["Actually, I'm in a relationship", 'in a relationship'],
+  ];
+  for (const [s, value] of cases)
+    assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value }, s);
+  for (const s of [
+    // More than the status, a time that may be history, not now, not the speaker's, not said.
+    "I'm married to Tom",
+    "I'm married to my job",
+    "I'm single and ready to mingle",
+    "I'm single-handedly running this",
+    'I got married in 2015',
+    "I'm not married",
+    'I was married',
+    "I'm getting married next year",
+    'My sister got married',
+    "Tom thinks I'm single",
+    "If I got married I'd move",
+    'Am I married?',
+  ])
+    assert.equal(attributeSentence(s), null, s);
+});
+
 test('where a named person lives or works, said of them, holds their slot', () => {
   const cases: Array<[string, string, string, string]> = [
     ['Ana moved to Paris.', 'Ana', 'lives in', 'Paris'],

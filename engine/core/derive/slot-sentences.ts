@@ -579,12 +579,13 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
  * correction's admission after the value (", I had a typo", "(typo)", ", sorry") says nothing more, so
  * "Sorry, my number is 555-0199, I had a typo" replaces the number said before. The same for a person
  * one has one of at a time, named ("My new manager is Rita Gomes" replaces "My manager is Tom Reyes"),
- * one's age said in years ("I'm 34 years old", then "I just turned 35"), and a diet ("I'm vegan now").
+ * one's age said in years ("I'm 34 years old", then "I just turned 35"), a diet ("I'm vegan now") and
+ * where one stands in love ("I got engaged!").
  */
 export interface AttributeSentence {
   /**
    * As people read it, one spelling per attribute: "favourite colour", "phone number", "email address",
-   * "manager", "age", "diet".
+   * "manager", "age", "diet", "relationship status".
    */
   predicate: string;
   value: string;
@@ -666,6 +667,19 @@ const dietOf = (m: RegExpExecArray): string => {
   return dietNames[said] ?? said;
 };
 
+/**
+ * Where one stands in love, said of oneself: "I'm single again", "I got engaged!", "We got married
+ * yesterday", "I'm divorced now". One at a time, so "I got married" replaces "I'm engaged". Only the
+ * sentence whole, with nothing after the status but when it holds: "I'm married to Tom" names more than
+ * the status, "I got married in 2015" may be history, "I'm married to my job" is no status.
+ */
+const statuses = String.raw`(single|engaged|married|separated|divorced|widowed|in\s+a\s+relationship)`;
+const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?[.!\s]*$`;
+const statusSentence = new RegExp(
+  String.raw`^${fillers}(?:I(?:['’]m|\s+am)\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
+  'iu',
+);
+
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
@@ -711,6 +725,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   if (notNow.test(s)) return null;
   const diet = dietSentence.exec(s);
   if (diet) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(diet) };
+  const status = statusSentence.exec(s);
+  if (status && !askedUnmarked(s))
+    return { predicate: 'relationship status', value: status[1]!.toLowerCase().replace(/\s+/gu, ' ') };
   const age = ageSentence.exec(s);
   if (age) {
     const years = Number(age.groups!['is'] ?? age.groups!['turned']);
