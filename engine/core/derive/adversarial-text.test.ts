@@ -28,6 +28,8 @@ const shapes: Record<string, string> = {
   'a named person': `${'Btw, '.repeat(n / 5)}My sister Ana moved from${' Aa'.repeat(n / 3)} x`,
   'a named relation': `My manager is ${'Aa '.repeat(n / 3)}x`,
   'an age': `I'm ${'1'.repeat(n)} years old x`,
+  'a diet': `${'Actually, '.repeat(n / 10)}I'm not a vegan${' '.repeat(n)}any more x`,
+  'a status': `I've just got married${' '.repeat(n)}. x`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };
