@@ -30,6 +30,7 @@ const shapes: Record<string, string> = {
   'an age': `I'm ${'1'.repeat(n)} years old x`,
   'a diet': `${'Actually, '.repeat(n / 10)}I'm not a vegan${' '.repeat(n)}any more x`,
   'a status': `I've just got married${' '.repeat(n)}. x`,
+  "a chat's end": `I'm vegan${' lol haha 💍!'.repeat(n / 12)} x`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };

@@ -168,7 +168,8 @@ export function createRuleDeriver(): Deriver {
     // v39: a diet one keeps holds a slot ("I'm vegan now" replaces "I'm vegetarian"), and "I'm not
     // vegetarian anymore" ends it: it stayed current beside the ending, a Memory of no slot. A fact's
     // `dietary_preference` is that slot. So does where one stands in love ("I got engaged!", then "We
-    // just got married!"; a fact's `marital_status`): "I'm single" stayed current beside both.
+    // just got married!"; a fact's `marital_status`): "I'm single" stayed current beside both. A chat's
+    // "im" and a laugh or an emoji after such a sentence (an age's too) keep it its slot.
     name: 'rules-v39',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -505,6 +505,8 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['I am 34 years of age', 'age', '34'],
     ['I turned 35 today.', 'age', '35'],
     ['Well, I just turned 40!', 'age', '40'],
+    ['im 34 years old', 'age', '34'],
+    ['I turned 35 today 🥳', 'age', '35'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
@@ -559,6 +561,8 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I've become a pescatarian", 'pescatarian'],
     ['I am pescetarian', 'pescatarian'],
     ["I'm vegetarian too.", 'vegetarian'],
+    // A chat's "im", its apostrophe left out.
+    ['im vegan now', 'vegan'],
   ];
   for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   const ended: Array<[string, string]> = [
@@ -567,6 +571,7 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I'm no longer vegan", 'vegan'],
     ['I stopped being a vegetarian.', 'vegetarian'],
     ["I've just quit being vegan", 'vegan'],
+    ['im not vegan anymore', 'vegan'],
   ];
   for (const [s, value] of ended)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, ends: true }, s);
@@ -581,6 +586,7 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     "I'm vegetarian on weekdays",
     "I'm a vegan chef",
     "I'm vegan, so no cheese please",
+    "I'm vegan x",
     "If I went vegan I'd starve",
     "I'm vegan?",
     'Am I still vegan?',
@@ -597,6 +603,8 @@ test('where one stands in love, said alone, holds a slot', () => {
     ["I'm divorced now", 'divorced'],
     ['I got divorced last year', 'divorced'],
     ["Actually, I'm in a relationship", 'in a relationship'],
+    ['im single again lol', 'single'],
+    ['I got engaged!! 💍', 'engaged'],
   ];
   for (const [s, value] of cases)
     assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value }, s);

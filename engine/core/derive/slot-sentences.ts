@@ -629,11 +629,18 @@ const relationNames: Readonly<Record<string, string>> = {
 const relationWords = new RegExp(`^(?:${relations})(?:['’]s\\s+name)?$`, 'iu');
 
 /**
+ * How a sentence said alone may end: its marks, and in a chat a laugh or an emoji ("I got engaged!! 💍",
+ * "im single again lol"), which say nothing more.
+ */
+const chatEnd = String.raw`(?:[.!\s]|lol|haha|hehe|xd|:\)|:D|\p{Extended_Pictographic}|\u{FE0F}|\u{200D})*$`;
+/** After "I": "I'm", "I am", and a chat's "im" with its apostrophe left out ("im vegan now"). */
+const am = String.raw`(?:['’]?m|\s+am)`;
+/**
  * One's age, said of oneself: "I'm 34 years old", "I just turned 35", "I turned 40 today". A bare
  * number ("I'm 34") is no age: it answers as many other questions.
  */
 const ageSentence = new RegExp(
-  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:now\s+)?(?<is>\d{1,3})\s+(?:years?\s+old|years?\s+of\s+age|y\.?\s?o\.?)|\s+(?:just\s+|finally\s+|have\s+just\s+|['’]ve\s+just\s+)?turned\s+(?<turned>\d{1,3}))(?:\s+(?:now|today|yesterday|this\s+week|last\s+week|this\s+month|last\s+month))?[.!\s]*$`,
+  String.raw`^${fillers}I(?:${am}\s+(?:now\s+)?(?<is>\d{1,3})\s+(?:years?\s+old|years?\s+of\s+age|y\.?\s?o\.?)|\s+(?:just\s+|finally\s+|have\s+just\s+|['’]ve\s+just\s+)?turned\s+(?<turned>\d{1,3}))(?:\s+(?:now|today|yesterday|this\s+week|last\s+week|this\s+month|last\s+month))?${chatEnd}`,
   'iu',
 );
 /**
@@ -643,9 +650,9 @@ const ageSentence = new RegExp(
  * "I went vegan for a month" say something else.
  */
 const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
-const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays))?[.!\s]*$`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays))?${chatEnd}`;
 const dietSentence = new RegExp(
-  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)${diets}${dietTail}`,
+  String.raw`^${fillers}I(?:${am}\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)${diets}${dietTail}`,
   'iu',
 );
 /**
@@ -654,7 +661,7 @@ const dietSentence = new RegExp(
  * alone: it says what one never was as often as what one stopped.
  */
 const dietEnded = new RegExp(
-  String.raw`^${fillers}I(?:(?:['’]m|\s+am)\s+(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?[.!\s]*$`,
+  String.raw`^${fillers}I(?:${am}\s+(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}`,
   'iu',
 );
 const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
@@ -674,9 +681,9 @@ const dietOf = (m: RegExpExecArray): string => {
  * the status, "I got married in 2015" may be history, "I'm married to my job" is no status.
  */
 const statuses = String.raw`(single|engaged|married|separated|divorced|widowed|in\s+a\s+relationship)`;
-const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?[.!\s]*$`;
+const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?${chatEnd}`;
 const statusSentence = new RegExp(
-  String.raw`^${fillers}(?:I(?:['’]m|\s+am)\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
+  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
   'iu',
 );
 
