@@ -31,6 +31,7 @@ const shapes: Record<string, string> = {
   'a diet': `${'Actually, '.repeat(n / 10)}I'm not a vegan${' '.repeat(n)}any more x`,
   'a status': `I've just got married${' '.repeat(n)}. x`,
   "a chat's end": `I'm vegan${' lol haha 💍!'.repeat(n / 12)} x`,
+  'emoji after a value': `My favourite colour is blue${' 👍🏽 lol'.repeat(n / 8)}`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };

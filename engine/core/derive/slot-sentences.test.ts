@@ -500,6 +500,11 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['My doctor is Dr. Almeida.', 'doctor', 'Dr. Almeida'],
     ['My GP has changed to Dr Silva', 'doctor', 'Dr Silva'],
     ['My fiancée is Ana Lopes', 'fiancé', 'Ana Lopes'],
+    // A chat's laugh or emoji after the value is none of it, unless the value is nothing else.
+    ['My new boss is Rita Gomes 🙄', 'manager', 'Rita Gomes'],
+    ['my favourite colour is blue!! lol 👍🏽', 'favourite colour', 'blue'],
+    ['My favourite emoji is 🎸', 'favourite emoji', '🎸'],
+    ['My favourite word is lol', 'favourite word', 'lol'],
     // One's age, in years.
     ["I'm 34 years old.", 'age', '34'],
     ['I am 34 years of age', 'age', '34'],

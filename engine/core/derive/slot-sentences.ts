@@ -632,7 +632,33 @@ const relationWords = new RegExp(`^(?:${relations})(?:['’]s\\s+name)?$`, 'iu')
  * How a sentence said alone may end: its marks, and in a chat a laugh or an emoji ("I got engaged!! 💍",
  * "im single again lol"), which say nothing more.
  */
-const chatEnd = String.raw`(?:[.!\s]|lol|haha|hehe|xd|:\)|:D|\p{Extended_Pictographic}|\u{FE0F}|\u{200D})*$`;
+const chatEnd = String.raw`(?:[.!\s]|lol|haha|hehe|xd|:\)|:D|[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}])*$`;
+const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d'];
+/** An emoji's characters: the picture, its skin tone, a flag's letters, the joiner and the selector. */
+const emojiPart = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}]$/u;
+/**
+ * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
+ * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a
+ * long run of them costs one pass; a laugh only after a space ("My favourite word is lol" keeps it), and
+ * a value that is nothing else kept whole.
+ */
+function withoutChatEnd(value: string): string {
+  let end = value.length;
+  let kept = end;
+  while (end > 0) {
+    const low = value.charCodeAt(end - 1);
+    const ch = value.slice(low >= 0xdc00 && low <= 0xdfff && end >= 2 ? end - 2 : end - 1, end);
+    if (/^[.!\s]$/u.test(ch)) end -= ch.length;
+    else if (emojiPart.test(ch)) kept = end -= ch.length;
+    else {
+      const tail = value.slice(Math.max(0, end - 4), end).toLowerCase();
+      const laugh = laughs.find((l) => tail.endsWith(l) && /\s/u.test(value[end - l.length - 1] ?? ''));
+      if (laugh === undefined) break;
+      kept = end -= laugh.length;
+    }
+  }
+  return value.slice(0, kept).trim() === '' ? value : value.slice(0, kept);
+}
 /** After "I": "I'm", "I am", and a chat's "im" with its apostrophe left out ("im vegan now"). */
 const am = String.raw`(?:['’]?m|\s+am)`;
 /**
@@ -742,7 +768,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   }
   const m = attributeLead.exec(s);
   if (!m) return null;
-  let value = s.slice(m[0].length).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
   const predicate = attributeName(m[1]!, value);
   if (predicate === null) return null;
