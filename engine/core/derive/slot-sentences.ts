@@ -628,14 +628,16 @@ const relationNames: Readonly<Record<string, string>> = {
 };
 const relationWords = new RegExp(`^(?:${relations})(?:['’]s\\s+name)?$`, 'iu');
 
+/** A chat's laughs, in lower case. */
+const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d'];
+/** An emoji's characters: the picture, its skin tone, a flag's letters, the joiner and the selector. */
+const emojiClass = String.raw`[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}]`;
+const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
 /**
  * How a sentence said alone may end: its marks, and in a chat a laugh or an emoji ("I got engaged!! 💍",
  * "im single again lol"), which say nothing more.
  */
-const chatEnd = String.raw`(?:[.!\s]|lol|haha|hehe|xd|:\)|:D|[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}])*$`;
-const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d'];
-/** An emoji's characters: the picture, its skin tone, a flag's letters, the joiner and the selector. */
-const emojiPart = /^[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}]$/u;
+const chatEnd = String.raw`(?:[.!\s]|${laughs.map((l) => l.replace(')', '\\)')).join('|')}|${emojiClass})*$`;
 /**
  * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
  * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a
