@@ -16,7 +16,7 @@ export const factLineHead = (subject: string, predicate: string): string =>
   `${subject} ${humanizePredicate(predicate)}: `;
 
 /** Slots said with a verb of their subject ("Ana lives in Porto"), not as an attribute of hers. */
-const verbSlots = new Set(['lives in', 'works at']);
+const verbSlots = new Set(['lives in', 'works at', 'studies at']);
 
 /**
  * A slot version's words up to the value it ends: "Ana no longer lives in ", "Ana's diet is no longer ".

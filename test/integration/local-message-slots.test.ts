@@ -240,6 +240,19 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a transfer replaces the school before it, and a graduation ends it', async () => {
+    const { engine, said, current } = await ana();
+    const mit = await said('I study at MIT.', '2022-09-01T10:00:00Z');
+    const ucl = await said('I just transferred to UCL!', '2023-09-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana studies at UCL']);
+    const old = await engine.getMemory(tenant, 'b', mit.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2023-09-01T10:00:00Z']);
+    await said('I graduated from UCL! 🎓', '2025-07-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana no longer studies at UCL']);
+    const ended = await engine.getMemory(tenant, 'b', ucl.memory_ids[0]!);
+    assert.deepEqual([ended.status, ended.valid_to], ['superseded', '2025-07-01T10:00:00Z']);
+  });
+
   it("where she says her sister lives is replaced by her sister's move; her own home stays", async () => {
     const { engine, said, current } = await ana();
     await said('I live in Lisbon.', '2024-01-01T10:00:00Z');

@@ -340,6 +340,8 @@ test('an ending of a slot is told from its values by the words the engine writes
   const diet = endsValue({ subject: 'Ana', predicate: 'diet' });
   assert.equal(diet({ statement: "Ana's diet is no longer vegan" }), true);
   assert.equal(diet({ statement: "Ana's diet is vegan" }), false);
+  const school = endsValue({ subject: 'Ana', predicate: 'studies at' });
+  assert.equal(school({ statement: 'Ana no longer studies at MIT' }), true);
 });
 
 test("the server's field names in a message are said as the screen labels them", () => {

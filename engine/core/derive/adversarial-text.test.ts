@@ -32,6 +32,7 @@ const shapes: Record<string, string> = {
   'a status': `I've just got married${' '.repeat(n)}. x`,
   "a chat's end": `I'm vegan${' lol haha 💍!'.repeat(n / 12)} x`,
   'emoji after a value': `My favourite colour is blue${' 👍🏽 lol'.repeat(n / 8)}`,
+  'a school': `I'm a ${'phd '.repeat(n / 4)}student at ${'Aa of '.repeat(n / 6)}x`,
   newlines: `a${'\n'.repeat(n)}b`,
   'short sentences': 'A. '.repeat(n / 3),
 };

@@ -21,6 +21,7 @@ test("an agent's sentence says back her slot in the second or third person, neve
   assert.deepEqual(read('Your number is 555-0198.'), [['phone number', '555-0198']]);
   assert.deepEqual(read("You're based in Lisbon."), [['lives in', 'Lisbon']]);
   assert.deepEqual(read("You're vegan now."), [['diet', 'vegan']]);
+  assert.deepEqual(read('Ana Costa studies at UCL now.'), [['studies at', 'UCL']]);
   // Not hers: the agent's own, another person's, her first name alone, an ending, advice, a condition.
   for (const s of [
     'I work at OpenAI.',
@@ -28,6 +29,7 @@ test("an agent's sentence says back her slot in the second or third person, neve
     'Noted: Ana lives in Braga.',
     'Noted, you no longer work at Acme.',
     "You're not vegan anymore.",
+    'You graduated from UCL.',
     'You should visit Braga.',
     'If you live in Braga, the train is best.',
   ])

@@ -28,6 +28,7 @@ function asAfterI(verb: string): string {
   if (v === 'is') return 'am';
   if (v === 'has') return 'have';
   if (v === 'does') return 'do';
+  if (/^\p{L}+ies$/u.test(v)) return `${verb.slice(0, -3)}y`;
   if (/^\p{L}+[^s]s$/u.test(v)) return verb.slice(0, -1);
   return verb;
 }
@@ -74,7 +75,8 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
   if (read.ended !== null) return [];
   if (read.slots.length > 0) return read.slots.map((x: SlotSentence) => ({ ...pick(x), form: 'clause' }));
   const a = attributeSentence(said);
-  return a === null || a.ends ? [] : [{ predicate: a.predicate, value: a.value, form: 'attribute' }];
+  if (a === null || a.ends) return [];
+  return [{ predicate: a.predicate, value: a.value, form: a.clause ? 'clause' : 'attribute' }];
 }
 
 const pick = (x: SlotSentence) => ({ predicate: x.predicate, value: x.value });

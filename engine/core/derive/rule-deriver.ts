@@ -169,7 +169,9 @@ export function createRuleDeriver(): Deriver {
     // vegetarian anymore" ends it: it stayed current beside the ending, a Memory of no slot. A fact's
     // `dietary_preference` is that slot. So does where one stands in love ("I got engaged!", then "We
     // just got married!"; a fact's `marital_status`): "I'm single" stayed current beside both. A chat's
-    // "im" and a laugh or an emoji after such a sentence (an age's too) keep it its slot.
+    // "im" and a laugh or an emoji after such a sentence (an age's too) keep it its slot. Where one
+    // studies holds a slot ("I transferred to UCL" after "I study at MIT"; "I graduated from UCL" ends
+    // it): a Memory of no slot each, all current.
     name: 'rules-v39',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -281,7 +283,7 @@ function sentenceClaims(
       const statement = endedStatement(subject, a.predicate, a.value);
       return [{ statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value }];
     }
-    const statement = attributeStatement(subject, a.predicate, a.value);
+    const statement = (a.clause ? clauseStatement : attributeStatement)(subject, a.predicate, a.value);
     return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
   }
   // What follows the home, when it is a statement of its own (not a question, not a courtesy).

@@ -15,7 +15,7 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
       assert.equal(slotKey('me', p, self), job, p);
   });
 
-  it('phone, e-mail, favourites, a diet and a marital status read as the sentence reader spells them', () => {
+  it('phone, e-mail, favourites, a diet, a marital status and a school read as the sentence reader spells them', () => {
     const of = (s: string) => slotKey('Bo', attributeSentence(s)!.predicate, self);
     assert.equal(slotKey('me', 'phone', self), of('My phone number is 912 345 678.'));
     assert.equal(slotKey('me', 'mobile_number', self), of('My phone number is 912 345 678.'));
@@ -24,6 +24,7 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
     assert.equal(slotKey('me', 'favourite_colour', self), of('My favorite color is blue.'));
     assert.equal(slotKey('me', 'dietary_preference', self), of("I'm vegan now."));
     assert.equal(slotKey('me', 'marital_status', self), of('I got married!'));
+    assert.equal(slotKey('me', 'university', self), of('I study at MIT.'));
   });
 
   it('a predicate of another meaning keeps its own slot', () => {

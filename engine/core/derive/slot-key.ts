@@ -52,6 +52,7 @@ const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
       ['email address', ['email', 'email address', 'e-mail', 'e-mail address', 'e mail', 'e mail address']],
       ['diet', ['diet', 'dietary preference', 'diet type']],
       ['relationship status', ['relationship status', 'marital status', 'civil status']],
+      ['studies at', ['studies at', 'school', 'university', 'college', 'current school']],
     ] as const
   ).flatMap(([slot, names]) => names.map((name) => [name, slot])),
 );

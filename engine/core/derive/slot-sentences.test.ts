@@ -631,6 +631,41 @@ test('where one stands in love, said alone, holds a slot', () => {
     assert.equal(attributeSentence(s), null, s);
 });
 
+test('where one studies, said alone, holds a slot, and a graduation ends it', () => {
+  const studies: Array<[string, string]> = [
+    ['I study at MIT.', 'MIT'],
+    ["I'm a PhD student at the University of Porto", 'the University of Porto'],
+    ['im a phd student at UCL lol', 'UCL'],
+    ["I started uni at King's College London", "King's College London"],
+    ['I just transferred to Stanford!', 'Stanford'],
+    ["Actually, I'm a second-year student at Oxford.", 'Oxford'],
+    ['I go to college at Boston University', 'Boston University'],
+  ];
+  for (const [s, value] of studies)
+    assert.deepEqual(attributeSentence(s), { predicate: 'studies at', value, clause: true }, s);
+  for (const [s, value] of [
+    ['I graduated from MIT', 'MIT'],
+    ['I just dropped out of NYU.', 'NYU'],
+    ['I finished my PhD at UCL!', 'UCL'],
+  ])
+    assert.deepEqual(attributeSentence(s!), { predicate: 'studies at', value, ends: true, clause: true }, s);
+  for (const s of [
+    // No school by its name: one studies at a café, at home or in a library too.
+    'I study at Starbucks',
+    'I study at the library',
+    "I'm studying at home",
+    "I'm a student at the Library of Congress",
+    'I study at my uni',
+    // History, not now, asked, or more than the school.
+    'I graduated from MIT in 2015',
+    'I studied at MIT',
+    "I don't study at MIT",
+    'Do I study at MIT?',
+    'I study at MIT and work at a café',
+  ])
+    assert.equal(attributeSentence(s), null, s);
+});
+
 test('where a named person lives or works, said of them, holds their slot', () => {
   const cases: Array<[string, string, string, string]> = [
     ['Ana moved to Paris.', 'Ana', 'lives in', 'Paris'],

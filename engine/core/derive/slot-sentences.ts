@@ -591,6 +591,8 @@ export interface AttributeSentence {
   value: string;
   /** The value is one the speaker says they have no more ("I'm not vegan anymore"): it ends it. */
   ends?: true;
+  /** Its statement is a clause of its subject ("Ana studies at MIT"), not "Ana's … is …". */
+  clause?: true;
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
@@ -715,6 +717,42 @@ const statusSentence = new RegExp(
   'iu',
 );
 
+/**
+ * Where one studies, said of oneself: "I study at MIT", "I'm a PhD student at the University of Porto",
+ * "I started uni at King's College London", "I transferred to UCL". One at a time, so a transfer
+ * replaces the school before it; "I graduated from MIT", "I dropped out of NYU" end it. Only a name that
+ * says it is a school (a word such as University, College or Institute, an acronym such as MIT, or one
+ * of the few known by a bare name): one studies at Starbucks or at the Library of Congress too.
+ */
+const schoolName = String.raw`(?<school>(?:[Tt]he\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?:of|for|and|de|do|da|di|du|der|\p{Lu}[\p{L}\p{M}'’.&-]*)){0,6})`;
+/** Degrees and years of study a student names: "a PhD student", "a second-year undergrad". */
+const student = String.raw`(?:an?\s+)?(?:[\p{L}'’-]+\s+){0,3}(?:student|undergrad|undergraduate|postgrad|grad|PhD|doctoral|masters?|master['’]s)(?:\s+student)?`;
+const studyVerb = String.raw`(?:\s+(?:just\s+|recently\s+|now\s+|currently\s+|still\s+)?(?:study|go\s+to\s+(?:school|uni|university|college)|started\s+(?:uni|university|college|grad\s+school|my\s+(?:PhD|masters?|master['’]s|degree|studies))|transferred)|${am}\s+(?:now\s+|currently\s+|still\s+)?(?:studying|${student}))\s+(?:at|to)\s+`;
+const leftSchool = String.raw`(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:graduated\s+from|dropped\s+out\s+of|finished\s+(?:uni|university|college|my\s+(?:PhD|masters?|master['’]s|degree|studies))\s+at)\s+`;
+/** The words before the school, in any case ("im a phd student at"); the school's own are read apart. */
+const schoolLead = new RegExp(String.raw`^${fillers}I${studyVerb}`, 'iu');
+const schoolLeftLead = new RegExp(String.raw`^${fillers}I${leftSchool}`, 'iu');
+/** The school and the sentence's end, case kept: under the "i" flag \p{Lu} would take any letter. */
+const schoolRest = new RegExp(String.raw`^${schoolName}(?:\s+(?:now|again))?${chatEnd}`, 'u');
+const schoolWords =
+  /(?<![\p{L}\p{N}])(?:university|college|school|institute|academy|polytechnic|conservatory|conservatoire|seminary|universidade|universidad|université|universität|universiteit|università|uni)(?![\p{L}\p{N}])/iu;
+const schoolsByName = new Set(
+  `harvard stanford yale princeton oxford cambridge caltech berkeley cornell columbia duke brown penn
+   georgetown sorbonne imperial`.split(/\s+/u),
+);
+/** The school a sentence opening with `lead` names, or null where it names none. */
+function schoolAfter(lead: RegExp, s: string): string | null {
+  const m = lead.exec(s);
+  const named = m ? schoolRest.exec(s.slice(m[0].length))?.groups!['school'] : undefined;
+  if (named === undefined) return null;
+  // A closing mark is the sentence's, as after a home ("I study at MIT.").
+  const name = named.replace(/(?<![.’'])[.’']+$/u, '');
+  const bare = name.replace(/^[Tt]he\s+/u, '');
+  return schoolWords.test(bare) || /^\p{Lu}{2,5}$/u.test(bare) || schoolsByName.has(bare.toLowerCase())
+    ? name
+    : null;
+}
+
 /** Words a value of one thing does not hold: it lists, adds or explains. */
 const notOneValue =
   /[,;:()]|(?<![\p{L}\p{N}])(?:and|but|or|also|too|as well|because|since|though|although|which|who|one of|not|no longer)(?![\p{L}\p{N}])/iu;
@@ -757,9 +795,14 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = sentence.trim().replace(ownedMistake, '');
   const ended = dietEnded.exec(s);
   if (ended) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(ended), ends: true };
+  const left = schoolAfter(schoolLeftLead, s);
+  if (left !== null && !askedUnmarked(s))
+    return { predicate: 'studies at', value: left, ends: true, clause: true };
   if (notNow.test(s)) return null;
   const diet = dietSentence.exec(s);
   if (diet) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(diet) };
+  const school = schoolAfter(schoolLead, s);
+  if (school !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: school, clause: true };
   const status = statusSentence.exec(s);
   if (status && !askedUnmarked(s))
     return { predicate: 'relationship status', value: status[1]!.toLowerCase().replace(/\s+/gu, ' ') };
