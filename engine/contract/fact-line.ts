@@ -15,8 +15,9 @@ export function factLine(f: { subject: string; predicate: string; value: unknown
 export const factLineHead = (subject: string, predicate: string): string =>
   `${subject} ${humanizePredicate(predicate)}: `;
 
-/** Slots said with a verb of their subject ("Ana lives in Porto"), not as an attribute of hers. */
 const verbSlots = new Set(['lives in', 'works at', 'studies at']);
+/** A slot said with a verb of its subject ("Ana lives in Porto"), not as an attribute ("Ana's diet is …"). */
+export const saidAsVerb = (predicate: string): boolean => verbSlots.has(predicate);
 
 /**
  * A slot version's words up to the value it ends: "Ana no longer lives in ", "Ana's diet is no longer ".
@@ -24,4 +25,4 @@ const verbSlots = new Set(['lives in', 'works at', 'studies at']);
  * UI tells an ending from a value by it.
  */
 export const endedHead = (subject: string, predicate: string): string =>
-  verbSlots.has(predicate) ? `${subject} no longer ${predicate} ` : `${subject}'s ${predicate} is no longer `;
+  saidAsVerb(predicate) ? `${subject} no longer ${predicate} ` : `${subject}'s ${predicate} is no longer `;

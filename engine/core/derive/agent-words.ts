@@ -55,8 +55,6 @@ function asSelfWouldSay(s: string, self: SelfEntity): string {
 export interface RestatedSlot {
   predicate: string;
   value: string;
-  /** How the slot's statement reads it: a clause ("lives in Braga") or an attribute ("'s … is"). */
-  form: 'clause' | 'attribute';
 }
 
 /**
@@ -73,10 +71,8 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
   if (said === s) return [];
   const read = slotSentences(said);
   if (read.ended !== null) return [];
-  if (read.slots.length > 0) return read.slots.map((x: SlotSentence) => ({ ...pick(x), form: 'clause' }));
+  if (read.slots.length > 0)
+    return read.slots.map((x: SlotSentence) => ({ predicate: x.predicate, value: x.value }));
   const a = attributeSentence(said);
-  if (a === null || a.ends) return [];
-  return [{ predicate: a.predicate, value: a.value, form: a.clause ? 'clause' : 'attribute' }];
+  return a === null || a.ends ? [] : [{ predicate: a.predicate, value: a.value }];
 }
-
-const pick = (x: SlotSentence) => ({ predicate: x.predicate, value: x.value });

@@ -1,7 +1,7 @@
 import { agentSpeaker, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { resolveOwner } from './resolve-owner.ts';
-import { attributeStatement, clauseStatement, endedStatement } from './slot-statement.ts';
+import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
@@ -247,10 +247,7 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
   if (slots.length === 0) return sentenceClaims(s, subject, owner);
   const hers = resolveOwner('self', self);
   return slots.map((x) => ({
-    statement:
-      x.form === 'clause'
-        ? clauseStatement(self.name, x.predicate, x.value)
-        : attributeStatement(self.name, x.predicate, x.value),
+    statement: valueStatement(self.name, x.predicate, x.value),
     subject: self.name,
     predicate: x.predicate,
     owner: hers,
@@ -283,7 +280,7 @@ function sentenceClaims(
       const statement = endedStatement(subject, a.predicate, a.value);
       return [{ statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value }];
     }
-    const statement = (a.clause ? clauseStatement : attributeStatement)(subject, a.predicate, a.value);
+    const statement = valueStatement(subject, a.predicate, a.value);
     return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
   }
   // What follows the home, when it is a statement of its own (not a question, not a courtesy).

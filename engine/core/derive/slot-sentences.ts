@@ -585,14 +585,12 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
 export interface AttributeSentence {
   /**
    * As people read it, one spelling per attribute: "favourite colour", "phone number", "email address",
-   * "manager", "age", "diet", "relationship status".
+   * "manager", "age", "diet", "relationship status", "studies at".
    */
   predicate: string;
   value: string;
   /** The value is one the speaker says they have no more ("I'm not vegan anymore"): it ends it. */
   ends?: true;
-  /** Its statement is a clause of its subject ("Ana studies at MIT"), not "Ana's … is …". */
-  clause?: true;
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
@@ -796,13 +794,12 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const ended = dietEnded.exec(s);
   if (ended) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(ended), ends: true };
   const left = schoolAfter(schoolLeftLead, s);
-  if (left !== null && !askedUnmarked(s))
-    return { predicate: 'studies at', value: left, ends: true, clause: true };
+  if (left !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: left, ends: true };
   if (notNow.test(s)) return null;
   const diet = dietSentence.exec(s);
   if (diet) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(diet) };
   const school = schoolAfter(schoolLead, s);
-  if (school !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: school, clause: true };
+  if (school !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: school };
   const status = statusSentence.exec(s);
   if (status && !askedUnmarked(s))
     return { predicate: 'relationship status', value: status[1]!.toLowerCase().replace(/\s+/gu, ' ') };

@@ -1,4 +1,4 @@
-import { endedHead, factLineHead } from '../../contract/fact-line.ts';
+import { endedHead, factLineHead, saidAsVerb } from '../../contract/fact-line.ts';
 
 /**
  * The words a slot's statement opens with, before its value, in each form derivation writes: a fact's
@@ -16,12 +16,16 @@ const attributeHead = (subject: string, predicate: string) => `${subject}'s ${pr
 const clauseHead = (subject: string, predicate: string) => `${subject} ${predicate} `;
 
 /** "Ana's favourite colour is blue": an attribute said alone ("My favourite colour is blue now."). */
-export const attributeStatement = (subject: string, predicate: string, value: string): string =>
+const attributeStatement = (subject: string, predicate: string, value: string): string =>
   attributeHead(subject, predicate) + value;
 
 /** "Ana lives in Porto": a slot clause of a sentence ("I live in Porto and ..."). */
 export const clauseStatement = (subject: string, predicate: string, value: string): string =>
   clauseHead(subject, predicate) + value;
+
+/** A slot's value in the engine's words, a clause or an attribute as its predicate is said (saidAsVerb). */
+export const valueStatement = (subject: string, predicate: string, value: string): string =>
+  (saidAsVerb(predicate) ? clauseStatement : attributeStatement)(subject, predicate, value);
 
 /** "Ana no longer lives in Lisbon": a slot's value the speaker says has ended ("I don't live in …"). */
 export const endedStatement = (subject: string, predicate: string, value: string): string =>
