@@ -711,7 +711,7 @@ const dietOf = (m: RegExpExecArray): string => {
 const statuses = String.raw`(single|engaged|married|separated|divorced|widowed|in\s+a\s+relationship)`;
 const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?${chatEnd}`;
 const statusSentence = new RegExp(
-  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
+  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
   'iu',
 );
 
@@ -791,17 +791,19 @@ function attributeName(raw: string, value: string): string | null {
 
 export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = sentence.trim().replace(ownedMistake, '');
+  // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
+  // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
-  if (ended) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(ended), ends: true };
-  const left = schoolAfter(schoolLeftLead, s);
-  if (left !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: left, ends: true };
+  if (ended) return { predicate: 'diet', value: dietOf(ended), ends: true };
   if (notNow.test(s)) return null;
+  const left = schoolAfter(schoolLeftLead, s);
+  if (left !== null) return { predicate: 'studies at', value: left, ends: true };
   const diet = dietSentence.exec(s);
-  if (diet) return askedUnmarked(s) ? null : { predicate: 'diet', value: dietOf(diet) };
+  if (diet) return { predicate: 'diet', value: dietOf(diet) };
   const school = schoolAfter(schoolLead, s);
-  if (school !== null && !askedUnmarked(s)) return { predicate: 'studies at', value: school };
+  if (school !== null) return { predicate: 'studies at', value: school };
   const status = statusSentence.exec(s);
-  if (status && !askedUnmarked(s))
+  if (status)
     return { predicate: 'relationship status', value: status[1]!.toLowerCase().replace(/\s+/gu, ' ') };
   const age = ageSentence.exec(s);
   if (age) {
