@@ -1,4 +1,5 @@
 import { selfSpeakerNames } from '../contract/index.ts';
+import { escapeRegExp } from '../core/shared/escape-reg-exp.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
@@ -38,8 +39,6 @@ export function namedSpeakers(
   input.memo?.set('namedSpeakers', found);
   return found;
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The query without the names of the Brain's speakers it mentions (and their possessive 's), for the

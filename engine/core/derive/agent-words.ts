@@ -1,4 +1,5 @@
 import type { SelfEntity } from '../../contract/index.ts';
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { foldName } from './resolve-owner.ts';
 import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
 
@@ -18,7 +19,6 @@ export function agentSpeaker(speaker: string | undefined, sourceName: string | n
   return agentNames.has(n) || (sourceName !== null && exportAgents[sourceName] === n);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 /** Words that may stand between a name and its verb ("Ana now lives in Braga"). */
 const adverb = String.raw`(?:(?:now|just|currently|still|recently|also|actually)\s+)?`;
 
@@ -40,7 +40,7 @@ function asAfterI(verb: string): string {
  * slot it restates; never stored as said.
  */
 function asSelfWouldSay(s: string, self: SelfEntity): string {
-  const name = escape(self.name.trim()).replace(/\s+/gu, '\\s+');
+  const name = escapeRegExp(self.name.trim()).replace(/\s+/gu, '\\s+');
   return s
     .replace(new RegExp(String.raw`\b(?:${name}['’]s|your)\b`, 'giu'), 'my')
     .replace(new RegExp(String.raw`\b${name}\s+(${adverb})(\p{L}+)\b`, 'giu'), (_m, a: string, v: string) => {

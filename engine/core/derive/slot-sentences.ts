@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
 import { opensAsQuestion } from './unmarked-question.ts';
 
@@ -637,7 +638,7 @@ const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
  * How a sentence said alone may end: its marks, and in a chat a laugh or an emoji ("I got engaged!! 💍",
  * "im single again lol"), which say nothing more.
  */
-const chatEnd = String.raw`(?:[.!\s]|${laughs.map((l) => l.replace(')', '\\)')).join('|')}|${emojiClass})*$`;
+const chatEnd = String.raw`(?:[.!\s]|${laughs.map(escapeRegExp).join('|')}|${emojiClass})*$`;
 /**
  * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
  * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a

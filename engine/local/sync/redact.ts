@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
+import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
 export interface KnownPeople {
@@ -132,7 +133,6 @@ interface NameTable {
 const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
 /** Names are matched whatever their case ("ana", "ANA LIMA"): compared folded, found by the i flag. */
 const fold = (name: string) => name.normalize('NFC').toLowerCase();
-const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {
   const whole = new Map<string, string>();
