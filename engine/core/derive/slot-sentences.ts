@@ -726,8 +726,11 @@ const statusSentence = new RegExp(
 const schoolName = String.raw`(?<school>(?:[Tt]he\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?:of|for|and|de|do|da|di|du|der|\p{Lu}[\p{L}\p{M}'’.&-]*)){0,6})`;
 /** Degrees and years of study a student names: "a PhD student", "a second-year undergrad". */
 const student = String.raw`(?:an?\s+)?(?:[\p{L}'’-]+\s+){0,3}(?:student|undergrad|undergraduate|postgrad|grad|PhD|doctoral|masters?|master['’]s)(?:\s+student)?`;
-const studyVerb = String.raw`(?:\s+(?:just\s+|recently\s+|now\s+|currently\s+|still\s+)?(?:study|go\s+to\s+(?:school|uni|university|college)|started\s+(?:uni|university|college|grad\s+school|my\s+(?:PhD|masters?|master['’]s|degree|studies))|transferred)|${am}\s+(?:now\s+|currently\s+|still\s+)?(?:studying|${student}))\s+(?:at|to)\s+`;
-const leftSchool = String.raw`(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:graduated\s+from|dropped\s+out\s+of|finished\s+(?:uni|university|college|my\s+(?:PhD|masters?|master['’]s|degree|studies))\s+at)\s+`;
+/** What one starts or finishes: "uni", "college", "my PhD", "my degree". */
+const higherEd = String.raw`(?:uni|university|college)`;
+const ownStudies = String.raw`my\s+(?:PhD|masters?|master['’]s|degree|studies)`;
+const studyVerb = String.raw`(?:\s+(?:just\s+|recently\s+|now\s+|currently\s+|still\s+)?(?:study|go\s+to\s+(?:school|${higherEd})|started\s+(?:${higherEd}|grad\s+school|${ownStudies})|transferred)|${am}\s+(?:now\s+|currently\s+|still\s+)?(?:studying|${student}))\s+(?:at|to)\s+`;
+const leftSchool = String.raw`(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:graduated\s+from|dropped\s+out\s+of|finished\s+(?:${higherEd}|${ownStudies})\s+at)\s+`;
 /** The words before the school, in any case ("im a phd student at"); the school's own are read apart. */
 const schoolLead = new RegExp(String.raw`^${fillers}I${studyVerb}`, 'iu');
 const schoolLeftLead = new RegExp(String.raw`^${fillers}I${leftSchool}`, 'iu');
